@@ -1,0 +1,16 @@
+import type { Logger } from "pino";
+import type { Config } from "../server/src/config.ts";
+import type { Db } from "../server/src/db/client.ts";
+import { seedChannels } from "../server/src/domains/site/site.seed.ts";
+import { seedStaff } from "../server/src/domains/staff/staff.seed.ts";
+
+export interface SeedContext {
+  config: Config;
+  log: Logger;
+}
+
+/** Idempotent: every step creates only what is missing, so it runs at every start. */
+export async function seed(db: Db, ctx: SeedContext): Promise<void> {
+  await seedChannels(db);
+  await seedStaff(db, ctx);
+}

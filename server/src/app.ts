@@ -1,0 +1,104 @@
+import crypto from "node:crypto";
+import express, { type Express } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "pino";
+import type { Config } from "./config.ts";
+import { isDbReachable, type Db } from "./db/client.ts";
+import { ApiRouter } from "./http/api.ts";
+import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
+import { RateLimiter } from "./http/rate-limit.ts";
+import { authRoutes } from "./domains/auth/auth.routes.ts";
+import { createAuthService } from "./domains/auth/auth.service.ts";
+import { createMailer } from "./domains/auth/mailer.ts";
+import { createCreditsService } from "./domains/credits/credits.service.ts";
+import { siteRoutes } from "./domains/site/site.routes.ts";
+import { usersRoutes } from "./domains/users/users.routes.ts";
+import { createUsersService } from "./domains/users/users.service.ts";
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** The exact bytes received, kept for webhook signature checks. */
+    rawBody?: Buffer;
+  }
+}
+
+/** Every service of Reverie, wired once. Routes and the worker receive what they need from here. */
+export function createServices({ db, config, log }: AppDeps) {
+  const limiter = new RateLimiter(db);
+  const credits = createCreditsService(db);
+  const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log });
+  const users = createUsersService(db);
+  return { limiter, credits, mailer, auth, users };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** The Express app, without listening (tests mount it with supertest). */
+export function createApp(deps: AppDeps): { app: Express; services: Services; api: ApiRouter } {
+  const { db, config, log } = deps;
+  const services = createServices(deps);
+  const app = express();
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.set("case sensitive routing", false);
+  app.disable("x-powered-by");
+
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const given = req.headers["x-request-id"];
+        const id = typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+        res.setHeader("x-request-id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      serializers: { req: (r) => ({ id: r.id, method: r.method, url: r.url.replace(/([?&]t=)\d+/, "$1") }), res: (r) => ({ statusCode: r.statusCode }) },
+      autoLogging: config.LOG_LEVEL !== "silent",
+    }),
+  );
+  app.use((req, _res, next) => {
+    req.requestId = String(req.id);
+    next();
+  });
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(["/api", "/admin/api"], (_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
+  const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
+    req.rawBody = buf;
+  };
+  app.use(express.json({ limit: "1mb", verify: keepRaw }));
+  app.use(express.urlencoded({ extended: false, limit: "100kb" }));
+
+  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
+  siteRoutes(api, () => isDbReachable(db));
+  authRoutes(api, services.auth, services.users);
+  usersRoutes(api, services.users, services.credits);
+  app.use(api.router);
+
+  const openApi = api.openApiDocument();
+  app.get("/api/docs", (_req, res) => {
+    res.json(openApi);
+  });
+
+  app.use(["/api", "/admin/api"], notFoundHandler);
+  app.use(notFoundHandler);
+  app.use(errorHandler(log));
+  return { app, services, api };
+}
+
+function tokenOf(req: express.Request): string | undefined {
+  const header = req.get("token");
+  if (header) return header;
+  const auth = req.get("authorization");
+  return auth?.startsWith("Bearer ") ? auth.slice(7) : undefined;
+}

@@ -1,0 +1,107 @@
+import { AbilityBuilder, createMongoAbility, type MongoAbility, type RawRuleOf } from "@casl/ability";
+import { packRules } from "@casl/ability/extra";
+import type { Principal } from "./principal.ts";
+
+export type Action = "manage" | "create" | "read" | "update" | "delete" | "ban" | "grant" | "adjust" | "takedown";
+
+/** Every kind of thing a permission is about. Object conditions use the database field names. */
+export type Subject =
+  | "all"
+  | "User"
+  | "Order"
+  | "Upload"
+  | "GenerationTask"
+  | "CharacterModel"
+  | "Character"
+  | "Conversation"
+  | "CreatorPage"
+  | "Subscription"
+  | "Report"
+  | "Ban"
+  | "Template"
+  | "Channel"
+  | "Product"
+  | "PaymentEvent"
+  | "LedgerEntry"
+  | "AuditLog"
+  | "Staff"
+  | "SiteSetting"
+  | "OutboxEmail"
+  | "Dashboard"
+  | "Payment";
+
+export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
+
+/**
+ * The one definition of who may do what. The server checks it on every request;
+ * clients receive the packed rules and `authBtnList` only to hide what would be refused.
+ */
+export function defineAbilityFor(principal: Principal): AppAbility {
+  const { can, cannot, build } = new AbilityBuilder<AppAbility>(createMongoAbility);
+
+  if (principal.kind === "user") {
+    if (principal.banned) return build();
+    const own = { userId: principal.userId };
+    can(["read", "update"], "User", { id: principal.userId });
+    can("read", "LedgerEntry", own);
+    can("create", "Order");
+    can("read", "Order", own);
+    can("create", "Payment");
+    can(["create", "read", "delete"], "Upload", own);
+    can(["create", "read", "delete"], "GenerationTask", own);
+    can(["create", "read"], "CharacterModel", own);
+    can("read", "Character", { isPublic: true });
+    can(["create", "read", "update", "delete"], "Character", own);
+    can(["create", "read"], "Conversation", own);
+    can("read", "CreatorPage");
+    can(["create", "delete"], "Subscription", own);
+    can("create", "Report");
+    if (principal.role === "creator") can(["create", "update"], "CreatorPage", own);
+    if (principal.role === "visitor") cannot("create", "CharacterModel").because("Please log in first");
+  }
+
+  if (principal.kind === "anonymous") {
+    can("read", "CreatorPage");
+    can("read", "Template");
+    can("create", "Report");
+  }
+
+  if (principal.kind === "staff") {
+    const roles = new Set(principal.roles);
+    can("read", "Dashboard");
+    if (roles.has("admin")) can("manage", "all");
+    if (roles.has("support")) {
+      can("read", ["User", "Order", "PaymentEvent", "LedgerEntry", "GenerationTask", "OutboxEmail"]);
+      can("grant", "Payment");
+      can("adjust", "LedgerEntry");
+    }
+    if (roles.has("marketer")) {
+      can("manage", ["Channel", "Template", "SiteSetting"]);
+      can("read", ["Order", "Product"]);
+    }
+    if (roles.has("moderator")) {
+      can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage"]);
+      can("manage", ["Report", "Ban"]);
+      can("ban", "User");
+      can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage"]);
+    }
+  }
+
+  return build();
+}
+
+/** The permissions a client may show buttons for, as "action:Subject" strings (SPEC.md §6 authBtnList). */
+export function authBtnList(ability: AppAbility): string[] {
+  const list = new Set<string>();
+  for (const rule of ability.rules) {
+    if (rule.inverted) continue;
+    const actions = Array.isArray(rule.action) ? rule.action : [rule.action];
+    const subjects = Array.isArray(rule.subject) ? rule.subject : [rule.subject];
+    for (const a of actions) for (const s of subjects) list.add(`${a}:${String(s)}`);
+  }
+  return [...list].sort();
+}
+
+export function packedRules(ability: AppAbility): unknown {
+  return packRules(ability.rules as RawRuleOf<AppAbility>[]);
+}

@@ -1,0 +1,72 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no"])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const list = z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
+
+/** Every setting of Reverie. README.md documents each one. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SEED_ON_START: bool.default(true),
+  RUN_WORKER: bool.default(true),
+  TRUST_PROXY: z.string().default("loopback"),
+
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  STAFF_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  EMAIL_CODE_TTL_SECONDS: z.coerce.number().int().min(60).default(600),
+  EMAIL_CODE_RESEND_SECONDS: z.coerce.number().int().min(0).default(60),
+  EMAIL_CODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_VISITOR_PER_HOUR: z.coerce.number().int().min(1).default(100),
+
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default("Reverie <no-reply@reverie.local>"),
+
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_REDIRECT_URI: z.string().url().optional(),
+  /** Google's signing certificates (PEM by key id, as google-auth-library fetches them in Node); tests point it at a local fake. */
+  GOOGLE_CERTS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v1/certs"),
+  GOOGLE_ISSUERS: list.default(["accounts.google.com", "https://accounts.google.com"]),
+
+  FREE_GENERATIONS: z.coerce.number().int().min(0).default(1),
+
+  ADMIN_USERNAME: z.string().min(3).default("admin"),
+  ADMIN_PASSWORD: z.string().min(12).optional(),
+});
+
+export type Config = z.infer<typeof configSchema> & { publicUrl: string; dataDir: string };
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
+  };
+}
+
+let loaded: Config | undefined;
+/** The process's configuration, parsed from the environment on first use. */
+export function config(): Config {
+  loaded ??= parseConfig(process.env);
+  return loaded;
+}

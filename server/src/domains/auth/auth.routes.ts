@@ -1,0 +1,47 @@
+import crypto from "node:crypto";
+import { defineAbilityFor } from "../../authz/abilities.ts";
+import type { ApiRouter } from "../../http/api.ts";
+import { clientContext } from "../../http/client-context.ts";
+import type { UsersService } from "../users/users.service.ts";
+import { emailLoginBody, googleLoginBody, sendEmailCodeBody, staffLoginBody } from "./auth.schema.ts";
+import type { AuthService, LoginResult } from "./auth.service.ts";
+
+export function authRoutes(api: ApiRouter, auth: AuthService, users: UsersService) {
+  const tags = ["login"];
+
+  /** The SPEC.md §7 login answer: token, user_info and is_register, with the abilities of the new session. */
+  async function loginResponse(result: LoginResult) {
+    const principal = await auth.resolvePrincipal(result.token);
+    const info = await users.personalInfo(result.userId, defineAbilityFor(principal));
+    return { token: result.token, user_info: info, is_register: result.isRegister };
+  }
+
+  api.post("/api/login/visitor", { summary: "Guest login: a new guest account and its token", tags, auth: "public" }, async (ctx) =>
+    loginResponse(await auth.visitor(clientContext(ctx.req))),
+  );
+
+  api.post("/api/login/sendEmailCode", { summary: "Email a 6-digit login code", tags, auth: "public", body: sendEmailCodeBody }, async (ctx) =>
+    auth.sendEmailCode(ctx.body.email, clientContext(ctx.req)),
+  );
+
+  api.post("/api/login/emailLogin", { summary: "Log in with the emailed code; a guest's belongings follow", tags, auth: "public", body: emailLoginBody }, async (ctx) =>
+    loginResponse(await auth.emailLogin(ctx.body.email, ctx.body.code, ctx.principal, clientContext(ctx.req))),
+  );
+
+  api.post("/api/login/googleLogin", { summary: "Log in with a Google ID token (or an authorization code)", tags, auth: "public", body: googleLoginBody }, async (ctx) =>
+    loginResponse(await auth.googleLogin(ctx.body, ctx.principal, clientContext(ctx.req))),
+  );
+
+  api.get("/api/login/getLoginUrl", { summary: "Google OAuth URL to send the browser to", tags, auth: "public" }, () => ({
+    url: auth.googleLoginUrl(crypto.randomBytes(16).toString("hex")),
+  }));
+
+  api.post("/api/login/logout", { summary: "Revoke the current token", tags, auth: "public" }, async ({ principal }) => {
+    if (principal.kind !== "anonymous") await auth.logout(principal.sessionId);
+    return {};
+  });
+
+  api.post("/admin/api/login", { summary: "Console login: username, password and one-time code", tags: ["console"], auth: "public", body: staffLoginBody }, async (ctx) =>
+    auth.staffLogin(ctx.body, clientContext(ctx.req)),
+  );
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { MSG } from "../../http/messages.ts";
+
+const email = z
+  .string({ error: MSG.enterEmail })
+  .trim()
+  .min(1, { error: MSG.enterEmail })
+  .max(254, { error: MSG.validEmail })
+  .pipe(z.email({ error: MSG.validEmail }))
+  .transform((e) => e.toLowerCase());
+
+export const sendEmailCodeBody = z.object({ email });
+
+export const emailLoginBody = z.object({
+  email,
+  code: z
+    .string({ error: MSG.enterCode })
+    .trim()
+    .min(1, { error: MSG.enterCode })
+    .regex(/^\d{4,6}$/, { error: MSG.codeDigits }),
+});
+
+export const googleLoginBody = z
+  .object({
+    id_token: z.string().min(1).max(4096).optional(),
+    code: z.string().min(1).max(2048).optional(),
+  })
+  .refine((b) => b.id_token || b.code, { error: "Google sign-in did not return a credential" });
+
+export const staffLoginBody = z.object({
+  username: z.string({ error: "Please enter username" }).trim().min(1, { error: "Please enter username" }).max(64),
+  password: z.string({ error: "Please enter password" }).min(1, { error: "Please enter password" }).max(256),
+  code: z.string({ error: MSG.enterCode }).trim().regex(/^\d{6}$/, { error: MSG.enterCode }),
+});
+
+export type EmailLoginBody = z.infer<typeof emailLoginBody>;

@@ -1,0 +1,284 @@
+import crypto from "node:crypto";
+import { OAuth2Client } from "google-auth-library";
+import type { Logger } from "pino";
+import type { Config } from "../../config.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { anonymous, type Principal } from "../../authz/principal.ts";
+import { HttpError } from "../../http/errors.ts";
+import { MSG } from "../../http/messages.ts";
+import type { RateLimiter } from "../../http/rate-limit.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
+import type { Mailer } from "./mailer.ts";
+import { verifyPassword } from "./password.ts";
+import { hashToken, newToken } from "./tokens.ts";
+import { verifyTotp } from "./totp.ts";
+
+/** Where a visitor came from (SPEC.md §7 request headers), recorded on first touch. */
+export interface Attribution {
+  channelId?: string;
+  utmCampaign?: string;
+  utmAdset?: string;
+  utmAd?: string;
+  bemobClickId?: string;
+}
+
+export interface ClientContext {
+  ip?: string;
+  userAgent?: string;
+  attribution: Attribution;
+}
+
+export interface LoginResult {
+  token: string;
+  userId: number;
+  isRegister: 0 | 1;
+}
+
+const SESSION_TOUCH_MS = 5 * 60_000;
+
+export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger }) {
+  const { db, config, credits, mailer, limiter, log } = deps;
+  const google = new OAuth2Client({
+    clientId: config.GOOGLE_CLIENT_ID,
+    clientSecret: config.GOOGLE_CLIENT_SECRET,
+    redirectUri: config.GOOGLE_REDIRECT_URI ?? `${config.publicUrl}/googleCallback`,
+    endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL },
+    issuers: config.GOOGLE_ISSUERS,
+  });
+
+  async function openSession(tx: Tx | Db, who: { userId?: number; staffId?: number }, ctx: ClientContext, ttlMs: number): Promise<string> {
+    const { token, hash } = newToken();
+    await tx.session.create({
+      data: {
+        tokenHash: hash,
+        userId: who.userId,
+        staffId: who.staffId,
+        channelId: ctx.attribution.channelId,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent?.slice(0, 512),
+        expiresAt: new Date(Date.now() + ttlMs),
+      },
+    });
+    return token;
+  }
+
+  const userTtl = config.SESSION_TTL_DAYS * 86_400_000;
+
+  async function revokeUserSessions(userId: number, tx: Tx | Db = db): Promise<void> {
+    await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  }
+
+  /**
+   * A guest who logs in to an existing account brings everything along: credits through the ledger,
+   * and uploads, tasks, orders, models and characters by owner. The guest account is kept, marked merged.
+   */
+  async function mergeGuestInto(tx: Tx, guestId: number, targetId: number): Promise<void> {
+    await credits.transferAll(tx, guestId, targetId, `merge:${guestId}:${targetId}`);
+    const move = { where: { userId: guestId }, data: { userId: targetId } };
+    await tx.upload.updateMany(move);
+    await tx.generationTask.updateMany(move);
+    await tx.order.updateMany(move);
+    await tx.characterModel.updateMany(move);
+    await tx.character.updateMany(move);
+    await tx.conversation.updateMany(move);
+    await tx.user.update({ where: { id: guestId }, data: { mergedIntoId: targetId } });
+    await revokeUserSessions(guestId, tx);
+  }
+
+  /**
+   * Signs in to the account identified by `identity`, creating it or upgrading the current guest when
+   * there is none. Returns the new session token.
+   */
+  async function signInIdentity(identity: { email: string; googleSub?: string; nickname?: string; photo?: string }, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+    return db.$transaction(async (tx) => {
+      const existing = await tx.user.findFirst({
+        where: identity.googleSub ? { OR: [{ googleSub: identity.googleSub }, { email: identity.email }] } : { email: identity.email },
+      });
+      const guest =
+        current.kind === "user" && current.role === "visitor"
+          ? await tx.user.findFirst({ where: { id: current.userId, loginType: "visitor", email: null, mergedIntoId: null } })
+          : null;
+      let userId: number;
+      let isRegister: 0 | 1 = 0;
+      if (existing) {
+        if (existing.bannedAt) throw HttpError.forbidden(MSG.noLoginPermission);
+        userId = existing.id;
+        await tx.user.update({
+          where: { id: existing.id },
+          data: {
+            googleSub: existing.googleSub ?? identity.googleSub,
+            loginType: "registered",
+            role: existing.role === "visitor" ? "user" : existing.role,
+            photo: existing.photo ?? identity.photo,
+          },
+        });
+        if (guest && guest.id !== existing.id) await mergeGuestInto(tx, guest.id, existing.id);
+      } else if (guest) {
+        userId = guest.id;
+        isRegister = 1;
+        await tx.user.update({
+          where: { id: guest.id },
+          data: { email: identity.email, googleSub: identity.googleSub, loginType: "registered", role: "user", nickname: guest.nickname ?? identity.nickname, photo: identity.photo },
+        });
+      } else {
+        isRegister = 1;
+        const created = await tx.user.create({
+          data: {
+            email: identity.email,
+            googleSub: identity.googleSub,
+            nickname: identity.nickname,
+            photo: identity.photo,
+            loginType: "registered",
+            role: "user",
+            freeGenerations: config.FREE_GENERATIONS,
+            ...attributionData(ctx.attribution),
+          },
+        });
+        userId = created.id;
+      }
+      const token = await openSession(tx, { userId }, ctx, userTtl);
+      return { token, userId, isRegister };
+    });
+  }
+
+  function codeHash(email: string, code: string): string {
+    return crypto.createHash("sha256").update(`${email}:${code}`).digest("hex");
+  }
+
+  return {
+    revokeUserSessions,
+
+    /** Turns a `token` header into who is calling. Unknown, expired or revoked tokens are 401. */
+    async resolvePrincipal(token: string | undefined): Promise<Principal> {
+      if (!token) return anonymous;
+      const session = await db.session.findUnique({
+        where: { tokenHash: hashToken(token) },
+        select: {
+          id: true,
+          expiresAt: true,
+          revokedAt: true,
+          lastSeenAt: true,
+          user: { select: { id: true, role: true, bannedAt: true, mergedIntoId: true } },
+          staff: { select: { id: true, username: true, roles: true, active: true } },
+        },
+      });
+      if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw HttpError.unauthorized();
+      if (Date.now() - session.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
+        await db.session.update({ where: { id: session.id }, data: { lastSeenAt: new Date() } });
+      }
+      if (session.user) {
+        if (session.user.mergedIntoId) throw HttpError.unauthorized();
+        return { kind: "user", sessionId: session.id, userId: session.user.id, role: session.user.role, banned: session.user.bannedAt !== null };
+      }
+      if (session.staff?.active) return { kind: "staff", sessionId: session.id, staffId: session.staff.id, username: session.staff.username, roles: session.staff.roles };
+      throw HttpError.unauthorized();
+    },
+
+    /** SPEC.md §7 POST /api/login/visitor: a guest account with its own token. */
+    async visitor(ctx: ClientContext): Promise<LoginResult> {
+      if (ctx.ip) await limiter.hit("visitor", [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_VISITOR_PER_HOUR, windowSeconds: 3600 }]);
+      return db.$transaction(async (tx) => {
+        const user = await tx.user.create({
+          data: { loginType: "visitor", role: "visitor", freeGenerations: config.FREE_GENERATIONS, ...attributionData(ctx.attribution) },
+        });
+        const token = await openSession(tx, { userId: user.id }, ctx, userTtl);
+        return { token, userId: user.id, isRegister: 0 as const };
+      });
+    },
+
+    /** Sends a 6-digit code valid for EMAIL_CODE_TTL_SECONDS; one code per email per resend window. */
+    async sendEmailCode(email: string, ctx: ClientContext): Promise<{ expires_in: number; resend_in: number }> {
+      await limiter.hit("email-code", [
+        { key: `email:${email}`, limit: config.RATE_LIMIT_EMAIL_PER_HOUR, windowSeconds: 3600 },
+        ...(ctx.ip ? [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_IP_PER_HOUR, windowSeconds: 3600 }] : []),
+      ]);
+      const last = await db.emailCode.findFirst({ where: { email }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
+      const waitMs = last ? last.createdAt.getTime() + config.EMAIL_CODE_RESEND_SECONDS * 1000 - Date.now() : 0;
+      if (waitMs > 0) throw new HttpError(429, `Please wait ${Math.ceil(waitMs / 1000)} seconds before requesting a new code`, { resend_in: Math.ceil(waitMs / 1000) });
+      const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
+      await db.$transaction([
+        // a new code replaces any earlier one
+        db.emailCode.updateMany({ where: { email, consumedAt: null }, data: { consumedAt: new Date() } }),
+        db.emailCode.create({ data: { email, codeHash: codeHash(email, code), ip: ctx.ip, expiresAt: new Date(Date.now() + config.EMAIL_CODE_TTL_SECONDS * 1000) } }),
+      ]);
+      const minutes = Math.round(config.EMAIL_CODE_TTL_SECONDS / 60);
+      await mailer.send({ to: email, subject: `Your Reverie code: ${code}`, body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.` });
+      return { expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_in: config.EMAIL_CODE_RESEND_SECONDS };
+    },
+
+    /** Checks the code (counting the attempt atomically) and signs in; the current guest's belongings follow. */
+    async emailLogin(email: string, code: string, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+      if (ctx.ip) await limiter.hit("email-login", [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_LOGIN_PER_MINUTE, windowSeconds: 60 }]);
+      const active = await db.emailCode.findFirst({
+        where: { email, consumedAt: null, expiresAt: { gt: new Date() } },
+        orderBy: { createdAt: "desc" },
+      });
+      if (!active) throw HttpError.badRequest(MSG.wrongCode);
+      const counted = await db.emailCode.updateMany({
+        where: { id: active.id, consumedAt: null, attempts: { lt: config.EMAIL_CODE_MAX_ATTEMPTS } },
+        data: { attempts: { increment: 1 } },
+      });
+      if (counted.count === 0) throw HttpError.badRequest(MSG.wrongCode);
+      const expected = Buffer.from(active.codeHash, "hex");
+      const given = Buffer.from(codeHash(email, code), "hex");
+      if (!crypto.timingSafeEqual(expected, given)) throw HttpError.badRequest(MSG.wrongCode);
+      const consumed = await db.emailCode.updateMany({ where: { id: active.id, consumedAt: null }, data: { consumedAt: new Date() } });
+      if (consumed.count === 0) throw HttpError.badRequest(MSG.wrongCode);
+      return signInIdentity({ email }, current, ctx);
+    },
+
+    googleLoginUrl(state: string): string {
+      if (!config.GOOGLE_CLIENT_ID) throw new HttpError(503, "Google login is not configured");
+      return google.generateAuthUrl({ scope: ["openid", "email", "profile"], state, prompt: "select_account" });
+    },
+
+    /** Verifies a Google ID token (signature against Google's keys, audience, issuer, expiry) and signs in. */
+    async googleLogin(input: { id_token?: string; code?: string }, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+      if (!config.GOOGLE_CLIENT_ID) throw new HttpError(503, "Google login is not configured");
+      if (ctx.ip) await limiter.hit("google-login", [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_LOGIN_PER_MINUTE, windowSeconds: 60 }]);
+      let idToken = input.id_token;
+      if (!idToken && input.code) {
+        try {
+          idToken = (await google.getToken(input.code)).tokens.id_token ?? undefined;
+        } catch (err) {
+          log.warn({ err }, "google code exchange failed");
+        }
+      }
+      if (!idToken) throw HttpError.badRequest(MSG.noLoginPermission);
+      let payload;
+      try {
+        payload = (await google.verifyIdToken({ idToken, audience: config.GOOGLE_CLIENT_ID })).getPayload();
+      } catch (err) {
+        log.info({ reason: (err as Error).message }, "google id token refused");
+        throw HttpError.badRequest(MSG.noLoginPermission);
+      }
+      if (!payload?.sub || !payload.email || payload.email_verified === false) throw HttpError.badRequest(MSG.noLoginPermission);
+      return signInIdentity({ email: payload.email.toLowerCase(), googleSub: payload.sub, nickname: payload.name, photo: payload.picture }, current, ctx);
+    },
+
+    async logout(sessionId: number): Promise<void> {
+      await db.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
+    },
+
+    /** Console login: username, password (scrypt) and the one-time code of the staff member's authenticator. */
+    async staffLogin(input: { username: string; password: string; code: string }, ctx: ClientContext): Promise<{ token: string; staffId: number }> {
+      await limiter.hit("staff-login", [
+        { key: `user:${input.username.toLowerCase()}`, limit: 10, windowSeconds: 900 },
+        ...(ctx.ip ? [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_LOGIN_PER_MINUTE, windowSeconds: 60 }] : []),
+      ]);
+      const staff = await db.staff.findUnique({ where: { username: input.username } });
+      const passwordOk = staff ? await verifyPassword(input.password, staff.passwordHash) : false;
+      if (!staff || !staff.active || !passwordOk || !verifyTotp(staff.totpSecret, input.code)) {
+        throw HttpError.badRequest(MSG.noLoginPermission);
+      }
+      const token = await openSession(db, { staffId: staff.id }, ctx, config.STAFF_SESSION_TTL_HOURS * 3_600_000);
+      return { token, staffId: staff.id };
+    },
+  };
+}
+
+function attributionData(a: Attribution) {
+  return { channelId: a.channelId, utmCampaign: a.utmCampaign, utmAdset: a.utmAdset, utmAd: a.utmAd, bemobClickId: a.bemobClickId };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

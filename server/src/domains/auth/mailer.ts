@@ -1,0 +1,35 @@
+import nodemailer from "nodemailer";
+import type { Logger } from "pino";
+import type { Db } from "../../db/client.ts";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  body: string;
+}
+
+/**
+ * Every email is written to the outbox first. With SMTP_URL set it is then sent with nodemailer;
+ * without it, it stays in the outbox (readable by staff) and is printed to the development log.
+ */
+export function createMailer(db: Db, opts: { smtpUrl?: string; from: string; log: Logger; printToLog: boolean }) {
+  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  return {
+    async send(mail: Mail): Promise<void> {
+      const row = await db.outboxEmail.create({ data: mail });
+      if (!transport) {
+        if (opts.printToLog) opts.log.info({ to: mail.to, subject: mail.subject, body: mail.body }, "email kept in outbox (no SMTP_URL)");
+        return;
+      }
+      try {
+        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.body });
+        await db.outboxEmail.update({ where: { id: row.id }, data: { sentAt: new Date() } });
+      } catch (err) {
+        await db.outboxEmail.update({ where: { id: row.id }, data: { error: (err as Error).message } });
+        opts.log.error({ err, to: mail.to }, "email sending failed");
+      }
+    },
+  };
+}
+
+export type Mailer = ReturnType<typeof createMailer>;

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+const nickname = z
+  .string({ error: "Please enter a nickname" })
+  .trim()
+  .min(1, { error: "Please enter a nickname" })
+  .max(32, { error: "Nickname can be at most 32 characters" });
+
+export const uploadUserInfoBody = z.object({ nickname });
+
+export const userUpdateBody = z
+  .object({
+    nickname: nickname.optional(),
+    language: z.enum(["en", "ja", "ko", "ru"], { error: "Unsupported language" }).optional(),
+    photo: z.string().url().max(1024).optional(),
+    title: z.string().trim().max(64).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { error: "Nothing to update" });
+
+export type UserUpdateBody = z.infer<typeof userUpdateBody>;

@@ -1,0 +1,45 @@
+import type { Request, RequestHandler } from "express";
+import type { Db } from "../db/client.ts";
+import { HttpError } from "./errors.ts";
+
+export interface RateRule {
+  /** What is counted, e.g. `email:a@b.c` or `ip:1.2.3.4`; the route name is prefixed. */
+  key: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Fixed-window counters in PostgreSQL, so every API instance shares them.
+ * One upsert per rule: the row for (key, window start) is created or incremented atomically.
+ */
+export class RateLimiter {
+  constructor(private readonly db: Db) {}
+
+  /** Counts one hit for each rule; throws 429 when any rule is over its limit. */
+  async hit(scope: string, rules: RateRule[]): Promise<void> {
+    const now = Date.now();
+    for (const rule of rules) {
+      const windowMs = rule.windowSeconds * 1000;
+      const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
+      const rows = await this.db.$queryRaw<{ count: number }[]>`
+        INSERT INTO rate_limit_counters (key, window_start, count) VALUES (${`${scope}|${rule.key}`}, ${windowStart}, 1)
+        ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+        RETURNING count`;
+      if ((rows[0]?.count ?? 0) > rule.limit) throw HttpError.tooManyRequests();
+    }
+  }
+
+  /** Middleware form: `rules` picks what to count from the request (ip, email, user). */
+  middleware(scope: string, rules: (req: Request) => RateRule[]): RequestHandler {
+    return async (req, _res, next) => {
+      await this.hit(scope, rules(req));
+      next();
+    };
+  }
+
+  /** Old windows are useless; the worker's housekeeping calls this. */
+  async prune(olderThanSeconds = 86_400): Promise<number> {
+    return this.db.$executeRaw`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(Date.now() - olderThanSeconds * 1000)}`;
+  }
+}
