@@ -1,0 +1,67 @@
+import crypto from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { pino } from "pino";
+import { inject } from "vitest";
+import supertest from "supertest";
+import { createApp } from "../server/src/app.ts";
+import { parseConfig, type Config } from "../server/src/config.ts";
+import { createDb, type Db } from "../server/src/db/client.ts";
+
+export interface TestDb {
+  db: Db;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database cloned from the run's template. */
+export async function createTestDb(): Promise<TestDb> {
+  const adminUrl = inject("pgAdminUrl");
+  const name = `t_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("pgTemplate")}`);
+  await admin.end();
+  const url = adminUrl.replace(/\/postgres$/, `/${name}`);
+  const db = createDb(url, 20);
+  return {
+    db,
+    url,
+    async drop() {
+      await db.$disconnect();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return parseConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: path.join(os.tmpdir(), `reverie-data-${crypto.randomBytes(4).toString("hex")}`),
+    PUBLIC_URL: "http://localhost:8080",
+    ...overrides,
+  });
+}
+
+export const silentLog = pino({ level: "silent" });
+
+/** An app on its own database, with supertest bound to it. */
+export async function createTestApp(overrides: Record<string, string> = {}, existing?: TestDb) {
+  const testDb = existing ?? (await createTestDb());
+  const config = testConfig(overrides);
+  const { app, services } = createApp({ db: testDb.db, config, log: silentLog });
+  return { app, services, config, db: testDb.db, testDb, http: supertest(app), close: () => (existing ? Promise.resolve() : testDb.drop()) };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** A new guest and its token. */
+export async function visitor(t: TestApp, headers: Record<string, string> = {}): Promise<{ token: string; userId: number }> {
+  const res = await t.http.post("/api/login/visitor").set(headers).expect(200);
+  return { token: res.body.data.token, userId: res.body.data.user_info.id };
+}
