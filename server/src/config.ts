@@ -44,6 +44,31 @@ export const configSchema = z.object({
 
   FREE_GENERATIONS: z.coerce.number().int().min(0).default(1),
 
+  STORAGE: z.enum(["local", "s3"]).default("local"),
+  /** HMAC key of local media URLs; unset: a random key kept in $DATA_DIR/media.secret (set it when several API instances share the disk). */
+  MEDIA_URL_SECRET: z.string().min(16).optional(),
+  MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(7 * 24 * 3600).default(3600),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+
+  GENERATION_ENGINE: z.enum(["local"]).default("local"),
+  GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(6 * 3600).default(600),
+  GENERATION_RETRY_LIMIT: z.coerce.number().int().min(0).max(10).default(2),
+  GENERATION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+  GENERATION_RESULT_TTL_HOURS: z.coerce.number().min(0.001).default(168),
+  /** Credits for each started block of GENERATION_PRICE_SECONDS of video, per resolution. */
+  GENERATION_PRICE_480P: z.coerce.number().int().min(0).default(1),
+  GENERATION_PRICE_720P: z.coerce.number().int().min(0).default(2),
+  GENERATION_PRICE_SECONDS: z.coerce.number().int().min(1).default(5),
+  IMAGE_CREDIT_PRICE: z.coerce.number().int().min(0).default(1),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
+  QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
+
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
 });

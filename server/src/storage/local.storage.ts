@@ -1,0 +1,85 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { MediaStorage } from "./storage.ts";
+
+export interface LocalStorageOptions {
+  root: string;
+  secret: string;
+  publicUrl: string;
+  defaultTtl: number;
+}
+
+/** The path of the route that serves local media (domains/media). */
+export const LOCAL_MEDIA_PATH = "/api/media/file";
+
+const KEY_PATTERN = /^[a-z0-9][a-z0-9/_.-]*$/i;
+
+/** Rejects keys that could leave the media root. */
+export function assertSafeKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.split("/").some((part) => part === ".." || part === "." || part === "")) {
+    throw new Error(`unsafe media key: ${key}`);
+  }
+}
+
+export interface LocalMediaSigner {
+  sign(key: string, expires: number): string;
+  /** True when `sig` is this server's signature of key+expires and the time has not passed. */
+  verify(key: string, expires: number, sig: string, now?: number): boolean;
+}
+
+export function localMediaSigner(secret: string): LocalMediaSigner {
+  const sign = (key: string, expires: number) => crypto.createHmac("sha256", secret).update(`${key}\n${expires}`).digest("base64url");
+  return {
+    sign,
+    verify(key, expires, sig, now = Date.now()) {
+      if (!Number.isInteger(expires) || expires * 1000 < now) return false;
+      const expected = Buffer.from(sign(key, expires));
+      const given = Buffer.from(sig);
+      return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+    },
+  };
+}
+
+/** Files under $DATA_DIR/media, served through HMAC-signed URLs (key + expiry) checked by the media route. */
+export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { root: string; signer: LocalMediaSigner; fileOf(key: string): string } {
+  const signer = localMediaSigner(o.secret);
+  const fileOf = (key: string) => {
+    assertSafeKey(key);
+    return path.join(o.root, key);
+  };
+  async function writeAtomically(key: string, write: (tmp: string) => Promise<void>) {
+    const file = fileOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.part`;
+    await write(tmp);
+    await fs.rename(tmp, file);
+  }
+  return {
+    kind: "local",
+    root: o.root,
+    signer,
+    fileOf,
+    put: (key, body) => writeAtomically(key, (tmp) => fs.writeFile(tmp, body)),
+    putFile: (key, src) => writeAtomically(key, (tmp) => fs.copyFile(src, tmp)),
+    get: (key) => fs.readFile(fileOf(key)),
+    toLocalFile: async (key) => fileOf(key),
+    async exists(key) {
+      try {
+        await fs.access(fileOf(key));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async delete(key) {
+      await fs.rm(fileOf(key), { force: true });
+    },
+    async signedUrl(key, ttl = o.defaultTtl) {
+      assertSafeKey(key);
+      const expires = Math.floor(Date.now() / 1000) + ttl;
+      const q = new URLSearchParams({ key, expires: String(expires), sig: signer.sign(key, expires) });
+      return `${o.publicUrl}${LOCAL_MEDIA_PATH}?${q}`;
+    },
+  };
+}
