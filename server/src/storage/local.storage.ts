@@ -75,6 +75,13 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { roo
     async delete(key) {
       await fs.rm(fileOf(key), { force: true });
     },
+    verifiedFile(key, expires, sig) {
+      try {
+        return signer.verify(key, expires, sig) ? fileOf(key) : null;
+      } catch {
+        return null;
+      }
+    },
     async signedUrl(key, ttl = o.defaultTtl) {
       assertSafeKey(key);
       const expires = Math.floor(Date.now() / 1000) + ttl;

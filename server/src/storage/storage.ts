@@ -21,6 +21,8 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
   /** A URL anyone holding it may GET until it expires. */
   signedUrl(key: string, ttlSeconds?: number): Promise<string>;
+  /** Local disk only: the file a signed URL names, or null when the signature is wrong or expired. */
+  verifiedFile?(key: string, expires: number, sig: string): string | null;
 }
 
 /** A fresh key under the owner's prefix; the random part is what makes URLs unguessable even unsigned. */

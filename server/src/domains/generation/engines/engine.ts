@@ -1,0 +1,72 @@
+import type { GenerationMode } from "../../../db/generated/enums.ts";
+
+export type Resolution = "480P" | "720P";
+
+/** One unit of work handed to an engine. Media inputs are readable local files. */
+export interface EngineJob {
+  mode: GenerationMode;
+  /** Where the engine writes its outputs (the worker owns and removes it). */
+  workDir: string;
+  image?: string;
+  video?: string;
+  audio?: string;
+  prompt?: string;
+  /** The template's engine parameters (motion, look, style...). */
+  params: Record<string, unknown>;
+  resolution: Resolution;
+  durationSec: number;
+  /** Images to make (batch modes). */
+  count: number;
+  /** Makes renders reproducible; the task id, normally. */
+  seed: string;
+}
+
+export interface EngineFile {
+  path: string;
+  mime: string;
+}
+
+export interface EngineResult {
+  /** The main output: an MP4 for video modes, the first image for image modes. */
+  main: EngineFile;
+  /** Further images of a batch. */
+  extra: EngineFile[];
+  poster: EngineFile;
+  width: number;
+  height: number;
+  durationSec?: number;
+}
+
+export interface EngineProgress {
+  /** 0..100 */
+  percent: number;
+  state: "running" | "done" | "failed" | "cancelled";
+  error?: string;
+}
+
+export interface EngineStatus {
+  engine: string;
+  /** How results are labelled in the product ("local draft" for the CPU renderer). */
+  label: string;
+  available: boolean;
+  /** True when this is a real AI back end rather than the local draft renderer. */
+  ai: boolean;
+  message: string;
+  modes: GenerationMode[];
+}
+
+/**
+ * The seam between the worker and whatever renders: the local CPU renderer today, GPU back ends (ComfyUI...) later.
+ * `submit` starts a job and returns the engine's id for it; `result` settles when the job ends.
+ */
+export interface GenerationEngine {
+  readonly name: string;
+  readonly label: string;
+  status(): Promise<EngineStatus>;
+  submit(job: EngineJob): Promise<string>;
+  progress(jobId: string): Promise<EngineProgress>;
+  result(jobId: string): Promise<EngineResult>;
+  cancel(jobId: string): Promise<void>;
+}
+
+export class EngineError extends Error {}

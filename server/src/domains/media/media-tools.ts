@@ -1,0 +1,95 @@
+import { spawn } from "node:child_process";
+
+/** What the first bytes of a file say it is; extensions and client MIME types are never trusted. */
+export type Sniffed = "png" | "jpeg" | "webp" | "bmp" | "gif" | "isobmff" | "ebml" | "mp3" | "wav" | "ogg" | "flac" | "aac";
+
+export function sniff(buf: Buffer): Sniffed | null {
+  const at = (offset: number, bytes: number[]) => bytes.every((b, i) => buf[offset + i] === b);
+  const ascii = (offset: number, s: string) => buf.subarray(offset, offset + s.length).toString("latin1") === s;
+  if (at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
+  if (at(0, [0xff, 0xd8, 0xff])) return "jpeg";
+  if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "webp";
+  if (ascii(0, "RIFF") && ascii(8, "WAVE")) return "wav";
+  if (ascii(0, "BM") && buf.length > 26) return "bmp";
+  if (ascii(0, "GIF8")) return "gif";
+  if (ascii(4, "ftyp")) return "isobmff";
+  if (at(0, [0x1a, 0x45, 0xdf, 0xa3])) return "ebml";
+  if (ascii(0, "ID3") || (buf[0] === 0xff && (buf[1] & 0xe0) === 0xe0 && (buf[1] & 0x06) !== 0)) return "mp3";
+  if (ascii(0, "OggS")) return "ogg";
+  if (ascii(0, "fLaC")) return "flac";
+  if (buf[0] === 0xff && (buf[1] & 0xf6) === 0xf0) return "aac";
+  return null;
+}
+
+export interface ProbeResult {
+  durationSec: number;
+  formatName: string;
+  video?: { codec: string; width: number; height: number; pixFmt?: string };
+  audio?: { codec: string };
+}
+
+export class MediaToolError extends Error {}
+
+function run(cmd: string, args: string[], opts: { signal?: AbortSignal; onStderrLine?: (line: string) => void; stdout?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], signal: opts.signal });
+    let out = "";
+    let errTail = "";
+    child.stdout.on("data", (d: Buffer) => {
+      if (opts.stdout !== false) out += d.toString();
+    });
+    let partial = "";
+    child.stderr.on("data", (d: Buffer) => {
+      const text = d.toString();
+      errTail = (errTail + text).slice(-2000);
+      if (opts.onStderrLine) {
+        const lines = (partial + text).split(/\r|\n/);
+        partial = lines.pop() ?? "";
+        lines.forEach(opts.onStderrLine);
+      }
+    });
+    child.on("error", (err) => reject(err.name === "AbortError" ? err : new MediaToolError(`${cmd} failed to start: ${err.message}`)));
+    child.on("close", (code, signal) => {
+      if (code === 0) resolve(out);
+      else if (opts.signal?.aborted) reject(opts.signal.reason instanceof Error ? opts.signal.reason : new MediaToolError(`${cmd} aborted`));
+      else reject(new MediaToolError(`${cmd} exited with ${code ?? signal}: ${errTail.trim().split("\n").slice(-3).join(" | ")}`));
+    });
+  });
+}
+
+/** ffprobe's view of a file; throws MediaToolError when it cannot be parsed as media. */
+export async function probe(file: string): Promise<ProbeResult> {
+  const json = JSON.parse(await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file])) as {
+    format?: { duration?: string; format_name?: string };
+    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string }[];
+  };
+  const v = json.streams?.find((s) => s.codec_type === "video");
+  const a = json.streams?.find((s) => s.codec_type === "audio");
+  const duration = Number(json.format?.duration ?? v?.duration ?? a?.duration);
+  if (!json.format || (!v && !a)) throw new MediaToolError("no media streams");
+  return {
+    durationSec: Number.isFinite(duration) ? duration : 0,
+    formatName: json.format.format_name ?? "",
+    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt } : undefined,
+    audio: a ? { codec: a.codec_name } : undefined,
+  };
+}
+
+/**
+ * Runs ffmpeg; `totalSec` lets it report progress (0..1) from the `time=` field ffmpeg prints as it encodes.
+ * Aborting the signal kills the process.
+ */
+export async function ffmpeg(args: string[], opts: { signal?: AbortSignal; totalSec?: number; onProgress?: (fraction: number) => void } = {}): Promise<void> {
+  const { totalSec, onProgress } = opts;
+  await run("ffmpeg", ["-hide_banner", "-nostdin", "-y", ...args], {
+    signal: opts.signal,
+    stdout: false,
+    onStderrLine:
+      totalSec && onProgress
+        ? (line) => {
+            const m = /time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(line);
+            if (m) onProgress(Math.min(1, (Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) / totalSec));
+          }
+        : undefined,
+  });
+}

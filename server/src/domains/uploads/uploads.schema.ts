@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { MSG } from "../../http/messages.ts";
+
+/** SPEC.md §9 page sizes. */
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce
+    .number()
+    .int()
+    .refine((n) => [10, 20, 30, 50].includes(n), "limit must be 10, 20, 30 or 50")
+    .default(20),
+});
+
+/** The uploader's attestation (ARCHITECTURE.md §8): `consent` = 1. Its absence is refused by the service with a clear message. */
+const consent = z
+  .union([z.string(), z.number(), z.boolean()])
+  .optional()
+  .transform((v) => v === 1 || v === true || v === "1" || v === "true");
+const trimPoint = z.coerce.number({ error: MSG.trimInvalid }).min(0, MSG.trimInvalid).optional();
+
+export const mediaUploadBody = z.object({ consent, start: trimPoint, end: trimPoint });
+export const fileUploadBody = mediaUploadBody.extend({
+  upload_type: z.enum(["image", "audio", "video"], { error: "upload_type must be image, audio or video" }),
+});
+
+export const uploadListQuery = pageQuery.extend({ type: z.enum(["image", "audio", "video"]).optional() });
+export const idQuery = z.object({ id: z.coerce.number().int().positive() });

@@ -1,0 +1,236 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import sharp, { type Sharp } from "sharp";
+import type { Db } from "../../db/client.ts";
+import type { UploadKind } from "../../db/generated/enums.ts";
+import { HttpError } from "../../http/errors.ts";
+import { MSG } from "../../http/messages.ts";
+import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
+import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
+import { ffmpeg, MediaToolError, probe, sniff } from "../media/media-tools.ts";
+
+/** SPEC.md §5 / §9 limits. */
+export const LIMITS = {
+  imageBytes: 10 * 1024 * 1024,
+  audioBytes: 50 * 1024 * 1024,
+  videoBytes: 100 * 1024 * 1024,
+  audioSourceSec: 5 * 60,
+  trimMinSec: 4,
+  trimMaxSec: 30,
+  videoMinSec: 4,
+  videoMaxSec: 30,
+  /** Decompression-bomb guard: 50 megapixels decodes in well under a second and ~200 MB. */
+  imagePixels: 50_000_000,
+  /** Stored images are scaled into this box; renders never need more. */
+  imageMaxSide: 2048,
+  thumbSide: 360,
+} as const;
+
+export interface IncomingFile {
+  buffer: Buffer;
+  size: number;
+}
+
+export interface UploadView {
+  id: number;
+  type: UploadKind;
+  file_url: string;
+  thumb_url: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  size: number;
+  created_at: string;
+}
+
+const IMAGE_KINDS = new Set(["png", "jpeg", "webp", "bmp"]);
+const AUDIO_KINDS = new Set(["mp3", "wav", "ogg", "flac", "aac", "isobmff", "ebml"]);
+const VIDEO_KINDS = new Set(["isobmff", "ebml"]);
+
+async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-upload-"));
+  try {
+    return await fn(dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Decodes an uploaded image by content and returns it re-encoded without metadata (EXIF, GPS), plus a thumbnail. */
+export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb: Buffer; width: number; height: number; ext: "jpg" | "png"; mime: string }> {
+  const kind = sniff(buf);
+  if (!kind || !IMAGE_KINDS.has(kind)) throw HttpError.badRequest(MSG.imageFormat);
+  let input: Sharp;
+  try {
+    if (kind === "bmp") {
+      const { width, height } = bmpSize(buf);
+      if (width * height > LIMITS.imagePixels) throw HttpError.badRequest(MSG.imageTooManyPixels);
+      const raw = decodeBmp(buf, LIMITS.imagePixels);
+      input = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+    } else {
+      const meta = await sharp(buf).metadata();
+      if (!meta.width || !meta.height) throw HttpError.badRequest(MSG.imageUnreadable);
+      if (meta.width * meta.height > LIMITS.imagePixels) throw HttpError.badRequest(MSG.imageTooManyPixels);
+      input = sharp(buf, { limitInputPixels: LIMITS.imagePixels, failOn: "error" }).rotate();
+    }
+    const resized = input.resize({ width: LIMITS.imageMaxSide, height: LIMITS.imageMaxSide, fit: "inside", withoutEnlargement: true });
+    const { data: pixels, info } = await resized.raw().toBuffer({ resolveWithObject: true });
+    const hasAlpha = info.channels === 4;
+    const decoded = sharp(pixels, { raw: { width: info.width, height: info.height, channels: info.channels as 3 | 4 } });
+    const data = hasAlpha ? await decoded.clone().png().toBuffer() : await decoded.clone().jpeg({ quality: 90, mozjpeg: false }).toBuffer();
+    const thumb = await decoded.clone().flatten({ background: "#ffffff" }).resize({ width: LIMITS.thumbSide, height: LIMITS.thumbSide, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
+    return { data, thumb, width: info.width, height: info.height, ext: hasAlpha ? "png" : "jpg", mime: hasAlpha ? "image/png" : "image/jpeg" };
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    if (err instanceof BmpError && err.message === "too many pixels") throw HttpError.badRequest(MSG.imageTooManyPixels);
+    if (err instanceof Error && /pixel limit/i.test(err.message)) throw HttpError.badRequest(MSG.imageTooManyPixels);
+    throw HttpError.badRequest(MSG.imageUnreadable);
+  }
+}
+
+export function createUploadsService(db: Db, storage: MediaStorage) {
+  async function view(u: { id: number; kind: UploadKind; storageKey: string; thumbKey: string | null; width: number | null; height: number | null; durationMs: number | null; sizeBytes: number; createdAt: Date }): Promise<UploadView> {
+    return {
+      id: u.id,
+      type: u.kind,
+      file_url: await storage.signedUrl(u.storageKey),
+      thumb_url: u.thumbKey ? await storage.signedUrl(u.thumbKey) : null,
+      width: u.width,
+      height: u.height,
+      duration: u.durationMs === null ? null : u.durationMs / 1000,
+      size: u.sizeBytes,
+      created_at: u.createdAt.toISOString(),
+    };
+  }
+
+  async function store(userId: number, kind: UploadKind, files: { key: string; data: Buffer | string; mime: string }[], row: { mime: string; sizeBytes: number; width?: number; height?: number; durationMs?: number; trimStartMs?: number; trimEndMs?: number; sha256: string; consentAt: Date | null }) {
+    for (const f of files) {
+      if (typeof f.data === "string") await storage.putFile(f.key, f.data, f.mime);
+      else await storage.put(f.key, f.data, f.mime);
+    }
+    const created = await db.upload.create({ data: { userId, kind, storageKey: files[0].key, thumbKey: files[1]?.key ?? null, ...row } });
+    return view(created);
+  }
+
+  const sha = (b: Buffer) => crypto.createHash("sha256").update(b).digest("hex");
+
+  return {
+    view,
+
+    async uploadImage(userId: number, file: IncomingFile | undefined, o: { consent: boolean }): Promise<UploadView> {
+      if (!file) throw HttpError.badRequest(MSG.fileRequired);
+      if (!o.consent) throw HttpError.badRequest(MSG.consentRequired);
+      if (file.size > LIMITS.imageBytes) throw HttpError.badRequest(MSG.imageTooBig);
+      const img = await normaliseImage(file.buffer);
+      return store(
+        userId,
+        "image",
+        [
+          { key: mediaKey(userId, "uploads", img.ext), data: img.data, mime: img.mime },
+          { key: mediaKey(userId, "thumbs", "jpg"), data: img.thumb, mime: "image/jpeg" },
+        ],
+        { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: sha(file.buffer), consentAt: new Date() },
+      );
+    },
+
+    async uploadAudio(userId: number, file: IncomingFile | undefined, trim: { start?: number; end?: number }): Promise<UploadView> {
+      if (!file) throw HttpError.badRequest(MSG.fileRequired);
+      if (file.size > LIMITS.audioBytes) throw HttpError.badRequest(MSG.audioTooBig);
+      const kind = sniff(file.buffer);
+      if (!kind || !AUDIO_KINDS.has(kind)) throw HttpError.badRequest(MSG.audioFormat);
+      return withTempDir(async (dir) => {
+        const src = path.join(dir, "source");
+        await fs.writeFile(src, file.buffer);
+        const info = await probe(src).catch((err) => {
+          if (err instanceof MediaToolError) throw HttpError.badRequest(MSG.audioFormat);
+          throw err;
+        });
+        if (!info.audio) throw HttpError.badRequest(MSG.audioFormat);
+        if (info.durationSec > LIMITS.audioSourceSec) throw HttpError.badRequest(MSG.audioTooLong);
+        const start = trim.start ?? 0;
+        const end = trim.end ?? Math.min(info.durationSec, start + LIMITS.trimMaxSec);
+        if (start >= end || end > info.durationSec + 0.05) throw HttpError.badRequest(MSG.trimInvalid);
+        const length = end - start;
+        if (length < LIMITS.trimMinSec - 1e-6 || length > LIMITS.trimMaxSec + 1e-6) throw HttpError.badRequest(MSG.trimLength);
+        const out = path.join(dir, "trimmed.m4a");
+        await ffmpeg(["-ss", start.toFixed(3), "-t", length.toFixed(3), "-i", src, "-vn", "-map_metadata", "-1", "-c:a", "aac", "-b:a", "160k", "-movflags", "+faststart", out]).catch(() => {
+          throw HttpError.badRequest(MSG.audioFormat);
+        });
+        const stat = await fs.stat(out);
+        return store(userId, "audio", [{ key: mediaKey(userId, "uploads", "m4a"), data: out, mime: "audio/mp4" }], {
+          mime: "audio/mp4",
+          sizeBytes: stat.size,
+          durationMs: Math.round(length * 1000),
+          trimStartMs: Math.round(start * 1000),
+          trimEndMs: Math.round(end * 1000),
+          sha256: sha(file.buffer),
+          consentAt: null,
+        });
+      });
+    },
+
+    async uploadVideo(userId: number, file: IncomingFile | undefined, o: { consent: boolean }): Promise<UploadView> {
+      if (!file) throw HttpError.badRequest(MSG.fileRequired);
+      if (!o.consent) throw HttpError.badRequest(MSG.consentRequired);
+      if (file.size > LIMITS.videoBytes) throw HttpError.badRequest(MSG.videoTooBig);
+      const kind = sniff(file.buffer);
+      if (!kind || !VIDEO_KINDS.has(kind)) throw HttpError.badRequest(MSG.videoUnparsable);
+      return withTempDir(async (dir) => {
+        const src = path.join(dir, "source");
+        await fs.writeFile(src, file.buffer);
+        const info = await probe(src).catch((err) => {
+          if (err instanceof MediaToolError) throw HttpError.badRequest(MSG.videoUnparsable);
+          throw err;
+        });
+        if (!info.video || !info.video.width || !info.durationSec) throw HttpError.badRequest(MSG.videoUnparsable);
+        if (info.durationSec > LIMITS.videoMaxSec + 0.05) throw HttpError.badRequest(MSG.videoTooLong);
+        if (info.durationSec < LIMITS.videoMinSec - 0.05) throw HttpError.badRequest(MSG.videoTooShort);
+        const ext = kind === "ebml" ? "webm" : "mp4";
+        const out = path.join(dir, `clean.${ext}`);
+        const poster = path.join(dir, "poster.jpg");
+        // remux without metadata (phones put GPS in MOV/MP4 atoms); streams are copied, not re-encoded
+        await ffmpeg(["-i", src, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy", "-map_metadata", "-1", ...(ext === "mp4" ? ["-movflags", "+faststart"] : []), out]).catch(() => {
+          throw HttpError.badRequest(MSG.videoUnparsable);
+        });
+        await ffmpeg(["-ss", "0.5", "-i", src, "-frames:v", "1", "-vf", `scale=${LIMITS.thumbSide}:-2`, poster]).catch(() => {
+          throw HttpError.badRequest(MSG.videoUnparsable);
+        });
+        const stat = await fs.stat(out);
+        const mime = ext === "webm" ? "video/webm" : "video/mp4";
+        return store(
+          userId,
+          "video",
+          [
+            { key: mediaKey(userId, "uploads", ext), data: out, mime },
+            { key: mediaKey(userId, "thumbs", "jpg"), data: poster, mime: "image/jpeg" },
+          ],
+          { mime, sizeBytes: stat.size, width: info.video.width, height: info.video.height, durationMs: Math.round(info.durationSec * 1000), sha256: sha(file.buffer), consentAt: new Date() },
+        );
+      });
+    },
+
+    async list(userId: number, q: { page: number; limit: number; type?: UploadKind }) {
+      const where = { userId, state: "active" as const, ...(q.type ? { kind: q.type } : {}) };
+      const [total, rows] = await Promise.all([
+        db.upload.count({ where }),
+        db.upload.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit }),
+      ]);
+      return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
+    },
+
+    /** The caller's own active upload; anything else is 404 (never reveals that another's exists). */
+    async own(userId: number, id: number, kind?: UploadKind) {
+      const u = await db.upload.findFirst({ where: { id, userId, state: "active", ...(kind ? { kind } : {}) } });
+      if (!u) throw HttpError.notFound();
+      return u;
+    },
+
+    async details(userId: number, id: number) {
+      return view(await this.own(userId, id));
+    },
+  };
+}
+
+export type UploadsService = ReturnType<typeof createUploadsService>;
