@@ -3,6 +3,7 @@ import type { Config } from "../server/src/config.ts";
 import type { Db } from "../server/src/db/client.ts";
 import { seedChannels } from "../server/src/domains/site/site.seed.ts";
 import { seedStaff } from "../server/src/domains/staff/staff.seed.ts";
+import { seedTemplates } from "../server/src/domains/templates/templates.seed.ts";
 
 export interface SeedContext {
   config: Config;
@@ -13,4 +14,5 @@ export interface SeedContext {
 export async function seed(db: Db, ctx: SeedContext): Promise<void> {
   await seedChannels(db);
   await seedStaff(db, ctx);
+  await seedTemplates(db, ctx);
 }

@@ -15,11 +15,24 @@ import { createCreditsService } from "./domains/credits/credits.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
+import { cachedEngineStatus, createEngine } from "./domains/generation/engines/registry.ts";
+import { generationRoutes } from "./domains/generation/generation.routes.ts";
+import { createGenerationService } from "./domains/generation/generation.service.ts";
+import { createProgressHub } from "./domains/generation/progress.ts";
+import { mediaRoutes } from "./domains/media/media.routes.ts";
+import { templatesRoutes } from "./domains/templates/templates.routes.ts";
+import { createTemplatesService } from "./domains/templates/templates.service.ts";
+import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
+import { createUploadsService } from "./domains/uploads/uploads.service.ts";
+import { createStorage } from "./storage/storage.ts";
+import { createGenerationQueue } from "./worker/queue.ts";
 
 export interface AppDeps {
   db: Db;
   config: Config;
   log: Logger;
+  /** For LISTEN/NOTIFY and the job queue; defaults to DATABASE_URL. */
+  databaseUrl?: string;
 }
 
 declare module "express-serve-static-core" {
@@ -30,13 +43,26 @@ declare module "express-serve-static-core" {
 }
 
 /** Every service of Reverie, wired once. Routes and the worker receive what they need from here. */
-export function createServices({ db, config, log }: AppDeps) {
+export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const limiter = new RateLimiter(db);
   const credits = createCreditsService(db);
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
-  return { limiter, credits, mailer, auth, users };
+  const url = databaseUrl ?? config.DATABASE_URL ?? "";
+  const storage = createStorage(config);
+  const uploads = createUploadsService(db, storage);
+  const templates = createTemplatesService(db, storage);
+  const engine = createEngine(config);
+  const engineStatus = cachedEngineStatus(engine);
+  const queue = createGenerationQueue({ url, config, log, role: "producer" });
+  const progress = createProgressHub(url, log);
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engineLabel: engine.label });
+  /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
+  const close = async () => {
+    await Promise.all([queue.stop(), progress.close()]);
+  };
+  return { limiter, credits, mailer, auth, users, storage, uploads, templates, engine, engineStatus, queue, progress, generation, close };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -83,6 +109,10 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   siteRoutes(api, () => isDbReachable(db));
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
+  mediaRoutes(api, services.storage);
+  uploadsRoutes(api, services.uploads);
+  templatesRoutes(api, services.templates, config, services.engineStatus);
+  generationRoutes(api, services.generation, services.progress, services.engineStatus);
   app.use(api.router);
 
   const openApi = api.openApiDocument();

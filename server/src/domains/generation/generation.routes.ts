@@ -1,0 +1,77 @@
+import type { ApiRouter } from "../../http/api.ts";
+import type { EngineStatus } from "./engines/engine.ts";
+import { durationPointsBody, imageBatchBody, picVideoBody, roleVideoBody, streamQuery, taskIdQuery, taskListQuery, textPicBody, textVideoBody } from "./generation.schema.ts";
+import { STATUS_TEXT, type GenerationService } from "./generation.service.ts";
+import type { ProgressHub } from "./progress.ts";
+
+const HEARTBEAT_MS = 15_000;
+const ENDED = new Set(["succeeded", "failed", "expired"]);
+
+export function generationRoutes(api: ApiRouter, generation: GenerationService, hub: ProgressHub, engineStatus: () => Promise<EngineStatus>) {
+  const tags = ["generation"];
+  const can = ["create", "GenerationTask"] as ["create", "GenerationTask"];
+  const read = ["read", "GenerationTask"] as ["read", "GenerationTask"];
+
+  api.post("/api/Generation/picVideoSubmit", { summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id", tags, auth: "user", can, body: picVideoBody }, ({ principal, body }) =>
+    generation.picVideo(principal.userId, body),
+  );
+  api.post("/api/Generation/roleVideoSubmit", { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody }, ({ principal, body }) =>
+    generation.roleOrTextVideo(principal.userId, body, true),
+  );
+  api.post("/api/Generation/textVideoSubmit", { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody }, ({ principal, body }) =>
+    generation.roleOrTextVideo(principal.userId, body, false),
+  );
+  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody }, ({ principal, body }) => generation.images(principal.userId, body, false));
+  api.post("/api/Generation/generativeModel", { summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)", tags, auth: "user", can, body: textPicBody }, ({ principal, body }) =>
+    generation.images(principal.userId, body, false),
+  );
+  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody }, ({ principal, body }) => generation.images(principal.userId, body, true));
+  api.post("/api/Generation/getDurationPoints", { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody }, ({ body }) => generation.quote(body));
+  api.get("/api/Generation/uploadLists", { summary: "The caller's generated videos and images, newest first", tags, auth: "user", can: read, query: taskListQuery }, ({ principal, query }) =>
+    generation.list(principal.userId, query),
+  );
+  api.get("/api/Generation/picVideoSubmitDetails", { summary: "One task: status (SPEC wording), progress, cost and, when done, its URLs", tags, auth: "user", can: read, query: taskIdQuery }, ({ principal, query }) =>
+    generation.details(principal.userId, query.id),
+  );
+  api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user" }, ({ principal }) => generation.freeGenerations(principal.userId));
+  api.get("/api/Generation/engineStatus", { summary: "Which engine renders and whether it is a real AI back end", tags, auth: "public" }, () => engineStatus());
+
+  api.get(
+    "/api/Generation/progress",
+    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends", tags, auth: "user", can: read, query: streamQuery },
+    async ({ principal, query, req, res }) => {
+      const userId = principal.userId;
+      const snapshot = query.id ? [await generation.details(userId, query.id)] : (await generation.list(userId, { page: 1, limit: 20 })).list.filter((t) => !ENDED.has(t.state));
+      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+      res.flushHeaders();
+      const send = (data: unknown) => res.write(`event: progress\ndata: ${JSON.stringify(data)}\n\n`);
+      let closed = false;
+      let unsubscribe = () => {};
+      const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        unsubscribe();
+        res.end();
+      };
+      req.on("close", finish);
+      // subscribe before sending the snapshot so nothing falls between them
+      let chain = Promise.resolve();
+      unsubscribe = await hub.subscribe((e) => {
+        if (closed || e.userId !== userId || (query.id && e.taskId !== query.id)) return;
+        chain = chain.then(async () => {
+          if (closed) return;
+          if (ENDED.has(e.status)) {
+            send(await generation.details(userId, e.taskId));
+            if (query.id) finish();
+          } else send({ id: e.taskId, status: STATUS_TEXT[e.status as keyof typeof STATUS_TEXT], state: e.status, progress: e.progress });
+        });
+      });
+      const fresh = query.id ? [await generation.details(userId, query.id)] : snapshot;
+      for (const t of fresh) send(t);
+      if (query.id && ENDED.has(fresh[0].state)) finish();
+      return undefined;
+    },
+  );
+}

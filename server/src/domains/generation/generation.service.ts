@@ -1,0 +1,316 @@
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { GenerationMode, TaskStatus } from "../../db/generated/enums.ts";
+import type { GenerationTask } from "../../db/generated/client.ts";
+import { HttpError } from "../../http/errors.ts";
+import { MSG } from "../../http/messages.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+import type { GenerationQueue } from "../../worker/queue.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
+import type { TemplatesService } from "../templates/templates.service.ts";
+import { VIDEO_MODES } from "../templates/templates.service.ts";
+import type { UploadsService } from "../uploads/uploads.service.ts";
+import type { Resolution } from "./engines/engine.ts";
+import { publishProgress } from "./progress.ts";
+
+/** SPEC.md §4 wording of each task status, as the API shows it. */
+export const STATUS_TEXT: Record<TaskStatus, string> = {
+  queued: "to be generated",
+  running: "generating",
+  succeeded: "generated successfully",
+  failed: "generation failed",
+  expired: "expired",
+};
+
+/** What the worker needs to render, resolved (and ownership-checked) at submit time. */
+export interface TaskInput {
+  imageKey?: string;
+  videoKey?: string;
+  audioKey?: string;
+  prompt?: string;
+  count?: number;
+  aspect?: string;
+  params: Record<string, unknown>;
+  sources: { image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
+}
+
+export interface TaskOutputs {
+  mainKey: string;
+  posterKey: string;
+  extraKeys: string[];
+  width: number;
+  height: number;
+}
+
+interface SubmitRequest {
+  mode: GenerationMode;
+  templateId?: number;
+  resolution?: Resolution;
+  durationSec?: number;
+  input: TaskInput;
+  cost: number;
+  idempotencyKey?: string;
+}
+
+export function createGenerationService(deps: {
+  db: Db;
+  config: Config;
+  credits: CreditsService;
+  storage: MediaStorage;
+  templates: TemplatesService;
+  uploads: UploadsService;
+  queue: GenerationQueue;
+  engineLabel: string;
+}) {
+  const { db, config, credits, storage, templates, uploads, queue } = deps;
+
+  const isVideo = (mode: GenerationMode) => VIDEO_MODES.includes(mode);
+
+  /** Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image, times the template's price. */
+  function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number }): number {
+    if (!o.video) return o.count * config.IMAGE_CREDIT_PRICE * o.templatePrice;
+    const blocks = Math.ceil(o.durationSec / config.GENERATION_PRICE_SECONDS - 1e-9);
+    const rate = o.resolution === "720P" ? config.GENERATION_PRICE_720P : config.GENERATION_PRICE_480P;
+    return blocks * rate * o.templatePrice;
+  }
+
+  async function templateFor(templateId: number | undefined, accepts: GenerationMode[]) {
+    if (!templateId) return null;
+    const t = await templates.get(templateId);
+    if (!accepts.includes(t.mode)) throw HttpError.badRequest("This template cannot be used for this kind of generation");
+    return t;
+  }
+
+  async function roleImageKey(userId: number, roleId: number): Promise<string> {
+    const model = await db.characterModel.findFirst({ where: { id: roleId, userId } });
+    if (!model) throw HttpError.notFound();
+    if (!model.coverUploadId) throw HttpError.badRequest("This role has no reference photo yet");
+    return (await uploads.own(userId, model.coverUploadId, "image")).storageKey;
+  }
+
+  function isUniqueViolation(err: unknown): boolean {
+    return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+  }
+
+  /** Charges (or uses a free generation), creates the task and enqueues its job in one transaction. */
+  async function submit(userId: number, r: SubmitRequest): Promise<{ id: number; cost: number; status: string }> {
+    const answer = (t: GenerationTask) => ({ id: t.id, cost: t.cost, status: STATUS_TEXT[t.status], paid_with: t.paidWith });
+    if (r.idempotencyKey) {
+      const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
+      if (existing) return answer(existing);
+    }
+    try {
+      const task = await db.$transaction(
+        async (tx) => {
+          const free =
+            r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P
+              ? await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`
+              : [];
+          const created = await tx.generationTask.create({
+            data: {
+              userId,
+              mode: r.mode,
+              templateId: r.templateId ?? null,
+              engine: config.GENERATION_ENGINE,
+              cost: r.cost,
+              paidWith: free.length ? "free" : "credits",
+              idempotencyKey: r.idempotencyKey ?? null,
+              input: r.input as object,
+              resolution: r.resolution ?? null,
+              durationSec: r.durationSec ?? null,
+            },
+          });
+          if (!free.length && r.cost > 0) {
+            await credits.charge({ userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` }, tx);
+          }
+          await queue.send(tx, created.id);
+          return created;
+        },
+        { maxWait: 20_000, timeout: 20_000 },
+      );
+      return answer(task);
+    } catch (err) {
+      if (r.idempotencyKey && isUniqueViolation(err)) {
+        const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
+        if (existing) return answer(existing);
+      }
+      throw err;
+    }
+  }
+
+  async function view(t: GenerationTask) {
+    const lapsed = t.status === "succeeded" && t.expiresAt !== null && t.expiresAt.getTime() <= Date.now();
+    const status: TaskStatus = lapsed ? "expired" : t.status;
+    const ready = status === "succeeded";
+    const outputs = (t.outputs ?? {}) as Partial<TaskOutputs>;
+    const mainUrl = ready && t.outputKey ? await storage.signedUrl(t.outputKey) : null;
+    const video = isVideo(t.mode);
+    const extra = ready && outputs.extraKeys ? await Promise.all(outputs.extraKeys.map((k) => storage.signedUrl(k))) : [];
+    return {
+      id: t.id,
+      created_at: t.createdAt.toISOString(),
+      createtime: Math.floor(t.createdAt.getTime() / 1000),
+      status: STATUS_TEXT[status],
+      state: status,
+      action: t.mode,
+      progress: status === "succeeded" ? 100 : t.progress,
+      cost: t.cost,
+      paid_with: t.paidWith,
+      resolution: t.resolution,
+      duration: t.durationSec,
+      template_id: t.templateId,
+      engine: t.engine,
+      label: deps.engineLabel,
+      video_url: video ? mainUrl : null,
+      image_url: video ? null : mainUrl,
+      image_urls: video || !mainUrl ? [] : [mainUrl, ...extra],
+      poster_url: ready && t.posterKey ? await storage.signedUrl(t.posterKey) : null,
+      width: ready ? (outputs.width ?? null) : null,
+      height: ready ? (outputs.height ?? null) : null,
+      msg: status === "failed" ? MSG.generationFailed : status === "running" || status === "queued" ? "A product still generating: try later" : null,
+      expires_at: t.expiresAt?.toISOString() ?? null,
+    };
+  }
+
+  async function own(userId: number, id: number) {
+    const t = await db.generationTask.findFirst({ where: { id, userId, state: "active" } });
+    if (!t) throw HttpError.notFound();
+    return t;
+  }
+
+  return {
+    price,
+    submit,
+    view,
+    own,
+    engineLabel: deps.engineLabel,
+
+    async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }) {
+      if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
+      const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
+      const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : ["image_to_video", "audio_overlay"]);
+      const input: TaskInput = { params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id } };
+      if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
+      else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
+      if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
+      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
+      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+    },
+
+    /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt-drawn picture. */
+    async roleOrTextVideo(userId: number, b: { role_id?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
+      if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
+      const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
+      const template = await templateFor(b.template_id, ["image_to_video", "audio_overlay"]);
+      const input: TaskInput = { prompt: b.prompt, params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
+      if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
+      if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
+      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
+      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+    },
+
+    async images(userId: number, b: { prompt?: string; role_id?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
+      if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
+      const template = await templateFor(b.template_id, ["text_to_image", "image_batch"]);
+      const count = batch ? (b.count ?? 4) : 1;
+      const input: TaskInput = { prompt: b.prompt, count, aspect: b.aspect, params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) }, sources: { role_id: b.role_id, image_id: b.image_id } };
+      if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
+      else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
+      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1 });
+      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key });
+    },
+
+    async quote(b: { resolution: Resolution; duration: number; template_id?: number; type: "video" | "image"; count: number }) {
+      const template = b.template_id ? await templates.get(b.template_id) : null;
+      const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1 });
+      return { points, resolution: b.resolution, duration: b.duration };
+    },
+
+    async details(userId: number, id: number) {
+      return view(await own(userId, id));
+    },
+
+    async list(userId: number, q: { page: number; limit: number; type?: "video" | "image" }) {
+      const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: VIDEO_MODES } : { notIn: VIDEO_MODES } } : {}) };
+      const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
+      return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
+    },
+
+    async freeGenerations(userId: number) {
+      const u = await db.user.findUnique({ where: { id: userId }, select: { freeGenerations: true } });
+      if (!u) throw HttpError.notFound();
+      return { free_num: u.freeGenerations, num: u.freeGenerations };
+    },
+
+    // ---- worker side: every transition is conditional, so a job run twice changes nothing the second time ----
+
+    /** Marks the task generating for a new attempt; null when it already ended (the job is then a no-op). */
+    async beginAttempt(taskId: number): Promise<GenerationTask | null> {
+      const rows = await db.$queryRaw<{ id: number }[]>`
+        UPDATE generation_tasks SET status = 'running', attempts = attempts + 1, progress = 0, error = NULL, started_at = COALESCE(started_at, now())
+        WHERE id = ${taskId} AND status IN ('queued', 'running') RETURNING id`;
+      if (!rows.length) return null;
+      const t = await db.generationTask.findUniqueOrThrow({ where: { id: taskId } });
+      await publishProgress(db, { taskId, userId: t.userId, status: t.status, progress: 0 });
+      return t;
+    },
+
+    async reportProgress(task: GenerationTask, percent: number) {
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", progress: { lt: percent } }, data: { progress: percent } });
+      if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "running", progress: percent });
+    },
+
+    /** Records the outputs; false when the task had already ended (a duplicate run), in which case the caller discards its files. */
+    async complete(task: GenerationTask, out: TaskOutputs): Promise<boolean> {
+      const expiresAt = new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
+      const n = await db.generationTask.updateMany({
+        where: { id: task.id, status: "running" },
+        data: { status: "succeeded", progress: 100, outputKey: out.mainKey, posterKey: out.posterKey, outputs: out as object, finishedAt: new Date(), expiresAt, error: null },
+      });
+      if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "succeeded", progress: 100 });
+      return n.count === 1;
+    },
+
+    /** Back to "to be generated" while pg-boss waits to retry. */
+    async retryLater(task: GenerationTask, error: string) {
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running" }, data: { status: "queued", progress: 0, error: error.slice(0, 500) } });
+      if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "queued", progress: 0 });
+    },
+
+    /** Fails the task and gives back what it took, exactly once however often it is called. */
+    async fail(taskId: number, error: string): Promise<boolean> {
+      const task = await db.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<{ id: number }[]>`
+          UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
+          WHERE id = ${taskId} AND status IN ('queued', 'running') RETURNING id`;
+        if (!rows.length) return null;
+        const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
+        if (t.paidWith === "free") {
+          await tx.user.update({ where: { id: t.userId }, data: { freeGenerations: { increment: 1 } } });
+        } else if (t.cost > 0) {
+          await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
+        }
+        return t;
+      });
+      if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
+      return task !== null;
+    },
+
+    /** Results past GENERATION_RESULT_TTL_HOURS: marked expired and their files deleted. */
+    async expireResults(limit = 100): Promise<number> {
+      const due = await db.generationTask.findMany({ where: { status: "succeeded", expiresAt: { lte: new Date() } }, take: limit });
+      let expired = 0;
+      for (const t of due) {
+        const n = await db.generationTask.updateMany({ where: { id: t.id, status: "succeeded" }, data: { status: "expired" } });
+        if (!n.count) continue;
+        expired++;
+        const outputs = (t.outputs ?? {}) as Partial<TaskOutputs>;
+        for (const key of [t.outputKey, t.posterKey, ...(outputs.extraKeys ?? [])]) if (key) await storage.delete(key).catch(() => undefined);
+        await publishProgress(db, { taskId: t.id, userId: t.userId, status: "expired", progress: 100 });
+      }
+      return expired;
+    },
+  };
+}
+
+export type GenerationService = ReturnType<typeof createGenerationService>;

@@ -1,0 +1,86 @@
+import sharp from "sharp";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { GenerationMode } from "../../db/generated/enums.ts";
+import { createStorage, type MediaStorage } from "../../storage/storage.ts";
+import { draftSvg } from "../generation/engines/local.engine.ts";
+
+interface SeedTemplate {
+  slug: string;
+  name: string;
+  category: "Portrait" | "Lifestyle" | "Creative";
+  suitFor: "image" | "video" | "text";
+  mode: GenerationMode;
+  params: Record<string, string>;
+  price: number;
+}
+
+export const SEED_TEMPLATES: SeedTemplate[] = [
+  { slug: "soft-zoom", name: "Soft Zoom", category: "Portrait", suitFor: "image", mode: "image_to_video", params: { motion: "zoom_in" }, price: 1 },
+  { slug: "pull-back", name: "Pull Back", category: "Portrait", suitFor: "image", mode: "image_to_video", params: { motion: "zoom_out" }, price: 1 },
+  { slug: "dreamy-fade", name: "Dreamy Fade", category: "Portrait", suitFor: "image", mode: "image_to_video", params: { motion: "fade" }, price: 1 },
+  { slug: "gentle-sway", name: "Gentle Sway", category: "Portrait", suitFor: "image", mode: "image_to_video", params: { motion: "rotate" }, price: 1 },
+  { slug: "city-pan", name: "City Pan", category: "Lifestyle", suitFor: "image", mode: "image_to_video", params: { motion: "pan_right" }, price: 1 },
+  { slug: "travel-glide", name: "Travel Glide", category: "Lifestyle", suitFor: "image", mode: "image_to_video", params: { motion: "pan_left" }, price: 1 },
+  { slug: "ken-burns", name: "Ken Burns", category: "Lifestyle", suitFor: "image", mode: "image_to_video", params: { motion: "ken_burns" }, price: 1 },
+  { slug: "music-moment", name: "Music Moment", category: "Lifestyle", suitFor: "image", mode: "audio_overlay", params: { motion: "zoom_in" }, price: 1 },
+  { slug: "depth-layers", name: "Depth Layers", category: "Creative", suitFor: "image", mode: "image_to_video", params: { motion: "parallax" }, price: 2 },
+  { slug: "film-noir", name: "Film Noir", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "noir" }, price: 1 },
+  { slug: "super-8", name: "Super 8", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "vintage" }, price: 1 },
+  { slug: "pop-colour", name: "Pop Colour", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "vivid" }, price: 1 },
+  { slug: "ice-tone", name: "Ice Tone", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "cool" }, price: 1 },
+  { slug: "pencil", name: "Pencil Sketch", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "sketch" }, price: 2 },
+  { slug: "aurora-art", name: "Aurora Art", category: "Creative", suitFor: "text", mode: "text_to_image", params: { style: "aurora" }, price: 1 },
+  { slug: "bokeh-lights", name: "Bokeh Lights", category: "Creative", suitFor: "text", mode: "text_to_image", params: { style: "bokeh" }, price: 1 },
+];
+
+const BANNERS = [
+  { slug: "welcome", title: "Turn a photo into a video", link: "/creationStudio" },
+  { slug: "templates", title: "New motion templates", link: "/creationStudio" },
+  { slug: "credits", title: "1 credit = 1 HD video", link: "/payment" },
+];
+
+const PROMPTS: [string, string][] = [
+  ["A neon-lit city street at night in the rain", "image"],
+  ["Golden sunset over a calm ocean", "image"],
+  ["A misty forest at dawn with soft light", "image"],
+  ["A cosy café by the window on a rainy day", "image"],
+  ["Cherry blossoms drifting in a spring garden", "image"],
+  ["A starry galaxy above snowy mountains", "image"],
+  ["Slow cinematic zoom on a smiling portrait", "video"],
+  ["Dreamy travel memories with warm colours", "video"],
+];
+
+/** A real picture rendered locally (no external URLs): the prompt-seeded draft renderer with a caption band. */
+async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number) {
+  if (await storage.exists(key)) return;
+  const art = await sharp(Buffer.from(draftSvg(title, key, width, height, style))).png().toBuffer();
+  const safe = title.replace(/[<>&"']/g, "");
+  const caption = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect y="${height - 64}" width="${width}" height="64" fill="black" opacity="0.45"/>` +
+      `<text x="20" y="${height - 22}" font-family="sans-serif" font-size="28" font-weight="bold" fill="white">${safe}</text></svg>`,
+  );
+  await storage.put(key, await sharp(art).composite([{ input: caption }]).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
+}
+
+/** Idempotent: adds missing templates, banners and prompts, and re-renders any cover missing from storage. */
+export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<void> {
+  const storage = createStorage(ctx.config);
+  const styles = ["aurora", "bokeh", "waves", "mosaic"];
+  for (const [i, t] of SEED_TEMPLATES.entries()) {
+    const key = `site/templates/${t.slug}.jpg`;
+    await renderCover(storage, key, t.name, styles[i % styles.length], 480, 640);
+    const existing = await db.template.findFirst({ where: { coverUrl: key } });
+    if (!existing) {
+      await db.template.create({ data: { name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: key, sortOrder: i } });
+    }
+  }
+  for (const [i, b] of BANNERS.entries()) {
+    const key = `site/banners/${b.slug}.jpg`;
+    await renderCover(storage, key, b.title, styles[(i + 1) % styles.length], 1200, 400);
+    if (!(await db.banner.findFirst({ where: { imageUrl: key } }))) await db.banner.create({ data: { title: b.title, imageUrl: key, link: b.link, sortOrder: i } });
+  }
+  if ((await db.promptSuggestion.count()) === 0) {
+    await db.promptSuggestion.createMany({ data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i })) });
+  }
+}

@@ -1,0 +1,51 @@
+import type { Db } from "../../db/client.ts";
+import type { GenerationMode } from "../../db/generated/enums.ts";
+import { HttpError } from "../../http/errors.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+
+export const VIDEO_MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video"];
+
+/** Templates, banners, prompt suggestions and site settings: what the Index calls show. */
+export function createTemplatesService(db: Db, storage: MediaStorage) {
+  /** Covers and banner images are stored as media keys and handed out as signed URLs. */
+  const urlOf = (key: string | null) => (key ? storage.signedUrl(key) : Promise.resolve(null));
+
+  async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null }) {
+    return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: await urlOf(t.coverUrl) };
+  }
+
+  return {
+    async list(q: { suitFor?: string; category?: string; modes?: GenerationMode[] }) {
+      const rows = await db.template.findMany({
+        where: { enabled: true, ...(q.suitFor ? { suitFor: q.suitFor } : {}), ...(q.category ? { category: q.category } : {}), ...(q.modes ? { mode: { in: q.modes } } : {}) },
+        orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+      });
+      return Promise.all(rows.map(templateView));
+    },
+
+    /** An enabled template, or 404. */
+    async get(id: number) {
+      const t = await db.template.findFirst({ where: { id, enabled: true } });
+      if (!t) throw HttpError.notFound();
+      return t;
+    },
+
+    async banners() {
+      const rows = await db.banner.findMany({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
+      return Promise.all(rows.map(async (b) => ({ id: b.id, title: b.title, image_url: await urlOf(b.imageUrl), link: b.link })));
+    },
+
+    async prompts(category?: string) {
+      const rows = await db.promptSuggestion.findMany({ where: { enabled: true, ...(category ? { category } : {}) }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
+      return rows.map((p) => ({ id: p.id, text: p.text, category: p.category }));
+    },
+
+    /** Staff-editable settings (site_settings) over the defaults given. */
+    async settings(defaults: Record<string, unknown>) {
+      const rows = await db.siteSetting.findMany();
+      return { ...defaults, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
+    },
+  };
+}
+
+export type TemplatesService = ReturnType<typeof createTemplatesService>;

@@ -1,0 +1,165 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { audio, bmp, elevenMegabytePng, mediaDir, photo, photoWithExif, pixelBomb, video } from "../../../../tests/fixtures/media.ts";
+import { MSG } from "../../http/messages.ts";
+
+let t: TestApp;
+let user: { token: string; userId: number };
+let media: Awaited<ReturnType<typeof mediaDir>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await visitor(t);
+  media = await mediaDir();
+});
+afterAll(async () => {
+  await t.close();
+  await media.cleanup();
+});
+
+const upload = (path: string, file: Buffer, name: string, fields: Record<string, string> = { consent: "1" }, token = user.token) => {
+  let req = t.http.post(path).set("token", token).attach("file", file, name);
+  for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+  return req;
+};
+
+async function fetchUrl(url: string): Promise<{ status: number; body: Buffer }> {
+  const u = new URL(url);
+  const res = await t.http.get(u.pathname + u.search).buffer(true).parse((r, cb) => {
+    const chunks: Buffer[] = [];
+    r.on("data", (c: Buffer) => chunks.push(c));
+    r.on("end", () => cb(null, Buffer.concat(chunks)));
+  });
+  return { status: res.status, body: res.body as Buffer };
+}
+
+describe("image uploads", () => {
+  it("accepts each allowed type by content, re-encodes it and answers id and a signed file_url", async () => {
+    for (const [buf, name] of [
+      [await photo(640, 480, "jpeg"), "a.jpg"],
+      [await photo(640, 480, "png"), "a.png"],
+      [await photo(640, 480, "webp"), "a.webp"],
+      [bmp(64, 48), "a.bmp"],
+    ] as const) {
+      const res = await upload("/api/ImageUpload/upload", buf, name).expect(200);
+      expect(res.body.data.id).toBeGreaterThan(0);
+      const got = await fetchUrl(res.body.data.file_url);
+      expect(got.status).toBe(200);
+      const meta = await sharp(got.body).metadata();
+      expect(meta.width).toBeGreaterThan(0);
+    }
+  });
+
+  it("judges by content: a PNG renamed .jpg and a JPEG renamed .png are accepted as what they are", async () => {
+    const png = await upload("/api/ImageUpload/upload2", await photo(300, 200, "png"), "holiday.jpg").expect(200);
+    expect(png.body.data.width).toBe(300);
+    const jpg = await upload("/api/ImageUpload/upload", await photo(200, 300, "jpeg"), "holiday.png").expect(200);
+    expect(jpg.body.data.height).toBe(300);
+  });
+
+  it("refuses a file that is not media at all, with the SPEC message", async () => {
+    const res = await upload("/api/ImageUpload/upload", Buffer.from("%PDF-1.4 this is not an image at all".repeat(10)), "photo.jpg").expect(400);
+    expect(res.body.msg).toBe("Incorrect image format, please upload png, jpg, jpeg, webp, bmp format!");
+    const gif = await upload("/api/ImageUpload/upload", Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "latin1"), "x.gif").expect(400);
+    expect(gif.body.msg).toBe(MSG.imageFormat);
+  });
+
+  it("refuses a pixel bomb before decoding it", async () => {
+    const res = await upload("/api/ImageUpload/upload", pixelBomb(), "bomb.png").expect(400);
+    expect(res.body.msg).toBe(MSG.imageTooManyPixels);
+  });
+
+  it("refuses an 11 MB image with the SPEC message", async () => {
+    const big = await elevenMegabytePng();
+    expect(big.length).toBeGreaterThan(11 * 1024 * 1024);
+    const res = await upload("/api/ImageUpload/upload", big, "big.png").expect(400);
+    expect(res.body.msg).toBe("The image size of the uploaded image cannot exceed 10MB!");
+  });
+
+  it("refuses a truncated image whose header looks right", async () => {
+    const jpg = await photo(400, 400, "jpeg");
+    const res = await upload("/api/ImageUpload/upload", jpg.subarray(0, 200), "cut.jpg").expect(400);
+    expect(res.body.msg).toBe(MSG.imageUnreadable);
+  });
+
+  it("strips EXIF and GPS", async () => {
+    const original = await photoWithExif();
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const res = await upload("/api/ImageUpload/upload", original, "gps.jpg").expect(200);
+    const stored = (await fetchUrl(res.body.data.file_url)).body;
+    expect((await sharp(stored).metadata()).exif).toBeUndefined();
+    expect(stored.includes(Buffer.from("Secret Owner"))).toBe(false);
+    expect((await fetchUrl(res.body.data.thumb_url)).status).toBe(200);
+  });
+
+  it("requires the consent attestation and records when it was given", async () => {
+    const res = await upload("/api/ImageUpload/upload", await photo(), "a.jpg", {}).expect(400);
+    expect(res.body.msg).toBe(MSG.consentRequired);
+    const ok = await upload("/api/Fileuploads/upload", await photo(), "a.jpg", { consent: "1", upload_type: "image" }).expect(200);
+    const row = await t.db.upload.findUniqueOrThrow({ where: { id: ok.body.data.id } });
+    expect(row.consentAt).toBeInstanceOf(Date);
+  });
+
+  it("is 401 without a login and changes nothing", async () => {
+    const before = await t.db.upload.count();
+    await t.http.post("/api/ImageUpload/upload").attach("file", await photo(), "a.jpg").field("consent", "1").expect(401);
+    expect(await t.db.upload.count()).toBe(before);
+  });
+});
+
+describe("video uploads", () => {
+  it("accepts a 5-second video and refuses 3 s, 31 s and a non-video", async () => {
+    const ok = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 5), "clip.mp4").expect(200);
+    expect(ok.body.data.duration).toBeCloseTo(5, 0);
+    expect(ok.body.data.type).toBe("video");
+    const short = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 3), "short.mp4").expect(400);
+    expect(short.body.msg).toBe(MSG.videoTooShort);
+    const long = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 31, { width: 64, height: 48, audio: false }), "long.mp4").expect(400);
+    expect(long.body.msg).toBe("Video duration exceeds limit");
+    const junk = await upload("/api/Fileuploads/upload", Buffer.from("\x00\x00\x00\x18ftypmp42 but then garbage".repeat(20), "latin1"), "bad.mp4", { consent: "1", upload_type: "video" }).expect(400);
+    expect(junk.body.msg).toBe("Cannot parse video file");
+    const image = await upload("/api/ImageUpload/videoFromMedia", await photo(), "photo.mp4").expect(400);
+    expect(image.body.msg).toBe("Cannot parse video file");
+  });
+});
+
+describe("audio uploads", () => {
+  it("trims to the chosen range", async () => {
+    const res = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 12), "song.mp3", { start: "2", end: "8.5" }).expect(200);
+    expect(res.body.data.duration).toBeCloseTo(6.5, 1);
+    const row = await t.db.upload.findUniqueOrThrow({ where: { id: res.body.data.id } });
+    expect([row.trimStartMs, row.trimEndMs]).toEqual([2000, 8500]);
+  });
+
+  it("refuses a 6-minute source, bad ranges and non-audio", async () => {
+    const six = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 360), "long.mp3", { start: "0", end: "20" }).expect(400);
+    expect(six.body.msg).toBe(MSG.audioTooLong);
+    const a = await audio(media.dir, 40);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "0", end: "3" }).expect(400)).body.msg).toBe(MSG.trimLength);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "0", end: "35" }).expect(400)).body.msg).toBe(MSG.trimLength);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "10", end: "5" }).expect(400)).body.msg).toBe(MSG.trimInvalid);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "30", end: "45" }).expect(400)).body.msg).toBe(MSG.trimInvalid);
+    expect((await upload("/api/ImageUpload/audioFromMedia", await photo(), "a.mp3", {}).expect(400)).body.msg).toBe(MSG.audioFormat);
+  });
+});
+
+describe("ownership", () => {
+  it("lists only the caller's uploads; another user's upload and its guessed URL are 404", async () => {
+    const mine = await upload("/api/ImageUpload/upload", await photo(), "mine.jpg").expect(200);
+    const other = await visitor(t);
+    await t.http.get(`/api/ImageUpload/uploadDetails2?id=${mine.body.data.id}`).set("token", other.token).expect(404);
+    const list = await t.http.get("/api/ImageUpload/uploadList?limit=50").set("token", other.token).expect(200);
+    expect(list.body.data.list).toEqual([]);
+    const own = await t.http.get("/api/ImageUpload/imageList?limit=10&page=1").set("token", user.token).expect(200);
+    expect(own.body.data.list.map((u: { id: number }) => u.id)).toContain(mine.body.data.id);
+    await t.http.get("/api/ImageUpload/uploadList?limit=15").set("token", user.token).expect(400);
+
+    // a URL for the same key with a forged signature, or an expired one, is refused
+    const url = new URL(mine.body.data.file_url);
+    url.searchParams.set("sig", "A".repeat(43));
+    expect((await fetchUrl(url.toString())).status).toBe(404);
+    const key = new URL(mine.body.data.file_url).searchParams.get("key")!;
+    const guess = `/api/media/file?key=${encodeURIComponent(key)}&expires=${Math.floor(Date.now() / 1000) + 600}&sig=x`;
+    expect((await t.http.get(guess)).status).toBe(404);
+  });
+});

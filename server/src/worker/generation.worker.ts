@@ -1,0 +1,148 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type PgBoss from "pg-boss";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+import type { GenerationTask } from "../db/generated/client.ts";
+import type { EngineResult, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
+import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
+import { mediaKey, type MediaStorage } from "../storage/storage.ts";
+import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "./queue.ts";
+
+export interface WorkerDeps {
+  databaseUrl: string;
+  config: Config;
+  log: Logger;
+  generation: GenerationService;
+  storage: MediaStorage;
+  engine: GenerationEngine;
+}
+
+const PROGRESS_POLL_MS = 300;
+const EXPIRY_SWEEP_MS = 60_000;
+
+const extOf = (mime: string) => (mime === "video/mp4" ? "mp4" : mime === "image/png" ? "png" : "jpg");
+
+/** Waits for the engine's result, relaying its percentage to the task as it goes. */
+async function followProgress(engine: GenerationEngine, jobId: string, report: (percent: number) => Promise<void>): Promise<EngineResult> {
+  const done = engine.result(jobId);
+  let settled = false;
+  void done.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!settled) {
+    await Promise.race([done.catch(() => undefined), new Promise((r) => setTimeout(r, PROGRESS_POLL_MS))]);
+    if (settled) break;
+    const p = await engine.progress(jobId).catch(() => null);
+    if (p) await report(p.percent);
+  }
+  return done;
+}
+
+/**
+ * Runs one attempt of a task. Idempotent: a task that already ended is left alone, and a duplicate run that
+ * finishes second discards its files. A failure on the last attempt fails and refunds the task; earlier ones retry.
+ */
+export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl">) {
+  const { generation, storage, engine, log, config } = d;
+
+  async function storeOutputs(task: GenerationTask, r: EngineResult): Promise<TaskOutputs> {
+    const put = async (f: { path: string; mime: string }, folder: string) => {
+      const key = mediaKey(task.userId, folder, extOf(f.mime));
+      await storage.putFile(key, f.path, f.mime);
+      return key;
+    };
+    const [mainKey, posterKey, ...extraKeys] = await Promise.all([put(r.main, "outputs"), put(r.poster, "posters"), ...r.extra.map((f) => put(f, "outputs"))]);
+    return { mainKey, posterKey, extraKeys, width: r.width, height: r.height };
+  }
+
+  return async function runJob(job: PgBoss.JobWithMetadata<GenerationJobData>): Promise<void> {
+    const { taskId } = job.data;
+    const task = await generation.beginAttempt(taskId);
+    if (!task) return;
+    const lastAttempt = job.retryCount >= job.retryLimit;
+    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), `reverie-task-${taskId}-`));
+    let engineJobId: string | undefined;
+    // stop the render a little before pg-boss would expire the job, so the failure is ours to report
+    const timer = setTimeout(() => engineJobId && void engine.cancel(engineJobId), Math.max(1, config.GENERATION_TIMEOUT_SECONDS - 2) * 1000);
+    try {
+      const input = task.input as unknown as TaskInput;
+      const local = (key?: string) => (key ? storage.toLocalFile(key, workDir) : Promise.resolve(undefined));
+      const [image, video, audio] = await Promise.all([local(input.imageKey), local(input.videoKey), local(input.audioKey)]);
+      engineJobId = await engine.submit({
+        mode: task.mode,
+        workDir,
+        image,
+        video,
+        audio,
+        prompt: input.prompt,
+        params: input.params ?? {},
+        resolution: (task.resolution ?? "480P") as Resolution,
+        durationSec: task.durationSec ?? 5,
+        count: input.count ?? 1,
+        seed: `task:${task.id}`,
+      });
+      const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
+      const outputs = await storeOutputs(task, result);
+      if (!(await generation.complete(task, outputs))) {
+        for (const key of [outputs.mainKey, outputs.posterKey, ...outputs.extraKeys]) await storage.delete(key).catch(() => undefined);
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn({ taskId, attempt: job.retryCount + 1, lastAttempt, err: message }, "generation attempt failed");
+      if (lastAttempt) {
+        await generation.fail(taskId, message);
+        return;
+      }
+      await generation.retryLater(task, message);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      await fs.rm(workDir, { recursive: true, force: true });
+    }
+  };
+}
+
+/**
+ * Consumes the generation queue: WORKER_CONCURRENCY jobs at a time, woken by NOTIFY when a task commits,
+ * failing-and-refunding dead-lettered jobs (retries used up, or a worker that died past the time-out),
+ * and expiring old results.
+ */
+export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Promise<void> }> {
+  const queue = createGenerationQueue({ url: d.databaseUrl, config: d.config, log: d.log, role: "worker" });
+  await queue.ready();
+  const { boss } = queue;
+  const run = generationJobHandler(d);
+  const options = { includeMetadata: true as const, batchSize: 1, pollingIntervalSeconds: d.config.QUEUE_POLL_SECONDS };
+  const workerIds: string[] = [];
+  for (let i = 0; i < d.config.WORKER_CONCURRENCY; i++) {
+    workerIds.push(await boss.work<GenerationJobData>(GENERATION_QUEUE, options, async ([job]) => run(job)));
+  }
+  workerIds.push(
+    await boss.work<GenerationJobData>(GENERATION_DEAD_QUEUE, options, async ([job]) => {
+      await d.generation.fail(job.data.taskId, "The generation did not finish in time or its worker stopped");
+    }),
+  );
+
+  const listener = new pg.Client({ connectionString: d.databaseUrl, application_name: "reverie-worker-wakeup" });
+  listener.on("notification", () => workerIds.forEach((id) => boss.notifyWorker(id)));
+  listener.on("error", (err) => d.log.warn({ err }, "worker wake-up listener lost its connection; falling back to polling"));
+  await listener.connect();
+  await listener.query(`LISTEN ${JOB_WAKEUP_CHANNEL}`);
+
+  const sweep = setInterval(() => void d.generation.expireResults().catch((err) => d.log.error({ err }, "expiring results failed")), EXPIRY_SWEEP_MS);
+  sweep.unref();
+  void d.generation.expireResults().catch(() => undefined);
+  d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engine: d.engine.name }, "generation worker started");
+
+  return {
+    async stop() {
+      clearInterval(sweep);
+      await listener.end().catch(() => undefined);
+      await queue.stop();
+    },
+  };
+}

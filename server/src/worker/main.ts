@@ -1,0 +1,29 @@
+import { createServices } from "../app.ts";
+import { config } from "../config.ts";
+import { createDb } from "../db/client.ts";
+import { createLogger } from "../logger.ts";
+import { startGenerationWorker } from "./generation.worker.ts";
+
+/**
+ * `npm run worker`: a generation worker process on its own. With DATABASE_URL unset it joins the embedded
+ * PostgreSQL that `npm start` runs (same EMBEDDED_PG_PORT); it never starts or migrates a database itself.
+ */
+const cfg = { ...config(), RUN_WORKER: true };
+const log = createLogger(cfg);
+const url = cfg.DATABASE_URL ?? `postgresql://reverie:reverie@127.0.0.1:${cfg.EMBEDDED_PG_PORT}/reverie`;
+const db = createDb(url, cfg.WORKER_CONCURRENCY + 2);
+const services = createServices({ db, config: cfg, log, databaseUrl: url });
+const worker = await startGenerationWorker({ databaseUrl: url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine });
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "worker shutting down");
+  await worker.stop();
+  await services.close();
+  await db.$disconnect();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,80 @@
+import PgBoss from "pg-boss";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+import type { Tx } from "../db/client.ts";
+
+export const GENERATION_QUEUE = "generation";
+/** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */
+export const GENERATION_DEAD_QUEUE = "generation-dead";
+/** NOTIFY channel that wakes idle workers the moment a job commits, instead of at their next poll. */
+export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
+
+export interface GenerationJobData {
+  taskId: number;
+}
+
+/**
+ * pg-boss on Reverie's own PostgreSQL. Producers send inside the caller's Prisma transaction (pg-boss's `db`
+ * executor option), so a task's charge and its job commit or roll back together.
+ */
+export function createGenerationQueue(o: { url: string; config: Config; log: Logger; role: "producer" | "worker" }) {
+  const isWorker = o.role === "worker";
+  const boss = new PgBoss({
+    connectionString: o.url,
+    max: isWorker ? Math.max(2, o.config.WORKER_CONCURRENCY + 1) : 2,
+    application_name: `reverie-${o.role}`,
+    // only workers supervise (expire stuck jobs into retry / dead letter); producers just insert
+    supervise: isWorker,
+    schedule: false,
+    maintenanceIntervalSeconds: o.config.QUEUE_MAINTENANCE_SECONDS,
+  });
+  boss.on("error", (err) => o.log.error({ err }, "queue error"));
+  let starting: Promise<void> | undefined;
+
+  async function start() {
+    await boss.start();
+    await boss.createQueue(GENERATION_DEAD_QUEUE, { name: GENERATION_DEAD_QUEUE, retryLimit: 5, retryDelay: 1 }).catch(ignoreExists);
+    await boss.createQueue(GENERATION_QUEUE, { name: GENERATION_QUEUE, deadLetter: GENERATION_DEAD_QUEUE }).catch(ignoreExists);
+  }
+
+  return {
+    boss,
+    ready: () => (starting ??= start()),
+    /** Enqueues a task's job inside `tx`; the NOTIFY is delivered only if that transaction commits. */
+    async send(tx: Tx, taskId: number): Promise<string> {
+      await this.ready();
+      const executor = {
+        executeSql: async (text: string, values: unknown[]) => ({
+          // pg-boss's own parameterised SQL; values are bound, never spliced into the text
+          rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)),
+        }),
+      };
+      const id = await boss.send(GENERATION_QUEUE, { taskId } satisfies GenerationJobData, {
+        db: executor,
+        retryLimit: o.config.GENERATION_RETRY_LIMIT,
+        retryDelay: o.config.GENERATION_RETRY_DELAY_SECONDS,
+        expireInSeconds: o.config.GENERATION_TIMEOUT_SECONDS,
+      });
+      if (!id) throw new Error(`task ${taskId} already has a job`);
+      await tx.$executeRaw`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})`;
+      return id;
+    },
+    async stop() {
+      if (!starting) return;
+      await starting.catch(() => undefined);
+      await boss.stop({ graceful: false, close: true, wait: true });
+    },
+  };
+}
+
+export type GenerationQueue = ReturnType<typeof createGenerationQueue>;
+
+function ignoreExists(err: Error) {
+  if (!/already exists/i.test(err.message)) throw err;
+}
+
+function toParam(v: unknown): unknown {
+  if (v === undefined) return null;
+  if (v !== null && typeof v === "object" && !(v instanceof Date)) return JSON.stringify(v);
+  return v;
+}
