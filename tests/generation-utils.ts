@@ -1,0 +1,70 @@
+import { expect } from "vitest";
+import { silentLog, type TestApp } from "./db-utils.ts";
+import { startGenerationWorker } from "../server/src/worker/generation.worker.ts";
+
+/** Test settings: fast queue maintenance, immediate retries, no free generation unless a test gives one. */
+export const GENERATION_TEST_ENV = {
+  QUEUE_POLL_SECONDS: "0.5",
+  QUEUE_MAINTENANCE_SECONDS: "1",
+  GENERATION_RETRY_DELAY_SECONDS: "0",
+  GENERATION_RETRY_LIMIT: "1",
+  FREE_GENERATIONS: "0",
+};
+
+export function startWorkerFor(t: TestApp) {
+  return startGenerationWorker({ databaseUrl: t.testDb.url, config: t.config, log: silentLog, generation: t.services.generation, storage: t.services.storage, engine: t.services.engine });
+}
+
+export async function grant(t: TestApp, userId: number, amount: number) {
+  await t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test-grant:${userId}:${Math.random()}` });
+}
+
+/** Polls the task row until it ends (or the time runs out). */
+export async function waitForTask(t: TestApp, id: number, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await t.db.generationTask.findUniqueOrThrow({ where: { id } });
+    if (["succeeded", "failed", "expired"].includes(task.status)) return task;
+    if (Date.now() > end) throw new Error(`task ${id} still ${task.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface SseEvent {
+  id: number;
+  status: string;
+  state: string;
+  progress: number;
+  [k: string]: unknown;
+}
+
+/** Reads a Server-Sent Events stream until `done` says so or the server ends it. */
+export async function readSse(url: string, token: string, done: (events: SseEvent[]) => boolean = () => false, timeoutMs = 30_000): Promise<SseEvent[]> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const res = await fetch(url, { headers: { token }, signal: controller.signal });
+  expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+  const events: SseEvent[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = block.split("\n").find((l) => l.startsWith("data: "));
+        if (data) events.push(JSON.parse(data.slice(6)) as SseEvent);
+      }
+      if (done(events)) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return events;
+}
