@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../tests/db-utils.ts";
+import { photo } from "../../../tests/fixtures/media.ts";
+import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../tests/generation-utils.ts";
+
+/**
+ * A worker process killed (SIGKILL) in the middle of a render: pg-boss expires the job after the time-out,
+ * then it is retried by another worker or, with no retries left, dead-lettered and failed with a refund.
+ */
+const TIMEOUT_SECONDS = "8";
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  cleanups = [];
+});
+
+function spawnWorker(t: TestApp, retryLimit: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/src/worker/main.ts"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "test",
+      DATABASE_URL: t.testDb.url,
+      DATA_DIR: t.config.DATA_DIR,
+      PUBLIC_URL: t.config.publicUrl,
+      LOG_LEVEL: "info",
+      WORKER_CONCURRENCY: "1",
+      GENERATION_TIMEOUT_SECONDS: TIMEOUT_SECONDS,
+      GENERATION_RETRY_LIMIT: retryLimit,
+      QUEUE_POLL_SECONDS: "0.5",
+      QUEUE_MAINTENANCE_SECONDS: "1",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  cleanups.push(async () => void child.kill("SIGKILL"));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("generation worker started")) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`worker exited with ${code}: ${out}`)));
+  });
+}
+
+async function killMidRender(retryLimit: string) {
+  const t = await createTestApp({ ...GENERATION_TEST_ENV, GENERATION_RETRY_LIMIT: retryLimit, GENERATION_TIMEOUT_SECONDS: TIMEOUT_SECONDS });
+  cleanups.push(t.close);
+  const u = await visitor(t);
+  await grant(t, u.userId, 10);
+  const image = await t.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", await photo(640, 480), "p.jpg").field("consent", "1").expect(200);
+  const child = await spawnWorker(t, retryLimit);
+
+  const submitted = await t.http.post("/api/Generation/picVideoSubmit").set("token", u.token).send({ image_id: image.body.data.id, resolution: "480P", duration: 8 }).expect(200);
+  const id: number = submitted.body.data.id;
+  for (let i = 0; ; i++) {
+    const task = await t.db.generationTask.findUniqueOrThrow({ where: { id } });
+    if (task.status === "running") break;
+    if (i > 600) throw new Error(`task never started: ${task.status}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+  expect((await t.db.generationTask.findUniqueOrThrow({ where: { id } })).status).toBe("running");
+
+  const worker = await startWorkerFor(t);
+  cleanups.push(worker.stop);
+  const task = await waitForTask(t, id, 40_000);
+  const refunds = await t.db.ledgerEntry.count({ where: { userId: u.userId, reason: "generation_refund" } });
+  const balance = (await t.services.credits.balance(u.userId)).points;
+  return { task, refunds, balance, cost: submitted.body.data.cost as number };
+}
+
+describe("a worker killed mid-task", () => {
+  it("is retried by another worker when retries remain", async () => {
+    const { task, refunds, balance, cost } = await killMidRender("1");
+    expect(task.attempts).toBeGreaterThanOrEqual(2);
+    if (task.status === "succeeded") {
+      expect(refunds).toBe(0);
+      expect(balance).toBe(10 - cost);
+    } else {
+      // the retry may itself run out of time on a loaded machine: then it must be failed and refunded once
+      expect(task.status).toBe("failed");
+      expect(refunds).toBe(1);
+      expect(balance).toBe(10);
+    }
+  }, 90_000);
+
+  it("is failed and refunded exactly once when no retry remains", async () => {
+    const { task, refunds, balance } = await killMidRender("0");
+    expect(task.status).toBe("failed");
+    expect(task.attempts).toBe(1);
+    expect(refunds).toBe(1);
+    expect(balance).toBe(10);
+  }, 90_000);
+});
