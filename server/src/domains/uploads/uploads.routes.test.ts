@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { audio, bmp, elevenMegabytePng, mediaDir, photo, photoWithExif, pixelBomb, video } from "../../../../tests/fixtures/media.ts";
 import { MSG } from "../../http/messages.ts";
+import { startFakeS3 } from "../../../../tests/fixtures/fake-s3.ts";
 
 let t: TestApp;
 let user: { token: string; userId: number };
@@ -161,5 +162,25 @@ describe("ownership", () => {
     const key = new URL(mine.body.data.file_url).searchParams.get("key")!;
     const guess = `/api/media/file?key=${encodeURIComponent(key)}&expires=${Math.floor(Date.now() / 1000) + 600}&sig=x`;
     expect((await t.http.get(guess)).status).toBe(404);
+  });
+});
+
+describe("with S3 storage", () => {
+  it("stores uploads in the bucket and answers presigned URLs", async () => {
+    const s3 = await startFakeS3();
+    const app = await createTestApp({ STORAGE: "s3", S3_BUCKET: s3.bucket, S3_REGION: s3.region, S3_ENDPOINT: s3.url, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey });
+    try {
+      const u = await visitor(app);
+      const res = await app.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", await photo(), "a.jpg").field("consent", "1").expect(200);
+      expect(res.body.data.file_url.startsWith(`${s3.url}/${s3.bucket}/u/${u.userId}/uploads/`)).toBe(true);
+      const got = await fetch(res.body.data.file_url);
+      expect(got.status).toBe(200);
+      expect((await sharp(Buffer.from(await got.arrayBuffer())).metadata()).format).toBe("jpeg");
+      expect(s3.objects.size).toBe(2);
+      expect(s3.rejected).toBe(0);
+    } finally {
+      await app.close();
+      await s3.close();
+    }
   });
 });
