@@ -9,7 +9,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
-import { ffmpeg, MediaToolError, probe, sniff } from "../media/media-tools.ts";
+import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
 
 /** SPEC.md §5 / §9 limits. */
 export const LIMITS = {
@@ -49,10 +49,24 @@ const IMAGE_KINDS = new Set(["png", "jpeg", "webp", "bmp"]);
 const AUDIO_KINDS = new Set(["mp3", "wav", "ogg", "flac", "aac", "isobmff", "ebml"]);
 const VIDEO_KINDS = new Set(["isobmff", "ebml"]);
 
-async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+/** Size, magic bytes and ffprobe checks shared by audio and video; `fn` gets the source written to a temp dir. */
+async function withProbedMedia<T>(
+  file: IncomingFile,
+  rule: { maxBytes: number; tooBig: string; kinds: Set<string>; unreadable: string },
+  fn: (dir: string, src: string, info: ProbeResult, kind: Sniffed) => Promise<T>,
+): Promise<T> {
+  if (file.size > rule.maxBytes) throw HttpError.badRequest(rule.tooBig);
+  const kind = sniff(file.buffer);
+  if (!kind || !rule.kinds.has(kind)) throw HttpError.badRequest(rule.unreadable);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-upload-"));
   try {
-    return await fn(dir);
+    const src = path.join(dir, "source");
+    await fs.writeFile(src, file.buffer);
+    const info = await probe(src).catch((err) => {
+      if (err instanceof MediaToolError) throw HttpError.badRequest(rule.unreadable);
+      throw err;
+    });
+    return await fn(dir, src, info, kind);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -137,16 +151,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
 
     async uploadAudio(userId: number, file: IncomingFile | undefined, trim: { start?: number; end?: number }): Promise<UploadView> {
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
-      if (file.size > LIMITS.audioBytes) throw HttpError.badRequest(MSG.audioTooBig);
-      const kind = sniff(file.buffer);
-      if (!kind || !AUDIO_KINDS.has(kind)) throw HttpError.badRequest(MSG.audioFormat);
-      return withTempDir(async (dir) => {
-        const src = path.join(dir, "source");
-        await fs.writeFile(src, file.buffer);
-        const info = await probe(src).catch((err) => {
-          if (err instanceof MediaToolError) throw HttpError.badRequest(MSG.audioFormat);
-          throw err;
-        });
+      return withProbedMedia(file, { maxBytes: LIMITS.audioBytes, tooBig: MSG.audioTooBig, kinds: AUDIO_KINDS, unreadable: MSG.audioFormat }, async (dir, src, info) => {
         if (!info.audio) throw HttpError.badRequest(MSG.audioFormat);
         if (info.durationSec > LIMITS.audioSourceSec) throw HttpError.badRequest(MSG.audioTooLong);
         const start = trim.start ?? 0;
@@ -174,16 +179,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
     async uploadVideo(userId: number, file: IncomingFile | undefined, o: { consent: boolean }): Promise<UploadView> {
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
       if (!o.consent) throw HttpError.badRequest(MSG.consentRequired);
-      if (file.size > LIMITS.videoBytes) throw HttpError.badRequest(MSG.videoTooBig);
-      const kind = sniff(file.buffer);
-      if (!kind || !VIDEO_KINDS.has(kind)) throw HttpError.badRequest(MSG.videoUnparsable);
-      return withTempDir(async (dir) => {
-        const src = path.join(dir, "source");
-        await fs.writeFile(src, file.buffer);
-        const info = await probe(src).catch((err) => {
-          if (err instanceof MediaToolError) throw HttpError.badRequest(MSG.videoUnparsable);
-          throw err;
-        });
+      return withProbedMedia(file, { maxBytes: LIMITS.videoBytes, tooBig: MSG.videoTooBig, kinds: VIDEO_KINDS, unreadable: MSG.videoUnparsable }, async (dir, src, info, kind) => {
         if (!info.video || !info.video.width || !info.durationSec) throw HttpError.badRequest(MSG.videoUnparsable);
         if (info.durationSec > LIMITS.videoMaxSec + 0.05) throw HttpError.badRequest(MSG.videoTooLong);
         if (info.durationSec < LIMITS.videoMinSec - 0.05) throw HttpError.badRequest(MSG.videoTooShort);
