@@ -113,6 +113,21 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
   });
 });
 
+describe("live progress across API instances", () => {
+  it("a stream on one instance hears a task submitted on another (through PostgreSQL, not memory)", async () => {
+    const other = await startTestServer(GENERATION_TEST_ENV, s.testDb);
+    try {
+      const stream = readSse(`${other.url}/api/Generation/progress`, user.token, (ev) => ev.some((e) => e.state === "succeeded"));
+      await new Promise((r) => setTimeout(r, 300));
+      const id = (await post("/api/Generation/textPicSubmit", { prompt: "across instances" }).expect(200)).body.data.id;
+      const events = await stream;
+      expect(events.filter((e) => e.id === id).map((e) => e.status)).toContain("generated successfully");
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
 describe("prices, limits and messages", () => {
   it("quotes before submitting and charges exactly the quote", async () => {
     const quote = async (b: object) => (await s.http.post("/api/Generation/getDurationPoints").send(b).expect(200)).body.data.points;
