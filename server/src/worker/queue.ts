@@ -59,10 +59,11 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
       await tx.$executeRaw`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})`;
       return id;
     },
+    /** Workers let running renders finish (up to 20 s); whatever is still running then is failed back to pg-boss for a retry elsewhere. */
     async stop() {
       if (!starting) return;
       await starting.catch(() => undefined);
-      await boss.stop({ graceful: false, close: true, wait: true });
+      await boss.stop({ graceful: isWorker, timeout: 20_000, close: true, wait: true });
     },
   };
 }

@@ -118,7 +118,6 @@ describe("live progress across API instances", () => {
     const other = await startTestServer(GENERATION_TEST_ENV, s.testDb);
     try {
       const stream = readSse(`${other.url}/api/Generation/progress`, user.token, (ev) => ev.some((e) => e.state === "succeeded"));
-      await new Promise((r) => setTimeout(r, 300));
       const id = (await post("/api/Generation/textPicSubmit", { prompt: "across instances" }).expect(200)).body.data.id;
       const events = await stream;
       expect(events.filter((e) => e.id === id).map((e) => e.status)).toContain("generated successfully");

@@ -41,13 +41,11 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
     { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends", tags, auth: "user", can: read, query: streamQuery },
     async ({ principal, query, req, res }) => {
       const userId = principal.userId;
-      const snapshot = query.id ? [await generation.details(userId, query.id)] : (await generation.list(userId, { page: 1, limit: 20 })).list.filter((t) => !ENDED.has(t.state));
-      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
-      res.flushHeaders();
+      if (query.id) await generation.own(userId, query.id);
       const send = (data: unknown) => res.write(`event: progress\ndata: ${JSON.stringify(data)}\n\n`);
       let closed = false;
       let unsubscribe = () => {};
-      const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
+      let heartbeat: NodeJS.Timeout | undefined;
       const finish = () => {
         if (closed) return;
         closed = true;
@@ -56,7 +54,7 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
         res.end();
       };
       req.on("close", finish);
-      // subscribe before sending the snapshot so nothing falls between them
+      // subscribe before answering and taking the snapshot, so nothing falls between them
       let chain = Promise.resolve();
       unsubscribe = await hub.subscribe((e) => {
         if (closed || e.userId !== userId || (query.id && e.taskId !== query.id)) return;
@@ -66,11 +64,15 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
             send(await generation.details(userId, e.taskId));
             if (query.id) finish();
           } else send({ id: e.taskId, status: STATUS_TEXT[e.status as keyof typeof STATUS_TEXT], state: e.status, progress: e.progress });
-        });
+        }).catch(finish);
       });
-      const fresh = query.id ? [await generation.details(userId, query.id)] : snapshot;
-      for (const t of fresh) send(t);
-      if (query.id && ENDED.has(fresh[0].state)) finish();
+      if (closed) return void unsubscribe();
+      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+      res.flushHeaders();
+      heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
+      const snapshot = query.id ? [await generation.details(userId, query.id)] : (await generation.list(userId, { page: 1, limit: 20 })).list.filter((t) => !ENDED.has(t.state));
+      for (const t of snapshot) send(t);
+      if (query.id && ENDED.has(snapshot[0].state)) finish();
       return undefined;
     },
   );
