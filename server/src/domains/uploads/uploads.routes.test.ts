@@ -132,6 +132,15 @@ describe("audio uploads", () => {
     expect([row.trimStartMs, row.trimEndMs]).toEqual([2000, 8500]);
   });
 
+  it("takes the sound of one of the caller's own video uploads", async () => {
+    const clip = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 6), "clip.mp4").expect(200);
+    const res = await t.http.post("/api/ImageUpload/audioFromMedia").set("token", user.token).send({ media_id: clip.body.data.id, start: 1, end: 5.5 }).expect(200);
+    expect(res.body.data.type).toBe("audio");
+    expect(res.body.data.duration).toBeCloseTo(4.5, 1);
+    const other = await visitor(t);
+    await t.http.post("/api/ImageUpload/audioFromMedia").set("token", other.token).send({ media_id: clip.body.data.id, start: 0, end: 5 }).expect(404);
+  });
+
   it("refuses a 6-minute source, bad ranges and non-audio", async () => {
     const six = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 360), "long.mp3", { start: "0", end: "20" }).expect(400);
     expect(six.body.msg).toBe(MSG.audioTooLong);

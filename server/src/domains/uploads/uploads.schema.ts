@@ -18,7 +18,13 @@ const consent = z
   .transform((v) => v === 1 || v === true || v === "1" || v === "true");
 const trimPoint = z.coerce.number({ error: MSG.trimInvalid }).min(0, MSG.trimInvalid).optional();
 
-export const mediaUploadBody = z.object({ consent, start: trimPoint, end: trimPoint });
+export const mediaUploadBody = z.object({
+  consent,
+  start: trimPoint,
+  end: trimPoint,
+  /** audioFromMedia without a file: take the sound of one of the caller's video uploads. */
+  media_id: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
+});
 export const fileUploadBody = mediaUploadBody.extend({
   upload_type: z.enum(["image", "audio", "video"], { error: "upload_type must be image, audio or video" }),
 });

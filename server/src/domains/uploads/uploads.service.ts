@@ -149,7 +149,9 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
       );
     },
 
-    async uploadAudio(userId: number, file: IncomingFile | undefined, trim: { start?: number; end?: number }): Promise<UploadView> {
+    async uploadAudio(userId: number, given: IncomingFile | undefined, trim: { start?: number; end?: number; media_id?: number }): Promise<UploadView> {
+      const fromVideo = !given && trim.media_id ? await storage.get((await this.own(userId, trim.media_id, "video")).storageKey) : undefined;
+      const file = given ?? (fromVideo && { buffer: fromVideo, size: fromVideo.length });
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
       return withProbedMedia(file, { maxBytes: LIMITS.audioBytes, tooBig: MSG.audioTooBig, kinds: AUDIO_KINDS, unreadable: MSG.audioFormat }, async (dir, src, info) => {
         if (!info.audio) throw HttpError.badRequest(MSG.audioFormat);
