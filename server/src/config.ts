@@ -31,6 +31,8 @@ export const configSchema = z.object({
   RATE_LIMIT_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_VISITOR_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(200),
+  RATE_LIMIT_GENERATIONS_PER_HOUR: z.coerce.number().int().min(1).default(300),
 
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Reverie <no-reply@reverie.local>"),

@@ -12,7 +12,7 @@ const database = await openDatabase(cfg, log);
 if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
 const { app, services } = createApp({ db: database.db, config: cfg, log, databaseUrl: database.url });
 const worker = cfg.RUN_WORKER
-  ? await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine })
+  ? await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter })
   : undefined;
 
 const server: Server = app.listen(cfg.PORT, cfg.HOST, () => {

@@ -8,6 +8,7 @@ import type { Config } from "../config.ts";
 import type { GenerationTask } from "../db/generated/client.ts";
 import type { EngineResult, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
+import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
 import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "./queue.ts";
 
@@ -18,10 +19,12 @@ export interface WorkerDeps {
   generation: GenerationService;
   storage: MediaStorage;
   engine: GenerationEngine;
+  /** Its old counters are pruned by the worker's housekeeping. */
+  limiter: RateLimiter;
 }
 
 const PROGRESS_POLL_MS = 300;
-const EXPIRY_SWEEP_MS = 60_000;
+const HOUSEKEEPING_MS = 60_000;
 
 const extOf = (mime: string) => (mime === "video/mp4" ? "mp4" : mime === "image/png" ? "png" : "jpg");
 
@@ -46,7 +49,7 @@ async function followProgress(engine: GenerationEngine, jobId: string, report: (
  * Runs one attempt of a task. Idempotent: a task that already ended is left alone, and a duplicate run that
  * finishes second discards its files. A failure on the last attempt fails and refunds the task; earlier ones retry.
  */
-export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl">) {
+export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limiter">) {
   const { generation, storage, engine, log, config } = d;
 
   async function storeOutputs(task: GenerationTask, r: EngineResult): Promise<TaskOutputs> {
@@ -109,7 +112,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl">) {
 /**
  * Consumes the generation queue: WORKER_CONCURRENCY jobs at a time, woken by NOTIFY when a task commits,
  * failing-and-refunding dead-lettered jobs (retries used up, or a worker that died past the time-out),
- * and expiring old results.
+ * expiring old results and pruning old rate-limit counters.
  */
 export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Promise<void> }> {
   const queue = createGenerationQueue({ url: d.databaseUrl, config: d.config, log: d.log, role: "worker" });
@@ -133,9 +136,11 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   await listener.connect();
   await listener.query(`LISTEN ${JOB_WAKEUP_CHANNEL}`);
 
-  const sweep = setInterval(() => void d.generation.expireResults().catch((err) => d.log.error({ err }, "expiring results failed")), EXPIRY_SWEEP_MS);
+  const housekeeping = () =>
+    Promise.all([d.generation.expireResults(), d.limiter.prune()]).catch((err) => d.log.error({ err }, "worker housekeeping failed"));
+  const sweep = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
   sweep.unref();
-  void d.generation.expireResults().catch(() => undefined);
+  void housekeeping();
   d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engine: d.engine.name }, "generation worker started");
 
   return {

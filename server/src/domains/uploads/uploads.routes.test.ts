@@ -193,3 +193,21 @@ describe("with S3 storage", () => {
     }
   });
 });
+
+describe("rate limits", () => {
+  it("answers 429 'Too many requests' past the hourly uploads of one user, before reading the file", async () => {
+    const app = await createTestApp({ RATE_LIMIT_UPLOADS_PER_HOUR: "2" });
+    try {
+      const u = await visitor(app);
+      const send = () => app.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", Buffer.from("x"), "a.jpg").field("consent", "1");
+      expect((await send()).status).toBe(400);
+      expect((await send()).status).toBe(400);
+      const third = await send().expect(429);
+      expect(third.body.msg).toBe("Too many requests");
+      const other = await visitor(app);
+      expect((await app.http.post("/api/ImageUpload/upload").set("token", other.token).attach("file", await photo(), "a.jpg").field("consent", "1")).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -18,29 +18,29 @@ function receiveFile(maxBytes: number, tooBig: string): RequestHandler {
   };
 }
 
-export function uploadsRoutes(api: ApiRouter, uploads: UploadsService) {
+export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHourly: RequestHandler) {
   const tags = ["uploads"];
   const image = receiveFile(LIMITS.imageBytes, MSG.imageTooBig);
   for (const path of ["/api/ImageUpload/upload", "/api/ImageUpload/upload2"]) {
     api.post(
       path,
-      { summary: "Upload a photo (png, jpg, jpeg, webp, bmp ≤ 10 MB; `consent`=1 required); answers id and file_url", tags, auth: "user", can: ["create", "Upload"], before: [image], body: mediaUploadBody },
+      { summary: "Upload a photo (png, jpg, jpeg, webp, bmp ≤ 10 MB; `consent`=1 required); answers id and file_url", tags, auth: "user", can: ["create", "Upload"], before: [perUserHourly, image], body: mediaUploadBody },
       ({ principal, req, body }) => uploads.uploadImage(principal.userId, req.file, body),
     );
   }
   api.post(
     "/api/ImageUpload/videoFromMedia",
-    { summary: "Upload a video (≤ 100 MB, 4-30 s; `consent`=1 required)", tags, auth: "user", can: ["create", "Upload"], before: [receiveFile(LIMITS.videoBytes, MSG.videoTooBig)], body: mediaUploadBody },
+    { summary: "Upload a video (≤ 100 MB, 4-30 s; `consent`=1 required)", tags, auth: "user", can: ["create", "Upload"], before: [perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)], body: mediaUploadBody },
     ({ principal, req, body }) => uploads.uploadVideo(principal.userId, req.file, body),
   );
   api.post(
     "/api/ImageUpload/audioFromMedia",
-    { summary: "Upload audio (≤ 50 MB, ≤ 5 min) trimmed to `start`..`end` seconds (4-30 s)", tags, auth: "user", can: ["create", "Upload"], before: [receiveFile(LIMITS.audioBytes, MSG.audioTooBig)], body: mediaUploadBody },
+    { summary: "Upload audio (≤ 50 MB, ≤ 5 min) trimmed to `start`..`end` seconds (4-30 s)", tags, auth: "user", can: ["create", "Upload"], before: [perUserHourly, receiveFile(LIMITS.audioBytes, MSG.audioTooBig)], body: mediaUploadBody },
     ({ principal, req, body }) => uploads.uploadAudio(principal.userId, req.file, body),
   );
   api.post(
     "/api/Fileuploads/upload",
-    { summary: "Upload a file of `upload_type` image, audio or video (same rules as the specific calls)", tags, auth: "user", can: ["create", "Upload"], before: [receiveFile(LIMITS.videoBytes, MSG.videoTooBig)], body: fileUploadBody },
+    { summary: "Upload a file of `upload_type` image, audio or video (same rules as the specific calls)", tags, auth: "user", can: ["create", "Upload"], before: [perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)], body: fileUploadBody },
     ({ principal, req, body }) => {
       if (body.upload_type === "image") return uploads.uploadImage(principal.userId, req.file, body);
       if (body.upload_type === "video") return uploads.uploadVideo(principal.userId, req.file, body);
