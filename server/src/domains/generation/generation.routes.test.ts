@@ -62,7 +62,7 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
     const videoId = await uploadFile("/api/ImageUpload/videoFromMedia", await video(media.dir, 4), "v.mp4");
     const model = await s.db.characterModel.create({ data: { userId: user.userId, name: "Me", homeLink: `me${user.userId}`, coverUploadId: portraitId, cost: 5, status: "success" } });
 
-    const stream = readSse(`${s.url}/api/Generation/progress`, user.token, (ev) => ev.filter((e) => e.state === "succeeded").length >= 8);
+    const stream = readSse(`${s.url}/api/Generation/progress`, user.token, (ev) => ev.filter((e) => e.state === "succeeded").length >= 8, 110_000);
     const jobs = [
       { call: "picVideoSubmit", body: { image_id: imageId, template_id: await templateId({ motion: "parallax" }), resolution: "480P", duration: 2 }, video: [640, 480, 2], audio: false },
       { call: "picVideoSubmit", body: { image_id: imageId, audio_id: audioId, resolution: "720P", duration: 3 }, video: [960, 720, 3], audio: true },
@@ -102,7 +102,7 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
         expect([p.video?.width, p.video?.height]).toEqual(j.image);
       }
     }
-  });
+  }, 120_000);
 
   it("streams one task until it ends", async () => {
     const id = (await post("/api/Generation/textPicSubmit", { prompt: "one task stream" }).expect(200)).body.data.id;

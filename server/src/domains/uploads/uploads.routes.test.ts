@@ -41,6 +41,8 @@ describe("image uploads", () => {
       [await photo(640, 480, "png"), "a.png"],
       [await photo(640, 480, "webp"), "a.webp"],
       [bmp(64, 48), "a.bmp"],
+      [await sharp({ create: { width: 50, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).greyscale().png().toBuffer(), "grey-alpha.png"],
+      [await sharp({ create: { width: 50, height: 40, channels: 3, background: "#777" } }).greyscale().jpeg().toBuffer(), "grey.jpg"],
     ] as const) {
       const res = await upload("/api/ImageUpload/upload", buf, name).expect(200);
       expect(res.body.data.id).toBeGreaterThan(0);

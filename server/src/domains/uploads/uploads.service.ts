@@ -91,8 +91,8 @@ export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb
     }
     const resized = input.resize({ width: LIMITS.imageMaxSide, height: LIMITS.imageMaxSide, fit: "inside", withoutEnlargement: true });
     const { data: pixels, info } = await resized.raw().toBuffer({ resolveWithObject: true });
-    const hasAlpha = info.channels === 4;
-    const decoded = sharp(pixels, { raw: { width: info.width, height: info.height, channels: info.channels as 3 | 4 } });
+    const hasAlpha = info.channels === 2 || info.channels === 4;
+    const decoded = sharp(pixels, { raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 } });
     const data = hasAlpha ? await decoded.clone().png().toBuffer() : await decoded.clone().jpeg({ quality: 90, mozjpeg: false }).toBuffer();
     const thumb = await decoded.clone().flatten({ background: "#ffffff" }).resize({ width: LIMITS.thumbSide, height: LIMITS.thumbSide, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
     return { data, thumb, width: info.width, height: info.height, ext: hasAlpha ? "png" : "jpg", mime: hasAlpha ? "image/png" : "image/jpeg" };
