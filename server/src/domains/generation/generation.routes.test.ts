@@ -7,6 +7,7 @@ import { GENERATION_TEST_ENV, grant, readSse, startWorkerFor, waitForTask } from
 import { audio, mediaDir, photo, video } from "../../../../tests/fixtures/media.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { seedTemplates } from "../templates/templates.seed.ts";
+import { VIDEO_MODES } from "../templates/templates.service.ts";
 import { MSG } from "../../http/messages.ts";
 import { probe } from "../media/media-tools.ts";
 
@@ -228,6 +229,10 @@ describe("failures, expiry and ownership", () => {
     expect(list.body.data.list).toEqual([]);
     const mine = await s.http.get("/api/Generation/uploadLists?type=image&limit=50").set("token", user.token).expect(200);
     expect(mine.body.data.list.map((t: { id: number }) => t.id)).toContain(id);
+    const videos = await s.http.get("/api/Generation/uploadLists?type=1&limit=50").set("token", user.token).expect(200);
+    const actions = new Set(videos.body.data.list.map((t: { action: string }) => t.action));
+    expect(actions.size).toBeGreaterThan(0);
+    for (const a of actions) expect(VIDEO_MODES).toContain(a);
     await s.http.get("/api/Generation/uploadLists?limit=7").set("token", user.token).expect(400);
     // someone else's upload cannot be used as an input either
     const theirImage = await uploadFile("/api/ImageUpload/upload", await photo(), "x.jpg", { consent: "1" }, other.token);

@@ -36,6 +36,9 @@ export const durationPointsBody = z.object({
   count: z.coerce.number().int().min(1).max(4).default(1),
 });
 
-export const taskListQuery = pageQuery.extend({ type: z.enum(["video", "image"]).optional() });
+/** `type` by name, or as 1 (videos) / 2 (images). */
+export const taskListQuery = pageQuery.extend({
+  type: z.preprocess((v) => (v === "1" ? "video" : v === "2" ? "image" : v === "" ? undefined : v), z.enum(["video", "image"], { error: "type must be video or image" }).optional()),
+});
 export const taskIdQuery = z.object({ id });
 export const streamQuery = z.object({ id: id.optional() });
