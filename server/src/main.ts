@@ -9,7 +9,11 @@ const cfg = config();
 const log = createLogger(cfg);
 const database = await openDatabase(cfg, log);
 if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
-const { app } = createApp({ db: database.db, config: cfg, log });
+const { app, services } = createApp({ db: database.db, config: cfg, log });
+const orderSweep = setInterval(() => {
+  services.payments.expireAbandoned().catch((err: unknown) => log.error({ err }, "order expiry sweep failed"));
+}, cfg.ORDER_SWEEP_SECONDS * 1000);
+orderSweep.unref();
 
 const server: Server = app.listen(cfg.PORT, cfg.HOST, () => {
   const address = server.address();
@@ -22,6 +26,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "shutting down");
+  clearInterval(orderSweep);
   server.close();
   server.closeAllConnections();
   await database.close();
