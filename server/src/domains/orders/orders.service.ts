@@ -16,6 +16,12 @@ import { formatMinor } from "../products/money.ts";
 export const POLL_INTERVAL_MS = 2000;
 export const POLL_MAX_TRIES = 50;
 
+export const REFUND_REASON_REQUIRED = "Please enter a reason for the refund";
+export const ONLY_PAID_REFUNDABLE = "Only a paid order can be refunded";
+export const CREDITS_ALREADY_SPENT = "The credits of this order have already been spent";
+/** A refund waits on the provider inside its transaction; give it that long. */
+const REFUND_TIMEOUT_MS = 30_000;
+
 /** Status names as the API shows them (SPEC.md §4). */
 const STATUS_TEXT: Record<OrderStatus, string> = {
   pending: "pending",
@@ -240,6 +246,37 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
         const updated = await tx.order.update({ where: { id: order.id }, data: { status: next, failureReason: u.failureReason ?? null } });
         return { duplicate: false, order: updated, changed: true };
       });
+    },
+
+    /**
+     * Staff refund: takes back the order's credits, marks it refunded, writes the audit row and returns the money
+     * through the provider, all in one transaction — if the provider refuses, nothing changes; if the credits were
+     * spent, the money is not returned.
+     */
+    async refund(r: { orderId: number; staffId: number; reason: string }, returnMoney: (order: Order) => Promise<void>): Promise<Order> {
+      const reason = r.reason?.trim() ?? "";
+      if (!reason) throw HttpError.badRequest(REFUND_REASON_REQUIRED);
+      return db.$transaction(
+        async (tx) => {
+          const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM orders WHERE id = ${r.orderId} FOR UPDATE`;
+          if (!rows.length) throw HttpError.notFound();
+          const order = await tx.order.findUniqueOrThrow({ where: { id: r.orderId } });
+          if (order.status !== "paid") throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
+          try {
+            await credits.charge({ userId: order.userId, amount: order.credits, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
+          } catch (err) {
+            if (err instanceof HttpError && err.status === 402) throw HttpError.conflict(CREDITS_ALREADY_SPENT);
+            throw err;
+          }
+          const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded" } });
+          await tx.auditLog.create({
+            data: { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: String(order.id), before: { status: "paid" }, after: { status: "refunded", credits: -order.credits }, reason },
+          });
+          await returnMoney(order);
+          return refunded;
+        },
+        { timeout: REFUND_TIMEOUT_MS },
+      );
     },
 
     /** The sweep: orders left unpaid past their time become expired. Called by a timer (or a test) with the current time. */

@@ -12,6 +12,8 @@ export type ProviderRegistry = { [K in ProviderName]: K extends "paypal" ? Paypa
 /** SPEC.md §2 routes the browser comes back to after paying. */
 const CALLBACK_ROUTE: Record<ProviderName, string> = { sandbox: "/hcpayPayCallback", stripe: "/hcpayPayCallback", paypal: "/paypalCallback" };
 
+export const REFUND_UNSUPPORTED = "This payment provider cannot refund this order";
+
 export interface CheckoutInput {
   userId: number;
   productId: number;
@@ -123,6 +125,21 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       const current = update ? ((await orders.applyUpdate("paypal", update)).order ?? order) : await orders.reload(order.id);
       if (current.status === "failed") throw new HttpError(402, MSG.paymentDeclined, paymentStatusView(current));
       return paymentStatusView(current);
+    },
+
+    /** Staff refund (the console calls this): the provider returns the money and the order's credits are taken back together. */
+    async refundOrder(r: { orderId: number; staffId: number; reason: string }) {
+      const refunded = await orders.refund(r, async (order) => {
+        const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
+        if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
+        try {
+          await provider.refund(order.providerRef);
+        } catch (err) {
+          if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
+          throw err;
+        }
+      });
+      return orderView(refunded);
     },
 
     /** The sweep that expires abandoned orders; main.ts runs it on a timer, tests call it directly. */

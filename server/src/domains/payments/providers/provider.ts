@@ -58,8 +58,8 @@ export interface PaymentProvider {
   parseNotification(rawBody: Buffer, headers: NotificationHeaders): Promise<PaymentUpdate>;
   /** Asks the provider for the checkout's state; null while nothing has happened yet. */
   queryPayment(providerRef: string): Promise<PaymentUpdate | null>;
-  /** Returns the money of a paid checkout, where the provider supports it. */
-  refund?(providerRef: string, amountMinor: number, currency: string): Promise<void>;
+  /** Returns all the money of a paid checkout, where the provider supports it. */
+  refund?(providerRef: string): Promise<void>;
 }
 
 /** A notification that failed verification (bad, missing or stale signature, or unreadable body). */

@@ -136,4 +136,20 @@ describe("Stripe Checkout", () => {
     const order = await t.db.order.findFirstOrThrow({ where: { userId: user.userId } });
     expect(order).toMatchObject({ status: "failed", failureReason: "checkout_failed" });
   });
+
+  it("a staff refund goes through the session's payment intent", async () => {
+    const c = await checkout();
+    const session = fake.complete(c.session_id);
+    await post(fake.notification(fake.event("checkout.session.completed", session))).expect(200);
+    const { id: staffId } = await t.db.staff.create({ data: { username: "stripe-support", passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+    fake.setDown(true);
+    await expect(t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "duplicate purchase" })).rejects.toMatchObject({ status: 502 });
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+    expect(await points(c.userId)).toBe(150);
+    fake.setDown(false);
+    await t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "duplicate purchase" });
+    expect(fake.refunds.map((r) => r.payment_intent)).toContain(session.payment_intent);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+    expect(await points(c.userId)).toBe(0);
+  });
 });

@@ -132,6 +132,36 @@ describe("sandbox checkout", () => {
   });
 });
 
+describe("refunds", () => {
+  const staff = () => s.db.staff.create({ data: { username: `support${Math.random()}`, passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+
+  it("a staff refund returns the money, takes back the credits and writes the audit row", async () => {
+    const b = await buyer();
+    await form(`${b.pay_url}/pay`);
+    const { id: staffId } = await staff();
+    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: " " })).rejects.toMatchObject({ status: 400 });
+    const refunded = await s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "customer asked" });
+    expect(refunded.order_status).toBe("refunded");
+    expect((await s.db.sandboxSession.findFirstOrThrow({ where: { orderNo: b.order_no } })).status).toBe("refunded");
+    expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(0);
+    expect(await s.db.auditLog.findFirst({ where: { resource: "Order", resourceId: String(b.order_id) } })).toMatchObject({ staffId, action: "refund_order", reason: "customer asked" });
+    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "again" })).rejects.toMatchObject({ status: 409, message: "Only a paid order can be refunded" });
+    // a paid notification arriving late does not pay a refunded order again
+    expect((await status(b.token, b.order_id)).order_status).toBe("refunded");
+  });
+
+  it("refuses when the credits are spent, and then nothing changes", async () => {
+    const b = await buyer();
+    await form(`${b.pay_url}/pay`);
+    await s.services.credits.charge({ userId: b.userId, amount: 10, reason: "generation", idempotencyKey: `spend:${b.order_id}` });
+    const { id: staffId } = await staff();
+    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "customer asked" })).rejects.toMatchObject({ status: 409, message: "The credits of this order have already been spent" });
+    expect((await s.db.order.findUniqueOrThrow({ where: { id: b.order_id } })).status).toBe("paid");
+    expect((await s.db.sandboxSession.findFirstOrThrow({ where: { orderNo: b.order_no } })).status).toBe("succeeded");
+    expect(await s.db.auditLog.count({ where: { resource: "Order", resourceId: String(b.order_id) } })).toBe(0);
+  });
+});
+
 describe("sandbox outside development", () => {
   it("is off in production unless enabled: no checkout page and 'Payment function temporarily unavailable'", async () => {
     const t = await createTestApp({ NODE_ENV: "production" });
