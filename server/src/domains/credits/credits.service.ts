@@ -42,6 +42,7 @@ export interface LedgerMismatch {
 
 const MAX_ADJUSTMENT = 1_000_000;
 const PG_FOREIGN_KEY_VIOLATION = "23503";
+const PG_UNIQUE_VIOLATION = "23505";
 
 /**
  * The only code that changes a credit balance. Every movement is one ledger row plus a conditional
@@ -49,10 +50,14 @@ const PG_FOREIGN_KEY_VIOLATION = "23503";
  * retry waits on it and then does nothing), and the `points + delta >= 0` condition (backed by a CHECK
  * constraint) keeps balances non-negative under any concurrency because the UPDATE locks the user row.
  */
+function assertMovable(m: LedgerMove): void {
+  if (!Number.isInteger(m.amount) || m.amount <= 0) throw new Error(`credit amount must be a positive integer, got ${m.amount}`);
+  if (!m.idempotencyKey) throw new Error("a ledger movement needs an idempotency key");
+}
+
 export function createCreditsService(db: Db) {
   async function move(tx: Tx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
-    if (!Number.isInteger(m.amount) || m.amount <= 0) throw new Error(`credit amount must be a positive integer, got ${m.amount}`);
-    if (!m.idempotencyKey) throw new Error("a ledger movement needs an idempotency key");
+    assertMovable(m);
     let claimed: { id: number }[];
     try {
       claimed = await tx.$queryRaw<{ id: number }[]>`
@@ -87,17 +92,46 @@ export function createCreditsService(db: Db) {
     return { applied: false, balance: user.points };
   }
 
-  function inTx<T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return tx ? fn(tx) : db.$transaction(fn);
+  /**
+   * The common case outside a caller's transaction in one autocommit statement (one round trip, no interactive
+   * transaction): move the balance only if the key is unused and the balance suffices, and write the entry from the
+   * moved balance. Anything else — a replay, a short balance, an unknown user, or a concurrent twin that wins the
+   * unique key (the statement then fails whole) — is left to the transactional path, which tells them apart.
+   */
+  async function moveAlone(m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult | null> {
+    try {
+      const rows = await db.$queryRaw<{ balance: number | null }[]>`
+        WITH moved AS (
+          UPDATE users SET points = points + ${delta},
+            all_points = all_points + ${countsTowardTotal ? delta : 0}, updated_at = now()
+          WHERE id = ${m.userId} AND points + ${delta} >= 0
+            AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE idempotency_key = ${m.idempotencyKey})
+          RETURNING points),
+        entry AS (
+          INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
+          SELECT ${m.userId}, ${delta}, points, ${m.reason}, ${m.reference ?? null}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null} FROM moved
+          RETURNING balance_after)
+        SELECT (SELECT balance_after FROM entry) AS balance`;
+      return rows[0]?.balance === null || rows[0]?.balance === undefined ? null : { applied: true, balance: rows[0].balance };
+    } catch (err) {
+      if (pgCode(err) === PG_UNIQUE_VIOLATION) return null;
+      throw err;
+    }
+  }
+
+  async function run(m: LedgerMove, delta: number, countsTowardTotal: boolean, tx?: Tx): Promise<LedgerResult> {
+    if (tx) return move(tx, m, delta, countsTowardTotal);
+    assertMovable(m);
+    return (await moveAlone(m, delta, countsTowardTotal)) ?? db.$transaction((t) => move(t, m, delta, countsTowardTotal));
   }
 
   return {
     /** Adds credits (purchase, bonus, staff adjustment up). */
-    grant: (m: LedgerMove, tx?: Tx) => inTx(tx, (t) => move(t, m, m.amount, true)),
+    grant: (m: LedgerMove, tx?: Tx) => run(m, m.amount, true, tx),
     /** Takes credits; fails with 402 'Please get points first' and changes nothing when the balance is short. */
-    charge: (m: LedgerMove, tx?: Tx) => inTx(tx, (t) => move(t, m, -m.amount, false)),
+    charge: (m: LedgerMove, tx?: Tx) => run(m, -m.amount, false, tx),
     /** Gives back credits a failed task or refunded order took. */
-    refund: (m: LedgerMove, tx?: Tx) => inTx(tx, (t) => move(t, m, m.amount, false)),
+    refund: (m: LedgerMove, tx?: Tx) => run(m, m.amount, false, tx),
 
     /**
      * A staff member changes a balance by hand. The reason is required; the ledger entry and the audit-log row
