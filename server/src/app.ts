@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   usersRoutes(api, services.users, services.credits);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);
-  paymentsRoutes(api, services.payments);
+  paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   app.use(api.router);
 

@@ -1,11 +1,14 @@
 import type { ApiRouter } from "../../http/api.ts";
+import type { RateLimiter } from "../../http/rate-limit.ts";
 import { orderIdBody } from "../orders/orders.schema.ts";
 import { capturePaypalBody, createOrderAndPayBody, providerCheckoutBody, webhookParams } from "./payments.schema.ts";
 import type { PaymentsService } from "./payments.service.ts";
 
-export function paymentsRoutes(api: ApiRouter, payments: PaymentsService) {
+export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limiter: RateLimiter, ordersPerHour: number) {
   const tags = ["payments"];
-  const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"] };
+  // Every order opens a checkout at a provider: cap how many one account can open.
+  const orderLimit = limiter.middleware("create-order", (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "none"}`, limit: ordersPerHour, windowSeconds: 3600 }]);
+  const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"], before: [orderLimit] };
 
   api.post("/api/order/createOrderAndPay", { ...pay, summary: "Create an order and open the provider's checkout; returns order_id, order_no and pay_url", body: createOrderAndPayBody }, ({ body, principal }) =>
     payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: body.provider, agreeTerms: body.agree_terms }),
@@ -20,7 +23,7 @@ export function paymentsRoutes(api: ApiRouter, payments: PaymentsService) {
     payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: "paypal", agreeTerms: body.agree_terms }),
   );
 
-  api.post("/api/order/capturePaypalOrder", { ...pay, summary: "Capture an approved PayPal order (session_id, PayPal-Client-Metadata-Id header)", body: capturePaypalBody }, ({ body, ability, req }) =>
+  api.post("/api/order/capturePaypalOrder", { ...pay, before: [], summary: "Capture an approved PayPal order (session_id, PayPal-Client-Metadata-Id header)", body: capturePaypalBody }, ({ body, ability, req }) =>
     payments.capturePaypalOrder(body.session_id, req.get("paypal-client-metadata-id")?.slice(0, 128), ability),
   );
 

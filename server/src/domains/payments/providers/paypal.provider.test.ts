@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
 import { startFakePaypal, type FakePaypal } from "../../../../../tests/fixtures/fake-paypal.ts";
+import { freePort } from "../../../../../tests/net-utils.ts";
 import { seedProducts } from "../../products/products.seed.ts";
 
 const CREDENTIALS = { clientId: "fake-client", clientSecret: "fake-secret", webhookId: "WH-FAKE-123" };
@@ -91,6 +92,17 @@ describe("PayPal Orders v2", () => {
     const done = await t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
     expect(done.body.data.order_status).toBe("paid");
     expect(await points(c.userId)).toBe(150);
+  });
+
+  it("answers 'Payment failed, please try again later' when PayPal cannot be reached, and 503 to notifications it cannot verify", async () => {
+    const settings = { PAYPAL_CLIENT_ID: CREDENTIALS.clientId, PAYPAL_CLIENT_SECRET: CREDENTIALS.clientSecret, PAYPAL_WEBHOOK_ID: CREDENTIALS.webhookId };
+    const down = await createTestApp({ ...settings, PAYPAL_API_BASE: `http://127.0.0.1:${await freePort()}` }, t.testDb);
+    const user = await visitor(down);
+    const res = await down.http.post("/api/order/createPaypalPay").set("token", user.token).send({ product_id: productId, agree_terms: true });
+    expect(res.body).toEqual({ code: 502, msg: "Payment failed, please try again later", data: null });
+    expect(await t.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed" });
+    const n = fake.notification("PAYMENT.CAPTURE.COMPLETED", { id: "CAP1", status: "COMPLETED" });
+    await down.http.post("/api/pay/webhook/paypal").set(n.headers).send(n.body).expect(503);
   });
 
   describe("webhooks", () => {
