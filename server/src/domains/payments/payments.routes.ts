@@ -4,10 +4,16 @@ import { orderIdBody } from "../orders/orders.schema.ts";
 import { capturePaypalBody, createOrderAndPayBody, providerCheckoutBody, webhookParams } from "./payments.schema.ts";
 import type { PaymentsService } from "./payments.service.ts";
 
+const QUERIES_PER_MINUTE = 60;
+
 export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limiter: RateLimiter, ordersPerHour: number) {
   const tags = ["payments"];
+  const perUser = (scope: string, limit: number, windowSeconds: number) =>
+    limiter.middleware(scope, (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "none"}`, limit, windowSeconds }]);
   // Every order opens a checkout at a provider: cap how many one account can open.
-  const orderLimit = limiter.middleware("create-order", (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "none"}`, limit: ordersPerHour, windowSeconds: 3600 }]);
+  const orderLimit = perUser("create-order", ordersPerHour, 3600);
+  // SPEC.md §9 polling is one query every 2 s; twice that is plenty, and each query may call the provider.
+  const queryLimit = perUser("query-payment", QUERIES_PER_MINUTE, 60);
   const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"], before: [orderLimit] };
 
   api.post("/api/order/createOrderAndPay", { ...pay, summary: "Create an order and open the provider's checkout; returns order_id, order_no and pay_url", body: createOrderAndPayBody }, ({ body, principal }) =>
@@ -27,7 +33,7 @@ export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limite
     payments.capturePaypalOrder(body.session_id, req.get("paypal-client-metadata-id")?.slice(0, 128), ability),
   );
 
-  api.post("/api/order/queryPayment", { tags, auth: "user", can: ["read", "Order"], summary: "The order's payment status for the polling browser (every 2 s, at most 50 tries)", body: orderIdBody }, ({ body, ability }) =>
+  api.post("/api/order/queryPayment", { tags, auth: "user", can: ["read", "Order"], before: [queryLimit], summary: "The order's payment status for the polling browser (every 2 s, at most 50 tries)", body: orderIdBody }, ({ body, ability }) =>
     payments.queryPayment(body.order_id, ability),
   );
 
