@@ -13,6 +13,8 @@ import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
+import { staffRoutes } from "./domains/staff/staff.routes.ts";
+import { createStaffService } from "./domains/staff/staff.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 
@@ -36,7 +38,8 @@ export function createServices({ db, config, log }: AppDeps) {
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
-  return { limiter, credits, mailer, auth, users };
+  const staff = createStaffService(db);
+  return { limiter, credits, mailer, auth, users, staff };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -83,6 +86,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   siteRoutes(api, () => isDbReachable(db));
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
+  staffRoutes(api, services.staff);
   app.use(api.router);
 
   const openApi = api.openApiDocument();

@@ -3,6 +3,7 @@ import { OAuth2Client } from "google-auth-library";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { anonymous, type Principal } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -89,7 +90,17 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
    * Signs in to the account identified by `identity`, creating it or upgrading the current guest when
    * there is none. Returns the new session token.
    */
-  async function signInIdentity(identity: { email: string; googleSub?: string; nickname?: string; photo?: string }, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+  async function signInIdentity(identity: Identity, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+    try {
+      return await signInOnce(identity, current, ctx);
+    } catch (err) {
+      // Two first logins of the same new identity at once: one created the account, the other now finds it.
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return signInOnce(identity, current, ctx);
+      throw err;
+    }
+  }
+
+  async function signInOnce(identity: Identity, current: Principal, ctx: ClientContext): Promise<LoginResult> {
     return db.$transaction(async (tx) => {
       const existing = await tx.user.findFirst({
         where: identity.googleSub ? { OR: [{ googleSub: identity.googleSub }, { email: identity.email }] } : { email: identity.email },
@@ -110,6 +121,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
             loginType: "registered",
             role: existing.role === "visitor" ? "user" : existing.role,
             photo: existing.photo ?? identity.photo,
+            ...missingAttribution(existing, ctx.attribution),
           },
         });
         if (guest && guest.id !== existing.id) await mergeGuestInto(tx, guest.id, existing.id);
@@ -118,7 +130,15 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         isRegister = 1;
         await tx.user.update({
           where: { id: guest.id },
-          data: { email: identity.email, googleSub: identity.googleSub, loginType: "registered", role: "user", nickname: guest.nickname ?? identity.nickname, photo: identity.photo },
+          data: {
+            email: identity.email,
+            googleSub: identity.googleSub,
+            loginType: "registered",
+            role: "user",
+            nickname: guest.nickname ?? identity.nickname,
+            photo: guest.photo ?? identity.photo,
+            ...missingAttribution(guest, ctx.attribution),
+          },
         });
       } else {
         isRegister = 1;
@@ -194,7 +214,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       ]);
       const last = await db.emailCode.findFirst({ where: { email }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
       const waitMs = last ? last.createdAt.getTime() + config.EMAIL_CODE_RESEND_SECONDS * 1000 - Date.now() : 0;
-      if (waitMs > 0) throw new HttpError(429, `Please wait ${Math.ceil(waitMs / 1000)} seconds before requesting a new code`, { resend_in: Math.ceil(waitMs / 1000) });
+      // The client counts down from resend_in; the message stays the one SPEC.md §8 keeps silent.
+      if (waitMs > 0) throw new HttpError(429, MSG.tooManyRequests, { resend_in: Math.ceil(waitMs / 1000) });
       const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
       await db.$transaction([
         // a new code replaces any earlier one
@@ -277,8 +298,21 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
   };
 }
 
+interface Identity {
+  email: string;
+  googleSub?: string;
+  nickname?: string;
+  photo?: string;
+}
+
 function attributionData(a: Attribution) {
   return { channelId: a.channelId, utmCampaign: a.utmCampaign, utmAdset: a.utmAdset, utmAd: a.utmAd, bemobClickId: a.bemobClickId };
+}
+
+/** First touch wins: an account keeps the channel and campaign it came from, and only gains what it lacks. */
+function missingAttribution(user: Record<keyof Attribution, string | null>, a: Attribution) {
+  const given = attributionData(a);
+  return Object.fromEntries(Object.entries(given).filter(([k, v]) => v !== undefined && user[k as keyof Attribution] === null));
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
