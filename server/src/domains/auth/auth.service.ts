@@ -121,7 +121,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
             loginType: "registered",
             role: existing.role === "visitor" ? "user" : existing.role,
             photo: existing.photo ?? identity.photo,
-            ...missingAttribution(existing, ctx.attribution),
+            // the guest's visit came first, so its attribution wins over this request's headers
+            ...missingAttribution(existing, { ...ctx.attribution, ...(guest ? storedAttribution(guest) : {}) }),
           },
         });
         if (guest && guest.id !== existing.id) await mergeGuestInto(tx, guest.id, existing.id);
@@ -307,6 +308,11 @@ interface Identity {
 
 function attributionData(a: Attribution) {
   return { channelId: a.channelId, utmCampaign: a.utmCampaign, utmAdset: a.utmAdset, utmAd: a.utmAd, bemobClickId: a.bemobClickId };
+}
+
+function storedAttribution(user: Record<keyof Attribution, string | null>): Attribution {
+  const a = attributionData(user as Attribution);
+  return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null)) as Attribution;
 }
 
 /** First touch wins: an account keeps the channel and campaign it came from, and only gains what it lacks. */
