@@ -57,8 +57,8 @@ export const silentLog = pino({ level: "silent" });
 export async function createTestApp(overrides: Record<string, string> = {}, existing?: TestDb) {
   const testDb = existing ?? (await createTestDb());
   const config = testConfig(overrides);
-  const { app, services } = createApp({ db: testDb.db, config, log: silentLog });
-  return { app, services, config, db: testDb.db, testDb, http: supertest(app), close: () => (existing ? Promise.resolve() : testDb.drop()) };
+  const { app, services, api } = createApp({ db: testDb.db, config, log: silentLog });
+  return { app, services, api, config, db: testDb.db, testDb, http: supertest(app), close: () => (existing ? Promise.resolve() : testDb.drop()) };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
