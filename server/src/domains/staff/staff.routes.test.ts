@@ -1,7 +1,8 @@
-import { createMongoAbility } from "@casl/ability";
+import { createMongoAbility, type RawRuleOf } from "@casl/ability";
 import { unpackRules } from "@casl/ability/extra";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, staffMember, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import type { AppAbility } from "../../authz/abilities.ts";
 import { totpCode } from "../auth/totp.ts";
 
 let t: TestApp;
@@ -79,7 +80,7 @@ describe("GET /admin/api/me", () => {
     expect(me.authBtnList).toEqual(expect.arrayContaining(["grant:Payment", "ban:User", "read:Dashboard"]));
     expect(me.authBtnList).not.toContain("manage:all");
     // the console rebuilds the same ability from the packed rules
-    const ability = createMongoAbility(unpackRules(me.rules));
+    const ability = createMongoAbility<AppAbility>(unpackRules<RawRuleOf<AppAbility>>(me.rules));
     expect(ability.can("ban", "User")).toBe(true);
     expect(ability.can("manage", "Staff")).toBe(false);
   });
