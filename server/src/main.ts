@@ -1,9 +1,8 @@
 import type { Server } from "node:http";
-import { createApp } from "./app.ts";
 import { config, type Config } from "./config.ts";
-import { openDatabase, type Database } from "./db/database.ts";
+import type { Database } from "./db/database.ts";
+import { startDatabaseServer, type DatabaseServer } from "./db/embedded.ts";
 import { createLogger } from "./logger.ts";
-import { seed } from "../../prisma/seed.ts";
 
 let cfg: Config;
 try {
@@ -15,6 +14,7 @@ try {
 }
 const log = createLogger(cfg);
 
+let pgServer: DatabaseServer | undefined;
 let database: Database | undefined;
 let server: Server | undefined;
 let stopping = false;
@@ -29,7 +29,8 @@ async function shutdown(reason: string, exitCode: number) {
     server.closeAllConnections();
   }
   try {
-    await database?.close();
+    if (database) await database.close();
+    else await pgServer?.stop?.();
   } catch (err) {
     log.error({ err }, "database did not close cleanly");
     exitCode ||= 1;
@@ -40,7 +41,12 @@ process.on("SIGINT", () => void shutdown("SIGINT", 0));
 process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
 
 try {
-  database = await openDatabase(cfg, log);
+  // Loading Prisma and the app's modules costs about as much as starting PostgreSQL, which runs in its own process: overlap them.
+  const modules = Promise.all([import("./db/database.ts"), import("./app.ts"), import("../../prisma/seed.ts")]);
+  modules.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled meanwhile
+  pgServer = await startDatabaseServer(cfg, log);
+  const [{ connectDatabase }, { createApp }, { seed }] = await modules;
+  database = await connectDatabase(pgServer, cfg, log);
   if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
   const { app } = createApp({ db: database.db, config: cfg, log });
   const listening = app.listen(cfg.PORT, cfg.HOST);

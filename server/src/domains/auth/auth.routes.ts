@@ -34,9 +34,9 @@ export function authRoutes(api: ApiRouter, auth: AuthService, users: UsersServic
   );
 
   // The browser keeps `state` and checks that /googleCallback comes back with the same one.
-  api.get("/api/login/getLoginUrl", { summary: "Google OAuth URL to send the browser to, and its state", tags, auth: "public" }, () => {
+  api.get("/api/login/getLoginUrl", { summary: "Google OAuth URL to send the browser to, and its state", tags, auth: "public" }, async () => {
     const state = crypto.randomBytes(16).toString("hex");
-    return { url: auth.googleLoginUrl(state), state };
+    return { url: await auth.googleLoginUrl(state), state };
   });
 
   const logout = async ({ principal }: { principal: Principal }) => {

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { OAuth2Client } from "google-auth-library";
+import type { OAuth2Client } from "google-auth-library";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
@@ -39,13 +39,19 @@ const SESSION_TOUCH_MS = 5 * 60_000;
 
 export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger }) {
   const { db, config, credits, mailer, limiter, log } = deps;
-  const google = new OAuth2Client({
-    clientId: config.GOOGLE_CLIENT_ID,
-    clientSecret: config.GOOGLE_CLIENT_SECRET,
-    redirectUri: config.GOOGLE_REDIRECT_URI ?? `${config.publicUrl}/googleCallback`,
-    endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL },
-    issuers: config.GOOGLE_ISSUERS,
-  });
+  let googleClient: Promise<OAuth2Client> | undefined;
+  /** google-auth-library is loaded on first use: it is a noticeable share of start-up time, and many sites never configure Google. */
+  const google = () =>
+    (googleClient ??= import("google-auth-library").then(
+      ({ OAuth2Client }) =>
+        new OAuth2Client({
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+          redirectUri: config.GOOGLE_REDIRECT_URI ?? `${config.publicUrl}/googleCallback`,
+          endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL },
+          issuers: config.GOOGLE_ISSUERS,
+        }),
+    ));
 
   async function openSession(tx: Tx | Db, who: { userId?: number; staffId?: number }, ctx: ClientContext, ttlMs: number): Promise<string> {
     const { token, hash } = newToken();
@@ -249,9 +255,9 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       return signInIdentity({ email }, current, ctx);
     },
 
-    googleLoginUrl(state: string): string {
+    async googleLoginUrl(state: string): Promise<string> {
       if (!config.GOOGLE_CLIENT_ID) throw new HttpError(503, "Google login is not configured");
-      return google.generateAuthUrl({ scope: ["openid", "email", "profile"], state, prompt: "select_account" });
+      return (await google()).generateAuthUrl({ scope: ["openid", "email", "profile"], state, prompt: "select_account" });
     },
 
     /** Verifies a Google ID token (signature against Google's keys, audience, issuer, expiry) and signs in. */
@@ -261,7 +267,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       let idToken = input.id_token;
       if (!idToken && input.code) {
         try {
-          idToken = (await google.getToken(input.code)).tokens.id_token ?? undefined;
+          idToken = (await (await google()).getToken(input.code)).tokens.id_token ?? undefined;
         } catch (err) {
           log.warn({ err }, "google code exchange failed");
         }
@@ -269,7 +275,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       if (!idToken) throw HttpError.badRequest(MSG.noLoginPermission);
       let payload;
       try {
-        payload = (await google.verifyIdToken({ idToken, audience: config.GOOGLE_CLIENT_ID })).getPayload();
+        payload = (await (await google()).verifyIdToken({ idToken, audience: config.GOOGLE_CLIENT_ID })).getPayload();
       } catch (err) {
         log.info({ reason: (err as Error).message }, "google id token refused");
         throw HttpError.badRequest(MSG.noLoginPermission);
