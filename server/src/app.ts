@@ -24,6 +24,8 @@ import { createSandboxGateway, sandboxEnabled } from "./domains/payments/sandbox
 import { productsRoutes } from "./domains/products/products.routes.ts";
 import { createProductsService } from "./domains/products/products.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
+import { staffRoutes } from "./domains/staff/staff.routes.ts";
+import { createStaffService } from "./domains/staff/staff.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 
@@ -47,12 +49,13 @@ export function createServices({ db, config, log }: AppDeps) {
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
+  const staff = createStaffService(db);
   const products = createProductsService(db);
   const orders = createOrdersService({ db, config, credits, products, log });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
   const payments = createPaymentsService({ config, log, orders, providers });
-  return { limiter, credits, mailer, auth, users, products, orders, sandboxGateway, payments };
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -99,6 +102,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   siteRoutes(api, () => isDbReachable(db));
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
+  staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);
   paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);

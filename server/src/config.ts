@@ -65,6 +65,10 @@ export const configSchema = z.object({
 
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
+}).superRefine((c, ctx) => {
+  if ((c.GOOGLE_CLIENT_SECRET || c.GOOGLE_REDIRECT_URI) && !c.GOOGLE_CLIENT_ID) {
+    ctx.addIssue({ code: "custom", path: ["GOOGLE_CLIENT_ID"], message: "required when GOOGLE_CLIENT_SECRET or GOOGLE_REDIRECT_URI is set" });
+  }
 });
 
 export type Config = z.infer<typeof configSchema> & { publicUrl: string; dataDir: string };
