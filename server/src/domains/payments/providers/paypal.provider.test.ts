@@ -137,6 +137,15 @@ describe("PayPal Orders v2", () => {
       expect(await t.db.paymentEvent.count({ where: { provider: "paypal", orderId: c.order_id } })).toBe(0);
     });
 
+    it("CHECKOUT.ORDER.APPROVED makes Reverie capture the payment, even if the buyer never comes back", async () => {
+      const c = await createPay();
+      fake.approve(c.session_id);
+      await webhook(fake.notification("CHECKOUT.ORDER.APPROVED", fake.orders.get(c.session_id))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+      expect(fake.orders.get(c.session_id)!.status).toBe("COMPLETED");
+      expect(await points(c.userId)).toBe(150);
+    });
+
     it("a denied capture after a completed one does not undo the payment", async () => {
       const { c, resource } = await capturedElsewhere();
       await webhook(fake.notification("PAYMENT.CAPTURE.COMPLETED", resource)).expect(200);
