@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../server/src/config.ts";
 import type { Db } from "../server/src/db/client.ts";
+import { seedProducts } from "../server/src/domains/products/products.seed.ts";
 import { seedChannels } from "../server/src/domains/site/site.seed.ts";
 import { seedStaff } from "../server/src/domains/staff/staff.seed.ts";
 import { seedTemplates } from "../server/src/domains/templates/templates.seed.ts";
@@ -15,4 +16,5 @@ export async function seed(db: Db, ctx: SeedContext): Promise<void> {
   await seedChannels(db);
   await seedStaff(db, ctx);
   await seedTemplates(db, ctx);
+  await seedProducts(db);
 }

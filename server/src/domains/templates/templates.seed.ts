@@ -63,24 +63,30 @@ async function renderCover(storage: MediaStorage, key: string, title: string, st
   await storage.put(key, await sharp(art).composite([{ input: caption }]).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
 }
 
-/** Idempotent: adds missing templates, banners and prompts, and re-renders any cover missing from storage. */
+/** Idempotent: adds missing templates, banners and prompts, and re-renders any cover missing from storage (all covers at once). */
 export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<void> {
   const storage = createStorage(ctx.config);
   const styles = ["aurora", "bokeh", "waves", "mosaic"];
-  for (const [i, t] of SEED_TEMPLATES.entries()) {
-    const key = `site/templates/${t.slug}.jpg`;
-    await renderCover(storage, key, t.name, styles[i % styles.length], 480, 640);
-    const existing = await db.template.findFirst({ where: { coverUrl: key } });
-    if (!existing) {
-      await db.template.create({ data: { name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: key, sortOrder: i } });
-    }
+  const templates = SEED_TEMPLATES.map((t, i) => ({ ...t, key: `site/templates/${t.slug}.jpg`, sortOrder: i, style: styles[i % styles.length] }));
+  const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: styles[(i + 1) % styles.length] }));
+  await Promise.all([
+    ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640)),
+    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400)),
+  ]);
+  const [haveTemplates, haveBanners, prompts] = await Promise.all([
+    db.template.findMany({ where: { coverUrl: { in: templates.map((t) => t.key) } }, select: { coverUrl: true } }),
+    db.banner.findMany({ where: { imageUrl: { in: banners.map((b) => b.key) } }, select: { imageUrl: true } }),
+    db.promptSuggestion.count(),
+  ]);
+  const seenTemplates = new Set(haveTemplates.map((t) => t.coverUrl));
+  const seenBanners = new Set(haveBanners.map((b) => b.imageUrl));
+  const newTemplates = templates.filter((t) => !seenTemplates.has(t.key));
+  const newBanners = banners.filter((b) => !seenBanners.has(b.key));
+  if (newTemplates.length) {
+    await db.template.createMany({
+      data: newTemplates.map((t) => ({ name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: t.key, sortOrder: t.sortOrder })),
+    });
   }
-  for (const [i, b] of BANNERS.entries()) {
-    const key = `site/banners/${b.slug}.jpg`;
-    await renderCover(storage, key, b.title, styles[(i + 1) % styles.length], 1200, 400);
-    if (!(await db.banner.findFirst({ where: { imageUrl: key } }))) await db.banner.create({ data: { title: b.title, imageUrl: key, link: b.link, sortOrder: i } });
-  }
-  if ((await db.promptSuggestion.count()) === 0) {
-    await db.promptSuggestion.createMany({ data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i })) });
-  }
+  if (newBanners.length) await db.banner.createMany({ data: newBanners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder })) });
+  if (prompts === 0) await db.promptSuggestion.createMany({ data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i })) });
 }
