@@ -12,6 +12,17 @@ import { authRoutes } from "./domains/auth/auth.routes.ts";
 import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
+import { ordersRoutes } from "./domains/orders/orders.routes.ts";
+import { createOrdersService } from "./domains/orders/orders.service.ts";
+import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
+import { createPaymentsService } from "./domains/payments/payments.service.ts";
+import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
+import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
+import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
+import { sandboxCheckoutRoutes } from "./domains/payments/sandbox/sandbox-checkout.routes.ts";
+import { createSandboxGateway, sandboxEnabled } from "./domains/payments/sandbox/sandbox-gateway.ts";
+import { productsRoutes } from "./domains/products/products.routes.ts";
+import { createProductsService } from "./domains/products/products.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
@@ -39,7 +50,12 @@ export function createServices({ db, config, log }: AppDeps) {
   const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
   const staff = createStaffService(db);
-  return { limiter, credits, mailer, auth, users, staff };
+  const products = createProductsService(db);
+  const orders = createOrdersService({ db, config, credits, products, log });
+  const sandboxGateway = createSandboxGateway({ db, config, log });
+  const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
+  const payments = createPaymentsService({ config, log, orders, providers });
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -87,6 +103,10 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
   staffRoutes(api, services.staff);
+  productsRoutes(api, services.products);
+  ordersRoutes(api, services.orders);
+  paymentsRoutes(api, services.payments);
+  if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   app.use(api.router);
 
   const openApi = api.openApiDocument();

@@ -17,6 +17,7 @@ const log = createLogger(cfg);
 let pgServer: DatabaseServer | undefined;
 let database: Database | undefined;
 let server: Server | undefined;
+let orderSweep: NodeJS.Timeout | undefined;
 let stopping = false;
 
 /** Stops serving, then closes the database (and the embedded PostgreSQL), whatever stage start-up reached. */
@@ -24,6 +25,7 @@ async function shutdown(reason: string, exitCode: number) {
   if (stopping) return;
   stopping = true;
   log.info({ reason }, "shutting down");
+  clearInterval(orderSweep);
   if (server) {
     server.close();
     server.closeAllConnections();
@@ -48,7 +50,11 @@ try {
   const [{ connectDatabase }, { createApp }, { seed }] = await modules;
   database = await connectDatabase(pgServer, cfg, log);
   if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
-  const { app } = createApp({ db: database.db, config: cfg, log });
+  const { app, services } = createApp({ db: database.db, config: cfg, log });
+  orderSweep = setInterval(() => {
+    services.payments.expireAbandoned().catch((err: unknown) => log.error({ err }, "order expiry sweep failed"));
+  }, cfg.ORDER_SWEEP_SECONDS * 1000);
+  orderSweep.unref();
   const listening = app.listen(cfg.PORT, cfg.HOST);
   server = listening;
   await new Promise<void>((resolve, reject) => {
