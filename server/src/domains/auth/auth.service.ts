@@ -195,9 +195,11 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     async resolvePrincipal(token: string | undefined): Promise<Principal> {
       if (!token) return anonymous;
       // Every authenticated request runs this: one round trip, straight through pg (docs/decisions/001).
-      const { rows } = await sqlPool(db).query<SessionRow & Account>(
+      const { rows } = await sqlPool(db).query<SessionRow & Account>({
+        // a named statement is parsed and planned once per connection, not on every request
+        name: "session-lookup",
         // Prisma keeps DateTime as UTC in "timestamp without time zone"; the epoch of such a value reads it as UTC too.
-        `SELECT s.id, s.revoked_at IS NOT NULL AS revoked,
+        text: `SELECT s.id, s.revoked_at IS NOT NULL AS revoked,
                 (extract(epoch FROM s.expires_at) * 1000)::float8 AS expires_ms,
                 (extract(epoch FROM s.last_seen_at) * 1000)::float8 AS last_seen_ms,
                 u.id AS user_id, u.banned_at IS NOT NULL AS banned, u.merged_into_id,
@@ -207,8 +209,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
            LEFT JOIN users u ON u.id = s.user_id
            LEFT JOIN staff st ON st.id = s.staff_id
           WHERE s.token_hash = $1`,
-        [hashToken(token)],
-      );
+        values: [hashToken(token)],
+      });
       const session = rows[0];
       if (!session || session.revoked || session.expires_ms <= Date.now()) throw HttpError.unauthorized();
       if (Date.now() - session.last_seen_ms > SESSION_TOUCH_MS) {
