@@ -1,7 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { assertSafeKey } from "./local.storage.ts";
 import type { MediaStorage } from "./storage.ts";
 
@@ -17,23 +16,32 @@ export interface S3StorageOptions {
 
 /** An S3-compatible bucket (AWS, MinIO, R2...); clients get presigned GET URLs that expire. */
 export function createS3Storage(o: S3StorageOptions): MediaStorage {
-  const client = new S3Client({
-    region: o.region,
-    endpoint: o.endpoint,
-    forcePathStyle: o.forcePathStyle,
-    credentials: o.accessKeyId && o.secretAccessKey ? { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } : undefined,
-  });
+  // the SDK takes a third of a second to load: only processes that use S3 pay for it, on first use
+  let loaded: Promise<{ sdk: typeof import("@aws-sdk/client-s3"); presign: typeof import("@aws-sdk/s3-request-presigner").getSignedUrl; client: S3Client }> | undefined;
+  const s3 = () =>
+    (loaded ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/s3-request-presigner")]).then(([sdk, presigner]) => ({
+      sdk,
+      presign: presigner.getSignedUrl,
+      client: new sdk.S3Client({
+        region: o.region,
+        endpoint: o.endpoint,
+        forcePathStyle: o.forcePathStyle,
+        credentials: o.accessKeyId && o.secretAccessKey ? { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } : undefined,
+      }),
+    })));
   const Bucket = o.bucket;
   async function get(key: string): Promise<Buffer> {
     assertSafeKey(key);
-    const out = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+    const { sdk, client } = await s3();
+    const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   }
   return {
     kind: "s3",
     async put(key, body, contentType) {
       assertSafeKey(key);
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
+      const { sdk, client } = await s3();
+      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
     },
     async putFile(key, file, contentType) {
       await this.put(key, await fs.readFile(file), contentType);
@@ -46,21 +54,24 @@ export function createS3Storage(o: S3StorageOptions): MediaStorage {
     },
     async exists(key) {
       assertSafeKey(key);
+      const { sdk, client } = await s3();
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }));
         return true;
       } catch (err) {
-        if (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404) return false;
+        if (err instanceof sdk.S3ServiceException && err.$metadata.httpStatusCode === 404) return false;
         throw err;
       }
     },
     async delete(key) {
       assertSafeKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      const { sdk, client } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
     },
     async signedUrl(key, ttl = o.defaultTtl) {
       assertSafeKey(key);
-      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: ttl });
+      const { sdk, client, presign } = await s3();
+      return presign(client, new sdk.GetObjectCommand({ Bucket, Key: key }), { expiresIn: ttl });
     },
   };
 }

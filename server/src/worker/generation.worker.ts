@@ -116,8 +116,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
  */
 export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Promise<void> }> {
   const queue = createGenerationQueue({ url: d.databaseUrl, config: d.config, log: d.log, role: "worker" });
-  await queue.ready();
-  const { boss } = queue;
+  const boss = await queue.ready();
   const run = generationJobHandler(d);
   const options = { includeMetadata: true as const, batchSize: 1, pollingIntervalSeconds: d.config.QUEUE_POLL_SECONDS };
   const workerIds: string[] = [];

@@ -1,4 +1,4 @@
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Tx } from "../db/client.ts";
@@ -19,7 +19,8 @@ export interface GenerationJobData {
  */
 export function createGenerationQueue(o: { url: string; config: Config; log: Logger; role: "producer" | "worker" }) {
   const isWorker = o.role === "worker";
-  const boss = new PgBoss({
+  let boss: PgBoss | undefined;
+  const options: PgBoss.ConstructorOptions = {
     connectionString: o.url,
     max: isWorker ? Math.max(2, o.config.WORKER_CONCURRENCY + 1) : 2,
     application_name: `reverie-${o.role}`,
@@ -27,22 +28,26 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     supervise: isWorker,
     schedule: false,
     maintenanceIntervalSeconds: o.config.QUEUE_MAINTENANCE_SECONDS,
-  });
-  boss.on("error", (err) => o.log.error({ err }, "queue error"));
-  let starting: Promise<void> | undefined;
+  };
+  let starting: Promise<PgBoss> | undefined;
 
-  async function start() {
+  // pg-boss is loaded on first use, so an API process pays for it only when someone submits
+  async function start(): Promise<PgBoss> {
+    const { default: PgBossClass } = await import("pg-boss");
+    boss = new PgBossClass(options);
+    boss.on("error", (err) => o.log.error({ err }, "queue error"));
     await boss.start();
     await boss.createQueue(GENERATION_DEAD_QUEUE, { name: GENERATION_DEAD_QUEUE, retryLimit: 5, retryDelay: 1 }).catch(ignoreExists);
     await boss.createQueue(GENERATION_QUEUE, { name: GENERATION_QUEUE, deadLetter: GENERATION_DEAD_QUEUE }).catch(ignoreExists);
+    return boss;
   }
 
   return {
-    boss,
+    /** The started pg-boss instance. */
     ready: () => (starting ??= start()),
     /** Enqueues a task's job inside `tx`; the NOTIFY is delivered only if that transaction commits. */
     async send(tx: Tx, taskId: number): Promise<string> {
-      await this.ready();
+      const boss = await this.ready();
       const executor = {
         executeSql: async (text: string, values: unknown[]) => ({
           // pg-boss's own parameterised SQL; values are bound, never spliced into the text
@@ -63,7 +68,7 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     async stop() {
       if (!starting) return;
       await starting.catch(() => undefined);
-      await boss.stop({ graceful: isWorker, timeout: 20_000, close: true, wait: true });
+      await boss?.stop({ graceful: isWorker, timeout: 20_000, close: true, wait: true });
     },
   };
 }
