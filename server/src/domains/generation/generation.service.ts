@@ -99,6 +99,8 @@ export function createGenerationService(deps: {
       const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
       if (existing) return answer(existing);
     }
+    // start the queue (first submit of this process) before taking any lock
+    await queue.ready();
     try {
       const task = await db.$transaction(
         async (tx) => {
