@@ -1,0 +1,109 @@
+import type { Db } from "../../db/client.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { dateRange, pageOf, type ListParams } from "../../db/paging.ts";
+import { HttpError } from "../../http/errors.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
+import type { AdjustCreditsBody, LedgerFilter, PaymentPermissionBody, UserFilter } from "./users.admin.schema.ts";
+
+/** What the console shows of an account (no login secrets). */
+const accountFields = {
+  id: true,
+  uuid: true,
+  nickname: true,
+  email: true,
+  loginType: true,
+  role: true,
+  photo: true,
+  language: true,
+  channelId: true,
+  utmCampaign: true,
+  paymentPermission: true,
+  points: true,
+  allPoints: true,
+  freeGenerations: true,
+  bannedAt: true,
+  mergedIntoId: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.UserSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function userWhere(f: UserFilter): Prisma.UserWhereInput {
+  const q = f.q;
+  return {
+    ...(f.id ? { id: { in: f.id } } : {}),
+    ...(q
+      ? {
+          OR: [
+            { email: { contains: q, mode: "insensitive" } },
+            { nickname: { contains: q, mode: "insensitive" } },
+            ...(UUID.test(q) ? [{ uuid: q.toLowerCase() }] : []),
+            ...(/^\d{1,9}$/.test(q) ? [{ id: Number(q) }] : []),
+          ],
+        }
+      : {}),
+    ...(f.loginType ? { loginType: f.loginType } : {}),
+    ...(f.role ? { role: f.role } : {}),
+    ...(f.channelId ? { channelId: f.channelId } : {}),
+    ...(f.banned === undefined ? {} : { bannedAt: f.banned ? { not: null } : null }),
+    ...(f.paymentPermission === undefined ? {} : { paymentPermission: f.paymentPermission }),
+    ...(dateRange(f.createdAt_gte, f.createdAt_lte) ? { createdAt: dateRange(f.createdAt_gte, f.createdAt_lte) } : {}),
+  };
+}
+
+/** Support's side of accounts: search, payment permission and credit corrections (always through domains/credits). */
+export function createUsersAdminService({ db, audit, credits }: { db: Db; audit: AuditService; credits: CreditsService }) {
+  const account = (id: number) => db.user.findUnique({ where: { id }, select: accountFields });
+
+  return {
+    list: (params: ListParams<UserFilter>) => pageOf(db.user, params, userWhere(params.filter), { select: accountFields }),
+    get: account,
+
+    async setPaymentPermission(staffId: number, userId: number, body: PaymentPermissionBody) {
+      return db.$transaction(async (tx) => {
+        const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, paymentPermission: true } });
+        if (!before) throw HttpError.notFound();
+        const after = await tx.user.update({ where: { id: userId }, data: { paymentPermission: body.granted }, select: accountFields });
+        await audit.record(tx, {
+          staffId,
+          action: body.granted ? "grant_payment_permission" : "revoke_payment_permission",
+          resource: "users",
+          resourceId: userId,
+          before,
+          after: { id: userId, paymentPermission: after.paymentPermission },
+          reason: body.reason,
+        });
+        return after;
+      });
+    },
+
+    /** A staff correction: one ledger row (with the staff id) and one audit row in the same transaction. */
+    async adjustCredits(staffId: number, userId: number, body: AdjustCreditsBody) {
+      return db.$transaction(async (tx) => {
+        const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, points: true } });
+        if (!before) throw HttpError.notFound();
+        const move = { userId, amount: Math.abs(body.delta), reason: "staff_adjustment", reference: `staff:${staffId}`, idempotencyKey: `staff-adjust:${body.idempotencyKey}`, staffId, note: body.reason };
+        const result = body.delta > 0 ? await credits.grant(move, tx) : await credits.charge(move, tx);
+        if (result.applied) {
+          await audit.record(tx, { staffId, action: "adjust_credits", resource: "users", resourceId: userId, before, after: { id: userId, points: result.balance, delta: body.delta }, reason: body.reason });
+        }
+        return tx.user.findUniqueOrThrow({ where: { id: userId }, select: accountFields });
+      });
+    },
+
+    listLedger: (params: ListParams<LedgerFilter>) => {
+      const f = params.filter;
+      return pageOf(db.ledgerEntry, params, {
+        ...(f.id ? { id: { in: f.id } } : {}),
+        ...(f.userId ? { userId: f.userId } : {}),
+        ...(f.staffId ? { staffId: f.staffId } : {}),
+        ...(f.reason ? { reason: f.reason } : {}),
+      });
+    },
+    getLedgerEntry: (id: number) => db.ledgerEntry.findUnique({ where: { id } }),
+  };
+}
+
+export type UsersAdminService = ReturnType<typeof createUsersAdminService>;
