@@ -1,4 +1,5 @@
 import { Admin, Resource } from "react-admin";
+import { BrowserRouter } from "react-router";
 import { authProvider } from "./authProvider.ts";
 import { auditLog } from "./audit/index.tsx";
 import { bans } from "./bans/index.tsx";
@@ -18,8 +19,10 @@ import { users } from "./users/index.tsx";
 
 /** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource. */
 export function App() {
+  // real paths under /console (not react-admin's default hash routes), so links and screenshots name the page
   return (
-    <Admin basename="/console" title="console.title" dashboard={Dashboard} authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} loginPage={LoginPage} requireAuth disableTelemetry>
+    <BrowserRouter basename="/console">
+    <Admin title="console.title" dashboard={Dashboard} authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} loginPage={LoginPage} requireAuth disableTelemetry>
       <Resource name="users" {...users} />
       <Resource name="orders" {...orders} />
       <Resource name="templates" {...templates} />
@@ -37,5 +40,6 @@ export function App() {
       <Resource name="ledger" />
       <Resource name="payment-events" />
     </Admin>
+    </BrowserRouter>
   );
 }

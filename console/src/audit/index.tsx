@@ -1,5 +1,5 @@
 import HistoryIcon from "@mui/icons-material/History";
-import { Datagrid, DateField, DateInput, List, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
+import { Datagrid, DateField, DateInput, List, ReferenceField, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
 import { JsonField } from "../common/fields.tsx";
 
 const filters = [
@@ -17,7 +17,7 @@ export const auditLog = {
     <List filters={filters} sort={{ field: "id", order: "DESC" }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <DateField source="createdAt" showTime />
-        <TextField source="staffId" />
+        <ReferenceField source="staffId" reference="staff" link={false} />
         <TextField source="action" />
         <TextField source="resource" />
         <TextField source="resourceId" />

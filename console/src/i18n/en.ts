@@ -11,7 +11,7 @@ export const en = {
     ledger: { name: "Ledger entry |||| Ledger", fields: { id: "ID", userId: "User", delta: "Change", balanceAfter: "Balance after", reason: "Reason", reference: "Reference", staffId: "Staff", note: "Note", createdAt: "When" } },
     orders: {
       name: "Order |||| Orders",
-      fields: { id: "ID", orderNo: "Order no.", userId: "User", productId: "Product", status: "Status", provider: "Provider", channelId: "Channel", finalPriceMinor: "Amount (minor units)", currency: "Currency", credits: "Credits", createdAt: "Created", paidAt: "Paid", failureReason: "Failure", q: "Search order no.", createdAt_gte: "Created from", createdAt_lte: "Created until" },
+      fields: { id: "ID", orderNo: "Order no.", userId: "User", productId: "Product", status: "Status", provider: "Provider", channelId: "Channel", finalPriceMinor: "Amount", currency: "Currency", credits: "Credits", createdAt: "Created", paidAt: "Paid", failureReason: "Failure", q: "Search order no.", createdAt_gte: "Created from", createdAt_lte: "Created until" },
     },
     "payment-events": { name: "Payment event |||| Payment events", fields: { id: "ID", provider: "Provider", eventId: "Event id", type: "Type", orderId: "Order", payload: "Payload", receivedAt: "Received" } },
     templates: {

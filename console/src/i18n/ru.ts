@@ -12,7 +12,7 @@ export const ru: typeof en = {
     ledger: { name: "Запись журнала |||| Журнал кредитов", fields: { id: "ID", userId: "Пользователь", delta: "Изменение", balanceAfter: "Баланс после", reason: "Причина", reference: "Ссылка", staffId: "Сотрудник", note: "Примечание", createdAt: "Когда" } },
     orders: {
       name: "Заказ |||| Заказы",
-      fields: { id: "ID", orderNo: "Номер заказа", userId: "Пользователь", productId: "Товар", status: "Статус", provider: "Платёжная система", channelId: "Канал", finalPriceMinor: "Сумма (мин. единицы)", currency: "Валюта", credits: "Кредиты", createdAt: "Создан", paidAt: "Оплачен", failureReason: "Ошибка", q: "Поиск по номеру", createdAt_gte: "Создан с", createdAt_lte: "Создан по" },
+      fields: { id: "ID", orderNo: "Номер заказа", userId: "Пользователь", productId: "Товар", status: "Статус", provider: "Платёжная система", channelId: "Канал", finalPriceMinor: "Сумма", currency: "Валюта", credits: "Кредиты", createdAt: "Создан", paidAt: "Оплачен", failureReason: "Ошибка", q: "Поиск по номеру", createdAt_gte: "Создан с", createdAt_lte: "Создан по" },
     },
     "payment-events": { name: "Платёжное событие |||| Платёжные события", fields: { id: "ID", provider: "Платёжная система", eventId: "ID события", type: "Тип", orderId: "Заказ", payload: "Данные", receivedAt: "Получено" } },
     templates: {
