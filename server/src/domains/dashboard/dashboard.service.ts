@@ -11,25 +11,28 @@ export function createDashboardService(db: Db) {
   return {
     async summary(days: number, now = new Date()) {
       const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+      // days are grouped as timestamps and formatted after aggregation: one to_char per group, not per row.
       // the columns are UTC wall-clock TIMESTAMPs (Prisma's mapping): compare with UTC wall-clock text, whatever the session time zone
       const sinceUtc = since.toISOString().slice(0, 23);
       const nowUtc = now.toISOString().slice(0, 23);
       const [revenue, orders, generations, signups, reports] = await Promise.all([
         db.$queryRaw<{ day: string; provider: string; currency: string; amountMinor: number; orders: number }[]>`
-          SELECT to_char(date_trunc('day', paid_at), 'YYYY-MM-DD') AS day, provider, currency,
-                 sum(final_price_minor)::int AS "amountMinor", count(*)::int AS orders
-          FROM orders WHERE status = 'paid' AND paid_at >= ${sinceUtc}::timestamp
-          GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+          SELECT to_char(d, 'YYYY-MM-DD') AS day, provider, currency, amount::int AS "amountMinor", n::int AS orders
+          FROM (SELECT date_trunc('day', paid_at) AS d, provider, currency, sum(final_price_minor) AS amount, count(*) AS n
+                FROM orders WHERE status = 'paid' AND paid_at >= ${sinceUtc}::timestamp GROUP BY 1, 2, 3) x
+          ORDER BY 1, 2, 3`,
         db.$queryRaw<{ status: string; count: number }[]>`
           SELECT status::text AS status, count(*)::int AS count FROM orders WHERE created_at >= ${sinceUtc}::timestamp GROUP BY 1 ORDER BY 1`,
         db.$queryRaw<{ day: string; status: string; mode: string; count: number }[]>`
-          SELECT to_char(date_trunc('day', created_at), 'YYYY-MM-DD') AS day, status::text AS status, mode::text AS mode, count(*)::int AS count
-          FROM generation_tasks WHERE created_at >= ${sinceUtc}::timestamp
-          GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+          SELECT to_char(d, 'YYYY-MM-DD') AS day, status::text AS status, mode::text AS mode, n::int AS count
+          FROM (SELECT date_trunc('day', created_at) AS d, status, mode, count(*) AS n
+                FROM generation_tasks WHERE created_at >= ${sinceUtc}::timestamp GROUP BY 1, 2, 3) x
+          ORDER BY 1, 2, 3`,
         db.$queryRaw<{ day: string; loginType: string; count: number }[]>`
-          SELECT to_char(date_trunc('day', created_at), 'YYYY-MM-DD') AS day, login_type::text AS "loginType", count(*)::int AS count
-          FROM users WHERE created_at >= ${sinceUtc}::timestamp AND merged_into_id IS NULL
-          GROUP BY 1, 2 ORDER BY 1, 2`,
+          SELECT to_char(d, 'YYYY-MM-DD') AS day, login_type::text AS "loginType", n::int AS count
+          FROM (SELECT date_trunc('day', created_at) AS d, login_type, count(*) AS n
+                FROM users WHERE created_at >= ${sinceUtc}::timestamp AND merged_into_id IS NULL GROUP BY 1, 2) x
+          ORDER BY 1, 2`,
         db.$queryRaw<{ bucket: string; reason: string; count: number }[]>`
           SELECT CASE WHEN age < interval '1 hour' THEN 'under_1h' WHEN age < interval '1 day' THEN '1h_24h'
                       WHEN age < interval '7 days' THEN '1d_7d' ELSE 'over_7d' END AS bucket,
