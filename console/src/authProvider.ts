@@ -17,7 +17,8 @@ function session() {
   const token = localStorage.getItem(TOKEN_KEY);
   if (!token) return null;
   if (current?.token !== token) {
-    const me = httpClient(`${apiUrl}/me`).then(({ json }) => json as Me);
+    // /admin/api/me is an ordinary API call: its answer is in the {code,msg,data} envelope
+    const me = httpClient(`${apiUrl}/me`).then(({ json }) => (json as { data: Me }).data);
     current = { token, me, ability: me.then((m) => abilityFromRules(m.rules)) };
     me.catch(() => {
       current = null;

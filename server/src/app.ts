@@ -12,7 +12,20 @@ import { authRoutes } from "./domains/auth/auth.routes.ts";
 import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
+import { ordersRoutes } from "./domains/orders/orders.routes.ts";
+import { createOrdersService } from "./domains/orders/orders.service.ts";
+import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
+import { createPaymentsService } from "./domains/payments/payments.service.ts";
+import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
+import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
+import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
+import { sandboxCheckoutRoutes } from "./domains/payments/sandbox/sandbox-checkout.routes.ts";
+import { createSandboxGateway, sandboxEnabled } from "./domains/payments/sandbox/sandbox-gateway.ts";
+import { productsRoutes } from "./domains/products/products.routes.ts";
+import { createProductsService } from "./domains/products/products.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
+import { staffRoutes } from "./domains/staff/staff.routes.ts";
+import { createStaffService } from "./domains/staff/staff.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 import { adminRoutes } from "./admin/index.ts";
@@ -26,7 +39,6 @@ import { createOrdersAdminService } from "./domains/orders/orders.admin.service.
 import { pixelsRoutes } from "./domains/pixels/pixels.routes.ts";
 import { createPixelsService } from "./domains/pixels/pixels.service.ts";
 import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
-import { createStaffService } from "./domains/staff/staff.service.ts";
 import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
 import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
 
@@ -51,6 +63,12 @@ export function createServices({ db, config, log }: AppDeps) {
   const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
   const audit = createAuditService(db);
+  const staff = createStaffService(db, audit);
+  const products = createProductsService(db);
+  const orders = createOrdersService({ db, config, credits, products, log });
+  const sandboxGateway = createSandboxGateway({ db, config, log });
+  const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
+  const payments = createPaymentsService({ config, log, orders, providers });
   const consoleServices = {
     audit,
     moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions }),
@@ -60,10 +78,9 @@ export function createServices({ db, config, log }: AppDeps) {
     tasksAdmin: createTasksAdminService(db),
     templatesAdmin: createTemplatesAdminService(db, audit),
     siteAdmin: createSiteAdminService(db, audit),
-    staff: createStaffService(db, audit),
     dashboard: createDashboardService(db),
   };
-  return { limiter, credits, mailer, auth, users, ...consoleServices };
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -110,6 +127,11 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   siteRoutes(api, () => isDbReachable(db));
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
+  staffRoutes(api, services.staff);
+  productsRoutes(api, services.products);
+  ordersRoutes(api, services.orders);
+  paymentsRoutes(api, services.payments);
+  if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
   moderationRoutes(api, services.moderation, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);

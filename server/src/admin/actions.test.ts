@@ -26,7 +26,7 @@ describe("users: ban and unban", () => {
     expect(banned.body.bannedAt).not.toBeNull();
     await t.http.get("/api/Personal/personal_info").set("token", user.token).expect(401);
     expect(await t.db.ban.count({ where: { userId: user.userId, liftedAt: null } })).toBe(1);
-    const audit = await t.db.auditLog.findFirstOrThrow({ where: { resource: "users", resourceId: String(user.userId), action: "ban" } });
+    const audit = await t.db.auditLog.findFirstOrThrow({ where: { resource: "User", resourceId: String(user.userId), action: "ban" } });
     expect(audit).toMatchObject({ staffId: as.moderator!.staffId, reason: "Repeated abuse" });
 
     const lifted = await t.http.post(`/admin/api/users/${user.userId}/unban`).set("token", token("moderator")).send({ reason: "Appeal accepted" }).expect(200);
@@ -125,7 +125,7 @@ describe("reports", () => {
     await t.http.post(`/admin/api/reports/${c}/ban-uploader`).set("token", token("moderator")).send({ reason: "Repeat offender" }).expect(200);
     await t.http.get("/api/Personal/personal_info").set("token", owner.token).expect(401);
     const actions = (await t.db.auditLog.findMany({ where: { reason: { in: ["Consent on file", "Confirmed", "Repeat offender"] } }, orderBy: { id: "asc" } })).map((x) => `${x.resource}:${x.action}`);
-    expect(actions).toEqual(["reports:dismiss", "reports:takedown", "reports:takedown", "users:ban"]);
+    expect(actions).toEqual(["Report:dismiss", "Report:takedown", "Report:takedown", "User:ban"]);
 
     const ban = await t.db.ban.findFirstOrThrow({ where: { userId: owner.userId } });
     await t.http.post(`/admin/api/bans/${ban.id}/lift`).set("token", token("marketer")).send({ reason: "no" }).expect(403);

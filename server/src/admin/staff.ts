@@ -5,13 +5,8 @@ import { auditFilter, auditSortable } from "../domains/audit/audit.schema.ts";
 import type { StaffService } from "../domains/staff/staff.service.ts";
 import { outboxFilter, outboxSortable, staffCreateBody, staffFilter, staffSortable, staffUpdateBody } from "../domains/staff/staff.schema.ts";
 
-/** The signed-in member, staff accounts (admin), the audit log (read-only) and the email outbox. */
+/** Staff accounts (admin), the audit log (read-only) and the email outbox. (/admin/api/me is domains/staff/staff.routes.ts.) */
 export function staffResource(api: ApiRouter, staff: StaffService, audit: AuditService) {
-  api.get("/admin/api/me", { summary: "The signed-in staff member: roles, authBtnList and packed CASL rules", tags: ["console"], auth: "staff" }, ({ principal, ability, res }) => {
-    res.json(staff.me(principal, ability));
-    return undefined;
-  });
-
   const r = new AdminResource(api, "staff", "Staff");
   r.list({ filter: staffFilter, sortable: staffSortable }, (p) => staff.list(p));
   r.get((id) => staff.get(id));

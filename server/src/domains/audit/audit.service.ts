@@ -6,7 +6,7 @@ export interface AuditEntry {
   staffId: number;
   /** What was done, e.g. `update`, `ban`, `adjust_credits`. */
   action: string;
-  /** The console resource name, e.g. `templates`. */
+  /** The model changed, e.g. `Template`, `User`. */
   resource: string;
   resourceId: string | number | null;
   before?: unknown;

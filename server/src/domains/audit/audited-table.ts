@@ -12,7 +12,7 @@ export interface EditableTable<R, K> extends PageableTable<R> {
 }
 
 export interface AuditedTableSpec<R, K> {
-  /** The console resource name written to the audit log. */
+  /** The model name written to the audit log's `resource` (User, Order, Template... as domains/credits writes it). */
   resource: string;
   table: (c: Db | Tx) => EditableTable<R, K>;
   key: (id: number | string) => K;

@@ -52,7 +52,7 @@ export function createModerationService({ db, audit, revokeUserSessions }: Deps)
     const created = await tx.ban.create({ data: { userId, reason, staffId } });
     if (!before.bannedAt) await tx.user.update({ where: { id: userId }, data: { bannedAt: created.createdAt } });
     await revokeUserSessions(userId, tx);
-    await audit.record(tx, { staffId, action: "ban", resource: "users", resourceId: userId, before, after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id }, reason });
+    await audit.record(tx, { staffId, action: "ban", resource: "User", resourceId: userId, before, after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id }, reason });
     return created;
   }
 
@@ -61,7 +61,7 @@ export function createModerationService({ db, audit, revokeUserSessions }: Deps)
     if (!before) throw HttpError.notFound();
     if (before.status !== "open") throw HttpError.conflict("This report is already resolved");
     const after = await tx.report.update({ where: { id: reportId }, data: { status, resolvedAt: new Date(), resolvedById: staffId } });
-    await audit.record(tx, { staffId, action, resource: "reports", resourceId: reportId, before, after, reason });
+    await audit.record(tx, { staffId, action, resource: "Report", resourceId: reportId, before, after, reason });
     return after;
   }
 
@@ -133,7 +133,7 @@ export function createModerationService({ db, audit, revokeUserSessions }: Deps)
         if (!before.bannedAt) throw HttpError.conflict("This account is not banned");
         await tx.ban.updateMany({ where: { userId, liftedAt: null }, data: { liftedAt: new Date(), liftedById: staffId } });
         const after = await tx.user.update({ where: { id: userId }, data: { bannedAt: null }, select: { id: true, bannedAt: true } });
-        await audit.record(tx, { staffId, action: "unban", resource: "users", resourceId: userId, before, after, reason });
+        await audit.record(tx, { staffId, action: "unban", resource: "User", resourceId: userId, before, after, reason });
         return after;
       }),
 

@@ -13,8 +13,8 @@ const DEFAULT_CHANNEL = "default";
  * the same rows through getpixeLState / pixelList, so what staff change is what visitors get.
  */
 export function createPixelsService(db: Db, audit: AuditService) {
-  const channels = auditedTable(db, audit, { resource: "channels", table: (c) => c.channel, key: byId, idOf: (r) => r.id });
-  const pixelIds = auditedTable(db, audit, { resource: "pixel-ids", table: (c) => c.pixelId, key: byId, idOf: (r) => r.id });
+  const channels = auditedTable(db, audit, { resource: "Channel", table: (c) => c.channel, key: byId, idOf: (r) => r.id });
+  const pixelIds = auditedTable(db, audit, { resource: "PixelId", table: (c) => c.pixelId, key: byId, idOf: (r) => r.id });
 
   async function channelFor(code: string | undefined) {
     const found = code ? await db.channel.findUnique({ where: { code } }) : null;

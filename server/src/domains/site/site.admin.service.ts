@@ -12,9 +12,9 @@ function settingRecord<R extends { key: string }>(r: R | null) {
 
 /** Banners, prompt suggestions and keyed site settings, edited by marketing; every change audited. */
 export function createSiteAdminService(db: Db, audit: AuditService) {
-  const banners = auditedTable(db, audit, { resource: "banners", table: (c) => c.banner, key: byId, idOf: (r) => r.id });
-  const prompts = auditedTable(db, audit, { resource: "prompt-suggestions", table: (c) => c.promptSuggestion, key: byId, idOf: (r) => r.id });
-  const settings = auditedTable(db, audit, { resource: "site-settings", table: (c) => c.siteSetting, key: (id) => ({ key: String(id) }), idOf: (r) => r.key });
+  const banners = auditedTable(db, audit, { resource: "Banner", table: (c) => c.banner, key: byId, idOf: (r) => r.id });
+  const prompts = auditedTable(db, audit, { resource: "PromptSuggestion", table: (c) => c.promptSuggestion, key: byId, idOf: (r) => r.id });
+  const settings = auditedTable(db, audit, { resource: "SiteSetting", table: (c) => c.siteSetting, key: (id) => ({ key: String(id) }), idOf: (r) => r.key });
 
   return {
     banners: {

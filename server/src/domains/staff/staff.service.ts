@@ -3,7 +3,6 @@ import type { Db } from "../../db/client.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { pageOf, type ListParams } from "../../db/paging.ts";
 import { authBtnList, packedRules, type AppAbility } from "../../authz/abilities.ts";
-import type { StaffPrincipal } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { hashPassword } from "../auth/password.ts";
@@ -23,14 +22,12 @@ async function freshCredentials(username: string) {
 /** Staff accounts (admin only) and what the console needs to know about the signed-in staff member. */
 export function createStaffService(db: Db, audit: AuditService) {
   return {
-    /** GET /admin/api/me: who is signed in and the CASL rules the console hides menus and buttons with. */
-    me: (principal: StaffPrincipal, ability: AppAbility) => ({
-      id: principal.staffId,
-      username: principal.username,
-      roles: principal.roles,
-      authBtnList: authBtnList(ability),
-      rules: packedRules(ability),
-    }),
+    /** Who is signed in to the console and what the console may show them (the server checks every request again). */
+    async me(staffId: number, ability: AppAbility) {
+      const staff = await db.staff.findUnique({ where: { id: staffId }, select: { id: true, username: true, roles: true } });
+      if (!staff) throw HttpError.unauthorized();
+      return { id: staff.id, username: staff.username, roles: staff.roles, authBtnList: authBtnList(ability), rules: packedRules(ability) };
+    },
 
     list: (params: ListParams<StaffFilter>) => {
       const f = params.filter;
@@ -54,7 +51,7 @@ export function createStaffService(db: Db, audit: AuditService) {
       return db.$transaction(async (tx) => {
         if (await tx.staff.findUnique({ where: { username: body.username } })) throw HttpError.conflict("This username is taken");
         const after = await tx.staff.create({ data: { username: body.username, roles: body.roles, passwordHash: creds.passwordHash, totpSecret: creds.totpSecret }, select: staffFields });
-        await audit.record(tx, { staffId, action: "create", resource: "staff", resourceId: after.id, after });
+        await audit.record(tx, { staffId, action: "create", resource: "Staff", resourceId: after.id, after });
         return { ...after, password: creds.password, totpSecret: creds.totpSecret, otpauthUri: creds.otpauthUri };
       });
     },
@@ -70,7 +67,7 @@ export function createStaffService(db: Db, audit: AuditService) {
         const after = await tx.staff.update({ where: { id }, data: body, select: staffFields });
         const lostRole = before.roles.some((r) => !after.roles.includes(r));
         if (lostRole || !after.active) await tx.session.updateMany({ where: { staffId: id, revokedAt: null }, data: { revokedAt: new Date() } });
-        await audit.record(tx, { staffId, action: "update", resource: "staff", resourceId: id, before, after });
+        await audit.record(tx, { staffId, action: "update", resource: "Staff", resourceId: id, before, after });
         return after;
       });
     },
@@ -83,7 +80,7 @@ export function createStaffService(db: Db, audit: AuditService) {
       return db.$transaction(async (tx) => {
         const after = await tx.staff.update({ where: { id }, data: { passwordHash: creds.passwordHash, totpSecret: creds.totpSecret }, select: staffFields });
         await tx.session.updateMany({ where: { staffId: id, revokedAt: null }, data: { revokedAt: new Date() } });
-        await audit.record(tx, { staffId, action: "reset_password", resource: "staff", resourceId: id, before, after, reason });
+        await audit.record(tx, { staffId, action: "reset_password", resource: "Staff", resourceId: id, before, after, reason });
         return { ...after, password: creds.password, totpSecret: creds.totpSecret, otpauthUri: creds.otpauthUri };
       });
     },

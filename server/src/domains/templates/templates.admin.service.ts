@@ -7,7 +7,7 @@ import type { TemplateBody, TemplateFilter } from "./templates.admin.schema.ts";
 
 /** Marketing's template catalogue: every change audited. */
 export function createTemplatesAdminService(db: Db, audit: AuditService) {
-  const table = auditedTable(db, audit, { resource: "templates", table: (c) => c.template, key: byId, idOf: (r) => r.id });
+  const table = auditedTable(db, audit, { resource: "Template", table: (c) => c.template, key: byId, idOf: (r) => r.id });
 
   return {
     list: (params: ListParams<TemplateFilter>) => {
@@ -32,7 +32,7 @@ export function createTemplatesAdminService(db: Db, audit: AuditService) {
         const before = await tx.template.findMany({ where: { id: { in: ids } }, select: { id: true, sortOrder: true }, orderBy: { sortOrder: "asc" } });
         if (before.length !== new Set(ids).size) throw HttpError.notFound();
         for (const [sortOrder, id] of ids.entries()) await tx.template.update({ where: { id }, data: { sortOrder } });
-        await audit.record(tx, { staffId, action: "reorder", resource: "templates", resourceId: null, before, after: ids.map((id, sortOrder) => ({ id, sortOrder })) });
+        await audit.record(tx, { staffId, action: "reorder", resource: "Template", resourceId: null, before, after: ids.map((id, sortOrder) => ({ id, sortOrder })) });
         return { ids };
       }),
 

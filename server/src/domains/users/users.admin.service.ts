@@ -69,7 +69,7 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
         await audit.record(tx, {
           staffId,
           action: body.granted ? "grant_payment_permission" : "revoke_payment_permission",
-          resource: "users",
+          resource: "User",
           resourceId: userId,
           before,
           after: { id: userId, paymentPermission: after.paymentPermission },
@@ -79,18 +79,11 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
       });
     },
 
-    /** A staff correction: one ledger row (with the staff id) and one audit row in the same transaction. */
+    /** A staff correction through domains/credits: one ledger row (with the staff id) and its audit row in one transaction. */
     async adjustCredits(staffId: number, userId: number, body: AdjustCreditsBody) {
-      return db.$transaction(async (tx) => {
-        const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, points: true } });
-        if (!before) throw HttpError.notFound();
-        const move = { userId, amount: Math.abs(body.delta), reason: "staff_adjustment", reference: `staff:${staffId}`, idempotencyKey: `staff-adjust:${body.idempotencyKey}`, staffId, note: body.reason };
-        const result = body.delta > 0 ? await credits.grant(move, tx) : await credits.charge(move, tx);
-        if (result.applied) {
-          await audit.record(tx, { staffId, action: "adjust_credits", resource: "users", resourceId: userId, before, after: { id: userId, points: result.balance, delta: body.delta }, reason: body.reason });
-        }
-        return tx.user.findUniqueOrThrow({ where: { id: userId }, select: accountFields });
-      });
+      if (!(await db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw HttpError.notFound();
+      await credits.adjustCredits({ staffId, userId, delta: body.delta, reason: body.reason, idempotencyKey: body.idempotencyKey });
+      return account(userId);
     },
 
     listLedger: (params: ListParams<LedgerFilter>) => {
