@@ -27,8 +27,19 @@ export async function pageOf<R>(table: PageableTable<R>, params: ListParams<unkn
   return { rows, total, from };
 }
 
-/** `{ gte, lte }` from the console's `<field>_gte` / `<field>_lte` date filters, or undefined when neither is set. */
-export function dateRange(gte?: Date, lte?: Date): { gte?: Date; lte?: Date } | undefined {
-  if (!gte && !lte) return undefined;
-  return { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) };
+/**
+ * The plain part of a console filter as a Prisma `where`: `id: [..]` (react-admin's getMany) becomes `id IN`,
+ * each field named in `equal` that is set must equal its value, and `<field>_gte` / `<field>_lte` bound that field.
+ * Searches and other special cases are added by each service.
+ */
+export function matching(filter: object, equal: readonly string[] = []): Record<string, unknown> {
+  const f = filter as Record<string, unknown>;
+  const where: Record<string, unknown> = {};
+  if (Array.isArray(f.id)) where.id = { in: f.id };
+  for (const key of equal) if (f[key] !== undefined) where[key] = f[key];
+  for (const [key, value] of Object.entries(f)) {
+    const bound = /^(\w+)_(gte|lte)$/.exec(key);
+    if (bound && value !== undefined) where[bound[1]] = { ...(where[bound[1]] as object), [bound[2]]: value };
+  }
+  return where;
 }

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "../../db/client.ts";
-import { dateRange, pageOf, type ListParams } from "../../db/paging.ts";
+import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import type { AuditFilter } from "./audit.schema.ts";
 
 export interface AuditEntry {
@@ -39,17 +39,7 @@ export function createAuditService(db: Db) {
       });
     },
 
-    list(params: ListParams<AuditFilter>) {
-      const f = params.filter;
-      return pageOf(db.auditLog, params, {
-        ...(f.id ? { id: { in: f.id } } : {}),
-        ...(f.staffId ? { staffId: f.staffId } : {}),
-        ...(f.resource ? { resource: f.resource } : {}),
-        ...(f.action ? { action: f.action } : {}),
-        ...(f.resourceId ? { resourceId: f.resourceId } : {}),
-        ...(dateRange(f.createdAt_gte, f.createdAt_lte) ? { createdAt: dateRange(f.createdAt_gte, f.createdAt_lte) } : {}),
-      });
-    },
+    list: (params: ListParams<AuditFilter>) => pageOf(db.auditLog, params, matching(params.filter, ["staffId", "resource", "action", "resourceId"])),
 
     get: (id: number) => db.auditLog.findUnique({ where: { id } }),
   };

@@ -1,6 +1,6 @@
 import type { Db, Tx } from "../../db/client.ts";
 import type { ContentState, ReportTarget } from "../../db/generated/enums.ts";
-import { dateRange, pageOf, type ListParams } from "../../db/paging.ts";
+import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { BanFilter, ReportBody, ReportFilter } from "./moderation.schema.ts";
@@ -92,16 +92,7 @@ export function createModerationService({ db, audit, revokeUserSessions }: Deps)
     },
 
     listReports: async (params: ListParams<ReportFilter>) => {
-      const f = params.filter;
-      const page = await pageOf(db.report, params, {
-        ...(f.id ? { id: { in: f.id } } : {}),
-        ...(f.status ? { status: f.status } : {}),
-        ...(f.reason ? { reason: f.reason } : {}),
-        ...(f.targetType ? { targetType: f.targetType } : {}),
-        ...(f.targetUserId ? { targetUserId: f.targetUserId } : {}),
-        ...(f.reporterUserId ? { reporterUserId: f.reporterUserId } : {}),
-        ...(dateRange(f.createdAt_gte, f.createdAt_lte) ? { createdAt: dateRange(f.createdAt_gte, f.createdAt_lte) } : {}),
-      });
+      const page = await pageOf(db.report, params, matching(params.filter, ["status", "reason", "targetType", "targetUserId", "reporterUserId"]));
       return { ...page, rows: page.rows.map(withAge) };
     },
 
@@ -140,9 +131,7 @@ export function createModerationService({ db, audit, revokeUserSessions }: Deps)
     listBans: (params: ListParams<BanFilter>) => {
       const f = params.filter;
       return pageOf(db.ban, params, {
-        ...(f.id ? { id: { in: f.id } } : {}),
-        ...(f.userId ? { userId: f.userId } : {}),
-        ...(f.staffId ? { staffId: f.staffId } : {}),
+        ...matching(f, ["userId", "staffId"]),
         ...(f.active === undefined ? {} : { liftedAt: f.active ? null : { not: null } }),
       });
     },

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import type { ListParams } from "../../db/paging.ts";
+import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { KIND_FLAG, PIXEL_FLAGS, type ChannelBody, type ChannelFilter, type PixelEventBody, type PixelIdBody, type PixelIdFilter } from "./pixels.schema.ts";
@@ -48,8 +48,7 @@ export function createPixelsService(db: Db, audit: AuditService) {
     listChannels: (params: ListParams<ChannelFilter>) => {
       const f = params.filter;
       return channels.list(params, {
-        ...(f.id ? { id: { in: f.id } } : {}),
-        ...(f.code ? { code: f.code } : {}),
+        ...matching(f, ["code"]),
         ...(f.q ? { OR: [{ code: { contains: f.q, mode: "insensitive" } }, { name: { contains: f.q, mode: "insensitive" } }] } : {}),
       });
     },
@@ -58,15 +57,7 @@ export function createPixelsService(db: Db, audit: AuditService) {
     updateChannel: (staffId: number, id: number, body: Partial<ChannelBody>) => channels.update(staffId, id, body),
     removeChannel: channels.remove,
 
-    listPixelIds: (params: ListParams<PixelIdFilter>) => {
-      const f = params.filter;
-      return pixelIds.list(params, {
-        ...(f.id ? { id: { in: f.id } } : {}),
-        ...(f.channelId ? { channelId: f.channelId } : {}),
-        ...(f.kind ? { kind: f.kind } : {}),
-        ...(f.event ? { event: f.event } : {}),
-      });
-    },
+    listPixelIds: (params: ListParams<PixelIdFilter>) => pixelIds.list(params, matching(params.filter, ["channelId", "kind", "event"])),
     getPixelId: pixelIds.get,
     createPixelId: (staffId: number, body: PixelIdBody) => pixelIds.create(staffId, body),
     updatePixelId: (staffId: number, id: number, body: Partial<PixelIdBody>) => pixelIds.update(staffId, id, body),

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import type { ListParams } from "../../db/paging.ts";
+import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import type { BannerFilter, PromptFilter, SettingFilter } from "./site.admin.schema.ts";
@@ -20,11 +20,7 @@ export function createSiteAdminService(db: Db, audit: AuditService) {
     banners: {
       list: (params: ListParams<BannerFilter>) => {
         const f = params.filter;
-        return banners.list(params, {
-          ...(f.id ? { id: { in: f.id } } : {}),
-          ...(f.q ? { title: { contains: f.q, mode: "insensitive" } } : {}),
-          ...(f.enabled === undefined ? {} : { enabled: f.enabled }),
-        });
+        return banners.list(params, { ...matching(f, ["enabled"]), ...(f.q ? { title: { contains: f.q, mode: "insensitive" } } : {}) });
       },
       get: banners.get,
       create: banners.create,
@@ -34,12 +30,7 @@ export function createSiteAdminService(db: Db, audit: AuditService) {
     prompts: {
       list: (params: ListParams<PromptFilter>) => {
         const f = params.filter;
-        return prompts.list(params, {
-          ...(f.id ? { id: { in: f.id } } : {}),
-          ...(f.q ? { text: { contains: f.q, mode: "insensitive" } } : {}),
-          ...(f.category ? { category: f.category } : {}),
-          ...(f.enabled === undefined ? {} : { enabled: f.enabled }),
-        });
+        return prompts.list(params, { ...matching(f, ["category", "enabled"]), ...(f.q ? { text: { contains: f.q, mode: "insensitive" } } : {}) });
       },
       get: prompts.get,
       create: prompts.create,

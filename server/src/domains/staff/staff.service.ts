@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Db } from "../../db/client.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import { pageOf, type ListParams } from "../../db/paging.ts";
+import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { authBtnList, packedRules, type AppAbility } from "../../authz/abilities.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
@@ -34,12 +34,7 @@ export function createStaffService(db: Db, audit: AuditService) {
       return pageOf(
         db.staff,
         params,
-        {
-          ...(f.id ? { id: { in: f.id } } : {}),
-          ...(f.q ? { username: { contains: f.q, mode: "insensitive" } } : {}),
-          ...(f.role ? { roles: { has: f.role } } : {}),
-          ...(f.active === undefined ? {} : { active: f.active }),
-        },
+        { ...matching(f, ["active"]), ...(f.q ? { username: { contains: f.q, mode: "insensitive" } } : {}), ...(f.role ? { roles: { has: f.role } } : {}) },
         { select: staffFields },
       );
     },
@@ -90,8 +85,7 @@ export function createStaffService(db: Db, audit: AuditService) {
       list: (params: ListParams<OutboxFilter>) => {
         const f = params.filter;
         return pageOf(db.outboxEmail, params, {
-          ...(f.id ? { id: { in: f.id } } : {}),
-          ...(f.to ? { to: f.to } : {}),
+          ...matching(f, ["to"]),
           ...(f.q ? { OR: [{ to: { contains: f.q, mode: "insensitive" } }, { subject: { contains: f.q, mode: "insensitive" } }] } : {}),
         });
       },

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.ts";
-import type { ListParams } from "../../db/paging.ts";
+import { matching, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
@@ -12,14 +12,7 @@ export function createTemplatesAdminService(db: Db, audit: AuditService) {
   return {
     list: (params: ListParams<TemplateFilter>) => {
       const f = params.filter;
-      return table.list(params, {
-        ...(f.id ? { id: { in: f.id } } : {}),
-        ...(f.q ? { name: { contains: f.q, mode: "insensitive" } } : {}),
-        ...(f.category ? { category: f.category } : {}),
-        ...(f.mode ? { mode: f.mode } : {}),
-        ...(f.suitFor ? { suitFor: f.suitFor } : {}),
-        ...(f.enabled === undefined ? {} : { enabled: f.enabled }),
-      });
+      return table.list(params, { ...matching(f, ["category", "mode", "suitFor", "enabled"]), ...(f.q ? { name: { contains: f.q, mode: "insensitive" } } : {}) });
     },
     get: table.get,
     create: (staffId: number, body: TemplateBody) => table.create(staffId, body),

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import { dateRange, pageOf, type ListParams } from "../../db/paging.ts";
+import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
@@ -33,7 +33,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function userWhere(f: UserFilter): Prisma.UserWhereInput {
   const q = f.q;
   return {
-    ...(f.id ? { id: { in: f.id } } : {}),
+    ...matching(f, ["loginType", "role", "channelId", "paymentPermission"]),
     ...(q
       ? {
           OR: [
@@ -44,12 +44,7 @@ function userWhere(f: UserFilter): Prisma.UserWhereInput {
           ],
         }
       : {}),
-    ...(f.loginType ? { loginType: f.loginType } : {}),
-    ...(f.role ? { role: f.role } : {}),
-    ...(f.channelId ? { channelId: f.channelId } : {}),
     ...(f.banned === undefined ? {} : { bannedAt: f.banned ? { not: null } : null }),
-    ...(f.paymentPermission === undefined ? {} : { paymentPermission: f.paymentPermission }),
-    ...(dateRange(f.createdAt_gte, f.createdAt_lte) ? { createdAt: dateRange(f.createdAt_gte, f.createdAt_lte) } : {}),
   };
 }
 
@@ -86,15 +81,7 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
       return account(userId);
     },
 
-    listLedger: (params: ListParams<LedgerFilter>) => {
-      const f = params.filter;
-      return pageOf(db.ledgerEntry, params, {
-        ...(f.id ? { id: { in: f.id } } : {}),
-        ...(f.userId ? { userId: f.userId } : {}),
-        ...(f.staffId ? { staffId: f.staffId } : {}),
-        ...(f.reason ? { reason: f.reason } : {}),
-      });
-    },
+    listLedger: (params: ListParams<LedgerFilter>) => pageOf(db.ledgerEntry, params, matching(params.filter, ["userId", "staffId", "reason"])),
     getLedgerEntry: (id: number) => db.ledgerEntry.findUnique({ where: { id } }),
   };
 }
