@@ -74,12 +74,12 @@ async function seedData(t: Pick<TestApp, "db">) {
 }
 
 beforeAll(async () => {
-  ensureConsoleBuilt();
+  await ensureConsoleBuilt();
   server = await startTestServer();
   await seedData(server);
   browser = await launchBrowser();
   for (const role of Object.keys(MENUS)) staff[role] = await staffMember(server, [role as "admin"]);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -190,6 +190,13 @@ describe("operator console in Chromium", () => {
       await page.waitForSelector(".RaDatagrid-table tbody tr", { timeout: 15_000 });
       await screenshot(page, `console-list-${resource}`);
     }
+    // the same console in Russian: every label is a translation key
+    await page.goto(`${server.url}/console/reports`);
+    await page.click(".RaLocalesMenuButton-root button");
+    await page.click('li:has-text("Русский")');
+    await page.waitForSelector('.RaSidebar-fixed a:has-text("Жалобы")');
+    await page.waitForSelector('th:has-text("Причина")');
+    await screenshot(page, "console-list-reports-ru");
     await page.close();
   });
 });

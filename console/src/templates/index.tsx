@@ -1,7 +1,11 @@
+import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
+import { IconButton } from "@mui/material";
 import {
+  useCanAccess, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
   BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, ImageField, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
 } from "react-admin";
+import { postJson } from "../http.ts";
 
 export const CATEGORIES = ["Portrait", "Lifestyle", "Creative"].map((id) => ({ id, name: id }));
 export const MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"].map((id) => ({ id, name: id }));
@@ -12,6 +16,35 @@ const filters = [
   <SelectInput key="mode" source="mode" choices={MODES} />,
   <BooleanInput key="enabled" source="enabled" />,
 ];
+
+/** Swaps a template with the one above it (in sortOrder) through POST /admin/api/templates/reorder. */
+function MoveUpButton() {
+  const record = useRecordContext();
+  const { data, sort } = useListContext();
+  const { canAccess } = useCanAccess({ action: "edit", resource: "templates" });
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const ids = (data ?? []).map((r) => r.id as number);
+  const at = record ? ids.indexOf(record.id as number) : -1;
+  if (!canAccess || sort.field !== "sortOrder" || sort.order !== "ASC" || at <= 0) return null;
+  async function moveUp(e: React.MouseEvent) {
+    e.stopPropagation();
+    const order = [...ids];
+    [order[at - 1], order[at]] = [order[at], order[at - 1]];
+    try {
+      await postJson("templates/reorder", { ids: order });
+      refresh();
+    } catch (err) {
+      notify((err as Error).message, { type: "error" });
+    }
+  }
+  return (
+    <IconButton size="small" onClick={moveUp} aria-label={translate("console.action.moved_up")} title={translate("console.action.moved_up")}>
+      <ArrowUpwardIcon fontSize="small" />
+    </IconButton>
+  );
+}
 
 function TemplateList() {
   return (
@@ -25,6 +58,7 @@ function TemplateList() {
         <TextField source="mode" />
         <NumberField source="creditPrice" />
         <BooleanField source="enabled" />
+        <MoveUpButton />
         <EditButton />
       </Datagrid>
     </List>

@@ -181,6 +181,13 @@ describe("ra-data-simple-rest list contract", () => {
     const rows = await t.db.template.findMany({ where: { id: { in: ids } } });
     for (const [i, id] of ids.entries()) expect(rows.find((r) => r.id === id)?.sortOrder).toBe(i);
     expect(await t.db.auditLog.count({ where: { resource: "Template", action: "reorder" } })).toBe(1);
+    // a later page keeps its places: the three templates at 10, 11, 12 swap among those places only
+    const later = (await page("[10,12]").expect(200)).body.map((x: { id: number; sortOrder: number }) => x);
+    expect(later.map((x: { sortOrder: number }) => x.sortOrder)).toEqual([10, 11, 12]);
+    await t.http.post("/admin/api/templates/reorder").set("token", token("marketer")).send({ ids: later.map((x: { id: number }) => x.id).reverse() }).expect(200);
+    const moved = await t.db.template.findMany({ where: { id: { in: later.map((x: { id: number }) => x.id) } }, orderBy: { sortOrder: "asc" } });
+    expect(moved.map((x) => x.id)).toEqual(later.map((x: { id: number }) => x.id).reverse());
+    expect(moved.map((x) => x.sortOrder)).toEqual([10, 11, 12]);
     await t.http.post("/admin/api/templates/reorder").set("token", token("support")).send({ ids }).expect(403);
   });
 });

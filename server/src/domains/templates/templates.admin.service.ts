@@ -19,17 +19,22 @@ export function createTemplatesAdminService(db: Db, audit: AuditService) {
     update: (staffId: number, id: number, body: Partial<TemplateBody>) => table.update(staffId, id, body),
     remove: table.remove,
 
-    /** Puts the given templates first, in this order (sortOrder 0, 1, 2...). */
+    /**
+     * Puts the given templates in this order, in the places they held among themselves (so reordering one page of
+     * the list leaves the other pages alone); places that were tied become consecutive.
+     */
     reorder: (staffId: number, ids: number[]) =>
       db.$transaction(async (tx) => {
         const before = await tx.template.findMany({ where: { id: { in: ids } }, select: { id: true, sortOrder: true }, orderBy: { sortOrder: "asc" } });
-        if (before.length !== new Set(ids).size) throw HttpError.notFound();
-        for (const [sortOrder, id] of ids.entries()) await tx.template.update({ where: { id }, data: { sortOrder } });
-        await audit.record(tx, { staffId, action: "reorder", resource: "Template", resourceId: null, before, after: ids.map((id, sortOrder) => ({ id, sortOrder })) });
+        if (before.length !== ids.length || new Set(ids).size !== ids.length) throw HttpError.notFound();
+        const held = before.map((t) => t.sortOrder);
+        const places = new Set(held).size === held.length ? held : held.map((_, i) => held[0] + i);
+        const after = ids.map((id, i) => ({ id, sortOrder: places[i] }));
+        for (const t of after) await tx.template.update({ where: { id: t.id }, data: { sortOrder: t.sortOrder } });
+        await audit.record(tx, { staffId, action: "reorder", resource: "Template", resourceId: null, before, after });
         return { ids };
       }),
 
-    setCover: (staffId: number, id: number, coverUrl: string) => table.update(staffId, id, { coverUrl }),
   };
 }
 
