@@ -69,6 +69,9 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.banner.create({ data: { title: "Spring sale", imageUrl: "/media/banners/spring.webp", link: "/buy" } });
   await db.promptSuggestion.create({ data: { text: "A portrait in soft window light", category: "portrait" } });
   await db.siteSetting.create({ data: { key: "basicSettings", value: { supportEmail: "help@reverie.local", freeGenerations: 1 } } });
+  await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
+  await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });
+  await db.auditLog.create({ data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" } });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
   return { users };
 }
@@ -192,7 +195,7 @@ describe("operator console in Chromium", () => {
     }
     // the same console in Russian: every label is a translation key
     await page.goto(`${server.url}/console/reports`);
-    await page.click(".RaLocalesMenuButton-root button");
+    await page.click('header button:has-text("English")');
     await page.click('li:has-text("Русский")');
     await page.waitForSelector('.RaSidebar-fixed a:has-text("Жалобы")');
     await page.waitForSelector('th:has-text("Причина")');
