@@ -44,7 +44,7 @@ export const authProvider: AuthProvider = {
     const token = localStorage.getItem(TOKEN_KEY);
     localStorage.removeItem(TOKEN_KEY);
     current = null;
-    if (token) await fetch(`${window.location.origin}/api/login/logout`, { method: "POST", headers: { token } }).catch(() => undefined);
+    if (token) await fetch(`${apiUrl}/logout`, { method: "POST", headers: { token } }).catch(() => undefined);
   },
 
   async checkAuth() {
