@@ -191,3 +191,15 @@ describe("ra-data-simple-rest list contract", () => {
     await t.http.post("/admin/api/templates/reorder").set("token", token("support")).send({ ids }).expect(403);
   });
 });
+
+describe("input that collides with stored data", () => {
+  it("is a clear 4xx, never a 500, and changes nothing", async () => {
+    const dup = await t.http.post("/admin/api/channels").set("token", token("marketer")).send({ code: "ads", name: "Again" }).expect(409);
+    expect(dup.body.msg).toBe("A record with this value already exists");
+    const orphan = await t.http.post("/admin/api/pixel-ids").set("token", token("marketer")).send({ channelId: 999999, kind: 1, value: "FB-X" }).expect(400);
+    expect(orphan.body.msg).toBe("A referenced record does not exist");
+    await t.http.post("/admin/api/site-settings").set("token", token("marketer")).send({ key: "dupKey", value: 1 }).expect(200);
+    await t.http.post("/admin/api/site-settings").set("token", token("marketer")).send({ key: "dupKey", value: 2 }).expect(409);
+    expect(await t.db.auditLog.count({ where: { resource: "SiteSetting", resourceId: "dupKey" } })).toBe(1);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../../db/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { pageOf, type ListParams, type PageableTable } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "./audit.service.ts";
@@ -46,7 +47,7 @@ export function auditedTable<R, K>(db: Db, audit: AuditService, spec: AuditedTab
       }),
 
     remove: (staffId: number, id: number | string) =>
-      db.$transaction(async (t) => {
+      inTx(db, undefined, async (t) => {
         const before = await table(t).findUnique({ where: key(id) });
         if (!before) throw HttpError.notFound();
         await table(t).delete({ where: key(id) });
@@ -56,8 +57,20 @@ export function auditedTable<R, K>(db: Db, audit: AuditService, spec: AuditedTab
   };
 }
 
-function inTx<T>(db: Db, tx: Tx | undefined, fn: (t: Tx) => Promise<T>): Promise<T> {
-  return tx ? fn(tx) : db.$transaction(fn);
+async function inTx<T>(db: Db, tx: Tx | undefined, fn: (t: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await (tx ? fn(tx) : db.$transaction(fn));
+  } catch (err) {
+    throw asInputError(err);
+  }
+}
+
+/** A duplicate key or a reference to a missing row is the staff member's input, not a server fault. */
+function asInputError(err: unknown): unknown {
+  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return err;
+  if (err.code === "P2002") return HttpError.conflict("A record with this value already exists");
+  if (err.code === "P2003") return HttpError.badRequest("A referenced record does not exist");
+  return err;
 }
 
 export const byId = (id: number | string) => ({ id: Number(id) });
