@@ -1,7 +1,7 @@
 import PeopleIcon from "@mui/icons-material/People";
 import {
   BooleanField, BooleanInput, Datagrid, DateField, List, NumberField, ReferenceManyField, SearchInput, SelectInput, Show, TabbedShowLayout, TextField, TopToolbar,
-  Pagination, useRecordContext, WithRecord, useCanAccessResources,
+  Pagination, useRecordContext, useCanAccessResources,
 } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField, MoneyField } from "../common/fields.tsx";
@@ -54,7 +54,7 @@ function UserShow() {
   const { canAccess } = useCanAccessResources({ action: "list", resources: ["ledger", "orders", "generation-tasks", "reports"] });
   const may = (resource: string) => canAccess?.[resource] === true;
   return (
-    <Show actions={<WithRecord render={() => <UserActions />} />}>
+    <Show actions={<UserActions />}>
       <TabbedShowLayout>
         <TabbedShowLayout.Tab label="console.tab.summary">
           <TextField source="id" />
