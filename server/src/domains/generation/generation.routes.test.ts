@@ -259,6 +259,13 @@ describe("templates and site content", () => {
     expect(site.engine.message).toMatch(/No AI engine is configured/);
     await seedTemplates(s.db, { config: s.config });
     expect((await s.http.get("/api/Index/getTemplatesList").expect(200)).body.data.list.length).toBe(all.length);
+
+    // covers staff typed in the console pass through; a user's media key is never signed for everyone
+    await s.db.template.update({ where: { id: all[0].id }, data: { coverUrl: "https://cdn.example.com/c.jpg" } });
+    await s.db.template.update({ where: { id: all[1].id }, data: { coverUrl: "u/1/uploads/private.jpg" } });
+    const after = (await s.http.get("/api/Index/getTemplatesList").expect(200)).body.data.list;
+    expect(after.find((t: { id: number }) => t.id === all[0].id).cover_url).toBe("https://cdn.example.com/c.jpg");
+    expect(after.find((t: { id: number }) => t.id === all[1].id).cover_url).toBeNull();
   });
 });
 

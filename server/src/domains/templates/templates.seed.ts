@@ -63,7 +63,7 @@ async function renderCover(storage: MediaStorage, key: string, title: string, st
   await storage.put(key, await sharp(art).composite([{ input: caption }]).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
 }
 
-/** Idempotent: adds missing templates, banners and prompts, and re-renders any cover missing from storage (all covers at once). */
+/** Idempotent: seeds templates, banners and prompts into empty tables, and re-renders any seeded cover missing from storage. */
 export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<void> {
   const storage = createStorage(ctx.config);
   const styles = ["aurora", "bokeh", "waves", "mosaic"];
@@ -73,20 +73,13 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
     ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640)),
     ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400)),
   ]);
-  const [haveTemplates, haveBanners, prompts] = await Promise.all([
-    db.template.findMany({ where: { coverUrl: { in: templates.map((t) => t.key) } }, select: { coverUrl: true } }),
-    db.banner.findMany({ where: { imageUrl: { in: banners.map((b) => b.key) } }, select: { imageUrl: true } }),
-    db.promptSuggestion.count(),
-  ]);
-  const seenTemplates = new Set(haveTemplates.map((t) => t.coverUrl));
-  const seenBanners = new Set(haveBanners.map((b) => b.imageUrl));
-  const newTemplates = templates.filter((t) => !seenTemplates.has(t.key));
-  const newBanners = banners.filter((b) => !seenBanners.has(b.key));
-  if (newTemplates.length) {
+  // the catalogue is seeded once; after that it belongs to the console (edits and deletions are not undone at start)
+  const [templateCount, bannerCount, prompts] = await Promise.all([db.template.count(), db.banner.count(), db.promptSuggestion.count()]);
+  if (templateCount === 0) {
     await db.template.createMany({
-      data: newTemplates.map((t) => ({ name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: t.key, sortOrder: t.sortOrder })),
+      data: templates.map((t) => ({ name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: t.key, sortOrder: t.sortOrder })),
     });
   }
-  if (newBanners.length) await db.banner.createMany({ data: newBanners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder })) });
+  if (bannerCount === 0) await db.banner.createMany({ data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder })) });
   if (prompts === 0) await db.promptSuggestion.createMany({ data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i })) });
 }

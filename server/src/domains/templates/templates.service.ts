@@ -7,8 +7,15 @@ export const VIDEO_MODES: GenerationMode[] = ["image_to_video", "audio_overlay",
 
 /** Templates, banners, prompt suggestions and site settings: what the Index calls show. */
 export function createTemplatesService(db: Db, storage: MediaStorage) {
-  /** Covers and banner images are stored as media keys and handed out as signed URLs. */
-  const urlOf = (key: string | null) => (key ? storage.signedUrl(key) : Promise.resolve(null));
+  /**
+   * Seeded covers and banner images are site media keys (`site/...`), handed out as signed URLs; staff may also enter
+   * their own URL in the console, which is passed through. Nothing else is signed, so no entry can expose user media.
+   */
+  const urlOf = async (value: string | null) => {
+    if (!value) return null;
+    if (value.startsWith("site/") && !value.includes("..")) return storage.signedUrl(value);
+    return /^(https?:\/\/|\/)/.test(value) ? value : null;
+  };
 
   async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null }) {
     return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: await urlOf(t.coverUrl) };
