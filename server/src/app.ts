@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import { isDbReachable, type Db } from "./db/client.ts";
 import { ApiRouter } from "./http/api.ts";
+import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { authRoutes } from "./domains/auth/auth.routes.ts";
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     res.json(openApi);
   });
 
+  serveConsumerApp(app, config.CONSUMER_DIST_DIR);
   app.use(["/api", "/admin/api"], notFoundHandler);
   app.use(notFoundHandler);
   app.use(errorHandler(log));

@@ -44,6 +44,9 @@ export const configSchema = z.object({
 
   FREE_GENERATIONS: z.coerce.number().int().min(0).default(1),
 
+  /** The built consumer app served at `/` (`npm run build:consumer`). */
+  CONSUMER_DIST_DIR: z.string().default("./dist/consumer"),
+
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
 });
