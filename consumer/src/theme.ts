@@ -15,7 +15,8 @@ export const theme = createTheme({
     warning: { main: "#fbbf24" },
     error: { main: "#f87171" },
   },
-  shape: { borderRadius: 14 },
+  // sx radii are multiples of this (borderRadius: 3 = 12px)
+  shape: { borderRadius: 4 },
   typography: {
     fontFamily: '"Inter", system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans JP", "Noto Sans KR", sans-serif',
     h1: { fontWeight: 800, letterSpacing: "-0.03em" },
@@ -44,5 +45,10 @@ export const theme = createTheme({
     MuiCard: { styleOverrides: { root: { border: "1px solid rgba(255,255,255,0.06)" } } },
     MuiChip: { styleOverrides: { root: { fontWeight: 600 } } },
     MuiLink: { defaultProps: { underline: "hover" } },
+    MuiOutlinedInput: { styleOverrides: { root: { borderRadius: 12 } } },
+    MuiToggleButtonGroup: { styleOverrides: { root: { borderRadius: 10 } } },
+    MuiToggleButton: { styleOverrides: { root: { borderRadius: 10, textTransform: "none", fontWeight: 600 } } },
+    MuiMenu: { styleOverrides: { paper: { borderRadius: 12, border: "1px solid rgba(255,255,255,0.08)" } } },
+    MuiAlert: { styleOverrides: { root: { borderRadius: 12 } } },
   },
 });

@@ -45,7 +45,7 @@ export default function BuyCreditsDialog() {
       .then((list) => {
         const packs = list.filter((p) => p.kind !== "subscription");
         setProducts(packs);
-        setSelected((packs.find((p) => p.best_value) ?? packs[0])?.id ?? null);
+        setSelected((packs.find((p) => p.best_value) ?? packs[0])?.product_id ?? null);
       })
       .catch((e: ApiError) => {
         setProducts([]);
@@ -88,14 +88,14 @@ export default function BuyCreditsDialog() {
         ) : (
           <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr 1fr", sm: "repeat(3, 1fr)" }, gap: 1.5, mt: 1 }}>
             {products.map((p) => {
-              const active = p.id === selected;
+              const active = p.product_id === selected;
               return (
                 <Box
-                  key={p.id}
+                  key={p.product_id}
                   component="button"
                   type="button"
-                  onClick={() => setSelected(p.id)}
-                  data-testid={`product-${p.id}`}
+                  onClick={() => setSelected(p.product_id)}
+                  data-testid={`product-${p.product_id}`}
                   aria-pressed={active}
                   sx={{
                     position: "relative",

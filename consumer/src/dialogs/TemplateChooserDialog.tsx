@@ -22,7 +22,7 @@ export default function TemplateChooserDialog({ mode, selectedId, onChoose, onCl
   const [category, setCategory] = useState<TemplateCategory>("Portrait");
 
   useEffect(() => {
-    getTemplates("video")
+    getTemplates()
       .then(setTemplates)
       .catch(() => setTemplates([]));
   }, []);

@@ -48,6 +48,8 @@ export interface RequestOptions {
   quiet?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** extra headers a provider asks for (PayPal's client metadata id) */
+  headers?: Record<string, string>;
 }
 
 type ErrorListener = (error: ApiError) => void;
@@ -133,10 +135,10 @@ async function send<T>(method: string, path: string, init: RequestInit & { heade
 
 export const api = {
   get<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-    return send<T>("GET", path, { headers: requestHeaders() }, opts);
+    return send<T>("GET", path, { headers: { ...requestHeaders(), ...opts.headers } }, opts);
   },
   post<T>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
-    const headers = { ...requestHeaders(), "Content-Type": "application/json" };
+    const headers = { ...requestHeaders(), ...opts.headers, "Content-Type": "application/json" };
     return send<T>("POST", path, { headers, body: JSON.stringify(body ?? {}) }, opts);
   },
   /** Multipart upload; the browser sets the boundary. */

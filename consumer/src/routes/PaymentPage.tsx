@@ -33,7 +33,7 @@ export function Component() {
       </Box>
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", md: "repeat(3, 1fr)" }, gap: 2 }}>
         {products.map((p) => (
-          <Paper key={p.id} sx={{ p: 3.5, borderRadius: 5, position: "relative", border: p.best_value ? "1.5px solid" : undefined, borderColor: p.best_value ? "primary.main" : undefined }}>
+          <Paper key={p.product_id} sx={{ p: 3.5, borderRadius: 5, position: "relative", border: p.best_value ? "1.5px solid" : undefined, borderColor: p.best_value ? "primary.main" : undefined }}>
             {p.best_value && <Chip size="small" label={t("buy.bestValue")} sx={{ position: "absolute", top: 16, right: 16, background: accentGradient, color: "#fff" }} />}
             <Typography variant="h6">{p.kind === "subscription" ? t("pricing.subscription") : t("buy.credits", { count: p.credits })}</Typography>
             <Box sx={{ display: "flex", alignItems: "baseline", gap: 1, mt: 1 }}>

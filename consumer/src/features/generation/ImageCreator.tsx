@@ -29,7 +29,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
-  const price = usePrice(mode === "image_batch" ? { mode, count } : { mode });
+  const price = usePrice({ type: "image", count: mode === "image_batch" ? count : 1 });
 
   useEffect(() => {
     getPrompts()
@@ -42,7 +42,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
     if (!prompt.trim()) return setError(translateMessage(TEXT_OR_ROLE));
     setBusy(true);
     try {
-      const { id } = await submitImages({ mode, prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, idempotency_key: idempotencyKey });
+      const { id } = await submitImages(mode, { prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, idempotency_key: idempotencyKey });
       setIdempotencyKey(crypto.randomUUID());
       onSubmitted(id);
     } catch (e) {

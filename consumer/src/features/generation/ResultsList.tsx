@@ -36,9 +36,7 @@ const STATUS_COLOR: Record<TaskStatusKey, "default" | "info" | "success" | "erro
 };
 
 function createdAt(task: Task, locale: string): string {
-  if (task.created_at === undefined) return "";
-  const date = typeof task.created_at === "number" ? new Date(task.created_at * (task.created_at < 1e12 ? 1000 : 1)) : new Date(task.created_at);
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
+  return task.created_at ? new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(task.created_at)) : "";
 }
 
 /** SPEC.md §3 generated-item list: ID, created time, status, action (open, download, delete). */
@@ -88,7 +86,7 @@ export function ResultsList() {
           </TableHead>
           <TableBody>
             {(data?.list ?? []).map((task) => {
-              const key = statusKey(task.status);
+              const key = statusKey(task);
               const media = task.video_url ?? task.image_urls?.[0] ?? null;
               return (
                 <TableRow key={task.id} hover data-testid={`result-${task.id}`}>

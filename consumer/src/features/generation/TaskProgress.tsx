@@ -24,7 +24,7 @@ export function downloadName(id: number, url: string): string {
 export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother: () => void }) {
   const { t } = useTranslation();
   const task = useTaskProgress(taskId);
-  const key = task ? statusKey(task.status) : "queued";
+  const key = task?.status ? statusKey(task) : "queued";
   const progress = Math.max(0, Math.min(100, task?.progress ?? 0));
 
   return (
@@ -71,7 +71,7 @@ export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother:
           </Alert>
           {key === "failed" && (
             <Typography color="text.secondary" sx={{ mt: 2 }} data-testid="refunded">
-              {t("progress.refunded", { count: task?.refunded ?? task?.cost ?? 0 })}
+              {task?.paid_with === "free" ? t("progress.freeReturned") : t("progress.refunded", { count: task?.cost ?? 0 })}
             </Typography>
           )}
           <Button variant="outlined" onClick={onAnother} sx={{ mt: 2 }}>{t("progress.tryAgain")}</Button>

@@ -18,13 +18,12 @@ import { UPLOAD_MESSAGES } from "../uploads/upload-rules.ts";
 import type { UploadResult } from "../uploads/uploads.api.ts";
 import type { Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
-import { NOT_ENOUGH_CREDITS, submitVideo, type Resolution, type VideoMode } from "./generation.api.ts";
+import { NOT_ENOUGH_CREDITS, submitVideo, VIDEO_MODES, type Resolution, type VideoMode } from "./generation.api.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 
 const TemplateChooserDialog = lazy(() => import("../../dialogs/TemplateChooserDialog.tsx"));
 
-export const VIDEO_MODES: VideoMode[] = ["image_to_video", "audio_overlay", "video_to_video"];
 const IMAGE_VIDEO_SECONDS = [5, 10] as const;
 
 function Step({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
@@ -52,10 +51,10 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
   const [busy, setBusy] = useState(false);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
 
+  const needsTemplate = mode !== "audio_overlay";
   const duration = mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
   const ready = mode === "video_to_video" ? video !== null : photo !== null && (mode !== "audio_overlay" || audio !== null);
-  const price = usePrice(duration > 0 ? { mode, resolution, duration: Math.round(duration * 10) / 10, template_id: template?.id } : null);
-  const needsTemplate = mode !== "audio_overlay";
+  const price = usePrice(duration > 0 ? { type: "video", resolution, duration: Math.round(duration * 10) / 10, template_id: needsTemplate ? template?.id : undefined } : null);
 
   async function submit() {
     setError(null);
@@ -65,7 +64,6 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
     setBusy(true);
     try {
       const { id } = await submitVideo({
-        mode,
         image_id: mode === "video_to_video" ? undefined : photo?.id,
         audio_id: mode === "audio_overlay" ? audio?.id : undefined,
         video_id: mode === "video_to_video" ? video?.id : undefined,

@@ -5,6 +5,8 @@ import { api, requestHeaders, withTimestamp } from "../../lib/api-client.ts";
 export type VideoMode = "image_to_video" | "audio_overlay" | "video_to_video";
 export type ImageMode = "text_to_image" | "image_batch";
 export type Mode = VideoMode | ImageMode;
+
+export const VIDEO_MODES: VideoMode[] = ["image_to_video", "audio_overlay", "video_to_video"];
 export type Resolution = "480P" | "720P";
 
 /** SPEC.md §8 texts the creating screens react to. */
@@ -22,33 +24,36 @@ export const TASK_STATUS = {
 
 export type TaskStatusKey = keyof typeof TASK_STATUS | "unknown";
 
-export function statusKey(status: string): TaskStatusKey {
+export function statusKey(task: Pick<Task, "status" | "state">): TaskStatusKey {
+  if (task.state && task.state in TASK_STATUS) return task.state;
+  const status = task.status;
   const hit = (Object.entries(TASK_STATUS) as Array<[TaskStatusKey, string]>).find(([, words]) => words === status);
   return hit ? hit[0] : "unknown";
 }
 
-export function isFinished(status: string): boolean {
-  const key = statusKey(status);
+export function isFinished(task: Pick<Task, "status" | "state">): boolean {
+  const key = statusKey(task);
   return key === "succeeded" || key === "failed" || key === "expired";
 }
 
 export interface Task {
   id: number;
-  mode?: Mode;
+  /** the mode, in the list's "action" column */
+  action?: Mode;
   status: string;
+  /** the status as a key: queued, running, succeeded, failed, expired */
+  state?: TaskStatusKey;
   progress: number;
   cost: number;
-  /** credits given back when the task failed */
-  refunded?: number;
+  /** "credits" or "free" (a free generation, given back as one when the task fails) */
+  paid_with?: string;
   video_url?: string | null;
   poster_url?: string | null;
   image_urls?: string[];
-  created_at?: string | number;
+  created_at?: string;
   resolution?: string;
   duration?: number;
   estimate_seconds?: number;
-  template_name?: string | null;
-  is_public?: boolean;
   /** "local draft" when the CPU engine made it (ARCHITECTURE.md §6) */
   label?: string;
 }
@@ -60,8 +65,8 @@ export interface TaskPage {
   total: number;
 }
 
+/** The server tells the three video modes apart by which inputs are given (image; image + audio; video). */
 export interface VideoRequest {
-  mode: VideoMode;
   image_id?: number;
   audio_id?: number;
   video_id?: number;
@@ -72,23 +77,33 @@ export interface VideoRequest {
 }
 
 export interface ImageRequest {
-  mode: ImageMode;
   prompt: string;
   count?: number;
   idempotency_key: string;
 }
 
-export async function durationPoints(input: { mode: Mode; resolution?: Resolution; duration?: number; template_id?: number; count?: number }): Promise<number> {
-  const data = await api.post<{ points: number } | number>("/api/Generation/getDurationPoints", input, { quiet: true });
-  return typeof data === "number" ? data : data.points;
+export interface PriceRequest {
+  type: "video" | "image";
+  resolution?: Resolution;
+  duration?: number;
+  template_id?: number;
+  count?: number;
+}
+
+export async function durationPoints(input: PriceRequest): Promise<number> {
+  return (await api.post<{ points: number }>("/api/Generation/getDurationPoints", input, { quiet: true })).points;
+}
+
+export async function freeGenerations(): Promise<number> {
+  return (await api.get<{ free_num: number }>("/api/ImageUpload/user_free_num", { quiet: true })).free_num;
 }
 
 export function submitVideo(input: VideoRequest): Promise<{ id: number }> {
   return api.post<{ id: number }>("/api/Generation/picVideoSubmit", input, { quiet: true });
 }
 
-export function submitImages(input: ImageRequest): Promise<{ id: number }> {
-  const path = input.mode === "image_batch" ? "/api/Generation/imageBatchModel" : "/api/Generation/textPicSubmit";
+export function submitImages(mode: ImageMode, input: ImageRequest): Promise<{ id: number }> {
+  const path = mode === "image_batch" ? "/api/Generation/imageBatchModel" : "/api/Generation/textPicSubmit";
   return api.post<{ id: number }>(path, input, { quiet: true });
 }
 
@@ -110,7 +125,7 @@ export function deleteTask(id: number): Promise<unknown> {
  * stream ends; throws when it cannot be opened (the caller then polls instead).
  */
 export async function streamTaskProgress(id: number, onTask: (task: Partial<Task>) => void, signal: AbortSignal): Promise<void> {
-  const res = await fetch(withTimestamp(`/api/Generation/events/${id}`), { headers: { ...requestHeaders(), Accept: "text/event-stream" }, signal, cache: "no-store" });
+  const res = await fetch(withTimestamp("/api/Generation/progress", { id }), { headers: { ...requestHeaders(), Accept: "text/event-stream" }, signal, cache: "no-store" });
   if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("text/event-stream")) throw new Error(`progress stream unavailable (${res.status})`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { durationPoints, type Mode, type Resolution } from "./generation.api.ts";
+import { durationPoints, type PriceRequest } from "./generation.api.ts";
 
 /** The credit price of the request as the server computes it (getDurationPoints), refreshed as the choices change. */
-export function usePrice(input: { mode: Mode; resolution?: Resolution; duration?: number; template_id?: number; count?: number } | null): number | null {
+export function usePrice(input: PriceRequest | null): number | null {
   const [price, setPrice] = useState<number | null>(null);
   const key = JSON.stringify(input);
   useEffect(() => {

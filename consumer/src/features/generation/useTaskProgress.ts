@@ -36,19 +36,19 @@ export function useTaskProgress(id: number | null): Task | null {
       } catch {
         // the stream or the next poll will bring the state
       }
-      if (latest.status && isFinished(latest.status)) return;
+      if (latest.status && isFinished(latest as Task)) return;
       try {
         await streamTaskProgress(id!, merge, abort.signal);
       } catch {
         // no stream: poll instead
       }
-      while (!abort.signal.aborted && !(latest.status && isFinished(latest.status))) {
+      while (!abort.signal.aborted && !(latest.status && isFinished(latest as Task))) {
         try {
           merge(await taskDetails(id!));
         } catch {
           // keep trying; the task is still there
         }
-        if (latest.status && isFinished(latest.status)) break;
+        if (latest.status && isFinished(latest as Task)) break;
         await sleep(POLL_MS, abort.signal);
       }
     }

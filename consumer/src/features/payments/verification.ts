@@ -112,7 +112,7 @@ export const verification = {
     set({ phase: "verifying", orderId, provider, status: null, tries: opts.tries ?? 0 });
     save();
     if (provider === "paypal" && opts.paypalToken) {
-      await capturePaypalOrder(orderId, opts.paypalToken).catch(() => null);
+      await capturePaypalOrder(opts.paypalToken).catch(() => null);
     }
     await poll(id);
   },

@@ -8,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { getTemplates, TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from "./templates.api.ts";
 import { TemplateCard } from "./TemplateCard.tsx";
+import { VIDEO_MODES } from "../generation/generation.api.ts";
 
 /** SPEC.md §2 quick templates of the creation studio, grouped Portrait, Lifestyle, Creative. */
 export function QuickTemplates({ selectedId, onChoose }: { selectedId: number | null; onChoose: (t: Template) => void }) {
@@ -16,12 +17,12 @@ export function QuickTemplates({ selectedId, onChoose }: { selectedId: number | 
   const [category, setCategory] = useState<TemplateCategory>("Portrait");
 
   useEffect(() => {
-    getTemplates("video")
+    getTemplates()
       .then(setTemplates)
       .catch(() => setTemplates([]));
   }, []);
 
-  const shown = (templates ?? []).filter((tpl) => tpl.category.toLowerCase() === category.toLowerCase()).slice(0, 9);
+  const shown = (templates ?? []).filter((tpl) => (VIDEO_MODES as string[]).includes(tpl.mode) && tpl.category.toLowerCase() === category.toLowerCase()).slice(0, 9);
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3 }, borderRadius: 5 }} data-testid="quick-templates">
       <Typography variant="h6">{t("studio.quickTemplates")}</Typography>

@@ -12,7 +12,6 @@ export interface Template {
   suit_for: string;
   mode: Mode;
   cover_url: string | null;
-  preview_url?: string | null;
   credit_price: number;
 }
 
@@ -22,8 +21,8 @@ function listOf<T>(data: unknown): T[] {
   return Array.isArray(list) ? (list as T[]) : [];
 }
 
-export async function getTemplates(suitFor?: string): Promise<Template[]> {
-  return listOf<Template>(await api.get("/api/Index/getTemplatesList", { query: { suit_for: suitFor }, quiet: true }));
+export async function getTemplates(): Promise<Template[]> {
+  return listOf<Template>(await api.get("/api/Index/getTemplatesList", { quiet: true }));
 }
 
 export interface Banner {

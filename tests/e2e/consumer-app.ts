@@ -1,0 +1,104 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(".");
+const SOURCES = [path.join(ROOT, "consumer")];
+const INDEX = path.join(ROOT, "dist/consumer/index.html");
+const LOCK = path.join(ROOT, "dist/.consumer-build.lock");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function isFresh(): boolean {
+  return fs.existsSync(INDEX) && fs.statSync(INDEX).mtimeMs >= Math.max(...SOURCES.map(newestSource));
+}
+
+/**
+ * Builds dist/consumer when it is missing or older than its sources. Test files run in parallel processes,
+ * so one builds under a lock directory and the others wait for it.
+ */
+export async function ensureConsumerBuild(): Promise<void> {
+  if (isFresh()) return;
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch {
+      // another process is building; a lock older than 3 minutes is from a crashed run
+      if (Date.now() - fs.statSync(LOCK).mtimeMs > 180_000) fs.rmSync(LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 500));
+      if (isFresh()) return;
+    }
+  }
+  try {
+    if (!isFresh()) await run(path.join(ROOT, "node_modules/.bin/vite"), ["build", "--config", "consumer/vite.config.ts", "--logLevel", "warn"], { cwd: ROOT });
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Whether the running API has a route (from its OpenAPI document) — for journeys whose back end lands separately. */
+export async function apiHasRoute(baseUrl: string, routePath: string): Promise<boolean> {
+  const res = await fetch(`${baseUrl}/api/docs`);
+  const doc = (await res.json()) as { paths?: Record<string, unknown> };
+  const want = routePath.toLowerCase();
+  return Object.keys(doc.paths ?? {}).some((p) => p.toLowerCase() === want);
+}
+
+export interface AppOptions {
+  /** skip the age gate (it is remembered on the device) */
+  adult?: boolean;
+  language?: "en" | "ja" | "ko" | "ru";
+  viewport?: { width: number; height: number };
+}
+
+/** A fresh browser profile on the app, optionally past the age gate and in a language. */
+export async function newAppContext(browser: Browser, opts: AppOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 860 }, acceptDownloads: true, serviceWorkers: "block" });
+  await context.addInitScript(
+    ({ adult, language }) => {
+      if (sessionStorage.getItem("__e2e_init")) return;
+      sessionStorage.setItem("__e2e_init", "1");
+      if (adult) localStorage.setItem("reverie_age_confirmed", "1");
+      if (language) localStorage.setItem("reverie_language", language);
+    },
+    { adult: opts.adult ?? false, language: opts.language ?? null },
+  );
+  return context;
+}
+
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => localStorage.getItem("reverie_token"));
+}
+
+/** Every translation key the page has looked up so far (recorded by the app's i18n post-processor). */
+export async function usedKeys(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(window.__reverieUsedKeys ?? new Set<string>())]);
+}
+
+type Tree = { [k: string]: string | Tree };
+
+/** Keys (as the code uses them) that a locale file lacks: plural lookups count when any plural form exists. */
+export function missingKeys(language: string, keys: string[]): string[] {
+  const tree = JSON.parse(fs.readFileSync(path.join(ROOT, `consumer/src/i18n/locales/${language}.json`), "utf8")) as Tree;
+  const has = (key: string) => {
+    const parts = key.split(".");
+    const last = parts.pop()!;
+    let node: string | Tree | undefined = tree;
+    for (const p of parts) node = typeof node === "object" ? node[p] : undefined;
+    if (typeof node !== "object") return false;
+    return typeof node[last] === "string" || Object.keys(node).some((k) => k.startsWith(`${last}_`));
+  };
+  return keys.filter((k) => !has(k));
+}
