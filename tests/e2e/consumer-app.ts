@@ -102,3 +102,34 @@ export function missingKeys(language: string, keys: string[]): string[] {
   };
   return keys.filter((k) => !has(k));
 }
+
+/**
+ * A listening API whose PUBLIC_URL is its own address: payment providers (the sandbox checkout) build their
+ * return and notification URLs from it, so it must be known before the app is created.
+ */
+export async function startAppServer(overrides: Record<string, string> = {}) {
+  const { freePort } = await import("../net-utils.ts");
+  const { createTestApp } = await import("../db-utils.ts");
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ PUBLIC_URL: url, ...overrides });
+  const server = await new Promise<import("node:http").Server>((resolve) => {
+    const s = t.app.listen(port, "127.0.0.1", () => resolve(s));
+  });
+  return {
+    ...t,
+    url,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await t.close();
+    },
+  };
+}
+
+/** A full-page screenshot taken from the top, so the sticky header sits where it belongs. */
+export async function pageShot(page: Page, name: string): Promise<void> {
+  const { screenshot } = await import("./browser.ts");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}

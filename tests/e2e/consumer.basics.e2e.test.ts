@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsumerBuild, missingKeys, newAppContext, storedToken, usedKeys } from "./consumer-app.ts";
+import { launchBrowser } from "./browser.ts";
+import { ensureConsumerBuild, missingKeys, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
 import { startTestServer } from "../server-utils.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -25,7 +25,7 @@ describe("consumer app: entering, guarding and leaving", () => {
     await page.goto(`${server.url}/`);
     await page.waitForURL(/\/home$/);
     await page.getByTestId("age-gate").waitFor();
-    await screenshot(page, "consumer-age-gate");
+    await pageShot(page, "consumer-age-gate");
     await page.getByTestId("age-decline").click();
     await page.waitForURL("about:blank");
 
@@ -36,7 +36,7 @@ describe("consumer app: entering, guarding and leaving", () => {
     await page.getByTestId("try-guest").waitFor();
     expect(await page.getByTestId("age-gate").count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("reverie_age_confirmed"))).toBe("1");
-    await screenshot(page, "consumer-home");
+    await pageShot(page, "consumer-home");
     await context.close();
   });
 
@@ -73,7 +73,7 @@ describe("consumer app: entering, guarding and leaving", () => {
     expect(res?.status()).toBe(200);
     await page.getByTestId("not-found").waitFor();
     expect(await page.getByTestId("not-found").innerText()).toContain("Page not found");
-    await screenshot(page, "consumer-not-found");
+    await pageShot(page, "consumer-not-found");
     await page.getByTestId("back-home").click();
     await page.waitForURL(/\/home$/);
     // the API keeps its own 404s
@@ -147,7 +147,46 @@ describe("consumer app: entering, guarding and leaving", () => {
     await page.getByTestId("support-bubble").click();
     await page.getByTestId("support-panel").waitFor();
     expect(await page.getByTestId("support-email").getAttribute("href")).toMatch(/^mailto:/);
-    await screenshot(page, "consumer-agreement-support");
+    await pageShot(page, "consumer-agreement-support");
+    await context.close();
+  });
+});
+
+describe("consumer app: email-code login", () => {
+  it("checks the form with the SPEC messages, reads the code from the outbox and signs in", async () => {
+    const context = await newAppContext(browser, { adult: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    page.setDefaultTimeout(8000);
+    await page.getByTestId("open-login").click();
+    await page.getByTestId("login-dialog").waitFor();
+    await pageShot(page, "consumer-login");
+
+    await page.getByTestId("login-submit").click();
+    expect(await page.getByTestId("login-dialog").innerText()).toContain("Please enter email");
+    expect(await page.getByTestId("login-dialog").innerText()).toContain("Please enter verification code");
+    await page.getByTestId("login-email").fill("not-an-email");
+    await page.getByTestId("login-code").fill("12");
+    await page.getByTestId("login-submit").click();
+    expect(await page.getByTestId("login-dialog").innerText()).toContain("Please enter a valid email");
+    expect(await page.getByTestId("login-dialog").innerText()).toContain("Please enter 4-6 digit verification code");
+
+    const email = `reader-${Date.now()}@example.com`;
+    await page.getByTestId("login-email").fill(email);
+    await page.getByTestId("send-code").click();
+    await page.getByText("We sent a code to your email.").waitFor();
+    expect(await page.getByTestId("send-code").innerText()).toMatch(/Resend in \d+ s/);
+    await page.getByTestId("login-code").fill("000000");
+    await page.getByTestId("login-submit").click();
+    const mail = await server.db.outboxEmail.findFirstOrThrow({ where: { to: email }, orderBy: { id: "desc" } });
+    const code = /(\d{6})/.exec(mail.subject)![1];
+    if (code !== "000000") expect(await page.getByTestId("login-error").innerText()).toBe("Please enter the correct verification code");
+    await page.getByTestId("login-code").fill(code);
+    await page.getByTestId("login-submit").click();
+    await page.getByTestId("login-dialog").waitFor({ state: "detached" });
+    await page.getByTestId("account-menu").click();
+    expect(await page.getByRole("menu").innerText()).toContain(email);
+    expect(await page.evaluate(() => localStorage.getItem("reverie_loginType"))).toBe("registered");
     await context.close();
   });
 });
@@ -160,7 +199,7 @@ describe("consumer app in Japanese, Korean and Russian", () => {
       await page.goto(`${server.url}/home`);
       await page.getByTestId("try-guest").waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
-      await screenshot(page, `consumer-home-${language}`);
+      await pageShot(page, `consumer-home-${language}`);
       await page.getByTestId("try-guest").click();
       await page.waitForURL(/\/creationStudio$/);
       await page.getByTestId("photo-picker").waitFor();
@@ -168,7 +207,7 @@ describe("consumer app in Japanese, Korean and Russian", () => {
       await page.getByTestId("prompt").waitFor();
       await page.getByTestId("tab-videos").click();
       await page.getByTestId("photo-picker").waitFor();
-      await screenshot(page, `consumer-studio-${language}`);
+      await pageShot(page, `consumer-studio-${language}`);
       const keys = await usedKeys(page);
       expect(keys.length).toBeGreaterThan(40);
       expect(missingKeys(language, keys)).toEqual([]);

@@ -53,6 +53,7 @@ export default function LoginDialog() {
     try {
       const { resend_in } = await session.sendEmailCode(email.trim());
       setSent(true);
+      setCodeError(null);
       setResendIn(resend_in);
     } catch (e) {
       const wait = (e as ApiError).data as { resend_in?: number } | null;
@@ -112,7 +113,10 @@ export default function LoginDialog() {
             type="email"
             autoComplete="email"
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setEmailError(null);
+            }}
             error={emailError !== null}
             helperText={emailError ?? " "}
             slotProps={{ htmlInput: { "data-testid": "login-email" } }}
@@ -122,7 +126,10 @@ export default function LoginDialog() {
             inputMode="numeric"
             autoComplete="one-time-code"
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onChange={(e) => {
+              setCode(e.target.value);
+              setCodeError(null);
+            }}
             error={codeError !== null}
             helperText={codeError ?? (sent ? t("login.codeSent") : " ")}
             slotProps={{
