@@ -113,6 +113,7 @@ export async function startAppServer(overrides: Record<string, string> = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ PUBLIC_URL: url, ...overrides });
+  await seedDemoData(t);
   const server = await new Promise<import("node:http").Server>((resolve) => {
     const s = t.app.listen(port, "127.0.0.1", () => resolve(s));
   });
@@ -132,4 +133,10 @@ export async function pageShot(page: Page, name: string): Promise<void> {
   const { screenshot } = await import("./browser.ts");
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, name);
+}
+
+/** The demo data `npm start` seeds (templates, products, channels): the journeys need what a real install has. */
+export async function seedDemoData(t: { db: import("../../server/src/db/client.ts").Db; config: import("../../server/src/config.ts").Config }): Promise<void> {
+  const [{ seed }, { silentLog }] = await Promise.all([import("../../prisma/seed.ts"), import("../db-utils.ts")]);
+  await seed(t.db, { config: t.config, log: silentLog });
 }
