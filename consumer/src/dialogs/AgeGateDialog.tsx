@@ -9,7 +9,7 @@ import { storage } from "../lib/storage.ts";
 import { accentGradient } from "../theme.ts";
 
 /** SPEC.md §1: confirm 18+ to enter, decline to leave. The answer is remembered on this device. */
-export function AgeGateDialog() {
+export default function AgeGateDialog() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(() => storage.get("age_confirmed") !== "1");
   if (!open) return null;

@@ -117,7 +117,7 @@ export default function BuyCreditsDialog() {
                   )}
                   <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
                     <BoltIcon sx={{ color: "secondary.main", fontSize: 20 }} />
-                    <Typography variant="h6" component="span">{t("buy.credits", { count: p.credits })}</Typography>
+                    <Typography component="span" sx={{ fontWeight: 800, fontSize: 17, whiteSpace: "nowrap" }}>{t("buy.credits", { count: p.credits })}</Typography>
                   </Box>
                   <Typography variant="body1" sx={{ mt: 1, fontWeight: 700 }}>{formatPrice(p.price, p.currency, i18n.language)}</Typography>
                   {p.was_price ? (

@@ -1,17 +1,19 @@
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import LinearProgress from "@mui/material/LinearProgress";
 import { Outlet, useNavigation } from "react-router";
-import { AgeGateDialog } from "../dialogs/AgeGateDialog.tsx";
 import { useOpenDialog } from "../dialogs/dialog-store.ts";
 import { resumePendingVerification } from "../features/payments/verification.ts";
 import { BottomBar } from "../features/site/BottomBar.tsx";
 import { Footer } from "../features/site/Footer.tsx";
 import { Header } from "../features/site/Header.tsx";
-import { NoticeSnackbar } from "../features/site/NoticeSnackbar.tsx";
+import { useNotice } from "../features/site/notifications.ts";
 import { useApiErrorsAsNotices } from "../features/site/useApiErrorsAsNotices.ts";
 import { SupportBubble } from "../features/support/SupportBubble.tsx";
+import { storage } from "../lib/storage.ts";
 
+const NoticeSnackbar = lazy(() => import("../features/site/NoticeSnackbar.tsx"));
+const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
 const LoginDialog = lazy(() => import("../dialogs/LoginDialog.tsx"));
 const BuyCreditsDialog = lazy(() => import("../dialogs/BuyCreditsDialog.tsx"));
 const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
@@ -19,6 +21,11 @@ const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
 export function RootLayout() {
   const navigation = useNavigation();
   const open = useOpenDialog();
+  const notice = useNotice();
+  const [noticesUsed, setNoticesUsed] = useState(false);
+  if (notice && !noticesUsed) setNoticesUsed(true);
+  // the gate's code is fetched only for visitors who have not answered it on this device
+  const [askAge] = useState(() => storage.get("age_confirmed") !== "1");
   useApiErrorsAsNotices();
   useEffect(resumePendingVerification, []);
 
@@ -32,9 +39,9 @@ export function RootLayout() {
       <Footer />
       <BottomBar />
       <SupportBubble />
-      <NoticeSnackbar />
-      <AgeGateDialog />
       <Suspense fallback={null}>
+        {noticesUsed && <NoticeSnackbar notice={notice} />}
+        {askAge && <AgeGateDialog />}
         {open === "login" && <LoginDialog />}
         {open === "buyCredits" && <BuyCreditsDialog />}
         {open === "install" && <InstallDialog />}

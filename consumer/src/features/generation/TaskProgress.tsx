@@ -34,7 +34,7 @@ export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother:
           <Typography variant="h5">{t(`progress.title.${key}`)}</Typography>
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>{estimateText(t, task?.estimate_seconds)}</Typography>
           <Box sx={{ display: "flex", alignItems: "center", gap: 2, mt: 3 }}>
-            <LinearProgress variant={key === "queued" ? "indeterminate" : "determinate"} value={progress} sx={{ flex: 1, height: 10, borderRadius: 5 }} data-testid="progress-bar" />
+            <LinearProgress variant={progress > 0 ? "determinate" : "indeterminate"} value={progress} sx={{ flex: 1, height: 10, borderRadius: 5 }} data-testid="progress-bar" />
             <Typography variant="body2" fontWeight={700} sx={{ minWidth: 44, textAlign: "right" }} data-testid="progress-percent">{`${progress}%`}</Typography>
           </Box>
         </>

@@ -15,7 +15,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { notifications } from "../site/notifications.ts";
 import { REPORT_REASONS, reportContent, type ReportReason, type ReportTarget } from "./report.api.ts";
 
-export function ReportDialog({ target, onClose }: { target: { type: ReportTarget; id: number }; onClose: () => void }) {
+export default function ReportDialog({ target, onClose }: { target: { type: ReportTarget; id: number }; onClose: () => void }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState<ReportReason>("underage");
   const [details, setDetails] = useState("");

@@ -10,7 +10,7 @@ export const FOOTER_SECTIONS = ["about", "legal", "terms", "privacy", "disclaime
 export function Footer() {
   const { t } = useTranslation();
   return (
-    <Box component="footer" sx={{ borderTop: 1, borderColor: "divider", mt: 8, py: 4, px: 2, pb: { xs: 12, md: 4 } }}>
+    <Box component="footer" sx={{ borderTop: 1, borderColor: "divider", mt: 8, py: 4, px: 2, pb: { xs: 20, md: 4 }, pr: { md: 12 } }}>
       <Box sx={{ maxWidth: 1200, mx: "auto", display: "flex", flexWrap: "wrap", gap: 3, alignItems: "center", justifyContent: "space-between" }}>
         <Box component="nav" sx={{ display: "flex", flexWrap: "wrap", gap: 2.5 }} aria-label={t("footer.label")}>
           {FOOTER_SECTIONS.map((s) => (

@@ -1,13 +1,13 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
 import { useTranslation } from "react-i18next";
-import { ReportDialog } from "../report/ReportDialog.tsx";
 import { getGallery, type GalleryItem } from "../templates/templates.api.ts";
+
+const ReportDialog = lazy(() => import("../report/ReportDialog.tsx"));
 
 /** Home gallery of public creations; each one can be reported. Videos play muted on hover only, to keep the page light. */
 export function Gallery() {
@@ -52,15 +52,17 @@ export function Gallery() {
                     <Typography variant="body2" fontWeight={700} noWrap>{item.name}</Typography>
                   </Box>
                 )}
-                <Tooltip title={t("report.action")}>
-                  <IconButton className="report" size="small" onClick={() => setReporting(item)} aria-label={t("report.action")} data-testid="report-open" sx={{ position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", opacity: { xs: 1, md: 0.75 }, "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } }}>
-                    <FlagOutlinedIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <IconButton className="report" size="small" onClick={() => setReporting(item)} aria-label={t("report.action")} title={t("report.action")} data-testid="report-open" sx={{ position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", opacity: { xs: 1, md: 0.75 }, "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } }}>
+                  <FlagOutlinedIcon fontSize="small" />
+                </IconButton>
               </Box>
             ))}
       </Box>
-      {reporting && <ReportDialog target={{ type: "task", id: reporting.id }} onClose={() => setReporting(null)} />}
+      {reporting && (
+        <Suspense fallback={null}>
+          <ReportDialog target={{ type: "task", id: reporting.id }} onClose={() => setReporting(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

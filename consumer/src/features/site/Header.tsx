@@ -1,24 +1,18 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import AppBar from "@mui/material/AppBar";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
-import ListItemIcon from "@mui/material/ListItemIcon";
-import Menu from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
-import AddToHomeScreenIcon from "@mui/icons-material/AddToHomeScreen";
 import BoltIcon from "@mui/icons-material/Bolt";
-import LogoutIcon from "@mui/icons-material/Logout";
-import VideoLibraryIcon from "@mui/icons-material/VideoLibrary";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink, NavLink, useNavigate } from "react-router";
+import { Link as RouterLink, NavLink } from "react-router";
 import { dialogs } from "../../dialogs/dialog-store.ts";
 import { accentGradient } from "../../theme.ts";
-import { session, useSession } from "../session/session.ts";
+import { useSession } from "../session/session.ts";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 
 export function Logo() {
@@ -35,6 +29,8 @@ export function Logo() {
   );
 }
 
+const AccountMenu = lazy(() => import("./AccountMenu.tsx"));
+
 const NAV = [
   { to: "/home", key: "nav.home" },
   { to: "/creationStudio", key: "nav.studio" },
@@ -44,7 +40,6 @@ const NAV = [
 export function Header() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const navigate = useNavigate();
   const [menu, setMenu] = useState<HTMLElement | null>(null);
 
   return (
@@ -83,38 +78,11 @@ export function Header() {
                 {user.nickname.slice(0, 1).toUpperCase()}
               </Avatar>
             </IconButton>
-            <Menu anchorEl={menu} open={menu !== null} onClose={() => setMenu(null)} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
-              <Box sx={{ px: 2, py: 1 }}>
-                <Typography variant="subtitle2" data-testid="nickname">{user.nickname}</Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {user.email ?? t(`loginType.${user.type}`)}
-                </Typography>
-              </Box>
-              <MenuItem onClick={() => { setMenu(null); navigate("/function"); }}>
-                <ListItemIcon><VideoLibraryIcon fontSize="small" /></ListItemIcon>
-                {t("nav.results")}
-              </MenuItem>
-              <MenuItem onClick={() => { setMenu(null); dialogs.open("install"); }}>
-                <ListItemIcon><AddToHomeScreenIcon fontSize="small" /></ListItemIcon>
-                {t("install.action")}
-              </MenuItem>
-              {user.type === "visitor" && (
-                <MenuItem onClick={() => { setMenu(null); dialogs.open("login"); }} data-testid="menu-login">
-                  <ListItemIcon><BoltIcon fontSize="small" /></ListItemIcon>
-                  {t("login.saveAccount")}
-                </MenuItem>
-              )}
-              <MenuItem
-                data-testid="logout"
-                onClick={() => {
-                  setMenu(null);
-                  void session.logout().finally(() => navigate("/home"));
-                }}
-              >
-                <ListItemIcon><LogoutIcon fontSize="small" /></ListItemIcon>
-                {t("login.logout")}
-              </MenuItem>
-            </Menu>
+            {menu && (
+              <Suspense fallback={null}>
+                <AccountMenu anchor={menu} user={user} onClose={() => setMenu(null)} />
+              </Suspense>
+            )}
           </>
         ) : (
           <Button variant="contained" onClick={() => dialogs.open("login")} data-testid="open-login">

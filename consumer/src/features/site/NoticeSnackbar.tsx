@@ -1,9 +1,9 @@
 import Alert from "@mui/material/Alert";
 import Snackbar from "@mui/material/Snackbar";
-import { notifications, useNotice } from "./notifications.ts";
+import { notifications, type Notice } from "./notifications.ts";
 
-export function NoticeSnackbar() {
-  const notice = useNotice();
+/** Loaded with the first notice (see RootLayout). */
+export default function NoticeSnackbar({ notice }: { notice: Notice | null }) {
   return (
     <Snackbar
       key={notice?.id}
