@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../server/src/config.ts";
 import type { Db } from "../server/src/db/client.ts";
+import { seedProducts } from "../server/src/domains/products/products.seed.ts";
 import { seedChannels } from "../server/src/domains/site/site.seed.ts";
 import { seedStaff } from "../server/src/domains/staff/staff.seed.ts";
 
@@ -13,4 +14,5 @@ export interface SeedContext {
 export async function seed(db: Db, ctx: SeedContext): Promise<void> {
   await seedChannels(db);
   await seedStaff(db, ctx);
+  await seedProducts(db);
 }

@@ -8,6 +8,9 @@ import supertest from "supertest";
 import { createApp } from "../server/src/app.ts";
 import { parseConfig, type Config } from "../server/src/config.ts";
 import { createDb, type Db } from "../server/src/db/client.ts";
+import type { StaffRole } from "../server/src/db/generated/enums.ts";
+import { hashPassword } from "../server/src/domains/auth/password.ts";
+import { newTotpSecret, totpCode } from "../server/src/domains/auth/totp.ts";
 
 export interface TestDb {
   db: Db;
@@ -54,8 +57,8 @@ export const silentLog = pino({ level: "silent" });
 export async function createTestApp(overrides: Record<string, string> = {}, existing?: TestDb) {
   const testDb = existing ?? (await createTestDb());
   const config = testConfig(overrides);
-  const { app, services } = createApp({ db: testDb.db, config, log: silentLog });
-  return { app, services, config, db: testDb.db, testDb, http: supertest(app), close: () => (existing ? Promise.resolve() : testDb.drop()) };
+  const { app, services, api } = createApp({ db: testDb.db, config, log: silentLog });
+  return { app, services, api, config, db: testDb.db, testDb, http: supertest(app), close: () => (existing ? Promise.resolve() : testDb.drop()) };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -64,4 +67,14 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 export async function visitor(t: TestApp, headers: Record<string, string> = {}): Promise<{ token: string; userId: number }> {
   const res = await t.http.post("/api/login/visitor").set(headers).expect(200);
   return { token: res.body.data.token, userId: res.body.data.user_info.id };
+}
+
+/** A console staff member with these roles, logged in through POST /admin/api/login (password + one-time code). */
+export async function staffMember(t: TestApp, roles: StaffRole[] = ["admin"]) {
+  const username = `staff_${crypto.randomBytes(4).toString("hex")}`;
+  const password = crypto.randomBytes(12).toString("base64url");
+  const totpSecret = newTotpSecret();
+  const row = await t.db.staff.create({ data: { username, passwordHash: await hashPassword(password), totpSecret, roles } });
+  const res = await t.http.post("/admin/api/login").send({ username, password, code: totpCode(totpSecret) }).expect(200);
+  return { id: row.id, username, password, totpSecret, token: res.body.data.token as string };
 }

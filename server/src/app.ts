@@ -13,7 +13,20 @@ import { authRoutes } from "./domains/auth/auth.routes.ts";
 import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
+import { ordersRoutes } from "./domains/orders/orders.routes.ts";
+import { createOrdersService } from "./domains/orders/orders.service.ts";
+import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
+import { createPaymentsService } from "./domains/payments/payments.service.ts";
+import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
+import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
+import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
+import { sandboxCheckoutRoutes } from "./domains/payments/sandbox/sandbox-checkout.routes.ts";
+import { createSandboxGateway, sandboxEnabled } from "./domains/payments/sandbox/sandbox-gateway.ts";
+import { productsRoutes } from "./domains/products/products.routes.ts";
+import { createProductsService } from "./domains/products/products.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
+import { staffRoutes } from "./domains/staff/staff.routes.ts";
+import { createStaffService } from "./domains/staff/staff.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 
@@ -37,7 +50,13 @@ export function createServices({ db, config, log }: AppDeps) {
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
-  return { limiter, credits, mailer, auth, users };
+  const staff = createStaffService(db);
+  const products = createProductsService(db);
+  const orders = createOrdersService({ db, config, credits, products, log });
+  const sandboxGateway = createSandboxGateway({ db, config, log });
+  const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
+  const payments = createPaymentsService({ config, log, orders, providers });
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -84,6 +103,11 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   siteRoutes(api, () => isDbReachable(db));
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
+  staffRoutes(api, services.staff);
+  productsRoutes(api, services.products);
+  ordersRoutes(api, services.orders);
+  paymentsRoutes(api, services.payments);
+  if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   app.use(api.router);
 
   const openApi = api.openApiDocument();

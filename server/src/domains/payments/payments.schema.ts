@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { MSG } from "../../http/messages.ts";
+
+/** Checkbox values browsers and apps send for "I agree". Anything else, or nothing, is not agreement. */
+const agreeTerms = z
+  .union([z.boolean(), z.literal(1), z.literal(0), z.enum(["1", "0", "true", "false", "on"])], { error: MSG.agreeTerms })
+  .optional()
+  .transform((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on");
+
+const productOrder = {
+  product_id: z.coerce.number({ error: "Please choose a product" }).int({ error: "Please choose a product" }).positive({ error: "Please choose a product" }),
+  agree_terms: agreeTerms,
+  quantity: z.coerce.number({ error: "Quantity must be a whole number from 1 to 100" }).int({ error: "Quantity must be a whole number from 1 to 100" }).min(1, { error: "Quantity must be a whole number from 1 to 100" }).max(100, { error: "Quantity must be a whole number from 1 to 100" }).default(1),
+};
+
+export const createOrderAndPayBody = z.object({
+  ...productOrder,
+  /** sandbox, stripe, paypal; other SPEC providers answer 'Payment function temporarily unavailable'. */
+  provider: z.string().regex(/^[a-z_]{1,32}$/, { error: "Unknown payment provider" }).default("sandbox"),
+});
+
+export const providerCheckoutBody = z.object(productOrder);
+
+export const capturePaypalBody = z.object({
+  session_id: z.string({ error: "Missing PayPal order" }).regex(/^[A-Za-z0-9-]{1,64}$/, { error: "Missing PayPal order" }),
+});
+
+export const webhookParams = z.object({ provider: z.string().regex(/^[a-z_]{1,32}$/, { error: "Unknown payment provider" }) });

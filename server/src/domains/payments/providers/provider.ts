@@ -1,0 +1,74 @@
+/** Payment providers Reverie can take money through; one adapter file each in this folder. */
+export const PROVIDERS = ["sandbox", "stripe", "paypal"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** What an order becomes because of something the provider said. */
+export type PaymentOutcome = "paid" | "3ds_pending" | "failed";
+
+export interface CheckoutRequest {
+  orderNo: string;
+  /** What the buyer pays, in minor units of `currency`. */
+  amountMinor: number;
+  unitAmountMinor: number;
+  quantity: number;
+  currency: string;
+  description: string;
+  /** Where the provider sends the browser back to (the SPEC.md callback route). */
+  returnUrl: string;
+  cancelUrl: string;
+  /** The order is abandoned after this; the provider's session should not outlive it. */
+  expiresAt: Date;
+}
+
+export interface CheckoutSession {
+  /** The provider's id for this checkout (Stripe session, PayPal order, sandbox session). */
+  providerRef: string;
+  /** Where the browser goes to pay. */
+  payUrl: string;
+}
+
+/**
+ * A verified fact from the provider: a signature-checked notification, or the answer to a query or capture
+ * made with our credentials. Never built from anything the browser says.
+ */
+export interface PaymentUpdate {
+  /** Unique per provider; stored once in payment_events, which makes processing exactly-once. */
+  eventId: string;
+  type: string;
+  /** Null when the event says nothing that changes an order. */
+  outcome: PaymentOutcome | null;
+  providerRef?: string;
+  orderNo?: string;
+  /** What the provider says was paid, checked against the order before crediting. */
+  amountMinor?: number;
+  currency?: string;
+  failureReason?: string;
+  payload: unknown;
+}
+
+export type NotificationHeaders = Record<string, string | string[] | undefined>;
+
+/** The one small interface every provider adapter implements. */
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** False when the provider is not configured here; orders through it answer 'Payment function temporarily unavailable'. */
+  available(): boolean;
+  createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
+  /** Verifies the signature of a raw notification and reads it; throws InvalidNotification when it is not genuine. */
+  parseNotification(rawBody: Buffer, headers: NotificationHeaders): Promise<PaymentUpdate>;
+  /** Asks the provider for the checkout's state; null while nothing has happened yet. */
+  queryPayment(providerRef: string): Promise<PaymentUpdate | null>;
+  /** Returns all the money of a paid checkout, where the provider supports it. */
+  refund?(providerRef: string): Promise<void>;
+}
+
+/** A notification that failed verification (bad, missing or stale signature, or unreadable body). */
+export class InvalidNotification extends Error {}
+
+/** The provider could not be reached or refused our request; the order cannot go ahead now. */
+export class ProviderUnavailable extends Error {}
+
+export function headerValue(headers: NotificationHeaders, name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,120 @@
+import Stripe from "stripe";
+import type { Logger } from "pino";
+import type { Config } from "../../../config.ts";
+import { InvalidNotification, ProviderUnavailable, headerValue, type PaymentOutcome, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
+import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
+
+/** Stripe accepts a Checkout Session expiry between 30 minutes and 24 hours ahead. */
+const MIN_SESSION_SECONDS = 31 * 60;
+const MAX_SESSION_SECONDS = 24 * 3600 - 60;
+
+/** Only these events change orders; everything else is acknowledged and stored. */
+function outcomeOf(event: Stripe.Event): PaymentOutcome | null {
+  if (event.type === "checkout.session.completed") {
+    const s = event.data.object;
+    // A delayed method (bank debit) completes the session unpaid; async_payment_succeeded follows.
+    return s.payment_status === "paid" || s.payment_status === "no_payment_required" ? "paid" : null;
+  }
+  if (event.type === "checkout.session.async_payment_succeeded") return "paid";
+  if (event.type === "checkout.session.async_payment_failed") return "failed";
+  return null;
+}
+
+function isCheckoutEvent(event: Stripe.Event): event is Stripe.Event & { data: { object: Stripe.Checkout.Session } } {
+  return event.type.startsWith("checkout.session.");
+}
+
+function sessionFacts(s: Stripe.Checkout.Session) {
+  return {
+    providerRef: s.id,
+    orderNo: s.client_reference_id ?? s.metadata?.order_no ?? undefined,
+    amountMinor: s.amount_total ?? undefined,
+    currency: s.currency?.toUpperCase(),
+  };
+}
+
+/** Stripe Checkout through the official SDK. STRIPE_API_URL points the SDK at a local fake in tests. */
+export function createStripeProvider(config: Config, log: Logger): PaymentProvider {
+  const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : undefined;
+  const stripe = config.STRIPE_SECRET_KEY
+    ? new Stripe(config.STRIPE_SECRET_KEY, {
+        maxNetworkRetries: 1,
+        timeout: 20_000,
+        telemetry: false,
+        ...(api ? { host: api.hostname, port: api.port, protocol: api.protocol === "http:" ? "http" : "https" } : {}),
+      })
+    : undefined;
+
+  function client(): Stripe {
+    if (!stripe) throw new ProviderUnavailable("Stripe is not configured");
+    return stripe;
+  }
+
+  async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      log.warn({ err, what }, "stripe call failed");
+      throw new ProviderUnavailable(`stripe ${what} failed`);
+    }
+  }
+
+  return {
+    name: "stripe",
+    available: () => Boolean(stripe && config.STRIPE_WEBHOOK_SECRET),
+
+    async createCheckout(req) {
+      const now = Math.floor(Date.now() / 1000);
+      const wanted = Math.floor(req.expiresAt.getTime() / 1000);
+      const session = await call("checkout.sessions.create", () =>
+        client().checkout.sessions.create(
+          {
+            mode: "payment",
+            client_reference_id: req.orderNo,
+            metadata: { order_no: req.orderNo },
+            line_items: [{ quantity: req.quantity, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.unitAmountMinor, product_data: { name: req.description } } }],
+            success_url: req.returnUrl,
+            cancel_url: req.cancelUrl,
+            expires_at: Math.min(Math.max(wanted, now + MIN_SESSION_SECONDS), now + MAX_SESSION_SECONDS),
+          },
+          { idempotencyKey: `checkout:${req.orderNo}` },
+        ),
+      );
+      if (!session.url) throw new ProviderUnavailable("stripe returned a session without a url");
+      return { providerRef: session.id, payUrl: session.url };
+    },
+
+    async parseNotification(rawBody, headers): Promise<PaymentUpdate> {
+      const secret = config.STRIPE_WEBHOOK_SECRET;
+      if (!secret) throw new InvalidNotification("no Stripe webhook secret configured");
+      let event: Stripe.Event;
+      try {
+        event = client().webhooks.constructEvent(rawBody, headerValue(headers, "stripe-signature") ?? "", secret, SIGNATURE_TOLERANCE_SECONDS);
+      } catch (err) {
+        throw new InvalidNotification((err as Error).message);
+      }
+      const outcome = outcomeOf(event);
+      return {
+        eventId: event.id,
+        type: event.type,
+        outcome,
+        ...(isCheckoutEvent(event) ? sessionFacts(event.data.object) : {}),
+        failureReason: outcome === "failed" ? "async_payment_failed" : undefined,
+        payload: event,
+      };
+    },
+
+    async queryPayment(providerRef): Promise<PaymentUpdate | null> {
+      const s = await call("checkout.sessions.retrieve", () => client().checkout.sessions.retrieve(providerRef));
+      if (s.payment_status !== "paid") return null;
+      return { eventId: `query:${s.id}:paid`, type: "query.checkout.session.paid", outcome: "paid", ...sessionFacts(s), payload: s };
+    },
+
+    async refund(providerRef) {
+      const s = await call("checkout.sessions.retrieve", () => client().checkout.sessions.retrieve(providerRef));
+      const intent = typeof s.payment_intent === "string" ? s.payment_intent : s.payment_intent?.id;
+      if (!intent) throw new ProviderUnavailable("stripe session has no payment to refund");
+      await call("refunds.create", () => client().refunds.create({ payment_intent: intent }, { idempotencyKey: `refund:${providerRef}` }));
+    },
+  };
+}

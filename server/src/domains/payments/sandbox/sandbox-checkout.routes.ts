@@ -1,0 +1,124 @@
+import i18next, { type TFunction } from "i18next";
+import type { Request, Response } from "express";
+import { z } from "zod";
+import type { ApiRouter } from "../../../http/api.ts";
+import { formatMinor } from "../../products/money.ts";
+import type { SandboxGateway, SandboxView } from "./sandbox-gateway.ts";
+import en from "./locales/en.json" with { type: "json" };
+import ja from "./locales/ja.json" with { type: "json" };
+import ko from "./locales/ko.json" with { type: "json" };
+import ru from "./locales/ru.json" with { type: "json" };
+
+const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
+type Language = (typeof LANGUAGES)[number];
+
+const i18n = i18next.createInstance();
+void i18n.init({
+  resources: { en: { sandbox: en }, ja: { sandbox: ja }, ko: { sandbox: ko }, ru: { sandbox: ru } },
+  ns: ["sandbox"],
+  defaultNS: "sandbox",
+  fallbackLng: "en",
+  supportedLngs: [...LANGUAGES],
+  initAsync: false,
+  // every value is escaped by `html` below, once
+  interpolation: { escapeValue: false },
+});
+
+const params = z.object({ sessionId: z.string().regex(/^sbx_[A-Za-z0-9_-]{20,64}$/, { error: "Unknown checkout" }) });
+const query = z.object({ lang: z.enum(LANGUAGES).optional() });
+const challengeBody = z.object({ result: z.enum(["pass", "fail"], { error: "Choose how the verification ends" }) });
+
+/** The `lang` query wins; otherwise the browser's Accept-Language; otherwise English. */
+function languageOf(req: Request, asked: Language | undefined): Language {
+  return asked ?? ((req.acceptsLanguages(...LANGUAGES) || "en") as Language);
+}
+
+function html(text: string | number): string {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+function page(res: Response, lang: Language, title: string, body: string, status = 200): void {
+  res
+    .status(status)
+    .type("html")
+    .setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+    .send(`<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${html(title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#f4f4f7;margin:0;display:flex;justify-content:center;padding:40px 16px;color:#1d1d28}
+main{background:#fff;border-radius:12px;box-shadow:0 4px 24px #0001;padding:28px;max-width:420px;width:100%}
+h1{font-size:1.3rem;margin:0 0 12px}.note{background:#fff6db;border-radius:8px;padding:10px 12px;font-size:.9rem}
+dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:18px 0}dt{color:#667}dd{margin:0;font-weight:600}
+form{margin:10px 0}button{width:100%;padding:12px;border-radius:8px;border:0;font-size:1rem;cursor:pointer}
+.pay{background:#4b3cf5;color:#fff}.secure{background:#1f7a4d;color:#fff}.decline{background:#eee;color:#b00020}
+</style></head><body><main>${body}</main></body></html>`);
+}
+
+function button(action: string, label: string, cls: string, fields = ""): string {
+  return `<form method="post" action="${html(action)}">${fields}<button class="${cls}" type="submit">${html(label)}</button></form>`;
+}
+
+function closedPage(res: Response, lang: Language, t: TFunction, view: SandboxView): void {
+  const key = view.state === "expired" ? "expired" : "closed";
+  page(res, lang, t(`${key}Title`), `<h1>${html(t(`${key}Title`))}</h1><p>${html(t(`${key}Text`))}</p><p><a href="${html(view.session.returnUrl)}">${html(t("back"))}</a></p>`, 410);
+}
+
+/**
+ * The sandbox provider's hosted checkout: pages a browser visits like a real provider's, in the buyer's language.
+ * Each button posts a form; the gateway notifies Reverie's webhook, then the browser goes back to the SPEC callback.
+ */
+export function sandboxCheckoutRoutes(api: ApiRouter, gateway: SandboxGateway) {
+  const tags = ["sandbox checkout"];
+  const base = (id: string, lang: Language) => ({ self: `/sandbox-pay/${encodeURIComponent(id)}`, q: `?lang=${lang}` });
+
+  api.get("/sandbox-pay/:sessionId", { summary: "Sandbox hosted checkout page", tags, auth: "public", params, query }, async ({ params: p, query: q, req, res }) => {
+    const lang = languageOf(req, q.lang);
+    const t = i18n.getFixedT(lang);
+    const view = await gateway.view(p.sessionId);
+    if (view.state === "challenge") return res.redirect(303, `${base(p.sessionId, lang).self}/challenge${base(p.sessionId, lang).q}`);
+    if (view.state !== "open") return closedPage(res, lang, t, view);
+    const { self, q: lq } = base(p.sessionId, lang);
+    const s = view.session;
+    page(
+      res,
+      lang,
+      t("title"),
+      `<h1>${html(t("title"))}</h1><p class="note">${html(t("testMode"))}</p>
+<dl><dt>${html(t("order", { orderNo: s.orderNo }))}</dt><dd>${html(s.description)}</dd><dt>${html(t("amount"))}</dt><dd>${html(formatMinor(s.amountMinor, s.currency))}</dd></dl>
+${button(`${self}/pay${lq}`, t("pay"), "pay")}${button(`${self}/3ds${lq}`, t("pay3ds"), "secure")}${button(`${self}/decline${lq}`, t("decline"), "decline")}`,
+    );
+  });
+
+  api.get("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox 3-D Secure challenge page", tags, auth: "public", params, query }, async ({ params: p, query: q, req, res }) => {
+    const lang = languageOf(req, q.lang);
+    const t = i18n.getFixedT(lang);
+    const view = await gateway.view(p.sessionId);
+    if (view.state !== "challenge") return closedPage(res, lang, t, view.state === "open" ? { state: "closed", session: view.session } : view);
+    const { self, q: lq } = base(p.sessionId, lang);
+    page(
+      res,
+      lang,
+      t("challengeTitle"),
+      `<h1>${html(t("challengeTitle"))}</h1><p class="note">${html(t("testMode"))}</p><p>${html(t("challengeText", { amount: formatMinor(view.session.amountMinor, view.session.currency) }))}</p>
+${button(`${self}/challenge${lq}`, t("challengePass"), "secure", '<input type="hidden" name="result" value="pass">')}${button(`${self}/challenge${lq}`, t("challengeFail"), "decline", '<input type="hidden" name="result" value="fail">')}`,
+    );
+  });
+
+  api.post("/sandbox-pay/:sessionId/pay", { summary: "Sandbox: pay", tags, auth: "public", params, query }, async ({ params: p, res }) => {
+    res.redirect(303, await gateway.pay(p.sessionId));
+  });
+
+  api.post("/sandbox-pay/:sessionId/3ds", { summary: "Sandbox: pay with 3-D Secure (challenge first)", tags, auth: "public", params, query }, async ({ params: p, query: q, req, res }) => {
+    await gateway.startChallenge(p.sessionId);
+    const { self, q: lq } = base(p.sessionId, languageOf(req, q.lang));
+    res.redirect(303, `${self}/challenge${lq}`);
+  });
+
+  api.post("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox: finish the 3-D Secure challenge", tags, auth: "public", params, query, body: challengeBody }, async ({ params: p, body, res }) => {
+    res.redirect(303, await gateway.finishChallenge(p.sessionId, body.result === "pass"));
+  });
+
+  api.post("/sandbox-pay/:sessionId/decline", { summary: "Sandbox: decline", tags, auth: "public", params, query }, async ({ params: p, res }) => {
+    res.redirect(303, await gateway.decline(p.sessionId));
+  });
+}

@@ -1,0 +1,130 @@
+import crypto from "node:crypto";
+import type { Logger } from "pino";
+import type { Config } from "../../../config.ts";
+import type { Db } from "../../../db/client.ts";
+import type { SandboxSession, SandboxSessionStatus } from "../../../db/generated/client.ts";
+import { HttpError } from "../../../http/errors.ts";
+import type { CheckoutRequest, CheckoutSession } from "../providers/provider.ts";
+import { signNotification } from "../providers/signature.ts";
+
+/** Notification types the sandbox sends, named like a card processor's. */
+export const SANDBOX_EVENTS = {
+  succeeded: "payment.succeeded",
+  requiresAction: "payment.requires_action",
+  failed: "payment.failed",
+} as const;
+
+export interface SandboxNotification {
+  id: string;
+  type: (typeof SANDBOX_EVENTS)[keyof typeof SANDBOX_EVENTS];
+  created: number;
+  data: { session_id: string; order_no: string; amount: number; currency: string; status: SandboxSessionStatus };
+}
+
+export type SandboxView = { state: "open" | "challenge"; session: SandboxSession } | { state: "closed" | "expired"; session: SandboxSession };
+
+const DELIVERY_DELAYS_MS = [0, 250, 1000];
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** On in development and test unless configured; off elsewhere unless SANDBOX_PAY_ENABLED says so. */
+export function sandboxEnabled(config: Config): boolean {
+  return config.SANDBOX_PAY_ENABLED ?? config.NODE_ENV !== "production";
+}
+
+/**
+ * The provider side of the sandbox: a hosted checkout that keeps its own sessions and, like a real card
+ * processor, tells Reverie what happened by a signed HTTP notification to the public webhook address.
+ * Reverie's order code never trusts it more than any other provider: it verifies the signature.
+ */
+export function createSandboxGateway(deps: { db: Db; config: Config; log: Logger }) {
+  const { db, config, log } = deps;
+  const notifyUrl = `${config.publicUrl}/api/pay/webhook/sandbox`;
+
+  async function deliver(session: SandboxSession, type: SandboxNotification["type"]): Promise<boolean> {
+    const notification: SandboxNotification = {
+      id: `sbevt_${crypto.randomBytes(12).toString("hex")}`,
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { session_id: session.id, order_no: session.orderNo, amount: session.amountMinor, currency: session.currency, status: session.status },
+    };
+    const body = JSON.stringify(notification);
+    for (const delay of DELIVERY_DELAYS_MS) {
+      if (delay) await new Promise((r) => setTimeout(r, delay));
+      try {
+        const res = await fetch(notifyUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json", "sandbox-signature": signNotification(config.SANDBOX_WEBHOOK_SECRET, body) },
+          body,
+          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        });
+        if (res.ok) return true;
+        log.warn({ status: res.status, type, session: session.id }, "sandbox notification refused");
+      } catch (err) {
+        log.warn({ err, type, session: session.id }, "sandbox notification not delivered");
+      }
+    }
+    return false;
+  }
+
+  /** Moves a session from one of `from` to `to` atomically; a second click or an expired session changes nothing. */
+  async function transition(id: string, from: SandboxSessionStatus[], to: SandboxSessionStatus): Promise<SandboxSession> {
+    const moved = await db.sandboxSession.updateMany({ where: { id, status: { in: from }, expiresAt: { gt: new Date() } }, data: { status: to } });
+    if (moved.count === 0) throw HttpError.conflict("This checkout is closed");
+    return db.sandboxSession.findUniqueOrThrow({ where: { id } });
+  }
+
+  return {
+    async openSession(req: CheckoutRequest): Promise<CheckoutSession> {
+      const id = `sbx_${crypto.randomBytes(18).toString("base64url")}`;
+      await db.sandboxSession.create({
+        data: { id, orderNo: req.orderNo, amountMinor: req.amountMinor, currency: req.currency, description: req.description, returnUrl: req.returnUrl, expiresAt: req.expiresAt },
+      });
+      return { providerRef: id, payUrl: `${config.publicUrl}/sandbox-pay/${id}` };
+    },
+
+    async find(id: string): Promise<SandboxSession | null> {
+      return db.sandboxSession.findUnique({ where: { id } });
+    },
+
+    async view(id: string): Promise<SandboxView> {
+      const session = await db.sandboxSession.findUnique({ where: { id } });
+      if (!session) throw HttpError.notFound();
+      if (session.status === "open" || session.status === "challenge") {
+        return session.expiresAt > new Date() ? { state: session.status, session } : { state: "expired", session };
+      }
+      return { state: "closed", session };
+    },
+
+    /** Pay: the card is charged at once. Returns where the browser goes next. */
+    async pay(id: string): Promise<string> {
+      const session = await transition(id, ["open"], "succeeded");
+      await deliver(session, SANDBOX_EVENTS.succeeded);
+      return session.returnUrl;
+    },
+
+    /** Pay with 3-D Secure: the bank asks for a challenge first; the order waits in 3ds_pending. */
+    async startChallenge(id: string): Promise<void> {
+      const session = await transition(id, ["open"], "challenge");
+      await deliver(session, SANDBOX_EVENTS.requiresAction);
+    },
+
+    async finishChallenge(id: string, passed: boolean): Promise<string> {
+      const session = await transition(id, ["challenge"], passed ? "succeeded" : "declined");
+      await deliver(session, passed ? SANDBOX_EVENTS.succeeded : SANDBOX_EVENTS.failed);
+      return session.returnUrl;
+    },
+
+    async decline(id: string): Promise<string> {
+      const session = await transition(id, ["open", "challenge"], "declined");
+      await deliver(session, SANDBOX_EVENTS.failed);
+      return session.returnUrl;
+    },
+
+    async refund(id: string): Promise<void> {
+      const moved = await db.sandboxSession.updateMany({ where: { id, status: "succeeded" }, data: { status: "refunded" } });
+      if (moved.count === 0) throw HttpError.conflict("Only a completed payment can be refunded");
+    },
+  };
+}
+
+export type SandboxGateway = ReturnType<typeof createSandboxGateway>;

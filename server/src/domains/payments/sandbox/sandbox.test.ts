@@ -1,0 +1,194 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp } from "../../../../../tests/db-utils.ts";
+import { freePort } from "../../../../../tests/net-utils.ts";
+import { startTestServer } from "../../../../../tests/server-utils.ts";
+import { seedProducts } from "../../products/products.seed.ts";
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+let s: Server;
+let productId: number;
+
+beforeAll(async () => {
+  // The sandbox delivers its notifications over HTTP to PUBLIC_URL, so the server must listen there.
+  const port = await freePort();
+  s = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+  await seedProducts(s.db);
+  productId = (await s.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+});
+afterAll(() => s.stop());
+afterEach(async () => {
+  expect(await s.services.credits.findLedgerMismatches()).toEqual([]);
+});
+
+async function api(path: string, token: string, body?: unknown) {
+  const res = await fetch(`${s.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { token, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as { code: number; msg: string; data: any };
+}
+
+async function buyer() {
+  const res = await api("/api/login/visitor", "", {});
+  const token = res.data.token as string;
+  const order = await api("/api/order/createOrderAndPay", token, { product_id: productId, provider: "sandbox", agree_terms: true });
+  expect(order.code).toBe(200);
+  return { token, userId: res.data.user_info.id as number, ...(order.data as { order_id: number; order_no: string; pay_url: string }) };
+}
+
+const form = (url: string, fields: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+
+const status = async (token: string, orderId: number) => (await api("/api/order/queryPayment", token, { order_id: orderId })).data;
+
+describe("sandbox checkout", () => {
+  it("Pay: pending -> paid, credited once, back to the callback route", async () => {
+    const b = await buyer();
+    expect(b.pay_url).toBe(`${s.url}/sandbox-pay/${b.pay_url.split("/").pop()}`);
+    expect((await status(b.token, b.order_id)).order_status).toBe("pending");
+    const page = await fetch(b.pay_url);
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain("Pay with 3-D Secure");
+    expect(text).toContain("$12.99");
+    const res = await form(`${b.pay_url}/pay`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`${s.url}/hcpayPayCallback?order_id=${b.order_id}`);
+    // paid by the signed notification before the redirect, not by the status query
+    expect((await s.db.order.findUniqueOrThrow({ where: { id: b.order_id } })).status).toBe("paid");
+    expect((await s.db.paymentEvent.findMany({ where: { orderId: b.order_id } })).map((e) => e.type)).toEqual(["payment.succeeded"]);
+    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "paid", paid: true, keep_polling: false, poll_interval_ms: 2000, poll_max_tries: 50 });
+    expect((await api("/api/Personal/select_users_integral", b.token)).data).toEqual({ points: 150, all_points: 150 });
+    // a second click changes nothing
+    expect((await form(`${b.pay_url}/pay`)).status).toBe(409);
+    expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(150);
+  });
+
+  it("Pay with 3-D Secure: pending -> 3ds_pending -> challenge -> paid", async () => {
+    const b = await buyer();
+    const started = await form(`${b.pay_url}/3ds?lang=en`);
+    expect(started.status).toBe(303);
+    expect(started.headers.get("location")).toMatch(/\/challenge\?lang=en$/);
+    expect((await s.db.order.findUniqueOrThrow({ where: { id: b.order_id } })).status).toBe("threeDsPending");
+    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "3ds_pending", keep_polling: true });
+    const challenge = await fetch(`${b.pay_url}/challenge`);
+    expect(await challenge.text()).toContain("Your bank asks you to confirm this payment of $12.99.");
+    // the checkout page itself now sends the buyer to the challenge
+    expect((await fetch(b.pay_url, { redirect: "manual" })).status).toBe(303);
+    const done = await form(`${b.pay_url}/challenge`, { result: "pass" });
+    expect(done.headers.get("location")).toBe(`${s.url}/hcpayPayCallback?order_id=${b.order_id}`);
+    expect((await status(b.token, b.order_id)).order_status).toBe("paid");
+    expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(150);
+  });
+
+  it("a failed 3-D Secure challenge fails the order", async () => {
+    const b = await buyer();
+    await form(`${b.pay_url}/3ds`);
+    await form(`${b.pay_url}/challenge`, { result: "fail" });
+    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "failed", message: "We're sorry, your payment didn't go through" });
+    expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(0);
+  });
+
+  it("Decline: pending -> failed with the SPEC message, no credits", async () => {
+    const b = await buyer();
+    const res = await form(`${b.pay_url}/decline`);
+    expect(res.headers.get("location")).toBe(`${s.url}/hcpayPayCallback?order_id=${b.order_id}`);
+    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "failed", paid: false, keep_polling: false, message: "We're sorry, your payment didn't go through" });
+    expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(0);
+    expect((await fetch(b.pay_url)).status).toBe(410);
+  });
+
+  it("abandoned: the sweep expires the order and the checkout closes", async () => {
+    const b = await buyer();
+    const later = new Date(Date.now() + (s.config.ORDER_EXPIRY_MINUTES + 1) * 60_000);
+    expect(await s.services.payments.expireAbandoned(new Date())).toBe(0);
+    expect(await s.services.payments.expireAbandoned(later)).toBeGreaterThanOrEqual(1);
+    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "expired", keep_polling: false, message: "Payment failed, please try again later" });
+    // the provider side lapses at the same moment
+    await s.db.sandboxSession.updateMany({ where: { orderNo: b.order_no }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const page = await fetch(`${b.pay_url}?lang=en`);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain("This checkout has expired");
+    expect((await form(`${b.pay_url}/pay`)).status).toBe(409);
+    expect((await status(b.token, b.order_id)).order_status).toBe("expired");
+  });
+
+  it("speaks the buyer's language from ?lang or Accept-Language", async () => {
+    const b = await buyer();
+    expect(await (await fetch(`${b.pay_url}?lang=ja`)).text()).toContain("3-Dセキュアで支払う");
+    expect(await (await fetch(b.pay_url, { headers: { "accept-language": "ru-RU,ru;q=0.9" } })).text()).toContain("Оплатить с 3-D Secure");
+    expect(await (await fetch(b.pay_url, { headers: { "accept-language": "ko" } })).text()).toContain("3-D 보안으로 결제");
+    expect(await (await fetch(b.pay_url, { headers: { "accept-language": "de" } })).text()).toContain("Pay with 3-D Secure");
+  });
+
+  it("refuses a notification with a wrong signature and changes nothing", async () => {
+    const b = await buyer();
+    const session = b.pay_url.split("/").pop()!;
+    const body = JSON.stringify({ id: "sbevt_forged", type: "payment.succeeded", created: Math.floor(Date.now() / 1000), data: { session_id: session, order_no: b.order_no, amount: 1299, currency: "USD", status: "succeeded" } });
+    const res = await fetch(`${s.url}/api/pay/webhook/sandbox`, { method: "POST", headers: { "content-type": "application/json", "sandbox-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }, body });
+    expect(res.status).toBe(400);
+    expect((await status(b.token, b.order_id)).order_status).toBe("pending");
+  });
+});
+
+describe("refunds", () => {
+  const staff = () => s.db.staff.create({ data: { username: `support${Math.random()}`, passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+
+  it("a staff refund returns the money, takes back the credits and writes the audit row", async () => {
+    const b = await buyer();
+    await form(`${b.pay_url}/pay`);
+    const { id: staffId } = await staff();
+    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: " " })).rejects.toMatchObject({ status: 400 });
+    const refunded = await s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "customer asked" });
+    expect(refunded.order_status).toBe("refunded");
+    expect((await s.db.sandboxSession.findFirstOrThrow({ where: { orderNo: b.order_no } })).status).toBe("refunded");
+    expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(0);
+    expect(await s.db.auditLog.findFirst({ where: { resource: "Order", resourceId: String(b.order_id) } })).toMatchObject({ staffId, action: "refund_order", reason: "customer asked" });
+    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "again" })).rejects.toMatchObject({ status: 409, message: "Only a paid order can be refunded" });
+    // a paid notification arriving late does not pay a refunded order again
+    expect((await status(b.token, b.order_id)).order_status).toBe("refunded");
+  });
+
+  it("refuses when the credits are spent, and then nothing changes", async () => {
+    const b = await buyer();
+    await form(`${b.pay_url}/pay`);
+    await s.services.credits.charge({ userId: b.userId, amount: 10, reason: "generation", idempotencyKey: `spend:${b.order_id}` });
+    const { id: staffId } = await staff();
+    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "customer asked" })).rejects.toMatchObject({ status: 409, message: "The credits of this order have already been spent" });
+    expect((await s.db.order.findUniqueOrThrow({ where: { id: b.order_id } })).status).toBe("paid");
+    expect((await s.db.sandboxSession.findFirstOrThrow({ where: { orderNo: b.order_no } })).status).toBe("succeeded");
+    expect(await s.db.auditLog.count({ where: { resource: "Order", resourceId: String(b.order_id) } })).toBe(0);
+  });
+});
+
+describe("sandbox outside development", () => {
+  it("is off in production unless enabled: no checkout page and 'Payment function temporarily unavailable'", async () => {
+    const t = await createTestApp({ NODE_ENV: "production" });
+    try {
+      await seedProducts(t.db);
+      const product = await t.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
+      const token = (await t.http.post("/api/login/visitor").expect(200)).body.data.token;
+      const res = await t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: product.id, provider: "sandbox", agree_terms: true });
+      expect(res.body).toEqual({ code: 503, msg: "Payment function temporarily unavailable", data: null });
+      expect(await t.db.order.count()).toBe(0);
+      await t.http.get("/sandbox-pay/sbx_aaaaaaaaaaaaaaaaaaaaaaaa").expect(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("can be enabled explicitly", async () => {
+    const t = await createTestApp({ NODE_ENV: "production", SANDBOX_PAY_ENABLED: "true" });
+    try {
+      await t.http.get("/sandbox-pay/sbx_aaaaaaaaaaaaaaaaaaaaaaaa").expect(404, /The access resource does not exist/);
+      await seedProducts(t.db);
+      const product = await t.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
+      const token = (await t.http.post("/api/login/visitor").expect(200)).body.data.token;
+      const res = await t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: product.id, provider: "sandbox", agree_terms: true }).expect(200);
+      expect(res.body.data.pay_url).toMatch(/\/sandbox-pay\/sbx_/);
+    } finally {
+      await t.close();
+    }
+  });
+});

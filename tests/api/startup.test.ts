@@ -1,0 +1,108 @@
+import fs from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedPostgres, type EmbeddedDb } from "../../server/src/db/embedded.ts";
+import { freePort } from "../net-utils.ts";
+import { fileExists, interrupt, spawnReverie, waitForHealth, type ReverieProcess } from "../process-utils.ts";
+
+let dir: string;
+const running: ReverieProcess[] = [];
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-startup-"));
+});
+afterAll(async () => {
+  for (const p of running) if (p.child.exitCode === null && p.child.signalCode === null) await interrupt(p);
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string>) {
+  const p = spawnReverie(env);
+  running.push(p);
+  return p;
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+
+describe("npm start with the embedded PostgreSQL", () => {
+  let dataDir: string;
+  let pgPort: number;
+  let guest: { token: string; id: number };
+
+  it("starts from an empty DATA_DIR: initialises, migrates, seeds and serves", async () => {
+    dataDir = path.join(dir, "data");
+    pgPort = await freePort();
+    const p = start({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort) });
+    await waitForHealth(p);
+    expect(await fileExists(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true);
+    expect(await fs.readFile(path.join(dataDir, "admin-credentials.txt"), "utf8")).toMatch(/username: admin\npassword: \S+/);
+
+    const res = await fetch(`${p.url}/api/login/visitor`, { method: "POST" });
+    const body = await res.json();
+    guest = { token: body.data.token, id: body.data.user_info.id };
+
+    // Ctrl-C: the process ends and takes PostgreSQL with it
+    const code = await interrupt(p);
+    expect([0, 130]).toContain(code);
+    expect(await fileExists(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false);
+    expect(await accepts(pgPort)).toBe(false);
+  });
+
+  it("restarts on the same data and finds what it stored", async () => {
+    const credentials = await fs.readFile(path.join(dataDir, "admin-credentials.txt"), "utf8");
+    const p = start({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort) });
+    await waitForHealth(p);
+    const me = await fetch(`${p.url}/api/Personal/personal_info`, { headers: { token: guest.token } });
+    expect(me.status).toBe(200);
+    expect((await me.json()).data.info.id).toBe(guest.id);
+    // the seed ran again without creating a second admin
+    expect(await fs.readFile(path.join(dataDir, "admin-credentials.txt"), "utf8")).toBe(credentials);
+    expect([0, 130]).toContain(await interrupt(p));
+    expect(await accepts(pgPort)).toBe(false);
+  });
+});
+
+describe("npm start with DATABASE_URL", () => {
+  let external: EmbeddedDb;
+  beforeAll(async () => {
+    // a second PostgreSQL stands in for a managed server
+    external = await startEmbeddedPostgres(path.join(dir, "external-pg"), await freePort());
+  });
+  afterAll(() => external.stop());
+
+  it("uses that server and starts no PostgreSQL of its own", async () => {
+    const dataDir = path.join(dir, "data-external");
+    const p = start({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: external.url });
+    await waitForHealth(p);
+    expect(await fileExists(path.join(dataDir, "pg"))).toBe(false);
+    const client = new pg.Client({ connectionString: external.url });
+    await client.connect();
+    try {
+      const migrations = await client.query("SELECT name FROM schema_migrations ORDER BY name");
+      expect(migrations.rows.map((r) => r.name)).toContain("0001_init.sql");
+      expect((await client.query("SELECT username FROM staff")).rows).toEqual([{ username: "admin" }]);
+    } finally {
+      await client.end();
+    }
+    expect([0, 130]).toContain(await interrupt(p));
+    // the external server is not ours to stop
+    expect(await accepts(Number(new URL(external.url).port))).toBe(true);
+  });
+});
+
+describe("bad settings", () => {
+  it("stop the start with a message naming the setting", async () => {
+    const p = start({ DATA_DIR: path.join(dir, "never"), PORT: "not-a-port", EMBEDDED_PG_PORT: String(await freePort()) });
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toMatch(/Invalid configuration:\n\s+PORT: /);
+    expect(p.output()).not.toMatch(/\n\s+at /); // no stack trace
+    expect(await fileExists(path.join(dir, "never"))).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
+
+export interface ReverieProcess {
+  child: ChildProcess;
+  url: string;
+  /** stdout + stderr so far, for failure messages. */
+  output(): string;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string>;
+}
+
+/**
+ * Runs `tsx server/src/main.ts` — the process `npm start` runs — with exactly these settings
+ * (nothing inherited that could point it at another database).
+ */
+export function spawnReverie(env: Record<string, string>): ReverieProcess {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child = spawn(TSX, ["server/src/main.ts"], {
+    cwd: ROOT,
+    env: { ...inherited, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", RUN_WORKER: "false", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => out, exited };
+}
+
+/** Polls /api/health until it answers 200; returns how long that took. */
+export async function waitForHealth(p: ReverieProcess, timeoutMs = 30_000, startedAt = Date.now()): Promise<number> {
+  let exitedWith: number | string | undefined;
+  void p.exited.then((c) => (exitedWith = c));
+  while (Date.now() - startedAt < timeoutMs) {
+    if (exitedWith !== undefined) throw new Error(`Reverie exited (${exitedWith}) before it was healthy:\n${p.output()}`);
+    try {
+      const res = await fetch(`${p.url}/api/health`);
+      if (res.status === 200) return Date.now() - startedAt;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`Reverie was not healthy within ${timeoutMs} ms:\n${p.output()}`);
+}
+
+/** Ctrl-C, as a person would, and waits for the exit. */
+export async function interrupt(p: ReverieProcess, timeoutMs = 20_000): Promise<number | string> {
+  p.child.kill("SIGINT");
+  const timer = setTimeout(() => p.child.kill("SIGKILL"), timeoutMs);
+  try {
+    return await p.exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function fileExists(p: string): Promise<boolean> {
+  return fs.access(p).then(() => true, () => false);
+}
