@@ -108,24 +108,11 @@ export function missingKeys(language: string, keys: string[]): string[] {
  * return and notification URLs from it, so it must be known before the app is created.
  */
 export async function startAppServer(overrides: Record<string, string> = {}) {
-  const { freePort } = await import("../net-utils.ts");
-  const { createTestApp } = await import("../db-utils.ts");
+  const [{ freePort }, { startTestServer }] = await Promise.all([import("../net-utils.ts"), import("../server-utils.ts")]);
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ PUBLIC_URL: url, ...overrides });
-  await seedDemoData(t);
-  const server = await new Promise<import("node:http").Server>((resolve) => {
-    const s = t.app.listen(port, "127.0.0.1", () => resolve(s));
-  });
-  return {
-    ...t,
-    url,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await t.close();
-    },
-  };
+  const server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...overrides });
+  await seedDemoData(server);
+  return server;
 }
 
 /** A full-page screenshot taken from the top, so the sticky header sits where it belongs. */
