@@ -152,6 +152,33 @@ describe("consumer app: entering, guarding and leaving", () => {
   });
 });
 
+describe("consumer app on a phone", () => {
+  it("the bottom bar leads to Video, HomeLink, Results, Buy Credits and Video Plus", async () => {
+    const context = await newAppContext(browser, { adult: true, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").waitFor();
+    await pageShot(page, "consumer-home-phone");
+    await page.getByTestId("bottom-video").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await page.getByTestId("studio-try-guest").click();
+    await page.getByTestId("photo-picker").waitFor();
+    await pageShot(page, "consumer-studio-phone");
+    await page.getByTestId("bottom-video-plus").click();
+    await page.waitForURL(/mode=video_to_video/);
+    await page.getByTestId("video-uploader").waitFor();
+    await page.getByTestId("bottom-results").click();
+    await page.waitForURL(/\/function$/);
+    await page.getByTestId("function-page").waitFor();
+    await page.getByTestId("bottom-buy").click();
+    await page.getByTestId("buy-credits").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByTestId("bottom-home").click();
+    await page.waitForURL(/\/home$/);
+    await context.close();
+  });
+});
+
 describe("consumer app: email-code login", () => {
   it("checks the form with the SPEC messages, reads the code from the outbox and signs in", async () => {
     const context = await newAppContext(browser, { adult: true });
