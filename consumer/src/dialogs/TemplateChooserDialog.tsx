@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import CircularProgress from "@mui/material/CircularProgress";
@@ -11,23 +10,16 @@ import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
-import { TEMPLATE_CATEGORIES, getTemplates, type Template, type TemplateCategory } from "../features/templates/templates.api.ts";
+import { TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from "../features/templates/templates.api.ts";
+import { useTemplates } from "../features/templates/useTemplates.ts";
 import { TemplateCard } from "../features/templates/TemplateCard.tsx";
 import type { Mode } from "../features/generation/generation.api.ts";
 
 /** SPEC.md §2 template chooser, loaded only when opened. */
 export default function TemplateChooserDialog({ mode, selectedId, onChoose, onClose }: { mode: Mode; selectedId: number | null; onChoose: (t: Template) => void; onClose: () => void }) {
   const { t } = useTranslation();
-  const [templates, setTemplates] = useState<Template[] | null>(null);
-  const [category, setCategory] = useState<TemplateCategory>("Portrait");
-
-  useEffect(() => {
-    getTemplates()
-      .then(setTemplates)
-      .catch(() => setTemplates([]));
-  }, []);
-
-  const shown = (templates ?? []).filter((tpl) => tpl.mode === mode && tpl.category.toLowerCase() === category.toLowerCase());
+  const { templates, category, setCategory, inCategory } = useTemplates();
+  const shown = (templates ?? []).filter((tpl) => tpl.mode === mode && inCategory(tpl));
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="template-chooser">
       <DialogTitle sx={{ pr: 6 }}>

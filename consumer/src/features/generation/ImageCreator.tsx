@@ -10,10 +10,9 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { dialogs } from "../../dialogs/dialog-store.ts";
-import { translateMessage } from "../../i18n/index.ts";
 import { getPrompts, type PromptSuggestion } from "../templates/templates.api.ts";
-import { NOT_ENOUGH_CREDITS, submitImages, TEXT_OR_ROLE, type ImageMode } from "./generation.api.ts";
+import { submitImages, TEXT_OR_ROLE, type ImageMode } from "./generation.api.ts";
+import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 
@@ -26,9 +25,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   const [prompt, setPrompt] = useState("");
   const [count, setCount] = useState<number>(BATCH_SIZES[1]);
   const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
   const price = usePrice({ type: "image", count: mode === "image_batch" ? count : 1 });
 
   useEffect(() => {
@@ -38,21 +35,10 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   }, []);
 
   async function submit() {
-    setError(null);
-    if (!prompt.trim()) return setError(translateMessage(TEXT_OR_ROLE));
-    setBusy(true);
-    try {
-      const { id } = await submitImages(mode, { prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, idempotency_key: idempotencyKey });
-      setIdempotencyKey(crypto.randomUUID());
-      onSubmitted(id);
-    } catch (e) {
-      const message = (e as Error).message;
-      setError(translateMessage(message));
-      if (message === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
-    } finally {
-      setBusy(false);
-    }
+    if (!prompt.trim()) return showError(TEXT_OR_ROLE);
+    await send((idempotency_key) => submitImages(mode, { prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, idempotency_key }));
   }
+
 
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3 }}>

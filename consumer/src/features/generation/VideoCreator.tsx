@@ -9,16 +9,14 @@ import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
 import { useTranslation } from "react-i18next";
-import { dialogs } from "../../dialogs/dialog-store.ts";
-import { translateMessage } from "../../i18n/index.ts";
-import { ApiError } from "../../lib/api-client.ts";
 import { MediaUploader, type TrimmedUpload } from "../uploads/MediaUploader.tsx";
 import { PhotoPicker } from "../uploads/PhotoPicker.tsx";
 import { UPLOAD_MESSAGES } from "../uploads/upload-rules.ts";
 import type { UploadResult } from "../uploads/uploads.api.ts";
 import type { Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
-import { NOT_ENOUGH_CREDITS, submitVideo, VIDEO_MODES, type Resolution, type VideoMode } from "./generation.api.ts";
+import { submitVideo, VIDEO_MODES, type Resolution, type VideoMode } from "./generation.api.ts";
+import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 
@@ -47,9 +45,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
   const [resolution, setResolution] = useState<Resolution>("480P");
   const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS[0]);
   const [chooser, setChooser] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
 
   const needsTemplate = mode !== "audio_overlay";
   const duration = mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
@@ -57,31 +53,22 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
   const price = usePrice(duration > 0 ? { type: "video", resolution, duration: Math.round(duration * 10) / 10, template_id: needsTemplate ? template?.id : undefined } : null);
 
   async function submit() {
-    setError(null);
-    if (mode !== "video_to_video" && !photo) return setError(translateMessage(UPLOAD_MESSAGES.choosePicture));
+    if (mode !== "video_to_video" && !photo) return showError(UPLOAD_MESSAGES.choosePicture);
     if (!ready) return;
     if (needsTemplate && !template) return setChooser(true);
-    setBusy(true);
-    try {
-      const { id } = await submitVideo({
+    await send((idempotency_key) =>
+      submitVideo({
         image_id: mode === "video_to_video" ? undefined : photo?.id,
         audio_id: mode === "audio_overlay" ? audio?.id : undefined,
         video_id: mode === "video_to_video" ? video?.id : undefined,
         template_id: needsTemplate ? template?.id : undefined,
         resolution,
         duration: Math.round(duration * 10) / 10,
-        idempotency_key: idempotencyKey,
-      });
-      setIdempotencyKey(crypto.randomUUID());
-      onSubmitted(id);
-    } catch (e) {
-      const message = (e as ApiError).message;
-      setError(translateMessage(message));
-      if (message === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
-    } finally {
-      setBusy(false);
-    }
+        idempotency_key,
+      }),
+    );
   }
+
 
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3.5 }}>

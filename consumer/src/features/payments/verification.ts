@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from "react";
 import { storage } from "../../lib/storage.ts";
+import { createStore, useStore } from "../../lib/store.ts";
 import { session } from "../session/session.ts";
 import { notifications } from "../site/notifications.ts";
 import i18n from "../../i18n/index.ts";
@@ -31,16 +31,15 @@ export interface VerificationState {
   tries: number;
 }
 
-let state: VerificationState = { phase: "idle", orderId: null, provider: null, status: null, tries: 0 };
+const store = createStore<VerificationState>({ phase: "idle", orderId: null, provider: null, status: null, tries: 0 });
 let run = 0;
-const listeners = new Set<() => void>();
 
 function set(next: Partial<VerificationState>): void {
-  state = { ...state, ...next };
-  for (const l of listeners) l();
+  store.set({ ...store.get(), ...next });
 }
 
 function save(): void {
+  const state = store.get();
   if (state.orderId === null || state.provider === null) return;
   storage.setJson("payment_verification", { orderId: state.orderId, provider: state.provider, tries: state.tries, savedAt: Date.now() } satisfies StoredVerification);
 }
@@ -63,15 +62,16 @@ export function storedVerification(now = Date.now()): StoredVerification | null 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function poll(id: number): Promise<void> {
-  while (id === run && state.tries < MAX_TRIES) {
+  while (id === run && store.get().tries < MAX_TRIES) {
     let status: string | null = null;
     try {
-      status = await queryPayment(state.orderId!);
+      status = await queryPayment(store.get().orderId!);
     } catch {
       // a failed query counts as a try; the next one may get through
     }
     if (id !== run) return;
-    set({ tries: state.tries + 1, status: status ?? state.status });
+    const { tries, status: previous } = store.get();
+    set({ tries: tries + 1, status: status ?? previous });
     if (status === "paid") {
       storage.remove("payment_verification");
       set({ phase: "paid" });
@@ -87,18 +87,14 @@ async function poll(id: number): Promise<void> {
     save();
     await sleep(POLL_INTERVAL_MS);
   }
-  if (id === run && state.phase === "verifying") {
+  if (id === run && store.get().phase === "verifying") {
     storage.remove("payment_verification");
     set({ phase: "timeout" });
   }
 }
 
 export const verification = {
-  get: (): VerificationState => state,
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
+  get: (): VerificationState => store.get(),
 
   /** Remembered before the browser leaves for the provider, so the result page can pick it up. */
   remember(orderId: number | string, provider: string): void {
@@ -107,7 +103,8 @@ export const verification = {
 
   /** Starts (or joins) polling an order. `paypalToken` is PayPal's order token from its return URL. */
   async start(orderId: number | string, provider: string, opts: { tries?: number; paypalToken?: string } = {}): Promise<void> {
-    if (state.phase === "verifying" && String(state.orderId) === String(orderId)) return;
+    const current = store.get();
+    if (current.phase === "verifying" && String(current.orderId) === String(orderId)) return;
     const id = ++run;
     set({ phase: "verifying", orderId, provider, status: null, tries: opts.tries ?? 0 });
     save();
@@ -130,5 +127,5 @@ export function resumePendingVerification(): void {
 }
 
 export function useVerification(): VerificationState {
-  return useSyncExternalStore(verification.subscribe, verification.get);
+  return useStore(store);
 }

@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from "react";
 import { api } from "../../lib/api-client.ts";
+import { createStore, useStore } from "../../lib/store.ts";
 import { clearStoredSession, storage } from "../../lib/storage.ts";
 
 /** SPEC.md §3 user info, as personal_info answers it. */
@@ -32,26 +32,20 @@ export interface SessionState {
   user: UserInfo | null;
 }
 
-let state: SessionState = { token: storage.get("token"), user: null };
-const listeners = new Set<() => void>();
+const store = createStore<SessionState>({ token: storage.get("token"), user: null });
 
 function setState(next: Partial<SessionState>): void {
-  state = { ...state, ...next };
-  for (const l of listeners) l();
+  store.set({ ...store.get(), ...next });
 }
 
 export const session = {
-  get: (): SessionState => state,
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
+  get: (): SessionState => store.get(),
 
   /** The route guard calls this before every navigation (SPEC.md §2). Without a token there is nobody to load. */
   async loadUser(): Promise<UserInfo | null> {
     const token = storage.get("token");
     if (!token) {
-      if (state.token || state.user) setState({ token: null, user: null });
+      if (store.get().token || store.get().user) setState({ token: null, user: null });
       return null;
     }
     const { info } = await api.get<{ info: UserInfo }>("/api/Personal/personal_info");
@@ -61,9 +55,10 @@ export const session = {
 
   /** Only the balance (after paying or generating). */
   async refreshBalance(): Promise<Balance | null> {
-    if (!state.token) return null;
+    if (!store.get().token) return null;
     const balance = await api.get<Balance>("/api/Personal/select_users_integral", { quiet: true });
-    if (state.user) setState({ user: { ...state.user, ...balance } });
+    const { user } = store.get();
+    if (user) setState({ user: { ...user, ...balance } });
     return balance;
   },
 
@@ -107,5 +102,5 @@ function signedIn(answer: LoginAnswer): UserInfo {
 }
 
 export function useSession(): SessionState {
-  return useSyncExternalStore(session.subscribe, session.get);
+  return useStore(store);
 }

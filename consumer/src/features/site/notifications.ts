@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { createStore, useStore } from "../../lib/store.ts";
 
 export type Severity = "success" | "info" | "warning" | "error";
 
@@ -9,31 +9,15 @@ export interface Notice {
   severity: Severity;
 }
 
-let current: Notice | null = null;
+const current = createStore<Notice | null>(null);
 let seq = 0;
-const listeners = new Set<() => void>();
-
-function emit(): void {
-  for (const l of listeners) l();
-}
 
 /** One snackbar for the whole app: API errors and short confirmations. */
 export const notifications = {
-  show(text: string, severity: Severity = "error"): void {
-    current = { id: ++seq, text, severity };
-    emit();
-  },
-  dismiss(): void {
-    current = null;
-    emit();
-  },
-  current: (): Notice | null => current,
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
+  show: (text: string, severity: Severity = "error"): void => current.set({ id: ++seq, text, severity }),
+  dismiss: (): void => current.set(null),
 };
 
 export function useNotice(): Notice | null {
-  return useSyncExternalStore(notifications.subscribe, notifications.current);
+  return useStore(current);
 }

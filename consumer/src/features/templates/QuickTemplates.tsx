@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import Paper from "@mui/material/Paper";
 import Skeleton from "@mui/material/Skeleton";
@@ -6,23 +5,16 @@ import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { getTemplates, TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from "./templates.api.ts";
+import { TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from "./templates.api.ts";
+import { useTemplates } from "./useTemplates.ts";
 import { TemplateCard } from "./TemplateCard.tsx";
 import { VIDEO_MODES } from "../generation/generation.api.ts";
 
 /** SPEC.md §2 quick templates of the creation studio, grouped Portrait, Lifestyle, Creative. */
 export function QuickTemplates({ selectedId, onChoose }: { selectedId: number | null; onChoose: (t: Template) => void }) {
   const { t } = useTranslation();
-  const [templates, setTemplates] = useState<Template[] | null>(null);
-  const [category, setCategory] = useState<TemplateCategory>("Portrait");
-
-  useEffect(() => {
-    getTemplates()
-      .then(setTemplates)
-      .catch(() => setTemplates([]));
-  }, []);
-
-  const shown = (templates ?? []).filter((tpl) => (VIDEO_MODES as string[]).includes(tpl.mode) && tpl.category.toLowerCase() === category.toLowerCase()).slice(0, 9);
+  const { templates, category, setCategory, inCategory } = useTemplates();
+  const shown = (templates ?? []).filter((tpl) => (VIDEO_MODES as string[]).includes(tpl.mode) && inCategory(tpl)).slice(0, 9);
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3 }, borderRadius: 5 }} data-testid="quick-templates">
       <Typography variant="h6">{t("studio.quickTemplates")}</Typography>
