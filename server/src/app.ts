@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);
-  paymentsRoutes(api, services.payments);
+  paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   app.use(api.router);
 

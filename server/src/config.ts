@@ -50,6 +50,7 @@ export const configSchema = z.object({
   /** Minutes an unpaid order stays payable before the sweep expires it. */
   ORDER_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ORDER_SWEEP_SECONDS: z.coerce.number().int().min(5).default(60),
+  RATE_LIMIT_ORDERS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /** The built-in test checkout; unset = on in development and test, off in production. */
   SANDBOX_PAY_ENABLED: bool.optional(),
   /** Signs sandbox notifications; set it when several instances serve the sandbox. */

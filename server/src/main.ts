@@ -64,6 +64,7 @@ try {
   const address = listening.address();
   const port = typeof address === "object" && address ? address.port : cfg.PORT;
   log.info(`Reverie is ready at http://localhost:${port}`);
+  log.flush();
 } catch (err) {
   log.fatal({ err }, "start-up failed");
   await shutdown("start-up failed", 1);

@@ -42,6 +42,9 @@ describe("sandbox checkout in a browser", () => {
     await page.waitForURL(/\/hcpayPayCallback\?order_id=/);
     expect(new URL(page.url()).searchParams.get("order_id")).toBe(String(o.order_id));
     expect((await s.db.order.findUniqueOrThrow({ where: { id: o.order_id } })).status).toBe("paid");
+    await page.goto(o.pay_url);
+    expect(await page.textContent("h1")).toBe("This checkout is closed");
+    await screenshot(page, "sandbox-closed-en");
     await page.close();
   });
 

@@ -6,6 +6,27 @@ export interface UserPrincipal {
   userId: number;
   role: UserRole;
   banned: boolean;
+  /** The account as read with the session at the start of this request (set by the session lookup). */
+  account?: Account;
+}
+
+/** The users columns personal_info shows, as one row of SQL (snake_case, as PostgreSQL returns them). */
+export interface Account {
+  uuid: string;
+  nickname: string | null;
+  supplier_id: number | null;
+  login_type: string;
+  email: string | null;
+  title: string | null;
+  photo: string | null;
+  /** created_at in Unix seconds */
+  created_s: number;
+  role: string;
+  bemob_click_id: string | null;
+  language: string;
+  points: number;
+  all_points: number;
+  payment_permission: boolean;
 }
 
 export interface StaffPrincipal {

@@ -285,6 +285,17 @@ describe("logout", () => {
     await t.http.post("/api/login/logout").expect(200);
   });
 
+  it("notes when a session was last used, at most every five minutes", async () => {
+    const { token, userId } = await visitor(t);
+    const old = new Date(Date.now() - 10 * 60_000);
+    await t.db.session.updateMany({ where: { userId }, data: { lastSeenAt: old } });
+    await t.http.get("/api/Personal/personal_info").set("token", token).expect(200);
+    const seen = (await t.db.session.findFirstOrThrow({ where: { userId } })).lastSeenAt;
+    expect(seen.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    await t.http.get("/api/Personal/personal_info").set("token", token).expect(200);
+    expect((await t.db.session.findFirstOrThrow({ where: { userId } })).lastSeenAt).toEqual(seen);
+  });
+
   it("refuses an expired token", async () => {
     const { token, userId } = await visitor(t);
     await t.db.session.updateMany({ where: { userId }, data: { expiresAt: new Date(Date.now() - 1) } });

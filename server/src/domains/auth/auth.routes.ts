@@ -13,7 +13,7 @@ export function authRoutes(api: ApiRouter, auth: AuthService, users: UsersServic
   /** The SPEC.md §7 login answer: token, user_info and is_register, with the abilities of the new session. */
   async function loginResponse(result: LoginResult) {
     const principal = await auth.resolvePrincipal(result.token);
-    const info = await users.personalInfo(result.userId, defineAbilityFor(principal));
+    const info = await users.personalInfo(result.userId, defineAbilityFor(principal), principal.kind === "user" ? principal.account : undefined);
     return { token: result.token, user_info: info, is_register: result.isRegister };
   }
 

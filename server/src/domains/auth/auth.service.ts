@@ -2,13 +2,15 @@ import crypto from "node:crypto";
 import type { OAuth2Client } from "google-auth-library";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
-import type { Db, Tx } from "../../db/client.ts";
+import { sqlPool, type Db, type Tx } from "../../db/client.ts";
+import type { StaffRole, UserRole } from "../../db/generated/enums.ts";
 import { Prisma } from "../../db/generated/client.ts";
-import { anonymous, type Principal } from "../../authz/principal.ts";
+import { anonymous, type Account, type Principal } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import { ACCOUNT_COLUMNS } from "../users/users.service.ts";
 import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
 import { hashToken, newToken } from "./tokens.ts";
@@ -36,6 +38,20 @@ export interface LoginResult {
 }
 
 const SESSION_TOUCH_MS = 5 * 60_000;
+
+interface SessionRow {
+  id: number;
+  revoked: boolean;
+  expires_ms: number;
+  last_seen_ms: number;
+  user_id: number | null;
+  banned: boolean | null;
+  merged_into_id: number | null;
+  staff_id: number | null;
+  username: string | null;
+  staff_roles: string[] | null;
+  staff_active: boolean | null;
+}
 
 export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger }) {
   const { db, config, credits, mailer, limiter, log } = deps;
@@ -178,26 +194,35 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     /** Turns a `token` header into who is calling. Unknown, expired or revoked tokens are 401. */
     async resolvePrincipal(token: string | undefined): Promise<Principal> {
       if (!token) return anonymous;
-      const session = await db.session.findUnique({
-        where: { tokenHash: hashToken(token) },
-        select: {
-          id: true,
-          expiresAt: true,
-          revokedAt: true,
-          lastSeenAt: true,
-          user: { select: { id: true, role: true, bannedAt: true, mergedIntoId: true } },
-          staff: { select: { id: true, username: true, roles: true, active: true } },
-        },
+      // Every authenticated request runs this: one round trip, straight through pg (docs/decisions/001).
+      const { rows } = await sqlPool(db).query<SessionRow & Account>({
+        // a named statement is parsed and planned once per connection, not on every request
+        name: "session-lookup",
+        // Prisma keeps DateTime as UTC in "timestamp without time zone"; the epoch of such a value reads it as UTC too.
+        text: `SELECT s.id, s.revoked_at IS NOT NULL AS revoked,
+                (extract(epoch FROM s.expires_at) * 1000)::float8 AS expires_ms,
+                (extract(epoch FROM s.last_seen_at) * 1000)::float8 AS last_seen_ms,
+                u.id AS user_id, u.banned_at IS NOT NULL AS banned, u.merged_into_id,
+                st.id AS staff_id, st.username, st.roles::text[] AS staff_roles, st.active AS staff_active,
+                ${ACCOUNT_COLUMNS}
+           FROM sessions s
+           LEFT JOIN users u ON u.id = s.user_id
+           LEFT JOIN staff st ON st.id = s.staff_id
+          WHERE s.token_hash = $1`,
+        values: [hashToken(token)],
       });
-      if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw HttpError.unauthorized();
-      if (Date.now() - session.lastSeenAt.getTime() > SESSION_TOUCH_MS) {
+      const session = rows[0];
+      if (!session || session.revoked || session.expires_ms <= Date.now()) throw HttpError.unauthorized();
+      if (Date.now() - session.last_seen_ms > SESSION_TOUCH_MS) {
         await db.session.update({ where: { id: session.id }, data: { lastSeenAt: new Date() } });
       }
-      if (session.user) {
-        if (session.user.mergedIntoId) throw HttpError.unauthorized();
-        return { kind: "user", sessionId: session.id, userId: session.user.id, role: session.user.role, banned: session.user.bannedAt !== null };
+      if (session.user_id !== null) {
+        if (session.merged_into_id !== null) throw HttpError.unauthorized();
+        return { kind: "user", sessionId: session.id, userId: session.user_id, role: session.role as UserRole, banned: session.banned === true, account: session };
       }
-      if (session.staff?.active) return { kind: "staff", sessionId: session.id, staffId: session.staff.id, username: session.staff.username, roles: session.staff.roles };
+      if (session.staff_id !== null && session.staff_active) {
+        return { kind: "staff", sessionId: session.id, staffId: session.staff_id, username: session.username!, roles: session.staff_roles as StaffRole[] };
+      }
       throw HttpError.unauthorized();
     },
 

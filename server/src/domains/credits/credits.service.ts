@@ -44,17 +44,17 @@ const MAX_ADJUSTMENT = 1_000_000;
 const PG_FOREIGN_KEY_VIOLATION = "23503";
 const PG_UNIQUE_VIOLATION = "23505";
 
+function assertMovable(m: LedgerMove): void {
+  if (!Number.isInteger(m.amount) || m.amount <= 0) throw new Error(`credit amount must be a positive integer, got ${m.amount}`);
+  if (!m.idempotencyKey) throw new Error("a ledger movement needs an idempotency key");
+}
+
 /**
  * The only code that changes a credit balance. Every movement is one ledger row plus a conditional
  * balance update in the same transaction: the row claims the unique idempotency key first (a concurrent
  * retry waits on it and then does nothing), and the `points + delta >= 0` condition (backed by a CHECK
  * constraint) keeps balances non-negative under any concurrency because the UPDATE locks the user row.
  */
-function assertMovable(m: LedgerMove): void {
-  if (!Number.isInteger(m.amount) || m.amount <= 0) throw new Error(`credit amount must be a positive integer, got ${m.amount}`);
-  if (!m.idempotencyKey) throw new Error("a ledger movement needs an idempotency key");
-}
-
 export function createCreditsService(db: Db) {
   async function move(tx: Tx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
     assertMovable(m);

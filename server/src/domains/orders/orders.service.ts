@@ -76,8 +76,6 @@ export function orderView(o: Order & { product?: Product | null }) {
   };
 }
 
-export type OrderView = ReturnType<typeof orderView>;
-
 /** What the polling browser needs: the status, when to stop, and the SPEC.md §8 message for an unsuccessful end. */
 export function paymentStatusView(o: Order) {
   const message = o.status === "failed" ? MSG.paymentDeclined : o.status === "expired" ? MSG.paymentFailed : null;

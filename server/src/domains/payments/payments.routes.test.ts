@@ -130,6 +130,17 @@ describe("createOrderAndPay", () => {
   });
 });
 
+describe("order rate limit", () => {
+  it("caps the checkouts one account opens per hour", async () => {
+    const limited = await createTestApp({ RATE_LIMIT_ORDERS_PER_HOUR: "2" }, t.testDb);
+    const { token } = await visitor(limited);
+    const send = () => limited.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: product.credits_50, agree_terms: true });
+    await send().expect(200);
+    await send().expect(200);
+    expect((await send()).body).toEqual({ code: 429, msg: "Too many requests", data: null });
+  });
+});
+
 describe("exactly once", () => {
   it("the same notification delivered 100 times, 20 concurrently, credits the order once", async () => {
     const { token, userId } = await visitor(t);

@@ -1,11 +1,20 @@
 import type { ApiRouter } from "../../http/api.ts";
+import type { RateLimiter } from "../../http/rate-limit.ts";
 import { orderIdBody } from "../orders/orders.schema.ts";
 import { capturePaypalBody, createOrderAndPayBody, providerCheckoutBody, webhookParams } from "./payments.schema.ts";
 import type { PaymentsService } from "./payments.service.ts";
 
-export function paymentsRoutes(api: ApiRouter, payments: PaymentsService) {
+const QUERIES_PER_MINUTE = 60;
+
+export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limiter: RateLimiter, ordersPerHour: number) {
   const tags = ["payments"];
-  const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"] };
+  const perUser = (scope: string, limit: number, windowSeconds: number) =>
+    limiter.middleware(scope, (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "none"}`, limit, windowSeconds }]);
+  // Every order opens a checkout at a provider: cap how many one account can open.
+  const orderLimit = perUser("create-order", ordersPerHour, 3600);
+  // SPEC.md §9 polling is one query every 2 s; twice that is plenty, and each query may call the provider.
+  const queryLimit = perUser("query-payment", QUERIES_PER_MINUTE, 60);
+  const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"], before: [orderLimit] };
 
   api.post("/api/order/createOrderAndPay", { ...pay, summary: "Create an order and open the provider's checkout; returns order_id, order_no and pay_url", body: createOrderAndPayBody }, ({ body, principal }) =>
     payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: body.provider, agreeTerms: body.agree_terms }),
@@ -20,11 +29,11 @@ export function paymentsRoutes(api: ApiRouter, payments: PaymentsService) {
     payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: "paypal", agreeTerms: body.agree_terms }),
   );
 
-  api.post("/api/order/capturePaypalOrder", { ...pay, summary: "Capture an approved PayPal order (session_id, PayPal-Client-Metadata-Id header)", body: capturePaypalBody }, ({ body, ability, req }) =>
+  api.post("/api/order/capturePaypalOrder", { ...pay, before: [], summary: "Capture an approved PayPal order (session_id, PayPal-Client-Metadata-Id header)", body: capturePaypalBody }, ({ body, ability, req }) =>
     payments.capturePaypalOrder(body.session_id, req.get("paypal-client-metadata-id")?.slice(0, 128), ability),
   );
 
-  api.post("/api/order/queryPayment", { tags, auth: "user", can: ["read", "Order"], summary: "The order's payment status for the polling browser (every 2 s, at most 50 tries)", body: orderIdBody }, ({ body, ability }) =>
+  api.post("/api/order/queryPayment", { tags, auth: "user", can: ["read", "Order"], before: [queryLimit], summary: "The order's payment status for the polling browser (every 2 s, at most 50 tries)", body: orderIdBody }, ({ body, ability }) =>
     payments.queryPayment(body.order_id, ability),
   );
 

@@ -101,6 +101,8 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         throw err;
       }
       const result = await orders.applyUpdate(provider.name, update);
+      // A genuine event that settles nothing (PayPal: the buyer approved) is the moment to ask the provider.
+      if (!result.duplicate && !update.outcome && result.order) await refresh(result.order.id);
       return { received: true, duplicate: result.duplicate };
     },
 

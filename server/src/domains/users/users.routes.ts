@@ -7,7 +7,7 @@ export function usersRoutes(api: ApiRouter, users: UsersService, credits: Credit
   const tags = ["user"];
 
   api.get("/api/Personal/personal_info", { summary: "The signed-in user's info, authBtnList and packed CASL rules", tags, auth: "user", can: ["read", "User"] }, async ({ principal, ability }) => ({
-    info: await users.personalInfo(principal.userId, ability),
+    info: await users.personalInfo(principal.userId, ability, principal.account),
   }));
 
   api.get("/api/Personal/select_users_integral", { summary: "Credit balance: points and all_points", tags, auth: "user", can: ["read", "User"] }, ({ principal }) =>

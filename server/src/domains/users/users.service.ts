@@ -1,10 +1,20 @@
-import type { Db } from "../../db/client.ts";
+import { sqlPool, type Db } from "../../db/client.ts";
 import { authBtnList, packedRules, type AppAbility } from "../../authz/abilities.ts";
+import type { Account } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { UserUpdateBody } from "./users.schema.ts";
 
 /** The consumer app's bottom-bar entries (SPEC.md §2), shown to every signed-in user. */
 const MENU = ["video", "homeLink", "results", "buyCredits", "videoPlus"];
+const MENU_JSON = JSON.stringify(MENU);
+
+/**
+ * The users columns behind personal_info, for a query that names the users table `u`. The session lookup reads them
+ * in its own round trip, so personal_info costs no second query (docs/decisions/001). A constant: no input in it.
+ */
+export const ACCOUNT_COLUMNS = `u.uuid::text AS uuid, u.nickname, u.supplier_id, u.login_type::text AS login_type, u.email, u.title,
+  u.photo, floor(extract(epoch FROM u.created_at))::float8 AS created_s, u.role::text AS role, u.bemob_click_id, u.language,
+  u.points, u.all_points, u.payment_permission`;
 
 /** SPEC.md §3: a missing nickname reads Guest_ plus the last 6 characters of the uuid. */
 export function displayNickname(nickname: string | null, uuid: string): string {
@@ -14,32 +24,32 @@ export function displayNickname(nickname: string | null, uuid: string): string {
 export function createUsersService(db: Db) {
   return {
     /** SPEC.md §3 user info, plus what the client needs to hide what the server would refuse. */
-    async personalInfo(userId: number, ability: AppAbility) {
-      const u = await db.user.findUnique({ where: { id: userId } });
+    async personalInfo(userId: number, ability: AppAbility, account?: Account) {
+      const u = account ?? (await sqlPool(db).query<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE u.id = $1`, [userId])).rows[0];
       if (!u) throw HttpError.notFound();
       const nickname = displayNickname(u.nickname, u.uuid);
       return {
-        id: u.id,
+        id: userId,
         uuid: u.uuid,
         nickname,
-        supplier_id: u.supplierId,
-        type: u.loginType,
+        supplier_id: u.supplier_id,
+        type: u.login_type,
         menu: MENU,
         userName: nickname,
         username: nickname,
         email: u.email,
         title: u.title,
         photo: u.photo,
-        time: Math.floor(u.createdAt.getTime() / 1000),
-        menuJson: JSON.stringify(MENU),
+        time: u.created_s,
+        menuJson: MENU_JSON,
         roles: [u.role],
         authBtnList: authBtnList(ability),
         rules: packedRules(ability),
-        bemobClickId: u.bemobClickId,
+        bemobClickId: u.bemob_click_id,
         language: u.language,
         points: u.points,
-        all_points: u.allPoints,
-        payment_permission: u.paymentPermission,
+        all_points: u.all_points,
+        payment_permission: u.payment_permission,
       };
     },
 

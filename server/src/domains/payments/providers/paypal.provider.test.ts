@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
 import { startFakePaypal, type FakePaypal } from "../../../../../tests/fixtures/fake-paypal.ts";
+import { freePort } from "../../../../../tests/net-utils.ts";
 import { seedProducts } from "../../products/products.seed.ts";
 
 const CREDENTIALS = { clientId: "fake-client", clientSecret: "fake-secret", webhookId: "WH-FAKE-123" };
@@ -93,6 +94,17 @@ describe("PayPal Orders v2", () => {
     expect(await points(c.userId)).toBe(150);
   });
 
+  it("answers 'Payment failed, please try again later' when PayPal cannot be reached, and 503 to notifications it cannot verify", async () => {
+    const settings = { PAYPAL_CLIENT_ID: CREDENTIALS.clientId, PAYPAL_CLIENT_SECRET: CREDENTIALS.clientSecret, PAYPAL_WEBHOOK_ID: CREDENTIALS.webhookId };
+    const down = await createTestApp({ ...settings, PAYPAL_API_BASE: `http://127.0.0.1:${await freePort()}` }, t.testDb);
+    const user = await visitor(down);
+    const res = await down.http.post("/api/order/createPaypalPay").set("token", user.token).send({ product_id: productId, agree_terms: true });
+    expect(res.body).toEqual({ code: 502, msg: "Payment failed, please try again later", data: null });
+    expect(await t.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed" });
+    const n = fake.notification("PAYMENT.CAPTURE.COMPLETED", { id: "CAP1", status: "COMPLETED" });
+    await down.http.post("/api/pay/webhook/paypal").set(n.headers).send(n.body).expect(503);
+  });
+
   describe("webhooks", () => {
     async function capturedElsewhere() {
       const c = await createPay();
@@ -123,6 +135,15 @@ describe("PayPal Orders v2", () => {
       await webhook({ body: n.body, headers: unsigned }).expect(400);
       expect(await orderOf(c.order_id)).toMatchObject({ status: "pending" });
       expect(await t.db.paymentEvent.count({ where: { provider: "paypal", orderId: c.order_id } })).toBe(0);
+    });
+
+    it("CHECKOUT.ORDER.APPROVED makes Reverie capture the payment, even if the buyer never comes back", async () => {
+      const c = await createPay();
+      fake.approve(c.session_id);
+      await webhook(fake.notification("CHECKOUT.ORDER.APPROVED", fake.orders.get(c.session_id))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+      expect(fake.orders.get(c.session_id)!.status).toBe("COMPLETED");
+      expect(await points(c.userId)).toBe(150);
     });
 
     it("a denied capture after a completed one does not undo the payment", async () => {

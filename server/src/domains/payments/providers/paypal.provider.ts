@@ -30,8 +30,12 @@ interface PaypalOrder {
 interface WebhookEvent {
   id: string;
   event_type: string;
-  resource?: Capture;
+  /** A capture for PAYMENT.CAPTURE.*, the PayPal order for CHECKOUT.ORDER.*. */
+  resource?: Capture & Partial<PaypalOrder>;
 }
+
+/** The buyer approved on PayPal; the payment still has to be captured (Reverie asks PayPal when this arrives). */
+const ORDER_APPROVED = "CHECKOUT.ORDER.APPROVED";
 
 const CAPTURE_OUTCOME: Record<string, PaymentOutcome> = { COMPLETED: "paid", DECLINED: "failed", FAILED: "failed" };
 const WEBHOOK_OUTCOME: Record<string, PaymentOutcome> = {
@@ -173,12 +177,13 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
       if (status >= 400 || data.verification_status !== "SUCCESS") throw new InvalidNotification("paypal says the signature is not valid");
       const outcome = WEBHOOK_OUTCOME[event.event_type] ?? null;
       const r = event.resource;
+      const approvedOrder = event.event_type === ORDER_APPROVED ? r?.purchase_units?.[0] : undefined;
       return {
         eventId: event.id,
         type: event.event_type,
         outcome,
-        providerRef: r?.supplementary_data?.related_ids?.order_id,
-        orderNo: r?.custom_id,
+        providerRef: approvedOrder ? r?.id : r?.supplementary_data?.related_ids?.order_id,
+        orderNo: approvedOrder ? (approvedOrder.custom_id ?? approvedOrder.reference_id) : r?.custom_id,
         ...moneyFacts(r?.amount),
         failureReason: outcome === "failed" ? "declined" : undefined,
         payload: event,

@@ -69,7 +69,9 @@ describe("Stripe Checkout", () => {
     const tampered = { ...n, body: n.body.replace(`"amount_total": 1299`, `"amount_total": 1`) };
     expect(tampered.body).not.toBe(n.body);
     await post(tampered).expect(400);
-    await post({ ...n, headers: { ...n.headers, "stripe-signature": n.headers["stripe-signature"].replace(/v1=./, "v1=0") } }).expect(400);
+    const flipped = n.headers["stripe-signature"].replace(/v1=(.)/, (_, c: string) => `v1=${c === "0" ? "1" : "0"}`);
+    expect(flipped).not.toBe(n.headers["stripe-signature"]);
+    await post({ ...n, headers: { ...n.headers, "stripe-signature": flipped } }).expect(400);
     await post({ body: n.body, headers: { "content-type": "application/json" } }).expect(400);
     expect(await orderOf(c.order_id)).toMatchObject({ status: "pending" });
     expect(await t.db.paymentEvent.count({ where: { orderId: c.order_id } })).toBe(0);

@@ -2,6 +2,7 @@ import i18next, { type TFunction } from "i18next";
 import type { Request, Response } from "express";
 import { z } from "zod";
 import type { ApiRouter } from "../../../http/api.ts";
+import { HttpError } from "../../../http/errors.ts";
 import { formatMinor } from "../../products/money.ts";
 import type { SandboxGateway, SandboxView } from "./sandbox-gateway.ts";
 import en from "./locales/en.json" with { type: "json" };
@@ -104,21 +105,35 @@ ${button(`${self}/challenge${lq}`, t("challengePass"), "secure", '<input type="h
     );
   });
 
-  api.post("/sandbox-pay/:sessionId/pay", { summary: "Sandbox: pay", tags, auth: "public", params, query }, async ({ params: p, res }) => {
-    res.redirect(303, await gateway.pay(p.sessionId));
+  /** Runs a button's action and sends the browser on; a second click or a lapsed checkout lands on the closed page. */
+  async function act(id: string, lang: Language, res: Response, action: () => Promise<string>): Promise<void> {
+    let next: string;
+    try {
+      next = await action();
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 409)) throw err;
+      next = `${base(id, lang).self}${base(id, lang).q}`;
+    }
+    res.redirect(303, next);
+  }
+
+  api.post("/sandbox-pay/:sessionId/pay", { summary: "Sandbox: pay", tags, auth: "public", params, query }, ({ params: p, query: q, req, res }) =>
+    act(p.sessionId, languageOf(req, q.lang), res, () => gateway.pay(p.sessionId)),
+  );
+
+  api.post("/sandbox-pay/:sessionId/3ds", { summary: "Sandbox: pay with 3-D Secure (challenge first)", tags, auth: "public", params, query }, ({ params: p, query: q, req, res }) => {
+    const lang = languageOf(req, q.lang);
+    return act(p.sessionId, lang, res, async () => {
+      await gateway.startChallenge(p.sessionId);
+      return `${base(p.sessionId, lang).self}/challenge${base(p.sessionId, lang).q}`;
+    });
   });
 
-  api.post("/sandbox-pay/:sessionId/3ds", { summary: "Sandbox: pay with 3-D Secure (challenge first)", tags, auth: "public", params, query }, async ({ params: p, query: q, req, res }) => {
-    await gateway.startChallenge(p.sessionId);
-    const { self, q: lq } = base(p.sessionId, languageOf(req, q.lang));
-    res.redirect(303, `${self}/challenge${lq}`);
-  });
+  api.post("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox: finish the 3-D Secure challenge", tags, auth: "public", params, query, body: challengeBody }, ({ params: p, query: q, body, req, res }) =>
+    act(p.sessionId, languageOf(req, q.lang), res, () => gateway.finishChallenge(p.sessionId, body.result === "pass")),
+  );
 
-  api.post("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox: finish the 3-D Secure challenge", tags, auth: "public", params, query, body: challengeBody }, async ({ params: p, body, res }) => {
-    res.redirect(303, await gateway.finishChallenge(p.sessionId, body.result === "pass"));
-  });
-
-  api.post("/sandbox-pay/:sessionId/decline", { summary: "Sandbox: decline", tags, auth: "public", params, query }, async ({ params: p, res }) => {
-    res.redirect(303, await gateway.decline(p.sessionId));
-  });
+  api.post("/sandbox-pay/:sessionId/decline", { summary: "Sandbox: decline", tags, auth: "public", params, query }, ({ params: p, query: q, req, res }) =>
+    act(p.sessionId, languageOf(req, q.lang), res, () => gateway.decline(p.sessionId)),
+  );
 }

@@ -60,8 +60,10 @@ describe("sandbox checkout", () => {
     expect((await s.db.paymentEvent.findMany({ where: { orderId: b.order_id } })).map((e) => e.type)).toEqual(["payment.succeeded"]);
     expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "paid", paid: true, keep_polling: false, poll_interval_ms: 2000, poll_max_tries: 50 });
     expect((await api("/api/Personal/select_users_integral", b.token)).data).toEqual({ points: 150, all_points: 150 });
-    // a second click changes nothing
-    expect((await form(`${b.pay_url}/pay`)).status).toBe(409);
+    // a second click changes nothing and shows the closed checkout
+    const again = await form(`${b.pay_url}/pay`);
+    expect([again.status, again.headers.get("location")]).toEqual([303, `/sandbox-pay/${b.pay_url.split("/").pop()}?lang=en`]);
+    expect((await fetch(`${s.url}${again.headers.get("location")}`)).status).toBe(410);
     expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(150);
   });
 
@@ -110,7 +112,8 @@ describe("sandbox checkout", () => {
     const page = await fetch(`${b.pay_url}?lang=en`);
     expect(page.status).toBe(410);
     expect(await page.text()).toContain("This checkout has expired");
-    expect((await form(`${b.pay_url}/pay`)).status).toBe(409);
+    const late = await form(`${b.pay_url}/pay?lang=en`);
+    expect(await (await fetch(`${s.url}${late.headers.get("location")}`)).text()).toContain("This checkout has expired");
     expect((await status(b.token, b.order_id)).order_status).toBe("expired");
   });
 
