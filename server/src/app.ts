@@ -27,6 +27,8 @@ import { createProductsService } from "./domains/products/products.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
+import { resultsRoutes } from "./domains/results/results.routes.ts";
+import { createResultsService } from "./domains/results/results.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 
@@ -56,7 +58,8 @@ export function createServices({ db, config, log }: AppDeps) {
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
   const payments = createPaymentsService({ config, log, orders, providers });
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments };
+  const results = createResultsService(db);
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, results };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -103,6 +106,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   siteRoutes(api, () => isDbReachable(db));
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
+  resultsRoutes(api, services.results);
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);

@@ -23,4 +23,5 @@ export const MSG = {
   codeDigits: "Please enter 4-6 digit verification code",
   wrongCode: "Please enter the correct verification code",
   badRequest: "Invalid request",
+  stillGenerating: "A product still generating: try later",
 } as const;
