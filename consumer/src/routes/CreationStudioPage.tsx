@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
@@ -12,7 +12,7 @@ import { VideoCreator } from "../features/generation/VideoCreator.tsx";
 import { VIDEO_MODES, type VideoMode } from "../features/generation/generation.api.ts";
 import { useSession } from "../features/session/session.ts";
 import { QuickTemplates } from "../features/templates/QuickTemplates.tsx";
-import type { Template } from "../features/templates/templates.api.ts";
+import { getTemplates, type Template } from "../features/templates/templates.api.ts";
 
 function isVideoMode(v: string | null): v is VideoMode {
   return v !== null && (VIDEO_MODES as string[]).includes(v);
@@ -36,6 +36,18 @@ export function Component() {
       else next.set(k, v);
       return next;
     });
+
+  // arriving from a template elsewhere (the home showcase): start with it chosen
+  const templateParam = Number(params.get("template")) || null;
+  useEffect(() => {
+    if (!templateParam) return;
+    getTemplates()
+      .then((list) => {
+        const tpl = list.find((x) => x.id === templateParam);
+        if (tpl) chooseTemplate(tpl, { template: null });
+      })
+      .catch(() => null);
+  }, [templateParam]);
 
   function chooseTemplate(tpl: Template, patch: Record<string, string | null> = {}) {
     setTemplate(tpl);

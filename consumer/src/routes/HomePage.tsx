@@ -11,6 +11,7 @@ import { useNavigate } from "react-router";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { Gallery } from "../features/site/Gallery.tsx";
+import { TemplateShowcase } from "../features/templates/TemplateShowcase.tsx";
 import { useFlashSale } from "../features/site/useFlashSale.ts";
 import { getBanners, type Banner } from "../features/templates/templates.api.ts";
 import { accentGradient } from "../theme.ts";
@@ -131,6 +132,8 @@ export function Component() {
             </Box>
           ))}
         </Box>
+
+        <TemplateShowcase />
 
         <Box sx={{ display: "flex", alignItems: "baseline", justifyContent: "space-between", mb: 2 }}>
           <Typography variant="h4" component="h2">{t("home.galleryTitle")}</Typography>

@@ -55,6 +55,12 @@ export interface GalleryItem {
   template_id?: number;
 }
 
+/** Public creations, newest first (absent until creations can be shared: the gallery then shows its empty state). */
 export async function getGallery(): Promise<GalleryItem[]> {
-  return listOf<GalleryItem>(await api.get("/api/Index/getVideoTemp", { quiet: true }));
+  return listOf<GalleryItem>(await api.get("/api/Index/publicCreations", { quiet: true }));
+}
+
+/** The motion templates that make videos, for the home showcase. */
+export async function getVideoTemplates(): Promise<Template[]> {
+  return listOf<Template>(await api.get("/api/Index/getVideoTemp", { quiet: true }));
 }
