@@ -95,8 +95,46 @@ describe.skipIf(!backendPresent)("consumer app: a newcomer makes a video", () =>
     await row.waitFor();
     expect(await row.innerText()).toContain("Generated successfully");
     await pageShot(page, "consumer-results");
+    await row.getByTestId("result-delete").click();
+    await page.getByTestId("delete-yes").click();
+    await row.waitFor({ state: "detached" });
+    await page.getByTestId("results-empty").waitFor();
     await context.close();
   }, RENDER_TIMEOUT);
+
+  it("a failed task says so and shows the credits given back", async () => {
+    const context = await newAppContext(browser, { adult: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+    // what the worker leaves after an engine error: the task failed, its 2 credits refunded through the ledger
+    const task = await server.db.generationTask.create({
+      data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 2, paidWith: "credits", input: {}, error: "engine error", finishedAt: new Date() },
+    });
+    await page.goto(`${server.url}/creationStudio?task=${task.id}`);
+    await page.locator('[data-testid="task-progress"][data-status="failed"]').waitFor();
+    expect(await page.getByTestId("task-failed").innerText()).toBe("Sorry, video generation failed");
+    expect(await page.getByTestId("refunded").innerText()).toBe("2 credits have been returned to your balance.");
+    await pageShot(page, "consumer-task-failed");
+    await context.close();
+  });
+
+  it("the home template showcase opens the studio with that template chosen", async () => {
+    const context = await newAppContext(browser, { adult: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    const first = page.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first();
+    await first.waitFor();
+    const name = await first.innerText();
+    await first.click();
+    await page.waitForURL(/\/creationStudio/);
+    await page.getByTestId("studio-try-guest").click();
+    await page.getByTestId("chosen-template").waitFor();
+    expect(await page.getByTestId("chosen-template").innerText()).toBe(name.trim());
+    await context.close();
+  });
 
   it("a guest's results are still there after logging in with an emailed code", async () => {
     const context = await newAppContext(browser, { adult: true });
