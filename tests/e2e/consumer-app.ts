@@ -42,7 +42,9 @@ export async function ensureConsumerBuild(): Promise<void> {
     }
   }
   try {
-    if (!isFresh()) await run(path.join(ROOT, "node_modules/.bin/vite"), ["build", "--config", "consumer/vite.config.ts", "--logLevel", "warn"], { cwd: ROOT });
+    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build
+    const env = { ...process.env, NODE_ENV: "production" };
+    if (!isFresh()) await run(path.join(ROOT, "node_modules/.bin/vite"), ["build", "--config", "consumer/vite.config.ts", "--logLevel", "warn"], { cwd: ROOT, env });
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });
   }

@@ -33,7 +33,7 @@ function HeroArt() {
   ];
   return (
     <Box aria-hidden sx={{ position: "relative", height: { xs: 260, md: 380 }, display: "grid", placeItems: "center" }}>
-      <Box sx={{ position: "absolute", width: "80%", height: "80%", borderRadius: "50%", background: "radial-gradient(circle, rgba(168,85,247,0.35), transparent 65%)", filter: "blur(20px)" }} />
+      <Box sx={{ position: "absolute", width: "80%", height: "80%", borderRadius: "50%", background: "radial-gradient(circle, rgba(168,85,247,0.35), transparent 65%)" }} />
       {cards.map((c, i) => (
         <Box
           key={i}

@@ -3,7 +3,6 @@ import AppBar from "@mui/material/AppBar";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
@@ -61,14 +60,16 @@ export function Header() {
         </Box>
         <Box sx={{ flex: 1 }} />
         {user && (
-          <Chip
-            icon={<BoltIcon />}
-            label={t("credits.balance", { count: user.points })}
+          <Button
+            size="small"
+            startIcon={<BoltIcon sx={{ color: "secondary.main" }} />}
             onClick={() => dialogs.open("buyCredits")}
             data-testid="balance"
             data-points={user.points}
-            sx={{ bgcolor: "rgba(167,139,250,0.14)", color: "primary.main", "& .MuiChip-icon": { color: "secondary.main" } }}
-          />
+            sx={{ bgcolor: "rgba(167,139,250,0.14)", color: "primary.main", px: 1.5, whiteSpace: "nowrap", "&:hover": { bgcolor: "rgba(167,139,250,0.22)" } }}
+          >
+            {t("credits.balance", { count: user.points })}
+          </Button>
         )}
         <LanguageSwitcher />
         {user ? (
