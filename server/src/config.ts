@@ -42,6 +42,8 @@ export const configSchema = z.object({
   /** Google's signing certificates (PEM by key id, as google-auth-library fetches them in Node); tests point it at a local fake. */
   GOOGLE_CERTS_URL: z.string().url().default("https://www.googleapis.com/oauth2/v1/certs"),
   GOOGLE_ISSUERS: list.default(["accounts.google.com", "https://accounts.google.com"]),
+  /** Where an authorization code from /googleCallback is exchanged for tokens; tests point it at a local fake. */
+  GOOGLE_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
 
   FREE_GENERATIONS: z.coerce.number().int().min(0).default(1),
 

@@ -64,7 +64,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
           clientId: config.GOOGLE_CLIENT_ID,
           clientSecret: config.GOOGLE_CLIENT_SECRET,
           redirectUri: config.GOOGLE_REDIRECT_URI ?? `${config.publicUrl}/googleCallback`,
-          endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL },
+          endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL, oauth2TokenUrl: config.GOOGLE_TOKEN_URL },
           issuers: config.GOOGLE_ISSUERS,
         }),
     ));

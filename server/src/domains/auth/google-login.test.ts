@@ -6,7 +6,13 @@ let google: FakeGoogle;
 let t: TestApp;
 beforeAll(async () => {
   google = await startFakeGoogle();
-  t = await createTestApp({ GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CERTS_URL: google.certsUrl, RATE_LIMIT_LOGIN_PER_MINUTE: "1000" });
+  t = await createTestApp({
+    GOOGLE_CLIENT_ID: google.clientId,
+    GOOGLE_CLIENT_SECRET: google.clientSecret,
+    GOOGLE_CERTS_URL: google.certsUrl,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    RATE_LIMIT_LOGIN_PER_MINUTE: "1000",
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -85,6 +91,26 @@ describe("POST /api/login/googleLogin", () => {
     const [a, b] = await Promise.all([login({ id_token: idToken }).expect(200), login({ id_token: idToken }).expect(200)]);
     expect(a.body.data.user_info.id).toBe(b.body.data.user_info.id);
     expect(await t.db.user.count({ where: { email: "twice@gmail.com" } })).toBe(1);
+  });
+});
+
+describe("POST /api/login/googleLogin with the authorization code from /googleCallback", () => {
+  it("exchanges the code at Google's token endpoint, verifies the ID token and signs in", async () => {
+    const code = google.authorizationCode({ email: "coded@gmail.com", name: "Cody" });
+    const res = await login({ code }).expect(200);
+    expect(res.body.data.user_info).toMatchObject({ email: "coded@gmail.com", nickname: "Cody" });
+    expect(google.requests).toContain("POST /token");
+    // a code works once
+    expect((await login({ code }).expect(400)).body).toEqual(refused);
+  });
+
+  it("refuses a code Google did not issue", async () => {
+    expect((await login({ code: "4/0Aforged" }).expect(400)).body).toEqual(refused);
+  });
+
+  it("refuses a code issued for another redirect address", async () => {
+    const code = google.authorizationCode({}, "https://evil.example.com/googleCallback");
+    expect((await login({ code }).expect(400)).body).toEqual(refused);
   });
 });
 

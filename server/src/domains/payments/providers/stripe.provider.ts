@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import { InvalidNotification, ProviderUnavailable, headerValue, type PaymentOutcome, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
@@ -36,17 +36,22 @@ function sessionFacts(s: Stripe.Checkout.Session) {
 /** Stripe Checkout through the official SDK. STRIPE_API_URL points the SDK at a local fake in tests. */
 export function createStripeProvider(config: Config, log: Logger): PaymentProvider {
   const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : undefined;
-  const stripe = config.STRIPE_SECRET_KEY
-    ? new Stripe(config.STRIPE_SECRET_KEY, {
-        maxNetworkRetries: 1,
-        timeout: 20_000,
-        telemetry: false,
-        ...(api ? { host: api.hostname, port: api.port, protocol: api.protocol === "http:" ? "http" : "https" } : {}),
-      })
-    : undefined;
+  const configured = Boolean(config.STRIPE_SECRET_KEY);
+  // The SDK is large; loading it only when Stripe is configured keeps it out of every start-up that doesn't use it.
+  let stripe: Promise<Stripe> | undefined;
 
-  function client(): Stripe {
-    if (!stripe) throw new ProviderUnavailable("Stripe is not configured");
+  function client(): Promise<Stripe> {
+    const key = config.STRIPE_SECRET_KEY;
+    if (!key) return Promise.reject(new ProviderUnavailable("Stripe is not configured"));
+    stripe ??= import("stripe").then(
+      ({ default: StripeSdk }) =>
+        new StripeSdk(key, {
+          maxNetworkRetries: 1,
+          timeout: 20_000,
+          telemetry: false,
+          ...(api ? { host: api.hostname, port: api.port, protocol: api.protocol === "http:" ? "http" : "https" } : {}),
+        }),
+    );
     return stripe;
   }
 
@@ -61,13 +66,13 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
 
   return {
     name: "stripe",
-    available: () => Boolean(stripe && config.STRIPE_WEBHOOK_SECRET),
+    available: () => Boolean(configured && config.STRIPE_WEBHOOK_SECRET),
 
     async createCheckout(req) {
       const now = Math.floor(Date.now() / 1000);
       const wanted = Math.floor(req.expiresAt.getTime() / 1000);
-      const session = await call("checkout.sessions.create", () =>
-        client().checkout.sessions.create(
+      const session = await call("checkout.sessions.create", async () =>
+        (await client()).checkout.sessions.create(
           {
             mode: "payment",
             client_reference_id: req.orderNo,
@@ -89,7 +94,7 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
       if (!secret) throw new InvalidNotification("no Stripe webhook secret configured");
       let event: Stripe.Event;
       try {
-        event = client().webhooks.constructEvent(rawBody, headerValue(headers, "stripe-signature") ?? "", secret, SIGNATURE_TOLERANCE_SECONDS);
+        event = (await client()).webhooks.constructEvent(rawBody, headerValue(headers, "stripe-signature") ?? "", secret, SIGNATURE_TOLERANCE_SECONDS);
       } catch (err) {
         throw new InvalidNotification((err as Error).message);
       }
@@ -105,16 +110,16 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
     },
 
     async queryPayment(providerRef): Promise<PaymentUpdate | null> {
-      const s = await call("checkout.sessions.retrieve", () => client().checkout.sessions.retrieve(providerRef));
+      const s = await call("checkout.sessions.retrieve", async () => (await client()).checkout.sessions.retrieve(providerRef));
       if (s.payment_status !== "paid") return null;
       return { eventId: `query:${s.id}:paid`, type: "query.checkout.session.paid", outcome: "paid", ...sessionFacts(s), payload: s };
     },
 
     async refund(providerRef) {
-      const s = await call("checkout.sessions.retrieve", () => client().checkout.sessions.retrieve(providerRef));
+      const s = await call("checkout.sessions.retrieve", async () => (await client()).checkout.sessions.retrieve(providerRef));
       const intent = typeof s.payment_intent === "string" ? s.payment_intent : s.payment_intent?.id;
       if (!intent) throw new ProviderUnavailable("stripe session has no payment to refund");
-      await call("refunds.create", () => client().refunds.create({ payment_intent: intent }, { idempotencyKey: `refund:${providerRef}` }));
+      await call("refunds.create", async () => (await client()).refunds.create({ payment_intent: intent }, { idempotencyKey: `refund:${providerRef}` }));
     },
   };
 }
