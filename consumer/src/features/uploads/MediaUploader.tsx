@@ -10,6 +10,7 @@ import MovieIcon from "@mui/icons-material/Movie";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
 import { uploadMedia, type UploadResult } from "./uploads.api.ts";
+import { Waveform } from "./Waveform.tsx";
 import { durationProblem, LIMITS, mediaFileProblem, readDuration, trimProblem } from "./upload-rules.ts";
 
 export interface TrimmedUpload extends UploadResult {
@@ -132,6 +133,7 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
           ) : (
             <audio ref={player} src={url} style={{ width: "100%" }} controls />
           )}
+          {kind === "audio" && <Waveform file={file} duration={duration} range={range} />}
           <Typography variant="subtitle2" sx={{ mt: 2 }}>{t("uploader.trim")}</Typography>
           <Box sx={{ px: 1 }}>
             <Slider
