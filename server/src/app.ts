@@ -31,6 +31,19 @@ import { resultsRoutes } from "./domains/results/results.routes.ts";
 import { createResultsService } from "./domains/results/results.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
+import { adminRoutes } from "./admin/index.ts";
+import { consoleApp } from "./admin/console-app.ts";
+import { createAuditService } from "./domains/audit/audit.service.ts";
+import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
+import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
+import { moderationRoutes } from "./domains/moderation/moderation.routes.ts";
+import { createModerationService } from "./domains/moderation/moderation.service.ts";
+import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
+import { pixelsRoutes } from "./domains/pixels/pixels.routes.ts";
+import { createPixelsService } from "./domains/pixels/pixels.service.ts";
+import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
+import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
+import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
 
 export interface AppDeps {
   db: Db;
@@ -52,14 +65,26 @@ export function createServices({ db, config, log }: AppDeps) {
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
-  const staff = createStaffService(db);
+  const audit = createAuditService(db);
+  const staff = createStaffService(db, audit);
   const products = createProductsService(db);
   const orders = createOrdersService({ db, config, credits, products, log });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
   const payments = createPaymentsService({ config, log, orders, providers });
+  const consoleServices = {
+    audit,
+    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions }),
+    pixels: createPixelsService(db, audit),
+    usersAdmin: createUsersAdminService({ db, audit, credits }),
+    ordersAdmin: createOrdersAdminService(db),
+    tasksAdmin: createTasksAdminService(db),
+    templatesAdmin: createTemplatesAdminService(db, audit),
+    siteAdmin: createSiteAdminService(db, audit),
+    dashboard: createDashboardService(db),
+  };
   const results = createResultsService(db);
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, results };
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, results };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -112,6 +137,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   ordersRoutes(api, services.orders);
   paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
+  pixelsRoutes(api, services.pixels);
+  moderationRoutes(api, services.moderation, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
+  adminRoutes(api, services);
   app.use(api.router);
 
   const openApi = api.openApiDocument();
@@ -119,8 +147,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     res.json(openApi);
   });
 
-  serveConsumerApp(app, config.CONSUMER_DIST_DIR);
   app.use(["/api", "/admin/api"], notFoundHandler);
+  app.use("/console", consoleApp(config.consoleDir));
+  serveConsumerApp(app, config.CONSUMER_DIST_DIR);
   app.use(notFoundHandler);
   app.use(errorHandler(log));
   return { app, services, api };

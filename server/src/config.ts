@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 const bool = z
@@ -15,6 +16,8 @@ export const configSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("./data"),
+  /** The built operator console (npm run build:console), served at /console; relative paths are from the project root. */
+  CONSOLE_DIR: z.string().default("dist/console"),
   DATABASE_URL: z.string().url().optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -32,6 +35,7 @@ export const configSchema = z.object({
   RATE_LIMIT_IP_PER_HOUR: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_VISITOR_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(30),
 
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Reverie <no-reply@reverie.local>"),
@@ -75,7 +79,7 @@ export const configSchema = z.object({
   }
 });
 
-export type Config = z.infer<typeof configSchema> & { publicUrl: string; dataDir: string };
+export type Config = z.infer<typeof configSchema> & { publicUrl: string; dataDir: string; consoleDir: string };
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = configSchema.safeParse(env);
@@ -87,6 +91,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
+    consoleDir: path.resolve(fileURLToPath(new URL("../..", import.meta.url)), c.CONSOLE_DIR),
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
   };
 }

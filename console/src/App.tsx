@@ -1,0 +1,45 @@
+import { Admin, Resource } from "react-admin";
+import { BrowserRouter } from "react-router";
+import { authProvider } from "./authProvider.ts";
+import { auditLog } from "./audit/index.tsx";
+import { bans } from "./bans/index.tsx";
+import { channels, pixelIds } from "./channels/index.tsx";
+import { Dashboard } from "./dashboard/Dashboard.tsx";
+import { dataProvider } from "./dataProvider.ts";
+import { i18nProvider } from "./i18n/index.ts";
+import { LoginPage } from "./LoginPage.tsx";
+import { orders } from "./orders/index.tsx";
+import { outbox } from "./outbox/index.tsx";
+import { reports } from "./reports/index.tsx";
+import { banners, prompts, settings } from "./site/index.tsx";
+import { staff } from "./staff/index.tsx";
+import { tasks } from "./tasks/index.tsx";
+import { templates } from "./templates/index.tsx";
+import { users } from "./users/index.tsx";
+
+/** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource. */
+export function App() {
+  // real paths under /console (not react-admin's default hash routes), so links and screenshots name the page
+  return (
+    <BrowserRouter basename="/console">
+    <Admin title="console.title" dashboard={Dashboard} authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} loginPage={LoginPage} requireAuth disableTelemetry>
+      <Resource name="users" {...users} />
+      <Resource name="orders" {...orders} />
+      <Resource name="templates" {...templates} />
+      <Resource name="channels" {...channels} />
+      <Resource name="reports" {...reports} />
+      <Resource name="bans" {...bans} />
+      <Resource name="generation-tasks" {...tasks} />
+      <Resource name="banners" {...banners} />
+      <Resource name="prompt-suggestions" {...prompts} />
+      <Resource name="site-settings" {...settings} />
+      <Resource name="audit-log" {...auditLog} />
+      <Resource name="staff" {...staff} />
+      <Resource name="outbox" {...outbox} />
+      <Resource name="pixel-ids" {...pixelIds} />
+      <Resource name="ledger" />
+      <Resource name="payment-events" />
+    </Admin>
+    </BrowserRouter>
+  );
+}

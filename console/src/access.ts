@@ -1,0 +1,37 @@
+import { createMongoAbility, type MongoAbility } from "@casl/ability";
+import { unpackRules, type PackRule } from "@casl/ability/extra";
+
+export type ConsoleAbility = MongoAbility;
+
+/** Console resource -> the server's CASL subject (server/src/authz/abilities.ts). */
+export const SUBJECT: Record<string, string> = {
+  dashboard: "Dashboard",
+  users: "User",
+  ledger: "LedgerEntry",
+  orders: "Order",
+  "payment-events": "PaymentEvent",
+  templates: "Template",
+  channels: "Channel",
+  "pixel-ids": "Channel",
+  reports: "Report",
+  bans: "Ban",
+  "generation-tasks": "GenerationTask",
+  banners: "SiteSetting",
+  "prompt-suggestions": "SiteSetting",
+  "site-settings": "SiteSetting",
+  "audit-log": "AuditLog",
+  staff: "Staff",
+  outbox: "OutboxEmail",
+};
+
+/** react-admin's page actions -> CASL actions; named staff actions (ban, grant, adjust, takedown) pass through. */
+const ACTION: Record<string, string> = { list: "read", show: "read", export: "read", create: "create", clone: "create", edit: "update", delete: "delete" };
+
+export function abilityFromRules(packed: unknown): ConsoleAbility {
+  return createMongoAbility(unpackRules(packed as PackRule<never>[]) as never);
+}
+
+/** The same question the server asks: may this staff member do `action` on `resource` (a console resource or a CASL subject)? */
+export function allowed(ability: ConsoleAbility, action: string, resource: string): boolean {
+  return ability.can(ACTION[action] ?? action, SUBJECT[resource] ?? resource);
+}

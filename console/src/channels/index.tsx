@@ -1,0 +1,110 @@
+import CampaignIcon from "@mui/icons-material/Campaign";
+import {
+  BooleanInput, Create, Datagrid, DeleteButton, Edit, List, NumberInput, Pagination, ReferenceManyField, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
+  useTranslate, Labeled, useRecordContext, CreateButton, useCanAccess, EditButton, type RaRecord,
+} from "react-admin";
+import { FlagField } from "../common/fields.tsx";
+
+/** The eight switches, SPEC.md §3 order. */
+export const FLAGS = ["facebook", "tiktok", "google", "bigo", "bemob", "kspin", "exoclick", "vk"] as const;
+/** Pixel kinds 1..8 (SPEC.md §3). */
+export const KINDS = ["Facebook", "TikTok", "Google Ads", "Bigo", "BeMob", "OKSpin", "ExoClick", "VK Ads"].map((name, i) => ({ id: i + 1, name }));
+const GOOGLE_EVENTS = ["page_view", "cart_add", "checkout_order", "payment_add", "order"].map((id) => ({ id, name: id }));
+
+function ChannelList() {
+  return (
+    <List filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: "id", order: "ASC" }}>
+      <Datagrid rowClick="edit" bulkActionButtons={false}>
+        <TextField source="id" />
+        <TextField source="code" />
+        <TextField source="name" />
+        {FLAGS.map((f) => (
+          <FlagField key={f} source={f} />
+        ))}
+      </Datagrid>
+    </List>
+  );
+}
+
+/** A switch stored as 1 / 0. */
+const onOff = { format: (v: unknown) => v === 1, parse: (v: boolean) => (v ? 1 : 0) };
+
+function ChannelForm({ withPixels }: { withPixels?: boolean }) {
+  return (
+    <SimpleForm>
+      <TextInput source="code" validate={required()} />
+      <TextInput source="name" validate={required()} />
+      {FLAGS.map((f) => (
+        <BooleanInput key={f} source={f} {...onOff} />
+      ))}
+      <BooleanInput source="requiresPaymentPermission" />
+      {withPixels && <PixelIds />}
+    </SimpleForm>
+  );
+}
+
+function PixelIds() {
+  const translate = useTranslate();
+  const channel = useRecordContext();
+  const { canAccess } = useCanAccess({ action: "create", resource: "pixel-ids" });
+  if (!channel) return null;
+  return (
+    <Labeled label={translate("console.tab.pixels")} fullWidth>
+      <>
+        <ReferenceManyField reference="pixel-ids" target="channelId" sort={{ field: "kind", order: "ASC" }} pagination={<Pagination />}>
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <SelectInputLike />
+            <TextField source="event" />
+            <TextField source="value" />
+            <EditButton />
+            <DeleteButton mutationMode="pessimistic" redirect={false} />
+          </Datagrid>
+        </ReferenceManyField>
+        {canAccess && <CreateButton resource="pixel-ids" state={{ record: { channelId: channel.id } }} />}
+      </>
+    </Labeled>
+  );
+}
+
+/** The kind as its name (Facebook, TikTok, ...). */
+function SelectInputLike() {
+  const r = useRecordContext();
+  return <span>{KINDS.find((k) => k.id === r?.kind)?.name ?? r?.kind}</span>;
+}
+
+const ChannelEdit = () => (
+  <Edit mutationMode="pessimistic">
+    <ChannelForm withPixels />
+  </Edit>
+);
+const ChannelCreate = () => (
+  <Create redirect="edit">
+    <ChannelForm />
+  </Create>
+);
+
+function PixelIdForm() {
+  return (
+    <SimpleForm>
+      <NumberInput source="channelId" validate={required()} readOnly />
+      <SelectInput source="kind" choices={KINDS} validate={required()} />
+      <SelectInput source="event" choices={GOOGLE_EVENTS} emptyText="—" />
+      <TextInput source="value" validate={required()} fullWidth />
+    </SimpleForm>
+  );
+}
+
+const redirectToChannel = (_resource?: string, _id?: unknown, data?: Partial<RaRecord>) => `channels/${data?.channelId}`;
+const PixelIdCreate = () => (
+  <Create redirect={redirectToChannel}>
+    <PixelIdForm />
+  </Create>
+);
+const PixelIdEdit = () => (
+  <Edit mutationMode="pessimistic" redirect={redirectToChannel}>
+    <PixelIdForm />
+  </Edit>
+);
+
+export const channels = { list: ChannelList, edit: ChannelEdit, create: ChannelCreate, icon: CampaignIcon, recordRepresentation: "name" };
+export const pixelIds = { edit: PixelIdEdit, create: PixelIdCreate };

@@ -1,0 +1,110 @@
+import { useEffect, useState } from "react";
+import { Alert, Box, Card, CardContent, CardHeader } from "@mui/material";
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Loading, Title, useTranslate } from "react-admin";
+import { apiUrl, httpClient } from "../http.ts";
+
+interface Summary {
+  since: string;
+  days: number;
+  revenue: { day: string; provider: string; currency: string; amountMinor: number; orders: number }[];
+  ordersByStatus: { status: string; count: number }[];
+  generations: { day: string; status: string; mode: string; count: number }[];
+  signups: { day: string; loginType: string; count: number }[];
+  openReports: { bucket: string; reason: string; count: number }[];
+  ageBuckets: string[];
+}
+
+const COLORS = ["#1976d2", "#2e7d32", "#ed6c02", "#9c27b0", "#d32f2f", "#0288d1", "#795548", "#607d8b"];
+
+/** Rows of (key, series, value) as one object per key with a property per series, every key present. */
+function pivot<R>(rows: R[], keys: string[], keyOf: (r: R) => string, seriesOf: (r: R) => string, valueOf: (r: R) => number) {
+  const series = [...new Set(rows.map(seriesOf))].sort();
+  const byKey = new Map(keys.map((k) => [k, Object.fromEntries([["key", k], ...series.map((s) => [s, 0])]) as Record<string, string | number>]));
+  for (const r of rows) {
+    const row = byKey.get(keyOf(r));
+    if (row) row[seriesOf(r)] = (row[seriesOf(r)] as number) + valueOf(r);
+  }
+  return { data: [...byKey.values()], series };
+}
+
+function daysFrom(since: string, days: number): string[] {
+  const start = new Date(since).getTime();
+  return Array.from({ length: days }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+}
+
+function Chart({ title, data, series, kind = "bar", stacked = true }: { title: string; data: Record<string, string | number>[]; series: string[]; kind?: "bar" | "line"; stacked?: boolean }) {
+  const translate = useTranslate();
+  return (
+    <Card sx={{ flex: "1 1 460px", minWidth: 0 }} data-chart={title}>
+      <CardHeader title={title} titleTypographyProps={{ variant: "subtitle1" }} />
+      <CardContent sx={{ height: 260 }}>
+        {series.length === 0 ? (
+          <Box sx={{ color: "text.secondary" }}>{translate("console.dashboard.empty")}</Box>
+        ) : (
+          <ResponsiveContainer width="100%" height="100%">
+            {kind === "line" ? (
+              <LineChart data={data}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="key" fontSize={11} />
+                <YAxis fontSize={11} allowDecimals={false} />
+                <Tooltip />
+                <Legend />
+                {series.map((s, i) => (
+                  <Line key={s} dataKey={s} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} />
+                ))}
+              </LineChart>
+            ) : (
+              <BarChart data={data}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="key" fontSize={11} />
+                <YAxis fontSize={11} allowDecimals={false} />
+                <Tooltip />
+                <Legend />
+                {series.map((s, i) => (
+                  <Bar key={s} dataKey={s} stackId={stacked ? "a" : undefined} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+                ))}
+              </BarChart>
+            )}
+          </ResponsiveContainer>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Figures come aggregated from GET /admin/api/dashboard; nothing here lists rows. */
+export function Dashboard() {
+  const translate = useTranslate();
+  const [summary, setSummary] = useState<Summary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    httpClient(`${apiUrl}/dashboard?days=30`)
+      .then(({ json }) => setSummary(json as Summary))
+      .catch((e: Error) => setError(e.message));
+  }, []);
+  if (error) return <Alert severity="error">{error}</Alert>;
+  if (!summary) return <Loading />;
+
+  const days = daysFrom(summary.since, summary.days);
+  const short = (rows: Record<string, string | number>[]) => rows.map((r) => ({ ...r, key: String(r.key).slice(5) }));
+  const revenue = pivot(summary.revenue, days, (r) => r.day, (r) => `${r.provider} (${r.currency})`, (r) => r.amountMinor / 100);
+  const orders = pivot(summary.ordersByStatus, [...new Set(summary.ordersByStatus.map((r) => r.status))], (r) => r.status, () => translate("console.dashboard.total"), (r) => r.count);
+  const generations = pivot(summary.generations, days, (r) => r.day, (r) => r.status, (r) => r.count);
+  const modes = pivot(summary.generations, [...new Set(summary.generations.map((r) => r.mode))].sort(), (r) => r.mode, (r) => r.status, (r) => r.count);
+  const signups = pivot(summary.signups, days, (r) => r.day, (r) => r.loginType, (r) => r.count);
+  const reports = pivot(summary.openReports, summary.ageBuckets, (r) => r.bucket, (r) => r.reason, (r) => r.count);
+  const reportData = reports.data.map((r) => ({ ...r, key: translate(`console.age.${r.key}`) }));
+
+  return (
+    <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mt: 2 }}>
+      <Title title={`${translate("console.dashboard.title")} · ${translate("console.dashboard.days", { days: summary.days })}`} />
+      <Chart title={translate("console.dashboard.revenue")} data={short(revenue.data)} series={revenue.series} />
+      <Chart title={translate("console.dashboard.orders")} data={orders.data} series={orders.series} />
+      <Chart title={translate("console.dashboard.generations")} data={short(generations.data)} series={generations.series} />
+      <Chart title={translate("console.dashboard.modes")} data={modes.data} series={modes.series} />
+      <Chart title={translate("console.dashboard.signups")} data={short(signups.data)} series={signups.series} kind="line" />
+      <Chart title={translate("console.dashboard.reports")} data={reportData} series={reports.series} />
+    </Box>
+  );
+}

@@ -1,0 +1,30 @@
+import { HttpError, fetchUtils } from "react-admin";
+
+export const TOKEN_KEY = "reverie.console.token";
+
+export const apiUrl = `${window.location.origin}/admin/api`;
+
+/**
+ * Every console request: the staff token in the `token` header. The server's errors are `{code,msg,data}`;
+ * react-admin shows `message`, so the server's `msg` becomes it.
+ */
+export async function httpClient(url: string, options: fetchUtils.Options = {}) {
+  const headers = new Headers(options.headers ?? { Accept: "application/json" });
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) headers.set("token", token);
+  try {
+    return await fetchUtils.fetchJson(url, { ...options, headers });
+  } catch (e) {
+    if (e instanceof HttpError) {
+      const body = e.body as { msg?: string } | undefined;
+      throw new HttpError(body?.msg ?? e.message, e.status, e.body);
+    }
+    throw e;
+  }
+}
+
+/** POST /admin/api/<path> with a JSON body; answers the JSON reply. */
+export async function postJson<T>(path: string, body: unknown): Promise<T> {
+  const { json } = await httpClient(`${apiUrl}/${path}`, { method: "POST", body: JSON.stringify(body) });
+  return json as T;
+}

@@ -1,0 +1,61 @@
+import type { en } from "./en.ts";
+
+export const ru: typeof en = {
+  resources: {
+    users: {
+      name: "Пользователь |||| Пользователи",
+      fields: {
+        id: "ID", uuid: "UUID", nickname: "Ник", email: "Эл. почта", loginType: "Тип входа", role: "Роль", channelId: "Канал", paymentPermission: "Разрешение на оплату",
+        points: "Баланс", allPoints: "Всего начислено", freeGenerations: "Бесплатные генерации", bannedAt: "Заблокирован", createdAt: "Регистрация", q: "Поиск: почта, uuid, ник", banned: "Заблокирован", language: "Язык",
+      },
+    },
+    ledger: { name: "Запись журнала |||| Журнал кредитов", fields: { id: "ID", userId: "Пользователь", delta: "Изменение", balanceAfter: "Баланс после", reason: "Причина", reference: "Ссылка", staffId: "Сотрудник", note: "Примечание", createdAt: "Когда" } },
+    orders: {
+      name: "Заказ |||| Заказы",
+      fields: { id: "ID", orderNo: "Номер заказа", userId: "Пользователь", productId: "Товар", status: "Статус", provider: "Платёжная система", channelId: "Канал", finalPriceMinor: "Сумма", currency: "Валюта", credits: "Кредиты", createdAt: "Создан", paidAt: "Оплачен", failureReason: "Ошибка", q: "Поиск по номеру", createdAt_gte: "Создан с", createdAt_lte: "Создан по" },
+    },
+    "payment-events": { name: "Платёжное событие |||| Платёжные события", fields: { id: "ID", provider: "Платёжная система", eventId: "ID события", type: "Тип", orderId: "Заказ", payload: "Данные", receivedAt: "Получено" } },
+    templates: {
+      name: "Шаблон |||| Шаблоны",
+      fields: { id: "ID", name: "Название", category: "Категория", suitFor: "Для", mode: "Режим", engineParams: "Параметры движка (JSON)", creditPrice: "Цена в кредитах", coverUrl: "Обложка", enabled: "Включён", sortOrder: "Порядок", createdAt: "Создан", q: "Поиск по названию" },
+    },
+    channels: {
+      name: "Канал |||| Каналы",
+      fields: { id: "ID", code: "Код", name: "Название", facebook: "Facebook", tiktok: "TikTok", google: "Google", bigo: "Bigo", bemob: "BeMob", kspin: "KSpin", exoclick: "ExoClick", vk: "Vk", requiresPaymentPermission: "Оплата по разрешению", q: "Поиск" },
+    },
+    "pixel-ids": { name: "ID пикселя |||| ID пикселей", fields: { id: "ID", channelId: "Канал", kind: "Вид", event: "Событие", value: "ID пикселя или домен" } },
+    reports: {
+      name: "Жалоба |||| Жалобы",
+      fields: { id: "ID", targetType: "Контент", targetId: "ID контента", targetUserId: "Владелец", reporterUserId: "Автор жалобы", reason: "Причина", details: "Подробности", status: "Статус", ageSeconds: "Возраст", createdAt: "Подана", resolvedAt: "Решена" },
+    },
+    bans: { name: "Блокировка |||| Блокировки", fields: { id: "ID", userId: "Пользователь", reason: "Причина", staffId: "Кем", createdAt: "Заблокирован", liftedAt: "Снята", liftedById: "Кем снята", active: "Действует" } },
+    "generation-tasks": {
+      name: "Задача генерации |||| Задачи генерации",
+      fields: { id: "ID", userId: "Пользователь", mode: "Режим", templateId: "Шаблон", engine: "Движок", status: "Статус", progress: "Прогресс", cost: "Стоимость", input: "Входные данные", outputs: "Результаты", outputKey: "Результат", error: "Ошибка", state: "Видимость", createdAt: "Создана", finishedAt: "Завершена" },
+    },
+    banners: { name: "Баннер |||| Баннеры", fields: { id: "ID", title: "Заголовок", imageUrl: "URL изображения", link: "Ссылка", enabled: "Включён", sortOrder: "Порядок" } },
+    "prompt-suggestions": { name: "Подсказка |||| Подсказки для запросов", fields: { id: "ID", text: "Текст", category: "Категория", enabled: "Включена", sortOrder: "Порядок" } },
+    "site-settings": { name: "Настройка сайта |||| Настройки сайта", fields: { id: "Ключ", key: "Ключ", value: "Значение (JSON)", updatedAt: "Обновлено" } },
+    "audit-log": { name: "Запись аудита |||| Журнал аудита", fields: { id: "ID", staffId: "Сотрудник", action: "Действие", resource: "Ресурс", resourceId: "Запись", before: "До", after: "После", reason: "Причина", createdAt: "Когда", createdAt_gte: "С", createdAt_lte: "По" } },
+    staff: { name: "Сотрудник |||| Сотрудники", fields: { id: "ID", username: "Имя пользователя", roles: "Роли", active: "Активен", createdAt: "Создан", role: "Роль" } },
+    outbox: { name: "Письмо |||| Исходящие письма", fields: { id: "ID", to: "Кому", subject: "Тема", body: "Текст", createdAt: "В очереди", sentAt: "Отправлено", error: "Ошибка", q: "Поиск" } },
+  },
+  console: {
+    title: "Консоль Reverie",
+    login: { code: "Одноразовый код", title: "Вход для сотрудников" },
+    menu: { settings: "Сайт" },
+    dashboard: {
+      title: "Сводка", days: "Последние %{days} дн.", revenue: "Выручка по дням и платёжным системам", orders: "Заказы по статусам", generations: "Генерации по дням и статусам", modes: "Генерации по режимам",
+      signups: "Регистрации по дням и типу входа", reports: "Открытые жалобы по возрасту", empty: "Нет данных за период", total: "Итого",
+    },
+    age: { under_1h: "< 1 часа", "1h_24h": "1–24 часа", "1d_7d": "1–7 дней", over_7d: "> 7 дней", minutes: "%{n} мин", hours: "%{n} ч", days: "%{n} дн" },
+    action: {
+      ban: "Заблокировать", unban: "Разблокировать", grant_payment: "Разрешить оплату", revoke_payment: "Запретить оплату", adjust_credits: "Изменить кредиты", dismiss: "Отклонить", takedown: "Снять контент",
+      ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", enable: "Включить", disable: "Выключить",
+    },
+    field: { reason: "Причина", delta: "Кредиты (+ начислить, − списать)", password: "Новый пароль (показывается один раз)", totpSecret: "Секрет одноразовых кодов (показывается один раз)", otpauthUri: "URI для приложения-аутентификатора" },
+    notify: { done: "Готово", credentials: "Сохраните сейчас: больше они не будут показаны" },
+    tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей" },
+    underage: "Несовершеннолетние",
+  },
+};

@@ -1,0 +1,99 @@
+import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
+import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
+import { IconButton } from "@mui/material";
+import {
+  useCanAccess, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
+  BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, ImageField, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
+} from "react-admin";
+import { postJson } from "../http.ts";
+
+export const CATEGORIES = ["Portrait", "Lifestyle", "Creative"].map((id) => ({ id, name: id }));
+export const MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"].map((id) => ({ id, name: id }));
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn />,
+  <SelectInput key="category" source="category" choices={CATEGORIES} />,
+  <SelectInput key="mode" source="mode" choices={MODES} />,
+  <BooleanInput key="enabled" source="enabled" />,
+];
+
+/** Swaps a template with the one above it (in sortOrder) through POST /admin/api/templates/reorder. */
+function MoveUpButton() {
+  const record = useRecordContext();
+  const { data, sort } = useListContext();
+  const { canAccess } = useCanAccess({ action: "edit", resource: "templates" });
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const ids = (data ?? []).map((r) => r.id as number);
+  const at = record ? ids.indexOf(record.id as number) : -1;
+  if (!canAccess || sort.field !== "sortOrder" || sort.order !== "ASC" || at <= 0) return null;
+  async function moveUp(e: React.MouseEvent) {
+    e.stopPropagation();
+    const order = [...ids];
+    [order[at - 1], order[at]] = [order[at], order[at - 1]];
+    try {
+      await postJson("templates/reorder", { ids: order });
+      refresh();
+    } catch (err) {
+      notify((err as Error).message, { type: "error" });
+    }
+  }
+  return (
+    <IconButton size="small" onClick={moveUp} aria-label={translate("console.action.moved_up")} title={translate("console.action.moved_up")}>
+      <ArrowUpwardIcon fontSize="small" />
+    </IconButton>
+  );
+}
+
+function TemplateList() {
+  return (
+    <List filters={filters} sort={{ field: "sortOrder", order: "ASC" }}>
+      <Datagrid rowClick="edit" bulkActionButtons={false}>
+        <NumberField source="sortOrder" />
+        <ImageField source="coverUrl" sx={{ "& img": { maxWidth: 48, maxHeight: 48 } }} sortable={false} />
+        <TextField source="name" />
+        <TextField source="category" />
+        <TextField source="suitFor" />
+        <TextField source="mode" />
+        <NumberField source="creditPrice" />
+        <BooleanField source="enabled" />
+        <MoveUpButton />
+        <EditButton />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** Engine parameters are edited as JSON text and stored as an object. */
+const jsonText = { format: (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? {}, null, 2)), parse: (v: string) => v };
+
+function TemplateForm() {
+  return (
+    <SimpleForm>
+      <TextInput source="name" validate={required()} />
+      <SelectInput source="category" choices={CATEGORIES} validate={required()} />
+      <TextInput source="suitFor" validate={required()} />
+      <SelectInput source="mode" choices={MODES} validate={required()} />
+      <NumberInput source="creditPrice" min={0} validate={required()} />
+      <TextInput source="engineParams" multiline minRows={3} fullWidth {...jsonText} />
+      <TextInput source="coverUrl" fullWidth />
+      <ImageField source="coverUrl" />
+      <NumberInput source="sortOrder" min={0} />
+      <BooleanInput source="enabled" />
+    </SimpleForm>
+  );
+}
+
+const TemplateEdit = () => (
+  <Edit mutationMode="pessimistic" actions={false}>
+    <TemplateForm />
+  </Edit>
+);
+const TemplateCreate = () => (
+  <Create redirect="list">
+    <TemplateForm />
+  </Create>
+);
+
+export const templates = { list: TemplateList, edit: TemplateEdit, create: TemplateCreate, icon: ViewQuiltIcon, recordRepresentation: "name" };

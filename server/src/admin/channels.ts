@@ -1,0 +1,21 @@
+import type { ApiRouter } from "../http/api.ts";
+import { AdminResource } from "./resource.ts";
+import type { PixelsService } from "../domains/pixels/pixels.service.ts";
+import { channelBody, channelFilter, channelSortable, channelUpdateBody, pixelIdBody, pixelIdFilter, pixelIdSortable, pixelIdUpdateBody } from "../domains/pixels/pixels.schema.ts";
+
+/** Channels with their eight pixel switches, and the pixel ids per kind and event (both under the Channel permission). */
+export function channelsResource(api: ApiRouter, pixels: PixelsService) {
+  const r = new AdminResource(api, "channels", "Channel");
+  r.list({ filter: channelFilter, sortable: channelSortable }, (p) => pixels.listChannels(p));
+  r.get((id) => pixels.getChannel(id));
+  r.create(channelBody, (body, staff) => pixels.createChannel(staff.staffId, body));
+  r.update(channelUpdateBody, (id, body, staff) => pixels.updateChannel(staff.staffId, id, body));
+  r.remove((id, staff) => pixels.removeChannel(staff.staffId, id));
+
+  const ids = new AdminResource(api, "pixel-ids", "Channel");
+  ids.list({ filter: pixelIdFilter, sortable: pixelIdSortable }, (p) => pixels.listPixelIds(p));
+  ids.get((id) => pixels.getPixelId(id));
+  ids.create(pixelIdBody, (body, staff) => pixels.createPixelId(staff.staffId, body));
+  ids.update(pixelIdUpdateBody, (id, body, staff) => pixels.updatePixelId(staff.staffId, id, body));
+  ids.remove((id, staff) => pixels.removePixelId(staff.staffId, id));
+}

@@ -1,0 +1,24 @@
+import type { ApiRouter } from "../http/api.ts";
+import type { Services } from "../app.ts";
+import { channelsResource } from "./channels.ts";
+import { dashboardRoutes } from "./dashboard.ts";
+import { ordersResource } from "./orders.ts";
+import { reportsResource } from "./reports.ts";
+import { siteResource } from "./site.ts";
+import { staffResource } from "./staff.ts";
+import { tasksResource } from "./tasks.ts";
+import { templatesResource } from "./templates.ts";
+import { usersResource } from "./users.ts";
+
+/** Every console endpoint under /admin/api (ra-data-simple-rest resources, actions, dashboard, me). */
+export function adminRoutes(api: ApiRouter, s: Services) {
+  staffResource(api, s.staff, s.audit);
+  dashboardRoutes(api, s.dashboard);
+  usersResource(api, s.usersAdmin, s.moderation);
+  ordersResource(api, s.ordersAdmin);
+  templatesResource(api, s.templatesAdmin);
+  channelsResource(api, s.pixels);
+  reportsResource(api, s.moderation);
+  tasksResource(api, s.tasksAdmin);
+  siteResource(api, s.siteAdmin);
+}

@@ -1,0 +1,26 @@
+import type { ApiRouter } from "../http/api.ts";
+import { AdminResource, reasonBody } from "./resource.ts";
+import type { AuditService } from "../domains/audit/audit.service.ts";
+import { auditFilter, auditSortable } from "../domains/audit/audit.schema.ts";
+import type { StaffService } from "../domains/staff/staff.service.ts";
+import { outboxFilter, outboxSortable, staffCreateBody, staffFilter, staffSortable, staffUpdateBody } from "../domains/staff/staff.schema.ts";
+
+/** Staff accounts (admin), the audit log (read-only) and the email outbox. (/admin/api/me is domains/staff/staff.routes.ts.) */
+export function staffResource(api: ApiRouter, staff: StaffService, audit: AuditService) {
+  const r = new AdminResource(api, "staff", "Staff");
+  r.list({ filter: staffFilter, sortable: staffSortable }, (p) => staff.list(p));
+  r.get((id) => staff.get(id));
+  r.create(staffCreateBody, (body, me) => staff.create(me.staffId, body));
+  r.update(staffUpdateBody, (id, body, me) => staff.update(me.staffId, id, body));
+  r.action("reset-password", { summary: "New password and one-time-code secret, shown once", can: ["update", "Staff"], body: reasonBody }, (id, body, me) =>
+    staff.resetPassword(me.staffId, id, body.reason),
+  );
+
+  const log = new AdminResource(api, "audit-log", "AuditLog");
+  log.list({ filter: auditFilter, sortable: auditSortable }, (p) => audit.list(p));
+  log.get((id) => audit.get(id));
+
+  const outbox = new AdminResource(api, "outbox", "OutboxEmail");
+  outbox.list({ filter: outboxFilter, sortable: outboxSortable }, (p) => staff.outbox.list(p));
+  outbox.get((id) => staff.outbox.get(id));
+}

@@ -1,0 +1,17 @@
+import type { ApiRouter } from "../http/api.ts";
+import { AdminResource } from "./resource.ts";
+import type { TemplatesAdminService } from "../domains/templates/templates.admin.service.ts";
+import { reorderBody, templateBody, templateFilter, templateSortable, templateUpdateBody } from "../domains/templates/templates.admin.schema.ts";
+
+export function templatesResource(api: ApiRouter, templates: TemplatesAdminService) {
+  const r = new AdminResource(api, "templates", "Template");
+  api.post("/admin/api/templates/reorder", { summary: "Put templates in this order", tags: ["console: templates"], auth: "staff", can: ["update", "Template"], body: reorderBody }, async ({ body, principal, res }) => {
+    res.json(await templates.reorder(principal.staffId, body.ids));
+    return undefined;
+  });
+  r.list({ filter: templateFilter, sortable: templateSortable, defaultSort: ["sortOrder", "asc"] }, (p) => templates.list(p));
+  r.get((id) => templates.get(id));
+  r.create(templateBody, (body, staff) => templates.create(staff.staffId, body));
+  r.update(templateUpdateBody, (id, body, staff) => templates.update(staff.staffId, id, body));
+  r.remove((id, staff) => templates.remove(staff.staffId, id));
+}

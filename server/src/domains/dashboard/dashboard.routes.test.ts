@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
+
+let t: TestApp;
+const day = (daysAgo: number, hour = 12) => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - daysAgo, hour));
+};
+const ymd = (d: Date) => d.toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const user = await t.db.user.create({ data: { loginType: "registered", createdAt: day(1) } });
+  const product = await t.db.product.create({ data: { code: "p", name: "P", credits: 1, priceMinor: 100 } });
+  const order = (status: "paid" | "failed" | "pending", provider: string, minor: number, at: Date) =>
+    t.db.order.create({ data: { orderNo: `o${Math.random()}`, userId: user.id, productId: product.id, amountMinor: minor, finalPriceMinor: minor, currency: "USD", credits: 1, status, provider, createdAt: at, paidAt: status === "paid" ? at : null, expiresAt: at } });
+  await order("paid", "stripe", 500, day(0, 1));
+  await order("paid", "stripe", 700, day(0, 2));
+  await order("paid", "paypal", 300, day(2));
+  await order("failed", "stripe", 900, day(2));
+  await order("pending", "stripe", 900, day(3));
+  await order("paid", "stripe", 10_000, day(40));
+  const task = (status: "succeeded" | "failed", mode: "image_to_video" | "text_to_image", at: Date) =>
+    t.db.generationTask.create({ data: { userId: user.id, mode, engine: "local", status, cost: 1, input: {}, createdAt: at } });
+  await task("succeeded", "image_to_video", day(0));
+  await task("succeeded", "image_to_video", day(0));
+  await task("failed", "text_to_image", day(1));
+  await task("succeeded", "text_to_image", day(50));
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+  await t.db.report.createMany({
+    data: [
+      { targetType: "task", targetId: 1, reason: "underage", createdAt: hoursAgo(0.1) },
+      { targetType: "task", targetId: 1, reason: "other", createdAt: hoursAgo(5) },
+      { targetType: "task", targetId: 1, reason: "other", createdAt: hoursAgo(50) },
+      { targetType: "task", targetId: 1, reason: "other", createdAt: hoursAgo(500) },
+      { targetType: "task", targetId: 1, reason: "other", status: "dismissed" },
+    ],
+  });
+});
+afterAll(() => t.close());
+
+describe("GET /admin/api/dashboard", () => {
+  it("aggregates revenue, orders, generations, sign-ups and the report backlog over the window", async () => {
+    const support = await staffMember(t, ["support"]);
+    await visitor(t);
+    const res = await t.http.get("/admin/api/dashboard?days=30").set("token", support.token).expect(200);
+    const d = res.body;
+    expect(d.revenue).toEqual([
+      { day: ymd(day(2)), provider: "paypal", currency: "USD", amountMinor: 300, orders: 1 },
+      { day: ymd(day(0)), provider: "stripe", currency: "USD", amountMinor: 1200, orders: 2 },
+    ]);
+    expect(d.ordersByStatus).toEqual([
+      { status: "failed", count: 1 },
+      { status: "paid", count: 3 },
+      { status: "pending", count: 1 },
+    ]);
+    expect(d.generations).toEqual([
+      { day: ymd(day(1)), status: "failed", mode: "text_to_image", count: 1 },
+      { day: ymd(day(0)), status: "succeeded", mode: "image_to_video", count: 2 },
+    ]);
+    expect(d.signups).toEqual(expect.arrayContaining([{ day: ymd(day(1)), loginType: "registered", count: 1 }, { day: ymd(day(0)), loginType: "visitor", count: 1 }]));
+    const backlog = Object.fromEntries(d.openReports.map((r: { bucket: string; reason: string; count: number }) => [`${r.bucket}/${r.reason}`, r.count]));
+    expect(backlog).toEqual({ "under_1h/underage": 1, "1h_24h/other": 1, "1d_7d/other": 1, "over_7d/other": 1 });
+  });
+
+  it("is for staff; days is checked", async () => {
+    await t.http.get("/admin/api/dashboard").expect(401);
+    const admin = await staffMember(t, ["admin"]);
+    expect((await t.http.get("/admin/api/dashboard?days=0").set("token", admin.token).expect(400)).body.msg).toBe("days must be 1 to 365");
+    const year = await t.http.get("/admin/api/dashboard?days=365").set("token", admin.token).expect(200);
+    expect(year.body.revenue.reduce((s: number, r: { amountMinor: number }) => s + r.amountMinor, 0)).toBe(11_500);
+  });
+});

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { boolFilter, dateFilter, idsFilter, intFilter } from "../../http/list-filters.ts";
+
+export const reportBody = z.object({
+  target_type: z.enum(["task", "upload", "character", "creator_page"], { error: "target_type must be task, upload, character or creator_page" }),
+  target_id: z.coerce.number({ error: "target_id must be a number" }).int().positive({ error: "target_id must be a number" }),
+  reason: z.enum(["underage", "non_consensual", "other"], { error: "reason must be underage, non_consensual or other" }),
+  details: z.string().trim().max(2000, { error: "details may be at most 2000 characters" }).default(""),
+});
+export type ReportBody = z.infer<typeof reportBody>;
+
+export const reportFilter = z.strictObject({
+  id: idsFilter,
+  status: z.enum(["open", "dismissed", "actioned"]).optional(),
+  reason: z.enum(["underage", "non_consensual", "other"]).optional(),
+  targetType: z.enum(["task", "upload", "character", "creator_page"]).optional(),
+  targetUserId: intFilter,
+  reporterUserId: intFilter,
+  createdAt_gte: dateFilter,
+  createdAt_lte: dateFilter,
+});
+export type ReportFilter = z.infer<typeof reportFilter>;
+export const reportSortable = ["id", "createdAt", "reason", "status", "targetType"] as const;
+
+export const banFilter = z.strictObject({
+  id: idsFilter,
+  userId: intFilter,
+  staffId: intFilter,
+  /** true: bans still in force; false: lifted ones. */
+  active: boolFilter,
+});
+export type BanFilter = z.infer<typeof banFilter>;
+export const banSortable = ["id", "createdAt", "liftedAt", "userId"] as const;

@@ -1,0 +1,143 @@
+import type { Db, Tx } from "../../db/client.ts";
+import type { ContentState, ReportTarget } from "../../db/generated/enums.ts";
+import { matching, pageOf, type ListParams } from "../../db/paging.ts";
+import { HttpError } from "../../http/errors.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { BanFilter, ReportBody, ReportFilter } from "./moderation.schema.ts";
+
+interface Deps {
+  db: Db;
+  audit: AuditService;
+  /** Ends every login of a user at once (auth.revokeUserSessions). */
+  revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
+}
+
+/** Who owns a reported thing, and how to change its visibility; one entry per kind of reportable content. */
+interface ContentTable {
+  findUnique(args: { where: { id: number }; select: { userId: true } }): Promise<{ userId: number | null } | null>;
+  updateMany(args: { where: { id: number; state?: ContentState }; data: { state: ContentState } }): Promise<unknown>;
+}
+
+const tables: Record<ReportTarget, (c: Tx | Db) => ContentTable> = {
+  task: (c) => c.generationTask,
+  upload: (c) => c.upload,
+  character: (c) => c.character,
+  creator_page: (c) => c.creatorPage,
+};
+
+const content = Object.fromEntries(
+  Object.entries(tables).map(([type, table]) => [
+    type,
+    {
+      owner: (c: Tx | Db, id: number) => table(c).findUnique({ where: { id }, select: { userId: true } }),
+      /** Sets the state; with `from`, only content currently in that state changes. */
+      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => table(c).updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+    },
+  ]),
+) as Record<ReportTarget, { owner(c: Tx | Db, id: number): Promise<{ userId: number | null } | null>; setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<unknown> }>;
+
+/** A report with how long it has waited, which the queue sorts and colours by. */
+function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
+  return { ...r, ageSeconds: Math.floor(((r.resolvedAt ?? new Date()).getTime() - r.createdAt.getTime()) / 1000) };
+}
+
+/**
+ * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends the content in the same
+ * transaction that files it; a ban revokes every token of the account before it commits.
+ */
+export function createModerationService({ db, audit, revokeUserSessions }: Deps) {
+  async function ban(tx: Tx, staffId: number, userId: number, reason: string) {
+    const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
+    if (!before) throw HttpError.notFound();
+    const created = await tx.ban.create({ data: { userId, reason, staffId } });
+    if (!before.bannedAt) await tx.user.update({ where: { id: userId }, data: { bannedAt: created.createdAt } });
+    await revokeUserSessions(userId, tx);
+    await audit.record(tx, { staffId, action: "ban", resource: "User", resourceId: userId, before, after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id }, reason });
+    return created;
+  }
+
+  async function resolve(tx: Tx, staffId: number, reportId: number, status: "dismissed" | "actioned", action: string, reason: string) {
+    const before = await tx.report.findUnique({ where: { id: reportId } });
+    if (!before) throw HttpError.notFound();
+    if (before.status !== "open") throw HttpError.conflict("This report is already resolved");
+    const after = await tx.report.update({ where: { id: reportId }, data: { status, resolvedAt: new Date(), resolvedById: staffId } });
+    await audit.record(tx, { staffId, action, resource: "Report", resourceId: reportId, before, after, reason });
+    return after;
+  }
+
+  async function takeDown(tx: Tx, staffId: number, reportId: number, reason: string) {
+    const report = await resolve(tx, staffId, reportId, "actioned", "takedown", reason);
+    await content[report.targetType].setState(tx, report.targetId, "removed");
+    // other open reports about the same content are answered by the same takedown
+    await tx.report.updateMany({
+      where: { targetType: report.targetType, targetId: report.targetId, status: "open" },
+      data: { status: "actioned", resolvedAt: new Date(), resolvedById: staffId },
+    });
+    return report;
+  }
+
+  return {
+    /** POST /api/report: anyone, signed in or not. */
+    async fileReport(reporterUserId: number | null, input: ReportBody) {
+      return db.$transaction(async (tx) => {
+        const owner = await content[input.target_type].owner(tx, input.target_id);
+        if (!owner) throw HttpError.notFound();
+        const report = await tx.report.create({
+          data: { reporterUserId, targetType: input.target_type, targetId: input.target_id, targetUserId: owner.userId, reason: input.reason, details: input.details },
+        });
+        // underage: hidden from everyone before any moderator looks at it; removed content stays removed
+        if (input.reason === "underage") await content[input.target_type].setState(tx, input.target_id, "suspended", "active");
+        return { id: report.id };
+      });
+    },
+
+    listReports: async (params: ListParams<ReportFilter>) => {
+      const page = await pageOf(db.report, params, matching(params.filter, ["status", "reason", "targetType", "targetUserId", "reporterUserId"]));
+      return { ...page, rows: page.rows.map(withAge) };
+    },
+
+    async getReport(id: number) {
+      const r = await db.report.findUnique({ where: { id } });
+      return r ? withAge(r) : null;
+    },
+
+    dismiss: (staffId: number, reportId: number, reason: string) => db.$transaction((tx) => resolve(tx, staffId, reportId, "dismissed", "dismiss", reason)),
+
+    takeDown: (staffId: number, reportId: number, reason: string) => db.$transaction((tx) => takeDown(tx, staffId, reportId, reason)),
+
+    /** Takes the reported content down and bans its owner, in one transaction. */
+    banUploader: (staffId: number, reportId: number, reason: string) =>
+      db.$transaction(async (tx) => {
+        const report = await takeDown(tx, staffId, reportId, reason);
+        if (!report.targetUserId) throw HttpError.conflict("The reported content has no owner to ban");
+        await ban(tx, staffId, report.targetUserId, reason);
+        return report;
+      }),
+
+    ban: (staffId: number, userId: number, reason: string) => db.$transaction((tx) => ban(tx, staffId, userId, reason)),
+
+    /** Lifts every ban in force on the account; the account may log in again. */
+    unban: (staffId: number, userId: number, reason: string) =>
+      db.$transaction(async (tx) => {
+        const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
+        if (!before) throw HttpError.notFound();
+        if (!before.bannedAt) throw HttpError.conflict("This account is not banned");
+        await tx.ban.updateMany({ where: { userId, liftedAt: null }, data: { liftedAt: new Date(), liftedById: staffId } });
+        const after = await tx.user.update({ where: { id: userId }, data: { bannedAt: null }, select: { id: true, bannedAt: true } });
+        await audit.record(tx, { staffId, action: "unban", resource: "User", resourceId: userId, before, after, reason });
+        return after;
+      }),
+
+    listBans: (params: ListParams<BanFilter>) => {
+      const f = params.filter;
+      return pageOf(db.ban, params, {
+        ...matching(f, ["userId", "staffId"]),
+        ...(f.active === undefined ? {} : { liftedAt: f.active ? null : { not: null } }),
+      });
+    },
+
+    getBan: (id: number) => db.ban.findUnique({ where: { id } }),
+  };
+}
+
+export type ModerationService = ReturnType<typeof createModerationService>;

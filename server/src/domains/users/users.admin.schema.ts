@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
+
+export const userFilter = z.strictObject({
+  id: idsFilter,
+  /** Search: email or nickname containing it, or the exact uuid / id. */
+  q: textFilter,
+  loginType: z.enum(["visitor", "noRegister", "registered"]).optional(),
+  role: z.enum(["visitor", "user", "creator"]).optional(),
+  channelId: textFilter,
+  banned: boolFilter,
+  paymentPermission: boolFilter,
+  createdAt_gte: dateFilter,
+  createdAt_lte: dateFilter,
+});
+export type UserFilter = z.infer<typeof userFilter>;
+export const userSortable = ["id", "createdAt", "points", "email", "nickname", "loginType"] as const;
+
+export const ledgerFilter = z.strictObject({
+  id: idsFilter,
+  userId: intFilter,
+  staffId: intFilter,
+  reason: textFilter,
+});
+export type LedgerFilter = z.infer<typeof ledgerFilter>;
+export const ledgerSortable = ["id", "createdAt", "delta"] as const;
+
+export const paymentPermissionBody = z.object({
+  granted: z.boolean({ error: "granted must be true or false" }),
+  reason: z.string({ error: "Please give a reason" }).trim().min(3, { error: "Please give a reason" }).max(500),
+});
+export type PaymentPermissionBody = z.infer<typeof paymentPermissionBody>;
+
+export const adjustCreditsBody = z.object({
+  /** Positive adds credits, negative takes them away; never to below zero. */
+  delta: z.coerce.number({ error: "delta must be a whole number" }).int({ error: "delta must be a whole number" }).min(-1_000_000).max(1_000_000).refine((d) => d !== 0, { error: "delta must not be 0" }),
+  reason: z.string({ error: "Please give a reason" }).trim().min(3, { error: "Please give a reason" }).max(500),
+  /** Chosen by the console once per adjustment dialog, so a retried submit never moves credits twice. */
+  idempotencyKey: z.string({ error: "idempotencyKey is required" }).trim().min(8).max(100),
+});
+export type AdjustCreditsBody = z.infer<typeof adjustCreditsBody>;

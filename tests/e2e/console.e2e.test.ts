@@ -1,0 +1,205 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { totpCode } from "../../server/src/domains/auth/totp.ts";
+import { visitor, type TestApp } from "../db-utils.ts";
+import { startTestServer } from "../server-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
+import { launchBrowser, screenshot } from "./browser.ts";
+import { ensureConsoleBuilt } from "./console-build.ts";
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+let server: Server;
+let browser: Browser;
+const staff: Record<string, StaffLogin> = {};
+
+/** Every menu entry each role must see, and no other (the dashboard is everyone's). */
+const MENUS: Record<string, string[]> = {
+  support: ["users", "orders", "generation-tasks", "outbox"],
+  marketer: ["orders", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
+  moderator: ["users", "reports", "bans", "generation-tasks"],
+  admin: ["users", "orders", "templates", "channels", "reports", "bans", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+};
+
+/** A little of everything, so every list and chart has rows to show. */
+async function seedData(t: Pick<TestApp, "db">) {
+  const { db } = t;
+  const product = await db.product.create({ data: { code: "credits-100", name: "100 credits", credits: 100, priceMinor: 999 } });
+  const users = await Promise.all(
+    ["anna@example.com", "boris@example.com", null, "dmitri@example.com"].map((email, i) =>
+      db.user.create({ data: { email, nickname: email ? email.split("@")[0] : null, loginType: email ? "registered" : "visitor", role: email ? "user" : "visitor", createdAt: new Date(Date.now() - i * 86_400_000) } }),
+    ),
+  );
+  const statuses = ["paid", "paid", "pending", "failed", "paid", "threeDsPending", "expired", "paid"] as const;
+  const providers = ["stripe", "paypal", "sandbox"];
+  for (const [i, status] of statuses.entries()) {
+    const at = new Date(Date.now() - (i % 5) * 86_400_000);
+    await db.order.create({
+      data: {
+        orderNo: `R${1000 + i}`, userId: users[i % users.length].id, productId: product.id, amountMinor: 999, finalPriceMinor: 999 + i * 100, currency: "USD", credits: 100, status,
+        provider: providers[i % 3], channelId: "default", createdAt: at, paidAt: status === "paid" ? at : null, expiresAt: new Date(at.getTime() + 900_000),
+      },
+    });
+  }
+  const modes = ["image_to_video", "text_to_image", "audio_overlay"] as const;
+  const taskStatuses = ["succeeded", "failed", "queued", "running", "succeeded"] as const;
+  const tasks = [];
+  for (let i = 0; i < 12; i++) {
+    tasks[i] = await db.generationTask.create({
+      data: {
+        userId: users[i % users.length].id, mode: modes[i % 3], engine: "local", status: taskStatuses[i % 5], cost: 1, input: { prompt: `scene ${i}` },
+        error: taskStatuses[i % 5] === "failed" ? "Failed to generate video" : null, createdAt: new Date(Date.now() - (i % 6) * 86_400_000),
+      },
+    });
+  }
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+  await db.report.createMany({
+    data: [
+      { targetType: "task", targetId: tasks[0].id, targetUserId: tasks[0].userId, reason: "underage", details: "Looks like a minor", createdAt: hoursAgo(0.2) },
+      { targetType: "task", targetId: tasks[1].id, targetUserId: tasks[1].userId, reason: "other", details: "Spam", createdAt: hoursAgo(30) },
+      { targetType: "task", targetId: tasks[2].id, targetUserId: tasks[2].userId, reason: "non_consensual", details: "Not me", createdAt: hoursAgo(200) },
+    ],
+  });
+  await db.template.createMany({
+    data: [
+      { name: "Golden hour", category: "Portrait", suitFor: "image_to_video", mode: "image_to_video", engineParams: { motion: "pan" }, creditPrice: 1, sortOrder: 0 },
+      { name: "City walk", category: "Lifestyle", suitFor: "image_to_video", mode: "image_to_video", engineParams: { motion: "zoom" }, creditPrice: 2, sortOrder: 1 },
+      { name: "Neon dream", category: "Creative", suitFor: "text_to_image", mode: "text_to_image", engineParams: {}, creditPrice: 1, sortOrder: 2, enabled: false },
+    ],
+  });
+  await db.banner.create({ data: { title: "Spring sale", imageUrl: "/media/banners/spring.webp", link: "/buy" } });
+  await db.promptSuggestion.create({ data: { text: "A portrait in soft window light", category: "portrait" } });
+  await db.siteSetting.create({ data: { key: "basicSettings", value: { supportEmail: "help@reverie.local", freeGenerations: 1 } } });
+  await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
+  await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });
+  await db.auditLog.create({ data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" } });
+  await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
+  return { users };
+}
+
+beforeAll(async () => {
+  await ensureConsoleBuilt();
+  server = await startTestServer();
+  await seedData(server);
+  browser = await launchBrowser();
+  for (const role of Object.keys(MENUS)) staff[role] = await staffMember(server, [role as "admin"]);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(role: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on("pageerror", (e) => console.log("pageerror:", e.message));
+  const s = staff[role];
+  await page.goto(`${server.url}/console/login`);
+  await page.fill('input[name="username"]', s.username);
+  await page.fill('input[name="password"]', s.password);
+  await page.fill('input[name="code"]', totpCode(s.totpSecret));
+  await page.click('button[type="submit"]');
+  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 }).catch(async (e) => {
+    await screenshot(page, `debug-${role}`);
+    console.log(role, page.url());
+    throw e;
+  });
+  return page;
+}
+
+async function menu(page: Page): Promise<string[]> {
+  const hrefs = await page.$$eval(".RaSidebar-fixed a", (links) => links.map((a) => a.getAttribute("href") ?? ""));
+  return hrefs.map((h) => h.replace(/^\/console\/?/, "")).filter(Boolean).sort();
+}
+
+describe("operator console in Chromium", () => {
+  it("each role sees only its menus", { timeout: 120_000 }, async () => {
+    for (const [role, expected] of Object.entries(MENUS)) {
+      const page = await signIn(role);
+      // menu entries appear as canAccess answers; poll until they settle on the expected set (or fail)
+      await expect.poll(() => menu(page), { timeout: 5000 }).toEqual([...expected].sort());
+      await page.close();
+    }
+  });
+
+  it("a marketer switches a channel's TikTok pixel off and getpixeLState answers 0 for it", { timeout: 60_000 }, async () => {
+    const channel = await server.db.channel.create({ data: { code: "promo", name: "Promo" } });
+    const page = await signIn("marketer");
+    await page.goto(`${server.url}/console/channels/${channel.id}`);
+    await page.waitForSelector('input[name="tiktok"]');
+    expect(await page.isChecked('input[name="tiktok"]')).toBe(true);
+    await page.click('input[name="tiktok"]');
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/channels$/);
+    await screenshot(page, "console-channels-after-tiktok-off");
+    const state = await fetch(`${server.url}/api/Pixelcollect/getpixeLState?channel_id=promo`).then((r) => r.json());
+    expect(state.data).toEqual({ Facebook: 1, TikTok: 0, Google: 1, Bigo: 1, BeMob: 1, KSpin: 1, ExoClick: 1, Vk: 1 });
+    await page.close();
+  });
+
+  it("support grants payment permission and adjusts credits; the balance and ledger show it", { timeout: 60_000 }, async () => {
+    const user = await visitor(server);
+    const page = await signIn("support");
+    await page.goto(`${server.url}/console/users/${user.userId}/show`);
+    await page.click('[data-action="users-payment-permission"]');
+    await page.fill('textarea[name="reason"]', "Verified card holder over chat");
+    await page.click('[data-submit="users-payment-permission"]');
+    await page.waitForSelector('[data-action="users-payment-permission"]:has-text("Revoke")');
+
+    await page.click('[data-action="users-credits"]');
+    await page.fill('input[name="delta"]', "25");
+    await page.fill('textarea[name="reason"]', "Compensation for a failed render");
+    await page.click('[data-submit="users-credits"]');
+    await page.waitForSelector('.ra-field-points:has-text("25")');
+    await page.goto(`${server.url}/console/users/${user.userId}/show/ledger`);
+    await page.waitForSelector('td:has-text("Compensation for a failed render")');
+    await screenshot(page, "console-user-ledger");
+
+    const info = await server.http.get("/api/Personal/personal_info").set("token", user.token).expect(200);
+    expect(info.body.data.info).toMatchObject({ points: 25, payment_permission: true });
+    await page.close();
+  });
+
+  it("a moderator bans a user from a report: their next call is refused and their content is down", { timeout: 60_000 }, async () => {
+    const uploader = await visitor(server);
+    const reporter = await visitor(server);
+    const task = await server.db.generationTask.create({ data: { userId: uploader.userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true } });
+    const filed = await server.http.post("/api/report").set("token", reporter.token).send({ target_type: "task", target_id: task.id, reason: "non_consensual", details: "That is me, I never agreed" }).expect(200);
+    await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(200);
+
+    const page = await signIn("moderator");
+    await page.goto(`${server.url}/console/reports`);
+    await page.waitForSelector(`.RaDatagrid-table td:has-text("non_consensual")`);
+    await screenshot(page, "console-reports-queue");
+    await page.goto(`${server.url}/console/reports/${filed.body.data.id}/show`);
+    await page.click('[data-action="reports-ban-uploader"]');
+    await page.fill('textarea[name="reason"]', "Non-consensual content confirmed");
+    await page.click('[data-submit="reports-ban-uploader"]');
+    await page.waitForSelector('.ra-field-status:has-text("actioned")');
+
+    await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(401);
+    expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("removed");
+    expect((await server.db.user.findUniqueOrThrow({ where: { id: uploader.userId } })).bannedAt).not.toBeNull();
+    await page.close();
+  });
+
+  it("screenshots of the dashboard and every list", { timeout: 120_000 }, async () => {
+    const page = await signIn("admin");
+    await page.waitForSelector(".recharts-surface");
+    await page.mouse.move(0, 0);
+    await screenshot(page, "console-dashboard");
+    for (const resource of MENUS.admin) {
+      await page.goto(`${server.url}/console/${resource}`);
+      // every list has seeded rows; the loading bar is gone once they render
+      await page.waitForSelector(".RaDatagrid-table tbody tr", { timeout: 15_000 });
+      await screenshot(page, `console-list-${resource}`);
+    }
+    // the same console in Russian: every label is a translation key
+    await page.goto(`${server.url}/console/reports`);
+    await page.click('header button:has-text("English")');
+    await page.click('li:has-text("Русский")');
+    await page.waitForSelector('.RaSidebar-fixed a:has-text("Жалобы")');
+    await page.waitForSelector('th:has-text("Причина")');
+    await screenshot(page, "console-list-reports-ru");
+    await page.close();
+  });
+});
