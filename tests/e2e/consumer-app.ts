@@ -1,53 +1,11 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { ensureViteBuild } from "./vite-build.ts";
 
-const run = promisify(execFile);
-const ROOT = path.resolve(".");
-const SOURCES = [path.join(ROOT, "consumer")];
-const INDEX = path.join(ROOT, "dist/consumer/index.html");
-const LOCK = path.join(ROOT, "dist/.consumer-build.lock");
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function isFresh(): boolean {
-  return fs.existsSync(INDEX) && fs.statSync(INDEX).mtimeMs >= Math.max(...SOURCES.map(newestSource));
-}
-
-/**
- * Builds dist/consumer when it is missing or older than its sources. Test files run in parallel processes,
- * so one builds under a lock directory and the others wait for it.
- */
-export async function ensureConsumerBuild(): Promise<void> {
-  if (isFresh()) return;
-  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
-  for (;;) {
-    try {
-      fs.mkdirSync(LOCK);
-      break;
-    } catch {
-      // another process is building; a lock older than 3 minutes is from a crashed run
-      if (Date.now() - fs.statSync(LOCK).mtimeMs > 180_000) fs.rmSync(LOCK, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 500));
-      if (isFresh()) return;
-    }
-  }
-  try {
-    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build
-    const env = { ...process.env, NODE_ENV: "production" };
-    if (!isFresh()) await run(path.join(ROOT, "node_modules/.bin/vite"), ["build", "--config", "consumer/vite.config.ts", "--logLevel", "warn"], { cwd: ROOT, env });
-  } finally {
-    fs.rmSync(LOCK, { recursive: true, force: true });
-  }
+/** Builds dist/consumer when it is missing or older than its sources. */
+export function ensureConsumerBuild(): Promise<void> {
+  return ensureViteBuild("consumer");
 }
 
 /** Whether the running API has a route (from its OpenAPI document) — for journeys whose back end lands separately. */
@@ -93,7 +51,7 @@ type Tree = { [k: string]: string | Tree };
 
 /** Keys (as the code uses them) that a locale file lacks: plural lookups count when any plural form exists. */
 export function missingKeys(language: string, keys: string[]): string[] {
-  const tree = JSON.parse(fs.readFileSync(path.join(ROOT, `consumer/src/i18n/locales/${language}.json`), "utf8")) as Tree;
+  const tree = JSON.parse(fs.readFileSync(path.resolve(`consumer/src/i18n/locales/${language}.json`), "utf8")) as Tree;
   const has = (key: string) => {
     const parts = key.split(".");
     const last = parts.pop()!;
