@@ -8,14 +8,6 @@ export function ensureConsumerBuild(): Promise<void> {
   return ensureViteBuild("consumer");
 }
 
-/** Whether the running API has a route (from its OpenAPI document) — for journeys whose back end lands separately. */
-export async function apiHasRoute(baseUrl: string, routePath: string): Promise<boolean> {
-  const res = await fetch(`${baseUrl}/api/docs`);
-  const doc = (await res.json()) as { paths?: Record<string, unknown> };
-  const want = routePath.toLowerCase();
-  return Object.keys(doc.paths ?? {}).some((p) => p.toLowerCase() === want);
-}
-
 export interface AppOptions {
   /** skip the age gate (it is remembered on the device) */
   adult?: boolean;
