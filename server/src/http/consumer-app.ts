@@ -7,7 +7,7 @@ const NOT_THE_APP = /^\/(api|admin|console)(\/|$)/i;
 /**
  * Serves the built consumer app (dist/consumer) at `/`. Hashed assets are cached for a year; index.html,
  * the service worker and the manifest are revalidated on every load so a deploy reaches people at once.
- * Any other GET that asks for HTML gets index.html, and the app's router decides (its own not-found page
+ * Any other GET that prefers HTML gets index.html, and the app's router decides (its own not-found page
  * included). When the app has not been built the fallback steps aside and the API's 404 answers.
  */
 export function serveConsumerApp(app: Express, dir: string): void {
@@ -21,7 +21,8 @@ export function serveConsumerApp(app: Express, dir: string): void {
     }),
   );
   app.get(/.*/, (req, res, next) => {
-    if (NOT_THE_APP.test(req.path) || !req.accepts("html")) return next();
+    // Only a browser navigation (HTML preferred over JSON) gets the app; clients without an Accept header get the API's 404.
+    if (NOT_THE_APP.test(req.path) || req.accepts(["json", "html"]) !== "html") return next();
     res.setHeader("Cache-Control", "no-cache");
     res.sendFile(path.join(root, "index.html"), (err) => {
       if (err && !res.headersSent) next();
