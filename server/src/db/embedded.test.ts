@@ -6,7 +6,7 @@ import { freePort } from "../../../tests/net-utils.ts";
 import { startEmbeddedPostgres } from "./embedded.ts";
 
 /** async-exit-hook's event handler, recognised by its source (it filters events before calling exit). */
-const isAsyncExitHook = (listener: (...args: unknown[]) => void) => String(listener).includes("eventFilters");
+const isAsyncExitHook = (listener: unknown) => String(listener).includes("eventFilters");
 
 it("leaves the process's exit code alone: async-exit-hook's beforeExit/exit handlers (which force exit(0)) are gone", async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-embedded-"));
