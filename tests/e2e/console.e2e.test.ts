@@ -2,6 +2,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { totpCode } from "../../server/src/domains/auth/totp.ts";
 import { visitor, type TestApp } from "../db-utils.ts";
+import { photo } from "../fixtures/media.ts";
+import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
@@ -78,7 +80,9 @@ async function seedData(t: Pick<TestApp, "db">) {
 
 beforeAll(async () => {
   await ensureConsoleBuilt();
-  server = await startTestServer();
+  // signed media URLs name PUBLIC_URL, so it must be where the browser finds this server
+  const port = await freePort();
+  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
   await seedData(server);
   browser = await launchBrowser();
   for (const role of Object.keys(MENUS)) staff[role] = await staffMember(server, [role as "admin"]);
@@ -133,6 +137,40 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-channels-after-tiktok-off");
     const state = await fetch(`${server.url}/api/Pixelcollect/getpixeLState?channel_id=promo`).then((r) => r.json());
     expect(state.data).toEqual({ Facebook: 1, TikTok: 0, Google: 1, Bigo: 1, BeMob: 1, KSpin: 1, ExoClick: 1, Vk: 1 });
+    await page.close();
+  });
+
+  it("a marketer uploads a template cover; the form, the list and getTemplatesList show it", { timeout: 60_000 }, async () => {
+    const template = await server.db.template.create({ data: { name: "Sunset cover", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, sortOrder: 99 } });
+    const page = await signIn("marketer");
+    await page.goto(`${server.url}/console/templates/${template.id}`);
+    await page.waitForSelector('[data-action="templates-cover"]');
+    await page.setInputFiles('input[name="cover"]', { name: "sunset.png", mimeType: "image/png", buffer: await photo(480, 320, "png") });
+    const img = page.locator(".template-cover img[src*='/api/media/file?']");
+    await img.waitFor({ timeout: 15_000 }).catch(async (e) => {
+      await screenshot(page, "debug-template-cover");
+      throw e;
+    });
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBe(480);
+    expect(await img.getAttribute("src")).toContain("/api/media/file?");
+    await screenshot(page, "console-template-cover-uploaded");
+
+    const stored = await server.db.template.findUniqueOrThrow({ where: { id: template.id } });
+    expect(stored.coverUrl).toMatch(/^site\/templates\//);
+    // saving the form afterwards keeps the uploaded cover
+    await page.fill('input[name="creditPrice"]', "3");
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/templates$/);
+    const saved = await server.db.template.findUniqueOrThrow({ where: { id: template.id } });
+    expect(saved).toMatchObject({ coverUrl: stored.coverUrl, creditPrice: 3 });
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".RaDatagrid-table img")].some((i) => i.src.includes("/api/media/file?") && i.naturalWidth > 0));
+    await screenshot(page, "console-templates-with-cover");
+
+    const list = await fetch(`${server.url}/api/Index/getTemplatesList`).then((r) => r.json());
+    const shown = (list.data.list as { id: number; cover_url: string }[]).find((x) => x.id === template.id);
+    const got = await fetch(shown!.cover_url);
+    expect(got.status).toBe(200);
+    expect(got.headers.get("content-type")).toMatch(/^image\//);
     await page.close();
   });
 
