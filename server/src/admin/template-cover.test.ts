@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../../tests/db-utils.ts";
+import { createTestApp, fetchMedia, type TestApp } from "../../../tests/db-utils.ts";
 import { elevenMegabytePng, photo } from "../../../tests/fixtures/media.ts";
 import { staffMember, type StaffLogin } from "../../../tests/staff-utils.ts";
 import { MSG } from "../http/messages.ts";
@@ -20,16 +20,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const uploadCover = (id: number, token: string, file: Buffer, name: string) => t.http.post(`/admin/api/templates/${id}/cover`).set("token", token).attach("file", file, name);
-
-async function fetchBytes(url: string): Promise<{ status: number; body: Buffer }> {
-  const u = new URL(url);
-  const res = await t.http.get(u.pathname + u.search).buffer(true).parse((r, cb) => {
-    const chunks: Buffer[] = [];
-    r.on("data", (c: Buffer) => chunks.push(c));
-    r.on("end", () => cb(null, Buffer.concat(chunks)));
-  });
-  return { status: res.status, body: res.body as Buffer };
-}
 
 const coverAudits = () => t.db.auditLog.findMany({ where: { resource: "Template", resourceId: String(templateId), action: "update" }, orderBy: { id: "asc" } });
 
@@ -77,7 +67,7 @@ describe("POST /admin/api/templates/:id/cover", () => {
     const list = await t.http.get("/api/Index/getTemplatesList").expect(200);
     const mine = (list.body.data.list as { id: number; cover_url: string }[]).find((x) => x.id === templateId);
     expect(mine?.cover_url).toMatch(/^https?:\/\/.*\/api\/media\/file\?/);
-    const got = await fetchBytes(mine!.cover_url);
+    const got = await fetchMedia(t, mine!.cover_url);
     expect(got.status).toBe(200);
     expect(got.body.equals(await t.services.storage.get(key))).toBe(true);
     const meta = await sharp(got.body).metadata();
