@@ -18,8 +18,8 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "generation-tasks", "outbox"],
   marketer: ["orders", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "generation-tasks"],
-  admin: ["users", "orders", "templates", "channels", "reports", "bans", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "characters", "creator-pages", "generation-tasks"],
+  admin: ["users", "orders", "templates", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -74,6 +74,8 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
   await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });
   await db.auditLog.create({ data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" } });
+  await db.character.create({ data: { userId: users[0].id, name: "Luna", description: "A calm night guide", isPublic: true } });
+  await db.creatorPage.create({ data: { userId: users[1].id, homeLink: "boris", title: "Boris draws", bio: "Sketches every day" } });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
   return { users };
 }
@@ -217,6 +219,24 @@ describe("operator console in Chromium", () => {
     await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(401);
     expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("removed");
     expect((await server.db.user.findUniqueOrThrow({ where: { id: uploader.userId } })).bannedAt).not.toBeNull();
+    await page.close();
+  });
+
+  it("a moderator takes a character down from its page", { timeout: 60_000 }, async () => {
+    const owner = await visitor(server);
+    const character = await server.db.character.create({ data: { userId: owner.userId, name: "Copycat", description: "Pretends to be a celebrity", isPublic: true } });
+    const page = await signIn("moderator");
+    await page.goto(`${server.url}/console/characters`);
+    await page.waitForSelector('.RaDatagrid-table td:has-text("Copycat")');
+    await screenshot(page, "console-list-characters-moderator");
+    await page.goto(`${server.url}/console/characters/${character.id}/show`);
+    await page.click('[data-action="characters-takedown"]');
+    await page.fill('textarea[name="reason"]', "Impersonates a real person");
+    await page.click('[data-submit="characters-takedown"]');
+    await page.waitForSelector('.ra-field-state:has-text("removed")');
+    await screenshot(page, "console-character-taken-down");
+    expect((await server.db.character.findUniqueOrThrow({ where: { id: character.id } })).state).toBe("removed");
+    expect(await page.locator('[data-action="characters-takedown"]').count()).toBe(0);
     await page.close();
   });
 

@@ -27,6 +27,8 @@ export const en = {
       name: "Report |||| Reports",
       fields: { id: "ID", targetType: "Content", targetId: "Content id", targetUserId: "Owner", reporterUserId: "Reporter", reason: "Reason", details: "Details", status: "Status", ageSeconds: "Age", createdAt: "Filed", resolvedAt: "Resolved" },
     },
+    characters: { name: "Character |||| Characters", fields: { id: "ID", name: "Name", userId: "Owner", state: "State", description: "Description", personality: "Personality", greeting: "Greeting", isPublic: "Public", createdAt: "Created", updatedAt: "Changed", q: "Search name" } },
+    "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
     bans: { name: "Ban |||| Bans", fields: { id: "ID", userId: "User", reason: "Reason", staffId: "By", createdAt: "Banned", liftedAt: "Lifted", liftedById: "Lifted by", active: "In force" } },
     "generation-tasks": {
       name: "Generation task |||| Generation tasks",

@@ -28,6 +28,8 @@ export const ru: typeof en = {
       name: "Жалоба |||| Жалобы",
       fields: { id: "ID", targetType: "Контент", targetId: "ID контента", targetUserId: "Владелец", reporterUserId: "Автор жалобы", reason: "Причина", details: "Подробности", status: "Статус", ageSeconds: "Возраст", createdAt: "Подана", resolvedAt: "Решена" },
     },
+    characters: { name: "Персонаж |||| Персонажи", fields: { id: "ID", name: "Имя", userId: "Владелец", state: "Состояние", description: "Описание", personality: "Характер", greeting: "Приветствие", isPublic: "Публичный", createdAt: "Создан", updatedAt: "Изменён", q: "Поиск по имени" } },
+    "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
     bans: { name: "Блокировка |||| Блокировки", fields: { id: "ID", userId: "Пользователь", reason: "Причина", staffId: "Кем", createdAt: "Заблокирован", liftedAt: "Снята", liftedById: "Кем снята", active: "Действует" } },
     "generation-tasks": {
       name: "Задача генерации |||| Задачи генерации",
