@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import { isDbReachable, type Db } from "./db/client.ts";
 import { ApiRouter } from "./http/api.ts";
+import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { authRoutes } from "./domains/auth/auth.routes.ts";
@@ -26,6 +27,8 @@ import { createProductsService } from "./domains/products/products.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
+import { resultsRoutes } from "./domains/results/results.routes.ts";
+import { createResultsService } from "./domains/results/results.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 import { cachedEngineStatus, createEngine } from "./domains/generation/engines/registry.ts";
@@ -106,7 +109,8 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
   };
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, close };
+  const results = createResultsService(db);
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -159,6 +163,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   uploadsRoutes(api, services.uploads, perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR));
   templatesRoutes(api, services.templates, config, services.engineStatus);
   generationRoutes(api, services.generation, services.progress, services.engineStatus, perUserHourly("generate", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
+  resultsRoutes(api, services.results);
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);
@@ -176,6 +181,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
 
   app.use(["/api", "/admin/api"], notFoundHandler);
   app.use("/console", consoleApp(config.consoleDir));
+  serveConsumerApp(app, config.CONSUMER_DIST_DIR);
   app.use(notFoundHandler);
   app.use(errorHandler(log));
   return { app, services, api };

@@ -77,6 +77,8 @@ export const configSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** The built consumer app served at `/` (`npm run build:consumer`). */
+  CONSUMER_DIST_DIR: z.string().default("./dist/consumer"),
   /** Minutes an unpaid order stays payable before the sweep expires it. */
   ORDER_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ORDER_SWEEP_SECONDS: z.coerce.number().int().min(5).default(60),

@@ -42,4 +42,5 @@ export const MSG = {
   textOrRole: "Please enter the text or select the role",
   durationLimit: "The generation duration cannot exceed 40 seconds",
   generationFailed: "Sorry, video generation failed",
+  stillGenerating: "A product still generating: try later",
 } as const;

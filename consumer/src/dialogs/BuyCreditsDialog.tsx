@@ -1,0 +1,158 @@
+import { useEffect, useState } from "react";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Checkbox from "@mui/material/Checkbox";
+import Chip from "@mui/material/Chip";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import IconButton from "@mui/material/IconButton";
+import Link from "@mui/material/Link";
+import ToggleButton from "@mui/material/ToggleButton";
+import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
+import Typography from "@mui/material/Typography";
+import CloseIcon from "@mui/icons-material/Close";
+import BoltIcon from "@mui/icons-material/Bolt";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
+import { translateMessage } from "../i18n/index.ts";
+import { ApiError } from "../lib/api-client.ts";
+import { createOrderAndPay, formatPrice, getProducts, type Product } from "../features/payments/payments.api.ts";
+import { PROVIDERS } from "../features/payments/providers.ts";
+import { verification } from "../features/payments/verification.ts";
+import { session, useSession } from "../features/session/session.ts";
+import { accentGradient } from "../theme.ts";
+import { dialogs } from "./dialog-store.ts";
+
+export const TERMS_MESSAGE = "Please agree to the terms first";
+
+/** SPEC.md §2 buy-credits dialog: packs with a best-value badge, a payment method, the terms box, then off to pay. */
+export default function BuyCreditsDialog() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const [products, setProducts] = useState<Product[] | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [provider, setProvider] = useState<string>(PROVIDERS[0]);
+  const [agreed, setAgreed] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    getProducts()
+      .then((list) => {
+        const packs = list.filter((p) => p.kind !== "subscription");
+        setProducts(packs);
+        setSelected((packs.find((p) => p.best_value) ?? packs[0])?.product_id ?? null);
+      })
+      .catch((e: ApiError) => {
+        setProducts([]);
+        setError(translateMessage(e.message));
+      });
+  }, []);
+
+  async function pay() {
+    setError(null);
+    if (!agreed) return setError(translateMessage(TERMS_MESSAGE));
+    if (selected === null) return;
+    setBusy(true);
+    try {
+      if (!session.get().token) await session.guestLogin();
+      const order = await createOrderAndPay({ product_id: selected, provider, agree_terms: true });
+      verification.remember(order.order_id, provider);
+      window.location.assign(order.pay_url);
+    } catch (e) {
+      setError(translateMessage((e as Error).message));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open onClose={() => dialogs.close()} maxWidth="sm" fullWidth data-testid="buy-credits">
+      <DialogTitle sx={{ pr: 6 }}>
+        {t("buy.title")}
+        {user && (
+          <Typography variant="body2" color="text.secondary">
+            {t("buy.current", { count: user.points })}
+          </Typography>
+        )}
+        <IconButton onClick={() => dialogs.close()} aria-label={t("common.close")} sx={{ position: "absolute", right: 12, top: 12 }}>
+          <CloseIcon />
+        </IconButton>
+      </DialogTitle>
+      <DialogContent>
+        {products === null ? (
+          <Box sx={{ display: "grid", placeItems: "center", py: 6 }}><CircularProgress /></Box>
+        ) : (
+          <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr 1fr", sm: "repeat(3, 1fr)" }, gap: 1.5, mt: 1 }}>
+            {products.map((p) => {
+              const active = p.product_id === selected;
+              return (
+                <Box
+                  key={p.product_id}
+                  component="button"
+                  type="button"
+                  onClick={() => setSelected(p.product_id)}
+                  data-testid={`product-${p.product_id}`}
+                  aria-pressed={active}
+                  sx={{
+                    position: "relative",
+                    textAlign: "left",
+                    cursor: "pointer",
+                    p: 2,
+                    pt: 3,
+                    borderRadius: 3,
+                    color: "text.primary",
+                    font: "inherit",
+                    bgcolor: active ? "rgba(167,139,250,0.12)" : "rgba(255,255,255,0.03)",
+                    border: "1.5px solid",
+                    borderColor: active ? "primary.main" : "divider",
+                    transition: "border-color .15s, background-color .15s",
+                  }}
+                >
+                  {p.best_value && (
+                    <Chip size="small" label={t("buy.bestValue")} data-testid="best-value" sx={{ position: "absolute", top: -10, left: 12, background: accentGradient, color: "#fff", height: 22 }} />
+                  )}
+                  <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
+                    <BoltIcon sx={{ color: "secondary.main", fontSize: 20 }} />
+                    <Typography component="span" sx={{ fontWeight: 800, fontSize: 17, whiteSpace: "nowrap" }}>{t("buy.credits", { count: p.credits })}</Typography>
+                  </Box>
+                  <Typography variant="body1" sx={{ mt: 1, fontWeight: 700 }}>{formatPrice(p.price, p.currency, i18n.language)}</Typography>
+                  {p.was_price ? (
+                    <Typography variant="caption" color="text.secondary" sx={{ textDecoration: "line-through" }}>
+                      {formatPrice(p.was_price, p.currency, i18n.language)}
+                    </Typography>
+                  ) : null}
+                </Box>
+              );
+            })}
+          </Box>
+        )}
+        <Typography variant="subtitle2" sx={{ mt: 3, mb: 1 }}>{t("buy.method")}</Typography>
+        <ToggleButtonGroup exclusive value={provider} onChange={(_e, v: string | null) => v && setProvider(v)} size="small" sx={{ flexWrap: "wrap" }}>
+          {PROVIDERS.map((p) => (
+            <ToggleButton key={p} value={p} data-testid={`provider-${p}`} sx={{ px: 2 }}>
+              {t(`buy.provider.${p}`)}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+        <FormControlLabel
+          sx={{ mt: 2, display: "flex" }}
+          control={<Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)} data-testid="agree-terms" />}
+          label={
+            <Typography variant="body2">
+              {t("buy.agreePrefix")}{" "}
+              <Link component={RouterLink} to="/agreement#terms" onClick={() => dialogs.close()}>{t("buy.agreeLink")}</Link>
+            </Typography>
+          }
+        />
+        {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">{error}</Alert>}
+        <Button fullWidth size="large" variant="contained" sx={{ mt: 2, mb: 1 }} disabled={busy || selected === null} onClick={() => void pay()} data-testid="pay">
+          {busy ? <CircularProgress size={22} color="inherit" /> : t("buy.pay")}
+        </Button>
+      </DialogContent>
+    </Dialog>
+  );
+}

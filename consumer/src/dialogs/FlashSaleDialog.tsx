@@ -1,0 +1,74 @@
+import { useEffect, useState } from "react";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Dialog from "@mui/material/Dialog";
+import DialogContent from "@mui/material/DialogContent";
+import IconButton from "@mui/material/IconButton";
+import Typography from "@mui/material/Typography";
+import CloseIcon from "@mui/icons-material/Close";
+import { useTranslation } from "react-i18next";
+import { formatPrice, type Product } from "../features/payments/payments.api.ts";
+import { accentGradient } from "../theme.ts";
+import { dialogs } from "./dialog-store.ts";
+
+function remaining(endsAt: string): number {
+  return Math.max(0, Math.floor((new Date(endsAt).getTime() - Date.now()) / 1000));
+}
+
+function hms(total: number): [string, string, string] {
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return [String(h).padStart(2, "0"), String(m).padStart(2, "0"), String(s).padStart(2, "0")];
+}
+
+/** SPEC.md §2 flash-sale popup with a live countdown to the offer's real end time. */
+export default function FlashSaleDialog({ product, onClose }: { product: Product & { flash_sale_ends_at: string }; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const [left, setLeft] = useState(() => remaining(product.flash_sale_ends_at));
+  useEffect(() => {
+    const timer = setInterval(() => setLeft(remaining(product.flash_sale_ends_at)), 1000);
+    return () => clearInterval(timer);
+  }, [product.flash_sale_ends_at]);
+  useEffect(() => {
+    if (left === 0) onClose();
+  }, [left, onClose]);
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth data-testid="flash-sale">
+      <Box sx={{ background: accentGradient, p: 3, pb: 4, textAlign: "center", color: "#fff", position: "relative" }}>
+        <IconButton onClick={onClose} aria-label={t("common.close")} sx={{ position: "absolute", right: 8, top: 8, color: "#fff" }}>
+          <CloseIcon />
+        </IconButton>
+        <Typography variant="overline" sx={{ letterSpacing: 3, fontWeight: 800 }}>{t("flashSale.badge")}</Typography>
+        <Typography variant="h4" sx={{ fontWeight: 900, mt: 0.5 }}>{t("flashSale.title", { count: product.credits })}</Typography>
+        <Box sx={{ display: "flex", justifyContent: "center", alignItems: "baseline", gap: 1.5, mt: 1.5 }}>
+          <Typography variant="h3" sx={{ fontWeight: 900 }}>{formatPrice(product.price, product.currency, i18n.language)}</Typography>
+          {product.was_price ? (
+            <Typography sx={{ textDecoration: "line-through", opacity: 0.8 }}>{formatPrice(product.was_price, product.currency, i18n.language)}</Typography>
+          ) : null}
+        </Box>
+      </Box>
+      <DialogContent sx={{ textAlign: "center" }}>
+        <Typography variant="body2" color="text.secondary">{t("flashSale.endsIn")}</Typography>
+        <Box sx={{ display: "flex", justifyContent: "center", gap: 1, mt: 1 }} data-testid="flash-countdown">
+          {hms(left).map((part, i) => (
+            <Box key={i} sx={{ minWidth: 56, py: 1, borderRadius: 2, bgcolor: "rgba(255,255,255,0.06)", fontSize: 26, fontWeight: 800, fontVariantNumeric: "tabular-nums" }}>{part}</Box>
+          ))}
+        </Box>
+        <Button
+          fullWidth
+          variant="contained"
+          size="large"
+          sx={{ mt: 3 }}
+          onClick={() => {
+            onClose();
+            dialogs.open("buyCredits");
+          }}
+        >
+          {t("flashSale.cta")}
+        </Button>
+      </DialogContent>
+    </Dialog>
+  );
+}

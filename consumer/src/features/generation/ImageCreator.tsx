@@ -1,0 +1,87 @@
+import { useEffect, useState } from "react";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import CircularProgress from "@mui/material/CircularProgress";
+import Paper from "@mui/material/Paper";
+import TextField from "@mui/material/TextField";
+import ToggleButton from "@mui/material/ToggleButton";
+import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { getPrompts, type PromptSuggestion } from "../templates/templates.api.ts";
+import { submitImages, TEXT_OR_ROLE, type ImageMode } from "./generation.api.ts";
+import { useSubmitTask } from "./useSubmitTask.ts";
+import { PriceLine } from "./PriceLine.tsx";
+import { usePrice } from "./usePrice.ts";
+
+const BATCH_SIZES = [2, 4] as const;
+
+/** Text to image, and a batch of images from one prompt. */
+export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) => void }) {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<ImageMode>("text_to_image");
+  const [prompt, setPrompt] = useState("");
+  const [count, setCount] = useState<number>(BATCH_SIZES[1]);
+  const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
+  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
+  const price = usePrice({ type: "image", count: mode === "image_batch" ? count : 1 });
+
+  useEffect(() => {
+    getPrompts()
+      .then((list) => setSuggestions(list.slice(0, 6)))
+      .catch(() => setSuggestions([]));
+  }, []);
+
+  async function submit() {
+    if (!prompt.trim()) return showError(TEXT_OR_ROLE);
+    await send((idempotency_key) => submitImages(mode, { prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, idempotency_key }));
+  }
+
+
+  return (
+    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3 }}>
+      <ToggleButtonGroup exclusive size="small" value={mode} onChange={(_e, v: ImageMode | null) => v && setMode(v)}>
+        <ToggleButton value="text_to_image" data-testid="mode-text_to_image" sx={{ px: 2 }}>{t("modes.text_to_image")}</ToggleButton>
+        <ToggleButton value="image_batch" data-testid="mode-image_batch" sx={{ px: 2 }}>{t("modes.image_batch")}</ToggleButton>
+      </ToggleButtonGroup>
+      <Box>
+        <TextField
+          fullWidth
+          multiline
+          minRows={4}
+          label={t("studio.prompt")}
+          placeholder={t("studio.promptPlaceholder")}
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "prompt" } }}
+        />
+        {suggestions.length > 0 && (
+          <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mt: 1.5 }}>
+            {suggestions.map((s) => (
+              <Chip key={s.id} label={s.text} variant="outlined" onClick={() => setPrompt(s.text)} sx={{ maxWidth: 280 }} />
+            ))}
+          </Box>
+        )}
+      </Box>
+      {mode === "image_batch" && (
+        <Box>
+          <Typography variant="caption" color="text.secondary">{t("studio.batchCount")}</Typography>
+          <Box>
+            <ToggleButtonGroup exclusive size="small" value={count} onChange={(_e, v: number | null) => v && setCount(v)}>
+              {BATCH_SIZES.map((n) => (
+                <ToggleButton key={n} value={n}>{t("studio.images", { count: n })}</ToggleButton>
+              ))}
+            </ToggleButtonGroup>
+          </Box>
+        </Box>
+      )}
+      <PriceLine price={price} />
+      {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
+      <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate-images" sx={{ py: 1.5 }}>
+        {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generateImages")}
+      </Button>
+    </Paper>
+  );
+}

@@ -1,0 +1,32 @@
+import Box from "@mui/material/Box";
+import Typography from "@mui/material/Typography";
+import BoltIcon from "@mui/icons-material/Bolt";
+import { useTranslation } from "react-i18next";
+import { useEffect, useState } from "react";
+import { useSession } from "../session/session.ts";
+import { freeGenerations } from "./generation.api.ts";
+
+/** What the request costs (from the server) next to what the user has. */
+export function PriceLine({ price }: { price: number | null }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [free, setFree] = useState(0);
+  useEffect(() => {
+    if (user) freeGenerations().then(setFree, () => setFree(0));
+  }, [user?.id, user?.points]);
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", p: 2, borderRadius: 3, bgcolor: "rgba(167,139,250,0.08)", border: 1, borderColor: "rgba(167,139,250,0.25)" }}>
+      <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+        <BoltIcon sx={{ color: "secondary.main" }} />
+        <Typography fontWeight={700} data-testid="price" data-price={price ?? ""}>
+          {price === null ? t("studio.priceUnknown") : t("studio.price", { count: price })}
+        </Typography>
+      </Box>
+      {user && (
+        <Typography variant="body2" color={free > 0 ? "success.main" : "text.secondary"} data-testid="free-left">
+          {free > 0 ? t("studio.freeLeft", { count: free }) : t("studio.youHave", { count: user.points })}
+        </Typography>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,82 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import LinearProgress from "@mui/material/LinearProgress";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import DownloadIcon from "@mui/icons-material/Download";
+import { useTranslation } from "react-i18next";
+import { LOCAL_DRAFT, statusKey } from "./generation.api.ts";
+import { useTaskProgress } from "./useTaskProgress.ts";
+
+/** SPEC.md §9: a render takes about 1-2 minutes; the engine's own estimate wins when it gives one. */
+function estimateText(t: (k: string, o?: Record<string, unknown>) => string, seconds: number | undefined): string {
+  if (!seconds) return t("progress.estimateDefault");
+  return seconds < 60 ? t("progress.estimateSeconds", { count: Math.ceil(seconds) }) : t("progress.estimateMinutes", { count: Math.ceil(seconds / 60) });
+}
+
+export function downloadName(id: number, url: string): string {
+  const ext = /\.(mp4|jpg|jpeg|png|webp)(\?|$)/i.exec(url)?.[1] ?? "mp4";
+  return `reverie-${id}.${ext}`;
+}
+
+/** Live progress of a submitted task, then the result to play and download (or the failure and the refund). */
+export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother: () => void }) {
+  const { t } = useTranslation();
+  const task = useTaskProgress(taskId);
+  const key = task?.status ? statusKey(task) : "queued";
+  const progress = Math.max(0, Math.min(100, task?.progress ?? 0));
+
+  return (
+    <Paper sx={{ p: { xs: 2.5, md: 4 }, borderRadius: 5 }} data-testid="task-progress" data-status={key}>
+      {(key === "queued" || key === "running" || key === "unknown") && (
+        <>
+          <Typography variant="h5">{t(`progress.title.${key}`)}</Typography>
+          <Typography color="text.secondary" sx={{ mt: 0.5 }}>{estimateText(t, task?.estimate_seconds)}</Typography>
+          <Box sx={{ display: "flex", alignItems: "center", gap: 2, mt: 3 }}>
+            <LinearProgress variant={progress > 0 ? "determinate" : "indeterminate"} value={progress} sx={{ flex: 1, height: 10, borderRadius: 5 }} data-testid="progress-bar" />
+            <Typography variant="body2" fontWeight={700} sx={{ minWidth: 44, textAlign: "right" }} data-testid="progress-percent">{`${progress}%`}</Typography>
+          </Box>
+        </>
+      )}
+      {key === "succeeded" && task && (
+        <>
+          <Typography variant="h5">{t("progress.done")}</Typography>
+          {task.video_url ? (
+            <Box component="video" src={task.video_url} poster={task.poster_url ?? undefined} controls playsInline data-testid="result-video" sx={{ width: "100%", maxHeight: 520, mt: 2, borderRadius: 3, bgcolor: "#000" }} />
+          ) : (
+            <Box sx={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(180px, 1fr))", gap: 1.5, mt: 2 }}>
+              {(task.image_urls ?? []).map((src) => (
+                <Box key={src} component="img" src={src} alt={t("progress.imageAlt")} sx={{ width: "100%", borderRadius: 3 }} data-testid="result-image" />
+              ))}
+            </Box>
+          )}
+          <Box sx={{ display: "flex", gap: 1.5, mt: 2, flexWrap: "wrap" }}>
+            {task.video_url && (
+              <Button variant="contained" startIcon={<DownloadIcon />} href={task.video_url} download={downloadName(task.id, task.video_url)} data-testid="download">
+                {t("progress.download")}
+              </Button>
+            )}
+            <Button variant="outlined" onClick={onAnother} data-testid="create-another">{t("progress.another")}</Button>
+          </Box>
+          {task.label === LOCAL_DRAFT && (
+            <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }} data-testid="local-draft">{t("progress.localDraft")}</Typography>
+          )}
+        </>
+      )}
+      {(key === "failed" || key === "expired") && (
+        <>
+          <Alert severity="error" data-testid="task-failed">
+            {key === "failed" ? t("msg.generationFailed") : t("progress.expired")}
+          </Alert>
+          {key === "failed" && (
+            <Typography color="text.secondary" sx={{ mt: 2 }} data-testid="refunded">
+              {task?.paid_with === "free" ? t("progress.freeReturned") : t("progress.refunded", { count: task?.cost ?? 0 })}
+            </Typography>
+          )}
+          <Button variant="outlined" onClick={onAnother} sx={{ mt: 2 }}>{t("progress.tryAgain")}</Button>
+        </>
+      )}
+    </Paper>
+  );
+}

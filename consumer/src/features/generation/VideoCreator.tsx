@@ -1,0 +1,166 @@
+import { lazy, Suspense, useState } from "react";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Paper from "@mui/material/Paper";
+import ToggleButton from "@mui/material/ToggleButton";
+import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
+import Typography from "@mui/material/Typography";
+import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
+import { useTranslation } from "react-i18next";
+import { MediaUploader, type TrimmedUpload } from "../uploads/MediaUploader.tsx";
+import { PhotoPicker } from "../uploads/PhotoPicker.tsx";
+import { UPLOAD_MESSAGES } from "../uploads/upload-rules.ts";
+import type { UploadResult } from "../uploads/uploads.api.ts";
+import type { Template } from "../templates/templates.api.ts";
+import { TemplateCard } from "../templates/TemplateCard.tsx";
+import { submitVideo, VIDEO_MODES, type Resolution, type VideoMode } from "./generation.api.ts";
+import { useSubmitTask } from "./useSubmitTask.ts";
+import { PriceLine } from "./PriceLine.tsx";
+import { usePrice } from "./usePrice.ts";
+
+const TemplateChooserDialog = lazy(() => import("../../dialogs/TemplateChooserDialog.tsx"));
+
+const IMAGE_VIDEO_SECONDS = [5, 10] as const;
+
+function Step({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
+  return (
+    <Box>
+      <Box sx={{ display: "flex", alignItems: "center", gap: 1.25, mb: 1.5 }}>
+        <Box sx={{ width: 26, height: 26, borderRadius: "50%", display: "grid", placeItems: "center", fontSize: 13, fontWeight: 800, background: "linear-gradient(135deg,#8b5cf6,#ec4899)", color: "#fff" }}>{n}</Box>
+        <Typography variant="subtitle1" fontWeight={700}>{title}</Typography>
+      </Box>
+      {children}
+    </Box>
+  );
+}
+
+/** Image to video, audio overlay and video to video: the inputs, a template, the options and the price, then submit. */
+export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }: { mode: VideoMode; onMode: (m: VideoMode) => void; template: Template | null; onTemplate: (t: Template | null) => void; onSubmitted: (taskId: number) => void }) {
+  const { t } = useTranslation();
+  const [photo, setPhoto] = useState<UploadResult | null>(null);
+  const [audio, setAudio] = useState<TrimmedUpload | null>(null);
+  const [video, setVideo] = useState<TrimmedUpload | null>(null);
+  const [resolution, setResolution] = useState<Resolution>("480P");
+  const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS[0]);
+  const [chooser, setChooser] = useState(false);
+  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
+
+  const needsTemplate = mode !== "audio_overlay";
+  const duration = mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
+  const ready = mode === "video_to_video" ? video !== null : photo !== null && (mode !== "audio_overlay" || audio !== null);
+  const price = usePrice(duration > 0 ? { type: "video", resolution, duration: Math.round(duration * 10) / 10, template_id: needsTemplate ? template?.id : undefined } : null);
+
+  async function submit() {
+    if (mode !== "video_to_video" && !photo) return showError(UPLOAD_MESSAGES.choosePicture);
+    if (!ready) return;
+    if (needsTemplate && !template) return setChooser(true);
+    await send((idempotency_key) =>
+      submitVideo({
+        image_id: mode === "video_to_video" ? undefined : photo?.id,
+        audio_id: mode === "audio_overlay" ? audio?.id : undefined,
+        video_id: mode === "video_to_video" ? video?.id : undefined,
+        template_id: needsTemplate ? template?.id : undefined,
+        resolution,
+        duration: Math.round(duration * 10) / 10,
+        idempotency_key,
+      }),
+    );
+  }
+
+
+  return (
+    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3.5 }}>
+      <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: VideoMode | null) => v && onMode(v)} sx={{ flexWrap: "wrap" }} size="small">
+        {VIDEO_MODES.map((m) => (
+          <ToggleButton key={m} value={m} data-testid={`mode-${m}`} sx={{ px: 2 }}>{t(`modes.${m}`)}</ToggleButton>
+        ))}
+      </ToggleButtonGroup>
+
+      {mode === "video_to_video" ? (
+        <Step n={1} title={t("studio.stepVideo")}>
+          <MediaUploader kind="video" onUploaded={setVideo} />
+          {video && <Typography variant="body2" color="success.main" sx={{ mt: 1 }} data-testid="video-ready">{t("studio.mediaReady", { seconds: (video.end - video.start).toFixed(1) })}</Typography>}
+        </Step>
+      ) : (
+        <Step n={1} title={t("studio.stepPhoto")}>
+          <PhotoPicker value={photo} onChange={setPhoto} />
+        </Step>
+      )}
+
+      {mode === "audio_overlay" && (
+        <Step n={2} title={t("studio.stepAudio")}>
+          <MediaUploader kind="audio" onUploaded={setAudio} />
+          {audio && <Typography variant="body2" color="success.main" sx={{ mt: 1 }} data-testid="audio-ready">{t("studio.mediaReady", { seconds: (audio.end - audio.start).toFixed(1) })}</Typography>}
+        </Step>
+      )}
+
+      {needsTemplate && (
+        <Step n={2} title={mode === "video_to_video" ? t("studio.stepLook") : t("studio.stepTemplate")}>
+          <Box sx={{ display: "flex", gap: 2, alignItems: "center" }}>
+            {template && (
+              <Box sx={{ width: 96 }}>
+                <TemplateCard template={template} selected onClick={() => setChooser(true)} />
+              </Box>
+            )}
+            <Box>
+              <Typography fontWeight={600} data-testid="chosen-template">{template ? template.name : t("studio.noTemplate")}</Typography>
+              <Button startIcon={<AutoAwesomeIcon />} onClick={() => setChooser(true)} sx={{ mt: 1 }} variant="outlined" data-testid="open-templates">
+                {template ? t("studio.changeTemplate") : t("studio.browseTemplates")}
+              </Button>
+            </Box>
+          </Box>
+        </Step>
+      )}
+
+      <Step n={3} title={t("studio.stepOptions")}>
+        <Box sx={{ display: "flex", gap: 3, flexWrap: "wrap" }}>
+          <Box>
+            <Typography variant="caption" color="text.secondary">{t("studio.resolution")}</Typography>
+            <Box>
+              <ToggleButtonGroup exclusive size="small" value={resolution} onChange={(_e, v: Resolution | null) => v && setResolution(v)}>
+                <ToggleButton value="480P" data-testid="res-480">{t("studio.res480")}</ToggleButton>
+                <ToggleButton value="720P" data-testid="res-720">{t("studio.res720")}</ToggleButton>
+              </ToggleButtonGroup>
+            </Box>
+          </Box>
+          {mode === "image_to_video" && (
+            <Box>
+              <Typography variant="caption" color="text.secondary">{t("studio.length")}</Typography>
+              <Box>
+                <ToggleButtonGroup exclusive size="small" value={seconds} onChange={(_e, v: number | null) => v && setSeconds(v)}>
+                  {IMAGE_VIDEO_SECONDS.map((s) => (
+                    <ToggleButton key={s} value={s} data-testid={`len-${s}`}>{t("studio.seconds", { count: s })}</ToggleButton>
+                  ))}
+                </ToggleButtonGroup>
+              </Box>
+            </Box>
+          )}
+        </Box>
+      </Step>
+
+      <Box sx={{ display: "grid", gap: 1.5 }}>
+        <PriceLine price={price} />
+        {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
+        <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate" sx={{ py: 1.5 }}>
+          {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generate")}
+        </Button>
+      </Box>
+
+      {chooser && (
+        <Suspense fallback={null}>
+          <TemplateChooserDialog
+            mode={mode}
+            selectedId={template?.id ?? null}
+            onClose={() => setChooser(false)}
+            onChoose={(tpl) => {
+              onTemplate(tpl);
+              setChooser(false);
+            }}
+          />
+        </Suspense>
+      )}
+    </Paper>
+  );
+}

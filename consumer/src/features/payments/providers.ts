@@ -1,0 +1,24 @@
+/** Payment providers the buy-credits dialog offers, and the SPEC.md §2 route each one returns to. */
+export const PROVIDERS = ["sandbox", "stripe", "paypal"] as const;
+export type Provider = (typeof PROVIDERS)[number] | "usdt" | "pagsmile" | "tpay" | "hcpay";
+
+export const PAYMENT_CALLBACK_ROUTES = ["hcpayPayCallback", "paypalCallback", "usdtCallback", "pagsmileCallback", "tpayCallback"] as const;
+
+const CALLBACK_BY_PROVIDER: Record<string, (typeof PAYMENT_CALLBACK_ROUTES)[number]> = {
+  paypal: "paypalCallback",
+  usdt: "usdtCallback",
+  pagsmile: "pagsmileCallback",
+  tpay: "tpayCallback",
+};
+
+/** Card checkouts (sandbox, Stripe, HC Pay) share the card result route. */
+export function callbackPathFor(provider: string): string {
+  return `/${CALLBACK_BY_PROVIDER[provider] ?? "hcpayPayCallback"}`;
+}
+
+/** Which provider a callback route belongs to, when the stored verification state is gone. */
+export function providerOfCallbackPath(pathname: string): string {
+  const route = pathname.replace(/^\//, "").toLowerCase();
+  const hit = Object.entries(CALLBACK_BY_PROVIDER).find(([, r]) => r.toLowerCase() === route);
+  return hit ? hit[0] : "sandbox";
+}

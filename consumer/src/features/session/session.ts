@@ -1,0 +1,106 @@
+import { api } from "../../lib/api-client.ts";
+import { createStore, useStore } from "../../lib/store.ts";
+import { clearStoredSession, storage } from "../../lib/storage.ts";
+
+/** SPEC.md §3 user info, as personal_info answers it. */
+export interface UserInfo {
+  id: number;
+  uuid: string;
+  nickname: string;
+  type: "visitor" | "noRegister" | "registered";
+  email: string | null;
+  photo: string | null;
+  points: number;
+  all_points: number;
+  authBtnList: string[];
+  language?: string;
+}
+
+export interface Balance {
+  points: number;
+  all_points: number;
+}
+
+interface LoginAnswer {
+  token: string;
+  user_info: UserInfo;
+  is_register: 0 | 1;
+}
+
+export interface SessionState {
+  token: string | null;
+  user: UserInfo | null;
+}
+
+const store = createStore<SessionState>({ token: storage.get("token"), user: null });
+
+function setState(next: Partial<SessionState>): void {
+  store.set({ ...store.get(), ...next });
+}
+
+export const session = {
+  get: (): SessionState => store.get(),
+
+  /** The route guard calls this before every navigation (SPEC.md §2). Without a token there is nobody to load. */
+  async loadUser(): Promise<UserInfo | null> {
+    const token = storage.get("token");
+    if (!token) {
+      if (store.get().token || store.get().user) setState({ token: null, user: null });
+      return null;
+    }
+    const { info } = await api.get<{ info: UserInfo }>("/api/Personal/personal_info");
+    setState({ token, user: info });
+    return info;
+  },
+
+  /** Only the balance (after paying or generating). */
+  async refreshBalance(): Promise<Balance | null> {
+    if (!store.get().token) return null;
+    const balance = await api.get<Balance>("/api/Personal/select_users_integral", { quiet: true });
+    const { user } = store.get();
+    if (user) setState({ user: { ...user, ...balance } });
+    return balance;
+  },
+
+  async guestLogin(): Promise<UserInfo> {
+    return signedIn(await api.post<LoginAnswer>("/api/login/visitor"));
+  },
+
+  async sendEmailCode(email: string): Promise<{ resend_in: number }> {
+    return api.post<{ resend_in: number }>("/api/login/sendEmailCode", { email }, { quiet: true });
+  },
+
+  /** A guest who logs in keeps what they made: the server moves it to the account. */
+  async emailLogin(email: string, code: string): Promise<UserInfo> {
+    return signedIn(await api.post<LoginAnswer>("/api/login/emailLogin", { email, code }, { quiet: true }));
+  },
+
+  async googleLogin(payload: { code?: string; id_token?: string }): Promise<UserInfo> {
+    return signedIn(await api.post<LoginAnswer>("/api/login/googleLogin", payload, { quiet: true }));
+  },
+
+  async googleLoginUrl(): Promise<string> {
+    return (await api.get<{ url: string }>("/api/login/getLoginUrl", { quiet: true })).url;
+  },
+
+  async logout(): Promise<void> {
+    try {
+      await api.post("/api/login/logout", {}, { quiet: true });
+    } finally {
+      clearStoredSession();
+      setState({ token: null, user: null });
+    }
+  },
+};
+
+function signedIn(answer: LoginAnswer): UserInfo {
+  storage.set("token", answer.token);
+  storage.set("uuid", answer.user_info.uuid);
+  storage.set("loginType", answer.user_info.type);
+  setState({ token: answer.token, user: answer.user_info });
+  return answer.user_info;
+}
+
+export function useSession(): SessionState {
+  return useStore(store);
+}

@@ -1,0 +1,32 @@
+import BottomNavigation from "@mui/material/BottomNavigation";
+import BottomNavigationAction from "@mui/material/BottomNavigationAction";
+import Paper from "@mui/material/Paper";
+import AddCircleIcon from "@mui/icons-material/AddCircle";
+import HomeIcon from "@mui/icons-material/Home";
+import MovieFilterIcon from "@mui/icons-material/MovieFilter";
+import BoltIcon from "@mui/icons-material/Bolt";
+import VideoLibraryIcon from "@mui/icons-material/VideoLibrary";
+import { useTranslation } from "react-i18next";
+import { useLocation, useNavigate } from "react-router";
+import { dialogs } from "../../dialogs/dialog-store.ts";
+
+/** SPEC.md §2 bottom bar, on phones: Video, HomeLink, Results, Buy Credits, Video Plus. */
+export function BottomBar() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const current =
+    pathname === "/creationStudio" ? (search.includes("mode=video_to_video") ? "videoPlus" : "video") : pathname === "/function" ? "results" : pathname === "/home" ? "homeLink" : false;
+
+  return (
+    <Paper elevation={0} sx={{ position: "fixed", bottom: 0, left: 0, right: 0, display: { xs: "block", md: "none" }, borderTop: 1, borderColor: "divider", zIndex: 1100, bgcolor: "rgba(20,20,31,0.92)", backdropFilter: "blur(14px)", pb: "env(safe-area-inset-bottom)" }}>
+      <BottomNavigation showLabels value={current} sx={{ bgcolor: "transparent" }}>
+        <BottomNavigationAction value="video" label={t("bottomBar.video")} icon={<MovieFilterIcon />} onClick={() => navigate("/creationStudio")} data-testid="bottom-video" />
+        <BottomNavigationAction value="homeLink" label={t("bottomBar.homeLink")} icon={<HomeIcon />} onClick={() => navigate("/home")} data-testid="bottom-home" />
+        <BottomNavigationAction value="results" label={t("bottomBar.results")} icon={<VideoLibraryIcon />} onClick={() => navigate("/function")} data-testid="bottom-results" />
+        <BottomNavigationAction value="buyCredits" label={t("bottomBar.buyCredits")} icon={<BoltIcon />} onClick={() => dialogs.open("buyCredits")} data-testid="bottom-buy" />
+        <BottomNavigationAction value="videoPlus" label={t("bottomBar.videoPlus")} icon={<AddCircleIcon />} onClick={() => navigate("/creationStudio?mode=video_to_video")} data-testid="bottom-video-plus" />
+      </BottomNavigation>
+    </Paper>
+  );
+}

@@ -1,0 +1,96 @@
+import { lazy, Suspense, useState } from "react";
+import AppBar from "@mui/material/AppBar";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import IconButton from "@mui/material/IconButton";
+import Toolbar from "@mui/material/Toolbar";
+import Typography from "@mui/material/Typography";
+import BoltIcon from "@mui/icons-material/Bolt";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, NavLink } from "react-router";
+import { dialogs } from "../../dialogs/dialog-store.ts";
+import { accentGradient } from "../../theme.ts";
+import { useSession } from "../session/session.ts";
+import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
+
+export function Logo() {
+  const { t } = useTranslation();
+  return (
+    <Typography
+      component={RouterLink}
+      to="/home"
+      variant="h6"
+      sx={{ fontWeight: 800, letterSpacing: "-0.02em", textDecoration: "none", background: accentGradient, WebkitBackgroundClip: "text", color: "transparent" }}
+    >
+      {t("app.name")}
+    </Typography>
+  );
+}
+
+const AccountMenu = lazy(() => import("./AccountMenu.tsx"));
+
+const NAV = [
+  { to: "/home", key: "nav.home" },
+  { to: "/creationStudio", key: "nav.studio" },
+  { to: "/function", key: "nav.results" },
+] as const;
+
+export function Header() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+
+  return (
+    <AppBar position="sticky" elevation={0} sx={{ bgcolor: "rgba(11,11,18,0.72)", backdropFilter: "blur(14px)", borderBottom: 1, borderColor: "divider" }}>
+      <Toolbar sx={{ gap: 1.5, maxWidth: 1200, width: "100%", mx: "auto" }}>
+        <Logo />
+        <Box component="nav" sx={{ display: { xs: "none", md: "flex" }, gap: 0.5, ml: 3 }}>
+          {NAV.map((item) => (
+            <Button
+              key={item.to}
+              component={NavLink}
+              to={item.to}
+              color="inherit"
+              sx={{ color: "text.secondary", "&.active": { color: "text.primary", bgcolor: "rgba(255,255,255,0.06)" } }}
+            >
+              {t(item.key)}
+            </Button>
+          ))}
+        </Box>
+        <Box sx={{ flex: 1 }} />
+        {user && (
+          <Button
+            size="small"
+            startIcon={<BoltIcon sx={{ color: "secondary.main" }} />}
+            onClick={() => dialogs.open("buyCredits")}
+            data-testid="balance"
+            data-points={user.points}
+            sx={{ bgcolor: "rgba(167,139,250,0.14)", color: "primary.main", px: 1.5, whiteSpace: "nowrap", "&:hover": { bgcolor: "rgba(167,139,250,0.22)" } }}
+          >
+            {t("credits.balance", { count: user.points })}
+          </Button>
+        )}
+        <LanguageSwitcher />
+        {user ? (
+          <>
+            <IconButton onClick={(e) => setMenu(e.currentTarget)} aria-label={t("nav.account")} data-testid="account-menu">
+              <Avatar src={user.photo ?? undefined} sx={{ width: 32, height: 32, background: accentGradient, fontSize: 14 }}>
+                {user.nickname.slice(0, 1).toUpperCase()}
+              </Avatar>
+            </IconButton>
+            {menu && (
+              <Suspense fallback={null}>
+                <AccountMenu anchor={menu} user={user} onClose={() => setMenu(null)} />
+              </Suspense>
+            )}
+          </>
+        ) : (
+          <Button variant="contained" onClick={() => dialogs.open("login")} data-testid="open-login">
+            {t("login.action")}
+          </Button>
+        )}
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,36 @@
+import Box from "@mui/material/Box";
+import Paper from "@mui/material/Paper";
+import Skeleton from "@mui/material/Skeleton";
+import Tab from "@mui/material/Tab";
+import Tabs from "@mui/material/Tabs";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from "./templates.api.ts";
+import { useTemplates } from "./useTemplates.ts";
+import { TemplateCard } from "./TemplateCard.tsx";
+import { VIDEO_MODES } from "../generation/generation.api.ts";
+
+/** SPEC.md §2 quick templates of the creation studio, grouped Portrait, Lifestyle, Creative. */
+export function QuickTemplates({ selectedId, onChoose }: { selectedId: number | null; onChoose: (t: Template) => void }) {
+  const { t } = useTranslation();
+  const { templates, category, setCategory, inCategory } = useTemplates();
+  const shown = (templates ?? []).filter((tpl) => (VIDEO_MODES as string[]).includes(tpl.mode) && inCategory(tpl)).slice(0, 9);
+  return (
+    <Paper sx={{ p: { xs: 2.5, md: 3 }, borderRadius: 5 }} data-testid="quick-templates">
+      <Typography variant="h6">{t("studio.quickTemplates")}</Typography>
+      <Tabs value={category} onChange={(_e, v: TemplateCategory) => setCategory(v)} sx={{ mb: 2 }} variant="fullWidth">
+        {TEMPLATE_CATEGORIES.map((c) => (
+          <Tab key={c} value={c} label={t(`templates.category.${c}`)} data-testid={`quick-${c}`} />
+        ))}
+      </Tabs>
+      <Box sx={{ display: "grid", gridTemplateColumns: "repeat(3, 1fr)", gap: 1.25 }}>
+        {templates === null
+          ? Array.from({ length: 6 }, (_, i) => <Skeleton key={i} variant="rounded" sx={{ aspectRatio: "3 / 4", height: "auto", borderRadius: 3 }} />)
+          : shown.map((tpl) => <TemplateCard key={tpl.id} template={tpl} selected={tpl.id === selectedId} onClick={() => onChoose(tpl)} />)}
+      </Box>
+      {templates !== null && shown.length === 0 && (
+        <Typography color="text.secondary" variant="body2" sx={{ py: 3, textAlign: "center" }}>{t("templates.none")}</Typography>
+      )}
+    </Paper>
+  );
+}

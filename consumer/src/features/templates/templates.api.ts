@@ -1,0 +1,66 @@
+import { api } from "../../lib/api-client.ts";
+import type { Mode } from "../generation/generation.api.ts";
+
+/** SPEC.md §2 quick-template groups of the creation studio. */
+export const TEMPLATE_CATEGORIES = ["Portrait", "Lifestyle", "Creative"] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+export interface Template {
+  id: number;
+  name: string;
+  category: string;
+  suit_for: string;
+  mode: Mode;
+  cover_url: string | null;
+  credit_price: number;
+}
+
+function listOf<T>(data: unknown): T[] {
+  if (Array.isArray(data)) return data as T[];
+  const list = (data as { list?: unknown } | null)?.list;
+  return Array.isArray(list) ? (list as T[]) : [];
+}
+
+export async function getTemplates(): Promise<Template[]> {
+  return listOf<Template>(await api.get("/api/Index/getTemplatesList", { quiet: true }));
+}
+
+export interface Banner {
+  id: number;
+  title: string;
+  image_url: string;
+  link?: string | null;
+}
+
+export async function getBanners(): Promise<Banner[]> {
+  return listOf<Banner>(await api.get("/api/Index/bannerList", { quiet: true }));
+}
+
+export interface PromptSuggestion {
+  id: number;
+  text: string;
+}
+
+export async function getPrompts(): Promise<PromptSuggestion[]> {
+  return listOf<PromptSuggestion>(await api.get("/api/Index/promptList", { quiet: true }));
+}
+
+/** A public creation shown in the home gallery. */
+export interface GalleryItem {
+  id: number;
+  video_url?: string | null;
+  poster_url?: string | null;
+  cover_url?: string | null;
+  name?: string;
+  template_id?: number;
+}
+
+/** Public creations, newest first (absent until creations can be shared: the gallery then shows its empty state). */
+export async function getGallery(): Promise<GalleryItem[]> {
+  return listOf<GalleryItem>(await api.get("/api/Index/publicCreations", { quiet: true }));
+}
+
+/** The motion templates that make videos, for the home showcase. */
+export async function getVideoTemplates(): Promise<Template[]> {
+  return listOf<Template>(await api.get("/api/Index/getVideoTemp", { quiet: true }));
+}

@@ -1,0 +1,14 @@
+import { useEffect, useState } from "react";
+import { getTemplates, type Template, type TemplateCategory } from "./templates.api.ts";
+
+/** The enabled templates (null while loading) and the category tab the user is looking at. */
+export function useTemplates(): { templates: Template[] | null; category: TemplateCategory; setCategory: (c: TemplateCategory) => void; inCategory: (t: Template) => boolean } {
+  const [templates, setTemplates] = useState<Template[] | null>(null);
+  const [category, setCategory] = useState<TemplateCategory>("Portrait");
+  useEffect(() => {
+    getTemplates()
+      .then(setTemplates)
+      .catch(() => setTemplates([]));
+  }, []);
+  return { templates, category, setCategory, inCategory: (t) => t.category.toLowerCase() === category.toLowerCase() };
+}

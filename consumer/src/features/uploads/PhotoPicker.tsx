@@ -1,0 +1,120 @@
+import { useRef, useState } from "react";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Checkbox from "@mui/material/Checkbox";
+import CircularProgress from "@mui/material/CircularProgress";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Typography from "@mui/material/Typography";
+import AddPhotoAlternateIcon from "@mui/icons-material/AddPhotoAlternate";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/index.ts";
+import { ImageCropper } from "./ImageCropper.tsx";
+import { imageProblem, UPLOAD_MESSAGES } from "./upload-rules.ts";
+import { uploadImage, type UploadResult } from "./uploads.api.ts";
+
+/**
+ * Pick a photo, crop it, attest consent (ARCHITECTURE.md §8), upload. The format and size rules are checked
+ * on the original file before cropping; the server decodes the upload again by content.
+ */
+export function PhotoPicker({ value, onChange }: { value: UploadResult | null; onChange: (upload: UploadResult | null) => void }) {
+  const { t } = useTranslation();
+  const input = useRef<HTMLInputElement>(null);
+  const [pending, setPending] = useState<File | null>(null);
+  const [consent, setConsent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  function choose(file: File | undefined) {
+    if (!file) return;
+    setError(null);
+    const problem = imageProblem(file);
+    if (problem) return setError(translateMessage(problem));
+    setPending(file);
+  }
+
+  async function upload(blob: Blob, name: string) {
+    setPending(null);
+    setBusy(true);
+    try {
+      onChange(await uploadImage(blob, name.replace(/\.\w+$/, "") + ".jpg"));
+    } catch (e) {
+      setError(translateMessage((e as Error).message));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Box data-testid="photo-picker">
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept="image/png,image/jpeg,image/webp,image/bmp"
+        data-testid="photo-input"
+        onChange={(e) => {
+          choose(e.target.files?.[0]);
+          e.target.value = "";
+        }}
+      />
+      <Box
+        component="button"
+        type="button"
+        disabled={!consent || busy}
+        onClick={() => input.current?.click()}
+        data-testid="photo-choose"
+        sx={{
+          width: "100%",
+          aspectRatio: value ? "auto" : "16 / 9",
+          minHeight: 180,
+          borderRadius: 4,
+          border: "1.5px dashed",
+          borderColor: value ? "primary.main" : "divider",
+          bgcolor: "rgba(255,255,255,0.02)",
+          color: "text.secondary",
+          cursor: consent ? "pointer" : "not-allowed",
+          font: "inherit",
+          display: "grid",
+          placeItems: "center",
+          overflow: "hidden",
+          p: 0,
+          opacity: consent || value ? 1 : 0.6,
+          "&:hover": { borderColor: consent ? "primary.main" : "divider" },
+        }}
+      >
+        {busy ? (
+          <CircularProgress />
+        ) : value ? (
+          <Box component="img" src={value.thumb_url ?? value.file_url} alt={t("photo.chosen")} data-testid="photo-preview" sx={{ maxHeight: 280, maxWidth: "100%", display: "block" }} />
+        ) : (
+          <Box sx={{ display: "grid", placeItems: "center", gap: 1, p: 3 }}>
+            <AddPhotoAlternateIcon sx={{ fontSize: 44, color: "primary.main" }} />
+            <Typography fontWeight={600} color="text.primary">{t("photo.choose")}</Typography>
+            <Typography variant="caption">{t("photo.limits")}</Typography>
+          </Box>
+        )}
+      </Box>
+      <FormControlLabel
+        sx={{ mt: 1, alignItems: "flex-start" }}
+        control={<Checkbox checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="consent" sx={{ pt: 0.5 }} />}
+        label={<Typography variant="body2" color="text.secondary">{t("photo.consent")}</Typography>}
+      />
+      {value && (
+        <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }}>{t("photo.replace")}</Button>
+      )}
+      {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="upload-error">{error}</Alert>}
+      {pending && (
+        <ImageCropper
+          file={pending}
+          onCancel={() => setPending(null)}
+          onDone={(blob) => void upload(blob, pending.name)}
+          onUnreadable={() => {
+            setPending(null);
+            setError(translateMessage(UPLOAD_MESSAGES.imageUnreadable));
+          }}
+        />
+      )}
+    </Box>
+  );
+}

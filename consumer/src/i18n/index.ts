@@ -1,0 +1,106 @@
+import i18n, { type PostProcessorModule } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { storage } from "../lib/storage.ts";
+import en from "./locales/en.json";
+
+export const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+// English ships with the first load; the other languages are fetched only when chosen.
+type Resources = { [key: string]: string | Resources };
+
+const loaders: Record<Exclude<Language, "en">, () => Promise<{ default: Resources }>> = {
+  ja: () => import("./locales/ja.json"),
+  ko: () => import("./locales/ko.json"),
+  ru: () => import("./locales/ru.json"),
+};
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** SPEC.md §1: the stored language defaults to English (not the browser's language). */
+export function storedLanguage(): Language {
+  const stored = storage.get("language");
+  return isLanguage(stored) ? stored : "en";
+}
+
+declare global {
+  interface Window {
+    /** Every key the UI has looked up (the e2e tests check them against each locale file). */
+    __reverieUsedKeys?: Set<string>;
+  }
+}
+
+const usage: PostProcessorModule = {
+  type: "postProcessor",
+  name: "usage",
+  process(value: string, key: string | string[]) {
+    const used = (window.__reverieUsedKeys ??= new Set());
+    for (const k of Array.isArray(key) ? key : [key]) used.add(k);
+    return value;
+  },
+};
+
+async function loadLanguage(lng: Language): Promise<void> {
+  if (lng === "en" || i18n.hasResourceBundle(lng, "translation")) return;
+  const mod = await loaders[lng]();
+  i18n.addResourceBundle(lng, "translation", mod.default, true, true);
+}
+
+export async function initI18n(): Promise<void> {
+  const lng = storedLanguage();
+  await i18n
+    .use(usage)
+    .use(initReactI18next)
+    .init({
+      lng: "en",
+      fallbackLng: "en",
+      resources: { en: { translation: en } },
+      interpolation: { escapeValue: false },
+      postProcess: ["usage"],
+      returnNull: false,
+    });
+  if (lng !== "en") await changeLanguage(lng);
+  document.documentElement.lang = lng;
+}
+
+export async function changeLanguage(lng: Language): Promise<void> {
+  await loadLanguage(lng);
+  storage.set("language", lng);
+  await i18n.changeLanguage(lng);
+  document.documentElement.lang = lng;
+}
+
+/**
+ * Server and client messages arrive as English text (SPEC.md §5/§8, word for word). Each one has a key under
+ * `msg` in the locale files; `{name}` placeholders in the English text become interpolation values, so
+ * 'Incorrect image format, please upload png/jpg format!' translates with its list of types.
+ */
+const messagePatterns: Array<{ key: string; pattern: RegExp; names: string[] }> = Object.entries(en.msg).map(([key, text]) => {
+  const names: string[] = [];
+  const source = (text as string)
+    .split(/(\{\{\w+\}\})/)
+    .map((part) => {
+      const m = /^\{\{(\w+)\}\}$/.exec(part);
+      if (m) {
+        names.push(m[1]);
+        return "(.+?)";
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("");
+  return { key, pattern: new RegExp(`^${source}$`), names };
+});
+
+export function translateMessage(message: string): string {
+  for (const { key, pattern, names } of messagePatterns) {
+    const m = pattern.exec(message);
+    if (!m) continue;
+    const values = Object.fromEntries(names.map((n, i) => [n, m[i + 1]]));
+    return i18n.t(`msg.${key}`, values);
+  }
+  return message;
+}
+
+export default i18n;

@@ -1,0 +1,148 @@
+import { attributionHeaders } from "../features/attribution/attribution.ts";
+import { clearStoredSession, storage } from "./storage.ts";
+
+/**
+ * The one HTTP client of the consumer app (SPEC.md §7/§8, ARCHITECTURE.md §3). Every call carries the login
+ * token, the attribution headers, no-cache headers and a `t` timestamp; answers are `{code,msg,data}` envelopes
+ * and anything but code 200 is an error, mapped to the SPEC.md §8 messages. Messages stay in English here; the
+ * UI translates them (i18n translateMessage) when it shows them.
+ */
+
+export const REQUEST_TIMEOUT_MS = 50_000;
+
+export const CLIENT_MESSAGES = {
+  loggedOut: "You have been logged out. Please log in again",
+  forbidden: "There is no permission for the current operation",
+  notFound: "The access resource does not exist",
+  unknown: "An unknown error in the system. Please report it to the administrator",
+  tooManyRequests: "Too many requests",
+  timeout: "Network timeout",
+  connection: "Network connection error",
+  pathNotFound: "The interface path cannot be found",
+} as const;
+
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown = null,
+    /** 'Too many requests' is never shown to the user (SPEC.md §8). */
+    readonly silent = false,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** The caller shows the error itself (inline form errors, background content that may be absent). */
+  quiet?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** extra headers a provider asks for (PayPal's client metadata id) */
+  headers?: Record<string, string>;
+}
+
+type ErrorListener = (error: ApiError) => void;
+let errorListener: ErrorListener = () => {};
+
+/** The UI registers where errors are shown (the global snackbar). */
+export function onApiError(listener: ErrorListener): void {
+  errorListener = listener;
+}
+
+export function withTimestamp(path: string, query: Query = {}): string {
+  const url = new URL(path, window.location.origin);
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== null && v !== "") url.searchParams.set(k, String(v));
+  }
+  url.searchParams.set("t", String(Date.now()));
+  return url.pathname + url.search;
+}
+
+export function requestHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {
+    ...attributionHeaders(),
+    "Cache-Control": "no-cache",
+    Pragma: "no-cache",
+  };
+  const token = storage.get("token");
+  if (token) headers.token = token;
+  return headers;
+}
+
+/** SPEC.md §8: 401 ends the session; on /function the user goes home, anywhere else the page reloads. */
+function endSession(): void {
+  clearStoredSession();
+  if (window.location.pathname === "/function") window.location.assign("/home");
+  else window.location.reload();
+}
+
+function mapEnvelopeError(status: number, envelope: Partial<Envelope<unknown>> | null, statusText: string): ApiError {
+  const code = typeof envelope?.code === "number" && envelope.code !== 200 ? envelope.code : status;
+  const serverMsg = typeof envelope?.msg === "string" && envelope.msg ? envelope.msg : "";
+  const data = envelope?.data ?? null;
+  if (code === 401) return new ApiError(401, CLIENT_MESSAGES.loggedOut, data);
+  if (code === 403) return new ApiError(403, serverMsg && serverMsg !== CLIENT_MESSAGES.forbidden ? serverMsg : CLIENT_MESSAGES.forbidden, data);
+  if (code === 404) return new ApiError(404, envelope ? CLIENT_MESSAGES.notFound : CLIENT_MESSAGES.pathNotFound, data);
+  if (serverMsg === CLIENT_MESSAGES.tooManyRequests || code === 429) return new ApiError(code, serverMsg || CLIENT_MESSAGES.tooManyRequests, data, serverMsg === CLIENT_MESSAGES.tooManyRequests || !serverMsg);
+  if (serverMsg) return new ApiError(code, serverMsg, data);
+  if (!envelope && statusText) return new ApiError(code, statusText, data);
+  return new ApiError(code, CLIENT_MESSAGES.unknown, data);
+}
+
+function raise(error: ApiError, quiet: boolean | undefined): never {
+  if (error.code === 401) endSession();
+  if (!quiet && !error.silent) errorListener(error);
+  throw error;
+}
+
+async function send<T>(method: string, path: string, init: RequestInit & { headers: Record<string, string> }, opts: RequestOptions): Promise<T> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+  let res: Response;
+  try {
+    res = await fetch(withTimestamp(path, opts.query), { ...init, method, signal, cache: "no-store", credentials: "same-origin" });
+  } catch (err) {
+    clearTimeout(timer);
+    if (opts.signal?.aborted) throw err;
+    const message = timeout.signal.aborted ? CLIENT_MESSAGES.timeout : CLIENT_MESSAGES.connection;
+    return raise(new ApiError(0, message), opts.quiet);
+  }
+  let envelope: Partial<Envelope<T>> | null = null;
+  try {
+    const text = await res.text();
+    envelope = text ? (JSON.parse(text) as Partial<Envelope<T>>) : null;
+  } catch {
+    envelope = null;
+  } finally {
+    clearTimeout(timer);
+  }
+  // 301/302 are followed by fetch itself and never reach here as errors (SPEC.md §8)
+  if (res.ok && envelope && envelope.code === 200) return envelope.data as T;
+  return raise(mapEnvelopeError(res.status, envelope && typeof envelope === "object" ? envelope : null, res.statusText), opts.quiet);
+}
+
+export const api = {
+  get<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+    return send<T>("GET", path, { headers: { ...requestHeaders(), ...opts.headers } }, opts);
+  },
+  post<T>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    const headers = { ...requestHeaders(), ...opts.headers, "Content-Type": "application/json" };
+    return send<T>("POST", path, { headers, body: JSON.stringify(body ?? {}) }, opts);
+  },
+  /** Multipart upload; the browser sets the boundary. */
+  upload<T>(path: string, form: FormData, opts: RequestOptions = {}): Promise<T> {
+    return send<T>("POST", path, { headers: requestHeaders(), body: form }, opts);
+  },
+};

@@ -1,0 +1,10 @@
+import { createRoot } from "react-dom/client";
+import { App } from "./App.tsx";
+import { captureLandingParams } from "./features/attribution/attribution.ts";
+import { registerServiceWorker } from "./features/install/install.ts";
+import { initI18n } from "./i18n/index.ts";
+
+captureLandingParams(window.location.search);
+registerServiceWorker();
+await initI18n();
+createRoot(document.getElementById("root")!).render(<App />);

@@ -1,0 +1,151 @@
+import { lazy, Suspense, useEffect, useState } from "react";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Typography from "@mui/material/Typography";
+import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
+import BoltIcon from "@mui/icons-material/Bolt";
+import MovieFilterIcon from "@mui/icons-material/MovieFilter";
+import PhotoCameraIcon from "@mui/icons-material/PhotoCamera";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { dialogs } from "../dialogs/dialog-store.ts";
+import { session, useSession } from "../features/session/session.ts";
+import { Gallery } from "../features/site/Gallery.tsx";
+import { TemplateShowcase } from "../features/templates/TemplateShowcase.tsx";
+import { useFlashSale } from "../features/site/useFlashSale.ts";
+import { getBanners, type Banner } from "../features/templates/templates.api.ts";
+import { accentGradient } from "../theme.ts";
+
+const FlashSaleDialog = lazy(() => import("../dialogs/FlashSaleDialog.tsx"));
+
+const STEPS = [
+  { icon: PhotoCameraIcon, key: "photo" },
+  { icon: AutoAwesomeIcon, key: "template" },
+  { icon: MovieFilterIcon, key: "watch" },
+] as const;
+
+function HeroArt() {
+  // a pure-CSS stack of "video cards": no image to wait for, so the headline stays the largest paint
+  const cards = [
+    { rotate: -10, x: -70, y: 18, g: "linear-gradient(160deg,#312e81,#9d174d)" },
+    { rotate: 8, x: 70, y: 10, g: "linear-gradient(160deg,#1e3a8a,#7c3aed)" },
+    { rotate: 0, x: 0, y: 0, g: "linear-gradient(160deg,#6d28d9,#db2777 70%,#f59e0b)" },
+  ];
+  return (
+    <Box aria-hidden sx={{ position: "relative", height: { xs: 260, md: 380 }, display: "grid", placeItems: "center" }}>
+      <Box sx={{ position: "absolute", width: "80%", height: "80%", borderRadius: "50%", background: "radial-gradient(circle, rgba(168,85,247,0.35), transparent 65%)" }} />
+      {cards.map((c, i) => (
+        <Box
+          key={i}
+          sx={{ position: "absolute", width: { xs: 130, md: 190 }, aspectRatio: "9 / 16", borderRadius: 4, background: c.g, boxShadow: "0 30px 60px rgba(0,0,0,.5)", border: "1px solid rgba(255,255,255,.15)", display: "grid", placeItems: "center" }}
+          style={{ transform: `translate(${c.x}px, ${c.y}px) rotate(${c.rotate}deg)` }}
+        >
+          {i === 2 && (
+            <Box sx={{ width: 56, height: 56, borderRadius: "50%", bgcolor: "rgba(255,255,255,.2)", backdropFilter: "blur(6px)", display: "grid", placeItems: "center" }}>
+              <Box sx={{ width: 0, height: 0, borderLeft: "18px solid #fff", borderTop: "11px solid transparent", borderBottom: "11px solid transparent", ml: "5px" }} />
+            </Box>
+          )}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** SPEC.md §2 home: the guest "try" button, banners, the gallery of public creations, the flash-sale popup. */
+export function Component() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [banners, setBanners] = useState<Banner[]>([]);
+  const [flashSale, dismissFlashSale] = useFlashSale();
+
+  useEffect(() => {
+    getBanners()
+      .then(setBanners)
+      .catch(() => setBanners([]));
+  }, []);
+
+  async function tryIt() {
+    if (!user) {
+      setBusy(true);
+      try {
+        await session.guestLogin();
+      } catch {
+        setBusy(false);
+        return;
+      }
+    }
+    navigate("/creationStudio");
+  }
+
+  return (
+    <Box>
+      <Box sx={{ position: "relative", overflow: "hidden", borderBottom: 1, borderColor: "divider", background: "radial-gradient(1200px 500px at 80% -10%, rgba(139,92,246,0.22), transparent), radial-gradient(900px 400px at -10% 110%, rgba(236,72,153,0.14), transparent)" }}>
+        <Box sx={{ maxWidth: 1200, mx: "auto", px: { xs: 2.5, md: 3 }, py: { xs: 5, md: 10 }, display: "grid", gridTemplateColumns: { xs: "1fr", md: "1.15fr 1fr" }, gap: 4, alignItems: "center" }}>
+          <Box>
+            <Box sx={{ display: "inline-flex", alignItems: "center", gap: 1, px: 1.5, py: 0.5, borderRadius: 999, border: 1, borderColor: "rgba(167,139,250,0.35)", bgcolor: "rgba(167,139,250,0.08)", mb: 2.5 }}>
+              <BoltIcon sx={{ fontSize: 16, color: "secondary.main" }} />
+              <Typography variant="caption" fontWeight={700}>{t("home.kicker")}</Typography>
+            </Box>
+            <Typography variant="h1" sx={{ fontSize: { xs: 40, sm: 52, md: 64 }, lineHeight: 1.04 }}>
+              {t("home.titleStart")}{" "}
+              <Box component="span" sx={{ background: accentGradient, WebkitBackgroundClip: "text", color: "transparent" }}>{t("home.titleAccent")}</Box>
+            </Typography>
+            <Typography color="text.secondary" sx={{ mt: 2.5, fontSize: { xs: 16, md: 19 }, maxWidth: 520 }}>{t("home.subtitle")}</Typography>
+            <Box sx={{ display: "flex", gap: 1.5, mt: 4, flexWrap: "wrap" }}>
+              <Button variant="contained" size="large" onClick={() => void tryIt()} disabled={busy} data-testid="try-guest" sx={{ px: 4, py: 1.5, fontSize: 17 }}>
+                {user ? t("home.startCreating") : t("home.tryFree")}
+              </Button>
+              <Button variant="outlined" size="large" onClick={() => dialogs.open("buyCredits")} sx={{ px: 3, py: 1.5 }} data-testid="home-pricing">
+                {t("home.pricing")}
+              </Button>
+            </Box>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>{t("home.priceLine")}</Typography>
+          </Box>
+          <HeroArt />
+        </Box>
+      </Box>
+
+      <Box sx={{ maxWidth: 1200, mx: "auto", px: { xs: 2.5, md: 3 } }}>
+        {banners.length > 0 && (
+          <Box sx={{ display: "flex", gap: 2, overflowX: "auto", py: 4, scrollSnapType: "x mandatory" }} data-testid="banners">
+            {banners.map((b) => (
+              <Box key={b.id} component={b.link ? "a" : "div"} href={b.link ?? undefined} sx={{ flex: "0 0 auto", width: { xs: "85%", md: 560 }, aspectRatio: "21 / 9", borderRadius: 4, overflow: "hidden", scrollSnapAlign: "start", position: "relative", display: "block" }}>
+                <Box component="img" src={b.image_url} alt={b.title} loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover" }} />
+              </Box>
+            ))}
+          </Box>
+        )}
+
+        <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "repeat(3, 1fr)" }, gap: 2, py: 5 }}>
+          {STEPS.map(({ icon: Icon, key }, i) => (
+            <Box key={key} sx={{ p: 3, borderRadius: 4, border: 1, borderColor: "divider", bgcolor: "background.paper" }}>
+              <Box sx={{ display: "flex", alignItems: "center", gap: 1.5 }}>
+                <Box sx={{ width: 40, height: 40, borderRadius: 2.5, display: "grid", placeItems: "center", background: accentGradient }}>
+                  <Icon sx={{ color: "#fff" }} />
+                </Box>
+                <Typography variant="overline" color="text.secondary">{t("home.step", { n: i + 1 })}</Typography>
+              </Box>
+              <Typography variant="h6" sx={{ mt: 1.5 }}>{t(`home.steps.${key}.title`)}</Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>{t(`home.steps.${key}.body`)}</Typography>
+            </Box>
+          ))}
+        </Box>
+
+        <TemplateShowcase />
+
+        <Box sx={{ display: "flex", alignItems: "baseline", justifyContent: "space-between", mb: 2 }}>
+          <Typography variant="h4" component="h2">{t("home.galleryTitle")}</Typography>
+          <Typography variant="body2" color="text.secondary">{t("home.galleryHint")}</Typography>
+        </Box>
+        <Gallery />
+      </Box>
+      {flashSale && (
+        <Suspense fallback={null}>
+          <FlashSaleDialog product={flashSale} onClose={dismissFlashSale} />
+        </Suspense>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,45 @@
+import { createBrowserRouter, redirect, type LoaderFunction } from "react-router";
+import { session } from "../features/session/session.ts";
+import { storage } from "../lib/storage.ts";
+import { PAYMENT_CALLBACK_ROUTES } from "../features/payments/providers.ts";
+import { Component as HomePage } from "./HomePage.tsx";
+import { RootLayout } from "./RootLayout.tsx";
+import { RouteError } from "./RouteError.tsx";
+
+/** The route guard (SPEC.md §2): user info is loaded before every navigation. */
+const loadUserBeforeNavigation: LoaderFunction = async () => {
+  try {
+    await session.loadUser();
+  } catch {
+    // the client has already shown the error (or is reloading after a 401); the page itself can still render
+  }
+  return null;
+};
+
+/** SPEC.md §6: /function needs a stored token. */
+const requireStoredToken: LoaderFunction = () => (storage.get("token") ? null : redirect("/home"));
+
+export const router = createBrowserRouter([
+  {
+    id: "root",
+    path: "/",
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    loader: loadUserBeforeNavigation,
+    shouldRevalidate: () => true,
+    HydrateFallback: () => null,
+    children: [
+      { index: true, loader: () => redirect("/home") },
+      // the landing page ships with the first load: one round trip less before the largest paint
+      { path: "home", Component: HomePage },
+      { path: "function", loader: requireStoredToken, lazy: () => import("./FunctionPage.tsx") },
+      { path: "creationStudio", lazy: () => import("./CreationStudioPage.tsx") },
+      { path: "agreement", lazy: () => import("./AgreementPage.tsx") },
+      { path: "payment", lazy: () => import("./PaymentPage.tsx") },
+      { path: "googleCallback", lazy: () => import("./GoogleCallbackPage.tsx") },
+      ...PAYMENT_CALLBACK_ROUTES.map((path) => ({ path, lazy: () => import("./PaymentCallbackPage.tsx") })),
+      { path: "401", lazy: () => import("./NoPermissionPage.tsx") },
+      { path: "*", lazy: () => import("./NotFoundPage.tsx") },
+    ],
+  },
+]);

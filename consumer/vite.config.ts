@@ -1,0 +1,42 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const apiTarget = `http://127.0.0.1:${process.env.PORT ?? "8105"}`;
+
+/**
+ * The consumer app. JSX goes through Vite's own esbuild transform (no React plugin: it does not install with
+ * Vite 7 here, see docs/decisions/040). The build lands in dist/consumer, which the API process serves at `/`.
+ */
+export default defineConfig({
+  root: here,
+  base: "/",
+  publicDir: path.join(here, "public"),
+  esbuild: { jsx: "automatic" },
+  build: {
+    outDir: path.resolve(here, "../dist/consumer"),
+    emptyOutDir: true,
+    target: "es2022",
+    sourcemap: false,
+    reportCompressedSize: false,
+    rollupOptions: {
+      output: {
+        manualChunks(id) {
+          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return "react";
+          if (/node_modules\/react-router\//.test(id)) return "router";
+          if (/node_modules\/(i18next|react-i18next)\//.test(id)) return "i18n";
+          return undefined;
+        },
+      },
+    },
+  },
+  server: {
+    port: 5105,
+    strictPort: true,
+    proxy: {
+      "/api": { target: apiTarget, changeOrigin: false },
+      "/sandbox-pay": { target: apiTarget, changeOrigin: false },
+    },
+  },
+});

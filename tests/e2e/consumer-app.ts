@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { ensureViteBuild } from "./vite-build.ts";
+
+/** Builds dist/consumer when it is missing or older than its sources. */
+export function ensureConsumerBuild(): Promise<void> {
+  return ensureViteBuild("consumer");
+}
+
+export interface AppOptions {
+  /** skip the age gate (it is remembered on the device) */
+  adult?: boolean;
+  language?: "en" | "ja" | "ko" | "ru";
+  viewport?: { width: number; height: number };
+}
+
+/** A fresh browser profile on the app, optionally past the age gate and in a language. */
+export async function newAppContext(browser: Browser, opts: AppOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 860 }, acceptDownloads: true, serviceWorkers: "block" });
+  await context.addInitScript(
+    ({ adult, language }) => {
+      if (sessionStorage.getItem("__e2e_init")) return;
+      sessionStorage.setItem("__e2e_init", "1");
+      if (adult) localStorage.setItem("reverie_age_confirmed", "1");
+      if (language) localStorage.setItem("reverie_language", language);
+    },
+    { adult: opts.adult ?? false, language: opts.language ?? null },
+  );
+  return context;
+}
+
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => localStorage.getItem("reverie_token"));
+}
+
+/** Every translation key the page has looked up so far (recorded by the app's i18n post-processor). */
+export async function usedKeys(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(window.__reverieUsedKeys ?? new Set<string>())]);
+}
+
+type Tree = { [k: string]: string | Tree };
+
+/** Keys (as the code uses them) that a locale file lacks: plural lookups count when any plural form exists. */
+export function missingKeys(language: string, keys: string[]): string[] {
+  const tree = JSON.parse(fs.readFileSync(path.resolve(`consumer/src/i18n/locales/${language}.json`), "utf8")) as Tree;
+  const has = (key: string) => {
+    const parts = key.split(".");
+    const last = parts.pop()!;
+    let node: string | Tree | undefined = tree;
+    for (const p of parts) node = typeof node === "object" ? node[p] : undefined;
+    if (typeof node !== "object") return false;
+    return typeof node[last] === "string" || Object.keys(node).some((k) => k.startsWith(`${last}_`));
+  };
+  return keys.filter((k) => !has(k));
+}
+
+/**
+ * A listening API whose PUBLIC_URL is its own address: payment providers (the sandbox checkout) build their
+ * return and notification URLs from it, so it must be known before the app is created.
+ */
+export async function startAppServer(overrides: Record<string, string> = {}) {
+  const [{ freePort }, { startTestServer }] = await Promise.all([import("../net-utils.ts"), import("../server-utils.ts")]);
+  const port = await freePort();
+  const server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...overrides });
+  await seedDemoData(server);
+  return server;
+}
+
+/** A full-page screenshot taken from the top, so the sticky header sits where it belongs. */
+export async function pageShot(page: Page, name: string): Promise<void> {
+  const { screenshot } = await import("./browser.ts");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+/** The demo data `npm start` seeds (templates, products, channels): the journeys need what a real install has. */
+export async function seedDemoData(t: { db: import("../../server/src/db/client.ts").Db; config: import("../../server/src/config.ts").Config }): Promise<void> {
+  const [{ seed }, { silentLog }] = await Promise.all([import("../../prisma/seed.ts"), import("../db-utils.ts")]);
+  await seed(t.db, { config: t.config, log: silentLog });
+}

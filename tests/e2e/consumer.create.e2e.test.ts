@@ -1,0 +1,154 @@
+import fs from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "./browser.ts";
+import { ensureConsumerBuild, newAppContext, pageShot, startAppServer, storedToken } from "./consumer-app.ts";
+import { mediaDir, photo } from "./consumer-media.ts";
+import { startWorkerFor as startWorker } from "../generation-utils.ts";
+
+const RENDER_TIMEOUT = 150_000;
+
+describe("consumer app: a newcomer makes a video", () => {
+  // media URLs are signed absolute URLs, so the server must know its own address
+  let server: Awaited<ReturnType<typeof startAppServer>>;
+  let worker: { stop(): Promise<void> } | undefined;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    await ensureConsumerBuild();
+    [server, browser, dir] = await Promise.all([startAppServer(), launchBrowser(), mediaDir()]);
+    worker = await startWorker(server);
+  }, 180_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await browser?.close();
+    await server?.stop();
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  async function makeVideo(page: Page): Promise<number> {
+    await page.getByTestId("consent").check();
+    await page.getByTestId("photo-input").setInputFiles(await photo(dir));
+    await page.getByTestId("cropper").waitFor();
+    await page.getByTestId("crop-confirm").click();
+    await page.getByTestId("photo-preview").waitFor();
+    await page.getByTestId("open-templates").click();
+    await page.getByTestId("template-chooser").waitFor();
+    await page.getByTestId("template-chooser").locator('[data-testid^="template-"]').first().waitFor();
+    await pageShot(page, "consumer-template-chooser");
+    await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
+    await page.getByTestId("template-chooser").waitFor({ state: "detached" });
+    await page.locator('[data-testid="price"]:not([data-price=""])').waitFor();
+    expect(Number(await page.getByTestId("price").getAttribute("data-price"))).toBeGreaterThan(0);
+    await pageShot(page, "consumer-studio-ready");
+    await page.getByTestId("generate").click();
+    await page.waitForURL(/task=\d+/);
+    return Number(new URL(page.url()).searchParams.get("task"));
+  }
+
+  it("age gate, guest, photo, template, live progress, then play and download a real MP4", async () => {
+    const context = await newAppContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.getByTestId("age-confirm").click();
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    expect(await storedToken(page)).toBeTruthy();
+    await page.getByTestId("free-left").waitFor();
+
+    const progressStream = page.waitForRequest((r) => r.url().includes("/api/Generation/progress"));
+    const taskId = await makeVideo(page);
+    await progressStream;
+    await page.getByTestId("task-progress").waitFor();
+    await pageShot(page, "consumer-task-progress");
+    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    await page.getByTestId("result-video").waitFor();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="result-video"]') as HTMLVideoElement | null)?.readyState! >= 1);
+    const duration = await page.evaluate(() => (document.querySelector('[data-testid="result-video"]') as HTMLVideoElement).duration);
+    expect(duration).toBeGreaterThan(4);
+    await pageShot(page, "consumer-task-done");
+
+    const download = page.waitForEvent("download");
+    await page.getByTestId("download").click();
+    const file = await (await download).path();
+    const head = (await fs.readFile(file)).subarray(0, 12);
+    expect(head.subarray(4, 8).toString("latin1")).toBe("ftyp");
+    expect((await fs.stat(file)).size).toBeGreaterThan(10_000);
+
+    // the results list has it: ID, created time, status, action
+    await page.goto(`${server.url}/function`);
+    const row = page.getByTestId(`result-${taskId}`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain("Generated successfully");
+    await pageShot(page, "consumer-results");
+    await row.getByTestId("result-delete").click();
+    await page.getByTestId("delete-yes").click();
+    await row.waitFor({ state: "detached" });
+    await page.getByTestId("results-empty").waitFor();
+    await context.close();
+  }, RENDER_TIMEOUT);
+
+  it("a failed task says so and shows the credits given back", async () => {
+    const context = await newAppContext(browser, { adult: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+    // what the worker leaves after an engine error: the task failed, its 2 credits refunded through the ledger
+    const task = await server.db.generationTask.create({
+      data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 2, paidWith: "credits", input: {}, error: "engine error", finishedAt: new Date() },
+    });
+    await page.goto(`${server.url}/creationStudio?task=${task.id}`);
+    await page.locator('[data-testid="task-progress"][data-status="failed"]').waitFor();
+    expect(await page.getByTestId("task-failed").innerText()).toBe("Sorry, video generation failed");
+    expect(await page.getByTestId("refunded").innerText()).toBe("2 credits have been returned to your balance.");
+    await pageShot(page, "consumer-task-failed");
+    await context.close();
+  });
+
+  it("the home template showcase opens the studio with that template chosen", async () => {
+    const context = await newAppContext(browser, { adult: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    const first = page.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first();
+    await first.waitFor();
+    const name = await first.innerText();
+    await first.click();
+    await page.waitForURL(/\/creationStudio/);
+    await page.getByTestId("studio-try-guest").click();
+    await page.getByTestId("chosen-template").waitFor();
+    expect(await page.getByTestId("chosen-template").innerText()).toBe(name.trim());
+    await context.close();
+  });
+
+  it("a guest's results are still there after logging in with an emailed code", async () => {
+    const context = await newAppContext(browser, { adult: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    const taskId = await makeVideo(page);
+    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+
+    await page.getByTestId("account-menu").click();
+    await page.getByTestId("menu-login").click();
+    await page.getByTestId("login-dialog").waitFor();
+    const email = `guest-${Date.now()}@example.com`;
+    await page.getByTestId("login-email").fill(email);
+    await page.getByTestId("send-code").click();
+    await page.getByText("We sent a code to your email.").waitFor();
+    const mail = await server.db.outboxEmail.findFirstOrThrow({ where: { to: email }, orderBy: { id: "desc" } });
+    const code = /(\d{6})/.exec(mail.subject)![1];
+    await page.getByTestId("login-code").fill(code);
+    await page.getByTestId("login-submit").click();
+    await page.getByTestId("login-dialog").waitFor({ state: "detached" });
+    await page.goto(`${server.url}/function`);
+    await page.getByTestId(`result-${taskId}`).waitFor();
+    await page.getByTestId("account-menu").click();
+    expect(await page.getByRole("menu").innerText()).toContain(email);
+    await context.close();
+  }, RENDER_TIMEOUT);
+});
