@@ -237,6 +237,17 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-character-taken-down");
     expect((await server.db.character.findUniqueOrThrow({ where: { id: character.id } })).state).toBe("removed");
     expect(await page.locator('[data-action="characters-takedown"]').count()).toBe(0);
+
+    // and a creator page straight from its row in the list
+    const creatorPage = await server.db.creatorPage.create({ data: { userId: owner.userId, homeLink: "copycat", title: "Copycat's fan club" } });
+    await page.goto(`${server.url}/console/creator-pages`);
+    const row = page.locator(".RaDatagrid-table tbody tr", { hasText: "Copycat's fan club" });
+    await row.locator('[data-action="creator-pages-takedown"]').click();
+    await page.fill('textarea[name="reason"]', "Same impersonation");
+    await page.click('[data-submit="creator-pages-takedown"]');
+    await row.locator('td:has-text("removed")').waitFor();
+    expect(page.url()).toMatch(/\/console\/creator-pages$/);
+    expect((await server.db.creatorPage.findUniqueOrThrow({ where: { id: creatorPage.id } })).state).toBe("removed");
     await page.close();
   });
 
