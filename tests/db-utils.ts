@@ -82,3 +82,14 @@ export async function staffMember(t: TestApp, roles: StaffRole[] = ["admin"]) {
   const res = await t.http.post("/admin/api/login").send({ username, password, code: totpCode(totpSecret) }).expect(200);
   return { id: row.id, username, password, totpSecret, token: res.body.data.token as string };
 }
+
+/** GETs a signed media URL (absolute, naming PUBLIC_URL) from the in-process app, body as raw bytes. */
+export async function fetchMedia(t: Pick<TestApp, "http">, url: string): Promise<{ status: number; body: Buffer }> {
+  const u = new URL(url);
+  const res = await t.http.get(u.pathname + u.search).buffer(true).parse((r, cb) => {
+    const chunks: Buffer[] = [];
+    r.on("data", (c: Buffer) => chunks.push(c));
+    r.on("end", () => cb(null, Buffer.concat(chunks)));
+  });
+  return { status: res.status, body: res.body as Buffer };
+}

@@ -15,6 +15,8 @@ export const SUBJECT: Record<string, string> = {
   "pixel-ids": "Channel",
   reports: "Report",
   bans: "Ban",
+  characters: "Character",
+  "creator-pages": "CreatorPage",
   "generation-tasks": "GenerationTask",
   banners: "SiteSetting",
   "prompt-suggestions": "SiteSetting",

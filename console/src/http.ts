@@ -28,3 +28,11 @@ export async function postJson<T>(path: string, body: unknown): Promise<T> {
   const { json } = await httpClient(`${apiUrl}/${path}`, { method: "POST", body: JSON.stringify(body) });
   return json as T;
 }
+
+/** POST /admin/api/<path> with `file` as multipart form data (the browser sets the boundary); answers the JSON reply. */
+export async function postFile<T>(path: string, file: File): Promise<T> {
+  const body = new FormData();
+  body.append("file", file);
+  const { json } = await httpClient(`${apiUrl}/${path}`, { method: "POST", body });
+  return json as T;
+}

@@ -105,7 +105,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
     tasksAdmin: createTasksAdminService(db),
-    templatesAdmin: createTemplatesAdminService(db, audit),
+    templatesAdmin: createTemplatesAdminService(db, audit, storage),
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
   };

@@ -2,6 +2,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { totpCode } from "../../server/src/domains/auth/totp.ts";
 import { visitor, type TestApp } from "../db-utils.ts";
+import { photo } from "../fixtures/media.ts";
+import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
@@ -16,8 +18,8 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "generation-tasks", "outbox"],
   marketer: ["orders", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "generation-tasks"],
-  admin: ["users", "orders", "templates", "channels", "reports", "bans", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "characters", "creator-pages", "generation-tasks"],
+  admin: ["users", "orders", "templates", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -72,13 +74,17 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
   await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });
   await db.auditLog.create({ data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" } });
+  await db.character.create({ data: { userId: users[0].id, name: "Luna", description: "A calm night guide", isPublic: true } });
+  await db.creatorPage.create({ data: { userId: users[1].id, homeLink: "boris", title: "Boris draws", bio: "Sketches every day" } });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
   return { users };
 }
 
 beforeAll(async () => {
   await ensureConsoleBuilt();
-  server = await startTestServer();
+  // signed media URLs name PUBLIC_URL, so it must be where the browser finds this server
+  const port = await freePort();
+  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
   await seedData(server);
   browser = await launchBrowser();
   for (const role of Object.keys(MENUS)) staff[role] = await staffMember(server, [role as "admin"]);
@@ -136,6 +142,40 @@ describe("operator console in Chromium", () => {
     await page.close();
   });
 
+  it("a marketer uploads a template cover; the form, the list and getTemplatesList show it", { timeout: 60_000 }, async () => {
+    const template = await server.db.template.create({ data: { name: "Sunset cover", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, sortOrder: 99 } });
+    const page = await signIn("marketer");
+    await page.goto(`${server.url}/console/templates/${template.id}`);
+    await page.waitForSelector('[data-action="templates-cover"]');
+    await page.setInputFiles('input[name="cover"]', { name: "sunset.png", mimeType: "image/png", buffer: await photo(480, 320, "png") });
+    const img = page.locator(".template-cover img[src*='/api/media/file?']");
+    await img.waitFor({ timeout: 15_000 }).catch(async (e) => {
+      await screenshot(page, "debug-template-cover");
+      throw e;
+    });
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBe(480);
+    expect(await img.getAttribute("src")).toContain("/api/media/file?");
+    await screenshot(page, "console-template-cover-uploaded");
+
+    const stored = await server.db.template.findUniqueOrThrow({ where: { id: template.id } });
+    expect(stored.coverUrl).toMatch(/^site\/templates\//);
+    // saving the form afterwards keeps the uploaded cover
+    await page.fill('input[name="creditPrice"]', "3");
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/templates$/);
+    const saved = await server.db.template.findUniqueOrThrow({ where: { id: template.id } });
+    expect(saved).toMatchObject({ coverUrl: stored.coverUrl, creditPrice: 3 });
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".RaDatagrid-table img")].some((i) => i.src.includes("/api/media/file?") && i.naturalWidth > 0));
+    await screenshot(page, "console-templates-with-cover");
+
+    const list = await fetch(`${server.url}/api/Index/getTemplatesList`).then((r) => r.json());
+    const shown = (list.data.list as { id: number; cover_url: string }[]).find((x) => x.id === template.id);
+    const got = await fetch(shown!.cover_url);
+    expect(got.status).toBe(200);
+    expect(got.headers.get("content-type")).toMatch(/^image\//);
+    await page.close();
+  });
+
   it("support grants payment permission and adjusts credits; the balance and ledger show it", { timeout: 60_000 }, async () => {
     const user = await visitor(server);
     const page = await signIn("support");
@@ -179,6 +219,35 @@ describe("operator console in Chromium", () => {
     await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(401);
     expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("removed");
     expect((await server.db.user.findUniqueOrThrow({ where: { id: uploader.userId } })).bannedAt).not.toBeNull();
+    await page.close();
+  });
+
+  it("a moderator takes a character down from its page", { timeout: 60_000 }, async () => {
+    const owner = await visitor(server);
+    const character = await server.db.character.create({ data: { userId: owner.userId, name: "Copycat", description: "Pretends to be a celebrity", isPublic: true } });
+    const page = await signIn("moderator");
+    await page.goto(`${server.url}/console/characters`);
+    await page.waitForSelector('.RaDatagrid-table td:has-text("Copycat")');
+    await screenshot(page, "console-list-characters-moderator");
+    await page.goto(`${server.url}/console/characters/${character.id}/show`);
+    await page.click('[data-action="characters-takedown"]');
+    await page.fill('textarea[name="reason"]', "Impersonates a real person");
+    await page.click('[data-submit="characters-takedown"]');
+    await page.waitForSelector('.ra-field-state:has-text("removed")');
+    await screenshot(page, "console-character-taken-down");
+    expect((await server.db.character.findUniqueOrThrow({ where: { id: character.id } })).state).toBe("removed");
+    expect(await page.locator('[data-action="characters-takedown"]').count()).toBe(0);
+
+    // and a creator page straight from its row in the list
+    const creatorPage = await server.db.creatorPage.create({ data: { userId: owner.userId, homeLink: "copycat", title: "Copycat's fan club" } });
+    await page.goto(`${server.url}/console/creator-pages`);
+    const row = page.locator(".RaDatagrid-table tbody tr", { hasText: "Copycat's fan club" });
+    await row.locator('[data-action="creator-pages-takedown"]').click();
+    await page.fill('textarea[name="reason"]', "Same impersonation");
+    await page.click('[data-submit="creator-pages-takedown"]');
+    await row.locator('td:has-text("removed")').waitFor();
+    expect(page.url()).toMatch(/\/console\/creator-pages$/);
+    expect((await server.db.creatorPage.findUniqueOrThrow({ where: { id: creatorPage.id } })).state).toBe("removed");
     await page.close();
   });
 

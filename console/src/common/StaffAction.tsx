@@ -52,8 +52,9 @@ export function StaffAction({ resource, path, can, label, body, askDelta, color 
   }
 
   const name = `${resource}-${path}`;
+  // a list row navigates on click, and React bubbles clicks out of the dialog's portal to it: keep them here
   return (
-    <>
+    <span onClick={(e) => e.stopPropagation()}>
       <Button size="small" variant="outlined" color={color} onClick={() => setOpen(true)} data-action={name}>
         {translate(label)}
       </Button>
@@ -72,6 +73,6 @@ export function StaffAction({ resource, path, can, label, body, askDelta, color 
           </Button>
         </DialogActions>
       </Dialog>
-    </>
+    </span>
   );
 }

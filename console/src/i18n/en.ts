@@ -16,7 +16,7 @@ export const en = {
     "payment-events": { name: "Payment event |||| Payment events", fields: { id: "ID", provider: "Provider", eventId: "Event id", type: "Type", orderId: "Order", payload: "Payload", receivedAt: "Received" } },
     templates: {
       name: "Template |||| Templates",
-      fields: { id: "ID", name: "Name", category: "Category", suitFor: "Suit for", mode: "Mode", engineParams: "Engine parameters (JSON)", creditPrice: "Credit price", coverUrl: "Cover image", enabled: "Enabled", sortOrder: "Order", createdAt: "Created", q: "Search name" },
+      fields: { id: "ID", name: "Name", category: "Category", suitFor: "Suit for", mode: "Mode", engineParams: "Engine parameters (JSON)", creditPrice: "Credit price", coverUrl: "Cover image URL", coverSrc: "Cover", enabled: "Enabled", sortOrder: "Order", createdAt: "Created", q: "Search name" },
     },
     channels: {
       name: "Channel |||| Channels",
@@ -27,6 +27,8 @@ export const en = {
       name: "Report |||| Reports",
       fields: { id: "ID", targetType: "Content", targetId: "Content id", targetUserId: "Owner", reporterUserId: "Reporter", reason: "Reason", details: "Details", status: "Status", ageSeconds: "Age", createdAt: "Filed", resolvedAt: "Resolved" },
     },
+    characters: { name: "Character |||| Characters", fields: { id: "ID", name: "Name", userId: "Owner", state: "State", description: "Description", personality: "Personality", greeting: "Greeting", isPublic: "Public", createdAt: "Created", updatedAt: "Changed", q: "Search name" } },
+    "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
     bans: { name: "Ban |||| Bans", fields: { id: "ID", userId: "User", reason: "Reason", staffId: "By", createdAt: "Banned", liftedAt: "Lifted", liftedById: "Lifted by", active: "In force" } },
     "generation-tasks": {
       name: "Generation task |||| Generation tasks",
@@ -50,10 +52,10 @@ export const en = {
     age: { under_1h: "< 1 hour", "1h_24h": "1–24 hours", "1d_7d": "1–7 days", over_7d: "> 7 days", minutes: "%{n} min", hours: "%{n} h", days: "%{n} d" },
     action: {
       ban: "Ban", unban: "Unban", grant_payment: "Grant payment permission", revoke_payment: "Revoke payment permission", adjust_credits: "Adjust credits", dismiss: "Dismiss", takedown: "Take content down",
-      ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", enable: "Enable", disable: "Disable",
+      ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable",
     },
     field: { reason: "Reason", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },
-    notify: { done: "Done", credentials: "Save these now: they are not shown again" },
+    notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids" },
     underage: "Underage",
   },

@@ -17,7 +17,7 @@ export const ru: typeof en = {
     "payment-events": { name: "Платёжное событие |||| Платёжные события", fields: { id: "ID", provider: "Платёжная система", eventId: "ID события", type: "Тип", orderId: "Заказ", payload: "Данные", receivedAt: "Получено" } },
     templates: {
       name: "Шаблон |||| Шаблоны",
-      fields: { id: "ID", name: "Название", category: "Категория", suitFor: "Для", mode: "Режим", engineParams: "Параметры движка (JSON)", creditPrice: "Цена в кредитах", coverUrl: "Обложка", enabled: "Включён", sortOrder: "Порядок", createdAt: "Создан", q: "Поиск по названию" },
+      fields: { id: "ID", name: "Название", category: "Категория", suitFor: "Для", mode: "Режим", engineParams: "Параметры движка (JSON)", creditPrice: "Цена в кредитах", coverUrl: "URL обложки", coverSrc: "Обложка", enabled: "Включён", sortOrder: "Порядок", createdAt: "Создан", q: "Поиск по названию" },
     },
     channels: {
       name: "Канал |||| Каналы",
@@ -28,6 +28,8 @@ export const ru: typeof en = {
       name: "Жалоба |||| Жалобы",
       fields: { id: "ID", targetType: "Контент", targetId: "ID контента", targetUserId: "Владелец", reporterUserId: "Автор жалобы", reason: "Причина", details: "Подробности", status: "Статус", ageSeconds: "Возраст", createdAt: "Подана", resolvedAt: "Решена" },
     },
+    characters: { name: "Персонаж |||| Персонажи", fields: { id: "ID", name: "Имя", userId: "Владелец", state: "Состояние", description: "Описание", personality: "Характер", greeting: "Приветствие", isPublic: "Публичный", createdAt: "Создан", updatedAt: "Изменён", q: "Поиск по имени" } },
+    "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
     bans: { name: "Блокировка |||| Блокировки", fields: { id: "ID", userId: "Пользователь", reason: "Причина", staffId: "Кем", createdAt: "Заблокирован", liftedAt: "Снята", liftedById: "Кем снята", active: "Действует" } },
     "generation-tasks": {
       name: "Задача генерации |||| Задачи генерации",
@@ -51,10 +53,10 @@ export const ru: typeof en = {
     age: { under_1h: "< 1 часа", "1h_24h": "1–24 часа", "1d_7d": "1–7 дней", over_7d: "> 7 дней", minutes: "%{n} мин", hours: "%{n} ч", days: "%{n} дн" },
     action: {
       ban: "Заблокировать", unban: "Разблокировать", grant_payment: "Разрешить оплату", revoke_payment: "Запретить оплату", adjust_credits: "Изменить кредиты", dismiss: "Отклонить", takedown: "Снять контент",
-      ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", enable: "Включить", disable: "Выключить",
+      ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", upload_cover: "Загрузить обложку", enable: "Включить", disable: "Выключить",
     },
     field: { reason: "Причина", delta: "Кредиты (+ начислить, − списать)", password: "Новый пароль (показывается один раз)", totpSecret: "Секрет одноразовых кодов (показывается один раз)", otpauthUri: "URI для приложения-аутентификатора" },
-    notify: { done: "Готово", credentials: "Сохраните сейчас: больше они не будут показаны" },
+    notify: { done: "Готово", cover_uploaded: "Обложка сохранена", credentials: "Сохраните сейчас: больше они не будут показаны" },
     tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей" },
     underage: "Несовершеннолетние",
   },

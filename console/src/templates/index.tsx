@@ -1,11 +1,13 @@
 import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
+import UploadIcon from "@mui/icons-material/Upload";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
-import { IconButton } from "@mui/material";
+import { Button, IconButton } from "@mui/material";
+import { useState } from "react";
 import {
   useCanAccess, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
-  BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, ImageField, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
+  BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, ImageField, Labeled, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
 } from "react-admin";
-import { postJson } from "../http.ts";
+import { postFile, postJson } from "../http.ts";
 
 export const CATEGORIES = ["Portrait", "Lifestyle", "Creative"].map((id) => ({ id, name: id }));
 export const MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"].map((id) => ({ id, name: id }));
@@ -46,12 +48,46 @@ function MoveUpButton() {
   );
 }
 
+/**
+ * Sends a chosen image to POST /admin/api/templates/:id/cover, which checks it by content and saves it at once;
+ * the refresh then reloads the record, so the form holds the new cover and a later Save keeps it.
+ */
+function CoverUpload() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [busy, setBusy] = useState(false);
+  if (!record) return null;
+  async function upload(e: React.ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    e.target.value = "";
+    if (!file || !record) return;
+    setBusy(true);
+    try {
+      await postFile(`templates/${record.id}/cover`, file);
+      notify("console.notify.cover_uploaded", { type: "success" });
+      refresh();
+    } catch (err) {
+      notify((err as Error).message, { type: "error" });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Button component="label" variant="outlined" startIcon={<UploadIcon />} disabled={busy} data-action="templates-cover" sx={{ mb: 2 }}>
+      {translate("console.action.upload_cover")}
+      <input hidden type="file" name="cover" accept="image/png,image/jpeg,image/webp,image/bmp" onChange={upload} />
+    </Button>
+  );
+}
+
 function TemplateList() {
   return (
     <List filters={filters} sort={{ field: "sortOrder", order: "ASC" }}>
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <NumberField source="sortOrder" />
-        <ImageField source="coverUrl" sx={{ "& img": { maxWidth: 48, maxHeight: 48 } }} sortable={false} />
+        <ImageField source="coverSrc" sx={{ "& img": { maxWidth: 48, maxHeight: 48 } }} sortable={false} />
         <TextField source="name" />
         <TextField source="category" />
         <TextField source="suitFor" />
@@ -68,7 +104,7 @@ function TemplateList() {
 /** Engine parameters are edited as JSON text and stored as an object. */
 const jsonText = { format: (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? {}, null, 2)), parse: (v: string) => v };
 
-function TemplateForm() {
+function TemplateForm({ withUpload = false }: { withUpload?: boolean }) {
   return (
     <SimpleForm>
       <TextInput source="name" validate={required()} />
@@ -78,7 +114,10 @@ function TemplateForm() {
       <NumberInput source="creditPrice" min={0} validate={required()} />
       <TextInput source="engineParams" multiline minRows={3} fullWidth {...jsonText} />
       <TextInput source="coverUrl" fullWidth />
-      <ImageField source="coverUrl" />
+      <Labeled>
+        <ImageField source="coverSrc" className="template-cover" sx={{ "& img": { maxWidth: 320, maxHeight: 240 } }} />
+      </Labeled>
+      {withUpload && <CoverUpload />}
       <NumberInput source="sortOrder" min={0} />
       <BooleanInput source="enabled" />
     </SimpleForm>
@@ -87,7 +126,7 @@ function TemplateForm() {
 
 const TemplateEdit = () => (
   <Edit mutationMode="pessimistic" actions={false}>
-    <TemplateForm />
+    <TemplateForm withUpload />
   </Edit>
 );
 const TemplateCreate = () => (

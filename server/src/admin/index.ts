@@ -1,6 +1,7 @@
 import type { ApiRouter } from "../http/api.ts";
 import type { Services } from "../app.ts";
 import { channelsResource } from "./channels.ts";
+import { contentResources } from "./content.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { ordersResource } from "./orders.ts";
 import { reportsResource } from "./reports.ts";
@@ -19,6 +20,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   templatesResource(api, s.templatesAdmin);
   channelsResource(api, s.pixels);
   reportsResource(api, s.moderation);
+  contentResources(api, s.moderation);
   tasksResource(api, s.tasksAdmin);
   siteResource(api, s.siteAdmin);
 }

@@ -5,6 +5,8 @@ import type { StaffPrincipal } from "../authz/principal.ts";
 import type { ListParams, Page } from "../db/paging.ts";
 import type { ApiRouter } from "../http/api.ts";
 import { HttpError } from "../http/errors.ts";
+import { receiveFile } from "../http/multipart.ts";
+import type { IncomingFile } from "../domains/uploads/uploads.service.ts";
 
 /** The query string of a ra-data-simple-rest list call; each value is JSON. */
 const listQuery = z.object({
@@ -107,6 +109,15 @@ export class AdminResource<Id extends number | string = number> {
   action<B>(action: string, spec: { summary: string; can: [Action, Subject]; body: z.ZodType<B> }, run: (id: Id, body: B, staff: StaffPrincipal) => Promise<unknown>) {
     this.api.post(`${this.base}/:id/${action}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, body: spec.body }, async (ctx) =>
       send(ctx.res, await run(ctx.params.id, ctx.body as B, ctx.principal)),
+    );
+  }
+
+  /** `POST /admin/api/<name>/:id/<action>` with a multipart `file` (at most `maxBytes`, else the `tooBig` message). */
+  upload(action: string, spec: { summary: string; can: [Action, Subject]; maxBytes: number; tooBig: string }, run: (id: Id, file: IncomingFile | undefined, staff: StaffPrincipal) => Promise<unknown>) {
+    this.api.post(
+      `${this.base}/:id/${action}`,
+      { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, before: [receiveFile(spec.maxBytes, spec.tooBig)] },
+      async (ctx) => send(ctx.res, await run(ctx.params.id, ctx.req.file, ctx.principal)),
     );
   }
 }

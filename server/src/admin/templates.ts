@@ -1,5 +1,7 @@
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource } from "./resource.ts";
+import { MSG } from "../http/messages.ts";
+import { LIMITS } from "../domains/uploads/uploads.service.ts";
 import type { TemplatesAdminService } from "../domains/templates/templates.admin.service.ts";
 import { reorderBody, templateBody, templateFilter, templateSortable, templateUpdateBody } from "../domains/templates/templates.admin.schema.ts";
 
@@ -14,4 +16,9 @@ export function templatesResource(api: ApiRouter, templates: TemplatesAdminServi
   r.create(templateBody, (body, staff) => templates.create(staff.staffId, body));
   r.update(templateUpdateBody, (id, body, staff) => templates.update(staff.staffId, id, body));
   r.remove((id, staff) => templates.remove(staff.staffId, id));
+  r.upload(
+    "cover",
+    { summary: "Upload a template's cover image (multipart `file`: png, jpg, jpeg, webp, bmp ≤ 10 MB, checked by content)", can: ["update", "Template"], maxBytes: LIMITS.imageBytes, tooBig: MSG.imageTooBig },
+    (id, file, staff) => templates.setCover(staff.staffId, id, file),
+  );
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boolFilter, dateFilter, idsFilter, intFilter } from "../../http/list-filters.ts";
+import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 
 export const reportBody = z.object({
   target_type: z.enum(["task", "upload", "character", "creator_page"], { error: "target_type must be task, upload, character or creator_page" }),
@@ -31,3 +31,14 @@ export const banFilter = z.strictObject({
 });
 export type BanFilter = z.infer<typeof banFilter>;
 export const banSortable = ["id", "createdAt", "liftedAt", "userId"] as const;
+
+/** Characters and creator pages as moderators list them. */
+export const contentFilter = z.strictObject({
+  id: idsFilter,
+  q: textFilter,
+  userId: intFilter,
+  state: z.enum(["active", "suspended", "removed"]).optional(),
+});
+export type ContentFilter = z.infer<typeof contentFilter>;
+export const characterSortable = ["id", "createdAt", "name", "state", "userId"] as const;
+export const creatorPageSortable = ["id", "createdAt", "title", "state", "userId"] as const;

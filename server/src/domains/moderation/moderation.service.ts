@@ -3,7 +3,7 @@ import type { ContentState, ReportTarget } from "../../db/generated/enums.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
-import type { BanFilter, ReportBody, ReportFilter } from "./moderation.schema.ts";
+import type { BanFilter, ContentFilter, ReportBody, ReportFilter } from "./moderation.schema.ts";
 
 interface Deps {
   db: Db;
@@ -36,6 +36,17 @@ const content = Object.fromEntries(
   ]),
 ) as Record<ReportTarget, { owner(c: Tx | Db, id: number): Promise<{ userId: number | null } | null>; setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<unknown> }>;
 
+const CONTENT_RESOURCE = { character: "Character", creator_page: "CreatorPage" } as const;
+const contentState = {
+  character: (c: Tx, id: number) => c.character.findUnique({ where: { id }, select: { id: true, userId: true, state: true } }),
+  creator_page: (c: Tx, id: number) => c.creatorPage.findUnique({ where: { id }, select: { id: true, userId: true, state: true } }),
+};
+
+/** The console's filter on characters or creator pages: owner, state, and a search in the name (`title` for pages). */
+function contentWhere(f: ContentFilter, searched: "name" | "title") {
+  return { ...matching(f, ["userId", "state"]), ...(f.q ? { [searched]: { contains: f.q, mode: "insensitive" } } : {}) };
+}
+
 /** A report with how long it has waited, which the queue sorts and colours by. */
 function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
   return { ...r, ageSeconds: Math.floor(((r.resolvedAt ?? new Date()).getTime() - r.createdAt.getTime()) / 1000) };
@@ -65,14 +76,15 @@ export function createModerationService({ db, audit, revokeUserSessions }: Deps)
     return after;
   }
 
+  /** Removes the content; open reports about it are answered by the same takedown. */
+  async function removeContent(tx: Tx, staffId: number, targetType: ReportTarget, targetId: number) {
+    await content[targetType].setState(tx, targetId, "removed");
+    await tx.report.updateMany({ where: { targetType, targetId, status: "open" }, data: { status: "actioned", resolvedAt: new Date(), resolvedById: staffId } });
+  }
+
   async function takeDown(tx: Tx, staffId: number, reportId: number, reason: string) {
     const report = await resolve(tx, staffId, reportId, "actioned", "takedown", reason);
-    await content[report.targetType].setState(tx, report.targetId, "removed");
-    // other open reports about the same content are answered by the same takedown
-    await tx.report.updateMany({
-      where: { targetType: report.targetType, targetId: report.targetId, status: "open" },
-      data: { status: "actioned", resolvedAt: new Date(), resolvedById: staffId },
-    });
+    await removeContent(tx, staffId, report.targetType, report.targetId);
     return report;
   }
 
@@ -137,6 +149,23 @@ export function createModerationService({ db, audit, revokeUserSessions }: Deps)
     },
 
     getBan: (id: number) => db.ban.findUnique({ where: { id } }),
+
+    listCharacters: (params: ListParams<ContentFilter>) => pageOf(db.character, params, contentWhere(params.filter, "name")),
+    getCharacter: (id: number) => db.character.findUnique({ where: { id } }),
+    listCreatorPages: (params: ListParams<ContentFilter>) => pageOf(db.creatorPage, params, contentWhere(params.filter, "title")),
+    getCreatorPage: (id: number) => db.creatorPage.findUnique({ where: { id } }),
+
+    /** A takedown a moderator starts from the content itself rather than from a report; audited with its reason. */
+    takeDownContent: (staffId: number, targetType: "character" | "creator_page", targetId: number, reason: string) =>
+      db.$transaction(async (tx) => {
+        const before = await contentState[targetType](tx, targetId);
+        if (!before) throw HttpError.notFound();
+        if (before.state === "removed") throw HttpError.conflict("This content is already taken down");
+        await removeContent(tx, staffId, targetType, targetId);
+        const after = await contentState[targetType](tx, targetId);
+        await audit.record(tx, { staffId, action: "takedown", resource: CONTENT_RESOURCE[targetType], resourceId: targetId, before, after, reason });
+        return after;
+      }),
   };
 }
 

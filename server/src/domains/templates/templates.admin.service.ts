@@ -1,20 +1,27 @@
 import type { Db } from "../../db/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
+import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
+import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
 import type { TemplateBody, TemplateFilter } from "./templates.admin.schema.ts";
+import { siteMediaUrl } from "./templates.service.ts";
 
 /** Marketing's template catalogue: every change audited. */
-export function createTemplatesAdminService(db: Db, audit: AuditService) {
+export function createTemplatesAdminService(db: Db, audit: AuditService, storage: MediaStorage) {
   const table = auditedTable(db, audit, { resource: "Template", table: (c) => c.template, key: byId, idOf: (r) => r.id });
 
+  /** The console shows covers through `coverSrc`, a URL its browser can load (a stored `site/...` key is not one). */
+  const withCoverSrc = async <R extends { coverUrl: string | null }>(row: R | null) => (row ? { ...row, coverSrc: await siteMediaUrl(storage, row.coverUrl) } : null);
+
   return {
-    list: (params: ListParams<TemplateFilter>) => {
+    list: async (params: ListParams<TemplateFilter>) => {
       const f = params.filter;
-      return table.list(params, { ...matching(f, ["category", "mode", "suitFor", "enabled"]), ...(f.q ? { name: { contains: f.q, mode: "insensitive" } } : {}) });
+      const page = await table.list(params, { ...matching(f, ["category", "mode", "suitFor", "enabled"]), ...(f.q ? { name: { contains: f.q, mode: "insensitive" } } : {}) });
+      return { ...page, rows: await Promise.all(page.rows.map(withCoverSrc)) };
     },
-    get: table.get,
+    get: async (id: number) => withCoverSrc(await table.get(id)),
     create: (staffId: number, body: TemplateBody) => table.create(staffId, body),
     update: (staffId: number, id: number, body: Partial<TemplateBody>) => table.update(staffId, id, body),
     remove: table.remove,
@@ -35,6 +42,23 @@ export function createTemplatesAdminService(db: Db, audit: AuditService) {
         return { ids };
       }),
 
+    /**
+     * A cover image checked by content like every upload, stored as site media, then set on the template with its
+     * audit row in one transaction. The bytes are written first so a committed key always names a stored file; if the
+     * template is gone the new file is removed again. Earlier covers stay stored: the audit log's `before` names them.
+     */
+    async setCover(staffId: number, id: number, file: IncomingFile | undefined) {
+      if (!(await db.template.findUnique({ where: { id }, select: { id: true } }))) throw HttpError.notFound();
+      const img = await checkedImage(file);
+      const key = mediaKey("site", "templates", img.ext);
+      await storage.put(key, img.data, img.mime);
+      try {
+        return await withCoverSrc(await table.update(staffId, id, { coverUrl: key }));
+      } catch (err) {
+        await storage.delete(key);
+        throw err;
+      }
+    },
   };
 }
 

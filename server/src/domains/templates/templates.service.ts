@@ -5,17 +5,19 @@ import type { MediaStorage } from "../../storage/storage.ts";
 
 export const VIDEO_MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video"];
 
+/**
+ * Seeded and uploaded covers and banner images are site media keys (`site/...`), handed out as signed URLs; staff may
+ * also enter their own URL in the console, which is passed through. Nothing else is signed, so no entry can expose user media.
+ */
+export async function siteMediaUrl(storage: MediaStorage, value: string | null): Promise<string | null> {
+  if (!value) return null;
+  if (value.startsWith("site/") && !value.includes("..")) return storage.signedUrl(value);
+  return /^(https?:\/\/|\/)/.test(value) ? value : null;
+}
+
 /** Templates, banners, prompt suggestions and site settings: what the Index calls show. */
 export function createTemplatesService(db: Db, storage: MediaStorage) {
-  /**
-   * Seeded covers and banner images are site media keys (`site/...`), handed out as signed URLs; staff may also enter
-   * their own URL in the console, which is passed through. Nothing else is signed, so no entry can expose user media.
-   */
-  const urlOf = async (value: string | null) => {
-    if (!value) return null;
-    if (value.startsWith("site/") && !value.includes("..")) return storage.signedUrl(value);
-    return /^(https?:\/\/|\/)/.test(value) ? value : null;
-  };
+  const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
   async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null }) {
     return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: await urlOf(t.coverUrl) };

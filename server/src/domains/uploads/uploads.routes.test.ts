@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { audio, bmp, elevenMegabytePng, mediaDir, photo, photoWithExif, pixelBomb, video } from "../../../../tests/fixtures/media.ts";
 import { MSG } from "../../http/messages.ts";
 import { startFakeS3 } from "../../../../tests/fixtures/fake-s3.ts";
@@ -24,16 +24,6 @@ const upload = (path: string, file: Buffer, name: string, fields: Record<string,
   return req;
 };
 
-async function fetchUrl(url: string): Promise<{ status: number; body: Buffer }> {
-  const u = new URL(url);
-  const res = await t.http.get(u.pathname + u.search).buffer(true).parse((r, cb) => {
-    const chunks: Buffer[] = [];
-    r.on("data", (c: Buffer) => chunks.push(c));
-    r.on("end", () => cb(null, Buffer.concat(chunks)));
-  });
-  return { status: res.status, body: res.body as Buffer };
-}
-
 describe("image uploads", () => {
   it("accepts each allowed type by content, re-encodes it and answers id and a signed file_url", async () => {
     for (const [buf, name] of [
@@ -46,7 +36,7 @@ describe("image uploads", () => {
     ] as const) {
       const res = await upload("/api/ImageUpload/upload", buf, name).expect(200);
       expect(res.body.data.id).toBeGreaterThan(0);
-      const got = await fetchUrl(res.body.data.file_url);
+      const got = await fetchMedia(t, res.body.data.file_url);
       expect(got.status).toBe(200);
       const meta = await sharp(got.body).metadata();
       expect(meta.width).toBeGreaterThan(0);
@@ -89,10 +79,10 @@ describe("image uploads", () => {
     const original = await photoWithExif();
     expect((await sharp(original).metadata()).exif).toBeDefined();
     const res = await upload("/api/ImageUpload/upload", original, "gps.jpg").expect(200);
-    const stored = (await fetchUrl(res.body.data.file_url)).body;
+    const stored = (await fetchMedia(t, res.body.data.file_url)).body;
     expect((await sharp(stored).metadata()).exif).toBeUndefined();
     expect(stored.includes(Buffer.from("Secret Owner"))).toBe(false);
-    expect((await fetchUrl(res.body.data.thumb_url)).status).toBe(200);
+    expect((await fetchMedia(t, res.body.data.thumb_url)).status).toBe(200);
   });
 
   it("requires the consent attestation and records when it was given", async () => {
@@ -169,7 +159,7 @@ describe("ownership", () => {
     // a URL for the same key with a forged signature, or an expired one, is refused
     const url = new URL(mine.body.data.file_url);
     url.searchParams.set("sig", "A".repeat(43));
-    expect((await fetchUrl(url.toString())).status).toBe(404);
+    expect((await fetchMedia(t, url.toString())).status).toBe(404);
     const key = new URL(mine.body.data.file_url).searchParams.get("key")!;
     const guess = `/api/media/file?key=${encodeURIComponent(key)}&expires=${Math.floor(Date.now() / 1000) + 600}&sig=x`;
     expect((await t.http.get(guess)).status).toBe(404);

@@ -1,22 +1,9 @@
 import type { RequestHandler } from "express";
-import multer from "multer";
 import type { ApiRouter } from "../../http/api.ts";
-import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
+import { receiveFile } from "../../http/multipart.ts";
 import { fileUploadBody, idQuery, mediaUploadBody, pageQuery, uploadListQuery } from "./uploads.schema.ts";
 import { LIMITS, type UploadsService } from "./uploads.service.ts";
-
-/** Multipart `file` kept in memory up to `maxBytes`; a larger file is refused with the kind's own SPEC message. */
-function receiveFile(maxBytes: number, tooBig: string): RequestHandler {
-  const single = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024 } }).single("file");
-  return (req, res, next) => {
-    single(req, res, (err: unknown) => {
-      if (!err) return next();
-      if (err instanceof multer.MulterError) return next(HttpError.badRequest(err.code === "LIMIT_FILE_SIZE" ? tooBig : MSG.badRequest));
-      next(err);
-    });
-  };
-}
 
 export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHourly: RequestHandler) {
   const tags = ["uploads"];

@@ -104,6 +104,13 @@ export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb
   }
 }
 
+/** Every uploaded image's checks (present, at most 10 MB, decodable by content within the pixel limit), answering it re-encoded. */
+export async function checkedImage(file: IncomingFile | undefined) {
+  if (!file) throw HttpError.badRequest(MSG.fileRequired);
+  if (file.size > LIMITS.imageBytes) throw HttpError.badRequest(MSG.imageTooBig);
+  return normaliseImage(file.buffer);
+}
+
 export function createUploadsService(db: Db, storage: MediaStorage) {
   async function view(u: { id: number; kind: UploadKind; storageKey: string; thumbKey: string | null; width: number | null; height: number | null; durationMs: number | null; sizeBytes: number; createdAt: Date }): Promise<UploadView> {
     return {
@@ -136,8 +143,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
     async uploadImage(userId: number, file: IncomingFile | undefined, o: { consent: boolean }): Promise<UploadView> {
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
       if (!o.consent) throw HttpError.badRequest(MSG.consentRequired);
-      if (file.size > LIMITS.imageBytes) throw HttpError.badRequest(MSG.imageTooBig);
-      const img = await normaliseImage(file.buffer);
+      const img = await checkedImage(file);
       return store(
         userId,
         "image",

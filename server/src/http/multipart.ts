@@ -1,0 +1,16 @@
+import type { RequestHandler } from "express";
+import multer from "multer";
+import { HttpError } from "./errors.ts";
+import { MSG } from "./messages.ts";
+
+/** Multipart `file` kept in memory up to `maxBytes`; a larger file is refused with the kind's own SPEC message. */
+export function receiveFile(maxBytes: number, tooBig: string): RequestHandler {
+  const single = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024 } }).single("file");
+  return (req, res, next) => {
+    single(req, res, (err: unknown) => {
+      if (!err) return next();
+      if (err instanceof multer.MulterError) return next(HttpError.badRequest(err.code === "LIMIT_FILE_SIZE" ? tooBig : MSG.badRequest));
+      next(err);
+    });
+  };
+}
