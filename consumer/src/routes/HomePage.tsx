@@ -10,13 +10,14 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { session, useSession } from "../features/session/session.ts";
-import { Gallery } from "../features/site/Gallery.tsx";
+import { WhenNearViewport } from "../features/site/WhenNearViewport.tsx";
 import { TemplateShowcase } from "../features/templates/TemplateShowcase.tsx";
 import { useFlashSale } from "../features/site/useFlashSale.ts";
 import { getBanners, type Banner } from "../features/templates/templates.api.ts";
 import { accentGradient } from "../theme.ts";
 
 const FlashSaleDialog = lazy(() => import("../dialogs/FlashSaleDialog.tsx"));
+const Gallery = lazy(() => import("../features/site/Gallery.tsx"));
 
 const STEPS = [
   { icon: PhotoCameraIcon, key: "photo" },
@@ -139,7 +140,11 @@ export function Component() {
           <Typography variant="h4" component="h2">{t("home.galleryTitle")}</Typography>
           <Typography variant="body2" color="text.secondary">{t("home.galleryHint")}</Typography>
         </Box>
-        <Gallery />
+        <WhenNearViewport minHeight={320}>
+          <Suspense fallback={null}>
+            <Gallery />
+          </Suspense>
+        </WhenNearViewport>
       </Box>
       {flashSale && (
         <Suspense fallback={null}>
