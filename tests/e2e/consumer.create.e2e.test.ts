@@ -108,8 +108,10 @@ describe("consumer app: a newcomer makes a video", () => {
     await visitor.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const home = await visitor.newPage();
     await home.goto(`${server.url}/home`);
-    // the gallery sits below the fold and loads as it comes near the viewport
-    await home.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // the gallery sits below the fold and loads once scrolled to (after the showcase above it has its height)
+    await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
+    expect(await home.getByTestId("gallery").count()).toBe(0);
+    await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
     const item = home.getByTestId(`gallery-item-${taskId}`);
     await item.waitFor();
     await home.waitForFunction((id) => {
@@ -131,7 +133,8 @@ describe("consumer app: a newcomer makes a video", () => {
     await home.getByTestId("report-dialog").waitFor({ state: "detached" });
     await item.waitFor({ state: "detached" });
     await home.reload();
-    await home.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
+    await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
     await home.getByTestId("gallery").or(home.getByTestId("gallery-empty")).first().waitFor();
     expect(await home.getByTestId(`gallery-item-${taskId}`).count()).toBe(0);
     expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: taskId } })).state).toBe("suspended");

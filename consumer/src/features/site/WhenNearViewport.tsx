@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import Box from "@mui/material/Box";
 
-/** Renders its children only once its place comes within `margin` of the viewport, so below-the-fold sections cost the first paint nothing. */
-export function WhenNearViewport({ children, minHeight, margin = "400px" }: { children: ReactNode; minHeight: number; margin?: string }) {
+/** Renders its children only once its place comes within `margin` of the viewport (0: once it is actually scrolled to), so below-the-fold sections cost the first paint nothing. */
+export function WhenNearViewport({ children, minHeight, margin = "0px" }: { children: ReactNode; minHeight: number; margin?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
   useEffect(() => {
