@@ -26,7 +26,8 @@ const STEPS = [
 ] as const;
 
 function HeroArt() {
-  // a pure-CSS stack of "video cards": no image to wait for, so the headline stays the largest paint
+  // a pure-CSS stack of "video cards": no image to wait for, so the headline stays the largest paint; no backdrop
+  // filter and short shadow blurs: the first contentful paint waits for rasterising them (decision 044)
   const cards = [
     { rotate: -10, x: -70, y: 18, g: "linear-gradient(160deg,#312e81,#9d174d)" },
     { rotate: 8, x: 70, y: 10, g: "linear-gradient(160deg,#1e3a8a,#7c3aed)" },
@@ -38,11 +39,11 @@ function HeroArt() {
       {cards.map((c, i) => (
         <Box
           key={i}
-          sx={{ position: "absolute", width: { xs: 130, md: 190 }, aspectRatio: "9 / 16", borderRadius: 4, background: c.g, boxShadow: "0 30px 60px rgba(0,0,0,.5)", border: "1px solid rgba(255,255,255,.15)", display: "grid", placeItems: "center" }}
+          sx={{ position: "absolute", width: { xs: 130, md: 190 }, aspectRatio: "9 / 16", borderRadius: 4, background: c.g, boxShadow: "0 16px 32px rgba(0,0,0,.5)", border: "1px solid rgba(255,255,255,.15)", display: "grid", placeItems: "center" }}
           style={{ transform: `translate(${c.x}px, ${c.y}px) rotate(${c.rotate}deg)` }}
         >
           {i === 2 && (
-            <Box sx={{ width: 56, height: 56, borderRadius: "50%", bgcolor: "rgba(255,255,255,.2)", backdropFilter: "blur(6px)", display: "grid", placeItems: "center" }}>
+            <Box sx={{ width: 56, height: 56, borderRadius: "50%", bgcolor: "rgba(255,255,255,.28)", display: "grid", placeItems: "center" }}>
               <Box sx={{ width: 0, height: 0, borderLeft: "18px solid #fff", borderTop: "11px solid transparent", borderBottom: "11px solid transparent", ml: "5px" }} />
             </Box>
           )}
