@@ -48,6 +48,16 @@ describe("consumer app: a newcomer makes a video", () => {
     return Number(new URL(page.url()).searchParams.get("task"));
   }
 
+  /** From the home page (age gate already passed) as a guest to a finished video; answers its task id. */
+  async function guestMakesVideo(page: Page): Promise<number> {
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    const taskId = await makeVideo(page);
+    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    return taskId;
+  }
+
   it("age gate, guest, photo, template, live progress, then play and download a real MP4", async () => {
     const context = await newAppContext(browser);
     const page = await context.newPage();
@@ -93,11 +103,7 @@ describe("consumer app: a newcomer makes a video", () => {
   it("a guest shares a video; another visitor sees it on the home page, reports it as underage, and it leaves the gallery", async () => {
     const owner = await newAppContext(browser, { adult: true });
     const page = await owner.newPage();
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
-    const taskId = await makeVideo(page);
-    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    const taskId = await guestMakesVideo(page);
     await page.getByTestId("share-toggle").click();
     await page.locator('[data-testid="share-toggle"][data-shared="1"]').waitFor();
     await page.goto(`${server.url}/function`);
@@ -179,11 +185,7 @@ describe("consumer app: a newcomer makes a video", () => {
   it("a guest's results are still there after logging in with an emailed code", async () => {
     const context = await newAppContext(browser, { adult: true });
     const page = await context.newPage();
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
-    const taskId = await makeVideo(page);
-    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    const taskId = await guestMakesVideo(page);
 
     await page.getByTestId("account-menu").click();
     await page.getByTestId("menu-login").click();
