@@ -48,6 +48,16 @@ describe("consumer app: a newcomer makes a video", () => {
     return Number(new URL(page.url()).searchParams.get("task"));
   }
 
+  /** From the home page (age gate already passed) as a guest to a finished video; answers its task id. */
+  async function guestMakesVideo(page: Page): Promise<number> {
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    const taskId = await makeVideo(page);
+    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    return taskId;
+  }
+
   it("age gate, guest, photo, template, live progress, then play and download a real MP4", async () => {
     const context = await newAppContext(browser);
     const page = await context.newPage();
@@ -90,6 +100,54 @@ describe("consumer app: a newcomer makes a video", () => {
     await context.close();
   }, RENDER_TIMEOUT);
 
+  it("a guest shares a video; another visitor sees it on the home page, reports it as underage, and it leaves the gallery", async () => {
+    const owner = await newAppContext(browser, { adult: true });
+    const page = await owner.newPage();
+    const taskId = await guestMakesVideo(page);
+    await page.getByTestId("share-toggle").click();
+    await page.locator('[data-testid="share-toggle"][data-shared="1"]').waitFor();
+    await page.goto(`${server.url}/function`);
+    await page.getByTestId(`result-${taskId}`).locator('[data-testid="share-toggle"][data-shared="1"]').waitFor();
+
+    const visitor = await newAppContext(browser, { adult: true });
+    // the flash-sale popup was already seen today: it would cover the report dialog
+    await visitor.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const home = await visitor.newPage();
+    await home.goto(`${server.url}/home`);
+    // the gallery sits below the fold and loads once scrolled to (after the showcase above it has its height)
+    await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
+    expect(await home.getByTestId("gallery").count()).toBe(0);
+    await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
+    const item = home.getByTestId(`gallery-item-${taskId}`);
+    await item.waitFor();
+    await home.waitForFunction((id) => {
+      const v = document.querySelector(`[data-testid="gallery-item-${id}"] video`) as HTMLVideoElement | null;
+      return !!v?.poster;
+    }, taskId);
+    expect(await item.getByTestId("gallery-nickname").innerText()).toMatch(/^by /);
+    await pageShot(home, "consumer-home-gallery");
+    await item.getByTestId("gallery-play").click();
+    await home.waitForFunction((id) => {
+      const v = document.querySelector(`[data-testid="gallery-item-${id}"] video`) as HTMLVideoElement | null;
+      return !!v && !v.paused && v.currentTime > 0;
+    }, taskId);
+
+    await item.getByTestId("report-open").click();
+    await home.getByTestId("report-dialog").waitFor();
+    await home.getByTestId("report-underage").click();
+    await home.getByTestId("report-send").click();
+    await home.getByTestId("report-dialog").waitFor({ state: "detached" });
+    await item.waitFor({ state: "detached" });
+    await home.reload();
+    await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
+    await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
+    await home.getByTestId("gallery").or(home.getByTestId("gallery-empty")).first().waitFor();
+    expect(await home.getByTestId(`gallery-item-${taskId}`).count()).toBe(0);
+    expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: taskId } })).state).toBe("suspended");
+    await visitor.close();
+    await owner.close();
+  }, RENDER_TIMEOUT);
+
   it("a failed task says so and shows the credits given back", async () => {
     const context = await newAppContext(browser, { adult: true });
     const page = await context.newPage();
@@ -127,11 +185,7 @@ describe("consumer app: a newcomer makes a video", () => {
   it("a guest's results are still there after logging in with an emailed code", async () => {
     const context = await newAppContext(browser, { adult: true });
     const page = await context.newPage();
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
-    const taskId = await makeVideo(page);
-    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    const taskId = await guestMakesVideo(page);
 
     await page.getByTestId("account-menu").click();
     await page.getByTestId("menu-login").click();

@@ -10,13 +10,14 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { session, useSession } from "../features/session/session.ts";
-import { Gallery } from "../features/site/Gallery.tsx";
+import { WhenNearViewport } from "../features/site/WhenNearViewport.tsx";
 import { TemplateShowcase } from "../features/templates/TemplateShowcase.tsx";
 import { useFlashSale } from "../features/site/useFlashSale.ts";
 import { getBanners, type Banner } from "../features/templates/templates.api.ts";
 import { accentGradient } from "../theme.ts";
 
 const FlashSaleDialog = lazy(() => import("../dialogs/FlashSaleDialog.tsx"));
+const Gallery = lazy(() => import("../features/site/Gallery.tsx"));
 
 const STEPS = [
   { icon: PhotoCameraIcon, key: "photo" },
@@ -25,7 +26,8 @@ const STEPS = [
 ] as const;
 
 function HeroArt() {
-  // a pure-CSS stack of "video cards": no image to wait for, so the headline stays the largest paint
+  // a pure-CSS stack of "video cards": no image to wait for, so the headline stays the largest paint; no backdrop
+  // filter and short shadow blurs: the first contentful paint waits for rasterising them (decision 044)
   const cards = [
     { rotate: -10, x: -70, y: 18, g: "linear-gradient(160deg,#312e81,#9d174d)" },
     { rotate: 8, x: 70, y: 10, g: "linear-gradient(160deg,#1e3a8a,#7c3aed)" },
@@ -37,11 +39,11 @@ function HeroArt() {
       {cards.map((c, i) => (
         <Box
           key={i}
-          sx={{ position: "absolute", width: { xs: 130, md: 190 }, aspectRatio: "9 / 16", borderRadius: 4, background: c.g, boxShadow: "0 30px 60px rgba(0,0,0,.5)", border: "1px solid rgba(255,255,255,.15)", display: "grid", placeItems: "center" }}
+          sx={{ position: "absolute", width: { xs: 130, md: 190 }, aspectRatio: "9 / 16", borderRadius: 4, background: c.g, boxShadow: "0 16px 32px rgba(0,0,0,.5)", border: "1px solid rgba(255,255,255,.15)", display: "grid", placeItems: "center" }}
           style={{ transform: `translate(${c.x}px, ${c.y}px) rotate(${c.rotate}deg)` }}
         >
           {i === 2 && (
-            <Box sx={{ width: 56, height: 56, borderRadius: "50%", bgcolor: "rgba(255,255,255,.2)", backdropFilter: "blur(6px)", display: "grid", placeItems: "center" }}>
+            <Box sx={{ width: 56, height: 56, borderRadius: "50%", bgcolor: "rgba(255,255,255,.28)", display: "grid", placeItems: "center" }}>
               <Box sx={{ width: 0, height: 0, borderLeft: "18px solid #fff", borderTop: "11px solid transparent", borderBottom: "11px solid transparent", ml: "5px" }} />
             </Box>
           )}
@@ -139,7 +141,11 @@ export function Component() {
           <Typography variant="h4" component="h2">{t("home.galleryTitle")}</Typography>
           <Typography variant="body2" color="text.secondary">{t("home.galleryHint")}</Typography>
         </Box>
-        <Gallery />
+        <WhenNearViewport minHeight={320}>
+          <Suspense fallback={null}>
+            <Gallery />
+          </Suspense>
+        </WhenNearViewport>
       </Box>
       {flashSale && (
         <Suspense fallback={null}>

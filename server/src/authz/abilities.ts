@@ -48,7 +48,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "Order", own);
     can("create", "Payment");
     can(["create", "read", "delete"], "Upload", own);
-    can(["create", "read", "delete"], "GenerationTask", own);
+    can(["create", "read", "update", "delete"], "GenerationTask", own);
     can(["create", "read"], "CharacterModel", own);
     can("read", "Character", { isPublic: true });
     can(["create", "read", "update", "delete"], "Character", own);

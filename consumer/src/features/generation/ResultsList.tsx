@@ -21,6 +21,7 @@ import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { deleteTask, statusKey, taskList, type Task, type TaskStatusKey } from "./generation.api.ts";
+import { ShareToggle } from "./ShareToggle.tsx";
 import { downloadName } from "./TaskProgress.tsx";
 
 /** SPEC.md §9 page sizes. */
@@ -104,6 +105,7 @@ export function ResultsList() {
                         <Tooltip title={t("results.download")}>
                           <IconButton size="small" component="a" href={media} download={downloadName(task.id, media)} data-testid="result-download"><DownloadIcon fontSize="small" /></IconButton>
                         </Tooltip>
+                        <ShareToggle task={task} compact />
                       </>
                     )}
                     {(key === "running" || key === "queued") && (

@@ -7,6 +7,7 @@ import Typography from "@mui/material/Typography";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
 import { LOCAL_DRAFT, statusKey } from "./generation.api.ts";
+import { ShareToggle } from "./ShareToggle.tsx";
 import { useTaskProgress } from "./useTaskProgress.ts";
 
 /** SPEC.md §9: a render takes about 1-2 minutes; the engine's own estimate wins when it gives one. */
@@ -57,6 +58,7 @@ export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother:
                 {t("progress.download")}
               </Button>
             )}
+            <ShareToggle task={task} />
             <Button variant="outlined" onClick={onAnother} data-testid="create-another">{t("progress.another")}</Button>
           </Box>
           {task.label === LOCAL_DRAFT && (

@@ -56,6 +56,8 @@ export interface Task {
   estimate_seconds?: number;
   /** "local draft" when the CPU engine made it (ARCHITECTURE.md §6) */
   label?: string;
+  /** 1 while shared in the home gallery */
+  public?: 0 | 1;
 }
 
 export const LOCAL_DRAFT = "local draft";
@@ -113,6 +115,11 @@ export function taskDetails(id: number): Promise<Task> {
 
 export function taskList(page: number, limit: number, type?: "video" | "image"): Promise<TaskPage> {
   return api.get<TaskPage>("/api/Generation/uploadLists", { query: { page, limit, type } });
+}
+
+/** Shares a finished creation in the home gallery, or makes it private again. */
+export function setTaskPublic(id: number, isPublic: boolean): Promise<{ id: number; public: 0 | 1 }> {
+  return api.post("/api/Generation/setPublic", { id, public: isPublic ? 1 : 0 });
 }
 
 export function deleteTask(id: number): Promise<unknown> {

@@ -15,7 +15,8 @@ import { translateMessage } from "../../i18n/index.ts";
 import { notifications } from "../site/notifications.ts";
 import { REPORT_REASONS, reportContent, type ReportReason, type ReportTarget } from "./report.api.ts";
 
-export default function ReportDialog({ target, onClose }: { target: { type: ReportTarget; id: number }; onClose: () => void }) {
+/** `onSent` runs after the report is filed (an underage report has then already hidden the content). */
+export default function ReportDialog({ target, onClose, onSent }: { target: { type: ReportTarget; id: number }; onClose: () => void; onSent?: () => void }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState<ReportReason>("underage");
   const [details, setDetails] = useState("");
@@ -28,6 +29,7 @@ export default function ReportDialog({ target, onClose }: { target: { type: Repo
     try {
       await reportContent({ target_type: target.type, target_id: target.id, reason, details: details.trim() || undefined });
       notifications.show(t("report.thanks"), "success");
+      onSent?.();
       onClose();
     } catch (e) {
       setError(translateMessage((e as Error).message));

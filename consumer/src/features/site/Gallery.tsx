@@ -1,25 +1,80 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
+import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import { useTranslation } from "react-i18next";
 import { getGallery, type GalleryItem } from "../templates/templates.api.ts";
 
 const ReportDialog = lazy(() => import("../report/ReportDialog.tsx"));
 
-/** Home gallery of public creations; each one can be reported. Videos play muted on hover only, to keep the page light. */
-export function Gallery() {
+function GalleryCard({ item, onReport }: { item: GalleryItem; onReport: () => void }) {
+  const { t } = useTranslation();
+  const [playing, setPlaying] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+  const play = () => {
+    setPlaying(true);
+    void video.current?.play().catch(() => setPlaying(false));
+  };
+  const media = item.video_url ? (
+    <Box
+      component="video"
+      ref={video}
+      src={item.video_url}
+      poster={item.poster_url ?? undefined}
+      loop
+      playsInline
+      preload="none"
+      controls={playing}
+      data-testid="gallery-video"
+      sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }}
+    />
+  ) : (
+    <Box component="img" src={item.image_url ?? item.poster_url ?? ""} alt={t("gallery.by", { name: item.nickname })} loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }} />
+  );
+  return (
+    <Box sx={{ position: "relative", aspectRatio: "9 / 14", borderRadius: 3, overflow: "hidden", bgcolor: "#1c1c2b" }} data-testid={`gallery-item-${item.id}`}>
+      {media}
+      {item.video_url && !playing && (
+        <Box
+          component="button"
+          type="button"
+          onClick={play}
+          aria-label={t("gallery.play", { name: item.nickname })}
+          data-testid="gallery-play"
+          sx={{ position: "absolute", inset: 0, border: 0, p: 0, cursor: "pointer", background: "transparent", display: "grid", placeItems: "center" }}
+        >
+          <Box sx={{ width: 52, height: 52, borderRadius: "50%", bgcolor: "rgba(0,0,0,0.5)", display: "grid", placeItems: "center" }}>
+            <PlayArrowIcon sx={{ color: "#fff", fontSize: 32 }} />
+          </Box>
+        </Box>
+      )}
+      {!playing && (
+        <Box sx={{ position: "absolute", left: 0, right: 0, bottom: 0, p: 1.25, pointerEvents: "none", background: "linear-gradient(transparent, rgba(0,0,0,.8))" }}>
+          <Typography variant="body2" fontWeight={700} noWrap data-testid="gallery-nickname">{t("gallery.by", { name: item.nickname })}</Typography>
+        </Box>
+      )}
+      <IconButton size="small" onClick={onReport} aria-label={t("report.action")} title={t("report.action")} data-testid="report-open" sx={{ position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } }}>
+        <FlagOutlinedIcon fontSize="small" />
+      </IconButton>
+    </Box>
+  );
+}
+
+/** Home gallery of shared creations: posters first, a video loads only when someone plays it; each one can be reported. */
+export default function Gallery() {
   const { t } = useTranslation();
   const [items, setItems] = useState<GalleryItem[] | null>(null);
   const [reporting, setReporting] = useState<GalleryItem | null>(null);
 
-  useEffect(() => {
+  const load = useCallback(() => {
     getGallery()
       .then(setItems)
       .catch(() => setItems([]));
   }, []);
+  useEffect(load, [load]);
 
   if (items !== null && items.length === 0) {
     return <Typography color="text.secondary" sx={{ py: 4, textAlign: "center" }} data-testid="gallery-empty">{t("home.galleryEmpty")}</Typography>;
@@ -29,38 +84,11 @@ export function Gallery() {
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", sm: "repeat(3, 1fr)", md: "repeat(4, 1fr)" }, gap: 1.5 }} data-testid="gallery">
         {items === null
           ? Array.from({ length: 8 }, (_, i) => <Skeleton key={i} variant="rounded" sx={{ aspectRatio: "9 / 14", height: "auto", borderRadius: 3 }} />)
-          : items.map((item) => (
-              <Box key={item.id} sx={{ position: "relative", aspectRatio: "9 / 14", borderRadius: 3, overflow: "hidden", bgcolor: "#1c1c2b", "&:hover .report": { opacity: 1 } }} data-testid={`gallery-item-${item.id}`}>
-                {item.video_url ? (
-                  <Box
-                    component="video"
-                    src={item.video_url}
-                    poster={item.poster_url ?? item.cover_url ?? undefined}
-                    muted
-                    loop
-                    playsInline
-                    preload="none"
-                    onMouseEnter={(e) => void (e.currentTarget as HTMLVideoElement).play().catch(() => null)}
-                    onMouseLeave={(e) => (e.currentTarget as HTMLVideoElement).pause()}
-                    sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }}
-                  />
-                ) : (
-                  <Box component="img" src={item.poster_url ?? item.cover_url ?? ""} alt="" loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }} />
-                )}
-                {item.name && (
-                  <Box sx={{ position: "absolute", left: 0, right: 0, bottom: 0, p: 1.25, background: "linear-gradient(transparent, rgba(0,0,0,.8))" }}>
-                    <Typography variant="body2" fontWeight={700} noWrap>{item.name}</Typography>
-                  </Box>
-                )}
-                <IconButton className="report" size="small" onClick={() => setReporting(item)} aria-label={t("report.action")} title={t("report.action")} data-testid="report-open" sx={{ position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", opacity: { xs: 1, md: 0.75 }, "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } }}>
-                  <FlagOutlinedIcon fontSize="small" />
-                </IconButton>
-              </Box>
-            ))}
+          : items.map((item) => <GalleryCard key={item.id} item={item} onReport={() => setReporting(item)} />)}
       </Box>
       {reporting && (
         <Suspense fallback={null}>
-          <ReportDialog target={{ type: "task", id: reporting.id }} onClose={() => setReporting(null)} />
+          <ReportDialog target={{ type: "task", id: reporting.id }} onClose={() => setReporting(null)} onSent={load} />
         </Suspense>
       )}
     </>

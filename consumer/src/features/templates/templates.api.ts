@@ -45,19 +45,19 @@ export async function getPrompts(): Promise<PromptSuggestion[]> {
   return listOf<PromptSuggestion>(await api.get("/api/Index/promptList", { quiet: true }));
 }
 
-/** A public creation shown in the home gallery. */
+/** A shared creation shown in the home gallery (GET /api/Index/gallery). */
 export interface GalleryItem {
   id: number;
-  video_url?: string | null;
-  poster_url?: string | null;
-  cover_url?: string | null;
-  name?: string;
-  template_id?: number;
+  video_url: string | null;
+  image_url: string | null;
+  poster_url: string | null;
+  nickname: string;
+  created_at: string;
 }
 
-/** Public creations, newest first (absent until creations can be shared: the gallery then shows its empty state). */
-export async function getGallery(): Promise<GalleryItem[]> {
-  return listOf<GalleryItem>(await api.get("/api/Index/publicCreations", { quiet: true }));
+/** Shared creations, newest first. */
+export async function getGallery(limit = 20): Promise<GalleryItem[]> {
+  return listOf<GalleryItem>(await api.get("/api/Index/gallery", { query: { limit }, quiet: true }));
 }
 
 /** The motion templates that make videos, for the home showcase. */

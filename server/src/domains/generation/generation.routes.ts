@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "./engines/engine.ts";
-import { durationPointsBody, imageBatchBody, picVideoBody, roleVideoBody, streamQuery, taskIdQuery, taskListQuery, textPicBody, textVideoBody } from "./generation.schema.ts";
+import { durationPointsBody, galleryQuery, imageBatchBody, picVideoBody, roleVideoBody, setPublicBody, streamQuery, taskIdQuery, taskListQuery, textPicBody, textVideoBody } from "./generation.schema.ts";
 import { STATUS_TEXT, type GenerationService } from "./generation.service.ts";
 import type { ProgressHub } from "./progress.ts";
 
@@ -35,6 +35,10 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
   api.get("/api/Generation/picVideoSubmitDetails", { summary: "One task: status (SPEC wording), progress, cost and, when done, its URLs", tags, auth: "user", can: read, query: taskIdQuery }, ({ principal, query }) =>
     generation.details(principal.userId, query.id),
   );
+  api.post("/api/Generation/setPublic", { summary: "Share one of the caller's finished creations in the home gallery (`public` 1) or stop sharing it (0)", tags, auth: "user", can: ["update", "GenerationTask"], body: setPublicBody }, ({ principal, body }) =>
+    generation.setPublic(principal.userId, body.id, body.public === 1),
+  );
+  api.get("/api/Index/gallery", { summary: "Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname", tags, auth: "public", query: galleryQuery }, ({ query }) => generation.gallery(query));
   api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user" }, ({ principal }) => generation.freeGenerations(principal.userId));
   api.get("/api/Generation/engineStatus", { summary: "Which engine renders and whether it is a real AI back end", tags, auth: "public" }, () => engineStatus());
 

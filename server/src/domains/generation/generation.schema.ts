@@ -42,3 +42,8 @@ export const taskListQuery = pageQuery.extend({
 });
 export const taskIdQuery = z.object({ id });
 export const streamQuery = z.object({ id: id.optional() });
+export const setPublicBody = z.object({
+  id,
+  public: z.preprocess((v) => (v === true || v === "1" ? 1 : v === false || v === "0" ? 0 : v), z.union([z.literal(0), z.literal(1)], { error: "public must be 0 or 1" })),
+});
+export const galleryQuery = pageQuery;

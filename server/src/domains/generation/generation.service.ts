@@ -171,6 +171,24 @@ export function createGenerationService(deps: {
       height: ready ? (outputs.height ?? null) : null,
       msg: status === "failed" ? MSG.generationFailed : status === "running" || status === "queued" ? "A product still generating: try later" : null,
       expires_at: t.expiresAt?.toISOString() ?? null,
+      public: t.isPublic ? 1 : 0,
+    };
+  }
+
+  /** Only what everyone may see of a shared creation: no cost, engine or payment details. */
+  async function publicView(t: GenerationTask & { user: { nickname: string | null } }) {
+    const main = t.outputKey ? await storage.signedUrl(t.outputKey) : null;
+    const video = isVideo(t.mode);
+    return {
+      id: t.id,
+      created_at: t.createdAt.toISOString(),
+      createtime: Math.floor(t.createdAt.getTime() / 1000),
+      action: t.mode,
+      template_id: t.templateId,
+      video_url: video ? main : null,
+      image_url: video ? null : main,
+      poster_url: t.posterKey ? await storage.signedUrl(t.posterKey) : null,
+      nickname: t.user.nickname?.trim() || `User ${t.userId}`,
     };
   }
 
@@ -236,6 +254,30 @@ export function createGenerationService(deps: {
       const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: VIDEO_MODES } : { notIn: VIDEO_MODES } } : {}) };
       const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
+    },
+
+    /** Shares a finished creation in the home gallery (or stops sharing it); only the owner's succeeded, active, unexpired tasks can be public. */
+    async setPublic(userId: number, id: number, isPublic: boolean) {
+      const changed = await db.generationTask.updateMany({
+        where: { id, userId, state: "active", ...(isPublic ? { status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } : {}) },
+        data: { isPublic },
+      });
+      if (changed.count === 0) {
+        // another user's, a removed and a missing task look the same; the owner's unfinished or failed one is refused
+        await own(userId, id);
+        throw HttpError.conflict("Only a finished creation can be shared");
+      }
+      return { id, public: isPublic ? 1 : 0 };
+    },
+
+    /** The home gallery: shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
+    async gallery(q: { page: number; limit: number }) {
+      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
+      const [total, rows] = await Promise.all([
+        db.generationTask.count({ where }),
+        db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: { user: { select: { nickname: true } } } }),
+      ]);
+      return { list: await Promise.all(rows.map(publicView)), total, page: q.page, limit: q.limit };
     },
 
     async freeGenerations(userId: number) {
