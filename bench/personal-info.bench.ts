@@ -14,7 +14,7 @@ import { createLogger } from "../server/src/logger.ts";
 import { freePort } from "../tests/net-utils.ts";
 
 const ROUND_S = 5;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CONNECTIONS = 32;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,13 +1,12 @@
-import crypto from "node:crypto";
 import express, { type Express } from "express";
 import helmet from "helmet";
-import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import { isDbReachable, type Db } from "./db/client.ts";
 import { ApiRouter } from "./http/api.ts";
 import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
+import { requestLog } from "./http/request-log.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { authRoutes } from "./domains/auth/auth.routes.ts";
 import { createAuthService } from "./domains/auth/auth.service.ts";
@@ -123,25 +122,10 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("case sensitive routing", false);
   app.disable("x-powered-by");
+  // API answers are no-store, so an ETag (a hash of every body) buys nothing; static files keep theirs.
+  app.set("etag", false);
 
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const given = req.headers["x-request-id"];
-        const id = typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : crypto.randomUUID();
-        res.setHeader("x-request-id", id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
-      serializers: { req: (r) => ({ id: r.id, method: r.method, url: r.url.replace(/([?&]t=)\d+/, "$1") }), res: (r) => ({ statusCode: r.statusCode }) },
-      autoLogging: config.LOG_LEVEL !== "silent",
-    }),
-  );
-  app.use((req, _res, next) => {
-    req.requestId = String(req.id);
-    next();
-  });
+  app.use(requestLog(log));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(["/api", "/admin/api"], (_req, res, next) => {
     res.setHeader("Cache-Control", "no-store");

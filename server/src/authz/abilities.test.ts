@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { abilityFor, authBtnList, defineAbilityFor, packedRules } from "./abilities.ts";
+import type { StaffPrincipal, UserPrincipal } from "./principal.ts";
+
+const user = (over: Partial<UserPrincipal> = {}): UserPrincipal => ({ kind: "user", sessionId: 1, userId: 7, role: "user", banned: false, ...over });
+const staff = (roles: StaffPrincipal["roles"]): StaffPrincipal => ({ kind: "staff", sessionId: 2, staffId: 3, username: "s", roles });
+
+describe("abilityFor", () => {
+  it("gives the same rules as defineAbilityFor, built once per principal", () => {
+    const a = abilityFor(user());
+    expect(abilityFor(user({ sessionId: 99 }))).toBe(a);
+    expect(a.rules).toEqual(defineAbilityFor(user()).rules);
+    expect(a.can("read", { __caslSubjectType__: "Order", userId: 7 } as never)).toBe(true);
+    expect(a.can("read", { __caslSubjectType__: "Order", userId: 8 } as never)).toBe(false);
+  });
+
+  it("builds fresh rules when anything the rules depend on changes", () => {
+    const guest = abilityFor(user({ role: "visitor" }));
+    expect(guest.can("create", "CharacterModel")).toBe(false);
+    expect(abilityFor(user({ role: "user" })).can("create", "CharacterModel")).toBe(true);
+    expect(abilityFor(user({ banned: true })).can("read", "User")).toBe(false);
+    expect(abilityFor(user({ userId: 8 })).can("read", { __caslSubjectType__: "Order", userId: 8 } as never)).toBe(true);
+    expect(abilityFor(staff(["support"])).can("grant", "Payment")).toBe(true);
+    expect(abilityFor(staff(["marketer"])).can("grant", "Payment")).toBe(false);
+  });
+
+  it("treats the same staff roles in another order as the same principal", () => {
+    expect(abilityFor(staff(["moderator", "support"]))).toBe(abilityFor(staff(["support", "moderator"])));
+  });
+
+  it("keeps at most 10,000 abilities, dropping the least recently used", () => {
+    const first = abilityFor(user({ userId: 1_000_001 }));
+    const recent = abilityFor(user({ userId: 1_000_002 }));
+    for (let id = 2_000_000; id < 2_009_999; id++) {
+      abilityFor(user({ userId: id }));
+      if (id % 1000 === 0) abilityFor(user({ userId: 1_000_002 }));
+    }
+    expect(abilityFor(user({ userId: 1_000_002 }))).toBe(recent);
+    expect(abilityFor(user({ userId: 1_000_001 }))).not.toBe(first);
+  });
+
+  it("keeps authBtnList and packed rules with the ability they describe", () => {
+    const a = abilityFor(user({ userId: 42 }));
+    expect(authBtnList(a)).toBe(authBtnList(a));
+    expect(authBtnList(a)).toContain("create:Order");
+    expect(JSON.stringify(packedRules(a))).toContain("42");
+    expect(JSON.stringify(packedRules(abilityFor(user({ userId: 43 }))))).not.toContain("42");
+  });
+});
