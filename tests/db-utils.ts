@@ -8,9 +8,6 @@ import supertest from "supertest";
 import { createApp } from "../server/src/app.ts";
 import { parseConfig, type Config } from "../server/src/config.ts";
 import { createDb, type Db } from "../server/src/db/client.ts";
-import type { StaffRole } from "../server/src/db/generated/enums.ts";
-import { hashPassword } from "../server/src/domains/auth/password.ts";
-import { newTotpSecret, totpCode } from "../server/src/domains/auth/totp.ts";
 
 export interface TestDb {
   db: Db;
@@ -74,15 +71,6 @@ export async function visitor(t: TestApp, headers: Record<string, string> = {}):
 }
 
 /** A console staff member with these roles, logged in through POST /admin/api/login (password + one-time code). */
-export async function staffMember(t: TestApp, roles: StaffRole[] = ["admin"]) {
-  const username = `staff_${crypto.randomBytes(4).toString("hex")}`;
-  const password = crypto.randomBytes(12).toString("base64url");
-  const totpSecret = newTotpSecret();
-  const row = await t.db.staff.create({ data: { username, passwordHash: await hashPassword(password), totpSecret, roles } });
-  const res = await t.http.post("/admin/api/login").send({ username, password, code: totpCode(totpSecret) }).expect(200);
-  return { id: row.id, username, password, totpSecret, token: res.body.data.token as string };
-}
-
 /** GETs a signed media URL (absolute, naming PUBLIC_URL) from the in-process app, body as raw bytes. */
 export async function fetchMedia(t: Pick<TestApp, "http">, url: string): Promise<{ status: number; body: Buffer }> {
   const u = new URL(url);

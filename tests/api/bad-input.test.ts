@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, staffMember, visitor, type TestApp } from "../db-utils.ts";
+import { createTestApp, visitor, type TestApp } from "../db-utils.ts";
+import { staffMember } from "../staff-utils.ts";
 
 /**
  * "Bad input gets a clear error and changes nothing": every route in the OpenAPI document is sent malformed

@@ -1,11 +1,10 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { totpCode } from "../../server/src/domains/auth/totp.ts";
 import { visitor, type TestApp } from "../db-utils.ts";
 import { photo } from "../fixtures/media.ts";
 import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
-import { staffMember, type StaffLogin } from "../staff-utils.ts";
+import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
 import { ensureConsoleBuilt } from "./console-build.ts";
 
@@ -102,7 +101,7 @@ async function signIn(role: string): Promise<Page> {
   await page.goto(`${server.url}/console/login`);
   await page.fill('input[name="username"]', s.username);
   await page.fill('input[name="password"]', s.password);
-  await page.fill('input[name="code"]', totpCode(s.totpSecret));
+  await page.fill('input[name="code"]', await freshTotpCode(s));
   await page.click('button[type="submit"]');
   await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 }).catch(async (e) => {
     await screenshot(page, `debug-${role}`);

@@ -246,6 +246,19 @@ describe("resend cooldown and limits", () => {
     }
   });
 
+  it("sends one code when many requests for the same email arrive at once", async () => {
+    const app = await createTestApp({ RATE_LIMIT_EMAIL_PER_HOUR: "100", RATE_LIMIT_IP_PER_HOUR: "100" });
+    try {
+      const email = newEmail();
+      const answers = await Promise.all(Array.from({ length: 10 }, () => app.http.post("/api/login/sendEmailCode").send({ email })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429, 429, 429, 429, 429, 429]);
+      expect(await app.db.emailCode.count({ where: { email } })).toBe(1);
+      expect(await app.db.outboxEmail.count({ where: { to: email } })).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("limits codes per email and per IP, and logins per IP", async () => {
     const app = await createTestApp({ EMAIL_CODE_RESEND_SECONDS: "0", RATE_LIMIT_EMAIL_PER_HOUR: "2", RATE_LIMIT_IP_PER_HOUR: "4", RATE_LIMIT_LOGIN_PER_MINUTE: "3", RATE_LIMIT_VISITOR_PER_HOUR: "2" });
     try {

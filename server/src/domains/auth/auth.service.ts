@@ -14,7 +14,7 @@ import { ACCOUNT_COLUMNS } from "../users/users.service.ts";
 import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
 import { hashToken, newToken } from "./tokens.ts";
-import { verifyTotp } from "./totp.ts";
+import { matchingTotpStep } from "./totp.ts";
 
 /** Where a visitor came from (SPEC.md §7 request headers), recorded on first touch. */
 export interface Attribution {
@@ -247,16 +247,18 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         { key: `email:${email}`, limit: config.RATE_LIMIT_EMAIL_PER_HOUR, windowSeconds: 3600 },
         ...(ctx.ip ? [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_IP_PER_HOUR, windowSeconds: 3600 }] : []),
       ]);
-      const last = await db.emailCode.findFirst({ where: { email }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
-      const waitMs = last ? last.createdAt.getTime() + config.EMAIL_CODE_RESEND_SECONDS * 1000 - Date.now() : 0;
-      // The client counts down from resend_in; the message stays the one SPEC.md §8 keeps silent.
-      if (waitMs > 0) throw new HttpError(429, MSG.tooManyRequests, { resend_in: Math.ceil(waitMs / 1000) });
       const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
-      await db.$transaction([
+      await db.$transaction(async (tx) => {
+        // Requests for one email queue here, so two at once cannot both pass the cooldown check (docs/decisions/008).
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`email-code:${email}`}, 0))`;
+        const last = await tx.emailCode.findFirst({ where: { email }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
+        const waitMs = last ? last.createdAt.getTime() + config.EMAIL_CODE_RESEND_SECONDS * 1000 - Date.now() : 0;
+        // The client counts down from resend_in; the message stays the one SPEC.md §8 keeps silent.
+        if (waitMs > 0) throw new HttpError(429, MSG.tooManyRequests, { resend_in: Math.ceil(waitMs / 1000) });
         // a new code replaces any earlier one
-        db.emailCode.updateMany({ where: { email, consumedAt: null }, data: { consumedAt: new Date() } }),
-        db.emailCode.create({ data: { email, codeHash: codeHash(email, code), ip: ctx.ip, expiresAt: new Date(Date.now() + config.EMAIL_CODE_TTL_SECONDS * 1000) } }),
-      ]);
+        await tx.emailCode.updateMany({ where: { email, consumedAt: null }, data: { consumedAt: new Date() } });
+        await tx.emailCode.create({ data: { email, codeHash: codeHash(email, code), ip: ctx.ip, expiresAt: new Date(Date.now() + config.EMAIL_CODE_TTL_SECONDS * 1000) } });
+      });
       const minutes = Math.round(config.EMAIL_CODE_TTL_SECONDS / 60);
       await mailer.send({ to: email, subject: `Your Reverie code: ${code}`, body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.` });
       return { expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_in: config.EMAIL_CODE_RESEND_SECONDS };
@@ -324,9 +326,12 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       ]);
       const staff = await db.staff.findUnique({ where: { username: input.username } });
       const passwordOk = staff ? await verifyPassword(input.password, staff.passwordHash) : false;
-      if (!staff || !staff.active || !passwordOk || !verifyTotp(staff.totpSecret, input.code)) {
-        throw HttpError.badRequest(MSG.noLoginPermission);
-      }
+      const step = staff && staff.active && passwordOk ? matchingTotpStep(staff.totpSecret, input.code) : null;
+      if (!staff || step === null) throw HttpError.badRequest(MSG.noLoginPermission);
+      // One conditional write claims the step, so a code seen over someone's shoulder, or sent twice at once, opens
+      // at most one session (docs/decisions/008).
+      const claimed = await db.staff.updateMany({ where: { id: staff.id, OR: [{ totpLastStep: null }, { totpLastStep: { lt: step } }] }, data: { totpLastStep: step } });
+      if (claimed.count !== 1) throw HttpError.badRequest(MSG.noLoginPermission);
       const token = await openSession(db, { staffId: staff.id }, ctx, config.STAFF_SESSION_TTL_HOURS * 3_600_000);
       return { token, staffId: staff.id };
     },

@@ -34,13 +34,24 @@ export function totpCode(secret: string, at = Date.now(), step = 30): string {
   return value.toString().padStart(6, "0");
 }
 
-/** Accepts the current code and one step either side, for clock drift. */
-export function verifyTotp(secret: string, code: string, at = Date.now()): boolean {
-  return [-1, 0, 1].some((d) => {
-    const expected = Buffer.from(totpCode(secret, at + d * 30_000));
-    const given = Buffer.from(code.padEnd(6, " ").slice(0, 6));
-    return crypto.timingSafeEqual(expected, given);
-  });
+/** The 30-second step a time falls in: the counter of RFC 6238. */
+export function totpStep(at = Date.now()): number {
+  return Math.floor(at / 30_000);
+}
+
+/**
+ * The step whose code this is, trying the current step and one either side for clock drift; null when none
+ * matches. The caller must still refuse a step it has accepted before.
+ */
+export function matchingTotpStep(secret: string, code: string, at = Date.now()): number | null {
+  const given = Buffer.from(code.padEnd(6, " ").slice(0, 6));
+  let matched: number | null = null;
+  // every candidate is compared, so the time taken does not tell which one matched
+  for (const d of [-1, 0, 1]) {
+    const step = totpStep(at) + d;
+    if (crypto.timingSafeEqual(Buffer.from(totpCode(secret, step * 30_000)), given)) matched = step;
+  }
+  return matched;
 }
 
 export function otpauthUri(username: string, secret: string): string {

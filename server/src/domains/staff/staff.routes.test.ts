@@ -1,7 +1,8 @@
 import { createMongoAbility, type RawRuleOf } from "@casl/ability";
 import { unpackRules } from "@casl/ability/extra";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, staffMember, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { freshTotpCode, newStaff, staffMember } from "../../../../tests/staff-utils.ts";
 import type { AppAbility } from "../../authz/abilities.ts";
 import { totpCode } from "../auth/totp.ts";
 
@@ -15,16 +16,16 @@ afterAll(() => t.close());
 
 describe("POST /admin/api/login", () => {
   it("logs in with username, password and the current one-time code", async () => {
-    const s = await staffMember(t, ["support"]);
+    const s = await newStaff(t, ["support"]);
     const res = await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code: totpCode(s.totpSecret) }).expect(200);
-    expect(res.body.data).toMatchObject({ staffId: s.id });
+    expect(res.body.data).toMatchObject({ staffId: s.staffId });
     expect(typeof res.body.data.token).toBe("string");
-    const stored = await t.db.staff.findUniqueOrThrow({ where: { id: s.id } });
+    const stored = await t.db.staff.findUniqueOrThrow({ where: { id: s.staffId } });
     expect(stored.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
   });
 
   it("refuses a wrong password and a wrong one-time code alike", async () => {
-    const s = await staffMember(t);
+    const s = await newStaff(t);
     const code = totpCode(s.totpSecret);
     const badCode = String((Number(code) + 500_000) % 1_000_000).padStart(6, "0");
     for (const body of [
@@ -38,14 +39,41 @@ describe("POST /admin/api/login", () => {
   });
 
   it("accepts the previous 30-second step for clock drift, not older ones", async () => {
-    const s = await staffMember(t);
-    await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code: totpCode(s.totpSecret, Date.now() - 30_000) }).expect(200);
-    await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code: totpCode(s.totpSecret, Date.now() - 120_000) }).expect(400);
+    const drifted = await newStaff(t);
+    await t.http.post("/admin/api/login").send({ username: drifted.username, password: drifted.password, code: totpCode(drifted.totpSecret, Date.now() - 30_000) }).expect(200);
+    const stale = await newStaff(t);
+    await t.http.post("/admin/api/login").send({ username: stale.username, password: stale.password, code: totpCode(stale.totpSecret, Date.now() - 120_000) }).expect(400);
+  });
+
+  it("accepts a one-time code once, and no earlier code after it", async () => {
+    const s = await newStaff(t);
+    const login = (code: string) => t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code });
+    const next = totpCode(s.totpSecret, Date.now() + 30_000);
+    expect((await login(next)).status).toBe(200);
+    const replay = await login(next);
+    expect(replay.body).toEqual({ code: 400, msg: "Sorry, you do not have login permission", data: null });
+    // the current step is older than the one just used
+    expect((await login(totpCode(s.totpSecret))).status).toBe(400);
+  });
+
+  it("opens one session when the same code is sent many times at once", async () => {
+    const s = await newStaff(t);
+    const code = await freshTotpCode(s);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    expect(await t.db.session.count({ where: { staffId: s.staffId } })).toBe(1);
+  });
+
+  it("does not use up a code on a wrong password", async () => {
+    const s = await newStaff(t);
+    const code = await freshTotpCode(s);
+    await t.http.post("/admin/api/login").send({ username: s.username, password: `${s.password}x`, code }).expect(400);
+    await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code }).expect(200);
   });
 
   it("refuses a deactivated account", async () => {
     const s = await staffMember(t);
-    await t.db.staff.update({ where: { id: s.id }, data: { active: false } });
+    await t.db.staff.update({ where: { id: s.staffId }, data: { active: false } });
     await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code: totpCode(s.totpSecret) }).expect(400);
     await t.http.get("/admin/api/me").set("token", s.token).expect(401);
   });
@@ -76,7 +104,7 @@ describe("GET /admin/api/me", () => {
     const s = await staffMember(t, ["support", "moderator"]);
     const res = await t.http.get("/admin/api/me?t=5").set("token", s.token).expect(200);
     const me = res.body.data;
-    expect(me).toMatchObject({ id: s.id, username: s.username, roles: ["support", "moderator"] });
+    expect(me).toMatchObject({ id: s.staffId, username: s.username, roles: ["support", "moderator"] });
     expect(me.authBtnList).toEqual(expect.arrayContaining(["grant:Payment", "ban:User", "read:Dashboard"]));
     expect(me.authBtnList).not.toContain("manage:all");
     // the console rebuilds the same ability from the packed rules

@@ -73,7 +73,7 @@ export function createStaffService(db: Db, audit: AuditService) {
       if (!before) throw HttpError.notFound();
       const creds = await freshCredentials(before.username);
       return db.$transaction(async (tx) => {
-        const after = await tx.staff.update({ where: { id }, data: { passwordHash: creds.passwordHash, totpSecret: creds.totpSecret }, select: staffFields });
+        const after = await tx.staff.update({ where: { id }, data: { passwordHash: creds.passwordHash, totpSecret: creds.totpSecret, totpLastStep: null }, select: staffFields });
         await tx.session.updateMany({ where: { staffId: id, revokedAt: null }, data: { revokedAt: new Date() } });
         await audit.record(tx, { staffId, action: "reset_password", resource: "Staff", resourceId: id, before, after, reason });
         return { ...after, password: creds.password, totpSecret: creds.totpSecret, otpauthUri: creds.otpauthUri };
