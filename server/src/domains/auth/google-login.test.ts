@@ -125,3 +125,17 @@ describe("Google not configured", () => {
     }
   });
 });
+
+describe("Google login rate limit", () => {
+  it("answers 429 'Too many requests' past the per-IP logins per minute, signing nobody in", async () => {
+    const app = await createTestApp({ GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CERTS_URL: google.certsUrl, RATE_LIMIT_LOGIN_PER_MINUTE: "2" });
+    try {
+      for (let i = 0; i < 2; i++) await app.http.post("/api/login/googleLogin").send({ id_token: google.idToken() }).expect(200);
+      const over = await app.http.post("/api/login/googleLogin").send({ id_token: google.idToken({ email: "late@gmail.com" }) }).expect(429);
+      expect(over.body).toEqual({ code: 429, msg: "Too many requests", data: null });
+      expect(await app.db.user.count({ where: { email: "late@gmail.com" } })).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
