@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { BenchResult } from "./run.ts";
+import { buildServer } from "../server/build.ts";
 import { freePort } from "../tests/net-utils.ts";
 import { interrupt, spawnReverie, waitForHealth } from "../tests/process-utils.ts";
 
@@ -25,6 +26,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * Warm start: the same DATA_DIR again (PostgreSQL start, nothing to migrate, seed finds everything).
  */
 export default async function startupBench(): Promise<BenchResult[]> {
+  await buildServer();
   const root = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-bench-startup-"));
   const cold: number[] = [];
   const warm: number[] = [];

@@ -5,6 +5,7 @@ import type { TestProject } from "vitest/node";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../server/src/db/embedded.ts";
 import { runMigrations } from "../server/src/db/migrate.ts";
+import { buildServer } from "../server/build.ts";
 import { freePort } from "./net-utils.ts";
 
 declare module "vitest" {
@@ -19,6 +20,8 @@ declare module "vitest" {
  * every test file clones (CREATE DATABASE ... TEMPLATE), so files never share data.
  */
 export default async function setup(project: TestProject) {
+  // the start-up tests run the built server, as `npm start` does
+  await buildServer();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-test-"));
   const server = await startEmbeddedPostgres(path.join(dir, "pg"), await freePort());
   const template = "reverie_template";

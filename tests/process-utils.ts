@@ -3,7 +3,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
 
 export interface ReverieProcess {
   child: ChildProcess;
@@ -15,12 +14,12 @@ export interface ReverieProcess {
 }
 
 /**
- * Runs `tsx server/src/main.ts` — the process `npm start` runs — with exactly these settings
+ * Runs `node dist/server/main.js` — the process `npm start` runs; the test setup builds it — with exactly these settings
  * (nothing inherited that could point it at another database).
  */
 export function spawnReverie(env: Record<string, string>): ReverieProcess {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(TSX, ["server/src/main.ts"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", "dist/server/main.js"], {
     cwd: ROOT,
     env: { ...inherited, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", RUN_WORKER: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],

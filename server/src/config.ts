@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { PROJECT_DIR } from "./paths.ts";
 import { z } from "zod";
 
 const bool = z
@@ -117,7 +117,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
-    consoleDir: path.resolve(fileURLToPath(new URL("../..", import.meta.url)), c.CONSOLE_DIR),
+    consoleDir: path.resolve(PROJECT_DIR, c.CONSOLE_DIR),
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
   };
 }

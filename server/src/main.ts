@@ -46,10 +46,14 @@ process.on("SIGINT", () => void shutdown("SIGINT", 0));
 process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
 
 try {
-  // Loading Prisma and the app's modules costs about as much as starting PostgreSQL, which runs in its own process: overlap them.
+  // Loading Prisma and the app's modules costs more than starting PostgreSQL, which runs in its own process: overlap
+  // them, PostgreSQL first, so that its process is spawned before module loading fills this thread.
+  const pgStarting = startDatabaseServer(cfg, log);
   const modules = Promise.all([import("./db/database.ts"), import("./app.ts"), import("../../prisma/seed.ts"), import("./worker/generation.worker.ts")]);
-  modules.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled meanwhile
-  pgServer = await startDatabaseServer(cfg, log);
+  // both are awaited below; this only keeps an early failure from counting as unhandled meanwhile
+  pgStarting.catch(() => undefined);
+  modules.catch(() => undefined);
+  pgServer = await pgStarting;
   const [{ connectDatabase }, { createApp }, { seed }, { startGenerationWorker }] = await modules;
   database = await connectDatabase(pgServer, cfg, log);
   if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });

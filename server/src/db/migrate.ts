@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { PROJECT_DIR } from "../paths.ts";
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../prisma/migrations");
+export const MIGRATIONS_DIR = path.join(PROJECT_DIR, "prisma", "migrations");
 
 /** Arbitrary but fixed: every Reverie instance takes this advisory lock to migrate one at a time. */
 const MIGRATION_LOCK_ID = 7_240_311;

@@ -1,0 +1,31 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const SERVER_DIST_DIR = path.join(PROJECT_DIR, "dist", "server");
+
+/**
+ * Bundles the API server and the worker into dist/server (packages stay in node_modules). Loading one bundle instead of
+ * ~150 TypeScript files through a loader halves start-up (docs/decisions/009). About a tenth of a second.
+ */
+export async function buildServer(): Promise<void> {
+  // chunk names carry content hashes: without this, every build would leave the previous one's files behind
+  await fs.rm(SERVER_DIST_DIR, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: [path.join(PROJECT_DIR, "server/src/main.ts"), path.join(PROJECT_DIR, "server/src/worker/main.ts")],
+    outbase: path.join(PROJECT_DIR, "server/src"),
+    outdir: SERVER_DIST_DIR,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    sourcemap: true,
+    logLevel: "warning",
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildServer();
