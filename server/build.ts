@@ -2,8 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { PROJECT_DIR } from "./src/paths.ts";
 
-const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SERVER_DIST_DIR = path.join(PROJECT_DIR, "dist", "server");
 
 /**
