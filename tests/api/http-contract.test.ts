@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import supertest from "supertest";
@@ -99,6 +100,40 @@ describe("structured request logs", () => {
     expect(entry).toMatchObject({ level: 30, req: { method: "GET", url: "/api/health?t=" }, res: { statusCode: 200 } });
     expect(typeof entry?.responseTime).toBe("number");
     expect(res.headers["x-request-id"]).toBe("trace-77");
+  });
+});
+
+describe("request logs of failed and abandoned requests", () => {
+  it("writes a 5xx at error level and a request the client gave up on at warn level", async () => {
+    const lines: Record<string, any>[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const { app, api, services } = createApp({ db: t.db, config: testConfig({ LOG_LEVEL: "info" }), log: pino({ level: "info" }, sink) });
+    api.get("/api/test/fails", { summary: "test", auth: "public" }, () => {
+      throw new Error("broken");
+    });
+    // answers only after the caller has gone
+    api.get("/api/test/slow", { summary: "test", auth: "public" }, ({ req, res }) => new Promise<void>((resolve) => req.once("close", () => resolve(void res.end()))));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      expect((await fetch(`${base}/api/test/fails`, { headers: { "x-request-id": "fails-1" } })).status).toBe(500);
+      const abort = new AbortController();
+      const pending = fetch(`${base}/api/test/slow`, { headers: { "x-request-id": "slow-1" }, signal: abort.signal }).catch((e: Error) => e.name);
+      setTimeout(() => abort.abort(), 100);
+      expect(await pending).toBe("AbortError");
+      await expect.poll(() => lines.find((l) => l.req?.id === "slow-1")).toMatchObject({ level: 40, msg: "request aborted" });
+      expect(lines.find((l) => l.req?.id === "fails-1")).toMatchObject({ level: 50, msg: "request errored", res: { statusCode: 500 } });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await services.close();
+    }
   });
 });
 
