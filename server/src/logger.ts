@@ -2,10 +2,20 @@ import { pino, type Logger } from "pino";
 import type { Config } from "./config.ts";
 
 /**
+ * pino's error serializer, keeping only plain values. It copies every enumerable property of an error, and driver
+ * errors carry their whole connection (pg puts the client on `client`): kilobytes of state in each line, possibly with
+ * connection settings. Name, message, stack (with causes) and codes are what a reader needs.
+ */
+function plainError(err: Error): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(serialized).filter(([, value]) => value === null || typeof value !== "object"));
+}
+
+/**
  * JSON lines to stdout (or `dest`). In production lines are batched into writes of about 4 KB, since a write per
  * request line is a measurable share of a request's cost; pino flushes the batch when the process exits.
  */
 export function createLogger(config: Config, dest: number | string = 1): Logger {
   const destination = pino.destination({ dest, sync: false, minLength: config.NODE_ENV === "production" ? 4096 : 0 });
-  return pino({ level: config.LOG_LEVEL, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  return pino({ level: config.LOG_LEVEL, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: plainError } }, destination);
 }
