@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
-import path from "node:path";
+import { PROJECT_DIR } from "../server/src/paths.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
 export interface ReverieProcess {
   child: ChildProcess;
@@ -20,7 +19,7 @@ export interface ReverieProcess {
 export function spawnReverie(env: Record<string, string>): ReverieProcess {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--enable-source-maps", "dist/server/main.js"], {
-    cwd: ROOT,
+    cwd: PROJECT_DIR,
     env: { ...inherited, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", RUN_WORKER: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

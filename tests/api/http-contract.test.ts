@@ -84,16 +84,22 @@ describe("headers", () => {
   });
 });
 
+/** A logger whose JSON lines are collected, parsed, in `lines`. */
+function capturedLog() {
+  const lines: Record<string, any>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, log: pino({ level: "info" }, sink) };
+}
+
 describe("structured request logs", () => {
   it("writes one JSON line per request with the request id, status and a URL without t", async () => {
-    const lines: Record<string, any>[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const { app } = createApp({ db: t.db, config: testConfig({ LOG_LEVEL: "info" }), log: pino({ level: "info" }, sink) });
+    const { lines, log } = capturedLog();
+    const { app } = createApp({ db: t.db, config: testConfig({ LOG_LEVEL: "info" }), log });
     const res = await supertest(app).get("/api/health?t=1700000000000").set("x-request-id", "trace-77").expect(200);
     await new Promise((r) => setImmediate(r));
     const entry = lines.find((l) => l.req?.id === "trace-77");
@@ -105,14 +111,8 @@ describe("structured request logs", () => {
 
 describe("request logs of failed and abandoned requests", () => {
   it("writes a 5xx at error level and a request the client gave up on at warn level", async () => {
-    const lines: Record<string, any>[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const { app, api, services } = createApp({ db: t.db, config: testConfig({ LOG_LEVEL: "info" }), log: pino({ level: "info" }, sink) });
+    const { lines, log } = capturedLog();
+    const { app, api, services } = createApp({ db: t.db, config: testConfig({ LOG_LEVEL: "info" }), log });
     api.get("/api/test/fails", { summary: "test", auth: "public" }, () => {
       throw new Error("broken");
     });

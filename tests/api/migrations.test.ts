@@ -5,9 +5,9 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { PROJECT_DIR } from "../../server/src/paths.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const PRISMA = path.join(ROOT, "node_modules", ".bin", "prisma");
+const PRISMA = path.join(PROJECT_DIR, "node_modules", ".bin", "prisma");
 const run = promisify(execFile);
 
 /** What a schema is made of, as comparable strings: columns with type/null/default, indexes, constraints, enum values. */
@@ -47,7 +47,7 @@ describe("prisma/migrations", () => {
     const migratedUrl = adminUrl.replace(/\/postgres$/, `/${inject("pgTemplate")}`);
     // The schema as Prisma would create it from scratch, in a database of its own.
     const { stdout: sql } = await run(PRISMA, ["migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema.prisma", "--script"], {
-      cwd: ROOT,
+      cwd: PROJECT_DIR,
       env: { ...process.env, DATABASE_URL: migratedUrl },
     });
     const fresh = `t_schema_${crypto.randomBytes(4).toString("hex")}`;
