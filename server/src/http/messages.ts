@@ -1,3 +1,5 @@
+import { UPLOAD_MESSAGES } from "../domains/uploads/upload-rules.ts";
+
 /** User-facing texts of SPEC.md §5 and §8, word for word. The consumer app translates them by these exact strings. */
 export const MSG = {
   ok: "success",
@@ -23,22 +25,10 @@ export const MSG = {
   codeDigits: "Please enter 4-6 digit verification code",
   wrongCode: "Please enter the correct verification code",
   badRequest: "Invalid request",
-  imageFormat: "Incorrect image format, please upload png, jpg, jpeg, webp, bmp format!",
-  imageTooBig: "The image size of the uploaded image cannot exceed 10MB!",
-  imageUnreadable: "Image format incorrect",
+  ...UPLOAD_MESSAGES,
   imageTooManyPixels: "The image resolution is too large",
-  audioFormat: "Incorrect audio format, please upload mp3, wav, m4a, aac, ogg, flac format!",
-  audioTooBig: "The audio file cannot exceed 50MB!",
-  audioTooLong: "The audio cannot be longer than 5 minutes",
-  trimInvalid: "The trim range is invalid",
-  trimLength: "The trimmed audio must be 4-30 seconds long",
-  videoTooBig: "The video file cannot exceed 100MB!",
-  videoUnparsable: "Cannot parse video file",
-  videoTooLong: "Video duration exceeds limit",
-  videoTooShort: "The video must be at least 4 seconds long",
   consentRequired: "Please confirm that you are the person shown or have their consent, and that everyone shown is 18+",
   fileRequired: "Please choose a file to upload",
-  choosePicture: "Please choose a picture first",
   textOrRole: "Please enter the text or select the role",
   durationLimit: "The generation duration cannot exceed 40 seconds",
   generationFailed: "Sorry, video generation failed",

@@ -1,37 +1,10 @@
+import { AUDIO_TYPES, IMAGE_TYPES, UPLOAD_LIMITS as LIMITS, UPLOAD_MESSAGES, VIDEO_TYPES } from "../../../../server/src/domains/uploads/upload-rules.ts";
+
 /**
  * SPEC.md §5 upload rules, checked in the browser before anything is sent (the server checks them again, by
- * content). Messages are the exact English texts the server uses, so one translation covers both.
+ * content). The limits and messages are the server's own (docs/decisions/025), so one translation covers both.
  */
-export const IMAGE_TYPES = ["png", "jpg", "jpeg", "webp", "bmp"] as const;
-export const AUDIO_TYPES = ["mp3", "wav", "m4a", "aac", "ogg", "flac"] as const;
-export const VIDEO_TYPES = ["mp4", "mov", "webm", "m4v"] as const;
-
-export const LIMITS = {
-  imageBytes: 10 * 1024 * 1024,
-  audioBytes: 50 * 1024 * 1024,
-  videoBytes: 100 * 1024 * 1024,
-  audioSourceMaxSec: 5 * 60,
-  trimMinSec: 4,
-  trimMaxSec: 30,
-  videoMinSec: 4,
-  videoMaxSec: 30,
-} as const;
-
-export const UPLOAD_MESSAGES = {
-  imageFormat: `Incorrect image format, please upload ${IMAGE_TYPES.join(", ")} format!`,
-  imageTooBig: "The image size of the uploaded image cannot exceed 10MB!",
-  imageUnreadable: "Image format incorrect",
-  audioFormat: `Incorrect audio format, please upload ${AUDIO_TYPES.join(", ")} format!`,
-  audioTooBig: "The audio file cannot exceed 50MB!",
-  audioTooLong: "The audio cannot be longer than 5 minutes",
-  trimInvalid: "The trim range is invalid",
-  trimLength: "The trimmed audio must be 4-30 seconds long",
-  videoTooBig: "The video file cannot exceed 100MB!",
-  videoUnparsable: "Cannot parse video file",
-  videoTooLong: "Video duration exceeds limit",
-  videoTooShort: "The video must be at least 4 seconds long",
-  choosePicture: "Please choose a picture first",
-} as const;
+export { AUDIO_TYPES, IMAGE_TYPES, LIMITS, UPLOAD_MESSAGES, VIDEO_TYPES };
 
 const IMAGE_MIME = new Set(["image/png", "image/jpeg", "image/webp", "image/bmp", "image/x-ms-bmp"]);
 
@@ -64,7 +37,7 @@ export function mediaFileProblem(kind: "audio" | "video", file: File): string | 
 export function durationProblem(kind: "audio" | "video", seconds: number | null): string | null {
   if (kind === "audio") {
     if (seconds === null) return UPLOAD_MESSAGES.audioFormat;
-    if (seconds > LIMITS.audioSourceMaxSec) return UPLOAD_MESSAGES.audioTooLong;
+    if (seconds > LIMITS.audioSourceSec) return UPLOAD_MESSAGES.audioTooLong;
     if (seconds < LIMITS.trimMinSec) return UPLOAD_MESSAGES.trimLength;
     return null;
   }

@@ -8,19 +8,13 @@ import type { UploadKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
+import { UPLOAD_LIMITS } from "./upload-rules.ts";
 import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
 import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
 
 /** SPEC.md §5 / §9 limits. */
 export const LIMITS = {
-  imageBytes: 10 * 1024 * 1024,
-  audioBytes: 50 * 1024 * 1024,
-  videoBytes: 100 * 1024 * 1024,
-  audioSourceSec: 5 * 60,
-  trimMinSec: 4,
-  trimMaxSec: 30,
-  videoMinSec: 4,
-  videoMaxSec: 30,
+  ...UPLOAD_LIMITS,
   /** Decompression-bomb guard: 50 megapixels decodes in well under a second and ~200 MB. */
   imagePixels: 50_000_000,
   /** Stored images are scaled into this box; renders never need more. */
