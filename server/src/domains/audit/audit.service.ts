@@ -3,7 +3,8 @@ import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import type { AuditFilter } from "./audit.schema.ts";
 
 export interface AuditEntry {
-  staffId: number;
+  /** null: the system acting on someone's request (an underage report suspending content). */
+  staffId: number | null;
   /** What was done, e.g. `update`, `ban`, `adjust_credits`. */
   action: string;
   /** The model changed, e.g. `Template`, `User`. */
