@@ -26,7 +26,7 @@ export function snapshot(value: unknown): object | undefined {
  */
 export function createAuditService(db: Db) {
   return {
-    async record(tx: Tx, e: AuditEntry): Promise<void> {
+    async record(tx: Tx | Db, e: AuditEntry): Promise<void> {
       await tx.auditLog.create({
         data: {
           staffId: e.staffId,

@@ -113,6 +113,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
    * there is none. Returns the new session token.
    */
   async function signInIdentity(identity: Identity, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+    // a console session is never a way into someone's account (docs/decisions/072)
+    if (current.kind === "staff") throw HttpError.forbidden();
     try {
       return await signInOnce(identity, current, ctx);
     } catch (err) {
@@ -260,7 +262,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         await tx.emailCode.create({ data: { email, codeHash: codeHash(email, code), ip: ctx.ip, expiresAt: new Date(Date.now() + config.EMAIL_CODE_TTL_SECONDS * 1000) } });
       });
       const minutes = Math.round(config.EMAIL_CODE_TTL_SECONDS / 60);
-      await mailer.send({ to: email, subject: `Your Reverie code: ${code}`, body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.` });
+      await mailer.send({ to: email, subject: `Your Reverie code: ${code}`, body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.`, secret: code });
       return { expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_in: config.EMAIL_CODE_RESEND_SECONDS };
     },
 
