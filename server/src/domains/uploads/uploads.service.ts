@@ -10,7 +10,7 @@ import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { UPLOAD_LIMITS } from "./upload-rules.ts";
 import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
-import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
+import { ffmpeg, measuredDurationSec, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
 
 /** SPEC.md §5 / §9 limits. */
 export const LIMITS = {
@@ -56,11 +56,13 @@ async function withProbedMedia<T>(
   try {
     const src = path.join(dir, "source");
     await fs.writeFile(src, file.buffer);
-    const info = await probe(src).catch((err) => {
+    const unreadable = (err: unknown) => {
       if (err instanceof MediaToolError) throw HttpError.badRequest(rule.unreadable);
       throw err;
-    });
-    return await fn(dir, src, info, kind);
+    };
+    const [header, durationSec] = await Promise.all([probe(src).catch(unreadable), measuredDurationSec(src).catch(unreadable)]);
+    // the length is measured from the packets, never taken from the header's claim (docs/decisions/073)
+    return await fn(dir, src, { ...header, durationSec }, kind);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
