@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import os from "node:os";
 
 /** What the first bytes of a file say it is; extensions and client MIME types are never trusted. */
 export type Sniffed = "png" | "jpeg" | "webp" | "bmp" | "gif" | "isobmff" | "ebml" | "mp3" | "wav" | "ogg" | "flac" | "aac";
@@ -30,9 +31,20 @@ export interface ProbeResult {
 
 export class MediaToolError extends Error {}
 
+/** Nice value of ffmpeg/ffprobe children: below the API's own, so decoding and rendering never starve request handling. */
+const CHILD_PRIORITY = 10;
+
 function run(cmd: string, args: string[], opts: { signal?: AbortSignal; onStderrLine?: (line: string) => void; stdout?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], signal: opts.signal });
+    // media work yields the CPU to the process answering requests (docs/decisions/073)
+    if (child.pid) {
+      try {
+        os.setPriority(child.pid, CHILD_PRIORITY);
+      } catch {
+        // not permitted here: it runs at normal priority
+      }
+    }
     let out = "";
     let errTail = "";
     child.stdout.on("data", (d: Buffer) => {

@@ -73,3 +73,61 @@ describe("video duration", () => {
     expect(res.body.data.duration).toBeCloseTo(6, 0);
   }, 60_000);
 });
+
+/** A 1-bit (two-colour palette) uncompressed BMP: about 6 MB at 7071×7071, 50 megapixels to decode. */
+function oneBitBmp(width: number, height: number): Buffer {
+  const stride = Math.ceil(width / 32) * 4;
+  const offset = 14 + 40 + 8;
+  const buf = Buffer.alloc(offset + stride * height);
+  buf.write("BM", 0, "latin1");
+  buf.writeUInt32LE(buf.length, 2);
+  buf.writeUInt32LE(offset, 10);
+  buf.writeUInt32LE(40, 14);
+  buf.writeInt32LE(width, 18);
+  buf.writeInt32LE(height, 22);
+  buf.writeUInt16LE(1, 26);
+  buf.writeUInt16LE(1, 28);
+  buf.writeUInt32LE(2, 46);
+  buf.writeUInt32LE(0x00000000, 54); // black
+  buf.writeUInt32LE(0x00ffffff, 58); // white
+  for (let y = 0; y < height; y++) buf.fill(y % 64 < 32 ? 0xf0 : 0x0f, offset + y * stride, offset + (y + 1) * stride);
+  return buf;
+}
+
+/** The longest the event loop went without running a 5 ms timer while `work` ran. */
+async function longestStall(work: Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let worst = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 5);
+  try {
+    await work;
+  } finally {
+    clearInterval(tick);
+  }
+  return worst;
+}
+
+describe("images are decoded off the request thread", () => {
+  const uploadImage = (file: Buffer, name: string) => t.http.post("/api/ImageUpload/upload").set("token", user.token).attach("file", file, name).field("consent", "1");
+
+  it("a 50-megapixel 1-bit BMP is accepted and scaled down without stalling the server", async () => {
+    const big = oneBitBmp(7071, 7071);
+    let res: Awaited<ReturnType<typeof uploadImage>> | undefined;
+    const stall = await longestStall(uploadImage(big, "big.bmp").then((r) => (res = r)));
+    expect(res!.status).toBe(200);
+    expect(Math.max(res!.body.data.width, res!.body.data.height)).toBe(2048);
+    expect(stall).toBeLessThan(250);
+  }, 60_000);
+
+  it("a BMP over the pixel limit is refused from its header, before any decoding", async () => {
+    const header = oneBitBmp(64, 64);
+    header.writeInt32LE(8000, 18);
+    header.writeInt32LE(8000, 22);
+    const res = await uploadImage(header, "bomb.bmp").expect(400);
+    expect(res.body.msg).toBe(MSG.imageTooManyPixels);
+  });
+});

@@ -9,7 +9,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { UPLOAD_LIMITS } from "./upload-rules.ts";
-import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
+import { bmpSize, bmpToPng } from "../media/bmp.ts";
 import { ffmpeg, measuredDurationSec, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
 
 /** SPEC.md §5 / §9 limits. */
@@ -75,10 +75,10 @@ export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb
   let input: Sharp;
   try {
     if (kind === "bmp") {
+      // pixel limit from the header, before anything is decoded
       const { width, height } = bmpSize(buf);
       if (width * height > LIMITS.imagePixels) throw HttpError.badRequest(MSG.imageTooManyPixels);
-      const raw = decodeBmp(buf, LIMITS.imagePixels);
-      input = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+      input = sharp(await bmpToPng(buf, LIMITS.imageMaxSide), { failOn: "error" });
     } else {
       const meta = await sharp(buf).metadata();
       if (!meta.width || !meta.height) throw HttpError.badRequest(MSG.imageUnreadable);
@@ -94,7 +94,6 @@ export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb
     return { data, thumb, width: info.width, height: info.height, ext: hasAlpha ? "png" : "jpg", mime: hasAlpha ? "image/png" : "image/jpeg" };
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    if (err instanceof BmpError && err.message === "too many pixels") throw HttpError.badRequest(MSG.imageTooManyPixels);
     if (err instanceof Error && /pixel limit/i.test(err.message)) throw HttpError.badRequest(MSG.imageTooManyPixels);
     throw HttpError.badRequest(MSG.imageUnreadable);
   }
@@ -131,7 +130,8 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
     return view(created);
   }
 
-  const sha = (b: Buffer) => crypto.createHash("sha256").update(b).digest("hex");
+  /** WebCrypto hashes on libuv's thread pool: a 100 MB video is not hashed on the thread that answers requests. */
+  const sha = async (b: Buffer) => Buffer.from(await crypto.subtle.digest("SHA-256", b)).toString("hex");
 
   return {
     view,
@@ -147,7 +147,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
           { key: mediaKey(userId, "uploads", img.ext), data: img.data, mime: img.mime },
           { key: mediaKey(userId, "thumbs", "jpg"), data: img.thumb, mime: "image/jpeg" },
         ],
-        { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: sha(file.buffer), consentAt: new Date() },
+        { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: await sha(file.buffer), consentAt: new Date() },
       );
     },
 
@@ -174,7 +174,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
           durationMs: Math.round(length * 1000),
           trimStartMs: Math.round(start * 1000),
           trimEndMs: Math.round(end * 1000),
-          sha256: sha(file.buffer),
+          sha256: await sha(file.buffer),
           consentAt: null,
         });
       });
@@ -206,7 +206,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
             { key: mediaKey(userId, "uploads", ext), data: out, mime },
             { key: mediaKey(userId, "thumbs", "jpg"), data: poster, mime: "image/jpeg" },
           ],
-          { mime, sizeBytes: stat.size, width: info.video.width, height: info.video.height, durationMs: Math.round(info.durationSec * 1000), sha256: sha(file.buffer), consentAt: new Date() },
+          { mime, sizeBytes: stat.size, width: info.video.width, height: info.video.height, durationMs: Math.round(info.durationSec * 1000), sha256: await sha(file.buffer), consentAt: new Date() },
         );
       });
     },
