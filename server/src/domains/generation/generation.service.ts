@@ -1,5 +1,6 @@
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
+import { createSlots } from "../../db/slots.ts";
 import type { GenerationMode, TaskStatus } from "../../db/generated/enums.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -42,6 +43,12 @@ export interface TaskOutputs {
   height: number;
 }
 
+/** The caller's balance as read with their session at the start of the request (docs/decisions/074). */
+export interface KnownBalance {
+  points: number;
+  free_generations: number;
+}
+
 interface SubmitRequest {
   mode: GenerationMode;
   templateId?: number;
@@ -50,6 +57,7 @@ interface SubmitRequest {
   input: TaskInput;
   cost: number;
   idempotencyKey?: string;
+  known?: KnownBalance;
 }
 
 export function createGenerationService(deps: {
@@ -65,6 +73,10 @@ export function createGenerationService(deps: {
   const { db, config, credits, storage, templates, uploads, queue } = deps;
 
   const isVideo = (mode: GenerationMode) => VIDEO_MODES.includes(mode);
+  /** Charging transactions may hold at most half the pool; the rest stays free for reads and refusals. */
+  const chargingSlot = createSlots(Math.floor(config.DB_POOL_SIZE / 2));
+  /** The cost is small enough to be paid with a free generation. */
+  const freeEligible = (cost: number) => cost > 0 && cost <= config.GENERATION_PRICE_480P;
 
   /** Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image, times the template's price. */
   function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number }): number {
@@ -99,13 +111,17 @@ export function createGenerationService(deps: {
       const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
       if (existing) return answer(existing);
     }
+    // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
+    // conditional charge inside the transaction stays the guarantee for everything this lets through.
+    const k = r.known;
+    if (k && r.cost > 0 && !(freeEligible(r.cost) && k.free_generations > 0) && k.points < r.cost) throw new HttpError(402, MSG.notEnoughCredits);
     // start the queue (first submit of this process) before taking any lock
     await queue.ready();
     try {
-      const task = await db.$transaction(
+      const task = await chargingSlot(() => db.$transaction(
         async (tx) => {
           const free =
-            r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P
+            freeEligible(r.cost)
               ? await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`
               : [];
           const created = await tx.generationTask.create({
@@ -129,7 +145,7 @@ export function createGenerationService(deps: {
           return created;
         },
         { maxWait: 20_000, timeout: 20_000 },
-      );
+      ));
       return answer(task);
     } catch (err) {
       if (r.idempotencyKey && isUniqueViolation(err)) {
@@ -205,7 +221,7 @@ export function createGenerationService(deps: {
     own,
     engineLabel: deps.engineLabel,
 
-    async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }) {
+    async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, known?: KnownBalance) {
       if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
       const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
       const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : ["image_to_video", "audio_overlay"]);
@@ -214,11 +230,11 @@ export function createGenerationService(deps: {
       else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
     /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt-drawn picture. */
-    async roleOrTextVideo(userId: number, b: { role_id?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
+    async roleOrTextVideo(userId: number, b: { role_id?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean, known?: KnownBalance) {
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
       const template = await templateFor(b.template_id, ["image_to_video", "audio_overlay"]);
@@ -226,10 +242,10 @@ export function createGenerationService(deps: {
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
-    async images(userId: number, b: { prompt?: string; role_id?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
+    async images(userId: number, b: { prompt?: string; role_id?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean, known?: KnownBalance) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
       const template = await templateFor(b.template_id, ["text_to_image", "image_batch"]);
       const count = batch ? (b.count ?? 4) : 1;
@@ -237,7 +253,7 @@ export function createGenerationService(deps: {
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key });
+      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
     async quote(b: { resolution: Resolution; duration: number; template_id?: number; type: "video" | "image"; count: number }) {
