@@ -99,7 +99,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const payments = createPaymentsService({ config, log, orders, providers });
   const consoleServices = {
     audit,
-    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions }),
+    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, cancelUserTasks: generation.cancelForAccount }),
     pixels: createPixelsService(db, audit),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),

@@ -10,6 +10,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import { publishSessionEnded } from "../generation/progress.ts";
 import { ACCOUNT_COLUMNS } from "../users/users.service.ts";
 import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
@@ -87,8 +88,10 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
 
   const userTtl = config.SESSION_TTL_DAYS * 86_400_000;
 
+  /** Ends every login of the account; its open progress streams close on every instance when this commits. */
   async function revokeUserSessions(userId: number, tx: Tx | Db = db): Promise<void> {
     await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
+    await publishSessionEnded(tx, { userId });
   }
 
   /**
@@ -317,7 +320,10 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     },
 
     async logout(sessionId: number): Promise<void> {
-      await db.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
+      await db.$transaction(async (tx) => {
+        await tx.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
+        await publishSessionEnded(tx, { sessionId });
+      });
     },
 
     /** Console login: username, password (scrypt) and the one-time code of the staff member's authenticator. */

@@ -44,9 +44,9 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
 
   api.get(
     "/api/Generation/progress",
-    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends", tags, auth: "user", can: read, query: streamQuery },
+    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned", tags, auth: "user", can: read, query: streamQuery },
     async ({ principal, query, req, res }) => {
-      const userId = principal.userId;
+      const { userId, sessionId } = principal;
       if (query.id) await generation.own(userId, query.id);
       const send = (data: unknown) => res.write(`event: progress\ndata: ${JSON.stringify(data)}\n\n`);
       let closed = false;
@@ -71,6 +71,9 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
             if (query.id) finish();
           } else send({ id: e.taskId, status: STATUS_TEXT[e.status as keyof typeof STATUS_TEXT], state: e.status, progress: e.progress });
         }).catch(finish);
+      }, (ended) => {
+        // a ban or a logout, from any instance: this stream's login is over (docs/decisions/075)
+        if ("sessionId" in ended ? ended.sessionId === sessionId : ended.userId === userId) finish();
       });
       if (closed) return void unsubscribe();
       res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });

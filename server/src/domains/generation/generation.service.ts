@@ -1,5 +1,5 @@
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { createSlots } from "../../db/slots.ts";
 import type { GenerationMode, TaskStatus } from "../../db/generated/enums.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
@@ -208,6 +208,17 @@ export function createGenerationService(deps: {
     };
   }
 
+  /** Gives back what a task that just failed took: its free generation, or its credits through the ledger (once, by key). */
+  async function giveBack(tx: Tx, taskId: number): Promise<GenerationTask> {
+    const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
+    if (t.paidWith === "free") {
+      await tx.user.update({ where: { id: t.userId }, data: { freeGenerations: { increment: 1 } } });
+    } else if (t.cost > 0) {
+      await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
+    }
+    return t;
+  }
+
   async function own(userId: number, id: number) {
     const t = await db.generationTask.findFirst({ where: { id, userId, state: "active" } });
     if (!t) throw HttpError.notFound();
@@ -344,16 +355,24 @@ export function createGenerationService(deps: {
           UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
           WHERE id = ${taskId} AND status IN ('queued', 'running') RETURNING id`;
         if (!rows.length) return null;
-        const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
-        if (t.paidWith === "free") {
-          await tx.user.update({ where: { id: t.userId }, data: { freeGenerations: { increment: 1 } } });
-        } else if (t.cost > 0) {
-          await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
-        }
-        return t;
+        return giveBack(tx, taskId);
       });
       if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
       return task !== null;
+    },
+
+    /**
+     * A banned account's unfinished tasks are failed (and refunded) in the ban's transaction: a worker still rendering
+     * one sees it at its next heartbeat and stops, and its result can no longer be recorded or delivered.
+     */
+    async cancelForAccount(tx: Tx, userId: number, error: string): Promise<void> {
+      const rows = await tx.$queryRaw<{ id: number }[]>`
+        UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
+        WHERE user_id = ${userId} AND status IN ('queued', 'running') RETURNING id`;
+      for (const { id } of rows) {
+        const t = await giveBack(tx, id);
+        await publishProgress(tx, { taskId: id, userId, status: "failed", progress: t.progress });
+      }
     },
 
     /** Results past GENERATION_RESULT_TTL_HOURS: marked expired and their files deleted. */

@@ -10,6 +10,8 @@ interface Deps {
   audit: AuditService;
   /** Ends every login of a user at once (auth.revokeUserSessions). */
   revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
+  /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
+  cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
 }
 
 /** What a report needs to know about the reported thing: whose it is, its state, and whether everyone can see it. */
@@ -80,13 +82,15 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
  * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends public content (or the reporter's own)
  * in the same transaction that files it; a ban revokes every token of the account before it commits.
  */
-export function createModerationService({ db, audit, revokeUserSessions }: Deps) {
+export function createModerationService({ db, audit, revokeUserSessions, cancelUserTasks }: Deps) {
   async function ban(tx: Tx, staffId: number, userId: number, reason: string) {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
     if (!before) throw HttpError.notFound();
     const created = await tx.ban.create({ data: { userId, reason, staffId } });
     if (!before.bannedAt) await tx.user.update({ where: { id: userId }, data: { bannedAt: created.createdAt } });
     await revokeUserSessions(userId, tx);
+    // renders in progress are not finished for, nor delivered to, a banned account
+    await cancelUserTasks(tx, userId, "The account was banned");
     await audit.record(tx, { staffId, action: "ban", resource: "User", resourceId: userId, before, after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id }, reason });
     return created;
   }
