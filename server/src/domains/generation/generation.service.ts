@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { createSlots } from "../../db/slots.ts";
@@ -124,9 +125,11 @@ export function createGenerationService(deps: {
             freeEligible(r.cost)
               ? await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`
               : [];
+          const jobId = crypto.randomUUID();
           const created = await tx.generationTask.create({
             data: {
               userId,
+              jobId,
               mode: r.mode,
               templateId: r.templateId ?? null,
               engine: config.GENERATION_ENGINE,
@@ -141,7 +144,7 @@ export function createGenerationService(deps: {
           if (!free.length && r.cost > 0) {
             await credits.charge({ userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` }, tx);
           }
-          await queue.send(tx, created.id);
+          await queue.send(tx, created.id, jobId);
           return created;
         },
         { maxWait: 20_000, timeout: 20_000 },
@@ -217,6 +220,25 @@ export function createGenerationService(deps: {
       await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
     }
     return t;
+  }
+
+  /**
+   * Fails the task and gives back what it took, exactly once however often it is called. With `only`, only while that
+   * attempt or that job still owns the task (a worker's last attempt; a dead-lettered job).
+   */
+  async function fail(taskId: number, error: string, only: { attempts?: number; jobId?: string | null } = {}): Promise<boolean> {
+    const task = await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ id: number }[]>`
+        UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
+        WHERE id = ${taskId} AND status IN ('queued', 'running')
+          AND (${only.attempts ?? null}::int IS NULL OR attempts = ${only.attempts ?? null}::int)
+          AND (${only.jobId === undefined}::boolean OR job_id IS NOT DISTINCT FROM ${only.jobId ?? null}::uuid)
+        RETURNING id`;
+      if (!rows.length) return null;
+      return giveBack(tx, taskId);
+    });
+    if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
+    return task !== null;
   }
 
   async function own(userId: number, id: number) {
@@ -315,27 +337,39 @@ export function createGenerationService(deps: {
 
     // ---- worker side: every transition is conditional, so a job run twice changes nothing the second time ----
 
-    /** Marks the task generating for a new attempt; null when it already ended (the job is then a no-op). */
-    async beginAttempt(taskId: number): Promise<GenerationTask | null> {
+    /**
+     * Marks the task generating for a new attempt by this job; null (the job is then a no-op) when the task ended, when
+     * another job is now entitled to it (it was recovered from a dead worker), or when a live worker is still running it
+     * (its heartbeat is fresh): one task never runs twice at once (docs/decisions/076).
+     */
+    async beginAttempt(taskId: number, jobId?: string): Promise<GenerationTask | null> {
       const rows = await db.$queryRaw<{ id: number }[]>`
-        UPDATE generation_tasks SET status = 'running', attempts = attempts + 1, progress = 0, error = NULL, started_at = COALESCE(started_at, now())
-        WHERE id = ${taskId} AND status IN ('queued', 'running') RETURNING id`;
+        UPDATE generation_tasks SET status = 'running', attempts = attempts + 1, progress = 0, error = NULL, started_at = COALESCE(started_at, now()), heartbeat_at = now()
+        WHERE id = ${taskId} AND job_id IS NOT DISTINCT FROM ${jobId ?? null}::uuid
+          AND (status = 'queued' OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${config.GENERATION_STALE_SECONDS}))))
+        RETURNING id`;
       if (!rows.length) return null;
       const t = await db.generationTask.findUniqueOrThrow({ where: { id: taskId } });
       await publishProgress(db, { taskId, userId: t.userId, status: t.status, progress: 0 });
       return t;
     },
 
+    /** The running attempt is alive; false when it is no longer this attempt's to run (recovered, failed, cancelled by a ban). */
+    async heartbeat(task: GenerationTask): Promise<boolean> {
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts }, data: { heartbeatAt: new Date() } });
+      return n.count === 1;
+    },
+
     async reportProgress(task: GenerationTask, percent: number) {
-      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", progress: { lt: percent } }, data: { progress: percent } });
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts, progress: { lt: percent } }, data: { progress: percent } });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "running", progress: percent });
     },
 
-    /** Records the outputs; false when the task had already ended (a duplicate run), in which case the caller discards its files. */
+    /** Records the outputs; false when this attempt no longer owns the task (a duplicate or superseded run), in which case the caller discards its files. */
     async complete(task: GenerationTask, out: TaskOutputs): Promise<boolean> {
       const expiresAt = new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
       const n = await db.generationTask.updateMany({
-        where: { id: task.id, status: "running" },
+        where: { id: task.id, status: "running", attempts: task.attempts },
         data: { status: "succeeded", progress: 100, outputKey: out.mainKey, posterKey: out.posterKey, outputs: out as object, finishedAt: new Date(), expiresAt, error: null },
       });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "succeeded", progress: 100 });
@@ -344,22 +378,44 @@ export function createGenerationService(deps: {
 
     /** Back to "to be generated" while pg-boss waits to retry. */
     async retryLater(task: GenerationTask, error: string) {
-      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running" }, data: { status: "queued", progress: 0, error: error.slice(0, 500) } });
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts }, data: { status: "queued", progress: 0, error: error.slice(0, 500) } });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "queued", progress: 0 });
     },
 
-    /** Fails the task and gives back what it took, exactly once however often it is called. */
-    async fail(taskId: number, error: string): Promise<boolean> {
-      const task = await db.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<{ id: number }[]>`
-          UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
-          WHERE id = ${taskId} AND status IN ('queued', 'running') RETURNING id`;
-        if (!rows.length) return null;
-        return giveBack(tx, taskId);
-      });
-      if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
-      return task !== null;
+    /**
+     * Running tasks whose worker went silent (killed, frozen, cut off) for GENERATION_STALE_SECONDS: each gets a new job
+     * and its old job is cancelled, in one transaction, or is failed and refunded when its attempts are used up.
+     * Every worker sweeps; the conditional update lets exactly one of them take each task.
+     */
+    async recoverStalled(): Promise<number> {
+      const stale = await db.$queryRaw<{ id: number; attempts: number; job_id: string | null; user_id: number }[]>`
+        SELECT id, attempts, job_id::text AS job_id, user_id FROM generation_tasks
+        WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => ${config.GENERATION_STALE_SECONDS}) ORDER BY id LIMIT 100`;
+      const message = "The worker running this generation stopped";
+      let recovered = 0;
+      for (const t of stale) {
+        if (t.attempts > config.GENERATION_RETRY_LIMIT) {
+          if (await fail(t.id, message, { attempts: t.attempts })) recovered++;
+          continue;
+        }
+        const moved = await db.$transaction(async (tx) => {
+          const jobId = crypto.randomUUID();
+          const n = await tx.$executeRaw`
+            UPDATE generation_tasks SET status = 'queued', progress = 0, job_id = ${jobId}::uuid, error = ${message}
+            WHERE id = ${t.id} AND status = 'running' AND attempts = ${t.attempts}
+              AND heartbeat_at < now() - make_interval(secs => ${config.GENERATION_STALE_SECONDS})`;
+          if (!n) return false;
+          await queue.send(tx, t.id, jobId);
+          if (t.job_id) await queue.cancel(tx, t.job_id);
+          await publishProgress(tx, { taskId: t.id, userId: t.user_id, status: "queued", progress: 0 });
+          return true;
+        });
+        if (moved) recovered++;
+      }
+      return recovered;
     },
+
+    fail,
 
     /**
      * A banned account's unfinished tasks are failed (and refunded) in the ban's transaction: a worker still rendering
