@@ -1,6 +1,7 @@
 /**
  * At most `n` callers run inside at once; the others wait in arrival order, holding nothing (no pool connection).
- * Used to keep long transactions from taking every connection of the pool (docs/decisions/074).
+ * Keeps long transactions from taking every connection of the pool (docs/decisions/074) and image decoding from
+ * taking every core (docs/decisions/073).
  */
 export function createSlots(n: number) {
   let free = Math.max(1, n);

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp, { type Sharp } from "sharp";
 import type { Db } from "../../db/client.ts";
+import { createSlots } from "../../db/slots.ts";
 import type { UploadKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -68,8 +69,18 @@ async function withProbedMedia<T>(
   }
 }
 
+/**
+ * Images decoded at once per process: one core fewer than the machine has, so several large uploads never take every
+ * core from the thread answering requests (docs/decisions/073). The others wait, holding only their upload buffer.
+ */
+const imageSlot = createSlots(os.availableParallelism() - 1);
+
 /** Decodes an uploaded image by content and returns it re-encoded without metadata (EXIF, GPS), plus a thumbnail. */
-export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb: Buffer; width: number; height: number; ext: "jpg" | "png"; mime: string }> {
+export function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb: Buffer; width: number; height: number; ext: "jpg" | "png"; mime: string }> {
+  return imageSlot(() => decodeAndReencode(buf));
+}
+
+async function decodeAndReencode(buf: Buffer): Promise<{ data: Buffer; thumb: Buffer; width: number; height: number; ext: "jpg" | "png"; mime: string }> {
   const kind = sniff(buf);
   if (!kind || !IMAGE_KINDS.has(kind)) throw HttpError.badRequest(MSG.imageFormat);
   let input: Sharp;
