@@ -124,7 +124,7 @@ async function healthWhileUploading(url: string): Promise<BenchResult[]> {
   const uploadLoop = async (f: { buf: Buffer; name: string }) => {
     while (uploading) {
       const form = new FormData();
-      form.append("file", new Blob([f.buf]), f.name);
+      form.append("file", new Blob([new Uint8Array(f.buf)]), f.name);
       form.append("consent", "1");
       const res = await fetch(`${url}/api/ImageUpload/upload`, { method: "POST", headers: { token: user.token }, body: form });
       if (res.status === 200) uploaded++;
