@@ -142,8 +142,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
   mediaRoutes(api, services.storage);
-  const perUserHourly = (scope: string, limit: number) =>
-    services.limiter.middleware(scope, (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "-"}`, limit, windowSeconds: 3600 }]);
+  const perUserHourly = (scope: string, limit: number) => services.limiter.perUser(scope, limit, 3600);
   uploadsRoutes(api, services.uploads, perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR));
   templatesRoutes(api, services.templates, config, services.engineStatus);
   generationRoutes(api, services.generation, services.progress, services.engineStatus, perUserHourly("generate", config.RATE_LIMIT_GENERATIONS_PER_HOUR));

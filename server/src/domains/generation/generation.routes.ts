@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "./engines/engine.ts";
 import { durationPointsBody, galleryQuery, imageBatchBody, picVideoBody, roleVideoBody, setPublicBody, streamQuery, taskIdQuery, taskListQuery, textPicBody, textVideoBody } from "./generation.schema.ts";
@@ -6,7 +7,7 @@ import { STATUS_TEXT, type GenerationService } from "./generation.service.ts";
 import type { ProgressHub } from "./progress.ts";
 
 const HEARTBEAT_MS = 15_000;
-const ENDED = new Set(["succeeded", "failed", "expired"]);
+const ENDED = new Set<string>(ENDED_TASK_STATUSES);
 
 export function generationRoutes(api: ApiRouter, generation: GenerationService, hub: ProgressHub, engineStatus: () => Promise<EngineStatus>, perUserHourly: RequestHandler) {
   const tags = ["generation"];

@@ -1,6 +1,6 @@
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import type { GenerationMode, TaskStatus } from "../../db/generated/enums.ts";
+import { IMAGE_MODES, PHOTO_MODES, VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -8,7 +8,6 @@ import type { MediaStorage } from "../../storage/storage.ts";
 import type { GenerationQueue } from "../../worker/queue.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
-import { VIDEO_MODES } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import type { Resolution } from "./engines/engine.ts";
 import { publishProgress } from "./progress.ts";
@@ -64,7 +63,7 @@ export function createGenerationService(deps: {
 }) {
   const { db, config, credits, storage, templates, uploads, queue } = deps;
 
-  const isVideo = (mode: GenerationMode) => VIDEO_MODES.includes(mode);
+  const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
 
   /** Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image, times the template's price. */
   function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number }): number {
@@ -74,7 +73,7 @@ export function createGenerationService(deps: {
     return blocks * rate * o.templatePrice;
   }
 
-  async function templateFor(templateId: number | undefined, accepts: GenerationMode[]) {
+  async function templateFor(templateId: number | undefined, accepts: readonly GenerationMode[]) {
     if (!templateId) return null;
     const t = await templates.get(templateId);
     if (!accepts.includes(t.mode)) throw HttpError.badRequest("This template cannot be used for this kind of generation");
@@ -208,7 +207,7 @@ export function createGenerationService(deps: {
     async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }) {
       if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
       const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
-      const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : ["image_to_video", "audio_overlay"]);
+      const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : PHOTO_MODES);
       const input: TaskInput = { params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id } };
       if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
       else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
@@ -221,7 +220,7 @@ export function createGenerationService(deps: {
     async roleOrTextVideo(userId: number, b: { role_id?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
-      const template = await templateFor(b.template_id, ["image_to_video", "audio_overlay"]);
+      const template = await templateFor(b.template_id, PHOTO_MODES);
       const input: TaskInput = { prompt: b.prompt, params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
@@ -231,7 +230,7 @@ export function createGenerationService(deps: {
 
     async images(userId: number, b: { prompt?: string; role_id?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
-      const template = await templateFor(b.template_id, ["text_to_image", "image_batch"]);
+      const template = await templateFor(b.template_id, IMAGE_MODES);
       const count = batch ? (b.count ?? 4) : 1;
       const input: TaskInput = { prompt: b.prompt, count, aspect: b.aspect, params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) }, sources: { role_id: b.role_id, image_id: b.image_id } };
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
@@ -251,7 +250,7 @@ export function createGenerationService(deps: {
     },
 
     async list(userId: number, q: { page: number; limit: number; type?: "video" | "image" }) {
-      const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: VIDEO_MODES } : { notIn: VIDEO_MODES } } : {}) };
+      const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}) };
       const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
     },

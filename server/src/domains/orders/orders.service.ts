@@ -5,6 +5,7 @@ import type { AppAbility } from "../../authz/abilities.ts";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, OrderStatus, Product } from "../../db/generated/client.ts";
+import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
@@ -32,7 +33,7 @@ const STATUS_TEXT: Record<OrderStatus, string> = {
   refunded: "refunded",
 };
 
-const OPEN_STATUSES: OrderStatus[] = ["pending", "threeDsPending"];
+const OPEN_STATUSES: readonly OrderStatus[] = OPEN_ORDER_STATUSES;
 
 /**
  * The order state machine. A verified success always wins over an earlier failure or expiry (the money was
@@ -279,7 +280,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
 
     /** The sweep: orders left unpaid past their time become expired. Called by a timer (or a test) with the current time. */
     async expireAbandoned(now = new Date()): Promise<number> {
-      const expired = await db.order.updateMany({ where: { status: { in: OPEN_STATUSES }, expiresAt: { lte: now } }, data: { status: "expired", failureReason: "abandoned" } });
+      const expired = await db.order.updateMany({ where: { status: { in: [...OPEN_STATUSES] }, expiresAt: { lte: now } }, data: { status: "expired", failureReason: "abandoned" } });
       if (expired.count) log.info({ count: expired.count }, "expired abandoned orders");
       return expired.count;
     },

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 
@@ -11,7 +12,7 @@ export function createResultsService(db: Db) {
   return {
     async remove(userId: number, id: number): Promise<void> {
       const removed = await db.generationTask.updateMany({
-        where: { id, userId, state: "active", status: { in: ["succeeded", "failed", "expired"] } },
+        where: { id, userId, state: "active", status: { in: [...ENDED_TASK_STATUSES] } },
         data: { state: "removed" },
       });
       if (removed.count === 1) return;

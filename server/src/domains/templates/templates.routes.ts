@@ -1,10 +1,13 @@
 import { z } from "zod";
+import { RESOLUTIONS, VIDEO_MODES } from "../../contract/generation.ts";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "../../contract/locales.ts";
+import { IMAGE_TYPES } from "../../contract/uploads.ts";
 import type { Config } from "../../config.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "../generation/engines/engine.ts";
 import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
 import { LIMITS } from "../uploads/uploads.service.ts";
-import { VIDEO_MODES, type TemplatesService } from "./templates.service.ts";
+import type { TemplatesService } from "./templates.service.ts";
 
 const templatesQuery = z.object({ suit_for: z.string().max(40).optional(), category: z.string().max(40).optional() });
 const promptQuery = z.object({ category: z.string().max(40).optional() });
@@ -30,12 +33,12 @@ export function templatesRoutes(api: ApiRouter, templates: TemplatesService, con
       currency: "USD",
       free_generations: config.FREE_GENERATIONS,
       max_duration: MAX_DURATION_SEC,
-      resolutions: ["480P", "720P"],
+      resolutions: RESOLUTIONS,
       page_sizes: [10, 20, 30, 50],
       render_estimate: "1-2 minutes",
       price: { per_block_seconds: config.GENERATION_PRICE_SECONDS, "480P": config.GENERATION_PRICE_480P, "720P": config.GENERATION_PRICE_720P, image: config.IMAGE_CREDIT_PRICE },
       upload_limits: {
-        image_types: ["png", "jpg", "jpeg", "webp", "bmp"],
+        image_types: IMAGE_TYPES,
         image_mb: LIMITS.imageBytes / 1048576,
         audio_mb: LIMITS.audioBytes / 1048576,
         audio_source_seconds: LIMITS.audioSourceSec,
@@ -46,6 +49,6 @@ export function templatesRoutes(api: ApiRouter, templates: TemplatesService, con
     }),
   );
   api.get("/api/Index/getSiteConfig", { summary: "Languages and the generation engine's status", tags, auth: "public" }, async () =>
-    templates.settings({ languages: ["en", "ja", "ko", "ru"], default_language: "en", engine: await engineStatus() }),
+    templates.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
   );
 }

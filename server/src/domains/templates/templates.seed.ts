@@ -3,7 +3,7 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../db/generated/enums.ts";
 import { createStorage, type MediaStorage } from "../../storage/storage.ts";
-import { draftSvg } from "../generation/engines/local.engine.ts";
+import { draftSvg, STYLES } from "../generation/engines/local.engine.ts";
 
 interface SeedTemplate {
   slug: string;
@@ -66,9 +66,8 @@ async function renderCover(storage: MediaStorage, key: string, title: string, st
 /** Idempotent: seeds templates, banners and prompts into empty tables, and re-renders any seeded cover missing from storage. */
 export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<void> {
   const storage = createStorage(ctx.config);
-  const styles = ["aurora", "bokeh", "waves", "mosaic"];
-  const templates = SEED_TEMPLATES.map((t, i) => ({ ...t, key: `site/templates/${t.slug}.jpg`, sortOrder: i, style: styles[i % styles.length] }));
-  const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: styles[(i + 1) % styles.length] }));
+  const templates = SEED_TEMPLATES.map((t, i) => ({ ...t, key: `site/templates/${t.slug}.jpg`, sortOrder: i, style: STYLES[i % STYLES.length] }));
+  const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: STYLES[(i + 1) % STYLES.length] }));
   await Promise.all([
     ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640)),
     ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400)),

@@ -1,9 +1,7 @@
 import type { Db } from "../../db/client.ts";
-import type { GenerationMode } from "../../db/generated/enums.ts";
+import type { GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
-
-export const VIDEO_MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video"];
 
 /**
  * Seeded and uploaded covers and banner images are site media keys (`site/...`), handed out as signed URLs; staff may
@@ -24,9 +22,9 @@ export function createTemplatesService(db: Db, storage: MediaStorage) {
   }
 
   return {
-    async list(q: { suitFor?: string; category?: string; modes?: GenerationMode[] }) {
+    async list(q: { suitFor?: string; category?: string; modes?: readonly GenerationMode[] }) {
       const rows = await db.template.findMany({
-        where: { enabled: true, ...(q.suitFor ? { suitFor: q.suitFor } : {}), ...(q.category ? { category: q.category } : {}), ...(q.modes ? { mode: { in: q.modes } } : {}) },
+        where: { enabled: true, ...(q.suitFor ? { suitFor: q.suitFor } : {}), ...(q.category ? { category: q.category } : {}), ...(q.modes ? { mode: { in: [...q.modes] } } : {}) },
         orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
       });
       return Promise.all(rows.map(templateView));

@@ -8,7 +8,7 @@ import type { UploadKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
-import { UPLOAD_LIMITS } from "./upload-rules.ts";
+import { UPLOAD_LIMITS } from "../../contract/uploads.ts";
 import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
 import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
-import type { GenerationMode } from "../../../db/generated/enums.ts";
+import { GENERATION_MODES } from "../../../contract/generation.ts";
 import { ffmpeg, probe } from "../../media/media-tools.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineProgress, type EngineResult, type EngineStatus, type GenerationEngine, type Resolution } from "./engine.ts";
 
@@ -170,7 +170,6 @@ interface Running {
 
 export function createLocalEngine(): GenerationEngine {
   const jobs = new Map<string, Running>();
-  const MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"];
 
   /** The source photo, scaled and centre-cropped to MARGIN× the output size, and a poster at the output size. */
   async function prepareStill(image: string, resolution: Resolution, workDir: string) {
@@ -270,7 +269,7 @@ export function createLocalEngine(): GenerationEngine {
         label: "local draft",
         available: ok,
         ai: false,
-        modes: MODES,
+        modes: [...GENERATION_MODES],
         message: ok
           ? "No AI engine is configured: results are local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations."
           : "No AI engine is configured and ffmpeg is not available: generation cannot run.",

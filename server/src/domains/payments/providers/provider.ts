@@ -1,6 +1,5 @@
 /** Payment providers Reverie can take money through; one adapter file each in this folder. */
-export const PROVIDERS = ["sandbox", "stripe", "paypal"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+import type { ProviderName } from "../../../contract/orders.ts";
 
 /** What an order becomes because of something the provider said. */
 export type PaymentOutcome = "paid" | "3ds_pending" | "failed";
