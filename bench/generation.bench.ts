@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { pino } from "pino";
-import { createServices } from "../server/src/app.ts";
+import { createServices } from "../server/src/services.ts";
 import { parseConfig } from "../server/src/config.ts";
 import { createDb } from "../server/src/db/client.ts";
 import { startEmbeddedPostgres } from "../server/src/db/embedded.ts";

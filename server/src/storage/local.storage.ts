@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { MediaStorage } from "./storage.ts";
+import type { MediaStorage } from "./media-storage.ts";
 
 export interface LocalStorageOptions {
   root: string;

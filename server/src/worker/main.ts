@@ -1,4 +1,4 @@
-import { createServices } from "../app.ts";
+import { createRenderServices } from "../render-services.ts";
 import { config } from "../config.ts";
 import { createDb } from "../db/client.ts";
 import { createLogger } from "../logger.ts";
@@ -12,7 +12,7 @@ const cfg = { ...config(), RUN_WORKER: true };
 const log = createLogger(cfg);
 const url = cfg.DATABASE_URL ?? `postgresql://reverie:reverie@127.0.0.1:${cfg.EMBEDDED_PG_PORT}/reverie`;
 const db = createDb(url, cfg.WORKER_CONCURRENCY + 2);
-const services = createServices({ db, config: cfg, log, databaseUrl: url });
+const services = createRenderServices({ db, config: cfg, log, databaseUrl: url });
 const worker = await startGenerationWorker({ databaseUrl: url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter });
 
 let stopping = false;

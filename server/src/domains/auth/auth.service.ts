@@ -15,22 +15,9 @@ import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
 import { hashToken, newToken } from "./tokens.ts";
 import { matchingTotpStep } from "./totp.ts";
+import type { Attribution, ClientContext } from "../../http/client-context.ts";
 
 /** Where a visitor came from (SPEC.md §7 request headers), recorded on first touch. */
-export interface Attribution {
-  channelId?: string;
-  utmCampaign?: string;
-  utmAdset?: string;
-  utmAd?: string;
-  bemobClickId?: string;
-}
-
-export interface ClientContext {
-  ip?: string;
-  userAgent?: string;
-  attribution: Attribution;
-}
-
 export interface LoginResult {
   token: string;
   userId: number;

@@ -5,7 +5,7 @@ import type { GenerationTask } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
-import type { GenerationQueue } from "../../worker/queue.ts";
+import type { GenerationQueue } from "./queue.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";

@@ -9,7 +9,7 @@ import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
-import type { PaymentOutcome, PaymentUpdate } from "../payments/providers/provider.ts";
+import type { PaymentOutcome, PaymentUpdate } from "./payment-update.ts";
 import type { ProductsService } from "../products/products.service.ts";
 import { formatMinor } from "../products/money.ts";
 

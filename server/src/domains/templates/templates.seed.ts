@@ -4,11 +4,12 @@ import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../db/generated/enums.ts";
 import { createStorage, type MediaStorage } from "../../storage/storage.ts";
 import { draftSvg, STYLES } from "../generation/engines/local.engine.ts";
+import type { TemplateCategory } from "../../contract/templates.ts";
 
 interface SeedTemplate {
   slug: string;
   name: string;
-  category: "Portrait" | "Lifestyle" | "Creative";
+  category: TemplateCategory;
   suitFor: "image" | "video" | "text";
   mode: GenerationMode;
   params: Record<string, string>;

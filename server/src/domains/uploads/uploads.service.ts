@@ -8,7 +8,7 @@ import type { UploadKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
-import { UPLOAD_LIMITS } from "../../contract/uploads.ts";
+import { IMAGE_TYPES, UPLOAD_LIMITS } from "../../contract/uploads.ts";
 import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
 import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
 
@@ -39,7 +39,8 @@ export interface UploadView {
   created_at: string;
 }
 
-const IMAGE_KINDS = new Set(["png", "jpeg", "webp", "bmp"]);
+/** The accepted image formats under the names the signature sniffer gives them (it calls jpg "jpeg"). */
+const IMAGE_KINDS = new Set<string>(IMAGE_TYPES.map((t) => (t === "jpg" ? "jpeg" : t)));
 const AUDIO_KINDS = new Set(["mp3", "wav", "ogg", "flac", "aac", "isobmff", "ebml"]);
 const VIDEO_KINDS = new Set(["isobmff", "ebml"]);
 
