@@ -13,7 +13,6 @@ import { sandboxEnabled } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { productsRoutes } from "./domains/products/products.routes.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
-import { resultsRoutes } from "./domains/results/results.routes.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
 import { mediaRoutes } from "./domains/media/media.routes.ts";
@@ -65,7 +64,6 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   uploadsRoutes(api, services.uploads, perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR));
   templatesRoutes(api, services.templates, config, services.engineStatus);
   generationRoutes(api, services.generation, services.progress, services.engineStatus, perUserHourly("generate", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
-  resultsRoutes(api, services.results);
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);

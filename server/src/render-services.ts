@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
+import { createAuditService } from "./domains/audit/audit.service.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
 import { cachedEngineStatus, createEngine } from "./domains/generation/engines/registry.ts";
 import { createGenerationService } from "./domains/generation/generation.service.ts";
@@ -25,7 +26,8 @@ export interface AppDeps {
  */
 export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) {
   const limiter = new RateLimiter(db);
-  const credits = createCreditsService(db);
+  const audit = createAuditService(db);
+  const credits = createCreditsService(db, audit);
   const url = databaseUrl ?? config.DATABASE_URL ?? "";
   const storage = createStorage(config);
   const uploads = createUploadsService(db, storage);
@@ -39,5 +41,5 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const close = async () => {
     await Promise.all([queue.stop(), progress.close()]);
   };
-  return { limiter, credits, storage, uploads, templates, engine, engineStatus, queue, progress, generation, close };
+  return { limiter, audit, credits, storage, uploads, templates, engine, engineStatus, queue, progress, generation, close };
 }

@@ -7,9 +7,7 @@ import { createSandboxProvider } from "./domains/payments/providers/sandbox.prov
 import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
 import { createProductsService } from "./domains/products/products.service.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
-import { createResultsService } from "./domains/results/results.service.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
-import { createAuditService } from "./domains/audit/audit.service.ts";
 import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
 import { createModerationService } from "./domains/moderation/moderation.service.ts";
@@ -25,20 +23,19 @@ import { createRenderServices, type AppDeps } from "./render-services.ts";
 export function createServices(deps: AppDeps) {
   const { db, config, log } = deps;
   const render = createRenderServices(deps);
-  const { limiter, credits, storage } = render;
+  const { limiter, audit, credits, storage } = render;
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log });
   const users = createUsersService(db);
-  const audit = createAuditService(db);
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
-  const orders = createOrdersService({ db, config, credits, products, log });
+  const orders = createOrdersService({ db, config, credits, products, log, audit });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser] });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
   const payments = createPaymentsService({ config, log, orders, providers });
   const consoleServices = {
     audit,
-    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions }),
+    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated } }),
     pixels: createPixelsService(db, audit),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
@@ -47,8 +44,7 @@ export function createServices(deps: AppDeps) {
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
   };
-  const results = createResultsService(db);
-  return { ...render, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, results };
+  return { ...render, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,6 +1,7 @@
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
-import { IMAGE_MODES, PHOTO_MODES, VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import type { ContentState } from "../../contract/moderation.ts";
+import { ENDED_TASK_STATUSES, IMAGE_MODES, PHOTO_MODES, VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -103,10 +104,7 @@ export function createGenerationService(deps: {
     try {
       const task = await db.$transaction(
         async (tx) => {
-          const free =
-            r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P
-              ? await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`
-              : [];
+          const free = r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P && (await credits.useFreeGeneration(tx, userId));
           const created = await tx.generationTask.create({
             data: {
               userId,
@@ -114,14 +112,14 @@ export function createGenerationService(deps: {
               templateId: r.templateId ?? null,
               engine: config.GENERATION_ENGINE,
               cost: r.cost,
-              paidWith: free.length ? "free" : "credits",
+              paidWith: free ? "free" : "credits",
               idempotencyKey: r.idempotencyKey ?? null,
               input: r.input as object,
               resolution: r.resolution ?? null,
               durationSec: r.durationSec ?? null,
             },
           });
-          if (!free.length && r.cost > 0) {
+          if (!free && r.cost > 0) {
             await credits.charge({ userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` }, tx);
           }
           await queue.send(tx, created.id);
@@ -198,6 +196,17 @@ export function createGenerationService(deps: {
   }
 
   return {
+    /** What moderation may see and change of a task: the owner, and the visibility state (reports, takedowns). */
+    moderated: {
+      owner: (c: Tx | Db, id: number) => c.generationTask.findUnique({ where: { id }, select: { userId: true } }),
+      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.generationTask.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+    },
+
+    /** Guest merge (auth): the guest's tasks become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await tx.generationTask.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
+    },
+
     price,
     submit,
     view,
@@ -255,6 +264,23 @@ export function createGenerationService(deps: {
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
     },
 
+    /**
+     * Removes one of the user's finished items from their results (the consumer's delete). A removed task leaves every
+     * list and detail answer at once (they read only active tasks); its media stays in storage until the result's
+     * normal expiry deletes it. A task still rendering cannot be removed (SPEC.md §4).
+     */
+    async remove(userId: number, id: number): Promise<void> {
+      const removed = await db.generationTask.updateMany({
+        where: { id, userId, state: "active", status: { in: [...ENDED_TASK_STATUSES] } },
+        data: { state: "removed" },
+      });
+      if (removed.count === 1) return;
+      const task = await db.generationTask.findFirst({ where: { id, userId, state: "active" }, select: { status: true } });
+      // another user's task, a removed one and a missing one all look the same
+      if (!task) throw HttpError.notFound();
+      throw HttpError.conflict(MSG.stillGenerating);
+    },
+
     /** Shares a finished creation in the home gallery (or stops sharing it); only the owner's succeeded, active, unexpired tasks can be public. */
     async setPublic(userId: number, id: number, isPublic: boolean) {
       const changed = await db.generationTask.updateMany({
@@ -280,9 +306,9 @@ export function createGenerationService(deps: {
     },
 
     async freeGenerations(userId: number) {
-      const u = await db.user.findUnique({ where: { id: userId }, select: { freeGenerations: true } });
-      if (!u) throw HttpError.notFound();
-      return { free_num: u.freeGenerations, num: u.freeGenerations };
+      const left = await credits.freeGenerations(userId);
+      if (left === null) throw HttpError.notFound();
+      return { free_num: left, num: left };
     },
 
     // ---- worker side: every transition is conditional, so a job run twice changes nothing the second time ----
@@ -329,7 +355,7 @@ export function createGenerationService(deps: {
         if (!rows.length) return null;
         const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
         if (t.paidWith === "free") {
-          await tx.user.update({ where: { id: t.userId }, data: { freeGenerations: { increment: 1 } } });
+          await credits.returnFreeGeneration(tx, t.userId);
         } else if (t.cost > 0) {
           await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
         }

@@ -3,7 +3,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp, { type Sharp } from "sharp";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import type { ContentState } from "../../contract/moderation.ts";
 import type { UploadKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -133,6 +134,17 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
   const sha = (b: Buffer) => crypto.createHash("sha256").update(b).digest("hex");
 
   return {
+    /** What moderation may see and change of an upload: the owner, and the visibility state (reports, takedowns). */
+    moderated: {
+      owner: (c: Tx | Db, id: number) => c.upload.findUnique({ where: { id }, select: { userId: true } }),
+      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+    },
+
+    /** Guest merge (auth): the guest's uploads become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await tx.upload.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
+    },
+
     view,
 
     async uploadImage(userId: number, file: IncomingFile | undefined, o: { consent: boolean }): Promise<UploadView> {
