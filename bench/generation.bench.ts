@@ -9,7 +9,7 @@ import { createDb } from "../server/src/db/client.ts";
 import { startEmbeddedPostgres } from "../server/src/db/embedded.ts";
 import { runMigrations } from "../server/src/db/migrate.ts";
 import { createLocalEngine, imageToVideoArgs, outputSize } from "../server/src/domains/generation/engines/local.engine.ts";
-import { ffmpeg } from "../server/src/domains/media/media-tools.ts";
+import { ffmpeg } from "../server/src/storage/media-tools.ts";
 import { startGenerationWorker } from "../server/src/worker/generation.worker.ts";
 import { freePort } from "../tests/net-utils.ts";
 import type { BenchResult } from "./run.ts";

@@ -15,7 +15,7 @@ import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
-import { mediaRoutes } from "./domains/media/media.routes.ts";
+import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
 import { adminRoutes } from "./admin/index.ts";

@@ -10,7 +10,7 @@ export interface LocalStorageOptions {
   defaultTtl: number;
 }
 
-/** The path of the route that serves local media (domains/media). */
+/** The path of the route that serves local media (storage/storage.routes.ts). */
 export const LOCAL_MEDIA_PATH = "/api/media/file";
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9/_.-]*$/i;

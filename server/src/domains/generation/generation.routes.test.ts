@@ -9,7 +9,7 @@ import { startTestServer } from "../../../../tests/server-utils.ts";
 import { seedTemplates } from "../templates/templates.seed.ts";
 import { VIDEO_MODES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
-import { probe } from "../media/media-tools.ts";
+import { probe } from "../../storage/media-tools.ts";
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
 let worker: { stop(): Promise<void> };

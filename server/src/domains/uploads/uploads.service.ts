@@ -10,8 +10,8 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { IMAGE_TYPES, UPLOAD_LIMITS } from "../../contract/uploads.ts";
-import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
-import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
+import { BmpError, bmpSize, decodeBmp } from "../../storage/bmp.ts";
+import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../../storage/media-tools.ts";
 
 /** SPEC.md §5 / §9 limits. */
 export const LIMITS = {

@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
-import { probe } from "../../media/media-tools.ts";
+import { probe } from "../../../storage/media-tools.ts";
 import type { EngineJob } from "./engine.ts";
 import { createLocalEngine, LOOKS, MOTIONS, outputSize } from "./local.engine.ts";
 

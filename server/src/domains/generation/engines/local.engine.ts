@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
 import { GENERATION_MODES } from "../../../contract/generation.ts";
-import { ffmpeg, probe } from "../../media/media-tools.ts";
+import { ffmpeg, probe } from "../../../storage/media-tools.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineProgress, type EngineResult, type EngineStatus, type GenerationEngine, type Resolution } from "./engine.ts";
 
 /**
