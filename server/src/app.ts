@@ -56,13 +56,13 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   app.use(express.urlencoded({ extended: false, limit: "100kb" }));
 
   const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
-  siteRoutes(api, () => isDbReachable(db));
+  siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus);
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
   mediaRoutes(api, services.storage);
   const perUserHourly = (scope: string, limit: number) => services.limiter.perUser(scope, limit, 3600);
   uploadsRoutes(api, services.uploads, perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR));
-  templatesRoutes(api, services.templates, config, services.engineStatus);
+  templatesRoutes(api, services.templates);
   generationRoutes(api, services.generation, services.progress, services.engineStatus, perUserHourly("generate", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);

@@ -13,6 +13,7 @@ import { createTasksAdminService } from "./domains/generation/tasks.admin.servic
 import { createModerationService } from "./domains/moderation/moderation.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createPixelsService } from "./domains/pixels/pixels.service.ts";
+import { createSiteService } from "./domains/site/site.service.ts";
 import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
 import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
 import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
@@ -33,6 +34,7 @@ export function createServices(deps: AppDeps) {
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
   const payments = createPaymentsService({ config, log, orders, providers });
+  const site = createSiteService(db, storage);
   const consoleServices = {
     audit,
     moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated } }),
@@ -44,7 +46,7 @@ export function createServices(deps: AppDeps) {
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
   };
-  return { ...render, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices };
+  return { ...render, mailer, auth, users, staff, products, orders, sandboxGateway, payments, site, ...consoleServices };
 }
 
 export type Services = ReturnType<typeof createServices>;

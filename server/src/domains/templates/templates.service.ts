@@ -13,7 +13,7 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
   return /^(https?:\/\/|\/)/.test(value) ? value : null;
 }
 
-/** Templates, banners, prompt suggestions and site settings: what the Index calls show. */
+/** Templates as the Index calls show them. */
 export function createTemplatesService(db: Db, storage: MediaStorage) {
   const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
@@ -35,22 +35,6 @@ export function createTemplatesService(db: Db, storage: MediaStorage) {
       const t = await db.template.findFirst({ where: { id, enabled: true } });
       if (!t) throw HttpError.notFound();
       return t;
-    },
-
-    async banners() {
-      const rows = await db.banner.findMany({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      return Promise.all(rows.map(async (b) => ({ id: b.id, title: b.title, image_url: await urlOf(b.imageUrl), link: b.link })));
-    },
-
-    async prompts(category?: string) {
-      const rows = await db.promptSuggestion.findMany({ where: { enabled: true, ...(category ? { category } : {}) }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      return rows.map((p) => ({ id: p.id, text: p.text, category: p.category }));
-    },
-
-    /** Staff-editable settings (site_settings) over the defaults given. */
-    async settings(defaults: Record<string, unknown>) {
-      const rows = await db.siteSetting.findMany();
-      return { ...defaults, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
     },
   };
 }
