@@ -50,7 +50,7 @@ describe("a machine without ffmpeg on PATH", () => {
     const token: string = login.data.token;
 
     const form = new FormData();
-    form.append("file", new Blob([await photo(640, 480)], { type: "image/jpeg" }), "me.jpg");
+    form.append("file", new Blob([new Uint8Array(await photo(640, 480))], { type: "image/jpeg" }), "me.jpg");
     form.append("consent", "1");
     const upload = await (await fetch(`${p.url}/api/ImageUpload/upload`, { method: "POST", headers: { token }, body: form })).json();
     expect(upload.code, JSON.stringify(upload)).toBe(200);
