@@ -24,7 +24,7 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
   { slug: "travel-glide", name: "Travel Glide", category: "Lifestyle", suitFor: "image", mode: "image_to_video", params: { motion: "pan_left" }, price: 1 },
   { slug: "ken-burns", name: "Ken Burns", category: "Lifestyle", suitFor: "image", mode: "image_to_video", params: { motion: "ken_burns" }, price: 1 },
   { slug: "music-moment", name: "Music Moment", category: "Lifestyle", suitFor: "image", mode: "audio_overlay", params: { motion: "zoom_in" }, price: 1 },
-  { slug: "depth-layers", name: "Depth Layers", category: "Creative", suitFor: "image", mode: "image_to_video", params: { motion: "parallax" }, price: 2 },
+  { slug: "floating-frame", name: "Floating Frame", category: "Creative", suitFor: "image", mode: "image_to_video", params: { motion: "parallax" }, price: 2 },
   { slug: "film-noir", name: "Film Noir", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "noir" }, price: 1 },
   { slug: "super-8", name: "Super 8", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "vintage" }, price: 1 },
   { slug: "pop-colour", name: "Pop Colour", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "vivid" }, price: 1 },
