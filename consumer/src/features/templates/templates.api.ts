@@ -12,6 +12,8 @@ export interface Template {
   suit_for: string;
   mode: Mode;
   cover_url: string | null;
+  /** A short loop (video modes) or image of what the template made of the project's sample picture. */
+  preview_url: string | null;
   credit_price: number;
 }
 
