@@ -51,10 +51,14 @@ const PROMPTS: [string, string][] = [
   ["Dreamy travel memories with warm colours", "video"],
 ];
 
-/** A real picture rendered locally (no external URLs): the prompt-seeded draft renderer with a caption band. */
-async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number) {
+/**
+ * A real picture rendered locally (no external URLs): the prompt-seeded draft renderer, with a caption band for
+ * banners. Template cards print the template's name themselves, so their covers carry none (it showed twice).
+ */
+async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number, captioned: boolean) {
   if (await storage.exists(key)) return;
   const art = await sharp(Buffer.from(draftSvg(title, key, width, height, style))).png().toBuffer();
+  if (!captioned) return storage.put(key, await sharp(art).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
   const safe = title.replace(/[<>&"']/g, "");
   const caption = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect y="${height - 64}" width="${width}" height="64" fill="black" opacity="0.45"/>` +
@@ -70,8 +74,8 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
   const templates = SEED_TEMPLATES.map((t, i) => ({ ...t, key: `site/templates/${t.slug}.jpg`, sortOrder: i, style: styles[i % styles.length] }));
   const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: styles[(i + 1) % styles.length] }));
   await Promise.all([
-    ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640)),
-    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400)),
+    ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640, false)),
+    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400, true)),
   ]);
   // the catalogue is seeded once; after that it belongs to the console (edits and deletions are not undone at start)
   const [templateCount, bannerCount, prompts] = await Promise.all([db.template.count(), db.banner.count(), db.promptSuggestion.count()]);
