@@ -9,6 +9,8 @@ export interface Template {
   suit_for: string;
   mode: GenerationMode;
   cover_url: string | null;
+  /** A short loop (video modes) or image of what the template made of the project's sample picture. */
+  preview_url: string | null;
   credit_price: number;
 }
 

@@ -17,8 +17,9 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
 export function createTemplatesService(db: Db, storage: MediaStorage) {
   const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
-  async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null }) {
-    return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: await urlOf(t.coverUrl) };
+  async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null; previewKey: string | null }) {
+    const [cover, preview] = await Promise.all([urlOf(t.coverUrl), urlOf(t.previewKey)]);
+    return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: cover, preview_url: preview };
   }
 
   return {
