@@ -13,7 +13,7 @@ import { openDatabase } from "../server/src/db/database.ts";
 import { createLogger } from "../server/src/logger.ts";
 import { startGenerationWorker } from "../server/src/worker/generation.worker.ts";
 import type { Db } from "../server/src/db/client.ts";
-import { createCreditsService } from "../server/src/domains/credits/credits.service.ts";
+import type { Services } from "../server/src/services.ts";
 import { percentile, runClients, type ClientResult } from "./load-clients.ts";
 import { freePort } from "../tests/net-utils.ts";
 
@@ -64,8 +64,7 @@ function oneBitBmp(side: number): Buffer {
 }
 
 /** `n` new guest accounts with no free generation (and, with `credits`, that many credits each, through the ledger). */
-async function accounts(url: string, db: Db, n: number, credits = 0): Promise<string[]> {
-  const ledger = createCreditsService(db);
+async function accounts(url: string, db: Db, ledger: Services["credits"], n: number, credits = 0): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < n; i++) {
     const u = await login(url);
@@ -78,9 +77,9 @@ async function accounts(url: string, db: Db, n: number, credits = 0): Promise<st
 
 const summary = (r: ClientResult) => ({ requests: r.latencies.length, p50: Math.round(percentile(r.latencies, 50)), p99: Math.round(percentile(r.latencies, 99)), statuses: r.statuses, errors: r.errors });
 
-async function busyInstance(url: string, config: Config, db: Db): Promise<BenchResult[]> {
+async function busyInstance(url: string, config: Config, db: Db, ledger: Services["credits"]): Promise<BenchResult[]> {
   // 200 clients, each its own account: 80 reading, 80 refused (no credits), 40 charged
-  const [readers, poor, rich] = [await accounts(url, db, 80), await accounts(url, db, 80), await accounts(url, db, 40, 1_000_000)];
+  const [readers, poor, rich] = [await accounts(url, db, ledger, 80), await accounts(url, db, ledger, 80), await accounts(url, db, ledger, 40, 1_000_000)];
   const submitBody = JSON.stringify({ prompt: "a lighthouse at dusk", aspect: "1:1" });
   const submitUrl = `${url}/api/Generation/textPicSubmit`;
   // warm-up: the queue starts on the first submit, Prisma compiles its queries
@@ -149,7 +148,7 @@ async function healthWhileUploading(url: string): Promise<BenchResult[]> {
   ];
 }
 
-async function workerRecovery(config: Config, databaseUrl: string, services: ReturnType<typeof createApp>["services"], url: string): Promise<BenchResult[]> {
+async function workerRecovery(config: Config, databaseUrl: string, services: Services, url: string): Promise<BenchResult[]> {
   const user = await login(url);
   await services.credits.grant({ userId: user.userId, amount: 100, reason: "bench", idempotencyKey: `bench:recovery:${user.userId}` });
   const child = spawn(process.execPath, ["--import", "tsx", "server/src/worker/main.ts"], {
@@ -220,7 +219,7 @@ export default async function hardeningBench(): Promise<BenchResult[]> {
   const reverie = await listen(app);
   try {
     const results: BenchResult[] = [];
-    for (const part of [() => busyInstance(reverie.url, config, database.db), () => healthWhileUploading(reverie.url), () => workerRecovery(config, database.url, services, reverie.url)]) {
+    for (const part of [() => busyInstance(reverie.url, config, database.db, services.credits), () => healthWhileUploading(reverie.url), () => workerRecovery(config, database.url, services, reverie.url)]) {
       const got = await part();
       for (const r of got) console.log(`  ${r.name}: ${r.value} ${r.unit} ${JSON.stringify(r.detail ?? {})}`);
       results.push(...got);

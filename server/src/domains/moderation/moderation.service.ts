@@ -10,56 +10,44 @@ interface Deps {
   audit: AuditService;
   /** Ends every login of a user at once (auth.revokeUserSessions). */
   revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
+  /** Tasks and uploads as their owning domains (generation, uploads) let moderation see and change them. */
+  owned: Record<"task" | "upload", ModeratedContent>;
   /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
   cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
 }
 
 /** What a report needs to know about the reported thing: whose it is, its state, and whether everyone can see it. */
-interface Reported {
+export interface Reported {
   userId: number | null;
   state: ContentState;
   /** Shared with everyone: a creation in the gallery, a shared character, a creator page (still so while suspended by a report, not once removed). */
   isPublic: boolean;
 }
 
-/** How each kind of reportable content is looked up and how its visibility changes. */
-const content: Record<ReportTarget, { find(c: Tx, id: number): Promise<Reported | null>; table(c: Tx): { updateMany(a: { where: { id: number; state?: ContentState }; data: { state: ContentState } }): Promise<{ count: number }> } }> = {
-  task: {
-    find: async (c, id) => {
-      const t = await c.generationTask.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true, status: true } });
-      return t && { userId: t.userId, state: t.state, isPublic: t.isPublic && t.status === "succeeded" && t.state !== "removed" };
-    },
-    table: (c) => c.generationTask,
-  },
-  // uploads are never shown to anyone but their owner
-  upload: {
-    find: async (c, id) => {
-      const u = await c.upload.findUnique({ where: { id }, select: { userId: true, state: true } });
-      return u && { ...u, isPublic: false };
-    },
-    table: (c) => c.upload,
-  },
+/** How a reported thing is looked up and its visibility changed; one per kind of reportable content. */
+export interface ModeratedContent {
+  find(c: Tx | Db, id: number): Promise<Reported | null>;
+  /** Sets the state; with `from`, only content currently in that state changes. True when it changed. */
+  setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<boolean>;
+}
+
+/** characters and creator_pages have no domain of their own yet (the creators domain takes them over, docs/decisions/050). */
+const unowned: Record<"character" | "creator_page", ModeratedContent> = {
   character: {
     find: async (c, id) => {
       const ch = await c.character.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true } });
       return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
     },
-    table: (c) => c.character,
+    setState: async (c, id, state, from) => (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
   },
   creator_page: {
     find: async (c, id) => {
       const p = await c.creatorPage.findUnique({ where: { id }, select: { userId: true, state: true } });
       return p && { ...p, isPublic: p.state !== "removed" };
     },
-    table: (c) => c.creatorPage,
+    setState: async (c, id, state, from) => (await c.creatorPage.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
   },
 };
-
-/** Sets the state; with `from`, only content currently in that state changes. True when it changed. */
-async function setState(tx: Tx, type: ReportTarget, id: number, state: ContentState, from?: ContentState): Promise<boolean> {
-  const n = await content[type].table(tx).updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } });
-  return n.count > 0;
-}
 
 /** The audit log's name for each kind of content. */
 const RESOURCE: Record<ReportTarget, string> = { task: "GenerationTask", upload: "Upload", character: "Character", creator_page: "CreatorPage" };
@@ -80,9 +68,10 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
 
 /**
  * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends public content (or the reporter's own)
- * in the same transaction that files it; a ban revokes every token of the account before it commits.
+ * in the same transaction that files it; a ban revokes every token of the account, and fails its renders, before it commits.
  */
-export function createModerationService({ db, audit, revokeUserSessions, cancelUserTasks }: Deps) {
+export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks }: Deps) {
+  const content: Record<ReportTarget, ModeratedContent> = { ...unowned, ...owned };
   async function ban(tx: Tx, staffId: number, userId: number, reason: string) {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
     if (!before) throw HttpError.notFound();
@@ -114,14 +103,14 @@ export function createModerationService({ db, audit, revokeUserSessions, cancelU
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`report-target:${report.targetType}:${report.targetId}`}, 0))`;
     const holding = await tx.report.count({ where: { targetType: report.targetType, targetId: report.targetId, suspendedContent: true, status: "open", id: { not: report.id } } });
     if (holding) return;
-    if (await setState(tx, report.targetType, report.targetId, "active", "suspended")) {
+    if (await content[report.targetType].setState(tx, report.targetId, "active", "suspended")) {
       await audit.record(tx, { staffId, action: "restore", resource: RESOURCE[report.targetType], resourceId: report.targetId, before: { id: report.targetId, state: "suspended" }, after: { id: report.targetId, state: "active", reportId: report.id }, reason });
     }
   }
 
   /** Removes the content; open reports about it are answered by the same takedown. */
   async function removeContent(tx: Tx, staffId: number, targetType: ReportTarget, targetId: number) {
-    await setState(tx, targetType, targetId, "removed");
+    await content[targetType].setState(tx, targetId, "removed");
     await tx.report.updateMany({ where: { targetType, targetId, status: "open" }, data: { status: "actioned", resolvedAt: new Date(), resolvedById: staffId } });
   }
 
@@ -148,7 +137,7 @@ export function createModerationService({ db, audit, revokeUserSessions, cancelU
           data: { reporterUserId, targetType: input.target_type, targetId: input.target_id, targetUserId: target.userId, reason: input.reason, details: input.details, suspendedContent: suspends },
         });
         // underage: hidden from everyone before any moderator looks at it; removed content stays removed
-        if (suspends && (await setState(tx, input.target_type, input.target_id, "suspended", "active"))) {
+        if (suspends && (await content[input.target_type].setState(tx, input.target_id, "suspended", "active"))) {
           await audit.record(tx, {
             staffId: null,
             action: "suspend",
