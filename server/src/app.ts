@@ -16,7 +16,9 @@ import { ordersRoutes } from "./domains/orders/orders.routes.ts";
 import { createOrdersService } from "./domains/orders/orders.service.ts";
 import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
 import { createPaymentsService } from "./domains/payments/payments.service.ts";
+import { createPagsmileProvider } from "./domains/payments/providers/pagsmile.provider.ts";
 import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
+import { createNowpaymentsProvider } from "./domains/payments/providers/nowpayments.provider.ts";
 import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
 import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
 import { sandboxCheckoutRoutes } from "./domains/payments/sandbox/sandbox-checkout.routes.ts";
@@ -95,7 +97,13 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const products = createProductsService(db);
   const orders = createOrdersService({ db, config, credits, products, log });
   const sandboxGateway = createSandboxGateway({ db, config, log });
-  const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
+  const providers = {
+    sandbox: createSandboxProvider(config, sandboxGateway),
+    stripe: createStripeProvider(config, log),
+    paypal: createPaypalProvider(config, log),
+    pagsmile: createPagsmileProvider(config, log),
+    usdt: createNowpaymentsProvider(config, log),
+  };
   const payments = createPaymentsService({ config, log, orders, providers });
   const consoleServices = {
     audit,

@@ -96,6 +96,23 @@ export const configSchema = z.object({
   PAYPAL_WEBHOOK_ID: z.string().optional(),
   /** Unset = PayPal's live API in production, its sandbox API otherwise. */
   PAYPAL_API_BASE: z.string().url().optional(),
+  /** Pagsmile: the app id and security key from its dashboard (the key also signs its notifications). */
+  PAGSMILE_APP_ID: z.string().optional(),
+  PAGSMILE_SECURITY_KEY: z.string().optional(),
+  /** Unset = Pagsmile's live gateway in production, its test gateway otherwise. */
+  PAGSMILE_API_BASE: z.string().url().optional(),
+  /**
+   * Pagsmile's method codes for the local methods, as its account manager issues them (they are not in the public
+   * documentation): `sbp=<code>,sberpay=<code>,tpay=<code>`. A method without a code is not offered.
+   */
+  PAGSMILE_METHOD_CODES: z.string().regex(/^(\s*(sbp|sberpay|tpay)=[\w.-]{1,32}\s*)(,\s*(sbp|sberpay|tpay)=[\w.-]{1,32}\s*)*$/, "sbp=<code>,sberpay=<code>,tpay=<code>").optional(),
+  /** NOWPayments (USDT): API key and IPN secret from its dashboard; both needed. */
+  NOWPAYMENTS_API_KEY: z.string().optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+  /** Unset = https://api.nowpayments.io; tests point it at a local fake. */
+  NOWPAYMENTS_API_BASE: z.string().url().optional(),
+  /** The coin buyers pay in (a NOWPayments currency code). */
+  NOWPAYMENTS_PAY_CURRENCY: z.string().regex(/^[a-z0-9]{2,20}$/).default("usdttrc20"),
 
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),

@@ -66,6 +66,9 @@ export function orderView(o: Order & { product?: Product | null }) {
     final_price_text: formatMinor(o.finalPriceMinor, o.currency),
     quantity: o.quantity,
     credits: o.credits,
+    bonus_credits: o.bonusCredits,
+    received_amount: o.receivedAmount,
+    received_currency: o.receivedCurrency,
     provider: o.provider,
     product_id: o.productId,
     product_name: o.product?.name,
@@ -96,6 +99,8 @@ export interface NewOrder {
   productId: number;
   quantity: number;
   provider: string;
+  /** Credits granted on top of the product's when paid (crypto bonus). */
+  bonusCredits?: number;
 }
 
 export interface AppliedUpdate {
@@ -163,6 +168,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
             finalPriceMinor: product.priceMinor * n.quantity,
             currency: product.currency,
             credits: product.credits * n.quantity,
+            bonusCredits: n.bonusCredits ?? 0,
             provider: n.provider,
             channelId,
             expiresAt: new Date(now.getTime() + config.ORDER_EXPIRY_MINUTES * 60_000),
@@ -223,25 +229,30 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
           ON CONFLICT (provider, event_id) DO NOTHING
           RETURNING id`;
         if (stored.length === 0) return { duplicate: true, order, changed: false };
-        if (!order || !u.outcome) {
-          if (!order && u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
-          return { duplicate: false, order, changed: false };
+        // What arrived is shown on the order whatever it settles (a short crypto payment credits nothing).
+        const current = order && u.received ? await tx.order.update({ where: { id: order.id }, data: { receivedAmount: u.received.amount, receivedCurrency: u.received.currency } }) : order;
+        if (!current || !u.outcome) {
+          if (!current && u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
+          return { duplicate: false, order: current, changed: false };
         }
-        const next = nextStatus(order.status, u.outcome);
-        if (!next) return { duplicate: false, order, changed: false };
+        const next = nextStatus(current.status, u.outcome);
+        if (!next) return { duplicate: false, order: current, changed: false };
         if (next === "paid") {
-          const amountDiffers = u.amountMinor !== undefined && u.amountMinor !== order.finalPriceMinor;
-          const currencyDiffers = u.currency !== undefined && u.currency.toUpperCase() !== order.currency.toUpperCase();
+          const amountDiffers = u.amountMinor !== undefined && u.amountMinor !== current.finalPriceMinor;
+          const currencyDiffers = u.currency !== undefined && u.currency.toUpperCase() !== current.currency.toUpperCase();
           if (amountDiffers || currencyDiffers) {
-            log.error({ provider, orderNo: order.orderNo, paid: u.amountMinor, currency: u.currency }, "paid amount does not match the order; not credited");
-            const flagged = await tx.order.update({ where: { id: order.id }, data: { failureReason: "amount_mismatch" } });
+            log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "paid amount does not match the order; not credited");
+            const flagged = await tx.order.update({ where: { id: current.id }, data: { failureReason: "amount_mismatch" } });
             return { duplicate: false, order: flagged, changed: false };
           }
-          await credits.grant({ userId: order.userId, amount: order.credits, reason: "purchase", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:paid` }, tx);
-          const paid = await tx.order.update({ where: { id: order.id }, data: { status: "paid", paidAt: new Date(), failureReason: null } });
+          await credits.grant({ userId: current.userId, amount: current.credits, reason: "purchase", reference: `order:${current.orderNo}`, idempotencyKey: `order:${current.id}:paid` }, tx);
+          if (current.bonusCredits > 0) {
+            await credits.grant({ userId: current.userId, amount: current.bonusCredits, reason: "crypto_bonus", reference: `order:${current.orderNo}`, idempotencyKey: `order:${current.id}:bonus` }, tx);
+          }
+          const paid = await tx.order.update({ where: { id: current.id }, data: { status: "paid", paidAt: new Date(), failureReason: null } });
           return { duplicate: false, order: paid, changed: true };
         }
-        const updated = await tx.order.update({ where: { id: order.id }, data: { status: next, failureReason: u.failureReason ?? null } });
+        const updated = await tx.order.update({ where: { id: current.id }, data: { status: next, failureReason: u.failureReason ?? null } });
         return { duplicate: false, order: updated, changed: true };
       });
     },

@@ -5,12 +5,28 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { orderView, paymentStatusView, type OrdersService } from "../orders/orders.service.ts";
 import type { PaypalProvider } from "./providers/paypal.provider.ts";
-import { InvalidNotification, ProviderUnavailable, PROVIDERS, type NotificationHeaders, type PaymentProvider, type ProviderName } from "./providers/provider.ts";
+import { CRYPTO_BONUS_CREDITS, PAYMENT_METHODS } from "../../contract/payments.ts";
+import { InvalidNotification, ProviderUnavailable, PROVIDERS, type NotificationHeaders, type PaymentMethod, type PaymentProvider, type ProviderName } from "./providers/provider.ts";
 
 export type ProviderRegistry = { [K in ProviderName]: K extends "paypal" ? PaypalProvider : PaymentProvider };
 
 /** SPEC.md §2 routes the browser comes back to after paying. */
-const CALLBACK_ROUTE: Record<ProviderName, string> = { sandbox: "/hcpayPayCallback", stripe: "/hcpayPayCallback", paypal: "/paypalCallback" };
+const CALLBACK_ROUTE: Record<ProviderName, string> = {
+  sandbox: "/hcpayPayCallback",
+  stripe: "/hcpayPayCallback",
+  paypal: "/paypalCallback",
+  pagsmile: "/pagsmileCallback",
+  usdt: "/usdtCallback",
+};
+
+function callbackRoute(provider: ProviderName, method: PaymentMethod): string {
+  return provider === "pagsmile" && method === "tpay" ? "/tpayCallback" : CALLBACK_ROUTE[provider];
+}
+
+/** Where each provider posts its notifications; Pagsmile's is the SPEC.md §7 pagsmileNotify call. */
+function notifyPath(provider: ProviderName): string {
+  return provider === "pagsmile" ? "/api/order/pagsmileNotify" : `/api/pay/webhook/${provider}`;
+}
 
 export const REFUND_UNSUPPORTED = "This payment provider cannot refund this order";
 
@@ -19,6 +35,8 @@ export interface CheckoutInput {
   productId: number;
   quantity: number;
   provider: string;
+  /** One of the provider's methods; the provider's own page when omitted. */
+  method?: string;
   agreeTerms: boolean;
 }
 
@@ -37,6 +55,14 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     const provider = isProviderName(name) ? providers[name] : undefined;
     if (!provider?.available()) throw new HttpError(503, MSG.paymentUnavailable);
     return provider;
+  }
+
+  /** A method the provider offers here; anything else answers 'Payment function temporarily unavailable' before an order exists. */
+  function usableMethod(provider: PaymentProvider, method: string | undefined): PaymentMethod {
+    const wanted = method ?? "checkout";
+    const offered = provider.methods().find((m) => m === wanted);
+    if (!offered) throw new HttpError(503, MSG.paymentUnavailable);
+    return offered;
   }
 
   /** Asks the provider what happened to a checkout the browser is waiting on, and applies a verified answer. */
@@ -60,8 +86,10 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     async startCheckout(input: CheckoutInput) {
       if (!input.agreeTerms) throw HttpError.badRequest(MSG.agreeTerms);
       const provider = usable(input.provider);
-      const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name });
-      const back = `${config.publicUrl}${CALLBACK_ROUTE[provider.name]}?order_id=${order.id}`;
+      const method = usableMethod(provider, input.method);
+      const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
+      const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name, bonusCredits });
+      const back = `${config.publicUrl}${callbackRoute(provider.name, method)}?order_id=${order.id}`;
       try {
         const session = await provider.createCheckout({
           orderNo: order.orderNo,
@@ -73,6 +101,9 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
           returnUrl: back,
           cancelUrl: `${back}&cancelled=1`,
           expiresAt: order.expiresAt,
+          method,
+          buyerId: String(order.userId),
+          notifyUrl: `${config.publicUrl}${notifyPath(provider.name)}`,
         });
         await orders.attachCheckout(order.id, session.providerRef, session.payUrl);
         return { order_id: order.id, order_no: order.orderNo, pay_url: session.payUrl, session_id: session.providerRef, order: orderView({ ...order, ...session }) };
@@ -81,6 +112,11 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         if (!(err instanceof ProviderUnavailable)) throw err;
         throw new HttpError(502, provider.name === "stripe" ? MSG.stripeFailed : MSG.paymentFailed);
       }
+    },
+
+    /** The providers configured here and their methods, for the buy dialog (SPEC.md §1: each only when it works). */
+    configuredProviders() {
+      return PROVIDERS.filter((name) => providers[name].available()).map((name) => ({ provider: name, methods: PAYMENT_METHODS.filter((m) => providers[name].methods().includes(m)) }));
     },
 
     /** POST /api/pay/webhook/:provider. Genuine notifications are stored once and applied once; anything else is 400. */
@@ -135,7 +171,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
         if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
         try {
-          await provider.refund(order.providerRef);
+          await provider.refund(order.providerRef, order.orderNo);
         } catch (err) {
           if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
           throw err;

@@ -1,6 +1,6 @@
-/** Payment providers Reverie can take money through; one adapter file each in this folder. */
-export const PROVIDERS = ["sandbox", "stripe", "paypal"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+import type { PaymentMethod, ProviderName } from "../../../contract/payments.ts";
+
+export { PROVIDERS, type PaymentMethod, type ProviderName } from "../../../contract/payments.ts";
 
 /** What an order becomes because of something the provider said. */
 export type PaymentOutcome = "paid" | "3ds_pending" | "failed";
@@ -18,6 +18,12 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** The order is abandoned after this; the provider's session should not outlive it. */
   expiresAt: Date;
+  /** One of the provider's `methods()`; `checkout` lets the buyer choose on the provider's page. */
+  method: PaymentMethod;
+  /** Our user id, for providers that ask who is buying. */
+  buyerId: string;
+  /** Where the provider posts its notifications about this checkout. */
+  notifyUrl: string;
 }
 
 export interface CheckoutSession {
@@ -43,6 +49,8 @@ export interface PaymentUpdate {
   amountMinor?: number;
   currency?: string;
   failureReason?: string;
+  /** What actually arrived when the provider reports it (crypto: the coins received, which may be short or over). */
+  received?: { amount: string; currency: string };
   payload: unknown;
 }
 
@@ -53,13 +61,15 @@ export interface PaymentProvider {
   readonly name: ProviderName;
   /** False when the provider is not configured here; orders through it answer 'Payment function temporarily unavailable'. */
   available(): boolean;
+  /** The ways to pay this provider offers here (only asked when available). */
+  methods(): readonly PaymentMethod[];
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
   /** Verifies the signature of a raw notification and reads it; throws InvalidNotification when it is not genuine. */
   parseNotification(rawBody: Buffer, headers: NotificationHeaders): Promise<PaymentUpdate>;
   /** Asks the provider for the checkout's state; null while nothing has happened yet. */
   queryPayment(providerRef: string): Promise<PaymentUpdate | null>;
-  /** Returns all the money of a paid checkout, where the provider supports it. */
-  refund?(providerRef: string): Promise<void>;
+  /** Returns all the money of a paid checkout, where the provider supports it; safe to call again for the same order. */
+  refund?(providerRef: string, orderNo: string): Promise<void>;
 }
 
 /** A notification that failed verification (bad, missing or stale signature, or unreadable body). */

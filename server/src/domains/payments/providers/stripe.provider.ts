@@ -67,6 +67,7 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
   return {
     name: "stripe",
     available: () => Boolean(configured && config.STRIPE_WEBHOOK_SECRET),
+    methods: () => ["checkout"],
 
     async createCheckout(req) {
       const now = Math.floor(Date.now() / 1000);
