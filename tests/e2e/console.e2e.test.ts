@@ -198,6 +198,26 @@ describe("operator console in Chromium", () => {
     await page.close();
   });
 
+  it("support refunds a paid order: the dialog shows what was already spent first; the clawback stops at zero", { timeout: 60_000 }, async () => {
+    const user = await visitor(server);
+    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const order = await server.http.post("/api/order/createOrderAndPay").set("token", user.token).send({ product_id: product.id, provider: "sandbox", agree_terms: true }).expect(200);
+    await fetch(`${order.body.data.pay_url}/pay`, { method: "POST", redirect: "manual" });
+    await server.services.credits.charge({ userId: user.userId, amount: 30, reason: "generation", idempotencyKey: `e2e-spend-${user.userId}` });
+    const page = await signIn("support");
+    await page.goto(`${server.url}/console/orders/${order.body.data.order_id}/show`);
+    await page.click('[data-action="orders-refund"]');
+    await page.waitForSelector('[data-preview="orders-refund"] [data-spent="30"]');
+    await page.fill('textarea[name="reason"]', "Charged twice by the bank");
+    await screenshot(page, "console-order-refund-dialog");
+    await page.click('[data-submit="orders-refund"]');
+    await page.waitForSelector('.ra-field-status:has-text("refunded")');
+    await screenshot(page, "console-order-refunded");
+    expect((await server.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(0);
+    expect(await page.locator('[data-action="orders-refund"]').count()).toBe(0);
+    await page.close();
+  });
+
   it("a moderator bans a user from a report: their next call is refused and their content is down", { timeout: 60_000 }, async () => {
     const uploader = await visitor(server);
     const reporter = await visitor(server);

@@ -18,9 +18,35 @@ export const POLL_MAX_TRIES = 50;
 
 export const REFUND_REASON_REQUIRED = "Please enter a reason for the refund";
 export const ONLY_PAID_REFUNDABLE = "Only a paid order can be refunded";
-export const CREDITS_ALREADY_SPENT = "The credits of this order have already been spent";
-/** A refund waits on the provider inside its transaction; give it that long. */
-const REFUND_TIMEOUT_MS = 30_000;
+export const REFUND_IN_PROGRESS = "A refund of this order is already in progress";
+export const REFUND_BALANCE_CHANGED = "The user's balance changed; please review the refund again";
+/** A refund claim older than this was left by a crashed request and may be taken again. */
+const REFUND_CLAIM_SECONDS = 120;
+
+export interface RefundRequest {
+  orderId: number;
+  staffId: number;
+  reason: string;
+  /** The already-spent credits the agent saw in the preview; a different figure now means the balance moved. */
+  acknowledgedSpent?: number;
+}
+
+export interface RefundPreview {
+  order_id: number;
+  /** Credits the order granted (pack plus any bonus). */
+  credits: number;
+  balance: number;
+  /** What the refund takes back: the order's credits, but never more than the balance. */
+  claw_back: number;
+  /** Credits of this order the user already spent; they are not taken back. */
+  already_spent: number;
+}
+
+function previewOf(order: Order, balance: number): RefundPreview {
+  const granted = order.credits + order.bonusCredits;
+  const clawBack = Math.min(granted, Math.max(balance, 0));
+  return { order_id: order.id, credits: granted, balance, claw_back: clawBack, already_spent: granted - clawBack };
+}
 
 /** Status names as the API shows them (SPEC.md §4). */
 const STATUS_TEXT: Record<OrderStatus, string> = {
@@ -143,6 +169,12 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
     return rows.length ? tx.order.findUnique({ where: { id: rows[0].id } }) : null;
   }
 
+  async function lockById(tx: Tx, orderId: number): Promise<Order> {
+    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM orders WHERE id = ${orderId} FOR UPDATE`;
+    if (!rows.length) throw HttpError.notFound();
+    return tx.order.findUniqueOrThrow({ where: { id: orderId } });
+  }
+
   /** One order, if this principal may read it; another user's order is 404, never 403. */
   async function readable(orderId: number, ability: AppAbility): Promise<Order & { product: Product }> {
     const order = await db.order.findUnique({ where: { id: orderId }, include: { product: true } });
@@ -257,35 +289,67 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
       });
     },
 
+    /** What a staff refund of this order would take back: the agent sees it (and what was already spent) before confirming. */
+    async refundPreview(orderId: number): Promise<RefundPreview> {
+      const order = await db.order.findUnique({ where: { id: orderId }, include: { user: { select: { points: true } } } });
+      if (!order) throw HttpError.notFound();
+      return previewOf(order, order.user.points);
+    },
+
     /**
-     * Staff refund: takes back the order's credits, marks it refunded, writes the audit row and returns the money
-     * through the provider, all in one transaction — if the provider refuses, nothing changes; if the credits were
-     * spent, the money is not returned.
+     * First step of a staff refund: claims the paid order (refund_started_at) and commits, so the provider's refund
+     * call happens outside any transaction holding the order's lock, and a second agent cannot start the same refund.
+     * A claim older than REFUND_CLAIM_SECONDS (the server died mid-refund) may be taken again: provider refunds are
+     * idempotent per order.
      */
-    async refund(r: { orderId: number; staffId: number; reason: string }, returnMoney: (order: Order) => Promise<void>): Promise<Order> {
-      const reason = r.reason?.trim() ?? "";
-      if (!reason) throw HttpError.badRequest(REFUND_REASON_REQUIRED);
-      return db.$transaction(
-        async (tx) => {
-          const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM orders WHERE id = ${r.orderId} FOR UPDATE`;
-          if (!rows.length) throw HttpError.notFound();
-          const order = await tx.order.findUniqueOrThrow({ where: { id: r.orderId } });
-          if (order.status !== "paid") throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
-          try {
-            await credits.charge({ userId: order.userId, amount: order.credits, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
-          } catch (err) {
-            if (err instanceof HttpError && err.status === 402) throw HttpError.conflict(CREDITS_ALREADY_SPENT);
-            throw err;
-          }
-          const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded" } });
-          await tx.auditLog.create({
-            data: { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: String(order.id), before: { status: "paid" }, after: { status: "refunded", credits: -order.credits }, reason },
-          });
-          await returnMoney(order);
-          return refunded;
-        },
-        { timeout: REFUND_TIMEOUT_MS },
-      );
+    async beginRefund(r: RefundRequest): Promise<Order> {
+      if (!r.reason?.trim()) throw HttpError.badRequest(REFUND_REASON_REQUIRED);
+      return db.$transaction(async (tx) => {
+        const order = await lockById(tx, r.orderId);
+        if (order.status !== "paid") throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
+        if (order.refundStartedAt && Date.now() - order.refundStartedAt.getTime() < REFUND_CLAIM_SECONDS * 1000) throw HttpError.conflict(REFUND_IN_PROGRESS);
+        if (r.acknowledgedSpent !== undefined) {
+          const { points } = await tx.user.findUniqueOrThrow({ where: { id: order.userId }, select: { points: true } });
+          if (previewOf(order, points).already_spent !== r.acknowledgedSpent) throw HttpError.conflict(REFUND_BALANCE_CHANGED);
+        }
+        return tx.order.update({ where: { id: order.id }, data: { refundStartedAt: new Date() } });
+      });
+    },
+
+    /** The provider refused or could not be reached: the order stays paid and can be refunded again. */
+    async abandonRefund(orderId: number): Promise<void> {
+      await db.order.updateMany({ where: { id: orderId, status: "paid" }, data: { refundStartedAt: null } });
+    },
+
+    /**
+     * Last step, after the provider returned the money: in one transaction the order becomes refunded, the credits
+     * it granted are taken back as far as the balance allows (never below zero; what was spent stays spent), and the
+     * audit row records both.
+     */
+    async finishRefund(r: RefundRequest): Promise<Order> {
+      const reason = r.reason.trim();
+      return db.$transaction(async (tx) => {
+        const order = await lockById(tx, r.orderId);
+        if (order.status !== "paid" || !order.refundStartedAt) throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
+        const [{ points }] = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${order.userId} FOR UPDATE`;
+        const p = previewOf(order, points);
+        if (p.claw_back > 0) {
+          await credits.charge({ userId: order.userId, amount: p.claw_back, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
+        }
+        const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded", refundStartedAt: null } });
+        await tx.auditLog.create({
+          data: {
+            staffId: r.staffId,
+            action: "refund_order",
+            resource: "Order",
+            resourceId: String(order.id),
+            before: { status: "paid", points },
+            after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent },
+            reason,
+          },
+        });
+        return refunded;
+      });
     },
 
     /** The sweep: orders left unpaid past their time become expired. Called by a timer (or a test) with the current time. */

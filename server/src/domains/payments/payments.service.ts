@@ -3,7 +3,7 @@ import type { AppAbility } from "../../authz/abilities.ts";
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
-import { orderView, paymentStatusView, type OrdersService } from "../orders/orders.service.ts";
+import { orderView, paymentStatusView, type OrdersService, type RefundRequest } from "../orders/orders.service.ts";
 import type { PaypalProvider } from "./providers/paypal.provider.ts";
 import { CRYPTO_BONUS_CREDITS, PAYMENT_METHODS } from "../../contract/payments.ts";
 import { InvalidNotification, ProviderUnavailable, PROVIDERS, type NotificationHeaders, type PaymentMethod, type PaymentProvider, type ProviderName } from "./providers/provider.ts";
@@ -165,20 +165,25 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       return paymentStatusView(current);
     },
 
-    /** Staff refund (the console calls this): the provider returns the money and the order's credits are taken back together. */
-    async refundOrder(r: { orderId: number; staffId: number; reason: string }) {
-      const refunded = await orders.refund(r, async (order) => {
-        const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
+    /**
+     * Staff refund (POST /admin/api/orders/:id/refund): claim the paid order, have the provider return the money with
+     * no database transaction open, then take the credits back and audit it in one transaction (decision 113).
+     */
+    async refundOrder(r: RefundRequest) {
+      const order = await orders.beginRefund(r);
+      const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
+      try {
         if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
-        try {
-          await provider.refund(order.providerRef, order.orderNo);
-        } catch (err) {
-          if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
-          throw err;
-        }
-      });
-      return orderView(refunded);
+        await provider.refund(order.providerRef, order.orderNo);
+      } catch (err) {
+        await orders.abandonRefund(order.id);
+        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
+        throw err;
+      }
+      return orderView(await orders.finishRefund(r));
     },
+
+    refundPreview: (orderId: number) => orders.refundPreview(orderId),
 
     /** The sweep that expires abandoned orders; main.ts runs it on a timer, tests call it directly. */
     expireAbandoned: (now?: Date) => orders.expireAbandoned(now),
