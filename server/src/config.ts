@@ -106,6 +106,10 @@ export const configSchema = z.object({
    * documentation): `sbp=<code>,sberpay=<code>,tpay=<code>`. A method without a code is not offered.
    */
   PAGSMILE_METHOD_CODES: z.string().regex(/^(\s*(sbp|sberpay|tpay)=[\w.-]{1,32}\s*)(,\s*(sbp|sberpay|tpay)=[\w.-]{1,32}\s*)*$/, "sbp=<code>,sberpay=<code>,tpay=<code>").optional(),
+  /** Messaging-channel login: the Telegram bot whose Mini App runs Reverie (initData is checked with its token). */
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]+$/, "<bot id>:<secret> as BotFather gives it").optional(),
+  /** How old a Mini App's auth_date may be when it logs in. */
+  TELEGRAM_INIT_DATA_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3600),
   /** NOWPayments (USDT): API key and IPN secret from its dashboard; both needed. */
   NOWPAYMENTS_API_KEY: z.string().optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().optional(),

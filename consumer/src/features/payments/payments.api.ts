@@ -1,4 +1,5 @@
 import { api } from "../../lib/api-client.ts";
+import type { PaymentOption } from "./providers.ts";
 
 /** Issue 3's product, order and payment calls (SPEC.md §7 "Products", "Orders and payment"). Prices are minor units. */
 export interface Product {
@@ -27,7 +28,13 @@ export interface CreatedOrder {
   pay_url: string;
 }
 
-export function createOrderAndPay(input: { product_id: number; provider: string; agree_terms: boolean; quantity?: number }): Promise<CreatedOrder> {
+/** Every provider the server has configured, one option per method it offers (SPEC.md §1: only what works here). */
+export async function getPaymentOptions(): Promise<PaymentOption[]> {
+  const list = await api.get<{ provider: PaymentOption["provider"]; methods: PaymentOption["method"][] }[]>("/api/order/paymentProviders", { quiet: true });
+  return list.flatMap((p) => p.methods.map((method) => ({ provider: p.provider, method })));
+}
+
+export function createOrderAndPay(input: { product_id: number; provider: string; method?: string; agree_terms: boolean; quantity?: number }): Promise<CreatedOrder> {
   return api.post<CreatedOrder>("/api/order/createOrderAndPay", input, { quiet: true });
 }
 

@@ -1,6 +1,12 @@
-/** Payment providers the buy-credits dialog offers, and the SPEC.md §2 route each one returns to. */
-export const PROVIDERS = ["sandbox", "stripe", "paypal"] as const;
-export type Provider = (typeof PROVIDERS)[number] | "usdt" | "pagsmile" | "tpay" | "hcpay";
+import type { PaymentMethod, ProviderName } from "../../../../server/src/contract/payments.ts";
+
+/** One way to pay in the buy-credits dialog: a provider configured on the server and one of its methods. */
+export interface PaymentOption {
+  provider: ProviderName;
+  method: PaymentMethod;
+}
+
+/** The SPEC.md §2 route each provider returns to. */
 
 export const PAYMENT_CALLBACK_ROUTES = ["hcpayPayCallback", "paypalCallback", "usdtCallback", "pagsmileCallback", "tpayCallback"] as const;
 
