@@ -12,6 +12,8 @@ import { authRoutes } from "./domains/auth/auth.routes.ts";
 import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
+import { membershipsRoutes } from "./domains/memberships/memberships.routes.ts";
+import { createMembershipsService } from "./domains/memberships/memberships.service.ts";
 import { ordersRoutes } from "./domains/orders/orders.routes.ts";
 import { createOrdersService } from "./domains/orders/orders.service.ts";
 import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
@@ -95,7 +97,8 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const audit = createAuditService(db);
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
-  const orders = createOrdersService({ db, config, credits, products, log });
+  const memberships = createMembershipsService({ db, credits, log });
+  const orders = createOrdersService({ db, config, credits, products, memberships, log });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -104,7 +107,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     pagsmile: createPagsmileProvider(config, log),
     usdt: createNowpaymentsProvider(config, log),
   };
-  const payments = createPaymentsService({ config, log, orders, providers });
+  const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const consoleServices = {
     audit,
     moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions }),
@@ -117,7 +120,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     dashboard: createDashboardService(db),
   };
   const results = createResultsService(db);
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
+  return { limiter, credits, mailer, auth, users, staff, products, orders, memberships, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -160,6 +163,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);
   paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
+  membershipsRoutes(api, services.memberships, services.payments);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
   moderationRoutes(api, services.moderation, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);

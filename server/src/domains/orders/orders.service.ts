@@ -8,6 +8,7 @@ import type { Order, OrderStatus, Product } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import type { MembershipsService } from "../memberships/memberships.service.ts";
 import type { PaymentOutcome, PaymentUpdate } from "../payments/providers/provider.ts";
 import type { ProductsService } from "../products/products.service.ts";
 import { formatMinor } from "../products/money.ts";
@@ -18,6 +19,7 @@ export const POLL_MAX_TRIES = 50;
 
 export const REFUND_REASON_REQUIRED = "Please enter a reason for the refund";
 export const ONLY_PAID_REFUNDABLE = "Only a paid order can be refunded";
+export const PLANS_ONLY = "This payment method is for the monthly plan only";
 export const REFUND_IN_PROGRESS = "A refund of this order is already in progress";
 export const REFUND_BALANCE_CHANGED = "The user's balance changed; please review the refund again";
 /** A refund claim older than this was left by a crashed request and may be taken again. */
@@ -40,6 +42,13 @@ export interface RefundPreview {
   claw_back: number;
   /** Credits of this order the user already spent; they are not taken back. */
   already_spent: number;
+}
+
+/** The provider's amount and currency, where it says them, are the order's. */
+function amountMatches(order: Order, u: PaymentUpdate): boolean {
+  const amountDiffers = u.amountMinor !== undefined && u.amountMinor !== order.finalPriceMinor;
+  const currencyDiffers = u.currency !== undefined && u.currency.toUpperCase() !== order.currency.toUpperCase();
+  return !amountDiffers && !currencyDiffers;
 }
 
 function previewOf(order: Order, balance: number): RefundPreview {
@@ -127,6 +136,8 @@ export interface NewOrder {
   provider: string;
   /** Credits granted on top of the product's when paid (crypto bonus). */
   bonusCredits?: number;
+  /** The payment method renews a plan (a subscription): other products are refused before anything is created. */
+  plansOnly?: boolean;
 }
 
 export interface AppliedUpdate {
@@ -145,8 +156,8 @@ function newOrderNo(now: Date): string {
   return `RV${day}${crypto.randomBytes(6).toString("hex").toUpperCase()}`;
 }
 
-export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; log: Logger }) {
-  const { db, config, credits, products, log } = deps;
+export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; memberships: MembershipsService; log: Logger }) {
+  const { db, config, credits, products, memberships, log } = deps;
 
   /** The user may pay only when their channel does not require a support-granted permission they lack. */
   async function assertMayPay(tx: Tx, userId: number): Promise<{ channelId: string | null }> {
@@ -190,6 +201,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
         await tx.$queryRaw`SELECT id FROM users WHERE id = ${n.userId} FOR UPDATE`;
         const { channelId } = await assertMayPay(tx, n.userId);
         const product = await products.purchasable(tx, n.userId, n.productId, n.quantity, now);
+        if (n.plansOnly && product.kind !== "subscription") throw HttpError.badRequest(PLANS_ONLY);
         return tx.order.create({
           data: {
             orderNo: newOrderNo(now),
@@ -263,6 +275,17 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
         if (stored.length === 0) return { duplicate: true, order, changed: false };
         // What arrived is shown on the order whatever it settles (a short crypto payment credits nothing).
         const current = order && u.received ? await tx.order.update({ where: { id: order.id }, data: { receivedAmount: u.received.amount, receivedCurrency: u.received.currency } }) : order;
+        const sub = u.subscription;
+        if (current && sub?.renewalPeriod) {
+          // A renewal pays a later period of the plan this order started; checked like any payment before crediting.
+          if (!amountMatches(current, u)) {
+            log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "renewal amount does not match the plan; not credited");
+            return { duplicate: false, order: current, changed: false };
+          }
+          const renewed = await memberships.renewed(tx, current, provider, { ...sub, renewalPeriod: sub.renewalPeriod });
+          return { duplicate: false, order: current, changed: renewed };
+        }
+        if (current && sub?.state) await memberships.stateChanged(tx, provider, sub);
         if (!current || !u.outcome) {
           if (!current && u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
           return { duplicate: false, order: current, changed: false };
@@ -270,9 +293,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
         const next = nextStatus(current.status, u.outcome);
         if (!next) return { duplicate: false, order: current, changed: false };
         if (next === "paid") {
-          const amountDiffers = u.amountMinor !== undefined && u.amountMinor !== current.finalPriceMinor;
-          const currencyDiffers = u.currency !== undefined && u.currency.toUpperCase() !== current.currency.toUpperCase();
-          if (amountDiffers || currencyDiffers) {
+          if (!amountMatches(current, u)) {
             log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "paid amount does not match the order; not credited");
             const flagged = await tx.order.update({ where: { id: current.id }, data: { failureReason: "amount_mismatch" } });
             return { duplicate: false, order: flagged, changed: false };
@@ -282,6 +303,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
             await credits.grant({ userId: current.userId, amount: current.bonusCredits, reason: "crypto_bonus", reference: `order:${current.orderNo}`, idempotencyKey: `order:${current.id}:bonus` }, tx);
           }
           const paid = await tx.order.update({ where: { id: current.id }, data: { status: "paid", paidAt: new Date(), failureReason: null } });
+          if (sub) await memberships.started(tx, paid, provider, sub);
           return { duplicate: false, order: paid, changed: true };
         }
         const updated = await tx.order.update({ where: { id: current.id }, data: { status: next, failureReason: u.failureReason ?? null } });

@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { orderView, paymentStatusView, type OrdersService, type RefundRequest } from "../orders/orders.service.ts";
+import { membershipView, type MembershipsService } from "../memberships/memberships.service.ts";
 import type { PaypalProvider } from "./providers/paypal.provider.ts";
 import { CRYPTO_BONUS_CREDITS, PAYMENT_METHODS } from "../../contract/payments.ts";
 import { InvalidNotification, ProviderUnavailable, PROVIDERS, type NotificationHeaders, type PaymentMethod, type PaymentProvider, type ProviderName } from "./providers/provider.ts";
@@ -48,8 +49,8 @@ export function isProviderName(name: string): name is ProviderName {
  * Taking money: opens checkouts with a provider, and turns verified provider facts (signed notifications,
  * server-side queries, captures) into order changes through the orders service. Never the browser's word.
  */
-export function createPaymentsService(deps: { config: Config; log: Logger; orders: OrdersService; providers: ProviderRegistry }) {
-  const { config, log, orders, providers } = deps;
+export function createPaymentsService(deps: { config: Config; log: Logger; orders: OrdersService; memberships: MembershipsService; providers: ProviderRegistry }) {
+  const { config, log, orders, memberships, providers } = deps;
 
   function usable(name: string): PaymentProvider {
     const provider = isProviderName(name) ? providers[name] : undefined;
@@ -88,7 +89,9 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       const provider = usable(input.provider);
       const method = usableMethod(provider, input.method);
       const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
-      const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name, bonusCredits });
+      const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name, bonusCredits, plansOnly: method === "recurring" });
+      // A plan renews where the provider can charge it again (Stripe; Pagsmile's recurring method); elsewhere it is one period.
+      const plan = order.product.kind === "subscription" && order.product.intervalDays && provider.renews?.(method);
       const back = `${config.publicUrl}${callbackRoute(provider.name, method)}?order_id=${order.id}`;
       try {
         const session = await provider.createCheckout({
@@ -104,6 +107,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
           method,
           buyerId: String(order.userId),
           notifyUrl: `${config.publicUrl}${notifyPath(provider.name)}`,
+          renewEveryDays: plan ? (order.product.intervalDays ?? undefined) : undefined,
         });
         await orders.attachCheckout(order.id, session.providerRef, session.payUrl);
         return { order_id: order.id, order_no: order.orderNo, pay_url: session.payUrl, session_id: session.providerRef, order: orderView({ ...order, ...session }) };
@@ -184,6 +188,21 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     },
 
     refundPreview: (orderId: number) => orders.refundPreview(orderId),
+
+    /** The member cancels in the app: the provider stops renewing, what was paid runs to the period's end. */
+    async cancelMembership(userId: number) {
+      const m = await memberships.cancellable(userId);
+      const provider = isProviderName(m.provider) ? providers[m.provider] : undefined;
+      if (!provider?.cancelSubscription || !provider.available()) throw new HttpError(503, MSG.paymentUnavailable);
+      try {
+        await provider.cancelSubscription(m.providerRef, m.order.orderNo);
+      } catch (err) {
+        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
+        throw err;
+      }
+      await memberships.markCancelled(m.id);
+      return membershipView({ ...m, status: "cancelled", cancelAtPeriodEnd: true });
+    },
 
     /** The sweep that expires abandoned orders; main.ts runs it on a timer, tests call it directly. */
     expireAbandoned: (now?: Date) => orders.expireAbandoned(now),

@@ -51,8 +51,6 @@ describe("Pagsmile", () => {
     expect(sbp.trade).toMatchObject({ kind: "create", method: "SBP" });
     const tpay = await checkout("createPagsmileTPayPayment", {});
     expect(tpay.trade).toMatchObject({ method: "TPay", return_url: `${t.config.publicUrl}/tpayCallback?order_id=${tpay.order_id}` });
-    const recurring = await checkout("createPagsmileRecurringPay", {});
-    expect(recurring.trade).toMatchObject({ kind: "recurring", method: "CreditCard", interval: "1M" });
     const user = await visitor(t);
     const before = fake.trades.size;
     const sber = await t.http.post("/api/order/createPagsmileSberPayPayment").set("token", user.token).send({ product_id: productId, agree_terms: true });

@@ -140,7 +140,8 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
       };
       let answer: TradeAnswer;
       if (req.method === "recurring") {
-        answer = await call("/trade/recurring", { ...common, method: "CreditCard", interval: "1M" });
+        if (!req.renewEveryDays) throw new ProviderUnavailable("pagsmile recurring needs a plan's period");
+        answer = await call("/trade/recurring", { ...common, method: "CreditCard", interval: `${req.renewEveryDays}D` });
       } else {
         const code = req.method === "checkout" ? undefined : codes[req.method];
         if (req.method !== "checkout" && !code) throw new ProviderUnavailable(`pagsmile method ${req.method} has no code configured`);
@@ -176,8 +177,13 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
       if (Math.abs(Date.now() / 1000 - signedAt) > SIGNATURE_TOLERANCE_SECONDS) throw new InvalidNotification("pagsmile notification is stale");
       if (n.app_id !== config.PAGSMILE_APP_ID) throw new InvalidNotification("pagsmile notification is for another app");
       if (!n.trade_no || !n.trade_status) throw new InvalidNotification("pagsmile notification lacks trade_no or trade_status");
-      const outcome = OUTCOME[n.trade_status] ?? null;
+      const status = OUTCOME[n.trade_status] ?? null;
+      // A recurring trade's later periods pay the plan again (a renewal); its first period pays the order.
+      const period = Number.isInteger(n.period) ? (n.period as number) : undefined;
+      const renewal = period !== undefined && period > 1;
+      const outcome = renewal ? null : status;
       return {
+        ...(period !== undefined && status === "paid" ? { subscription: { ref: n.trade_no, ...(renewal ? { renewalPeriod: String(period) } : {}) } } : {}),
         // Pagsmile has no event id: a trade's status (per recurring period and refund request) happens once.
         eventId: [n.trade_no, n.trade_status, n.period ?? "", n.out_request_no ?? ""].join(":"),
         type: `trade.${n.trade_status.toLowerCase()}`,
@@ -186,7 +192,7 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
         orderNo: n.out_trade_no,
         amountMinor: minorOf(n.amount, n.currency),
         currency: n.currency,
-        failureReason: outcome === "failed" ? n.trade_status.toLowerCase() : undefined,
+        failureReason: status === "failed" ? n.trade_status.toLowerCase() : undefined,
         payload: n,
       };
     },
@@ -206,6 +212,12 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
         failureReason: outcome === "failed" ? t.trade_status.toLowerCase() : undefined,
         payload: t,
       };
+    },
+
+    renews: (method) => method === "recurring",
+
+    async cancelSubscription(_tradeNo, orderNo) {
+      await call("/trade/recurring/cancel", { version: "2.0", out_trade_no: orderNo });
     },
 
     async refund(providerRef, orderNo) {

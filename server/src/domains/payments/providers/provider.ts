@@ -24,6 +24,20 @@ export interface CheckoutRequest {
   buyerId: string;
   /** Where the provider posts its notifications about this checkout. */
   notifyUrl: string;
+  /** A plan: the provider charges again every this many days (a subscription) instead of once. */
+  renewEveryDays?: number;
+}
+
+/** What a verified provider fact says about a subscription (memberships, decision 115). */
+export interface SubscriptionFacts {
+  /** The provider's subscription id. */
+  ref: string;
+  /** Set on a paid renewal: the period it pays for (its start time or the provider's period number), once per period. */
+  renewalPeriod?: string;
+  /** When the paid period ends (the next renewal), where the provider says. */
+  currentPeriodEnd?: Date;
+  /** The subscription's state after this event, where it changed. */
+  state?: "active" | "cancel_at_period_end" | "ended";
 }
 
 export interface CheckoutSession {
@@ -49,6 +63,7 @@ export interface PaymentUpdate {
   amountMinor?: number;
   currency?: string;
   failureReason?: string;
+  subscription?: SubscriptionFacts;
   /** What actually arrived when the provider reports it (crypto: the coins received, which may be short or over). */
   received?: { amount: string; currency: string };
   payload: unknown;
@@ -68,6 +83,10 @@ export interface PaymentProvider {
   parseNotification(rawBody: Buffer, headers: NotificationHeaders): Promise<PaymentUpdate>;
   /** Asks the provider for the checkout's state; null while nothing has happened yet. */
   queryPayment(providerRef: string): Promise<PaymentUpdate | null>;
+  /** True when a plan paid with this method is a subscription the provider renews (a membership). */
+  renews?(method: PaymentMethod): boolean;
+  /** Stops a subscription's renewals at the end of the paid period, where the provider has subscriptions. */
+  cancelSubscription?(subscriptionRef: string, orderNo: string): Promise<void>;
   /** Returns all the money of a paid checkout, where the provider supports it; safe to call again for the same order. */
   refund?(providerRef: string, orderNo: string): Promise<void>;
 }
