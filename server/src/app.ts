@@ -14,6 +14,7 @@ import { createMailer } from "./domains/auth/mailer.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
 import { membershipsRoutes } from "./domains/memberships/memberships.routes.ts";
 import { createMembershipsService } from "./domains/memberships/memberships.service.ts";
+import { createMembershipsAdminService } from "./domains/memberships/memberships.admin.ts";
 import { ordersRoutes } from "./domains/orders/orders.routes.ts";
 import { createOrdersService } from "./domains/orders/orders.service.ts";
 import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
@@ -114,6 +115,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     pixels: createPixelsService(db, audit),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
+    membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db),
     templatesAdmin: createTemplatesAdminService(db, audit, storage),
     siteAdmin: createSiteAdminService(db, audit),

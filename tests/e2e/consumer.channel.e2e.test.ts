@@ -68,4 +68,27 @@ describe("consumer app inside the messaging channel, and the configured payment 
     expect(pagsmile.byOrderNo(order.orderNo)).toMatchObject({ method: "TPay", return_url: `${server.url}/tpayCallback?order_id=${order.id}` });
     await context.close();
   });
+
+  it("a member sees the next renewal on /function and cancels it there, on a 360 px phone", async () => {
+    const context = await newAppContext(browser, { adult: true, viewport: { width: 360, height: 780 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    const token = (await page.evaluate(() => localStorage.getItem("reverie_token")))!;
+    const plan = await server.db.product.findUniqueOrThrow({ where: { code: "plan_monthly" } });
+    const order = await server.http.post("/api/order/createPagsmileRecurringPay").set("token", token).send({ product_id: plan.id, agree_terms: true }).expect(200);
+    const trade = pagsmile.settle(pagsmile.byOrderNo(order.body.data.order_no).trade_no, "SUCCESS");
+    const n = pagsmile.notification(trade, { period: 1 });
+    await server.http.post("/api/order/pagsmileNotify").set(n.headers).send(n.body).expect(200);
+    await page.goto(`${server.url}/function`);
+    await page.locator('[data-testid="membership"][data-status="active"]').waitFor();
+    await pageShot(page, "consumer-membership-active-phone");
+    await page.getByTestId("membership-cancel").click();
+    await page.getByTestId("membership-cancel-confirm").click();
+    await page.locator('[data-testid="membership"][data-status="cancelled"]').waitFor();
+    expect(trade.recurring_status).toBe("CANCEL");
+    await pageShot(page, "consumer-membership-cancelled-phone");
+    await context.close();
+  });
 });

@@ -13,6 +13,7 @@ export const en = {
       name: "Order |||| Orders",
       fields: { id: "ID", orderNo: "Order no.", userId: "User", productId: "Product", status: "Status", provider: "Provider", channelId: "Channel", finalPriceMinor: "Amount", currency: "Currency", credits: "Credits", bonusCredits: "Bonus credits", receivedAmount: "Received", receivedCurrency: "Received in", createdAt: "Created", paidAt: "Paid", failureReason: "Failure", q: "Search order no.", createdAt_gte: "Created from", createdAt_lte: "Created until" },
     },
+    memberships: { name: "Membership |||| Memberships", fields: { id: "ID", userId: "User", orderId: "First order", status: "Status", provider: "Provider", providerRef: "Provider subscription", creditsPerPeriod: "Credits per period", periodsPaid: "Periods paid", currentPeriodEnd: "Paid until", cancelAtPeriodEnd: "Cancels at period end", endedAt: "Ended", createdAt: "Started" } },
     "payment-events": { name: "Payment event |||| Payment events", fields: { id: "ID", provider: "Provider", eventId: "Event id", type: "Type", orderId: "Order", payload: "Payload", receivedAt: "Received" } },
     templates: {
       name: "Template |||| Templates",

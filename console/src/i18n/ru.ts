@@ -14,6 +14,7 @@ export const ru: typeof en = {
       name: "Заказ |||| Заказы",
       fields: { id: "ID", orderNo: "Номер заказа", userId: "Пользователь", productId: "Товар", status: "Статус", provider: "Платёжная система", channelId: "Канал", finalPriceMinor: "Сумма", currency: "Валюта", credits: "Кредиты", bonusCredits: "Бонусные кредиты", receivedAmount: "Получено", receivedCurrency: "Получено в", createdAt: "Создан", paidAt: "Оплачен", failureReason: "Ошибка", q: "Поиск по номеру", createdAt_gte: "Создан с", createdAt_lte: "Создан по" },
     },
+    memberships: { name: "Подписка |||| Подписки", fields: { id: "ID", userId: "Пользователь", orderId: "Первый заказ", status: "Статус", provider: "Платёжная система", providerRef: "Подписка у платёжной системы", creditsPerPeriod: "Кредитов за период", periodsPaid: "Оплачено периодов", currentPeriodEnd: "Оплачено до", cancelAtPeriodEnd: "Отменится в конце периода", endedAt: "Завершена", createdAt: "Начата" } },
     "payment-events": { name: "Платёжное событие |||| Платёжные события", fields: { id: "ID", provider: "Платёжная система", eventId: "ID события", type: "Тип", orderId: "Заказ", payload: "Данные", receivedAt: "Получено" } },
     templates: {
       name: "Шаблон |||| Шаблоны",

@@ -4,6 +4,7 @@ import { AdminResource, reasonBody } from "./resource.ts";
 import type { OrdersAdminService } from "../domains/orders/orders.admin.service.ts";
 import { orderFilter, orderSortable, paymentEventFilter, paymentEventSortable } from "../domains/orders/orders.admin.schema.ts";
 import type { PaymentsService } from "../domains/payments/payments.service.ts";
+import { membershipFilter, membershipSortable, type MembershipsAdminService } from "../domains/memberships/memberships.admin.ts";
 
 /** A staff refund: the reason, and the already-spent credits the agent saw in the preview before confirming. */
 const refundBody = reasonBody.extend({
@@ -14,7 +15,7 @@ const refundBody = reasonBody.extend({
  * Orders and the payment events received for them. Only verified provider notifications change an order's payment;
  * the one staff action is the refund (support), which shows what it will take back before it is confirmed.
  */
-export function ordersResource(api: ApiRouter, orders: OrdersAdminService, payments: PaymentsService) {
+export function ordersResource(api: ApiRouter, orders: OrdersAdminService, payments: PaymentsService, memberships: MembershipsAdminService) {
   const r = new AdminResource(api, "orders", "Order");
   r.list({ filter: orderFilter, sortable: orderSortable }, (p) => orders.list(p));
   r.get((id) => orders.get(id));
@@ -22,6 +23,11 @@ export function ordersResource(api: ApiRouter, orders: OrdersAdminService, payme
   r.action("refund", { summary: "Refund a paid order through its provider and take back its credits (never below zero)", can: ["refund", "Order"], body: refundBody }, (id, body, staff) =>
     payments.refundOrder({ orderId: id, staffId: staff.staffId, reason: body.reason, acknowledgedSpent: body.acknowledged_spent }),
   );
+
+  // memberships are read with the orders that started them
+  const plans = new AdminResource(api, "memberships", "Order");
+  plans.list({ filter: membershipFilter, sortable: membershipSortable }, (p) => memberships.list(p));
+  plans.get((id) => memberships.get(id));
 
   const events = new AdminResource(api, "payment-events", "PaymentEvent");
   events.list({ filter: paymentEventFilter, sortable: paymentEventSortable }, (p) => orders.listPaymentEvents(p));

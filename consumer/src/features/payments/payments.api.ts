@@ -50,6 +50,25 @@ export function capturePaypalOrder(paypalToken: string): Promise<unknown> {
   return api.post("/api/order/capturePaypalOrder", { session_id: paypalToken }, { quiet: true, headers: { "PayPal-Client-Metadata-Id": paypalClientMetadataId } });
 }
 
+/** The member's plan (GET /api/membership/current). */
+export interface Membership {
+  membership_id: number;
+  status: "active" | "cancelled" | "ended";
+  product_name?: string;
+  credits_per_period: number;
+  periods_paid: number;
+  next_renewal_at: string | null;
+  ends_at: string | null;
+}
+
+export async function currentMembership(): Promise<Membership | null> {
+  return (await api.get<{ membership: Membership | null }>("/api/membership/current", { quiet: true })).membership;
+}
+
+export async function cancelMembership(): Promise<Membership> {
+  return (await api.post<{ membership: Membership }>("/api/membership/cancel", {}, { quiet: true })).membership;
+}
+
 export function formatPrice(minor: number, currency: string, locale: string): string {
   return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 100);
 }

@@ -35,12 +35,24 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
     return rows.length ? tx.membership.findUnique({ where: { id: rows[0].id } }) : null;
   }
 
+  /**
+   * When the period just paid ends: the provider's date where it gives one (Stripe), else the plan's length counted
+   * from the later of now and the previous end (Pagsmile says only which period was paid).
+   */
+  async function periodEnd(tx: Tx, order: Order, sub: SubscriptionFacts, previousEnd: Date | null): Promise<Date | undefined> {
+    if (sub.currentPeriodEnd) return sub.currentPeriodEnd;
+    const plan = await tx.product.findUnique({ where: { id: order.productId }, select: { intervalDays: true } });
+    if (!plan?.intervalDays) return undefined;
+    const from = Math.max(Date.now(), previousEnd?.getTime() ?? 0);
+    return new Date(from + plan.intervalDays * 86_400_000);
+  }
+
   /** The membership a paid plan order starts (once: the order is unique). */
   async function started(tx: Tx, order: Order, provider: string, sub: SubscriptionFacts): Promise<Membership> {
-    return tx.membership.upsert({
-      where: { orderId: order.id },
-      create: { userId: order.userId, orderId: order.id, provider, providerRef: sub.ref, creditsPerPeriod: order.credits, currentPeriodEnd: sub.currentPeriodEnd },
-      update: sub.currentPeriodEnd ? { currentPeriodEnd: sub.currentPeriodEnd } : {},
+    const existing = await tx.membership.findUnique({ where: { orderId: order.id } });
+    if (existing) return sub.currentPeriodEnd ? tx.membership.update({ where: { id: existing.id }, data: { currentPeriodEnd: sub.currentPeriodEnd } }) : existing;
+    return tx.membership.create({
+      data: { userId: order.userId, orderId: order.id, provider, providerRef: sub.ref, creditsPerPeriod: order.credits, currentPeriodEnd: await periodEnd(tx, order, sub, null) },
     });
   }
 
@@ -62,7 +74,8 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
         tx,
       );
       if (!grant.applied) return false;
-      await tx.membership.update({ where: { id: membership.id }, data: { periodsPaid: { increment: 1 }, ...(sub.currentPeriodEnd ? { currentPeriodEnd: sub.currentPeriodEnd } : {}) } });
+      const end = await periodEnd(tx, order, sub, membership.currentPeriodEnd);
+      await tx.membership.update({ where: { id: membership.id }, data: { periodsPaid: { increment: 1 }, ...(end ? { currentPeriodEnd: end } : {}) } });
       return true;
     },
 

@@ -129,7 +129,10 @@ describe("memberships through Pagsmile recurring", () => {
     const notify = (period: number) => t.http.post("/api/order/pagsmileNotify").set(pagsmile.notification(trade, { period }).headers).send(pagsmile.notification(trade, { period }).body);
     for (const period of [1, 2, 2, 3, 4]) await notify(period).expect(200);
     expect(await points(user.userId)).toBe(300 * 4);
-    expect(await current(user.token)).toMatchObject({ provider: "pagsmile", periods_paid: 4, status: "active" });
+    const view = await current(user.token);
+    expect(view).toMatchObject({ provider: "pagsmile", periods_paid: 4, status: "active" });
+    // Pagsmile gives no dates: four 30-day periods paid from now
+    expect(new Date(view.next_renewal_at).getTime()).toBeGreaterThan(Date.now() + 119 * 86_400_000);
     await t.http.post("/api/membership/cancel").set("token", user.token).expect(200);
     expect(trade.recurring_status).toBe("CANCEL");
     expect(await current(user.token)).toMatchObject({ status: "cancelled" });
