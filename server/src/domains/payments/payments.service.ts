@@ -74,7 +74,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     if (!provider.available()) return order;
     try {
       const update = await provider.queryPayment(order.providerRef);
-      if (update) return (await orders.applyUpdate(provider.name, update)).order ?? order;
+      if (update) return (await orders.applyUpdate(provider.name, update)).order ?? (await orders.reload(order.id));
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
       log.warn({ err, orderNo: order.orderNo }, "payment status query failed; answering the stored status");
@@ -164,7 +164,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
         throw err;
       }
-      const current = update ? ((await orders.applyUpdate("paypal", update)).order ?? order) : await orders.reload(order.id);
+      const current = (update ? (await orders.applyUpdate("paypal", update)).order : null) ?? (await orders.reload(order.id));
       if (current.status === "failed") throw new HttpError(402, MSG.paymentDeclined, paymentStatusView(current));
       return paymentStatusView(current);
     },
