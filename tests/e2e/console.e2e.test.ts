@@ -215,6 +215,11 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-order-refunded");
     expect((await server.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(0);
     expect(await page.locator('[data-action="orders-refund"]').count()).toBe(0);
+    // the memberships list: one running plan, readable by support
+    await server.db.membership.create({ data: { userId: user.userId, orderId: order.body.data.order_id, provider: "stripe", providerRef: "sub_e2e", creditsPerPeriod: 100, periodsPaid: 3, currentPeriodEnd: new Date(Date.now() + 20 * 86_400_000) } });
+    await page.goto(`${server.url}/console/memberships`);
+    await page.waitForSelector('td:has-text("sub_e2e"), td:has-text("stripe")');
+    await screenshot(page, "console-memberships");
     await page.close();
   });
 
