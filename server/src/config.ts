@@ -2,6 +2,11 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { PROJECT_DIR } from "./paths.ts";
 import { z } from "zod";
+import { PAGSMILE_LOCAL_METHODS } from "./contract/payments.ts";
+
+/** `sbp=<code>,tpay=<code>`: a Pagsmile local method, its code, comma-separated. */
+const METHOD_CODE = `\\s*(${PAGSMILE_LOCAL_METHODS.join("|")})=[\\w.-]{1,32}\\s*`;
+const METHOD_CODES = new RegExp(`^${METHOD_CODE}(,${METHOD_CODE})*$`);
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
@@ -65,6 +70,11 @@ export const configSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(true),
 
   GENERATION_ENGINE: z.enum(["local"]).default("local"),
+  /** ffmpeg and ffprobe to run; unset = the ones on PATH, else the static builds shipped in npm packages (decision 060). */
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
+  /** The process's search path, read here so that media tools are found without reading the environment elsewhere. */
+  PATH: z.string().default(""),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(6 * 3600).default(600),
   GENERATION_RETRY_LIMIT: z.coerce.number().int().min(0).max(10).default(2),
   GENERATION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
@@ -75,6 +85,9 @@ export const configSchema = z.object({
   GENERATION_PRICE_SECONDS: z.coerce.number().int().min(1).default(5),
   IMAGE_CREDIT_PRICE: z.coerce.number().int().min(0).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Processes that run the worker also render each template's preview loop, re-checking this often. */
+  TEMPLATE_PREVIEWS: bool.default(true),
+  TEMPLATE_PREVIEW_SWEEP_SECONDS: z.coerce.number().int().min(10).default(300),
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** The built consumer app served at `/` (`npm run build:consumer`). */
@@ -105,7 +118,7 @@ export const configSchema = z.object({
    * Pagsmile's method codes for the local methods, as its account manager issues them (they are not in the public
    * documentation): `sbp=<code>,sberpay=<code>,tpay=<code>`. A method without a code is not offered.
    */
-  PAGSMILE_METHOD_CODES: z.string().regex(/^(\s*(sbp|sberpay|tpay)=[\w.-]{1,32}\s*)(,\s*(sbp|sberpay|tpay)=[\w.-]{1,32}\s*)*$/, "sbp=<code>,sberpay=<code>,tpay=<code>").optional(),
+  PAGSMILE_METHOD_CODES: z.string().regex(METHOD_CODES, "sbp=<code>,sberpay=<code>,tpay=<code>").optional(),
   /** Messaging-channel login: the Telegram bot whose Mini App runs Reverie (initData is checked with its token). */
   TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]+$/, "<bot id>:<secret> as BotFather gives it").optional(),
   /** How old a Mini App's auth_date may be when it logs in. */

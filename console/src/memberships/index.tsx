@@ -1,8 +1,9 @@
 import AutorenewIcon from "@mui/icons-material/Autorenew";
 import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
 import { MEMBERSHIP_STATUSES } from "../../../server/src/contract/memberships.ts";
+import { choicesOf } from "../common/choices.ts";
 
-const statuses = MEMBERSHIP_STATUSES.map((id) => ({ id, name: id }));
+const statuses = choicesOf(MEMBERSHIP_STATUSES);
 
 const filters = [<SelectInput key="status" source="status" choices={statuses} alwaysOn />, <TextInput key="provider" source="provider" />, <TextInput key="userId" source="userId" />];
 

@@ -2,6 +2,8 @@ import ReceiptIcon from "@mui/icons-material/Receipt";
 import { Datagrid, DateField, DateInput, List, NumberField, Pagination, ReferenceManyField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useCanAccess, useRecordContext, useTranslate, Labeled, TopToolbar } from "react-admin";
 import { Typography } from "@mui/material";
 import { JsonField, MoneyField } from "../common/fields.tsx";
+import { ORDER_STATUSES } from "../../../server/src/contract/orders.ts";
+import { choicesOf } from "../common/choices.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
 
 /** GET /admin/api/orders/:id/refund-preview. */
@@ -40,7 +42,7 @@ function RefundButton() {
   );
 }
 
-const statuses = ["pending", "threeDsPending", "paid", "failed", "expired", "refunded"].map((id) => ({ id, name: id }));
+const statuses = choicesOf(ORDER_STATUSES);
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,

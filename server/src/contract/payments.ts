@@ -1,6 +1,4 @@
-/** Payment providers Reverie can take money through; one adapter file each in server/src/domains/payments/providers. */
-export const PROVIDERS = ["sandbox", "stripe", "paypal", "pagsmile", "usdt"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+/** Payment words beyond the providers (contract/orders.ts): methods inside a provider, and the crypto bonus. */
 
 /**
  * Ways to pay inside one provider. `checkout` is the provider's own hosted page with every method it offers;
@@ -8,6 +6,8 @@ export type ProviderName = (typeof PROVIDERS)[number];
  */
 export const PAYMENT_METHODS = ["checkout", "recurring", "sbp", "sberpay", "tpay"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** Pagsmile's local methods, each offered only with a method code from the merchant account (PAGSMILE_METHOD_CODES). */
+export const PAGSMILE_LOCAL_METHODS = ["sbp", "sberpay", "tpay"] as const satisfies readonly PaymentMethod[];
 
 /** SPEC.md §9: credits added on top of a pack paid in crypto (USDT), once per paid order. */
 export const CRYPTO_BONUS_CREDITS = 50;

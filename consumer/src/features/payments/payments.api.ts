@@ -1,11 +1,13 @@
 import { api } from "../../lib/api-client.ts";
+import type { MembershipStatus } from "../../../../server/src/contract/memberships.ts";
+import type { ProductKind } from "../../../../server/src/contract/orders.ts";
 import type { PaymentOption } from "./providers.ts";
 
 /** Issue 3's product, order and payment calls (SPEC.md §7 "Products", "Orders and payment"). Prices are minor units. */
 export interface Product {
   product_id: number;
   name: string;
-  kind: "credits" | "flash_sale" | "subscription";
+  kind: ProductKind;
   credits: number;
   price: number;
   was_price: number | null;
@@ -53,7 +55,7 @@ export function capturePaypalOrder(paypalToken: string): Promise<unknown> {
 /** The member's plan (GET /api/membership/current). */
 export interface Membership {
   membership_id: number;
-  status: "active" | "cancelled" | "ended";
+  status: MembershipStatus;
   product_name?: string;
   credits_per_period: number;
   periods_paid: number;

@@ -1,4 +1,5 @@
-import type { PaymentMethod, ProviderName } from "../../../../server/src/contract/payments.ts";
+import type { ProviderName } from "../../../../server/src/contract/orders.ts";
+import type { PaymentMethod } from "../../../../server/src/contract/payments.ts";
 
 /** One way to pay in the buy-credits dialog: a provider configured on the server and one of its methods. */
 export interface PaymentOption {

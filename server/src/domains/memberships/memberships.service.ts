@@ -4,7 +4,7 @@ import type { Membership, Order } from "../../db/generated/client.ts";
 import type { MembershipStatus } from "../../contract/memberships.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
-import type { SubscriptionFacts } from "../payments/providers/provider.ts";
+import type { SubscriptionFacts } from "../orders/payment-update.ts";
 
 export const NO_MEMBERSHIP = "You have no membership to cancel";
 
@@ -58,6 +58,11 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
 
   return {
     started,
+
+    /** A guest's memberships follow it into the account it logged in to (auth's guest merge). */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await tx.membership.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
+    },
 
     /**
      * A paid renewal: the period's credits, once per period (ledger key membership:<id>:period:<period>). Nothing is

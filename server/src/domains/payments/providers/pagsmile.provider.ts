@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
-import type { PaymentMethod } from "../../../contract/payments.ts";
+import { PAGSMILE_LOCAL_METHODS, type PaymentMethod } from "../../../contract/payments.ts";
 import { decimalToMinor, minorToDecimal } from "../../products/money.ts";
 import { InvalidNotification, ProviderUnavailable, headerValue, type PaymentOutcome, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
 import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
@@ -121,7 +121,7 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
   return {
     name: "pagsmile",
     available: () => Boolean(config.PAGSMILE_APP_ID && config.PAGSMILE_SECURITY_KEY),
-    methods: () => ["checkout", "recurring", ...(["sbp", "sberpay", "tpay"] as const).filter((m) => codes[m])],
+    methods: () => ["checkout", "recurring", ...PAGSMILE_LOCAL_METHODS.filter((m) => codes[m])],
 
     async createCheckout(req) {
       const minutes = Math.max(1, Math.floor((req.expiresAt.getTime() - Date.now()) / 60_000));
