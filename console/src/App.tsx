@@ -9,6 +9,7 @@ import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
 import { i18nProvider } from "./i18n/index.ts";
 import { LoginPage } from "./LoginPage.tsx";
+import { memberships } from "./memberships/index.tsx";
 import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { reports } from "./reports/index.tsx";
@@ -26,6 +27,7 @@ export function App() {
     <Admin title="console.title" dashboard={Dashboard} authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} loginPage={LoginPage} requireAuth disableTelemetry>
       <Resource name="users" {...users} />
       <Resource name="orders" {...orders} />
+      <Resource name="memberships" {...memberships} />
       <Resource name="templates" {...templates} />
       <Resource name="channels" {...channels} />
       <Resource name="reports" {...reports} />

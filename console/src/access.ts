@@ -9,6 +9,7 @@ export const SUBJECT: Record<string, string> = {
   users: "User",
   ledger: "LedgerEntry",
   orders: "Order",
+  memberships: "Order",
   "payment-events": "PaymentEvent",
   templates: "Template",
   channels: "Channel",

@@ -23,6 +23,12 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}) 
   }
 }
 
+/** GET /admin/api/<path>; answers the JSON reply. */
+export async function getJson<T>(path: string): Promise<T> {
+  const { json } = await httpClient(`${apiUrl}/${path}`);
+  return json as T;
+}
+
 /** POST /admin/api/<path> with a JSON body; answers the JSON reply. */
 export async function postJson<T>(path: string, body: unknown): Promise<T> {
   const { json } = await httpClient(`${apiUrl}/${path}`, { method: "POST", body: JSON.stringify(body) });

@@ -6,6 +6,7 @@ import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { requestLog } from "./http/request-log.ts";
 import { authRoutes } from "./domains/auth/auth.routes.ts";
+import { membershipsRoutes } from "./domains/memberships/memberships.routes.ts";
 import { ordersRoutes } from "./domains/orders/orders.routes.ts";
 import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
 import { sandboxCheckoutRoutes } from "./domains/payments/sandbox/sandbox-checkout.routes.ts";
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);
   paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
+  membershipsRoutes(api, services.memberships, services.payments);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
   moderationRoutes(api, services.moderation, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);

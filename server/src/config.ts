@@ -2,6 +2,11 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { PROJECT_DIR } from "./paths.ts";
 import { z } from "zod";
+import { PAGSMILE_LOCAL_METHODS } from "./contract/payments.ts";
+
+/** `sbp=<code>,tpay=<code>`: a Pagsmile local method, its code, comma-separated. */
+const METHOD_CODE = `\\s*(${PAGSMILE_LOCAL_METHODS.join("|")})=[\\w.-]{1,32}\\s*`;
+const METHOD_CODES = new RegExp(`^${METHOD_CODE}(,${METHOD_CODE})*$`);
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
@@ -108,6 +113,27 @@ export const configSchema = z.object({
   PAYPAL_WEBHOOK_ID: z.string().optional(),
   /** Unset = PayPal's live API in production, its sandbox API otherwise. */
   PAYPAL_API_BASE: z.string().url().optional(),
+  /** Pagsmile: the app id and security key from its dashboard (the key also signs its notifications). */
+  PAGSMILE_APP_ID: z.string().optional(),
+  PAGSMILE_SECURITY_KEY: z.string().optional(),
+  /** Unset = Pagsmile's live gateway in production, its test gateway otherwise. */
+  PAGSMILE_API_BASE: z.string().url().optional(),
+  /**
+   * Pagsmile's method codes for the local methods, as its account manager issues them (they are not in the public
+   * documentation): `sbp=<code>,sberpay=<code>,tpay=<code>`. A method without a code is not offered.
+   */
+  PAGSMILE_METHOD_CODES: z.string().regex(METHOD_CODES, "sbp=<code>,sberpay=<code>,tpay=<code>").optional(),
+  /** Messaging-channel login: the Telegram bot whose Mini App runs Reverie (initData is checked with its token). */
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]+$/, "<bot id>:<secret> as BotFather gives it").optional(),
+  /** How old a Mini App's auth_date may be when it logs in. */
+  TELEGRAM_INIT_DATA_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3600),
+  /** NOWPayments (USDT): API key and IPN secret from its dashboard; both needed. */
+  NOWPAYMENTS_API_KEY: z.string().optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+  /** Unset = https://api.nowpayments.io; tests point it at a local fake. */
+  NOWPAYMENTS_API_BASE: z.string().url().optional(),
+  /** The coin buyers pay in (a NOWPayments currency code). */
+  NOWPAYMENTS_PAY_CURRENCY: z.string().regex(/^[a-z0-9]{2,20}$/).default("usdttrc20"),
 
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),

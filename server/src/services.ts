@@ -1,7 +1,11 @@
 import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
+import { createMembershipsAdminService } from "./domains/memberships/memberships.admin.ts";
+import { createMembershipsService } from "./domains/memberships/memberships.service.ts";
 import { createOrdersService } from "./domains/orders/orders.service.ts";
 import { createPaymentsService } from "./domains/payments/payments.service.ts";
+import { createNowpaymentsProvider } from "./domains/payments/providers/nowpayments.provider.ts";
+import { createPagsmileProvider } from "./domains/payments/providers/pagsmile.provider.ts";
 import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
 import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
 import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
@@ -29,11 +33,18 @@ export function createServices(deps: AppDeps) {
   const users = createUsersService(db);
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
-  const orders = createOrdersService({ db, config, credits, products, log, audit });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser] });
+  const memberships = createMembershipsService({ db, credits, log });
+  const orders = createOrdersService({ db, config, credits, products, memberships, log, audit });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser] });
   const sandboxGateway = createSandboxGateway({ db, config, log });
-  const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
-  const payments = createPaymentsService({ config, log, orders, providers });
+  const providers = {
+    sandbox: createSandboxProvider(config, sandboxGateway),
+    stripe: createStripeProvider(config, log),
+    paypal: createPaypalProvider(config, log),
+    pagsmile: createPagsmileProvider(config, log),
+    usdt: createNowpaymentsProvider(config, log),
+  };
+  const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const site = createSiteService(db, storage);
   const consoleServices = {
     audit,
@@ -41,12 +52,13 @@ export function createServices(deps: AppDeps) {
     pixels: createPixelsService(db, audit),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
+    membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db),
     templatesAdmin: createTemplatesAdminService(db, audit, storage),
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
   };
-  return { ...render, mailer, auth, users, staff, products, orders, sandboxGateway, payments, site, ...consoleServices };
+  return { ...render, mailer, auth, users, staff, products, orders, memberships, sandboxGateway, payments, site, ...consoleServices };
 }
 
 export type Services = ReturnType<typeof createServices>;

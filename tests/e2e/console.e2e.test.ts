@@ -15,10 +15,10 @@ const staff: Record<string, StaffLogin> = {};
 
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
-  support: ["users", "orders", "generation-tasks", "outbox"],
-  marketer: ["orders", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
+  support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
+  marketer: ["orders", "memberships", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: ["users", "reports", "bans", "characters", "creator-pages", "generation-tasks"],
-  admin: ["users", "orders", "templates", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  admin: ["users", "orders", "memberships", "templates", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -195,6 +195,31 @@ describe("operator console in Chromium", () => {
 
     const info = await server.http.get("/api/Personal/personal_info").set("token", user.token).expect(200);
     expect(info.body.data.info).toMatchObject({ points: 25, payment_permission: true });
+    await page.close();
+  });
+
+  it("support refunds a paid order: the dialog shows what was already spent first; the clawback stops at zero", { timeout: 60_000 }, async () => {
+    const user = await visitor(server);
+    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const order = await server.http.post("/api/order/createOrderAndPay").set("token", user.token).send({ product_id: product.id, provider: "sandbox", agree_terms: true }).expect(200);
+    await fetch(`${order.body.data.pay_url}/pay`, { method: "POST", redirect: "manual" });
+    await server.services.credits.charge({ userId: user.userId, amount: 30, reason: "generation", idempotencyKey: `e2e-spend-${user.userId}` });
+    const page = await signIn("support");
+    await page.goto(`${server.url}/console/orders/${order.body.data.order_id}/show`);
+    await page.click('[data-action="orders-refund"]');
+    await page.waitForSelector('[data-preview="orders-refund"] [data-spent="30"]');
+    await page.fill('textarea[name="reason"]', "Charged twice by the bank");
+    await screenshot(page, "console-order-refund-dialog");
+    await page.click('[data-submit="orders-refund"]');
+    await page.waitForSelector('.ra-field-status:has-text("refunded")');
+    await screenshot(page, "console-order-refunded");
+    expect((await server.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(0);
+    expect(await page.locator('[data-action="orders-refund"]').count()).toBe(0);
+    // the memberships list: one running plan, readable by support
+    await server.db.membership.create({ data: { userId: user.userId, orderId: order.body.data.order_id, provider: "stripe", providerRef: "sub_e2e", creditsPerPeriod: 100, periodsPaid: 3, currentPeriodEnd: new Date(Date.now() + 20 * 86_400_000) } });
+    await page.goto(`${server.url}/console/memberships`);
+    await page.waitForSelector('td:has-text("sub_e2e"), td:has-text("stripe")');
+    await screenshot(page, "console-memberships");
     await page.close();
   });
 

@@ -1,9 +1,18 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from "@mui/material";
 import { useCanAccess, useNotify, useRecordContext, useRefresh, useTranslate } from "react-admin";
-import { postJson } from "../http.ts";
+import { getJson, postJson } from "../http.ts";
 
-export interface StaffActionProps {
+/** Something the server computes about the action before it is confirmed (GET /admin/api/<resource>/<id>/<path>). */
+export interface ActionPreview<P> {
+  path: string;
+  /** What the agent reads before confirming. */
+  describe: (preview: P) => ReactNode;
+  /** What the action sends back to prove which preview was confirmed. */
+  confirm: (preview: P) => Record<string, unknown>;
+}
+
+export interface StaffActionProps<P = unknown> {
   /** Console resource the action belongs to: POST /admin/api/<resource>/<id>/<path>. */
   resource: string;
   path: string;
@@ -17,10 +26,12 @@ export interface StaffActionProps {
   color?: "primary" | "error" | "warning" | "success";
   /** Called with the server's answer (e.g. to show credentials once). */
   onDone?: (result: unknown) => void;
+  /** Fetched when the dialog opens, shown, and confirmed with the action. */
+  preview?: ActionPreview<P>;
 }
 
 /** A named staff action on the current record: asks for a reason (and credits when needed), posts it, refreshes. */
-export function StaffAction({ resource, path, can, label, body, askDelta, color = "primary", onDone }: StaffActionProps) {
+export function StaffAction<P = unknown>({ resource, path, can, label, body, askDelta, color = "primary", onDone, preview }: StaffActionProps<P>) {
   const record = useRecordContext();
   const translate = useTranslate();
   const notify = useNotify();
@@ -31,12 +42,26 @@ export function StaffAction({ resource, path, can, label, body, askDelta, color 
   const [delta, setDelta] = useState("");
   const [busy, setBusy] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
+  const [previewed, setPreviewed] = useState<P | null>(null);
   if (!record || !canAccess) return null;
+
+  async function start() {
+    setPreviewed(null);
+    setOpen(true);
+    if (!preview) return;
+    try {
+      setPreviewed(await getJson<P>(`${resource}/${record!.id}/${preview.path}`));
+    } catch (e) {
+      notify((e as Error).message, { type: "error" });
+      setOpen(false);
+    }
+  }
 
   async function submit() {
     setBusy(true);
     try {
-      const result = await postJson(`${resource}/${record!.id}/${path}`, { ...body, reason, ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}) });
+      const confirmed = preview && previewed ? preview.confirm(previewed) : {};
+      const result = await postJson(`${resource}/${record!.id}/${path}`, { ...body, ...confirmed, reason, ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}) });
       notify("console.notify.done", { type: "success" });
       setOpen(false);
       setReason("");
@@ -55,12 +80,13 @@ export function StaffAction({ resource, path, can, label, body, askDelta, color 
   // a list row navigates on click, and React bubbles clicks out of the dialog's portal to it: keep them here
   return (
     <span onClick={(e) => e.stopPropagation()}>
-      <Button size="small" variant="outlined" color={color} onClick={() => setOpen(true)} data-action={name}>
+      <Button size="small" variant="outlined" color={color} onClick={start} data-action={name}>
         {translate(label)}
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="xs">
         <DialogTitle>{translate(label)}</DialogTitle>
         <DialogContent>
+          {preview && previewed !== null && <div data-preview={name}>{preview.describe(previewed)}</div>}
           {askDelta && (
             <TextField margin="dense" fullWidth type="number" name="delta" label={translate("console.field.delta")} value={delta} onChange={(e) => setDelta(e.target.value)} />
           )}
@@ -68,7 +94,7 @@ export function StaffAction({ resource, path, can, label, body, askDelta, color 
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setOpen(false)}>{translate("ra.action.cancel")}</Button>
-          <Button onClick={submit} disabled={busy} variant="contained" color={color} data-submit={name}>
+          <Button onClick={submit} disabled={busy || Boolean(preview && previewed === null)} variant="contained" color={color} data-submit={name}>
             {translate("console.action.submit")}
           </Button>
         </DialogActions>

@@ -11,8 +11,9 @@ export const en = {
     ledger: { name: "Ledger entry |||| Ledger", fields: { id: "ID", userId: "User", delta: "Change", balanceAfter: "Balance after", reason: "Reason", reference: "Reference", staffId: "Staff", note: "Note", createdAt: "When" } },
     orders: {
       name: "Order |||| Orders",
-      fields: { id: "ID", orderNo: "Order no.", userId: "User", productId: "Product", status: "Status", provider: "Provider", channelId: "Channel", finalPriceMinor: "Amount", currency: "Currency", credits: "Credits", createdAt: "Created", paidAt: "Paid", failureReason: "Failure", q: "Search order no.", createdAt_gte: "Created from", createdAt_lte: "Created until" },
+      fields: { id: "ID", orderNo: "Order no.", userId: "User", productId: "Product", status: "Status", provider: "Provider", channelId: "Channel", finalPriceMinor: "Amount", currency: "Currency", credits: "Credits", bonusCredits: "Bonus credits", receivedAmount: "Received", receivedCurrency: "Received in", createdAt: "Created", paidAt: "Paid", failureReason: "Failure", q: "Search order no.", createdAt_gte: "Created from", createdAt_lte: "Created until" },
     },
+    memberships: { name: "Membership |||| Memberships", fields: { id: "ID", userId: "User", orderId: "First order", status: "Status", provider: "Provider", providerRef: "Provider subscription", creditsPerPeriod: "Credits per period", periodsPaid: "Periods paid", currentPeriodEnd: "Paid until", cancelAtPeriodEnd: "Cancels at period end", endedAt: "Ended", createdAt: "Started" } },
     "payment-events": { name: "Payment event |||| Payment events", fields: { id: "ID", provider: "Provider", eventId: "Event id", type: "Type", orderId: "Order", payload: "Payload", receivedAt: "Received" } },
     templates: {
       name: "Template |||| Templates",
@@ -52,11 +53,12 @@ export const en = {
     age: { under_1h: "< 1 hour", "1h_24h": "1–24 hours", "1d_7d": "1–7 days", over_7d: "> 7 days", minutes: "%{n} min", hours: "%{n} h", days: "%{n} d" },
     action: {
       ban: "Ban", unban: "Unban", grant_payment: "Grant payment permission", revoke_payment: "Revoke payment permission", adjust_credits: "Adjust credits", dismiss: "Dismiss", takedown: "Take content down",
-      ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable",
+      ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable", refund: "Refund",
     },
     field: { reason: "Reason", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },
     notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids" },
+    refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider" },
     underage: "Underage",
   },
 };

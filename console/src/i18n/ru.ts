@@ -12,8 +12,9 @@ export const ru: typeof en = {
     ledger: { name: "Запись журнала |||| Журнал кредитов", fields: { id: "ID", userId: "Пользователь", delta: "Изменение", balanceAfter: "Баланс после", reason: "Причина", reference: "Ссылка", staffId: "Сотрудник", note: "Примечание", createdAt: "Когда" } },
     orders: {
       name: "Заказ |||| Заказы",
-      fields: { id: "ID", orderNo: "Номер заказа", userId: "Пользователь", productId: "Товар", status: "Статус", provider: "Платёжная система", channelId: "Канал", finalPriceMinor: "Сумма", currency: "Валюта", credits: "Кредиты", createdAt: "Создан", paidAt: "Оплачен", failureReason: "Ошибка", q: "Поиск по номеру", createdAt_gte: "Создан с", createdAt_lte: "Создан по" },
+      fields: { id: "ID", orderNo: "Номер заказа", userId: "Пользователь", productId: "Товар", status: "Статус", provider: "Платёжная система", channelId: "Канал", finalPriceMinor: "Сумма", currency: "Валюта", credits: "Кредиты", bonusCredits: "Бонусные кредиты", receivedAmount: "Получено", receivedCurrency: "Получено в", createdAt: "Создан", paidAt: "Оплачен", failureReason: "Ошибка", q: "Поиск по номеру", createdAt_gte: "Создан с", createdAt_lte: "Создан по" },
     },
+    memberships: { name: "Подписка |||| Подписки", fields: { id: "ID", userId: "Пользователь", orderId: "Первый заказ", status: "Статус", provider: "Платёжная система", providerRef: "Подписка у платёжной системы", creditsPerPeriod: "Кредитов за период", periodsPaid: "Оплачено периодов", currentPeriodEnd: "Оплачено до", cancelAtPeriodEnd: "Отменится в конце периода", endedAt: "Завершена", createdAt: "Начата" } },
     "payment-events": { name: "Платёжное событие |||| Платёжные события", fields: { id: "ID", provider: "Платёжная система", eventId: "ID события", type: "Тип", orderId: "Заказ", payload: "Данные", receivedAt: "Получено" } },
     templates: {
       name: "Шаблон |||| Шаблоны",
@@ -53,11 +54,12 @@ export const ru: typeof en = {
     age: { under_1h: "< 1 часа", "1h_24h": "1–24 часа", "1d_7d": "1–7 дней", over_7d: "> 7 дней", minutes: "%{n} мин", hours: "%{n} ч", days: "%{n} дн" },
     action: {
       ban: "Заблокировать", unban: "Разблокировать", grant_payment: "Разрешить оплату", revoke_payment: "Запретить оплату", adjust_credits: "Изменить кредиты", dismiss: "Отклонить", takedown: "Снять контент",
-      ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", upload_cover: "Загрузить обложку", enable: "Включить", disable: "Выключить",
+      ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", upload_cover: "Загрузить обложку", enable: "Включить", disable: "Выключить", refund: "Вернуть деньги",
     },
     field: { reason: "Причина", delta: "Кредиты (+ начислить, − списать)", password: "Новый пароль (показывается один раз)", totpSecret: "Секрет одноразовых кодов (показывается один раз)", otpauthUri: "URI для приложения-аутентификатора" },
     notify: { done: "Готово", cover_uploaded: "Обложка сохранена", credentials: "Сохраните сейчас: больше они не будут показаны" },
     tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей" },
+    refund: { credits: "Заказ начислил кредитов: %{n}", balance: "Сейчас у пользователя кредитов: %{n}", spent: "Уже потрачено (остаётся): %{n}", claw_back: "Возврат спишет кредитов: %{n} и вернёт деньги через платёжную систему" },
     underage: "Несовершеннолетние",
   },
 };

@@ -1,8 +1,46 @@
 import ReceiptIcon from "@mui/icons-material/Receipt";
-import { Datagrid, DateField, DateInput, List, NumberField, Pagination, ReferenceManyField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useCanAccess, useTranslate, Labeled } from "react-admin";
+import { Datagrid, DateField, DateInput, List, NumberField, Pagination, ReferenceManyField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useCanAccess, useRecordContext, useTranslate, Labeled, TopToolbar } from "react-admin";
+import { Typography } from "@mui/material";
 import { JsonField, MoneyField } from "../common/fields.tsx";
 import { ORDER_STATUSES } from "../../../server/src/contract/orders.ts";
 import { choicesOf } from "../common/choices.ts";
+import { StaffAction } from "../common/StaffAction.tsx";
+
+/** GET /admin/api/orders/:id/refund-preview. */
+interface RefundPreview {
+  credits: number;
+  balance: number;
+  claw_back: number;
+  already_spent: number;
+}
+
+/** Support refunds a paid order: the dialog first shows what will be taken back and what the user already spent. */
+function RefundButton() {
+  const translate = useTranslate();
+  const record = useRecordContext<{ status: string }>();
+  if (record?.status !== "paid") return null;
+  return (
+    <StaffAction<RefundPreview>
+      resource="orders"
+      path="refund"
+      can={["refund", "Order"]}
+      label="console.action.refund"
+      color="error"
+      preview={{
+        path: "refund-preview",
+        describe: (p) => (
+          <Typography variant="body2" component="div">
+            <div>{translate("console.refund.credits", { n: p.credits })}</div>
+            <div>{translate("console.refund.balance", { n: p.balance })}</div>
+            <div data-spent={p.already_spent}>{translate("console.refund.spent", { n: p.already_spent })}</div>
+            <strong>{translate("console.refund.claw_back", { n: p.claw_back })}</strong>
+          </Typography>
+        ),
+        confirm: (p) => ({ acknowledged_spent: p.already_spent }),
+      }}
+    />
+  );
+}
 
 const statuses = choicesOf(ORDER_STATUSES);
 
@@ -55,7 +93,13 @@ function PaymentEvents() {
 
 function OrderShow() {
   return (
-    <Show>
+    <Show
+      actions={
+        <TopToolbar>
+          <RefundButton />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="id" />
         <TextField source="orderNo" />
@@ -66,6 +110,9 @@ function OrderShow() {
         <TextField source="channelId" />
         <MoneyField source="finalPriceMinor" />
         <NumberField source="credits" />
+        <NumberField source="bonusCredits" />
+        <TextField source="receivedAmount" />
+        <TextField source="receivedCurrency" />
         <TextField source="failureReason" />
         <DateField source="createdAt" showTime />
         <DateField source="paidAt" showTime />

@@ -20,8 +20,8 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { translateMessage } from "../i18n/index.ts";
 import { ApiError } from "../lib/api-client.ts";
-import { createOrderAndPay, formatPrice, getProducts, type Product } from "../features/payments/payments.api.ts";
-import { PROVIDERS } from "../features/payments/providers.ts";
+import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, type Product } from "../features/payments/payments.api.ts";
+import type { PaymentOption } from "../features/payments/providers.ts";
 import { verification } from "../features/payments/verification.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
@@ -29,13 +29,17 @@ import { dialogs } from "./dialog-store.ts";
 
 export const TERMS_MESSAGE = "Please agree to the terms first";
 
+/** `stripe`, or `pagsmile-sbp` for a provider's own method. */
+const optionKey = (o: PaymentOption) => (o.method === "checkout" ? o.provider : `${o.provider}-${o.method}`);
+
 /** SPEC.md §2 buy-credits dialog: packs with a best-value badge, a payment method, the terms box, then off to pay. */
 export default function BuyCreditsDialog() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const [products, setProducts] = useState<Product[] | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
-  const [provider, setProvider] = useState<string>(PROVIDERS[0]);
+  const [options, setOptions] = useState<PaymentOption[]>([]);
+  const [option, setOption] = useState<string | null>(null);
   const [agreed, setAgreed] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -51,17 +55,24 @@ export default function BuyCreditsDialog() {
         setProducts([]);
         setError(translateMessage(e.message));
       });
+    getPaymentOptions()
+      .then((list) => {
+        setOptions(list);
+        setOption((current) => current ?? (list[0] ? optionKey(list[0]) : null));
+      })
+      .catch(() => setOptions([]));
   }, []);
 
   async function pay() {
     setError(null);
     if (!agreed) return setError(translateMessage(TERMS_MESSAGE));
-    if (selected === null) return;
+    const chosen = options.find((o) => optionKey(o) === option);
+    if (selected === null || !chosen) return;
     setBusy(true);
     try {
       if (!session.get().token) await session.guestLogin();
-      const order = await createOrderAndPay({ product_id: selected, provider, agree_terms: true });
-      verification.remember(order.order_id, provider);
+      const order = await createOrderAndPay({ product_id: selected, provider: chosen.provider, method: chosen.method, agree_terms: true });
+      verification.remember(order.order_id, chosen.method === "tpay" ? "tpay" : chosen.provider);
       window.location.assign(order.pay_url);
     } catch (e) {
       setError(translateMessage((e as Error).message));
@@ -131,10 +142,10 @@ export default function BuyCreditsDialog() {
           </Box>
         )}
         <Typography variant="subtitle2" sx={{ mt: 3, mb: 1 }}>{t("buy.method")}</Typography>
-        <ToggleButtonGroup exclusive value={provider} onChange={(_e, v: string | null) => v && setProvider(v)} size="small" sx={{ flexWrap: "wrap" }}>
-          {PROVIDERS.map((p) => (
-            <ToggleButton key={p} value={p} data-testid={`provider-${p}`} sx={{ px: 2 }}>
-              {t(`buy.provider.${p}`)}
+        <ToggleButtonGroup exclusive value={option} onChange={(_e, v: string | null) => v && setOption(v)} size="small" sx={{ flexWrap: "wrap" }}>
+          {options.map((o) => (
+            <ToggleButton key={optionKey(o)} value={optionKey(o)} data-testid={`provider-${optionKey(o)}`} sx={{ px: 2 }}>
+              {o.method === "checkout" ? t(`payments.provider.${o.provider}`) : t(`payments.method.${o.method}`)}
             </ToggleButton>
           ))}
         </ToggleButtonGroup>
@@ -149,7 +160,7 @@ export default function BuyCreditsDialog() {
           }
         />
         {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">{error}</Alert>}
-        <Button fullWidth size="large" variant="contained" sx={{ mt: 2, mb: 1 }} disabled={busy || selected === null} onClick={() => void pay()} data-testid="pay">
+        <Button fullWidth size="large" variant="contained" sx={{ mt: 2, mb: 1 }} disabled={busy || selected === null || option === null} onClick={() => void pay()} data-testid="pay">
           {busy ? <CircularProgress size={22} color="inherit" /> : t("buy.pay")}
         </Button>
       </DialogContent>

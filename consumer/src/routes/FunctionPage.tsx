@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { ResultsList } from "../features/generation/ResultsList.tsx";
+import { MembershipCard } from "../features/payments/MembershipCard.tsx";
 import { useSession } from "../features/session/session.ts";
 
 /** /function: the signed-in user's own space — what they made, and their credits. */
@@ -25,6 +26,7 @@ export function Component() {
           <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/creationStudio">{t("results.create")}</Button>
         </Box>
       </Box>
+      <MembershipCard />
       <ResultsList />
     </Box>
   );

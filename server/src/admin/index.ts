@@ -16,7 +16,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   staffResource(api, s.staff, s.audit);
   dashboardRoutes(api, s.dashboard);
   usersResource(api, s.usersAdmin, s.moderation);
-  ordersResource(api, s.ordersAdmin);
+  ordersResource(api, s.ordersAdmin, s.payments, s.membershipsAdmin);
   templatesResource(api, s.templatesAdmin);
   channelsResource(api, s.pixels);
   reportsResource(api, s.moderation);

@@ -105,6 +105,13 @@ export class AdminResource<Id extends number | string = number> {
     );
   }
 
+  /** `GET /admin/api/<name>/:id/<view>`: something computed about one record, under the permission of the action it prepares. */
+  view(view: string, spec: { summary: string; can: [Action, Subject] }, run: (id: Id, staff: StaffPrincipal) => Promise<unknown>) {
+    this.api.get(`${this.base}/:id/${view}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params }, async ({ params, principal, res }) =>
+      send(res, await run(params.id, principal)),
+    );
+  }
+
   /** `POST /admin/api/<name>/:id/<action>`: a named staff action on one record, checked against its own permission. */
   action<B>(action: string, spec: { summary: string; can: [Action, Subject]; body: z.ZodType<B> }, run: (id: Id, body: B, staff: StaffPrincipal) => Promise<unknown>) {
     this.api.post(`${this.base}/:id/${action}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, body: spec.body }, async (ctx) =>

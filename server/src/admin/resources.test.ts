@@ -97,6 +97,7 @@ const readOnly: { name: string; may: StaffRole; mayNot: StaffRole; id: () => num
   { name: "users", may: "support", mayNot: "marketer", id: () => userId },
   { name: "orders", may: "marketer", mayNot: "moderator", id: () => orderId },
   { name: "payment-events", may: "support", mayNot: "moderator", id: async () => (await t.db.paymentEvent.findFirstOrThrow()).id },
+  { name: "memberships", may: "support", mayNot: "moderator", id: async () => (await t.db.membership.create({ data: { userId, orderId, provider: "stripe", providerRef: "sub_seed", creditsPerPeriod: 10 } })).id },
   { name: "ledger", may: "support", mayNot: "marketer", id: async () => (await t.db.ledgerEntry.findFirstOrThrow()).id },
   { name: "generation-tasks", may: "moderator", mayNot: "marketer", id: async () => (await t.db.generationTask.findFirstOrThrow()).id },
   { name: "reports", may: "moderator", mayNot: "support", id: async () => (await t.db.report.findFirstOrThrow()).id },

@@ -2,7 +2,7 @@ import { AbilityBuilder, createMongoAbility, type MongoAbility, type RawRuleOf }
 import { packRules } from "@casl/ability/extra";
 import type { Principal } from "./principal.ts";
 
-export type Action = "manage" | "create" | "read" | "update" | "delete" | "ban" | "grant" | "adjust" | "takedown";
+export type Action = "manage" | "create" | "read" | "update" | "delete" | "ban" | "grant" | "adjust" | "takedown" | "refund";
 
 /** Every kind of thing a permission is about. Object conditions use the database field names. */
 export type Subject =
@@ -74,6 +74,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("read", ["User", "Order", "PaymentEvent", "LedgerEntry", "GenerationTask", "OutboxEmail"]);
       can("grant", "Payment");
       can("adjust", "LedgerEntry");
+      can("refund", "Order");
     }
     if (roles.has("marketer")) {
       can("manage", ["Channel", "Template", "SiteSetting"]);

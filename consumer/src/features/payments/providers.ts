@@ -1,5 +1,13 @@
-/** Payment providers the buy-credits dialog offers, and the SPEC.md §2 route each one returns to. */
-export { PROVIDERS } from "../../../../server/src/contract/orders.ts";
+import type { ProviderName } from "../../../../server/src/contract/orders.ts";
+import type { PaymentMethod } from "../../../../server/src/contract/payments.ts";
+
+/** One way to pay in the buy-credits dialog: a provider configured on the server and one of its methods. */
+export interface PaymentOption {
+  provider: ProviderName;
+  method: PaymentMethod;
+}
+
+/** The SPEC.md §2 route each provider returns to. */
 
 export const PAYMENT_CALLBACK_ROUTES = ["hcpayPayCallback", "paypalCallback", "usdtCallback", "pagsmileCallback", "tpayCallback"] as const;
 

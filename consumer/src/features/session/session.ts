@@ -80,6 +80,16 @@ export const session = {
     return signedIn(await api.post<LoginAnswer>("/api/login/googleLogin", payload, { quiet: true }));
   },
 
+  /** SPEC.md §7 channelServerLogin: the messaging app's launch data signs in (a guest's belongings follow). */
+  async channelLogin(channelToken: string): Promise<UserInfo> {
+    const answer = await api.post<LoginAnswer & { playerUid: string; serverId: string }>("/api/OrderJpay/channelServerLogin", { channel_token: channelToken }, { quiet: true });
+    storage.set("playerUid", answer.playerUid);
+    return signedIn(answer);
+  },
+
+  /** Called whenever the session changes (login, logout, reload). */
+  subscribe: (listener: () => void) => store.subscribe(listener),
+
   async googleLoginUrl(): Promise<string> {
     return (await api.get<{ url: string }>("/api/login/getLoginUrl", { quiet: true })).url;
   },

@@ -4,7 +4,7 @@ import type { Principal } from "../../authz/principal.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import { clientContext } from "../../http/client-context.ts";
 import type { UsersService } from "../users/users.service.ts";
-import { emailLoginBody, googleLoginBody, sendEmailCodeBody, staffLoginBody } from "./auth.schema.ts";
+import { channelLoginBody, emailLoginBody, googleLoginBody, sendEmailCodeBody, staffLoginBody } from "./auth.schema.ts";
 import type { AuthService, LoginResult } from "./auth.service.ts";
 
 export function authRoutes(api: ApiRouter, auth: AuthService, users: UsersService) {
@@ -32,6 +32,11 @@ export function authRoutes(api: ApiRouter, auth: AuthService, users: UsersServic
   api.post("/api/login/googleLogin", { summary: "Log in with a Google ID token (or an authorization code)", tags, auth: "public", body: googleLoginBody }, async (ctx) =>
     loginResponse(await auth.googleLogin(ctx.body, ctx.principal, clientContext(ctx.req))),
   );
+
+  api.post("/api/OrderJpay/channelServerLogin", { summary: "Messaging-channel (Telegram Mini App) login with its initData as channel_token; answers playerUid and serverId", tags, auth: "public", body: channelLoginBody }, async (ctx) => {
+    const result = await auth.channelLogin(ctx.body.channel_token, ctx.principal, clientContext(ctx.req));
+    return { ...(await loginResponse(result)), playerUid: result.playerUid, serverId: result.serverId };
+  });
 
   // The browser keeps `state` and checks that /googleCallback comes back with the same one.
   api.get("/api/login/getLoginUrl", { summary: "Google OAuth URL to send the browser to, and its state", tags, auth: "public" }, async () => {

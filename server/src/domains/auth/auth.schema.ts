@@ -34,3 +34,8 @@ export const staffLoginBody = z.object({
 });
 
 export type EmailLoginBody = z.infer<typeof emailLoginBody>;
+
+/** A Telegram Mini App's initData, as the app received it (a query string, up to a few KB). */
+export const channelLoginBody = z.object({
+  channel_token: z.string({ error: "Sorry, you do not have login permission" }).min(1, { error: "Sorry, you do not have login permission" }).max(8192, { error: "Sorry, you do not have login permission" }),
+});

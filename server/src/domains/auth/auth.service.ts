@@ -14,6 +14,7 @@ import { publishSessionEnded } from "../generation/progress.ts";
 import { ACCOUNT_COLUMNS } from "../users/users.service.ts";
 import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
+import { checkInitData } from "./telegram.ts";
 import { hashToken, newToken } from "./tokens.ts";
 import { matchingTotpStep } from "./totp.ts";
 import type { Attribution, ClientContext } from "../../http/client-context.ts";
@@ -128,9 +129,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
 
   async function signInOnce(identity: Identity, current: Principal, ctx: ClientContext): Promise<LoginResult> {
     return db.$transaction(async (tx) => {
-      const existing = await tx.user.findFirst({
-        where: identity.googleSub ? { OR: [{ googleSub: identity.googleSub }, { email: identity.email }] } : { email: identity.email },
-      });
+      const existing = await tx.user.findFirst({ where: identityFilter(identity) });
       const guest =
         current.kind === "user" && current.role === "visitor"
           ? await tx.user.findFirst({ where: { id: current.userId, loginType: "visitor", email: null, mergedIntoId: null } })
@@ -160,6 +159,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
           data: {
             email: identity.email,
             googleSub: identity.googleSub,
+            playerUid: identity.playerUid,
             loginType: "registered",
             role: "user",
             nickname: guest.nickname ?? identity.nickname,
@@ -173,6 +173,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
           data: {
             email: identity.email,
             googleSub: identity.googleSub,
+            playerUid: identity.playerUid,
             nickname: identity.nickname,
             photo: identity.photo,
             loginType: "registered",
@@ -318,6 +319,26 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       return signInIdentity({ email: payload.email.toLowerCase(), googleSub: payload.sub, nickname: payload.name, photo: payload.picture }, current, ctx);
     },
 
+    /**
+     * Messaging-channel login (SPEC.md §4/§7 channelServerLogin): the Telegram Mini App's initData, validated with the
+     * bot token, identifies the player; their account is found, or the current guest becomes it (or is merged into
+     * it) exactly like the other logins. `serverId` is the bot's id: which channel deployment the player is on.
+     */
+    async channelLogin(channelToken: string, current: Principal, ctx: ClientContext): Promise<LoginResult & { playerUid: string; serverId: string }> {
+      const botToken = config.TELEGRAM_BOT_TOKEN;
+      if (!botToken) throw new HttpError(503, "Channel login is not configured");
+      if (ctx.ip) await limiter.hit("channel-login", [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_LOGIN_PER_MINUTE, windowSeconds: 60 }]);
+      const check = checkInitData(channelToken, botToken, config.TELEGRAM_INIT_DATA_MAX_AGE_SECONDS);
+      if (!check.ok) {
+        log.info({ why: check.why }, "channel login refused");
+        throw HttpError.badRequest(MSG.noLoginPermission);
+      }
+      const playerUid = String(check.user.id);
+      const nickname = [check.user.first_name, check.user.last_name].filter(Boolean).join(" ") || check.user.username;
+      const result = await signInIdentity({ playerUid, nickname: nickname?.slice(0, 64), photo: check.user.photo_url }, current, ctx);
+      return { ...result, playerUid, serverId: botToken.split(":")[0] };
+    },
+
     async logout(sessionId: number): Promise<void> {
       await db.$transaction(async (tx) => {
         await tx.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
@@ -346,10 +367,19 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
 }
 
 interface Identity {
-  email: string;
+  email?: string;
   googleSub?: string;
+  /** The messaging channel's user id (Telegram), stored as users.player_uid. */
+  playerUid?: string;
   nickname?: string;
   photo?: string;
+}
+
+/** The account an identity names. Never an empty filter: Prisma reads `{ email: undefined }` as "any user". */
+function identityFilter(identity: Identity): Prisma.UserWhereInput {
+  if (identity.playerUid) return { playerUid: identity.playerUid };
+  if (!identity.email) throw new Error("a login identity needs an email or a player uid");
+  return identity.googleSub ? { OR: [{ googleSub: identity.googleSub }, { email: identity.email }] } : { email: identity.email };
 }
 
 function attributionData(a: Attribution) {

@@ -24,3 +24,4 @@ export const paymentEventFilter = z.strictObject({
 });
 export type PaymentEventFilter = z.infer<typeof paymentEventFilter>;
 export const paymentEventSortable = ["id", "receivedAt"] as const;
+

@@ -10,6 +10,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import type { MembershipsService } from "../memberships/memberships.service.ts";
 import type { PaymentOutcome, PaymentUpdate } from "./payment-update.ts";
 import type { ProductsService } from "../products/products.service.ts";
 import { formatMinor } from "../products/money.ts";
@@ -20,11 +21,46 @@ export const POLL_MAX_TRIES = 50;
 
 export const REFUND_REASON_REQUIRED = "Please enter a reason for the refund";
 export const ONLY_PAID_REFUNDABLE = "Only a paid order can be refunded";
-export const CREDITS_ALREADY_SPENT = "The credits of this order have already been spent";
 /** failure_reason of an order paid after its account was banned: paid, credited to nobody, to be refunded (docs/decisions/075). */
 export const BANNED_AT_PAYMENT = "account_banned";
-/** A refund waits on the provider inside its transaction; give it that long. */
-const REFUND_TIMEOUT_MS = 30_000;
+export const PLANS_ONLY = "This payment method is for the monthly plan only";
+export const REFUND_IN_PROGRESS = "A refund of this order is already in progress";
+export const REFUND_BALANCE_CHANGED = "The user's balance changed; please review the refund again";
+/** A refund claim older than this was left by a crashed request and may be taken again. */
+const REFUND_CLAIM_SECONDS = 120;
+
+export interface RefundRequest {
+  orderId: number;
+  staffId: number;
+  reason: string;
+  /** The already-spent credits the agent saw in the preview; a different figure now means the balance moved. */
+  acknowledgedSpent?: number;
+}
+
+export interface RefundPreview {
+  order_id: number;
+  /** Credits the order granted (pack plus any bonus). */
+  credits: number;
+  balance: number;
+  /** What the refund takes back: the order's credits, but never more than the balance. */
+  claw_back: number;
+  /** Credits of this order the user already spent; they are not taken back. */
+  already_spent: number;
+}
+
+/** The provider's amount and currency, where it says them, are the order's. */
+function amountMatches(order: Order, u: PaymentUpdate): boolean {
+  const amountDiffers = u.amountMinor !== undefined && u.amountMinor !== order.finalPriceMinor;
+  const currencyDiffers = u.currency !== undefined && u.currency.toUpperCase() !== order.currency.toUpperCase();
+  return !amountDiffers && !currencyDiffers;
+}
+
+function previewOf(order: Order, balance: number): RefundPreview {
+  // an order paid after a ban was never credited: refunding it takes nothing back
+  const granted = order.failureReason === BANNED_AT_PAYMENT ? 0 : order.credits + order.bonusCredits;
+  const clawBack = Math.min(granted, Math.max(balance, 0));
+  return { order_id: order.id, credits: granted, balance, claw_back: clawBack, already_spent: granted - clawBack };
+}
 
 /** Status names as the API shows them (SPEC.md §4). */
 const STATUS_TEXT: Record<OrderStatus, string> = {
@@ -70,6 +106,9 @@ export function orderView(o: Order & { product?: Product | null }) {
     final_price_text: formatMinor(o.finalPriceMinor, o.currency),
     quantity: o.quantity,
     credits: o.credits,
+    bonus_credits: o.bonusCredits,
+    received_amount: o.receivedAmount,
+    received_currency: o.receivedCurrency,
     provider: o.provider,
     product_id: o.productId,
     product_name: o.product?.name,
@@ -100,13 +139,75 @@ export interface NewOrder {
   productId: number;
   quantity: number;
   provider: string;
+  /** Credits granted on top of the product's when paid (crypto bonus). */
+  bonusCredits?: number;
+  /** The payment method renews a plan (a subscription): other products are refused before anything is created. */
+  plansOnly?: boolean;
 }
 
 export interface AppliedUpdate {
   /** True when this provider event was processed before: nothing happened now. */
   duplicate: boolean;
+  /** The order after the update; null when unknown, or for a duplicate (nothing was read: reload it if needed). */
   order: Order | null;
   changed: boolean;
+}
+
+/** An `orders` row as PostgreSQL returns it (`SELECT *`). */
+interface OrderRow {
+  id: number;
+  order_no: string;
+  user_id: number;
+  product_id: number;
+  quantity: number;
+  amount_minor: number;
+  final_price_minor: number;
+  currency: string;
+  credits: number;
+  bonus_credits: number;
+  status: string;
+  provider: string;
+  provider_ref: string | null;
+  pay_url: string | null;
+  channel_id: string | null;
+  failure_reason: string | null;
+  received_amount: string | null;
+  received_currency: string | null;
+  refund_started_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  paid_at: Date | null;
+  expires_at: Date;
+}
+
+const STATUS_OF_TEXT = Object.fromEntries(Object.entries(STATUS_TEXT).map(([k, v]) => [v, k])) as Record<string, OrderStatus>;
+
+function orderFromRow(r: OrderRow): Order {
+  return {
+    id: r.id,
+    orderNo: r.order_no,
+    userId: r.user_id,
+    productId: r.product_id,
+    quantity: r.quantity,
+    amountMinor: r.amount_minor,
+    finalPriceMinor: r.final_price_minor,
+    currency: r.currency,
+    credits: r.credits,
+    bonusCredits: r.bonus_credits,
+    status: STATUS_OF_TEXT[r.status],
+    provider: r.provider,
+    providerRef: r.provider_ref,
+    payUrl: r.pay_url,
+    channelId: r.channel_id,
+    failureReason: r.failure_reason,
+    receivedAmount: r.received_amount,
+    receivedCurrency: r.received_currency,
+    refundStartedAt: r.refund_started_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    paidAt: r.paid_at,
+    expiresAt: r.expires_at,
+  };
 }
 
 function mayRead(ability: AppAbility, order: Order): boolean {
@@ -118,8 +219,8 @@ function newOrderNo(now: Date): string {
   return `RV${day}${crypto.randomBytes(6).toString("hex").toUpperCase()}`;
 }
 
-export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; log: Logger; audit: AuditService }) {
-  const { db, config, credits, products, log, audit } = deps;
+export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; memberships: MembershipsService; log: Logger; audit: AuditService }) {
+  const { db, config, credits, products, memberships, log, audit } = deps;
 
   /** The user may pay only when their channel does not require a support-granted permission they lack. */
   async function assertMayPay(tx: Tx, userId: number): Promise<{ channelId: string | null }> {
@@ -133,13 +234,23 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
   }
 
   /** Locks the order a provider update is about (by the provider's reference or our order number). */
+  /**
+   * Locks and reads the order a provider update is about (by the provider's reference or our order number). Raw SQL
+   * on purpose: this runs for every notification, and one statement is a fraction of a Prisma query's CPU (bench/notifications).
+   */
   async function lockOrder(tx: Tx, provider: string, u: PaymentUpdate): Promise<Order | null> {
-    const rows = await tx.$queryRaw<{ id: number }[]>`
-      SELECT id FROM orders
+    const rows = await tx.$queryRaw<OrderRow[]>`
+      SELECT * FROM orders
       WHERE provider = ${provider} AND (provider_ref = ${u.providerRef ?? null} OR order_no = ${u.orderNo ?? null})
       ORDER BY id LIMIT 1
       FOR UPDATE`;
-    return rows.length ? tx.order.findUnique({ where: { id: rows[0].id } }) : null;
+    return rows.length ? orderFromRow(rows[0]) : null;
+  }
+
+  async function lockById(tx: Tx, orderId: number): Promise<Order> {
+    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM orders WHERE id = ${orderId} FOR UPDATE`;
+    if (!rows.length) throw HttpError.notFound();
+    return tx.order.findUniqueOrThrow({ where: { id: orderId } });
   }
 
   /** One order, if this principal may read it; another user's order is 404, never 403. */
@@ -162,6 +273,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
         await tx.$queryRaw`SELECT id FROM users WHERE id = ${n.userId} FOR UPDATE`;
         const { channelId } = await assertMayPay(tx, n.userId);
         const product = await products.purchasable(tx, n.userId, n.productId, n.quantity, now);
+        if (n.plansOnly && product.kind !== "subscription") throw HttpError.badRequest(PLANS_ONLY);
         return tx.order.create({
           data: {
             orderNo: newOrderNo(now),
@@ -172,6 +284,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
             finalPriceMinor: product.priceMinor * n.quantity,
             currency: product.currency,
             credits: product.credits * n.quantity,
+            bonusCredits: n.bonusCredits ?? 0,
             provider: n.provider,
             channelId,
             expiresAt: new Date(now.getTime() + config.ORDER_EXPIRY_MINUTES * 60_000),
@@ -224,6 +337,10 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
      * so concurrent deliveries queue behind each other and find the event already stored.
      */
     async applyUpdate(provider: string, u: PaymentUpdate): Promise<AppliedUpdate> {
+      // Providers redeliver: an event already stored needs no transaction and no lock (one indexed read). The
+      // insert below stays the gate for a first delivery racing its twin.
+      const seen = await db.$queryRaw<{ id: number }[]>`SELECT id FROM payment_events WHERE provider = ${provider} AND event_id = ${u.eventId}`;
+      if (seen.length) return { duplicate: true, order: null, changed: false };
       return db.$transaction(async (tx) => {
         const order = await lockOrder(tx, provider, u);
         const stored = await tx.$queryRaw<{ id: number }[]>`
@@ -232,64 +349,112 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
           ON CONFLICT (provider, event_id) DO NOTHING
           RETURNING id`;
         if (stored.length === 0) return { duplicate: true, order, changed: false };
-        if (!order || !u.outcome) {
-          if (!order && u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
-          return { duplicate: false, order, changed: false };
+        // What arrived is shown on the order whatever it settles (a short crypto payment credits nothing).
+        const current = order && u.received ? await tx.order.update({ where: { id: order.id }, data: { receivedAmount: u.received.amount, receivedCurrency: u.received.currency } }) : order;
+        const sub = u.subscription;
+        if (current && sub?.renewalPeriod) {
+          // A renewal pays a later period of the plan this order started; checked like any payment before crediting.
+          if (!amountMatches(current, u)) {
+            log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "renewal amount does not match the plan; not credited");
+            return { duplicate: false, order: current, changed: false };
+          }
+          const renewed = await memberships.renewed(tx, current, provider, { ...sub, renewalPeriod: sub.renewalPeriod });
+          return { duplicate: false, order: current, changed: renewed };
         }
-        const next = nextStatus(order.status, u.outcome);
-        if (!next) return { duplicate: false, order, changed: false };
+        if (current && sub?.state) await memberships.stateChanged(tx, provider, sub);
+        if (!current || !u.outcome) {
+          if (!current && u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
+          return { duplicate: false, order: current, changed: false };
+        }
+        const next = nextStatus(current.status, u.outcome);
+        if (!next) return { duplicate: false, order: current, changed: false };
         if (next === "paid") {
-          const amountDiffers = u.amountMinor !== undefined && u.amountMinor !== order.finalPriceMinor;
-          const currencyDiffers = u.currency !== undefined && u.currency.toUpperCase() !== order.currency.toUpperCase();
-          if (amountDiffers || currencyDiffers) {
-            log.error({ provider, orderNo: order.orderNo, paid: u.amountMinor, currency: u.currency }, "paid amount does not match the order; not credited");
-            const flagged = await tx.order.update({ where: { id: order.id }, data: { failureReason: "amount_mismatch" } });
+          if (!amountMatches(current, u)) {
+            log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "paid amount does not match the order; not credited");
+            const flagged = await tx.order.update({ where: { id: current.id }, data: { failureReason: "amount_mismatch" } });
             return { duplicate: false, order: flagged, changed: false };
           }
-          const owner = await tx.user.findUniqueOrThrow({ where: { id: order.userId }, select: { bannedAt: true } });
+          const owner = await tx.user.findUniqueOrThrow({ where: { id: current.userId }, select: { bannedAt: true } });
           if (owner.bannedAt) {
             // the money came in, but a banned account gets nothing: the caller returns it through the provider
-            log.warn({ provider, orderNo: order.orderNo, userId: order.userId }, "order paid after its account was banned; not credited");
-            const held = await tx.order.update({ where: { id: order.id }, data: { status: "paid", paidAt: new Date(), failureReason: BANNED_AT_PAYMENT } });
+            log.warn({ provider, orderNo: current.orderNo, userId: current.userId }, "order paid after its account was banned; not credited");
+            const held = await tx.order.update({ where: { id: current.id }, data: { status: "paid", paidAt: new Date(), failureReason: BANNED_AT_PAYMENT } });
             return { duplicate: false, order: held, changed: true };
           }
-          await credits.grant({ userId: order.userId, amount: order.credits, reason: "purchase", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:paid` }, tx);
-          const paid = await tx.order.update({ where: { id: order.id }, data: { status: "paid", paidAt: new Date(), failureReason: null } });
+          await credits.grant({ userId: current.userId, amount: current.credits, reason: "purchase", reference: `order:${current.orderNo}`, idempotencyKey: `order:${current.id}:paid` }, tx);
+          if (current.bonusCredits > 0) {
+            await credits.grant({ userId: current.userId, amount: current.bonusCredits, reason: "crypto_bonus", reference: `order:${current.orderNo}`, idempotencyKey: `order:${current.id}:bonus` }, tx);
+          }
+          const [row] = await tx.$queryRaw<OrderRow[]>`
+            UPDATE orders SET status = 'paid', paid_at = now(), failure_reason = NULL, updated_at = now() WHERE id = ${current.id} RETURNING *`;
+          const paid = orderFromRow(row);
+          if (sub) await memberships.started(tx, paid, provider, sub);
           return { duplicate: false, order: paid, changed: true };
         }
-        const updated = await tx.order.update({ where: { id: order.id }, data: { status: next, failureReason: u.failureReason ?? null } });
+        const updated = await tx.order.update({ where: { id: current.id }, data: { status: next, failureReason: u.failureReason ?? null } });
         return { duplicate: false, order: updated, changed: true };
       });
     },
 
+    /** What a staff refund of this order would take back: the agent sees it (and what was already spent) before confirming. */
+    async refundPreview(orderId: number): Promise<RefundPreview> {
+      const order = await db.order.findUnique({ where: { id: orderId }, include: { user: { select: { points: true } } } });
+      if (!order) throw HttpError.notFound();
+      return previewOf(order, order.user.points);
+    },
+
     /**
-     * Staff refund: takes back the order's credits, marks it refunded, writes the audit row and returns the money
-     * through the provider, all in one transaction — if the provider refuses, nothing changes; if the credits were
-     * spent, the money is not returned.
+     * First step of a staff refund: claims the paid order (refund_started_at) and commits, so the provider's refund
+     * call happens outside any transaction holding the order's lock, and a second agent cannot start the same refund.
+     * A claim older than REFUND_CLAIM_SECONDS (the server died mid-refund) may be taken again: provider refunds are
+     * idempotent per order.
      */
-    async refund(r: { orderId: number; staffId: number; reason: string }, returnMoney: (order: Order) => Promise<void>): Promise<Order> {
-      const reason = r.reason?.trim() ?? "";
-      if (!reason) throw HttpError.badRequest(REFUND_REASON_REQUIRED);
-      return db.$transaction(
-        async (tx) => {
-          const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM orders WHERE id = ${r.orderId} FOR UPDATE`;
-          if (!rows.length) throw HttpError.notFound();
-          const order = await tx.order.findUniqueOrThrow({ where: { id: r.orderId } });
-          if (order.status !== "paid") throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
-          const credited = order.failureReason !== BANNED_AT_PAYMENT;
-          try {
-            if (credited) await credits.charge({ userId: order.userId, amount: order.credits, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
-          } catch (err) {
-            if (err instanceof HttpError && err.status === 402) throw HttpError.conflict(CREDITS_ALREADY_SPENT);
-            throw err;
-          }
-          const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded" } });
-          await audit.record(tx, { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: order.id, before: { status: "paid" }, after: { status: "refunded", credits: credited ? -order.credits : 0 }, reason });
-          await returnMoney(order);
-          return refunded;
-        },
-        { timeout: REFUND_TIMEOUT_MS },
-      );
+    async beginRefund(r: RefundRequest): Promise<Order> {
+      if (!r.reason?.trim()) throw HttpError.badRequest(REFUND_REASON_REQUIRED);
+      return db.$transaction(async (tx) => {
+        const order = await lockById(tx, r.orderId);
+        if (order.status !== "paid") throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
+        if (order.refundStartedAt && Date.now() - order.refundStartedAt.getTime() < REFUND_CLAIM_SECONDS * 1000) throw HttpError.conflict(REFUND_IN_PROGRESS);
+        if (r.acknowledgedSpent !== undefined) {
+          const { points } = await tx.user.findUniqueOrThrow({ where: { id: order.userId }, select: { points: true } });
+          if (previewOf(order, points).already_spent !== r.acknowledgedSpent) throw HttpError.conflict(REFUND_BALANCE_CHANGED);
+        }
+        return tx.order.update({ where: { id: order.id }, data: { refundStartedAt: new Date() } });
+      });
+    },
+
+    /** The provider refused or could not be reached: the order stays paid and can be refunded again. */
+    async abandonRefund(orderId: number): Promise<void> {
+      await db.order.updateMany({ where: { id: orderId, status: "paid" }, data: { refundStartedAt: null } });
+    },
+
+    /**
+     * Last step, after the provider returned the money: in one transaction the order becomes refunded, the credits
+     * it granted are taken back as far as the balance allows (never below zero; what was spent stays spent), and the
+     * audit row records both.
+     */
+    async finishRefund(r: RefundRequest): Promise<Order> {
+      const reason = r.reason.trim();
+      return db.$transaction(async (tx) => {
+        const order = await lockById(tx, r.orderId);
+        if (order.status !== "paid" || !order.refundStartedAt) throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
+        const [{ points }] = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${order.userId} FOR UPDATE`;
+        const p = previewOf(order, points);
+        if (p.claw_back > 0) {
+          await credits.charge({ userId: order.userId, amount: p.claw_back, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
+        }
+        const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded", refundStartedAt: null } });
+        await audit.record(tx, {
+          staffId: r.staffId,
+          action: "refund_order",
+          resource: "Order",
+          resourceId: order.id,
+          before: { status: "paid", points },
+          after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent },
+          reason,
+        });
+        return refunded;
+      });
     },
 
     /** A held order (paid after a ban, never credited) whose money the provider has returned. */

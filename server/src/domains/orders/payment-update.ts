@@ -19,5 +19,20 @@ export interface PaymentUpdate {
   amountMinor?: number;
   currency?: string;
   failureReason?: string;
+  subscription?: SubscriptionFacts;
+  /** What actually arrived when the provider reports it (crypto: the coins received, which may be short or over). */
+  received?: { amount: string; currency: string };
   payload: unknown;
+}
+
+/** What a verified provider fact says about a subscription (memberships, decision 115). */
+export interface SubscriptionFacts {
+  /** The provider's subscription id. */
+  ref: string;
+  /** Set on a paid renewal: the period it pays for (its start time or the provider's period number), once per period. */
+  renewalPeriod?: string;
+  /** When the paid period ends (the next renewal), where the provider says. */
+  currentPeriodEnd?: Date;
+  /** The subscription's state after this event, where it changed. */
+  state?: "active" | "cancel_at_period_end" | "ended";
 }

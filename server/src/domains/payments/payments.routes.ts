@@ -3,6 +3,15 @@ import type { RateLimiter } from "../../http/rate-limit.ts";
 import { orderIdBody } from "../orders/orders.schema.ts";
 import { capturePaypalBody, createOrderAndPayBody, providerCheckoutBody, webhookParams } from "./payments.schema.ts";
 import type { PaymentsService } from "./payments.service.ts";
+import { PAGSMILE_NOTIFY_REPLY } from "./providers/pagsmile.provider.ts";
+
+/** SPEC.md §7 Pagsmile calls and the method each opens. */
+const PAGSMILE_ROUTES = [
+  ["createPagsmileRecurringPay", "recurring", "a recurring card payment (monthly)"],
+  ["createPagsmileSBPPayment", "sbp", "SBP (Russia's Faster Payments System)"],
+  ["createPagsmileSberPayPayment", "sberpay", "SberPay"],
+  ["createPagsmileTPayPayment", "tpay", "T-Pay"],
+] as const;
 
 const QUERIES_PER_MINUTE = 60;
 
@@ -15,8 +24,22 @@ export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limite
   const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"], before: [orderLimit] };
 
   api.post("/api/order/createOrderAndPay", { ...pay, summary: "Create an order and open the provider's checkout; returns order_id, order_no and pay_url", body: createOrderAndPayBody }, ({ body, principal }) =>
-    payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: body.provider, agreeTerms: body.agree_terms }),
+    payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: body.provider, method: body.method, agreeTerms: body.agree_terms }),
   );
+
+  api.get("/api/order/paymentProviders", { tags, auth: "public", summary: "The payment providers configured here and the methods each offers" }, () => payments.configuredProviders());
+
+  for (const [call, method, what] of PAGSMILE_ROUTES) {
+    api.post(`/api/order/${call}`, { ...pay, summary: `Create an order paid through Pagsmile: ${what}; pay_url is Pagsmile's page`, body: providerCheckoutBody }, ({ body, principal }) =>
+      payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: "pagsmile", method, agreeTerms: body.agree_terms }),
+    );
+  }
+
+  // Pagsmile's notify_url: it delivers again until it reads the plain text "success".
+  api.post("/api/order/pagsmileNotify", { tags, auth: "public", summary: "Pagsmile notifications (Pagsmile-Signature on the raw body); answers success" }, async ({ req, res }) => {
+    await payments.handleNotification("pagsmile", req.rawBody, req.headers);
+    res.type("text/plain").send(PAGSMILE_NOTIFY_REPLY);
+  });
 
   api.post("/api/OrderStripe/createCheckoutSession", { ...pay, summary: "Create an order paid through Stripe Checkout", body: providerCheckoutBody }, async ({ body, principal }) => {
     const started = await payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: "stripe", agreeTerms: body.agree_terms });

@@ -17,6 +17,8 @@ export const createOrderAndPayBody = z.object({
   ...productOrder,
   /** sandbox, stripe, paypal; other SPEC providers answer 'Payment function temporarily unavailable'. */
   provider: z.string().regex(/^[a-z_]{1,32}$/, { error: "Unknown payment provider" }).default("sandbox"),
+  /** One of the provider's methods (GET /api/order/paymentProviders); its own page when omitted. */
+  method: z.string().regex(/^[a-z_]{1,32}$/, { error: "Unknown payment method" }).optional(),
 });
 
 export const providerCheckoutBody = z.object(productOrder);

@@ -4,15 +4,32 @@ import type { Config } from "../../config.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { Order } from "../../db/generated/client.ts";
-import { BANNED_AT_PAYMENT, orderView, paymentStatusView, type AppliedUpdate, type OrdersService } from "../orders/orders.service.ts";
+import { BANNED_AT_PAYMENT, orderView, paymentStatusView, type AppliedUpdate, type OrdersService, type RefundRequest } from "../orders/orders.service.ts";
+import { membershipView, type MembershipsService } from "../memberships/memberships.service.ts";
 import type { PaypalProvider } from "./providers/paypal.provider.ts";
 import { OPEN_ORDER_STATUSES, PROVIDERS, type ProviderName } from "../../contract/orders.ts";
+import { CRYPTO_BONUS_CREDITS, PAYMENT_METHODS, type PaymentMethod } from "../../contract/payments.ts";
 import { InvalidNotification, ProviderUnavailable, type NotificationHeaders, type PaymentProvider, type PaymentUpdate } from "./providers/provider.ts";
 
 export type ProviderRegistry = { [K in ProviderName]: K extends "paypal" ? PaypalProvider : PaymentProvider };
 
 /** SPEC.md §2 routes the browser comes back to after paying. */
-const CALLBACK_ROUTE: Record<ProviderName, string> = { sandbox: "/hcpayPayCallback", stripe: "/hcpayPayCallback", paypal: "/paypalCallback" };
+const CALLBACK_ROUTE: Record<ProviderName, string> = {
+  sandbox: "/hcpayPayCallback",
+  stripe: "/hcpayPayCallback",
+  paypal: "/paypalCallback",
+  pagsmile: "/pagsmileCallback",
+  usdt: "/usdtCallback",
+};
+
+function callbackRoute(provider: ProviderName, method: PaymentMethod): string {
+  return provider === "pagsmile" && method === "tpay" ? "/tpayCallback" : CALLBACK_ROUTE[provider];
+}
+
+/** Where each provider posts its notifications; Pagsmile's is the SPEC.md §7 pagsmileNotify call. */
+function notifyPath(provider: ProviderName): string {
+  return provider === "pagsmile" ? "/api/order/pagsmileNotify" : `/api/pay/webhook/${provider}`;
+}
 
 export const REFUND_UNSUPPORTED = "This payment provider cannot refund this order";
 
@@ -21,6 +38,8 @@ export interface CheckoutInput {
   productId: number;
   quantity: number;
   provider: string;
+  /** One of the provider's methods; the provider's own page when omitted. */
+  method?: string;
   agreeTerms: boolean;
 }
 
@@ -32,8 +51,8 @@ export function isProviderName(name: string): name is ProviderName {
  * Taking money: opens checkouts with a provider, and turns verified provider facts (signed notifications,
  * server-side queries, captures) into order changes through the orders service. Never the browser's word.
  */
-export function createPaymentsService(deps: { config: Config; log: Logger; orders: OrdersService; providers: ProviderRegistry }) {
-  const { config, log, orders, providers } = deps;
+export function createPaymentsService(deps: { config: Config; log: Logger; orders: OrdersService; memberships: MembershipsService; providers: ProviderRegistry }) {
+  const { config, log, orders, memberships, providers } = deps;
 
   function usable(name: string): PaymentProvider {
     const provider = isProviderName(name) ? providers[name] : undefined;
@@ -60,12 +79,20 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       return order;
     }
     try {
-      await provider.refund(order.providerRef);
+      await provider.refund(order.providerRef, order.orderNo);
     } catch (err) {
       log.error({ err, orderNo: order.orderNo }, "refund of an order paid after a ban failed; held for staff");
       return order;
     }
     return orders.markBannedRefunded(order.id);
+  }
+
+  /** A method the provider offers here; anything else answers 'Payment function temporarily unavailable' before an order exists. */
+  function usableMethod(provider: PaymentProvider, method: string | undefined): PaymentMethod {
+    const wanted = method ?? "checkout";
+    const offered = provider.methods().find((m) => m === wanted);
+    if (!offered) throw new HttpError(503, MSG.paymentUnavailable);
+    return offered;
   }
 
   /** Asks the provider what happened to a checkout the browser is waiting on, and applies a verified answer. */
@@ -76,7 +103,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     if (!provider.available()) return order;
     try {
       const update = await provider.queryPayment(order.providerRef);
-      if (update) return (await apply(provider.name, update)).order ?? order;
+      if (update) return (await apply(provider.name, update)).order ?? (await orders.reload(order.id));
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
       log.warn({ err, orderNo: order.orderNo }, "payment status query failed; answering the stored status");
@@ -89,8 +116,12 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     async startCheckout(input: CheckoutInput) {
       if (!input.agreeTerms) throw HttpError.badRequest(MSG.agreeTerms);
       const provider = usable(input.provider);
-      const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name });
-      const back = `${config.publicUrl}${CALLBACK_ROUTE[provider.name]}?order_id=${order.id}`;
+      const method = usableMethod(provider, input.method);
+      const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
+      const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name, bonusCredits, plansOnly: method === "recurring" });
+      // A plan renews where the provider can charge it again (Stripe; Pagsmile's recurring method); elsewhere it is one period.
+      const plan = order.product.kind === "subscription" && order.product.intervalDays && provider.renews?.(method);
+      const back = `${config.publicUrl}${callbackRoute(provider.name, method)}?order_id=${order.id}`;
       try {
         const session = await provider.createCheckout({
           orderNo: order.orderNo,
@@ -102,6 +133,10 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
           returnUrl: back,
           cancelUrl: `${back}&cancelled=1`,
           expiresAt: order.expiresAt,
+          method,
+          buyerId: String(order.userId),
+          notifyUrl: `${config.publicUrl}${notifyPath(provider.name)}`,
+          renewEveryDays: plan ? (order.product.intervalDays ?? undefined) : undefined,
         });
         await orders.attachCheckout(order.id, session.providerRef, session.payUrl);
         return { order_id: order.id, order_no: order.orderNo, pay_url: session.payUrl, session_id: session.providerRef, order: orderView({ ...order, ...session }) };
@@ -110,6 +145,11 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         if (!(err instanceof ProviderUnavailable)) throw err;
         throw new HttpError(502, provider.name === "stripe" ? MSG.stripeFailed : MSG.paymentFailed);
       }
+    },
+
+    /** The providers configured here and their methods, for the buy dialog (SPEC.md §1: each only when it works). */
+    configuredProviders() {
+      return PROVIDERS.filter((name) => providers[name].available()).map((name) => ({ provider: name, methods: PAYMENT_METHODS.filter((m) => providers[name].methods().includes(m)) }));
     },
 
     /** POST /api/pay/webhook/:provider. Genuine notifications are stored once and applied once; anything else is 400. */
@@ -153,24 +193,44 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
         throw err;
       }
-      const current = update ? ((await apply("paypal", update)).order ?? order) : await orders.reload(order.id);
+      const current = (update ? (await apply("paypal", update)).order : null) ?? (await orders.reload(order.id));
       if (current.status === "failed") throw new HttpError(402, MSG.paymentDeclined, paymentStatusView(current));
       return paymentStatusView(current);
     },
 
-    /** Staff refund (the console calls this): the provider returns the money and the order's credits are taken back together. */
-    async refundOrder(r: { orderId: number; staffId: number; reason: string }) {
-      const refunded = await orders.refund(r, async (order) => {
-        const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
+    /**
+     * Staff refund (POST /admin/api/orders/:id/refund): claim the paid order, have the provider return the money with
+     * no database transaction open, then take the credits back and audit it in one transaction (decision 113).
+     */
+    async refundOrder(r: RefundRequest) {
+      const order = await orders.beginRefund(r);
+      const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
+      try {
         if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
-        try {
-          await provider.refund(order.providerRef);
-        } catch (err) {
-          if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
-          throw err;
-        }
-      });
-      return orderView(refunded);
+        await provider.refund(order.providerRef, order.orderNo);
+      } catch (err) {
+        await orders.abandonRefund(order.id);
+        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
+        throw err;
+      }
+      return orderView(await orders.finishRefund(r));
+    },
+
+    refundPreview: (orderId: number) => orders.refundPreview(orderId),
+
+    /** The member cancels in the app: the provider stops renewing, what was paid runs to the period's end. */
+    async cancelMembership(userId: number) {
+      const m = await memberships.cancellable(userId);
+      const provider = isProviderName(m.provider) ? providers[m.provider] : undefined;
+      if (!provider?.cancelSubscription || !provider.available()) throw new HttpError(503, MSG.paymentUnavailable);
+      try {
+        await provider.cancelSubscription(m.providerRef, m.order.orderNo);
+      } catch (err) {
+        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
+        throw err;
+      }
+      await memberships.markCancelled(m.id);
+      return membershipView({ ...m, status: "cancelled", cancelAtPeriodEnd: true });
     },
 
     /** The sweep that expires abandoned orders; main.ts runs it on a timer, tests call it directly. */

@@ -131,6 +131,7 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
   return {
     name: "paypal",
     available: () => Boolean(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET && config.PAYPAL_WEBHOOK_ID),
+    methods: () => ["checkout"],
     capture,
 
     async createCheckout(req) {

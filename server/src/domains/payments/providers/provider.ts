@@ -1,8 +1,9 @@
 /** Payment providers Reverie can take money through; one adapter file each in this folder. */
 import type { ProviderName } from "../../../contract/orders.ts";
-import type { PaymentOutcome, PaymentUpdate } from "../../orders/payment-update.ts";
+import type { PaymentMethod } from "../../../contract/payments.ts";
+import type { PaymentOutcome, PaymentUpdate, SubscriptionFacts } from "../../orders/payment-update.ts";
 
-export type { PaymentOutcome, PaymentUpdate };
+export type { PaymentMethod, PaymentOutcome, PaymentUpdate, ProviderName, SubscriptionFacts };
 
 export interface CheckoutRequest {
   orderNo: string;
@@ -17,6 +18,14 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** The order is abandoned after this; the provider's session should not outlive it. */
   expiresAt: Date;
+  /** One of the provider's `methods()`; `checkout` lets the buyer choose on the provider's page. */
+  method: PaymentMethod;
+  /** Our user id, for providers that ask who is buying. */
+  buyerId: string;
+  /** Where the provider posts its notifications about this checkout. */
+  notifyUrl: string;
+  /** A plan: the provider charges again every this many days (a subscription) instead of once. */
+  renewEveryDays?: number;
 }
 
 export interface CheckoutSession {
@@ -33,13 +42,19 @@ export interface PaymentProvider {
   readonly name: ProviderName;
   /** False when the provider is not configured here; orders through it answer 'Payment function temporarily unavailable'. */
   available(): boolean;
+  /** The ways to pay this provider offers here (only asked when available). */
+  methods(): readonly PaymentMethod[];
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
   /** Verifies the signature of a raw notification and reads it; throws InvalidNotification when it is not genuine. */
   parseNotification(rawBody: Buffer, headers: NotificationHeaders): Promise<PaymentUpdate>;
   /** Asks the provider for the checkout's state; null while nothing has happened yet. */
   queryPayment(providerRef: string): Promise<PaymentUpdate | null>;
-  /** Returns all the money of a paid checkout, where the provider supports it. */
-  refund?(providerRef: string): Promise<void>;
+  /** True when a plan paid with this method is a subscription the provider renews (a membership). */
+  renews?(method: PaymentMethod): boolean;
+  /** Stops a subscription's renewals at the end of the paid period, where the provider has subscriptions. */
+  cancelSubscription?(subscriptionRef: string, orderNo: string): Promise<void>;
+  /** Returns all the money of a paid checkout, where the provider supports it; safe to call again for the same order. */
+  refund?(providerRef: string, orderNo: string): Promise<void>;
 }
 
 /** A notification that failed verification (bad, missing or stale signature, or unreadable body). */

@@ -21,6 +21,7 @@ export function createSandboxProvider(config: Config, gateway: SandboxGateway): 
   return {
     name: "sandbox",
     available: () => sandboxEnabled(config),
+    methods: () => ["checkout"],
     createCheckout: (req) => gateway.openSession(req),
 
     async parseNotification(rawBody, headers): Promise<PaymentUpdate> {

@@ -25,12 +25,41 @@ function isCheckoutEvent(event: Stripe.Event): event is Stripe.Event & { data: {
 }
 
 function sessionFacts(s: Stripe.Checkout.Session) {
+  const subscription = typeof s.subscription === "string" ? s.subscription : s.subscription?.id;
   return {
     providerRef: s.id,
     orderNo: s.client_reference_id ?? s.metadata?.order_no ?? undefined,
     amountMinor: s.amount_total ?? undefined,
     currency: s.currency?.toUpperCase(),
+    ...(subscription ? { subscription: { ref: subscription } } : {}),
   };
+}
+
+const seconds = (t: number | undefined | null) => (t ? new Date(t * 1000) : undefined);
+
+/** Subscription events: a renewal invoice paid, or the subscription changed or ended (memberships, decision 115). */
+function subscriptionFacts(event: Stripe.Event): Pick<PaymentUpdate, "orderNo" | "amountMinor" | "currency" | "subscription"> | null {
+  if (event.type === "invoice.paid") {
+    const invoice = event.data.object;
+    const details = invoice.parent?.subscription_details;
+    // The first period's invoice (subscription_create) is the checkout's payment, credited with the order.
+    if (!details || invoice.billing_reason !== "subscription_cycle") return null;
+    const ref = typeof details.subscription === "string" ? details.subscription : details.subscription.id;
+    const period = invoice.lines.data[0]?.period;
+    if (!period) return null;
+    return {
+      orderNo: details.metadata?.order_no,
+      amountMinor: invoice.amount_paid,
+      currency: invoice.currency.toUpperCase(),
+      subscription: { ref, renewalPeriod: String(period.start), currentPeriodEnd: seconds(period.end) },
+    };
+  }
+  if (event.type === "customer.subscription.updated" || event.type === "customer.subscription.deleted") {
+    const sub = event.data.object;
+    const state = event.type === "customer.subscription.deleted" || sub.status === "canceled" ? "ended" : sub.cancel_at_period_end ? "cancel_at_period_end" : "active";
+    return { orderNo: sub.metadata?.order_no, subscription: { ref: sub.id, state, currentPeriodEnd: seconds(sub.items.data[0]?.current_period_end) } };
+  }
+  return null;
 }
 
 /** Stripe Checkout through the official SDK. STRIPE_API_URL points the SDK at a local fake in tests. */
@@ -67,17 +96,21 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
   return {
     name: "stripe",
     available: () => Boolean(configured && config.STRIPE_WEBHOOK_SECRET),
+    methods: () => ["checkout"],
 
     async createCheckout(req) {
       const now = Math.floor(Date.now() / 1000);
       const wanted = Math.floor(req.expiresAt.getTime() / 1000);
+      const recurring = req.renewEveryDays ? { interval: "day" as const, interval_count: req.renewEveryDays } : undefined;
       const session = await call("checkout.sessions.create", async () =>
         (await client()).checkout.sessions.create(
           {
-            mode: "payment",
+            mode: recurring ? "subscription" : "payment",
             client_reference_id: req.orderNo,
             metadata: { order_no: req.orderNo },
-            line_items: [{ quantity: req.quantity, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.unitAmountMinor, product_data: { name: req.description } } }],
+            // renewal invoices carry the subscription's metadata: that is how a renewal finds its plan's order
+            ...(recurring ? { subscription_data: { metadata: { order_no: req.orderNo } } } : {}),
+            line_items: [{ quantity: req.quantity, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.unitAmountMinor, product_data: { name: req.description }, ...(recurring ? { recurring } : {}) } }],
             success_url: req.returnUrl,
             cancel_url: req.cancelUrl,
             expires_at: Math.min(Math.max(wanted, now + MIN_SESSION_SECONDS), now + MAX_SESSION_SECONDS),
@@ -103,7 +136,7 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
         eventId: event.id,
         type: event.type,
         outcome,
-        ...(isCheckoutEvent(event) ? sessionFacts(event.data.object) : {}),
+        ...(isCheckoutEvent(event) ? sessionFacts(event.data.object) : subscriptionFacts(event)),
         failureReason: outcome === "failed" ? "async_payment_failed" : undefined,
         payload: event,
       };
@@ -113,6 +146,12 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
       const s = await call("checkout.sessions.retrieve", async () => (await client()).checkout.sessions.retrieve(providerRef));
       if (s.payment_status !== "paid") return null;
       return { eventId: `query:${s.id}:paid`, type: "query.checkout.session.paid", outcome: "paid", ...sessionFacts(s), payload: s };
+    },
+
+    renews: () => true,
+
+    async cancelSubscription(subscriptionRef) {
+      await call("subscriptions.update", async () => (await client()).subscriptions.update(subscriptionRef, { cancel_at_period_end: true }, { idempotencyKey: `cancel:${subscriptionRef}` }));
     },
 
     async refund(providerRef) {

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../../tests/db-utils.ts";
 import { freePort } from "../../../../../tests/net-utils.ts";
 import { startTestServer } from "../../../../../tests/server-utils.ts";
+import { staffMember } from "../../../../../tests/staff-utils.ts";
 import { seedProducts } from "../../products/products.seed.ts";
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -153,15 +154,32 @@ describe("refunds", () => {
     expect((await status(b.token, b.order_id)).order_status).toBe("refunded");
   });
 
-  it("refuses when the credits are spent, and then nothing changes", async () => {
+  it("from the console: support previews (what was spent), refunds once; the clawback stops at zero; others may not", async () => {
     const b = await buyer();
     await form(`${b.pay_url}/pay`);
     await s.services.credits.charge({ userId: b.userId, amount: 10, reason: "generation", idempotencyKey: `spend:${b.order_id}` });
-    const { id: staffId } = await staff();
-    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "customer asked" })).rejects.toMatchObject({ status: 409, message: "The credits of this order have already been spent" });
-    expect((await s.db.order.findUniqueOrThrow({ where: { id: b.order_id } })).status).toBe("paid");
-    expect((await s.db.sandboxSession.findFirstOrThrow({ where: { orderNo: b.order_no } })).status).toBe("succeeded");
-    expect(await s.db.auditLog.count({ where: { resource: "Order", resourceId: String(b.order_id) } })).toBe(0);
+    const support = await staffMember(s, ["support"]);
+    const marketer = await staffMember(s, ["marketer"]);
+    const admin = (path: string, token: string, body?: unknown) =>
+      fetch(`${s.url}/admin/api/orders/${b.order_id}/${path}`, { method: body ? "POST" : "GET", headers: { token, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+    expect((await admin("refund-preview", marketer.token)).status).toBe(403);
+    expect((await admin("refund", marketer.token, { reason: "not mine", acknowledged_spent: 10 })).status).toBe(403);
+    const preview = await (await admin("refund-preview", support.token)).json();
+    expect(preview).toEqual({ order_id: b.order_id, credits: 150, balance: 140, claw_back: 140, already_spent: 10 });
+    // the agent confirmed having seen nothing spent: the balance moved since, so they must look again
+    const stale = await admin("refund", support.token, { reason: "customer asked", acknowledged_spent: 0 });
+    expect(stale.status).toBe(409);
+    expect((await s.db.order.findUniqueOrThrow({ where: { id: b.order_id } })).refundStartedAt).toBeNull();
+    // two agents confirm at once: one refund, one 409
+    const both = await Promise.all([0, 1].map(() => admin("refund", support.token, { reason: "customer asked", acknowledged_spent: 10 })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await s.db.sandboxSession.findFirstOrThrow({ where: { orderNo: b.order_no } })).status).toBe("refunded");
+    expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(0);
+    const taken = await s.db.ledgerEntry.findMany({ where: { userId: b.userId, reason: "order_refund" } });
+    expect(taken.map((e) => e.delta)).toEqual([-140]);
+    const audit = await s.db.auditLog.findMany({ where: { resource: "Order", resourceId: String(b.order_id) } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ staffId: support.staffId, action: "refund_order", after: { status: "refunded", points: 0, credits_taken_back: 140, already_spent: 10 } });
   });
 });
 

@@ -1,0 +1,124 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
+import { startFakeNowpayments, type FakeNowpayments } from "../../../../../tests/fixtures/fake-nowpayments.ts";
+import { seedProducts } from "../../products/products.seed.ts";
+
+const API_KEY = "NP-TEST-KEY-0001";
+const IPN_SECRET = "np_ipn_secret_reverie_fake";
+let fake: FakeNowpayments;
+let t: TestApp;
+let productId: number;
+
+beforeAll(async () => {
+  fake = await startFakeNowpayments({ apiKey: API_KEY, ipnSecret: IPN_SECRET });
+  t = await createTestApp({ NOWPAYMENTS_API_KEY: API_KEY, NOWPAYMENTS_IPN_SECRET: IPN_SECRET, NOWPAYMENTS_API_BASE: fake.url });
+  await seedProducts(t.db);
+  productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+afterEach(async () => {
+  fake.setDown(false);
+  expect(await t.services.credits.findLedgerMismatches()).toEqual([]);
+});
+
+async function checkout() {
+  const user = await visitor(t);
+  const res = await t.http.post("/api/order/createOrderAndPay").set("token", user.token).send({ product_id: productId, agree_terms: true, provider: "usdt" }).expect(200);
+  const data = res.body.data as { order_id: number; order_no: string; pay_url: string };
+  return { ...user, ...data, inv: fake.byOrderNo(data.order_no) };
+}
+
+const post = (n: { body: string; headers: Record<string, string> }) => t.http.post("/api/pay/webhook/usdt").set(n.headers).send(n.body);
+const orderOf = (id: number) => t.db.order.findUniqueOrThrow({ where: { id } });
+const points = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
+const query = (c: { token: string; order_id: number }) => t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+
+describe("USDT through NOWPayments", () => {
+  it("opens a NOWPayments invoice for the order in USDT and sends the buyer back to /usdtCallback", async () => {
+    const c = await checkout();
+    expect(c.inv).toMatchObject({ price_amount: 12.99, price_currency: "usd", pay_currency: "usdttrc20", ipn_callback_url: `${t.config.publicUrl}/api/pay/webhook/usdt`, success_url: `${t.config.publicUrl}/usdtCallback?order_id=${c.order_id}` });
+    expect(c.pay_url).toBe(c.inv.invoice_url);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", provider: "usdt", providerRef: c.inv.id, credits: 150, bonusCredits: 50 });
+  });
+
+  it("a finished payment credits the pack and the +50 crypto bonus in one transaction, once: 100 replays, 20 at once", async () => {
+    const c = await checkout();
+    const n = fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99 });
+    for (let i = 0; i < 100; i++) await post(n).expect(200);
+    const c2 = await checkout();
+    const n2 = fake.ipn(c2.inv, { status: "finished", actuallyPaid: 12.99 });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(n2)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    for (const x of [c, c2]) {
+      expect(await orderOf(x.order_id)).toMatchObject({ status: "paid", receivedAmount: "12.99", receivedCurrency: "USDTTRC20" });
+      expect(await points(x.userId)).toBe(200);
+      const entries = await t.db.ledgerEntry.findMany({ where: { userId: x.userId }, orderBy: { id: "asc" } });
+      expect(entries.map((e) => [e.reason, e.delta])).toEqual([["purchase", 150], ["crypto_bonus", 50]]);
+    }
+  });
+
+  it("a partial payment credits nothing and the order shows what arrived; the rest arriving pays it", async () => {
+    const c = await checkout();
+    await post(fake.ipn(c.inv, { status: "partially_paid", actuallyPaid: 5 })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", receivedAmount: "5", receivedCurrency: "USDTTRC20" });
+    expect((await query(c)).body.data).toMatchObject({ order_status: "pending", keep_polling: true });
+    // a "finished" that still reports less than due is not a full payment
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12 })).expect(200);
+    expect(await points(c.userId)).toBe(0);
+    const mine = await t.http.get("/api/order/getOrderDetail").query({ order_id: c.order_id }).set("token", c.token).expect(200);
+    expect(mine.body.data).toMatchObject({ order_status: "pending", received_amount: "12", received_currency: "USDTTRC20" });
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99 })).expect(200);
+    expect(await points(c.userId)).toBe(200);
+  });
+
+  it("an over-payment is a full payment: credited once, the order shows the excess that arrived", async () => {
+    const c = await checkout();
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 20.5 })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", receivedAmount: "20.5" });
+    expect(await points(c.userId)).toBe(200);
+  });
+
+  it("confirming keeps polling (3ds_pending); expired ends unsuccessfully", async () => {
+    const c = await checkout();
+    await post(fake.ipn(c.inv, { status: "confirming", actuallyPaid: 12.99 })).expect(200);
+    expect((await query(c)).body.data).toMatchObject({ order_status: "3ds_pending", keep_polling: true });
+    const d = await checkout();
+    await post(fake.ipn(d.inv, { status: "expired" })).expect(200);
+    expect((await query(d)).body.data).toMatchObject({ order_status: "failed", keep_polling: false });
+    expect(await points(d.userId)).toBe(0);
+  });
+
+  it("a bad signature, a stale notification or a price that is not the order's credit nothing", async () => {
+    const c = await checkout();
+    const good = fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99 });
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, secret: "other" })).expect(400);
+    await post({ ...good, body: good.body.replace('"price_amount":12.99', '"price_amount":1') }).expect(400);
+    await post({ body: good.body, headers: { "content-type": "application/json" } }).expect(400);
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, updatedAt: Date.now() - 301_000 })).expect(400);
+    expect(await points(c.userId)).toBe(0);
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 1, priceAmount: 1 })).expect(200);
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, priceCurrency: "eur" })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch" });
+    expect(await points(c.userId)).toBe(0);
+  });
+
+  it("answers 'Payment failed, please try again later' when NOWPayments is down, and the order cannot be paid", async () => {
+    fake.setDown(true);
+    const user = await visitor(t);
+    const res = await t.http.post("/api/order/createOrderAndPay").set("token", user.token).send({ product_id: productId, agree_terms: true, provider: "usdt" });
+    expect(res.body).toEqual({ code: 502, msg: "Payment failed, please try again later", data: null });
+    expect(await t.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed" });
+  });
+
+  it("a staff refund is refused (NOWPayments has no refund call) and changes nothing", async () => {
+    const c = await checkout();
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99 })).expect(200);
+    const { id: staffId } = await t.db.staff.create({ data: { username: "usdt-support", passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+    await expect(t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "asked" })).rejects.toMatchObject({ status: 409 });
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+    expect(await points(c.userId)).toBe(200);
+  });
+});

@@ -1,0 +1,131 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
+import { startFakePagsmile, type FakePagsmile } from "../../../../../tests/fixtures/fake-pagsmile.ts";
+import { seedProducts } from "../../products/products.seed.ts";
+
+const APP_ID = "1625829214531663";
+const KEY = "Pagsmile_sk_test_reverie_fake_key";
+let fake: FakePagsmile;
+let t: TestApp;
+let productId: number;
+
+beforeAll(async () => {
+  fake = await startFakePagsmile({ appId: APP_ID, securityKey: KEY });
+  t = await createTestApp({ PAGSMILE_APP_ID: APP_ID, PAGSMILE_SECURITY_KEY: KEY, PAGSMILE_API_BASE: fake.url, PAGSMILE_METHOD_CODES: "sbp=SBP,tpay=TPay" });
+  await seedProducts(t.db);
+  productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+afterEach(async () => {
+  fake.setDown(false);
+  expect(await t.services.credits.findLedgerMismatches()).toEqual([]);
+});
+
+async function checkout(call = "createOrderAndPay", extra: Record<string, unknown> = { provider: "pagsmile" }) {
+  const user = await visitor(t);
+  const res = await t.http.post(`/api/order/${call}`).set("token", user.token).send({ product_id: productId, agree_terms: true, ...extra }).expect(200);
+  const data = res.body.data as { order_id: number; order_no: string; pay_url: string; session_id: string };
+  return { ...user, ...data, trade: fake.byOrderNo(data.order_no) };
+}
+
+const notify = (n: { body: string; headers: Record<string, string> }) => t.http.post("/api/order/pagsmileNotify").set(n.headers).send(n.body);
+const orderOf = (id: number) => t.db.order.findUniqueOrThrow({ where: { id } });
+const points = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
+
+describe("Pagsmile", () => {
+  it("opens the hosted checkout with the order's amount and the callback route, and lists the configured methods", async () => {
+    const c = await checkout();
+    expect(c.trade).toMatchObject({ kind: "create", method: "", order_amount: "12.99", order_currency: "USD", notify_url: `${t.config.publicUrl}/api/order/pagsmileNotify`, return_url: `${t.config.publicUrl}/pagsmileCallback?order_id=${c.order_id}` });
+    expect(c.pay_url).toBe(`${fake.url}/checkout?prepay_id=${new URL(c.pay_url).searchParams.get("prepay_id")}&return_url=${encodeURIComponent(c.trade.return_url)}`);
+    expect(fake.requests.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`${APP_ID}:${KEY}`).toString("base64")}`);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", provider: "pagsmile", providerRef: c.trade.trade_no });
+    const list = await t.http.get("/api/order/paymentProviders").expect(200);
+    expect(list.body.data).toContainEqual({ provider: "pagsmile", methods: ["checkout", "recurring", "sbp", "tpay"] });
+  });
+
+  it("the SPEC calls open the local methods; TPay comes back to /tpayCallback; an unconfigured method charges nothing", async () => {
+    const sbp = await checkout("createPagsmileSBPPayment", {});
+    expect(sbp.trade).toMatchObject({ kind: "create", method: "SBP" });
+    const tpay = await checkout("createPagsmileTPayPayment", {});
+    expect(tpay.trade).toMatchObject({ method: "TPay", return_url: `${t.config.publicUrl}/tpayCallback?order_id=${tpay.order_id}` });
+    const user = await visitor(t);
+    const before = fake.trades.size;
+    const sber = await t.http.post("/api/order/createPagsmileSberPayPayment").set("token", user.token).send({ product_id: productId, agree_terms: true });
+    expect(sber.body).toMatchObject({ code: 503, msg: "Payment function temporarily unavailable" });
+    expect(fake.trades.size).toBe(before);
+    expect(await t.db.order.count({ where: { userId: user.userId } })).toBe(0);
+  });
+
+  it("a paid notification credits once: replayed 100 times and sent 20 times at once", async () => {
+    const c = await checkout();
+    const n = fake.notification(fake.settle(c.trade.trade_no, "SUCCESS"));
+    const first = await notify(n).expect(200);
+    expect(first.text).toBe("success");
+    expect(first.headers["content-type"]).toMatch(/^text\/plain/);
+    for (let i = 0; i < 100; i++) await notify(n).expect(200);
+    const c2 = await checkout();
+    const n2 = fake.notification(fake.settle(c2.trade.trade_no, "SUCCESS"));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => notify(n2)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    for (const x of [c, c2]) {
+      expect(await orderOf(x.order_id)).toMatchObject({ status: "paid" });
+      expect(await points(x.userId)).toBe(150);
+      expect(await t.db.ledgerEntry.count({ where: { userId: x.userId } })).toBe(1);
+    }
+  });
+
+  it("a bad signature, a stale or unsigned timestamp, another app, or a wrong amount or currency credit nothing", async () => {
+    const c = await checkout();
+    const trade = fake.settle(c.trade.trade_no, "SUCCESS");
+    const good = fake.notification(trade);
+    await notify(fake.notification(trade, { key: "someone_else" })).expect(400);
+    await notify({ ...good, body: good.body.replace('"amount":"12.99"', '"amount":"0.01"') }).expect(400);
+    await notify({ body: good.body, headers: { "content-type": "application/json" } }).expect(400);
+    const old = Math.floor(Date.now() / 1000) - 301;
+    await notify(fake.notification(trade, { timestamp: old })).expect(400);
+    // a fresh header time on an old signed body: t is outside the HMAC, so it must equal the signed timestamp
+    await notify(fake.notification(trade, { timestamp: old, headerTimestamp: Math.floor(Date.now() / 1000) })).expect(400);
+    expect(await points(c.userId)).toBe(0);
+    await notify(fake.notification(trade, { amount: "1.00" })).expect(200);
+    await notify(fake.notification(trade, { currency: "BRL" })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch" });
+    expect(await points(c.userId)).toBe(0);
+  });
+
+  it("PROCESSING keeps the buyer polling (3ds_pending); REFUSED ends it unsuccessfully", async () => {
+    const c = await checkout();
+    await notify(fake.notification(fake.settle(c.trade.trade_no, "PROCESSING"))).expect(200);
+    const q = await t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+    expect(q.body.data).toMatchObject({ order_status: "3ds_pending", keep_polling: true });
+    await notify(fake.notification(fake.settle(c.trade.trade_no, "REFUSED"))).expect(200);
+    const q2 = await t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+    expect(q2.body.data).toMatchObject({ order_status: "failed", keep_polling: false, message: "We're sorry, your payment didn't go through" });
+    expect(await points(c.userId)).toBe(0);
+  });
+
+  it("queryPayment asks Pagsmile (/trade/query) when no notification came, and credits once", async () => {
+    const c = await checkout();
+    const pending = await t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+    expect(pending.body.data).toMatchObject({ order_status: "pending", keep_polling: true });
+    fake.settle(c.trade.trade_no, "SUCCESS");
+    const paid = await t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+    expect(paid.body.data).toMatchObject({ order_status: "paid", paid: true });
+    await notify(fake.notification(c.trade)).expect(200);
+    expect(await points(c.userId)).toBe(150);
+  });
+
+  it("a staff refund goes through /trade/refund once and claws the credits back once", async () => {
+    const c = await checkout();
+    await notify(fake.notification(fake.settle(c.trade.trade_no, "SUCCESS"))).expect(200);
+    const { id: staffId } = await t.db.staff.create({ data: { username: "pagsmile-support", passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+    await t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "asked by the buyer" });
+    await expect(t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "asked by the buyer" })).rejects.toMatchObject({ status: 409 });
+    expect(c.trade.refunds).toEqual([{ out_request_no: expect.stringMatching(/^[0-9a-f]{16}$/), refund_amount: "12.99" }]);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+    expect(await points(c.userId)).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId: c.userId, reason: "order_refund" } })).toBe(1);
+  });
+});
