@@ -22,7 +22,11 @@ export type StoredKey =
   | "language"
   | "age_confirmed"
   | "payment_verification"
-  | "flash_sale_seen";
+  | "flash_sale_seen"
+  | "consent"
+  | "pixel_cache"
+  | "purchases_reported"
+  | "exo_click_id";
 
 export const storage = {
   get(key: StoredKey): string | null {

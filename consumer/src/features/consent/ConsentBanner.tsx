@@ -1,0 +1,81 @@
+import { useState } from "react";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Paper from "@mui/material/Paper";
+import Switch from "@mui/material/Switch";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { CONSENT_PURPOSES } from "../../../../server/src/contract/pixels.ts";
+import { consent, useConsent, useConsentSettingsOpen } from "./consent.ts";
+
+/**
+ * Asked once, after the age gate: accept, reject, or choose per purpose. Not a modal — the page stays usable —
+ * but nothing of a third party loads until it is answered. The footer's "Cookie settings" opens it again.
+ */
+export default function ConsentBanner() {
+  const { t } = useTranslation();
+  const current = useConsent();
+  const reopened = useConsentSettingsOpen();
+  const [choosing, setChoosing] = useState(reopened);
+  const [picked, setPicked] = useState({ analytics: current?.analytics ?? false, advertising: current?.advertising ?? false });
+  if (current && !reopened) return null;
+  const showChoices = choosing || reopened;
+
+  return (
+    <Paper
+      elevation={12}
+      role="region"
+      aria-labelledby="consent-title"
+      data-testid="consent-banner"
+      sx={{ position: "fixed", zIndex: 1400, left: { xs: 8, sm: 16 }, right: { xs: 8, sm: "auto" }, bottom: { xs: 80, md: 16 }, maxWidth: { sm: 460 }, p: 2.5, borderRadius: 3 }}
+    >
+      <Typography id="consent-title" variant="subtitle1" sx={{ fontWeight: 700 }}>
+        {t("consent.title")}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+        {t("consent.body")}
+      </Typography>
+      {showChoices && (
+        <Box sx={{ mt: 1.5, display: "flex", flexDirection: "column", gap: 0.5 }}>
+          {CONSENT_PURPOSES.map((purpose) => (
+            <Box key={purpose}>
+              <FormControlLabel
+                control={
+                  <Switch
+                    size="small"
+                    checked={purpose === "necessary" ? true : picked[purpose]}
+                    disabled={purpose === "necessary"}
+                    onChange={(e) => purpose !== "necessary" && setPicked({ ...picked, [purpose]: e.target.checked })}
+                    slotProps={{ input: { "data-testid": `consent-${purpose}` } as Record<string, string> }}
+                  />
+                }
+                label={t(`consent.purpose.${purpose}`)}
+              />
+              <Typography variant="caption" color="text.secondary" component="p" sx={{ ml: 5.5, mt: -0.5 }}>
+                {t(`consent.purposeHelp.${purpose}`)}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      )}
+      <Box sx={{ mt: 2, display: "flex", flexWrap: "wrap", gap: 1, justifyContent: "flex-end" }}>
+        {showChoices ? (
+          <Button variant="outlined" size="small" data-testid="consent-save" onClick={() => consent.decide(picked)}>
+            {t("consent.save")}
+          </Button>
+        ) : (
+          <Button color="inherit" size="small" data-testid="consent-choose" onClick={() => setChoosing(true)}>
+            {t("consent.choose")}
+          </Button>
+        )}
+        <Button variant="outlined" size="small" data-testid="consent-reject" onClick={() => consent.decide({ analytics: false, advertising: false })}>
+          {t("consent.reject")}
+        </Button>
+        <Button variant="contained" size="small" data-testid="consent-accept" onClick={() => consent.decide({ analytics: true, advertising: true })}>
+          {t("consent.accept")}
+        </Button>
+      </Box>
+    </Paper>
+  );
+}
