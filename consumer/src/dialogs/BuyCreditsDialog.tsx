@@ -22,6 +22,7 @@ import { translateMessage } from "../i18n/index.ts";
 import { ApiError } from "../lib/api-client.ts";
 import { createOrderAndPay, formatPrice, getProducts, type Product } from "../features/payments/payments.api.ts";
 import { PROVIDERS } from "../features/payments/providers.ts";
+import { reportCheckout, trackPixel } from "../features/pixels/pixels.ts";
 import { verification } from "../features/payments/verification.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
@@ -58,10 +59,12 @@ export default function BuyCreditsDialog() {
     if (!agreed) return setError(translateMessage(TERMS_MESSAGE));
     if (selected === null) return;
     setBusy(true);
+    trackPixel("checkout_order");
     try {
       if (!session.get().token) await session.guestLogin();
       const order = await createOrderAndPay({ product_id: selected, provider, agree_terms: true });
       verification.remember(order.order_id, provider);
+      await reportCheckout(order.order_id);
       window.location.assign(order.pay_url);
     } catch (e) {
       setError(translateMessage((e as Error).message));
@@ -94,7 +97,10 @@ export default function BuyCreditsDialog() {
                   key={p.product_id}
                   component="button"
                   type="button"
-                  onClick={() => setSelected(p.product_id)}
+                  onClick={() => {
+                    setSelected(p.product_id);
+                    trackPixel("cart_add");
+                  }}
                   data-testid={`product-${p.product_id}`}
                   aria-pressed={active}
                   sx={{

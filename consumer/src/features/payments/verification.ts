@@ -1,5 +1,6 @@
 import { storage } from "../../lib/storage.ts";
 import { createStore, useStore } from "../../lib/store.ts";
+import { reportPurchase } from "../pixels/pixels.ts";
 import { session } from "../session/session.ts";
 import { notifications } from "../site/notifications.ts";
 import i18n from "../../i18n/index.ts";
@@ -75,6 +76,7 @@ async function poll(id: number): Promise<void> {
     if (status === "paid") {
       storage.remove("payment_verification");
       set({ phase: "paid" });
+      void reportPurchase(store.get().orderId!);
       await session.refreshBalance().catch(() => null);
       notifications.show(i18n.t("payment.paidNotice"), "success");
       return;
