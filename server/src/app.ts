@@ -51,6 +51,7 @@ import { createModerationService } from "./domains/moderation/moderation.service
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { pixelsRoutes } from "./domains/pixels/pixels.routes.ts";
 import { createPixelsService } from "./domains/pixels/pixels.service.ts";
+import { createConversionsService } from "./domains/pixels/conversions.service.ts";
 import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
 import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
 import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
@@ -93,14 +94,15 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const audit = createAuditService(db);
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
-  const orders = createOrdersService({ db, config, credits, products, log });
+  const conversions = createConversionsService({ db, config, log });
+  const orders = createOrdersService({ db, config, credits, products, log, onPaid: conversions.recordPurchase });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = { sandbox: createSandboxProvider(config, sandboxGateway), stripe: createStripeProvider(config, log), paypal: createPaypalProvider(config, log) };
   const payments = createPaymentsService({ config, log, orders, providers });
   const consoleServices = {
     audit,
     moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions }),
-    pixels: createPixelsService(db, audit),
+    pixels: createPixelsService(db, audit, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
     tasksAdmin: createTasksAdminService(db),
@@ -109,7 +111,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     dashboard: createDashboardService(db),
   };
   const results = createResultsService(db);
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
+  return { limiter, credits, mailer, auth, users, staff, products, orders, conversions, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
 }
 
 export type Services = ReturnType<typeof createServices>;

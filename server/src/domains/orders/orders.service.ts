@@ -114,7 +114,15 @@ function newOrderNo(now: Date): string {
   return `RV${day}${crypto.randomBytes(6).toString("hex").toUpperCase()}`;
 }
 
-export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; log: Logger }) {
+export function createOrdersService(deps: {
+  db: Db;
+  config: Config;
+  credits: CreditsService;
+  products: ProductsService;
+  log: Logger;
+  /** runs inside the transaction that marks an order paid (the purchase conversion's outbox, docs/decisions/121) */
+  onPaid?: (tx: Tx, order: Order) => Promise<void>;
+}) {
   const { db, config, credits, products, log } = deps;
 
   /** The user may pay only when their channel does not require a support-granted permission they lack. */
@@ -239,6 +247,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
           }
           await credits.grant({ userId: order.userId, amount: order.credits, reason: "purchase", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:paid` }, tx);
           const paid = await tx.order.update({ where: { id: order.id }, data: { status: "paid", paidAt: new Date(), failureReason: null } });
+          await deps.onPaid?.(tx, paid);
           return { duplicate: false, order: paid, changed: true };
         }
         const updated = await tx.order.update({ where: { id: order.id }, data: { status: next, failureReason: u.failureReason ?? null } });
