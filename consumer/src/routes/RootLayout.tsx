@@ -4,6 +4,7 @@ import LinearProgress from "@mui/material/LinearProgress";
 import { Outlet, useNavigation } from "react-router";
 import { useAgeConfirmed, useOpenDialog } from "../dialogs/dialog-store.ts";
 import { useConsent, useConsentSettingsOpen } from "../features/consent/consent.ts";
+import { afterFirstPaint } from "../lib/after-paint.ts";
 import { resumePendingVerification } from "../features/payments/verification.ts";
 import { BottomBar } from "../features/site/BottomBar.tsx";
 import { Footer } from "../features/site/Footer.tsx";
@@ -31,7 +32,9 @@ export function RootLayout() {
   // consent is asked after the age gate, and again whenever the footer opens it
   const consentChoice = useConsent();
   const consentSettings = useConsentSettingsOpen();
-  const askConsent = adult && (consentChoice === null || consentSettings);
+  const [painted, setPainted] = useState(false);
+  useEffect(() => afterFirstPaint(() => setPainted(true)), []);
+  const askConsent = adult && painted && (consentChoice === null || consentSettings);
   useApiErrorsAsNotices();
   useEffect(resumePendingVerification, []);
 

@@ -11,7 +11,7 @@ import { consent, useConsent, useConsentSettingsOpen } from "./consent.ts";
 
 /**
  * Asked once, after the age gate: accept, reject, or choose per purpose. Not a modal — the page stays usable —
- * but nothing of a third party loads until it is answered. The footer's "Cookie settings" opens it again.
+ * but nothing of a third party loads until it is answered. It sits above the page and below dialogs (MUI modal 1300). The footer's "Cookie settings" opens it again.
  */
 export default function ConsentBanner() {
   const { t } = useTranslation();
@@ -28,7 +28,7 @@ export default function ConsentBanner() {
       role="region"
       aria-labelledby="consent-title"
       data-testid="consent-banner"
-      sx={{ position: "fixed", zIndex: 1400, left: { xs: 8, sm: 16 }, right: { xs: 8, sm: "auto" }, bottom: { xs: 80, md: 16 }, maxWidth: { sm: 460 }, p: 2.5, borderRadius: 3 }}
+      sx={{ position: "fixed", zIndex: 1250, left: { xs: 8, sm: 16 }, right: { xs: 8, sm: "auto" }, bottom: { xs: 80, md: 16 }, maxWidth: { sm: 460 }, p: 2.5, borderRadius: 3 }}
     >
       <Typography id="consent-title" variant="subtitle1" sx={{ fontWeight: 700 }}>
         {t("consent.title")}

@@ -1,5 +1,6 @@
 import { purchaseEventId, type PixelEventName } from "../../../../server/src/contract/pixels.ts";
 import { minorToDecimal } from "../../../../server/src/domains/products/money.ts";
+import { afterFirstPaint } from "../../lib/after-paint.ts";
 import { api } from "../../lib/api-client.ts";
 import { storage } from "../../lib/storage.ts";
 import { consent } from "../consent/consent.ts";
@@ -37,13 +38,6 @@ export function trackPixel(event: PixelEventName, data: PixelEventData = {}): vo
     return;
   }
   void runtime.then((r) => r.track(event, data)).catch(() => undefined);
-}
-
-/** After the browser has painted and gone idle: the first screen never waits on pixel code. */
-function afterFirstPaint(run: () => void): void {
-  const idle = () => ("requestIdleCallback" in window ? window.requestIdleCallback(run, { timeout: 3_000 }) : setTimeout(run, 200));
-  if (document.readyState === "complete") idle();
-  else window.addEventListener("load", idle, { once: true });
 }
 
 /** Our own record of an app start (first-party analytics), with the consent it was sent under. */
