@@ -180,6 +180,26 @@ describe("consumer app: ad pixels", () => {
     await context.close();
   });
 
+  it("the test pages show the channel's pixels, whether each script loaded, and what each fired event sent", async () => {
+    const context = await appContext({ adult: true, consent: { analytics: false, advertising: true } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pixel-optimization-test?channel_id=tt`);
+    await page.locator('[data-testid="pixel-vendor-tiktok"][data-script="loaded"]').waitFor();
+    expect(await page.getByTestId("pixel-vendor-facebook").getAttribute("data-script")).toBe("off");
+    await page.getByTestId("fire-cart_add").click();
+    await waitFor(() => tiktokEvents("AddToCart").length === 1, "AddToCart at TikTok");
+    await page.getByTestId("pixel-test-sent").getByText("cart_add → AddToCart").waitFor();
+    await pageShot(page, "consumer-pixel-optimization-test");
+
+    await page.goto(`${server.url}/ad-conversion-test`);
+    await page.getByTestId("attribution").getByText("tt").first().waitFor();
+    await page.goto(`${server.url}/google-ads-tool`);
+    await page.getByTestId("google-ads-ids").waitFor();
+    expect(await page.getByTestId("pixel-vendor-google_ads").getAttribute("data-script")).toBe("off");
+    await pageShot(page, "consumer-google-ads-tool");
+    await context.close();
+  });
+
   it("a purchase fires exactly once per paid order, across a reload during verification and a later visit", async () => {
     const context = await appContext({ adult: true, consent: { analytics: true, advertising: true } });
     const page = await context.newPage();
