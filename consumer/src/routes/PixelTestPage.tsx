@@ -66,7 +66,7 @@ function Attribution() {
         </Typography>
       ))}
       <Typography variant="body2">
-        <b>bemob</b>: {clickIdCookie() ?? "—"}
+        <b>{t("pixelTest.kind.bemob")}</b>: {clickIdCookie() ?? "—"}
       </Typography>
     </Paper>
   );
