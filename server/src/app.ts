@@ -24,6 +24,8 @@ import { createSandboxGateway, sandboxEnabled } from "./domains/payments/sandbox
 import { productsRoutes } from "./domains/products/products.routes.ts";
 import { createProductsService } from "./domains/products/products.service.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
+import { createGeoLookup } from "./domains/site/geoip.ts";
+import { createCityRedirects } from "./domains/site/redirect-by-city.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
 import { resultsRoutes } from "./domains/results/results.routes.ts";
@@ -140,7 +142,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   app.use(express.urlencoded({ extended: false, limit: "100kb" }));
 
   const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
-  siteRoutes(api, () => isDbReachable(db));
+  siteRoutes(api, () => isDbReachable(db), createCityRedirects(db, createGeoLookup(), log));
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
   mediaRoutes(api, services.storage);
