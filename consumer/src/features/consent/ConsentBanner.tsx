@@ -1,17 +1,18 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import FormControlLabel from "@mui/material/FormControlLabel";
 import Paper from "@mui/material/Paper";
-import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { CONSENT_PURPOSES } from "../../../../server/src/contract/pixels.ts";
 import { consent, useConsent, useConsentSettingsOpen } from "./consent.ts";
+
+// the switches are fetched only when the visitor wants to choose: the banner itself stays small
+const ConsentChoices = lazy(() => import("./ConsentChoices.tsx"));
 
 /**
  * Asked once, after the age gate: accept, reject, or choose per purpose. Not a modal — the page stays usable —
- * but nothing of a third party loads until it is answered. It sits above the page and below dialogs (MUI modal 1300). The footer's "Cookie settings" opens it again.
+ * but nothing of a third party loads until it is answered. It sits above the page and below dialogs (MUI modal
+ * 1300). The footer's "Cookie settings" opens it again.
  */
 export default function ConsentBanner() {
   const { t } = useTranslation();
@@ -37,27 +38,9 @@ export default function ConsentBanner() {
         {t("consent.body")}
       </Typography>
       {showChoices && (
-        <Box sx={{ mt: 1.5, display: "flex", flexDirection: "column", gap: 0.5 }}>
-          {CONSENT_PURPOSES.map((purpose) => (
-            <Box key={purpose}>
-              <FormControlLabel
-                control={
-                  <Switch
-                    size="small"
-                    checked={purpose === "necessary" ? true : picked[purpose]}
-                    disabled={purpose === "necessary"}
-                    onChange={(e) => purpose !== "necessary" && setPicked({ ...picked, [purpose]: e.target.checked })}
-                    slotProps={{ input: { "data-testid": `consent-${purpose}` } as Record<string, string> }}
-                  />
-                }
-                label={t(`consent.purpose.${purpose}`)}
-              />
-              <Typography variant="caption" color="text.secondary" component="p" sx={{ ml: 5.5, mt: -0.5 }}>
-                {t(`consent.purposeHelp.${purpose}`)}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
+        <Suspense fallback={null}>
+          <ConsentChoices picked={picked} onChange={setPicked} />
+        </Suspense>
       )}
       <Box sx={{ mt: 2, display: "flex", flexWrap: "wrap", gap: 1, justifyContent: "flex-end" }}>
         {showChoices ? (

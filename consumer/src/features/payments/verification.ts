@@ -1,6 +1,5 @@
 import { storage } from "../../lib/storage.ts";
 import { createStore, useStore } from "../../lib/store.ts";
-import { reportPurchase } from "../pixels/pixels.ts";
 import { session } from "../session/session.ts";
 import { notifications } from "../site/notifications.ts";
 import i18n from "../../i18n/index.ts";
@@ -76,7 +75,9 @@ async function poll(id: number): Promise<void> {
     if (status === "paid") {
       storage.remove("payment_verification");
       set({ phase: "paid" });
-      void reportPurchase(store.get().orderId!);
+      const paidOrder = store.get().orderId!;
+      // the purchase report is fetched only when an order is paid (not part of the first load)
+      void import("../pixels/purchase.ts").then((m) => m.reportPurchase(paidOrder)).catch(() => undefined);
       await session.refreshBalance().catch(() => null);
       notifications.show(i18n.t("payment.paidNotice"), "success");
       return;

@@ -7,7 +7,7 @@ import { firePixel, loadScript } from "./delivery.ts";
 import { deviceFingerprint } from "./fingerprint.ts";
 import { cached } from "./pixel-cache.ts";
 import { rememberDeviceId } from "./pixels.ts";
-import { VENDORS } from "./vendors/index.ts";
+import { VENDOR_LOADERS } from "./vendors/index.ts";
 import type { PixelEventData, PixelVendor, SentCall, VendorContext } from "./vendors/vendor.ts";
 
 /** Where one vendor stands on this page (the test pages show it). */
@@ -76,27 +76,29 @@ async function boot(): Promise<void> {
   rememberDeviceId(deviceId);
 
   await Promise.all(
-    VENDORS.map(async (vendor, i) => {
+    PIXEL_KINDS.map(async (kind, i) => {
       const type = i + 1;
       if (switches[PIXEL_SWITCHES[i]] !== 1) return;
       // Google Ads ids are configured per event; the vendor needs all of them to know its accounts
-      const ids = vendor.kind === "google_ads" ? [...new Set((await Promise.all(PIXEL_EVENTS.map((e) => pixelList(channel, type, e)))).flat())] : await pixelList(channel, type);
-      if (!ids.length) return patchVendor(vendor.kind, { script: "no_ids" });
+      const ids = kind === "google_ads" ? [...new Set((await Promise.all(PIXEL_EVENTS.map((e) => pixelList(channel, type, e)))).flat())] : await pixelList(channel, type);
+      if (!ids.length) return patchVendor(kind, { script: "no_ids" });
+      const vendor = await VENDOR_LOADERS[kind]().catch(() => null);
+      if (!vendor) return patchVendor(kind, { script: "failed" });
       const ctx: VendorContext = {
         ids,
         idsFor: (event) => pixelList(channel, type, event),
         url,
-        loadScript: (src, attrs) => loadScript(src, attrs, (attempts) => patchVendor(vendor.kind, { attempts })),
+        loadScript: (src, attrs) => loadScript(src, attrs, (attempts) => patchVendor(kind, { attempts })),
         firePixel,
         clickId: (name) => (name === "bemob" ? clickIdCookie() : name === "exoclick" ? storage.get("exo_click_id") : storage.get("cid")),
         deviceId,
-        sent: (call) => recordSent({ kind: vendor.kind, ...call }),
+        sent: (call) => recordSent({ kind, ...call }),
       };
       active.push({ vendor, ctx });
-      patchVendor(vendor.kind, { ids, script: vendor.hasScript ? "loading" : "no_script" });
+      patchVendor(kind, { ids, script: vendor.hasScript ? "loading" : "no_script" });
       vendor.init(ctx).then(
-        () => vendor.hasScript && patchVendor(vendor.kind, { script: "loaded" }),
-        () => patchVendor(vendor.kind, { script: "failed" }),
+        () => vendor.hasScript && patchVendor(kind, { script: "loaded" }),
+        () => patchVendor(kind, { script: "failed" }),
       );
     }),
   );

@@ -1,15 +1,14 @@
-import { PIXEL_KINDS, type PixelKind } from "../../../../../server/src/contract/pixels.ts";
-import { bemob } from "./bemob.ts";
-import { bigo } from "./bigo.ts";
-import { exoclick } from "./exoclick.ts";
-import { facebook } from "./facebook.ts";
-import { googleAds } from "./google-ads.ts";
-import { okspin } from "./okspin.ts";
-import { tiktok } from "./tiktok.ts";
+import type { PixelKind } from "../../../../../server/src/contract/pixels.ts";
 import type { PixelVendor } from "./vendor.ts";
-import { vkAds } from "./vk-ads.ts";
 
-const BY_KIND: Record<PixelKind, PixelVendor> = { facebook, tiktok, google_ads: googleAds, bigo, bemob, okspin, exoclick, vk_ads: vkAds };
-
-/** The eight vendors in kind order (SPEC.md §3: kind = index + 1). */
-export const VENDORS: PixelVendor[] = PIXEL_KINDS.map((k) => BY_KIND[k]);
+/** Each vendor's code is fetched only when its switch is on for the visitor's channel. */
+export const VENDOR_LOADERS: Record<PixelKind, () => Promise<PixelVendor>> = {
+  facebook: () => import("./facebook.ts").then((m) => m.facebook),
+  tiktok: () => import("./tiktok.ts").then((m) => m.tiktok),
+  google_ads: () => import("./google-ads.ts").then((m) => m.googleAds),
+  bigo: () => import("./bigo.ts").then((m) => m.bigo),
+  bemob: () => import("./bemob.ts").then((m) => m.bemob),
+  okspin: () => import("./okspin.ts").then((m) => m.okspin),
+  exoclick: () => import("./exoclick.ts").then((m) => m.exoclick),
+  vk_ads: () => import("./vk-ads.ts").then((m) => m.vkAds),
+};
