@@ -32,6 +32,7 @@ beforeAll(async () => {
   ]);
   await channel("fbhang", { facebook: 1 }, [{ kind: 1, value: "444555666" }]);
   await channel("later", {}, [{ kind: 2, value: "TTLATER" }]);
+  await channel("bm", { bemob: 1 }, [{ kind: 5, value: "trk.bemob.test" }]);
 }, 180_000);
 
 afterAll(async () => {
@@ -149,6 +150,33 @@ describe("consumer app: ad pixels", () => {
     expect(await page.evaluate(() => document.querySelectorAll('script[src*="fbevents"]').length)).toBe(0);
     await page.getByTestId("try-guest").click();
     await page.waitForURL(/\/creationStudio$/);
+    await context.close();
+  });
+
+  it("a click-tracking pixel that never answers gets 2 retries, 1 s then 2 s after 5 s time-outs", async () => {
+    hosts.hang("trk.bemob.test/conversion.gif");
+    const context = await appContext({ adult: true, consent: { analytics: false, advertising: true } });
+    await context.clock.install();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pixel-optimization-test?channel_id=bm&cid=BEMOBCLICK22`);
+    await page.locator('[data-testid="pixel-vendor-bemob"][data-script="no_script"]').waitFor();
+    await page.getByTestId("fire-order").click();
+    const tries = () => hosts.matching("trk.bemob.test/conversion.gif");
+    await waitFor(() => tries().length === 1, "first pixel");
+    expect(tries()[0].query.get("cid")).toBe("BEMOBCLICK22");
+    expect(tries()[0].query.get("txid")).toMatch(/^test_\d+$/);
+    await page.clock.fastForward(5_000);
+    await page.clock.fastForward(300);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(tries()).toHaveLength(1); // the first back-off is 1 s
+    await page.clock.fastForward(700);
+    await waitFor(() => tries().length === 2, "second pixel");
+    await page.clock.fastForward(5_000);
+    await page.clock.fastForward(2_000);
+    await waitFor(() => tries().length === 3, "third pixel");
+    await page.clock.fastForward(60_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(tries().map((r) => r.query.get("retry"))).toEqual([null, "1", "2"]);
     await context.close();
   });
 
