@@ -150,5 +150,10 @@ describe("server-side purchase conversions", () => {
     await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: null }).expect(200);
     expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toBeNull();
     await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: SETTINGS }).expect(200);
+    // the audit log records the change without the tokens
+    const entry = await t.db.auditLog.findFirstOrThrow({ where: { resource: "Channel", resourceId: String(promo.id) }, orderBy: { id: "desc" } });
+    expect(JSON.stringify(entry.after)).not.toContain(creds.metaToken);
+    expect(JSON.stringify(entry.after)).not.toContain(creds.google.refreshToken);
+    expect(entry.after).toMatchObject({ serverConversions: { meta: { pixelId: "123456789", accessToken: "[set]" } } });
   });
 });

@@ -15,12 +15,26 @@ function channelData<B extends Partial<ChannelBody>>(body: B) {
   return { ...rest, serverConversions: serverConversions === null ? Prisma.DbNull : (serverConversions as Prisma.InputJsonObject) };
 }
 
+/** Conversion API tokens never enter the audit log: it shows that a secret was set, not the secret. */
+const SECRET_FIELDS = new Set(["accessToken", "developerToken", "clientSecret", "refreshToken"]);
+function withoutSecrets<R extends { serverConversions?: Prisma.JsonValue | null }>(row: R): R {
+  const settings = row.serverConversions;
+  if (!settings || typeof settings !== "object" || Array.isArray(settings)) return row;
+  const masked = Object.fromEntries(
+    Object.entries(settings).map(([vendor, fields]) => [
+      vendor,
+      fields && typeof fields === "object" && !Array.isArray(fields) ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, SECRET_FIELDS.has(k) && v ? "[set]" : v])) : fields,
+    ]),
+  );
+  return { ...row, serverConversions: masked };
+}
+
 /**
  * Ad pixels per channel: marketers switch them and set their ids in the console; the consumer app reads
  * the same rows through getpixeLState / pixelList, so what staff change is what visitors get.
  */
 export function createPixelsService(db: Db, audit: AuditService, opts: { scriptBaseUrl?: string } = {}) {
-  const channels = auditedTable(db, audit, { resource: "Channel", table: (c) => c.channel, key: byId, idOf: (r) => r.id });
+  const channels = auditedTable(db, audit, { resource: "Channel", table: (c) => c.channel, key: byId, idOf: (r) => r.id, redact: withoutSecrets });
   const pixelIds = auditedTable(db, audit, { resource: "PixelId", table: (c) => c.pixelId, key: byId, idOf: (r) => r.id });
 
   async function channelFor(code: string | undefined) {
