@@ -81,7 +81,8 @@ export function Component() {
   useEffect(() => {
     if (allowed) loadRuntime();
   }, [allowed]);
-  const events: PixelEventName[] = mode === "conversions" ? ["checkout_order", "payment_add", "order"] : [...PIXEL_EVENTS];
+  // the conversion page offers the steps after choosing a pack
+  const events: PixelEventName[] = mode === "conversions" ? PIXEL_EVENTS.slice(PIXEL_EVENTS.indexOf("checkout_order")) : [...PIXEL_EVENTS];
 
   return (
     <Box sx={{ maxWidth: 1000, mx: "auto", px: 2, py: 4 }} data-testid={`pixel-test-${mode}`}>

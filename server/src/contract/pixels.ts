@@ -1,21 +1,32 @@
-/**
- * Word lists of ad pixels, consent and conversions (SPEC.md §3, §7), shared by the server, the consumer app and
- * the console. Import-free on purpose: browser bundles take it as it is.
- */
+/** Tracking pixel words of SPEC.md §3/§7, consent and conversions (issue 18). Import-free (docs/decisions/050). */
 
-/** SPEC.md §3: pixel kinds numbered 1 to 8, in this order (kind = index + 1). */
-export const PIXEL_KINDS = ["facebook", "tiktok", "google_ads", "bigo", "bemob", "okspin", "exoclick", "vk_ads"] as const;
-export type PixelKind = (typeof PIXEL_KINDS)[number];
+/** The eight switches: column name and the label the consumer app reads, in SPEC order. */
+export const PIXEL_FLAGS = [
+  ["facebook", "Facebook"],
+  ["tiktok", "TikTok"],
+  ["google", "Google"],
+  ["bigo", "Bigo"],
+  ["bemob", "BeMob"],
+  ["kspin", "KSpin"],
+  ["exoclick", "ExoClick"],
+  ["vk", "Vk"],
+] as const;
+export type PixelFlagColumn = (typeof PIXEL_FLAGS)[number][0];
+/** A switch as getpixeLState names it. */
+export type PixelSwitch = (typeof PIXEL_FLAGS)[number][1];
 
-/** SPEC.md §3/§7: the eight switch names getpixeLState answers, in kind order. */
-export const PIXEL_SWITCHES = ["Facebook", "TikTok", "Google", "Bigo", "BeMob", "KSpin", "ExoClick", "Vk"] as const;
-export type PixelSwitch = (typeof PIXEL_SWITCHES)[number];
+/** Pixel kinds 1..8 by name; kind n switches PIXEL_FLAGS[n - 1]. */
+export const PIXEL_KINDS = ["Facebook", "TikTok", "Google Ads", "Bigo", "BeMob", "OKSpin", "ExoClick", "VK Ads"] as const;
 
-/** SPEC.md §7: the events the app reports (Google Ads ids are configured per event). `order` is the purchase. */
+/** The same kinds as code keys (vendor files, i18n keys, outbox rows), in kind order: kind n = PIXEL_KIND_KEYS[n - 1]. */
+export const PIXEL_KIND_KEYS = ["facebook", "tiktok", "google_ads", "bigo", "bemob", "okspin", "exoclick", "vk_ads"] as const;
+export type PixelKind = (typeof PIXEL_KIND_KEYS)[number];
+
+/** SPEC.md §7: the events the app reports; Google Ads ids are configured per event. `order` is the purchase. */
 export const PIXEL_EVENTS = ["page_view", "cart_add", "checkout_order", "payment_add", "order"] as const;
 export type PixelEventName = (typeof PIXEL_EVENTS)[number];
 
-/** What a visitor may consent to; `necessary` is always on. */
+/** What a visitor may consent to; `necessary` is always on (docs/decisions/120). */
 export const CONSENT_PURPOSES = ["necessary", "analytics", "advertising"] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 
@@ -23,7 +34,7 @@ export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 export const SERVER_CONVERSION_VENDORS = ["meta", "tiktok", "google_ads"] as const;
 export type ServerConversionVendor = (typeof SERVER_CONVERSION_VENDORS)[number];
 
-/** States of one server-side conversion in the outbox. */
+/** States of one server-side conversion in the outbox (docs/decisions/121). */
 export const CONVERSION_STATUSES = ["pending", "sent", "failed"] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 

@@ -31,13 +31,6 @@ export function loadRuntime(): Promise<Runtime> | null {
   return runtime;
 }
 
-/** The device fingerprint the runtime sent vendors, so the server's conversion carries the same external_id. */
-let fingerprint: string | null = null;
-export const deviceId = (): string | null => fingerprint;
-export function rememberDeviceId(id: string | null): void {
-  fingerprint = id;
-}
-
 export function trackPixel(event: PixelEventName, data: PixelEventData = {}): void {
   if (!runtime) {
     if (queue.length < QUEUE_MAX) queue.push([event, data]);

@@ -1,9 +1,15 @@
 import { purchaseEventId } from "../../../../server/src/contract/pixels.ts";
-import { minorToDecimal } from "../../../../server/src/domains/products/money.ts";
 import { api } from "../../lib/api-client.ts";
 import { storage } from "../../lib/storage.ts";
 import { consent } from "../consent/consent.ts";
-import { deviceId, trackPixel } from "./pixels.ts";
+import { deviceId } from "./device-id.ts";
+import { trackPixel } from "./pixels.ts";
+
+/** Orders keep minor units; vendors want major units. The currency's own digits (JPY 0, USD 2) come from Intl. */
+function majorUnits(minor: number, currency: string): number {
+  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return minor / 10 ** digits;
+}
 
 /*
  * The checkout and purchase reports, loaded only by the buy dialog and by a verification that ended paid, so
@@ -50,7 +56,7 @@ export async function reportPurchase(orderId: number | string): Promise<void> {
     storage.setJson("purchases_reported", [...done, key].slice(-50));
     if (!first) return;
     const order = await api.get<{ final_price: number; currency: string }>("/api/Order/getOrderInfo", { query: { order_id: orderId }, quiet: true });
-    trackPixel("order", { value: Number(minorToDecimal(order.final_price, order.currency)), currency: order.currency, order_id: orderId, event_id: purchaseEventId(orderId) });
+    trackPixel("order", { value: majorUnits(order.final_price, order.currency), currency: order.currency, order_id: orderId, event_id: purchaseEventId(orderId) });
   } catch {
     // not recorded: the next paid answer for this order tries again
   }

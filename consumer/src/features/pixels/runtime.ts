@@ -1,4 +1,4 @@
-import { PIXEL_EVENTS, PIXEL_KINDS, PIXEL_SWITCHES, type PixelEventName, type PixelKind, type PixelSwitch } from "../../../../server/src/contract/pixels.ts";
+import { PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KIND_KEYS, type PixelEventName, type PixelKind, type PixelSwitch } from "../../../../server/src/contract/pixels.ts";
 import { api } from "../../lib/api-client.ts";
 import { clickIdCookie, storage } from "../../lib/storage.ts";
 import { createStore } from "../../lib/store.ts";
@@ -6,7 +6,7 @@ import { consent } from "../consent/consent.ts";
 import { firePixel, loadScript } from "./delivery.ts";
 import { deviceFingerprint } from "./fingerprint.ts";
 import { cached } from "./pixel-cache.ts";
-import { rememberDeviceId } from "./pixels.ts";
+import { rememberDeviceId } from "./device-id.ts";
 import { VENDOR_LOADERS } from "./vendors/index.ts";
 import type { PixelEventData, PixelVendor, SentCall, VendorContext } from "./vendors/vendor.ts";
 
@@ -70,15 +70,15 @@ async function boot(): Promise<void> {
     ...runtimeState.get(),
     channel,
     started: true,
-    vendors: PIXEL_KINDS.map((kind, i) => ({ kind, switchOn: switches[PIXEL_SWITCHES[i]] === 1, ids: [], script: "off", attempts: 0 })),
+    vendors: PIXEL_KIND_KEYS.map((kind, i) => ({ kind, switchOn: switches[PIXEL_FLAGS[i][1]] === 1, ids: [], script: "off", attempts: 0 })),
   });
   const deviceId = await deviceFingerprint();
   rememberDeviceId(deviceId);
 
   await Promise.all(
-    PIXEL_KINDS.map(async (kind, i) => {
+    PIXEL_KIND_KEYS.map(async (kind, i) => {
       const type = i + 1;
-      if (switches[PIXEL_SWITCHES[i]] !== 1) return;
+      if (switches[PIXEL_FLAGS[i][1]] !== 1) return;
       // Google Ads ids are configured per event; the vendor needs all of them to know its accounts
       const ids = kind === "google_ads" ? [...new Set((await Promise.all(PIXEL_EVENTS.map((e) => pixelList(channel, type, e)))).flat())] : await pixelList(channel, type);
       if (!ids.length) return patchVendor(kind, { script: "no_ids" });
