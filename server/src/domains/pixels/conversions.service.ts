@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { purchaseEventId, SERVER_CONVERSION_VENDORS, type ServerConversionVendor } from "../../contract/pixels.ts";
+import { purchaseEventId, SERVER_CONVERSION_VENDORS, type ConversionStatus, type ServerConversionVendor } from "../../contract/pixels.ts";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, Prisma } from "../../db/generated/client.ts";
@@ -9,6 +9,10 @@ import { metaConversions } from "./conversions/meta.conversion.ts";
 import type { ConversionSender, DeliveryContext, Http } from "./conversions/sender.ts";
 import { tiktokConversions } from "./conversions/tiktok.conversion.ts";
 import { CHECKOUT_EVENT, serverConversionSettings, type ServerConversionSettings } from "./pixels.schema.ts";
+
+const PENDING: ConversionStatus = "pending";
+const SENT: ConversionStatus = "sent";
+const FAILED: ConversionStatus = "failed";
 
 /** Deliveries claimed per round; the rest wait for the next one. */
 const BATCH = 20;
@@ -70,7 +74,7 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
       const claimed = await db.$queryRaw<{ id: number }[]>`
         UPDATE conversion_deliveries SET attempts = attempts + 1, next_attempt_at = ${lease}
         WHERE id IN (
-          SELECT id FROM conversion_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}
+          SELECT id FROM conversion_deliveries WHERE status = ${PENDING} AND next_attempt_at <= ${now}
           ORDER BY next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING id`;
       for (const { id } of claimed) {
@@ -85,13 +89,13 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
             settings as never,
             http,
           );
-          await db.conversionDelivery.update({ where: { id }, data: { status: "sent", sentAt: new Date(), lastError: null } });
+          await db.conversionDelivery.update({ where: { id }, data: { status: SENT, sentAt: new Date(), lastError: null } });
         } catch (err) {
           const message = (err as Error).message.slice(0, 500);
           const giveUp = d.attempts > config.CONVERSION_RETRY_LIMIT;
           await db.conversionDelivery.update({
             where: { id },
-            data: giveUp ? { status: "failed", lastError: message } : { lastError: message, nextAttemptAt: new Date(Date.now() + backoffMs(d.attempts)) },
+            data: giveUp ? { status: FAILED, lastError: message } : { lastError: message, nextAttemptAt: new Date(Date.now() + backoffMs(d.attempts)) },
           });
           log.warn({ delivery: id, vendor, attempts: d.attempts, err: message }, giveUp ? "conversion delivery failed for good" : "conversion delivery failed; will retry");
         }
