@@ -42,7 +42,7 @@ export function createServices(deps: AppDeps) {
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const consoleServices = {
     audit,
-    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated } }),
+    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated }, cancelUserTasks: render.generation.cancelForAccount }),
     pixels: createPixelsService(db, audit, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),

@@ -11,6 +11,8 @@ export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
 
 export interface GenerationJobData {
   taskId: number;
+  /** This job's own id, which the task names while this job is the one entitled to run it (absent in older jobs). */
+  jobId?: string;
 }
 
 /**
@@ -45,17 +47,12 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
   return {
     /** The started pg-boss instance. */
     ready: () => (starting ??= start()),
-    /** Enqueues a task's job inside `tx`; the NOTIFY is delivered only if that transaction commits. */
-    async send(tx: Tx, taskId: number): Promise<string> {
+    /** Enqueues a task's job, with the id the task records, inside `tx`; the NOTIFY is delivered only if that transaction commits. */
+    async send(tx: Tx, taskId: number, jobId: string): Promise<string> {
       const boss = await this.ready();
-      const executor = {
-        executeSql: async (text: string, values: unknown[]) => ({
-          // pg-boss's own parameterised SQL; values are bound, never spliced into the text
-          rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)),
-        }),
-      };
-      const id = await boss.send(GENERATION_QUEUE, { taskId } satisfies GenerationJobData, {
-        db: executor,
+      const id = await boss.send(GENERATION_QUEUE, { taskId, jobId } satisfies GenerationJobData, {
+        id: jobId,
+        db: executorFor(tx),
         retryLimit: o.config.GENERATION_RETRY_LIMIT,
         retryDelay: o.config.GENERATION_RETRY_DELAY_SECONDS,
         expireInSeconds: o.config.GENERATION_TIMEOUT_SECONDS,
@@ -63,6 +60,11 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
       if (!id) throw new Error(`task ${taskId} already has a job`);
       await tx.$executeRaw`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})`;
       return id;
+    },
+    /** Cancels a job inside `tx` (a task recovered from a dead worker gets a new one; the old must never run again). */
+    async cancel(tx: Tx, jobId: string): Promise<void> {
+      const boss = await this.ready();
+      await boss.cancel(GENERATION_QUEUE, jobId, { db: executorFor(tx) });
     },
     /** Workers let running renders finish (up to 20 s); whatever is still running then is failed back to pg-boss for a retry elsewhere. */
     async stop() {
@@ -75,12 +77,24 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
 
 export type GenerationQueue = ReturnType<typeof createGenerationQueue>;
 
+/** pg-boss's `db` option: its SQL runs inside the caller's Prisma transaction. */
+function executorFor(tx: Tx) {
+  return {
+    executeSql: async (text: string, values: unknown[]) => ({
+      // pg-boss's own parameterised SQL; values are bound, never spliced into the text
+      rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)),
+    }),
+  };
+}
+
 function ignoreExists(err: Error) {
   if (!/already exists/i.test(err.message)) throw err;
 }
 
 function toParam(v: unknown): unknown {
   if (v === undefined) return null;
+  // id lists (cancel) are PostgreSQL arrays; other objects are pg-boss's JSON values
+  if (Array.isArray(v)) return v;
   if (v !== null && typeof v === "object" && !(v instanceof Date)) return JSON.stringify(v);
   return v;
 }
