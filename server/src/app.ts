@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   app.use(express.urlencoded({ extended: false, limit: "100kb" }));
 
   const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
-  siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus);
+  siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
   mediaRoutes(api, services.storage);

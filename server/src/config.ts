@@ -135,6 +135,16 @@ export const configSchema = z.object({
   /** The coin buyers pay in (a NOWPayments currency code). */
   NOWPAYMENTS_PAY_CURRENCY: z.string().regex(/^[a-z0-9]{2,20}$/).default("usdttrc20"),
 
+  // Ad pixels and server-side conversions (docs/decisions/120-123)
+  /** tests only: vendor scripts and pixels come from <this URL>/<official host>/<path> instead of the official hosts */
+  PIXEL_SCRIPT_BASE_URL: z.string().url().optional(),
+  META_CAPI_URL: z.string().url().default("https://graph.facebook.com/v21.0"),
+  TIKTOK_EVENTS_URL: z.string().url().default("https://business-api.tiktok.com/open_api/v1.3/event/track/"),
+  GOOGLE_ADS_API_URL: z.string().url().default("https://googleads.googleapis.com/v18"),
+  CONVERSION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(8),
+  CONVERSION_RETRY_BASE_SECONDS: z.coerce.number().min(0.05).default(30),
+  CONVERSION_POLL_SECONDS: z.coerce.number().min(0.05).default(5),
+  CONVERSION_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(15),
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
 }).superRefine((c, ctx) => {

@@ -18,6 +18,7 @@ let pgServer: DatabaseServer | undefined;
 let database: Database | undefined;
 let server: Server | undefined;
 let orderSweep: NodeJS.Timeout | undefined;
+let conversionRound: NodeJS.Timeout | undefined;
 /** Released on shutdown before the database: the generation worker and the app's queue/LISTEN connections. */
 let stopGeneration: (() => Promise<void>) | undefined;
 let stopping = false;
@@ -28,6 +29,7 @@ async function shutdown(reason: string, exitCode: number) {
   stopping = true;
   log.info({ reason }, "shutting down");
   clearInterval(orderSweep);
+  clearInterval(conversionRound);
   if (server) {
     server.close();
     server.closeAllConnections();
@@ -69,6 +71,11 @@ try {
     services.payments.expireAbandoned().catch((err: unknown) => log.error({ err }, "order expiry sweep failed"));
   }, cfg.ORDER_SWEEP_SECONDS * 1000);
   orderSweep.unref();
+  // server-side purchase conversions waiting in the outbox (docs/decisions/121)
+  conversionRound = setInterval(() => {
+    services.conversions.deliverDue().catch((err: unknown) => log.error({ err }, "conversion delivery round failed"));
+  }, cfg.CONVERSION_POLL_SECONDS * 1000);
+  conversionRound.unref();
   const listening = app.listen(cfg.PORT, cfg.HOST);
   server = listening;
   await new Promise<void>((resolve, reject) => {

@@ -16,7 +16,10 @@ import { createDashboardService } from "./domains/dashboard/dashboard.service.ts
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
 import { createModerationService } from "./domains/moderation/moderation.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
+import { createConversionsService } from "./domains/pixels/conversions.service.ts";
 import { createPixelsService } from "./domains/pixels/pixels.service.ts";
+import { createGeoLookup } from "./domains/site/geoip.ts";
+import { createCityRedirects } from "./domains/site/redirect-by-city.ts";
 import { createSiteService } from "./domains/site/site.service.ts";
 import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
 import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
@@ -34,7 +37,8 @@ export function createServices(deps: AppDeps) {
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
   const memberships = createMembershipsService({ db, credits, log });
-  const orders = createOrdersService({ db, config, credits, products, memberships, log, audit });
+  const conversions = createConversionsService({ db, config, log });
+  const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser] });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
@@ -46,10 +50,11 @@ export function createServices(deps: AppDeps) {
   };
   const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const site = createSiteService(db, storage);
+  const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const consoleServices = {
     audit,
     moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated }, cancelUserTasks: render.generation.cancelForAccount }),
-    pixels: createPixelsService(db, audit),
+    pixels: createPixelsService(db, audit, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),
@@ -58,7 +63,7 @@ export function createServices(deps: AppDeps) {
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
   };
-  return { ...render, mailer, auth, users, staff, products, orders, memberships, sandboxGateway, payments, site, ...consoleServices };
+  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -141,6 +141,22 @@ describe("operator console in Chromium", () => {
     await page.close();
   });
 
+  it("a marketer sets a channel's Meta Conversions API credentials; other vendors stay off", { timeout: 60_000 }, async () => {
+    const channel = await server.db.channel.create({ data: { code: "capi", name: "CAPI" } });
+    const page = await signIn("marketer");
+    await page.goto(`${server.url}/console/channels/${channel.id}`);
+    await page.waitForSelector('input[name="serverConversions.meta.pixelId"]');
+    await page.fill('input[name="serverConversions.meta.pixelId"]', "123456789");
+    await page.fill('input[name="serverConversions.meta.accessToken"]', "EAAG-token");
+    await screenshot(page, "console-channel-server-conversions");
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/channels$/);
+    const saved = await server.db.channel.findUniqueOrThrow({ where: { id: channel.id } });
+    expect(saved.serverConversions).toMatchObject({ meta: { pixelId: "123456789", accessToken: "EAAG-token" } });
+    expect((saved.serverConversions as Record<string, unknown>).tiktok ?? null).toBeNull();
+    await page.close();
+  });
+
   it("a marketer uploads a template cover; the form, the list and getTemplatesList show it", { timeout: 60_000 }, async () => {
     const template = await server.db.template.create({ data: { name: "Sunset cover", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, sortOrder: 99 } });
     const page = await signIn("marketer");

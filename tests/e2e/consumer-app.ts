@@ -13,19 +13,22 @@ export interface AppOptions {
   adult?: boolean;
   language?: "en" | "ja" | "ko" | "ru";
   viewport?: { width: number; height: number };
+  /** the visitor's cookie choice: "ask" shows the banner; default: already answered, advertising and analytics refused */
+  consent?: "ask" | { analytics: boolean; advertising: boolean };
 }
 
 /** A fresh browser profile on the app, optionally past the age gate and in a language. */
 export async function newAppContext(browser: Browser, opts: AppOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 860 }, acceptDownloads: true, serviceWorkers: "block" });
   await context.addInitScript(
-    ({ adult, language }) => {
+    ({ adult, language, consent }) => {
       if (sessionStorage.getItem("__e2e_init")) return;
       sessionStorage.setItem("__e2e_init", "1");
       if (adult) localStorage.setItem("reverie_age_confirmed", "1");
       if (language) localStorage.setItem("reverie_language", language);
+      if (consent) localStorage.setItem("reverie_consent", JSON.stringify({ version: 1, necessary: true, ...consent, decidedAt: Date.now() }));
     },
-    { adult: opts.adult ?? false, language: opts.language ?? null },
+    { adult: opts.adult ?? false, language: opts.language ?? null, consent: opts.consent === "ask" ? null : (opts.consent ?? { analytics: false, advertising: false }) },
   );
   return context;
 }

@@ -1,17 +1,18 @@
 import CampaignIcon from "@mui/icons-material/Campaign";
 import {
   BooleanInput, Create, Datagrid, DeleteButton, Edit, List, NumberInput, Pagination, ReferenceManyField, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
-  useTranslate, Labeled, useRecordContext, CreateButton, useCanAccess, EditButton, type RaRecord,
+  useTranslate, Labeled, useRecordContext, CreateButton, useCanAccess, EditButton, PasswordInput, type RaRecord,
 } from "react-admin";
+import Box from "@mui/material/Box";
+import { PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KINDS, SERVER_CONVERSION_VENDORS, type ServerConversionVendor } from "../../../server/src/contract/pixels.ts";
 import { FlagField } from "../common/fields.tsx";
-import { GOOGLE_EVENTS, PIXEL_FLAGS, PIXEL_KINDS } from "../../../server/src/contract/pixels.ts";
 import { choicesOf } from "../common/choices.ts";
 
 /** The eight switches, SPEC.md §3 order. */
 export const FLAGS = PIXEL_FLAGS.map(([column]) => column);
 /** Pixel kinds 1..8 (SPEC.md §3). */
 export const KINDS = PIXEL_KINDS.map((name, i) => ({ id: i + 1, name }));
-const EVENTS = choicesOf(GOOGLE_EVENTS);
+const EVENTS = choicesOf(PIXEL_EVENTS);
 
 function ChannelList() {
   return (
@@ -40,8 +41,38 @@ function ChannelForm({ withPixels }: { withPixels?: boolean }) {
         <BooleanInput key={f} source={f} {...onOff} />
       ))}
       <BooleanInput source="requiresPaymentPermission" />
+      <ServerConversions />
       {withPixels && <PixelIds />}
     </SimpleForm>
+  );
+}
+
+/** Per-vendor credentials of the server's own purchase conversions (docs/decisions/121); a vendor left empty is off. */
+const SERVER_CONVERSION_FIELDS = {
+  meta: ["pixelId", "accessToken", "testEventCode"],
+  tiktok: ["pixelCode", "accessToken", "testEventCode"],
+  google_ads: ["customerId", "conversionActionId", "developerToken", "clientId", "clientSecret", "refreshToken", "loginCustomerId"],
+} satisfies Record<ServerConversionVendor, string[]>;
+const SECRET_FIELDS = new Set(["accessToken", "developerToken", "clientSecret", "refreshToken"]);
+
+function ServerConversions() {
+  const translate = useTranslate();
+  return (
+    <Labeled label={translate("console.tab.serverConversions")} fullWidth>
+      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "repeat(3, 1fr)" }, columnGap: 2 }}>
+        {SERVER_CONVERSION_VENDORS.map((vendor) => (
+          <Box key={vendor}>
+            {SERVER_CONVERSION_FIELDS[vendor].map((field) =>
+              SECRET_FIELDS.has(field) ? (
+                <PasswordInput key={field} source={`serverConversions.${vendor}.${field}`} fullWidth />
+              ) : (
+                <TextInput key={field} source={`serverConversions.${vendor}.${field}`} fullWidth />
+              ),
+            )}
+          </Box>
+        ))}
+      </Box>
+    </Labeled>
   );
 }
 

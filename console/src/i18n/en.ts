@@ -21,7 +21,13 @@ export const en = {
     },
     channels: {
       name: "Channel |||| Channels",
-      fields: { id: "ID", code: "Code", name: "Name", facebook: "Facebook", tiktok: "TikTok", google: "Google", bigo: "Bigo", bemob: "BeMob", kspin: "KSpin", exoclick: "ExoClick", vk: "Vk", requiresPaymentPermission: "Payment needs permission", q: "Search" },
+      fields: { id: "ID", code: "Code", name: "Name", facebook: "Facebook", tiktok: "TikTok", google: "Google", bigo: "Bigo", bemob: "BeMob", kspin: "KSpin", exoclick: "ExoClick", vk: "Vk", requiresPaymentPermission: "Payment needs permission", q: "Search",
+        serverConversions: {
+          meta: { pixelId: "Meta pixel id", accessToken: "Meta Conversions API access token", testEventCode: "Meta test event code" },
+          tiktok: { pixelCode: "TikTok pixel code", accessToken: "TikTok Events API access token", testEventCode: "TikTok test event code" },
+          google_ads: { customerId: "Google Ads customer id", conversionActionId: "Conversion action id", developerToken: "Developer token", clientId: "OAuth client id", clientSecret: "OAuth client secret", refreshToken: "OAuth refresh token", loginCustomerId: "Manager (login) customer id" },
+        },
+      },
     },
     "pixel-ids": { name: "Pixel id |||| Pixel ids", fields: { id: "ID", channelId: "Channel", kind: "Kind", event: "Event", value: "Pixel id or domain" } },
     reports: {
@@ -57,7 +63,7 @@ export const en = {
     },
     field: { reason: "Reason", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },
     notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
-    tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids" },
+    tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids", serverConversions: "Server-side purchase conversions (empty = off)" },
     refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider" },
     underage: "Underage",
   },

@@ -22,7 +22,13 @@ export const ru: typeof en = {
     },
     channels: {
       name: "Канал |||| Каналы",
-      fields: { id: "ID", code: "Код", name: "Название", facebook: "Facebook", tiktok: "TikTok", google: "Google", bigo: "Bigo", bemob: "BeMob", kspin: "KSpin", exoclick: "ExoClick", vk: "Vk", requiresPaymentPermission: "Оплата по разрешению", q: "Поиск" },
+      fields: { id: "ID", code: "Код", name: "Название", facebook: "Facebook", tiktok: "TikTok", google: "Google", bigo: "Bigo", bemob: "BeMob", kspin: "KSpin", exoclick: "ExoClick", vk: "Vk", requiresPaymentPermission: "Оплата по разрешению", q: "Поиск",
+        serverConversions: {
+          meta: { pixelId: "ID пикселя Meta", accessToken: "Токен доступа Meta Conversions API", testEventCode: "Код тестового события Meta" },
+          tiktok: { pixelCode: "Код пикселя TikTok", accessToken: "Токен доступа TikTok Events API", testEventCode: "Код тестового события TikTok" },
+          google_ads: { customerId: "ID клиента Google Ads", conversionActionId: "ID действия-конверсии", developerToken: "Токен разработчика", clientId: "OAuth client id", clientSecret: "OAuth client secret", refreshToken: "OAuth refresh token", loginCustomerId: "ID управляющего аккаунта" },
+        },
+      },
     },
     "pixel-ids": { name: "ID пикселя |||| ID пикселей", fields: { id: "ID", channelId: "Канал", kind: "Вид", event: "Событие", value: "ID пикселя или домен" } },
     reports: {
@@ -58,7 +64,7 @@ export const ru: typeof en = {
     },
     field: { reason: "Причина", delta: "Кредиты (+ начислить, − списать)", password: "Новый пароль (показывается один раз)", totpSecret: "Секрет одноразовых кодов (показывается один раз)", otpauthUri: "URI для приложения-аутентификатора" },
     notify: { done: "Готово", cover_uploaded: "Обложка сохранена", credentials: "Сохраните сейчас: больше они не будут показаны" },
-    tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей" },
+    tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей", serverConversions: "Серверные конверсии покупок (пусто = выключено)" },
     refund: { credits: "Заказ начислил кредитов: %{n}", balance: "Сейчас у пользователя кредитов: %{n}", spent: "Уже потрачено (остаётся): %{n}", claw_back: "Возврат спишет кредитов: %{n} и вернёт деньги через платёжную систему" },
     underage: "Несовершеннолетние",
   },

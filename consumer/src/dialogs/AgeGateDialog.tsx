@@ -5,13 +5,13 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { storage } from "../lib/storage.ts";
 import { accentGradient } from "../theme.ts";
+import { ageGate } from "./dialog-store.ts";
 
 /** SPEC.md §1: confirm 18+ to enter, decline to leave. The answer is remembered on this device. */
 export default function AgeGateDialog() {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(() => storage.get("age_confirmed") !== "1");
+  const [open, setOpen] = useState(() => !ageGate.confirmed());
   if (!open) return null;
   return (
     <Dialog open maxWidth="xs" fullWidth aria-labelledby="age-gate-title" data-testid="age-gate" slotProps={{ backdrop: { sx: { backdropFilter: "blur(18px)", bgcolor: "rgba(6,6,10,0.8)" } } }}>
@@ -36,7 +36,7 @@ export default function AgeGateDialog() {
           size="large"
           data-testid="age-confirm"
           onClick={() => {
-            storage.set("age_confirmed", "1");
+            ageGate.confirm();
             setOpen(false);
           }}
         >

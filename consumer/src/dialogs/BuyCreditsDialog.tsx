@@ -22,6 +22,8 @@ import { translateMessage } from "../i18n/index.ts";
 import { ApiError } from "../lib/api-client.ts";
 import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, type Product } from "../features/payments/payments.api.ts";
 import type { PaymentOption } from "../features/payments/providers.ts";
+import { trackPixel } from "../features/pixels/pixels.ts";
+import { reportCheckout } from "../features/pixels/purchase.ts";
 import { verification } from "../features/payments/verification.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
@@ -69,10 +71,12 @@ export default function BuyCreditsDialog() {
     const chosen = options.find((o) => optionKey(o) === option);
     if (selected === null || !chosen) return;
     setBusy(true);
+    trackPixel("checkout_order");
     try {
       if (!session.get().token) await session.guestLogin();
       const order = await createOrderAndPay({ product_id: selected, provider: chosen.provider, method: chosen.method, agree_terms: true });
       verification.remember(order.order_id, chosen.method === "tpay" ? "tpay" : chosen.provider);
+      await reportCheckout(order.order_id);
       window.location.assign(order.pay_url);
     } catch (e) {
       setError(translateMessage((e as Error).message));
@@ -105,7 +109,10 @@ export default function BuyCreditsDialog() {
                   key={p.product_id}
                   component="button"
                   type="button"
-                  onClick={() => setSelected(p.product_id)}
+                  onClick={() => {
+                    setSelected(p.product_id);
+                    trackPixel("cart_add");
+                  }}
                   data-testid={`product-${p.product_id}`}
                   aria-pressed={active}
                   sx={{

@@ -1,3 +1,4 @@
+import { storage } from "../lib/storage.ts";
 import { createStore, useStore } from "../lib/store.ts";
 
 /** Dialogs any screen can open: the bottom bar, the header and error paths all reach the same instances. */
@@ -12,4 +13,19 @@ export const dialogs = {
 
 export function useOpenDialog(): DialogName | null {
   return useStore(openDialog);
+}
+
+/** The age gate's answer (SPEC.md §1), remembered on the device; the consent banner waits for it. */
+const adult = createStore(storage.get("age_confirmed") === "1");
+
+export const ageGate = {
+  confirmed: (): boolean => adult.get(),
+  confirm(): void {
+    storage.set("age_confirmed", "1");
+    adult.set(true);
+  },
+};
+
+export function useAgeConfirmed(): boolean {
+  return useStore(adult);
 }

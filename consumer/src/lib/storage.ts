@@ -23,7 +23,11 @@ export type StoredKey =
   | "age_confirmed"
   | "payment_verification"
   | "flash_sale_seen"
-  | "channel_login_pending";
+  | "channel_login_pending"
+  | "consent"
+  | "pixel_cache"
+  | "purchases_reported"
+  | "exo_click_id";
 
 export const storage = {
   get(key: StoredKey): string | null {

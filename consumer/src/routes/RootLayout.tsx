@@ -2,7 +2,9 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import LinearProgress from "@mui/material/LinearProgress";
 import { Outlet, useNavigation } from "react-router";
-import { useOpenDialog } from "../dialogs/dialog-store.ts";
+import { useAgeConfirmed, useOpenDialog } from "../dialogs/dialog-store.ts";
+import { useConsent, useConsentSettingsOpen } from "../features/consent/consent.ts";
+import { afterFirstPaint } from "../lib/after-paint.ts";
 import { resumePendingVerification } from "../features/payments/verification.ts";
 import { BottomBar } from "../features/site/BottomBar.tsx";
 import { Footer } from "../features/site/Footer.tsx";
@@ -10,13 +12,13 @@ import { Header } from "../features/site/Header.tsx";
 import { useNotice } from "../features/site/notifications.ts";
 import { useApiErrorsAsNotices } from "../features/site/useApiErrorsAsNotices.ts";
 import { SupportBubble } from "../features/support/SupportBubble.tsx";
-import { storage } from "../lib/storage.ts";
 
 const NoticeSnackbar = lazy(() => import("../features/site/NoticeSnackbar.tsx"));
 const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
 const LoginDialog = lazy(() => import("../dialogs/LoginDialog.tsx"));
 const BuyCreditsDialog = lazy(() => import("../dialogs/BuyCreditsDialog.tsx"));
 const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
+const ConsentBanner = lazy(() => import("../features/consent/ConsentBanner.tsx"));
 
 export function RootLayout() {
   const navigation = useNavigation();
@@ -25,7 +27,14 @@ export function RootLayout() {
   const [noticesUsed, setNoticesUsed] = useState(false);
   if (notice && !noticesUsed) setNoticesUsed(true);
   // the gate's code is fetched only for visitors who have not answered it on this device
-  const [askAge] = useState(() => storage.get("age_confirmed") !== "1");
+  const adult = useAgeConfirmed();
+  const [askAge] = useState(() => !adult);
+  // consent is asked after the age gate, and again whenever the footer opens it
+  const consentChoice = useConsent();
+  const consentSettings = useConsentSettingsOpen();
+  const [painted, setPainted] = useState(false);
+  useEffect(() => afterFirstPaint(() => setPainted(true)), []);
+  const askConsent = adult && painted && (consentChoice === null || consentSettings);
   useApiErrorsAsNotices();
   useEffect(resumePendingVerification, []);
 
@@ -42,6 +51,7 @@ export function RootLayout() {
       <Suspense fallback={null}>
         {noticesUsed && <NoticeSnackbar notice={notice} />}
         {askAge && <AgeGateDialog />}
+        {askConsent && <ConsentBanner />}
         {open === "login" && <LoginDialog />}
         {open === "buyCredits" && <BuyCreditsDialog />}
         {open === "install" && <InstallDialog />}

@@ -38,6 +38,8 @@ export const router = createBrowserRouter([
       { path: "payment", lazy: () => import("./PaymentPage.tsx") },
       { path: "googleCallback", lazy: () => import("./GoogleCallbackPage.tsx") },
       ...PAYMENT_CALLBACK_ROUTES.map((path) => ({ path, lazy: () => import("./PaymentCallbackPage.tsx") })),
+      // SPEC.md §2 marketer test pages (ad pixels, ad conversion tracking, Google Ads tool): one lazy screen
+      ...["pixel-optimization-test", "ad-conversion-test", "google-ads-tool"].map((path) => ({ path, lazy: () => import("./PixelTestPage.tsx") })),
       { path: "401", lazy: () => import("./NoPermissionPage.tsx") },
       { path: "*", lazy: () => import("./NotFoundPage.tsx") },
     ],

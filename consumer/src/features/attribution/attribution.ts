@@ -10,6 +10,9 @@ const LANDING_PARAMS: Array<[StoredKey, string[]]> = [
   ["fbclid", ["fbclid"]],
   ["ttclid", ["ttclid"]],
   ["gclid", ["gclid"]],
+  ["app_version", ["app_version"]],
+  // ExoClick's {conversions_tracking} value, put on the campaign URL under this name
+  ["exo_click_id", ["exo_click_id"]],
 ];
 
 /**

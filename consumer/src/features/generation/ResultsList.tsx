@@ -21,6 +21,7 @@ import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { deleteTask, statusKey, taskList, type Task, type TaskStatusKey } from "./generation.api.ts";
+import { Can } from "../session/Can.tsx";
 import { ShareToggle } from "./ShareToggle.tsx";
 import { downloadName } from "./TaskProgress.tsx";
 
@@ -105,15 +106,19 @@ export function ResultsList() {
                         <Tooltip title={t("results.download")}>
                           <IconButton size="small" component="a" href={media} download={downloadName(task.id, media)} data-testid="result-download"><DownloadIcon fontSize="small" /></IconButton>
                         </Tooltip>
-                        <ShareToggle task={task} compact />
+                        <Can permission="update:GenerationTask">
+                          <ShareToggle task={task} compact />
+                        </Can>
                       </>
                     )}
                     {(key === "running" || key === "queued") && (
                       <Button size="small" component={RouterLink} to={`/creationStudio?task=${task.id}`}>{t("results.watch")}</Button>
                     )}
-                    <Tooltip title={t("results.delete")}>
-                      <IconButton size="small" onClick={() => setDeleting(task)} data-testid="result-delete"><DeleteOutlineIcon fontSize="small" /></IconButton>
-                    </Tooltip>
+                    <Can permission="delete:GenerationTask">
+                      <Tooltip title={t("results.delete")}>
+                        <IconButton size="small" onClick={() => setDeleting(task)} data-testid="result-delete"><DeleteOutlineIcon fontSize="small" /></IconButton>
+                      </Tooltip>
+                    </Can>
                   </TableCell>
                 </TableRow>
               );

@@ -75,6 +75,9 @@ async function poll(id: number): Promise<void> {
     if (status === "paid") {
       storage.remove("payment_verification");
       set({ phase: "paid" });
+      const paidOrder = store.get().orderId!;
+      // the purchase report is fetched only when an order is paid (not part of the first load)
+      void import("../pixels/purchase.ts").then((m) => m.reportPurchase(paidOrder)).catch(() => undefined);
       await session.refreshBalance().catch(() => null);
       notifications.show(i18n.t("payment.paidNotice"), "success");
       return;

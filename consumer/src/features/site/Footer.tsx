@@ -3,6 +3,7 @@ import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
+import { consent } from "../consent/consent.ts";
 
 /** SPEC.md §2 footer: each entry is a section of the agreement page. */
 export const FOOTER_SECTIONS = ["about", "legal", "terms", "privacy", "disclaimer", "returnPolicy", "contact"] as const;
@@ -18,6 +19,9 @@ export function Footer() {
               {t(`footer.${s}`)}
             </Link>
           ))}
+          <Link component="button" type="button" color="text.secondary" variant="body2" data-testid="footer-consent" onClick={() => consent.openSettings()}>
+            {t("consent.settings")}
+          </Link>
         </Box>
         {/* kept clear of the support bubble in the bottom-right corner */}
         <Typography variant="body2" color="text.secondary" sx={{ pr: { md: 7 } }}>

@@ -18,6 +18,8 @@ export interface AuditedTableSpec<R, K> {
   table: (c: Db | Tx) => EditableTable<R, K>;
   key: (id: number | string) => K;
   idOf: (row: R) => number | string;
+  /** what the audit log keeps of a row (e.g. secrets replaced); default: the whole row */
+  redact?: (row: R) => unknown;
 }
 
 /**
@@ -26,6 +28,7 @@ export interface AuditedTableSpec<R, K> {
  */
 export function auditedTable<R, K>(db: Db, audit: AuditService, spec: AuditedTableSpec<R, K>) {
   const { resource, table, key } = spec;
+  const logged = (row: R) => (spec.redact ? spec.redact(row) : row);
   return {
     list: (params: ListParams<unknown>, where: object) => pageOf(table(db), params, where),
     get: (id: number | string) => table(db).findUnique({ where: key(id) }),
@@ -33,7 +36,7 @@ export function auditedTable<R, K>(db: Db, audit: AuditService, spec: AuditedTab
     create: (staffId: number, data: object, tx?: Tx) =>
       inTx(db, tx, async (t) => {
         const after = await table(t).create({ data });
-        await audit.record(t, { staffId, action: "create", resource, resourceId: spec.idOf(after), after });
+        await audit.record(t, { staffId, action: "create", resource, resourceId: spec.idOf(after), after: logged(after) });
         return after;
       }),
 
@@ -42,7 +45,7 @@ export function auditedTable<R, K>(db: Db, audit: AuditService, spec: AuditedTab
         const before = await table(t).findUnique({ where: key(id) });
         if (!before) throw HttpError.notFound();
         const after = await table(t).update({ where: key(id), data });
-        await audit.record(t, { staffId, action: "update", resource, resourceId: id, before, after });
+        await audit.record(t, { staffId, action: "update", resource, resourceId: id, before: logged(before), after: logged(after) });
         return after;
       }),
 
@@ -51,7 +54,7 @@ export function auditedTable<R, K>(db: Db, audit: AuditService, spec: AuditedTab
         const before = await table(t).findUnique({ where: key(id) });
         if (!before) throw HttpError.notFound();
         await table(t).delete({ where: key(id) });
-        await audit.record(t, { staffId, action: "delete", resource, resourceId: id, before });
+        await audit.record(t, { staffId, action: "delete", resource, resourceId: id, before: logged(before) });
         return before;
       }),
   };

@@ -219,7 +219,17 @@ function newOrderNo(now: Date): string {
   return `RV${day}${crypto.randomBytes(6).toString("hex").toUpperCase()}`;
 }
 
-export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; memberships: MembershipsService; log: Logger; audit: AuditService }) {
+export function createOrdersService(deps: {
+  db: Db;
+  config: Config;
+  credits: CreditsService;
+  products: ProductsService;
+  memberships: MembershipsService;
+  log: Logger;
+  audit: AuditService;
+  /** runs inside the transaction that marks an order paid (the purchase conversion's outbox, docs/decisions/121) */
+  onPaid?: (tx: Tx, order: Order) => Promise<void>;
+}) {
   const { db, config, credits, products, memberships, log, audit } = deps;
 
   /** The user may pay only when their channel does not require a support-granted permission they lack. */
@@ -389,6 +399,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
             UPDATE orders SET status = 'paid', paid_at = now(), failure_reason = NULL, updated_at = now() WHERE id = ${current.id} RETURNING *`;
           const paid = orderFromRow(row);
           if (sub) await memberships.started(tx, paid, provider, sub);
+          await deps.onPaid?.(tx, paid);
           return { duplicate: false, order: paid, changed: true };
         }
         const updated = await tx.order.update({ where: { id: current.id }, data: { status: next, failureReason: u.failureReason ?? null } });

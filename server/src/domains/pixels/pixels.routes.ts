@@ -15,6 +15,8 @@ export function pixelsRoutes(api: ApiRouter, pixels: PixelsService) {
   );
 
   api.post("/api/pixelcollect/add", { summary: "Record a pixel event (event name plus any fields)", tags, auth: "public", body: pixelEventBody }, ({ body, principal, req }) =>
-    pixels.recordEvent(principal.kind === "user" ? principal.userId : null, req.get("channel-id") || undefined, body),
+    pixels.recordEvent(principal.kind === "user" ? principal.userId : null, req.get("channel-id") || undefined, body, { ip: req.ip, userAgent: req.get("user-agent") }),
   );
+
+  api.get("/api/pixelcollect/config", { summary: "Where the app loads ad vendors' scripts from (script_base_url null = the vendors' official hosts)", tags, auth: "public" }, () => pixels.clientConfig());
 }

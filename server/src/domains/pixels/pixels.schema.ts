@@ -25,6 +25,51 @@ export const pixelEventBody = z
   .catchall(z.unknown());
 export type PixelEventBody = z.infer<typeof pixelEventBody>;
 
+const secret = (name: string) => z.string({ error: `Please enter the ${name}` }).trim().min(1, { error: `Please enter the ${name}` }).max(1000);
+const digits = (name: string) => z.string({ error: `Please enter the ${name}` }).trim().regex(/^\d{1,20}$/, { error: `The ${name} is digits only` });
+
+/** A vendor whose every field was left empty counts as not set (the console sends empty inputs as "" or null). */
+const unsetWhenEmpty = (v: unknown) =>
+  v && typeof v === "object" && Object.values(v).every((x) => x === null || x === undefined || (typeof x === "string" && x.trim() === "")) ? null : v;
+const optionalText = z.string().trim().max(100).nullish().transform((v) => v || undefined);
+
+/**
+ * Server-side purchase conversions per channel (docs/decisions/121); a vendor left out is off. Keys are
+ * SERVER_CONVERSION_VENDORS (server/src/contract/pixels.ts).
+ */
+export const serverConversionSettings = z.strictObject({
+  meta: z.preprocess(unsetWhenEmpty, z.strictObject({ pixelId: digits("Meta pixel id"), accessToken: secret("Meta access token"), testEventCode: optionalText }).nullish()),
+  tiktok: z.preprocess(unsetWhenEmpty, z.strictObject({ pixelCode: secret("TikTok pixel code"), accessToken: secret("TikTok access token"), testEventCode: optionalText }).nullish()),
+  google_ads: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .strictObject({
+        customerId: digits("Google Ads customer id"),
+        conversionActionId: digits("conversion action id"),
+        developerToken: secret("developer token"),
+        clientId: secret("OAuth client id"),
+        clientSecret: secret("OAuth client secret"),
+        refreshToken: secret("OAuth refresh token"),
+        loginCustomerId: z.string().trim().regex(/^\d{0,20}$/).nullish().transform((v) => v || undefined),
+      })
+      .nullish(),
+  ),
+});
+export type ServerConversionSettings = z.infer<typeof serverConversionSettings>;
+
+/** What a browser reports at checkout so the server's conversion can carry the same click ids (docs/decisions/121). */
+export const CHECKOUT_EVENT = "payment_add";
+
+const clickValue = z.string().trim().max(500).nullish();
+export const checkoutContext = z.object({
+  fbclid: clickValue,
+  fbp: clickValue,
+  ttclid: clickValue,
+  gclid: clickValue,
+  device_id: clickValue,
+  page_url: z.string().trim().max(2000).nullish(),
+});
+
 const flag = z.union([z.literal(0), z.literal(1)], { error: "a pixel switch is 1 (on) or 0 (off)" });
 
 export const channelBody = z.strictObject({
@@ -39,6 +84,7 @@ export const channelBody = z.strictObject({
   exoclick: flag.default(1),
   vk: flag.default(1),
   requiresPaymentPermission: z.boolean().default(false),
+  serverConversions: serverConversionSettings.nullish(),
 });
 export type ChannelBody = z.infer<typeof channelBody>;
 export const channelUpdateBody = patchOf(channelBody);

@@ -1,20 +1,41 @@
 import type { Db } from "../../db/client.ts";
-import type { Prisma } from "../../db/generated/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { PIXEL_FLAGS } from "../../contract/pixels.ts";
-import { KIND_FLAG, type ChannelBody, type ChannelFilter, type PixelEventBody, type PixelIdBody, type PixelIdFilter } from "./pixels.schema.ts";
+import { checkoutContext, CHECKOUT_EVENT, KIND_FLAG, type ChannelBody, type ChannelFilter, type PixelEventBody, type PixelIdBody, type PixelIdFilter } from "./pixels.schema.ts";
 
 /** Where a visitor without a channel-id header (or with an unknown one) belongs: the seeded "default" channel. */
 const DEFAULT_CHANNEL = "default";
+
+/** A JSON column is cleared with DbNull, not null. */
+function channelData<B extends Partial<ChannelBody>>(body: B) {
+  const { serverConversions, ...rest } = body;
+  if (serverConversions === undefined) return rest;
+  return { ...rest, serverConversions: serverConversions === null ? Prisma.DbNull : (serverConversions as Prisma.InputJsonObject) };
+}
+
+/** Conversion API tokens never enter the audit log: it shows that a secret was set, not the secret. */
+const SECRET_FIELDS = new Set(["accessToken", "developerToken", "clientSecret", "refreshToken"]);
+function withoutSecrets<R extends { serverConversions?: Prisma.JsonValue | null }>(row: R): R {
+  const settings = row.serverConversions;
+  if (!settings || typeof settings !== "object" || Array.isArray(settings)) return row;
+  const masked = Object.fromEntries(
+    Object.entries(settings).map(([vendor, fields]) => [
+      vendor,
+      fields && typeof fields === "object" && !Array.isArray(fields) ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, SECRET_FIELDS.has(k) && v ? "[set]" : v])) : fields,
+    ]),
+  );
+  return { ...row, serverConversions: masked };
+}
 
 /**
  * Ad pixels per channel: marketers switch them and set their ids in the console; the consumer app reads
  * the same rows through getpixeLState / pixelList, so what staff change is what visitors get.
  */
-export function createPixelsService(db: Db, audit: AuditService) {
-  const channels = auditedTable(db, audit, { resource: "Channel", table: (c) => c.channel, key: byId, idOf: (r) => r.id });
+export function createPixelsService(db: Db, audit: AuditService, opts: { scriptBaseUrl?: string } = {}) {
+  const channels = auditedTable(db, audit, { resource: "Channel", table: (c) => c.channel, key: byId, idOf: (r) => r.id, redact: withoutSecrets });
   const pixelIds = auditedTable(db, audit, { resource: "PixelId", table: (c) => c.pixelId, key: byId, idOf: (r) => r.id });
 
   async function channelFor(code: string | undefined) {
@@ -37,8 +58,16 @@ export function createPixelsService(db: Db, audit: AuditService) {
       return [...new Set(rows.map((r) => r.value))];
     },
 
-    async recordEvent(userId: number | null, headerChannel: string | undefined, body: PixelEventBody): Promise<{ id: number }> {
+    /** Where the browser fetches vendor scripts: the official hosts, unless tests point it at a local fake. */
+    clientConfig: () => ({ script_base_url: opts.scriptBaseUrl ?? null }),
+
+    async recordEvent(userId: number | null, headerChannel: string | undefined, body: PixelEventBody, client: { ip?: string; userAgent?: string } = {}): Promise<{ id: number }> {
       const { event, channel_id, ...payload } = body;
+      // the checkout step carries what the server's own purchase conversion will need (docs/decisions/121)
+      if (event === CHECKOUT_EVENT) {
+        const context = checkoutContext.safeParse(payload.context ?? {});
+        payload.context = { ...(context.success ? context.data : {}), client_ip: client.ip ?? null, user_agent: client.userAgent?.slice(0, 500) ?? null };
+      }
       const row = await db.pixelEvent.create({
         data: { userId, channelId: channel_id ?? headerChannel ?? null, event, payload: payload as Prisma.InputJsonObject },
         select: { id: true },
@@ -54,8 +83,8 @@ export function createPixelsService(db: Db, audit: AuditService) {
       });
     },
     getChannel: channels.get,
-    createChannel: (staffId: number, body: ChannelBody) => channels.create(staffId, body),
-    updateChannel: (staffId: number, id: number, body: Partial<ChannelBody>) => channels.update(staffId, id, body),
+    createChannel: (staffId: number, body: ChannelBody) => channels.create(staffId, channelData(body)),
+    updateChannel: (staffId: number, id: number, body: Partial<ChannelBody>) => channels.update(staffId, id, channelData(body)),
     removeChannel: channels.remove,
 
     listPixelIds: (params: ListParams<PixelIdFilter>) => pixelIds.list(params, matching(params.filter, ["channelId", "kind", "event"])),

@@ -8,12 +8,13 @@ import { HttpError } from "../../http/errors.ts";
 import type { EngineStatus } from "../generation/engines/engine.ts";
 import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
 import { LIMITS } from "../uploads/uploads.service.ts";
+import type { CityRedirects } from "./redirect-by-city.ts";
 import type { SiteService } from "./site.service.ts";
 
 const promptQuery = z.object({ category: z.string().max(40).optional() });
 
 /** Health, and the SPEC.md §7 Index calls for banners, prompts and settings. */
-export function siteRoutes(api: ApiRouter, site: SiteService, health: () => Promise<boolean>, config: Config, engineStatus: () => Promise<EngineStatus>) {
+export function siteRoutes(api: ApiRouter, site: SiteService, health: () => Promise<boolean>, config: Config, engineStatus: () => Promise<EngineStatus>, redirects: CityRedirects) {
   api.get("/api/health", { summary: "200 only when the database answers", tags: ["site"], auth: "public" }, async () => {
     if (!(await health())) throw new HttpError(503, "Database unreachable");
     return { status: "ok" };
@@ -46,5 +47,10 @@ export function siteRoutes(api: ApiRouter, site: SiteService, health: () => Prom
   );
   api.get("/api/Index/getSiteConfig", { summary: "Languages and the generation engine's status", tags, auth: "public" }, async () =>
     site.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
+  );
+  api.get(
+    "/api/Index/redirectByCity",
+    { summary: "The configured redirect for the caller's country/city (GeoIP); url null with a message when not configured or no rule matches", tags, auth: "public" },
+    ({ req }) => redirects.forIp(req.ip),
   );
 }

@@ -1,0 +1,159 @@
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { startFakeConversionApis } from "../../../../tests/fixtures/fake-conversion-apis.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
+import { purchaseEventId } from "../../contract/pixels.ts";
+import { signNotification } from "../payments/providers/signature.ts";
+import { seedProducts } from "../products/products.seed.ts";
+
+const SECRET = "sandbox-test-secret-0123456789";
+const creds = { metaToken: "EAAG-meta-token", tiktokToken: "tt-access-token", google: { clientId: "gid", clientSecret: "gsecret", refreshToken: "1//refresh", developerToken: "dev-token" } };
+const SETTINGS = {
+  meta: { pixelId: "123456789", accessToken: creds.metaToken },
+  tiktok: { pixelCode: "CABC123", accessToken: creds.tiktokToken },
+  google_ads: { customerId: "1234567890", conversionActionId: "987", developerToken: creds.google.developerToken, clientId: creds.google.clientId, clientSecret: creds.google.clientSecret, refreshToken: creds.google.refreshToken },
+};
+const CONSENTED = { necessary: 1, analytics: 1, advertising: 1 };
+const CLICKS = { fbclid: "IwAR-click", ttclid: "E.C.P.tt-click", gclid: "Cj0-gclid", device_id: "device-abc", fbp: "fb.1.1700000000000.42", page_url: "http://localhost/payment" };
+
+let t: TestApp;
+let fake: Awaited<ReturnType<typeof startFakeConversionApis>>;
+let productId: number;
+
+beforeAll(async () => {
+  fake = await startFakeConversionApis(creds);
+  t = await createTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET, CONVERSION_RETRY_BASE_SECONDS: "0.05", CONVERSION_RETRY_LIMIT: "3", ...fake.config });
+  await seedProducts(t.db);
+  productId = (await t.db.product.findFirstOrThrow({ where: { code: "credits_150" } })).id;
+  await t.db.channel.create({ data: { code: "default", name: "Direct" } });
+  await t.db.channel.create({ data: { code: "promo", name: "Promo", serverConversions: SETTINGS } });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+/** A guest of `channel` checks out (reporting consent and click ids like the app does) and the sandbox reports it paid. */
+async function checkout(channel: string, consent: Record<string, number> | null = CONSENTED) {
+  const { token, userId } = await visitor(t, { "channel-id": channel });
+  const created = (await t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: productId, provider: "sandbox", agree_terms: true }).expect(200)).body.data;
+  if (consent) {
+    await t.http.post("/api/pixelcollect/add").set("token", token).set("channel-id", channel).set("user-agent", "Mozilla/5.0 test").send({ event: "payment_add", order_id: created.order_id, consent, context: CLICKS }).expect(200);
+  }
+  return { token, userId, ...(created as { order_id: number; order_no: string; session_id: string }) };
+}
+
+async function notifyPaid(o: { session_id: string; order_no: string; order_id: number }) {
+  const order = await t.db.order.findUniqueOrThrow({ where: { id: o.order_id } });
+  const body = JSON.stringify({ id: `sbevt_${crypto.randomBytes(6).toString("hex")}`, type: "payment.succeeded", created: Math.floor(Date.now() / 1000), data: { session_id: o.session_id, order_no: o.order_no, amount: order.finalPriceMinor, currency: order.currency, status: "succeeded" } });
+  await t.http.post("/api/pay/webhook/sandbox").set("content-type", "application/json").set("sandbox-signature", signNotification(SECRET, body)).send(body).expect(200);
+}
+
+/** Runs delivery rounds (two at a time, as two API processes would) until nothing is pending. */
+async function drain() {
+  for (let i = 0; i < 100; i++) {
+    await Promise.all([t.services.conversions.deliverDue(), t.services.conversions.deliverDue()]);
+    if ((await t.db.conversionDelivery.count({ where: { status: "pending" } })) === 0) return;
+    await new Promise((r) => setTimeout(r, 60));
+  }
+  throw new Error("deliveries still pending");
+}
+
+const sentFor = (vendor: string, orderId: number) =>
+  fake.received.filter((r) => r.vendor === vendor && JSON.stringify(r.body).includes(`"${purchaseEventId(orderId)}"`));
+
+describe("server-side purchase conversions", () => {
+  it("a paid order sends exactly one conversion per configured vendor, with the browser's event id, through a failing endpoint", async () => {
+    const o = await checkout("promo");
+    fake.failNext("meta", 2);
+    // the provider notifies twice (different event ids): still one conversion
+    await Promise.all([notifyPaid(o), notifyPaid(o)]);
+    expect(await t.db.purchaseConversion.count({ where: { orderId: o.order_id } })).toBe(1);
+    await drain();
+
+    const eventId = purchaseEventId(o.order_id);
+    const meta = sentFor("meta", o.order_id);
+    expect(meta).toHaveLength(1);
+    expect(fake.attempts.meta).toBe(3);
+    expect(meta[0].path).toBe("/meta/v21.0/123456789/events");
+    expect(meta[0].body.data[0]).toMatchObject({
+      event_name: "Purchase",
+      event_id: eventId,
+      action_source: "website",
+      user_data: { client_user_agent: "Mozilla/5.0 test", fbp: CLICKS.fbp, external_id: [crypto.createHash("sha256").update(CLICKS.device_id).digest("hex")] },
+      custom_data: { currency: "USD" },
+    });
+    expect(meta[0].body.data[0].user_data.fbc).toMatch(/^fb\.1\.\d+\.IwAR-click$/);
+
+    const tiktok = sentFor("tiktok", o.order_id);
+    expect(tiktok).toHaveLength(1);
+    expect(tiktok[0].body).toMatchObject({ event_source: "web", event_source_id: "CABC123", data: [{ event: "CompletePayment", event_id: eventId, user: { ttclid: CLICKS.ttclid } }] });
+
+    const google = sentFor("google_ads", o.order_id);
+    expect(google).toHaveLength(1);
+    expect(google[0].body.conversions[0]).toMatchObject({ gclid: CLICKS.gclid, conversionAction: "customers/1234567890/conversionActions/987", orderId: eventId });
+    expect(google[0].body.conversions[0].conversionDateTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00$/);
+
+    const rows = await t.db.conversionDelivery.findMany({ where: { conversion: { orderId: o.order_id } }, orderBy: { vendor: "asc" } });
+    expect(rows.map((r) => [r.vendor, r.status, r.attempts])).toEqual([
+      ["google_ads", "sent", 1],
+      ["meta", "sent", 3],
+      ["tiktok", "sent", 1],
+    ]);
+    // later rounds never send a delivered conversion again
+    await t.services.conversions.deliverDue(new Date(Date.now() + 86_400_000));
+    expect(sentFor("meta", o.order_id)).toHaveLength(1);
+  });
+
+  it("gives up after the retry limit and says why", async () => {
+    const o = await checkout("promo");
+    fake.failNext("tiktok", 100);
+    await notifyPaid(o);
+    await drain();
+    const row = await t.db.conversionDelivery.findFirstOrThrow({ where: { vendor: "tiktok", conversion: { orderId: o.order_id } } });
+    expect(row).toMatchObject({ status: "failed", attempts: 4 });
+    expect(row.lastError).toContain("TikTok answered 503");
+    fake.failNext("tiktok", 0);
+    expect(sentFor("meta", o.order_id)).toHaveLength(1);
+  });
+
+  it("sends nothing without advertising consent, or for a channel without credentials; the purchase is still recorded once", async () => {
+    const rejected = await checkout("promo", { necessary: 1, analytics: 0, advertising: 0 });
+    const silent = await checkout("promo", null);
+    const plain = await checkout("default");
+    for (const o of [rejected, silent, plain]) await notifyPaid(o);
+    await drain();
+    for (const o of [rejected, silent, plain]) {
+      expect(await t.db.purchaseConversion.findUniqueOrThrow({ where: { orderId: o.order_id } })).toMatchObject({ eventId: purchaseEventId(o.order_id) });
+      expect(await t.db.conversionDelivery.count({ where: { conversion: { orderId: o.order_id } } })).toBe(0);
+      expect(fake.received.some((r) => JSON.stringify(r.body).includes(`"${purchaseEventId(o.order_id)}"`))).toBe(false);
+    }
+    expect((await t.db.purchaseConversion.findUniqueOrThrow({ where: { orderId: rejected.order_id } })).advertisingConsent).toBe(false);
+  });
+
+  it("another user's checkout report cannot attach click ids to my order", async () => {
+    const mine = await checkout("promo", null);
+    const other = await visitor(t, { "channel-id": "promo" });
+    await t.http.post("/api/pixelcollect/add").set("token", other.token).send({ event: "payment_add", order_id: mine.order_id, consent: CONSENTED, context: CLICKS }).expect(200);
+    await notifyPaid(mine);
+    expect(await t.db.conversionDelivery.count({ where: { conversion: { orderId: mine.order_id } } })).toBe(0);
+  });
+
+  it("marketers set the credentials per channel in the console; half-filled settings are refused, empty ones switch a vendor off", async () => {
+    const marketer = await staffMember(t, ["marketer"]);
+    const promo = await t.db.channel.findUniqueOrThrow({ where: { code: "promo" } });
+    const bad = await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...SETTINGS, google_ads: { ...SETTINGS.google_ads, customerId: "12-34" } } }).expect(400);
+    expect(bad.body.msg).toContain("digits only");
+    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...SETTINGS, tiktok: { pixelCode: "", accessToken: "" } } }).expect(200);
+    expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toMatchObject({ meta: SETTINGS.meta, tiktok: null });
+    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: null }).expect(200);
+    expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toBeNull();
+    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: SETTINGS }).expect(200);
+    // the audit log records the change without the tokens
+    const entry = await t.db.auditLog.findFirstOrThrow({ where: { resource: "Channel", resourceId: String(promo.id) }, orderBy: { id: "desc" } });
+    expect(JSON.stringify(entry.after)).not.toContain(creds.metaToken);
+    expect(JSON.stringify(entry.after)).not.toContain(creds.google.refreshToken);
+    expect(entry.after).toMatchObject({ serverConversions: { meta: { pixelId: "123456789", accessToken: "[set]" } } });
+  });
+});

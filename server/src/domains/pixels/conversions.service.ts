@@ -1,0 +1,108 @@
+import type { Logger } from "pino";
+import { purchaseEventId, SERVER_CONVERSION_VENDORS, type ConversionStatus, type ServerConversionVendor } from "../../contract/pixels.ts";
+import type { Config } from "../../config.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import type { Order, Prisma } from "../../db/generated/client.ts";
+import { minorToDecimal } from "../products/money.ts";
+import { googleAdsConversions } from "./conversions/google-ads.conversion.ts";
+import { metaConversions } from "./conversions/meta.conversion.ts";
+import type { ConversionSender, DeliveryContext, Http } from "./conversions/sender.ts";
+import { tiktokConversions } from "./conversions/tiktok.conversion.ts";
+import { CHECKOUT_EVENT, serverConversionSettings, type ServerConversionSettings } from "./pixels.schema.ts";
+
+const PENDING: ConversionStatus = "pending";
+const SENT: ConversionStatus = "sent";
+const FAILED: ConversionStatus = "failed";
+
+/** Deliveries claimed per round; the rest wait for the next one. */
+const BATCH = 20;
+const DEFAULT_CHANNEL = "default";
+
+/**
+ * Purchase conversions (docs/decisions/121). When an order turns paid, `recordPurchase` runs inside that
+ * transaction: one purchase_conversions row per order (unique), and one outbox row per vendor the order's
+ * channel has credentials for — only when the visitor allowed advertising at checkout. `deliverDue` sends what
+ * is due, outside any transaction, retrying with exponential back-off; a delivered row is never sent again.
+ */
+export function createConversionsService(deps: { db: Db; config: Config; log: Logger; http?: Http }) {
+  const { db, config, log } = deps;
+  const http: Http = deps.http ?? ((url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(config.CONVERSION_TIMEOUT_SECONDS * 1000) }));
+  const senders: { [V in ServerConversionVendor]: ConversionSender<V> } = {
+    meta: metaConversions(config.META_CAPI_URL),
+    tiktok: tiktokConversions(config.TIKTOK_EVENTS_URL),
+    google_ads: googleAdsConversions(config.GOOGLE_ADS_API_URL, config.GOOGLE_TOKEN_URL),
+  };
+
+  async function settingsOf(client: Db | Tx, channelCode: string | null): Promise<ServerConversionSettings> {
+    const channel =
+      (channelCode ? await client.channel.findUnique({ where: { code: channelCode }, select: { serverConversions: true } }) : null) ??
+      (await client.channel.findUnique({ where: { code: DEFAULT_CHANNEL }, select: { serverConversions: true } }));
+    const parsed = serverConversionSettings.safeParse(channel?.serverConversions ?? {});
+    return parsed.success ? parsed.data : {};
+  }
+
+  /** A retry waits base × 2^(tries − 1). */
+  const backoffMs = (attempts: number) => config.CONVERSION_RETRY_BASE_SECONDS * 1000 * 2 ** Math.max(0, attempts - 1);
+
+  return {
+    /** Called by orders in the transaction that marks the order paid; a second call for the same order does nothing. */
+    async recordPurchase(tx: Tx, order: Order): Promise<void> {
+      const checkout = await tx.pixelEvent.findFirst({
+        where: { event: CHECKOUT_EVENT, userId: order.userId, payload: { path: ["order_id"], equals: order.id } },
+        orderBy: { id: "desc" },
+      });
+      const payload = (checkout?.payload ?? {}) as Record<string, unknown> & { consent?: { advertising?: number }; context?: DeliveryContext };
+      const advertisingConsent = payload.consent?.advertising === 1;
+      const channelCode = order.channelId ?? checkout?.channelId ?? null;
+      const rows = await tx.$queryRaw<{ id: number }[]>`
+        INSERT INTO purchase_conversions (order_id, user_id, event_id, channel_id, value_minor, currency, advertising_consent)
+        VALUES (${order.id}, ${order.userId}, ${purchaseEventId(order.id)}, ${channelCode}, ${order.finalPriceMinor}, ${order.currency}, ${advertisingConsent})
+        ON CONFLICT (order_id) DO NOTHING
+        RETURNING id`;
+      if (!rows.length || !advertisingConsent) return;
+      const settings = await settingsOf(tx, channelCode);
+      const context = payload.context ?? {};
+      const vendors = SERVER_CONVERSION_VENDORS.filter((v) => settings[v] && senders[v].applies(context));
+      if (!vendors.length) return;
+      await tx.conversionDelivery.createMany({ data: vendors.map((vendor) => ({ conversionId: rows[0].id, vendor, context: context as Prisma.InputJsonObject })) });
+    },
+
+    /** Sends every delivery that is due; returns how many were attempted. Safe to run from several processes at once. */
+    async deliverDue(now = new Date()): Promise<number> {
+      const lease = new Date(now.getTime() + (config.CONVERSION_TIMEOUT_SECONDS + 60) * 1000);
+      // claiming moves next_attempt_at past the call's time-out, so no other process takes the same row meanwhile
+      const claimed = await db.$queryRaw<{ id: number }[]>`
+        UPDATE conversion_deliveries SET attempts = attempts + 1, next_attempt_at = ${lease}
+        WHERE id IN (
+          SELECT id FROM conversion_deliveries WHERE status = ${PENDING} AND next_attempt_at <= ${now}
+          ORDER BY next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`;
+      for (const { id } of claimed) {
+        const d = await db.conversionDelivery.findUniqueOrThrow({ where: { id }, include: { conversion: true } });
+        const vendor = d.vendor as ServerConversionVendor;
+        try {
+          const settings = (await settingsOf(db, d.conversion.channelId))[vendor];
+          if (!settings || !senders[vendor]) throw new Error(`${vendor} is no longer configured for this channel`);
+          const c = d.conversion;
+          await (senders[vendor] as ConversionSender).send(
+            { eventId: c.eventId, orderId: c.orderId, occurredAt: c.createdAt, value: minorToDecimal(c.valueMinor, c.currency), currency: c.currency, context: d.context as DeliveryContext },
+            settings as never,
+            http,
+          );
+          await db.conversionDelivery.update({ where: { id }, data: { status: SENT, sentAt: new Date(), lastError: null } });
+        } catch (err) {
+          const message = (err as Error).message.slice(0, 500);
+          const giveUp = d.attempts > config.CONVERSION_RETRY_LIMIT;
+          await db.conversionDelivery.update({
+            where: { id },
+            data: giveUp ? { status: FAILED, lastError: message } : { lastError: message, nextAttemptAt: new Date(Date.now() + backoffMs(d.attempts)) },
+          });
+          log.warn({ delivery: id, vendor, attempts: d.attempts, err: message }, giveUp ? "conversion delivery failed for good" : "conversion delivery failed; will retry");
+        }
+      }
+      return claimed.length;
+    },
+  };
+}
+
+export type ConversionsService = ReturnType<typeof createConversionsService>;
