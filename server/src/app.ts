@@ -30,7 +30,7 @@ import { resultsRoutes } from "./domains/results/results.routes.ts";
 import { createResultsService } from "./domains/results/results.service.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
-import { cachedEngineStatus, createEngine } from "./domains/generation/engines/registry.ts";
+import { createEngines } from "./domains/generation/engines/registry.ts";
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
 import { createGenerationService } from "./domains/generation/generation.service.ts";
 import { createProgressHub } from "./domains/generation/progress.ts";
@@ -81,14 +81,14 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const storage = createStorage(config);
   const uploads = createUploadsService(db, storage);
   const templates = createTemplatesService(db, storage);
-  const engine = createEngine(config);
-  const engineStatus = cachedEngineStatus(engine);
+  const engines = createEngines(config, log);
+  const engineStatus = engines.defaultStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
-  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engineLabel: engine.label });
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
-    await Promise.all([queue.stop(), progress.close()]);
+    await Promise.all([queue.stop(), progress.close(), engines.close()]);
   };
   const audit = createAuditService(db);
   const staff = createStaffService(db, audit);
@@ -109,7 +109,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     dashboard: createDashboardService(db),
   };
   const results = createResultsService(db);
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engines, engineStatus, queue, progress, generation, results, close };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { GenerationTask } from "../db/generated/client.ts";
 import type { EngineResult, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
+import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
@@ -18,39 +19,62 @@ export interface WorkerDeps {
   log: Logger;
   generation: GenerationService;
   storage: MediaStorage;
-  engine: GenerationEngine;
+  engines: Engines;
   /** Its old counters are pruned by the worker's housekeeping. */
   limiter: RateLimiter;
 }
 
 const PROGRESS_POLL_MS = 300;
+/** A run whose worker showed no sign of life for this long may be taken over by another worker. */
+const RUN_LEASE_SECONDS = 30;
+const HEARTBEAT_MS = 5_000;
 const HOUSEKEEPING_MS = 60_000;
 
 const extOf = (mime: string) => (mime === "video/mp4" ? "mp4" : mime === "image/png" ? "png" : "jpg");
 
 /** Waits for the engine's result, relaying its percentage to the task as it goes. */
-async function followProgress(engine: GenerationEngine, jobId: string, report: (percent: number) => Promise<void>): Promise<EngineResult> {
+async function followProgress(engine: GenerationEngine, jobId: string, report: (percent: number) => Promise<void>, heartbeat: () => Promise<void>): Promise<EngineResult> {
   const done = engine.result(jobId);
   let settled = false;
   void done.then(
     () => (settled = true),
     () => (settled = true),
   );
+  let beat = Date.now();
   while (!settled) {
     await Promise.race([done.catch(() => undefined), new Promise((r) => setTimeout(r, PROGRESS_POLL_MS))]);
     if (settled) break;
     const p = await engine.progress(jobId).catch(() => null);
     if (p) await report(p.percent);
+    if (Date.now() - beat >= HEARTBEAT_MS) {
+      beat = Date.now();
+      await heartbeat();
+    }
   }
   return done;
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Runs one attempt of a task. Idempotent: a task that already ended is left alone, and a duplicate run that
  * finishes second discards its files. A failure on the last attempt fails and refunds the task; earlier ones retry.
  */
 export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limiter">) {
-  const { generation, storage, engine, log, config } = d;
+  const { generation, storage, engines, log, config } = d;
+
+  /**
+   * This worker's run of the task, or null when the job should end here: the task ended or went back to waiting
+   * while another worker held it. A live run held elsewhere (pg-boss ran the job twice) is waited out, not duplicated.
+   */
+  async function takeRun(taskId: number): Promise<number | null> {
+    for (;;) {
+      const run = await generation.claimRun(taskId, RUN_LEASE_SECONDS);
+      if (run !== null) return run;
+      await sleep(1000);
+      if ((await generation.taskStatus(taskId)) !== "running") return null;
+    }
+  }
 
   async function storeOutputs(task: GenerationTask, r: EngineResult): Promise<TaskOutputs> {
     const put = async (f: { path: string; mime: string }, folder: string) => {
@@ -66,6 +90,9 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
     const { taskId } = job.data;
     const task = await generation.beginAttempt(taskId);
     if (!task) return;
+    const run = await takeRun(taskId);
+    if (run === null) return;
+    const engine: GenerationEngine = engines.require(task.engine);
     const lastAttempt = job.retryCount >= job.retryLimit;
     const workDir = await fs.mkdtemp(path.join(os.tmpdir(), `reverie-task-${taskId}-`));
     let engineJobId: string | undefined;
@@ -82,13 +109,19 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
         video,
         audio,
         prompt: input.prompt,
+        negativePrompt: input.negativePrompt,
         params: input.params ?? {},
         resolution: (task.resolution ?? "480P") as Resolution,
+        aspect: input.aspect,
         durationSec: task.durationSec ?? 5,
         count: input.count ?? 1,
-        seed: `task:${task.id}`,
+        seed: input.seed ?? task.id,
+        strength: input.strength,
+        workflow: input.workflow,
+        lora: input.lora,
+        key: `task:${task.id}:run:${run}`,
       });
-      const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
+      const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p), async () => void (await generation.touchRun(task.id, run)));
       const outputs = await storeOutputs(task, result);
       if (!(await generation.complete(task, outputs))) {
         for (const key of [outputs.mainKey, outputs.posterKey, ...outputs.extraKeys]) await storage.delete(key).catch(() => undefined);
@@ -104,6 +137,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       throw err;
     } finally {
       clearTimeout(timer);
+      await generation.releaseRun(taskId, run);
       await fs.rm(workDir, { recursive: true, force: true });
     }
   };
@@ -140,7 +174,9 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   const sweep = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
   sweep.unref();
   void housekeeping();
-  d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engine: d.engine.name }, "generation worker started");
+  // each configured engine is checked at start; one that cannot run is logged once with its fix
+  const statuses = await d.engines.checkAll();
+  d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engines: statuses.map((s) => `${s.engine}:${s.available ? "ok" : "unavailable"}`) }, "generation worker started");
 
   return {
     async stop() {

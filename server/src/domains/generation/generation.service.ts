@@ -1,4 +1,6 @@
+import crypto from "node:crypto";
 import type { Config } from "../../config.ts";
+import { ENGINE_LABELS, type AspectRatio, type EngineKind } from "../../contract/engines.ts";
 import type { Db } from "../../db/client.ts";
 import type { GenerationMode, TaskStatus } from "../../db/generated/enums.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
@@ -10,7 +12,9 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
 import { VIDEO_MODES } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
-import type { Resolution } from "./engines/engine.ts";
+import type { EngineLora, Resolution } from "./engines/engine.ts";
+import type { Engines } from "./engines/registry.ts";
+import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
 import { publishProgress } from "./progress.ts";
 
 /** SPEC.md §4 wording of each task status, as the API shows it. */
@@ -28,8 +32,15 @@ export interface TaskInput {
   videoKey?: string;
   audioKey?: string;
   prompt?: string;
+  negativePrompt?: string;
   count?: number;
-  aspect?: string;
+  aspect?: AspectRatio;
+  /** Shown on the result, so the same settings can be run again. */
+  seed?: number;
+  strength?: number;
+  /** The template's workflow on a GPU engine. */
+  workflow?: string;
+  lora?: EngineLora;
   params: Record<string, unknown>;
   sources: { image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
 }
@@ -44,6 +55,7 @@ export interface TaskOutputs {
 
 interface SubmitRequest {
   mode: GenerationMode;
+  engine: EngineKind;
   templateId?: number;
   resolution?: Resolution;
   durationSec?: number;
@@ -60,18 +72,35 @@ export function createGenerationService(deps: {
   templates: TemplatesService;
   uploads: UploadsService;
   queue: GenerationQueue;
-  engineLabel: string;
+  engines: Engines;
 }) {
-  const { db, config, credits, storage, templates, uploads, queue } = deps;
+  const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
   const isVideo = (mode: GenerationMode) => VIDEO_MODES.includes(mode);
 
-  /** Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image, times the template's price. */
-  function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number }): number {
-    if (!o.video) return o.count * config.IMAGE_CREDIT_PRICE * o.templatePrice;
+  /**
+   * Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image,
+   * times the template's price, times the engine's factor (GPU_PRICE_FACTOR for a GPU engine).
+   */
+  function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number; engine: EngineKind }): number {
+    const factor = o.engine === "local" ? 1 : config.GPU_PRICE_FACTOR;
+    if (!o.video) return o.count * config.IMAGE_CREDIT_PRICE * o.templatePrice * factor;
     const blocks = Math.ceil(o.durationSec / config.GENERATION_PRICE_SECONDS - 1e-9);
     const rate = o.resolution === "720P" ? config.GENERATION_PRICE_720P : config.GENERATION_PRICE_480P;
-    return blocks * rate * o.templatePrice;
+    return blocks * rate * o.templatePrice * factor;
+  }
+
+  /** The engine a template renders with: its own, else GENERATION_ENGINE. */
+  const engineOf = (template: { engine: string | null } | null): EngineKind => (template?.engine as EngineKind | null) ?? engines.defaultName;
+
+  /** The controls every mode shares, as the task keeps them (a seed is drawn when none is given). */
+  function controls(b: { negative_prompt?: string; seed?: number; strength?: number }, template: { workflow: string | null } | null) {
+    return {
+      negativePrompt: b.negative_prompt,
+      seed: b.seed ?? crypto.randomInt(0, 2 ** 31),
+      strength: b.strength,
+      workflow: template?.workflow ?? undefined,
+    };
   }
 
   async function templateFor(templateId: number | undefined, accepts: GenerationMode[]) {
@@ -99,6 +128,8 @@ export function createGenerationService(deps: {
       const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
       if (existing) return answer(existing);
     }
+    // an engine that cannot take the job refuses it here, before anything is charged
+    await engines.assertCanRun(r.engine, r.mode);
     // start the queue (first submit of this process) before taking any lock
     await queue.ready();
     try {
@@ -113,7 +144,7 @@ export function createGenerationService(deps: {
               userId,
               mode: r.mode,
               templateId: r.templateId ?? null,
-              engine: config.GENERATION_ENGINE,
+              engine: r.engine,
               cost: r.cost,
               paidWith: free.length ? "free" : "credits",
               idempotencyKey: r.idempotencyKey ?? null,
@@ -140,6 +171,27 @@ export function createGenerationService(deps: {
     }
   }
 
+  /** The request that makes this task again with the same settings (seed included): "re-run with the same settings". */
+  function settingsOf(t: GenerationTask) {
+    const i = (t.input ?? {}) as Partial<TaskInput>;
+    const src = i.sources ?? {};
+    return {
+      template_id: t.templateId,
+      image_id: src.image_id,
+      video_id: src.video_id,
+      audio_id: src.audio_id,
+      role_id: src.role_id,
+      prompt: i.prompt,
+      negative_prompt: i.negativePrompt,
+      seed: i.seed,
+      strength: i.strength,
+      aspect: i.aspect,
+      count: t.mode === "image_batch" ? i.count : undefined,
+      resolution: t.resolution ?? undefined,
+      duration: t.durationSec ?? undefined,
+    };
+  }
+
   async function view(t: GenerationTask) {
     const lapsed = t.status === "succeeded" && t.expiresAt !== null && t.expiresAt.getTime() <= Date.now();
     const status: TaskStatus = lapsed ? "expired" : t.status;
@@ -162,7 +214,9 @@ export function createGenerationService(deps: {
       duration: t.durationSec,
       template_id: t.templateId,
       engine: t.engine,
-      label: deps.engineLabel,
+      label: ENGINE_LABELS[t.engine as EngineKind] ?? t.engine,
+      seed: (t.input as Partial<TaskInput> | null)?.seed ?? null,
+      settings: settingsOf(t),
       video_url: video ? mainUrl : null,
       image_url: video ? null : mainUrl,
       image_urls: video || !mainUrl ? [] : [mainUrl, ...extra],
@@ -203,47 +257,64 @@ export function createGenerationService(deps: {
     submit,
     view,
     own,
-    engineLabel: deps.engineLabel,
 
-    async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }) {
+    async picVideo(userId: number, b: PicVideoBody) {
       if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
       const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
       const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : ["image_to_video", "audio_overlay"]);
-      const input: TaskInput = { params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id } };
+      const input: TaskInput = {
+        prompt: b.prompt,
+        aspect: b.aspect,
+        ...controls(b, template),
+        params: (template?.engineParams as Record<string, unknown>) ?? {},
+        sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id },
+      };
       if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
       else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
-      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+      const engine = engineOf(template);
+      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
+      return submit(userId, { mode, engine, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
     },
 
-    /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt-drawn picture. */
-    async roleOrTextVideo(userId: number, b: { role_id?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
+    /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt. */
+    async roleOrTextVideo(userId: number, b: RoleVideoBody, requireRole: boolean) {
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
-      const template = await templateFor(b.template_id, ["image_to_video", "audio_overlay"]);
-      const input: TaskInput = { prompt: b.prompt, params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
+      const template = await templateFor(b.template_id, ["image_to_video", "audio_overlay", "text_to_video"]);
+      const input: TaskInput = { prompt: b.prompt, aspect: b.aspect, ...controls(b, template), params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
-      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+      const engine = engineOf(template);
+      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
+      return submit(userId, { mode, engine, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
     },
 
-    async images(userId: number, b: { prompt?: string; role_id?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
+    async images(userId: number, b: ImageBatchBody, batch: boolean) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
       const template = await templateFor(b.template_id, ["text_to_image", "image_batch"]);
       const count = batch ? (b.count ?? 4) : 1;
-      const input: TaskInput = { prompt: b.prompt, count, aspect: b.aspect, params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) }, sources: { role_id: b.role_id, image_id: b.image_id } };
+      const input: TaskInput = {
+        prompt: b.prompt,
+        count,
+        aspect: b.aspect,
+        ...controls(b, template),
+        params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) },
+        sources: { role_id: b.role_id, image_id: b.image_id },
+      };
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
-      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key });
+      const engine = engineOf(template);
+      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, engine });
+      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", engine, templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key });
     },
 
-    async quote(b: { resolution: Resolution; duration: number; template_id?: number; type: "video" | "image"; count: number }) {
+    /** The price before submitting, for the engine the template (or the default) renders with. */
+    async quote(b: DurationPointsBody) {
       const template = b.template_id ? await templates.get(b.template_id) : null;
-      const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1 });
-      return { points, resolution: b.resolution, duration: b.duration };
+      const engine = engineOf(template);
+      const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1, engine });
+      return { points, resolution: b.resolution, duration: b.duration, count: b.count, engine, label: ENGINE_LABELS[engine] };
     },
 
     async details(userId: number, id: number) {
@@ -297,6 +368,34 @@ export function createGenerationService(deps: {
       const t = await db.generationTask.findUniqueOrThrow({ where: { id: taskId } });
       await publishProgress(db, { taskId, userId: t.userId, status: t.status, progress: 0 });
       return t;
+    },
+
+    /**
+     * Takes the task's engine run for this worker: the run number when no other worker holds a live one (its last sign
+     * of life within `leaseSec`), else null. Only the holder hands the task to an engine, so two workers running one
+     * job never queue it twice (decision 083).
+     */
+    async claimRun(taskId: number, leaseSec: number): Promise<number | null> {
+      const rows = await db.$queryRaw<{ run_seq: number }[]>`
+        UPDATE generation_tasks SET run_seq = run_seq + 1, run_at = now()
+        WHERE id = ${taskId} AND status = 'running' AND (run_at IS NULL OR run_at < now() - make_interval(secs => ${leaseSec}))
+        RETURNING run_seq`;
+      return rows[0]?.run_seq ?? null;
+    },
+
+    /** The holder's sign of life; false when the run is no longer its own (another worker took it over). */
+    async touchRun(taskId: number, run: number): Promise<boolean> {
+      const n = await db.generationTask.updateMany({ where: { id: taskId, runSeq: run }, data: { runAt: new Date() } });
+      return n.count === 1;
+    },
+
+    /** Lets another worker take the task at once (the holder's attempt ended). */
+    async releaseRun(taskId: number, run: number) {
+      await db.generationTask.updateMany({ where: { id: taskId, runSeq: run }, data: { runAt: null } });
+    },
+
+    async taskStatus(taskId: number): Promise<TaskStatus | null> {
+      return (await db.generationTask.findUnique({ where: { id: taskId }, select: { status: true } }))?.status ?? null;
     },
 
     async reportProgress(task: GenerationTask, percent: number) {

@@ -1,0 +1,18 @@
+/** The render engines Reverie can run (decision 080). `local` is the CPU draft renderer, always present. */
+export const ENGINE_KINDS = ["local", "comfyui", "serverless"] as const;
+export type EngineKind = (typeof ENGINE_KINDS)[number];
+
+/** Output sizes a video can be asked for. */
+export const RESOLUTIONS = ["480P", "720P"] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** Aspect ratios a generation can be asked for (SPEC controls: 9:16, 1:1, 16:9; the local engine also draws 3:4 and 4:3). */
+export const ASPECT_RATIOS = ["9:16", "1:1", "16:9", "3:4", "4:3"] as const;
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+
+/** Health of one GPU server or endpoint as the console shows it. */
+export const SERVER_HEALTH = ["healthy", "unreachable", "unchecked"] as const;
+export type ServerHealth = (typeof SERVER_HEALTH)[number];
+
+/** How each engine's results are labelled in the product. */
+export const ENGINE_LABELS: Record<EngineKind, string> = { local: "local draft", comfyui: "AI", serverless: "AI" };
