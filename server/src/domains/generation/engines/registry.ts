@@ -3,17 +3,37 @@ import type { Config } from "../../../config.ts";
 import type { EngineKind } from "../../../contract/engines.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
+import { createComfyEngine } from "./comfyui.engine.ts";
 import { createLocalEngine } from "./local.engine.ts";
+import { loadWorkflows } from "./workflows.ts";
 
 /** The ffmpeg or ffprobe the local engine runs: the one place that resolves it (decision 060 fills this in). */
 export function mediaToolPathFor(config: Config, tool: "ffmpeg" | "ffprobe"): string {
   return (tool === "ffmpeg" ? config.FFMPEG_PATH : config.FFPROBE_PATH) ?? tool;
 }
 
-/** Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. */
-export function createEngines(config: Config, log: Logger, statusTtlMs = 60_000) {
+/**
+ * Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. The local check
+ * runs ffmpeg, so its status is kept `localTtlMs`; the GPU engines answer from their own health rounds.
+ */
+export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) {
   const engines = new Map<EngineKind, GenerationEngine>();
   engines.set("local", createLocalEngine({ toolPath: (tool) => mediaToolPathFor(config, tool) }));
+  const workflows = config.COMFYUI_URLS.length || config.SERVERLESS_URL ? loadWorkflows() : [];
+  if (config.COMFYUI_URLS.length) {
+    engines.set(
+      "comfyui",
+      createComfyEngine({
+        urls: config.COMFYUI_URLS,
+        workflows,
+        models: config.COMFYUI_MODELS,
+        healthMs: config.COMFYUI_HEALTH_SECONDS * 1000,
+        workflowCheckMs: config.COMFYUI_WORKFLOW_CHECK_SECONDS * 1000,
+        maxTries: config.COMFYUI_MAX_TRIES,
+        log,
+      }),
+    );
+  }
 
   const cache = new Map<EngineKind, { at: number; value: Promise<EngineStatus> }>();
   /** What each engine's last check said, so a change is logged once rather than on every check. */
@@ -32,7 +52,7 @@ export function createEngines(config: Config, log: Logger, statusTtlMs = 60_000)
       return { engine: name, label: name, available: false, ai: name !== "local", modes: [], message: `The ${name} engine is not configured.`, fix: name === "comfyui" ? "Set COMFYUI_URLS." : "Set SERVERLESS_URL." };
     }
     let c = cache.get(name);
-    if (!c || Date.now() - c.at > statusTtlMs) {
+    if (!c || Date.now() - c.at > (name === "local" ? localTtlMs : 1000)) {
       c = { at: Date.now(), value: engine.status().then((s) => (noteStatus(s), s)) };
       cache.set(name, c);
     }
