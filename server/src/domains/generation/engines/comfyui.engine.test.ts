@@ -160,8 +160,8 @@ describe("comfyui engine: faults", () => {
   it("fails once every try has failed, naming each server's error", async () => {
     const [a, b] = await fakes(2);
     const engine = pool([a.url, b.url], { maxTries: 2 });
-    a.state.failNext = true;
-    b.state.failNext = true;
+    a.state.failNext = 1;
+    b.state.failNext = 1;
     const id = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
     await expect(engine.result(id)).rejects.toThrow(/every try failed: .*CUDA out of memory.* \| .*CUDA out of memory/);
     expect(a.recorded.prompts.length + b.recorded.prompts.length).toBe(2);
