@@ -5,6 +5,7 @@ import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
 import { createLocalEngine } from "./local.engine.ts";
+import { createServerlessEngine } from "./serverless.engine.ts";
 import { loadWorkflows } from "./workflows.ts";
 
 /** The ffmpeg or ffprobe the local engine runs: the one place that resolves it (decision 060 fills this in). */
@@ -32,6 +33,13 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
         maxTries: config.COMFYUI_MAX_TRIES,
         log,
       }),
+    );
+  }
+
+  if (config.SERVERLESS_URL) {
+    engines.set(
+      "serverless",
+      createServerlessEngine({ url: config.SERVERLESS_URL, apiKey: config.SERVERLESS_API_KEY, workflows, models: config.COMFYUI_MODELS, pollMs: config.SERVERLESS_POLL_SECONDS * 1000, maxTries: config.COMFYUI_MAX_TRIES, log }),
     );
   }
 
