@@ -11,7 +11,7 @@ import { ShareToggle } from "./ShareToggle.tsx";
 import { useTaskProgress } from "./useTaskProgress.ts";
 
 /** SPEC.md §9: a render takes about 1-2 minutes; the engine's own estimate wins when it gives one. */
-function estimateText(t: (k: string, o?: Record<string, unknown>) => string, seconds: number | undefined): string {
+function estimateText(t: (k: string, o?: Record<string, unknown>) => string, seconds: number | null | undefined): string {
   if (!seconds) return t("progress.estimateDefault");
   return seconds < 60 ? t("progress.estimateSeconds", { count: Math.ceil(seconds) }) : t("progress.estimateMinutes", { count: Math.ceil(seconds / 60) });
 }
@@ -34,6 +34,9 @@ export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother:
         <>
           <Typography variant="h5">{t(`progress.title.${key}`)}</Typography>
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>{estimateText(t, task?.estimate_seconds)}</Typography>
+          {!!task?.queue_position && (
+            <Typography variant="body2" color="text.secondary" data-testid="queue-position">{t("engines.queueAhead", { count: task.queue_position })}</Typography>
+          )}
           <Box sx={{ display: "flex", alignItems: "center", gap: 2, mt: 3 }}>
             <LinearProgress variant={progress > 0 ? "determinate" : "indeterminate"} value={progress} sx={{ flex: 1, height: 10, borderRadius: 5 }} data-testid="progress-bar" />
             <Typography variant="body2" fontWeight={700} sx={{ minWidth: 44, textAlign: "right" }} data-testid="progress-percent">{`${progress}%`}</Typography>
@@ -63,6 +66,9 @@ export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother:
           </Box>
           {task.label === LOCAL_DRAFT && (
             <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }} data-testid="local-draft">{t("progress.localDraft")}</Typography>
+          )}
+          {task.seed != null && (
+            <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }} data-testid="seed">{t("engines.seed", { seed: task.seed })}</Typography>
           )}
         </>
       )}

@@ -53,7 +53,12 @@ export interface Task {
   created_at?: string;
   resolution?: string;
   duration?: number;
-  estimate_seconds?: number;
+  /** from the server's real figures (recent render times, tasks ahead); null when it has none yet */
+  estimate_seconds?: number | null;
+  /** tasks on the same engine queued ahead of this one */
+  queue_position?: number;
+  /** the seed the result was made with (GPU engines; re-running with it gives the same picture) */
+  seed?: number | null;
   /** "local draft" when the CPU engine made it (ARCHITECTURE.md §6) */
   label?: string;
   /** 1 while shared in the home gallery */

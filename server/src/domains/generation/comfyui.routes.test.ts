@@ -98,6 +98,26 @@ describe("comfyui engine through the API", () => {
     expect(posted.some((p) => p.includes('"text":"people"'))).toBe(true);
   }, 120_000);
 
+  it("estimates from real figures: finished renders' average time and the tasks queued ahead", async () => {
+    a.state.msPerStep = 60;
+    b.state.msPerStep = 60;
+    try {
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) ids.push((await s1.http.post("/api/Generation/textPicSubmit").set("token", user.token).send({ prompt: `queue ${i}` }).expect(200)).body.data.id);
+      const last = await details(ids[5]);
+      expect(last.state).toMatch(/queued|running/);
+      // text-to-image tasks finished in the test before, so there is an average to go by
+      expect(last.estimate_seconds).toBeGreaterThanOrEqual(1);
+      if (last.state === "queued") expect(last.queue_position).toBeGreaterThan(0);
+      for (const id of ids) expect((await waitForTask(s1, id, 60_000)).status).toBe("succeeded");
+      const done = await details(ids[5]);
+      expect(done).toMatchObject({ estimate_seconds: null, queue_position: 0 });
+    } finally {
+      a.state.msPerStep = 5;
+      b.state.msPerStep = 5;
+    }
+  }, 90_000);
+
   it("two API instances and two workers never queue one task twice", async () => {
     const before = prompts();
     const send = (s: typeof s1) => s.http.post("/api/Generation/textPicSubmit").set("token", user.token).send({ prompt: "once", idempotency_key: "same-click" });

@@ -192,6 +192,26 @@ export function createGenerationService(deps: {
     };
   }
 
+  /**
+   * The studio's estimate from real figures: the average render time of the last finished tasks of this template (else
+   * of this mode on this engine), the tasks queued ahead on the same engine, and how many of them run at once now.
+   * Null when nothing has finished yet (the studio then says SPEC's "1-2 minutes").
+   */
+  async function estimate(t: GenerationTask): Promise<{ estimate_seconds: number | null; queue_position: number }> {
+    const recent = (where: object) =>
+      db.generationTask.findMany({ where: { engine: t.engine, status: { in: ["succeeded", "expired"] }, startedAt: { not: null }, finishedAt: { not: null }, ...where }, orderBy: { id: "desc" }, take: 50, select: { startedAt: true, finishedAt: true } });
+    let done = t.templateId ? await recent({ templateId: t.templateId }) : [];
+    if (!done.length) done = await recent({ mode: t.mode });
+    const [ahead, running] = await Promise.all([
+      t.status === "queued" ? db.generationTask.count({ where: { engine: t.engine, status: "queued", id: { lt: t.id } } }) : Promise.resolve(0),
+      db.generationTask.count({ where: { engine: t.engine, status: "running" } }),
+    ]);
+    if (!done.length) return { estimate_seconds: null, queue_position: ahead };
+    const avg = done.reduce((sum, r) => sum + (r.finishedAt!.getTime() - r.startedAt!.getTime()), 0) / done.length / 1000;
+    const seconds = t.status === "running" ? avg * (1 - t.progress / 100) : avg * (ahead / Math.max(1, running) + 1);
+    return { estimate_seconds: Math.max(1, Math.round(seconds)), queue_position: ahead };
+  }
+
   async function view(t: GenerationTask) {
     const lapsed = t.status === "succeeded" && t.expiresAt !== null && t.expiresAt.getTime() <= Date.now();
     const status: TaskStatus = lapsed ? "expired" : t.status;
@@ -226,6 +246,7 @@ export function createGenerationService(deps: {
       msg: status === "failed" ? MSG.generationFailed : status === "running" || status === "queued" ? "A product still generating: try later" : null,
       expires_at: t.expiresAt?.toISOString() ?? null,
       public: t.isPublic ? 1 : 0,
+      ...(status === "queued" || status === "running" ? await estimate(t) : { estimate_seconds: null, queue_position: 0 }),
     };
   }
 
