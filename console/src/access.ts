@@ -11,6 +11,7 @@ export const SUBJECT: Record<string, string> = {
   orders: "Order",
   "payment-events": "PaymentEvent",
   templates: "Template",
+  engines: "Template",
   channels: "Channel",
   "pixel-ids": "Channel",
   reports: "Report",

@@ -16,9 +16,9 @@ const staff: Record<string, StaffLogin> = {};
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "generation-tasks", "outbox"],
-  marketer: ["orders", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
+  marketer: ["orders", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: ["users", "reports", "bans", "characters", "creator-pages", "generation-tasks"],
-  admin: ["users", "orders", "templates", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  admin: ["users", "orders", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */

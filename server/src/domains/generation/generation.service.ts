@@ -372,6 +372,23 @@ export function createGenerationService(deps: {
       return { list: await Promise.all(rows.map(publicView)), total, page: q.page, limit: q.limit };
     },
 
+    /**
+     * What the console's engine status shows beside each engine's own report, from the tasks table (so it is the
+     * same on every instance): tasks waiting and running per engine, and the average render time per template over
+     * the last 7 days.
+     */
+    async engineFigures() {
+      const [queue, renders] = await Promise.all([
+        db.$queryRaw<{ engine: string; status: string; count: number }[]>`
+          SELECT engine, status::text AS status, count(*)::int AS count FROM generation_tasks WHERE status IN ('queued', 'running') GROUP BY engine, status`,
+        db.$queryRaw<{ template_id: number | null; engine: string; renders: number; avg_seconds: number }[]>`
+          SELECT template_id, engine, count(*)::int AS renders, avg(extract(epoch FROM finished_at - started_at))::float8 AS avg_seconds
+          FROM generation_tasks WHERE status IN ('succeeded', 'expired') AND started_at IS NOT NULL AND finished_at > now() - interval '7 days'
+          GROUP BY template_id, engine ORDER BY renders DESC`,
+      ]);
+      return { queue, renders: renders.map((r) => ({ templateId: r.template_id, engine: r.engine, renders: r.renders, avgSeconds: Math.round(r.avg_seconds * 10) / 10 })) };
+    },
+
     async freeGenerations(userId: number) {
       const u = await db.user.findUnique({ where: { id: userId }, select: { freeGenerations: true } });
       if (!u) throw HttpError.notFound();

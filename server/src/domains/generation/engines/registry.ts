@@ -20,7 +20,7 @@ export function mediaToolPathFor(config: Config, tool: "ffmpeg" | "ffprobe"): st
 export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) {
   const engines = new Map<EngineKind, GenerationEngine>();
   engines.set("local", createLocalEngine({ toolPath: (tool) => mediaToolPathFor(config, tool) }));
-  const workflows = config.COMFYUI_URLS.length || config.SERVERLESS_URL ? loadWorkflows() : [];
+  const workflows = loadWorkflows();
   if (config.COMFYUI_URLS.length) {
     engines.set(
       "comfyui",
@@ -71,6 +71,8 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
 
   return {
     defaultName,
+    /** The workflow files the GPU engines run (the console offers them per template). */
+    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
     get(name: EngineKind): GenerationEngine | undefined {
       return engines.get(name);
     },
