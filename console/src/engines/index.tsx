@@ -34,6 +34,21 @@ interface Report {
 
 const REFRESH_MS = 5000;
 
+/** Why workflows are not offered; one line when they all share the reason (a server that never answered). */
+function NotOffered({ workflows }: { workflows: ServerStatus["workflows"] }) {
+  const translate = useTranslate();
+  if (workflows.length > 1 && workflows.every((w) => w.reason === workflows[0].reason)) {
+    return <Typography variant="caption" display="block">{`${translate("console.engines.all")}: ${workflows[0].reason ?? ""}`}</Typography>;
+  }
+  return (
+    <>
+      {workflows.map((w) => (
+        <Typography key={w.name} variant="caption" display="block">{`${w.name}: ${w.reason ?? ""}`}</Typography>
+      ))}
+    </>
+  );
+}
+
 function ServersTable({ servers }: { servers: ServerStatus[] }) {
   const translate = useTranslate();
   return (
@@ -53,9 +68,7 @@ function ServersTable({ servers }: { servers: ServerStatus[] }) {
               <TableCell>{s.inFlight}</TableCell>
               <TableCell>{s.workflows.filter((w) => w.offered).map((w) => w.name).join(", ") || "—"}</TableCell>
               <TableCell>
-                {s.workflows.filter((w) => !w.offered).map((w) => (
-                  <Typography key={w.name} variant="caption" display="block">{`${w.name}: ${w.reason ?? ""}`}</Typography>
-                ))}
+                <NotOffered workflows={s.workflows.filter((w) => !w.offered)} />
               </TableCell>
             </TableRow>
           ))}
@@ -131,6 +144,11 @@ function EnginesPage() {
               </TableRow>
             </TableHead>
             <TableBody>
+              {report.renders.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={4}>{translate("console.engines.none")}</TableCell>
+                </TableRow>
+              )}
               {report.renders.map((r) => (
                 <TableRow key={`${r.templateId}-${r.engine}`}>
                   <TableCell>{r.templateId ?? translate("console.engines.noTemplate")}</TableCell>

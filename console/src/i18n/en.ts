@@ -62,7 +62,7 @@ export const en = {
     engines: {
       title: "Engines", default: "default", available: "Available", unavailable: "Unavailable", fix: "Fix", servers: "Servers", server: "Server", health: "Health", queue: "Queue",
       inFlight: "In flight", waiting: "Waiting", workflows: "Workflows offered", notOffered: "Not offered", lastErrors: "Last errors", none: "None", renders: "Render times, last 7 days",
-      template: "Template", engine: "Engine", count: "Renders", avg: "Average", seconds: "%{n} s", tasks: "Tasks queued / running", noTemplate: "(no template)",
+      template: "Template", engine: "Engine", count: "Renders", avg: "Average", seconds: "%{n} s", tasks: "Tasks queued / running", noTemplate: "(no template)", all: "All workflows",
     },
   },
 };

@@ -63,7 +63,7 @@ export const ru: typeof en = {
     engines: {
       title: "Движки", default: "по умолчанию", available: "Работает", unavailable: "Недоступен", fix: "Что сделать", servers: "Серверы", server: "Сервер", health: "Состояние", queue: "Очередь",
       inFlight: "В работе", waiting: "Ожидают", workflows: "Доступные workflow", notOffered: "Недоступны", lastErrors: "Последние ошибки", none: "Нет", renders: "Время рендера за 7 дней",
-      template: "Шаблон", engine: "Движок", count: "Рендеров", avg: "В среднем", seconds: "%{n} с", tasks: "Задачи в очереди / в работе", noTemplate: "(без шаблона)",
+      template: "Шаблон", engine: "Движок", count: "Рендеров", avg: "В среднем", seconds: "%{n} с", tasks: "Задачи в очереди / в работе", noTemplate: "(без шаблона)", all: "Все workflow",
     },
   },
 };

@@ -343,7 +343,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       health: s.health,
       queue: s.queue,
       inFlight: s.inFlight.size,
-      workflows: o.workflows.map((wf) => ({ name: wf.name, ...(s.offered.get(wf.name) ?? { offered: false, reason: "not checked yet" }) })),
+      workflows: o.workflows.map((wf) => ({ name: wf.name, ...(s.offered.get(wf.name) ?? { offered: false, reason: s.health === "unreachable" ? "server unreachable" : "not checked yet" }) })),
       lastError: s.lastError,
       checkedAt: s.checkedAt?.toISOString(),
     };

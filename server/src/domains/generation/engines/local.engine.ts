@@ -174,7 +174,7 @@ function runs(bin: string): Promise<boolean> {
   return new Promise((resolve) => execFile(bin, ["-version"], { timeout: 10_000 }, (err) => resolve(!err)));
 }
 
-export function createLocalEngine(opts: { toolPath: (tool: "ffmpeg" | "ffprobe") => string } = { toolPath: (tool) => tool }): GenerationEngine {
+export function createLocalEngine(opts: { toolPath: (tool: "ffmpeg" | "ffprobe") => string; gpuConfigured?: boolean } = { toolPath: (tool) => tool }): GenerationEngine {
   const jobs = new Map<string, Running>();
   const MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"];
 
@@ -277,7 +277,9 @@ export function createLocalEngine(opts: { toolPath: (tool: "ffmpeg" | "ffprobe")
         modes: MODES,
         message: missing
           ? `The local draft engine cannot run: ${missing} cannot be started.`
-          : "No AI engine is configured: results are local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations.",
+          : opts.gpuConfigured
+            ? "Local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations; templates on a GPU engine make AI results."
+            : "No AI engine is configured: results are local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations.",
         fix: missing
           ? `Install ${missing} (Debian: apt-get install ffmpeg) or set FFMPEG_PATH and FFPROBE_PATH to working binaries (tried ${opts.toolPath("ffmpeg")} and ${opts.toolPath("ffprobe")}).`
           : undefined,

@@ -19,7 +19,7 @@ export function mediaToolPathFor(config: Config, tool: "ffmpeg" | "ffprobe"): st
  */
 export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) {
   const engines = new Map<EngineKind, GenerationEngine>();
-  engines.set("local", createLocalEngine({ toolPath: (tool) => mediaToolPathFor(config, tool) }));
+  engines.set("local", createLocalEngine({ toolPath: (tool) => mediaToolPathFor(config, tool), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }));
   const workflows = loadWorkflows();
   if (config.COMFYUI_URLS.length) {
     engines.set(
