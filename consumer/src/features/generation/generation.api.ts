@@ -80,14 +80,25 @@ export interface VideoRequest {
   template_id?: number;
   resolution: Resolution;
   duration: number;
+  negative_prompt?: string;
+  seed?: number;
+  /** video to video: how far the result may move from the source, 0..1 */
+  strength?: number;
   idempotency_key: string;
 }
 
 export interface ImageRequest {
   prompt: string;
   count?: number;
+  aspect?: Aspect;
+  negative_prompt?: string;
+  seed?: number;
   idempotency_key: string;
 }
+
+/** The aspect ratios a person can pick (SPEC controls). */
+export const ASPECTS = ["9:16", "1:1", "16:9"] as const;
+export type Aspect = (typeof ASPECTS)[number];
 
 export interface PriceRequest {
   type: "video" | "image";
