@@ -257,8 +257,8 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-dashboard");
     for (const resource of MENUS.admin) {
       await page.goto(`${server.url}/console/${resource}`);
-      // every list has seeded rows; the loading bar is gone once they render
-      await page.waitForSelector(".RaDatagrid-table tbody tr", { timeout: 15_000 });
+      // every list has seeded rows; the loading bar is gone once they render (the engine status page is no list)
+      await page.waitForSelector(resource === "engines" ? "[data-testid='engines-page']" : ".RaDatagrid-table tbody tr", { timeout: 15_000 });
       await screenshot(page, `console-list-${resource}`);
     }
     // the same console in Russian: every label is a translation key

@@ -57,8 +57,10 @@ export interface Task {
   estimate_seconds?: number | null;
   /** tasks on the same engine queued ahead of this one */
   queue_position?: number;
-  /** the seed the result was made with (GPU engines; re-running with it gives the same picture) */
+  /** the seed the result was made with (re-running with it gives the same picture) */
   seed?: number | null;
+  /** the request that makes this task again with the same settings */
+  settings?: Record<string, unknown>;
   /** "local draft" when the CPU engine made it (ARCHITECTURE.md §6) */
   label?: string;
   /** 1 while shared in the home gallery */
@@ -118,6 +120,23 @@ export async function freeGenerations(): Promise<number> {
 
 export function submitVideo(input: VideoRequest): Promise<{ id: number }> {
   return api.post<{ id: number }>("/api/Generation/picVideoSubmit", input, { quiet: true });
+}
+
+/** The submit call of each mode, as the task's `action` names it (roles and prompts have their own). */
+const SUBMIT_PATH: Record<string, string> = {
+  image_to_video: "/api/Generation/picVideoSubmit",
+  audio_overlay: "/api/Generation/picVideoSubmit",
+  video_to_video: "/api/Generation/picVideoSubmit",
+  role_video: "/api/Generation/roleVideoSubmit",
+  text_to_video: "/api/Generation/textVideoSubmit",
+  text_to_image: "/api/Generation/generativeModel",
+  image_batch: "/api/Generation/imageBatchModel",
+};
+
+/** "Re-run with the same settings": the task's own request (seed included) sent again as a new task. */
+export function rerunTask(task: Pick<Task, "action" | "settings">, idempotency_key: string): Promise<{ id: number }> {
+  const body = Object.fromEntries(Object.entries(task.settings ?? {}).filter(([, v]) => v !== null && v !== undefined));
+  return api.post<{ id: number }>(SUBMIT_PATH[task.action ?? ""] ?? SUBMIT_PATH.text_to_image, { ...body, idempotency_key }, { quiet: true });
 }
 
 export function submitImages(mode: ImageMode, input: ImageRequest): Promise<{ id: number }> {
