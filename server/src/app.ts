@@ -82,7 +82,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const uploads = createUploadsService(db, storage);
   const templates = createTemplatesService(db, storage);
   const engines = createEngines(config, log);
-  const engineStatus = engines.defaultStatus;
+  const engineStatus = engines.publicStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
   const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines });

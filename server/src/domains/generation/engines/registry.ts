@@ -86,8 +86,14 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
       return [...engines.values()];
     },
     status,
-    /** The default engine's status: what the product shows when no template is chosen. */
-    defaultStatus: () => status(defaultName),
+    /**
+     * The default engine's status as the public API shows it: what works and what not, without the operator's fix,
+     * server addresses or errors (those may name paths and hosts; the console shows them).
+     */
+    publicStatus: async () => {
+      const { engine, label, available, ai, message, modes } = await status(defaultName);
+      return { engine, label, available, ai, message, modes };
+    },
     statuses: () => Promise.all([...new Set<EngineKind>([...engines.keys(), defaultName])].map(status)),
     /**
      * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message
