@@ -41,6 +41,8 @@ interface Server {
   offered: Map<string, { offered: boolean; reason?: string }>;
   objectInfoAt: number;
   inFlight: Set<Job>;
+  /** Prompts moved away while the server did not answer: deleted or interrupted there once it answers again. */
+  orphans: Set<string>;
   lastError?: string;
   checkedAt?: Date;
 }
@@ -74,7 +76,7 @@ const DOWNLOAD_TIMEOUT_MS = 300_000;
 
 export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers(): EngineServerStatus[] } {
   const slots = o.slotsPerServer ?? 2;
-  const servers: Server[] = o.urls.map((url) => ({ url: url.replace(/\/$/, ""), clientId: crypto.randomUUID(), health: "unchecked", queue: 0, offered: new Map(), objectInfoAt: 0, inFlight: new Set() }));
+  const servers: Server[] = o.urls.map((url) => ({ url: url.replace(/\/$/, ""), clientId: crypto.randomUUID(), health: "unchecked", queue: 0, offered: new Map(), objectInfoAt: 0, inFlight: new Set(), orphans: new Set() }));
   const jobs = new Map<string, Job>();
   const byPrompt = new Map<string, Job>();
   const waiting: Job[] = [];
@@ -317,6 +319,11 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       s.health = "healthy";
       s.checkedAt = new Date();
       connect(s);
+      // a server back after a blip would still run the prompts we moved elsewhere: stop them
+      for (const id of [...s.orphans]) {
+        s.orphans.delete(id);
+        void stopOnServer(s, id);
+      }
       // the socket may have missed a prompt's end, or the server may have lost it on a restart: ask history
       const held = new Set([...q.queue_running, ...q.queue_pending].map((t) => t[1]));
       for (const job of [...s.inFlight]) if (job.posted && job.postedAt < asked && !held.has(job.promptId)) void settle(job);
@@ -327,7 +334,10 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       s.lastError = message;
       s.checkedAt = new Date();
       s.ws?.terminate();
-      for (const job of [...s.inFlight]) attemptFailed(job, `server unreachable: ${message}`);
+      for (const job of [...s.inFlight]) {
+        if (job.posted && job.promptId) s.orphans.add(job.promptId);
+        attemptFailed(job, `server unreachable: ${message}`);
+      }
     }
     schedule();
   }
