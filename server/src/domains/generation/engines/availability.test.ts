@@ -54,3 +54,30 @@ describe("a template naming an engine that is not configured", () => {
     expect((await t.services.credits.balance(u.userId)).points).toBe(10);
   });
 });
+
+describe("generation controls refuse bad values with clear messages", () => {
+  it("answers 400 for a bad seed, strength, aspect or negative prompt and charges nothing", async () => {
+    const ok = await createTestApp(GENERATION_TEST_ENV, t.testDb);
+    try {
+      const u = await visitor(ok);
+      await grant(ok, u.userId, 10);
+      const cases: [object, string][] = [
+        [{ prompt: "x", seed: -1 }, "seed must be 0 or more"],
+        [{ prompt: "x", seed: "abc" }, "seed must be a whole number"],
+        [{ prompt: "x", seed: 2 ** 32 }, "seed must be below 4294967296"],
+        [{ prompt: "x", strength: 1.5 }, "Strength range 0-1"],
+        [{ prompt: "x", strength: "lots" }, "Strength range 0-1"],
+        [{ prompt: "x", aspect: "2:1" }, "aspect must be one of 9:16, 1:1, 16:9, 3:4, 4:3"],
+        [{ prompt: "x", negative_prompt: "n".repeat(1001) }, "negative_prompt must be at most 1000 characters"],
+      ];
+      for (const [body, msg] of cases) {
+        const res = await ok.http.post("/api/Generation/textPicSubmit").set("token", u.token).send(body).expect(400);
+        expect(res.body.msg).toContain(msg);
+      }
+      expect(await ok.db.generationTask.count({ where: { userId: u.userId } })).toBe(0);
+      expect((await ok.services.credits.balance(u.userId)).points).toBe(10);
+    } finally {
+      await ok.services.close();
+    }
+  });
+});
