@@ -42,6 +42,7 @@ export const textPicBody = z.object({ prompt, role_id: optionalId, image_id: opt
 export const imageBatchBody = textPicBody.extend({ count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(4) });
 export type PicVideoBody = z.infer<typeof picVideoBody>;
 export type RoleVideoBody = z.infer<typeof roleVideoBody>;
+/** textPicSubmit's body, or imageBatchModel's with its count. */
 export type ImageBatchBody = Partial<Pick<z.infer<typeof imageBatchBody>, "count">> & z.infer<typeof textPicBody>;
 
 export const durationPointsBody = z.object({
