@@ -105,6 +105,9 @@ export const configSchema = z.object({
   GPU_PRICE_FACTOR: z.coerce.number().int().min(1).max(100).default(1),
   IMAGE_CREDIT_PRICE: z.coerce.number().int().min(0).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Processes that run the worker also render each template's preview loop, re-checking this often. */
+  TEMPLATE_PREVIEWS: bool.default(true),
+  TEMPLATE_PREVIEW_SWEEP_SECONDS: z.coerce.number().int().min(10).default(300),
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** The built consumer app served at `/` (`npm run build:consumer`). */

@@ -7,7 +7,7 @@ import { audio, mediaDir, photo, video } from "../../../../tests/fixtures/media.
 import { GENERATION_TEST_ENV, grant, readSse, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { generationJobHandler } from "../../worker/generation.worker.ts";
-import { probe } from "../media/media-tools.ts";
+import { probe } from "../../storage/media-tools.ts";
 import { silentLog } from "../../../../tests/db-utils.ts";
 
 /** The comfyui engine end to end: two API instances, two workers, two fake ComfyUI servers. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ASPECT_RATIOS, RESOLUTIONS } from "../../contract/engines.ts";
+import { ASPECT_RATIOS } from "../../contract/engines.ts";
+import { RESOLUTIONS } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
 
@@ -65,3 +66,5 @@ export const setPublicBody = z.object({
   public: z.preprocess((v) => (v === true || v === "1" ? 1 : v === false || v === "0" ? 0 : v), z.union([z.literal(0), z.literal(1)], { error: "public must be 0 or 1" })),
 });
 export const galleryQuery = pageQuery;
+
+export const deleteResultBody = z.object({ id: z.coerce.number({ error: "id must be a task id" }).int().positive({ error: "id must be a task id" }) });

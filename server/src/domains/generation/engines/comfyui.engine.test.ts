@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { silentLog } from "../../../../../tests/db-utils.ts";
 import { ALL_MODELS, startFakeComfy, type FakeComfy, type FakeComfyOptions } from "../../../../../tests/fixtures/fake-comfyui.ts";
 import { audio, mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
-import { probe } from "../../media/media-tools.ts";
+import { probe } from "../../../storage/media-tools.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
 import type { EngineJob, GenerationEngine } from "./engine.ts";
 import { loadWorkflows } from "./workflows.ts";

@@ -1,7 +1,7 @@
-import type { AspectRatio, EngineKind, Resolution, ServerHealth } from "../../../contract/engines.ts";
-import type { GenerationMode } from "../../../db/generated/enums.ts";
+import type { AspectRatio, EngineKind, ServerHealth } from "../../../contract/engines.ts";
+import type { GenerationMode, Resolution } from "../../../contract/generation.ts";
 
-export type { Resolution } from "../../../contract/engines.ts";
+export type { Resolution };
 
 /** A trained character model (LoRA) to apply: a file the engine can read or fetch, its trigger word and weight. */
 export interface EngineLora {

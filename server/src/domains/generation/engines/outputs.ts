@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
-import { ffmpeg, probe } from "../../media/media-tools.ts";
+import { ffmpeg, probe } from "../../../storage/media-tools.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineResult } from "./engine.ts";
 
 /** A UUID made from a key, so the same key always names the same job on a back end (our own ComfyUI prompt_id). */

@@ -4,14 +4,10 @@ import type { EngineKind } from "../../../contract/engines.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
+import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { loadWorkflows } from "./workflows.ts";
-
-/** The ffmpeg or ffprobe the local engine runs: the one place that resolves it (decision 060 fills this in). */
-export function mediaToolPathFor(config: Config, tool: "ffmpeg" | "ffprobe"): string {
-  return (tool === "ffmpeg" ? config.FFMPEG_PATH : config.FFPROBE_PATH) ?? tool;
-}
 
 /**
  * Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. The local check
@@ -19,7 +15,7 @@ export function mediaToolPathFor(config: Config, tool: "ffmpeg" | "ffprobe"): st
  */
 export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) {
   const engines = new Map<EngineKind, GenerationEngine>();
-  engines.set("local", createLocalEngine({ toolPath: (tool) => mediaToolPathFor(config, tool), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }));
+  engines.set("local", createLocalEngine({ toolPath: (tool) => resolveMediaTool(tool, config), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }));
   const workflows = loadWorkflows();
   if (config.COMFYUI_URLS.length) {
     engines.set(

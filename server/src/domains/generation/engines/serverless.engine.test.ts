@@ -6,7 +6,7 @@ import { createTestApp, silentLog, visitor, type TestApp } from "../../../../../
 import { startFakeRunpod, type FakeRunpod } from "../../../../../tests/fixtures/fake-runpod.ts";
 import { mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
 import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../../tests/generation-utils.ts";
-import { probe } from "../../media/media-tools.ts";
+import { probe } from "../../../storage/media-tools.ts";
 import type { EngineJob } from "./engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { loadWorkflows } from "./workflows.ts";

@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { z } from "zod";
 import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
-import { GenerationMode } from "../../../db/generated/enums.ts";
+import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { PROJECT_DIR } from "../../../paths.ts";
 import { EngineError, type EngineJob } from "./engine.ts";
 
@@ -20,7 +20,7 @@ type Control = (typeof CONTROLS)[number];
 
 const bindingSchema = z.object({
   title: z.string(),
-  modes: z.array(z.enum(GenerationMode)).min(1),
+  modes: z.array(z.enum(GENERATION_MODES)).min(1),
   /** Lower runs first when a template names no workflow. */
   priority: z.number().int().default(100),
   output: z.object({ node: z.string(), kind: z.enum(["video", "images"]) }),
