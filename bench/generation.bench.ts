@@ -39,7 +39,7 @@ async function renderBench(dir: string): Promise<BenchResult[]> {
     const workDir = path.join(dir, `run-${i}`);
     await fs.mkdir(workDir);
     t = performance.now();
-    const id = await engine.submit({ mode: "image_to_video", workDir, image: photo, params: { motion: "zoom_in" }, resolution: "480P", durationSec: 5, count: 1, seed: "bench" });
+    const id = await engine.submit({ mode: "image_to_video", workDir, image: photo, params: { motion: "zoom_in" }, resolution: "480P", durationSec: 5, count: 1, seed: 1, key: "bench" });
     await engine.result(id);
     ours.push(performance.now() - t);
   }
@@ -60,7 +60,7 @@ async function queueBench(dir: string): Promise<BenchResult[]> {
   await runMigrations(pg.url);
   const db = createDb(pg.url, 10);
   const services = createServices({ db, config, log, databaseUrl: pg.url });
-  const worker = await startGenerationWorker({ databaseUrl: pg.url, config, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter });
+  const worker = await startGenerationWorker({ databaseUrl: pg.url, config, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter });
   try {
     const user = await db.user.create({ data: {} });
     await services.credits.grant({ userId: user.id, amount: 1000, reason: "bench", idempotencyKey: "bench-grant" });

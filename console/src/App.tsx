@@ -7,6 +7,7 @@ import { channels, pixelIds } from "./channels/index.tsx";
 import { characters, creatorPages } from "./content/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
+import { engines } from "./engines/index.tsx";
 import { i18nProvider } from "./i18n/index.ts";
 import { LoginPage } from "./LoginPage.tsx";
 import { memberships } from "./memberships/index.tsx";
@@ -29,6 +30,7 @@ export function App() {
       <Resource name="orders" {...orders} />
       <Resource name="memberships" {...memberships} />
       <Resource name="templates" {...templates} />
+      <Resource name="engines" {...engines} />
       <Resource name="channels" {...channels} />
       <Resource name="reports" {...reports} />
       <Resource name="bans" {...bans} />

@@ -12,6 +12,7 @@ export const SUBJECT: Record<string, string> = {
   memberships: "Order",
   "payment-events": "PaymentEvent",
   templates: "Template",
+  engines: "Template",
   channels: "Channel",
   "pixel-ids": "Channel",
   reports: "Report",

@@ -7,6 +7,7 @@ import { PAGSMILE_LOCAL_METHODS } from "./contract/payments.ts";
 /** `sbp=<code>,tpay=<code>`: a Pagsmile local method, its code, comma-separated. */
 const METHOD_CODE = `\\s*(${PAGSMILE_LOCAL_METHODS.join("|")})=[\\w.-]{1,32}\\s*`;
 const METHOD_CODES = new RegExp(`^${METHOD_CODE}(,${METHOD_CODE})*$`);
+import { ENGINE_KINDS } from "./contract/engines.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
@@ -69,12 +70,34 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
 
-  GENERATION_ENGINE: z.enum(["local"]).default("local"),
+  /** The engine of templates that name none (decision 080); `comfyui` needs COMFYUI_URLS, `serverless` SERVERLESS_URL. */
+  GENERATION_ENGINE: z.enum(ENGINE_KINDS).default("local"),
   /** ffmpeg and ffprobe to run; unset = the ones on PATH, else the static builds shipped in npm packages (decision 060). */
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
   /** The process's search path, read here so that media tools are found without reading the environment elsewhere. */
   PATH: z.string().default(""),
+  /** ComfyUI servers of the GPU pool, comma-separated base URLs (decision 081). */
+  COMFYUI_URLS: list.default([]),
+  /** Model files the workflows load, `slot=file` comma-separated, over each binding file's defaults (decision 082). */
+  COMFYUI_MODELS: list.transform((pairs, ctx) => {
+    const out: Record<string, string> = {};
+    for (const p of pairs) {
+      const at = p.indexOf("=");
+      if (at < 1 || at === p.length - 1) ctx.addIssue({ code: "custom", message: `"${p}" is not slot=file` });
+      else out[p.slice(0, at).trim()] = p.slice(at + 1).trim();
+    }
+    return out;
+  }).default({}),
+  /** How often each ComfyUI server's /system_stats and /queue are read, and its workflows checked against /object_info. */
+  COMFYUI_HEALTH_SECONDS: z.coerce.number().min(0.2).default(10),
+  COMFYUI_WORKFLOW_CHECK_SECONDS: z.coerce.number().min(1).default(300),
+  /** Servers one run of a task may try (a server that dies mid-job hands it to the next) before the attempt fails. */
+  COMFYUI_MAX_TRIES: z.coerce.number().int().min(1).max(10).default(3),
+  /** A queue-based serverless endpoint (RunPod's API: /run, /status/{id}, /cancel/{id}), e.g. https://api.runpod.ai/v2/<endpoint id>. */
+  SERVERLESS_URL: z.string().url().optional(),
+  SERVERLESS_API_KEY: z.string().optional(),
+  SERVERLESS_POLL_SECONDS: z.coerce.number().min(0.05).default(2),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(6 * 3600).default(600),
   GENERATION_RETRY_LIMIT: z.coerce.number().int().min(0).max(10).default(2),
   GENERATION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
@@ -87,6 +110,8 @@ export const configSchema = z.object({
   GENERATION_PRICE_480P: z.coerce.number().int().min(0).default(1),
   GENERATION_PRICE_720P: z.coerce.number().int().min(0).default(2),
   GENERATION_PRICE_SECONDS: z.coerce.number().int().min(1).default(5),
+  /** A GPU engine's price is the local one times this (decision 084). */
+  GPU_PRICE_FACTOR: z.coerce.number().int().min(1).max(100).default(1),
   IMAGE_CREDIT_PRICE: z.coerce.number().int().min(0).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Processes that run the worker also render each template's preview loop, re-checking this often. */
@@ -151,6 +176,8 @@ export const configSchema = z.object({
   if (c.GENERATION_STALE_SECONDS < 2 * c.GENERATION_HEARTBEAT_SECONDS) {
     ctx.addIssue({ code: "custom", path: ["GENERATION_STALE_SECONDS"], message: "must be at least twice GENERATION_HEARTBEAT_SECONDS" });
   }
+  if (c.GENERATION_ENGINE === "comfyui" && !c.COMFYUI_URLS.length) ctx.addIssue({ code: "custom", path: ["COMFYUI_URLS"], message: "required when GENERATION_ENGINE is comfyui" });
+  if (c.GENERATION_ENGINE === "serverless" && !c.SERVERLESS_URL) ctx.addIssue({ code: "custom", path: ["SERVERLESS_URL"], message: "required when GENERATION_ENGINE is serverless" });
   if ((c.GOOGLE_CLIENT_SECRET || c.GOOGLE_REDIRECT_URI) && !c.GOOGLE_CLIENT_ID) {
     ctx.addIssue({ code: "custom", path: ["GOOGLE_CLIENT_ID"], message: "required when GOOGLE_CLIENT_SECRET or GOOGLE_REDIRECT_URI is set" });
   }

@@ -86,10 +86,13 @@ try {
   const port = typeof address === "object" && address ? address.port : cfg.PORT;
   log.info(`Reverie is ready at http://localhost:${port}`);
   log.flush();
+  // every configured engine is checked at start; one that cannot run is logged once with its fix (the worker checks too)
+  if (!cfg.RUN_WORKER) void services.engines.checkAll().catch((err: unknown) => log.error({ err }, "engine check failed"));
   // after listening, so the queue's set-up never delays the first answer; submits are queued meanwhile
   if (cfg.RUN_WORKER && !stopping) {
-    worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter });
-    if (cfg.TEMPLATE_PREVIEWS) stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engine, log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS);
+    worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter });
+    // previews show the local engine's motion templates
+    if (cfg.TEMPLATE_PREVIEWS) stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS);
   }
 } catch (err) {
   log.fatal({ err }, "start-up failed");

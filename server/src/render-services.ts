@@ -4,7 +4,7 @@ import type { Db } from "./db/client.ts";
 import { RateLimiter } from "./http/rate-limit.ts";
 import { createAuditService } from "./domains/audit/audit.service.ts";
 import { createCreditsService } from "./domains/credits/credits.service.ts";
-import { cachedEngineStatus, createEngine } from "./domains/generation/engines/registry.ts";
+import { createEngines } from "./domains/generation/engines/registry.ts";
 import { createGenerationService } from "./domains/generation/generation.service.ts";
 import { createProgressHub } from "./domains/generation/progress.ts";
 import { createTemplatesService } from "./domains/templates/templates.service.ts";
@@ -32,14 +32,14 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const storage = createStorage(config);
   const uploads = createUploadsService(db, storage);
   const templates = createTemplatesService(db, storage);
-  const engine = createEngine(config);
-  const engineStatus = cachedEngineStatus(engine);
+  const engines = createEngines(config, log);
+  const engineStatus = engines.publicStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
-  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engineLabel: engine.label });
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
-    await Promise.all([queue.stop(), progress.close()]);
+    await Promise.all([queue.stop(), progress.close(), engines.close()]);
   };
-  return { limiter, audit, credits, storage, uploads, templates, engine, engineStatus, queue, progress, generation, close };
+  return { limiter, audit, credits, storage, uploads, templates, engines, engineStatus, queue, progress, generation, close };
 }

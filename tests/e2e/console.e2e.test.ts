@@ -16,9 +16,9 @@ const staff: Record<string, StaffLogin> = {};
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
-  marketer: ["orders", "memberships", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
+  marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: ["users", "reports", "bans", "characters", "creator-pages", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -298,8 +298,8 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-dashboard");
     for (const resource of MENUS.admin) {
       await page.goto(`${server.url}/console/${resource}`);
-      // every list has seeded rows; the loading bar is gone once they render
-      await page.waitForSelector(".RaDatagrid-table tbody tr", { timeout: 15_000 });
+      // every list has seeded rows; the loading bar is gone once they render (the engine status page is no list)
+      await page.waitForSelector(resource === "engines" ? "[data-testid='engines-page']" : ".RaDatagrid-table tbody tr", { timeout: 15_000 });
       await screenshot(page, `console-list-${resource}`);
     }
     // the same console in Russian: every label is a translation key

@@ -16,7 +16,7 @@ describe("consumer app: template previews", () => {
     // render the preview of the first video template only: that is all the journey looks at
     const first = await server.db.template.findFirstOrThrow({ where: { enabled: true, mode: "image_to_video" }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
     await server.db.template.updateMany({ where: { id: { not: first.id } }, data: { enabled: false } });
-    await createTemplatePreviews({ db: server.db, storage: server.services.storage, engine: server.services.engine, log: silentLog }).refresh();
+    await createTemplatePreviews({ db: server.db, storage: server.services.storage, engine: server.services.engines.require("local"), log: silentLog }).refresh();
     await server.db.template.updateMany({ where: {}, data: { enabled: true } });
     previewed = first;
   }, 180_000);

@@ -17,7 +17,7 @@ export const en = {
     "payment-events": { name: "Payment event |||| Payment events", fields: { id: "ID", provider: "Provider", eventId: "Event id", type: "Type", orderId: "Order", payload: "Payload", receivedAt: "Received" } },
     templates: {
       name: "Template |||| Templates",
-      fields: { id: "ID", name: "Name", category: "Category", suitFor: "Suit for", mode: "Mode", engineParams: "Engine parameters (JSON)", creditPrice: "Credit price", coverUrl: "Cover image URL", coverSrc: "Cover", enabled: "Enabled", sortOrder: "Order", createdAt: "Created", q: "Search name" },
+      fields: { id: "ID", name: "Name", category: "Category", suitFor: "Suit for", mode: "Mode", engineParams: "Engine parameters (JSON)", creditPrice: "Credit price", engine: "Engine (empty: the default)", workflow: "Workflow (GPU engines; empty: the engine's choice)", coverUrl: "Cover image URL", coverSrc: "Cover", enabled: "Enabled", sortOrder: "Order", createdAt: "Created", q: "Search name" },
     },
     channels: {
       name: "Channel |||| Channels",
@@ -46,6 +46,7 @@ export const en = {
     "site-settings": { name: "Site setting |||| Site settings", fields: { id: "Key", key: "Key", value: "Value (JSON)", updatedAt: "Updated" } },
     "audit-log": { name: "Audit entry |||| Audit log", fields: { id: "ID", staffId: "Staff", action: "Action", resource: "Resource", resourceId: "Record", before: "Before", after: "After", reason: "Reason", createdAt: "When", createdAt_gte: "From", createdAt_lte: "Until" } },
     staff: { name: "Staff member |||| Staff", fields: { id: "ID", username: "Username", roles: "Roles", active: "Active", createdAt: "Created", role: "Role" } },
+    engines: { name: "Engine |||| Engines", fields: {} },
     outbox: { name: "Email |||| Email outbox", fields: { id: "ID", to: "To", subject: "Subject", body: "Body", createdAt: "Queued", sentAt: "Sent", error: "Error", q: "Search" } },
   },
   console: {
@@ -66,5 +67,10 @@ export const en = {
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids", serverConversions: "Server-side purchase conversions (empty = off)" },
     refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider" },
     underage: "Underage",
+    engines: {
+      title: "Engines", default: "default", available: "Available", unavailable: "Unavailable", fix: "Fix", servers: "Servers", server: "Server", health: "Health", queue: "Queue",
+      inFlight: "In flight", waiting: "Waiting", workflows: "Workflows offered", notOffered: "Not offered", lastErrors: "Last errors", none: "None", renders: "Render times, last 7 days",
+      template: "Template", engine: "Engine", count: "Renders", avg: "Average", seconds: "%{n} s", tasks: "Tasks queued / running", noTemplate: "(no template)", all: "All workflows",
+    },
   },
 };

@@ -18,7 +18,7 @@ export const ru: typeof en = {
     "payment-events": { name: "Платёжное событие |||| Платёжные события", fields: { id: "ID", provider: "Платёжная система", eventId: "ID события", type: "Тип", orderId: "Заказ", payload: "Данные", receivedAt: "Получено" } },
     templates: {
       name: "Шаблон |||| Шаблоны",
-      fields: { id: "ID", name: "Название", category: "Категория", suitFor: "Для", mode: "Режим", engineParams: "Параметры движка (JSON)", creditPrice: "Цена в кредитах", coverUrl: "URL обложки", coverSrc: "Обложка", enabled: "Включён", sortOrder: "Порядок", createdAt: "Создан", q: "Поиск по названию" },
+      fields: { id: "ID", name: "Название", category: "Категория", suitFor: "Для", mode: "Режим", engineParams: "Параметры движка (JSON)", creditPrice: "Цена в кредитах", engine: "Движок (пусто: по умолчанию)", workflow: "Workflow (GPU-движки; пусто: выбор движка)", coverUrl: "URL обложки", coverSrc: "Обложка", enabled: "Включён", sortOrder: "Порядок", createdAt: "Создан", q: "Поиск по названию" },
     },
     channels: {
       name: "Канал |||| Каналы",
@@ -47,6 +47,7 @@ export const ru: typeof en = {
     "site-settings": { name: "Настройка сайта |||| Настройки сайта", fields: { id: "Ключ", key: "Ключ", value: "Значение (JSON)", updatedAt: "Обновлено" } },
     "audit-log": { name: "Запись аудита |||| Журнал аудита", fields: { id: "ID", staffId: "Сотрудник", action: "Действие", resource: "Ресурс", resourceId: "Запись", before: "До", after: "После", reason: "Причина", createdAt: "Когда", createdAt_gte: "С", createdAt_lte: "По" } },
     staff: { name: "Сотрудник |||| Сотрудники", fields: { id: "ID", username: "Имя пользователя", roles: "Роли", active: "Активен", createdAt: "Создан", role: "Роль" } },
+    engines: { name: "Движок |||| Движки", fields: {} },
     outbox: { name: "Письмо |||| Исходящие письма", fields: { id: "ID", to: "Кому", subject: "Тема", body: "Текст", createdAt: "В очереди", sentAt: "Отправлено", error: "Ошибка", q: "Поиск" } },
   },
   console: {
@@ -67,5 +68,10 @@ export const ru: typeof en = {
     tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей", serverConversions: "Серверные конверсии покупок (пусто = выключено)" },
     refund: { credits: "Заказ начислил кредитов: %{n}", balance: "Сейчас у пользователя кредитов: %{n}", spent: "Уже потрачено (остаётся): %{n}", claw_back: "Возврат спишет кредитов: %{n} и вернёт деньги через платёжную систему" },
     underage: "Несовершеннолетние",
+    engines: {
+      title: "Движки", default: "по умолчанию", available: "Работает", unavailable: "Недоступен", fix: "Что сделать", servers: "Серверы", server: "Сервер", health: "Состояние", queue: "Очередь",
+      inFlight: "В работе", waiting: "Ожидают", workflows: "Доступные workflow", notOffered: "Недоступны", lastErrors: "Последние ошибки", none: "Нет", renders: "Время рендера за 7 дней",
+      template: "Шаблон", engine: "Движок", count: "Рендеров", avg: "В среднем", seconds: "%{n} с", tasks: "Задачи в очереди / в работе", noTemplate: "(без шаблона)", all: "Все workflow",
+    },
   },
 };

@@ -2,18 +2,20 @@ import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
 import UploadIcon from "@mui/icons-material/Upload";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { Button, IconButton } from "@mui/material";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import {
   useCanAccess, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
-  BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, ImageField, Labeled, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
+  BooleanField, BooleanInput, Create, FormDataConsumer, Datagrid, Edit, EditButton, ImageField, Labeled, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
 } from "react-admin";
-import { postFile, postJson } from "../http.ts";
+import { apiUrl, httpClient, postFile, postJson } from "../http.ts";
+import { ENGINE_KINDS } from "../../../server/src/contract/engines.ts";
 import { GENERATION_MODES } from "../../../server/src/contract/generation.ts";
 import { TEMPLATE_CATEGORIES } from "../../../server/src/contract/templates.ts";
 import { choicesOf } from "../common/choices.ts";
 
 const CATEGORIES = choicesOf(TEMPLATE_CATEGORIES);
 export const MODES = choicesOf(GENERATION_MODES);
+const ENGINES = choicesOf(ENGINE_KINDS);
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
@@ -104,6 +106,22 @@ function TemplateList() {
   );
 }
 
+/** The workflow files the server has (GET /admin/api/engines), offered for the template's mode. */
+function WorkflowInput() {
+  const [choices, setChoices] = useState<{ id: string; name: string; modes: string[] }[]>([]);
+  useEffect(() => {
+    httpClient(`${apiUrl}/engines`).then(
+      ({ json }) => setChoices((json as { workflows: { name: string; title: string; modes: string[] }[] }).workflows.map((w) => ({ id: w.name, name: `${w.title} (${w.name})`, modes: w.modes }))),
+      () => setChoices([]),
+    );
+  }, []);
+  return (
+    <FormDataConsumer<{ mode?: string }>>
+      {({ formData }) => <SelectInput source="workflow" choices={choices.filter((c) => !formData.mode || c.modes.includes(formData.mode))} emptyText="—" fullWidth />}
+    </FormDataConsumer>
+  );
+}
+
 /** Engine parameters are edited as JSON text and stored as an object. */
 const jsonText = { format: (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? {}, null, 2)), parse: (v: string) => v };
 
@@ -115,6 +133,8 @@ function TemplateForm({ withUpload = false }: { withUpload?: boolean }) {
       <TextInput source="suitFor" validate={required()} />
       <SelectInput source="mode" choices={MODES} validate={required()} />
       <NumberInput source="creditPrice" min={0} validate={required()} />
+      <SelectInput source="engine" choices={ENGINES} emptyText="—" />
+      <WorkflowInput />
       <TextInput source="engineParams" multiline minRows={3} fullWidth {...jsonText} />
       <TextInput source="coverUrl" fullWidth />
       <Labeled>

@@ -67,7 +67,7 @@ export function Component() {
           {!user ? (
             <GuestGate />
           ) : taskId ? (
-            <TaskProgress taskId={taskId} onAnother={() => update({ task: null })} />
+            <TaskProgress taskId={taskId} onAnother={() => update({ task: null })} onRerun={(id) => update({ task: String(id) })} />
           ) : tab === "images" ? (
             <ImageCreator onSubmitted={(id) => update({ task: String(id) })} />
           ) : (

@@ -3,6 +3,7 @@ import type { Services } from "../services.ts";
 import { channelsResource } from "./channels.ts";
 import { contentResources } from "./content.ts";
 import { dashboardRoutes } from "./dashboard.ts";
+import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
 import { reportsResource } from "./reports.ts";
 import { siteResource } from "./site.ts";
@@ -22,5 +23,6 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   reportsResource(api, s.moderation);
   contentResources(api, s.moderation);
   tasksResource(api, s.tasksAdmin);
+  enginesRoutes(api, s.engines, s.generation);
   siteResource(api, s.siteAdmin);
 }

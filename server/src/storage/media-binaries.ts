@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { config } from "../config.ts";
+import { config, type Config } from "../config.ts";
 
 /**
  * Which ffmpeg and ffprobe Reverie runs (decision 060): the configured path, else the one on PATH (a Debian or
@@ -40,14 +40,18 @@ function shippedBinary(tool: MediaTool): string | undefined {
   }
 }
 
+/** The media tool a configuration names or finds; the bare name when none is found, so the spawn error names it. */
+export function resolveMediaTool(tool: MediaTool, c: Pick<Config, "FFMPEG_PATH" | "FFPROBE_PATH" | "PATH">): string {
+  return (tool === "ffmpeg" ? c.FFMPEG_PATH : c.FFPROBE_PATH) ?? findOnPath(tool, c.PATH) ?? shippedBinary(tool) ?? tool;
+}
+
 const resolved = new Map<MediaTool, string>();
 
-/** The command to spawn for a media tool; the bare name when none is found, so the spawn error names it. */
+/** The command to spawn for a media tool: the process configuration's, resolved once. */
 export function mediaToolPath(tool: MediaTool): string {
   let found = resolved.get(tool);
   if (!found) {
-    const c = config();
-    found = (tool === "ffmpeg" ? c.FFMPEG_PATH : c.FFPROBE_PATH) ?? findOnPath(tool, c.PATH) ?? shippedBinary(tool) ?? tool;
+    found = resolveMediaTool(tool, config());
     resolved.set(tool, found);
   }
   return found;

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { GenerationTask } from "../db/generated/client.ts";
 import type { EngineResult, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
+import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
@@ -18,7 +19,7 @@ export interface WorkerDeps {
   log: Logger;
   generation: GenerationService;
   storage: MediaStorage;
-  engine: GenerationEngine;
+  engines: Engines;
   /** Its old counters are pruned by the worker's housekeeping. */
   limiter: RateLimiter;
 }
@@ -50,7 +51,7 @@ async function followProgress(engine: GenerationEngine, jobId: string, report: (
  * finishes second discards its files. A failure on the last attempt fails and refunds the task; earlier ones retry.
  */
 export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limiter">) {
-  const { generation, storage, engine, log, config } = d;
+  const { generation, storage, engines, log, config } = d;
 
   async function storeOutputs(task: GenerationTask, r: EngineResult): Promise<TaskOutputs> {
     const put = async (f: { path: string; mime: string }, folder: string) => {
@@ -66,6 +67,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
     const { taskId, jobId } = job.data;
     const task = await generation.beginAttempt(taskId, jobId);
     if (!task) return;
+    const engine: GenerationEngine = engines.require(task.engine);
     const lastAttempt = job.retryCount >= job.retryLimit;
     const workDir = await fs.mkdtemp(path.join(os.tmpdir(), `reverie-task-${taskId}-`));
     let engineJobId: string | undefined;
@@ -106,11 +108,18 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
         video,
         audio,
         prompt: input.prompt,
+        negativePrompt: input.negativePrompt,
         params: input.params ?? {},
         resolution: (task.resolution ?? "480P") as Resolution,
+        aspect: input.aspect,
         durationSec: task.durationSec ?? 5,
         count: input.count ?? 1,
-        seed: `task:${task.id}`,
+        seed: input.seed ?? task.id,
+        strength: input.strength,
+        workflow: input.workflow,
+        lora: input.lora,
+        // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)
+        key: `task:${task.id}:attempt:${task.attempts}`,
       });
       if (lost) void engine.cancel(engineJobId);
       const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
@@ -181,7 +190,9 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
       .finally(() => (recovering = false));
   }, d.config.GENERATION_HEARTBEAT_SECONDS * 1000);
   recover.unref();
-  d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engine: d.engine.name }, "generation worker started");
+  // each configured engine is checked at start; one that cannot run is logged once with its fix
+  const statuses = await d.engines.checkAll();
+  d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engines: statuses.map((s) => `${s.engine}:${s.available ? "ok" : "unavailable"}`) }, "generation worker started");
 
   return {
     async stop() {

@@ -16,6 +16,7 @@ import { submitImages, TEXT_OR_ROLE } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
+import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 
 const BATCH_SIZES = [2, 4] as const;
 
@@ -26,6 +27,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   const [prompt, setPrompt] = useState("");
   const [count, setCount] = useState<number>(BATCH_SIZES[1]);
   const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
+  const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
   const price = usePrice({ type: "image", count: mode === "image_batch" ? count : 1 });
 
@@ -37,7 +39,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
 
   async function submit() {
     if (!prompt.trim()) return showError(TEXT_OR_ROLE);
-    await send((idempotency_key) => submitImages(mode, { prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, idempotency_key }));
+    await send((idempotency_key) => submitImages(mode, { prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, ...settingsBody(settings, { aspect: true, strength: false }), idempotency_key }));
   }
 
 
@@ -78,6 +80,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
           </Box>
         </Box>
       )}
+      <MoreSettings value={settings} onChange={setSettings} aspect strength={false} />
       <PriceLine price={price} />
       {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
       <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate-images" sx={{ py: 1.5 }}>

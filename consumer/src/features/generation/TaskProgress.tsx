@@ -6,12 +6,13 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
-import { LOCAL_DRAFT, statusKey } from "./generation.api.ts";
+import { LOCAL_DRAFT, rerunTask, statusKey } from "./generation.api.ts";
+import { useSubmitTask } from "./useSubmitTask.ts";
 import { ShareToggle } from "./ShareToggle.tsx";
 import { useTaskProgress } from "./useTaskProgress.ts";
 
 /** SPEC.md §9: a render takes about 1-2 minutes; the engine's own estimate wins when it gives one. */
-function estimateText(t: (k: string, o?: Record<string, unknown>) => string, seconds: number | undefined): string {
+function estimateText(t: (k: string, o?: Record<string, unknown>) => string, seconds: number | null | undefined): string {
   if (!seconds) return t("progress.estimateDefault");
   return seconds < 60 ? t("progress.estimateSeconds", { count: Math.ceil(seconds) }) : t("progress.estimateMinutes", { count: Math.ceil(seconds / 60) });
 }
@@ -22,9 +23,10 @@ export function downloadName(id: number, url: string): string {
 }
 
 /** Live progress of a submitted task, then the result to play and download (or the failure and the refund). */
-export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother: () => void }) {
+export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; onAnother: () => void; onRerun?: (taskId: number) => void }) {
   const { t } = useTranslation();
   const task = useTaskProgress(taskId);
+  const rerun = useSubmitTask((id) => onRerun?.(id));
   const key = task?.status ? statusKey(task) : "queued";
   const progress = Math.max(0, Math.min(100, task?.progress ?? 0));
 
@@ -34,6 +36,9 @@ export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother:
         <>
           <Typography variant="h5">{t(`progress.title.${key}`)}</Typography>
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>{estimateText(t, task?.estimate_seconds)}</Typography>
+          {!!task?.queue_position && (
+            <Typography variant="body2" color="text.secondary" data-testid="queue-position">{t("engines.queueAhead", { count: task.queue_position })}</Typography>
+          )}
           <Box sx={{ display: "flex", alignItems: "center", gap: 2, mt: 3 }}>
             <LinearProgress variant={progress > 0 ? "determinate" : "indeterminate"} value={progress} sx={{ flex: 1, height: 10, borderRadius: 5 }} data-testid="progress-bar" />
             <Typography variant="body2" fontWeight={700} sx={{ minWidth: 44, textAlign: "right" }} data-testid="progress-percent">{`${progress}%`}</Typography>
@@ -60,9 +65,16 @@ export function TaskProgress({ taskId, onAnother }: { taskId: number; onAnother:
             )}
             <ShareToggle task={task} />
             <Button variant="outlined" onClick={onAnother} data-testid="create-another">{t("progress.another")}</Button>
+            {onRerun && task.settings && (
+              <Button variant="outlined" disabled={rerun.busy} onClick={() => void rerun.submit((key) => rerunTask(task, key))} data-testid="rerun">{t("engines.rerun")}</Button>
+            )}
           </Box>
           {task.label === LOCAL_DRAFT && (
             <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }} data-testid="local-draft">{t("progress.localDraft")}</Typography>
+          )}
+          {rerun.error && <Alert severity="error" sx={{ mt: 1.5 }} data-testid="rerun-error">{rerun.error}</Alert>}
+          {task.seed != null && (
+            <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }} data-testid="seed">{t("engines.seed", { seed: task.seed })}</Typography>
           )}
         </>
       )}

@@ -20,6 +20,7 @@ import { submitVideo } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
+import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 
 const TemplateChooserDialog = lazy(() => import("../../dialogs/TemplateChooserDialog.tsx"));
 
@@ -44,6 +45,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
   const [video, setVideo] = useState<TrimmedUpload | null>(null);
   const [resolution, setResolution] = useState<Resolution>("480P");
+  const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
   const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS[0]);
   const [chooser, setChooser] = useState(false);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
@@ -65,6 +67,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
         template_id: needsTemplate ? template?.id : undefined,
         resolution,
         duration: Math.round(duration * 10) / 10,
+        ...settingsBody(settings, { aspect: false, strength: mode === "video_to_video" }),
         idempotency_key,
       }),
     );
@@ -142,6 +145,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
       </Step>
 
       <Box sx={{ display: "grid", gap: 1.5 }}>
+        <MoreSettings value={settings} onChange={setSettings} aspect={false} strength={mode === "video_to_video"} />
         <PriceLine price={price} />
         {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
         <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate" sx={{ py: 1.5 }}>

@@ -1,5 +1,6 @@
 import type { GenerationMode, ImageMode, Resolution, StudioMode } from "../../../../server/src/contract/generation.ts";
 import { api, requestHeaders, withTimestamp } from "../../lib/api-client.ts";
+import type { STUDIO_ASPECTS } from "../../../../server/src/contract/engines.ts";
 
 /** Issue 4's generation calls (SPEC.md §7 "Generation", served under /api/Generation/). */
 
@@ -48,7 +49,14 @@ export interface Task {
   created_at?: string;
   resolution?: string;
   duration?: number;
-  estimate_seconds?: number;
+  /** from the server's real figures (recent render times, tasks ahead); null when it has none yet */
+  estimate_seconds?: number | null;
+  /** tasks on the same engine queued ahead of this one */
+  queue_position?: number;
+  /** the seed the result was made with (re-running with it gives the same picture) */
+  seed?: number | null;
+  /** the request that makes this task again with the same settings */
+  settings?: Record<string, unknown>;
   /** "local draft" when the CPU engine made it (ARCHITECTURE.md §6) */
   label?: string;
   /** 1 while shared in the home gallery */
@@ -70,14 +78,24 @@ export interface VideoRequest {
   template_id?: number;
   resolution: Resolution;
   duration: number;
+  negative_prompt?: string;
+  seed?: number;
+  /** video to video: how far the result may move from the source, 0..1 */
+  strength?: number;
   idempotency_key: string;
 }
 
 export interface ImageRequest {
   prompt: string;
   count?: number;
+  aspect?: Aspect;
+  negative_prompt?: string;
+  seed?: number;
   idempotency_key: string;
 }
+
+export { STUDIO_ASPECTS as ASPECTS } from "../../../../server/src/contract/engines.ts";
+export type Aspect = (typeof STUDIO_ASPECTS)[number];
 
 export interface PriceRequest {
   type: "video" | "image";
@@ -97,6 +115,23 @@ export async function freeGenerations(): Promise<number> {
 
 export function submitVideo(input: VideoRequest): Promise<{ id: number }> {
   return api.post<{ id: number }>("/api/Generation/picVideoSubmit", input, { quiet: true });
+}
+
+/** The submit call of each mode, as the task's `action` names it (roles and prompts have their own). */
+const SUBMIT_PATH: Record<string, string> = {
+  image_to_video: "/api/Generation/picVideoSubmit",
+  audio_overlay: "/api/Generation/picVideoSubmit",
+  video_to_video: "/api/Generation/picVideoSubmit",
+  role_video: "/api/Generation/roleVideoSubmit",
+  text_to_video: "/api/Generation/textVideoSubmit",
+  text_to_image: "/api/Generation/generativeModel",
+  image_batch: "/api/Generation/imageBatchModel",
+};
+
+/** "Re-run with the same settings": the task's own request (seed included) sent again as a new task. */
+export function rerunTask(task: Pick<Task, "action" | "settings">, idempotency_key: string): Promise<{ id: number }> {
+  const body = Object.fromEntries(Object.entries(task.settings ?? {}).filter(([, v]) => v !== null && v !== undefined));
+  return api.post<{ id: number }>(SUBMIT_PATH[task.action ?? ""] ?? SUBMIT_PATH.text_to_image, { ...body, idempotency_key }, { quiet: true });
 }
 
 export function submitImages(mode: ImageMode, input: ImageRequest): Promise<{ id: number }> {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Config } from "../../config.ts";
+import { ENGINE_LABELS, type AspectRatio, type EngineKind } from "../../contract/engines.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { createSlots } from "../../db/slots.ts";
 import type { ContentState } from "../../contract/moderation.ts";
@@ -12,7 +13,9 @@ import type { GenerationQueue } from "./queue.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
-import type { Resolution } from "./engines/engine.ts";
+import type { EngineLora, Resolution } from "./engines/engine.ts";
+import type { Engines } from "./engines/registry.ts";
+import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
 import { publishProgress } from "./progress.ts";
 
 /** SPEC.md §4 wording of each task status, as the API shows it. */
@@ -30,8 +33,15 @@ export interface TaskInput {
   videoKey?: string;
   audioKey?: string;
   prompt?: string;
+  negativePrompt?: string;
   count?: number;
-  aspect?: string;
+  aspect?: AspectRatio;
+  /** Shown on the result, so the same settings can be run again. */
+  seed?: number;
+  strength?: number;
+  /** The template's workflow on a GPU engine. */
+  workflow?: string;
+  lora?: EngineLora;
   params: Record<string, unknown>;
   sources: { image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
 }
@@ -52,6 +62,7 @@ export interface KnownBalance {
 
 interface SubmitRequest {
   mode: GenerationMode;
+  engine: EngineKind;
   templateId?: number;
   resolution?: Resolution;
   durationSec?: number;
@@ -69,9 +80,9 @@ export function createGenerationService(deps: {
   templates: TemplatesService;
   uploads: UploadsService;
   queue: GenerationQueue;
-  engineLabel: string;
+  engines: Engines;
 }) {
-  const { db, config, credits, storage, templates, uploads, queue } = deps;
+  const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
   const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
   /** Charging transactions may hold at most half the pool; the rest stays free for reads and refusals. */
@@ -79,12 +90,29 @@ export function createGenerationService(deps: {
   /** The cost is small enough to be paid with a free generation. */
   const freeEligible = (cost: number) => cost > 0 && cost <= config.GENERATION_PRICE_480P;
 
-  /** Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image, times the template's price. */
-  function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number }): number {
-    if (!o.video) return o.count * config.IMAGE_CREDIT_PRICE * o.templatePrice;
+  /**
+   * Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image,
+   * times the template's price, times the engine's factor (GPU_PRICE_FACTOR for a GPU engine).
+   */
+  function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number; engine: EngineKind }): number {
+    const factor = o.engine === "local" ? 1 : config.GPU_PRICE_FACTOR;
+    if (!o.video) return o.count * config.IMAGE_CREDIT_PRICE * o.templatePrice * factor;
     const blocks = Math.ceil(o.durationSec / config.GENERATION_PRICE_SECONDS - 1e-9);
     const rate = o.resolution === "720P" ? config.GENERATION_PRICE_720P : config.GENERATION_PRICE_480P;
-    return blocks * rate * o.templatePrice;
+    return blocks * rate * o.templatePrice * factor;
+  }
+
+  /** The engine a template renders with: its own, else GENERATION_ENGINE. */
+  const engineOf = (template: { engine: string | null } | null): EngineKind => (template?.engine as EngineKind | null) ?? engines.defaultName;
+
+  /** The controls every mode shares, as the task keeps them (a seed is drawn when none is given). */
+  function controls(b: { negative_prompt?: string; seed?: number; strength?: number }, template: { workflow: string | null } | null) {
+    return {
+      negativePrompt: b.negative_prompt,
+      seed: b.seed ?? crypto.randomInt(0, 2 ** 31),
+      strength: b.strength,
+      workflow: template?.workflow ?? undefined,
+    };
   }
 
   async function templateFor(templateId: number | undefined, accepts: readonly GenerationMode[]) {
@@ -112,6 +140,8 @@ export function createGenerationService(deps: {
       const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
       if (existing) return answer(existing);
     }
+    // an engine that cannot take the job refuses it here, before anything is charged
+    await engines.assertCanRun(r.engine, r.mode);
     // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
     // conditional charge inside the transaction stays the guarantee for everything this lets through.
     const k = r.known;
@@ -129,7 +159,7 @@ export function createGenerationService(deps: {
               jobId,
               mode: r.mode,
               templateId: r.templateId ?? null,
-              engine: config.GENERATION_ENGINE,
+              engine: r.engine,
               cost: r.cost,
               paidWith: free ? "free" : "credits",
               idempotencyKey: r.idempotencyKey ?? null,
@@ -156,6 +186,47 @@ export function createGenerationService(deps: {
     }
   }
 
+  /** The request that makes this task again with the same settings (seed included): "re-run with the same settings". */
+  function settingsOf(t: GenerationTask) {
+    const i = (t.input ?? {}) as Partial<TaskInput>;
+    const src = i.sources ?? {};
+    return {
+      template_id: t.templateId,
+      image_id: src.image_id,
+      video_id: src.video_id,
+      audio_id: src.audio_id,
+      role_id: src.role_id,
+      prompt: i.prompt,
+      negative_prompt: i.negativePrompt,
+      seed: i.seed,
+      strength: i.strength,
+      aspect: i.aspect,
+      count: t.mode === "image_batch" ? i.count : undefined,
+      resolution: t.resolution ?? undefined,
+      duration: t.durationSec ?? undefined,
+    };
+  }
+
+  /**
+   * The studio's estimate from real figures: the average render time of the last finished tasks of this template (else
+   * of this mode on this engine), the tasks queued ahead on the same engine, and how many of them run at once now.
+   * Null when nothing has finished yet (the studio then says SPEC's "1-2 minutes").
+   */
+  async function estimate(t: GenerationTask): Promise<{ estimate_seconds: number | null; queue_position: number }> {
+    const recent = (where: object) =>
+      db.generationTask.findMany({ where: { engine: t.engine, status: { in: ["succeeded", "expired"] }, startedAt: { not: null }, finishedAt: { not: null }, ...where }, orderBy: { id: "desc" }, take: 50, select: { startedAt: true, finishedAt: true } });
+    let done = t.templateId ? await recent({ templateId: t.templateId }) : [];
+    if (!done.length) done = await recent({ mode: t.mode });
+    const [ahead, running] = await Promise.all([
+      t.status === "queued" ? db.generationTask.count({ where: { engine: t.engine, status: "queued", id: { lt: t.id } } }) : Promise.resolve(0),
+      db.generationTask.count({ where: { engine: t.engine, status: "running" } }),
+    ]);
+    if (!done.length) return { estimate_seconds: null, queue_position: ahead };
+    const avg = done.reduce((sum, r) => sum + (r.finishedAt!.getTime() - r.startedAt!.getTime()), 0) / done.length / 1000;
+    const seconds = t.status === "running" ? avg * (1 - t.progress / 100) : avg * (ahead / Math.max(1, running) + 1);
+    return { estimate_seconds: Math.max(1, Math.round(seconds)), queue_position: ahead };
+  }
+
   async function view(t: GenerationTask) {
     const lapsed = t.status === "succeeded" && t.expiresAt !== null && t.expiresAt.getTime() <= Date.now();
     const status: TaskStatus = lapsed ? "expired" : t.status;
@@ -178,7 +249,9 @@ export function createGenerationService(deps: {
       duration: t.durationSec,
       template_id: t.templateId,
       engine: t.engine,
-      label: deps.engineLabel,
+      label: ENGINE_LABELS[t.engine as EngineKind] ?? t.engine,
+      seed: (t.input as Partial<TaskInput> | null)?.seed ?? null,
+      settings: settingsOf(t),
       video_url: video ? mainUrl : null,
       image_url: video ? null : mainUrl,
       image_urls: video || !mainUrl ? [] : [mainUrl, ...extra],
@@ -188,6 +261,7 @@ export function createGenerationService(deps: {
       msg: status === "failed" ? MSG.generationFailed : status === "running" || status === "queued" ? "A product still generating: try later" : null,
       expires_at: t.expiresAt?.toISOString() ?? null,
       public: t.isPublic ? 1 : 0,
+      ...(status === "queued" || status === "running" ? await estimate(t) : { estimate_seconds: null, queue_position: 0 }),
     };
   }
 
@@ -264,47 +338,64 @@ export function createGenerationService(deps: {
     submit,
     view,
     own,
-    engineLabel: deps.engineLabel,
 
-    async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, known?: KnownBalance) {
+    async picVideo(userId: number, b: PicVideoBody, known?: KnownBalance) {
       if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
       const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
       const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : PHOTO_MODES);
-      const input: TaskInput = { params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id } };
+      const input: TaskInput = {
+        prompt: b.prompt,
+        aspect: b.aspect,
+        ...controls(b, template),
+        params: (template?.engineParams as Record<string, unknown>) ?? {},
+        sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id },
+      };
       if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
       else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
-      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
+      const engine = engineOf(template);
+      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
+      return submit(userId, { mode, engine, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
-    /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt-drawn picture. */
-    async roleOrTextVideo(userId: number, b: { role_id?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean, known?: KnownBalance) {
+    /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt. */
+    async roleOrTextVideo(userId: number, b: RoleVideoBody, requireRole: boolean, known?: KnownBalance) {
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
-      const template = await templateFor(b.template_id, PHOTO_MODES);
-      const input: TaskInput = { prompt: b.prompt, params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
+      const template = await templateFor(b.template_id, [...PHOTO_MODES, "text_to_video"]);
+      const input: TaskInput = { prompt: b.prompt, aspect: b.aspect, ...controls(b, template), params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
-      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
+      const engine = engineOf(template);
+      const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
+      return submit(userId, { mode, engine, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
-    async images(userId: number, b: { prompt?: string; role_id?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean, known?: KnownBalance) {
+    async images(userId: number, b: ImageBatchBody, batch: boolean, known?: KnownBalance) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
       const template = await templateFor(b.template_id, IMAGE_MODES);
       const count = batch ? (b.count ?? 4) : 1;
-      const input: TaskInput = { prompt: b.prompt, count, aspect: b.aspect, params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) }, sources: { role_id: b.role_id, image_id: b.image_id } };
+      const input: TaskInput = {
+        prompt: b.prompt,
+        count,
+        aspect: b.aspect,
+        ...controls(b, template),
+        params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) },
+        sources: { role_id: b.role_id, image_id: b.image_id },
+      };
       if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
-      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key, known });
+      const engine = engineOf(template);
+      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, engine });
+      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", engine, templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
-    async quote(b: { resolution: Resolution; duration: number; template_id?: number; type: "video" | "image"; count: number }) {
+    /** The price before submitting, for the engine the template (or the default) renders with. */
+    async quote(b: DurationPointsBody) {
       const template = b.template_id ? await templates.get(b.template_id) : null;
-      const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1 });
-      return { points, resolution: b.resolution, duration: b.duration };
+      const engine = engineOf(template);
+      const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1, engine });
+      return { points, resolution: b.resolution, duration: b.duration, count: b.count, engine, label: ENGINE_LABELS[engine] };
     },
 
     async details(userId: number, id: number) {
@@ -356,6 +447,23 @@ export function createGenerationService(deps: {
         db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: { user: { select: { nickname: true } } } }),
       ]);
       return { list: await Promise.all(rows.map(publicView)), total, page: q.page, limit: q.limit };
+    },
+
+    /**
+     * What the console's engine status shows beside each engine's own report, from the tasks table (so it is the
+     * same on every instance): tasks waiting and running per engine, and the average render time per template over
+     * the last 7 days.
+     */
+    async engineFigures() {
+      const [queue, renders] = await Promise.all([
+        db.$queryRaw<{ engine: string; status: string; count: number }[]>`
+          SELECT engine, status::text AS status, count(*)::int AS count FROM generation_tasks WHERE status IN ('queued', 'running') GROUP BY engine, status`,
+        db.$queryRaw<{ template_id: number | null; engine: string; renders: number; avg_seconds: number }[]>`
+          SELECT template_id, engine, count(*)::int AS renders, avg(extract(epoch FROM finished_at - started_at))::float8 AS avg_seconds
+          FROM generation_tasks WHERE status IN ('succeeded', 'expired') AND started_at IS NOT NULL AND finished_at > now() - interval '7 days'
+          GROUP BY template_id, engine ORDER BY renders DESC`,
+      ]);
+      return { queue, renders: renders.map((r) => ({ templateId: r.template_id, engine: r.engine, renders: r.renders, avgSeconds: Math.round(r.avg_seconds * 10) / 10 })) };
     },
 
     async freeGenerations(userId: number) {

@@ -25,7 +25,7 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-const previews = () => createTemplatePreviews({ db: t.db, storage: t.services.storage, engine: t.services.engine, log: silentLog });
+const previews = () => createTemplatePreviews({ db: t.db, storage: t.services.storage, engine: t.services.engines.require("local"), log: silentLog });
 
 async function stored(key: string, name: string) {
   const file = path.join(dir, name);

@@ -33,8 +33,8 @@ export function previewFingerprint(engine: string, t: Pick<PreviewedTemplate, "m
   return crypto.createHash("sha256").update(JSON.stringify({ engine, mode: t.mode, params: t.engineParams, seconds: PREVIEW_SECONDS })).digest("hex");
 }
 
-async function render(engine: GenerationEngine, job: Omit<EngineJob, "resolution" | "durationSec" | "count" | "seed">) {
-  const id = await engine.submit({ resolution: "480P", durationSec: PREVIEW_SECONDS, count: 1, seed: "template-preview", ...job });
+async function render(engine: GenerationEngine, job: Omit<EngineJob, "resolution" | "durationSec" | "count" | "seed" | "key">) {
+  const id = await engine.submit({ resolution: "480P", durationSec: PREVIEW_SECONDS, count: 1, seed: 1, key: `template-preview:${crypto.randomUUID()}`, ...job });
   return engine.result(id);
 }
 

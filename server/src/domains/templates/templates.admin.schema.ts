@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENGINE_KINDS } from "../../contract/engines.ts";
 import { patchOf } from "../../http/patch.ts";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { GENERATION_MODES } from "../../contract/generation.ts";
@@ -24,6 +25,10 @@ export const templateBody = z.strictObject({
   suitFor: z.string({ error: "Please enter suit_for" }).trim().min(1, { error: "Please enter suit_for" }).max(64),
   mode: z.enum(GENERATION_MODES, { error: "Unknown generation mode" }),
   engineParams: engineParams.default({}),
+  /** null: GENERATION_ENGINE renders it. */
+  engine: z.preprocess((v) => (v === "" ? null : v), z.enum(ENGINE_KINDS, { error: `engine must be one of ${ENGINE_KINDS.join(", ")}` }).nullish()),
+  /** A workflow file's name (server/workflows); null: the engine's first for the mode. */
+  workflow: z.preprocess((v) => (v === "" ? null : v), z.string({ error: "workflow must be a workflow file's name" }).trim().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, { error: "workflow must be a workflow file's name" }).nullish()),
   creditPrice: z.coerce.number({ error: "creditPrice must be a whole number" }).int().min(0, { error: "creditPrice must be 0 or more" }).max(10_000),
   coverUrl: z.string().trim().max(500).nullish(),
   enabled: z.boolean().default(true),

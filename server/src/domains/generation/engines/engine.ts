@@ -1,8 +1,16 @@
-import type { GenerationMode } from "../../../db/generated/enums.ts";
-
-import type { Resolution } from "../../../contract/generation.ts";
+import type { AspectRatio, EngineKind, ServerHealth } from "../../../contract/engines.ts";
+import type { GenerationMode, Resolution } from "../../../contract/generation.ts";
 
 export type { Resolution };
+
+/** A trained character model (LoRA) to apply: a file the engine can read or fetch, its trigger word and weight. */
+export interface EngineLora {
+  url?: string;
+  path?: string;
+  triggerWord: string;
+  /** 0..2, 1 = as trained */
+  strength: number;
+}
 
 /** One unit of work handed to an engine. Media inputs are readable local files. */
 export interface EngineJob {
@@ -13,14 +21,26 @@ export interface EngineJob {
   video?: string;
   audio?: string;
   prompt?: string;
+  negativePrompt?: string;
   /** The template's engine parameters (motion, look, style...). */
   params: Record<string, unknown>;
   resolution: Resolution;
+  aspect?: AspectRatio;
   durationSec: number;
   /** Images to make (batch modes). */
   count: number;
-  /** Makes renders reproducible; the task id, normally. */
-  seed: string;
+  /** Makes renders reproducible; shown on the result so a person can re-run with the same settings. */
+  seed: number;
+  /** How far video-to-video and image-to-image may move from the source, 0..1 (SPEC §5). */
+  strength?: number;
+  /** The workflow the template chose (GPU engines); unset = the engine's default for the mode. */
+  workflow?: string;
+  lora?: EngineLora;
+  /**
+   * The identity of this run of the task (task id and run number). An engine derives its own job id from it, so
+   * submitting the same key again attaches to the job already queued instead of queueing it twice.
+   */
+  key: string;
 }
 
 export interface EngineFile {
@@ -46,29 +66,53 @@ export interface EngineProgress {
   error?: string;
 }
 
+/** One GPU server (ComfyUI) or endpoint (serverless) as the console shows it. */
+export interface EngineServerStatus {
+  url: string;
+  health: ServerHealth;
+  /** Prompts running plus waiting there, by its own count. */
+  queue: number;
+  /** Our jobs on it now. */
+  inFlight: number;
+  /** Workflows it can run, and why the others cannot. */
+  workflows: { name: string; offered: boolean; reason?: string }[];
+  lastError?: string;
+  checkedAt?: string;
+}
+
 export interface EngineStatus {
-  engine: string;
+  engine: EngineKind;
   /** How results are labelled in the product ("local draft" for the CPU renderer). */
   label: string;
   available: boolean;
   /** True when this is a real AI back end rather than the local draft renderer. */
   ai: boolean;
+  /** For people: what works, or why it does not. */
   message: string;
+  /** For the operator (log and console): what to change when it is not available. */
+  fix?: string;
   modes: GenerationMode[];
+  servers?: EngineServerStatus[];
+  /** Jobs of ours waiting for a free server, and running. */
+  waiting?: number;
+  inFlight?: number;
+  lastErrors?: { at: string; message: string }[];
 }
 
 /**
- * The seam between the worker and whatever renders: the local CPU renderer today, GPU back ends (ComfyUI...) later.
+ * The seam between the worker and whatever renders: the local CPU renderer, a ComfyUI pool, a serverless endpoint.
  * `submit` starts a job and returns the engine's id for it; `result` settles when the job ends.
  */
 export interface GenerationEngine {
-  readonly name: string;
+  readonly name: EngineKind;
   readonly label: string;
   status(): Promise<EngineStatus>;
   submit(job: EngineJob): Promise<string>;
   progress(jobId: string): Promise<EngineProgress>;
   result(jobId: string): Promise<EngineResult>;
   cancel(jobId: string): Promise<void>;
+  /** Releases timers and sockets. */
+  close?(): Promise<void>;
 }
 
 export class EngineError extends Error {}

@@ -24,7 +24,7 @@ afterAll(() => media.cleanup());
 async function render(name: string, job: Partial<EngineJob>) {
   const workDir = path.join(media.dir, name);
   await fs.mkdir(workDir);
-  const id = await engine.submit({ mode: "image_to_video", workDir, params: {}, resolution: "480P", durationSec: 1, count: 1, seed: name, ...job });
+  const id = await engine.submit({ mode: "image_to_video", workDir, params: {}, resolution: "480P", durationSec: 1, count: 1, seed: 1, key: name, ...job });
   return engine.result(id);
 }
 
@@ -66,9 +66,9 @@ describe("local engine", () => {
   });
 
   it("draws the same picture for the same prompt and seed, another for another prompt", async () => {
-    const a = await render("draft-a", { mode: "text_to_image", prompt: "a red fox in snow", seed: "same" });
-    const b = await render("draft-b", { mode: "text_to_image", prompt: "a red fox in snow", seed: "same" });
-    const c = await render("draft-c", { mode: "text_to_image", prompt: "a blue whale at night", seed: "same" });
+    const a = await render("draft-a", { mode: "text_to_image", prompt: "a red fox in snow", seed: 7 });
+    const b = await render("draft-b", { mode: "text_to_image", prompt: "a red fox in snow", seed: 7 });
+    const c = await render("draft-c", { mode: "text_to_image", prompt: "a blue whale at night", seed: 7 });
     const raw = (f: string) => sharp(f).raw().toBuffer();
     expect((await raw(a.main.path)).equals(await raw(b.main.path))).toBe(true);
     expect((await raw(a.main.path)).equals(await raw(c.main.path))).toBe(false);
@@ -80,7 +80,7 @@ describe("local engine", () => {
     await expect(render("bad", { image: bad })).rejects.toThrow();
     const workDir = path.join(media.dir, "cancel");
     await fs.mkdir(workDir);
-    const id = await engine.submit({ mode: "image_to_video", workDir, image, params: {}, resolution: "720P", durationSec: 30, count: 1, seed: "c" });
+    const id = await engine.submit({ mode: "image_to_video", workDir, image, params: {}, resolution: "720P", durationSec: 30, count: 1, seed: 3, key: "c" });
     await new Promise((r) => setTimeout(r, 300));
     await engine.cancel(id);
     expect((await engine.progress(id)).state).not.toBe("done");

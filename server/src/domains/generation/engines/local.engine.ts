@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
@@ -176,7 +177,12 @@ interface Running {
   done: Promise<EngineResult>;
 }
 
-export function createLocalEngine(): GenerationEngine {
+/** True when `bin -version` runs: the binary exists, is executable and starts. */
+function runs(bin: string): Promise<boolean> {
+  return new Promise((resolve) => execFile(bin, ["-version"], { timeout: 10_000 }, (err) => resolve(!err)));
+}
+
+export function createLocalEngine(opts: { toolPath: (tool: "ffmpeg" | "ffprobe") => string; gpuConfigured?: boolean } = { toolPath: (tool) => tool }): GenerationEngine {
   const jobs = new Map<string, Running>();
 
   /** The source photo, scaled and centre-cropped to MARGIN× the output size, and a poster at the output size. */
@@ -194,8 +200,8 @@ export function createLocalEngine(): GenerationEngine {
   }
 
   async function drawDraft(job: EngineJob, index: number): Promise<{ file: string; width: number; height: number }> {
-    const [width, height] = ASPECTS[String(job.params.aspect ?? "1:1")] ?? ASPECTS["1:1"];
-    const style = pick(job.params.style, STYLES, STYLES[Math.floor(seededRandom(job.prompt ?? job.seed)() * STYLES.length)]);
+    const [width, height] = ASPECTS[String(job.aspect ?? job.params.aspect ?? "1:1")] ?? ASPECTS["1:1"];
+    const style = pick(job.params.style, STYLES, STYLES[Math.floor(seededRandom(job.prompt ?? String(job.seed))() * STYLES.length)]);
     const file = path.join(job.workDir, `draft-${index}.png`);
     // soft styles are drawn and blurred at a quarter of the size, then scaled up: the same look at a fraction of the cost
     const blur = STYLE_BLUR[style];
@@ -268,19 +274,22 @@ export function createLocalEngine(): GenerationEngine {
     name: "local",
     label: "local draft",
     async status(): Promise<EngineStatus> {
-      const ok = await ffmpeg(["-f", "lavfi", "-i", "color=c=black:s=16x16:d=0.04", "-f", "null", "-"]).then(
-        () => true,
-        () => false,
-      );
+      const [ffmpegOk, ffprobeOk] = await Promise.all([runs(opts.toolPath("ffmpeg")), runs(opts.toolPath("ffprobe"))]);
+      const missing = [ffmpegOk ? null : "ffmpeg", ffprobeOk ? null : "ffprobe"].filter(Boolean).join(" and ");
       return {
         engine: "local",
         label: "local draft",
-        available: ok,
+        available: !missing,
         ai: false,
         modes: [...GENERATION_MODES],
-        message: ok
-          ? "No AI engine is configured: results are local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations."
-          : "No AI engine is configured and ffmpeg is not available: generation cannot run.",
+        message: missing
+          ? `The local draft engine cannot run: ${missing} cannot be started.`
+          : opts.gpuConfigured
+            ? "Local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations; templates on a GPU engine make AI results."
+            : "No AI engine is configured: results are local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations.",
+        fix: missing
+          ? `Install ${missing} (Debian: apt-get install ffmpeg) or set FFMPEG_PATH and FFPROBE_PATH to working binaries (tried ${opts.toolPath("ffmpeg")} and ${opts.toolPath("ffprobe")}).`
+          : undefined,
       };
     },
     async submit(job) {

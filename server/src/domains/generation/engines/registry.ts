@@ -1,20 +1,113 @@
+import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
+import type { EngineKind } from "../../../contract/engines.ts";
+import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
+import { createComfyEngine } from "./comfyui.engine.ts";
+import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
+import { createServerlessEngine } from "./serverless.engine.ts";
+import { loadWorkflows } from "./workflows.ts";
 
-/** The engine GENERATION_ENGINE names; GPU back ends register here next to the local renderer. */
-export function createEngine(config: Config): GenerationEngine {
-  switch (config.GENERATION_ENGINE) {
-    case "local":
-      return createLocalEngine();
+/**
+ * Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. The local check
+ * runs ffmpeg, so its status is kept `localTtlMs`; the GPU engines answer from their own health rounds.
+ */
+export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) {
+  const engines = new Map<EngineKind, GenerationEngine>();
+  engines.set("local", createLocalEngine({ toolPath: (tool) => resolveMediaTool(tool, config), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }));
+  const workflows = loadWorkflows();
+  if (config.COMFYUI_URLS.length) {
+    engines.set(
+      "comfyui",
+      createComfyEngine({
+        urls: config.COMFYUI_URLS,
+        workflows,
+        models: config.COMFYUI_MODELS,
+        healthMs: config.COMFYUI_HEALTH_SECONDS * 1000,
+        workflowCheckMs: config.COMFYUI_WORKFLOW_CHECK_SECONDS * 1000,
+        maxTries: config.COMFYUI_MAX_TRIES,
+        log,
+      }),
+    );
   }
-}
 
-/** The engine's status, re-checked at most once a minute (the local check runs ffmpeg). */
-export function cachedEngineStatus(engine: GenerationEngine, ttlMs = 60_000): () => Promise<EngineStatus> {
-  let cache: { at: number; value: Promise<EngineStatus> } | undefined;
-  return () => {
-    if (!cache || Date.now() - cache.at > ttlMs) cache = { at: Date.now(), value: engine.status() };
-    return cache.value;
+  if (config.SERVERLESS_URL) {
+    engines.set(
+      "serverless",
+      createServerlessEngine({ url: config.SERVERLESS_URL, apiKey: config.SERVERLESS_API_KEY, workflows, models: config.COMFYUI_MODELS, pollMs: config.SERVERLESS_POLL_SECONDS * 1000, maxTries: config.COMFYUI_MAX_TRIES, log }),
+    );
+  }
+
+  const cache = new Map<EngineKind, { at: number; value: Promise<EngineStatus> }>();
+  /** What each engine's last check said, so a change is logged once rather than on every check. */
+  const known = new Map<EngineKind, boolean>();
+
+  function noteStatus(s: EngineStatus) {
+    if (known.get(s.engine) === s.available) return;
+    known.set(s.engine, s.available);
+    if (!s.available) log.error({ engine: s.engine, fix: s.fix }, `${s.engine} engine cannot run: ${s.message} Fix: ${s.fix ?? "see the console's engine status"}`);
+    else log.info({ engine: s.engine }, `${s.engine} engine is available`);
+  }
+
+  async function status(name: EngineKind): Promise<EngineStatus> {
+    const engine = engines.get(name);
+    if (!engine) {
+      return { engine: name, label: name, available: false, ai: name !== "local", modes: [], message: `The ${name} engine is not configured.`, fix: name === "comfyui" ? "Set COMFYUI_URLS." : "Set SERVERLESS_URL." };
+    }
+    let c = cache.get(name);
+    if (!c || Date.now() - c.at > (name === "local" ? localTtlMs : 1000)) {
+      c = { at: Date.now(), value: engine.status().then((s) => (noteStatus(s), s)) };
+      cache.set(name, c);
+    }
+    return c.value;
+  }
+
+  const defaultName: EngineKind = config.GENERATION_ENGINE;
+
+  return {
+    defaultName,
+    /** The workflow files the GPU engines run (the console offers them per template). */
+    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    get(name: EngineKind): GenerationEngine | undefined {
+      return engines.get(name);
+    },
+    /** The engine by name, for the worker; a task of an engine this process lacks cannot run here. */
+    require(name: string): GenerationEngine {
+      const e = engines.get(name as EngineKind);
+      if (!e) throw new Error(`engine ${name} is not configured in this process`);
+      return e;
+    },
+    list(): GenerationEngine[] {
+      return [...engines.values()];
+    },
+    status,
+    /**
+     * The default engine's status as the public API shows it: what works and what not, without the operator's fix,
+     * server addresses or errors (those may name paths and hosts; the console shows them).
+     */
+    publicStatus: async () => {
+      const { engine, label, available, ai, message, modes } = await status(defaultName);
+      return { engine, label, available, ai, message, modes };
+    },
+    statuses: () => Promise.all([...new Set<EngineKind>([...engines.keys(), defaultName])].map(status)),
+    /**
+     * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message
+     * (not configured, cannot run, or not offering this mode).
+     */
+    async assertCanRun(name: EngineKind, mode: string): Promise<void> {
+      const s = await status(name);
+      if (!s.available) throw new HttpError(503, s.message);
+      if (!s.modes.includes(mode as never)) throw new HttpError(503, `The ${s.label} engine cannot make this kind of generation right now.`);
+    },
+    /** Checks each configured engine at start; one that cannot run is logged once, with its fix. */
+    async checkAll(): Promise<EngineStatus[]> {
+      return Promise.all([...engines.keys()].map(status));
+    },
+    async close() {
+      await Promise.all([...engines.values()].map((e) => e.close?.()));
+    },
   };
 }
+
+export type Engines = ReturnType<typeof createEngines>;

@@ -1,0 +1,168 @@
+import MemoryIcon from "@mui/icons-material/Memory";
+import { Alert, Box, Card, CardContent, CardHeader, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
+import { useEffect, useState } from "react";
+import { Loading, Title, useTranslate } from "react-admin";
+import { apiUrl, httpClient } from "../http.ts";
+
+interface ServerStatus {
+  url: string;
+  health: string;
+  queue: number;
+  inFlight: number;
+  workflows: { name: string; offered: boolean; reason?: string }[];
+  lastError?: string;
+  checkedAt?: string;
+}
+interface EngineStatus {
+  engine: string;
+  label: string;
+  available: boolean;
+  message: string;
+  fix?: string;
+  modes: string[];
+  servers?: ServerStatus[];
+  waiting?: number;
+  inFlight?: number;
+  lastErrors?: { at: string; message: string }[];
+}
+interface Report {
+  default: string;
+  engines: EngineStatus[];
+  queue: { engine: string; status: string; count: number }[];
+  renders: { templateId: number | null; engine: string; renders: number; avgSeconds: number }[];
+}
+
+const REFRESH_MS = 5000;
+
+/** Why workflows are not offered; one line when they all share the reason (a server that never answered). */
+function NotOffered({ workflows }: { workflows: ServerStatus["workflows"] }) {
+  const translate = useTranslate();
+  if (workflows.length > 1 && workflows.every((w) => w.reason === workflows[0].reason)) {
+    return <Typography variant="caption" display="block">{`${translate("console.engines.all")}: ${workflows[0].reason ?? ""}`}</Typography>;
+  }
+  return (
+    <>
+      {workflows.map((w) => (
+        <Typography key={w.name} variant="caption" display="block">{`${w.name}: ${w.reason ?? ""}`}</Typography>
+      ))}
+    </>
+  );
+}
+
+function ServersTable({ servers }: { servers: ServerStatus[] }) {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ overflowX: "auto" }}>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            {["server", "health", "queue", "inFlight", "workflows", "notOffered"].map((k) => <TableCell key={k}>{translate(`console.engines.${k}`)}</TableCell>)}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {servers.map((s) => (
+            <TableRow key={s.url} data-server={s.url}>
+              <TableCell sx={{ wordBreak: "break-all" }}>{s.url}{s.lastError && <Typography variant="caption" color="error" display="block">{s.lastError}</Typography>}</TableCell>
+              <TableCell><Chip size="small" color={s.health === "healthy" ? "success" : s.health === "unreachable" ? "error" : "default"} label={s.health} /></TableCell>
+              <TableCell>{s.queue}</TableCell>
+              <TableCell>{s.inFlight}</TableCell>
+              <TableCell>{s.workflows.filter((w) => w.offered).map((w) => w.name).join(", ") || "—"}</TableCell>
+              <TableCell>
+                <NotOffered workflows={s.workflows.filter((w) => !w.offered)} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+/** Each engine as it reports itself (servers, health, queue, in flight, last errors) and the render figures from the tasks table. */
+function EnginesPage() {
+  const translate = useTranslate();
+  const [report, setReport] = useState<Report | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let stop = false;
+    const load = () =>
+      httpClient(`${apiUrl}/engines`).then(
+        ({ json }) => !stop && (setReport(json as Report), setError(null)),
+        (e: Error) => !stop && setError(e.message),
+      );
+    void load();
+    const timer = setInterval(() => void load(), REFRESH_MS);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+    };
+  }, []);
+  if (error && !report) return <Alert severity="error">{error}</Alert>;
+  if (!report) return <Loading />;
+  const count = (engine: string, status: string) => report.queue.find((q) => q.engine === engine && q.status === status)?.count ?? 0;
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 2, mt: 1 }} data-testid="engines-page">
+      <Title title="console.engines.title" />
+      {report.engines.map((e) => (
+        <Card key={e.engine} data-engine={e.engine} data-available={e.available}>
+          <CardHeader
+            title={
+              <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
+                <span>{`${e.engine} · ${e.label}`}</span>
+                {report.default === e.engine && <Chip size="small" label={translate("console.engines.default")} />}
+                <Chip size="small" color={e.available ? "success" : "error"} label={translate(e.available ? "console.engines.available" : "console.engines.unavailable")} />
+              </Box>
+            }
+            subheader={e.message}
+          />
+          <CardContent sx={{ pt: 0 }}>
+            {e.fix && <Alert severity="warning" sx={{ mb: 2 }}>{`${translate("console.engines.fix")}: ${e.fix}`}</Alert>}
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              {`${translate("console.engines.tasks")}: ${count(e.engine, "queued")} / ${count(e.engine, "running")}`}
+              {e.waiting !== undefined && ` · ${translate("console.engines.waiting")}: ${e.waiting} · ${translate("console.engines.inFlight")}: ${e.inFlight ?? 0}`}
+            </Typography>
+            {e.servers && e.servers.length > 0 && <ServersTable servers={e.servers} />}
+            {e.lastErrors && (
+              <Box sx={{ mt: 2 }}>
+                <Typography variant="subtitle2">{translate("console.engines.lastErrors")}</Typography>
+                {e.lastErrors.length === 0 && <Typography variant="body2" color="text.secondary">{translate("console.engines.none")}</Typography>}
+                {e.lastErrors.map((x) => (
+                  <Typography key={x.at + x.message} variant="caption" display="block" sx={{ wordBreak: "break-word" }}>{`${new Date(x.at).toLocaleString()} — ${x.message}`}</Typography>
+                ))}
+              </Box>
+            )}
+          </CardContent>
+        </Card>
+      ))}
+      <Card>
+        <CardHeader title={translate("console.engines.renders")} titleTypographyProps={{ variant: "subtitle1" }} />
+        <CardContent sx={{ pt: 0, overflowX: "auto" }}>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                {["template", "engine", "count", "avg"].map((k) => <TableCell key={k}>{translate(`console.engines.${k}`)}</TableCell>)}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {report.renders.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={4}>{translate("console.engines.none")}</TableCell>
+                </TableRow>
+              )}
+              {report.renders.map((r) => (
+                <TableRow key={`${r.templateId}-${r.engine}`}>
+                  <TableCell>{r.templateId ?? translate("console.engines.noTemplate")}</TableCell>
+                  <TableCell>{r.engine}</TableCell>
+                  <TableCell>{r.renders}</TableCell>
+                  <TableCell>{translate("console.engines.seconds", { n: r.avgSeconds })}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}
+
+export const engines = { list: EnginesPage, icon: MemoryIcon };

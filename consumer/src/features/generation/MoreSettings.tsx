@@ -1,0 +1,76 @@
+import { useState } from "react";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Collapse from "@mui/material/Collapse";
+import Slider from "@mui/material/Slider";
+import TextField from "@mui/material/TextField";
+import ToggleButton from "@mui/material/ToggleButton";
+import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { ASPECTS, type Aspect } from "./generation.api.ts";
+
+/** The controls beyond the prompt: aspect ratio, negative prompt, seed, and strength where the mode has one. */
+export interface Settings {
+  aspect: Aspect;
+  negative_prompt: string;
+  /** empty = a random seed, shown on the result */
+  seed: string;
+  strength: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = { aspect: "1:1", negative_prompt: "", seed: "", strength: 0.6 };
+
+/** What the submit sends: blank fields are left out, the seed only when it is a whole number. */
+export function settingsBody(s: Settings, o: { aspect: boolean; strength: boolean }) {
+  const seed = /^\d{1,10}$/.test(s.seed.trim()) ? Number(s.seed.trim()) : undefined;
+  return {
+    ...(o.aspect ? { aspect: s.aspect } : {}),
+    ...(s.negative_prompt.trim() ? { negative_prompt: s.negative_prompt.trim() } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(o.strength ? { strength: s.strength } : {}),
+  };
+}
+
+export function MoreSettings({ value, onChange, aspect, strength }: { value: Settings; onChange: (s: Settings) => void; aspect: boolean; strength: boolean }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const set = (patch: Partial<Settings>) => onChange({ ...value, ...patch });
+  return (
+    <Box>
+      {aspect && (
+        <Box sx={{ mb: 1.5 }}>
+          <Typography variant="caption" color="text.secondary">{t("engines.aspect")}</Typography>
+          <Box>
+            <ToggleButtonGroup exclusive size="small" value={value.aspect} onChange={(_e, v: Aspect | null) => v && set({ aspect: v })} data-testid="aspect">
+              {ASPECTS.map((a) => (
+                <ToggleButton key={a} value={a} sx={{ px: 2 }}>{a}</ToggleButton>
+              ))}
+            </ToggleButtonGroup>
+          </Box>
+        </Box>
+      )}
+      {strength && (
+        <Box sx={{ mb: 1.5, maxWidth: 360 }}>
+          <Typography variant="caption" color="text.secondary">{t("engines.strength", { value: value.strength.toFixed(2) })}</Typography>
+          <Slider size="small" min={0} max={1} step={0.05} value={value.strength} onChange={(_e, v) => set({ strength: v as number })} slotProps={{ input: { "aria-label": t("engines.strength", { value: value.strength.toFixed(2) }) } }} data-testid="strength" />
+        </Box>
+      )}
+      <Button size="small" onClick={() => setOpen(!open)} data-testid="more-settings">{t(open ? "engines.lessSettings" : "engines.moreSettings")}</Button>
+      <Collapse in={open}>
+        <Box sx={{ display: "grid", gap: 2, mt: 1.5 }}>
+          <TextField fullWidth size="small" label={t("engines.negativePrompt")} placeholder={t("engines.negativePlaceholder")} value={value.negative_prompt} onChange={(e) => set({ negative_prompt: e.target.value })} slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "negative-prompt" } }} />
+          <TextField
+            size="small"
+            label={t("engines.seedLabel")}
+            helperText={t("engines.seedHelp")}
+            value={value.seed}
+            onChange={(e) => set({ seed: e.target.value.replace(/\D/g, "").slice(0, 10) })}
+            slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "seed-input" } }}
+            sx={{ maxWidth: 280 }}
+          />
+        </Box>
+      </Collapse>
+    </Box>
+  );
+}

@@ -1,0 +1,18 @@
+/** Engine words shared by the server, the consumer app and the console. Import-free (docs/decisions/050). */
+
+/** The render engines Reverie can run (decision 080). `local` is the CPU draft renderer, always present. */
+export const ENGINE_KINDS = ["local", "comfyui", "serverless"] as const;
+export type EngineKind = (typeof ENGINE_KINDS)[number];
+
+/** Aspect ratios the studio offers (SPEC controls). */
+export const STUDIO_ASPECTS = ["9:16", "1:1", "16:9"] as const;
+/** Aspect ratios a generation can be asked for: the studio's, and 3:4 and 4:3, which the local engine also draws. */
+export const ASPECT_RATIOS = [...STUDIO_ASPECTS, "3:4", "4:3"] as const;
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+
+/** Health of one GPU server or endpoint as the console shows it. */
+export const SERVER_HEALTH = ["healthy", "unreachable", "unchecked"] as const;
+export type ServerHealth = (typeof SERVER_HEALTH)[number];
+
+/** How each engine's results are labelled in the product. */
+export const ENGINE_LABELS: Record<EngineKind, string> = { local: "local draft", comfyui: "AI", serverless: "AI" };

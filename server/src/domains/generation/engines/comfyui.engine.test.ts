@@ -1,0 +1,233 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { silentLog } from "../../../../../tests/db-utils.ts";
+import { ALL_MODELS, startFakeComfy, type FakeComfy, type FakeComfyOptions } from "../../../../../tests/fixtures/fake-comfyui.ts";
+import { audio, mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
+import { probe } from "../../../storage/media-tools.ts";
+import { createComfyEngine } from "./comfyui.engine.ts";
+import type { EngineJob, GenerationEngine } from "./engine.ts";
+import { loadWorkflows } from "./workflows.ts";
+
+const workflows = loadWorkflows();
+let media: Awaited<ReturnType<typeof mediaDir>>;
+let image: string;
+let clip: string;
+let sound: string;
+let cleanups: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  media = await mediaDir();
+  image = path.join(media.dir, "in.jpg");
+  await fs.writeFile(image, await photo(640, 360));
+  clip = path.join(media.dir, "in.mp4");
+  await fs.writeFile(clip, await video(media.dir, 1));
+  sound = path.join(media.dir, "in.mp3");
+  await fs.writeFile(sound, await audio(media.dir, 2));
+});
+afterAll(() => media.cleanup());
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  cleanups = [];
+});
+
+async function fakes(n: number, opts: FakeComfyOptions = {}): Promise<FakeComfy[]> {
+  const list = await Promise.all(Array.from({ length: n }, () => startFakeComfy(opts)));
+  cleanups.push(...list.map((f) => () => f.close()));
+  return list;
+}
+
+function pool(urls: string[], o: { maxTries?: number; healthMs?: number } = {}) {
+  const engine = createComfyEngine({ urls, workflows, models: {}, healthMs: o.healthMs ?? 200, workflowCheckMs: 60_000, maxTries: o.maxTries ?? 3, log: silentLog });
+  cleanups.push(() => engine.close!());
+  return engine;
+}
+
+let n = 0;
+async function job(over: Partial<EngineJob>): Promise<EngineJob> {
+  const workDir = path.join(media.dir, `job-${++n}`);
+  await fs.mkdir(workDir);
+  return { mode: "image_to_video", workDir, params: {}, resolution: "480P", durationSec: 1, count: 1, seed: 1234, key: `test:${n}`, ...over };
+}
+
+/** Runs a job to its end, sampling progress on the way. */
+async function run(engine: GenerationEngine, j: EngineJob) {
+  const id = await engine.submit(j);
+  const seen: number[] = [];
+  const sampler = setInterval(() => void engine.progress(id).then((p) => seen.push(p.percent), () => undefined), 10);
+  try {
+    return { result: await engine.result(id), seen };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+describe("comfyui engine: every mode, submit -> progress -> output", () => {
+  it("runs each workflow with the job's controls and brings back real files of the asked size", async () => {
+    const [fake] = await fakes(1, { msPerStep: 3 });
+    const engine = pool([fake.url]);
+    const cases: { j: Partial<EngineJob>; size: [number, number]; files?: number; check?: (prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>) => void }[] = [
+      { j: { mode: "image_to_video", image, workflow: "wan22-i2v-14b", prompt: "she smiles", negativePrompt: "blur", aspect: "9:16" }, size: [480, 848] },
+      { j: { mode: "image_to_video", image, workflow: "wan22-ti2v-5b-i2v" }, size: [864, 480] },
+      { j: { mode: "image_to_video", image, workflow: "ltxv-i2v", aspect: "16:9" }, size: [864, 480] },
+      { j: { mode: "text_to_video", prompt: "waves at dusk", aspect: "16:9" }, size: [864, 480] },
+      { j: { mode: "text_to_image", prompt: "a lighthouse", aspect: "1:1" }, size: [1024, 1024] },
+      { j: { mode: "text_to_image", prompt: "a lighthouse", workflow: "flux-t2i", aspect: "16:9" }, size: [1344, 768] },
+      { j: { mode: "image_batch", prompt: "cats", count: 3, aspect: "9:16" }, size: [768, 1344], files: 3 },
+      { j: { mode: "text_to_image", prompt: "as a painting", image, strength: 0.35, aspect: "1:1" }, size: [1024, 1024], check: (p) => expect(Object.values(p).find((x) => x.class_type === "KSampler")!.inputs.denoise).toBe(0.35) },
+      { j: { mode: "video_to_video", video: clip, prompt: "anime", strength: 0.6, aspect: "16:9" }, size: [848, 480], check: (p) => expect(Object.values(p).find((x) => x.class_type === "KSampler")!.inputs.denoise).toBe(0.6) },
+    ];
+    for (const c of cases) {
+      const j = await job(c.j);
+      const { result, seen } = await run(engine, j);
+      const posted = fake.recorded.prompts.at(-1)!.prompt as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+      // our controls reached the bound inputs
+      const seeds = Object.values(posted).flatMap((x) => [x.inputs.seed, x.inputs.noise_seed]).filter((v) => v !== undefined);
+      expect(seeds.length).toBeGreaterThan(0);
+      expect(seeds.every((v) => v === 1234)).toBe(true);
+      if (c.j.negativePrompt) expect(JSON.stringify(posted)).toContain('"text":"blur"');
+      // no LoRA given: the loader nodes are gone and their readers wired past them
+      expect(Object.values(posted).some((x) => x.class_type.startsWith("LoraLoader"))).toBe(false);
+      c.check?.(posted);
+      expect([result.width, result.height]).toEqual(c.size);
+      expect(1 + result.extra.length).toBe(c.files ?? 1);
+      if (/video/.test(j.mode)) {
+        const p = await probe(result.main.path);
+        expect(p.video).toMatchObject({ codec: "h264", width: c.size[0], height: c.size[1] });
+      } else {
+        expect(await sharp(result.main.path).metadata()).toMatchObject({ width: c.size[0], height: c.size[1] });
+      }
+      expect((await sharp(result.poster.path).metadata()).format).toBe("jpeg");
+      expect(seen.some((p) => p > 0 && p < 100)).toBe(true);
+    }
+  }, 120_000);
+
+  it("lays the job's audio over the video (audio overlay is a post-step) and applies a LoRA with its trigger word", async () => {
+    const [fake] = await fakes(1);
+    const engine = pool([fake.url]);
+    const j = await job({ mode: "audio_overlay", image, audio: sound, prompt: "waving", workflow: "wan22-ti2v-5b-i2v", lora: { path: "/models/loras/alice_v1.safetensors", triggerWord: "alice", strength: 0.8 } });
+    const { result } = await run(engine, j);
+    expect((await probe(result.main.path)).audio).toBeDefined();
+    const posted = fake.recorded.prompts[0].prompt as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+    const lora = Object.values(posted).find((x) => x.class_type === "LoraLoaderModelOnly")!;
+    expect(lora.inputs).toMatchObject({ lora_name: "alice_v1.safetensors", strength_model: 0.8 });
+    expect(JSON.stringify(posted)).toContain('"text":"alice, waving"');
+  }, 60_000);
+});
+
+describe("comfyui engine: faults", () => {
+  it("settles from /history when the socket drops mid-job", async () => {
+    const [fake] = await fakes(1, { msPerStep: 20 });
+    const engine = pool([fake.url]);
+    fake.state.dropSocketsAfter = 8;
+    const { result } = await run(engine, await job({ mode: "text_to_image", prompt: "x" }));
+    expect(result.width).toBe(1024);
+    expect(fake.recorded.prompts).toHaveLength(1);
+  }, 30_000);
+
+  it("moves a job to another server when its server is killed mid-job", async () => {
+    const [a, b] = await fakes(2, { msPerStep: 40 });
+    const engine = pool([a.url, b.url]);
+    const id = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
+    for (let i = 0; !a.runningId() && !b.runningId(); i++) {
+      if (i > 200) throw new Error("never started");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const [dying, other] = a.runningId() ? [a, b] : [b, a];
+    await dying.kill();
+    const result = await engine.result(id);
+    expect(result.width).toBe(1024);
+    expect(other.recorded.prompts).toHaveLength(1);
+    expect(other.recorded.prompts[0].prompt_id).not.toBe(dying.recorded.prompts[0].prompt_id);
+  }, 30_000);
+
+  it("moves a job when a restart loses it (history forgotten)", async () => {
+    const [a, b] = await fakes(2, { msPerStep: 40 });
+    const engine = pool([a.url, b.url]);
+    const id = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
+    for (let i = 0; !a.runningId() && !b.runningId(); i++) {
+      if (i > 200) throw new Error("never started");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const restarted = a.runningId() ? a : b;
+    await restarted.restart();
+    const result = await engine.result(id);
+    expect(result.width).toBe(1024);
+    expect(a.recorded.prompts.length + b.recorded.prompts.length).toBe(2);
+  }, 30_000);
+
+  it("fails once every try has failed, naming each server's error", async () => {
+    const [a, b] = await fakes(2);
+    const engine = pool([a.url, b.url], { maxTries: 2 });
+    a.state.failNext = 1;
+    b.state.failNext = 1;
+    const id = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
+    await expect(engine.result(id)).rejects.toThrow(/every try failed: .*CUDA out of memory.* \| .*CUDA out of memory/);
+    expect(a.recorded.prompts.length + b.recorded.prompts.length).toBe(2);
+  }, 30_000);
+
+  it("cancel interrupts the running prompt and deletes a waiting one on the server", async () => {
+    const [fake] = await fakes(1, { msPerStep: 200 });
+    const engine = pool([fake.url]);
+    const first = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
+    const second = await engine.submit(await job({ mode: "text_to_image", prompt: "y" }));
+    for (let i = 0; fake.recorded.prompts.length < 2; i++) {
+      if (i > 300) throw new Error("not queued");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const p1 = fake.runningId()!;
+    const p2 = fake.recorded.prompts.map((p) => p.prompt_id).find((p) => p !== p1)!;
+    await engine.cancel(second);
+    await engine.cancel(first);
+    await expect(engine.result(first)).rejects.toThrow(/cancelled/);
+    await expect(engine.result(second)).rejects.toThrow(/cancelled/);
+    expect(fake.recorded.deletes).toContain(p2);
+    expect(fake.recorded.interrupts).toContain(p1);
+    for (let i = 0; fake.queueLength() > 0; i++) {
+      if (i > 300) throw new Error("the server kept running it");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(fake.history.get(p1)?.status.messages.at(-1)?.[0]).toBe("execution_interrupted");
+    expect(fake.history.has(p2)).toBe(false);
+  }, 30_000);
+
+  it("does not offer a workflow on a server lacking its node or model, and says why", async () => {
+    const [lacking] = await fakes(1, { missingNodes: ["WanImageToVideo"] });
+    const [noFlux] = await fakes(1, { models: { ...ALL_MODELS, diffusion_models: ALL_MODELS.diffusion_models.filter((m) => !m.startsWith("flux")) } });
+    const engine = pool([lacking.url, noFlux.url]);
+    const status = await engine.status();
+    const on = (url: string, wf: string) => status.servers!.find((s) => s.url === url)!.workflows.find((w) => w.name === wf)!;
+    expect(on(lacking.url, "wan22-i2v-14b")).toMatchObject({ offered: false, reason: "missing nodes: WanImageToVideo" });
+    expect(on(noFlux.url, "wan22-i2v-14b").offered).toBe(true);
+    expect(on(noFlux.url, "flux-t2i")).toMatchObject({ offered: false, reason: "missing models: flux1-dev.safetensors" });
+    expect(on(lacking.url, "flux-t2i").offered).toBe(true);
+    // jobs go only where their workflow is offered
+    for (let i = 0; i < 2; i++) await run(engine, await job({ mode: "image_to_video", image, workflow: "wan22-i2v-14b" }));
+    for (let i = 0; i < 2; i++) await run(engine, await job({ mode: "text_to_image", prompt: "x", workflow: "flux-t2i" }));
+    expect(lacking.recorded.prompts.every((p) => Object.values(p.prompt).every((x) => x.class_type !== "WanImageToVideo"))).toBe(true);
+    expect(noFlux.recorded.prompts.every((p) => Object.values(p.prompt).every((x) => x.class_type !== "FluxGuidance"))).toBe(true);
+    expect(lacking.recorded.prompts).toHaveLength(2);
+    expect(noFlux.recorded.prompts).toHaveLength(2);
+  }, 60_000);
+
+  it("is unavailable, with the fix, when no server answers", async () => {
+    const [dead] = await fakes(1);
+    await dead.kill();
+    const engine = pool([dead.url]);
+    const status = await engine.status();
+    expect(status).toMatchObject({ available: false, message: "The AI engine is temporarily unavailable. Please try again later." });
+    expect(status.fix).toMatch(/COMFYUI_URLS/);
+    expect(status.servers![0].health).toBe("unreachable");
+  });
+
+  it("submitting the same key twice queues one prompt", async () => {
+    const [fake] = await fakes(1);
+    const engine = pool([fake.url]);
+    const j = await job({ mode: "text_to_image", prompt: "x" });
+    const [a, b] = await Promise.all([engine.submit(j), engine.submit(j)]);
+    expect(a).toBe(b);
+    await engine.result(a);
+    expect(fake.recorded.prompts).toHaveLength(1);
+  });
+});

@@ -1,0 +1,182 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { z } from "zod";
+import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
+import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
+import { PROJECT_DIR } from "../../../paths.ts";
+import { EngineError, type EngineJob } from "./engine.ts";
+
+/**
+ * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
+ * inputs}, links as [node id, output index]) and <name>.binding.json saying which node input receives each control.
+ * The ComfyUI pool and the serverless engine both run them.
+ */
+export const WORKFLOWS_DIR = path.join(PROJECT_DIR, "server", "workflows");
+
+const target = z.object({ node: z.string(), input: z.string() });
+const CONTROLS = ["image", "video", "prompt", "negative_prompt", "seed", "width", "height", "frames", "fps", "strength", "count", "prefix"] as const;
+type Control = (typeof CONTROLS)[number];
+
+const bindingSchema = z.object({
+  title: z.string(),
+  modes: z.array(z.enum(GENERATION_MODES)).min(1),
+  /** Lower runs first when a template names no workflow. */
+  priority: z.number().int().default(100),
+  output: z.object({ node: z.string(), kind: z.enum(["video", "images"]) }),
+  /** Media the workflow must be given. */
+  needs: z.array(z.enum(["image", "video"])).default([]),
+  /** Output size: `short` side per resolution (videos), or the side of a square of the same `area` (images); rounded to `multiple`. */
+  sizing: z.object({ by: z.enum(["short", "area"]), "480P": z.number().int().positive(), "720P": z.number().int().positive(), multiple: z.number().int().positive() }),
+  fps: z.number().positive().optional(),
+  /** Frame counts the model accepts: step × k + plus (Wan: 4k+1, LTX: 8k+1). */
+  frames: z.object({ step: z.number().int().positive(), plus: z.number().int().min(0) }).optional(),
+  inputs: z.partialRecord(z.enum(CONTROLS), z.array(target)),
+  /** The LoRA slot: loader nodes removed (their outputs wired to the inputs named in `bypass`) when no LoRA is given. */
+  lora: z.array(z.object({ node: z.string(), name: z.string(), strength: z.string(), bypass: z.array(z.string()) })).default([]),
+  /** Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. */
+  models: z.record(z.string(), target.extend({ default: z.string() })),
+});
+export type Binding = z.infer<typeof bindingSchema>;
+
+type Graph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
+
+export interface Workflow {
+  name: string;
+  graph: Graph;
+  binding: Binding;
+}
+
+/** Reads every workflow and its binding; a broken file stops the start with its name. */
+export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
+  const names = fs.readdirSync(dir).filter((f) => f.endsWith(".json") && !f.endsWith(".binding.json"));
+  return names
+    .map((file) => {
+      const name = file.slice(0, -".json".length);
+      try {
+        const graph = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Graph;
+        const binding = bindingSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, `${name}.binding.json`), "utf8")));
+        for (const t of [...Object.values(binding.inputs).flat(), ...Object.values(binding.models), ...binding.lora.map((l) => ({ node: l.node, input: l.name }))]) {
+          if (!graph[t.node] || !(t.input in graph[t.node].inputs)) throw new Error(`binding names ${t.node}.${t.input}, which the workflow lacks`);
+        }
+        return { name, graph, binding };
+      } catch (err) {
+        throw new Error(`workflow ${name}: ${(err as Error).message}`);
+      }
+    })
+    .sort((a, b) => a.binding.priority - b.binding.priority || a.name.localeCompare(b.name));
+}
+
+/** The model file a slot loads: COMFYUI_MODELS, else the binding's default. */
+export const modelFile = (wf: Workflow, slot: string, models: Record<string, string>) => models[slot] ?? wf.binding.models[slot].default;
+
+/** A combo input's options, in either shape /object_info uses (comfyui.md §1): [[...], {...}] or ["COMBO", {options}]. */
+export function comboOptions(spec: unknown): string[] | undefined {
+  if (!Array.isArray(spec)) return undefined;
+  if (Array.isArray(spec[0])) return spec[0].map(String);
+  if (spec[0] === "COMBO" && spec[1] && typeof spec[1] === "object") return ((spec[1] as { options?: unknown[] }).options ?? []).map(String);
+  return undefined;
+}
+
+export type ObjectInfo = Record<string, { input?: { required?: Record<string, unknown>; optional?: Record<string, unknown> } }>;
+
+/** Whether a server's /object_info has every node class of the workflow and every model file it loads; why not when not. */
+export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<string, string>): { offered: boolean; reason?: string } {
+  const missingNodes = [...new Set(Object.values(wf.graph).map((n) => n.class_type))].filter((c) => !info[c]);
+  if (missingNodes.length) return { offered: false, reason: `missing nodes: ${missingNodes.join(", ")}` };
+  const missingModels: string[] = [];
+  for (const [slot, t] of Object.entries(wf.binding.models)) {
+    const cls = info[wf.graph[t.node].class_type];
+    const options = comboOptions(cls.input?.required?.[t.input] ?? cls.input?.optional?.[t.input]);
+    const file = modelFile(wf, slot, models);
+    if (!options?.includes(file)) missingModels.push(file);
+  }
+  if (missingModels.length) return { offered: false, reason: `missing models: ${missingModels.join(", ")}` };
+  return { offered: true };
+}
+
+/** The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. */
+export function chooseWorkflow(workflows: Workflow[], job: Pick<EngineJob, "mode" | "workflow" | "image" | "video">, usable: (wf: Workflow) => boolean): Workflow {
+  if (job.workflow) {
+    const wf = workflows.find((w) => w.name === job.workflow);
+    if (!wf) throw new EngineError(`no workflow named ${job.workflow}`);
+    return wf;
+  }
+  const has = { image: !!job.image, video: !!job.video };
+  const fits = workflows.filter((w) => w.binding.modes.includes(job.mode) && w.binding.needs.every((n) => has[n]));
+  // a photo given to a mode that can do without one picks a workflow that uses it (image-to-image over text-to-image)
+  fits.sort((a, b) => Number(b.binding.needs.length > 0 && has.image) - Number(a.binding.needs.length > 0 && has.image));
+  const wf = fits.find(usable) ?? fits[0];
+  if (!wf) throw new EngineError(`no workflow makes ${job.mode}${has.image ? " from a photo" : ""}`);
+  return wf;
+}
+
+/** Modes the given workflows make. */
+export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(workflows.flatMap((w) => w.binding.modes))];
+
+const round = (n: number, m: number) => Math.max(m, Math.round(n / m) * m);
+const RATIO: Record<AspectRatio, number> = { "9:16": 9 / 16, "1:1": 1, "16:9": 16 / 9, "3:4": 3 / 4, "4:3": 4 / 3 };
+
+/** Output size: the asked aspect, else the source photo's, else square; scaled per the binding's sizing. */
+export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | "resolution" | "image">): Promise<{ width: number; height: number }> {
+  let ratio = job.aspect && ASPECT_RATIOS.includes(job.aspect) ? RATIO[job.aspect] : 1;
+  if (!job.aspect && job.image) {
+    const meta = await sharp(job.image).metadata();
+    if (meta.width && meta.height) ratio = Math.min(2.4, Math.max(1 / 2.4, meta.width / meta.height));
+  }
+  const base = b.sizing[job.resolution];
+  const m = b.sizing.multiple;
+  if (b.sizing.by === "area") return { width: round(base * Math.sqrt(ratio), m), height: round(base / Math.sqrt(ratio), m) };
+  return ratio >= 1 ? { width: round(base * ratio, m), height: base } : { width: base, height: round(base / ratio, m) };
+}
+
+/**
+ * The prompt to queue: a copy of the workflow with the job's controls, the uploaded file names, the configured model
+ * files and the LoRA (or the LoRA nodes bypassed when none is given).
+ */
+export async function bindWorkflow(wf: Workflow, job: EngineJob, o: { image?: string; video?: string; models: Record<string, string>; prefix: string }): Promise<{ prompt: Graph; width: number; height: number }> {
+  const b = wf.binding;
+  const prompt = JSON.parse(JSON.stringify(wf.graph)) as Graph;
+  for (const n of Object.values(prompt)) delete n._meta;
+  const set = (control: Control, value: unknown) => {
+    if (value === undefined) return;
+    for (const t of b.inputs[control] ?? []) prompt[t.node].inputs[t.input] = value;
+  };
+  const { width, height } = await outputSizeFor(b, job);
+  const fps = b.fps ?? 24;
+  const step = b.frames?.step ?? 1;
+  const frames = Math.max(1, Math.ceil((job.durationSec * fps) / step)) * step + (b.frames?.plus ?? 0);
+  for (const need of b.needs) if (!o[need]) throw new EngineError(`workflow ${wf.name} needs ${need === "image" ? "a picture" : "a video"}`);
+  const promptText = [job.lora?.triggerWord, job.prompt].filter(Boolean).join(", ");
+  set("image", o.image);
+  set("video", o.video);
+  if (promptText) set("prompt", promptText);
+  if (job.negativePrompt) set("negative_prompt", job.negativePrompt);
+  set("seed", job.seed);
+  set("width", width);
+  set("height", height);
+  set("frames", frames);
+  set("fps", fps);
+  if (job.strength !== undefined) set("strength", job.strength);
+  set("count", job.mode === "image_batch" ? job.count : 1);
+  // a fresh prefix per job, so an identical re-run writes its own files instead of ComfyUI's cached ones (comfyui.md §6)
+  set("prefix", o.prefix);
+  for (const [slot, t] of Object.entries(b.models)) prompt[t.node].inputs[t.input] = modelFile(wf, slot, o.models);
+
+  for (const slot of b.lora) {
+    if (job.lora) {
+      prompt[slot.node].inputs[slot.name] = path.basename(job.lora.path ?? job.lora.url ?? "");
+      for (const input of [slot.strength, ...(slot.name === "lora_name" && "strength_clip" in prompt[slot.node].inputs ? ["strength_clip"] : [])]) prompt[slot.node].inputs[input] = job.lora.strength;
+      continue;
+    }
+    // no LoRA: whoever read the loader's output i reads the loader's input bypass[i] instead
+    const loader = prompt[slot.node];
+    delete prompt[slot.node];
+    for (const n of Object.values(prompt)) {
+      for (const [k, v] of Object.entries(n.inputs)) {
+        if (Array.isArray(v) && v[0] === slot.node && typeof v[1] === "number") n.inputs[k] = loader.inputs[slot.bypass[v[1]]];
+      }
+    }
+  }
+  return { prompt, width, height };
+}

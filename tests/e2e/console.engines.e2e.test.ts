@@ -1,0 +1,69 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
+import { freePort } from "../net-utils.ts";
+import { startTestServer } from "../server-utils.ts";
+import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { launchBrowser, screenshot } from "./browser.ts";
+import { ensureConsoleBuilt } from "./console-build.ts";
+
+/** The console's engine status with a ComfyUI pool of two servers (one lacking a node, one down), and a template's engine and workflow. */
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let good: FakeComfy;
+let lacking: FakeComfy;
+let admin: StaffLogin;
+
+beforeAll(async () => {
+  await ensureConsoleBuilt();
+  [good, lacking] = await Promise.all([startFakeComfy(), startFakeComfy({ missingNodes: ["WanImageToVideo", "LTXVImgToVideo"] })]);
+  const port = await freePort();
+  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, COMFYUI_URLS: `${good.url},${lacking.url},http://127.0.0.1:9`, COMFYUI_HEALTH_SECONDS: "1" });
+  await server.db.template.create({ data: { name: "Wan portrait", category: "Portrait", suitFor: "video", mode: "image_to_video", engineParams: {}, creditPrice: 2, engine: "comfyui", workflow: "wan22-i2v-14b" } });
+  browser = await launchBrowser();
+  admin = await staffMember(server, ["admin"]);
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await Promise.all([good?.close(), lacking?.close()]);
+});
+
+async function signIn(width: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await page.goto(`${server.url}/console/login`);
+  await page.fill('input[name="username"]', admin.username);
+  await page.fill('input[name="password"]', admin.password);
+  await page.fill('input[name="code"]', await freshTotpCode(admin));
+  await page.click('button[type="submit"]');
+  await page.waitForURL((u) => !u.pathname.endsWith("/login"), { timeout: 15_000 });
+  return page;
+}
+
+describe("console engine status in Chromium", () => {
+  it("shows each engine's servers, health and why a workflow is not offered", { timeout: 120_000 }, async () => {
+    const page = await signIn(1400);
+    await page.goto(`${server.url}/console/engines`);
+    await page.waitForSelector("[data-engine='comfyui'] [data-server]");
+    const comfy = page.locator("[data-engine='comfyui']");
+    await expect.poll(() => comfy.locator("[data-server='http://127.0.0.1:9']").innerText(), { timeout: 10_000 }).toMatch(/unreachable/);
+    expect(await comfy.locator(`[data-server='${lacking.url}']`).innerText()).toContain("wan22-i2v-14b: missing nodes: WanImageToVideo");
+    expect(await comfy.getAttribute("data-available")).toBe("true");
+    expect(await page.locator("[data-engine='local']").innerText()).toContain("local draft");
+    await screenshot(page, "console-engines");
+
+    await page.goto(`${server.url}/console/templates`);
+    await page.getByText("Wan portrait").click();
+    await page.waitForSelector("input[name='workflow']", { state: "attached" });
+    expect(await page.locator("input[name='workflow']").inputValue()).toBe("wan22-i2v-14b");
+    expect(await page.locator("input[name='engine']").inputValue()).toBe("comfyui");
+    await screenshot(page, "console-template-engine");
+    await page.close();
+
+    const phone = await signIn(360);
+    await phone.goto(`${server.url}/console/engines`);
+    await phone.waitForSelector("[data-engine='comfyui'] [data-server]");
+    await screenshot(phone, "console-engines-360");
+    await phone.close();
+  });
+});
