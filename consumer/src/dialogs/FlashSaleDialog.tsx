@@ -63,8 +63,9 @@ export default function FlashSaleDialog({ product, onClose }: { product: Product
           sx={{ mt: 3 }}
           onClick={() => {
             onClose();
-            dialogs.open("buyCredits");
+            dialogs.buy(product.product_id);
           }}
+          data-testid="flash-cta"
         >
           {t("flashSale.cta")}
         </Button>
