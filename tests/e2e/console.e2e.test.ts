@@ -169,7 +169,7 @@ describe("operator console in Chromium", () => {
 
     const list = await fetch(`${server.url}/api/Index/getTemplatesList`).then((r) => r.json());
     const shown = (list.data.list as { id: number; cover_url: string }[]).find((x) => x.id === template.id);
-    const got = await fetch(shown!.cover_url);
+    const got = await fetch(new URL(shown!.cover_url, server.url));
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toMatch(/^image\//);
     await page.close();

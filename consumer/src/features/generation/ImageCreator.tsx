@@ -77,7 +77,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
           </Box>
         </Box>
       )}
-      <PriceLine price={price} />
+      <PriceLine quote={price} />
       {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
       <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate-images" sx={{ py: 1.5 }}>
         {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generateImages")}

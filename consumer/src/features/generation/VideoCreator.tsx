@@ -141,7 +141,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
       </Step>
 
       <Box sx={{ display: "grid", gap: 1.5 }}>
-        <PriceLine price={price} />
+        <PriceLine quote={price} />
         {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
         <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate" sx={{ py: 1.5 }}>
           {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generate")}

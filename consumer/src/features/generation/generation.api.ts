@@ -92,8 +92,15 @@ export interface PriceRequest {
   count?: number;
 }
 
-export async function durationPoints(input: PriceRequest): Promise<number> {
-  return (await api.post<{ points: number }>("/api/Generation/getDurationPoints", input, { quiet: true })).points;
+/** The server's price of a request, and whether a free generation would pay for it (its rule, not the app's). */
+export interface Quote {
+  points: number;
+  free_applies: boolean;
+}
+
+export async function durationPoints(input: PriceRequest): Promise<Quote> {
+  const { points, free_applies } = await api.post<Quote>("/api/Generation/getDurationPoints", input, { quiet: true });
+  return { points, free_applies };
 }
 
 export async function freeGenerations(): Promise<number> {

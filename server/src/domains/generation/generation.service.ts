@@ -74,6 +74,11 @@ export function createGenerationService(deps: {
     return blocks * rate * o.templatePrice;
   }
 
+  /** The free-generation rule (docs/decisions/024): a free generation pays for a task of at most one 480P block. */
+  function freeCovers(cost: number): boolean {
+    return cost > 0 && cost <= config.GENERATION_PRICE_480P;
+  }
+
   async function templateFor(templateId: number | undefined, accepts: GenerationMode[]) {
     if (!templateId) return null;
     const t = await templates.get(templateId);
@@ -104,10 +109,9 @@ export function createGenerationService(deps: {
     try {
       const task = await db.$transaction(
         async (tx) => {
-          const free =
-            r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P
-              ? await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`
-              : [];
+          const free = freeCovers(r.cost)
+            ? await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`
+            : [];
           const created = await tx.generationTask.create({
             data: {
               userId,
@@ -243,7 +247,8 @@ export function createGenerationService(deps: {
     async quote(b: { resolution: Resolution; duration: number; template_id?: number; type: "video" | "image"; count: number }) {
       const template = b.template_id ? await templates.get(b.template_id) : null;
       const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1 });
-      return { points, resolution: b.resolution, duration: b.duration };
+      // whether a free generation would pay for it, so the app shows "free video left" only where it applies
+      return { points, resolution: b.resolution, duration: b.duration, free_applies: freeCovers(points) };
     },
 
     async details(userId: number, id: number) {
