@@ -41,7 +41,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
 
 
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3 }}>
+    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3 }}>
       <ToggleButtonGroup exclusive size="small" value={mode} onChange={(_e, v: ImageMode | null) => v && setMode(v)}>
         <ToggleButton value="text_to_image" data-testid="mode-text_to_image" sx={{ px: 2 }}>{t("modes.text_to_image")}</ToggleButton>
         <ToggleButton value="image_batch" data-testid="mode-image_batch" sx={{ px: 2 }}>{t("modes.image_batch")}</ToggleButton>

@@ -71,7 +71,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
 
 
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3.5 }}>
+    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3.5 }}>
       <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: VideoMode | null) => v && onMode(v)} sx={{ flexWrap: "wrap" }} size="small">
         {VIDEO_MODES.map((m) => (
           <ToggleButton key={m} value={m} data-testid={`mode-${m}`} sx={{ px: 2 }}>{t(`modes.${m}`)}</ToggleButton>
