@@ -22,7 +22,8 @@ export type StoredKey =
   | "language"
   | "age_confirmed"
   | "payment_verification"
-  | "flash_sale_seen";
+  | "flash_sale_seen"
+  | "ban_notice";
 
 export const storage = {
   get(key: StoredKey): string | null {

@@ -10,6 +10,7 @@ import { Header } from "../features/site/Header.tsx";
 import { useNotice } from "../features/site/notifications.ts";
 import { useApiErrorsAsNotices } from "../features/site/useApiErrorsAsNotices.ts";
 import { SupportBubble } from "../features/support/SupportBubble.tsx";
+import type { StoredBanNotice } from "../lib/api-client.ts";
 import { storage } from "../lib/storage.ts";
 
 const NoticeSnackbar = lazy(() => import("../features/site/NoticeSnackbar.tsx"));
@@ -17,6 +18,7 @@ const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
 const LoginDialog = lazy(() => import("../dialogs/LoginDialog.tsx"));
 const BuyCreditsDialog = lazy(() => import("../dialogs/BuyCreditsDialog.tsx"));
 const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
+const BanNoticeDialog = lazy(() => import("../dialogs/BanNoticeDialog.tsx"));
 
 export function RootLayout() {
   const navigation = useNavigation();
@@ -26,6 +28,8 @@ export function RootLayout() {
   if (notice && !noticesUsed) setNoticesUsed(true);
   // the gate's code is fetched only for visitors who have not answered it on this device
   const [askAge] = useState(() => storage.get("age_confirmed") !== "1");
+  // left by the API client when the server answered that this account is banned
+  const [banNotice] = useState(() => storage.getJson<StoredBanNotice>("ban_notice"));
   useApiErrorsAsNotices();
   useEffect(resumePendingVerification, []);
 
@@ -42,6 +46,7 @@ export function RootLayout() {
       <Suspense fallback={null}>
         {noticesUsed && <NoticeSnackbar notice={notice} />}
         {askAge && <AgeGateDialog />}
+        {banNotice && !askAge && <BanNoticeDialog notice={banNotice} />}
         {open === "login" && <LoginDialog />}
         {open === "buyCredits" && <BuyCreditsDialog />}
         {open === "install" && <InstallDialog />}

@@ -5,6 +5,7 @@ import type { AppAbility } from "../../authz/abilities.ts";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, OrderStatus, Product } from "../../db/generated/client.ts";
+import type { RefusalReason } from "../../contract/refusals.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
@@ -123,7 +124,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
     if (!user) throw HttpError.notFound();
     if (user.channelId && !user.paymentPermission) {
       const channel = await tx.channel.findUnique({ where: { code: user.channelId }, select: { requiresPaymentPermission: true } });
-      if (channel?.requiresPaymentPermission) throw new HttpError(403, MSG.notAuthorized, { reason: "payment_permission_required" });
+      if (channel?.requiresPaymentPermission) throw new HttpError(403, MSG.notAuthorized, { reason: "payment_permission_required" satisfies RefusalReason });
     }
     return { channelId: user.channelId };
   }
