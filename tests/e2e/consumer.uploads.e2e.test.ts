@@ -72,7 +72,10 @@ describe("consumer app: upload rules are checked before anything is sent", () =>
     await expectError("The video must be at least 4 seconds long");
     await page.getByTestId("video-input").setInputFiles(await video(dir, 31));
     await expectError("Video duration exceeds limit");
+    // a file the browser's decoder cannot read (issue 11 item 15: 'Video parsing failed'; the server's content check says 'Cannot parse video file')
     await page.getByTestId("video-input").setInputFiles(await bytesFile(dir, "broken.webm", 4000));
+    await expectError("Video parsing failed");
+    await page.getByTestId("video-input").setInputFiles(await bytesFile(dir, "notes.txt", 4000));
     await expectError("Cannot parse video file");
   });
 

@@ -121,6 +121,11 @@ function mapEnvelopeError(status: number, envelope: Partial<Envelope<unknown>> |
   return new ApiError(code, CLIENT_MESSAGES.unknown, data);
 }
 
+/** A call that got no answer of its own: the network failed, it timed out, or the server broke (5xx). */
+export function failedWithoutAnswer(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 0 || error.code >= 500);
+}
+
 function raise(error: ApiError, quiet: boolean | undefined): never {
   if (error.code === 401) endSession();
   else if (error.code === 403 && isBanNotice(error.data)) endBannedSession(error.data);

@@ -15,7 +15,7 @@ import { UPLOAD_MESSAGES } from "../uploads/upload-rules.ts";
 import type { UploadResult } from "../uploads/uploads.api.ts";
 import type { Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
-import { submitVideo, VIDEO_MODES, type Resolution, type VideoMode } from "./generation.api.ts";
+import { submitVideo, VIDEO_MODES, VIDEO_SUBMIT_FAILED, type Resolution, type VideoMode } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
@@ -45,7 +45,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
   const [resolution, setResolution] = useState<Resolution>("480P");
   const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS[0]);
   const [chooser, setChooser] = useState(false);
-  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
+  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted, VIDEO_SUBMIT_FAILED);
 
   const needsTemplate = mode !== "audio_overlay";
   const duration = mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;

@@ -12,6 +12,8 @@ export type Resolution = "480P" | "720P";
 /** SPEC.md §8 texts the creating screens react to. */
 export const NOT_ENOUGH_CREDITS = "Please get points first";
 export const TEXT_OR_ROLE = "Please enter the text or select the role";
+/** a video submit that got no answer of its own (network, time-out, 5xx); a task that fails later says generationFailed */
+export const VIDEO_SUBMIT_FAILED = "Failed to generate video";
 
 /** SPEC.md §4 task states, in the API's own words. */
 export const TASK_STATUS = {

@@ -9,9 +9,17 @@ import Typography from "@mui/material/Typography";
 import AddPhotoAlternateIcon from "@mui/icons-material/AddPhotoAlternate";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
+import { ApiError, failedWithoutAnswer } from "../../lib/api-client.ts";
 import { ImageCropper } from "./ImageCropper.tsx";
 import { imageProblem, UPLOAD_MESSAGES } from "./upload-rules.ts";
 import { uploadImage, type UploadResult } from "./uploads.api.ts";
+
+/** SPEC.md §8 upload texts for failures the server did not explain itself; its own refusals are shown as they are. */
+function uploadFailure(e: unknown): string {
+  if (e instanceof ApiError && e.code === 413) return UPLOAD_MESSAGES.imageSizeExceeded;
+  if (failedWithoutAnswer(e)) return UPLOAD_MESSAGES.imageUploadFailed;
+  return (e as Error).message;
+}
 
 /**
  * Pick a photo, crop it, attest consent (ARCHITECTURE.md §8), upload. The format and size rules are checked
@@ -49,7 +57,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
     try {
       onChange(await uploadImage(blob, name.replace(/\.\w+$/, "") + ".jpg"));
     } catch (e) {
-      setError(translateMessage((e as Error).message));
+      setError(translateMessage(uploadFailure(e)));
     } finally {
       setBusy(false);
     }
