@@ -37,7 +37,9 @@ async function expectError(text: string) {
 
 describe("consumer app: upload rules are checked before anything is sent", () => {
   it("photos: the consent box comes first; wrong type, over 10 MB and undecodable files get their messages", async () => {
-    expect(await page.getByTestId("photo-choose").isDisabled()).toBe(true);
+    // before the consent box, a tap on "Choose a photo" explains what is missing instead of opening the picker
+    await page.getByTestId("photo-choose").click();
+    await page.getByTestId("consent-needed").waitFor();
     await page.getByTestId("consent").check();
     const uploads: string[] = [];
     page.on("request", (r) => r.url().includes("/api/ImageUpload/") && uploads.push(r.url()));
