@@ -118,10 +118,11 @@ export default function BuyCreditsDialog() {
                     borderColor: active ? "primary.main" : "divider",
                     transition: "border-color .15s, background-color .15s",
                     // phones: one row per product (name left, price right); wider screens: a grid of cards
-                    display: { xs: "flex", sm: "block" },
-                    alignItems: "center",
-                    justifyContent: "space-between",
-                    gap: 1,
+                    display: "flex",
+                    flexDirection: { xs: "row", sm: "column" },
+                    alignItems: { xs: "center", sm: "flex-start" },
+                    justifyContent: { xs: "space-between", sm: "flex-start" },
+                    gap: { xs: 1, sm: 0 },
                   }}
                 >
                   {p.best_value && (
