@@ -127,8 +127,15 @@ describe("consumer app at 360 px in every language", () => {
       await check("template-chooser");
       await page.keyboard.press("Escape");
       await page.getByTestId("template-chooser").waitFor({ state: "detached" });
+      // issue 11 item 12: template names and prompt chips in the visitor's language
+      const softZoom = await server.db.template.findFirstOrThrow({ where: { name: "Soft Zoom" } });
+      const shownName = language === "en" ? softZoom.name : (softZoom.names as Record<string, string>)[language];
+      expect((await page.getByTestId("quick-templates").getByTestId(`template-${softZoom.id}`).innerText()).trim()).toBe(shownName);
       await page.getByTestId("tab-images").click();
       await page.getByTestId("prompt").waitFor();
+      await page.getByTestId("prompt-chip").first().waitFor();
+      const prompt = await server.db.promptSuggestion.findFirstOrThrow({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
+      expect(await page.getByTestId("prompt-chip").first().innerText()).toBe(language === "en" ? prompt.text : (prompt.texts as Record<string, string>)[language]);
       await check("studio-images");
 
       const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });

@@ -7,6 +7,7 @@ import {
   useCanAccess, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
   BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, ImageField, Labeled, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
 } from "react-admin";
+import { TranslationInputs } from "../common/TranslationInputs.tsx";
 import { postFile, postJson } from "../http.ts";
 
 export const CATEGORIES = ["Portrait", "Lifestyle", "Creative"].map((id) => ({ id, name: id }));
@@ -108,6 +109,7 @@ function TemplateForm({ withUpload = false }: { withUpload?: boolean }) {
   return (
     <SimpleForm>
       <TextInput source="name" validate={required()} />
+      <TranslationInputs source="names" />
       <SelectInput source="category" choices={CATEGORIES} validate={required()} />
       <TextInput source="suitFor" validate={required()} />
       <SelectInput source="mode" choices={MODES} validate={required()} />

@@ -10,7 +10,7 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { getPrompts, type PromptSuggestion } from "../templates/templates.api.ts";
+import { getPrompts, inLanguage, type PromptSuggestion } from "../templates/templates.api.ts";
 import { submitImages, TEXT_OR_ROLE, type ImageMode } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
@@ -20,7 +20,7 @@ const BATCH_SIZES = [2, 4] as const;
 
 /** Text to image, and a batch of images from one prompt. */
 export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [mode, setMode] = useState<ImageMode>("text_to_image");
   const [prompt, setPrompt] = useState("");
   const [count, setCount] = useState<number>(BATCH_SIZES[1]);
@@ -59,9 +59,10 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
         />
         {suggestions.length > 0 && (
           <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mt: 1.5 }}>
-            {suggestions.map((s) => (
-              <Chip key={s.id} label={s.text} variant="outlined" onClick={() => setPrompt(s.text)} sx={{ maxWidth: 280 }} />
-            ))}
+            {suggestions.map((s) => {
+              const text = inLanguage(s.text, s.texts, i18n.language);
+              return <Chip key={s.id} label={text} variant="outlined" onClick={() => setPrompt(text)} data-testid="prompt-chip" sx={{ maxWidth: "100%" }} />;
+            })}
           </Box>
         )}
       </Box>

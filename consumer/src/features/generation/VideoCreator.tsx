@@ -13,7 +13,7 @@ import { MediaUploader, type TrimmedUpload } from "../uploads/MediaUploader.tsx"
 import { PhotoPicker } from "../uploads/PhotoPicker.tsx";
 import { UPLOAD_MESSAGES } from "../uploads/upload-rules.ts";
 import type { UploadResult } from "../uploads/uploads.api.ts";
-import type { Template } from "../templates/templates.api.ts";
+import { inLanguage, type Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
 import { submitVideo, VIDEO_MODES, VIDEO_SUBMIT_FAILED, type Resolution, type VideoMode } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
@@ -38,7 +38,7 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 
 /** Image to video, audio overlay and video to video: the inputs, a template, the options and the price, then submit. */
 export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }: { mode: VideoMode; onMode: (m: VideoMode) => void; template: Template | null; onTemplate: (t: Template | null) => void; onSubmitted: (taskId: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
   const [video, setVideo] = useState<TrimmedUpload | null>(null);
@@ -105,7 +105,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
               </Box>
             )}
             <Box>
-              <Typography fontWeight={600} data-testid="chosen-template">{template ? template.name : t("studio.noTemplate")}</Typography>
+              <Typography fontWeight={600} data-testid="chosen-template">{template ? inLanguage(template.name, template.names, i18n.language) : t("studio.noTemplate")}</Typography>
               <Button startIcon={<AutoAwesomeIcon />} onClick={() => setChooser(true)} sx={{ mt: 1 }} variant="outlined" data-testid="open-templates">
                 {template ? t("studio.changeTemplate") : t("studio.browseTemplates")}
               </Button>

@@ -2,10 +2,12 @@ import type { ReactNode } from "react";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
-import type { Template } from "./templates.api.ts";
+import { useTranslation } from "react-i18next";
+import { inLanguage, type Template } from "./templates.api.ts";
 
 /** A template as a tall cover card; used by the chooser and the studio's quick templates. */
 export function TemplateCard({ template, selected, onClick, children }: { template: Template; selected: boolean; onClick: () => void; children?: ReactNode }) {
+  const { i18n } = useTranslation();
   return (
     <Box
       component="button"
@@ -38,7 +40,7 @@ export function TemplateCard({ template, selected, onClick, children }: { templa
         </Box>
       )}
       <Box sx={{ position: "absolute", left: 0, right: 0, bottom: 0, p: 1.25, background: "linear-gradient(transparent, rgba(0,0,0,0.85))" }}>
-        <Typography variant="body2" fontWeight={700} noWrap>{template.name}</Typography>
+        <Typography variant="body2" fontWeight={700} noWrap>{inLanguage(template.name, template.names, i18n.language)}</Typography>
       </Box>
       {children}
     </Box>

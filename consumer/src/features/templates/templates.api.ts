@@ -1,3 +1,4 @@
+import type { TranslatedLanguage, Translations } from "../../../../server/src/contract/languages.ts";
 import { api } from "../../lib/api-client.ts";
 import type { Mode } from "../generation/generation.api.ts";
 
@@ -13,6 +14,13 @@ export interface Template {
   mode: Mode;
   cover_url: string | null;
   credit_price: number;
+  /** the name in the app's other languages (`name` is English) */
+  names?: Translations;
+}
+
+/** A staff-written text in the reader's language: its translation when staff gave one, else the English text. */
+export function inLanguage(english: string, translations: Translations | undefined, language: string): string {
+  return translations?.[language as TranslatedLanguage] || english;
 }
 
 function listOf<T>(data: unknown): T[] {
@@ -39,6 +47,8 @@ export async function getBanners(): Promise<Banner[]> {
 export interface PromptSuggestion {
   id: number;
   text: string;
+  /** the text in the app's other languages (`text` is English) */
+  texts?: Translations;
 }
 
 export async function getPrompts(): Promise<PromptSuggestion[]> {

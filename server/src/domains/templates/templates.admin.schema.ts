@@ -2,6 +2,7 @@ import { z } from "zod";
 import { patchOf } from "../../http/patch.ts";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { generationModes } from "../generation/tasks.admin.schema.ts";
+import { translationsBody } from "./translations.ts";
 
 export const templateCategories = ["Portrait", "Lifestyle", "Creative"] as const;
 
@@ -20,6 +21,8 @@ const engineParams = z.preprocess(
 
 export const templateBody = z.strictObject({
   name: z.string({ error: "Please enter a name" }).trim().min(1, { error: "Please enter a name" }).max(100),
+  /** the name in the other languages; `name` is English */
+  names: translationsBody(100).default({}),
   category: z.enum(templateCategories, { error: "category must be Portrait, Lifestyle or Creative" }),
   suitFor: z.string({ error: "Please enter suit_for" }).trim().min(1, { error: "Please enter suit_for" }).max(64),
   mode: z.enum(generationModes, { error: "Unknown generation mode" }),

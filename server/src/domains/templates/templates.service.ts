@@ -2,6 +2,7 @@ import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
+import { translationsOf } from "./translations.ts";
 
 export const VIDEO_MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video"];
 
@@ -19,8 +20,8 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
 export function createTemplatesService(db: Db, storage: MediaStorage) {
   const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
-  async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null }) {
-    return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: await urlOf(t.coverUrl) };
+  async function templateView(t: { id: number; name: string; names: unknown; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null }) {
+    return { id: t.id, name: t.name, names: translationsOf(t.names), category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: await urlOf(t.coverUrl) };
   }
 
   return {
@@ -46,7 +47,7 @@ export function createTemplatesService(db: Db, storage: MediaStorage) {
 
     async prompts(category?: string) {
       const rows = await db.promptSuggestion.findMany({ where: { enabled: true, ...(category ? { category } : {}) }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      return rows.map((p) => ({ id: p.id, text: p.text, category: p.category }));
+      return rows.map((p) => ({ id: p.id, text: p.text, texts: translationsOf(p.texts), category: p.category }));
     },
 
     /** Staff-editable settings (site_settings) over the defaults given. */
