@@ -46,7 +46,7 @@ function createdAt(task: Task, locale: string): string {
 type Open = (task: Task) => void;
 
 /** The poster of a finished task (a video's first frame, an image's own preview); the way to open it. */
-function Thumbnail({ task, onOpen, size }: { task: Task; onOpen: Open; size: number | string }) {
+function Thumbnail({ task, onOpen, size }: { task: Task; onOpen: Open; size: number }) {
   const { t } = useTranslation();
   const ready = statusKey(task) === "succeeded" && mediaFiles(task).length > 0;
   const video = Boolean(task.video_url);
