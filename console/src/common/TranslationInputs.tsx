@@ -1,5 +1,5 @@
 import { TextInput } from "react-admin";
-import { TRANSLATED_LANGUAGES } from "../../../server/src/contract/languages.ts";
+import { TRANSLATED_LANGUAGES } from "../../../server/src/contract/locales.ts";
 
 /** One input per language the consumer app shows a staff-written text in (`<source>.ja`, ...); empty = English is shown. */
 export function TranslationInputs({ source, multiline = false }: { source: string; multiline?: boolean }) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { patchOf } from "../../http/patch.ts";
-import { translationsBody } from "../templates/translations.ts";
+import { translationsBody } from "../../http/translations.ts";
 
 export const bannerBody = z.strictObject({
   title: z.string({ error: "Please enter a title" }).trim().min(1, { error: "Please enter a title" }).max(200),

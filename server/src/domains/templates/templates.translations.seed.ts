@@ -1,4 +1,4 @@
-import type { Translations } from "../../contract/languages.ts";
+import type { Translations } from "../../contract/locales.ts";
 
 /** The demo catalogue's template names in the app's other languages, by the seed's slug (staff edit them in the console). */
 export const SEED_TEMPLATE_NAMES: Record<string, Translations> = {

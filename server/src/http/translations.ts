@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TRANSLATED_LANGUAGES, type Translations } from "../../contract/languages.ts";
+import { TRANSLATED_LANGUAGES, type Translations } from "../contract/locales.ts";
 
 /**
  * A staff-written text in the app's other languages, as the console sends it: one optional string per language; an
