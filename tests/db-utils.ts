@@ -71,9 +71,9 @@ export async function visitor(t: TestApp, headers: Record<string, string> = {}):
 }
 
 /** A console staff member with these roles, logged in through POST /admin/api/login (password + one-time code). */
-/** GETs a signed media URL (absolute, naming PUBLIC_URL) from the in-process app, body as raw bytes. */
+/** GETs a signed media URL (local ones are relative) from the in-process app, body as raw bytes. */
 export async function fetchMedia(t: Pick<TestApp, "http">, url: string): Promise<{ status: number; body: Buffer }> {
-  const u = new URL(url);
+  const u = new URL(url, "http://any-host");
   const res = await t.http.get(u.pathname + u.search).buffer(true).parse((r, cb) => {
     const chunks: Buffer[] = [];
     r.on("data", (c: Buffer) => chunks.push(c));

@@ -28,6 +28,8 @@ export const theme = createTheme({
     button: { textTransform: "none", fontWeight: 600 },
   },
   components: {
+    // Korean breaks lines between words (at spaces), not inside them; a word wider than its line may still break
+    MuiCssBaseline: { styleOverrides: { "html:lang(ko)": { wordBreak: "keep-all", overflowWrap: "break-word" } } },
     MuiButton: {
       defaultProps: { disableElevation: true },
       styleOverrides: {

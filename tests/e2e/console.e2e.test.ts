@@ -185,7 +185,7 @@ describe("operator console in Chromium", () => {
 
     const list = await fetch(`${server.url}/api/Index/getTemplatesList`).then((r) => r.json());
     const shown = (list.data.list as { id: number; cover_url: string }[]).find((x) => x.id === template.id);
-    const got = await fetch(shown!.cover_url);
+    const got = await fetch(new URL(shown!.cover_url, server.url));
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toMatch(/^image\//);
     await page.close();
@@ -256,7 +256,10 @@ describe("operator console in Chromium", () => {
     await page.click('[data-submit="reports-ban-uploader"]');
     await page.waitForSelector('.ra-field-status:has-text("actioned")');
 
-    await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(401);
+    // the session is revoked; the old token earns the ban's reason (docs/decisions/068), not access
+    const refused = await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(403);
+    expect(refused.body.data).toMatchObject({ reason: "banned", ban_reason: "Non-consensual content confirmed" });
+    expect((await server.db.session.findFirstOrThrow({ where: { userId: uploader.userId } })).revokedAt).not.toBeNull();
     expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("removed");
     expect((await server.db.user.findUniqueOrThrow({ where: { id: uploader.userId } })).bannedAt).not.toBeNull();
     await page.close();

@@ -10,7 +10,7 @@ import { startFakeSmtp, type FakeSmtp } from "../fixtures/smtp.ts";
 const RENDER_TIMEOUT = 150_000;
 
 describe("consumer app: a newcomer makes a video", () => {
-  // media URLs are signed absolute URLs, so the server must know its own address
+  // payment and Google return URLs are absolute, so the server must know its own address
   let server: Awaited<ReturnType<typeof startAppServer>>;
   let worker: { stop(): Promise<void> } | undefined;
   let browser: Browser;

@@ -37,7 +37,9 @@ async function expectError(text: string) {
 
 describe("consumer app: upload rules are checked before anything is sent", () => {
   it("photos: the consent box comes first; wrong type, over 10 MB and undecodable files get their messages", async () => {
-    expect(await page.getByTestId("photo-choose").isDisabled()).toBe(true);
+    // before the consent box, a tap on "Choose a photo" explains what is missing instead of opening the picker
+    await page.getByTestId("photo-choose").click();
+    await page.getByTestId("consent-needed").waitFor();
     await page.getByTestId("consent").check();
     const uploads: string[] = [];
     page.on("request", (r) => r.url().includes("/api/ImageUpload/") && uploads.push(r.url()));
@@ -72,7 +74,10 @@ describe("consumer app: upload rules are checked before anything is sent", () =>
     await expectError("The video must be at least 4 seconds long");
     await page.getByTestId("video-input").setInputFiles(await video(dir, 31));
     await expectError("Video duration exceeds limit");
+    // a file the browser's decoder cannot read (issue 11 item 15: 'Video parsing failed'; the server's content check says 'Cannot parse video file')
     await page.getByTestId("video-input").setInputFiles(await bytesFile(dir, "broken.webm", 4000));
+    await expectError("Video parsing failed");
+    await page.getByTestId("video-input").setInputFiles(await bytesFile(dir, "notes.txt", 4000));
     await expectError("Cannot parse video file");
   });
 

@@ -17,7 +17,7 @@ export const en = {
     "payment-events": { name: "Payment event |||| Payment events", fields: { id: "ID", provider: "Provider", eventId: "Event id", type: "Type", orderId: "Order", payload: "Payload", receivedAt: "Received" } },
     templates: {
       name: "Template |||| Templates",
-      fields: { id: "ID", name: "Name", category: "Category", suitFor: "Suit for", mode: "Mode", engineParams: "Engine parameters (JSON)", creditPrice: "Credit price", engine: "Engine (empty: the default)", workflow: "Workflow (GPU engines; empty: the engine's choice)", coverUrl: "Cover image URL", coverSrc: "Cover", enabled: "Enabled", sortOrder: "Order", createdAt: "Created", q: "Search name" },
+      fields: { id: "ID", name: "Name", category: "Category", suitFor: "Suit for", mode: "Mode", engineParams: "Engine parameters (JSON)", creditPrice: "Credit price", engine: "Engine (empty: the default)", workflow: "Workflow (GPU engines; empty: the engine's choice)", coverUrl: "Cover image URL", coverSrc: "Cover", enabled: "Enabled", sortOrder: "Order", createdAt: "Created", q: "Search name", names: { ja: "Name in Japanese", ko: "Name in Korean", ru: "Name in Russian" } },
     },
     channels: {
       name: "Channel |||| Channels",
@@ -42,7 +42,7 @@ export const en = {
       fields: { id: "ID", userId: "User", mode: "Mode", templateId: "Template", engine: "Engine", status: "Status", progress: "Progress", cost: "Cost", input: "Inputs", outputs: "Outputs", outputKey: "Output", error: "Error", state: "Visibility", createdAt: "Created", finishedAt: "Finished" },
     },
     banners: { name: "Banner |||| Banners", fields: { id: "ID", title: "Title", imageUrl: "Image URL", link: "Link", enabled: "Enabled", sortOrder: "Order" } },
-    "prompt-suggestions": { name: "Prompt suggestion |||| Prompt suggestions", fields: { id: "ID", text: "Text", category: "Category", enabled: "Enabled", sortOrder: "Order" } },
+    "prompt-suggestions": { name: "Prompt suggestion |||| Prompt suggestions", fields: { id: "ID", text: "Text", category: "Category", enabled: "Enabled", sortOrder: "Order", texts: { ja: "Text in Japanese", ko: "Text in Korean", ru: "Text in Russian" } } },
     "site-settings": { name: "Site setting |||| Site settings", fields: { id: "Key", key: "Key", value: "Value (JSON)", updatedAt: "Updated" } },
     "audit-log": { name: "Audit entry |||| Audit log", fields: { id: "ID", staffId: "Staff", action: "Action", resource: "Resource", resourceId: "Record", before: "Before", after: "After", reason: "Reason", createdAt: "When", createdAt_gte: "From", createdAt_lte: "Until" } },
     staff: { name: "Staff member |||| Staff", fields: { id: "ID", username: "Username", roles: "Roles", active: "Active", createdAt: "Created", role: "Role" } },

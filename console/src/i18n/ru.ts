@@ -18,7 +18,7 @@ export const ru: typeof en = {
     "payment-events": { name: "Платёжное событие |||| Платёжные события", fields: { id: "ID", provider: "Платёжная система", eventId: "ID события", type: "Тип", orderId: "Заказ", payload: "Данные", receivedAt: "Получено" } },
     templates: {
       name: "Шаблон |||| Шаблоны",
-      fields: { id: "ID", name: "Название", category: "Категория", suitFor: "Для", mode: "Режим", engineParams: "Параметры движка (JSON)", creditPrice: "Цена в кредитах", engine: "Движок (пусто: по умолчанию)", workflow: "Workflow (GPU-движки; пусто: выбор движка)", coverUrl: "URL обложки", coverSrc: "Обложка", enabled: "Включён", sortOrder: "Порядок", createdAt: "Создан", q: "Поиск по названию" },
+      fields: { id: "ID", name: "Название", category: "Категория", suitFor: "Для", mode: "Режим", engineParams: "Параметры движка (JSON)", creditPrice: "Цена в кредитах", engine: "Движок (пусто: по умолчанию)", workflow: "Workflow (GPU-движки; пусто: выбор движка)", coverUrl: "URL обложки", coverSrc: "Обложка", enabled: "Включён", sortOrder: "Порядок", createdAt: "Создан", q: "Поиск по названию", names: { ja: "Название по-японски", ko: "Название по-корейски", ru: "Название по-русски" } },
     },
     channels: {
       name: "Канал |||| Каналы",
@@ -43,7 +43,7 @@ export const ru: typeof en = {
       fields: { id: "ID", userId: "Пользователь", mode: "Режим", templateId: "Шаблон", engine: "Движок", status: "Статус", progress: "Прогресс", cost: "Стоимость", input: "Входные данные", outputs: "Результаты", outputKey: "Результат", error: "Ошибка", state: "Видимость", createdAt: "Создана", finishedAt: "Завершена" },
     },
     banners: { name: "Баннер |||| Баннеры", fields: { id: "ID", title: "Заголовок", imageUrl: "URL изображения", link: "Ссылка", enabled: "Включён", sortOrder: "Порядок" } },
-    "prompt-suggestions": { name: "Подсказка |||| Подсказки для запросов", fields: { id: "ID", text: "Текст", category: "Категория", enabled: "Включена", sortOrder: "Порядок" } },
+    "prompt-suggestions": { name: "Подсказка |||| Подсказки для запросов", fields: { id: "ID", text: "Текст", category: "Категория", enabled: "Включена", sortOrder: "Порядок", texts: { ja: "Текст по-японски", ko: "Текст по-корейски", ru: "Текст по-русски" } } },
     "site-settings": { name: "Настройка сайта |||| Настройки сайта", fields: { id: "Ключ", key: "Ключ", value: "Значение (JSON)", updatedAt: "Обновлено" } },
     "audit-log": { name: "Запись аудита |||| Журнал аудита", fields: { id: "ID", staffId: "Сотрудник", action: "Действие", resource: "Ресурс", resourceId: "Запись", before: "До", after: "После", reason: "Причина", createdAt: "Когда", createdAt_gte: "С", createdAt_lte: "По" } },
     staff: { name: "Сотрудник |||| Сотрудники", fields: { id: "ID", username: "Имя пользователя", roles: "Роли", active: "Активен", createdAt: "Создан", role: "Роль" } },

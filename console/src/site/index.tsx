@@ -3,6 +3,7 @@ import LightbulbIcon from "@mui/icons-material/Lightbulb";
 import SettingsIcon from "@mui/icons-material/Settings";
 import { BooleanField, BooleanInput, Create, Datagrid, DateField, Edit, List, NumberField, NumberInput, SimpleForm, TextField, TextInput, required } from "react-admin";
 import { JsonField } from "../common/fields.tsx";
+import { TranslationInputs } from "../common/TranslationInputs.tsx";
 
 const BannerForm = () => (
   <SimpleForm>
@@ -42,6 +43,7 @@ export const banners = {
 const PromptForm = () => (
   <SimpleForm>
     <TextInput source="text" validate={required()} multiline fullWidth />
+    <TranslationInputs source="texts" multiline />
     <TextInput source="category" />
     <NumberInput source="sortOrder" min={0} />
     <BooleanInput source="enabled" />

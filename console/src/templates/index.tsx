@@ -9,6 +9,7 @@ import {
 } from "react-admin";
 import { apiUrl, httpClient, postFile, postJson } from "../http.ts";
 import { ENGINE_KINDS } from "../../../server/src/contract/engines.ts";
+import { TranslationInputs } from "../common/TranslationInputs.tsx";
 import { GENERATION_MODES } from "../../../server/src/contract/generation.ts";
 import { TEMPLATE_CATEGORIES } from "../../../server/src/contract/templates.ts";
 import { choicesOf } from "../common/choices.ts";
@@ -129,6 +130,7 @@ function TemplateForm({ withUpload = false }: { withUpload?: boolean }) {
   return (
     <SimpleForm>
       <TextInput source="name" validate={required()} />
+      <TranslationInputs source="names" />
       <SelectInput source="category" choices={CATEGORIES} validate={required()} />
       <TextInput source="suitFor" validate={required()} />
       <SelectInput source="mode" choices={MODES} validate={required()} />

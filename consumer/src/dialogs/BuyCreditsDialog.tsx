@@ -27,17 +27,23 @@ import { reportCheckout } from "../features/pixels/purchase.ts";
 import { verification } from "../features/payments/verification.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
-import { dialogs } from "./dialog-store.ts";
+import { ProductTerms } from "../features/payments/ProductTerms.tsx";
+import { dialogs, useTappedProduct } from "./dialog-store.ts";
 
 export const TERMS_MESSAGE = "Please agree to the terms first";
 
 /** `stripe`, or `pagsmile-sbp` for a provider's own method. */
 const optionKey = (o: PaymentOption) => (o.method === "checkout" ? o.provider : `${o.provider}-${o.method}`);
 
-/** SPEC.md §2 buy-credits dialog: packs with a best-value badge, a payment method, the terms box, then off to pay. */
+/**
+ * SPEC.md §2 buy-credits dialog: packs and the plan with a best-value badge, a payment method, the terms box, then
+ * off to pay. The product the person tapped (a flash sale, a card on /payment, the order they retry) is the one
+ * chosen; only when they opened the dialog without choosing is the best-value pack preselected.
+ */
 export default function BuyCreditsDialog() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
+  const tapped = useTappedProduct();
   const [products, setProducts] = useState<Product[] | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [options, setOptions] = useState<PaymentOption[]>([]);
@@ -49,9 +55,8 @@ export default function BuyCreditsDialog() {
   useEffect(() => {
     getProducts()
       .then((list) => {
-        const packs = list.filter((p) => p.kind !== "subscription");
-        setProducts(packs);
-        setSelected((packs.find((p) => p.best_value) ?? packs[0])?.product_id ?? null);
+        setProducts(list);
+        setSelected((list.find((p) => p.product_id === tapped) ?? list.find((p) => p.best_value) ?? list[0])?.product_id ?? null);
       })
       .catch((e: ApiError) => {
         setProducts([]);
@@ -63,7 +68,7 @@ export default function BuyCreditsDialog() {
         setOption((current) => current ?? (list[0] ? optionKey(list[0]) : null));
       })
       .catch(() => setOptions([]));
-  }, []);
+  }, [tapped]);
 
   async function pay() {
     setError(null);
@@ -85,7 +90,7 @@ export default function BuyCreditsDialog() {
   }
 
   return (
-    <Dialog open onClose={() => dialogs.close()} maxWidth="sm" fullWidth data-testid="buy-credits">
+    <Dialog open onClose={() => dialogs.close()} maxWidth="sm" fullWidth data-testid="buy-credits" slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}>
       <DialogTitle sx={{ pr: 6 }}>
         {t("buy.title")}
         {user && (
@@ -97,11 +102,11 @@ export default function BuyCreditsDialog() {
           <CloseIcon />
         </IconButton>
       </DialogTitle>
-      <DialogContent>
+      <DialogContent sx={{ px: { xs: 2, sm: 3 } }}>
         {products === null ? (
           <Box sx={{ display: "grid", placeItems: "center", py: 6 }}><CircularProgress /></Box>
         ) : (
-          <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr 1fr", sm: "repeat(3, 1fr)" }, gap: 1.5, mt: 1 }}>
+          <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "repeat(3, 1fr)" }, gap: 1.5, mt: 1 }}>
             {products.map((p) => {
               const active = p.product_id === selected;
               return (
@@ -115,12 +120,14 @@ export default function BuyCreditsDialog() {
                   }}
                   data-testid={`product-${p.product_id}`}
                   aria-pressed={active}
+                  data-price={p.price}
                   sx={{
                     position: "relative",
+                    minWidth: 0,
                     textAlign: "left",
                     cursor: "pointer",
                     p: 2,
-                    pt: 3,
+                    pt: { xs: p.best_value ? 2.5 : 2, sm: 3 },
                     borderRadius: 3,
                     color: "text.primary",
                     font: "inherit",
@@ -128,21 +135,32 @@ export default function BuyCreditsDialog() {
                     border: "1.5px solid",
                     borderColor: active ? "primary.main" : "divider",
                     transition: "border-color .15s, background-color .15s",
+                    // phones: one row per product (name left, price right); wider screens: a grid of cards
+                    display: "flex",
+                    flexDirection: { xs: "row", sm: "column" },
+                    alignItems: { xs: "center", sm: "flex-start" },
+                    justifyContent: { xs: "space-between", sm: "flex-start" },
+                    gap: { xs: 1, sm: 0 },
                   }}
                 >
                   {p.best_value && (
                     <Chip size="small" label={t("buy.bestValue")} data-testid="best-value" sx={{ position: "absolute", top: -10, left: 12, background: accentGradient, color: "#fff", height: 22 }} />
                   )}
-                  <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
-                    <BoltIcon sx={{ color: "secondary.main", fontSize: 20 }} />
-                    <Typography component="span" sx={{ fontWeight: 800, fontSize: 17, whiteSpace: "nowrap" }}>{t("buy.credits", { count: p.credits })}</Typography>
+                  <Box sx={{ minWidth: 0 }}>
+                    <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
+                      <BoltIcon sx={{ color: "secondary.main", fontSize: 20 }} />
+                      <Typography component="span" sx={{ fontWeight: 800, fontSize: 17 }}>{p.kind === "subscription" ? t("pricing.subscription") : t("buy.credits", { count: p.credits })}</Typography>
+                    </Box>
+                    <ProductTerms product={p} />
                   </Box>
-                  <Typography variant="body1" sx={{ mt: 1, fontWeight: 700 }}>{formatPrice(p.price, p.currency, i18n.language)}</Typography>
-                  {p.was_price ? (
-                    <Typography variant="caption" color="text.secondary" sx={{ textDecoration: "line-through" }}>
-                      {formatPrice(p.was_price, p.currency, i18n.language)}
-                    </Typography>
-                  ) : null}
+                  <Box sx={{ textAlign: { xs: "right", sm: "left" }, flexShrink: 0 }}>
+                    <Typography variant="body1" sx={{ mt: { sm: 1 }, fontWeight: 700 }}>{formatPrice(p.price, p.currency, i18n.language)}</Typography>
+                    {p.was_price ? (
+                      <Typography variant="caption" color="text.secondary" sx={{ textDecoration: "line-through" }}>
+                        {formatPrice(p.was_price, p.currency, i18n.language)}
+                      </Typography>
+                    ) : null}
+                  </Box>
                 </Box>
               );
             })}

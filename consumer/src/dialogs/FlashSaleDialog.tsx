@@ -35,14 +35,14 @@ export default function FlashSaleDialog({ product, onClose }: { product: Product
   }, [left, onClose]);
 
   return (
-    <Dialog open onClose={onClose} maxWidth="xs" fullWidth data-testid="flash-sale">
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth data-testid="flash-sale" slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}>
       <Box sx={{ background: accentGradient, p: 3, pb: 4, textAlign: "center", color: "#fff", position: "relative" }}>
         <IconButton onClick={onClose} aria-label={t("common.close")} sx={{ position: "absolute", right: 8, top: 8, color: "#fff" }}>
           <CloseIcon />
         </IconButton>
         <Typography variant="overline" sx={{ letterSpacing: 3, fontWeight: 800 }}>{t("flashSale.badge")}</Typography>
-        <Typography variant="h4" sx={{ fontWeight: 900, mt: 0.5 }}>{t("flashSale.title", { count: product.credits })}</Typography>
-        <Box sx={{ display: "flex", justifyContent: "center", alignItems: "baseline", gap: 1.5, mt: 1.5 }}>
+        <Typography variant="h4" sx={{ fontWeight: 900, mt: 0.5, overflowWrap: "anywhere" }}>{t("flashSale.title", { count: product.credits })}</Typography>
+        <Box sx={{ display: "flex", justifyContent: "center", alignItems: "baseline", flexWrap: "wrap", columnGap: 1.5, mt: 1.5 }}>
           <Typography variant="h3" sx={{ fontWeight: 900 }}>{formatPrice(product.price, product.currency, i18n.language)}</Typography>
           {product.was_price ? (
             <Typography sx={{ textDecoration: "line-through", opacity: 0.8 }}>{formatPrice(product.was_price, product.currency, i18n.language)}</Typography>
@@ -63,8 +63,9 @@ export default function FlashSaleDialog({ product, onClose }: { product: Product
           sx={{ mt: 3 }}
           onClick={() => {
             onClose();
-            dialogs.open("buyCredits");
+            dialogs.buy(product.product_id);
           }}
+          data-testid="flash-cta"
         >
           {t("flashSale.cta")}
         </Button>

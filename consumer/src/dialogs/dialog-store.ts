@@ -5,9 +5,19 @@ import { createStore, useStore } from "../lib/store.ts";
 export type DialogName = "login" | "buyCredits" | "install" | "support";
 
 const openDialog = createStore<DialogName | null>(null);
+/** The product the person tapped before the buy dialog opened; null = they opened it without choosing one. */
+const tappedProduct = createStore<number | null>(null);
 
 export const dialogs = {
-  open: (name: DialogName): void => openDialog.set(name),
+  open: (name: DialogName): void => {
+    tappedProduct.set(null);
+    openDialog.set(name);
+  },
+  /** The buy dialog with this product chosen: what the person tapped is what is ordered. */
+  buy: (productId: number): void => {
+    tappedProduct.set(productId);
+    openDialog.set("buyCredits");
+  },
   close: (): void => openDialog.set(null),
 };
 
@@ -28,4 +38,8 @@ export const ageGate = {
 
 export function useAgeConfirmed(): boolean {
   return useStore(adult);
+}
+
+export function useTappedProduct(): number | null {
+  return useStore(tappedProduct);
 }

@@ -1,3 +1,4 @@
+import type { BanNotice } from "../../../server/src/contract/refusals.ts";
 import { attributionHeaders } from "../features/attribution/attribution.ts";
 import { clearStoredSession, storage } from "./storage.ts";
 
@@ -87,6 +88,26 @@ function endSession(): void {
   else window.location.reload();
 }
 
+export interface StoredBanNotice extends BanNotice {
+  /** the account's uuid, so an appeal can name it after the login is gone */
+  account: string | null;
+}
+
+function isBanNotice(data: unknown): data is BanNotice {
+  return typeof data === "object" && data !== null && (data as { reason?: unknown }).reason === "banned";
+}
+
+/**
+ * A banned account's 403 ends the session like a 401, but keeps what the server said (the reason staff gave) for
+ * the ban notice the next page shows, instead of a silent logout.
+ */
+function endBannedSession(notice: BanNotice): void {
+  storage.setJson("ban_notice", { ...notice, account: storage.get("uuid") } satisfies StoredBanNotice);
+  clearStoredSession();
+  if (window.location.pathname === "/home") window.location.reload();
+  else window.location.assign("/home");
+}
+
 function mapEnvelopeError(status: number, envelope: Partial<Envelope<unknown>> | null, statusText: string): ApiError {
   const code = typeof envelope?.code === "number" && envelope.code !== 200 ? envelope.code : status;
   const serverMsg = typeof envelope?.msg === "string" && envelope.msg ? envelope.msg : "";
@@ -100,8 +121,14 @@ function mapEnvelopeError(status: number, envelope: Partial<Envelope<unknown>> |
   return new ApiError(code, CLIENT_MESSAGES.unknown, data);
 }
 
+/** A call that got no answer of its own: the network failed, it timed out, or the server broke (5xx). */
+export function failedWithoutAnswer(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 0 || error.code >= 500);
+}
+
 function raise(error: ApiError, quiet: boolean | undefined): never {
   if (error.code === 401) endSession();
+  else if (error.code === 403 && isBanNotice(error.data)) endBannedSession(error.data);
   if (!quiet && !error.silent) errorListener(error);
   throw error;
 }

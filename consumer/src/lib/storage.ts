@@ -27,7 +27,8 @@ export type StoredKey =
   | "consent"
   | "pixel_cache"
   | "purchases_reported"
-  | "exo_click_id";
+  | "exo_click_id"
+  | "ban_notice";
 
 export const storage = {
   get(key: StoredKey): string | null {

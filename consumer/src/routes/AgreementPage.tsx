@@ -19,9 +19,9 @@ export function Component() {
     <Box sx={{ maxWidth: 860, mx: "auto", px: { xs: 2, md: 3 }, py: { xs: 4, md: 6 } }}>
       <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 40 } }}>{t("agreement.title")}</Typography>
       <Typography color="text.secondary" sx={{ mt: 1, mb: 4 }}>{t("agreement.updated")}</Typography>
-      <Box sx={{ display: "grid", gap: 2 }}>
+      <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2 }}>
         {FOOTER_SECTIONS.map((s) => (
-          <Paper key={s} id={s} component="section" sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 4, scrollMarginTop: 80 }}>
+          <Paper key={s} id={s} component="section" sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 4, scrollMarginTop: 80, overflowWrap: "anywhere" }}>
             <Typography variant="h5" component="h2">{t(`footer.${s}`)}</Typography>
             {t(`agreement.${s}`)
               .split("\n\n")

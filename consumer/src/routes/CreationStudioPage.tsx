@@ -58,11 +58,11 @@ export function Component() {
     <Box sx={{ maxWidth: 1200, mx: "auto", px: { xs: 2, md: 3 }, py: { xs: 3, md: 5 } }}>
       <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 42 } }}>{t("studio.title")}</Typography>
       <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>{t("studio.subtitle")}</Typography>
-      <Tabs value={tab} onChange={(_e, v: string) => update({ tab: v === "images" ? "images" : null, task: null })} sx={{ mb: 3 }}>
+      <Tabs value={tab} onChange={(_e, v: string) => update({ tab: v === "images" ? "images" : null, task: null })} sx={{ mb: 3, "& .MuiTab-root": { flexShrink: { xs: 1, sm: 0 }, minWidth: { xs: 0, sm: 90 } } }}>
         <Tab value="videos" label={t("studio.createVideos")} data-testid="tab-videos" />
         <Tab value="images" label={t("studio.createImages")} data-testid="tab-images" />
       </Tabs>
-      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "minmax(0, 1.5fr) minmax(0, 1fr)" }, gap: 3, alignItems: "start" }}>
+      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr)", md: "minmax(0, 1.5fr) minmax(0, 1fr)" }, gap: 3, alignItems: "start" }}>
         <Box>
           {!user ? (
             <GuestGate />

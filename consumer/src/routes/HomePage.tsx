@@ -84,13 +84,13 @@ export function Component() {
   return (
     <Box>
       <Box sx={{ position: "relative", overflow: "hidden", borderBottom: 1, borderColor: "divider", background: "radial-gradient(1200px 500px at 80% -10%, rgba(139,92,246,0.22), transparent), radial-gradient(900px 400px at -10% 110%, rgba(236,72,153,0.14), transparent)" }}>
-        <Box sx={{ maxWidth: 1200, mx: "auto", px: { xs: 2.5, md: 3 }, py: { xs: 5, md: 10 }, display: "grid", gridTemplateColumns: { xs: "1fr", md: "1.15fr 1fr" }, gap: 4, alignItems: "center" }}>
+        <Box sx={{ maxWidth: 1200, mx: "auto", px: { xs: 2.5, md: 3 }, py: { xs: 5, md: 10 }, display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr)", md: "minmax(0, 1.15fr) minmax(0, 1fr)" }, gap: 4, alignItems: "center" }}>
           <Box>
             <Box sx={{ display: "inline-flex", alignItems: "center", gap: 1, px: 1.5, py: 0.5, borderRadius: 999, border: 1, borderColor: "rgba(167,139,250,0.35)", bgcolor: "rgba(167,139,250,0.08)", mb: 2.5 }}>
               <BoltIcon sx={{ fontSize: 16, color: "secondary.main" }} />
               <Typography variant="caption" fontWeight={700}>{t("home.kicker")}</Typography>
             </Box>
-            <Typography variant="h1" sx={{ fontSize: { xs: 40, sm: 52, md: 64 }, lineHeight: 1.04 }}>
+            <Typography variant="h1" sx={{ fontSize: { xs: "clamp(28px, 8.5vw, 40px)", sm: 52, md: 64 }, lineHeight: 1.08, overflowWrap: "anywhere" }}>
               {t("home.titleStart")}{" "}
               <Box component="span" sx={{ background: accentGradient, WebkitBackgroundClip: "text", color: "transparent" }}>{t("home.titleAccent")}</Box>
             </Typography>

@@ -13,6 +13,7 @@ import HourglassTopIcon from "@mui/icons-material/HourglassTop";
 import { useTranslation } from "react-i18next";
 import { useBlocker, useLocation, useNavigate, useSearchParams } from "react-router";
 import { dialogs } from "../dialogs/dialog-store.ts";
+import { getOrder } from "../features/payments/payments.api.ts";
 import { providerOfCallbackPath } from "../features/payments/providers.ts";
 import { MAX_TRIES, storedVerification, useVerification, verification } from "../features/payments/verification.ts";
 import { useSession } from "../features/session/session.ts";
@@ -36,6 +37,15 @@ function useRetryCountdown(active: boolean): number {
     return () => clearInterval(timer);
   }, [active]);
   return left;
+}
+
+/** "Try again" offers the product of the order that failed, not whatever the dialog would preselect. */
+function retry(orderId: number | string | null): void {
+  if (orderId === null) return dialogs.open("buyCredits");
+  getOrder(orderId).then(
+    (order) => dialogs.buy(order.product_id),
+    () => dialogs.open("buyCredits"),
+  );
 }
 
 /** One result page for every provider's return route (SPEC.md §2); the provider decides only how the order is confirmed. */
@@ -102,7 +112,7 @@ export function Component() {
             </Typography>
             <Typography color="text.secondary" sx={{ mt: 1 }}>{t("payment.supportHint")}</Typography>
             <Box sx={{ display: "flex", gap: 1.5, justifyContent: "center", mt: 3, flexWrap: "wrap" }}>
-              <Button variant="contained" disabled={countdown > 0 && phase !== "none"} onClick={() => dialogs.open("buyCredits")} data-testid="payment-retry">
+              <Button variant="contained" disabled={countdown > 0 && phase !== "none"} onClick={() => retry(v.orderId ?? known?.orderId ?? null)} data-testid="payment-retry">
                 {countdown > 0 && phase !== "none" ? t("payment.retryIn", { seconds: countdown }) : t("payment.retry")}
               </Button>
               <Button variant="outlined" onClick={() => dialogs.open("support")} data-testid="payment-support">

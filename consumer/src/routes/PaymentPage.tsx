@@ -9,6 +9,7 @@ import CheckIcon from "@mui/icons-material/Check";
 import { useTranslation } from "react-i18next";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { formatPrice, getProducts, type Product } from "../features/payments/payments.api.ts";
+import { ProductTerms } from "../features/payments/ProductTerms.tsx";
 import { useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
 
@@ -31,13 +32,14 @@ export function Component() {
         <Typography color="text.secondary" sx={{ mt: 1.5 }}>{t("pricing.subtitle")}</Typography>
         {user && <Chip icon={<BoltIcon />} label={t("credits.balance", { count: user.points })} sx={{ mt: 2 }} />}
       </Box>
-      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", md: "repeat(3, 1fr)" }, gap: 2 }}>
+      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr)", sm: "repeat(2, minmax(0, 1fr))", md: "repeat(3, minmax(0, 1fr))" }, gap: 2 }}>
         {products.map((p) => (
-          <Paper key={p.product_id} sx={{ p: 3.5, borderRadius: 5, position: "relative", border: p.best_value ? "1.5px solid" : undefined, borderColor: p.best_value ? "primary.main" : undefined }}>
+          <Paper key={p.product_id} data-testid={`pricing-${p.product_id}`} data-price={p.price} sx={{ p: 3.5, borderRadius: 5, position: "relative", border: p.best_value ? "1.5px solid" : undefined, borderColor: p.best_value ? "primary.main" : undefined }}>
             {p.best_value && <Chip size="small" label={t("buy.bestValue")} sx={{ position: "absolute", top: 16, right: 16, background: accentGradient, color: "#fff" }} />}
             <Typography variant="h6">{p.kind === "subscription" ? t("pricing.subscription") : t("buy.credits", { count: p.credits })}</Typography>
-            <Box sx={{ display: "flex", alignItems: "baseline", gap: 1, mt: 1 }}>
-              <Typography variant="h3" fontWeight={800}>{formatPrice(p.price, p.currency, i18n.language)}</Typography>
+            <ProductTerms product={p} />
+            <Box sx={{ display: "flex", alignItems: "baseline", flexWrap: "wrap", columnGap: 1, mt: 1 }}>
+              <Typography variant="h3" fontWeight={800} sx={{ fontSize: { xs: 36, sm: 48 } }}>{formatPrice(p.price, p.currency, i18n.language)}</Typography>
               {p.was_price ? <Typography color="text.secondary" sx={{ textDecoration: "line-through" }}>{formatPrice(p.was_price, p.currency, i18n.language)}</Typography> : null}
             </Box>
             <Box sx={{ display: "grid", gap: 1, my: 3 }}>
@@ -48,7 +50,7 @@ export function Component() {
                 </Box>
               ))}
             </Box>
-            <Button fullWidth variant={p.best_value ? "contained" : "outlined"} onClick={() => dialogs.open("buyCredits")}>{t("buy.pay")}</Button>
+            <Button fullWidth variant={p.best_value ? "contained" : "outlined"} onClick={() => dialogs.buy(p.product_id)} data-testid={`pricing-buy-${p.product_id}`}>{t("buy.pay")}</Button>
           </Paper>
         ))}
       </Box>

@@ -12,6 +12,8 @@ import { Header } from "../features/site/Header.tsx";
 import { useNotice } from "../features/site/notifications.ts";
 import { useApiErrorsAsNotices } from "../features/site/useApiErrorsAsNotices.ts";
 import { SupportBubble } from "../features/support/SupportBubble.tsx";
+import type { StoredBanNotice } from "../lib/api-client.ts";
+import { storage } from "../lib/storage.ts";
 
 const NoticeSnackbar = lazy(() => import("../features/site/NoticeSnackbar.tsx"));
 const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
@@ -19,6 +21,7 @@ const LoginDialog = lazy(() => import("../dialogs/LoginDialog.tsx"));
 const BuyCreditsDialog = lazy(() => import("../dialogs/BuyCreditsDialog.tsx"));
 const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
 const ConsentBanner = lazy(() => import("../features/consent/ConsentBanner.tsx"));
+const BanNoticeDialog = lazy(() => import("../dialogs/BanNoticeDialog.tsx"));
 
 export function RootLayout() {
   const navigation = useNavigation();
@@ -35,6 +38,8 @@ export function RootLayout() {
   const [painted, setPainted] = useState(false);
   useEffect(() => afterFirstPaint(() => setPainted(true)), []);
   const askConsent = adult && painted && (consentChoice === null || consentSettings);
+  // left by the API client when the server answered that this account is banned
+  const [banNotice] = useState(() => storage.getJson<StoredBanNotice>("ban_notice"));
   useApiErrorsAsNotices();
   useEffect(resumePendingVerification, []);
 
@@ -52,6 +57,7 @@ export function RootLayout() {
         {noticesUsed && <NoticeSnackbar notice={notice} />}
         {askAge && <AgeGateDialog />}
         {askConsent && <ConsentBanner />}
+        {banNotice && !askAge && <BanNoticeDialog notice={banNotice} />}
         {open === "login" && <LoginDialog />}
         {open === "buyCredits" && <BuyCreditsDialog />}
         {open === "install" && <InstallDialog />}

@@ -24,7 +24,9 @@ describe("users: ban and unban", () => {
     await t.http.post(`/admin/api/users/${user.userId}/ban`).set("token", token("moderator")).send({ reason: "" }).expect(400);
     const banned = await t.http.post(`/admin/api/users/${user.userId}/ban`).set("token", token("moderator")).send({ reason: "Repeated abuse" }).expect(200);
     expect(banned.body.bannedAt).not.toBeNull();
-    await t.http.get("/api/Personal/personal_info").set("token", user.token).expect(401);
+    // the token is revoked; it earns the ban's reason (docs/decisions/068), and after the unban a plain 401
+    const refused = await t.http.get("/api/Personal/personal_info").set("token", user.token).expect(403);
+    expect(refused.body.data).toMatchObject({ reason: "banned", ban_reason: "Repeated abuse" });
     expect(await t.db.ban.count({ where: { userId: user.userId, liftedAt: null } })).toBe(1);
     const audit = await t.db.auditLog.findFirstOrThrow({ where: { resource: "User", resourceId: String(user.userId), action: "ban" } });
     expect(audit).toMatchObject({ staffId: as.moderator!.staffId, reason: "Repeated abuse" });
@@ -32,6 +34,7 @@ describe("users: ban and unban", () => {
     const lifted = await t.http.post(`/admin/api/users/${user.userId}/unban`).set("token", token("moderator")).send({ reason: "Appeal accepted" }).expect(200);
     expect(lifted.body.bannedAt).toBeNull();
     expect(await t.db.ban.count({ where: { userId: user.userId, liftedAt: null } })).toBe(0);
+    await t.http.get("/api/Personal/personal_info").set("token", user.token).expect(401);
     await t.http.post(`/admin/api/users/${user.userId}/unban`).set("token", token("moderator")).send({ reason: "again" }).expect(409);
     await t.http.post(`/admin/api/users/999999/ban`).set("token", token("moderator")).send({ reason: "nobody" }).expect(404);
   });
@@ -124,7 +127,7 @@ describe("reports", () => {
     // content taken down is no longer public, so it cannot be reported again: the owner's other shared creation is
     const c = await file((await task(owner.userId)).id);
     await t.http.post(`/admin/api/reports/${c}/ban-uploader`).set("token", token("moderator")).send({ reason: "Repeat offender" }).expect(200);
-    await t.http.get("/api/Personal/personal_info").set("token", owner.token).expect(401);
+    expect((await t.http.get("/api/Personal/personal_info").set("token", owner.token).expect(403)).body.data).toMatchObject({ reason: "banned", ban_reason: "Repeat offender" });
     const actions = (await t.db.auditLog.findMany({ where: { reason: { in: ["Consent on file", "Confirmed", "Repeat offender"] } }, orderBy: { id: "asc" } })).map((x) => `${x.resource}:${x.action}`);
     expect(actions).toEqual(["Report:dismiss", "Report:takedown", "Report:takedown", "User:ban"]);
 

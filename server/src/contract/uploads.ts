@@ -33,7 +33,13 @@ export const UPLOAD_MESSAGES = {
   trimLength: "The trimmed audio must be 4-30 seconds long",
   videoTooBig: "The video file cannot exceed 100MB!",
   videoUnparsable: "Cannot parse video file",
+  /** the browser's own decoder could not read the chosen file (the server's content check says videoUnparsable) */
+  videoParsingFailed: "Video parsing failed",
   videoTooLong: "Video duration exceeds limit",
   videoTooShort: "The video must be at least 4 seconds long",
   choosePicture: "Please choose a picture first",
+  /** an upload that got no answer of its own: the network failed, it timed out or the server broke (5xx) */
+  imageUploadFailed: "Failed to upload image, please try again",
+  /** a proxy in front of the API refused the photo as too large (HTTP 413) before our own 10 MB rule could answer */
+  imageSizeExceeded: "Image size exceeded 10MB",
 } as const;

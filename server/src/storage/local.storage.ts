@@ -6,7 +6,6 @@ import type { MediaStorage } from "./media-storage.ts";
 export interface LocalStorageOptions {
   root: string;
   secret: string;
-  publicUrl: string;
   defaultTtl: number;
 }
 
@@ -41,7 +40,11 @@ export function localMediaSigner(secret: string): LocalMediaSigner {
   };
 }
 
-/** Files under $DATA_DIR/media, served through HMAC-signed URLs (key + expiry) checked by the media route. */
+/**
+ * Files under $DATA_DIR/media, served through HMAC-signed URLs (key + expiry) checked by the media route. The URLs
+ * are relative (`/api/media/file?...`): the browser fetches them from whatever host name it reached Reverie by (a
+ * phone on the LAN, 127.0.0.1, a proxy's name), so helmet's same-origin Cross-Origin-Resource-Policy holds.
+ */
 export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { root: string; signer: LocalMediaSigner; fileOf(key: string): string } {
   const signer = localMediaSigner(o.secret);
   const fileOf = (key: string) => {
@@ -86,7 +89,7 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { roo
       assertSafeKey(key);
       const expires = Math.floor(Date.now() / 1000) + ttl;
       const q = new URLSearchParams({ key, expires: String(expires), sig: signer.sign(key, expires) });
-      return `${o.publicUrl}${LOCAL_MEDIA_PATH}?${q}`;
+      return `${LOCAL_MEDIA_PATH}?${q}`;
     },
   };
 }

@@ -49,7 +49,6 @@ export function createStorage(config: Config): MediaStorage {
   return createLocalStorage({
     root: path.join(config.dataDir, "media"),
     secret: mediaUrlSecret(config),
-    publicUrl: config.publicUrl,
     defaultTtl: config.MEDIA_URL_TTL_SECONDS,
   });
 }

@@ -10,7 +10,7 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { getPrompts, type PromptSuggestion } from "../templates/templates.api.ts";
+import { getPrompts, inLanguage, type PromptSuggestion } from "../templates/templates.api.ts";
 import type { ImageMode } from "../../../../server/src/contract/generation.ts";
 import { submitImages, TEXT_OR_ROLE } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
@@ -22,7 +22,7 @@ const BATCH_SIZES = [2, 4] as const;
 
 /** Text to image, and a batch of images from one prompt. */
 export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [mode, setMode] = useState<ImageMode>("text_to_image");
   const [prompt, setPrompt] = useState("");
   const [count, setCount] = useState<number>(BATCH_SIZES[1]);
@@ -44,7 +44,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
 
 
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3 }}>
+    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3 }}>
       <ToggleButtonGroup exclusive size="small" value={mode} onChange={(_e, v: ImageMode | null) => v && setMode(v)}>
         <ToggleButton value="text_to_image" data-testid="mode-text_to_image" sx={{ px: 2 }}>{t("modes.text_to_image")}</ToggleButton>
         <ToggleButton value="image_batch" data-testid="mode-image_batch" sx={{ px: 2 }}>{t("modes.image_batch")}</ToggleButton>
@@ -62,9 +62,10 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
         />
         {suggestions.length > 0 && (
           <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mt: 1.5 }}>
-            {suggestions.map((s) => (
-              <Chip key={s.id} label={s.text} variant="outlined" onClick={() => setPrompt(s.text)} sx={{ maxWidth: 280 }} />
-            ))}
+            {suggestions.map((s) => {
+              const text = inLanguage(s.text, s.texts, i18n.language);
+              return <Chip key={s.id} label={text} variant="outlined" onClick={() => setPrompt(text)} data-testid="prompt-chip" sx={{ maxWidth: "100%" }} />;
+            })}
           </Box>
         )}
       </Box>
@@ -81,7 +82,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
         </Box>
       )}
       <MoreSettings value={settings} onChange={setSettings} aspect strength={false} />
-      <PriceLine price={price} />
+      <PriceLine quote={price} />
       {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
       <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate-images" sx={{ py: 1.5 }}>
         {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generateImages")}

@@ -4,18 +4,23 @@ import BoltIcon from "@mui/icons-material/Bolt";
 import { useTranslation } from "react-i18next";
 import { useEffect, useState } from "react";
 import { useSession } from "../session/session.ts";
-import { freeGenerations } from "./generation.api.ts";
+import { freeGenerations, type Quote } from "./generation.api.ts";
 
-/** What the request costs (from the server) next to what the user has. */
-export function PriceLine({ price }: { price: number | null }) {
+/**
+ * What the request costs (from the server) next to what the user has. "Free video left" is shown only when the
+ * server says a free generation pays for this very request; otherwise the balance it will be paid from.
+ */
+export function PriceLine({ quote }: { quote: Quote | null }) {
+  const price = quote?.points ?? null;
   const { t } = useTranslation();
   const { user } = useSession();
   const [free, setFree] = useState(0);
   useEffect(() => {
     if (user) freeGenerations().then(setFree, () => setFree(0));
   }, [user?.id, user?.points]);
+  const freeApplies = free > 0 && quote?.free_applies === true;
   return (
-    <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", p: 2, borderRadius: 3, bgcolor: "rgba(167,139,250,0.08)", border: 1, borderColor: "rgba(167,139,250,0.25)" }}>
+    <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", gap: 1.5, p: 2, borderRadius: 3, bgcolor: "rgba(167,139,250,0.08)", border: 1, borderColor: "rgba(167,139,250,0.25)" }}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <BoltIcon sx={{ color: "secondary.main" }} />
         <Typography fontWeight={700} data-testid="price" data-price={price ?? ""}>
@@ -23,8 +28,8 @@ export function PriceLine({ price }: { price: number | null }) {
         </Typography>
       </Box>
       {user && (
-        <Typography variant="body2" color={free > 0 ? "success.main" : "text.secondary"} data-testid="free-left">
-          {free > 0 ? t("studio.freeLeft", { count: free }) : t("studio.youHave", { count: user.points })}
+        <Typography variant="body2" color={freeApplies ? "success.main" : "text.secondary"} data-testid="free-left" data-free={freeApplies ? 1 : 0} sx={{ textAlign: "right" }}>
+          {freeApplies ? t("studio.freeLeft", { count: free }) : t("studio.youHave", { count: user.points })}
         </Typography>
       )}
     </Box>

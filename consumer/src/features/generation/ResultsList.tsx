@@ -17,13 +17,16 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import DownloadIcon from "@mui/icons-material/Download";
+import ImageIcon from "@mui/icons-material/Image";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import type { Theme } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { deleteTask, statusKey, taskList, type Task, type TaskStatusKey } from "./generation.api.ts";
 import { Can } from "../session/Can.tsx";
 import { ShareToggle } from "./ShareToggle.tsx";
-import { downloadName } from "./TaskProgress.tsx";
+import { downloadFiles, mediaFiles } from "./media-files.ts";
 
 /** SPEC.md §9 page sizes. */
 export const PAGE_SIZES = [10, 20, 30, 50];
@@ -41,9 +44,99 @@ function createdAt(task: Task, locale: string): string {
   return task.created_at ? new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(task.created_at)) : "";
 }
 
-/** SPEC.md §3 generated-item list: ID, created time, status, action (open, download, delete). */
+type Open = (task: Task) => void;
+
+/** The poster of a finished task (a video's first frame, an image's own preview); the way to open it. */
+function Thumbnail({ task, onOpen, size }: { task: Task; onOpen: Open; size: number }) {
+  const { t } = useTranslation();
+  const ready = statusKey(task) === "succeeded" && mediaFiles(task).length > 0;
+  const video = Boolean(task.video_url);
+  const box = { width: size, aspectRatio: "1 / 1", borderRadius: 2, bgcolor: "rgba(255,255,255,0.05)", overflow: "hidden", display: "block", position: "relative" } as const;
+  if (!ready || !task.poster_url) return <Box sx={box} data-testid="result-thumb" />;
+  return (
+    <Box component="button" type="button" onClick={() => onOpen(task)} aria-label={video ? t("results.open") : t("newcomer.results.view")} data-testid="result-thumb" sx={{ ...box, p: 0, border: 0, cursor: "pointer" }}>
+      <Box component="img" src={task.poster_url} alt="" loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }} />
+      {video && <PlayArrowIcon sx={{ position: "absolute", inset: 0, m: "auto", color: "#fff", filter: "drop-shadow(0 1px 3px rgba(0,0,0,.7))" }} />}
+    </Box>
+  );
+}
+
+function StatusChip({ task }: { task: Task }) {
+  const { t } = useTranslation();
+  const key = statusKey(task);
+  return <Chip size="small" color={STATUS_COLOR[key]} label={t(`status.${key}`)} variant={key === "queued" ? "outlined" : "filled"} />;
+}
+
+/** Open (Play for a video, View for images), download every file it made, share, delete. */
+function Actions({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelete: Open }) {
+  const { t } = useTranslation();
+  const key = statusKey(task);
+  const files = key === "succeeded" ? mediaFiles(task) : [];
+  const video = Boolean(task.video_url);
+  return (
+    <>
+      {files.length > 0 && (
+        <>
+          <Tooltip title={video ? t("results.open") : t("newcomer.results.view")}>
+            <IconButton size="small" onClick={() => onOpen(task)} data-testid="result-open" data-kind={video ? "video" : "image"} aria-label={video ? t("results.open") : t("newcomer.results.view")}>
+              {video ? <PlayArrowIcon fontSize="small" /> : <ImageIcon fontSize="small" />}
+            </IconButton>
+          </Tooltip>
+          <Tooltip title={files.length > 1 ? t("newcomer.results.downloadAll", { count: files.length }) : t("results.download")}>
+            {files.length === 1 ? (
+              <IconButton size="small" component="a" href={files[0].url} download={files[0].name} data-testid="result-download" aria-label={t("results.download")}>
+                <DownloadIcon fontSize="small" />
+              </IconButton>
+            ) : (
+              <IconButton size="small" onClick={() => void downloadFiles(files)} data-testid="result-download" aria-label={t("newcomer.results.downloadAll", { count: files.length })}>
+                <DownloadIcon fontSize="small" />
+              </IconButton>
+            )}
+          </Tooltip>
+          <Can permission="update:GenerationTask">
+            <ShareToggle task={task} compact />
+          </Can>
+        </>
+      )}
+      {(key === "running" || key === "queued") && (
+        <Button size="small" component={RouterLink} to={`/creationStudio?task=${task.id}`}>{t("results.watch")}</Button>
+      )}
+      <Can permission="delete:GenerationTask">
+        <Tooltip title={t("results.delete")}>
+          <IconButton size="small" onClick={() => onDelete(task)} data-testid="result-delete" aria-label={t("results.delete")}><DeleteOutlineIcon fontSize="small" /></IconButton>
+        </Tooltip>
+      </Can>
+    </>
+  );
+}
+
+/** A phone's row: the thumbnail beside the date and status, the actions beneath, nothing off the right edge. */
+function ResultCard({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelete: Open }) {
+  const { i18n } = useTranslation();
+  return (
+    <Box data-testid={`result-${task.id}`} sx={{ display: "grid", gridTemplateColumns: "88px minmax(0, 1fr)", gap: 1.5, p: 1.25, borderRadius: 3, border: 1, borderColor: "divider", bgcolor: "rgba(255,255,255,0.02)" }}>
+      <Thumbnail task={task} onOpen={onOpen} size={88} />
+      <Box sx={{ minWidth: 0, display: "grid", alignContent: "space-between", gap: 0.5 }}>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
+          <StatusChip task={task} />
+          <Typography variant="caption" color="text.secondary" sx={{ fontFamily: "monospace" }}>#{task.id}</Typography>
+        </Box>
+        <Typography variant="body2" color="text.secondary">{createdAt(task, i18n.language)}</Typography>
+        <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", ml: -0.75 }}>
+          <Actions task={task} onOpen={onOpen} onDelete={onDelete} />
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * SPEC.md §3 generated-item list: ID, created time, status, action (open, download, delete), each with its
+ * thumbnail. Phones get cards instead of the table, so every action stays on screen.
+ */
 export function ResultsList() {
   const { t, i18n } = useTranslation();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
   const [page, setPage] = useState(0);
   const [limit, setLimit] = useState(20);
   const [data, setData] = useState<{ list: Task[]; total: number } | null>(null);
@@ -74,58 +167,47 @@ export function ResultsList() {
     );
   }
 
+  const rows = data?.list ?? [];
   return (
-    <Paper sx={{ borderRadius: 5, overflow: "hidden" }} data-testid="results">
-      <Box sx={{ overflowX: "auto" }}>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>{t("results.id")}</TableCell>
-              <TableCell>{t("results.created")}</TableCell>
-              <TableCell>{t("results.status")}</TableCell>
-              <TableCell align="right">{t("results.action")}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(data?.list ?? []).map((task) => {
-              const key = statusKey(task);
-              const media = task.video_url ?? task.image_urls?.[0] ?? null;
-              return (
+    <Paper sx={{ borderRadius: 5, overflow: "hidden" }} data-testid="results" data-layout={phone ? "cards" : "table"}>
+      {phone ? (
+        <Box sx={{ display: "grid", gap: 1.5, p: 1.5 }}>
+          {rows.map((task) => (
+            <ResultCard key={task.id} task={task} onOpen={setPlaying} onDelete={setDeleting} />
+          ))}
+        </Box>
+      ) : (
+        <Box sx={{ overflowX: "auto" }}>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ width: 72 }} />
+                <TableCell>{t("results.id")}</TableCell>
+                <TableCell>{t("results.created")}</TableCell>
+                <TableCell>{t("results.status")}</TableCell>
+                <TableCell align="right">{t("results.action")}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((task) => (
                 <TableRow key={task.id} hover data-testid={`result-${task.id}`}>
+                  <TableCell sx={{ py: 0.75 }}>
+                    <Thumbnail task={task} onOpen={setPlaying} size={56} />
+                  </TableCell>
                   <TableCell sx={{ fontFamily: "monospace" }}>{task.id}</TableCell>
-                  <TableCell>{createdAt(task, i18n.language)}</TableCell>
+                  <TableCell sx={{ whiteSpace: "nowrap" }}>{createdAt(task, i18n.language)}</TableCell>
                   <TableCell>
-                    <Chip size="small" color={STATUS_COLOR[key]} label={t(`status.${key}`)} variant={key === "queued" ? "outlined" : "filled"} />
+                    <StatusChip task={task} />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                    {key === "succeeded" && media && (
-                      <>
-                        <Tooltip title={t("results.open")}>
-                          <IconButton size="small" onClick={() => setPlaying(task)} data-testid="result-open"><PlayArrowIcon fontSize="small" /></IconButton>
-                        </Tooltip>
-                        <Tooltip title={t("results.download")}>
-                          <IconButton size="small" component="a" href={media} download={downloadName(task.id, media)} data-testid="result-download"><DownloadIcon fontSize="small" /></IconButton>
-                        </Tooltip>
-                        <Can permission="update:GenerationTask">
-                          <ShareToggle task={task} compact />
-                        </Can>
-                      </>
-                    )}
-                    {(key === "running" || key === "queued") && (
-                      <Button size="small" component={RouterLink} to={`/creationStudio?task=${task.id}`}>{t("results.watch")}</Button>
-                    )}
-                    <Can permission="delete:GenerationTask">
-                      <Tooltip title={t("results.delete")}>
-                        <IconButton size="small" onClick={() => setDeleting(task)} data-testid="result-delete"><DeleteOutlineIcon fontSize="small" /></IconButton>
-                      </Tooltip>
-                    </Can>
+                    <Actions task={task} onOpen={setPlaying} onDelete={setDeleting} />
                   </TableCell>
                 </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </Box>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      )}
       <TablePagination
         component="div"
         count={data?.total ?? 0}
@@ -140,16 +222,27 @@ export function ResultsList() {
         labelRowsPerPage={t("results.perPage")}
         labelDisplayedRows={({ from, to, count }) => t("results.range", { from, to, count })}
       />
-      <Dialog open={playing !== null} onClose={() => setPlaying(null)} maxWidth="md" fullWidth>
+      <Dialog open={playing !== null} onClose={() => setPlaying(null)} maxWidth="md" fullWidth data-testid="result-viewer" slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}>
         <DialogContent sx={{ p: 1.5 }}>
           {playing?.video_url ? (
-            <Box component="video" src={playing.video_url} poster={playing.poster_url ?? undefined} controls autoPlay playsInline sx={{ width: "100%", borderRadius: 2, display: "block", bgcolor: "#000" }} />
+            <Box component="video" src={playing.video_url} poster={playing.poster_url ?? undefined} controls autoPlay playsInline sx={{ width: "100%", maxHeight: "calc(100svh - 160px)", objectFit: "contain", borderRadius: 2, display: "block", bgcolor: "#000" }} />
           ) : (
-            <Box sx={{ display: "grid", gap: 1 }}>
-              {(playing?.image_urls ?? []).map((src) => <Box key={src} component="img" src={src} alt={t("progress.imageAlt")} sx={{ width: "100%", borderRadius: 2 }} />)}
+            <Box sx={{ display: "grid", gap: 1.5 }}>
+              {playing &&
+                mediaFiles(playing).map((f) => (
+                  <Box key={f.url}>
+                    <Box component="img" src={f.url} alt={t("progress.imageAlt")} sx={{ width: "100%", borderRadius: 2, display: "block" }} />
+                    <Button size="small" startIcon={<DownloadIcon />} href={f.url} download={f.name} data-testid="viewer-download" sx={{ mt: 0.5 }}>
+                      {t("results.download")}
+                    </Button>
+                  </Box>
+                ))}
             </Box>
           )}
         </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setPlaying(null)}>{t("common.close")}</Button>
+        </DialogActions>
       </Dialog>
       <Dialog open={deleting !== null} onClose={() => setDeleting(null)} data-testid="delete-confirm">
         <DialogContent>

@@ -1,12 +1,15 @@
+import { useEffect, useRef } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import IconButton from "@mui/material/IconButton";
 import LinearProgress from "@mui/material/LinearProgress";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
 import { LOCAL_DRAFT, rerunTask, statusKey } from "./generation.api.ts";
+import { downloadFiles, mediaFiles } from "./media-files.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { ShareToggle } from "./ShareToggle.tsx";
 import { useTaskProgress } from "./useTaskProgress.ts";
@@ -17,11 +20,6 @@ function estimateText(t: (k: string, o?: Record<string, unknown>) => string, sec
   return seconds < 60 ? t("progress.estimateSeconds", { count: Math.ceil(seconds) }) : t("progress.estimateMinutes", { count: Math.ceil(seconds / 60) });
 }
 
-export function downloadName(id: number, url: string): string {
-  const ext = /\.(mp4|jpg|jpeg|png|webp)(\?|$)/i.exec(url)?.[1] ?? "mp4";
-  return `reverie-${id}.${ext}`;
-}
-
 /** Live progress of a submitted task, then the result to play and download (or the failure and the refund). */
 export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; onAnother: () => void; onRerun?: (taskId: number) => void }) {
   const { t } = useTranslation();
@@ -29,9 +27,13 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
   const rerun = useSubmitTask((id) => onRerun?.(id));
   const key = task?.status ? statusKey(task) : "queued";
   const progress = Math.max(0, Math.min(100, task?.progress ?? 0));
+  const files = task && key === "succeeded" ? mediaFiles(task) : [];
+  // after Generate (or opening a task from Results) the progress is what the person wants to see, wherever the page was scrolled
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.scrollIntoView({ block: "start", behavior: "smooth" }), [taskId]);
 
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 4 }, borderRadius: 5 }} data-testid="task-progress" data-status={key}>
+    <Paper ref={box} sx={{ p: { xs: 2.5, md: 4 }, borderRadius: 5, scrollMarginTop: 72 }} data-testid="task-progress" data-status={key}>
       {(key === "queued" || key === "running" || key === "unknown") && (
         <>
           <Typography variant="h5">{t(`progress.title.${key}`)}</Typography>
@@ -49,18 +51,28 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
         <>
           <Typography variant="h5">{t("progress.done")}</Typography>
           {task.video_url ? (
-            <Box component="video" src={task.video_url} poster={task.poster_url ?? undefined} controls playsInline data-testid="result-video" sx={{ width: "100%", maxHeight: 520, mt: 2, borderRadius: 3, bgcolor: "#000" }} />
+            <Box component="video" src={task.video_url} poster={task.poster_url ?? undefined} controls playsInline data-testid="result-video" sx={{ display: "block", width: "100%", maxHeight: { xs: "calc(100svh - 200px)", md: 520 }, objectFit: "contain", mt: 2, borderRadius: 3, bgcolor: "#000" }} />
           ) : (
             <Box sx={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(180px, 1fr))", gap: 1.5, mt: 2 }}>
-              {(task.image_urls ?? []).map((src) => (
-                <Box key={src} component="img" src={src} alt={t("progress.imageAlt")} sx={{ width: "100%", borderRadius: 3 }} data-testid="result-image" />
+              {files.map((f) => (
+                <Box key={f.url} sx={{ position: "relative" }}>
+                  <Box component="img" src={f.url} alt={t("progress.imageAlt")} sx={{ width: "100%", display: "block", borderRadius: 3 }} data-testid="result-image" />
+                  <IconButton component="a" href={f.url} download={f.name} aria-label={t("progress.download")} data-testid="result-image-download" sx={{ position: "absolute", right: 8, bottom: 8, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.75)" } }}>
+                    <DownloadIcon fontSize="small" />
+                  </IconButton>
+                </Box>
               ))}
             </Box>
           )}
           <Box sx={{ display: "flex", gap: 1.5, mt: 2, flexWrap: "wrap" }}>
-            {task.video_url && (
-              <Button variant="contained" startIcon={<DownloadIcon />} href={task.video_url} download={downloadName(task.id, task.video_url)} data-testid="download">
+            {files.length === 1 && (
+              <Button variant="contained" startIcon={<DownloadIcon />} href={files[0].url} download={files[0].name} data-testid="download">
                 {t("progress.download")}
+              </Button>
+            )}
+            {files.length > 1 && (
+              <Button variant="contained" startIcon={<DownloadIcon />} onClick={() => void downloadFiles(files)} data-testid="download">
+                {t("newcomer.results.downloadAll", { count: files.length })}
               </Button>
             )}
             <ShareToggle task={task} />

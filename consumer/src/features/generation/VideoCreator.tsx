@@ -13,10 +13,10 @@ import { MediaUploader, type TrimmedUpload } from "../uploads/MediaUploader.tsx"
 import { PhotoPicker } from "../uploads/PhotoPicker.tsx";
 import { UPLOAD_MESSAGES } from "../uploads/upload-rules.ts";
 import type { UploadResult } from "../uploads/uploads.api.ts";
-import type { Template } from "../templates/templates.api.ts";
+import { inLanguage, type Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
 import { STUDIO_MODES, type Resolution, type StudioMode } from "../../../../server/src/contract/generation.ts";
-import { submitVideo } from "./generation.api.ts";
+import { submitVideo, VIDEO_SUBMIT_FAILED } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
@@ -40,7 +40,7 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 
 /** Image to video, audio overlay and video to video: the inputs, a template, the options and the price, then submit. */
 export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }: { mode: StudioMode; onMode: (m: StudioMode) => void; template: Template | null; onTemplate: (t: Template | null) => void; onSubmitted: (taskId: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
   const [video, setVideo] = useState<TrimmedUpload | null>(null);
@@ -48,7 +48,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
   const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
   const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS[0]);
   const [chooser, setChooser] = useState(false);
-  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
+  const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted, VIDEO_SUBMIT_FAILED);
 
   const needsTemplate = mode !== "audio_overlay";
   const duration = mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
@@ -75,7 +75,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
 
 
   return (
-    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3.5 }}>
+    <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3.5 }}>
       <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: StudioMode | null) => v && onMode(v)} sx={{ flexWrap: "wrap" }} size="small">
         {STUDIO_MODES.map((m) => (
           <ToggleButton key={m} value={m} data-testid={`mode-${m}`} sx={{ px: 2 }}>{t(`modes.${m}`)}</ToggleButton>
@@ -109,7 +109,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
               </Box>
             )}
             <Box>
-              <Typography fontWeight={600} data-testid="chosen-template">{template ? template.name : t("studio.noTemplate")}</Typography>
+              <Typography fontWeight={600} data-testid="chosen-template">{template ? inLanguage(template.name, template.names, i18n.language) : t("studio.noTemplate")}</Typography>
               <Button startIcon={<AutoAwesomeIcon />} onClick={() => setChooser(true)} sx={{ mt: 1 }} variant="outlined" data-testid="open-templates">
                 {template ? t("studio.changeTemplate") : t("studio.browseTemplates")}
               </Button>
@@ -146,7 +146,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
 
       <Box sx={{ display: "grid", gap: 1.5 }}>
         <MoreSettings value={settings} onChange={setSettings} aspect={false} strength={mode === "video_to_video"} />
-        <PriceLine price={price} />
+        <PriceLine quote={price} />
         {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
         <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate" sx={{ py: 1.5 }}>
           {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generate")}

@@ -8,6 +8,8 @@ import type { STUDIO_ASPECTS } from "../../../../server/src/contract/engines.ts"
 /** SPEC.md §8 texts the creating screens react to. */
 export const NOT_ENOUGH_CREDITS = "Please get points first";
 export const TEXT_OR_ROLE = "Please enter the text or select the role";
+/** a video submit that got no answer of its own (network, time-out, 5xx); a task that fails later says generationFailed */
+export const VIDEO_SUBMIT_FAILED = "Failed to generate video";
 
 /** SPEC.md §4 task states, in the API's own words. */
 export const TASK_STATUS = {
@@ -105,8 +107,15 @@ export interface PriceRequest {
   count?: number;
 }
 
-export async function durationPoints(input: PriceRequest): Promise<number> {
-  return (await api.post<{ points: number }>("/api/Generation/getDurationPoints", input, { quiet: true })).points;
+/** The server's price of a request, and whether a free generation would pay for it (its rule, not the app's). */
+export interface Quote {
+  points: number;
+  free_applies: boolean;
+}
+
+export async function durationPoints(input: PriceRequest): Promise<Quote> {
+  const { points, free_applies } = await api.post<Quote>("/api/Generation/getDurationPoints", input, { quiet: true });
+  return { points, free_applies };
 }
 
 export async function freeGenerations(): Promise<number> {

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { durationPoints, type PriceRequest } from "./generation.api.ts";
+import { durationPoints, type PriceRequest, type Quote } from "./generation.api.ts";
 
 /** The credit price of the request as the server computes it (getDurationPoints), refreshed as the choices change. */
-export function usePrice(input: PriceRequest | null): number | null {
-  const [price, setPrice] = useState<number | null>(null);
+export function usePrice(input: PriceRequest | null): Quote | null {
+  const [price, setPrice] = useState<Quote | null>(null);
   const key = JSON.stringify(input);
   useEffect(() => {
     if (!input) return setPrice(null);

@@ -1,13 +1,15 @@
 import { useState } from "react";
 import { dialogs } from "../../dialogs/dialog-store.ts";
 import { translateMessage } from "../../i18n/index.ts";
+import { failedWithoutAnswer } from "../../lib/api-client.ts";
 import { NOT_ENOUGH_CREDITS } from "./generation.api.ts";
 
 /**
  * Submitting a generation: one idempotency key per attempt (a double click or a retried request makes one task),
- * the server's refusal shown translated, and the buy-credits dialog when the balance is short.
+ * the server's refusal shown translated (or `noAnswerMessage` when there was no answer to show), and the
+ * buy-credits dialog when the balance is short.
  */
-export function useSubmitTask(onSubmitted: (taskId: number) => void) {
+export function useSubmitTask(onSubmitted: (taskId: number) => void, noAnswerMessage?: string) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
@@ -21,7 +23,7 @@ export function useSubmitTask(onSubmitted: (taskId: number) => void) {
       onSubmitted(id);
     } catch (e) {
       const message = (e as Error).message;
-      setError(translateMessage(message));
+      setError(translateMessage(noAnswerMessage && failedWithoutAnswer(e) ? noAnswerMessage : message));
       if (message === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
     } finally {
       setBusy(false);

@@ -13,6 +13,8 @@ export interface Product {
   was_price: number | null;
   currency: string;
   best_value: boolean;
+  /** a plan's period in days */
+  interval_days: number | null;
   flash_sale_ends_at: string | null;
 }
 
@@ -38,6 +40,11 @@ export async function getPaymentOptions(): Promise<PaymentOption[]> {
 
 export function createOrderAndPay(input: { product_id: number; provider: string; method?: string; agree_terms: boolean; quantity?: number }): Promise<CreatedOrder> {
   return api.post<CreatedOrder>("/api/order/createOrderAndPay", input, { quiet: true });
+}
+
+/** One of the caller's orders: the result page reads which product a failed payment was for, to retry that one. */
+export async function getOrder(orderId: number | string): Promise<{ order_id: number; product_id: number; order_status: string }> {
+  return api.get("/api/Order/getOrderInfo", { query: { order_id: Number(orderId) }, quiet: true });
 }
 
 export async function queryPayment(orderId: number | string): Promise<string> {

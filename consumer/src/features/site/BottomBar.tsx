@@ -10,6 +10,17 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { dialogs } from "../../dialogs/dialog-store.ts";
 
+/**
+ * Five actions share a 360 px phone: MUI's 80 px minimum per action would push the outer two off screen, and
+ * Japanese and Korean labels would break inside a word, so labels break only at spaces (keep-all) and stay short.
+ */
+const BAR = {
+  bgcolor: "transparent",
+  "& .MuiBottomNavigationAction-root": { minWidth: 0, flex: "1 1 0", px: 0.25 },
+  "& .MuiBottomNavigationAction-label": { fontSize: "0.7rem", lineHeight: 1.15, wordBreak: "keep-all", overflowWrap: "normal", textAlign: "center" },
+  "& .MuiBottomNavigationAction-label.Mui-selected": { fontSize: "0.72rem" },
+} as const;
+
 /** SPEC.md §2 bottom bar, on phones: Video, HomeLink, Results, Buy Credits, Video Plus. */
 export function BottomBar() {
   const { t } = useTranslation();
@@ -20,7 +31,7 @@ export function BottomBar() {
 
   return (
     <Paper elevation={0} sx={{ position: "fixed", bottom: 0, left: 0, right: 0, display: { xs: "block", md: "none" }, borderTop: 1, borderColor: "divider", zIndex: 1100, bgcolor: "rgba(20,20,31,0.92)", backdropFilter: "blur(14px)", pb: "env(safe-area-inset-bottom)" }}>
-      <BottomNavigation showLabels value={current} sx={{ bgcolor: "transparent" }}>
+      <BottomNavigation showLabels value={current} sx={BAR}>
         <BottomNavigationAction value="video" label={t("bottomBar.video")} icon={<MovieFilterIcon />} onClick={() => navigate("/creationStudio")} data-testid="bottom-video" />
         <BottomNavigationAction value="homeLink" label={t("bottomBar.homeLink")} icon={<HomeIcon />} onClick={() => navigate("/home")} data-testid="bottom-home" />
         <BottomNavigationAction value="results" label={t("bottomBar.results")} icon={<VideoLibraryIcon />} onClick={() => navigate("/function")} data-testid="bottom-results" />

@@ -2,8 +2,9 @@ import { useState, type ReactNode } from "react";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
+import { useTranslation } from "react-i18next";
 import { IMAGE_MODES } from "../../../../server/src/contract/generation.ts";
-import type { Template } from "./templates.api.ts";
+import { inLanguage, type Template } from "./templates.api.ts";
 
 const PICTURE_MODES = new Set<string>(IMAGE_MODES);
 
@@ -13,6 +14,7 @@ const PICTURE_MODES = new Set<string>(IMAGE_MODES);
  * phone); nothing of it loads before that.
  */
 export function TemplateCard({ template, selected, onClick, children }: { template: Template; selected: boolean; onClick: () => void; children?: ReactNode }) {
+  const { i18n } = useTranslation();
   const [pointed, setPointed] = useState(false);
   const preview = (pointed || selected) && template.preview_url ? template.preview_url : null;
   const previewIsImage = PICTURE_MODES.has(template.mode);
@@ -59,7 +61,7 @@ export function TemplateCard({ template, selected, onClick, children }: { templa
         ))}
       <Box sx={{ position: "absolute", left: 0, right: 0, bottom: 0, p: 1.25, background: "linear-gradient(transparent, rgba(0,0,0,0.85))" }}>
         <Typography variant="body2" fontWeight={700} sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere", lineHeight: 1.25 }}>
-          {template.name}
+          {inLanguage(template.name, template.names, i18n.language)}
         </Typography>
       </Box>
       {children}

@@ -1,3 +1,4 @@
+import type { TranslatedLanguage, Translations } from "../../../../server/src/contract/locales.ts";
 import { api } from "../../lib/api-client.ts";
 import type { GenerationMode } from "../../../../server/src/contract/generation.ts";
 
@@ -12,6 +13,13 @@ export interface Template {
   /** A short loop (video modes) or image of what the template made of the project's sample picture. */
   preview_url: string | null;
   credit_price: number;
+  /** the name in the app's other languages (`name` is English) */
+  names?: Translations;
+}
+
+/** A staff-written text in the reader's language: its translation when staff gave one, else the English text. */
+export function inLanguage(english: string, translations: Translations | undefined, language: string): string {
+  return translations?.[language as TranslatedLanguage] || english;
 }
 
 function listOf<T>(data: unknown): T[] {
@@ -38,6 +46,8 @@ export async function getBanners(): Promise<Banner[]> {
 export interface PromptSuggestion {
   id: number;
   text: string;
+  /** the text in the app's other languages (`text` is English) */
+  texts?: Translations;
 }
 
 export async function getPrompts(): Promise<PromptSuggestion[]> {

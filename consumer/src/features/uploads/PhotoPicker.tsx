@@ -9,9 +9,17 @@ import Typography from "@mui/material/Typography";
 import AddPhotoAlternateIcon from "@mui/icons-material/AddPhotoAlternate";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
+import { ApiError, failedWithoutAnswer } from "../../lib/api-client.ts";
 import { ImageCropper } from "./ImageCropper.tsx";
 import { imageProblem, UPLOAD_MESSAGES } from "./upload-rules.ts";
 import { uploadImage, type UploadResult } from "./uploads.api.ts";
+
+/** SPEC.md §8 upload texts for failures the server did not explain itself; its own refusals are shown as they are. */
+function uploadFailure(e: unknown): string {
+  if (e instanceof ApiError && e.code === 413) return UPLOAD_MESSAGES.imageSizeExceeded;
+  if (failedWithoutAnswer(e)) return UPLOAD_MESSAGES.imageUploadFailed;
+  return (e as Error).message;
+}
 
 /**
  * Pick a photo, crop it, attest consent (ARCHITECTURE.md §8), upload. The format and size rules are checked
@@ -20,10 +28,20 @@ import { uploadImage, type UploadResult } from "./uploads.api.ts";
 export function PhotoPicker({ value, onChange }: { value: UploadResult | null; onChange: (upload: UploadResult | null) => void }) {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
+  const consentBox = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<File | null>(null);
   const [consent, setConsent] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Tapping the photo area before the consent box says why nothing opens and points at the box. */
+  const [needsConsent, setNeedsConsent] = useState(false);
+
+  function openPicker() {
+    if (consent) return input.current?.click();
+    setNeedsConsent(true);
+    consentBox.current?.focus();
+    consentBox.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
 
   function choose(file: File | undefined) {
     if (!file) return;
@@ -39,7 +57,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
     try {
       onChange(await uploadImage(blob, name.replace(/\.\w+$/, "") + ".jpg"));
     } catch (e) {
-      setError(translateMessage((e as Error).message));
+      setError(translateMessage(uploadFailure(e)));
     } finally {
       setBusy(false);
     }
@@ -61,8 +79,8 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
       <Box
         component="button"
         type="button"
-        disabled={!consent || busy}
-        onClick={() => input.current?.click()}
+        disabled={busy}
+        onClick={openPicker}
         data-testid="photo-choose"
         sx={{
           width: "100%",
@@ -73,7 +91,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
           borderColor: value ? "primary.main" : "divider",
           bgcolor: "rgba(255,255,255,0.02)",
           color: "text.secondary",
-          cursor: consent ? "pointer" : "not-allowed",
+          cursor: "pointer",
           font: "inherit",
           display: "grid",
           placeItems: "center",
@@ -92,14 +110,31 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
             <AddPhotoAlternateIcon sx={{ fontSize: 44, color: "primary.main" }} />
             <Typography fontWeight={600} color="text.primary">{t("photo.choose")}</Typography>
             <Typography variant="caption">{t("photo.limits")}</Typography>
+            {!consent && <Typography variant="caption" color="warning.main" data-testid="consent-first">{t("newcomer.photo.consentFirst")}</Typography>}
           </Box>
         )}
       </Box>
       <FormControlLabel
         sx={{ mt: 1, alignItems: "flex-start" }}
-        control={<Checkbox checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="consent" sx={{ pt: 0.5 }} />}
-        label={<Typography variant="body2" color="text.secondary">{t("photo.consent")}</Typography>}
+        control={
+          <Checkbox
+            checked={consent}
+            inputRef={consentBox}
+            onChange={(e) => {
+              setConsent(e.target.checked);
+              if (e.target.checked) setNeedsConsent(false);
+            }}
+            data-testid="consent"
+            sx={{ pt: 0.5, ...(needsConsent ? { color: "warning.main" } : {}) }}
+          />
+        }
+        label={<Typography variant="body2" color={needsConsent ? "warning.main" : "text.secondary"}>{t("photo.consent")}</Typography>}
       />
+      {needsConsent && !consent && (
+        <Alert severity="warning" sx={{ mt: 1 }} data-testid="consent-needed">
+          {t("msg.consentRequired")}
+        </Alert>
+      )}
       {value && (
         <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }}>{t("photo.replace")}</Button>
       )}

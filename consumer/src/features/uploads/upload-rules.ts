@@ -41,7 +41,7 @@ export function durationProblem(kind: "audio" | "video", seconds: number | null)
     if (seconds < LIMITS.trimMinSec) return UPLOAD_MESSAGES.trimLength;
     return null;
   }
-  if (seconds === null) return UPLOAD_MESSAGES.videoUnparsable;
+  if (seconds === null) return UPLOAD_MESSAGES.videoParsingFailed;
   if (seconds > LIMITS.videoMaxSec + 0.05) return UPLOAD_MESSAGES.videoTooLong;
   if (seconds < LIMITS.videoMinSec - 0.05) return UPLOAD_MESSAGES.videoTooShort;
   return null;

@@ -6,6 +6,7 @@ import { sqlPool, type Db, type Tx } from "../../db/client.ts";
 import type { StaffRole, UserRole } from "../../db/generated/enums.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { anonymous, type Account, type Principal } from "../../authz/principal.ts";
+import type { BanNotice } from "../../contract/refusals.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
@@ -93,6 +94,16 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
 
   const userTtl = config.SESSION_TTL_DAYS * 86_400_000;
 
+  /**
+   * What a banned account is answered instead of a silent logout: SPEC.md §6's 'Sorry, you do not have login
+   * permission' with the reason staff gave and when, so the app can tell the person why and how to appeal.
+   */
+  async function bannedError(userId: number, tx: Tx | Db = db): Promise<HttpError> {
+    const ban = await tx.ban.findFirst({ where: { userId, liftedAt: null }, orderBy: { id: "desc" }, select: { reason: true, createdAt: true } });
+    const notice: BanNotice = { reason: "banned", ban_reason: ban?.reason ?? null, banned_at: ban?.createdAt.toISOString() ?? null };
+    return new HttpError(403, MSG.noLoginPermission, notice);
+  }
+
   /** Ends every login of the account; its open progress streams close on every instance when this commits. */
   async function revokeUserSessions(userId: number, tx: Tx | Db = db): Promise<void> {
     await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
@@ -137,7 +148,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       let userId: number;
       let isRegister: 0 | 1 = 0;
       if (existing) {
-        if (existing.bannedAt) throw HttpError.forbidden(MSG.noLoginPermission);
+        if (existing.bannedAt) throw await bannedError(existing.id, tx);
         userId = existing.id;
         await tx.user.update({
           where: { id: existing.id },
@@ -220,7 +231,10 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         values: [hashToken(token)],
       });
       const session = rows[0]?.session;
-      if (!session || session.revoked || session.expires_ms <= Date.now()) throw HttpError.unauthorized();
+      if (!session || session.expires_ms <= Date.now()) throw HttpError.unauthorized();
+      // a ban revokes the account's sessions; its token still earns the person the reason, not a bare logout
+      if (session.user_id !== null && session.banned && session.merged_into_id === null) throw await bannedError(session.user_id);
+      if (session.revoked) throw HttpError.unauthorized();
       if (Date.now() - session.last_seen_ms > SESSION_TOUCH_MS) {
         await db.session.update({ where: { id: session.id }, data: { lastSeenAt: new Date() } });
       }

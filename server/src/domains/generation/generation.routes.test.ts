@@ -44,8 +44,8 @@ const templateId = async (params: Record<string, string>) => {
   const all = await s.db.template.findMany();
   return all.find((t) => Object.entries(params).every(([k, v]) => (t.engineParams as Record<string, string>)[k] === v))!.id;
 };
-/** Media URLs carry PUBLIC_URL; the test server listens elsewhere. */
-const served = (url: string) => url.replace(s.config.publicUrl, s.url);
+/** Local media URLs are relative: they resolve against the address the client used. */
+const served = (url: string) => new URL(url, s.url).toString();
 async function download(url: string): Promise<string> {
   const res = await fetch(served(url));
   expect(res.status).toBe(200);

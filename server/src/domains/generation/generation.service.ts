@@ -87,8 +87,6 @@ export function createGenerationService(deps: {
   const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
   /** Charging transactions may hold at most half the pool; the rest stays free for reads and refusals. */
   const chargingSlot = createSlots(Math.floor(config.DB_POOL_SIZE / 2));
-  /** The cost is small enough to be paid with a free generation. */
-  const freeEligible = (cost: number) => cost > 0 && cost <= config.GENERATION_PRICE_480P;
 
   /**
    * Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image,
@@ -113,6 +111,11 @@ export function createGenerationService(deps: {
       strength: b.strength,
       workflow: template?.workflow ?? undefined,
     };
+  }
+
+  /** The free-generation rule (docs/decisions/024): a free generation pays for a task of at most one 480P block. */
+  function freeCovers(cost: number): boolean {
+    return cost > 0 && cost <= config.GENERATION_PRICE_480P;
   }
 
   async function templateFor(templateId: number | undefined, accepts: readonly GenerationMode[]) {
@@ -145,13 +148,13 @@ export function createGenerationService(deps: {
     // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
     // conditional charge inside the transaction stays the guarantee for everything this lets through.
     const k = r.known;
-    if (k && r.cost > 0 && !(freeEligible(r.cost) && k.free_generations > 0) && k.points < r.cost) throw new HttpError(402, MSG.notEnoughCredits);
+    if (k && r.cost > 0 && !(freeCovers(r.cost) && k.free_generations > 0) && k.points < r.cost) throw new HttpError(402, MSG.notEnoughCredits);
     // start the queue (first submit of this process) before taking any lock
     await queue.ready();
     try {
       const task = await chargingSlot(() => db.$transaction(
         async (tx) => {
-          const free = freeEligible(r.cost) && (await credits.useFreeGeneration(tx, userId));
+          const free = freeCovers(r.cost) && (await credits.useFreeGeneration(tx, userId));
           const jobId = crypto.randomUUID();
           const created = await tx.generationTask.create({
             data: {
@@ -395,7 +398,8 @@ export function createGenerationService(deps: {
       const template = b.template_id ? await templates.get(b.template_id) : null;
       const engine = engineOf(template);
       const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1, engine });
-      return { points, resolution: b.resolution, duration: b.duration, count: b.count, engine, label: ENGINE_LABELS[engine] };
+      // whether a free generation would pay for it, so the app shows "free video left" only where it applies
+      return { points, resolution: b.resolution, duration: b.duration, count: b.count, engine, label: ENGINE_LABELS[engine], free_applies: freeCovers(points) };
     },
 
     async details(userId: number, id: number) {

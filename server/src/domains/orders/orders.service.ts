@@ -6,6 +6,7 @@ import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, OrderStatus, Product } from "../../db/generated/client.ts";
 import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
+import type { RefusalReason } from "../../contract/refusals.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { AuditService } from "../audit/audit.service.ts";
@@ -238,7 +239,7 @@ export function createOrdersService(deps: {
     if (!user) throw HttpError.notFound();
     if (user.channelId && !user.paymentPermission) {
       const channel = await tx.channel.findUnique({ where: { code: user.channelId }, select: { requiresPaymentPermission: true } });
-      if (channel?.requiresPaymentPermission) throw new HttpError(403, MSG.notAuthorized, { reason: "payment_permission_required" });
+      if (channel?.requiresPaymentPermission) throw new HttpError(403, MSG.notAuthorized, { reason: "payment_permission_required" satisfies RefusalReason });
     }
     return { channelId: user.channelId };
   }

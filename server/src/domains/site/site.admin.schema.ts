@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { patchOf } from "../../http/patch.ts";
+import { translationsBody } from "../../http/translations.ts";
 
 export const bannerBody = z.strictObject({
   title: z.string({ error: "Please enter a title" }).trim().min(1, { error: "Please enter a title" }).max(200),
@@ -16,6 +17,8 @@ export const bannerSortable = ["id", "sortOrder", "title"] as const;
 
 export const promptBody = z.strictObject({
   text: z.string({ error: "Please enter the text" }).trim().min(1, { error: "Please enter the text" }).max(1000),
+  /** the text in the other languages; `text` is English */
+  texts: translationsBody(1000).default({}),
   category: z.string().trim().min(1).max(64).default("general"),
   enabled: z.boolean().default(true),
   sortOrder: z.coerce.number().int().min(0).max(1_000_000).default(0),

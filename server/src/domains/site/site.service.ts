@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import { translationsOf } from "../../http/translations.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { siteMediaUrl } from "../templates/templates.service.ts";
 
@@ -13,7 +14,7 @@ export function createSiteService(db: Db, storage: MediaStorage) {
 
     async prompts(category?: string) {
       const rows = await db.promptSuggestion.findMany({ where: { enabled: true, ...(category ? { category } : {}) }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      return rows.map((p) => ({ id: p.id, text: p.text, category: p.category }));
+      return rows.map((p) => ({ id: p.id, text: p.text, texts: translationsOf(p.texts), category: p.category }));
     },
 
     /** Staff-editable settings (site_settings) over the defaults given. */

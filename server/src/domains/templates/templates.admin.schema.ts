@@ -4,6 +4,7 @@ import { patchOf } from "../../http/patch.ts";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { GENERATION_MODES } from "../../contract/generation.ts";
 import { TEMPLATE_CATEGORIES } from "../../contract/templates.ts";
+import { translationsBody } from "../../http/translations.ts";
 
 
 /** Engine parameters arrive as an object, or as the JSON text the console's editor holds. */
@@ -21,6 +22,8 @@ const engineParams = z.preprocess(
 
 export const templateBody = z.strictObject({
   name: z.string({ error: "Please enter a name" }).trim().min(1, { error: "Please enter a name" }).max(100),
+  /** the name in the other languages; `name` is English */
+  names: translationsBody(100).default({}),
   category: z.enum(TEMPLATE_CATEGORIES, { error: "category must be Portrait, Lifestyle or Creative" }),
   suitFor: z.string({ error: "Please enter suit_for" }).trim().min(1, { error: "Please enter suit_for" }).max(64),
   mode: z.enum(GENERATION_MODES, { error: "Unknown generation mode" }),

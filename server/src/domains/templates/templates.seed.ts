@@ -5,6 +5,7 @@ import type { GenerationMode } from "../../db/generated/enums.ts";
 import { createStorage, type MediaStorage } from "../../storage/storage.ts";
 import { draftSvg, STYLES } from "../generation/engines/local.engine.ts";
 import type { TemplateCategory } from "../../contract/templates.ts";
+import { SEED_PROMPT_TEXTS, SEED_TEMPLATE_NAMES } from "./templates.translations.seed.ts";
 
 interface SeedTemplate {
   slug: string;
@@ -81,9 +82,9 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
   const [templateCount, bannerCount, prompts] = await Promise.all([db.template.count(), db.banner.count(), db.promptSuggestion.count()]);
   if (templateCount === 0) {
     await db.template.createMany({
-      data: templates.map((t) => ({ name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: t.key, sortOrder: t.sortOrder })),
+      data: templates.map((t) => ({ name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: t.key, sortOrder: t.sortOrder, names: SEED_TEMPLATE_NAMES[t.slug] ?? {} })),
     });
   }
   if (bannerCount === 0) await db.banner.createMany({ data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder })) });
-  if (prompts === 0) await db.promptSuggestion.createMany({ data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i })) });
+  if (prompts === 0) await db.promptSuggestion.createMany({ data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i, texts: SEED_PROMPT_TEXTS[text] ?? {} })) });
 }

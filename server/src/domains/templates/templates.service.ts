@@ -2,6 +2,7 @@ import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
+import { translationsOf } from "../../http/translations.ts";
 
 /**
  * Seeded and uploaded covers and banner images are site media keys (`site/...`), handed out as signed URLs; staff may
@@ -17,9 +18,9 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
 export function createTemplatesService(db: Db, storage: MediaStorage) {
   const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
-  async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null; previewKey: string | null }) {
+  async function templateView(t: { id: number; name: string; names: unknown; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null; previewKey: string | null }) {
     const [cover, preview] = await Promise.all([urlOf(t.coverUrl), urlOf(t.previewKey)]);
-    return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: cover, preview_url: preview };
+    return { id: t.id, name: t.name, names: translationsOf(t.names), category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: cover, preview_url: preview };
   }
 
   return {

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, screenshot } from "./browser.ts";
+import { ensureConsumerBuild, newAppContext, startAppServer } from "./consumer-app.ts";
+
+const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
+const NARROW = { width: 360, height: 740 };
+
+/**
+ * What sticks out at this width: the page and every open dialog must not scroll sideways, and no visible element
+ * may reach past the viewport's edges (text clipped by an overflow-hidden box counts too) or out of its card or
+ * dialog. Intentional sideways
+ * scrollers (a carousel with overflow-x auto) are the only exception.
+ */
+async function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) problems.push(`page scrollWidth ${root.scrollWidth} > ${root.clientWidth}`);
+    for (const d of document.querySelectorAll<HTMLElement>(".MuiDialog-paper, [role=dialog]")) {
+      if (d.scrollWidth > d.clientWidth + 1) problems.push(`dialog ${d.dataset.testid ?? d.className.slice(0, 40)} scrollWidth ${d.scrollWidth} > ${d.clientWidth}`);
+    }
+    const vw = root.clientWidth;
+    const inScroller = (el: Element) => {
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (s.overflowX === "auto" || s.overflowX === "scroll") return true;
+      }
+      return false;
+    };
+    for (const el of document.body.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || (r.left >= -1 && r.right <= vw + 1)) continue;
+      const s = getComputedStyle(el);
+      if (s.visibility === "hidden" || s.opacity === "0" || inScroller(el)) continue;
+      const text = (el.textContent ?? "").trim().slice(0, 30);
+      problems.push(`${el.tagName.toLowerCase()}.${String(el.className).split(" ")[0]} "${text}" spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    // inside the viewport but sticking out of its card or dialog
+    for (const el of document.body.querySelectorAll(".MuiPaper-root *")) {
+      const r = el.getBoundingClientRect();
+      const paper = el.parentElement?.closest(".MuiPaper-root");
+      if (!paper || r.width === 0 || r.height === 0 || inScroller(el)) continue;
+      const p = paper.getBoundingClientRect();
+      if (r.right <= p.right + 1 && r.left >= p.left - 1) continue;
+      const s = getComputedStyle(el);
+      if (s.visibility === "hidden" || s.opacity === "0" || s.position === "absolute" || s.position === "fixed") continue;
+      const text = (el.textContent ?? "").trim().slice(0, 30);
+      problems.push(`${el.tagName.toLowerCase()}.${String(el.className).split(" ")[0]} "${text}" spans ${Math.round(r.left)}..${Math.round(r.right)} outside its card ${Math.round(p.left)}..${Math.round(p.right)}`);
+    }
+    return problems;
+  });
+}
+
+/** Lines that end inside a word: in a label, a break may only fall where there is a space. */
+async function midWordBreaks(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const bad: string[] = [];
+    for (const el of document.querySelectorAll(sel)) {
+      const node = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE) as Text | undefined;
+      if (!node) continue;
+      const text = node.data;
+      const range = document.createRange();
+      let lastTop: number | null = null;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        if (lastTop !== null && rect.top > lastTop + 2 && text[i - 1] !== " " && text[i] !== " ") bad.push(`"${text}" breaks before "${text.slice(i)}"`);
+        lastTop = rect.top;
+      }
+    }
+    return bad;
+  }, selector);
+}
+
+/** Issue 11 item 6: nothing overflows at 360 px in any language, on the main screens and in their dialogs. */
+describe("consumer app at 360 px in every language", () => {
+  let server: Awaited<ReturnType<typeof startAppServer>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await ensureConsumerBuild();
+    server = await startAppServer();
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const language of LANGUAGES) {
+    it(`${language}: home, studio, results, pricing and terms, with the buy, login, flash-sale and template dialogs`, async () => {
+      const context = await newAppContext(browser, { adult: true, language, viewport: NARROW });
+      const page = await context.newPage();
+      const found: Record<string, string[]> = {};
+      const check = async (name: string) => {
+        await page.waitForTimeout(150);
+        const problems = await overflow(page);
+        if (problems.length) found[name] = problems;
+        await screenshot(page, `layout-${language}-${name}`);
+      };
+
+      // signed out: home with its flash sale, then the login dialog
+      await page.goto(`${server.url}/home`);
+      await page.getByTestId("try-guest").waitFor();
+      await page.getByTestId("flash-sale").waitFor();
+      await check("flash-sale");
+      await page.keyboard.press("Escape");
+      await page.getByTestId("flash-sale").waitFor({ state: "detached" });
+      await check("home");
+      await page.getByTestId("open-login").click();
+      await page.getByTestId("login-dialog").waitFor();
+      await check("login");
+      await page.keyboard.press("Escape");
+      await page.getByTestId("login-dialog").waitFor({ state: "detached" });
+
+      // a guest: studio (both tabs, the template chooser), results with a row, pricing with the buy dialog, terms
+      await page.getByTestId("try-guest").click();
+      await page.waitForURL(/\/creationStudio$/);
+      await page.getByTestId("photo-choose").waitFor();
+      await check("studio");
+      await page.getByTestId("open-templates").click();
+      await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().waitFor();
+      await check("template-chooser");
+      await page.keyboard.press("Escape");
+      await page.getByTestId("template-chooser").waitFor({ state: "detached" });
+      // issue 11 item 12: template names and prompt chips in the visitor's language
+      const softZoom = await server.db.template.findFirstOrThrow({ where: { name: "Soft Zoom" } });
+      const shownName = language === "en" ? softZoom.name : (softZoom.names as Record<string, string>)[language];
+      expect((await page.getByTestId("quick-templates").getByTestId(`template-${softZoom.id}`).innerText()).trim()).toBe(shownName);
+      await page.getByTestId("tab-images").click();
+      await page.getByTestId("prompt").waitFor();
+      await page.getByTestId("prompt-chip").first().waitFor();
+      const prompt = await server.db.promptSuggestion.findFirstOrThrow({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
+      expect(await page.getByTestId("prompt-chip").first().innerText()).toBe(language === "en" ? prompt.text : (prompt.texts as Record<string, string>)[language]);
+      await check("studio-images");
+
+      const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+      await server.db.generationTask.create({ data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 1, paidWith: "credits", input: {}, finishedAt: new Date() } });
+      await page.goto(`${server.url}/function`);
+      await page.getByTestId("results").waitFor();
+      await check("results");
+
+      await page.goto(`${server.url}/payment`);
+      await page.locator('[data-testid^="pricing-buy-"]').first().waitFor();
+      await check("pricing");
+      await page.getByTestId("bottom-buy").click();
+      await page.getByTestId("buy-credits").locator('[data-testid^="product-"]').first().waitFor();
+      await check("buy-credits");
+      await page.keyboard.press("Escape");
+      await page.goto(`${server.url}/agreement`);
+      await page.waitForLoadState("networkidle");
+      await check("agreement");
+
+      const breaks = await midWordBreaks(page, ".MuiBottomNavigationAction-label");
+      if (breaks.length) found["bottom-bar labels break inside a word"] = breaks;
+      expect(found).toEqual({});
+      await context.close();
+    }, 120_000);
+  }
+});
