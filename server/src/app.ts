@@ -34,6 +34,8 @@ import { cachedEngineStatus, createEngine } from "./domains/generation/engines/r
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
 import { createGenerationService } from "./domains/generation/generation.service.ts";
 import { createProgressHub } from "./domains/generation/progress.ts";
+import { chatRoutes } from "./domains/chat/chat.routes.ts";
+import { createChatService } from "./domains/chat/chat.service.ts";
 import { mediaRoutes } from "./domains/media/media.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { createTemplatesService } from "./domains/templates/templates.service.ts";
@@ -86,10 +88,6 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
   const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engineLabel: engine.label });
-  /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
-  const close = async () => {
-    await Promise.all([queue.stop(), progress.close()]);
-  };
   const audit = createAuditService(db);
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
@@ -109,7 +107,12 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     dashboard: createDashboardService(db),
   };
   const results = createResultsService(db);
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
+  const chat = createChatService({ db, config, log, credits, moderation: consoleServices.moderation, storage, uploads, databaseUrl: url });
+  /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
+  const close = async () => {
+    await Promise.all([queue.stop(), progress.close(), chat.close()]);
+  };
+  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, chat, close };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -154,6 +157,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
+  chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
   moderationRoutes(api, services.moderation, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);
   app.use(api.router);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 
 export const reportBody = z.object({
-  target_type: z.enum(["task", "upload", "character", "creator_page"], { error: "target_type must be task, upload, character or creator_page" }),
+  target_type: z.enum(["task", "upload", "character", "creator_page", "conversation"], { error: "target_type must be task, upload, character, creator_page or conversation" }),
   target_id: z.coerce.number({ error: "target_id must be a number" }).int().positive({ error: "target_id must be a number" }),
   reason: z.enum(["underage", "non_consensual", "other"], { error: "reason must be underage, non_consensual or other" }),
   details: z.string().trim().max(2000, { error: "details may be at most 2000 characters" }).default(""),
@@ -13,7 +13,7 @@ export const reportFilter = z.strictObject({
   id: idsFilter,
   status: z.enum(["open", "dismissed", "actioned"]).optional(),
   reason: z.enum(["underage", "non_consensual", "other"]).optional(),
-  targetType: z.enum(["task", "upload", "character", "creator_page"]).optional(),
+  targetType: z.enum(["task", "upload", "character", "creator_page", "conversation"]).optional(),
   targetUserId: intFilter,
   reporterUserId: intFilter,
   createdAt_gte: dateFilter,

@@ -23,6 +23,7 @@ const tables: Record<ReportTarget, (c: Tx | Db) => ContentTable> = {
   upload: (c) => c.upload,
   character: (c) => c.character,
   creator_page: (c) => c.creatorPage,
+  conversation: (c) => c.conversation,
 };
 
 const content = Object.fromEntries(
