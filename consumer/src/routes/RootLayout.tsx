@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import LinearProgress from "@mui/material/LinearProgress";
-import { Outlet, useNavigation } from "react-router";
+import { Outlet, useLocation, useNavigation } from "react-router";
 import { useOpenDialog } from "../dialogs/dialog-store.ts";
 import { resumePendingVerification } from "../features/payments/verification.ts";
 import { BottomBar } from "../features/site/BottomBar.tsx";
@@ -20,6 +20,7 @@ const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
 
 export function RootLayout() {
   const navigation = useNavigation();
+  const { pathname } = useLocation();
   const open = useOpenDialog();
   const notice = useNotice();
   const [noticesUsed, setNoticesUsed] = useState(false);
@@ -36,7 +37,8 @@ export function RootLayout() {
       <Box component="main" sx={{ flex: 1 }}>
         <Outlet />
       </Box>
-      <Footer />
+      {/* SPEC.md §2: /chat hides the footer (the conversation fills the screen) */}
+      {pathname.toLowerCase() !== "/chat" && <Footer />}
       <BottomBar />
       <SupportBubble />
       <Suspense fallback={null}>
