@@ -20,7 +20,7 @@ const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
 
 export function RootLayout() {
   const navigation = useNavigation();
-  const { pathname } = useLocation();
+  const inChat = useLocation().pathname.toLowerCase() === "/chat";
   const open = useOpenDialog();
   const notice = useNotice();
   const [noticesUsed, setNoticesUsed] = useState(false);
@@ -37,10 +37,11 @@ export function RootLayout() {
       <Box component="main" sx={{ flex: 1 }}>
         <Outlet />
       </Box>
-      {/* SPEC.md §2: /chat hides the footer (the conversation fills the screen) */}
-      {pathname.toLowerCase() !== "/chat" && <Footer />}
+      {/* SPEC.md §2: /chat hides the footer; the conversation fills the screen, so the support bubble (which would
+          cover the send button) stays off it too */}
+      {!inChat && <Footer />}
       <BottomBar />
-      <SupportBubble />
+      {!inChat && <SupportBubble />}
       <Suspense fallback={null}>
         {noticesUsed && <NoticeSnackbar notice={notice} />}
         {askAge && <AgeGateDialog />}

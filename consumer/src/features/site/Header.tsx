@@ -73,9 +73,12 @@ export function Header() {
             {t("credits.balance", { count: user.points })}
           </Button>
         )}
-        <IconButton component={RouterLink} to="/chat" aria-label={t("chat.nav")} sx={{ display: { md: "none" } }} data-testid="nav-chat">
-          <ForumIcon />
-        </IconButton>
+        {/* phones: signed-in people reach chat from the account menu (the header has no room beside the balance) */}
+        {!user && (
+          <IconButton component={RouterLink} to="/chat" aria-label={t("chat.nav")} sx={{ display: { md: "none" } }} data-testid="nav-chat">
+            <ForumIcon />
+          </IconButton>
+        )}
         <LanguageSwitcher />
         {user ? (
           <>
