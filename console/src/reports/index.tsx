@@ -1,12 +1,13 @@
 import FlagIcon from "@mui/icons-material/Flag";
 import { Chip } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import { Datagrid, DateField, FunctionField, List, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField } from "../common/fields.tsx";
+import { ConversationLines } from "../chat/index.tsx";
 
 const REASONS = ["underage", "non_consensual", "other"].map((id) => ({ id, name: id }));
 const STATUSES = ["open", "dismissed", "actioned"].map((id) => ({ id, name: id }));
-const TARGETS = ["task", "upload", "character", "creator_page"].map((id) => ({ id, name: id }));
+const TARGETS = ["task", "upload", "character", "creator_page", "conversation"].map((id) => ({ id, name: id }));
 
 const filters = [
   <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />,
@@ -53,6 +54,15 @@ function ReportList() {
   );
 }
 
+/** A reported conversation's lines, shown on the report itself. */
+function ReportedConversation({ id }: { id: number }) {
+  return (
+    <ReferenceField source="targetId" reference="conversations" link={false} record={{ targetId: id }}>
+      <ConversationLines />
+    </ReferenceField>
+  );
+}
+
 function ReportShow() {
   return (
     <Show actions={<TopToolbar sx={{ gap: 1 }}><ReportActions /></TopToolbar>}>
@@ -65,6 +75,7 @@ function ReportShow() {
         <TextField source="targetUserId" />
         <TextField source="reporterUserId" />
         <TextField source="status" />
+        <FunctionField source="lines" render={(r: { targetType: string; targetId: number }) => (r.targetType === "conversation" ? <ReportedConversation id={r.targetId} /> : null)} />
         <AgeField source="ageSeconds" />
         <DateField source="createdAt" showTime />
         <DateField source="resolvedAt" showTime />

@@ -5,6 +5,7 @@ import { startTestServer } from "../../../../tests/server-utils.ts";
 import { chatBackendsEnv, chatCall, streamedText } from "../../../../tests/chat-utils.ts";
 import { defaultBehaviour, startFakeOpenAi, type FakeOpenAi } from "../../../../tests/fixtures/fake-openai.ts";
 import { MSG } from "../../http/messages.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
 let primary: FakeOpenAi;
@@ -329,6 +330,38 @@ describe("safety", () => {
     expect(await balance()).toBe(before);
     expect(await s.db.chatPolicyHit.count({ where: { userId: user.userId, source: "reply" } })).toBe(1);
     reset();
+  });
+});
+
+describe("console", () => {
+  it("moderators read the conversation lines behind a report and the policy hits; admins see each back end's status", async () => {
+    primary.setRespond((b, n) => (n % 2 ? { kind: "error", status: 429 } : defaultBehaviour(b)));
+    const conv = await conversation();
+    await chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: "a line to report" });
+    await chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: "again" });
+    reset();
+    const offender = await visitor(s);
+    const theirs = await conversation(offender.token);
+    expect((await chatCall(s.url, "/api/RoleChat/chat", offender.token, { conversation_id: theirs.id, content: "ageplay please" })).status).toBe(400);
+    const report = (await post("/api/report", { target_type: "conversation", target_id: conv.id, reason: "other", details: "rude" }).expect(200)).body.data;
+    const mod = await staffMember(s, ["moderator"]);
+    const reportRow = (await s.http.get(`/admin/api/reports/${report.id}`).set("token", mod.token).expect(200)).body;
+    expect(reportRow).toMatchObject({ targetType: "conversation", targetId: conv.id, targetUserId: user.userId });
+    const lines = (await s.http.get(`/admin/api/conversations/${conv.id}`).set("token", mod.token).expect(200)).body.lines;
+    expect(lines.map((l: { content: string }) => l.content).slice(0, 3)).toEqual([CARD.greeting, "a line to report", expect.stringContaining("a line to report")]);
+    const hits = (await s.http.get(`/admin/api/chat-policy-hits?filter=${encodeURIComponent(JSON.stringify({ userId: offender.userId }))}`).set("token", mod.token).expect(200)).body;
+    expect(hits).toMatchObject([{ userId: offender.userId, source: "user_message", rule: "age_play", conversationId: theirs.id, excerpt: "ageplay please" }]);
+    await s.http.get("/admin/api/chat-backends").set("token", mod.token).expect(403);
+    const support = await staffMember(s, ["support"]);
+    await s.http.get(`/admin/api/conversations/${conv.id}`).set("token", support.token).expect(403);
+
+    const admin = await staffMember(s, ["admin"]);
+    const backends = (await s.http.get("/admin/api/chat-backends").set("token", admin.token).expect(200)).body;
+    expect(backends.map((b: { name: string }) => b.name)).toEqual(["fake1", "fake2"]);
+    expect(backends[0].requests).toBeGreaterThan(0);
+    expect(backends[0].errors).toBeGreaterThan(0);
+    expect(backends[0].completion_tokens).toBeGreaterThan(0);
+    expect(backends[0].p50_first_token_ms).not.toBeNull();
   });
 });
 

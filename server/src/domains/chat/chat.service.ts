@@ -4,6 +4,7 @@ import { CHARACTER_TIERS, type CharacterTier, type ChatMessageStatus, type Polic
 import type { Db, Tx } from "../../db/client.ts";
 import type { ChatMessage, Conversation } from "../../db/generated/client.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
+import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
@@ -12,6 +13,7 @@ import type { MediaStorage } from "../../storage/storage.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import { createChatBackends, NoReplyError, ReplyCutError, type BackendCall } from "./backends/registry.ts";
 import { createCharactersService } from "./characters.service.ts";
+import type { ConversationFilter, PolicyHitFilter } from "./chat.admin.schema.ts";
 import type { ChatBody } from "./chat.schema.ts";
 import { createChatPolicy } from "./policy.ts";
 import { buildPrompt, characterCard, countTokens, summaryRequest, SUMMARY_TOKENS, type HistoryMessage } from "./prompt.ts";
@@ -583,28 +585,18 @@ export function createChatService(deps: Deps) {
       };
     },
 
-    /** For moderators: a conversation's lines whatever its state (deleted by its owner included). */
-    async conversationForModerator(id: number) {
-      const c = await db.conversation.findUnique({ where: { id }, include: { character: { select: { id: true, name: true } }, messages: { orderBy: { id: "asc" } } } });
-      if (!c) return null;
-      return {
-        id: c.id,
-        userId: c.userId,
-        characterId: c.characterId,
-        characterName: c.character.name,
-        state: c.state,
-        deletedAt: c.deletedAt,
-        summary: c.summary,
-        createdAt: c.createdAt,
-        lines: c.messages.map((m) => ({ id: m.id, role: m.role, content: m.content, status: m.status, createdAt: m.createdAt })),
-      };
+    /** The console's views (moderators): conversations with their lines whatever their state, and the policy hits. */
+    admin: {
+      listConversations: (params: ListParams<ConversationFilter>) => pageOf(db.conversation, params, matching(params.filter, ["userId", "characterId", "state"])),
+      async conversation(id: number) {
+        const c = await db.conversation.findUnique({ where: { id }, include: { character: { select: { name: true } }, messages: { orderBy: { id: "asc" } } } });
+        if (!c) return null;
+        const { messages, character, ...rest } = c;
+        return { ...rest, characterName: character.name, lines: messages.map((m) => ({ id: m.id, role: m.role, content: m.content, status: m.status, createdAt: m.createdAt })) };
+      },
+      listPolicyHits: (params: ListParams<PolicyHitFilter>) => pageOf(db.chatPolicyHit, params, matching(params.filter, ["userId", "conversationId", "characterId", "source"])),
+      policyHit: (id: number) => db.chatPolicyHit.findUnique({ where: { id } }),
     },
-
-    listPolicyHits: (params: { range: [number, number]; userId?: number }) =>
-      Promise.all([
-        db.chatPolicyHit.findMany({ where: params.userId ? { userId: params.userId } : {}, orderBy: { id: "desc" }, skip: params.range[0], take: params.range[1] - params.range[0] + 1 }),
-        db.chatPolicyHit.count({ where: params.userId ? { userId: params.userId } : {} }),
-      ]),
 
     /** Tokens a text costs (the prompt's tokenizer), exposed for tests and the bench. */
     countTokens,
