@@ -28,6 +28,29 @@ export function ruleBrokenByText(text: string): PolicyRule | null {
   return null;
 }
 
+/** Longest phrase the patterns match, with room: a window this long around each new piece catches split phrases. */
+const WINDOW = 120;
+
+/**
+ * The text rule applied piece by piece to a streaming reply, in constant time per piece: only the new piece and the
+ * WINDOW characters before it are searched, and which pattern families were seen earlier is remembered. Refuses the
+ * same texts as ruleBrokenByText on the whole text.
+ */
+export function streamChecker() {
+  let text = "";
+  let minor = false;
+  let sexual = false;
+  return (piece: string): PolicyRule | null => {
+    const window = text.slice(-WINDOW) + piece;
+    text += piece;
+    if (CSAM_TERMS.test(window)) return "csam_term";
+    if (AGE_PLAY.test(window)) return "age_play";
+    minor ||= MINOR.test(window);
+    sexual ||= SEXUAL.test(window);
+    return minor && sexual ? "minor_sexual" : null;
+  };
+}
+
 /**
  * Descriptions of the character itself as under 18: a stated age below 18, school years, or being a child. Narrower
  * than MINOR, so that a card may mention children the character knows ("a teacher", "raised two kids").

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
-import { ruleBrokenByCharacter, ruleBrokenByText } from "./policy-rules.ts";
+import { ruleBrokenByCharacter, ruleBrokenByText, streamChecker } from "./policy-rules.ts";
 
 interface ModerationAnswer {
   results?: { flagged?: boolean; categories?: Record<string, boolean> }[];
@@ -36,8 +36,8 @@ export function createChatPolicy(config: Config, log: Logger) {
   }
 
   return {
-    /** The rule set alone, synchronous: run on a reply as it streams, before each piece is shown. */
-    textRule: ruleBrokenByText,
+    /** The rule set alone, piece by piece: run on a reply as it streams, before each piece is shown. */
+    streamChecker,
     /** Rules, then the moderation endpoint: the rule or category a message or whole reply breaks, or null. */
     async checkText(text: string): Promise<string | null> {
       return ruleBrokenByText(text) ?? (await moderated(text));
