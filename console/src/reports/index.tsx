@@ -1,6 +1,6 @@
 import FlagIcon from "@mui/icons-material/Flag";
 import { Chip } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import { Datagrid, DateField, FunctionField, List, RecordContextProvider, useGetOne, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField } from "../common/fields.tsx";
 import { ConversationLines } from "../chat/index.tsx";
@@ -56,10 +56,12 @@ function ReportList() {
 
 /** A reported conversation's lines, shown on the report itself. */
 function ReportedConversation({ id }: { id: number }) {
+  const { data } = useGetOne("conversations", { id });
+  if (!data) return null;
   return (
-    <ReferenceField source="targetId" reference="conversations" link={false} record={{ targetId: id }}>
+    <RecordContextProvider value={data}>
       <ConversationLines />
-    </ReferenceField>
+    </RecordContextProvider>
   );
 }
 

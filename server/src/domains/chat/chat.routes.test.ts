@@ -381,7 +381,7 @@ describe("without a configured back end", () => {
       expect(await s.db.chatMessage.count({ where: { conversationId: conv.id, role: "user" } })).toBe(0);
       const backends = await bare.services.chat.backendStatus();
       expect(backends.configured).toBe(false);
-      expect(backends.message).toContain("CHAT_BACKENDS");
+      expect(backends.backends).toEqual([]);
     } finally {
       await bare.stop();
     }

@@ -564,9 +564,6 @@ export function createChatService(deps: Deps) {
       const configured = backends.names();
       return {
         configured: configured.length > 0,
-        message: configured.length
-          ? ""
-          : 'Chat is not available: no back end is configured. Set CHAT_BACKENDS to a JSON list of OpenAI-compatible servers, e.g. [{"name":"gpu1","baseUrl":"http://gpu1:8000/v1","model":"your-model","contextTokens":8192}] (README, settings).',
         hours,
         backends: configured.map((b) => {
           const r = seen.get(b.name);
