@@ -55,7 +55,7 @@ process.on("message", (go: Go) => {
     process.send!({ first, delays: all.flat(), streams: all.length, wallMs: now() - t0 });
     await fake.close();
   })().catch((err: Error) => {
-    process.send!({ error: err.message });
+    process.send!({ error: `${err.message}${err.cause ? `: ${String((err.cause as Error).message ?? err.cause)}` : ""}` });
   });
 });
 process.send!({ backendUrl: fake.url });
