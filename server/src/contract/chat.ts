@@ -16,6 +16,9 @@ export type ChatRole = (typeof CHAT_ROLES)[number];
 export const CHAT_MESSAGE_STATUSES = ["streaming", "complete", "stopped", "cut", "failed", "refused"] as const;
 export type ChatMessageStatus = (typeof CHAT_MESSAGE_STATUSES)[number];
 
+/** Reply states whose text the conversation keeps (and the next prompt sees). */
+export const KEPT_REPLY_STATUSES = ["complete", "stopped", "cut"] as const satisfies readonly ChatMessageStatus[];
+
 /** Catalogue orders of getCharacterList. */
 export const CHARACTER_SORTS = ["popular", "new"] as const;
 export type CharacterSort = (typeof CHARACTER_SORTS)[number];

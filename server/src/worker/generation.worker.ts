@@ -10,7 +10,7 @@ import type { EngineResult, GenerationEngine, Resolution } from "../domains/gene
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
-import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "./queue.ts";
+import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "../domains/generation/queue.ts";
 
 export interface WorkerDeps {
   databaseUrl: string;

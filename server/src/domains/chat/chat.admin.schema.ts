@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { POLICY_HIT_SOURCES } from "../../contract/chat.ts";
+import { CONTENT_STATES } from "../../contract/moderation.ts";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
 
 export const conversationFilter = z.strictObject({
   id: idsFilter,
   userId: intFilter,
   characterId: intFilter,
-  state: z.enum(["active", "suspended", "removed"]).optional(),
+  state: z.enum(CONTENT_STATES).optional(),
 });
 export type ConversationFilter = z.infer<typeof conversationFilter>;
 export const conversationSortable = ["id", "createdAt", "lastMessageAt", "userId", "characterId"] as const;

@@ -1,14 +1,16 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
-import { CHARACTER_TIERS, type CharacterTier, type ChatMessageStatus, type PolicyHitSource } from "../../contract/chat.ts";
+import { CHARACTER_TIERS, KEPT_REPLY_STATUSES, type CharacterTier, type ChatMessageStatus, type ChatRole, type PolicyHitSource } from "../../contract/chat.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { ChatMessage, Conversation } from "../../db/generated/client.ts";
+import type { ContentState } from "../../contract/moderation.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
-import type { ModerationService } from "../moderation/moderation.service.ts";
+import type { ModeratedContent } from "../moderation/moderation.service.ts";
+import type { ReportBody } from "../moderation/moderation.schema.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import { createChatBackends, NoReplyError, ReplyCutError, type BackendCall } from "./backends/registry.ts";
@@ -81,7 +83,8 @@ interface Deps {
   config: Config;
   log: Logger;
   credits: CreditsService;
-  moderation: ModerationService;
+  /** Files a report as the system (moderation.fileReport with no reporter). */
+  fileReport: (input: ReportBody) => Promise<unknown>;
   storage: MediaStorage;
   uploads: UploadsService;
   databaseUrl: string | undefined;
@@ -150,7 +153,7 @@ export function createChatService(deps: Deps) {
         ? { target_type: "character" as const, target_id: h.characterId }
         : await db.conversation.findFirst({ where: { userId: h.userId }, orderBy: { id: "desc" }, select: { id: true } }).then((c) => (c ? { target_type: "conversation" as const, target_id: c.id } : null));
     log.warn({ userId: h.userId, hits: count }, "chat suspended after repeated policy hits");
-    if (target) await deps.moderation.fileReport(null, { ...target, reason: "underage", details: `Automatic: chat suspended after ${count} refused attempts (last rule: ${h.rule}).` });
+    if (target) await deps.fileReport({ ...target, reason: "underage", details: `Automatic: chat suspended after ${count} refused attempts (last rule: ${h.rule}).` });
   }
 
   const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit, assertChatAllowed });
@@ -204,14 +207,14 @@ export function createChatService(deps: Deps) {
   /** The messages a reply may see: the greeting and every earlier turn with the text its reply got, in turn order. */
   async function history(conversation: Conversation, upToTurn: number): Promise<HistoryMessage[]> {
     const rows = await db.chatMessage.findMany({
-      where: { conversationId: conversation.id, status: { in: ["complete", "stopped", "cut"] }, id: { gt: conversation.summaryUpToId ?? 0 }, content: { not: "" } },
+      where: { conversationId: conversation.id, status: { in: [...KEPT_REPLY_STATUSES] }, id: { gt: conversation.summaryUpToId ?? 0 }, content: { not: "" } },
       orderBy: { id: "asc" },
     });
     const turnOf = (m: ChatMessage) => (m.role === "user" ? m.id : (m.replyToId ?? m.id));
     return rows
       .filter((m) => turnOf(m) <= upToTurn)
       .sort((a, b) => turnOf(a) - turnOf(b) || (a.role === "user" ? -1 : 1) - (b.role === "user" ? -1 : 1))
-      .map((m) => ({ id: m.id, role: m.role as "user" | "assistant", content: m.content }));
+      .map((m) => ({ id: m.id, role: m.role as ChatRole, content: m.content }));
   }
 
   /** Waits until no earlier reply of the conversation is still being written (on this or any instance). */
@@ -330,7 +333,7 @@ export function createChatService(deps: Deps) {
       const stored = await finish(run, status, run.refused ? "" : run.text, backend);
       if (run.refused) run.emit({ type: "refused", msg: MSG.chatRefused });
       if (stored) run.emit({ type: "end", reply: messageView(stored) });
-      if (status === "complete" || status === "stopped" || status === "cut") await summarize(run.conversationId, tier, unsummarized);
+      if ((KEPT_REPLY_STATUSES as readonly string[]).includes(status)) await summarize(run.conversationId, tier, unsummarized);
     } catch (err) {
       log.error({ err, replyId: run.id }, "chat reply failed");
       clearInterval(ticker);
@@ -416,6 +419,25 @@ export function createChatService(deps: Deps) {
     characters,
     backends,
     runs,
+
+    /** Moderation sees and changes characters and conversations through these (reports, takedowns). */
+    moderated: {
+      character: {
+        owner: (c: Tx | Db, id: number) => c.character.findUnique({ where: { id }, select: { userId: true } }),
+        setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+      },
+      conversation: {
+        owner: (c: Tx | Db, id: number) => c.conversation.findUnique({ where: { id }, select: { userId: true } }),
+        setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.conversation.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+      },
+    } satisfies Record<"character" | "conversation", ModeratedContent>,
+
+    /** Guest merge (auth): the guest's characters and conversations become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      const move = { where: { userId: fromUserId }, data: { userId: toUserId } };
+      await tx.character.updateMany(move);
+      await tx.conversation.updateMany(move);
+    },
 
     /** What the screens show before anything else: whether chat works here, what a reply costs, free replies left. */
     async status(principal: { userId: number; guest: boolean } | null) {

@@ -1,4 +1,5 @@
 import { encode } from "gpt-tokenizer";
+import type { ChatRole } from "../../contract/chat.ts";
 import type { PromptMessage } from "./backends/backend.ts";
 
 /**
@@ -40,7 +41,7 @@ export function characterCard(c: CardFields): string {
 
 export interface HistoryMessage {
   id: number;
-  role: "user" | "assistant";
+  role: ChatRole;
   content: string;
 }
 

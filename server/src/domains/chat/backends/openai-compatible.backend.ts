@@ -57,7 +57,7 @@ export function createOpenAiCompatibleBackend(setting: ChatBackendSetting, o: { 
       let started = false;
       try {
         for (;;) {
-          let read: ReadableStreamReadResult<Uint8Array>;
+          let read: Awaited<ReturnType<typeof reader.read>>;
           try {
             read = await reader.read();
           } catch (err) {
