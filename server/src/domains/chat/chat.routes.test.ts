@@ -333,6 +333,28 @@ describe("safety", () => {
   });
 });
 
+describe("replies whose writer is gone", () => {
+  it("are ended by the sweep exactly once: refunded when empty, kept and charged when partly written", async () => {
+    const conv = await conversation();
+    const before = await balance();
+    const make = async (content: string) => {
+      const ask = await s.db.chatMessage.create({ data: { conversationId: conv.id, role: "user", content: "lost" } });
+      const reply = await s.db.chatMessage.create({ data: { conversationId: conv.id, role: "assistant", content, status: "streaming", replyToId: ask.id, credits: 1, createdAt: new Date(Date.now() - 3_600_000) } });
+      await s.services.credits.charge({ userId: user.userId, amount: 1, reason: "chat_message", reference: `chat_message:${reply.id}`, idempotencyKey: `chat-reply:${reply.id}` });
+      return reply.id;
+    };
+    const empty = await make("");
+    const partial = await make("half a sen");
+    expect(await s.services.chat.sweepStale()).toBe(2);
+    expect(await s.services.chat.sweepStale()).toBe(0);
+    expect((await s.db.chatMessage.findUniqueOrThrow({ where: { id: empty } })).status).toBe("failed");
+    expect((await s.db.chatMessage.findUniqueOrThrow({ where: { id: partial } }))).toMatchObject({ status: "cut", content: "half a sen" });
+    expect((await ledger(empty)).map((l) => l.delta)).toEqual([-1, 1]);
+    expect((await ledger(partial)).map((l) => l.delta)).toEqual([-1]);
+    expect(await balance()).toBe(before - 1);
+  });
+});
+
 describe("console", () => {
   it("moderators read the conversation lines behind a report and the policy hits; admins see each back end's status", async () => {
     primary.setRespond((b, n) => (n % 2 ? { kind: "error", status: 429 } : defaultBehaviour(b)));

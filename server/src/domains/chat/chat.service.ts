@@ -27,6 +27,12 @@ export const CHAT_CHANNEL = "reverie_chat";
 const FLUSH_MS = 500;
 /** NOTIFY payloads must stay under 8000 bytes; longer pieces are split. */
 const MAX_PIECE = 2000;
+/**
+ * A reply still 'streaming' this long after it was accepted has lost its writer (the process ended): it is ended as
+ * cut (text kept, charged) or failed (refunded). Far beyond any real reply, queue wait included.
+ */
+const STALE_MS = 15 * 60_000;
+const SWEEP_MS = 60_000;
 /** How long a queued reply waits for an earlier one before looking at the database again. */
 const WAIT_POLL_MS = 1000;
 
@@ -155,6 +161,23 @@ export function createChatService(deps: Deps) {
     log.warn({ userId: h.userId, hits: count }, "chat suspended after repeated policy hits");
     if (target) await deps.fileReport({ ...target, reason: "underage", details: `Automatic: chat suspended after ${count} refused attempts (last rule: ${h.rule}).` });
   }
+
+  /** Ends replies whose writer is gone (see STALE_MS), exactly once each (finish's conditional update). */
+  async function sweepStale(olderThanMs = STALE_MS): Promise<number> {
+    const stale = await db.chatMessage.findMany({
+      where: { role: "assistant", status: "streaming", createdAt: { lt: new Date(Date.now() - olderThanMs) } },
+      select: { id: true, conversationId: true, content: true, conversation: { select: { userId: true } } },
+      take: 100,
+    });
+    let ended = 0;
+    for (const r of stale) {
+      if (runs.has(r.id)) continue;
+      if (await finish(new ReplyRun(r.id, r.conversation.userId, r.conversationId), r.content ? "cut" : "failed", r.content, null)) ended++;
+    }
+    return ended;
+  }
+  const sweeper = setInterval(() => void sweepStale().catch((err: unknown) => log.warn({ err }, "chat sweep failed")), SWEEP_MS);
+  sweeper.unref();
 
   const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit, assertChatAllowed });
 
@@ -624,7 +647,10 @@ export function createChatService(deps: Deps) {
     /** Tokens a text costs (the prompt's tokenizer), exposed for tests and the bench. */
     countTokens,
 
+    sweepStale,
+
     async close() {
+      clearInterval(sweeper);
       for (const run of runs.values()) run.abort.abort();
       await live.close();
     },
