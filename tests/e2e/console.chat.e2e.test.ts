@@ -48,7 +48,7 @@ describe("console: chat", () => {
     const conv = (await server.http.post("/api/RoleChat/creatConversation").set("token", person.token).send({ character_id: character.id }).expect(200)).body.data;
     await chatCall(server.url, "/api/RoleChat/chat", person.token, { conversation_id: conv.id, content: "Show me Saturn" });
     expect((await chatCall(server.url, "/api/RoleChat/chat", person.token, { conversation_id: conv.id, content: "now some age play" })).status).toBe(400);
-    const report = (await server.http.post("/api/report").send({ target_type: "conversation", target_id: conv.id, reason: "other", details: "Please look" }).expect(200)).body.data;
+    const report = (await server.http.post("/api/report").set("token", person.token).send({ target_type: "conversation", target_id: conv.id, reason: "other", details: "Please look" }).expect(200)).body.data;
 
     const moderator = await signIn(server.url, await staffMember(server, ["moderator"]));
     await moderator.goto(`${server.url}/console/reports/${report.id}/show`);

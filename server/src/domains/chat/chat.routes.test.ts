@@ -365,6 +365,9 @@ describe("console", () => {
     const offender = await visitor(s);
     const theirs = await conversation(offender.token);
     expect((await chatCall(s.url, "/api/RoleChat/chat", offender.token, { conversation_id: theirs.id, content: "ageplay please" })).status).toBe(400);
+    // a conversation is private: strangers (signed in or not) cannot report it, its owner can
+    await post("/api/report", { target_type: "conversation", target_id: conv.id, reason: "underage" }, (await visitor(s)).token).expect(404);
+    await s.http.post("/api/report").send({ target_type: "conversation", target_id: conv.id, reason: "underage" }).expect(404);
     const report = (await post("/api/report", { target_type: "conversation", target_id: conv.id, reason: "other", details: "rude" }).expect(200)).body.data;
     const mod = await staffMember(s, ["moderator"]);
     const reportRow = (await s.http.get(`/admin/api/reports/${report.id}`).set("token", mod.token).expect(200)).body;

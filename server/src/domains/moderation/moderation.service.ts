@@ -96,10 +96,13 @@ export function createModerationService({ db, audit, revokeUserSessions, owned }
 
   return {
     /** POST /api/report: anyone, signed in or not. */
-    async fileReport(reporterUserId: number | null, input: ReportBody) {
+    async fileReport(reporterUserId: number | null, input: ReportBody, o: { system?: boolean } = {}) {
       return db.$transaction(async (tx) => {
         const owner = await content[input.target_type].owner(tx, input.target_id);
         if (!owner) throw HttpError.notFound();
+        // a conversation is private: only its owner (or the system, on policy strikes) reports it, so nobody can
+        // suspend someone else's conversation by guessing its id
+        if (input.target_type === "conversation" && !o.system && owner.userId !== reporterUserId) throw HttpError.notFound();
         const report = await tx.report.create({
           data: { reporterUserId, targetType: input.target_type, targetId: input.target_id, targetUserId: owner.userId, reason: input.reason, details: input.details },
         });
