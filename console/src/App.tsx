@@ -4,6 +4,7 @@ import { authProvider } from "./authProvider.ts";
 import { auditLog } from "./audit/index.tsx";
 import { bans } from "./bans/index.tsx";
 import { channels, pixelIds } from "./channels/index.tsx";
+import { chatBackends, chatPolicyHits, conversations } from "./chat/index.tsx";
 import { characters, creatorPages } from "./content/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
@@ -36,6 +37,9 @@ export function App() {
       <Resource name="bans" {...bans} />
       <Resource name="characters" {...characters} />
       <Resource name="creator-pages" {...creatorPages} />
+      <Resource name="conversations" {...conversations} />
+      <Resource name="chat-policy-hits" {...chatPolicyHits} />
+      <Resource name="chat-backends" {...chatBackends} />
       <Resource name="generation-tasks" {...tasks} />
       <Resource name="banners" {...banners} />
       <Resource name="prompt-suggestions" {...prompts} />

@@ -16,6 +16,7 @@ import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
+import { chatRoutes } from "./domains/chat/chat.routes.ts";
 import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   membershipsRoutes(api, services.memberships, services.payments);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
+  chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
   moderationRoutes(api, services.moderation, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);
   app.use(api.router);

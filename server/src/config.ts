@@ -8,10 +8,50 @@ import { PAGSMILE_LOCAL_METHODS } from "./contract/payments.ts";
 const METHOD_CODE = `\\s*(${PAGSMILE_LOCAL_METHODS.join("|")})=[\\w.-]{1,32}\\s*`;
 const METHOD_CODES = new RegExp(`^${METHOD_CODE}(,${METHOD_CODE})*$`);
 import { ENGINE_KINDS } from "./contract/engines.ts";
+import { CHARACTER_TIERS } from "./contract/chat.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
   .transform((v) => v === "1" || v === "true" || v === "yes");
+
+/** One chat back end of CHAT_BACKENDS: an OpenAI-compatible server (vLLM, llama-server, Ollama, a hosted router). */
+export const chatBackendSetting = z.strictObject({
+  /** Shown in the console's back-end status; unique. */
+  name: z.string().min(1).max(40),
+  /** The API root that /chat/completions is appended to, e.g. http://gpu1:8000/v1 */
+  baseUrl: z.string().url(),
+  apiKey: z.string().optional(),
+  model: z.string().min(1),
+  /** The tiers it serves (CHARACTER_TIERS); all of them when omitted. */
+  tiers: z.array(z.enum(CHARACTER_TIERS)).min(1).default([...CHARACTER_TIERS]),
+  /** The model's context size in tokens; prompts are fitted inside it. */
+  contextTokens: z.number().int().min(512).default(8192),
+  /** The most tokens one reply may have. */
+  maxReplyTokens: z.number().int().min(16).default(512),
+});
+export type ChatBackendSetting = z.infer<typeof chatBackendSetting>;
+
+function parseChatBackends(s: string | undefined, ctx: z.RefinementCtx): ChatBackendSetting[] {
+  if (!s?.trim()) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(s);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "must be a JSON array of back ends" });
+    return z.NEVER;
+  }
+  const parsed = z.array(chatBackendSetting).safeParse(json);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    ctx.addIssue({ code: "custom", message: `${i.path.join(".")}: ${i.message}` });
+    return z.NEVER;
+  }
+  if (new Set(parsed.data.map((b) => b.name)).size !== parsed.data.length) {
+    ctx.addIssue({ code: "custom", message: "back-end names must be unique" });
+    return z.NEVER;
+  }
+  return parsed.data;
+}
 
 const list = z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
 
@@ -170,6 +210,23 @@ export const configSchema = z.object({
   CONVERSION_RETRY_BASE_SECONDS: z.coerce.number().min(0.05).default(30),
   CONVERSION_POLL_SECONDS: z.coerce.number().min(0.05).default(5),
   CONVERSION_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(15),
+  /** Chat back ends in failover order (JSON array, see chatBackendSetting); unset = chat says it is not available yet. */
+  CHAT_BACKENDS: z.string().optional().transform((s, ctx) => parseChatBackends(s, ctx)),
+  /** Credits per chat reply, by character tier. */
+  CHAT_PRICE_STANDARD: z.coerce.number().int().min(0).default(1),
+  CHAT_PRICE_PREMIUM: z.coerce.number().int().min(0).default(2),
+  /** Replies a guest account gets without credits. */
+  CHAT_FREE_MESSAGES: z.coerce.number().int().min(0).default(3),
+  /** A back end that sends no first token within this many seconds is abandoned for the next one. */
+  CHAT_FIRST_TOKEN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(30),
+  /** An OpenAI-compatible moderation endpoint (POST {url}/moderations) checked next to the built-in rules; unset = rules only. */
+  CHAT_MODERATION_URL: z.string().url().optional(),
+  CHAT_MODERATION_KEY: z.string().optional(),
+  CHAT_MODERATION_MODEL: z.string().default("omni-moderation-latest"),
+  /** Refused attempts after which chat is suspended for the account and a report is raised. */
+  CHAT_POLICY_STRIKES: z.coerce.number().int().min(1).default(3),
+  RATE_LIMIT_CHAT_PER_HOUR: z.coerce.number().int().min(1).default(600),
+
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
 }).superRefine((c, ctx) => {

@@ -14,7 +14,8 @@ import { createStaffService } from "./domains/staff/staff.service.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
-import { createModerationService } from "./domains/moderation/moderation.service.ts";
+import { createModerationService, type ModerationService } from "./domains/moderation/moderation.service.ts";
+import { createChatService } from "./domains/chat/chat.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
 import { createPixelsService } from "./domains/pixels/pixels.service.ts";
@@ -39,7 +40,10 @@ export function createServices(deps: AppDeps) {
   const memberships = createMembershipsService({ db, credits, log });
   const conversions = createConversionsService({ db, config, log });
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser] });
+  // chat files its automatic reports through moderation, and moderation changes chat's content through chat
+  let moderation: ModerationService | undefined;
+  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser] });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -51,9 +55,16 @@ export function createServices(deps: AppDeps) {
   const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
+  moderation = createModerationService({
+    db,
+    audit,
+    revokeUserSessions: auth.revokeUserSessions,
+    owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation },
+    cancelUserTasks: render.generation.cancelForAccount,
+  });
   const consoleServices = {
     audit,
-    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated }, cancelUserTasks: render.generation.cancelForAccount }),
+    moderation,
     pixels: createPixelsService(db, audit, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
@@ -63,7 +74,11 @@ export function createServices(deps: AppDeps) {
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
   };
-  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices };
+  /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
+  const close = async () => {
+    await Promise.all([render.close(), chat.close()]);
+  };
+  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, close };
 }
 
 export type Services = ReturnType<typeof createServices>;

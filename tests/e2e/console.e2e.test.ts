@@ -17,8 +17,8 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "characters", "creator-pages", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "characters", "creator-pages", "conversations", "chat-policy-hits", "generation-tasks"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -73,7 +73,10 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
   await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });
   await db.auditLog.create({ data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" } });
-  await db.character.create({ data: { userId: users[0].id, name: "Luna", description: "A calm night guide", isPublic: true } });
+  const luna = await db.character.create({ data: { userId: users[0].id, name: "Luna", description: "A calm night guide", isPublic: true } });
+  const conversation = await db.conversation.create({ data: { userId: users[1].id, characterId: luna.id } });
+  await db.chatMessage.createMany({ data: [{ conversationId: conversation.id, role: "assistant", content: "Good evening." }, { conversationId: conversation.id, role: "user", content: "Which stars are out?" }] });
+  await db.chatPolicyHit.create({ data: { userId: users[1].id, conversationId: conversation.id, source: "user_message", rule: "age_play", excerpt: "(seeded excerpt)" } });
   await db.creatorPage.create({ data: { userId: users[1].id, homeLink: "boris", title: "Boris draws", bio: "Sketches every day" } });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
   return { users };
@@ -301,8 +304,10 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-dashboard");
     for (const resource of MENUS.admin) {
       await page.goto(`${server.url}/console/${resource}`);
-      // every list has seeded rows; the loading bar is gone once they render (the engine status page is no list)
-      await page.waitForSelector(resource === "engines" ? "[data-testid='engines-page']" : ".RaDatagrid-table tbody tr", { timeout: 15_000 });
+      // every list has seeded rows; the loading bar is gone once they render. The engine status page is no list, and
+      // with no chat back end configured here that page says how to set one.
+      const ready = resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : ".RaDatagrid-table tbody tr";
+      await page.waitForSelector(ready, { timeout: 15_000 });
       await screenshot(page, `console-list-${resource}`);
     }
     // the same console in Russian: every label is a translation key

@@ -35,6 +35,9 @@ export const en = {
       fields: { id: "ID", targetType: "Content", targetId: "Content id", targetUserId: "Owner", reporterUserId: "Reporter", reason: "Reason", details: "Details", status: "Status", ageSeconds: "Age", createdAt: "Filed", resolvedAt: "Resolved" },
     },
     characters: { name: "Character |||| Characters", fields: { id: "ID", name: "Name", userId: "Owner", state: "State", description: "Description", personality: "Personality", greeting: "Greeting", isPublic: "Public", createdAt: "Created", updatedAt: "Changed", q: "Search name" } },
+    conversations: { name: "Conversation |||| Conversations", fields: { id: "ID", userId: "User", characterId: "Character", state: "State", summary: "Running summary", lastMessageAt: "Last message", deletedAt: "Deleted by owner", createdAt: "Started", lines: "Lines" } },
+    "chat-policy-hits": { name: "Chat policy hit |||| Chat policy hits", fields: { id: "ID", userId: "User", source: "Found in", rule: "Rule", conversationId: "Conversation", characterId: "Character", excerpt: "Excerpt", createdAt: "When" } },
+    "chat-backends": { name: "Chat back end |||| Chat back ends", fields: { name: "Name", model: "Model", tiers: "Tiers", requests: "Requests (24 h)", errors: "Errors", prompt_tokens: "Prompt tokens", completion_tokens: "Reply tokens", p50_first_token_ms: "First token p50 (ms)", p95_first_token_ms: "First token p95 (ms)", avg_total_ms: "Average reply (ms)", last_error: "Last error" } },
     "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
     bans: { name: "Ban |||| Bans", fields: { id: "ID", userId: "User", reason: "Reason", staffId: "By", createdAt: "Banned", liftedAt: "Lifted", liftedById: "Lifted by", active: "In force" } },
     "generation-tasks": {
@@ -66,6 +69,10 @@ export const en = {
     notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids", serverConversions: "Server-side purchase conversions (empty = off)" },
     refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider" },
+    chat: {
+      role: { user: "Person", assistant: "Character" },
+      notConfigured: "Chat is not available: no back end is configured. Set CHAT_BACKENDS to a JSON list of OpenAI-compatible servers, e.g. [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], and restart (README, settings).",
+    },
     underage: "Underage",
     engines: {
       title: "Engines", default: "default", available: "Available", unavailable: "Unavailable", fix: "Fix", servers: "Servers", server: "Server", health: "Health", queue: "Queue",

@@ -36,6 +36,9 @@ export const ru: typeof en = {
       fields: { id: "ID", targetType: "Контент", targetId: "ID контента", targetUserId: "Владелец", reporterUserId: "Автор жалобы", reason: "Причина", details: "Подробности", status: "Статус", ageSeconds: "Возраст", createdAt: "Подана", resolvedAt: "Решена" },
     },
     characters: { name: "Персонаж |||| Персонажи", fields: { id: "ID", name: "Имя", userId: "Владелец", state: "Состояние", description: "Описание", personality: "Характер", greeting: "Приветствие", isPublic: "Публичный", createdAt: "Создан", updatedAt: "Изменён", q: "Поиск по имени" } },
+    conversations: { name: "Беседа |||| Беседы", fields: { id: "ID", userId: "Пользователь", characterId: "Персонаж", state: "Состояние", summary: "Сводка", lastMessageAt: "Последнее сообщение", deletedAt: "Удалена владельцем", createdAt: "Начата", lines: "Реплики" } },
+    "chat-policy-hits": { name: "Нарушение в чате |||| Нарушения в чате", fields: { id: "ID", userId: "Пользователь", source: "Где найдено", rule: "Правило", conversationId: "Беседа", characterId: "Персонаж", excerpt: "Фрагмент", createdAt: "Когда" } },
+    "chat-backends": { name: "Сервер чата |||| Серверы чата", fields: { name: "Имя", model: "Модель", tiers: "Уровни", requests: "Запросы (24 ч)", errors: "Ошибки", prompt_tokens: "Токены запроса", completion_tokens: "Токены ответа", p50_first_token_ms: "Первый токен p50 (мс)", p95_first_token_ms: "Первый токен p95 (мс)", avg_total_ms: "Средний ответ (мс)", last_error: "Последняя ошибка" } },
     "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
     bans: { name: "Блокировка |||| Блокировки", fields: { id: "ID", userId: "Пользователь", reason: "Причина", staffId: "Кем", createdAt: "Заблокирован", liftedAt: "Снята", liftedById: "Кем снята", active: "Действует" } },
     "generation-tasks": {
@@ -67,6 +70,10 @@ export const ru: typeof en = {
     notify: { done: "Готово", cover_uploaded: "Обложка сохранена", credentials: "Сохраните сейчас: больше они не будут показаны" },
     tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей", serverConversions: "Серверные конверсии покупок (пусто = выключено)" },
     refund: { credits: "Заказ начислил кредитов: %{n}", balance: "Сейчас у пользователя кредитов: %{n}", spent: "Уже потрачено (остаётся): %{n}", claw_back: "Возврат спишет кредитов: %{n} и вернёт деньги через платёжную систему" },
+    chat: {
+      role: { user: "Человек", assistant: "Персонаж" },
+      notConfigured: "Чат недоступен: не настроен ни один сервер. Укажите в CHAT_BACKENDS JSON-список OpenAI-совместимых серверов, например [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], и перезапустите (README, настройки).",
+    },
     underage: "Несовершеннолетние",
     engines: {
       title: "Движки", default: "по умолчанию", available: "Работает", unavailable: "Недоступен", fix: "Что сделать", servers: "Серверы", server: "Сервер", health: "Состояние", queue: "Очередь",

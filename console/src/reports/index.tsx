@@ -1,8 +1,9 @@
 import FlagIcon from "@mui/icons-material/Flag";
 import { Chip } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import { Datagrid, DateField, FunctionField, List, RecordContextProvider, useGetOne, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField } from "../common/fields.tsx";
+import { ConversationLines } from "../chat/index.tsx";
 import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGETS } from "../../../server/src/contract/moderation.ts";
 import { choicesOf } from "../common/choices.ts";
 
@@ -55,6 +56,17 @@ function ReportList() {
   );
 }
 
+/** A reported conversation's lines, shown on the report itself. */
+function ReportedConversation({ id }: { id: number }) {
+  const { data } = useGetOne("conversations", { id });
+  if (!data) return null;
+  return (
+    <RecordContextProvider value={data}>
+      <ConversationLines />
+    </RecordContextProvider>
+  );
+}
+
 function ReportShow() {
   return (
     <Show actions={<TopToolbar sx={{ gap: 1 }}><ReportActions /></TopToolbar>}>
@@ -67,6 +79,7 @@ function ReportShow() {
         <TextField source="targetUserId" />
         <TextField source="reporterUserId" />
         <TextField source="status" />
+        <FunctionField source="lines" render={(r: { targetType: string; targetId: number }) => (r.targetType === "conversation" ? <ReportedConversation id={r.targetId} /> : null)} />
         <AgeField source="ageSeconds" />
         <DateField source="createdAt" showTime />
         <DateField source="resolvedAt" showTime />

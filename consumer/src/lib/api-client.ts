@@ -168,6 +168,50 @@ export const api = {
     const headers = { ...requestHeaders(), ...opts.headers, "Content-Type": "application/json" };
     return send<T>("POST", path, { headers, body: JSON.stringify(body ?? {}) }, opts);
   },
+  /**
+   * A POST answered with Server-Sent Events (chat replies): each `event:`/`data:` block goes to `onEvent` as it
+   * arrives. An answer that is not a stream is an envelope error and is raised like any other call's.
+   */
+  async stream(path: string, body: unknown, onEvent: (event: string, data: unknown) => void, opts: Omit<RequestOptions, "body" | "query" | "timeoutMs"> = {}): Promise<void> {
+    let res: Response;
+    try {
+      res = await fetch(withTimestamp(path), {
+        method: "POST",
+        headers: { ...requestHeaders(), ...opts.headers, "Content-Type": "application/json", Accept: "text/event-stream" },
+        body: JSON.stringify(body ?? {}),
+        signal: opts.signal,
+        cache: "no-store",
+        credentials: "same-origin",
+      });
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      return raise(new ApiError(0, CLIENT_MESSAGES.connection), opts.quiet);
+    }
+    if (!res.headers.get("content-type")?.includes("text/event-stream") || !res.body) {
+      let envelope: Partial<Envelope<unknown>> | null = null;
+      try {
+        envelope = (await res.json()) as Partial<Envelope<unknown>>;
+      } catch {
+        envelope = null;
+      }
+      return raise(mapEnvelopeError(res.status, envelope, res.statusText), opts.quiet);
+    }
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && data) onEvent(event, JSON.parse(data));
+      }
+    }
+  },
   /** Multipart upload; the browser sets the boundary. */
   upload<T>(path: string, form: FormData, opts: RequestOptions = {}): Promise<T> {
     return send<T>("POST", path, { headers: requestHeaders(), body: form }, opts);

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import LinearProgress from "@mui/material/LinearProgress";
-import { Outlet, useNavigation } from "react-router";
+import { Outlet, useLocation, useNavigation } from "react-router";
 import { useAgeConfirmed, useOpenDialog } from "../dialogs/dialog-store.ts";
 import { useConsent, useConsentSettingsOpen } from "../features/consent/consent.ts";
 import { afterFirstPaint } from "../lib/after-paint.ts";
@@ -25,6 +25,7 @@ const BanNoticeDialog = lazy(() => import("../dialogs/BanNoticeDialog.tsx"));
 
 export function RootLayout() {
   const navigation = useNavigation();
+  const inChat = useLocation().pathname.toLowerCase() === "/chat";
   const open = useOpenDialog();
   const notice = useNotice();
   const [noticesUsed, setNoticesUsed] = useState(false);
@@ -50,9 +51,11 @@ export function RootLayout() {
       <Box component="main" sx={{ flex: 1 }}>
         <Outlet />
       </Box>
-      <Footer />
+      {/* SPEC.md §2: /chat hides the footer; the conversation fills the screen, so the support bubble (which would
+          cover the send button) stays off it too */}
+      {!inChat && <Footer />}
       <BottomBar />
-      <SupportBubble />
+      {!inChat && <SupportBubble />}
       <Suspense fallback={null}>
         {noticesUsed && <NoticeSnackbar notice={notice} />}
         {askAge && <AgeGateDialog />}

@@ -1,6 +1,7 @@
 import type { ApiRouter } from "../http/api.ts";
 import type { Services } from "../services.ts";
 import { channelsResource } from "./channels.ts";
+import { chatResources } from "./chat.ts";
 import { contentResources } from "./content.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { enginesRoutes } from "./engines.ts";
@@ -22,6 +23,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   channelsResource(api, s.pixels);
   reportsResource(api, s.moderation);
   contentResources(api, s.moderation);
+  chatResources(api, s.chat);
   tasksResource(api, s.tasksAdmin);
   enginesRoutes(api, s.engines, s.generation);
   siteResource(api, s.siteAdmin);

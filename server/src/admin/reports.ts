@@ -7,7 +7,7 @@ import { AdminResource, reasonBody } from "./resource.ts";
 import type { ModerationService } from "../domains/moderation/moderation.service.ts";
 import { banFilter, banSortable, reportFilter, reportSortable } from "../domains/moderation/moderation.schema.ts";
 
-const TARGET_SUBJECT: Record<string, Subject> = { task: "GenerationTask", upload: "Upload", character: "Character", creator_page: "CreatorPage" };
+const TARGET_SUBJECT: Record<string, Subject> = { task: "GenerationTask", upload: "Upload", character: "Character", creator_page: "CreatorPage", conversation: "Conversation" };
 
 /** The report queue (with each report's age) and the bans list. */
 export function reportsResource(api: ApiRouter, moderation: ModerationService) {

@@ -14,6 +14,8 @@ export type Subject =
   | "CharacterModel"
   | "Character"
   | "Conversation"
+  | "ChatPolicyHit"
+  | "ChatBackend"
   | "CreatorPage"
   | "Subscription"
   | "Report"
@@ -81,10 +83,10 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("read", ["Order", "Product"]);
     }
     if (roles.has("moderator")) {
-      can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage"]);
+      can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit"]);
       can("manage", ["Report", "Ban"]);
       can("ban", "User");
-      can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage"]);
+      can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation"]);
     }
   }
 

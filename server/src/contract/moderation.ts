@@ -5,7 +5,7 @@ export const REPORT_REASONS = ["underage", "non_consensual", "other"] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
 /** Equals Prisma's ReportTarget enum. */
-export const REPORT_TARGETS = ["task", "upload", "character", "creator_page"] as const;
+export const REPORT_TARGETS = ["task", "upload", "character", "creator_page", "conversation"] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 /** Equals Prisma's ReportStatus enum. */

@@ -33,4 +33,12 @@ export const MSG = {
   durationLimit: "The generation duration cannot exceed 40 seconds",
   generationFailed: "Sorry, video generation failed",
   stillGenerating: "A product still generating: try later",
+  chatUnavailable: "Chat is not available on this server yet",
+  chatRefused: "This message was not sent: sexual content involving minors, or age-play, is never allowed",
+  chatSuspended: "Chat is suspended on this account after repeated attempts to break the rules",
+  characterMinor: "Every character must be an adult (18+)",
+  replyFailed: "Sorry, the character could not reply. Your credits were returned",
+  replyBusy: "Please wait until the reply has finished",
+  draftFailed: "The draft could not be made, please try again",
+  nothingToRegenerate: "There is no reply to regenerate",
 } as const;

@@ -1,3 +1,4 @@
+import ForumIcon from "@mui/icons-material/Forum";
 import Box from "@mui/material/Box";
 import ListItemIcon from "@mui/material/ListItemIcon";
 import Menu from "@mui/material/Menu";
@@ -27,6 +28,10 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
       <MenuItem onClick={() => { onClose(); navigate("/function"); }}>
         <ListItemIcon><VideoLibraryIcon fontSize="small" /></ListItemIcon>
         {t("nav.results")}
+      </MenuItem>
+      <MenuItem onClick={() => { onClose(); navigate("/chat"); }} data-testid="menu-chat">
+        <ListItemIcon><ForumIcon fontSize="small" /></ListItemIcon>
+        {t("chat.nav")}
       </MenuItem>
       <MenuItem onClick={() => { onClose(); dialogs.open("install"); }}>
         <ListItemIcon><AddToHomeScreenIcon fontSize="small" /></ListItemIcon>

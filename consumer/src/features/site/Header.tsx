@@ -7,6 +7,7 @@ import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import BoltIcon from "@mui/icons-material/Bolt";
+import ForumIcon from "@mui/icons-material/Forum";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, NavLink } from "react-router";
 import { dialogs } from "../../dialogs/dialog-store.ts";
@@ -34,6 +35,7 @@ const NAV = [
   { to: "/home", key: "nav.home" },
   { to: "/creationStudio", key: "nav.studio" },
   { to: "/function", key: "nav.results" },
+  { to: "/chat", key: "chat.nav" },
 ] as const;
 
 export function Header() {
@@ -70,6 +72,12 @@ export function Header() {
           >
             {t("credits.balance", { count: user.points })}
           </Button>
+        )}
+        {/* phones: signed-in people reach chat from the account menu (the header has no room beside the balance) */}
+        {!user && (
+          <IconButton component={RouterLink} to="/chat" aria-label={t("chat.nav")} sx={{ display: { md: "none" } }} data-testid="nav-chat">
+            <ForumIcon />
+          </IconButton>
         )}
         <LanguageSwitcher />
         {user ? (

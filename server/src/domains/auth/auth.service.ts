@@ -56,8 +56,6 @@ export type MoveUserRows = (tx: Tx, fromUserId: number, toUserId: number) => Pro
 const moveRowsWithoutOwner: MoveUserRows = async (tx, fromUserId, toUserId) => {
   const move = { where: { userId: fromUserId }, data: { userId: toUserId } };
   await tx.characterModel.updateMany(move);
-  await tx.character.updateMany(move);
-  await tx.conversation.updateMany(move);
 };
 
 export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger; guestRowOwners: MoveUserRows[] }) {

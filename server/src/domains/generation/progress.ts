@@ -1,6 +1,6 @@
-import pg from "pg";
 import type { Logger } from "pino";
 import type { Db, Tx } from "../../db/client.ts";
+import { createListenHub } from "../../db/listen-hub.ts";
 
 /** NOTIFY channel carrying task status and percentage to every API instance. */
 export const PROGRESS_CHANNEL = "reverie_generation_progress";
@@ -33,65 +33,20 @@ type Listener = (e: ProgressEvent) => void;
 type EndedListener = (e: SessionEndedEvent) => void;
 
 /**
- * One LISTEN connection per process, fanned out to the SSE streams it serves. Connects on first use and
- * reconnects after a lost connection (events sent meanwhile are covered by each stream's snapshot on connect).
+ * Task progress and ended logins for every API instance's SSE streams: one LISTEN connection per channel and process
+ * (db/listen-hub.ts), fanned out to the streams this process serves.
  */
 export function createProgressHub(databaseUrl: string | undefined, log: Logger) {
-  const listeners = new Set<Listener>();
-  const endedListeners = new Set<EndedListener>();
-  let client: pg.Client | undefined;
-  let connecting: Promise<void> | undefined;
-  let closed = false;
-
-  async function connect() {
-    if (!databaseUrl) throw new Error("live progress needs the database URL");
-    const c = new pg.Client({ connectionString: databaseUrl, application_name: "reverie-progress" });
-    c.on("notification", (n) => {
-      if (!n.payload) return;
-      let e: unknown;
-      try {
-        e = JSON.parse(n.payload);
-      } catch {
-        return;
-      }
-      if (n.channel === PROGRESS_CHANNEL) for (const l of listeners) l(e as ProgressEvent);
-      else if (n.channel === SESSION_ENDED_CHANNEL) for (const l of endedListeners) l(e as SessionEndedEvent);
-    });
-    c.on("error", (err) => {
-      log.warn({ err }, "progress listener lost its connection");
-      client = undefined;
-      connecting = undefined;
-      void c.end().catch(() => undefined);
-      if (!closed && listeners.size) setTimeout(() => void ensure().catch(() => undefined), 500).unref();
-    });
-    await c.connect();
-    await c.query(`LISTEN ${PROGRESS_CHANNEL}; LISTEN ${SESSION_ENDED_CHANNEL}`);
-    client = c;
-  }
-
-  function ensure() {
-    return (connecting ??= connect().catch((err) => {
-      connecting = undefined;
-      throw err;
-    }));
-  }
-
+  const progress = createListenHub<ProgressEvent>(PROGRESS_CHANNEL, databaseUrl, log);
+  const ended = createListenHub<SessionEndedEvent>(SESSION_ENDED_CHANNEL, databaseUrl, log);
   return {
-    /** `ended` hears every ended login, so a stream can close when its own login or account is ended. */
-    async subscribe(listener: Listener, ended?: EndedListener): Promise<() => void> {
-      listeners.add(listener);
-      if (ended) endedListeners.add(ended);
-      await ensure();
-      return () => {
-        listeners.delete(listener);
-        if (ended) endedListeners.delete(ended);
-      };
+    /** `onEnded` hears every ended login, so a stream can close when its own login or account is ended. */
+    async subscribe(listener: Listener, onEnded?: EndedListener): Promise<() => void> {
+      const offs = await Promise.all([progress.subscribe(listener), ...(onEnded ? [ended.subscribe(onEnded)] : [])]);
+      return () => offs.forEach((off) => off());
     },
     async close() {
-      closed = true;
-      listeners.clear();
-      endedListeners.clear();
-      await client?.end().catch(() => undefined);
+      await Promise.all([progress.close(), ended.close()]);
     },
   };
 }

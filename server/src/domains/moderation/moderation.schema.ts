@@ -3,7 +3,7 @@ import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../
 import { CONTENT_STATES, REPORT_REASONS, REPORT_STATUSES, REPORT_TARGETS } from "../../contract/moderation.ts";
 
 export const reportBody = z.object({
-  target_type: z.enum(REPORT_TARGETS, { error: "target_type must be task, upload, character or creator_page" }),
+  target_type: z.enum(REPORT_TARGETS, { error: "target_type must be task, upload, character, creator_page or conversation" }),
   target_id: z.coerce.number({ error: "target_id must be a number" }).int().positive({ error: "target_id must be a number" }),
   reason: z.enum(REPORT_REASONS, { error: "reason must be underage, non_consensual or other" }),
   details: z.string().trim().max(2000, { error: "details may be at most 2000 characters" }).default(""),

@@ -10,8 +10,8 @@ interface Deps {
   audit: AuditService;
   /** Ends every login of a user at once (auth.revokeUserSessions). */
   revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
-  /** Tasks and uploads as their owning domains (generation, uploads) let moderation see and change them. */
-  owned: Record<"task" | "upload", ModeratedContent>;
+  /** Tasks, uploads, characters and conversations as their owning domains (generation, uploads, chat) let moderation see and change them. */
+  owned: Record<Exclude<ReportTarget, "creator_page">, ModeratedContent>;
   /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
   cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
 }
@@ -31,15 +31,8 @@ export interface ModeratedContent {
   setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<boolean>;
 }
 
-/** characters and creator_pages have no domain of their own yet (the creators domain takes them over, docs/decisions/050). */
-const unowned: Record<"character" | "creator_page", ModeratedContent> = {
-  character: {
-    find: async (c, id) => {
-      const ch = await c.character.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true } });
-      return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
-    },
-    setState: async (c, id, state, from) => (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
-  },
+/** creator_pages have no domain of their own yet (the creators domain takes them over, docs/decisions/050). */
+const unowned: Record<"creator_page", ModeratedContent> = {
   creator_page: {
     find: async (c, id) => {
       const p = await c.creatorPage.findUnique({ where: { id }, select: { userId: true, state: true } });
@@ -50,7 +43,7 @@ const unowned: Record<"character" | "creator_page", ModeratedContent> = {
 };
 
 /** The audit log's name for each kind of content. */
-const RESOURCE: Record<ReportTarget, string> = { task: "GenerationTask", upload: "Upload", character: "Character", creator_page: "CreatorPage" };
+const RESOURCE: Record<ReportTarget, string> = { task: "GenerationTask", upload: "Upload", character: "Character", conversation: "Conversation", creator_page: "CreatorPage" };
 const contentState = {
   character: (c: Tx, id: number) => c.character.findUnique({ where: { id }, select: { id: true, userId: true, state: true } }),
   creator_page: (c: Tx, id: number) => c.creatorPage.findUnique({ where: { id }, select: { id: true, userId: true, state: true } }),
@@ -123,15 +116,16 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
   return {
     /**
      * POST /api/report. Public content (a shared creation, a shared character, a creator page) may be reported by
-     * anyone, signed in or not; private content only by its owner. Anything else answers exactly as an id that does not
-     * exist, so a report never tells whether someone's private work is there. An underage report suspends the content
-     * at once (audited, as the system) when it is public or comes from its owner (docs/decisions/071).
+     * anyone, signed in or not; private content (a conversation included) only by its owner, or by the system (chat's
+     * policy strikes). Anything else answers exactly as an id that does not exist, so a report never tells whether
+     * someone's private work is there. An underage report suspends the content at once (audited, as the system) when
+     * it is public, comes from its owner or from the system (docs/decisions/071).
      */
-    async fileReport(reporterUserId: number | null, input: ReportBody) {
+    async fileReport(reporterUserId: number | null, input: ReportBody, o: { system?: boolean } = {}) {
       return db.$transaction(async (tx) => {
         const target = await content[input.target_type].find(tx, input.target_id);
-        const ownReport = reporterUserId !== null && target?.userId === reporterUserId;
-        if (!target || !(target.isPublic || ownReport)) throw HttpError.notFound();
+        const trusted = o.system === true || (reporterUserId !== null && target?.userId === reporterUserId);
+        if (!target || !(target.isPublic || trusted)) throw HttpError.notFound();
         const suspends = input.reason === "underage" && target.state !== "removed";
         const report = await tx.report.create({
           data: { reporterUserId, targetType: input.target_type, targetId: input.target_id, targetUserId: target.userId, reason: input.reason, details: input.details, suspendedContent: suspends },

@@ -1,0 +1,109 @@
+import type { CharacterSort, ChatMessageStatus, ChatRole, ChatStreamEvent } from "../../../../server/src/contract/chat.ts";
+import { api } from "../../lib/api-client.ts";
+
+/** Issue 15's chat calls (SPEC.md §7 "Chat", served under /api/RoleChat/). */
+
+export interface Character {
+  id: number;
+  name: string;
+  description: string;
+  personality: string;
+  scenario: string;
+  greeting: string;
+  example_lines: string[];
+  tags: string[];
+  age: number | null;
+  tier: string;
+  avatar_url: string | null;
+  is_public: 0 | 1;
+  conversation_count: number;
+  mine: boolean;
+}
+
+export interface CharacterInput {
+  id?: number;
+  name: string;
+  description: string;
+  personality: string;
+  scenario: string;
+  greeting: string;
+  example_lines: string[];
+  tags: string[];
+  age?: number | null;
+  avatar_image_id?: number;
+  is_public: 0 | 1;
+}
+
+export type CharacterDraft = Omit<CharacterInput, "id" | "is_public" | "avatar_image_id">;
+
+export interface ChatMessage {
+  id: number;
+  role: ChatRole;
+  content: string;
+  status: ChatMessageStatus;
+  reply_to_id: number | null;
+  created_at: string;
+}
+
+export interface ConversationSummary {
+  id: number;
+  character: Character;
+  last_line: { role: ChatRole; content: string } | null;
+  state: string;
+  last_message_at: string;
+}
+
+export interface ChatStatus {
+  available: boolean;
+  message: string;
+  price: Record<string, number>;
+  free_left: number;
+  suspended: boolean;
+}
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** SPEC.md §8 text the chat reacts to (opens the buy-credits dialog). */
+export const NOT_ENOUGH_CREDITS = "Please get points first";
+
+export const chatApi = {
+  status: () => api.get<ChatStatus>("/api/RoleChat/status", { quiet: true }),
+  characters: (q: { page?: number; limit?: number; q?: string; tag?: string; sort?: CharacterSort; mine?: 0 | 1 }) => api.get<Page<Character>>("/api/RoleChat/getCharacterList", { query: q, quiet: true }),
+  character: (id: number) => api.get<Character>("/api/RoleChat/characterDetails", { query: { id } }),
+  saveCharacter: (input: CharacterInput) => api.post<Character>("/api/RoleChat/creatCharacter", input, { quiet: true }),
+  draftCharacter: (idea: string) => api.post<CharacterDraft>("/api/RoleChat/generateCharacterInfo", { idea }, { quiet: true, timeoutMs: 120_000 }),
+  createConversation: (characterId: number) => api.post<ConversationSummary>("/api/RoleChat/creatConversation", { character_id: characterId }),
+  conversations: (page = 1) => api.get<Page<ConversationSummary>>("/api/RoleChat/conversationList", { query: { page, limit: 50 } }),
+  conversation: (id: number) => api.get<{ conversation: ConversationSummary; messages: ChatMessage[] }>("/api/RoleChat/conversation", { query: { conversation_id: id } }),
+  deleteConversation: (id: number) => api.post("/api/RoleChat/deleteConversation", { conversation_id: id }),
+  stop: (replyId: number) => api.post("/api/RoleChat/stop", { reply_id: replyId }, { quiet: true }),
+};
+
+export interface ReplyHandlers {
+  onStart(userMessage: ChatMessage | null, reply: ChatMessage): void;
+  onToken(text: string): void;
+  onRefused(msg: string): void;
+  onEnd(reply: ChatMessage): void;
+}
+
+/** Sends a message (or regenerates / edits the last one) and hands the streamed reply to `h` as it arrives. */
+export function streamReply(call: "chat" | "regenerate" | "editMessage", body: object, h: ReplyHandlers, signal?: AbortSignal): Promise<void> {
+  return api.stream(
+    `/api/RoleChat/${call}`,
+    body,
+    (event, data) => {
+      const d = data as { user_message: ChatMessage | null; reply: ChatMessage; t: string; msg: string };
+      const kind = event as ChatStreamEvent;
+      if (kind === "start") h.onStart(d.user_message, d.reply);
+      else if (kind === "token") h.onToken(d.t);
+      else if (kind === "refused") h.onRefused(d.msg);
+      else if (kind === "end") h.onEnd(d.reply);
+    },
+    { signal, quiet: true },
+  );
+}

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import type { ApiRouter } from "../http/api.ts";
+import type { ChatService } from "../domains/chat/chat.service.ts";
+import { conversationFilter, conversationSortable, policyHitFilter, policyHitSortable } from "../domains/chat/chat.admin.schema.ts";
+import { AdminResource } from "./resource.ts";
+
+/**
+ * Chat for moderators and operators: conversations with their lines (what a report points at), the policy hits,
+ * and each back end's status over the last 24 hours.
+ */
+export function chatResources(api: ApiRouter, chat: ChatService) {
+  const conversations = new AdminResource(api, "conversations", "Conversation");
+  conversations.list({ filter: conversationFilter, sortable: conversationSortable }, (p) => chat.admin.listConversations(p));
+  conversations.get((id) => chat.admin.conversation(id));
+
+  const hits = new AdminResource(api, "chat-policy-hits", "ChatPolicyHit");
+  hits.list({ filter: policyHitFilter, sortable: policyHitSortable }, (p) => chat.admin.listPolicyHits(p));
+  hits.get((id) => chat.admin.policyHit(id));
+
+  const backends = new AdminResource<string>(api, "chat-backends", "ChatBackend", z.string().min(1).max(40));
+  backends.list({ filter: z.strictObject({}), sortable: ["id"] }, async () => {
+    const status = await chat.backendStatus();
+    return { rows: status.backends, total: status.backends.length, from: 0 };
+  });
+  backends.get(async (id) => (await chat.backendStatus()).backends.find((b) => b.id === id) ?? null);
+}

@@ -1,0 +1,61 @@
+import pg from "pg";
+import type { Logger } from "pino";
+
+/**
+ * One LISTEN connection per process and channel, fanned out to in-process listeners (SSE streams, running chat
+ * replies). Connects on first use and reconnects after a lost connection; what was sent meanwhile is each user's to
+ * recover from the database (their snapshot on connect).
+ */
+export function createListenHub<E>(channel: string, databaseUrl: string | undefined, log: Logger) {
+  const listeners = new Set<(e: E) => void>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
+  let closed = false;
+
+  async function connect() {
+    if (!databaseUrl) throw new Error(`LISTEN ${channel} needs the database URL`);
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: `reverie-${channel}` });
+    c.on("notification", (n) => {
+      if (n.channel !== channel || !n.payload) return;
+      let e: E;
+      try {
+        e = JSON.parse(n.payload) as E;
+      } catch {
+        return;
+      }
+      for (const l of listeners) l(e);
+    });
+    c.on("error", (err) => {
+      log.warn({ err, channel }, "listener lost its connection");
+      client = undefined;
+      connecting = undefined;
+      void c.end().catch(() => undefined);
+      if (!closed && listeners.size) setTimeout(() => void ensure().catch(() => undefined), 500).unref();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+    client = c;
+  }
+
+  function ensure() {
+    return (connecting ??= connect().catch((err) => {
+      connecting = undefined;
+      throw err;
+    }));
+  }
+
+  return {
+    async subscribe(listener: (e: E) => void): Promise<() => void> {
+      listeners.add(listener);
+      await ensure();
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      listeners.clear();
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
+export type ListenHub<E> = ReturnType<typeof createListenHub<E>>;

@@ -1,0 +1,162 @@
+import type { Db } from "../../db/client.ts";
+import type { Character } from "../../db/generated/client.ts";
+import type { CharacterTier } from "../../contract/chat.ts";
+import { HttpError } from "../../http/errors.ts";
+import { MSG } from "../../http/messages.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+import type { UploadsService } from "../uploads/uploads.service.ts";
+import type { ChatBackends } from "./backends/registry.ts";
+import { NoReplyError, ReplyCutError } from "./backends/registry.ts";
+import { CARD_LIMITS, draftShape, type CharacterBody, type CharacterListQuery } from "./chat.schema.ts";
+import type { ChatPolicy } from "./policy.ts";
+
+/** The tier character drafts are written by. */
+const DRAFT_TIER: CharacterTier = "standard";
+
+export interface PolicyRecorder {
+  /** Records a refused attempt (and acts on repeated ones); see chat.service. */
+  (hit: { userId: number; source: "character"; rule: string; excerpt: string; characterId?: number }): Promise<void>;
+}
+
+/** Everything a card says, as the policy reads it. */
+export function cardText(c: { name: string; description: string; personality: string; scenario: string; greeting: string; example_lines?: string[]; exampleLines?: string[]; tags: string[] }): string {
+  return [c.name, c.description, c.personality, c.scenario, c.greeting, ...(c.example_lines ?? c.exampleLines ?? []), c.tags.join(" ")].join("\n");
+}
+
+export function createCharactersService(o: { db: Db; storage: MediaStorage; uploads: UploadsService; backends: ChatBackends; policy: ChatPolicy; recordHit: PolicyRecorder; assertChatAllowed: (userId: number) => Promise<void> }) {
+  const { db, storage } = o;
+
+  async function view(c: Character, userId: number | null) {
+    return {
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      personality: c.personality,
+      scenario: c.scenario,
+      greeting: c.greeting,
+      example_lines: c.exampleLines,
+      tags: c.tags,
+      age: c.age,
+      tier: c.tier,
+      avatar_url: c.avatarKey ? await storage.signedUrl(c.avatarKey) : null,
+      is_public: c.isPublic ? 1 : 0,
+      state: c.state,
+      conversation_count: c.conversationCount,
+      mine: userId !== null && c.userId === userId,
+      created_at: c.createdAt.toISOString(),
+    };
+  }
+
+  /** A character the caller may talk to: active, and public or their own; anything else is 404. */
+  async function readable(userId: number, id: number): Promise<Character> {
+    const c = await db.character.findFirst({ where: { id, state: "active", OR: [{ isPublic: true }, { userId }] } });
+    if (!c) throw HttpError.notFound();
+    return c;
+  }
+
+  return {
+    view,
+    readable,
+
+    /** creatCharacter: create, or edit one of the caller's (`id`). The card is checked by the policy before anything is saved. */
+    async save(userId: number, body: CharacterBody) {
+      await o.assertChatAllowed(userId);
+      if (body.id) {
+        const own = await db.character.findFirst({ where: { id: body.id, userId, state: { not: "removed" } }, select: { id: true } });
+        if (!own) throw HttpError.notFound();
+      }
+      const rule = await o.policy.checkCharacter(cardText(body), body.age);
+      if (rule) {
+        await o.recordHit({ userId, source: "character", rule, excerpt: cardText(body).slice(0, 500), characterId: body.id });
+        throw HttpError.badRequest(MSG.characterMinor);
+      }
+      const avatarKey = body.avatar_image_id ? (await o.uploads.own(userId, body.avatar_image_id, "image")).storageKey : undefined;
+      const data = {
+        name: body.name,
+        description: body.description,
+        personality: body.personality,
+        scenario: body.scenario,
+        greeting: body.greeting,
+        exampleLines: body.example_lines,
+        tags: [...new Set(body.tags)],
+        age: body.age ?? null,
+        isPublic: body.is_public,
+        ...(avatarKey ? { avatarKey } : {}),
+      };
+      const saved = body.id ? await db.character.update({ where: { id: body.id }, data }) : await db.character.create({ data: { ...data, userId } });
+      return view(saved, userId);
+    },
+
+    /** generateCharacterInfo: the model drafts a whole card from a one-line idea; nothing is saved, the person edits it first. */
+    async draft(userId: number, idea: string) {
+      await o.assertChatAllowed(userId);
+      if (!o.backends.available(DRAFT_TIER)) throw new HttpError(503, MSG.chatUnavailable);
+      const ideaRule = await o.policy.checkCharacter(idea, null);
+      if (ideaRule) {
+        await o.recordHit({ userId, source: "character", rule: ideaRule, excerpt: idea });
+        throw HttpError.badRequest(MSG.characterMinor);
+      }
+      let answer: string;
+      try {
+        answer = await o.backends.complete(DRAFT_TIER, {
+          maxTokens: 700,
+          temperature: 0.9,
+          messages: [
+            {
+              role: "system",
+              content:
+                "You write character cards for a role-play chat app for adults. Every character is an adult (18 or older). " +
+                'Answer with one JSON object only, no other text: {"name": string, "age": number (18 or more), "description": string (one sentence), ' +
+                '"personality": string, "scenario": string, "greeting": string (the character\'s first message), "example_lines": [3 short lines in the character\'s voice], "tags": [up to 5 lowercase words]}.',
+            },
+            { role: "user", content: `Idea: ${idea}` },
+          ],
+        });
+      } catch (err) {
+        if (err instanceof NoReplyError || err instanceof ReplyCutError) throw new HttpError(502, MSG.draftFailed);
+        throw err;
+      }
+      const json = /\{[\s\S]*\}/.exec(answer)?.[0];
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json ?? "");
+      } catch {
+        throw new HttpError(502, MSG.draftFailed);
+      }
+      const d = draftShape.parse(parsed);
+      const cut = (s: string, n: number) => s.trim().slice(0, n);
+      const draft = {
+        name: cut(d.name, CARD_LIMITS.name),
+        description: cut(d.description, CARD_LIMITS.description),
+        personality: cut(d.personality, CARD_LIMITS.personality),
+        scenario: cut(d.scenario, CARD_LIMITS.scenario),
+        greeting: cut(d.greeting, CARD_LIMITS.greeting),
+        example_lines: d.example_lines.map((l) => cut(l, CARD_LIMITS.exampleLine)).filter(Boolean).slice(0, CARD_LIMITS.exampleLines),
+        tags: d.tags.map((t) => cut(t, CARD_LIMITS.tag).toLowerCase()).filter(Boolean).slice(0, CARD_LIMITS.tags),
+        age: d.age !== null && d.age >= 18 ? d.age : null,
+      };
+      if (!draft.name) throw new HttpError(502, MSG.draftFailed);
+      const rule = await o.policy.checkCharacter(cardText(draft), d.age);
+      if (rule) throw new HttpError(502, MSG.draftFailed);
+      return draft;
+    },
+
+    /** getCharacterList: public characters (popular or new, searched, by tag), or with `mine` the caller's own. */
+    async list(userId: number | null, q: CharacterListQuery) {
+      const where = {
+        ...(q.mine === "1" ? { userId: userId ?? -1, state: { not: "removed" as const } } : { isPublic: true, state: "active" as const }),
+        ...(q.q ? { OR: [{ name: { contains: q.q, mode: "insensitive" as const } }, { description: { contains: q.q, mode: "insensitive" as const } }] } : {}),
+        ...(q.tag ? { tags: { has: q.tag.toLowerCase() } } : {}),
+      };
+      const orderBy = q.sort === "popular" ? [{ conversationCount: "desc" as const }, { id: "desc" as const }] : [{ id: "desc" as const }];
+      const [total, rows] = await Promise.all([db.character.count({ where }), db.character.findMany({ where, orderBy, skip: (q.page - 1) * q.limit, take: q.limit })]);
+      return { list: await Promise.all(rows.map((c) => view(c, userId))), total, page: q.page, limit: q.limit };
+    },
+
+    async details(userId: number, id: number) {
+      return view(await readable(userId, id), userId);
+    },
+  };
+}
+
+export type CharactersService = ReturnType<typeof createCharactersService>;

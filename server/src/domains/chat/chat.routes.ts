@@ -1,0 +1,116 @@
+import type { RequestHandler, Response } from "express";
+import type { ChatStreamEvent } from "../../contract/chat.ts";
+import type { ApiRouter } from "../../http/api.ts";
+import { characterBody, characterIdQuery, characterListQuery, chatBody, conversationBody, conversationIdBody, conversationIdQuery, conversationListQuery, draftBody, editBody, replyIdBody, replyIdQuery } from "./chat.schema.ts";
+import { messageView, type ChatService, type ReplyEvent, type StartedReply } from "./chat.service.ts";
+
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * Writes a reply as Server-Sent Events: `start` (the stored message and reply rows), `token` per piece of text,
+ * `refused` when the policy stopped it, and `end` with the stored reply. The reply goes on being written and stored
+ * when the browser goes away; only the listening stops.
+ */
+function openStream(res: Response) {
+  res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+  res.flushHeaders();
+  // Nagle's algorithm would hold small token writes back by up to 40 ms
+  res.socket?.setNoDelay(true);
+  const controller = new AbortController();
+  const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
+  res.on("close", () => {
+    clearInterval(heartbeat);
+    controller.abort();
+  });
+  const write = (event: ChatStreamEvent, data: unknown) => {
+    if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  return {
+    signal: controller.signal,
+    write,
+    send: (e: ReplyEvent) => {
+      if (e.type === "token") write("token", { t: e.text });
+      else if (e.type === "refused") write("refused", { msg: e.msg });
+      else write("end", { reply: e.reply });
+    },
+    end: () => {
+      clearInterval(heartbeat);
+      if (!res.writableEnded) res.end();
+    },
+  };
+}
+
+export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: RequestHandler) {
+  const tags = ["chat"];
+  const before = [perUserHourly];
+  const converse = ["create", "Conversation"] as ["create", "Conversation"];
+  const readConversation = ["read", "Conversation"] as ["read", "Conversation"];
+
+  /** Answers a started reply as an event stream on this request (a replayed send follows the stored reply). */
+  async function streamReply(res: Response, userId: number, started: StartedReply) {
+    const follow = started.run ? (send: (e: ReplyEvent) => void, signal: AbortSignal) => chat.followRun(started.run!, send, signal) : await chat.follower(userId, started.reply.id);
+    const stream = openStream(res);
+    stream.write("start", { user_message: started.userMessage ? messageView(started.userMessage) : null, reply: messageView(started.reply) });
+    try {
+      await follow(stream.send, stream.signal);
+    } finally {
+      stream.end();
+    }
+    return undefined;
+  }
+
+  api.get("/api/RoleChat/status", { summary: "Whether chat is available on this server, the price of a reply by tier, the caller's free replies left", tags, auth: "public" }, ({ principal }) =>
+    chat.status(principal.kind === "user" ? { userId: principal.userId, guest: principal.role === "visitor" } : null),
+  );
+
+  api.post("/api/RoleChat/creatCharacter", { summary: "Create a character, or edit one of yours (`id`); every character is an adult", tags, auth: "user", can: ["create", "Character"], body: characterBody }, ({ principal, body }) =>
+    chat.characters.save(principal.userId, body),
+  );
+  api.post("/api/RoleChat/generateCharacterInfo", { summary: "The model drafts a character card from a one-line idea (`idea`); nothing is saved", tags, auth: "user", can: ["create", "Character"], body: draftBody, before }, ({ principal, body }) =>
+    chat.characters.draft(principal.userId, body.idea),
+  );
+  api.get("/api/RoleChat/getCharacterList", { summary: "The character catalogue: public characters (popular or new, `q`, `tag`) or yours (`mine`=1); pages of 10/20/30/50", tags, auth: "public", query: characterListQuery }, ({ principal, query }) =>
+    chat.characters.list(principal.kind === "user" ? principal.userId : null, query),
+  );
+  api.get("/api/RoleChat/characterDetails", { summary: "One character you may talk to", tags, auth: "user", can: ["read", "Character"], query: characterIdQuery }, ({ principal, query }) =>
+    chat.characters.details(principal.userId, query.id),
+  );
+
+  api.post("/api/RoleChat/creatConversation", { summary: "Start a conversation with a character (`character_id`); its greeting is the first line", tags, auth: "user", can: converse, body: conversationBody }, ({ principal, body }) =>
+    chat.createConversation(principal.userId, body.character_id),
+  );
+  api.get("/api/RoleChat/conversationList", { summary: "Your conversations, latest first, each with its character and last line", tags, auth: "user", can: readConversation, query: conversationListQuery }, ({ principal, query }) =>
+    chat.listConversations(principal.userId, query),
+  );
+  api.get("/api/RoleChat/conversation", { summary: "One of your conversations with its messages in order", tags, auth: "user", can: readConversation, query: conversationIdQuery }, ({ principal, query }) =>
+    chat.conversation(principal.userId, query.conversation_id),
+  );
+  api.post("/api/RoleChat/deleteConversation", { summary: "Delete one of your conversations", tags, auth: "user", can: converse, body: conversationIdBody }, ({ principal, body }) =>
+    chat.deleteConversation(principal.userId, body.conversation_id),
+  );
+
+  api.post(
+    "/api/RoleChat/chat",
+    { summary: "Send a message (`conversation_id`, `content`); the reply streams back as Server-Sent Events (start, token, refused, end). Charged when accepted, refunded if no back end replies", tags, auth: "user", can: converse, body: chatBody, before },
+    async ({ principal, body, res }) => streamReply(res, principal.userId, await chat.send(principal.userId, principal.role === "visitor", body)),
+  );
+  api.post("/api/RoleChat/regenerate", { summary: "A new reply to your last message (charged like a message), streamed like chat", tags, auth: "user", can: converse, body: conversationIdBody, before }, async ({ principal, body, res }) =>
+    streamReply(res, principal.userId, await chat.regenerate(principal.userId, principal.role === "visitor", body.conversation_id)),
+  );
+  api.post("/api/RoleChat/editMessage", { summary: "Edit your last message; it gets a new reply, streamed like chat", tags, auth: "user", can: converse, body: editBody, before }, async ({ principal, body, res }) =>
+    streamReply(res, principal.userId, await chat.editLast(principal.userId, principal.role === "visitor", body.conversation_id, body.content)),
+  );
+  api.post("/api/RoleChat/stop", { summary: "Stop a reply being written (`reply_id`); what was written is kept", tags, auth: "user", can: converse, body: replyIdBody }, ({ principal, body }) =>
+    chat.stop(principal.userId, body.reply_id),
+  );
+  api.get("/api/RoleChat/replyStream", { summary: "Follow a reply (`reply_id`) from any API instance: the text so far, then the rest as Server-Sent Events", tags, auth: "user", can: readConversation, query: replyIdQuery }, async ({ principal, query, res }) => {
+    const follow = await chat.follower(principal.userId, query.reply_id);
+    const stream = openStream(res);
+    try {
+      await follow(stream.send, stream.signal);
+    } finally {
+      stream.end();
+    }
+    return undefined;
+  });
+}

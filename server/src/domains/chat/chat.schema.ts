@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { CHARACTER_SORTS } from "../../contract/chat.ts";
+import { MSG } from "../../http/messages.ts";
+import { pageQuery } from "../uploads/uploads.schema.ts";
+
+const id = (name: string) => z.coerce.number({ error: `${name} must be a number` }).int({ error: `${name} must be a number` }).positive({ error: `${name} must be a number` });
+const optionalId = (name: string) => z.preprocess((v) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v), id(name).optional());
+const text = (name: string, max: number) => z.string({ error: `${name} must be text` }).trim().max(max, { error: `${name} may be at most ${max} characters` });
+const flag = z.union([z.boolean(), z.literal(0), z.literal(1), z.literal("0"), z.literal("1")], { error: "is_public must be 0 or 1" }).transform((v) => v === true || v === 1 || v === "1");
+
+/** Limits of a character card: together they fit well inside the smallest context size allowed (512 tokens is not the target; 4k+ is). */
+export const CARD_LIMITS = { name: 40, description: 300, personality: 1000, scenario: 1000, greeting: 1000, exampleLine: 300, exampleLines: 8, tag: 24, tags: 8 } as const;
+
+const characterFields = {
+  name: text("name", CARD_LIMITS.name).min(1, { error: "Please enter a name" }),
+  description: text("description", CARD_LIMITS.description).default(""),
+  personality: text("personality", CARD_LIMITS.personality).default(""),
+  scenario: text("scenario", CARD_LIMITS.scenario).default(""),
+  greeting: text("greeting", CARD_LIMITS.greeting).default(""),
+  example_lines: z
+    .array(text("each example line", CARD_LIMITS.exampleLine).min(1, { error: "example lines may not be empty" }), { error: "example_lines must be a list of lines" })
+    .max(CARD_LIMITS.exampleLines, { error: `at most ${CARD_LIMITS.exampleLines} example lines` })
+    .default([]),
+  tags: z
+    .array(
+      text("each tag", CARD_LIMITS.tag)
+        .min(1, { error: "tags may not be empty" })
+        .transform((t) => t.toLowerCase()),
+      { error: "tags must be a list of words" },
+    )
+    .max(CARD_LIMITS.tags, { error: `at most ${CARD_LIMITS.tags} tags` })
+    .default([]),
+  /** Every character is an adult: an age, when given, is 18 or more. */
+  age: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce.number({ error: MSG.characterMinor }).int({ error: MSG.characterMinor }).min(18, { error: MSG.characterMinor }).max(10_000, { error: "age must be a number" }).optional(),
+  ),
+  /** One of the caller's image uploads (POST /api/ImageUpload/upload). */
+  avatar_image_id: optionalId("avatar_image_id"),
+  is_public: flag.default(false),
+};
+
+/** creatCharacter: a new character, or with `id` an edit of one of the caller's. */
+export const characterBody = z.object({ id: optionalId("id"), ...characterFields });
+export type CharacterBody = z.infer<typeof characterBody>;
+
+export const draftBody = z.object({ idea: text("idea", 300).min(3, { error: "Please describe the character in a few words" }) });
+
+/** What the model's draft must look like (looser than the card: it is cut to the limits, and the person edits it). */
+export const draftShape = z.object({
+  name: z.string().catch(""),
+  description: z.string().catch(""),
+  personality: z.string().catch(""),
+  scenario: z.string().catch(""),
+  greeting: z.string().catch(""),
+  example_lines: z.array(z.string()).catch([]),
+  tags: z.array(z.string()).catch([]),
+  age: z.coerce.number().int().nullable().catch(null),
+});
+
+export const characterListQuery = pageQuery.extend({
+  q: z.string().trim().max(100, { error: "q may be at most 100 characters" }).optional(),
+  tag: z.string().trim().max(CARD_LIMITS.tag).optional(),
+  sort: z.enum(CHARACTER_SORTS, { error: `sort must be ${CHARACTER_SORTS.join(" or ")}` }).default("popular"),
+  /** 1: only the caller's own characters (public and private). */
+  mine: z.enum(["0", "1"], { error: "mine must be 0 or 1" }).default("0"),
+});
+export type CharacterListQuery = z.infer<typeof characterListQuery>;
+
+export const characterIdQuery = z.object({ id: id("id") });
+export const conversationBody = z.object({ character_id: id("character_id") });
+export const conversationIdBody = z.object({ conversation_id: id("conversation_id") });
+export const conversationIdQuery = z.object({ conversation_id: id("conversation_id") });
+export const conversationListQuery = pageQuery;
+
+const content = z.string({ error: "Please enter a message" }).trim().min(1, { error: "Please enter a message" }).max(2000, { error: "A message may be at most 2000 characters" });
+
+export const chatBody = z.object({
+  conversation_id: id("conversation_id"),
+  content,
+  /** A retried send with the same key is the same message: answered again, never charged twice. */
+  idempotency_key: z.string().trim().min(1).max(100).optional(),
+});
+export type ChatBody = z.infer<typeof chatBody>;
+
+export const editBody = z.object({ conversation_id: id("conversation_id"), content });
+export const replyIdBody = z.object({ reply_id: id("reply_id") });
+export const replyIdQuery = z.object({ reply_id: id("reply_id") });

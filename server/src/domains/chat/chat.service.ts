@@ -1,0 +1,721 @@
+import type { Logger } from "pino";
+import type { Config } from "../../config.ts";
+import { CHARACTER_TIERS, KEPT_REPLY_STATUSES, type CharacterTier, type ChatMessageStatus, type ChatRole, type PolicyHitSource } from "../../contract/chat.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import type { ChatMessage, Conversation } from "../../db/generated/client.ts";
+import type { ContentState } from "../../contract/moderation.ts";
+import { createListenHub } from "../../db/listen-hub.ts";
+import { matching, pageOf, type ListParams } from "../../db/paging.ts";
+import { HttpError } from "../../http/errors.ts";
+import { MSG } from "../../http/messages.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
+import type { ModeratedContent } from "../moderation/moderation.service.ts";
+import type { ReportBody } from "../moderation/moderation.schema.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+import type { UploadsService } from "../uploads/uploads.service.ts";
+import { createChatBackends, NoReplyError, ReplyCutError, type BackendCall } from "./backends/registry.ts";
+import { createCharactersService } from "./characters.service.ts";
+import type { ConversationFilter, PolicyHitFilter } from "./chat.admin.schema.ts";
+import type { ChatBody } from "./chat.schema.ts";
+import { createChatPolicy } from "./policy.ts";
+import { buildPrompt, characterCard, countTokens, summaryRequest, SUMMARY_TOKENS, type HistoryMessage } from "./prompt.ts";
+
+/** NOTIFY channel of chat replies: pieces of text as they are saved, ends, and stop requests, for every API instance. */
+export const CHAT_CHANNEL = "reverie_chat";
+
+/** A running reply's text is saved (and published to other instances) this often, not per token. */
+const FLUSH_MS = 500;
+/** NOTIFY payloads must stay under 8000 bytes; longer pieces are split. */
+const MAX_PIECE = 2000;
+/**
+ * A reply still 'streaming' this long after it was accepted has lost its writer (the process ended): it is ended as
+ * cut (text kept, charged) or failed (refunded). Far beyond any real reply, queue wait included.
+ */
+const STALE_MS = 15 * 60_000;
+const SWEEP_MS = 60_000;
+/** How long a queued reply waits for an earlier one before looking at the database again. */
+const WAIT_POLL_MS = 1000;
+
+export type LiveEvent =
+  | { k: "piece"; m: number; u: number; o: number; t: string }
+  | { k: "end"; m: number; u: number; c: number; s: ChatMessageStatus }
+  | { k: "stop"; m: number };
+
+/** What a person's browser receives about a reply. */
+export type ReplyEvent = { type: "token"; text: string } | { type: "refused"; msg: string } | { type: "end"; reply: MessageView };
+
+export interface MessageView {
+  id: number;
+  role: string;
+  content: string;
+  status: string;
+  reply_to_id: number | null;
+  credits: number;
+  created_at: string;
+}
+
+export function messageView(m: ChatMessage): MessageView {
+  return { id: m.id, role: m.role, content: m.content, status: m.status, reply_to_id: m.replyToId, credits: m.credits, created_at: m.createdAt.toISOString() };
+}
+
+/** A reply accepted for writing: the person's message (none for a regenerated reply), the reply row, and its run here. */
+export interface StartedReply {
+  userMessage: ChatMessage | null;
+  reply: ChatMessage;
+  /** Null when a retried send found its reply (followed from the database). */
+  run: ReplyRun | null;
+}
+
+/** A reply being written in this process: its text so far and who is reading it. */
+class ReplyRun {
+  text = "";
+  readonly abort = new AbortController();
+  readonly listeners = new Set<(e: ReplyEvent) => void>();
+  finished?: MessageView;
+  refused = false;
+  constructor(
+    readonly id: number,
+    readonly userId: number,
+    readonly conversationId: number,
+  ) {}
+  emit(e: ReplyEvent) {
+    if (e.type === "end") this.finished = e.reply;
+    for (const l of this.listeners) l(e);
+  }
+}
+
+interface Deps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  credits: CreditsService;
+  /** Files a report as the system (moderation.fileReport with no reporter). */
+  fileReport: (input: ReportBody) => Promise<unknown>;
+  storage: MediaStorage;
+  uploads: UploadsService;
+  databaseUrl: string | undefined;
+}
+
+/**
+ * Conversations with AI characters (docs/decisions/100-104). A reply is a row created with the person's message and
+ * charged in the same transaction; the back end's text streams to the browser as it arrives, is saved every FLUSH_MS
+ * and once more when the reply ends (a conditional update on status 'streaming', so it is stored exactly once however
+ * the reading browser behaves). Replies of one conversation are written one after the other, in the order the
+ * messages were accepted.
+ */
+export function createChatService(deps: Deps) {
+  const { db, config, log, credits } = deps;
+  const backends = createChatBackends(config, (call) => void recordCall(call));
+  const policy = createChatPolicy(config, log);
+  const live = createListenHub<LiveEvent>(CHAT_CHANNEL, deps.databaseUrl, log);
+  const runs = new Map<number, ReplyRun>();
+  /** Waiters for the end of a reply (any instance's), by reply id. */
+  const endWaiters = new Map<number, Set<() => void>>();
+  let listening: Promise<unknown> | undefined;
+  const price: Record<CharacterTier, number> = { standard: config.CHAT_PRICE_STANDARD, premium: config.CHAT_PRICE_PREMIUM };
+
+  function listen() {
+    return (listening ??= live
+      .subscribe((e) => {
+        if (e.k === "stop") runs.get(e.m)?.abort.abort();
+        if (e.k === "end") for (const w of endWaiters.get(e.m) ?? []) w();
+      })
+      .catch((err) => {
+        listening = undefined;
+        throw err;
+      }));
+  }
+
+  async function publish(e: LiveEvent) {
+    await db.$executeRaw`SELECT pg_notify(${CHAT_CHANNEL}, ${JSON.stringify(e)})`;
+  }
+
+  async function recordCall(c: BackendCall) {
+    await db.chatBackendCall
+      .create({ data: { backend: c.backend, ok: c.ok, httpStatus: c.httpStatus, error: c.error?.slice(0, 500), firstTokenMs: c.firstTokenMs, totalMs: c.totalMs, promptTokens: c.promptTokens, completionTokens: c.completionTokens } })
+      .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
+  }
+
+  async function suspended(userId: number): Promise<boolean> {
+    return (await db.chatPolicyHit.count({ where: { userId } })) >= config.CHAT_POLICY_STRIKES;
+  }
+
+  async function assertChatAllowed(userId: number) {
+    if (await suspended(userId)) throw HttpError.forbidden(MSG.chatSuspended);
+  }
+
+  /**
+   * A refused attempt, kept for moderators. The attempt that reaches CHAT_POLICY_STRIKES suspends chat for the account
+   * (every later call is refused) and files an underage report about the conversation or character, which also
+   * suspends that content at once.
+   */
+  async function recordHit(h: { userId: number; source: PolicyHitSource; rule: string; excerpt: string; conversationId?: number; characterId?: number }) {
+    await db.chatPolicyHit.create({ data: { userId: h.userId, source: h.source, rule: h.rule, excerpt: h.excerpt.slice(0, 1000), conversationId: h.conversationId, characterId: h.characterId } });
+    const count = await db.chatPolicyHit.count({ where: { userId: h.userId } });
+    if (count !== config.CHAT_POLICY_STRIKES) return;
+    const target = h.conversationId
+      ? { target_type: "conversation" as const, target_id: h.conversationId }
+      : h.characterId
+        ? { target_type: "character" as const, target_id: h.characterId }
+        : await db.conversation.findFirst({ where: { userId: h.userId }, orderBy: { id: "desc" }, select: { id: true } }).then((c) => (c ? { target_type: "conversation" as const, target_id: c.id } : null));
+    log.warn({ userId: h.userId, hits: count }, "chat suspended after repeated policy hits");
+    if (target) await deps.fileReport({ ...target, reason: "underage", details: `Automatic: chat suspended after ${count} refused attempts (last rule: ${h.rule}).` });
+  }
+
+  /** Ends replies whose writer is gone (see STALE_MS), exactly once each (finish's conditional update). */
+  async function sweepStale(olderThanMs = STALE_MS): Promise<number> {
+    const stale = await db.chatMessage.findMany({
+      where: { role: "assistant", status: "streaming", createdAt: { lt: new Date(Date.now() - olderThanMs) } },
+      select: { id: true, conversationId: true, content: true, conversation: { select: { userId: true } } },
+      take: 100,
+    });
+    let ended = 0;
+    for (const r of stale) {
+      if (runs.has(r.id)) continue;
+      if (await finish(new ReplyRun(r.id, r.conversation.userId, r.conversationId), r.content ? "cut" : "failed", r.content, null)) ended++;
+    }
+    return ended;
+  }
+  const sweeper = setInterval(() => void sweepStale().catch((err: unknown) => log.warn({ err }, "chat sweep failed")), SWEEP_MS);
+  sweeper.unref();
+
+  const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit, assertChatAllowed });
+
+  /** The caller's conversation (not deleted); another's is 404, never 403, so ids reveal nothing. */
+  async function own(userId: number, conversationId: number) {
+    const c = await db.conversation.findFirst({ where: { id: conversationId, userId, deletedAt: null }, include: { character: true } });
+    if (!c) throw HttpError.notFound();
+    return c;
+  }
+
+  /** A conversation that may get a new reply: active, with an active character, on a tier that has a back end. */
+  async function writable(userId: number, conversationId: number) {
+    const c = await own(userId, conversationId);
+    await assertChatAllowed(userId);
+    if (c.state !== "active" || c.character.state !== "active") throw HttpError.notFound();
+    const tier = tierOf(c.character.tier);
+    if (!backends.available(tier)) throw new HttpError(503, MSG.chatUnavailable);
+    return { conversation: c, tier };
+  }
+
+  async function checkUserText(userId: number, conversationId: number, content: string) {
+    const rule = await policy.checkText(content);
+    if (!rule) return;
+    await recordHit({ userId, source: "user_message", rule, excerpt: content, conversationId });
+    throw HttpError.badRequest(MSG.chatRefused);
+  }
+
+  /**
+   * The reply row and its charge, in the caller's transaction. A guest's first CHAT_FREE_MESSAGES replies are free;
+   * the advisory lock makes concurrent sends of one guest count the free ones one at a time.
+   */
+  async function openReply(tx: Tx, o: { userId: number; guest: boolean; conversationId: number; replyToId: number; tier: CharacterTier }) {
+    let free = false;
+    if (o.guest && config.CHAT_FREE_MESSAGES > 0) {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(15, ${o.userId})`;
+      const used = await tx.chatMessage.count({ where: { free: true, conversation: { userId: o.userId } } });
+      free = used < config.CHAT_FREE_MESSAGES;
+    }
+    const cost = free ? 0 : price[o.tier];
+    const reply = await tx.chatMessage.create({ data: { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free } });
+    if (cost > 0) await credits.charge({ userId: o.userId, amount: cost, reason: "chat_message", reference: `chat_message:${reply.id}`, idempotencyKey: `chat-reply:${reply.id}` }, tx);
+    await tx.conversation.update({ where: { id: o.conversationId }, data: { lastMessageAt: new Date() } });
+    return reply;
+  }
+
+  async function lockConversation(tx: Tx, conversationId: number) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(16, ${conversationId})`;
+  }
+
+  /** The messages a reply may see: the greeting and every earlier turn with the text its reply got, in turn order. */
+  async function history(conversation: Conversation, upToTurn: number): Promise<HistoryMessage[]> {
+    const rows = await db.chatMessage.findMany({
+      where: { conversationId: conversation.id, status: { in: [...KEPT_REPLY_STATUSES] }, id: { gt: conversation.summaryUpToId ?? 0 }, content: { not: "" } },
+      orderBy: { id: "asc" },
+    });
+    const turnOf = (m: ChatMessage) => (m.role === "user" ? m.id : (m.replyToId ?? m.id));
+    return rows
+      .filter((m) => turnOf(m) <= upToTurn)
+      .sort((a, b) => turnOf(a) - turnOf(b) || (a.role === "user" ? -1 : 1) - (b.role === "user" ? -1 : 1))
+      .map((m) => ({ id: m.id, role: m.role as ChatRole, content: m.content }));
+  }
+
+  /** Waits until no earlier reply of the conversation is still being written (on this or any instance). */
+  async function waitForEarlier(run: ReplyRun) {
+    for (;;) {
+      const busy = await db.chatMessage.findFirst({ where: { conversationId: run.conversationId, role: "assistant", status: "streaming", id: { lt: run.id } }, orderBy: { id: "desc" }, select: { id: true } });
+      if (!busy || run.abort.signal.aborted) return;
+      await new Promise<void>((resolve) => {
+        const set = endWaiters.get(busy.id) ?? new Set();
+        endWaiters.set(busy.id, set);
+        const done = () => {
+          clearTimeout(timer);
+          set.delete(done);
+          if (!set.size) endWaiters.delete(busy.id);
+          resolve();
+        };
+        const timer = setTimeout(done, WAIT_POLL_MS);
+        set.add(done);
+      });
+    }
+  }
+
+  function endLocal(id: number) {
+    for (const w of endWaiters.get(id) ?? []) w();
+  }
+
+  /**
+   * Stores the reply's end once: the conditional update on 'streaming' wins exactly once. A reply that produced no
+   * text (every back end failed, stopped before the first token, refused) gives its credits and free message back in
+   * the same transaction.
+   */
+  async function finish(run: ReplyRun, status: ChatMessageStatus, content: string, backend: string | null): Promise<ChatMessage | null> {
+    const refund = status === "failed" || status === "refused" || (status === "stopped" && content === "");
+    const stored = await db.$transaction(async (tx) => {
+      const row = await tx.chatMessage.findUniqueOrThrow({ where: { id: run.id } });
+      const updated = await tx.chatMessage.updateMany({ where: { id: run.id, status: "streaming" }, data: { status, content, backend, ...(refund ? { credits: 0, free: false } : {}) } });
+      if (updated.count === 0) return null;
+      if (refund && row.credits > 0) await credits.refund({ userId: run.userId, amount: row.credits, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
+      await tx.conversation.update({ where: { id: run.conversationId }, data: { lastMessageAt: new Date() } });
+      return tx.chatMessage.findUniqueOrThrow({ where: { id: run.id } });
+    });
+    await publish({ k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status }).catch((err: unknown) => log.warn({ err }, "chat end notification failed"));
+    return stored;
+  }
+
+  /** Writes one reply: waits its turn, builds the prompt, streams, checks, stores, then updates the summary. */
+  async function write(run: ReplyRun, tier: CharacterTier, replyToId: number) {
+    let saved = 0;
+    let flushing: Promise<unknown> = Promise.resolve();
+    const flush = () => {
+      if (run.text.length === saved || run.refused) return;
+      const from = saved;
+      const piece = run.text.slice(from);
+      saved = run.text.length;
+      const text = run.text;
+      flushing = flushing.then(async () => {
+        // one raw statement saves the text and publishes the piece: this runs for every live reply twice a second
+        const first = JSON.stringify({ k: "piece", m: run.id, u: run.userId, o: from, t: piece.slice(0, MAX_PIECE) } satisfies LiveEvent);
+        await db.$executeRaw`WITH saved AS (UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming' RETURNING id)
+          SELECT pg_notify(${CHAT_CHANNEL}, ${first}) FROM saved`;
+        for (let o = MAX_PIECE; o < piece.length; o += MAX_PIECE) await publish({ k: "piece", m: run.id, u: run.userId, o: from + o, t: piece.slice(o, o + MAX_PIECE) });
+      }).catch((err: unknown) => log.warn({ err }, "chat reply flush failed"));
+    };
+    const ticker = setInterval(flush, FLUSH_MS);
+    let status: ChatMessageStatus = "complete";
+    let backend: string | null = null;
+    try {
+      await waitForEarlier(run);
+      const conversation = await db.conversation.findUniqueOrThrow({ where: { id: run.conversationId }, include: { character: true } });
+      const c = conversation.character;
+      const card = characterCard({ name: c.name, description: c.description, personality: c.personality, scenario: c.scenario, exampleLines: c.exampleLines, age: c.age });
+      const past = await history(conversation, replyToId);
+      let unsummarized: HistoryMessage[] = [];
+      const check = policy.streamChecker();
+      try {
+        for await (const chunk of backends.stream(
+          tier,
+          (b) => {
+            const prompt = buildPrompt({ card, summary: conversation.summary, summaryUpToId: conversation.summaryUpToId, history: past, contextTokens: b.contextTokens, replyTokens: b.maxReplyTokens });
+            unsummarized = prompt.unsummarized;
+            return { messages: prompt.messages, maxTokens: b.maxReplyTokens };
+          },
+          run.abort.signal,
+        )) {
+          backend = chunk.backend;
+          if (chunk.kind !== "text") continue;
+          // checked before it is shown: a piece that completes a refused pattern never reaches the browser
+          const broken = check(chunk.text);
+          if (broken) {
+            run.refused = true;
+            await recordHit({ userId: run.userId, source: "reply", rule: broken, excerpt: run.text + chunk.text, conversationId: run.conversationId });
+            run.abort.abort();
+            break;
+          }
+          run.text += chunk.text;
+          run.emit({ type: "token", text: chunk.text });
+        }
+        if (run.refused) status = "refused";
+        else if (run.abort.signal.aborted) status = "stopped";
+        else {
+          const rule = run.text ? await policy.checkText(run.text) : null;
+          if (rule) {
+            run.refused = true;
+            status = "refused";
+            await recordHit({ userId: run.userId, source: "reply", rule, excerpt: run.text, conversationId: run.conversationId });
+          }
+        }
+      } catch (err) {
+        if (err instanceof ReplyCutError) status = "cut";
+        else if (err instanceof NoReplyError) status = "failed";
+        else throw err;
+        log.warn({ err: (err as Error).message, replyId: run.id }, status === "cut" ? "chat reply cut by its back end" : "no chat back end could reply");
+      }
+      clearInterval(ticker);
+      await flushing;
+      const stored = await finish(run, status, run.refused ? "" : run.text, backend);
+      if (run.refused) run.emit({ type: "refused", msg: MSG.chatRefused });
+      if (stored) run.emit({ type: "end", reply: messageView(stored) });
+      if ((KEPT_REPLY_STATUSES as readonly string[]).includes(status)) await summarize(run.conversationId, tier, unsummarized);
+    } catch (err) {
+      log.error({ err, replyId: run.id }, "chat reply failed");
+      clearInterval(ticker);
+      const stored = await finish(run, "failed", "", backend).catch(() => null);
+      if (stored) run.emit({ type: "end", reply: messageView(stored) });
+    } finally {
+      clearInterval(ticker);
+      runs.delete(run.id);
+      endLocal(run.id);
+      if (!run.finished) {
+        const row = await db.chatMessage.findUnique({ where: { id: run.id } });
+        if (row) run.emit({ type: "end", reply: messageView(row) });
+      }
+    }
+  }
+
+  /**
+   * Folds the messages that fell out of the prompt's window into the conversation's running summary, after the reply
+   * (so it never delays a first token). Failures leave the summary as it was; the next reply tries again.
+   */
+  async function summarize(conversationId: number, tier: CharacterTier, older: HistoryMessage[]) {
+    if (!older.length) return;
+    const conversation = await db.conversation.findUniqueOrThrow({ where: { id: conversationId }, include: { character: { select: { name: true } } } });
+    const backend = backends.primary(tier);
+    if (!backend) return;
+    const fresh = older.filter((m) => conversation.summaryUpToId === null || m.id > conversation.summaryUpToId);
+    const request = summaryRequest({ name: conversation.character.name, summary: conversation.summary, older: fresh, contextTokens: backend.contextTokens });
+    if (!request) return;
+    try {
+      const summary = (await backends.complete(tier, { messages: request.messages, maxTokens: SUMMARY_TOKENS, temperature: 0.2 })).trim();
+      if (!summary) return;
+      // only moves forward: a concurrent summary that got further is kept
+      await db.conversation.updateMany({ where: { id: conversationId, OR: [{ summaryUpToId: null }, { summaryUpToId: { lt: request.upToId } }] }, data: { summary, summaryUpToId: request.upToId } });
+    } catch (err) {
+      log.warn({ err: (err as Error).message, conversationId }, "conversation summary failed; kept the previous one");
+    }
+  }
+
+  /** Starts writing a reply in this process and returns it; the caller streams its events. */
+  function start(reply: ChatMessage, userId: number, tier: CharacterTier): ReplyRun {
+    const run = new ReplyRun(reply.id, userId, reply.conversationId);
+    runs.set(run.id, run);
+    void listen()
+      .catch((err: unknown) => log.warn({ err }, "chat listener unavailable; stop works on this instance only"))
+      .then(() => write(run, tier, reply.replyToId!));
+    return run;
+  }
+
+  async function lastTurn(conversationId: number) {
+    const userMessage = await db.chatMessage.findFirst({ where: { conversationId, role: "user" }, orderBy: { id: "desc" } });
+    if (!userMessage) throw HttpError.badRequest(MSG.nothingToRegenerate);
+    const replies = await db.chatMessage.findMany({ where: { conversationId, role: "assistant", replyToId: userMessage.id } });
+    if (replies.some((r) => r.status === "streaming")) throw HttpError.conflict(MSG.replyBusy);
+    return { userMessage, replies };
+  }
+
+  /** A new reply for the last turn, replacing the old one (its charge stays: it was delivered). */
+  async function redo(userId: number, guest: boolean, conversationId: number, tier: CharacterTier, edit?: string): Promise<StartedReply> {
+    const reply = await db.$transaction(async (tx) => {
+      // one redo at a time per conversation: a double click cannot open two replies for one turn
+      await lockConversation(tx, conversationId);
+      const { userMessage, replies } = await lastTurn(conversationId);
+      if (edit !== undefined) await tx.chatMessage.update({ where: { id: userMessage.id }, data: { content: edit } });
+      await tx.chatMessage.deleteMany({ where: { id: { in: replies.map((r) => r.id) } } });
+      return openReply(tx, { userId, guest, conversationId, replyToId: userMessage.id, tier });
+    });
+    return { userMessage: null, reply, run: start(reply, userId, tier) };
+  }
+
+  async function conversationView(c: Conversation & { character: Parameters<typeof characters.view>[0] }, userId: number) {
+    const last = await db.chatMessage.findFirst({ where: { conversationId: c.id, content: { not: "" } }, orderBy: { id: "desc" }, select: { role: true, content: true } });
+    return {
+      id: c.id,
+      character: await characters.view(c.character, userId),
+      last_line: last ? { role: last.role, content: last.content.slice(0, 140) } : null,
+      state: c.state,
+      last_message_at: c.lastMessageAt.toISOString(),
+      created_at: c.createdAt.toISOString(),
+    };
+  }
+
+  return {
+    characters,
+    backends,
+    runs,
+
+    /** Moderation sees and changes characters and conversations through these (reports, takedowns). */
+    moderated: {
+      character: {
+        find: async (c: Tx | Db, id: number) => {
+          const ch = await c.character.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true } });
+          return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
+        },
+        setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+      },
+      conversation: {
+        // a conversation is never public: only its owner (or the system) may report it
+        find: async (c: Tx | Db, id: number) => {
+          const cv = await c.conversation.findUnique({ where: { id }, select: { userId: true, state: true } });
+          return cv && { ...cv, isPublic: false };
+        },
+        setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.conversation.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+      },
+    } satisfies Record<"character" | "conversation", ModeratedContent>,
+
+    /** Guest merge (auth): the guest's characters and conversations become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      const move = { where: { userId: fromUserId }, data: { userId: toUserId } };
+      await tx.character.updateMany(move);
+      await tx.conversation.updateMany(move);
+    },
+
+    /** What the screens show before anything else: whether chat works here, what a reply costs, free replies left. */
+    async status(principal: { userId: number; guest: boolean } | null) {
+      const available = Object.fromEntries(CHARACTER_TIERS.map((t) => [t, backends.available(t)])) as Record<CharacterTier, boolean>;
+      const freeLeft = principal?.guest ? Math.max(0, config.CHAT_FREE_MESSAGES - (await db.chatMessage.count({ where: { free: true, conversation: { userId: principal.userId } } }))) : 0;
+      return {
+        available: CHARACTER_TIERS.some((t) => available[t]),
+        tiers: available,
+        message: CHARACTER_TIERS.some((t) => available[t]) ? "" : MSG.chatUnavailable,
+        price,
+        free_left: freeLeft,
+        suspended: principal ? await suspended(principal.userId) : false,
+      };
+    },
+
+    /** creatConversation: a new conversation with a character the caller may read; the greeting is its first line (free). */
+    async createConversation(userId: number, characterId: number) {
+      await assertChatAllowed(userId);
+      const character = await characters.readable(userId, characterId);
+      const conversation = await db.$transaction(async (tx) => {
+        const c = await tx.conversation.create({ data: { userId, characterId }, include: { character: true } });
+        if (character.greeting) await tx.chatMessage.create({ data: { conversationId: c.id, role: "assistant", content: character.greeting, status: "complete" } });
+        await tx.character.update({ where: { id: characterId }, data: { conversationCount: { increment: 1 } } });
+        return c;
+      });
+      return conversationView(conversation, userId);
+    },
+
+    async listConversations(userId: number, q: { page: number; limit: number }) {
+      const where = { userId, deletedAt: null };
+      const [total, rows] = await Promise.all([
+        db.conversation.count({ where }),
+        db.conversation.findMany({ where, include: { character: true }, orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+      ]);
+      return { list: await Promise.all(rows.map((c) => conversationView(c, userId))), total, page: q.page, limit: q.limit };
+    },
+
+    /** One conversation with its messages in turn order (the person's message, then its reply). */
+    async conversation(userId: number, conversationId: number) {
+      const c = await own(userId, conversationId);
+      const rows = await db.chatMessage.findMany({ where: { conversationId, status: { notIn: ["failed", "refused"] } }, orderBy: { id: "asc" } });
+      const turnOf = (m: ChatMessage) => (m.role === "user" ? m.id : (m.replyToId ?? m.id));
+      rows.sort((a, b) => turnOf(a) - turnOf(b) || (a.role === "user" ? -1 : 1) - (b.role === "user" ? -1 : 1) || a.id - b.id);
+      return { conversation: await conversationView(c, userId), messages: rows.map(messageView) };
+    },
+
+    async deleteConversation(userId: number, conversationId: number) {
+      await own(userId, conversationId);
+      await db.conversation.update({ where: { id: conversationId }, data: { deletedAt: new Date() } });
+      return { id: conversationId };
+    },
+
+    /**
+     * chat: stores the person's message and the reply's row, charges the reply, and starts writing it. Refused before
+     * anything is stored or charged: a conversation that is not the caller's (404), chat unavailable (503), a policy hit
+     * (400), a short balance (402 'Please get points first'). A retried send with the same idempotency key returns the
+     * first send's reply instead of a second one.
+     */
+    async send(userId: number, guest: boolean, body: ChatBody): Promise<StartedReply> {
+      const { tier } = await writable(userId, body.conversation_id);
+      const clientKey = body.idempotency_key ? `${userId}:${body.idempotency_key}` : null;
+      if (clientKey) {
+        const earlier = await db.chatMessage.findUnique({ where: { clientKey } });
+        if (earlier) return replay(earlier);
+      }
+      await checkUserText(userId, body.conversation_id, body.content);
+      let created: { userMessage: ChatMessage; reply: ChatMessage };
+      try {
+        created = await db.$transaction(async (tx) => {
+          // messages of one conversation are accepted one at a time, so their ids (the turn order) follow commit order
+          await lockConversation(tx, body.conversation_id);
+          const userMessage = await tx.chatMessage.create({ data: { conversationId: body.conversation_id, role: "user", content: body.content, status: "complete", clientKey } });
+          const reply = await openReply(tx, { userId, guest, conversationId: body.conversation_id, replyToId: userMessage.id, tier });
+          return { userMessage, reply };
+        });
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (clientKey && (code === "P2002" || /client_key/.test(String((err as Error).message)))) {
+          const earlier = await db.chatMessage.findUnique({ where: { clientKey } });
+          if (earlier) return replay(earlier);
+        }
+        throw err;
+      }
+      return { ...created, run: start(created.reply, userId, tier) };
+
+      async function replay(userMessage: ChatMessage): Promise<StartedReply> {
+        if (userMessage.conversationId !== body.conversation_id) throw HttpError.conflict("This idempotency key was already used in another conversation");
+        const reply = await db.chatMessage.findFirst({ where: { replyToId: userMessage.id }, orderBy: { id: "desc" } });
+        if (!reply) throw HttpError.notFound();
+        return { userMessage, reply, run: runs.get(reply.id) ?? null };
+      }
+    },
+
+    /** Regenerate the last reply: a new, charged reply to the last message. */
+    async regenerate(userId: number, guest: boolean, conversationId: number) {
+      const { tier } = await writable(userId, conversationId);
+      return redo(userId, guest, conversationId, tier);
+    },
+
+    /** Edit your last message: it is checked like a new one, then gets a new reply. */
+    async editLast(userId: number, guest: boolean, conversationId: number, content: string) {
+      const { tier } = await writable(userId, conversationId);
+      await checkUserText(userId, conversationId, content);
+      return redo(userId, guest, conversationId, tier, content);
+    },
+
+    /** Stop a reply being written, on whichever instance writes it; what was written is kept (and charged). */
+    async stop(userId: number, replyId: number) {
+      const reply = await db.chatMessage.findFirst({ where: { id: replyId, role: "assistant", conversation: { userId, deletedAt: null } } });
+      if (!reply) throw HttpError.notFound();
+      if (reply.status !== "streaming") return { id: replyId, status: reply.status };
+      const local = runs.get(replyId);
+      if (local) local.abort.abort();
+      else await publish({ k: "stop", m: replyId });
+      return { id: replyId, status: "stopped" };
+    },
+
+    /**
+     * Follows a reply from any instance: the text saved so far, then the pieces published as they are saved, until
+     * its end. A reply written in this process is followed token by token instead. Checks ownership first (404) and
+     * returns the follower, so the caller can answer an error before it opens its stream.
+     */
+    async follower(userId: number, replyId: number): Promise<(send: (e: ReplyEvent) => void, signal: AbortSignal) => Promise<void>> {
+      const reply = await db.chatMessage.findFirst({ where: { id: replyId, role: "assistant", conversation: { userId, deletedAt: null } }, select: { id: true } });
+      if (!reply) throw HttpError.notFound();
+      return (send, signal) => {
+        const local = runs.get(replyId);
+        return local ? followRun(local, send, signal) : followRemote(replyId, send, signal);
+      };
+    },
+
+    followRun,
+
+    /** Per back end over the last `hours`: requests, errors, tokens and latency, for the console. */
+    async backendStatus(hours = 24) {
+      const since = new Date(Date.now() - hours * 3600_000);
+      const rows = await db.$queryRaw<{ backend: string; requests: bigint; errors: bigint; prompt_tokens: bigint | null; completion_tokens: bigint | null; p50_first_ms: number | null; p95_first_ms: number | null; avg_total_ms: number | null; last_error: string | null }[]>`
+        SELECT backend, count(*) AS requests, count(*) FILTER (WHERE NOT ok) AS errors,
+          sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY first_token_ms) AS p50_first_ms,
+          percentile_cont(0.95) WITHIN GROUP (ORDER BY first_token_ms) AS p95_first_ms,
+          avg(total_ms)::float AS avg_total_ms,
+          (array_agg(error ORDER BY id DESC) FILTER (WHERE error IS NOT NULL))[1] AS last_error
+        FROM chat_backend_calls WHERE created_at >= ${since} GROUP BY backend`;
+      const seen = new Map(rows.map((r) => [r.backend, r]));
+      const configured = backends.names();
+      return {
+        configured: configured.length > 0,
+        hours,
+        backends: configured.map((b) => {
+          const r = seen.get(b.name);
+          return {
+            id: b.name,
+            name: b.name,
+            model: b.model,
+            tiers: b.tiers,
+            base_url: b.baseUrl,
+            requests: Number(r?.requests ?? 0),
+            errors: Number(r?.errors ?? 0),
+            prompt_tokens: Number(r?.prompt_tokens ?? 0),
+            completion_tokens: Number(r?.completion_tokens ?? 0),
+            p50_first_token_ms: r?.p50_first_ms === null || r?.p50_first_ms === undefined ? null : Math.round(r.p50_first_ms),
+            p95_first_token_ms: r?.p95_first_ms === null || r?.p95_first_ms === undefined ? null : Math.round(r.p95_first_ms),
+            avg_total_ms: r?.avg_total_ms === null || r?.avg_total_ms === undefined ? null : Math.round(r.avg_total_ms),
+            last_error: r?.last_error ?? null,
+          };
+        }),
+      };
+    },
+
+    /** The console's views (moderators): conversations with their lines whatever their state, and the policy hits. */
+    admin: {
+      listConversations: (params: ListParams<ConversationFilter>) => pageOf(db.conversation, params, matching(params.filter, ["userId", "characterId", "state"])),
+      async conversation(id: number) {
+        const c = await db.conversation.findUnique({ where: { id }, include: { character: { select: { name: true } }, messages: { orderBy: { id: "asc" } } } });
+        if (!c) return null;
+        const { messages, character, ...rest } = c;
+        return { ...rest, characterName: character.name, lines: messages.map((m) => ({ id: m.id, role: m.role, content: m.content, status: m.status, createdAt: m.createdAt })) };
+      },
+      listPolicyHits: (params: ListParams<PolicyHitFilter>) => pageOf(db.chatPolicyHit, params, matching(params.filter, ["userId", "conversationId", "characterId", "source"])),
+      policyHit: (id: number) => db.chatPolicyHit.findUnique({ where: { id } }),
+    },
+
+    /** Tokens a text costs (the prompt's tokenizer), exposed for tests and the bench. */
+    countTokens,
+
+    sweepStale,
+
+    async close() {
+      clearInterval(sweeper);
+      for (const run of runs.values()) run.abort.abort();
+      await live.close();
+    },
+  };
+
+  async function followRemote(replyId: number, send: (e: ReplyEvent) => void, signal: AbortSignal): Promise<void> {
+    let offset = 0;
+    let resolveEnd!: () => void;
+    const ended = new Promise<void>((r) => (resolveEnd = r));
+    const unsubscribe = await live.subscribe((e) => {
+      if (e.k === "piece" && e.m === replyId && e.o <= offset && e.o + e.t.length > offset) {
+        send({ type: "token", text: e.t.slice(offset - e.o) });
+        offset = e.o + e.t.length;
+      }
+      if (e.k === "end" && e.m === replyId) resolveEnd();
+    });
+    try {
+      const snapshot = await db.chatMessage.findUniqueOrThrow({ where: { id: replyId } });
+      if (snapshot.content.length > offset) {
+        send({ type: "token", text: snapshot.content.slice(offset) });
+        offset = snapshot.content.length;
+      }
+      if (snapshot.status === "streaming") await Promise.race([ended, new Promise((r) => signal.addEventListener("abort", r, { once: true }))]);
+      if (signal.aborted) return;
+      const final = await db.chatMessage.findUniqueOrThrow({ where: { id: replyId } });
+      // the text after the last saved piece arrives with the end
+      if (final.content.length > offset) send({ type: "token", text: final.content.slice(offset) });
+      if (final.status === "refused") send({ type: "refused", msg: MSG.chatRefused });
+      send({ type: "end", reply: messageView(final) });
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** Follows a reply written in this process: the text so far at once, then every event until its end. */
+  function followRun(run: ReplyRun, send: (e: ReplyEvent) => void, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (run.text) send({ type: "token", text: run.text });
+      if (run.finished) {
+        send({ type: "end", reply: run.finished });
+        return resolve();
+      }
+      const listener = (e: ReplyEvent) => {
+        send(e);
+        if (e.type === "end") done();
+      };
+      const done = () => {
+        run.listeners.delete(listener);
+        resolve();
+      };
+      run.listeners.add(listener);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+function tierOf(t: string): CharacterTier {
+  return (CHARACTER_TIERS as readonly string[]).includes(t) ? (t as CharacterTier) : "standard";
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
