@@ -40,6 +40,11 @@ import { createTemplatesService } from "./domains/templates/templates.service.ts
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
 import { createUploadsService } from "./domains/uploads/uploads.service.ts";
 import { createStorage } from "./storage/storage.ts";
+import { faceAnalyser } from "./faces/faces.ts";
+import { createConsentChecks } from "./domains/training/consent.ts";
+import { trainingRoutes } from "./domains/training/training.routes.ts";
+import { createTrainingService } from "./domains/training/training.service.ts";
+import { createTrainer } from "./domains/training/trainers/registry.ts";
 import { createGenerationQueue } from "./worker/queue.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { consoleApp } from "./admin/console-app.ts";
@@ -85,12 +90,14 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
   const engineStatus = cachedEngineStatus(engine);
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
-  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engineLabel: engine.label });
+  const audit = createAuditService(db);
+  const consent = createConsentChecks({ config, storage, faces: faceAnalyser() });
+  const training = createTrainingService({ db, config, log, credits, storage, uploads, trainer: createTrainer(config), consent, queue, audit });
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engineLabel: engine.label, engineAppliesLora: engine.appliesLora ?? false, models: training });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([queue.stop(), progress.close()]);
   };
-  const audit = createAuditService(db);
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
   const orders = createOrdersService({ db, config, credits, products, log });
@@ -109,7 +116,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     dashboard: createDashboardService(db),
   };
   const results = createResultsService(db);
-  return { limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
+  return { training, limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -148,6 +155,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   templatesRoutes(api, services.templates, config, services.engineStatus);
   generationRoutes(api, services.generation, services.progress, services.engineStatus, perUserHourly("generate", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
   resultsRoutes(api, services.results);
+  trainingRoutes(api, services.training, perUserHourly("training", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);

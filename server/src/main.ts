@@ -79,7 +79,7 @@ try {
   log.flush();
   // after listening, so the queue's set-up never delays the first answer; submits are queued meanwhile
   if (cfg.RUN_WORKER && !stopping) {
-    worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter });
+    worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter, training: services.training });
   }
 } catch (err) {
   log.fatal({ err }, "start-up failed");

@@ -10,7 +10,9 @@ import type { EngineResult, GenerationEngine, Resolution } from "../domains/gene
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
+import type { TrainingService } from "../domains/training/training.service.ts";
 import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "./queue.ts";
+import { startTrainingPoller } from "./training.worker.ts";
 
 export interface WorkerDeps {
   databaseUrl: string;
@@ -21,6 +23,8 @@ export interface WorkerDeps {
   engine: GenerationEngine;
   /** Its old counters are pruned by the worker's housekeeping. */
   limiter: RateLimiter;
+  /** Character-model trainings are polled by the same worker. */
+  training: TrainingService;
 }
 
 const PROGRESS_POLL_MS = 300;
@@ -87,6 +91,8 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
         durationSec: task.durationSec ?? 5,
         count: input.count ?? 1,
         seed: `task:${task.id}`,
+        // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
+        lora: input.lora ? { ...input.lora, url: await storage.signedUrl(input.lora.path) } : undefined,
       });
       const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
       const outputs = await storeOutputs(task, result);
@@ -129,6 +135,8 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
     }),
   );
 
+  const poller = await startTrainingPoller(boss, d.training, d.log, d.config.TRAINING_POLL_SECONDS);
+
   const listener = new pg.Client({ connectionString: d.databaseUrl, application_name: "reverie-worker-wakeup" });
   listener.on("notification", () => workerIds.forEach((id) => boss.notifyWorker(id)));
   listener.on("error", (err) => d.log.warn({ err }, "worker wake-up listener lost its connection; falling back to polling"));
@@ -145,6 +153,7 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   return {
     async stop() {
       clearInterval(sweep);
+      poller.stop();
       await listener.end().catch(() => undefined);
       await queue.stop();
     },

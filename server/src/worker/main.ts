@@ -13,7 +13,7 @@ const log = createLogger(cfg);
 const url = cfg.DATABASE_URL ?? `postgresql://reverie:reverie@127.0.0.1:${cfg.EMBEDDED_PG_PORT}/reverie`;
 const db = createDb(url, cfg.WORKER_CONCURRENCY + 2);
 const services = createServices({ db, config: cfg, log, databaseUrl: url });
-const worker = await startGenerationWorker({ databaseUrl: url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter });
+const worker = await startGenerationWorker({ databaseUrl: url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter, training: services.training });
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -9,6 +9,13 @@ export const GENERATION_DEAD_QUEUE = "generation-dead";
 /** NOTIFY channel that wakes idle workers the moment a job commits, instead of at their next poll. */
 export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
 
+/** Character-model trainings still running are polled here: the fallback when a trainer's webhook does not arrive. */
+export const TRAINING_POLL_QUEUE = "training-poll";
+
+export interface TrainingPollData {
+  modelId: number;
+}
+
 export interface GenerationJobData {
   taskId: number;
 }
@@ -39,6 +46,7 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     await boss.start();
     await boss.createQueue(GENERATION_DEAD_QUEUE, { name: GENERATION_DEAD_QUEUE, retryLimit: 5, retryDelay: 1 }).catch(ignoreExists);
     await boss.createQueue(GENERATION_QUEUE, { name: GENERATION_QUEUE, deadLetter: GENERATION_DEAD_QUEUE }).catch(ignoreExists);
+    await boss.createQueue(TRAINING_POLL_QUEUE, { name: TRAINING_POLL_QUEUE }).catch(ignoreExists);
     return boss;
   }
 
@@ -48,14 +56,8 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     /** Enqueues a task's job inside `tx`; the NOTIFY is delivered only if that transaction commits. */
     async send(tx: Tx, taskId: number): Promise<string> {
       const boss = await this.ready();
-      const executor = {
-        executeSql: async (text: string, values: unknown[]) => ({
-          // pg-boss's own parameterised SQL; values are bound, never spliced into the text
-          rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)),
-        }),
-      };
       const id = await boss.send(GENERATION_QUEUE, { taskId } satisfies GenerationJobData, {
-        db: executor,
+        db: txExecutor(tx),
         retryLimit: o.config.GENERATION_RETRY_LIMIT,
         retryDelay: o.config.GENERATION_RETRY_DELAY_SECONDS,
         expireInSeconds: o.config.GENERATION_TIMEOUT_SECONDS,
@@ -63,6 +65,17 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
       if (!id) throw new Error(`task ${taskId} already has a job`);
       await tx.$executeRaw`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})`;
       return id;
+    },
+    /** Polls a training `afterSeconds` from now; inside `tx` when given, so the poll exists exactly when the model does. */
+    async sendTrainingPoll(tx: Tx | null, modelId: number, afterSeconds: number): Promise<void> {
+      const boss = await this.ready();
+      await boss.send(TRAINING_POLL_QUEUE, { modelId } satisfies TrainingPollData, {
+        ...(tx ? { db: txExecutor(tx) } : {}),
+        startAfter: afterSeconds,
+        retryLimit: 5,
+        retryDelay: afterSeconds,
+        expireInSeconds: 15 * 60,
+      });
     },
     /** Workers let running renders finish (up to 20 s); whatever is still running then is failed back to pg-boss for a retry elsewhere. */
     async stop() {
@@ -74,6 +87,15 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
 }
 
 export type GenerationQueue = ReturnType<typeof createGenerationQueue>;
+
+/** pg-boss's own parameterised SQL run inside a Prisma transaction; values are bound, never spliced into the text. */
+function txExecutor(tx: Tx) {
+  return {
+    executeSql: async (text: string, values: unknown[]) => ({
+      rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)),
+    }),
+  };
+}
 
 function ignoreExists(err: Error) {
   if (!/already exists/i.test(err.message)) throw err;

@@ -11,6 +11,8 @@ const resolution = z.enum(["480P", "720P"], { error: "resolution must be 480P or
 const duration = z.coerce.number({ error: "duration must be a number of seconds" }).min(1, "duration must be at least 1 second").max(MAX_DURATION_SEC, MSG.durationLimit).default(5);
 const idempotencyKey = z.string().trim().min(1).max(100).optional();
 const prompt = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().max(1000).optional());
+/** SPEC.md §5: strength 0-1; how strongly a character model's LoRA is applied (default 1). */
+const strength = z.coerce.number({ error: "strength must be a number from 0 to 1" }).min(0, "strength must be 0-1").max(1, "strength must be 0-1").optional();
 const aspect = z.enum(["1:1", "3:4", "4:3", "9:16", "16:9"]).default("1:1");
 
 export const picVideoBody = z.object({
@@ -23,9 +25,9 @@ export const picVideoBody = z.object({
   idempotency_key: idempotencyKey,
 });
 
-export const roleVideoBody = z.object({ role_id: optionalId, prompt, audio_id: optionalId, template_id: optionalId, resolution, duration, idempotency_key: idempotencyKey });
+export const roleVideoBody = z.object({ role_id: optionalId, strength, prompt, audio_id: optionalId, template_id: optionalId, resolution, duration, idempotency_key: idempotencyKey });
 export const textVideoBody = roleVideoBody;
-export const textPicBody = z.object({ prompt, role_id: optionalId, image_id: optionalId, template_id: optionalId, aspect, idempotency_key: idempotencyKey });
+export const textPicBody = z.object({ prompt, role_id: optionalId, strength, image_id: optionalId, template_id: optionalId, aspect, idempotency_key: idempotencyKey });
 export const imageBatchBody = textPicBody.extend({ count: z.coerce.number().int().min(1).max(4, "count must be 1-4").default(4) });
 
 export const durationPointsBody = z.object({

@@ -10,7 +10,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
 import { VIDEO_MODES } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
-import type { Resolution } from "./engines/engine.ts";
+import type { EngineLora, Resolution } from "./engines/engine.ts";
 import { publishProgress } from "./progress.ts";
 
 /** SPEC.md §4 wording of each task status, as the API shows it. */
@@ -32,7 +32,19 @@ export interface TaskInput {
   aspect?: string;
   params: Record<string, unknown>;
   sources: { image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
+  /** The caller's trained character model (role_id), checked usable at submit and again when the job runs. */
+  lora?: EngineLora & { modelId: number };
 }
+
+/** The training domain's answer to "may this user generate with this model" (owner, trained, not taken down). */
+export interface CharacterModels {
+  loraFor(userId: number, modelId: number, strength?: number): Promise<EngineLora & { modelId: number }>;
+  /** The model's cover photo upload, the reference picture of role videos. */
+  coverUploadId(userId: number, modelId: number): Promise<number>;
+}
+
+/** How results of an engine that ignores character models are labelled. */
+export const LORA_NOT_APPLIED = "character model not applied";
 
 export interface TaskOutputs {
   mainKey: string;
@@ -61,6 +73,9 @@ export function createGenerationService(deps: {
   uploads: UploadsService;
   queue: GenerationQueue;
   engineLabel: string;
+  /** Whether the engine applies a job's LoRA (the local engine does not). */
+  engineAppliesLora: boolean;
+  models: CharacterModels;
 }) {
   const { db, config, credits, storage, templates, uploads, queue } = deps;
 
@@ -81,11 +96,11 @@ export function createGenerationService(deps: {
     return t;
   }
 
-  async function roleImageKey(userId: number, roleId: number): Promise<string> {
-    const model = await db.characterModel.findFirst({ where: { id: roleId, userId } });
-    if (!model) throw HttpError.notFound();
-    if (!model.coverUploadId) throw HttpError.badRequest("This role has no reference photo yet");
-    return (await uploads.own(userId, model.coverUploadId, "image")).storageKey;
+  /** A role's reference picture and LoRA: the caller's own usable character model, or 404 / 400 with the reason. */
+  async function role(userId: number, roleId: number, strength: number | undefined) {
+    const lora = await deps.models.loraFor(userId, roleId, strength);
+    const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image")).storageKey;
+    return { lora, imageKey };
   }
 
   function isUniqueViolation(err: unknown): boolean {
@@ -162,7 +177,7 @@ export function createGenerationService(deps: {
       duration: t.durationSec,
       template_id: t.templateId,
       engine: t.engine,
-      label: deps.engineLabel,
+      label: (t.input as unknown as TaskInput)?.lora && !deps.engineAppliesLora ? `${deps.engineLabel}, ${LORA_NOT_APPLIED}` : deps.engineLabel,
       video_url: video ? mainUrl : null,
       image_url: video ? null : mainUrl,
       image_urls: video || !mainUrl ? [] : [mainUrl, ...extra],
@@ -218,23 +233,23 @@ export function createGenerationService(deps: {
     },
 
     /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt-drawn picture. */
-    async roleOrTextVideo(userId: number, b: { role_id?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
+    async roleOrTextVideo(userId: number, b: { role_id?: number; strength?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
       const template = await templateFor(b.template_id, ["image_to_video", "audio_overlay"]);
       const input: TaskInput = { prompt: b.prompt, params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
-      if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
+      if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
       return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
     },
 
-    async images(userId: number, b: { prompt?: string; role_id?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
+    async images(userId: number, b: { prompt?: string; role_id?: number; strength?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
       const template = await templateFor(b.template_id, ["text_to_image", "image_batch"]);
       const count = batch ? (b.count ?? 4) : 1;
       const input: TaskInput = { prompt: b.prompt, count, aspect: b.aspect, params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) }, sources: { role_id: b.role_id, image_id: b.image_id } };
-      if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
+      if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1 });
       return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key });

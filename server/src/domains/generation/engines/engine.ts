@@ -19,6 +19,21 @@ export interface EngineJob {
   count: number;
   /** Makes renders reproducible; the task id, normally. */
   seed: string;
+  /** A trained character model to apply (issue 14); engines that cannot apply one leave it and say so (`appliesLora`). */
+  lora?: EngineLora;
+}
+
+/** A checked LoRA weights file of the user's own character model. */
+export interface EngineLora {
+  /** Signed URL of the .safetensors file, for servers that fetch it, */
+  url: string;
+  /** and its key in our media storage, for engines that read storage. */
+  path: string;
+  /** Must appear in the prompt to call the likeness up. */
+  triggerWord: string;
+  /** 0-1 (SPEC.md §5 strength range). */
+  strength: number;
+  baseModel: string | null;
 }
 
 export interface EngineFile {
@@ -62,6 +77,8 @@ export interface EngineStatus {
 export interface GenerationEngine {
   readonly name: string;
   readonly label: string;
+  /** Whether jobs' `lora` is applied; results of an engine that ignores it are labelled so. */
+  readonly appliesLora?: boolean;
   status(): Promise<EngineStatus>;
   submit(job: EngineJob): Promise<string>;
   progress(jobId: string): Promise<EngineProgress>;
