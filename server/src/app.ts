@@ -44,6 +44,7 @@ import { faceAnalyser } from "./faces/faces.ts";
 import { createConsentChecks } from "./domains/training/consent.ts";
 import { trainingRoutes } from "./domains/training/training.routes.ts";
 import { createTrainingService } from "./domains/training/training.service.ts";
+import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createTrainer } from "./domains/training/trainers/registry.ts";
 import { createGenerationQueue } from "./worker/queue.ts";
 import { adminRoutes } from "./admin/index.ts";
@@ -114,6 +115,7 @@ export function createServices({ db, config, log, databaseUrl }: AppDeps) {
     templatesAdmin: createTemplatesAdminService(db, audit, storage),
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
+    trainingAdmin: createTrainingAdminService(db, storage),
   };
   const results = createResultsService(db);
   return { training, limiter, credits, mailer, auth, users, staff, products, orders, sandboxGateway, payments, ...consoleServices, storage, uploads, templates, engine, engineStatus, queue, progress, generation, results, close };

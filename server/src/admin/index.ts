@@ -1,6 +1,7 @@
 import type { ApiRouter } from "../http/api.ts";
 import type { Services } from "../app.ts";
 import { channelsResource } from "./channels.ts";
+import { characterModelsResource } from "./character-models.ts";
 import { contentResources } from "./content.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { ordersResource } from "./orders.ts";
@@ -21,6 +22,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   channelsResource(api, s.pixels);
   reportsResource(api, s.moderation);
   contentResources(api, s.moderation);
+  characterModelsResource(api, s.trainingAdmin, s.training);
   tasksResource(api, s.tasksAdmin);
   siteResource(api, s.siteAdmin);
 }

@@ -387,6 +387,7 @@ export function createTrainingService(d: TrainingDeps) {
     async takedown(staffId: number, modelId: number, reason: string) {
       const m = await db.characterModel.findUnique({ where: { id: modelId } });
       if (!m) throw HttpError.notFound();
+      if (m.state === "removed") throw HttpError.conflict("This model is already taken down");
       if (m.status === "doing" || m.status === "review") {
         if (m.trainerJobId && trainer) await trainer.cancel(m.trainerJobId).catch(() => undefined);
         await fail(modelId, "Taken down");
