@@ -34,6 +34,7 @@ export const router = createBrowserRouter([
       { path: "home", Component: HomePage },
       { path: "function", loader: requireStoredToken, lazy: () => import("./FunctionPage.tsx") },
       { path: "creationStudio", lazy: () => import("./CreationStudioPage.tsx") },
+      { path: "training", lazy: () => import("./TrainingPage.tsx") },
       { path: "agreement", lazy: () => import("./AgreementPage.tsx") },
       { path: "payment", lazy: () => import("./PaymentPage.tsx") },
       { path: "googleCallback", lazy: () => import("./GoogleCallbackPage.tsx") },
