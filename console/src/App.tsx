@@ -4,6 +4,7 @@ import { authProvider } from "./authProvider.ts";
 import { auditLog } from "./audit/index.tsx";
 import { bans } from "./bans/index.tsx";
 import { channels, pixelIds } from "./channels/index.tsx";
+import { characterModels } from "./character-models/index.tsx";
 import { characters, creatorPages } from "./content/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
@@ -32,6 +33,7 @@ export function App() {
       <Resource name="bans" {...bans} />
       <Resource name="characters" {...characters} />
       <Resource name="creator-pages" {...creatorPages} />
+      <Resource name="character-models" {...characterModels} />
       <Resource name="generation-tasks" {...tasks} />
       <Resource name="banners" {...banners} />
       <Resource name="prompt-suggestions" {...prompts} />

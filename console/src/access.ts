@@ -17,6 +17,8 @@ export const SUBJECT: Record<string, string> = {
   bans: "Ban",
   characters: "Character",
   "creator-pages": "CreatorPage",
+  // the list shows consent decisions and opens the consent record: moderators only
+  "character-models": "TrainingConsent",
   "generation-tasks": "GenerationTask",
   banners: "SiteSetting",
   "prompt-suggestions": "SiteSetting",

@@ -17,8 +17,8 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "generation-tasks", "outbox"],
   marketer: ["orders", "templates", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "characters", "creator-pages", "generation-tasks"],
-  admin: ["users", "orders", "templates", "channels", "reports", "bans", "characters", "creator-pages", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "characters", "creator-pages", "character-models", "generation-tasks"],
+  admin: ["users", "orders", "templates", "channels", "reports", "bans", "characters", "creator-pages", "character-models", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -75,6 +75,7 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.auditLog.create({ data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" } });
   await db.character.create({ data: { userId: users[0].id, name: "Luna", description: "A calm night guide", isPublic: true } });
   await db.creatorPage.create({ data: { userId: users[1].id, homeLink: "boris", title: "Boris draws", bio: "Sketches every day" } });
+  await db.characterModel.create({ data: { userId: users[0].id, name: "Anna", homeLink: "anna-model", cost: 5, status: "success", trainer: "replicate", triggerWord: "rvannamodel" } });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
   return { users };
 }
