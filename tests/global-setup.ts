@@ -5,7 +5,7 @@ import type { TestProject } from "vitest/node";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../server/src/db/embedded.ts";
 import { runMigrations } from "../server/src/db/migrate.ts";
-import { buildServer } from "../server/build.ts";
+import { buildTarget } from "../scripts/build.ts";
 import { freePort } from "./net-utils.ts";
 
 declare module "vitest" {
@@ -21,7 +21,7 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject) {
   // the start-up tests run the built server, as `npm start` does
-  await buildServer();
+  await buildTarget("server");
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-test-"));
   const server = await startEmbeddedPostgres(path.join(dir, "pg"), await freePort());
   const template = "reverie_template";

@@ -66,6 +66,11 @@ export const configSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(true),
 
   GENERATION_ENGINE: z.enum(["local"]).default("local"),
+  /** ffmpeg and ffprobe to run; unset = the ones on PATH, else the static builds shipped in npm packages (decision 060). */
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
+  /** The process's search path, read here so that media tools are found without reading the environment elsewhere. */
+  PATH: z.string().default(""),
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(6 * 3600).default(600),
   GENERATION_RETRY_LIMIT: z.coerce.number().int().min(0).max(10).default(2),
   GENERATION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
@@ -76,6 +81,9 @@ export const configSchema = z.object({
   GENERATION_PRICE_SECONDS: z.coerce.number().int().min(1).default(5),
   IMAGE_CREDIT_PRICE: z.coerce.number().int().min(0).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Processes that run the worker also render each template's preview loop, re-checking this often. */
+  TEMPLATE_PREVIEWS: bool.default(true),
+  TEMPLATE_PREVIEW_SWEEP_SECONDS: z.coerce.number().int().min(10).default(300),
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** The built consumer app served at `/` (`npm run build:consumer`). */

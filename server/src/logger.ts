@@ -6,9 +6,19 @@ import type { Config } from "./config.ts";
  * errors carry their whole connection (pg puts the client on `client`): kilobytes of state in each line, possibly with
  * connection settings. Name, message, stack (with causes) and codes are what a reader needs.
  */
-function plainError(err: Error): Record<string, unknown> {
+function plainError(err: unknown): Record<string, unknown> {
+  // anything can be thrown; a string spread as an object would log {"0":"f","1":"f",…}
+  if (!(err instanceof Error)) return { type: err === null ? "null" : typeof err, message: typeof err === "string" ? err : safeText(err) };
   const serialized = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
   return Object.fromEntries(Object.entries(serialized).filter(([, value]) => value === null || typeof value !== "object"));
+}
+
+function safeText(value: unknown): string {
+  try {
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /**

@@ -49,17 +49,19 @@ try {
   // Loading Prisma and the app's modules costs more than starting PostgreSQL, which runs in its own process: overlap
   // them, PostgreSQL first, so that its process is spawned before module loading fills this thread.
   const pgStarting = startDatabaseServer(cfg, log);
-  const modules = Promise.all([import("./db/database.ts"), import("./app.ts"), import("../../prisma/seed.ts"), import("./worker/generation.worker.ts")]);
+  const modules = Promise.all([import("./db/database.ts"), import("./app.ts"), import("../../prisma/seed.ts"), import("./worker/generation.worker.ts"), import("./domains/templates/template-previews.ts")]);
   // both are awaited below; this only keeps an early failure from counting as unhandled meanwhile
   pgStarting.catch(() => undefined);
   modules.catch(() => undefined);
   pgServer = await pgStarting;
-  const [{ connectDatabase }, { createApp }, { seed }, { startGenerationWorker }] = await modules;
+  const [{ connectDatabase }, { createApp }, { seed }, { startGenerationWorker }, { createTemplatePreviews }] = await modules;
   database = await connectDatabase(pgServer, cfg, log);
   if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
   const { app, services } = createApp({ db: database.db, config: cfg, log, databaseUrl: database.url });
   let worker: Awaited<ReturnType<typeof startGenerationWorker>> | undefined;
+  let stopPreviews: (() => Promise<void>) | undefined;
   stopGeneration = async () => {
+    await stopPreviews?.();
     await worker?.stop();
     await services.close();
   };
@@ -80,6 +82,7 @@ try {
   // after listening, so the queue's set-up never delays the first answer; submits are queued meanwhile
   if (cfg.RUN_WORKER && !stopping) {
     worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter, training: services.training });
+    if (cfg.TEMPLATE_PREVIEWS) stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engine, log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS);
   }
 } catch (err) {
   log.fatal({ err }, "start-up failed");

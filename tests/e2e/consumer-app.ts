@@ -36,7 +36,7 @@ export async function storedToken(page: Page): Promise<string | null> {
 
 /** Every translation key the page has looked up so far (recorded by the app's i18n post-processor). */
 export async function usedKeys(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...(window.__reverieUsedKeys ?? new Set<string>())]);
+  return page.evaluate(() => [...((window as Window & { __reverieUsedKeys?: Set<string> }).__reverieUsedKeys ?? new Set<string>())]);
 }
 
 type Tree = { [k: string]: string | Tree };

@@ -4,12 +4,14 @@ import {
   useTranslate, Labeled, useRecordContext, CreateButton, useCanAccess, EditButton, type RaRecord,
 } from "react-admin";
 import { FlagField } from "../common/fields.tsx";
+import { GOOGLE_EVENTS, PIXEL_FLAGS, PIXEL_KINDS } from "../../../server/src/contract/pixels.ts";
+import { choicesOf } from "../common/choices.ts";
 
 /** The eight switches, SPEC.md §3 order. */
-export const FLAGS = ["facebook", "tiktok", "google", "bigo", "bemob", "kspin", "exoclick", "vk"] as const;
+export const FLAGS = PIXEL_FLAGS.map(([column]) => column);
 /** Pixel kinds 1..8 (SPEC.md §3). */
-export const KINDS = ["Facebook", "TikTok", "Google Ads", "Bigo", "BeMob", "OKSpin", "ExoClick", "VK Ads"].map((name, i) => ({ id: i + 1, name }));
-const GOOGLE_EVENTS = ["page_view", "cart_add", "checkout_order", "payment_add", "order"].map((id) => ({ id, name: id }));
+export const KINDS = PIXEL_KINDS.map((name, i) => ({ id: i + 1, name }));
+const EVENTS = choicesOf(GOOGLE_EVENTS);
 
 function ChannelList() {
   return (
@@ -88,7 +90,7 @@ function PixelIdForm() {
     <SimpleForm>
       <NumberInput source="channelId" validate={required()} readOnly />
       <SelectInput source="kind" choices={KINDS} validate={required()} />
-      <SelectInput source="event" choices={GOOGLE_EVENTS} emptyText="—" />
+      <SelectInput source="event" choices={EVENTS} emptyText="—" />
       <TextInput source="value" validate={required()} fullWidth />
     </SimpleForm>
   );

@@ -3,11 +3,12 @@ import { Box, Card, CardContent, CardMedia, Chip, Typography } from "@mui/materi
 import {
   Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate,
 } from "react-admin";
+import { CONTENT_STATES } from "../../../server/src/contract/moderation.ts";
 import { TRAINING_STATUSES } from "../../../server/src/contract/training.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
 
 const STATUSES = TRAINING_STATUSES.map((id) => ({ id, name: id }));
-const STATES = ["active", "suspended", "removed"].map((id) => ({ id, name: id }));
+const STATES = CONTENT_STATES.map((id) => ({ id, name: id }));
 const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />, <SelectInput key="state" source="state" choices={STATES} />];
 
 interface PhotoRow {

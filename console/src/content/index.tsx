@@ -6,8 +6,10 @@ import {
 } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { JsonField } from "../common/fields.tsx";
+import { CONTENT_STATES } from "../../../server/src/contract/moderation.ts";
+import { choicesOf } from "../common/choices.ts";
 
-const STATES = ["active", "suspended", "removed"].map((id) => ({ id, name: id }));
+const STATES = choicesOf(CONTENT_STATES);
 
 const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="state" source="state" choices={STATES} alwaysOn />];
 

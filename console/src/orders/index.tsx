@@ -1,8 +1,10 @@
 import ReceiptIcon from "@mui/icons-material/Receipt";
 import { Datagrid, DateField, DateInput, List, NumberField, Pagination, ReferenceManyField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useCanAccess, useTranslate, Labeled } from "react-admin";
 import { JsonField, MoneyField } from "../common/fields.tsx";
+import { ORDER_STATUSES } from "../../../server/src/contract/orders.ts";
+import { choicesOf } from "../common/choices.ts";
 
-const statuses = ["pending", "threeDsPending", "paid", "failed", "expired", "refunded"].map((id) => ({ id, name: id }));
+const statuses = choicesOf(ORDER_STATUSES);
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,

@@ -3,10 +3,12 @@ import { Chip } from "@mui/material";
 import { Datagrid, DateField, FunctionField, List, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField } from "../common/fields.tsx";
+import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGETS } from "../../../server/src/contract/moderation.ts";
+import { choicesOf } from "../common/choices.ts";
 
-const REASONS = ["underage", "non_consensual", "other"].map((id) => ({ id, name: id }));
-const STATUSES = ["open", "dismissed", "actioned"].map((id) => ({ id, name: id }));
-const TARGETS = ["task", "upload", "character", "creator_page"].map((id) => ({ id, name: id }));
+const REASONS = choicesOf(REPORT_REASONS);
+const STATUSES = choicesOf(REPORT_STATUSES);
+const TARGETS = choicesOf(REPORT_TARGETS);
 
 const filters = [
   <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />,

@@ -6,8 +6,10 @@ import {
   FunctionField,
 } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
+import { STAFF_ROLES } from "../../../server/src/contract/staff.ts";
+import { choicesOf } from "../common/choices.ts";
 
-const ROLES = ["support", "marketer", "moderator", "admin"].map((id) => ({ id, name: id }));
+const ROLES = choicesOf(STAFF_ROLES);
 
 interface Credentials {
   username: string;

@@ -2,8 +2,10 @@ import MovieIcon from "@mui/icons-material/Movie";
 import { Datagrid, DateField, List, NumberField, SelectInput, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
 import { JsonField } from "../common/fields.tsx";
 import { MODES } from "../templates/index.tsx";
+import { TASK_STATUSES } from "../../../server/src/contract/generation.ts";
+import { choicesOf } from "../common/choices.ts";
 
-const STATUSES = ["queued", "running", "succeeded", "failed", "expired"].map((id) => ({ id, name: id }));
+const STATUSES = choicesOf(TASK_STATUSES);
 
 const filters = [
   <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />,

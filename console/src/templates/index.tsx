@@ -8,9 +8,12 @@ import {
   BooleanField, BooleanInput, Create, Datagrid, Edit, EditButton, ImageField, Labeled, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
 } from "react-admin";
 import { postFile, postJson } from "../http.ts";
+import { GENERATION_MODES } from "../../../server/src/contract/generation.ts";
+import { TEMPLATE_CATEGORIES } from "../../../server/src/contract/templates.ts";
+import { choicesOf } from "../common/choices.ts";
 
-export const CATEGORIES = ["Portrait", "Lifestyle", "Creative"].map((id) => ({ id, name: id }));
-export const MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"].map((id) => ({ id, name: id }));
+const CATEGORIES = choicesOf(TEMPLATE_CATEGORIES);
+export const MODES = choicesOf(GENERATION_MODES);
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,

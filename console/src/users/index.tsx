@@ -5,10 +5,12 @@ import {
 } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField, MoneyField } from "../common/fields.tsx";
+import { LOGIN_TYPES } from "../../../server/src/contract/users.ts";
+import { choicesOf } from "../common/choices.ts";
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
-  <SelectInput key="loginType" source="loginType" choices={["visitor", "noRegister", "registered"].map((id) => ({ id, name: id }))} />,
+  <SelectInput key="loginType" source="loginType" choices={choicesOf(LOGIN_TYPES)} />,
   <BooleanInput key="banned" source="banned" />,
   <BooleanInput key="paymentPermission" source="paymentPermission" />,
 ];

@@ -10,13 +10,14 @@ import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
-import { TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from "../features/templates/templates.api.ts";
+import { TEMPLATE_CATEGORIES, type TemplateCategory } from "../../../server/src/contract/templates.ts";
+import type { Template } from "../features/templates/templates.api.ts";
 import { useTemplates } from "../features/templates/useTemplates.ts";
 import { TemplateCard } from "../features/templates/TemplateCard.tsx";
-import type { Mode } from "../features/generation/generation.api.ts";
+import type { GenerationMode } from "../../../server/src/contract/generation.ts";
 
 /** SPEC.md §2 template chooser, loaded only when opened. */
-export default function TemplateChooserDialog({ mode, selectedId, onChoose, onClose }: { mode: Mode; selectedId: number | null; onChoose: (t: Template) => void; onClose: () => void }) {
+export default function TemplateChooserDialog({ mode, selectedId, onChoose, onClose }: { mode: GenerationMode; selectedId: number | null; onChoose: (t: Template) => void; onClose: () => void }) {
   const { t } = useTranslation();
   const { templates, category, setCategory, inCategory } = useTemplates();
   const shown = (templates ?? []).filter((tpl) => tpl.mode === mode && inCategory(tpl));

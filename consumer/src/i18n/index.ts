@@ -3,8 +3,9 @@ import { initReactI18next } from "react-i18next";
 import { storage } from "../lib/storage.ts";
 import en from "./locales/en.json";
 
-export const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGES, type Language } from "../../../server/src/contract/locales.ts";
+
+export { LANGUAGES, type Language };
 
 // English ships with the first load; the other languages are fetched only when chosen.
 type Resources = { [key: string]: string | Resources };

@@ -9,13 +9,13 @@ import { ImageCreator } from "../features/generation/ImageCreator.tsx";
 import { GuestGate } from "../features/generation/GuestGate.tsx";
 import { TaskProgress } from "../features/generation/TaskProgress.tsx";
 import { VideoCreator } from "../features/generation/VideoCreator.tsx";
-import { VIDEO_MODES, type VideoMode } from "../features/generation/generation.api.ts";
+import { STUDIO_MODES, type StudioMode } from "../../../server/src/contract/generation.ts";
 import { useSession } from "../features/session/session.ts";
 import { QuickTemplates } from "../features/templates/QuickTemplates.tsx";
 import { getTemplates, type Template } from "../features/templates/templates.api.ts";
 
-function isVideoMode(v: string | null): v is VideoMode {
-  return v !== null && (VIDEO_MODES as string[]).includes(v);
+function isVideoMode(v: string | null): v is StudioMode {
+  return v !== null && (STUDIO_MODES as readonly string[]).includes(v);
 }
 
 /** SPEC.md §2 creation studio: create videos, create images, quick templates. The task being watched lives in the URL so a reload keeps it. */
@@ -25,7 +25,7 @@ export function Component() {
   const [params, setParams] = useSearchParams();
   const tab = params.get("tab") === "images" ? "images" : "videos";
   const modeParam = params.get("mode");
-  const mode: VideoMode = isVideoMode(modeParam) ? modeParam : "image_to_video";
+  const mode: StudioMode = isVideoMode(modeParam) ? modeParam : "image_to_video";
   const taskId = Number(params.get("task")) || null;
   const [template, setTemplate] = useState<Template | null>(null);
 

@@ -1,5 +1,5 @@
 import type { ApiRouter } from "../http/api.ts";
-import type { Services } from "../app.ts";
+import type { Services } from "../services.ts";
 import { channelsResource } from "./channels.ts";
 import { characterModelsResource } from "./character-models.ts";
 import { contentResources } from "./content.ts";

@@ -1,5 +1,20 @@
 import type { Request } from "express";
-import type { ClientContext } from "../domains/auth/auth.service.ts";
+
+/** Where a sign-in came from (SPEC.md §7 attribution headers); the auth domain stores it on the user. */
+export interface Attribution {
+  channelId?: string;
+  utmCampaign?: string;
+  utmAdset?: string;
+  utmAd?: string;
+  bemobClickId?: string;
+}
+
+/** Who is calling from where. */
+export interface ClientContext {
+  ip?: string;
+  userAgent?: string;
+  attribution: Attribution;
+}
 
 function header(req: Request, name: string): string | undefined {
   const v = req.get(name);

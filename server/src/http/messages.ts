@@ -1,4 +1,4 @@
-import { UPLOAD_MESSAGES } from "../domains/uploads/upload-rules.ts";
+import { UPLOAD_MESSAGES } from "../contract/uploads.ts";
 
 /** User-facing texts of SPEC.md §5 and §8, word for word. The consumer app translates them by these exact strings. */
 export const MSG = {

@@ -40,6 +40,11 @@ export class RateLimiter {
     };
   }
 
+  /** Counts per signed-in user; routes using it require a user, so the anonymous bucket only guards against misuse. */
+  perUser(scope: string, limit: number, windowSeconds: number): RequestHandler {
+    return this.middleware(scope, (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "-"}`, limit, windowSeconds }]);
+  }
+
   /** Old windows are useless; the worker's housekeeping calls this. */
   async prune(olderThanSeconds = 86_400): Promise<number> {
     return this.db.$executeRaw`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(Date.now() - olderThanSeconds * 1000)}`;

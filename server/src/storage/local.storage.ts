@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { MediaStorage } from "./storage.ts";
+import type { MediaStorage } from "./media-storage.ts";
 
 export interface LocalStorageOptions {
   root: string;
@@ -10,7 +10,7 @@ export interface LocalStorageOptions {
   defaultTtl: number;
 }
 
-/** The path of the route that serves local media (domains/media). */
+/** The path of the route that serves local media (storage/storage.routes.ts). */
 export const LOCAL_MEDIA_PATH = "/api/media/file";
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9/_.-]*$/i;

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { assertSafeKey } from "./local.storage.ts";
-import type { MediaStorage } from "./storage.ts";
+import type { MediaStorage } from "./media-storage.ts";
 
 export interface S3StorageOptions {
   bucket: string;

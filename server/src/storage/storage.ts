@@ -4,26 +4,9 @@ import path from "node:path";
 import type { Config } from "../config.ts";
 import { createLocalStorage } from "./local.storage.ts";
 import { createS3Storage } from "./s3.storage.ts";
+import type { MediaStorage } from "./media-storage.ts";
 
-/**
- * Where media bytes live. Keys are opaque paths such as `u/12/uploads/<uuid>.jpg`; clients only ever
- * receive signed, expiring URLs made by `signedUrl`, never a key they could guess a neighbour's from.
- */
-export interface MediaStorage {
-  readonly kind: "local" | "s3";
-  put(key: string, body: Buffer, contentType: string): Promise<void>;
-  /** Copies a file from disk into storage (renders are written to temp files first). */
-  putFile(key: string, file: string, contentType: string): Promise<void>;
-  get(key: string): Promise<Buffer>;
-  /** A readable file path for ffmpeg: the file itself on local disk, a downloaded temp copy on S3. */
-  toLocalFile(key: string, tmpDir: string): Promise<string>;
-  exists(key: string): Promise<boolean>;
-  delete(key: string): Promise<void>;
-  /** A URL anyone holding it may GET until it expires. */
-  signedUrl(key: string, ttlSeconds?: number): Promise<string>;
-  /** Local disk only: the file a signed URL names, or null when the signature is wrong or expired. */
-  verifiedFile?(key: string, expires: number, sig: string): string | null;
-}
+export type { MediaStorage } from "./media-storage.ts";
 
 /** A fresh key under the owner's prefix; the random part is what makes URLs unguessable even unsigned. */
 export function mediaKey(userId: number | "site", folder: string, ext: string): string {

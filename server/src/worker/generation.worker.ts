@@ -11,7 +11,7 @@ import type { GenerationService, TaskInput, TaskOutputs } from "../domains/gener
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
 import type { TrainingService } from "../domains/training/training.service.ts";
-import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "./queue.ts";
+import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "../domains/generation/queue.ts";
 import { startTrainingPoller } from "./training.worker.ts";
 
 export interface WorkerDeps {

@@ -1,7 +1,8 @@
-import { createServices } from "../app.ts";
+import { createRenderServices } from "../render-services.ts";
 import { config } from "../config.ts";
 import { createDb } from "../db/client.ts";
 import { createLogger } from "../logger.ts";
+import { createTemplatePreviews } from "../domains/templates/template-previews.ts";
 import { startGenerationWorker } from "./generation.worker.ts";
 
 /**
@@ -12,14 +13,16 @@ const cfg = { ...config(), RUN_WORKER: true };
 const log = createLogger(cfg);
 const url = cfg.DATABASE_URL ?? `postgresql://reverie:reverie@127.0.0.1:${cfg.EMBEDDED_PG_PORT}/reverie`;
 const db = createDb(url, cfg.WORKER_CONCURRENCY + 2);
-const services = createServices({ db, config: cfg, log, databaseUrl: url });
+const services = createRenderServices({ db, config: cfg, log, databaseUrl: url });
 const worker = await startGenerationWorker({ databaseUrl: url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter, training: services.training });
+const stopPreviews = cfg.TEMPLATE_PREVIEWS ? createTemplatePreviews({ db, storage: services.storage, engine: services.engine, log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS) : undefined;
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "worker shutting down");
+  await stopPreviews?.();
   await worker.stop();
   await services.close();
   await db.$disconnect();

@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { TrainingService } from "../domains/training/training.service.ts";
-import { TRAINING_POLL_QUEUE, type TrainingPollData } from "./queue.ts";
+import { TRAINING_POLL_QUEUE, type TrainingPollData } from "../domains/generation/queue.ts";
 
 /**
  * The training poll: the fallback for a webhook that never comes, and the trainer time-out. Each job polls one model

@@ -15,7 +15,8 @@ import { UPLOAD_MESSAGES } from "../uploads/upload-rules.ts";
 import type { UploadResult } from "../uploads/uploads.api.ts";
 import type { Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
-import { submitVideo, VIDEO_MODES, type Resolution, type VideoMode } from "./generation.api.ts";
+import { STUDIO_MODES, type Resolution, type StudioMode } from "../../../../server/src/contract/generation.ts";
+import { submitVideo } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
@@ -37,7 +38,7 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 }
 
 /** Image to video, audio overlay and video to video: the inputs, a template, the options and the price, then submit. */
-export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }: { mode: VideoMode; onMode: (m: VideoMode) => void; template: Template | null; onTemplate: (t: Template | null) => void; onSubmitted: (taskId: number) => void }) {
+export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }: { mode: StudioMode; onMode: (m: StudioMode) => void; template: Template | null; onTemplate: (t: Template | null) => void; onSubmitted: (taskId: number) => void }) {
   const { t } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
@@ -72,8 +73,8 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
 
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gap: 3.5 }}>
-      <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: VideoMode | null) => v && onMode(v)} sx={{ flexWrap: "wrap" }} size="small">
-        {VIDEO_MODES.map((m) => (
+      <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: StudioMode | null) => v && onMode(v)} sx={{ flexWrap: "wrap" }} size="small">
+        {STUDIO_MODES.map((m) => (
           <ToggleButton key={m} value={m} data-testid={`mode-${m}`} sx={{ px: 2 }}>{t(`modes.${m}`)}</ToggleButton>
         ))}
       </ToggleButtonGroup>

@@ -1,13 +1,8 @@
+import type { GenerationMode, ImageMode, Resolution, StudioMode } from "../../../../server/src/contract/generation.ts";
 import { api, requestHeaders, withTimestamp } from "../../lib/api-client.ts";
 
 /** Issue 4's generation calls (SPEC.md §7 "Generation", served under /api/Generation/). */
 
-export type VideoMode = "image_to_video" | "audio_overlay" | "video_to_video";
-export type ImageMode = "text_to_image" | "image_batch";
-export type Mode = VideoMode | ImageMode;
-
-export const VIDEO_MODES: VideoMode[] = ["image_to_video", "audio_overlay", "video_to_video"];
-export type Resolution = "480P" | "720P";
 
 /** SPEC.md §8 texts the creating screens react to. */
 export const NOT_ENOUGH_CREDITS = "Please get points first";
@@ -39,7 +34,7 @@ export function isFinished(task: Pick<Task, "status" | "state">): boolean {
 export interface Task {
   id: number;
   /** the mode, in the list's "action" column */
-  action?: Mode;
+  action?: GenerationMode;
   status: string;
   /** the status as a key: queued, running, succeeded, failed, expired */
   state?: TaskStatusKey;

@@ -1,10 +1,11 @@
 import { api } from "../../lib/api-client.ts";
+import type { ProductKind } from "../../../../server/src/contract/orders.ts";
 
 /** Issue 3's product, order and payment calls (SPEC.md §7 "Products", "Orders and payment"). Prices are minor units. */
 export interface Product {
   product_id: number;
   name: string;
-  kind: "credits" | "flash_sale" | "subscription";
+  kind: ProductKind;
   credits: number;
   price: number;
   was_price: number | null;

@@ -1,6 +1,5 @@
 /** Payment providers the buy-credits dialog offers, and the SPEC.md §2 route each one returns to. */
-export const PROVIDERS = ["sandbox", "stripe", "paypal"] as const;
-export type Provider = (typeof PROVIDERS)[number] | "usdt" | "pagsmile" | "tpay" | "hcpay";
+export { PROVIDERS } from "../../../../server/src/contract/orders.ts";
 
 export const PAYMENT_CALLBACK_ROUTES = ["hcpayPayCallback", "paypalCallback", "usdtCallback", "pagsmileCallback", "tpayCallback"] as const;
 

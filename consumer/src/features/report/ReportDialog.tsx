@@ -13,7 +13,8 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
 import { notifications } from "../site/notifications.ts";
-import { REPORT_REASONS, reportContent, type ReportReason, type ReportTarget } from "./report.api.ts";
+import { REPORT_REASONS, type ReportReason, type ReportTarget } from "../../../../server/src/contract/moderation.ts";
+import { reportContent } from "./report.api.ts";
 
 /** `onSent` runs after the report is filed (an underage report has then already hidden the content). */
 export default function ReportDialog({ target, onClose, onSent }: { target: { type: ReportTarget; id: number }; onClose: () => void; onSent?: () => void }) {

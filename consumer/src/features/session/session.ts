@@ -1,13 +1,14 @@
 import { api } from "../../lib/api-client.ts";
 import { createStore, useStore } from "../../lib/store.ts";
 import { clearStoredSession, storage } from "../../lib/storage.ts";
+import type { LoginType } from "../../../../server/src/contract/users.ts";
 
 /** SPEC.md §3 user info, as personal_info answers it. */
 export interface UserInfo {
   id: number;
   uuid: string;
   nickname: string;
-  type: "visitor" | "noRegister" | "registered";
+  type: LoginType;
   email: string | null;
   photo: string | null;
   points: number;

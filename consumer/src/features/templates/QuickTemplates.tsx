@@ -5,16 +5,17 @@ import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { TEMPLATE_CATEGORIES, type Template, type TemplateCategory } from "./templates.api.ts";
+import { TEMPLATE_CATEGORIES, type TemplateCategory } from "../../../../server/src/contract/templates.ts";
+import type { Template } from "./templates.api.ts";
 import { useTemplates } from "./useTemplates.ts";
 import { TemplateCard } from "./TemplateCard.tsx";
-import { VIDEO_MODES } from "../generation/generation.api.ts";
+import { STUDIO_MODES } from "../../../../server/src/contract/generation.ts";
 
 /** SPEC.md §2 quick templates of the creation studio, grouped Portrait, Lifestyle, Creative. */
 export function QuickTemplates({ selectedId, onChoose }: { selectedId: number | null; onChoose: (t: Template) => void }) {
   const { t } = useTranslation();
   const { templates, category, setCategory, inCategory } = useTemplates();
-  const shown = (templates ?? []).filter((tpl) => (VIDEO_MODES as string[]).includes(tpl.mode) && inCategory(tpl)).slice(0, 9);
+  const shown = (templates ?? []).filter((tpl) => (STUDIO_MODES as readonly string[]).includes(tpl.mode) && inCategory(tpl)).slice(0, 9);
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3 }, borderRadius: 5 }} data-testid="quick-templates">
       <Typography variant="h6">{t("studio.quickTemplates")}</Typography>

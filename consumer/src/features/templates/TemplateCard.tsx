@@ -1,13 +1,27 @@
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
+import { IMAGE_MODES } from "../../../../server/src/contract/generation.ts";
 import type { Template } from "./templates.api.ts";
 
-/** A template as a tall cover card; used by the chooser and the studio's quick templates. */
+const PICTURE_MODES = new Set<string>(IMAGE_MODES);
+
+/**
+ * A template as a tall cover card; used by the chooser and the studio's quick templates. Its preview — what the engine
+ * made of the project's sample picture — plays while the card is hovered or focused, and once it is chosen (a tap on a
+ * phone); nothing of it loads before that.
+ */
 export function TemplateCard({ template, selected, onClick, children }: { template: Template; selected: boolean; onClick: () => void; children?: ReactNode }) {
+  const [pointed, setPointed] = useState(false);
+  const preview = (pointed || selected) && template.preview_url ? template.preview_url : null;
+  const previewIsImage = PICTURE_MODES.has(template.mode);
   return (
     <Box
+      onPointerEnter={() => setPointed(true)}
+      onPointerLeave={() => setPointed(false)}
+      onFocus={() => setPointed(true)}
+      onBlur={() => setPointed(false)}
       component="button"
       type="button"
       onClick={onClick}
@@ -37,8 +51,16 @@ export function TemplateCard({ template, selected, onClick, children }: { templa
           <AutoAwesomeIcon sx={{ fontSize: 40, opacity: 0.7 }} />
         </Box>
       )}
+      {preview &&
+        (previewIsImage ? (
+          <Box component="img" src={preview} alt="" data-testid="template-preview" sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} />
+        ) : (
+          <Box component="video" src={preview} autoPlay muted loop playsInline data-testid="template-preview" sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} />
+        ))}
       <Box sx={{ position: "absolute", left: 0, right: 0, bottom: 0, p: 1.25, background: "linear-gradient(transparent, rgba(0,0,0,0.85))" }}>
-        <Typography variant="body2" fontWeight={700} noWrap>{template.name}</Typography>
+        <Typography variant="body2" fontWeight={700} sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere", lineHeight: 1.25 }}>
+          {template.name}
+        </Typography>
       </Box>
       {children}
     </Box>

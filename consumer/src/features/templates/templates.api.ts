@@ -1,17 +1,16 @@
 import { api } from "../../lib/api-client.ts";
-import type { Mode } from "../generation/generation.api.ts";
+import type { GenerationMode } from "../../../../server/src/contract/generation.ts";
 
-/** SPEC.md §2 quick-template groups of the creation studio. */
-export const TEMPLATE_CATEGORIES = ["Portrait", "Lifestyle", "Creative"] as const;
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 
 export interface Template {
   id: number;
   name: string;
   category: string;
   suit_for: string;
-  mode: Mode;
+  mode: GenerationMode;
   cover_url: string | null;
+  /** A short loop (video modes) or image of what the template made of the project's sample picture. */
+  preview_url: string | null;
   credit_price: number;
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { getTemplates, type Template, type TemplateCategory } from "./templates.api.ts";
+import type { TemplateCategory } from "../../../../server/src/contract/templates.ts";
+import { getTemplates, type Template } from "./templates.api.ts";
 
 /** The enabled templates (null while loading) and the category tab the user is looking at. */
 export function useTemplates(): { templates: Template[] | null; category: TemplateCategory; setCategory: (c: TemplateCategory) => void; inCategory: (t: Template) => boolean } {

@@ -1,4 +1,4 @@
-import { AUDIO_TYPES, IMAGE_TYPES, UPLOAD_LIMITS as LIMITS, UPLOAD_MESSAGES, VIDEO_TYPES } from "../../../../server/src/domains/uploads/upload-rules.ts";
+import { AUDIO_TYPES, IMAGE_TYPES, UPLOAD_LIMITS as LIMITS, UPLOAD_MESSAGES, VIDEO_TYPES } from "../../../../server/src/contract/uploads.ts";
 
 /**
  * SPEC.md §5 upload rules, checked in the browser before anything is sent (the server checks them again, by

@@ -15,22 +15,9 @@ import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
 import { hashToken, newToken } from "./tokens.ts";
 import { matchingTotpStep } from "./totp.ts";
+import type { Attribution, ClientContext } from "../../http/client-context.ts";
 
 /** Where a visitor came from (SPEC.md §7 request headers), recorded on first touch. */
-export interface Attribution {
-  channelId?: string;
-  utmCampaign?: string;
-  utmAdset?: string;
-  utmAd?: string;
-  bemobClickId?: string;
-}
-
-export interface ClientContext {
-  ip?: string;
-  userAgent?: string;
-  attribution: Attribution;
-}
-
 export interface LoginResult {
   token: string;
   userId: number;
@@ -53,8 +40,25 @@ interface SessionRow {
   staff_active: boolean | null;
 }
 
-export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger }) {
-  const { db, config, credits, mailer, limiter, log } = deps;
+/**
+ * Moves one owning domain's rows from a guest to the account it merges into, inside the sign-in's transaction. Each
+ * domain that keeps rows per user hands one in (services.ts); auth writes no other domain's table (docs/decisions/050).
+ */
+export type MoveUserRows = (tx: Tx, fromUserId: number, toUserId: number) => Promise<void>;
+
+/**
+ * character_models, characters and conversations have no domain of their own yet: the training, creators and chat
+ * domains take them over and each hands in its own MoveUserRows, replacing this (docs/decisions/050).
+ */
+const moveRowsWithoutOwner: MoveUserRows = async (tx, fromUserId, toUserId) => {
+  const move = { where: { userId: fromUserId }, data: { userId: toUserId } };
+  await tx.characterModel.updateMany(move);
+  await tx.character.updateMany(move);
+  await tx.conversation.updateMany(move);
+};
+
+export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger; guestRowOwners: MoveUserRows[] }) {
+  const { db, config, credits, mailer, limiter, log, guestRowOwners } = deps;
   let googleClient: Promise<OAuth2Client> | undefined;
   /** google-auth-library is loaded on first use: it is a noticeable share of start-up time, and many sites never configure Google. */
   const google = () =>
@@ -92,18 +96,13 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
   }
 
   /**
-   * A guest who logs in to an existing account brings everything along: credits through the ledger,
-   * and uploads, tasks, orders, models and characters by owner. The guest account is kept, marked merged.
+   * A guest who logs in to an existing account brings everything along: credits through the ledger, and every
+   * other owning domain's rows through that domain. The guest account is kept, marked merged.
    */
   async function mergeGuestInto(tx: Tx, guestId: number, targetId: number): Promise<void> {
     await credits.transferAll(tx, guestId, targetId, `merge:${guestId}:${targetId}`);
-    const move = { where: { userId: guestId }, data: { userId: targetId } };
-    await tx.upload.updateMany(move);
-    await tx.generationTask.updateMany(move);
-    await tx.order.updateMany(move);
-    await tx.characterModel.updateMany(move);
-    await tx.character.updateMany(move);
-    await tx.conversation.updateMany(move);
+    for (const move of guestRowOwners) await move(tx, guestId, targetId);
+    await moveRowsWithoutOwner(tx, guestId, targetId);
     await tx.user.update({ where: { id: guestId }, data: { mergedIntoId: targetId } });
     await revokeUserSessions(guestId, tx);
   }

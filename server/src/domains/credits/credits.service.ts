@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
+import type { AuditService } from "../audit/audit.service.ts";
 import { MSG } from "../../http/messages.ts";
 
 export const NOT_ENOUGH_CREDITS = MSG.notEnoughCredits;
@@ -55,7 +56,7 @@ function assertMovable(m: LedgerMove): void {
  * retry waits on it and then does nothing), and the `points + delta >= 0` condition (backed by a CHECK
  * constraint) keeps balances non-negative under any concurrency because the UPDATE locks the user row.
  */
-export function createCreditsService(db: Db) {
+export function createCreditsService(db: Db, audit: AuditService) {
   async function move(tx: Tx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
     assertMovable(m);
     let claimed: { id: number }[];
@@ -147,20 +148,26 @@ export function createCreditsService(db: Db) {
         const m: LedgerMove = { userId: a.userId, amount: Math.abs(a.delta), reason: "staff_adjustment", idempotencyKey: key, staffId: a.staffId, note: reason };
         const result = await move(tx, m, a.delta, a.delta > 0);
         if (result.applied) {
-          await tx.auditLog.create({
-            data: {
-              staffId: a.staffId,
-              action: "adjust_credits",
-              resource: "User",
-              resourceId: String(a.userId),
-              before: { points: result.balance - a.delta },
-              after: { points: result.balance },
-              reason,
-            },
-          });
+          await audit.record(tx, { staffId: a.staffId, action: "adjust_credits", resource: "User", resourceId: a.userId, before: { points: result.balance - a.delta }, after: { points: result.balance }, reason });
         }
         return result;
       });
+    },
+
+    /** Takes one of the user's free generations in `tx`; false when none is left. */
+    async useFreeGeneration(tx: Tx, userId: number): Promise<boolean> {
+      const rows = await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`;
+      return rows.length > 0;
+    },
+
+    /** Gives back a free generation a failed task took (the caller's exactly-once guard is the task's status change). */
+    async returnFreeGeneration(tx: Tx, userId: number): Promise<void> {
+      await tx.user.update({ where: { id: userId }, data: { freeGenerations: { increment: 1 } } });
+    },
+
+    async freeGenerations(userId: number): Promise<number | null> {
+      const u = await db.user.findUnique({ where: { id: userId }, select: { freeGenerations: true } });
+      return u ? u.freeGenerations : null;
     },
 
     /** Moves a whole balance to another account (a guest merged into the account it logged in to). */

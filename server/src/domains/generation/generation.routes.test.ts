@@ -8,9 +8,9 @@ import { GENERATION_TEST_ENV, grant, readSse, startWorkerFor, waitForTask } from
 import { audio, mediaDir, photo, video } from "../../../../tests/fixtures/media.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { seedTemplates } from "../templates/templates.seed.ts";
-import { VIDEO_MODES } from "../templates/templates.service.ts";
+import { VIDEO_MODES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
-import { probe } from "../media/media-tools.ts";
+import { probe } from "../../storage/media-tools.ts";
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
 let worker: { stop(): Promise<void> };

@@ -1,12 +1,13 @@
 import type { RequestHandler } from "express";
+import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "./engines/engine.ts";
-import { durationPointsBody, galleryQuery, imageBatchBody, picVideoBody, roleVideoBody, setPublicBody, streamQuery, taskIdQuery, taskListQuery, textPicBody, textVideoBody } from "./generation.schema.ts";
+import { deleteResultBody, durationPointsBody, galleryQuery, imageBatchBody, picVideoBody, roleVideoBody, setPublicBody, streamQuery, taskIdQuery, taskListQuery, textPicBody, textVideoBody } from "./generation.schema.ts";
 import { STATUS_TEXT, type GenerationService } from "./generation.service.ts";
 import type { ProgressHub } from "./progress.ts";
 
 const HEARTBEAT_MS = 15_000;
-const ENDED = new Set(["succeeded", "failed", "expired"]);
+const ENDED = new Set<string>(ENDED_TASK_STATUSES);
 
 export function generationRoutes(api: ApiRouter, generation: GenerationService, hub: ProgressHub, engineStatus: () => Promise<EngineStatus>, perUserHourly: RequestHandler) {
   const tags = ["generation"];
@@ -38,6 +39,10 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
   api.post("/api/Generation/setPublic", { summary: "Share one of the caller's finished creations in the home gallery (`public` 1) or stop sharing it (0)", tags, auth: "user", can: ["update", "GenerationTask"], body: setPublicBody }, ({ principal, body }) =>
     generation.setPublic(principal.userId, body.id, body.public === 1),
   );
+  api.post("/api/Generation/deleteTask", { summary: "Remove one of the caller's finished generated items from their results", tags, auth: "user", can: ["delete", "GenerationTask"], body: deleteResultBody }, async ({ principal, body }) => {
+    await generation.remove(principal.userId, body.id);
+    return {};
+  });
   api.get("/api/Index/gallery", { summary: "Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname", tags, auth: "public", query: galleryQuery }, ({ query }) => generation.gallery(query));
   api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user" }, ({ principal }) => generation.freeGenerations(principal.userId));
   api.get("/api/Generation/engineStatus", { summary: "Which engine renders and whether it is a real AI back end", tags, auth: "public" }, () => engineStatus());

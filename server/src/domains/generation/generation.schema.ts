@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RESOLUTIONS } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
 
@@ -7,7 +8,7 @@ export const MAX_DURATION_SEC = 40;
 
 const id = z.coerce.number().int().positive();
 const optionalId = z.preprocess((v) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v), id.optional());
-const resolution = z.enum(["480P", "720P"], { error: "resolution must be 480P or 720P" }).default("480P");
+const resolution = z.enum(RESOLUTIONS, { error: "resolution must be 480P or 720P" }).default("480P");
 const duration = z.coerce.number({ error: "duration must be a number of seconds" }).min(1, "duration must be at least 1 second").max(MAX_DURATION_SEC, MSG.durationLimit).default(5);
 const idempotencyKey = z.string().trim().min(1).max(100).optional();
 const prompt = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().max(1000).optional());
@@ -49,3 +50,5 @@ export const setPublicBody = z.object({
   public: z.preprocess((v) => (v === true || v === "1" ? 1 : v === false || v === "0" ? 0 : v), z.union([z.literal(0), z.literal(1)], { error: "public must be 0 or 1" })),
 });
 export const galleryQuery = pageQuery;
+
+export const deleteResultBody = z.object({ id: z.coerce.number({ error: "id must be a task id" }).int().positive({ error: "id must be a task id" }) });

@@ -1,14 +1,14 @@
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
-import type { GenerationMode, TaskStatus } from "../../db/generated/enums.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import type { ContentState } from "../../contract/moderation.ts";
+import { ENDED_TASK_STATUSES, IMAGE_MODES, PHOTO_MODES, VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
-import type { GenerationQueue } from "../../worker/queue.ts";
+import type { GenerationQueue } from "./queue.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
-import { VIDEO_MODES } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import type { EngineLora, Resolution } from "./engines/engine.ts";
 import { publishProgress } from "./progress.ts";
@@ -79,7 +79,7 @@ export function createGenerationService(deps: {
 }) {
   const { db, config, credits, storage, templates, uploads, queue } = deps;
 
-  const isVideo = (mode: GenerationMode) => VIDEO_MODES.includes(mode);
+  const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
 
   /** Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image, times the template's price. */
   function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number }): number {
@@ -89,7 +89,7 @@ export function createGenerationService(deps: {
     return blocks * rate * o.templatePrice;
   }
 
-  async function templateFor(templateId: number | undefined, accepts: GenerationMode[]) {
+  async function templateFor(templateId: number | undefined, accepts: readonly GenerationMode[]) {
     if (!templateId) return null;
     const t = await templates.get(templateId);
     if (!accepts.includes(t.mode)) throw HttpError.badRequest("This template cannot be used for this kind of generation");
@@ -119,10 +119,7 @@ export function createGenerationService(deps: {
     try {
       const task = await db.$transaction(
         async (tx) => {
-          const free =
-            r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P
-              ? await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`
-              : [];
+          const free = r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P && (await credits.useFreeGeneration(tx, userId));
           const created = await tx.generationTask.create({
             data: {
               userId,
@@ -130,14 +127,14 @@ export function createGenerationService(deps: {
               templateId: r.templateId ?? null,
               engine: config.GENERATION_ENGINE,
               cost: r.cost,
-              paidWith: free.length ? "free" : "credits",
+              paidWith: free ? "free" : "credits",
               idempotencyKey: r.idempotencyKey ?? null,
               input: r.input as object,
               resolution: r.resolution ?? null,
               durationSec: r.durationSec ?? null,
             },
           });
-          if (!free.length && r.cost > 0) {
+          if (!free && r.cost > 0) {
             await credits.charge({ userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` }, tx);
           }
           await queue.send(tx, created.id);
@@ -214,6 +211,17 @@ export function createGenerationService(deps: {
   }
 
   return {
+    /** What moderation may see and change of a task: the owner, and the visibility state (reports, takedowns). */
+    moderated: {
+      owner: (c: Tx | Db, id: number) => c.generationTask.findUnique({ where: { id }, select: { userId: true } }),
+      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.generationTask.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+    },
+
+    /** Guest merge (auth): the guest's tasks become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await tx.generationTask.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
+    },
+
     price,
     submit,
     view,
@@ -223,7 +231,7 @@ export function createGenerationService(deps: {
     async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }) {
       if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
       const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
-      const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : ["image_to_video", "audio_overlay"]);
+      const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : PHOTO_MODES);
       const input: TaskInput = { params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id } };
       if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
       else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
@@ -236,7 +244,7 @@ export function createGenerationService(deps: {
     async roleOrTextVideo(userId: number, b: { role_id?: number; strength?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
-      const template = await templateFor(b.template_id, ["image_to_video", "audio_overlay"]);
+      const template = await templateFor(b.template_id, PHOTO_MODES);
       const input: TaskInput = { prompt: b.prompt, params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
@@ -246,7 +254,7 @@ export function createGenerationService(deps: {
 
     async images(userId: number, b: { prompt?: string; role_id?: number; strength?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
-      const template = await templateFor(b.template_id, ["text_to_image", "image_batch"]);
+      const template = await templateFor(b.template_id, IMAGE_MODES);
       const count = batch ? (b.count ?? 4) : 1;
       const input: TaskInput = { prompt: b.prompt, count, aspect: b.aspect, params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) }, sources: { role_id: b.role_id, image_id: b.image_id } };
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
@@ -266,9 +274,26 @@ export function createGenerationService(deps: {
     },
 
     async list(userId: number, q: { page: number; limit: number; type?: "video" | "image" }) {
-      const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: VIDEO_MODES } : { notIn: VIDEO_MODES } } : {}) };
+      const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}) };
       const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
+    },
+
+    /**
+     * Removes one of the user's finished items from their results (the consumer's delete). A removed task leaves every
+     * list and detail answer at once (they read only active tasks); its media stays in storage until the result's
+     * normal expiry deletes it. A task still rendering cannot be removed (SPEC.md §4).
+     */
+    async remove(userId: number, id: number): Promise<void> {
+      const removed = await db.generationTask.updateMany({
+        where: { id, userId, state: "active", status: { in: [...ENDED_TASK_STATUSES] } },
+        data: { state: "removed" },
+      });
+      if (removed.count === 1) return;
+      const task = await db.generationTask.findFirst({ where: { id, userId, state: "active" }, select: { status: true } });
+      // another user's task, a removed one and a missing one all look the same
+      if (!task) throw HttpError.notFound();
+      throw HttpError.conflict(MSG.stillGenerating);
     },
 
     /** Shares a finished creation in the home gallery (or stops sharing it); only the owner's succeeded, active, unexpired tasks can be public. */
@@ -296,9 +321,9 @@ export function createGenerationService(deps: {
     },
 
     async freeGenerations(userId: number) {
-      const u = await db.user.findUnique({ where: { id: userId }, select: { freeGenerations: true } });
-      if (!u) throw HttpError.notFound();
-      return { free_num: u.freeGenerations, num: u.freeGenerations };
+      const left = await credits.freeGenerations(userId);
+      if (left === null) throw HttpError.notFound();
+      return { free_num: left, num: left };
     },
 
     // ---- worker side: every transition is conditional, so a job run twice changes nothing the second time ----
@@ -345,7 +370,7 @@ export function createGenerationService(deps: {
         if (!rows.length) return null;
         const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
         if (t.paidWith === "free") {
-          await tx.user.update({ where: { id: t.userId }, data: { freeGenerations: { increment: 1 } } });
+          await credits.returnFreeGeneration(tx, t.userId);
         } else if (t.cost > 0) {
           await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
         }

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
-
-export const generationModes = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"] as const;
+import { GENERATION_MODES, TASK_STATUSES } from "../../contract/generation.ts";
+import { CONTENT_STATES } from "../../contract/moderation.ts";
 
 export const taskFilter = z.strictObject({
   id: idsFilter,
-  status: z.enum(["queued", "running", "succeeded", "failed", "expired"]).optional(),
-  mode: z.enum(generationModes).optional(),
+  status: z.enum(TASK_STATUSES).optional(),
+  mode: z.enum(GENERATION_MODES).optional(),
   engine: textFilter,
-  state: z.enum(["active", "suspended", "removed"]).optional(),
+  state: z.enum(CONTENT_STATES).optional(),
   userId: intFilter,
   templateId: intFilter,
   createdAt_gte: dateFilter,

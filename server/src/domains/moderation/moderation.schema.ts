@@ -1,19 +1,20 @@
 import { z } from "zod";
 import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
+import { CONTENT_STATES, REPORT_REASONS, REPORT_STATUSES, REPORT_TARGETS } from "../../contract/moderation.ts";
 
 export const reportBody = z.object({
-  target_type: z.enum(["task", "upload", "character", "creator_page"], { error: "target_type must be task, upload, character or creator_page" }),
+  target_type: z.enum(REPORT_TARGETS, { error: "target_type must be task, upload, character or creator_page" }),
   target_id: z.coerce.number({ error: "target_id must be a number" }).int().positive({ error: "target_id must be a number" }),
-  reason: z.enum(["underage", "non_consensual", "other"], { error: "reason must be underage, non_consensual or other" }),
+  reason: z.enum(REPORT_REASONS, { error: "reason must be underage, non_consensual or other" }),
   details: z.string().trim().max(2000, { error: "details may be at most 2000 characters" }).default(""),
 });
 export type ReportBody = z.infer<typeof reportBody>;
 
 export const reportFilter = z.strictObject({
   id: idsFilter,
-  status: z.enum(["open", "dismissed", "actioned"]).optional(),
-  reason: z.enum(["underage", "non_consensual", "other"]).optional(),
-  targetType: z.enum(["task", "upload", "character", "creator_page"]).optional(),
+  status: z.enum(REPORT_STATUSES).optional(),
+  reason: z.enum(REPORT_REASONS).optional(),
+  targetType: z.enum(REPORT_TARGETS).optional(),
   targetUserId: intFilter,
   reporterUserId: intFilter,
   createdAt_gte: dateFilter,
@@ -37,7 +38,7 @@ export const contentFilter = z.strictObject({
   id: idsFilter,
   q: textFilter,
   userId: intFilter,
-  state: z.enum(["active", "suspended", "removed"]).optional(),
+  state: z.enum(CONTENT_STATES).optional(),
 });
 export type ContentFilter = z.infer<typeof contentFilter>;
 export const characterSortable = ["id", "createdAt", "name", "state", "userId"] as const;

@@ -10,31 +10,37 @@ interface Deps {
   audit: AuditService;
   /** Ends every login of a user at once (auth.revokeUserSessions). */
   revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
+  /** Tasks and uploads as their owning domains (generation, uploads) let moderation see and change them. */
+  owned: Record<"task" | "upload", ModeratedContent>;
 }
 
-/** Who owns a reported thing, and how to change its visibility; one entry per kind of reportable content. */
+/** Who owns a reported thing, and how to change its visibility; one per kind of reportable content. */
+export interface ModeratedContent {
+  owner(c: Tx | Db, id: number): Promise<{ userId: number | null } | null>;
+  /** Sets the state; with `from`, only content currently in that state changes. */
+  setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<unknown>;
+}
+
 interface ContentTable {
   findUnique(args: { where: { id: number }; select: { userId: true } }): Promise<{ userId: number | null } | null>;
   updateMany(args: { where: { id: number; state?: ContentState }; data: { state: ContentState } }): Promise<unknown>;
 }
 
-const tables: Record<ReportTarget, (c: Tx | Db) => ContentTable> = {
-  task: (c) => c.generationTask,
-  upload: (c) => c.upload,
+/** characters and creator_pages have no domain of their own yet (the creators domain takes them over, docs/decisions/050). */
+const tables: Record<"character" | "creator_page", (c: Tx | Db) => ContentTable> = {
   character: (c) => c.character,
   creator_page: (c) => c.creatorPage,
 };
 
-const content = Object.fromEntries(
+const unowned = Object.fromEntries(
   Object.entries(tables).map(([type, table]) => [
     type,
     {
       owner: (c: Tx | Db, id: number) => table(c).findUnique({ where: { id }, select: { userId: true } }),
-      /** Sets the state; with `from`, only content currently in that state changes. */
       setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => table(c).updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
     },
   ]),
-) as Record<ReportTarget, { owner(c: Tx | Db, id: number): Promise<{ userId: number | null } | null>; setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<unknown> }>;
+) as Record<"character" | "creator_page", ModeratedContent>;
 
 const CONTENT_RESOURCE = { character: "Character", creator_page: "CreatorPage" } as const;
 const contentState = {
@@ -56,7 +62,8 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
  * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends the content in the same
  * transaction that files it; a ban revokes every token of the account before it commits.
  */
-export function createModerationService({ db, audit, revokeUserSessions }: Deps) {
+export function createModerationService({ db, audit, revokeUserSessions, owned }: Deps) {
+  const content: Record<ReportTarget, ModeratedContent> = { ...unowned, ...owned };
   async function ban(tx: Tx, staffId: number, userId: number, reason: string) {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
     if (!before) throw HttpError.notFound();

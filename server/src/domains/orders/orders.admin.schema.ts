@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
+import { ORDER_STATUSES } from "../../contract/orders.ts";
 
-export const orderStatuses = ["pending", "threeDsPending", "paid", "failed", "expired", "refunded"] as const;
 
 export const orderFilter = z.strictObject({
   id: idsFilter,
   q: textFilter,
-  status: z.enum(orderStatuses).optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
   provider: textFilter,
   channelId: textFilter,
   userId: intFilter,

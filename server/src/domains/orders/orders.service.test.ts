@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../db/generated/client.ts";
-import type { PaymentOutcome } from "../payments/providers/provider.ts";
+import type { PaymentOutcome } from "./payment-update.ts";
 import { nextStatus } from "./orders.service.ts";
 
 const STATUSES: OrderStatus[] = ["pending", "threeDsPending", "paid", "failed", "expired", "refunded"];

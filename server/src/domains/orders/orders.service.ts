@@ -5,10 +5,12 @@ import type { AppAbility } from "../../authz/abilities.ts";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, OrderStatus, Product } from "../../db/generated/client.ts";
+import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
+import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
-import type { PaymentOutcome, PaymentUpdate } from "../payments/providers/provider.ts";
+import type { PaymentOutcome, PaymentUpdate } from "./payment-update.ts";
 import type { ProductsService } from "../products/products.service.ts";
 import { formatMinor } from "../products/money.ts";
 
@@ -32,7 +34,7 @@ const STATUS_TEXT: Record<OrderStatus, string> = {
   refunded: "refunded",
 };
 
-const OPEN_STATUSES: OrderStatus[] = ["pending", "threeDsPending"];
+const OPEN_STATUSES: readonly OrderStatus[] = OPEN_ORDER_STATUSES;
 
 /**
  * The order state machine. A verified success always wins over an earlier failure or expiry (the money was
@@ -114,8 +116,8 @@ function newOrderNo(now: Date): string {
   return `RV${day}${crypto.randomBytes(6).toString("hex").toUpperCase()}`;
 }
 
-export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; log: Logger }) {
-  const { db, config, credits, products, log } = deps;
+export function createOrdersService(deps: { db: Db; config: Config; credits: CreditsService; products: ProductsService; log: Logger; audit: AuditService }) {
+  const { db, config, credits, products, log, audit } = deps;
 
   /** The user may pay only when their channel does not require a support-granted permission they lack. */
   async function assertMayPay(tx: Tx, userId: number): Promise<{ channelId: string | null }> {
@@ -146,6 +148,11 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
   }
 
   return {
+    /** Guest merge (auth): the guest's orders become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await tx.order.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
+    },
+
     /** A pending order for a product, checked against the payment permission and the product's limits. */
     async createPending(n: NewOrder, now = new Date()): Promise<Order & { product: Product }> {
       return db.$transaction(async (tx) => {
@@ -267,9 +274,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
             throw err;
           }
           const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded" } });
-          await tx.auditLog.create({
-            data: { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: String(order.id), before: { status: "paid" }, after: { status: "refunded", credits: -order.credits }, reason },
-          });
+          await audit.record(tx, { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: order.id, before: { status: "paid" }, after: { status: "refunded", credits: -order.credits }, reason });
           await returnMoney(order);
           return refunded;
         },
@@ -279,7 +284,7 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
 
     /** The sweep: orders left unpaid past their time become expired. Called by a timer (or a test) with the current time. */
     async expireAbandoned(now = new Date()): Promise<number> {
-      const expired = await db.order.updateMany({ where: { status: { in: OPEN_STATUSES }, expiresAt: { lte: now } }, data: { status: "expired", failureReason: "abandoned" } });
+      const expired = await db.order.updateMany({ where: { status: { in: [...OPEN_STATUSES] }, expiresAt: { lte: now } }, data: { status: "expired", failureReason: "abandoned" } });
       if (expired.count) log.info({ count: expired.count }, "expired abandoned orders");
       return expired.count;
     },

@@ -8,12 +8,10 @@ const QUERIES_PER_MINUTE = 60;
 
 export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limiter: RateLimiter, ordersPerHour: number) {
   const tags = ["payments"];
-  const perUser = (scope: string, limit: number, windowSeconds: number) =>
-    limiter.middleware(scope, (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "none"}`, limit, windowSeconds }]);
   // Every order opens a checkout at a provider: cap how many one account can open.
-  const orderLimit = perUser("create-order", ordersPerHour, 3600);
+  const orderLimit = limiter.perUser("create-order", ordersPerHour, 3600);
   // SPEC.md §9 polling is one query every 2 s; twice that is plenty, and each query may call the provider.
-  const queryLimit = perUser("query-payment", QUERIES_PER_MINUTE, 60);
+  const queryLimit = limiter.perUser("query-payment", QUERIES_PER_MINUTE, 60);
   const pay = { tags, auth: "user" as const, can: ["create", "Payment"] as ["create", "Payment"], before: [orderLimit] };
 
   api.post("/api/order/createOrderAndPay", { ...pay, summary: "Create an order and open the provider's checkout; returns order_id, order_no and pay_url", body: createOrderAndPayBody }, ({ body, principal }) =>

@@ -5,7 +5,8 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { orderView, paymentStatusView, type OrdersService } from "../orders/orders.service.ts";
 import type { PaypalProvider } from "./providers/paypal.provider.ts";
-import { InvalidNotification, ProviderUnavailable, PROVIDERS, type NotificationHeaders, type PaymentProvider, type ProviderName } from "./providers/provider.ts";
+import { OPEN_ORDER_STATUSES, PROVIDERS, type ProviderName } from "../../contract/orders.ts";
+import { InvalidNotification, ProviderUnavailable, type NotificationHeaders, type PaymentProvider } from "./providers/provider.ts";
 
 export type ProviderRegistry = { [K in ProviderName]: K extends "paypal" ? PaypalProvider : PaymentProvider };
 
@@ -42,7 +43,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
   /** Asks the provider what happened to a checkout the browser is waiting on, and applies a verified answer. */
   async function refresh(orderId: number) {
     const order = await orders.reload(orderId);
-    if ((order.status !== "pending" && order.status !== "threeDsPending") || !order.providerRef || !isProviderName(order.provider)) return order;
+    if (!(OPEN_ORDER_STATUSES as readonly string[]).includes(order.status) || !order.providerRef || !isProviderName(order.provider)) return order;
     const provider = providers[order.provider];
     if (!provider.available()) return order;
     try {

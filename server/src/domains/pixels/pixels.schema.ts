@@ -1,24 +1,11 @@
 import { z } from "zod";
 import { patchOf } from "../../http/patch.ts";
 import { idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
+import { PIXEL_FLAGS, type PixelFlagColumn } from "../../contract/pixels.ts";
 
-/** SPEC.md §3: the eight switches, in the order and spelling the consumer app reads them. */
-export const PIXEL_FLAGS = [
-  ["facebook", "Facebook"],
-  ["tiktok", "TikTok"],
-  ["google", "Google"],
-  ["bigo", "Bigo"],
-  ["bemob", "BeMob"],
-  ["kspin", "KSpin"],
-  ["exoclick", "ExoClick"],
-  ["vk", "Vk"],
-] as const;
-export type PixelFlagColumn = (typeof PIXEL_FLAGS)[number][0];
 
 /** SPEC.md §3: pixel kinds 1..8 (Facebook, TikTok, Google Ads, Bigo, BeMob, OKSpin, ExoClick, VK Ads) map to the switches in the same order. */
 export const KIND_FLAG: Record<number, PixelFlagColumn> = Object.fromEntries(PIXEL_FLAGS.map(([col], i) => [i + 1, col]));
-
-export const GOOGLE_EVENTS = ["page_view", "cart_add", "checkout_order", "payment_add", "order"] as const;
 
 const channelCode = z.string().trim().max(64);
 

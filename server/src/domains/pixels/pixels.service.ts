@@ -3,7 +3,8 @@ import type { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
-import { KIND_FLAG, PIXEL_FLAGS, type ChannelBody, type ChannelFilter, type PixelEventBody, type PixelIdBody, type PixelIdFilter } from "./pixels.schema.ts";
+import { PIXEL_FLAGS } from "../../contract/pixels.ts";
+import { KIND_FLAG, type ChannelBody, type ChannelFilter, type PixelEventBody, type PixelIdBody, type PixelIdFilter } from "./pixels.schema.ts";
 
 /** Where a visitor without a channel-id header (or with an unknown one) belongs: the seeded "default" channel. */
 const DEFAULT_CHANNEL = "default";

@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../../db/client.ts";
+import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import type { Product } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -8,7 +9,7 @@ export const OFFER_ENDED = "This offer has ended";
 export const PURCHASE_LIMIT_REACHED = "You have reached the purchase limit for this offer";
 
 /** Orders that count toward a per-user limit: paid ones and ones still being paid. */
-const COUNTED_STATUSES = ["pending", "threeDsPending", "paid"] as const;
+const COUNTED_STATUSES = [...OPEN_ORDER_STATUSES, "paid"] as const;
 
 /** What the client shows for a product. Prices are integers in minor units of `currency`; `*_text` are English renderings. */
 export function productView(p: Product, now = new Date()) {

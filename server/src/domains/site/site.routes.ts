@@ -1,9 +1,50 @@
+import { z } from "zod";
+import { RESOLUTIONS } from "../../contract/generation.ts";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "../../contract/locales.ts";
+import { IMAGE_TYPES } from "../../contract/uploads.ts";
+import type { Config } from "../../config.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import { HttpError } from "../../http/errors.ts";
+import type { EngineStatus } from "../generation/engines/engine.ts";
+import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
+import { LIMITS } from "../uploads/uploads.service.ts";
+import type { SiteService } from "./site.service.ts";
 
-export function siteRoutes(api: ApiRouter, health: () => Promise<boolean>) {
+const promptQuery = z.object({ category: z.string().max(40).optional() });
+
+/** Health, and the SPEC.md §7 Index calls for banners, prompts and settings. */
+export function siteRoutes(api: ApiRouter, site: SiteService, health: () => Promise<boolean>, config: Config, engineStatus: () => Promise<EngineStatus>) {
   api.get("/api/health", { summary: "200 only when the database answers", tags: ["site"], auth: "public" }, async () => {
     if (!(await health())) throw new HttpError(503, "Database unreachable");
     return { status: "ok" };
   });
+  const tags = ["index"];
+  api.get("/api/Index/bannerList", { summary: "Home banners", tags, auth: "public" }, async () => ({ list: await site.banners() }));
+  api.get("/api/Index/promptList", { summary: "Prompt suggestions", tags, auth: "public", query: promptQuery }, async ({ query }) => ({ list: await site.prompts(query.category) }));
+  api.get("/api/Index/basicSettings", { summary: "Prices, limits and generation settings the app shows", tags, auth: "public" }, async () =>
+    site.settings({
+      site_name: "Reverie",
+      price_per_video: "1.99",
+      was_price: "4",
+      currency: "USD",
+      free_generations: config.FREE_GENERATIONS,
+      max_duration: MAX_DURATION_SEC,
+      resolutions: RESOLUTIONS,
+      page_sizes: [10, 20, 30, 50],
+      render_estimate: "1-2 minutes",
+      price: { per_block_seconds: config.GENERATION_PRICE_SECONDS, "480P": config.GENERATION_PRICE_480P, "720P": config.GENERATION_PRICE_720P, image: config.IMAGE_CREDIT_PRICE },
+      upload_limits: {
+        image_types: IMAGE_TYPES,
+        image_mb: LIMITS.imageBytes / 1048576,
+        audio_mb: LIMITS.audioBytes / 1048576,
+        audio_source_seconds: LIMITS.audioSourceSec,
+        audio_trim_seconds: [LIMITS.trimMinSec, LIMITS.trimMaxSec],
+        video_mb: LIMITS.videoBytes / 1048576,
+        video_seconds: [LIMITS.videoMinSec, LIMITS.videoMaxSec],
+      },
+    }),
+  );
+  api.get("/api/Index/getSiteConfig", { summary: "Languages and the generation engine's status", tags, auth: "public" }, async () =>
+    site.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
+  );
 }

@@ -4,13 +4,14 @@ import path from "node:path";
 import type { Db } from "../../db/client.ts";
 import { hashPassword } from "../auth/password.ts";
 import { newTotpSecret, otpauthUri } from "../auth/totp.ts";
-import type { SeedContext } from "../../../../prisma/seed.ts";
+import type { Logger } from "pino";
+import type { Config } from "../../config.ts";
 
 /**
  * Creates the first admin once. Its password (ADMIN_PASSWORD, or a random one) and one-time-code secret
  * are printed once and written to $DATA_DIR/admin-credentials.txt (readable by the owner only).
  */
-export async function seedStaff(db: Db, { config, log }: SeedContext): Promise<void> {
+export async function seedStaff(db: Db, { config, log }: { config: Config; log: Logger }): Promise<void> {
   if (await db.staff.findUnique({ where: { username: config.ADMIN_USERNAME } })) return;
   const password = config.ADMIN_PASSWORD ?? crypto.randomBytes(12).toString("base64url");
   const totpSecret = newTotpSecret();

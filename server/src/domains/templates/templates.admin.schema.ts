@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { patchOf } from "../../http/patch.ts";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
-import { generationModes } from "../generation/tasks.admin.schema.ts";
+import { GENERATION_MODES } from "../../contract/generation.ts";
+import { TEMPLATE_CATEGORIES } from "../../contract/templates.ts";
 
-export const templateCategories = ["Portrait", "Lifestyle", "Creative"] as const;
 
 /** Engine parameters arrive as an object, or as the JSON text the console's editor holds. */
 const engineParams = z.preprocess(
@@ -20,9 +20,9 @@ const engineParams = z.preprocess(
 
 export const templateBody = z.strictObject({
   name: z.string({ error: "Please enter a name" }).trim().min(1, { error: "Please enter a name" }).max(100),
-  category: z.enum(templateCategories, { error: "category must be Portrait, Lifestyle or Creative" }),
+  category: z.enum(TEMPLATE_CATEGORIES, { error: "category must be Portrait, Lifestyle or Creative" }),
   suitFor: z.string({ error: "Please enter suit_for" }).trim().min(1, { error: "Please enter suit_for" }).max(64),
-  mode: z.enum(generationModes, { error: "Unknown generation mode" }),
+  mode: z.enum(GENERATION_MODES, { error: "Unknown generation mode" }),
   engineParams: engineParams.default({}),
   creditPrice: z.coerce.number({ error: "creditPrice must be a whole number" }).int().min(0, { error: "creditPrice must be 0 or more" }).max(10_000),
   coverUrl: z.string().trim().max(500).nullish(),
@@ -36,8 +36,8 @@ export const templateUpdateBody = patchOf(templateBody);
 export const templateFilter = z.strictObject({
   id: idsFilter,
   q: textFilter,
-  category: z.enum(templateCategories).optional(),
-  mode: z.enum(generationModes).optional(),
+  category: z.enum(TEMPLATE_CATEGORIES).optional(),
+  mode: z.enum(GENERATION_MODES).optional(),
   suitFor: textFilter,
   enabled: boolFilter,
 });

@@ -1,16 +1,12 @@
 import { z } from "zod";
-import type { Config } from "../../config.ts";
+import { VIDEO_MODES } from "../../contract/generation.ts";
 import type { ApiRouter } from "../../http/api.ts";
-import type { EngineStatus } from "../generation/engines/engine.ts";
-import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
-import { LIMITS } from "../uploads/uploads.service.ts";
-import { VIDEO_MODES, type TemplatesService } from "./templates.service.ts";
+import type { TemplatesService } from "./templates.service.ts";
 
 const templatesQuery = z.object({ suit_for: z.string().max(40).optional(), category: z.string().max(40).optional() });
-const promptQuery = z.object({ category: z.string().max(40).optional() });
 
 /** SPEC.md §7 Index calls. */
-export function templatesRoutes(api: ApiRouter, templates: TemplatesService, config: Config, engineStatus: () => Promise<EngineStatus>) {
+export function templatesRoutes(api: ApiRouter, templates: TemplatesService) {
   const tags = ["index"];
   api.get("/api/Index/getTemplatesList", { summary: "Enabled templates, optionally for one input kind (`suit_for`: image, video, text) and category", tags, auth: "public", query: templatesQuery }, async ({ query }) => ({
     list: await templates.list({ suitFor: query.suit_for, category: query.category }),
@@ -20,32 +16,4 @@ export function templatesRoutes(api: ApiRouter, templates: TemplatesService, con
     const categories = [...new Set(list.map((t) => t.category))];
     return { list, categories: categories.map((name) => ({ name, list: list.filter((t) => t.category === name) })) };
   });
-  api.get("/api/Index/bannerList", { summary: "Home banners", tags, auth: "public" }, async () => ({ list: await templates.banners() }));
-  api.get("/api/Index/promptList", { summary: "Prompt suggestions", tags, auth: "public", query: promptQuery }, async ({ query }) => ({ list: await templates.prompts(query.category) }));
-  api.get("/api/Index/basicSettings", { summary: "Prices, limits and generation settings the app shows", tags, auth: "public" }, async () =>
-    templates.settings({
-      site_name: "Reverie",
-      price_per_video: "1.99",
-      was_price: "4",
-      currency: "USD",
-      free_generations: config.FREE_GENERATIONS,
-      max_duration: MAX_DURATION_SEC,
-      resolutions: ["480P", "720P"],
-      page_sizes: [10, 20, 30, 50],
-      render_estimate: "1-2 minutes",
-      price: { per_block_seconds: config.GENERATION_PRICE_SECONDS, "480P": config.GENERATION_PRICE_480P, "720P": config.GENERATION_PRICE_720P, image: config.IMAGE_CREDIT_PRICE },
-      upload_limits: {
-        image_types: ["png", "jpg", "jpeg", "webp", "bmp"],
-        image_mb: LIMITS.imageBytes / 1048576,
-        audio_mb: LIMITS.audioBytes / 1048576,
-        audio_source_seconds: LIMITS.audioSourceSec,
-        audio_trim_seconds: [LIMITS.trimMinSec, LIMITS.trimMaxSec],
-        video_mb: LIMITS.videoBytes / 1048576,
-        video_seconds: [LIMITS.videoMinSec, LIMITS.videoMaxSec],
-      },
-    }),
-  );
-  api.get("/api/Index/getSiteConfig", { summary: "Languages and the generation engine's status", tags, auth: "public" }, async () =>
-    templates.settings({ languages: ["en", "ja", "ko", "ru"], default_language: "en", engine: await engineStatus() }),
-  );
 }

@@ -3,12 +3,13 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../db/generated/enums.ts";
 import { createStorage, type MediaStorage } from "../../storage/storage.ts";
-import { draftSvg } from "../generation/engines/local.engine.ts";
+import { draftSvg, STYLES } from "../generation/engines/local.engine.ts";
+import type { TemplateCategory } from "../../contract/templates.ts";
 
 interface SeedTemplate {
   slug: string;
   name: string;
-  category: "Portrait" | "Lifestyle" | "Creative";
+  category: TemplateCategory;
   suitFor: "image" | "video" | "text";
   mode: GenerationMode;
   params: Record<string, string>;
@@ -24,7 +25,7 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
   { slug: "travel-glide", name: "Travel Glide", category: "Lifestyle", suitFor: "image", mode: "image_to_video", params: { motion: "pan_left" }, price: 1 },
   { slug: "ken-burns", name: "Ken Burns", category: "Lifestyle", suitFor: "image", mode: "image_to_video", params: { motion: "ken_burns" }, price: 1 },
   { slug: "music-moment", name: "Music Moment", category: "Lifestyle", suitFor: "image", mode: "audio_overlay", params: { motion: "zoom_in" }, price: 1 },
-  { slug: "depth-layers", name: "Depth Layers", category: "Creative", suitFor: "image", mode: "image_to_video", params: { motion: "parallax" }, price: 2 },
+  { slug: "floating-frame", name: "Floating Frame", category: "Creative", suitFor: "image", mode: "image_to_video", params: { motion: "parallax" }, price: 2 },
   { slug: "film-noir", name: "Film Noir", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "noir" }, price: 1 },
   { slug: "super-8", name: "Super 8", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "vintage" }, price: 1 },
   { slug: "pop-colour", name: "Pop Colour", category: "Creative", suitFor: "video", mode: "video_to_video", params: { look: "vivid" }, price: 1 },
@@ -51,10 +52,14 @@ const PROMPTS: [string, string][] = [
   ["Dreamy travel memories with warm colours", "video"],
 ];
 
-/** A real picture rendered locally (no external URLs): the prompt-seeded draft renderer with a caption band. */
-async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number) {
+/**
+ * A real picture rendered locally (no external URLs): the prompt-seeded draft renderer, with a caption band for
+ * banners. Template cards print the template's name themselves, so their covers carry none (it showed twice).
+ */
+async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number, captioned: boolean) {
   if (await storage.exists(key)) return;
   const art = await sharp(Buffer.from(draftSvg(title, key, width, height, style))).png().toBuffer();
+  if (!captioned) return storage.put(key, await sharp(art).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
   const safe = title.replace(/[<>&"']/g, "");
   const caption = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect y="${height - 64}" width="${width}" height="64" fill="black" opacity="0.45"/>` +
@@ -66,12 +71,11 @@ async function renderCover(storage: MediaStorage, key: string, title: string, st
 /** Idempotent: seeds templates, banners and prompts into empty tables, and re-renders any seeded cover missing from storage. */
 export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<void> {
   const storage = createStorage(ctx.config);
-  const styles = ["aurora", "bokeh", "waves", "mosaic"];
-  const templates = SEED_TEMPLATES.map((t, i) => ({ ...t, key: `site/templates/${t.slug}.jpg`, sortOrder: i, style: styles[i % styles.length] }));
-  const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: styles[(i + 1) % styles.length] }));
+  const templates = SEED_TEMPLATES.map((t, i) => ({ ...t, key: `site/templates/${t.slug}.jpg`, sortOrder: i, style: STYLES[i % STYLES.length] }));
+  const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: STYLES[(i + 1) % STYLES.length] }));
   await Promise.all([
-    ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640)),
-    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400)),
+    ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640, false)),
+    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400, true)),
   ]);
   // the catalogue is seeded once; after that it belongs to the console (edits and deletions are not undone at start)
   const [templateCount, bannerCount, prompts] = await Promise.all([db.template.count(), db.banner.count(), db.promptSuggestion.count()]);

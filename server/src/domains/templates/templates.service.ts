@@ -1,9 +1,7 @@
 import type { Db } from "../../db/client.ts";
-import type { GenerationMode } from "../../db/generated/enums.ts";
+import type { GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
-
-export const VIDEO_MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video"];
 
 /**
  * Seeded and uploaded covers and banner images are site media keys (`site/...`), handed out as signed URLs; staff may
@@ -15,18 +13,19 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
   return /^(https?:\/\/|\/)/.test(value) ? value : null;
 }
 
-/** Templates, banners, prompt suggestions and site settings: what the Index calls show. */
+/** Templates as the Index calls show them. */
 export function createTemplatesService(db: Db, storage: MediaStorage) {
   const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
-  async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null }) {
-    return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: await urlOf(t.coverUrl) };
+  async function templateView(t: { id: number; name: string; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null; previewKey: string | null }) {
+    const [cover, preview] = await Promise.all([urlOf(t.coverUrl), urlOf(t.previewKey)]);
+    return { id: t.id, name: t.name, category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: cover, preview_url: preview };
   }
 
   return {
-    async list(q: { suitFor?: string; category?: string; modes?: GenerationMode[] }) {
+    async list(q: { suitFor?: string; category?: string; modes?: readonly GenerationMode[] }) {
       const rows = await db.template.findMany({
-        where: { enabled: true, ...(q.suitFor ? { suitFor: q.suitFor } : {}), ...(q.category ? { category: q.category } : {}), ...(q.modes ? { mode: { in: q.modes } } : {}) },
+        where: { enabled: true, ...(q.suitFor ? { suitFor: q.suitFor } : {}), ...(q.category ? { category: q.category } : {}), ...(q.modes ? { mode: { in: [...q.modes] } } : {}) },
         orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
       });
       return Promise.all(rows.map(templateView));
@@ -37,22 +36,6 @@ export function createTemplatesService(db: Db, storage: MediaStorage) {
       const t = await db.template.findFirst({ where: { id, enabled: true } });
       if (!t) throw HttpError.notFound();
       return t;
-    },
-
-    async banners() {
-      const rows = await db.banner.findMany({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      return Promise.all(rows.map(async (b) => ({ id: b.id, title: b.title, image_url: await urlOf(b.imageUrl), link: b.link })));
-    },
-
-    async prompts(category?: string) {
-      const rows = await db.promptSuggestion.findMany({ where: { enabled: true, ...(category ? { category } : {}) }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      return rows.map((p) => ({ id: p.id, text: p.text, category: p.category }));
-    },
-
-    /** Staff-editable settings (site_settings) over the defaults given. */
-    async settings(defaults: Record<string, unknown>) {
-      const rows = await db.siteSetting.findMany();
-      return { ...defaults, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTENT_STATES } from "../../contract/moderation.ts";
 import { TRAINING_STATUSES } from "../../contract/training.ts";
 import { idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 
@@ -8,7 +9,7 @@ export const modelFilter = z.strictObject({
   q: textFilter,
   userId: intFilter,
   status: z.enum(TRAINING_STATUSES).optional(),
-  state: z.enum(["active", "suspended", "removed"]).optional(),
+  state: z.enum(CONTENT_STATES).optional(),
 });
 export type ModelFilter = z.infer<typeof modelFilter>;
 export const modelSortable = ["id", "createdAt", "name", "status", "state", "userId"] as const;

@@ -7,7 +7,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import type { CharacterModel } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
-import type { GenerationQueue } from "../../worker/queue.ts";
+import type { GenerationQueue } from "../generation/queue.ts";
 import type { EngineLora } from "../generation/engines/engine.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";

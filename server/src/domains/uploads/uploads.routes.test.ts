@@ -1,8 +1,11 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { audio, bmp, elevenMegabytePng, mediaDir, photo, photoWithExif, pixelBomb, video } from "../../../../tests/fixtures/media.ts";
 import { MSG } from "../../http/messages.ts";
+import { ffmpeg, probe } from "../../storage/media-tools.ts";
 import { startFakeS3 } from "../../../../tests/fixtures/fake-s3.ts";
 
 let t: TestApp;
@@ -113,6 +116,31 @@ describe("video uploads", () => {
     expect(junk.body.msg).toBe("Cannot parse video file");
     const image = await upload("/api/ImageUpload/videoFromMedia", await photo(), "photo.mp4").expect(400);
     expect(image.body.msg).toBe("Cannot parse video file");
+  });
+  it("stores and uses only the chosen range of a longer clip", async () => {
+    const source = await video(media.dir, 20, { audio: false });
+    const res = await upload("/api/ImageUpload/videoFromMedia", source, "long.mp4", { consent: "1", start: "10", end: "15" }).expect(200);
+    expect(res.body.data.duration).toBeCloseTo(5, 0);
+    const row = await t.db.upload.findUniqueOrThrow({ where: { id: res.body.data.id } });
+    expect([row.trimStartMs, row.trimEndMs]).toEqual([10000, 15000]);
+    const stored = path.join(media.dir, "stored.mp4");
+    await fs.writeFile(stored, await t.services.storage.get(row.storageKey));
+    expect((await probe(stored)).durationSec).toBeCloseTo(5, 0);
+    // testsrc draws a running counter: the stored clip's first frame is the source's frame at 10 s, not at 0 s
+    const src = path.join(media.dir, "source.mp4");
+    await fs.writeFile(src, source);
+    const frame = async (file: string, at: number) => {
+      const png = path.join(media.dir, `f-${path.basename(file)}-${at}.png`);
+      await ffmpeg(["-ss", String(at), "-i", file, "-frames:v", "1", png]);
+      return sharp(png).greyscale().raw().toBuffer();
+    };
+    const diff = (a: Buffer, b: Buffer) => a.reduce((sum, v, i) => sum + Math.abs(v - b[i]), 0) / a.length;
+    const first = await frame(stored, 0);
+    expect(diff(first, await frame(src, 10))).toBeLessThan(diff(first, await frame(src, 0)) / 3);
+    const reversed = await upload("/api/ImageUpload/videoFromMedia", source, "long.mp4", { consent: "1", start: "15", end: "10" }).expect(400);
+    expect(reversed.body.msg).toBe(MSG.trimInvalid);
+    const tooShort = await upload("/api/ImageUpload/videoFromMedia", source, "long.mp4", { consent: "1", start: "10", end: "12" }).expect(400);
+    expect(tooShort.body.msg).toBe(MSG.videoTooShort);
   });
 });
 

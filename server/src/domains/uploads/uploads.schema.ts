@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MSG } from "../../http/messages.ts";
+import { UPLOAD_KINDS } from "../../contract/uploads.ts";
 
 /** SPEC.md §9 page sizes. */
 export const pageQuery = z.object({
@@ -26,8 +27,8 @@ export const mediaUploadBody = z.object({
   media_id: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
 });
 export const fileUploadBody = mediaUploadBody.extend({
-  upload_type: z.enum(["image", "audio", "video"], { error: "upload_type must be image, audio or video" }),
+  upload_type: z.enum(UPLOAD_KINDS, { error: "upload_type must be image, audio or video" }),
 });
 
-export const uploadListQuery = pageQuery.extend({ type: z.enum(["image", "audio", "video"]).optional() });
+export const uploadListQuery = pageQuery.extend({ type: z.enum(UPLOAD_KINDS).optional() });
 export const idQuery = z.object({ id: z.coerce.number().int().positive() });

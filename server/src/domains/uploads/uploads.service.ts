@@ -3,14 +3,15 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp, { type Sharp } from "sharp";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import type { ContentState } from "../../contract/moderation.ts";
 import type { UploadKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
-import { UPLOAD_LIMITS } from "./upload-rules.ts";
-import { BmpError, bmpSize, decodeBmp } from "../media/bmp.ts";
-import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../media/media-tools.ts";
+import { IMAGE_TYPES, UPLOAD_LIMITS } from "../../contract/uploads.ts";
+import { BmpError, bmpSize, decodeBmp } from "../../storage/bmp.ts";
+import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../../storage/media-tools.ts";
 
 /** SPEC.md §5 / §9 limits. */
 export const LIMITS = {
@@ -39,7 +40,8 @@ export interface UploadView {
   created_at: string;
 }
 
-const IMAGE_KINDS = new Set(["png", "jpeg", "webp", "bmp"]);
+/** The accepted image formats under the names the signature sniffer gives them (it calls jpg "jpeg"). */
+const IMAGE_KINDS = new Set<string>(IMAGE_TYPES.map((t) => (t === "jpg" ? "jpeg" : t)));
 const AUDIO_KINDS = new Set(["mp3", "wav", "ogg", "flac", "aac", "isobmff", "ebml"]);
 const VIDEO_KINDS = new Set(["isobmff", "ebml"]);
 
@@ -132,6 +134,17 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
   const sha = (b: Buffer) => crypto.createHash("sha256").update(b).digest("hex");
 
   return {
+    /** What moderation may see and change of an upload: the owner, and the visibility state (reports, takedowns). */
+    moderated: {
+      owner: (c: Tx | Db, id: number) => c.upload.findUnique({ where: { id }, select: { userId: true } }),
+      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+    },
+
+    /** Guest merge (auth): the guest's uploads become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await tx.upload.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
+    },
+
     view,
 
     async uploadImage(userId: number, file: IncomingFile | undefined, o: { consent: boolean }): Promise<UploadView> {
@@ -178,21 +191,32 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
       });
     },
 
-    async uploadVideo(userId: number, file: IncomingFile | undefined, o: { consent: boolean }): Promise<UploadView> {
+    async uploadVideo(userId: number, file: IncomingFile | undefined, o: { consent: boolean; start?: number; end?: number }): Promise<UploadView> {
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
       if (!o.consent) throw HttpError.badRequest(MSG.consentRequired);
       return withProbedMedia(file, { maxBytes: LIMITS.videoBytes, tooBig: MSG.videoTooBig, kinds: VIDEO_KINDS, unreadable: MSG.videoUnparsable }, async (dir, src, info, kind) => {
         if (!info.video || !info.video.width || !info.durationSec) throw HttpError.badRequest(MSG.videoUnparsable);
-        if (info.durationSec > LIMITS.videoMaxSec + 0.05) throw HttpError.badRequest(MSG.videoTooLong);
-        if (info.durationSec < LIMITS.videoMinSec - 0.05) throw HttpError.badRequest(MSG.videoTooShort);
-        const ext = kind === "ebml" ? "webm" : "mp4";
+        // a chosen range is what is stored and used; the 4-30 s rule applies to it (the source may be longer, like audio's)
+        const trimmed = o.start !== undefined || o.end !== undefined;
+        const start = o.start ?? 0;
+        const end = o.end ?? info.durationSec;
+        if (trimmed && (start >= end || end > info.durationSec + 0.05 || info.durationSec > LIMITS.audioSourceSec)) throw HttpError.badRequest(MSG.trimInvalid);
+        const length = Math.min(end, info.durationSec) - start;
+        if (length > LIMITS.videoMaxSec + 0.05) throw HttpError.badRequest(MSG.videoTooLong);
+        if (length < LIMITS.videoMinSec - 0.05) throw HttpError.badRequest(MSG.videoTooShort);
+        const whole = start < 0.05 && length >= info.durationSec - 0.05;
+        const ext = kind === "ebml" && whole ? "webm" : "mp4";
         const out = path.join(dir, `clean.${ext}`);
         const poster = path.join(dir, "poster.jpg");
-        // remux without metadata (phones put GPS in MOV/MP4 atoms); streams are copied, not re-encoded
-        await ffmpeg(["-i", src, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy", "-map_metadata", "-1", ...(ext === "mp4" ? ["-movflags", "+faststart"] : []), out]).catch(() => {
+        // without metadata (phones put GPS in MOV/MP4 atoms): the whole clip is remuxed with its streams copied; a range
+        // is re-encoded, since a stream copy can only start at a keyframe
+        const encode = whole
+          ? ["-i", src, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy"]
+          : ["-ss", start.toFixed(3), "-i", src, "-t", length.toFixed(3), "-map", "0:v:0", "-map", "0:a:0?", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "160k"];
+        await ffmpeg([...encode, "-map_metadata", "-1", ...(ext === "mp4" ? ["-movflags", "+faststart"] : []), out]).catch(() => {
           throw HttpError.badRequest(MSG.videoUnparsable);
         });
-        await ffmpeg(["-ss", "0.5", "-i", src, "-frames:v", "1", "-vf", `scale=${LIMITS.thumbSide}:-2`, poster]).catch(() => {
+        await ffmpeg(["-ss", "0.5", "-i", out, "-frames:v", "1", "-vf", `scale=${LIMITS.thumbSide}:-2`, poster]).catch(() => {
           throw HttpError.badRequest(MSG.videoUnparsable);
         });
         const stat = await fs.stat(out);
@@ -204,7 +228,16 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
             { key: mediaKey(userId, "uploads", ext), data: out, mime },
             { key: mediaKey(userId, "thumbs", "jpg"), data: poster, mime: "image/jpeg" },
           ],
-          { mime, sizeBytes: stat.size, width: info.video.width, height: info.video.height, durationMs: Math.round(info.durationSec * 1000), sha256: sha(file.buffer), consentAt: new Date() },
+          {
+            mime,
+            sizeBytes: stat.size,
+            width: info.video.width,
+            height: info.video.height,
+            durationMs: Math.round(length * 1000),
+            ...(whole ? {} : { trimStartMs: Math.round(start * 1000), trimEndMs: Math.round((start + length) * 1000) }),
+            sha256: sha(file.buffer),
+            consentAt: new Date(),
+          },
         );
       });
     },

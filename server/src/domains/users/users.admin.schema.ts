@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
+import { LOGIN_TYPES, USER_ROLES } from "../../contract/users.ts";
 
 export const userFilter = z.strictObject({
   id: idsFilter,
   /** Search: email or nickname containing it, or the exact uuid / id. */
   q: textFilter,
-  loginType: z.enum(["visitor", "noRegister", "registered"]).optional(),
-  role: z.enum(["visitor", "user", "creator"]).optional(),
+  loginType: z.enum(LOGIN_TYPES).optional(),
+  role: z.enum(USER_ROLES).optional(),
   channelId: textFilter,
   banned: boolFilter,
   paymentPermission: boolFilter,

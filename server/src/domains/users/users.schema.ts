@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "../../contract/locales.ts";
 
 const nickname = z
   .string({ error: "Please enter a nickname" })
@@ -11,7 +12,7 @@ export const uploadUserInfoBody = z.object({ nickname });
 export const userUpdateBody = z
   .object({
     nickname: nickname.optional(),
-    language: z.enum(["en", "ja", "ko", "ru"], { error: "Unsupported language" }).optional(),
+    language: z.enum(LANGUAGES, { error: "Unsupported language" }).optional(),
     photo: z.url({ protocol: /^https?$/, error: "Please enter a valid photo address" }).max(1024).optional(),
     title: z.string().trim().max(64).optional(),
   })

@@ -1,6 +1,8 @@
 import type { GenerationMode } from "../../../db/generated/enums.ts";
 
-export type Resolution = "480P" | "720P";
+import type { Resolution } from "../../../contract/generation.ts";
+
+export type { Resolution };
 
 /** One unit of work handed to an engine. Media inputs are readable local files. */
 export interface EngineJob {

@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
-import { probe } from "../../media/media-tools.ts";
+import { ffmpeg, probe } from "../../../storage/media-tools.ts";
 import type { EngineJob } from "./engine.ts";
 import { createLocalEngine, LOOKS, MOTIONS, outputSize } from "./local.engine.ts";
 
@@ -40,6 +40,22 @@ describe("local engine", () => {
     const p = await probe(r.main.path);
     expect(p.video).toMatchObject({ codec: "h264", width: 640, height: 480, pixFmt: "yuv420p" });
     expect(Math.abs(p.durationSec - 1)).toBeLessThanOrEqual(0.1);
+  });
+
+  it("sways a photo without ever showing the frame's edges, in landscape and portrait", async () => {
+    for (const [w, h] of [[1200, 675], [675, 1200]]) {
+      const white = path.join(media.dir, `white-${w}.png`);
+      await sharp({ create: { width: w, height: h, channels: 3, background: "#ffffff" } }).png().toFile(white);
+      const r = await render(`sway-${w}`, { image: white, params: { motion: "rotate" }, durationSec: 2 });
+      // the sway peaks a quarter and three quarters of the way through
+      for (const at of ["0.5", "1.5"]) {
+        const png = path.join(media.dir, `sway-${w}-${at}.png`);
+        await ffmpeg(["-ss", at, "-i", r.main.path, "-frames:v", "1", png]);
+        const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+        const corners = [0, info.width - 1, (info.height - 1) * info.width, info.height * info.width - 1].map((i) => data[i]);
+        expect(Math.min(...corners), `corners at ${at} s of ${w}x${h}`).toBeGreaterThan(200);
+      }
+    }
   });
 
   it.each(LOOKS)("applies the %s look to a video", async (look) => {

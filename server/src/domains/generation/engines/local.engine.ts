@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
-import type { GenerationMode } from "../../../db/generated/enums.ts";
-import { ffmpeg, probe } from "../../media/media-tools.ts";
+import { GENERATION_MODES } from "../../../contract/generation.ts";
+import { ffmpeg, probe } from "../../../storage/media-tools.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineProgress, type EngineResult, type EngineStatus, type GenerationEngine, type Resolution } from "./engine.ts";
 
 /**
@@ -13,6 +13,8 @@ import { EngineError, type EngineFile, type EngineJob, type EngineProgress, type
 export const FPS = 25;
 /** Headroom around the frame that zooms and pans move through. */
 const MARGIN = 1.2;
+/** Largest angle (radians) of the sway motion. */
+const SWAY = 0.06;
 
 export const MOTIONS = ["zoom_in", "zoom_out", "pan_left", "pan_right", "ken_burns", "rotate", "fade", "parallax"] as const;
 export type Motion = (typeof MOTIONS)[number];
@@ -51,8 +53,13 @@ export function motionFilter(motion: Motion, w: number, h: number, seconds: numb
       return zp(`${MARGIN}`, `(iw-iw/zoom)*on/${n}`, centre[1]);
     case "ken_burns":
       return zp(`1.05+0.13*on/${n}`, `(iw-iw/zoom)*on/${n}`, `(ih-ih/zoom)*(1-on/${n})`);
-    case "rotate":
-      return `${zp("1.1", ...centre)},rotate=a='0.06*sin(2*PI*t/${seconds.toFixed(2)})':ow=iw:oh=ih:fillcolor=black@0,crop=${w}:${h}`;
+    case "rotate": {
+      // a frame turned by a shows its corners unless it is scaled by cos a + (long/short side) sin a: render that much
+      // larger, turn, then crop the middle, so no edge ever enters the picture
+      const cover = (Math.cos(SWAY) + (Math.max(w, h) / Math.min(w, h)) * Math.sin(SWAY)) * 1.01;
+      const big = zp("1.05", ...centre).replace(`s=${w}x${h}`, `s=${even(w * cover)}x${even(h * cover)}`);
+      return `${big},rotate=a='${SWAY}*sin(2*PI*t/${seconds.toFixed(2)})':ow=iw:oh=ih,crop=${w}:${h}`;
+    }
     case "fade":
       return `${zp(`1.05+0.1*on/${n}`, ...centre)},fade=t=in:st=0:d=0.6,fade=t=out:st=${fadeOut}:d=0.6`;
     case "parallax": {
@@ -87,7 +94,8 @@ export function lookFilter(look: Look): string {
   }
 }
 
-const H264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-r", String(FPS)];
+/** Quality-targeted H.264: at CRF 23 slow moves over smooth skin and sky banded at about 100 kbit/s; 18 does not. */
+const H264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-r", String(FPS)];
 const AAC = ["-c:a", "aac", "-b:a", "128k", "-ac", "2", "-ar", "44100"];
 
 /**
@@ -170,7 +178,6 @@ interface Running {
 
 export function createLocalEngine(): GenerationEngine {
   const jobs = new Map<string, Running>();
-  const MODES: GenerationMode[] = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"];
 
   /** The source photo, scaled and centre-cropped to MARGIN× the output size, and a poster at the output size. */
   async function prepareStill(image: string, resolution: Resolution, workDir: string) {
@@ -270,7 +277,7 @@ export function createLocalEngine(): GenerationEngine {
         label: "local draft",
         available: ok,
         ai: false,
-        modes: MODES,
+        modes: [...GENERATION_MODES],
         message: ok
           ? "No AI engine is configured: results are local drafts rendered on the CPU (motion templates, looks and procedural pictures), not AI generations."
           : "No AI engine is configured and ffmpeg is not available: generation cannot run.",

@@ -1,9 +1,8 @@
 /** Payment providers Reverie can take money through; one adapter file each in this folder. */
-export const PROVIDERS = ["sandbox", "stripe", "paypal"] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+import type { ProviderName } from "../../../contract/orders.ts";
+import type { PaymentOutcome, PaymentUpdate } from "../../orders/payment-update.ts";
 
-/** What an order becomes because of something the provider said. */
-export type PaymentOutcome = "paid" | "3ds_pending" | "failed";
+export type { PaymentOutcome, PaymentUpdate };
 
 export interface CheckoutRequest {
   orderNo: string;
@@ -25,25 +24,6 @@ export interface CheckoutSession {
   providerRef: string;
   /** Where the browser goes to pay. */
   payUrl: string;
-}
-
-/**
- * A verified fact from the provider: a signature-checked notification, or the answer to a query or capture
- * made with our credentials. Never built from anything the browser says.
- */
-export interface PaymentUpdate {
-  /** Unique per provider; stored once in payment_events, which makes processing exactly-once. */
-  eventId: string;
-  type: string;
-  /** Null when the event says nothing that changes an order. */
-  outcome: PaymentOutcome | null;
-  providerRef?: string;
-  orderNo?: string;
-  /** What the provider says was paid, checked against the order before crediting. */
-  amountMinor?: number;
-  currency?: string;
-  failureReason?: string;
-  payload: unknown;
 }
 
 export type NotificationHeaders = Record<string, string | string[] | undefined>;

@@ -9,8 +9,8 @@ import en from "./locales/en.json" with { type: "json" };
 import ja from "./locales/ja.json" with { type: "json" };
 import ko from "./locales/ko.json" with { type: "json" };
 import ru from "./locales/ru.json" with { type: "json" };
+import { LANGUAGES } from "../../../contract/locales.ts";
 
-const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 type Language = (typeof LANGUAGES)[number];
 
 const i18n = i18next.createInstance();

@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
-import type { Config } from "../config.ts";
-import type { Tx } from "../db/client.ts";
+import type { Config } from "../../config.ts";
+import type { Tx } from "../../db/client.ts";
 
 export const GENERATION_QUEUE = "generation";
 /** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */

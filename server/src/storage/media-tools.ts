@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { mediaToolPath, type MediaTool } from "./media-binaries.ts";
 
 /** What the first bytes of a file say it is; extensions and client MIME types are never trusted. */
 export type Sniffed = "png" | "jpeg" | "webp" | "bmp" | "gif" | "isobmff" | "ebml" | "mp3" | "wav" | "ogg" | "flac" | "aac";
@@ -30,9 +31,9 @@ export interface ProbeResult {
 
 export class MediaToolError extends Error {}
 
-function run(cmd: string, args: string[], opts: { signal?: AbortSignal; onStderrLine?: (line: string) => void; stdout?: boolean } = {}): Promise<string> {
+function run(tool: MediaTool, args: string[], opts: { signal?: AbortSignal; onStderrLine?: (line: string) => void; stdout?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], signal: opts.signal });
+    const child = spawn(mediaToolPath(tool), args, { stdio: ["ignore", "pipe", "pipe"], signal: opts.signal });
     let out = "";
     let errTail = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -48,11 +49,11 @@ function run(cmd: string, args: string[], opts: { signal?: AbortSignal; onStderr
         lines.forEach(opts.onStderrLine);
       }
     });
-    child.on("error", (err) => reject(err.name === "AbortError" ? err : new MediaToolError(`${cmd} failed to start: ${err.message}`)));
+    child.on("error", (err) => reject(err.name === "AbortError" ? err : new MediaToolError(`${tool} failed to start: ${err.message}`)));
     child.on("close", (code, signal) => {
       if (code === 0) resolve(out);
-      else if (opts.signal?.aborted) reject(opts.signal.reason instanceof Error ? opts.signal.reason : new MediaToolError(`${cmd} aborted`));
-      else reject(new MediaToolError(`${cmd} exited with ${code ?? signal}: ${errTail.trim().split("\n").slice(-3).join(" | ")}`));
+      else if (opts.signal?.aborted) reject(opts.signal.reason instanceof Error ? opts.signal.reason : new MediaToolError(`${tool} aborted`));
+      else reject(new MediaToolError(`${tool} exited with ${code ?? signal}: ${errTail.trim().split("\n").slice(-3).join(" | ")}`));
     });
   });
 }

@@ -1,8 +1,12 @@
 /**
  * SPEC.md §5 upload rules and their messages: the one definition behind the server's checks (by content) and the
  * consumer app's checks before anything is sent. The consumer app bundles this file, so it imports nothing
- * (docs/decisions/025). The app translates the messages by these exact English strings.
+ * (docs/decisions/025, 050). The app translates the messages by these exact English strings.
  */
+/** Equals Prisma's UploadKind enum. */
+export const UPLOAD_KINDS = ["image", "audio", "video"] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
 export const IMAGE_TYPES = ["png", "jpg", "jpeg", "webp", "bmp"] as const;
 export const AUDIO_TYPES = ["mp3", "wav", "m4a", "aac", "ogg", "flac"] as const;
 export const VIDEO_TYPES = ["mp4", "mov", "webm", "m4v"] as const;

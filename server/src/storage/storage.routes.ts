@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { ApiRouter } from "../../http/api.ts";
-import { HttpError } from "../../http/errors.ts";
-import { LOCAL_MEDIA_PATH } from "../../storage/local.storage.ts";
-import type { MediaStorage } from "../../storage/storage.ts";
+import type { ApiRouter } from "../http/api.ts";
+import { HttpError } from "../http/errors.ts";
+import { LOCAL_MEDIA_PATH } from "./local.storage.ts";
+import type { MediaStorage } from "./storage.ts";
 
 const signedQuery = z.object({ key: z.string().min(1).max(300), expires: z.coerce.number().int(), sig: z.string().min(1).max(100) });
 

@@ -1,0 +1,26 @@
+/** Generation words shared by the server, the consumer app and the console. Import-free (docs/decisions/050). */
+
+/** Every generation mode; equals Prisma's GenerationMode enum (tests/architecture/contract.test.ts). */
+export const GENERATION_MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"] as const;
+export type GenerationMode = (typeof GENERATION_MODES)[number];
+
+/** The modes whose result is a video (templates of these modes are listed as video templates). */
+export const VIDEO_MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video"] as const satisfies readonly GenerationMode[];
+
+/** The modes the consumer's video studio offers; image_to_video and audio_overlay share photo templates. */
+export const STUDIO_MODES = ["image_to_video", "audio_overlay", "video_to_video"] as const satisfies readonly GenerationMode[];
+export type StudioMode = (typeof STUDIO_MODES)[number];
+/** The modes whose result is a picture. */
+export const IMAGE_MODES = ["text_to_image", "image_batch"] as const satisfies readonly GenerationMode[];
+export type ImageMode = (typeof IMAGE_MODES)[number];
+export const PHOTO_MODES = ["image_to_video", "audio_overlay"] as const satisfies readonly StudioMode[];
+
+/** Task lifecycle; equals Prisma's TaskStatus enum. */
+export const TASK_STATUSES = ["queued", "running", "succeeded", "failed", "expired"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** Statuses after which a task never changes again. */
+export const ENDED_TASK_STATUSES = ["succeeded", "failed", "expired"] as const satisfies readonly TaskStatus[];
+
+/** Output resolutions; the first is the default. */
+export const RESOLUTIONS = ["480P", "720P"] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];

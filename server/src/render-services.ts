@@ -1,0 +1,52 @@
+import type { Logger } from "pino";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import { RateLimiter } from "./http/rate-limit.ts";
+import { createAuditService } from "./domains/audit/audit.service.ts";
+import { createCreditsService } from "./domains/credits/credits.service.ts";
+import { cachedEngineStatus, createEngine } from "./domains/generation/engines/registry.ts";
+import { createGenerationService } from "./domains/generation/generation.service.ts";
+import { createProgressHub } from "./domains/generation/progress.ts";
+import { createTemplatesService } from "./domains/templates/templates.service.ts";
+import { createUploadsService } from "./domains/uploads/uploads.service.ts";
+import { createStorage } from "./storage/storage.ts";
+import { createGenerationQueue } from "./domains/generation/queue.ts";
+import { createConsentChecks } from "./domains/training/consent.ts";
+import { createTrainingService } from "./domains/training/training.service.ts";
+import { createTrainer } from "./domains/training/trainers/registry.ts";
+import { faceAnalyser } from "./faces/faces.ts";
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  /** For LISTEN/NOTIFY and the job queue; defaults to DATABASE_URL. */
+  databaseUrl?: string;
+}
+
+/**
+ * What rendering needs: the generation service and what it stands on. The worker process builds only this (no mailer,
+ * sign-in or payment providers are loaded there, docs/decisions/051); the API builds it as part of createServices.
+ */
+export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) {
+  const limiter = new RateLimiter(db);
+  const audit = createAuditService(db);
+  const credits = createCreditsService(db, audit);
+  const url = databaseUrl ?? config.DATABASE_URL ?? "";
+  const storage = createStorage(config);
+  const uploads = createUploadsService(db, storage);
+  const templates = createTemplatesService(db, storage);
+  const engine = createEngine(config);
+  const engineStatus = cachedEngineStatus(engine);
+  const queue = createGenerationQueue({ url, config, log, role: "producer" });
+  const progress = createProgressHub(url, log);
+  // training renders nothing itself, but generation asks it for a model's LoRA and the worker polls its trainer jobs
+  const consent = createConsentChecks({ config, storage, faces: faceAnalyser() });
+  const training = createTrainingService({ db, config, log, credits, storage, uploads, trainer: createTrainer(config), consent, queue, audit });
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engineLabel: engine.label, engineAppliesLora: engine.appliesLora ?? false, models: training });
+  /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
+  const close = async () => {
+    await Promise.all([queue.stop(), progress.close()]);
+  };
+  return { limiter, audit, credits, storage, uploads, templates, engine, engineStatus, queue, progress, generation, training, close };
+}
