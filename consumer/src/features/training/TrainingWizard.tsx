@@ -13,6 +13,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { HOME_LINK_MESSAGES, homeLinkProblem } from "../../../../server/src/contract/home-link.ts";
 import { TRAINING_MESSAGES, TRAINING_PHOTOS_MAX, TRAINING_PHOTOS_MIN } from "../../../../server/src/contract/training.ts";
+import type { ApiError } from "../../lib/api-client.ts";
 import { imageProblem } from "../uploads/upload-rules.ts";
 import { uploadImage } from "../uploads/uploads.api.ts";
 import { trainingMessage } from "./messages.ts";
@@ -104,6 +105,15 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
       setSubmitted(true);
       onSubmitted();
     } catch (e) {
+      // the server's own per-photo verdicts (near-duplicates are found only across the set): back to the photos
+      const photos = ((e as ApiError).data as { photos?: PhotoCheck[] } | null)?.photos;
+      if (photos) {
+        setTiles((all) => all.map((p) => {
+          const c = photos.find((x) => x.upload_id === p.uploadId);
+          return c ? { ...p, verdict: c.verdict, message: trainingMessage(c.message) } : p;
+        }));
+        setStep(2);
+      }
       setError(trainingMessage((e as Error).message));
     } finally {
       setBusy(false);

@@ -90,6 +90,16 @@ describe("face checks on real photos", () => {
     expect(refused).toEqual([expect.objectContaining({ upload_id: other, verdict: "other_person", message: PHOTO_VERDICT_MESSAGES.other_person })]);
     expect(await balanceOf(s, user.userId)).toBe(before);
   }, 60_000);
+
+  it("near-duplicate photos are refused before any charge (dHash), each marked on its own", async () => {
+    const before = await balanceOf(s, user.userId);
+    const a5 = await uploadImage(s, user.token, await face("stock-emotions-a-5"));
+    const a7 = await uploadImage(s, user.token, await face("stock-emotions-a-7"));
+    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Me", home_link: `dup${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 8), a5, a7] }).expect(400);
+    expect(res.body.msg).toBe(TRAINING_MESSAGES.photosRefused);
+    expect(res.body.data.photos.filter((p: any) => p.verdict !== "ok")).toEqual([expect.objectContaining({ upload_id: a7, verdict: "duplicate", message: PHOTO_VERDICT_MESSAGES.duplicate })]);
+    expect(await balanceOf(s, user.userId)).toBe(before);
+  }, 60_000);
 });
 
 describe("review queue and consent record", () => {

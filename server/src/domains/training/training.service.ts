@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import { HOME_LINK_MESSAGES } from "../../contract/home-link.ts";
-import { TRAINING_MESSAGES as M, TRAINING_PHOTOS_MIN, type ReviewDecision, type TrainingStatus } from "../../contract/training.ts";
+import { PHOTO_VERDICT_MESSAGES, TRAINING_MESSAGES as M, TRAINING_PHOTOS_MIN, type ReviewDecision, type TrainingStatus } from "../../contract/training.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { CharacterModel } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -14,6 +14,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import type { ConsentChecks, PhotoCheck } from "./consent.ts";
 import { prepareDataset } from "./dataset.ts";
+import { dHash, hammingDistance, NEAR_DUPLICATE_BITS } from "./dhash.ts";
 import type { TrainingSubmitBody } from "./training.schema.ts";
 import { TrainerError, type Trainer, type TrainerUpdate } from "./trainers/trainer.ts";
 import { checkSafetensors, unwrapTar, WeightsError } from "./weights.ts";
@@ -223,9 +224,15 @@ export function createTrainingService(d: TrainingDeps) {
       await uploads.own(userId, b.cover_id!, "image");
       const selfie = await consent.selfie(userId, b.selfie_id);
       const checks: PhotoCheck[] = [];
+      const seen: bigint[] = [];
       for (const id of b.photo_ids) {
         const up = await uploads.own(userId, id, "image");
-        checks.push(await consent.checkPhoto(selfie, id, () => storage.get(up.storageKey)));
+        const check = await consent.checkPhoto(selfie, id, () => storage.get(up.storageKey));
+        // near-duplicates are refused here, before any charge, rather than dropped from the dataset later
+        const hash = await dHash(await storage.get(up.storageKey));
+        const duplicate = seen.some((h) => hammingDistance(h, hash) <= NEAR_DUPLICATE_BITS);
+        seen.push(hash);
+        checks.push(duplicate && check.verdict === "ok" ? { ...check, verdict: "duplicate", message: PHOTO_VERDICT_MESSAGES.duplicate } : check);
       }
       if (checks.some((c) => c.verdict !== "ok")) throw new HttpError(400, M.photosRefused, { photos: checks.map(({ box: _box, ...c }) => c) });
       const ages = [...checks.map((c) => c.age), ...selfie.ages].filter((a): a is number => typeof a === "number");
