@@ -27,7 +27,7 @@ export function createTrainingAdminService(db: Db, storage: MediaStorage) {
       const m = await db.characterModel.findUnique({ where: { id }, include: { consent: true } });
       if (!m) return null;
       const c = m.consent;
-      const checks = ((c?.checks ?? []) as unknown as PhotoCheck[]).map((x) => x);
+      const checks = (c?.checks ?? []) as unknown as PhotoCheck[];
       const uploads = await db.upload.findMany({ where: { id: { in: [...m.photoUploadIds, ...(m.coverUploadId ? [m.coverUploadId] : [])] } } });
       const byId = new Map(uploads.map((u) => [u.id, u]));
       const photoUrl = async (uploadId: number) => {

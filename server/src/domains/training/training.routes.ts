@@ -3,8 +3,7 @@ import type { ApiRouter } from "../../http/api.ts";
 import { HttpError } from "../../http/errors.ts";
 import { checkPhotoBody, homeLinkQuery, loraListQuery, modelIdBody, selfieBody, trainingSubmitBody, webhookParams } from "./training.schema.ts";
 import type { TrainingService } from "./training.service.ts";
-import { WebhookRejected } from "./trainers/trainer.ts";
-import { TrainerError } from "./trainers/trainer.ts";
+import { TrainerError, WebhookRejected } from "./trainers/trainer.ts";
 
 export function trainingRoutes(api: ApiRouter, training: TrainingService, perUserHourly: RequestHandler) {
   const tags = ["training"];

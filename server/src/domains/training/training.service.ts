@@ -100,7 +100,7 @@ export function createTrainingService(d: TrainingDeps) {
     const m = await db.characterModel.findUniqueOrThrow({ where: { id: modelId }, include: { consent: true } });
     if (m.status !== "doing" || m.trainerJobId) return;
     try {
-      const checks = ((m.consent?.checks ?? []) as unknown as PhotoCheck[]) ?? [];
+      const checks = (m.consent?.checks ?? []) as unknown as PhotoCheck[];
       const photos = [];
       for (const id of m.photoUploadIds) {
         const up = await uploads.own(m.userId, id, "image");
