@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { expect } from "vitest";
 import { silentLog, type TestApp } from "./db-utils.ts";
 import { startGenerationWorker } from "../server/src/worker/generation.worker.ts";
@@ -67,4 +68,42 @@ export async function readSse(url: string, token: string, done: (events: SseEven
     controller.abort();
   }
   return events;
+}
+
+/**
+ * `npm run worker` as its own process (so a test can SIGKILL it) on the test app's database and media folder;
+ * resolves once it has started. Its kill is pushed onto `cleanups`.
+ */
+export function spawnWorkerProcess(t: TestApp, env: Record<string, string>, cleanups: (() => Promise<void>)[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/src/worker/main.ts"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "test",
+      DATABASE_URL: t.testDb.url,
+      DATA_DIR: t.config.DATA_DIR,
+      PUBLIC_URL: t.config.publicUrl,
+      LOG_LEVEL: "info",
+      WORKER_CONCURRENCY: "1",
+      QUEUE_POLL_SECONDS: "0.5",
+      QUEUE_MAINTENANCE_SECONDS: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  cleanups.push(async () => void child.kill("SIGKILL"));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("generation worker started")) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`worker exited with ${code}: ${out}`)));
+  });
 }

@@ -74,6 +74,10 @@ export const configSchema = z.object({
   GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(6 * 3600).default(600),
   GENERATION_RETRY_LIMIT: z.coerce.number().int().min(0).max(10).default(2),
   GENERATION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(5),
+  /** How often a worker tells the database its render is alive (docs/decisions/076). */
+  GENERATION_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+  /** A running task with no heartbeat for this long is run again by another worker; its old worker, if alive, stops itself first. */
+  GENERATION_STALE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
   GENERATION_RESULT_TTL_HOURS: z.coerce.number().min(0.001).default(168),
   /** Credits for each started block of GENERATION_PRICE_SECONDS of video, per resolution. */
   GENERATION_PRICE_480P: z.coerce.number().int().min(0).default(1),
@@ -138,6 +142,9 @@ export const configSchema = z.object({
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
 }).superRefine((c, ctx) => {
+  if (c.GENERATION_STALE_SECONDS < 2 * c.GENERATION_HEARTBEAT_SECONDS) {
+    ctx.addIssue({ code: "custom", path: ["GENERATION_STALE_SECONDS"], message: "must be at least twice GENERATION_HEARTBEAT_SECONDS" });
+  }
   if (c.TRAINER === "replicate") {
     for (const k of ["REPLICATE_API_TOKEN", "REPLICATE_TRAINER", "REPLICATE_DESTINATION", "REPLICATE_WEBHOOK_SECRET"] as const) {
       if (!c[k]) ctx.addIssue({ code: "custom", path: [k], message: "required when TRAINER=replicate" });

@@ -38,7 +38,7 @@ export function createServices(deps: AppDeps) {
   const site = createSiteService(db, storage);
   const consoleServices = {
     audit,
-    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated } }),
+    moderation: createModerationService({ db, audit, revokeUserSessions: auth.revokeUserSessions, owned: { task: render.generation.moderated, upload: render.uploads.moderated }, cancelUserTasks: render.generation.cancelForAccount }),
     pixels: createPixelsService(db, audit),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),

@@ -3,19 +3,24 @@ import type { Browser } from "playwright-core";
 import { launchBrowser } from "./browser.ts";
 import { ensureConsumerBuild, missingKeys, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
 import { startTestServer } from "../server-utils.ts";
+import { startFakeSmtp, type FakeSmtp } from "../fixtures/smtp.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
+/** The login code reaches only its recipient (the outbox masks it), so the test reads the mailbox. */
+let smtp: FakeSmtp;
 
 beforeAll(async () => {
   await ensureConsumerBuild();
-  server = await startTestServer();
+  smtp = await startFakeSmtp();
+  server = await startTestServer({ SMTP_URL: smtp.url });
   browser = await launchBrowser();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await smtp?.close();
 });
 
 describe("consumer app: entering, guarding and leaving", () => {
@@ -180,7 +185,7 @@ describe("consumer app on a phone", () => {
 });
 
 describe("consumer app: email-code login", () => {
-  it("checks the form with the SPEC messages, reads the code from the outbox and signs in", async () => {
+  it("checks the form with the SPEC messages, reads the code from the mailbox and signs in", async () => {
     const context = await newAppContext(browser, { adult: true });
     const page = await context.newPage();
     await page.goto(`${server.url}/home`);
@@ -205,8 +210,7 @@ describe("consumer app: email-code login", () => {
     expect(await page.getByTestId("send-code").innerText()).toMatch(/Resend in \d+ s/);
     await page.getByTestId("login-code").fill("000000");
     await page.getByTestId("login-submit").click();
-    const mail = await server.db.outboxEmail.findFirstOrThrow({ where: { to: email }, orderBy: { id: "desc" } });
-    const code = /(\d{6})/.exec(mail.subject)![1];
+    const code = smtp.codeFor(email);
     if (code !== "000000") expect(await page.getByTestId("login-error").innerText()).toBe("Please enter the correct verification code");
     await page.getByTestId("login-code").fill(code);
     await page.getByTestId("login-submit").click();

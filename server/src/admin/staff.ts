@@ -21,6 +21,6 @@ export function staffResource(api: ApiRouter, staff: StaffService, audit: AuditS
   log.get((id) => audit.get(id));
 
   const outbox = new AdminResource(api, "outbox", "OutboxEmail");
-  outbox.list({ filter: outboxFilter, sortable: outboxSortable }, (p) => staff.outbox.list(p));
-  outbox.get((id) => staff.outbox.get(id));
+  outbox.list({ filter: outboxFilter, sortable: outboxSortable }, (p, me) => staff.outbox.list(me.staffId, p));
+  outbox.get((id, me) => staff.outbox.get(me.staffId, id));
 }

@@ -27,6 +27,7 @@ export interface Account {
   points: number;
   all_points: number;
   payment_permission: boolean;
+  free_generations: number;
 }
 
 export interface StaffPrincipal {

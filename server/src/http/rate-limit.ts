@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import type { Db } from "../db/client.ts";
+import { sqlPool, type Db } from "../db/client.ts";
 import { HttpError } from "./errors.ts";
 
 export interface RateRule {
@@ -23,10 +23,16 @@ export class RateLimiter {
     for (const rule of rules) {
       const windowMs = rule.windowSeconds * 1000;
       const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
-      const rows = await this.db.$queryRaw<{ count: number }[]>`
-        INSERT INTO rate_limit_counters (key, window_start, count) VALUES (${`${scope}|${rule.key}`}, ${windowStart}, 1)
-        ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-        RETURNING count`;
+      // straight through pg, as the session lookup: on every rate-limited request (submits, refusals included), Prisma's
+      // per-query work cost more than the upsert itself under load (docs/decisions/074)
+      const { rows } = await sqlPool(this.db).query<{ count: number }>({
+        name: "rate-limit-hit",
+        text: `INSERT INTO rate_limit_counters (key, window_start, count) VALUES ($1, $2::timestamptz AT TIME ZONE 'UTC', 1)
+               ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+               RETURNING count`,
+        // Prisma keeps DateTime as UTC in "timestamp without time zone": the window start is converted the same way
+        values: [`${scope}|${rule.key}`, windowStart.toISOString()],
+      });
       if ((rows[0]?.count ?? 0) > rule.limit) over = true;
     }
     if (over) throw HttpError.tooManyRequests();

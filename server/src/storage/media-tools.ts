@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import os from "node:os";
 import { mediaToolPath, type MediaTool } from "./media-binaries.ts";
 
 /** What the first bytes of a file say it is; extensions and client MIME types are never trusted. */
@@ -31,9 +32,20 @@ export interface ProbeResult {
 
 export class MediaToolError extends Error {}
 
+/** Nice value of ffmpeg/ffprobe children: below the API's own, so decoding and rendering never starve request handling. */
+const CHILD_PRIORITY = 10;
+
 function run(tool: MediaTool, args: string[], opts: { signal?: AbortSignal; onStderrLine?: (line: string) => void; stdout?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(mediaToolPath(tool), args, { stdio: ["ignore", "pipe", "pipe"], signal: opts.signal });
+    // media work yields the CPU to the process answering requests (docs/decisions/073)
+    if (child.pid) {
+      try {
+        os.setPriority(child.pid, CHILD_PRIORITY);
+      } catch {
+        // not permitted here: it runs at normal priority
+      }
+    }
     let out = "";
     let errTail = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -74,6 +86,33 @@ export async function probe(file: string): Promise<ProbeResult> {
     video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt } : undefined,
     audio: a ? { codec: a.codec_name } : undefined,
   };
+}
+
+/**
+ * How long the media really plays, from its packets' timestamps (first presentation to last packet's end) rather than
+ * from the duration fields of its headers, which a file can set to anything. No frame is decoded. The longest of the
+ * audio and video streams counts, as that is how long the stored file plays.
+ */
+export async function measuredDurationSec(file: string): Promise<number> {
+  const json = JSON.parse(
+    await run("ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_type:packet=stream_index,pts_time,dts_time,duration_time", "-print_format", "json", file]),
+  ) as { streams?: { index: number; codec_type: string }[]; packets?: { stream_index: number; pts_time?: string; dts_time?: string; duration_time?: string }[] };
+  const media = new Set((json.streams ?? []).filter((s) => s.codec_type === "video" || s.codec_type === "audio").map((s) => s.index));
+  const span = new Map<number, { start: number; end: number }>();
+  for (const p of json.packets ?? []) {
+    if (!media.has(p.stream_index)) continue;
+    const at = Number(p.pts_time ?? p.dts_time);
+    if (!Number.isFinite(at)) continue;
+    const end = at + (Number(p.duration_time) || 0);
+    const s = span.get(p.stream_index);
+    if (!s) span.set(p.stream_index, { start: at, end });
+    else {
+      s.start = Math.min(s.start, at);
+      s.end = Math.max(s.end, end);
+    }
+  }
+  if (!span.size) throw new MediaToolError("no media packets");
+  return Math.max(...[...span.values()].map((s) => s.end - s.start));
 }
 
 /**

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../tests/db-utils.ts";
 import { photo } from "../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../tests/generation-utils.ts";
+import { GENERATION_TEST_ENV, grant, spawnWorkerProcess, startWorkerFor, waitForTask } from "../../../tests/generation-utils.ts";
 
 /**
  * A worker process killed (SIGKILL) in the middle of a render: pg-boss expires the job after the time-out,
@@ -17,38 +17,7 @@ afterEach(async () => {
 });
 
 function spawnWorker(t: TestApp, retryLimit: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/src/worker/main.ts"], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "test",
-      DATABASE_URL: t.testDb.url,
-      DATA_DIR: t.config.DATA_DIR,
-      PUBLIC_URL: t.config.publicUrl,
-      LOG_LEVEL: "info",
-      WORKER_CONCURRENCY: "1",
-      GENERATION_TIMEOUT_SECONDS: TIMEOUT_SECONDS,
-      GENERATION_RETRY_LIMIT: retryLimit,
-      QUEUE_POLL_SECONDS: "0.5",
-      QUEUE_MAINTENANCE_SECONDS: "1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(async () => void child.kill("SIGKILL"));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("generation worker started")) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`worker exited with ${code}: ${out}`)));
-  });
+  return spawnWorkerProcess(t, { GENERATION_TIMEOUT_SECONDS: TIMEOUT_SECONDS, GENERATION_RETRY_LIMIT: retryLimit }, cleanups);
 }
 
 async function killMidRender(retryLimit: string) {

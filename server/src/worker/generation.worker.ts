@@ -67,14 +67,38 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
   }
 
   return async function runJob(job: PgBoss.JobWithMetadata<GenerationJobData>): Promise<void> {
-    const { taskId } = job.data;
-    const task = await generation.beginAttempt(taskId);
+    const { taskId, jobId } = job.data;
+    const task = await generation.beginAttempt(taskId, jobId);
     if (!task) return;
     const lastAttempt = job.retryCount >= job.retryLimit;
     const workDir = await fs.mkdtemp(path.join(os.tmpdir(), `reverie-task-${taskId}-`));
     let engineJobId: string | undefined;
     // stop the render a little before pg-boss would expire the job, so the failure is ours to report
     const timer = setTimeout(() => engineJobId && void engine.cancel(engineJobId), Math.max(1, config.GENERATION_TIMEOUT_SECONDS - 2) * 1000);
+    // Heartbeats (docs/decisions/076). The render stops itself when the task is no longer this attempt's (recovered
+    // elsewhere, failed by a ban), or when no heartbeat has landed for long enough that another worker may soon take it
+    // over: it stops GENERATION_HEARTBEAT_SECONDS before anyone else may start, so the two never overlap.
+    let lost = false;
+    const loseIt = () => {
+      if (lost) return;
+      lost = true;
+      log.warn({ taskId, attempt: task.attempts }, "this attempt no longer owns its task; stopping the render");
+      if (engineJobId) void engine.cancel(engineJobId);
+    };
+    const fenceMs = (config.GENERATION_STALE_SECONDS - config.GENERATION_HEARTBEAT_SECONDS) * 1000;
+    let lastBeat = Date.now();
+    let beating = false;
+    const beat = setInterval(() => {
+      if (Date.now() - lastBeat > fenceMs) return loseIt();
+      if (beating) return;
+      beating = true;
+      const sentAt = Date.now();
+      generation
+        .heartbeat(task)
+        .then((mine) => (mine ? (lastBeat = sentAt) : loseIt()))
+        .catch((err: unknown) => log.warn({ taskId, err }, "heartbeat failed"))
+        .finally(() => (beating = false));
+    }, config.GENERATION_HEARTBEAT_SECONDS * 1000);
     try {
       const input = task.input as unknown as TaskInput;
       const local = (key?: string) => (key ? storage.toLocalFile(key, workDir) : Promise.resolve(undefined));
@@ -94,21 +118,25 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
         // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
         lora: input.lora ? { ...input.lora, url: await storage.signedUrl(input.lora.path) } : undefined,
       });
+      if (lost) void engine.cancel(engineJobId);
       const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
-      const outputs = await storeOutputs(task, result);
-      if (!(await generation.complete(task, outputs))) {
+      const outputs = lost ? null : await storeOutputs(task, result);
+      if (outputs && !(await generation.complete(task, outputs))) {
         for (const key of [outputs.mainKey, outputs.posterKey, ...outputs.extraKeys]) await storage.delete(key).catch(() => undefined);
       }
     } catch (err) {
+      // the task is someone else's now (or ended): nothing of this attempt may touch it, and its job is done
+      if (lost) return;
       const message = err instanceof Error ? err.message : String(err);
       log.warn({ taskId, attempt: job.retryCount + 1, lastAttempt, err: message }, "generation attempt failed");
       if (lastAttempt) {
-        await generation.fail(taskId, message);
+        await generation.fail(taskId, message, { attempts: task.attempts });
         return;
       }
       await generation.retryLater(task, message);
       throw err;
     } finally {
+      clearInterval(beat);
       clearTimeout(timer);
       await fs.rm(workDir, { recursive: true, force: true });
     }
@@ -131,7 +159,8 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   }
   workerIds.push(
     await boss.work<GenerationJobData>(GENERATION_DEAD_QUEUE, options, async ([job]) => {
-      await d.generation.fail(job.data.taskId, "The generation did not finish in time or its worker stopped");
+      // only while that job still owns the task: a job superseded by a recovery changes nothing
+      await d.generation.fail(job.data.taskId, "The generation did not finish in time or its worker stopped", { jobId: job.data.jobId ?? null });
     }),
   );
 
@@ -148,11 +177,24 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   const sweep = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
   sweep.unref();
   void housekeeping();
+  // tasks of workers that died: looked for as often as heartbeats are sent
+  let recovering = false;
+  const recover = setInterval(() => {
+    if (recovering) return;
+    recovering = true;
+    d.generation
+      .recoverStalled()
+      .then((n) => n && d.log.warn({ recovered: n }, "tasks of a stopped worker queued again"))
+      .catch((err) => d.log.error({ err }, "recovering stalled tasks failed"))
+      .finally(() => (recovering = false));
+  }, d.config.GENERATION_HEARTBEAT_SECONDS * 1000);
+  recover.unref();
   d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engine: d.engine.name }, "generation worker started");
 
   return {
     async stop() {
       clearInterval(sweep);
+      clearInterval(recover);
       poller.stop();
       await listener.end().catch(() => undefined);
       await queue.stop();

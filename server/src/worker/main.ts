@@ -1,6 +1,8 @@
+import path from "node:path";
 import { createRenderServices } from "../render-services.ts";
 import { config } from "../config.ts";
 import { createDb } from "../db/client.ts";
+import { embeddedUrl } from "../db/embedded.ts";
 import { createLogger } from "../logger.ts";
 import { createTemplatePreviews } from "../domains/templates/template-previews.ts";
 import { startGenerationWorker } from "./generation.worker.ts";
@@ -11,7 +13,7 @@ import { startGenerationWorker } from "./generation.worker.ts";
  */
 const cfg = { ...config(), RUN_WORKER: true };
 const log = createLogger(cfg);
-const url = cfg.DATABASE_URL ?? `postgresql://reverie:reverie@127.0.0.1:${cfg.EMBEDDED_PG_PORT}/reverie`;
+const url = cfg.DATABASE_URL ?? (await embeddedUrl(path.join(cfg.dataDir, "pg"), cfg.EMBEDDED_PG_PORT));
 const db = createDb(url, cfg.WORKER_CONCURRENCY + 2);
 const services = createRenderServices({ db, config: cfg, log, databaseUrl: url });
 const worker = await startGenerationWorker({ databaseUrl: url, config: cfg, log, generation: services.generation, storage: services.storage, engine: services.engine, limiter: services.limiter, training: services.training });

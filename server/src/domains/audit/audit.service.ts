@@ -3,7 +3,8 @@ import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import type { AuditFilter } from "./audit.schema.ts";
 
 export interface AuditEntry {
-  staffId: number;
+  /** null: the system acting on someone's request (an underage report suspending content). */
+  staffId: number | null;
   /** What was done, e.g. `update`, `ban`, `adjust_credits`. */
   action: string;
   /** The model changed, e.g. `Template`, `User`. */
@@ -25,7 +26,7 @@ export function snapshot(value: unknown): object | undefined {
  */
 export function createAuditService(db: Db) {
   return {
-    async record(tx: Tx, e: AuditEntry): Promise<void> {
+    async record(tx: Tx | Db, e: AuditEntry): Promise<void> {
       await tx.auditLog.create({
         data: {
           staffId: e.staffId,

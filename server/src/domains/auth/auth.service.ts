@@ -10,6 +10,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import { publishSessionEnded } from "../generation/progress.ts";
 import { ACCOUNT_COLUMNS } from "../users/users.service.ts";
 import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
@@ -91,8 +92,10 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
 
   const userTtl = config.SESSION_TTL_DAYS * 86_400_000;
 
+  /** Ends every login of the account; its open progress streams close on every instance when this commits. */
   async function revokeUserSessions(userId: number, tx: Tx | Db = db): Promise<void> {
     await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
+    await publishSessionEnded(tx, { userId });
   }
 
   /**
@@ -112,6 +115,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
    * there is none. Returns the new session token.
    */
   async function signInIdentity(identity: Identity, current: Principal, ctx: ClientContext): Promise<LoginResult> {
+    // a console session is never a way into someone's account (docs/decisions/072)
+    if (current.kind === "staff") throw HttpError.forbidden();
     try {
       return await signInOnce(identity, current, ctx);
     } catch (err) {
@@ -259,7 +264,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         await tx.emailCode.create({ data: { email, codeHash: codeHash(email, code), ip: ctx.ip, expiresAt: new Date(Date.now() + config.EMAIL_CODE_TTL_SECONDS * 1000) } });
       });
       const minutes = Math.round(config.EMAIL_CODE_TTL_SECONDS / 60);
-      await mailer.send({ to: email, subject: `Your Reverie code: ${code}`, body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.` });
+      await mailer.send({ to: email, subject: `Your Reverie code: ${code}`, body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.`, secret: code });
       return { expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_in: config.EMAIL_CODE_RESEND_SECONDS };
     },
 
@@ -314,7 +319,10 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     },
 
     async logout(sessionId: number): Promise<void> {
-      await db.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
+      await db.$transaction(async (tx) => {
+        await tx.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
+        await publishSessionEnded(tx, { sessionId });
+      });
     },
 
     /** Console login: username, password (scrypt) and the one-time code of the staff member's authenticator. */

@@ -6,18 +6,29 @@ export interface Mail {
   to: string;
   subject: string;
   body: string;
+  /** Text only the recipient may read (a login code): sent, but masked in the outbox that staff can read. */
+  secret?: string;
+}
+
+const MASK = "••••••";
+
+/** The copy staff may see: the secret replaced wherever it appears. */
+function masked(mail: Mail): { to: string; subject: string; body: string } {
+  const hide = (text: string) => (mail.secret ? text.split(mail.secret).join(MASK) : text);
+  return { to: mail.to, subject: hide(mail.subject), body: hide(mail.body) };
 }
 
 /**
- * Every email is written to the outbox first. With SMTP_URL set it is then sent with nodemailer;
- * without it, it stays in the outbox (readable by staff) and is printed to the development log.
+ * Every email is recorded in the outbox first, secrets masked (docs/decisions/072). With SMTP_URL set it is then sent
+ * with nodemailer; without it nothing is delivered: the outbox keeps the masked copy, and only in development is the
+ * whole email printed to the server's own log.
  */
 export function createMailer(db: Db, opts: { smtpUrl?: string; from: string; log: Logger; printToLog: boolean }) {
   const { smtpUrl } = opts;
   let transport: Promise<Transporter> | undefined;
   return {
     async send(mail: Mail): Promise<void> {
-      const row = await db.outboxEmail.create({ data: mail });
+      const row = await db.outboxEmail.create({ data: masked(mail) });
       if (!smtpUrl) {
         if (opts.printToLog) opts.log.info({ to: mail.to, subject: mail.subject, body: mail.body }, "email kept in outbox (no SMTP_URL)");
         return;

@@ -16,19 +16,19 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
   const read = ["read", "GenerationTask"] as ["read", "GenerationTask"];
 
   api.post("/api/Generation/picVideoSubmit", { summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id", tags, auth: "user", can, body: picVideoBody, before }, ({ principal, body }) =>
-    generation.picVideo(principal.userId, body),
+    generation.picVideo(principal.userId, body, principal.account),
   );
   api.post("/api/Generation/roleVideoSubmit", { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody, before }, ({ principal, body }) =>
-    generation.roleOrTextVideo(principal.userId, body, true),
+    generation.roleOrTextVideo(principal.userId, body, true, principal.account),
   );
   api.post("/api/Generation/textVideoSubmit", { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody, before }, ({ principal, body }) =>
-    generation.roleOrTextVideo(principal.userId, body, false),
+    generation.roleOrTextVideo(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody, before }, ({ principal, body }) => generation.images(principal.userId, body, false));
+  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody, before }, ({ principal, body }) => generation.images(principal.userId, body, false, principal.account));
   api.post("/api/Generation/generativeModel", { summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)", tags, auth: "user", can, body: textPicBody, before }, ({ principal, body }) =>
-    generation.images(principal.userId, body, false),
+    generation.images(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody, before }, ({ principal, body }) => generation.images(principal.userId, body, true));
+  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody, before }, ({ principal, body }) => generation.images(principal.userId, body, true, principal.account));
   api.post("/api/Generation/getDurationPoints", { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody }, ({ body }) => generation.quote(body));
   api.get("/api/Generation/uploadLists", { summary: "The caller's generated videos and images, newest first", tags, auth: "user", can: read, query: taskListQuery }, ({ principal, query }) =>
     generation.list(principal.userId, query),
@@ -49,9 +49,9 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
 
   api.get(
     "/api/Generation/progress",
-    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends", tags, auth: "user", can: read, query: streamQuery },
+    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned", tags, auth: "user", can: read, query: streamQuery },
     async ({ principal, query, req, res }) => {
-      const userId = principal.userId;
+      const { userId, sessionId } = principal;
       if (query.id) await generation.own(userId, query.id);
       const send = (data: unknown) => res.write(`event: progress\ndata: ${JSON.stringify(data)}\n\n`);
       let closed = false;
@@ -76,6 +76,9 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
             if (query.id) finish();
           } else send({ id: e.taskId, status: STATUS_TEXT[e.status as keyof typeof STATUS_TEXT], state: e.status, progress: e.progress });
         }).catch(finish);
+      }, (ended) => {
+        // a ban or a logout, from any instance: this stream's login is over (docs/decisions/075)
+        if ("sessionId" in ended ? ended.sessionId === sessionId : ended.userId === userId) finish();
       });
       if (closed) return void unsubscribe();
       res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });

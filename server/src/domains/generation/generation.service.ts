@@ -1,5 +1,7 @@
+import crypto from "node:crypto";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
+import { createSlots } from "../../db/slots.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { ENDED_TASK_STATUSES, IMAGE_MODES, PHOTO_MODES, VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
@@ -54,6 +56,12 @@ export interface TaskOutputs {
   height: number;
 }
 
+/** The caller's balance as read with their session at the start of the request (docs/decisions/074). */
+export interface KnownBalance {
+  points: number;
+  free_generations: number;
+}
+
 interface SubmitRequest {
   mode: GenerationMode;
   templateId?: number;
@@ -62,6 +70,7 @@ interface SubmitRequest {
   input: TaskInput;
   cost: number;
   idempotencyKey?: string;
+  known?: KnownBalance;
 }
 
 export function createGenerationService(deps: {
@@ -80,6 +89,10 @@ export function createGenerationService(deps: {
   const { db, config, credits, storage, templates, uploads, queue } = deps;
 
   const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
+  /** Charging transactions may hold at most half the pool; the rest stays free for reads and refusals. */
+  const chargingSlot = createSlots(Math.floor(config.DB_POOL_SIZE / 2));
+  /** The cost is small enough to be paid with a free generation. */
+  const freeEligible = (cost: number) => cost > 0 && cost <= config.GENERATION_PRICE_480P;
 
   /** Credits for a request: per started block of GENERATION_PRICE_SECONDS at the resolution's rate, or per image, times the template's price. */
   function price(o: { video: boolean; resolution: Resolution; durationSec: number; count: number; templatePrice: number }): number {
@@ -114,15 +127,21 @@ export function createGenerationService(deps: {
       const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
       if (existing) return answer(existing);
     }
+    // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
+    // conditional charge inside the transaction stays the guarantee for everything this lets through.
+    const k = r.known;
+    if (k && r.cost > 0 && !(freeEligible(r.cost) && k.free_generations > 0) && k.points < r.cost) throw new HttpError(402, MSG.notEnoughCredits);
     // start the queue (first submit of this process) before taking any lock
     await queue.ready();
     try {
-      const task = await db.$transaction(
+      const task = await chargingSlot(() => db.$transaction(
         async (tx) => {
-          const free = r.cost > 0 && r.cost <= config.GENERATION_PRICE_480P && (await credits.useFreeGeneration(tx, userId));
+          const free = freeEligible(r.cost) && (await credits.useFreeGeneration(tx, userId));
+          const jobId = crypto.randomUUID();
           const created = await tx.generationTask.create({
             data: {
               userId,
+              jobId,
               mode: r.mode,
               templateId: r.templateId ?? null,
               engine: config.GENERATION_ENGINE,
@@ -137,11 +156,11 @@ export function createGenerationService(deps: {
           if (!free && r.cost > 0) {
             await credits.charge({ userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` }, tx);
           }
-          await queue.send(tx, created.id);
+          await queue.send(tx, created.id, jobId);
           return created;
         },
         { maxWait: 20_000, timeout: 20_000 },
-      );
+      ));
       return answer(task);
     } catch (err) {
       if (r.idempotencyKey && isUniqueViolation(err)) {
@@ -204,6 +223,36 @@ export function createGenerationService(deps: {
     };
   }
 
+  /** Gives back what a task that just failed took: its free generation, or its credits through the ledger (once, by key). */
+  async function giveBack(tx: Tx, taskId: number): Promise<GenerationTask> {
+    const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
+    if (t.paidWith === "free") {
+      await credits.returnFreeGeneration(tx, t.userId);
+    } else if (t.cost > 0) {
+      await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
+    }
+    return t;
+  }
+
+  /**
+   * Fails the task and gives back what it took, exactly once however often it is called. With `only`, only while that
+   * attempt or that job still owns the task (a worker's last attempt; a dead-lettered job).
+   */
+  async function fail(taskId: number, error: string, only: { attempts?: number; jobId?: string | null } = {}): Promise<boolean> {
+    const task = await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ id: number }[]>`
+        UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
+        WHERE id = ${taskId} AND status IN ('queued', 'running')
+          AND (${only.attempts ?? null}::int IS NULL OR attempts = ${only.attempts ?? null}::int)
+          AND (${only.jobId === undefined}::boolean OR job_id IS NOT DISTINCT FROM ${only.jobId ?? null}::uuid)
+        RETURNING id`;
+      if (!rows.length) return null;
+      return giveBack(tx, taskId);
+    });
+    if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
+    return task !== null;
+  }
+
   async function own(userId: number, id: number) {
     const t = await db.generationTask.findFirst({ where: { id, userId, state: "active" } });
     if (!t) throw HttpError.notFound();
@@ -213,8 +262,12 @@ export function createGenerationService(deps: {
   return {
     /** What moderation may see and change of a task: the owner, and the visibility state (reports, takedowns). */
     moderated: {
-      owner: (c: Tx | Db, id: number) => c.generationTask.findUnique({ where: { id }, select: { userId: true } }),
-      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.generationTask.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+      /** A task is public while shared in the gallery (and finished); a report's suspension keeps it so, a takedown does not. */
+      find: async (c: Tx | Db, id: number) => {
+        const t = await c.generationTask.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true, status: true } });
+        return t && { userId: t.userId, state: t.state, isPublic: t.isPublic && t.status === "succeeded" && t.state !== "removed" };
+      },
+      setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.generationTask.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
     },
 
     /** Guest merge (auth): the guest's tasks become the account's, in the sign-in's transaction. */
@@ -228,7 +281,7 @@ export function createGenerationService(deps: {
     own,
     engineLabel: deps.engineLabel,
 
-    async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }) {
+    async picVideo(userId: number, b: { image_id?: number; video_id?: number; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, known?: KnownBalance) {
       if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
       const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
       const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : PHOTO_MODES);
@@ -237,11 +290,11 @@ export function createGenerationService(deps: {
       else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
     /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt-drawn picture. */
-    async roleOrTextVideo(userId: number, b: { role_id?: number; strength?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean) {
+    async roleOrTextVideo(userId: number, b: { role_id?: number; strength?: number; prompt?: string; audio_id?: number; template_id?: number; resolution: Resolution; duration: number; idempotency_key?: string }, requireRole: boolean, known?: KnownBalance) {
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
       const template = await templateFor(b.template_id, PHOTO_MODES);
@@ -249,10 +302,10 @@ export function createGenerationService(deps: {
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key });
+      return submit(userId, { mode, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
-    async images(userId: number, b: { prompt?: string; role_id?: number; strength?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean) {
+    async images(userId: number, b: { prompt?: string; role_id?: number; strength?: number; image_id?: number; template_id?: number; aspect: string; count?: number; idempotency_key?: string }, batch: boolean, known?: KnownBalance) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
       const template = await templateFor(b.template_id, IMAGE_MODES);
       const count = batch ? (b.count ?? 4) : 1;
@@ -260,7 +313,7 @@ export function createGenerationService(deps: {
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1 });
-      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key });
+      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
     async quote(b: { resolution: Resolution; duration: number; template_id?: number; type: "video" | "image"; count: number }) {
@@ -328,27 +381,39 @@ export function createGenerationService(deps: {
 
     // ---- worker side: every transition is conditional, so a job run twice changes nothing the second time ----
 
-    /** Marks the task generating for a new attempt; null when it already ended (the job is then a no-op). */
-    async beginAttempt(taskId: number): Promise<GenerationTask | null> {
+    /**
+     * Marks the task generating for a new attempt by this job; null (the job is then a no-op) when the task ended, when
+     * another job is now entitled to it (it was recovered from a dead worker), or when a live worker is still running it
+     * (its heartbeat is fresh): one task never runs twice at once (docs/decisions/076).
+     */
+    async beginAttempt(taskId: number, jobId?: string): Promise<GenerationTask | null> {
       const rows = await db.$queryRaw<{ id: number }[]>`
-        UPDATE generation_tasks SET status = 'running', attempts = attempts + 1, progress = 0, error = NULL, started_at = COALESCE(started_at, now())
-        WHERE id = ${taskId} AND status IN ('queued', 'running') RETURNING id`;
+        UPDATE generation_tasks SET status = 'running', attempts = attempts + 1, progress = 0, error = NULL, started_at = COALESCE(started_at, now()), heartbeat_at = now()
+        WHERE id = ${taskId} AND job_id IS NOT DISTINCT FROM ${jobId ?? null}::uuid
+          AND (status = 'queued' OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${config.GENERATION_STALE_SECONDS}))))
+        RETURNING id`;
       if (!rows.length) return null;
       const t = await db.generationTask.findUniqueOrThrow({ where: { id: taskId } });
       await publishProgress(db, { taskId, userId: t.userId, status: t.status, progress: 0 });
       return t;
     },
 
+    /** The running attempt is alive; false when it is no longer this attempt's to run (recovered, failed, cancelled by a ban). */
+    async heartbeat(task: GenerationTask): Promise<boolean> {
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts }, data: { heartbeatAt: new Date() } });
+      return n.count === 1;
+    },
+
     async reportProgress(task: GenerationTask, percent: number) {
-      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", progress: { lt: percent } }, data: { progress: percent } });
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts, progress: { lt: percent } }, data: { progress: percent } });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "running", progress: percent });
     },
 
-    /** Records the outputs; false when the task had already ended (a duplicate run), in which case the caller discards its files. */
+    /** Records the outputs; false when this attempt no longer owns the task (a duplicate or superseded run), in which case the caller discards its files. */
     async complete(task: GenerationTask, out: TaskOutputs): Promise<boolean> {
       const expiresAt = new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
       const n = await db.generationTask.updateMany({
-        where: { id: task.id, status: "running" },
+        where: { id: task.id, status: "running", attempts: task.attempts },
         data: { status: "succeeded", progress: 100, outputKey: out.mainKey, posterKey: out.posterKey, outputs: out as object, finishedAt: new Date(), expiresAt, error: null },
       });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "succeeded", progress: 100 });
@@ -357,27 +422,57 @@ export function createGenerationService(deps: {
 
     /** Back to "to be generated" while pg-boss waits to retry. */
     async retryLater(task: GenerationTask, error: string) {
-      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running" }, data: { status: "queued", progress: 0, error: error.slice(0, 500) } });
+      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts }, data: { status: "queued", progress: 0, error: error.slice(0, 500) } });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "queued", progress: 0 });
     },
 
-    /** Fails the task and gives back what it took, exactly once however often it is called. */
-    async fail(taskId: number, error: string): Promise<boolean> {
-      const task = await db.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<{ id: number }[]>`
-          UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
-          WHERE id = ${taskId} AND status IN ('queued', 'running') RETURNING id`;
-        if (!rows.length) return null;
-        const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
-        if (t.paidWith === "free") {
-          await credits.returnFreeGeneration(tx, t.userId);
-        } else if (t.cost > 0) {
-          await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
+    /**
+     * Running tasks whose worker went silent (killed, frozen, cut off) for GENERATION_STALE_SECONDS: each gets a new job
+     * and its old job is cancelled, in one transaction, or is failed and refunded when its attempts are used up.
+     * Every worker sweeps; the conditional update lets exactly one of them take each task.
+     */
+    async recoverStalled(): Promise<number> {
+      const stale = await db.$queryRaw<{ id: number; attempts: number; job_id: string | null; user_id: number }[]>`
+        SELECT id, attempts, job_id::text AS job_id, user_id FROM generation_tasks
+        WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => ${config.GENERATION_STALE_SECONDS}) ORDER BY id LIMIT 100`;
+      const message = "The worker running this generation stopped";
+      let recovered = 0;
+      for (const t of stale) {
+        if (t.attempts > config.GENERATION_RETRY_LIMIT) {
+          if (await fail(t.id, message, { attempts: t.attempts })) recovered++;
+          continue;
         }
-        return t;
-      });
-      if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
-      return task !== null;
+        const moved = await db.$transaction(async (tx) => {
+          const jobId = crypto.randomUUID();
+          const n = await tx.$executeRaw`
+            UPDATE generation_tasks SET status = 'queued', progress = 0, job_id = ${jobId}::uuid, error = ${message}
+            WHERE id = ${t.id} AND status = 'running' AND attempts = ${t.attempts}
+              AND heartbeat_at < now() - make_interval(secs => ${config.GENERATION_STALE_SECONDS})`;
+          if (!n) return false;
+          await queue.send(tx, t.id, jobId);
+          if (t.job_id) await queue.cancel(tx, t.job_id);
+          await publishProgress(tx, { taskId: t.id, userId: t.user_id, status: "queued", progress: 0 });
+          return true;
+        });
+        if (moved) recovered++;
+      }
+      return recovered;
+    },
+
+    fail,
+
+    /**
+     * A banned account's unfinished tasks are failed (and refunded) in the ban's transaction: a worker still rendering
+     * one sees it at its next heartbeat and stops, and its result can no longer be recorded or delivered.
+     */
+    async cancelForAccount(tx: Tx, userId: number, error: string): Promise<void> {
+      const rows = await tx.$queryRaw<{ id: number }[]>`
+        UPDATE generation_tasks SET status = 'failed', error = ${error.slice(0, 500)}, finished_at = now()
+        WHERE user_id = ${userId} AND status IN ('queued', 'running') RETURNING id`;
+      for (const { id } of rows) {
+        const t = await giveBack(tx, id);
+        await publishProgress(tx, { taskId: id, userId, status: "failed", progress: t.progress });
+      }
     },
 
     /** Results past GENERATION_RESULT_TTL_HOURS: marked expired and their files deleted. */

@@ -13,12 +13,24 @@ export interface ProgressEvent {
   progress: number;
 }
 
+/** NOTIFY channel saying that logins ended (a ban, a logout): every instance closes those logins' open streams. */
+export const SESSION_ENDED_CHANNEL = "reverie_session_ended";
+
+/** Either one login (a logout) or every login of an account (a ban, a merge). */
+export type SessionEndedEvent = { sessionId: number } | { userId: number };
+
+/** Sent inside the caller's transaction when it has one: delivered only if the revocation commits. */
+export async function publishSessionEnded(db: Db | Tx, e: SessionEndedEvent): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${SESSION_ENDED_CHANNEL}, ${JSON.stringify(e)})`;
+}
+
 /** Publishes through PostgreSQL, so a browser connected to any API instance hears it. */
 export async function publishProgress(db: Db | Tx, e: ProgressEvent): Promise<void> {
   await db.$executeRaw`SELECT pg_notify(${PROGRESS_CHANNEL}, ${JSON.stringify(e)})`;
 }
 
 type Listener = (e: ProgressEvent) => void;
+type EndedListener = (e: SessionEndedEvent) => void;
 
 /**
  * One LISTEN connection per process, fanned out to the SSE streams it serves. Connects on first use and
@@ -26,6 +38,7 @@ type Listener = (e: ProgressEvent) => void;
  */
 export function createProgressHub(databaseUrl: string | undefined, log: Logger) {
   const listeners = new Set<Listener>();
+  const endedListeners = new Set<EndedListener>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
   let closed = false;
@@ -34,14 +47,15 @@ export function createProgressHub(databaseUrl: string | undefined, log: Logger) 
     if (!databaseUrl) throw new Error("live progress needs the database URL");
     const c = new pg.Client({ connectionString: databaseUrl, application_name: "reverie-progress" });
     c.on("notification", (n) => {
-      if (n.channel !== PROGRESS_CHANNEL || !n.payload) return;
-      let e: ProgressEvent;
+      if (!n.payload) return;
+      let e: unknown;
       try {
-        e = JSON.parse(n.payload) as ProgressEvent;
+        e = JSON.parse(n.payload);
       } catch {
         return;
       }
-      for (const l of listeners) l(e);
+      if (n.channel === PROGRESS_CHANNEL) for (const l of listeners) l(e as ProgressEvent);
+      else if (n.channel === SESSION_ENDED_CHANNEL) for (const l of endedListeners) l(e as SessionEndedEvent);
     });
     c.on("error", (err) => {
       log.warn({ err }, "progress listener lost its connection");
@@ -51,7 +65,7 @@ export function createProgressHub(databaseUrl: string | undefined, log: Logger) 
       if (!closed && listeners.size) setTimeout(() => void ensure().catch(() => undefined), 500).unref();
     });
     await c.connect();
-    await c.query(`LISTEN ${PROGRESS_CHANNEL}`);
+    await c.query(`LISTEN ${PROGRESS_CHANNEL}; LISTEN ${SESSION_ENDED_CHANNEL}`);
     client = c;
   }
 
@@ -63,14 +77,20 @@ export function createProgressHub(databaseUrl: string | undefined, log: Logger) 
   }
 
   return {
-    async subscribe(listener: Listener): Promise<() => void> {
+    /** `ended` hears every ended login, so a stream can close when its own login or account is ended. */
+    async subscribe(listener: Listener, ended?: EndedListener): Promise<() => void> {
       listeners.add(listener);
+      if (ended) endedListeners.add(ended);
       await ensure();
-      return () => listeners.delete(listener);
+      return () => {
+        listeners.delete(listener);
+        if (ended) endedListeners.delete(ended);
+      };
     },
     async close() {
       closed = true;
       listeners.clear();
+      endedListeners.clear();
       await client?.end().catch(() => undefined);
     },
   };

@@ -18,6 +18,8 @@ export interface TrainingPollData {
 
 export interface GenerationJobData {
   taskId: number;
+  /** This job's own id, which the task names while this job is the one entitled to run it (absent in older jobs). */
+  jobId?: string;
 }
 
 /**
@@ -53,11 +55,12 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
   return {
     /** The started pg-boss instance. */
     ready: () => (starting ??= start()),
-    /** Enqueues a task's job inside `tx`; the NOTIFY is delivered only if that transaction commits. */
-    async send(tx: Tx, taskId: number): Promise<string> {
+    /** Enqueues a task's job, with the id the task records, inside `tx`; the NOTIFY is delivered only if that transaction commits. */
+    async send(tx: Tx, taskId: number, jobId: string): Promise<string> {
       const boss = await this.ready();
-      const id = await boss.send(GENERATION_QUEUE, { taskId } satisfies GenerationJobData, {
-        db: txExecutor(tx),
+      const id = await boss.send(GENERATION_QUEUE, { taskId, jobId } satisfies GenerationJobData, {
+        id: jobId,
+        db: executorFor(tx),
         retryLimit: o.config.GENERATION_RETRY_LIMIT,
         retryDelay: o.config.GENERATION_RETRY_DELAY_SECONDS,
         expireInSeconds: o.config.GENERATION_TIMEOUT_SECONDS,
@@ -66,11 +69,16 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
       await tx.$executeRaw`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})`;
       return id;
     },
+    /** Cancels a job inside `tx` (a task recovered from a dead worker gets a new one; the old must never run again). */
+    async cancel(tx: Tx, jobId: string): Promise<void> {
+      const boss = await this.ready();
+      await boss.cancel(GENERATION_QUEUE, jobId, { db: executorFor(tx) });
+    },
     /** Polls a training `afterSeconds` from now; inside `tx` when given, so the poll exists exactly when the model does. */
     async sendTrainingPoll(tx: Tx | null, modelId: number, afterSeconds: number): Promise<void> {
       const boss = await this.ready();
       await boss.send(TRAINING_POLL_QUEUE, { modelId } satisfies TrainingPollData, {
-        ...(tx ? { db: txExecutor(tx) } : {}),
+        ...(tx ? { db: executorFor(tx) } : {}),
         startAfter: afterSeconds,
         retryLimit: 5,
         retryDelay: afterSeconds,
@@ -88,10 +96,11 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
 
 export type GenerationQueue = ReturnType<typeof createGenerationQueue>;
 
-/** pg-boss's own parameterised SQL run inside a Prisma transaction; values are bound, never spliced into the text. */
-function txExecutor(tx: Tx) {
+/** pg-boss's `db` option: its SQL runs inside the caller's Prisma transaction. */
+function executorFor(tx: Tx) {
   return {
     executeSql: async (text: string, values: unknown[]) => ({
+      // pg-boss's own parameterised SQL; values are bound, never spliced into the text
       rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)),
     }),
   };
@@ -103,6 +112,8 @@ function ignoreExists(err: Error) {
 
 function toParam(v: unknown): unknown {
   if (v === undefined) return null;
+  // id lists (cancel) are PostgreSQL arrays; other objects are pg-boss's JSON values
+  if (Array.isArray(v)) return v;
   if (v !== null && typeof v === "object" && !(v instanceof Date)) return JSON.stringify(v);
   return v;
 }

@@ -12,37 +12,45 @@ interface Deps {
   revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
   /** Tasks and uploads as their owning domains (generation, uploads) let moderation see and change them. */
   owned: Record<"task" | "upload", ModeratedContent>;
+  /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
+  cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
 }
 
-/** Who owns a reported thing, and how to change its visibility; one per kind of reportable content. */
+/** What a report needs to know about the reported thing: whose it is, its state, and whether everyone can see it. */
+export interface Reported {
+  userId: number | null;
+  state: ContentState;
+  /** Shared with everyone: a creation in the gallery, a shared character, a creator page (still so while suspended by a report, not once removed). */
+  isPublic: boolean;
+}
+
+/** How a reported thing is looked up and its visibility changed; one per kind of reportable content. */
 export interface ModeratedContent {
-  owner(c: Tx | Db, id: number): Promise<{ userId: number | null } | null>;
-  /** Sets the state; with `from`, only content currently in that state changes. */
-  setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<unknown>;
-}
-
-interface ContentTable {
-  findUnique(args: { where: { id: number }; select: { userId: true } }): Promise<{ userId: number | null } | null>;
-  updateMany(args: { where: { id: number; state?: ContentState }; data: { state: ContentState } }): Promise<unknown>;
+  find(c: Tx | Db, id: number): Promise<Reported | null>;
+  /** Sets the state; with `from`, only content currently in that state changes. True when it changed. */
+  setState(c: Tx, id: number, state: ContentState, from?: ContentState): Promise<boolean>;
 }
 
 /** characters and creator_pages have no domain of their own yet (the creators domain takes them over, docs/decisions/050). */
-const tables: Record<"character" | "creator_page", (c: Tx | Db) => ContentTable> = {
-  character: (c) => c.character,
-  creator_page: (c) => c.creatorPage,
+const unowned: Record<"character" | "creator_page", ModeratedContent> = {
+  character: {
+    find: async (c, id) => {
+      const ch = await c.character.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true } });
+      return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
+    },
+    setState: async (c, id, state, from) => (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+  },
+  creator_page: {
+    find: async (c, id) => {
+      const p = await c.creatorPage.findUnique({ where: { id }, select: { userId: true, state: true } });
+      return p && { ...p, isPublic: p.state !== "removed" };
+    },
+    setState: async (c, id, state, from) => (await c.creatorPage.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+  },
 };
 
-const unowned = Object.fromEntries(
-  Object.entries(tables).map(([type, table]) => [
-    type,
-    {
-      owner: (c: Tx | Db, id: number) => table(c).findUnique({ where: { id }, select: { userId: true } }),
-      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => table(c).updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
-    },
-  ]),
-) as Record<"character" | "creator_page", ModeratedContent>;
-
-const CONTENT_RESOURCE = { character: "Character", creator_page: "CreatorPage" } as const;
+/** The audit log's name for each kind of content. */
+const RESOURCE: Record<ReportTarget, string> = { task: "GenerationTask", upload: "Upload", character: "Character", creator_page: "CreatorPage" };
 const contentState = {
   character: (c: Tx, id: number) => c.character.findUnique({ where: { id }, select: { id: true, userId: true, state: true } }),
   creator_page: (c: Tx, id: number) => c.creatorPage.findUnique({ where: { id }, select: { id: true, userId: true, state: true } }),
@@ -59,10 +67,10 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
 }
 
 /**
- * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends the content in the same
- * transaction that files it; a ban revokes every token of the account before it commits.
+ * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends public content (or the reporter's own)
+ * in the same transaction that files it; a ban revokes every token of the account, and fails its renders, before it commits.
  */
-export function createModerationService({ db, audit, revokeUserSessions, owned }: Deps) {
+export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks }: Deps) {
   const content: Record<ReportTarget, ModeratedContent> = { ...unowned, ...owned };
   async function ban(tx: Tx, staffId: number, userId: number, reason: string) {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
@@ -70,6 +78,8 @@ export function createModerationService({ db, audit, revokeUserSessions, owned }
     const created = await tx.ban.create({ data: { userId, reason, staffId } });
     if (!before.bannedAt) await tx.user.update({ where: { id: userId }, data: { bannedAt: created.createdAt } });
     await revokeUserSessions(userId, tx);
+    // renders in progress are not finished for, nor delivered to, a banned account
+    await cancelUserTasks(tx, userId, "The account was banned");
     await audit.record(tx, { staffId, action: "ban", resource: "User", resourceId: userId, before, after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id }, reason });
     return created;
   }
@@ -78,9 +88,24 @@ export function createModerationService({ db, audit, revokeUserSessions, owned }
     const before = await tx.report.findUnique({ where: { id: reportId } });
     if (!before) throw HttpError.notFound();
     if (before.status !== "open") throw HttpError.conflict("This report is already resolved");
-    const after = await tx.report.update({ where: { id: reportId }, data: { status, resolvedAt: new Date(), resolvedById: staffId } });
+    const after = await tx.report.update({ where: { id: reportId, status: "open" }, data: { status, resolvedAt: new Date(), resolvedById: staffId } });
     await audit.record(tx, { staffId, action, resource: "Report", resourceId: reportId, before, after, reason });
     return after;
+  }
+
+  /**
+   * A dismissed underage report gives back what it suspended, unless another open underage report about the same
+   * content still holds it; content taken down stays down (only "suspended" turns back to "active").
+   */
+  async function liftSuspension(tx: Tx, staffId: number, report: { id: number; targetType: ReportTarget; targetId: number; suspendedContent: boolean }, reason: string) {
+    if (!report.suspendedContent) return;
+    // reports about one piece of content are resolved one at a time, so two dismissals cannot both see the other still open
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`report-target:${report.targetType}:${report.targetId}`}, 0))`;
+    const holding = await tx.report.count({ where: { targetType: report.targetType, targetId: report.targetId, suspendedContent: true, status: "open", id: { not: report.id } } });
+    if (holding) return;
+    if (await content[report.targetType].setState(tx, report.targetId, "active", "suspended")) {
+      await audit.record(tx, { staffId, action: "restore", resource: RESOURCE[report.targetType], resourceId: report.targetId, before: { id: report.targetId, state: "suspended" }, after: { id: report.targetId, state: "active", reportId: report.id }, reason });
+    }
   }
 
   /** Removes the content; open reports about it are answered by the same takedown. */
@@ -96,16 +121,33 @@ export function createModerationService({ db, audit, revokeUserSessions, owned }
   }
 
   return {
-    /** POST /api/report: anyone, signed in or not. */
+    /**
+     * POST /api/report. Public content (a shared creation, a shared character, a creator page) may be reported by
+     * anyone, signed in or not; private content only by its owner. Anything else answers exactly as an id that does not
+     * exist, so a report never tells whether someone's private work is there. An underage report suspends the content
+     * at once (audited, as the system) when it is public or comes from its owner (docs/decisions/071).
+     */
     async fileReport(reporterUserId: number | null, input: ReportBody) {
       return db.$transaction(async (tx) => {
-        const owner = await content[input.target_type].owner(tx, input.target_id);
-        if (!owner) throw HttpError.notFound();
+        const target = await content[input.target_type].find(tx, input.target_id);
+        const ownReport = reporterUserId !== null && target?.userId === reporterUserId;
+        if (!target || !(target.isPublic || ownReport)) throw HttpError.notFound();
+        const suspends = input.reason === "underage" && target.state !== "removed";
         const report = await tx.report.create({
-          data: { reporterUserId, targetType: input.target_type, targetId: input.target_id, targetUserId: owner.userId, reason: input.reason, details: input.details },
+          data: { reporterUserId, targetType: input.target_type, targetId: input.target_id, targetUserId: target.userId, reason: input.reason, details: input.details, suspendedContent: suspends },
         });
         // underage: hidden from everyone before any moderator looks at it; removed content stays removed
-        if (input.reason === "underage") await content[input.target_type].setState(tx, input.target_id, "suspended", "active");
+        if (suspends && (await content[input.target_type].setState(tx, input.target_id, "suspended", "active"))) {
+          await audit.record(tx, {
+            staffId: null,
+            action: "suspend",
+            resource: RESOURCE[input.target_type],
+            resourceId: input.target_id,
+            before: { id: input.target_id, state: "active" },
+            after: { id: input.target_id, state: "suspended", reportId: report.id },
+            reason: `underage report #${report.id}`,
+          });
+        }
         return { id: report.id };
       });
     },
@@ -120,7 +162,13 @@ export function createModerationService({ db, audit, revokeUserSessions, owned }
       return r ? withAge(r) : null;
     },
 
-    dismiss: (staffId: number, reportId: number, reason: string) => db.$transaction((tx) => resolve(tx, staffId, reportId, "dismissed", "dismiss", reason)),
+    /** Nothing wrong found: what the report suspended is shown again (audited), unless another open report holds it. */
+    dismiss: (staffId: number, reportId: number, reason: string) =>
+      db.$transaction(async (tx) => {
+        const report = await resolve(tx, staffId, reportId, "dismissed", "dismiss", reason);
+        await liftSuspension(tx, staffId, report, reason);
+        return report;
+      }),
 
     takeDown: (staffId: number, reportId: number, reason: string) => db.$transaction((tx) => takeDown(tx, staffId, reportId, reason)),
 
@@ -170,7 +218,7 @@ export function createModerationService({ db, audit, revokeUserSessions, owned }
         if (before.state === "removed") throw HttpError.conflict("This content is already taken down");
         await removeContent(tx, staffId, targetType, targetId);
         const after = await contentState[targetType](tx, targetId);
-        await audit.record(tx, { staffId, action: "takedown", resource: CONTENT_RESOURCE[targetType], resourceId: targetId, before, after, reason });
+        await audit.record(tx, { staffId, action: "takedown", resource: RESOURCE[targetType], resourceId: targetId, before, after, reason });
         return after;
       }),
   };

@@ -21,6 +21,8 @@ export const POLL_MAX_TRIES = 50;
 export const REFUND_REASON_REQUIRED = "Please enter a reason for the refund";
 export const ONLY_PAID_REFUNDABLE = "Only a paid order can be refunded";
 export const CREDITS_ALREADY_SPENT = "The credits of this order have already been spent";
+/** failure_reason of an order paid after its account was banned: paid, credited to nobody, to be refunded (docs/decisions/075). */
+export const BANNED_AT_PAYMENT = "account_banned";
 /** A refund waits on the provider inside its transaction; give it that long. */
 const REFUND_TIMEOUT_MS = 30_000;
 
@@ -244,6 +246,13 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
             const flagged = await tx.order.update({ where: { id: order.id }, data: { failureReason: "amount_mismatch" } });
             return { duplicate: false, order: flagged, changed: false };
           }
+          const owner = await tx.user.findUniqueOrThrow({ where: { id: order.userId }, select: { bannedAt: true } });
+          if (owner.bannedAt) {
+            // the money came in, but a banned account gets nothing: the caller returns it through the provider
+            log.warn({ provider, orderNo: order.orderNo, userId: order.userId }, "order paid after its account was banned; not credited");
+            const held = await tx.order.update({ where: { id: order.id }, data: { status: "paid", paidAt: new Date(), failureReason: BANNED_AT_PAYMENT } });
+            return { duplicate: false, order: held, changed: true };
+          }
           await credits.grant({ userId: order.userId, amount: order.credits, reason: "purchase", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:paid` }, tx);
           const paid = await tx.order.update({ where: { id: order.id }, data: { status: "paid", paidAt: new Date(), failureReason: null } });
           return { duplicate: false, order: paid, changed: true };
@@ -267,19 +276,26 @@ export function createOrdersService(deps: { db: Db; config: Config; credits: Cre
           if (!rows.length) throw HttpError.notFound();
           const order = await tx.order.findUniqueOrThrow({ where: { id: r.orderId } });
           if (order.status !== "paid") throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
+          const credited = order.failureReason !== BANNED_AT_PAYMENT;
           try {
-            await credits.charge({ userId: order.userId, amount: order.credits, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
+            if (credited) await credits.charge({ userId: order.userId, amount: order.credits, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
           } catch (err) {
             if (err instanceof HttpError && err.status === 402) throw HttpError.conflict(CREDITS_ALREADY_SPENT);
             throw err;
           }
           const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded" } });
-          await audit.record(tx, { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: order.id, before: { status: "paid" }, after: { status: "refunded", credits: -order.credits }, reason });
+          await audit.record(tx, { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: order.id, before: { status: "paid" }, after: { status: "refunded", credits: credited ? -order.credits : 0 }, reason });
           await returnMoney(order);
           return refunded;
         },
         { timeout: REFUND_TIMEOUT_MS },
       );
+    },
+
+    /** A held order (paid after a ban, never credited) whose money the provider has returned. */
+    async markBannedRefunded(orderId: number): Promise<Order> {
+      await db.order.updateMany({ where: { id: orderId, status: "paid", failureReason: BANNED_AT_PAYMENT }, data: { status: "refunded" } });
+      return db.order.findUniqueOrThrow({ where: { id: orderId } });
     },
 
     /** The sweep: orders left unpaid past their time become expired. Called by a timer (or a test) with the current time. */

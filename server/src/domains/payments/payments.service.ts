@@ -3,10 +3,11 @@ import type { AppAbility } from "../../authz/abilities.ts";
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
-import { orderView, paymentStatusView, type OrdersService } from "../orders/orders.service.ts";
+import type { Order } from "../../db/generated/client.ts";
+import { BANNED_AT_PAYMENT, orderView, paymentStatusView, type AppliedUpdate, type OrdersService } from "../orders/orders.service.ts";
 import type { PaypalProvider } from "./providers/paypal.provider.ts";
 import { OPEN_ORDER_STATUSES, PROVIDERS, type ProviderName } from "../../contract/orders.ts";
-import { InvalidNotification, ProviderUnavailable, type NotificationHeaders, type PaymentProvider } from "./providers/provider.ts";
+import { InvalidNotification, ProviderUnavailable, type NotificationHeaders, type PaymentProvider, type PaymentUpdate } from "./providers/provider.ts";
 
 export type ProviderRegistry = { [K in ProviderName]: K extends "paypal" ? PaypalProvider : PaymentProvider };
 
@@ -40,6 +41,33 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     return provider;
   }
 
+  /**
+   * Applies a verified provider update. An order that it finds paid after its account was banned was credited to
+   * nobody; its money goes back through the provider at once. A provider that cannot refund (or fails to) leaves it
+   * held — paid, uncredited, `account_banned` — for staff to refund from the console (docs/decisions/075).
+   */
+  async function apply(providerName: ProviderName, u: PaymentUpdate): Promise<AppliedUpdate> {
+    const result = await orders.applyUpdate(providerName, u);
+    const o = result.order;
+    if (result.changed && o?.status === "paid" && o.failureReason === BANNED_AT_PAYMENT) return { ...result, order: await refundHeld(o) };
+    return result;
+  }
+
+  async function refundHeld(order: Order): Promise<Order> {
+    const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
+    if (!provider?.refund || !order.providerRef) {
+      log.error({ orderNo: order.orderNo }, "order paid after a ban cannot be refunded automatically; held for staff");
+      return order;
+    }
+    try {
+      await provider.refund(order.providerRef);
+    } catch (err) {
+      log.error({ err, orderNo: order.orderNo }, "refund of an order paid after a ban failed; held for staff");
+      return order;
+    }
+    return orders.markBannedRefunded(order.id);
+  }
+
   /** Asks the provider what happened to a checkout the browser is waiting on, and applies a verified answer. */
   async function refresh(orderId: number) {
     const order = await orders.reload(orderId);
@@ -48,7 +76,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     if (!provider.available()) return order;
     try {
       const update = await provider.queryPayment(order.providerRef);
-      if (update) return (await orders.applyUpdate(provider.name, update)).order ?? order;
+      if (update) return (await apply(provider.name, update)).order ?? order;
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
       log.warn({ err, orderNo: order.orderNo }, "payment status query failed; answering the stored status");
@@ -101,7 +129,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         if (err instanceof ProviderUnavailable) throw new HttpError(503, MSG.paymentUnavailable);
         throw err;
       }
-      const result = await orders.applyUpdate(provider.name, update);
+      const result = await apply(provider.name, update);
       // A genuine event that settles nothing (PayPal: the buyer approved) is the moment to ask the provider.
       if (!result.duplicate && !update.outcome && result.order) await refresh(result.order.id);
       return { received: true, duplicate: result.duplicate };
@@ -125,7 +153,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
         throw err;
       }
-      const current = update ? ((await orders.applyUpdate("paypal", update)).order ?? order) : await orders.reload(order.id);
+      const current = update ? ((await apply("paypal", update)).order ?? order) : await orders.reload(order.id);
       if (current.status === "failed") throw new HttpError(402, MSG.paymentDeclined, paymentStatusView(current));
       return paymentStatusView(current);
     },

@@ -80,16 +80,24 @@ export function createStaffService(db: Db, audit: AuditService) {
       });
     },
 
-    /** What the product would have sent (or did send): useful when no SMTP is configured. */
+    /**
+     * What the product sent (or could not send), with login codes masked. Reading it says who writes to whom, so every
+     * read is audited: the list with its filter, one email with its id.
+     */
     outbox: {
-      list: (params: ListParams<OutboxFilter>) => {
+      list: async (staffId: number, params: ListParams<OutboxFilter>) => {
         const f = params.filter;
+        await audit.record(db, { staffId, action: "list", resource: "OutboxEmail", resourceId: null, after: { filter: f, sort: params.sort, range: params.range } });
         return pageOf(db.outboxEmail, params, {
           ...matching(f, ["to"]),
           ...(f.q ? { OR: [{ to: { contains: f.q, mode: "insensitive" } }, { subject: { contains: f.q, mode: "insensitive" } }] } : {}),
         });
       },
-      get: (id: number) => db.outboxEmail.findUnique({ where: { id } }),
+      get: async (staffId: number, id: number) => {
+        const row = await db.outboxEmail.findUnique({ where: { id } });
+        if (row) await audit.record(db, { staffId, action: "read", resource: "OutboxEmail", resourceId: id });
+        return row;
+      },
     },
   };
 }

@@ -4,14 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import sharp, { type Sharp } from "sharp";
 import type { Db, Tx } from "../../db/client.ts";
+import { createSlots } from "../../db/slots.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import type { UploadKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { IMAGE_TYPES, UPLOAD_LIMITS } from "../../contract/uploads.ts";
-import { BmpError, bmpSize, decodeBmp } from "../../storage/bmp.ts";
-import { ffmpeg, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../../storage/media-tools.ts";
+import { bmpSize, bmpToPng } from "../../storage/bmp.ts";
+import { ffmpeg, measuredDurationSec, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../../storage/media-tools.ts";
 
 /** SPEC.md §5 / §9 limits. */
 export const LIMITS = {
@@ -58,27 +59,39 @@ async function withProbedMedia<T>(
   try {
     const src = path.join(dir, "source");
     await fs.writeFile(src, file.buffer);
-    const info = await probe(src).catch((err) => {
+    const unreadable = (err: unknown) => {
       if (err instanceof MediaToolError) throw HttpError.badRequest(rule.unreadable);
       throw err;
-    });
-    return await fn(dir, src, info, kind);
+    };
+    const [header, durationSec] = await Promise.all([probe(src).catch(unreadable), measuredDurationSec(src).catch(unreadable)]);
+    // the length is measured from the packets, never taken from the header's claim (docs/decisions/073)
+    return await fn(dir, src, { ...header, durationSec }, kind);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
+/**
+ * Images decoded at once per process: one core fewer than the machine has, so several large uploads never take every
+ * core from the thread answering requests (docs/decisions/073). The others wait, holding only their upload buffer.
+ */
+const imageSlot = createSlots(os.availableParallelism() - 1);
+
 /** Decodes an uploaded image by content and returns it re-encoded without metadata (EXIF, GPS), plus a thumbnail. */
-export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb: Buffer; width: number; height: number; ext: "jpg" | "png"; mime: string }> {
+export function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb: Buffer; width: number; height: number; ext: "jpg" | "png"; mime: string }> {
+  return imageSlot(() => decodeAndReencode(buf));
+}
+
+async function decodeAndReencode(buf: Buffer): Promise<{ data: Buffer; thumb: Buffer; width: number; height: number; ext: "jpg" | "png"; mime: string }> {
   const kind = sniff(buf);
   if (!kind || !IMAGE_KINDS.has(kind)) throw HttpError.badRequest(MSG.imageFormat);
   let input: Sharp;
   try {
     if (kind === "bmp") {
+      // pixel limit from the header, before anything is decoded
       const { width, height } = bmpSize(buf);
       if (width * height > LIMITS.imagePixels) throw HttpError.badRequest(MSG.imageTooManyPixels);
-      const raw = decodeBmp(buf, LIMITS.imagePixels);
-      input = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+      input = sharp(await bmpToPng(buf, LIMITS.imageMaxSide), { failOn: "error" });
     } else {
       const meta = await sharp(buf).metadata();
       if (!meta.width || !meta.height) throw HttpError.badRequest(MSG.imageUnreadable);
@@ -94,7 +107,6 @@ export async function normaliseImage(buf: Buffer): Promise<{ data: Buffer; thumb
     return { data, thumb, width: info.width, height: info.height, ext: hasAlpha ? "png" : "jpg", mime: hasAlpha ? "image/png" : "image/jpeg" };
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    if (err instanceof BmpError && err.message === "too many pixels") throw HttpError.badRequest(MSG.imageTooManyPixels);
     if (err instanceof Error && /pixel limit/i.test(err.message)) throw HttpError.badRequest(MSG.imageTooManyPixels);
     throw HttpError.badRequest(MSG.imageUnreadable);
   }
@@ -131,13 +143,18 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
     return view(created);
   }
 
-  const sha = (b: Buffer) => crypto.createHash("sha256").update(b).digest("hex");
+  /** WebCrypto hashes on libuv's thread pool: a 100 MB video is not hashed on the thread that answers requests. */
+  const sha = async (b: Buffer) => Buffer.from(await crypto.subtle.digest("SHA-256", b)).toString("hex");
 
   return {
     /** What moderation may see and change of an upload: the owner, and the visibility state (reports, takedowns). */
     moderated: {
-      owner: (c: Tx | Db, id: number) => c.upload.findUnique({ where: { id }, select: { userId: true } }),
-      setState: (c: Tx, id: number, state: ContentState, from?: ContentState) => c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } }),
+      /** Uploads are never shown to anyone but their owner. */
+      find: async (c: Tx | Db, id: number) => {
+        const u = await c.upload.findUnique({ where: { id }, select: { userId: true, state: true } });
+        return u && { ...u, isPublic: false };
+      },
+      setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
     },
 
     /** Guest merge (auth): the guest's uploads become the account's, in the sign-in's transaction. */
@@ -158,7 +175,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
           { key: mediaKey(userId, "uploads", img.ext), data: img.data, mime: img.mime },
           { key: mediaKey(userId, "thumbs", "jpg"), data: img.thumb, mime: "image/jpeg" },
         ],
-        { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: sha(file.buffer), consentAt: new Date() },
+        { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: await sha(file.buffer), consentAt: new Date() },
       );
     },
 
@@ -185,7 +202,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
           durationMs: Math.round(length * 1000),
           trimStartMs: Math.round(start * 1000),
           trimEndMs: Math.round(end * 1000),
-          sha256: sha(file.buffer),
+          sha256: await sha(file.buffer),
           consentAt: null,
         });
       });
@@ -235,7 +252,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
             height: info.video.height,
             durationMs: Math.round(length * 1000),
             ...(whole ? {} : { trimStartMs: Math.round(start * 1000), trimEndMs: Math.round((start + length) * 1000) }),
-            sha256: sha(file.buffer),
+            sha256: await sha(file.buffer),
             consentAt: new Date(),
           },
         );

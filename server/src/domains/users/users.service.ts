@@ -14,7 +14,7 @@ const MENU_JSON = JSON.stringify(MENU);
  */
 export const ACCOUNT_COLUMNS = `u.uuid::text AS uuid, u.nickname, u.supplier_id, u.login_type::text AS login_type, u.email, u.title,
   u.photo, floor(extract(epoch FROM u.created_at))::float8 AS created_s, u.role::text AS role, u.bemob_click_id, u.language,
-  u.points, u.all_points, u.payment_permission`;
+  u.points, u.all_points, u.payment_permission, u.free_generations`;
 
 /** SPEC.md §3: a missing nickname reads Guest_ plus the last 6 characters of the uuid. */
 export function displayNickname(nickname: string | null, uuid: string): string {

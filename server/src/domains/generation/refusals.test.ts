@@ -1,0 +1,69 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { GENERATION_TEST_ENV } from "../../../../tests/generation-utils.ts";
+import { MSG } from "../../http/messages.ts";
+
+/** Issue 12 item 8: a refusal for want of credits answers at once, without waiting behind the charging transaction. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp(GENERATION_TEST_ENV);
+});
+afterAll(() => t.close());
+
+const submit = (token: string) => t.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
+
+/** Long enough that waiting behind it is unmistakable on a loaded machine (the bench measures the real latencies). */
+const HOLD_MS = 5000;
+
+/** Holds the user's row the way a concurrent charge of that user does, for `ms`. */
+async function holdUserRow(userId: number, ms: number): Promise<Promise<void>> {
+  const c = new pg.Client({ connectionString: t.testDb.url });
+  await c.connect();
+  await c.query("BEGIN");
+  await c.query("SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId]);
+  return new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
+    await c.query("COMMIT");
+    await c.end();
+  });
+}
+
+describe("refused submits", () => {
+  it("answer 402 'Please get points first' at once while charging transactions are stuck, and so does personal_info", async () => {
+    const poor = await visitor(t);
+    const rich = await visitor(t);
+    await t.services.credits.grant({ userId: rich.userId, amount: 1000, reason: "test", idempotencyKey: `g-${rich.userId}` });
+    await submit(poor.token).expect(402); // warm-up: the queue is started on the first submit
+    // 40 submits that will be charged, each stuck inside its transaction behind the held row: more than the pool holds
+    const released = await holdUserRow(rich.userId, HOLD_MS);
+    const charged = Promise.all(Array.from({ length: 40 }, () => submit(rich.token)));
+    await new Promise((r) => setTimeout(r, 300));
+    const timed = async (req: PromiseLike<{ status: number; body: { msg: string } }>) => {
+      const started = performance.now();
+      const res = await req;
+      return { res, took: performance.now() - started };
+    };
+    const [refusal, info] = await Promise.all([timed(submit(poor.token)), timed(t.http.get("/api/Personal/personal_info").set("token", poor.token))]);
+    await released;
+    expect((await charged).every((r) => r.status === 200)).toBe(true);
+    expect(refusal.res.status).toBe(402);
+    expect(refusal.res.body.msg).toBe(MSG.notEnoughCredits);
+    expect(refusal.took).toBeLessThan(HOLD_MS / 2);
+    expect(info.res.status).toBe(200);
+    expect(info.took).toBeLessThan(HOLD_MS / 2);
+    expect(await t.db.generationTask.count({ where: { userId: poor.userId } })).toBe(0);
+  }, 30_000);
+
+  it("still charges (and only once) whoever has the credits or a free generation", async () => {
+    const rich = await visitor(t);
+    await t.services.credits.grant({ userId: rich.userId, amount: 3, reason: "test", idempotencyKey: `g-${rich.userId}` });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => submit(rich.token)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 402, 402, 402]);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: rich.userId } })).points).toBe(0);
+
+    const free = await visitor(t);
+    await t.db.user.update({ where: { id: free.userId }, data: { freeGenerations: 1 } });
+    await submit(free.token).expect(200);
+    await submit(free.token).expect(402);
+  });
+});
