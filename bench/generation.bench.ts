@@ -60,7 +60,7 @@ async function queueBench(dir: string): Promise<BenchResult[]> {
   await runMigrations(pg.url);
   const db = createDb(pg.url, 10);
   const services = createServices({ db, config, log, databaseUrl: pg.url });
-  const worker = await startGenerationWorker({ databaseUrl: pg.url, config, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter });
+  const worker = await startGenerationWorker({ databaseUrl: pg.url, config, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter, training: services.training });
   try {
     const user = await db.user.create({ data: {} });
     await services.credits.grant({ userId: user.id, amount: 1000, reason: "bench", idempotencyKey: "bench-grant" });

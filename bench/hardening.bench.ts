@@ -183,7 +183,7 @@ async function workerRecovery(config: Config, databaseUrl: string, services: Ser
     await new Promise((r) => child.once("exit", r));
     const killedAt = Date.now();
     // the surviving worker (production defaults: 600 s job time-out, 5 s heartbeat, 15 s stale)
-    rescuer = await startGenerationWorker({ databaseUrl, config, log: createLogger({ ...config, LOG_LEVEL: "silent" }), generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter });
+    rescuer = await startGenerationWorker({ databaseUrl, config, log: createLogger({ ...config, LOG_LEVEL: "silent" }), generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter, training: services.training });
     let seconds = Number.NaN;
     while (Date.now() - killedAt < 120_000) {
       const t = await services.generation.own(user.userId, id);

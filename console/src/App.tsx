@@ -5,6 +5,7 @@ import { auditLog } from "./audit/index.tsx";
 import { bans } from "./bans/index.tsx";
 import { channels, pixelIds } from "./channels/index.tsx";
 import { chatBackends, chatPolicyHits, conversations } from "./chat/index.tsx";
+import { characterModels } from "./character-models/index.tsx";
 import { characters, creatorPages } from "./content/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
@@ -40,6 +41,7 @@ export function App() {
       <Resource name="conversations" {...conversations} />
       <Resource name="chat-policy-hits" {...chatPolicyHits} />
       <Resource name="chat-backends" {...chatBackends} />
+      <Resource name="character-models" {...characterModels} />
       <Resource name="generation-tasks" {...tasks} />
       <Resource name="banners" {...banners} />
       <Resource name="prompt-suggestions" {...prompts} />

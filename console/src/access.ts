@@ -22,6 +22,8 @@ export const SUBJECT: Record<string, string> = {
   conversations: "Conversation",
   "chat-policy-hits": "ChatPolicyHit",
   "chat-backends": "ChatBackend",
+  // the list shows consent decisions and opens the consent record: moderators only
+  "character-models": "TrainingConsent",
   "generation-tasks": "GenerationTask",
   banners: "SiteSetting",
   "prompt-suggestions": "SiteSetting",

@@ -20,6 +20,7 @@ import { chatRoutes } from "./domains/chat/chat.routes.ts";
 import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
+import { trainingRoutes } from "./domains/training/training.routes.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { consoleApp } from "./admin/console-app.ts";
 import { moderationRoutes } from "./domains/moderation/moderation.routes.ts";
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   uploadsRoutes(api, services.uploads, perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR));
   templatesRoutes(api, services.templates);
   generationRoutes(api, services.generation, services.progress, services.engineStatus, perUserHourly("generate", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
+  trainingRoutes(api, services.training, perUserHourly("training", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders);

@@ -9,6 +9,7 @@ const METHOD_CODE = `\\s*(${PAGSMILE_LOCAL_METHODS.join("|")})=[\\w.-]{1,32}\\s*
 const METHOD_CODES = new RegExp(`^${METHOD_CODE}(,${METHOD_CODE})*$`);
 import { ENGINE_KINDS } from "./contract/engines.ts";
 import { CHARACTER_TIERS } from "./contract/chat.ts";
+import { TRAINERS } from "./contract/training.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
@@ -227,6 +228,35 @@ export const configSchema = z.object({
   CHAT_POLICY_STRIKES: z.coerce.number().int().min(1).default(3),
   RATE_LIMIT_CHAT_PER_HOUR: z.coerce.number().int().min(1).default(600),
 
+  /** The trainer back end of character-model training; unset = training is not available (said before any charge). */
+  TRAINER: z.enum(TRAINERS).optional(),
+  TRAINING_PRICE: z.coerce.number().int().min(0).default(5),
+  /** A model still training after this is cancelled at the trainer, failed and refunded. */
+  TRAINING_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(60),
+  /** The polling fallback when a webhook does not arrive. */
+  TRAINING_POLL_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Checked weights files above this are refused (a Flux LoRA of rank 16-32 is ~100-350 MB). */
+  TRAINING_WEIGHTS_MAX_MB: z.coerce.number().int().min(1).default(2048),
+  /** A set whose youngest apparent age is under this waits for a moderator instead of going to the trainer. */
+  TRAINING_REVIEW_AGE: z.coerce.number().min(18).max(80).default(25),
+  /** How alike (0-1, Human's descriptor similarity) a photo's face must be to the selfie (measured: same person 0.38-0.46, others ≤ 0.32; docs/decisions/092). */
+  TRAINING_FACE_MATCH: z.coerce.number().min(0.2).max(0.95).default(0.36),
+  /** Days the consent record (selfie frames and face checks) is kept after the model ends. */
+  CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  REPLICATE_API_TOKEN: z.string().optional(),
+  REPLICATE_API_URL: z.string().url().default("https://api.replicate.com"),
+  /** `owner/name:version` of the trainer model, e.g. ostris/flux-dev-lora-trainer:<version id>. */
+  REPLICATE_TRAINER: z.string().regex(/^[\w.-]+\/[\w.-]+:[\w]+$/, "owner/name:version").optional(),
+  /** `owner/name` of the (private) Replicate model the trainings push versions to. */
+  REPLICATE_DESTINATION: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "owner/name").optional(),
+  /** The account's webhook signing secret (`whsec_...`, GET /v1/webhooks/default/secret). */
+  REPLICATE_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
+  FAL_KEY: z.string().optional(),
+  FAL_QUEUE_URL: z.string().url().default("https://queue.fal.run"),
+  FAL_TRAINER_APP: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "owner/app").default("fal-ai/flux-lora-fast-training"),
+  /** fal's webhook signing keys (ED25519, JWKS). */
+  FAL_JWKS_URL: z.string().url().default("https://rest.alpha.fal.ai/.well-known/jwks.json"),
+
   ADMIN_USERNAME: z.string().min(3).default("admin"),
   ADMIN_PASSWORD: z.string().min(12).optional(),
 }).superRefine((c, ctx) => {
@@ -235,6 +265,12 @@ export const configSchema = z.object({
   }
   if (c.GENERATION_ENGINE === "comfyui" && !c.COMFYUI_URLS.length) ctx.addIssue({ code: "custom", path: ["COMFYUI_URLS"], message: "required when GENERATION_ENGINE is comfyui" });
   if (c.GENERATION_ENGINE === "serverless" && !c.SERVERLESS_URL) ctx.addIssue({ code: "custom", path: ["SERVERLESS_URL"], message: "required when GENERATION_ENGINE is serverless" });
+  if (c.TRAINER === "replicate") {
+    for (const k of ["REPLICATE_API_TOKEN", "REPLICATE_TRAINER", "REPLICATE_DESTINATION", "REPLICATE_WEBHOOK_SECRET"] as const) {
+      if (!c[k]) ctx.addIssue({ code: "custom", path: [k], message: "required when TRAINER=replicate" });
+    }
+  }
+  if (c.TRAINER === "fal" && !c.FAL_KEY) ctx.addIssue({ code: "custom", path: ["FAL_KEY"], message: "required when TRAINER=fal" });
   if ((c.GOOGLE_CLIENT_SECRET || c.GOOGLE_REDIRECT_URI) && !c.GOOGLE_CLIENT_ID) {
     ctx.addIssue({ code: "custom", path: ["GOOGLE_CLIENT_ID"], message: "required when GOOGLE_CLIENT_SECRET or GOOGLE_REDIRECT_URI is set" });
   }

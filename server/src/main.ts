@@ -90,7 +90,7 @@ try {
   if (!cfg.RUN_WORKER) void services.engines.checkAll().catch((err: unknown) => log.error({ err }, "engine check failed"));
   // after listening, so the queue's set-up never delays the first answer; submits are queued meanwhile
   if (cfg.RUN_WORKER && !stopping) {
-    worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter });
+    worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter, training: services.training });
     // previews show the local engine's motion templates
     if (cfg.TEMPLATE_PREVIEWS) stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS);
   }

@@ -11,6 +11,10 @@ import { createTemplatesService } from "./domains/templates/templates.service.ts
 import { createUploadsService } from "./domains/uploads/uploads.service.ts";
 import { createStorage } from "./storage/storage.ts";
 import { createGenerationQueue } from "./domains/generation/queue.ts";
+import { createConsentChecks } from "./domains/training/consent.ts";
+import { createTrainingService } from "./domains/training/training.service.ts";
+import { createTrainer } from "./domains/training/trainers/registry.ts";
+import { faceAnalyser } from "./faces/faces.ts";
 
 export interface AppDeps {
   db: Db;
@@ -36,10 +40,13 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const engineStatus = engines.publicStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
-  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines });
+  // training renders nothing itself, but generation asks it for a model's LoRA and the worker polls its trainer jobs
+  const consent = createConsentChecks({ config, storage, faces: faceAnalyser() });
+  const training = createTrainingService({ db, config, log, credits, storage, uploads, trainer: createTrainer(config), consent, queue, audit });
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines, models: training });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([queue.stop(), progress.close(), engines.close()]);
   };
-  return { limiter, audit, credits, storage, uploads, templates, engines, engineStatus, queue, progress, generation, close };
+  return { limiter, audit, credits, storage, uploads, templates, engines, engineStatus, queue, progress, generation, training, close };
 }

@@ -26,6 +26,7 @@ import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
 import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
 import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
+import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
@@ -73,6 +74,7 @@ export function createServices(deps: AppDeps) {
     templatesAdmin: createTemplatesAdminService(db, audit, storage),
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db),
+    trainingAdmin: createTrainingAdminService(db, storage),
   };
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {

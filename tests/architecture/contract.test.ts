@@ -4,6 +4,7 @@ import { GENERATION_MODES, TASK_STATUSES } from "../../server/src/contract/gener
 import { CONTENT_STATES, REPORT_REASONS, REPORT_STATUSES, REPORT_TARGETS } from "../../server/src/contract/moderation.ts";
 import { ORDER_STATUSES, PRODUCT_KINDS } from "../../server/src/contract/orders.ts";
 import { STAFF_ROLES } from "../../server/src/contract/staff.ts";
+import { TRAINING_STATUSES } from "../../server/src/contract/training.ts";
 import { UPLOAD_KINDS } from "../../server/src/contract/uploads.ts";
 import { LOGIN_TYPES, USER_ROLES } from "../../server/src/contract/users.ts";
 
@@ -24,6 +25,7 @@ const pairs: [keyof typeof prismaEnums, readonly string[]][] = [
   ["UploadKind", UPLOAD_KINDS],
   ["LoginType", LOGIN_TYPES],
   ["UserRole", USER_ROLES],
+  ["TrainingStatus", TRAINING_STATUSES],
 ];
 
 describe("contract lists equal Prisma's enums", () => {

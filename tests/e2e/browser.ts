@@ -3,7 +3,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Debian's Chromium, driven by playwright-core (ARCHITECTURE.md §9: `npx playwright install` cannot work here). */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
@@ -15,6 +15,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
 }

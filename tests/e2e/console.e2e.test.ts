@@ -17,8 +17,8 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "characters", "creator-pages", "conversations", "chat-policy-hits", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "generation-tasks"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -78,6 +78,7 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.chatMessage.createMany({ data: [{ conversationId: conversation.id, role: "assistant", content: "Good evening." }, { conversationId: conversation.id, role: "user", content: "Which stars are out?" }] });
   await db.chatPolicyHit.create({ data: { userId: users[1].id, conversationId: conversation.id, source: "user_message", rule: "age_play", excerpt: "(seeded excerpt)" } });
   await db.creatorPage.create({ data: { userId: users[1].id, homeLink: "boris", title: "Boris draws", bio: "Sketches every day" } });
+  await db.characterModel.create({ data: { userId: users[0].id, name: "Anna", homeLink: "anna-model", cost: 5, status: "success", trainer: "replicate", triggerWord: "rvannamodel" } });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
   return { users };
 }

@@ -39,6 +39,7 @@ export const en = {
     "chat-policy-hits": { name: "Chat policy hit |||| Chat policy hits", fields: { id: "ID", userId: "User", source: "Found in", rule: "Rule", conversationId: "Conversation", characterId: "Character", excerpt: "Excerpt", createdAt: "When" } },
     "chat-backends": { name: "Chat back end |||| Chat back ends", fields: { name: "Name", model: "Model", tiers: "Tiers", requests: "Requests (24 h)", errors: "Errors", prompt_tokens: "Prompt tokens", completion_tokens: "Reply tokens", p50_first_token_ms: "First token p50 (ms)", p95_first_token_ms: "First token p95 (ms)", avg_total_ms: "Average reply (ms)", last_error: "Last error" } },
     "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
+    "character-models": { name: "Character model |||| Character models", fields: { id: "ID", name: "Name", homeLink: "Home link", userId: "Owner", status: "Status", state: "State", minAge: "Youngest apparent age", error: "Error", trainer: "Trainer", weightsBytes: "Weights (bytes)", createdAt: "Submitted", finishedAt: "Finished", consent: "Consent record", q: "Search name or home link" } },
     bans: { name: "Ban |||| Bans", fields: { id: "ID", userId: "User", reason: "Reason", staffId: "By", createdAt: "Banned", liftedAt: "Lifted", liftedById: "Lifted by", active: "In force" } },
     "generation-tasks": {
       name: "Generation task |||| Generation tasks",
@@ -65,6 +66,7 @@ export const en = {
       ban: "Ban", unban: "Unban", grant_payment: "Grant payment permission", revoke_payment: "Revoke payment permission", adjust_credits: "Adjust credits", dismiss: "Dismiss", takedown: "Take content down",
       ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable", refund: "Refund",
     },
+    training: { approve: "Approve training", reject: "Reject", noConsent: "No consent record (expired or never taken)", decision: "Decision", minAge: "Youngest apparent age", selfie: "Live selfie", photos: "Training photos", match: "Match", age: "Age" },
     field: { reason: "Reason", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },
     notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids", serverConversions: "Server-side purchase conversions (empty = off)" },

@@ -40,6 +40,7 @@ export const ru: typeof en = {
     "chat-policy-hits": { name: "Нарушение в чате |||| Нарушения в чате", fields: { id: "ID", userId: "Пользователь", source: "Где найдено", rule: "Правило", conversationId: "Беседа", characterId: "Персонаж", excerpt: "Фрагмент", createdAt: "Когда" } },
     "chat-backends": { name: "Сервер чата |||| Серверы чата", fields: { name: "Имя", model: "Модель", tiers: "Уровни", requests: "Запросы (24 ч)", errors: "Ошибки", prompt_tokens: "Токены запроса", completion_tokens: "Токены ответа", p50_first_token_ms: "Первый токен p50 (мс)", p95_first_token_ms: "Первый токен p95 (мс)", avg_total_ms: "Средний ответ (мс)", last_error: "Последняя ошибка" } },
     "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
+    "character-models": { name: "Модель персонажа |||| Модели персонажей", fields: { id: "ID", name: "Название", homeLink: "Ссылка", userId: "Владелец", status: "Статус", state: "Состояние", minAge: "Мин. видимый возраст", error: "Ошибка", trainer: "Сервис обучения", weightsBytes: "Веса (байт)", createdAt: "Отправлена", finishedAt: "Завершена", consent: "Запись согласия", q: "Поиск по названию или ссылке" } },
     bans: { name: "Блокировка |||| Блокировки", fields: { id: "ID", userId: "Пользователь", reason: "Причина", staffId: "Кем", createdAt: "Заблокирован", liftedAt: "Снята", liftedById: "Кем снята", active: "Действует" } },
     "generation-tasks": {
       name: "Задача генерации |||| Задачи генерации",
@@ -66,6 +67,7 @@ export const ru: typeof en = {
       ban: "Заблокировать", unban: "Разблокировать", grant_payment: "Разрешить оплату", revoke_payment: "Запретить оплату", adjust_credits: "Изменить кредиты", dismiss: "Отклонить", takedown: "Снять контент",
       ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", upload_cover: "Загрузить обложку", enable: "Включить", disable: "Выключить", refund: "Вернуть деньги",
     },
+    training: { approve: "Одобрить обучение", reject: "Отклонить", noConsent: "Записи согласия нет (истекла или не создавалась)", decision: "Решение", minAge: "Мин. видимый возраст", selfie: "Живое селфи", photos: "Фото для обучения", match: "Сходство", age: "Возраст" },
     field: { reason: "Причина", delta: "Кредиты (+ начислить, − списать)", password: "Новый пароль (показывается один раз)", totpSecret: "Секрет одноразовых кодов (показывается один раз)", otpauthUri: "URI для приложения-аутентификатора" },
     notify: { done: "Готово", cover_uploaded: "Обложка сохранена", credentials: "Сохраните сейчас: больше они не будут показаны" },
     tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей", serverConversions: "Серверные конверсии покупок (пусто = выключено)" },

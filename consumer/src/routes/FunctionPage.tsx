@@ -3,6 +3,7 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import AddIcon from "@mui/icons-material/Add";
 import BoltIcon from "@mui/icons-material/Bolt";
+import FaceIcon from "@mui/icons-material/Face";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { dialogs } from "../dialogs/dialog-store.ts";
@@ -21,8 +22,9 @@ export function Component() {
           <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 40 } }}>{t("results.title")}</Typography>
           {user && <Typography color="text.secondary" sx={{ mt: 0.5 }}>{t("results.greeting", { name: user.nickname })}</Typography>}
         </Box>
-        <Box sx={{ display: "flex", gap: 1.5 }}>
+        <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
           <Button variant="outlined" startIcon={<BoltIcon />} onClick={() => dialogs.open("buyCredits")}>{t("bottomBar.buyCredits")}</Button>
+          <Button variant="outlined" startIcon={<FaceIcon />} component={RouterLink} to="/training" data-testid="open-training">{t("training.entry")}</Button>
           <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/creationStudio">{t("results.create")}</Button>
         </Box>
       </Box>

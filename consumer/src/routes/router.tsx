@@ -36,6 +36,7 @@ export const router = createBrowserRouter([
       { path: "creationStudio", lazy: () => import("./CreationStudioPage.tsx") },
       { path: "chat", lazy: () => import("./ChatPage.tsx") },
       { path: "characterCreatEdit", lazy: () => import("./CharacterEditPage.tsx") },
+      { path: "training", lazy: () => import("./TrainingPage.tsx") },
       { path: "agreement", lazy: () => import("./AgreementPage.tsx") },
       { path: "payment", lazy: () => import("./PaymentPage.tsx") },
       { path: "googleCallback", lazy: () => import("./GoogleCallbackPage.tsx") },

@@ -2,6 +2,7 @@ import type { ApiRouter } from "../http/api.ts";
 import type { Services } from "../services.ts";
 import { channelsResource } from "./channels.ts";
 import { chatResources } from "./chat.ts";
+import { characterModelsResource } from "./character-models.ts";
 import { contentResources } from "./content.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { enginesRoutes } from "./engines.ts";
@@ -24,6 +25,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   reportsResource(api, s.moderation);
   contentResources(api, s.moderation);
   chatResources(api, s.chat);
+  characterModelsResource(api, s.trainingAdmin, s.training);
   tasksResource(api, s.tasksAdmin);
   enginesRoutes(api, s.engines, s.generation);
   siteResource(api, s.siteAdmin);

@@ -2,7 +2,7 @@ import { AbilityBuilder, createMongoAbility, type MongoAbility, type RawRuleOf }
 import { packRules } from "@casl/ability/extra";
 import type { Principal } from "./principal.ts";
 
-export type Action = "manage" | "create" | "read" | "update" | "delete" | "ban" | "grant" | "adjust" | "takedown" | "refund";
+export type Action = "manage" | "create" | "read" | "update" | "delete" | "ban" | "grant" | "adjust" | "takedown" | "refund" | "review";
 
 /** Every kind of thing a permission is about. Object conditions use the database field names. */
 export type Subject =
@@ -12,6 +12,7 @@ export type Subject =
   | "Upload"
   | "GenerationTask"
   | "CharacterModel"
+  | "TrainingConsent"
   | "Character"
   | "Conversation"
   | "ChatPolicyHit"
@@ -51,7 +52,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("create", "Payment");
     can(["create", "read", "delete"], "Upload", own);
     can(["create", "read", "update", "delete"], "GenerationTask", own);
-    can(["create", "read"], "CharacterModel", own);
+    // update = cancel a training; delete = withdraw consent (the model becomes unusable and its files are deleted)
+    can(["create", "read", "update", "delete"], "CharacterModel", own);
     can("read", "Character", { isPublic: true });
     can(["create", "read", "update", "delete"], "Character", own);
     can(["create", "read"], "Conversation", own);
@@ -86,7 +88,10 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit"]);
       can("manage", ["Report", "Ban"]);
       can("ban", "User");
-      can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation"]);
+      can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "CharacterModel"]);
+      // the likeness-consent record (selfie, face checks) is for moderators only, never public
+      can("read", ["CharacterModel", "TrainingConsent"]);
+      can("review", "TrainingConsent");
     }
   }
 

@@ -7,6 +7,8 @@ export interface LocalStorageOptions {
   root: string;
   secret: string;
   defaultTtl: number;
+  /** Where outside servers reach this API (PUBLIC_URL), for `fetchableUrl`. */
+  publicUrl: string;
 }
 
 /** The path of the route that serves local media (storage/storage.routes.ts). */
@@ -90,6 +92,9 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { roo
       const expires = Math.floor(Date.now() / 1000) + ttl;
       const q = new URLSearchParams({ key, expires: String(expires), sig: signer.sign(key, expires) });
       return `${LOCAL_MEDIA_PATH}?${q}`;
+    },
+    async fetchableUrl(key, ttl = o.defaultTtl) {
+      return `${o.publicUrl}${await this.signedUrl(key, ttl)}`;
     },
   };
 }

@@ -15,6 +15,11 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
   /** A URL anyone holding it may GET until it expires. */
   signedUrl(key: string, ttlSeconds?: number): Promise<string>;
+  /**
+   * The same, for a server outside the browser (a trainer, a GPU server) that fetches it: always absolute. Browser
+   * URLs of local media are relative so that any host name works (decision 066); those servers need PUBLIC_URL's.
+   */
+  fetchableUrl(key: string, ttlSeconds?: number): Promise<string>;
   /** Local disk only: the file a signed URL names, or null when the signature is wrong or expired. */
   verifiedFile?(key: string, expires: number, sig: string): string | null;
 }

@@ -73,5 +73,8 @@ export function createS3Storage(o: S3StorageOptions): MediaStorage {
       const { sdk, client, presign } = await s3();
       return presign(client, new sdk.GetObjectCommand({ Bucket, Key: key }), { expiresIn: ttl });
     },
+    fetchableUrl(key, ttl = o.defaultTtl) {
+      return this.signedUrl(key, ttl);
+    },
   };
 }

@@ -54,7 +54,7 @@ describe("S3 storage against a SigV4-checking S3 server", () => {
 
 describe("local storage signatures", () => {
   it("accepts its own signature until expiry and nothing else", async () => {
-    const st = createLocalStorage({ root: tmp, secret: "s".repeat(32), defaultTtl: 60 });
+    const st = createLocalStorage({ root: tmp, secret: "s".repeat(32), defaultTtl: 60, publicUrl: "http://localhost:8080" });
     const key = mediaKey(3, "out", "mp4");
     await st.put(key, Buffer.from("abc"), "video/mp4");
     const signed = await st.signedUrl(key);

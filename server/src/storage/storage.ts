@@ -50,5 +50,6 @@ export function createStorage(config: Config): MediaStorage {
     root: path.join(config.dataDir, "media"),
     secret: mediaUrlSecret(config),
     defaultTtl: config.MEDIA_URL_TTL_SECONDS,
+    publicUrl: config.publicUrl,
   });
 }

@@ -11,7 +11,9 @@ import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
+import type { TrainingService } from "../domains/training/training.service.ts";
 import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "../domains/generation/queue.ts";
+import { startTrainingPoller } from "./training.worker.ts";
 
 export interface WorkerDeps {
   databaseUrl: string;
@@ -22,6 +24,8 @@ export interface WorkerDeps {
   engines: Engines;
   /** Its old counters are pruned by the worker's housekeeping. */
   limiter: RateLimiter;
+  /** Character-model trainings are polled by the same worker. */
+  training: TrainingService;
 }
 
 const PROGRESS_POLL_MS = 300;
@@ -117,7 +121,8 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
         seed: input.seed ?? task.id,
         strength: input.strength,
         workflow: input.workflow,
-        lora: input.lora,
+        // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
+        lora: input.lora ? { ...input.lora, url: await storage.fetchableUrl(input.lora.path) } : undefined,
         // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)
         key: `task:${task.id}:attempt:${task.attempts}`,
       });
@@ -167,6 +172,8 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
     }),
   );
 
+  const poller = await startTrainingPoller(boss, d.training, d.log, d.config.TRAINING_POLL_SECONDS);
+
   const listener = new pg.Client({ connectionString: d.databaseUrl, application_name: "reverie-worker-wakeup" });
   listener.on("notification", () => workerIds.forEach((id) => boss.notifyWorker(id)));
   listener.on("error", (err) => d.log.warn({ err }, "worker wake-up listener lost its connection; falling back to polling"));
@@ -198,6 +205,7 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
     async stop() {
       clearInterval(sweep);
       clearInterval(recover);
+      poller.stop();
       await listener.end().catch(() => undefined);
       await queue.stop();
     },

@@ -47,7 +47,8 @@ const upload = async (p: string, buf: Buffer, name: string, fields: Record<strin
 const details = async (id: number) => (await s2.http.get(`/api/Generation/picVideoSubmitDetails?id=${id}`).set("token", user.token).expect(200)).body.data;
 async function download(url: string) {
   const file = path.join(media.dir, `${Math.random().toString(36).slice(2)}.bin`);
-  await fs.writeFile(file, Buffer.from(await (await fetch(url.replace(s1.config.publicUrl, s1.url))).arrayBuffer()));
+  // browser media URLs are relative (decision 066): fetched from the instance, as a page on it would
+  await fs.writeFile(file, Buffer.from(await (await fetch(new URL(url, s1.url))).arrayBuffer()));
   return file;
 }
 
@@ -126,7 +127,7 @@ describe("comfyui engine through the API", () => {
     expect(ids.size).toBe(1);
     const [id] = [...ids];
     // the same job run twice more at once (as pg-boss may after a lock expiry), beside the two workers
-    const handlers = [s1, s2].map((s) => generationJobHandler({ config: s.config, log: silentLog, generation: s.services.generation, storage: s.services.storage, engines: s.services.engines }));
+    const handlers = [s1, s2].map((s) => generationJobHandler({ config: s.config, log: silentLog, generation: s.services.generation, storage: s.services.storage, engines: s.services.engines, training: s.services.training }));
     const job = { id: "dup", data: { taskId: id }, retryCount: 0, retryLimit: 1 } as unknown as Parameters<(typeof handlers)[0]>[0];
     await Promise.all(handlers.map((h) => h(job)));
     const task = await waitForTask(s1, id, 30_000);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
+import { loraSafetensors } from "../../../../tests/fixtures/lora-files.ts";
 import { GENERATION_TEST_ENV, grant, readSse, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
 import { audio, mediaDir, photo, video } from "../../../../tests/fixtures/media.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
@@ -61,7 +62,10 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
     const portraitId = await uploadFile("/api/ImageUpload/upload", await photo(300, 400, "png"), "q.png");
     const audioId = await uploadFile("/api/ImageUpload/audioFromMedia", await audio(media.dir, 8), "a.mp3", { start: "0", end: "5" });
     const videoId = await uploadFile("/api/ImageUpload/videoFromMedia", await video(media.dir, 4), "v.mp4");
-    const model = await s.db.characterModel.create({ data: { userId: user.userId, name: "Me", homeLink: `me${user.userId}`, coverUploadId: portraitId, cost: 5, status: "success" } });
+    // a trained character model: its checked weights in storage (issue 14)
+    const artifactKey = `u/${user.userId}/models/test.safetensors`;
+    await s.services.storage.put(artifactKey, loraSafetensors(), "application/octet-stream");
+    const model = await s.db.characterModel.create({ data: { userId: user.userId, name: "Me", homeLink: `me${user.userId}`, coverUploadId: portraitId, cost: 5, status: "success", artifactKey, triggerWord: "rvtest" } });
 
     const stream = readSse(`${s.url}/api/Generation/progress`, user.token, (ev) => ev.filter((e) => e.state === "succeeded").length >= 8, 110_000);
     const jobs = [
@@ -88,7 +92,8 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
       const d = await details(ids[i]);
       expect(d.status).toBe("generated successfully");
       expect(d.progress).toBe(100);
-      expect(d.label).toBe("local draft");
+      // the local engine does not apply a character model's LoRA and says so
+      expect(d.label).toBe(j.call === "roleVideoSubmit" ? "local draft, character model not applied" : "local draft");
       expect(d.cost).toBeGreaterThan(0);
       expect((await fetch(served(d.poster_url))).status).toBe(200);
       if (j.video) {

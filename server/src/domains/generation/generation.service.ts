@@ -41,10 +41,21 @@ export interface TaskInput {
   strength?: number;
   /** The template's workflow on a GPU engine. */
   workflow?: string;
-  lora?: EngineLora;
   params: Record<string, unknown>;
   sources: { image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
+  /** The caller's trained character model (role_id), checked usable at submit and again when the job runs. */
+  lora?: EngineLora & { modelId: number };
 }
+
+/** The training domain's answer to "may this user generate with this model" (owner, trained, not taken down). */
+export interface CharacterModels {
+  loraFor(userId: number, modelId: number, strength?: number): Promise<EngineLora & { modelId: number }>;
+  /** The model's cover photo upload, the reference picture of role videos. */
+  coverUploadId(userId: number, modelId: number): Promise<number>;
+}
+
+/** How results of an engine that ignores character models are labelled. */
+export const LORA_NOT_APPLIED = "character model not applied";
 
 export interface TaskOutputs {
   mainKey: string;
@@ -81,6 +92,7 @@ export function createGenerationService(deps: {
   uploads: UploadsService;
   queue: GenerationQueue;
   engines: Engines;
+  models: CharacterModels;
 }) {
   const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
@@ -98,6 +110,16 @@ export function createGenerationService(deps: {
     const blocks = Math.ceil(o.durationSec / config.GENERATION_PRICE_SECONDS - 1e-9);
     const rate = o.resolution === "720P" ? config.GENERATION_PRICE_720P : config.GENERATION_PRICE_480P;
     return blocks * rate * o.templatePrice * factor;
+  }
+
+  /**
+   * A task's label: its engine's, and where a character model was asked for but the engine cannot apply one (the
+   * local engine has no model to load a LoRA into; GPU workflows bind it, decision 082), it says so.
+   */
+  function labelOf(t: { engine: string; input: unknown }): string {
+    const base = ENGINE_LABELS[t.engine as EngineKind] ?? t.engine;
+    const wantsModel = Boolean((t.input as Partial<TaskInput> | null)?.lora);
+    return wantsModel && t.engine === "local" ? `${base}, ${LORA_NOT_APPLIED}` : base;
   }
 
   /** The engine a template renders with: its own, else GENERATION_ENGINE. */
@@ -125,11 +147,11 @@ export function createGenerationService(deps: {
     return t;
   }
 
-  async function roleImageKey(userId: number, roleId: number): Promise<string> {
-    const model = await db.characterModel.findFirst({ where: { id: roleId, userId } });
-    if (!model) throw HttpError.notFound();
-    if (!model.coverUploadId) throw HttpError.badRequest("This role has no reference photo yet");
-    return (await uploads.own(userId, model.coverUploadId, "image")).storageKey;
+  /** A role's reference picture and LoRA: the caller's own usable character model, or 404 / 400 with the reason. */
+  async function role(userId: number, roleId: number, strength: number | undefined) {
+    const lora = await deps.models.loraFor(userId, roleId, strength);
+    const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image")).storageKey;
+    return { lora, imageKey };
   }
 
   function isUniqueViolation(err: unknown): boolean {
@@ -252,7 +274,7 @@ export function createGenerationService(deps: {
       duration: t.durationSec,
       template_id: t.templateId,
       engine: t.engine,
-      label: ENGINE_LABELS[t.engine as EngineKind] ?? t.engine,
+      label: labelOf(t),
       seed: (t.input as Partial<TaskInput> | null)?.seed ?? null,
       settings: settingsOf(t),
       video_url: video ? mainUrl : null,
@@ -367,7 +389,7 @@ export function createGenerationService(deps: {
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
       const template = await templateFor(b.template_id, [...PHOTO_MODES, "text_to_video"]);
       const input: TaskInput = { prompt: b.prompt, aspect: b.aspect, ...controls(b, template), params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
-      if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
+      if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       const engine = engineOf(template);
       const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
@@ -386,7 +408,7 @@ export function createGenerationService(deps: {
         params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) },
         sources: { role_id: b.role_id, image_id: b.image_id },
       };
-      if (b.role_id) input.imageKey = await roleImageKey(userId, b.role_id);
+      if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       const engine = engineOf(template);
       const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, engine });

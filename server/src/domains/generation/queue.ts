@@ -9,6 +9,13 @@ export const GENERATION_DEAD_QUEUE = "generation-dead";
 /** NOTIFY channel that wakes idle workers the moment a job commits, instead of at their next poll. */
 export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
 
+/** Character-model trainings still running are polled here: the fallback when a trainer's webhook does not arrive. */
+export const TRAINING_POLL_QUEUE = "training-poll";
+
+export interface TrainingPollData {
+  modelId: number;
+}
+
 export interface GenerationJobData {
   taskId: number;
   /** This job's own id, which the task names while this job is the one entitled to run it (absent in older jobs). */
@@ -41,6 +48,7 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     await boss.start();
     await boss.createQueue(GENERATION_DEAD_QUEUE, { name: GENERATION_DEAD_QUEUE, retryLimit: 5, retryDelay: 1 }).catch(ignoreExists);
     await boss.createQueue(GENERATION_QUEUE, { name: GENERATION_QUEUE, deadLetter: GENERATION_DEAD_QUEUE }).catch(ignoreExists);
+    await boss.createQueue(TRAINING_POLL_QUEUE, { name: TRAINING_POLL_QUEUE }).catch(ignoreExists);
     return boss;
   }
 
@@ -65,6 +73,17 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     async cancel(tx: Tx, jobId: string): Promise<void> {
       const boss = await this.ready();
       await boss.cancel(GENERATION_QUEUE, jobId, { db: executorFor(tx) });
+    },
+    /** Polls a training `afterSeconds` from now; inside `tx` when given, so the poll exists exactly when the model does. */
+    async sendTrainingPoll(tx: Tx | null, modelId: number, afterSeconds: number): Promise<void> {
+      const boss = await this.ready();
+      await boss.send(TRAINING_POLL_QUEUE, { modelId } satisfies TrainingPollData, {
+        ...(tx ? { db: executorFor(tx) } : {}),
+        startAfter: afterSeconds,
+        retryLimit: 5,
+        retryDelay: afterSeconds,
+        expireInSeconds: 15 * 60,
+      });
     },
     /** Workers let running renders finish (up to 20 s); whatever is still running then is failed back to pg-boss for a retry elsewhere. */
     async stop() {

@@ -106,7 +106,7 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
   it("lays the job's audio over the video (audio overlay is a post-step) and applies a LoRA with its trigger word", async () => {
     const [fake] = await fakes(1);
     const engine = pool([fake.url]);
-    const j = await job({ mode: "audio_overlay", image, audio: sound, prompt: "waving", workflow: "wan22-ti2v-5b-i2v", lora: { path: "/models/loras/alice_v1.safetensors", triggerWord: "alice", strength: 0.8 } });
+    const j = await job({ mode: "audio_overlay", image, audio: sound, prompt: "waving", workflow: "wan22-ti2v-5b-i2v", lora: { path: "/models/loras/alice_v1.safetensors", url: "https://media.example/alice_v1.safetensors", triggerWord: "alice", strength: 0.8, baseModel: "sdxl" } });
     const { result } = await run(engine, j);
     expect((await probe(result.main.path)).audio).toBeDefined();
     const posted = fake.recorded.prompts[0].prompt as Record<string, { class_type: string; inputs: Record<string, unknown> }>;

@@ -4,12 +4,17 @@ import type { GenerationMode, Resolution } from "../../../contract/generation.ts
 export type { Resolution };
 
 /** A trained character model (LoRA) to apply: a file the engine can read or fetch, its trigger word and weight. */
+/** A checked LoRA weights file of the user's own character model (issue 14). */
 export interface EngineLora {
-  url?: string;
-  path?: string;
+  /** Signed URL of the .safetensors file, for servers that fetch it, */
+  url: string;
+  /** and its key in our media storage, for engines that read storage. */
+  path: string;
+  /** Must appear in the prompt to call the likeness up. */
   triggerWord: string;
-  /** 0..2, 1 = as trained */
+  /** 0-1 (SPEC.md §5 strength range). */
   strength: number;
+  baseModel: string | null;
 }
 
 /** One unit of work handed to an engine. Media inputs are readable local files. */

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { homeLinkProblem, HOME_LINK_MESSAGES } from "../../contract/home-link.ts";
+import { REVIEW_DECISIONS, TRAINING_MESSAGES as M, TRAINING_NAME_MAX, TRAINING_PHOTOS_MAX, TRAINING_PHOTOS_MIN, TRAINING_STATUSES } from "../../contract/training.ts";
+import { pageQuery } from "../uploads/uploads.schema.ts";
+
+const blankToUndefined = (v: unknown) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v);
+const id = z.coerce.number().int().positive();
+
+/** Accepts `[1,2]`, `"1,2"` or repeated form fields. */
+const idList = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+    z.array(id, { error: message }).min(TRAINING_PHOTOS_MIN, message).max(TRAINING_PHOTOS_MAX, message),
+  );
+
+/** SPEC.md §5 in field order, so the first problem answered is the one the wizard shows first. */
+export const trainingSubmitBody = z.object({
+  name: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: M.nameRequired }).min(1, M.nameRequired).max(TRAINING_NAME_MAX, `The name can be at most ${TRAINING_NAME_MAX} characters`)),
+  home_link: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ error: HOME_LINK_MESSAGES.required }).superRefine((v, ctx) => {
+      const problem = homeLinkProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  ),
+  cover_id: z.preprocess((v) => {
+    const given = blankToUndefined(v);
+    return typeof given === "string" ? Number(given) : given;
+  }, z.number({ error: M.coverRequired }).int(M.coverRequired).positive(M.coverRequired)),
+  photo_ids: idList(M.photosCount).refine((ids) => new Set(ids).size === ids.length, M.photosDistinct),
+  /** The live-selfie check this set was verified against (POST /api/Training/selfie). */
+  selfie_id: z.preprocess(blankToUndefined, z.string().uuid({ error: M.selfieRequired }).optional()),
+  idempotency_key: z.string().trim().min(1).max(100).optional(),
+});
+export type TrainingSubmitBody = z.infer<typeof trainingSubmitBody>;
+
+export const loraListQuery = pageQuery.extend({
+  status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(TRAINING_STATUSES, { error: `status must be one of ${TRAINING_STATUSES.join(", ")}` }).optional()),
+});
+export const modelIdBody = z.object({ id });
+export const homeLinkQuery = z.object({ home_link: z.string().max(100) });
+export const webhookParams = z.object({ trainer: z.string().max(40) });
+
+export const reviewBody = z.object({
+  decision: z.enum(REVIEW_DECISIONS, { error: `decision must be ${REVIEW_DECISIONS.join(" or ")}` }),
+  reason: z.string().trim().max(500).optional(),
+});
+export const takedownBody = z.object({ reason: z.string().trim().min(1, "Please enter a reason").max(500) });
+
+/** Two camera frames as data URLs (JPEG or PNG), each at most ~1.5 MB of base64; the JSON body limit bounds both. */
+const frame = z
+  .string({ error: "frames must be two images" })
+  .max(2_000_000)
+  .regex(/^data:image\/(jpeg|png|webp);base64,[A-Za-z0-9+/=]+$/, "frames must be data:image URLs");
+export const selfieBody = z.object({ frames: z.array(frame, { error: "frames must be two images" }).length(2, "frames must be two images") });
+export const checkPhotoBody = z.object({ selfie_id: z.string().uuid({ error: "selfie_id is required" }), upload_id: id });

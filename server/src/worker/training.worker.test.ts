@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeFal, type FakeFal } from "../../../tests/fixtures/fake-fal.ts";
+import { GENERATION_TEST_ENV, startWorkerFor } from "../../../tests/generation-utils.ts";
+import { freePort } from "../../../tests/net-utils.ts";
+import { startTestServer } from "../../../tests/server-utils.ts";
+import { personAPhotos, registeredUser, trainingSet } from "../../../tests/training-utils.ts";
+
+/** The polling fallback through the real pg-boss queue: no webhook ever arrives, the worker's poll finds the result. */
+const KEY = "fal-worker-key";
+let fake: FakeFal;
+let s: Awaited<ReturnType<typeof startTestServer>>;
+let worker: Awaited<ReturnType<typeof startWorkerFor>>;
+
+beforeAll(async () => {
+  fake = await startFakeFal({ key: KEY });
+  const port = await freePort();
+  s = await startTestServer({
+    ...GENERATION_TEST_ENV,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    TRAINER: "fal",
+    FAL_KEY: KEY,
+    FAL_QUEUE_URL: fake.url,
+    FAL_JWKS_URL: fake.jwksUrl,
+    TRAINING_REVIEW_AGE: "18",
+    TRAINING_POLL_SECONDS: "1",
+  });
+  worker = await startWorkerFor(s);
+}, 180_000);
+afterAll(async () => {
+  await worker?.stop();
+  await s?.stop();
+  await fake?.stop();
+});
+
+async function until(check: () => Promise<boolean>, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe("training poll job", () => {
+  it("polls a running training until the trainer reports it done, then stops", async () => {
+    const user = await registeredUser(s, 20);
+    const set = await trainingSet(s, user.token, await personAPhotos());
+    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Polled", home_link: "polled", ...set }).expect(200);
+    const id = res.body.data.id as number;
+    // a few polls pass while it still runs
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await s.db.characterModel.findUniqueOrThrow({ where: { id } })).status).toBe("doing");
+    fake.succeed(fake.only().id);
+    await until(async () => (await s.db.characterModel.findUniqueOrThrow({ where: { id } })).status === "success");
+    const m = await s.db.characterModel.findUniqueOrThrow({ where: { id } });
+    expect(m.artifactKey).toBeTruthy();
+  }, 120_000);
+});
