@@ -22,7 +22,7 @@ describe("consumer app: generation controls", () => {
     await server?.stop();
   });
 
-  it("a guest makes a 16:9 picture with a negative prompt and a seed, sees the seed on the result", { timeout: 120_000 }, async () => {
+  it("a guest makes a 16:9 picture with a negative prompt and a seed, sees the seed on the result and re-runs it", { timeout: 120_000 }, async () => {
     for (const [language, width] of [["en", 1280], ["ru", 360]] as const) {
       const context = await newAppContext(browser, { adult: true, language, viewport: { width, height: 860 } });
       const page = await context.newPage();
@@ -52,9 +52,14 @@ describe("consumer app: generation controls", () => {
       const task = await server.db.generationTask.findUniqueOrThrow({ where: { id } });
       expect(task.input).toMatchObject({ seed: 1234, negativePrompt: "people, boats", aspect: "16:9" });
       await pageShot(page, `consumer-result-seed-${language}-${width}`);
-      // The browser re-run step is out of this test until it is fixed: after the merge of issues 11, 12 and 13 the
-      // re-run task's page never shows a finished result (see the session note). The re-run API is tested in
-      // comfyui.routes.test.ts (each result carries its seed and the settings a re-run sends).
+      // re-run with the same settings: a new task with the same seed, prompt, negative prompt and aspect
+      await page.getByTestId("rerun").click();
+      await page.waitForURL((u) => Number(u.searchParams.get("task")) > id);
+      const again = Number(new URL(page.url()).searchParams.get("task"));
+      await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId("seed").innerText()).toContain("1234");
+      const copy = await server.db.generationTask.findUniqueOrThrow({ where: { id: again } });
+      expect(copy.input).toMatchObject({ prompt: "a lighthouse at dusk", seed: 1234, negativePrompt: "people, boats", aspect: "16:9" });
       await context.close();
     }
   });

@@ -30,7 +30,10 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
   const files = task && key === "succeeded" ? mediaFiles(task) : [];
   // after Generate (or opening a task from Results) the progress is what the person wants to see, wherever the page was scrolled
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.scrollIntoView({ block: "start", behavior: "smooth" }), [taskId]);
+  // braces: newer browsers' scrollIntoView returns a promise, which React would take for a clean-up function
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [taskId]);
 
   return (
     <Paper ref={box} sx={{ p: { xs: 2.5, md: 4 }, borderRadius: 5, scrollMarginTop: 72 }} data-testid="task-progress" data-status={key}>
