@@ -1,9 +1,9 @@
 import { Worker } from "node:worker_threads";
 
 /**
- * Closed-loop HTTP clients in a worker thread (load-clients.worker.mjs) (off the server's event loop), each with its own token, so load from
- * many accounts does not become one account's row contention. Each client sends its next request when the previous
- * one is answered, for `durationMs`.
+ * Closed-loop HTTP clients in a worker thread (load-clients.worker.mjs, off the server's event loop): one keep-alive
+ * connection per token, so load from many accounts does not become one account's row contention. Each connection sends
+ * its next request when the previous one is answered, for `durationMs`.
  */
 export interface ClientSpec {
   url: string;
