@@ -1,37 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, startAppServer, storedToken } from "./consumer-app.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot } from "./browser.ts";
+import { appForThisFile, newAppContext, startAsGuest, storedToken } from "./consumer-app.ts";
 import { newStaff } from "../staff-utils.ts";
 
 const REASON = "Uploaded a photo of someone without their consent";
 
 /** Issue 11 item 14: a banned person is told the reason and how to appeal, not silently logged out. */
 describe("consumer app: a banned person", () => {
-  let server: Awaited<ReturnType<typeof startAppServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    await ensureConsumerBuild();
-    server = await startAppServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = appForThisFile();
 
   it("sees the reason staff gave and where to appeal, and is signed out", async () => {
-    const context = await newAppContext(browser, { adult: true, viewport: { width: 390, height: 844 } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 390, height: 844 } });
     await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const page = await context.newPage();
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
-    const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
-    const moderator = await newStaff(server, ["moderator"]);
-    await server.services.moderation.ban(moderator.staffId, user.id, REASON);
+    await startAsGuest(page, app.server.url);
+    const user = await app.server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+    const moderator = await newStaff(app.server, ["moderator"]);
+    await app.server.services.moderation.ban(moderator.staffId, user.id, REASON);
 
     await page.getByTestId("bottom-results").click();
     await page.waitForURL(/\/home$/);

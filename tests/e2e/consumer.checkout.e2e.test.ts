@@ -1,31 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { appForThisFile, newAppContext, pageShot, startAsGuest } from "./consumer-app.ts";
 
 /** Issue 11 items 4 and 5: what the person tapped is what is ordered, and the monthly plan can be bought. */
 describe("consumer app: the checkout orders what was tapped", () => {
-  let server: Awaited<ReturnType<typeof startAppServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    await ensureConsumerBuild();
-    server = await startAppServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = appForThisFile();
 
   async function guest(page: Page): Promise<void> {
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
+    await startAsGuest(page, app.server.url);
   }
 
-  const latestOrder = () => server.db.order.findFirst({ orderBy: { id: "desc" } });
+  const latestOrder = () => app.server.db.order.findFirst({ orderBy: { id: "desc" } });
 
   /** In the open buy dialog: the chosen product, then the sandbox checkout; answers the order it created. */
   async function payInDialog(page: Page, expectedProductId: number) {
@@ -43,13 +28,13 @@ describe("consumer app: the checkout orders what was tapped", () => {
   }
 
   it("every card on /payment, the monthly plan included, orders its own product at its card's price", async () => {
-    const context = await newAppContext(browser, { adult: true, viewport: { width: 1440, height: 900 } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await guest(page);
-    await page.goto(`${server.url}/payment`);
+    await page.goto(`${app.server.url}/payment`);
     const cards = page.locator('[data-testid^="pricing-"][data-price]');
     await cards.first().waitFor();
-    const products = await server.db.product.findMany({ where: { active: true } });
+    const products = await app.server.db.product.findMany({ where: { active: true } });
     expect(await cards.count()).toBe(products.length);
     const plan = products.find((p) => p.kind === "subscription")!;
     // the plan's card says what it gives and how often it bills
@@ -59,7 +44,7 @@ describe("consumer app: the checkout orders what was tapped", () => {
     await pageShot(page, "consumer-pricing-desktop");
 
     for (const p of products) {
-      await page.goto(`${server.url}/payment`);
+      await page.goto(`${app.server.url}/payment`);
       const card = page.getByTestId(`pricing-${p.id}`);
       const shownPrice = Number(await card.getAttribute("data-price"));
       await page.getByTestId(`pricing-buy-${p.id}`).click();
@@ -76,12 +61,12 @@ describe("consumer app: the checkout orders what was tapped", () => {
   });
 
   it("'Grab the deal' on the flash sale orders the flash sale at its price", async () => {
-    const context = await newAppContext(browser, { adult: true, viewport: { width: 390, height: 844 } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await guest(page);
-    await page.goto(`${server.url}/home`);
+    await page.goto(`${app.server.url}/home`);
     await page.getByTestId("flash-sale").waitFor();
-    const flash = await server.db.product.findFirstOrThrow({ where: { kind: "flash_sale" } });
+    const flash = await app.server.db.product.findFirstOrThrow({ where: { kind: "flash_sale" } });
     await page.getByTestId("flash-cta").click();
     const order = await payInDialog(page, flash.id);
     expect(order.productId).toBe(flash.id);
@@ -90,11 +75,11 @@ describe("consumer app: the checkout orders what was tapped", () => {
   });
 
   it("'Try again' after a decline offers the declined product again, not the best-value pack", async () => {
-    const context = await newAppContext(browser, { adult: true, viewport: { width: 390, height: 844 } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await guest(page);
-    const small = await server.db.product.findFirstOrThrow({ where: { code: "credits_50" } });
-    await page.goto(`${server.url}/payment`);
+    const small = await app.server.db.product.findFirstOrThrow({ where: { code: "credits_50" } });
+    await page.goto(`${app.server.url}/payment`);
     await page.getByTestId(`pricing-buy-${small.id}`).click();
     await payInDialog(page, small.id);
     await page.locator("button.decline").click();

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, startAppServer } from "./consumer-app.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { screenshot } from "./browser.ts";
+import { appForThisFile, newAppContext } from "./consumer-app.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 const NARROW = { width: 360, height: 740 };
@@ -77,23 +77,11 @@ async function midWordBreaks(page: Page, selector: string): Promise<string[]> {
 
 /** Issue 11 item 6: nothing overflows at 360 px in any language, on the main screens and in their dialogs. */
 describe("consumer app at 360 px in every language", () => {
-  let server: Awaited<ReturnType<typeof startAppServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    await ensureConsumerBuild();
-    server = await startAppServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = appForThisFile();
 
   for (const language of LANGUAGES) {
     it(`${language}: home, studio, results, pricing and terms, with the buy, login, flash-sale and template dialogs`, async () => {
-      const context = await newAppContext(browser, { adult: true, language, viewport: NARROW });
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: NARROW });
       const page = await context.newPage();
       const found: Record<string, string[]> = {};
       const check = async (name: string) => {
@@ -104,7 +92,7 @@ describe("consumer app at 360 px in every language", () => {
       };
 
       // signed out: home with its flash sale, then the login dialog
-      await page.goto(`${server.url}/home`);
+      await page.goto(`${app.server.url}/home`);
       await page.getByTestId("try-guest").waitFor();
       await page.getByTestId("flash-sale").waitFor();
       await check("flash-sale");
@@ -128,30 +116,30 @@ describe("consumer app at 360 px in every language", () => {
       await page.keyboard.press("Escape");
       await page.getByTestId("template-chooser").waitFor({ state: "detached" });
       // issue 11 item 12: template names and prompt chips in the visitor's language
-      const softZoom = await server.db.template.findFirstOrThrow({ where: { name: "Soft Zoom" } });
+      const softZoom = await app.server.db.template.findFirstOrThrow({ where: { name: "Soft Zoom" } });
       const shownName = language === "en" ? softZoom.name : (softZoom.names as Record<string, string>)[language];
       expect((await page.getByTestId("quick-templates").getByTestId(`template-${softZoom.id}`).innerText()).trim()).toBe(shownName);
       await page.getByTestId("tab-images").click();
       await page.getByTestId("prompt").waitFor();
       await page.getByTestId("prompt-chip").first().waitFor();
-      const prompt = await server.db.promptSuggestion.findFirstOrThrow({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
+      const prompt = await app.server.db.promptSuggestion.findFirstOrThrow({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
       expect(await page.getByTestId("prompt-chip").first().innerText()).toBe(language === "en" ? prompt.text : (prompt.texts as Record<string, string>)[language]);
       await check("studio-images");
 
-      const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
-      await server.db.generationTask.create({ data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 1, paidWith: "credits", input: {}, finishedAt: new Date() } });
-      await page.goto(`${server.url}/function`);
+      const user = await app.server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+      await app.server.db.generationTask.create({ data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 1, paidWith: "credits", input: {}, finishedAt: new Date() } });
+      await page.goto(`${app.server.url}/function`);
       await page.getByTestId("results").waitFor();
       await check("results");
 
-      await page.goto(`${server.url}/payment`);
+      await page.goto(`${app.server.url}/payment`);
       await page.locator('[data-testid^="pricing-buy-"]').first().waitFor();
       await check("pricing");
       await page.getByTestId("bottom-buy").click();
       await page.getByTestId("buy-credits").locator('[data-testid^="product-"]').first().waitFor();
       await check("buy-credits");
       await page.keyboard.press("Escape");
-      await page.goto(`${server.url}/agreement`);
+      await page.goto(`${app.server.url}/agreement`);
       await page.waitForLoadState("networkidle");
       await check("agreement");
 

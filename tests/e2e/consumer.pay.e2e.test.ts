@@ -1,27 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { appForThisFile, newAppContext, pageShot, startAsGuest } from "./consumer-app.ts";
 
 describe("consumer app: buying credits through the sandbox checkout", () => {
-  let server: Awaited<ReturnType<typeof startAppServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    await ensureConsumerBuild();
-    server = await startAppServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = appForThisFile();
 
   async function guestWithDialog(page: Page): Promise<number> {
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
+    await startAsGuest(page, app.server.url);
     const points = Number(await page.getByTestId("balance").getAttribute("data-points"));
     await page.getByTestId("balance").click();
     await page.getByTestId("buy-credits").waitFor();
@@ -41,7 +26,7 @@ describe("consumer app: buying credits through the sandbox checkout", () => {
   const balance = async (page: Page) => Number(await page.getByTestId("balance").getAttribute("data-points"));
 
   it("pay: the callback page polls until paid and only then the balance grows", async () => {
-    const context = await newAppContext(browser, { adult: true });
+    const context = await newAppContext(app.browser, { adult: true });
     const page = await context.newPage();
     const before = await guestWithDialog(page);
     await pageShot(page, "consumer-buy-credits");
@@ -50,7 +35,7 @@ describe("consumer app: buying credits through the sandbox checkout", () => {
     await page.waitForURL(/\/hcpayPayCallback\?order_id=\d+/);
     await page.locator('[data-testid="payment-result"][data-phase="paid"]').waitFor();
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid="balance"]')?.getAttribute("data-points")) > b, before);
-    const order = await server.db.order.findFirstOrThrow({ orderBy: { id: "desc" } });
+    const order = await app.server.db.order.findFirstOrThrow({ orderBy: { id: "desc" } });
     expect(order.status).toBe("paid");
     expect(await balance(page)).toBe(before + order.credits);
     expect(await page.evaluate(() => localStorage.getItem("reverie_payment_verification"))).toBeNull();
@@ -59,7 +44,7 @@ describe("consumer app: buying credits through the sandbox checkout", () => {
   });
 
   it("decline: the failure message, the retry countdown and billing support; the balance stays", async () => {
-    const context = await newAppContext(browser, { adult: true });
+    const context = await newAppContext(app.browser, { adult: true });
     const page = await context.newPage();
     const before = await guestWithDialog(page);
     await startSandboxCheckout(page);
@@ -77,7 +62,7 @@ describe("consumer app: buying credits through the sandbox checkout", () => {
   });
 
   it("3-D Secure and a reload: polling carries on through 3ds_pending, resumes after the reload and ends paid", async () => {
-    const context = await newAppContext(browser, { adult: true });
+    const context = await newAppContext(app.browser, { adult: true });
     const page = await context.newPage();
     page.on("dialog", (d) => void d.accept());
     const before = await guestWithDialog(page);
@@ -85,11 +70,11 @@ describe("consumer app: buying credits through the sandbox checkout", () => {
     await page.locator("button.secure").click();
     await page.waitForURL(/\/challenge/);
     const challengeUrl = page.url();
-    const order = await server.db.order.findFirstOrThrow({ orderBy: { id: "desc" } });
+    const order = await app.server.db.order.findFirstOrThrow({ orderBy: { id: "desc" } });
     expect(order.status).toBe("threeDsPending");
 
     // the buyer comes back to Reverie while the bank's check is still open
-    await page.goto(`${server.url}/hcpayPayCallback?order_id=${order.id}`);
+    await page.goto(`${app.server.url}/hcpayPayCallback?order_id=${order.id}`);
     const result = page.getByTestId("payment-result");
     await page.locator('[data-testid="payment-result"][data-status="3ds_pending"]').waitFor();
     await page.waitForFunction(() => Number(/(\d+)/.exec(document.querySelector('[data-testid="payment-tries"]')?.textContent ?? "")?.[1]) >= 2);
@@ -109,7 +94,7 @@ describe("consumer app: buying credits through the sandbox checkout", () => {
     await fetch(challengeUrl, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" }, redirect: "manual" });
     await result.and(page.locator('[data-phase="paid"]')).waitFor();
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid="balance"]')?.getAttribute("data-points")) > b, before);
-    expect((await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("paid");
+    expect((await app.server.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("paid");
     await context.close();
   });
 });
