@@ -14,8 +14,9 @@ import type { ReportBody } from "../moderation/moderation.schema.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import { createChatBackends, NoReplyError, ReplyCutError, type BackendCall } from "./backends/registry.ts";
-import { createCharactersService } from "./characters.service.ts";
-import type { ConversationFilter, PolicyHitFilter } from "./chat.admin.schema.ts";
+import { createCharactersService, type AvatarImages } from "./characters.service.ts";
+import type { ConversationFilter, PolicyHitFilter, SuspensionFilter } from "./chat.admin.schema.ts";
+import type { AuditService } from "../audit/audit.service.ts";
 import type { ChatBody } from "./chat.schema.ts";
 import { createChatPolicy } from "./policy.ts";
 import { buildPrompt, characterCard, countTokens, summaryRequest, SUMMARY_TOKENS, type HistoryMessage } from "./prompt.ts";
@@ -93,6 +94,10 @@ interface Deps {
   fileReport: (input: ReportBody) => Promise<unknown>;
   storage: MediaStorage;
   uploads: UploadsService;
+  /** Lifting a suspension is a staff action, written to the audit log in its own transaction. */
+  audit: AuditService;
+  /** Avatars are painted through the generation domain (services.ts wires it). */
+  images: AvatarImages;
   databaseUrl: string | undefined;
 }
 
@@ -136,8 +141,19 @@ export function createChatService(deps: Deps) {
       .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
   }
 
+  /** Hits that count toward a suspension: every one not yet lifted by staff. */
+  const counting = (userId: number) => ({ userId, liftedAt: null });
+
   async function suspended(userId: number): Promise<boolean> {
-    return (await db.chatPolicyHit.count({ where: { userId } })) >= config.CHAT_POLICY_STRIKES;
+    return (await db.chatPolicyHit.count({ where: counting(userId) })) >= config.CHAT_POLICY_STRIKES;
+  }
+
+  /** One account's suspension: whether chat is suspended, and the hits that count toward it (why it was imposed). */
+  async function suspensionOf(userId: number) {
+    const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+    if (!user) return null;
+    const hits = await db.chatPolicyHit.findMany({ where: counting(userId), orderBy: { id: "asc" } });
+    return { id: userId, userId, suspended: hits.length >= config.CHAT_POLICY_STRIKES, strikes: config.CHAT_POLICY_STRIKES, hits: hits.length, lastHitAt: hits.at(-1)?.createdAt ?? null, policyHits: hits };
   }
 
   async function assertChatAllowed(userId: number) {
@@ -151,7 +167,7 @@ export function createChatService(deps: Deps) {
    */
   async function recordHit(h: { userId: number; source: PolicyHitSource; rule: string; excerpt: string; conversationId?: number; characterId?: number }) {
     await db.chatPolicyHit.create({ data: { userId: h.userId, source: h.source, rule: h.rule, excerpt: h.excerpt.slice(0, 1000), conversationId: h.conversationId, characterId: h.characterId } });
-    const count = await db.chatPolicyHit.count({ where: { userId: h.userId } });
+    const count = await db.chatPolicyHit.count({ where: counting(h.userId) });
     if (count !== config.CHAT_POLICY_STRIKES) return;
     const target = h.conversationId
       ? { target_type: "conversation" as const, target_id: h.conversationId }
@@ -179,7 +195,7 @@ export function createChatService(deps: Deps) {
   const sweeper = setInterval(() => void sweepStale().catch((err: unknown) => log.warn({ err }, "chat sweep failed")), SWEEP_MS);
   sweeper.unref();
 
-  const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit, assertChatAllowed });
+  const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit, assertChatAllowed, images: deps.images });
 
   /** The caller's conversation (not deleted); another's is 404, never 403, so ids reveal nothing. */
   async function own(userId: number, conversationId: number) {
@@ -312,6 +328,14 @@ export function createChatService(deps: Deps) {
       const past = await history(conversation, replyToId);
       let unsummarized: HistoryMessage[] = [];
       const check = policy.streamChecker();
+      // a moderation hit arrives in the background: the stream is stopped and the reply refused like a rule hit
+      let moderationHit: Promise<unknown> = Promise.resolve();
+      const moderator = policy.streamModerator((rule) => {
+        if (run.refused || run.abort.signal.aborted) return;
+        run.refused = true;
+        moderationHit = recordHit({ userId: run.userId, source: "reply", rule, excerpt: run.text, conversationId: run.conversationId }).catch((err: unknown) => log.warn({ err }, "could not record a chat policy hit"));
+        run.abort.abort();
+      });
       try {
         for await (const chunk of backends.stream(
           tier,
@@ -323,6 +347,7 @@ export function createChatService(deps: Deps) {
           run.abort.signal,
         )) {
           backend = chunk.backend;
+          if (run.refused) break;
           if (chunk.kind !== "text") continue;
           // checked before it is shown: a piece that completes a refused pattern never reaches the browser
           const broken = check(chunk.text);
@@ -334,7 +359,9 @@ export function createChatService(deps: Deps) {
           }
           run.text += chunk.text;
           run.emit({ type: "token", text: chunk.text });
+          moderator?.update(run.text, chunk.text);
         }
+        moderator?.close();
         if (run.refused) status = "refused";
         else if (run.abort.signal.aborted) status = "stopped";
         else {
@@ -346,11 +373,14 @@ export function createChatService(deps: Deps) {
           }
         }
       } catch (err) {
+        moderator?.close();
         if (err instanceof ReplyCutError) status = "cut";
         else if (err instanceof NoReplyError) status = "failed";
         else throw err;
         log.warn({ err: (err as Error).message, replyId: run.id }, status === "cut" ? "chat reply cut by its back end" : "no chat back end could reply");
+        if (run.refused) status = "refused";
       }
+      await moderationHit;
       clearInterval(ticker);
       await flushing;
       const stored = await finish(run, status, run.refused ? "" : run.text, backend);
@@ -649,6 +679,44 @@ export function createChatService(deps: Deps) {
       },
       listPolicyHits: (params: ListParams<PolicyHitFilter>) => pageOf(db.chatPolicyHit, params, matching(params.filter, ["userId", "conversationId", "characterId", "source"])),
       policyHit: (id: number) => db.chatPolicyHit.findUnique({ where: { id } }),
+
+      /**
+       * Accounts whose chat is suspended now (CHAT_POLICY_STRIKES unlifted hits or more), with how many hits, the last
+       * one and the rules. Suspended accounts are few, so the groups are sorted and paged here.
+       */
+      async listSuspensions(params: ListParams<SuspensionFilter>) {
+        const groups = await db.chatPolicyHit.groupBy({
+          by: ["userId"],
+          where: { liftedAt: null, ...(params.filter.id ? { userId: { in: params.filter.id } } : {}) },
+          having: { userId: { _count: { gte: config.CHAT_POLICY_STRIKES } } },
+          _count: { _all: true },
+          _max: { createdAt: true },
+        });
+        const rows = groups.map((g) => ({ id: g.userId, userId: g.userId, hits: g._count._all, lastHitAt: g._max.createdAt }));
+        const key = params.sort.field as "id" | "hits" | "lastHitAt";
+        const dir = params.sort.order === "asc" ? 1 : -1;
+        rows.sort((a, b) => dir * (Number(a[key] ?? 0) - Number(b[key] ?? 0)) || a.id - b.id);
+        const [from, to] = params.range;
+        return { rows: rows.slice(from, to + 1), total: rows.length, from };
+      },
+
+      suspension: suspensionOf,
+
+      /**
+       * Lifts a suspension: the counting hits are marked lifted (kept for the record, no longer counted) and the
+       * action is audited with the staff member's reason, in one transaction. 409 when chat is not suspended.
+       */
+      async liftSuspension(staffId: number, userId: number, reason: string) {
+        await db.$transaction(async (tx) => {
+          const hits = await tx.chatPolicyHit.findMany({ where: counting(userId), select: { id: true, rule: true } });
+          if (hits.length < config.CHAT_POLICY_STRIKES) throw HttpError.conflict("Chat is not suspended on this account");
+          const lifted = await tx.chatPolicyHit.updateMany({ where: { id: { in: hits.map((h) => h.id) }, liftedAt: null }, data: { liftedAt: new Date(), liftedById: staffId } });
+          // a concurrent lift got there first: one of the two is the lift
+          if (lifted.count !== hits.length) throw HttpError.conflict("Chat is not suspended on this account");
+          await deps.audit.record(tx, { staffId, action: "lift_chat_suspension", resource: "User", resourceId: userId, before: { suspended: true, hits: hits.map((h) => h.id), rules: [...new Set(hits.map((h) => h.rule))] }, after: { suspended: false }, reason });
+        });
+        return suspensionOf(userId);
+      },
     },
 
     /** Tokens a text costs (the prompt's tokenizer), exposed for tests and the bench. */
