@@ -26,6 +26,11 @@ export const CHAT_CHANNEL = "reverie_chat";
 
 /** A running reply's text is saved (and published to other instances) this often, not per token. */
 const FLUSH_MS = 500;
+/**
+ * A reply nobody follows from another instance is only saved this often (what a sweep keeps if the writing process
+ * dies): the per-reply statement twice a second was the largest avoidable cost under load (decision 183).
+ */
+const SAVE_MS = 5_000;
 /** NOTIFY payloads must stay under 8000 bytes; longer pieces are split. */
 const MAX_PIECE = 2000;
 /**
@@ -40,7 +45,9 @@ const WAIT_POLL_MS = 1000;
 export type LiveEvent =
   | { k: "piece"; m: number; u: number; o: number; t: string }
   | { k: "end"; m: number; u: number; c: number; s: ChatMessageStatus }
-  | { k: "stop"; m: number };
+  | { k: "stop"; m: number }
+  /** Someone follows this reply from another instance: its writer publishes its pieces from now on. */
+  | { k: "follow"; m: number };
 
 /** What a person's browser receives about a reply. */
 export type ReplyEvent = { type: "token"; text: string } | { type: "refused"; msg: string } | { type: "end"; reply: MessageView };
@@ -74,6 +81,10 @@ class ReplyRun {
   readonly listeners = new Set<(e: ReplyEvent) => void>();
   finished?: MessageView;
   refused = false;
+  /** Followed from another instance (a `follow` event came): pieces are published, not only saved. */
+  followed = false;
+  /** Saves (and when followed publishes) the text now; set while the reply is being written. */
+  flushNow?: () => void;
   constructor(
     readonly id: number,
     readonly userId: number,
@@ -103,8 +114,8 @@ interface Deps {
 
 /**
  * Conversations with AI characters (docs/decisions/100-104). A reply is a row created with the person's message and
- * charged in the same transaction; the back end's text streams to the browser as it arrives, is saved every FLUSH_MS
- * and once more when the reply ends (a conditional update on status 'streaming', so it is stored exactly once however
+ * charged in the same transaction; the back end's text streams to the browser as it arrives, is saved every SAVE_MS
+ * (published every FLUSH_MS while someone follows it from another instance) and once more when the reply ends (a conditional update on status 'streaming', so it is stored exactly once however
  * the reading browser behaves). Replies of one conversation are written one after the other, in the order the
  * messages were accepted.
  */
@@ -123,6 +134,13 @@ export function createChatService(deps: Deps) {
     return (listening ??= live
       .subscribe((e) => {
         if (e.k === "stop") runs.get(e.m)?.abort.abort();
+        if (e.k === "follow") {
+          const run = runs.get(e.m);
+          if (run && !run.followed) {
+            run.followed = true;
+            run.flushNow?.();
+          }
+        }
         if (e.k === "end") for (const w of endWaiters.get(e.m) ?? []) w();
       })
       .catch((err) => {
@@ -302,21 +320,34 @@ export function createChatService(deps: Deps) {
   /** Writes one reply: waits its turn, builds the prompt, streams, checks, stores, then updates the summary. */
   async function write(run: ReplyRun, tier: CharacterTier, replyToId: number) {
     let saved = 0;
+    let savedAt = Date.now();
+    /** Text up to here has been published; 0 until the reply is followed, so a first follower gets all of it. */
+    let published = 0;
     let flushing: Promise<unknown> = Promise.resolve();
-    const flush = () => {
-      if (run.text.length === saved || run.refused) return;
-      const from = saved;
-      const piece = run.text.slice(from);
-      saved = run.text.length;
+    const flush = (now = false) => {
+      const fresh = run.text.length !== saved || (run.followed && published < run.text.length);
+      if (!fresh || run.refused) return;
+      // nobody follows elsewhere: saved every SAVE_MS only, nothing published
+      if (!run.followed && !now && Date.now() - savedAt < SAVE_MS) return;
       const text = run.text;
+      const from = published;
+      const piece = run.followed ? text.slice(from) : "";
+      saved = text.length;
+      savedAt = Date.now();
+      if (run.followed) published = text.length;
       flushing = flushing.then(async () => {
-        // one raw statement saves the text and publishes the piece: this runs for every live reply twice a second
+        if (!piece) {
+          await db.$executeRaw`UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming'`;
+          return;
+        }
+        // one raw statement saves the text and publishes the piece, so a follower's snapshot and pieces line up
         const first = JSON.stringify({ k: "piece", m: run.id, u: run.userId, o: from, t: piece.slice(0, MAX_PIECE) } satisfies LiveEvent);
         await db.$executeRaw`WITH saved AS (UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming' RETURNING id)
           SELECT pg_notify(${CHAT_CHANNEL}, ${first}) FROM saved`;
         for (let o = MAX_PIECE; o < piece.length; o += MAX_PIECE) await publish({ k: "piece", m: run.id, u: run.userId, o: from + o, t: piece.slice(o, o + MAX_PIECE) });
       }).catch((err: unknown) => log.warn({ err }, "chat reply flush failed"));
     };
+    run.flushNow = () => flush(true);
     const ticker = setInterval(flush, FLUSH_MS);
     let status: ChatMessageStatus = "complete";
     let backend: string | null = null;
@@ -743,6 +774,8 @@ export function createChatService(deps: Deps) {
       if (e.k === "end" && e.m === replyId) resolveEnd();
     });
     try {
+      // the writer publishes pieces only for followed replies: ask it to, after listening (so nothing is missed)
+      await publish({ k: "follow", m: replyId });
       const snapshot = await db.chatMessage.findUniqueOrThrow({ where: { id: replyId } });
       if (snapshot.content.length > offset) {
         send({ type: "token", text: snapshot.content.slice(offset) });
