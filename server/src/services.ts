@@ -28,6 +28,7 @@ import { createUsersAdminService } from "./domains/users/users.admin.service.ts"
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
+import type { EngineKind } from "./contract/engines.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -46,7 +47,7 @@ export function createServices(deps: AppDeps) {
   // character avatars are painted by the generation domain's text-to-image path and kept as the person's upload
   const images = {
     aiEngine: () => render.generation.aiEngineFor("text_to_image"),
-    paint: (userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: Parameters<typeof render.generation.images>[4]) =>
+    paint: (userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: EngineKind) =>
       render.generation.images(userId, { prompt: o.prompt, negative_prompt: o.negativePrompt, aspect: "1:1", idempotency_key: o.idempotencyKey }, false, undefined, engine),
     keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
   };

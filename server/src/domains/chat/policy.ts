@@ -78,8 +78,6 @@ export function createChatPolicy(config: Config, log: Logger) {
       close() {
         closed = true;
       },
-      /** How many characters have been sent for checking (tests). */
-      checked: () => checkedUpTo,
     };
   }
 
