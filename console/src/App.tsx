@@ -4,7 +4,7 @@ import { authProvider } from "./authProvider.ts";
 import { auditLog } from "./audit/index.tsx";
 import { bans } from "./bans/index.tsx";
 import { channels, pixelIds } from "./channels/index.tsx";
-import { chatBackends, chatPolicyHits, conversations } from "./chat/index.tsx";
+import { chatBackends, chatPolicyHits, chatSuspensions, conversations } from "./chat/index.tsx";
 import { characterModels } from "./character-models/index.tsx";
 import { characters, creatorPages } from "./content/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
@@ -40,6 +40,7 @@ export function App() {
       <Resource name="creator-pages" {...creatorPages} />
       <Resource name="conversations" {...conversations} />
       <Resource name="chat-policy-hits" {...chatPolicyHits} />
+      <Resource name="chat-suspensions" {...chatSuspensions} />
       <Resource name="chat-backends" {...chatBackends} />
       <Resource name="character-models" {...characterModels} />
       <Resource name="generation-tasks" {...tasks} />

@@ -21,6 +21,7 @@ export const SUBJECT: Record<string, string> = {
   "creator-pages": "CreatorPage",
   conversations: "Conversation",
   "chat-policy-hits": "ChatPolicyHit",
+  "chat-suspensions": "ChatSuspension",
   "chat-backends": "ChatBackend",
   // the list shows consent decisions and opens the consent record: moderators only
   "character-models": "TrainingConsent",

@@ -224,6 +224,8 @@ export const configSchema = z.object({
   CHAT_MODERATION_URL: z.string().url().optional(),
   CHAT_MODERATION_KEY: z.string().optional(),
   CHAT_MODERATION_MODEL: z.string().default("omni-moderation-latest"),
+  /** A streaming reply is sent to the moderation endpoint at the first sentence end after this many new characters (at twice as many without one). */
+  CHAT_MODERATION_STREAM_CHARS: z.coerce.number().int().min(20).max(10_000).default(300),
   /** Refused attempts after which chat is suspended for the account and a report is raised. */
   CHAT_POLICY_STRIKES: z.coerce.number().int().min(1).default(3),
   RATE_LIMIT_CHAT_PER_HOUR: z.coerce.number().int().min(1).default(600),

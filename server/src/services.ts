@@ -28,6 +28,7 @@ import { createUsersAdminService } from "./domains/users/users.admin.service.ts"
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
+import type { EngineKind } from "./contract/engines.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -43,7 +44,14 @@ export function createServices(deps: AppDeps) {
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
   // chat files its automatic reports through moderation, and moderation changes chat's content through chat
   let moderation: ModerationService | undefined;
-  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
+  // character avatars are painted by the generation domain's text-to-image path and kept as the person's upload
+  const images = {
+    aiEngine: () => render.generation.aiEngineFor("text_to_image"),
+    paint: (userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: EngineKind) =>
+      render.generation.images(userId, { prompt: o.prompt, negative_prompt: o.negativePrompt, aspect: "1:1", idempotency_key: o.idempotencyKey }, false, undefined, engine),
+    keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
+  };
+  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser] });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {

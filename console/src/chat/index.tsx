@@ -1,8 +1,10 @@
 import ForumIcon from "@mui/icons-material/Forum";
 import GppMaybeIcon from "@mui/icons-material/GppMaybe";
 import HubIcon from "@mui/icons-material/Hub";
+import BlockIcon from "@mui/icons-material/Block";
 import { Alert, Box, Typography } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, useRecordContext, useTranslate } from "react-admin";
+import { Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import { StaffAction } from "../common/StaffAction.tsx";
 import { POLICY_HIT_SOURCES } from "../../../server/src/contract/chat.ts";
 
 const user = <ReferenceField key="userId" source="userId" reference="users" link="show" emptyText="—" />;
@@ -88,6 +90,66 @@ const PolicyHitShow = () => (
 );
 
 export const chatPolicyHits = { list: PolicyHitList, show: PolicyHitShow, icon: GppMaybeIcon };
+
+const SuspensionList = () => (
+  <List sort={{ field: "lastHitAt", order: "DESC" }} exporter={false}>
+    <Datagrid rowClick="show" bulkActionButtons={false}>
+      {user}
+      <NumberField source="hits" />
+      <DateField source="lastHitAt" showTime />
+    </Datagrid>
+  </List>
+);
+
+/** Why chat was suspended: the hits that count toward it, each with its rule and what was written. */
+function SuspensionHits() {
+  const r = useRecordContext<{ policyHits?: { id: number; source: string; rule: string; excerpt: string; conversationId: number | null; createdAt: string }[] }>();
+  const translate = useTranslate();
+  if (!r?.policyHits) return null;
+  if (!r.policyHits.length) return <Typography color="text.secondary">{translate("console.chat.noHits")}</Typography>;
+  return (
+    <Box sx={{ display: "grid", gap: 1, maxWidth: 760 }} data-testid="suspension-hits">
+      {r.policyHits.map((h) => (
+        <Box key={h.id} sx={{ p: 1.25, borderRadius: 2, bgcolor: "#fff4e5" }}>
+          <Typography variant="caption" color="text.secondary">
+            #{h.id} · {h.rule} · {h.source}
+            {h.conversationId ? ` · ${translate("resources.conversations.name", { smart_count: 1 })} ${h.conversationId}` : ""} · {new Date(h.createdAt).toLocaleString()}
+          </Typography>
+          <Typography sx={{ whiteSpace: "pre-wrap" }}>{h.excerpt}</Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function SuspensionActions() {
+  const r = useRecordContext<{ suspended?: boolean }>();
+  if (!r?.suspended) return null;
+  return (
+    <TopToolbar>
+      <StaffAction resource="chat-suspensions" path="lift" can={["update", "ChatSuspension"]} label="console.action.lift_chat_suspension" color="success" />
+    </TopToolbar>
+  );
+}
+
+const SuspensionShow = () => (
+  <Show actions={<SuspensionActions />}>
+    <SimpleShowLayout>
+      {user}
+      <FunctionField source="suspended" render={(r: { suspended: boolean }) => <SuspendedLabel suspended={r.suspended} />} />
+      <NumberField source="hits" />
+      <NumberField source="strikes" />
+      <FunctionField source="policyHits" render={() => <SuspensionHits />} />
+    </SimpleShowLayout>
+  </Show>
+);
+
+function SuspendedLabel({ suspended }: { suspended: boolean }) {
+  const translate = useTranslate();
+  return <Typography data-testid="suspension-state">{translate(suspended ? "console.chat.suspended" : "console.chat.notSuspended")}</Typography>;
+}
+
+export const chatSuspensions = { list: SuspensionList, show: SuspensionShow, icon: BlockIcon };
 
 /** With no back end configured the list says how to configure one (chat itself tells users it is not available). */
 function NoBackend() {

@@ -37,6 +37,7 @@ export const en = {
     characters: { name: "Character |||| Characters", fields: { id: "ID", name: "Name", userId: "Owner", state: "State", description: "Description", personality: "Personality", greeting: "Greeting", isPublic: "Public", createdAt: "Created", updatedAt: "Changed", q: "Search name" } },
     conversations: { name: "Conversation |||| Conversations", fields: { id: "ID", userId: "User", characterId: "Character", state: "State", summary: "Running summary", lastMessageAt: "Last message", deletedAt: "Deleted by owner", createdAt: "Started", lines: "Lines" } },
     "chat-policy-hits": { name: "Chat policy hit |||| Chat policy hits", fields: { id: "ID", userId: "User", source: "Found in", rule: "Rule", conversationId: "Conversation", characterId: "Character", excerpt: "Excerpt", createdAt: "When" } },
+    "chat-suspensions": { name: "Chat suspension |||| Chat suspensions", fields: { id: "User", userId: "User", hits: "Counting hits", lastHitAt: "Last hit", suspended: "Chat", strikes: "Hits that suspend", policyHits: "Why: the policy hits" } },
     "chat-backends": { name: "Chat back end |||| Chat back ends", fields: { name: "Name", model: "Model", tiers: "Tiers", requests: "Requests (24 h)", errors: "Errors", prompt_tokens: "Prompt tokens", completion_tokens: "Reply tokens", p50_first_token_ms: "First token p50 (ms)", p95_first_token_ms: "First token p95 (ms)", avg_total_ms: "Average reply (ms)", last_error: "Last error" } },
     "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
     "character-models": { name: "Character model |||| Character models", fields: { id: "ID", name: "Name", homeLink: "Home link", userId: "Owner", status: "Status", state: "State", minAge: "Youngest apparent age", error: "Error", trainer: "Trainer", weightsBytes: "Weights (bytes)", createdAt: "Submitted", finishedAt: "Finished", consent: "Consent record", q: "Search name or home link" } },
@@ -63,7 +64,7 @@ export const en = {
     },
     age: { under_1h: "< 1 hour", "1h_24h": "1–24 hours", "1d_7d": "1–7 days", over_7d: "> 7 days", minutes: "%{n} min", hours: "%{n} h", days: "%{n} d" },
     action: {
-      ban: "Ban", unban: "Unban", grant_payment: "Grant payment permission", revoke_payment: "Revoke payment permission", adjust_credits: "Adjust credits", dismiss: "Dismiss", takedown: "Take content down",
+      lift_chat_suspension: "Lift chat suspension", ban: "Ban", unban: "Unban", grant_payment: "Grant payment permission", revoke_payment: "Revoke payment permission", adjust_credits: "Adjust credits", dismiss: "Dismiss", takedown: "Take content down",
       ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable", refund: "Refund",
     },
     training: { approve: "Approve training", reject: "Reject", noConsent: "No consent record (expired or never taken)", decision: "Decision", minAge: "Youngest apparent age", selfie: "Live selfie", photos: "Training photos", match: "Match", age: "Age" },
@@ -72,6 +73,7 @@ export const en = {
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids", serverConversions: "Server-side purchase conversions (empty = off)" },
     refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider" },
     chat: {
+      suspended: "Suspended", notSuspended: "Not suspended", noHits: "No counting hits.",
       role: { user: "Person", assistant: "Character" },
       notConfigured: "Chat is not available: no back end is configured. Set CHAT_BACKENDS to a JSON list of OpenAI-compatible servers, e.g. [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], and restart (README, settings).",
     },

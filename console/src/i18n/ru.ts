@@ -38,6 +38,7 @@ export const ru: typeof en = {
     characters: { name: "Персонаж |||| Персонажи", fields: { id: "ID", name: "Имя", userId: "Владелец", state: "Состояние", description: "Описание", personality: "Характер", greeting: "Приветствие", isPublic: "Публичный", createdAt: "Создан", updatedAt: "Изменён", q: "Поиск по имени" } },
     conversations: { name: "Беседа |||| Беседы", fields: { id: "ID", userId: "Пользователь", characterId: "Персонаж", state: "Состояние", summary: "Сводка", lastMessageAt: "Последнее сообщение", deletedAt: "Удалена владельцем", createdAt: "Начата", lines: "Реплики" } },
     "chat-policy-hits": { name: "Нарушение в чате |||| Нарушения в чате", fields: { id: "ID", userId: "Пользователь", source: "Где найдено", rule: "Правило", conversationId: "Беседа", characterId: "Персонаж", excerpt: "Фрагмент", createdAt: "Когда" } },
+    "chat-suspensions": { name: "Блокировка чата |||| Блокировки чата", fields: { id: "Пользователь", userId: "Пользователь", hits: "Учитываемые нарушения", lastHitAt: "Последнее нарушение", suspended: "Чат", strikes: "Нарушений до блокировки", policyHits: "Причина: нарушения" } },
     "chat-backends": { name: "Сервер чата |||| Серверы чата", fields: { name: "Имя", model: "Модель", tiers: "Уровни", requests: "Запросы (24 ч)", errors: "Ошибки", prompt_tokens: "Токены запроса", completion_tokens: "Токены ответа", p50_first_token_ms: "Первый токен p50 (мс)", p95_first_token_ms: "Первый токен p95 (мс)", avg_total_ms: "Средний ответ (мс)", last_error: "Последняя ошибка" } },
     "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
     "character-models": { name: "Модель персонажа |||| Модели персонажей", fields: { id: "ID", name: "Название", homeLink: "Ссылка", userId: "Владелец", status: "Статус", state: "Состояние", minAge: "Мин. видимый возраст", error: "Ошибка", trainer: "Сервис обучения", weightsBytes: "Веса (байт)", createdAt: "Отправлена", finishedAt: "Завершена", consent: "Запись согласия", q: "Поиск по названию или ссылке" } },
@@ -64,7 +65,7 @@ export const ru: typeof en = {
     },
     age: { under_1h: "< 1 часа", "1h_24h": "1–24 часа", "1d_7d": "1–7 дней", over_7d: "> 7 дней", minutes: "%{n} мин", hours: "%{n} ч", days: "%{n} дн" },
     action: {
-      ban: "Заблокировать", unban: "Разблокировать", grant_payment: "Разрешить оплату", revoke_payment: "Запретить оплату", adjust_credits: "Изменить кредиты", dismiss: "Отклонить", takedown: "Снять контент",
+      lift_chat_suspension: "Снять блокировку чата", ban: "Заблокировать", unban: "Разблокировать", grant_payment: "Разрешить оплату", revoke_payment: "Запретить оплату", adjust_credits: "Изменить кредиты", dismiss: "Отклонить", takedown: "Снять контент",
       ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", upload_cover: "Загрузить обложку", enable: "Включить", disable: "Выключить", refund: "Вернуть деньги",
     },
     training: { approve: "Одобрить обучение", reject: "Отклонить", noConsent: "Записи согласия нет (истекла или не создавалась)", decision: "Решение", minAge: "Мин. видимый возраст", selfie: "Живое селфи", photos: "Фото для обучения", match: "Сходство", age: "Возраст" },
@@ -73,6 +74,7 @@ export const ru: typeof en = {
     tab: { summary: "Сводка", ledger: "Журнал кредитов", orders: "Заказы", tasks: "Генерации", reports: "Жалобы", events: "Платёжные события", pixels: "ID пикселей", serverConversions: "Серверные конверсии покупок (пусто = выключено)" },
     refund: { credits: "Заказ начислил кредитов: %{n}", balance: "Сейчас у пользователя кредитов: %{n}", spent: "Уже потрачено (остаётся): %{n}", claw_back: "Возврат спишет кредитов: %{n} и вернёт деньги через платёжную систему" },
     chat: {
+      suspended: "Заблокирован", notSuspended: "Не заблокирован", noHits: "Учитываемых нарушений нет.",
       role: { user: "Человек", assistant: "Персонаж" },
       notConfigured: "Чат недоступен: не настроен ни один сервер. Укажите в CHAT_BACKENDS JSON-список OpenAI-совместимых серверов, например [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], и перезапустите (README, настройки).",
     },

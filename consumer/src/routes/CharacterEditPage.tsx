@@ -11,6 +11,7 @@ import Typography from "@mui/material/Typography";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
+import { AvatarPainter } from "../features/chat/AvatarPainter.tsx";
 import { CharacterAvatar } from "../features/chat/CharacterAvatar.tsx";
 import { chatApi, type CharacterInput } from "../features/chat/chat.api.ts";
 import { GuestGate } from "../features/generation/GuestGate.tsx";
@@ -113,13 +114,15 @@ export function Component() {
           </Button>
         </Box>
       </Paper>
-      <Box sx={{ display: "grid", gap: 2 }}>
+      {/* minmax(0, 1fr): a wide child (the picker's drop zone) may not stretch the column past a 360 px phone */}
+      <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2 }}>
         <Box sx={{ display: "flex", gap: 2, alignItems: "center" }}>
           <CharacterAvatar character={{ id: form.id ?? 0, name: form.name || "?", avatar_url: avatar?.thumb_url ?? avatar?.file_url ?? avatarUrl }} size={64} />
-          <Box sx={{ flex: 1 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
             <PhotoPicker value={avatar} onChange={setAvatar} />
           </Box>
         </Box>
+        <AvatarPainter card={form} onPick={setAvatar} />
         {field("name", 1, 40)}
         <TextField
           label={t("chat.edit.age")}

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { ApiRouter } from "../http/api.ts";
 import type { ChatService } from "../domains/chat/chat.service.ts";
-import { conversationFilter, conversationSortable, policyHitFilter, policyHitSortable } from "../domains/chat/chat.admin.schema.ts";
-import { AdminResource } from "./resource.ts";
+import { conversationFilter, conversationSortable, policyHitFilter, policyHitSortable, suspensionFilter, suspensionSortable } from "../domains/chat/chat.admin.schema.ts";
+import { AdminResource, reasonBody } from "./resource.ts";
 
 /**
  * Chat for moderators and operators: conversations with their lines (what a report points at), the policy hits,
- * and each back end's status over the last 24 hours.
+ * the suspensions they made (and lifting one), and each back end's status over the last 24 hours.
  */
 export function chatResources(api: ApiRouter, chat: ChatService) {
   const conversations = new AdminResource(api, "conversations", "Conversation");
@@ -16,6 +16,14 @@ export function chatResources(api: ApiRouter, chat: ChatService) {
   const hits = new AdminResource(api, "chat-policy-hits", "ChatPolicyHit");
   hits.list({ filter: policyHitFilter, sortable: policyHitSortable }, (p) => chat.admin.listPolicyHits(p));
   hits.get((id) => chat.admin.policyHit(id));
+
+  // a suspension's id is the account's id: one account, one suspension
+  const suspensions = new AdminResource(api, "chat-suspensions", "ChatSuspension");
+  suspensions.list({ filter: suspensionFilter, sortable: suspensionSortable, defaultSort: ["lastHitAt", "desc"] }, (p) => chat.admin.listSuspensions(p));
+  suspensions.get((id) => chat.admin.suspension(id));
+  suspensions.action("lift", { summary: "Lift the account's chat suspension (its policy hits stay on record, marked lifted); audited with the reason", can: ["update", "ChatSuspension"], body: reasonBody }, (id, body, staff) =>
+    chat.admin.liftSuspension(staff.staffId, id, body.reason),
+  );
 
   const backends = new AdminResource<string>(api, "chat-backends", "ChatBackend", z.string().min(1).max(40));
   backends.list({ filter: z.strictObject({}), sortable: ["id"] }, async () => {

@@ -16,6 +16,7 @@ export type Subject =
   | "Character"
   | "Conversation"
   | "ChatPolicyHit"
+  | "ChatSuspension"
   | "ChatBackend"
   | "CreatorPage"
   | "Subscription"
@@ -86,6 +87,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     }
     if (roles.has("moderator")) {
       can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit"]);
+      // lifting a chat suspension is a safety decision, like lifting a ban: moderators (and admins), not support
+      can(["read", "update"], "ChatSuspension");
       can("manage", ["Report", "Ban"]);
       can("ban", "User");
       can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "CharacterModel"]);

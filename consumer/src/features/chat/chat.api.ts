@@ -1,5 +1,6 @@
 import type { CharacterSort, ChatMessageStatus, ChatRole, ChatStreamEvent } from "../../../../server/src/contract/chat.ts";
 import { api } from "../../lib/api-client.ts";
+import type { UploadResult } from "../uploads/uploads.api.ts";
 
 /** Issue 15's chat calls (SPEC.md §7 "Chat", served under /api/RoleChat/). */
 
@@ -76,6 +77,11 @@ export const chatApi = {
   characters: (q: { page?: number; limit?: number; q?: string; tag?: string; sort?: CharacterSort; mine?: 0 | 1 }) => api.get<Page<Character>>("/api/RoleChat/getCharacterList", { query: q, quiet: true }),
   character: (id: number) => api.get<Character>("/api/RoleChat/characterDetails", { query: { id } }),
   saveCharacter: (input: CharacterInput) => api.post<Character>("/api/RoleChat/creatCharacter", input, { quiet: true }),
+  /** Paints an avatar from the card in the editor: a text-to-image task, followed with the generation API. */
+  paintAvatar: (card: Pick<CharacterInput, "name" | "description" | "personality" | "tags" | "age">, idempotency_key: string) =>
+    api.post<{ id: number; cost: number }>("/api/RoleChat/generateAvatar", { ...card, age: card.age ?? undefined, idempotency_key }, { quiet: true }),
+  /** Keeps a finished avatar picture as one of the person's images (its id goes to avatar_image_id). */
+  keepAvatar: (taskId: number) => api.post<UploadResult>("/api/RoleChat/keepAvatar", { task_id: taskId }, { quiet: true }),
   draftCharacter: (idea: string) => api.post<CharacterDraft>("/api/RoleChat/generateCharacterInfo", { idea }, { quiet: true, timeoutMs: 120_000 }),
   createConversation: (characterId: number) => api.post<ConversationSummary>("/api/RoleChat/creatConversation", { character_id: characterId }),
   conversations: (page = 1) => api.get<Page<ConversationSummary>>("/api/RoleChat/conversationList", { query: { page, limit: 50 } }),

@@ -4,10 +4,12 @@ import type { CharacterTier } from "../../contract/chat.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
+import type { EngineKind } from "../../contract/engines.ts";
+import type { UploadView } from "../uploads/uploads.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import type { ChatBackends } from "./backends/registry.ts";
 import { NoReplyError, ReplyCutError } from "./backends/registry.ts";
-import { CARD_LIMITS, draftShape, type CharacterBody, type CharacterListQuery } from "./chat.schema.ts";
+import { CARD_LIMITS, draftShape, type AvatarBody, type CharacterBody, type CharacterListQuery } from "./chat.schema.ts";
 import type { ChatPolicy } from "./policy.ts";
 
 /** The tier character drafts are written by. */
@@ -18,12 +20,32 @@ export interface PolicyRecorder {
   (hit: { userId: number; source: "character"; rule: string; excerpt: string; characterId?: number }): Promise<void>;
 }
 
+/**
+ * The generation domain's text-to-image path, as avatars use it (wired in services.ts): which AI engine can paint now,
+ * a charged text-to-image task on it (refunded once by the generation domain when it fails), and keeping its picture.
+ */
+export interface AvatarImages {
+  aiEngine(): Promise<EngineKind | null>;
+  paint(userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: EngineKind): Promise<{ id: number; cost: number; status: string }>;
+  keep(userId: number, taskId: number): Promise<UploadView>;
+}
+
+/** Kept out of every avatar: characters are adults, and avatars are shown in the public catalogue. */
+const AVATAR_NEGATIVE = "child, minor, teenager, young-looking, nudity, nsfw, text, watermark, signature, deformed";
+
+/** The picture an avatar is painted from: the card's look, framed as a portrait. */
+export function avatarPrompt(b: AvatarBody): string {
+  const who = b.age ? `a ${b.age}-year-old adult` : "an adult";
+  const parts = [`Portrait of ${b.name}, ${who}`, b.description, b.personality.slice(0, 300), b.tags.length ? b.tags.join(", ") : ""].filter(Boolean);
+  return `${parts.join(". ")}. Head and shoulders, facing the viewer, soft light, detailed character art.`.slice(0, 1000);
+}
+
 /** Everything a card says, as the policy reads it. */
 export function cardText(c: { name: string; description: string; personality: string; scenario: string; greeting: string; example_lines?: string[]; exampleLines?: string[]; tags: string[] }): string {
   return [c.name, c.description, c.personality, c.scenario, c.greeting, ...(c.example_lines ?? c.exampleLines ?? []), c.tags.join(" ")].join("\n");
 }
 
-export function createCharactersService(o: { db: Db; storage: MediaStorage; uploads: UploadsService; backends: ChatBackends; policy: ChatPolicy; recordHit: PolicyRecorder; assertChatAllowed: (userId: number) => Promise<void> }) {
+export function createCharactersService(o: { db: Db; storage: MediaStorage; uploads: UploadsService; backends: ChatBackends; policy: ChatPolicy; recordHit: PolicyRecorder; assertChatAllowed: (userId: number) => Promise<void>; images: AvatarImages }) {
   const { db, storage } = o;
 
   async function view(c: Character, userId: number | null) {
@@ -139,6 +161,32 @@ export function createCharactersService(o: { db: Db; storage: MediaStorage; uplo
       const rule = await o.policy.checkCharacter(cardText(draft), d.age);
       if (rule) throw new HttpError(502, MSG.draftFailed);
       return draft;
+    },
+
+    /**
+     * generateAvatar: a text-to-image task painting the card as it is in the editor, charged like any text-to-image.
+     * Refused before anything is charged: a card the policy refuses (400, recorded), no AI image engine running (503,
+     * the local draft renderer draws patterns and is never passed off as a painted avatar). The editor follows the task
+     * through the generation API and keeps the picture with keepAvatar.
+     */
+    async paintAvatar(userId: number, body: AvatarBody) {
+      await o.assertChatAllowed(userId);
+      if (!body.description && !body.personality) throw HttpError.badRequest(MSG.avatarNeedsDescription);
+      const card = cardText({ ...body, scenario: "", greeting: "" });
+      const rule = await o.policy.checkCharacter(card, body.age);
+      if (rule) {
+        await o.recordHit({ userId, source: "character", rule, excerpt: card.slice(0, 500) });
+        throw HttpError.badRequest(MSG.characterMinor);
+      }
+      const engine = await o.images.aiEngine();
+      if (!engine) throw new HttpError(503, MSG.avatarNeedsImageModel);
+      return o.images.paint(userId, { prompt: avatarPrompt(body), negativePrompt: AVATAR_NEGATIVE, idempotencyKey: body.idempotency_key }, engine);
+    },
+
+    /** keepAvatar: the picture of one of the caller's finished image tasks, copied into an image of theirs (avatar_image_id). */
+    async keepAvatar(userId: number, taskId: number) {
+      await o.assertChatAllowed(userId);
+      return o.images.keep(userId, taskId);
     },
 
     /** getCharacterList: public characters (popular or new, searched, by tag), or with `mine` the caller's own. */

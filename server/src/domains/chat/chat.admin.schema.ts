@@ -21,3 +21,8 @@ export const policyHitFilter = z.strictObject({
 });
 export type PolicyHitFilter = z.infer<typeof policyHitFilter>;
 export const policyHitSortable = ["id", "createdAt", "userId", "source", "rule"] as const;
+
+/** Accounts whose chat is suspended; `id` is the user's id. */
+export const suspensionFilter = z.strictObject({ id: idsFilter });
+export type SuspensionFilter = z.infer<typeof suspensionFilter>;
+export const suspensionSortable = ["id", "hits", "lastHitAt"] as const;

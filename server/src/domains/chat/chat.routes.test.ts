@@ -222,6 +222,9 @@ describe("streamed replies", () => {
       const direct = await first;
       expect(followed.at(-1)!.event).toBe("end");
       expect(streamedText(followed)).toBe("slow words arrive one by one until the end");
+      // pieces arrived while it was written (the writer publishes once followed), not only with the end
+      const beforeEnd = followed.filter((e) => e.event === "token");
+      expect(beforeEnd.length).toBeGreaterThan(1);
       expect(streamedText(direct.events)).toBe(streamedText(followed));
     } finally {
       await other.stop();

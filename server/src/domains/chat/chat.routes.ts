@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import type { ChatStreamEvent } from "../../contract/chat.ts";
 import type { ApiRouter } from "../../http/api.ts";
-import { characterBody, characterIdQuery, characterListQuery, chatBody, conversationBody, conversationIdBody, conversationIdQuery, conversationListQuery, draftBody, editBody, replyIdBody, replyIdQuery } from "./chat.schema.ts";
+import { avatarBody, keepAvatarBody, characterBody, characterIdQuery, characterListQuery, chatBody, conversationBody, conversationIdBody, conversationIdQuery, conversationListQuery, draftBody, editBody, replyIdBody, replyIdQuery } from "./chat.schema.ts";
 import { messageView, type ChatService, type ReplyEvent, type StartedReply } from "./chat.service.ts";
 
 const HEARTBEAT_MS = 15_000;
@@ -68,6 +68,14 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: Req
   );
   api.post("/api/RoleChat/generateCharacterInfo", { summary: "The model drafts a character card from a one-line idea (`idea`); nothing is saved", tags, auth: "user", can: ["create", "Character"], body: draftBody, before }, ({ principal, body }) =>
     chat.characters.draft(principal.userId, body.idea),
+  );
+  api.post(
+    "/api/RoleChat/generateAvatar",
+    { summary: "Paint an avatar from the card in the editor (name, description, personality, tags, age) with the AI image engine; charged like a text-to-image, refunded if it fails; 503 when no AI image engine runs. Follow the task with the generation API", tags, auth: "user", can: ["create", "Character"], body: avatarBody, before },
+    ({ principal, body }) => chat.characters.paintAvatar(principal.userId, body),
+  );
+  api.post("/api/RoleChat/keepAvatar", { summary: "Keep a finished avatar picture (`task_id`) as one of your images; pass its id as avatar_image_id to creatCharacter", tags, auth: "user", can: ["create", "Character"], body: keepAvatarBody }, ({ principal, body }) =>
+    chat.characters.keepAvatar(principal.userId, body.task_id),
   );
   api.get("/api/RoleChat/getCharacterList", { summary: "The character catalogue: public characters (popular or new, `q`, `tag`) or yours (`mine`=1); pages of 10/20/30/50", tags, auth: "public", query: characterListQuery }, ({ principal, query }) =>
     chat.characters.list(principal.kind === "user" ? principal.userId : null, query),

@@ -44,6 +44,20 @@ const characterFields = {
 export const characterBody = z.object({ id: optionalId("id"), ...characterFields });
 export type CharacterBody = z.infer<typeof characterBody>;
 
+/** generateAvatar: the card as the editor holds it now (saved or not); the picture is painted from it. */
+export const avatarBody = z.object({
+  name: characterFields.name,
+  description: characterFields.description,
+  personality: characterFields.personality,
+  tags: characterFields.tags,
+  age: characterFields.age,
+  /** A retried request with the same key is the same picture: never charged twice. */
+  idempotency_key: z.string().trim().min(1).max(100).optional(),
+});
+export type AvatarBody = z.infer<typeof avatarBody>;
+/** keepAvatar: a finished avatar picture (generation task) becomes an image of the caller's, usable as avatar_image_id. */
+export const keepAvatarBody = z.object({ task_id: id("task_id") });
+
 export const draftBody = z.object({ idea: text("idea", 300).min(3, { error: "Please describe the character in a few words" }) });
 
 /** What the model's draft must look like (looser than the card: it is cut to the limits, and the person edits it). */

@@ -14,8 +14,9 @@ import type { ReportBody } from "../moderation/moderation.schema.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import { createChatBackends, NoReplyError, ReplyCutError, type BackendCall } from "./backends/registry.ts";
-import { createCharactersService } from "./characters.service.ts";
-import type { ConversationFilter, PolicyHitFilter } from "./chat.admin.schema.ts";
+import { createCharactersService, type AvatarImages } from "./characters.service.ts";
+import type { ConversationFilter, PolicyHitFilter, SuspensionFilter } from "./chat.admin.schema.ts";
+import type { AuditService } from "../audit/audit.service.ts";
 import type { ChatBody } from "./chat.schema.ts";
 import { createChatPolicy } from "./policy.ts";
 import { buildPrompt, characterCard, countTokens, summaryRequest, SUMMARY_TOKENS, type HistoryMessage } from "./prompt.ts";
@@ -25,6 +26,11 @@ export const CHAT_CHANNEL = "reverie_chat";
 
 /** A running reply's text is saved (and published to other instances) this often, not per token. */
 const FLUSH_MS = 500;
+/**
+ * A reply nobody follows from another instance is only saved this often (what a sweep keeps if the writing process
+ * dies): the per-reply statement twice a second was the largest avoidable cost under load (decision 183).
+ */
+const SAVE_MS = 5_000;
 /** NOTIFY payloads must stay under 8000 bytes; longer pieces are split. */
 const MAX_PIECE = 2000;
 /**
@@ -39,7 +45,9 @@ const WAIT_POLL_MS = 1000;
 export type LiveEvent =
   | { k: "piece"; m: number; u: number; o: number; t: string }
   | { k: "end"; m: number; u: number; c: number; s: ChatMessageStatus }
-  | { k: "stop"; m: number };
+  | { k: "stop"; m: number }
+  /** Someone follows this reply from another instance: its writer publishes its pieces from now on. */
+  | { k: "follow"; m: number };
 
 /** What a person's browser receives about a reply. */
 export type ReplyEvent = { type: "token"; text: string } | { type: "refused"; msg: string } | { type: "end"; reply: MessageView };
@@ -73,6 +81,10 @@ class ReplyRun {
   readonly listeners = new Set<(e: ReplyEvent) => void>();
   finished?: MessageView;
   refused = false;
+  /** Followed from another instance (a `follow` event came): pieces are published, not only saved. */
+  followed = false;
+  /** Saves (and when followed publishes) the text now; set while the reply is being written. */
+  flushNow?: () => void;
   constructor(
     readonly id: number,
     readonly userId: number,
@@ -93,13 +105,17 @@ interface Deps {
   fileReport: (input: ReportBody) => Promise<unknown>;
   storage: MediaStorage;
   uploads: UploadsService;
+  /** Lifting a suspension is a staff action, written to the audit log in its own transaction. */
+  audit: AuditService;
+  /** Avatars are painted through the generation domain (services.ts wires it). */
+  images: AvatarImages;
   databaseUrl: string | undefined;
 }
 
 /**
  * Conversations with AI characters (docs/decisions/100-104). A reply is a row created with the person's message and
- * charged in the same transaction; the back end's text streams to the browser as it arrives, is saved every FLUSH_MS
- * and once more when the reply ends (a conditional update on status 'streaming', so it is stored exactly once however
+ * charged in the same transaction; the back end's text streams to the browser as it arrives, is saved every SAVE_MS
+ * (published every FLUSH_MS while someone follows it from another instance) and once more when the reply ends (a conditional update on status 'streaming', so it is stored exactly once however
  * the reading browser behaves). Replies of one conversation are written one after the other, in the order the
  * messages were accepted.
  */
@@ -118,6 +134,13 @@ export function createChatService(deps: Deps) {
     return (listening ??= live
       .subscribe((e) => {
         if (e.k === "stop") runs.get(e.m)?.abort.abort();
+        if (e.k === "follow") {
+          const run = runs.get(e.m);
+          if (run && !run.followed) {
+            run.followed = true;
+            run.flushNow?.();
+          }
+        }
         if (e.k === "end") for (const w of endWaiters.get(e.m) ?? []) w();
       })
       .catch((err) => {
@@ -136,8 +159,19 @@ export function createChatService(deps: Deps) {
       .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
   }
 
+  /** Hits that count toward a suspension: every one not yet lifted by staff. */
+  const counting = (userId: number) => ({ userId, liftedAt: null });
+
   async function suspended(userId: number): Promise<boolean> {
-    return (await db.chatPolicyHit.count({ where: { userId } })) >= config.CHAT_POLICY_STRIKES;
+    return (await db.chatPolicyHit.count({ where: counting(userId) })) >= config.CHAT_POLICY_STRIKES;
+  }
+
+  /** One account's suspension: whether chat is suspended, and the hits that count toward it (why it was imposed). */
+  async function suspensionOf(userId: number) {
+    const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+    if (!user) return null;
+    const hits = await db.chatPolicyHit.findMany({ where: counting(userId), orderBy: { id: "asc" } });
+    return { id: userId, userId, suspended: hits.length >= config.CHAT_POLICY_STRIKES, strikes: config.CHAT_POLICY_STRIKES, hits: hits.length, lastHitAt: hits.at(-1)?.createdAt ?? null, policyHits: hits };
   }
 
   async function assertChatAllowed(userId: number) {
@@ -151,7 +185,7 @@ export function createChatService(deps: Deps) {
    */
   async function recordHit(h: { userId: number; source: PolicyHitSource; rule: string; excerpt: string; conversationId?: number; characterId?: number }) {
     await db.chatPolicyHit.create({ data: { userId: h.userId, source: h.source, rule: h.rule, excerpt: h.excerpt.slice(0, 1000), conversationId: h.conversationId, characterId: h.characterId } });
-    const count = await db.chatPolicyHit.count({ where: { userId: h.userId } });
+    const count = await db.chatPolicyHit.count({ where: counting(h.userId) });
     if (count !== config.CHAT_POLICY_STRIKES) return;
     const target = h.conversationId
       ? { target_type: "conversation" as const, target_id: h.conversationId }
@@ -179,7 +213,7 @@ export function createChatService(deps: Deps) {
   const sweeper = setInterval(() => void sweepStale().catch((err: unknown) => log.warn({ err }, "chat sweep failed")), SWEEP_MS);
   sweeper.unref();
 
-  const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit, assertChatAllowed });
+  const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit, assertChatAllowed, images: deps.images });
 
   /** The caller's conversation (not deleted); another's is 404, never 403, so ids reveal nothing. */
   async function own(userId: number, conversationId: number) {
@@ -286,21 +320,34 @@ export function createChatService(deps: Deps) {
   /** Writes one reply: waits its turn, builds the prompt, streams, checks, stores, then updates the summary. */
   async function write(run: ReplyRun, tier: CharacterTier, replyToId: number) {
     let saved = 0;
+    let savedAt = Date.now();
+    /** Text up to here has been published; 0 until the reply is followed, so a first follower gets all of it. */
+    let published = 0;
     let flushing: Promise<unknown> = Promise.resolve();
-    const flush = () => {
-      if (run.text.length === saved || run.refused) return;
-      const from = saved;
-      const piece = run.text.slice(from);
-      saved = run.text.length;
+    const flush = (now = false) => {
+      const fresh = run.text.length !== saved || (run.followed && published < run.text.length);
+      if (!fresh || run.refused) return;
+      // nobody follows elsewhere: saved every SAVE_MS only, nothing published
+      if (!run.followed && !now && Date.now() - savedAt < SAVE_MS) return;
       const text = run.text;
+      const from = published;
+      const piece = run.followed ? text.slice(from) : "";
+      saved = text.length;
+      savedAt = Date.now();
+      if (run.followed) published = text.length;
       flushing = flushing.then(async () => {
-        // one raw statement saves the text and publishes the piece: this runs for every live reply twice a second
+        if (!piece) {
+          await db.$executeRaw`UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming'`;
+          return;
+        }
+        // one raw statement saves the text and publishes the piece, so a follower's snapshot and pieces line up
         const first = JSON.stringify({ k: "piece", m: run.id, u: run.userId, o: from, t: piece.slice(0, MAX_PIECE) } satisfies LiveEvent);
         await db.$executeRaw`WITH saved AS (UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming' RETURNING id)
           SELECT pg_notify(${CHAT_CHANNEL}, ${first}) FROM saved`;
         for (let o = MAX_PIECE; o < piece.length; o += MAX_PIECE) await publish({ k: "piece", m: run.id, u: run.userId, o: from + o, t: piece.slice(o, o + MAX_PIECE) });
       }).catch((err: unknown) => log.warn({ err }, "chat reply flush failed"));
     };
+    run.flushNow = () => flush(true);
     const ticker = setInterval(flush, FLUSH_MS);
     let status: ChatMessageStatus = "complete";
     let backend: string | null = null;
@@ -312,6 +359,14 @@ export function createChatService(deps: Deps) {
       const past = await history(conversation, replyToId);
       let unsummarized: HistoryMessage[] = [];
       const check = policy.streamChecker();
+      // a moderation hit arrives in the background: the stream is stopped and the reply refused like a rule hit
+      let moderationHit: Promise<unknown> = Promise.resolve();
+      const moderator = policy.streamModerator((rule) => {
+        if (run.refused || run.abort.signal.aborted) return;
+        run.refused = true;
+        moderationHit = recordHit({ userId: run.userId, source: "reply", rule, excerpt: run.text, conversationId: run.conversationId }).catch((err: unknown) => log.warn({ err }, "could not record a chat policy hit"));
+        run.abort.abort();
+      });
       try {
         for await (const chunk of backends.stream(
           tier,
@@ -323,6 +378,7 @@ export function createChatService(deps: Deps) {
           run.abort.signal,
         )) {
           backend = chunk.backend;
+          if (run.refused) break;
           if (chunk.kind !== "text") continue;
           // checked before it is shown: a piece that completes a refused pattern never reaches the browser
           const broken = check(chunk.text);
@@ -334,7 +390,9 @@ export function createChatService(deps: Deps) {
           }
           run.text += chunk.text;
           run.emit({ type: "token", text: chunk.text });
+          moderator?.update(run.text, chunk.text);
         }
+        moderator?.close();
         if (run.refused) status = "refused";
         else if (run.abort.signal.aborted) status = "stopped";
         else {
@@ -346,11 +404,14 @@ export function createChatService(deps: Deps) {
           }
         }
       } catch (err) {
+        moderator?.close();
         if (err instanceof ReplyCutError) status = "cut";
         else if (err instanceof NoReplyError) status = "failed";
         else throw err;
         log.warn({ err: (err as Error).message, replyId: run.id }, status === "cut" ? "chat reply cut by its back end" : "no chat back end could reply");
+        if (run.refused) status = "refused";
       }
+      await moderationHit;
       clearInterval(ticker);
       await flushing;
       const stored = await finish(run, status, run.refused ? "" : run.text, backend);
@@ -649,6 +710,44 @@ export function createChatService(deps: Deps) {
       },
       listPolicyHits: (params: ListParams<PolicyHitFilter>) => pageOf(db.chatPolicyHit, params, matching(params.filter, ["userId", "conversationId", "characterId", "source"])),
       policyHit: (id: number) => db.chatPolicyHit.findUnique({ where: { id } }),
+
+      /**
+       * Accounts whose chat is suspended now (CHAT_POLICY_STRIKES unlifted hits or more), with how many hits, the last
+       * one and the rules. Suspended accounts are few, so the groups are sorted and paged here.
+       */
+      async listSuspensions(params: ListParams<SuspensionFilter>) {
+        const groups = await db.chatPolicyHit.groupBy({
+          by: ["userId"],
+          where: { liftedAt: null, ...(params.filter.id ? { userId: { in: params.filter.id } } : {}) },
+          having: { userId: { _count: { gte: config.CHAT_POLICY_STRIKES } } },
+          _count: { _all: true },
+          _max: { createdAt: true },
+        });
+        const rows = groups.map((g) => ({ id: g.userId, userId: g.userId, hits: g._count._all, lastHitAt: g._max.createdAt }));
+        const key = params.sort.field as "id" | "hits" | "lastHitAt";
+        const dir = params.sort.order === "asc" ? 1 : -1;
+        rows.sort((a, b) => dir * (Number(a[key] ?? 0) - Number(b[key] ?? 0)) || a.id - b.id);
+        const [from, to] = params.range;
+        return { rows: rows.slice(from, to + 1), total: rows.length, from };
+      },
+
+      suspension: suspensionOf,
+
+      /**
+       * Lifts a suspension: the counting hits are marked lifted (kept for the record, no longer counted) and the
+       * action is audited with the staff member's reason, in one transaction. 409 when chat is not suspended.
+       */
+      async liftSuspension(staffId: number, userId: number, reason: string) {
+        await db.$transaction(async (tx) => {
+          const hits = await tx.chatPolicyHit.findMany({ where: counting(userId), select: { id: true, rule: true } });
+          if (hits.length < config.CHAT_POLICY_STRIKES) throw HttpError.conflict("Chat is not suspended on this account");
+          const lifted = await tx.chatPolicyHit.updateMany({ where: { id: { in: hits.map((h) => h.id) }, liftedAt: null }, data: { liftedAt: new Date(), liftedById: staffId } });
+          // a concurrent lift got there first: one of the two is the lift
+          if (lifted.count !== hits.length) throw HttpError.conflict("Chat is not suspended on this account");
+          await deps.audit.record(tx, { staffId, action: "lift_chat_suspension", resource: "User", resourceId: userId, before: { suspended: true, hits: hits.map((h) => h.id), rules: [...new Set(hits.map((h) => h.rule))] }, after: { suspended: false }, reason });
+        });
+        return suspensionOf(userId);
+      },
     },
 
     /** Tokens a text costs (the prompt's tokenizer), exposed for tests and the bench. */
@@ -675,6 +774,8 @@ export function createChatService(deps: Deps) {
       if (e.k === "end" && e.m === replyId) resolveEnd();
     });
     try {
+      // the writer publishes pieces only for followed replies: ask it to, after listening (so nothing is missed)
+      await publish({ k: "follow", m: replyId });
       const snapshot = await db.chatMessage.findUniqueOrThrow({ where: { id: replyId } });
       if (snapshot.content.length > offset) {
         send({ type: "token", text: snapshot.content.slice(offset) });

@@ -396,7 +396,8 @@ export function createGenerationService(deps: {
       return submit(userId, { mode, engine, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
     },
 
-    async images(userId: number, b: ImageBatchBody, batch: boolean, known?: KnownBalance) {
+    /** `engine` overrides the template's (or default) engine: a character avatar asks for an AI one (aiEngineFor). */
+    async images(userId: number, b: ImageBatchBody, batch: boolean, known?: KnownBalance, engineOverride?: EngineKind) {
       if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
       const template = await templateFor(b.template_id, IMAGE_MODES);
       const count = batch ? (b.count ?? 4) : 1;
@@ -410,9 +411,27 @@ export function createGenerationService(deps: {
       };
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
-      const engine = engineOf(template);
+      const engine = engineOverride ?? engineOf(template);
       const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, engine });
       return submit(userId, { mode: batch ? "image_batch" : "text_to_image", engine, templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key, known });
+    },
+
+    /**
+     * An engine that paints `mode` with an image model: the default engine when it is one and can run now, else the
+     * first other that can; null when only the local draft renderer (procedural pictures, not a model) could.
+     */
+    async aiEngineFor(mode: GenerationMode): Promise<EngineKind | null> {
+      const fit = (await engines.statuses()).filter((s) => s.ai && s.available && s.modes.includes(mode));
+      return (fit.find((s) => s.engine === engines.defaultName) ?? fit[0])?.engine ?? null;
+    },
+
+    /** The picture of one of the caller's finished, unexpired image tasks (404 when not theirs, 400 while not ready). */
+    async imageOf(userId: number, id: number): Promise<string> {
+      const t = await own(userId, id);
+      if (!(IMAGE_MODES as readonly GenerationMode[]).includes(t.mode)) throw HttpError.notFound();
+      const expired = t.expiresAt !== null && t.expiresAt.getTime() <= Date.now();
+      if (t.status !== "succeeded" || expired || !t.outputKey) throw HttpError.badRequest(MSG.imageNotReady);
+      return t.outputKey;
     },
 
     /** The price before submitting, for the engine the template (or the default) renders with. */

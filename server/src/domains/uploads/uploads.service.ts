@@ -179,6 +179,24 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
       );
     },
 
+    /**
+     * A picture one of the caller's generations made, kept as their own image upload (a copy: generation results
+     * expire, an avatar must not). No consent attestation: nobody's photo was uploaded.
+     */
+    async keepGeneratedImage(userId: number, key: string): Promise<UploadView> {
+      const buf = await storage.get(key);
+      const img = await normaliseImage(buf);
+      return store(
+        userId,
+        "image",
+        [
+          { key: mediaKey(userId, "uploads", img.ext), data: img.data, mime: img.mime },
+          { key: mediaKey(userId, "thumbs", "jpg"), data: img.thumb, mime: "image/jpeg" },
+        ],
+        { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: await sha(buf), consentAt: null },
+      );
+    },
+
     async uploadAudio(userId: number, given: IncomingFile | undefined, trim: { start?: number; end?: number; media_id?: number }): Promise<UploadView> {
       const fromVideo = !given && trim.media_id ? await storage.get((await this.own(userId, trim.media_id, "video")).storageKey) : undefined;
       const file = given ?? (fromVideo && { buffer: fromVideo, size: fromVideo.length });

@@ -1,0 +1,66 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { visitor } from "../db-utils.ts";
+import { freePort } from "../net-utils.ts";
+import { startTestServer } from "../server-utils.ts";
+import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { launchBrowser, screenshot } from "./browser.ts";
+import { ensureConsoleBuilt } from "./console-build.ts";
+
+/** A moderator sees why an account's chat was suspended and lifts it with a reason; support has no such button. */
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  await ensureConsoleBuilt();
+  const port = await freePort();
+  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, CHAT_POLICY_STRIKES: "2" });
+  browser = await launchBrowser();
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(s: StaffLogin): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${server.url}/console/login`);
+  await page.fill('input[name="username"]', s.username);
+  await page.fill('input[name="password"]', s.password);
+  await page.fill('input[name="code"]', await freshTotpCode(s));
+  await page.click('button[type="submit"]');
+  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 });
+  return page;
+}
+
+describe("console: chat suspensions", () => {
+  it("a moderator reads the policy hits and lifts the suspension; support cannot", async () => {
+    const person = await visitor(server);
+    for (const description of ["a 14-year-old schoolgirl", "she is a little girl, ageplay"]) {
+      await server.http.post("/api/RoleChat/creatCharacter").set("token", person.token).send({ name: "X", description }).expect(400);
+    }
+    await server.http.post("/api/RoleChat/creatCharacter").set("token", person.token).send({ name: "Juno", description: "An adult astronomer" }).expect(403);
+
+    const moderator = await signIn(await staffMember(server, ["moderator"]));
+    await moderator.goto(`${server.url}/console/chat-suspensions`);
+    await moderator.locator("td.column-hits:has-text('2')").first().waitFor();
+    await screenshot(moderator, "console-chat-suspensions");
+    await moderator.goto(`${server.url}/console/chat-suspensions/${person.userId}/show`);
+    await moderator.getByTestId("suspension-hits").waitFor();
+    expect(await moderator.getByTestId("suspension-hits").textContent()).toContain("14-year-old");
+    await screenshot(moderator, "console-chat-suspension-show");
+    await moderator.click('[data-action="chat-suspensions-lift"]');
+    await moderator.fill('textarea[name="reason"]', "Appeal reviewed: a typo in the card");
+    await screenshot(moderator, "console-chat-suspension-lift-dialog");
+    await moderator.click('[data-submit="chat-suspensions-lift"]');
+    await moderator.waitForSelector('[data-testid="suspension-state"]:has-text("Not suspended")');
+    expect(await moderator.locator('[data-action="chat-suspensions-lift"]').count()).toBe(0);
+    await screenshot(moderator, "console-chat-suspension-lifted");
+    await server.http.post("/api/RoleChat/creatCharacter").set("token", person.token).send({ name: "Juno", description: "An adult astronomer" }).expect(200);
+    expect(await server.db.auditLog.count({ where: { action: "lift_chat_suspension", resourceId: String(person.userId), reason: "Appeal reviewed: a typo in the card" } })).toBe(1);
+
+    // support: no menu entry, and the page itself is refused
+    const support = await signIn(await staffMember(server, ["support"]));
+    expect(await support.locator(".RaSidebar-fixed a[href='/console/chat-suspensions']").count()).toBe(0);
+  }, 120_000);
+});
