@@ -29,10 +29,10 @@ function tokensIn(json: Prisma.JsonValue | null): Array<{ vendor: ServerConversi
   return SERVER_CONVERSION_VENDORS.flatMap((vendor) => {
     const fields = (json as Record<string, unknown>)[vendor];
     if (!fields || typeof fields !== "object") return [];
-    return SERVER_CONVERSION_SECRET_FIELDS[vendor]
-      .map((field) => ({ vendor, field, value: (fields as Record<string, unknown>)[field] }))
-      .filter((t): t is { vendor: ServerConversionVendor; field: (typeof t)["field"]; value: string } => typeof t.value === "string" && t.value.trim() !== "")
-      .map((t) => ({ ...t, value: t.value.trim() }));
+    return SERVER_CONVERSION_SECRET_FIELDS[vendor].flatMap((field) => {
+      const value = (fields as Record<string, unknown>)[field];
+      return typeof value === "string" && value.trim() ? [{ vendor, field, value: value.trim() }] : [];
+    });
   });
 }
 
