@@ -211,6 +211,15 @@ export const configSchema = z.object({
   CONVERSION_RETRY_BASE_SECONDS: z.coerce.number().min(0.05).default(30),
   CONVERSION_POLL_SECONDS: z.coerce.number().min(0.05).default(5),
   CONVERSION_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(15),
+  /**
+   * Key of the secret store that seals conversion API tokens (docs/decisions/191): 32 random bytes as 64 hex digits
+   * or base64. Unset = tokens cannot be set or read, and server-side conversions stay off.
+   */
+  SECRETS_KEY: z
+    .string()
+    .trim()
+    .refine((s) => /^[0-9a-f]{64}$/i.test(s) || Buffer.from(s, "base64").length === 32, { error: "must be 32 bytes as 64 hex digits or base64" })
+    .optional(),
   /** Chat back ends in failover order (JSON array, see chatBackendSetting); unset = chat says it is not available yet. */
   CHAT_BACKENDS: z.string().optional().transform((s, ctx) => parseChatBackends(s, ctx)),
   /** Credits per chat reply, by character tier. */

@@ -71,6 +71,8 @@ try {
     services.payments.expireAbandoned().catch((err: unknown) => log.error({ err }, "order expiry sweep failed"));
   }, cfg.ORDER_SWEEP_SECONDS * 1000);
   orderSweep.unref();
+  // tokens older versions kept in channel rows move into the secret store before any conversion is sent (decision 191)
+  await services.pixels.sealLegacyTokens(log).catch((err: unknown) => log.error({ err }, "moving conversion API tokens into the secret store failed"));
   // server-side purchase conversions waiting in the outbox (docs/decisions/121)
   conversionRound = setInterval(() => {
     services.conversions.deliverDue().catch((err: unknown) => log.error({ err }, "conversion delivery round failed"));

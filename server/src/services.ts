@@ -17,6 +17,7 @@ import { createTasksAdminService } from "./domains/generation/tasks.admin.servic
 import { createModerationService, type ModerationService } from "./domains/moderation/moderation.service.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
+import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
 import { createPixelsService } from "./domains/pixels/pixels.service.ts";
 import { createGeoLookup } from "./domains/site/geoip.ts";
@@ -40,7 +41,8 @@ export function createServices(deps: AppDeps) {
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
   const memberships = createMembershipsService({ db, credits, log });
-  const conversions = createConversionsService({ db, config, log });
+  const channelSecrets = createChannelSecrets(db, audit, config.SECRETS_KEY);
+  const conversions = createConversionsService({ db, config, log, secrets: channelSecrets });
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
   // chat files its automatic reports through moderation, and moderation changes chat's content through chat
   let moderation: ModerationService | undefined;
@@ -74,7 +76,7 @@ export function createServices(deps: AppDeps) {
   const consoleServices = {
     audit,
     moderation,
-    pixels: createPixelsService(db, audit, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
+    pixels: createPixelsService(db, audit, channelSecrets, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor, type TestApp } from "../db-utils.ts";
@@ -87,7 +88,7 @@ beforeAll(async () => {
   await ensureConsoleBuilt();
   // signed media URLs name PUBLIC_URL, so it must be where the browser finds this server
   const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SECRETS_KEY: crypto.randomBytes(32).toString("hex") });
   await seedData(server);
   browser = await launchBrowser();
   for (const role of Object.keys(MENUS)) staff[role] = await staffMember(server, [role as "admin"]);
@@ -145,20 +146,38 @@ describe("operator console in Chromium", () => {
     await page.close();
   });
 
-  it("a marketer sets a channel's Meta Conversions API credentials; other vendors stay off", { timeout: 60_000 }, async () => {
+  it("a marketer sets a channel's Meta pixel id but sees no token; an admin sets the token, which shows only as 'set' and its last 4", { timeout: 90_000 }, async () => {
     const channel = await server.db.channel.create({ data: { code: "capi", name: "CAPI" } });
     const page = await signIn("marketer");
     await page.goto(`${server.url}/console/channels/${channel.id}`);
     await page.waitForSelector('input[name="serverConversions.meta.pixelId"]');
+    expect(await page.locator('input[name*="accessToken"], input[name*="refreshToken"]').count()).toBe(0);
+    await page.waitForSelector("[data-secrets-note]");
     await page.fill('input[name="serverConversions.meta.pixelId"]', "123456789");
-    await page.fill('input[name="serverConversions.meta.accessToken"]', "EAAG-token");
-    await screenshot(page, "console-channel-server-conversions");
+    await screenshot(page, "console-channel-server-conversions-marketer");
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/channels$/);
     const saved = await server.db.channel.findUniqueOrThrow({ where: { id: channel.id } });
-    expect(saved.serverConversions).toMatchObject({ meta: { pixelId: "123456789", accessToken: "EAAG-token" } });
+    expect(saved.serverConversions).toMatchObject({ meta: { pixelId: "123456789" } });
     expect((saved.serverConversions as Record<string, unknown>).tiktok ?? null).toBeNull();
     await page.close();
+
+    const admin = await signIn("admin");
+    await admin.goto(`${server.url}/console/channels/${channel.id}`);
+    const state = admin.locator('[data-secret-state="secret.meta.accessToken"]');
+    await state.waitFor();
+    expect(await state.innerText()).toBe("Not set");
+    await admin.fill('input[name="secret.meta.accessToken"]', "EAAG-console-token-0123456789abcd");
+    await admin.click('[data-secret-save="secret.meta.accessToken"]');
+    await admin.waitForFunction(() => document.querySelector('[data-secret-state="secret.meta.accessToken"]')?.textContent?.includes("abcd"));
+    expect(await admin.inputValue('input[name="secret.meta.accessToken"]')).toBe("");
+    await screenshot(admin, "console-channel-server-conversions-admin");
+    // the page never held the token once saved: reload and look everywhere
+    await admin.reload();
+    await state.waitFor();
+    expect(await admin.content()).not.toContain("EAAG-console-token");
+    expect(await server.db.channelSecret.count({ where: { channelId: channel.id } })).toBe(1);
+    await admin.close();
   });
 
   it("a marketer uploads a template cover; the form, the list and getTemplatesList show it", { timeout: 60_000 }, async () => {

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { purchaseEventId } from "../../server/src/contract/pixels.ts";
 import { startFakePixelHosts } from "../fixtures/fake-pixel-hosts.ts";
 import { staffMember } from "../staff-utils.ts";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, SCREENSHOT_DIR } from "./browser.ts";
 import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
 
 /**
@@ -129,6 +129,55 @@ describe("consumer app: ad pixels", () => {
       await context.close();
     }
   });
+
+  it("first visit at 360 px in every language: age gate, then the consent banner with nothing over it, then the flash sale", async () => {
+    for (const language of ["en", "ja", "ko", "ru"] as const) {
+      // a truly first visit: no age answer, no consent, the flash sale never seen (demo data has one running)
+      const context = await newAppContext(browser, { consent: "ask", language, viewport: { width: 360, height: 740 } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/home`);
+      await page.getByTestId("age-gate").waitFor();
+      expect(await page.getByTestId("consent-banner").count()).toBe(0);
+      await page.getByTestId("age-confirm").click();
+      const banner = page.getByTestId("consent-banner");
+      await banner.waitFor();
+      // the flash sale used to open 1.5 s after the gate, over the banner; wait well past that
+      await page.waitForTimeout(3_000);
+      expect(await page.getByTestId("flash-sale").count()).toBe(0);
+      // nothing lies over the choice: the topmost element at the centre of each button is that button
+      for (const id of ["consent-accept", "consent-reject", "consent-choose"]) {
+        const onTop = await page.getByTestId(id).evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return top !== null && el.contains(top);
+        });
+        expect(onTop, `${language}: ${id} is covered`).toBe(true);
+      }
+      const box = (await banner.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      // the viewport as the phone shows it (a full-page shot would move the fixed banner)
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/consumer-first-visit-consent-${language}-360.png` });
+      // answered: now the promotion may open
+      await page.getByTestId("consent-reject").click();
+      await banner.waitFor({ state: "detached" });
+      await page.getByTestId("flash-cta").waitFor();
+      await page.waitForTimeout(500); // the dialog's fade-in
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/consumer-first-visit-flash-sale-${language}-360.png` });
+      await context.close();
+    }
+    // the age was answered on an earlier visit, consent not yet: the banner still comes before the promotion
+    const context = await newAppContext(browser, { adult: true, consent: "ask", viewport: { width: 360, height: 740 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("consent-banner").waitFor();
+    await page.waitForTimeout(3_000);
+    expect(await page.getByTestId("flash-sale").count()).toBe(0);
+    await page.getByTestId("consent-accept").click();
+    await page.getByTestId("flash-sale").waitFor();
+    await context.close();
+   }, 120_000);
 
   it("a vendor script that never answers is tried 4 times (3 retries, 10 s time-out, 2 s apart) and the page keeps working", async () => {
     hosts.hang("connect.facebook.net/");

@@ -1,11 +1,12 @@
 import CampaignIcon from "@mui/icons-material/Campaign";
 import {
   BooleanInput, Create, Datagrid, DeleteButton, Edit, List, NumberInput, Pagination, ReferenceManyField, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
-  useTranslate, Labeled, useRecordContext, CreateButton, useCanAccess, EditButton, PasswordInput, type RaRecord,
+  useTranslate, Labeled, useRecordContext, CreateButton, useCanAccess, EditButton, type RaRecord,
 } from "react-admin";
 import Box from "@mui/material/Box";
 import { PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KINDS, SERVER_CONVERSION_VENDORS, type ServerConversionVendor } from "../../../server/src/contract/pixels.ts";
 import { FlagField } from "../common/fields.tsx";
+import { ChannelSecrets } from "./ChannelSecrets.tsx";
 import { choicesOf } from "../common/choices.ts";
 
 /** The eight switches, SPEC.md §3 order. */
@@ -47,13 +48,15 @@ function ChannelForm({ withPixels }: { withPixels?: boolean }) {
   );
 }
 
-/** Per-vendor credentials of the server's own purchase conversions (docs/decisions/121); a vendor left empty is off. */
-const SERVER_CONVERSION_FIELDS = {
-  meta: ["pixelId", "accessToken", "testEventCode"],
-  tiktok: ["pixelCode", "accessToken", "testEventCode"],
-  google_ads: ["customerId", "conversionActionId", "developerToken", "clientId", "clientSecret", "refreshToken", "loginCustomerId"],
+/**
+ * Per-vendor ids of the server's own purchase conversions (docs/decisions/121); a vendor left empty is off. Its
+ * tokens are not form fields: admins set them one by one in the secret store (ChannelSecrets, decision 191).
+ */
+const SERVER_CONVERSION_IDS = {
+  meta: ["pixelId", "testEventCode"],
+  tiktok: ["pixelCode", "testEventCode"],
+  google_ads: ["customerId", "conversionActionId", "clientId", "loginCustomerId"],
 } satisfies Record<ServerConversionVendor, string[]>;
-const SECRET_FIELDS = new Set(["accessToken", "developerToken", "clientSecret", "refreshToken"]);
 
 function ServerConversions() {
   const translate = useTranslate();
@@ -62,13 +65,10 @@ function ServerConversions() {
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "repeat(3, 1fr)" }, columnGap: 2 }}>
         {SERVER_CONVERSION_VENDORS.map((vendor) => (
           <Box key={vendor}>
-            {SERVER_CONVERSION_FIELDS[vendor].map((field) =>
-              SECRET_FIELDS.has(field) ? (
-                <PasswordInput key={field} source={`serverConversions.${vendor}.${field}`} fullWidth />
-              ) : (
-                <TextInput key={field} source={`serverConversions.${vendor}.${field}`} fullWidth />
-              ),
-            )}
+            {SERVER_CONVERSION_IDS[vendor].map((field) => (
+              <TextInput key={field} source={`serverConversions.${vendor}.${field}`} fullWidth />
+            ))}
+            <ChannelSecrets vendor={vendor} />
           </Box>
         ))}
       </Box>

@@ -70,6 +70,12 @@ export const en = {
     training: { approve: "Approve training", reject: "Reject", noConsent: "No consent record (expired or never taken)", decision: "Decision", minAge: "Youngest apparent age", selfie: "Live selfie", photos: "Training photos", match: "Match", age: "Age" },
     field: { reason: "Reason", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },
     notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
+    channelSecrets: {
+      set: "Set", setEnding: "Set · ends in …%{last4}", notSet: "Not set", newValue: "New value", save: "Save token", clear: "Clear", saved: "Token saved", cleared: "Token cleared",
+      adminsOnly: "Tokens: set by an admin, never shown",
+      notConfigured: "The secret store is not configured (SECRETS_KEY): tokens cannot be set",
+      afterCreate: "Save the channel first, then an admin can set its tokens",
+    },
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids", serverConversions: "Server-side purchase conversions (empty = off)" },
     refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider" },
     chat: {

@@ -24,6 +24,8 @@ export type Subject =
   | "Ban"
   | "Template"
   | "Channel"
+  /** conversion API tokens of a channel: only admins (manage all) touch them, marketers never (docs/decisions/191) */
+  | "ChannelSecret"
   | "Product"
   | "PaymentEvent"
   | "LedgerEntry"

@@ -34,6 +34,17 @@ export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 export const SERVER_CONVERSION_VENDORS = ["meta", "tiktok", "google_ads"] as const;
 export type ServerConversionVendor = (typeof SERVER_CONVERSION_VENDORS)[number];
 
+/**
+ * The credentials of each conversion API that are secrets: kept sealed in the secret store, written by admins,
+ * never read back (docs/decisions/191). Every other field (pixel ids, customer ids) stays in the channel row.
+ */
+export const SERVER_CONVERSION_SECRET_FIELDS = {
+  meta: ["accessToken"],
+  tiktok: ["accessToken"],
+  google_ads: ["developerToken", "clientSecret", "refreshToken"],
+} as const;
+export type ServerConversionSecretField = (typeof SERVER_CONVERSION_SECRET_FIELDS)[ServerConversionVendor][number];
+
 /** States of one server-side conversion in the outbox (docs/decisions/121). */
 export const CONVERSION_STATUSES = ["pending", "sent", "failed"] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];

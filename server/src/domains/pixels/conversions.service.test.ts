@@ -1,19 +1,30 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, silentLog, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { startFakeConversionApis } from "../../../../tests/fixtures/fake-conversion-apis.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
 import { purchaseEventId } from "../../contract/pixels.ts";
 import { signNotification } from "../payments/providers/signature.ts";
 import { seedProducts } from "../products/products.seed.ts";
+import { createChannelSecrets } from "./channel-secrets.ts";
+import { createConversionsService } from "./conversions.service.ts";
 
 const SECRET = "sandbox-test-secret-0123456789";
+const KEY = crypto.randomBytes(32).toString("hex");
 const creds = { metaToken: "EAAG-meta-token", tiktokToken: "tt-access-token", google: { clientId: "gid", clientSecret: "gsecret", refreshToken: "1//refresh", developerToken: "dev-token" } };
-const SETTINGS = {
-  meta: { pixelId: "123456789", accessToken: creds.metaToken },
-  tiktok: { pixelCode: "CABC123", accessToken: creds.tiktokToken },
-  google_ads: { customerId: "1234567890", conversionActionId: "987", developerToken: creds.google.developerToken, clientId: creds.google.clientId, clientSecret: creds.google.clientSecret, refreshToken: creds.google.refreshToken },
+/** What the console keeps in the channel row; the tokens go to the secret store (docs/decisions/191). */
+const IDS = {
+  meta: { pixelId: "123456789" },
+  tiktok: { pixelCode: "CABC123" },
+  google_ads: { customerId: "1234567890", conversionActionId: "987", clientId: creds.google.clientId },
 };
+const TOKENS = [
+  { vendor: "meta", field: "accessToken", value: creds.metaToken },
+  { vendor: "tiktok", field: "accessToken", value: creds.tiktokToken },
+  { vendor: "google_ads", field: "developerToken", value: creds.google.developerToken },
+  { vendor: "google_ads", field: "clientSecret", value: creds.google.clientSecret },
+  { vendor: "google_ads", field: "refreshToken", value: creds.google.refreshToken },
+];
 const CONSENTED = { necessary: 1, analytics: 1, advertising: 1 };
 const CLICKS = { fbclid: "IwAR-click", ttclid: "E.C.P.tt-click", gclid: "Cj0-gclid", device_id: "device-abc", fbp: "fb.1.1700000000000.42", page_url: "http://localhost/payment" };
 
@@ -23,11 +34,13 @@ let productId: number;
 
 beforeAll(async () => {
   fake = await startFakeConversionApis(creds);
-  t = await createTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET, CONVERSION_RETRY_BASE_SECONDS: "0.05", CONVERSION_RETRY_LIMIT: "3", ...fake.config });
+  t = await createTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET, CONVERSION_RETRY_BASE_SECONDS: "0.05", CONVERSION_RETRY_LIMIT: "3", SECRETS_KEY: KEY, ...fake.config });
   await seedProducts(t.db);
   productId = (await t.db.product.findFirstOrThrow({ where: { code: "credits_150" } })).id;
   await t.db.channel.create({ data: { code: "default", name: "Direct" } });
-  await t.db.channel.create({ data: { code: "promo", name: "Promo", serverConversions: SETTINGS } });
+  const promo = await t.db.channel.create({ data: { code: "promo", name: "Promo", serverConversions: IDS } });
+  const admin = await staffMember(t, ["admin"]);
+  for (const token of TOKENS) await t.http.post(`/admin/api/channels/${promo.id}/secrets`).set("token", admin.token).send(token).expect(200);
 });
 afterAll(async () => {
   await t.close();
@@ -62,6 +75,34 @@ async function drain() {
 
 const sentFor = (vendor: string, orderId: number) =>
   fake.received.filter((r) => r.vendor === vendor && JSON.stringify(r.body).includes(`"${purchaseEventId(orderId)}"`));
+const countedFor = (vendor: string, orderId: number) => fake.counted.filter((c) => c.vendor === vendor && c.eventId === purchaseEventId(orderId));
+
+const VENDOR_URL = { meta: "META_CAPI_URL", tiktok: "TIKTOK_EVENTS_URL", google_ads: "GOOGLE_ADS_API_URL" } as const;
+
+/**
+ * A second API process that dies right after `vendor` accepted a conversion: the vendor's answer arrives, and
+ * the process never gets to mark the row sent (its promise never settles, as if the process had exited).
+ */
+function processDyingAfter(vendor: keyof typeof VENDOR_URL) {
+  const url = fake.config[VENDOR_URL[vendor]];
+  return createConversionsService({
+    db: t.db,
+    config: t.config,
+    log: silentLog,
+    secrets: createChannelSecrets(t.db, t.services.audit, KEY),
+    http: async (target, init) => {
+      const res = await fetch(target, init);
+      if (!target.startsWith(url)) return res;
+      await res.text();
+      return new Promise<Response>(() => undefined);
+    },
+  });
+}
+
+async function until(check: () => boolean, what: string) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
 
 describe("server-side purchase conversions", () => {
   it("a paid order sends exactly one conversion per configured vendor, with the browser's event id, through a failing endpoint", async () => {
@@ -106,6 +147,62 @@ describe("server-side purchase conversions", () => {
     expect(sentFor("meta", o.order_id)).toHaveLength(1);
   });
 
+  it("the vendor fakes drop a second copy of an event id as the vendors document; another id counts", async () => {
+    const o = await checkout("promo");
+    await notifyPaid(o);
+    await drain();
+    const eventId = purchaseEventId(o.order_id);
+    const before = fake.received.length;
+    // the same requests again, as a resend would make them
+    const meta = sentFor("meta", o.order_id)[0];
+    await fetch(`${fake.url}${meta.path}?access_token=${creds.metaToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(meta.body) }).then((r) => expect(r.status).toBe(200));
+    const tiktok = sentFor("tiktok", o.order_id)[0];
+    await fetch(fake.config.TIKTOK_EVENTS_URL, { method: "POST", headers: { "content-type": "application/json", "access-token": creds.tiktokToken }, body: JSON.stringify(tiktok.body) }).then(async (r) => expect((await r.json()).code).toBe(0));
+    const google = sentFor("google_ads", o.order_id)[0];
+    const token = (await (await fetch(fake.config.GOOGLE_TOKEN_URL, { method: "POST", body: new URLSearchParams({ grant_type: "refresh_token", client_id: creds.google.clientId, client_secret: creds.google.clientSecret, refresh_token: creds.google.refreshToken }) })).json()).access_token;
+    const again = await (await fetch(`${fake.url}${google.path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "developer-token": creds.google.developerToken }, body: JSON.stringify(google.body) })).json();
+    expect(again.partialFailureError.details[0].errors[0].errorCode).toEqual({ conversionUploadError: "ORDER_ID_ALREADY_IN_USE" });
+    expect(fake.received.length).toBe(before + 3);
+    for (const vendor of ["meta", "tiktok", "google_ads"]) {
+      expect(sentFor(vendor, o.order_id).length, vendor).toBe(2);
+      expect(countedFor(vendor, o.order_id), vendor).toEqual([{ vendor, eventId }]);
+    }
+    // a different event id is a different purchase
+    const other = { ...meta.body, data: [{ ...meta.body.data[0], event_id: "purchase_other" }] };
+    await fetch(`${fake.url}${meta.path}?access_token=${creds.metaToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(other) });
+    expect(fake.counted.filter((c) => c.eventId === "purchase_other")).toHaveLength(1);
+  });
+
+  for (const vendor of ["meta", "tiktok", "google_ads"] as const) {
+    it(`a crash after ${vendor} accepted and before the row was marked sent: the next process resends with the same event id, and ${vendor} counts it once`, async () => {
+      const o = await checkout("promo");
+      await notifyPaid(o);
+      const eventId = purchaseEventId(o.order_id);
+      // the dying process claims every due row and dies after this vendor's answer
+      void processDyingAfter(vendor).deliverDue();
+      await until(() => sentFor(vendor, o.order_id).length === 1, `${vendor} to receive the purchase`);
+      await new Promise((r) => setTimeout(r, 200));
+      const stuck = await t.db.conversionDelivery.findFirstOrThrow({ where: { vendor, conversion: { orderId: o.order_id } } });
+      expect(stuck).toMatchObject({ status: "pending", attempts: 1, sentAt: null });
+      expect(stuck.nextAttemptAt.getTime()).toBeGreaterThan(Date.now()); // leased to the dead process
+
+      // another process, once the lease has run out
+      const afterLease = new Date(stuck.nextAttemptAt.getTime() + 1000);
+      await t.services.conversions.deliverDue(afterLease);
+      const rows = await t.db.conversionDelivery.findMany({ where: { conversion: { orderId: o.order_id } } });
+      expect(rows.map((r) => r.status)).toEqual(["sent", "sent", "sent"]);
+      expect(rows.find((r) => r.vendor === vendor)).toMatchObject({ status: "sent", attempts: 2, lastError: null });
+
+      const copies = sentFor(vendor, o.order_id);
+      expect(copies).toHaveLength(2);
+      const ids = copies.map((c) => (vendor === "google_ads" ? c.body.conversions[0].orderId : c.body.data[0].event_id));
+      expect(ids).toEqual([eventId, eventId]);
+      expect(countedFor(vendor, o.order_id)).toEqual([{ vendor, eventId }]);
+      // the vendors the dead process never reached got it once
+      for (const v of (["meta", "tiktok", "google_ads"] as const).filter((x) => x !== vendor)) expect(countedFor(v, o.order_id), v).toHaveLength(1);
+    });
+  }
+
   it("gives up after the retry limit and says why", async () => {
     const o = await checkout("promo");
     fake.failNext("tiktok", 100);
@@ -140,20 +237,19 @@ describe("server-side purchase conversions", () => {
     expect(await t.db.conversionDelivery.count({ where: { conversion: { orderId: mine.order_id } } })).toBe(0);
   });
 
-  it("marketers set the credentials per channel in the console; half-filled settings are refused, empty ones switch a vendor off", async () => {
+  it("marketers set the ids per channel in the console (admins the tokens); half-filled ids are refused, empty ones switch a vendor off", async () => {
     const marketer = await staffMember(t, ["marketer"]);
     const promo = await t.db.channel.findUniqueOrThrow({ where: { code: "promo" } });
-    const bad = await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...SETTINGS, google_ads: { ...SETTINGS.google_ads, customerId: "12-34" } } }).expect(400);
+    const bad = await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...IDS, google_ads: { ...IDS.google_ads, customerId: "12-34" } } }).expect(400);
     expect(bad.body.msg).toContain("digits only");
-    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...SETTINGS, tiktok: { pixelCode: "", accessToken: "" } } }).expect(200);
-    expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toMatchObject({ meta: SETTINGS.meta, tiktok: null });
+    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...IDS, tiktok: { pixelCode: "" } } }).expect(200);
+    expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toMatchObject({ meta: IDS.meta, tiktok: null });
     await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: null }).expect(200);
     expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toBeNull();
-    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: SETTINGS }).expect(200);
-    // the audit log records the change without the tokens
-    const entry = await t.db.auditLog.findFirstOrThrow({ where: { resource: "Channel", resourceId: String(promo.id) }, orderBy: { id: "desc" } });
-    expect(JSON.stringify(entry.after)).not.toContain(creds.metaToken);
-    expect(JSON.stringify(entry.after)).not.toContain(creds.google.refreshToken);
-    expect(entry.after).toMatchObject({ serverConversions: { meta: { pixelId: "123456789", accessToken: "[set]" } } });
+    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: IDS }).expect(200);
+    // the tokens were never part of the channel row, nor of its audit entries
+    const entries = await t.db.auditLog.findMany({ where: { resource: "Channel", resourceId: String(promo.id) } });
+    expect(JSON.stringify(entries)).not.toContain(creds.metaToken);
+    expect(JSON.stringify(entries)).not.toContain(creds.google.refreshToken);
   });
 });

@@ -8,6 +8,7 @@ import { googleAdsConversions } from "./conversions/google-ads.conversion.ts";
 import { metaConversions } from "./conversions/meta.conversion.ts";
 import type { ConversionSender, DeliveryContext, Http } from "./conversions/sender.ts";
 import { tiktokConversions } from "./conversions/tiktok.conversion.ts";
+import { idsOnly, type ChannelSecrets } from "./channel-secrets.ts";
 import { CHECKOUT_EVENT, serverConversionSettings, type ServerConversionSettings } from "./pixels.schema.ts";
 
 const PENDING: ConversionStatus = "pending";
@@ -24,7 +25,7 @@ const DEFAULT_CHANNEL = "default";
  * channel has credentials for — only when the visitor allowed advertising at checkout. `deliverDue` sends what
  * is due, outside any transaction, retrying with exponential back-off; a delivered row is never sent again.
  */
-export function createConversionsService(deps: { db: Db; config: Config; log: Logger; http?: Http }) {
+export function createConversionsService(deps: { db: Db; config: Config; log: Logger; secrets: ChannelSecrets; http?: Http }) {
   const { db, config, log } = deps;
   const http: Http = deps.http ?? ((url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(config.CONVERSION_TIMEOUT_SECONDS * 1000) }));
   const senders: { [V in ServerConversionVendor]: ConversionSender<V> } = {
@@ -33,12 +34,21 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
     google_ads: googleAdsConversions(config.GOOGLE_ADS_API_URL, config.GOOGLE_TOKEN_URL),
   };
 
+  /** The channel's ids with its tokens opened from the secret store; a vendor missing any part is off. */
   async function settingsOf(client: Db | Tx, channelCode: string | null): Promise<ServerConversionSettings> {
+    const select = { id: true, serverConversions: true } as const;
     const channel =
-      (channelCode ? await client.channel.findUnique({ where: { code: channelCode }, select: { serverConversions: true } }) : null) ??
-      (await client.channel.findUnique({ where: { code: DEFAULT_CHANNEL }, select: { serverConversions: true } }));
-    const parsed = serverConversionSettings.safeParse(channel?.serverConversions ?? {});
-    return parsed.success ? parsed.data : {};
+      (channelCode ? await client.channel.findUnique({ where: { code: channelCode }, select }) : null) ??
+      (await client.channel.findUnique({ where: { code: DEFAULT_CHANNEL }, select }));
+    if (!channel) return {};
+    const ids = idsOnly(channel.serverConversions);
+    const tokens = await deps.secrets.forSending(client, channel.id, log);
+    const settings: ServerConversionSettings = {};
+    for (const vendor of SERVER_CONVERSION_VENDORS) {
+      const parsed = serverConversionSettings.shape[vendor].safeParse(ids[vendor] ? { ...ids[vendor], ...tokens[vendor] } : undefined);
+      if (parsed.success && parsed.data) (settings as Record<string, unknown>)[vendor] = parsed.data;
+    }
+    return settings;
   }
 
   /** A retry waits base × 2^(tries − 1). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { patchOf } from "../../http/patch.ts";
 import { idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
-import { PIXEL_FLAGS, type PixelFlagColumn } from "../../contract/pixels.ts";
+import { PIXEL_FLAGS, SERVER_CONVERSION_SECRET_FIELDS, SERVER_CONVERSION_VENDORS, type PixelFlagColumn } from "../../contract/pixels.ts";
 
 
 /** SPEC.md §3: pixel kinds 1..8 (Facebook, TikTok, Google Ads, Bigo, BeMob, OKSpin, ExoClick, VK Ads) map to the switches in the same order. */
@@ -33,27 +33,34 @@ const unsetWhenEmpty = (v: unknown) =>
   v && typeof v === "object" && Object.values(v).every((x) => x === null || x === undefined || (typeof x === "string" && x.trim() === "")) ? null : v;
 const optionalText = z.string().trim().max(100).nullish().transform((v) => v || undefined);
 
+/** What the console keeps in the channel row per vendor: ids, never tokens (those are in the secret store, decision 191). */
+const metaIds = z.strictObject({ pixelId: digits("Meta pixel id"), testEventCode: optionalText });
+const tiktokIds = z.strictObject({ pixelCode: secret("TikTok pixel code"), testEventCode: optionalText });
+const googleAdsIds = z.strictObject({
+  customerId: digits("Google Ads customer id"),
+  conversionActionId: digits("conversion action id"),
+  clientId: secret("OAuth client id"),
+  loginCustomerId: z.string().trim().regex(/^\d{0,20}$/).nullish().transform((v) => v || undefined),
+});
+
 /**
- * Server-side purchase conversions per channel (docs/decisions/121); a vendor left out is off. Keys are
- * SERVER_CONVERSION_VENDORS (server/src/contract/pixels.ts).
+ * The console's part of server-side purchase conversions per channel (docs/decisions/121); keys are
+ * SERVER_CONVERSION_VENDORS (server/src/contract/pixels.ts). A token sent here is refused as an unknown field.
  */
-export const serverConversionSettings = z.strictObject({
-  meta: z.preprocess(unsetWhenEmpty, z.strictObject({ pixelId: digits("Meta pixel id"), accessToken: secret("Meta access token"), testEventCode: optionalText }).nullish()),
-  tiktok: z.preprocess(unsetWhenEmpty, z.strictObject({ pixelCode: secret("TikTok pixel code"), accessToken: secret("TikTok access token"), testEventCode: optionalText }).nullish()),
-  google_ads: z.preprocess(
-    unsetWhenEmpty,
-    z
-      .strictObject({
-        customerId: digits("Google Ads customer id"),
-        conversionActionId: digits("conversion action id"),
-        developerToken: secret("developer token"),
-        clientId: secret("OAuth client id"),
-        clientSecret: secret("OAuth client secret"),
-        refreshToken: secret("OAuth refresh token"),
-        loginCustomerId: z.string().trim().regex(/^\d{0,20}$/).nullish().transform((v) => v || undefined),
-      })
-      .nullish(),
-  ),
+export const serverConversionIds = z.strictObject({
+  meta: z.preprocess(unsetWhenEmpty, metaIds.nullish()),
+  tiktok: z.preprocess(unsetWhenEmpty, tiktokIds.nullish()),
+  google_ads: z.preprocess(unsetWhenEmpty, googleAdsIds.nullish()),
+});
+
+/**
+ * What a vendor call needs: the ids with the tokens opened from the secret store
+ * (SERVER_CONVERSION_SECRET_FIELDS). A vendor missing any of it is off.
+ */
+export const serverConversionSettings = z.object({
+  meta: metaIds.extend({ accessToken: secret("Meta access token") }).optional(),
+  tiktok: tiktokIds.extend({ accessToken: secret("TikTok access token") }).optional(),
+  google_ads: googleAdsIds.extend({ developerToken: secret("developer token"), clientSecret: secret("OAuth client secret"), refreshToken: secret("OAuth refresh token") }).optional(),
 });
 export type ServerConversionSettings = z.infer<typeof serverConversionSettings>;
 
@@ -84,7 +91,7 @@ export const channelBody = z.strictObject({
   exoclick: flag.default(1),
   vk: flag.default(1),
   requiresPaymentPermission: z.boolean().default(false),
-  serverConversions: serverConversionSettings.nullish(),
+  serverConversions: serverConversionIds.nullish(),
 });
 export type ChannelBody = z.infer<typeof channelBody>;
 export const channelUpdateBody = patchOf(channelBody);
@@ -105,3 +112,13 @@ export const pixelIdUpdateBody = patchOf(pixelIdBody);
 export const pixelIdFilter = z.strictObject({ id: idsFilter, channelId: intFilter, kind: intFilter, event: textFilter });
 export type PixelIdFilter = z.infer<typeof pixelIdFilter>;
 export const pixelIdSortable = ["id", "channelId", "kind", "event", "createdAt"] as const;
+
+/** An admin sets (or with null / "" clears) one conversion API token of a channel; it is never sent back. */
+export const channelSecretBody = z
+  .strictObject({
+    vendor: z.enum(SERVER_CONVERSION_VENDORS, { error: `vendor must be one of ${SERVER_CONVERSION_VENDORS.join(", ")}` }),
+    field: z.string({ error: "field is required" }).max(64),
+    value: z.string().trim().max(1000).nullish().transform((v) => v || null),
+  })
+  .refine((b) => (SERVER_CONVERSION_SECRET_FIELDS[b.vendor] as readonly string[]).includes(b.field), { error: "This vendor has no such token", path: ["field"] });
+export type ChannelSecretBody = z.infer<typeof channelSecretBody>;

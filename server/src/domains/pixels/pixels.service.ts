@@ -4,6 +4,7 @@ import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { PIXEL_FLAGS } from "../../contract/pixels.ts";
+import { idsOnly, type ChannelSecrets } from "./channel-secrets.ts";
 import { checkoutContext, CHECKOUT_EVENT, KIND_FLAG, type ChannelBody, type ChannelFilter, type PixelEventBody, type PixelIdBody, type PixelIdFilter } from "./pixels.schema.ts";
 
 /** Where a visitor without a channel-id header (or with an unknown one) belongs: the seeded "default" channel. */
@@ -16,25 +17,16 @@ function channelData<B extends Partial<ChannelBody>>(body: B) {
   return { ...rest, serverConversions: serverConversions === null ? Prisma.DbNull : (serverConversions as Prisma.InputJsonObject) };
 }
 
-/** Conversion API tokens never enter the audit log: it shows that a secret was set, not the secret. */
-const SECRET_FIELDS = new Set(["accessToken", "developerToken", "clientSecret", "refreshToken"]);
+/** What staff and the audit log see of a channel: never a token, even one an older version left in the row. */
 function withoutSecrets<R extends { serverConversions?: Prisma.JsonValue | null }>(row: R): R {
-  const settings = row.serverConversions;
-  if (!settings || typeof settings !== "object" || Array.isArray(settings)) return row;
-  const masked = Object.fromEntries(
-    Object.entries(settings).map(([vendor, fields]) => [
-      vendor,
-      fields && typeof fields === "object" && !Array.isArray(fields) ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, SECRET_FIELDS.has(k) && v ? "[set]" : v])) : fields,
-    ]),
-  );
-  return { ...row, serverConversions: masked };
+  return row.serverConversions ? { ...row, serverConversions: idsOnly(row.serverConversions) } : row;
 }
 
 /**
  * Ad pixels per channel: marketers switch them and set their ids in the console; the consumer app reads
  * the same rows through getpixeLState / pixelList, so what staff change is what visitors get.
  */
-export function createPixelsService(db: Db, audit: AuditService, opts: { scriptBaseUrl?: string } = {}) {
+export function createPixelsService(db: Db, audit: AuditService, secrets: ChannelSecrets, opts: { scriptBaseUrl?: string } = {}) {
   const channels = auditedTable(db, audit, { resource: "Channel", table: (c) => c.channel, key: byId, idOf: (r) => r.id, redact: withoutSecrets });
   const pixelIds = auditedTable(db, audit, { resource: "PixelId", table: (c) => c.pixelId, key: byId, idOf: (r) => r.id });
 
@@ -75,17 +67,25 @@ export function createPixelsService(db: Db, audit: AuditService, opts: { scriptB
       return row;
     },
 
-    listChannels: (params: ListParams<ChannelFilter>) => {
+    listChannels: async (params: ListParams<ChannelFilter>) => {
       const f = params.filter;
-      return channels.list(params, {
+      const page = await channels.list(params, {
         ...matching(f, ["code"]),
         ...(f.q ? { OR: [{ code: { contains: f.q, mode: "insensitive" } }, { name: { contains: f.q, mode: "insensitive" } }] } : {}),
       });
+      return { ...page, rows: page.rows.map(withoutSecrets) };
     },
-    getChannel: channels.get,
-    createChannel: (staffId: number, body: ChannelBody) => channels.create(staffId, channelData(body)),
-    updateChannel: (staffId: number, id: number, body: Partial<ChannelBody>) => channels.update(staffId, id, channelData(body)),
-    removeChannel: channels.remove,
+    getChannel: async (id: number) => {
+      const row = await channels.get(id);
+      return row && withoutSecrets(row);
+    },
+    createChannel: async (staffId: number, body: ChannelBody) => withoutSecrets(await channels.create(staffId, channelData(body))),
+    updateChannel: async (staffId: number, id: number, body: Partial<ChannelBody>) => withoutSecrets(await channels.update(staffId, id, channelData(body))),
+    removeChannel: async (staffId: number, id: number) => withoutSecrets(await channels.remove(staffId, id)),
+    /** Conversion API tokens: set or cleared by admins, shown as "set / last 4" only (docs/decisions/191). */
+    channelSecretStatus: secrets.status,
+    setChannelSecret: secrets.set,
+    sealLegacyTokens: secrets.sealLegacyTokens,
 
     listPixelIds: (params: ListParams<PixelIdFilter>) => pixelIds.list(params, matching(params.filter, ["channelId", "kind", "event"])),
     getPixelId: pixelIds.get,

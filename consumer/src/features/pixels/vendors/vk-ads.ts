@@ -1,7 +1,7 @@
 import type { PixelEventName } from "../../../../../server/src/contract/pixels.ts";
 import { globals, type PixelVendor } from "./vendor.ts";
 
-/** VK Ads goals (set up under the same names in the VK Ads counter); page views are the counter's own. */
+/** VK Ads goals: free names, created as JS-event goals under these names in the counter (decision 193); page views are the counter's own. */
 const GOALS: Record<PixelEventName, string> = { page_view: "pageView", cart_add: "cart_add", checkout_order: "checkout_order", payment_add: "payment_add", order: "purchase" };
 
 /** VK Ads (Top.Mail.Ru counter): the `_tmr` queue, a pageView per counter id, then code.js. */

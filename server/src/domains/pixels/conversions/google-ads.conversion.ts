@@ -6,6 +6,21 @@ function adsDateTime(d: Date): string {
   return `${d.toISOString().slice(0, 19).replace("T", " ")}+00:00`;
 }
 
+/** google.rpc.Status with GoogleAdsFailure details, as uploadClickConversions answers a refused row. */
+interface PartialFailure {
+  message?: string;
+  details?: Array<{ errors?: Array<{ errorCode?: { conversionUploadError?: string } }> }>;
+}
+
+/**
+ * Our one conversion was refused only because Google already holds its order id: an earlier try reached Google and
+ * its answer was lost (a time-out, or a crash before the row was marked sent). That is delivered, not failed.
+ */
+function alreadyUploaded(failure: PartialFailure): boolean {
+  const errors = (failure.details ?? []).flatMap((d) => d.errors ?? []);
+  return errors.length > 0 && errors.every((e) => e.errorCode?.conversionUploadError === "ORDER_ID_ALREADY_IN_USE");
+}
+
 /**
  * Google Ads offline (click) conversions: an OAuth access token from the channel's refresh token, then
  * customers/{id}:uploadClickConversions with the click's gclid. The purchase's event id is the conversion's
@@ -42,8 +57,8 @@ export function googleAdsConversions(apiUrl: string, tokenUrl: string): Conversi
       if (s.loginCustomerId) headers["login-customer-id"] = s.loginCustomerId;
       const res = await http(`${apiUrl.replace(/\/$/, "")}/customers/${s.customerId}:uploadClickConversions`, { method: "POST", headers, body: JSON.stringify(body) });
       if (!res.ok) throw await failure("Google Ads", res);
-      const answer = (await res.json().catch(() => null)) as { partialFailureError?: { message?: string } } | null;
-      if (answer?.partialFailureError) throw new Error(`Google Ads refused: ${answer.partialFailureError.message ?? "partial failure"}`);
+      const answer = (await res.json().catch(() => null)) as { partialFailureError?: PartialFailure } | null;
+      if (answer?.partialFailureError && !alreadyUploaded(answer.partialFailureError)) throw new Error(`Google Ads refused: ${answer.partialFailureError.message ?? "partial failure"}`);
     },
   };
 }
