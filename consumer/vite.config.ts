@@ -1,9 +1,27 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import fs from "node:fs";
+import { defineConfig, type Plugin } from "vite";
+import { splitLocale } from "./src/i18n/later-namespaces.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? "8105"}`;
+
+/**
+ * `locales/en.json?first` and `?later`: the English texts split by namespace (src/i18n/later-namespaces.ts), so the
+ * first load carries only what the landing page shows. Vite's JSON plugin then turns each half into a module.
+ */
+function localeHalves(): Plugin {
+  return {
+    name: "reverie-locale-halves",
+    enforce: "pre",
+    load(id) {
+      const m = /^(.*\.json)\?(first|later)$/.exec(id);
+      if (!m) return null;
+      return JSON.stringify(splitLocale(JSON.parse(fs.readFileSync(m[1], "utf8")) as Record<string, unknown>, m[2] === "later"));
+    },
+  };
+}
 
 /**
  * The consumer app. JSX goes through Vite's own esbuild transform (no React plugin: it does not install with
@@ -14,6 +32,7 @@ export default defineConfig({
   base: "/",
   publicDir: path.join(here, "public"),
   esbuild: { jsx: "automatic" },
+  plugins: [localeHalves()],
   build: {
     outDir: path.resolve(here, "../dist/consumer"),
     emptyOutDir: true,

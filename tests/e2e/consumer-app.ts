@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
 import { ensureViteBuild } from "./vite-build.ts";
 
 /** Builds dist/consumer when it is missing or older than its sources. */
@@ -69,33 +68,6 @@ export async function startAppServer(overrides: Record<string, string> = {}) {
   const server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...overrides });
   await seedDemoData(server);
   return server;
-}
-
-export type AppServer = Awaited<ReturnType<typeof startAppServer>>;
-
-/**
- * The built app, its server and a browser for the test file that calls this: started before its first test and
- * stopped after its last. Read `server` and `browser` inside tests (they are set once the file's set-up has run).
- */
-export function appForThisFile(overrides: Record<string, string> = {}): { readonly server: AppServer; readonly browser: Browser } {
-  const started = {} as { server: AppServer; browser: Browser };
-  beforeAll(async () => {
-    const { launchBrowser } = await import("./browser.ts");
-    await ensureConsumerBuild();
-    [started.server, started.browser] = await Promise.all([startAppServer(overrides), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await started.browser?.close();
-    await started.server?.stop();
-  });
-  return started;
-}
-
-/** Opens the home page and takes "try as a guest": the page ends in the creation studio, signed in as a new guest. */
-export async function startAsGuest(page: Page, serverUrl: string): Promise<void> {
-  await page.goto(`${serverUrl}/home`);
-  await page.getByTestId("try-guest").click();
-  await page.waitForURL(/\/creationStudio$/);
 }
 
 /** A full-page screenshot taken from the top, so the sticky header sits where it belongs. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { screenshot } from "./browser.ts";
-import { appForThisFile, newAppContext, startAsGuest, storedToken } from "./consumer-app.ts";
+import { newAppContext, storedToken } from "./consumer-app.ts";
+import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { newStaff } from "../staff-utils.ts";
 
 const REASON = "Uploaded a photo of someone without their consent";

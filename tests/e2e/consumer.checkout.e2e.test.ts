@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { appForThisFile, newAppContext, pageShot, startAsGuest } from "./consumer-app.ts";
+import { newAppContext, pageShot } from "./consumer-app.ts";
+import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 
 /** Issue 11 items 4 and 5: what the person tapped is what is ordered, and the monthly plan can be bought. */
 describe("consumer app: the checkout orders what was tapped", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { screenshot } from "./browser.ts";
-import { appForThisFile, newAppContext } from "./consumer-app.ts";
+import { newAppContext } from "./consumer-app.ts";
+import { appForThisFile } from "./app-per-file.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 const NARROW = { width: 360, height: 740 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { appForThisFile, newAppContext, pageShot, startAsGuest } from "./consumer-app.ts";
+import { newAppContext, pageShot } from "./consumer-app.ts";
+import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 
 describe("consumer app: buying credits through the sandbox checkout", () => {
   const app = appForThisFile();

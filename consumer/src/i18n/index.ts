@@ -1,13 +1,16 @@
 import i18n, { type PostProcessorModule } from "i18next";
 import { initReactI18next } from "react-i18next";
+import { afterFirstPaint } from "../lib/after-paint.ts";
 import { storage } from "../lib/storage.ts";
-import en from "./locales/en.json";
+import { lazy, type ComponentType } from "react";
+import en from "./locales/en.json?first";
 
 import { LANGUAGES, type Language } from "../../../server/src/contract/locales.ts";
 
 export { LANGUAGES, type Language };
 
-// English ships with the first load; the other languages are fetched only when chosen.
+// English for the landing page ships with the first load, the rest of English right after it
+// (later-namespaces.ts); the other languages are fetched whole, only when chosen.
 type Resources = { [key: string]: string | Resources };
 
 const loaders: Record<Exclude<Language, "en">, () => Promise<{ default: Resources }>> = {
@@ -49,6 +52,27 @@ async function loadLanguage(lng: Language): Promise<void> {
   i18n.addResourceBundle(lng, "translation", mod.default, true, true);
 }
 
+let laterEnglish: Promise<void> | undefined;
+
+/** The English namespaces the first paint did not need; fetched once. */
+export function loadLaterTranslations(): Promise<void> {
+  laterEnglish ??= import("./locales/en.json?later").then((mod) => {
+    i18n.addResourceBundle("en", "translation", mod.default, true, false);
+  });
+  return laterEnglish;
+}
+
+/** A lazily loaded module that renders only once every English text is there (routes' `lazy`, `lazyView`). */
+export async function withLaterTranslations<M>(load: Promise<M>): Promise<M> {
+  const [mod] = await Promise.all([load, loadLaterTranslations()]);
+  return mod;
+}
+
+/** React.lazy for screens and dialogs outside the landing page's first paint: they may use any namespace. */
+export function lazyView<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  return lazy(() => withLaterTranslations(load()));
+}
+
 export async function initI18n(): Promise<void> {
   const lng = storedLanguage();
   await i18n
@@ -64,6 +88,8 @@ export async function initI18n(): Promise<void> {
     });
   if (lng !== "en") await changeLanguage(lng);
   document.documentElement.lang = lng;
+  // once the landing page has loaded and the browser is idle: nothing of the first paint waits for it
+  afterFirstPaint(() => void loadLaterTranslations());
 }
 
 export async function changeLanguage(lng: Language): Promise<void> {
@@ -78,7 +104,7 @@ export async function changeLanguage(lng: Language): Promise<void> {
  * `msg` in the locale files; `{name}` placeholders in the English text become interpolation values, so
  * 'Incorrect image format, please upload png/jpg format!' translates with its list of types.
  */
-const messagePatterns: Array<{ key: string; pattern: RegExp; names: string[] }> = Object.entries(en.msg).map(([key, text]) => {
+const messagePatterns: Array<{ key: string; pattern: RegExp; names: string[] }> = Object.entries(en.msg as Record<string, string>).map(([key, text]) => {
   const names: string[] = [];
   const source = (text as string)
     .split(/(\{\{\w+\}\})/)

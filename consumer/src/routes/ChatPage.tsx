@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -13,9 +13,9 @@ import { CharacterAvatar } from "../features/chat/CharacterAvatar.tsx";
 import { chatApi, type ChatStatus, type ConversationSummary } from "../features/chat/chat.api.ts";
 import { ConversationView } from "../features/chat/ConversationView.tsx";
 import { useSession } from "../features/session/session.ts";
-import { translateMessage } from "../i18n/index.ts";
+import { lazyView, translateMessage } from "../i18n/index.ts";
 
-const RoleChooserDialog = lazy(() => import("../features/chat/RoleChooserDialog.tsx"));
+const RoleChooserDialog = lazyView(() => import("../features/chat/RoleChooserDialog.tsx"));
 
 /** /chat (SPEC.md §2, footer hidden): your conversations, and the open one; side by side from tablets up. */
 export function Component() {

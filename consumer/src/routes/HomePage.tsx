@@ -15,8 +15,9 @@ import { TemplateShowcase } from "../features/templates/TemplateShowcase.tsx";
 import { useFlashSale } from "../features/site/useFlashSale.ts";
 import { getBanners, type Banner } from "../features/templates/templates.api.ts";
 import { accentGradient } from "../theme.ts";
+import { lazyView } from "../i18n/index.ts";
 
-const FlashSaleDialog = lazy(() => import("../dialogs/FlashSaleDialog.tsx"));
+const FlashSaleDialog = lazyView(() => import("../dialogs/FlashSaleDialog.tsx"));
 const Gallery = lazy(() => import("../features/site/Gallery.tsx"));
 
 const STEPS = [

@@ -14,14 +14,15 @@ import { useApiErrorsAsNotices } from "../features/site/useApiErrorsAsNotices.ts
 import { SupportBubble } from "../features/support/SupportBubble.tsx";
 import type { StoredBanNotice } from "../lib/api-client.ts";
 import { storage } from "../lib/storage.ts";
+import { lazyView } from "../i18n/index.ts";
 
 const NoticeSnackbar = lazy(() => import("../features/site/NoticeSnackbar.tsx"));
 const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
-const LoginDialog = lazy(() => import("../dialogs/LoginDialog.tsx"));
-const BuyCreditsDialog = lazy(() => import("../dialogs/BuyCreditsDialog.tsx"));
-const InstallDialog = lazy(() => import("../dialogs/InstallDialog.tsx"));
+const LoginDialog = lazyView(() => import("../dialogs/LoginDialog.tsx"));
+const BuyCreditsDialog = lazyView(() => import("../dialogs/BuyCreditsDialog.tsx"));
+const InstallDialog = lazyView(() => import("../dialogs/InstallDialog.tsx"));
 const ConsentBanner = lazy(() => import("../features/consent/ConsentBanner.tsx"));
-const BanNoticeDialog = lazy(() => import("../dialogs/BanNoticeDialog.tsx"));
+const BanNoticeDialog = lazyView(() => import("../dialogs/BanNoticeDialog.tsx"));
 
 export function RootLayout() {
   const navigation = useNavigation();

@@ -5,6 +5,7 @@ import { PAYMENT_CALLBACK_ROUTES } from "../features/payments/providers.ts";
 import { Component as HomePage } from "./HomePage.tsx";
 import { RootLayout } from "./RootLayout.tsx";
 import { RouteError } from "./RouteError.tsx";
+import { withLaterTranslations } from "../i18n/index.ts";
 
 /** The route guard (SPEC.md §2): user info is loaded before every navigation. */
 const loadUserBeforeNavigation: LoaderFunction = async () => {
@@ -32,19 +33,19 @@ export const router = createBrowserRouter([
       { index: true, loader: () => redirect("/home") },
       // the landing page ships with the first load: one round trip less before the largest paint
       { path: "home", Component: HomePage },
-      { path: "function", loader: requireStoredToken, lazy: () => import("./FunctionPage.tsx") },
-      { path: "creationStudio", lazy: () => import("./CreationStudioPage.tsx") },
-      { path: "chat", lazy: () => import("./ChatPage.tsx") },
-      { path: "characterCreatEdit", lazy: () => import("./CharacterEditPage.tsx") },
-      { path: "training", lazy: () => import("./TrainingPage.tsx") },
-      { path: "agreement", lazy: () => import("./AgreementPage.tsx") },
-      { path: "payment", lazy: () => import("./PaymentPage.tsx") },
-      { path: "googleCallback", lazy: () => import("./GoogleCallbackPage.tsx") },
-      ...PAYMENT_CALLBACK_ROUTES.map((path) => ({ path, lazy: () => import("./PaymentCallbackPage.tsx") })),
+      { path: "function", loader: requireStoredToken, lazy: () => withLaterTranslations(import("./FunctionPage.tsx")) },
+      { path: "creationStudio", lazy: () => withLaterTranslations(import("./CreationStudioPage.tsx")) },
+      { path: "chat", lazy: () => withLaterTranslations(import("./ChatPage.tsx")) },
+      { path: "characterCreatEdit", lazy: () => withLaterTranslations(import("./CharacterEditPage.tsx")) },
+      { path: "training", lazy: () => withLaterTranslations(import("./TrainingPage.tsx")) },
+      { path: "agreement", lazy: () => withLaterTranslations(import("./AgreementPage.tsx")) },
+      { path: "payment", lazy: () => withLaterTranslations(import("./PaymentPage.tsx")) },
+      { path: "googleCallback", lazy: () => withLaterTranslations(import("./GoogleCallbackPage.tsx")) },
+      ...PAYMENT_CALLBACK_ROUTES.map((path) => ({ path, lazy: () => withLaterTranslations(import("./PaymentCallbackPage.tsx")) })),
       // SPEC.md §2 marketer test pages (ad pixels, ad conversion tracking, Google Ads tool): one lazy screen
-      ...["pixel-optimization-test", "ad-conversion-test", "google-ads-tool"].map((path) => ({ path, lazy: () => import("./PixelTestPage.tsx") })),
-      { path: "401", lazy: () => import("./NoPermissionPage.tsx") },
-      { path: "*", lazy: () => import("./NotFoundPage.tsx") },
+      ...["pixel-optimization-test", "ad-conversion-test", "google-ads-tool"].map((path) => ({ path, lazy: () => withLaterTranslations(import("./PixelTestPage.tsx")) })),
+      { path: "401", lazy: () => withLaterTranslations(import("./NoPermissionPage.tsx")) },
+      { path: "*", lazy: () => withLaterTranslations(import("./NotFoundPage.tsx")) },
     ],
   },
 ]);

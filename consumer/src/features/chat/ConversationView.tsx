@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -20,8 +20,9 @@ import { useSession } from "../session/session.ts";
 import { CharacterAvatar } from "./CharacterAvatar.tsx";
 import { chatApi, type ChatMessage } from "./chat.api.ts";
 import { useConversation } from "./useConversation.ts";
+import { lazyView } from "../../i18n/index.ts";
 
-const ReportDialog = lazy(() => import("../report/ReportDialog.tsx"));
+const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
 
 /** Three dots while the character is "typing" (sent, no token yet). */
 function TypingDots() {

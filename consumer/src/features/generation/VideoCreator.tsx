@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -21,8 +21,9 @@ import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
+import { lazyView } from "../../i18n/index.ts";
 
-const TemplateChooserDialog = lazy(() => import("../../dialogs/TemplateChooserDialog.tsx"));
+const TemplateChooserDialog = lazyView(() => import("../../dialogs/TemplateChooserDialog.tsx"));
 
 const IMAGE_VIDEO_SECONDS = [5, 10] as const;
 
@@ -72,7 +73,6 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
       }),
     );
   }
-
 
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3.5 }}>

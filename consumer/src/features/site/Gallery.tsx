@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useRef, useState } from "react";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
@@ -7,8 +7,9 @@ import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import { useTranslation } from "react-i18next";
 import { getGallery, type GalleryItem } from "../templates/templates.api.ts";
+import { lazyView } from "../../i18n/index.ts";
 
-const ReportDialog = lazy(() => import("../report/ReportDialog.tsx"));
+const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
 
 function GalleryCard({ item, onReport }: { item: GalleryItem; onReport: () => void }) {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import AppBar from "@mui/material/AppBar";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -14,6 +14,7 @@ import { dialogs } from "../../dialogs/dialog-store.ts";
 import { accentGradient } from "../../theme.ts";
 import { useSession } from "../session/session.ts";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
+import { lazyView } from "../../i18n/index.ts";
 
 export function Logo() {
   const { t } = useTranslation();
@@ -29,7 +30,7 @@ export function Logo() {
   );
 }
 
-const AccountMenu = lazy(() => import("./AccountMenu.tsx"));
+const AccountMenu = lazyView(() => import("./AccountMenu.tsx"));
 
 const NAV = [
   { to: "/home", key: "nav.home" },

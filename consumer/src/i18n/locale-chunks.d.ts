@@ -1,0 +1,9 @@
+// `?first` and `?later` halves of a locale file (consumer/vite.config.ts); outside that build each is the whole file.
+declare module "*.json?first" {
+  const resources: Record<string, unknown>;
+  export default resources;
+}
+declare module "*.json?later" {
+  const resources: Record<string, unknown>;
+  export default resources;
+}
