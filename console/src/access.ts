@@ -24,6 +24,7 @@ export const SUBJECT: Record<string, string> = {
   "chat-backends": "ChatBackend",
   // the list shows consent decisions and opens the consent record: moderators only
   "character-models": "TrainingConsent",
+  "upload-screenings": "UploadScreening",
   "generation-tasks": "GenerationTask",
   banners: "SiteSetting",
   "prompt-suggestions": "SiteSetting",

@@ -15,6 +15,7 @@ import { createConsentChecks } from "./domains/training/consent.ts";
 import { createTrainingService } from "./domains/training/training.service.ts";
 import { createTrainer } from "./domains/training/trainers/registry.ts";
 import { faceAnalyser } from "./faces/faces.ts";
+import { createScreeningService } from "./domains/screening/screening.service.ts";
 
 export interface AppDeps {
   db: Db;
@@ -34,7 +35,8 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const credits = createCreditsService(db, audit);
   const url = databaseUrl ?? config.DATABASE_URL ?? "";
   const storage = createStorage(config);
-  const uploads = createUploadsService(db, storage);
+  const screening = createScreeningService({ db, config, log, faces: faceAnalyser(), storage, audit });
+  const uploads = createUploadsService(db, storage, screening);
   const templates = createTemplatesService(db, storage);
   const engines = createEngines(config, log);
   const engineStatus = engines.publicStatus;
@@ -48,5 +50,5 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const close = async () => {
     await Promise.all([queue.stop(), progress.close(), engines.close()]);
   };
-  return { limiter, audit, credits, storage, uploads, templates, engines, engineStatus, queue, progress, generation, training, close };
+  return { limiter, audit, credits, storage, screening, uploads, templates, engines, engineStatus, queue, progress, generation, training, close };
 }

@@ -8,6 +8,7 @@ import { dashboardRoutes } from "./dashboard.ts";
 import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
 import { reportsResource } from "./reports.ts";
+import { screeningResource } from "./screening.ts";
 import { siteResource } from "./site.ts";
 import { staffResource } from "./staff.ts";
 import { tasksResource } from "./tasks.ts";
@@ -26,6 +27,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   contentResources(api, s.moderation);
   chatResources(api, s.chat);
   characterModelsResource(api, s.trainingAdmin, s.training);
+  screeningResource(api, s.screening);
   tasksResource(api, s.tasksAdmin);
   enginesRoutes(api, s.engines, s.generation);
   siteResource(api, s.siteAdmin);

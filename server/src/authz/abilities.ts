@@ -13,6 +13,7 @@ export type Subject =
   | "GenerationTask"
   | "CharacterModel"
   | "TrainingConsent"
+  | "UploadScreening"
   | "Character"
   | "Conversation"
   | "ChatPolicyHit"
@@ -92,6 +93,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       // the likeness-consent record (selfie, face checks) is for moderators only, never public
       can("read", ["CharacterModel", "TrainingConsent"]);
       can("review", "TrainingConsent");
+      // upload screening (issue 19): the held-upload queue with apparent ages
+      can(["read", "review"], "UploadScreening");
     }
   }
 

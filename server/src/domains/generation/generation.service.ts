@@ -13,6 +13,7 @@ import type { GenerationQueue } from "./queue.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
+import { refuseBrokenPrompt } from "../screening/prompt-rules.ts";
 import type { EngineLora, Resolution } from "./engines/engine.ts";
 import type { Engines } from "./engines/registry.ts";
 import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
@@ -150,7 +151,8 @@ export function createGenerationService(deps: {
   /** A role's reference picture and LoRA: the caller's own usable character model, or 404 / 400 with the reason. */
   async function role(userId: number, roleId: number, strength: number | undefined) {
     const lora = await deps.models.loraFor(userId, roleId, strength);
-    const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image")).storageKey;
+    // a usable model passed training's set review, which a screening-held cover forces (docs/decisions/140)
+    const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image", { heldAllowed: true })).storageKey;
     return { lora, imageKey };
   }
 
@@ -165,6 +167,8 @@ export function createGenerationService(deps: {
       const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
       if (existing) return answer(existing);
     }
+    // sexual content involving minors is refused by the shared rule set before anything is charged (decision 141)
+    refuseBrokenPrompt(r.input.prompt);
     // an engine that cannot take the job refuses it here, before anything is charged
     await engines.assertCanRun(r.engine, r.mode);
     // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
