@@ -17,6 +17,7 @@ import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { reports } from "./reports/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
+import { blockedHashes } from "./screening/blocklist.tsx";
 import { banners, prompts, settings } from "./site/index.tsx";
 import { staff } from "./staff/index.tsx";
 import { tasks } from "./tasks/index.tsx";
@@ -44,6 +45,7 @@ export function App() {
       <Resource name="chat-backends" {...chatBackends} />
       <Resource name="character-models" {...characterModels} />
       <Resource name="upload-screenings" {...uploadScreenings} />
+      <Resource name="blocked-hashes" {...blockedHashes} />
       <Resource name="generation-tasks" {...tasks} />
       <Resource name="banners" {...banners} />
       <Resource name="prompt-suggestions" {...prompts} />

@@ -62,6 +62,7 @@ export function createServices(deps: AppDeps) {
     revokeUserSessions: auth.revokeUserSessions,
     owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation },
     cancelUserTasks: render.generation.cancelForAccount,
+    blockTakenDown: render.blocklist.blockTakenDown,
   });
   const consoleServices = {
     audit,

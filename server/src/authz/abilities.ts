@@ -14,6 +14,7 @@ export type Subject =
   | "CharacterModel"
   | "TrainingConsent"
   | "UploadScreening"
+  | "BlockedHash"
   | "Character"
   | "Conversation"
   | "ChatPolicyHit"
@@ -95,6 +96,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("review", "TrainingConsent");
       // upload screening (issue 19): the held-upload queue with apparent ages
       can(["read", "review"], "UploadScreening");
+      can(["read", "create"], "BlockedHash");
     }
   }
 

@@ -31,7 +31,7 @@ export const PROMPT_RULES = ["minor_sexual", "age_play", "csam_term", "minor_cha
 export type PromptRule = (typeof PROMPT_RULES)[number];
 
 /** `data.reason` of a refusal by screening. */
-export const SCREENING_REFUSALS = ["upload_held", "upload_rejected", "prompt_refused"] as const;
+export const SCREENING_REFUSALS = ["upload_held", "upload_rejected", "prompt_refused", "blocked_media"] as const;
 export type ScreeningRefusal = (typeof SCREENING_REFUSALS)[number];
 
 /** `data` of a refused prompt (HTTP 400). */
@@ -45,5 +45,14 @@ export const SCREENING_MESSAGES = {
   held: "This photo is being reviewed by our team before it can be used. Nothing has been charged.",
   heldVideo: "This video is being reviewed by our team before it can be used. Nothing has been charged.",
   rejected: "This upload was rejected in review and cannot be used.",
+  blocked: "This file cannot be used: it matches content removed from Reverie.",
   promptRefused: "This prompt is not allowed: sexual content involving minors is refused. Nothing has been charged.",
 } as const;
+
+/** How a perceptual hash came onto the blocklist: a moderator's takedown, or a list a moderator imported. */
+export const BLOCK_SOURCES = ["takedown", "import"] as const;
+export type BlockSource = (typeof BLOCK_SOURCES)[number];
+
+/** What matched a blocked hash: an upload (refused) or a generated output (the task fails and is refunded). */
+export const BLOCK_HIT_KINDS = ["upload", "output"] as const;
+export type BlockHitKind = (typeof BLOCK_HIT_KINDS)[number];

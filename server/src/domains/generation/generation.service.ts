@@ -14,6 +14,8 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import { refuseBrokenPrompt } from "../screening/prompt-rules.ts";
+import type { BlocklistService } from "../screening/blocklist.service.ts";
+import { SCREENING_MESSAGES } from "../../contract/screening.ts";
 import type { EngineLora, Resolution } from "./engines/engine.ts";
 import type { Engines } from "./engines/registry.ts";
 import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
@@ -94,6 +96,8 @@ export function createGenerationService(deps: {
   queue: GenerationQueue;
   engines: Engines;
   models: CharacterModels;
+  /** The blocklist of taken-down media (issue 19): a matching output fails the task. */
+  blocklist: Pick<BlocklistService, "blockedOutput">;
 }) {
   const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
@@ -534,6 +538,11 @@ export function createGenerationService(deps: {
 
     /** Records the outputs; false when this attempt no longer owns the task (a duplicate or superseded run), in which case the caller discards its files. */
     async complete(task: GenerationTask, out: TaskOutputs): Promise<boolean> {
+      // an output matching taken-down media is never delivered: the task fails and is refunded (decision 142)
+      if (await deps.blocklist.blockedOutput(task.userId, task.id, [out.mainKey, ...out.extraKeys])) {
+        await fail(task.id, SCREENING_MESSAGES.blocked, { attempts: task.attempts });
+        return false;
+      }
       const expiresAt = new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
       const n = await db.generationTask.updateMany({
         where: { id: task.id, status: "running", attempts: task.attempts },

@@ -1,15 +1,15 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import type { FaceAnalyser } from "../../faces/faces.ts";
 import { HttpError } from "../../http/errors.ts";
-import { ffmpeg } from "../../storage/media-tools.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import type { HoldCause, ScreeningDecision, ScreeningStatus } from "../../contract/screening.ts";
 import type { AuditService } from "../audit/audit.service.ts";
+import type { BlocklistService } from "./blocklist.service.ts";
+import { sampleFrames } from "./frames.ts";
+import { perceptualHash } from "./phash.ts";
 import type { ScreeningFilter } from "./screening.schema.ts";
 
 /** What the face check found in one upload: the decision and what it rests on, before the upload row exists. */
@@ -22,19 +22,17 @@ export interface ScreeningVerdict {
   framesChecked: number;
 }
 
-/** Frames taken from a video upload, spread evenly over the stored clip (4-30 s): one about every 5 s, at least 3. */
-export const VIDEO_SAMPLE_FRAMES = { min: 3, max: 6, everySec: 5 } as const;
-
 /**
  * Screening of uploaded photos and video frames (issue 19, docs/decisions/140): Human's face model (the one shared
  * loader of server/src/faces, off the request thread) estimates the apparent age of every face; one under
  * SCREENING_REVIEW_AGE holds the upload for a moderator. An estimate is never proof of adulthood: it can only hold,
  * and a photo without a face is not held by age (the uploader's 18+ attestation, reports and takedowns still apply).
- * A model failure holds too. This domain owns `upload_screenings`; the uploads domain asks it before storing and
- * refuses held or rejected uploads in every submit.
+ * A model failure holds too. Before the faces, the upload's perceptual hashes are looked up in the blocklist of
+ * taken-down media (decision 142): a match is refused outright. This domain owns `upload_screenings`; the uploads
+ * domain asks it before storing and refuses held or rejected uploads in every submit.
  */
-export function createScreeningService(deps: { db: Db; config: Config; log: Logger; faces: FaceAnalyser; storage: MediaStorage; audit: AuditService }) {
-  const { db, config, log, faces, storage, audit } = deps;
+export function createScreeningService(deps: { db: Db; config: Config; log: Logger; faces: FaceAnalyser; storage: MediaStorage; audit: AuditService; blocklist: BlocklistService }) {
+  const { db, config, log, faces, storage, audit, blocklist } = deps;
 
   /** The decision from the faces of every checked frame (ages of all faces together). */
   function decide(frames: { faces: number; ages: number[] }[] | null): ScreeningVerdict {
@@ -69,26 +67,27 @@ export function createScreeningService(deps: { db: Db; config: Config; log: Logg
   }
 
   return {
-    /** A photo, already decoded and re-encoded by uploads (so the bytes are an image sharp reads). */
-    async screenImage(image: Buffer): Promise<ScreeningVerdict> {
+    /**
+     * A photo, already decoded and re-encoded by uploads (so the bytes are an image sharp reads): refused (403) when
+     * it matches the blocklist, else the face verdict.
+     */
+    async screenImage(userId: number, image: Buffer): Promise<ScreeningVerdict> {
+      await blocklist.refuseBlockedUpload(userId, [await perceptualHash(image)]);
       return decide(await facesIn([image]));
     },
 
-    /** Frames sampled from a stored video file (the re-encoded clip), `lengthSec` long. */
-    async screenVideo(file: string, lengthSec: number, workDir: string): Promise<ScreeningVerdict> {
-      const count = Math.max(VIDEO_SAMPLE_FRAMES.min, Math.min(VIDEO_SAMPLE_FRAMES.max, Math.ceil(lengthSec / VIDEO_SAMPLE_FRAMES.everySec)));
-      const dir = path.join(workDir, "screening-frames");
-      await fs.mkdir(dir, { recursive: true });
+    /** Frames sampled from a stored video file (the re-encoded clip), `lengthSec` long: blocklist, then faces. */
+    async screenVideo(userId: number, file: string, lengthSec: number, workDir: string): Promise<ScreeningVerdict> {
+      let frames: Buffer[];
       try {
-        // evenly spread frames (fps = count / length), scaled to the face model's working size
-        await ffmpeg(["-i", file, "-vf", `fps=${(count / Math.max(lengthSec, 0.1)).toFixed(4)},scale=640:640:force_original_aspect_ratio=decrease`, "-frames:v", String(count), "-q:v", "3", path.join(dir, "f%02d.jpg")]);
+        frames = await sampleFrames(file, lengthSec, workDir);
       } catch (err) {
         log.error({ err }, "screening: frames could not be sampled; the video is held for review");
         return decide(null);
       }
-      const names = (await fs.readdir(dir)).filter((n) => n.endsWith(".jpg")).sort();
-      if (names.length === 0) return decide(null);
-      return decide(await facesIn(await Promise.all(names.map((n) => fs.readFile(path.join(dir, n))))));
+      if (frames.length === 0) return decide(null);
+      await blocklist.refuseBlockedUpload(userId, await Promise.all(frames.map((f) => perceptualHash(f))));
+      return decide(await facesIn(frames));
     },
 
     /** Records the verdict in the transaction that creates the upload: an upload never exists unscreened. */

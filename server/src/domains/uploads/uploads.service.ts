@@ -198,8 +198,8 @@ export function createUploadsService(db: Db, storage: MediaStorage, screener: Up
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
       if (!o.consent) throw HttpError.badRequest(MSG.consentRequired);
       const img = await checkedImage(file);
-      // screened before anything can be generated from it (issue 19): a young-looking face holds it for review
-      const verdict = await screener.screenImage(img.data);
+      // screened before anything can be generated from it (issue 19): blocked media is refused, a young-looking face held
+      const verdict = await screener.screenImage(userId, img.data);
       return store(
         userId,
         "image",
@@ -272,7 +272,7 @@ export function createUploadsService(db: Db, storage: MediaStorage, screener: Up
         const stat = await fs.stat(out);
         const mime = ext === "webm" ? "video/webm" : "video/mp4";
         // sampled frames of the stored clip are screened like photos (issue 19)
-        const verdict = await screener.screenVideo(out, length, dir);
+        const verdict = await screener.screenVideo(userId, out, length, dir);
         return store(
           userId,
           "video",
