@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../server-utils.ts";
 import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
 import { FACES_DIR } from "../training-utils.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
+import { launchBrowser, screenshot, SCREENSHOT_DIR } from "./browser.ts";
 import { ensureConsoleBuilt } from "./console-build.ts";
 import { ensureConsumerBuild, newAppContext, pageShot } from "./consumer-app.ts";
 
@@ -59,8 +59,10 @@ describe("consumer: a held upload", () => {
       const box = await notice.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(360);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-      await notice.scrollIntoViewIfNeeded();
       await screenshot(page, `consumer-upload-held-${language}`);
+      // the full page shows the fixed bottom bar where the viewport was: the phone's own view of the notice too
+      await notice.evaluate((el) => el.scrollIntoView({ block: "center" }));
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `consumer-upload-held-${language}-phone.png`) });
       await context.close();
     }
     expect(await server.db.uploadScreening.count({ where: { status: "held" } })).toBe(4);
@@ -114,6 +116,7 @@ describe("console: the screening queue", () => {
     await screenshot(page, "console-blocklist-import");
     await page.click('button[type="submit"]');
     await page.waitForSelector('.RaDatagrid-table td:has-text("00000000000000ff")');
+    await page.waitForSelector("text=1 hashes added, 0 already listed");
     await screenshot(page, "console-blocklist-list");
   });
 });

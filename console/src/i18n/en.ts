@@ -68,7 +68,7 @@ export const en = {
       ban: "Ban", unban: "Unban", grant_payment: "Grant payment permission", revoke_payment: "Revoke payment permission", adjust_credits: "Adjust credits", dismiss: "Dismiss", takedown: "Take content down",
       ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable", refund: "Refund",
     },
-    blocklist: { importHelp: "One 64-bit perceptual hash (pHash) a line as 16 hexadecimal digits; lines starting with # are ignored. Uploads and outputs within 8 bits of a listed hash are refused." },
+    blocklist: { imported: "%{added} hashes added, %{duplicates} already listed", importHelp: "One 64-bit perceptual hash (pHash) a line as 16 hexadecimal digits; lines starting with # are ignored. Uploads and outputs within 8 bits of a listed hash are refused." },
     screening: { approve: "Approve", reject: "Reject", estimateNote: "An apparent age is an estimate (about ±5 years), never proof of age. Approve only when you are sure everyone shown is an adult.", open: "Open file" },
     training: { approve: "Approve training", reject: "Reject", noConsent: "No consent record (expired or never taken)", decision: "Decision", minAge: "Youngest apparent age", selfie: "Live selfie", photos: "Training photos", match: "Match", age: "Age" },
     field: { reason: "Reason", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },

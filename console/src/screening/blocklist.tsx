@@ -1,7 +1,7 @@
 import BlockIcon from "@mui/icons-material/Block";
 import { Alert } from "@mui/material";
 import {
-  Create, Datagrid, DateField, List, NumberField, ReferenceField, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, useTranslate,
+  Create, Datagrid, DateField, List, NumberField, ReferenceField, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, useNotify, useRedirect, useTranslate, type RaRecord,
 } from "react-admin";
 import { BLOCK_SOURCES } from "../../../server/src/contract/screening.ts";
 import { REPORT_TARGETS } from "../../../server/src/contract/moderation.ts";
@@ -43,8 +43,14 @@ const BlockedShow = () => (
 /** Import a list of hashes (16 hex digits a line); the server answers how many were new. */
 const BlockedImport = () => {
   const translate = useTranslate();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const onSuccess = (r: RaRecord) => {
+    notify("console.blocklist.imported", { type: "success", messageArgs: { added: r.added, duplicates: r.duplicates } });
+    redirect("list", "blocked-hashes");
+  };
   return (
-    <Create redirect="list">
+    <Create mutationOptions={{ onSuccess }}>
       <SimpleForm>
         <Alert severity="info" sx={{ mb: 2 }}>{translate("console.blocklist.importHelp")}</Alert>
         <TextInput source="hashes" multiline minRows={8} fullWidth sx={{ fontFamily: "monospace" }} />

@@ -41,16 +41,24 @@ const VIDEO_EXT = /\.(mp4|webm|mov|m4v)$/i;
 export function createBlocklistService(deps: { db: Db; storage: MediaStorage; audit: AuditService; log: Logger }) {
   const { db, storage, audit, log } = deps;
 
-  /** The closest blocked hash within MATCH_BITS of `h`: multi-index lookup on the four band indexes, verified exactly. */
+  /**
+   * The closest blocked hash within MATCH_BITS of `h`: multi-index lookup on the three `(band, hash)` indexes (each
+   * candidate verified from the index alone), then the one best row read for its case.
+   */
   async function closest(h: bigint): Promise<BlockMatch | null> {
     const [b0, b1, b2] = bandsOf(h).map((v, i) => bandNeighbours(v, BAND_BITS[i], BAND_RADIUS));
     const signed = toSigned(h);
     const rows = await db.$queryRaw<{ id: number; target_type: string | null; target_id: number | null; distance: number }[]>`
-      SELECT id, target_type, target_id, bit_count((hash # ${signed}::bigint)::bit(64))::int AS distance
-      FROM blocked_hashes
-      WHERE (band_0 = ANY(${b0}::int[]) OR band_1 = ANY(${b1}::int[]) OR band_2 = ANY(${b2}::int[]))
-        AND bit_count((hash # ${signed}::bigint)::bit(64)) <= ${MATCH_BITS}
-      ORDER BY distance, id LIMIT 1`;
+      WITH candidates AS (
+        SELECT hash FROM blocked_hashes WHERE band_0 = ANY(${b0}::int[])
+        UNION ALL SELECT hash FROM blocked_hashes WHERE band_1 = ANY(${b1}::int[])
+        UNION ALL SELECT hash FROM blocked_hashes WHERE band_2 = ANY(${b2}::int[])
+      ), best AS (
+        SELECT hash, bit_count((hash # ${signed}::bigint)::bit(64))::int AS distance FROM candidates
+        WHERE bit_count((hash # ${signed}::bigint)::bit(64)) <= ${MATCH_BITS}
+        ORDER BY distance, hash LIMIT 1
+      )
+      SELECT b.id, b.target_type, b.target_id, best.distance FROM best JOIN blocked_hashes b ON b.hash = best.hash`;
     const r = rows[0];
     return r ? { blockedHashId: r.id, distance: r.distance, targetType: r.target_type, targetId: r.target_id } : null;
   }
