@@ -55,8 +55,8 @@ export default async function screeningBench(): Promise<BenchResult[]> {
     await runMigrations(pg.url);
     const fillStart = performance.now();
     await db.$executeRawUnsafe(`
-      INSERT INTO blocked_hashes (hash, band_0, band_1, band_2, source)
-      SELECT h, ((h >> 42) & 4194303)::int, ((h >> 21) & 2097151)::int, (h & 2097151)::int, 'import'
+      INSERT INTO blocked_hashes (hash, band_0, band_1, band_2, band_3, band_4, source)
+      SELECT h, ((h >> 51) & 8191)::int, ((h >> 38) & 8191)::int, ((h >> 25) & 8191)::int, ((h >> 12) & 8191)::int, (h & 4095)::int, 'import'
       FROM (SELECT (floor(random() * 4294967296)::bigint << 32) | floor(random() * 4294967296)::bigint AS h FROM generate_series(1, ${BLOCKED})) s
       ON CONFLICT (hash) DO NOTHING`);
     // what autovacuum does on a live table: statistics, and the visibility map the index-only scans need

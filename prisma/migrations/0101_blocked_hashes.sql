@@ -1,4 +1,4 @@
--- Issue 19: blocklist of taken-down media by perceptual hash, multi-index (3 bands of 22/21/21 bits). docs/decisions/142.
+-- Issue 19: blocklist of taken-down media by perceptual hash, multi-index (5 bands of 13/13/13/13/12 bits). docs/decisions/142.
 
 -- CreateTable
 CREATE TABLE "blocked_hashes" (
@@ -7,6 +7,8 @@ CREATE TABLE "blocked_hashes" (
     "band_0" INTEGER NOT NULL,
     "band_1" INTEGER NOT NULL,
     "band_2" INTEGER NOT NULL,
+    "band_3" INTEGER NOT NULL,
+    "band_4" INTEGER NOT NULL,
     "source" TEXT NOT NULL,
     "target_type" TEXT,
     "target_id" INTEGER,
@@ -41,6 +43,12 @@ CREATE INDEX "blocked_hashes_band_1_hash_idx" ON "blocked_hashes"("band_1", "has
 
 -- CreateIndex
 CREATE INDEX "blocked_hashes_band_2_hash_idx" ON "blocked_hashes"("band_2", "hash");
+
+-- CreateIndex
+CREATE INDEX "blocked_hashes_band_3_hash_idx" ON "blocked_hashes"("band_3", "hash");
+
+-- CreateIndex
+CREATE INDEX "blocked_hashes_band_4_hash_idx" ON "blocked_hashes"("band_4", "hash");
 
 -- CreateIndex
 CREATE INDEX "blocked_hashes_target_type_target_id_idx" ON "blocked_hashes"("target_type", "target_id");

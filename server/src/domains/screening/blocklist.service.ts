@@ -16,12 +16,12 @@ import { IMPORT_MAX_LINES, type BlockedHashFilter } from "./screening.schema.ts"
 
 /**
  * Two hashes this close (differing bits out of 64) are the same picture: re-encoded, resized and crops of a few per
- * cent measured 0-8 on the fixtures, different photos ≥ 10 (docs/decisions/142). Must stay ≤ 8, the most the
+ * cent measured 0-8 on the fixtures, different photos ≥ 10 (docs/decisions/142). Must stay ≤ 9, the most the
  * band lookup below is exact for.
  */
 export const MATCH_BITS = 8;
-/** Each band is searched within this many flipped bits: 3 bands x radius 2 finds every hash within 8 bits (pigeonhole). */
-const BAND_RADIUS = 2;
+/** Each band is searched within this many flipped bits: 5 bands x radius 1 finds every hash within 9 bits (pigeonhole). */
+const BAND_RADIUS = 1;
 
 export interface BlockMatch {
   blockedHashId: number;
@@ -42,17 +42,19 @@ export function createBlocklistService(deps: { db: Db; storage: MediaStorage; au
   const { db, storage, audit, log } = deps;
 
   /**
-   * The closest blocked hash within MATCH_BITS of `h`: multi-index lookup on the three `(band, hash)` indexes (each
+   * The closest blocked hash within MATCH_BITS of `h`: multi-index lookup on the five `(band, hash)` indexes (each
    * candidate verified from the index alone), then the one best row read for its case.
    */
   async function closest(h: bigint): Promise<BlockMatch | null> {
-    const [b0, b1, b2] = bandsOf(h).map((v, i) => bandNeighbours(v, BAND_BITS[i], BAND_RADIUS));
+    const [b0, b1, b2, b3, b4] = bandsOf(h).map((v, i) => bandNeighbours(v, BAND_BITS[i], BAND_RADIUS));
     const signed = toSigned(h);
     const rows = await db.$queryRaw<{ id: number; target_type: string | null; target_id: number | null; distance: number }[]>`
       WITH candidates AS (
         SELECT hash FROM blocked_hashes WHERE band_0 = ANY(${b0}::int[])
         UNION ALL SELECT hash FROM blocked_hashes WHERE band_1 = ANY(${b1}::int[])
         UNION ALL SELECT hash FROM blocked_hashes WHERE band_2 = ANY(${b2}::int[])
+        UNION ALL SELECT hash FROM blocked_hashes WHERE band_3 = ANY(${b3}::int[])
+        UNION ALL SELECT hash FROM blocked_hashes WHERE band_4 = ANY(${b4}::int[])
       ), best AS (
         SELECT hash, bit_count((hash # ${signed}::bigint)::bit(64))::int AS distance FROM candidates
         WHERE bit_count((hash # ${signed}::bigint)::bit(64)) <= ${MATCH_BITS}
@@ -96,8 +98,8 @@ export function createBlocklistService(deps: { db: Db; storage: MediaStorage; au
 
   async function insert(c: Tx | Db, hashes: bigint[], row: { source: BlockSource; targetType?: string; targetId?: number; note?: string | null; addedBy?: number | null }) {
     const data = [...new Set(hashes)].map((h) => {
-      const [band0, band1, band2] = bandsOf(h);
-      return { hash: toSigned(h), band0, band1, band2, source: row.source, targetType: row.targetType ?? null, targetId: row.targetId ?? null, note: row.note ?? null, addedBy: row.addedBy ?? null };
+      const [band0, band1, band2, band3, band4] = bandsOf(h);
+      return { hash: toSigned(h), band0, band1, band2, band3, band4, source: row.source, targetType: row.targetType ?? null, targetId: row.targetId ?? null, note: row.note ?? null, addedBy: row.addedBy ?? null };
     });
     let added = 0;
     for (let i = 0; i < data.length; i += 5000) added += (await c.blockedHash.createMany({ data: data.slice(i, i + 5000), skipDuplicates: true })).count;
@@ -184,7 +186,7 @@ function outputKeys(mainKey: string | null, outputs: unknown): string[] {
   return [...new Set([mainKey, ...extra].filter((k): k is string => typeof k === "string" && k.length > 0))];
 }
 
-function view({ hash, band0: _0, band1: _1, band2: _2, _count, ...h }: { hash: bigint; band0: number; band1: number; band2: number; _count: { hits: number }; [k: string]: unknown }) {
+function view({ hash, band0: _0, band1: _1, band2: _2, band3: _3, band4: _4, _count, ...h }: { hash: bigint; band0: number; band1: number; band2: number; band3: number; band4: number; _count: { hits: number }; [k: string]: unknown }) {
   return { ...h, hash: hashHex(fromSigned(hash)), hits: _count.hits };
 }
 

@@ -10,15 +10,16 @@ import { bandNeighbours, bandsOf, hammingDistance, hashHex, perceptualHash } fro
 
 /** The blocklist of taken-down media: pHash, multi-index lookup, the takedown hook, imports (docs/decisions/142). */
 describe("hashes and bands", () => {
-  it("a hash splits into bands of 22, 21 and 21 bits; a 22-bit band has 254 neighbours within 2 bits", () => {
+  it("a hash splits into bands of 13, 13, 13, 13 and 12 bits; a band has 1 + 13 values within 1 bit, 1 + 13 + 78 within 2", () => {
     const h = 0x0123456789abcdefn;
-    const [b0, b1, b2] = bandsOf(h);
-    expect(b0).toBe(Number(h >> 42n));
-    expect((BigInt(b0) << 42n) | (BigInt(b1) << 21n) | BigInt(b2)).toBe(h);
-    expect(bandsOf(0xffffffffffffffffn)).toEqual([2 ** 22 - 1, 2 ** 21 - 1, 2 ** 21 - 1]);
-    const n = bandNeighbours(b0, 22, 2);
-    expect(n.length).toBe(254);
-    expect(new Set(n).size).toBe(254);
+    const [b0, b1, b2, b3, b4] = bandsOf(h);
+    expect(b0).toBe(Number(h >> 51n));
+    expect((BigInt(b0) << 51n) | (BigInt(b1) << 38n) | (BigInt(b2) << 25n) | (BigInt(b3) << 12n) | BigInt(b4)).toBe(h);
+    expect(bandsOf(0xffffffffffffffffn)).toEqual([8191, 8191, 8191, 8191, 4095]);
+    expect(bandNeighbours(b0, 13, 1).length).toBe(14);
+    const n = bandNeighbours(b0, 13, 2);
+    expect(n.length).toBe(92);
+    expect(new Set(n).size).toBe(92);
     expect(n.every((v) => hammingDistance(BigInt(v), BigInt(b0)) <= 2)).toBe(true);
     expect(hashHex(0xfn)).toBe("000000000000000f");
   });
@@ -134,7 +135,7 @@ describe("multi-index lookup", () => {
   it("finds every hash within MATCH_BITS among many and none further away", async () => {
     const rnd = () => BigInt.asUintN(64, (BigInt(Math.floor(Math.random() * 2 ** 32)) << 32n) | BigInt(Math.floor(Math.random() * 2 ** 32)));
     const many = Array.from({ length: 20_000 }, rnd);
-    await t.db.blockedHash.createMany({ data: many.map((h) => { const [band0, band1, band2] = bandsOf(h); return { hash: BigInt.asIntN(64, h), band0, band1, band2, source: "import" }; }), skipDuplicates: true });
+    await t.db.blockedHash.createMany({ data: many.map((h) => { const [band0, band1, band2, band3, band4] = bandsOf(h); return { hash: BigInt.asIntN(64, h), band0, band1, band2, band3, band4, source: "import" }; }), skipDuplicates: true });
     const flip = (h: bigint, bits: number) => {
       const positions = new Set<number>();
       while (positions.size < bits) positions.add(Math.floor(Math.random() * 64));

@@ -56,10 +56,10 @@ export const toSigned = (h: bigint) => BigInt.asIntN(64, h);
 export const fromSigned = (h: bigint) => BigInt.asUintN(64, h);
 
 /**
- * Multi-index hashing: the hash as 3 bands of 22, 21 and 21 bits, band 0 the most significant. About log2(N) bits a
- * band for N = 1,000,000 hashes, so an exact band value holds ~0.5 hashes (docs/decisions/142).
+ * Multi-index hashing: the hash as 5 bands of 13, 13, 13, 13 and 12 bits, band 0 the most significant. Two hashes
+ * within 9 bits share one band within 1 bit (pigeonhole), so a lookup probes 5 x 14 band values (docs/decisions/142).
  */
-export const BAND_BITS = [22, 21, 21] as const;
+export const BAND_BITS = [13, 13, 13, 13, 12] as const;
 export function bandsOf(h: bigint): number[] {
   let shift = 64;
   return BAND_BITS.map((bits) => {
@@ -68,7 +68,7 @@ export function bandsOf(h: bigint): number[] {
   });
 }
 
-/** Every `bits`-bit value within `radius` (0, 1 or 2) bit flips of `v`: 1 + 22 + 231 values for 22 bits at radius 2. */
+/** Every `bits`-bit value within `radius` (0, 1 or 2) bit flips of `v`: 1 + 13 values for 13 bits at radius 1. */
 export function bandNeighbours(v: number, bits: number, radius: number): number[] {
   const out = [v];
   if (radius < 1) return out;
