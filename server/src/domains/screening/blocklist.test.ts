@@ -2,7 +2,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../tests/db-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
-import { face, registeredUser } from "../../../../tests/training-utils.ts";
+import { balanceOf, face, registeredUser } from "../../../../tests/training-utils.ts";
+import { GENERATION_TEST_ENV, grant } from "../../../../tests/generation-utils.ts";
 import { SCREENING_MESSAGES } from "../../contract/screening.ts";
 import { mediaKey } from "../../storage/storage.ts";
 import { MATCH_BITS } from "./blocklist.service.ts";
@@ -46,7 +47,7 @@ let owner: { token: string; userId: number };
 let other: { token: string; userId: number };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp(GENERATION_TEST_ENV);
   mod = await staffMember(t, ["moderator"]);
   owner = await registeredUser(t);
   other = await registeredUser(t);
@@ -128,6 +129,23 @@ describe("imported lists", () => {
     expect(m).toMatchObject({ distance: expect.any(Number) });
     expect(m!.distance).toBeLessThanOrEqual(MATCH_BITS);
     expect(await t.db.blockedHashHit.count({ where: { kind: "output", taskId: 4242 } })).toBe(1);
+  });
+
+  it("a render whose output matches is not delivered: the task fails and is refunded once", async () => {
+    await grant(t, owner.userId, 5);
+    const before = await balanceOf(t, owner.userId);
+    const res = await t.http.post("/api/Generation/textPicSubmit").set("token", owner.token).send({ prompt: "a lighthouse at dusk", idempotency_key: "blocked-output" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await balanceOf(t, owner.userId)).toBe(before - res.body.data.cost);
+    const queued = await t.db.generationTask.findUniqueOrThrow({ where: { id: res.body.data.id } });
+    const task = (await t.services.generation.beginAttempt(queued.id, queued.jobId ?? undefined))!;
+    const key = mediaKey(owner.userId, "outputs", "jpg");
+    await t.services.storage.put(key, await sharp(await face("background")).resize(640).jpeg({ quality: 75 }).toBuffer(), "image/jpeg");
+    expect(await t.services.generation.complete(task, { mainKey: key, posterKey: key, extraKeys: [], width: 640, height: 480 })).toBe(false);
+    expect(await t.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ status: "failed", error: SCREENING_MESSAGES.blocked, outputKey: null });
+    expect(await balanceOf(t, owner.userId)).toBe(before);
+    expect(await t.db.blockedHashHit.count({ where: { kind: "output", taskId: task.id } })).toBe(1);
+    expect(await t.services.credits.findLedgerMismatches()).toEqual([]);
   });
 });
 
