@@ -15,14 +15,23 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
+const TEMPLATE_COPY_LOCK = 7_201_001;
+
 /** A fresh, migrated database cloned from the run's template. */
 export async function createTestDb(): Promise<TestDb> {
   const adminUrl = inject("pgAdminUrl");
   const name = `t_${crypto.randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("pgTemplate")}`);
-  await admin.end();
+  // PostgreSQL refuses to copy a template that another CREATE DATABASE is copying at that moment ("being accessed by
+  // other users"): test files running side by side (decision 201) take turns through a lock on the admin database
+  await admin.query("SELECT pg_advisory_lock($1)", [TEMPLATE_COPY_LOCK]);
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject("pgTemplate")}`);
+  } finally {
+    await admin.query("SELECT pg_advisory_unlock($1)", [TEMPLATE_COPY_LOCK]);
+    await admin.end();
+  }
   const url = adminUrl.replace(/\/postgres$/, `/${name}`);
   const db = createDb(url, 20);
   return {

@@ -16,6 +16,8 @@ import { memberships } from "./memberships/index.tsx";
 import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { reports } from "./reports/index.tsx";
+import { uploadScreenings } from "./screening/index.tsx";
+import { blockedHashes } from "./screening/blocklist.tsx";
 import { banners, prompts, settings } from "./site/index.tsx";
 import { staff } from "./staff/index.tsx";
 import { tasks } from "./tasks/index.tsx";
@@ -43,6 +45,8 @@ export function App() {
       <Resource name="chat-suspensions" {...chatSuspensions} />
       <Resource name="chat-backends" {...chatBackends} />
       <Resource name="character-models" {...characterModels} />
+      <Resource name="upload-screenings" {...uploadScreenings} />
+      <Resource name="blocked-hashes" {...blockedHashes} />
       <Resource name="generation-tasks" {...tasks} />
       <Resource name="banners" {...banners} />
       <Resource name="prompt-suggestions" {...prompts} />

@@ -25,6 +25,8 @@ export const SUBJECT: Record<string, string> = {
   "chat-backends": "ChatBackend",
   // the list shows consent decisions and opens the consent record: moderators only
   "character-models": "TrainingConsent",
+  "upload-screenings": "UploadScreening",
+  "blocked-hashes": "BlockedHash",
   "generation-tasks": "GenerationTask",
   banners: "SiteSetting",
   "prompt-suggestions": "SiteSetting",

@@ -15,6 +15,8 @@ import { createConsentChecks } from "./domains/training/consent.ts";
 import { createTrainingService } from "./domains/training/training.service.ts";
 import { createTrainer } from "./domains/training/trainers/registry.ts";
 import { faceAnalyser } from "./faces/faces.ts";
+import { createScreeningService } from "./domains/screening/screening.service.ts";
+import { createBlocklistService } from "./domains/screening/blocklist.service.ts";
 
 export interface AppDeps {
   db: Db;
@@ -34,7 +36,9 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const credits = createCreditsService(db, audit);
   const url = databaseUrl ?? config.DATABASE_URL ?? "";
   const storage = createStorage(config);
-  const uploads = createUploadsService(db, storage);
+  const blocklist = createBlocklistService({ db, storage, audit, log });
+  const screening = createScreeningService({ db, config, log, faces: faceAnalyser(), storage, audit, blocklist });
+  const uploads = createUploadsService(db, storage, screening);
   const templates = createTemplatesService(db, storage);
   const engines = createEngines(config, log);
   const engineStatus = engines.publicStatus;
@@ -43,10 +47,10 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // training renders nothing itself, but generation asks it for a model's LoRA and the worker polls its trainer jobs
   const consent = createConsentChecks({ config, storage, faces: faceAnalyser() });
   const training = createTrainingService({ db, config, log, credits, storage, uploads, trainer: createTrainer(config), consent, queue, audit });
-  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines, models: training });
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines, models: training, blocklist });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([queue.stop(), progress.close(), engines.close()]);
   };
-  return { limiter, audit, credits, storage, uploads, templates, engines, engineStatus, queue, progress, generation, training, close };
+  return { limiter, audit, credits, storage, blocklist, screening, uploads, templates, engines, engineStatus, queue, progress, generation, training, close };
 }

@@ -54,7 +54,7 @@ export function createServices(deps: AppDeps) {
     keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
   };
   const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser] });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser] });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -72,6 +72,7 @@ export function createServices(deps: AppDeps) {
     revokeUserSessions: auth.revokeUserSessions,
     owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation },
     cancelUserTasks: render.generation.cancelForAccount,
+    blockTakenDown: render.blocklist.blockTakenDown,
   });
   const consoleServices = {
     audit,

@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { PROJECT_DIR } from "../../server/src/paths.ts";
+import { createTestDb } from "../db-utils.ts";
 
 const PRISMA = path.join(PROJECT_DIR, "node_modules", ".bin", "prisma");
 const run = promisify(execFile);
@@ -44,7 +45,12 @@ afterAll(async () => {
 describe("prisma/migrations", () => {
   it("build everything prisma/schema.prisma describes (no schema change is left without its migration)", async () => {
     const adminUrl = inject("pgAdminUrl");
-    const migratedUrl = adminUrl.replace(/\/postgres$/, `/${inject("pgTemplate")}`);
+    // a copy of the migrated template, never the template itself: a session on the template would stop other test
+    // files from cloning it meanwhile
+    const migrated = await createTestDb();
+    await migrated.db.$disconnect();
+    created.push(new URL(migrated.url).pathname.slice(1));
+    const migratedUrl = migrated.url;
     // The schema as Prisma would create it from scratch, in a database of its own.
     const { stdout: sql } = await run(PRISMA, ["migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema.prisma", "--script"], {
       cwd: PROJECT_DIR,

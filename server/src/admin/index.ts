@@ -8,6 +8,8 @@ import { dashboardRoutes } from "./dashboard.ts";
 import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
 import { reportsResource } from "./reports.ts";
+import { screeningResource } from "./screening.ts";
+import { blocklistResource } from "./blocklist.ts";
 import { siteResource } from "./site.ts";
 import { staffResource } from "./staff.ts";
 import { tasksResource } from "./tasks.ts";
@@ -26,6 +28,8 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   contentResources(api, s.moderation);
   chatResources(api, s.chat);
   characterModelsResource(api, s.trainingAdmin, s.training);
+  screeningResource(api, s.screening);
+  blocklistResource(api, s.blocklist);
   tasksResource(api, s.tasksAdmin);
   enginesRoutes(api, s.engines, s.generation);
   siteResource(api, s.siteAdmin);

@@ -13,6 +13,8 @@ export type Subject =
   | "GenerationTask"
   | "CharacterModel"
   | "TrainingConsent"
+  | "UploadScreening"
+  | "BlockedHash"
   | "Character"
   | "Conversation"
   | "ChatPolicyHit"
@@ -97,6 +99,9 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       // the likeness-consent record (selfie, face checks) is for moderators only, never public
       can("read", ["CharacterModel", "TrainingConsent"]);
       can("review", "TrainingConsent");
+      // upload screening (issue 19): the held-upload queue with apparent ages
+      can(["read", "review"], "UploadScreening");
+      can(["read", "create"], "BlockedHash");
     }
   }
 

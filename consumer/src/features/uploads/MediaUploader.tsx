@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
 import { uploadMedia, type UploadResult } from "./uploads.api.ts";
 import { Waveform } from "./Waveform.tsx";
+import { HeldNotice } from "./HeldNotice.tsx";
 import { durationProblem, LIMITS, mediaFileProblem, readDuration, trimProblem } from "./upload-rules.ts";
 
 export interface TrimmedUpload extends UploadResult {
@@ -49,6 +50,8 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
   const [duration, setDuration] = useState(0);
   const [range, setRange] = useState<[number, number]>([0, LIMITS.trimMaxSec]);
   const [error, setError] = useState<string | null>(null);
+  /** The server's message when screening held the upload (it is not handed on, so it cannot be used). */
+  const [held, setHeld] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
@@ -76,9 +79,11 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
     if (problem) return setError(translateMessage(problem));
     setBusy(true);
     setError(null);
+    setHeld(null);
     try {
       const result = await uploadMedia(kind, file, { start: range[0], end: range[1] });
-      onUploaded({ ...result, start: range[0], end: range[1] });
+      if (result.review_message) setHeld(result.review_message);
+      else onUploaded({ ...result, start: range[0], end: range[1] });
     } catch (e) {
       setError(translateMessage((e as Error).message));
     } finally {
@@ -165,6 +170,7 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
         </Box>
       )}
       {error && <Alert severity="error" sx={{ mt: 1.5 }} data-testid="upload-error">{error}</Alert>}
+      {held && <HeldNotice message={held} />}
     </Box>
   );
 }

@@ -13,6 +13,7 @@ import { ApiError, failedWithoutAnswer } from "../../lib/api-client.ts";
 import { ImageCropper } from "./ImageCropper.tsx";
 import { imageProblem, UPLOAD_MESSAGES } from "./upload-rules.ts";
 import { uploadImage, type UploadResult } from "./uploads.api.ts";
+import { HeldNotice } from "./HeldNotice.tsx";
 
 /** SPEC.md §8 upload texts for failures the server did not explain itself; its own refusals are shown as they are. */
 function uploadFailure(e: unknown): string {
@@ -33,6 +34,8 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
   const [consent, setConsent] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The server's message when screening held the last upload (it is not chosen). */
+  const [held, setHeld] = useState<string | null>(null);
   /** Tapping the photo area before the consent box says why nothing opens and points at the box. */
   const [needsConsent, setNeedsConsent] = useState(false);
 
@@ -46,6 +49,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
   function choose(file: File | undefined) {
     if (!file) return;
     setError(null);
+    setHeld(null);
     const problem = imageProblem(file);
     if (problem) return setError(translateMessage(problem));
     setPending(file);
@@ -55,7 +59,11 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
     setPending(null);
     setBusy(true);
     try {
-      onChange(await uploadImage(blob, name.replace(/\.\w+$/, "") + ".jpg"));
+      const result = await uploadImage(blob, name.replace(/\.\w+$/, "") + ".jpg");
+      if (result.review_message) {
+        setHeld(result.review_message);
+        onChange(null);
+      } else onChange(result);
     } catch (e) {
       setError(translateMessage(uploadFailure(e)));
     } finally {
@@ -139,6 +147,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
         <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }}>{t("photo.replace")}</Button>
       )}
       {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="upload-error">{error}</Alert>}
+      {held && <HeldNotice message={held} />}
       {pending && (
         <ImageCropper
           file={pending}

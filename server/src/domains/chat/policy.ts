@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
-import { ruleBrokenByCharacter, ruleBrokenByText, streamChecker } from "./policy-rules.ts";
+import { ruleBrokenByCharacter, ruleBrokenByText, streamChecker } from "../screening/prompt-rules.ts";
 
 interface ModerationAnswer {
   results?: { flagged?: boolean; categories?: Record<string, boolean> }[];
@@ -13,7 +13,7 @@ const SENTENCE_END = /[.!?…。！？\n]/;
 const REFUSED_CATEGORIES = ["sexual/minors"];
 
 /**
- * The chat policy check: the rule set in policy-rules.ts, plus, when CHAT_MODERATION_URL is set, an OpenAI-compatible
+ * The chat policy check: the rule set in screening/prompt-rules.ts (shared with generation prompts), plus, when CHAT_MODERATION_URL is set, an OpenAI-compatible
  * moderation endpoint. The endpoint is an addition, not a gate: when it fails the rules alone decide and the failure
  * is logged, so an outage of the moderation model does not stop every conversation.
  */

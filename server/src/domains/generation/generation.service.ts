@@ -13,6 +13,9 @@ import type { GenerationQueue } from "./queue.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { TemplatesService } from "../templates/templates.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
+import { refuseBrokenPrompt } from "../screening/prompt-rules.ts";
+import type { BlocklistService } from "../screening/blocklist.service.ts";
+import { SCREENING_MESSAGES } from "../../contract/screening.ts";
 import type { EngineLora, Resolution } from "./engines/engine.ts";
 import type { Engines } from "./engines/registry.ts";
 import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
@@ -93,6 +96,8 @@ export function createGenerationService(deps: {
   queue: GenerationQueue;
   engines: Engines;
   models: CharacterModels;
+  /** The blocklist of taken-down media (issue 19): a matching output fails the task. */
+  blocklist: Pick<BlocklistService, "blockedOutput">;
 }) {
   const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
@@ -150,7 +155,8 @@ export function createGenerationService(deps: {
   /** A role's reference picture and LoRA: the caller's own usable character model, or 404 / 400 with the reason. */
   async function role(userId: number, roleId: number, strength: number | undefined) {
     const lora = await deps.models.loraFor(userId, roleId, strength);
-    const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image")).storageKey;
+    // a usable model passed training's set review, which a screening-held cover forces (docs/decisions/140)
+    const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image", { heldAllowed: true })).storageKey;
     return { lora, imageKey };
   }
 
@@ -165,6 +171,8 @@ export function createGenerationService(deps: {
       const existing = await db.generationTask.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey: r.idempotencyKey } } });
       if (existing) return answer(existing);
     }
+    // sexual content involving minors is refused by the shared rule set before anything is charged (decision 141)
+    refuseBrokenPrompt(r.input.prompt);
     // an engine that cannot take the job refuses it here, before anything is charged
     await engines.assertCanRun(r.engine, r.mode);
     // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
@@ -549,6 +557,11 @@ export function createGenerationService(deps: {
 
     /** Records the outputs; false when this attempt no longer owns the task (a duplicate or superseded run), in which case the caller discards its files. */
     async complete(task: GenerationTask, out: TaskOutputs): Promise<boolean> {
+      // an output matching taken-down media is never delivered: the task fails and is refunded (decision 142)
+      if (await deps.blocklist.blockedOutput(task.userId, task.id, [out.mainKey, ...out.extraKeys])) {
+        await fail(task.id, SCREENING_MESSAGES.blocked, { attempts: task.attempts });
+        return false;
+      }
       const expiresAt = new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
       const n = await db.generationTask.updateMany({
         where: { id: task.id, status: "running", attempts: task.attempts },

@@ -14,6 +14,8 @@ interface Deps {
   owned: Record<Exclude<ReportTarget, "creator_page">, ModeratedContent>;
   /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
   cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
+  /** Puts taken-down media on the perceptual-hash blocklist (screening's blocklist.blockTakenDown, issue 19). */
+  blockTakenDown: (tx: Tx, targetType: ReportTarget, targetId: number) => Promise<void>;
 }
 
 /** What a report needs to know about the reported thing: whose it is, its state, and whether everyone can see it. */
@@ -63,7 +65,7 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
  * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends public content (or the reporter's own)
  * in the same transaction that files it; a ban revokes every token of the account, and fails its renders, before it commits.
  */
-export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks }: Deps) {
+export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks, blockTakenDown }: Deps) {
   const content: Record<ReportTarget, ModeratedContent> = { ...unowned, ...owned };
   async function ban(tx: Tx, staffId: number, userId: number, reason: string) {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
@@ -104,6 +106,7 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
   /** Removes the content; open reports about it are answered by the same takedown. */
   async function removeContent(tx: Tx, staffId: number, targetType: ReportTarget, targetId: number) {
     await content[targetType].setState(tx, targetId, "removed");
+    await blockTakenDown(tx, targetType, targetId);
     await tx.report.updateMany({ where: { targetType, targetId, status: "open" }, data: { status: "actioned", resolvedAt: new Date(), resolvedById: staffId } });
   }
 

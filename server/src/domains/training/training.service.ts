@@ -103,7 +103,7 @@ export function createTrainingService(d: TrainingDeps) {
       const checks = (m.consent?.checks ?? []) as unknown as PhotoCheck[];
       const photos = [];
       for (const id of m.photoUploadIds) {
-        const up = await uploads.own(m.userId, id, "image");
+        const up = await uploads.own(m.userId, id, "image", { heldAllowed: true });
         photos.push({ uploadId: id, image: await storage.get(up.storageKey), face: checks.find((c) => c.upload_id === id)?.box ?? undefined });
       }
       const dataset = await prepareDataset(photos, { triggerWord: m.triggerWord, resolution: t.resolution, baseModel: t.baseModel });
@@ -205,7 +205,7 @@ export function createTrainingService(d: TrainingDeps) {
     async checkPhoto(userId: number, selfieId: string, uploadId: number): Promise<PhotoCheck> {
       requireTrainer();
       const selfie = await consent.selfie(userId, selfieId);
-      const up = await uploads.own(userId, uploadId, "image");
+      const up = await uploads.own(userId, uploadId, "image", { heldAllowed: true });
       return consent.checkPhoto(selfie, uploadId, () => storage.get(up.storageKey));
     },
 
@@ -221,12 +221,14 @@ export function createTrainingService(d: TrainingDeps) {
         if (existing) return view(existing);
       }
       if (!(await this.homeLinkFree(b.home_link))) throw HttpError.conflict(HOME_LINK_MESSAGES.taken);
-      await uploads.own(userId, b.cover_id!, "image");
+      // upload screening (issue 19) holding a photo of the set holds the whole set for a moderator
+      let screeningHeld = (await uploads.own(userId, b.cover_id!, "image", { heldAllowed: true })).screening?.status === "held";
       const selfie = await consent.selfie(userId, b.selfie_id);
       const checks: PhotoCheck[] = [];
       const seen: bigint[] = [];
       for (const id of b.photo_ids) {
-        const up = await uploads.own(userId, id, "image");
+        const up = await uploads.own(userId, id, "image", { heldAllowed: true });
+        screeningHeld ||= up.screening?.status === "held";
         const check = await consent.checkPhoto(selfie, id, () => storage.get(up.storageKey));
         // near-duplicates are refused here, before any charge, rather than dropped from the dataset later
         const hash = await dHash(await storage.get(up.storageKey));
@@ -237,7 +239,7 @@ export function createTrainingService(d: TrainingDeps) {
       if (checks.some((c) => c.verdict !== "ok")) throw new HttpError(400, M.photosRefused, { photos: checks.map(({ box: _box, ...c }) => c) });
       const ages = [...checks.map((c) => c.age), ...selfie.ages].filter((a): a is number => typeof a === "number");
       const minAge = ages.length ? Math.min(...ages) : null;
-      const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE;
+      const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE || screeningHeld;
       let model: CharacterModel;
       try {
         model = await db.$transaction(async (tx) => {

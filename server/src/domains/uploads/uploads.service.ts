@@ -11,6 +11,8 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { IMAGE_TYPES, UPLOAD_LIMITS } from "../../contract/uploads.ts";
+import { SCREENING_MESSAGES, type ScreeningRefusal, type ScreeningStatus } from "../../contract/screening.ts";
+import type { ScreeningVerdict, UploadScreener } from "../screening/screening.service.ts";
 import { bmpSize, bmpToPng } from "../../storage/bmp.ts";
 import { ffmpeg, measuredDurationSec, MediaToolError, probe, sniff, type ProbeResult, type Sniffed } from "../../storage/media-tools.ts";
 
@@ -39,6 +41,10 @@ export interface UploadView {
   duration: number | null;
   size: number;
   created_at: string;
+  /** Screening's decision (issue 19): `held` waits for a moderator and cannot be used; null for audio (not screened). */
+  review: ScreeningStatus | null;
+  /** Said to the person when the upload is held or rejected. */
+  review_message: string | null;
 }
 
 /** The accepted image formats under the names the signature sniffer gives them (it calls jpg "jpeg"). */
@@ -119,8 +125,19 @@ export async function checkedImage(file: IncomingFile | undefined) {
   return normaliseImage(file.buffer);
 }
 
-export function createUploadsService(db: Db, storage: MediaStorage) {
-  async function view(u: { id: number; kind: UploadKind; storageKey: string; thumbKey: string | null; width: number | null; height: number | null; durationMs: number | null; sizeBytes: number; createdAt: Date }): Promise<UploadView> {
+/** What the person is told about an upload screening held or rejected. */
+function reviewMessage(kind: UploadKind, status: ScreeningStatus | null): string | null {
+  if (status === "held") return kind === "video" ? SCREENING_MESSAGES.heldVideo : SCREENING_MESSAGES.held;
+  if (status === "rejected") return SCREENING_MESSAGES.rejected;
+  return null;
+}
+
+/** Uploads with their screening status, as every read of an upload takes them. */
+const withScreening = { screening: { select: { status: true } } } as const;
+
+export function createUploadsService(db: Db, storage: MediaStorage, screener: UploadScreener) {
+  async function view(u: { id: number; kind: UploadKind; storageKey: string; thumbKey: string | null; width: number | null; height: number | null; durationMs: number | null; sizeBytes: number; createdAt: Date; screening?: { status: ScreeningStatus } | null }): Promise<UploadView> {
+    const review = u.screening?.status ?? null;
     return {
       id: u.id,
       type: u.kind,
@@ -131,16 +148,29 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
       duration: u.durationMs === null ? null : u.durationMs / 1000,
       size: u.sizeBytes,
       created_at: u.createdAt.toISOString(),
+      review,
+      review_message: reviewMessage(u.kind, review),
     };
   }
 
-  async function store(userId: number, kind: UploadKind, files: { key: string; data: Buffer | string; mime: string }[], row: { mime: string; sizeBytes: number; width?: number; height?: number; durationMs?: number; trimStartMs?: number; trimEndMs?: number; sha256: string; consentAt: Date | null }) {
+  /** Stores the files, then the row and its screening record in one transaction (an upload never exists unscreened). */
+  async function store(userId: number, kind: UploadKind, files: { key: string; data: Buffer | string; mime: string }[], row: { mime: string; sizeBytes: number; width?: number; height?: number; durationMs?: number; trimStartMs?: number; trimEndMs?: number; sha256: string; consentAt: Date | null }, verdict: ScreeningVerdict | null) {
     for (const f of files) {
       if (typeof f.data === "string") await storage.putFile(f.key, f.data, f.mime);
       else await storage.put(f.key, f.data, f.mime);
     }
-    const created = await db.upload.create({ data: { userId, kind, storageKey: files[0].key, thumbKey: files[1]?.key ?? null, ...row } });
-    return view(created);
+    const created = await db.$transaction(async (tx) => {
+      const u = await tx.upload.create({ data: { userId, kind, storageKey: files[0].key, thumbKey: files[1]?.key ?? null, ...row } });
+      if (verdict) await screener.record(tx, u.id, userId, verdict);
+      return u;
+    });
+    return view({ ...created, screening: verdict && { status: verdict.status } });
+  }
+
+  /** A held or rejected upload named in a submit: refused before anything is charged (403, `data.reason`). */
+  function refuseUnscreened(kind: UploadKind, status: ScreeningStatus) {
+    const reason: ScreeningRefusal = status === "held" ? "upload_held" : "upload_rejected";
+    return new HttpError(403, reviewMessage(kind, status)!, { reason });
   }
 
   /** WebCrypto hashes on libuv's thread pool: a 100 MB video is not hashed on the thread that answers requests. */
@@ -168,6 +198,8 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
       if (!o.consent) throw HttpError.badRequest(MSG.consentRequired);
       const img = await checkedImage(file);
+      // screened before anything can be generated from it (issue 19): blocked media is refused, a young-looking face held
+      const verdict = await screener.screenImage(userId, img.data);
       return store(
         userId,
         "image",
@@ -176,6 +208,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
           { key: mediaKey(userId, "thumbs", "jpg"), data: img.thumb, mime: "image/jpeg" },
         ],
         { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: await sha(file.buffer), consentAt: new Date() },
+        verdict,
       );
     },
 
@@ -186,6 +219,8 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
     async keepGeneratedImage(userId: number, key: string): Promise<UploadView> {
       const buf = await storage.get(key);
       const img = await normaliseImage(buf);
+      // a generated face is screened like an uploaded one: a character that looks young is held for review
+      const verdict = await screener.screenImage(userId, img.data);
       return store(
         userId,
         "image",
@@ -194,6 +229,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
           { key: mediaKey(userId, "thumbs", "jpg"), data: img.thumb, mime: "image/jpeg" },
         ],
         { mime: img.mime, sizeBytes: img.data.length, width: img.width, height: img.height, sha256: await sha(buf), consentAt: null },
+        verdict,
       );
     },
 
@@ -222,7 +258,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
           trimEndMs: Math.round(end * 1000),
           sha256: await sha(file.buffer),
           consentAt: null,
-        });
+        }, null);
       });
     },
 
@@ -256,6 +292,8 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
         });
         const stat = await fs.stat(out);
         const mime = ext === "webm" ? "video/webm" : "video/mp4";
+        // sampled frames of the stored clip are screened like photos (issue 19)
+        const verdict = await screener.screenVideo(userId, out, length, dir);
         return store(
           userId,
           "video",
@@ -273,6 +311,7 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
             sha256: await sha(file.buffer),
             consentAt: new Date(),
           },
+          verdict,
         );
       });
     },
@@ -281,20 +320,28 @@ export function createUploadsService(db: Db, storage: MediaStorage) {
       const where = { userId, state: "active" as const, ...(q.type ? { kind: q.type } : {}) };
       const [total, rows] = await Promise.all([
         db.upload.count({ where }),
-        db.upload.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit }),
+        db.upload.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: withScreening }),
       ]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
     },
 
-    /** The caller's own active upload; anything else is 404 (never reveals that another's exists). */
-    async own(userId: number, id: number, kind?: UploadKind) {
-      const u = await db.upload.findFirst({ where: { id, userId, state: "active", ...(kind ? { kind } : {}) } });
+    /**
+     * The caller's own active upload; anything else is 404 (never reveals that another's exists). One that screening
+     * holds or rejected is refused (403) — every submit names its uploads through here, before charging. Training
+     * passes `heldAllowed`: its own set review (docs/decisions/092) holds a set with a held photo for a moderator.
+     */
+    async own(userId: number, id: number, kind?: UploadKind, o: { heldAllowed?: boolean } = {}) {
+      const u = await db.upload.findFirst({ where: { id, userId, state: "active", ...(kind ? { kind } : {}) }, include: withScreening });
       if (!u) throw HttpError.notFound();
+      const status = u.screening?.status;
+      if (status === "rejected" || (status === "held" && !o.heldAllowed)) throw refuseUnscreened(u.kind, status);
       return u;
     },
 
     async details(userId: number, id: number) {
-      return view(await this.own(userId, id));
+      const u = await db.upload.findFirst({ where: { id, userId, state: "active" }, include: withScreening });
+      if (!u) throw HttpError.notFound();
+      return view(u);
     },
   };
 }

@@ -1,7 +1,12 @@
+import { SCREENING_MESSAGES, type PromptRefusal, type PromptRule } from "../../contract/screening.ts";
+import { HttpError } from "../../http/errors.ts";
+
 /**
- * The chat policy's rule set: sexual content involving minors, and age-play, are refused wherever they appear
- * (a person's message, a reply, a character card). Words are matched whole and case-insensitively. The lists are
- * deliberately strict: a false refusal costs a rephrase, a miss is unacceptable.
+ * The one rule set for sexual content involving minors (docs/decisions/103, 141): refused wherever it appears — a
+ * chat message, a reply, a character card, and the prompt of every generation (text-to-image, text-to-video and the
+ * rest), always before anything is charged. Age-play is refused too. The rule broken is the
+ * refusal's reason code (contract/screening.ts PROMPT_RULES). Words are matched whole and case-insensitively. The
+ * lists are deliberately strict: a false refusal costs a rephrase, a miss is unacceptable.
  */
 
 /** Words and phrases that place someone under 18. */
@@ -18,10 +23,8 @@ const AGE_PLAY = /\b(?:age[ -]?play|ageplay|abdl|little space|littlespace|ddlg|p
 /** Words that are sexual content involving minors by themselves. */
 const CSAM_TERMS = /\b(?:loli(?:con)?|shota(?:con)?|pedo\w*|paedo\w*|jailbait|child porn\w*)\b/i;
 
-export type PolicyRule = "minor_sexual" | "age_play" | "csam_term" | "minor_character";
-
 /** The first rule a message or reply breaks, or null. */
-export function ruleBrokenByText(text: string): PolicyRule | null {
+export function ruleBrokenByText(text: string): PromptRule | null {
   if (CSAM_TERMS.test(text)) return "csam_term";
   if (AGE_PLAY.test(text)) return "age_play";
   if (MINOR.test(text) && SEXUAL.test(text)) return "minor_sexual";
@@ -40,7 +43,7 @@ export function streamChecker() {
   let text = "";
   let minor = false;
   let sexual = false;
-  return (piece: string): PolicyRule | null => {
+  return (piece: string): PromptRule | null => {
     const window = text.slice(-WINDOW) + piece;
     text += piece;
     if (CSAM_TERMS.test(window)) return "csam_term";
@@ -59,8 +62,20 @@ const MINOR_SELF =
   /\b(?:underage|under-age|a minor|(?:is|am|as|a|an|young|little) (?:child|kid|toddler|preteen|pre-teen|tween|schoolgirl|schoolboy|little girl|little boy)|schoolgirl|schoolboy|(?:elementary|primary|middle|junior high|high)[ -]school (?:student|girl|boy|pupil)|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh)[ -]grader|loli(?:ta)?|shota|(?:aged? |age of |age: ?)(?:[1-9]|1[0-7])\b|(?:[1-9]|1[0-7]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)[ -]?(?:years?[ -]old|yrs?[ -]old|y\/?o|year-old))\b/i;
 
 /** A character card may not describe a minor: every character is an adult. */
-export function ruleBrokenByCharacter(text: string, age: number | null | undefined): PolicyRule | null {
+export function ruleBrokenByCharacter(text: string, age: number | null | undefined): PromptRule | null {
   if (age !== null && age !== undefined && age < 18) return "minor_character";
   if (MINOR_SELF.test(text)) return "minor_character";
   return ruleBrokenByText(text);
+}
+
+/**
+ * A generation prompt (text-to-image, text-to-video, every mode with a prompt) that breaks the rule set is refused
+ * with a 400, the message of contract/screening.ts and `data: { reason: "prompt_refused", rule }`. Called before
+ * anything is charged. The negative prompt is not checked: it lists what must not appear.
+ */
+export function refuseBrokenPrompt(prompt: string | null | undefined): void {
+  const rule = prompt ? ruleBrokenByText(prompt) : null;
+  if (!rule) return;
+  const data: PromptRefusal = { reason: "prompt_refused", rule };
+  throw new HttpError(400, SCREENING_MESSAGES.promptRefused, data);
 }
