@@ -15,6 +15,8 @@ import { createUsersService } from "./domains/users/users.service.ts";
 import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
 import { createModerationService, type ModerationService } from "./domains/moderation/moderation.service.ts";
+import { createAppealsService } from "./domains/moderation/appeals.service.ts";
+import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -62,10 +64,15 @@ export function createServices(deps: AppDeps) {
     revokeUserSessions: auth.revokeUserSessions,
     owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation },
     cancelUserTasks: render.generation.cancelForAccount,
+    signedUrl: (key) => storage.signedUrl(key, 600),
+    repeatOffenderTakedowns: config.REPEAT_OFFENDER_TAKEDOWNS,
   });
+  const appeals = createAppealsService({ db, audit, moderation });
   const consoleServices = {
     audit,
     moderation,
+    appeals,
+    transparency: createTransparencyService(db),
     pixels: createPixelsService(db, audit, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),

@@ -5,12 +5,14 @@ import type { StaffPrincipal } from "../authz/principal.ts";
 import { HttpError } from "../http/errors.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 import type { ModerationService } from "../domains/moderation/moderation.service.ts";
-import { banFilter, banSortable, reportFilter, reportSortable } from "../domains/moderation/moderation.schema.ts";
+import { appealDecisionBody, appealFilter, appealSortable, banFilter, banSortable, decisionFilter, decisionSortable, periodQuery, reportFilter, reportSortable } from "../domains/moderation/moderation.schema.ts";
+import type { AppealsService } from "../domains/moderation/appeals.service.ts";
+import type { TransparencyService } from "../domains/moderation/transparency.service.ts";
 
 const TARGET_SUBJECT: Record<string, Subject> = { task: "GenerationTask", upload: "Upload", character: "Character", creator_page: "CreatorPage", conversation: "Conversation" };
 
-/** The report queue (with each report's age) and the bans list. */
-export function reportsResource(api: ApiRouter, moderation: ModerationService) {
+/** The report queue (with each report's age against the 48-hour target), bans, statements of reasons, appeals and the transparency figures. */
+export function reportsResource(api: ApiRouter, moderation: ModerationService, appeals: AppealsService, transparency: TransparencyService) {
   /** The report's content kind decides which takedown permission is needed. */
   async function mayTakeDown(staff: StaffPrincipal, reportId: number) {
     const report = await moderation.getReport(reportId);
@@ -21,6 +23,7 @@ export function reportsResource(api: ApiRouter, moderation: ModerationService) {
   const r = new AdminResource(api, "reports", "Report");
   r.list({ filter: reportFilter, sortable: reportSortable, defaultSort: ["createdAt", "asc"] }, (p) => moderation.listReports(p));
   r.get((id) => moderation.getReport(id));
+  r.view("preview", { summary: "The reported file, as a short-lived signed URL (null when the content has no file)", can: ["read", "Report"] }, (id) => moderation.preview(id));
   r.action("dismiss", { summary: "Dismiss: nothing wrong found", can: ["update", "Report"], body: reasonBody }, (id, body, staff) => moderation.dismiss(staff.staffId, id, body.reason));
   r.action("takedown", { summary: "Take the reported content down", can: ["update", "Report"], body: reasonBody }, async (id, body, staff) => {
     await mayTakeDown(staff, id);
@@ -40,4 +43,29 @@ export function reportsResource(api: ApiRouter, moderation: ModerationService) {
     await moderation.unban(staff.staffId, ban.userId, body.reason);
     return moderation.getBan(id);
   });
+
+  const decisions = new AdminResource(api, "decisions", "Decision");
+  decisions.list({ filter: decisionFilter, sortable: decisionSortable }, (p) => appeals.listDecisions(p));
+  decisions.get((id) => appeals.getDecision(id));
+
+  const appealQueue = new AdminResource(api, "appeals", "Appeal");
+  appealQueue.list({ filter: appealFilter, sortable: appealSortable, defaultSort: ["createdAt", "asc"] }, (p) => appeals.listAppeals(p));
+  appealQueue.get((id) => appeals.getAppeal(id));
+  appealQueue.action("decide", { summary: "Uphold or reverse the appealed decision (not by the moderator who made it); reversing restores the content or the account", can: ["update", "Appeal"], body: appealDecisionBody }, (id, body, staff) =>
+    appeals.decide(staff.staffId, id, body.outcome, body.reason),
+  );
+
+  api.get(
+    "/admin/api/transparency",
+    { summary: "Counts by reason, action, ground and outcome and the time to action over a period (format=csv for the export)", tags: ["console: transparency"], auth: "staff", can: ["read", "Report"], query: periodQuery },
+    async ({ query, res }) => {
+      const period = { from: query.from ? new Date(query.from) : undefined, to: query.to ? new Date(query.to) : undefined };
+      if (query.format === "csv") {
+        res.setHeader("Content-Type", "text/csv; charset=utf-8");
+        res.setHeader("Content-Disposition", 'attachment; filename="transparency.csv"');
+        res.status(200).send(await transparency.csv(period));
+      } else res.status(200).json(await transparency.report(period));
+      return undefined;
+    },
+  );
 }

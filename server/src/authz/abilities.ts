@@ -21,6 +21,9 @@ export type Subject =
   | "Subscription"
   | "Report"
   | "Ban"
+  | "Decision"
+  | "Appeal"
+  | "Evidence"
   | "Template"
   | "Channel"
   | "Product"
@@ -60,6 +63,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "CreatorPage");
     can(["create", "delete"], "Subscription", own);
     can("create", "Report");
+    can("read", "Decision", own);
+    can("create", "Appeal");
     if (principal.role === "creator") can(["create", "update"], "CreatorPage", own);
     if (principal.role === "visitor") cannot("create", "CharacterModel").because("Please log in first");
   }
@@ -68,6 +73,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "CreatorPage");
     can("read", "Template");
     can("create", "Report");
+    // a banned person has no login left: the appeal key of their statement of reasons is their proof
+    can("create", "Appeal");
   }
 
   if (principal.kind === "staff") {
@@ -86,7 +93,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     }
     if (roles.has("moderator")) {
       can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit"]);
-      can("manage", ["Report", "Ban"]);
+      can("manage", ["Report", "Ban", "Appeal"]);
+      can("read", "Decision");
       can("ban", "User");
       can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "CharacterModel"]);
       // the likeness-consent record (selfie, face checks) is for moderators only, never public

@@ -97,8 +97,15 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
    * permission' with the reason staff gave and when, so the app can tell the person why and how to appeal.
    */
   async function bannedError(userId: number, tx: Tx | Db = db): Promise<HttpError> {
-    const ban = await tx.ban.findFirst({ where: { userId, liftedAt: null }, orderBy: { id: "desc" }, select: { reason: true, createdAt: true } });
-    const notice: BanNotice = { reason: "banned", ban_reason: ban?.reason ?? null, banned_at: ban?.createdAt.toISOString() ?? null };
+    const ban = await tx.ban.findFirst({
+      where: { userId, liftedAt: null },
+      orderBy: { id: "desc" },
+      select: { reason: true, createdAt: true, decision: { select: { id: true, ground: true, automated: true, appealKey: true, appeal: { select: { status: true } } } } },
+    });
+    // the statement of reasons (docs/decisions/151): its ground, whether automated, and the key to appeal without a login
+    const d = ban?.decision;
+    const decision = d ? { id: d.id, ground: d.ground, automated: d.automated, appeal_key: d.appealKey, appeal_status: d.appeal?.status ?? null } : null;
+    const notice: BanNotice = { reason: "banned", ban_reason: ban?.reason ?? null, banned_at: ban?.createdAt.toISOString() ?? null, decision };
     return new HttpError(403, MSG.noLoginPermission, notice);
   }
 
