@@ -2,6 +2,7 @@ import { Admin, Resource } from "react-admin";
 import { BrowserRouter } from "react-router";
 import { authProvider } from "./authProvider.ts";
 import { auditLog } from "./audit/index.tsx";
+import { appeals } from "./appeals/index.tsx";
 import { bans } from "./bans/index.tsx";
 import { channels, pixelIds } from "./channels/index.tsx";
 import { chatBackends, chatPolicyHits, conversations } from "./chat/index.tsx";
@@ -20,6 +21,7 @@ import { banners, prompts, settings } from "./site/index.tsx";
 import { staff } from "./staff/index.tsx";
 import { tasks } from "./tasks/index.tsx";
 import { templates } from "./templates/index.tsx";
+import { transparency } from "./transparency/index.tsx";
 import { users } from "./users/index.tsx";
 
 /** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource. */
@@ -36,6 +38,8 @@ export function App() {
       <Resource name="channels" {...channels} />
       <Resource name="reports" {...reports} />
       <Resource name="bans" {...bans} />
+      <Resource name="appeals" {...appeals} />
+      <Resource name="transparency" {...transparency} />
       <Resource name="characters" {...characters} />
       <Resource name="creator-pages" {...creatorPages} />
       <Resource name="conversations" {...conversations} />

@@ -5,7 +5,7 @@ import type { StaffPrincipal } from "../authz/principal.ts";
 import { HttpError } from "../http/errors.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 import type { ModerationService } from "../domains/moderation/moderation.service.ts";
-import { appealDecisionBody, appealFilter, appealSortable, banFilter, banSortable, decisionFilter, decisionSortable, periodQuery, reportFilter, reportSortable } from "../domains/moderation/moderation.schema.ts";
+import { appealFilter, appealSortable, banFilter, banSortable, decisionFilter, decisionSortable, periodQuery, reportFilter, reportSortable } from "../domains/moderation/moderation.schema.ts";
 import type { AppealsService } from "../domains/moderation/appeals.service.ts";
 import type { TransparencyService } from "../domains/moderation/transparency.service.ts";
 
@@ -51,8 +51,12 @@ export function reportsResource(api: ApiRouter, moderation: ModerationService, a
   const appealQueue = new AdminResource(api, "appeals", "Appeal");
   appealQueue.list({ filter: appealFilter, sortable: appealSortable, defaultSort: ["createdAt", "asc"] }, (p) => appeals.listAppeals(p));
   appealQueue.get((id) => appeals.getAppeal(id));
-  appealQueue.action("decide", { summary: "Uphold or reverse the appealed decision (not by the moderator who made it); reversing restores the content or the account", can: ["update", "Appeal"], body: appealDecisionBody }, (id, body, staff) =>
-    appeals.decide(staff.staffId, id, body.outcome, body.reason),
+  // two named actions rather than one with an outcome field: each is its own button, permission and audit action
+  appealQueue.action("uphold", { summary: "Uphold the appealed decision (not by the moderator who made it)", can: ["update", "Appeal"], body: reasonBody }, (id, body, staff) =>
+    appeals.decide(staff.staffId, id, "upheld", body.reason),
+  );
+  appealQueue.action("reverse", { summary: "Reverse the appealed decision (not by the moderator who made it): the content or the account is restored", can: ["update", "Appeal"], body: reasonBody }, (id, body, staff) =>
+    appeals.decide(staff.staffId, id, "reversed", body.reason),
   );
 
   api.get(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
-import { SAME_MODERATOR } from "./appeals.service.ts";
+import { SAME_MODERATOR, type Notice } from "./appeals.service.ts";
 
 /** Issue 19 item 4: statements of reasons for every takedown, hold and ban; appeals to another moderator; restore; repeat offenders. */
 let t: TestApp;
@@ -16,8 +16,9 @@ afterAll(() => t.close());
 
 const sharedTask = (userId: number) => t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true } });
 const report = async (taskId: number, reason = "non_consensual") => (await t.http.post("/api/report").send({ target_type: "task", target_id: taskId, reason }).expect(200)).body.data.id as number;
-const notices = async (token: string) => (await t.http.get("/api/notices").set("token", token).expect(200)).body.data.list as Record<string, any>[];
-const decide = (who: StaffLogin, appealId: number, outcome: string, reason = "Looked again") => t.http.post(`/admin/api/appeals/${appealId}/decide`).set("token", who.token).send({ outcome, reason });
+const notices = async (token: string) => (await t.http.get("/api/notices").set("token", token).expect(200)).body.data.list as Notice[];
+const decide = (who: StaffLogin, appealId: number, outcome: "upheld" | "reversed", reason = "Looked again") =>
+  t.http.post(`/admin/api/appeals/${appealId}/${outcome === "upheld" ? "uphold" : "reverse"}`).set("token", who.token).send({ reason });
 const appeal = (n: { id: number; appeal_key: string }, text = "This is my own face and I consented to it.") => t.http.post("/api/notices/appeal").send({ id: n.id, key: n.appeal_key, text });
 const taskState = async (id: number) => (await t.db.generationTask.findUniqueOrThrow({ where: { id } })).state;
 

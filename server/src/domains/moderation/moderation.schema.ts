@@ -35,12 +35,6 @@ export const appealBody = z.object({
 });
 export type AppealBody = z.infer<typeof appealBody>;
 
-/** A moderator's answer to an appeal. */
-export const appealDecisionBody = z.object({
-  outcome: z.enum(["upheld", "reversed"], { error: "outcome must be upheld or reversed" }),
-  reason: z.string({ error: "Please give a reason" }).trim().min(3, { error: "Please give a reason" }).max(500),
-});
-
 /** A staff takedown or ban: the reason the person reads, and the ground it rests on. */
 export const decisionBody = z.object({
   reason: z.string({ error: "Please give a reason" }).trim().min(3, { error: "Please give a reason" }).max(500),
