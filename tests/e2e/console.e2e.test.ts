@@ -17,8 +17,8 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "generation-tasks"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
