@@ -11,6 +11,7 @@ import { characters, creatorPages } from "./content/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
 import { engines } from "./engines/index.tsx";
+import { evidence } from "./evidence/index.tsx";
 import { i18nProvider } from "./i18n/index.ts";
 import { LoginPage } from "./LoginPage.tsx";
 import { memberships } from "./memberships/index.tsx";
@@ -40,6 +41,7 @@ export function App() {
       <Resource name="bans" {...bans} />
       <Resource name="appeals" {...appeals} />
       <Resource name="transparency" {...transparency} />
+      <Resource name="evidence" {...evidence} />
       <Resource name="characters" {...characters} />
       <Resource name="creator-pages" {...creatorPages} />
       <Resource name="conversations" {...conversations} />

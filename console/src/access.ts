@@ -18,6 +18,7 @@ export const SUBJECT: Record<string, string> = {
   reports: "Report",
   bans: "Ban",
   appeals: "Appeal",
+  evidence: "Evidence",
   // a page of figures about reports, decisions and appeals, for whoever may read reports
   transparency: "Report",
   characters: "Character",

@@ -17,6 +17,7 @@ import { createTasksAdminService } from "./domains/generation/tasks.admin.servic
 import { createModerationService, type ModerationService } from "./domains/moderation/moderation.service.ts";
 import { createAppealsService } from "./domains/moderation/appeals.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
+import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -58,12 +59,14 @@ export function createServices(deps: AppDeps) {
   const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
+  const evidence = createEvidenceService({ db, audit, storage, retentionDays: config.EVIDENCE_RETENTION_DAYS, siteUrl: config.publicUrl, reporterEmail: config.MAIL_FROM });
   moderation = createModerationService({
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
     owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation },
     cancelUserTasks: render.generation.cancelForAccount,
+    preserveEvidence: evidence.preserve,
     signedUrl: (key) => storage.signedUrl(key, 600),
     repeatOffenderTakedowns: config.REPEAT_OFFENDER_TAKEDOWNS,
   });
@@ -72,6 +75,7 @@ export function createServices(deps: AppDeps) {
     audit,
     moderation,
     appeals,
+    evidence,
     transparency: createTransparencyService(db),
     pixels: createPixelsService(db, audit, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),

@@ -18,7 +18,7 @@ const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "evidence", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */

@@ -57,6 +57,7 @@ export const en = {
       fields: { id: "ID", decision: "Decision", person: "Person", explanation: "Reason given", targetType: "Content", targetId: "Content id", text: "Appeal", status: "Status", decisionReason: "Answer", decidedById: "Decided by", createdAt: "Filed", decidedAt: "Decided" },
     },
     transparency: { name: "Transparency |||| Transparency", fields: {} },
+    evidence: { name: "Evidence |||| Evidence (restricted)", fields: { id: "ID", targetType: "Content", targetId: "Content id", userId: "Owner", reportId: "Report", sizeBytes: "Bytes", createdAt: "Preserved", keepUntil: "Keep until", file: "File", sourceKey: "Original key", mime: "Type", sha256: "SHA-256", md5: "MD5" } },
   },
   console: {
     title: "Reverie console",
@@ -81,6 +82,7 @@ export const en = {
       notConfigured: "Chat is not available: no back end is configured. Set CHAT_BACKENDS to a JSON list of OpenAI-compatible servers, e.g. [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], and restart (README, settings).",
     },
     notices: {
+      exportPackage: "CyberTipline package", evidenceTitle: "Evidence (restricted, admins only)",
       left: "%{hours} h left", met: "Answered", breached: "%{hours} h past the 48 h target", noPreview: "No file to preview",
       uphold: "Uphold decision", reverse: "Reverse and restore", sameModerator: "You made this decision: another moderator must decide the appeal.",
       automated: "Automated", byStaff: "By staff #%{id}", transparency: "Transparency", timeToAction: "Time to action", from: "From", to: "Until", csv: "Export CSV",

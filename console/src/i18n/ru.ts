@@ -58,6 +58,7 @@ export const ru: typeof en = {
       fields: { id: "ID", decision: "Решение", person: "Пользователь", explanation: "Указанная причина", targetType: "Контент", targetId: "ID контента", text: "Апелляция", status: "Статус", decisionReason: "Ответ", decidedById: "Решил", createdAt: "Подана", decidedAt: "Решена" },
     },
     transparency: { name: "Прозрачность |||| Прозрачность", fields: {} },
+    evidence: { name: "Доказательство |||| Доказательства (закрыто)", fields: { id: "ID", targetType: "Контент", targetId: "ID контента", userId: "Владелец", reportId: "Жалоба", sizeBytes: "Байт", createdAt: "Сохранено", keepUntil: "Хранить до", file: "Файл", sourceKey: "Исходный ключ", mime: "Тип", sha256: "SHA-256", md5: "MD5" } },
   },
   console: {
     title: "Консоль Reverie",
@@ -82,6 +83,7 @@ export const ru: typeof en = {
       notConfigured: "Чат недоступен: не настроен ни один сервер. Укажите в CHAT_BACKENDS JSON-список OpenAI-совместимых серверов, например [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], и перезапустите (README, настройки).",
     },
     notices: {
+      exportPackage: "Пакет для CyberTipline", evidenceTitle: "Доказательства (закрыто, только администраторы)",
       left: "Осталось %{hours} ч", met: "Обработана", breached: "На %{hours} ч позже срока 48 ч", noPreview: "Нет файла для просмотра",
       uphold: "Оставить решение", reverse: "Отменить и восстановить", sameModerator: "Это ваше решение: апелляцию должен рассмотреть другой модератор.",
       automated: "Автоматически", byStaff: "Сотрудник #%{id}", transparency: "Прозрачность", timeToAction: "Время до решения", from: "С", to: "По", csv: "Экспорт CSV",

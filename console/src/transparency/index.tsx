@@ -97,8 +97,8 @@ function TransparencyPage() {
     <Box sx={{ mt: 2 }} data-page="transparency">
       <Title title={translate("console.notices.transparency")} />
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, alignItems: "center", mb: 2 }}>
-        <TextField type="date" size="small" label={translate("console.notices.from")} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "from" } }} />
-        <TextField type="date" size="small" label={translate("console.notices.to")} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "to" } }} />
+        <TextField type="date" size="small" sx={{ width: 190 }} label={translate("console.notices.from")} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "from" } }} />
+        <TextField type="date" size="small" sx={{ width: 190 }} label={translate("console.notices.to")} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "to" } }} />
         <Button variant="outlined" onClick={() => void exportCsv()} data-action="transparency-csv">{translate("console.notices.csv")}</Button>
       </Box>
       {error && <Alert severity="error">{error}</Alert>}

@@ -8,11 +8,14 @@ import type { ModerationService } from "../domains/moderation/moderation.service
 import { appealFilter, appealSortable, banFilter, banSortable, decisionFilter, decisionSortable, periodQuery, reportFilter, reportSortable } from "../domains/moderation/moderation.schema.ts";
 import type { AppealsService } from "../domains/moderation/appeals.service.ts";
 import type { TransparencyService } from "../domains/moderation/transparency.service.ts";
+import type { EvidenceService } from "../domains/moderation/evidence.ts";
+import { idsFilter } from "../http/list-filters.ts";
+import { z } from "zod";
 
 const TARGET_SUBJECT: Record<string, Subject> = { task: "GenerationTask", upload: "Upload", character: "Character", creator_page: "CreatorPage", conversation: "Conversation" };
 
 /** The report queue (with each report's age against the 48-hour target), bans, statements of reasons, appeals and the transparency figures. */
-export function reportsResource(api: ApiRouter, moderation: ModerationService, appeals: AppealsService, transparency: TransparencyService) {
+export function reportsResource(api: ApiRouter, moderation: ModerationService, appeals: AppealsService, transparency: TransparencyService, evidence: EvidenceService) {
   /** The report's content kind decides which takedown permission is needed. */
   async function mayTakeDown(staff: StaffPrincipal, reportId: number) {
     const report = await moderation.getReport(reportId);
@@ -57,6 +60,15 @@ export function reportsResource(api: ApiRouter, moderation: ModerationService, a
   );
   appealQueue.action("reverse", { summary: "Reverse the appealed decision (not by the moderator who made it): the content or the account is restored", can: ["update", "Appeal"], body: reasonBody }, (id, body, staff) =>
     appeals.decide(staff.staffId, id, "reversed", body.reason),
+  );
+
+  // the restricted evidence store: admins only (no other role may read Evidence)
+  const kept = new AdminResource(api, "evidence", "Evidence");
+  kept.list({ filter: z.strictObject({ id: idsFilter }), sortable: ["id", "createdAt", "keepUntil"] }, (p) => evidence.list(p));
+  kept.get((id) => evidence.get(id));
+  kept.view("file", { summary: "The preserved file, as a signed URL of a few minutes", can: ["read", "Evidence"] }, (id) => evidence.file(id));
+  kept.action("export", { summary: "The CyberTipline report package for this evidence (audited; submitting it stays a person's act)", can: ["read", "Evidence"], body: reasonBody }, (id, body, staff) =>
+    evidence.exportPackage(staff.staffId, id, body.reason),
   );
 
   api.get(

@@ -17,6 +17,8 @@ interface Deps {
   owned: Record<Exclude<ReportTarget, "creator_page">, ModeratedContent>;
   /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
   cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
+  /** Copies reported content into the restricted evidence store, once per content (evidence.preserve). */
+  preserveEvidence: (tx: Tx, t: { targetType: ReportTarget; targetId: number; userId: number | null; reportId: number | null }, media: ReportedMedia | null) => Promise<unknown>;
   /** A signed, short-lived browser URL of a stored file (storage.signedUrl), for the console's preview. */
   signedUrl: (key: string) => Promise<string>;
   /** Upheld (not reversed) takedowns after which an account is suspended automatically (REPEAT_OFFENDER_TAKEDOWNS). */
@@ -115,7 +117,7 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
  * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends public content (or the reporter's own)
  * in the same transaction that files it; a ban revokes every token of the account, and fails its renders, before it commits.
  */
-export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks, signedUrl, repeatOffenderTakedowns }: Deps) {
+export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks, preserveEvidence, signedUrl, repeatOffenderTakedowns }: Deps) {
   const content: Record<ReportTarget, ModeratedContent> = { ...unowned, ...owned };
 
   /** Writes the statement of reasons the person is shown (notices page, ban screen) in the deciding transaction. */
@@ -165,6 +167,11 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
     await ban(tx, null, userId, { reason: `${upheld} upheld takedowns`, ground: "repeat_offender" });
   }
 
+  /** Content reported, or confirmed, as showing a minor is copied to the evidence store (18 U.S.C. 2258A, docs/decisions/152). */
+  async function preserve(tx: Tx, targetType: ReportTarget, targetId: number, userId: number | null, reportId: number | null) {
+    await preserveEvidence(tx, { targetType, targetId, userId, reportId }, (await content[targetType].media?.(tx, targetId)) ?? null);
+  }
+
   /** The statement for a takedown of someone's content, then the repeat-offender rule. */
   async function decideTakedown(tx: Tx, staffId: number, targetType: ReportTarget, targetId: number, userId: number | null, d: Decided, reportId?: number) {
     if (userId === null) return;
@@ -206,6 +213,7 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
   async function takeDown(tx: Tx, staffId: number, reportId: number, reason: string) {
     const report = await resolve(tx, staffId, reportId, "actioned", "takedown", reason);
     await removeContent(tx, staffId, report.targetType, report.targetId);
+    if (report.reason === "underage") await preserve(tx, report.targetType, report.targetId, report.targetUserId, report.id);
     await decideTakedown(tx, staffId, report.targetType, report.targetId, report.targetUserId, { reason, ground: report.reason }, report.id);
     return report;
   }
@@ -236,6 +244,7 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
             ...(o.notice ? { source: "notice" as const, ...o.notice } : {}),
           },
         });
+        if (input.reason === "underage") await preserve(tx, input.target_type, input.target_id, target.userId, report.id);
         // underage: hidden from everyone before any moderator looks at it; removed content stays removed
         if (suspends && (await content[input.target_type].setState(tx, input.target_id, "suspended", "active"))) {
           if (target.userId !== null) {
