@@ -35,3 +35,7 @@ export type AppealStatus = (typeof APPEAL_STATUSES)[number];
 
 /** The notice-and-action target (the TAKE IT DOWN Act's 48 hours), in hours. */
 export const ACTION_TARGET_HOURS = 48;
+
+/** Equals Prisma's BanMarkKind enum: what else than the account a ban covers (docs/decisions/154). */
+export const BAN_MARK_KINDS = ["email", "google_sub", "player_uid", "device_id", "fingerprint"] as const;
+export type BanMarkKind = (typeof BAN_MARK_KINDS)[number];

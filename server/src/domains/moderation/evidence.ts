@@ -10,6 +10,7 @@ export const EVIDENCE_PREFIX = "evidence/";
 
 /** What the evidence store needs of media storage. */
 export interface EvidenceStorage {
+  exists(key: string): Promise<boolean>;
   get(key: string): Promise<Buffer>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
 }
@@ -51,7 +52,8 @@ export function createEvidenceService({ db, audit, storage, retentionDays, siteU
       }),
 
     async preserve(tx: Tx, t: { targetType: ReportTarget; targetId: number; userId: number | null; reportId: number | null }, media: ReportedMedia | null) {
-      if (!media) return null;
+      // content without a file, or whose file is already gone, leaves nothing to copy; the report itself still stands
+      if (!media || !(await storage.exists(media.key))) return null;
       // one copy per content; the advisory lock keeps two reports at once from copying twice
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`evidence:${t.targetType}:${t.targetId}`}, 0))`;
       const existing = await tx.evidence.findUnique({ where: { targetType_targetId: { targetType: t.targetType, targetId: t.targetId } } });

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Db, Tx } from "../../db/client.ts";
-import type { ContentState, DecisionAction, DecisionGround, ReportTarget, UploadKind } from "../../db/generated/enums.ts";
+import type { BanMarkKind, ContentState, DecisionAction, DecisionGround, ReportTarget, UploadKind } from "../../db/generated/enums.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
@@ -127,6 +127,26 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
     });
   }
 
+  /**
+   * What the ban covers besides the account (docs/decisions/154): its email, Google subject and channel player id, and
+   * every device cookie and fingerprint its logins came from. They count while the ban is in force.
+   */
+  async function markBanned(tx: Tx, banId: number, userId: number) {
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, googleSub: true, playerUid: true } });
+    const sessions = await tx.session.findMany({ where: { userId }, select: { deviceId: true, fingerprint: true } });
+    const marks: { kind: BanMarkKind; value: string | null }[] = [
+      { kind: "email", value: user.email?.toLowerCase() ?? null },
+      { kind: "google_sub", value: user.googleSub },
+      { kind: "player_uid", value: user.playerUid },
+      ...sessions.flatMap((s) => [
+        { kind: "device_id" as const, value: s.deviceId },
+        { kind: "fingerprint" as const, value: s.fingerprint },
+      ]),
+    ];
+    const data = marks.filter((m): m is { kind: BanMarkKind; value: string } => m.value !== null).map((m) => ({ banId, ...m }));
+    if (data.length) await tx.banMark.createMany({ data, skipDuplicates: true });
+  }
+
   /** `staffId` null: the system bans (repeat offenders), which its statement of reasons says. */
   async function ban(tx: Tx, staffId: number | null, userId: number, d: Decided) {
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
@@ -136,6 +156,7 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
     await revokeUserSessions(userId, tx);
     // renders in progress are not finished for, nor delivered to, a banned account
     await cancelUserTasks(tx, userId, "The account was banned");
+    await markBanned(tx, created.id, userId);
     await recordDecision(tx, { userId, action: "ban", ground: d.ground ?? "other", explanation: d.reason, decidedById: staffId, banId: created.id });
     await audit.record(tx, { staffId, action: "ban", resource: "User", resourceId: userId, before, after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id }, reason: d.reason });
     return created;
@@ -352,6 +373,25 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
         await decideTakedown(tx, staffId, targetType, targetId, before.userId, decided);
         return after;
       }),
+
+    /**
+     * The owner of a ban in force that covers any of these identifiers, or null (auth refuses new accounts with it).
+     * A device matches by its cookie or its fingerprint.
+     */
+    async bannedOwner(c: Tx | Db, who: { email?: string | null; googleSub?: string | null; playerUid?: string | null; deviceId?: string; fingerprint?: string }) {
+      const wanted = (
+        [
+          ["email", who.email?.toLowerCase()],
+          ["google_sub", who.googleSub],
+          ["player_uid", who.playerUid],
+          ["device_id", who.deviceId],
+          ["fingerprint", who.fingerprint],
+        ] as [BanMarkKind, string | null | undefined][]
+      ).filter((w): w is [BanMarkKind, string] => Boolean(w[1]));
+      if (!wanted.length) return null;
+      const mark = await c.banMark.findFirst({ where: { OR: wanted.map(([kind, value]) => ({ kind, value })), ban: { liftedAt: null } }, select: { ban: { select: { userId: true } } } });
+      return mark?.ban.userId ?? null;
+    },
 
     /** The internals the appeals, notices and transparency parts of this domain build on (same tables, same rules). */
     internals: { content, liftBans, RESOURCE },
