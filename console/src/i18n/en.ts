@@ -57,7 +57,7 @@ export const en = {
       fields: { id: "ID", decision: "Decision", person: "Person", explanation: "Reason given", targetType: "Content", targetId: "Content id", text: "Appeal", status: "Status", decisionReason: "Answer", decidedById: "Decided by", createdAt: "Filed", decidedAt: "Decided" },
     },
     transparency: { name: "Transparency |||| Transparency", fields: {} },
-    evidence: { name: "Evidence |||| Evidence (restricted)", fields: { id: "ID", targetType: "Content", targetId: "Content id", userId: "Owner", reportId: "Report", sizeBytes: "Bytes", createdAt: "Preserved", keepUntil: "Keep until", file: "File", sourceKey: "Original key", mime: "Type", sha256: "SHA-256", md5: "MD5" } },
+    evidence: { name: "Evidence |||| Evidence", fields: { id: "ID", targetType: "Content", targetId: "Content id", userId: "Owner", reportId: "Report", sizeBytes: "Bytes", createdAt: "Preserved", keepUntil: "Keep until", file: "File", sourceKey: "Original key", mime: "Type", sha256: "SHA-256", md5: "MD5" } },
   },
   console: {
     title: "Reverie console",

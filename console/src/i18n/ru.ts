@@ -58,7 +58,7 @@ export const ru: typeof en = {
       fields: { id: "ID", decision: "Решение", person: "Пользователь", explanation: "Указанная причина", targetType: "Контент", targetId: "ID контента", text: "Апелляция", status: "Статус", decisionReason: "Ответ", decidedById: "Решил", createdAt: "Подана", decidedAt: "Решена" },
     },
     transparency: { name: "Прозрачность |||| Прозрачность", fields: {} },
-    evidence: { name: "Доказательство |||| Доказательства (закрыто)", fields: { id: "ID", targetType: "Контент", targetId: "ID контента", userId: "Владелец", reportId: "Жалоба", sizeBytes: "Байт", createdAt: "Сохранено", keepUntil: "Хранить до", file: "Файл", sourceKey: "Исходный ключ", mime: "Тип", sha256: "SHA-256", md5: "MD5" } },
+    evidence: { name: "Доказательство |||| Доказательства", fields: { id: "ID", targetType: "Контент", targetId: "ID контента", userId: "Владелец", reportId: "Жалоба", sizeBytes: "Байт", createdAt: "Сохранено", keepUntil: "Хранить до", file: "Файл", sourceKey: "Исходный ключ", mime: "Тип", sha256: "SHA-256", md5: "MD5" } },
   },
   console: {
     title: "Консоль Reverie",
