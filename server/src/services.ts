@@ -68,6 +68,7 @@ export function createServices(deps: AppDeps) {
     cancelUserTasks: render.generation.cancelForAccount,
     preserveEvidence: evidence.preserve,
     signedUrl: (key) => storage.signedUrl(key, 600),
+    sendMail: (mail) => mailer.send(mail),
     repeatOffenderTakedowns: config.REPEAT_OFFENDER_TAKEDOWNS,
   });
   const appeals = createAppealsService({ db, audit, moderation });

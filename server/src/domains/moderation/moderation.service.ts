@@ -21,6 +21,8 @@ interface Deps {
   preserveEvidence: (tx: Tx, t: { targetType: ReportTarget; targetId: number; userId: number | null; reportId: number | null }, media: ReportedMedia | null) => Promise<unknown>;
   /** A signed, short-lived browser URL of a stored file (storage.signedUrl), for the console's preview. */
   signedUrl: (key: string) => Promise<string>;
+  /** Sends an email (the mailer: outbox first, then SMTP when configured); notifiers of the public form are told receipt and outcome. */
+  sendMail: (mail: { to: string; subject: string; body: string }) => Promise<void>;
   /** Upheld (not reversed) takedowns after which an account is suspended automatically (REPEAT_OFFENDER_TAKEDOWNS). */
   repeatOffenderTakedowns: number;
 }
@@ -117,7 +119,7 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
  * Reports, takedowns and bans (ARCHITECTURE.md §8). An underage report suspends public content (or the reporter's own)
  * in the same transaction that files it; a ban revokes every token of the account, and fails its renders, before it commits.
  */
-export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks, preserveEvidence, signedUrl, repeatOffenderTakedowns }: Deps) {
+export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks, preserveEvidence, signedUrl, sendMail, repeatOffenderTakedowns }: Deps) {
   const content: Record<ReportTarget, ModeratedContent> = { ...unowned, ...owned };
 
   /** Writes the statement of reasons the person is shown (notices page, ban screen) in the deciding transaction. */
@@ -186,6 +188,20 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
     const user = await tx.user.findUnique({ where: { id: userId }, select: { bannedAt: true } });
     if (!user || user.bannedAt) return;
     await ban(tx, null, userId, { reason: `${upheld} upheld takedowns`, ground: "repeat_offender" });
+  }
+
+  /**
+   * DSA art. 16: the notifier is told that the notice arrived and, once decided, what was decided. Sent after the
+   * decision commits (a mail never rolls a decision back); English, as the notifier has no account and no language.
+   */
+  async function tellNotifier(report: { id: number; source: string; contactEmail: string | null }, outcome: "received" | "dismissed" | "actioned") {
+    if (report.source !== "notice" || !report.contactEmail) return;
+    const body = {
+      received: `We received your notice #${report.id}. A moderator will review it; valid removal requests are acted on within ${ACTION_TARGET_HOURS} hours.`,
+      dismissed: `We reviewed your notice #${report.id} and found no breach of our rules, so the content stays available.`,
+      actioned: `We reviewed your notice #${report.id} and removed the content.`,
+    }[outcome];
+    await sendMail({ to: report.contactEmail, subject: `Reverie: your notice #${report.id}`, body });
   }
 
   /** Content reported, or confirmed, as showing a minor is copied to the evidence store (18 U.S.C. 2258A, docs/decisions/152). */
@@ -293,11 +309,13 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
     async fileNotice(input: NoticeBody) {
       const target = await resolveContentLink(db, input.url, content, creatorPageByLink);
       if (!target) throw HttpError.notFound();
-      return service.fileReport(
+      const filed = await service.fileReport(
         null,
         { target_type: target.type, target_id: target.id, reason: input.reason, details: input.details },
         { notice: { reportedUrl: input.url, contactName: input.name || null, contactEmail: input.email, swornAt: input.sworn ? new Date() : null } },
       );
+      await tellNotifier({ id: filed.id, source: "notice", contactEmail: input.email }, "received");
+      return filed;
     },
 
     listReports: async (params: ListParams<ReportFilter>) => {
@@ -319,25 +337,35 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
     },
 
     /** Nothing wrong found: what the report suspended is shown again (audited), unless another open report holds it. */
-    dismiss: (staffId: number, reportId: number, reason: string) =>
-      db.$transaction(async (tx) => {
-        const report = await resolve(tx, staffId, reportId, "dismissed", "dismiss", reason);
-        await liftSuspension(tx, staffId, report, reason);
-        return report;
-      }),
+    async dismiss(staffId: number, reportId: number, reason: string) {
+      const report = await db.$transaction(async (tx) => {
+        const r = await resolve(tx, staffId, reportId, "dismissed", "dismiss", reason);
+        await liftSuspension(tx, staffId, r, reason);
+        return r;
+      });
+      await tellNotifier(report, "dismissed");
+      return report;
+    },
 
-    takeDown: (staffId: number, reportId: number, reason: string) => db.$transaction((tx) => takeDown(tx, staffId, reportId, reason)),
+    async takeDown(staffId: number, reportId: number, reason: string) {
+      const report = await db.$transaction((tx) => takeDown(tx, staffId, reportId, reason));
+      await tellNotifier(report, "actioned");
+      return report;
+    },
 
     /** Takes the reported content down and bans its owner, in one transaction. */
-    banUploader: (staffId: number, reportId: number, reason: string) =>
-      db.$transaction(async (tx) => {
-        const report = await takeDown(tx, staffId, reportId, reason);
-        if (!report.targetUserId) throw HttpError.conflict("The reported content has no owner to ban");
+    async banUploader(staffId: number, reportId: number, reason: string) {
+      const report = await db.$transaction(async (tx) => {
+        const r = await takeDown(tx, staffId, reportId, reason);
+        if (!r.targetUserId) throw HttpError.conflict("The reported content has no owner to ban");
         // the repeat-offender rule may already have suspended the account in the takedown
-        const owner = await tx.user.findUnique({ where: { id: report.targetUserId }, select: { bannedAt: true } });
-        if (!owner?.bannedAt) await ban(tx, staffId, report.targetUserId, { reason, ground: report.reason });
-        return report;
-      }),
+        const owner = await tx.user.findUnique({ where: { id: r.targetUserId }, select: { bannedAt: true } });
+        if (!owner?.bannedAt) await ban(tx, staffId, r.targetUserId, { reason, ground: r.reason });
+        return r;
+      });
+      await tellNotifier(report, "actioned");
+      return report;
+    },
 
     /** A ban from the account itself; `reason` may be a plain string (ground "other"). */
     ban: (staffId: number, userId: number, d: Decided | string) => db.$transaction((tx) => ban(tx, staffId, userId, typeof d === "string" ? { reason: d } : d)),

@@ -30,6 +30,11 @@ describe("the public notice form", () => {
     expect(listed).toMatchObject({ targetSeconds: 48 * 3600, breached: false, ageSeconds: expect.any(Number) });
     // non-consensual: the content stays up until a moderator decides
     expect((await t.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("active");
+    // the notifier is told the notice arrived, and later what was decided
+    const mails = () => t.db.outboxEmail.findMany({ where: { to: "person@example.com", subject: `Reverie: your notice #${row.id}` }, orderBy: { id: "asc" } });
+    expect((await mails()).map((m) => m.body)).toEqual([expect.stringContaining("We received your notice")]);
+    await t.http.post(`/admin/api/reports/${row.id}/takedown`).set("token", moderator.token).send({ reason: "Not consented" }).expect(200);
+    expect((await mails()).map((m) => m.body)).toEqual([expect.stringContaining("We received your notice"), expect.stringContaining("removed the content")]);
   });
 
   it("a notice older than 48 hours is marked breached in the queue", async () => {
