@@ -20,10 +20,10 @@ export function Footer() {
             </Link>
           ))}
           <Link component={RouterLink} to="/report-content" color="text.secondary" variant="body2" data-testid="footer-report-content">
-            {t("notices.footerReport")}
+            {t("footer.reportContent")}
           </Link>
           <Link component={RouterLink} to="/notices" color="text.secondary" variant="body2" data-testid="footer-notices">
-            {t("notices.footerDecisions")}
+            {t("footer.moderationDecisions")}
           </Link>
           <Link component="button" type="button" color="text.secondary" variant="body2" data-testid="footer-consent" onClick={() => consent.openSettings()}>
             {t("consent.settings")}
