@@ -2,6 +2,7 @@ import { Admin, Resource } from "react-admin";
 import { BrowserRouter } from "react-router";
 import { authProvider } from "./authProvider.ts";
 import { auditLog } from "./audit/index.tsx";
+import { appeals } from "./appeals/index.tsx";
 import { bans } from "./bans/index.tsx";
 import { channels, pixelIds } from "./channels/index.tsx";
 import { chatBackends, chatPolicyHits, chatSuspensions, conversations } from "./chat/index.tsx";
@@ -10,6 +11,7 @@ import { characters, creatorPages } from "./content/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
 import { engines } from "./engines/index.tsx";
+import { evidence } from "./evidence/index.tsx";
 import { i18nProvider } from "./i18n/index.ts";
 import { LoginPage } from "./LoginPage.tsx";
 import { memberships } from "./memberships/index.tsx";
@@ -22,6 +24,7 @@ import { banners, prompts, settings } from "./site/index.tsx";
 import { staff } from "./staff/index.tsx";
 import { tasks } from "./tasks/index.tsx";
 import { templates } from "./templates/index.tsx";
+import { transparency } from "./transparency/index.tsx";
 import { users } from "./users/index.tsx";
 
 /** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource. */
@@ -38,6 +41,9 @@ export function App() {
       <Resource name="channels" {...channels} />
       <Resource name="reports" {...reports} />
       <Resource name="bans" {...bans} />
+      <Resource name="appeals" {...appeals} />
+      <Resource name="transparency" {...transparency} />
+      <Resource name="evidence" {...evidence} />
       <Resource name="characters" {...characters} />
       <Resource name="creator-pages" {...creatorPages} />
       <Resource name="conversations" {...conversations} />

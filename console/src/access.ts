@@ -17,6 +17,10 @@ export const SUBJECT: Record<string, string> = {
   "pixel-ids": "Channel",
   reports: "Report",
   bans: "Ban",
+  appeals: "Appeal",
+  evidence: "Evidence",
+  // a page of figures about reports, decisions and appeals, for whoever may read reports
+  transparency: "Report",
   characters: "Character",
   "creator-pages": "CreatorPage",
   conversations: "Conversation",

@@ -76,7 +76,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
   chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
-  moderationRoutes(api, services.moderation, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
+  moderationRoutes(api, services.moderation, services.appeals, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);
   app.use(api.router);
 

@@ -85,6 +85,10 @@ export const configSchema = z.object({
   RATE_LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(200),
   RATE_LIMIT_GENERATIONS_PER_HOUR: z.coerce.number().int().min(1).default(300),
   RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /** Upheld takedowns after which an account is suspended automatically (docs/decisions/151). */
+  REPEAT_OFFENDER_TAKEDOWNS: z.coerce.number().int().min(1).max(100).default(3),
+  /** Days content reported or confirmed as underage is kept in the restricted evidence store (18 U.S.C. 2258A: at least a year). */
+  EVIDENCE_RETENTION_DAYS: z.coerce.number().int().min(365).max(3650).default(365),
 
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default("Reverie <no-reply@reverie.local>"),

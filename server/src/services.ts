@@ -15,6 +15,9 @@ import { createUsersService } from "./domains/users/users.service.ts";
 import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
 import { createModerationService, type ModerationService } from "./domains/moderation/moderation.service.ts";
+import { createAppealsService } from "./domains/moderation/appeals.service.ts";
+import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
+import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
@@ -54,7 +57,7 @@ export function createServices(deps: AppDeps) {
     keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
   };
   const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser] });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -66,6 +69,7 @@ export function createServices(deps: AppDeps) {
   const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
+  const evidence = createEvidenceService({ db, audit, storage, retentionDays: config.EVIDENCE_RETENTION_DAYS, siteUrl: config.publicUrl, reporterEmail: config.MAIL_FROM });
   moderation = createModerationService({
     db,
     audit,
@@ -73,10 +77,18 @@ export function createServices(deps: AppDeps) {
     owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation },
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
+    preserveEvidence: evidence.preserve,
+    signedUrl: (key) => storage.signedUrl(key, 600),
+    sendMail: (mail) => mailer.send(mail),
+    repeatOffenderTakedowns: config.REPEAT_OFFENDER_TAKEDOWNS,
   });
+  const appeals = createAppealsService({ db, audit, moderation });
   const consoleServices = {
     audit,
     moderation,
+    appeals,
+    evidence,
+    transparency: createTransparencyService(db),
     pixels: createPixelsService(db, audit, channelSecrets, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
     usersAdmin: createUsersAdminService({ db, audit, credits }),
     ordersAdmin: createOrdersAdminService(db),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as prismaEnums from "../../server/src/db/generated/enums.ts";
 import { GENERATION_MODES, TASK_STATUSES } from "../../server/src/contract/generation.ts";
-import { CONTENT_STATES, REPORT_REASONS, REPORT_STATUSES, REPORT_TARGETS } from "../../server/src/contract/moderation.ts";
+import { APPEAL_STATUSES, BAN_MARK_KINDS, CONTENT_STATES, DECISION_ACTIONS, DECISION_GROUNDS, REPORT_REASONS, REPORT_SOURCES, REPORT_STATUSES, REPORT_TARGETS } from "../../server/src/contract/moderation.ts";
 import { ORDER_STATUSES, PRODUCT_KINDS } from "../../server/src/contract/orders.ts";
 import { STAFF_ROLES } from "../../server/src/contract/staff.ts";
 import { TRAINING_STATUSES } from "../../server/src/contract/training.ts";
@@ -19,6 +19,11 @@ const pairs: [keyof typeof prismaEnums, readonly string[]][] = [
   ["ReportReason", REPORT_REASONS],
   ["ReportStatus", REPORT_STATUSES],
   ["ReportTarget", REPORT_TARGETS],
+  ["ReportSource", REPORT_SOURCES],
+  ["DecisionAction", DECISION_ACTIONS],
+  ["DecisionGround", DECISION_GROUNDS],
+  ["AppealStatus", APPEAL_STATUSES],
+  ["BanMarkKind", BAN_MARK_KINDS],
   ["OrderStatus", ORDER_STATUSES],
   ["ProductKind", PRODUCT_KINDS],
   ["StaffRole", STAFF_ROLES],

@@ -18,8 +18,8 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "generation-tasks"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "evidence", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /** A little of everything, so every list and chart has rows to show. */
@@ -81,6 +81,12 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.creatorPage.create({ data: { userId: users[1].id, homeLink: "boris", title: "Boris draws", bio: "Sketches every day" } });
   await db.characterModel.create({ data: { userId: users[0].id, name: "Anna", homeLink: "anna-model", cost: 5, status: "success", trainer: "replicate", triggerWord: "rvannamodel" } });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
+  // issue 19: an appealed takedown and a preserved piece of evidence
+  const decision = await db.decision.create({ data: { userId: tasks[2].userId, action: "takedown", ground: "non_consensual", explanation: "Shown without consent", targetType: "task", targetId: tasks[2].id, appealKey: "seeded-appeal-key-0001" } });
+  await db.appeal.create({ data: { decisionId: decision.id, text: "That is me and I agreed to it." } });
+  await db.evidence.create({
+    data: { targetType: "task", targetId: tasks[0].id, userId: tasks[0].userId, sourceKey: "out/seeded.png", storageKey: "evidence/seeded.png", kind: "image", sizeBytes: 1, sha256: "0".repeat(64), md5: "0".repeat(32), keepUntil: new Date(Date.now() + 365 * 86_400_000) },
+  });
   return { users };
 }
 
@@ -326,7 +332,8 @@ describe("operator console in Chromium", () => {
       await page.goto(`${server.url}/console/${resource}`);
       // every list has seeded rows; the loading bar is gone once they render. The engine status page is no list, and
       // with no chat back end configured here that page says how to set one.
-      const ready = resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : ".RaDatagrid-table tbody tr";
+      const ready =
+        resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : resource === "transparency" ? "[data-card='time-to-action']" : ".RaDatagrid-table tbody tr";
       await page.waitForSelector(ready, { timeout: 15_000 });
       await screenshot(page, `console-list-${resource}`);
     }

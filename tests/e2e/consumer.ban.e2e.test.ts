@@ -6,11 +6,11 @@ import { newStaff } from "../staff-utils.ts";
 
 const REASON = "Uploaded a photo of someone without their consent";
 
-/** Issue 11 item 14: a banned person is told the reason and how to appeal, not silently logged out. */
+/** Issue 11 item 14 and issue 19: a banned person is told the reason and appeals, not silently logged out. */
 describe("consumer app: a banned person", () => {
   const app = appForThisFile();
 
-  it("sees the reason staff gave and where to appeal, and is signed out", async () => {
+  it("sees the reason staff gave and the statement of reasons, appeals from the notice, and is signed out", async () => {
     const context = await newAppContext(app.browser, { adult: true, viewport: { width: 390, height: 844 } });
     await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const page = await context.newPage();
@@ -25,15 +25,29 @@ describe("consumer app: a banned person", () => {
     await notice.waitFor();
     expect(await notice.innerText()).toContain("Sorry, you do not have login permission");
     expect(await page.getByTestId("ban-reason").innerText()).toBe(`Reason given: ${REASON}`);
-    expect(await page.getByTestId("ban-appeal").innerText()).toContain("you can appeal");
-    expect(await page.getByTestId("ban-appeal-email").getAttribute("href")).toContain(encodeURIComponent(user.uuid));
+    // the statement of reasons (issue 19): its ground, decided by a moderator, and the appeal filed right here
+    expect(await page.getByTestId("decision-ground").innerText()).toBe("Ground: a breach of our terms");
+    expect(await page.getByTestId("decision-automated").innerText()).toBe("Decided by a moderator");
     expect(await storedToken(page)).toBeNull();
     await screenshot(page, "consumer-ban-notice");
+    await page.getByTestId("appeal-text").fill("I only uploaded my own photos, please look again.");
+    await page.getByTestId("appeal-send").click();
+    await page.getByTestId("appeal-status").waitFor();
+    const appeal = await app.server.db.appeal.findFirstOrThrow({ where: { decision: { userId: user.id } } });
+    expect(appeal).toMatchObject({ status: "open", text: "I only uploaded my own photos, please look again." });
+    await screenshot(page, "consumer-ban-notice-appealed");
     await page.getByTestId("ban-close").click();
     await notice.waitFor({ state: "detached" });
     await page.reload();
     await page.getByTestId("try-guest").waitFor();
     expect(await page.getByTestId("ban-notice").count()).toBe(0);
+    // the same browser cannot start a new guest account: the device is covered by the ban, and says so (issue 19)
+    const users = await app.server.db.user.count();
+    await page.getByTestId("try-guest").click();
+    await page.getByTestId("ban-notice").waitFor();
+    expect(await page.getByTestId("ban-reason").innerText()).toBe(`Reason given: ${REASON}`);
+    expect(await app.server.db.user.count()).toBe(users);
+    await screenshot(page, "consumer-ban-device-refused");
     await context.close();
   });
 });

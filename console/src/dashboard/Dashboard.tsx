@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { Alert, Box, Card, CardContent, CardHeader } from "@mui/material";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Loading, Title, useTranslate } from "react-admin";
-import { apiUrl, httpClient } from "../http.ts";
+import { apiUrl, getJson, httpClient } from "../http.ts";
+import { TimeToActionCard, type TimeToAction } from "../transparency/index.tsx";
 
 interface Summary {
   since: string;
@@ -78,10 +79,15 @@ export function Dashboard() {
   const translate = useTranslate();
   const [summary, setSummary] = useState<Summary | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // time to action over the same 30 days, for those who may read reports (issue 19)
+  const [tta, setTta] = useState<TimeToAction | null>(null);
   useEffect(() => {
     httpClient(`${apiUrl}/dashboard?days=30`)
       .then(({ json }) => setSummary(json as Summary))
       .catch((e: Error) => setError(e.message));
+    getJson<{ time_to_action: TimeToAction }>(`transparency?from=${new Date(Date.now() - 30 * 86_400_000).toISOString()}`)
+      .then((f) => setTta(f.time_to_action))
+      .catch(() => setTta(null));
   }, []);
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!summary) return <Loading />;
@@ -105,6 +111,7 @@ export function Dashboard() {
       <Chart title={translate("console.dashboard.modes")} data={modes.data} series={modes.series} />
       <Chart title={translate("console.dashboard.signups")} data={short(signups.data)} series={signups.series} kind="line" />
       <Chart title={translate("console.dashboard.reports")} data={reportData} series={reports.series} />
+      {tta && <TimeToActionCard tta={tta} title={translate("console.notices.timeToAction")} />}
     </Box>
   );
 }

@@ -32,7 +32,7 @@ export const en = {
     "pixel-ids": { name: "Pixel id |||| Pixel ids", fields: { id: "ID", channelId: "Channel", kind: "Kind", event: "Event", value: "Pixel id or domain" } },
     reports: {
       name: "Report |||| Reports",
-      fields: { id: "ID", targetType: "Content", targetId: "Content id", targetUserId: "Owner", reporterUserId: "Reporter", reason: "Reason", details: "Details", status: "Status", ageSeconds: "Age", createdAt: "Filed", resolvedAt: "Resolved" },
+      fields: { id: "ID", targetType: "Content", targetId: "Content id", targetUserId: "Owner", reporterUserId: "Reporter", reason: "Reason", details: "Details", status: "Status", ageSeconds: "Age", createdAt: "Filed", resolvedAt: "Resolved", source: "Source", breached: "48-hour clock", preview: "Reported media", reportedUrl: "Reported link", contactName: "Notifier", contactEmail: "Notifier email", swornAt: "Sworn statement" },
     },
     characters: { name: "Character |||| Characters", fields: { id: "ID", name: "Name", userId: "Owner", state: "State", description: "Description", personality: "Personality", greeting: "Greeting", isPublic: "Public", createdAt: "Created", updatedAt: "Changed", q: "Search name" } },
     conversations: { name: "Conversation |||| Conversations", fields: { id: "ID", userId: "User", characterId: "Character", state: "State", summary: "Running summary", lastMessageAt: "Last message", deletedAt: "Deleted by owner", createdAt: "Started", lines: "Lines" } },
@@ -55,6 +55,12 @@ export const en = {
     staff: { name: "Staff member |||| Staff", fields: { id: "ID", username: "Username", roles: "Roles", active: "Active", createdAt: "Created", role: "Role" } },
     engines: { name: "Engine |||| Engines", fields: {} },
     outbox: { name: "Email |||| Email outbox", fields: { id: "ID", to: "To", subject: "Subject", body: "Body", createdAt: "Queued", sentAt: "Sent", error: "Error", q: "Search" } },
+    appeals: {
+      name: "Appeal |||| Appeals",
+      fields: { id: "ID", decision: "Decision", person: "Person", explanation: "Reason given", targetType: "Content", targetId: "Content id", text: "Appeal", status: "Status", decisionReason: "Answer", decidedById: "Decided by", createdAt: "Filed", decidedAt: "Decided" },
+    },
+    transparency: { name: "Transparency |||| Transparency", fields: {} },
+    evidence: { name: "Evidence |||| Evidence", fields: { id: "ID", targetType: "Content", targetId: "Content id", userId: "Owner", reportId: "Report", sizeBytes: "Bytes", createdAt: "Preserved", keepUntil: "Keep until", file: "File", sourceKey: "Original key", mime: "Type", sha256: "SHA-256", md5: "MD5" } },
   },
   console: {
     title: "Reverie console",
@@ -86,6 +92,17 @@ export const en = {
       suspended: "Suspended", notSuspended: "Not suspended", noHits: "No counting hits.",
       role: { user: "Person", assistant: "Character" },
       notConfigured: "Chat is not available: no back end is configured. Set CHAT_BACKENDS to a JSON list of OpenAI-compatible servers, e.g. [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], and restart (README, settings).",
+    },
+    notices: {
+      exportPackage: "CyberTipline package", evidenceTitle: "Evidence (restricted, admins only)",
+      left: "%{hours} h left", met: "Answered", breached: "%{hours} h past the 48 h target", noPreview: "No file to preview",
+      uphold: "Uphold decision", reverse: "Reverse and restore", sameModerator: "You made this decision: another moderator must decide the appeal.",
+      automated: "Automated", byStaff: "By staff #%{id}", transparency: "Transparency", timeToAction: "Time to action", from: "From", to: "Until", csv: "Export CSV",
+      resolved: "Reports resolved", median: "Median (hours)", p90: "90th percentile (hours)", breaches: "Past the %{hours} h target", openBreaching: "Still open past the target",
+      section: {
+        reports_by_reason: "Reports by reason", reports_by_source: "Reports by source", reports_by_outcome: "Reports by outcome", decisions_by_action: "Decisions by action",
+        decisions_by_ground: "Decisions by ground", decisions_by_automation: "Automated or by staff", appeals_by_outcome: "Appeals by outcome",
+      },
     },
     underage: "Underage",
     engines: {

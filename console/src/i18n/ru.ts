@@ -33,7 +33,7 @@ export const ru: typeof en = {
     "pixel-ids": { name: "ID пикселя |||| ID пикселей", fields: { id: "ID", channelId: "Канал", kind: "Вид", event: "Событие", value: "ID пикселя или домен" } },
     reports: {
       name: "Жалоба |||| Жалобы",
-      fields: { id: "ID", targetType: "Контент", targetId: "ID контента", targetUserId: "Владелец", reporterUserId: "Автор жалобы", reason: "Причина", details: "Подробности", status: "Статус", ageSeconds: "Возраст", createdAt: "Подана", resolvedAt: "Решена" },
+      fields: { id: "ID", targetType: "Контент", targetId: "ID контента", targetUserId: "Владелец", reporterUserId: "Автор жалобы", reason: "Причина", details: "Подробности", status: "Статус", ageSeconds: "Возраст", createdAt: "Подана", resolvedAt: "Решена", source: "Источник", breached: "Срок 48 часов", preview: "Медиа", reportedUrl: "Ссылка из жалобы", contactName: "Заявитель", contactEmail: "Email заявителя", swornAt: "Заявление под присягой" },
     },
     characters: { name: "Персонаж |||| Персонажи", fields: { id: "ID", name: "Имя", userId: "Владелец", state: "Состояние", description: "Описание", personality: "Характер", greeting: "Приветствие", isPublic: "Публичный", createdAt: "Создан", updatedAt: "Изменён", q: "Поиск по имени" } },
     conversations: { name: "Беседа |||| Беседы", fields: { id: "ID", userId: "Пользователь", characterId: "Персонаж", state: "Состояние", summary: "Сводка", lastMessageAt: "Последнее сообщение", deletedAt: "Удалена владельцем", createdAt: "Начата", lines: "Реплики" } },
@@ -56,6 +56,12 @@ export const ru: typeof en = {
     staff: { name: "Сотрудник |||| Сотрудники", fields: { id: "ID", username: "Имя пользователя", roles: "Роли", active: "Активен", createdAt: "Создан", role: "Роль" } },
     engines: { name: "Движок |||| Движки", fields: {} },
     outbox: { name: "Письмо |||| Исходящие письма", fields: { id: "ID", to: "Кому", subject: "Тема", body: "Текст", createdAt: "В очереди", sentAt: "Отправлено", error: "Ошибка", q: "Поиск" } },
+    appeals: {
+      name: "Апелляция |||| Апелляции",
+      fields: { id: "ID", decision: "Решение", person: "Пользователь", explanation: "Указанная причина", targetType: "Контент", targetId: "ID контента", text: "Апелляция", status: "Статус", decisionReason: "Ответ", decidedById: "Решил", createdAt: "Подана", decidedAt: "Решена" },
+    },
+    transparency: { name: "Прозрачность |||| Прозрачность", fields: {} },
+    evidence: { name: "Доказательство |||| Доказательства", fields: { id: "ID", targetType: "Контент", targetId: "ID контента", userId: "Владелец", reportId: "Жалоба", sizeBytes: "Байт", createdAt: "Сохранено", keepUntil: "Хранить до", file: "Файл", sourceKey: "Исходный ключ", mime: "Тип", sha256: "SHA-256", md5: "MD5" } },
   },
   console: {
     title: "Консоль Reverie",
@@ -87,6 +93,17 @@ export const ru: typeof en = {
       suspended: "Заблокирован", notSuspended: "Не заблокирован", noHits: "Учитываемых нарушений нет.",
       role: { user: "Человек", assistant: "Персонаж" },
       notConfigured: "Чат недоступен: не настроен ни один сервер. Укажите в CHAT_BACKENDS JSON-список OpenAI-совместимых серверов, например [{\"name\":\"gpu1\",\"baseUrl\":\"http://gpu1:8000/v1\",\"model\":\"your-model\",\"contextTokens\":8192}], и перезапустите (README, настройки).",
+    },
+    notices: {
+      exportPackage: "Пакет для CyberTipline", evidenceTitle: "Доказательства (закрыто, только администраторы)",
+      left: "Осталось %{hours} ч", met: "Обработана", breached: "На %{hours} ч позже срока 48 ч", noPreview: "Нет файла для просмотра",
+      uphold: "Оставить решение", reverse: "Отменить и восстановить", sameModerator: "Это ваше решение: апелляцию должен рассмотреть другой модератор.",
+      automated: "Автоматически", byStaff: "Сотрудник #%{id}", transparency: "Прозрачность", timeToAction: "Время до решения", from: "С", to: "По", csv: "Экспорт CSV",
+      resolved: "Решено жалоб", median: "Медиана (ч)", p90: "90-й перцентиль (ч)", breaches: "Позже срока %{hours} ч", openBreaching: "Открыты дольше срока",
+      section: {
+        reports_by_reason: "Жалобы по причинам", reports_by_source: "Жалобы по источникам", reports_by_outcome: "Жалобы по итогам", decisions_by_action: "Решения по действиям",
+        decisions_by_ground: "Решения по основаниям", decisions_by_automation: "Автоматически или сотрудником", appeals_by_outcome: "Апелляции по итогам",
+      },
     },
     underage: "Несовершеннолетние",
     engines: {

@@ -1,24 +1,60 @@
 import FlagIcon from "@mui/icons-material/Flag";
-import { Chip } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, RecordContextProvider, useGetOne, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import { useEffect, useState } from "react";
+import { Box, Chip } from "@mui/material";
+import { Datagrid, DateField, FunctionField, List, RecordContextProvider, useGetOne, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, UrlField, useRecordContext, useTranslate } from "react-admin";
+import { getJson } from "../http.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField } from "../common/fields.tsx";
 import { ConversationLines } from "../chat/index.tsx";
-import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGETS } from "../../../server/src/contract/moderation.ts";
+import { ACTION_TARGET_HOURS, REPORT_REASONS, REPORT_SOURCES, REPORT_STATUSES, REPORT_TARGETS } from "../../../server/src/contract/moderation.ts";
 import { choicesOf } from "../common/choices.ts";
 
 const REASONS = choicesOf(REPORT_REASONS);
 const STATUSES = choicesOf(REPORT_STATUSES);
 const TARGETS = choicesOf(REPORT_TARGETS);
+const SOURCES = choicesOf(REPORT_SOURCES);
 
 const filters = [
   <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />,
   <SelectInput key="reason" source="reason" choices={REASONS} />,
   <SelectInput key="targetType" source="targetType" choices={TARGETS} />,
+  <SelectInput key="source" source="source" choices={SOURCES} />,
 ];
 
-/** Underage reports stand out in the queue. */
-const highlight = (r: { reason: string }) => (r.reason === "underage" ? { backgroundColor: "#fde7e9", "& td": { fontWeight: 600 } } : {});
+/** Underage reports stand out in the queue; so does any report past the 48-hour target. */
+const highlight = (r: { reason: string; breached?: boolean }) =>
+  r.reason === "underage" ? { backgroundColor: "#fde7e9", "& td": { fontWeight: 600 } } : r.breached ? { backgroundColor: "#fff3e0" } : {};
+
+/** The age clock against the 48-hour target: time left, or how far past it (breaches in red). */
+function ClockField() {
+  const r = useRecordContext<{ ageSeconds: number; breached: boolean; status: string }>();
+  const translate = useTranslate();
+  if (!r) return null;
+  const hours = Math.floor(r.ageSeconds / 3600);
+  if (r.breached) return <Chip size="small" color="error" data-clock="breached" label={translate("console.notices.breached", { hours: hours - ACTION_TARGET_HOURS })} />;
+  if (r.status !== "open") return <span data-clock="met">{translate("console.notices.met")}</span>;
+  return <span data-clock="left">{translate("console.notices.left", { hours: ACTION_TARGET_HOURS - hours })}</span>;
+}
+
+/** The reported picture or video itself, through a signed URL that lasts a few minutes. */
+function ReportPreview() {
+  const r = useRecordContext();
+  const translate = useTranslate();
+  const [media, setMedia] = useState<{ kind: string; url: string } | null | undefined>(undefined);
+  useEffect(() => {
+    if (!r) return;
+    getJson<{ media: { kind: string; url: string } | null }>(`reports/${r.id}/preview`)
+      .then((p) => setMedia(p.media))
+      .catch(() => setMedia(null));
+  }, [r?.id]);
+  if (media === undefined) return null;
+  if (media === null) return <span>{translate("console.notices.noPreview")}</span>;
+  return (
+    <Box data-preview-kind={media.kind} sx={{ maxWidth: 360, "& img, & video": { maxWidth: "100%", maxHeight: 420, borderRadius: 1, display: "block" } }}>
+      {media.kind === "video" ? <video src={media.url} controls muted preload="metadata" /> : media.kind === "image" ? <img src={media.url} alt="" /> : <audio src={media.url} controls />}
+    </Box>
+  );
+}
 
 function ReasonField() {
   const r = useRecordContext();
@@ -48,8 +84,10 @@ function ReportList() {
         <TextField source="targetType" />
         <TextField source="targetId" />
         <TextField source="targetUserId" />
+        <TextField source="source" />
         <TextField source="status" />
         <AgeField source="ageSeconds" sortBy="createdAt" />
+        <FunctionField source="breached" sortable={false} render={() => <ClockField />} />
         <FunctionField label={false} render={() => <ReportActions />} />
       </Datagrid>
     </List>
@@ -80,7 +118,14 @@ function ReportShow() {
         <TextField source="reporterUserId" />
         <TextField source="status" />
         <FunctionField source="lines" render={(r: { targetType: string; targetId: number }) => (r.targetType === "conversation" ? <ReportedConversation id={r.targetId} /> : null)} />
+        <FunctionField source="preview" render={() => <ReportPreview />} />
+        <TextField source="source" />
+        <UrlField source="reportedUrl" emptyText="-" target="_blank" rel="noreferrer" />
+        <TextField source="contactName" emptyText="-" />
+        <TextField source="contactEmail" emptyText="-" />
+        <DateField source="swornAt" showTime emptyText="-" />
         <AgeField source="ageSeconds" />
+        <FunctionField source="breached" render={() => <ClockField />} />
         <DateField source="createdAt" showTime />
         <DateField source="resolvedAt" showTime />
       </SimpleShowLayout>

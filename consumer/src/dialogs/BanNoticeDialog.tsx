@@ -11,10 +11,14 @@ import { useState } from "react";
 import type { StoredBanNotice } from "../lib/api-client.ts";
 import { storage } from "../lib/storage.ts";
 import { SUPPORT_EMAIL } from "../features/support/SupportBubble.tsx";
+import { AppealForm } from "../features/notices/AppealForm.tsx";
+import { DecisionSummary } from "../features/notices/DecisionSummary.tsx";
+import type { AppealStatus } from "../../../server/src/contract/moderation.ts";
 
 /**
- * Shown once after the API answered that this account is banned: what was decided, the reason staff gave, and how
- * to appeal (by writing to support, naming the account). The appeal process itself is trust-and-safety work.
+ * Shown once after the API answered that this account is banned: the statement of reasons (what was decided, on what
+ * ground, whether automatically, the reason staff gave) and the appeal, filed here with the statement's key since the
+ * account has no login left. Bans from before statements existed keep the old way: write to support.
  */
 export default function BanNoticeDialog({ notice }: { notice: StoredBanNotice }) {
   const { t, i18n } = useTranslation();
@@ -34,10 +38,17 @@ export default function BanNoticeDialog({ notice }: { notice: StoredBanNotice })
         <Typography data-testid="ban-reason" sx={{ overflowWrap: "anywhere" }}>
           {notice.ban_reason ? t("newcomer.ban.reason", { reason: notice.ban_reason }) : t("newcomer.ban.noReason")}
         </Typography>
-        <Typography variant="body2" color="text.secondary" data-testid="ban-appeal">
-          {t("newcomer.ban.appeal")}{" "}
-          <Link href={`mailto:${SUPPORT_EMAIL}?subject=${subject}`} data-testid="ban-appeal-email" sx={{ overflowWrap: "anywhere" }}>{SUPPORT_EMAIL}</Link>
-        </Typography>
+        {notice.decision ? (
+          <>
+            <DecisionSummary ground={notice.decision.ground} automated={notice.decision.automated} />
+            <AppealForm id={notice.decision.id} appealKey={notice.decision.appeal_key} status={notice.decision.appeal_status as AppealStatus | null} reversed={false} />
+          </>
+        ) : (
+          <Typography variant="body2" color="text.secondary" data-testid="ban-appeal">
+            {t("newcomer.ban.appeal")}{" "}
+            <Link href={`mailto:${SUPPORT_EMAIL}?subject=${subject}`} data-testid="ban-appeal-email" sx={{ overflowWrap: "anywhere" }}>{SUPPORT_EMAIL}</Link>
+          </Typography>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={close} data-testid="ban-close">{t("common.close")}</Button>

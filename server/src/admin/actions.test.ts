@@ -93,7 +93,7 @@ describe("reports", () => {
     const res = await t.http.post("/api/report").send({ target_type: "task", target_id: tk.id, reason: "other", details: "spam" }).expect(200);
     const report = await t.db.report.findUniqueOrThrow({ where: { id: res.body.data.id } });
     expect(report).toMatchObject({ reporterUserId: null, targetUserId: owner.userId, status: "open" });
-    expect((await t.http.post("/api/report").send({ target_type: "task", target_id: tk.id, reason: "boring" }).expect(400)).body.msg).toBe("reason must be underage, non_consensual or other");
+    expect((await t.http.post("/api/report").send({ target_type: "task", target_id: tk.id, reason: "boring" }).expect(400)).body.msg).toBe("reason must be underage, non_consensual, impersonation, copyright or other");
     await t.http.post("/api/report").send({ target_type: "character", target_id: 999999, reason: "other" }).expect(404);
     expect((await t.db.generationTask.findUniqueOrThrow({ where: { id: tk.id } })).state).toBe("active");
   });

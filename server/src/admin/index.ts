@@ -24,7 +24,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   ordersResource(api, s.ordersAdmin, s.payments, s.membershipsAdmin);
   templatesResource(api, s.templatesAdmin);
   channelsResource(api, s.pixels);
-  reportsResource(api, s.moderation);
+  reportsResource(api, s.moderation, s.appeals, s.transparency, s.evidence);
   contentResources(api, s.moderation);
   chatResources(api, s.chat);
   characterModelsResource(api, s.trainingAdmin, s.training);

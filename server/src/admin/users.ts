@@ -1,6 +1,7 @@
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 import type { ModerationService } from "../domains/moderation/moderation.service.ts";
+import { decisionBody } from "../domains/moderation/moderation.schema.ts";
 import type { UsersAdminService } from "../domains/users/users.admin.service.ts";
 import { adjustCreditsBody, ledgerFilter, ledgerSortable, paymentPermissionBody, userFilter, userSortable } from "../domains/users/users.admin.schema.ts";
 
@@ -9,8 +10,8 @@ export function usersResource(api: ApiRouter, users: UsersAdminService, moderati
   const r = new AdminResource(api, "users", "User");
   r.list({ filter: userFilter, sortable: userSortable }, (p) => users.list(p));
   r.get((id) => users.get(id));
-  r.action("ban", { summary: "Ban the account: every token revoked at once", can: ["ban", "User"], body: reasonBody }, async (id, body, staff) => {
-    await moderation.ban(staff.staffId, id, body.reason);
+  r.action("ban", { summary: "Ban the account: every token revoked at once; the reason and ground are the person's statement of reasons", can: ["ban", "User"], body: decisionBody }, async (id, body, staff) => {
+    await moderation.ban(staff.staffId, id, body);
     return users.get(id);
   });
   r.action("unban", { summary: "Lift the account's bans", can: ["ban", "User"], body: reasonBody }, async (id, body, staff) => {

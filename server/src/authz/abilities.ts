@@ -24,6 +24,9 @@ export type Subject =
   | "Subscription"
   | "Report"
   | "Ban"
+  | "Decision"
+  | "Appeal"
+  | "Evidence"
   | "Template"
   | "Channel"
   /** conversion API tokens of a channel: only admins (manage all) touch them, marketers never (docs/decisions/191) */
@@ -65,6 +68,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "CreatorPage");
     can(["create", "delete"], "Subscription", own);
     can("create", "Report");
+    can("read", "Decision", own);
+    can("create", "Appeal");
     if (principal.role === "creator") can(["create", "update"], "CreatorPage", own);
     if (principal.role === "visitor") cannot("create", "CharacterModel").because("Please log in first");
   }
@@ -73,6 +78,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "CreatorPage");
     can("read", "Template");
     can("create", "Report");
+    // a banned person has no login left: the appeal key of their statement of reasons is their proof
+    can("create", "Appeal");
   }
 
   if (principal.kind === "staff") {
@@ -93,7 +100,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit"]);
       // lifting a chat suspension is a safety decision, like lifting a ban: moderators (and admins), not support
       can(["read", "update"], "ChatSuspension");
-      can("manage", ["Report", "Ban"]);
+      can("manage", ["Report", "Ban", "Appeal"]);
+      can("read", "Decision");
       can("ban", "User");
       can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "CharacterModel"]);
       // the likeness-consent record (selfie, face checks) is for moderators only, never public

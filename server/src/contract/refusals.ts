@@ -13,4 +13,6 @@ export interface BanNotice {
   ban_reason: string | null;
   /** ISO time of the ban */
   banned_at: string | null;
+  /** the ban's statement of reasons: ground (contract/moderation DECISION_GROUNDS), automated or not, and how to appeal it */
+  decision: { id: number; ground: string; automated: boolean; appeal_key: string; appeal_status: string | null } | null;
 }

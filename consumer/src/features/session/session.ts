@@ -2,6 +2,16 @@ import { api } from "../../lib/api-client.ts";
 import { createStore, useStore } from "../../lib/store.ts";
 import { clearStoredSession, storage } from "../../lib/storage.ts";
 import type { LoginType } from "../../../../server/src/contract/users.ts";
+import { deviceFingerprint } from "../pixels/fingerprint.ts";
+
+/**
+ * Sign-ins carry the device fingerprint (the same one the pixels use) so a ban can cover the device as well as the
+ * account, together with the server's first-party device cookie (docs/decisions/154).
+ */
+async function deviceHeaders(): Promise<Record<string, string>> {
+  const fingerprint = await deviceFingerprint();
+  return fingerprint ? { "device-fingerprint": fingerprint } : {};
+}
 
 /** SPEC.md §3 user info, as personal_info answers it. */
 export interface UserInfo {
@@ -64,7 +74,7 @@ export const session = {
   },
 
   async guestLogin(): Promise<UserInfo> {
-    return signedIn(await api.post<LoginAnswer>("/api/login/visitor"));
+    return signedIn(await api.post<LoginAnswer>("/api/login/visitor", undefined, { headers: await deviceHeaders() }));
   },
 
   async sendEmailCode(email: string): Promise<{ resend_in: number }> {
@@ -73,16 +83,16 @@ export const session = {
 
   /** A guest who logs in keeps what they made: the server moves it to the account. */
   async emailLogin(email: string, code: string): Promise<UserInfo> {
-    return signedIn(await api.post<LoginAnswer>("/api/login/emailLogin", { email, code }, { quiet: true }));
+    return signedIn(await api.post<LoginAnswer>("/api/login/emailLogin", { email, code }, { quiet: true, headers: await deviceHeaders() }));
   },
 
   async googleLogin(payload: { code?: string; id_token?: string }): Promise<UserInfo> {
-    return signedIn(await api.post<LoginAnswer>("/api/login/googleLogin", payload, { quiet: true }));
+    return signedIn(await api.post<LoginAnswer>("/api/login/googleLogin", payload, { quiet: true, headers: await deviceHeaders() }));
   },
 
   /** SPEC.md §7 channelServerLogin: the messaging app's launch data signs in (a guest's belongings follow). */
   async channelLogin(channelToken: string): Promise<UserInfo> {
-    const answer = await api.post<LoginAnswer & { playerUid: string; serverId: string }>("/api/OrderJpay/channelServerLogin", { channel_token: channelToken }, { quiet: true });
+    const answer = await api.post<LoginAnswer & { playerUid: string; serverId: string }>("/api/OrderJpay/channelServerLogin", { channel_token: channelToken }, { quiet: true, headers: await deviceHeaders() });
     storage.set("playerUid", answer.playerUid);
     return signedIn(answer);
   },

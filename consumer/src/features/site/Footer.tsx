@@ -19,6 +19,12 @@ export function Footer() {
               {t(`footer.${s}`)}
             </Link>
           ))}
+          <Link component={RouterLink} to="/report-content" color="text.secondary" variant="body2" data-testid="footer-report-content">
+            {t("footer.reportContent")}
+          </Link>
+          <Link component={RouterLink} to="/notices" color="text.secondary" variant="body2" data-testid="footer-notices">
+            {t("footer.moderationDecisions")}
+          </Link>
           <Link component="button" type="button" color="text.secondary" variant="body2" data-testid="footer-consent" onClick={() => consent.openSettings()}>
             {t("consent.settings")}
           </Link>

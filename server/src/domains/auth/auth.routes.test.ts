@@ -171,7 +171,7 @@ describe("email-code login", () => {
     const first = await t.http.post("/api/login/emailLogin").send({ email, code: await sendCode(t, email) }).expect(200);
     await t.db.user.update({ where: { id: first.body.data.user_info.id }, data: { bannedAt: new Date() } });
     const res = await t.http.post("/api/login/emailLogin").send({ email, code: await sendCode(t, email) }).expect(403);
-    expect(res.body).toEqual({ code: 403, msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: null, banned_at: null } });
+    expect(res.body).toEqual({ code: 403, msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: null, banned_at: null, decision: null } });
     // and the token it already had no longer works anywhere
     const me = await t.http.get("/api/Personal/personal_info").set("token", first.body.data.token).expect(403);
     expect(me.body.msg).toBe("Sorry, you do not have login permission");

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { defineAbilityFor } from "../../authz/abilities.ts";
 import type { Principal } from "../../authz/principal.ts";
 import type { ApiRouter } from "../../http/api.ts";
-import { clientContext } from "../../http/client-context.ts";
+import { clientContext, withDeviceCookie } from "../../http/client-context.ts";
 import type { UsersService } from "../users/users.service.ts";
 import { channelLoginBody, emailLoginBody, googleLoginBody, sendEmailCodeBody, staffLoginBody } from "./auth.schema.ts";
 import type { AuthService, LoginResult } from "./auth.service.ts";
@@ -18,7 +18,7 @@ export function authRoutes(api: ApiRouter, auth: AuthService, users: UsersServic
   }
 
   api.post("/api/login/visitor", { summary: "Guest login: a new guest account and its token", tags, auth: "public" }, async (ctx) =>
-    loginResponse(await auth.visitor(clientContext(ctx.req))),
+    loginResponse(await auth.visitor(withDeviceCookie(ctx.req, ctx.res, clientContext(ctx.req)))),
   );
 
   api.post("/api/login/sendEmailCode", { summary: "Email a 6-digit login code", tags, auth: "public", body: sendEmailCodeBody }, async (ctx) =>

@@ -58,8 +58,14 @@ const moveRowsWithoutOwner: MoveUserRows = async (tx, fromUserId, toUserId) => {
   await tx.characterModel.updateMany(move);
 };
 
-export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger; guestRowOwners: MoveUserRows[] }) {
-  const { db, config, credits, mailer, limiter, log, guestRowOwners } = deps;
+/**
+ * The account whose ban in force covers any of these identifiers (moderation.bannedOwner): a new account may not be
+ * started from a banned device, nor with a banned email, Google subject or channel player id (docs/decisions/154).
+ */
+export type BannedOwner = (c: Tx | Db, who: { email?: string | null; googleSub?: string | null; playerUid?: string | null; deviceId?: string; fingerprint?: string }) => Promise<number | null>;
+
+export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger; guestRowOwners: MoveUserRows[]; bannedOwner: BannedOwner }) {
+  const { db, config, credits, mailer, limiter, log, guestRowOwners, bannedOwner } = deps;
   let googleClient: Promise<OAuth2Client> | undefined;
   /** google-auth-library is loaded on first use: it is a noticeable share of start-up time, and many sites never configure Google. */
   const google = () =>
@@ -84,6 +90,8 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         channelId: ctx.attribution.channelId,
         ip: ctx.ip,
         userAgent: ctx.userAgent?.slice(0, 512),
+        deviceId: ctx.device.id,
+        fingerprint: ctx.device.fingerprint,
         expiresAt: new Date(Date.now() + ttlMs),
       },
     });
@@ -97,9 +105,22 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
    * permission' with the reason staff gave and when, so the app can tell the person why and how to appeal.
    */
   async function bannedError(userId: number, tx: Tx | Db = db): Promise<HttpError> {
-    const ban = await tx.ban.findFirst({ where: { userId, liftedAt: null }, orderBy: { id: "desc" }, select: { reason: true, createdAt: true } });
-    const notice: BanNotice = { reason: "banned", ban_reason: ban?.reason ?? null, banned_at: ban?.createdAt.toISOString() ?? null };
+    const ban = await tx.ban.findFirst({
+      where: { userId, liftedAt: null },
+      orderBy: { id: "desc" },
+      select: { reason: true, createdAt: true, decision: { select: { id: true, ground: true, automated: true, appealKey: true, appeal: { select: { status: true } } } } },
+    });
+    // the statement of reasons (docs/decisions/151): its ground, whether automated, and the key to appeal without a login
+    const d = ban?.decision;
+    const decision = d ? { id: d.id, ground: d.ground, automated: d.automated, appeal_key: d.appealKey, appeal_status: d.appeal?.status ?? null } : null;
+    const notice: BanNotice = { reason: "banned", ban_reason: ban?.reason ?? null, banned_at: ban?.createdAt.toISOString() ?? null, decision };
     return new HttpError(403, MSG.noLoginPermission, notice);
+  }
+
+  /** A new account covered by someone's ban is refused with that ban's notice, so the person reads the statement of reasons. */
+  async function refuseBanned(tx: Tx, who: Parameters<BannedOwner>[1]) {
+    const owner = await bannedOwner(tx, who);
+    if (owner !== null) throw await bannedError(owner, tx);
   }
 
   /** Ends every login of the account; its open progress streams close on every instance when this commits. */
@@ -161,6 +182,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
         });
         if (guest && guest.id !== existing.id) await mergeGuestInto(tx, guest.id, existing.id);
       } else if (guest) {
+        await refuseBanned(tx, { ...identity, deviceId: ctx.device.id, fingerprint: ctx.device.fingerprint });
         userId = guest.id;
         isRegister = 1;
         await tx.user.update({
@@ -177,6 +199,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
           },
         });
       } else {
+        await refuseBanned(tx, { ...identity, deviceId: ctx.device.id, fingerprint: ctx.device.fingerprint });
         isRegister = 1;
         const created = await tx.user.create({
           data: {
@@ -250,6 +273,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     async visitor(ctx: ClientContext): Promise<LoginResult> {
       if (ctx.ip) await limiter.hit("visitor", [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_VISITOR_PER_HOUR, windowSeconds: 3600 }]);
       return db.$transaction(async (tx) => {
+        await refuseBanned(tx, { deviceId: ctx.device.id, fingerprint: ctx.device.fingerprint });
         const user = await tx.user.create({
           data: { loginType: "visitor", role: "visitor", freeGenerations: config.FREE_GENERATIONS, ...attributionData(ctx.attribution) },
         });

@@ -512,6 +512,11 @@ export function createChatService(deps: Deps) {
           return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
         },
         setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+        media: async (c: Tx | Db, id: number) => {
+          const ch = await c.character.findUnique({ where: { id }, select: { avatarKey: true } });
+          return ch?.avatarKey ? { key: ch.avatarKey, kind: "image" as const } : null;
+        },
+        byMediaKey: async (c: Tx | Db, key: string) => (await c.character.findFirst({ where: { avatarKey: key }, select: { id: true } }))?.id ?? null,
       },
       conversation: {
         // a conversation is never public: only its owner (or the system) may report it

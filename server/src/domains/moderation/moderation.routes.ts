@@ -1,9 +1,11 @@
 import type { ApiRouter } from "../../http/api.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
+import type { AppealsService } from "./appeals.service.ts";
 import type { ModerationService } from "./moderation.service.ts";
-import { reportBody } from "./moderation.schema.ts";
+import { appealBody, noticeBody, reportBody } from "./moderation.schema.ts";
 
-export function moderationRoutes(api: ApiRouter, moderation: ModerationService, limiter: RateLimiter, reportsPerHour: number) {
+export function moderationRoutes(api: ApiRouter, moderation: ModerationService, appeals: AppealsService, limiter: RateLimiter, reportsPerHour: number) {
+  const perIp = (name: string) => limiter.middleware(name, (req) => (req.ip ? [{ key: `ip:${req.ip}`, limit: reportsPerHour, windowSeconds: 3600 }] : []));
   api.post(
     "/api/report",
     {
@@ -12,8 +14,33 @@ export function moderationRoutes(api: ApiRouter, moderation: ModerationService, 
       auth: "public",
       can: ["create", "Report"],
       body: reportBody,
-      before: [limiter.middleware("report", (req) => (req.ip ? [{ key: `ip:${req.ip}`, limit: reportsPerHour, windowSeconds: 3600 }] : []))],
+      before: [perIp("report")],
     },
     ({ body, principal }) => moderation.fileReport(principal.kind === "user" ? principal.userId : null, body),
+  );
+
+  api.post(
+    "/api/notices/report",
+    {
+      summary: "The public notice-and-action form: a link to content on Reverie, why, contact, and a sworn statement for removal requests (no account needed)",
+      tags: ["moderation"],
+      auth: "public",
+      can: ["create", "Report"],
+      body: noticeBody,
+      before: [perIp("notice")],
+    },
+    ({ body }) => moderation.fileNotice(body),
+  );
+
+  api.get(
+    "/api/notices",
+    { summary: "Statements of reasons: every takedown, hold and ban decided about the signed-in person, with how to appeal", tags: ["moderation"], auth: "user", can: ["read", "Decision"] },
+    ({ principal }) => appeals.listForUser(principal.userId),
+  );
+
+  api.post(
+    "/api/notices/appeal",
+    { summary: "Appeal one decision with the key its statement of reasons carries (works without a login, for banned accounts)", tags: ["moderation"], auth: "public", can: ["create", "Appeal"], body: appealBody, before: [perIp("appeal")] },
+    ({ body }) => appeals.fileAppeal(body),
   );
 }

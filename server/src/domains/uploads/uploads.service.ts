@@ -185,6 +185,11 @@ export function createUploadsService(db: Db, storage: MediaStorage, screener: Up
         return u && { ...u, isPublic: false };
       },
       setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+      media: async (c: Tx | Db, id: number) => {
+        const u = await c.upload.findUnique({ where: { id }, select: { kind: true, storageKey: true, mime: true } });
+        return u && { key: u.storageKey, kind: u.kind, mime: u.mime };
+      },
+      byMediaKey: async (c: Tx | Db, key: string) => (await c.upload.findFirst({ where: { OR: [{ storageKey: key }, { thumbKey: key }] }, select: { id: true } }))?.id ?? null,
     },
 
     /** Guest merge (auth): the guest's uploads become the account's, in the sign-in's transaction. */

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../../../tests/db-utils.ts";
+import { startFakeSmtp, type FakeSmtp } from "../../../../tests/fixtures/smtp.ts";
+import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
+
+/** Issue 19 item 6: a ban covers the device (first-party cookie and fingerprint), email, Google subject and player id. */
+let t: TestApp;
+let smtp: FakeSmtp;
+let moderator: StaffLogin;
+
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  t = await createTestApp({ SMTP_URL: smtp.url, RATE_LIMIT_VISITOR_PER_HOUR: "1000" });
+  moderator = await staffMember(t, ["moderator"]);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+});
+
+const REASON = "Shared someone's intimate pictures";
+let n = 0;
+const fingerprint = () => (++n).toString(16).padStart(32, "a");
+const deviceCookie = (res: { headers: Record<string, unknown> }) => {
+  const set = (res.headers["set-cookie"] as string[] | undefined)?.find((c) => c.startsWith("reverie_device="));
+  return set?.split(";")[0];
+};
+const guest = (headers: Record<string, string>) => t.http.post("/api/login/visitor").set(headers);
+
+describe("a banned device", () => {
+  it("a guest sign-in sets the first-party device cookie; a later one with it keeps it", async () => {
+    const first = await guest({}).expect(200);
+    const cookie = deviceCookie(first);
+    expect(cookie).toMatch(/^reverie_device=[\w-]{16,}$/);
+    expect(first.headers["set-cookie"]?.[0]).toMatch(/HttpOnly/i);
+    const again = await guest({ Cookie: cookie! }).expect(200);
+    expect(deviceCookie(again)).toBeUndefined();
+  });
+
+  it("cannot start new guest accounts, by its cookie or by its fingerprint; it is shown the ban's statement of reasons", async () => {
+    const fp = fingerprint();
+    const first = await guest({ "device-fingerprint": fp }).expect(200);
+    const cookie = deviceCookie(first)!;
+    await t.http.post(`/admin/api/users/${first.body.data.user_info.id}/ban`).set("token", moderator.token).send({ reason: REASON, ground: "non_consensual" }).expect(200);
+    const users = await t.db.user.count();
+
+    const attempts: Record<string, string>[] = [{ Cookie: cookie }, { "device-fingerprint": fp }, { Cookie: cookie, "device-fingerprint": fingerprint() }];
+    for (const headers of attempts) {
+      const refused = await guest(headers).expect(403);
+      expect(refused.body).toMatchObject({ msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: REASON, decision: { ground: "non_consensual", automated: false } } });
+    }
+    expect(await t.db.user.count()).toBe(users);
+    // another device is not affected
+    await guest({ "device-fingerprint": fingerprint() }).expect(200);
+  });
+
+  it("cannot register a new account by email either; the ban lifted, the device is free again", async () => {
+    const first = await guest({}).expect(200);
+    const cookie = deviceCookie(first)!;
+    const bannedId = first.body.data.user_info.id as number;
+    await t.services.moderation.ban(moderator.staffId, bannedId, REASON);
+
+    const email = `new-${Date.now()}@example.com`;
+    await t.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
+    const refused = await t.http.post("/api/login/emailLogin").set("Cookie", cookie).send({ email, code: smtp.codeFor(email) }).expect(403);
+    expect(refused.body.data).toMatchObject({ reason: "banned", ban_reason: REASON });
+    expect(await t.db.user.count({ where: { email } })).toBe(0);
+
+    await t.services.moderation.unban(moderator.staffId, bannedId, "Appeal accepted");
+    await guest({ Cookie: cookie }).expect(200);
+  });
+
+  it("a ban records the account's email, Google subject and player id, which a new account may not reuse", async () => {
+    const user = await t.db.user.create({ data: { email: `marked-${Date.now()}@example.com`, googleSub: `sub-${Date.now()}`, playerUid: `p-${Date.now()}`, loginType: "registered", role: "user" } });
+    await t.services.moderation.ban(moderator.staffId, user.id, REASON);
+    const marks = await t.db.banMark.findMany({ where: { ban: { userId: user.id } }, orderBy: { kind: "asc" } });
+    expect(marks.map((m) => [m.kind, m.value])).toEqual(expect.arrayContaining([["email", user.email], ["google_sub", user.googleSub], ["player_uid", user.playerUid]]));
+    expect(await t.services.moderation.bannedOwner(t.db, { email: user.email!.toUpperCase() })).toBe(user.id);
+    expect(await t.services.moderation.bannedOwner(t.db, { googleSub: user.googleSub })).toBe(user.id);
+    expect(await t.services.moderation.bannedOwner(t.db, { playerUid: "someone-else" })).toBeNull();
+  });
+});
