@@ -17,6 +17,7 @@ import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
 import { chatRoutes } from "./domains/chat/chat.routes.ts";
+import { creatorsRoutes } from "./domains/creators/creators.routes.ts";
 import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   membershipsRoutes(api, services.memberships, services.payments);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
+  creatorsRoutes(api, services.creators);
   chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
   moderationRoutes(api, services.moderation, services.appeals, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);
@@ -87,7 +89,20 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
 
   app.use(["/api", "/admin/api"], notFoundHandler);
   app.use("/console", consoleApp(config.consoleDir));
-  serveConsumerApp(app, config.CONSUMER_DIST_DIR);
+  // a creator's home link (`/{homeLink}`, one path segment) previews as that creator when shared
+  serveConsumerApp(app, config.CONSUMER_DIST_DIR, {
+    publicUrl: config.publicUrl,
+    previewFor: async (p) => {
+      if (!/^\/[^/]+$/.test(p)) return null;
+      let link: string;
+      try {
+        link = decodeURIComponent(p.slice(1));
+      } catch {
+        return null; // a malformed escape is no home link
+      }
+      return services.creators.shareCard(link);
+    },
+  });
   app.use(notFoundHandler);
   app.use(errorHandler(log));
   return { app, services, api };

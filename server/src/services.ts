@@ -19,6 +19,7 @@ import { createAppealsService } from "./domains/moderation/appeals.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
+import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -57,7 +58,14 @@ export function createServices(deps: AppDeps) {
     keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
   };
   const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
+  // creator pages take their link, name and cover from training's finished models and their library from generation
+  const creators = createCreatorsService({
+    db,
+    models: render.training,
+    library: (userId, q) => render.generation.gallery(q, userId),
+    makeCreator: users.makeCreator,
+  });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -74,7 +82,7 @@ export function createServices(deps: AppDeps) {
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
-    owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation },
+    owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,
@@ -103,7 +111,7 @@ export function createServices(deps: AppDeps) {
   const close = async () => {
     await Promise.all([render.close(), chat.close()]);
   };
-  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, close };
+  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, creators, close };
 }
 
 export type Services = ReturnType<typeof createServices>;

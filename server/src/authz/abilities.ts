@@ -70,7 +70,9 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("create", "Report");
     can("read", "Decision", own);
     can("create", "Appeal");
-    if (principal.role === "creator") can(["create", "update"], "CreatorPage", own);
+    // a registered account publishes its first page from a finished model and becomes a creator (SPEC.md §6)
+    if (principal.role !== "visitor") can("create", "CreatorPage", own);
+    if (principal.role === "creator") can("update", "CreatorPage", own);
     if (principal.role === "visitor") cannot("create", "CharacterModel").because("Please log in first");
   }
 

@@ -499,9 +499,9 @@ export function createGenerationService(deps: {
       return { id, public: isPublic ? 1 : 0 };
     },
 
-    /** The home gallery: shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
-    async gallery(q: { page: number; limit: number }) {
-      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
+    /** The home gallery (or, with a user, a creator page's library): shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
+    async gallery(q: { page: number; limit: number }, sharedByUserId?: number) {
+      const where = { ...(sharedByUserId === undefined ? {} : { userId: sharedByUserId }), isPublic: true, state: "active" as const, status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
       const [total, rows] = await Promise.all([
         db.generationTask.count({ where }),
         db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: { user: { select: { nickname: true } } } }),

@@ -14,7 +14,7 @@ interface Deps {
   /** Ends every login of a user at once (auth.revokeUserSessions). */
   revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
   /** Tasks, uploads, characters and conversations as their owning domains (generation, uploads, chat) let moderation see and change them. */
-  owned: Record<Exclude<ReportTarget, "creator_page">, ModeratedContent>;
+  owned: Record<ReportTarget, ModeratedContent>;
   /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
   cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
   /** Puts taken-down media on the perceptual-hash blocklist (screening's blocklist.blockTakenDown, issue 19). */
@@ -82,17 +82,6 @@ export interface ReportedMedia {
   mime?: string;
 }
 
-/** creator_pages have no domain of their own yet (the creators domain takes them over, docs/decisions/050). */
-const unowned: Record<"creator_page", ModeratedContent> = {
-  creator_page: {
-    find: async (c, id) => {
-      const p = await c.creatorPage.findUnique({ where: { id }, select: { userId: true, state: true } });
-      return p && { ...p, isPublic: p.state !== "removed" };
-    },
-    setState: async (c, id, state, from) => (await c.creatorPage.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
-  },
-};
-
 /** A creator page by its home link (`https://<site>/<homeLink>` in the public notice form). */
 export const creatorPageByLink = async (c: Tx | Db, homeLink: string) => (await c.creatorPage.findFirst({ where: { homeLink: { equals: homeLink, mode: "insensitive" } }, select: { id: true } }))?.id ?? null;
 
@@ -122,7 +111,7 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
  * in the same transaction that files it; a ban revokes every token of the account, and fails its renders, before it commits.
  */
 export function createModerationService({ db, audit, revokeUserSessions, owned, cancelUserTasks, blockTakenDown, preserveEvidence, signedUrl, sendMail, repeatOffenderTakedowns }: Deps) {
-  const content: Record<ReportTarget, ModeratedContent> = { ...unowned, ...owned };
+  const content: Record<ReportTarget, ModeratedContent> = owned;
 
   /** Writes the statement of reasons the person is shown (notices page, ban screen) in the deciding transaction. */
   function recordDecision(tx: Tx, d: DecisionInput) {

@@ -1,4 +1,4 @@
-import { sqlPool, type Db } from "../../db/client.ts";
+import { sqlPool, type Db, type Tx } from "../../db/client.ts";
 import { authBtnList, packedRules, type AppAbility } from "../../authz/abilities.ts";
 import type { Account } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -51,6 +51,11 @@ export function createUsersService(db: Db) {
         all_points: u.all_points,
         payment_permission: u.payment_permission,
       };
+    },
+
+    /** SPEC.md §6: an account becomes a creator when it publishes its first page (in that transaction). */
+    async makeCreator(tx: Tx, userId: number): Promise<void> {
+      await tx.user.updateMany({ where: { id: userId, role: { not: "creator" } }, data: { role: "creator" } });
     },
 
     async update(userId: number, patch: UserUpdateBody): Promise<void> {

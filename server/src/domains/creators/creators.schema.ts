@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { CREATOR_BIO_MAX, CREATOR_MESSAGES as M, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+
+const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
+
+/** An empty link is its own answer (SPEC.md §8 'No domain information'); anything else is looked up as given. */
+export const homeLinkInfoQuery = z.object({ home_link: z.preprocess(trimmed, z.string().max(100).optional().default("")) });
+
+export const bindingBody = z.object({
+  home_link: z.preprocess(trimmed, z.string({ error: M.noDomainInformation }).min(1, M.noDomainInformation).max(100)),
+  /** 1 subscribe, 0 unsubscribe; both idempotent */
+  subscribe: z.coerce.number().int().min(0).max(1),
+});
+
+const socialLinks = z
+  .array(z.string().trim().max(300).refine((u) => socialNetworkOf(u) !== null, M.socialLink), { error: M.socialLink })
+  .max(SOCIAL_LINKS_MAX, `At most ${SOCIAL_LINKS_MAX} social links`);
+
+export const pageFields = z.object({
+  bio: z.preprocess(trimmed, z.string().max(CREATOR_BIO_MAX, `The bio can be at most ${CREATOR_BIO_MAX} characters`)).optional(),
+  social_links: socialLinks.optional(),
+});
+
+/** Publishing a page for one of the caller's finished character models: its home link becomes the page's. */
+export const publishBody = pageFields.extend({ role_id: z.coerce.number().int().positive() });
+
+export type PageFields = z.infer<typeof pageFields>;
