@@ -169,6 +169,10 @@ export const configSchema = z.object({
   /** Minutes an unpaid order stays payable before the sweep expires it. */
   ORDER_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   ORDER_SWEEP_SECONDS: z.coerce.number().int().min(5).default(60),
+  /** Issue 16: hours a creator has to answer a custom request before it expires and the fan gets the credits back. */
+  CREATOR_REQUEST_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
+  /** Issue 16: ratings a creator needs before the page shows a satisfaction rate. */
+  CREATOR_MIN_RATINGS: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_ORDERS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /** The built-in test checkout; unset = on in development and test, off in production. */
   SANDBOX_PAY_ENABLED: bool.optional(),

@@ -64,6 +64,13 @@ export function createServices(deps: AppDeps) {
     models: render.training,
     library: (userId, q) => render.generation.gallery(q, userId),
     makeCreator: users.makeCreator,
+    credits,
+    isFinishedCreation: async (userId, taskId) => {
+      const task = await render.generation.own(userId, taskId).catch(() => null);
+      return task?.status === "succeeded" && task.state === "active";
+    },
+    requestHours: config.CREATOR_REQUEST_HOURS,
+    minRatings: config.CREATOR_MIN_RATINGS,
   });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });

@@ -18,9 +18,12 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "evidence", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-backends", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "upload-screenings", "blocked-hashes", "generation-tasks"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "evidence", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "chat-backends", "upload-screenings", "blocked-hashes", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
+
+/** Queues this file seeds nothing into (suspensions, held uploads, blocked hashes): their empty state is their screenshot. */
+const UNSEEDED = ["chat-suspensions", "upload-screenings", "blocked-hashes"];
 
 /** A little of everything, so every list and chart has rows to show. */
 async function seedData(t: Pick<TestApp, "db">) {
@@ -333,7 +336,7 @@ describe("operator console in Chromium", () => {
       // every list has seeded rows; the loading bar is gone once they render. The engine status page is no list, and
       // with no chat back end configured here that page says how to set one.
       const ready =
-        resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : resource === "transparency" ? "[data-card='time-to-action']" : ".RaDatagrid-table tbody tr";
+        resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : resource === "transparency" ? "[data-card='time-to-action']" : UNSEEDED.includes(resource) ? ".RaDatagrid-table tbody tr, .RaEmpty-message, .RaList-content:has-text(\"No results\")" : ".RaDatagrid-table tbody tr";
       await page.waitForSelector(ready, { timeout: 15_000 });
       await screenshot(page, `console-list-${resource}`);
     }

@@ -11,8 +11,6 @@ const root = path.resolve(dir, "../../..");
  */
 const AWAITING_FEATURE: Record<string, string> = {
   trainingFailed: "character-model training (issue 14)",
-  domainNotFound: "creator home-link pages (issue 16)",
-  noDomain: "creator home-link pages (issue 16)",
 };
 
 function sources(folder: string): string[] {

@@ -48,6 +48,8 @@ export const router = createBrowserRouter([
       { path: "report-content", lazy: () => withLaterTranslations(import("./ReportContentPage.tsx")) },
       { path: "notices", lazy: () => withLaterTranslations(import("./NoticesPage.tsx")) },
       { path: "401", lazy: () => withLaterTranslations(import("./NoPermissionPage.tsx")) },
+      // SPEC.md §2 /{dynamicPath}: a creator's home link (any fixed route above wins over it)
+      { path: ":homeLink", lazy: () => withLaterTranslations(import("./CreatorHomePage.tsx")) },
       { path: "*", lazy: () => withLaterTranslations(import("./NotFoundPage.tsx")) },
     ],
   },

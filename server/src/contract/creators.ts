@@ -11,7 +11,16 @@ export const CREATOR_MESSAGES = {
   hasPage: "You already have a page",
   noPage: "You have no page yet",
   socialLink: "Social links must be https addresses of a known network",
+  noRequests: "This creator takes no custom requests",
+  requestNotOpen: "This request is no longer open",
+  deliveryNotYours: "Deliver one of your own finished creations",
 } as const;
+
+/** A custom request's life (equals Prisma's CustomRequestStatus): pending → accepted → delivered, or declined / expired. */
+export const CUSTOM_REQUEST_STATUSES = ["pending", "accepted", "delivered", "declined", "expired"] as const;
+export type CustomRequestStatus = (typeof CUSTOM_REQUEST_STATUSES)[number];
+export const CUSTOM_REQUEST_TEXT_MAX = 1000;
+export const REQUEST_PRICE_MAX = 100_000;
 
 /** Networks a page may link to: the host (or a subdomain of it) of each https address. */
 export const SOCIAL_NETWORKS = [

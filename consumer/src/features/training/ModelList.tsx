@@ -6,6 +6,8 @@ import Chip from "@mui/material/Chip";
 import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useNavigate } from "react-router";
+import { creatorsApi, type CreatorPageView } from "../creators/creators.api.ts";
 import { trainingMessage } from "./messages.ts";
 import { trainingApi, type CharacterModelView } from "./training.api.ts";
 
@@ -16,7 +18,24 @@ export function ModelList({ refreshKey }: { refreshKey: number }) {
   const { t } = useTranslation();
   const [models, setModels] = useState<CharacterModelView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // issue 16: a finished model can have the creator's public page, at its home link
+  const [myPage, setMyPage] = useState<CreatorPageView | null | undefined>(undefined);
+  const navigate = useNavigate();
   const load = useCallback(() => trainingApi.list().then((r) => setModels(r.list), () => setModels([])), []);
+
+  useEffect(() => {
+    creatorsApi.mine().then(setMyPage, () => setMyPage(null));
+  }, []);
+
+  async function publish(id: number) {
+    setError(null);
+    try {
+      const page = await creatorsApi.publish(id);
+      navigate(`/${page.home_link}`);
+    } catch (e) {
+      setError(trainingMessage((e as Error).message));
+    }
+  }
 
   useEffect(() => {
     void load();
@@ -56,6 +75,12 @@ export function ModelList({ refreshKey }: { refreshKey: number }) {
           <Box sx={{ display: "grid", gap: 0.5, justifyItems: "end" }}>
             <Chip size="small" data-testid="model-status" label={t(`training.status.${m.status}`)} color={m.status === "success" ? "success" : m.status === "failed" ? "error" : "default"} />
             {(m.status === "doing" || m.status === "review") && <Button size="small" onClick={() => void cancel(m.id)}>{t("training.list.cancel")}</Button>}
+            {m.usable && myPage === null && (
+              <Button size="small" variant="contained" onClick={() => void publish(m.id)} data-testid="model-publish">{t("creators.publish")}</Button>
+            )}
+            {myPage && myPage.home_link === m.home_link && (
+              <Button size="small" component={RouterLink} to={`/${myPage.home_link}`} data-testid="model-open-page">{t("creators.openPage")}</Button>
+            )}
           </Box>
         </Box>
       ))}

@@ -16,7 +16,7 @@ beforeAll(async () => {
   // the built app's index.html, as the link preview rewrites it
   appDir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-creators-app-"));
   await fs.writeFile(path.join(appDir, "index.html"), "<!doctype html><html><head><title>Reverie</title></head><body><div id=root></div></body></html>");
-  t = await createTestApp({ CONSUMER_DIST_DIR: appDir, PUBLIC_URL: "https://reverie.example" });
+  t = await createTestApp({ CONSUMER_DIST_DIR: appDir, PUBLIC_URL: "https://reverie.example", CREATOR_MIN_RATINGS: "2" });
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -155,5 +155,125 @@ describe("link previews", () => {
     // any other path is the plain app; a malformed escape is not an error
     expect((await t.http.get("/no-such-creator").set("accept", "text/html").expect(200)).text).not.toContain("og:title");
     expect((await t.http.get("/%E0%A4%A").set("accept", "text/html")).status).toBe(200);
+  });
+});
+
+describe("premium custom requests with escrow", () => {
+  const balance = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
+  const grant = (userId: number, amount: number) => t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test:${userId}:${Math.random()}` });
+  const ask = (token: string, link: string, key: string, text = "A beach portrait at sunset") => t.http.post("/api/Subscribe/request").set("token", token).send({ home_link: link, text, idempotency_key: key });
+  const act = (token: string, what: string, body: Record<string, unknown>) => t.http.post(`/api/Subscribe/${what}`).set("token", token).send(body);
+  /** A creation of the creator's that finished (what a delivery hands over). */
+  const finished = (userId: number) => t.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `media/${userId}/out.jpg` } });
+
+  async function creatorTakingRequests(link: string, price = 30) {
+    const c = await creatorWithModel(link);
+    await publish(c.token, { role_id: c.modelId, request_price: price }).expect(200);
+    return c;
+  }
+
+  it("holds the price once for a double-tapped request, and refuses one the balance cannot pay", async () => {
+    const c = await creatorTakingRequests("Escrow1");
+    const fan = await visitor(t);
+    await grant(fan.userId, 100);
+    const taps = await Promise.all(Array.from({ length: 10 }, () => ask(fan.token, "escrow1", "tap-0001")));
+    expect(taps.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(taps.map((r) => r.body.data.id)).size).toBe(1);
+    expect(await balance(fan.userId)).toBe(70);
+    expect((await info("Escrow1")).body.data).toMatchObject({ request_price: 30, satisfaction_rate: null });
+    // 70 pays two more, not three: the third is refused and leaves no request behind
+    await ask(fan.token, "Escrow1", "tap-0002").expect(200);
+    await ask(fan.token, "Escrow1", "tap-0003").expect(200);
+    const short = await ask(fan.token, "Escrow1", "tap-0004");
+    expect(short.body.msg).toBe("Please get points first");
+    expect(await t.db.customRequest.count({ where: { fanUserId: fan.userId } })).toBe(3);
+    expect(await balance(fan.userId)).toBe(10);
+    expect(await balance(c.userId)).toBe(0);
+  });
+
+  it("pays the creator once on delivery, even when the delivery is sent five times at once", async () => {
+    const c = await creatorTakingRequests("Escrow2");
+    const fan = await visitor(t);
+    await grant(fan.userId, 30);
+    const id = (await ask(fan.token, "Escrow2", "deliver-1").expect(200)).body.data.id;
+    // another creator cannot answer it; a delivery before acceptance is refused
+    const other = await creatorTakingRequests("Escrow2b");
+    expect((await act(other.token, "acceptRequest", { id })).status).toBe(404);
+    const task = await finished(c.userId);
+    expect((await act(c.token, "deliverRequest", { id, task_id: task.id })).body.msg).toBe(M.requestNotOpen);
+    await act(c.token, "acceptRequest", { id }).expect(200);
+    // someone else's creation is not a delivery
+    const foreign = await finished(fan.userId);
+    expect((await act(c.token, "deliverRequest", { id, task_id: foreign.id })).body.msg).toBe(M.deliveryNotYours);
+    const deliveries = await Promise.all(Array.from({ length: 5 }, () => act(c.token, "deliverRequest", { id, task_id: task.id })));
+    expect(deliveries.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(await balance(c.userId)).toBe(30);
+    expect(await balance(fan.userId)).toBe(0);
+    // the fan rates it once
+    await act(fan.token, "rateRequest", { id, satisfied: 1 }).expect(200);
+    expect((await act(fan.token, "rateRequest", { id, satisfied: 0 })).status).toBe(409);
+    expect((await info("Escrow2")).body.data.satisfaction_rate).toBeNull(); // one rating: below CREATOR_MIN_RATINGS (2)
+  });
+
+  it("returns the credits once on a decline, even against a racing delivery", async () => {
+    const c = await creatorTakingRequests("Escrow3");
+    const fan = await visitor(t);
+    await grant(fan.userId, 30);
+    const id = (await ask(fan.token, "Escrow3", "decline-1").expect(200)).body.data.id;
+    await act(c.token, "acceptRequest", { id }).expect(200);
+    const task = await finished(c.userId);
+    const [declines, delivery] = await Promise.all([Promise.all(Array.from({ length: 4 }, () => act(c.token, "declineRequest", { id }))), act(c.token, "deliverRequest", { id, task_id: task.id })]);
+    const wins = [...declines, delivery].filter((r) => r.status === 200);
+    expect(wins).toHaveLength(1);
+    // exactly one side got the 30: the fan back, or the creator
+    expect((await balance(fan.userId)) + (await balance(c.userId))).toBe(30);
+    const refunds = await t.db.ledgerEntry.count({ where: { reference: `custom_request:${id}`, reason: "custom_request_refund" } });
+    const releases = await t.db.ledgerEntry.count({ where: { reference: `custom_request:${id}`, reason: "custom_request_earnings" } });
+    expect(refunds + releases).toBe(1);
+  });
+
+  it("expires unanswered requests and refunds each once when the sweep runs twice at once", async () => {
+    await creatorTakingRequests("Escrow4", 20);
+    const fan = await visitor(t);
+    await grant(fan.userId, 40);
+    const a = (await ask(fan.token, "Escrow4", "expire-1").expect(200)).body.data.id;
+    const b = (await ask(fan.token, "Escrow4", "expire-2").expect(200)).body.data.id;
+    expect(await balance(fan.userId)).toBe(0);
+    await t.db.customRequest.updateMany({ where: { id: { in: [a, b] } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const [first, second] = await Promise.all([t.services.creators.expireRequests(), t.services.creators.expireRequests()]);
+    expect(first + second).toBe(2);
+    expect(await t.services.creators.expireRequests()).toBe(0);
+    expect(await balance(fan.userId)).toBe(40);
+    expect((await t.db.customRequest.findMany({ where: { id: { in: [a, b] } } })).map((r) => r.status)).toEqual(["expired", "expired"]);
+  });
+
+  it("shows the satisfaction rate once the page has enough ratings", async () => {
+    const c = await creatorTakingRequests("Escrow5", 5);
+    const fans = [await visitor(t), await visitor(t)];
+    for (const [i, fan] of fans.entries()) {
+      await grant(fan.userId, 5);
+      const id = (await ask(fan.token, "Escrow5", `rate-${i}-0000`).expect(200)).body.data.id;
+      await act(c.token, "acceptRequest", { id }).expect(200);
+      await act(c.token, "deliverRequest", { id, task_id: (await finished(c.userId)).id }).expect(200);
+      await act(fan.token, "rateRequest", { id, satisfied: i === 0 ? 1 : 0 }).expect(200);
+    }
+    expect((await info("Escrow5")).body.data.satisfaction_rate).toBe(50);
+    const incoming = await t.http.get("/api/Subscribe/requests").query({ as: "creator" }).set("token", c.token).expect(200);
+    expect(incoming.body.data.list.map((r: { status: string }) => r.status)).toEqual(["delivered", "delivered"]);
+    // a fan sees only their own
+    const mine = await t.http.get("/api/Subscribe/requests").set("token", fans[0].token).expect(200);
+    expect(mine.body.data.list).toHaveLength(1);
+  });
+
+  it("refuses requests to a page that takes none, and to one's own page", async () => {
+    const c = await creatorWithModel("NoRequests");
+    await publish(c.token, { role_id: c.modelId }).expect(200);
+    const fan = await visitor(t);
+    await grant(fan.userId, 50);
+    expect((await ask(fan.token, "NoRequests", "none-0001")).body.msg).toBe(M.noRequests);
+    const own = await creatorTakingRequests("OwnRequests");
+    await grant(own.userId, 50);
+    expect((await ask(own.token, "OwnRequests", "own-00001")).body.msg).toBe(M.ownPage);
+    expect(await balance(fan.userId)).toBe(50);
   });
 });

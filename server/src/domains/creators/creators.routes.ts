@@ -1,5 +1,5 @@
 import type { ApiRouter } from "../../http/api.ts";
-import { bindingBody, homeLinkInfoQuery, pageFields, publishBody } from "./creators.schema.ts";
+import { bindingBody, deliverBody, homeLinkInfoQuery, pageFields, publishBody, rateBody, requestBody, requestIdBody, requestsQuery } from "./creators.schema.ts";
 import type { CreatorsService } from "./creators.service.ts";
 
 export function creatorsRoutes(api: ApiRouter, creators: CreatorsService) {
@@ -18,5 +18,23 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService) {
   );
   api.post("/api/Subscribe/updatePage", { summary: "Edit the caller's page: bio and social links", tags, auth: "user", can: ["update", "CreatorPage"], body: pageFields }, ({ principal, body }) =>
     creators.update(principal.userId, body),
+  );
+
+  // premium custom requests (issue 16): the price is held from the fan until delivery, decline or expiry
+  api.post("/api/Subscribe/request", { summary: "A paid custom request to a creator; its price is held from the caller's balance", tags, auth: "user", can: ["create", "Subscription"], body: requestBody }, ({ principal, body }) =>
+    creators.request(principal.userId, body.home_link, body.text, body.idempotency_key),
+  );
+  api.get("/api/Subscribe/requests", { summary: "The caller's custom requests as a fan, or (`as=creator`) the requests to their page", tags, auth: "user", can: ["read", "User"], query: requestsQuery }, ({ principal, query }) =>
+    creators.requests(principal.userId, query.as),
+  );
+  api.post("/api/Subscribe/acceptRequest", { summary: "The creator accepts a pending request", tags, auth: "user", can: ["update", "CreatorPage"], body: requestIdBody }, ({ principal, body }) => creators.accept(principal.userId, body.id));
+  api.post("/api/Subscribe/declineRequest", { summary: "The creator declines a request; the fan gets the held credits back", tags, auth: "user", can: ["update", "CreatorPage"], body: requestIdBody }, ({ principal, body }) =>
+    creators.decline(principal.userId, body.id),
+  );
+  api.post("/api/Subscribe/deliverRequest", { summary: "The creator delivers one of their finished creations; the held credits go to the creator", tags, auth: "user", can: ["update", "CreatorPage"], body: deliverBody }, ({ principal, body }) =>
+    creators.deliver(principal.userId, body.id, body.task_id),
+  );
+  api.post("/api/Subscribe/rateRequest", { summary: "The fan rates a delivery (`satisfied` 1 or 0), once", tags, auth: "user", can: ["create", "Subscription"], body: rateBody }, ({ principal, body }) =>
+    creators.rate(principal.userId, body.id, body.satisfied === 1),
   );
 }

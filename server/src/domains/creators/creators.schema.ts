@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CREATOR_BIO_MAX, CREATOR_MESSAGES as M, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+import { CREATOR_BIO_MAX, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
 
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 
@@ -19,9 +19,22 @@ const socialLinks = z
 export const pageFields = z.object({
   bio: z.preprocess(trimmed, z.string().max(CREATOR_BIO_MAX, `The bio can be at most ${CREATOR_BIO_MAX} characters`)).optional(),
   social_links: socialLinks.optional(),
+  /** credits per custom request; null stops taking requests */
+  request_price: z.coerce.number().int().min(1).max(REQUEST_PRICE_MAX).nullable().optional(),
 });
 
 /** Publishing a page for one of the caller's finished character models: its home link becomes the page's. */
 export const publishBody = pageFields.extend({ role_id: z.coerce.number().int().positive() });
 
 export type PageFields = z.infer<typeof pageFields>;
+
+export const requestBody = z.object({
+  home_link: z.preprocess(trimmed, z.string().min(1, M.noDomainInformation).max(100)),
+  text: z.preprocess(trimmed, z.string().min(1, "Please describe your request").max(CUSTOM_REQUEST_TEXT_MAX, `A request can be at most ${CUSTOM_REQUEST_TEXT_MAX} characters`)),
+  /** one per tap: a retried or double-clicked request is held once */
+  idempotency_key: z.string().min(8).max(100),
+});
+export const requestIdBody = z.object({ id: z.coerce.number().int().positive() });
+export const deliverBody = requestIdBody.extend({ task_id: z.coerce.number().int().positive() });
+export const rateBody = requestIdBody.extend({ satisfied: z.coerce.number().int().min(0).max(1) });
+export const requestsQuery = z.object({ as: z.enum(["fan", "creator"]).default("fan") });

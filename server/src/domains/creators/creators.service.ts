@@ -1,8 +1,9 @@
-import type { CreatorPage } from "../../db/generated/client.ts";
+import type { CreatorPage, CustomRequest } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE } from "../../contract/creators.ts";
+import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE, type CustomRequestStatus } from "../../contract/creators.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { HttpError } from "../../http/errors.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
 import type { ModeratedContent } from "../moderation/moderation.service.ts";
 import type { PageFields } from "./creators.schema.ts";
 
@@ -17,6 +18,12 @@ interface Deps {
   library(userId: number, q: { page: number; limit: number }): Promise<{ list: unknown[]; total: number }>;
   /** users owns roles: publishing the first page makes the account a creator (SPEC.md §6) */
   makeCreator(tx: Tx, userId: number): Promise<void>;
+  /** the ledger: a request's price is held from the fan, then released to the creator or returned, each once */
+  credits: Pick<CreditsService, "charge" | "refund" | "grant">;
+  /** generation owns creations: a delivery is one of the creator's own finished ones */
+  isFinishedCreation(userId: number, taskId: number): Promise<boolean>;
+  requestHours: number;
+  minRatings: number;
 }
 
 /** A page as a link finds it: case-insensitive, and only while it is up (a takedown or suspension hides it). */
@@ -32,13 +39,22 @@ const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ w
  * Creator home-link pages (issue 16): the public page, subscribe and unsubscribe, and the creator's own page. Owns
  * creator_pages and subscriptions.
  */
-export function createCreatorsService({ db, models, library, makeCreator }: Deps) {
+export function createCreatorsService({ db, models, library, makeCreator, credits, isFinishedCreation, requestHours, minRatings }: Deps) {
+  /** Satisfied share of rated deliveries; null until the page has `minRatings` ratings (one or two say little). */
+  async function satisfaction(pageId: number): Promise<number | null> {
+    const rated = await db.customRequest.groupBy({ by: ["satisfied"], where: { creatorPageId: pageId, status: "delivered", satisfied: { not: null } }, _count: true });
+    const total = rated.reduce((n, r) => n + r._count, 0);
+    if (total < minRatings) return null;
+    return Math.round(((rated.find((r) => r.satisfied)?._count ?? 0) / total) * 100);
+  }
+
   async function pageView(page: CreatorPage, viewerId: number | null) {
-    const [subscribers, subscribed, cover, items] = await Promise.all([
+    const [subscribers, subscribed, cover, items, satisfied] = await Promise.all([
       subscriberCount(db, page.id),
       viewerId === null ? false : db.subscription.count({ where: { creatorPageId: page.id, userId: viewerId, active: true } }).then((n) => n > 0),
       page.characterModelId ? models.coverFor(page.characterModelId) : null,
       library(page.userId, { page: 1, limit: LIBRARY_PAGE_SIZE }),
+      satisfaction(page.id),
     ]);
     return {
       home_link: page.homeLink,
@@ -51,7 +67,36 @@ export function createCreatorsService({ db, models, library, makeCreator }: Deps
       is_owner: viewerId === page.userId,
       library: items.list,
       library_total: items.total,
+      request_price: page.requestPrice,
+      satisfaction_rate: satisfied,
     };
+  }
+
+  function requestView(r: CustomRequest) {
+    return { id: r.id, text: r.text, price: r.price, status: r.status as CustomRequestStatus, delivered_task_id: r.deliveredTaskId, satisfied: r.satisfied, created_at: r.createdAt.toISOString(), expires_at: r.expiresAt.toISOString() };
+  }
+
+  /**
+   * Moves a request from one of `from` to `to` (a conditional update: of two racing answers one wins) and settles its
+   * money in the same transaction: declined or expired returns the hold to the fan, delivered releases it to the
+   * creator. Keys per request make a repeat a no-op in the ledger too. False when the request was not in `from`.
+   */
+  async function settle(tx: Tx, id: number, from: CustomRequestStatus[], to: CustomRequestStatus, taskId?: number): Promise<boolean> {
+    const moved = await tx.customRequest.updateMany({ where: { id, status: { in: from } }, data: { status: to, answeredAt: new Date(), ...(taskId ? { deliveredTaskId: taskId } : {}) } });
+    if (!moved.count) return false;
+    const r = await tx.customRequest.findUniqueOrThrow({ where: { id }, include: { creatorPage: { select: { userId: true } } } });
+    const reference = `custom_request:${id}`;
+    if (to === "declined" || to === "expired") await credits.refund({ userId: r.fanUserId, amount: r.price, reason: "custom_request_refund", idempotencyKey: `custom-request:${id}:return`, reference }, tx);
+    if (to === "delivered") await credits.grant({ userId: r.creatorPage.userId, amount: r.price, reason: "custom_request_earnings", idempotencyKey: `custom-request:${id}:release`, reference }, tx);
+    return true;
+  }
+
+  /** A creator's answer to one of their page's requests. */
+  async function answer(creatorId: number, id: number, from: CustomRequestStatus[], to: CustomRequestStatus, taskId?: number) {
+    const r = await db.customRequest.findFirst({ where: { id, creatorPage: { userId: creatorId } }, select: { id: true } });
+    if (!r) throw HttpError.notFound();
+    if (!(await db.$transaction((tx) => settle(tx, id, from, to, taskId)))) throw HttpError.conflict(M.requestNotOpen);
+    return requestView(await db.customRequest.findUniqueOrThrow({ where: { id } }));
   }
 
   const service = {
@@ -99,7 +144,7 @@ export function createCreatorsService({ db, models, library, makeCreator }: Deps
       await db.$transaction(async (tx) => {
         if (await tx.creatorPage.findUnique({ where: { userId }, select: { id: true } })) throw HttpError.conflict(M.hasPage);
         await tx.creatorPage.create({
-          data: { userId, characterModelId: model.id, homeLink: model.homeLink, title: model.name, bio: fields.bio ?? "", socialLinks: fields.social_links ?? [] },
+          data: { userId, characterModelId: model.id, homeLink: model.homeLink, title: model.name, bio: fields.bio ?? "", socialLinks: fields.social_links ?? [], requestPrice: fields.request_price ?? null },
         });
         await makeCreator(tx, userId);
       });
@@ -109,10 +154,73 @@ export function createCreatorsService({ db, models, library, makeCreator }: Deps
     async update(userId: number, fields: PageFields) {
       const changed = await db.creatorPage.updateMany({
         where: { userId },
-        data: { ...(fields.bio === undefined ? {} : { bio: fields.bio }), ...(fields.social_links === undefined ? {} : { socialLinks: fields.social_links }) },
+        data: {
+          ...(fields.bio === undefined ? {} : { bio: fields.bio }),
+          ...(fields.social_links === undefined ? {} : { socialLinks: fields.social_links }),
+          ...(fields.request_price === undefined ? {} : { requestPrice: fields.request_price }),
+        },
       });
       if (!changed.count) throw HttpError.notFound(M.noPage);
       return service.mine(userId);
+    },
+
+    /**
+     * A fan's paid custom request: the row and the hold of its price (a ledger charge keyed by the request) commit
+     * together, so a short balance leaves nothing behind; the fan's idempotency key makes a double tap one request.
+     */
+    async request(fanId: number, homeLink: string, text: string, idempotencyKey: string) {
+      const page = await pageByLink(db, homeLink);
+      if (!page) throw HttpError.notFound(M.domainNotFound);
+      if (page.userId === fanId) throw HttpError.badRequest(M.ownPage);
+      if (!page.requestPrice) throw HttpError.badRequest(M.noRequests);
+      const price = page.requestPrice;
+      const held = await db.$transaction(async (tx) => {
+        const created = await tx.$queryRaw<{ id: number }[]>`
+          INSERT INTO custom_requests (creator_page_id, fan_user_id, text, price, idempotency_key, expires_at)
+          VALUES (${page.id}, ${fanId}, ${text}, ${price}, ${idempotencyKey}, ${new Date(Date.now() + requestHours * 3600_000)})
+          ON CONFLICT (fan_user_id, idempotency_key) DO NOTHING RETURNING id`;
+        if (!created[0]) return tx.customRequest.findUniqueOrThrow({ where: { fanUserId_idempotencyKey: { fanUserId: fanId, idempotencyKey } } });
+        await credits.charge({ userId: fanId, amount: price, reason: "custom_request_hold", idempotencyKey: `custom-request:${created[0].id}:hold`, reference: `custom_request:${created[0].id}` }, tx);
+        return tx.customRequest.findUniqueOrThrow({ where: { id: created[0].id } });
+      });
+      return requestView(held);
+    },
+
+    /** The fan's requests, or the creator's incoming ones, newest first. */
+    async requests(userId: number, as: "fan" | "creator") {
+      const where = as === "fan" ? { fanUserId: userId } : { creatorPage: { userId } };
+      const rows = await db.customRequest.findMany({ where, orderBy: { id: "desc" }, take: 100, include: { creatorPage: { select: { homeLink: true, title: true } } } });
+      return { list: rows.map((r) => ({ ...requestView(r), home_link: r.creatorPage.homeLink, creator: r.creatorPage.title })) };
+    },
+
+    accept: (creatorId: number, id: number) => answer(creatorId, id, ["pending"], "accepted"),
+    decline: (creatorId: number, id: number) => answer(creatorId, id, ["pending", "accepted"], "declined"),
+
+    /** Delivery of one of the creator's own finished creations releases the held price to the creator, once. */
+    async deliver(creatorId: number, id: number, taskId: number) {
+      if (!(await isFinishedCreation(creatorId, taskId))) throw HttpError.badRequest(M.deliveryNotYours);
+      return answer(creatorId, id, ["accepted"], "delivered", taskId);
+    },
+
+    /** The fan rates a delivery once: satisfied or not (the page's satisfaction rate). */
+    async rate(fanId: number, id: number, satisfied: boolean) {
+      const rated = await db.customRequest.updateMany({ where: { id, fanUserId: fanId, status: "delivered", satisfied: null }, data: { satisfied, ratedAt: new Date() } });
+      if (!rated.count) throw HttpError.conflict(M.requestNotOpen);
+      return requestView(await db.customRequest.findUniqueOrThrow({ where: { id } }));
+    },
+
+    /**
+     * Requests left unanswered past their time return to the fan. Each moves from open to expired in the transaction
+     * that refunds it, conditionally, so a sweep running twice (or on two instances) refunds once.
+     */
+    async expireRequests(now = new Date()): Promise<number> {
+      const due = await db.customRequest.findMany({ where: { status: { in: ["pending", "accepted"] }, expiresAt: { lte: now } }, select: { id: true }, take: 500 });
+      let expired = 0;
+      for (const { id } of due) {
+        const moved = await db.$transaction((tx) => settle(tx, id, ["pending", "accepted"], "expired"));
+        if (moved) expired++;
+      }
+      return expired;
     },
 
     /**

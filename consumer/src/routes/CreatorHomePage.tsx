@@ -1,0 +1,144 @@
+import { useEffect, useState } from "react";
+import Alert from "@mui/material/Alert";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import LinearProgress from "@mui/material/LinearProgress";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { socialNetworkOf } from "../../../server/src/contract/creators.ts";
+import { homeLinkProblem } from "../../../server/src/contract/home-link.ts";
+import { dialogs } from "../dialogs/dialog-store.ts";
+import type { ApiError } from "../lib/api-client.ts";
+import { creatorsApi, type CreatorPageView } from "../features/creators/creators.api.ts";
+import { useSession } from "../features/session/session.ts";
+import { translateMessage } from "../i18n/index.ts";
+import { MessagePage } from "./MessagePage.tsx";
+import { Component as NotFound } from "./NotFoundPage.tsx";
+
+/** The creator's own edit form: bio and social links (one per line). */
+function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void }) {
+  const { t } = useTranslation();
+  const [bio, setBio] = useState(page.bio);
+  const [links, setLinks] = useState(page.social_links.join("\n"));
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  async function save() {
+    setStatus(null);
+    try {
+      onSaved(await creatorsApi.update({ bio, social_links: links.split("\n").map((l) => l.trim()).filter(Boolean) }));
+      setStatus({ ok: true, text: t("creators.saved") });
+    } catch (e) {
+      setStatus({ ok: false, text: translateMessage((e as Error).message) });
+    }
+  }
+  return (
+    <Box component="section" data-testid="creator-edit" sx={{ display: "grid", gap: 1.5, p: 2, border: 1, borderColor: "divider", borderRadius: 2 }}>
+      <Typography variant="h6" component="h2">{t("creators.editTitle")}</Typography>
+      <TextField label={t("creators.bio")} value={bio} onChange={(e) => setBio(e.target.value)} multiline minRows={3} slotProps={{ htmlInput: { maxLength: 500, "data-testid": "creator-bio" } }} />
+      <TextField label={t("creators.links")} helperText={t("creators.linksHelp")} value={links} onChange={(e) => setLinks(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { "data-testid": "creator-links" } }} />
+      {status && <Alert severity={status.ok ? "success" : "error"} data-testid="creator-edit-status">{status.text}</Alert>}
+      <Button variant="contained" onClick={() => void save()} data-testid="creator-save" sx={{ justifySelf: "start" }}>{t("creators.save")}</Button>
+    </Box>
+  );
+}
+
+/** SPEC.md §2 `/{dynamicPath}`: a creator's public home-link page (issue 16); a path no link could be is not found. */
+export function Component() {
+  const { homeLink = "" } = useParams();
+  return homeLinkProblem(homeLink) ? <NotFound /> : <CreatorHomePage homeLink={homeLink} />;
+}
+
+/** The page itself, with only real figures. */
+function CreatorHomePage({ homeLink }: { homeLink: string }) {
+  const { t } = useTranslation();
+  const { token } = useSession();
+  const [page, setPage] = useState<CreatorPageView | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setPage(null);
+    setMissing(null);
+    creatorsApi.page(homeLink).then(
+      (p) => live && setPage(p),
+      // the API client words every 404 alike; here it means SPEC.md §8 'Domain not found'
+      (e: ApiError) => live && setMissing(e.code === 404 ? t("msg.domainNotFound") : translateMessage(e.message)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [homeLink, token, t]);
+
+  useEffect(() => {
+    if (page) document.title = `${page.title} · Reverie`;
+  }, [page]);
+
+  if (missing) return <MessagePage mark="@" title={missing} body={t("creators.missingBody")} testId="creator-missing" />;
+  if (!page) return <LinearProgress />;
+
+  async function toggle() {
+    if (!page) return;
+    if (!token) return dialogs.open("login");
+    setBusy(true);
+    setNotice(null);
+    try {
+      const r = await creatorsApi.bind(page.home_link, !page.subscribed);
+      setPage({ ...page, subscribed: r.subscribed, subscriber_count: r.subscriber_count });
+      setNotice({ ok: true, text: t(r.subscribed ? "creators.subscribedDone" : "creators.unsubscribedDone") });
+    } catch (e) {
+      // SPEC.md §4: subscribe and unsubscribe each end in success or failure
+      setNotice({ ok: false, text: `${t(page.subscribed ? "msg.unsubscribeFailed" : "msg.subscribeFailed")}: ${translateMessage((e as Error).message)}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Box sx={{ maxWidth: 880, mx: "auto", px: 2, py: { xs: 3, md: 5 }, pb: 12, display: "grid", gap: 3 }} data-testid="creator-page">
+      <Box sx={{ display: "grid", gridTemplateColumns: "auto 1fr", gap: 2, alignItems: "center" }}>
+        <Avatar src={page.cover_url ?? undefined} alt="" sx={{ width: { xs: 88, md: 120 }, height: { xs: 88, md: 120 } }} />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="h4" component="h1" sx={{ fontSize: { xs: "1.6rem", md: "2.2rem" }, overflowWrap: "anywhere" }}>{page.title}</Typography>
+          <Typography color="text.secondary" noWrap>@{page.home_link}</Typography>
+          <Typography sx={{ mt: 0.5 }} data-testid="creator-subscribers">{t("creators.subscribers", { count: page.subscriber_count })}</Typography>
+        </Box>
+      </Box>
+      {!page.is_owner && (
+        <Button variant={page.subscribed ? "outlined" : "contained"} size="large" disabled={busy} onClick={() => void toggle()} data-testid="creator-subscribe" sx={{ justifySelf: "start" }}>
+          {t(page.subscribed ? "creators.unsubscribe" : "creators.subscribe")}
+        </Button>
+      )}
+      {notice && <Alert severity={notice.ok ? "success" : "error"} data-testid="creator-notice">{notice.text}</Alert>}
+      {page.bio && <Typography sx={{ whiteSpace: "pre-line", overflowWrap: "anywhere" }} data-testid="creator-bio-text">{page.bio}</Typography>}
+      {page.social_links.length > 0 && (
+        <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1 }}>
+          {page.social_links.map((url) => (
+            <Chip key={url} component="a" href={url} target="_blank" rel="noopener noreferrer nofollow" clickable label={socialNetworkOf(url) ?? url} />
+          ))}
+        </Box>
+      )}
+      {page.is_owner && <EditPage page={page} onSaved={setPage} />}
+      <Box component="section" sx={{ display: "grid", gap: 1.5 }}>
+        <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>
+        {page.library.length === 0 ? (
+          <Typography color="text.secondary" data-testid="creator-library-empty">{t(page.is_owner ? "creators.libraryEmptyOwner" : "creators.libraryEmpty")}</Typography>
+        ) : (
+          <Box data-testid="creator-library" sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", md: "repeat(4, 1fr)" }, gap: 1 }}>
+            {page.library.map((item) =>
+              item.video_url ? (
+                <Box key={item.id} component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={{ width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900" }} />
+              ) : (
+                <Box key={item.id} component="img" src={item.image_url ?? undefined} alt="" loading="lazy" sx={{ width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900" }} />
+              ),
+            )}
+          </Box>
+        )}
+      </Box>
+    </Box>
+  );
+}

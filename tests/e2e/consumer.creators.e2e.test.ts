@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { photo } from "../fixtures/media.ts";
+import { registeredUser, uploadImage } from "../training-utils.ts";
+import { screenshot } from "./browser.ts";
+import { appForThisFile, startAsGuest, type AppServer } from "./app-per-file.ts";
+import { newAppContext } from "./consumer-app.ts";
+
+const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
+
+/** A registered creator with a finished character model, signed in on a phone; answers the page and the creator. */
+async function creatorOnPhone(server: AppServer, browser: Browser, homeLink: string, language: (typeof LANGUAGES)[number] = "en") {
+  const who = await registeredUser(server);
+  const cover = await uploadImage(server, who.token, await photo(600, 800));
+  await server.db.characterModel.create({ data: { userId: who.userId, name: `Ayla ${homeLink}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" } });
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+  await context.addInitScript((token) => {
+    localStorage.setItem("reverie_token", token);
+    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
+  }, who.token);
+  return { who, context, page: await context.newPage() };
+}
+
+/** Nothing on the page is wider than a 360 px phone. */
+const overflows = (page: import("playwright-core").Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+/** Issue 16: the creator publishes a page from a finished model; a fan opens its link and subscribes. */
+describe("creator home-link pages in the browser", () => {
+  const app = appForThisFile();
+
+  it("creator journey: publish the page from the model list, edit it, and the bottom bar's HomeLink leads to it", async () => {
+    const { context, page } = await creatorOnPhone(app.server, app.browser, "AylaRose");
+    await page.goto(`${app.server.url}/training`);
+    await page.getByTestId("model-publish").click();
+    await page.waitForURL(/\/AylaRose$/);
+    await page.getByTestId("creator-edit").waitFor();
+    expect(await page.getByTestId("creator-subscribers").innerText()).toBe("0 subscribers");
+    await page.getByTestId("creator-bio").fill("Portraits and short films, new every week.");
+    await page.getByTestId("creator-links").fill("https://www.instagram.com/aylarose\nhttps://example.com/not-a-network");
+    await page.getByTestId("creator-save").click();
+    expect(await page.getByTestId("creator-edit-status").innerText()).toBe("Social links must be https addresses of a known network");
+    await page.getByTestId("creator-links").fill("https://www.instagram.com/aylarose");
+    await page.getByTestId("creator-save").click();
+    await expect.poll(() => page.getByTestId("creator-edit-status").innerText()).toBe("Saved");
+    expect(await overflows(page)).toBe(false);
+    await screenshot(page, "creator-own-page-360");
+    await page.goto(`${app.server.url}/function`);
+    await page.getByTestId("bottom-home").click();
+    await page.waitForURL(/\/AylaRose$/);
+    await context.close();
+  });
+
+  for (const language of LANGUAGES) {
+    it(`${language}: a fan opens the link, subscribes and unsubscribes; an unknown link says 'Domain not found'`, async () => {
+      const creator = await creatorOnPhone(app.server, app.browser, `Mira${language}`);
+      await creator.page.goto(`${app.server.url}/training`);
+      await creator.page.getByTestId("model-publish").click();
+      await creator.page.waitForURL(new RegExp(`/Mira${language}$`));
+      await creator.context.close();
+
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      // the link is case-insensitive
+      await page.goto(`${app.server.url}/mira${language}`);
+      await page.getByTestId("creator-page").waitFor();
+      await page.getByTestId("creator-subscribe").click();
+      await page.getByTestId("creator-notice").waitFor();
+      await expect.poll(() => page.getByTestId("creator-subscribers").innerText()).toMatch(/1/);
+      expect(await app.server.db.subscription.count({ where: { creatorPage: { homeLink: `Mira${language}` }, active: true } })).toBe(1);
+      expect(await overflows(page)).toBe(false);
+      await screenshot(page, `creator-page-fan-${language}-360`);
+      await page.getByTestId("creator-subscribe").click();
+      await expect.poll(() => page.getByTestId("creator-subscribers").innerText()).toMatch(/0/);
+
+      await page.goto(`${app.server.url}/nobody${language}`);
+      await page.getByTestId("creator-missing").waitFor();
+      if (language === "en") expect(await page.getByTestId("creator-missing").innerText()).toContain("Domain not found");
+      await screenshot(page, `creator-missing-${language}-360`);
+      await context.close();
+    });
+  }
+});
