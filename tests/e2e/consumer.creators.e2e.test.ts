@@ -50,6 +50,50 @@ describe("creator home-link pages in the browser", () => {
     await context.close();
   });
 
+  it("a custom request: the fan pays into escrow, the creator accepts and delivers, the fan rates it", async () => {
+    const creator = await creatorOnPhone(app.server, app.browser, "Nova");
+    // one shared creation in the creator's library (what a delivery hands over)
+    const key = `media/${creator.who.userId}/shared.jpg`;
+    await app.server.services.storage.put(key, await photo(600, 800), "image/jpeg");
+    const task = await app.server.db.generationTask.create({ data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key, isPublic: true } });
+    await creator.page.goto(`${app.server.url}/training`);
+    await creator.page.getByTestId("model-publish").click();
+    await creator.page.waitForURL(/\/Nova$/);
+    await creator.page.getByTestId("creator-request-price").fill("25");
+    await creator.page.getByTestId("creator-save").click();
+    await expect.poll(() => creator.page.getByTestId("creator-edit-status").innerText()).toBe("Saved");
+
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const fanPage = await context.newPage();
+    await startAsGuest(fanPage, app.server.url);
+    const fan = await app.server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+    await app.server.services.credits.grant({ userId: fan.id, amount: 40, reason: "test", idempotencyKey: `e2e:${fan.id}` });
+    await fanPage.goto(`${app.server.url}/Nova`);
+    await fanPage.getByTestId("request-text").fill("A portrait by the sea at golden hour");
+    await fanPage.getByTestId("request-send").click();
+    expect(await fanPage.getByTestId("request-status").innerText()).toBe("Request sent: 25 credits are held until delivery.");
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.id } })).points).toBe(15);
+    expect(await overflows(fanPage)).toBe(false);
+    await screenshot(fanPage, "creator-request-sent-360");
+
+    await creator.page.reload();
+    await creator.page.getByTestId("request-accept").click();
+    await creator.page.getByTestId("deliver-pick").click({ force: true });
+    await creator.page.getByRole("option").first().click();
+    await creator.page.getByTestId("request-deliver").click();
+    await expect.poll(() => creator.page.locator("[data-testid=request-row]").first().getAttribute("data-status")).toBe("delivered");
+    await screenshot(creator.page, "creator-requests-delivered-360");
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: creator.who.userId } })).points).toBe(25);
+    expect((await app.server.db.customRequest.findFirstOrThrow({ where: { fanUserId: fan.id } })).deliveredTaskId).toBe(task.id);
+
+    await fanPage.reload();
+    await fanPage.getByTestId("rate-satisfied").click();
+    await expect.poll(() => app.server.db.customRequest.findFirstOrThrow({ where: { fanUserId: fan.id } }).then((r) => r.satisfied)).toBe(true);
+    await creator.context.close();
+    await context.close();
+  });
+
   for (const language of LANGUAGES) {
     it(`${language}: a fan opens the link, subscribes and unsubscribes; an unknown link says 'Domain not found'`, async () => {
       const creator = await creatorOnPhone(app.server, app.browser, `Mira${language}`);

@@ -14,6 +14,7 @@ import { homeLinkProblem } from "../../../server/src/contract/home-link.ts";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import type { ApiError } from "../lib/api-client.ts";
 import { creatorsApi, type CreatorPageView } from "../features/creators/creators.api.ts";
+import { CreatorRequests, FanRequests } from "../features/creators/CustomRequests.tsx";
 import { useSession } from "../features/session/session.ts";
 import { translateMessage } from "../i18n/index.ts";
 import { MessagePage } from "./MessagePage.tsx";
@@ -24,11 +25,12 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
   const { t } = useTranslation();
   const [bio, setBio] = useState(page.bio);
   const [links, setLinks] = useState(page.social_links.join("\n"));
+  const [price, setPrice] = useState(page.request_price ? String(page.request_price) : "");
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   async function save() {
     setStatus(null);
     try {
-      onSaved(await creatorsApi.update({ bio, social_links: links.split("\n").map((l) => l.trim()).filter(Boolean) }));
+      onSaved(await creatorsApi.update({ bio, social_links: links.split("\n").map((l) => l.trim()).filter(Boolean), request_price: price.trim() ? Number(price) : null }));
       setStatus({ ok: true, text: t("creators.saved") });
     } catch (e) {
       setStatus({ ok: false, text: translateMessage((e as Error).message) });
@@ -39,6 +41,7 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
       <Typography variant="h6" component="h2">{t("creators.editTitle")}</Typography>
       <TextField label={t("creators.bio")} value={bio} onChange={(e) => setBio(e.target.value)} multiline minRows={3} slotProps={{ htmlInput: { maxLength: 500, "data-testid": "creator-bio" } }} />
       <TextField label={t("creators.links")} helperText={t("creators.linksHelp")} value={links} onChange={(e) => setLinks(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { "data-testid": "creator-links" } }} />
+      <TextField label={t("creators.requestPrice")} helperText={t("creators.requestPriceHelp")} value={price} onChange={(e) => setPrice(e.target.value.replace(/\D/g, ""))} slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-request-price" } }} />
       {status && <Alert severity={status.ok ? "success" : "error"} data-testid="creator-edit-status">{status.text}</Alert>}
       <Button variant="contained" onClick={() => void save()} data-testid="creator-save" sx={{ justifySelf: "start" }}>{t("creators.save")}</Button>
     </Box>
@@ -106,6 +109,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
           <Typography variant="h4" component="h1" sx={{ fontSize: { xs: "1.6rem", md: "2.2rem" }, overflowWrap: "anywhere" }}>{page.title}</Typography>
           <Typography color="text.secondary" noWrap>@{page.home_link}</Typography>
           <Typography sx={{ mt: 0.5 }} data-testid="creator-subscribers">{t("creators.subscribers", { count: page.subscriber_count })}</Typography>
+          {page.satisfaction_rate !== null && <Typography variant="body2" color="text.secondary" data-testid="creator-satisfaction">{t("creators.satisfaction", { rate: page.satisfaction_rate })}</Typography>}
         </Box>
       </Box>
       {!page.is_owner && (
@@ -123,6 +127,8 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
         </Box>
       )}
       {page.is_owner && <EditPage page={page} onSaved={setPage} />}
+      {page.is_owner && <CreatorRequests page={page} />}
+      {!page.is_owner && page.request_price !== null && <FanRequests page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} />}
       <Box component="section" sx={{ display: "grid", gap: 1.5 }}>
         <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>
         {page.library.length === 0 ? (
