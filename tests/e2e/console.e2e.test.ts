@@ -336,8 +336,9 @@ describe("operator console in Chromium", () => {
       // every list has seeded rows; the loading bar is gone once they render. The engine status page is no list, and
       // with no chat back end configured here that page says how to set one.
       const ready =
-        resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : resource === "transparency" ? "[data-card='time-to-action']" : UNSEEDED.includes(resource) ? ".RaDatagrid-table tbody tr, .RaEmpty-message, .RaList-content:has-text(\"No results\")" : ".RaDatagrid-table tbody tr";
+        resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : resource === "transparency" ? "[data-card='time-to-action']" : UNSEEDED.includes(resource) ? ".RaList-main, .RaEmpty-message" : ".RaDatagrid-table tbody tr";
       await page.waitForSelector(ready, { timeout: 15_000 });
+      if (UNSEEDED.includes(resource)) await page.waitForLoadState("networkidle");
       await screenshot(page, `console-list-${resource}`);
     }
     // the same console in Russian: every label is a translation key

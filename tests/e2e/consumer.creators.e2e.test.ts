@@ -74,6 +74,7 @@ describe("creator home-link pages in the browser", () => {
     await fanPage.getByTestId("request-send").click();
     expect(await fanPage.getByTestId("request-status").innerText()).toBe("Request sent: 25 credits are held until delivery.");
     expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.id } })).points).toBe(15);
+    await expect.poll(() => fanPage.getByTestId("balance").getAttribute("data-points")).toBe("15");
     expect(await overflows(fanPage)).toBe(false);
     await screenshot(fanPage, "creator-request-sent-360");
 

@@ -9,6 +9,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { CUSTOM_REQUEST_TEXT_MAX } from "../../../../server/src/contract/creators.ts";
 import { translateMessage } from "../../i18n/index.ts";
+import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView, type CustomRequestView } from "./creators.api.ts";
 
 const newKey = () => crypto.randomUUID();
@@ -48,6 +49,7 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
       setKey(newKey());
       setStatus({ ok: true, text: t("creators.requestSent", { count: page.request_price ?? 0 }) });
       load();
+      void session.refreshBalance();
     } catch (e) {
       setStatus({ ok: false, text: translateMessage((e as Error).message) });
     }
@@ -98,6 +100,8 @@ export function CreatorRequests({ page }: { page: CreatorPageView }) {
     try {
       await action();
       await load();
+      // a delivery adds the request's price to the creator's balance
+      void session.refreshBalance();
     } catch (e) {
       setError(translateMessage((e as Error).message));
     }
