@@ -152,6 +152,38 @@ describe("consumer app: the model-training wizard on a phone", () => {
     await page.getByTestId("model-list").screenshot({ path: path.resolve("tests/output/screenshots/training-7-model-list-360.png") });
   }, 300_000);
 
+  it("the creators offer the ready model: a role video and images sent with its role_id, the likeness applied", async () => {
+    const model = await server.db.characterModel.findFirstOrThrow({ where: { status: "success" } });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${server.url}/creationStudio`);
+    const picker = page.getByTestId("model-picker");
+    await picker.getByTestId("model-choice").first().waitFor();
+    expect(await picker.getByTestId("model-choice").count()).toBe(1);
+    expect(await picker.getByTestId("model-choice-none").getAttribute("data-selected")).toBe("1");
+    await picker.getByTestId("model-choice").click();
+    expect(await page.getByTestId("model-cover-note").innerText()).toContain("Anna");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.getByTestId("open-templates").click();
+    await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
+    await page.getByTestId("template-chooser").waitFor({ state: "detached" });
+    await pageShot(page, "training-8-video-picker-360");
+    await page.getByTestId("generate").click();
+    await page.waitForURL(/task=\d+/);
+    const video = await server.db.generationTask.findUniqueOrThrow({ where: { id: Number(new URL(page.url()).searchParams.get("task")) } });
+    expect(video.mode).toBe("role_video");
+    expect(video.input).toMatchObject({ sources: { role_id: model.id }, lora: { modelId: model.id, triggerWord: model.triggerWord } });
+
+    await page.goto(`${server.url}/creationStudio?tab=images`);
+    await page.getByTestId("model-picker").getByTestId("model-choice").click();
+    await page.getByTestId("prompt").fill("on a beach at sunset");
+    await pageShot(page, "training-9-image-picker-360");
+    await page.getByTestId("generate-images").click();
+    await page.waitForURL(/task=\d+/);
+    const image = await server.db.generationTask.findUniqueOrThrow({ where: { id: Number(new URL(page.url()).searchParams.get("task")) } });
+    expect(image.mode).toBe("text_to_image");
+    expect(image.input).toMatchObject({ prompt: "on a beach at sunset", sources: { role_id: model.id }, lora: { modelId: model.id } });
+  }, 120_000);
+
   it.each(["ja", "ko", "ru"] as const)("the first step fits a 360 px phone in %s", async (language) => {
     const ctx = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 740 } });
     const token = await page.evaluate(() => localStorage.getItem("reverie_token"));
@@ -163,6 +195,11 @@ describe("consumer app: the model-training wizard on a phone", () => {
       expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       const { screenshot } = await import("./browser.ts");
       await screenshot(p, `training-setup-${language}-360`);
+      await p.goto(`${server.url}/creationStudio`);
+      await p.getByTestId("model-picker").getByTestId("model-choice").click();
+      await p.getByTestId("model-cover-note").waitFor();
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await screenshot(p, `training-video-picker-${language}-360`);
     } finally {
       await ctx.close();
     }
