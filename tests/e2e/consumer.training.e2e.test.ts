@@ -101,7 +101,10 @@ describe("consumer app: the model-training wizard on a phone", () => {
       await fs.writeFile(p, await sharp(b).jpeg().toBuffer());
       return p;
     }));
-    await page.getByTestId("cover-input").setInputFiles(paths[3]);
+    // a cover of someone else: refused once the selfie is there to compare with, then replaced
+    const stranger = path.join(dir, "stranger.jpg");
+    await fs.writeFile(stranger, await face("stock-emotions-b-5"));
+    await page.getByTestId("cover-input").setInputFiles(stranger);
     await page.getByTestId("cover-preview").waitFor();
     await pageShot(page, "training-1-setup-360");
     await page.getByTestId("setup-next").click();
@@ -115,6 +118,13 @@ describe("consumer app: the model-training wizard on a phone", () => {
     await page.getByTestId("selfie-capture").click();
     await page.getByTestId("selfie-done").waitFor({ timeout: 60_000 });
     await page.getByTestId("selfie-next").click();
+    await page.getByTestId("setup-step").waitFor();
+    expect(await page.getByTestId("training-error").innerText()).toBe("The cover photo must show you alone, like the training photos: This photo shows someone other than you");
+    await pageShot(page, "training-2b-cover-refused-360");
+    const refusedCover = await page.getByTestId("cover-preview").getAttribute("src");
+    await page.getByTestId("cover-input").setInputFiles(paths[3]);
+    await page.waitForFunction((old) => document.querySelector("[data-testid=cover-preview]")?.getAttribute("src") !== old, refusedCover, { timeout: 30_000 });
+    await page.getByTestId("setup-next").click();
 
     const group = path.join(dir, "group.jpg");
     await fs.writeFile(group, await face("group-1"));

@@ -5,6 +5,8 @@ import { freePort } from "../../../../tests/net-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
 import { balanceOf, face, personAPhotos, registeredUser, selfieFrames, trainingSet, uploadImage } from "../../../../tests/training-utils.ts";
+import { screenReplay } from "../../../../tests/fixtures/replay.ts";
+import { LIVENESS_MIN_SCORE } from "./consent.ts";
 import { PHOTO_VERDICT_MESSAGES, TRAINING_MESSAGES } from "../../contract/training.ts";
 
 /** Face checks on real photos (tests/fixtures/faces/SOURCES.md), the review queue and the consent record. */
@@ -81,6 +83,18 @@ describe("face checks on real photos", () => {
     expect(swapped.body.msg).toBe(TRAINING_MESSAGES.livenessFailed);
   }, 60_000);
 
+  it("a selfie replayed from a screen is refused by the liveness model, though the head turns; the same shots live pass", async () => {
+    const url = (b: Buffer) => `data:image/jpeg;base64,${b.toString("base64")}`;
+    const [front, turned] = await Promise.all([face("stock-emotions-a-7"), face("stock-emotions-a-2")]);
+    const replayed = await s.http.post("/api/Training/selfie").set("token", user.token).send({ frames: [url(await screenReplay(front)), url(await screenReplay(turned))] }).expect(400);
+    expect(replayed.body.msg).toBe(TRAINING_MESSAGES.livenessFailed);
+    const live = await s.http.post("/api/Training/selfie").set("token", user.token).send({ frames: [url(front), url(turned)] });
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    const record = JSON.parse((await s.services.storage.get(`u/${user.userId}/consent/${live.body.data.selfie_id}/selfie.json`)).toString("utf8"));
+    expect(record.live.every((x: number) => x >= LIVENESS_MIN_SCORE)).toBe(true);
+    expect(record.real).toHaveLength(2);
+  }, 60_000);
+
   it("submit refuses a set with someone else in it, photo by photo, and charges nothing", async () => {
     const before = await balanceOf(s, user.userId);
     const other = await uploadImage(s, user.token, await face("stock-emotions-b-5"));
@@ -89,6 +103,19 @@ describe("face checks on real photos", () => {
     const refused = res.body.data.photos.filter((p: any) => p.verdict !== "ok");
     expect(refused).toEqual([expect.objectContaining({ upload_id: other, verdict: "other_person", message: PHOTO_VERDICT_MESSAGES.other_person })]);
     expect(await balanceOf(s, user.userId)).toBe(before);
+  }, 60_000);
+
+  it("the cover photo is face-checked like the training photos: someone else, a group or no face is refused before any charge", async () => {
+    const before = await balanceOf(s, user.userId);
+    for (const [name, verdict] of [["stock-emotions-b-5", "other_person"], ["group-1", "several_faces"], ["background", "no_face"]] as const) {
+      const cover_id = await uploadImage(s, user.token, await face(name));
+      const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Me", home_link: `cov${n++}`, ...set, cover_id }).expect(400);
+      expect(res.body.msg).toBe(TRAINING_MESSAGES.coverRefused);
+      expect(res.body.data.cover).toMatchObject({ upload_id: cover_id, verdict, message: PHOTO_VERDICT_MESSAGES[verdict] });
+      expect(res.body.data.cover.box).toBeUndefined();
+    }
+    expect(await balanceOf(s, user.userId)).toBe(before);
+    expect(await s.db.characterModel.count({ where: { homeLink: { startsWith: "cov" } } })).toBe(0);
   }, 60_000);
 
   it("near-duplicate photos are refused before any charge (dHash), each marked on its own", async () => {

@@ -38,6 +38,8 @@ export interface TrainingDeps {
   audit: AuditService;
 }
 
+/** A check as the caller sees it: the face box is ours (dataset crops), not the caller's business. */
+const withoutBox = ({ box: _box, ...check }: PhotoCheck) => check;
 const isUniqueViolation = (err: unknown) => typeof err === "object" && err !== null && ((err as { code?: string }).code === "P2002" || /23505|unique/i.test(String((err as Error).message)));
 
 /** A trigger word no prompt would contain by chance: "rv" and eight letters. */
@@ -221,8 +223,11 @@ export function createTrainingService(d: TrainingDeps) {
         if (existing) return view(existing);
       }
       if (!(await this.homeLinkFree(b.home_link))) throw HttpError.conflict(HOME_LINK_MESSAGES.taken);
-      await uploads.own(userId, b.cover_id!, "image");
+      const coverUpload = await uploads.own(userId, b.cover_id!, "image");
       const selfie = await consent.selfie(userId, b.selfie_id);
+      // the cover is the picture a role video starts from (generation's role()), so it must be the consented face too
+      const cover = await consent.checkPhoto(selfie, b.cover_id!, () => storage.get(coverUpload.storageKey));
+      if (cover.verdict !== "ok") throw new HttpError(400, M.coverRefused, { cover: withoutBox(cover) });
       const checks: PhotoCheck[] = [];
       const seen: bigint[] = [];
       for (const id of b.photo_ids) {
@@ -234,8 +239,8 @@ export function createTrainingService(d: TrainingDeps) {
         seen.push(hash);
         checks.push(duplicate && check.verdict === "ok" ? { ...check, verdict: "duplicate", message: PHOTO_VERDICT_MESSAGES.duplicate } : check);
       }
-      if (checks.some((c) => c.verdict !== "ok")) throw new HttpError(400, M.photosRefused, { photos: checks.map(({ box: _box, ...c }) => c) });
-      const ages = [...checks.map((c) => c.age), ...selfie.ages].filter((a): a is number => typeof a === "number");
+      if (checks.some((c) => c.verdict !== "ok")) throw new HttpError(400, M.photosRefused, { photos: checks.map(withoutBox) });
+      const ages = [...checks.map((c) => c.age), cover.age, ...selfie.ages].filter((a): a is number => typeof a === "number");
       const minAge = ages.length ? Math.min(...ages) : null;
       const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE;
       let model: CharacterModel;
