@@ -24,6 +24,8 @@ beforeAll(async () => {
     FAL_QUEUE_URL: fake.url,
     FAL_JWKS_URL: fake.jwksUrl,
     TRAINING_REVIEW_AGE: "18",
+    // the fixture person's photos match her selfie at 0.37-0.75: no hold for weak matches here (decision 171)
+    TRAINING_FACE_REVIEW: "0.36",
     TRAINING_POLL_SECONDS: "3600",
   });
   user = await registeredUser(s, 100);
@@ -67,6 +69,18 @@ describe("fal queue trainer", () => {
     expect((await model(id)).artifactKey).toBe(m.artifactKey);
     expect(await balanceOf(s, user.userId)).toBe(before - 5);
   }, 120_000);
+
+  it("a signed delivery whose result fal could not serialise (payload null, payload_error) reads the result from the queue", async () => {
+    const { id, r } = await started();
+    fake.succeed(r.id);
+    const d = fake.delivery(r.id, { unserialisable: true });
+    expect(JSON.parse(d.body)).toMatchObject({ status: "OK", payload: null, payload_error: expect.any(String) });
+    expect((await fake.deliver(d, webhookUrl())).status).toBe(200);
+    const m = await model(id);
+    expect(m.status).toBe("success");
+    expect(checkSafetensors(await s.services.storage.get(m.artifactKey!), 1e9).tensors).toBe(2);
+    expect((await ledger(id)).map((e) => e.delta)).toEqual([-5]);
+  }, 60_000);
 
   it("refuses webhooks signed by another key, stale ones and ones naming another request", async () => {
     const { id, r } = await started();
