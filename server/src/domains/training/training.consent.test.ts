@@ -185,4 +185,26 @@ describe("review queue and consent record", () => {
     const list = (await s.http.get("/api/Generation/getLoraCharacterList").set("token", user.token).expect(200)).body.data.list;
     expect(list.map((x: any) => x.id)).not.toContain(res.body.data.id);
   }, 60_000);
+
+  it("a set whose weakest face match is below TRAINING_FACE_REVIEW waits for a moderator, however old everyone looks", async () => {
+    const { TRAINING_REVIEW_AGE, TRAINING_FACE_REVIEW } = s.config;
+    s.config.TRAINING_REVIEW_AGE = 18;
+    try {
+      // person A's photos match her selfie at 0.37-0.75: under the default 0.6, so a person looks at them
+      const held = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Weak", home_link: `weak${n++}`, ...set }).expect(200);
+      expect(held.body.data.status).toBe("review");
+      // the same set with the band off goes straight to the trainer: the hold came from the face match alone
+      s.config.TRAINING_FACE_REVIEW = s.config.TRAINING_FACE_MATCH;
+      const sent = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Sent", home_link: `sent${n++}`, ...set }).expect(200);
+      expect(sent.body.data.status).toBe("doing");
+      // a stranger (person-lexi) clears the per-photo 0.36 against A's selfie: the band is what stops her set
+      s.config.TRAINING_FACE_REVIEW = TRAINING_FACE_REVIEW;
+      const lexi = await uploadImage(s, user.token, await face("person-lexi"));
+      expect((await s.http.post("/api/Training/checkPhoto").set("token", user.token).send({ selfie_id: set.selfie_id, upload_id: lexi }).expect(200)).body.data).toMatchObject({ verdict: "ok" });
+      const mixed = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Mixed", home_link: `lexi${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 9), lexi] }).expect(200);
+      expect(mixed.body.data.status).toBe("review");
+    } finally {
+      Object.assign(s.config, { TRAINING_REVIEW_AGE, TRAINING_FACE_REVIEW });
+    }
+  }, 60_000);
 });

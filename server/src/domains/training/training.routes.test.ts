@@ -31,6 +31,8 @@ beforeAll(async () => {
     REPLICATE_WEBHOOK_SECRET: SECRET,
     // the fixture person looks 22-24: below the default the sets would wait for review (tested on its own below)
     TRAINING_REVIEW_AGE: "18",
+    // the fixture person's photos match her selfie at 0.37-0.75: no hold for weak matches here (decision 171)
+    TRAINING_FACE_REVIEW: "0.36",
     TRAINING_POLL_SECONDS: "3600",
   });
   user = await registeredUser(s, 100);

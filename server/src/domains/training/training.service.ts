@@ -242,7 +242,9 @@ export function createTrainingService(d: TrainingDeps) {
       if (checks.some((c) => c.verdict !== "ok")) throw new HttpError(400, M.photosRefused, { photos: checks.map(withoutBox) });
       const ages = [...checks.map((c) => c.age), cover.age, ...selfie.ages].filter((a): a is number => typeof a === "number");
       const minAge = ages.length ? Math.min(...ages) : null;
-      const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE;
+      // Human's descriptor cannot tell everyone apart (decision 171): a weak match waits for a person, like a young face
+      const weakestMatch = Math.min(...checks.map((c) => c.similarity ?? 0), cover.similarity ?? 0);
+      const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE || weakestMatch < config.TRAINING_FACE_REVIEW;
       let model: CharacterModel;
       try {
         model = await db.$transaction(async (tx) => {
