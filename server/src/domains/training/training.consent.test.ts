@@ -1,10 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fetchMedia } from "../../../../tests/db-utils.ts";
 import { startFakeReplicate, type FakeReplicate } from "../../../../tests/fixtures/fake-replicate.ts";
-import { freePort } from "../../../../tests/net-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
-import { balanceOf, face, personAPhotos, registeredUser, selfieFrames, trainingSet, uploadImage } from "../../../../tests/training-utils.ts";
+import { balanceOf, face, personAPhotos, registeredUser, replicateEnv, selfieFrames, startTrainingServer, trainingSet, uploadImage } from "../../../../tests/training-utils.ts";
 import { screenReplay } from "../../../../tests/fixtures/replay.ts";
 import { LIVENESS_MIN_SCORE } from "./consent.ts";
 import { PHOTO_VERDICT_MESSAGES, TRAINING_MESSAGES } from "../../contract/training.ts";
@@ -13,26 +11,15 @@ import { PHOTO_VERDICT_MESSAGES, TRAINING_MESSAGES } from "../../contract/traini
 const TOKEN = "r8_consent_token";
 const SECRET = `whsec_${Buffer.from("consent-test-signing-key-000000").toString("base64")}`;
 let fake: FakeReplicate;
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: Awaited<ReturnType<typeof startTrainingServer>>;
 let user: { token: string; userId: number };
 let set: { cover_id: number; photo_ids: number[]; selfie_id: string };
 let n = 0;
 
 beforeAll(async () => {
   fake = await startFakeReplicate({ token: TOKEN, webhookSecret: SECRET });
-  const port = await freePort();
-  s = await startTestServer({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    TRAINER: "replicate",
-    REPLICATE_API_TOKEN: TOKEN,
-    REPLICATE_API_URL: fake.url,
-    REPLICATE_TRAINER: "ostris/flux-dev-lora-trainer:4ffd32160efd92e956d39c5338a9b8fbafca58e03f791f6d8011f3e20e8ea6fa",
-    REPLICATE_DESTINATION: "reverie/character-models",
-    REPLICATE_WEBHOOK_SECRET: SECRET,
-    TRAINING_POLL_SECONDS: "3600",
-    // default TRAINING_REVIEW_AGE (25): the fixture person looks 22-24, so every set here waits for review
-  });
+  // the default TRAINING_REVIEW_AGE (25) and TRAINING_FACE_REVIEW: every set of the fixture person waits for review
+  s = await startTrainingServer(replicateEnv(fake, TOKEN, SECRET));
   user = await registeredUser(s, 100);
   set = await trainingSet(s, user.token, await personAPhotos());
 }, 180_000);

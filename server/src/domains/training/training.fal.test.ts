@@ -1,33 +1,19 @@
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeFal, type FakeFal } from "../../../../tests/fixtures/fake-fal.ts";
-import { freePort } from "../../../../tests/net-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
-import { balanceOf, personAPhotos, registeredUser, trainingSet } from "../../../../tests/training-utils.ts";
+import { balanceOf, falEnv, personAPhotos, registeredUser, startTrainingServer, TRAIN_WITHOUT_REVIEW, trainingSet } from "../../../../tests/training-utils.ts";
 import { checkSafetensors } from "./weights.ts";
 
 const KEY = "fal-key-id:fal-key-secret";
 let fake: FakeFal;
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: Awaited<ReturnType<typeof startTrainingServer>>;
 let user: { token: string; userId: number };
 let set: { cover_id: number; photo_ids: number[]; selfie_id: string };
 let n = 0;
 
 beforeAll(async () => {
   fake = await startFakeFal({ key: KEY });
-  const port = await freePort();
-  s = await startTestServer({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    TRAINER: "fal",
-    FAL_KEY: KEY,
-    FAL_QUEUE_URL: fake.url,
-    FAL_JWKS_URL: fake.jwksUrl,
-    TRAINING_REVIEW_AGE: "18",
-    // the fixture person's photos match her selfie at 0.37-0.75: no hold for weak matches here (decision 171)
-    TRAINING_FACE_REVIEW: "0.36",
-    TRAINING_POLL_SECONDS: "3600",
-  });
+  s = await startTrainingServer({ ...falEnv(fake, KEY), ...TRAIN_WITHOUT_REVIEW });
   user = await registeredUser(s, 100);
   set = await trainingSet(s, user.token, await personAPhotos());
 }, 180_000);
