@@ -260,8 +260,10 @@ export const configSchema = z.object({
   TRAINING_REVIEW_AGE: z.coerce.number().min(18).max(80).default(25),
   /** An uploaded photo or video frame with a face whose apparent age is under this is held for review (issue 19, docs/decisions/140). */
   SCREENING_REVIEW_AGE: z.coerce.number().min(18).max(80).default(25),
-  /** How alike (0-1, Human's descriptor similarity) a photo's face must be to the selfie (measured: same person 0.38-0.46, others ≤ 0.32; docs/decisions/092). */
+  /** How alike (0-1, Human's descriptor similarity) a photo's face must be to the selfie; a filter for mistakes, not proof (docs/decisions/171). */
   TRAINING_FACE_MATCH: z.coerce.number().min(0.2).max(0.95).default(0.36),
+  /** A set with any photo less alike than this waits for a moderator: strangers were measured up to 0.69 (docs/decisions/171). */
+  TRAINING_FACE_REVIEW: z.coerce.number().min(0.2).max(0.95).default(0.6),
   /** Days the consent record (selfie frames and face checks) is kept after the model ends. */
   CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   REPLICATE_API_TOKEN: z.string().optional(),

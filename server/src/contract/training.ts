@@ -34,6 +34,7 @@ export const TRAINING_MESSAGES = {
   livenessFailed: "Please turn your head slowly as asked and take the selfie again",
   selfieNoFace: "We could not see exactly one face in your selfie, please take it again",
   photosRefused: "Some photos cannot be used, please replace them",
+  coverRefused: "The cover photo must show you alone, like the training photos",
   notReady: "This model is not ready yet",
   notUsable: "This model can no longer be used",
   notCancellable: "This training can no longer be cancelled",

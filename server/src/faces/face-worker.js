@@ -36,8 +36,9 @@ const human = new Human({
     iris: { enabled: false },
     description: { enabled: true },
     emotion: { enabled: false },
-    antispoof: { enabled: false },
-    liveness: { enabled: false },
+    // the consent selfie's replay checks (decision 170): both ship in Human's models folder; enabled here so they load once
+    antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
+    liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
   },
   body: { enabled: false },
   hand: { enabled: false },
@@ -55,12 +56,15 @@ parentPort.on("message", async (msg) => {
     const { width, height, rgb } = msg;
     const tensor = human.tf.tensor4d(new Uint8Array(rgb), [1, height, width, 3], "int32");
     try {
-      const result = await human.detect(tensor);
+      // the replay models load once with the rest but run only where asked (the consent selfie): photos skip them
+      const result = await human.detect(tensor, { face: { antispoof: { enabled: Boolean(msg.liveness) }, liveness: { enabled: Boolean(msg.liveness) } } });
       const faces = result.face.map((f) => ({
         box: { x: f.box[0], y: f.box[1], width: f.box[2], height: f.box[3] },
         score: f.score,
         age: typeof f.age === "number" ? f.age : null,
         yaw: f.rotation?.angle?.yaw ?? null,
+        real: typeof f.real === "number" ? f.real : null,
+        live: typeof f.live === "number" ? f.live : null,
         descriptor: Array.from(f.embedding ?? []),
       }));
       parentPort.postMessage({ id: msg.id, faces });

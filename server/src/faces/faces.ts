@@ -18,12 +18,17 @@ export interface FoundFace {
   age: number | null;
   /** Head turn in radians, left/right. */
   yaw: number | null;
+  /** Human's anti-spoof score, 0..1: a real face rather than a picture of one (printed, on a screen); null unless asked for. */
+  real: number | null;
+  /** Human's liveness score, 0..1: a live face rather than a replayed one; null unless asked for. */
+  live: number | null;
   descriptor: number[];
 }
 
 /** The face model, shared by training (issue 14) and upload screening (issue 19). One per process. */
 export interface FaceAnalyser {
-  detect(image: Buffer): Promise<FoundFace[]>;
+  /** `liveness` also runs the anti-spoof and liveness models (the consent selfie, decision 170). */
+  detect(image: Buffer, opts?: { liveness?: boolean }): Promise<FoundFace[]>;
   close(): Promise<void>;
 }
 
@@ -78,7 +83,7 @@ function createFaceAnalyser(): FaceAnalyser {
   }
 
   return {
-    async detect(image) {
+    async detect(image, opts = {}) {
       const { data, info } = await sharp(image).rotate().removeAlpha().resize({ width: DETECT_SIDE, height: DETECT_SIDE, fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
       const meta = await sharp(image).rotate().metadata();
       const scale = (meta.autoOrient?.width ?? meta.width ?? info.width) / info.width;
@@ -86,7 +91,7 @@ function createFaceAnalyser(): FaceAnalyser {
       const faces = await new Promise<FoundFace[]>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         const rgb = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-        thread().postMessage({ id, width: info.width, height: info.height, rgb }, [rgb as ArrayBuffer]);
+        thread().postMessage({ id, width: info.width, height: info.height, rgb, liveness: opts.liveness === true }, [rgb as ArrayBuffer]);
       });
       return faces.map((f) => ({ ...f, box: { x: f.box.x * scale, y: f.box.y * scale, width: f.box.width * scale, height: f.box.height * scale } }));
     },

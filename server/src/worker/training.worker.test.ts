@@ -1,30 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeFal, type FakeFal } from "../../../tests/fixtures/fake-fal.ts";
 import { GENERATION_TEST_ENV, startWorkerFor } from "../../../tests/generation-utils.ts";
-import { freePort } from "../../../tests/net-utils.ts";
-import { startTestServer } from "../../../tests/server-utils.ts";
-import { personAPhotos, registeredUser, trainingSet } from "../../../tests/training-utils.ts";
+import { falEnv, personAPhotos, registeredUser, startTrainingServer, TRAIN_WITHOUT_REVIEW, trainingSet } from "../../../tests/training-utils.ts";
 
 /** The polling fallback through the real pg-boss queue: no webhook ever arrives, the worker's poll finds the result. */
 const KEY = "fal-worker-key";
 let fake: FakeFal;
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: Awaited<ReturnType<typeof startTrainingServer>>;
 let worker: Awaited<ReturnType<typeof startWorkerFor>>;
 
 beforeAll(async () => {
   fake = await startFakeFal({ key: KEY });
-  const port = await freePort();
-  s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    TRAINER: "fal",
-    FAL_KEY: KEY,
-    FAL_QUEUE_URL: fake.url,
-    FAL_JWKS_URL: fake.jwksUrl,
-    TRAINING_REVIEW_AGE: "18",
-    TRAINING_POLL_SECONDS: "1",
-  });
+  s = await startTrainingServer({ ...GENERATION_TEST_ENV, ...falEnv(fake, KEY), ...TRAIN_WITHOUT_REVIEW, TRAINING_POLL_SECONDS: "1" });
   worker = await startWorkerFor(s);
 }, 180_000);
 afterAll(async () => {

@@ -12,6 +12,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { getPrompts, inLanguage, type PromptSuggestion } from "../templates/templates.api.ts";
 import type { ImageMode } from "../../../../server/src/contract/generation.ts";
+import { ModelPicker, type PickedModel } from "../training/ModelPicker.tsx";
 import { submitImages, TEXT_OR_ROLE } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
@@ -25,6 +26,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   const { t, i18n } = useTranslation();
   const [mode, setMode] = useState<ImageMode>("text_to_image");
   const [prompt, setPrompt] = useState("");
+  const [model, setModel] = useState<PickedModel | null>(null);
   const [count, setCount] = useState<number>(BATCH_SIZES[1]);
   const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
   const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
@@ -38,8 +40,8 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   }, []);
 
   async function submit() {
-    if (!prompt.trim()) return showError(TEXT_OR_ROLE);
-    await send((idempotency_key) => submitImages(mode, { prompt: prompt.trim(), count: mode === "image_batch" ? count : undefined, ...settingsBody(settings, { aspect: true, strength: false }), idempotency_key }));
+    if (!prompt.trim() && !model) return showError(TEXT_OR_ROLE);
+    await send((idempotency_key) => submitImages(mode, { prompt: prompt.trim() || undefined, role_id: model?.id, count: mode === "image_batch" ? count : undefined, ...settingsBody(settings, { aspect: true, strength: false }), idempotency_key }));
   }
 
 
@@ -49,6 +51,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
         <ToggleButton value="text_to_image" data-testid="mode-text_to_image" sx={{ px: 2 }}>{t("modes.text_to_image")}</ToggleButton>
         <ToggleButton value="image_batch" data-testid="mode-image_batch" sx={{ px: 2 }}>{t("modes.image_batch")}</ToggleButton>
       </ToggleButtonGroup>
+      <ModelPicker value={model} onChange={setModel} />
       <Box>
         <TextField
           fullWidth

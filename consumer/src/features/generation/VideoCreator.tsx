@@ -16,7 +16,8 @@ import type { UploadResult } from "../uploads/uploads.api.ts";
 import { inLanguage, type Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
 import { STUDIO_MODES, type Resolution, type StudioMode } from "../../../../server/src/contract/generation.ts";
-import { submitVideo, VIDEO_SUBMIT_FAILED } from "./generation.api.ts";
+import { ModelPicker, type PickedModel } from "../training/ModelPicker.tsx";
+import { submitRoleVideo, submitVideo, VIDEO_SUBMIT_FAILED } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
@@ -43,6 +44,8 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }: { mode: StudioMode; onMode: (m: StudioMode) => void; template: Template | null; onTemplate: (t: Template | null) => void; onSubmitted: (taskId: number) => void }) {
   const { t, i18n } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
+  /** image to video with the person's own trained model instead of a photo (role video) */
+  const [model, setModel] = useState<PickedModel | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
   const [video, setVideo] = useState<TrimmedUpload | null>(null);
   const [resolution, setResolution] = useState<Resolution>("480P");
@@ -52,14 +55,19 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted, VIDEO_SUBMIT_FAILED);
 
   const needsTemplate = mode !== "audio_overlay";
+  const role = mode === "image_to_video" ? model : null;
   const duration = mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
-  const ready = mode === "video_to_video" ? video !== null : photo !== null && (mode !== "audio_overlay" || audio !== null);
+  const ready = mode === "video_to_video" ? video !== null : role !== null || (photo !== null && (mode !== "audio_overlay" || audio !== null));
   const price = usePrice(duration > 0 ? { type: "video", resolution, duration: Math.round(duration * 10) / 10, template_id: needsTemplate ? template?.id : undefined } : null);
 
   async function submit() {
-    if (mode !== "video_to_video" && !photo) return showError(UPLOAD_MESSAGES.choosePicture);
+    if (mode !== "video_to_video" && !photo && !role) return showError(UPLOAD_MESSAGES.choosePicture);
     if (!ready) return;
     if (needsTemplate && !template) return setChooser(true);
+    if (role) {
+      const body = { role_id: role.id, template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, { aspect: false, strength: false }) };
+      return send((idempotency_key) => submitRoleVideo({ ...body, idempotency_key }));
+    }
     await send((idempotency_key) =>
       submitVideo({
         image_id: mode === "video_to_video" ? undefined : photo?.id,
@@ -89,7 +97,14 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
         </Step>
       ) : (
         <Step n={1} title={t("studio.stepPhoto")}>
-          <PhotoPicker value={photo} onChange={setPhoto} />
+          <Box sx={{ display: "grid", gap: 2, minWidth: 0 }}>
+            {mode === "image_to_video" && <ModelPicker value={model} onChange={setModel} />}
+            {role ? (
+              <Typography variant="body2" color="text.secondary" data-testid="model-cover-note">{t("studio.modelPicker.coverNote", { name: role.name })}</Typography>
+            ) : (
+              <PhotoPicker value={photo} onChange={setPhoto} />
+            )}
+          </Box>
         </Step>
       )}
 

@@ -88,7 +88,9 @@ export interface VideoRequest {
 }
 
 export interface ImageRequest {
-  prompt: string;
+  prompt?: string;
+  /** the person's own trained character model (getLoraCharacterList) */
+  role_id?: number;
   count?: number;
   aspect?: Aspect;
   negative_prompt?: string;
@@ -124,6 +126,11 @@ export async function freeGenerations(): Promise<number> {
 
 export function submitVideo(input: VideoRequest): Promise<{ id: number }> {
   return api.post<{ id: number }>("/api/Generation/picVideoSubmit", input, { quiet: true });
+}
+
+/** A video of the person's own character model (`role_id`): its cover starts the video, its LoRA keeps the likeness. */
+export function submitRoleVideo(input: Omit<VideoRequest, "image_id" | "video_id" | "strength"> & { role_id: number }): Promise<{ id: number }> {
+  return api.post<{ id: number }>(SUBMIT_PATH.role_video, input, { quiet: true });
 }
 
 /** The submit call of each mode, as the task's `action` names it (roles and prompts have their own). */

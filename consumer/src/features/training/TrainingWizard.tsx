@@ -63,13 +63,34 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
     }
   }
 
+  /** The cover must be the selfie's face too (a role video starts from it): why not, or null. */
+  async function coverProblem(selfie: string, coverId: number): Promise<string | null> {
+    const check = await trainingApi.checkPhoto(selfie, coverId);
+    return check.verdict === "ok" ? null : `${trainingMessage(TRAINING_MESSAGES.coverRefused)}: ${trainingMessage(check.message)}`;
+  }
+
   async function nextFromSetup() {
     const problem = !name.trim() ? TRAINING_MESSAGES.nameRequired : homeLinkProblem(homeLink) ?? (!cover ? TRAINING_MESSAGES.coverRequired : null);
     if (problem) return setError(trainingMessage(problem));
     const { free } = await trainingApi.homeLinkFree(homeLink.trim()).catch(() => ({ free: true }));
     if (!free) return setError(trainingMessage(HOME_LINK_MESSAGES.taken));
     setError(null);
+    // back here to change a refused cover: the selfie is taken already, so the new cover is checked at once
+    if (selfieId && cover) return void (await afterSelfie(selfieId, cover.id));
     setStep(1);
+  }
+
+  async function afterSelfie(selfie: string, coverId: number) {
+    setBusy(true);
+    try {
+      const problem = await coverProblem(selfie, coverId);
+      setError(problem);
+      setStep(problem ? 0 : 2);
+    } catch (e) {
+      setError(trainingMessage((e as Error).message));
+    } finally {
+      setBusy(false);
+    }
   }
 
   function addPhotos(files: File[]) {
@@ -106,7 +127,12 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
       onSubmitted();
     } catch (e) {
       // the server's own per-photo verdicts (near-duplicates are found only across the set): back to the photos
-      const photos = ((e as ApiError).data as { photos?: PhotoCheck[] } | null)?.photos;
+      const refused = (e as ApiError).data as { photos?: PhotoCheck[]; cover?: PhotoCheck } | null;
+      const photos = refused?.photos;
+      if (refused?.cover) {
+        setStep(0);
+        return setError(`${trainingMessage((e as Error).message)}: ${trainingMessage(refused.cover.message)}`);
+      }
       if (photos) {
         setTiles((all) => all.map((p) => {
           const c = photos.find((x) => x.upload_id === p.uploadId);
@@ -150,7 +176,7 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
           <SelfieCamera onDone={setSelfieId} />
           <Box sx={{ display: "flex", gap: 1 }}>
             <Button onClick={() => setStep(0)}>{t("training.back")}</Button>
-            <Button variant="contained" disabled={!selfieId} onClick={() => setStep(2)} data-testid="selfie-next" sx={{ flex: 1 }}>{t("training.next")}</Button>
+            <Button variant="contained" disabled={!selfieId || !cover || busy} onClick={() => void afterSelfie(selfieId!, cover!.id)} data-testid="selfie-next" sx={{ flex: 1 }}>{t("training.next")}</Button>
           </Box>
         </Box>
       )}

@@ -49,5 +49,7 @@ export const trainingApi = {
   checkPhoto: (selfie_id: string, upload_id: number) => api.post<PhotoCheck>("/api/Training/checkPhoto", { selfie_id, upload_id }, { quiet: true }),
   submit: (body: SubmitBody) => api.post<CharacterModelView>("/api/Training/submit", body, { quiet: true }),
   list: (page = 1, limit = 20) => api.get<{ list: CharacterModelView[]; total: number }>("/api/Generation/getLoraCharacterList", { query: { page, limit } }),
+  /** The caller's trained models that generation can use (SPEC §7 `status`), for the creators' model picker. */
+  usable: (limit = 50) => api.get<{ list: CharacterModelView[]; total: number }>("/api/Generation/getLoraCharacterList", { query: { page: 1, limit, status: "success" satisfies TrainingStatus }, quiet: true }),
   cancel: (id: number) => api.post<CharacterModelView>("/api/Training/cancel", { id }, { quiet: true }),
 };

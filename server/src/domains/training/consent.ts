@@ -9,6 +9,12 @@ import { checkedImage } from "../uploads/uploads.service.ts";
 /** The head must turn at least this much (radians, ~14°) between the two selfie frames: a printed photo does not turn. */
 export const LIVENESS_MIN_YAW = 0.25;
 
+/**
+ * Each selfie frame's liveness score (Human's liveness model, 0..1) must reach this: a face replayed on a screen
+ * scores lower. Measured on the fixtures (decision 170): real photos 0.80-1.00, simulated screen replays 0.23-1.00.
+ */
+export const LIVENESS_MIN_SCORE = 0.7;
+
 /** What a live selfie left for the checks (kept in storage under the user's consent folder). */
 export interface SelfieRecord {
   id: string;
@@ -16,6 +22,9 @@ export interface SelfieRecord {
   frameKeys: string[];
   yaws: number[];
   ages: number[];
+  /** Each frame's liveness (the gate) and anti-spoof score (recorded for moderators only: it did not separate, 170). */
+  live?: (number | null)[];
+  real?: (number | null)[];
   /** The frame facing the camera most squarely: photos are compared with it. */
   descriptor: number[];
   createdAt: string;
@@ -53,11 +62,13 @@ export function createConsentChecks(deps: { config: Config; storage: MediaStorag
       const images = await Promise.all(frames.map((f) => checkedImage({ buffer: f, size: f.length })));
       const found = [];
       for (const img of images) {
-        const fs = await faces.detect(img.data);
+        const fs = await faces.detect(img.data, { liveness: true });
         if (fs.length !== 1) throw HttpError.badRequest(M.selfieNoFace);
         found.push(fs[0]);
       }
       const [a, b] = found;
+      // a face replayed from a screen fails here, whatever the head does
+      if (found.some((f) => f.live === null || f.live < LIVENESS_MIN_SCORE)) throw HttpError.badRequest(M.livenessFailed);
       if (a.yaw === null || b.yaw === null || Math.abs(a.yaw - b.yaw) < LIVENESS_MIN_YAW) throw HttpError.badRequest(M.livenessFailed);
       // both frames must be the same person, or the turn could come from swapping pictures
       if (faceSimilarity(a.descriptor, b.descriptor) < config.TRAINING_FACE_MATCH) throw HttpError.badRequest(M.livenessFailed);
@@ -65,7 +76,7 @@ export function createConsentChecks(deps: { config: Config; storage: MediaStorag
       const frameKeys = [selfieKey(userId, id, "frame-1.jpg"), selfieKey(userId, id, "frame-2.jpg")];
       await Promise.all(images.map((img, i) => storage.put(frameKeys[i], img.data, img.mime)));
       const front = Math.abs(a.yaw) <= Math.abs(b.yaw) ? a : b;
-      const record: SelfieRecord = { id, userId, frameKeys, yaws: [a.yaw, b.yaw], ages: found.map((f) => f.age ?? 0), descriptor: front.descriptor, createdAt: new Date().toISOString() };
+      const record: SelfieRecord = { id, userId, frameKeys, yaws: [a.yaw, b.yaw], ages: found.map((f) => f.age ?? 0), live: found.map((f) => f.live), real: found.map((f) => f.real), descriptor: front.descriptor, createdAt: new Date().toISOString() };
       await storage.put(selfieKey(userId, id, "selfie.json"), Buffer.from(JSON.stringify(record)), "application/json");
       return { selfie_id: id };
     },

@@ -1,31 +1,19 @@
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeFal, type FakeFal } from "../../../../tests/fixtures/fake-fal.ts";
-import { freePort } from "../../../../tests/net-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
-import { balanceOf, personAPhotos, registeredUser, trainingSet } from "../../../../tests/training-utils.ts";
+import { balanceOf, falEnv, personAPhotos, registeredUser, startTrainingServer, TRAIN_WITHOUT_REVIEW, trainingSet } from "../../../../tests/training-utils.ts";
 import { checkSafetensors } from "./weights.ts";
 
 const KEY = "fal-key-id:fal-key-secret";
 let fake: FakeFal;
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: Awaited<ReturnType<typeof startTrainingServer>>;
 let user: { token: string; userId: number };
 let set: { cover_id: number; photo_ids: number[]; selfie_id: string };
 let n = 0;
 
 beforeAll(async () => {
   fake = await startFakeFal({ key: KEY });
-  const port = await freePort();
-  s = await startTestServer({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    TRAINER: "fal",
-    FAL_KEY: KEY,
-    FAL_QUEUE_URL: fake.url,
-    FAL_JWKS_URL: fake.jwksUrl,
-    TRAINING_REVIEW_AGE: "18",
-    TRAINING_POLL_SECONDS: "3600",
-  });
+  s = await startTrainingServer({ ...falEnv(fake, KEY), ...TRAIN_WITHOUT_REVIEW });
   user = await registeredUser(s, 100);
   set = await trainingSet(s, user.token, await personAPhotos());
 }, 180_000);
@@ -67,6 +55,18 @@ describe("fal queue trainer", () => {
     expect((await model(id)).artifactKey).toBe(m.artifactKey);
     expect(await balanceOf(s, user.userId)).toBe(before - 5);
   }, 120_000);
+
+  it("a signed delivery whose result fal could not serialise (payload null, payload_error) reads the result from the queue", async () => {
+    const { id, r } = await started();
+    fake.succeed(r.id);
+    const d = fake.delivery(r.id, { unserialisable: true });
+    expect(JSON.parse(d.body)).toMatchObject({ status: "OK", payload: null, payload_error: expect.any(String) });
+    expect((await fake.deliver(d, webhookUrl())).status).toBe(200);
+    const m = await model(id);
+    expect(m.status).toBe("success");
+    expect(checkSafetensors(await s.services.storage.get(m.artifactKey!), 1e9).tensors).toBe(2);
+    expect((await ledger(id)).map((e) => e.delta)).toEqual([-5]);
+  }, 60_000);
 
   it("refuses webhooks signed by another key, stale ones and ones naming another request", async () => {
     const { id, r } = await started();

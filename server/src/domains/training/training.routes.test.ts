@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia } from "../../../../tests/db-utils.ts";
 import { startFakeReplicate, type FakeReplicate } from "../../../../tests/fixtures/fake-replicate.ts";
-import { freePort } from "../../../../tests/net-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
-import { balanceOf, personAPhotos, registeredUser, selfieFrames, trainingSet } from "../../../../tests/training-utils.ts";
+import { balanceOf, personAPhotos, registeredUser, replicateEnv, selfieFrames, startTrainingServer, TRAIN_WITHOUT_REVIEW, trainingSet } from "../../../../tests/training-utils.ts";
 import { HOME_LINK_MESSAGES } from "../../contract/home-link.ts";
 import { TRAINING_MESSAGES } from "../../contract/training.ts";
 import { checkSafetensors } from "./weights.ts";
@@ -12,27 +10,14 @@ const TOKEN = "r8_test_token_0123456789";
 const SECRET = `whsec_${Buffer.from("replicate-test-signing-key-0123").toString("base64")}`;
 
 let fake: FakeReplicate;
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: Awaited<ReturnType<typeof startTrainingServer>>;
 let user: { token: string; userId: number };
 let set: { cover_id: number; photo_ids: number[]; selfie_id: string };
 let n = 0;
 
 beforeAll(async () => {
   fake = await startFakeReplicate({ token: TOKEN, webhookSecret: SECRET });
-  const port = await freePort();
-  s = await startTestServer({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    TRAINER: "replicate",
-    REPLICATE_API_TOKEN: TOKEN,
-    REPLICATE_API_URL: fake.url,
-    REPLICATE_TRAINER: "ostris/flux-dev-lora-trainer:4ffd32160efd92e956d39c5338a9b8fbafca58e03f791f6d8011f3e20e8ea6fa",
-    REPLICATE_DESTINATION: "reverie/character-models",
-    REPLICATE_WEBHOOK_SECRET: SECRET,
-    // the fixture person looks 22-24: below the default the sets would wait for review (tested on its own below)
-    TRAINING_REVIEW_AGE: "18",
-    TRAINING_POLL_SECONDS: "3600",
-  });
+  s = await startTrainingServer({ ...replicateEnv(fake, TOKEN, SECRET), ...TRAIN_WITHOUT_REVIEW });
   user = await registeredUser(s, 100);
   set = await trainingSet(s, user.token, await personAPhotos());
 }, 180_000);

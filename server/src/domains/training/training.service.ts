@@ -38,6 +38,8 @@ export interface TrainingDeps {
   audit: AuditService;
 }
 
+/** A check as the caller sees it: the face box is ours (dataset crops), not the caller's business. */
+const withoutBox = ({ box: _box, ...check }: PhotoCheck) => check;
 const isUniqueViolation = (err: unknown) => typeof err === "object" && err !== null && ((err as { code?: string }).code === "P2002" || /23505|unique/i.test(String((err as Error).message)));
 
 /** A trigger word no prompt would contain by chance: "rv" and eight letters. */
@@ -222,8 +224,12 @@ export function createTrainingService(d: TrainingDeps) {
       }
       if (!(await this.homeLinkFree(b.home_link))) throw HttpError.conflict(HOME_LINK_MESSAGES.taken);
       // upload screening (issue 19) holding a photo of the set holds the whole set for a moderator
-      let screeningHeld = (await uploads.own(userId, b.cover_id!, "image", { heldAllowed: true })).screening?.status === "held";
+      const coverUpload = await uploads.own(userId, b.cover_id!, "image", { heldAllowed: true });
+      let screeningHeld = coverUpload.screening?.status === "held";
       const selfie = await consent.selfie(userId, b.selfie_id);
+      // the cover is the picture a role video starts from (generation's role()), so it must be the consented face too
+      const cover = await consent.checkPhoto(selfie, b.cover_id!, () => storage.get(coverUpload.storageKey));
+      if (cover.verdict !== "ok") throw new HttpError(400, M.coverRefused, { cover: withoutBox(cover) });
       const checks: PhotoCheck[] = [];
       const seen: bigint[] = [];
       for (const id of b.photo_ids) {
@@ -236,10 +242,12 @@ export function createTrainingService(d: TrainingDeps) {
         seen.push(hash);
         checks.push(duplicate && check.verdict === "ok" ? { ...check, verdict: "duplicate", message: PHOTO_VERDICT_MESSAGES.duplicate } : check);
       }
-      if (checks.some((c) => c.verdict !== "ok")) throw new HttpError(400, M.photosRefused, { photos: checks.map(({ box: _box, ...c }) => c) });
-      const ages = [...checks.map((c) => c.age), ...selfie.ages].filter((a): a is number => typeof a === "number");
+      if (checks.some((c) => c.verdict !== "ok")) throw new HttpError(400, M.photosRefused, { photos: checks.map(withoutBox) });
+      const ages = [...checks.map((c) => c.age), cover.age, ...selfie.ages].filter((a): a is number => typeof a === "number");
       const minAge = ages.length ? Math.min(...ages) : null;
-      const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE || screeningHeld;
+      // Human's descriptor cannot tell everyone apart (decision 171): a weak match waits for a person, like a young face
+      const weakestMatch = Math.min(...checks.map((c) => c.similarity ?? 0), cover.similarity ?? 0);
+      const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE || weakestMatch < config.TRAINING_FACE_REVIEW || screeningHeld;
       let model: CharacterModel;
       try {
         model = await db.$transaction(async (tx) => {

@@ -75,6 +75,19 @@ describe("serverless engine (RunPod API)", () => {
     expect(rp.recorded.runs.some((r) => r.images?.some((i) => i.name.endsWith(".mp4")))).toBe(true);
   }, 90_000);
 
+  it("binds the character model: its LoRA file and strength, its trigger word leading the prompt (or alone without one)", async () => {
+    const engine = engineFor();
+    const lora = { path: "u/7/models/alice_v1.safetensors", url: "https://media.example/u/7/models/alice_v1.safetensors", triggerWord: "rvkbtmzqxp", strength: 0.9, baseModel: "flux-dev" };
+    type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
+    const texts = (g: Graph) => Object.values(g).filter((x) => x.class_type === "CLIPTextEncode").map((x) => x.inputs.text);
+    for (const [prompt, expected] of [["on a beach", "rvkbtmzqxp, on a beach"], [undefined, "rvkbtmzqxp"]] as const) {
+      await engine.result(await engine.submit(await job({ mode: "text_to_image", prompt, lora })));
+      const posted = rp.recorded.runs.at(-1)!.workflow as Graph;
+      expect(texts(posted)).toContain(expected);
+      expect(Object.values(posted).find((x) => x.class_type.startsWith("LoraLoader"))!.inputs).toMatchObject({ lora_name: "alice_v1.safetensors", strength_model: 0.9 });
+    }
+  }, 60_000);
+
   it("fails once every try has failed, with the endpoint's error", async () => {
     rp.state.failNext = 2;
     const engine = engineFor({ maxTries: 2 });

@@ -12,6 +12,8 @@ interface FalWebhook {
   request_id?: string;
   status?: "OK" | "ERROR";
   payload?: FalTrainingResult | null;
+  /** set, with `payload: null`, when fal could not serialise the result */
+  payload_error?: string;
   error?: string;
 }
 
@@ -44,6 +46,21 @@ export function createFalTrainer(config: Config): Trainer {
     return keys;
   }
 
+  /** The request's state at fal, and its result once completed (the poll, and a webhook that came without one). */
+  async function status(jobId: string): Promise<TrainerUpdate> {
+    const id = encodeURIComponent(jobId);
+    const s = (await trainerFetch(`${base}/requests/${id}/status`, { headers: auth })) as { status?: string };
+    if (s.status === "IN_QUEUE" || s.status === "IN_PROGRESS") return { jobId, state: "running" };
+    if (s.status !== "COMPLETED") throw new TrainerError(`fal answered an unknown status ${String(s.status).slice(0, 40)}`);
+    try {
+      return resultUpdate(jobId, (await trainerFetch(`${base}/requests/${id}`, { headers: auth })) as FalTrainingResult);
+    } catch (err) {
+      // a completed request whose result is an error answer failed at the trainer
+      if (err instanceof TrainerError && /answered [45]\d\d/.test(err.message)) return { jobId, state: "failed", error: err.message.slice(0, 500) };
+      throw err;
+    }
+  }
+
   return {
     name: "fal",
     resolution: 1024,
@@ -57,19 +74,7 @@ export function createFalTrainer(config: Config): Trainer {
       return { jobId: r.request_id };
     },
 
-    async status(jobId) {
-      const id = encodeURIComponent(jobId);
-      const s = (await trainerFetch(`${base}/requests/${id}/status`, { headers: auth })) as { status?: string };
-      if (s.status === "IN_QUEUE" || s.status === "IN_PROGRESS") return { jobId, state: "running" };
-      if (s.status !== "COMPLETED") throw new TrainerError(`fal answered an unknown status ${String(s.status).slice(0, 40)}`);
-      try {
-        return resultUpdate(jobId, (await trainerFetch(`${base}/requests/${id}`, { headers: auth })) as FalTrainingResult);
-      } catch (err) {
-        // a completed request whose result is an error answer failed at the trainer
-        if (err instanceof TrainerError && /answered [45]\d\d/.test(err.message)) return { jobId, state: "failed", error: err.message.slice(0, 500) };
-        throw err;
-      }
-    },
+    status,
 
     async cancel(jobId) {
       await trainerFetch(`${base}/requests/${encodeURIComponent(jobId)}/cancel`, { method: "PUT", headers: auth });
@@ -94,7 +99,8 @@ export function createFalTrainer(config: Config): Trainer {
         throw new WebhookRejected("webhook body is not JSON");
       }
       if (body.request_id !== requestId) throw new WebhookRejected("webhook body names another request");
-      if (body.status === "OK") return resultUpdate(requestId, body.payload);
+      // fal sends `payload: null` with a `payload_error` when it could not serialise the result: read it from the queue
+      if (body.status === "OK") return body.payload ? resultUpdate(requestId, body.payload) : status(requestId);
       return { jobId: requestId, state: "failed", error: (typeof body.error === "string" ? body.error : "the trainer failed").slice(0, 500) };
     },
 

@@ -1,0 +1,73 @@
+import { useEffect, useState } from "react";
+import Box from "@mui/material/Box";
+import ButtonBase from "@mui/material/ButtonBase";
+import Link from "@mui/material/Link";
+import Typography from "@mui/material/Typography";
+import BlockIcon from "@mui/icons-material/Block";
+import { Link as RouterLink } from "react-router";
+import { useTranslation } from "react-i18next";
+import { trainingApi, type CharacterModelView } from "./training.api.ts";
+
+export type PickedModel = Pick<CharacterModelView, "id" | "name" | "cover_url">;
+
+const TILE = 76;
+
+function Tile({ selected, label, onClick, testId, children }: { selected: boolean; label: string; onClick: () => void; testId: string; children: React.ReactNode }) {
+  return (
+    <ButtonBase
+      onClick={onClick}
+      aria-pressed={selected}
+      data-testid={testId}
+      data-selected={selected ? "1" : "0"}
+      sx={{ flex: "0 0 auto", width: TILE, display: "grid", gap: 0.5, justifyItems: "center", p: 0.5, borderRadius: 2, border: 2, borderColor: selected ? "primary.main" : "transparent" }}
+    >
+      <Box sx={{ width: TILE - 16, height: TILE - 16, borderRadius: 1.5, overflow: "hidden", display: "grid", placeItems: "center", bgcolor: "action.hover" }}>{children}</Box>
+      <Typography variant="caption" noWrap sx={{ maxWidth: TILE - 8, fontWeight: selected ? 700 : 400 }}>{label}</Typography>
+    </ButtonBase>
+  );
+}
+
+/**
+ * The person's own trained character models (SPEC §7 getLoraCharacterList, status success, still usable): one or
+ * none, sent by the creator as `role_id`. With none trained it points at the wizard; if the list cannot be read it
+ * shows nothing, so creating without a model is never blocked.
+ */
+export function ModelPicker({ value, onChange }: { value: PickedModel | null; onChange: (model: PickedModel | null) => void }) {
+  const { t } = useTranslation();
+  const [models, setModels] = useState<CharacterModelView[] | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    trainingApi.usable().then(
+      (r) => live && setModels(r.list.filter((m) => m.usable)),
+      () => live && setModels(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (!models) return null;
+  return (
+    <Box data-testid="model-picker" sx={{ minWidth: 0 }}>
+      <Typography variant="caption" color="text.secondary">{t("studio.modelPicker.label")}</Typography>
+      {models.length === 0 ? (
+        <Typography variant="body2" data-testid="model-picker-empty" sx={{ mt: 0.5 }}>
+          {t("studio.modelPicker.none")}{" "}
+          <Link component={RouterLink} to="/training">{t("studio.modelPicker.train")}</Link>
+        </Typography>
+      ) : (
+        <Box role="group" aria-label={t("studio.modelPicker.label")} sx={{ display: "flex", gap: 1, overflowX: "auto", pb: 0.5, mt: 0.5 }}>
+          <Tile selected={!value} label={t("studio.modelPicker.noModel")} onClick={() => onChange(null)} testId="model-choice-none">
+            <BlockIcon color="action" />
+          </Tile>
+          {models.map((m) => (
+            <Tile key={m.id} selected={value?.id === m.id} label={m.name} onClick={() => onChange({ id: m.id, name: m.name, cover_url: m.cover_url })} testId="model-choice">
+              {m.cover_url && <Box component="img" src={m.cover_url} alt="" sx={{ width: 1, height: 1, objectFit: "cover" }} />}
+            </Tile>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}
