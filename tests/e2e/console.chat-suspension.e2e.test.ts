@@ -1,11 +1,11 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../db-utils.ts";
 import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
-import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt } from "./console-build.ts";
+import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
 
 /** A moderator sees why an account's chat was suspended and lifts it with a reason; support has no such button. */
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -22,16 +22,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(s: StaffLogin): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.url}/console/login`);
-  await page.fill('input[name="username"]', s.username);
-  await page.fill('input[name="password"]', s.password);
-  await page.fill('input[name="code"]', await freshTotpCode(s));
-  await page.click('button[type="submit"]');
-  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 });
-  return page;
-}
+const signIn = (s: StaffLogin) => signInToConsole(browser, server.url, s);
 
 describe("console: chat suspensions", () => {
   it("a moderator reads the policy hits and lifts the suspension; support cannot", async () => {

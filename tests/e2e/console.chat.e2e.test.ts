@@ -1,13 +1,13 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../db-utils.ts";
 import { chatBackendsEnv, chatCall } from "../chat-utils.ts";
 import { startFakeOpenAi, type FakeOpenAi } from "../fixtures/fake-openai.ts";
 import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
-import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt } from "./console-build.ts";
+import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let bare: Awaited<ReturnType<typeof startTestServer>>;
@@ -29,16 +29,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function signIn(url: string, s: StaffLogin): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${url}/console/login`);
-  await page.fill('input[name="username"]', s.username);
-  await page.fill('input[name="password"]', s.password);
-  await page.fill('input[name="code"]', await freshTotpCode(s));
-  await page.click('button[type="submit"]');
-  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 });
-  return page;
-}
+const signIn = (url: string, s: StaffLogin) => signInToConsole(browser, url, s);
 
 describe("console: chat", () => {
   it("a moderator reads the lines of a reported conversation and the policy hits; an admin sees the back ends", async () => {

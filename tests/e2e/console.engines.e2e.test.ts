@@ -1,11 +1,11 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
 import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
-import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt } from "./console-build.ts";
+import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
 
 /** The console's engine status with a ComfyUI pool of two servers (one lacking a node, one down), and a template's engine and workflow. */
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -29,16 +29,7 @@ afterAll(async () => {
   await Promise.all([good?.close(), lacking?.close()]);
 });
 
-async function signIn(width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  await page.goto(`${server.url}/console/login`);
-  await page.fill('input[name="username"]', admin.username);
-  await page.fill('input[name="password"]', admin.password);
-  await page.fill('input[name="code"]', await freshTotpCode(admin));
-  await page.click('button[type="submit"]');
-  await page.waitForURL((u) => !u.pathname.endsWith("/login"), { timeout: 15_000 });
-  return page;
-}
+const signIn = (width: number) => signInToConsole(browser, server.url, admin, width);
 
 describe("console engine status in Chromium", () => {
   it("shows each engine's servers, health and why a workflow is not offered", { timeout: 120_000 }, async () => {

@@ -1,12 +1,12 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeReplicate, type FakeReplicate } from "../fixtures/fake-replicate.ts";
 import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
-import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { balanceOf, personAPhotos, registeredUser, trainingSet } from "../training-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt } from "./console-build.ts";
+import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
 
 const TOKEN = "r8_console_token";
 const SECRET = `whsec_${Buffer.from("console-training-signing-key-00").toString("base64")}`;
@@ -50,16 +50,7 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-async function signIn(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.url}/console/login`);
-  await page.fill('input[name="username"]', mod.username);
-  await page.fill('input[name="password"]', mod.password);
-  await page.fill('input[name="code"]', await freshTotpCode(mod));
-  await page.click('button[type="submit"]');
-  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 });
-  return page;
-}
+const signIn = () => signInToConsole(browser, server.url, mod);
 
 describe("console: training review queue", () => {
   it("a moderator sees the held sets with their consent record, rejects one with a reason (refunded) and approves the other (sent to the trainer)", { timeout: 120_000 }, async () => {

@@ -1,9 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../db-utils.ts";
-import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt } from "./console-build.ts";
+import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
 import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
 
 /** Issue 19 item 6: the public report form (no account, 360 px, four languages) and the moderator's appeal flow. */
@@ -76,16 +76,7 @@ describe("the public report form", () => {
   });
 });
 
-async function signIn(s: StaffLogin): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.url}/console/login`);
-  await page.fill('input[name="username"]', s.username);
-  await page.fill('input[name="password"]', s.password);
-  await page.fill('input[name="code"]', await freshTotpCode(s));
-  await page.click('button[type="submit"]');
-  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 });
-  return page;
-}
+const signIn = (s: StaffLogin) => signInToConsole(browser, server.url, s);
 
 describe("the moderator's appeal flow", () => {
   it("the queue shows the clock and the preview; the deciding moderator cannot decide the appeal; another reverses it and the content is back", { timeout: 180_000 }, async () => {

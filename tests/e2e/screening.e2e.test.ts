@@ -1,13 +1,13 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../server-utils.ts";
-import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { FACES_DIR } from "../training-utils.ts";
 import { launchBrowser, screenshot, SCREENSHOT_DIR } from "./browser.ts";
-import { ensureConsoleBuilt } from "./console-build.ts";
+import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
 import { ensureConsumerBuild, newAppContext, pageShot } from "./consumer-app.ts";
 
 /**
@@ -69,16 +69,7 @@ describe("consumer: a held upload", () => {
   });
 });
 
-async function signIn(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${server.url}/console/login`);
-  await page.fill('input[name="username"]', mod.username);
-  await page.fill('input[name="password"]', mod.password);
-  await page.fill('input[name="code"]', await freshTotpCode(mod));
-  await page.click('button[type="submit"]');
-  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 });
-  return page;
-}
+const signIn = () => signInToConsole(browser, server.url, mod);
 
 describe("console: the screening queue", () => {
   it("shows held uploads with their estimate and preview; a moderator approves one and rejects one with a reason", { timeout: 180_000 }, async () => {
