@@ -97,7 +97,7 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
         </Step>
       ) : (
         <Step n={1} title={t("studio.stepPhoto")}>
-          <Box sx={{ display: "grid", gap: 2, minWidth: 0 }}>
+          <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2, minWidth: 0 }}>
             {mode === "image_to_video" && <ModelPicker value={model} onChange={setModel} />}
             {role ? (
               <Typography variant="body2" color="text.secondary" data-testid="model-cover-note">{t("studio.modelPicker.coverNote", { name: role.name })}</Typography>

@@ -110,7 +110,7 @@ describe("who may call the user routes", () => {
     const { token, userId } = await visitor(t);
     await t.db.user.update({ where: { id: userId }, data: { bannedAt: new Date() } });
     const res = await t.http[method](path).set("token", token).send({ nickname: "x" }).expect(403);
-    expect(res.body).toEqual({ code: 403, msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: null, banned_at: null } });
+    expect(res.body).toEqual({ code: 403, msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: null, banned_at: null, decision: null } });
     if (method === "post") expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).nickname).toBeNull();
   });
 
