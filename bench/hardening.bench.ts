@@ -218,8 +218,9 @@ export default async function hardeningBench(): Promise<BenchResult[]> {
   const { app, services } = createApp({ db: database.db, config, log, databaseUrl: database.url });
   const reverie = await listen(app);
   try {
+    // recovery first: the busy part leaves hundreds of queued renders that a worker would have to work through first
     const results: BenchResult[] = [];
-    for (const part of [() => busyInstance(reverie.url, config, database.db, services.credits), () => healthWhileUploading(reverie.url), () => workerRecovery(config, database.url, services, reverie.url)]) {
+    for (const part of [() => workerRecovery(config, database.url, services, reverie.url), () => busyInstance(reverie.url, config, database.db, services.credits), () => healthWhileUploading(reverie.url)]) {
       const got = await part();
       for (const r of got) console.log(`  ${r.name}: ${r.value} ${r.unit} ${JSON.stringify(r.detail ?? {})}`);
       results.push(...got);
