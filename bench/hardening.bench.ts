@@ -75,7 +75,7 @@ async function accounts(url: string, db: Db, ledger: Services["credits"], n: num
   return tokens;
 }
 
-const summary = (r: ClientResult) => ({ requests: r.latencies.length, p50: Math.round(percentile(r.latencies, 50)), p99: Math.round(percentile(r.latencies, 99)), statuses: r.statuses, errors: r.errors });
+const summary = (r: ClientResult) => ({ requests: r.latencies.length, perSecond: Math.round(r.latencies.length / LOAD_S), p50: Math.round(percentile(r.latencies, 50)), p99: Math.round(percentile(r.latencies, 99)), statuses: r.statuses, errors: r.errors });
 
 async function busyInstance(url: string, config: Config, db: Db, ledger: Services["credits"]): Promise<BenchResult[]> {
   // 200 clients, each its own account: 80 reading, 80 refused (no credits), 40 charged
