@@ -20,6 +20,7 @@ import { createTransparencyService } from "./domains/moderation/transparency.ser
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
+import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -72,6 +73,7 @@ export function createServices(deps: AppDeps) {
     requestHours: config.CREATOR_REQUEST_HOURS,
     minRatings: config.CREATOR_MIN_RATINGS,
   });
+  const payouts = createPayoutsService({ db, credits, audit });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
@@ -118,7 +120,7 @@ export function createServices(deps: AppDeps) {
   const close = async () => {
     await Promise.all([render.close(), chat.close()]);
   };
-  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, creators, close };
+  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, creators, payouts, close };
 }
 
 export type Services = ReturnType<typeof createServices>;
