@@ -53,9 +53,10 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
     const paid = payouts.find((p) => p.status === "approved")?._sum.amount ?? 0;
     const inDispute = dispute._sum.price ?? 0;
     const owed = shortfall._sum.disputeShortfall ?? 0;
-    // what was earned and not yet asked for, less disputed deliveries and what refunds could not take back; never
-    // more than the balance (earned credits the creator spent on generations are spent)
-    const payable = Math.max(0, Math.min(balance.points, earned - inDispute - pending - paid - owed));
+    // what was earned and not yet asked for, less disputed deliveries; never more than the balance (earned credits
+    // spent on generations are spent). What refunds could not take back is held back from both: it is never paid
+    // out in cash (docs/decisions/206)
+    const payable = Math.max(0, Math.min(balance.points - owed, earned - owed - inDispute - pending - paid));
     return { earned, in_escrow: escrow._sum.price ?? 0, in_dispute: inDispute, payout_pending: pending, paid_out: paid, payable, balance: balance.points, shortfall: owed, min_payout: PAYOUT_MIN_CREDITS };
   }
 
