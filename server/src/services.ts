@@ -21,6 +21,7 @@ import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
+import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -113,7 +114,7 @@ export function createServices(deps: AppDeps) {
     tasksAdmin: createTasksAdminService(db),
     templatesAdmin: createTemplatesAdminService(db, audit, storage),
     siteAdmin: createSiteAdminService(db, audit),
-    dashboard: createDashboardService(db),
+    dashboard: createDashboardService(db, createCreatorFigures(db)),
     trainingAdmin: createTrainingAdminService(db, storage),
   };
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */

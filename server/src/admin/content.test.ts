@@ -82,7 +82,7 @@ describe.each(kinds)("/admin/api/$name", (k) => {
 
 describe("/admin/api/creator-pages restore", () => {
   it("shows a taken-down page again once, audited, for moderators only; the page answers its link again", async () => {
-    const page = await kinds[1].make("Mistaken takedown");
+    const page = await t.db.creatorPage.create({ data: { userId: (await visitor(t)).userId, homeLink: `restore-${Date.now()}`, title: "Mistaken takedown" } });
     await t.http.post(`/admin/api/creator-pages/${page.id}/takedown`).set("token", moderator.token).send({ reason: "Looked like impersonation" }).expect(200);
     await t.http.post(`/admin/api/creator-pages/${page.id}/restore`).set("token", support.token).send({ reason: "It is really her" }).expect(403);
     const clicks = await Promise.all(Array.from({ length: 5 }, () => t.http.post(`/admin/api/creator-pages/${page.id}/restore`).set("token", moderator.token).send({ reason: "It is really her" })));
