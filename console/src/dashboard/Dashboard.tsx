@@ -108,10 +108,9 @@ export function Dashboard() {
     [...newPages.map((r) => ({ ...r, series: translate("console.dashboard.newPages") })), ...newFollows.map((r) => ({ ...r, series: translate("console.dashboard.newFollows") }))],
     days, (r) => r.day, (r) => r.series, (r) => r.count,
   );
-  const requestVolume = pivot(
-    requests.flatMap((r) => [{ day: r.day, series: translate("console.dashboard.requestCount"), value: r.count }, { day: r.day, series: translate("console.dashboard.requestCredits"), value: r.credits }]),
-    days, (r) => r.day, (r) => r.series, (r) => r.value,
-  );
+  // counts and credits differ by orders of magnitude: one chart each, so the counts stay readable
+  const requestCount = pivot(requests, days, (r) => r.day, () => translate("console.dashboard.requestCount"), (r) => r.count);
+  const requestCredits = pivot(requests, days, (r) => r.day, () => translate("console.dashboard.requestCredits"), (r) => r.credits);
 
   return (
     <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mt: 2 }}>
@@ -123,7 +122,8 @@ export function Dashboard() {
       <Chart title={translate("console.dashboard.signups")} data={short(signups.data)} series={signups.series} kind="line" />
       <Chart title={translate("console.dashboard.reports")} data={reportData} series={reports.series} />
       <Chart title={translate("console.dashboard.creators")} data={short(creatorGrowth.data)} series={creatorGrowth.series} kind="line" />
-      <Chart title={translate("console.dashboard.requests")} data={short(requestVolume.data)} series={requestVolume.series} stacked={false} />
+      <Chart title={translate("console.dashboard.requests")} data={short(requestCount.data)} series={requestCount.series} />
+      <Chart title={translate("console.dashboard.requestVolume")} data={short(requestCredits.data)} series={requestCredits.series} />
       {tta && <TimeToActionCard tta={tta} title={translate("console.notices.timeToAction")} />}
     </Box>
   );

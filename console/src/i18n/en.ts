@@ -74,7 +74,7 @@ export const en = {
     dashboard: {
       title: "Dashboard", days: "Last %{days} days", revenue: "Revenue per day by provider", orders: "Orders by status", generations: "Generations per day by status", modes: "Generations by mode",
       signups: "Sign-ups per day by login type", reports: "Open reports by age", empty: "No data in this period", total: "Total",
-      creators: "New creator pages and follows per day", newPages: "New pages", newFollows: "New follows", requests: "Custom requests per day", requestCount: "Requests", requestCredits: "Credits",
+      creators: "New creator pages and follows per day", newPages: "New pages", newFollows: "New follows", requests: "Custom requests per day", requestCount: "Requests", requestVolume: "Credits of custom requests per day", requestCredits: "Credits",
     },
     age: { under_1h: "< 1 hour", "1h_24h": "1–24 hours", "1d_7d": "1–7 days", over_7d: "> 7 days", minutes: "%{n} min", hours: "%{n} h", days: "%{n} d" },
     action: {

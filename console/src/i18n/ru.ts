@@ -75,7 +75,7 @@ export const ru: typeof en = {
     dashboard: {
       title: "Сводка", days: "Последние %{days} дн.", revenue: "Выручка по дням и платёжным системам", orders: "Заказы по статусам", generations: "Генерации по дням и статусам", modes: "Генерации по режимам",
       signups: "Регистрации по дням и типу входа", reports: "Открытые жалобы по возрасту", empty: "Нет данных за период", total: "Итого",
-      creators: "Новые страницы авторов и подписки по дням", newPages: "Новые страницы", newFollows: "Новые подписки", requests: "Персональные заказы по дням", requestCount: "Заказы", requestCredits: "Кредиты",
+      creators: "Новые страницы авторов и подписки по дням", newPages: "Новые страницы", newFollows: "Новые подписки", requests: "Персональные заказы по дням", requestCount: "Заказы", requestVolume: "Кредиты персональных заказов по дням", requestCredits: "Кредиты",
     },
     age: { under_1h: "< 1 часа", "1h_24h": "1–24 часа", "1d_7d": "1–7 дней", over_7d: "> 7 дней", minutes: "%{n} мин", hours: "%{n} ч", days: "%{n} дн" },
     action: {

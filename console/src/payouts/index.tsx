@@ -84,7 +84,7 @@ function PayoutShow() {
   );
 }
 
-export const payouts = { list: PayoutList, show: PayoutShow, icon: PaymentsIcon };
+export const payouts = { list: PayoutList, show: PayoutShow, icon: PaymentsIcon, recordRepresentation: "id" };
 
 /** Refund the fan (taken back from the creator as far as the balance holds) or uphold the delivery, while open. */
 function DisputeDecisions() {
@@ -143,4 +143,4 @@ function DisputeShow() {
   );
 }
 
-export const disputes = { list: DisputeList, show: DisputeShow, icon: GavelIcon };
+export const disputes = { list: DisputeList, show: DisputeShow, icon: GavelIcon, recordRepresentation: "id" };
