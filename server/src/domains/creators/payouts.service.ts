@@ -75,6 +75,19 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
   }
   const withPage = { creatorPage: { select: { userId: true, homeLink: true } } } as const;
 
+  /** A payout for the console, with the creator's figures so staff see it is covered before paying. */
+  async function getPayout(id: number) {
+    const p = await db.creatorPayout.findUnique({ where: { id }, include: withPage });
+    if (!p) return null;
+    const { creatorPage, ...row } = p;
+    return { ...row, creatorUserId: creatorPage.userId, homeLink: creatorPage.homeLink, earnings: await figures(db, creatorPage.userId, p.creatorPageId) };
+  }
+
+  async function getDispute(id: number) {
+    const r = await db.customRequest.findFirst({ where: { id, disputeStatus: { not: null } }, include: withPage });
+    return r && disputeView(r);
+  }
+
   return {
     async earnings(userId: number): Promise<EarningsView> {
       const page = await pageOfCreator(userId);
@@ -131,12 +144,7 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
         const page = await pageOf(db.creatorPayout, params, matching(params.filter, ["status", "creatorPageId"]), { include: withPage });
         return { ...page, rows: (page.rows as (CreatorPayout & { creatorPage: { userId: number; homeLink: string } })[]).map(({ creatorPage, ...p }) => ({ ...p, creatorUserId: creatorPage.userId, homeLink: creatorPage.homeLink })) };
       },
-      async getPayout(id: number) {
-        const p = await db.creatorPayout.findUnique({ where: { id }, include: { creatorPage: { select: { userId: true, homeLink: true } } } });
-        if (!p) return null;
-        const { creatorPage, ...row } = p;
-        return { ...row, creatorUserId: creatorPage.userId, homeLink: creatorPage.homeLink, earnings: await figures(db, creatorPage.userId, p.creatorPageId) };
-      },
+      getPayout,
 
       /** Staff paid it outside (the reference names the transfer): the credits stay out of the balance. Once. */
       async approve(staffId: number, id: number, reference: string) {
@@ -146,7 +154,7 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
           const p = await tx.creatorPayout.findUniqueOrThrow({ where: { id } });
           await audit.record(tx, { staffId, action: "approve_payout", resource: "CreatorPayout", resourceId: id, before: { status: "requested", amount: p.amount }, after: { status: "approved", amount: p.amount, reference }, reason: reference });
         });
-        return this.getPayout(id);
+        return getPayout(id);
       },
 
       /** Not paid: the held credits return to the creator's balance, once (the status change and the key guard it). */
@@ -158,17 +166,14 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
           await credits.refund({ userId: p.creatorPage.userId, amount: p.amount, reason: "creator_payout_return", idempotencyKey: `creator-payout:${id}:return`, reference: `creator_payout:${id}` }, tx);
           await audit.record(tx, { staffId, action: "reject_payout", resource: "CreatorPayout", resourceId: id, before: { status: "requested", amount: p.amount }, after: { status: "rejected", amount: p.amount }, reason });
         });
-        return this.getPayout(id);
+        return getPayout(id);
       },
 
       listDisputes: async (params: ListParams<DisputeFilter>) => {
         const page = await pageOf(db.customRequest, params, { disputeStatus: params.filter.disputeStatus ?? { not: null }, ...matching(params.filter, ["creatorPageId", "fanUserId"]) }, { include: withPage });
         return { ...page, rows: (page.rows as Parameters<typeof disputeView>[0][]).map(disputeView) };
       },
-      async getDispute(id: number) {
-        const r = await db.customRequest.findFirst({ where: { id, disputeStatus: { not: null } }, include: withPage });
-        return r && disputeView(r);
-      },
+      getDispute,
 
       /**
        * Refund the fan (the price back; the creator's earnings reduced through the ledger by what the balance still
@@ -193,7 +198,7 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
           }
           await audit.record(tx, { staffId, action: `dispute_${outcome}`, resource: "CustomRequest", resourceId: id, before: { disputeStatus: "open" }, after: { disputeStatus: to, price: r.price, shortfall }, reason: note });
         });
-        return this.getDispute(id);
+        return getDispute(id);
       },
     },
   };
