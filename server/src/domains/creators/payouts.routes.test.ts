@@ -3,7 +3,7 @@ import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils
 import { staffMember } from "../../../../tests/staff-utils.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
 import { registeredUser, uploadImage } from "../../../../tests/training-utils.ts";
-import { PAYOUT_MESSAGES as M, PAYOUT_MIN_CREDITS } from "../../contract/creator-payouts.ts";
+import { DISPUTE_WINDOW_DAYS, PAYOUT_MESSAGES as M, PAYOUT_MIN_CREDITS } from "../../contract/creator-payouts.ts";
 
 let t: TestApp;
 let n = 0;
@@ -179,6 +179,12 @@ describe("requests in dispute", () => {
     expect(await earnings(c)).toMatchObject({ earned: 120, in_dispute: 0, payable: 120 });
     expect((await resolve(support.token, id, "refund")).body.msg).toBe(M.disputeClosed);
     expect(await balance(fan.userId)).toBe(0);
+
+    // past the window a delivery is the creator's for good
+    const late = await request(c, "delivered");
+    await post(late.fan.token, "/api/Subscribe/rateRequest", { id: late.id, satisfied: 0 }).expect(200);
+    await t.db.customRequest.update({ where: { id: late.id }, data: { answeredAt: new Date(Date.now() - (DISPUTE_WINDOW_DAYS + 1) * 86_400_000) } });
+    expect((await dispute(late.fan, late.id)).body.msg).toBe(M.disputeNotAllowed);
   });
 
   it("refunds the fan once under concurrent clicks, taking the price back from the creator's earnings", async () => {
