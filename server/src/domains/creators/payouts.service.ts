@@ -30,7 +30,7 @@ async function lockPage(tx: Tx, where: { userId: number } | { pageId: number }):
   return rows[0] ?? null;
 }
 
-export function payoutView(p: CreatorPayout) {
+function payoutView(p: CreatorPayout) {
   return { id: p.id, amount: p.amount, status: p.status, reference: p.reference, reject_reason: p.rejectReason, created_at: p.createdAt.toISOString(), decided_at: p.decidedAt?.toISOString() ?? null };
 }
 
