@@ -66,6 +66,7 @@ describe("creator earnings and disputes in the browser", () => {
     const own = await phone(app.server, app.browser, creator, "en");
     await own.page.goto(`${app.server.url}/AylaEarns`);
     await own.page.getByTestId("creator-earnings").waitFor();
+    expect(await own.page.getByTestId("creator-dispute-status").innerText()).toBe("The fan disputed this delivery: its credits are not payable until our team decides.");
     expect(await own.page.getByTestId("earnings-earned").innerText()).toContain("300 credits");
     expect(await own.page.getByTestId("earnings-in_dispute").innerText()).toContain("150 credits");
     expect(await own.page.getByTestId("earnings-payable").innerText()).toContain("150 credits");

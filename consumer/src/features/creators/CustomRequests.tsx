@@ -147,6 +147,9 @@ export function CreatorRequests({ page }: { page: CreatorPageView }) {
       {requests.length === 0 && <Typography color="text.secondary">{t("creators.noIncoming")}</Typography>}
       {requests.map((r) => (
         <RequestRow key={r.id} r={r}>
+          {r.dispute_status && (
+            <Typography variant="body2" color={r.dispute_status === "open" ? "warning.main" : "text.secondary"} data-testid="creator-dispute-status">{t(`creators.creatorDispute.${r.dispute_status}`)}</Typography>
+          )}
           {r.status === "pending" && (
             <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
               <Button size="small" variant="contained" onClick={() => void run(() => creatorsApi.answer("acceptRequest", r.id))} data-testid="request-accept">{t("creators.accept")}</Button>
