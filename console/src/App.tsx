@@ -17,6 +17,7 @@ import { LoginPage } from "./LoginPage.tsx";
 import { memberships } from "./memberships/index.tsx";
 import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
+import { disputes, payouts } from "./payouts/index.tsx";
 import { reports } from "./reports/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
 import { blockedHashes } from "./screening/blocklist.tsx";
@@ -46,6 +47,8 @@ export function App() {
       <Resource name="evidence" {...evidence} />
       <Resource name="characters" {...characters} />
       <Resource name="creator-pages" {...creatorPages} />
+      <Resource name="payouts" {...payouts} />
+      <Resource name="disputes" {...disputes} />
       <Resource name="conversations" {...conversations} />
       <Resource name="chat-policy-hits" {...chatPolicyHits} />
       <Resource name="chat-suspensions" {...chatSuspensions} />

@@ -23,6 +23,9 @@ export const SUBJECT: Record<string, string> = {
   transparency: "Report",
   characters: "Character",
   "creator-pages": "CreatorPage",
+  payouts: "CreatorPayout",
+  // requests in dispute: staff read custom requests only through their disputes
+  disputes: "CustomRequest",
   conversations: "Conversation",
   "chat-policy-hits": "ChatPolicyHit",
   "chat-suspensions": "ChatSuspension",

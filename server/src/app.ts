@@ -18,6 +18,7 @@ import { usersRoutes } from "./domains/users/users.routes.ts";
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
 import { chatRoutes } from "./domains/chat/chat.routes.ts";
 import { creatorsRoutes } from "./domains/creators/creators.routes.ts";
+import { payoutsRoutes } from "./domains/creators/payouts.routes.ts";
 import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
   creatorsRoutes(api, services.creators);
+  payoutsRoutes(api, services.payouts);
   chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
   moderationRoutes(api, services.moderation, services.appeals, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);

@@ -20,6 +20,8 @@ import { createTransparencyService } from "./domains/moderation/transparency.ser
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
+import { createPayoutsService } from "./domains/creators/payouts.service.ts";
+import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -72,6 +74,7 @@ export function createServices(deps: AppDeps) {
     requestHours: config.CREATOR_REQUEST_HOURS,
     minRatings: config.CREATOR_MIN_RATINGS,
   });
+  const payouts = createPayoutsService({ db, credits, audit });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
@@ -111,14 +114,14 @@ export function createServices(deps: AppDeps) {
     tasksAdmin: createTasksAdminService(db),
     templatesAdmin: createTemplatesAdminService(db, audit, storage),
     siteAdmin: createSiteAdminService(db, audit),
-    dashboard: createDashboardService(db),
+    dashboard: createDashboardService(db, createCreatorFigures(db)),
     trainingAdmin: createTrainingAdminService(db, storage),
   };
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([render.close(), chat.close()]);
   };
-  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, creators, close };
+  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, creators, payouts, close };
 }
 
 export type Services = ReturnType<typeof createServices>;

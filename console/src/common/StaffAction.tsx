@@ -28,10 +28,14 @@ export interface StaffActionProps<P = unknown> {
   onDone?: (result: unknown) => void;
   /** Fetched when the dialog opens, shown, and confirmed with the action. */
   preview?: ActionPreview<P>;
+  /** The text the dialog asks for: a reason (default), or e.g. the reference of a transfer; sent under this name. */
+  field?: "reason" | "reference";
+  /** What the dialog says before it asks: what confirming will do. */
+  intro?: ReactNode;
 }
 
 /** A named staff action on the current record: asks for a reason (and credits when needed), posts it, refreshes. */
-export function StaffAction<P = unknown>({ resource, path, can, label, body, askDelta, color = "primary", onDone, preview }: StaffActionProps<P>) {
+export function StaffAction<P = unknown>({ resource, path, can, label, body, askDelta, color = "primary", onDone, preview, field = "reason", intro }: StaffActionProps<P>) {
   const record = useRecordContext();
   const translate = useTranslate();
   const notify = useNotify();
@@ -61,7 +65,7 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
     setBusy(true);
     try {
       const confirmed = preview && previewed ? preview.confirm(previewed) : {};
-      const result = await postJson(`${resource}/${record!.id}/${path}`, { ...body, ...confirmed, reason, ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}) });
+      const result = await postJson(`${resource}/${record!.id}/${path}`, { ...body, ...confirmed, [field]: reason, ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}) });
       notify("console.notify.done", { type: "success" });
       setOpen(false);
       setReason("");
@@ -86,11 +90,12 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="xs">
         <DialogTitle>{translate(label)}</DialogTitle>
         <DialogContent>
+          {intro && <div data-intro={name}>{intro}</div>}
           {preview && previewed !== null && <div data-preview={name}>{preview.describe(previewed)}</div>}
           {askDelta && (
             <TextField margin="dense" fullWidth type="number" name="delta" label={translate("console.field.delta")} value={delta} onChange={(e) => setDelta(e.target.value)} />
           )}
-          <TextField margin="dense" fullWidth multiline name="reason" label={translate("console.field.reason")} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <TextField margin="dense" fullWidth multiline name={field} label={translate(`console.field.${field}`)} value={reason} onChange={(e) => setReason(e.target.value)} />
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setOpen(false)}>{translate("ra.action.cancel")}</Button>

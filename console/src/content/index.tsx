@@ -22,6 +22,8 @@ interface ContentSpec {
   /** What the show page adds for this kind. */
   details: ReactElement[];
   icon: typeof FaceIcon;
+  /** A mistaken takedown can be undone from the content itself (audited). */
+  restorable?: boolean;
 }
 
 /**
@@ -33,6 +35,12 @@ function contentResource(spec: ContentSpec) {
     const r = useRecordContext();
     if (!r || r.state === "removed") return null;
     return <StaffAction resource={spec.resource} path="takedown" can={["takedown", spec.subject]} label="console.action.takedown" color="warning" />;
+  }
+
+  function Restore() {
+    const r = useRecordContext();
+    if (!spec.restorable || r?.state !== "removed") return null;
+    return <StaffAction resource={spec.resource} path="restore" can={["takedown", spec.subject]} label="console.action.restore" />;
   }
 
   const owner = (
@@ -47,13 +55,13 @@ function contentResource(spec: ContentSpec) {
         {owner}
         <TextField source="state" />
         <DateField source="createdAt" showTime />
-        <FunctionField label={false} render={() => <Takedown />} />
+        <FunctionField label={false} render={() => <><Takedown /><Restore /></>} />
       </Datagrid>
     </List>
   );
 
   const ContentShow = () => (
-    <Show actions={<TopToolbar><Takedown /></TopToolbar>}>
+    <Show actions={<TopToolbar><Takedown /><Restore /></TopToolbar>}>
       <SimpleShowLayout>
         <TextField source="id" />
         <TextField source={spec.title} />
@@ -82,5 +90,6 @@ export const creatorPages = contentResource({
   subject: "CreatorPage",
   title: "title",
   icon: StorefrontIcon,
+  restorable: true,
   details: [<TextField key="homeLink" source="homeLink" />, <TextField key="bio" source="bio" />, <JsonField key="socialLinks" source="socialLinks" />, <TextField key="premiumOffer" source="premiumOffer" />],
 });

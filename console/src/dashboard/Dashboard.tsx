@@ -14,6 +14,8 @@ interface Summary {
   signups: { day: string; loginType: string; count: number }[];
   openReports: { bucket: string; reason: string; count: number }[];
   ageBuckets: string[];
+  /** issue 16: counted by the creators domain from its rows */
+  creators: { newPages: { day: string; count: number }[]; newFollows: { day: string; count: number }[]; requests: { day: string; count: number; credits: number }[] };
 }
 
 const COLORS = ["#1976d2", "#2e7d32", "#ed6c02", "#9c27b0", "#d32f2f", "#0288d1", "#795548", "#607d8b"];
@@ -101,6 +103,14 @@ export function Dashboard() {
   const signups = pivot(summary.signups, days, (r) => r.day, (r) => r.loginType, (r) => r.count);
   const reports = pivot(summary.openReports, summary.ageBuckets, (r) => r.bucket, (r) => r.reason, (r) => r.count);
   const reportData = reports.data.map((r) => ({ ...r, key: translate(`console.age.${r.key}`) }));
+  const { newPages, newFollows, requests } = summary.creators;
+  const creatorGrowth = pivot(
+    [...newPages.map((r) => ({ ...r, series: translate("console.dashboard.newPages") })), ...newFollows.map((r) => ({ ...r, series: translate("console.dashboard.newFollows") }))],
+    days, (r) => r.day, (r) => r.series, (r) => r.count,
+  );
+  // counts and credits differ by orders of magnitude: one chart each, so the counts stay readable
+  const requestCount = pivot(requests, days, (r) => r.day, () => translate("console.dashboard.requestCount"), (r) => r.count);
+  const requestCredits = pivot(requests, days, (r) => r.day, () => translate("console.dashboard.requestCredits"), (r) => r.credits);
 
   return (
     <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mt: 2 }}>
@@ -111,6 +121,9 @@ export function Dashboard() {
       <Chart title={translate("console.dashboard.modes")} data={modes.data} series={modes.series} />
       <Chart title={translate("console.dashboard.signups")} data={short(signups.data)} series={signups.series} kind="line" />
       <Chart title={translate("console.dashboard.reports")} data={reportData} series={reports.series} />
+      <Chart title={translate("console.dashboard.creators")} data={short(creatorGrowth.data)} series={creatorGrowth.series} kind="line" />
+      <Chart title={translate("console.dashboard.requests")} data={short(requestCount.data)} series={requestCount.series} />
+      <Chart title={translate("console.dashboard.requestVolume")} data={short(requestCredits.data)} series={requestCredits.series} />
       {tta && <TimeToActionCard tta={tta} title={translate("console.notices.timeToAction")} />}
     </Box>
   );

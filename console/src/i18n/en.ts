@@ -40,6 +40,11 @@ export const en = {
     "chat-suspensions": { name: "Chat suspension |||| Chat suspensions", fields: { id: "User", userId: "User", hits: "Counting hits", lastHitAt: "Last hit", suspended: "Chat", strikes: "Hits that suspend", policyHits: "Why: the policy hits" } },
     "chat-backends": { name: "Chat back end |||| Chat back ends", fields: { name: "Name", model: "Model", tiers: "Tiers", requests: "Requests (24 h)", errors: "Errors", prompt_tokens: "Prompt tokens", completion_tokens: "Reply tokens", p50_first_token_ms: "First token p50 (ms)", p95_first_token_ms: "First token p95 (ms)", avg_total_ms: "Average reply (ms)", last_error: "Last error" } },
     "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
+    payouts: { name: "Payout |||| Payout queue", fields: { id: "ID", creatorUserId: "Creator", homeLink: "Page", amount: "Credits", status: "Status", reference: "Transfer reference", rejectReason: "Rejected because", decidedById: "Decided by", createdAt: "Asked", decidedAt: "Decided" } },
+    disputes: {
+      name: "Dispute |||| Requests in dispute",
+      fields: { id: "Request", homeLink: "Page", creatorUserId: "Creator", fanUserId: "Fan", text: "Request", price: "Credits", deliveredTaskId: "Delivery", disputeReason: "Fan's reason", disputeStatus: "Status", disputedAt: "Disputed", disputeNote: "Staff note", disputeShortfall: "Not taken back (credits)", disputeResolvedById: "Resolved by", disputeResolvedAt: "Resolved" },
+    },
     "upload-screenings": { name: "Upload screening |||| Upload screening", fields: { id: "ID", uploadId: "Upload", userId: "Owner", kind: "Kind", status: "Status", holdCause: "Held because", faces: "Faces", youngestAge: "Youngest apparent age", framesChecked: "Frames checked", previewUrl: "Preview", reviewedBy: "Reviewed by", reviewReason: "Reason", reviewedAt: "Reviewed", createdAt: "Uploaded" } },
     "blocked-hashes": { name: "Blocked media |||| Blocked media", fields: { id: "ID", hash: "Hash (pHash)", source: "Source", targetType: "Case: content", targetId: "Case: id", hits: "Refused matches", note: "Note", addedBy: "Added by", createdAt: "Added", hashes: "Hashes, one a line" } },
     "character-models": { name: "Character model |||| Character models", fields: { id: "ID", name: "Name", homeLink: "Home link", userId: "Owner", status: "Status", state: "State", minAge: "Youngest apparent age", error: "Error", trainer: "Trainer", weightsBytes: "Weights (bytes)", createdAt: "Submitted", finishedAt: "Finished", consent: "Consent record", q: "Search name or home link" } },
@@ -69,16 +74,29 @@ export const en = {
     dashboard: {
       title: "Dashboard", days: "Last %{days} days", revenue: "Revenue per day by provider", orders: "Orders by status", generations: "Generations per day by status", modes: "Generations by mode",
       signups: "Sign-ups per day by login type", reports: "Open reports by age", empty: "No data in this period", total: "Total",
+      creators: "New creator pages and follows per day", newPages: "New pages", newFollows: "New follows", requests: "Custom requests per day", requestCount: "Requests", requestVolume: "Credits of custom requests per day", requestCredits: "Credits",
     },
     age: { under_1h: "< 1 hour", "1h_24h": "1–24 hours", "1d_7d": "1–7 days", over_7d: "> 7 days", minutes: "%{n} min", hours: "%{n} h", days: "%{n} d" },
     action: {
       lift_chat_suspension: "Lift chat suspension", ban: "Ban", unban: "Unban", grant_payment: "Grant payment permission", revoke_payment: "Revoke payment permission", adjust_credits: "Adjust credits", dismiss: "Dismiss", takedown: "Take content down",
-      ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable", refund: "Refund",
+      ban_uploader: "Ban uploader", lift: "Lift ban", reset_password: "Reset password", submit: "Submit", moved_up: "Move up", upload_cover: "Upload cover image", enable: "Enable", disable: "Disable", refund: "Refund", restore: "Restore",
     },
     blocklist: { imported: "%{added} hashes added, %{duplicates} already listed", importHelp: "One 64-bit perceptual hash (pHash) a line as 16 hexadecimal digits; lines starting with # are ignored. Uploads and outputs within 8 bits of a listed hash are refused." },
     screening: { approve: "Approve", reject: "Reject", estimateNote: "An apparent age is an estimate (about ±5 years), never proof of age. Approve only when you are sure everyone shown is an adult.", open: "Open file" },
     training: { approve: "Approve training", reject: "Reject", noConsent: "No consent record (expired or never taken)", decision: "Decision", minAge: "Youngest apparent age", selfie: "Live selfie", photos: "Training photos", match: "Match", age: "Age" },
-    field: { reason: "Reason", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },
+    payouts: {
+      approve: "Approve payout", reject: "Reject payout", what: "Pay %{amount} credits to %{link}.",
+      approveIntro: "Confirm only after the transfer was sent: give its reference. The credits stay out of the creator's balance.",
+      rejectIntro: "The credits return to the creator's balance. The reason is shown to the creator.",
+      earnings: "Creator's figures (credits)",
+      figure: { earned: "Earned", inEscrow: "In escrow", inDispute: "In dispute", payoutPending: "Payouts waiting", paidOut: "Paid out", payable: "Payable now", balance: "Balance", shortfall: "Refunds not taken back" },
+    },
+    disputes: {
+      refund: "Refund the fan", uphold: "Uphold the delivery",
+      refundIntro: "The fan gets %{price} credits back; the same is taken from the creator as far as their balance holds, and the rest is recorded.",
+      upholdIntro: "The delivery stands: the %{price} credits stay with the creator and become payable.",
+    },
+    field: { reason: "Reason", reference: "Transfer reference", delta: "Credits (+ to add, − to take)", password: "New password (shown once)", totpSecret: "One-time code secret (shown once)", otpauthUri: "Authenticator URI" },
     notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
     channelSecrets: {
       set: "Set", setEnding: "Set · ends in …%{last4}", notSet: "Not set", newValue: "New value", save: "Save token", clear: "Clear", saved: "Token saved", cleared: "Token cleared",

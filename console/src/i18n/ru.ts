@@ -41,6 +41,11 @@ export const ru: typeof en = {
     "chat-suspensions": { name: "Блокировка чата |||| Блокировки чата", fields: { id: "Пользователь", userId: "Пользователь", hits: "Учитываемые нарушения", lastHitAt: "Последнее нарушение", suspended: "Чат", strikes: "Нарушений до блокировки", policyHits: "Причина: нарушения" } },
     "chat-backends": { name: "Сервер чата |||| Серверы чата", fields: { name: "Имя", model: "Модель", tiers: "Уровни", requests: "Запросы (24 ч)", errors: "Ошибки", prompt_tokens: "Токены запроса", completion_tokens: "Токены ответа", p50_first_token_ms: "Первый токен p50 (мс)", p95_first_token_ms: "Первый токен p95 (мс)", avg_total_ms: "Средний ответ (мс)", last_error: "Последняя ошибка" } },
     "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
+    payouts: { name: "Выплата |||| Очередь выплат", fields: { id: "ID", creatorUserId: "Автор", homeLink: "Страница", amount: "Кредиты", status: "Статус", reference: "Номер перевода", rejectReason: "Причина отказа", decidedById: "Решил", createdAt: "Запрошена", decidedAt: "Решена" } },
+    disputes: {
+      name: "Спор |||| Споры по заказам",
+      fields: { id: "Заказ", homeLink: "Страница", creatorUserId: "Автор", fanUserId: "Фанат", text: "Заказ", price: "Кредиты", deliveredTaskId: "Результат", disputeReason: "Причина фаната", disputeStatus: "Статус", disputedAt: "Открыт", disputeNote: "Заметка сотрудника", disputeShortfall: "Не удалось списать (кредиты)", disputeResolvedById: "Решил", disputeResolvedAt: "Решён" },
+    },
     "upload-screenings": { name: "Проверка загрузки |||| Проверка загрузок", fields: { id: "ID", uploadId: "Загрузка", userId: "Владелец", kind: "Тип", status: "Статус", holdCause: "Причина задержки", faces: "Лиц", youngestAge: "Мин. видимый возраст", framesChecked: "Проверено кадров", previewUrl: "Превью", reviewedBy: "Проверил", reviewReason: "Причина", reviewedAt: "Проверено", createdAt: "Загружено" } },
     "blocked-hashes": { name: "Заблокированный контент |||| Заблокированный контент", fields: { id: "ID", hash: "Хеш (pHash)", source: "Источник", targetType: "Дело: контент", targetId: "Дело: id", hits: "Отклонённых совпадений", note: "Заметка", addedBy: "Добавил", createdAt: "Добавлено", hashes: "Хеши, по одному в строке" } },
     "character-models": { name: "Модель персонажа |||| Модели персонажей", fields: { id: "ID", name: "Название", homeLink: "Ссылка", userId: "Владелец", status: "Статус", state: "Состояние", minAge: "Мин. видимый возраст", error: "Ошибка", trainer: "Сервис обучения", weightsBytes: "Веса (байт)", createdAt: "Отправлена", finishedAt: "Завершена", consent: "Запись согласия", q: "Поиск по названию или ссылке" } },
@@ -70,16 +75,29 @@ export const ru: typeof en = {
     dashboard: {
       title: "Сводка", days: "Последние %{days} дн.", revenue: "Выручка по дням и платёжным системам", orders: "Заказы по статусам", generations: "Генерации по дням и статусам", modes: "Генерации по режимам",
       signups: "Регистрации по дням и типу входа", reports: "Открытые жалобы по возрасту", empty: "Нет данных за период", total: "Итого",
+      creators: "Новые страницы авторов и подписки по дням", newPages: "Новые страницы", newFollows: "Новые подписки", requests: "Персональные заказы по дням", requestCount: "Заказы", requestVolume: "Кредиты персональных заказов по дням", requestCredits: "Кредиты",
     },
     age: { under_1h: "< 1 часа", "1h_24h": "1–24 часа", "1d_7d": "1–7 дней", over_7d: "> 7 дней", minutes: "%{n} мин", hours: "%{n} ч", days: "%{n} дн" },
     action: {
       lift_chat_suspension: "Снять блокировку чата", ban: "Заблокировать", unban: "Разблокировать", grant_payment: "Разрешить оплату", revoke_payment: "Запретить оплату", adjust_credits: "Изменить кредиты", dismiss: "Отклонить", takedown: "Снять контент",
-      ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", upload_cover: "Загрузить обложку", enable: "Включить", disable: "Выключить", refund: "Вернуть деньги",
+      ban_uploader: "Заблокировать автора", lift: "Снять блокировку", reset_password: "Сбросить пароль", submit: "Отправить", moved_up: "Выше", upload_cover: "Загрузить обложку", enable: "Включить", disable: "Выключить", refund: "Вернуть деньги", restore: "Восстановить",
     },
     blocklist: { imported: "Добавлено хешей: %{added}, уже были в списке: %{duplicates}", importHelp: "По одному 64-битному перцептивному хешу (pHash) в строке, 16 шестнадцатеричных цифр; строки, начинающиеся с #, пропускаются. Загрузки и результаты, отличающиеся от хеша не более чем на 8 бит, отклоняются." },
     screening: { approve: "Одобрить", reject: "Отклонить", estimateNote: "Видимый возраст — это оценка (примерно ±5 лет), а не доказательство возраста. Одобряйте, только если уверены, что все изображённые — взрослые.", open: "Открыть файл" },
     training: { approve: "Одобрить обучение", reject: "Отклонить", noConsent: "Записи согласия нет (истекла или не создавалась)", decision: "Решение", minAge: "Мин. видимый возраст", selfie: "Живое селфи", photos: "Фото для обучения", match: "Сходство", age: "Возраст" },
-    field: { reason: "Причина", delta: "Кредиты (+ начислить, − списать)", password: "Новый пароль (показывается один раз)", totpSecret: "Секрет одноразовых кодов (показывается один раз)", otpauthUri: "URI для приложения-аутентификатора" },
+    payouts: {
+      approve: "Одобрить выплату", reject: "Отклонить выплату", what: "Выплатить %{amount} кредитов автору %{link}.",
+      approveIntro: "Подтверждайте только после отправки перевода: укажите его номер. Кредиты не вернутся на баланс автора.",
+      rejectIntro: "Кредиты вернутся на баланс автора. Причину увидит автор.",
+      earnings: "Показатели автора (кредиты)",
+      figure: { earned: "Заработано", inEscrow: "На удержании", inDispute: "В споре", payoutPending: "Ожидают выплаты", paidOut: "Выплачено", payable: "Можно вывести", balance: "Баланс", shortfall: "Не удалось списать при возвратах" },
+    },
+    disputes: {
+      refund: "Вернуть кредиты фанату", uphold: "Оставить результат в силе",
+      refundIntro: "Фанат получит обратно %{price} кредитов; столько же списывается у автора, насколько хватает его баланса, остаток записывается.",
+      upholdIntro: "Результат остаётся в силе: %{price} кредитов остаются у автора и становятся доступны к выводу.",
+    },
+    field: { reason: "Причина", reference: "Номер перевода", delta: "Кредиты (+ начислить, − списать)", password: "Новый пароль (показывается один раз)", totpSecret: "Секрет одноразовых кодов (показывается один раз)", otpauthUri: "URI для приложения-аутентификатора" },
     notify: { done: "Готово", cover_uploaded: "Обложка сохранена", credentials: "Сохраните сейчас: больше они не будут показаны" },
     channelSecrets: {
       set: "Задан", setEnding: "Задан · оканчивается на …%{last4}", notSet: "Не задан", newValue: "Новое значение", save: "Сохранить токен", clear: "Удалить", saved: "Токен сохранён", cleared: "Токен удалён",

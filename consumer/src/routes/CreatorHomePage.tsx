@@ -15,6 +15,7 @@ import { dialogs } from "../dialogs/dialog-store.ts";
 import type { ApiError } from "../lib/api-client.ts";
 import { creatorsApi, type CreatorPageView } from "../features/creators/creators.api.ts";
 import { CreatorRequests, FanRequests } from "../features/creators/CustomRequests.tsx";
+import { Earnings } from "../features/creators/Earnings.tsx";
 import { useSession } from "../features/session/session.ts";
 import { translateMessage } from "../i18n/index.ts";
 import { MessagePage } from "./MessagePage.tsx";
@@ -128,6 +129,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
       )}
       {page.is_owner && <EditPage page={page} onSaved={setPage} />}
       {page.is_owner && <CreatorRequests page={page} />}
+      {page.is_owner && <Earnings />}
       {!page.is_owner && page.request_price !== null && <FanRequests page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} />}
       <Box component="section" sx={{ display: "grid", gap: 1.5 }}>
         <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>

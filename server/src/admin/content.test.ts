@@ -79,3 +79,18 @@ describe.each(kinds)("/admin/api/$name", (k) => {
     expect(await t.db.auditLog.count({ where: { resource: k.model, resourceId: String(c.id) } })).toBe(1);
   });
 });
+
+describe("/admin/api/creator-pages restore", () => {
+  it("shows a taken-down page again once, audited, for moderators only; the page answers its link again", async () => {
+    const page = await t.db.creatorPage.create({ data: { userId: (await visitor(t)).userId, homeLink: `restore-${Date.now()}`, title: "Mistaken takedown" } });
+    await t.http.post(`/admin/api/creator-pages/${page.id}/takedown`).set("token", moderator.token).send({ reason: "Looked like impersonation" }).expect(200);
+    await t.http.post(`/admin/api/creator-pages/${page.id}/restore`).set("token", support.token).send({ reason: "It is really her" }).expect(403);
+    const clicks = await Promise.all(Array.from({ length: 5 }, () => t.http.post(`/admin/api/creator-pages/${page.id}/restore`).set("token", moderator.token).send({ reason: "It is really her" })));
+    expect(clicks.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(clicks.filter((r) => r.status === 409).every((r) => r.body.msg === "This content is not taken down")).toBe(true);
+    expect((await t.db.creatorPage.findUniqueOrThrow({ where: { id: page.id } })).state).toBe("active");
+    const audits = await t.db.auditLog.findMany({ where: { resource: "CreatorPage", resourceId: String(page.id), action: "restore" } });
+    expect(audits).toEqual([expect.objectContaining({ staffId: moderator.staffId, reason: "It is really her", before: { id: page.id, userId: page.userId, state: "removed" }, after: { id: page.id, userId: page.userId, state: "active" } })]);
+    await t.http.get("/api/Subscribe/getHomeLinkInfo").query({ home_link: page.homeLink }).expect(200);
+  });
+});

@@ -1,5 +1,5 @@
 import type { ApiRouter } from "../http/api.ts";
-import { AdminResource } from "./resource.ts";
+import { AdminResource, reasonBody } from "./resource.ts";
 import type { ModerationService } from "../domains/moderation/moderation.service.ts";
 import { characterSortable, contentFilter, creatorPageSortable, decisionBody } from "../domains/moderation/moderation.schema.ts";
 
@@ -17,5 +17,8 @@ export function contentResources(api: ApiRouter, moderation: ModerationService) 
   pages.get((id) => moderation.getCreatorPage(id));
   pages.action("takedown", { summary: "Take the creator page down", can: ["takedown", "CreatorPage"], body: decisionBody }, (id, body, staff) =>
     moderation.takeDownContent(staff.staffId, "creator_page", id, body),
+  );
+  pages.action("restore", { summary: "Show a taken-down creator page again (audited)", can: ["takedown", "CreatorPage"], body: reasonBody }, (id, body, staff) =>
+    moderation.restoreContent(staff.staffId, "creator_page", id, body.reason),
   );
 }

@@ -4,6 +4,7 @@ import { channelsResource } from "./channels.ts";
 import { chatResources } from "./chat.ts";
 import { characterModelsResource } from "./character-models.ts";
 import { contentResources } from "./content.ts";
+import { creatorMoneyResources } from "./creators.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
@@ -26,6 +27,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   channelsResource(api, s.pixels);
   reportsResource(api, s.moderation, s.appeals, s.transparency, s.evidence);
   contentResources(api, s.moderation);
+  creatorMoneyResources(api, s.payouts);
   chatResources(api, s.chat);
   characterModelsResource(api, s.trainingAdmin, s.training);
   screeningResource(api, s.screening);

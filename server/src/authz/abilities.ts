@@ -22,6 +22,10 @@ export type Subject =
   | "ChatBackend"
   | "CreatorPage"
   | "Subscription"
+  /** a creator's payout request (issue 16): the creator asks, admins and support decide */
+  | "CreatorPayout"
+  /** a custom request; staff touch it only to resolve a dispute */
+  | "CustomRequest"
   | "Report"
   | "Ban"
   | "Decision"
@@ -73,6 +77,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     // a registered account publishes its first page from a finished model and becomes a creator (SPEC.md §6)
     if (principal.role !== "visitor") can("create", "CreatorPage", own);
     if (principal.role === "creator") can("update", "CreatorPage", own);
+    // earnings and payouts are the creator's own; deciding them is staff's (support or admin), never the creator's
+    if (principal.role === "creator") can(["create", "read"], "CreatorPayout");
     if (principal.role === "visitor") cannot("create", "CharacterModel").because("Please log in first");
   }
 
@@ -93,6 +99,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("grant", "Payment");
       can("adjust", "LedgerEntry");
       can("refund", "Order");
+      // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
+      can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
     }
     if (roles.has("marketer")) {
       can("manage", ["Channel", "Template", "SiteSetting"]);

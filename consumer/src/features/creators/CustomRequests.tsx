@@ -8,9 +8,11 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { CUSTOM_REQUEST_TEXT_MAX } from "../../../../server/src/contract/creators.ts";
+import { DISPUTE_REASON_MAX } from "../../../../server/src/contract/creator-payouts.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView, type CustomRequestView } from "./creators.api.ts";
+import { payoutsApi } from "./payouts.api.ts";
 
 const newKey = () => crypto.randomUUID();
 
@@ -24,6 +26,30 @@ function RequestRow({ r, children }: { r: CustomRequestView; children?: React.Re
       </Box>
       <Typography sx={{ overflowWrap: "anywhere", whiteSpace: "pre-line" }}>{r.text}</Typography>
       {children}
+    </Box>
+  );
+}
+
+/** A fan unhappy with a delivery disputes it with a short reason; staff refund the fan or uphold the delivery. */
+function Dispute({ r, onDone }: { r: CustomRequestView; onDone: (error?: string) => void }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  if (r.dispute_status) return <Typography variant="body2" color="text.secondary" data-testid="dispute-status">{t(`creators.disputeStatus.${r.dispute_status}`)}</Typography>;
+  if (!open) return <Button size="small" color="warning" onClick={() => setOpen(true)} data-testid="dispute-open" sx={{ justifySelf: "start" }}>{t("creators.disputeOpen")}</Button>;
+  async function send() {
+    try {
+      await payoutsApi.dispute(r.id, reason);
+      onDone();
+    } catch (e) {
+      onDone(translateMessage((e as Error).message));
+    }
+  }
+  return (
+    <Box sx={{ display: "grid", gap: 1 }}>
+      <Typography variant="body2" color="text.secondary">{t("creators.disputeHelp")}</Typography>
+      <TextField size="small" label={t("creators.disputeReason")} value={reason} onChange={(e) => setReason(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: DISPUTE_REASON_MAX, "data-testid": "dispute-reason" } }} />
+      <Button size="small" variant="contained" color="warning" disabled={reason.trim().length < 3} onClick={() => void send()} data-testid="dispute-send" sx={{ justifySelf: "start" }}>{t("creators.disputeSend")}</Button>
     </Box>
   );
 }
@@ -80,6 +106,13 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
             </Box>
           )}
           {r.satisfied !== null && <Typography variant="body2" color="text.secondary">{t(r.satisfied ? "creators.ratedSatisfied" : "creators.ratedUnsatisfied")}</Typography>}
+          {r.status === "delivered" && r.satisfied === false && (
+            <Dispute r={r} onDone={(error) => {
+              if (error) setStatus({ ok: false, text: error });
+              load();
+              void session.refreshBalance();
+            }} />
+          )}
         </RequestRow>
       ))}
     </Box>
@@ -114,6 +147,9 @@ export function CreatorRequests({ page }: { page: CreatorPageView }) {
       {requests.length === 0 && <Typography color="text.secondary">{t("creators.noIncoming")}</Typography>}
       {requests.map((r) => (
         <RequestRow key={r.id} r={r}>
+          {r.dispute_status && (
+            <Typography variant="body2" color={r.dispute_status === "open" ? "warning.main" : "text.secondary"} data-testid="creator-dispute-status">{t(`creators.creatorDispute.${r.dispute_status}`)}</Typography>
+          )}
           {r.status === "pending" && (
             <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
               <Button size="small" variant="contained" onClick={() => void run(() => creatorsApi.answer("acceptRequest", r.id))} data-testid="request-accept">{t("creators.accept")}</Button>

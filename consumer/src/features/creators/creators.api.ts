@@ -1,5 +1,6 @@
 import { api } from "../../lib/api-client.ts";
 import type { CustomRequestStatus } from "../../../../server/src/contract/creators.ts";
+import type { DisputeStatus } from "../../../../server/src/contract/creator-payouts.ts";
 
 /** A creation in a creator page's library (what the creator shares), as getHomeLinkInfo answers it. */
 export interface LibraryItem {
@@ -35,6 +36,8 @@ export interface CustomRequestView {
   status: CustomRequestStatus;
   delivered_task_id: number | null;
   satisfied: boolean | null;
+  /** a dispute of an unsatisfying delivery (docs/decisions/206); null: none */
+  dispute_status: DisputeStatus | null;
   home_link: string;
   creator: string;
 }

@@ -73,7 +73,7 @@ export function createCreatorsService({ db, models, library, makeCreator, credit
   }
 
   function requestView(r: CustomRequest) {
-    return { id: r.id, text: r.text, price: r.price, status: r.status as CustomRequestStatus, delivered_task_id: r.deliveredTaskId, satisfied: r.satisfied, created_at: r.createdAt.toISOString(), expires_at: r.expiresAt.toISOString() };
+    return { id: r.id, text: r.text, price: r.price, status: r.status as CustomRequestStatus, delivered_task_id: r.deliveredTaskId, satisfied: r.satisfied, dispute_status: r.disputeStatus, created_at: r.createdAt.toISOString(), expires_at: r.expiresAt.toISOString() };
   }
 
   /**

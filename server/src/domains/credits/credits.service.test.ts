@@ -108,3 +108,29 @@ describe("staff credit adjustments", () => {
     expect(await t.db.auditLog.count({ where: { resourceId: String(userId) } })).toBe(0);
   });
 });
+
+describe("taking back what the balance still holds", () => {
+  it("chargeUpTo takes at most the balance, never below zero, even with charges racing it", async () => {
+    const userId = await newUser();
+    await credits.grant({ userId, amount: 30, reason: "custom_request_earnings", idempotencyKey: `earn:${userId}` });
+    // the person spends while the take-back runs: together they never take more than there was
+    const [taken, ...spent] = await Promise.all([
+      t.db.$transaction((tx) => credits.chargeUpTo({ userId, amount: 50, reason: "custom_request_clawback", idempotencyKey: `claw:${userId}` }, tx)),
+      ...Array.from({ length: 5 }, (_, i) => credits.charge({ userId, amount: 10, reason: "generation", idempotencyKey: `spend:${userId}:${i}` }).then(() => 10, () => 0)),
+    ]);
+    expect(taken + spent.reduce((a, b) => a + b, 0)).toBe(30);
+    expect((await credits.balance(userId)).points).toBe(0);
+    // nothing left: nothing taken, and no empty ledger entry
+    expect(await t.db.$transaction((tx) => credits.chargeUpTo({ userId, amount: 5, reason: "custom_request_clawback", idempotencyKey: `claw2:${userId}` }, tx))).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId, idempotencyKey: `claw2:${userId}` } })).toBe(0);
+  });
+
+  it("sums a person's movements for some reasons only", async () => {
+    const userId = await newUser();
+    await credits.grant({ userId, amount: 40, reason: "custom_request_earnings", idempotencyKey: `e1:${userId}` });
+    await credits.grant({ userId, amount: 500, reason: "purchase", idempotencyKey: `p1:${userId}` });
+    await credits.charge({ userId, amount: 15, reason: "custom_request_clawback", idempotencyKey: `c1:${userId}` });
+    expect(await credits.sumOfReasons(userId, ["custom_request_earnings", "custom_request_clawback"])).toBe(25);
+    expect(await credits.sumOfReasons(userId, ["membership_income"])).toBe(0);
+  });
+});

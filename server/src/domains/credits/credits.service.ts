@@ -154,6 +154,25 @@ export function createCreditsService(db: Db, audit: AuditService) {
       });
     },
 
+    /**
+     * Takes as much of `m.amount` as the balance holds, in `tx` (the user's row is locked first, so the amount read
+     * is the amount taken); answers what was taken. For taking back credits the person may already have spent: the
+     * caller records the rest. The caller's own exactly-once guard decides whether this runs at all.
+     */
+    async chargeUpTo(m: LedgerMove, tx: Tx): Promise<number> {
+      const rows = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${m.userId} FOR UPDATE`;
+      if (!rows[0]) throw HttpError.notFound();
+      const take = Math.min(m.amount, rows[0].points);
+      if (take > 0) await move(tx, { ...m, amount: take }, -take, false);
+      return take;
+    },
+
+    /** The sum of the user's ledger movements for these reasons (e.g. what a creator earned, less what was taken back). */
+    async sumOfReasons(userId: number, reasons: readonly string[], c: Tx | Db = db): Promise<number> {
+      const r = await c.ledgerEntry.aggregate({ where: { userId, reason: { in: [...reasons] } }, _sum: { delta: true } });
+      return r._sum.delta ?? 0;
+    },
+
     /** Takes one of the user's free generations in `tx`; false when none is left. */
     async useFreeGeneration(tx: Tx, userId: number): Promise<boolean> {
       const rows = await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`;

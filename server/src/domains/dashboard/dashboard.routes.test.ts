@@ -28,6 +28,18 @@ beforeAll(async () => {
   await task("failed", "text_to_image", day(1));
   await task("succeeded", "text_to_image", day(50));
   const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+  // creator figures: pages, follows and custom requests, one of each outside the window
+  const creatorPage = (at: Date) => t.db.creatorPage.create({ data: { userId: user.id, homeLink: `dash-${Math.random()}`, title: "Dash", createdAt: at } });
+  const page = await creatorPage(day(1));
+  const fans = await Promise.all([0, 1, 2].map(() => t.db.user.create({ data: { loginType: "visitor", createdAt: day(100) } })));
+  await t.db.subscription.create({ data: { creatorPageId: page.id, userId: fans[0].id, createdAt: day(0) } });
+  await t.db.subscription.create({ data: { creatorPageId: page.id, userId: fans[1].id, createdAt: day(0), active: false } });
+  await t.db.subscription.create({ data: { creatorPageId: page.id, userId: fans[2].id, createdAt: day(45) } });
+  const customRequest = (price: number, at: Date, status: "pending" | "delivered") =>
+    t.db.customRequest.create({ data: { creatorPageId: page.id, fanUserId: fans[0].id, text: "x", price, status, idempotencyKey: `k${Math.random()}`, createdAt: at, expiresAt: at } });
+  await customRequest(30, day(2), "delivered");
+  await customRequest(50, day(2), "pending");
+  await customRequest(70, day(60), "delivered");
   await t.db.report.createMany({
     data: [
       { targetType: "task", targetId: 1, reason: "underage", createdAt: hoursAgo(0.1) },
@@ -62,6 +74,11 @@ describe("GET /admin/api/dashboard", () => {
     expect(d.signups).toEqual(expect.arrayContaining([{ day: ymd(day(1)), loginType: "registered", count: 1 }, { day: ymd(day(0)), loginType: "visitor", count: 1 }]));
     const backlog = Object.fromEntries(d.openReports.map((r: { bucket: string; reason: string; count: number }) => [`${r.bucket}/${r.reason}`, r.count]));
     expect(backlog).toEqual({ "under_1h/underage": 1, "1h_24h/other": 1, "1d_7d/other": 1, "over_7d/other": 1 });
+    expect(d.creators).toEqual({
+      newPages: [{ day: ymd(day(1)), count: 1 }],
+      newFollows: [{ day: ymd(day(0)), count: 2 }],
+      requests: [{ day: ymd(day(2)), count: 2, credits: 80 }],
+    });
   });
 
   it("is for staff; days is checked", async () => {

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import type { CreatorFigures } from "../creators/figures.service.ts";
 
 /** Open reports by how long they have waited; the buckets the moderators' backlog chart shows. */
 const AGE_BUCKETS = ["under_1h", "1h_24h", "1d_7d", "over_7d"] as const;
@@ -7,7 +8,7 @@ const AGE_BUCKETS = ["under_1h", "1h_24h", "1d_7d", "over_7d"] as const;
  * The console dashboard: every figure is one aggregate query over the last `days` days (UTC days),
  * so the browser receives a few hundred numbers however many orders and tasks there are.
  */
-export function createDashboardService(db: Db) {
+export function createDashboardService(db: Db, creators: CreatorFigures) {
   return {
     async summary(days: number, now = new Date()) {
       const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
@@ -15,7 +16,7 @@ export function createDashboardService(db: Db) {
       // the columns are UTC wall-clock TIMESTAMPs (Prisma's mapping): compare with UTC wall-clock text, whatever the session time zone
       const sinceUtc = since.toISOString().slice(0, 23);
       const nowUtc = now.toISOString().slice(0, 23);
-      const [revenue, orders, generations, signups, reports] = await Promise.all([
+      const [revenue, orders, generations, signups, reports, creatorFigures] = await Promise.all([
         db.$queryRaw<{ day: string; provider: string; currency: string; amountMinor: number; orders: number }[]>`
           SELECT to_char(d, 'YYYY-MM-DD') AS day, provider, currency, amount::int AS "amountMinor", n::int AS orders
           FROM (SELECT date_trunc('day', paid_at) AS d, provider, currency, sum(final_price_minor) AS amount, count(*) AS n
@@ -39,8 +40,10 @@ export function createDashboardService(db: Db) {
                  reason::text AS reason, count(*)::int AS count
           FROM (SELECT ${nowUtc}::timestamp - created_at AS age, reason FROM reports WHERE status = 'open') r
           GROUP BY 1, 2`,
+        // the creators domain counts its own rows (new pages, follows, custom requests)
+        creators.perDay(sinceUtc),
       ]);
-      return { since: since.toISOString(), days, revenue, ordersByStatus: orders, generations, signups, openReports: reports, ageBuckets: AGE_BUCKETS };
+      return { since: since.toISOString(), days, revenue, ordersByStatus: orders, generations, signups, openReports: reports, ageBuckets: AGE_BUCKETS, creators: creatorFigures };
     },
   };
 }

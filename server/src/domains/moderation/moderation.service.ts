@@ -395,6 +395,20 @@ export function createModerationService({ db, audit, revokeUserSessions, owned, 
       }),
 
     /**
+     * Shows taken-down content again, from the content itself (a mistaken takedown; an appeal reverses through its own
+     * path). Conditional on the content still being removed, so two clicks restore it once; audited with its reason.
+     */
+    restoreContent: (staffId: number, targetType: "character" | "creator_page", targetId: number, reason: string) =>
+      db.$transaction(async (tx) => {
+        const before = await contentState[targetType](tx, targetId);
+        if (!before) throw HttpError.notFound();
+        if (!(await content[targetType].setState(tx, targetId, "active", "removed"))) throw HttpError.conflict("This content is not taken down");
+        const after = await contentState[targetType](tx, targetId);
+        await audit.record(tx, { staffId, action: "restore", resource: RESOURCE[targetType], resourceId: targetId, before, after, reason });
+        return after;
+      }),
+
+    /**
      * The owner of a ban in force that covers any of these identifiers, or null (auth refuses new accounts with it).
      * A device matches by its cookie or its fingerprint.
      */
