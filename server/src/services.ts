@@ -20,6 +20,8 @@ import { createTransparencyService } from "./domains/moderation/transparency.ser
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
+import { localMediaSigner } from "./storage/local.storage.ts";
+import { mediaUrlSecret } from "./storage/storage.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -58,11 +60,14 @@ export function createServices(deps: AppDeps) {
     keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
   };
   const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
-  // creator pages take their link, name and cover from training's finished models and their library from generation
+  // creator pages take their link, name and cover from training's finished models and their library's files from generation
   const creators = createCreatorsService({
     db,
     models: render.training,
-    library: (userId, q) => render.generation.gallery(q, userId),
+    creations: (userId, ids) => render.generation.finishedMedia(userId, ids),
+    storage,
+    signer: localMediaSigner(mediaUrlSecret(config)),
+    mediaTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
     makeCreator: users.makeCreator,
     credits,
     isFinishedCreation: async (userId, taskId) => {
