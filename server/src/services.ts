@@ -90,11 +90,19 @@ export function createServices(deps: AppDeps) {
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({ db, audit, storage, retentionDays: config.EVIDENCE_RETENTION_DAYS, siteUrl: config.publicUrl, reporterEmail: config.MAIL_FROM });
+  // a creation published on a creator page is there for its fans to see, and to report, even when not in the gallery
+  const publishedTasks = {
+    ...render.generation.moderated,
+    find: async (c: Parameters<typeof render.generation.moderated.find>[0], id: number) => {
+      const t = await render.generation.moderated.find(c, id);
+      return t && { ...t, isPublic: t.isPublic || (t.state !== "removed" && (await creators.isPublishedCreation(id))) };
+    },
+  };
   moderation = createModerationService({
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
-    owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
+    owned: { task: publishedTasks, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,

@@ -16,13 +16,15 @@ const socialLinks = z
   .array(z.string().trim().max(300).refine((u) => socialNetworkOf(u) !== null, M.socialLink), { error: M.socialLink })
   .max(SOCIAL_LINKS_MAX, `At most ${SOCIAL_LINKS_MAX} social links`);
 
+const membershipPrice = `A membership costs 1 to ${MEMBERSHIP_PRICE_MAX} credits a month`;
+
 export const pageFields = z.object({
   bio: z.preprocess(trimmed, z.string().max(CREATOR_BIO_MAX, `The bio can be at most ${CREATOR_BIO_MAX} characters`)).optional(),
   social_links: socialLinks.optional(),
   /** credits per custom request; null stops taking requests */
   request_price: z.coerce.number().int().min(1).max(REQUEST_PRICE_MAX).nullable().optional(),
   /** credits per membership period; null offers no membership (running ones end at their period's end) */
-  membership_price: z.coerce.number({ error: `A membership costs 1 to ${MEMBERSHIP_PRICE_MAX} credits a month` }).int().min(1, `A membership costs 1 to ${MEMBERSHIP_PRICE_MAX} credits a month`).max(MEMBERSHIP_PRICE_MAX, `A membership costs 1 to ${MEMBERSHIP_PRICE_MAX} credits a month`).nullable().optional(),
+  membership_price: z.coerce.number({ error: membershipPrice }).int(membershipPrice).min(1, membershipPrice).max(MEMBERSHIP_PRICE_MAX, membershipPrice).nullable().optional(),
 });
 
 /** Publishing a page for one of the caller's finished character models: its home link becomes the page's. */
