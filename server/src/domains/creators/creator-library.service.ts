@@ -64,19 +64,17 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
   return {
     /**
      * The page's library as one viewer sees it, newest first: public items with their media; members-only items with
-     * URLs signed for this viewer when they are the creator or a member, otherwise locked entries without any URL.
-     * Items whose creation is gone (expired, removed, suspended by a report) are left out.
+     * URLs signed for this viewer when they are the creator or a member (`unlocked`, which the caller may still be
+     * finding out: the rows load meanwhile), otherwise locked entries without any URL. Items whose creation is gone
+     * (expired, removed, suspended by a report) are left out.
      */
-    async forViewer(page: CreatorPage, viewerId: number | null, unlocked: boolean) {
+    async forViewer(page: CreatorPage, viewerId: number | null, unlocked: Promise<boolean>) {
       const where = { creatorPageId: page.id };
-      const [rows, total, membersOnly] = await Promise.all([
-        db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, take: LIBRARY_PAGE_SIZE }),
-        db.creatorLibraryItem.count({ where }),
-        db.creatorLibraryItem.count({ where: { ...where, visibility: "members" } }),
-      ]);
-      const media = await creations(page.userId, rows.map((r) => r.taskId));
-      const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(r, media.get(r.taskId)!, viewerId, unlocked)));
-      return { list, total, locked: unlocked ? 0 : membersOnly };
+      const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, take: LIBRARY_PAGE_SIZE });
+      const [counts, media, open] = await Promise.all([db.creatorLibraryItem.groupBy({ by: ["visibility"], where, _count: true }), creations(page.userId, rows.map((r) => r.taskId)), unlocked]);
+      const membersOnly = counts.find((c) => c.visibility === "members")?._count ?? 0;
+      const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(r, media.get(r.taskId)!, viewerId, open)));
+      return { list, total: counts.reduce((sum, c) => sum + c._count, 0), locked: open ? 0 : membersOnly };
     },
 
     /** The creator publishes one of their own finished creations, or changes an item's visibility. */

@@ -151,10 +151,6 @@ export function createCreatorMemberships({ db, credits }: Deps) {
       return { renewed, ended };
     },
 
-    /** Current members of a page (the page's figure), counted from rows. */
-    count: (pageId: number, now = new Date()) =>
-      db.creatorMembership.count({ where: { creatorPageId: pageId, OR: [{ status: "active" }, { status: "cancelled", paidThrough: { gt: now } }] } }),
-
     /** Guest merge (auth): a guest's memberships become the account's; a page both belong to keeps the account's row. */
     async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
       await tx.$executeRaw`DELETE FROM creator_memberships s USING creator_memberships t

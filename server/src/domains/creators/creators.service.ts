@@ -61,14 +61,14 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
 
   async function pageView(page: CreatorPage, viewerId: number | null) {
     const isOwner = viewerId === page.userId;
-    const membership = await memberships.of(page.id, viewerId);
-    const [subscribers, subscribed, cover, items, satisfied, members] = await Promise.all([
+    const viewerMembership = memberships.of(page.id, viewerId);
+    const [subscribers, subscribed, cover, membership, items, satisfied] = await Promise.all([
       subscriberCount(db, page.id),
       viewerId === null ? false : db.subscription.count({ where: { creatorPageId: page.id, userId: viewerId, active: true } }).then((n) => n > 0),
       page.characterModelId ? models.coverFor(page.characterModelId) : null,
-      library.forViewer(page, viewerId, isOwner || Boolean(membership?.member)),
+      viewerMembership,
+      library.forViewer(page, viewerId, viewerMembership.then((m) => isOwner || Boolean(m?.member))),
       satisfaction(page.id),
-      memberships.count(page.id),
     ]);
     return {
       home_link: page.homeLink,
@@ -85,7 +85,6 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
       library_locked: items.locked,
       request_price: page.requestPrice,
       membership_price: page.membershipPrice,
-      member_count: members,
       membership,
       satisfaction_rate: satisfied,
     };
