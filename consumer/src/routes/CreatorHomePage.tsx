@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -18,9 +18,11 @@ import { CreatorRequests, FanRequests } from "../features/creators/CustomRequest
 import { LibraryGrid, PublishCreations } from "../features/creators/Library.tsx";
 import { MembershipOffer } from "../features/creators/Membership.tsx";
 import { useSession } from "../features/session/session.ts";
-import { translateMessage } from "../i18n/index.ts";
+import { lazyView, translateMessage } from "../i18n/index.ts";
 import { MessagePage } from "./MessagePage.tsx";
 import { Component as NotFound } from "./NotFoundPage.tsx";
+
+const ReportDialog = lazyView(() => import("../features/report/ReportDialog.tsx"));
 
 /** The creator's own edit form: bio, social links (one per line), and the prices of a request and of a membership. */
 function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void }) {
@@ -68,6 +70,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   // bumped after a membership or library change: the page is read again (members-only items unlock or lock)
   const [version, setVersion] = useState(0);
+  const [reporting, setReporting] = useState(false);
   const reload = () => setVersion((v) => v + 1);
 
   useEffect(() => {
@@ -123,10 +126,14 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
         </Box>
       </Box>
       {!page.is_owner && (
-        <Button variant={page.subscribed ? "outlined" : "contained"} size="large" disabled={busy} onClick={() => void toggle()} data-testid="creator-subscribe" sx={{ justifySelf: "start" }}>
-          {t(page.subscribed ? "creators.unsubscribe" : "creators.subscribe")}
-        </Button>
+        <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center", justifyContent: "space-between" }}>
+          <Button variant={page.subscribed ? "outlined" : "contained"} size="large" disabled={busy} onClick={() => void toggle()} data-testid="creator-subscribe">
+            {t(page.subscribed ? "creators.unsubscribe" : "creators.subscribe")}
+          </Button>
+          <Button size="small" color="inherit" onClick={() => setReporting(true)} data-testid="creator-report">{t("report.action")}</Button>
+        </Box>
       )}
+      <Suspense fallback={null}>{reporting && <ReportDialog target={{ type: "creator_page", id: page.id }} onClose={() => setReporting(false)} onSent={reload} />}</Suspense>
       {notice && <Alert severity={notice.ok ? "success" : "error"} data-testid="creator-notice">{notice.text}</Alert>}
       {page.bio && <Typography sx={{ whiteSpace: "pre-line", overflowWrap: "anywhere" }} data-testid="creator-bio-text">{page.bio}</Typography>}
       {page.social_links.length > 0 && (

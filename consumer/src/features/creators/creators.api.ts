@@ -27,6 +27,8 @@ export interface MembershipView {
 
 /** Issue 16: a creator page as getHomeLinkInfo answers it; every figure is counted from stored rows. */
 export interface CreatorPageView {
+  /** what a report of the page names (`creator_page`) */
+  id: number;
   home_link: string;
   title: string;
   bio: string;

@@ -71,6 +71,8 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
       satisfaction(page.id),
     ]);
     return {
+      /** the report flow's `creator_page` target */
+      id: page.id,
       home_link: page.homeLink,
       title: page.title,
       bio: page.bio,
