@@ -265,5 +265,9 @@ describe("the content library and members-only media", () => {
     // a creation on no page stays private to its owner
     const hidden = await creation(c.userId);
     expect((await t.http.post("/api/report").set("token", fan.token).send({ target_type: "task", target_id: hidden.task.id, reason: "underage" })).status).toBe(404);
+    // the page itself is reportable by the id its view carries; underage hides it at once
+    const pageId = (await info("Library2")).body.data.id;
+    await t.http.post("/api/report").send({ target_type: "creator_page", target_id: pageId, reason: "underage" }).expect(200);
+    expect((await info("Library2").expect(404)).body.msg).toBe(M.domainNotFound);
   });
 });
