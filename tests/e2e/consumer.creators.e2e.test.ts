@@ -154,6 +154,10 @@ describe("creator home-link pages in the browser", () => {
       await creator.page.getByTestId("model-publish").click();
       await creator.page.waitForURL(new RegExp(`/Mira${language}$`));
       await creator.context.close();
+      // a membership on offer and one members-only item, so the fan's screenshot shows the offer and a locked tile
+      const page0 = await app.server.db.creatorPage.update({ where: { userId: creator.who.userId }, data: { membershipPrice: 9 } });
+      const locked = await app.server.db.generationTask.create({ data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `u/${creator.who.userId}/results/locked.jpg` } });
+      await app.server.db.creatorLibraryItem.create({ data: { creatorPageId: page0.id, taskId: locked.id, visibility: "members" } });
 
       const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
       await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
@@ -162,6 +166,8 @@ describe("creator home-link pages in the browser", () => {
       // the link is case-insensitive
       await page.goto(`${app.server.url}/mira${language}`);
       await page.getByTestId("creator-page").waitFor();
+      await page.getByTestId("library-locked").waitFor();
+      await page.getByTestId("membership-join").waitFor();
       await page.getByTestId("creator-subscribe").click();
       await page.getByTestId("creator-notice").waitFor();
       await expect.poll(() => page.getByTestId("creator-subscribers").innerText()).toMatch(/1/);
