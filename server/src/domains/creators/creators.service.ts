@@ -45,7 +45,8 @@ const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ w
 
 /**
  * Creator home-link pages (issue 16): the public page, subscribe and unsubscribe, and the creator's own page. Owns
- * creator_pages and subscriptions.
+ * creator_pages and subscriptions, and through its parts creator_memberships (creator-memberships.service.ts) and
+ * creator_library_items (creator-library.service.ts).
  */
 export function createCreatorsService({ db, models, creations, storage, signer, mediaTtlSeconds, makeCreator, credits, isFinishedCreation, requestHours, minRatings }: Deps) {
   const memberships = createCreatorMemberships({ db, credits });
