@@ -21,8 +21,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Issue 16: GET /api/Subscribe/getHomeLinkInfo for a page with 10,000 subscribers and 1,000 shared creations in its
- * library, asked by a subscriber (so the "subscribed" lookup runs too), through the real Express app on a throw-away
+ * Issue 16: GET /api/Subscribe/getHomeLinkInfo for a page with 10,000 subscribers and 1,000 published creations in its
+ * library (half members-only), asked by a subscriber who is a member (so the "subscribed" and membership lookups run
+ * and members-only URLs are signed too), through the real Express app on a throw-away
  * embedded PostgreSQL. Target: p95 <= 30 ms.
  */
 export default async function creatorsBench(): Promise<BenchResult[]> {
@@ -43,6 +44,12 @@ export default async function creatorsBench(): Promise<BenchResult[]> {
       INSERT INTO generation_tasks (user_id, mode, engine, status, cost, input, output_key, is_public, created_at)
       SELECT ${creatorId}, 'text_to_image', 'local', 'succeeded', 1, '{}'::jsonb, 'media/1/item-' || i || '.jpg', true, now() - i * interval '1 minute'
       FROM generate_series(1, ${ITEMS}) i`;
+    // every creation published to the page's library, every other one members-only; the fan asking is a member, so
+    // members-only items are signed for them (decision 204)
+    await db.$executeRaw`
+      INSERT INTO creator_library_items (creator_page_id, task_id, visibility) SELECT 1, i, (CASE WHEN i % 2 = 0 THEN 'members' ELSE 'public' END)::"LibraryVisibility" FROM generate_series(1, ${ITEMS}) i`;
+    await db.$executeRaw`
+      INSERT INTO creator_memberships (creator_page_id, fan_user_id, price, paid_through) VALUES (1, 2, 10, now() + interval '30 days')`;
     await db.$executeRawUnsafe("VACUUM ANALYZE");
 
     const config = parseConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: path.join(dir, "data") });

@@ -71,6 +71,8 @@ try {
     services.payments.expireAbandoned().catch((err: unknown) => log.error({ err }, "order expiry sweep failed"));
     // custom requests nobody answered in time give the fan's held credits back (issue 16)
     services.creators.expireRequests().catch((err: unknown) => log.error({ err }, "custom request expiry sweep failed"));
+    // paid creator memberships whose period ended renew from the fan's balance, once per period, or end (decision 204)
+    services.creators.renewMemberships().catch((err: unknown) => log.error({ err }, "creator membership renewal sweep failed"));
   }, cfg.ORDER_SWEEP_SECONDS * 1000);
   orderSweep.unref();
   // tokens older versions kept in channel rows move into the secret store before any conversion is sent (decision 191)

@@ -22,6 +22,8 @@ import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
+import { localMediaSigner } from "./storage/local.storage.ts";
+import { mediaUrlSecret } from "./storage/storage.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
@@ -60,11 +62,14 @@ export function createServices(deps: AppDeps) {
     keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
   };
   const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
-  // creator pages take their link, name and cover from training's finished models and their library from generation
+  // creator pages take their link, name and cover from training's finished models and their library's files from generation
   const creators = createCreatorsService({
     db,
     models: render.training,
-    library: (userId, q) => render.generation.gallery(q, userId),
+    creations: (userId, ids) => render.generation.finishedMedia(userId, ids),
+    storage,
+    signer: localMediaSigner(mediaUrlSecret(config)),
+    mediaTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
     makeCreator: users.makeCreator,
     credits,
     isFinishedCreation: async (userId, taskId) => {
@@ -88,11 +93,19 @@ export function createServices(deps: AppDeps) {
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({ db, audit, storage, retentionDays: config.EVIDENCE_RETENTION_DAYS, siteUrl: config.publicUrl, reporterEmail: config.MAIL_FROM });
+  // a creation published on a creator page is there for its fans to see, and to report, even when not in the gallery
+  const publishedTasks = {
+    ...render.generation.moderated,
+    find: async (c: Parameters<typeof render.generation.moderated.find>[0], id: number) => {
+      const t = await render.generation.moderated.find(c, id);
+      return t && { ...t, isPublic: t.isPublic || (t.state !== "removed" && (await creators.isPublishedCreation(id))) };
+    },
+  };
   moderation = createModerationService({
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
-    owned: { task: render.generation.moderated, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
+    owned: { task: publishedTasks, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,

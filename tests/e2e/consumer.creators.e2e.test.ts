@@ -95,6 +95,58 @@ describe("creator home-link pages in the browser", () => {
     await context.close();
   });
 
+  it("paid membership: the creator prices it and publishes a members-only creation; a fan sees it locked, joins, sees it, cancels", async () => {
+    const creator = await creatorOnPhone(app.server, app.browser, "Lumi");
+    const bytes = await photo(600, 800);
+    const key = `u/${creator.who.userId}/results/members-only.jpg`;
+    await app.server.services.storage.put(key, bytes, "image/jpeg");
+    await app.server.db.generationTask.create({ data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    await creator.page.goto(`${app.server.url}/training`);
+    await creator.page.getByTestId("model-publish").click();
+    await creator.page.waitForURL(/\/Lumi$/);
+    await creator.page.getByTestId("creator-membership-price").fill("12");
+    await creator.page.getByTestId("creator-save").click();
+    await expect.poll(() => creator.page.getByTestId("creator-edit-status").innerText()).toBe("Saved");
+    await creator.page.getByTestId("publish-members").first().click();
+    await creator.page.locator("[data-testid=library-item][data-visibility=members]").waitFor();
+    // the creator sees their own members-only item, fetched through its per-viewer URL
+    await expect.poll(() => creator.page.getByTestId("library-member-image").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
+    expect(await overflows(creator.page)).toBe(false);
+    await screenshot(creator.page, "creator-publish-members-360");
+
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const fanPage = await context.newPage();
+    await startAsGuest(fanPage, app.server.url);
+    const fan = await app.server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+    await app.server.services.credits.grant({ userId: fan.id, amount: 30, reason: "test", idempotencyKey: `e2e:${fan.id}` });
+    await fanPage.goto(`${app.server.url}/Lumi`);
+    await fanPage.getByTestId("library-locked").waitFor();
+    expect(await fanPage.getByTestId("membership").locator("h2").innerText()).toBe("Membership · 12 credits a month");
+    expect(await fanPage.getByTestId("library-member-image").count()).toBe(0);
+    expect(await overflows(fanPage)).toBe(false);
+    await screenshot(fanPage, "creator-membership-offer-360");
+
+    await fanPage.getByTestId("membership-join").click();
+    await expect.poll(() => fanPage.getByTestId("membership").getAttribute("data-status")).toBe("active");
+    expect(await fanPage.getByTestId("membership-state").innerText()).toMatch(/^You are a member · renews on /);
+    await expect.poll(() => fanPage.getByTestId("library-member-image").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.id } })).points).toBe(18);
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: creator.who.userId } })).points).toBe(12);
+    await expect.poll(() => fanPage.getByTestId("balance").getAttribute("data-points")).toBe("18");
+    expect(await overflows(fanPage)).toBe(false);
+    await screenshot(fanPage, "creator-member-unlocked-360");
+
+    // cancelled: still open until the paid period ends
+    await fanPage.getByTestId("membership-cancel").click();
+    await expect.poll(() => fanPage.getByTestId("membership").getAttribute("data-status")).toBe("cancelled");
+    expect(await fanPage.getByTestId("membership-state").innerText()).toMatch(/^Cancelled · members-only items stay open until /);
+    await fanPage.getByTestId("library-member-image").waitFor();
+    await screenshot(fanPage, "creator-member-cancelled-360");
+    await creator.context.close();
+    await context.close();
+  });
+
   for (const language of LANGUAGES) {
     it(`${language}: a fan opens the link, subscribes and unsubscribes; an unknown link says 'Domain not found'`, async () => {
       const creator = await creatorOnPhone(app.server, app.browser, `Mira${language}`);
@@ -102,6 +154,10 @@ describe("creator home-link pages in the browser", () => {
       await creator.page.getByTestId("model-publish").click();
       await creator.page.waitForURL(new RegExp(`/Mira${language}$`));
       await creator.context.close();
+      // a membership on offer and one members-only item, so the fan's screenshot shows the offer and a locked tile
+      const page0 = await app.server.db.creatorPage.update({ where: { userId: creator.who.userId }, data: { membershipPrice: 9 } });
+      const locked = await app.server.db.generationTask.create({ data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `u/${creator.who.userId}/results/locked.jpg` } });
+      await app.server.db.creatorLibraryItem.create({ data: { creatorPageId: page0.id, taskId: locked.id, visibility: "members" } });
 
       const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
       await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
@@ -110,6 +166,8 @@ describe("creator home-link pages in the browser", () => {
       // the link is case-insensitive
       await page.goto(`${app.server.url}/mira${language}`);
       await page.getByTestId("creator-page").waitFor();
+      await page.getByTestId("library-locked").waitFor();
+      await page.getByTestId("membership-join").waitFor();
       await page.getByTestId("creator-subscribe").click();
       await page.getByTestId("creator-notice").waitFor();
       await expect.poll(() => page.getByTestId("creator-subscribers").innerText()).toMatch(/1/);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -16,22 +16,27 @@ import type { ApiError } from "../lib/api-client.ts";
 import { creatorsApi, type CreatorPageView } from "../features/creators/creators.api.ts";
 import { CreatorRequests, FanRequests } from "../features/creators/CustomRequests.tsx";
 import { Earnings } from "../features/creators/Earnings.tsx";
+import { LibraryGrid, PublishCreations } from "../features/creators/Library.tsx";
+import { MembershipOffer } from "../features/creators/Membership.tsx";
 import { useSession } from "../features/session/session.ts";
-import { translateMessage } from "../i18n/index.ts";
+import { lazyView, translateMessage } from "../i18n/index.ts";
 import { MessagePage } from "./MessagePage.tsx";
 import { Component as NotFound } from "./NotFoundPage.tsx";
 
-/** The creator's own edit form: bio and social links (one per line). */
+const ReportDialog = lazyView(() => import("../features/report/ReportDialog.tsx"));
+
+/** The creator's own edit form: bio, social links (one per line), and the prices of a request and of a membership. */
 function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void }) {
   const { t } = useTranslation();
   const [bio, setBio] = useState(page.bio);
   const [links, setLinks] = useState(page.social_links.join("\n"));
   const [price, setPrice] = useState(page.request_price ? String(page.request_price) : "");
+  const [membershipPrice, setMembershipPrice] = useState(page.membership_price ? String(page.membership_price) : "");
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   async function save() {
     setStatus(null);
     try {
-      onSaved(await creatorsApi.update({ bio, social_links: links.split("\n").map((l) => l.trim()).filter(Boolean), request_price: price.trim() ? Number(price) : null }));
+      onSaved(await creatorsApi.update({ bio, social_links: links.split("\n").map((l) => l.trim()).filter(Boolean), request_price: price.trim() ? Number(price) : null, membership_price: membershipPrice.trim() ? Number(membershipPrice) : null }));
       setStatus({ ok: true, text: t("creators.saved") });
     } catch (e) {
       setStatus({ ok: false, text: translateMessage((e as Error).message) });
@@ -43,6 +48,7 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
       <TextField label={t("creators.bio")} value={bio} onChange={(e) => setBio(e.target.value)} multiline minRows={3} slotProps={{ htmlInput: { maxLength: 500, "data-testid": "creator-bio" } }} />
       <TextField label={t("creators.links")} helperText={t("creators.linksHelp")} value={links} onChange={(e) => setLinks(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { "data-testid": "creator-links" } }} />
       <TextField label={t("creators.requestPrice")} helperText={t("creators.requestPriceHelp")} value={price} onChange={(e) => setPrice(e.target.value.replace(/\D/g, ""))} slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-request-price" } }} />
+      <TextField label={t("creators.membershipPrice")} helperText={t("creators.membershipPriceHelp")} value={membershipPrice} onChange={(e) => setMembershipPrice(e.target.value.replace(/\D/g, ""))} slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-membership-price" } }} />
       {status && <Alert severity={status.ok ? "success" : "error"} data-testid="creator-edit-status">{status.text}</Alert>}
       <Button variant="contained" onClick={() => void save()} data-testid="creator-save" sx={{ justifySelf: "start" }}>{t("creators.save")}</Button>
     </Box>
@@ -63,11 +69,18 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
   const [missing, setMissing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  // bumped after a membership or library change: the page is read again (members-only items unlock or lock)
+  const [version, setVersion] = useState(0);
+  const [reporting, setReporting] = useState(false);
+  const reload = () => setVersion((v) => v + 1);
+
+  useEffect(() => {
+    setPage(null);
+    setMissing(null);
+  }, [homeLink]);
 
   useEffect(() => {
     let live = true;
-    setPage(null);
-    setMissing(null);
     creatorsApi.page(homeLink).then(
       (p) => live && setPage(p),
       // the API client words every 404 alike; here it means SPEC.md §8 'Domain not found'
@@ -76,7 +89,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
     return () => {
       live = false;
     };
-  }, [homeLink, token, t]);
+  }, [homeLink, token, t, version]);
 
   useEffect(() => {
     if (page) document.title = `${page.title} · Reverie`;
@@ -114,10 +127,14 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
         </Box>
       </Box>
       {!page.is_owner && (
-        <Button variant={page.subscribed ? "outlined" : "contained"} size="large" disabled={busy} onClick={() => void toggle()} data-testid="creator-subscribe" sx={{ justifySelf: "start" }}>
-          {t(page.subscribed ? "creators.unsubscribe" : "creators.subscribe")}
-        </Button>
+        <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center", justifyContent: "space-between" }}>
+          <Button variant={page.subscribed ? "outlined" : "contained"} size="large" disabled={busy} onClick={() => void toggle()} data-testid="creator-subscribe">
+            {t(page.subscribed ? "creators.unsubscribe" : "creators.subscribe")}
+          </Button>
+          <Button size="small" color="inherit" onClick={() => setReporting(true)} data-testid="creator-report">{t("report.action")}</Button>
+        </Box>
       )}
+      <Suspense fallback={null}>{reporting && <ReportDialog target={{ type: "creator_page", id: page.id }} onClose={() => setReporting(false)} onSent={reload} />}</Suspense>
       {notice && <Alert severity={notice.ok ? "success" : "error"} data-testid="creator-notice">{notice.text}</Alert>}
       {page.bio && <Typography sx={{ whiteSpace: "pre-line", overflowWrap: "anywhere" }} data-testid="creator-bio-text">{page.bio}</Typography>}
       {page.social_links.length > 0 && (
@@ -128,25 +145,12 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
         </Box>
       )}
       {page.is_owner && <EditPage page={page} onSaved={setPage} />}
-      {page.is_owner && <CreatorRequests page={page} />}
+      {page.is_owner && <CreatorRequests />}
       {page.is_owner && <Earnings />}
+      {!page.is_owner && (page.membership_price !== null || page.membership?.member) && <MembershipOffer page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} onChanged={reload} />}
       {!page.is_owner && page.request_price !== null && <FanRequests page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} />}
-      <Box component="section" sx={{ display: "grid", gap: 1.5 }}>
-        <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>
-        {page.library.length === 0 ? (
-          <Typography color="text.secondary" data-testid="creator-library-empty">{t(page.is_owner ? "creators.libraryEmptyOwner" : "creators.libraryEmpty")}</Typography>
-        ) : (
-          <Box data-testid="creator-library" sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", md: "repeat(4, 1fr)" }, gap: 1 }}>
-            {page.library.map((item) =>
-              item.video_url ? (
-                <Box key={item.id} component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={{ width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900" }} />
-              ) : (
-                <Box key={item.id} component="img" src={item.image_url ?? undefined} alt="" loading="lazy" sx={{ width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900" }} />
-              ),
-            )}
-          </Box>
-        )}
-      </Box>
+      {page.is_owner && <PublishCreations page={page} onChanged={reload} />}
+      <LibraryGrid page={page} onChanged={reload} />
     </Box>
   );
 }

@@ -29,10 +29,10 @@ export const DISPUTE_OUTCOMES = ["refund", "uphold"] as const;
 export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
 /**
- * Ledger reasons whose sum is a creator's earnings: what deliveries released, less what disputes took back. Paid
- * memberships add their income reason here.
+ * Ledger reasons whose sum is a creator's earnings: what deliveries released, less what disputes took back, and what
+ * paid memberships brought in.
  */
-export const EARNING_REASONS = ["custom_request_earnings", "custom_request_clawback"] as const;
+export const EARNING_REASONS = ["custom_request_earnings", "custom_request_clawback", "creator_membership_earnings"] as const;
 
 /** The creator's figures, as `GET /api/Subscribe/earnings` answers them (credits). */
 export interface EarningsView {

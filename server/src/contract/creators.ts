@@ -14,7 +14,25 @@ export const CREATOR_MESSAGES = {
   noRequests: "This creator takes no custom requests",
   requestNotOpen: "This request is no longer open",
   deliveryNotYours: "Deliver one of your own finished creations",
+  noMembership: "This creator offers no membership",
+  ownMembership: "You cannot join your own page",
+  notMember: "You are not a member of this page",
+  publishNotYours: "Publish one of your own finished creations",
 } as const;
+
+/**
+ * Paid creator memberships (issue 16; not the provider-billed plan of the memberships domain). A fan pays the price
+ * once per period from their credits; the sweep renews it when the period ends, or ends it when the balance is short.
+ */
+export const CREATOR_MEMBERSHIP_PERIOD_DAYS = 30;
+export const MEMBERSHIP_PRICE_MAX = 100_000;
+/** A membership's life (equals Prisma's CreatorMembershipStatus): active renews; cancelled runs to its period's end; ended. */
+export const CREATOR_MEMBERSHIP_STATUSES = ["active", "cancelled", "ended"] as const;
+export type CreatorMembershipStatus = (typeof CREATOR_MEMBERSHIP_STATUSES)[number];
+
+/** Who sees a library item (equals Prisma's LibraryVisibility): everyone, or members only (and the creator). */
+export const LIBRARY_VISIBILITIES = ["public", "members"] as const;
+export type LibraryVisibility = (typeof LIBRARY_VISIBILITIES)[number];
 
 /** A custom request's life (equals Prisma's CustomRequestStatus): pending → accepted → delivered, or declined / expired. */
 export const CUSTOM_REQUEST_STATUSES = ["pending", "accepted", "delivered", "declined", "expired"] as const;

@@ -13,6 +13,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView, type CustomRequestView } from "./creators.api.ts";
 import { payoutsApi } from "./payouts.api.ts";
+import { useFinishedCreations } from "./Library.tsx";
 
 const newKey = () => crypto.randomUUID();
 
@@ -119,9 +120,10 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
   );
 }
 
-/** The creator's side: requests to the page, accepted or declined, and delivered as one of the page's creations. */
-export function CreatorRequests({ page }: { page: CreatorPageView }) {
+/** The creator's side: requests to the page, accepted or declined, and delivered as one of the creator's finished creations. */
+export function CreatorRequests() {
   const { t } = useTranslation();
+  const creations = useFinishedCreations();
   const [requests, setRequests] = useState<CustomRequestView[]>([]);
   const [chosen, setChosen] = useState<Record<number, number>>({});
   const [error, setError] = useState<string | null>(null);
@@ -159,8 +161,8 @@ export function CreatorRequests({ page }: { page: CreatorPageView }) {
           {r.status === "accepted" && (
             <Box sx={{ display: "grid", gap: 1 }}>
               <TextField select size="small" label={t("creators.deliverPick")} value={chosen[r.id] ?? ""} onChange={(e) => setChosen({ ...chosen, [r.id]: Number(e.target.value) })} slotProps={{ htmlInput: { "data-testid": "deliver-pick" } }}>
-                {page.library.map((item) => (
-                  <MenuItem key={item.id} value={item.id}>{t("creators.creation", { id: item.id })}</MenuItem>
+                {creations.map((c) => (
+                  <MenuItem key={c.id} value={c.id}>{t("creators.creation", { id: c.id })}</MenuItem>
                 ))}
               </TextField>
               <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>

@@ -1,5 +1,7 @@
 import type { ApiRouter } from "../../http/api.ts";
-import { bindingBody, deliverBody, homeLinkInfoQuery, pageFields, publishBody, rateBody, requestBody, requestIdBody, requestsQuery } from "./creators.schema.ts";
+import path from "node:path";
+import { bindingBody, deliverBody, homeLinkInfoQuery, itemIdBody, libraryMediaQuery, membershipBody, pageFields, publishBody, publishItemBody, rateBody, requestBody, requestIdBody, requestsQuery } from "./creators.schema.ts";
+import { LIBRARY_MEDIA_PATH } from "./creator-library.service.ts";
 import type { CreatorsService } from "./creators.service.ts";
 
 export function creatorsRoutes(api: ApiRouter, creators: CreatorsService) {
@@ -16,7 +18,7 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService) {
   api.post("/api/Subscribe/publishPage", { summary: "Publish the caller's page for one of their finished character models (its home link)", tags, auth: "user", can: ["create", "CreatorPage"], body: publishBody }, ({ principal, body }) =>
     creators.publish(principal.userId, body.role_id, body),
   );
-  api.post("/api/Subscribe/updatePage", { summary: "Edit the caller's page: bio and social links", tags, auth: "user", can: ["update", "CreatorPage"], body: pageFields }, ({ principal, body }) =>
+  api.post("/api/Subscribe/updatePage", { summary: "Edit the caller's page: bio, social links, request and membership prices", tags, auth: "user", can: ["update", "CreatorPage"], body: pageFields }, ({ principal, body }) =>
     creators.update(principal.userId, body),
   );
 
@@ -36,5 +38,27 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService) {
   );
   api.post("/api/Subscribe/rateRequest", { summary: "The fan rates a delivery (`satisfied` 1 or 0), once", tags, auth: "user", can: ["create", "Subscription"], body: rateBody }, ({ principal, body }) =>
     creators.rate(principal.userId, body.id, body.satisfied === 1),
+  );
+
+  // paid memberships and the content library (decision 204)
+  api.post("/api/Subscribe/joinMembership", { summary: "Join a page's paid membership: its price per period is charged from the caller's balance now and at each renewal", tags, auth: "user", can: ["create", "Subscription"], body: membershipBody }, ({ principal, body }) =>
+    creators.joinMembership(principal.userId, body.home_link),
+  );
+  api.post("/api/Subscribe/cancelMembership", { summary: "Cancel the caller's membership: no further renewal, access until the paid period ends", tags, auth: "user", can: ["delete", "Subscription"], body: membershipBody }, ({ principal, body }) =>
+    creators.cancelMembership(principal.userId, body.home_link),
+  );
+  api.post("/api/Subscribe/publishItem", { summary: "Publish one of the caller's finished creations to their page, public or members-only (or change that)", tags, auth: "user", can: ["update", "CreatorPage"], body: publishItemBody }, ({ principal, body }) =>
+    creators.publishItem(principal.userId, body.task_id, body.visibility),
+  );
+  api.post("/api/Subscribe/unpublishItem", { summary: "Take an item off the caller's page", tags, auth: "user", can: ["update", "CreatorPage"], body: itemIdBody }, ({ principal, body }) => creators.unpublishItem(principal.userId, body.id));
+  api.get(
+    LIBRARY_MEDIA_PATH,
+    { summary: "A members-only library file, for the signed-in viewer its URL was signed for while they are a member (404 otherwise)", tags, auth: "public", query: libraryMediaQuery },
+    async ({ principal, query, res }) => {
+      const file = await creators.libraryMedia(principal.kind === "user" ? principal.userId : null, query);
+      // never cached: the membership is checked again on the next request
+      res.type(path.extname(file.key)).send(file.body);
+      return undefined;
+    },
   );
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CREATOR_BIO_MAX, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+import { CREATOR_BIO_MAX, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
 
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 
@@ -16,11 +16,15 @@ const socialLinks = z
   .array(z.string().trim().max(300).refine((u) => socialNetworkOf(u) !== null, M.socialLink), { error: M.socialLink })
   .max(SOCIAL_LINKS_MAX, `At most ${SOCIAL_LINKS_MAX} social links`);
 
+const membershipPrice = `A membership costs 1 to ${MEMBERSHIP_PRICE_MAX} credits a month`;
+
 export const pageFields = z.object({
   bio: z.preprocess(trimmed, z.string().max(CREATOR_BIO_MAX, `The bio can be at most ${CREATOR_BIO_MAX} characters`)).optional(),
   social_links: socialLinks.optional(),
   /** credits per custom request; null stops taking requests */
   request_price: z.coerce.number().int().min(1).max(REQUEST_PRICE_MAX).nullable().optional(),
+  /** credits per membership period; null offers no membership (running ones end at their period's end) */
+  membership_price: z.coerce.number({ error: membershipPrice }).int(membershipPrice).min(1, membershipPrice).max(MEMBERSHIP_PRICE_MAX, membershipPrice).nullable().optional(),
 });
 
 /** Publishing a page for one of the caller's finished character models: its home link becomes the page's. */
@@ -38,3 +42,17 @@ export const requestIdBody = z.object({ id: z.coerce.number().int().positive() }
 export const deliverBody = requestIdBody.extend({ task_id: z.coerce.number().int().positive() });
 export const rateBody = requestIdBody.extend({ satisfied: z.coerce.number().int().min(0).max(1) });
 export const requestsQuery = z.object({ as: z.enum(["fan", "creator"]).default("fan") });
+
+/** A fan joins or cancels a page's paid membership. */
+export const membershipBody = z.object({ home_link: z.preprocess(trimmed, z.string().min(1, M.noDomainInformation).max(100)) });
+/** The creator publishes a finished creation (task) of theirs, or changes its visibility. */
+export const publishItemBody = z.object({ task_id: z.coerce.number().int().positive(), visibility: z.enum(LIBRARY_VISIBILITIES) });
+export const itemIdBody = z.object({ id: z.coerce.number().int().positive() });
+/** A members-only file: item, part and viewer as signed, with the signature's expiry. */
+export const libraryMediaQuery = z.object({
+  item: z.coerce.number().int().positive(),
+  part: z.enum(["main", "poster"]),
+  viewer: z.coerce.number().int().positive(),
+  expires: z.coerce.number().int(),
+  sig: z.string().min(1).max(100),
+});

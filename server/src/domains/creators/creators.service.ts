@@ -1,10 +1,14 @@
 import type { CreatorPage, CustomRequest } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE, type CustomRequestStatus } from "../../contract/creators.ts";
+import { CREATOR_MESSAGES as M, type CustomRequestStatus, type LibraryVisibility } from "../../contract/creators.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { ModeratedContent } from "../moderation/moderation.service.ts";
+import type { LocalMediaSigner } from "../../storage/local.storage.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+import { createCreatorLibrary, type CreationMedia, type MediaPart } from "./creator-library.service.ts";
+import { createCreatorMemberships } from "./creator-memberships.service.ts";
 import type { PageFields } from "./creators.schema.ts";
 
 interface Deps {
@@ -14,8 +18,12 @@ interface Deps {
     publishable(userId: number, modelId: number): Promise<{ id: number; homeLink: string; name: string } | null>;
     coverFor(modelId: number): Promise<{ url: string; shareUrl: string } | null>;
   };
-  /** generation owns creations: the library is what the creator shares */
-  library(userId: number, q: { page: number; limit: number }): Promise<{ list: unknown[]; total: number }>;
+  /** generation owns creations: the files of the creator's finished ones, for the library */
+  creations(userId: number, taskIds: number[]): Promise<Map<number, CreationMedia>>;
+  /** public library media gets storage's signed URLs; members-only media URLs are signed with storage's signer */
+  storage: Pick<MediaStorage, "signedUrl" | "get">;
+  signer: LocalMediaSigner;
+  mediaTtlSeconds: number;
   /** users owns roles: publishing the first page makes the account a creator (SPEC.md §6) */
   makeCreator(tx: Tx, userId: number): Promise<void>;
   /** the ledger: a request's price is held from the fan, then released to the creator or returned, each once */
@@ -37,9 +45,13 @@ const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ w
 
 /**
  * Creator home-link pages (issue 16): the public page, subscribe and unsubscribe, and the creator's own page. Owns
- * creator_pages and subscriptions.
+ * creator_pages and subscriptions, and through its parts creator_memberships (creator-memberships.service.ts) and
+ * creator_library_items (creator-library.service.ts).
  */
-export function createCreatorsService({ db, models, library, makeCreator, credits, isFinishedCreation, requestHours, minRatings }: Deps) {
+export function createCreatorsService({ db, models, creations, storage, signer, mediaTtlSeconds, makeCreator, credits, isFinishedCreation, requestHours, minRatings }: Deps) {
+  const memberships = createCreatorMemberships({ db, credits });
+  const library = createCreatorLibrary({ db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember: (pageId, userId) => memberships.isMember(pageId, userId) });
+
   /** Satisfied share of rated deliveries; null until the page has `minRatings` ratings (one or two say little). */
   async function satisfaction(pageId: number): Promise<number | null> {
     const rated = await db.customRequest.groupBy({ by: ["satisfied"], where: { creatorPageId: pageId, status: "delivered", satisfied: { not: null } }, _count: true });
@@ -49,14 +61,19 @@ export function createCreatorsService({ db, models, library, makeCreator, credit
   }
 
   async function pageView(page: CreatorPage, viewerId: number | null) {
-    const [subscribers, subscribed, cover, items, satisfied] = await Promise.all([
+    const isOwner = viewerId === page.userId;
+    const viewerMembership = memberships.of(page.id, viewerId);
+    const [subscribers, subscribed, cover, membership, items, satisfied] = await Promise.all([
       subscriberCount(db, page.id),
       viewerId === null ? false : db.subscription.count({ where: { creatorPageId: page.id, userId: viewerId, active: true } }).then((n) => n > 0),
       page.characterModelId ? models.coverFor(page.characterModelId) : null,
-      library(page.userId, { page: 1, limit: LIBRARY_PAGE_SIZE }),
+      viewerMembership,
+      library.forViewer(page, viewerId, viewerMembership.then((m) => isOwner || Boolean(m?.member))),
       satisfaction(page.id),
     ]);
     return {
+      /** the report flow's `creator_page` target */
+      id: page.id,
       home_link: page.homeLink,
       title: page.title,
       bio: page.bio,
@@ -64,10 +81,14 @@ export function createCreatorsService({ db, models, library, makeCreator, credit
       cover_url: cover?.url ?? null,
       subscriber_count: subscribers,
       subscribed,
-      is_owner: viewerId === page.userId,
+      is_owner: isOwner,
       library: items.list,
       library_total: items.total,
+      /** members-only items this viewer cannot open (shown as locked tiles) */
+      library_locked: items.locked,
       request_price: page.requestPrice,
+      membership_price: page.membershipPrice,
+      membership,
       satisfaction_rate: satisfied,
     };
   }
@@ -144,7 +165,7 @@ export function createCreatorsService({ db, models, library, makeCreator, credit
       await db.$transaction(async (tx) => {
         if (await tx.creatorPage.findUnique({ where: { userId }, select: { id: true } })) throw HttpError.conflict(M.hasPage);
         await tx.creatorPage.create({
-          data: { userId, characterModelId: model.id, homeLink: model.homeLink, title: model.name, bio: fields.bio ?? "", socialLinks: fields.social_links ?? [], requestPrice: fields.request_price ?? null },
+          data: { userId, characterModelId: model.id, homeLink: model.homeLink, title: model.name, bio: fields.bio ?? "", socialLinks: fields.social_links ?? [], requestPrice: fields.request_price ?? null, membershipPrice: fields.membership_price ?? null },
         });
         await makeCreator(tx, userId);
       });
@@ -158,6 +179,7 @@ export function createCreatorsService({ db, models, library, makeCreator, credit
           ...(fields.bio === undefined ? {} : { bio: fields.bio }),
           ...(fields.social_links === undefined ? {} : { socialLinks: fields.social_links }),
           ...(fields.request_price === undefined ? {} : { requestPrice: fields.request_price }),
+          ...(fields.membership_price === undefined ? {} : { membershipPrice: fields.membership_price }),
         },
       });
       if (!changed.count) throw HttpError.notFound(M.noPage);
@@ -234,8 +256,49 @@ export function createCreatorsService({ db, models, library, makeCreator, credit
       return { title: page.title, description: page.bio || page.title, image: cover?.shareUrl ?? null };
     },
 
+    // ---- paid memberships and the library (decision 204) ----
+
+    /** A fan joins a page's paid membership (the first period is charged at once); joining again is a no-op. */
+    async joinMembership(fanId: number, homeLink: string) {
+      const page = await pageByLink(db, homeLink);
+      if (!page) throw HttpError.notFound(M.domainNotFound);
+      return memberships.join(fanId, page);
+    },
+
+    /** Stops the next renewal; access stays until the paid period ends. */
+    async cancelMembership(fanId: number, homeLink: string) {
+      const page = await pageByLink(db, homeLink);
+      if (!page) throw HttpError.notFound(M.domainNotFound);
+      return memberships.cancel(fanId, page.id);
+    },
+
+    /** The sweep: due memberships renew from the fan's balance once per period, or end. */
+    renewMemberships: (now?: Date) => memberships.renewDue(now),
+
+    /** The creator publishes one of their own finished creations to their page, public or members-only. */
+    async publishItem(userId: number, taskId: number, visibility: LibraryVisibility) {
+      const page = await db.creatorPage.findUnique({ where: { userId } });
+      if (!page) throw HttpError.notFound(M.noPage);
+      const item = await library.publish(page, taskId, visibility);
+      return { id: item.id, task_id: item.taskId, visibility: item.visibility as LibraryVisibility };
+    },
+
+    async unpublishItem(userId: number, itemId: number) {
+      const page = await db.creatorPage.findUnique({ where: { userId } });
+      if (!page) throw HttpError.notFound(M.noPage);
+      await library.unpublish(page, itemId);
+      return { id: itemId };
+    },
+
+    /** A members-only file for the signed-in viewer it was signed for, checked on every request. */
+    libraryMedia: (requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) => library.media(requesterId, q),
+
+    /** Whether a creation is published on a page (moderation lets anyone report it). */
+    isPublishedCreation: (taskId: number) => library.isPublished(taskId),
+
     /** Guest merge (auth): a guest's subscriptions become the account's; a page both follow keeps the account's row. */
     async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await memberships.moveToUser(tx, fromUserId, toUserId);
       await tx.$executeRaw`DELETE FROM subscriptions s USING subscriptions t
         WHERE s.user_id = ${fromUserId} AND t.user_id = ${toUserId} AND t.creator_page_id = s.creator_page_id`;
       await tx.subscription.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });

@@ -499,14 +499,27 @@ export function createGenerationService(deps: {
       return { id, public: isPublic ? 1 : 0 };
     },
 
-    /** The home gallery (or, with a user, a creator page's library): shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
-    async gallery(q: { page: number; limit: number }, sharedByUserId?: number) {
-      const where = { ...(sharedByUserId === undefined ? {} : { userId: sharedByUserId }), isPublic: true, state: "active" as const, status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
+    /** The home gallery: shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
+    async gallery(q: { page: number; limit: number }) {
+      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
       const [total, rows] = await Promise.all([
         db.generationTask.count({ where }),
         db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: { user: { select: { nickname: true } } } }),
       ]);
       return { list: await Promise.all(rows.map(publicView)), total, page: q.page, limit: q.limit };
+    },
+
+    /**
+     * The files of the user's finished, active, unexpired creations among `ids`, by task id (a creator page's library):
+     * a creation suspended by a report, removed or expired drops out at once.
+     */
+    async finishedMedia(userId: number, ids: number[]): Promise<Map<number, { kind: "image" | "video"; key: string; posterKey: string | null }>> {
+      if (!ids.length) return new Map();
+      const rows = await db.generationTask.findMany({
+        where: { id: { in: ids }, userId, state: "active", status: "succeeded", outputKey: { not: null }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+        select: { id: true, mode: true, outputKey: true, posterKey: true },
+      });
+      return new Map(rows.map((r) => [r.id, { kind: isVideo(r.mode) ? ("video" as const) : ("image" as const), key: r.outputKey!, posterKey: r.posterKey }]));
     },
 
     /**

@@ -1,0 +1,167 @@
+import { Suspense, useEffect, useState } from "react";
+import CloseIcon from "@mui/icons-material/Close";
+import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
+import LockOutlinedIcon from "@mui/icons-material/LockOutlined";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import type { LibraryVisibility } from "../../../../server/src/contract/creators.ts";
+import { lazyView, translateMessage } from "../../i18n/index.ts";
+import { statusKey, taskList, type Task } from "../generation/generation.api.ts";
+import { creatorsApi, memberMedia, type CreatorPageView, type LibraryItem } from "./creators.api.ts";
+
+const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
+
+const tileSx = { width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900", display: "block" } as const;
+
+/** The creator's own finished creations, newest first (what can be published, or delivered for a request). */
+export function useFinishedCreations(): Task[] {
+  const [tasks, setTasks] = useState<Task[]>([]);
+  useEffect(() => {
+    let live = true;
+    taskList(1, 30).then(
+      (p) => live && setTasks(p.list.filter((task) => statusKey(task) === "succeeded")),
+      () => live && setTasks([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return tasks;
+}
+
+/** A members-only file: fetched with the viewer's token (the server checks the membership each time). */
+function MemberMedia({ item }: { item: LibraryItem }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const url = item.video_url ?? item.image_url;
+  useEffect(() => {
+    if (!url) return;
+    const abort = new AbortController();
+    let made: string | null = null;
+    memberMedia(url, abort.signal).then((s) => {
+      made = s;
+      setSrc(s);
+    }, () => undefined);
+    return () => {
+      abort.abort();
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [url]);
+  if (!src) return <Box sx={tileSx} />;
+  return item.kind === "video" ? <Box component="video" src={src} controls playsInline sx={tileSx} /> : <Box component="img" src={src} alt="" data-testid="library-member-image" sx={tileSx} />;
+}
+
+function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner: boolean; onUnpublish: () => void; onReport: () => void }) {
+  const { t } = useTranslation();
+  if (item.locked) {
+    return (
+      <Box data-testid="library-locked" sx={{ ...tileSx, display: "grid", placeItems: "center", alignContent: "center", gap: 0.5, color: "text.secondary", textAlign: "center", p: 1, border: 1, borderColor: "divider" }}>
+        <LockOutlinedIcon />
+        <Typography variant="body2">{t("creators.membersOnly")}</Typography>
+      </Box>
+    );
+  }
+  const media =
+    item.visibility === "members" ? (
+      <MemberMedia item={item} />
+    ) : item.video_url ? (
+      <Box component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={tileSx} />
+    ) : (
+      <Box component="img" src={item.image_url ?? undefined} alt="" loading="lazy" sx={tileSx} />
+    );
+  const corner = { position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } } as const;
+  return (
+    <Box data-testid="library-item" data-visibility={item.visibility} sx={{ position: "relative" }}>
+      {media}
+      {item.visibility === "members" && <Chip size="small" icon={<LockOutlinedIcon />} label={t("creators.membersOnly")} sx={{ position: "absolute", left: 6, bottom: 6, bgcolor: "rgba(0,0,0,0.6)", color: "#fff", maxWidth: "calc(100% - 12px)" }} />}
+      {owner ? (
+        <IconButton size="small" onClick={onUnpublish} aria-label={t("creators.unpublish")} title={t("creators.unpublish")} data-testid="library-unpublish" sx={corner}>
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      ) : (
+        <IconButton size="small" onClick={onReport} aria-label={t("report.action")} title={t("report.action")} data-testid="report-open" sx={corner}>
+          <FlagOutlinedIcon fontSize="small" />
+        </IconButton>
+      )}
+    </Box>
+  );
+}
+
+/** The page's library: public items, members-only items (locked tiles for non-members); the creator can take items off. */
+export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const [reporting, setReporting] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function unpublish(id: number) {
+    setError(null);
+    try {
+      await creatorsApi.unpublishItem(id);
+      onChanged();
+    } catch (e) {
+      setError(translateMessage((e as Error).message));
+    }
+  }
+  return (
+    <Box component="section" sx={{ display: "grid", gap: 1.5 }}>
+      <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>
+      {page.library_locked > 0 && <Typography variant="body2" color="text.secondary" data-testid="library-locked-count">{t("creators.lockedCount", { count: page.library_locked })}</Typography>}
+      {error && <Alert severity="error">{error}</Alert>}
+      {page.library.length === 0 ? (
+        <Typography color="text.secondary" data-testid="creator-library-empty">{t(page.is_owner ? "creators.libraryEmptyOwner" : "creators.libraryEmpty")}</Typography>
+      ) : (
+        <Box data-testid="creator-library" sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", md: "repeat(4, minmax(0, 1fr))" }, gap: 1 }}>
+          {page.library.map((item) => (
+            <Tile key={item.id} item={item} owner={page.is_owner} onUnpublish={() => void unpublish(item.id)} onReport={() => setReporting(item.task_id)} />
+          ))}
+        </Box>
+      )}
+      <Suspense fallback={null}>{reporting !== null && <ReportDialog target={{ type: "task", id: reporting }} onClose={() => setReporting(null)} onSent={onChanged} />}</Suspense>
+    </Box>
+  );
+}
+
+/** The creator publishes finished creations to the page, public or members-only (one already there can change). */
+export function PublishCreations({ page, onChanged }: { page: CreatorPageView; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const creations = useFinishedCreations();
+  const [error, setError] = useState<string | null>(null);
+  const published = new Map(page.library.map((i) => [i.task_id, i.visibility]));
+  async function publish(taskId: number, visibility: LibraryVisibility) {
+    setError(null);
+    try {
+      await creatorsApi.publishItem(taskId, visibility);
+      onChanged();
+    } catch (e) {
+      setError(translateMessage((e as Error).message));
+    }
+  }
+  return (
+    <Box component="section" data-testid="publish-creations" sx={{ display: "grid", gap: 1.5, p: 2, border: 1, borderColor: "divider", borderRadius: 2 }}>
+      <Typography variant="h6" component="h2">{t("creators.publishTitle")}</Typography>
+      <Typography variant="body2" color="text.secondary">{t("creators.publishHelp")}</Typography>
+      {error && <Alert severity="error">{error}</Alert>}
+      {creations.length === 0 && <Typography color="text.secondary">{t("creators.noCreations")}</Typography>}
+      <Box sx={{ display: "grid", gridTemplateColumns: "repeat(2, minmax(0, 1fr))", gap: 1 }}>
+        {creations.map((c) => {
+          const now = published.get(c.id);
+          return (
+            <Box key={c.id} data-testid="creation" sx={{ display: "grid", gap: 0.5, alignContent: "start" }}>
+              <Box component="img" src={c.poster_url ?? c.image_urls?.[0] ?? undefined} alt="" loading="lazy" sx={{ ...tileSx, aspectRatio: "1 / 1" }} />
+              {now && <Typography variant="caption" color="text.secondary">{t(now === "members" ? "creators.publishedMembers" : "creators.publishedPublic")}</Typography>}
+              {now !== "public" && (
+                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "public")} data-testid="publish-public">{t("creators.publishPublic")}</Button>
+              )}
+              {now !== "members" && (
+                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "members")} data-testid="publish-members">{t("creators.publishMembers")}</Button>
+              )}
+            </Box>
+          );
+        })}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,119 @@
+import type { CreatorLibraryItem, CreatorPage } from "../../db/generated/client.ts";
+import type { Db } from "../../db/client.ts";
+import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE, type LibraryVisibility } from "../../contract/creators.ts";
+import { HttpError } from "../../http/errors.ts";
+import type { LocalMediaSigner } from "../../storage/local.storage.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+
+/** The route that serves members-only media (creators.routes.ts), each request checked. */
+export const LIBRARY_MEDIA_PATH = "/api/Subscribe/libraryMedia";
+
+/** A creation's files, as the generation domain answers them for a library. */
+export interface CreationMedia {
+  kind: "image" | "video";
+  key: string;
+  posterKey: string | null;
+}
+
+export type MediaPart = "main" | "poster";
+
+interface Deps {
+  db: Db;
+  storage: Pick<MediaStorage, "signedUrl" | "get">;
+  /**
+   * The HMAC signer local media URLs use (storage/local.storage.ts), with the same server secret: members-only URLs
+   * sign a subject that names item, part and viewer, which no media key can equal (keys have no `:`), so neither kind
+   * of signature opens the other's route.
+   */
+  signer: LocalMediaSigner;
+  ttlSeconds: number;
+  /** generation owns creations: the files of the creator's finished, active, unexpired ones among the ids */
+  creations(userId: number, taskIds: number[]): Promise<Map<number, CreationMedia>>;
+  /** the creators domain's membership check, at the moment of each request */
+  isMember(pageId: number, userId: number): Promise<boolean>;
+}
+
+const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-library:${itemId}:${part}:viewer:${viewerId}`;
+
+/**
+ * A creator page's content library (issue 16, decision 204): the creator's own finished creations, public or
+ * members-only. Owns creator_library_items. Public media gets ordinary signed storage URLs; members-only media a URL
+ * signed for one viewer and item that the serving route checks on every request together with the viewer's
+ * membership, so a forwarded URL, a lapsed member or a guessed path gets nothing.
+ */
+export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember }: Deps) {
+  function memberUrl(itemId: number, part: MediaPart, viewerId: number): string {
+    const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+    const q = new URLSearchParams({ item: String(itemId), part, viewer: String(viewerId), expires: String(expires), sig: signer.sign(subject(itemId, part, viewerId), expires) });
+    return `${LIBRARY_MEDIA_PATH}?${q}`;
+  }
+
+  async function itemView(item: CreatorLibraryItem, media: CreationMedia, viewerId: number | null, unlocked: boolean) {
+    const base = { id: item.id, task_id: item.taskId, visibility: item.visibility as LibraryVisibility, kind: media.kind, created_at: item.createdAt.toISOString() };
+    const url = async (part: MediaPart): Promise<string | null> => {
+      const key = part === "main" ? media.key : media.posterKey;
+      if (!key) return null;
+      if (item.visibility === "public") return storage.signedUrl(key);
+      return unlocked && viewerId !== null ? memberUrl(item.id, part, viewerId) : null;
+    };
+    const locked = item.visibility === "members" && !unlocked;
+    const [main, poster] = locked ? [null, null] : await Promise.all([url("main"), url("poster")]);
+    return { ...base, locked, image_url: media.kind === "image" ? main : null, video_url: media.kind === "video" ? main : null, poster_url: poster };
+  }
+
+  return {
+    /**
+     * The page's library as one viewer sees it, newest first: public items with their media; members-only items with
+     * URLs signed for this viewer when they are the creator or a member (`unlocked`, which the caller may still be
+     * finding out: the rows load meanwhile), otherwise locked entries without any URL. Items whose creation is gone
+     * (expired, removed, suspended by a report) are left out.
+     */
+    async forViewer(page: CreatorPage, viewerId: number | null, unlocked: Promise<boolean>) {
+      const where = { creatorPageId: page.id };
+      const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, take: LIBRARY_PAGE_SIZE });
+      const [counts, media, open] = await Promise.all([db.creatorLibraryItem.groupBy({ by: ["visibility"], where, _count: true }), creations(page.userId, rows.map((r) => r.taskId)), unlocked]);
+      const membersOnly = counts.find((c) => c.visibility === "members")?._count ?? 0;
+      const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(r, media.get(r.taskId)!, viewerId, open)));
+      return { list, total: counts.reduce((sum, c) => sum + c._count, 0), locked: open ? 0 : membersOnly };
+    },
+
+    /** The creator publishes one of their own finished creations, or changes an item's visibility. */
+    async publish(page: CreatorPage, taskId: number, visibility: LibraryVisibility) {
+      if (!(await creations(page.userId, [taskId])).has(taskId)) throw HttpError.badRequest(M.publishNotYours);
+      // one statement, so a double tap cannot race into a duplicate-key error
+      const rows = await db.$queryRaw<{ id: number }[]>`
+        INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${page.id}, ${taskId}, ${visibility}::"LibraryVisibility")
+        ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`;
+      return db.creatorLibraryItem.findUniqueOrThrow({ where: { id: rows[0].id } });
+    },
+
+    /** Takes an item off the page (the creation itself stays the creator's). */
+    async unpublish(page: CreatorPage, itemId: number) {
+      const removed = await db.creatorLibraryItem.deleteMany({ where: { id: itemId, creatorPageId: page.id } });
+      if (!removed.count) throw HttpError.notFound();
+    },
+
+    /** Whether a creation is on some page's library (moderation: such a creation can be reported by anyone). */
+    isPublished: async (taskId: number) => (await db.creatorLibraryItem.count({ where: { taskId } })) > 0,
+
+    /**
+     * One members-only file, for the requesting viewer only. Checked on every request: the caller is signed in as the
+     * viewer the URL was signed for, the signature is the server's and unexpired, the page is up, and the viewer is
+     * its creator or a member right now. Anything else is a plain 404 that tells nothing.
+     */
+    async media(requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) {
+      if (requesterId === null || requesterId !== q.viewer) throw HttpError.notFound();
+      if (!signer.verify(subject(q.item, q.part, q.viewer), q.expires, q.sig)) throw HttpError.notFound();
+      const item = await db.creatorLibraryItem.findUnique({ where: { id: q.item }, include: { creatorPage: { select: { id: true, userId: true, state: true } } } });
+      if (!item || item.creatorPage.state !== "active") throw HttpError.notFound();
+      const allowed = item.creatorPage.userId === q.viewer || item.visibility === "public" || (await isMember(item.creatorPage.id, q.viewer));
+      if (!allowed) throw HttpError.notFound();
+      const media = (await creations(item.creatorPage.userId, [item.taskId])).get(item.taskId);
+      const key = q.part === "main" ? media?.key : media?.posterKey;
+      if (!key) throw HttpError.notFound();
+      return { key, body: await storage.get(key) };
+    },
+  };
+}
+
+export type CreatorLibrary = ReturnType<typeof createCreatorLibrary>;
