@@ -125,6 +125,17 @@ describe("paid creator memberships", () => {
     expect((await post(poor.token, "cancelMembership", { home_link: "Member3" })).body).toMatchObject({ code: 400, msg: M.notMember });
   });
 
+  it("moves a guest's membership to the account it signs in to", async () => {
+    await creatorPage("MemberMerge", 5);
+    const guest = await visitor(t);
+    await grant(guest.userId, 5);
+    await join(guest.token, "MemberMerge").expect(200);
+    const account = await registeredUser(t);
+    await t.db.$transaction((tx) => t.services.creators.moveToUser(tx, guest.userId, account.userId));
+    expect((await info("MemberMerge", account.token)).body.data.membership).toMatchObject({ status: "active", member: true });
+    expect((await info("MemberMerge", guest.token)).body.data.membership).toBeNull();
+  });
+
   it("validates the membership price the creator sets, and stopping the offer ends running memberships at their period's end", async () => {
     const c = await creatorPage("Member4", 8);
     for (const bad of [0, -5, 100_001, 2.5, "lots"]) {
