@@ -68,7 +68,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
   async function apply(providerName: ProviderName, u: PaymentUpdate): Promise<AppliedUpdate> {
     const result = await orders.applyUpdate(providerName, u);
     const o = result.order;
-    if (result.changed && o?.status === "paid" && o.failureReason === BANNED_AT_PAYMENT) return { ...result, order: await refundHeld(o) };
+    if (result.changed && !u.reversal && o?.status === "paid" && o.failureReason === BANNED_AT_PAYMENT) return { ...result, order: await refundHeld(o) };
     return result;
   }
 

@@ -27,17 +27,44 @@ interface PaypalOrder {
   links?: { href: string; rel: string }[];
   purchase_units?: { reference_id?: string; custom_id?: string; payments?: { captures?: Capture[] } }[];
 }
+/** A refund of a capture (v2 payments): also the resource of PAYMENT.CAPTURE.REVERSED. */
+interface Refund {
+  id: string;
+  status?: string;
+  amount?: Money;
+  custom_id?: string;
+  seller_payable_breakdown?: { total_refunded_amount?: Money };
+  /** `up` points at the refunded capture. */
+  links?: { href: string; rel: string }[];
+}
 interface WebhookEvent {
   id: string;
   event_type: string;
-  /** A capture for PAYMENT.CAPTURE.*, the PayPal order for CHECKOUT.ORDER.*. */
-  resource?: Capture & Partial<PaypalOrder>;
+  /** A capture for PAYMENT.CAPTURE.COMPLETED/DENIED/DECLINED, a refund for REFUNDED/REVERSED, the PayPal order for CHECKOUT.ORDER.*. */
+  resource?: Capture & Partial<PaypalOrder> & Partial<Refund>;
 }
 
 /** The buyer approved on PayPal; the payment still has to be captured (Reverie asks PayPal when this arrives). */
 const ORDER_APPROVED = "CHECKOUT.ORDER.APPROVED";
 
 const CAPTURE_OUTCOME: Record<string, PaymentOutcome> = { COMPLETED: "paid", DECLINED: "failed", FAILED: "failed" };
+/** Money returned of a capture (decision 208): the merchant refunded it, or PayPal reversed it (a chargeback or a buyer's claim). */
+const WEBHOOK_REVERSAL: Record<string, "refund" | "chargeback"> = { "PAYMENT.CAPTURE.REFUNDED": "refund", "PAYMENT.CAPTURE.REVERSED": "chargeback" };
+
+/** The capture a refund returns money of: the id at the end of its `up` link. */
+function refundedCapture(refund: Partial<Refund>): string | undefined {
+  const up = refund.links?.find((l) => l.rel === "up")?.href;
+  return up ? /\/v2\/payments\/captures\/([^/?]+)/.exec(up)?.[1] : undefined;
+}
+
+function reversalUpdate(kind: "refund" | "chargeback", refund: Partial<Refund>): Pick<PaymentUpdate, "paymentRef" | "reversal"> {
+  const total = refund.seller_payable_breakdown?.total_refunded_amount;
+  return {
+    paymentRef: refundedCapture(refund),
+    reversal: { kind, ...(refund.amount ? { amountMinor: decimalToMinor(refund.amount.value, refund.amount.currency_code), currency: refund.amount.currency_code } : {}), ...(total ? { totalMinor: decimalToMinor(total.value, total.currency_code) } : {}) },
+  };
+}
+
 const WEBHOOK_OUTCOME: Record<string, PaymentOutcome> = {
   "PAYMENT.CAPTURE.COMPLETED": "paid",
   "PAYMENT.CAPTURE.DENIED": "failed",
@@ -60,6 +87,7 @@ function captureUpdate(order: PaypalOrder, via: string): PaymentUpdate | null {
     type: `${via}.${(capture?.status ?? order.status).toLowerCase()}`,
     outcome,
     providerRef: order.id,
+    ...(capture ? { paymentRef: capture.id } : {}),
     orderNo: capture?.custom_id ?? unit?.custom_id ?? unit?.reference_id,
     ...moneyFacts(capture?.amount),
     failureReason: outcome === "failed" ? "declined" : undefined,
@@ -179,7 +207,11 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
       const outcome = WEBHOOK_OUTCOME[event.event_type] ?? null;
       const r = event.resource;
       const approvedOrder = event.event_type === ORDER_APPROVED ? r?.purchase_units?.[0] : undefined;
+      const reversal = WEBHOOK_REVERSAL[event.event_type];
+      const captureEvent = event.event_type.startsWith("PAYMENT.CAPTURE.") && !reversal;
       return {
+        ...(captureEvent && r?.id ? { paymentRef: r.id } : {}),
+        ...(reversal && r ? reversalUpdate(reversal, r) : {}),
         eventId: event.id,
         type: event.event_type,
         outcome,
