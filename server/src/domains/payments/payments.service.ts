@@ -102,7 +102,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     const provider = providers[order.provider];
     if (!provider.available()) return order;
     try {
-      const update = await provider.queryPayment(order.providerRef);
+      const update = await provider.queryPayment(order.providerRef, order.providerPaymentRef);
       if (update) return (await apply(provider.name, update)).order ?? (await orders.reload(order.id));
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
