@@ -119,7 +119,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       const method = usableMethod(provider, input.method);
       const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
       const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name, bonusCredits, plansOnly: method === "recurring" });
-      // A plan renews where the provider can charge it again (Stripe; Pagsmile's recurring method); elsewhere it is one period.
+      // A plan renews where the provider can charge it again (Stripe, PayPal; Pagsmile's recurring method); elsewhere it is one period.
       const plan = order.product.kind === "subscription" && order.product.intervalDays && provider.renews?.(method);
       const back = `${config.publicUrl}${callbackRoute(provider.name, method)}?order_id=${order.id}`;
       try {
