@@ -142,6 +142,13 @@ describe("memberships through Pagsmile recurring", () => {
     expect(view).toMatchObject({ provider: "pagsmile", periods_paid: 4, status: "active" });
     // Pagsmile gives no dates: four 30-day periods paid from now
     expect(new Date(view.next_renewal_at).getTime()).toBeGreaterThan(Date.now() + 119 * 86_400_000);
+    // a later period refunded in Pagsmile's dashboard is a renewal's money, not the order's: nothing is taken back
+    pagsmile.settle(trade.trade_no, "REFUNDED");
+    const refund = { out_request_no: "0000000000000004", refund_amount: "19.99" };
+    await t.http.post("/api/order/pagsmileNotify").set(pagsmile.notification(trade, { period: 4, refund }).headers).send(pagsmile.notification(trade, { period: 4, refund }).body).expect(200);
+    expect(await t.db.order.findUniqueOrThrow({ where: { id: res.body.data.order_id } })).toMatchObject({ status: "paid" });
+    expect(await points(user.userId)).toBe(300 * 4);
+    pagsmile.settle(trade.trade_no, "SUCCESS");
     await t.http.post("/api/membership/cancel").set("token", user.token).expect(200);
     expect(trade.recurring_status).toBe("CANCEL");
     expect(await current(user.token)).toMatchObject({ status: "cancelled" });

@@ -189,7 +189,8 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
       const period = Number.isInteger(n.period) ? (n.period as number) : undefined;
       const renewal = period !== undefined && period > 1;
       const outcome = renewal ? null : status;
-      const reversal = REVERSAL[n.trade_status];
+      // a later period's refund or chargeback returns a renewal, not the order: stored for staff (decision 208)
+      const reversal = renewal ? undefined : REVERSAL[n.trade_status];
       return {
         // The notification's amount is the refund's own for a refund order (out_request_no), the trade's otherwise.
         ...(reversal ? { reversal: { kind: reversal, amountMinor: minorOf(n.amount, n.currency), currency: n.currency } } : {}),
