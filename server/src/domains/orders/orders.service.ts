@@ -314,7 +314,8 @@ export function createOrdersService(deps: {
       log.error({ provider, orderNo: order.orderNo, currency: r.currency, kind: r.kind }, "refund or chargeback in another currency than the order; recorded, nothing taken back");
       return { order, changed: false };
     }
-    const total = r.totalMinor ?? (r.amountMinor === undefined ? order.finalPriceMinor : (order.refundedMinor ?? 0) + r.amountMinor);
+    // a provider's running total can arrive out of order (an older refund's event last): it never lowers what is recorded
+    const total = Math.max(order.refundedMinor ?? 0, r.totalMinor ?? (r.amountMinor === undefined ? order.finalPriceMinor : (order.refundedMinor ?? 0) + r.amountMinor));
     const note = `${provider} ${r.kind}`;
     if (total >= order.finalPriceMinor) {
       const action = r.kind === "chargeback" ? "provider_chargeback" : "provider_refund";
