@@ -41,7 +41,7 @@ describe("consumer app: the checkout orders what was tapped", () => {
     // the plan's card says what it gives and how often it bills
     const planCard = page.getByTestId(`pricing-${plan.id}`);
     expect(await planCard.getByTestId("plan-credits").innerText()).toBe(`${plan.credits} credits for ${plan.intervalDays} days`);
-    expect(await planCard.getByTestId("plan-billing").innerText()).toBe("Card subscriptions renew each period until you cancel; other payment methods pay for one period");
+    expect(await planCard.getByTestId("plan-billing").innerText()).toBe("Card and PayPal subscriptions renew each period until you cancel; other payment methods pay for one period");
     await pageShot(page, "consumer-pricing-desktop");
 
     for (const p of products) {

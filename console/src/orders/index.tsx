@@ -113,6 +113,8 @@ function OrderShow() {
         <NumberField source="bonusCredits" />
         <TextField source="receivedAmount" />
         <TextField source="receivedCurrency" />
+        <TextField source="providerPaymentRef" />
+        <MoneyField source="refundedMinor" />
         <TextField source="failureReason" />
         <DateField source="createdAt" showTime />
         <DateField source="paidAt" showTime />

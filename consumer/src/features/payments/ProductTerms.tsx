@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { Product } from "./payments.api.ts";
 
 /**
- * What a plan gives and how it bills: a card subscription (Stripe, Pagsmile recurring) renews each period until it is
- * cancelled (docs/decisions/115); the other methods pay for one period. Packs need nothing beyond their credits.
+ * What a plan gives and how it bills: a card or PayPal subscription (Stripe, Pagsmile recurring, PayPal) renews each
+ * period until it is cancelled (docs/decisions/115, 209); the other methods pay for one period. Packs need nothing beyond their credits.
  */
 export function ProductTerms({ product }: { product: Product }) {
   const { t } = useTranslation();

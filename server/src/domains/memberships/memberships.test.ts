@@ -2,12 +2,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { startFakeStripe, type FakeStripe } from "../../../../tests/fixtures/fake-stripe.ts";
 import { startFakePagsmile, type FakePagsmile } from "../../../../tests/fixtures/fake-pagsmile.ts";
+import { startFakePaypal, type FakePaypal } from "../../../../tests/fixtures/fake-paypal.ts";
 import { seedProducts } from "../products/products.seed.ts";
 
 const SECRET_KEY = "sk_test_reverie_memberships";
 const WEBHOOK_SECRET = "whsec_reverie_memberships";
 let stripe: FakeStripe;
 let pagsmile: FakePagsmile;
+let paypal: FakePaypal;
+const PAYPAL = { clientId: "members-client", clientSecret: "members-secret", webhookId: "WH-MEMBERS-1" };
 let t: TestApp;
 let planId: number;
 let packId: number;
@@ -15,6 +18,7 @@ let packId: number;
 beforeAll(async () => {
   stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
   pagsmile = await startFakePagsmile({ appId: "1625829214531663", securityKey: "Pagsmile_sk_members" });
+  paypal = await startFakePaypal(PAYPAL);
   t = await createTestApp({
     STRIPE_SECRET_KEY: SECRET_KEY,
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -22,6 +26,10 @@ beforeAll(async () => {
     PAGSMILE_APP_ID: "1625829214531663",
     PAGSMILE_SECURITY_KEY: "Pagsmile_sk_members",
     PAGSMILE_API_BASE: pagsmile.url,
+    PAYPAL_CLIENT_ID: PAYPAL.clientId,
+    PAYPAL_CLIENT_SECRET: PAYPAL.clientSecret,
+    PAYPAL_WEBHOOK_ID: PAYPAL.webhookId,
+    PAYPAL_API_BASE: paypal.url,
   });
   await seedProducts(t.db);
   planId = (await t.db.product.findUniqueOrThrow({ where: { code: "plan_monthly" } })).id;
@@ -31,6 +39,7 @@ afterAll(async () => {
   await t.close();
   await stripe.close();
   await pagsmile.close();
+  await paypal.close();
 });
 afterEach(async () => {
   expect(await t.services.credits.findLedgerMismatches()).toEqual([]);
@@ -133,8 +142,136 @@ describe("memberships through Pagsmile recurring", () => {
     expect(view).toMatchObject({ provider: "pagsmile", periods_paid: 4, status: "active" });
     // Pagsmile gives no dates: four 30-day periods paid from now
     expect(new Date(view.next_renewal_at).getTime()).toBeGreaterThan(Date.now() + 119 * 86_400_000);
+    // a later period refunded in Pagsmile's dashboard is a renewal's money, not the order's: nothing is taken back
+    pagsmile.settle(trade.trade_no, "REFUNDED");
+    const refund = { out_request_no: "0000000000000004", refund_amount: "19.99" };
+    await t.http.post("/api/order/pagsmileNotify").set(pagsmile.notification(trade, { period: 4, refund }).headers).send(pagsmile.notification(trade, { period: 4, refund }).body).expect(200);
+    expect(await t.db.order.findUniqueOrThrow({ where: { id: res.body.data.order_id } })).toMatchObject({ status: "paid" });
+    expect(await points(user.userId)).toBe(300 * 4);
+    pagsmile.settle(trade.trade_no, "SUCCESS");
     await t.http.post("/api/membership/cancel").set("token", user.token).expect(200);
     expect(trade.recurring_status).toBe("CANCEL");
     expect(await current(user.token)).toMatchObject({ status: "cancelled" });
+  });
+});
+
+describe("memberships through PayPal subscriptions (decision 209)", () => {
+  const ppHook = (n: { body: string; headers: Record<string, string> }) => t.http.post("/api/pay/webhook/paypal").set(n.headers).send(n.body);
+  const renewals = (userId: number) => t.db.ledgerEntry.count({ where: { userId, reason: "membership_renewal" } });
+
+  async function subscribe() {
+    const user = await visitor(t);
+    const res = await t.http.post("/api/order/createPaypalPay").set("token", user.token).send({ product_id: planId, agree_terms: "1" }).expect(200);
+    const data = res.body.data as { order_id: number; order_no: string; pay_url: string; session_id: string };
+    return { ...user, ...data, subscriptionId: data.session_id };
+  }
+
+  async function paypalMember() {
+    const m = await subscribe();
+    const { subscription, sale } = paypal.approveSubscription(m.subscriptionId);
+    await ppHook(paypal.notification("BILLING.SUBSCRIPTION.ACTIVATED", subscription)).expect(200);
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale)).expect(200);
+    return { ...m, firstSale: sale };
+  }
+
+  it("the plan is a PayPal subscription on a DAY/30 billing plan; the first sale pays the order and starts the membership", async () => {
+    const m = await subscribe();
+    const sub = paypal.subscriptions.get(m.subscriptionId)!;
+    expect(m.pay_url).toBe(sub.links.find((l) => l.rel === "approve")!.href);
+    expect(sub).toMatchObject({ status: "APPROVAL_PENDING", custom_id: m.order_no, return_url: `${t.config.publicUrl}/paypalCallback?order_id=${m.order_id}` });
+    expect(paypal.plans.get(sub.plan_id)).toMatchObject({ billing_cycles: [{ frequency: { interval_unit: "DAY", interval_count: 30 }, tenure_type: "REGULAR", total_cycles: 0, pricing_scheme: { fixed_price: { value: "19.99", currency_code: "USD" } } }], payment_preferences: { payment_failure_threshold: 3 } });
+    expect(await t.db.order.findUniqueOrThrow({ where: { id: m.order_id } })).toMatchObject({ status: "pending", providerRef: m.subscriptionId });
+    const { subscription, sale } = paypal.approveSubscription(m.subscriptionId);
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale)).expect(200);
+    // the same first sale again, and ACTIVATED after it (which makes Reverie look the subscription up): nothing more
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale)).expect(200);
+    await ppHook(paypal.notification("BILLING.SUBSCRIPTION.ACTIVATED", subscription)).expect(200);
+    expect(await t.db.order.findUniqueOrThrow({ where: { id: m.order_id } })).toMatchObject({ status: "paid", providerPaymentRef: sale.id });
+    expect(await points(m.userId)).toBe(300);
+    const view = await current(m.token);
+    expect(view).toMatchObject({ status: "active", provider: "paypal", credits_per_period: 300, periods_paid: 1 });
+    expect(view.next_renewal_at).toBe(subscription.billing_info.next_billing_time);
+    // a second member buys the same plan: PayPal's billing plan is reused
+    await subscribe();
+    expect(paypal.plans.size).toBe(1);
+  });
+
+  it("three renewals grant three periods; a replayed renewal grants nothing; cancelling stops the fourth", async () => {
+    const m = await paypalMember();
+    let sale = m.firstSale;
+    for (let i = 0; i < 3; i++) {
+      sale = paypal.renewSubscription(m.subscriptionId)!;
+      const n = paypal.notification("PAYMENT.SALE.COMPLETED", sale);
+      await ppHook(n).expect(200);
+      await ppHook(n).expect(200);
+      // PayPal re-sends the same sale under a new event id
+      await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale)).expect(200);
+    }
+    expect(await points(m.userId)).toBe(300 * 4);
+    expect(await renewals(m.userId)).toBe(3);
+    expect(await current(m.token)).toMatchObject({ status: "active", periods_paid: 4 });
+
+    const cancelled = await t.http.post("/api/membership/cancel").set("token", m.token).expect(200);
+    expect(cancelled.body.data.membership).toMatchObject({ status: "cancelled", next_renewal_at: null });
+    expect(paypal.subscriptions.get(m.subscriptionId)!.status).toBe("CANCELLED");
+    expect(paypal.requests.filter((r) => r.path === `/v1/billing/subscriptions/${m.subscriptionId}/cancel`)).toHaveLength(1);
+    await ppHook(paypal.notification("BILLING.SUBSCRIPTION.CANCELLED", paypal.subscriptions.get(m.subscriptionId))).expect(200);
+    expect(paypal.renewSubscription(m.subscriptionId)).toBeNull();
+    // a stale copy of the third renewal's sale cannot buy a fourth period either
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale)).expect(200);
+    expect(await points(m.userId)).toBe(300 * 4);
+    expect(await current(m.token)).toMatchObject({ status: "cancelled", periods_paid: 4 });
+    await t.http.post("/api/membership/cancel").set("token", m.token).expect(404);
+  });
+
+  it("a renewal sent 20 times at once credits its period once; a renewal for another amount grants nothing", async () => {
+    const m = await paypalMember();
+    const sale = paypal.renewSubscription(m.subscriptionId)!;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale))));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await points(m.userId)).toBe(600);
+    const cheap = paypal.renewSubscription(m.subscriptionId)!;
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", { ...cheap, amount: { ...cheap.amount, total: "0.99" } })).expect(200);
+    expect(await points(m.userId)).toBe(600);
+    expect(await current(m.token)).toMatchObject({ periods_paid: 2 });
+  });
+
+  it("failed renewals change nothing while PayPal retries; a failed-then-expired subscription ends the membership, and so does a suspension", async () => {
+    const m = await paypalMember();
+    for (let i = 0; i < 2; i++) await ppHook(paypal.notification("BILLING.SUBSCRIPTION.PAYMENT.FAILED", paypal.failPayment(m.subscriptionId))).expect(200);
+    expect(await current(m.token)).toMatchObject({ status: "active" });
+    await ppHook(paypal.notification("BILLING.SUBSCRIPTION.EXPIRED", paypal.expireSubscription(m.subscriptionId))).expect(200);
+    expect(await current(m.token)).toBeNull();
+    expect(await t.db.membership.findFirstOrThrow({ where: { userId: m.userId } })).toMatchObject({ status: "ended", periodsPaid: 1 });
+    // a late charge after the end credits nothing
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", { ...m.firstSale, id: "LATESALE000000001" })).expect(200);
+    expect(await points(m.userId)).toBe(300);
+
+    const s = await paypalMember();
+    for (let i = 0; i < 3; i++) await ppHook(paypal.notification("BILLING.SUBSCRIPTION.PAYMENT.FAILED", paypal.failPayment(s.subscriptionId))).expect(200);
+    expect(paypal.subscriptions.get(s.subscriptionId)!.status).toBe("SUSPENDED");
+    await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", paypal.subscriptions.get(s.subscriptionId))).expect(200);
+    expect(await current(s.token)).toBeNull();
+    expect(paypal.renewSubscription(s.subscriptionId)).toBeNull();
+  });
+
+  it("with every webhook lost, the polling browser finds the subscription active and the order paid once; forged events are refused", async () => {
+    const m = await subscribe();
+    const q = () => t.http.post("/api/order/queryPayment").set("token", m.token).send({ order_id: m.order_id }).expect(200);
+    expect((await q()).body.data).toMatchObject({ order_status: "pending", keep_polling: true });
+    const { sale } = paypal.approveSubscription(m.subscriptionId);
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale, { webhookId: "WH-OTHER" })).expect(400);
+    // the browser comes back from PayPal: capturing a subscription only asks how it stands
+    await t.http.post("/api/order/capturePaypalOrder").set("token", m.token).send({ session_id: m.subscriptionId }).expect(200);
+    const polls = await Promise.all(Array.from({ length: 10 }, () => q()));
+    expect(polls.every((p) => p.body.data.order_status === "paid")).toBe(true);
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale)).expect(200);
+    expect(await points(m.userId)).toBe(300);
+    expect(await current(m.token)).toMatchObject({ status: "active", periods_paid: 1 });
+    // the next renewal is still a renewal: the late first sale became the order's own payment
+    await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", paypal.renewSubscription(m.subscriptionId))).expect(200);
+    expect(await points(m.userId)).toBe(600);
+    const other = await visitor(t);
+    await t.http.post("/api/order/queryPayment").set("token", other.token).send({ order_id: m.order_id }).expect(404);
   });
 });

@@ -12,7 +12,7 @@ import { MSG } from "../../http/messages.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { MembershipsService } from "../memberships/memberships.service.ts";
-import type { PaymentOutcome, PaymentUpdate } from "./payment-update.ts";
+import type { PaymentOutcome, PaymentUpdate, Reversal } from "./payment-update.ts";
 import type { ProductsService } from "../products/products.service.ts";
 import { formatMinor } from "../products/money.ts";
 
@@ -110,6 +110,7 @@ export function orderView(o: Order & { product?: Product | null }) {
     bonus_credits: o.bonusCredits,
     received_amount: o.receivedAmount,
     received_currency: o.receivedCurrency,
+    refunded_amount: o.refundedMinor,
     provider: o.provider,
     product_id: o.productId,
     product_name: o.product?.name,
@@ -175,6 +176,8 @@ interface OrderRow {
   received_amount: string | null;
   received_currency: string | null;
   refund_started_at: Date | null;
+  provider_payment_ref: string | null;
+  refunded_minor: number | null;
   created_at: Date;
   updated_at: Date;
   paid_at: Date | null;
@@ -204,6 +207,8 @@ function orderFromRow(r: OrderRow): Order {
     receivedAmount: r.received_amount,
     receivedCurrency: r.received_currency,
     refundStartedAt: r.refund_started_at,
+    providerPaymentRef: r.provider_payment_ref,
+    refundedMinor: r.refunded_minor,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     paidAt: r.paid_at,
@@ -244,15 +249,15 @@ export function createOrdersService(deps: {
     return { channelId: user.channelId };
   }
 
-  /** Locks the order a provider update is about (by the provider's reference or our order number). */
   /**
-   * Locks and reads the order a provider update is about (by the provider's reference or our order number). Raw SQL
+   * Locks and reads the order a provider update is about (by the provider's reference, our order number, or the
+   * provider's id of the payment for facts that name only that: refunds, chargebacks). Raw SQL
    * on purpose: this runs for every notification, and one statement is a fraction of a Prisma query's CPU (bench/notifications).
    */
   async function lockOrder(tx: Tx, provider: string, u: PaymentUpdate): Promise<Order | null> {
     const rows = await tx.$queryRaw<OrderRow[]>`
       SELECT * FROM orders
-      WHERE provider = ${provider} AND (provider_ref = ${u.providerRef ?? null} OR order_no = ${u.orderNo ?? null})
+      WHERE provider = ${provider} AND (provider_ref = ${u.providerRef ?? null} OR order_no = ${u.orderNo ?? null} OR provider_payment_ref = ${u.paymentRef ?? null})
       ORDER BY id LIMIT 1
       FOR UPDATE`;
     return rows.length ? orderFromRow(rows[0]) : null;
@@ -269,6 +274,57 @@ export function createOrdersService(deps: {
     const order = await db.order.findUnique({ where: { id: orderId }, include: { product: true } });
     if (!order || !mayRead(ability, order)) throw HttpError.notFound();
     return order;
+  }
+
+  /**
+   * Takes back what a paid order granted, as far as the balance allows (never below zero: what was spent stays spent),
+   * marks it refunded and audits both. One path for a staff refund and a provider's refund or chargeback; the ledger
+   * key `order:<id>:refund` is the same for all of them, so whichever comes first takes the credits and the rest find
+   * nothing to take. The caller holds the order's lock.
+   */
+  async function clawBack(tx: Tx, order: Order, by: { staffId: number | null; action: string; ledgerReason: string; note: string; refundedMinor?: number }): Promise<Order> {
+    const [{ points }] = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${order.userId} FOR UPDATE`;
+    const p = previewOf(order, points);
+    if (p.claw_back > 0) {
+      await credits.charge({ userId: order.userId, amount: p.claw_back, reason: by.ledgerReason, reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: by.staffId ?? undefined, note: by.note }, tx);
+    }
+    const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded", refundStartedAt: null, refundedMinor: by.refundedMinor ?? order.finalPriceMinor } });
+    await audit.record(tx, {
+      staffId: by.staffId,
+      action: by.action,
+      resource: "Order",
+      resourceId: order.id,
+      before: { status: "paid", points },
+      after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent },
+      reason: by.note,
+    });
+    return refunded;
+  }
+
+  /**
+   * A provider says it returned money of this order (decision 208). The whole payment: the staff refund's clawback.
+   * Part of it: recorded on the order (refunded_minor) for support, nothing taken back — see the decision for why.
+   */
+  async function reversed(tx: Tx, provider: string, order: Order, r: Reversal): Promise<{ order: Order; changed: boolean }> {
+    if (order.status !== "paid") {
+      if (order.status !== "refunded") log.warn({ provider, orderNo: order.orderNo, status: order.status, kind: r.kind }, "refund or chargeback for an order that is not paid; nothing to take back");
+      return { order, changed: false };
+    }
+    if (r.currency && r.currency.toUpperCase() !== order.currency.toUpperCase()) {
+      log.error({ provider, orderNo: order.orderNo, currency: r.currency, kind: r.kind }, "refund or chargeback in another currency than the order; recorded, nothing taken back");
+      return { order, changed: false };
+    }
+    // a provider's running total can arrive out of order (an older refund's event last): it never lowers what is recorded
+    const total = Math.max(order.refundedMinor ?? 0, r.totalMinor ?? (r.amountMinor === undefined ? order.finalPriceMinor : (order.refundedMinor ?? 0) + r.amountMinor));
+    const note = `${provider} ${r.kind}`;
+    if (total >= order.finalPriceMinor) {
+      const action = r.kind === "chargeback" ? "provider_chargeback" : "provider_refund";
+      return { order: await clawBack(tx, order, { staffId: null, action, ledgerReason: r.kind === "chargeback" ? "chargeback" : "order_refund", note, refundedMinor: total }), changed: true };
+    }
+    log.warn({ provider, orderNo: order.orderNo, refunded: total, price: order.finalPriceMinor, kind: r.kind }, "partial refund recorded; credits not taken back");
+    const partial = await tx.order.update({ where: { id: order.id }, data: { refundedMinor: total } });
+    await audit.record(tx, { staffId: null, action: `provider_partial_${r.kind}`, resource: "Order", resourceId: order.id, before: { refunded_minor: order.refundedMinor }, after: { refunded_minor: total, credits_taken_back: 0 }, reason: note });
+    return { order: partial, changed: true };
   }
 
   return {
@@ -360,10 +416,21 @@ export function createOrdersService(deps: {
           ON CONFLICT (provider, event_id) DO NOTHING
           RETURNING id`;
         if (stored.length === 0) return { duplicate: true, order, changed: false };
-        // What arrived is shown on the order whatever it settles (a short crypto payment credits nothing).
-        const current = order && u.received ? await tx.order.update({ where: { id: order.id }, data: { receivedAmount: u.received.amount, receivedCurrency: u.received.currency } }) : order;
+        // What arrived is shown on the order whatever it settles (a short crypto payment credits nothing), and the
+        // provider's payment id is kept the first time it is named (refunds and polling need it).
+        const learnsPaymentRef = Boolean(order && u.paymentRef && !order.providerPaymentRef);
+        const current =
+          order && (u.received || learnsPaymentRef)
+            ? await tx.order.update({
+                where: { id: order.id },
+                data: { ...(u.received ? { receivedAmount: u.received.amount, receivedCurrency: u.received.currency } : {}), ...(learnsPaymentRef ? { providerPaymentRef: u.paymentRef } : {}) },
+              })
+            : order;
+        if (current && u.reversal) return { duplicate: false, ...(await reversed(tx, provider, current, u.reversal)) };
         const sub = u.subscription;
-        if (current && sub?.renewalPeriod) {
+        // PayPal names each charge of a subscription (its sale), not the period: the first sale is the order's own payment.
+        const ordersOwnCharge = u.paymentRef !== undefined && (order?.providerPaymentRef ?? u.paymentRef) === u.paymentRef;
+        if (current && sub?.renewalPeriod && !ordersOwnCharge) {
           // A renewal pays a later period of the plan this order started; checked like any payment before crediting.
           if (!amountMatches(current, u)) {
             log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "renewal amount does not match the plan; not credited");
@@ -449,23 +516,14 @@ export function createOrdersService(deps: {
       const reason = r.reason.trim();
       return db.$transaction(async (tx) => {
         const order = await lockById(tx, r.orderId);
-        if (order.status !== "paid" || !order.refundStartedAt) throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
-        const [{ points }] = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${order.userId} FOR UPDATE`;
-        const p = previewOf(order, points);
-        if (p.claw_back > 0) {
-          await credits.charge({ userId: order.userId, amount: p.claw_back, reason: "order_refund", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: r.staffId, note: reason }, tx);
+        if (order.status === "refunded") {
+          // The provider's notification of this very refund arrived while its refund call was answering, and took the
+          // credits back already (decision 208): the agent's refund is done, nothing moves twice.
+          await audit.record(tx, { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: order.id, before: { status: "paid" }, after: { status: "refunded", credits_taken_back: 0, taken_back_by: "provider_notification" }, reason });
+          return order;
         }
-        const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded", refundStartedAt: null } });
-        await audit.record(tx, {
-          staffId: r.staffId,
-          action: "refund_order",
-          resource: "Order",
-          resourceId: order.id,
-          before: { status: "paid", points },
-          after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent },
-          reason,
-        });
-        return refunded;
+        if (order.status !== "paid" || !order.refundStartedAt) throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
+        return clawBack(tx, order, { staffId: r.staffId, action: "refund_order", ledgerReason: "order_refund", note: reason });
       });
     },
 

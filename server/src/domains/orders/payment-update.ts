@@ -22,6 +22,14 @@ export interface PaymentUpdate {
   subscription?: SubscriptionFacts;
   /** What actually arrived when the provider reports it (crypto: the coins received, which may be short or over). */
   received?: { amount: string; currency: string };
+  /**
+   * The provider's id of the payment itself where it differs from providerRef (Stripe payment intent, PayPal capture
+   * or subscription sale, NOWPayments payment id). Stored on the order the first time it is known; a later fact that
+   * names only the payment (a refund, a chargeback) finds the order by it, and polling asks the provider with it.
+   */
+  paymentRef?: string;
+  /** The provider returned money of a paid order (decision 208). */
+  reversal?: Reversal;
   payload: unknown;
 }
 
@@ -35,4 +43,14 @@ export interface SubscriptionFacts {
   currentPeriodEnd?: Date;
   /** The subscription's state after this event, where it changed. */
   state?: "active" | "cancel_at_period_end" | "ended";
+}
+
+/** A refund (the merchant or support returned money) or a chargeback (the buyer's bank or the provider took it back). */
+export interface Reversal {
+  kind: "refund" | "chargeback";
+  /** What this reversal returned, in minor units of `currency`; absent when the provider does not say (the whole payment). */
+  amountMinor?: number;
+  /** Everything returned of the payment so far, where the provider says it (Stripe, PayPal). */
+  totalMinor?: number;
+  currency?: string;
 }

@@ -68,7 +68,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
   async function apply(providerName: ProviderName, u: PaymentUpdate): Promise<AppliedUpdate> {
     const result = await orders.applyUpdate(providerName, u);
     const o = result.order;
-    if (result.changed && o?.status === "paid" && o.failureReason === BANNED_AT_PAYMENT) return { ...result, order: await refundHeld(o) };
+    if (result.changed && !u.reversal && o?.status === "paid" && o.failureReason === BANNED_AT_PAYMENT) return { ...result, order: await refundHeld(o) };
     return result;
   }
 
@@ -102,7 +102,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     const provider = providers[order.provider];
     if (!provider.available()) return order;
     try {
-      const update = await provider.queryPayment(order.providerRef);
+      const update = await provider.queryPayment(order.providerRef, order.providerPaymentRef);
       if (update) return (await apply(provider.name, update)).order ?? (await orders.reload(order.id));
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
@@ -119,7 +119,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       const method = usableMethod(provider, input.method);
       const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
       const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name, bonusCredits, plansOnly: method === "recurring" });
-      // A plan renews where the provider can charge it again (Stripe; Pagsmile's recurring method); elsewhere it is one period.
+      // A plan renews where the provider can charge it again (Stripe, PayPal; Pagsmile's recurring method); elsewhere it is one period.
       const plan = order.product.kind === "subscription" && order.product.intervalDays && provider.renews?.(method);
       const back = `${config.publicUrl}${callbackRoute(provider.name, method)}?order_id=${order.id}`;
       try {

@@ -99,10 +99,60 @@ describe("USDT through NOWPayments", () => {
     await post({ body: good.body, headers: { "content-type": "application/json" } }).expect(400);
     await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, updatedAt: Date.now() - 301_000 })).expect(400);
     expect(await points(c.userId)).toBe(0);
-    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 1, priceAmount: 1 })).expect(200);
-    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, priceCurrency: "eur" })).expect(200);
-    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch" });
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, priceAmount: 1 })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch", receivedAmount: "12.99", receivedCurrency: "USDTTRC20" });
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 13.5, priceCurrency: "eur" })).expect(200);
+    // nothing credited, and the order shows what arrived
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch", receivedAmount: "13.5", receivedCurrency: "USDTTRC20" });
+    const mine = await t.http.get("/api/order/getOrderDetail").query({ order_id: c.order_id }).set("token", c.token).expect(200);
+    expect(mine.body.data).toMatchObject({ order_status: "pending", received_amount: "13.5", received_currency: "USDTTRC20" });
     expect(await points(c.userId)).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId: c.userId } })).toBe(0);
+  });
+
+  describe("polling (SPEC §9) when IPNs are lost", () => {
+    const statusCalls = (paymentId: number) => fake.requests.filter((r) => r.method === "GET" && r.path === `/v1/payment/${paymentId}`).length;
+
+    it("the first IPN gives the order NOWPayments' payment id; with the finished IPN lost, polling asks GET /v1/payment/{id} and pays once", async () => {
+      const c = await checkout();
+      // before any IPN there is no payment id and nothing to ask
+      expect((await query(c)).body.data).toMatchObject({ order_status: "pending", keep_polling: true });
+      expect(statusCalls(c.inv.payment_id)).toBe(0);
+      await post(fake.ipn(c.inv, { status: "waiting" })).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ providerPaymentRef: String(c.inv.payment_id) });
+      const lost = fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99 });
+      // the buyer's browser polls, 20 times at once
+      const polls = await Promise.all(Array.from({ length: 20 }, () => query(c)));
+      expect(polls.every((p) => p.body.data.order_status === "paid")).toBe(true);
+      expect(statusCalls(c.inv.payment_id)).toBeGreaterThan(0);
+      expect((await query(c)).body.data).toMatchObject({ order_status: "paid", paid: true, keep_polling: false });
+      // the lost IPN turns up late: the same payment state, already applied
+      expect((await post(lost).expect(200)).body.data).toEqual({ received: true, duplicate: true });
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", receivedAmount: "12.99" });
+      expect(await points(c.userId)).toBe(200);
+      const entries = await t.db.ledgerEntry.findMany({ where: { userId: c.userId }, orderBy: { id: "asc" } });
+      expect(entries.map((e) => [e.reason, e.delta])).toEqual([["purchase", 150], ["crypto_bonus", 50]]);
+    });
+
+    it("polling a short payment shows what arrived and credits nothing; NOWPayments down leaves the stored status", async () => {
+      const c = await checkout();
+      await post(fake.ipn(c.inv, { status: "waiting" })).expect(200);
+      fake.ipn(c.inv, { status: "partially_paid", actuallyPaid: 4 });
+      expect((await query(c)).body.data).toMatchObject({ order_status: "pending", keep_polling: true });
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", receivedAmount: "4" });
+      fake.setDown(true);
+      fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99 });
+      expect((await query(c)).body.data).toMatchObject({ order_status: "pending", keep_polling: true });
+      fake.setDown(false);
+      expect((await query(c)).body.data).toMatchObject({ order_status: "paid" });
+      expect(await points(c.userId)).toBe(200);
+    });
+
+    it("another user cannot poll someone's order", async () => {
+      const c = await checkout();
+      const other = await visitor(t);
+      await t.http.post("/api/order/queryPayment").set("token", other.token).send({ order_id: c.order_id }).expect(404);
+    });
   });
 
   it("answers 'Payment failed, please try again later' when NOWPayments is down, and the order cannot be paid", async () => {

@@ -24,6 +24,7 @@ const OUTCOME: Record<string, PaymentOutcome | null> = {
   refunded: null,
 };
 
+/** An IPN's body, and also what `GET /v1/payment/{payment_id}` answers (the same payment object). */
 interface Ipn {
   payment_id?: number | string;
   invoice_id?: number | string | null;
@@ -34,7 +35,7 @@ interface Ipn {
   actually_paid?: number | string;
   pay_currency?: string;
   order_id?: string;
-  /** Milliseconds since the epoch (or an ISO date): when the payment last changed. Covered by the signature. */
+  /** When the payment last changed: milliseconds since the epoch in IPNs (covered by the signature), an ISO date in the status call. */
   updated_at?: number | string;
 }
 
@@ -51,6 +52,35 @@ function num(v: number | string | undefined): number {
 
 function millis(v: number | string | undefined): number {
   return typeof v === "number" ? v : /^\d+$/.test(v ?? "") ? Number(v) : Date.parse(v ?? "");
+}
+
+/**
+ * What a NOWPayments payment object says about our order. The event id is the payment's state (status and how much
+ * arrived), the same whether an IPN or the status call reported it, so a late IPN of a state polling already applied
+ * is a duplicate.
+ */
+function paymentUpdate(n: Ipn, via: "ipn" | "query"): PaymentUpdate {
+  const paid = num(n.actually_paid);
+  const due = num(n.pay_amount);
+  let outcome = OUTCOME[n.payment_status!];
+  // Credited only when everything due arrived; an over-payment is a full payment (the order shows the excess).
+  if (outcome === "paid" && !(paid >= due)) outcome = null;
+  const priceCurrency = n.price_currency?.toUpperCase();
+  const price = n.price_amount === undefined || !priceCurrency ? undefined : decimalToMinor(String(n.price_amount), priceCurrency);
+  return {
+    eventId: `${n.payment_id}:${n.payment_status}:${n.actually_paid ?? 0}`,
+    type: `${via === "ipn" ? "payment" : "query"}.${n.payment_status}`,
+    outcome,
+    providerRef: n.invoice_id === undefined || n.invoice_id === null ? undefined : String(n.invoice_id),
+    // the status call needs it, and only IPNs carry it: the order keeps it from the first one (decision 111)
+    paymentRef: String(n.payment_id),
+    orderNo: n.order_id,
+    amountMinor: price,
+    currency: priceCurrency,
+    failureReason: outcome === "failed" ? n.payment_status : undefined,
+    received: Number.isFinite(paid) && n.pay_currency ? { amount: String(n.actually_paid), currency: n.pay_currency.toUpperCase() } : undefined,
+    payload: n,
+  };
 }
 
 /**
@@ -113,29 +143,30 @@ export function createNowpaymentsProvider(config: Config, log: Logger): PaymentP
       const changedAt = millis(n.updated_at);
       if (!Number.isFinite(changedAt) || Math.abs(Date.now() - changedAt) > SIGNATURE_TOLERANCE_SECONDS * 1000) throw new InvalidNotification("nowpayments notification is stale");
       if (n.payment_id === undefined || !n.payment_status || !(n.payment_status in OUTCOME)) throw new InvalidNotification("nowpayments notification lacks payment_id or a known payment_status");
-      const paid = num(n.actually_paid);
-      const due = num(n.pay_amount);
-      let outcome = OUTCOME[n.payment_status];
-      // Credited only when everything due arrived; an over-payment is a full payment (the order shows the excess).
-      if (outcome === "paid" && !(paid >= due)) outcome = null;
-      const priceCurrency = n.price_currency?.toUpperCase();
-      const price = n.price_amount === undefined || !priceCurrency ? undefined : decimalToMinor(String(n.price_amount), priceCurrency);
-      return {
-        eventId: `${n.payment_id}:${n.payment_status}:${n.actually_paid ?? 0}`,
-        type: `payment.${n.payment_status}`,
-        outcome,
-        providerRef: n.invoice_id === undefined || n.invoice_id === null ? undefined : String(n.invoice_id),
-        orderNo: n.order_id,
-        amountMinor: price,
-        currency: priceCurrency,
-        failureReason: outcome === "failed" ? n.payment_status : undefined,
-        received: Number.isFinite(paid) && n.pay_currency ? { amount: String(n.actually_paid), currency: n.pay_currency.toUpperCase() } : undefined,
-        payload: n,
-      };
+      return paymentUpdate(n, "ipn");
     },
 
-    // The invoice id is all an order knows, and NOWPayments' status call needs the payment id that only its IPN
-    // carries: the IPN (retried by NOWPayments) is the source of truth here.
-    queryPayment: async () => null,
+    /**
+     * "Get payment status" (`GET /v1/payment/{payment_id}`, x-api-key). It needs the payment id, which NOWPayments
+     * creates when the buyer picks a coin on the invoice page and which only IPNs carry: until the first IPN there is
+     * nothing to ask, and the buyer keeps polling.
+     */
+    async queryPayment(_invoiceId, paymentId): Promise<PaymentUpdate | null> {
+      if (!paymentId) return null;
+      let res: Response;
+      try {
+        res = await fetch(`${base}/v1/payment/${encodeURIComponent(paymentId)}`, { headers: { "x-api-key": config.NOWPAYMENTS_API_KEY ?? "" }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      } catch (err) {
+        log.warn({ err }, "nowpayments unreachable");
+        throw new ProviderUnavailable("nowpayments unreachable");
+      }
+      const n = (await res.json().catch(() => ({}))) as Ipn & { message?: string };
+      if (!res.ok) {
+        log.warn({ status: res.status, message: n.message }, "nowpayments refused the payment status call");
+        throw new ProviderUnavailable(`nowpayments payment status answered ${res.status}`);
+      }
+      if (String(n.payment_id) !== paymentId || !n.payment_status || !(n.payment_status in OUTCOME)) return null;
+      return paymentUpdate(n, "query");
+    },
   };
 }

@@ -1,6 +1,7 @@
+import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
-import { startFakePagsmile, type FakePagsmile } from "../../../../../tests/fixtures/fake-pagsmile.ts";
+import { startFakePagsmile, type FakePagsmile, type FakeTrade } from "../../../../../tests/fixtures/fake-pagsmile.ts";
 import { seedProducts } from "../../products/products.seed.ts";
 
 const APP_ID = "1625829214531663";
@@ -127,5 +128,109 @@ describe("Pagsmile", () => {
     expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
     expect(await points(c.userId)).toBe(0);
     expect(await t.db.ledgerEntry.count({ where: { userId: c.userId, reason: "order_refund" } })).toBe(1);
+  });
+
+  describe("refunds and chargebacks Pagsmile reports (decision 208)", () => {
+    async function paid() {
+      const c = await checkout();
+      await notify(fake.notification(fake.settle(c.trade.trade_no, "SUCCESS"))).expect(200);
+      expect(await points(c.userId)).toBe(150);
+      return c;
+    }
+    const clawbacks = (userId: number) => t.db.ledgerEntry.findMany({ where: { userId, reason: { in: ["order_refund", "chargeback"] } } });
+
+    it("a REFUNDED notification claws the credits back once: sent 20 times at once, then replayed 100 times", async () => {
+      const c = await paid();
+      const trade = fake.refundInDashboard(c.trade.trade_no);
+      const n = fake.notification(trade, { refund: trade.refunds[0] });
+      const answers = await Promise.all(Array.from({ length: 20 }, () => notify(n)));
+      expect(answers.map((a) => a.text)).toEqual(Array(20).fill("success"));
+      for (let i = 0; i < 100; i++) await notify(n).expect(200);
+      // the same refund delivered again later: a fresh timestamp, the same refund order
+      await notify(fake.notification(trade, { refund: trade.refunds[0] })).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded", refundedMinor: 1299 });
+      expect(await points(c.userId)).toBe(0);
+      expect(await clawbacks(c.userId)).toMatchObject([{ delta: -150, reason: "order_refund", idempotencyKey: `order:${c.order_id}:refund` }]);
+      const audit = await t.db.auditLog.findFirstOrThrow({ where: { resource: "Order", resourceId: String(c.order_id) } });
+      expect(audit).toMatchObject({ staffId: null, action: "provider_refund", after: { status: "refunded", credits_taken_back: 150, already_spent: 0 } });
+      const q = await t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+      expect(q.body.data).toMatchObject({ order_status: "refunded", paid: false, keep_polling: false });
+    });
+
+    it("a chargeback takes back only what is left (never below zero) and records what was spent; a later refund takes nothing more", async () => {
+      const c = await paid();
+      await t.services.credits.charge({ userId: c.userId, amount: 100, reason: "generation", idempotencyKey: `spend:${c.order_id}` });
+      await notify(fake.notification(fake.settle(c.trade.trade_no, "DISPUTE"))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+      await notify(fake.notification(fake.settle(c.trade.trade_no, "CHARGEBACK"))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+      expect(await points(c.userId)).toBe(0);
+      expect(await clawbacks(c.userId)).toMatchObject([{ delta: -50, reason: "chargeback" }]);
+      const audit = await t.db.auditLog.findFirstOrThrow({ where: { resource: "Order", resourceId: String(c.order_id) } });
+      expect(audit).toMatchObject({ action: "provider_chargeback", after: { credits_taken_back: 50, already_spent: 100 } });
+      const trade = fake.refundInDashboard(c.trade.trade_no);
+      await notify(fake.notification(trade, { refund: trade.refunds[0] })).expect(200);
+      await notify(fake.notification(fake.settle(c.trade.trade_no, "CHARGEBACK_REVERSED"))).expect(200);
+      expect(await clawbacks(c.userId)).toHaveLength(1);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+    });
+
+    it("a partial refund is recorded on the order and takes nothing back; the refund that completes it claws back once", async () => {
+      const c = await paid();
+      let trade = fake.refundInDashboard(c.trade.trade_no, "5.00");
+      await notify(fake.notification(trade, { refund: trade.refunds[0] })).expect(200);
+      await notify(fake.notification(trade, { refund: trade.refunds[0] })).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", refundedMinor: 500 });
+      expect(await points(c.userId)).toBe(150);
+      const detail = await t.http.get(`/api/order/getOrderDetail?order_id=${c.order_id}`).set("token", c.token).expect(200);
+      expect(detail.body.data).toMatchObject({ refunded_amount: 500 });
+      trade = fake.refundInDashboard(c.trade.trade_no, "7.99");
+      await notify(fake.notification(trade, { refund: trade.refunds[1] })).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded", refundedMinor: 1299 });
+      expect(await points(c.userId)).toBe(0);
+      expect(await clawbacks(c.userId)).toHaveLength(1);
+    });
+
+    it("a refund notification for an order never paid, or in another currency, takes nothing", async () => {
+      const c = await checkout();
+      const trade = fake.refundInDashboard(c.trade.trade_no);
+      await notify(fake.notification(trade, { refund: trade.refunds[0] })).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "pending" });
+      const p = await paid();
+      const t2 = fake.refundInDashboard(p.trade.trade_no);
+      await notify(fake.notification(t2, { refund: t2.refunds[0], currency: "BRL" })).expect(200);
+      expect(await orderOf(p.order_id)).toMatchObject({ status: "paid" });
+      expect(await points(p.userId)).toBe(150);
+    });
+
+    it("a staff refund and Pagsmile's notification of that refund take the credits back once, whichever comes first", async () => {
+      const { id: staffId } = await t.db.staff.create({ data: { username: `race-${crypto.randomUUID().slice(0, 8)}`, passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+      const refundOf = (trade: FakeTrade) => fake.notification(trade, { refund: trade.refunds[0] });
+      // the notification arrives while Pagsmile's answer to /trade/refund is still on its way
+      const inBetween = await paid();
+      fake.beforeRefundAnswer(async (trade) => void (await notify(refundOf(trade)).expect(200)));
+      const view = await t.services.payments.refundOrder({ orderId: inBetween.order_id, staffId, reason: "race" });
+      fake.beforeRefundAnswer(undefined);
+      expect(view).toMatchObject({ order_status: "refunded" });
+      const audits = await t.db.auditLog.findMany({ where: { resource: "Order", resourceId: String(inBetween.order_id) }, orderBy: { id: "asc" } });
+      expect(audits).toMatchObject([
+        { staffId: null, action: "provider_refund", after: { credits_taken_back: 150 } },
+        { staffId, action: "refund_order", after: { credits_taken_back: 0, taken_back_by: "provider_notification" } },
+      ]);
+      // and both sent at the same moment, several times over
+      const raced = [];
+      for (let i = 0; i < 4; i++) {
+        const c = await paid();
+        const refund = { out_request_no: crypto.createHash("sha256").update(`refund:${c.order_no}`).digest("hex").slice(0, 16), refund_amount: "12.99" };
+        const [staff] = await Promise.allSettled([t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }), notify(fake.notification({ ...c.trade, trade_status: "REFUNDED" }, { refund })).expect(200)]);
+        if (staff.status === "rejected") expect(staff.reason).toMatchObject({ status: 409 });
+        raced.push(c);
+      }
+      for (const c of [inBetween, ...raced]) {
+        expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+        expect(await points(c.userId)).toBe(0);
+        expect(await clawbacks(c.userId)).toHaveLength(1);
+      }
+    });
   });
 });

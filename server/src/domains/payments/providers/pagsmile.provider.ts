@@ -14,7 +14,7 @@ const SUCCESS_CODE = "10000";
 /** What Pagsmile expects back from a notification it delivered; anything else makes it deliver again. */
 export const PAGSMILE_NOTIFY_REPLY = "success";
 
-/** Pagsmile trade statuses (payin-status) and what they mean for an order; refunds and disputes are staff matters. */
+/** Pagsmile trade statuses (payin-status) and what they mean for an order; refunds and chargebacks are reversals below. */
 const OUTCOME: Record<string, PaymentOutcome> = {
   SUCCESS: "paid",
   // The buyer submitted the payment and the bank is confirming it, or Pagsmile's risk check holds it: keep polling.
@@ -24,6 +24,13 @@ const OUTCOME: Record<string, PaymentOutcome> = {
   CANCEL: "failed",
   EXPIRED: "failed",
 };
+
+/**
+ * Money returned of a paid trade (docs.pagsmile.com "Notification" events): REFUNDED (a refund, named by out_request_no)
+ * and CHARGEBACK. DISPUTE only opens a case and CHARGEBACK_REVERSED gives money back to the merchant: both are stored
+ * for staff and move no credits (decision 208).
+ */
+const REVERSAL: Record<string, "refund" | "chargeback"> = { REFUNDED: "refund", CHARGEBACK: "chargeback" };
 
 interface TradeAnswer {
   code?: string;
@@ -182,7 +189,11 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
       const period = Number.isInteger(n.period) ? (n.period as number) : undefined;
       const renewal = period !== undefined && period > 1;
       const outcome = renewal ? null : status;
+      // a later period's refund or chargeback returns a renewal, not the order: stored for staff (decision 208)
+      const reversal = renewal ? undefined : REVERSAL[n.trade_status];
       return {
+        // The notification's amount is the refund's own for a refund order (out_request_no), the trade's otherwise.
+        ...(reversal ? { reversal: { kind: reversal, amountMinor: minorOf(n.amount, n.currency), currency: n.currency } } : {}),
         ...(period !== undefined && status === "paid" ? { subscription: { ref: n.trade_no, ...(renewal ? { renewalPeriod: String(period) } : {}) } } : {}),
         // Pagsmile has no event id: a trade's status (per recurring period and refund request) happens once.
         eventId: [n.trade_no, n.trade_status, n.period ?? "", n.out_request_no ?? ""].join(":"),

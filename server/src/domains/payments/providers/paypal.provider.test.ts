@@ -154,4 +154,51 @@ describe("PayPal Orders v2", () => {
       expect(await points(c.userId)).toBe(150);
     });
   });
+
+  describe("refunds and reversals PayPal reports (decision 208)", () => {
+    async function paid() {
+      const c = await createPay();
+      fake.approve(c.session_id);
+      await capture(c.token, c.session_id).expect(200);
+      const captureId = fake.orders.get(c.session_id)!.purchase_units[0].payments!.captures[0].id;
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", providerPaymentRef: captureId });
+      return { ...c, captureId };
+    }
+    const clawbacks = (userId: number) => t.db.ledgerEntry.findMany({ where: { userId, reason: { in: ["order_refund", "chargeback"] } } });
+
+    it("PAYMENT.CAPTURE.REFUNDED claws the credits back once: sent 20 times at once and replayed 100 times", async () => {
+      const c = await paid();
+      const n = fake.notification("PAYMENT.CAPTURE.REFUNDED", fake.refundCapture(c.captureId));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => webhook(n)));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      for (let i = 0; i < 100; i++) await webhook(n).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded", refundedMinor: 1299 });
+      expect(await points(c.userId)).toBe(0);
+      expect(await clawbacks(c.userId)).toMatchObject([{ delta: -150, reason: "order_refund" }]);
+    });
+
+    it("a partial refund is recorded and takes nothing; PAYMENT.CAPTURE.REVERSED of the rest takes back what is left", async () => {
+      const c = await paid();
+      await webhook(fake.notification("PAYMENT.CAPTURE.REFUNDED", fake.refundCapture(c.captureId, "2.99"))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", refundedMinor: 299 });
+      expect(await points(c.userId)).toBe(150);
+      await t.services.credits.charge({ userId: c.userId, amount: 140, reason: "generation", idempotencyKey: `spend:${c.order_id}` });
+      await webhook(fake.notification("PAYMENT.CAPTURE.REVERSED", fake.refundCapture(c.captureId))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded", refundedMinor: 1299 });
+      expect(await points(c.userId)).toBe(0);
+      expect(await clawbacks(c.userId)).toMatchObject([{ delta: -10, reason: "chargeback" }]);
+    });
+
+    it("a staff refund and PayPal's PAYMENT.CAPTURE.REFUNDED sent at the same moment take the credits back once", async () => {
+      const { id: staffId } = await t.db.staff.create({ data: { username: "paypal-race", passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+      for (let i = 0; i < 4; i++) {
+        const c = await paid();
+        const [staff] = await Promise.allSettled([t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }), webhook(fake.notification("PAYMENT.CAPTURE.REFUNDED", fake.fullRefundOf(c.captureId))).expect(200)]);
+        if (staff.status === "rejected") expect(staff.reason).toMatchObject({ status: 409 });
+        expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+        expect(await points(c.userId)).toBe(0);
+        expect(await clawbacks(c.userId)).toHaveLength(1);
+      }
+    });
+  });
 });

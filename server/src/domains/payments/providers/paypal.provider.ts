@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import { decimalToMinor, minorToDecimal } from "../../products/money.ts";
-import { InvalidNotification, ProviderUnavailable, headerValue, type PaymentOutcome, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
+import { InvalidNotification, ProviderUnavailable, headerValue, type CheckoutRequest, type CheckoutSession, type PaymentOutcome, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
 import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
 
 const LIVE_API = "https://api-m.paypal.com";
@@ -27,17 +27,97 @@ interface PaypalOrder {
   links?: { href: string; rel: string }[];
   purchase_units?: { reference_id?: string; custom_id?: string; payments?: { captures?: Capture[] } }[];
 }
+/** A refund of a capture (v2 payments): also the resource of PAYMENT.CAPTURE.REVERSED. */
+interface Refund {
+  id: string;
+  status?: string;
+  amount?: Money;
+  custom_id?: string;
+  seller_payable_breakdown?: { total_refunded_amount?: Money };
+  /** `up` points at the refunded capture. */
+  links?: { href: string; rel: string }[];
+}
 interface WebhookEvent {
   id: string;
   event_type: string;
-  /** A capture for PAYMENT.CAPTURE.*, the PayPal order for CHECKOUT.ORDER.*. */
-  resource?: Capture & Partial<PaypalOrder>;
+  /**
+   * A capture for PAYMENT.CAPTURE.COMPLETED/DENIED/DECLINED, a refund for REFUNDED/REVERSED, the PayPal order for
+   * CHECKOUT.ORDER.*, a subscription for BILLING.SUBSCRIPTION.*, a sale for PAYMENT.SALE.*.
+   */
+  resource?: Capture & Partial<PaypalOrder> & Partial<Refund>;
+}
+
+/** A Subscriptions API subscription (v1/billing): the fields Reverie reads. */
+interface Subscription {
+  id: string;
+  status: string;
+  custom_id?: string;
+  plan_id?: string;
+  links?: { href: string; rel: string }[];
+  billing_info?: { last_payment?: { amount?: Money; time?: string }; next_billing_time?: string; failed_payments_count?: number };
+}
+/** A v1 sale: what PAYMENT.SALE.COMPLETED carries for each charge of a subscription. */
+interface Sale {
+  id: string;
+  state?: string;
+  amount?: { total: string; currency: string };
+  billing_agreement_id?: string;
+}
+
+/**
+ * Subscription events (decision 209). ACTIVATED: the buyer approved and the first period is being charged (the sale
+ * pays the order). CANCELLED: no more renewals, what was paid runs out. SUSPENDED: PayPal stopped billing after the
+ * plan's `payment_failure_threshold` failed attempts — Reverie never suspends, so that is PayPal giving up; EXPIRED:
+ * the subscription ran out. Both end the membership. PAYMENT.FAILED changes nothing: PayPal retries.
+ */
+const SUBSCRIPTION_STATE: Record<string, "active" | "cancel_at_period_end" | "ended"> = {
+  "BILLING.SUBSCRIPTION.ACTIVATED": "active",
+  "BILLING.SUBSCRIPTION.CANCELLED": "cancel_at_period_end",
+  "BILLING.SUBSCRIPTION.SUSPENDED": "ended",
+  "BILLING.SUBSCRIPTION.EXPIRED": "ended",
+};
+const SALE_COMPLETED = "PAYMENT.SALE.COMPLETED";
+/** PayPal subscription ids ("I-BW452GLLEP1G"); PayPal order ids have no dash. A plan order's reference is one. */
+const isSubscriptionId = (ref: string) => ref.startsWith("I-");
+/** How many failed charges of a period PayPal tries before it suspends the subscription (plan payment_preferences). */
+const PAYMENT_FAILURE_THRESHOLD = 3;
+
+const date = (iso: string | undefined) => (iso && Number.isFinite(Date.parse(iso)) ? new Date(iso) : undefined);
+
+/** A subscription charge: the first pays the order, each later one renews a period (named by the sale, once). */
+function saleUpdate(sale: Sale): Pick<PaymentUpdate, "outcome" | "providerRef" | "paymentRef" | "amountMinor" | "currency" | "subscription"> | null {
+  if (!sale.billing_agreement_id || sale.state !== "completed" || !sale.amount) return null;
+  return {
+    outcome: "paid",
+    providerRef: sale.billing_agreement_id,
+    paymentRef: sale.id,
+    amountMinor: decimalToMinor(sale.amount.total, sale.amount.currency),
+    currency: sale.amount.currency,
+    subscription: { ref: sale.billing_agreement_id, renewalPeriod: sale.id },
+  };
 }
 
 /** The buyer approved on PayPal; the payment still has to be captured (Reverie asks PayPal when this arrives). */
 const ORDER_APPROVED = "CHECKOUT.ORDER.APPROVED";
 
 const CAPTURE_OUTCOME: Record<string, PaymentOutcome> = { COMPLETED: "paid", DECLINED: "failed", FAILED: "failed" };
+/** Money returned of a capture (decision 208): the merchant refunded it, or PayPal reversed it (a chargeback or a buyer's claim). */
+const WEBHOOK_REVERSAL: Record<string, "refund" | "chargeback"> = { "PAYMENT.CAPTURE.REFUNDED": "refund", "PAYMENT.CAPTURE.REVERSED": "chargeback" };
+
+/** The capture a refund returns money of: the id at the end of its `up` link. */
+function refundedCapture(refund: Partial<Refund>): string | undefined {
+  const up = refund.links?.find((l) => l.rel === "up")?.href;
+  return up ? /\/v2\/payments\/captures\/([^/?]+)/.exec(up)?.[1] : undefined;
+}
+
+function reversalUpdate(kind: "refund" | "chargeback", refund: Partial<Refund>): Pick<PaymentUpdate, "paymentRef" | "reversal"> {
+  const total = refund.seller_payable_breakdown?.total_refunded_amount;
+  return {
+    paymentRef: refundedCapture(refund),
+    reversal: { kind, ...(refund.amount ? { amountMinor: decimalToMinor(refund.amount.value, refund.amount.currency_code), currency: refund.amount.currency_code } : {}), ...(total ? { totalMinor: decimalToMinor(total.value, total.currency_code) } : {}) },
+  };
+}
+
 const WEBHOOK_OUTCOME: Record<string, PaymentOutcome> = {
   "PAYMENT.CAPTURE.COMPLETED": "paid",
   "PAYMENT.CAPTURE.DENIED": "failed",
@@ -60,6 +140,7 @@ function captureUpdate(order: PaypalOrder, via: string): PaymentUpdate | null {
     type: `${via}.${(capture?.status ?? order.status).toLowerCase()}`,
     outcome,
     providerRef: order.id,
+    ...(capture ? { paymentRef: capture.id } : {}),
     orderNo: capture?.custom_id ?? unit?.custom_id ?? unit?.reference_id,
     ...moneyFacts(capture?.amount),
     failureReason: outcome === "failed" ? "declined" : undefined,
@@ -109,6 +190,8 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
   }
 
   async function capture(providerRef: string, clientMetadataId?: string): Promise<PaymentUpdate | null> {
+    // a plan's subscription has nothing to capture: PayPal charges it; the browser coming back asks how it stands
+    if (isSubscriptionId(providerRef)) return querySubscription(providerRef);
     const headers: Record<string, string> = { "paypal-request-id": `capture-${providerRef}` };
     if (clientMetadataId) headers["paypal-client-metadata-id"] = clientMetadataId;
     const { status, data } = await api<PaypalOrder & { details?: { issue?: string }[] }>("POST", `/v2/checkout/orders/${encodeURIComponent(providerRef)}/capture`, {}, headers);
@@ -128,6 +211,72 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
     return captureUpdate(data, "query");
   }
 
+  /**
+   * The billing plan for a price and period (a catalog product + a plan, created once per price, period and process;
+   * PayPal-Request-Id makes a repeat of the same creation answer the same plan).
+   */
+  const plans = new Map<string, Promise<string>>();
+  function planFor(req: CheckoutRequest, days: number): Promise<string> {
+    const key = `${req.currency}-${req.amountMinor}-${days}d`;
+    let plan = plans.get(key);
+    if (!plan) {
+      plan = (async () => {
+        const product = await api<{ id?: string }>("POST", "/v1/catalogs/products", { name: req.description.slice(0, 127), type: "SERVICE", category: "SOFTWARE" }, { "paypal-request-id": `product-${key}` });
+        if (product.status >= 400 || !product.data.id) throw new ProviderUnavailable(`paypal catalog product answered ${product.status}`);
+        const created = await api<{ id?: string; status?: string }>(
+          "POST",
+          "/v1/billing/plans",
+          {
+            product_id: product.data.id,
+            name: req.description.slice(0, 127),
+            status: "ACTIVE",
+            billing_cycles: [{ frequency: { interval_unit: "DAY", interval_count: days }, tenure_type: "REGULAR", sequence: 1, total_cycles: 0, pricing_scheme: { fixed_price: { value: minorToDecimal(req.amountMinor, req.currency), currency_code: req.currency } } }],
+            payment_preferences: { auto_bill_outstanding: true, setup_fee_failure_action: "CANCEL", payment_failure_threshold: PAYMENT_FAILURE_THRESHOLD },
+          },
+          { "paypal-request-id": `plan-${key}` },
+        );
+        if (created.status >= 400 || !created.data.id) throw new ProviderUnavailable(`paypal billing plan answered ${created.status}`);
+        return created.data.id;
+      })();
+      // a failed creation is not remembered: the next checkout tries again
+      plan.catch(() => plans.delete(key));
+      plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  /** A plan sold as a PayPal subscription: its first charge pays the order, later ones renew (decision 209). */
+  async function subscribe(req: CheckoutRequest, days: number): Promise<CheckoutSession> {
+    const planId = await planFor(req, days);
+    const { status, data } = await api<Subscription>(
+      "POST",
+      "/v1/billing/subscriptions",
+      { plan_id: planId, custom_id: req.orderNo, application_context: { return_url: req.returnUrl, cancel_url: req.cancelUrl, user_action: "SUBSCRIBE_NOW", shipping_preference: "NO_SHIPPING" } },
+      { "paypal-request-id": `subscribe-${req.orderNo}` },
+    );
+    const approve = data.links?.find((l) => l.rel === "approve")?.href;
+    if (status >= 400 || !data.id || !approve) throw new ProviderUnavailable(`paypal subscription create answered ${status}`);
+    return { providerRef: data.id, payUrl: approve };
+  }
+
+  /** Polling a plan order: the subscription is active and its first period was charged. */
+  async function querySubscription(id: string): Promise<PaymentUpdate | null> {
+    const { status, data } = await api<Subscription>("GET", `/v1/billing/subscriptions/${encodeURIComponent(id)}`);
+    if (status >= 400) throw new ProviderUnavailable(`paypal subscription lookup answered ${status}`);
+    const paid = data.billing_info?.last_payment?.amount;
+    if (data.status !== "ACTIVE" || !paid) return null;
+    return {
+      eventId: `query:${id}:ACTIVE`,
+      type: "query.subscription.active",
+      outcome: "paid",
+      providerRef: id,
+      orderNo: data.custom_id,
+      ...moneyFacts(paid),
+      subscription: { ref: id, currentPeriodEnd: date(data.billing_info?.next_billing_time) },
+      payload: data,
+    };
+  }
+
   return {
     name: "paypal",
     available: () => Boolean(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET && config.PAYPAL_WEBHOOK_ID),
@@ -135,6 +284,7 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
     capture,
 
     async createCheckout(req) {
+      if (req.renewEveryDays) return subscribe(req, req.renewEveryDays);
       const amount = { currency_code: req.currency, value: minorToDecimal(req.amountMinor, req.currency) };
       const { status, data } = await api<PaypalOrder>(
         "POST",
@@ -178,8 +328,28 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
       if (status >= 400 || data.verification_status !== "SUCCESS") throw new InvalidNotification("paypal says the signature is not valid");
       const outcome = WEBHOOK_OUTCOME[event.event_type] ?? null;
       const r = event.resource;
+      const subscriptionState = SUBSCRIPTION_STATE[event.event_type];
+      if (event.event_type.startsWith("BILLING.SUBSCRIPTION.")) {
+        const sub = r as unknown as Subscription | undefined;
+        return {
+          eventId: event.id,
+          type: event.event_type,
+          outcome: null,
+          providerRef: sub?.id,
+          orderNo: sub?.custom_id,
+          ...(sub?.id && subscriptionState ? { subscription: { ref: sub.id, state: subscriptionState, currentPeriodEnd: date(sub.billing_info?.next_billing_time) } } : {}),
+          payload: event,
+        };
+      }
+      if (event.event_type === SALE_COMPLETED) {
+        return { eventId: event.id, type: event.event_type, outcome: null, ...saleUpdate(r as unknown as Sale), payload: event };
+      }
       const approvedOrder = event.event_type === ORDER_APPROVED ? r?.purchase_units?.[0] : undefined;
+      const reversal = WEBHOOK_REVERSAL[event.event_type];
+      const captureEvent = event.event_type.startsWith("PAYMENT.CAPTURE.") && !reversal;
       return {
+        ...(captureEvent && r?.id ? { paymentRef: r.id } : {}),
+        ...(reversal && r ? reversalUpdate(reversal, r) : {}),
         eventId: event.id,
         type: event.event_type,
         outcome,
@@ -191,7 +361,16 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
       };
     },
 
-    queryPayment: (providerRef) => queryOrder(providerRef, true),
+    queryPayment: (providerRef) => (isSubscriptionId(providerRef) ? querySubscription(providerRef) : queryOrder(providerRef, true)),
+
+    renews: () => true,
+
+    async cancelSubscription(subscriptionRef) {
+      const { status, data } = await api<{ details?: { issue?: string }[] }>("POST", `/v1/billing/subscriptions/${encodeURIComponent(subscriptionRef)}/cancel`, { reason: "Cancelled by the member in the app" });
+      // already cancelled (a double click, or the member cancelled on PayPal too): the outcome wanted
+      if (status === 422 && data.details?.some((d) => d.issue === "SUBSCRIPTION_STATUS_INVALID")) return;
+      if (status >= 400) throw new ProviderUnavailable(`paypal subscription cancel answered ${status}`);
+    },
 
     async refund(providerRef) {
       const update = await queryOrder(providerRef, false);

@@ -47,8 +47,11 @@ export interface PaymentProvider {
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
   /** Verifies the signature of a raw notification and reads it; throws InvalidNotification when it is not genuine. */
   parseNotification(rawBody: Buffer, headers: NotificationHeaders): Promise<PaymentUpdate>;
-  /** Asks the provider for the checkout's state; null while nothing has happened yet. */
-  queryPayment(providerRef: string): Promise<PaymentUpdate | null>;
+  /**
+   * Asks the provider for the checkout's state; null while nothing has happened yet (or nothing can be asked yet).
+   * `paymentRef` is the provider's payment id where the order learnt one (PaymentUpdate.paymentRef).
+   */
+  queryPayment(providerRef: string, paymentRef?: string | null): Promise<PaymentUpdate | null>;
   /** True when a plan paid with this method is a subscription the provider renews (a membership). */
   renews?(method: PaymentMethod): boolean;
   /** Stops a subscription's renewals at the end of the paid period, where the provider has subscriptions. */

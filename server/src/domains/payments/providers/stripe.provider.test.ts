@@ -154,4 +154,64 @@ describe("Stripe Checkout", () => {
     expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
     expect(await points(c.userId)).toBe(0);
   });
+
+  describe("refunds and disputes Stripe reports (decision 208)", () => {
+    async function paid() {
+      const c = await checkout();
+      const session = fake.complete(c.session_id);
+      await post(fake.notification(fake.event("checkout.session.completed", session))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", providerPaymentRef: session.payment_intent });
+      return { ...c, intent: session.payment_intent! };
+    }
+    const clawbacks = (userId: number) => t.db.ledgerEntry.findMany({ where: { userId, reason: { in: ["order_refund", "chargeback"] } } });
+
+    it("charge.refunded claws the credits back once: sent 20 times at once, replayed 100 times, and re-sent as a new event", async () => {
+      const c = await paid();
+      const n = fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent)));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => post(n)));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      for (let i = 0; i < 100; i++) await post(n).expect(200);
+      await post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent)))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded", refundedMinor: 1299 });
+      expect(await points(c.userId)).toBe(0);
+      expect(await clawbacks(c.userId)).toMatchObject([{ delta: -150, reason: "order_refund" }]);
+    });
+
+    it("a partial charge.refunded is recorded and takes nothing; the refund of the rest claws back; a forged one is refused", async () => {
+      const c = await paid();
+      await post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent, 1299)), { secret: "whsec_other" })).expect(400);
+      await post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent, 500)))).expect(200);
+      // an earlier refund's event arriving late does not lower the running total
+      await post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent, 300)))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", refundedMinor: 500 });
+      expect(await points(c.userId)).toBe(150);
+      // amount_refunded is cumulative: the second refund reports everything
+      await post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent, 1299)))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded", refundedMinor: 1299 });
+      expect(await points(c.userId)).toBe(0);
+    });
+
+    it("charge.dispute.created takes back what is left, never below zero; a refund after it takes nothing more", async () => {
+      const c = await paid();
+      await t.services.credits.charge({ userId: c.userId, amount: 120, reason: "generation", idempotencyKey: `spend:${c.order_id}` });
+      await post(fake.notification(fake.event("charge.dispute.created", fake.dispute(c.intent)))).expect(200);
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+      expect(await points(c.userId)).toBe(0);
+      expect(await clawbacks(c.userId)).toMatchObject([{ delta: -30, reason: "chargeback" }]);
+      await post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent)))).expect(200);
+      expect(await clawbacks(c.userId)).toHaveLength(1);
+    });
+
+    it("a staff refund and Stripe's charge.refunded sent at the same moment take the credits back once", async () => {
+      const { id: staffId } = await t.db.staff.create({ data: { username: "stripe-race", passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+      for (let i = 0; i < 4; i++) {
+        const c = await paid();
+        const [staff] = await Promise.allSettled([t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }), post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent)))).expect(200)]);
+        if (staff.status === "rejected") expect(staff.reason).toMatchObject({ status: 409 });
+        expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+        expect(await points(c.userId)).toBe(0);
+        expect(await clawbacks(c.userId)).toHaveLength(1);
+      }
+    });
+  });
 });

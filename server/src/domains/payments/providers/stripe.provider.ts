@@ -26,8 +26,11 @@ function isCheckoutEvent(event: Stripe.Event): event is Stripe.Event & { data: {
 
 function sessionFacts(s: Stripe.Checkout.Session) {
   const subscription = typeof s.subscription === "string" ? s.subscription : s.subscription?.id;
+  const intent = typeof s.payment_intent === "string" ? s.payment_intent : s.payment_intent?.id;
   return {
     providerRef: s.id,
+    // refunds and disputes name the payment intent, not the session
+    ...(intent ? { paymentRef: intent } : {}),
     orderNo: s.client_reference_id ?? s.metadata?.order_no ?? undefined,
     amountMinor: s.amount_total ?? undefined,
     currency: s.currency?.toUpperCase(),
@@ -58,6 +61,27 @@ function subscriptionFacts(event: Stripe.Event): Pick<PaymentUpdate, "orderNo" |
     const sub = event.data.object;
     const state = event.type === "customer.subscription.deleted" || sub.status === "canceled" ? "ended" : sub.cancel_at_period_end ? "cancel_at_period_end" : "active";
     return { orderNo: sub.metadata?.order_no, subscription: { ref: sub.id, state, currentPeriodEnd: seconds(sub.items.data[0]?.current_period_end) } };
+  }
+  return null;
+}
+
+/**
+ * Money returned of a payment (decision 208): `charge.refunded` (amount_refunded is everything refunded so far) and
+ * `charge.dispute.created` (Stripe takes the disputed amount from the balance when the dispute opens). Both name the
+ * payment intent, which the order learnt from its session.
+ */
+function reversalFacts(event: Stripe.Event): Pick<PaymentUpdate, "paymentRef" | "reversal"> | null {
+  if (event.type === "charge.refunded") {
+    const charge = event.data.object;
+    const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+    if (!intent) return null;
+    return { paymentRef: intent, reversal: { kind: "refund", totalMinor: charge.amount_refunded, currency: charge.currency.toUpperCase() } };
+  }
+  if (event.type === "charge.dispute.created") {
+    const dispute = event.data.object;
+    const intent = typeof dispute.payment_intent === "string" ? dispute.payment_intent : dispute.payment_intent?.id;
+    if (!intent) return null;
+    return { paymentRef: intent, reversal: { kind: "chargeback", amountMinor: dispute.amount, currency: dispute.currency.toUpperCase() } };
   }
   return null;
 }
@@ -136,7 +160,7 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
         eventId: event.id,
         type: event.type,
         outcome,
-        ...(isCheckoutEvent(event) ? sessionFacts(event.data.object) : subscriptionFacts(event)),
+        ...(isCheckoutEvent(event) ? sessionFacts(event.data.object) : (subscriptionFacts(event) ?? reversalFacts(event))),
         failureReason: outcome === "failed" ? "async_payment_failed" : undefined,
         payload: event,
       };
