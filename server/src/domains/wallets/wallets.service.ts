@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { Address } from "@ton/core";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
@@ -12,9 +13,11 @@ export interface ConnectInput extends TonProofInput {
   chain: string;
 }
 
-/** SPEC.md §4 "Wallet: connected or not", as the consumer shows it. */
+/** SPEC.md §4 "Wallet: connected or not", as the consumer shows it (`display_address`: the form wallets show, UQ…). */
 export function walletView(w: Wallet | null) {
-  return w ? { connected: true as const, address: w.address, chain: w.chain, linked_at: w.linkedAt } : { connected: false as const };
+  if (!w) return { connected: false as const };
+  const display = Address.parseRaw(w.address).toString({ bounceable: false, testOnly: w.chain === TON_CHAINS.testnet });
+  return { connected: true as const, address: w.address, display_address: display, chain: w.chain, linked_at: w.linkedAt };
 }
 
 /**
