@@ -1,46 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { randomAddress, startFakeToncenter, type FakeToncenter } from "../fixtures/fake-toncenter.ts";
 import { telegramInitData } from "../fixtures/telegram.ts";
-import { createTestWallet, type TestWallet } from "../fixtures/ton-wallet.ts";
-import { launchBrowser } from "./browser.ts";
+import { createTestWallet } from "../fixtures/ton-wallet.ts";
+import path from "node:path";
+import { SCREENSHOT_DIR, launchBrowser } from "./browser.ts";
 import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
 
 const BOT_TOKEN = "7000000002:AAReverieWalletE2eBot";
 const RECEIVING = randomAddress();
 
-/**
- * Puts the test wallet into the page as an injected TON Connect wallet (window.<key>.tonconnect, the JS bridge a wallet's
- * own browser or extension provides); its requests are answered in Node by tests/fixtures/ton-wallet.ts.
- */
-async function injectWallet(context: BrowserContext, wallet: TestWallet) {
-  let id = 1;
-  await context.exposeFunction("__testWalletConnect", (request: Parameters<TestWallet["connect"]>[0]) => wallet.connect(request, id++));
-  await context.exposeFunction("__testWalletSend", (request: { method: string; params: [string]; id: string }) =>
-    request.method === "sendTransaction" ? wallet.sendTransaction(request) : { result: {}, id: request.id },
-  );
-  await context.addInitScript((device) => {
-    const w = window as unknown as Record<string, unknown> & { __testWalletConnect: (r: unknown) => Promise<unknown>; __testWalletSend: (r: unknown) => Promise<unknown> };
-    w.reverieTestWallet = {
-      tonconnect: {
-        deviceInfo: device,
-        walletInfo: {
-          name: "Test Wallet",
-          app_name: "reverietestwallet",
-          image: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxIDEiPjxyZWN0IHdpZHRoPSIxIiBoZWlnaHQ9IjEiIGZpbGw9IiMwOThlZTgiLz48L3N2Zz4=",
-          about_url: "https://example.invalid/wallet",
-          platforms: ["chrome", "firefox", "safari", "ios", "android", "macos", "windows", "linux"],
-        },
-        protocolVersion: 2,
-        isWalletBrowser: false,
-        connect: (_version: number, request: unknown) => w.__testWalletConnect(request),
-        restoreConnection: () => Promise.resolve({ event: "connect_error", id: 0, payload: { code: 0, message: "not connected" } }),
-        send: (request: unknown) => w.__testWalletSend(request),
-        listen: () => () => undefined,
-        disconnect: () => undefined,
-      },
-    };
-  }, wallet.device);
+/** The phone's screen with the buy dialog scrolled to its end, where the wallet option sits. */
+async function dialogShot(page: Page, name: string) {
+  await page.locator(".MuiDialogContent-root").evaluate((e) => e.scrollTo(0, e.scrollHeight));
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
 describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
@@ -61,9 +34,8 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     await chain?.close();
   });
 
-  async function openMiniApp(language: "en" | "ja" | "ko" | "ru", wallet?: TestWallet): Promise<Page> {
+  async function openMiniApp(language: "en" | "ja" | "ko" | "ru"): Promise<Page> {
     const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-    if (wallet) await injectWallet(context, wallet);
     const page = await context.newPage();
     // nothing outside the app is reachable here (the wallets list TON Connect fetches falls back to its built-in one)
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.abort());
@@ -77,41 +49,71 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     return page;
   }
 
-  it("connects a wallet with a ton_proof the server checks, pays the quoted TON, and the result page shows it paid", async () => {
-    const wallet = createTestWallet(chain);
-    const page = await openMiniApp("en", wallet);
+  it("shows the wallet connected or not, opens TON Connect above the dialog, quotes the order in TON, and the result page shows the on-chain payment", async () => {
+    const wallet = createTestWallet();
+    const page = await openMiniApp("en");
     expect(await page.getByTestId("wallet-state").textContent()).toBe("Wallet: not connected");
-    await pageShot(page, "consumer-wallet-not-connected-phone");
+    expect(await page.getByTestId("pay").isDisabled()).toBe(true);
+    await dialogShot(page, "consumer-wallet-not-connected-phone");
 
+    // "Connect wallet" asks the server for a payload and opens TON Connect's wallet chooser over the buy dialog
     await page.getByTestId("wallet-connect").click();
-    await page.getByText("Test Wallet", { exact: true }).first().click();
-    await page.getByTestId("wallet-pay").and(page.locator('[data-connected="true"]')).waitFor();
-    const user = await server.db.user.findFirstOrThrow({ where: { wallet: { address: wallet.address.toRawString() } } });
-    expect(await page.getByTestId("wallet-state").textContent()).toMatch(/^Wallet: connected UQ.{2}…/);
-    await pageShot(page, "consumer-wallet-connected-phone");
+    const chooser = page.locator("#reverie-tonconnect-root [data-tc-wallets-modal-container]");
+    await chooser.waitFor();
+    await page.getByText("Connect your TON wallet").waitFor();
+    const onTop = await page.evaluate(() => {
+      const el = document.elementFromPoint(180, 500);
+      return Boolean(el?.closest("#reverie-tonconnect-root"));
+    });
+    expect(onTop).toBe(true);
+    const token = (await page.evaluate(() => localStorage.getItem("reverie_token")))!;
+    const user = await server.db.user.findFirstOrThrow({ where: { sessions: { some: {} } }, orderBy: { id: "desc" } });
+    expect(await server.db.walletProofPayload.count({ where: { userId: user.id } })).toBe(1);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "consumer-wallet-tonconnect-chooser-phone.png") });
+    await page.locator("#reverie-tonconnect-root [data-tc-icon-button]").first().click();
+    await chooser.waitFor({ state: "detached" });
 
+    // Inside Telegram the wallet answers through TON Connect's HTTP bridge, which is not reachable here: the wallet's
+    // ConnectEvent (real key, real v4r2 stateInit, ton_proof over our payload and host) goes to the server as the app sends it
+    const payload = (await server.http.post("/api/wallet/tonProofPayload").set("token", token).expect(200)).body.data.payload as string;
+    const event = wallet.connect({ manifestUrl: `${server.url}/tonconnect-manifest.json`, items: [{ name: "ton_addr" }, { name: "ton_proof", payload }] }, 1);
+    const [addr, proof] = event.payload.items as [{ address: string; network: string; walletStateInit: string; publicKey: string }, { proof: unknown }];
+    await server.http.post("/api/wallet/connect").set("token", token).send({ address: addr.address, chain: addr.network, public_key: addr.publicKey, wallet_state_init: addr.walletStateInit, proof: proof.proof }).expect(200);
+    await page.getByTestId("buy-credits").getByRole("button", { name: "Close" }).click();
+    await page.getByTestId("balance").click();
+    await page.getByTestId("provider-jpay").click();
+    await page.getByTestId("wallet-pay").and(page.locator('[data-connected="true"]')).waitFor();
+    expect(await page.getByTestId("wallet-state").textContent()).toMatch(/^Wallet: connected UQ.{2}….{4}$/);
+    await dialogShot(page, "consumer-wallet-connected-phone");
+
+    await page.getByTestId("pay").click();
+    await page.getByTestId("buy-error").waitFor();
+    expect(await page.getByTestId("buy-error").textContent()).toBe("Please agree to the terms first");
     await page.getByTestId("agree-terms").check();
     await page.getByTestId("pay").click();
     await page.getByTestId("wallet-quote").waitFor();
+    expect(await page.getByTestId("buy-error").count()).toBe(0);
     const order = await server.db.order.findFirstOrThrow({ where: { userId: user.id, provider: "jpay" }, orderBy: { id: "desc" } });
-    const [, nano] = order.providerRef!.split(":");
+    const nano = BigInt(order.providerRef!.split(":")[1]);
     const ton = (Number(nano) / 1e9).toString();
     expect(await page.getByTestId("wallet-quote").textContent()).toContain(`You pay ${ton} TON`);
     expect(await page.getByTestId("pay").textContent()).toBe(`Send ${ton} TON`);
-    // the dialog fits the phone: nothing reaches past its right edge
     const dialogRight = await page.getByTestId("buy-credits").locator(".MuiDialog-paper").evaluate((e) => e.getBoundingClientRect().right);
     const widest = await page.getByTestId("wallet-pay").locator("*").evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
     expect(widest).toBeLessThanOrEqual(dialogRight);
-    await pageShot(page, "consumer-wallet-quote-phone");
+    await dialogShot(page, "consumer-wallet-quote-phone");
 
-    await page.getByTestId("pay").click();
-    await page.waitForURL(/\/hcpayPayCallback\?order_id=\d+&provider=jpay$/);
+    // the wallet's transfer lands on chain; the result page the app goes to after sending polls until the server finds it
+    const transfer = (await server.http.post("/api/OrderJpay/orderPay").set("token", token).send({ order_no: order.orderNo }).expect(200)).body.data;
+    expect(transfer).toMatchObject({ order_status: "pending" });
+    chain.transfer({ from: wallet.address, to: RECEIVING, nanotons: nano, comment: `Reverie ${order.orderNo}` });
+    await page.goto(`${server.url}/hcpayPayCallback?order_id=${order.id}&provider=jpay`);
     await page.getByTestId("payment-result").and(page.locator('[data-phase="paid"]')).waitFor({ timeout: 30_000 });
     expect(await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: "paid", receivedCurrency: "TON", receivedAmount: ton });
     expect(await server.db.ledgerEntry.count({ where: { userId: user.id, reason: "purchase" } })).toBe(1);
     await pageShot(page, "consumer-wallet-paid-phone");
     await page.context().close();
-  });
+  }, 120_000);
 
   it.each(["ja", "ko", "ru"] as const)("the wallet option in %s fits the phone", async (language) => {
     const page = await openMiniApp(language);
@@ -120,9 +122,9 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     const dialogRight = await page.getByTestId("buy-credits").locator(".MuiDialog-paper").evaluate((e) => e.getBoundingClientRect().right);
     const widest = await page.getByTestId("wallet-pay").locator("*").evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
     expect(widest).toBeLessThanOrEqual(dialogRight);
-    await pageShot(page, `consumer-wallet-${language}-phone`);
+    await dialogShot(page, `consumer-wallet-${language}-phone`);
     await page.context().close();
-  });
+  }, 60_000);
 
   it("outside the Mini App the wallet option is not offered", async () => {
     const context = await newAppContext(browser, { adult: true, viewport: { width: 360, height: 780 } });

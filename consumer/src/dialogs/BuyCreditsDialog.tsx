@@ -190,7 +190,7 @@ export default function BuyCreditsDialog() {
         />
         {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">{error}</Alert>}
         {option === "jpay" ? (
-          <WalletPay productId={selected} agreed={agreed} onNeedsAgreement={() => setError(translateMessage(TERMS_MESSAGE))} />
+          <WalletPay productId={selected} agreed={agreed} onTermsMissing={(missing) => setError(missing ? translateMessage(TERMS_MESSAGE) : null)} />
         ) : (
           <Button fullWidth size="large" variant="contained" sx={{ mt: 2, mb: 1 }} disabled={busy || selected === null || option === null} onClick={() => void pay()} data-testid="pay">
             {busy ? <CircularProgress size={22} color="inherit" /> : t("buy.pay")}

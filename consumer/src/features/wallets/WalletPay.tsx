@@ -24,7 +24,7 @@ function short(address: string): string {
  * through TON Connect with a ton_proof the server checks, then the order's amount in TON and "Send" from the wallet.
  * After the wallet sent it, the server looks the transfer up on chain and the result page polls (SPEC.md §9).
  */
-export function WalletPay({ productId, agreed, onNeedsAgreement }: { productId: number | null; agreed: boolean; onNeedsAgreement: () => void }) {
+export function WalletPay({ productId, agreed, onTermsMissing }: { productId: number | null; agreed: boolean; onTermsMissing: (missing: boolean) => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [wallet, setWallet] = useState<WalletState | null>(null);
@@ -70,7 +70,8 @@ export function WalletPay({ productId, agreed, onNeedsAgreement }: { productId: 
 
   const quote = () =>
     run(async () => {
-      if (!agreed) return onNeedsAgreement();
+      onTermsMissing(!agreed);
+      if (!agreed) return;
       if (productId === null) return;
       setOrder(await walletsApi.createOrder(productId));
     });
@@ -104,7 +105,7 @@ export function WalletPay({ productId, agreed, onNeedsAgreement }: { productId: 
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap", p: 1.5, borderRadius: 2, border: "1px solid", borderColor: "divider" }}>
         <AccountBalanceWalletIcon sx={{ color: connected ? "success.main" : "text.secondary" }} />
         <Typography variant="body2" sx={{ flex: "1 1 140px", minWidth: 0 }} data-testid="wallet-state">
-          {t("wallet.label")}: {wallet === null ? "…" : connected ? t("wallet.connected", { address: short(wallet.display_address) }) : t("wallet.notConnected")}
+          {wallet === null ? "…" : connected ? t("wallet.connected", { address: short(wallet.display_address) }) : t("wallet.notConnected")}
         </Typography>
         {connected ? (
           <Button size="small" onClick={() => void disconnect()} disabled={busy} data-testid="wallet-disconnect">{t("wallet.disconnect")}</Button>

@@ -8,9 +8,25 @@ import type { TonTransfer, WalletProof } from "./wallets.api.ts";
  */
 let ui: Promise<TonConnectUI> | null = null;
 
+/** MUI's modals (the buy dialog) stack at z-index 1300: TON Connect's wallet chooser must open above the dialog it came from. */
+const ROOT_ID = "reverie-tonconnect-root";
+const ROOT_Z_INDEX = 1350;
+
+function widgetRoot(): string {
+  if (!document.getElementById(ROOT_ID)) {
+    const root = document.createElement("div");
+    root.id = ROOT_ID;
+    root.style.position = "relative";
+    root.style.zIndex = String(ROOT_Z_INDEX);
+    document.body.appendChild(root);
+  }
+  return ROOT_ID;
+}
+
 function tonConnect(): Promise<TonConnectUI> {
   ui ??= import("@tonconnect/ui").then(({ TonConnectUI }) => {
     const instance = new TonConnectUI({
+      widgetRootId: widgetRoot(),
       // served by the server for its public URL: its host is the domain wallets sign in ton_proof
       manifestUrl: `${window.location.origin}/tonconnect-manifest.json`,
       language: i18n.language === "ru" ? "ru" : "en",
