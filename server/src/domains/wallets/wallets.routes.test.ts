@@ -5,13 +5,16 @@ import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from "@ton/t
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { WALLET_PROOF_REFUSED } from "../../contract/wallets.ts";
+import { telegramInitData } from "../../../../tests/fixtures/telegram.ts";
+
+const BOT_TOKEN = "7000000003:AAReverieWalletsTestBot";
 
 let t: TestApp;
 /** PUBLIC_URL of the test config is http://localhost:8080: TON Connect wallets sign its host. */
 const DOMAIN = "localhost:8080";
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ TELEGRAM_BOT_TOKEN: BOT_TOKEN });
 });
 afterAll(() => t.close());
 
@@ -175,6 +178,17 @@ describe("TON Connect wallet connection with ton_proof", () => {
     expect(await current(b.token)).toMatchObject({ connected: true, address: w.address.toRawString() });
     expect((await t.http.post("/api/wallet/disconnect").set("token", b.token).expect(200)).body.data).toEqual({ connected: false });
     expect(await current(b.token)).toEqual({ connected: false });
+  });
+
+  it("a guest's wallet follows it into the account it logs in to (guest merge)", async () => {
+    const channel = t.http.post("/api/OrderJpay/channelServerLogin").send({ channel_token: telegramInitData(BOT_TOKEN, { userId: 6006 }) });
+    const account = (await channel.expect(200)).body.data as { token: string; user_info: { id: number } };
+    const guest = await visitor(t);
+    const w = wallet();
+    await connect(guest.token, proofBody(w, await payloadFor(guest.token))).expect(200);
+    await t.http.post("/api/OrderJpay/channelServerLogin").set("token", guest.token).send({ channel_token: telegramInitData(BOT_TOKEN, { userId: 6006 }) }).expect(200);
+    expect(await current(account.token)).toMatchObject({ connected: true, address: w.address.toRawString() });
+    expect(await t.db.wallet.count({ where: { userId: guest.userId } })).toBe(0);
   });
 
   it("needs a login, and a malformed body is a 400, not a 500", async () => {

@@ -180,4 +180,18 @@ describe("JPay not configured", () => {
     expect(await bare.db.order.count()).toBe(0);
     expect(await bare.services.payments.sweepWalletOrders()).toBe(0);
   });
+
+  it("a rate for another currency cannot price the order: it fails at once and nothing is owed", async () => {
+    const eur = await createTestApp({ TON_RECEIVING_ADDRESS: RECEIVING.toString(), JPAY_TON_RATE: "EUR=0.35", TON_API_URL: fake.url });
+    try {
+      await seedProducts(eur.db);
+      const user = await visitor(eur);
+      const pid = (await eur.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+      const res = await eur.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(502);
+      expect(res.body.msg).toBe("Payment failed, please try again later");
+      expect(await eur.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed", failureReason: "checkout_failed" });
+    } finally {
+      await eur.close();
+    }
+  });
 });
