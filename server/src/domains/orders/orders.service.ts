@@ -329,13 +329,14 @@ export function createOrdersService(deps: {
     },
 
     /**
-     * A provider's orders that a payment may still arrive for, oldest first: open ones, and ones the sweep expired
-     * after `createdAfter` (money that arrives late is still owed its credits, docs/decisions/210).
+     * A provider's orders that a payment may still arrive for, newest first (a capped round never starves the orders
+     * most likely to be paid): open ones, and ones the sweep expired after `createdAfter` (money that arrives late is
+     * still owed its credits, docs/decisions/210).
      */
     async awaitingPayment(provider: string, createdAfter: Date, limit: number): Promise<Order[]> {
       return db.order.findMany({
         where: { provider, createdAt: { gte: createdAfter }, OR: [{ status: { in: [...OPEN_STATUSES] } }, { status: "expired", failureReason: "abandoned" }] },
-        orderBy: { id: "asc" },
+        orderBy: { id: "desc" },
         take: limit,
       });
     },
