@@ -60,6 +60,8 @@ export default defineConfig({
     proxy: {
       "/api": { target: apiTarget, changeOrigin: false },
       "/sandbox-pay": { target: apiTarget, changeOrigin: false },
+      // TON Connect reads the app manifest the API serves (docs/decisions/211)
+      "/tonconnect-manifest.json": { target: apiTarget, changeOrigin: false },
     },
   },
 });

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { PROJECT_DIR } from "./paths.ts";
 import { z } from "zod";
+import { Address } from "@ton/core";
 import { PAGSMILE_LOCAL_METHODS } from "./contract/payments.ts";
 
 /** `sbp=<code>,tpay=<code>`: a Pagsmile local method, its code, comma-separated. */
@@ -208,6 +209,28 @@ export const configSchema = z.object({
   NOWPAYMENTS_API_BASE: z.string().url().optional(),
   /** The coin buyers pay in (a NOWPayments currency code). */
   NOWPAYMENTS_PAY_CURRENCY: z.string().regex(/^[a-z0-9]{2,20}$/).default("usdttrc20"),
+  /**
+   * JPay, the messaging channel's TON wallet payments (docs/decisions/210): our wallet that receives the transfers, in
+   * any TON address form. Unset (or JPAY_TON_RATE unset) = the wallet option is not offered.
+   */
+  TON_RECEIVING_ADDRESS: z
+    .string()
+    .trim()
+    .refine((s) => Address.isFriendly(s) || Address.isRaw(s), { error: "a TON address (EQ…/UQ… or 0:<64 hex>)" })
+    .optional(),
+  /** The price in TON: how many TON one unit of the shop's currency costs, e.g. `USD=0.32`; orders in another currency cannot be paid in TON. */
+  JPAY_TON_RATE: z
+    .string()
+    .regex(/^[A-Z]{3}=\d{1,9}(\.\d{1,9})?$/, "<currency>=<TON per unit>, e.g. USD=0.32")
+    .optional(),
+  /** The TON HTTP API (toncenter's v3 API) that payments are verified against; tests point it at a local fake. */
+  TON_API_URL: z.string().url().default("https://toncenter.com"),
+  /** toncenter API key (X-API-Key); without one toncenter allows about one request a second. */
+  TON_API_KEY: z.string().optional(),
+  /** Which TON network the wallets and the receiving address are on. */
+  TON_NETWORK: z.enum(["mainnet", "testnet"]).default("mainnet"),
+  /** How long a ton_proof payload stays usable, and how old a proof's signed timestamp may be. */
+  TON_PROOF_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
 
   // Ad pixels and server-side conversions (docs/decisions/120-123)
   /** tests only: vendor scripts and pixels come from <this URL>/<official host>/<path> instead of the official hosts */

@@ -69,6 +69,8 @@ try {
   };
   orderSweep = setInterval(() => {
     services.payments.expireAbandoned().catch((err: unknown) => log.error({ err }, "order expiry sweep failed"));
+    // wallet payments send no notification: their transfers are looked up on chain (docs/decisions/210)
+    services.payments.sweepWalletOrders().catch((err: unknown) => log.error({ err }, "wallet payment sweep failed"));
     // custom requests nobody answered in time give the fan's held credits back (issue 16)
     services.creators.expireRequests().catch((err: unknown) => log.error({ err }, "custom request expiry sweep failed"));
     // paid creator memberships whose period ended renew from the fan's balance, once per period, or end (decision 204)

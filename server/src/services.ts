@@ -5,6 +5,8 @@ import { createMembershipsService } from "./domains/memberships/memberships.serv
 import { createOrdersService } from "./domains/orders/orders.service.ts";
 import { createPaymentsService } from "./domains/payments/payments.service.ts";
 import { createNowpaymentsProvider } from "./domains/payments/providers/nowpayments.provider.ts";
+import { createJpayProvider } from "./domains/payments/providers/jpay.provider.ts";
+import { createWalletsService } from "./domains/wallets/wallets.service.ts";
 import { createPagsmileProvider } from "./domains/payments/providers/pagsmile.provider.ts";
 import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
 import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
@@ -80,7 +82,8 @@ export function createServices(deps: AppDeps) {
     minRatings: config.CREATOR_MIN_RATINGS,
   });
   const payouts = createPayoutsService({ db, credits, audit });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
+  const wallets = createWalletsService({ db, config, log });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -88,6 +91,7 @@ export function createServices(deps: AppDeps) {
     paypal: createPaypalProvider(config, log),
     pagsmile: createPagsmileProvider(config, log),
     usdt: createNowpaymentsProvider(config, log),
+    jpay: createJpayProvider(config, log),
   };
   const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const site = createSiteService(db, storage);
@@ -134,7 +138,7 @@ export function createServices(deps: AppDeps) {
   const close = async () => {
     await Promise.all([render.close(), chat.close()]);
   };
-  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, site, cityRedirects, ...consoleServices, chat, creators, payouts, close };
+  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, wallets, site, cityRedirects, ...consoleServices, chat, creators, payouts, close };
 }
 
 export type Services = ReturnType<typeof createServices>;

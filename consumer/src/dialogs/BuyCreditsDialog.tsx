@@ -28,6 +28,8 @@ import { verification } from "../features/payments/verification.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
 import { ProductTerms } from "../features/payments/ProductTerms.tsx";
+import { insideMiniApp } from "../features/channel/channel-login.ts";
+import { WalletPay } from "../features/wallets/WalletPay.tsx";
 import { dialogs, useTappedProduct } from "./dialog-store.ts";
 
 export const TERMS_MESSAGE = "Please agree to the terms first";
@@ -63,6 +65,8 @@ export default function BuyCreditsDialog() {
         setError(translateMessage(e.message));
       });
     getPaymentOptions()
+      // the channel wallet (TON Connect) is offered inside the messaging app's Mini App only (docs/decisions/210)
+      .then((all) => all.filter((o) => o.provider !== "jpay" || insideMiniApp()))
       .then((list) => {
         setOptions(list);
         setOption((current) => current ?? (list[0] ? optionKey(list[0]) : null));
@@ -185,9 +189,13 @@ export default function BuyCreditsDialog() {
           }
         />
         {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">{error}</Alert>}
-        <Button fullWidth size="large" variant="contained" sx={{ mt: 2, mb: 1 }} disabled={busy || selected === null || option === null} onClick={() => void pay()} data-testid="pay">
-          {busy ? <CircularProgress size={22} color="inherit" /> : t("buy.pay")}
-        </Button>
+        {option === "jpay" ? (
+          <WalletPay productId={selected} agreed={agreed} onTermsMissing={(missing) => setError(missing ? translateMessage(TERMS_MESSAGE) : null)} />
+        ) : (
+          <Button fullWidth size="large" variant="contained" sx={{ mt: 2, mb: 1 }} disabled={busy || selected === null || option === null} onClick={() => void pay()} data-testid="pay">
+            {busy ? <CircularProgress size={22} color="inherit" /> : t("buy.pay")}
+          </Button>
+        )}
       </DialogContent>
     </Dialog>
   );

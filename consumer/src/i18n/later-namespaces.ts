@@ -8,7 +8,7 @@ export const LATER_NAMESPACES = [
   "loginType", "flashSale", "studio", "modes", "templates", "photo", "cropper", "uploader", "progress",
   "status", "results", "buy", "pricing", "install", "notFound", "noPermission", "googleCallback",
   "agreement", "share", "payments", "membership", "pixelTest", "engines", "newcomer", "training", "notices",
-  "screening", "creators",
+  "screening", "creators", "wallet",
 ] as const;
 
 /** The keys of `all` that belong to the first paint (`later: false`) or to the later chunk (`later: true`). */

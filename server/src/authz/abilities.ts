@@ -43,7 +43,9 @@ export type Subject =
   | "SiteSetting"
   | "OutboxEmail"
   | "Dashboard"
-  | "Payment";
+  | "Payment"
+  /** a TON wallet linked with ton_proof (wallets domain) */
+  | "Wallet";
 
 export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
 
@@ -62,6 +64,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("create", "Order");
     can("read", "Order", own);
     can("create", "Payment");
+    can(["create", "read", "delete"], "Wallet", own);
     can(["create", "read", "delete"], "Upload", own);
     can(["create", "read", "update", "delete"], "GenerationTask", own);
     // update = cancel a training; delete = withdraw consent (the model becomes unusable and its files are deleted)

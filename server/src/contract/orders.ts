@@ -7,7 +7,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const OPEN_ORDER_STATUSES = ["pending", "threeDsPending"] as const satisfies readonly OrderStatus[];
 
 /** The payment providers the server has, one file each under domains/payments/providers. */
-export const PROVIDERS = ["sandbox", "stripe", "paypal", "pagsmile", "usdt"] as const;
+export const PROVIDERS = ["sandbox", "stripe", "paypal", "pagsmile", "usdt", "jpay"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 /** Equals Prisma's ProductKind enum. */

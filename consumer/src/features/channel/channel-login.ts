@@ -19,6 +19,13 @@ export function launchInitData(): string | null {
 }
 
 let running: Promise<void> | null = null;
+/** Set at start: the page was opened as a Mini App (the fragment with the launch data may be gone after navigation). */
+let launchedInMiniApp = false;
+
+/** True inside the messaging app's Mini App, where the channel wallet (JPay) is offered (docs/decisions/210). */
+export function insideMiniApp(): boolean {
+  return launchedInMiniApp;
+}
 
 /** Logs in through the channel with the pending launch data, once a token exists (SPEC.md §4). */
 export function resumeChannelLogin(): Promise<void> {
@@ -42,6 +49,7 @@ export function resumeChannelLogin(): Promise<void> {
  */
 export function startChannelLogin(): void {
   const initData = launchInitData();
+  launchedInMiniApp = initData !== null;
   if (initData) {
     (window as { Telegram?: { WebApp?: TelegramWebApp } }).Telegram?.WebApp?.ready?.();
     storage.set("channel_login_pending", initData);

@@ -378,6 +378,25 @@ export function createOrdersService(deps: {
       return order;
     },
 
+    async readableByOrderNo(orderNo: string, ability: AppAbility): Promise<Order> {
+      const order = await db.order.findUnique({ where: { orderNo } });
+      if (!order || !mayRead(ability, order)) throw HttpError.notFound();
+      return order;
+    },
+
+    /**
+     * A provider's orders that a payment may still arrive for, newest first (a capped round never starves the orders
+     * most likely to be paid): open ones, and ones the sweep expired after `createdAfter` (money that arrives late is
+     * still owed its credits, docs/decisions/210).
+     */
+    async awaitingPayment(provider: string, createdAfter: Date, limit: number): Promise<Order[]> {
+      return db.order.findMany({
+        where: { provider, createdAt: { gte: createdAfter }, OR: [{ status: { in: [...OPEN_STATUSES] } }, { status: "expired", failureReason: "abandoned" }] },
+        orderBy: { id: "desc" },
+        take: limit,
+      });
+    },
+
     async reload(orderId: number): Promise<Order> {
       return db.order.findUniqueOrThrow({ where: { id: orderId } });
     },

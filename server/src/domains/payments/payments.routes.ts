@@ -1,7 +1,7 @@
 import type { ApiRouter } from "../../http/api.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import { orderIdBody } from "../orders/orders.schema.ts";
-import { capturePaypalBody, createOrderAndPayBody, providerCheckoutBody, webhookParams } from "./payments.schema.ts";
+import { capturePaypalBody, createOrderAndPayBody, providerCheckoutBody, walletOrderPayBody, webhookParams } from "./payments.schema.ts";
 import type { PaymentsService } from "./payments.service.ts";
 import { PAGSMILE_NOTIFY_REPLY } from "./providers/pagsmile.provider.ts";
 
@@ -52,6 +52,16 @@ export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limite
 
   api.post("/api/order/capturePaypalOrder", { ...pay, before: [], summary: "Capture an approved PayPal order (session_id, PayPal-Client-Metadata-Id header)", body: capturePaypalBody }, ({ body, ability, req }) =>
     payments.capturePaypalOrder(body.session_id, req.get("paypal-client-metadata-id")?.slice(0, 128), ability),
+  );
+
+  // JPay: TON wallet payments through TON Connect (docs/decisions/210)
+  api.post("/api/OrderJpay/createOrder", { ...pay, summary: "Create an order paid from the buyer's TON wallet; `transfer` is what TON Connect's sendTransaction sends (address, nanotons, comment payload)", body: providerCheckoutBody }, async ({ body, principal }) => {
+    const started = await payments.startCheckout({ userId: principal.userId, productId: body.product_id, quantity: body.quantity, provider: "jpay", agreeTerms: body.agree_terms });
+    return { ...started, transfer: payments.walletTransfer(started.session_id) };
+  });
+
+  api.post("/api/OrderJpay/orderPay", { tags, auth: "user", can: ["read", "Order"], before: [queryLimit], summary: "The wallet sent the transfer: the server looks it up on chain and credits the order only for what it finds", body: walletOrderPayBody }, ({ body, ability }) =>
+    payments.walletOrderPay(body.order_no, body.boc, ability),
   );
 
   api.post("/api/order/queryPayment", { tags, auth: "user", can: ["read", "Order"], before: [queryLimit], summary: "The order's payment status for the polling browser (every 2 s, at most 50 tries)", body: orderIdBody }, ({ body, ability }) =>

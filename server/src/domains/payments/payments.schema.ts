@@ -28,3 +28,9 @@ export const capturePaypalBody = z.object({
 });
 
 export const webhookParams = z.object({ provider: z.string().regex(/^[a-z_]{1,32}$/, { error: "Unknown payment provider" }) });
+
+/** JPay's orderPay: the order number, and optionally the BOC the wallet returned from sendTransaction. */
+export const walletOrderPayBody = z.object({
+  order_no: z.string({ error: "Please choose an order" }).regex(/^[A-Z0-9]{1,64}$/, { error: "Please choose an order" }),
+  boc: z.string().regex(/^[A-Za-z0-9+/=_-]{1,20000}$/, { error: "Invalid request" }).optional(),
+});

@@ -7,11 +7,12 @@ import type { Order } from "../../db/generated/client.ts";
 import { BANNED_AT_PAYMENT, orderView, paymentStatusView, type AppliedUpdate, type OrdersService, type RefundRequest } from "../orders/orders.service.ts";
 import { membershipView, type MembershipsService } from "../memberships/memberships.service.ts";
 import type { PaypalProvider } from "./providers/paypal.provider.ts";
+import { messageHash, type JpayProvider } from "./providers/jpay.provider.ts";
 import { OPEN_ORDER_STATUSES, PROVIDERS, type ProviderName } from "../../contract/orders.ts";
 import { CRYPTO_BONUS_CREDITS, PAYMENT_METHODS, type PaymentMethod } from "../../contract/payments.ts";
 import { InvalidNotification, ProviderUnavailable, type NotificationHeaders, type PaymentProvider, type PaymentUpdate } from "./providers/provider.ts";
 
-export type ProviderRegistry = { [K in ProviderName]: K extends "paypal" ? PaypalProvider : PaymentProvider };
+export type ProviderRegistry = { [K in ProviderName]: K extends "paypal" ? PaypalProvider : K extends "jpay" ? JpayProvider : PaymentProvider };
 
 /** SPEC.md §2 routes the browser comes back to after paying. */
 const CALLBACK_ROUTE: Record<ProviderName, string> = {
@@ -20,6 +21,7 @@ const CALLBACK_ROUTE: Record<ProviderName, string> = {
   paypal: "/paypalCallback",
   pagsmile: "/pagsmileCallback",
   usdt: "/usdtCallback",
+  jpay: "/hcpayPayCallback",
 };
 
 function callbackRoute(provider: ProviderName, method: PaymentMethod): string {
@@ -32,6 +34,11 @@ function notifyPath(provider: ProviderName): string {
 }
 
 export const REFUND_UNSUPPORTED = "This payment provider cannot refund this order";
+
+/** A wallet transfer may be found this long after its order was opened, even once the order expired (decision 210). */
+const WALLET_LOOKUP_HOURS = 24;
+/** Orders one wallet sweep looks up, at most; the rest wait for the next round. */
+const WALLET_SWEEP_BATCH = 100;
 
 export interface CheckoutInput {
   userId: number;
@@ -109,6 +116,23 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       log.warn({ err, orderNo: order.orderNo }, "payment status query failed; answering the stored status");
     }
     return order;
+  }
+
+  /**
+   * JPay: looks the order's transfer up on chain and applies what is found. Unlike refresh(), an order the sweep
+   * expired is still looked up: TON transfers cannot be stopped, and money that arrived late is owed its credits.
+   */
+  async function verifyTransfer(order: Order): Promise<Order> {
+    const lookable = (OPEN_ORDER_STATUSES as readonly string[]).includes(order.status) || order.status === "expired";
+    if (!lookable || !order.providerRef || order.provider !== "jpay" || !providers.jpay.available()) return order;
+    try {
+      const update = await providers.jpay.queryPayment(order.providerRef);
+      if (update) return (await apply("jpay", update)).order ?? (await orders.reload(order.id));
+    } catch (err) {
+      if (!(err instanceof ProviderUnavailable)) throw err;
+      log.warn({ err, orderNo: order.orderNo }, "TON transfer lookup failed; answering the stored status");
+    }
+    return orders.reload(order.id);
   }
 
   return {
@@ -235,6 +259,31 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
 
     /** The sweep that expires abandoned orders; main.ts runs it on a timer, tests call it directly. */
     expireAbandoned: (now?: Date) => orders.expireAbandoned(now),
+
+    /** JPay's createOrder: the TON transfer the buyer's wallet sends for the order just opened (its providerRef). */
+    walletTransfer: (providerRef: string) => providers.jpay.transferFor(providerRef),
+
+    /**
+     * POST /api/OrderJpay/orderPay: the buyer's wallet says it sent the transfer; the server looks it up on chain
+     * and credits only what it finds there. The wallet's BOC is not evidence of anything and is only logged.
+     */
+    async walletOrderPay(orderNo: string, boc: string | undefined, ability: AppAbility) {
+      const order = await orders.readableByOrderNo(orderNo, ability);
+      if (order.provider !== "jpay") throw HttpError.notFound();
+      // the hash of the wallet's external message finds the transfer in an explorer, should support be asked about it
+      if (boc) log.info({ orderNo, messageHash: messageHash(boc) }, "wallet reports a sent transfer");
+      const current = await verifyTransfer(order);
+      return { ...paymentStatusView(current), received_amount: current.receivedAmount, received_currency: current.receivedCurrency };
+    },
+
+    /** The sweep's JPay round (SPEC.md §9 polling on the server): a buyer who closed the app is still credited. */
+    async sweepWalletOrders(now = new Date()): Promise<number> {
+      if (!providers.jpay.available()) return 0;
+      const waiting = await orders.awaitingPayment("jpay", new Date(now.getTime() - WALLET_LOOKUP_HOURS * 3600_000), WALLET_SWEEP_BATCH);
+      let paid = 0;
+      for (const order of waiting) if ((await verifyTransfer(order)).status === "paid") paid++;
+      return paid;
+    },
   };
 }
 

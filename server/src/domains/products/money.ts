@@ -1,7 +1,7 @@
 /** Currencies whose minor unit is the major unit (ISO 4217 exponent 0); every other supported currency has cents. */
 const ZERO_DECIMAL = new Set(["JPY", "KRW"]);
 
-function exponent(currency: string): number {
+export function exponent(currency: string): number {
   return ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2;
 }
 

@@ -1,0 +1,197 @@
+import { Address, Cell } from "@ton/core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
+import { randomAddress, startFakeToncenter, type FakeToncenter } from "../../../../../tests/fixtures/fake-toncenter.ts";
+import { seedProducts } from "../../products/products.seed.ts";
+
+const API_KEY = "toncenter-test-key-0001";
+const RECEIVING = randomAddress();
+/** credits_150 costs 12.99 USD; at 0.32 TON a dollar that is 4.1568 TON. */
+const PRICE_NANO = 4_156_800_000n;
+let fake: FakeToncenter;
+let t: TestApp;
+let productId: number;
+
+beforeAll(async () => {
+  fake = await startFakeToncenter({ apiKey: API_KEY });
+  t = await createTestApp({ TON_RECEIVING_ADDRESS: RECEIVING.toString(), JPAY_TON_RATE: "USD=0.32", TON_API_URL: fake.url, TON_API_KEY: API_KEY });
+  await seedProducts(t.db);
+  productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+afterEach(async () => {
+  fake.setDown(false);
+  expect(await t.services.credits.findLedgerMismatches()).toEqual([]);
+});
+
+interface Transfer {
+  address: string;
+  amount: string;
+  amount_ton: string;
+  comment: string;
+  payload: string;
+  valid_until: number;
+  network: string;
+}
+
+async function createOrder() {
+  const user = await visitor(t);
+  const res = await t.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: productId, agree_terms: true }).expect(200);
+  const data = res.body.data as { order_id: number; order_no: string; pay_url: string; transfer: Transfer };
+  return { ...user, ...data };
+}
+
+const orderPay = (c: { token: string; order_no: string }, boc?: string) => t.http.post("/api/OrderJpay/orderPay").set("token", c.token).send({ order_no: c.order_no, boc });
+const orderOf = (id: number) => t.db.order.findUniqueOrThrow({ where: { id } });
+const points = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
+const purchases = (userId: number) => t.db.ledgerEntry.count({ where: { userId, reason: "purchase" } });
+const pay = (c: { transfer: Transfer }, nanotons: bigint, over: Partial<{ comment: string; to: Address; bounced: boolean }> = {}) =>
+  fake.transfer({ from: randomAddress(), to: over.to ?? RECEIVING, nanotons, comment: over.comment ?? c.transfer.comment, bounced: over.bounced });
+
+describe("JPay: TON wallet payments verified on chain", () => {
+  it("createOrder quotes the order in TON and answers what TON Connect's sendTransaction needs", async () => {
+    const c = await createOrder();
+    expect(c.transfer).toMatchObject({ amount: PRICE_NANO.toString(), amount_ton: "4.1568", comment: `Reverie ${c.order_no}`, network: "-239" });
+    expect(Address.parse(c.transfer.address).equals(RECEIVING)).toBe(true);
+    // the payload is the comment cell wallets show: op 0 then the text
+    const body = Cell.fromBase64(c.transfer.payload).beginParse();
+    expect(body.loadUint(32)).toBe(0);
+    expect(body.loadStringTail()).toBe(c.transfer.comment);
+    expect(c.transfer.valid_until).toBeGreaterThan(Date.now() / 1000);
+    expect(c.pay_url).toBe(`ton://transfer/${c.transfer.address}?amount=${PRICE_NANO}&text=${encodeURIComponent(c.transfer.comment)}`);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", provider: "jpay", bonusCredits: 0 });
+    const providers = await t.http.get("/api/order/paymentProviders").expect(200);
+    expect(providers.body.data).toContainEqual({ provider: "jpay", methods: ["checkout"] });
+  });
+
+  it("nothing on chain yet: orderPay answers pending and credits nothing", async () => {
+    const c = await createOrder();
+    const res = await orderPay(c).expect(200);
+    expect(res.body.data).toMatchObject({ order_status: "pending", keep_polling: true, paid: false, received_amount: null });
+  });
+
+  it("a paid transfer credits once when orderPay is called 20 times at once while the sweep runs", async () => {
+    const c = await createOrder();
+    pay(c, PRICE_NANO);
+    const [answers] = await Promise.all([Promise.all(Array.from({ length: 20 }, (_, i) => orderPay(c, i === 0 ? "te6cckEBAQEAAgAAAEysuc0=" : undefined))), t.services.payments.sweepWalletOrders(), t.services.payments.sweepWalletOrders()]);
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(answers.every((a) => a.body.data.order_status === "paid")).toBe(true);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", receivedAmount: "4.1568", receivedCurrency: "TON" });
+    expect(await points(c.userId)).toBe(150);
+    expect(await purchases(c.userId)).toBe(1);
+    // asked again later: the same transfer is the same fact
+    await orderPay(c).expect(200);
+    await t.services.payments.sweepWalletOrders();
+    expect(await purchases(c.userId)).toBe(1);
+  });
+
+  it("a transfer with another comment, to another address, or bounced credits nothing", async () => {
+    const c = await createOrder();
+    pay(c, PRICE_NANO, { comment: "Reverie RV20260101AAAAAAAAAAAA" });
+    pay(c, PRICE_NANO, { comment: `${c.transfer.comment}x` });
+    pay(c, PRICE_NANO, { to: randomAddress() });
+    pay(c, PRICE_NANO, { bounced: true });
+    expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "pending", received_amount: null });
+    await t.services.payments.sweepWalletOrders();
+    expect(await points(c.userId)).toBe(0);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", receivedAmount: null });
+  });
+
+  it("a short transfer credits nothing and shows what arrived; the rest arriving pays it", async () => {
+    const c = await createOrder();
+    pay(c, 2_000_000_000n);
+    expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "pending", keep_polling: true, received_amount: "2", received_currency: "TON" });
+    const seen = await t.http.get("/api/order/getOrderDetail").query({ order_id: c.order_id }).set("token", c.token).expect(200);
+    expect(seen.body.data).toMatchObject({ order_status: "pending", received_amount: "2", received_currency: "TON" });
+    expect(await points(c.userId)).toBe(0);
+    pay(c, PRICE_NANO - 2_000_000_000n);
+    expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "paid", received_amount: "4.1568" });
+    expect(await points(c.userId)).toBe(150);
+  });
+
+  it("an over-payment is credited as the order, once, and the order records what arrived", async () => {
+    const c = await createOrder();
+    pay(c, 5_000_000_000n);
+    expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "paid", received_amount: "5", received_currency: "TON" });
+    expect(await points(c.userId)).toBe(150);
+    expect(await purchases(c.userId)).toBe(1);
+  });
+
+  it("a buyer who closed the app is credited by the sweep, even after the order expired", async () => {
+    const c = await createOrder();
+    await t.services.payments.expireAbandoned(new Date(Date.now() + 3600_000));
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "expired" });
+    pay(c, PRICE_NANO);
+    expect(await t.services.payments.sweepWalletOrders()).toBeGreaterThanOrEqual(1);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+    expect(await points(c.userId)).toBe(150);
+  });
+
+  it("the browser's queryPayment polling finds the transfer too", async () => {
+    const c = await createOrder();
+    pay(c, PRICE_NANO);
+    const res = await t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+    expect(res.body.data).toMatchObject({ order_status: "paid", paid: true });
+    expect(await points(c.userId)).toBe(150);
+  });
+
+  it("one buyer cannot ask about another's order", async () => {
+    const c = await createOrder();
+    const other = await visitor(t);
+    pay(c, PRICE_NANO);
+    await orderPay({ token: other.token, order_no: c.order_no }).expect(404);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending" });
+  });
+
+  it("the TON API being down answers the stored status, and the lookup succeeds later", async () => {
+    const c = await createOrder();
+    pay(c, PRICE_NANO);
+    fake.setDown(true);
+    expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "pending", keep_polling: true });
+    fake.setDown(false);
+    expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "paid" });
+  });
+
+  it("orderPay refuses an order number that is not a wallet order", async () => {
+    const user = await visitor(t);
+    await orderPay({ token: user.token, order_no: "RV20260101NOSUCHORDER" }).expect(404);
+    await t.http.post("/api/OrderJpay/orderPay").set("token", user.token).send({ order_no: "not an order" }).expect(400);
+  });
+});
+
+describe("JPay not configured", () => {
+  let bare: TestApp;
+  beforeAll(async () => {
+    bare = await createTestApp({ TON_API_URL: fake.url });
+    await seedProducts(bare.db);
+  });
+  afterAll(() => bare.close());
+
+  it("is absent from the buy dialog and createOrder says so before anything is created", async () => {
+    const providers = await bare.http.get("/api/order/paymentProviders").expect(200);
+    expect((providers.body.data as { provider: string }[]).map((p) => p.provider)).not.toContain("jpay");
+    const user = await visitor(bare);
+    const pid = (await bare.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+    const res = await bare.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(503);
+    expect(res.body.msg).toBe("Payment function temporarily unavailable");
+    expect(await bare.db.order.count()).toBe(0);
+    expect(await bare.services.payments.sweepWalletOrders()).toBe(0);
+  });
+
+  it("a rate for another currency cannot price the order: it fails at once and nothing is owed", async () => {
+    const eur = await createTestApp({ TON_RECEIVING_ADDRESS: RECEIVING.toString(), JPAY_TON_RATE: "EUR=0.35", TON_API_URL: fake.url });
+    try {
+      await seedProducts(eur.db);
+      const user = await visitor(eur);
+      const pid = (await eur.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+      const res = await eur.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(502);
+      expect(res.body.msg).toBe("Payment failed, please try again later");
+      expect(await eur.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed", failureReason: "checkout_failed" });
+    } finally {
+      await eur.close();
+    }
+  });
+});
