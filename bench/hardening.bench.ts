@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import autocannon from "autocannon";
 import sharp from "sharp";
 import type { BenchResult } from "./run.ts";
@@ -117,25 +118,18 @@ async function healthWhileUploading(url: string): Promise<BenchResult[]> {
     { buf: png, name: "c.png" },
     { buf: png, name: "d.png" },
   ];
-  let uploading = true;
-  let uploaded = 0;
-  const failures: string[] = [];
-  const uploadLoop = async (f: { buf: Buffer; name: string }) => {
-    while (uploading) {
-      const form = new FormData();
-      form.append("file", new Blob([new Uint8Array(f.buf)]), f.name);
-      form.append("consent", "1");
-      const res = await fetch(`${url}/api/ImageUpload/upload`, { method: "POST", headers: { token: user.token }, body: form });
-      if (res.status === 200) uploaded++;
-      else failures.push(`${f.name}: ${res.status} ${(await res.text()).slice(0, 120)}`);
-    }
-  };
+  // the uploads run in a worker thread, off the server's event loop
+  const uploader = new Worker(new URL("./upload-clients.worker.mjs", import.meta.url), { workerData: { url, token: user.token, files: files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buf) })) } });
+  const finished = new Promise<{ uploaded: number; failures: string[] }>((resolve, reject) => {
+    uploader.once("message", resolve);
+    uploader.once("error", reject);
+  });
   await cannon({ url: `${url}/api/health`, connections: 4, duration: 1 }); // warm-up
-  const loops = files.map(uploadLoop);
   await new Promise((r) => setTimeout(r, 1500)); // all four in flight
   const health = await cannon({ url: `${url}/api/health`, connections: 10, duration: LOAD_S });
-  uploading = false;
-  await Promise.all(loops);
+  uploader.postMessage("stop");
+  const { uploaded, failures } = await finished;
+  await uploader.terminate();
   return [
     {
       name: "/api/health p99 during four 50 MP uploads",

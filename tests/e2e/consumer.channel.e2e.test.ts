@@ -1,3 +1,4 @@
+import { startAsGuest } from "./app-per-file.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startFakePagsmile, type FakePagsmile } from "../fixtures/fake-pagsmile.ts";
@@ -48,9 +49,7 @@ describe("consumer app inside the messaging channel, and the configured payment 
   it("the buy dialog offers exactly the configured providers and their methods, on a 360 px phone", async () => {
     const context = await newAppContext(browser, { adult: true, viewport: { width: 360, height: 780 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
+    await startAsGuest(page, server.url);
     await page.getByTestId("balance").click();
     await page.getByTestId("provider-pagsmile-sbp").waitFor();
     const shown = await page.locator('[data-testid^="provider-"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")));
@@ -72,9 +71,7 @@ describe("consumer app inside the messaging channel, and the configured payment 
   it("a member sees the next renewal on /function and cancels it there, on a 360 px phone", async () => {
     const context = await newAppContext(browser, { adult: true, viewport: { width: 360, height: 780 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
+    await startAsGuest(page, server.url);
     const token = (await page.evaluate(() => localStorage.getItem("reverie_token")))!;
     const plan = await server.db.product.findUniqueOrThrow({ where: { code: "plan_monthly" } });
     const order = await server.http.post("/api/order/createPagsmileRecurringPay").set("token", token).send({ product_id: plan.id, agree_terms: true }).expect(200);

@@ -1,3 +1,4 @@
+import { startAsGuest } from "./app-per-file.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { randomAddress, startFakeToncenter, type FakeToncenter } from "../fixtures/fake-toncenter.ts";
@@ -129,9 +130,7 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
   it("outside the Mini App the wallet option is not offered", async () => {
     const context = await newAppContext(browser, { adult: true, viewport: { width: 360, height: 780 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/home`);
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
+    await startAsGuest(page, server.url);
     await page.getByTestId("balance").click();
     await page.getByTestId("provider-sandbox").waitFor();
     expect(await page.getByTestId("provider-jpay").count()).toBe(0);

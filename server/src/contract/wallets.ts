@@ -11,3 +11,21 @@ export const WALLET_ORDER_UNKNOWN = "Please choose an order";
 
 /** received_currency of a JPay order: what arrived is shown in TON. */
 export const TON_CURRENCY = "TON";
+
+/** What TON Connect's sendTransaction needs, and what the buyer is shown (docs/decisions/210). */
+export interface TonTransfer {
+  /** our receiving wallet, user-friendly */
+  address: string;
+  /** nanotons, as a decimal string (TON Connect's message amount) */
+  amount: string;
+  /** the same in TON, for people */
+  amount_ton: string;
+  /** the text comment that ties the transfer to the order */
+  comment: string;
+  /** base64 BOC of the comment cell (op 0 + the text), TON Connect's message payload */
+  payload: string;
+  /** unix seconds; TON Connect's validUntil */
+  valid_until: number;
+  /** TON Connect's chain id ("-239" mainnet, "-3" testnet) */
+  network: string;
+}

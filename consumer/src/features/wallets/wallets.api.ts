@@ -1,18 +1,10 @@
 import { api } from "../../lib/api-client.ts";
+import type { TonTransfer } from "../../../../server/src/contract/wallets.ts";
+
+export type { TonTransfer };
 
 /** SPEC.md §4 "Wallet: connected or not" (GET /api/wallet/current). */
 export type WalletState = { connected: false } | { connected: true; address: string; display_address: string; chain: string; linked_at: string };
-
-/** What TON Connect's sendTransaction sends for a JPay order, and the amount the buyer is shown. */
-export interface TonTransfer {
-  address: string;
-  amount: string;
-  amount_ton: string;
-  comment: string;
-  payload: string;
-  valid_until: number;
-  network: string;
-}
 
 export interface WalletOrder {
   order_id: number;

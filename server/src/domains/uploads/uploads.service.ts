@@ -107,9 +107,11 @@ async function decodeAndReencode(buf: Buffer): Promise<{ data: Buffer; thumb: Bu
     const resized = input.resize({ width: LIMITS.imageMaxSide, height: LIMITS.imageMaxSide, fit: "inside", withoutEnlargement: true });
     const { data: pixels, info } = await resized.raw().toBuffer({ resolveWithObject: true });
     const hasAlpha = info.channels === 2 || info.channels === 4;
-    const decoded = sharp(pixels, { raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 } });
-    const data = hasAlpha ? await decoded.clone().png().toBuffer() : await decoded.clone().jpeg({ quality: 90, mozjpeg: false }).toBuffer();
-    const thumb = await decoded.clone().flatten({ background: "#ffffff" }).resize({ width: LIMITS.thumbSide, height: LIMITS.thumbSide, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
+    // a fresh pipeline per output over the same pixels: sharp's clone() structuredClones its options, raw pixels
+    // included (tens of MB), on the API's thread, which held /api/health for 200+ ms per upload
+    const decoded = () => sharp(pixels, { raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 } });
+    const data = hasAlpha ? await decoded().png().toBuffer() : await decoded().jpeg({ quality: 90, mozjpeg: false }).toBuffer();
+    const thumb = await decoded().flatten({ background: "#ffffff" }).resize({ width: LIMITS.thumbSide, height: LIMITS.thumbSide, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
     return { data, thumb, width: info.width, height: info.height, ext: hasAlpha ? "png" : "jpg", mime: hasAlpha ? "image/png" : "image/jpeg" };
   } catch (err) {
     if (err instanceof HttpError) throw err;

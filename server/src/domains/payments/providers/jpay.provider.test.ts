@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
 import { randomAddress, startFakeToncenter, type FakeToncenter } from "../../../../../tests/fixtures/fake-toncenter.ts";
 import { seedProducts } from "../../products/products.seed.ts";
+import type { TonTransfer } from "../../../contract/wallets.ts";
 
 const API_KEY = "toncenter-test-key-0001";
 const RECEIVING = randomAddress();
@@ -27,20 +28,10 @@ afterEach(async () => {
   expect(await t.services.credits.findLedgerMismatches()).toEqual([]);
 });
 
-interface Transfer {
-  address: string;
-  amount: string;
-  amount_ton: string;
-  comment: string;
-  payload: string;
-  valid_until: number;
-  network: string;
-}
-
 async function createOrder() {
   const user = await visitor(t);
   const res = await t.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: productId, agree_terms: true }).expect(200);
-  const data = res.body.data as { order_id: number; order_no: string; pay_url: string; transfer: Transfer };
+  const data = res.body.data as { order_id: number; order_no: string; pay_url: string; transfer: TonTransfer };
   return { ...user, ...data };
 }
 
@@ -48,7 +39,7 @@ const orderPay = (c: { token: string; order_no: string }, boc?: string) => t.htt
 const orderOf = (id: number) => t.db.order.findUniqueOrThrow({ where: { id } });
 const points = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
 const purchases = (userId: number) => t.db.ledgerEntry.count({ where: { userId, reason: "purchase" } });
-const pay = (c: { transfer: Transfer }, nanotons: bigint, over: Partial<{ comment: string; to: Address; bounced: boolean }> = {}) =>
+const pay = (c: { transfer: TonTransfer }, nanotons: bigint, over: Partial<{ comment: string; to: Address; bounced: boolean }> = {}) =>
   fake.transfer({ from: randomAddress(), to: over.to ?? RECEIVING, nanotons, comment: over.comment ?? c.transfer.comment, bounced: over.bounced });
 
 describe("JPay: TON wallet payments verified on chain", () => {

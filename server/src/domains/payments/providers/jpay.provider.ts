@@ -1,7 +1,7 @@
 import { Address, Cell, beginCell } from "@ton/core";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
-import { TON_CURRENCY } from "../../../contract/wallets.ts";
+import { TON_CURRENCY, type TonTransfer } from "../../../contract/wallets.ts";
 import { exponent } from "../../products/money.ts";
 import { InvalidNotification, ProviderUnavailable, type CheckoutRequest, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
 
@@ -15,23 +15,6 @@ const SEND_WITHIN_SECONDS = 600;
 /** The lookup starts this long before the order was opened, for clocks that disagree. */
 const CLOCK_SLACK_SECONDS = 120;
 
-/** What TON Connect's sendTransaction needs, and what the buyer is shown (docs/decisions/210). */
-export interface TonTransfer {
-  /** our receiving wallet, user-friendly */
-  address: string;
-  /** nanotons, as a decimal string (TON Connect's message amount) */
-  amount: string;
-  /** the same in TON, for people */
-  amount_ton: string;
-  /** the text comment that ties the transfer to the order */
-  comment: string;
-  /** base64 BOC of the comment cell (op 0 + the text), TON Connect's message payload */
-  payload: string;
-  /** unix seconds; TON Connect's validUntil */
-  valid_until: number;
-  /** TON Connect's chain id ("-239" mainnet, "-3" testnet) */
-  network: string;
-}
 
 export type JpayProvider = PaymentProvider & {
   /** What the wallet sends for this order (TON Connect sendTransaction), from its providerRef. */
