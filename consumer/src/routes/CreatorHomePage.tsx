@@ -1,11 +1,10 @@
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useState, type ComponentProps } from "react";
 import Alert from "@mui/material/Alert";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
 import LinearProgress from "@mui/material/LinearProgress";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
@@ -14,9 +13,8 @@ import { homeLinkProblem } from "../../../server/src/contract/home-link.ts";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import type { ApiError } from "../lib/api-client.ts";
 import { creatorsApi, type CreatorPageView } from "../features/creators/creators.api.ts";
-import { CreatorRequests, FanRequests } from "../features/creators/CustomRequests.tsx";
-import { Earnings } from "../features/creators/Earnings.tsx";
-import { LibraryGrid, PublishCreations } from "../features/creators/Library.tsx";
+import type { FanRequests as FanRequestsForm } from "../features/creators/CustomRequests.tsx";
+import { LibraryGrid } from "../features/creators/Library.tsx";
 import { MembershipOffer } from "../features/creators/Membership.tsx";
 import { useSession } from "../features/session/session.ts";
 import { lazyView, translateMessage } from "../i18n/index.ts";
@@ -24,36 +22,10 @@ import { MessagePage } from "./MessagePage.tsx";
 import { Component as NotFound } from "./NotFoundPage.tsx";
 
 const ReportDialog = lazyView(() => import("../features/report/ReportDialog.tsx"));
-
-/** The creator's own edit form: bio, social links (one per line), and the prices of a request and of a membership. */
-function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void }) {
-  const { t } = useTranslation();
-  const [bio, setBio] = useState(page.bio);
-  const [links, setLinks] = useState(page.social_links.join("\n"));
-  const [price, setPrice] = useState(page.request_price ? String(page.request_price) : "");
-  const [membershipPrice, setMembershipPrice] = useState(page.membership_price ? String(page.membership_price) : "");
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  async function save() {
-    setStatus(null);
-    try {
-      onSaved(await creatorsApi.update({ bio, social_links: links.split("\n").map((l) => l.trim()).filter(Boolean), request_price: price.trim() ? Number(price) : null, membership_price: membershipPrice.trim() ? Number(membershipPrice) : null }));
-      setStatus({ ok: true, text: t("creators.saved") });
-    } catch (e) {
-      setStatus({ ok: false, text: translateMessage((e as Error).message) });
-    }
-  }
-  return (
-    <Box component="section" data-testid="creator-edit" sx={{ display: "grid", gap: 1.5, p: 2, border: 1, borderColor: "divider", borderRadius: 2 }}>
-      <Typography variant="h6" component="h2">{t("creators.editTitle")}</Typography>
-      <TextField label={t("creators.bio")} value={bio} onChange={(e) => setBio(e.target.value)} multiline minRows={3} slotProps={{ htmlInput: { maxLength: 500, "data-testid": "creator-bio" } }} />
-      <TextField label={t("creators.links")} helperText={t("creators.linksHelp")} value={links} onChange={(e) => setLinks(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { "data-testid": "creator-links" } }} />
-      <TextField label={t("creators.requestPrice")} helperText={t("creators.requestPriceHelp")} value={price} onChange={(e) => setPrice(e.target.value.replace(/\D/g, ""))} slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-request-price" } }} />
-      <TextField label={t("creators.membershipPrice")} helperText={t("creators.membershipPriceHelp")} value={membershipPrice} onChange={(e) => setMembershipPrice(e.target.value.replace(/\D/g, ""))} slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-membership-price" } }} />
-      {status && <Alert severity={status.ok ? "success" : "error"} data-testid="creator-edit-status">{status.text}</Alert>}
-      <Button variant="contained" onClick={() => void save()} data-testid="creator-save" sx={{ justifySelf: "start" }}>{t("creators.save")}</Button>
-    </Box>
-  );
-}
+// what only the creator or a fan who asks uses loads on its own: fans opening a shared link do not download the
+// creator's edit, request, earnings and publish panels, nor the form fields they are built from
+const CreatorTools = lazyView(() => import("../features/creators/CreatorTools.tsx"));
+const FanRequests = lazyView<ComponentProps<typeof FanRequestsForm>>(() => import("../features/creators/CustomRequests.tsx").then((m) => ({ default: m.FanRequests })));
 
 /** SPEC.md §2 `/{dynamicPath}`: a creator's public home-link page (issue 16); a path no link could be is not found. */
 export function Component() {
@@ -144,12 +116,17 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
           ))}
         </Box>
       )}
-      {page.is_owner && <EditPage page={page} onSaved={setPage} />}
-      {page.is_owner && <CreatorRequests />}
-      {page.is_owner && <Earnings />}
+      {page.is_owner && (
+        <Suspense fallback={<LinearProgress />}>
+          <CreatorTools page={page} onSaved={setPage} onChanged={reload} />
+        </Suspense>
+      )}
       {!page.is_owner && (page.membership_price !== null || page.membership?.member) && <MembershipOffer page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} onChanged={reload} />}
-      {!page.is_owner && page.request_price !== null && <FanRequests page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} />}
-      {page.is_owner && <PublishCreations page={page} onChanged={reload} />}
+      {!page.is_owner && page.request_price !== null && (
+        <Suspense fallback={null}>
+          <FanRequests page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} />
+        </Suspense>
+      )}
       <LibraryGrid page={page} onChanged={reload} />
     </Box>
   );
