@@ -32,7 +32,15 @@ export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
  * Ledger reasons whose sum is a creator's earnings: what deliveries released, less what disputes took back, and what
  * paid memberships brought in.
  */
-export const EARNING_REASONS = ["custom_request_earnings", "custom_request_clawback", "creator_membership_earnings"] as const;
+export const EARNING_REASON = {
+  /** a delivered request's price released to the creator */
+  release: "custom_request_earnings",
+  /** what a dispute refund took back from the creator */
+  clawback: "custom_request_clawback",
+  /** a fan's paid membership period granted to the creator */
+  membership: "creator_membership_earnings",
+} as const;
+export const EARNING_REASONS = Object.values(EARNING_REASON);
 
 /** The creator's figures, as `GET /api/Subscribe/earnings` answers them (credits). */
 export interface EarningsView {

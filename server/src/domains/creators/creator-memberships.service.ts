@@ -1,6 +1,7 @@
 import type { CreatorMembership, CreatorPage } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { CREATOR_MEMBERSHIP_PERIOD_DAYS, CREATOR_MESSAGES as M, type CreatorMembershipStatus } from "../../contract/creators.ts";
+import { EARNING_REASON } from "../../contract/creator-payouts.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 
@@ -45,7 +46,7 @@ export function createCreatorMemberships({ db, credits }: Deps) {
     const reference = `creator_membership:${m.id}`;
     const key = `creator-membership:${m.id}:period:${m.period}`;
     await credits.charge({ userId: m.fanUserId, amount: m.price, reason: "creator_membership", idempotencyKey: `${key}:charge`, reference }, tx);
-    await credits.grant({ userId: creatorId, amount: m.price, reason: "creator_membership_earnings", idempotencyKey: `${key}:earn`, reference }, tx);
+    await credits.grant({ userId: creatorId, amount: m.price, reason: EARNING_REASON.membership, idempotencyKey: `${key}:earn`, reference }, tx);
   }
 
   /**

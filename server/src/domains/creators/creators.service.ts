@@ -1,6 +1,7 @@
 import type { CreatorPage, CustomRequest } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { CREATOR_MESSAGES as M, type CustomRequestStatus, type LibraryVisibility } from "../../contract/creators.ts";
+import { EARNING_REASON } from "../../contract/creator-payouts.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
@@ -108,7 +109,7 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
     const r = await tx.customRequest.findUniqueOrThrow({ where: { id }, include: { creatorPage: { select: { userId: true } } } });
     const reference = `custom_request:${id}`;
     if (to === "declined" || to === "expired") await credits.refund({ userId: r.fanUserId, amount: r.price, reason: "custom_request_refund", idempotencyKey: `custom-request:${id}:return`, reference }, tx);
-    if (to === "delivered") await credits.grant({ userId: r.creatorPage.userId, amount: r.price, reason: "custom_request_earnings", idempotencyKey: `custom-request:${id}:release`, reference }, tx);
+    if (to === "delivered") await credits.grant({ userId: r.creatorPage.userId, amount: r.price, reason: EARNING_REASON.release, idempotencyKey: `custom-request:${id}:release`, reference }, tx);
     return true;
   }
 

@@ -3,7 +3,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { CREATOR_MESSAGES } from "../../contract/creators.ts";
 import {
-  DISPUTE_WINDOW_DAYS, EARNING_REASONS, PAYOUT_MESSAGES as M, PAYOUT_MIN_CREDITS, type DisputeOutcome, type EarningsView,
+  DISPUTE_WINDOW_DAYS, EARNING_REASON, EARNING_REASONS, PAYOUT_MESSAGES as M, PAYOUT_MIN_CREDITS, type DisputeOutcome, type EarningsView,
 } from "../../contract/creator-payouts.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
@@ -192,7 +192,7 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
           if (outcome === "refund") {
             const reference = `custom_request:${id}`;
             await credits.refund({ userId: r.fanUserId, amount: r.price, reason: "custom_request_dispute_refund", idempotencyKey: `custom-request:${id}:dispute-refund`, reference }, tx);
-            const taken = await credits.chargeUpTo({ userId: r.creatorPage.userId, amount: r.price, reason: "custom_request_clawback", idempotencyKey: `custom-request:${id}:clawback`, reference }, tx);
+            const taken = await credits.chargeUpTo({ userId: r.creatorPage.userId, amount: r.price, reason: EARNING_REASON.clawback, idempotencyKey: `custom-request:${id}:clawback`, reference }, tx);
             shortfall = r.price - taken;
             if (shortfall) await tx.customRequest.update({ where: { id }, data: { disputeShortfall: shortfall } });
           }
