@@ -11,7 +11,6 @@ import { Footer } from "../features/site/Footer.tsx";
 import { Header } from "../features/site/Header.tsx";
 import { useNotice } from "../features/site/notifications.ts";
 import { useApiErrorsAsNotices } from "../features/site/useApiErrorsAsNotices.ts";
-import { SupportBubble } from "../features/support/SupportBubble.tsx";
 import type { StoredBanNotice } from "../lib/api-client.ts";
 import { storage } from "../lib/storage.ts";
 import { lazyView } from "../i18n/index.ts";
@@ -21,6 +20,7 @@ const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
 const LoginDialog = lazyView(() => import("../dialogs/LoginDialog.tsx"));
 const BuyCreditsDialog = lazyView(() => import("../dialogs/BuyCreditsDialog.tsx"));
 const InstallDialog = lazyView(() => import("../dialogs/InstallDialog.tsx"));
+const SupportBubble = lazy(() => import("../features/support/SupportBubble.tsx").then((m) => ({ default: m.SupportBubble })));
 const ConsentBanner = lazy(() => import("../features/consent/ConsentBanner.tsx"));
 const BanNoticeDialog = lazyView(() => import("../dialogs/BanNoticeDialog.tsx"));
 
@@ -56,7 +56,13 @@ export function RootLayout() {
           cover the send button) stays off it too */}
       {!inChat && <Footer />}
       <BottomBar />
-      {!inChat && <SupportBubble />}
+      {/* the billing-support bubble is no part of any first screen: its code loads after the first paint (its own
+          boundary, so its loading never hides a dialog that is open) */}
+      {!inChat && painted && (
+        <Suspense fallback={null}>
+          <SupportBubble />
+        </Suspense>
+      )}
       <Suspense fallback={null}>
         {noticesUsed && <NoticeSnackbar notice={notice} />}
         {askAge && <AgeGateDialog />}
