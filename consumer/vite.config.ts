@@ -2,23 +2,24 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fs from "node:fs";
 import { defineConfig, runnerImport, type Plugin } from "vite";
-import { splitLocale } from "./src/i18n/later-namespaces.ts";
+import { LATER_GROUP_NAMES, splitLocale, type LaterGroup } from "./src/i18n/later-namespaces.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? "8105"}`;
 
 /**
- * `locales/en.json?first` and `?later`: the English texts split by namespace (src/i18n/later-namespaces.ts), so the
- * first load carries only what the landing page shows. Vite's JSON plugin then turns each half into a module.
+ * `locales/en.json?first` and `?later-<group>`: the English texts split by namespace (src/i18n/later-namespaces.ts), so
+ * the first load carries only what the landing page shows. Vite's JSON plugin then turns each part into a module.
  */
 function localeHalves(): Plugin {
+  const groups = LATER_GROUP_NAMES as string[];
   return {
     name: "reverie-locale-halves",
     enforce: "pre",
     load(id) {
-      const m = /^(.*\.json)\?(first|later)$/.exec(id);
-      if (!m) return null;
-      return JSON.stringify(splitLocale(JSON.parse(fs.readFileSync(m[1], "utf8")) as Record<string, unknown>, m[2] === "later"));
+      const m = /^(.*\.json)\?(first|later-(\w+))$/.exec(id);
+      if (!m || (m[3] && !groups.includes(m[3]))) return null;
+      return JSON.stringify(splitLocale(JSON.parse(fs.readFileSync(m[1], "utf8")) as Record<string, unknown>, (m[3] as LaterGroup | undefined) ?? "first"));
     },
   };
 }

@@ -5,7 +5,6 @@ import { Outlet, useLocation, useNavigation } from "react-router";
 import { useAgeConfirmed, useOpenDialog } from "../dialogs/dialog-store.ts";
 import { useConsent, useConsentSettingsOpen } from "../features/consent/consent.ts";
 import { afterFirstPaint } from "../lib/after-paint.ts";
-import { resumePendingVerification } from "../features/payments/verification.ts";
 import { BottomBar } from "../features/site/BottomBar.tsx";
 import { Footer } from "../features/site/Footer.tsx";
 import { Header } from "../features/site/Header.tsx";
@@ -43,7 +42,10 @@ export function RootLayout() {
   // left by the API client when the server answered that this account is banned
   const [banNotice] = useState(() => storage.getJson<StoredBanNotice>("ban_notice"));
   useApiErrorsAsNotices();
-  useEffect(resumePendingVerification, []);
+  // SPEC.md §4: a payment verification cut short by a reload carries on; its code loads only when one is stored
+  useEffect(() => {
+    if (storage.get("payment_verification")) void import("../features/payments/verification.ts").then((m) => m.resumePendingVerification());
+  }, []);
 
   return (
     <Box sx={{ minHeight: "100vh", display: "flex", flexDirection: "column" }}>

@@ -49,7 +49,8 @@ export const router = createBrowserRouter([
       { path: "notices", lazy: () => withLaterTranslations(import("./NoticesPage.tsx")) },
       { path: "401", lazy: () => withLaterTranslations(import("./NoPermissionPage.tsx")) },
       // SPEC.md §2 /{dynamicPath}: a creator's home link (any fixed route above wins over it)
-      { path: ":homeLink", lazy: () => withLaterTranslations(import("./CreatorHomePage.tsx")) },
+      // only the page's own texts: a fan opening a shared link does not download every screen's (issue 16)
+      { path: ":homeLink", lazy: () => withLaterTranslations(import("./CreatorHomePage.tsx"), ["creatorPage"]) },
       { path: "*", lazy: () => withLaterTranslations(import("./NotFoundPage.tsx")) },
     ],
   },

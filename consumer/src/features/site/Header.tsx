@@ -36,7 +36,7 @@ const NAV = [
   { to: "/home", key: "nav.home" },
   { to: "/creationStudio", key: "nav.studio" },
   { to: "/function", key: "nav.results" },
-  { to: "/chat", key: "chat.nav" },
+  { to: "/chat", key: "nav.chat" },
 ] as const;
 
 /** `prerendered`: the build's static copy in index.html (features/landing/prerender.tsx) leaves out the controls that
@@ -88,7 +88,7 @@ function HeaderControls() {
       )}
       {/* phones: signed-in people reach chat from the account menu (the header has no room beside the balance) */}
       {!user && (
-        <IconButton component={RouterLink} to="/chat" aria-label={t("chat.nav")} sx={{ display: { md: "none" } }} data-testid="nav-chat">
+        <IconButton component={RouterLink} to="/chat" aria-label={t("nav.chat")} sx={{ display: { md: "none" } }} data-testid="nav-chat">
           <ForumIcon />
         </IconButton>
       )}
