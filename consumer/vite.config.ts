@@ -60,6 +60,8 @@ function prerenderedLanding(): Plugin {
   const placeholder = "<!-- prerendered landing -->";
   return {
     name: "reverie-prerendered-landing",
+    // the dev server serves the app without it (importing the renderer takes seconds; the placeholder stays a comment)
+    apply: "build",
     buildStart() {
       // the renderer is no module of the app: the build's input list (scripts/build.ts) learns of it here
       this.addWatchFile(renderer);

@@ -33,6 +33,8 @@ declare global {
   interface Window {
     /** Every key the UI has looked up (the e2e tests check them against each locale file). */
     __reverieUsedKeys?: Set<string>;
+    /** Keys looked up before their texts were loaded (a screen rendering outside its later-English group; e2e tests). */
+    __reverieMissingKeys?: Set<string>;
   }
 }
 
@@ -97,6 +99,8 @@ export async function initI18n(): Promise<void> {
       interpolation: { escapeValue: false },
       postProcess: ["usage"],
       returnNull: false,
+      saveMissing: true,
+      missingKeyHandler: (_lngs, _ns, key) => void (window.__reverieMissingKeys ??= new Set()).add(key),
     });
   if (lng !== "en") await changeLanguage(lng);
   document.documentElement.lang = lng;
