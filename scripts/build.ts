@@ -43,13 +43,16 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.relative(PROJECT_DIR, path.join(e.parentPath, e.name)));
 }
 
-/** Rollup's module ids after the build: the app's own files, without Vite's virtual modules and query suffixes. */
+/**
+ * Rollup's module ids and the files plugins watch (consumer/vite.config.ts's landing prerender) after the build: the
+ * app's own files, without Vite's virtual modules and query suffixes.
+ */
 function recordInputs(into: Set<string>): Plugin {
   return {
     name: "reverie-record-inputs",
     apply: "build",
     buildEnd() {
-      for (const id of this.getModuleIds()) {
+      for (const id of [...this.getModuleIds(), ...this.getWatchFiles()]) {
         const file = id.split("?")[0];
         if (!path.isAbsolute(file) || file.includes("/node_modules/") || !file.startsWith(PROJECT_DIR)) continue;
         into.add(path.relative(PROJECT_DIR, file));

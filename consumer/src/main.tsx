@@ -11,9 +11,23 @@ captureLandingParams(window.location.search);
 registerServiceWorker();
 startChannelLogin();
 await initI18n();
+// #root may hold the landing prerendered into index.html (docs/decisions/213). React's first commit empties it, so it
+// waits for the router's first route and data: that commit is the whole page in one frame, never a blank one.
+await routerReady();
 createRoot(document.getElementById("root")!).render(<App />);
 startPixels();
 trackPixelPageViews();
+
+function routerReady(): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
 
 /** One page_view per route the visitor sees (the app changes routes without loading pages). */
 function trackPixelPageViews(): void {

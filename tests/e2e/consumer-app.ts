@@ -42,6 +42,11 @@ export async function usedKeys(page: Page): Promise<string[]> {
   return page.evaluate(() => [...((window as Window & { __reverieUsedKeys?: Set<string> }).__reverieUsedKeys ?? new Set<string>())]);
 }
 
+/** Keys the page looked up while their texts were not loaded (it showed the key itself). */
+export async function missingTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...((window as Window & { __reverieMissingKeys?: Set<string> }).__reverieMissingKeys ?? new Set<string>())]);
+}
+
 type Tree = { [k: string]: string | Tree };
 
 /** Keys (as the code uses them) that a locale file lacks: plural lookups count when any plural form exists. */

@@ -4,7 +4,7 @@ import { photo } from "../fixtures/media.ts";
 import { registeredUser, uploadImage } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, startAsGuest, type AppServer } from "./app-per-file.ts";
-import { newAppContext } from "./consumer-app.ts";
+import { missingTexts, newAppContext } from "./consumer-app.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 
@@ -173,6 +173,8 @@ describe("creator home-link pages in the browser", () => {
       await expect.poll(() => page.getByTestId("creator-subscribers").innerText()).toMatch(/1/);
       expect(await app.server.db.subscription.count({ where: { creatorPage: { homeLink: `Mira${language}` }, active: true } })).toBe(1);
       expect(await overflows(page)).toBe(false);
+      // the page renders with only its own group of later English (docs/decisions/214): none of its texts is missing
+      expect(await missingTexts(page)).toEqual([]);
       await screenshot(page, `creator-page-fan-${language}-360`);
       await page.getByTestId("creator-subscribe").click();
       await expect.poll(() => page.getByTestId("creator-subscribers").innerText()).toMatch(/0/);

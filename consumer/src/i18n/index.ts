@@ -1,15 +1,15 @@
 import i18n, { type PostProcessorModule } from "i18next";
 import { initReactI18next } from "react-i18next";
-import { afterFirstPaint } from "../lib/after-paint.ts";
 import { storage } from "../lib/storage.ts";
 import { lazy, type ComponentType } from "react";
 import en from "./locales/en.json?first";
+import { LATER_GROUP_NAMES, type LaterGroup } from "./later-namespaces.ts";
 
 import { LANGUAGES, type Language } from "../../../server/src/contract/locales.ts";
 
 export { LANGUAGES, type Language };
 
-// English for the landing page ships with the first load, the rest of English right after it
+// English for the landing page ships with the first load, the rest with the screens and dialogs that show it
 // (later-namespaces.ts); the other languages are fetched whole, only when chosen.
 type Resources = { [key: string]: string | Resources };
 
@@ -33,6 +33,8 @@ declare global {
   interface Window {
     /** Every key the UI has looked up (the e2e tests check them against each locale file). */
     __reverieUsedKeys?: Set<string>;
+    /** Keys looked up before their texts were loaded (a screen rendering outside its later-English group; e2e tests). */
+    __reverieMissingKeys?: Set<string>;
   }
 }
 
@@ -52,19 +54,31 @@ async function loadLanguage(lng: Language): Promise<void> {
   i18n.addResourceBundle(lng, "translation", mod.default, true, true);
 }
 
-let laterEnglish: Promise<void> | undefined;
+const laterEnglish: Record<LaterGroup, () => Promise<{ default: Record<string, unknown> }>> = {
+  creatorPage: () => import("./locales/en.json?later-creatorPage"),
+  screens: () => import("./locales/en.json?later-screens"),
+};
+const laterLoaded = new Map<LaterGroup, Promise<void>>();
 
-/** The English namespaces the first paint did not need; fetched once. */
-export function loadLaterTranslations(): Promise<void> {
-  laterEnglish ??= import("./locales/en.json?later").then((mod) => {
-    i18n.addResourceBundle("en", "translation", mod.default, true, false);
+/** English namespaces the first paint did not need, by group; each group is fetched once. */
+export function loadLaterTranslations(groups: readonly LaterGroup[] = LATER_GROUP_NAMES): Promise<void> {
+  const loads = groups.map((group) => {
+    let loading = laterLoaded.get(group);
+    if (!loading) {
+      loading = laterEnglish[group]().then((mod) => void i18n.addResourceBundle("en", "translation", mod.default, true, false));
+      laterLoaded.set(group, loading);
+    }
+    return loading;
   });
-  return laterEnglish;
+  return Promise.all(loads).then(() => undefined);
 }
 
-/** A lazily loaded module that renders only once every English text is there (routes' `lazy`, `lazyView`). */
-export async function withLaterTranslations<M>(load: Promise<M>): Promise<M> {
-  const [mod] = await Promise.all([load, loadLaterTranslations()]);
+/**
+ * A lazily loaded module that renders only once its English texts are there (routes' `lazy`, `lazyView`): every later
+ * group unless the caller names the ones it uses. Fetched together with the module's code, so no round trip is added.
+ */
+export async function withLaterTranslations<M>(load: Promise<M>, groups?: readonly LaterGroup[]): Promise<M> {
+  const [mod] = await Promise.all([load, loadLaterTranslations(groups)]);
   return mod;
 }
 
@@ -85,11 +99,11 @@ export async function initI18n(): Promise<void> {
       interpolation: { escapeValue: false },
       postProcess: ["usage"],
       returnNull: false,
+      saveMissing: true,
+      missingKeyHandler: (_lngs, _ns, key) => void (window.__reverieMissingKeys ??= new Set()).add(key),
     });
   if (lng !== "en") await changeLanguage(lng);
   document.documentElement.lang = lng;
-  // once the landing page has loaded and the browser is idle: nothing of the first paint waits for it
-  afterFirstPaint(() => void loadLaterTranslations());
 }
 
 export async function changeLanguage(lng: Language): Promise<void> {

@@ -1,18 +1,26 @@
 /**
- * English namespaces that the landing page's first paint does not use: the build serves them as a separate chunk
- * (`en.json?later`, split by the locale plugin in consumer/vite.config.ts), fetched after the page has loaded and
- * before any lazily loaded screen or dialog renders (`withLaterTranslations`). Everything not listed ships with the
- * first load, so a namespace missing here costs bytes, never a missing text. Issue 18's first-load budget.
+ * English namespaces that the landing page's first paint does not use, in groups the build serves as separate chunks
+ * (`en.json?later-<group>`, split by the locale plugin in consumer/vite.config.ts). A lazily loaded screen or dialog
+ * renders once its groups are there (`withLaterTranslations`, `lazyView`: all groups unless a route names its own).
+ * Everything not listed ships with the first load, so a namespace missing here costs bytes, never a missing text.
+ * Issue 18's first-load budget (docs/decisions/202); the creator page's own group, issue 16's (docs/decisions/214).
  */
-export const LATER_NAMESPACES = [
-  "loginType", "flashSale", "studio", "modes", "templates", "photo", "cropper", "uploader", "progress",
-  "status", "results", "buy", "pricing", "install", "notFound", "noPermission", "googleCallback",
-  "agreement", "share", "payments", "membership", "pixelTest", "engines", "newcomer", "training", "notices",
-  "screening", "creators", "wallet",
-] as const;
+export const LATER_GROUPS = {
+  /** what a creator's public page (`/{homeLink}`) shows a fan who opened a shared link; its owner's panels load the rest */
+  creatorPage: ["creators", "notFound"],
+  screens: [
+    "loginType", "flashSale", "studio", "modes", "templates", "photo", "cropper", "uploader", "progress",
+    "status", "results", "buy", "pricing", "install", "noPermission", "googleCallback",
+    "agreement", "share", "payments", "membership", "pixelTest", "engines", "newcomer", "training", "notices",
+    "screening", "wallet", "chat",
+  ],
+} as const;
 
-/** The keys of `all` that belong to the first paint (`later: false`) or to the later chunk (`later: true`). */
-export function splitLocale<T extends Record<string, unknown>>(all: T, later: boolean): Partial<T> {
-  const inLater = (ns: string) => (LATER_NAMESPACES as readonly string[]).includes(ns);
-  return Object.fromEntries(Object.entries(all).filter(([ns]) => inLater(ns) === later)) as Partial<T>;
+export type LaterGroup = keyof typeof LATER_GROUPS;
+export const LATER_GROUP_NAMES = Object.keys(LATER_GROUPS) as LaterGroup[];
+
+/** The keys of `all` that belong to the first paint (`"first"`) or to one later group. */
+export function splitLocale<T extends Record<string, unknown>>(all: T, part: "first" | LaterGroup): Partial<T> {
+  const groupOf = (ns: string) => LATER_GROUP_NAMES.find((g) => (LATER_GROUPS[g] as readonly string[]).includes(ns)) ?? "first";
+  return Object.fromEntries(Object.entries(all).filter(([ns]) => groupOf(ns) === part)) as Partial<T>;
 }

@@ -5,13 +5,11 @@ import { Outlet, useLocation, useNavigation } from "react-router";
 import { useAgeConfirmed, useOpenDialog } from "../dialogs/dialog-store.ts";
 import { useConsent, useConsentSettingsOpen } from "../features/consent/consent.ts";
 import { afterFirstPaint } from "../lib/after-paint.ts";
-import { resumePendingVerification } from "../features/payments/verification.ts";
 import { BottomBar } from "../features/site/BottomBar.tsx";
 import { Footer } from "../features/site/Footer.tsx";
 import { Header } from "../features/site/Header.tsx";
 import { useNotice } from "../features/site/notifications.ts";
 import { useApiErrorsAsNotices } from "../features/site/useApiErrorsAsNotices.ts";
-import { SupportBubble } from "../features/support/SupportBubble.tsx";
 import type { StoredBanNotice } from "../lib/api-client.ts";
 import { storage } from "../lib/storage.ts";
 import { lazyView } from "../i18n/index.ts";
@@ -21,6 +19,7 @@ const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
 const LoginDialog = lazyView(() => import("../dialogs/LoginDialog.tsx"));
 const BuyCreditsDialog = lazyView(() => import("../dialogs/BuyCreditsDialog.tsx"));
 const InstallDialog = lazyView(() => import("../dialogs/InstallDialog.tsx"));
+const SupportBubble = lazy(() => import("../features/support/SupportBubble.tsx").then((m) => ({ default: m.SupportBubble })));
 const ConsentBanner = lazy(() => import("../features/consent/ConsentBanner.tsx"));
 const BanNoticeDialog = lazyView(() => import("../dialogs/BanNoticeDialog.tsx"));
 
@@ -43,7 +42,10 @@ export function RootLayout() {
   // left by the API client when the server answered that this account is banned
   const [banNotice] = useState(() => storage.getJson<StoredBanNotice>("ban_notice"));
   useApiErrorsAsNotices();
-  useEffect(resumePendingVerification, []);
+  // SPEC.md §4: a payment verification cut short by a reload carries on; its code loads only when one is stored
+  useEffect(() => {
+    if (storage.get("payment_verification")) void import("../features/payments/verification.ts").then((m) => m.resumePendingVerification());
+  }, []);
 
   return (
     <Box sx={{ minHeight: "100vh", display: "flex", flexDirection: "column" }}>
@@ -56,7 +58,13 @@ export function RootLayout() {
           cover the send button) stays off it too */}
       {!inChat && <Footer />}
       <BottomBar />
-      {!inChat && <SupportBubble />}
+      {/* the billing-support bubble is no part of any first screen: its code loads after the first paint (its own
+          boundary, so its loading never hides a dialog that is open) */}
+      {!inChat && painted && (
+        <Suspense fallback={null}>
+          <SupportBubble />
+        </Suspense>
+      )}
       <Suspense fallback={null}>
         {noticesUsed && <NoticeSnackbar notice={notice} />}
         {askAge && <AgeGateDialog />}

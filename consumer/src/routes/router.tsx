@@ -2,7 +2,7 @@ import { createBrowserRouter, redirect, type LoaderFunction } from "react-router
 import { session } from "../features/session/session.ts";
 import { storage } from "../lib/storage.ts";
 import { PAYMENT_CALLBACK_ROUTES } from "../features/payments/providers.ts";
-import { Component as HomePage } from "./HomePage.tsx";
+
 import { RootLayout } from "./RootLayout.tsx";
 import { RouteError } from "./RouteError.tsx";
 import { withLaterTranslations } from "../i18n/index.ts";
@@ -32,7 +32,7 @@ export const router = createBrowserRouter([
     children: [
       { index: true, loader: () => redirect("/home") },
       // the landing page ships with the first load: one round trip less before the largest paint
-      { path: "home", Component: HomePage },
+      { path: "home", lazy: () => import("./HomePage.tsx") },
       { path: "function", loader: requireStoredToken, lazy: () => withLaterTranslations(import("./FunctionPage.tsx")) },
       { path: "creationStudio", lazy: () => withLaterTranslations(import("./CreationStudioPage.tsx")) },
       { path: "chat", lazy: () => withLaterTranslations(import("./ChatPage.tsx")) },
@@ -49,7 +49,8 @@ export const router = createBrowserRouter([
       { path: "notices", lazy: () => withLaterTranslations(import("./NoticesPage.tsx")) },
       { path: "401", lazy: () => withLaterTranslations(import("./NoPermissionPage.tsx")) },
       // SPEC.md §2 /{dynamicPath}: a creator's home link (any fixed route above wins over it)
-      { path: ":homeLink", lazy: () => withLaterTranslations(import("./CreatorHomePage.tsx")) },
+      // only the page's own texts: a fan opening a shared link does not download every screen's (issue 16)
+      { path: ":homeLink", lazy: () => withLaterTranslations(import("./CreatorHomePage.tsx"), ["creatorPage"]) },
       { path: "*", lazy: () => withLaterTranslations(import("./NotFoundPage.tsx")) },
     ],
   },

@@ -9,7 +9,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
 import { CreatorRequests } from "./CustomRequests.tsx";
 import { Earnings } from "./Earnings.tsx";
-import { PublishCreations } from "./Library.tsx";
+import { PublishCreations } from "./Publish.tsx";
 
 /** The creator's own edit form: bio, social links (one per line), and the prices of a request and of a membership. */
 function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void }) {

@@ -13,7 +13,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView, type CustomRequestView } from "./creators.api.ts";
 import { payoutsApi } from "./payouts.api.ts";
-import { useFinishedCreations } from "./Library.tsx";
+import { useFinishedCreations } from "./Publish.tsx";
 
 const newKey = () => crypto.randomUUID();
 

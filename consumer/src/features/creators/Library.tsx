@@ -4,35 +4,15 @@ import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
 import LockOutlinedIcon from "@mui/icons-material/LockOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import type { LibraryVisibility } from "../../../../server/src/contract/creators.ts";
 import { lazyView, translateMessage } from "../../i18n/index.ts";
-import { statusKey, taskList, type Task } from "../generation/generation.api.ts";
 import { creatorsApi, memberMedia, type CreatorPageView, type LibraryItem } from "./creators.api.ts";
 
 const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
 
-const tileSx = { width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900", display: "block" } as const;
-
-/** The creator's own finished creations, newest first (what can be published, or delivered for a request). */
-export function useFinishedCreations(): Task[] {
-  const [tasks, setTasks] = useState<Task[]>([]);
-  useEffect(() => {
-    let live = true;
-    taskList(1, 30).then(
-      (p) => live && setTasks(p.list.filter((task) => statusKey(task) === "succeeded")),
-      () => live && setTasks([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return tasks;
-}
+export const tileSx = { width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900", display: "block" } as const;
 
 /** A members-only file: fetched with the viewer's token (the server checks the membership each time). */
 function MemberMedia({ item }: { item: LibraryItem }) {
@@ -77,7 +57,12 @@ function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner
   return (
     <Box data-testid="library-item" data-visibility={item.visibility} sx={{ position: "relative" }}>
       {media}
-      {item.visibility === "members" && <Chip size="small" icon={<LockOutlinedIcon />} label={t("creators.membersOnly")} sx={{ position: "absolute", left: 6, bottom: 6, bgcolor: "rgba(0,0,0,0.6)", color: "#fff", maxWidth: "calc(100% - 12px)" }} />}
+      {item.visibility === "members" && (
+        <Box sx={{ position: "absolute", left: 6, bottom: 6, maxWidth: "calc(100% - 12px)", display: "inline-flex", alignItems: "center", gap: 0.5, px: 1, py: 0.25, borderRadius: 999, bgcolor: "rgba(0,0,0,0.6)", color: "#fff" }}>
+          <LockOutlinedIcon sx={{ fontSize: 16 }} />
+          <Typography variant="caption" fontWeight={600} noWrap>{t("creators.membersOnly")}</Typography>
+        </Box>
+      )}
       {owner ? (
         <IconButton size="small" onClick={onUnpublish} aria-label={t("creators.unpublish")} title={t("creators.unpublish")} data-testid="library-unpublish" sx={corner}>
           <CloseIcon fontSize="small" />
@@ -120,48 +105,6 @@ export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChan
         </Box>
       )}
       <Suspense fallback={null}>{reporting !== null && <ReportDialog target={{ type: "task", id: reporting }} onClose={() => setReporting(null)} onSent={onChanged} />}</Suspense>
-    </Box>
-  );
-}
-
-/** The creator publishes finished creations to the page, public or members-only (one already there can change). */
-export function PublishCreations({ page, onChanged }: { page: CreatorPageView; onChanged: () => void }) {
-  const { t } = useTranslation();
-  const creations = useFinishedCreations();
-  const [error, setError] = useState<string | null>(null);
-  const published = new Map(page.library.map((i) => [i.task_id, i.visibility]));
-  async function publish(taskId: number, visibility: LibraryVisibility) {
-    setError(null);
-    try {
-      await creatorsApi.publishItem(taskId, visibility);
-      onChanged();
-    } catch (e) {
-      setError(translateMessage((e as Error).message));
-    }
-  }
-  return (
-    <Box component="section" data-testid="publish-creations" sx={{ display: "grid", gap: 1.5, p: 2, border: 1, borderColor: "divider", borderRadius: 2 }}>
-      <Typography variant="h6" component="h2">{t("creators.publishTitle")}</Typography>
-      <Typography variant="body2" color="text.secondary">{t("creators.publishHelp")}</Typography>
-      {error && <Alert severity="error">{error}</Alert>}
-      {creations.length === 0 && <Typography color="text.secondary">{t("creators.noCreations")}</Typography>}
-      <Box sx={{ display: "grid", gridTemplateColumns: "repeat(2, minmax(0, 1fr))", gap: 1 }}>
-        {creations.map((c) => {
-          const now = published.get(c.id);
-          return (
-            <Box key={c.id} data-testid="creation" sx={{ display: "grid", gap: 0.5, alignContent: "start" }}>
-              <Box component="img" src={c.poster_url ?? c.image_urls?.[0] ?? undefined} alt="" loading="lazy" sx={{ ...tileSx, aspectRatio: "1 / 1" }} />
-              {now && <Typography variant="caption" color="text.secondary">{t(now === "members" ? "creators.publishedMembers" : "creators.publishedPublic")}</Typography>}
-              {now !== "public" && (
-                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "public")} data-testid="publish-public">{t("creators.publishPublic")}</Button>
-              )}
-              {now !== "members" && (
-                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "members")} data-testid="publish-members">{t("creators.publishMembers")}</Button>
-              )}
-            </Box>
-          );
-        })}
-      </Box>
     </Box>
   );
 }

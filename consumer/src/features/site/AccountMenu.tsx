@@ -31,7 +31,7 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
       </MenuItem>
       <MenuItem onClick={() => { onClose(); navigate("/chat"); }} data-testid="menu-chat">
         <ListItemIcon><ForumIcon fontSize="small" /></ListItemIcon>
-        {t("chat.nav")}
+        {t("nav.chat")}
       </MenuItem>
       <MenuItem onClick={() => { onClose(); dialogs.open("install"); }}>
         <ListItemIcon><AddToHomeScreenIcon fontSize="small" /></ListItemIcon>

@@ -36,14 +36,13 @@ const NAV = [
   { to: "/home", key: "nav.home" },
   { to: "/creationStudio", key: "nav.studio" },
   { to: "/function", key: "nav.results" },
-  { to: "/chat", key: "chat.nav" },
+  { to: "/chat", key: "nav.chat" },
 ] as const;
 
-export function Header() {
+/** `prerendered`: the build's static copy in index.html (features/landing/prerender.tsx) leaves out the controls that
+ * need the session or a script; the app's own header replaces it with them. */
+export function Header({ prerendered = false }: { prerendered?: boolean }) {
   const { t } = useTranslation();
-  const { user } = useSession();
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
-
   return (
     <AppBar position="sticky" elevation={0} sx={{ bgcolor: "rgba(11,11,18,0.72)", backdropFilter: "blur(14px)", borderBottom: 1, borderColor: "divider" }}>
       <Toolbar sx={{ gap: 1.5, maxWidth: 1200, width: "100%", mx: "auto" }}>
@@ -62,44 +61,56 @@ export function Header() {
           ))}
         </Box>
         <Box sx={{ flex: 1 }} />
-        {user && (
-          <Button
-            size="small"
-            startIcon={<BoltIcon sx={{ color: "secondary.main" }} />}
-            onClick={() => dialogs.open("buyCredits")}
-            data-testid="balance"
-            data-points={user.points}
-            sx={{ bgcolor: "rgba(167,139,250,0.14)", color: "primary.main", px: 1.5, whiteSpace: "nowrap", "&:hover": { bgcolor: "rgba(167,139,250,0.22)" } }}
-          >
-            {t("credits.balance", { count: user.points })}
-          </Button>
-        )}
-        {/* phones: signed-in people reach chat from the account menu (the header has no room beside the balance) */}
-        {!user && (
-          <IconButton component={RouterLink} to="/chat" aria-label={t("chat.nav")} sx={{ display: { md: "none" } }} data-testid="nav-chat">
-            <ForumIcon />
-          </IconButton>
-        )}
-        <LanguageSwitcher />
-        {user ? (
-          <>
-            <IconButton onClick={(e) => setMenu(e.currentTarget)} aria-label={t("nav.account")} data-testid="account-menu">
-              <Avatar src={user.photo ?? undefined} sx={{ width: 32, height: 32, background: accentGradient, fontSize: 14 }}>
-                {user.nickname.slice(0, 1).toUpperCase()}
-              </Avatar>
-            </IconButton>
-            {menu && (
-              <Suspense fallback={null}>
-                <AccountMenu anchor={menu} user={user} onClose={() => setMenu(null)} />
-              </Suspense>
-            )}
-          </>
-        ) : (
-          <Button variant="contained" onClick={() => dialogs.open("login")} data-testid="open-login">
-            {t("login.action")}
-          </Button>
-        )}
+        {!prerendered && <HeaderControls />}
       </Toolbar>
     </AppBar>
+  );
+}
+
+/** Balance, chat, language and the account: what the header shows right of the navigation. */
+function HeaderControls() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      {user && (
+        <Button
+          size="small"
+          startIcon={<BoltIcon sx={{ color: "secondary.main" }} />}
+          onClick={() => dialogs.open("buyCredits")}
+          data-testid="balance"
+          data-points={user.points}
+          sx={{ bgcolor: "rgba(167,139,250,0.14)", color: "primary.main", px: 1.5, whiteSpace: "nowrap", "&:hover": { bgcolor: "rgba(167,139,250,0.22)" } }}
+        >
+          {t("credits.balance", { count: user.points })}
+        </Button>
+      )}
+      {/* phones: signed-in people reach chat from the account menu (the header has no room beside the balance) */}
+      {!user && (
+        <IconButton component={RouterLink} to="/chat" aria-label={t("nav.chat")} sx={{ display: { md: "none" } }} data-testid="nav-chat">
+          <ForumIcon />
+        </IconButton>
+      )}
+      <LanguageSwitcher />
+      {user ? (
+        <>
+          <IconButton onClick={(e) => setMenu(e.currentTarget)} aria-label={t("nav.account")} data-testid="account-menu">
+            <Avatar src={user.photo ?? undefined} sx={{ width: 32, height: 32, background: accentGradient, fontSize: 14 }}>
+              {user.nickname.slice(0, 1).toUpperCase()}
+            </Avatar>
+          </IconButton>
+          {menu && (
+            <Suspense fallback={null}>
+              <AccountMenu anchor={menu} user={user} onClose={() => setMenu(null)} />
+            </Suspense>
+          )}
+        </>
+      ) : (
+        <Button variant="contained" onClick={() => dialogs.open("login")} data-testid="open-login">
+          {t("login.action")}
+        </Button>
+      )}
+    </>
   );
 }
