@@ -74,6 +74,8 @@ export function createServices(deps: AppDeps) {
     mediaTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
     makeCreator: users.makeCreator,
     credits,
+    keepCreation: render.generation.keepForPage,
+    releaseCreation: render.generation.releaseFromPage,
     isFinishedCreation: async (userId, taskId) => {
       const task = await render.generation.own(userId, taskId).catch(() => null);
       return task?.status === "succeeded" && task.state === "active";

@@ -1,5 +1,5 @@
 import type { CreatorLibraryItem, CreatorPage } from "../../db/generated/client.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE, type LibraryVisibility } from "../../contract/creators.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { LocalMediaSigner } from "../../storage/local.storage.ts";
@@ -31,6 +31,13 @@ interface Deps {
   creations(userId: number, taskIds: number[]): Promise<Map<number, CreationMedia>>;
   /** the creators domain's membership check, at the moment of each request */
   isMember(pageId: number, userId: number): Promise<boolean>;
+  /**
+   * generation keeps a published creation from its results' expiry (decision 216), in the publishing transaction:
+   * false when the task is not the creator's finished, active, unexpired creation
+   */
+  keepCreation(tx: Tx, userId: number, taskId: number): Promise<boolean>;
+  /** and lets it expire normally again once it is taken off, in the same transaction as the removal */
+  releaseCreation(tx: Tx, taskId: number): Promise<void>;
 }
 
 const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-library:${itemId}:${part}:viewer:${viewerId}`;
@@ -41,7 +48,7 @@ const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-
  * signed for one viewer and item that the serving route checks on every request together with the viewer's
  * membership, so a forwarded URL, a lapsed member or a guessed path gets nothing.
  */
-export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember }: Deps) {
+export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember, keepCreation, releaseCreation }: Deps) {
   function memberUrl(itemId: number, part: MediaPart, viewerId: number): string {
     const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
     const q = new URLSearchParams({ item: String(itemId), part, viewer: String(viewerId), expires: String(expires), sig: signer.sign(subject(itemId, part, viewerId), expires) });
@@ -77,20 +84,29 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
       return { list, total: counts.reduce((sum, c) => sum + c._count, 0), locked: open ? 0 : membersOnly };
     },
 
-    /** The creator publishes one of their own finished creations, or changes an item's visibility. */
+    /**
+     * The creator publishes one of their own finished creations, or changes an item's visibility. The row and
+     * generation's hold on the creation's expiry commit together, so a published creation never expires under it.
+     */
     async publish(page: CreatorPage, taskId: number, visibility: LibraryVisibility) {
-      if (!(await creations(page.userId, [taskId])).has(taskId)) throw HttpError.badRequest(M.publishNotYours);
-      // one statement, so a double tap cannot race into a duplicate-key error
-      const rows = await db.$queryRaw<{ id: number }[]>`
-        INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${page.id}, ${taskId}, ${visibility}::"LibraryVisibility")
-        ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`;
-      return db.creatorLibraryItem.findUniqueOrThrow({ where: { id: rows[0].id } });
+      const id = await db.$transaction(async (tx) => {
+        // one statement, so a double tap cannot race into a duplicate-key error
+        const rows = await tx.$queryRaw<{ id: number }[]>`
+          INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${page.id}, ${taskId}, ${visibility}::"LibraryVisibility")
+          ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`;
+        if (!(await keepCreation(tx, page.userId, taskId))) throw HttpError.badRequest(M.publishNotYours);
+        return rows[0].id;
+      });
+      return db.creatorLibraryItem.findUniqueOrThrow({ where: { id } });
     },
 
-    /** Takes an item off the page (the creation itself stays the creator's). */
+    /** Takes an item off the page (the creation itself stays the creator's, and expires normally from now). */
     async unpublish(page: CreatorPage, itemId: number) {
-      const removed = await db.creatorLibraryItem.deleteMany({ where: { id: itemId, creatorPageId: page.id } });
-      if (!removed.count) throw HttpError.notFound();
+      await db.$transaction(async (tx) => {
+        const removed = await tx.$queryRaw<{ task_id: number }[]>`DELETE FROM creator_library_items WHERE id = ${itemId} AND creator_page_id = ${page.id} RETURNING task_id`;
+        if (!removed[0]) throw HttpError.notFound();
+        await releaseCreation(tx, removed[0].task_id);
+      });
     },
 
     /** Whether a creation is on some page's library (moderation: such a creation can be reported by anyone). */

@@ -160,11 +160,11 @@ describe("paid creator memberships", () => {
 
 describe("the content library and members-only media", () => {
   /** A finished creation of the user's with a real file in storage; answers the task and the bytes. */
-  async function creation(userId: number) {
+  async function creation(userId: number, expiresAt: Date | null = null) {
     const bytes = await photo(300, 400);
     const key = `u/${userId}/results/item-${++n}.jpg`;
     await t.services.storage.put(key, bytes, "image/jpeg");
-    const task = await t.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    const task = await t.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key, expiresAt } });
     return { task, bytes };
   }
   const publishItem = (token: string, taskId: number, visibility: "public" | "members") => post(token, "publishItem", { task_id: taskId, visibility });
@@ -280,5 +280,43 @@ describe("the content library and members-only media", () => {
     const pageId = (await info("Library2")).body.data.id;
     await t.http.post("/api/report").send({ target_type: "creator_page", target_id: pageId, reason: "underage" }).expect(200);
     expect((await info("Library2").expect(404)).body.msg).toBe(M.domainNotFound);
+  });
+
+  it("keeps a published creation from the results' expiry while it is on the page, and expires it normally once taken off", async () => {
+    const c = await creatorPage("Kept1", 10);
+    const hour = () => new Date(Date.now() + 3600_000);
+    const task = (id: number) => t.db.generationTask.findUniqueOrThrow({ where: { id } });
+    const published = await creation(c.userId, hour());
+    const unpublished = await creation(c.userId, hour());
+    const item = (await publishItem(c.token, published.task.id, "public").expect(200)).body.data;
+    expect((await task(published.task.id)).expiresAt).toBeNull();
+
+    // the results' lifetime passes: the sweep expires the creation on no page, not the published one
+    await t.db.generationTask.update({ where: { id: unpublished.task.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.services.generation.expireResults();
+    expect((await task(unpublished.task.id)).status).toBe("expired");
+    expect(await t.services.storage.exists(unpublished.task.outputKey!)).toBe(false);
+    expect((await task(published.task.id)).status).toBe("succeeded");
+    expect(await t.services.storage.exists(published.task.outputKey!)).toBe(true);
+    const shown = (await info("Kept1").expect(200)).body.data.library as Item[];
+    expect(shown.map((i) => i.id)).toEqual([item.id]);
+    expect((await fetchMedia(t, shown[0].image_url!)).body.equals(published.bytes)).toBe(true);
+    // an expired creation cannot be published
+    expect((await publishItem(c.token, unpublished.task.id, "public")).body).toMatchObject({ code: 400, msg: M.publishNotYours });
+
+    // taken off the page, it expires like a fresh result: a full lifetime from now, then the sweep deletes it
+    await post(c.token, "unpublishItem", { id: item.id }).expect(200);
+    const lifetime = (await task(published.task.id)).expiresAt!.getTime() - Date.now();
+    expect(Math.abs(lifetime - t.config.GENERATION_RESULT_TTL_HOURS * 3600_000)).toBeLessThan(60_000);
+    await t.db.generationTask.update({ where: { id: published.task.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.services.generation.expireResults();
+    expect((await task(published.task.id)).status).toBe("expired");
+    expect(await t.services.storage.exists(published.task.outputKey!)).toBe(false);
+
+    // a published creation its owner deletes from their results leaves the page and expires normally too
+    const deleted = await creation(c.userId, hour());
+    await publishItem(c.token, deleted.task.id, "members").expect(200);
+    await t.http.post("/api/Generation/deleteTask").set("token", c.token).send({ id: deleted.task.id }).expect(200);
+    expect((await task(deleted.task.id)).expiresAt).not.toBeNull();
   });
 });

@@ -29,6 +29,9 @@ interface Deps {
   makeCreator(tx: Tx, userId: number): Promise<void>;
   /** the ledger: a request's price is held from the fan, then released to the creator or returned, each once */
   credits: Pick<CreditsService, "charge" | "refund" | "grant">;
+  /** generation keeps a published creation from expiring, and releases it when it is taken off (decision 216) */
+  keepCreation(tx: Tx, userId: number, taskId: number): Promise<boolean>;
+  releaseCreation(tx: Tx, taskId: number): Promise<void>;
   /** generation owns creations: a delivery is one of the creator's own finished ones */
   isFinishedCreation(userId: number, taskId: number): Promise<boolean>;
   requestHours: number;
@@ -49,9 +52,9 @@ const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ w
  * creator_pages and subscriptions, and through its parts creator_memberships (creator-memberships.service.ts) and
  * creator_library_items (creator-library.service.ts).
  */
-export function createCreatorsService({ db, models, creations, storage, signer, mediaTtlSeconds, makeCreator, credits, isFinishedCreation, requestHours, minRatings }: Deps) {
+export function createCreatorsService({ db, models, creations, storage, signer, mediaTtlSeconds, makeCreator, credits, keepCreation, releaseCreation, isFinishedCreation, requestHours, minRatings }: Deps) {
   const memberships = createCreatorMemberships({ db, credits });
-  const library = createCreatorLibrary({ db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember: (pageId, userId) => memberships.isMember(pageId, userId) });
+  const library = createCreatorLibrary({ db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember: (pageId, userId) => memberships.isMember(pageId, userId), keepCreation, releaseCreation });
 
   /** Satisfied share of rated deliveries; null until the page has `minRatings` ratings (one or two say little). */
   async function satisfaction(pageId: number): Promise<number | null> {

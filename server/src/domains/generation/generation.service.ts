@@ -102,6 +102,8 @@ export function createGenerationService(deps: {
   const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
   const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
+  /** When a result finished (or taken off a creator page) now expires. */
+  const resultExpiry = () => new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
   /** Charging transactions may hold at most half the pool; the rest stays free for reads and refusals. */
   const chargingSlot = createSlots(Math.floor(config.DB_POOL_SIZE / 2));
 
@@ -478,7 +480,11 @@ export function createGenerationService(deps: {
         where: { id, userId, state: "active", status: { in: [...ENDED_TASK_STATUSES] } },
         data: { state: "removed" },
       });
-      if (removed.count === 1) return;
+      if (removed.count === 1) {
+        // a creation kept for a creator page leaves the page with it, so it expires like any other (decision 216)
+        await db.generationTask.updateMany({ where: { id, expiresAt: null, status: "succeeded" }, data: { expiresAt: resultExpiry() } });
+        return;
+      }
       const task = await db.generationTask.findFirst({ where: { id, userId, state: "active" }, select: { status: true } });
       // another user's task, a removed one and a missing one all look the same
       if (!task) throw HttpError.notFound();
@@ -582,7 +588,7 @@ export function createGenerationService(deps: {
         await fail(task.id, SCREENING_MESSAGES.blocked, { attempts: task.attempts });
         return false;
       }
-      const expiresAt = new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
+      const expiresAt = resultExpiry();
       const n = await db.generationTask.updateMany({
         where: { id: task.id, status: "running", attempts: task.attempts },
         data: { status: "succeeded", progress: 100, outputKey: out.mainKey, posterKey: out.posterKey, outputs: out as object, finishedAt: new Date(), expiresAt, error: null },
@@ -646,12 +652,33 @@ export function createGenerationService(deps: {
       }
     },
 
+    /**
+     * A creation published on a creator page stops expiring while it is there (decision 216): its expiry is cleared,
+     * which the expiry sweep never picks. Run in the creators domain's publishing transaction, so the library row and
+     * the hold commit together; the conditional update takes the task's row lock, so it and the sweep's own update
+     * cannot both win. False when the task is not the user's finished, active, unexpired creation.
+     */
+    async keepForPage(tx: Tx, userId: number, id: number): Promise<boolean> {
+      const kept = await tx.generationTask.updateMany({
+        where: { id, userId, state: "active", status: "succeeded", outputKey: { not: null }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+        data: { expiresAt: null },
+      });
+      return kept.count > 0;
+    },
+
+    /** Taken off its page (in the creators domain's transaction): the result expires like a fresh one, from now. */
+    async releaseFromPage(tx: Tx, id: number): Promise<void> {
+      await tx.generationTask.updateMany({ where: { id, expiresAt: null, status: "succeeded" }, data: { expiresAt: resultExpiry() } });
+    },
+
     /** Results past GENERATION_RESULT_TTL_HOURS: marked expired and their files deleted. */
     async expireResults(limit = 100): Promise<number> {
-      const due = await db.generationTask.findMany({ where: { status: "succeeded", expiresAt: { lte: new Date() } }, take: limit });
+      const now = new Date();
+      const due = await db.generationTask.findMany({ where: { status: "succeeded", expiresAt: { lte: now } }, take: limit });
       let expired = 0;
       for (const t of due) {
-        const n = await db.generationTask.updateMany({ where: { id: t.id, status: "succeeded" }, data: { status: "expired" } });
+        // the expiry is checked again in the update: a creation published meanwhile has none any more
+        const n = await db.generationTask.updateMany({ where: { id: t.id, status: "succeeded", expiresAt: { lte: now } }, data: { status: "expired" } });
         if (!n.count) continue;
         expired++;
         const outputs = (t.outputs ?? {}) as Partial<TaskOutputs>;
