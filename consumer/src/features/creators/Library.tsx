@@ -9,29 +9,71 @@ import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import type { LibraryVisibility } from "../../../../server/src/contract/creators.ts";
+import { LIBRARY_PAGE_SIZE, type LibraryVisibility } from "../../../../server/src/contract/creators.ts";
 import { lazyView, translateMessage } from "../../i18n/index.ts";
-import { statusKey, taskList, type Task } from "../generation/generation.api.ts";
+import type { Task } from "../generation/generation.api.ts";
 import { creatorsApi, memberMedia, type CreatorPageView, type LibraryItem } from "./creators.api.ts";
 
 const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
 
 const tileSx = { width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900", display: "block" } as const;
 
-/** The creator's own finished creations, newest first (what can be published, or delivered for a request). */
-export function useFinishedCreations(): Task[] {
+/** Adds a later page to what is shown, leaving out what is already there (items published meanwhile shift pages). */
+const appendNew = <T extends { id: number }>(shown: T[], next: T[]) => [...shown, ...next.filter((n) => !shown.some((s) => s.id === n.id))];
+
+/**
+ * The creator's own finished creations, newest first (what can be published, or delivered for a request), a page at a
+ * time: `more` loads the next while `hasMore`.
+ */
+export function useFinishedCreations(): { tasks: Task[]; hasMore: boolean; more: () => void } {
   const [tasks, setTasks] = useState<Task[]>([]);
+  const [total, setTotal] = useState(0);
+  const [pages, setPages] = useState(1);
   useEffect(() => {
     let live = true;
-    taskList(1, 30).then(
-      (p) => live && setTasks(p.list.filter((task) => statusKey(task) === "succeeded")),
-      () => live && setTasks([]),
+    creatorsApi.finishedCreations(pages, LIBRARY_PAGE_SIZE).then(
+      (p) => {
+        if (!live) return;
+        setTasks((shown) => (pages === 1 ? p.list : appendNew(shown, p.list)));
+        setTotal(p.total);
+      },
+      () => live && pages === 1 && setTasks([]),
     );
     return () => {
       live = false;
     };
-  }, []);
-  return tasks;
+  }, [pages]);
+  return { tasks, hasMore: pages * LIBRARY_PAGE_SIZE < total, more: () => setPages((p) => p + 1) };
+}
+
+/** A "show more" button under a list that pages. */
+function MoreButton({ label, onClick, testId }: { label: string; onClick: () => void; testId: string }) {
+  return <Button variant="outlined" onClick={onClick} data-testid={testId} sx={{ justifySelf: "center" }}>{label}</Button>;
+}
+
+/**
+ * Whether the viewer's media pass is set (asked for once per page view, and only when there are members-only videos
+ * to stream): with it a <video> element streams them in ranges, which it cannot with the token header.
+ */
+function useMediaPass(needed: boolean): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!needed) return;
+    let live = true;
+    creatorsApi.mediaPass().then(() => live && setReady(true), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [needed]);
+  return ready;
+}
+
+/** A members-only video: streamed by the player with the media pass; fetched whole only if the pass is not sent. */
+function MemberVideo({ item, passReady }: { item: LibraryItem; passReady: boolean }) {
+  const [whole, setWhole] = useState(false);
+  if (!passReady) return <Box sx={tileSx} />;
+  if (whole) return <MemberMedia item={item} />;
+  return <Box component="video" src={item.video_url ?? undefined} controls playsInline preload="metadata" onError={() => setWhole(true)} data-testid="library-member-video" sx={tileSx} />;
 }
 
 /** A members-only file: fetched with the viewer's token (the server checks the membership each time). */
@@ -55,7 +97,7 @@ function MemberMedia({ item }: { item: LibraryItem }) {
   return item.kind === "video" ? <Box component="video" src={src} controls playsInline sx={tileSx} /> : <Box component="img" src={src} alt="" data-testid="library-member-image" sx={tileSx} />;
 }
 
-function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner: boolean; onUnpublish: () => void; onReport: () => void }) {
+function Tile({ item, owner, passReady, onUnpublish, onReport }: { item: LibraryItem; owner: boolean; passReady: boolean; onUnpublish: () => void; onReport: () => void }) {
   const { t } = useTranslation();
   if (item.locked) {
     return (
@@ -67,7 +109,7 @@ function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner
   }
   const media =
     item.visibility === "members" ? (
-      <MemberMedia item={item} />
+      item.video_url ? <MemberVideo item={item} passReady={passReady} /> : <MemberMedia item={item} />
     ) : item.video_url ? (
       <Box component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={tileSx} />
     ) : (
@@ -91,11 +133,32 @@ function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner
   );
 }
 
-/** The page's library: public items, members-only items (locked tiles for non-members); the creator can take items off. */
+/**
+ * The page's library: public items, members-only items (locked tiles for non-members); the creator can take items off.
+ * The page brings the first items; "show more" loads the next page until all `library_total` have been asked for.
+ */
 export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChanged: () => void }) {
   const { t } = useTranslation();
   const [reporting, setReporting] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [items, setItems] = useState(page.library);
+  const [pages, setPages] = useState(1);
+  // the page read again (a membership or library change): back to its first items
+  useEffect(() => {
+    setItems(page.library);
+    setPages(1);
+  }, [page.library]);
+  const passReady = useMediaPass(items.some((i) => i.visibility === "members" && i.kind === "video" && !i.locked));
+  async function more() {
+    setError(null);
+    try {
+      const next = await creatorsApi.library(page.home_link, pages + 1, LIBRARY_PAGE_SIZE);
+      setItems((shown) => appendNew(shown, next.list));
+      setPages(pages + 1);
+    } catch (e) {
+      setError(translateMessage((e as Error).message));
+    }
+  }
   async function unpublish(id: number) {
     setError(null);
     try {
@@ -110,26 +173,46 @@ export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChan
       <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>
       {page.library_locked > 0 && <Typography variant="body2" color="text.secondary" data-testid="library-locked-count">{t("creators.lockedCount", { count: page.library_locked })}</Typography>}
       {error && <Alert severity="error">{error}</Alert>}
-      {page.library.length === 0 ? (
+      {items.length === 0 ? (
         <Typography color="text.secondary" data-testid="creator-library-empty">{t(page.is_owner ? "creators.libraryEmptyOwner" : "creators.libraryEmpty")}</Typography>
       ) : (
         <Box data-testid="creator-library" sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", md: "repeat(4, minmax(0, 1fr))" }, gap: 1 }}>
-          {page.library.map((item) => (
-            <Tile key={item.id} item={item} owner={page.is_owner} onUnpublish={() => void unpublish(item.id)} onReport={() => setReporting(item.task_id)} />
+          {items.map((item) => (
+            <Tile key={item.id} item={item} owner={page.is_owner} passReady={passReady} onUnpublish={() => void unpublish(item.id)} onReport={() => setReporting(item.task_id)} />
           ))}
         </Box>
       )}
+      {pages * LIBRARY_PAGE_SIZE < page.library_total && <MoreButton label={t("creators.libraryMore")} onClick={() => void more()} testId="library-more" />}
       <Suspense fallback={null}>{reporting !== null && <ReportDialog target={{ type: "task", id: reporting }} onClose={() => setReporting(null)} onSent={onChanged} />}</Suspense>
     </Box>
   );
 }
 
+/** How the caller's page shows each of these creations, asked 50 at a time (the API's most), again when the page changes. */
+function usePublished(creations: Task[], page: CreatorPageView): Map<number, LibraryVisibility> {
+  const [published, setPublished] = useState(new Map<number, LibraryVisibility>());
+  const ids = creations.map((c) => c.id).join(",");
+  useEffect(() => {
+    const all = ids ? ids.split(",").map(Number) : [];
+    let live = true;
+    const chunks = Array.from({ length: Math.ceil(all.length / 50) }, (_, i) => all.slice(i * 50, i * 50 + 50));
+    Promise.all(chunks.map((c) => creatorsApi.myItems(c))).then(
+      (lists) => live && setPublished(new Map(lists.flat().map((i) => [i.task_id, i.visibility]))),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [ids, page]);
+  return published;
+}
+
 /** The creator publishes finished creations to the page, public or members-only (one already there can change). */
 export function PublishCreations({ page, onChanged }: { page: CreatorPageView; onChanged: () => void }) {
   const { t } = useTranslation();
-  const creations = useFinishedCreations();
+  const { tasks: creations, hasMore, more } = useFinishedCreations();
   const [error, setError] = useState<string | null>(null);
-  const published = new Map(page.library.map((i) => [i.task_id, i.visibility]));
+  const published = usePublished(creations, page);
   async function publish(taskId: number, visibility: LibraryVisibility) {
     setError(null);
     try {
@@ -162,6 +245,7 @@ export function PublishCreations({ page, onChanged }: { page: CreatorPageView; o
           );
         })}
       </Box>
+      {hasMore && <MoreButton label={t("creators.publishMore")} onClick={more} testId="publish-more" />}
     </Box>
   );
 }

@@ -19,7 +19,7 @@ export type MediaPart = "main" | "poster";
 
 interface Deps {
   db: Db;
-  storage: Pick<MediaStorage, "signedUrl" | "get">;
+  storage: Pick<MediaStorage, "signedUrl">;
   /**
    * The HMAC signer local media URLs use (storage/local.storage.ts), with the same server secret: members-only URLs
    * sign a subject that names item, part and viewer, which no media key can equal (keys have no `:`), so neither kind
@@ -41,6 +41,9 @@ interface Deps {
 }
 
 const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-library:${itemId}:${part}:viewer:${viewerId}`;
+/** What a viewer's media pass signs: neither a media key (no `:`) nor an item's subject (another prefix). */
+const passSubject = (viewerId: number) => `creator-library-pass:viewer:${viewerId}`;
+const PASS = /^(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/;
 
 /**
  * A creator page's content library (issue 16, decision 204): the creator's own finished creations, public or
@@ -75,9 +78,9 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
      * finding out: the rows load meanwhile), otherwise locked entries without any URL. Items whose creation is gone
      * (expired, removed, suspended by a report) are left out.
      */
-    async forViewer(page: CreatorPage, viewerId: number | null, unlocked: Promise<boolean>) {
+    async forViewer(page: CreatorPage, viewerId: number | null, unlocked: Promise<boolean>, q = { page: 1, limit: LIBRARY_PAGE_SIZE }) {
       const where = { creatorPageId: page.id };
-      const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, take: LIBRARY_PAGE_SIZE });
+      const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit });
       const [counts, media, open] = await Promise.all([db.creatorLibraryItem.groupBy({ by: ["visibility"], where, _count: true }), creations(page.userId, rows.map((r) => r.taskId)), unlocked]);
       const membersOnly = counts.find((c) => c.visibility === "members")?._count ?? 0;
       const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(r, media.get(r.taskId)!, viewerId, open)));
@@ -109,13 +112,38 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
       });
     },
 
+    /** The page's items among these creations (the creator's publish panel shows how each is published). */
+    async itemsOf(page: CreatorPage, taskIds: number[]) {
+      const rows = await db.creatorLibraryItem.findMany({ where: { creatorPageId: page.id, taskId: { in: taskIds } }, select: { id: true, taskId: true, visibility: true } });
+      return rows.map((r) => ({ id: r.id, task_id: r.taskId, visibility: r.visibility as LibraryVisibility }));
+    },
+
     /** Whether a creation is on some page's library (moderation: such a creation can be reported by anyone). */
     isPublished: async (taskId: number) => (await db.creatorLibraryItem.count({ where: { taskId } })) > 0,
 
     /**
+     * A media pass for the signed-in viewer (decision 217): a cookie value naming them, signed and expiring like their
+     * URLs, that a <video> element sends where it cannot send the token header. It proves the request comes from the
+     * viewer's own browser, as the token does; the URL's signature and the membership are checked as always.
+     */
+    pass(viewerId: number): { value: string; maxAgeSeconds: number } {
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      return { value: `${viewerId}.${expires}.${signer.sign(passSubject(viewerId), expires)}`, maxAgeSeconds: ttlSeconds };
+    },
+
+    /** The viewer a pass names when it is the server's and unexpired; null for anything else. */
+    passViewer(value: string | undefined): number | null {
+      const m = PASS.exec(value ?? "");
+      if (!m) return null;
+      const viewer = Number(m[1]);
+      return signer.verify(passSubject(viewer), Number(m[2]), m[3]) ? viewer : null;
+    },
+
+    /**
      * One members-only file, for the requesting viewer only. Checked on every request: the caller is signed in as the
-     * viewer the URL was signed for, the signature is the server's and unexpired, the page is up, and the viewer is
-     * its creator or a member right now. Anything else is a plain 404 that tells nothing.
+     * viewer the URL was signed for (their token, or their media pass), the signature is the server's and unexpired,
+     * the page is up, and the viewer is its creator or a member right now. Anything else is a plain 404 that tells
+     * nothing. Answers the file's key: the route streams it, a range at a time when the player asks for one.
      */
     async media(requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) {
       if (requesterId === null || requesterId !== q.viewer) throw HttpError.notFound();
@@ -127,7 +155,7 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
       const media = (await creations(item.creatorPage.userId, [item.taskId])).get(item.taskId);
       const key = q.part === "main" ? media?.key : media?.posterKey;
       if (!key) throw HttpError.notFound();
-      return { key, body: await storage.get(key) };
+      return { key };
     },
   };
 }

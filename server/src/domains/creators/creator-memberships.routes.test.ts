@@ -168,15 +168,19 @@ describe("the content library and members-only media", () => {
     return { task, bytes };
   }
   const publishItem = (token: string, taskId: number, visibility: "public" | "members") => post(token, "publishItem", { task_id: taskId, visibility });
-  const withToken = async (url: string, token?: string) => {
+  /** A members-only file as the app (its token) or a <video> element (its cookies, its Range header) asks for it. */
+  const withToken = async (url: string, token?: string, o: { range?: string; cookie?: string } = {}) => {
     const u = new URL(url, "http://any-host");
-    const req = t.http.get(u.pathname + u.search);
-    const res = await (token ? req.set("token", token) : req).buffer(true).parse((r, cb) => {
+    let req = t.http.get(u.pathname + u.search);
+    if (token) req = req.set("token", token);
+    if (o.range) req = req.set("Range", o.range);
+    if (o.cookie) req = req.set("Cookie", o.cookie);
+    const res = await req.buffer(true).parse((r, cb) => {
       const chunks: Buffer[] = [];
       r.on("data", (b: Buffer) => chunks.push(b));
       r.on("end", () => cb(null, Buffer.concat(chunks)));
     });
-    return { status: res.status, body: res.body as Buffer };
+    return { status: res.status, body: res.body as Buffer, headers: res.headers as Record<string, string> };
   };
   type Item = { id: number; visibility: string; locked: boolean; image_url: string | null };
 
@@ -318,5 +322,105 @@ describe("the content library and members-only media", () => {
     await publishItem(c.token, deleted.task.id, "members").expect(200);
     await t.http.post("/api/Generation/deleteTask").set("token", c.token).send({ id: deleted.task.id }).expect(200);
     expect((await task(deleted.task.id)).expiresAt).not.toBeNull();
+  });
+
+  it("streams a members-only video in ranges to a member's <video> element (token or media pass), and to no one else", async () => {
+    const c = await creatorPage("Stream1", 10);
+    const bytes = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7) % 251));
+    const key = `u/${c.userId}/results/clip-${++n}.mp4`;
+    await t.services.storage.put(key, bytes, "video/mp4");
+    const task = await t.db.generationTask.create({ data: { userId: c.userId, mode: "text_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    await publishItem(c.token, task.id, "members").expect(200);
+    const fan = await visitor(t);
+    await grant(fan.userId, 10);
+    await join(fan.token, "Stream1").expect(200);
+    const url = ((await info("Stream1", fan.token)).body.data.library as { video_url: string }[])[0].video_url;
+
+    // the first bytes a player asks for, a seek into the middle, an open end, a suffix
+    const first = await withToken(url, fan.token, { range: "bytes=0-1023" });
+    expect(first.status).toBe(206);
+    expect(first.headers).toMatchObject({ "content-range": `bytes 0-1023/${bytes.length}`, "accept-ranges": "bytes", "content-length": "1024", "content-type": "video/mp4", "cache-control": "no-store" });
+    expect(first.body.equals(bytes.subarray(0, 1024))).toBe(true);
+    const middle = await withToken(url, fan.token, { range: "bytes=150000-150099" });
+    expect(middle.body.equals(bytes.subarray(150_000, 150_100))).toBe(true);
+    const tail = await withToken(url, fan.token, { range: "bytes=199000-" });
+    expect([tail.status, tail.headers["content-range"]]).toEqual([206, `bytes 199000-199999/${bytes.length}`]);
+    expect(tail.body.equals(bytes.subarray(199_000))).toBe(true);
+    expect((await withToken(url, fan.token, { range: "bytes=-500" })).body.equals(bytes.subarray(-500))).toBe(true);
+    // no range: the whole file, saying ranges are welcome
+    const whole = await withToken(url, fan.token);
+    expect([whole.status, whole.headers["accept-ranges"]]).toEqual([200, "bytes"]);
+    expect(whole.body.equals(bytes)).toBe(true);
+    // a range past the end is 416 with the file's size; a malformed one gets the whole file
+    const beyond = await withToken(url, fan.token, { range: `bytes=${bytes.length + 10}-` });
+    expect([beyond.status, beyond.headers["content-range"]]).toEqual([416, `bytes */${bytes.length}`]);
+    expect((await withToken(url, fan.token, { range: "lines=1-2" })).status).toBe(200);
+
+    // a <video> element sends no token: the viewer's media pass (a cookie only this route receives) stands for it
+    expect((await withToken(url, undefined, { range: "bytes=0-99" })).status).toBe(404);
+    const passed = await t.http.post("/api/Subscribe/mediaPass").set("token", fan.token).expect(200);
+    const setCookie = String(passed.headers["set-cookie"]);
+    expect(setCookie).toMatch(/reverie_media_pass=.+; Max-Age=\d+; Path=\/api\/Subscribe\/libraryMedia; Expires=.+; HttpOnly; SameSite=Lax/);
+    const pass = setCookie.split(";")[0];
+    const streamed = await withToken(url, undefined, { range: "bytes=0-99", cookie: pass });
+    expect(streamed.status).toBe(206);
+    expect(streamed.body.equals(bytes.subarray(0, 100))).toBe(true);
+    expect((await t.http.post("/api/Subscribe/mediaPass")).status).toBe(401);
+
+    // a non-member with the same URL, by token or with their own pass, a forged pass: still 404, ranged or not
+    const other = await visitor(t);
+    expect((await withToken(url, other.token, { range: "bytes=0-99" })).status).toBe(404);
+    const otherPass = String((await t.http.post("/api/Subscribe/mediaPass").set("token", other.token)).headers["set-cookie"]).split(";")[0];
+    expect((await withToken(url, undefined, { range: "bytes=0-99", cookie: otherPass })).status).toBe(404);
+    const [viewer, expires] = pass.split("=")[1].split(".");
+    expect((await withToken(url, undefined, { cookie: `reverie_media_pass=${viewer}.${Number(expires) + 60}.${pass.split(".")[2]}` })).status).toBe(404);
+    // once the membership has ended, the member's own pass opens nothing either
+    await post(fan.token, "cancelMembership", { home_link: "Stream1" }).expect(200);
+    await periodEnds(fan.userId);
+    await sweep();
+    expect((await withToken(url, undefined, { range: "bytes=0-99", cookie: pass })).status).toBe(404);
+    expect((await withToken(url, fan.token, { range: "bytes=0-99" })).status).toBe(404);
+  });
+
+  it("pages through a library of 35 items (SPEC page sizes), members-only ones locked past the first page too, and tells the creator how each creation is published", async () => {
+    const c = await creatorPage("Paged1", 10);
+    const key = `u/${c.userId}/results/paged-${++n}.jpg`;
+    await t.services.storage.put(key, await photo(64, 64), "image/jpeg");
+    await t.db.generationTask.createMany({ data: Array.from({ length: 36 }, () => ({ userId: c.userId, mode: "text_to_image" as const, engine: "local", status: "succeeded" as const, cost: 1, input: {}, outputKey: key })) });
+    const tasks = await t.db.generationTask.findMany({ where: { userId: c.userId }, orderBy: { id: "asc" } });
+    // the oldest 5 members-only, the next 30 public, the newest not published
+    for (const [i, task] of tasks.slice(0, 35).entries()) await publishItem(c.token, task.id, i < 5 ? "members" : "public").expect(200);
+    const library = (token: string | undefined, page: number, limit = 20) => {
+      const req = t.http.get("/api/Subscribe/library").query({ home_link: "paged1", page, limit });
+      return token ? req.set("token", token) : req;
+    };
+
+    const first = (await info("Paged1").expect(200)).body.data;
+    expect([first.library.length, first.library_total, first.library_locked]).toEqual([20, 35, 5]);
+    const second = (await library(undefined, 2).expect(200)).body.data;
+    expect(second).toMatchObject({ total: 35, locked: 5, page: 2, limit: 20 });
+    expect(second.list).toHaveLength(15);
+    const ids = [...first.library, ...second.list].map((i: Item) => i.id);
+    expect(new Set(ids).size).toBe(35);
+    expect((second.list as Item[]).filter((i) => i.locked)).toHaveLength(5);
+    expect((await library(undefined, 3).expect(200)).body.data.list).toEqual([]);
+    // the creator's own later pages are unlocked
+    expect(((await library(c.token, 2).expect(200)).body.data.list as Item[]).every((i) => !i.locked)).toBe(true);
+    // other page sizes than SPEC.md §9's, a missing or unknown link
+    expect((await library(undefined, 1, 24)).body).toMatchObject({ code: 400 });
+    expect((await t.http.get("/api/Subscribe/library").query({ home_link: "no-such-page-x" })).status).toBe(404);
+    expect((await t.http.get("/api/Subscribe/library").query({ page: 1 })).status).toBe(400);
+
+    // the publish panel pages the creator's finished creations and asks how each is shown
+    const finished = (await t.http.get("/api/Generation/uploadLists").set("token", c.token).query({ page: 2, limit: 20, finished: 1 }).expect(200)).body.data;
+    expect([finished.total, finished.list.length]).toEqual([36, 16]);
+    const asked = tasks.slice(0, 3).map((x) => x.id).concat(tasks[35].id);
+    const mine = (await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: asked.join(",") }).expect(200)).body.data.list;
+    expect(mine.map((i: { task_id: number; visibility: string }) => [i.task_id, i.visibility]).sort()).toEqual(tasks.slice(0, 3).map((x) => [x.id, "members"]).sort());
+    // another creator learns nothing of these creations; more than a page of ids is refused
+    const other = await creatorPage("Paged2", 10);
+    expect((await t.http.get("/api/Subscribe/myItems").set("token", other.token).query({ task_ids: asked.join(",") }).expect(200)).body.data.list).toEqual([]);
+    expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: Array.from({ length: 51 }, (_, i) => i + 1).join(",") })).status).toBe(400);
+    expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: "1,x" })).status).toBe(400);
   });
 });

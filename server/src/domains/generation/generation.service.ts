@@ -464,8 +464,13 @@ export function createGenerationService(deps: {
       return view(await own(userId, id));
     },
 
-    async list(userId: number, q: { page: number; limit: number; type?: "video" | "image" }) {
-      const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}) };
+    async list(userId: number, q: { page: number; limit: number; type?: "video" | "image"; finished?: number }) {
+      const where = {
+        userId,
+        state: "active" as const,
+        ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}),
+        ...(q.finished ? { status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } : {}),
+      };
       const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
     },
