@@ -24,6 +24,7 @@ import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
+import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
 import { localMediaSigner } from "./storage/local.storage.ts";
 import { mediaUrlSecret } from "./storage/storage.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
@@ -135,6 +136,7 @@ export function createServices(deps: AppDeps) {
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db, createCreatorFigures(db)),
     trainingAdmin: createTrainingAdminService(db, storage),
+    creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
 import { registeredUser, uploadImage } from "../../../../tests/training-utils.ts";
 import { CREATOR_MEMBERSHIP_PERIOD_DAYS, CREATOR_MESSAGES as M } from "../../contract/creators.ts";
 import { localMediaSigner } from "../../storage/local.storage.ts";
@@ -422,5 +423,57 @@ describe("the content library and members-only media", () => {
     expect((await t.http.get("/api/Subscribe/myItems").set("token", other.token).query({ task_ids: asked.join(",") }).expect(200)).body.data.list).toEqual([]);
     expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: Array.from({ length: 51 }, (_, i) => i + 1).join(",") })).status).toBe(400);
     expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: "1,x" })).status).toBe(400);
+  });
+
+  it("lists a page's memberships and library items in the console, read-only, for those who may read creator pages", async () => {
+    const c = await creatorPage("Console1", 10);
+    const elsewhere = await creatorPage("Console2", 10);
+    const [a, b, gone] = [await visitor(t), await visitor(t), await visitor(t)];
+    for (const fan of [a, b, gone]) {
+      await grant(fan.userId, 10);
+      await join(fan.token, "Console1").expect(200);
+    }
+    await post(b.token, "cancelMembership", { home_link: "Console1" }).expect(200);
+    await post(gone.token, "cancelMembership", { home_link: "Console1" }).expect(200);
+    await t.db.creatorMembership.updateMany({ where: { fanUserId: gone.userId }, data: { paidThrough: new Date(Date.now() - 1000) } });
+    await sweep();
+    await grant(a.userId, 10);
+    await join(a.token, "Console2").expect(200);
+    const pub = await creation(c.userId);
+    const members = await creation(c.userId);
+    await publishItem(c.token, pub.task.id, "public").expect(200);
+    await publishItem(c.token, members.task.id, "members").expect(200);
+    await t.db.generationTask.update({ where: { id: members.task.id }, data: { state: "suspended" } });
+    const pageId = (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: c.userId } })).id;
+    const list = (token: string, resource: string, filter: object) => t.http.get(`/admin/api/${resource}`).set("token", token).query({ filter: JSON.stringify(filter) });
+
+    const moderator = await staffMember(t, ["moderator"]);
+    const all = await list(moderator.token, "creator-memberships", { creatorPageId: pageId }).expect(200);
+    expect(all.headers["content-range"]).toBe("creator-memberships 0-2/3");
+    const byFan = new Map((all.body as { fanUserId: number }[]).map((m) => [m.fanUserId, m]));
+    expect(byFan.get(a.userId)).toMatchObject({ homeLink: "Console1", price: 10, period: 1, status: "active", endsAt: null });
+    expect(byFan.get(a.userId)).toHaveProperty("renewsAt", expect.any(String));
+    expect(byFan.get(b.userId)).toMatchObject({ status: "cancelled", renewsAt: null, endsAt: expect.any(String) });
+    expect(byFan.get(gone.userId)).toMatchObject({ status: "ended", renewsAt: null, endsAt: expect.any(String) });
+    const cancelled = await list(moderator.token, "creator-memberships", { creatorPageId: pageId, status: "cancelled" }).expect(200);
+    expect((cancelled.body as { fanUserId: number }[]).map((m) => m.fanUserId)).toEqual([b.userId]);
+    const one = (all.body as { id: number }[])[0].id;
+    expect((await t.http.get(`/admin/api/creator-memberships/${one}`).set("token", moderator.token).expect(200)).body).toMatchObject({ id: one, homeLink: "Console1" });
+    expect((await list(moderator.token, "creator-memberships", { status: "paused" })).status).toBe(400);
+
+    const items = (await list(moderator.token, "creator-library-items", { creatorPageId: pageId }).expect(200)).body as { taskId: number; visibility: string; creationState: string; thumbnailUrl: string | null; homeLink: string; createdAt: string }[];
+    expect(items.map((i) => [i.taskId, i.visibility, i.creationState])).toEqual([[members.task.id, "members", "suspended"], [pub.task.id, "public", "active"]]);
+    // moderators see the thumbnail of a suspended creation too: it is what they judge
+    expect((await fetchMedia(t, items[0].thumbnailUrl!)).body.equals(members.bytes)).toBe(true);
+    expect(items[0]).toMatchObject({ homeLink: "Console1", createdAt: expect.any(String) });
+    expect((await list(moderator.token, "creator-library-items", { creatorPageId: (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: elsewhere.userId } })).id }).expect(200)).body).toEqual([]);
+
+    // admins too; support (who decides payouts, not pages) and a signed-in fan do not
+    const admin = await staffMember(t, ["admin"]);
+    await list(admin.token, "creator-library-items", { creatorPageId: pageId }).expect(200);
+    const support = await staffMember(t, ["support"]);
+    expect((await list(support.token, "creator-memberships", { creatorPageId: pageId })).status).toBe(403);
+    expect((await list(support.token, "creator-library-items", { creatorPageId: pageId })).status).toBe(403);
+    expect((await list(a.token, "creator-memberships", { creatorPageId: pageId })).status).toBe(401);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { idsFilter, intFilter } from "../../http/list-filters.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
-import { CREATOR_BIO_MAX, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+import { CREATOR_BIO_MAX, CREATOR_MEMBERSHIP_STATUSES, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
 
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 
@@ -67,3 +68,11 @@ export const myItemsQuery = z.object({
     z.array(z.coerce.number().int().positive(), { error: "task_ids must be task ids separated by commas" }).max(50, "At most 50 task ids"),
   ),
 });
+
+// the console's read-only lists (decision 215)
+export const creatorMembershipFilter = z.strictObject({ id: idsFilter, creatorPageId: intFilter, fanUserId: intFilter, status: z.enum(CREATOR_MEMBERSHIP_STATUSES).optional() });
+export type CreatorMembershipFilter = z.infer<typeof creatorMembershipFilter>;
+export const creatorMembershipSortable = ["id", "createdAt", "paidThrough", "price", "status"] as const;
+export const libraryItemFilter = z.strictObject({ id: idsFilter, creatorPageId: intFilter, visibility: z.enum(LIBRARY_VISIBILITIES).optional() });
+export type LibraryItemFilter = z.infer<typeof libraryItemFilter>;
+export const libraryItemSortable = ["id", "createdAt"] as const;

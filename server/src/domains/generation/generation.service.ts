@@ -534,6 +534,16 @@ export function createGenerationService(deps: {
     },
 
     /**
+     * What the console shows of creations published on creator pages (decision 215): each one's moderation state, its
+     * status, and the picture to show (an image's file, a video's poster) while its files exist.
+     */
+    async previewsOf(ids: number[]): Promise<Map<number, { state: ContentState; status: string; thumbKey: string | null }>> {
+      if (!ids.length) return new Map();
+      const rows = await db.generationTask.findMany({ where: { id: { in: ids } }, select: { id: true, mode: true, state: true, status: true, outputKey: true, posterKey: true } });
+      return new Map(rows.map((r) => [r.id, { state: r.state, status: r.status, thumbKey: r.status === "succeeded" ? (isVideo(r.mode) ? r.posterKey : r.outputKey) : null }]));
+    },
+
+    /**
      * What the console's engine status shows beside each engine's own report, from the tasks table (so it is the
      * same on every instance): tasks waiting and running per engine, and the average render time per template over
      * the last 7 days.
