@@ -102,6 +102,8 @@ export function createGenerationService(deps: {
   const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
   const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
+  /** A result not yet expired: one that never expires (kept for a creator page), or whose time has not come. */
+  const unexpired = () => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
   /** When a result finished (or taken off a creator page) now expires. */
   const resultExpiry = () => new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
   /** Charging transactions may hold at most half the pool; the rest stays free for reads and refusals. */
@@ -469,7 +471,7 @@ export function createGenerationService(deps: {
         userId,
         state: "active" as const,
         ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}),
-        ...(q.finished ? { status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } : {}),
+        ...(q.finished ? { status: "succeeded" as const, ...unexpired() } : {}),
       };
       const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
@@ -499,7 +501,7 @@ export function createGenerationService(deps: {
     /** Shares a finished creation in the home gallery (or stops sharing it); only the owner's succeeded, active, unexpired tasks can be public. */
     async setPublic(userId: number, id: number, isPublic: boolean) {
       const changed = await db.generationTask.updateMany({
-        where: { id, userId, state: "active", ...(isPublic ? { status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } : {}) },
+        where: { id, userId, state: "active", ...(isPublic ? { status: "succeeded" as const, ...unexpired() } : {}) },
         data: { isPublic },
       });
       if (changed.count === 0) {
@@ -512,7 +514,7 @@ export function createGenerationService(deps: {
 
     /** The home gallery: shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
     async gallery(q: { page: number; limit: number }) {
-      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
+      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, ...unexpired() };
       const [total, rows] = await Promise.all([
         db.generationTask.count({ where }),
         db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: { user: { select: { nickname: true } } } }),
@@ -527,7 +529,7 @@ export function createGenerationService(deps: {
     async finishedMedia(userId: number, ids: number[]): Promise<Map<number, { kind: "image" | "video"; key: string; posterKey: string | null }>> {
       if (!ids.length) return new Map();
       const rows = await db.generationTask.findMany({
-        where: { id: { in: ids }, userId, state: "active", status: "succeeded", outputKey: { not: null }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+        where: { id: { in: ids }, userId, state: "active", status: "succeeded", outputKey: { not: null }, ...unexpired() },
         select: { id: true, mode: true, outputKey: true, posterKey: true },
       });
       return new Map(rows.map((r) => [r.id, { kind: isVideo(r.mode) ? ("video" as const) : ("image" as const), key: r.outputKey!, posterKey: r.posterKey }]));
@@ -675,7 +677,7 @@ export function createGenerationService(deps: {
      */
     async keepForPage(tx: Tx, userId: number, id: number): Promise<boolean> {
       const kept = await tx.generationTask.updateMany({
-        where: { id, userId, state: "active", status: "succeeded", outputKey: { not: null }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+        where: { id, userId, state: "active", status: "succeeded", outputKey: { not: null }, ...unexpired() },
         data: { expiresAt: null },
       });
       return kept.count > 0;
