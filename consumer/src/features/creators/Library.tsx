@@ -73,7 +73,7 @@ function MemberVideo({ item, passReady }: { item: LibraryItem; passReady: boolea
   const [whole, setWhole] = useState(false);
   if (!passReady) return <Box sx={tileSx} />;
   if (whole) return <MemberMedia item={item} />;
-  return <Box component="video" src={item.video_url ?? undefined} controls playsInline preload="metadata" onError={() => setWhole(true)} data-testid="library-member-video" sx={tileSx} />;
+  return <Box component="video" src={item.video_url ?? undefined} poster={item.poster_url ?? undefined} controls playsInline preload="metadata" onError={() => setWhole(true)} data-testid="library-member-video" sx={tileSx} />;
 }
 
 /** A members-only file: fetched with the viewer's token (the server checks the membership each time). */
