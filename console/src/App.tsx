@@ -8,6 +8,7 @@ import { channels, pixelIds } from "./channels/index.tsx";
 import { chatBackends, chatPolicyHits, chatSuspensions, conversations } from "./chat/index.tsx";
 import { characterModels } from "./character-models/index.tsx";
 import { characters, creatorPages } from "./content/index.tsx";
+import { creatorLibraryItems, creatorMemberships } from "./creators/index.tsx";
 import { Dashboard } from "./dashboard/Dashboard.tsx";
 import { dataProvider } from "./dataProvider.ts";
 import { engines } from "./engines/index.tsx";
@@ -47,6 +48,8 @@ export function App() {
       <Resource name="evidence" {...evidence} />
       <Resource name="characters" {...characters} />
       <Resource name="creator-pages" {...creatorPages} />
+      <Resource name="creator-memberships" {...creatorMemberships} />
+      <Resource name="creator-library-items" {...creatorLibraryItems} />
       <Resource name="payouts" {...payouts} />
       <Resource name="disputes" {...disputes} />
       <Resource name="conversations" {...conversations} />

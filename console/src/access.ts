@@ -23,6 +23,9 @@ export const SUBJECT: Record<string, string> = {
   transparency: "Report",
   characters: "Character",
   "creator-pages": "CreatorPage",
+  // a page's memberships and library: for whoever may read the page (docs/decisions/215)
+  "creator-memberships": "CreatorPage",
+  "creator-library-items": "CreatorPage",
   payouts: "CreatorPayout",
   // requests in dispute: staff read custom requests only through their disputes
   disputes: "CustomRequest",

@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   walletsRoutes(api, services.wallets, services.limiter, config);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
   pixelsRoutes(api, services.pixels);
-  creatorsRoutes(api, services.creators);
+  creatorsRoutes(api, services.creators, services.storage);
   payoutsRoutes(api, services.payouts);
   chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
   moderationRoutes(api, services.moderation, services.appeals, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);

@@ -24,6 +24,7 @@ import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
+import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
 import { localMediaSigner } from "./storage/local.storage.ts";
 import { mediaUrlSecret } from "./storage/storage.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
@@ -74,6 +75,8 @@ export function createServices(deps: AppDeps) {
     mediaTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
     makeCreator: users.makeCreator,
     credits,
+    keepCreation: render.generation.keepForPage,
+    releaseCreation: render.generation.releaseFromPage,
     isFinishedCreation: async (userId, taskId) => {
       const task = await render.generation.own(userId, taskId).catch(() => null);
       return task?.status === "succeeded" && task.state === "active";
@@ -81,7 +84,7 @@ export function createServices(deps: AppDeps) {
     requestHours: config.CREATOR_REQUEST_HOURS,
     minRatings: config.CREATOR_MIN_RATINGS,
   });
-  const payouts = createPayoutsService({ db, credits, audit });
+  const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const wallets = createWalletsService({ db, config, log });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });
@@ -133,6 +136,7 @@ export function createServices(deps: AppDeps) {
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db, createCreatorFigures(db)),
     trainingAdmin: createTrainingAdminService(db, storage),
+    creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { photo } from "../fixtures/media.ts";
+import { mediaDir, photo, video } from "../fixtures/media.ts";
 import { registeredUser, uploadImage } from "../training-utils.ts";
-import { screenshot } from "./browser.ts";
+import path from "node:path";
+import { SCREENSHOT_DIR, screenshot } from "./browser.ts";
 import { appForThisFile, startAsGuest, type AppServer } from "./app-per-file.ts";
 import { missingTexts, newAppContext } from "./consumer-app.ts";
 
@@ -186,4 +187,75 @@ describe("creator home-link pages in the browser", () => {
       await context.close();
     });
   }
+
+  it("pages past the first 20 in the library and the publish panel, and a member's <video> streams a members-only video", { timeout: 180_000 }, async () => {
+    const { who, context, page } = await creatorOnPhone(app.server, app.browser, "PagedLib");
+    await context.close();
+    const post = (token: string, path: string, body: Record<string, unknown>) => app.server.http.post(path).set("token", token).send(body).expect(200);
+    const model = await app.server.db.characterModel.findFirstOrThrow({ where: { userId: who.userId } });
+    await post(who.token, "/api/Subscribe/publishPage", { role_id: model.id, membership_price: 5 });
+    const tmp = await mediaDir();
+    const clip = `u/${who.userId}/results/clip.mp4`;
+    await app.server.services.storage.put(clip, await video(tmp.dir, 2, { width: 320, height: 426 }), "video/mp4");
+    await tmp.cleanup();
+    const poster = `u/${who.userId}/results/poster.jpg`;
+    await app.server.services.storage.put(poster, await photo(320, 426), "image/jpeg");
+    const picture = `u/${who.userId}/results/still.jpg`;
+    await app.server.services.storage.put(picture, await photo(300, 400), "image/jpeg");
+    const videoTask = await app.server.db.generationTask.create({ data: { userId: who.userId, mode: "text_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: clip, posterKey: poster } });
+    await app.server.db.generationTask.createMany({ data: Array.from({ length: 24 }, () => ({ userId: who.userId, mode: "text_to_image" as const, engine: "local", status: "succeeded" as const, cost: 1, input: {}, outputKey: picture })) });
+    const tasks = await app.server.db.generationTask.findMany({ where: { userId: who.userId, id: { not: videoTask.id } }, orderBy: { id: "asc" } });
+    // the oldest creation is published members-only: it is the 25th on the page, past the first 20
+    await post(who.token, "/api/Subscribe/publishItem", { task_id: videoTask.id, visibility: "members" });
+    for (const task of tasks) await post(who.token, "/api/Subscribe/publishItem", { task_id: task.id, visibility: "public" });
+
+    for (const language of LANGUAGES) {
+      const ctx = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+      await ctx.addInitScript((token) => {
+        localStorage.setItem("reverie_token", token);
+        localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
+      }, who.token);
+      const own = await ctx.newPage();
+      await own.goto(`${app.server.url}/PagedLib`);
+      await own.getByTestId("creator-library").waitFor();
+      expect(await own.getByTestId("library-item").count()).toBe(20);
+      // what a phone shows around the button (the whole page is very long)
+      await own.getByTestId("library-more").scrollIntoViewIfNeeded();
+      await own.screenshot({ path: path.join(SCREENSHOT_DIR, `creator-library-more-${language}-360.png`) });
+      await own.getByTestId("library-more").click();
+      await expect.poll(() => own.getByTestId("library-item").count()).toBe(25);
+      expect(await own.getByTestId("library-more").count()).toBe(0);
+      // the publish panel: 20 creations, then the rest, each marked as it is published
+      const panel = own.getByTestId("publish-creations");
+      await expect.poll(() => panel.getByTestId("creation").count()).toBe(20);
+      await own.getByTestId("publish-more").scrollIntoViewIfNeeded();
+      await own.screenshot({ path: path.join(SCREENSHOT_DIR, `creator-publish-more-${language}-360.png`) });
+      await own.getByTestId("publish-more").click();
+      await expect.poll(() => panel.getByTestId("creation").count()).toBe(25);
+      await expect.poll(() => panel.getByTestId("publish-public").count()).toBe(1);
+      expect(await overflows(own)).toBe(false);
+      await ctx.close();
+    }
+
+    // a member's browser: the members-only video plays from its signed URL, in ranges, with the media pass
+    const fanCtx = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
+    await fanCtx.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const fanPage = await fanCtx.newPage();
+    await startAsGuest(fanPage, app.server.url);
+    const fan = await app.server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+    await app.server.services.credits.grant({ userId: fan.id, amount: 5, reason: "test", idempotencyKey: `e2e-member:${fan.id}` });
+    const fanToken = await fanPage.evaluate(() => localStorage.getItem("reverie_token"));
+    await post(fanToken!, "/api/Subscribe/joinMembership", { home_link: "PagedLib" });
+    const ranged: number[] = [];
+    fanPage.on("response", (r) => r.url().includes("/api/Subscribe/libraryMedia") && ranged.push(r.status()));
+    await fanPage.goto(`${app.server.url}/PagedLib`);
+    await fanPage.getByTestId("library-more").click();
+    const player = fanPage.getByTestId("library-member-video");
+    await player.waitFor();
+    await expect.poll(() => player.evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+    expect(ranged).toContain(206);
+    await player.scrollIntoViewIfNeeded();
+    await fanPage.screenshot({ path: path.join(SCREENSHOT_DIR, "creator-library-member-video-360.png") });
+    await fanCtx.close();
+  });
 });

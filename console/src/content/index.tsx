@@ -8,6 +8,7 @@ import { StaffAction } from "../common/StaffAction.tsx";
 import { JsonField } from "../common/fields.tsx";
 import { CONTENT_STATES } from "../../../server/src/contract/moderation.ts";
 import { choicesOf } from "../common/choices.ts";
+import { CreatorPageLists } from "../creators/index.tsx";
 
 const STATES = choicesOf(CONTENT_STATES);
 
@@ -91,5 +92,8 @@ export const creatorPages = contentResource({
   title: "title",
   icon: StorefrontIcon,
   restorable: true,
-  details: [<TextField key="homeLink" source="homeLink" />, <TextField key="bio" source="bio" />, <JsonField key="socialLinks" source="socialLinks" />, <TextField key="premiumOffer" source="premiumOffer" />],
+  details: [
+    <TextField key="homeLink" source="homeLink" />, <TextField key="bio" source="bio" />, <JsonField key="socialLinks" source="socialLinks" />, <TextField key="premiumOffer" source="premiumOffer" />,
+    <CreatorPageLists key="lists" />,
+  ],
 });

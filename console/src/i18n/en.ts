@@ -40,6 +40,14 @@ export const en = {
     "chat-suspensions": { name: "Chat suspension |||| Chat suspensions", fields: { id: "User", userId: "User", hits: "Counting hits", lastHitAt: "Last hit", suspended: "Chat", strikes: "Hits that suspend", policyHits: "Why: the policy hits" } },
     "chat-backends": { name: "Chat back end |||| Chat back ends", fields: { name: "Name", model: "Model", tiers: "Tiers", requests: "Requests (24 h)", errors: "Errors", prompt_tokens: "Prompt tokens", completion_tokens: "Reply tokens", p50_first_token_ms: "First token p50 (ms)", p95_first_token_ms: "First token p95 (ms)", avg_total_ms: "Average reply (ms)", last_error: "Last error" } },
     "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
+    "creator-memberships": {
+      name: "Creator membership |||| Creator memberships",
+      fields: { id: "ID", fanUserId: "Fan", creatorPageId: "Creator page", price: "Credits per period", period: "Period", status: "Status", paidThrough: "Paid until", renewsAt: "Renews at", endsAt: "Ends at", createdAt: "Joined", cancelledAt: "Cancelled", endedAt: "Ended" },
+    },
+    "creator-library-items": {
+      name: "Library item |||| Creator library items",
+      fields: { id: "ID", creatorPageId: "Creator page", thumbnailUrl: "Creation", taskId: "Generation", visibility: "Visible to", createdAt: "Published", creationState: "Moderation state", creationStatus: "Creation status" },
+    },
     payouts: { name: "Payout |||| Payout queue", fields: { id: "ID", creatorUserId: "Creator", homeLink: "Page", amount: "Credits", status: "Status", reference: "Transfer reference", rejectReason: "Rejected because", decidedById: "Decided by", createdAt: "Asked", decidedAt: "Decided" } },
     disputes: {
       name: "Dispute |||| Requests in dispute",
@@ -84,6 +92,7 @@ export const en = {
     blocklist: { imported: "%{added} hashes added, %{duplicates} already listed", importHelp: "One 64-bit perceptual hash (pHash) a line as 16 hexadecimal digits; lines starting with # are ignored. Uploads and outputs within 8 bits of a listed hash are refused." },
     screening: { approve: "Approve", reject: "Reject", estimateNote: "An apparent age is an estimate (about ±5 years), never proof of age. Approve only when you are sure everyone shown is an adult.", open: "Open file" },
     training: { approve: "Approve training", reject: "Reject", noConsent: "No consent record (expired or never taken)", decision: "Decision", minAge: "Youngest apparent age", selfie: "Live selfie", photos: "Training photos", match: "Match", age: "Age" },
+    creators: { lists: "Fans and library", memberships: "Memberships", library: "Library" },
     payouts: {
       approve: "Approve payout", reject: "Reject payout", what: "Pay %{amount} credits to %{link}.",
       approveIntro: "Confirm only after the transfer was sent: give its reference. The credits stay out of the creator's balance.",

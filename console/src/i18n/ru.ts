@@ -41,6 +41,14 @@ export const ru: typeof en = {
     "chat-suspensions": { name: "Блокировка чата |||| Блокировки чата", fields: { id: "Пользователь", userId: "Пользователь", hits: "Учитываемые нарушения", lastHitAt: "Последнее нарушение", suspended: "Чат", strikes: "Нарушений до блокировки", policyHits: "Причина: нарушения" } },
     "chat-backends": { name: "Сервер чата |||| Серверы чата", fields: { name: "Имя", model: "Модель", tiers: "Уровни", requests: "Запросы (24 ч)", errors: "Ошибки", prompt_tokens: "Токены запроса", completion_tokens: "Токены ответа", p50_first_token_ms: "Первый токен p50 (мс)", p95_first_token_ms: "Первый токен p95 (мс)", avg_total_ms: "Средний ответ (мс)", last_error: "Последняя ошибка" } },
     "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
+    "creator-memberships": {
+      name: "Подписка на автора |||| Платные подписки на авторов",
+      fields: { id: "ID", fanUserId: "Фанат", creatorPageId: "Страница автора", price: "Кредитов за период", period: "Период", status: "Статус", paidThrough: "Оплачена до", renewsAt: "Продлится", endsAt: "Закончится", createdAt: "Оформлена", cancelledAt: "Отменена", endedAt: "Закончилась" },
+    },
+    "creator-library-items": {
+      name: "Работа в библиотеке |||| Библиотеки авторов",
+      fields: { id: "ID", creatorPageId: "Страница автора", thumbnailUrl: "Работа", taskId: "Генерация", visibility: "Кому видна", createdAt: "Опубликована", creationState: "Модерация", creationStatus: "Статус работы" },
+    },
     payouts: { name: "Выплата |||| Очередь выплат", fields: { id: "ID", creatorUserId: "Автор", homeLink: "Страница", amount: "Кредиты", status: "Статус", reference: "Номер перевода", rejectReason: "Причина отказа", decidedById: "Решил", createdAt: "Запрошена", decidedAt: "Решена" } },
     disputes: {
       name: "Спор |||| Споры по заказам",
@@ -85,6 +93,7 @@ export const ru: typeof en = {
     blocklist: { imported: "Добавлено хешей: %{added}, уже были в списке: %{duplicates}", importHelp: "По одному 64-битному перцептивному хешу (pHash) в строке, 16 шестнадцатеричных цифр; строки, начинающиеся с #, пропускаются. Загрузки и результаты, отличающиеся от хеша не более чем на 8 бит, отклоняются." },
     screening: { approve: "Одобрить", reject: "Отклонить", estimateNote: "Видимый возраст — это оценка (примерно ±5 лет), а не доказательство возраста. Одобряйте, только если уверены, что все изображённые — взрослые.", open: "Открыть файл" },
     training: { approve: "Одобрить обучение", reject: "Отклонить", noConsent: "Записи согласия нет (истекла или не создавалась)", decision: "Решение", minAge: "Мин. видимый возраст", selfie: "Живое селфи", photos: "Фото для обучения", match: "Сходство", age: "Возраст" },
+    creators: { lists: "Фанаты и библиотека", memberships: "Подписки", library: "Библиотека" },
     payouts: {
       approve: "Одобрить выплату", reject: "Отклонить выплату", what: "Выплатить %{amount} кредитов автору %{link}.",
       approveIntro: "Подтверждайте только после отправки перевода: укажите его номер. Кредиты не вернутся на баланс автора.",

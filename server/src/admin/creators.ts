@@ -2,6 +2,8 @@ import type { ApiRouter } from "../http/api.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 import type { PayoutsService } from "../domains/creators/payouts.service.ts";
 import { approveBody, disputeFilter, disputeSortable, payoutFilter, payoutSortable, resolveBody } from "../domains/creators/payouts.schema.ts";
+import type { CreatorsAdminService } from "../domains/creators/creators.admin.service.ts";
+import { creatorMembershipFilter, creatorMembershipSortable, libraryItemFilter, libraryItemSortable } from "../domains/creators/creators.schema.ts";
 
 /** The payout queue and the requests in dispute (issue 16): money decisions for admins and support, audited. */
 export function creatorMoneyResources(api: ApiRouter, payouts: PayoutsService) {
@@ -21,4 +23,18 @@ export function creatorMoneyResources(api: ApiRouter, payouts: PayoutsService) {
   disputes.action("resolve", { summary: "Resolve a dispute: refund the fan (taken back from the creator as far as the balance holds) or uphold the delivery", can: ["update", "CustomRequest"], body: resolveBody }, (id, body, staff) =>
     payouts.admin.resolveDispute(staff.staffId, id, body.outcome, body.reason),
   );
+}
+
+/**
+ * What fans pay each page and what each page shows (decision 215), read-only, for whoever may read creator pages
+ * (moderators and admins): opened from a creator page, filtered by it.
+ */
+export function creatorPageResources(api: ApiRouter, creatorsAdmin: CreatorsAdminService) {
+  const memberships = new AdminResource(api, "creator-memberships", "CreatorPage");
+  memberships.list({ filter: creatorMembershipFilter, sortable: creatorMembershipSortable }, (p) => creatorsAdmin.listMemberships(p));
+  memberships.get((id) => creatorsAdmin.getMembership(id));
+
+  const items = new AdminResource(api, "creator-library-items", "CreatorPage");
+  items.list({ filter: libraryItemFilter, sortable: libraryItemSortable }, (p) => creatorsAdmin.listLibraryItems(p));
+  items.get((id) => creatorsAdmin.getLibraryItem(id));
 }

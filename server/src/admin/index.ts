@@ -4,7 +4,7 @@ import { channelsResource } from "./channels.ts";
 import { chatResources } from "./chat.ts";
 import { characterModelsResource } from "./character-models.ts";
 import { contentResources } from "./content.ts";
-import { creatorMoneyResources } from "./creators.ts";
+import { creatorMoneyResources, creatorPageResources } from "./creators.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
@@ -28,6 +28,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   reportsResource(api, s.moderation, s.appeals, s.transparency, s.evidence);
   contentResources(api, s.moderation);
   creatorMoneyResources(api, s.payouts);
+  creatorPageResources(api, s.creatorsAdmin);
   chatResources(api, s.chat);
   characterModelsResource(api, s.trainingAdmin, s.training);
   screeningResource(api, s.screening);

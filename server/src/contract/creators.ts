@@ -48,8 +48,8 @@ export const SOCIAL_NETWORKS = [
 
 export const CREATOR_BIO_MAX = 500;
 export const SOCIAL_LINKS_MAX = 6;
-/** Items of the page's library answered with the page. */
-export const LIBRARY_PAGE_SIZE = 24;
+/** Items of the page's library answered with the page: SPEC.md §9's default page size; later pages come from `library`. */
+export const LIBRARY_PAGE_SIZE = 20;
 
 /** The network a link belongs to, or null when it is not an https address of a known network. */
 export function socialNetworkOf(url: string): (typeof SOCIAL_NETWORKS)[number] | null {

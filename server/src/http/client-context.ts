@@ -29,7 +29,8 @@ export const DEVICE_COOKIE = "reverie_device";
 const DEVICE_ID = /^[A-Za-z0-9_-]{16,64}$/;
 const FINGERPRINT = /^[0-9a-f]{16,64}$/;
 
-function cookie(req: Request, name: string): string | undefined {
+/** One cookie of the request, as sent. */
+export function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.get("cookie") ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
     if (k === name) return v.join("=");

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { MediaStorage } from "./media-storage.ts";
@@ -68,6 +69,15 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { roo
     put: (key, body) => writeAtomically(key, (tmp) => fs.writeFile(tmp, body)),
     putFile: (key, src) => writeAtomically(key, (tmp) => fs.copyFile(src, tmp)),
     get: (key) => fs.readFile(fileOf(key)),
+    async size(key) {
+      try {
+        return (await fs.stat(fileOf(key))).size;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw err;
+      }
+    },
+    stream: async (key, range) => createReadStream(fileOf(key), range),
     toLocalFile: async (key) => fileOf(key),
     async exists(key) {
       try {

@@ -1,4 +1,12 @@
 /** The storage interface alone, so storage.ts (which picks an adapter) and the adapters do not import each other. */
+import type { Readable } from "node:stream";
+
+/** Bytes `start` to `end` of a file, both included (as HTTP ranges count them). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Where media bytes live. Keys are opaque paths such as `u/12/uploads/<uuid>.jpg`; clients only ever
  * receive signed, expiring URLs made by `signedUrl`, never a key they could guess a neighbour's from.
@@ -9,6 +17,10 @@ export interface MediaStorage {
   /** Copies a file from disk into storage (renders are written to temp files first). */
   putFile(key: string, file: string, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
+  /** The file's size in bytes, or null when there is no such file. */
+  size(key: string): Promise<number | null>;
+  /** The file's bytes as a stream: all of them, or `start` to `end` inclusive (one HTTP range, storage/serve.ts). */
+  stream(key: string, range?: ByteRange): Promise<Readable>;
   /** A readable file path for ffmpeg: the file itself on local disk, a downloaded temp copy on S3. */
   toLocalFile(key: string, tmpDir: string): Promise<string>;
   exists(key: string): Promise<boolean>;

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { assertSafeKey } from "./local.storage.ts";
 import type { MediaStorage } from "./media-storage.ts";
@@ -52,16 +53,25 @@ export function createS3Storage(o: S3StorageOptions): MediaStorage {
       await fs.writeFile(file, await get(key));
       return file;
     },
-    async exists(key) {
+    async size(key) {
       assertSafeKey(key);
       const { sdk, client } = await s3();
       try {
-        await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }));
-        return true;
+        return (await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }))).ContentLength ?? 0;
       } catch (err) {
-        if (err instanceof sdk.S3ServiceException && err.$metadata.httpStatusCode === 404) return false;
+        if (err instanceof sdk.S3ServiceException && err.$metadata.httpStatusCode === 404) return null;
         throw err;
       }
+    },
+    async stream(key, range) {
+      assertSafeKey(key);
+      const { sdk, client } = await s3();
+      // the bucket answers the range itself: only those bytes travel through the API
+      const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+      return out.Body as Readable;
+    },
+    async exists(key) {
+      return (await this.size(key)) !== null;
     },
     async delete(key) {
       assertSafeKey(key);

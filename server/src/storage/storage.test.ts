@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeS3, type FakeS3 } from "../../../tests/fixtures/fake-s3.ts";
 import { createLocalStorage } from "./local.storage.ts";
@@ -46,9 +47,34 @@ describe("S3 storage against a SigV4-checking S3 server", () => {
     expect(s3.rejected).toBe(2);
   });
 
+  it("answers a file's size and streams it whole or one byte range (what ranged media responses send)", async () => {
+    const st = storage();
+    const key = mediaKey(8, "results", "mp4");
+    const body = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 256));
+    await st.put(key, body, "video/mp4");
+    expect(await st.size(key)).toBe(5000);
+    expect(await st.size(mediaKey(8, "results", "mp4"))).toBeNull();
+    expect((await buffer(await st.stream(key, { start: 1000, end: 1999 }))).equals(body.subarray(1000, 2000))).toBe(true);
+    expect((await buffer(await st.stream(key))).equals(body)).toBe(true);
+    expect(s3.rejected).toBe(2);
+  });
+
   it("fails with a wrong secret", async () => {
     const st = createS3Storage({ bucket: s3.bucket, region: s3.region, endpoint: s3.url, accessKeyId: s3.accessKeyId, secretAccessKey: "wrong-secret-wrong-secret", forcePathStyle: true, defaultTtl: 60 });
     await expect(st.put("u/1/x/a.txt", Buffer.from("x"), "text/plain")).rejects.toThrow();
+  });
+});
+
+describe("local storage byte ranges", () => {
+  it("answers a file's size and streams it whole or one byte range", async () => {
+    const st = createLocalStorage({ root: tmp, secret: "s".repeat(32), defaultTtl: 60, publicUrl: "http://localhost:8080" });
+    const key = mediaKey(9, "results", "mp4");
+    const body = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 3) % 256));
+    await st.put(key, body, "video/mp4");
+    expect(await st.size(key)).toBe(3000);
+    expect(await st.size(mediaKey(9, "results", "mp4"))).toBeNull();
+    expect((await buffer(await st.stream(key, { start: 10, end: 2999 }))).equals(body.subarray(10))).toBe(true);
+    expect((await buffer(await st.stream(key))).equals(body)).toBe(true);
   });
 });
 

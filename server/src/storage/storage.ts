@@ -6,7 +6,7 @@ import { createLocalStorage } from "./local.storage.ts";
 import { createS3Storage } from "./s3.storage.ts";
 import type { MediaStorage } from "./media-storage.ts";
 
-export type { MediaStorage } from "./media-storage.ts";
+export type { ByteRange, MediaStorage } from "./media-storage.ts";
 
 /** A fresh key under the owner's prefix; the random part is what makes URLs unguessable even unsigned. */
 export function mediaKey(userId: number | "site", folder: string, ext: string): string {

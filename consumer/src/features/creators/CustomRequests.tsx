@@ -123,7 +123,7 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
 /** The creator's side: requests to the page, accepted or declined, and delivered as one of the creator's finished creations. */
 export function CreatorRequests() {
   const { t } = useTranslation();
-  const creations = useFinishedCreations();
+  const { tasks: creations } = useFinishedCreations();
   const [requests, setRequests] = useState<CustomRequestView[]>([]);
   const [chosen, setChosen] = useState<Record<number, number>>({});
   const [error, setError] = useState<string | null>(null);

@@ -4,15 +4,51 @@ import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
 import LockOutlinedIcon from "@mui/icons-material/LockOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
+import { LIBRARY_PAGE_SIZE } from "../../../../server/src/contract/creators.ts";
 import { lazyView, translateMessage } from "../../i18n/index.ts";
 import { creatorsApi, memberMedia, type CreatorPageView, type LibraryItem } from "./creators.api.ts";
 
 const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
 
 export const tileSx = { width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900", display: "block" } as const;
+
+/** Adds a later page to what is shown, leaving out what is already there (items published meanwhile shift pages). */
+export const appendNew = <T extends { id: number }>(shown: T[], next: T[]) => [...shown, ...next.filter((n) => !shown.some((s) => s.id === n.id))];
+
+/** A "show more" button under a list that pages. */
+export function MoreButton({ label, onClick, testId }: { label: string; onClick: () => void; testId: string }) {
+  return <Button variant="outlined" onClick={onClick} data-testid={testId} sx={{ justifySelf: "center" }}>{label}</Button>;
+}
+
+/**
+ * Whether the viewer's media pass is set (asked for once per page view, and only when there are members-only videos
+ * to stream): with it a <video> element streams them in ranges, which it cannot with the token header.
+ */
+function useMediaPass(needed: boolean): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!needed) return;
+    let live = true;
+    creatorsApi.mediaPass().then(() => live && setReady(true), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [needed]);
+  return ready;
+}
+
+/** A members-only video: streamed by the player with the media pass; fetched whole only if the pass is not sent. */
+function MemberVideo({ item, passReady }: { item: LibraryItem; passReady: boolean }) {
+  const [whole, setWhole] = useState(false);
+  if (!passReady) return <Box sx={tileSx} />;
+  if (whole) return <MemberMedia item={item} />;
+  return <Box component="video" src={item.video_url ?? undefined} poster={item.poster_url ?? undefined} controls playsInline preload="metadata" onError={() => setWhole(true)} data-testid="library-member-video" sx={tileSx} />;
+}
+
 
 /** A members-only file: fetched with the viewer's token (the server checks the membership each time). */
 function MemberMedia({ item }: { item: LibraryItem }) {
@@ -35,7 +71,7 @@ function MemberMedia({ item }: { item: LibraryItem }) {
   return item.kind === "video" ? <Box component="video" src={src} controls playsInline sx={tileSx} /> : <Box component="img" src={src} alt="" data-testid="library-member-image" sx={tileSx} />;
 }
 
-function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner: boolean; onUnpublish: () => void; onReport: () => void }) {
+function Tile({ item, owner, passReady, onUnpublish, onReport }: { item: LibraryItem; owner: boolean; passReady: boolean; onUnpublish: () => void; onReport: () => void }) {
   const { t } = useTranslation();
   if (item.locked) {
     return (
@@ -47,7 +83,7 @@ function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner
   }
   const media =
     item.visibility === "members" ? (
-      <MemberMedia item={item} />
+      item.video_url ? <MemberVideo item={item} passReady={passReady} /> : <MemberMedia item={item} />
     ) : item.video_url ? (
       <Box component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={tileSx} />
     ) : (
@@ -76,11 +112,32 @@ function Tile({ item, owner, onUnpublish, onReport }: { item: LibraryItem; owner
   );
 }
 
-/** The page's library: public items, members-only items (locked tiles for non-members); the creator can take items off. */
+/**
+ * The page's library: public items, members-only items (locked tiles for non-members); the creator can take items off.
+ * The page brings the first items; "show more" loads the next page until all `library_total` have been asked for.
+ */
 export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChanged: () => void }) {
   const { t } = useTranslation();
   const [reporting, setReporting] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [items, setItems] = useState(page.library);
+  const [pages, setPages] = useState(1);
+  // the page read again (a membership or library change): back to its first items
+  useEffect(() => {
+    setItems(page.library);
+    setPages(1);
+  }, [page.library]);
+  const passReady = useMediaPass(items.some((i) => i.visibility === "members" && i.kind === "video" && !i.locked));
+  async function more() {
+    setError(null);
+    try {
+      const next = await creatorsApi.library(page.home_link, pages + 1, LIBRARY_PAGE_SIZE);
+      setItems((shown) => appendNew(shown, next.list));
+      setPages(pages + 1);
+    } catch (e) {
+      setError(translateMessage((e as Error).message));
+    }
+  }
   async function unpublish(id: number) {
     setError(null);
     try {
@@ -95,15 +152,16 @@ export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChan
       <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>
       {page.library_locked > 0 && <Typography variant="body2" color="text.secondary" data-testid="library-locked-count">{t("creators.lockedCount", { count: page.library_locked })}</Typography>}
       {error && <Alert severity="error">{error}</Alert>}
-      {page.library.length === 0 ? (
+      {items.length === 0 ? (
         <Typography color="text.secondary" data-testid="creator-library-empty">{t(page.is_owner ? "creators.libraryEmptyOwner" : "creators.libraryEmpty")}</Typography>
       ) : (
         <Box data-testid="creator-library" sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", md: "repeat(4, minmax(0, 1fr))" }, gap: 1 }}>
-          {page.library.map((item) => (
-            <Tile key={item.id} item={item} owner={page.is_owner} onUnpublish={() => void unpublish(item.id)} onReport={() => setReporting(item.task_id)} />
+          {items.map((item) => (
+            <Tile key={item.id} item={item} owner={page.is_owner} passReady={passReady} onUnpublish={() => void unpublish(item.id)} onReport={() => setReporting(item.task_id)} />
           ))}
         </Box>
       )}
+      {pages * LIBRARY_PAGE_SIZE < page.library_total && <MoreButton label={t("creators.libraryMore")} onClick={() => void more()} testId="library-more" />}
       <Suspense fallback={null}>{reporting !== null && <ReportDialog target={{ type: "task", id: reporting }} onClose={() => setReporting(null)} onSent={onChanged} />}</Suspense>
     </Box>
   );

@@ -1,6 +1,7 @@
 import { api, requestHeaders } from "../../lib/api-client.ts";
 import type { CreatorMembershipStatus, CustomRequestStatus, LibraryVisibility } from "../../../../server/src/contract/creators.ts";
 import type { DisputeStatus } from "../../../../server/src/contract/creator-payouts.ts";
+import type { TaskPage } from "../generation/generation.api.ts";
 
 /**
  * An item of a creator page's library, as getHomeLinkInfo answers it. A members-only item the viewer cannot open is
@@ -78,13 +79,24 @@ export const creatorsApi = {
   rate: (id: number, satisfied: boolean) => api.post<CustomRequestView>("/api/Subscribe/rateRequest", { id, satisfied: satisfied ? 1 : 0 }, { quiet: true }),
   join: (home_link: string) => api.post<MembershipView>("/api/Subscribe/joinMembership", { home_link }, { quiet: true }),
   cancel: (home_link: string) => api.post<MembershipView>("/api/Subscribe/cancelMembership", { home_link }, { quiet: true }),
+  /** A later page of a creator page's library (the page itself brings the first). */
+  library: (home_link: string, page: number, limit: number) =>
+    api.get<{ list: LibraryItem[]; total: number; locked: number }>("/api/Subscribe/library", { query: { home_link, page, limit }, quiet: true }),
+  /** How the caller's page shows these creations of theirs (at most 50 ids); those not on it are left out. */
+  myItems: (taskIds: number[]) =>
+    api.get<{ list: { id: number; task_id: number; visibility: LibraryVisibility }[] }>("/api/Subscribe/myItems", { query: { task_ids: taskIds.join(",") }, quiet: true }).then((r) => r.list),
+  /** A page of the caller's finished, unexpired creations, newest first (what can be published or delivered). */
+  finishedCreations: (page: number, limit: number) => api.get<TaskPage>("/api/Generation/uploadLists", { query: { page, limit, finished: 1 } }),
   publishItem: (task_id: number, visibility: LibraryVisibility) => api.post<{ id: number }>("/api/Subscribe/publishItem", { task_id, visibility }, { quiet: true }),
   unpublishItem: (id: number) => api.post<{ id: number }>("/api/Subscribe/unpublishItem", { id }, { quiet: true }),
+  /** Sets the viewer's media pass cookie, which a <video> element sends to stream members-only files (decision 217). */
+  mediaPass: () => api.post<{ expires_in: number }>("/api/Subscribe/mediaPass", {}, { quiet: true }),
 };
 
 /**
  * A members-only file as an object URL: its signed URL also needs the viewer's token (the server checks the membership
- * on every request), which an <img> cannot send, so it is fetched here. Null when refused (no longer a member).
+ * on every request), which an <img> cannot send, so it is fetched here. Null when refused (no longer a member). Videos
+ * stream with the media pass instead, and come here only where the pass cookie is not sent.
  */
 export async function memberMedia(url: string, signal?: AbortSignal): Promise<string | null> {
   const res = await fetch(url, { headers: requestHeaders(), cache: "no-store", credentials: "same-origin", signal });

@@ -1,5 +1,5 @@
 import type { CreatorLibraryItem, CreatorPage } from "../../db/generated/client.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE, type LibraryVisibility } from "../../contract/creators.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { LocalMediaSigner } from "../../storage/local.storage.ts";
@@ -19,7 +19,7 @@ export type MediaPart = "main" | "poster";
 
 interface Deps {
   db: Db;
-  storage: Pick<MediaStorage, "signedUrl" | "get">;
+  storage: Pick<MediaStorage, "signedUrl">;
   /**
    * The HMAC signer local media URLs use (storage/local.storage.ts), with the same server secret: members-only URLs
    * sign a subject that names item, part and viewer, which no media key can equal (keys have no `:`), so neither kind
@@ -31,9 +31,19 @@ interface Deps {
   creations(userId: number, taskIds: number[]): Promise<Map<number, CreationMedia>>;
   /** the creators domain's membership check, at the moment of each request */
   isMember(pageId: number, userId: number): Promise<boolean>;
+  /**
+   * generation keeps a published creation from its results' expiry (decision 216), in the publishing transaction:
+   * false when the task is not the creator's finished, active, unexpired creation
+   */
+  keepCreation(tx: Tx, userId: number, taskId: number): Promise<boolean>;
+  /** and lets it expire normally again once it is taken off, in the same transaction as the removal */
+  releaseCreation(tx: Tx, taskId: number): Promise<void>;
 }
 
 const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-library:${itemId}:${part}:viewer:${viewerId}`;
+/** What a viewer's media pass signs: neither a media key (no `:`) nor an item's subject (another prefix). */
+const passSubject = (viewerId: number) => `creator-library-pass:viewer:${viewerId}`;
+const PASS = /^(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/;
 
 /**
  * A creator page's content library (issue 16, decision 204): the creator's own finished creations, public or
@@ -41,7 +51,7 @@ const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-
  * signed for one viewer and item that the serving route checks on every request together with the viewer's
  * membership, so a forwarded URL, a lapsed member or a guessed path gets nothing.
  */
-export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember }: Deps) {
+export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember, keepCreation, releaseCreation }: Deps) {
   function memberUrl(itemId: number, part: MediaPart, viewerId: number): string {
     const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
     const q = new URLSearchParams({ item: String(itemId), part, viewer: String(viewerId), expires: String(expires), sig: signer.sign(subject(itemId, part, viewerId), expires) });
@@ -68,38 +78,72 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
      * finding out: the rows load meanwhile), otherwise locked entries without any URL. Items whose creation is gone
      * (expired, removed, suspended by a report) are left out.
      */
-    async forViewer(page: CreatorPage, viewerId: number | null, unlocked: Promise<boolean>) {
+    async forViewer(page: CreatorPage, viewerId: number | null, unlocked: Promise<boolean>, q = { page: 1, limit: LIBRARY_PAGE_SIZE }) {
       const where = { creatorPageId: page.id };
-      const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, take: LIBRARY_PAGE_SIZE });
+      const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit });
       const [counts, media, open] = await Promise.all([db.creatorLibraryItem.groupBy({ by: ["visibility"], where, _count: true }), creations(page.userId, rows.map((r) => r.taskId)), unlocked]);
       const membersOnly = counts.find((c) => c.visibility === "members")?._count ?? 0;
       const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(r, media.get(r.taskId)!, viewerId, open)));
       return { list, total: counts.reduce((sum, c) => sum + c._count, 0), locked: open ? 0 : membersOnly };
     },
 
-    /** The creator publishes one of their own finished creations, or changes an item's visibility. */
+    /**
+     * The creator publishes one of their own finished creations, or changes an item's visibility. The row and
+     * generation's hold on the creation's expiry commit together, so a published creation never expires under it.
+     */
     async publish(page: CreatorPage, taskId: number, visibility: LibraryVisibility) {
-      if (!(await creations(page.userId, [taskId])).has(taskId)) throw HttpError.badRequest(M.publishNotYours);
-      // one statement, so a double tap cannot race into a duplicate-key error
-      const rows = await db.$queryRaw<{ id: number }[]>`
-        INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${page.id}, ${taskId}, ${visibility}::"LibraryVisibility")
-        ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`;
-      return db.creatorLibraryItem.findUniqueOrThrow({ where: { id: rows[0].id } });
+      const id = await db.$transaction(async (tx) => {
+        // one statement, so a double tap cannot race into a duplicate-key error
+        const rows = await tx.$queryRaw<{ id: number }[]>`
+          INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${page.id}, ${taskId}, ${visibility}::"LibraryVisibility")
+          ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`;
+        if (!(await keepCreation(tx, page.userId, taskId))) throw HttpError.badRequest(M.publishNotYours);
+        return rows[0].id;
+      });
+      return db.creatorLibraryItem.findUniqueOrThrow({ where: { id } });
     },
 
-    /** Takes an item off the page (the creation itself stays the creator's). */
+    /** Takes an item off the page (the creation itself stays the creator's, and expires normally from now). */
     async unpublish(page: CreatorPage, itemId: number) {
-      const removed = await db.creatorLibraryItem.deleteMany({ where: { id: itemId, creatorPageId: page.id } });
-      if (!removed.count) throw HttpError.notFound();
+      await db.$transaction(async (tx) => {
+        const removed = await tx.$queryRaw<{ task_id: number }[]>`DELETE FROM creator_library_items WHERE id = ${itemId} AND creator_page_id = ${page.id} RETURNING task_id`;
+        if (!removed[0]) throw HttpError.notFound();
+        await releaseCreation(tx, removed[0].task_id);
+      });
+    },
+
+    /** The page's items among these creations (the creator's publish panel shows how each is published). */
+    async itemsOf(page: CreatorPage, taskIds: number[]) {
+      const rows = await db.creatorLibraryItem.findMany({ where: { creatorPageId: page.id, taskId: { in: taskIds } }, select: { id: true, taskId: true, visibility: true } });
+      return rows.map((r) => ({ id: r.id, task_id: r.taskId, visibility: r.visibility as LibraryVisibility }));
     },
 
     /** Whether a creation is on some page's library (moderation: such a creation can be reported by anyone). */
     isPublished: async (taskId: number) => (await db.creatorLibraryItem.count({ where: { taskId } })) > 0,
 
     /**
+     * A media pass for the signed-in viewer (decision 217): a cookie value naming them, signed and expiring like their
+     * URLs, that a <video> element sends where it cannot send the token header. It proves the request comes from the
+     * viewer's own browser, as the token does; the URL's signature and the membership are checked as always.
+     */
+    pass(viewerId: number): { value: string; maxAgeSeconds: number } {
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      return { value: `${viewerId}.${expires}.${signer.sign(passSubject(viewerId), expires)}`, maxAgeSeconds: ttlSeconds };
+    },
+
+    /** The viewer a pass names when it is the server's and unexpired; null for anything else. */
+    passViewer(value: string | undefined): number | null {
+      const m = PASS.exec(value ?? "");
+      if (!m) return null;
+      const viewer = Number(m[1]);
+      return signer.verify(passSubject(viewer), Number(m[2]), m[3]) ? viewer : null;
+    },
+
+    /**
      * One members-only file, for the requesting viewer only. Checked on every request: the caller is signed in as the
-     * viewer the URL was signed for, the signature is the server's and unexpired, the page is up, and the viewer is
-     * its creator or a member right now. Anything else is a plain 404 that tells nothing.
+     * viewer the URL was signed for (their token, or their media pass), the signature is the server's and unexpired,
+     * the page is up, and the viewer is its creator or a member right now. Anything else is a plain 404 that tells
+     * nothing. Answers the file's key: the route streams it, a range at a time when the player asks for one.
      */
     async media(requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) {
       if (requesterId === null || requesterId !== q.viewer) throw HttpError.notFound();
@@ -111,7 +155,7 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
       const media = (await creations(item.creatorPage.userId, [item.taskId])).get(item.taskId);
       const key = q.part === "main" ? media?.key : media?.posterKey;
       if (!key) throw HttpError.notFound();
-      return { key, body: await storage.get(key) };
+      return { key };
     },
   };
 }

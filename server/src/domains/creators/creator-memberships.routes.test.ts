@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
 import { registeredUser, uploadImage } from "../../../../tests/training-utils.ts";
 import { CREATOR_MEMBERSHIP_PERIOD_DAYS, CREATOR_MESSAGES as M } from "../../contract/creators.ts";
 import { localMediaSigner } from "../../storage/local.storage.ts";
@@ -160,23 +161,27 @@ describe("paid creator memberships", () => {
 
 describe("the content library and members-only media", () => {
   /** A finished creation of the user's with a real file in storage; answers the task and the bytes. */
-  async function creation(userId: number) {
+  async function creation(userId: number, expiresAt: Date | null = null) {
     const bytes = await photo(300, 400);
     const key = `u/${userId}/results/item-${++n}.jpg`;
     await t.services.storage.put(key, bytes, "image/jpeg");
-    const task = await t.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    const task = await t.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key, expiresAt } });
     return { task, bytes };
   }
   const publishItem = (token: string, taskId: number, visibility: "public" | "members") => post(token, "publishItem", { task_id: taskId, visibility });
-  const withToken = async (url: string, token?: string) => {
+  /** A members-only file as the app (its token) or a <video> element (its cookies, its Range header) asks for it. */
+  const withToken = async (url: string, token?: string, o: { range?: string; cookie?: string } = {}) => {
     const u = new URL(url, "http://any-host");
-    const req = t.http.get(u.pathname + u.search);
-    const res = await (token ? req.set("token", token) : req).buffer(true).parse((r, cb) => {
+    let req = t.http.get(u.pathname + u.search);
+    if (token) req = req.set("token", token);
+    if (o.range) req = req.set("Range", o.range);
+    if (o.cookie) req = req.set("Cookie", o.cookie);
+    const res = await req.buffer(true).parse((r, cb) => {
       const chunks: Buffer[] = [];
       r.on("data", (b: Buffer) => chunks.push(b));
       r.on("end", () => cb(null, Buffer.concat(chunks)));
     });
-    return { status: res.status, body: res.body as Buffer };
+    return { status: res.status, body: res.body as Buffer, headers: res.headers as Record<string, string> };
   };
   type Item = { id: number; visibility: string; locked: boolean; image_url: string | null };
 
@@ -280,5 +285,195 @@ describe("the content library and members-only media", () => {
     const pageId = (await info("Library2")).body.data.id;
     await t.http.post("/api/report").send({ target_type: "creator_page", target_id: pageId, reason: "underage" }).expect(200);
     expect((await info("Library2").expect(404)).body.msg).toBe(M.domainNotFound);
+  });
+
+  it("keeps a published creation from the results' expiry while it is on the page, and expires it normally once taken off", async () => {
+    const c = await creatorPage("Kept1", 10);
+    const hour = () => new Date(Date.now() + 3600_000);
+    const task = (id: number) => t.db.generationTask.findUniqueOrThrow({ where: { id } });
+    const published = await creation(c.userId, hour());
+    const unpublished = await creation(c.userId, hour());
+    const item = (await publishItem(c.token, published.task.id, "public").expect(200)).body.data;
+    expect((await task(published.task.id)).expiresAt).toBeNull();
+
+    // the results' lifetime passes: the sweep expires the creation on no page, not the published one
+    await t.db.generationTask.update({ where: { id: unpublished.task.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.services.generation.expireResults();
+    expect((await task(unpublished.task.id)).status).toBe("expired");
+    expect(await t.services.storage.exists(unpublished.task.outputKey!)).toBe(false);
+    expect((await task(published.task.id)).status).toBe("succeeded");
+    expect(await t.services.storage.exists(published.task.outputKey!)).toBe(true);
+    const shown = (await info("Kept1").expect(200)).body.data.library as Item[];
+    expect(shown.map((i) => i.id)).toEqual([item.id]);
+    expect((await fetchMedia(t, shown[0].image_url!)).body.equals(published.bytes)).toBe(true);
+    // an expired creation cannot be published
+    expect((await publishItem(c.token, unpublished.task.id, "public")).body).toMatchObject({ code: 400, msg: M.publishNotYours });
+
+    // taken off the page, it expires like a fresh result: a full lifetime from now, then the sweep deletes it
+    await post(c.token, "unpublishItem", { id: item.id }).expect(200);
+    const lifetime = (await task(published.task.id)).expiresAt!.getTime() - Date.now();
+    expect(Math.abs(lifetime - t.config.GENERATION_RESULT_TTL_HOURS * 3600_000)).toBeLessThan(60_000);
+    await t.db.generationTask.update({ where: { id: published.task.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.services.generation.expireResults();
+    expect((await task(published.task.id)).status).toBe("expired");
+    expect(await t.services.storage.exists(published.task.outputKey!)).toBe(false);
+
+    // a published creation its owner deletes from their results leaves the page and expires normally too
+    const deleted = await creation(c.userId, hour());
+    await publishItem(c.token, deleted.task.id, "members").expect(200);
+    await t.http.post("/api/Generation/deleteTask").set("token", c.token).send({ id: deleted.task.id }).expect(200);
+    expect((await task(deleted.task.id)).expiresAt).not.toBeNull();
+  });
+
+  it("streams a members-only video in ranges to a member's <video> element (token or media pass), and to no one else", async () => {
+    const c = await creatorPage("Stream1", 10);
+    const bytes = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7) % 251));
+    const key = `u/${c.userId}/results/clip-${++n}.mp4`;
+    await t.services.storage.put(key, bytes, "video/mp4");
+    const task = await t.db.generationTask.create({ data: { userId: c.userId, mode: "text_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    await publishItem(c.token, task.id, "members").expect(200);
+    const fan = await visitor(t);
+    await grant(fan.userId, 10);
+    await join(fan.token, "Stream1").expect(200);
+    const url = ((await info("Stream1", fan.token)).body.data.library as { video_url: string }[])[0].video_url;
+
+    // the first bytes a player asks for, a seek into the middle, an open end, a suffix
+    const first = await withToken(url, fan.token, { range: "bytes=0-1023" });
+    expect(first.status).toBe(206);
+    expect(first.headers).toMatchObject({ "content-range": `bytes 0-1023/${bytes.length}`, "accept-ranges": "bytes", "content-length": "1024", "content-type": "video/mp4", "cache-control": "no-store" });
+    expect(first.body.equals(bytes.subarray(0, 1024))).toBe(true);
+    const middle = await withToken(url, fan.token, { range: "bytes=150000-150099" });
+    expect(middle.body.equals(bytes.subarray(150_000, 150_100))).toBe(true);
+    const tail = await withToken(url, fan.token, { range: "bytes=199000-" });
+    expect([tail.status, tail.headers["content-range"]]).toEqual([206, `bytes 199000-199999/${bytes.length}`]);
+    expect(tail.body.equals(bytes.subarray(199_000))).toBe(true);
+    expect((await withToken(url, fan.token, { range: "bytes=-500" })).body.equals(bytes.subarray(-500))).toBe(true);
+    // no range: the whole file, saying ranges are welcome
+    const whole = await withToken(url, fan.token);
+    expect([whole.status, whole.headers["accept-ranges"]]).toEqual([200, "bytes"]);
+    expect(whole.body.equals(bytes)).toBe(true);
+    // a range past the end is 416 with the file's size; a malformed one gets the whole file
+    const beyond = await withToken(url, fan.token, { range: `bytes=${bytes.length + 10}-` });
+    expect([beyond.status, beyond.headers["content-range"]]).toEqual([416, `bytes */${bytes.length}`]);
+    expect((await withToken(url, fan.token, { range: "lines=1-2" })).status).toBe(200);
+
+    // a <video> element sends no token: the viewer's media pass (a cookie only this route receives) stands for it
+    expect((await withToken(url, undefined, { range: "bytes=0-99" })).status).toBe(404);
+    const passed = await t.http.post("/api/Subscribe/mediaPass").set("token", fan.token).expect(200);
+    const setCookie = String(passed.headers["set-cookie"]);
+    expect(setCookie).toMatch(/reverie_media_pass=.+; Max-Age=\d+; Path=\/api\/Subscribe\/libraryMedia; Expires=.+; HttpOnly; SameSite=Lax/);
+    const pass = setCookie.split(";")[0];
+    const streamed = await withToken(url, undefined, { range: "bytes=0-99", cookie: pass });
+    expect(streamed.status).toBe(206);
+    expect(streamed.body.equals(bytes.subarray(0, 100))).toBe(true);
+    expect((await t.http.post("/api/Subscribe/mediaPass")).status).toBe(401);
+
+    // a non-member with the same URL, by token or with their own pass, a forged pass: still 404, ranged or not
+    const other = await visitor(t);
+    expect((await withToken(url, other.token, { range: "bytes=0-99" })).status).toBe(404);
+    const otherPass = String((await t.http.post("/api/Subscribe/mediaPass").set("token", other.token)).headers["set-cookie"]).split(";")[0];
+    expect((await withToken(url, undefined, { range: "bytes=0-99", cookie: otherPass })).status).toBe(404);
+    const [viewer, expires] = pass.split("=")[1].split(".");
+    expect((await withToken(url, undefined, { cookie: `reverie_media_pass=${viewer}.${Number(expires) + 60}.${pass.split(".")[2]}` })).status).toBe(404);
+    // once the membership has ended, the member's own pass opens nothing either
+    await post(fan.token, "cancelMembership", { home_link: "Stream1" }).expect(200);
+    await periodEnds(fan.userId);
+    await sweep();
+    expect((await withToken(url, undefined, { range: "bytes=0-99", cookie: pass })).status).toBe(404);
+    expect((await withToken(url, fan.token, { range: "bytes=0-99" })).status).toBe(404);
+  });
+
+  it("pages through a library of 35 items (SPEC page sizes), members-only ones locked past the first page too, and tells the creator how each creation is published", async () => {
+    const c = await creatorPage("Paged1", 10);
+    const key = `u/${c.userId}/results/paged-${++n}.jpg`;
+    await t.services.storage.put(key, await photo(64, 64), "image/jpeg");
+    await t.db.generationTask.createMany({ data: Array.from({ length: 36 }, () => ({ userId: c.userId, mode: "text_to_image" as const, engine: "local", status: "succeeded" as const, cost: 1, input: {}, outputKey: key })) });
+    const tasks = await t.db.generationTask.findMany({ where: { userId: c.userId }, orderBy: { id: "asc" } });
+    // the oldest 5 members-only, the next 30 public, the newest not published
+    for (const [i, task] of tasks.slice(0, 35).entries()) await publishItem(c.token, task.id, i < 5 ? "members" : "public").expect(200);
+    const library = (token: string | undefined, page: number, limit = 20) => {
+      const req = t.http.get("/api/Subscribe/library").query({ home_link: "paged1", page, limit });
+      return token ? req.set("token", token) : req;
+    };
+
+    const first = (await info("Paged1").expect(200)).body.data;
+    expect([first.library.length, first.library_total, first.library_locked]).toEqual([20, 35, 5]);
+    const second = (await library(undefined, 2).expect(200)).body.data;
+    expect(second).toMatchObject({ total: 35, locked: 5, page: 2, limit: 20 });
+    expect(second.list).toHaveLength(15);
+    const ids = [...first.library, ...second.list].map((i: Item) => i.id);
+    expect(new Set(ids).size).toBe(35);
+    expect((second.list as Item[]).filter((i) => i.locked)).toHaveLength(5);
+    expect((await library(undefined, 3).expect(200)).body.data.list).toEqual([]);
+    // the creator's own later pages are unlocked
+    expect(((await library(c.token, 2).expect(200)).body.data.list as Item[]).every((i) => !i.locked)).toBe(true);
+    // other page sizes than SPEC.md §9's, a missing or unknown link
+    expect((await library(undefined, 1, 24)).body).toMatchObject({ code: 400 });
+    expect((await t.http.get("/api/Subscribe/library").query({ home_link: "no-such-page-x" })).status).toBe(404);
+    expect((await t.http.get("/api/Subscribe/library").query({ page: 1 })).status).toBe(400);
+
+    // the publish panel pages the creator's finished creations and asks how each is shown
+    const finished = (await t.http.get("/api/Generation/uploadLists").set("token", c.token).query({ page: 2, limit: 20, finished: 1 }).expect(200)).body.data;
+    expect([finished.total, finished.list.length]).toEqual([36, 16]);
+    const asked = tasks.slice(0, 3).map((x) => x.id).concat(tasks[35].id);
+    const mine = (await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: asked.join(",") }).expect(200)).body.data.list;
+    expect(mine.map((i: { task_id: number; visibility: string }) => [i.task_id, i.visibility]).sort()).toEqual(tasks.slice(0, 3).map((x) => [x.id, "members"]).sort());
+    // another creator learns nothing of these creations; more than a page of ids is refused
+    const other = await creatorPage("Paged2", 10);
+    expect((await t.http.get("/api/Subscribe/myItems").set("token", other.token).query({ task_ids: asked.join(",") }).expect(200)).body.data.list).toEqual([]);
+    expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: Array.from({ length: 51 }, (_, i) => i + 1).join(",") })).status).toBe(400);
+    expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: "1,x" })).status).toBe(400);
+  });
+
+  it("lists a page's memberships and library items in the console, read-only, for those who may read creator pages", async () => {
+    const c = await creatorPage("Console1", 10);
+    const elsewhere = await creatorPage("Console2", 10);
+    const [a, b, gone] = [await visitor(t), await visitor(t), await visitor(t)];
+    for (const fan of [a, b, gone]) {
+      await grant(fan.userId, 10);
+      await join(fan.token, "Console1").expect(200);
+    }
+    await post(b.token, "cancelMembership", { home_link: "Console1" }).expect(200);
+    await post(gone.token, "cancelMembership", { home_link: "Console1" }).expect(200);
+    await t.db.creatorMembership.updateMany({ where: { fanUserId: gone.userId }, data: { paidThrough: new Date(Date.now() - 1000) } });
+    await sweep();
+    await grant(a.userId, 10);
+    await join(a.token, "Console2").expect(200);
+    const pub = await creation(c.userId);
+    const members = await creation(c.userId);
+    await publishItem(c.token, pub.task.id, "public").expect(200);
+    await publishItem(c.token, members.task.id, "members").expect(200);
+    await t.db.generationTask.update({ where: { id: members.task.id }, data: { state: "suspended" } });
+    const pageId = (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: c.userId } })).id;
+    const list = (token: string, resource: string, filter: object) => t.http.get(`/admin/api/${resource}`).set("token", token).query({ filter: JSON.stringify(filter) });
+
+    const moderator = await staffMember(t, ["moderator"]);
+    const all = await list(moderator.token, "creator-memberships", { creatorPageId: pageId }).expect(200);
+    expect(all.headers["content-range"]).toBe("creator-memberships 0-2/3");
+    const byFan = new Map((all.body as { fanUserId: number }[]).map((m) => [m.fanUserId, m]));
+    expect(byFan.get(a.userId)).toMatchObject({ homeLink: "Console1", price: 10, period: 1, status: "active", endsAt: null });
+    expect(byFan.get(a.userId)).toHaveProperty("renewsAt", expect.any(String));
+    expect(byFan.get(b.userId)).toMatchObject({ status: "cancelled", renewsAt: null, endsAt: expect.any(String) });
+    expect(byFan.get(gone.userId)).toMatchObject({ status: "ended", renewsAt: null, endsAt: expect.any(String) });
+    const cancelled = await list(moderator.token, "creator-memberships", { creatorPageId: pageId, status: "cancelled" }).expect(200);
+    expect((cancelled.body as { fanUserId: number }[]).map((m) => m.fanUserId)).toEqual([b.userId]);
+    const one = (all.body as { id: number }[])[0].id;
+    expect((await t.http.get(`/admin/api/creator-memberships/${one}`).set("token", moderator.token).expect(200)).body).toMatchObject({ id: one, homeLink: "Console1" });
+    expect((await list(moderator.token, "creator-memberships", { status: "paused" })).status).toBe(400);
+
+    const items = (await list(moderator.token, "creator-library-items", { creatorPageId: pageId }).expect(200)).body as { taskId: number; visibility: string; creationState: string; thumbnailUrl: string | null; homeLink: string; createdAt: string }[];
+    expect(items.map((i) => [i.taskId, i.visibility, i.creationState])).toEqual([[members.task.id, "members", "suspended"], [pub.task.id, "public", "active"]]);
+    // moderators see the thumbnail of a suspended creation too: it is what they judge
+    expect((await fetchMedia(t, items[0].thumbnailUrl!)).body.equals(members.bytes)).toBe(true);
+    expect(items[0]).toMatchObject({ homeLink: "Console1", createdAt: expect.any(String) });
+    expect((await list(moderator.token, "creator-library-items", { creatorPageId: (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: elsewhere.userId } })).id }).expect(200)).body).toEqual([]);
+
+    // admins too; support (who decides payouts, not pages) and a signed-in fan do not
+    const admin = await staffMember(t, ["admin"]);
+    await list(admin.token, "creator-library-items", { creatorPageId: pageId }).expect(200);
+    const support = await staffMember(t, ["support"]);
+    expect((await list(support.token, "creator-memberships", { creatorPageId: pageId })).status).toBe(403);
+    expect((await list(support.token, "creator-library-items", { creatorPageId: pageId })).status).toBe(403);
+    expect((await list(a.token, "creator-memberships", { creatorPageId: pageId })).status).toBe(401);
   });
 });

@@ -1,10 +1,15 @@
 import type { ApiRouter } from "../../http/api.ts";
-import path from "node:path";
-import { bindingBody, deliverBody, homeLinkInfoQuery, itemIdBody, libraryMediaQuery, membershipBody, pageFields, publishBody, publishItemBody, rateBody, requestBody, requestIdBody, requestsQuery } from "./creators.schema.ts";
+import { cookie } from "../../http/client-context.ts";
+import { sendStored } from "../../storage/serve.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+import { bindingBody, deliverBody, homeLinkInfoQuery, itemIdBody, libraryMediaQuery, libraryQuery, membershipBody, myItemsQuery, pageFields, publishBody, publishItemBody, rateBody, requestBody, requestIdBody, requestsQuery } from "./creators.schema.ts";
 import { LIBRARY_MEDIA_PATH } from "./creator-library.service.ts";
 import type { CreatorsService } from "./creators.service.ts";
 
-export function creatorsRoutes(api: ApiRouter, creators: CreatorsService) {
+/** The cookie of a viewer's media pass (decision 217), sent only to the members-only media route. */
+const MEDIA_PASS_COOKIE = "reverie_media_pass";
+
+export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storage: Pick<MediaStorage, "size" | "stream">) {
   const tags = ["creators"];
   api.get(
     "/api/Subscribe/getHomeLinkInfo",
@@ -50,14 +55,28 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService) {
   api.post("/api/Subscribe/publishItem", { summary: "Publish one of the caller's finished creations to their page, public or members-only (or change that)", tags, auth: "user", can: ["update", "CreatorPage"], body: publishItemBody }, ({ principal, body }) =>
     creators.publishItem(principal.userId, body.task_id, body.visibility),
   );
+  api.get("/api/Subscribe/library", { summary: "A page of a creator page's library (newest first) as the caller sees it: members-only items locked unless a member", tags, auth: "public", query: libraryQuery }, ({ principal, query }) =>
+    creators.library(query.home_link, principal.kind === "user" ? principal.userId : null, query),
+  );
+  api.get("/api/Subscribe/myItems", { summary: "How the caller's page shows these creations of theirs (public or members-only); those not on it are left out", tags, auth: "user", can: ["update", "CreatorPage"], query: myItemsQuery }, ({ principal, query }) =>
+    creators.myItems(principal.userId, query.task_ids),
+  );
   api.post("/api/Subscribe/unpublishItem", { summary: "Take an item off the caller's page", tags, auth: "user", can: ["update", "CreatorPage"], body: itemIdBody }, ({ principal, body }) => creators.unpublishItem(principal.userId, body.id));
+  api.post("/api/Subscribe/mediaPass", { summary: "Sets the caller's media pass, a cookie that lets a <video> element stream members-only files signed for the caller", tags, auth: "user", can: ["read", "User"] }, ({ principal, req, res }) => {
+    const pass = creators.mediaPass(principal.userId);
+    // only the media route ever receives it, never a cross-site request, never a script
+    res.cookie(MEDIA_PASS_COOKIE, pass.value, { httpOnly: true, sameSite: "lax", secure: req.secure, maxAge: pass.maxAgeSeconds * 1000, path: LIBRARY_MEDIA_PATH });
+    return { expires_in: pass.maxAgeSeconds };
+  });
   api.get(
     LIBRARY_MEDIA_PATH,
-    { summary: "A members-only library file, for the signed-in viewer its URL was signed for while they are a member (404 otherwise)", tags, auth: "public", query: libraryMediaQuery },
-    async ({ principal, query, res }) => {
-      const file = await creators.libraryMedia(principal.kind === "user" ? principal.userId : null, query);
+    { summary: "A members-only library file, for the signed-in viewer its URL was signed for while they are a member (404 otherwise); answers Range requests", tags, auth: "public", query: libraryMediaQuery },
+    async ({ principal, query, req, res }) => {
+      // the token header when the app fetches the file, the viewer's media pass when a <video> element streams it
+      const requester = principal.kind === "user" ? principal.userId : creators.passViewer(cookie(req, MEDIA_PASS_COOKIE));
+      const file = await creators.libraryMedia(requester, query);
       // never cached: the membership is checked again on the next request
-      res.type(path.extname(file.key)).send(file.body);
+      await sendStored(req, res, storage, file.key, { "Cache-Control": "no-store" });
       return undefined;
     },
   );

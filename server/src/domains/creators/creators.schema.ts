@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { CREATOR_BIO_MAX, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+import { idsFilter, intFilter } from "../../http/list-filters.ts";
+import { pageQuery } from "../uploads/uploads.schema.ts";
+import { CREATOR_BIO_MAX, CREATOR_MEMBERSHIP_STATUSES, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
 
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 
@@ -56,3 +58,21 @@ export const libraryMediaQuery = z.object({
   expires: z.coerce.number().int(),
   sig: z.string().min(1).max(100),
 });
+
+/** A page of a creator page's library (SPEC.md §9 page sizes). */
+export const libraryQuery = pageQuery.extend({ home_link: z.preprocess(trimmed, z.string().min(1, M.noDomainInformation).max(100)) });
+/** Which of these creations (task ids, comma separated, at most a page of 50) are on the caller's page, and how. */
+export const myItemsQuery = z.object({
+  task_ids: z.preprocess(
+    (v) => (typeof v === "string" ? (v.trim() ? v.split(",") : []) : v),
+    z.array(z.coerce.number().int().positive(), { error: "task_ids must be task ids separated by commas" }).max(50, "At most 50 task ids"),
+  ),
+});
+
+// the console's read-only lists (decision 215)
+export const creatorMembershipFilter = z.strictObject({ id: idsFilter, creatorPageId: intFilter, fanUserId: intFilter, status: z.enum(CREATOR_MEMBERSHIP_STATUSES).optional() });
+export type CreatorMembershipFilter = z.infer<typeof creatorMembershipFilter>;
+export const creatorMembershipSortable = ["id", "createdAt", "paidThrough", "price", "status"] as const;
+export const libraryItemFilter = z.strictObject({ id: idsFilter, creatorPageId: intFilter, visibility: z.enum(LIBRARY_VISIBILITIES).optional() });
+export type LibraryItemFilter = z.infer<typeof libraryItemFilter>;
+export const libraryItemSortable = ["id", "createdAt"] as const;

@@ -22,13 +22,16 @@ interface Deps {
   /** generation owns creations: the files of the creator's finished ones, for the library */
   creations(userId: number, taskIds: number[]): Promise<Map<number, CreationMedia>>;
   /** public library media gets storage's signed URLs; members-only media URLs are signed with storage's signer */
-  storage: Pick<MediaStorage, "signedUrl" | "get">;
+  storage: Pick<MediaStorage, "signedUrl">;
   signer: LocalMediaSigner;
   mediaTtlSeconds: number;
   /** users owns roles: publishing the first page makes the account a creator (SPEC.md §6) */
   makeCreator(tx: Tx, userId: number): Promise<void>;
   /** the ledger: a request's price is held from the fan, then released to the creator or returned, each once */
   credits: Pick<CreditsService, "charge" | "refund" | "grant">;
+  /** generation keeps a published creation from expiring, and releases it when it is taken off (decision 216) */
+  keepCreation(tx: Tx, userId: number, taskId: number): Promise<boolean>;
+  releaseCreation(tx: Tx, taskId: number): Promise<void>;
   /** generation owns creations: a delivery is one of the creator's own finished ones */
   isFinishedCreation(userId: number, taskId: number): Promise<boolean>;
   requestHours: number;
@@ -49,9 +52,9 @@ const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ w
  * creator_pages and subscriptions, and through its parts creator_memberships (creator-memberships.service.ts) and
  * creator_library_items (creator-library.service.ts).
  */
-export function createCreatorsService({ db, models, creations, storage, signer, mediaTtlSeconds, makeCreator, credits, isFinishedCreation, requestHours, minRatings }: Deps) {
+export function createCreatorsService({ db, models, creations, storage, signer, mediaTtlSeconds, makeCreator, credits, keepCreation, releaseCreation, isFinishedCreation, requestHours, minRatings }: Deps) {
   const memberships = createCreatorMemberships({ db, credits });
-  const library = createCreatorLibrary({ db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember: (pageId, userId) => memberships.isMember(pageId, userId) });
+  const library = createCreatorLibrary({ db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember: (pageId, userId) => memberships.isMember(pageId, userId), keepCreation, releaseCreation });
 
   /** Satisfied share of rated deliveries; null until the page has `minRatings` ratings (one or two say little). */
   async function satisfaction(pageId: number): Promise<number | null> {
@@ -276,6 +279,25 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
     /** The sweep: due memberships renew from the fan's balance once per period, or end. */
     renewMemberships: (now?: Date) => memberships.renewDue(now),
 
+    /**
+     * One page of the library as this viewer sees it (the page itself answers the first): newest first, `total` items
+     * in all, members-only ones locked unless the viewer is the creator or a member.
+     */
+    async library(homeLink: string, viewerId: number | null, q: { page: number; limit: number }) {
+      const page = await pageByLink(db, homeLink);
+      if (!page) throw HttpError.notFound(M.domainNotFound);
+      const unlocked = page.userId === viewerId ? Promise.resolve(true) : memberships.of(page.id, viewerId).then((m) => Boolean(m?.member));
+      const items = await library.forViewer(page, viewerId, unlocked, q);
+      return { ...items, page: q.page, limit: q.limit };
+    },
+
+    /** How the caller's page shows each of these creations of theirs (those not on it are left out). */
+    async myItems(userId: number, taskIds: number[]) {
+      const page = await db.creatorPage.findUnique({ where: { userId } });
+      if (!page) throw HttpError.notFound(M.noPage);
+      return { list: await library.itemsOf(page, taskIds) };
+    },
+
     /** The creator publishes one of their own finished creations to their page, public or members-only. */
     async publishItem(userId: number, taskId: number, visibility: LibraryVisibility) {
       const page = await db.creatorPage.findUnique({ where: { userId } });
@@ -293,6 +315,9 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
 
     /** A members-only file for the signed-in viewer it was signed for, checked on every request. */
     libraryMedia: (requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) => library.media(requesterId, q),
+    /** The signed-in viewer's media pass, and the viewer a pass names (decision 217). */
+    mediaPass: (viewerId: number) => library.pass(viewerId),
+    passViewer: (value: string | undefined) => library.passViewer(value),
 
     /** Whether a creation is published on a page (moderation lets anyone report it). */
     isPublishedCreation: (taskId: number) => library.isPublished(taskId),

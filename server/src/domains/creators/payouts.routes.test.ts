@@ -140,6 +140,40 @@ describe("the payout queue", () => {
     expect(await t.services.credits.findLedgerMismatches([c.userId])).toEqual([]);
   });
 
+  it("emails the creator the decision once, in their language, however often it is clicked", async () => {
+    const support = await staffMember(t, ["support"]);
+    const mails = async (userId: number) => {
+      const { email } = await t.db.user.findUniqueOrThrow({ where: { id: userId } });
+      return t.db.outboxEmail.findMany({ where: { to: email! } });
+    };
+    const approved = await payoutOf();
+    await t.db.user.update({ where: { id: approved.c.userId }, data: { language: "ja" } });
+    const clicks = await Promise.all(Array.from({ length: 20 }, () => decide(support.token, approved.id, "approve", { reference: "SEPA-77-REF" })));
+    expect(clicks.filter((r) => r.status === 200)).toHaveLength(1);
+    await decide(support.token, approved.id, "approve", { reference: "SEPA-77-REF" }).expect(409);
+    const [ja] = await mails(approved.c.userId);
+    expect(await mails(approved.c.userId)).toHaveLength(1);
+    expect(ja.subject).toBe("Reverie: 100クレジットの出金が承認されました");
+    expect(ja.body).toContain(`#${approved.id}`);
+    expect(ja.body).toContain("SEPA-77-REF");
+
+    const rejected = await payoutOf();
+    await t.db.user.update({ where: { id: rejected.c.userId }, data: { language: "ru" } });
+    await Promise.all(Array.from({ length: 10 }, () => decide(support.token, rejected.id, "reject", { reason: "Реквизиты не совпадают" })));
+    const [ru] = await mails(rejected.c.userId);
+    expect(await mails(rejected.c.userId)).toHaveLength(1);
+    expect(ru.subject).toBe("Reverie: выплата 100 кредитов не одобрена");
+    expect(ru.body).toContain("Причина: Реквизиты не совпадают");
+
+    // English for anyone else; an account without an email is decided all the same, with nothing to send
+    const plain = await payoutOf();
+    await decide(support.token, plain.id, "reject", { reason: "Bank details do not match" }).expect(200);
+    expect((await mails(plain.c.userId)).map((m) => m.subject)).toEqual(["Reverie: your payout of 100 credits was not approved"]);
+    const silent = await payoutOf();
+    await t.db.user.update({ where: { id: silent.c.userId }, data: { email: null } });
+    await decide(support.token, silent.id, "approve", { reference: "TX-NO-MAIL" }).expect(200);
+  });
+
   it("refuses the decision to a creator (their own payout), to a moderator, and to anyone signed out", async () => {
     const { c, id } = await payoutOf();
     expect((await decide(c.token, id, "approve", { reference: "self-paid-1" })).status).toBe(401);

@@ -8,6 +8,8 @@ import {
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import type { Language } from "../../contract/locales.ts";
+import { payoutMail, type PayoutDecision } from "./payout-mail.ts";
 import type { DisputeFilter, PayoutFilter } from "./payouts.schema.ts";
 
 interface Deps {
@@ -15,6 +17,10 @@ interface Deps {
   /** the ledger: a payout's credits leave the balance when it is asked for and come back once if it is rejected */
   credits: Pick<CreditsService, "charge" | "refund" | "chargeUpTo" | "sumOfReasons" | "balance">;
   audit: Pick<AuditService, "record">;
+  /** users owns accounts: where and in which language to tell a creator their payout was decided */
+  contactOf(userId: number): Promise<{ email: string; language: Language } | null>;
+  /** the mailer (outbox first, then SMTP when configured) */
+  sendMail(mail: { to: string; subject: string; body: string }): Promise<void>;
 }
 
 /**
@@ -38,7 +44,7 @@ function payoutView(p: CreatorPayout) {
  * Creator earnings, payouts and requests in dispute (issue 16 items 5 and 6, docs/decisions/206). Owns
  * `creator_payouts` and the dispute columns of `custom_requests`; every credit moves through the ledger.
  */
-export function createPayoutsService({ db, credits, audit }: Deps) {
+export function createPayoutsService({ db, credits, audit, contactOf, sendMail }: Deps) {
   /** The creator's figures, read inside `c` (after lockPage when a decision depends on them). */
   async function figures(c: Tx | Db, userId: number, pageId: number): Promise<EarningsView> {
     const [earned, escrow, dispute, shortfall, payouts, balance] = await Promise.all([
@@ -81,6 +87,16 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
     if (!p) return null;
     const { creatorPage, ...row } = p;
     return { ...row, creatorUserId: creatorPage.userId, homeLink: creatorPage.homeLink, earnings: await figures(db, creatorPage.userId, p.creatorPageId) };
+  }
+
+  /**
+   * Tells the creator how their payout was decided, in their language. Only the call whose conditional update decided
+   * it gets here (a retried or racing decision answers 409 before), so the email goes once; after the commit, so a
+   * slow mail server never holds the decision's locks.
+   */
+  async function tellCreator(creatorUserId: number, d: PayoutDecision) {
+    const to = await contactOf(creatorUserId);
+    if (to) await sendMail({ to: to.email, ...payoutMail(d, to.language) });
   }
 
   async function getDispute(id: number) {
@@ -148,24 +164,28 @@ export function createPayoutsService({ db, credits, audit }: Deps) {
 
       /** Staff paid it outside (the reference names the transfer): the credits stay out of the balance. Once. */
       async approve(staffId: number, id: number, reference: string) {
-        await db.$transaction(async (tx) => {
+        const p = await db.$transaction(async (tx) => {
           const moved = await tx.creatorPayout.updateMany({ where: { id, status: "requested" }, data: { status: "approved", reference, decidedById: staffId, decidedAt: new Date() } });
           if (!moved.count) throw (await tx.creatorPayout.count({ where: { id } })) ? HttpError.conflict(M.notOpen) : HttpError.notFound();
-          const p = await tx.creatorPayout.findUniqueOrThrow({ where: { id } });
+          const p = await tx.creatorPayout.findUniqueOrThrow({ where: { id }, include: { creatorPage: { select: { userId: true } } } });
           await audit.record(tx, { staffId, action: "approve_payout", resource: "CreatorPayout", resourceId: id, before: { status: "requested", amount: p.amount }, after: { status: "approved", amount: p.amount, reference }, reason: reference });
+          return p;
         });
+        await tellCreator(p.creatorPage.userId, { id, amount: p.amount, outcome: "approved", reference });
         return getPayout(id);
       },
 
       /** Not paid: the held credits return to the creator's balance, once (the status change and the key guard it). */
       async reject(staffId: number, id: number, reason: string) {
-        await db.$transaction(async (tx) => {
+        const p = await db.$transaction(async (tx) => {
           const moved = await tx.creatorPayout.updateMany({ where: { id, status: "requested" }, data: { status: "rejected", rejectReason: reason, decidedById: staffId, decidedAt: new Date() } });
           if (!moved.count) throw (await tx.creatorPayout.count({ where: { id } })) ? HttpError.conflict(M.notOpen) : HttpError.notFound();
           const p = await tx.creatorPayout.findUniqueOrThrow({ where: { id }, include: { creatorPage: { select: { userId: true } } } });
           await credits.refund({ userId: p.creatorPage.userId, amount: p.amount, reason: "creator_payout_return", idempotencyKey: `creator-payout:${id}:return`, reference: `creator_payout:${id}` }, tx);
           await audit.record(tx, { staffId, action: "reject_payout", resource: "CreatorPayout", resourceId: id, before: { status: "requested", amount: p.amount }, after: { status: "rejected", amount: p.amount }, reason });
+          return p;
         });
+        await tellCreator(p.creatorPage.userId, { id, amount: p.amount, outcome: "rejected", reason });
         return getPayout(id);
       },
 

@@ -58,6 +58,8 @@ export type DurationPointsBody = z.infer<typeof durationPointsBody>;
 /** `type` by name, or as 1 (videos) / 2 (images). */
 export const taskListQuery = pageQuery.extend({
   type: z.preprocess((v) => (v === "1" ? "video" : v === "2" ? "image" : v === "" ? undefined : v), z.enum(["video", "image"], { error: "type must be video or image" }).optional()),
+  /** 1: only finished, unexpired creations (what a creator can publish or deliver), so pages are full of them */
+  finished: z.coerce.number().int().min(0).max(1, "finished must be 0 or 1").optional(),
 });
 export const taskIdQuery = z.object({ id });
 export const streamQuery = z.object({ id: id.optional() });

@@ -102,6 +102,10 @@ export function createGenerationService(deps: {
   const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
   const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
+  /** A result not yet expired: one that never expires (kept for a creator page), or whose time has not come. */
+  const unexpired = () => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
+  /** When a result finished (or taken off a creator page) now expires. */
+  const resultExpiry = () => new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
   /** Charging transactions may hold at most half the pool; the rest stays free for reads and refusals. */
   const chargingSlot = createSlots(Math.floor(config.DB_POOL_SIZE / 2));
 
@@ -462,8 +466,13 @@ export function createGenerationService(deps: {
       return view(await own(userId, id));
     },
 
-    async list(userId: number, q: { page: number; limit: number; type?: "video" | "image" }) {
-      const where = { userId, state: "active" as const, ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}) };
+    async list(userId: number, q: { page: number; limit: number; type?: "video" | "image"; finished?: number }) {
+      const where = {
+        userId,
+        state: "active" as const,
+        ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}),
+        ...(q.finished ? { status: "succeeded" as const, ...unexpired() } : {}),
+      };
       const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
     },
@@ -478,7 +487,11 @@ export function createGenerationService(deps: {
         where: { id, userId, state: "active", status: { in: [...ENDED_TASK_STATUSES] } },
         data: { state: "removed" },
       });
-      if (removed.count === 1) return;
+      if (removed.count === 1) {
+        // a creation kept for a creator page leaves the page with it, so it expires like any other (decision 216)
+        await db.generationTask.updateMany({ where: { id, expiresAt: null, status: "succeeded" }, data: { expiresAt: resultExpiry() } });
+        return;
+      }
       const task = await db.generationTask.findFirst({ where: { id, userId, state: "active" }, select: { status: true } });
       // another user's task, a removed one and a missing one all look the same
       if (!task) throw HttpError.notFound();
@@ -488,7 +501,7 @@ export function createGenerationService(deps: {
     /** Shares a finished creation in the home gallery (or stops sharing it); only the owner's succeeded, active, unexpired tasks can be public. */
     async setPublic(userId: number, id: number, isPublic: boolean) {
       const changed = await db.generationTask.updateMany({
-        where: { id, userId, state: "active", ...(isPublic ? { status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } : {}) },
+        where: { id, userId, state: "active", ...(isPublic ? { status: "succeeded" as const, ...unexpired() } : {}) },
         data: { isPublic },
       });
       if (changed.count === 0) {
@@ -501,7 +514,7 @@ export function createGenerationService(deps: {
 
     /** The home gallery: shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
     async gallery(q: { page: number; limit: number }) {
-      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
+      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, ...unexpired() };
       const [total, rows] = await Promise.all([
         db.generationTask.count({ where }),
         db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: { user: { select: { nickname: true } } } }),
@@ -516,10 +529,20 @@ export function createGenerationService(deps: {
     async finishedMedia(userId: number, ids: number[]): Promise<Map<number, { kind: "image" | "video"; key: string; posterKey: string | null }>> {
       if (!ids.length) return new Map();
       const rows = await db.generationTask.findMany({
-        where: { id: { in: ids }, userId, state: "active", status: "succeeded", outputKey: { not: null }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+        where: { id: { in: ids }, userId, state: "active", status: "succeeded", outputKey: { not: null }, ...unexpired() },
         select: { id: true, mode: true, outputKey: true, posterKey: true },
       });
       return new Map(rows.map((r) => [r.id, { kind: isVideo(r.mode) ? ("video" as const) : ("image" as const), key: r.outputKey!, posterKey: r.posterKey }]));
+    },
+
+    /**
+     * What the console shows of creations published on creator pages (decision 215): each one's moderation state, its
+     * status, and the picture to show (an image's file, a video's poster) while its files exist.
+     */
+    async previewsOf(ids: number[]): Promise<Map<number, { state: ContentState; status: string; thumbKey: string | null }>> {
+      if (!ids.length) return new Map();
+      const rows = await db.generationTask.findMany({ where: { id: { in: ids } }, select: { id: true, mode: true, state: true, status: true, outputKey: true, posterKey: true } });
+      return new Map(rows.map((r) => [r.id, { state: r.state, status: r.status, thumbKey: r.status === "succeeded" ? (isVideo(r.mode) ? r.posterKey : r.outputKey) : null }]));
     },
 
     /**
@@ -582,7 +605,7 @@ export function createGenerationService(deps: {
         await fail(task.id, SCREENING_MESSAGES.blocked, { attempts: task.attempts });
         return false;
       }
-      const expiresAt = new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
+      const expiresAt = resultExpiry();
       const n = await db.generationTask.updateMany({
         where: { id: task.id, status: "running", attempts: task.attempts },
         data: { status: "succeeded", progress: 100, outputKey: out.mainKey, posterKey: out.posterKey, outputs: out as object, finishedAt: new Date(), expiresAt, error: null },
@@ -646,12 +669,33 @@ export function createGenerationService(deps: {
       }
     },
 
+    /**
+     * A creation published on a creator page stops expiring while it is there (decision 216): its expiry is cleared,
+     * which the expiry sweep never picks. Run in the creators domain's publishing transaction, so the library row and
+     * the hold commit together; the conditional update takes the task's row lock, so it and the sweep's own update
+     * cannot both win. False when the task is not the user's finished, active, unexpired creation.
+     */
+    async keepForPage(tx: Tx, userId: number, id: number): Promise<boolean> {
+      const kept = await tx.generationTask.updateMany({
+        where: { id, userId, state: "active", status: "succeeded", outputKey: { not: null }, ...unexpired() },
+        data: { expiresAt: null },
+      });
+      return kept.count > 0;
+    },
+
+    /** Taken off its page (in the creators domain's transaction): the result expires like a fresh one, from now. */
+    async releaseFromPage(tx: Tx, id: number): Promise<void> {
+      await tx.generationTask.updateMany({ where: { id, expiresAt: null, status: "succeeded" }, data: { expiresAt: resultExpiry() } });
+    },
+
     /** Results past GENERATION_RESULT_TTL_HOURS: marked expired and their files deleted. */
     async expireResults(limit = 100): Promise<number> {
-      const due = await db.generationTask.findMany({ where: { status: "succeeded", expiresAt: { lte: new Date() } }, take: limit });
+      const now = new Date();
+      const due = await db.generationTask.findMany({ where: { status: "succeeded", expiresAt: { lte: now } }, take: limit });
       let expired = 0;
       for (const t of due) {
-        const n = await db.generationTask.updateMany({ where: { id: t.id, status: "succeeded" }, data: { status: "expired" } });
+        // the expiry is checked again in the update: a creation published meanwhile has none any more
+        const n = await db.generationTask.updateMany({ where: { id: t.id, status: "succeeded", expiresAt: { lte: now } }, data: { status: "expired" } });
         if (!n.count) continue;
         expired++;
         const outputs = (t.outputs ?? {}) as Partial<TaskOutputs>;

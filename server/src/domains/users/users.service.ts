@@ -3,6 +3,7 @@ import { authBtnList, packedRules, type AppAbility } from "../../authz/abilities
 import type { Account } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { UserUpdateBody } from "./users.schema.ts";
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../contract/locales.ts";
 
 /** The consumer app's bottom-bar entries (SPEC.md §2), shown to every signed-in user. */
 const MENU = ["video", "homeLink", "results", "buyCredits", "videoPlus"];
@@ -56,6 +57,13 @@ export function createUsersService(db: Db) {
     /** SPEC.md §6: an account becomes a creator when it publishes its first page (in that transaction). */
     async makeCreator(tx: Tx, userId: number): Promise<void> {
       await tx.user.updateMany({ where: { id: userId, role: { not: "creator" } }, data: { role: "creator" } });
+    },
+
+    /** Where and in which language to write to a person (null when the account has no email: a guest, a channel login). */
+    async contactOf(userId: number): Promise<{ email: string; language: Language } | null> {
+      const u = await db.user.findUnique({ where: { id: userId }, select: { email: true, language: true } });
+      if (!u?.email) return null;
+      return { email: u.email, language: (LANGUAGES as readonly string[]).includes(u.language) ? (u.language as Language) : DEFAULT_LANGUAGE };
     },
 
     async update(userId: number, patch: UserUpdateBody): Promise<void> {
