@@ -1,10 +1,45 @@
 import type { Logger } from "pino";
 import type { Db, Tx } from "../../db/client.ts";
-import type { Membership, Order } from "../../db/generated/client.ts";
+import { Prisma, type Membership, type Order } from "../../db/generated/client.ts";
 import type { MembershipStatus } from "../../contract/memberships.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { SubscriptionFacts } from "../orders/payment-update.ts";
+
+/** A `memberships` row as PostgreSQL returns it (`SELECT *`). */
+interface MembershipRow {
+  id: number;
+  user_id: number;
+  order_id: number;
+  provider: string;
+  provider_ref: string;
+  status: string;
+  credits_per_period: number;
+  periods_paid: number;
+  current_period_end: Date | null;
+  cancel_at_period_end: boolean;
+  ended_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function membershipFromRow(r: MembershipRow): Membership {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    orderId: r.order_id,
+    provider: r.provider,
+    providerRef: r.provider_ref,
+    status: r.status,
+    creditsPerPeriod: r.credits_per_period,
+    periodsPaid: r.periods_paid,
+    currentPeriodEnd: r.current_period_end,
+    cancelAtPeriodEnd: r.cancel_at_period_end,
+    endedAt: r.ended_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
 
 export const NO_MEMBERSHIP = "You have no membership to cancel";
 
@@ -30,30 +65,33 @@ export function membershipView(m: Membership & { order?: Order & { product?: { n
 export function createMembershipsService(deps: { db: Db; credits: CreditsService; log: Logger }) {
   const { db, credits, log } = deps;
 
+  /** Locks and reads the membership of a provider subscription, one statement (it runs on the notification path). */
   async function lockByRef(tx: Tx, provider: string, ref: string): Promise<Membership | null> {
-    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM memberships WHERE provider = ${provider} AND provider_ref = ${ref} FOR UPDATE`;
-    return rows.length ? tx.membership.findUnique({ where: { id: rows[0].id } }) : null;
+    const rows = await tx.$queryRaw<MembershipRow[]>`SELECT * FROM memberships WHERE provider = ${provider} AND provider_ref = ${ref} FOR UPDATE`;
+    return rows.length ? membershipFromRow(rows[0]) : null;
   }
 
   /**
-   * When the period just paid ends: the provider's date where it gives one (Stripe), else the plan's length counted
-   * from the later of now and the previous end (Pagsmile says only which period was paid).
+   * When the period just paid ends, as SQL: the provider's date where it gives one (Stripe, PayPal), else the plan's
+   * length counted from the later of now and `previousEnd` (Pagsmile says only which period was paid); NULL when the
+   * product has no period.
    */
-  async function periodEnd(tx: Tx, order: Order, sub: SubscriptionFacts, previousEnd: Date | null): Promise<Date | undefined> {
-    if (sub.currentPeriodEnd) return sub.currentPeriodEnd;
-    const plan = await tx.product.findUnique({ where: { id: order.productId }, select: { intervalDays: true } });
-    if (!plan?.intervalDays) return undefined;
-    const from = Math.max(Date.now(), previousEnd?.getTime() ?? 0);
-    return new Date(from + plan.intervalDays * 86_400_000);
+  function periodEnd(order: Order, sub: SubscriptionFacts, previousEnd: Prisma.Sql): Prisma.Sql {
+    return Prisma.sql`COALESCE(${sub.currentPeriodEnd ?? null}::timestamp(3),
+      GREATEST(now(), ${previousEnd}) + make_interval(days => (SELECT interval_days FROM products WHERE id = ${order.productId})))`;
   }
 
-  /** The membership a paid plan order starts (once: the order is unique). */
+  /**
+   * The membership a paid plan order starts, once (the order is unique): a second start only takes the provider's
+   * period end, where it says one. One statement, on the notification path.
+   */
   async function started(tx: Tx, order: Order, provider: string, sub: SubscriptionFacts): Promise<Membership> {
-    const existing = await tx.membership.findUnique({ where: { orderId: order.id } });
-    if (existing) return sub.currentPeriodEnd ? tx.membership.update({ where: { id: existing.id }, data: { currentPeriodEnd: sub.currentPeriodEnd } }) : existing;
-    return tx.membership.create({
-      data: { userId: order.userId, orderId: order.id, provider, providerRef: sub.ref, creditsPerPeriod: order.credits, currentPeriodEnd: await periodEnd(tx, order, sub, null) },
-    });
+    const [row] = await tx.$queryRaw<MembershipRow[]>`
+      INSERT INTO memberships (user_id, order_id, provider, provider_ref, credits_per_period, current_period_end, updated_at)
+      VALUES (${order.userId}, ${order.id}, ${provider}, ${sub.ref}, ${order.credits}, ${periodEnd(order, sub, Prisma.sql`NULL`)}, now())
+      ON CONFLICT (order_id) DO UPDATE SET current_period_end = COALESCE(${sub.currentPeriodEnd ?? null}::timestamp(3), memberships.current_period_end), updated_at = now()
+      RETURNING *`;
+    return membershipFromRow(row);
   }
 
   return {
@@ -79,8 +117,10 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
         tx,
       );
       if (!grant.applied) return false;
-      const end = await periodEnd(tx, order, sub, membership.currentPeriodEnd);
-      await tx.membership.update({ where: { id: membership.id }, data: { periodsPaid: { increment: 1 }, ...(end ? { currentPeriodEnd: end } : {}) } });
+      await tx.$queryRaw`
+        UPDATE memberships SET periods_paid = periods_paid + 1,
+          current_period_end = COALESCE(${periodEnd(order, sub, Prisma.sql`current_period_end`)}, current_period_end), updated_at = now()
+        WHERE id = ${membership.id}`;
       return true;
     },
 
