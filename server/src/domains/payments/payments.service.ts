@@ -276,12 +276,25 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       return { ...paymentStatusView(current), received_amount: current.receivedAmount, received_currency: current.receivedCurrency };
     },
 
-    /** The sweep's JPay round (SPEC.md §9 polling on the server): a buyer who closed the app is still credited. */
+    /**
+     * The sweep's JPay round (SPEC.md §9 polling on the server): a buyer who closed the app is still credited. One walk
+     * of our address's transactions serves every waiting order (decision 220), not one TON API call per order.
+     */
     async sweepWalletOrders(now = new Date()): Promise<number> {
       if (!providers.jpay.available()) return 0;
       const waiting = await orders.awaitingPayment("jpay", new Date(now.getTime() - WALLET_LOOKUP_HOURS * 3600_000), WALLET_SWEEP_BATCH);
+      const refs = waiting.flatMap((o) => (o.providerRef ? [o.providerRef] : []));
+      if (!refs.length) return 0;
+      let updates;
+      try {
+        updates = await providers.jpay.queryPayments(refs);
+      } catch (err) {
+        if (!(err instanceof ProviderUnavailable)) throw err;
+        log.warn({ err, orders: refs.length }, "TON transfer lookup failed; the next sweep looks again");
+        return 0;
+      }
       let paid = 0;
-      for (const order of waiting) if ((await verifyTransfer(order)).status === "paid") paid++;
+      for (const u of updates) if ((await apply("jpay", u)).order?.status === "paid") paid++;
       return paid;
     },
   };

@@ -121,6 +121,38 @@ describe("JPay: TON wallet payments verified on chain", () => {
     expect(await points(c.userId)).toBe(150);
   });
 
+  it("a sweep looks up 10 waiting orders with one TON API call, and pays each order whose transfer is there (decision 220)", async () => {
+    const waiting = await Promise.all(Array.from({ length: 10 }, () => createOrder()));
+    for (const c of waiting.slice(0, 6)) pay(c, PRICE_NANO);
+    pay(waiting[6], 1_000_000_000n);
+    const before = fake.queries.length;
+    expect(await t.services.payments.sweepWalletOrders()).toBe(6);
+    expect(fake.queries.length - before).toBe(1);
+    expect(fake.queries.at(-1)!.get("limit")).toBe("1000");
+    for (const c of waiting.slice(0, 6)) {
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+      expect(await purchases(c.userId)).toBe(1);
+    }
+    expect(await orderOf(waiting[6].order_id)).toMatchObject({ status: "pending", receivedAmount: "1" });
+    expect(await orderOf(waiting[7].order_id)).toMatchObject({ status: "pending", receivedAmount: null });
+    // a second round finds the same facts: nothing moves twice
+    expect(await t.services.payments.sweepWalletOrders()).toBe(0);
+    for (const c of waiting.slice(0, 6)) expect(await points(c.userId)).toBe(150);
+  });
+
+  it("a busy address is walked page by page by logical time, and a transfer past the first page is found", async () => {
+    const c = await createOrder();
+    for (let i = 0; i < 1000; i++) fake.transfer({ from: randomAddress(), to: RECEIVING, nanotons: 1n, comment: `someone else ${i}` });
+    pay(c, PRICE_NANO);
+    const before = fake.queries.length;
+    expect(await t.services.payments.sweepWalletOrders()).toBe(1);
+    const calls = fake.queries.slice(before);
+    expect(calls).toHaveLength(2);
+    expect(calls[0].get("start_lt")).toBeNull();
+    expect(BigInt(calls[1].get("start_lt")!)).toBeGreaterThan(0n);
+    expect(await points(c.userId)).toBe(150);
+  });
+
   it("the browser's queryPayment polling finds the transfer too", async () => {
     const c = await createOrder();
     pay(c, PRICE_NANO);
