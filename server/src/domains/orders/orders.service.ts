@@ -36,6 +36,8 @@ export interface RefundRequest {
   reason: string;
   /** The already-spent credits the agent saw in the preview; a different figure now means the balance moved. */
   acknowledgedSpent?: number;
+  /** The money went back by hand (JPay): the reference of the transfer staff sent, recorded in the audit row. */
+  returnReference?: string;
 }
 
 export interface RefundPreview {
@@ -299,7 +301,7 @@ export function createOrdersService(deps: {
    * key `order:<id>:refund` is the same for all of them, so whichever comes first takes the credits and the rest find
    * nothing to take. The caller holds the order's lock.
    */
-  async function clawBack(tx: Tx, order: Order, by: { staffId: number | null; action: string; ledgerReason: string; note: string; refundedMinor?: number }): Promise<Order> {
+  async function clawBack(tx: Tx, order: Order, by: { staffId: number | null; action: string; ledgerReason: string; note: string; refundedMinor?: number; audited?: Record<string, unknown> }): Promise<Order> {
     const [{ points }] = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${order.userId} FOR UPDATE`;
     const p = previewOf(order, points);
     if (p.claw_back > 0) {
@@ -312,7 +314,7 @@ export function createOrdersService(deps: {
       resource: "Order",
       resourceId: order.id,
       before: { status: "paid", points },
-      after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent },
+      after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent, ...by.audited },
       reason: by.note,
     });
     return refunded;
@@ -550,7 +552,9 @@ export function createOrdersService(deps: {
           return order;
         }
         if (order.status !== "paid" || !order.refundStartedAt) throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
-        return clawBack(tx, order, { staffId: r.staffId, action: "refund_order", ledgerReason: "order_refund", note: reason });
+        // money returned by hand: what was owed back and the reference of the transfer staff sent (decision 220)
+        const audited = r.returnReference ? { returned_by_hand: { amount: order.receivedAmount, currency: order.receivedCurrency, reference: r.returnReference } } : undefined;
+        return clawBack(tx, order, { staffId: r.staffId, action: "refund_order", ledgerReason: "order_refund", note: reason, audited });
       });
     },
 

@@ -34,6 +34,8 @@ function notifyPath(provider: ProviderName): string {
 }
 
 export const REFUND_UNSUPPORTED = "This payment provider cannot refund this order";
+/** JPay: the agent sends the TON back from the receiving wallet first, then confirms with that transfer's reference. */
+export const RETURN_REFERENCE_REQUIRED = "Send the money back from the receiving wallet first, then enter the reference of that transfer";
 
 /** A wallet transfer may be found this long after its order was opened, even once the order expired (decision 210). */
 const WALLET_LOOKUP_HOURS = 24;
@@ -86,7 +88,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       return order;
     }
     try {
-      await provider.refund(order.providerRef, order.orderNo);
+      await provider.refund(order.providerRef, order.orderNo, order.providerPaymentRef);
     } catch (err) {
       log.error({ err, orderNo: order.orderNo }, "refund of an order paid after a ban failed; held for staff");
       return order;
@@ -230,17 +232,27 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       const order = await orders.beginRefund(r);
       const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
       try {
-        if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
-        await provider.refund(order.providerRef, order.orderNo);
+        if (provider?.returnedByHand) {
+          if (!r.returnReference?.trim()) throw HttpError.badRequest(RETURN_REFERENCE_REQUIRED);
+        } else {
+          if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
+          await provider.refund(order.providerRef, order.orderNo, order.providerPaymentRef);
+        }
       } catch (err) {
         await orders.abandonRefund(order.id);
         if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
         throw err;
       }
-      return orderView(await orders.finishRefund(r));
+      return orderView(await orders.finishRefund({ ...r, returnReference: provider?.returnedByHand ? r.returnReference?.trim() : undefined }));
     },
 
-    refundPreview: (orderId: number) => orders.refundPreview(orderId),
+    /** What a staff refund would take back, and, where the money goes back by hand, what staff must send (decision 220). */
+    async refundPreview(orderId: number) {
+      const preview = await orders.refundPreview(orderId);
+      const order = await orders.reload(orderId);
+      const byHand = isProviderName(order.provider) && providers[order.provider].returnedByHand;
+      return { ...preview, return_by_hand: byHand ? { amount: order.receivedAmount, currency: order.receivedCurrency } : null };
+    },
 
     /** The member cancels in the app: the provider stops renewing, what was paid runs to the period's end. */
     async cancelMembership(userId: number) {

@@ -193,6 +193,8 @@ export function createJpayProvider(config: Config, log: Logger): JpayProvider {
 
   return {
     name: "jpay",
+    // the receiving wallet's key never reaches the server (no hot wallet): staff return TON by hand (decision 220)
+    returnedByHand: true,
     available: () => Boolean(receiving && rate),
     methods: () => ["checkout"],
     transferFor,
