@@ -133,6 +133,12 @@ export function createCreditsService(db: Db, audit: AuditService) {
       return take;
     },
 
+    /** True when a movement with this idempotency key was made (e.g. whether a period's credits were ever granted). */
+    async hasEntry(tx: Tx, idempotencyKey: string): Promise<boolean> {
+      const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM ledger_entries WHERE idempotency_key = ${idempotencyKey}`;
+      return rows.length > 0;
+    },
+
     /** The sum of the user's ledger movements for these reasons (e.g. what a creator earned, less what was taken back). */
     async sumOfReasons(userId: number, reasons: readonly string[], c: Tx | Db = db): Promise<number> {
       const r = await c.ledgerEntry.aggregate({ where: { userId, reason: { in: [...reasons] } }, _sum: { delta: true } });

@@ -19,6 +19,7 @@ interface MembershipRow {
   current_period_end: Date | null;
   cancel_at_period_end: boolean;
   ended_at: Date | null;
+  reversed_periods: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +37,7 @@ function membershipFromRow(r: MembershipRow): Membership {
     currentPeriodEnd: r.current_period_end,
     cancelAtPeriodEnd: r.cancel_at_period_end,
     endedAt: r.ended_at,
+    reversedPeriods: r.reversed_periods ?? [],
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -124,10 +126,22 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
       return true;
     },
 
-    /** The provider says the subscription will stop at the period's end, or has stopped (cancelled, or renewals failed for good). */
-    async stateChanged(tx: Tx, provider: string, sub: SubscriptionFacts): Promise<void> {
+    /**
+     * The provider says the subscription will stop at the period's end, or has stopped (cancelled, or renewals failed
+     * for good), or runs again. An ended membership runs again only when the provider re-activated its subscription
+     * after it ended (PayPal: a suspended subscription re-activated, decision 219) — never after its plan order was
+     * refunded, and never on a stale event (one whose state began before the membership ended).
+     */
+    async stateChanged(tx: Tx, order: Order, provider: string, sub: SubscriptionFacts): Promise<void> {
       const membership = await lockByRef(tx, provider, sub.ref);
-      if (!membership || membership.status === "ended" || !sub.state) return;
+      if (!membership || !sub.state) return;
+      if (membership.status === "ended") {
+        const resumed = sub.state === "active" && order.status !== "refunded" && sub.stateChangedAt && membership.endedAt && sub.stateChangedAt > membership.endedAt;
+        if (!resumed) return;
+        log.info({ provider, ref: sub.ref, membershipId: membership.id }, "subscription re-activated; the membership runs again");
+        await tx.membership.update({ where: { id: membership.id }, data: { status: "active", endedAt: null, cancelAtPeriodEnd: false, ...(sub.currentPeriodEnd ? { currentPeriodEnd: sub.currentPeriodEnd } : {}) } });
+        return;
+      }
       const data =
         sub.state === "ended"
           ? { status: "ended", endedAt: new Date() }
@@ -135,6 +149,38 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
             ? { status: "cancelled", cancelAtPeriodEnd: true }
             : { status: "active", cancelAtPeriodEnd: false };
       await tx.membership.update({ where: { id: membership.id }, data: { ...data, ...(sub.currentPeriodEnd ? { currentPeriodEnd: sub.currentPeriodEnd } : {}) } });
+    },
+
+    /**
+     * The provider returned the money of one renewal (decision 219): that period's credits are taken back as far as
+     * the balance holds, once per period (`reversed_periods` is the gate, as a balance of zero leaves no ledger entry
+     * to be one), and the membership is one period shorter. Nothing for a period that was never granted. Answers what
+     * was taken back and what had been spent, or null when nothing moved.
+     */
+    async periodReversed(tx: Tx, provider: string, ref: string, period: string, kind: "refund" | "chargeback"): Promise<{ takenBack: number; alreadySpent: number } | null> {
+      const membership = await lockByRef(tx, provider, ref);
+      if (!membership) return null;
+      const grantKey = `membership:${membership.id}:period:${period}`;
+      if (!(await credits.hasEntry(tx, grantKey))) return null;
+      const shortened = await tx.$queryRaw<unknown[]>`
+        UPDATE memberships SET reversed_periods = array_append(reversed_periods, ${period}), periods_paid = GREATEST(periods_paid - 1, 0),
+          current_period_end = current_period_end - make_interval(days => COALESCE((SELECT interval_days FROM products p JOIN orders o ON o.product_id = p.id WHERE o.id = memberships.order_id), 0)),
+          updated_at = now()
+        WHERE id = ${membership.id} AND NOT (${period} = ANY (COALESCE(reversed_periods, '{}')))
+        RETURNING id`;
+      if (!shortened.length) return null;
+      const takenBack = await credits.chargeUpTo({ userId: membership.userId, amount: membership.creditsPerPeriod, reason: kind === "chargeback" ? "chargeback" : "membership_refund", reference: `membership:${membership.id}`, idempotencyKey: `${grantKey}:reversed` }, tx);
+      return { takenBack, alreadySpent: membership.creditsPerPeriod - takenBack };
+    },
+
+    /** The plan order that started a membership was refunded: the membership ends now (what it paid for went back). */
+    async orderRefunded(tx: Tx, orderId: number): Promise<void> {
+      await tx.$queryRaw`UPDATE memberships SET status = 'ended', ended_at = now(), cancel_at_period_end = false, updated_at = now() WHERE order_id = ${orderId} AND status <> 'ended'`;
+    },
+
+    /** The provider subscription a plan order started, if any (to stop its renewals once the order is refunded). */
+    async subscriptionOf(orderId: number): Promise<{ provider: string; providerRef: string } | null> {
+      return db.membership.findUnique({ where: { orderId }, select: { provider: true, providerRef: true } });
     },
 
     /** The member's running membership (active or cancelled but still paid for), newest first. */

@@ -12,7 +12,7 @@ import { MSG } from "../../http/messages.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { MembershipsService } from "../memberships/memberships.service.ts";
-import type { PaymentOutcome, PaymentUpdate, Reversal } from "./payment-update.ts";
+import type { PaymentOutcome, PaymentUpdate, Reversal, SubscriptionFacts } from "./payment-update.ts";
 import type { ProductsService } from "../products/products.service.ts";
 import { formatMinor } from "../products/money.ts";
 
@@ -308,6 +308,8 @@ export function createOrdersService(deps: {
       await credits.charge({ userId: order.userId, amount: p.claw_back, reason: by.ledgerReason, reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: by.staffId ?? undefined, note: by.note }, tx);
     }
     const refunded = await updateOrder(tx, order.id, [Prisma.sql`status = 'refunded'`, Prisma.sql`refund_started_at = NULL`, Prisma.sql`refunded_minor = ${by.refundedMinor ?? order.finalPriceMinor}`]);
+    // a refunded plan order takes its membership with it (decision 219)
+    await memberships.orderRefunded(tx, order.id);
     await audit.record(tx, {
       staffId: by.staffId,
       action: by.action,
@@ -344,6 +346,23 @@ export function createOrdersService(deps: {
     const partial = await updateOrder(tx, order.id, [Prisma.sql`refunded_minor = ${total}`]);
     await audit.record(tx, { staffId: null, action: `provider_partial_${r.kind}`, resource: "Order", resourceId: order.id, before: { refunded_minor: order.refundedMinor }, after: { refunded_minor: total, credits_taken_back: 0 }, reason: note });
     return { order: partial, changed: true };
+  }
+
+  /**
+   * A provider returned the money of one renewal of the plan this order started (PayPal: a refunded or reversed sale,
+   * decision 219): that period's credits go back once, through the memberships domain, and are audited on the order.
+   * Part of a renewal returned is stored and moves nothing, like a partial refund of an order (decision 208).
+   */
+  async function renewalReversed(tx: Tx, provider: string, order: Order, sub: SubscriptionFacts, period: string, r: Reversal): Promise<boolean> {
+    if ((r.currency && r.currency.toUpperCase() !== order.currency.toUpperCase()) || (r.amountMinor !== undefined && r.amountMinor < order.finalPriceMinor)) {
+      log.warn({ provider, orderNo: order.orderNo, period, amount: r.amountMinor, currency: r.currency, kind: r.kind }, "part of a renewal returned, or in another currency; recorded, nothing taken back");
+      return false;
+    }
+    const taken = await memberships.periodReversed(tx, provider, sub.ref, period, r.kind);
+    if (!taken) return false;
+    const note = `${provider} ${r.kind} of a renewal`;
+    await audit.record(tx, { staffId: null, action: r.kind === "chargeback" ? "provider_chargeback" : "provider_refund", resource: "Order", resourceId: order.id, before: { period }, after: { period, credits_taken_back: taken.takenBack, already_spent: taken.alreadySpent }, reason: note });
+    return true;
   }
 
   return {
@@ -466,6 +485,7 @@ export function createOrdersService(deps: {
           ...(u.paymentRef && !order.providerPaymentRef ? [Prisma.sql`provider_payment_ref = ${u.paymentRef}`] : []),
         ];
         const current = learned.length && !next ? await updateOrder(tx, order.id, learned) : order;
+        if (u.reversal && sub && renewalPeriod) return { duplicate: false, order: current, changed: await renewalReversed(tx, provider, current, sub, renewalPeriod, u.reversal) };
         if (u.reversal) return { duplicate: false, ...(await reversed(tx, provider, current, u.reversal)) };
         if (sub && renewalPeriod) {
           // A renewal pays a later period of the plan this order started; checked like any payment before crediting.
@@ -476,7 +496,7 @@ export function createOrdersService(deps: {
           const renewed = await memberships.renewed(tx, current, provider, { ...sub, renewalPeriod });
           return { duplicate: false, order: current, changed: renewed };
         }
-        if (sub?.state) await memberships.stateChanged(tx, provider, sub);
+        if (sub?.state) await memberships.stateChanged(tx, current, provider, sub);
         if (!next) return { duplicate: false, order: current, changed: false };
         if (next === "paid") {
           if (!amountMatches(current, u)) {

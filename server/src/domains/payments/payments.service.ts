@@ -78,7 +78,24 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     const result = await orders.applyUpdate(providerName, u);
     const o = result.order;
     if (result.changed && !u.reversal && o?.status === "paid" && o.failureReason === BANNED_AT_PAYMENT) return { ...result, order: await refundHeld(o) };
+    if (result.changed && u.reversal && o?.status === "refunded") await stopRenewals(o);
     return result;
+  }
+
+  /**
+   * A refunded plan order ended its membership (decision 219); the provider must not charge its subscription again,
+   * or a renewal would be charged for a membership that no longer runs. A failure is logged: the membership is ended
+   * either way, and support can cancel in the provider's dashboard.
+   */
+  async function stopRenewals(order: Order): Promise<void> {
+    const sub = await memberships.subscriptionOf(order.id);
+    const provider = sub && isProviderName(sub.provider) ? providers[sub.provider] : undefined;
+    if (!sub || !provider?.cancelSubscription) return;
+    try {
+      await provider.cancelSubscription(sub.providerRef, order.orderNo);
+    } catch (err) {
+      log.error({ err, orderNo: order.orderNo, subscription: sub.providerRef }, "refunded plan order: cancelling its subscription failed; cancel it in the provider's dashboard");
+    }
   }
 
   async function refundHeld(order: Order): Promise<Order> {
@@ -243,7 +260,9 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
         if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
         throw err;
       }
-      return orderView(await orders.finishRefund({ ...r, returnReference: provider?.returnedByHand ? r.returnReference?.trim() : undefined }));
+      const refunded = await orders.finishRefund({ ...r, returnReference: provider?.returnedByHand ? r.returnReference?.trim() : undefined });
+      await stopRenewals(refunded);
+      return orderView(refunded);
     },
 
     /** What a staff refund would take back, and, where the money goes back by hand, what staff must send (decision 220). */
