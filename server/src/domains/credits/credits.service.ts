@@ -52,7 +52,9 @@ function assertMovable(m: LedgerMove): void {
  * The only code that changes a credit balance. Every movement is one statement (one round trip, alone or inside a
  * caller's transaction): it locks the account row, writes the ledger row — claiming the unique idempotency key and
  * stamped with the balance after it — only when `points + delta >= 0`, and moves the balance only when that row was
- * written. A concurrent retry with the same key waits on the account lock and then finds the key taken (ON CONFLICT
+ * written. The lock is FOR NO KEY UPDATE, the lock the balance UPDATE takes anyway: it does not wait on the KEY SHARE
+ * locks of rows being inserted that reference the account (a generation task created in the same transaction as its
+ * charge), so concurrent transactions of one account queue instead of deadlocking. A concurrent retry with the same key waits on the account lock and then finds the key taken (ON CONFLICT
  * DO NOTHING: no error, so a caller's transaction is never aborted by a twin); every movement locks the account before
  * the key, so two never wait on each other in opposite orders. The CHECK constraint on points stays the last gate.
  */
@@ -60,7 +62,7 @@ export function createCreditsService(db: Db, audit: AuditService) {
   async function move(c: Db | Tx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
     assertMovable(m);
     const [r] = await c.$queryRaw<{ balance: number | null; points: number | null }[]>`
-      WITH account AS (SELECT points FROM users WHERE id = ${m.userId} FOR UPDATE),
+      WITH account AS (SELECT points FROM users WHERE id = ${m.userId} FOR NO KEY UPDATE),
       entry AS (
         INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
         SELECT ${m.userId}, ${delta}, points + ${delta}, ${m.reason}, ${m.reference ?? null}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null}
