@@ -3,44 +3,14 @@ import type { Db, Tx } from "../../db/client.ts";
 import { Prisma, type Membership, type Order } from "../../db/generated/client.ts";
 import type { MembershipStatus } from "../../contract/memberships.ts";
 import { HttpError } from "../../http/errors.ts";
+import { modelOfRow } from "../../db/rows.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { SubscriptionFacts } from "../orders/payment-update.ts";
 
-/** A `memberships` row as PostgreSQL returns it (`SELECT *`). */
-interface MembershipRow {
-  id: number;
-  user_id: number;
-  order_id: number;
-  provider: string;
-  provider_ref: string;
-  status: string;
-  credits_per_period: number;
-  periods_paid: number;
-  current_period_end: Date | null;
-  cancel_at_period_end: boolean;
-  ended_at: Date | null;
-  reversed_periods: string[] | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function membershipFromRow(r: MembershipRow): Membership {
-  return {
-    id: r.id,
-    userId: r.user_id,
-    orderId: r.order_id,
-    provider: r.provider,
-    providerRef: r.provider_ref,
-    status: r.status,
-    creditsPerPeriod: r.credits_per_period,
-    periodsPaid: r.periods_paid,
-    currentPeriodEnd: r.current_period_end,
-    cancelAtPeriodEnd: r.cancel_at_period_end,
-    endedAt: r.ended_at,
-    reversedPeriods: r.reversed_periods ?? [],
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
+/** A `memberships` row from raw SQL as Prisma's model; rows from before migration 0183 may hold no reversed periods. */
+function membershipFromRow(r: Record<string, unknown>): Membership {
+  const m = modelOfRow<Membership>(r);
+  return { ...m, reversedPeriods: m.reversedPeriods ?? [] };
 }
 
 export const NO_MEMBERSHIP = "You have no membership to cancel";
@@ -69,7 +39,7 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
 
   /** Locks and reads the membership of a provider subscription, one statement (it runs on the notification path). */
   async function lockByRef(tx: Tx, provider: string, ref: string): Promise<Membership | null> {
-    const rows = await tx.$queryRaw<MembershipRow[]>`SELECT * FROM memberships WHERE provider = ${provider} AND provider_ref = ${ref} FOR UPDATE`;
+    const rows = await tx.$queryRaw<Record<string, unknown>[]>`SELECT * FROM memberships WHERE provider = ${provider} AND provider_ref = ${ref} FOR UPDATE`;
     return rows.length ? membershipFromRow(rows[0]) : null;
   }
 
@@ -88,7 +58,7 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
    * period end, where it says one. One statement, on the notification path.
    */
   async function started(tx: Tx, order: Order, provider: string, sub: SubscriptionFacts): Promise<Membership> {
-    const [row] = await tx.$queryRaw<MembershipRow[]>`
+    const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
       INSERT INTO memberships (user_id, order_id, provider, provider_ref, credits_per_period, current_period_end, updated_at)
       VALUES (${order.userId}, ${order.id}, ${provider}, ${sub.ref}, ${order.credits}, ${periodEnd(order, sub, Prisma.sql`NULL`)}, now())
       ON CONFLICT (order_id) DO UPDATE SET current_period_end = COALESCE(${sub.currentPeriodEnd ?? null}::timestamp(3), memberships.current_period_end), updated_at = now()

@@ -8,6 +8,7 @@ import { Prisma, type Order, type OrderStatus, type Product } from "../../db/gen
 import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import type { RefusalReason } from "../../contract/refusals.ts";
 import { HttpError } from "../../http/errors.ts";
+import { modelOfRow } from "../../db/rows.ts";
 import { MSG } from "../../http/messages.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
@@ -188,34 +189,9 @@ interface OrderRow {
 
 const STATUS_OF_TEXT = Object.fromEntries(Object.entries(STATUS_TEXT).map(([k, v]) => [v, k])) as Record<string, OrderStatus>;
 
+/** An `orders` row from raw SQL as Prisma's model (the status is stored under its SPEC name, e.g. `3ds_pending`). */
 function orderFromRow(r: OrderRow): Order {
-  return {
-    id: r.id,
-    orderNo: r.order_no,
-    userId: r.user_id,
-    productId: r.product_id,
-    quantity: r.quantity,
-    amountMinor: r.amount_minor,
-    finalPriceMinor: r.final_price_minor,
-    currency: r.currency,
-    credits: r.credits,
-    bonusCredits: r.bonus_credits,
-    status: STATUS_OF_TEXT[r.status],
-    provider: r.provider,
-    providerRef: r.provider_ref,
-    payUrl: r.pay_url,
-    channelId: r.channel_id,
-    failureReason: r.failure_reason,
-    receivedAmount: r.received_amount,
-    receivedCurrency: r.received_currency,
-    refundStartedAt: r.refund_started_at,
-    providerPaymentRef: r.provider_payment_ref,
-    refundedMinor: r.refunded_minor,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    paidAt: r.paid_at,
-    expiresAt: r.expires_at,
-  };
+  return { ...modelOfRow<Order>({ ...r }), status: STATUS_OF_TEXT[r.status] };
 }
 
 function mayRead(ability: AppAbility, order: Order): boolean {
@@ -273,7 +249,8 @@ export function createOrdersService(deps: {
         RETURNING id)
       SELECT o.*, EXISTS (SELECT 1 FROM event) AS stored, (SELECT banned_at IS NOT NULL FROM users WHERE id = o.user_id) AS owner_banned
       FROM (SELECT 1) AS one LEFT JOIN o ON true`;
-    return { order: row.id === null ? null : orderFromRow(row), stored: row.stored, ownerBanned: row.owner_banned === true };
+    const { stored, owner_banned: ownerBanned, ...order } = row;
+    return { order: order.id === null ? null : orderFromRow(order), stored, ownerBanned: ownerBanned === true };
   }
 
   /** Changes an order's columns in one statement and answers the row (raw SQL: the notification path's writes, see lockAndStore). */
