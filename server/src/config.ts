@@ -223,7 +223,7 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Z]{3}=\d{1,9}(\.\d{1,9})?$/, "<currency>=<TON per unit>, e.g. USD=0.32")
     .optional(),
-  /** The TON HTTP API (toncenter's v3 API) that payments are verified against; tests point it at a local fake. */
+  /** The TON HTTP API (toncenter's v3 API) that payments are verified against and unknown wallets' keys read from; tests point it at a local fake. */
   TON_API_URL: z.string().url().default("https://toncenter.com"),
   /** toncenter API key (X-API-Key); without one toncenter allows about one request a second. */
   TON_API_KEY: z.string().optional(),

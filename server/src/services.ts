@@ -7,6 +7,7 @@ import { createPaymentsService } from "./domains/payments/payments.service.ts";
 import { createNowpaymentsProvider } from "./domains/payments/providers/nowpayments.provider.ts";
 import { createJpayProvider } from "./domains/payments/providers/jpay.provider.ts";
 import { createWalletsService } from "./domains/wallets/wallets.service.ts";
+import { createTonChain } from "./domains/wallets/ton-chain.ts";
 import { createPagsmileProvider } from "./domains/payments/providers/pagsmile.provider.ts";
 import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
 import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
@@ -85,7 +86,7 @@ export function createServices(deps: AppDeps) {
     minRatings: config.CREATOR_MIN_RATINGS,
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
-  const wallets = createWalletsService({ db, config, log });
+  const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
   const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {

@@ -274,6 +274,38 @@ describe("operator console in Chromium", () => {
     await page.close();
   });
 
+  it("support refunds a JPay order: the dialog says the TON goes back by hand and asks for that transfer's reference", { timeout: 60_000 }, async () => {
+    const user = await visitor(server);
+    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const order = await server.db.order.create({
+      data: { orderNo: `RJ${user.userId}`, userId: user.userId, productId: product.id, amountMinor: 999, finalPriceMinor: 999, currency: "USD", credits: 100, status: "paid", provider: "jpay", providerRef: `RJ${user.userId}:3196800000:1`, receivedAmount: "3.1968", receivedCurrency: "TON", paidAt: new Date(), expiresAt: new Date() },
+    });
+    await server.services.credits.grant({ userId: user.userId, amount: 100, reason: "purchase", idempotencyKey: `order:${order.id}:paid` });
+    const page = await signIn("support");
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${server.url}/console/orders/${order.id}/show`);
+    await page.click('[data-action="orders-refund"]');
+    await page.waitForSelector('[data-preview="orders-refund"] [data-return-by-hand]');
+    expect(await page.textContent("[data-return-by-hand]")).toContain("3.1968 TON");
+    await page.fill('textarea[name="reason"]', "Bought the wrong pack");
+    await page.fill('input[name="reference"]', "tx 4f1c2e9ab07d");
+    await screenshot(page, "console-order-refund-jpay-dialog");
+    // the same dialog in Russian, the console's other language
+    await page.click("text=Cancel");
+    await page.click('header button:has-text("English")');
+    await page.click('li:has-text("Русский")');
+    await page.click('[data-action="orders-refund"]');
+    await page.waitForSelector('[data-return-by-hand]:has-text("3.1968 TON")');
+    await page.fill('textarea[name="reason"]', "Купил не тот пакет");
+    await page.fill('input[name="reference"]', "tx 4f1c2e9ab07d");
+    await screenshot(page, "console-order-refund-jpay-dialog-ru");
+    await page.click('[data-submit="orders-refund"]');
+    await expect.poll(async () => (await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("refunded");
+    const audit = await server.db.auditLog.findFirstOrThrow({ where: { resource: "Order", resourceId: String(order.id) } });
+    expect(audit).toMatchObject({ reason: "Купил не тот пакет", after: { credits_taken_back: 100, returned_by_hand: { amount: "3.1968", currency: "TON", reference: "tx 4f1c2e9ab07d" } } });
+    await page.close();
+  });
+
   it("a moderator bans a user from a report: their next call is refused and their content is down", { timeout: 60_000 }, async () => {
     const uploader = await visitor(server);
     const reporter = await visitor(server);

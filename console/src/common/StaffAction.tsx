@@ -10,6 +10,8 @@ export interface ActionPreview<P> {
   describe: (preview: P) => ReactNode;
   /** What the action sends back to prove which preview was confirmed. */
   confirm: (preview: P) => Record<string, unknown>;
+  /** A second text the preview says the action needs (e.g. the reference of money sent back by hand), sent under that name. */
+  asks?: (preview: P) => "reference" | undefined;
 }
 
 export interface StaffActionProps<P = unknown> {
@@ -43,6 +45,7 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
   const { canAccess } = useCanAccess({ action: can[0], resource: can[1] });
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
+  const [extra, setExtra] = useState("");
   const [delta, setDelta] = useState("");
   const [busy, setBusy] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -65,10 +68,11 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
     setBusy(true);
     try {
       const confirmed = preview && previewed ? preview.confirm(previewed) : {};
-      const result = await postJson(`${resource}/${record!.id}/${path}`, { ...body, ...confirmed, [field]: reason, ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}) });
+      const result = await postJson(`${resource}/${record!.id}/${path}`, { ...body, ...confirmed, [field]: reason, ...(extraField ? { [extraField]: extra } : {}), ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}) });
       notify("console.notify.done", { type: "success" });
       setOpen(false);
       setReason("");
+      setExtra("");
       setDelta("");
       setKey(crypto.randomUUID());
       onDone?.(result);
@@ -81,6 +85,7 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
   }
 
   const name = `${resource}-${path}`;
+  const extraField = preview && previewed !== null ? preview.asks?.(previewed) : undefined;
   // a list row navigates on click, and React bubbles clicks out of the dialog's portal to it: keep them here
   return (
     <span onClick={(e) => e.stopPropagation()}>
@@ -96,6 +101,7 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
             <TextField margin="dense" fullWidth type="number" name="delta" label={translate("console.field.delta")} value={delta} onChange={(e) => setDelta(e.target.value)} />
           )}
           <TextField margin="dense" fullWidth multiline name={field} label={translate(`console.field.${field}`)} value={reason} onChange={(e) => setReason(e.target.value)} />
+          {extraField && <TextField margin="dense" fullWidth name={extraField} label={translate(`console.field.${extraField}`)} value={extra} onChange={(e) => setExtra(e.target.value)} />}
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setOpen(false)}>{translate("ra.action.cancel")}</Button>

@@ -114,7 +114,7 @@ export const en = {
       afterCreate: "Save the channel first, then an admin can set its tokens",
     },
     tab: { summary: "Summary", ledger: "Ledger", orders: "Orders", tasks: "Generations", reports: "Reports", events: "Payment events", pixels: "Pixel ids", serverConversions: "Server-side purchase conversions (empty = off)" },
-    refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider" },
+    refund: { credits: "The order granted %{n} credits", balance: "The user has %{n} credits now", spent: "Already spent (kept): %{n}", claw_back: "The refund takes back %{n} credits and returns the money through the provider", claw_back_only: "The refund takes back %{n} credits", by_hand: "The server cannot send %{currency} back: send %{amount} %{currency} from the receiving wallet to the buyer's address (see the payment event) yourself first, then enter that transfer's reference below." },
     chat: {
       suspended: "Suspended", notSuspended: "Not suspended", noHits: "No counting hits.",
       role: { user: "Person", assistant: "Character" },

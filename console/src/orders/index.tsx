@@ -12,6 +12,8 @@ interface RefundPreview {
   balance: number;
   claw_back: number;
   already_spent: number;
+  /** Set where the server cannot send the money back (JPay's TON): what staff must send back by hand first. */
+  return_by_hand: { amount: string | null; currency: string | null } | null;
 }
 
 /** Support refunds a paid order: the dialog first shows what will be taken back and what the user already spent. */
@@ -33,10 +35,18 @@ function RefundButton() {
             <div>{translate("console.refund.credits", { n: p.credits })}</div>
             <div>{translate("console.refund.balance", { n: p.balance })}</div>
             <div data-spent={p.already_spent}>{translate("console.refund.spent", { n: p.already_spent })}</div>
-            <strong>{translate("console.refund.claw_back", { n: p.claw_back })}</strong>
+            {p.return_by_hand ? (
+              <>
+                <strong>{translate("console.refund.claw_back_only", { n: p.claw_back })}</strong>
+                <div data-return-by-hand>{translate("console.refund.by_hand", { amount: p.return_by_hand.amount ?? "", currency: p.return_by_hand.currency ?? "" })}</div>
+              </>
+            ) : (
+              <strong>{translate("console.refund.claw_back", { n: p.claw_back })}</strong>
+            )}
           </Typography>
         ),
         confirm: (p) => ({ acknowledged_spent: p.already_spent }),
+        asks: (p) => (p.return_by_hand ? "reference" : undefined),
       }}
     />
   );

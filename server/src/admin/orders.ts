@@ -9,6 +9,8 @@ import { membershipFilter, membershipSortable, type MembershipsAdminService } fr
 /** A staff refund: the reason, and the already-spent credits the agent saw in the preview before confirming. */
 const refundBody = reasonBody.extend({
   acknowledged_spent: z.coerce.number({ error: "Please review the refund first" }).int({ error: "Please review the refund first" }).min(0, { error: "Please review the refund first" }),
+  /** JPay: the reference (e.g. the transaction hash) of the TON transfer staff sent back by hand. */
+  reference: z.string().trim().max(200).optional(),
 });
 
 /**
@@ -21,7 +23,7 @@ export function ordersResource(api: ApiRouter, orders: OrdersAdminService, payme
   r.get((id) => orders.get(id));
   r.view("refund-preview", { summary: "What a refund would take back: the order's credits, the balance, and what was already spent", can: ["refund", "Order"] }, (id) => payments.refundPreview(id));
   r.action("refund", { summary: "Refund a paid order through its provider and take back its credits (never below zero)", can: ["refund", "Order"], body: refundBody }, (id, body, staff) =>
-    payments.refundOrder({ orderId: id, staffId: staff.staffId, reason: body.reason, acknowledgedSpent: body.acknowledged_spent }),
+    payments.refundOrder({ orderId: id, staffId: staff.staffId, reason: body.reason, acknowledgedSpent: body.acknowledged_spent, returnReference: body.reference }),
   );
 
   // memberships are read with the orders that started them

@@ -42,8 +42,6 @@ export interface LedgerMismatch {
 }
 
 const MAX_ADJUSTMENT = 1_000_000;
-const PG_FOREIGN_KEY_VIOLATION = "23503";
-const PG_UNIQUE_VIOLATION = "23505";
 
 function assertMovable(m: LedgerMove): void {
   if (!Number.isInteger(m.amount) || m.amount <= 0) throw new Error(`credit amount must be a positive integer, got ${m.amount}`);
@@ -51,79 +49,49 @@ function assertMovable(m: LedgerMove): void {
 }
 
 /**
- * The only code that changes a credit balance. Every movement is one ledger row plus a conditional
- * balance update in the same transaction: the row claims the unique idempotency key first (a concurrent
- * retry waits on it and then does nothing), and the `points + delta >= 0` condition (backed by a CHECK
- * constraint) keeps balances non-negative under any concurrency because the UPDATE locks the user row.
+ * The only code that changes a credit balance. Every movement is one statement (one round trip, alone or inside a
+ * caller's transaction): it locks the account row, writes the ledger row — claiming the unique idempotency key and
+ * stamped with the balance after it — only when `points + delta >= 0`, and moves the balance only when that row was
+ * written. The lock is FOR NO KEY UPDATE, the lock the balance UPDATE takes anyway: it does not wait on the KEY SHARE
+ * locks of rows being inserted that reference the account (a generation task created in the same transaction as its
+ * charge), so concurrent transactions of one account queue instead of deadlocking. A concurrent retry with the same key waits on the account lock and then finds the key taken (ON CONFLICT
+ * DO NOTHING: no error, so a caller's transaction is never aborted by a twin); every movement locks the account before
+ * the key, so two never wait on each other in opposite orders. The CHECK constraint on points stays the last gate.
  */
 export function createCreditsService(db: Db, audit: AuditService) {
-  async function move(tx: Tx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
+  async function move(c: Db | Tx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
     assertMovable(m);
-    let claimed: { id: number }[];
-    try {
-      claimed = await tx.$queryRaw<{ id: number }[]>`
+    const [r] = await c.$queryRaw<{ balance: number | null; points: number | null }[]>`
+      WITH account AS (SELECT points FROM users WHERE id = ${m.userId} FOR NO KEY UPDATE),
+      entry AS (
         INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
-        VALUES (${m.userId}, ${delta}, 0, ${m.reason}, ${m.reference ?? null}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null})
+        SELECT ${m.userId}, ${delta}, points + ${delta}, ${m.reason}, ${m.reference ?? null}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null}
+        FROM account WHERE points + ${delta} >= 0
         ON CONFLICT (idempotency_key) DO NOTHING
-        RETURNING id`;
-    } catch (err) {
-      if (pgCode(err) === PG_FOREIGN_KEY_VIOLATION) throw HttpError.notFound();
-      throw err;
-    }
-    if (claimed.length === 0) return replayed(tx, m, delta);
-    // One statement moves the balance and stamps the entry with it, so the entry never shows a stale balance.
-    const updated = await tx.$queryRaw<{ balance_after: number }[]>`
-      WITH moved AS (
+        RETURNING balance_after),
+      moved AS (
         UPDATE users SET points = points + ${delta},
           all_points = all_points + ${countsTowardTotal ? delta : 0}, updated_at = now()
-        WHERE id = ${m.userId} AND points + ${delta} >= 0
-        RETURNING points)
-      UPDATE ledger_entries SET balance_after = moved.points FROM moved
-      WHERE ledger_entries.id = ${claimed[0].id}
-      RETURNING balance_after`;
-    if (updated.length === 0) throw new HttpError(402, NOT_ENOUGH_CREDITS);
-    return { applied: true, balance: updated[0].balance_after };
-  }
-
-  /** A key seen before: nothing moves, but a key reused for a different movement is a bug worth failing loudly on. */
-  async function replayed(tx: Tx, m: LedgerMove, delta: number): Promise<LedgerResult> {
-    const earlier = await tx.ledgerEntry.findUniqueOrThrow({ where: { idempotencyKey: m.idempotencyKey }, select: { userId: true, delta: true } });
-    if (earlier.userId !== m.userId || earlier.delta !== delta) throw HttpError.conflict("This request was already used for a different credit movement");
-    const user = await tx.user.findUniqueOrThrow({ where: { id: m.userId }, select: { points: true } });
-    return { applied: false, balance: user.points };
+        WHERE id = ${m.userId} AND EXISTS (SELECT 1 FROM entry))
+      SELECT (SELECT balance_after FROM entry) AS balance, (SELECT points FROM account) AS points`;
+    if (r.balance !== null) return { applied: true, balance: r.balance };
+    if (r.points === null) throw HttpError.notFound();
+    return notMoved(c, m, delta, r.points);
   }
 
   /**
-   * The common case outside a caller's transaction in one autocommit statement (one round trip, no interactive
-   * transaction): move the balance only if the key is unused and the balance suffices, and write the entry from the
-   * moved balance. Anything else — a replay, a short balance, an unknown user, or a concurrent twin that wins the
-   * unique key (the statement then fails whole) — is left to the transactional path, which tells them apart.
+   * Nothing moved: the key was used before (a retry: nothing moves, but a key reused for a different movement is a bug
+   * worth failing loudly on), or the balance was short.
    */
-  async function moveAlone(m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult | null> {
-    try {
-      const rows = await db.$queryRaw<{ balance: number | null }[]>`
-        WITH moved AS (
-          UPDATE users SET points = points + ${delta},
-            all_points = all_points + ${countsTowardTotal ? delta : 0}, updated_at = now()
-          WHERE id = ${m.userId} AND points + ${delta} >= 0
-            AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE idempotency_key = ${m.idempotencyKey})
-          RETURNING points),
-        entry AS (
-          INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
-          SELECT ${m.userId}, ${delta}, points, ${m.reason}, ${m.reference ?? null}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null} FROM moved
-          RETURNING balance_after)
-        SELECT (SELECT balance_after FROM entry) AS balance`;
-      return rows[0]?.balance === null || rows[0]?.balance === undefined ? null : { applied: true, balance: rows[0].balance };
-    } catch (err) {
-      if (pgCode(err) === PG_UNIQUE_VIOLATION) return null;
-      throw err;
-    }
+  async function notMoved(c: Db | Tx, m: LedgerMove, delta: number, points: number): Promise<LedgerResult> {
+    const earlier = await c.ledgerEntry.findUnique({ where: { idempotencyKey: m.idempotencyKey }, select: { userId: true, delta: true } });
+    if (!earlier) throw new HttpError(402, NOT_ENOUGH_CREDITS);
+    if (earlier.userId !== m.userId || earlier.delta !== delta) throw HttpError.conflict("This request was already used for a different credit movement");
+    return { applied: false, balance: points };
   }
 
-  async function run(m: LedgerMove, delta: number, countsTowardTotal: boolean, tx?: Tx): Promise<LedgerResult> {
-    if (tx) return move(tx, m, delta, countsTowardTotal);
-    assertMovable(m);
-    return (await moveAlone(m, delta, countsTowardTotal)) ?? db.$transaction((t) => move(t, m, delta, countsTowardTotal));
+  function run(m: LedgerMove, delta: number, countsTowardTotal: boolean, tx?: Tx): Promise<LedgerResult> {
+    return move(tx ?? db, m, delta, countsTowardTotal);
   }
 
   return {
@@ -165,6 +133,12 @@ export function createCreditsService(db: Db, audit: AuditService) {
       const take = Math.min(m.amount, rows[0].points);
       if (take > 0) await move(tx, { ...m, amount: take }, -take, false);
       return take;
+    },
+
+    /** True when a movement with this idempotency key was made (e.g. whether a period's credits were ever granted). */
+    async hasEntry(tx: Tx, idempotencyKey: string): Promise<boolean> {
+      const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM ledger_entries WHERE idempotency_key = ${idempotencyKey}`;
+      return rows.length > 0;
     },
 
     /** The sum of the user's ledger movements for these reasons (e.g. what a creator earned, less what was taken back). */
@@ -213,11 +187,6 @@ export function createCreditsService(db: Db, audit: AuditService) {
       return rows.map((r) => ({ userId: r.user_id, points: r.points, ledgerSum: Number(r.ledger_sum) }));
     },
   };
-}
-
-function pgCode(err: unknown): string | undefined {
-  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } }; cause?: { code?: string } };
-  return e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.meta?.code ?? e?.cause?.code ?? (e?.code && /^\d{5}$/.test(e.code) ? e.code : undefined);
 }
 
 export type CreditsService = ReturnType<typeof createCreditsService>;

@@ -1,10 +1,17 @@
 import type { Logger } from "pino";
 import type { Db, Tx } from "../../db/client.ts";
-import type { Membership, Order } from "../../db/generated/client.ts";
+import { Prisma, type Membership, type Order } from "../../db/generated/client.ts";
 import type { MembershipStatus } from "../../contract/memberships.ts";
 import { HttpError } from "../../http/errors.ts";
+import { modelOfRow } from "../../db/rows.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { SubscriptionFacts } from "../orders/payment-update.ts";
+
+/** A `memberships` row from raw SQL as Prisma's model; rows from before migration 0183 may hold no reversed periods. */
+function membershipFromRow(r: Record<string, unknown>): Membership {
+  const m = modelOfRow<Membership>(r);
+  return { ...m, reversedPeriods: m.reversedPeriods ?? [] };
+}
 
 export const NO_MEMBERSHIP = "You have no membership to cancel";
 
@@ -30,30 +37,33 @@ export function membershipView(m: Membership & { order?: Order & { product?: { n
 export function createMembershipsService(deps: { db: Db; credits: CreditsService; log: Logger }) {
   const { db, credits, log } = deps;
 
+  /** Locks and reads the membership of a provider subscription, one statement (it runs on the notification path). */
   async function lockByRef(tx: Tx, provider: string, ref: string): Promise<Membership | null> {
-    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM memberships WHERE provider = ${provider} AND provider_ref = ${ref} FOR UPDATE`;
-    return rows.length ? tx.membership.findUnique({ where: { id: rows[0].id } }) : null;
+    const rows = await tx.$queryRaw<Record<string, unknown>[]>`SELECT * FROM memberships WHERE provider = ${provider} AND provider_ref = ${ref} FOR UPDATE`;
+    return rows.length ? membershipFromRow(rows[0]) : null;
   }
 
   /**
-   * When the period just paid ends: the provider's date where it gives one (Stripe), else the plan's length counted
-   * from the later of now and the previous end (Pagsmile says only which period was paid).
+   * When the period just paid ends, as SQL: the provider's date where it gives one (Stripe, PayPal), else the plan's
+   * length counted from the later of now and `previousEnd` (Pagsmile says only which period was paid); NULL when the
+   * product has no period.
    */
-  async function periodEnd(tx: Tx, order: Order, sub: SubscriptionFacts, previousEnd: Date | null): Promise<Date | undefined> {
-    if (sub.currentPeriodEnd) return sub.currentPeriodEnd;
-    const plan = await tx.product.findUnique({ where: { id: order.productId }, select: { intervalDays: true } });
-    if (!plan?.intervalDays) return undefined;
-    const from = Math.max(Date.now(), previousEnd?.getTime() ?? 0);
-    return new Date(from + plan.intervalDays * 86_400_000);
+  function periodEnd(order: Order, sub: SubscriptionFacts, previousEnd: Prisma.Sql): Prisma.Sql {
+    return Prisma.sql`COALESCE(${sub.currentPeriodEnd ?? null}::timestamp(3),
+      GREATEST(now(), ${previousEnd}) + make_interval(days => (SELECT interval_days FROM products WHERE id = ${order.productId})))`;
   }
 
-  /** The membership a paid plan order starts (once: the order is unique). */
+  /**
+   * The membership a paid plan order starts, once (the order is unique): a second start only takes the provider's
+   * period end, where it says one. One statement, on the notification path.
+   */
   async function started(tx: Tx, order: Order, provider: string, sub: SubscriptionFacts): Promise<Membership> {
-    const existing = await tx.membership.findUnique({ where: { orderId: order.id } });
-    if (existing) return sub.currentPeriodEnd ? tx.membership.update({ where: { id: existing.id }, data: { currentPeriodEnd: sub.currentPeriodEnd } }) : existing;
-    return tx.membership.create({
-      data: { userId: order.userId, orderId: order.id, provider, providerRef: sub.ref, creditsPerPeriod: order.credits, currentPeriodEnd: await periodEnd(tx, order, sub, null) },
-    });
+    const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
+      INSERT INTO memberships (user_id, order_id, provider, provider_ref, credits_per_period, current_period_end, updated_at)
+      VALUES (${order.userId}, ${order.id}, ${provider}, ${sub.ref}, ${order.credits}, ${periodEnd(order, sub, Prisma.sql`NULL`)}, now())
+      ON CONFLICT (order_id) DO UPDATE SET current_period_end = COALESCE(${sub.currentPeriodEnd ?? null}::timestamp(3), memberships.current_period_end), updated_at = now()
+      RETURNING *`;
+    return membershipFromRow(row);
   }
 
   return {
@@ -79,15 +89,29 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
         tx,
       );
       if (!grant.applied) return false;
-      const end = await periodEnd(tx, order, sub, membership.currentPeriodEnd);
-      await tx.membership.update({ where: { id: membership.id }, data: { periodsPaid: { increment: 1 }, ...(end ? { currentPeriodEnd: end } : {}) } });
+      await tx.$queryRaw`
+        UPDATE memberships SET periods_paid = periods_paid + 1,
+          current_period_end = COALESCE(${periodEnd(order, sub, Prisma.sql`current_period_end`)}, current_period_end), updated_at = now()
+        WHERE id = ${membership.id}`;
       return true;
     },
 
-    /** The provider says the subscription will stop at the period's end, or has stopped (cancelled, or renewals failed for good). */
-    async stateChanged(tx: Tx, provider: string, sub: SubscriptionFacts): Promise<void> {
+    /**
+     * The provider says the subscription will stop at the period's end, or has stopped (cancelled, or renewals failed
+     * for good), or runs again. An ended membership runs again only when the provider re-activated its subscription
+     * after it ended (PayPal: a suspended subscription re-activated, decision 219) — never after its plan order was
+     * refunded, and never on a stale event (one whose state began before the membership ended).
+     */
+    async stateChanged(tx: Tx, order: Order, provider: string, sub: SubscriptionFacts): Promise<void> {
       const membership = await lockByRef(tx, provider, sub.ref);
-      if (!membership || membership.status === "ended" || !sub.state) return;
+      if (!membership || !sub.state) return;
+      if (membership.status === "ended") {
+        const resumed = sub.state === "active" && order.status !== "refunded" && sub.stateChangedAt && membership.endedAt && sub.stateChangedAt > membership.endedAt;
+        if (!resumed) return;
+        log.info({ provider, ref: sub.ref, membershipId: membership.id }, "subscription re-activated; the membership runs again");
+        await tx.membership.update({ where: { id: membership.id }, data: { status: "active", endedAt: null, cancelAtPeriodEnd: false, ...(sub.currentPeriodEnd ? { currentPeriodEnd: sub.currentPeriodEnd } : {}) } });
+        return;
+      }
       const data =
         sub.state === "ended"
           ? { status: "ended", endedAt: new Date() }
@@ -95,6 +119,38 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
             ? { status: "cancelled", cancelAtPeriodEnd: true }
             : { status: "active", cancelAtPeriodEnd: false };
       await tx.membership.update({ where: { id: membership.id }, data: { ...data, ...(sub.currentPeriodEnd ? { currentPeriodEnd: sub.currentPeriodEnd } : {}) } });
+    },
+
+    /**
+     * The provider returned the money of one renewal (decision 219): that period's credits are taken back as far as
+     * the balance holds, once per period (`reversed_periods` is the gate, as a balance of zero leaves no ledger entry
+     * to be one), and the membership is one period shorter. Nothing for a period that was never granted. Answers what
+     * was taken back and what had been spent, or null when nothing moved.
+     */
+    async periodReversed(tx: Tx, provider: string, ref: string, period: string, kind: "refund" | "chargeback"): Promise<{ takenBack: number; alreadySpent: number } | null> {
+      const membership = await lockByRef(tx, provider, ref);
+      if (!membership) return null;
+      const grantKey = `membership:${membership.id}:period:${period}`;
+      if (!(await credits.hasEntry(tx, grantKey))) return null;
+      const shortened = await tx.$queryRaw<unknown[]>`
+        UPDATE memberships SET reversed_periods = array_append(reversed_periods, ${period}), periods_paid = GREATEST(periods_paid - 1, 0),
+          current_period_end = current_period_end - make_interval(days => COALESCE((SELECT interval_days FROM products p JOIN orders o ON o.product_id = p.id WHERE o.id = memberships.order_id), 0)),
+          updated_at = now()
+        WHERE id = ${membership.id} AND NOT (${period} = ANY (COALESCE(reversed_periods, '{}')))
+        RETURNING id`;
+      if (!shortened.length) return null;
+      const takenBack = await credits.chargeUpTo({ userId: membership.userId, amount: membership.creditsPerPeriod, reason: kind === "chargeback" ? "chargeback" : "membership_refund", reference: `membership:${membership.id}`, idempotencyKey: `${grantKey}:reversed` }, tx);
+      return { takenBack, alreadySpent: membership.creditsPerPeriod - takenBack };
+    },
+
+    /** The plan order that started a membership was refunded: the membership ends now (what it paid for went back). */
+    async orderRefunded(tx: Tx, orderId: number): Promise<void> {
+      await tx.$queryRaw`UPDATE memberships SET status = 'ended', ended_at = now(), cancel_at_period_end = false, updated_at = now() WHERE order_id = ${orderId} AND status <> 'ended'`;
+    },
+
+    /** The provider subscription a plan order started, if any (to stop its renewals once the order is refunded). */
+    async subscriptionOf(orderId: number): Promise<{ provider: string; providerRef: string } | null> {
+      return db.membership.findUnique({ where: { orderId }, select: { provider: true, providerRef: true } });
     },
 
     /** The member's running membership (active or cancelled but still paid for), newest first. */

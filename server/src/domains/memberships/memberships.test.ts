@@ -4,6 +4,7 @@ import { startFakeStripe, type FakeStripe } from "../../../../tests/fixtures/fak
 import { startFakePagsmile, type FakePagsmile } from "../../../../tests/fixtures/fake-pagsmile.ts";
 import { startFakePaypal, type FakePaypal } from "../../../../tests/fixtures/fake-paypal.ts";
 import { seedProducts } from "../products/products.seed.ts";
+import { newStaff } from "../../../../tests/staff-utils.ts";
 
 const SECRET_KEY = "sk_test_reverie_memberships";
 const WEBHOOK_SECRET = "whsec_reverie_memberships";
@@ -253,6 +254,83 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
     await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", paypal.subscriptions.get(s.subscriptionId))).expect(200);
     expect(await current(s.token)).toBeNull();
     expect(paypal.renewSubscription(s.subscriptionId)).toBeNull();
+  });
+
+  describe("refunds and re-activation (decision 219)", () => {
+    const membershipOf = (orderId: number) => t.db.membership.findUniqueOrThrow({ where: { orderId } });
+    const taken = (userId: number, reason: string) => t.db.ledgerEntry.count({ where: { userId, reason } });
+
+    it("a staff refund of a plan order refunds the sale that paid it, takes the credits back once, ends the membership and stops the subscription", async () => {
+      const m = await paypalMember();
+      const staffId = (await newStaff(t, ["support"])).staffId;
+      const refunds = await Promise.allSettled(Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.order_id, staffId, reason: "asked by the member" })));
+      expect(refunds.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(paypal.requests.filter((r) => r.method === "POST" && r.path === `/v1/payments/sale/${m.firstSale.id}/refund`)).toHaveLength(1);
+      expect(paypal.sales.get(m.firstSale.id)!.state).toBe("refunded");
+      expect(await t.db.order.findUniqueOrThrow({ where: { id: m.order_id } })).toMatchObject({ status: "refunded" });
+      expect(await points(m.userId)).toBe(0);
+      expect(await taken(m.userId, "order_refund")).toBe(1);
+      expect(await membershipOf(m.order_id)).toMatchObject({ status: "ended" });
+      expect(await current(m.token)).toBeNull();
+      expect(paypal.subscriptions.get(m.subscriptionId)!.status).toBe("CANCELLED");
+      // PayPal then tells of that refund and of the cancellation: nothing more moves, the membership stays ended
+      const refundOfSale = { id: "REFUNDOFSALE00001", state: "completed", amount: { total: "19.99", currency: "USD" }, sale_id: m.firstSale.id };
+      await ppHook(paypal.notification("PAYMENT.SALE.REFUNDED", refundOfSale)).expect(200);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.CANCELLED", paypal.subscriptions.get(m.subscriptionId))).expect(200);
+      expect(await taken(m.userId, "order_refund")).toBe(1);
+      expect(await membershipOf(m.order_id)).toMatchObject({ status: "ended" });
+    });
+
+    it("a renewal's sale refunded in PayPal's dashboard takes that period back once; the first sale reversed refunds the order and ends the membership", async () => {
+      const m = await paypalMember();
+      const renewal = paypal.renewSubscription(m.subscriptionId)!;
+      await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", renewal)).expect(200);
+      expect(await points(m.userId)).toBe(600);
+      const refund = paypal.refundSaleInDashboard(renewal.id);
+      // sent 20 times at once under new event ids, then one event replayed 100 times
+      const answers = await Promise.all(Array.from({ length: 20 }, () => ppHook(paypal.notification("PAYMENT.SALE.REFUNDED", refund))));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      const n = paypal.notification("PAYMENT.SALE.REFUNDED", refund);
+      for (let i = 0; i < 100; i++) await ppHook(n).expect(200);
+      expect(await points(m.userId)).toBe(300);
+      expect(await taken(m.userId, "membership_refund")).toBe(1);
+      expect(await membershipOf(m.order_id)).toMatchObject({ status: "active", periodsPaid: 1, reversedPeriods: [renewal.id] });
+      // the same sale reversed afterwards: its period is already back
+      await ppHook(paypal.notification("PAYMENT.SALE.REVERSED", { ...refund, id: "REVERSAL000000001", amount: { total: "-19.99", currency: "USD" }, reason_code: "CHARGEBACK" })).expect(200);
+      expect(await points(m.userId)).toBe(300);
+      // a renewal never credited (another amount) refunded: nothing to take back
+      const cheap = paypal.renewSubscription(m.subscriptionId)!;
+      await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", { ...cheap, amount: { ...cheap.amount, total: "0.99" } })).expect(200);
+      await ppHook(paypal.notification("PAYMENT.SALE.REFUNDED", paypal.refundSaleInDashboard(cheap.id))).expect(200);
+      expect(await points(m.userId)).toBe(300);
+
+      await ppHook(paypal.notification("PAYMENT.SALE.REVERSED", paypal.reverseSale(m.firstSale.id))).expect(200);
+      expect(await t.db.order.findUniqueOrThrow({ where: { id: m.order_id } })).toMatchObject({ status: "refunded" });
+      expect(await points(m.userId)).toBe(0);
+      expect(await taken(m.userId, "chargeback")).toBe(1);
+      expect(await membershipOf(m.order_id)).toMatchObject({ status: "ended" });
+      expect(paypal.subscriptions.get(m.subscriptionId)!.status).toBe("CANCELLED");
+    });
+
+    for (const event of ["BILLING.SUBSCRIPTION.RE-ACTIVATED", "BILLING.SUBSCRIPTION.ACTIVATED"]) {
+      it(`a suspended subscription re-activated by the merchant (${event}) resumes the membership; a stale activation does not`, async () => {
+        const m = await paypalMember();
+        const staleActivation = structuredClone(paypal.subscriptions.get(m.subscriptionId)!);
+        for (let i = 0; i < 3; i++) await ppHook(paypal.notification("BILLING.SUBSCRIPTION.PAYMENT.FAILED", paypal.failPayment(m.subscriptionId))).expect(200);
+        await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", paypal.subscriptions.get(m.subscriptionId))).expect(200);
+        expect(await current(m.token)).toBeNull();
+        // the first activation delivered again late (a new event id) began before the suspension: it resumes nothing
+        await ppHook(paypal.notification("BILLING.SUBSCRIPTION.ACTIVATED", staleActivation)).expect(200);
+        expect(await current(m.token)).toBeNull();
+        await new Promise((r) => setTimeout(r, 5));
+        const n = paypal.notification(event, paypal.reactivateSubscription(m.subscriptionId));
+        await Promise.all(Array.from({ length: 20 }, () => ppHook(n)));
+        expect(await current(m.token)).toMatchObject({ status: "active", periods_paid: 1 });
+        await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", paypal.renewSubscription(m.subscriptionId))).expect(200);
+        expect(await points(m.userId)).toBe(600);
+        expect(await current(m.token)).toMatchObject({ status: "active", periods_paid: 2 });
+      });
+    }
   });
 
   it("with every webhook lost, the polling browser finds the subscription active and the order paid once; forged events are refused", async () => {

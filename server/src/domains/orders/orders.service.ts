@@ -4,15 +4,16 @@ import type { Logger } from "pino";
 import type { AppAbility } from "../../authz/abilities.ts";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import type { Order, OrderStatus, Product } from "../../db/generated/client.ts";
+import { Prisma, type Order, type OrderStatus, type Product } from "../../db/generated/client.ts";
 import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import type { RefusalReason } from "../../contract/refusals.ts";
 import { HttpError } from "../../http/errors.ts";
+import { modelOfRow } from "../../db/rows.ts";
 import { MSG } from "../../http/messages.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { MembershipsService } from "../memberships/memberships.service.ts";
-import type { PaymentOutcome, PaymentUpdate, Reversal } from "./payment-update.ts";
+import type { PaymentOutcome, PaymentUpdate, Reversal, SubscriptionFacts } from "./payment-update.ts";
 import type { ProductsService } from "../products/products.service.ts";
 import { formatMinor } from "../products/money.ts";
 
@@ -36,6 +37,8 @@ export interface RefundRequest {
   reason: string;
   /** The already-spent credits the agent saw in the preview; a different figure now means the balance moved. */
   acknowledgedSpent?: number;
+  /** The money went back by hand (JPay): the reference of the transfer staff sent, recorded in the audit row. */
+  returnReference?: string;
 }
 
 export interface RefundPreview {
@@ -186,34 +189,9 @@ interface OrderRow {
 
 const STATUS_OF_TEXT = Object.fromEntries(Object.entries(STATUS_TEXT).map(([k, v]) => [v, k])) as Record<string, OrderStatus>;
 
+/** An `orders` row from raw SQL as Prisma's model (the status is stored under its SPEC name, e.g. `3ds_pending`). */
 function orderFromRow(r: OrderRow): Order {
-  return {
-    id: r.id,
-    orderNo: r.order_no,
-    userId: r.user_id,
-    productId: r.product_id,
-    quantity: r.quantity,
-    amountMinor: r.amount_minor,
-    finalPriceMinor: r.final_price_minor,
-    currency: r.currency,
-    credits: r.credits,
-    bonusCredits: r.bonus_credits,
-    status: STATUS_OF_TEXT[r.status],
-    provider: r.provider,
-    providerRef: r.provider_ref,
-    payUrl: r.pay_url,
-    channelId: r.channel_id,
-    failureReason: r.failure_reason,
-    receivedAmount: r.received_amount,
-    receivedCurrency: r.received_currency,
-    refundStartedAt: r.refund_started_at,
-    providerPaymentRef: r.provider_payment_ref,
-    refundedMinor: r.refunded_minor,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    paidAt: r.paid_at,
-    expiresAt: r.expires_at,
-  };
+  return { ...modelOfRow<Order>({ ...r }), status: STATUS_OF_TEXT[r.status] };
 }
 
 function mayRead(ability: AppAbility, order: Order): boolean {
@@ -250,17 +228,35 @@ export function createOrdersService(deps: {
   }
 
   /**
-   * Locks and reads the order a provider update is about (by the provider's reference, our order number, or the
-   * provider's id of the payment for facts that name only that: refunds, chargebacks). Raw SQL
-   * on purpose: this runs for every notification, and one statement is a fraction of a Prisma query's CPU (bench/notifications).
+   * The first statement of a provider fact's transaction, in one round trip: locks and reads the order the fact is
+   * about (by the provider's reference, our order number, or the provider's id of the payment for facts that name only
+   * that: refunds, chargebacks), stores the event in payment_events — the exactly-once gate: when a twin stored it
+   * first, `stored` is false — and reads whether the order's owner is banned. The order's row is locked before the
+   * event is inserted, so a twin waits on the lock and then meets the stored event. Raw SQL on purpose: this runs for
+   * every notification, and one statement is a fraction of a Prisma query's CPU (bench/notifications).
    */
-  async function lockOrder(tx: Tx, provider: string, u: PaymentUpdate): Promise<Order | null> {
-    const rows = await tx.$queryRaw<OrderRow[]>`
-      SELECT * FROM orders
-      WHERE provider = ${provider} AND (provider_ref = ${u.providerRef ?? null} OR order_no = ${u.orderNo ?? null} OR provider_payment_ref = ${u.paymentRef ?? null})
-      ORDER BY id LIMIT 1
-      FOR UPDATE`;
-    return rows.length ? orderFromRow(rows[0]) : null;
+  async function lockAndStore(tx: Tx, provider: string, u: PaymentUpdate): Promise<{ order: Order | null; stored: boolean; ownerBanned: boolean }> {
+    const [row] = await tx.$queryRaw<(OrderRow & { stored: boolean; owner_banned: boolean | null })[]>`
+      WITH o AS (
+        SELECT * FROM orders
+        WHERE provider = ${provider} AND (provider_ref = ${u.providerRef ?? null} OR order_no = ${u.orderNo ?? null} OR provider_payment_ref = ${u.paymentRef ?? null})
+        ORDER BY id LIMIT 1
+        FOR UPDATE),
+      event AS (
+        INSERT INTO payment_events (provider, event_id, type, order_id, payload)
+        VALUES (${provider}, ${u.eventId}, ${u.type}, (SELECT id FROM o), ${JSON.stringify(u.payload ?? null)}::jsonb)
+        ON CONFLICT (provider, event_id) DO NOTHING
+        RETURNING id)
+      SELECT o.*, EXISTS (SELECT 1 FROM event) AS stored, (SELECT banned_at IS NOT NULL FROM users WHERE id = o.user_id) AS owner_banned
+      FROM (SELECT 1) AS one LEFT JOIN o ON true`;
+    const { stored, owner_banned: ownerBanned, ...order } = row;
+    return { order: order.id === null ? null : orderFromRow(order), stored, ownerBanned: ownerBanned === true };
+  }
+
+  /** Changes an order's columns in one statement and answers the row (raw SQL: the notification path's writes, see lockAndStore). */
+  async function updateOrder(tx: Tx, orderId: number, sets: Prisma.Sql[]): Promise<Order> {
+    const [row] = await tx.$queryRaw<OrderRow[]>`UPDATE orders SET ${Prisma.join([...sets, Prisma.sql`updated_at = now()`])} WHERE id = ${orderId} RETURNING *`;
+    return orderFromRow(row);
   }
 
   async function lockById(tx: Tx, orderId: number): Promise<Order> {
@@ -282,20 +278,22 @@ export function createOrdersService(deps: {
    * key `order:<id>:refund` is the same for all of them, so whichever comes first takes the credits and the rest find
    * nothing to take. The caller holds the order's lock.
    */
-  async function clawBack(tx: Tx, order: Order, by: { staffId: number | null; action: string; ledgerReason: string; note: string; refundedMinor?: number }): Promise<Order> {
+  async function clawBack(tx: Tx, order: Order, by: { staffId: number | null; action: string; ledgerReason: string; note: string; refundedMinor?: number; audited?: Record<string, unknown> }): Promise<Order> {
     const [{ points }] = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${order.userId} FOR UPDATE`;
     const p = previewOf(order, points);
     if (p.claw_back > 0) {
       await credits.charge({ userId: order.userId, amount: p.claw_back, reason: by.ledgerReason, reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: by.staffId ?? undefined, note: by.note }, tx);
     }
-    const refunded = await tx.order.update({ where: { id: order.id }, data: { status: "refunded", refundStartedAt: null, refundedMinor: by.refundedMinor ?? order.finalPriceMinor } });
+    const refunded = await updateOrder(tx, order.id, [Prisma.sql`status = 'refunded'`, Prisma.sql`refund_started_at = NULL`, Prisma.sql`refunded_minor = ${by.refundedMinor ?? order.finalPriceMinor}`]);
+    // a refunded plan order takes its membership with it (decision 219)
+    await memberships.orderRefunded(tx, order.id);
     await audit.record(tx, {
       staffId: by.staffId,
       action: by.action,
       resource: "Order",
       resourceId: order.id,
       before: { status: "paid", points },
-      after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent },
+      after: { status: "refunded", points: points - p.claw_back, credits_taken_back: p.claw_back, already_spent: p.already_spent, ...by.audited },
       reason: by.note,
     });
     return refunded;
@@ -322,9 +320,26 @@ export function createOrdersService(deps: {
       return { order: await clawBack(tx, order, { staffId: null, action, ledgerReason: r.kind === "chargeback" ? "chargeback" : "order_refund", note, refundedMinor: total }), changed: true };
     }
     log.warn({ provider, orderNo: order.orderNo, refunded: total, price: order.finalPriceMinor, kind: r.kind }, "partial refund recorded; credits not taken back");
-    const partial = await tx.order.update({ where: { id: order.id }, data: { refundedMinor: total } });
+    const partial = await updateOrder(tx, order.id, [Prisma.sql`refunded_minor = ${total}`]);
     await audit.record(tx, { staffId: null, action: `provider_partial_${r.kind}`, resource: "Order", resourceId: order.id, before: { refunded_minor: order.refundedMinor }, after: { refunded_minor: total, credits_taken_back: 0 }, reason: note });
     return { order: partial, changed: true };
+  }
+
+  /**
+   * A provider returned the money of one renewal of the plan this order started (PayPal: a refunded or reversed sale,
+   * decision 219): that period's credits go back once, through the memberships domain, and are audited on the order.
+   * Part of a renewal returned is stored and moves nothing, like a partial refund of an order (decision 208).
+   */
+  async function renewalReversed(tx: Tx, provider: string, order: Order, sub: SubscriptionFacts, period: string, r: Reversal): Promise<boolean> {
+    if ((r.currency && r.currency.toUpperCase() !== order.currency.toUpperCase()) || (r.amountMinor !== undefined && r.amountMinor < order.finalPriceMinor)) {
+      log.warn({ provider, orderNo: order.orderNo, period, amount: r.amountMinor, currency: r.currency, kind: r.kind }, "part of a renewal returned, or in another currency; recorded, nothing taken back");
+      return false;
+    }
+    const taken = await memberships.periodReversed(tx, provider, sub.ref, period, r.kind);
+    if (!taken) return false;
+    const note = `${provider} ${r.kind} of a renewal`;
+    await audit.record(tx, { staffId: null, action: r.kind === "chargeback" ? "provider_chargeback" : "provider_refund", resource: "Order", resourceId: order.id, before: { period }, after: { period, credits_taken_back: taken.takenBack, already_spent: taken.alreadySpent }, reason: note });
+    return true;
   }
 
   return {
@@ -428,68 +443,60 @@ export function createOrdersService(deps: {
       const seen = await db.$queryRaw<{ id: number }[]>`SELECT id FROM payment_events WHERE provider = ${provider} AND event_id = ${u.eventId}`;
       if (seen.length) return { duplicate: true, order: null, changed: false };
       return db.$transaction(async (tx) => {
-        const order = await lockOrder(tx, provider, u);
-        const stored = await tx.$queryRaw<{ id: number }[]>`
-          INSERT INTO payment_events (provider, event_id, type, order_id, payload)
-          VALUES (${provider}, ${u.eventId}, ${u.type}, ${order?.id ?? null}, ${JSON.stringify(u.payload ?? null)}::jsonb)
-          ON CONFLICT (provider, event_id) DO NOTHING
-          RETURNING id`;
-        if (stored.length === 0) return { duplicate: true, order, changed: false };
-        // What arrived is shown on the order whatever it settles (a short crypto payment credits nothing), and the
-        // provider's payment id is kept the first time it is named (refunds and polling need it).
-        const learnsPaymentRef = Boolean(order && u.paymentRef && !order.providerPaymentRef);
-        const current =
-          order && (u.received || learnsPaymentRef)
-            ? await tx.order.update({
-                where: { id: order.id },
-                data: { ...(u.received ? { receivedAmount: u.received.amount, receivedCurrency: u.received.currency } : {}), ...(learnsPaymentRef ? { providerPaymentRef: u.paymentRef } : {}) },
-              })
-            : order;
-        if (current && u.reversal) return { duplicate: false, ...(await reversed(tx, provider, current, u.reversal)) };
+        const { order, stored, ownerBanned } = await lockAndStore(tx, provider, u);
+        if (!stored) return { duplicate: true, order, changed: false };
+        if (!order) {
+          if (u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
+          return { duplicate: false, order: null, changed: false };
+        }
         const sub = u.subscription;
         // PayPal names each charge of a subscription (its sale), not the period: the first sale is the order's own payment.
-        const ordersOwnCharge = u.paymentRef !== undefined && (order?.providerPaymentRef ?? u.paymentRef) === u.paymentRef;
-        if (current && sub?.renewalPeriod && !ordersOwnCharge) {
+        const ordersOwnCharge = u.paymentRef !== undefined && (order.providerPaymentRef ?? u.paymentRef) === u.paymentRef;
+        const renewalPeriod = sub?.renewalPeriod && !ordersOwnCharge ? sub.renewalPeriod : undefined;
+        const next = u.outcome && !u.reversal && !renewalPeriod ? nextStatus(order.status, u.outcome) : null;
+        // What arrived is shown on the order whatever it settles (a short crypto payment credits nothing), and the
+        // provider's payment id is kept the first time it is named (refunds and polling need it). Written with the
+        // status change when there is one (one statement fewer), else on their own now.
+        const learned = [
+          ...(u.received ? [Prisma.sql`received_amount = ${u.received.amount}`, Prisma.sql`received_currency = ${u.received.currency}`] : []),
+          ...(u.paymentRef && !order.providerPaymentRef ? [Prisma.sql`provider_payment_ref = ${u.paymentRef}`] : []),
+        ];
+        const current = learned.length && !next ? await updateOrder(tx, order.id, learned) : order;
+        if (u.reversal && sub && renewalPeriod) return { duplicate: false, order: current, changed: await renewalReversed(tx, provider, current, sub, renewalPeriod, u.reversal) };
+        if (u.reversal) return { duplicate: false, ...(await reversed(tx, provider, current, u.reversal)) };
+        if (sub && renewalPeriod) {
           // A renewal pays a later period of the plan this order started; checked like any payment before crediting.
           if (!amountMatches(current, u)) {
             log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "renewal amount does not match the plan; not credited");
             return { duplicate: false, order: current, changed: false };
           }
-          const renewed = await memberships.renewed(tx, current, provider, { ...sub, renewalPeriod: sub.renewalPeriod });
+          const renewed = await memberships.renewed(tx, current, provider, { ...sub, renewalPeriod });
           return { duplicate: false, order: current, changed: renewed };
         }
-        if (current && sub?.state) await memberships.stateChanged(tx, provider, sub);
-        if (!current || !u.outcome) {
-          if (!current && u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
-          return { duplicate: false, order: current, changed: false };
-        }
-        const next = nextStatus(current.status, u.outcome);
+        if (sub?.state) await memberships.stateChanged(tx, current, provider, sub);
         if (!next) return { duplicate: false, order: current, changed: false };
         if (next === "paid") {
           if (!amountMatches(current, u)) {
             log.error({ provider, orderNo: current.orderNo, paid: u.amountMinor, currency: u.currency }, "paid amount does not match the order; not credited");
-            const flagged = await tx.order.update({ where: { id: current.id }, data: { failureReason: "amount_mismatch" } });
+            const flagged = await updateOrder(tx, current.id, [...learned, Prisma.sql`failure_reason = 'amount_mismatch'`]);
             return { duplicate: false, order: flagged, changed: false };
           }
-          const owner = await tx.user.findUniqueOrThrow({ where: { id: current.userId }, select: { bannedAt: true } });
-          if (owner.bannedAt) {
+          if (ownerBanned) {
             // the money came in, but a banned account gets nothing: the caller returns it through the provider
             log.warn({ provider, orderNo: current.orderNo, userId: current.userId }, "order paid after its account was banned; not credited");
-            const held = await tx.order.update({ where: { id: current.id }, data: { status: "paid", paidAt: new Date(), failureReason: BANNED_AT_PAYMENT } });
+            const held = await updateOrder(tx, current.id, [...learned, Prisma.sql`status = 'paid'`, Prisma.sql`paid_at = now()`, Prisma.sql`failure_reason = ${BANNED_AT_PAYMENT}`]);
             return { duplicate: false, order: held, changed: true };
           }
           await credits.grant({ userId: current.userId, amount: current.credits, reason: "purchase", reference: `order:${current.orderNo}`, idempotencyKey: `order:${current.id}:paid` }, tx);
           if (current.bonusCredits > 0) {
             await credits.grant({ userId: current.userId, amount: current.bonusCredits, reason: "crypto_bonus", reference: `order:${current.orderNo}`, idempotencyKey: `order:${current.id}:bonus` }, tx);
           }
-          const [row] = await tx.$queryRaw<OrderRow[]>`
-            UPDATE orders SET status = 'paid', paid_at = now(), failure_reason = NULL, updated_at = now() WHERE id = ${current.id} RETURNING *`;
-          const paid = orderFromRow(row);
+          const paid = await updateOrder(tx, current.id, [...learned, Prisma.sql`status = 'paid'`, Prisma.sql`paid_at = now()`, Prisma.sql`failure_reason = NULL`]);
           if (sub) await memberships.started(tx, paid, provider, sub);
           await deps.onPaid?.(tx, paid);
           return { duplicate: false, order: paid, changed: true };
         }
-        const updated = await tx.order.update({ where: { id: current.id }, data: { status: next, failureReason: u.failureReason ?? null } });
+        const updated = await updateOrder(tx, current.id, [...learned, Prisma.sql`status = ${statusText(next)}::"OrderStatus"`, Prisma.sql`failure_reason = ${u.failureReason ?? null}`]);
         return { duplicate: false, order: updated, changed: true };
       });
     },
@@ -542,7 +549,9 @@ export function createOrdersService(deps: {
           return order;
         }
         if (order.status !== "paid" || !order.refundStartedAt) throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
-        return clawBack(tx, order, { staffId: r.staffId, action: "refund_order", ledgerReason: "order_refund", note: reason });
+        // money returned by hand: what was owed back and the reference of the transfer staff sent (decision 220)
+        const audited = r.returnReference ? { returned_by_hand: { amount: order.receivedAmount, currency: order.receivedCurrency, reference: r.returnReference } } : undefined;
+        return clawBack(tx, order, { staffId: r.staffId, action: "refund_order", ledgerReason: "order_refund", note: reason, audited });
       });
     },
 

@@ -43,6 +43,8 @@ export interface SubscriptionFacts {
   currentPeriodEnd?: Date;
   /** The subscription's state after this event, where it changed. */
   state?: "active" | "cancel_at_period_end" | "ended";
+  /** When the provider says that state began (PayPal's `status_update_time`): a stale event cannot undo a newer state. */
+  stateChangedAt?: Date;
 }
 
 /** A refund (the merchant or support returned money) or a chargeback (the buyer's bank or the provider took it back). */

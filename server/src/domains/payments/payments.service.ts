@@ -34,6 +34,8 @@ function notifyPath(provider: ProviderName): string {
 }
 
 export const REFUND_UNSUPPORTED = "This payment provider cannot refund this order";
+/** JPay: the agent sends the TON back from the receiving wallet first, then confirms with that transfer's reference. */
+export const RETURN_REFERENCE_REQUIRED = "Send the money back from the receiving wallet first, then enter the reference of that transfer";
 
 /** A wallet transfer may be found this long after its order was opened, even once the order expired (decision 210). */
 const WALLET_LOOKUP_HOURS = 24;
@@ -76,7 +78,24 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     const result = await orders.applyUpdate(providerName, u);
     const o = result.order;
     if (result.changed && !u.reversal && o?.status === "paid" && o.failureReason === BANNED_AT_PAYMENT) return { ...result, order: await refundHeld(o) };
+    if (result.changed && u.reversal && o?.status === "refunded") await stopRenewals(o);
     return result;
+  }
+
+  /**
+   * A refunded plan order ended its membership (decision 219); the provider must not charge its subscription again,
+   * or a renewal would be charged for a membership that no longer runs. A failure is logged: the membership is ended
+   * either way, and support can cancel in the provider's dashboard.
+   */
+  async function stopRenewals(order: Order): Promise<void> {
+    const sub = await memberships.subscriptionOf(order.id);
+    const provider = sub && isProviderName(sub.provider) ? providers[sub.provider] : undefined;
+    if (!sub || !provider?.cancelSubscription) return;
+    try {
+      await provider.cancelSubscription(sub.providerRef, order.orderNo);
+    } catch (err) {
+      log.error({ err, orderNo: order.orderNo, subscription: sub.providerRef }, "refunded plan order: cancelling its subscription failed; cancel it in the provider's dashboard");
+    }
   }
 
   async function refundHeld(order: Order): Promise<Order> {
@@ -86,7 +105,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       return order;
     }
     try {
-      await provider.refund(order.providerRef, order.orderNo);
+      await provider.refund(order.providerRef, order.orderNo, order.providerPaymentRef);
     } catch (err) {
       log.error({ err, orderNo: order.orderNo }, "refund of an order paid after a ban failed; held for staff");
       return order;
@@ -230,17 +249,29 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       const order = await orders.beginRefund(r);
       const provider = isProviderName(order.provider) ? providers[order.provider] : undefined;
       try {
-        if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
-        await provider.refund(order.providerRef, order.orderNo);
+        if (provider?.returnedByHand) {
+          if (!r.returnReference?.trim()) throw HttpError.badRequest(RETURN_REFERENCE_REQUIRED);
+        } else {
+          if (!provider?.refund || !order.providerRef) throw HttpError.conflict(REFUND_UNSUPPORTED);
+          await provider.refund(order.providerRef, order.orderNo, order.providerPaymentRef);
+        }
       } catch (err) {
         await orders.abandonRefund(order.id);
         if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentUnavailable);
         throw err;
       }
-      return orderView(await orders.finishRefund(r));
+      const refunded = await orders.finishRefund({ ...r, returnReference: provider?.returnedByHand ? r.returnReference?.trim() : undefined });
+      await stopRenewals(refunded);
+      return orderView(refunded);
     },
 
-    refundPreview: (orderId: number) => orders.refundPreview(orderId),
+    /** What a staff refund would take back, and, where the money goes back by hand, what staff must send (decision 220). */
+    async refundPreview(orderId: number) {
+      const preview = await orders.refundPreview(orderId);
+      const order = await orders.reload(orderId);
+      const byHand = isProviderName(order.provider) && providers[order.provider].returnedByHand;
+      return { ...preview, return_by_hand: byHand ? { amount: order.receivedAmount, currency: order.receivedCurrency } : null };
+    },
 
     /** The member cancels in the app: the provider stops renewing, what was paid runs to the period's end. */
     async cancelMembership(userId: number) {
@@ -276,12 +307,25 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
       return { ...paymentStatusView(current), received_amount: current.receivedAmount, received_currency: current.receivedCurrency };
     },
 
-    /** The sweep's JPay round (SPEC.md §9 polling on the server): a buyer who closed the app is still credited. */
+    /**
+     * The sweep's JPay round (SPEC.md §9 polling on the server): a buyer who closed the app is still credited. One walk
+     * of our address's transactions serves every waiting order (decision 220), not one TON API call per order.
+     */
     async sweepWalletOrders(now = new Date()): Promise<number> {
       if (!providers.jpay.available()) return 0;
       const waiting = await orders.awaitingPayment("jpay", new Date(now.getTime() - WALLET_LOOKUP_HOURS * 3600_000), WALLET_SWEEP_BATCH);
+      const refs = waiting.flatMap((o) => (o.providerRef ? [o.providerRef] : []));
+      if (!refs.length) return 0;
+      let updates;
+      try {
+        updates = await providers.jpay.queryPayments(refs);
+      } catch (err) {
+        if (!(err instanceof ProviderUnavailable)) throw err;
+        log.warn({ err, orders: refs.length }, "TON transfer lookup failed; the next sweep looks again");
+        return 0;
+      }
       let paid = 0;
-      for (const order of waiting) if ((await verifyTransfer(order)).status === "paid") paid++;
+      for (const u of updates) if ((await apply("jpay", u)).order?.status === "paid") paid++;
       return paid;
     },
   };

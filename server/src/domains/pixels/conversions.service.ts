@@ -55,26 +55,33 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
   const backoffMs = (attempts: number) => config.CONVERSION_RETRY_BASE_SECONDS * 1000 * 2 ** Math.max(0, attempts - 1);
 
   return {
-    /** Called by orders in the transaction that marks the order paid; a second call for the same order does nothing. */
+    /**
+     * Called by orders in the transaction that marks the order paid; a second call for the same order does nothing.
+     * Raw SQL, one statement when no vendor is to be told (the common case): it runs for every paid notification
+     * (bench/notifications). The checkout's report (the visitor's consent, click ids, channel) is the newest
+     * `payment_add` event of the order's buyer naming the order.
+     */
     async recordPurchase(tx: Tx, order: Order): Promise<void> {
-      const checkout = await tx.pixelEvent.findFirst({
-        where: { event: CHECKOUT_EVENT, userId: order.userId, payload: { path: ["order_id"], equals: order.id } },
-        orderBy: { id: "desc" },
-      });
-      const payload = (checkout?.payload ?? {}) as Record<string, unknown> & { consent?: { advertising?: number }; context?: DeliveryContext };
-      const advertisingConsent = payload.consent?.advertising === 1;
-      const channelCode = order.channelId ?? checkout?.channelId ?? null;
-      const rows = await tx.$queryRaw<{ id: number }[]>`
-        INSERT INTO purchase_conversions (order_id, user_id, event_id, channel_id, value_minor, currency, advertising_consent)
-        VALUES (${order.id}, ${order.userId}, ${purchaseEventId(order.id)}, ${channelCode}, ${order.finalPriceMinor}, ${order.currency}, ${advertisingConsent})
-        ON CONFLICT (order_id) DO NOTHING
-        RETURNING id`;
-      if (!rows.length || !advertisingConsent) return;
+      const rows = await tx.$queryRaw<{ id: number; channel_id: string | null; context: DeliveryContext | null }[]>`
+        WITH checkout AS (
+          SELECT payload, channel_id FROM pixel_events
+          WHERE event = ${CHECKOUT_EVENT} AND user_id = ${order.userId} AND payload -> 'order_id' = to_jsonb(${order.id}::int)
+          ORDER BY id DESC LIMIT 1),
+        conversion AS (
+          INSERT INTO purchase_conversions (order_id, user_id, event_id, channel_id, value_minor, currency, advertising_consent)
+          SELECT ${order.id}, ${order.userId}, ${purchaseEventId(order.id)}, COALESCE(${order.channelId}::text, (SELECT channel_id FROM checkout)),
+            ${order.finalPriceMinor}, ${order.currency}, COALESCE((SELECT payload -> 'consent' -> 'advertising' = '1'::jsonb FROM checkout), false)
+          ON CONFLICT (order_id) DO NOTHING
+          RETURNING id, channel_id, advertising_consent)
+        SELECT id, channel_id, (SELECT payload -> 'context' FROM checkout) AS context FROM conversion WHERE advertising_consent`;
+      // recorded before, or the visitor did not allow advertising: no vendor is told
+      if (!rows.length) return;
+      const [{ id, channel_id: channelCode }] = rows;
       const settings = await settingsOf(tx, channelCode);
-      const context = payload.context ?? {};
+      const context = rows[0].context ?? {};
       const vendors = SERVER_CONVERSION_VENDORS.filter((v) => settings[v] && senders[v].applies(context));
       if (!vendors.length) return;
-      await tx.conversionDelivery.createMany({ data: vendors.map((vendor) => ({ conversionId: rows[0].id, vendor, context: context as Prisma.InputJsonObject })) });
+      await tx.conversionDelivery.createMany({ data: vendors.map((vendor) => ({ conversionId: id, vendor, context: context as Prisma.InputJsonObject })) });
     },
 
     /** Sends every delivery that is due; returns how many were attempted. Safe to run from several processes at once. */

@@ -70,8 +70,12 @@ export function tonProofDigest(address: Address, domain: string, timestamp: numb
   return sha256(Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from(CONNECT_PREFIX, "utf8"), sha256(message)]));
 }
 
-/** The public key in a known wallet's stateInit, after checking that the address is that stateInit's. */
-function keyFromStateInit(address: Address, stateInitBoc: string): { key: Buffer } | { why: string } {
+/**
+ * The wallet's public key, after checking that the address is the stateInit's: read from the data cell of a known
+ * wallet contract, else asked of the contract on chain (`get_public_key`, the fallback TON Connect documents for
+ * contracts a backend cannot parse; the address already proved the stateInit is this contract's).
+ */
+async function keyOf(address: Address, stateInitBoc: string, chainKey: (address: Address) => Promise<Buffer | null>): Promise<{ key: Buffer } | { why: string }> {
   let init;
   try {
     init = loadStateInit(Cell.fromBase64(stateInitBoc).beginParse());
@@ -82,7 +86,10 @@ function keyFromStateInit(address: Address, stateInitBoc: string): { key: Buffer
   // the address of a contract is the hash of its StateInit: a stateInit that is not this wallet's proves nothing
   if (!contractAddress(address.workChain, init).equals(address)) return { why: "address does not match stateInit" };
   const readKey = WALLET_CODES[init.code.hash().toString("hex")];
-  if (!readKey) return { why: "unknown wallet contract" };
+  if (!readKey) {
+    const key = await chainKey(address);
+    return key ? { key } : { why: "unknown wallet contract without a public key on chain" };
+  }
   try {
     return { key: readKey(init.data.beginParse()) };
   } catch {
@@ -92,11 +99,14 @@ function keyFromStateInit(address: Address, stateInitBoc: string): { key: Buffer
 
 /**
  * Checks a TON Connect `ton_proof` the way the TON Connect documentation says a backend must: the public key is the
- * one in the wallet's stateInit (a known wallet contract) whose hash is the address, the domain is ours, the signed
- * timestamp is recent, and the Ed25519 signature covers the documented message. The payload (ours, single-use) is
- * checked by the caller against what it issued.
+ * one in the wallet's stateInit whose hash is the address (read from a known wallet contract's data, else the chain's
+ * `get_public_key` of that address), the domain is ours, the signed timestamp is recent, and the Ed25519 signature
+ * covers the documented message. The payload (ours, single-use) is checked by the caller against what it issued.
  */
-export function checkTonProof(p: TonProofInput, opts: { domain: string; maxAgeSeconds: number; nowSeconds?: number }): TonProofCheck {
+export async function checkTonProof(
+  p: TonProofInput,
+  opts: { domain: string; maxAgeSeconds: number; nowSeconds?: number; chainKey: (address: Address) => Promise<Buffer | null> },
+): Promise<TonProofCheck> {
   const now = opts.nowSeconds ?? Math.floor(Date.now() / 1000);
   let address: Address;
   try {
@@ -106,7 +116,7 @@ export function checkTonProof(p: TonProofInput, opts: { domain: string; maxAgeSe
   }
   if (p.domain.value !== opts.domain || p.domain.lengthBytes !== Buffer.byteLength(p.domain.value, "utf8")) return { ok: false, why: "domain is not ours" };
   if (!Number.isSafeInteger(p.timestamp) || p.timestamp > now + 60 || now - p.timestamp > opts.maxAgeSeconds) return { ok: false, why: "timestamp stale" };
-  const fromInit = keyFromStateInit(address, p.stateInit);
+  const fromInit = await keyOf(address, p.stateInit, opts.chainKey);
   if ("why" in fromInit) return { ok: false, why: fromInit.why };
   if (p.publicKey !== undefined && p.publicKey.toLowerCase() !== fromInit.key.toString("hex")) return { ok: false, why: "public key differs from the stateInit's" };
   const signature = Buffer.from(p.signature, "base64");

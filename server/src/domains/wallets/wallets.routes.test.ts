@@ -6,17 +6,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { WALLET_PROOF_REFUSED } from "../../contract/wallets.ts";
 import { telegramInitData } from "../../../../tests/fixtures/telegram.ts";
+import { startFakeToncenter, type FakeToncenter } from "../../../../tests/fixtures/fake-toncenter.ts";
 
 const BOT_TOKEN = "7000000003:AAReverieWalletsTestBot";
 
 let t: TestApp;
+let chain: FakeToncenter;
 /** PUBLIC_URL of the test config is http://localhost:8080: TON Connect wallets sign its host. */
 const DOMAIN = "localhost:8080";
 
 beforeAll(async () => {
-  t = await createTestApp({ TELEGRAM_BOT_TOKEN: BOT_TOKEN });
+  chain = await startFakeToncenter();
+  t = await createTestApp({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, TON_API_URL: chain.url });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await chain.close();
+});
 
 type Kind = "v3r2" | "v4" | "v5r1";
 
@@ -134,13 +140,34 @@ describe("TON Connect wallet connection with ton_proof", () => {
     await refused(u.token, proofBody(wallet(), await payloadFor(u.token), { publicKey: "ab".repeat(32) }));
   });
 
-  it("a stateInit of an unknown contract is refused", async () => {
-    const u = await visitor(t);
-    const w = wallet();
-    const init = { code: beginCell().storeUint(0xdead, 16).endCell(), data: w.init.data };
-    // the address is this stateInit's, so only the unknown code refuses it
+  it("a wallet contract the server cannot parse is checked against the chain's get_public_key (decision 220)", async () => {
     const { contractAddress } = await import("@ton/core");
-    await refused(u.token, proofBody(w, await payloadFor(u.token), { stateInit: init, address: contractAddress(0, init) }));
+    // a contract of unknown code: its data holds the key in a layout no known wallet uses
+    const unknown = (keys: KeyPair) => {
+      const init = { code: beginCell().storeUint(0xdead, 16).endCell(), data: beginCell().storeUint(7, 8).storeBuffer(keys.publicKey).endCell() };
+      return { keys, init, address: contractAddress(0, init) };
+    };
+    const u = await visitor(t);
+    const deployed = unknown(keyPairFromSeed(crypto.randomBytes(32)));
+    chain.deploy(deployed.address, deployed.keys.publicKey);
+    const calls = chain.runGetMethodCalls();
+    const res = await t.http.post("/api/wallet/connect").set("token", u.token).send(proofBody(deployed, await payloadFor(u.token))).expect(200);
+    expect(res.body.data).toMatchObject({ connected: true, address: deployed.address.toRawString() });
+    expect(chain.runGetMethodCalls()).toBe(calls + 1);
+    expect((await t.db.wallet.findUniqueOrThrow({ where: { userId: u.userId } })).publicKey).toBe(deployed.keys.publicKey.toString("hex"));
+
+    // signed by another key than the one the chain answers
+    const v = await visitor(t);
+    const other = unknown(keyPairFromSeed(crypto.randomBytes(32)));
+    chain.deploy(other.address, keyPairFromSeed(crypto.randomBytes(32)).publicKey);
+    await refused(v.token, proofBody(other, await payloadFor(v.token), { publicKey: other.keys.publicKey.toString("hex") }));
+    // not on chain (never deployed): no key to check against
+    const ghost = unknown(keyPairFromSeed(crypto.randomBytes(32)));
+    await refused(v.token, proofBody(ghost, await payloadFor(v.token)));
+    // the address must still be the stateInit's: a deployed contract's address with my unknown stateInit
+    const mine = unknown(keyPairFromSeed(crypto.randomBytes(32)));
+    await refused(v.token, proofBody(mine, await payloadFor(v.token), { address: deployed.address }));
+    expect(await t.db.wallet.count({ where: { userId: v.userId } })).toBe(0);
   });
 
   it("a replayed payload is refused: sequentially and when sent ten times at once, exactly one links", async () => {

@@ -6,6 +6,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import type { Wallet } from "../../db/generated/client.ts";
 import { TON_CHAINS, WALLET_PROOF_REFUSED } from "../../contract/wallets.ts";
 import { HttpError } from "../../http/errors.ts";
+import type { TonChain } from "./ton-chain.ts";
 import { checkTonProof, type TonProofInput } from "./ton-proof.ts";
 
 export interface ConnectInput extends TonProofInput {
@@ -25,8 +26,8 @@ export function walletView(w: Wallet | null) {
  * bound to the signed-in user; the wallet signs it; the proof is checked (ton-proof.ts) and the payload is spent in the
  * same transaction that links the wallet, so a payload links at most one wallet, once.
  */
-export function createWalletsService(deps: { db: Db; config: Config; log: Logger }) {
-  const { db, config, log } = deps;
+export function createWalletsService(deps: { db: Db; config: Config; log: Logger; chain: TonChain }) {
+  const { db, config, log, chain: tonChain } = deps;
   // TON Connect wallets sign the dApp's host (the manifest's URL host) as the proof's domain
   const domain = new URL(config.publicUrl).host;
   const chain = TON_CHAINS[config.TON_NETWORK];
@@ -50,7 +51,7 @@ export function createWalletsService(deps: { db: Db; config: Config; log: Logger
     /** Verifies the wallet's proof and links the wallet to the user; every refusal is 400 and links nothing. */
     async connect(userId: number, input: ConnectInput) {
       if (input.chain !== chain) refuse(userId, `chain ${input.chain} is not ${config.TON_NETWORK}`);
-      const proof = checkTonProof(input, { domain, maxAgeSeconds: config.TON_PROOF_TTL_SECONDS });
+      const proof = await checkTonProof(input, { domain, maxAgeSeconds: config.TON_PROOF_TTL_SECONDS, chainKey: tonChain.publicKey });
       if (!proof.ok) refuse(userId, proof.why);
       const address = proof.address.toRawString();
       const wallet = await db.$transaction(async (tx) => {

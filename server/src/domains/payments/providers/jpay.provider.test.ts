@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
 import { randomAddress, startFakeToncenter, type FakeToncenter } from "../../../../../tests/fixtures/fake-toncenter.ts";
 import { seedProducts } from "../../products/products.seed.ts";
+import { staffMember } from "../../../../../tests/staff-utils.ts";
 import type { TonTransfer } from "../../../contract/wallets.ts";
 
 const API_KEY = "toncenter-test-key-0001";
@@ -121,6 +122,38 @@ describe("JPay: TON wallet payments verified on chain", () => {
     expect(await points(c.userId)).toBe(150);
   });
 
+  it("a sweep looks up 10 waiting orders with one TON API call, and pays each order whose transfer is there (decision 220)", async () => {
+    const waiting = await Promise.all(Array.from({ length: 10 }, () => createOrder()));
+    for (const c of waiting.slice(0, 6)) pay(c, PRICE_NANO);
+    pay(waiting[6], 1_000_000_000n);
+    const before = fake.queries.length;
+    expect(await t.services.payments.sweepWalletOrders()).toBe(6);
+    expect(fake.queries.length - before).toBe(1);
+    expect(fake.queries.at(-1)!.get("limit")).toBe("1000");
+    for (const c of waiting.slice(0, 6)) {
+      expect(await orderOf(c.order_id)).toMatchObject({ status: "paid" });
+      expect(await purchases(c.userId)).toBe(1);
+    }
+    expect(await orderOf(waiting[6].order_id)).toMatchObject({ status: "pending", receivedAmount: "1" });
+    expect(await orderOf(waiting[7].order_id)).toMatchObject({ status: "pending", receivedAmount: null });
+    // a second round finds the same facts: nothing moves twice
+    expect(await t.services.payments.sweepWalletOrders()).toBe(0);
+    for (const c of waiting.slice(0, 6)) expect(await points(c.userId)).toBe(150);
+  });
+
+  it("a busy address is walked page by page by logical time, and a transfer past the first page is found", async () => {
+    const c = await createOrder();
+    for (let i = 0; i < 1000; i++) fake.transfer({ from: randomAddress(), to: RECEIVING, nanotons: 1n, comment: `someone else ${i}` });
+    pay(c, PRICE_NANO);
+    const before = fake.queries.length;
+    expect(await t.services.payments.sweepWalletOrders()).toBe(1);
+    const calls = fake.queries.slice(before);
+    expect(calls).toHaveLength(2);
+    expect(calls[0].get("start_lt")).toBeNull();
+    expect(BigInt(calls[1].get("start_lt")!)).toBeGreaterThan(0n);
+    expect(await points(c.userId)).toBe(150);
+  });
+
   it("the browser's queryPayment polling finds the transfer too", async () => {
     const c = await createOrder();
     pay(c, PRICE_NANO);
@@ -144,6 +177,32 @@ describe("JPay: TON wallet payments verified on chain", () => {
     expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "pending", keep_polling: true });
     fake.setDown(false);
     expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "paid" });
+  });
+
+  it("a staff refund takes the credits back once and records the reference of the TON sent back by hand (decision 220)", async () => {
+    const c = await createOrder();
+    pay(c, 5_000_000_000n);
+    await orderPay(c).expect(200);
+    const support = await staffMember(t, ["support"]);
+    const admin = (path: string, body?: object) => (body ? t.http.post(`/admin/api/orders/${c.order_id}/${path}`).send(body) : t.http.get(`/admin/api/orders/${c.order_id}/${path}`)).set("token", support.token);
+    const preview = await admin("refund-preview").expect(200);
+    // the console tells the agent what must go back by hand: what arrived, not the quote
+    expect(preview.body).toMatchObject({ credits: 150, claw_back: 150, already_spent: 0, return_by_hand: { amount: "5", currency: "TON" } });
+    // no reference: nothing happens, and the order can still be refunded
+    const missing = await admin("refund", { reason: "wrong plan", acknowledged_spent: 0 });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: 400, msg: "Send the money back from the receiving wallet first, then enter the reference of that transfer" });
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", refundStartedAt: null });
+    expect(await points(c.userId)).toBe(150);
+    const reference = "b2e1a7c4f0d94e33a1c8e2f5d6b7a8c9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5";
+    const answers = await Promise.all(Array.from({ length: 20 }, () => admin("refund", { reason: "wrong plan", acknowledged_spent: 0, reference })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
+    expect(await points(c.userId)).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId: c.userId, reason: "order_refund" } })).toBe(1);
+    const audit = await t.db.auditLog.findMany({ where: { resource: "Order", resourceId: String(c.order_id) } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ staffId: support.staffId, action: "refund_order", reason: "wrong plan", after: { credits_taken_back: 150, returned_by_hand: { amount: "5", currency: "TON", reference } } });
   });
 
   it("orderPay refuses an order number that is not a wallet order", async () => {

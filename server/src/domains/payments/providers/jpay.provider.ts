@@ -7,8 +7,8 @@ import { InvalidNotification, ProviderUnavailable, type CheckoutRequest, type Pa
 
 const REQUEST_TIMEOUT_MS = 20_000;
 const NANO_PER_TON = 1_000_000_000n;
-/** toncenter's largest page; an order's window rarely holds more, and the walk stops after MAX_PAGES. */
-const PAGE = 256;
+/** toncenter v3's largest page for transactions; a walk stops after MAX_PAGES (20,000 transactions of our address). */
+const PAGE = 1000;
 const MAX_PAGES = 20;
 /** The wallet must send the transfer within this; TON Connect's sendTransaction `validUntil`. */
 const SEND_WITHIN_SECONDS = 600;
@@ -19,6 +19,11 @@ const CLOCK_SLACK_SECONDS = 120;
 export type JpayProvider = PaymentProvider & {
   /** What the wallet sends for this order (TON Connect sendTransaction), from its providerRef. */
   transferFor(providerRef: string): TonTransfer;
+  /**
+   * The sweep's lookup: one walk of our address's incoming transactions since the oldest of these orders, matched
+   * against all of them; the update of every order something arrived for.
+   */
+  queryPayments(providerRefs: readonly string[]): Promise<PaymentUpdate[]>;
 };
 
 /** One transaction of toncenter's `GET /api/v3/transactions`, the fields read here. */
@@ -102,12 +107,13 @@ export function createJpayProvider(config: Config, log: Logger): JpayProvider {
     return (BigInt(req.amountMinor) * rate.nanoPerUnit + scale - 1n) / scale;
   }
 
-  async function page(offset: number, since: number): Promise<V3Transaction[]> {
+  /** One page of our address's transactions after `afterLt` (oldest first), since `since` (unix seconds). */
+  async function page(since: number, afterLt: bigint | null): Promise<V3Transaction[]> {
     const url = new URL(`${base}/api/v3/transactions`);
     url.searchParams.set("account", receiving!.toRawString());
     url.searchParams.set("start_utime", String(Math.max(0, since - CLOCK_SLACK_SECONDS)));
+    if (afterLt !== null) url.searchParams.set("start_lt", String(afterLt + 1n));
     url.searchParams.set("limit", String(PAGE));
-    url.searchParams.set("offset", String(offset));
     url.searchParams.set("sort", "asc");
     let res: Response;
     try {
@@ -124,25 +130,50 @@ export function createJpayProvider(config: Config, log: Logger): JpayProvider {
     return data.transactions;
   }
 
-  /** Incoming value to our address that carries this comment, with the transactions it came in. */
-  async function received(comment: string, since: number): Promise<{ nano: bigint; txs: V3Transaction[] }> {
-    let nano = 0n;
-    const txs: V3Transaction[] = [];
+  /**
+   * Every transfer into our address since `since`, grouped by its comment: one walk, paged by logical time (each page
+   * starts after the last one's lt, so transactions landing during the walk neither shift nor repeat a page). A
+   * transfer counts when it is an internal message (it has a source) into our own wallet's transaction, was not bounced
+   * back, the transaction was not aborted, and it carries a plain-text comment.
+   */
+  async function incoming(since: number): Promise<Map<string, V3Transaction[]>> {
+    const byComment = new Map<string, V3Transaction[]>();
+    let afterLt: bigint | null = null;
     for (let p = 0; p < MAX_PAGES; p++) {
-      const list = await page(p * PAGE, since);
+      const list = await page(since, afterLt);
       for (const tx of list) {
         const m = tx.in_msg;
-        // an internal message (it has a source) into our own wallet's transaction, that was not bounced back
         if (!m?.source || !m.destination || m.bounced || tx.description?.aborted) continue;
         if (!safeEquals(tx.account, receiving!) || !safeEquals(m.destination, receiving!)) continue;
-        if (commentOf(m.message_content?.body)?.trim() !== comment) continue;
         if (!/^\d{1,30}$/.test(m.value ?? "")) continue;
-        nano += BigInt(m.value!);
-        txs.push(tx);
+        const comment = commentOf(m.message_content?.body)?.trim();
+        if (comment) byComment.set(comment, [...(byComment.get(comment) ?? []), tx]);
       }
-      if (list.length < PAGE) break;
+      if (list.length < PAGE || !/^\d{1,30}$/.test(list.at(-1)!.lt)) break;
+      afterLt = BigInt(list.at(-1)!.lt);
     }
-    return { nano, txs };
+    return byComment;
+  }
+
+  /** What the chain says about one order: the transfers carrying its comment since it was opened, summed. */
+  function updateOf(providerRef: string, transfers: Map<string, V3Transaction[]>): PaymentUpdate | null {
+    const ref = parseRef(providerRef);
+    if (!ref) return null;
+    const txs = (transfers.get(transferComment(ref.orderNo)) ?? []).filter((tx) => tx.now >= ref.since - CLOCK_SLACK_SECONDS);
+    if (txs.length === 0) return null;
+    const nano = txs.reduce((sum, tx) => sum + BigInt(tx.in_msg!.value!), 0n);
+    const full = nano >= ref.nano;
+    return {
+      // one event per total seen: a top-up that completes a short payment is a new fact, a repeated lookup is not
+      eventId: `${ref.orderNo}:${nano}`,
+      type: full ? "transfer.received" : "transfer.short",
+      // credited only when everything quoted arrived; an over-payment is a full payment (the order shows what came)
+      outcome: full ? "paid" : null,
+      providerRef,
+      orderNo: ref.orderNo,
+      received: { amount: nanoToTon(nano), currency: TON_CURRENCY },
+      payload: { quoted: ref.nano.toString(), received: nano.toString(), transactions: txs.map((tx) => ({ hash: tx.hash, lt: tx.lt, now: tx.now, value: tx.in_msg?.value, source: tx.in_msg?.source })) },
+    };
   }
 
   function transferFor(providerRef: string): TonTransfer {
@@ -162,6 +193,8 @@ export function createJpayProvider(config: Config, log: Logger): JpayProvider {
 
   return {
     name: "jpay",
+    // the receiving wallet's key never reaches the server (no hot wallet): staff return TON by hand (decision 220)
+    returnedByHand: true,
     available: () => Boolean(receiving && rate),
     methods: () => ["checkout"],
     transferFor,
@@ -181,20 +214,14 @@ export function createJpayProvider(config: Config, log: Logger): JpayProvider {
     async queryPayment(providerRef): Promise<PaymentUpdate | null> {
       const ref = parseRef(providerRef);
       if (!ref || !receiving) return null;
-      const got = await received(transferComment(ref.orderNo), ref.since);
-      if (got.txs.length === 0) return null;
-      const full = got.nano >= ref.nano;
-      return {
-        // one event per total seen: a top-up that completes a short payment is a new fact, a repeated lookup is not
-        eventId: `${ref.orderNo}:${got.nano}`,
-        type: full ? "transfer.received" : "transfer.short",
-        // credited only when everything quoted arrived; an over-payment is a full payment (the order shows what came)
-        outcome: full ? "paid" : null,
-        providerRef,
-        orderNo: ref.orderNo,
-        received: { amount: nanoToTon(got.nano), currency: TON_CURRENCY },
-        payload: { quoted: ref.nano.toString(), received: got.nano.toString(), transactions: got.txs.map((tx) => ({ hash: tx.hash, lt: tx.lt, now: tx.now, value: tx.in_msg?.value, source: tx.in_msg?.source })) },
-      };
+      return updateOf(providerRef, await incoming(ref.since));
+    },
+
+    async queryPayments(providerRefs) {
+      const since = Math.min(...providerRefs.map((r) => parseRef(r)?.since ?? Infinity));
+      if (!receiving || !Number.isFinite(since)) return [];
+      const transfers = await incoming(since);
+      return providerRefs.map((r) => updateOf(r, transfers)).filter((u): u is PaymentUpdate => u !== null);
     },
   };
 }

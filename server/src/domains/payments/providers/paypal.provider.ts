@@ -51,6 +51,7 @@ interface WebhookEvent {
 interface Subscription {
   id: string;
   status: string;
+  status_update_time?: string;
   custom_id?: string;
   plan_id?: string;
   links?: { href: string; rel: string }[];
@@ -63,20 +64,31 @@ interface Sale {
   amount?: { total: string; currency: string };
   billing_agreement_id?: string;
 }
+/** A v1 refund of a sale: what PAYMENT.SALE.REFUNDED and PAYMENT.SALE.REVERSED carry (the sale by id only). */
+interface SaleRefund {
+  id: string;
+  sale_id?: string;
+  amount?: { total: string; currency: string };
+  total_refunded_amount?: { value: string; currency: string };
+}
 
 /**
  * Subscription events (decision 209). ACTIVATED: the buyer approved and the first period is being charged (the sale
  * pays the order). CANCELLED: no more renewals, what was paid runs out. SUSPENDED: PayPal stopped billing after the
  * plan's `payment_failure_threshold` failed attempts — Reverie never suspends, so that is PayPal giving up; EXPIRED:
- * the subscription ran out. Both end the membership. PAYMENT.FAILED changes nothing: PayPal retries.
+ * the subscription ran out. Both end the membership. PAYMENT.FAILED changes nothing: PayPal retries. RE-ACTIVATED (and
+ * ACTIVATED after a suspension): the merchant re-activated it, the membership runs again (decision 219).
  */
 const SUBSCRIPTION_STATE: Record<string, "active" | "cancel_at_period_end" | "ended"> = {
   "BILLING.SUBSCRIPTION.ACTIVATED": "active",
+  "BILLING.SUBSCRIPTION.RE-ACTIVATED": "active",
   "BILLING.SUBSCRIPTION.CANCELLED": "cancel_at_period_end",
   "BILLING.SUBSCRIPTION.SUSPENDED": "ended",
   "BILLING.SUBSCRIPTION.EXPIRED": "ended",
 };
 const SALE_COMPLETED = "PAYMENT.SALE.COMPLETED";
+/** Money of a subscription's sale returned: the merchant refunded it, or PayPal reversed it (decision 219). */
+const SALE_REVERSAL: Record<string, "refund" | "chargeback"> = { "PAYMENT.SALE.REFUNDED": "refund", "PAYMENT.SALE.REVERSED": "chargeback" };
 /** PayPal subscription ids ("I-BW452GLLEP1G"); PayPal order ids have no dash. A plan order's reference is one. */
 const isSubscriptionId = (ref: string) => ref.startsWith("I-");
 /** How many failed charges of a period PayPal tries before it suspends the subscription (plan payment_preferences). */
@@ -259,6 +271,34 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
     return { providerRef: data.id, payUrl: approve };
   }
 
+  /**
+   * A refunded or reversed sale. Its resource names the sale only, so the sale is looked up (`GET /v1/payments/sale/{id}`,
+   * with our credentials) for the subscription it charged: the first sale is the plan order's payment, any other a
+   * renewal (orders tells them apart by the order's payment id). PAYMENT.SALE.REVERSED carries a negative amount.
+   */
+  async function saleReversal(kind: "refund" | "chargeback", refund: SaleRefund): Promise<Partial<PaymentUpdate>> {
+    if (!refund.sale_id) return {};
+    const { status, data } = await api<Sale>("GET", `/v1/payments/sale/${encodeURIComponent(refund.sale_id)}`);
+    if (status === 404) return { paymentRef: refund.sale_id };
+    if (status >= 400) throw new ProviderUnavailable(`paypal sale lookup answered ${status}`);
+    const amount = refund.amount ? decimalToMinor(refund.amount.total.replace(/^-/, ""), refund.amount.currency) : undefined;
+    const total = refund.total_refunded_amount ? decimalToMinor(refund.total_refunded_amount.value, refund.total_refunded_amount.currency) : undefined;
+    return {
+      paymentRef: refund.sale_id,
+      ...(data.billing_agreement_id ? { providerRef: data.billing_agreement_id, subscription: { ref: data.billing_agreement_id, renewalPeriod: refund.sale_id } } : {}),
+      reversal: { kind, ...(amount !== undefined ? { amountMinor: amount, currency: refund.amount!.currency } : {}), ...(total !== undefined ? { totalMinor: total } : {}) },
+    };
+  }
+
+  /** The full refund of a subscription's sale (v1: an empty body refunds all of it); already refunded counts as done. */
+  async function refundSale(saleId: string | null | undefined, orderNo: string): Promise<void> {
+    // the order was paid by polling and the first sale's event has not come yet: PayPal's dashboard refunds it
+    if (!saleId) throw new ProviderUnavailable("the sale that paid this plan order is not known yet");
+    const { status, data } = await api<{ name?: string }>("POST", `/v1/payments/sale/${encodeURIComponent(saleId)}/refund`, {}, { "paypal-request-id": `refund-${orderNo}` });
+    if (status === 400 && data.name === "TRANSACTION_ALREADY_REFUNDED") return;
+    if (status >= 400) throw new ProviderUnavailable(`paypal sale refund answered ${status}`);
+  }
+
   /** Polling a plan order: the subscription is active and its first period was charged. */
   async function querySubscription(id: string): Promise<PaymentUpdate | null> {
     const { status, data } = await api<Subscription>("GET", `/v1/billing/subscriptions/${encodeURIComponent(id)}`);
@@ -337,13 +377,15 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
           outcome: null,
           providerRef: sub?.id,
           orderNo: sub?.custom_id,
-          ...(sub?.id && subscriptionState ? { subscription: { ref: sub.id, state: subscriptionState, currentPeriodEnd: date(sub.billing_info?.next_billing_time) } } : {}),
+          ...(sub?.id && subscriptionState ? { subscription: { ref: sub.id, state: subscriptionState, currentPeriodEnd: date(sub.billing_info?.next_billing_time), stateChangedAt: date(sub.status_update_time) } } : {}),
           payload: event,
         };
       }
       if (event.event_type === SALE_COMPLETED) {
         return { eventId: event.id, type: event.event_type, outcome: null, ...saleUpdate(r as unknown as Sale), payload: event };
       }
+      const saleReversed = SALE_REVERSAL[event.event_type];
+      if (saleReversed) return { eventId: event.id, type: event.event_type, outcome: null, ...(await saleReversal(saleReversed, r as unknown as SaleRefund)), payload: event };
       const approvedOrder = event.event_type === ORDER_APPROVED ? r?.purchase_units?.[0] : undefined;
       const reversal = WEBHOOK_REVERSAL[event.event_type];
       const captureEvent = event.event_type.startsWith("PAYMENT.CAPTURE.") && !reversal;
@@ -372,7 +414,9 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
       if (status >= 400) throw new ProviderUnavailable(`paypal subscription cancel answered ${status}`);
     },
 
-    async refund(providerRef) {
+    async refund(providerRef, orderNo, paymentRef) {
+      // a plan order was paid by the subscription's first sale: that sale is what goes back (decision 219)
+      if (isSubscriptionId(providerRef)) return refundSale(paymentRef, orderNo);
       const update = await queryOrder(providerRef, false);
       const captureId = (update?.payload as PaypalOrder | undefined)?.purchase_units?.[0]?.payments?.captures?.[0]?.id;
       if (!captureId) throw new ProviderUnavailable("paypal order has no capture to refund");

@@ -56,8 +56,16 @@ export interface PaymentProvider {
   renews?(method: PaymentMethod): boolean;
   /** Stops a subscription's renewals at the end of the paid period, where the provider has subscriptions. */
   cancelSubscription?(subscriptionRef: string, orderNo: string): Promise<void>;
-  /** Returns all the money of a paid checkout, where the provider supports it; safe to call again for the same order. */
-  refund?(providerRef: string, orderNo: string): Promise<void>;
+  /**
+   * Returns all the money of a paid checkout, where the provider supports it; safe to call again for the same order.
+   * `paymentRef` is the provider's id of the payment where the order learnt one (a subscription's first sale).
+   */
+  refund?(providerRef: string, orderNo: string, paymentRef?: string | null): Promise<void>;
+  /**
+   * True where the server cannot send the money back at all (JPay: TON leaves only from a wallet holding its key): a
+   * staff refund takes the credits back and records the reference of the transfer staff sent back by hand.
+   */
+  readonly returnedByHand?: boolean;
 }
 
 /** A notification that failed verification (bad, missing or stale signature, or unreadable body). */

@@ -165,7 +165,7 @@ describe("refunds", () => {
     expect((await admin("refund-preview", marketer.token)).status).toBe(403);
     expect((await admin("refund", marketer.token, { reason: "not mine", acknowledged_spent: 10 })).status).toBe(403);
     const preview = await (await admin("refund-preview", support.token)).json();
-    expect(preview).toEqual({ order_id: b.order_id, credits: 150, balance: 140, claw_back: 140, already_spent: 10 });
+    expect(preview).toEqual({ order_id: b.order_id, credits: 150, balance: 140, claw_back: 140, already_spent: 10, return_by_hand: null });
     // the agent confirmed having seen nothing spent: the balance moved since, so they must look again
     const stale = await admin("refund", support.token, { reason: "customer asked", acknowledged_spent: 0 });
     expect(stale.status).toBe(409);
