@@ -1,12 +1,16 @@
 import pg from "pg";
 import type { Logger } from "pino";
 
+/** The application_name of a LISTEN connection on `channel`: how many instances listen can be counted in pg_stat_activity. */
+export const listenerName = (channel: string) => `reverie-${channel}`;
+
 /**
  * One LISTEN connection per process and channel, fanned out to in-process listeners (SSE streams, running chat
  * replies). Connects on first use and reconnects after a lost connection; what was sent meanwhile is each user's to
- * recover from the database (their snapshot on connect).
+ * recover from the database (their snapshot on connect). `onConnection` hears when the LISTEN starts and when the
+ * connection is lost: whoever keeps state that notifications keep fresh must not trust it in between.
  */
-export function createListenHub<E>(channel: string, databaseUrl: string | undefined, log: Logger) {
+export function createListenHub<E>(channel: string, databaseUrl: string | undefined, log: Logger, onConnection?: (listening: boolean) => void) {
   const listeners = new Set<(e: E) => void>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
@@ -14,7 +18,7 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
 
   async function connect() {
     if (!databaseUrl) throw new Error(`LISTEN ${channel} needs the database URL`);
-    const c = new pg.Client({ connectionString: databaseUrl, application_name: `reverie-${channel}` });
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: listenerName(channel) });
     c.on("notification", (n) => {
       if (n.channel !== channel || !n.payload) return;
       let e: E;
@@ -25,16 +29,23 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
       }
       for (const l of listeners) l(e);
     });
-    c.on("error", (err) => {
-      log.warn({ err, channel }, "listener lost its connection");
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (!closed) log.warn({ err, channel }, "listener lost its connection");
       client = undefined;
       connecting = undefined;
+      onConnection?.(false);
       void c.end().catch(() => undefined);
       if (!closed && listeners.size) setTimeout(() => void ensure().catch(() => undefined), 500).unref();
-    });
+    };
+    c.on("error", onLost);
+    c.on("end", () => onLost());
     await c.connect();
     await c.query(`LISTEN ${channel}`);
     client = c;
+    onConnection?.(true);
   }
 
   function ensure() {

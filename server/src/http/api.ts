@@ -60,7 +60,14 @@ export class ApiRouter {
   readonly router: Router = express.Router({ caseSensitive: false });
   readonly registry = new OpenAPIRegistry();
 
-  constructor(private readonly resolvePrincipal: ResolvePrincipal) {}
+  /**
+   * `staffWriteSettled`, when given, is awaited before answering a staff route that changes something: the change
+   * has then reached every instance's memory of logins before the console (or a test) can act on the answer.
+   */
+  constructor(
+    private readonly resolvePrincipal: ResolvePrincipal,
+    private readonly staffWriteSettled?: () => Promise<unknown>,
+  ) {}
 
   get<Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
@@ -97,9 +104,11 @@ export class ApiRouter {
   private add(method: "get" | "post" | "put" | "delete", path: string, spec: RouteSpec<z.ZodType, AnyObject, AnyObject>, handler: Handler<any, any, any, any>) {
     this.document(method, path, spec);
     const admit = this.admission(spec);
+    const settle = spec.auth === "staff" && method !== "get" ? this.staffWriteSettled : undefined;
     const respond = async (req: Request, res: Response) => {
       const valid = validated(spec, req);
       const data = await handler({ ...valid, principal: req.principal!, ability: req.ability!, req, res });
+      await settle?.();
       if (!res.headersSent && data !== undefined) sendOk(res, data);
     };
     // The steps run in one function unless extra middleware must sit between them: every Express layer costs a
