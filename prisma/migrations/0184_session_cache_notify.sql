@@ -20,20 +20,14 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- a users row changes rarely except for its balance; any change at all (updated_at moves with every Prisma update)
--- is said, so a column added to what the session lookup reads can never be forgotten here
+-- any change at all is said (updated_at moves with every Prisma update of users and staff; a session's last_seen_at is
+-- written at most every five minutes), so a column added to what the session lookup reads can never be forgotten here
 CREATE TRIGGER users_session_cache AFTER UPDATE OR DELETE ON "users"
   FOR EACH ROW EXECUTE FUNCTION reverie_session_cache_notify();
 
 CREATE TRIGGER staff_session_cache AFTER UPDATE OR DELETE ON "staff"
   FOR EACH ROW EXECUTE FUNCTION reverie_session_cache_notify();
 
--- a session's last_seen_at is touched every few minutes by the instance that reads it; only what decides whether the
--- token is good is said (a new session needs nothing: no instance can have cached a token before it existed)
-CREATE TRIGGER sessions_session_cache AFTER UPDATE ON "sessions"
-  FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.expires_at IS DISTINCT FROM NEW.expires_at
-                     OR OLD.user_id IS DISTINCT FROM NEW.user_id OR OLD.staff_id IS DISTINCT FROM NEW.staff_id)
-  EXECUTE FUNCTION reverie_session_cache_notify();
-
-CREATE TRIGGER sessions_deleted_session_cache AFTER DELETE ON "sessions"
+-- a new session needs nothing: no instance can have kept a token before it existed
+CREATE TRIGGER sessions_session_cache AFTER UPDATE OR DELETE ON "sessions"
   FOR EACH ROW EXECUTE FUNCTION reverie_session_cache_notify();

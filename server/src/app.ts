@@ -61,8 +61,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   app.use(express.json({ limit: "1mb", verify: keepRaw }));
   app.use(express.urlencoded({ extended: false, limit: "100kb" }));
 
-  // a console change (a ban, a role change) is answered once every instance has been sent it (docs/decisions/221)
-  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)), services.auth.sessionsSettled);
+  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
   siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);

@@ -89,19 +89,19 @@ export class AdminResource<Id extends number | string = number> {
 
   create<B>(body: z.ZodType<B>, run: (body: B, staff: StaffPrincipal) => Promise<unknown>) {
     this.api.post(this.base, { summary: `Create one of ${this.name}`, tags: this.tags, auth: "staff", can: ["create", this.subject], body }, async (ctx) =>
-      send(ctx.res, await this.settled(run(ctx.body as B, ctx.principal))),
+      send(ctx.res, await run(ctx.body as B, ctx.principal)),
     );
   }
 
   update<B>(body: z.ZodType<B>, run: (id: Id, body: B, staff: StaffPrincipal) => Promise<unknown>) {
     this.api.put(`${this.base}/:id`, { summary: `Change one of ${this.name}`, tags: this.tags, auth: "staff", can: ["update", this.subject], params: this.params, body }, async (ctx) =>
-      send(ctx.res, await this.settled(run(ctx.params.id, ctx.body as B, ctx.principal))),
+      send(ctx.res, await run(ctx.params.id, ctx.body as B, ctx.principal)),
     );
   }
 
   remove(run: (id: Id, staff: StaffPrincipal) => Promise<unknown>) {
     this.api.delete(`${this.base}/:id`, { summary: `Delete one of ${this.name}`, tags: this.tags, auth: "staff", can: ["delete", this.subject], params: this.params }, async ({ params, principal, res }) =>
-      send(res, await this.settled(run(params.id, principal))),
+      send(res, await run(params.id, principal)),
     );
   }
 
@@ -115,15 +115,8 @@ export class AdminResource<Id extends number | string = number> {
   /** `POST /admin/api/<name>/:id/<action>`: a named staff action on one record, checked against its own permission. */
   action<B>(action: string, spec: { summary: string; can: [Action, Subject]; body: z.ZodType<B> }, run: (id: Id, body: B, staff: StaffPrincipal) => Promise<unknown>) {
     this.api.post(`${this.base}/:id/${action}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, body: spec.body }, async (ctx) =>
-      send(ctx.res, await this.settled(run(ctx.params.id, ctx.body as B, ctx.principal))),
+      send(ctx.res, await run(ctx.params.id, ctx.body as B, ctx.principal)),
     );
-  }
-
-  /** What a change answers, once every instance has applied what it did to logins (a ban, a role change; docs/decisions/221). */
-  private async settled<T>(change: Promise<T>): Promise<T> {
-    const value = await change;
-    await this.api.staffWriteSettled();
-    return value;
   }
 
   /** `POST /admin/api/<name>/:id/<action>` with a multipart `file` (at most `maxBytes`, else the `tooBig` message). */
@@ -131,7 +124,7 @@ export class AdminResource<Id extends number | string = number> {
     this.api.post(
       `${this.base}/:id/${action}`,
       { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, before: [receiveFile(spec.maxBytes, spec.tooBig)] },
-      async (ctx) => send(ctx.res, await this.settled(run(ctx.params.id, ctx.req.file, ctx.principal))),
+      async (ctx) => send(ctx.res, await run(ctx.params.id, ctx.req.file, ctx.principal)),
     );
   }
 }

@@ -6,13 +6,8 @@ export interface UserPrincipal {
   userId: number;
   role: UserRole;
   banned: boolean;
-  /** The account as read with the session at the start of this request, or as this instance keeps it (set by the session lookup). */
+  /** The account as read with the session at the start of this request (set by the session lookup). */
   account?: Account;
-  /**
-   * Set when `account` came from this instance's memory: the account as of now, once every change committed before
-   * the call has reached this instance (docs/decisions/222). What refuses on `account` alone confirms with it.
-   */
-  recheck?: () => Promise<Account>;
 }
 
 /** The users columns personal_info shows, as one row of SQL (snake_case, as PostgreSQL returns them). */

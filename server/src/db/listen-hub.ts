@@ -1,9 +1,6 @@
 import pg from "pg";
 import type { Logger } from "pino";
 
-/** The application_name of a LISTEN connection on `channel`: how many instances listen can be counted in pg_stat_activity. */
-export const listenerName = (channel: string) => `reverie-${channel}`;
-
 /**
  * One LISTEN connection per process and channel, fanned out to in-process listeners (SSE streams, running chat
  * replies). Connects on first use and reconnects after a lost connection; what was sent meanwhile is each user's to
@@ -18,7 +15,7 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
 
   async function connect() {
     if (!databaseUrl) throw new Error(`LISTEN ${channel} needs the database URL`);
-    const c = new pg.Client({ connectionString: databaseUrl, application_name: listenerName(channel) });
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: `reverie-${channel}` });
     c.on("notification", (n) => {
       if (n.channel !== channel || !n.payload) return;
       let e: E;

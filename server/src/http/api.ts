@@ -60,15 +60,7 @@ export class ApiRouter {
   readonly router: Router = express.Router({ caseSensitive: false });
   readonly registry = new OpenAPIRegistry();
 
-  /**
-   * `staffWriteSettled` is awaited before answering a staff route that changes something: the change has then
-   * reached every instance's memory of logins before the console (or a test) can act on the answer. Handlers that
-   * write their own answer (the console's resources) await it themselves.
-   */
-  constructor(
-    private readonly resolvePrincipal: ResolvePrincipal,
-    readonly staffWriteSettled: () => Promise<unknown> = async () => {},
-  ) {}
+  constructor(private readonly resolvePrincipal: ResolvePrincipal) {}
 
   get<Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
@@ -105,13 +97,10 @@ export class ApiRouter {
   private add(method: "get" | "post" | "put" | "delete", path: string, spec: RouteSpec<z.ZodType, AnyObject, AnyObject>, handler: Handler<any, any, any, any>) {
     this.document(method, path, spec);
     const admit = this.admission(spec);
-    const settle = spec.auth === "staff" && method !== "get";
     const respond = async (req: Request, res: Response) => {
       const valid = validated(spec, req);
       const data = await handler({ ...valid, principal: req.principal!, ability: req.ability!, req, res });
-      if (res.headersSent || data === undefined) return;
-      if (settle) await this.staffWriteSettled();
-      sendOk(res, data);
+      if (!res.headersSent && data !== undefined) sendOk(res, data);
     };
     // The steps run in one function unless extra middleware must sit between them: every Express layer costs a
     // measurable share of a cheap request (docs/decisions/007).

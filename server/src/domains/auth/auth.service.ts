@@ -272,16 +272,6 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     throw HttpError.unauthorized();
   }
 
-  /**
-   * The kept account again once this instance has heard every change committed before the call (or read anew when
-   * that cannot be known, or a change dropped it): what the ledger says at a moment inside the request.
-   */
-  async function recheck(hash: string): Promise<Account> {
-    const heard = await sessions.settled();
-    const kept = heard ? sessions.get(hash) : undefined;
-    return kept ?? (await load(hash)).session;
-  }
-
   /** Reads a login from the database and keeps it when it counts (unless it changed while being read). */
   async function load(hash: string): Promise<{ session: SessionRow & Account; principal: Principal }> {
     const ticket = sessions.begin();
@@ -291,7 +281,7 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     return { session, principal };
   }
 
-  /** last_seen_at is written every few minutes, not on every request; the kept row remembers the write. */
+  /** last_seen_at is written every few minutes, not on every request; the kept row remembers the write until its notification drops it. */
   async function touch(session: SessionRow): Promise<void> {
     if (Date.now() - session.last_seen_ms <= SESSION_TOUCH_MS) return;
     session.last_seen_ms = Date.now();
@@ -307,22 +297,18 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
 
     /**
      * Turns a `token` header into who is calling. Unknown, expired or revoked tokens are 401. A login this instance
-     * has resolved before comes from memory, kept fresh by NOTIFY (docs/decisions/221); others cost one round trip.
+     * has resolved before comes from memory once a marker sent after the request arrived has come back, so it
+     * reflects every change committed before the request, on any instance (docs/decisions/221); others cost one
+     * round trip. The account read with it (balance included) is therefore the ledger's at a moment of the request.
      */
     async resolvePrincipal(token: string | undefined): Promise<Principal> {
       if (!token) return anonymous;
       const hash = hashToken(token);
-      const kept = sessions.get(hash);
+      const kept = sessions.has(hash) && (await sessions.settled()) ? sessions.get(hash) : undefined;
       const { session, principal } = kept ? { session: kept, principal: await principalOf(kept) } : await load(hash);
       await touch(session);
-      return kept && principal.kind === "user" ? { ...principal, recheck: () => recheck(hash) } : principal;
+      return principal;
     },
-
-    /**
-     * Resolves once every login change committed so far (a logout, a ban, a role change) has been applied by every
-     * instance: the console answers its changes after this (docs/decisions/221).
-     */
-    sessionsSettled: () => sessions.settledEverywhere(),
 
     /** SPEC.md §7 POST /api/login/visitor: a guest account with its own token. */
     async visitor(ctx: ClientContext): Promise<LoginResult> {
@@ -430,13 +416,14 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       return { ...result, playerUid, serverId: botToken.split(":")[0] };
     },
 
-    /** The token stops working on every instance before the answer: the next request with it is 401 anywhere. */
+    /** For tests and the bench: resolves true once logins kept in memory are in use on this instance. */
+    loginsSettled: () => sessions.settled(),
+
     async logout(sessionId: number): Promise<void> {
       await db.$transaction(async (tx) => {
         await tx.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
         await publishSessionEnded(tx, { sessionId });
       });
-      await sessions.settledEverywhere();
     },
 
     close: () => sessions.close(),

@@ -68,12 +68,10 @@ export interface TaskOutputs {
   height: number;
 }
 
-/** The caller's balance as read with their session at the start of the request, or kept with it in memory (docs/decisions/074, 222). */
+/** The caller's balance as read with their session at the start of the request (docs/decisions/074). */
 export interface KnownBalance {
   points: number;
   free_generations: number;
-  /** Set when the figures may be older than the request: the balance as the ledger has it at a moment inside it. */
-  recheck?: () => Promise<Pick<KnownBalance, "points" | "free_generations">>;
 }
 
 interface SubmitRequest {
@@ -177,12 +175,10 @@ export function createGenerationService(deps: {
     refuseBrokenPrompt(r.input.prompt);
     // an engine that cannot take the job refuses it here, before anything is charged
     await engines.assertCanRun(r.engine, r.mode);
-    // Cheap refusal first: the balance known with the session cannot pay, so no transaction is queued for. A balance
-    // kept in memory is confirmed first, so a refusal is always the ledger's word at some moment of this request
-    // (docs/decisions/222). The conditional charge inside the transaction stays the guarantee for everything let through.
-    const cannotPay = (b: Pick<KnownBalance, "points" | "free_generations">) => !(freeCovers(r.cost) && b.free_generations > 0) && b.points < r.cost;
+    // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
+    // conditional charge inside the transaction stays the guarantee for everything this lets through.
     const k = r.known;
-    if (k && r.cost > 0 && cannotPay(k) && (!k.recheck || cannotPay(await k.recheck()))) throw new HttpError(402, MSG.notEnoughCredits);
+    if (k && r.cost > 0 && !(freeCovers(r.cost) && k.free_generations > 0) && k.points < r.cost) throw new HttpError(402, MSG.notEnoughCredits);
     // start the queue (first submit of this process) before taking any lock
     await queue.ready();
     try {
