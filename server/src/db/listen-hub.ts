@@ -40,6 +40,9 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
     c.on("error", onLost);
     c.on("end", () => onLost());
     await c.connect();
+    // what this connection commits (a LISTEN, a published marker) needs no flush to disk: a notification does not
+    // survive a crash anyway, and a NOTIFY commit holds PostgreSQL's database-wide notify lock until it is done
+    await c.query("SET synchronous_commit = off");
     await c.query(`LISTEN ${channel}`);
     client = c;
     onConnection?.(true);
@@ -58,6 +61,12 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
       await ensure();
       return () => listeners.delete(listener);
     },
+    /** Sends `payload` on the channel through the listening connection itself; this process hears it too, in order. */
+    async publish(payload: unknown): Promise<void> {
+      await ensure();
+      await client!.query({ name: "listen-hub-publish", text: "SELECT pg_notify($1, $2)", values: [channel, JSON.stringify(payload)] });
+    },
+
     async close() {
       closed = true;
       listeners.clear();

@@ -224,7 +224,6 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
 
   const sessions = createSessionCache<SessionRow & Account>({
     databaseUrl,
-    pool: () => sqlPool(db),
     log,
     maxEntries: config.SESSION_CACHE_SIZE,
     ttlMs: config.SESSION_CACHE_SECONDS * 1000,

@@ -4,7 +4,6 @@ import { createTestDb, silentLog, visitor, type TestDb } from "../../../../tests
 import { GENERATION_TEST_ENV } from "../../../../tests/generation-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
-import { sqlPool } from "../../db/client.ts";
 import { MSG } from "../../http/messages.ts";
 import { createSessionCache } from "./session-cache.ts";
 
@@ -138,7 +137,7 @@ describe("logins kept in memory", () => {
 
 describe("the cache itself", () => {
   it("does not keep a read its owner's change overtook, and keeps nothing while not listening", async () => {
-    const cache = createSessionCache<string>({ databaseUrl: testDb.url, pool: () => sqlPool(testDb.db), log: silentLog, maxEntries: 10, ttlMs: 60_000 });
+    const cache = createSessionCache<string>({ databaseUrl: testDb.url, log: silentLog, maxEntries: 10, ttlMs: 60_000 });
     try {
       // not listening yet: nothing is kept
       const early = cache.begin();

@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import type { Logger } from "pino";
-import type pg from "pg";
 import { createListenHub } from "../../db/listen-hub.ts";
 
 /** The channel migration 0184's triggers notify on every committed change to a sessions, users or staff row. */
@@ -34,7 +33,7 @@ const ownerKey = (c: { userId?: number | null; staffId?: number | null }) => (c.
  * dropped when it comes back, a read overtaken by its owner's change is not kept (`begin` / `keep`), and entries
  * expire after `ttlMs` whatever happens.
  */
-export function createSessionCache<T>(o: { databaseUrl: string | undefined; pool: () => pg.Pool; log: Logger; maxEntries: number; ttlMs: number }) {
+export function createSessionCache<T>(o: { databaseUrl: string | undefined; log: Logger; maxEntries: number; ttlMs: number }) {
   const entries = new Map<string, { value: T; owner: string; at: number }>();
   const byOwner = new Map<string, Set<string>>();
   /** invalidations, newest last, for the reads that started before them */
@@ -114,7 +113,8 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; pool
       });
       let heard = false;
       try {
-        await o.pool().query({ name: "session-cache-marker", text: "SELECT pg_notify($1, $2)", values: [SESSION_CACHE_CHANNEL, JSON.stringify({ marker })] });
+        // through the LISTEN connection: no wait for the request pool, no flush to disk (db/listen-hub.ts)
+        await hub!.publish({ marker });
         heard = await back;
       } catch (err) {
         o.log.warn({ err }, "session cache: marker not sent");
