@@ -67,3 +67,21 @@ describe("refused submits", () => {
     await submit(free.token).expect(402);
   });
 });
+
+describe("the hourly submit limit", () => {
+  it("counts the submits that reach the charge; a refusal for want of credits is answered without counting (decision 222)", async () => {
+    const limited = await createTestApp({ ...GENERATION_TEST_ENV, RATE_LIMIT_GENERATIONS_PER_HOUR: "3" });
+    try {
+      const send = (token: string) => limited.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
+      const poor = await visitor(limited);
+      for (let i = 0; i < 5; i++) await send(poor.token).expect(402);
+      const rich = await visitor(limited);
+      await limited.services.credits.grant({ userId: rich.userId, amount: 100, reason: "test", idempotencyKey: `g-${rich.userId}` });
+      for (let i = 0; i < 3; i++) await send(rich.token).expect(200);
+      await send(rich.token).expect(429);
+      expect(await limited.db.generationTask.count({ where: { userId: rich.userId } })).toBe(3);
+    } finally {
+      await limited.close();
+    }
+  });
+});
