@@ -1,6 +1,5 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, silentLog, visitor, type TestDb } from "../../../../tests/db-utils.ts";
+import { createTestDb, holdLock, silentLog, visitor, type TestDb } from "../../../../tests/db-utils.ts";
 import { GENERATION_TEST_ENV } from "../../../../tests/generation-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
@@ -46,16 +45,7 @@ async function warm(s: Server, token: string, path = "/api/Personal/personal_inf
 }
 
 /** Holds an exclusive lock on the sessions table for `ms`: any request that reads its session waits behind it. */
-async function lockSessions(ms: number): Promise<Promise<void>> {
-  const c = new pg.Client({ connectionString: testDb.url });
-  await c.connect();
-  await c.query("BEGIN");
-  await c.query("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE");
-  return new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
-    await c.query("COMMIT");
-    await c.end();
-  });
-}
+const lockSessions = (ms: number) => holdLock(testDb.url, "LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE", [], ms);
 
 describe("logins kept in memory", () => {
   it("answer personal_info without reading the session: it answers while the sessions table is locked", async () => {

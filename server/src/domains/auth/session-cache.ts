@@ -185,5 +185,3 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
     },
   };
 }
-
-export type SessionCache<T> = ReturnType<typeof createSessionCache<T>>;

@@ -1,6 +1,5 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, holdLock, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { GENERATION_TEST_ENV } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 
@@ -17,16 +16,7 @@ const submit = (token: string) => t.http.post("/api/Generation/textPicSubmit").s
 const HOLD_MS = 5000;
 
 /** Holds the user's row the way a concurrent charge of that user does, for `ms`. */
-async function holdUserRow(userId: number, ms: number): Promise<Promise<void>> {
-  const c = new pg.Client({ connectionString: t.testDb.url });
-  await c.connect();
-  await c.query("BEGIN");
-  await c.query("SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId]);
-  return new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
-    await c.query("COMMIT");
-    await c.end();
-  });
-}
+const holdUserRow = (userId: number, ms: number) => holdLock(t.testDb.url, "SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId], ms);
 
 describe("refused submits", () => {
   it("answer 402 'Please get points first' at once while charging transactions are stuck, and so does personal_info", async () => {
