@@ -73,6 +73,21 @@ export async function createTestApp(overrides: Record<string, string> = {}, exis
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
+/**
+ * Runs `statement` (a lock: SELECT ... FOR UPDATE, LOCK TABLE) in a transaction of its own connection and holds it
+ * for `ms`; resolves once the lock is taken, with a promise of its release.
+ */
+export async function holdLock(url: string, statement: string, values: unknown[], ms: number): Promise<Promise<void>> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query("BEGIN");
+  await c.query(statement, values);
+  return new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
+    await c.query("COMMIT");
+    await c.end();
+  });
+}
+
 /** A new guest and its token. */
 export async function visitor(t: TestApp, headers: Record<string, string> = {}): Promise<{ token: string; userId: number }> {
   const res = await t.http.post("/api/login/visitor").set(headers).expect(200);

@@ -69,7 +69,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   const perUserHourly = (scope: string, limit: number) => services.limiter.perUser(scope, limit, 3600);
   uploadsRoutes(api, services.uploads, perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR));
   templatesRoutes(api, services.templates);
-  generationRoutes(api, services.generation, services.progress, services.engineStatus, perUserHourly("generate", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
+  // submits are counted against RATE_LIMIT_GENERATIONS_PER_HOUR by the generation service, after the cheap refusal
+  generationRoutes(api, services.generation, services.progress, services.engineStatus);
   trainingRoutes(api, services.training, perUserHourly("training", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);

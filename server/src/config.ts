@@ -76,6 +76,10 @@ export const configSchema = z.object({
 
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   STAFF_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  /** Logins each API instance keeps in memory, kept fresh by NOTIFY (docs/decisions/221); 0 reads every one from the database. */
+  SESSION_CACHE_SIZE: z.coerce.number().int().min(0).default(100_000),
+  /** The longest a kept login is trusted without being read again, whatever the notifications say. */
+  SESSION_CACHE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   EMAIL_CODE_TTL_SECONDS: z.coerce.number().int().min(60).default(600),
   EMAIL_CODE_RESEND_SECONDS: z.coerce.number().int().min(0).default(60),
   EMAIL_CODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),

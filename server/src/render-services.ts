@@ -47,7 +47,9 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // training renders nothing itself, but generation asks it for a model's LoRA and the worker polls its trainer jobs
   const consent = createConsentChecks({ config, storage, faces: faceAnalyser() });
   const training = createTrainingService({ db, config, log, credits, storage, uploads, trainer: createTrainer(config), consent, queue, audit });
-  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines, models: training, blocklist });
+  // counted after the cheap refusal, so a refusal for want of credits makes no query (docs/decisions/222)
+  const countSubmit = (userId: number) => limiter.hit("generate", [{ key: `user:${userId}`, limit: config.RATE_LIMIT_GENERATIONS_PER_HOUR, windowSeconds: 3600 }]);
+  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines, models: training, blocklist, countSubmit });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([queue.stop(), progress.close(), engines.close()]);

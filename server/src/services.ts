@@ -87,7 +87,7 @@ export function createServices(deps: AppDeps) {
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who) });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who), databaseUrl: deps.databaseUrl ?? config.DATABASE_URL });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -141,7 +141,7 @@ export function createServices(deps: AppDeps) {
   };
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
-    await Promise.all([render.close(), chat.close()]);
+    await Promise.all([render.close(), chat.close(), auth.close()]);
   };
   return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, wallets, site, cityRedirects, ...consoleServices, chat, creators, payouts, close };
 }

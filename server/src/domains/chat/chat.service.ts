@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import { CHARACTER_TIERS, KEPT_REPLY_STATUSES, type CharacterTier, type ChatMessageStatus, type ChatRole, type PolicyHitSource } from "../../contract/chat.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import type { ChatMessage, Conversation } from "../../db/generated/client.ts";
+import { Prisma, type ChatMessage, type Conversation } from "../../db/generated/client.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
@@ -20,6 +20,15 @@ import type { AuditService } from "../audit/audit.service.ts";
 import type { ChatBody } from "./chat.schema.ts";
 import { createChatPolicy } from "./policy.ts";
 import { buildPrompt, characterCard, countTokens, summaryRequest, SUMMARY_TOKENS, type HistoryMessage } from "./prompt.ts";
+
+/**
+ * The statements on every reply's path (accept, finish, the back-end call row) are raw SQL: Prisma's per-query
+ * compilation was a third of the API's CPU under 200 streams (docs/decisions/183, 223). These are chat_messages'
+ * columns as the ChatMessage model names them, and "now" as Prisma stores DateTime (UTC, without time zone).
+ */
+const MESSAGE_COLUMNS = Prisma.sql`id, conversation_id AS "conversationId", role, content, status, reply_to_id AS "replyToId", credits, free, backend,
+  client_key AS "clientKey", created_at AS "createdAt"`;
+const NOW_UTC = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
 
 /** NOTIFY channel of chat replies: pieces of text as they are saved, ends, and stop requests, for every API instance. */
 export const CHAT_CHANNEL = "reverie_chat";
@@ -154,9 +163,22 @@ export function createChatService(deps: Deps) {
   }
 
   async function recordCall(c: BackendCall) {
-    await db.chatBackendCall
-      .create({ data: { backend: c.backend, ok: c.ok, httpStatus: c.httpStatus, error: c.error?.slice(0, 500), firstTokenMs: c.firstTokenMs, totalMs: c.totalMs, promptTokens: c.promptTokens, completionTokens: c.completionTokens } })
+    await db.$executeRaw`INSERT INTO chat_backend_calls (backend, ok, http_status, error, first_token_ms, total_ms, prompt_tokens, completion_tokens, created_at)
+        VALUES (${c.backend}, ${c.ok}, ${c.httpStatus ?? null}, ${c.error?.slice(0, 500) ?? null}, ${c.firstTokenMs ?? null}, ${c.totalMs}, ${c.promptTokens ?? null}, ${c.completionTokens ?? null}, ${NOW_UTC})`
       .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
+  }
+
+  /** A new message row, as the ChatMessage model reads it. */
+  async function insertMessage(tx: Tx, m: { conversationId: number; role: ChatRole; content: string; status: ChatMessageStatus; replyToId?: number; credits?: number; free?: boolean; clientKey?: string | null }): Promise<ChatMessage> {
+    const rows = await tx.$queryRaw<ChatMessage[]>`
+      INSERT INTO chat_messages (conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)
+      VALUES (${m.conversationId}, ${m.role}, ${m.content}, ${m.status}, ${m.replyToId ?? null}, ${m.credits ?? 0}, ${m.free ?? false}, ${m.clientKey ?? null}, ${NOW_UTC})
+      RETURNING ${MESSAGE_COLUMNS}`;
+    return rows[0]!;
+  }
+
+  async function touchConversation(tx: Tx, conversationId: number) {
+    await tx.$executeRaw`UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${conversationId}`;
   }
 
   /** Hits that count toward a suspension: every one not yet lifted by staff. */
@@ -247,13 +269,14 @@ export function createChatService(deps: Deps) {
     let free = false;
     if (o.guest && config.CHAT_FREE_MESSAGES > 0) {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(15, ${o.userId})`;
-      const used = await tx.chatMessage.count({ where: { free: true, conversation: { userId: o.userId } } });
+      const [{ used }] = await tx.$queryRaw<[{ used: number }]>`
+        SELECT count(*)::int AS used FROM chat_messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.free AND c.user_id = ${o.userId}`;
       free = used < config.CHAT_FREE_MESSAGES;
     }
     const cost = free ? 0 : price[o.tier];
-    const reply = await tx.chatMessage.create({ data: { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free } });
+    const reply = await insertMessage(tx, { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free });
     if (cost > 0) await credits.charge({ userId: o.userId, amount: cost, reason: "chat_message", reference: `chat_message:${reply.id}`, idempotencyKey: `chat-reply:${reply.id}` }, tx);
-    await tx.conversation.update({ where: { id: o.conversationId }, data: { lastMessageAt: new Date() } });
+    await touchConversation(tx, o.conversationId);
     return reply;
   }
 
@@ -306,12 +329,19 @@ export function createChatService(deps: Deps) {
   async function finish(run: ReplyRun, status: ChatMessageStatus, content: string, backend: string | null): Promise<ChatMessage | null> {
     const refund = status === "failed" || status === "refused" || (status === "stopped" && content === "");
     const stored = await db.$transaction(async (tx) => {
-      const row = await tx.chatMessage.findUniqueOrThrow({ where: { id: run.id } });
-      const updated = await tx.chatMessage.updateMany({ where: { id: run.id, status: "streaming" }, data: { status, content, backend, ...(refund ? { credits: 0, free: false } : {}) } });
-      if (updated.count === 0) return null;
-      if (refund && row.credits > 0) await credits.refund({ userId: run.userId, amount: row.credits, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
-      await tx.conversation.update({ where: { id: run.conversationId }, data: { lastMessageAt: new Date() } });
-      return tx.chatMessage.findUniqueOrThrow({ where: { id: run.id } });
+      // `charged` is what the row held before this statement (the CTE reads the statement's snapshot); only the
+      // finish that finds the row still streaming updates it
+      const rows = await tx.$queryRaw<(ChatMessage & { charged: number })[]>`
+        WITH before AS (SELECT credits FROM chat_messages WHERE id = ${run.id})
+        UPDATE chat_messages SET status = ${status}, content = ${content}, backend = ${backend}${refund ? Prisma.sql`, credits = 0, free = false` : Prisma.empty}
+         WHERE id = ${run.id} AND status = 'streaming'
+        RETURNING ${MESSAGE_COLUMNS}, (SELECT credits FROM before) AS charged`;
+      const updated = rows[0];
+      if (!updated) return null;
+      const { charged, ...row } = updated;
+      if (refund && charged > 0) await credits.refund({ userId: run.userId, amount: charged, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
+      await touchConversation(tx, run.conversationId);
+      return row;
     });
     await publish({ k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status }).catch((err: unknown) => log.warn({ err }, "chat end notification failed"));
     return stored;
@@ -605,7 +635,7 @@ export function createChatService(deps: Deps) {
         created = await db.$transaction(async (tx) => {
           // messages of one conversation are accepted one at a time, so their ids (the turn order) follow commit order
           await lockConversation(tx, body.conversation_id);
-          const userMessage = await tx.chatMessage.create({ data: { conversationId: body.conversation_id, role: "user", content: body.content, status: "complete", clientKey } });
+          const userMessage = await insertMessage(tx, { conversationId: body.conversation_id, role: "user", content: body.content, status: "complete", clientKey });
           const reply = await openReply(tx, { userId, guest, conversationId: body.conversation_id, replyToId: userMessage.id, tier });
           return { userMessage, reply };
         });

@@ -1,4 +1,3 @@
-import type { RequestHandler } from "express";
 import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "./engines/engine.ts";
@@ -9,26 +8,25 @@ import type { ProgressHub } from "./progress.ts";
 const HEARTBEAT_MS = 15_000;
 const ENDED = new Set<string>(ENDED_TASK_STATUSES);
 
-export function generationRoutes(api: ApiRouter, generation: GenerationService, hub: ProgressHub, engineStatus: () => Promise<EngineStatus>, perUserHourly: RequestHandler) {
+export function generationRoutes(api: ApiRouter, generation: GenerationService, hub: ProgressHub, engineStatus: () => Promise<EngineStatus>) {
   const tags = ["generation"];
-  const before = [perUserHourly];
   const can = ["create", "GenerationTask"] as ["create", "GenerationTask"];
   const read = ["read", "GenerationTask"] as ["read", "GenerationTask"];
 
-  api.post("/api/Generation/picVideoSubmit", { summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id", tags, auth: "user", can, body: picVideoBody, before }, ({ principal, body }) =>
+  api.post("/api/Generation/picVideoSubmit", { summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id", tags, auth: "user", can, body: picVideoBody }, ({ principal, body }) =>
     generation.picVideo(principal.userId, body, principal.account),
   );
-  api.post("/api/Generation/roleVideoSubmit", { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody, before }, ({ principal, body }) =>
+  api.post("/api/Generation/roleVideoSubmit", { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody }, ({ principal, body }) =>
     generation.roleOrTextVideo(principal.userId, body, true, principal.account),
   );
-  api.post("/api/Generation/textVideoSubmit", { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody, before }, ({ principal, body }) =>
+  api.post("/api/Generation/textVideoSubmit", { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody }, ({ principal, body }) =>
     generation.roleOrTextVideo(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody, before }, ({ principal, body }) => generation.images(principal.userId, body, false, principal.account));
-  api.post("/api/Generation/generativeModel", { summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)", tags, auth: "user", can, body: textPicBody, before }, ({ principal, body }) =>
+  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody }, ({ principal, body }) => generation.images(principal.userId, body, false, principal.account));
+  api.post("/api/Generation/generativeModel", { summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)", tags, auth: "user", can, body: textPicBody }, ({ principal, body }) =>
     generation.images(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody, before }, ({ principal, body }) => generation.images(principal.userId, body, true, principal.account));
+  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody }, ({ principal, body }) => generation.images(principal.userId, body, true, principal.account));
   api.post("/api/Generation/getDurationPoints", { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody }, ({ body }) => generation.quote(body));
   api.get("/api/Generation/uploadLists", { summary: "The caller's generated videos and images, newest first", tags, auth: "user", can: read, query: taskListQuery }, ({ principal, query }) =>
     generation.list(principal.userId, query),

@@ -98,6 +98,8 @@ export function createGenerationService(deps: {
   models: CharacterModels;
   /** The blocklist of taken-down media (issue 19): a matching output fails the task. */
   blocklist: Pick<BlocklistService, "blockedOutput">;
+  /** Counts a submit against the caller's hourly limit (429 when over); refusals for want of credits are not counted. */
+  countSubmit: (userId: number) => Promise<void>;
 }) {
   const { db, config, credits, storage, templates, uploads, queue, engines } = deps;
 
@@ -179,10 +181,13 @@ export function createGenerationService(deps: {
     refuseBrokenPrompt(r.input.prompt);
     // an engine that cannot take the job refuses it here, before anything is charged
     await engines.assertCanRun(r.engine, r.mode);
-    // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for. The
-    // conditional charge inside the transaction stays the guarantee for everything this lets through.
+    // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for, nor any
+    // query made. That balance is the ledger's at a moment of this request, also when the login was kept in memory
+    // (docs/decisions/221, 222). The conditional charge inside the transaction stays the guarantee for everything
+    // this lets through.
     const k = r.known;
     if (k && r.cost > 0 && !(freeCovers(r.cost) && k.free_generations > 0) && k.points < r.cost) throw new HttpError(402, MSG.notEnoughCredits);
+    await deps.countSubmit(userId);
     // start the queue (first submit of this process) before taking any lock
     await queue.ready();
     try {

@@ -1,6 +1,5 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, holdLock, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { GENERATION_TEST_ENV } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 
@@ -17,16 +16,7 @@ const submit = (token: string) => t.http.post("/api/Generation/textPicSubmit").s
 const HOLD_MS = 5000;
 
 /** Holds the user's row the way a concurrent charge of that user does, for `ms`. */
-async function holdUserRow(userId: number, ms: number): Promise<Promise<void>> {
-  const c = new pg.Client({ connectionString: t.testDb.url });
-  await c.connect();
-  await c.query("BEGIN");
-  await c.query("SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId]);
-  return new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
-    await c.query("COMMIT");
-    await c.end();
-  });
-}
+const holdUserRow = (userId: number, ms: number) => holdLock(t.testDb.url, "SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId], ms);
 
 describe("refused submits", () => {
   it("answer 402 'Please get points first' at once while charging transactions are stuck, and so does personal_info", async () => {
@@ -65,5 +55,23 @@ describe("refused submits", () => {
     await t.db.user.update({ where: { id: free.userId }, data: { freeGenerations: 1 } });
     await submit(free.token).expect(200);
     await submit(free.token).expect(402);
+  });
+});
+
+describe("the hourly submit limit", () => {
+  it("counts the submits that reach the charge; a refusal for want of credits is answered without counting (decision 222)", async () => {
+    const limited = await createTestApp({ ...GENERATION_TEST_ENV, RATE_LIMIT_GENERATIONS_PER_HOUR: "3" });
+    try {
+      const send = (token: string) => limited.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
+      const poor = await visitor(limited);
+      for (let i = 0; i < 5; i++) await send(poor.token).expect(402);
+      const rich = await visitor(limited);
+      await limited.services.credits.grant({ userId: rich.userId, amount: 100, reason: "test", idempotencyKey: `g-${rich.userId}` });
+      for (let i = 0; i < 3; i++) await send(rich.token).expect(200);
+      await send(rich.token).expect(429);
+      expect(await limited.db.generationTask.count({ where: { userId: rich.userId } })).toBe(3);
+    } finally {
+      await limited.close();
+    }
   });
 });
