@@ -18,15 +18,16 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "upload-screenings", "blocked-hashes", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "evidence", "characters", "creator-pages", "payouts", "disputes", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "chat-backends", "upload-screenings", "blocked-hashes", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "creator-memberships", "creator-library-items", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "upload-screenings", "blocked-hashes", "generation-tasks"],
+  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "evidence", "characters", "creator-pages", "creator-memberships", "creator-library-items", "payouts", "disputes", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "chat-backends", "upload-screenings", "blocked-hashes", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
 };
 
 /**
  * Queues this file seeds nothing into (suspensions, held uploads, blocked hashes, payouts and disputes, which
- * console.payouts.e2e.test.ts fills): their empty state is their screenshot.
+ * console.payouts.e2e.test.ts fills, and a page's memberships and library items, which console.creator-pages.e2e.test.ts
+ * fills): their empty state is their screenshot.
  */
-const UNSEEDED = ["chat-suspensions", "upload-screenings", "blocked-hashes", "payouts", "disputes"];
+const UNSEEDED = ["chat-suspensions", "upload-screenings", "blocked-hashes", "payouts", "disputes", "creator-memberships", "creator-library-items"];
 
 /** A little of everything, so every list and chart has rows to show. */
 async function seedData(t: Pick<TestApp, "db">) {
