@@ -333,6 +333,63 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
     }
   });
 
+  describe("state changes delivered out of order (decision 225)", () => {
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    const snapshot = (id: string) => structuredClone(paypal.subscriptions.get(id)!);
+    /** Three failed charges suspend the subscription, then the merchant re-activates it: both resources as sent. */
+    async function suspendedThenReactivated(id: string) {
+      for (let i = 0; i < 3; i++) paypal.failPayment(id);
+      const suspended = snapshot(id);
+      await tick();
+      const reactivated = structuredClone(paypal.reactivateSubscription(id));
+      return { suspended, reactivated };
+    }
+
+    it("a SUSPENDED delivered after the re-activation does not end the membership, in either order of delivery", async () => {
+      // re-activation first, the suspension late
+      const a = await paypalMember();
+      const sa = await suspendedThenReactivated(a.subscriptionId);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", sa.reactivated)).expect(200);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", sa.suspended)).expect(200);
+      expect(await current(a.token)).toMatchObject({ status: "active" });
+      await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", paypal.renewSubscription(a.subscriptionId))).expect(200);
+      expect(await current(a.token)).toMatchObject({ status: "active", periods_paid: 2 });
+
+      // in order, the suspension processed only after PayPal had re-activated; then the suspension re-sent 20 times
+      const b = await paypalMember();
+      const sb = await suspendedThenReactivated(b.subscriptionId);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", sb.suspended)).expect(200);
+      expect(await current(b.token)).toBeNull();
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", sb.reactivated)).expect(200);
+      expect(await current(b.token)).toMatchObject({ status: "active" });
+      await Promise.all(Array.from({ length: 20 }, () => ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", sb.suspended))));
+      expect(await current(b.token)).toMatchObject({ status: "active" });
+    });
+
+    it("a late ACTIVATED after a newer SUSPENDED does not resume the membership, in either order of delivery", async () => {
+      for (const lateActivation of [true, false]) {
+        const m = await paypalMember();
+        const { reactivated } = await suspendedThenReactivated(m.subscriptionId);
+        await tick();
+        for (let i = 0; i < 3; i++) paypal.failPayment(m.subscriptionId);
+        const suspendedAgain = snapshot(m.subscriptionId);
+        const events = [paypal.notification("BILLING.SUBSCRIPTION.ACTIVATED", reactivated), paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", suspendedAgain)];
+        for (const n of lateActivation ? events.reverse() : events) await ppHook(n).expect(200);
+        expect(await current(m.token)).toBeNull();
+        expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.order_id } })).toMatchObject({ status: "ended", stateChangedAt: new Date(suspendedAgain.status_update_time!) });
+      }
+    });
+
+    it("without the resource's status_update_time the event's create_time dates the change", async () => {
+      const m = await paypalMember();
+      const { suspended, reactivated } = await suspendedThenReactivated(m.subscriptionId);
+      const undated = (s: typeof suspended) => ({ ...s, status_update_time: undefined });
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", undated(reactivated), { createTime: new Date(reactivated.status_update_time!) })).expect(200);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", undated(suspended), { createTime: new Date(suspended.status_update_time!) })).expect(200);
+      expect(await current(m.token)).toMatchObject({ status: "active" });
+    });
+  });
+
   it("with every webhook lost, the polling browser finds the subscription active and the order paid once; forged events are refused", async () => {
     const m = await subscribe();
     const q = () => t.http.post("/api/order/queryPayment").set("token", m.token).send({ order_id: m.order_id }).expect(200);
