@@ -55,7 +55,7 @@ async function stripeMember() {
   const res = await t.http.post("/api/OrderStripe/createCheckoutSession").set("token", user.token).send({ product_id: planId, agree_terms: true }).expect(200);
   const session = stripe.complete(res.body.data.session_id);
   await hook(stripe.notification(stripe.event("checkout.session.completed", session))).expect(200);
-  return { ...user, orderId: res.body.data.order_id as number, subscriptionId: session.subscription! };
+  return { ...user, orderId: res.body.data.order_id as number, sessionId: session.id, subscriptionId: session.subscription! };
 }
 
 describe("memberships through Stripe subscriptions", () => {
@@ -111,6 +111,37 @@ describe("memberships through Stripe subscriptions", () => {
     await hook(stripe.notification(stripe.event("invoice.paid", { ...invoice, id: "in_late", lines: { object: "list", data: [{ id: "il_late", amount: 1999, period: { start: 1, end: 2 } }] } }))).expect(200);
     expect(await points(m.userId)).toBe(600);
     expect(await current(m.token)).toBeNull();
+  });
+
+  it("a staff refund of a plan order refunds its first invoice's payment once, takes the credits back once, ends the membership and the subscription (decision 225)", async () => {
+    const m = await stripeMember();
+    const orderNo = (await t.db.order.findUniqueOrThrow({ where: { id: m.orderId } })).orderNo;
+    const staffId = (await newStaff(t, ["support"])).staffId;
+    const refunds = await Promise.allSettled(Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "asked by the member" })));
+    expect(refunds.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    // the session has no payment intent: the refund names the one its invoice's payment names, once, keyed by the order
+    const intent = stripe.invoicePaymentIntent(m.sessionId);
+    expect(stripe.requests.filter((r) => r.method === "GET" && r.path === "/v1/invoice_payments")).not.toHaveLength(0);
+    const refundCalls = stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/refunds" && r.form.get("payment_intent") === intent);
+    expect(refundCalls.map((r) => r.headers["idempotency-key"])).toEqual([`refund:${orderNo}`]);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    expect(await t.db.order.findUniqueOrThrow({ where: { id: m.orderId } })).toMatchObject({ status: "refunded" });
+    expect(await points(m.userId)).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId: m.userId, reason: "order_refund" } })).toBe(1);
+    expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.orderId } })).toMatchObject({ status: "ended" });
+    expect(await current(m.token)).toBeNull();
+    // cancelled at Stripe at once (DELETE), not at the period's end: no renewal is charged
+    expect(stripe.requests.filter((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${m.subscriptionId}`)).toHaveLength(1);
+    expect(stripe.subscriptions.get(m.subscriptionId)!.status).toBe("canceled");
+    expect(stripe.renew(m.subscriptionId)).toBeNull();
+    // a retry finds the order refunded; Stripe's notifications of the refund and the deletion move nothing
+    await expect(t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "again" })).rejects.toMatchObject({ status: 409 });
+    await hook(stripe.notification(stripe.event("charge.refunded", stripe.refundedCharge(intent)))).expect(200);
+    await hook(stripe.notification(stripe.event("customer.subscription.deleted", stripe.endSubscription(m.subscriptionId)))).expect(200);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    expect(await points(m.userId)).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId: m.userId, reason: "order_refund" } })).toBe(1);
+    expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.orderId } })).toMatchObject({ status: "ended" });
   });
 
   it("a forged renewal is refused; another user cannot cancel someone's membership", async () => {
