@@ -119,6 +119,7 @@ describe("memberships through Stripe subscriptions", () => {
     const staffId = (await newStaff(t, ["support"])).staffId;
     const refunds = await Promise.allSettled(Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "asked by the member" })));
     expect(refunds.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(refunds.flatMap((r) => (r.status === "rejected" ? [(r.reason as { status: number }).status] : []))).toEqual(Array(19).fill(409));
     // the session has no payment intent: the refund names the one its invoice's payment names, once, keyed by the order
     const intent = stripe.invoicePaymentIntent(m.sessionId);
     expect(stripe.requests.filter((r) => r.method === "GET" && r.path === "/v1/invoice_payments")).not.toHaveLength(0);
