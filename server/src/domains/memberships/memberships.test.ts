@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, silentLog, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createStripeProvider } from "../payments/providers/stripe.provider.ts";
 import { startFakeStripe, type FakeStripe } from "../../../../tests/fixtures/fake-stripe.ts";
 import { startFakePagsmile, type FakePagsmile } from "../../../../tests/fixtures/fake-pagsmile.ts";
 import { startFakePaypal, type FakePaypal } from "../../../../tests/fixtures/fake-paypal.ts";
@@ -135,6 +136,9 @@ describe("memberships through Stripe subscriptions", () => {
     expect(stripe.requests.filter((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${m.subscriptionId}`)).toHaveLength(1);
     expect(stripe.subscriptions.get(m.subscriptionId)!.status).toBe("canceled");
     expect(stripe.renew(m.subscriptionId)).toBeNull();
+    // the provider call retried (its first answer lost) is answered with the first refund, not a second one
+    await createStripeProvider(t.config, silentLog).refund(m.sessionId, orderNo);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
     // a retry finds the order refunded; Stripe's notifications of the refund and the deletion move nothing
     await expect(t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "again" })).rejects.toMatchObject({ status: 409 });
     await hook(stripe.notification(stripe.event("charge.refunded", stripe.refundedCharge(intent)))).expect(200);
