@@ -137,7 +137,7 @@ describe("memberships through Stripe subscriptions", () => {
     expect(stripe.subscriptions.get(m.subscriptionId)!.status).toBe("canceled");
     expect(stripe.renew(m.subscriptionId)).toBeNull();
     // the provider call retried (its first answer lost) is answered with the first refund, not a second one
-    await createStripeProvider(t.config, silentLog).refund(m.sessionId, orderNo);
+    await createStripeProvider(t.config, silentLog).refund!(m.sessionId, orderNo);
     expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
     // a retry finds the order refunded; Stripe's notifications of the refund and the deletion move nothing
     await expect(t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "again" })).rejects.toMatchObject({ status: 409 });
