@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, silentLog, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createStripeProvider } from "../payments/providers/stripe.provider.ts";
 import { startFakeStripe, type FakeStripe } from "../../../../tests/fixtures/fake-stripe.ts";
 import { startFakePagsmile, type FakePagsmile } from "../../../../tests/fixtures/fake-pagsmile.ts";
 import { startFakePaypal, type FakePaypal } from "../../../../tests/fixtures/fake-paypal.ts";
@@ -55,7 +56,7 @@ async function stripeMember() {
   const res = await t.http.post("/api/OrderStripe/createCheckoutSession").set("token", user.token).send({ product_id: planId, agree_terms: true }).expect(200);
   const session = stripe.complete(res.body.data.session_id);
   await hook(stripe.notification(stripe.event("checkout.session.completed", session))).expect(200);
-  return { ...user, orderId: res.body.data.order_id as number, subscriptionId: session.subscription! };
+  return { ...user, orderId: res.body.data.order_id as number, sessionId: session.id, subscriptionId: session.subscription! };
 }
 
 describe("memberships through Stripe subscriptions", () => {
@@ -111,6 +112,41 @@ describe("memberships through Stripe subscriptions", () => {
     await hook(stripe.notification(stripe.event("invoice.paid", { ...invoice, id: "in_late", lines: { object: "list", data: [{ id: "il_late", amount: 1999, period: { start: 1, end: 2 } }] } }))).expect(200);
     expect(await points(m.userId)).toBe(600);
     expect(await current(m.token)).toBeNull();
+  });
+
+  it("a staff refund of a plan order refunds its first invoice's payment once, takes the credits back once, ends the membership and the subscription (decision 225)", async () => {
+    const m = await stripeMember();
+    const orderNo = (await t.db.order.findUniqueOrThrow({ where: { id: m.orderId } })).orderNo;
+    const staffId = (await newStaff(t, ["support"])).staffId;
+    const refunds = await Promise.allSettled(Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "asked by the member" })));
+    expect(refunds.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(refunds.flatMap((r) => (r.status === "rejected" ? [(r.reason as { status: number }).status] : []))).toEqual(Array(19).fill(409));
+    // the session has no payment intent: the refund names the one its invoice's payment names, once, keyed by the order
+    const intent = stripe.invoicePaymentIntent(m.sessionId);
+    expect(stripe.requests.filter((r) => r.method === "GET" && r.path === "/v1/invoice_payments")).not.toHaveLength(0);
+    const refundCalls = stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/refunds" && r.form.get("payment_intent") === intent);
+    expect(refundCalls.map((r) => r.headers["idempotency-key"])).toEqual([`refund:${orderNo}`]);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    expect(await t.db.order.findUniqueOrThrow({ where: { id: m.orderId } })).toMatchObject({ status: "refunded" });
+    expect(await points(m.userId)).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId: m.userId, reason: "order_refund" } })).toBe(1);
+    expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.orderId } })).toMatchObject({ status: "ended" });
+    expect(await current(m.token)).toBeNull();
+    // cancelled at Stripe at once (DELETE), not at the period's end: no renewal is charged
+    expect(stripe.requests.filter((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${m.subscriptionId}`)).toHaveLength(1);
+    expect(stripe.subscriptions.get(m.subscriptionId)!.status).toBe("canceled");
+    expect(stripe.renew(m.subscriptionId)).toBeNull();
+    // the provider call retried (its first answer lost) is answered with the first refund, not a second one
+    await createStripeProvider(t.config, silentLog).refund!(m.sessionId, orderNo);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    // a retry finds the order refunded; Stripe's notifications of the refund and the deletion move nothing
+    await expect(t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "again" })).rejects.toMatchObject({ status: 409 });
+    await hook(stripe.notification(stripe.event("charge.refunded", stripe.refundedCharge(intent)))).expect(200);
+    await hook(stripe.notification(stripe.event("customer.subscription.deleted", stripe.endSubscription(m.subscriptionId)))).expect(200);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    expect(await points(m.userId)).toBe(0);
+    expect(await t.db.ledgerEntry.count({ where: { userId: m.userId, reason: "order_refund" } })).toBe(1);
+    expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.orderId } })).toMatchObject({ status: "ended" });
   });
 
   it("a forged renewal is refused; another user cannot cancel someone's membership", async () => {
@@ -331,6 +367,63 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
         expect(await current(m.token)).toMatchObject({ status: "active", periods_paid: 2 });
       });
     }
+  });
+
+  describe("state changes delivered out of order (decision 225)", () => {
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    const snapshot = (id: string) => structuredClone(paypal.subscriptions.get(id)!);
+    /** Three failed charges suspend the subscription, then the merchant re-activates it: both resources as sent. */
+    async function suspendedThenReactivated(id: string) {
+      for (let i = 0; i < 3; i++) paypal.failPayment(id);
+      const suspended = snapshot(id);
+      await tick();
+      const reactivated = structuredClone(paypal.reactivateSubscription(id));
+      return { suspended, reactivated };
+    }
+
+    it("a SUSPENDED delivered after the re-activation does not end the membership, in either order of delivery", async () => {
+      // re-activation first, the suspension late
+      const a = await paypalMember();
+      const sa = await suspendedThenReactivated(a.subscriptionId);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", sa.reactivated)).expect(200);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", sa.suspended)).expect(200);
+      expect(await current(a.token)).toMatchObject({ status: "active" });
+      await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", paypal.renewSubscription(a.subscriptionId))).expect(200);
+      expect(await current(a.token)).toMatchObject({ status: "active", periods_paid: 2 });
+
+      // in order, the suspension processed only after PayPal had re-activated; then the suspension re-sent 20 times
+      const b = await paypalMember();
+      const sb = await suspendedThenReactivated(b.subscriptionId);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", sb.suspended)).expect(200);
+      expect(await current(b.token)).toBeNull();
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", sb.reactivated)).expect(200);
+      expect(await current(b.token)).toMatchObject({ status: "active" });
+      await Promise.all(Array.from({ length: 20 }, () => ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", sb.suspended))));
+      expect(await current(b.token)).toMatchObject({ status: "active" });
+    });
+
+    it("a late ACTIVATED after a newer SUSPENDED does not resume the membership, in either order of delivery", async () => {
+      for (const lateActivation of [true, false]) {
+        const m = await paypalMember();
+        const { reactivated } = await suspendedThenReactivated(m.subscriptionId);
+        await tick();
+        for (let i = 0; i < 3; i++) paypal.failPayment(m.subscriptionId);
+        const suspendedAgain = snapshot(m.subscriptionId);
+        const events = [paypal.notification("BILLING.SUBSCRIPTION.ACTIVATED", reactivated), paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", suspendedAgain)];
+        for (const n of lateActivation ? events.reverse() : events) await ppHook(n).expect(200);
+        expect(await current(m.token)).toBeNull();
+        expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.order_id } })).toMatchObject({ status: "ended", stateChangedAt: new Date(suspendedAgain.status_update_time!) });
+      }
+    });
+
+    it("without the resource's status_update_time the event's create_time dates the change", async () => {
+      const m = await paypalMember();
+      const { suspended, reactivated } = await suspendedThenReactivated(m.subscriptionId);
+      const undated = (s: typeof suspended) => ({ ...s, status_update_time: undefined });
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", undated(reactivated), { createTime: new Date(reactivated.status_update_time!) })).expect(200);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", undated(suspended), { createTime: new Date(suspended.status_update_time!) })).expect(200);
+      expect(await current(m.token)).toMatchObject({ status: "active" });
+    });
   });
 
   it("with every webhook lost, the polling browser finds the subscription active and the order paid once; forged events are refused", async () => {

@@ -43,7 +43,7 @@ export interface SubscriptionFacts {
   currentPeriodEnd?: Date;
   /** The subscription's state after this event, where it changed. */
   state?: "active" | "cancel_at_period_end" | "ended";
-  /** When the provider says that state began (PayPal's `status_update_time`): a stale event cannot undo a newer state. */
+  /** When the provider says that state began (PayPal's `status_update_time`, else the event's `create_time`): a stale event cannot undo a newer state (decision 225). */
   stateChangedAt?: Date;
 }
 

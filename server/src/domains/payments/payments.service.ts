@@ -92,7 +92,7 @@ export function createPaymentsService(deps: { config: Config; log: Logger; order
     const provider = sub && isProviderName(sub.provider) ? providers[sub.provider] : undefined;
     if (!sub || !provider?.cancelSubscription) return;
     try {
-      await provider.cancelSubscription(sub.providerRef, order.orderNo);
+      await provider.cancelSubscription(sub.providerRef, order.orderNo, { now: true });
     } catch (err) {
       log.error({ err, orderNo: order.orderNo, subscription: sub.providerRef }, "refunded plan order: cancelling its subscription failed; cancel it in the provider's dashboard");
     }

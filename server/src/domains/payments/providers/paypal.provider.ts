@@ -40,6 +40,8 @@ interface Refund {
 interface WebhookEvent {
   id: string;
   event_type: string;
+  /** When PayPal created the event: the date of a subscription's state change where the resource carries none. */
+  create_time?: string;
   /**
    * A capture for PAYMENT.CAPTURE.COMPLETED/DENIED/DECLINED, a refund for REFUNDED/REVERSED, the PayPal order for
    * CHECKOUT.ORDER.*, a subscription for BILLING.SUBSCRIPTION.*, a sale for PAYMENT.SALE.*.
@@ -377,7 +379,7 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
           outcome: null,
           providerRef: sub?.id,
           orderNo: sub?.custom_id,
-          ...(sub?.id && subscriptionState ? { subscription: { ref: sub.id, state: subscriptionState, currentPeriodEnd: date(sub.billing_info?.next_billing_time), stateChangedAt: date(sub.status_update_time) } } : {}),
+          ...(sub?.id && subscriptionState ? { subscription: { ref: sub.id, state: subscriptionState, currentPeriodEnd: date(sub.billing_info?.next_billing_time), stateChangedAt: date(sub.status_update_time) ?? date(event.create_time) } } : {}),
           payload: event,
         };
       }

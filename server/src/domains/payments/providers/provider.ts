@@ -54,8 +54,11 @@ export interface PaymentProvider {
   queryPayment(providerRef: string, paymentRef?: string | null): Promise<PaymentUpdate | null>;
   /** True when a plan paid with this method is a subscription the provider renews (a membership). */
   renews?(method: PaymentMethod): boolean;
-  /** Stops a subscription's renewals at the end of the paid period, where the provider has subscriptions. */
-  cancelSubscription?(subscriptionRef: string, orderNo: string): Promise<void>;
+  /**
+   * Stops a subscription's renewals at the end of the paid period, where the provider has subscriptions; `now` ends it
+   * at once (its plan order was refunded). Providers whose cancel always ends at once ignore it.
+   */
+  cancelSubscription?(subscriptionRef: string, orderNo: string, opts?: { now?: boolean }): Promise<void>;
   /**
    * Returns all the money of a paid checkout, where the provider supports it; safe to call again for the same order.
    * `paymentRef` is the provider's id of the payment where the order learnt one (a subscription's first sale).

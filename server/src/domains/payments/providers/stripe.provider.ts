@@ -24,9 +24,16 @@ function isCheckoutEvent(event: Stripe.Event): event is Stripe.Event & { data: {
   return event.type.startsWith("checkout.session.");
 }
 
+/** The id in a Stripe field that holds an id, or the object when expanded. */
+function idOf(v: string | { id: string }): string;
+function idOf(v: string | { id: string } | null | undefined): string | undefined;
+function idOf(v: string | { id: string } | null | undefined): string | undefined {
+  return typeof v === "string" ? v : v?.id;
+}
+
 function sessionFacts(s: Stripe.Checkout.Session) {
-  const subscription = typeof s.subscription === "string" ? s.subscription : s.subscription?.id;
-  const intent = typeof s.payment_intent === "string" ? s.payment_intent : s.payment_intent?.id;
+  const subscription = idOf(s.subscription);
+  const intent = idOf(s.payment_intent);
   return {
     providerRef: s.id,
     // refunds and disputes name the payment intent, not the session
@@ -47,7 +54,7 @@ function subscriptionFacts(event: Stripe.Event): Pick<PaymentUpdate, "orderNo" |
     const details = invoice.parent?.subscription_details;
     // The first period's invoice (subscription_create) is the checkout's payment, credited with the order.
     if (!details || invoice.billing_reason !== "subscription_cycle") return null;
-    const ref = typeof details.subscription === "string" ? details.subscription : details.subscription.id;
+    const ref = idOf(details.subscription);
     const period = invoice.lines.data[0]?.period;
     if (!period) return null;
     return {
@@ -73,13 +80,13 @@ function subscriptionFacts(event: Stripe.Event): Pick<PaymentUpdate, "orderNo" |
 function reversalFacts(event: Stripe.Event): Pick<PaymentUpdate, "paymentRef" | "reversal"> | null {
   if (event.type === "charge.refunded") {
     const charge = event.data.object;
-    const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+    const intent = idOf(charge.payment_intent);
     if (!intent) return null;
     return { paymentRef: intent, reversal: { kind: "refund", totalMinor: charge.amount_refunded, currency: charge.currency.toUpperCase() } };
   }
   if (event.type === "charge.dispute.created") {
     const dispute = event.data.object;
-    const intent = typeof dispute.payment_intent === "string" ? dispute.payment_intent : dispute.payment_intent?.id;
+    const intent = idOf(dispute.payment_intent);
     if (!intent) return null;
     return { paymentRef: intent, reversal: { kind: "chargeback", amountMinor: dispute.amount, currency: dispute.currency.toUpperCase() } };
   }
@@ -174,15 +181,40 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
 
     renews: () => true,
 
-    async cancelSubscription(subscriptionRef) {
+    async cancelSubscription(subscriptionRef, _orderNo, opts) {
+      // A refunded plan order ends the subscription at once (DELETE); the member's cancel keeps what was paid.
+      if (opts?.now) {
+        await call("subscriptions.cancel", async () => (await client()).subscriptions.cancel(subscriptionRef, {}, { idempotencyKey: `end:${subscriptionRef}` }));
+        return;
+      }
       await call("subscriptions.update", async () => (await client()).subscriptions.update(subscriptionRef, { cancel_at_period_end: true }, { idempotencyKey: `cancel:${subscriptionRef}` }));
     },
 
-    async refund(providerRef) {
-      const s = await call("checkout.sessions.retrieve", async () => (await client()).checkout.sessions.retrieve(providerRef));
-      const intent = typeof s.payment_intent === "string" ? s.payment_intent : s.payment_intent?.id;
-      if (!intent) throw new ProviderUnavailable("stripe session has no payment to refund");
-      await call("refunds.create", async () => (await client()).refunds.create({ payment_intent: intent }, { idempotencyKey: `refund:${providerRef}` }));
+    async refund(providerRef, orderNo, paymentRef) {
+      const payment = paymentRef ? { payment_intent: paymentRef } : await paymentOfSession(providerRef);
+      // one key per order: a retried or concurrent staff refund is answered with the first refund
+      await call("refunds.create", async () => (await client()).refunds.create(payment, { idempotencyKey: `refund:${orderNo}` }));
     },
   };
+
+  /**
+   * What paid a checkout: a payment-mode session names its payment intent; a subscription-mode one (a plan) has none,
+   * its money is the payment of the subscription's first invoice (`session.invoice`), which since API version
+   * 2025-03-31.basil the invoice no longer names — its paid `invoice_payments` entry does (a payment intent, or a
+   * charge for a payment made without one). Decision 225.
+   */
+  async function paymentOfSession(providerRef: string): Promise<{ payment_intent: string } | { charge: string }> {
+    const s = await call("checkout.sessions.retrieve", async () => (await client()).checkout.sessions.retrieve(providerRef));
+    const intent = idOf(s.payment_intent);
+    if (intent) return { payment_intent: intent };
+    const invoice = idOf(s.invoice);
+    if (!invoice) throw new ProviderUnavailable("stripe session has no payment to refund");
+    const paid = await call("invoicePayments.list", async () => (await client()).invoicePayments.list({ invoice, status: "paid", limit: 1 }));
+    const payment = paid.data[0]?.payment;
+    const paidIntent = idOf(payment?.payment_intent);
+    if (paidIntent) return { payment_intent: paidIntent };
+    const charge = idOf(payment?.charge);
+    if (charge) return { charge };
+    throw new ProviderUnavailable("stripe invoice has no paid payment to refund");
+  }
 }
