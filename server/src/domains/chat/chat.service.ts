@@ -355,27 +355,34 @@ export function createChatService(deps: Deps) {
   /**
    * Stores the reply's end once: the conditional update on 'streaming' wins exactly once. A reply that produced no
    * text (every back end failed, stopped before the first token, refused) gives its credits and free message back in
-   * the same transaction.
+   * the same transaction. The same statement moves the conversation's last-message time and publishes the end (sent
+   * at commit), so a reply that keeps its charge ends in one statement, without a transaction (decision 224).
    */
   async function finish(run: ReplyRun, status: ChatMessageStatus, content: string, backend: string | null): Promise<ChatMessage | null> {
     const refund = status === "failed" || status === "refused" || (status === "stopped" && content === "");
-    const stored = await db.$transaction(async (tx) => {
+    const end = JSON.stringify({ k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status } satisfies LiveEvent);
+    const endRow = async (c: Db | Tx) => {
       // `charged` is what the row held before this statement (the CTE reads the statement's snapshot); only the
-      // finish that finds the row still streaming updates it
-      const rows = await tx.$queryRaw<(ChatMessage & { charged: number })[]>`
-        WITH before AS (SELECT credits FROM chat_messages WHERE id = ${run.id})
-        UPDATE chat_messages SET status = ${status}, content = ${content}, backend = ${backend}${refund ? Prisma.sql`, credits = 0, free = false` : Prisma.empty}
-         WHERE id = ${run.id} AND status = 'streaming'
-        RETURNING ${MESSAGE_COLUMNS}, (SELECT credits FROM before) AS charged`;
-      const updated = rows[0];
-      if (!updated) return null;
-      const { charged, ...row } = updated;
-      if (refund && charged > 0) await credits.refund({ userId: run.userId, amount: charged, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
-      await touchConversation(tx, run.conversationId);
-      return row;
+      // finish that finds the row still streaming updates it, touches the conversation and notifies (once per row)
+      const rows = await c.$queryRaw<(ChatMessage & { charged: number; notified: string })[]>`
+        WITH before AS (SELECT credits FROM chat_messages WHERE id = ${run.id}),
+        ended AS (
+          UPDATE chat_messages SET status = ${status}, content = ${content}, backend = ${backend}${refund ? Prisma.sql`, credits = 0, free = false` : Prisma.empty}
+           WHERE id = ${run.id} AND status = 'streaming'
+          RETURNING ${MESSAGE_COLUMNS}),
+        touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${run.conversationId} AND EXISTS (SELECT 1 FROM ended))
+        SELECT ended.*, (SELECT credits FROM before) AS charged, pg_notify(${CHAT_CHANNEL}, ${end})::text AS notified FROM ended`;
+      if (!rows[0]) return null;
+      const { charged, notified: _, ...row } = rows[0];
+      return { charged, row };
+    };
+    if (!refund) return (await endRow(db))?.row ?? null;
+    return db.$transaction(async (tx) => {
+      const ended = await endRow(tx);
+      if (!ended) return null;
+      if (ended.charged > 0) await credits.refund({ userId: run.userId, amount: ended.charged, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
+      return ended.row;
     });
-    await publish({ k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status }).catch((err: unknown) => log.warn({ err }, "chat end notification failed"));
-    return stored;
   }
 
   /** Writes one reply: waits its turn, builds the prompt, streams, checks, stores, then updates the summary. */
