@@ -168,17 +168,19 @@ export function createChatService(deps: Deps) {
       .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
   }
 
-  /** A new message row, as the ChatMessage model reads it. */
-  async function insertMessage(tx: Tx, m: { conversationId: number; role: ChatRole; content: string; status: ChatMessageStatus; replyToId?: number; credits?: number; free?: boolean; clientKey?: string | null }): Promise<ChatMessage> {
+  /**
+   * A new message row, as the ChatMessage model reads it. `touch` also moves the conversation's last-message time in
+   * the same statement (a reply's row: one statement fewer in every accepting transaction, decision 224).
+   */
+  async function insertMessage(tx: Tx, m: { conversationId: number; role: ChatRole; content: string; status: ChatMessageStatus; replyToId?: number; credits?: number; free?: boolean; clientKey?: string | null; touch?: boolean }): Promise<ChatMessage> {
     const rows = await tx.$queryRaw<ChatMessage[]>`
-      INSERT INTO chat_messages (conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)
-      VALUES (${m.conversationId}, ${m.role}, ${m.content}, ${m.status}, ${m.replyToId ?? null}, ${m.credits ?? 0}, ${m.free ?? false}, ${m.clientKey ?? null}, ${NOW_UTC})
-      RETURNING ${MESSAGE_COLUMNS}`;
+      WITH inserted AS (
+        INSERT INTO chat_messages (conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)
+        VALUES (${m.conversationId}, ${m.role}, ${m.content}, ${m.status}, ${m.replyToId ?? null}, ${m.credits ?? 0}, ${m.free ?? false}, ${m.clientKey ?? null}, ${NOW_UTC})
+        RETURNING ${MESSAGE_COLUMNS})${m.touch ? Prisma.sql`,
+      touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${m.conversationId})` : Prisma.empty}
+      SELECT * FROM inserted`;
     return rows[0]!;
-  }
-
-  async function touchConversation(tx: Tx, conversationId: number) {
-    await tx.$executeRaw`UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${conversationId}`;
   }
 
   /** Hits that count toward a suspension: every one not yet lifted by staff. */
@@ -283,9 +285,8 @@ export function createChatService(deps: Deps) {
       free = used < config.CHAT_FREE_MESSAGES;
     }
     const cost = free ? 0 : price[o.tier];
-    const reply = await insertMessage(tx, { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free });
+    const reply = await insertMessage(tx, { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free, touch: true });
     if (cost > 0) await credits.charge({ userId: o.userId, amount: cost, reason: "chat_message", reference: `chat_message:${reply.id}`, idempotencyKey: `chat-reply:${reply.id}` }, tx);
-    await touchConversation(tx, o.conversationId);
     return reply;
   }
 
