@@ -168,17 +168,19 @@ export function createChatService(deps: Deps) {
       .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
   }
 
-  /** A new message row, as the ChatMessage model reads it. */
-  async function insertMessage(tx: Tx, m: { conversationId: number; role: ChatRole; content: string; status: ChatMessageStatus; replyToId?: number; credits?: number; free?: boolean; clientKey?: string | null }): Promise<ChatMessage> {
+  /**
+   * A new message row, as the ChatMessage model reads it. `touch` also moves the conversation's last-message time in
+   * the same statement (a reply's row: one statement fewer in every accepting transaction, decision 224).
+   */
+  async function insertMessage(tx: Tx, m: { conversationId: number; role: ChatRole; content: string; status: ChatMessageStatus; replyToId?: number; credits?: number; free?: boolean; clientKey?: string | null; touch?: boolean }): Promise<ChatMessage> {
     const rows = await tx.$queryRaw<ChatMessage[]>`
-      INSERT INTO chat_messages (conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)
-      VALUES (${m.conversationId}, ${m.role}, ${m.content}, ${m.status}, ${m.replyToId ?? null}, ${m.credits ?? 0}, ${m.free ?? false}, ${m.clientKey ?? null}, ${NOW_UTC})
-      RETURNING ${MESSAGE_COLUMNS}`;
+      WITH inserted AS (
+        INSERT INTO chat_messages (conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)
+        VALUES (${m.conversationId}, ${m.role}, ${m.content}, ${m.status}, ${m.replyToId ?? null}, ${m.credits ?? 0}, ${m.free ?? false}, ${m.clientKey ?? null}, ${NOW_UTC})
+        RETURNING ${MESSAGE_COLUMNS})${m.touch ? Prisma.sql`,
+      touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${m.conversationId})` : Prisma.empty}
+      SELECT * FROM inserted`;
     return rows[0]!;
-  }
-
-  async function touchConversation(tx: Tx, conversationId: number) {
-    await tx.$executeRaw`UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${conversationId}`;
   }
 
   /** Hits that count toward a suspension: every one not yet lifted by staff. */
@@ -244,14 +246,23 @@ export function createChatService(deps: Deps) {
     return c;
   }
 
-  /** A conversation that may get a new reply: active, with an active character, on a tier that has a back end. */
+  /**
+   * A conversation that may get a new reply: the caller's (404 otherwise), chat not suspended (403), active with an
+   * active character (404), on a tier that has a back end (503). One raw statement: it runs for every reply, and 200
+   * replies starting at once queued behind Prisma's query compiler (decision 224).
+   */
   async function writable(userId: number, conversationId: number) {
-    const c = await own(userId, conversationId);
-    await assertChatAllowed(userId);
-    if (c.state !== "active" || c.character.state !== "active") throw HttpError.notFound();
-    const tier = tierOf(c.character.tier);
+    const [c] = await db.$queryRaw<{ state: string; characterState: string; tier: string; hits: number }[]>`
+      SELECT c.state::text AS state, ch.state::text AS "characterState", ch.tier,
+        (SELECT count(*)::int FROM chat_policy_hits h WHERE h.user_id = ${userId} AND h.lifted_at IS NULL) AS hits
+      FROM conversations c JOIN characters ch ON ch.id = c.character_id
+      WHERE c.id = ${conversationId} AND c.user_id = ${userId} AND c.deleted_at IS NULL`;
+    if (!c) throw HttpError.notFound();
+    if (c.hits >= config.CHAT_POLICY_STRIKES) throw HttpError.forbidden(MSG.chatSuspended);
+    if (c.state !== "active" || c.characterState !== "active") throw HttpError.notFound();
+    const tier = tierOf(c.tier);
     if (!backends.available(tier)) throw new HttpError(503, MSG.chatUnavailable);
-    return { conversation: c, tier };
+    return { tier };
   }
 
   async function checkUserText(userId: number, conversationId: number, content: string) {
@@ -274,9 +285,8 @@ export function createChatService(deps: Deps) {
       free = used < config.CHAT_FREE_MESSAGES;
     }
     const cost = free ? 0 : price[o.tier];
-    const reply = await insertMessage(tx, { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free });
+    const reply = await insertMessage(tx, { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free, touch: true });
     if (cost > 0) await credits.charge({ userId: o.userId, amount: cost, reason: "chat_message", reference: `chat_message:${reply.id}`, idempotencyKey: `chat-reply:${reply.id}` }, tx);
-    await touchConversation(tx, o.conversationId);
     return reply;
   }
 
@@ -284,31 +294,53 @@ export function createChatService(deps: Deps) {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(16, ${conversationId})`;
   }
 
+  /**
+   * What a reply is written from, in one raw statement (it runs for every reply; as three Prisma queries it queued
+   * behind the query compiler when 200 replies started at once, decision 224): the latest earlier reply of the
+   * conversation still being written (`busy`), the summary, the character card, and the kept messages after the
+   * summary.
+   */
+  async function turnContext(run: ReplyRun) {
+    const [row] = await db.$queryRaw<
+      { busy: number | null; summary: string; summaryUpToId: number | null; name: string; description: string; personality: string; scenario: string; exampleLines: string[]; age: number | null; messages: { id: number; role: ChatRole; content: string; replyToId: number | null }[] }[]
+    >`
+      SELECT busy.id AS busy, c.summary, c.summary_up_to_id AS "summaryUpToId",
+        ch.name, ch.description, ch.personality, ch.scenario, ch.example_lines AS "exampleLines", ch.age,
+        (SELECT coalesce(json_agg(json_build_object('id', m.id, 'role', m.role, 'content', m.content, 'replyToId', m.reply_to_id) ORDER BY m.id), '[]'::json)
+           FROM chat_messages m
+          WHERE m.conversation_id = c.id AND m.status IN (${Prisma.join([...KEPT_REPLY_STATUSES])})
+            AND m.id > coalesce(c.summary_up_to_id, 0) AND m.content <> '') AS messages
+      FROM conversations c JOIN characters ch ON ch.id = c.character_id
+      LEFT JOIN LATERAL (SELECT b.id FROM chat_messages b
+          WHERE b.conversation_id = c.id AND b.role = 'assistant' AND b.status = 'streaming' AND b.id < ${run.id}
+          ORDER BY b.id DESC LIMIT 1) busy ON true
+      WHERE c.id = ${run.conversationId}`;
+    if (!row) throw new Error(`conversation ${run.conversationId} is gone`);
+    return row;
+  }
+
   /** The messages a reply may see: the greeting and every earlier turn with the text its reply got, in turn order. */
-  async function history(conversation: Conversation, upToTurn: number): Promise<HistoryMessage[]> {
-    const rows = await db.chatMessage.findMany({
-      where: { conversationId: conversation.id, status: { in: [...KEPT_REPLY_STATUSES] }, id: { gt: conversation.summaryUpToId ?? 0 }, content: { not: "" } },
-      orderBy: { id: "asc" },
-    });
-    const turnOf = (m: ChatMessage) => (m.role === "user" ? m.id : (m.replyToId ?? m.id));
+  function history(rows: { id: number; role: ChatRole; content: string; replyToId: number | null }[], upToTurn: number): HistoryMessage[] {
+    const turnOf = (m: (typeof rows)[number]) => (m.role === "user" ? m.id : (m.replyToId ?? m.id));
     return rows
       .filter((m) => turnOf(m) <= upToTurn)
       .sort((a, b) => turnOf(a) - turnOf(b) || (a.role === "user" ? -1 : 1) - (b.role === "user" ? -1 : 1))
-      .map((m) => ({ id: m.id, role: m.role as ChatRole, content: m.content }));
+      .map((m) => ({ id: m.id, role: m.role, content: m.content }));
   }
 
-  /** Waits until no earlier reply of the conversation is still being written (on this or any instance). */
-  async function waitForEarlier(run: ReplyRun) {
+  /** Waits until no earlier reply of the conversation is still being written (on this or any instance); its context. */
+  async function waitForTurn(run: ReplyRun) {
     for (;;) {
-      const busy = await db.chatMessage.findFirst({ where: { conversationId: run.conversationId, role: "assistant", status: "streaming", id: { lt: run.id } }, orderBy: { id: "desc" }, select: { id: true } });
-      if (!busy || run.abort.signal.aborted) return;
+      const context = await turnContext(run);
+      const busy = context.busy;
+      if (busy === null || run.abort.signal.aborted) return context;
       await new Promise<void>((resolve) => {
-        const set = endWaiters.get(busy.id) ?? new Set();
-        endWaiters.set(busy.id, set);
+        const set = endWaiters.get(busy) ?? new Set();
+        endWaiters.set(busy, set);
         const done = () => {
           clearTimeout(timer);
           set.delete(done);
-          if (!set.size) endWaiters.delete(busy.id);
+          if (!set.size) endWaiters.delete(busy);
           resolve();
         };
         const timer = setTimeout(done, WAIT_POLL_MS);
@@ -324,27 +356,34 @@ export function createChatService(deps: Deps) {
   /**
    * Stores the reply's end once: the conditional update on 'streaming' wins exactly once. A reply that produced no
    * text (every back end failed, stopped before the first token, refused) gives its credits and free message back in
-   * the same transaction.
+   * the same transaction. The same statement moves the conversation's last-message time and publishes the end (sent
+   * at commit), so a reply that keeps its charge ends in one statement, without a transaction (decision 224).
    */
   async function finish(run: ReplyRun, status: ChatMessageStatus, content: string, backend: string | null): Promise<ChatMessage | null> {
     const refund = status === "failed" || status === "refused" || (status === "stopped" && content === "");
-    const stored = await db.$transaction(async (tx) => {
+    const end = JSON.stringify({ k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status } satisfies LiveEvent);
+    const endRow = async (c: Db | Tx) => {
       // `charged` is what the row held before this statement (the CTE reads the statement's snapshot); only the
-      // finish that finds the row still streaming updates it
-      const rows = await tx.$queryRaw<(ChatMessage & { charged: number })[]>`
-        WITH before AS (SELECT credits FROM chat_messages WHERE id = ${run.id})
-        UPDATE chat_messages SET status = ${status}, content = ${content}, backend = ${backend}${refund ? Prisma.sql`, credits = 0, free = false` : Prisma.empty}
-         WHERE id = ${run.id} AND status = 'streaming'
-        RETURNING ${MESSAGE_COLUMNS}, (SELECT credits FROM before) AS charged`;
-      const updated = rows[0];
-      if (!updated) return null;
-      const { charged, ...row } = updated;
-      if (refund && charged > 0) await credits.refund({ userId: run.userId, amount: charged, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
-      await touchConversation(tx, run.conversationId);
-      return row;
+      // finish that finds the row still streaming updates it, touches the conversation and notifies (once per row)
+      const rows = await c.$queryRaw<(ChatMessage & { charged: number; notified: string })[]>`
+        WITH before AS (SELECT credits FROM chat_messages WHERE id = ${run.id}),
+        ended AS (
+          UPDATE chat_messages SET status = ${status}, content = ${content}, backend = ${backend}${refund ? Prisma.sql`, credits = 0, free = false` : Prisma.empty}
+           WHERE id = ${run.id} AND status = 'streaming'
+          RETURNING ${MESSAGE_COLUMNS}),
+        touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${run.conversationId} AND EXISTS (SELECT 1 FROM ended))
+        SELECT ended.*, (SELECT credits FROM before) AS charged, pg_notify(${CHAT_CHANNEL}, ${end})::text AS notified FROM ended`;
+      if (!rows[0]) return null;
+      const { charged, notified: _, ...row } = rows[0];
+      return { charged, row };
+    };
+    if (!refund) return (await endRow(db))?.row ?? null;
+    return db.$transaction(async (tx) => {
+      const ended = await endRow(tx);
+      if (!ended) return null;
+      if (ended.charged > 0) await credits.refund({ userId: run.userId, amount: ended.charged, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
+      return ended.row;
     });
-    await publish({ k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status }).catch((err: unknown) => log.warn({ err }, "chat end notification failed"));
-    return stored;
   }
 
   /** Writes one reply: waits its turn, builds the prompt, streams, checks, stores, then updates the summary. */
@@ -382,11 +421,9 @@ export function createChatService(deps: Deps) {
     let status: ChatMessageStatus = "complete";
     let backend: string | null = null;
     try {
-      await waitForEarlier(run);
-      const conversation = await db.conversation.findUniqueOrThrow({ where: { id: run.conversationId }, include: { character: true } });
-      const c = conversation.character;
-      const card = characterCard({ name: c.name, description: c.description, personality: c.personality, scenario: c.scenario, exampleLines: c.exampleLines, age: c.age });
-      const past = await history(conversation, replyToId);
+      const conversation = await waitForTurn(run);
+      const card = characterCard(conversation);
+      const past = history(conversation.messages, replyToId);
       let unsummarized: HistoryMessage[] = [];
       const check = policy.streamChecker();
       // a moderation hit arrives in the background: the stream is stopped and the reply refused like a rule hit
