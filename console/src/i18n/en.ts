@@ -41,11 +41,11 @@ export const en = {
     "chat-backends": { name: "Chat back end |||| Chat back ends", fields: { name: "Name", model: "Model", tiers: "Tiers", requests: "Requests (24 h)", errors: "Errors", prompt_tokens: "Prompt tokens", completion_tokens: "Reply tokens", p50_first_token_ms: "First token p50 (ms)", p95_first_token_ms: "First token p95 (ms)", avg_total_ms: "Average reply (ms)", last_error: "Last error" } },
     "creator-pages": { name: "Creator page |||| Creator pages", fields: { id: "ID", title: "Title", userId: "Owner", state: "State", homeLink: "Home link", bio: "Bio", socialLinks: "Social links", premiumOffer: "Premium offer", createdAt: "Created", updatedAt: "Changed", q: "Search title" } },
     "creator-memberships": {
-      name: "Creator membership |||| Creator memberships",
+      name: "Page membership |||| Page memberships",
       fields: { id: "ID", fanUserId: "Fan", creatorPageId: "Creator page", price: "Credits per period", period: "Period", status: "Status", paidThrough: "Paid until", renewsAt: "Renews at", endsAt: "Ends at", createdAt: "Joined", cancelledAt: "Cancelled", endedAt: "Ended" },
     },
     "creator-library-items": {
-      name: "Library item |||| Creator library items",
+      name: "Library item |||| Page libraries",
       fields: { id: "ID", creatorPageId: "Creator page", thumbnailUrl: "Creation", taskId: "Generation", visibility: "Visible to", createdAt: "Published", creationState: "Moderation state", creationStatus: "Creation status" },
     },
     payouts: { name: "Payout |||| Payout queue", fields: { id: "ID", creatorUserId: "Creator", homeLink: "Page", amount: "Credits", status: "Status", reference: "Transfer reference", rejectReason: "Rejected because", decidedById: "Decided by", createdAt: "Asked", decidedAt: "Decided" } },

@@ -42,7 +42,7 @@ export const ru: typeof en = {
     "chat-backends": { name: "Сервер чата |||| Серверы чата", fields: { name: "Имя", model: "Модель", tiers: "Уровни", requests: "Запросы (24 ч)", errors: "Ошибки", prompt_tokens: "Токены запроса", completion_tokens: "Токены ответа", p50_first_token_ms: "Первый токен p50 (мс)", p95_first_token_ms: "Первый токен p95 (мс)", avg_total_ms: "Средний ответ (мс)", last_error: "Последняя ошибка" } },
     "creator-pages": { name: "Страница автора |||| Страницы авторов", fields: { id: "ID", title: "Заголовок", userId: "Владелец", state: "Состояние", homeLink: "Ссылка", bio: "О себе", socialLinks: "Соцсети", premiumOffer: "Премиум-предложение", createdAt: "Создана", updatedAt: "Изменена", q: "Поиск по заголовку" } },
     "creator-memberships": {
-      name: "Подписка на автора |||| Платные подписки на авторов",
+      name: "Платная подписка |||| Платные подписчики",
       fields: { id: "ID", fanUserId: "Фанат", creatorPageId: "Страница автора", price: "Кредитов за период", period: "Период", status: "Статус", paidThrough: "Оплачена до", renewsAt: "Продлится", endsAt: "Закончится", createdAt: "Оформлена", cancelledAt: "Отменена", endedAt: "Закончилась" },
     },
     "creator-library-items": {
