@@ -6,6 +6,16 @@ import { MSG } from "./messages.ts";
 
 export const notFoundHandler: RequestHandler = (_req, res) => sendError(res, 404, MSG.notFound);
 
+/**
+ * A number that does not fit the database column it is compared with (an id beyond PostgreSQL's integer): Prisma's
+ * P2020, or PostgreSQL's 22003 from a raw statement. Our own code never makes such a value, so it came from the request:
+ * every endpoint's zod schema takes any positive integer as an id, and this one place answers it as bad input.
+ */
+function isOutOfRange(err: unknown): boolean {
+  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } }; cause?: { code?: string } } | undefined;
+  return e?.code === "P2020" || e?.code === "22003" || e?.cause?.code === "22003" || e?.meta?.code === "22003" || e?.meta?.driverAdapterError?.cause?.originalCode === "22003";
+}
+
 /** The one place errors become responses. Anything that is not an HttpError is logged and answered with the generic message. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -14,7 +24,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     // body-parser and multer errors carry a status for malformed or oversized input
     const status = typeof err?.status === "number" ? err.status : typeof err?.statusCode === "number" ? err.statusCode : 500;
     if (status === 413) return sendError(res, 413, "Request body is too large");
-    if (status >= 400 && status < 500) return sendError(res, 400, MSG.badRequest);
+    if ((status >= 400 && status < 500) || isOutOfRange(err)) return sendError(res, 400, MSG.badRequest);
     log.error({ err, reqId: req.requestId }, "unhandled error");
     sendError(res, 500, MSG.unknown);
   };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskStatus } from "../../db/generated/client.ts";
+import { MSG } from "../../http/messages.ts";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 
 let t: TestApp;
@@ -49,3 +50,15 @@ describe("POST /api/Generation/deleteTask", () => {
     expect(res.body.msg).toBe("id must be a task id");
   });
 });
+
+describe("ids beyond the database's integer", () => {
+  it("are bad input (400), not a server error, on a read and on a change", async () => {
+    const { token } = await visitor(t);
+    for (const id of ["2147483648", "99999999999"]) {
+      const details = await t.http.get(`/api/Generation/picVideoSubmitDetails?id=${id}`).set("token", token).expect(400);
+      expect(details.body.msg).toBe(MSG.badRequest);
+      await t.http.post("/api/Generation/deleteTask").set("token", token).send({ id: Number(id) }).expect(400);
+    }
+  });
+});
+
