@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "./generated/client.ts";
+import { PrismaClient, type Prisma } from "./generated/client.ts";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -29,6 +29,55 @@ export function sqlPool(db: Db): pg.Pool {
   const pool = pools.get(db);
   if (!pool) throw new Error("this Db was not made by createDb");
   return pool;
+}
+
+/** A transaction on one connection of the pool, straight through pg (`sqlTransaction`). */
+export type SqlTx = pg.PoolClient;
+
+/** Where a raw statement can run: Prisma's client or transaction, or pg's pool or transaction. */
+export type SqlRunner = Db | Tx | pg.Pool | SqlTx;
+
+/**
+ * Prisma keeps DateTime as UTC in "timestamp without time zone"; pg would read such a value in the process's time
+ * zone. Read straight through pg, it is UTC too, so rows match what Prisma returns.
+ */
+const UTC_TYPES = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === pg.types.builtins.TIMESTAMP) return (v: string) => new Date(`${v.replace(" ", "T")}Z`);
+    return pg.types.getTypeParser(oid, format as "text");
+  },
+};
+
+/**
+ * The rows of a tagged statement (`Prisma.sql`, values always bound) wherever it runs. On pg it skips Prisma's
+ * client runtime, a measurable share of the hot paths' CPU under load (docs/decisions/226); int8 and numeric come
+ * back as strings there, so hot statements cast what they return.
+ */
+export async function queryRows<T>(c: SqlRunner, q: Prisma.Sql): Promise<T[]> {
+  if ("$queryRaw" in c) return c.$queryRaw<T[]>(q);
+  return (await c.query({ text: q.text, values: q.values, types: UTC_TYPES })).rows as T[];
+}
+
+/**
+ * Runs `fn` in a transaction on one pooled connection, through pg alone: for the hot transactions whose every
+ * statement is raw SQL (charging a generation or a chat reply), where Prisma's interactive transaction and client
+ * runtime cost more than the statements (docs/decisions/226). Rolled back when `fn` throws.
+ */
+export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+  const client = await sqlPool(db).connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    // a connection that cannot even roll back is not given back to the pool
+    await client.query("ROLLBACK").catch((e: Error) => (broken = e));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /** True when PostgreSQL answers a trivial query. */

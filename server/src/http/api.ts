@@ -57,8 +57,23 @@ declare module "express-serve-static-core" {
  * and records the route in the OpenAPI registry from the same zod schemas.
  */
 export class ApiRouter {
-  readonly router: Router = express.Router({ caseSensitive: false });
   readonly registry = new OpenAPIRegistry();
+  /**
+   * Routes without path parameters (almost all: ids travel in the query or body), by method and lower-cased path.
+   * Express tests a request against each of its ~260 route layers in turn, and an error walks the rest of them; under
+   * load that walk was a tenth of the API thread (docs/decisions/226). A map finds the route in one lookup.
+   */
+  private readonly fixed = new Map<string, RequestHandler[]>();
+  /** The few routes with path parameters (`/sandbox-pay/:sessionId`), matched by Express. */
+  private readonly withParams: Router = express.Router({ caseSensitive: false });
+
+  /** The middleware that serves every route of this router. */
+  readonly router: RequestHandler = (req, res, next) => {
+    const chain = this.fixed.get(routeKey(req.method === "HEAD" ? "GET" : req.method, req.path));
+    if (!chain) return this.withParams(req, res, next);
+    req.params = {};
+    runChain(chain, req, res, next);
+  };
 
   constructor(private readonly resolvePrincipal: ResolvePrincipal) {}
 
@@ -119,7 +134,11 @@ export class ApiRouter {
             await respond(req, res);
           },
         ];
-    this.router[method](path, ...chain);
+    if (!/[:*?(]/.test(path)) {
+      const key = routeKey(method.toUpperCase(), path);
+      if (this.fixed.has(key)) throw new Error(`route ${method.toUpperCase()} ${path} is declared twice`);
+      this.fixed.set(key, chain);
+    } else this.withParams[method](path, ...chain);
   }
 
   /** Authenticate, require the route's kind of login, refuse banned accounts, then the route's CASL check. */
@@ -179,6 +198,32 @@ export class ApiRouter {
       info: { title: "Reverie API", version: "1.0.0", description: "Every response is `{ code, msg, data }` with the HTTP status equal to `code`." },
     });
   }
+}
+
+/** Express's matching without a trailing slash, case-insensitive (`strict` and `caseSensitive` off). */
+function routeKey(method: string, path: string): string {
+  const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  return `${method} ${p.toLowerCase()}`;
+}
+
+/**
+ * Runs a route's handlers in order as Express does: each calls `next` to pass on, an error (thrown, passed to `next`,
+ * or a rejected promise) goes to the app's error handler, and after the last one the request goes on to `done`.
+ */
+function runChain(chain: RequestHandler[], req: Request, res: Response, done: (err?: unknown) => void): void {
+  let i = 0;
+  const next = (err?: unknown) => {
+    if (err) return done(err);
+    const handler = chain[i++];
+    if (!handler) return done();
+    try {
+      const result: unknown = handler(req, res, next);
+      if (result instanceof Promise) result.catch((e: unknown) => done(e ?? new Error("Rejected promise")));
+    } catch (e) {
+      done(e);
+    }
+  };
+  next();
 }
 
 /** Parses body, query and params with the route's zod schemas; the first problem's message is the answer. */

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { OAuth2Client } from "google-auth-library";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
+import { createBatchReader } from "../../db/batch.ts";
 import { sqlPool, type Db, type Tx } from "../../db/client.ts";
 import type { StaffRole, UserRole } from "../../db/generated/enums.ts";
 import { Prisma } from "../../db/generated/client.ts";
@@ -229,16 +230,19 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
     ttlMs: config.SESSION_CACHE_SECONDS * 1000,
   });
 
-  /** One round trip, straight through pg (docs/decisions/001); throws 401 for a token that names no session. */
-  async function readSession(hash: string): Promise<SessionRow & Account> {
-    const { rows } = await sqlPool(db).query<{ session: SessionRow & Account }>({
+  /**
+   * Logins not kept in memory, read straight through pg (docs/decisions/001) in one round trip for every request of
+   * the same event-loop turn (docs/decisions/226).
+   */
+  const readSessions = createBatchReader<string, SessionRow & Account>(async (hashes) => {
+    const { rows } = await sqlPool(db).query<{ hash: string; session: SessionRow & Account }>({
       // a named statement is parsed and planned once per connection, not on every request
       name: "session-lookup",
       // One JSON column rather than 25: the driver's per-column work on every answer measured as a visible share
       // of an authenticated call (docs/decisions/007). Prisma keeps DateTime as UTC in "timestamp without time
       // zone"; the epoch of such a value reads it as UTC too.
-      text: `SELECT row_to_json(x) AS session FROM (
-               SELECT s.id, s.revoked_at IS NOT NULL AS revoked,
+      text: `SELECT x.token_hash AS hash, row_to_json(x) AS session FROM (
+               SELECT s.token_hash, s.id, s.revoked_at IS NOT NULL AS revoked,
                       (extract(epoch FROM s.expires_at) * 1000)::float8 AS expires_ms,
                       (extract(epoch FROM s.last_seen_at) * 1000)::float8 AS last_seen_ms,
                       u.id AS user_id, u.banned_at IS NOT NULL AS banned, u.merged_into_id,
@@ -247,10 +251,15 @@ export function createAuthService(deps: { db: Db; config: Config; credits: Credi
                  FROM sessions s
                  LEFT JOIN users u ON u.id = s.user_id
                  LEFT JOIN staff st ON st.id = s.staff_id
-                WHERE s.token_hash = $1) x`,
-      values: [hash],
+                WHERE s.token_hash = ANY($1::text[])) x`,
+      values: [hashes],
     });
-    const session = rows[0]?.session;
+    return new Map(rows.map((r) => [r.hash, r.session]));
+  });
+
+  /** The login a token hash names; 401 when none does. */
+  async function readSession(hash: string): Promise<SessionRow & Account> {
+    const session = await readSessions(hash);
     if (!session) throw HttpError.unauthorized();
     return session;
   }

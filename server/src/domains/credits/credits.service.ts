@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import type { Db, Tx } from "../../db/client.ts";
+import { queryRows, type Db, type SqlTx, type Tx } from "../../db/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { MSG } from "../../http/messages.ts";
@@ -59,9 +60,9 @@ function assertMovable(m: LedgerMove): void {
  * the key, so two never wait on each other in opposite orders. The CHECK constraint on points stays the last gate.
  */
 export function createCreditsService(db: Db, audit: AuditService) {
-  async function move(c: Db | Tx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
+  async function move(c: Db | Tx | SqlTx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
     assertMovable(m);
-    const [r] = await c.$queryRaw<{ balance: number | null; points: number | null }[]>`
+    const [r] = await queryRows<{ balance: number | null; points: number | null }>(c, Prisma.sql`
       WITH account AS (SELECT points FROM users WHERE id = ${m.userId} FOR NO KEY UPDATE),
       entry AS (
         INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
@@ -73,34 +74,34 @@ export function createCreditsService(db: Db, audit: AuditService) {
         UPDATE users SET points = points + ${delta},
           all_points = all_points + ${countsTowardTotal ? delta : 0}, updated_at = now()
         WHERE id = ${m.userId} AND EXISTS (SELECT 1 FROM entry))
-      SELECT (SELECT balance_after FROM entry) AS balance, (SELECT points FROM account) AS points`;
-    if (r.balance !== null) return { applied: true, balance: r.balance };
-    if (r.points === null) throw HttpError.notFound();
-    return notMoved(c, m, delta, r.points);
+      SELECT (SELECT balance_after FROM entry) AS balance, (SELECT points FROM account) AS points`);
+    if (r!.balance !== null) return { applied: true, balance: r.balance };
+    if (r!.points === null) throw HttpError.notFound();
+    return notMoved(c, m, delta, r!.points);
   }
 
   /**
    * Nothing moved: the key was used before (a retry: nothing moves, but a key reused for a different movement is a bug
    * worth failing loudly on), or the balance was short.
    */
-  async function notMoved(c: Db | Tx, m: LedgerMove, delta: number, points: number): Promise<LedgerResult> {
-    const earlier = await c.ledgerEntry.findUnique({ where: { idempotencyKey: m.idempotencyKey }, select: { userId: true, delta: true } });
+  async function notMoved(c: Db | Tx | SqlTx, m: LedgerMove, delta: number, points: number): Promise<LedgerResult> {
+    const [earlier] = await queryRows<{ userId: number; delta: number }>(c, Prisma.sql`SELECT user_id AS "userId", delta FROM ledger_entries WHERE idempotency_key = ${m.idempotencyKey}`);
     if (!earlier) throw new HttpError(402, NOT_ENOUGH_CREDITS);
     if (earlier.userId !== m.userId || earlier.delta !== delta) throw HttpError.conflict("This request was already used for a different credit movement");
     return { applied: false, balance: points };
   }
 
-  function run(m: LedgerMove, delta: number, countsTowardTotal: boolean, tx?: Tx): Promise<LedgerResult> {
+  function run(m: LedgerMove, delta: number, countsTowardTotal: boolean, tx?: Tx | SqlTx): Promise<LedgerResult> {
     return move(tx ?? db, m, delta, countsTowardTotal);
   }
 
   return {
     /** Adds credits (purchase, bonus, staff adjustment up). */
-    grant: (m: LedgerMove, tx?: Tx) => run(m, m.amount, true, tx),
+    grant: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, true, tx),
     /** Takes credits; fails with 402 'Please get points first' and changes nothing when the balance is short. */
-    charge: (m: LedgerMove, tx?: Tx) => run(m, -m.amount, false, tx),
+    charge: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, -m.amount, false, tx),
     /** Gives back credits a failed task or refunded order took. */
-    refund: (m: LedgerMove, tx?: Tx) => run(m, m.amount, false, tx),
+    refund: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, false, tx),
 
     /**
      * A staff member changes a balance by hand. The reason is required; the ledger entry and the audit-log row
@@ -148,8 +149,8 @@ export function createCreditsService(db: Db, audit: AuditService) {
     },
 
     /** Takes one of the user's free generations in `tx`; false when none is left. */
-    async useFreeGeneration(tx: Tx, userId: number): Promise<boolean> {
-      const rows = await tx.$queryRaw<{ id: number }[]>`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`;
+    async useFreeGeneration(tx: Tx | SqlTx, userId: number): Promise<boolean> {
+      const rows = await queryRows<{ id: number }>(tx, Prisma.sql`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`);
       return rows.length > 0;
     },
 

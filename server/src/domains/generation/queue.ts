@@ -1,7 +1,8 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
-import type { Tx } from "../../db/client.ts";
+import { queryRows, type SqlTx, type Tx } from "../../db/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 
 export const GENERATION_QUEUE = "generation";
 /** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */
@@ -56,7 +57,7 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     /** The started pg-boss instance. */
     ready: () => (starting ??= start()),
     /** Enqueues a task's job, with the id the task records, inside `tx`; the NOTIFY is delivered only if that transaction commits. */
-    async send(tx: Tx, taskId: number, jobId: string): Promise<string> {
+    async send(tx: Tx | SqlTx, taskId: number, jobId: string): Promise<string> {
       const boss = await this.ready();
       const id = await boss.send(GENERATION_QUEUE, { taskId, jobId } satisfies GenerationJobData, {
         id: jobId,
@@ -66,7 +67,7 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
         expireInSeconds: o.config.GENERATION_TIMEOUT_SECONDS,
       });
       if (!id) throw new Error(`task ${taskId} already has a job`);
-      await tx.$executeRaw`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})`;
+      await queryRows(tx, Prisma.sql`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})::text`);
       return id;
     },
     /** Cancels a job inside `tx` (a task recovered from a dead worker gets a new one; the old must never run again). */
@@ -96,13 +97,12 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
 
 export type GenerationQueue = ReturnType<typeof createGenerationQueue>;
 
-/** pg-boss's `db` option: its SQL runs inside the caller's Prisma transaction. */
-function executorFor(tx: Tx) {
+/** pg-boss's `db` option: its SQL runs inside the caller's transaction (Prisma's, or pg's). */
+function executorFor(tx: Tx | SqlTx) {
   return {
-    executeSql: async (text: string, values: unknown[]) => ({
-      // pg-boss's own parameterised SQL; values are bound, never spliced into the text
-      rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)),
-    }),
+    // pg-boss's own parameterised SQL; values are bound, never spliced into the text
+    executeSql: async (text: string, values: unknown[]) =>
+      "$queryRawUnsafe" in tx ? { rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)) } : { rows: (await tx.query(text, values.map(toParam))).rows },
   };
 }
 
