@@ -5,12 +5,16 @@ import autocannon from "autocannon";
 import { parentPort, workerData } from "node:worker_threads";
 
 const spec = workerData;
-const result = { latencies: [], statuses: {}, errors: 0 };
+const result = { latencies: [], statuses: {}, errors: 0, settling: { requests: 0, max: 0 } };
 let next = 0;
+// loaded: every group begins when all are (load-clients.ts)
+parentPort.postMessage("ready");
+await new Promise((resolve) => parentPort.once("message", resolve));
+const settledAt = performance.now() + (spec.settleMs ?? 0);
 const instance = autocannon({
   url: spec.url,
   connections: spec.tokens.length,
-  duration: spec.durationMs / 1000,
+  duration: (spec.durationMs + (spec.settleMs ?? 0)) / 1000,
   timeout: 30,
   requests: [
     {
@@ -25,7 +29,10 @@ const instance = autocannon({
   ],
 });
 instance.on("response", (_client, statusCode, _bytes, responseTime) => {
-  result.latencies.push(responseTime);
+  if (performance.now() - responseTime < settledAt) {
+    result.settling.requests++;
+    result.settling.max = Math.max(result.settling.max, responseTime);
+  } else result.latencies.push(responseTime);
   result.statuses[statusCode] = (result.statuses[statusCode] ?? 0) + 1;
 });
 instance.on("reqError", () => result.errors++);
