@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import { CHARACTER_TIERS, KEPT_REPLY_STATUSES, type CharacterTier, type ChatMessageStatus, type ChatRole, type PolicyHitSource } from "../../contract/chat.ts";
-import type { Db, Tx } from "../../db/client.ts";
+import { queryRows, sqlPool, sqlTransaction, type Db, type SqlRunner, type SqlTx, type Tx } from "../../db/client.ts";
 import { Prisma, type ChatMessage, type Conversation } from "../../db/generated/client.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
@@ -130,6 +130,8 @@ interface Deps {
  */
 export function createChatService(deps: Deps) {
   const { db, config, log, credits } = deps;
+  /** Every statement a reply makes runs straight through pg, not Prisma's client (docs/decisions/226). */
+  const pool = sqlPool(db);
   const backends = createChatBackends(config, (call) => void recordCall(call));
   const policy = createChatPolicy(config, log);
   const live = createListenHub<LiveEvent>(CHAT_CHANNEL, deps.databaseUrl, log);
@@ -159,28 +161,13 @@ export function createChatService(deps: Deps) {
   }
 
   async function publish(e: LiveEvent) {
-    await db.$executeRaw`SELECT pg_notify(${CHAT_CHANNEL}, ${JSON.stringify(e)})`;
+    await queryRows(pool, Prisma.sql`SELECT pg_notify(${CHAT_CHANNEL}, ${JSON.stringify(e)})::text`);
   }
 
   async function recordCall(c: BackendCall) {
-    await db.$executeRaw`INSERT INTO chat_backend_calls (backend, ok, http_status, error, first_token_ms, total_ms, prompt_tokens, completion_tokens, created_at)
-        VALUES (${c.backend}, ${c.ok}, ${c.httpStatus ?? null}, ${c.error?.slice(0, 500) ?? null}, ${c.firstTokenMs ?? null}, ${c.totalMs}, ${c.promptTokens ?? null}, ${c.completionTokens ?? null}, ${NOW_UTC})`
+    await queryRows(pool, Prisma.sql`INSERT INTO chat_backend_calls (backend, ok, http_status, error, first_token_ms, total_ms, prompt_tokens, completion_tokens, created_at)
+        VALUES (${c.backend}, ${c.ok}, ${c.httpStatus ?? null}, ${c.error?.slice(0, 500) ?? null}, ${c.firstTokenMs ?? null}, ${c.totalMs}, ${c.promptTokens ?? null}, ${c.completionTokens ?? null}, ${NOW_UTC})`)
       .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
-  }
-
-  /**
-   * A new message row, as the ChatMessage model reads it. `touch` also moves the conversation's last-message time in
-   * the same statement (a reply's row: one statement fewer in every accepting transaction, decision 224).
-   */
-  async function insertMessage(tx: Tx, m: { conversationId: number; role: ChatRole; content: string; status: ChatMessageStatus; replyToId?: number; credits?: number; free?: boolean; clientKey?: string | null; touch?: boolean }): Promise<ChatMessage> {
-    const rows = await tx.$queryRaw<ChatMessage[]>`
-      WITH inserted AS (
-        INSERT INTO chat_messages (conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)
-        VALUES (${m.conversationId}, ${m.role}, ${m.content}, ${m.status}, ${m.replyToId ?? null}, ${m.credits ?? 0}, ${m.free ?? false}, ${m.clientKey ?? null}, ${NOW_UTC})
-        RETURNING ${MESSAGE_COLUMNS})${m.touch ? Prisma.sql`,
-      touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${m.conversationId})` : Prisma.empty}
-      SELECT * FROM inserted`;
-    return rows[0]!;
   }
 
   /** Hits that count toward a suspension: every one not yet lifted by staff. */
@@ -252,11 +239,11 @@ export function createChatService(deps: Deps) {
    * replies starting at once queued behind Prisma's query compiler (decision 224).
    */
   async function writable(userId: number, conversationId: number) {
-    const [c] = await db.$queryRaw<{ state: string; characterState: string; tier: string; hits: number }[]>`
+    const [c] = await queryRows<{ state: string; characterState: string; tier: string; hits: number }>(pool, Prisma.sql`
       SELECT c.state::text AS state, ch.state::text AS "characterState", ch.tier,
         (SELECT count(*)::int FROM chat_policy_hits h WHERE h.user_id = ${userId} AND h.lifted_at IS NULL) AS hits
       FROM conversations c JOIN characters ch ON ch.id = c.character_id
-      WHERE c.id = ${conversationId} AND c.user_id = ${userId} AND c.deleted_at IS NULL`;
+      WHERE c.id = ${conversationId} AND c.user_id = ${userId} AND c.deleted_at IS NULL`);
     if (!c) throw HttpError.notFound();
     if (c.hits >= config.CHAT_POLICY_STRIKES) throw HttpError.forbidden(MSG.chatSuspended);
     if (c.state !== "active" || c.characterState !== "active") throw HttpError.notFound();
@@ -273,25 +260,54 @@ export function createChatService(deps: Deps) {
   }
 
   /**
-   * The reply row and its charge, in the caller's transaction. A guest's first CHAT_FREE_MESSAGES replies are free;
-   * the advisory lock makes concurrent sends of one guest count the free ones one at a time.
+   * The reply row and its charge, in the caller's transaction, after `lockConversation`: with `ask`, the person's
+   * message too. A guest's first CHAT_FREE_MESSAGES replies are free; the advisory lock makes concurrent sends of one
+   * guest count the free ones one at a time (its own statement: a statement's snapshot is taken before any lock it
+   * waits for). The messages, the conversation's last-message time and the charge are one statement (decision 226),
+   * the charge keyed by the reply it inserts; a short balance rolls the transaction back with 402.
    */
-  async function openReply(tx: Tx, o: { userId: number; guest: boolean; conversationId: number; replyToId: number; tier: CharacterTier }) {
+  async function openReply(
+    tx: Tx | SqlTx,
+    o: { userId: number; guest: boolean; conversationId: number; tier: CharacterTier } & ({ ask: { content: string; clientKey: string | null } } | { replyToId: number }),
+  ): Promise<{ userMessage: ChatMessage | null; reply: ChatMessage }> {
     let free = false;
     if (o.guest && config.CHAT_FREE_MESSAGES > 0) {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(15, ${o.userId})`;
-      const [{ used }] = await tx.$queryRaw<[{ used: number }]>`
-        SELECT count(*)::int AS used FROM chat_messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.free AND c.user_id = ${o.userId}`;
-      free = used < config.CHAT_FREE_MESSAGES;
+      await queryRows(tx, Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(15, ${o.userId})`);
+      const [row] = await queryRows<{ used: number }>(tx, Prisma.sql`
+        SELECT count(*)::int AS used FROM chat_messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.free AND c.user_id = ${o.userId}`);
+      free = row!.used < config.CHAT_FREE_MESSAGES;
     }
     const cost = free ? 0 : price[o.tier];
-    const reply = await insertMessage(tx, { conversationId: o.conversationId, role: "assistant", content: "", status: "streaming", replyToId: o.replyToId, credits: cost, free, touch: true });
-    if (cost > 0) await credits.charge({ userId: o.userId, amount: cost, reason: "chat_message", reference: `chat_message:${reply.id}`, idempotencyKey: `chat-reply:${reply.id}` }, tx);
-    return reply;
+    const charge = cost > 0
+      ? credits.chargeInStatement({ userId: o.userId, amount: cost, reason: "chat_message", reference: Prisma.sql`'chat_message:' || (SELECT id FROM reply)`, idempotencyKey: Prisma.sql`'chat-reply:' || (SELECT id FROM reply)` })
+      : null;
+    const columns = Prisma.sql`(conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)`;
+    const rows = await queryRows<ChatMessage & { asked: boolean; charged: boolean }>(tx, Prisma.sql`
+      WITH ${"ask" in o
+        ? Prisma.sql`asked AS (
+        INSERT INTO chat_messages ${columns}
+        VALUES (${o.conversationId}, 'user', ${o.ask.content}, 'complete', NULL, 0, false, ${o.ask.clientKey}, ${NOW_UTC})
+        RETURNING ${MESSAGE_COLUMNS}),`
+        : Prisma.empty}
+      reply AS (
+        INSERT INTO chat_messages ${columns}
+        SELECT ${o.conversationId}, 'assistant', '', 'streaming', turn.id, ${cost}, ${free}, NULL, ${NOW_UTC}
+        -- read from the person's new row, so that row (and its id) is made first
+        FROM ${"ask" in o ? Prisma.sql`asked` : Prisma.sql`(SELECT ${o.replyToId}::int AS id)`} turn
+        RETURNING ${MESSAGE_COLUMNS}),
+      touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${o.conversationId})${charge ? Prisma.sql`,
+      ${charge.ctes}` : Prisma.empty}
+      SELECT reply.*, false AS asked, ${charge ? charge.charged : Prisma.sql`true`} AS charged FROM reply
+      ${"ask" in o ? Prisma.sql`UNION ALL SELECT asked.*, true, true FROM asked` : Prisma.empty}`);
+    const reply = rows.find((r) => !r.asked)!;
+    if (!reply.charged) throw new HttpError(402, MSG.notEnoughCredits);
+    const message = ({ asked: _a, charged: _c, ...row }: ChatMessage & { asked: boolean; charged: boolean }) => row as ChatMessage;
+    const asked = rows.find((r) => r.asked);
+    return { userMessage: asked ? message(asked) : null, reply: message(reply) };
   }
 
-  async function lockConversation(tx: Tx, conversationId: number) {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(16, ${conversationId})`;
+  async function lockConversation(tx: Tx | SqlTx, conversationId: number) {
+    await queryRows(tx, Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(16, ${conversationId})`);
   }
 
   /**
@@ -301,9 +317,9 @@ export function createChatService(deps: Deps) {
    * summary.
    */
   async function turnContext(run: ReplyRun) {
-    const [row] = await db.$queryRaw<
-      { busy: number | null; summary: string; summaryUpToId: number | null; name: string; description: string; personality: string; scenario: string; exampleLines: string[]; age: number | null; messages: { id: number; role: ChatRole; content: string; replyToId: number | null }[] }[]
-    >`
+    const [row] = await queryRows<
+      { busy: number | null; summary: string; summaryUpToId: number | null; name: string; description: string; personality: string; scenario: string; exampleLines: string[]; age: number | null; messages: { id: number; role: ChatRole; content: string; replyToId: number | null }[] }
+    >(pool, Prisma.sql`
       SELECT busy.id AS busy, c.summary, c.summary_up_to_id AS "summaryUpToId",
         ch.name, ch.description, ch.personality, ch.scenario, ch.example_lines AS "exampleLines", ch.age,
         (SELECT coalesce(json_agg(json_build_object('id', m.id, 'role', m.role, 'content', m.content, 'replyToId', m.reply_to_id) ORDER BY m.id), '[]'::json)
@@ -314,7 +330,7 @@ export function createChatService(deps: Deps) {
       LEFT JOIN LATERAL (SELECT b.id FROM chat_messages b
           WHERE b.conversation_id = c.id AND b.role = 'assistant' AND b.status = 'streaming' AND b.id < ${run.id}
           ORDER BY b.id DESC LIMIT 1) busy ON true
-      WHERE c.id = ${run.conversationId}`;
+      WHERE c.id = ${run.conversationId}`);
     if (!row) throw new Error(`conversation ${run.conversationId} is gone`);
     return row;
   }
@@ -362,22 +378,22 @@ export function createChatService(deps: Deps) {
   async function finish(run: ReplyRun, status: ChatMessageStatus, content: string, backend: string | null): Promise<ChatMessage | null> {
     const refund = status === "failed" || status === "refused" || (status === "stopped" && content === "");
     const end = JSON.stringify({ k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status } satisfies LiveEvent);
-    const endRow = async (c: Db | Tx) => {
+    const endRow = async (c: SqlRunner) => {
       // `charged` is what the row held before this statement (the CTE reads the statement's snapshot); only the
       // finish that finds the row still streaming updates it, touches the conversation and notifies (once per row)
-      const rows = await c.$queryRaw<(ChatMessage & { charged: number; notified: string })[]>`
+      const rows = await queryRows<ChatMessage & { charged: number; notified: string }>(c, Prisma.sql`
         WITH before AS (SELECT credits FROM chat_messages WHERE id = ${run.id}),
         ended AS (
           UPDATE chat_messages SET status = ${status}, content = ${content}, backend = ${backend}${refund ? Prisma.sql`, credits = 0, free = false` : Prisma.empty}
            WHERE id = ${run.id} AND status = 'streaming'
           RETURNING ${MESSAGE_COLUMNS}),
         touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${run.conversationId} AND EXISTS (SELECT 1 FROM ended))
-        SELECT ended.*, (SELECT credits FROM before) AS charged, pg_notify(${CHAT_CHANNEL}, ${end})::text AS notified FROM ended`;
+        SELECT ended.*, (SELECT credits FROM before) AS charged, pg_notify(${CHAT_CHANNEL}, ${end})::text AS notified FROM ended`);
       if (!rows[0]) return null;
       const { charged, notified: _, ...row } = rows[0];
       return { charged, row };
     };
-    if (!refund) return (await endRow(db))?.row ?? null;
+    if (!refund) return (await endRow(pool))?.row ?? null;
     return db.$transaction(async (tx) => {
       const ended = await endRow(tx);
       if (!ended) return null;
@@ -406,13 +422,13 @@ export function createChatService(deps: Deps) {
       if (run.followed) published = text.length;
       flushing = flushing.then(async () => {
         if (!piece) {
-          await db.$executeRaw`UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming'`;
+          await queryRows(pool, Prisma.sql`UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming'`);
           return;
         }
         // one raw statement saves the text and publishes the piece, so a follower's snapshot and pieces line up
         const first = JSON.stringify({ k: "piece", m: run.id, u: run.userId, o: from, t: piece.slice(0, MAX_PIECE) } satisfies LiveEvent);
-        await db.$executeRaw`WITH saved AS (UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming' RETURNING id)
-          SELECT pg_notify(${CHAT_CHANNEL}, ${first}) FROM saved`;
+        await queryRows(pool, Prisma.sql`WITH saved AS (UPDATE chat_messages SET content = ${text} WHERE id = ${run.id} AND status = 'streaming' RETURNING id)
+          SELECT pg_notify(${CHAT_CHANNEL}, ${first})::text FROM saved`);
         for (let o = MAX_PIECE; o < piece.length; o += MAX_PIECE) await publish({ k: "piece", m: run.id, u: run.userId, o: from + o, t: piece.slice(o, o + MAX_PIECE) });
       }).catch((err: unknown) => log.warn({ err }, "chat reply flush failed"));
     };
@@ -549,7 +565,7 @@ export function createChatService(deps: Deps) {
       const { userMessage, replies } = await lastTurn(conversationId);
       if (edit !== undefined) await tx.chatMessage.update({ where: { id: userMessage.id }, data: { content: edit } });
       await tx.chatMessage.deleteMany({ where: { id: { in: replies.map((r) => r.id) } } });
-      return openReply(tx, { userId, guest, conversationId, replyToId: userMessage.id, tier });
+      return (await openReply(tx, { userId, guest, conversationId, replyToId: userMessage.id, tier })).reply;
     });
     return { userMessage: null, reply, run: start(reply, userId, tier) };
   }
@@ -669,12 +685,11 @@ export function createChatService(deps: Deps) {
       await checkUserText(userId, body.conversation_id, body.content);
       let created: { userMessage: ChatMessage; reply: ChatMessage };
       try {
-        created = await db.$transaction(async (tx) => {
+        created = await sqlTransaction(db, async (tx) => {
           // messages of one conversation are accepted one at a time, so their ids (the turn order) follow commit order
           await lockConversation(tx, body.conversation_id);
-          const userMessage = await insertMessage(tx, { conversationId: body.conversation_id, role: "user", content: body.content, status: "complete", clientKey });
-          const reply = await openReply(tx, { userId, guest, conversationId: body.conversation_id, replyToId: userMessage.id, tier });
-          return { userMessage, reply };
+          const { userMessage, reply } = await openReply(tx, { userId, guest, conversationId: body.conversation_id, tier, ask: { content: body.content, clientKey } });
+          return { userMessage: userMessage!, reply };
         });
       } catch (err) {
         const code = (err as { code?: string }).code;

@@ -44,8 +44,12 @@ export interface LedgerMismatch {
 
 const MAX_ADJUSTMENT = 1_000_000;
 
+function assertAmount(amount: number): void {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error(`credit amount must be a positive integer, got ${amount}`);
+}
+
 function assertMovable(m: LedgerMove): void {
-  if (!Number.isInteger(m.amount) || m.amount <= 0) throw new Error(`credit amount must be a positive integer, got ${m.amount}`);
+  assertAmount(m.amount);
   if (!m.idempotencyKey) throw new Error("a ledger movement needs an idempotency key");
 }
 
@@ -60,21 +64,30 @@ function assertMovable(m: LedgerMove): void {
  * the key, so two never wait on each other in opposite orders. The CHECK constraint on points stays the last gate.
  */
 export function createCreditsService(db: Db, audit: AuditService) {
+  /**
+   * A movement as CTEs: `ledger_account` (the account row, locked), `ledger_entry` (the ledger row, when written) and
+   * the balance update. `reference` and `idempotencyKey` are SQL, so a caller's statement can key a charge by a row
+   * it inserts itself (docs/decisions/226).
+   */
+  function movement(m: { userId: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql; staffId?: number; note?: string }, delta: number, countsTowardTotal: boolean): Prisma.Sql {
+    return Prisma.sql`ledger_account AS (SELECT points FROM users WHERE id = ${m.userId} FOR NO KEY UPDATE),
+      ledger_entry AS (
+        INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
+        SELECT ${m.userId}, ${delta}, points + ${delta}, ${m.reason}, ${m.reference}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null}
+        FROM ledger_account WHERE points + ${delta} >= 0
+        ON CONFLICT (idempotency_key) DO NOTHING
+        RETURNING balance_after),
+      ledger_moved AS (
+        UPDATE users SET points = points + ${delta},
+          all_points = all_points + ${countsTowardTotal ? delta : 0}, updated_at = now()
+        WHERE id = ${m.userId} AND EXISTS (SELECT 1 FROM ledger_entry))`;
+  }
+
   async function move(c: Db | Tx | SqlTx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
     assertMovable(m);
     const [r] = await queryRows<{ balance: number | null; points: number | null }>(c, Prisma.sql`
-      WITH account AS (SELECT points FROM users WHERE id = ${m.userId} FOR NO KEY UPDATE),
-      entry AS (
-        INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
-        SELECT ${m.userId}, ${delta}, points + ${delta}, ${m.reason}, ${m.reference ?? null}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null}
-        FROM account WHERE points + ${delta} >= 0
-        ON CONFLICT (idempotency_key) DO NOTHING
-        RETURNING balance_after),
-      moved AS (
-        UPDATE users SET points = points + ${delta},
-          all_points = all_points + ${countsTowardTotal ? delta : 0}, updated_at = now()
-        WHERE id = ${m.userId} AND EXISTS (SELECT 1 FROM entry))
-      SELECT (SELECT balance_after FROM entry) AS balance, (SELECT points FROM account) AS points`);
+      WITH ${movement({ ...m, reference: Prisma.sql`${m.reference ?? null}`, idempotencyKey: Prisma.sql`${m.idempotencyKey}` }, delta, countsTowardTotal)}
+      SELECT (SELECT balance_after FROM ledger_entry) AS balance, (SELECT points FROM ledger_account) AS points`);
     if (r!.balance !== null) return { applied: true, balance: r.balance };
     if (r!.points === null) throw HttpError.notFound();
     return notMoved(c, m, delta, r!.points);
@@ -100,6 +113,15 @@ export function createCreditsService(db: Db, audit: AuditService) {
     grant: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, true, tx),
     /** Takes credits; fails with 402 'Please get points first' and changes nothing when the balance is short. */
     charge: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, -m.amount, false, tx),
+    /**
+     * `charge` as CTEs to put in the caller's own statement, keyed by SQL over the caller's CTEs (a chat reply's charge
+     * keyed by the reply the same statement inserts): one round trip fewer in the hottest transaction. `charged` is
+     * true when the charge was made; when false (the balance is short) the caller must roll back and answer 402.
+     */
+    chargeInStatement(m: { userId: number; amount: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql }): { ctes: Prisma.Sql; charged: Prisma.Sql } {
+      assertAmount(m.amount);
+      return { ctes: movement(m, -m.amount, false), charged: Prisma.sql`EXISTS (SELECT 1 FROM ledger_entry)` };
+    },
     /** Gives back credits a failed task or refunded order took. */
     refund: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, false, tx),
 
