@@ -8,8 +8,21 @@ import type { PromptMessage } from "./backends/backend.ts";
  * context size rather than filling it exactly (docs/decisions/102).
  */
 export function countTokens(text: string): number {
-  return encode(text).length;
+  const known = counted.get(text);
+  if (known !== undefined) return known;
+  const n = encode(text).length;
+  if (counted.size >= COUNTED_MAX) counted.delete(counted.keys().next().value!);
+  counted.set(text, n);
+  return n;
 }
+
+/**
+ * Counts of recent texts: every reply counts its whole prompt again (the card, every kept turn), and a popular
+ * character's card is the same text for everyone who talks to it. Encoding was a visible share of the API thread
+ * when 200 replies started at once (docs/decisions/226); a kept count costs a map lookup.
+ */
+const counted = new Map<string, number>();
+const COUNTED_MAX = 5_000;
 
 /** The chat template's cost around each message (role markers and separators), as OpenAI documents it. */
 const PER_MESSAGE = 4;
