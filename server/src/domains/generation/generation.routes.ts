@@ -63,8 +63,10 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
         res.end();
       };
       req.on("close", finish);
-      // subscribe before answering and taking the snapshot, so nothing falls between them
-      let chain = Promise.resolve();
+      // subscribe before answering and taking the snapshot, so nothing falls between them; what arrives before the
+      // answer's headers are written waits for them (a write before them would send a 200 without its content type)
+      let opened!: () => void;
+      let chain = new Promise<void>((resolve) => (opened = resolve));
       unsubscribe = await hub.subscribe((e) => {
         if (closed || e.userId !== userId || (query.id && e.taskId !== query.id)) return;
         chain = chain.then(async () => {
@@ -81,6 +83,7 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
       if (closed) return void unsubscribe();
       res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
       res.flushHeaders();
+      opened();
       heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
       const snapshot = query.id ? [await generation.details(userId, query.id)] : (await generation.list(userId, { page: 1, limit: 20 })).list.filter((t) => !ENDED.has(t.state));
       for (const t of snapshot) send(t);
