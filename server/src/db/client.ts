@@ -80,6 +80,15 @@ export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>): 
   }
 }
 
+/**
+ * A unique constraint refused the write: Prisma's P2002, PostgreSQL's 23505 from pg (`queryRows`), or 23505 wrapped
+ * in Prisma's error for a raw statement.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } } | undefined;
+  return e?.code === "P2002" || e?.code === "23505" || e?.meta?.code === "23505" || e?.meta?.driverAdapterError?.cause?.originalCode === "23505";
+}
+
 /** True when PostgreSQL answers a trivial query. */
 export async function isDbReachable(db: Db): Promise<boolean> {
   try {

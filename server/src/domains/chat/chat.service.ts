@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import { CHARACTER_TIERS, KEPT_REPLY_STATUSES, type CharacterTier, type ChatMessageStatus, type ChatRole, type PolicyHitSource } from "../../contract/chat.ts";
-import { queryRows, sqlPool, sqlTransaction, type Db, type SqlRunner, type SqlTx, type Tx } from "../../db/client.ts";
+import { isUniqueViolation, queryRows, sqlPool, sqlTransaction, type Db, type SqlRunner, type SqlTx, type Tx } from "../../db/client.ts";
 import { Prisma, type ChatMessage, type Conversation } from "../../db/generated/client.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
@@ -692,8 +692,8 @@ export function createChatService(deps: Deps) {
           return { userMessage: userMessage!, reply };
         });
       } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (clientKey && (code === "P2002" || /client_key/.test(String((err as Error).message)))) {
+        // the only unique key the accepting statement can meet is the send's idempotency key
+        if (clientKey && isUniqueViolation(err)) {
           const earlier = await db.chatMessage.findUnique({ where: { clientKey } });
           if (earlier) return replay(earlier);
         }

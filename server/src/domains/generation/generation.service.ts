@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Config } from "../../config.ts";
 import { ENGINE_LABELS, type AspectRatio, type EngineKind } from "../../contract/engines.ts";
-import { queryRows, sqlTransaction, type Db, type Tx } from "../../db/client.ts";
+import { isUniqueViolation, queryRows, sqlTransaction, type Db, type Tx } from "../../db/client.ts";
 import { createSlots } from "../../db/slots.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { ENDED_TASK_STATUSES, IMAGE_MODES, PHOTO_MODES, VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
@@ -164,12 +164,6 @@ export function createGenerationService(deps: {
     // a usable model passed training's set review, which a screening-held cover forces (docs/decisions/140)
     const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image", { heldAllowed: true })).storageKey;
     return { lora, imageKey };
-  }
-
-  /** A second task with the same idempotency key: Prisma's P2002, or PostgreSQL's 23505 from a raw statement. */
-  function isUniqueViolation(err: unknown): boolean {
-    const code = typeof err === "object" && err !== null ? (err as { code?: string }).code : undefined;
-    return code === "P2002" || code === "23505";
   }
 
   /**

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import { HOME_LINK_MESSAGES } from "../../contract/home-link.ts";
 import { PHOTO_VERDICT_MESSAGES, TRAINING_MESSAGES as M, TRAINING_PHOTOS_MIN, type ReviewDecision, type TrainingStatus } from "../../contract/training.ts";
-import type { Db, Tx } from "../../db/client.ts";
+import { isUniqueViolation, type Db, type Tx } from "../../db/client.ts";
 import type { CharacterModel } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
@@ -40,7 +40,6 @@ export interface TrainingDeps {
 
 /** A check as the caller sees it: the face box is ours (dataset crops), not the caller's business. */
 const withoutBox = ({ box: _box, ...check }: PhotoCheck) => check;
-const isUniqueViolation = (err: unknown) => typeof err === "object" && err !== null && ((err as { code?: string }).code === "P2002" || /23505|unique/i.test(String((err as Error).message)));
 
 /** A trigger word no prompt would contain by chance: "rv" and eight letters. */
 function newTriggerWord(): string {
