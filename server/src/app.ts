@@ -1,4 +1,4 @@
-import express, { type Express } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import helmet from "helmet";
 import { isDbReachable, type Db } from "./db/client.ts";
 import { ApiRouter } from "./http/api.ts";
@@ -49,19 +49,24 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   // API answers are no-store, so an ETag (a hash of every body) buys nothing; static files keep theirs.
   app.set("etag", false);
 
-  app.use(requestLog(log));
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(["/api", "/admin/api"], (_req, res, next) => {
-    res.setHeader("Cache-Control", "no-store");
-    next();
-  });
   const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
     req.rawBody = buf;
   };
-  app.use(express.json({ limit: "1mb", verify: keepRaw }));
-  app.use(express.urlencoded({ extended: false, limit: "100kb" }));
-
-  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
+  const common: RequestHandler[] = [
+    requestLog(log),
+    helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
+    (req, res, next) => {
+      if (API_PATH.test(req.path)) res.setHeader("Cache-Control", "no-store");
+      next();
+    },
+    express.json({ limit: "1mb", verify: keepRaw }),
+    express.urlencoded({ extended: false, limit: "100kb" }),
+  ];
+  const onError = errorHandler(log);
+  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)), { common, onError });
+  // an API route without path parameters runs `common` itself in this first layer (docs/decisions/227)
+  app.use(api.fixedRoutes);
+  app.use(common);
   siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
@@ -85,7 +90,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
   moderationRoutes(api, services.moderation, services.appeals, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);
-  app.use(api.router);
+  app.use(api.paramRoutes);
 
   const openApi = api.openApiDocument();
   app.get("/api/docs", (_req, res) => {
@@ -109,9 +114,12 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     },
   });
   app.use(notFoundHandler);
-  app.use(errorHandler(log));
+  app.use(onError);
   return { app, services, api };
 }
+
+/** What `app.use(["/api", "/admin/api"], …)` matches: either prefix, whole segments, any case. */
+const API_PATH = /^\/(admin\/)?api(\/|$)/i;
 
 function tokenOf(req: express.Request): string | undefined {
   const header = req.get("token");

@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from "express";
 import { OpenAPIRegistry, OpenApiGeneratorV3, extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { abilityFor, type Action, type AppAbility, type Subject } from "../authz/abilities.ts";
@@ -59,23 +59,37 @@ declare module "express-serve-static-core" {
 export class ApiRouter {
   readonly registry = new OpenAPIRegistry();
   /**
-   * Routes without path parameters (almost all: ids travel in the query or body), by method and lower-cased path.
-   * Express tests a request against each of its ~260 route layers in turn, and an error walks the rest of them; under
-   * load that walk was a tenth of the API thread (docs/decisions/226). A map finds the route in one lookup.
+   * Routes without path parameters (almost all: ids travel in the query or body), by method and lower-cased path, each
+   * with the app's common middleware in front. Express tests a request against each of its route layers in turn, and
+   * an error walks the rest of them (docs/decisions/226); its router's own bookkeeping for the five common layers was
+   * still a tenth of a cheap request (docs/decisions/227). A map finds the route in one lookup and one chain runs it.
    */
   private readonly fixed = new Map<string, RequestHandler[]>();
-  /** The few routes with path parameters (`/sandbox-pay/:sessionId`), matched by Express. */
+  /** The few routes with path parameters (`/sandbox-pay/:sessionId`), matched by Express after the common middleware. */
   private readonly withParams: Router = express.Router({ caseSensitive: false });
 
-  /** The middleware that serves every route of this router. */
-  readonly router: RequestHandler = (req, res, next) => {
+  /**
+   * The app's first layer: a route without path parameters is served here, common middleware included, and its
+   * errors go straight to the error handler. Anything else goes on through Express.
+   */
+  readonly fixedRoutes: RequestHandler = (req, res, next) => {
     const chain = this.fixed.get(routeKey(req.method === "HEAD" ? "GET" : req.method, req.path));
-    if (!chain) return this.withParams(req, res, next);
+    if (!chain) return next();
     req.params = {};
-    runChain(chain, req, res, next);
+    runChain(chain, req, res, (err) => (err ? this.served.onError(err, req, res, next) : next()));
   };
 
-  constructor(private readonly resolvePrincipal: ResolvePrincipal) {}
+  /** Routes with path parameters, mounted after the common middleware. */
+  readonly paramRoutes: RequestHandler = this.withParams;
+
+  /**
+   * @param served.common the middleware every request passes first (request log, security headers, body parsers)
+   * @param served.onError the app's error handler
+   */
+  constructor(
+    private readonly resolvePrincipal: ResolvePrincipal,
+    private readonly served: { common: RequestHandler[]; onError: ErrorRequestHandler },
+  ) {}
 
   get<Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
@@ -137,7 +151,7 @@ export class ApiRouter {
     if (!/[:*?(]/.test(path)) {
       const key = routeKey(method.toUpperCase(), path);
       if (this.fixed.has(key)) throw new Error(`route ${method.toUpperCase()} ${path} is declared twice`);
-      this.fixed.set(key, chain);
+      this.fixed.set(key, [...this.served.common, ...chain]);
     } else this.withParams[method](path, ...chain);
   }
 
