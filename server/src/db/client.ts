@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient, type Prisma } from "./generated/client.ts";
+import { Prisma, PrismaClient } from "./generated/client.ts";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -81,13 +81,29 @@ export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>): 
 }
 
 /**
- * A unique constraint refused the write: Prisma's P2002, PostgreSQL's 23505 from pg (`queryRows`), or 23505 wrapped
- * in Prisma's error for a raw statement.
+ * PostgreSQL's SQLSTATE of a failed statement, however it reached us: from pg (`queryRows`), as the cause of another
+ * error, or wrapped in Prisma's error for a raw statement.
  */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } } | undefined;
-  return e?.code === "P2002" || e?.code === "23505" || e?.meta?.code === "23505" || e?.meta?.driverAdapterError?.cause?.originalCode === "23505";
+export function sqlState(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string }; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } } | undefined;
+  const own = e?.code && !PRISMA_ERROR_CODE.test(e.code) ? e.code : undefined;
+  return own ?? e?.cause?.code ?? e?.meta?.code ?? e?.meta?.driverAdapterError?.cause?.originalCode;
 }
+
+/** Prisma's own error codes (P1000–P6999), which wrap a statement's SQLSTATE rather than being one. */
+const PRISMA_ERROR_CODE = /^P[1-9]\d{3}$/;
+
+/** A unique constraint refused the write: Prisma's P2002, or PostgreSQL's 23505 in any form `sqlState` reads. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string } | undefined)?.code === "P2002" || sqlState(err) === "23505";
+}
+
+/**
+ * `refuse_statement(reason)` in a statement's result (migration 0186): the statement undid itself, everything it wrote
+ * rolled back, because what it checked did not hold (a short balance).
+ */
+export const refuseStatement = (reason: string) => Prisma.sql`refuse_statement(${reason})`;
+export const isRefusedStatement = (err: unknown): boolean => sqlState(err) === "RV001";
 
 /** True when PostgreSQL answers a trivial query. */
 export async function isDbReachable(db: Db): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
+import { sqlState } from "../db/client.ts";
 import { sendError } from "./envelope.ts";
 import { HttpError } from "./errors.ts";
 import { MSG } from "./messages.ts";
@@ -12,8 +13,7 @@ export const notFoundHandler: RequestHandler = (_req, res) => sendError(res, 404
  * every endpoint's zod schema takes any positive integer as an id, and this one place answers it as bad input.
  */
 function isOutOfRange(err: unknown): boolean {
-  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } }; cause?: { code?: string } } | undefined;
-  return e?.code === "P2020" || e?.code === "22003" || e?.cause?.code === "22003" || e?.meta?.code === "22003" || e?.meta?.driverAdapterError?.cause?.originalCode === "22003";
+  return (err as { code?: string } | undefined)?.code === "P2020" || sqlState(err) === "22003";
 }
 
 /** The one place errors become responses. Anything that is not an HttpError is logged and answered with the generic message. */

@@ -255,6 +255,18 @@ describe("who may do what", () => {
     await post("/api/RoleChat/creatCharacter", { ...CARD, id: priv.id, name: "Stolen" }, stranger.token).expect(404);
   });
 
+  it("concurrent messages against a balance for some of them: those are charged once each, the rest refused and not stored", async () => {
+    const three = await visitor(s);
+    await grant(s, three.userId, 3);
+    const conv = await conversation(three.token);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => chatCall(s.url, "/api/RoleChat/chat", three.token, { conversation_id: conv.id, content: `try ${i}` })));
+    expect(results.filter((r) => r.status === 402)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 200).map((r) => r.events.at(-1)!.data.reply.status)).toEqual(["complete", "complete", "complete"]);
+    expect(await balance(three.userId)).toBe(0);
+    expect(await s.db.chatMessage.count({ where: { conversationId: conv.id, role: "user" } })).toBe(3);
+    expect(await s.db.ledgerEntry.count({ where: { userId: three.userId, reason: "chat_message" } })).toBe(3);
+  });
+
   it("says 'Please get points first' and stores nothing when the balance is short", async () => {
     const poor = await visitor(s);
     const conv = await conversation(poor.token);
@@ -262,6 +274,17 @@ describe("who may do what", () => {
     expect(r.status).toBe(402);
     expect(r.json.msg).toBe(MSG.notEnoughCredits);
     expect(await s.db.chatMessage.count({ where: { conversationId: conv.id, role: "user" } })).toBe(0);
+
+    // a regenerate the balance no longer covers is refused the same way and keeps the reply it would have replaced
+    await grant(s, poor.userId, 1);
+    const paid = (await chatCall(s.url, "/api/RoleChat/chat", poor.token, { conversation_id: conv.id, content: "hello" })).events.at(-1)!.data.reply;
+    expect(paid.status).toBe("complete");
+    expect(await balance(poor.userId)).toBe(0);
+    const again = await chatCall(s.url, "/api/RoleChat/regenerate", poor.token, { conversation_id: conv.id });
+    expect(again.status).toBe(402);
+    expect(again.json.msg).toBe(MSG.notEnoughCredits);
+    expect((await s.db.chatMessage.findMany({ where: { conversationId: conv.id, role: "assistant", replyToId: { not: null } } })).map((m) => m.id)).toEqual([paid.id]);
+    expect(await balance(poor.userId)).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import { CHARACTER_TIERS, KEPT_REPLY_STATUSES, type CharacterTier, type ChatMessageStatus, type ChatRole, type PolicyHitSource } from "../../contract/chat.ts";
-import { isUniqueViolation, queryRows, sqlPool, sqlTransaction, type Db, type SqlRunner, type SqlTx, type Tx } from "../../db/client.ts";
+import { isRefusedStatement, isUniqueViolation, queryRows, refuseStatement, sqlPool, sqlTransaction, type Db, type SqlRunner, type SqlTx, type Tx } from "../../db/client.ts";
 import { Prisma, type ChatMessage, type Conversation } from "../../db/generated/client.ts";
 import type { ContentState } from "../../contract/moderation.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
@@ -29,6 +29,9 @@ import { buildPrompt, characterCard, countTokens, summaryRequest, SUMMARY_TOKENS
 const MESSAGE_COLUMNS = Prisma.sql`id, conversation_id AS "conversationId", role, content, status, reply_to_id AS "replyToId", credits, free, backend,
   client_key AS "clientKey", created_at AS "createdAt"`;
 const NOW_UTC = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+/** Advisory-lock classes: a conversation's acceptance of messages, and a guest's count of free ones. */
+const LOCK_CONVERSATION = 16;
+const LOCK_GUEST_FREE_MESSAGES = 15;
 
 /** NOTIFY channel of chat replies: pieces of text as they are saved, ends, and stop requests, for every API instance. */
 export const CHAT_CHANNEL = "reverie_chat";
@@ -132,7 +135,7 @@ export function createChatService(deps: Deps) {
   const { db, config, log, credits } = deps;
   /** Every statement a reply makes runs straight through pg, not Prisma's client (docs/decisions/226). */
   const pool = sqlPool(db);
-  const backends = createChatBackends(config, (call) => void recordCall(call));
+  const backends = createChatBackends(config, recordCall);
   const policy = createChatPolicy(config, log);
   const live = createListenHub<LiveEvent>(CHAT_CHANNEL, deps.databaseUrl, log);
   const runs = new Map<number, ReplyRun>();
@@ -164,10 +167,23 @@ export function createChatService(deps: Deps) {
     await queryRows(pool, Prisma.sql`SELECT pg_notify(${CHAT_CHANNEL}, ${JSON.stringify(e)})::text`);
   }
 
-  async function recordCall(c: BackendCall) {
-    await queryRows(pool, Prisma.sql`INSERT INTO chat_backend_calls (backend, ok, http_status, error, first_token_ms, total_ms, prompt_tokens, completion_tokens, created_at)
-        VALUES (${c.backend}, ${c.ok}, ${c.httpStatus ?? null}, ${c.error?.slice(0, 500) ?? null}, ${c.firstTokenMs ?? null}, ${c.totalMs}, ${c.promptTokens ?? null}, ${c.completionTokens ?? null}, ${NOW_UTC})`)
-      .catch((err: unknown) => log.warn({ err }, "could not record a chat back-end call"));
+  /**
+   * Back-end calls are counted for the console; the calls that end in one turn of the event loop are written in one
+   * statement, since replies started together end together (200 at once in the chat bench, decision 227).
+   */
+  let unrecorded: BackendCall[] = [];
+  function recordCall(c: BackendCall) {
+    if (!unrecorded.length) setImmediate(writeCalls);
+    unrecorded.push(c);
+  }
+  function writeCalls() {
+    const calls = unrecorded;
+    unrecorded = [];
+    const rows = calls.map(
+      (c) => Prisma.sql`(${c.backend}, ${c.ok}, ${c.httpStatus ?? null}, ${c.error?.slice(0, 500) ?? null}, ${c.firstTokenMs ?? null}, ${c.totalMs}, ${c.promptTokens ?? null}, ${c.completionTokens ?? null}, ${NOW_UTC})`,
+    );
+    queryRows(pool, Prisma.sql`INSERT INTO chat_backend_calls (backend, ok, http_status, error, first_token_ms, total_ms, prompt_tokens, completion_tokens, created_at)
+        VALUES ${Prisma.join(rows)}`).catch((err: unknown) => log.warn({ err }, "could not record chat back-end calls"));
   }
 
   /** Hits that count toward a suspension: every one not yet lifted by staff. */
@@ -259,55 +275,65 @@ export function createChatService(deps: Deps) {
     throw HttpError.badRequest(MSG.chatRefused);
   }
 
+  /** A guest's first CHAT_FREE_MESSAGES replies are free; counting them needs a transaction (see `openReply`). */
+  const countsFreeMessages = (guest: boolean) => guest && config.CHAT_FREE_MESSAGES > 0;
+
   /**
-   * The reply row and its charge, in the caller's transaction, after `lockConversation`: with `ask`, the person's
-   * message too. A guest's first CHAT_FREE_MESSAGES replies are free; the advisory lock makes concurrent sends of one
-   * guest count the free ones one at a time (its own statement: a statement's snapshot is taken before any lock it
-   * waits for). The messages, the conversation's last-message time and the charge are one statement (decision 226),
-   * the charge keyed by the reply it inserts; a short balance rolls the transaction back with 402.
+   * The reply row and its charge in one statement; with `ask`, the person's message too. The statement first takes
+   * the conversation's lock (messages of one conversation are accepted one at a time, so their ids, the turn order,
+   * follow commit order) and everything it writes waits for it, so it locks in the order the redo transaction does.
+   * On the pool it is the whole acceptance in one round trip (decision 227): a short balance makes it undo itself
+   * (`refuse_statement`) and answers 402. A guest's free messages are counted under their own lock and in their own
+   * statement (a statement's snapshot is taken before any lock it waits for): that runs in the caller's transaction.
    */
   async function openReply(
-    tx: Tx | SqlTx,
+    runner: SqlRunner,
     o: { userId: number; guest: boolean; conversationId: number; tier: CharacterTier } & ({ ask: { content: string; clientKey: string | null } } | { replyToId: number }),
   ): Promise<{ userMessage: ChatMessage | null; reply: ChatMessage }> {
     let free = false;
-    if (o.guest && config.CHAT_FREE_MESSAGES > 0) {
-      await queryRows(tx, Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(15, ${o.userId})`);
-      const [row] = await queryRows<{ used: number }>(tx, Prisma.sql`
+    if (countsFreeMessages(o.guest)) {
+      await queryRows(runner, Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_GUEST_FREE_MESSAGES}, ${o.userId})`);
+      const [row] = await queryRows<{ used: number }>(runner, Prisma.sql`
         SELECT count(*)::int AS used FROM chat_messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.free AND c.user_id = ${o.userId}`);
       free = row!.used < config.CHAT_FREE_MESSAGES;
     }
     const cost = free ? 0 : price[o.tier];
+    const replyMade = Prisma.sql`EXISTS (SELECT 1 FROM reply)`;
     const charge = cost > 0
-      ? credits.chargeInStatement({ userId: o.userId, amount: cost, reason: "chat_message", reference: Prisma.sql`'chat_message:' || (SELECT id FROM reply)`, idempotencyKey: Prisma.sql`'chat-reply:' || (SELECT id FROM reply)` })
+      ? credits.chargeInStatement({ userId: o.userId, amount: cost, reason: "chat_message", reference: Prisma.sql`'chat_message:' || (SELECT id FROM reply)`, idempotencyKey: Prisma.sql`'chat-reply:' || (SELECT id FROM reply)`, after: replyMade })
       : null;
     const columns = Prisma.sql`(conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)`;
-    const rows = await queryRows<ChatMessage & { asked: boolean; charged: boolean }>(tx, Prisma.sql`
-      WITH ${"ask" in o
-        ? Prisma.sql`asked AS (
-        INSERT INTO chat_messages ${columns}
-        VALUES (${o.conversationId}, 'user', ${o.ask.content}, 'complete', NULL, 0, false, ${o.ask.clientKey}, ${NOW_UTC})
-        RETURNING ${MESSAGE_COLUMNS}),`
-        : Prisma.empty}
-      reply AS (
-        INSERT INTO chat_messages ${columns}
-        SELECT ${o.conversationId}, 'assistant', '', 'streaming', turn.id, ${cost}, ${free}, NULL, ${NOW_UTC}
-        -- read from the person's new row, so that row (and its id) is made first
-        FROM ${"ask" in o ? Prisma.sql`asked` : Prisma.sql`(SELECT ${o.replyToId}::int AS id)`} turn
-        RETURNING ${MESSAGE_COLUMNS}),
-      touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${o.conversationId})${charge ? Prisma.sql`,
-      ${charge.ctes}` : Prisma.empty}
-      SELECT reply.*, false AS asked, ${charge ? charge.charged : Prisma.sql`true`} AS charged FROM reply
-      ${"ask" in o ? Prisma.sql`UNION ALL SELECT asked.*, true, true FROM asked` : Prisma.empty}`);
-    const reply = rows.find((r) => !r.asked)!;
-    if (!reply.charged) throw new HttpError(402, MSG.notEnoughCredits);
-    const message = ({ asked: _a, charged: _c, ...row }: ChatMessage & { asked: boolean; charged: boolean }) => row as ChatMessage;
+    let rows: (ChatMessage & { asked: boolean })[];
+    try {
+      rows = await queryRows<ChatMessage & { asked: boolean; charged: boolean }>(runner, Prisma.sql`
+        WITH locked AS (SELECT 1 AS held FROM pg_advisory_xact_lock(${LOCK_CONVERSATION}, ${o.conversationId})),
+        ${"ask" in o
+          ? Prisma.sql`asked AS (
+          INSERT INTO chat_messages ${columns}
+          SELECT ${o.conversationId}, 'user', ${o.ask.content}, 'complete', NULL, 0, false, ${o.ask.clientKey}, ${NOW_UTC} FROM locked
+          RETURNING ${MESSAGE_COLUMNS}),`
+          : Prisma.empty}
+        reply AS (
+          INSERT INTO chat_messages ${columns}
+          SELECT ${o.conversationId}, 'assistant', '', 'streaming', turn.id, ${cost}, ${free}, NULL, ${NOW_UTC}
+          -- read from the person's new row, so that row (and its id) is made first
+          FROM ${"ask" in o ? Prisma.sql`asked` : Prisma.sql`(SELECT ${o.replyToId}::int AS id FROM locked)`} turn
+          RETURNING ${MESSAGE_COLUMNS}),
+        touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${o.conversationId} AND ${replyMade})${charge ? Prisma.sql`,
+        ${charge.ctes}` : Prisma.empty}
+        SELECT reply.*, false AS asked, ${charge ? Prisma.sql`CASE WHEN ${charge.charged} THEN true ELSE ${refuseStatement("not enough credits")} END` : Prisma.sql`true`} AS charged FROM reply
+        ${"ask" in o ? Prisma.sql`UNION ALL SELECT asked.*, true, true FROM asked` : Prisma.empty}`);
+    } catch (err) {
+      if (isRefusedStatement(err)) throw new HttpError(402, MSG.notEnoughCredits);
+      throw err;
+    }
+    const message = ({ asked: _a, charged: _c, ...row }: ChatMessage & { asked: boolean; charged?: boolean }) => row as ChatMessage;
     const asked = rows.find((r) => r.asked);
-    return { userMessage: asked ? message(asked) : null, reply: message(reply) };
+    return { userMessage: asked ? message(asked) : null, reply: message(rows.find((r) => !r.asked)!) };
   }
 
   async function lockConversation(tx: Tx | SqlTx, conversationId: number) {
-    await queryRows(tx, Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(16, ${conversationId})`);
+    await queryRows(tx, Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_CONVERSATION}, ${conversationId})`);
   }
 
   /**
@@ -683,14 +709,16 @@ export function createChatService(deps: Deps) {
         if (earlier) return replay(earlier);
       }
       await checkUserText(userId, body.conversation_id, body.content);
-      let created: { userMessage: ChatMessage; reply: ChatMessage };
+      let created: { userMessage: ChatMessage | null; reply: ChatMessage };
+      const accept = { userId, guest, conversationId: body.conversation_id, tier, ask: { content: body.content, clientKey } };
       try {
-        created = await sqlTransaction(db, async (tx) => {
-          // messages of one conversation are accepted one at a time, so their ids (the turn order) follow commit order
-          await lockConversation(tx, body.conversation_id);
-          const { userMessage, reply } = await openReply(tx, { userId, guest, conversationId: body.conversation_id, tier, ask: { content: body.content, clientKey } });
-          return { userMessage: userMessage!, reply };
-        });
+        created = countsFreeMessages(guest)
+          ? await sqlTransaction(db, async (tx) => {
+              // the conversation's lock before the guest's, as every other path takes them
+              await lockConversation(tx, body.conversation_id);
+              return openReply(tx, accept);
+            })
+          : await openReply(pool, accept);
       } catch (err) {
         // the only unique key the accepting statement can meet is the send's idempotency key
         if (clientKey && isUniqueViolation(err)) {
@@ -699,7 +727,7 @@ export function createChatService(deps: Deps) {
         }
         throw err;
       }
-      return { ...created, run: start(created.reply, userId, tier) };
+      return { userMessage: created.userMessage!, reply: created.reply, run: start(created.reply, userId, tier) };
 
       async function replay(userMessage: ChatMessage): Promise<StartedReply> {
         if (userMessage.conversationId !== body.conversation_id) throw HttpError.conflict("This idempotency key was already used in another conversation");

@@ -69,8 +69,8 @@ export function createCreditsService(db: Db, audit: AuditService) {
    * the balance update. `reference` and `idempotencyKey` are SQL, so a caller's statement can key a charge by a row
    * it inserts itself (docs/decisions/226).
    */
-  function movement(m: { userId: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql; staffId?: number; note?: string }, delta: number, countsTowardTotal: boolean): Prisma.Sql {
-    return Prisma.sql`ledger_account AS (SELECT points FROM users WHERE id = ${m.userId} FOR NO KEY UPDATE),
+  function movement(m: { userId: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql; staffId?: number; note?: string; after?: Prisma.Sql }, delta: number, countsTowardTotal: boolean): Prisma.Sql {
+    return Prisma.sql`ledger_account AS (SELECT points FROM users WHERE id = ${m.userId}${m.after ? Prisma.sql` AND ${m.after}` : Prisma.empty} FOR NO KEY UPDATE),
       ledger_entry AS (
         INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
         SELECT ${m.userId}, ${delta}, points + ${delta}, ${m.reason}, ${m.reference}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null}
@@ -117,8 +117,10 @@ export function createCreditsService(db: Db, audit: AuditService) {
      * `charge` as CTEs to put in the caller's own statement, keyed by SQL over the caller's CTEs (a chat reply's charge
      * keyed by the reply the same statement inserts): one round trip fewer in the hottest transaction. `charged` is
      * true when the charge was made; when false (the balance is short) the caller must roll back and answer 402.
+     * `after`, a condition over the caller's CTEs, makes the balance row wait for them: a caller that takes a lock in
+     * its statement locks before the balance row, in the order its other statements lock them.
      */
-    chargeInStatement(m: { userId: number; amount: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql }): { ctes: Prisma.Sql; charged: Prisma.Sql } {
+    chargeInStatement(m: { userId: number; amount: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql; after?: Prisma.Sql }): { ctes: Prisma.Sql; charged: Prisma.Sql } {
       assertAmount(m.amount);
       return { ctes: movement(m, -m.amount, false), charged: Prisma.sql`EXISTS (SELECT 1 FROM ledger_entry)` };
     },
