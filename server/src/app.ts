@@ -52,6 +52,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
     req.rawBody = buf;
   };
+  // What every request passes first. A route without path parameters runs this list itself, ahead of Express's
+  // router (docs/decisions/227): middleware every request needs belongs here, not in an `app.use` of its own.
   const common: RequestHandler[] = [
     requestLog(log),
     helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
@@ -64,8 +66,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   ];
   const onError = errorHandler(log);
   const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)), { common, onError });
-  // an API route without path parameters runs `common` itself in this first layer (docs/decisions/227)
-  app.use(api.fixedRoutes);
+  // an API route without path parameters runs `common` itself, ahead of Express's router (docs/decisions/227)
+  api.serveAhead(app);
   app.use(common);
   siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);
   authRoutes(api, services.auth, services.users);

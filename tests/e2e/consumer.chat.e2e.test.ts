@@ -35,7 +35,8 @@ const replies = (page: Page) => page.getByTestId("msg-reply");
 
 describe("consumer app: chat with AI characters", () => {
   it("creates a character with the draft button, chats, stops and regenerates on a phone", async () => {
-    fake.setRespond((b) => ({ ...(defaultBehaviour(b) as { kind: "stream"; text: string }), tokenDelayMs: 40 }));
+    // the first token a moment after the request, so the typing dots stay long enough to be seen however fast we are
+    fake.setRespond((b) => ({ ...(defaultBehaviour(b) as { kind: "stream"; text: string }), tokenDelayMs: 40, firstTokenDelayMs: 1500 }));
     const context = await newAppContext(browser, { adult: true, viewport: PHONE });
     const page = await context.newPage();
     await page.goto(`${server.url}/characterCreatEdit`);

@@ -9,6 +9,12 @@ interface CompletionChunk {
   error?: { message?: string };
 }
 
+/**
+ * How long an idle kept-alive connection is kept: under the 5 s after which vLLM's uvicorn, llama-server and Node
+ * servers close theirs. Node 20's agent ignores a server's `Keep-Alive: timeout` hint unless it has one of its own.
+ */
+const IDLE_CONNECTION_MS = 4_000;
+
 /** The most of a refusal's body kept in the error (the console shows it). */
 const ERROR_TEXT_CHARS = 200;
 
@@ -24,7 +30,7 @@ const ERROR_TEXT_CHARS = 200;
 export function createOpenAiCompatibleBackend(setting: ChatBackendSetting, o: { firstTokenTimeoutMs: number }): ChatBackend {
   const target = new URL(`${setting.baseUrl.replace(/\/$/, "")}/chat/completions`);
   const transport = target.protocol === "https:" ? https : http;
-  const agent = new transport.Agent({ keepAlive: true });
+  const agent = new transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
   return {
     name: setting.name,
     model: setting.model,
@@ -42,9 +48,8 @@ export function createOpenAiCompatibleBackend(setting: ChatBackendSetting, o: { 
         max_tokens: Math.min(request.maxTokens, setting.maxReplyTokens),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       });
-      let res: http.IncomingMessage;
-      try {
-        res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const send = (retry: boolean): Promise<http.IncomingMessage> =>
+        new Promise((resolve, reject) => {
           const req = transport.request(target, {
             method: "POST",
             agent,
@@ -57,9 +62,17 @@ export function createOpenAiCompatibleBackend(setting: ChatBackendSetting, o: { 
             },
           });
           req.once("response", resolve);
-          req.once("error", reject);
+          req.once("error", (err: NodeJS.ErrnoException) => {
+            // a kept-alive connection the server closed just as it was reused never reached it: asked again, once,
+            // on a fresh connection (the race Node's documentation of `reusedSocket` describes)
+            if (req.reusedSocket && err.code === "ECONNRESET" && !retry && !both.aborted) resolve(send(true));
+            else reject(err);
+          });
           req.end(body);
         });
+      let res: http.IncomingMessage;
+      try {
+        res = await send(false);
       } catch (err) {
         clearTimeout(timer);
         if (signal.aborted) throw err;
