@@ -57,10 +57,10 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   const common: RequestHandler[] = [
     requestLog(log),
     helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
-    (req, res, next) => {
-      if (API_PATH.test(req.path)) res.setHeader("Cache-Control", "no-store");
+    apiOnly((_req, res, next) => {
+      res.setHeader("Cache-Control", "no-store");
       next();
-    },
+    }),
     express.json({ limit: "1mb", verify: keepRaw }),
     express.urlencoded({ extended: false, limit: "100kb" }),
   ];
@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     res.json(openApi);
   });
 
-  app.use(["/api", "/admin/api"], notFoundHandler);
+  app.use(apiOnly(notFoundHandler));
   app.use("/console", consoleApp(config.consoleDir));
   // a creator's home link (`/{homeLink}`, one path segment) previews as that creator when shared
   serveConsumerApp(app, config.CONSUMER_DIST_DIR, {
@@ -120,8 +120,14 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   return { app, services, api };
 }
 
-/** What `app.use(["/api", "/admin/api"], …)` matches: either prefix, whole segments, any case. */
+/** The API's paths: `/api` and `/admin/api`, whole segments, any case (as Express mounts paths). */
 const API_PATH = /^\/(admin\/)?api(\/|$)/i;
+
+/** `handler` for API paths only; the first layer's common middleware runs it too, so it cannot be a mount path. */
+const apiOnly =
+  (handler: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    API_PATH.test(req.path) ? handler(req, res, next) : next();
 
 function tokenOf(req: express.Request): string | undefined {
   const header = req.get("token");

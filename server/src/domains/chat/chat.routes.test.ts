@@ -179,6 +179,23 @@ describe("streamed replies", () => {
     expect(charges).toBe(20);
   }, 60_000);
 
+  it("sends and regenerates racing in one conversation take their locks in one order: none fails, the ledger adds up", async () => {
+    reset();
+    primary.setRespond((b) => ({ ...(defaultBehaviour(b) as { kind: "stream"; text: string }), tokenDelayMs: 1 }));
+    const conv = await conversation();
+    await chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: "start" });
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        i % 2 ? chatCall(s.url, "/api/RoleChat/regenerate", user.token, { conversation_id: conv.id }) : chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: `race ${i}` }),
+      ),
+    );
+    // a regenerate meeting a reply still being written is 409 by design; a deadlock would be a 500
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    expect(results.filter((r, i) => i % 2 === 0 && r.status === 200)).toHaveLength(8);
+    expect(await s.services.credits.findLedgerMismatches([user.userId])).toEqual([]);
+    reset();
+  }, 60_000);
+
   it("a retried send with the same idempotency key is one message and one charge", async () => {
     reset();
     const conv = await conversation();

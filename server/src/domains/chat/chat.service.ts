@@ -303,9 +303,9 @@ export function createChatService(deps: Deps) {
       ? credits.chargeInStatement({ userId: o.userId, amount: cost, reason: "chat_message", reference: Prisma.sql`'chat_message:' || (SELECT id FROM reply)`, idempotencyKey: Prisma.sql`'chat-reply:' || (SELECT id FROM reply)`, after: replyMade })
       : null;
     const columns = Prisma.sql`(conversation_id, role, content, status, reply_to_id, credits, free, client_key, created_at)`;
-    let rows: (ChatMessage & { asked: boolean })[];
+    let rows: (ChatMessage & { asked: boolean; charged: boolean })[];
     try {
-      rows = await queryRows<ChatMessage & { asked: boolean; charged: boolean }>(runner, Prisma.sql`
+      rows = await queryRows(runner, Prisma.sql`
         WITH locked AS (SELECT 1 AS held FROM pg_advisory_xact_lock(${LOCK_CONVERSATION}, ${o.conversationId})),
         ${"ask" in o
           ? Prisma.sql`asked AS (
@@ -327,7 +327,8 @@ export function createChatService(deps: Deps) {
       if (isRefusedStatement(err)) throw new HttpError(402, MSG.notEnoughCredits);
       throw err;
     }
-    const message = ({ asked: _a, charged: _c, ...row }: ChatMessage & { asked: boolean; charged?: boolean }) => row as ChatMessage;
+    // `charged` is only there to make the statement check the charge; every row that comes back was charged
+    const message = ({ asked: _a, charged: _c, ...row }: (typeof rows)[number]) => row as ChatMessage;
     const asked = rows.find((r) => r.asked);
     return { userMessage: asked ? message(asked) : null, reply: message(rows.find((r) => !r.asked)!) };
   }
