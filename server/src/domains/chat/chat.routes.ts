@@ -11,9 +11,9 @@ const HEARTBEAT_MS = 15_000;
  * `refused` when the policy stopped it, and `end` with the stored reply. The reply goes on being written and stored
  * when the browser goes away; only the listening stops.
  */
-function openStream(res: Response) {
+/** `start`: the data of the first event (`start`), written with the head. */
+function openStream(res: Response, start?: unknown) {
   res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
-  res.flushHeaders();
   // Nagle's algorithm would hold small token writes back by up to 40 ms
   res.socket?.setNoDelay(true);
   const controller = new AbortController();
@@ -25,9 +25,12 @@ function openStream(res: Response) {
   const write = (event: ChatStreamEvent, data: unknown) => {
     if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
+  // the head leaves with the first event when there is one (one write for both; 200 replies start at once in a busy
+  // minute); a follower may wait for its first piece, so its head is sent alone at once
+  if (start === undefined) res.flushHeaders();
+  else write("start", start);
   return {
     signal: controller.signal,
-    write,
     send: (e: ReplyEvent) => {
       if (e.type === "token") write("token", { t: e.text });
       else if (e.type === "refused") write("refused", { msg: e.msg });
@@ -49,8 +52,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: Req
   /** Answers a started reply as an event stream on this request (a replayed send follows the stored reply). */
   async function streamReply(res: Response, userId: number, started: StartedReply) {
     const follow = started.run ? (send: (e: ReplyEvent) => void, signal: AbortSignal) => chat.followRun(started.run!, send, signal) : await chat.follower(userId, started.reply.id);
-    const stream = openStream(res);
-    stream.write("start", { user_message: started.userMessage ? messageView(started.userMessage) : null, reply: messageView(started.reply) });
+    const stream = openStream(res, { user_message: started.userMessage ? messageView(started.userMessage) : null, reply: messageView(started.reply) });
     try {
       await follow(stream.send, stream.signal);
     } finally {
