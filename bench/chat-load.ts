@@ -29,11 +29,13 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 /** Replies asked for and not yet ended; of them, those whose tokens have begun to arrive. */
 let open = 0;
 let streaming = 0;
+let asked = 0;
 
 /** One reply; for each token when the back end wrote it and its delay from that write to its arrival here. */
 function reply(go: Go, who: Go["people"][number]): Promise<{ writtenAt: number; delay: number }[]> {
   return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ conversation_id: who.conversation, content: "hello" });
+    // with an idempotency key, as the app sends every message
+    const body = JSON.stringify({ conversation_id: who.conversation, content: "hello", idempotency_key: `bench-${++asked}` });
     open++;
     const req = http.request(`${go.url}/api/RoleChat/chat`, { method: "POST", agent, headers: { token: who.token, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
       res.setEncoding("utf8");

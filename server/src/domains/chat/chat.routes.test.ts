@@ -205,6 +205,19 @@ describe("streamed replies", () => {
     expect(a.events.at(-1)!.data.reply.id).toBe(b.events.at(-1)!.data.reply.id);
     expect(await balance()).toBe(before - 1);
     expect(await s.db.chatMessage.count({ where: { conversationId: conv.id, role: "user" } })).toBe(1);
+    // asked again once the first has ended and the balance is spent: the stored reply, neither a 402 nor a second one
+    const spent = await balance();
+    await s.services.credits.charge({ userId: user.userId, amount: spent, reason: "chat_message", reference: "test:spend", idempotencyKey: `test-spend:${conv.id}` });
+    const c = await chatCall(s.url, "/api/RoleChat/chat", user.token, body);
+    expect(c.status).toBe(200);
+    expect(c.events.at(-1)!.data.reply.id).toBe(a.events.at(-1)!.data.reply.id);
+    expect(await s.db.chatMessage.count({ where: { conversationId: conv.id, role: "user" } })).toBe(1);
+    // the same key in another conversation is a mistake, not a retry
+    const other = await conversation();
+    const misused = await post("/api/RoleChat/chat", { ...body, conversation_id: other.id });
+    expect(misused.status).toBe(409);
+    expect(await s.db.chatMessage.count({ where: { conversationId: other.id, role: "user" } })).toBe(0);
+    await grant(s, user.userId, spent);
   });
 
   it("stop keeps what was written; regenerate and edit give the last turn a new reply", async () => {

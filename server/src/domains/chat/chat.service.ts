@@ -251,13 +251,15 @@ export function createChatService(deps: Deps) {
 
   /**
    * A conversation that may get a new reply: the caller's (404 otherwise), chat not suspended (403), active with an
-   * active character (404), on a tier that has a back end (503). One raw statement: it runs for every reply, and 200
-   * replies starting at once queued behind Prisma's query compiler (decision 224).
+   * active character (404), on a tier that has a back end (503); with a send's idempotency key, the person's message
+   * already stored under it (`earlier`). One raw statement: it runs for every reply, and 200 replies starting at once
+   * queued behind Prisma's query compiler (decision 224).
    */
-  async function writable(userId: number, conversationId: number) {
-    const [c] = await queryRows<{ state: string; characterState: string; tier: string; hits: number }>(pool, Prisma.sql`
+  async function writable(userId: number, conversationId: number, clientKey: string | null = null) {
+    const [c] = await queryRows<{ state: string; characterState: string; tier: string; hits: number; earlier: number | null }>(pool, Prisma.sql`
       SELECT c.state::text AS state, ch.state::text AS "characterState", ch.tier,
-        (SELECT count(*)::int FROM chat_policy_hits h WHERE h.user_id = ${userId} AND h.lifted_at IS NULL) AS hits
+        (SELECT count(*)::int FROM chat_policy_hits h WHERE h.user_id = ${userId} AND h.lifted_at IS NULL) AS hits,
+        ${clientKey === null ? Prisma.sql`NULL::int` : Prisma.sql`(SELECT m.id FROM chat_messages m WHERE m.client_key = ${clientKey})`} AS earlier
       FROM conversations c JOIN characters ch ON ch.id = c.character_id
       WHERE c.id = ${conversationId} AND c.user_id = ${userId} AND c.deleted_at IS NULL`);
     if (!c) throw HttpError.notFound();
@@ -265,7 +267,7 @@ export function createChatService(deps: Deps) {
     if (c.state !== "active" || c.characterState !== "active") throw HttpError.notFound();
     const tier = tierOf(c.tier);
     if (!backends.available(tier)) throw new HttpError(503, MSG.chatUnavailable);
-    return { tier };
+    return { tier, earlier: c.earlier };
   }
 
   async function checkUserText(userId: number, conversationId: number, content: string) {
@@ -703,12 +705,9 @@ export function createChatService(deps: Deps) {
      * first send's reply instead of a second one.
      */
     async send(userId: number, guest: boolean, body: ChatBody): Promise<StartedReply> {
-      const { tier } = await writable(userId, body.conversation_id);
       const clientKey = body.idempotency_key ? `${userId}:${body.idempotency_key}` : null;
-      if (clientKey) {
-        const earlier = await db.chatMessage.findUnique({ where: { clientKey } });
-        if (earlier) return replay(earlier);
-      }
+      const { tier, earlier } = await writable(userId, body.conversation_id, clientKey);
+      if (earlier !== null) return replay(await db.chatMessage.findUniqueOrThrow({ where: { id: earlier } }));
       await checkUserText(userId, body.conversation_id, body.content);
       let created: { userMessage: ChatMessage | null; reply: ChatMessage };
       const accept = { userId, guest, conversationId: body.conversation_id, tier, ask: { content: body.content, clientKey } };
