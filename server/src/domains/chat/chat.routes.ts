@@ -9,9 +9,8 @@ const HEARTBEAT_MS = 15_000;
 /**
  * Writes a reply as Server-Sent Events: `start` (the stored message and reply rows), `token` per piece of text,
  * `refused` when the policy stopped it, and `end` with the stored reply. The reply goes on being written and stored
- * when the browser goes away; only the listening stops.
+ * when the browser goes away; only the listening stops. `start` is the first event's data, written with the head.
  */
-/** `start`: the data of the first event (`start`), written with the head. */
 function openStream(res: Response, start?: unknown) {
   res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   // Nagle's algorithm would hold small token writes back by up to 40 ms
