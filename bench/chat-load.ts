@@ -26,8 +26,7 @@ interface Go {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-/** Replies asked for and not yet ended; of them, those whose tokens have begun to arrive. */
-let open = 0;
+/** Replies whose tokens have begun to arrive and that have not ended. */
 let streaming = 0;
 let asked = 0;
 
@@ -36,7 +35,6 @@ function reply(go: Go, who: Go["people"][number]): Promise<{ writtenAt: number; 
   return new Promise((resolve, reject) => {
     // with an idempotency key, as the app sends every message
     const body = JSON.stringify({ conversation_id: who.conversation, content: "hello", idempotency_key: `bench-${++asked}` });
-    open++;
     const req = http.request(`${go.url}/api/RoleChat/chat`, { method: "POST", agent, headers: { token: who.token, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
       res.setEncoding("utf8");
       if (res.statusCode !== 200) {
@@ -60,7 +58,6 @@ function reply(go: Go, who: Go["people"][number]): Promise<{ writtenAt: number; 
         }
       });
       res.on("end", () => {
-        open--;
         if (tokens.length) streaming--;
         if (tokens.length === TOKENS) resolve(tokens);
         else reject(new Error(`expected ${TOKENS} tokens, got ${tokens.length}`));
@@ -91,13 +88,8 @@ process.on("message", (go: Go) => {
     const start = now();
     const from = start + REPLY_MS;
     const until = start + SUSTAINED_MS;
-    const inFlight: number[] = [];
     const streamingNow: number[] = [];
-    const sampler = setInterval(() => {
-      if (now() < from || now() >= until) return;
-      inFlight.push(open);
-      streamingNow.push(streaming);
-    }, 50);
+    const sampler = setInterval(() => now() >= from && now() < until && streamingNow.push(streaming), 50);
     const talk = async (who: Go["people"][number]) => {
       await new Promise((r) => setTimeout(r, Math.random() * REPLY_MS));
       const replies = [];
@@ -110,7 +102,7 @@ process.on("message", (go: Go) => {
     process.send!({
       first,
       burst: { delays: delays(burst), replies: burst.length, wallMs: burstMs },
-      sustained: { delays: delays(counted), replies: sustained.length, inFlight, streaming: streamingNow, wallMs: now() - start },
+      sustained: { delays: delays(counted), replies: sustained.length, streaming: streamingNow, wallMs: now() - start },
     });
     await fake.close();
   })().catch((err: Error) => {

@@ -66,7 +66,6 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   ];
   const onError = errorHandler(log);
   const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)), { common, onError });
-  // an API route without path parameters runs `common` itself, ahead of Express's router (docs/decisions/227)
   api.serveAhead(app);
   app.use(common);
   siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);

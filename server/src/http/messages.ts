@@ -39,6 +39,7 @@ export const MSG = {
   characterMinor: "Every character must be an adult (18+)",
   replyFailed: "Sorry, the character could not reply. Your credits were returned",
   replyBusy: "Please wait until the reply has finished",
+  messageSentElsewhere: "This message was already sent in another conversation",
   draftFailed: "The draft could not be made, please try again",
   nothingToRegenerate: "There is no reply to regenerate",
   avatarNeedsImageModel: "Avatars are painted by an AI image model, and none is running on this server (the local draft renderer draws patterns, not portraits). Please upload a picture instead",

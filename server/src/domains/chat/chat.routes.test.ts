@@ -216,6 +216,7 @@ describe("streamed replies", () => {
     const other = await conversation();
     const misused = await post("/api/RoleChat/chat", { ...body, conversation_id: other.id });
     expect(misused.status).toBe(409);
+    expect(misused.body.msg).toBe(MSG.messageSentElsewhere);
     expect(await s.db.chatMessage.count({ where: { conversationId: other.id, role: "user" } })).toBe(0);
     await grant(s, user.userId, spent);
   });

@@ -32,6 +32,8 @@ const NOW_UTC = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
 /** Advisory-lock classes: a conversation's acceptance of messages, and a guest's count of free ones. */
 const LOCK_CONVERSATION = 16;
 const LOCK_GUEST_FREE_MESSAGES = 15;
+/** Takes a conversation's lock until the transaction (or the autocommit statement) ends. */
+const conversationLock = (conversationId: number) => Prisma.sql`pg_advisory_xact_lock(${LOCK_CONVERSATION}, ${conversationId})`;
 
 /** NOTIFY channel of chat replies: pieces of text as they are saved, ends, and stop requests, for every API instance. */
 export const CHAT_CHANNEL = "reverie_chat";
@@ -308,7 +310,7 @@ export function createChatService(deps: Deps) {
     let rows: (ChatMessage & { asked: boolean; charged: boolean })[];
     try {
       rows = await queryRows(runner, Prisma.sql`
-        WITH locked AS (SELECT 1 AS held FROM pg_advisory_xact_lock(${LOCK_CONVERSATION}, ${o.conversationId})),
+        WITH locked AS (SELECT 1 AS held FROM ${conversationLock(o.conversationId)}),
         ${"ask" in o
           ? Prisma.sql`asked AS (
           INSERT INTO chat_messages ${columns}
@@ -336,7 +338,7 @@ export function createChatService(deps: Deps) {
   }
 
   async function lockConversation(tx: Tx | SqlTx, conversationId: number) {
-    await queryRows(tx, Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_CONVERSATION}, ${conversationId})`);
+    await queryRows(tx, Prisma.sql`SELECT 1 AS locked FROM ${conversationLock(conversationId)}`);
   }
 
   /**
@@ -722,15 +724,15 @@ export function createChatService(deps: Deps) {
       } catch (err) {
         // the only unique key the accepting statement can meet is the send's idempotency key
         if (clientKey && isUniqueViolation(err)) {
-          const earlier = await db.chatMessage.findUnique({ where: { clientKey } });
-          if (earlier) return replay(earlier);
+          const first = await db.chatMessage.findUnique({ where: { clientKey } });
+          if (first) return replay(first);
         }
         throw err;
       }
       return { userMessage: created.userMessage!, reply: created.reply, run: start(created.reply, userId, tier) };
 
       async function replay(userMessage: ChatMessage): Promise<StartedReply> {
-        if (userMessage.conversationId !== body.conversation_id) throw HttpError.conflict("This idempotency key was already used in another conversation");
+        if (userMessage.conversationId !== body.conversation_id) throw HttpError.conflict(MSG.messageSentElsewhere);
         const reply = await db.chatMessage.findFirst({ where: { replyToId: userMessage.id }, orderBy: { id: "desc" } });
         if (!reply) throw HttpError.notFound();
         return { userMessage, reply, run: runs.get(reply.id) ?? null };
