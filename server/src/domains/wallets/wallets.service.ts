@@ -8,6 +8,7 @@ import { TON_CHAINS, WALLET_PROOF_REFUSED } from "../../contract/wallets.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { TonChain } from "./ton-chain.ts";
 import { checkTonProof, type TonProofInput } from "./ton-proof.ts";
+import { spendProofPayload } from "./wallets.queries.ts";
 
 export interface ConnectInput extends TonProofInput {
   /** TON Connect's account.chain */
@@ -56,11 +57,7 @@ export function createWalletsService(deps: { db: Db; config: Config; log: Logger
       const address = proof.address.toRawString();
       const wallet = await db.$transaction(async (tx) => {
         // spends the payload: ours, this user's, unused and unexpired, or nothing happens
-        const spent = await tx.$queryRaw<{ id: number }[]>`
-          UPDATE wallet_proof_payloads SET used_at = now()
-          WHERE payload = ${input.payload} AND user_id = ${userId} AND used_at IS NULL AND expires_at > now()
-          RETURNING id`;
-        if (!spent.length) return null;
+        if (!(await spendProofPayload.first(tx, { payload: input.payload, userId }))) return null;
         // whoever proves control of a wallet last holds it; a user holds one wallet
         await tx.wallet.deleteMany({ where: { OR: [{ address }, { userId }] } });
         return tx.wallet.create({ data: { userId, address, publicKey: proof.publicKey.toString("hex"), chain: input.chain } });
