@@ -27,6 +27,9 @@ export default defineConfig({
           include: ["server/src/**/*.test.ts", "tests/**/*.test.ts", "consumer/src/**/*.test.ts"],
           exclude: [...UNIT, ...BROWSER],
           globalSetup: ["tests/global-setup.ts"],
+          // files of a worker share its loaded modules (the app's ~300 and Prisma's client): importing them again for
+          // every file was the largest fixed cost of an API test file (docs/decisions/232)
+          isolate: false,
         },
       },
       { extends: true, test: { name: "browser", include: BROWSER, globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"] } },
