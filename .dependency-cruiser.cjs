@@ -1,5 +1,5 @@
 /**
- * The import rules of ARCHITECTURE.md §2 and docs/decisions/051, checked by tests/architecture/imports.test.ts
+ * The import rules of ARCHITECTURE.md §2 and docs/decisions/051, checked by tests/architecture/imports.unit.test.ts
  * (`npx depcruise server/src consumer/src console/src prisma/seed.ts` runs the same check by hand).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,10 +1,16 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Three tiers (docs/decisions/232): `unit` (no database, no browser, no child process: `*.unit.test.ts`), `api` (a
+ * database cloned from the run's migrated template, the API in process, real child processes) and `browser` (the built
+ * apps in Chromium). `npm test` runs all three; `npm run test:unit` / `test:api` / `test:browser` one of them.
+ */
+const UNIT = ["server/src/**/*.unit.test.ts", "tests/**/*.unit.test.ts", "consumer/src/**/*.unit.test.ts"];
+const BROWSER = ["tests/e2e/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["server/src/**/*.test.ts", "tests/**/*.test.ts", "consumer/src/**/*.test.ts"],
-    globalSetup: ["tests/global-setup.ts"],
     pool: "forks",
     // vitest leaves one core free, i.e. runs files one at a time on a 2-core machine; most files wait on PostgreSQL,
     // Chromium or ffmpeg, so two at once finish sooner there (docs/decisions/201)
@@ -12,5 +18,21 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    projects: [
+      { extends: true, test: { name: "unit", include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: "api",
+          include: ["server/src/**/*.test.ts", "tests/**/*.test.ts", "consumer/src/**/*.test.ts"],
+          exclude: [...UNIT, ...BROWSER],
+          globalSetup: ["tests/global-setup.ts"],
+          // files of a worker share its loaded modules (the app's ~300 and Prisma's client): importing them again for
+          // every file was the largest fixed cost of an API test file (docs/decisions/232)
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "browser", include: BROWSER, globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"] } },
+    ],
   },
 });

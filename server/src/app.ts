@@ -52,9 +52,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
     req.rawBody = buf;
   };
-  // What every request passes first. A route without path parameters runs this list itself, ahead of Express's
-  // router (docs/decisions/227): middleware every request needs belongs here, not in an `app.use` of its own.
-  const common: RequestHandler[] = [
+  app.use(
     requestLog(log),
     helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
     apiOnly((_req, res, next) => {
@@ -63,11 +61,9 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     }),
     express.json({ limit: "1mb", verify: keepRaw }),
     express.urlencoded({ extended: false, limit: "100kb" }),
-  ];
-  const onError = errorHandler(log);
-  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)), { common, onError });
-  api.serveAhead(app);
-  app.use(common);
+  );
+  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
+  app.use(api.routes);
   siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
@@ -91,7 +87,6 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
   moderationRoutes(api, services.moderation, services.appeals, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
   adminRoutes(api, services);
-  app.use(api.paramRoutes);
 
   const openApi = api.openApiDocument();
   app.get("/api/docs", (_req, res) => {
@@ -115,14 +110,14 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     },
   });
   app.use(notFoundHandler);
-  app.use(onError);
+  app.use(errorHandler(log));
   return { app, services, api };
 }
 
 /** The API's paths: `/api` and `/admin/api`, whole segments, any case (as Express mounts paths). */
 const API_PATH = /^\/(admin\/)?api(\/|$)/i;
 
-/** `handler` for API paths only; the first layer's common middleware runs it too, so it cannot be a mount path. */
+/** `handler` for the API's paths only, both prefixes (one mount path cannot name both). */
 const apiOnly =
   (handler: RequestHandler): RequestHandler =>
   (req, res, next) =>

@@ -2,22 +2,31 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 
-/** Debian's Chromium, driven by playwright-core (ARCHITECTURE.md §9: `npx playwright install` cannot work here). */
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Where the test run's shared Chromium listens (tests/e2e/browser-setup.ts); unset outside the browser tests. */
+const SHARED_BROWSER = "REVERIE_TEST_BROWSER_WS";
+
+/**
+ * Debian's Chromium, driven by playwright-core (ARCHITECTURE.md §9: `npx playwright install` cannot work here). In the
+ * browser tests a plain call connects to the run's one Chromium instead of starting another (a few seconds each, and
+ * every test file asked for one); flags of its own (a fake camera) still start a browser of its own.
+ */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      ...extraArgs,
-    ],
-  });
+  const shared = process.env[SHARED_BROWSER];
+  if (shared && extraArgs.length === 0) return chromium.connect(shared);
+  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs] });
+}
+
+/** Starts the run's shared Chromium and tells the test files where it is; returns its stop. */
+export async function startSharedBrowser(): Promise<() => Promise<void>> {
+  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ARGS });
+  process.env[SHARED_BROWSER] = server.wsEndpoint();
+  return async () => {
+    delete process.env[SHARED_BROWSER];
+    await server.close();
+  };
 }
 
 export const SCREENSHOT_DIR = path.resolve("tests/output/screenshots");

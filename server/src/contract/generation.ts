@@ -1,6 +1,6 @@
 /** Generation words shared by the server, the consumer app and the console. Import-free (docs/decisions/050). */
 
-/** Every generation mode; equals Prisma's GenerationMode enum (tests/architecture/contract.test.ts). */
+/** Every generation mode; equals Prisma's GenerationMode enum (tests/architecture/contract.unit.test.ts). */
 export const GENERATION_MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video", "text_to_image", "image_batch"] as const;
 export type GenerationMode = (typeof GENERATION_MODES)[number];
 

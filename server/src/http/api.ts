@@ -1,9 +1,9 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response, type Router } from "express";
+import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import { OpenAPIRegistry, OpenApiGeneratorV3, extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { abilityFor, type Action, type AppAbility, type Subject } from "../authz/abilities.ts";
 import { anonymous, type Principal, type StaffPrincipal, type UserPrincipal } from "../authz/principal.ts";
-import { sendError, sendOk } from "./envelope.ts";
+import { sendOk } from "./envelope.ts";
 import { HttpError } from "./errors.ts";
 import { MSG } from "./messages.ts";
 
@@ -59,53 +59,15 @@ declare module "express-serve-static-core" {
 export class ApiRouter {
   readonly registry = new OpenAPIRegistry();
   /**
-   * Routes without path parameters (almost all: ids travel in the query or body), by method and lower-cased path, each
-   * with the app's common middleware in front. Express tests a request against each of its route layers in turn, and
-   * an error walks the rest of them (docs/decisions/226); its router's own bookkeeping for the five common layers was
-   * still a tenth of a cheap request (docs/decisions/227). A map finds the route in one lookup and one chain runs it.
+   * Every route, one router per API area (`/api/Subscribe`, `/admin/api/users`...), so Express tests a request against
+   * the app's few layers, then the areas, then the handful of routes of one area, instead of every route in turn
+   * (docs/decisions/231). Mounted by the app once, after its common middleware; routes added later are served too.
    */
-  private readonly fixed = new Map<string, RequestHandler[]>();
-  /** The few routes with path parameters (`/sandbox-pay/:sessionId`), matched by Express after the common middleware. */
-  private readonly withParams: Router = express.Router({ caseSensitive: false });
+  readonly routes: Router = express.Router({ caseSensitive: false });
+  private readonly areas = new Map<string, Router>();
+  private readonly declared = new Set<string>();
 
-  /**
-   * Serves the routes without path parameters ahead of Express's router, for every request `app` receives (tests'
-   * supertest included): Express's entry, `app.handle`, is wrapped so that such a request gets the request and response
-   * objects `app.handle` would make and runs its route's chain, common middleware included, with errors going straight
-   * to the error handler. Anything else goes on into Express unchanged. Express's router bookkeeping for the common
-   * layers was a tenth of a cheap request, and its entry alone, for one layer, still ~5 % (docs/decisions/227).
-   */
-  serveAhead(app: Express): void {
-    const entry = app as unknown as { handle: (req: Request, res: Response, callback?: (err?: unknown) => void) => void };
-    const viaExpress = entry.handle.bind(app);
-    entry.handle = (req, res, callback) => {
-      Object.setPrototypeOf(req, app.request);
-      Object.setPrototypeOf(res, app.response);
-      const chain = this.fixed.get(routeKey(req.method === "HEAD" ? "GET" : req.method, req.path));
-      if (!chain) return viaExpress(req, res, callback);
-      req.res = res;
-      res.req = req;
-      res.locals ??= Object.create(null);
-      req.originalUrl = req.url;
-      req.baseUrl = "";
-      req.params = {};
-      // a chain that ends without answering (none does) is a route that is not there
-      const notFound = () => sendError(res, 404, MSG.notFound);
-      runChain(chain, req, res, (err) => (err ? this.served.onError(err, req, res, notFound) : notFound()));
-    };
-  }
-
-  /** Routes with path parameters, mounted after the common middleware. */
-  readonly paramRoutes: RequestHandler = this.withParams;
-
-  /**
-   * @param served.common the middleware every request passes first (request log, security headers, body parsers)
-   * @param served.onError the app's error handler
-   */
-  constructor(
-    private readonly resolvePrincipal: ResolvePrincipal,
-    private readonly served: { common: RequestHandler[]; onError: ErrorRequestHandler },
-  ) {}
+  constructor(private readonly resolvePrincipal: ResolvePrincipal) {}
 
   get<Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
@@ -164,11 +126,22 @@ export class ApiRouter {
             await respond(req, res);
           },
         ];
-    if (!/[:*?(]/.test(path)) {
-      const key = routeKey(method.toUpperCase(), path);
-      if (this.fixed.has(key)) throw new Error(`route ${method.toUpperCase()} ${path} is declared twice`);
-      this.fixed.set(key, [...this.served.common, ...chain]);
-    } else this.withParams[method](path, ...chain);
+    const key = `${method.toUpperCase()} ${path.toLowerCase()}`;
+    if (this.declared.has(key)) throw new Error(`route ${key} is declared twice`);
+    this.declared.add(key);
+    const { area, rest } = areaOf(path);
+    this.area(area)[method](rest, ...chain);
+  }
+
+  /** The router of an area, made and mounted the first time a route of that area is declared. */
+  private area(area: string): Router {
+    let router = this.areas.get(area.toLowerCase());
+    if (!router) {
+      router = express.Router({ caseSensitive: false });
+      this.areas.set(area.toLowerCase(), router);
+      this.routes.use(area, router);
+    }
+    return router;
   }
 
   /** Authenticate, require the route's kind of login, refuse banned accounts, then the route's CASL check. */
@@ -230,30 +203,13 @@ export class ApiRouter {
   }
 }
 
-/** Express's matching without a trailing slash, case-insensitive (`strict` and `caseSensitive` off). */
-function routeKey(method: string, path: string): string {
-  const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-  return `${method} ${p.toLowerCase()}`;
-}
-
 /**
- * Runs a route's handlers in order as Express does: each calls `next` to pass on, an error (thrown, passed to `next`,
- * or a rejected promise) goes to the app's error handler, and after the last one the request goes on to `done`.
+ * An API path's area, the segment after `/api` or `/admin/api` (`/api/Subscribe/requestPayout` is served by the router
+ * of `/api/Subscribe` as `/requestPayout`); any other path (`/sandbox-pay/:sessionId`) is an area of its own.
  */
-function runChain(chain: RequestHandler[], req: Request, res: Response, done: (err?: unknown) => void): void {
-  let i = 0;
-  const next = (err?: unknown) => {
-    if (err) return done(err);
-    const handler = chain[i++];
-    if (!handler) return done();
-    try {
-      const result: unknown = handler(req, res, next);
-      if (result instanceof Promise) result.catch((e: unknown) => done(e ?? new Error("Rejected promise")));
-    } catch (e) {
-      done(e);
-    }
-  };
-  next();
+function areaOf(path: string): { area: string; rest: string } {
+  const m = /^(\/(?:admin\/)?api\/[^/:]+)(\/.*)?$/i.exec(path);
+  return m ? { area: m[1]!, rest: m[2] ?? "/" } : { area: "/", rest: path };
 }
 
 /** Parses body, query and params with the route's zod schemas; the first problem's message is the answer. */

@@ -2,9 +2,6 @@ import { MSG } from "./messages.ts";
 
 /**
  * The one error type services throw; the error handler turns it into the `{code,msg,data}` envelope.
- *
- * It carries no stack: it is an answer, never logged, and capturing a stack trace for every refusal (402 under load,
- * 401, 404) was a measurable share of the request thread (docs/decisions/227).
  */
 export class HttpError extends Error {
   constructor(
@@ -12,10 +9,7 @@ export class HttpError extends Error {
     message: string,
     readonly data: unknown = null,
   ) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(message);
-    Error.stackTraceLimit = limit;
   }
 
   static badRequest(message: string = MSG.badRequest) {
