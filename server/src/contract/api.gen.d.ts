@@ -13520,8 +13520,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
-                                /** @enum {number} */
-                                is_register: 0;
+                                is_register: 0 | 1;
                                 token: string;
                                 user_info: {
                                     all_points: number;
@@ -13693,8 +13692,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
-                                /** @enum {number} */
-                                is_register: 0;
+                                is_register: 0 | 1;
                                 token: string;
                                 user_info: {
                                     all_points: number;
@@ -13933,8 +13931,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
-                                /** @enum {number} */
-                                is_register: 0;
+                                is_register: 0 | 1;
                                 token: string;
                                 user_info: {
                                     all_points: number;
@@ -15831,8 +15828,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
-                                /** @enum {number} */
-                                is_register: 0;
+                                is_register: 0 | 1;
                                 playerUid: string;
                                 serverId: string;
                                 token: string;
@@ -16866,7 +16862,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
-                                [key: string]: 0;
+                                [key: string]: 0 | 1;
                             };
                             msg: string;
                         };
@@ -21079,8 +21075,7 @@ export interface paths {
                             data: {
                                 available: boolean;
                                 expected_seconds: number;
-                                /** @enum {string|null} */
-                                message: "Training is not available on this server yet" | null;
+                                message: string | null;
                                 photos_min: number;
                                 price: number;
                                 /** @enum {string|null} */

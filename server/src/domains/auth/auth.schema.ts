@@ -68,7 +68,7 @@ export const visitorAnswer = z.object({
     all_points: z.number(),
     payment_permission: z.boolean(),
   }),
-  is_register: z.literal([0, 1]),
+  is_register: z.union([z.literal(0), z.literal(1)]),
 });
 
 /** post /api/login/sendEmailCode */
@@ -105,7 +105,7 @@ export const channelServerLoginAnswer = z.object({
     all_points: z.number(),
     payment_permission: z.boolean(),
   }),
-  is_register: z.literal([0, 1]),
+  is_register: z.union([z.literal(0), z.literal(1)]),
 });
 
 /** get /api/login/getLoginUrl */

@@ -167,7 +167,7 @@ export const pixelIdRecord = z.object({
 });
 
 /** get /api/Pixelcollect/getpixeLState */
-export const getpixeLStateAnswer = z.record(z.string(), z.literal([0, 1]));
+export const getpixeLStateAnswer = z.record(z.string(), z.union([z.literal(0), z.literal(1)]));
 
 /** get /api/pixelcollect/pixelList */
 export const pixelListAnswer = z.array(z.string());
