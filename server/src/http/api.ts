@@ -14,9 +14,9 @@ export type AuthMode = "public" | "user" | "staff";
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
 /**
- * An answer other than the `{code,msg,data}` envelope, written to `res` by the handler itself: plain JSON (the
- * console's react-admin resources, docs/decisions/030), Server-Sent Events, a redirect, or a file or page. It is
- * named so that the OpenAPI document, and the browser apps' types generated from it, say what the route answers.
+ * An answer other than the `{code,msg,data}` envelope: plain JSON (the console's react-admin resources,
+ * docs/decisions/030), or Server-Sent Events, a redirect, a file or page, which the handler writes to `res` itself. It
+ * is named so that the OpenAPI document, and the browser apps' types generated from it, say what the route answers.
  */
 export type OtherAnswer =
   /** JSON without the envelope: the handler returns it like `data`, or `undefined` when it wrote another answer itself */
@@ -31,9 +31,9 @@ export type OtherAnswer =
 export type Answer = z.ZodType | OtherAnswer;
 
 /**
- * What a handler may return for its answer, checked by `tsc` (docs/decisions/229): for the envelope, its schema's
- * input (what the schema accepts: a `Date` is written as its JSON string); for any other answer nothing, as the
- * handler wrote it to `res`. Answers are not validated at run time: that would cost every request.
+ * What a handler may return for its answer, checked by `tsc` (docs/decisions/229): for the envelope or plain JSON, its
+ * schema's input (what the schema accepts: a `Date` is written as its JSON string); for any other answer nothing, as
+ * the handler wrote it to `res`. Answers are not validated at run time: that would cost every request.
  */
 type Returned<R extends Answer> = R extends z.ZodType ? z.input<R> : R extends { kind: "plain"; schema: infer S extends z.ZodType } ? z.input<S> | undefined : void | undefined;
 
