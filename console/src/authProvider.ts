@@ -1,14 +1,8 @@
 import type { AuthProvider } from "react-admin";
 import { abilityFromRules, allowed, type ConsoleAbility } from "./access.ts";
-import { TOKEN_KEY, apiUrl, httpClient } from "./http.ts";
+import { TOKEN_KEY, apiUrl, httpClient, type AdminData } from "./http.ts";
 
-interface Me {
-  id: number;
-  username: string;
-  roles: string[];
-  authBtnList: string[];
-  rules: unknown;
-}
+type Me = AdminData<"/admin/api/me">;
 
 /** Who is signed in, asked once per token; menus, fields and buttons are hidden from these rules, the server checks them again. */
 let current: { token: string; me: Promise<Me>; ability: Promise<ConsoleAbility> } | null = null;

@@ -1,8 +1,19 @@
 import { HttpError, fetchUtils } from "react-admin";
+import type { paths } from "../../server/src/contract/api.gen.d.ts";
 
 export const TOKEN_KEY = "reverie.console.token";
 
 export const apiUrl = `${window.location.origin}/admin/api`;
+
+type Method = "get" | "post" | "put" | "delete";
+type Answers<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: { 200: { content: { "application/json": infer J } } } } ? J : never;
+/**
+ * What a console route answers, as the server declares it (types generated from its OpenAPI document, docs/decisions/229):
+ * the plain JSON of a resource call, so a server change that a page does not fit fails the type check.
+ */
+export type AdminJson<P extends keyof paths, M extends Method = "get"> = Answers<P, M>;
+/** The `data` of a console route answered in the `{code,msg,data}` envelope (`/admin/api/me`). */
+export type AdminData<P extends keyof paths, M extends Method = "get"> = Answers<P, M> extends { data: infer D } ? D : never;
 
 /**
  * Every console request: the staff token in the `token` header. The server's errors are `{code,msg,data}`;

@@ -12,13 +12,13 @@ import { createTestApp, testConfig, visitor, type TestApp } from "../db-utils.ts
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  t.api.get("/api/test/boom", { summary: "test", auth: "public" }, () => {
+  t.api.get("/api/test/boom", { summary: "test", auth: "public", response: z.never() }, () => {
     throw new Error("secret detail: SELECT * FROM users at /srv/app.ts:1");
   });
-  t.api.get("/api/test/gone", { summary: "test", auth: "public" }, () => {
+  t.api.get("/api/test/gone", { summary: "test", auth: "public", response: z.never() }, () => {
     throw HttpError.notFound();
   });
-  t.api.get("/api/test/echo", { summary: "test", auth: "public", query: z.object({ page: z.coerce.number().int().min(1, { error: "page must be at least 1" }) }).strict() }, ({ query }) => query);
+  t.api.get("/api/test/echo", { summary: "test", auth: "public", query: z.object({ page: z.coerce.number().int().min(1, { error: "page must be at least 1" }) }).strict(), response: z.object({ page: z.number() }) }, ({ query }) => query);
 });
 afterAll(() => t.close());
 
@@ -113,11 +113,11 @@ describe("request logs of failed and abandoned requests", () => {
   it("writes a 5xx at error level and a request the client gave up on at warn level", async () => {
     const { lines, log } = capturedLog();
     const { app, api, services } = createApp({ db: t.db, config: testConfig({ LOG_LEVEL: "info" }), log });
-    api.get("/api/test/fails", { summary: "test", auth: "public" }, () => {
+    api.get("/api/test/fails", { summary: "test", auth: "public", response: z.never() }, () => {
       throw new Error("broken");
     });
     // answers only after the caller has gone
-    api.get("/api/test/slow", { summary: "test", auth: "public" }, ({ req, res }) => new Promise<void>((resolve) => req.once("close", () => resolve(void res.end()))));
+    api.get("/api/test/slow", { summary: "test", auth: "public", response: { kind: "file", contentType: "text/plain", description: "nothing, once the caller has gone" } }, ({ req, res }) => new Promise<void>((resolve) => req.once("close", () => resolve(void res.end()))));
     const server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
     try {

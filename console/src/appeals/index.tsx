@@ -4,12 +4,9 @@ import { Datagrid, DateField, FunctionField, List, SelectInput, Show, SimpleShow
 import { StaffAction } from "../common/StaffAction.tsx";
 import { APPEAL_STATUSES } from "../../../server/src/contract/moderation.ts";
 import { choicesOf } from "../common/choices.ts";
+import type { AdminJson } from "../http.ts";
 
-interface AppealRecord {
-  id: number;
-  status: string;
-  decision: { id: number; action: string; ground: string; automated: boolean; decidedById: number | null; userId: number; explanation: string; targetType: string | null; targetId: number | null };
-}
+type AppealRecord = AdminJson<"/admin/api/appeals/{id}">;
 
 /** Uphold or reverse; hidden from the moderator who made the decision (the server refuses them too). */
 function AppealActions() {

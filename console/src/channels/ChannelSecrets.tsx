@@ -5,12 +5,9 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useCanAccess, useNotify, useRecordContext, useTranslate } from "react-admin";
 import { SERVER_CONVERSION_SECRET_FIELDS, type ServerConversionVendor } from "../../../server/src/contract/pixels.ts";
-import { getJson, postJson } from "../http.ts";
+import { getJson, postJson, type AdminJson } from "../http.ts";
 
-interface SecretStatus {
-  configured: boolean;
-  secrets: Array<{ vendor: ServerConversionVendor; field: string; set: boolean; last4: string | null }>;
-}
+type SecretStatus = AdminJson<"/admin/api/channels/{id}/secrets">;
 
 /**
  * A vendor's conversion API tokens (docs/decisions/191): write-only. The server answers whether each is set and

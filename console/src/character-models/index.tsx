@@ -6,16 +6,13 @@ import {
 import { CONTENT_STATES } from "../../../server/src/contract/moderation.ts";
 import { TRAINING_STATUSES } from "../../../server/src/contract/training.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
+import type { AdminJson } from "../http.ts";
 
 const STATUSES = TRAINING_STATUSES.map((id) => ({ id, name: id }));
 const STATES = CONTENT_STATES.map((id) => ({ id, name: id }));
 const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />, <SelectInput key="state" source="state" choices={STATES} />];
 
-interface PhotoRow {
-  uploadId: number;
-  url: string | null;
-  check: { verdict: string; faces: number; similarity: number | null; age: number | null } | null;
-}
+type PhotoRow = NonNullable<AdminJson<"/admin/api/character-models/{id}">["consent"]>["photos"][number];
 
 /** Review (approve / reject with a reason) while the set waits; takedown while the model is not removed. */
 function Actions() {

@@ -2,21 +2,10 @@ import { useEffect, useState } from "react";
 import { Alert, Box, Card, CardContent, CardHeader } from "@mui/material";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Loading, Title, useTranslate } from "react-admin";
-import { apiUrl, getJson, httpClient } from "../http.ts";
+import { apiUrl, getJson, httpClient, type AdminJson } from "../http.ts";
 import { TimeToActionCard, type TimeToAction } from "../transparency/index.tsx";
 
-interface Summary {
-  since: string;
-  days: number;
-  revenue: { day: string; provider: string; currency: string; amountMinor: number; orders: number }[];
-  ordersByStatus: { status: string; count: number }[];
-  generations: { day: string; status: string; mode: string; count: number }[];
-  signups: { day: string; loginType: string; count: number }[];
-  openReports: { bucket: string; reason: string; count: number }[];
-  ageBuckets: string[];
-  /** issue 16: counted by the creators domain from its rows */
-  creators: { newPages: { day: string; count: number }[]; newFollows: { day: string; count: number }[]; requests: { day: string; count: number; credits: number }[] };
-}
+type Summary = AdminJson<"/admin/api/dashboard">;
 
 const COLORS = ["#1976d2", "#2e7d32", "#ed6c02", "#9c27b0", "#d32f2f", "#0288d1", "#795548", "#607d8b"];
 

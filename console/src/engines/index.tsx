@@ -2,35 +2,11 @@ import MemoryIcon from "@mui/icons-material/Memory";
 import { Alert, Box, Card, CardContent, CardHeader, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { useEffect, useState } from "react";
 import { Loading, Title, useTranslate } from "react-admin";
-import { apiUrl, httpClient } from "../http.ts";
+import { apiUrl, httpClient, type AdminJson } from "../http.ts";
 
-interface ServerStatus {
-  url: string;
-  health: string;
-  queue: number;
-  inFlight: number;
-  workflows: { name: string; offered: boolean; reason?: string }[];
-  lastError?: string;
-  checkedAt?: string;
-}
-interface EngineStatus {
-  engine: string;
-  label: string;
-  available: boolean;
-  message: string;
-  fix?: string;
-  modes: string[];
-  servers?: ServerStatus[];
-  waiting?: number;
-  inFlight?: number;
-  lastErrors?: { at: string; message: string }[];
-}
-interface Report {
-  default: string;
-  engines: EngineStatus[];
-  queue: { engine: string; status: string; count: number }[];
-  renders: { templateId: number | null; engine: string; renders: number; avgSeconds: number }[];
-}
+type Report = AdminJson<"/admin/api/engines">;
+type EngineStatus = Report["engines"][number];
+type ServerStatus = NonNullable<EngineStatus["servers"]>[number];
 
 const REFRESH_MS = 5000;
 

@@ -5,16 +5,10 @@ import { JsonField, MoneyField } from "../common/fields.tsx";
 import { ORDER_STATUSES } from "../../../server/src/contract/orders.ts";
 import { choicesOf } from "../common/choices.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
+import type { AdminJson } from "../http.ts";
 
 /** GET /admin/api/orders/:id/refund-preview. */
-interface RefundPreview {
-  credits: number;
-  balance: number;
-  claw_back: number;
-  already_spent: number;
-  /** Set where the server cannot send the money back (JPay's TON): what staff must send back by hand first. */
-  return_by_hand: { amount: string | null; currency: string | null } | null;
-}
+type RefundPreview = AdminJson<"/admin/api/orders/{id}/refund-preview">;
 
 /** Support refunds a paid order: the dialog first shows what will be taken back and what the user already spent. */
 function RefundButton() {

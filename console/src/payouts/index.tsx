@@ -5,15 +5,9 @@ import { Datagrid, DateField, FunctionField, Labeled, List, NumberField, Referen
 import { DISPUTE_STATUSES, PAYOUT_STATUSES, type EarningsView } from "../../../server/src/contract/creator-payouts.ts";
 import { choicesOf } from "../common/choices.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
+import type { AdminJson } from "../http.ts";
 
-interface PayoutRecord {
-  id: number;
-  amount: number;
-  status: string;
-  creatorUserId: number;
-  homeLink: string;
-  earnings?: EarningsView;
-}
+type PayoutRecord = AdminJson<"/admin/api/payouts/{id}">;
 
 /** Approve (paid outside: the transfer's reference) or reject (the credits return to the creator), while requested. */
 function PayoutDecisions() {

@@ -2,30 +2,10 @@ import AssessmentIcon from "@mui/icons-material/Assessment";
 import { useEffect, useState } from "react";
 import { Alert, Box, Button, Card, CardContent, CardHeader, Table, TableBody, TableCell, TableRow, TextField, Typography } from "@mui/material";
 import { Loading, Title, useTranslate } from "react-admin";
-import { apiUrl, getJson, TOKEN_KEY } from "../http.ts";
+import { apiUrl, getJson, TOKEN_KEY, type AdminJson } from "../http.ts";
 
-interface Count {
-  key: string;
-  count: number;
-}
-export interface TimeToAction {
-  resolved: number;
-  median_seconds: number | null;
-  p90_seconds: number | null;
-  breaches: number;
-  open_breaching: number;
-  target_hours: number;
-}
-interface Figures {
-  reports_by_reason: Count[];
-  reports_by_source: Count[];
-  reports_by_outcome: Count[];
-  decisions_by_action: Count[];
-  decisions_by_ground: Count[];
-  decisions_by_automation: Count[];
-  appeals_by_outcome: Count[];
-  time_to_action: TimeToAction;
-}
+type Figures = AdminJson<"/admin/api/transparency">;
+export type TimeToAction = Figures["time_to_action"];
 
 const SECTIONS = ["reports_by_reason", "reports_by_source", "reports_by_outcome", "decisions_by_action", "decisions_by_ground", "decisions_by_automation", "appeals_by_outcome"] as const;
 

@@ -1,3 +1,4 @@
+import type { paths } from "../../../server/src/contract/api.gen.d.ts";
 import type { BanNotice } from "../../../server/src/contract/refusals.ts";
 import { attributionHeaders } from "../features/attribution/attribution.ts";
 import { clearStoredSession, storage } from "./storage.ts";
@@ -41,6 +42,17 @@ export class ApiError extends Error {
 }
 
 type Query = Record<string, string | number | boolean | undefined | null>;
+
+type Method = "get" | "post";
+/** The API paths that answer `method`. */
+export type ApiPath<M extends Method> = { [P in keyof paths]: paths[P][M] extends { responses: object } ? P : never }[keyof paths];
+/**
+ * What `method path` answers, the envelope's `data`, as the server declares it: the types are generated from its
+ * OpenAPI document (docs/decisions/229), so a server change that the app does not fit fails the type check.
+ */
+export type ApiData<P extends ApiPath<M>, M extends Method> = paths[P][M] extends { responses: { 200: { content: { "application/json": { data: infer D } } } } } ? D : never;
+/** The JSON of each event of a route answered with Server-Sent Events. */
+export type ApiEvent<P extends ApiPath<M>, M extends Method> = paths[P][M] extends { responses: { 200: { content: { "text/event-stream": infer E } } } } ? E : never;
 
 export interface RequestOptions {
   query?: Query;
@@ -160,19 +172,46 @@ async function send<T>(method: string, path: string, init: RequestInit & { heade
   return raise(mapEnvelopeError(res.status, envelope && typeof envelope === "object" ? envelope : null, res.statusText), opts.quiet);
 }
 
+/**
+ * Reads a `text/event-stream` body (EventSource cannot send the `token` header, so streams are fetched) and hands each
+ * event's name (`message` when it has none) and `data:` text to `onEvent` as it arrives; resolves when the stream ends.
+ * Comments (the server's keep-alives) and events without data are skipped.
+ */
+export async function readEvents(body: NonNullable<Response["body"]>, onEvent: (event: string, data: string) => void): Promise<void> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = "message";
+      const data: string[] = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trimStart();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      }
+      if (data.length) onEvent(event, data.join("\n"));
+    }
+  }
+}
+
 export const api = {
-  get<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-    return send<T>("GET", path, { headers: { ...requestHeaders(), ...opts.headers } }, opts);
+  get<P extends ApiPath<"get">>(path: P, opts: RequestOptions = {}): Promise<ApiData<P, "get">> {
+    return send("GET", path, { headers: { ...requestHeaders(), ...opts.headers } }, opts);
   },
-  post<T>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  post<P extends ApiPath<"post">>(path: P, body?: unknown, opts: RequestOptions = {}): Promise<ApiData<P, "post">> {
     const headers = { ...requestHeaders(), ...opts.headers, "Content-Type": "application/json" };
-    return send<T>("POST", path, { headers, body: JSON.stringify(body ?? {}) }, opts);
+    return send("POST", path, { headers, body: JSON.stringify(body ?? {}) }, opts);
   },
   /**
    * A POST answered with Server-Sent Events (chat replies): each `event:`/`data:` block goes to `onEvent` as it
    * arrives. An answer that is not a stream is an envelope error and is raised like any other call's.
    */
-  async stream(path: string, body: unknown, onEvent: (event: string, data: unknown) => void, opts: Omit<RequestOptions, "body" | "query" | "timeoutMs"> = {}): Promise<void> {
+  async stream<P extends ApiPath<"post">>(path: P, body: unknown, onEvent: (event: string, data: ApiEvent<P, "post">) => void, opts: Omit<RequestOptions, "body" | "query" | "timeoutMs"> = {}): Promise<void> {
     let res: Response;
     try {
       res = await fetch(withTimestamp(path), {
@@ -196,24 +235,10 @@ export const api = {
       }
       return raise(mapEnvelopeError(res.status, envelope, res.statusText), opts.quiet);
     }
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data) onEvent(event, JSON.parse(data));
-      }
-    }
+    return readEvents(res.body, (event, data) => onEvent(event, JSON.parse(data) as ApiEvent<P, "post">));
   },
   /** Multipart upload; the browser sets the boundary. */
-  upload<T>(path: string, form: FormData, opts: RequestOptions = {}): Promise<T> {
-    return send<T>("POST", path, { headers: requestHeaders(), body: form }, opts);
+  upload<P extends ApiPath<"post">>(path: P, form: FormData, opts: RequestOptions = {}): Promise<ApiData<P, "post">> {
+    return send("POST", path, { headers: requestHeaders(), body: form }, opts);
   },
 };

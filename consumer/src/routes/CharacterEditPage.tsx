@@ -40,7 +40,7 @@ export function Component() {
   useEffect(() => {
     if (!editId || !token) return;
     void chatApi.character(editId).then((c) => {
-      setForm({ id: c.id, name: c.name, description: c.description, personality: c.personality, scenario: c.scenario, greeting: c.greeting, example_lines: c.example_lines, tags: c.tags, age: c.age, is_public: c.is_public });
+      setForm({ id: c.id, name: c.name, description: c.description, personality: c.personality, scenario: c.scenario, greeting: c.greeting, example_lines: c.example_lines, tags: c.tags, age: c.age, is_public: c.is_public ? 1 : 0 });
       setAvatarUrl(c.avatar_url);
     });
   }, [editId, token]);

@@ -36,7 +36,7 @@ function GoogleAdsIds() {
   const [ids, setIds] = useState<Record<string, string[]> | null>(null);
   useEffect(() => {
     const channel = storage.get("channel_id") ?? "";
-    Promise.all(PIXEL_EVENTS.map((e) => api.get<string[]>("/api/pixelcollect/pixelList", { query: { type: 3, channel_id: channel, pixel_event: e }, quiet: true }).catch(() => [])))
+    Promise.all(PIXEL_EVENTS.map((e) => api.get("/api/pixelcollect/pixelList", { query: { type: 3, channel_id: channel, pixel_event: e }, quiet: true }).catch(() => [])))
       .then((lists) => setIds(Object.fromEntries(PIXEL_EVENTS.map((e, i) => [e, lists[i]]))))
       .catch(() => setIds({}));
   }, []);

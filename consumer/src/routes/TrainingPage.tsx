@@ -21,7 +21,7 @@ export function Component() {
   const [refresh, setRefresh] = useState(0);
 
   useEffect(() => {
-    trainingApi.status().then(setAvailability, () => setAvailability({ available: false, message: null, price: 0, photos_min: 10, expected_seconds: 360 }));
+    trainingApi.status().then(setAvailability, () => setAvailability({ available: false, message: null, price: 0, trainer: null, photos_min: 10, expected_seconds: 360 }));
   }, []);
 
   return (

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 import type { OrdersAdminService } from "../domains/orders/orders.admin.service.ts";
-import { orderFilter, orderSortable, paymentEventFilter, paymentEventSortable } from "../domains/orders/orders.admin.schema.ts";
+import { membershipRecord, orderFilter, orderRecord, orderRefundAnswer, orderRefundPreviewAnswer, orderSortable, paymentEventFilter, paymentEventRecord, paymentEventSortable } from "../domains/orders/orders.admin.schema.ts";
 import type { PaymentsService } from "../domains/payments/payments.service.ts";
 import { membershipFilter, membershipSortable, type MembershipsAdminService } from "../domains/memberships/memberships.admin.ts";
 
@@ -19,19 +19,19 @@ const refundBody = reasonBody.extend({
  */
 export function ordersResource(api: ApiRouter, orders: OrdersAdminService, payments: PaymentsService, memberships: MembershipsAdminService) {
   const r = new AdminResource(api, "orders", "Order");
-  r.list({ filter: orderFilter, sortable: orderSortable }, (p) => orders.list(p));
-  r.get((id) => orders.get(id));
-  r.view("refund-preview", { summary: "What a refund would take back: the order's credits, the balance, and what was already spent", can: ["refund", "Order"] }, (id) => payments.refundPreview(id));
-  r.action("refund", { summary: "Refund a paid order through its provider and take back its credits (never below zero)", can: ["refund", "Order"], body: refundBody }, (id, body, staff) =>
+  r.list({ filter: orderFilter, sortable: orderSortable, row: orderRecord }, (p) => orders.list(p));
+  r.get(orderRecord, (id) => orders.get(id));
+  r.view("refund-preview", { summary: "What a refund would take back: the order's credits, the balance, and what was already spent", can: ["refund", "Order"], response: orderRefundPreviewAnswer }, (id) => payments.refundPreview(id));
+  r.action("refund", { summary: "Refund a paid order through its provider and take back its credits (never below zero)", can: ["refund", "Order"], body: refundBody, response: orderRefundAnswer }, (id, body, staff) =>
     payments.refundOrder({ orderId: id, staffId: staff.staffId, reason: body.reason, acknowledgedSpent: body.acknowledged_spent, returnReference: body.reference }),
   );
 
   // memberships are read with the orders that started them
   const plans = new AdminResource(api, "memberships", "Order");
-  plans.list({ filter: membershipFilter, sortable: membershipSortable }, (p) => memberships.list(p));
-  plans.get((id) => memberships.get(id));
+  plans.list({ filter: membershipFilter, sortable: membershipSortable, row: membershipRecord }, (p) => memberships.list(p));
+  plans.get(membershipRecord, (id) => memberships.get(id));
 
   const events = new AdminResource(api, "payment-events", "PaymentEvent");
-  events.list({ filter: paymentEventFilter, sortable: paymentEventSortable }, (p) => orders.listPaymentEvents(p));
-  events.get((id) => orders.getPaymentEvent(id));
+  events.list({ filter: paymentEventFilter, sortable: paymentEventSortable, row: paymentEventRecord }, (p) => orders.listPaymentEvents(p));
+  events.get(paymentEventRecord, (id) => orders.getPaymentEvent(id));
 }

@@ -1,4 +1,3 @@
-import type { Response } from "express";
 import { z } from "zod";
 import type { Action, Subject } from "../authz/abilities.ts";
 import type { StaffPrincipal } from "../authz/principal.ts";
@@ -39,17 +38,23 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   throw HttpError.badRequest(issue?.code === "unrecognized_keys" ? `Unknown ${what}: ${issue.keys.join(", ")}` : `${where}: ${issue?.message ?? "invalid"}`);
 }
 
-export interface ListSpec<F> {
+export interface ListSpec<F, S extends z.ZodType> {
   filter: z.ZodType<F>;
   sortable: readonly string[];
   defaultSort?: [string, "asc" | "desc"];
+  /** one row of the list */
+  row: S;
 }
+
+/** What a handler may answer for a record schema: the record, or nothing for a 404. */
+type Found<S extends z.ZodType> = Promise<z.input<S> | null | undefined>;
 
 /**
  * One console resource at `/admin/api/<name>`, speaking ra-data-simple-rest: a list answers a plain JSON array
  * with `Content-Range: <name> <from>-<to>/<total>`, the other calls a plain JSON record (react-admin reads
  * neither the `{code,msg,data}` envelope nor anything else; see docs/decisions/030). Every route goes through
- * the ApiRouter, so staff login and the CASL check run before any handler.
+ * the ApiRouter, so staff login and the CASL check run before any handler. Every call names the schema of what
+ * it answers, which types its handler and documents it (docs/decisions/229).
  */
 export class AdminResource<Id extends number | string = number> {
   readonly base: string;
@@ -67,8 +72,10 @@ export class AdminResource<Id extends number | string = number> {
     this.tags = [`console: ${name}`];
   }
 
-  list<F>(spec: ListSpec<F>, run: (params: ListParams<F>, staff: StaffPrincipal) => Promise<Page<unknown>>) {
-    this.api.get(this.base, { summary: `List ${this.name} (sort, range, filter as JSON)`, tags: this.tags, auth: "staff", can: ["read", this.subject], query: listQuery }, async ({ query, principal, res }) => {
+  /** `run`'s rows may be typed nullable where a service maps rows with its one-record mapper (`null` for a missing one); a listed row is never null. */
+  list<F, S extends z.ZodType>(spec: ListSpec<F, S>, run: (params: ListParams<F>, staff: StaffPrincipal) => Promise<Page<z.input<S> | null>>) {
+    const response = plain(z.array(spec.row), `The rows; \`Content-Range: ${this.name} <from>-<to>/<total>\``);
+    this.api.get(this.base, { summary: `List ${this.name} (sort, range, filter as JSON)`, tags: this.tags, auth: "staff", can: ["read", this.subject], query: listQuery, response }, async ({ query, principal, res }) => {
       const [field, order] = parse(sortParam.optional(), json(query.sort, "sort"), "sort") ?? spec.defaultSort ?? ["id", "desc"];
       if (!spec.sortable.includes(field)) throw HttpError.badRequest(`Cannot sort ${this.name} by ${field}`);
       const range = parse(rangeParam.optional(), json(query.range, "range"), "range") ?? [0, MAX_PAGE - 1];
@@ -77,63 +84,67 @@ export class AdminResource<Id extends number | string = number> {
       const to = page.from + page.rows.length - 1;
       res.setHeader("Content-Range", page.rows.length ? `${this.name} ${page.from}-${to}/${page.total}` : `${this.name} */${page.total}`);
       res.setHeader("Access-Control-Expose-Headers", "Content-Range");
-      return send(res, page.rows);
+      return page.rows as z.input<S>[];
     });
   }
 
-  get(run: (id: Id, staff: StaffPrincipal) => Promise<unknown>) {
-    this.api.get(`${this.base}/:id`, { summary: `One of ${this.name}`, tags: this.tags, auth: "staff", can: ["read", this.subject], params: this.params }, async ({ params, principal, res }) =>
-      send(res, await run(params.id, principal)),
+  get<S extends z.ZodType>(record: S, run: (id: Id, staff: StaffPrincipal) => Found<S>) {
+    this.api.get(`${this.base}/:id`, { summary: `One of ${this.name}`, tags: this.tags, auth: "staff", can: ["read", this.subject], params: this.params, response: plain(record) }, async ({ params, principal }) =>
+      found(await run(params.id, principal)),
     );
   }
 
-  create<B>(body: z.ZodType<B>, run: (body: B, staff: StaffPrincipal) => Promise<unknown>) {
-    this.api.post(this.base, { summary: `Create one of ${this.name}`, tags: this.tags, auth: "staff", can: ["create", this.subject], body }, async (ctx) =>
-      send(ctx.res, await run(ctx.body as B, ctx.principal)),
+  create<B, S extends z.ZodType>(body: z.ZodType<B>, record: S, run: (body: B, staff: StaffPrincipal) => Found<S>) {
+    this.api.post(this.base, { summary: `Create one of ${this.name}`, tags: this.tags, auth: "staff", can: ["create", this.subject], body, response: plain(record) }, async (ctx) =>
+      found(await run(ctx.body as B, ctx.principal)),
     );
   }
 
-  update<B>(body: z.ZodType<B>, run: (id: Id, body: B, staff: StaffPrincipal) => Promise<unknown>) {
-    this.api.put(`${this.base}/:id`, { summary: `Change one of ${this.name}`, tags: this.tags, auth: "staff", can: ["update", this.subject], params: this.params, body }, async (ctx) =>
-      send(ctx.res, await run(ctx.params.id, ctx.body as B, ctx.principal)),
+  update<B, S extends z.ZodType>(body: z.ZodType<B>, record: S, run: (id: Id, body: B, staff: StaffPrincipal) => Found<S>) {
+    this.api.put(`${this.base}/:id`, { summary: `Change one of ${this.name}`, tags: this.tags, auth: "staff", can: ["update", this.subject], params: this.params, body, response: plain(record) }, async (ctx) =>
+      found(await run(ctx.params.id, ctx.body as B, ctx.principal)),
     );
   }
 
-  remove(run: (id: Id, staff: StaffPrincipal) => Promise<unknown>) {
-    this.api.delete(`${this.base}/:id`, { summary: `Delete one of ${this.name}`, tags: this.tags, auth: "staff", can: ["delete", this.subject], params: this.params }, async ({ params, principal, res }) =>
-      send(res, await run(params.id, principal)),
+  remove<S extends z.ZodType>(record: S, run: (id: Id, staff: StaffPrincipal) => Found<S>) {
+    this.api.delete(`${this.base}/:id`, { summary: `Delete one of ${this.name}`, tags: this.tags, auth: "staff", can: ["delete", this.subject], params: this.params, response: plain(record) }, async ({ params, principal }) =>
+      found(await run(params.id, principal)),
     );
   }
 
   /** `GET /admin/api/<name>/:id/<view>`: something computed about one record, under the permission of the action it prepares. */
-  view(view: string, spec: { summary: string; can: [Action, Subject] }, run: (id: Id, staff: StaffPrincipal) => Promise<unknown>) {
-    this.api.get(`${this.base}/:id/${view}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params }, async ({ params, principal, res }) =>
-      send(res, await run(params.id, principal)),
+  view<S extends z.ZodType>(view: string, spec: { summary: string; can: [Action, Subject]; response: S }, run: (id: Id, staff: StaffPrincipal) => Found<S>) {
+    this.api.get(`${this.base}/:id/${view}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, response: plain(spec.response) }, async ({ params, principal }) =>
+      found(await run(params.id, principal)),
     );
   }
 
   /** `POST /admin/api/<name>/:id/<action>`: a named staff action on one record, checked against its own permission. */
-  action<B>(action: string, spec: { summary: string; can: [Action, Subject]; body: z.ZodType<B> }, run: (id: Id, body: B, staff: StaffPrincipal) => Promise<unknown>) {
-    this.api.post(`${this.base}/:id/${action}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, body: spec.body }, async (ctx) =>
-      send(ctx.res, await run(ctx.params.id, ctx.body as B, ctx.principal)),
+  action<B, S extends z.ZodType>(action: string, spec: { summary: string; can: [Action, Subject]; body: z.ZodType<B>; response: S }, run: (id: Id, body: B, staff: StaffPrincipal) => Found<S>) {
+    this.api.post(`${this.base}/:id/${action}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, body: spec.body, response: plain(spec.response) }, async (ctx) =>
+      found(await run(ctx.params.id, ctx.body as B, ctx.principal)),
     );
   }
 
   /** `POST /admin/api/<name>/:id/<action>` with a multipart `file` (at most `maxBytes`, else the `tooBig` message). */
-  upload(action: string, spec: { summary: string; can: [Action, Subject]; maxBytes: number; tooBig: string }, run: (id: Id, file: IncomingFile | undefined, staff: StaffPrincipal) => Promise<unknown>) {
+  upload<S extends z.ZodType>(action: string, spec: { summary: string; can: [Action, Subject]; maxBytes: number; tooBig: string; response: S }, run: (id: Id, file: IncomingFile | undefined, staff: StaffPrincipal) => Found<S>) {
     this.api.post(
       `${this.base}/:id/${action}`,
-      { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, before: [receiveFile(spec.maxBytes, spec.tooBig)] },
-      async (ctx) => send(ctx.res, await run(ctx.params.id, ctx.req.file, ctx.principal)),
+      { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, before: [receiveFile(spec.maxBytes, spec.tooBig)], response: plain(spec.response) },
+      async (ctx) => found(await run(ctx.params.id, ctx.req.file, ctx.principal)),
     );
   }
 }
 
-/** Plain JSON, as react-admin reads it; a missing record is the usual 404. */
-function send(res: Response, value: unknown): undefined {
+/** Plain JSON, as react-admin reads it (docs/decisions/030). */
+function plain<S extends z.ZodType>(schema: S, description = "The record") {
+  return { kind: "plain", schema, description } as const;
+}
+
+/** A missing record is the usual 404. */
+function found<T>(value: T | null | undefined): T {
   if (value === null || value === undefined) throw HttpError.notFound();
-  res.status(200).json(value);
-  return undefined;
+  return value;
 }
 
 /** A reason staff must give for actions that touch a person's account or content. */

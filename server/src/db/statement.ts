@@ -43,7 +43,7 @@ export interface StatementDef<P, C extends Columns> {
    * Parameters the schema test runs the statement with (in a transaction rolled back afterwards, with foreign keys and
    * triggers off), or a function that first writes the rows it needs through the runner and returns them.
    */
-  example: P | ((run: SqlRunner) => Promise<P>);
+  example: NoInfer<P> | ((run: SqlRunner) => Promise<NoInfer<P>>);
 }
 
 export interface Statement<P, C extends Columns> extends StatementDef<P, C> {

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
-import { OpenAPIRegistry, OpenApiGeneratorV3, extendZodWithOpenApi } from "@asteasolutions/zod-to-openapi";
+import { OpenAPIRegistry, OpenApiGeneratorV3, extendZodWithOpenApi, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { abilityFor, type Action, type AppAbility, type Subject } from "../authz/abilities.ts";
 import { anonymous, type Principal, type StaffPrincipal, type UserPrincipal } from "../authz/principal.ts";
@@ -13,7 +13,31 @@ export type AuthMode = "public" | "user" | "staff";
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
-export interface RouteSpec<B extends z.ZodType, Q extends AnyObject, P extends AnyObject> {
+/**
+ * An answer other than the `{code,msg,data}` envelope: plain JSON (the console's react-admin resources,
+ * docs/decisions/030), or Server-Sent Events, a redirect, a file or page, which the handler writes to `res` itself. It
+ * is named so that the OpenAPI document, and the browser apps' types generated from it, say what the route answers.
+ */
+export type OtherAnswer =
+  /** JSON without the envelope: the handler returns it like `data`, or `undefined` when it wrote another answer itself */
+  | { kind: "plain"; schema: z.ZodType; description: string }
+  /** `text/event-stream`; `schema` is the JSON of each event's `data:` line */
+  | { kind: "events"; schema: z.ZodType; description: string }
+  | { kind: "redirect"; status: 302 | 303; description: string }
+  /** a body of `contentType` (a file, a CSV export, an HTML page) */
+  | { kind: "file"; contentType: string; description: string };
+
+/** A route's answer: a zod schema is the envelope's `data`; anything else is an {@link OtherAnswer}. */
+export type Answer = z.ZodType | OtherAnswer;
+
+/**
+ * What a handler may return for its answer, checked by `tsc` (docs/decisions/229): for the envelope or plain JSON, its
+ * schema's input (what the schema accepts: a `Date` is written as its JSON string); for any other answer nothing, as
+ * the handler wrote it to `res`. Answers are not validated at run time: that would cost every request.
+ */
+type Returned<R extends Answer> = R extends z.ZodType ? z.input<R> : R extends { kind: "plain"; schema: infer S extends z.ZodType } ? z.input<S> | undefined : void | undefined;
+
+export interface RouteSpec<B extends z.ZodType, Q extends AnyObject, P extends AnyObject, R extends Answer = Answer> {
   summary: string;
   tags?: string[];
   /** public: anyone (a token is still read when present); user / staff: that kind of login is required. */
@@ -23,6 +47,8 @@ export interface RouteSpec<B extends z.ZodType, Q extends AnyObject, P extends A
   body?: B;
   query?: Q;
   params?: P;
+  /** What the route answers (see {@link Answer}); the handler's return type is checked against it. */
+  response: R;
   /** Extra middleware run after authentication and before validation (rate limits, uploads). */
   before?: RequestHandler[];
 }
@@ -39,8 +65,8 @@ export interface RouteContext<B, Q, P, Who extends Principal = Principal> {
 
 type Who<M extends AuthMode> = M extends "user" ? UserPrincipal : M extends "staff" ? StaffPrincipal : Principal;
 
-/** What a handler returns is the `data` of the envelope; returning `undefined` after writing to `res` itself is allowed (redirects, streams). */
-type Handler<B, Q, P, M extends AuthMode> = (ctx: RouteContext<B, Q, P, Who<M>>) => Promise<unknown> | unknown;
+/** What a handler returns is the `data` of the envelope; a route with an {@link OtherAnswer} writes to `res` itself and returns nothing. */
+type Handler<B, Q, P, M extends AuthMode, R extends Answer> = (ctx: RouteContext<B, Q, P, Who<M>>) => Promise<Returned<R>> | Returned<R>;
 
 export type ResolvePrincipal = (req: Request) => Promise<Principal>;
 
@@ -69,45 +95,48 @@ export class ApiRouter {
 
   constructor(private readonly resolvePrincipal: ResolvePrincipal) {}
 
-  get<Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
+  get<R extends Answer, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
-    spec: RouteSpec<z.ZodUndefined, Q, P> & { auth: M },
-    handler: Handler<undefined, z.infer<Q>, z.infer<P>, M>,
+    spec: RouteSpec<z.ZodUndefined, Q, P, R> & { auth: M },
+    handler: Handler<undefined, z.infer<Q>, z.infer<P>, M, R>,
   ) {
     this.add("get", path, spec, handler);
   }
 
-  post<B extends z.ZodType = z.ZodUndefined, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
+  post<R extends Answer, B extends z.ZodType = z.ZodUndefined, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
-    spec: RouteSpec<B, Q, P> & { auth: M },
-    handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M>,
+    spec: RouteSpec<B, Q, P, R> & { auth: M },
+    handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M, R>,
   ) {
     this.add("post", path, spec, handler);
   }
 
-  put<B extends z.ZodType = z.ZodUndefined, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
+  put<R extends Answer, B extends z.ZodType = z.ZodUndefined, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
-    spec: RouteSpec<B, Q, P> & { auth: M },
-    handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M>,
+    spec: RouteSpec<B, Q, P, R> & { auth: M },
+    handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M, R>,
   ) {
     this.add("put", path, spec, handler);
   }
 
-  delete<Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
+  delete<R extends Answer, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
     path: string,
-    spec: RouteSpec<z.ZodUndefined, Q, P> & { auth: M },
-    handler: Handler<undefined, z.infer<Q>, z.infer<P>, M>,
+    spec: RouteSpec<z.ZodUndefined, Q, P, R> & { auth: M },
+    handler: Handler<undefined, z.infer<Q>, z.infer<P>, M, R>,
   ) {
     this.add("delete", path, spec, handler);
   }
 
-  private add(method: "get" | "post" | "put" | "delete", path: string, spec: RouteSpec<z.ZodType, AnyObject, AnyObject>, handler: Handler<any, any, any, any>) {
+  private add(method: "get" | "post" | "put" | "delete", path: string, spec: RouteSpec<z.ZodType, AnyObject, AnyObject>, handler: Handler<any, any, any, any, Answer>) {
     this.document(method, path, spec);
     const admit = this.admission(spec);
+    const plain = !(spec.response instanceof z.ZodType) && spec.response.kind === "plain";
     const respond = async (req: Request, res: Response) => {
       const valid = validated(spec, req);
       const data = await handler({ ...valid, principal: req.principal!, ability: req.ability!, req, res });
-      if (!res.headersSent && data !== undefined) sendOk(res, data);
+      if (res.headersSent || data === undefined) return;
+      if (plain) res.status(200).json(data);
+      else sendOk(res, data);
     };
     // The steps run in one function unless extra middleware must sit between them: every Express layer costs a
     // measurable share of a cheap request (docs/decisions/007).
@@ -172,7 +201,6 @@ export class ApiRouter {
   }
 
   private document(method: string, path: string, spec: RouteSpec<z.ZodType, AnyObject, AnyObject>) {
-    const envelope = z.object({ code: z.number(), msg: z.string(), data: z.unknown() });
     this.registry.registerPath({
       method: method as "get",
       path: path.replace(/:(\w+)/g, "{$1}"),
@@ -185,7 +213,7 @@ export class ApiRouter {
         ...(spec.params ? { params: spec.params as z.ZodObject } : {}),
       },
       responses: {
-        200: { description: "`code` 200; `data` is the result", content: { "application/json": { schema: envelope } } },
+        ...documented(spec.response),
         400: { description: "bad input: `msg` says what is wrong" },
         401: { description: MSG.loggedOut },
         403: { description: MSG.forbidden },
@@ -200,6 +228,24 @@ export class ApiRouter {
       openapi: "3.0.3",
       info: { title: "Reverie API", version: "1.0.0", description: "Every response is `{ code, msg, data }` with the HTTP status equal to `code`." },
     });
+  }
+}
+
+/** The OpenAPI response of a route's answer: the envelope around its schema, or the other answer it writes. */
+function documented(answer: Answer): Record<number, ResponseConfig> {
+  if (answer instanceof z.ZodType) {
+    const envelope = z.object({ code: z.number(), msg: z.string(), data: answer });
+    return { 200: { description: "`code` 200; `data` is the result", content: { "application/json": { schema: envelope } } } };
+  }
+  switch (answer.kind) {
+    case "plain":
+      return { 200: { description: answer.description, content: { "application/json": { schema: answer.schema } } } };
+    case "events":
+      return { 200: { description: `${answer.description} (the schema is the JSON of each event's \`data:\` line)`, content: { "text/event-stream": { schema: answer.schema } } } };
+    case "redirect":
+      return { [answer.status]: { description: answer.description } };
+    case "file":
+      return { 200: { description: answer.description, content: { [answer.contentType]: { schema: { type: "string", format: "binary" } } } } };
   }
 }
 

@@ -154,7 +154,7 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
           );
         })}
         {c.phase === "waiting" && lastReply?.role === "user" && (
-          <Bubble m={{ id: 0, role: "assistant", content: "", status: "streaming", reply_to_id: null, created_at: "" }} streaming={false}>
+          <Bubble m={{ id: 0, role: "assistant", content: "", status: "streaming", reply_to_id: null, credits: 0, created_at: "" }} streaming={false}>
             <TypingDots />
           </Bubble>
         )}

@@ -1,25 +1,9 @@
-import type { CharacterSort, ChatMessageStatus, ChatRole, ChatStreamEvent } from "../../../../server/src/contract/chat.ts";
-import { api } from "../../lib/api-client.ts";
-import type { UploadResult } from "../uploads/uploads.api.ts";
+import type { CharacterSort, ChatStreamEvent } from "../../../../server/src/contract/chat.ts";
+import { api, type ApiData } from "../../lib/api-client.ts";
 
 /** Issue 15's chat calls (SPEC.md §7 "Chat", served under /api/RoleChat/). */
 
-export interface Character {
-  id: number;
-  name: string;
-  description: string;
-  personality: string;
-  scenario: string;
-  greeting: string;
-  example_lines: string[];
-  tags: string[];
-  age: number | null;
-  tier: string;
-  avatar_url: string | null;
-  is_public: 0 | 1;
-  conversation_count: number;
-  mine: boolean;
-}
+export type Character = ApiData<"/api/RoleChat/characterDetails", "get">;
 
 export interface CharacterInput {
   id?: number;
@@ -37,55 +21,27 @@ export interface CharacterInput {
 
 export type CharacterDraft = Omit<CharacterInput, "id" | "is_public" | "avatar_image_id">;
 
-export interface ChatMessage {
-  id: number;
-  role: ChatRole;
-  content: string;
-  status: ChatMessageStatus;
-  reply_to_id: number | null;
-  created_at: string;
-}
-
-export interface ConversationSummary {
-  id: number;
-  character: Character;
-  last_line: { role: ChatRole; content: string } | null;
-  state: string;
-  last_message_at: string;
-}
-
-export interface ChatStatus {
-  available: boolean;
-  message: string;
-  price: Record<string, number>;
-  free_left: number;
-  suspended: boolean;
-}
-
-export interface Page<T> {
-  list: T[];
-  total: number;
-  page: number;
-  limit: number;
-}
+export type ConversationSummary = ApiData<"/api/RoleChat/creatConversation", "post">;
+export type ChatMessage = ApiData<"/api/RoleChat/conversation", "get">["messages"][number];
+export type ChatStatus = ApiData<"/api/RoleChat/status", "get">;
 
 /** SPEC.md §8 text the chat reacts to (opens the buy-credits dialog). */
 export const NOT_ENOUGH_CREDITS = "Please get points first";
 
 export const chatApi = {
-  status: () => api.get<ChatStatus>("/api/RoleChat/status", { quiet: true }),
-  characters: (q: { page?: number; limit?: number; q?: string; tag?: string; sort?: CharacterSort; mine?: 0 | 1 }) => api.get<Page<Character>>("/api/RoleChat/getCharacterList", { query: q, quiet: true }),
-  character: (id: number) => api.get<Character>("/api/RoleChat/characterDetails", { query: { id } }),
-  saveCharacter: (input: CharacterInput) => api.post<Character>("/api/RoleChat/creatCharacter", input, { quiet: true }),
+  status: () => api.get("/api/RoleChat/status", { quiet: true }),
+  characters: (q: { page?: number; limit?: number; q?: string; tag?: string; sort?: CharacterSort; mine?: 0 | 1 }) => api.get("/api/RoleChat/getCharacterList", { query: q, quiet: true }),
+  character: (id: number) => api.get("/api/RoleChat/characterDetails", { query: { id } }),
+  saveCharacter: (input: CharacterInput) => api.post("/api/RoleChat/creatCharacter", input, { quiet: true }),
   /** Paints an avatar from the card in the editor: a text-to-image task, followed with the generation API. */
   paintAvatar: (card: Pick<CharacterInput, "name" | "description" | "personality" | "tags" | "age">, idempotency_key: string) =>
-    api.post<{ id: number; cost: number }>("/api/RoleChat/generateAvatar", { ...card, age: card.age ?? undefined, idempotency_key }, { quiet: true }),
+    api.post("/api/RoleChat/generateAvatar", { ...card, age: card.age ?? undefined, idempotency_key }, { quiet: true }),
   /** Keeps a finished avatar picture as one of the person's images (its id goes to avatar_image_id). */
-  keepAvatar: (taskId: number) => api.post<UploadResult>("/api/RoleChat/keepAvatar", { task_id: taskId }, { quiet: true }),
-  draftCharacter: (idea: string) => api.post<CharacterDraft>("/api/RoleChat/generateCharacterInfo", { idea }, { quiet: true, timeoutMs: 120_000 }),
-  createConversation: (characterId: number) => api.post<ConversationSummary>("/api/RoleChat/creatConversation", { character_id: characterId }),
-  conversations: (page = 1) => api.get<Page<ConversationSummary>>("/api/RoleChat/conversationList", { query: { page, limit: 50 } }),
-  conversation: (id: number) => api.get<{ conversation: ConversationSummary; messages: ChatMessage[] }>("/api/RoleChat/conversation", { query: { conversation_id: id } }),
+  keepAvatar: (taskId: number) => api.post("/api/RoleChat/keepAvatar", { task_id: taskId }, { quiet: true }),
+  draftCharacter: (idea: string) => api.post("/api/RoleChat/generateCharacterInfo", { idea }, { quiet: true, timeoutMs: 120_000 }),
+  createConversation: (characterId: number) => api.post("/api/RoleChat/creatConversation", { character_id: characterId }),
+  conversations: (page = 1) => api.get("/api/RoleChat/conversationList", { query: { page, limit: 50 } }),
+  conversation: (id: number) => api.get("/api/RoleChat/conversation", { query: { conversation_id: id } }),
   deleteConversation: (id: number) => api.post("/api/RoleChat/deleteConversation", { conversation_id: id }),
   stop: (replyId: number) => api.post("/api/RoleChat/stop", { reply_id: replyId }, { quiet: true }),
 };
@@ -103,6 +59,7 @@ export function streamReply(call: "chat" | "regenerate" | "editMessage", body: o
     `/api/RoleChat/${call}`,
     body,
     (event, data) => {
+      // the event's name says which of the stream's data shapes it carries
       const d = data as { user_message: ChatMessage | null; reply: ChatMessage; t: string; msg: string };
       const kind = event as ChatStreamEvent;
       if (kind === "start") h.onStart(d.user_message, d.reply);

@@ -95,7 +95,7 @@ export function useConversation(id: number | null) {
     error,
     clearError: () => setError(null),
     send(content: string) {
-      const pending: ChatMessage = { id: -Date.now(), role: "user", content, status: "complete", reply_to_id: null, created_at: new Date().toISOString() };
+      const pending: ChatMessage = { id: -Date.now(), role: "user", content, status: "complete", reply_to_id: null, credits: 0, created_at: new Date().toISOString() };
       return run("chat", { conversation_id: id, content, idempotency_key: `${id}-${-pending.id}` }, (ms) => [...ms, pending]);
     },
     regenerate() {

@@ -1,5 +1,5 @@
-import type { GenerationMode, ImageMode, Resolution, StudioMode } from "../../../../server/src/contract/generation.ts";
-import { api, requestHeaders, withTimestamp } from "../../lib/api-client.ts";
+import type { ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
+import { api, readEvents, requestHeaders, withTimestamp, type ApiData, type ApiEvent, type ApiPath } from "../../lib/api-client.ts";
 import type { STUDIO_ASPECTS } from "../../../../server/src/contract/engines.ts";
 
 /** Issue 4's generation calls (SPEC.md §7 "Generation", served under /api/Generation/). */
@@ -34,43 +34,12 @@ export function isFinished(task: Pick<Task, "status" | "state">): boolean {
   return key === "succeeded" || key === "failed" || key === "expired";
 }
 
-export interface Task {
-  id: number;
-  /** the mode, in the list's "action" column */
-  action?: GenerationMode;
-  status: string;
-  /** the status as a key: queued, running, succeeded, failed, expired */
-  state?: TaskStatusKey;
-  progress: number;
-  cost: number;
-  /** "credits" or "free" (a free generation, given back as one when the task fails) */
-  paid_with?: string;
-  video_url?: string | null;
-  poster_url?: string | null;
-  image_urls?: string[];
-  created_at?: string;
-  resolution?: string;
-  duration?: number;
-  /** from the server's real figures (recent render times, tasks ahead); null when it has none yet */
-  estimate_seconds?: number | null;
-  /** tasks on the same engine queued ahead of this one */
-  queue_position?: number;
-  /** the seed the result was made with (re-running with it gives the same picture) */
-  seed?: number | null;
-  /** the request that makes this task again with the same settings */
-  settings?: Record<string, unknown>;
-  /** "local draft" when the CPU engine made it (ARCHITECTURE.md §6) */
-  label?: string;
-  /** 1 while shared in the home gallery */
-  public?: 0 | 1;
-}
+/** One generation task, as picVideoSubmitDetails answers it. */
+export type Task = ApiData<"/api/Generation/picVideoSubmitDetails", "get">;
 
 export const LOCAL_DRAFT = "local draft";
 
-export interface TaskPage {
-  list: Task[];
-  total: number;
-}
+export type TaskPage = ApiData<"/api/Generation/uploadLists", "get">;
 
 /** The server tells the three video modes apart by which inputs are given (image; image + audio; video). */
 export interface VideoRequest {
@@ -110,31 +79,30 @@ export interface PriceRequest {
 }
 
 /** The server's price of a request, and whether a free generation would pay for it (its rule, not the app's). */
-export interface Quote {
-  points: number;
-  free_applies: boolean;
-}
+export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies">;
 
 export async function durationPoints(input: PriceRequest): Promise<Quote> {
-  const { points, free_applies } = await api.post<Quote>("/api/Generation/getDurationPoints", input, { quiet: true });
+  const { points, free_applies } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
   return { points, free_applies };
 }
 
 export async function freeGenerations(): Promise<number> {
-  return (await api.get<{ free_num: number }>("/api/ImageUpload/user_free_num", { quiet: true })).free_num;
+  return (await api.get("/api/ImageUpload/user_free_num", { quiet: true })).free_num;
 }
 
-export function submitVideo(input: VideoRequest): Promise<{ id: number }> {
-  return api.post<{ id: number }>("/api/Generation/picVideoSubmit", input, { quiet: true });
+type Submitted = ApiData<"/api/Generation/picVideoSubmit", "post">;
+
+export function submitVideo(input: VideoRequest): Promise<Submitted> {
+  return api.post("/api/Generation/picVideoSubmit", input, { quiet: true });
 }
 
 /** A video of the person's own character model (`role_id`): its cover starts the video, its LoRA keeps the likeness. */
-export function submitRoleVideo(input: Omit<VideoRequest, "image_id" | "video_id" | "strength"> & { role_id: number }): Promise<{ id: number }> {
-  return api.post<{ id: number }>(SUBMIT_PATH.role_video, input, { quiet: true });
+export function submitRoleVideo(input: Omit<VideoRequest, "image_id" | "video_id" | "strength"> & { role_id: number }): Promise<Submitted> {
+  return api.post(SUBMIT_PATH.role_video, input, { quiet: true });
 }
 
 /** The submit call of each mode, as the task's `action` names it (roles and prompts have their own). */
-const SUBMIT_PATH: Record<string, string> = {
+const SUBMIT_PATH: Record<string, ApiPath<"post">> = {
   image_to_video: "/api/Generation/picVideoSubmit",
   audio_overlay: "/api/Generation/picVideoSubmit",
   video_to_video: "/api/Generation/picVideoSubmit",
@@ -145,26 +113,26 @@ const SUBMIT_PATH: Record<string, string> = {
 };
 
 /** "Re-run with the same settings": the task's own request (seed included) sent again as a new task. */
-export function rerunTask(task: Pick<Task, "action" | "settings">, idempotency_key: string): Promise<{ id: number }> {
+export function rerunTask(task: Pick<Task, "action" | "settings">, idempotency_key: string): Promise<Submitted> {
   const body = Object.fromEntries(Object.entries(task.settings ?? {}).filter(([, v]) => v !== null && v !== undefined));
-  return api.post<{ id: number }>(SUBMIT_PATH[task.action ?? ""] ?? SUBMIT_PATH.text_to_image, { ...body, idempotency_key }, { quiet: true });
+  return api.post(SUBMIT_PATH[task.action ?? ""] ?? SUBMIT_PATH.text_to_image, { ...body, idempotency_key }, { quiet: true });
 }
 
-export function submitImages(mode: ImageMode, input: ImageRequest): Promise<{ id: number }> {
+export function submitImages(mode: ImageMode, input: ImageRequest): Promise<Submitted> {
   const path = mode === "image_batch" ? "/api/Generation/imageBatchModel" : "/api/Generation/textPicSubmit";
-  return api.post<{ id: number }>(path, input, { quiet: true });
+  return api.post(path, input, { quiet: true });
 }
 
 export function taskDetails(id: number): Promise<Task> {
-  return api.get<Task>("/api/Generation/picVideoSubmitDetails", { query: { id }, quiet: true });
+  return api.get("/api/Generation/picVideoSubmitDetails", { query: { id }, quiet: true });
 }
 
 export function taskList(page: number, limit: number, type?: "video" | "image"): Promise<TaskPage> {
-  return api.get<TaskPage>("/api/Generation/uploadLists", { query: { page, limit, type } });
+  return api.get("/api/Generation/uploadLists", { query: { page, limit, type } });
 }
 
 /** Shares a finished creation in the home gallery, or makes it private again. */
-export function setTaskPublic(id: number, isPublic: boolean): Promise<{ id: number; public: 0 | 1 }> {
+export function setTaskPublic(id: number, isPublic: boolean): Promise<ApiData<"/api/Generation/setPublic", "post">> {
   return api.post("/api/Generation/setPublic", { id, public: isPublic ? 1 : 0 });
 }
 
@@ -180,27 +148,11 @@ export function deleteTask(id: number): Promise<unknown> {
 export async function streamTaskProgress(id: number, onTask: (task: Partial<Task>) => void, signal: AbortSignal): Promise<void> {
   const res = await fetch(withTimestamp("/api/Generation/progress", { id }), { headers: { ...requestHeaders(), Accept: "text/event-stream" }, signal, cache: "no-store" });
   if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("text/event-stream")) throw new Error(`progress stream unavailable (${res.status})`);
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const event = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = event
-        .split("\n")
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).trimStart())
-        .join("\n");
-      if (!data) continue;
-      try {
-        onTask(JSON.parse(data) as Partial<Task>);
-      } catch {
-        // a malformed event is skipped; the next one carries the full state again
-      }
+  await readEvents(res.body, (_event, data) => {
+    try {
+      onTask(JSON.parse(data) as ApiEvent<"/api/Generation/progress", "get">);
+    } catch {
+      // a malformed event is skipped; the next one carries the full state again
     }
-  }
+  });
 }

@@ -5,7 +5,6 @@ import Button from "@mui/material/Button";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import type { AppealStatus } from "../../../../server/src/contract/moderation.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import { appealDecision } from "./notices.api.ts";
 
@@ -15,10 +14,10 @@ const MIN_TEXT = 10;
  * How to appeal one decision, and the appeal itself: the person says why it is wrong; a different moderator reviews
  * it. Once appealed, the appeal's state (and the reviewer's answer) is shown instead.
  */
-export function AppealForm({ id, appealKey, status, answer, reversed }: { id: number; appealKey: string; status: AppealStatus | null; answer?: string | null; reversed: boolean }) {
+export function AppealForm({ id, appealKey, status, answer, reversed }: { id: number; appealKey: string; status: string | null; answer?: string | null; reversed: boolean }) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
-  const [sent, setSent] = useState<AppealStatus | null>(status);
+  const [sent, setSent] = useState<string | null>(status);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 

@@ -1,20 +1,8 @@
-import { api } from "../../lib/api-client.ts";
-import type { AppealStatus, DecisionAction, DecisionGround, ReportReason, ReportTarget } from "../../../../server/src/contract/moderation.ts";
+import { api, type ApiData } from "../../lib/api-client.ts";
+import type { ReportReason } from "../../../../server/src/contract/moderation.ts";
 
-/** A statement of reasons as GET /api/notices answers it (server/src/domains/moderation/appeals.service.ts). */
-export interface Notice {
-  id: number;
-  action: DecisionAction;
-  ground: DecisionGround;
-  explanation: string;
-  automated: boolean;
-  target_type: ReportTarget | null;
-  target_id: number | null;
-  created_at: string;
-  reversed_at: string | null;
-  appeal_key: string;
-  appeal: { status: AppealStatus; answer: string | null; decided_at: string | null } | null;
-}
+/** A statement of reasons as GET /api/notices answers it. */
+export type Notice = ApiData<"/api/notices", "get">["list"][number];
 
 export interface NoticeForm {
   url: string;
@@ -27,15 +15,15 @@ export interface NoticeForm {
 }
 
 /** The public notice-and-action form; no account needed. Errors are shown by the form itself. */
-export function fileNotice(form: NoticeForm): Promise<{ id: number }> {
+export function fileNotice(form: NoticeForm): Promise<ApiData<"/api/notices/report", "post">> {
   return api.post("/api/notices/report", form, { quiet: true });
 }
 
-export function listNotices(): Promise<{ list: Notice[] }> {
+export function listNotices(): Promise<ApiData<"/api/notices", "get">> {
   return api.get("/api/notices", { quiet: true });
 }
 
 /** Works without a login: the key of the statement is the proof (a banned account has no session left). */
-export function appealDecision(id: number, key: string, text: string): Promise<{ id: number; status: AppealStatus }> {
+export function appealDecision(id: number, key: string, text: string): Promise<ApiData<"/api/notices/appeal", "post">> {
   return api.post("/api/notices/appeal", { id, key, text }, { quiet: true });
 }

@@ -1,54 +1,36 @@
-import { api } from "../../lib/api-client.ts";
-import type { MembershipStatus } from "../../../../server/src/contract/memberships.ts";
-import type { ProductKind } from "../../../../server/src/contract/orders.ts";
+import { api, type ApiData } from "../../lib/api-client.ts";
 import type { PaymentOption } from "./providers.ts";
 
 /** Issue 3's product, order and payment calls (SPEC.md §7 "Products", "Orders and payment"). Prices are minor units. */
-export interface Product {
-  product_id: number;
-  name: string;
-  kind: ProductKind;
-  credits: number;
-  price: number;
-  was_price: number | null;
-  currency: string;
-  best_value: boolean;
-  /** a plan's period in days */
-  interval_days: number | null;
-  flash_sale_ends_at: string | null;
-}
+export type Product = ApiData<"/api/index/getProducts", "get">["list"][number];
 
 export async function getProducts(): Promise<Product[]> {
-  return (await api.get<{ list: Product[] }>("/api/index/getProducts", { quiet: true })).list;
+  return (await api.get("/api/index/getProducts", { quiet: true })).list;
 }
 
 export async function getLimitedProducts(): Promise<Product[]> {
-  return (await api.get<{ list: Product[] }>("/api/index/getProductsLimited", { quiet: true })).list;
+  return (await api.get("/api/index/getProductsLimited", { quiet: true })).list;
 }
 
-export interface CreatedOrder {
-  order_id: number;
-  order_no: string;
-  pay_url: string;
-}
+export type CreatedOrder = ApiData<"/api/order/createOrderAndPay", "post">;
 
 /** Every provider the server has configured, one option per method it offers (SPEC.md §1: only what works here). */
 export async function getPaymentOptions(): Promise<PaymentOption[]> {
-  const list = await api.get<{ provider: PaymentOption["provider"]; methods: PaymentOption["method"][] }[]>("/api/order/paymentProviders", { quiet: true });
+  const list = await api.get("/api/order/paymentProviders", { quiet: true });
   return list.flatMap((p) => p.methods.map((method) => ({ provider: p.provider, method })));
 }
 
 export function createOrderAndPay(input: { product_id: number; provider: string; method?: string; agree_terms: boolean; quantity?: number }): Promise<CreatedOrder> {
-  return api.post<CreatedOrder>("/api/order/createOrderAndPay", input, { quiet: true });
+  return api.post("/api/order/createOrderAndPay", input, { quiet: true });
 }
 
 /** One of the caller's orders: the result page reads which product a failed payment was for, to retry that one. */
-export async function getOrder(orderId: number | string): Promise<{ order_id: number; product_id: number; order_status: string }> {
+export async function getOrder(orderId: number | string): Promise<ApiData<"/api/Order/getOrderInfo", "get">> {
   return api.get("/api/Order/getOrderInfo", { query: { order_id: Number(orderId) }, quiet: true });
 }
 
 export async function queryPayment(orderId: number | string): Promise<string> {
-  return (await api.post<{ order_status: string }>("/api/order/queryPayment", { order_id: Number(orderId) }, { quiet: true })).order_status;
+  return (await api.post("/api/order/queryPayment", { order_id: Number(orderId) }, { quiet: true })).order_status;
 }
 
 /** PayPal's fraud tooling ties the capture to this browser session (the client metadata header). */
@@ -60,22 +42,14 @@ export function capturePaypalOrder(paypalToken: string): Promise<unknown> {
 }
 
 /** The member's plan (GET /api/membership/current). */
-export interface Membership {
-  membership_id: number;
-  status: MembershipStatus;
-  product_name?: string;
-  credits_per_period: number;
-  periods_paid: number;
-  next_renewal_at: string | null;
-  ends_at: string | null;
-}
+export type Membership = NonNullable<ApiData<"/api/membership/current", "get">["membership"]>;
 
 export async function currentMembership(): Promise<Membership | null> {
-  return (await api.get<{ membership: Membership | null }>("/api/membership/current", { quiet: true })).membership;
+  return (await api.get("/api/membership/current", { quiet: true })).membership;
 }
 
 export async function cancelMembership(): Promise<Membership> {
-  return (await api.post<{ membership: Membership }>("/api/membership/cancel", {}, { quiet: true })).membership;
+  return (await api.post("/api/membership/cancel", {}, { quiet: true })).membership;
 }
 
 export function formatPrice(minor: number, currency: string, locale: string): string {

@@ -52,10 +52,10 @@ export async function reportPurchase(orderId: number | string): Promise<void> {
   const done = storage.getJson<string[]>("purchases_reported") ?? [];
   if (done.includes(key) || !consent.allows("advertising")) return;
   try {
-    const { first } = await api.post<{ first: boolean }>("/api/Order/orderActionLog", { order_id: orderId, pixel_id: "browser" }, { quiet: true });
+    const { first } = await api.post("/api/Order/orderActionLog", { order_id: orderId, pixel_id: "browser" }, { quiet: true });
     storage.setJson("purchases_reported", [...done, key].slice(-50));
     if (!first) return;
-    const order = await api.get<{ final_price: number; currency: string }>("/api/Order/getOrderInfo", { query: { order_id: orderId }, quiet: true });
+    const order = await api.get("/api/Order/getOrderInfo", { query: { order_id: orderId }, quiet: true });
     trackPixel("order", { value: majorUnits(order.final_price, order.currency), currency: order.currency, order_id: orderId, event_id: purchaseEventId(orderId) });
   } catch {
     // not recorded: the next paid answer for this order tries again

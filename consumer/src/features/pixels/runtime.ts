@@ -1,4 +1,4 @@
-import { PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KIND_KEYS, type PixelEventName, type PixelKind, type PixelSwitch } from "../../../../server/src/contract/pixels.ts";
+import { PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KIND_KEYS, type PixelEventName, type PixelKind } from "../../../../server/src/contract/pixels.ts";
 import { api } from "../../lib/api-client.ts";
 import { clickIdCookie, storage } from "../../lib/storage.ts";
 import { createStore } from "../../lib/store.ts";
@@ -39,16 +39,12 @@ function recordSent(call: SentCall): void {
   runtimeState.set({ ...s, sent: [...s.sent, { ...call, at: Date.now() }].slice(-SENT_KEPT) });
 }
 
-interface PixelConfig {
-  script_base_url: string | null;
-}
-
 function channelCode(): string {
   return storage.get("channel_id") ?? "";
 }
 
 function pixelList(channel: string, type: number, event?: PixelEventName): Promise<string[]> {
-  return cached(`list|${channel}|${type}|${event ?? ""}`, () => api.get<string[]>("/api/pixelcollect/pixelList", { query: { type, channel_id: channel, pixel_event: event }, quiet: true }));
+  return cached(`list|${channel}|${type}|${event ?? ""}`, () => api.get("/api/pixelcollect/pixelList", { query: { type, channel_id: channel, pixel_event: event }, quiet: true }));
 }
 
 let active: Array<{ vendor: PixelVendor; ctx: VendorContext }> = [];
@@ -61,8 +57,8 @@ let startOnce: Promise<void> | null = null;
 async function boot(): Promise<void> {
   const channel = channelCode();
   const [config, switches] = await Promise.all([
-    cached("config", () => api.get<PixelConfig>("/api/pixelcollect/config", { quiet: true })),
-    cached(`state|${channel}`, () => api.get<Record<PixelSwitch, 0 | 1>>("/api/Pixelcollect/getpixeLState", { query: { channel_id: channel }, quiet: true })),
+    cached("config", () => api.get("/api/pixelcollect/config", { quiet: true })),
+    cached(`state|${channel}`, () => api.get("/api/Pixelcollect/getpixeLState", { query: { channel_id: channel }, quiet: true })),
   ]);
   const base = config.script_base_url?.replace(/\/+$/, "") || null;
   const url = (host: string, path: string) => (base ? `${base}/${host}${path}` : `https://${host}${path}`);

@@ -1,7 +1,6 @@
-import { api } from "../../lib/api-client.ts";
+import { api, type ApiData } from "../../lib/api-client.ts";
 import { createStore, useStore } from "../../lib/store.ts";
 import { clearStoredSession, storage } from "../../lib/storage.ts";
-import type { LoginType } from "../../../../server/src/contract/users.ts";
 import { deviceFingerprint } from "../pixels/fingerprint.ts";
 
 /**
@@ -14,29 +13,9 @@ async function deviceHeaders(): Promise<Record<string, string>> {
 }
 
 /** SPEC.md §3 user info, as personal_info answers it. */
-export interface UserInfo {
-  id: number;
-  uuid: string;
-  nickname: string;
-  type: LoginType;
-  email: string | null;
-  photo: string | null;
-  points: number;
-  all_points: number;
-  authBtnList: string[];
-  language?: string;
-}
+export type UserInfo = ApiData<"/api/Personal/personal_info", "get">["info"];
 
-export interface Balance {
-  points: number;
-  all_points: number;
-}
-
-interface LoginAnswer {
-  token: string;
-  user_info: UserInfo;
-  is_register: 0 | 1;
-}
+export type Balance = ApiData<"/api/Personal/select_users_integral", "get">;
 
 export interface SessionState {
   token: string | null;
@@ -59,7 +38,7 @@ export const session = {
       if (store.get().token || store.get().user) setState({ token: null, user: null });
       return null;
     }
-    const { info } = await api.get<{ info: UserInfo }>("/api/Personal/personal_info");
+    const { info } = await api.get("/api/Personal/personal_info");
     setState({ token, user: info });
     return info;
   },
@@ -67,32 +46,32 @@ export const session = {
   /** Only the balance (after paying or generating). */
   async refreshBalance(): Promise<Balance | null> {
     if (!store.get().token) return null;
-    const balance = await api.get<Balance>("/api/Personal/select_users_integral", { quiet: true });
+    const balance = await api.get("/api/Personal/select_users_integral", { quiet: true });
     const { user } = store.get();
     if (user) setState({ user: { ...user, ...balance } });
     return balance;
   },
 
   async guestLogin(): Promise<UserInfo> {
-    return signedIn(await api.post<LoginAnswer>("/api/login/visitor", undefined, { headers: await deviceHeaders() }));
+    return signedIn(await api.post("/api/login/visitor", undefined, { headers: await deviceHeaders() }));
   },
 
   async sendEmailCode(email: string): Promise<{ resend_in: number }> {
-    return api.post<{ resend_in: number }>("/api/login/sendEmailCode", { email }, { quiet: true });
+    return api.post("/api/login/sendEmailCode", { email }, { quiet: true });
   },
 
   /** A guest who logs in keeps what they made: the server moves it to the account. */
   async emailLogin(email: string, code: string): Promise<UserInfo> {
-    return signedIn(await api.post<LoginAnswer>("/api/login/emailLogin", { email, code }, { quiet: true, headers: await deviceHeaders() }));
+    return signedIn(await api.post("/api/login/emailLogin", { email, code }, { quiet: true, headers: await deviceHeaders() }));
   },
 
   async googleLogin(payload: { code?: string; id_token?: string }): Promise<UserInfo> {
-    return signedIn(await api.post<LoginAnswer>("/api/login/googleLogin", payload, { quiet: true, headers: await deviceHeaders() }));
+    return signedIn(await api.post("/api/login/googleLogin", payload, { quiet: true, headers: await deviceHeaders() }));
   },
 
   /** SPEC.md §7 channelServerLogin: the messaging app's launch data signs in (a guest's belongings follow). */
   async channelLogin(channelToken: string): Promise<UserInfo> {
-    const answer = await api.post<LoginAnswer & { playerUid: string; serverId: string }>("/api/OrderJpay/channelServerLogin", { channel_token: channelToken }, { quiet: true, headers: await deviceHeaders() });
+    const answer = await api.post("/api/OrderJpay/channelServerLogin", { channel_token: channelToken }, { quiet: true, headers: await deviceHeaders() });
     storage.set("playerUid", answer.playerUid);
     return signedIn(answer);
   },
@@ -101,7 +80,7 @@ export const session = {
   subscribe: (listener: () => void) => store.subscribe(listener),
 
   async googleLoginUrl(): Promise<string> {
-    return (await api.get<{ url: string }>("/api/login/getLoginUrl", { quiet: true })).url;
+    return (await api.get("/api/login/getLoginUrl", { quiet: true })).url;
   },
 
   async logout(): Promise<void> {
@@ -114,7 +93,7 @@ export const session = {
   },
 };
 
-function signedIn(answer: LoginAnswer): UserInfo {
+function signedIn(answer: ApiData<"/api/login/visitor", "post">): UserInfo {
   storage.set("token", answer.token);
   storage.set("uuid", answer.user_info.uuid);
   storage.set("loginType", answer.user_info.type);

@@ -12,3 +12,18 @@ export const auditFilter = z.strictObject({
 });
 export type AuditFilter = z.infer<typeof auditFilter>;
 export const auditSortable = ["id", "createdAt", "staffId", "resource", "action"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** audit-log list  */
+export const auditLogRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  staffId: z.number().nullable(),
+  resource: z.string(),
+  action: z.string(),
+  resourceId: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  reason: z.string().nullable(),
+});

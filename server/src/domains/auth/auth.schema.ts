@@ -39,3 +39,86 @@ export type EmailLoginBody = z.infer<typeof emailLoginBody>;
 export const channelLoginBody = z.object({
   channel_token: z.string({ error: "Sorry, you do not have login permission" }).min(1, { error: "Sorry, you do not have login permission" }).max(8192, { error: "Sorry, you do not have login permission" }),
 });
+
+// What the routes answer (docs/decisions/229).
+
+/** post /api/login/visitor */
+export const visitorAnswer = z.object({
+  token: z.string(),
+  user_info: z.object({
+    id: z.number(),
+    uuid: z.string(),
+    nickname: z.string(),
+    supplier_id: z.number().nullable(),
+    type: z.string(),
+    menu: z.array(z.string()),
+    userName: z.string(),
+    username: z.string(),
+    email: z.string().nullable(),
+    title: z.string().nullable(),
+    photo: z.string().nullable(),
+    time: z.number(),
+    menuJson: z.string(),
+    roles: z.array(z.string()),
+    authBtnList: z.array(z.string()),
+    rules: z.unknown(),
+    bemobClickId: z.string().nullable(),
+    language: z.string(),
+    points: z.number(),
+    all_points: z.number(),
+    payment_permission: z.boolean(),
+  }),
+  is_register: z.union([z.literal(0), z.literal(1)]),
+});
+
+/** post /api/login/sendEmailCode */
+export const sendEmailCodeAnswer = z.object({
+  expires_in: z.number(),
+  resend_in: z.number(),
+});
+
+/** post /api/OrderJpay/channelServerLogin */
+export const channelServerLoginAnswer = z.object({
+  playerUid: z.string(),
+  serverId: z.string(),
+  token: z.string(),
+  user_info: z.object({
+    id: z.number(),
+    uuid: z.string(),
+    nickname: z.string(),
+    supplier_id: z.number().nullable(),
+    type: z.string(),
+    menu: z.array(z.string()),
+    userName: z.string(),
+    username: z.string(),
+    email: z.string().nullable(),
+    title: z.string().nullable(),
+    photo: z.string().nullable(),
+    time: z.number(),
+    menuJson: z.string(),
+    roles: z.array(z.string()),
+    authBtnList: z.array(z.string()),
+    rules: z.unknown(),
+    bemobClickId: z.string().nullable(),
+    language: z.string(),
+    points: z.number(),
+    all_points: z.number(),
+    payment_permission: z.boolean(),
+  }),
+  is_register: z.union([z.literal(0), z.literal(1)]),
+});
+
+/** get /api/login/getLoginUrl */
+export const getLoginUrlAnswer = z.object({
+  url: z.string(),
+  state: z.string(),
+});
+
+/** post /admin/api/login */
+export const loginAnswer = z.object({
+  token: z.string(),
+  staffId: z.number(),
+});
+
+/** post /api/login/logout, /admin/api/logout */
+export const logoutAnswer = z.object({});

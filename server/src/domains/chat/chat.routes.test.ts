@@ -440,8 +440,8 @@ describe("console", () => {
     await s.http.post("/api/report").send({ target_type: "conversation", target_id: conv.id, reason: "underage" }).expect(404);
     const report = (await post("/api/report", { target_type: "conversation", target_id: conv.id, reason: "other", details: "rude" }).expect(200)).body.data;
     const mod = await staffMember(s, ["moderator"]);
-    const reportRow = (await s.http.get(`/admin/api/reports/${report.id}`).set("token", mod.token).expect(200)).body;
-    expect(reportRow).toMatchObject({ targetType: "conversation", targetId: conv.id, targetUserId: user.userId });
+    const reportRecord = (await s.http.get(`/admin/api/reports/${report.id}`).set("token", mod.token).expect(200)).body;
+    expect(reportRecord).toMatchObject({ targetType: "conversation", targetId: conv.id, targetUserId: user.userId });
     const lines = (await s.http.get(`/admin/api/conversations/${conv.id}`).set("token", mod.token).expect(200)).body.lines;
     expect(lines.map((l: { content: string }) => l.content).slice(0, 3)).toEqual([CARD.greeting, "a line to report", expect.stringContaining("a line to report")]);
     const hits = (await s.http.get(`/admin/api/chat-policy-hits?filter=${encodeURIComponent(JSON.stringify({ userId: offender.userId }))}`).set("token", mod.token).expect(200)).body;

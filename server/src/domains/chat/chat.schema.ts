@@ -2,6 +2,9 @@ import { z } from "zod";
 import { CHARACTER_SORTS } from "../../contract/chat.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
+import { UPLOAD_KINDS } from "../../contract/uploads.ts";
+import { CONTENT_STATES } from "../../contract/moderation.ts";
+import { SCREENING_STATUSES } from "../../contract/screening.ts";
 
 const id = (name: string) => z.coerce.number({ error: `${name} must be a number` }).int({ error: `${name} must be a number` }).positive({ error: `${name} must be a number` });
 const optionalId = (name: string) => z.preprocess((v) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v), id(name).optional());
@@ -100,3 +103,143 @@ export type ChatBody = z.infer<typeof chatBody>;
 export const editBody = z.object({ conversation_id: id("conversation_id"), content });
 export const replyIdBody = z.object({ reply_id: id("reply_id") });
 export const replyIdQuery = z.object({ reply_id: id("reply_id") });
+
+// What the routes answer (docs/decisions/229).
+
+/** One stored chat message (user or assistant), as the conversation and the reply stream show it. */
+export const chatMessage = z.object({
+  id: z.number(),
+  role: z.string(),
+  content: z.string(),
+  status: z.string(),
+  reply_to_id: z.number().nullable(),
+  credits: z.number(),
+  created_at: z.string(),
+});
+
+/**
+ * The `data:` of the reply stream's events (CHAT_STREAM_EVENTS): `start` the stored message and reply rows, `token` a
+ * piece of text, `refused` the policy's message, `end` the stored reply.
+ */
+export const chatStreamData = z.union([
+  z.object({ user_message: chatMessage.nullable(), reply: chatMessage }),
+  z.object({ t: z.string() }),
+  z.object({ msg: z.string() }),
+  z.object({ reply: chatMessage }),
+]);
+
+/** get /api/RoleChat/status */
+export const statusAnswer = z.object({
+  available: z.boolean(),
+  tiers: z.object({
+    standard: z.boolean(),
+    premium: z.boolean(),
+  }),
+  message: z.string(),
+  price: z.object({
+    standard: z.number(),
+    premium: z.number(),
+  }),
+  free_left: z.number(),
+  suspended: z.boolean(),
+});
+
+/** A character card as its reader sees it (post /api/RoleChat/creatCharacter, characterDetails, the lists) */
+export const characterView = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string(),
+  personality: z.string(),
+  scenario: z.string(),
+  greeting: z.string(),
+  example_lines: z.array(z.string()),
+  tags: z.array(z.string()),
+  age: z.number().nullable(),
+  tier: z.string(),
+  avatar_url: z.string().nullable(),
+  is_public: z.number(),
+  state: z.enum(CONTENT_STATES),
+  conversation_count: z.number(),
+  mine: z.boolean(),
+  created_at: z.string(),
+});
+
+/** post /api/RoleChat/generateCharacterInfo */
+export const generateCharacterInfoAnswer = z.object({
+  name: z.string(),
+  description: z.string(),
+  personality: z.string(),
+  scenario: z.string(),
+  greeting: z.string(),
+  example_lines: z.array(z.string()),
+  tags: z.array(z.string()),
+  age: z.number().nullable(),
+});
+
+/** post /api/RoleChat/generateAvatar */
+export const generateAvatarAnswer = z.object({
+  id: z.number(),
+  cost: z.number(),
+  status: z.string(),
+});
+
+/** post /api/RoleChat/keepAvatar */
+export const keepAvatarAnswer = z.object({
+  id: z.number(),
+  type: z.enum(UPLOAD_KINDS),
+  file_url: z.string(),
+  thumb_url: z.string().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  duration: z.number().nullable(),
+  size: z.number(),
+  created_at: z.string(),
+  review: z.enum(SCREENING_STATUSES).nullable(),
+  review_message: z.string().nullable(),
+});
+
+/** get /api/RoleChat/getCharacterList */
+export const getCharacterListAnswer = z.object({
+  list: z.array(characterView),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+/** post /api/RoleChat/creatConversation */
+export const creatConversationAnswer = z.object({
+  id: z.number(),
+  character: characterView,
+  last_line: z.object({
+    role: z.string(),
+    content: z.string(),
+  }).nullable(),
+  state: z.enum(CONTENT_STATES),
+  last_message_at: z.string(),
+  created_at: z.string(),
+});
+
+/** get /api/RoleChat/conversationList */
+export const conversationListAnswer = z.object({
+  list: z.array(creatConversationAnswer),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+/** get /api/RoleChat/conversation */
+export const conversationAnswer = z.object({
+  conversation: creatConversationAnswer,
+  messages: z.array(chatMessage),
+});
+
+/** post /api/RoleChat/deleteConversation */
+export const deleteConversationAnswer = z.object({
+  id: z.number(),
+});
+
+/** post /api/RoleChat/stop */
+export const stopAnswer = z.object({
+  id: z.number(),
+  status: z.string(),
+});

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
-import { CREATOR_BIO_MAX, CREATOR_MEMBERSHIP_STATUSES, CREATOR_MESSAGES as M, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+import { CREATOR_BIO_MAX, CREATOR_MEMBERSHIP_STATUSES, CREATOR_MESSAGES as M, CUSTOM_REQUEST_STATUSES, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+import { DISPUTE_STATUSES } from "../../contract/creator-payouts.ts";
+import { CONTENT_STATES } from "../../contract/moderation.ts";
 
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 
@@ -76,3 +78,229 @@ export const creatorMembershipSortable = ["id", "createdAt", "paidThrough", "pri
 export const libraryItemFilter = z.strictObject({ id: idsFilter, creatorPageId: intFilter, visibility: z.enum(LIBRARY_VISIBILITIES).optional() });
 export type LibraryItemFilter = z.infer<typeof libraryItemFilter>;
 export const libraryItemSortable = ["id", "createdAt"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** creator-memberships list  */
+export const creatorMembershipRecord = z.object({
+  homeLink: z.string(),
+  renewsAt: z.date().nullable(),
+  endsAt: z.date().nullable(),
+  id: z.number(),
+  createdAt: z.date(),
+  status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+  creatorPageId: z.number(),
+  fanUserId: z.number(),
+  price: z.number(),
+  paidThrough: z.date(),
+  period: z.number(),
+  cancelledAt: z.date().nullable(),
+  endedAt: z.date().nullable(),
+});
+
+/** creator-library-items list  */
+export const creatorLibraryItemRecord = z.object({
+  homeLink: z.string(),
+  creationState: z.enum(CONTENT_STATES).nullable(),
+  creationStatus: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  id: z.number(),
+  createdAt: z.date(),
+  creatorPageId: z.number(),
+  visibility: z.enum(LIBRARY_VISIBILITIES),
+  taskId: z.number(),
+});
+
+/** get /api/Subscribe/getHomeLinkInfo */
+export const getHomeLinkInfoAnswer = z.object({
+  id: z.number(),
+  home_link: z.string(),
+  title: z.string(),
+  bio: z.string(),
+  social_links: z.array(z.string()),
+  cover_url: z.string().nullable(),
+  subscriber_count: z.number(),
+  subscribed: z.boolean(),
+  is_owner: z.boolean(),
+  library: z.array(z.object({
+    locked: z.boolean(),
+    image_url: z.string().nullable(),
+    video_url: z.string().nullable(),
+    poster_url: z.string().nullable(),
+    id: z.number(),
+    task_id: z.number(),
+    visibility: z.enum(LIBRARY_VISIBILITIES),
+    kind: z.string(),
+    created_at: z.string(),
+  })),
+  library_total: z.number(),
+  library_locked: z.number(),
+  request_price: z.number().nullable(),
+  membership_price: z.number().nullable(),
+  membership: z.object({
+    status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+    price: z.number(),
+    paid_through: z.string(),
+    member: z.boolean(),
+  }).nullable(),
+  satisfaction_rate: z.number().nullable(),
+});
+
+/** post /api/Subscribe/binding */
+export const bindingAnswer = z.object({
+  subscribed: z.boolean(),
+  subscriber_count: z.number(),
+});
+
+/** get /api/Subscribe/myPage */
+export const myPageAnswer = z.object({
+  page: z.object({
+    state: z.enum(CONTENT_STATES),
+    id: z.number(),
+    home_link: z.string(),
+    title: z.string(),
+    bio: z.string(),
+    social_links: z.array(z.string()),
+    cover_url: z.string().nullable(),
+    subscriber_count: z.number(),
+    subscribed: z.boolean(),
+    is_owner: z.boolean(),
+    library: z.array(z.object({
+      locked: z.boolean(),
+      image_url: z.string().nullable(),
+      video_url: z.string().nullable(),
+      poster_url: z.string().nullable(),
+      id: z.number(),
+      task_id: z.number(),
+      visibility: z.enum(LIBRARY_VISIBILITIES),
+      kind: z.string(),
+      created_at: z.string(),
+    })),
+    library_total: z.number(),
+    library_locked: z.number(),
+    request_price: z.number().nullable(),
+    membership_price: z.number().nullable(),
+    membership: z.object({
+      status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+      price: z.number(),
+      paid_through: z.string(),
+      member: z.boolean(),
+    }).nullable(),
+    satisfaction_rate: z.number().nullable(),
+  }).nullable(),
+});
+
+/** post /api/Subscribe/publishPage */
+export const publishPageAnswer = z.object({
+  state: z.enum(CONTENT_STATES),
+  id: z.number(),
+  home_link: z.string(),
+  title: z.string(),
+  bio: z.string(),
+  social_links: z.array(z.string()),
+  cover_url: z.string().nullable(),
+  subscriber_count: z.number(),
+  subscribed: z.boolean(),
+  is_owner: z.boolean(),
+  library: z.array(z.object({
+    locked: z.boolean(),
+    image_url: z.string().nullable(),
+    video_url: z.string().nullable(),
+    poster_url: z.string().nullable(),
+    id: z.number(),
+    task_id: z.number(),
+    visibility: z.enum(LIBRARY_VISIBILITIES),
+    kind: z.string(),
+    created_at: z.string(),
+  })),
+  library_total: z.number(),
+  library_locked: z.number(),
+  request_price: z.number().nullable(),
+  membership_price: z.number().nullable(),
+  membership: z.object({
+    status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+    price: z.number(),
+    paid_through: z.string(),
+    member: z.boolean(),
+  }).nullable(),
+  satisfaction_rate: z.number().nullable(),
+}).nullable();
+
+/** post /api/Subscribe/request */
+export const requestAnswer = z.object({
+  id: z.number(),
+  text: z.string(),
+  price: z.number(),
+  status: z.enum(CUSTOM_REQUEST_STATUSES),
+  delivered_task_id: z.number().nullable(),
+  satisfied: z.boolean().nullable(),
+  dispute_status: z.enum(DISPUTE_STATUSES).nullable(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+
+/** get /api/Subscribe/requests */
+export const requestsAnswer = z.object({
+  list: z.array(z.object({
+    home_link: z.string(),
+    creator: z.string(),
+    id: z.number(),
+    text: z.string(),
+    price: z.number(),
+    status: z.enum(CUSTOM_REQUEST_STATUSES),
+    delivered_task_id: z.number().nullable(),
+    satisfied: z.boolean().nullable(),
+    dispute_status: z.enum(DISPUTE_STATUSES).nullable(),
+    created_at: z.string(),
+    expires_at: z.string(),
+  })),
+});
+
+/** post /api/Subscribe/joinMembership */
+export const joinMembershipAnswer = z.object({
+  status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+  price: z.number(),
+  paid_through: z.string(),
+  member: z.boolean(),
+});
+
+/** post /api/Subscribe/publishItem */
+export const publishItemAnswer = z.object({
+  id: z.number(),
+  task_id: z.number(),
+  visibility: z.enum(LIBRARY_VISIBILITIES),
+});
+
+/** get /api/Subscribe/library */
+export const libraryAnswer = z.object({
+  page: z.number(),
+  limit: z.number(),
+  list: z.array(z.object({
+    locked: z.boolean(),
+    image_url: z.string().nullable(),
+    video_url: z.string().nullable(),
+    poster_url: z.string().nullable(),
+    id: z.number(),
+    task_id: z.number(),
+    visibility: z.enum(LIBRARY_VISIBILITIES),
+    kind: z.string(),
+    created_at: z.string(),
+  })),
+  total: z.number(),
+  locked: z.number(),
+});
+
+/** get /api/Subscribe/myItems */
+export const myItemsAnswer = z.object({
+  list: z.array(publishItemAnswer),
+});
+
+/** post /api/Subscribe/unpublishItem */
+export const unpublishItemAnswer = z.object({
+  id: z.number(),
+});
+
+/** post /api/Subscribe/mediaPass */
+export const mediaPassAnswer = z.object({
+  expires_in: z.number(),
+});

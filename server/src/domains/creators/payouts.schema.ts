@@ -1,7 +1,5 @@
 import { z } from "zod";
-import {
-  DISPUTE_OUTCOMES, DISPUTE_REASON_MAX, DISPUTE_STATUSES, PAYOUT_MESSAGES as M, PAYOUT_MIN_CREDITS, PAYOUT_REFERENCE_MAX, PAYOUT_STATUSES,
-} from "../../contract/creator-payouts.ts";
+import { DISPUTE_OUTCOMES, DISPUTE_REASON_MAX, DISPUTE_STATUSES, PAYOUT_MESSAGES as M, PAYOUT_MIN_CREDITS, PAYOUT_REFERENCE_MAX, PAYOUT_STATUSES } from "../../contract/creator-payouts.ts";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
 
 const belowMinimum = M.belowMinimum.replace("{{min}}", String(PAYOUT_MIN_CREDITS));
@@ -34,3 +32,112 @@ export const payoutSortable = ["id", "createdAt", "amount", "status", "decidedAt
 export const disputeFilter = z.strictObject({ id: idsFilter, disputeStatus: z.enum(DISPUTE_STATUSES).optional(), creatorPageId: intFilter, fanUserId: intFilter });
 export type DisputeFilter = z.infer<typeof disputeFilter>;
 export const disputeSortable = ["id", "disputedAt", "price", "disputeStatus"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** payouts list  */
+export const payoutRow = z.object({
+  creatorUserId: z.number(),
+  homeLink: z.string(),
+  id: z.number(),
+  createdAt: z.date(),
+  status: z.enum(PAYOUT_STATUSES),
+  idempotencyKey: z.string(),
+  creatorPageId: z.number(),
+  amount: z.number(),
+  decidedAt: z.date().nullable(),
+  reference: z.string().nullable(),
+  rejectReason: z.string().nullable(),
+  decidedById: z.number().nullable(),
+});
+
+/** payouts get  */
+export const payoutRecord = z.object({
+  creatorUserId: z.number(),
+  homeLink: z.string(),
+  earnings: z.object({
+    earned: z.number(),
+    in_escrow: z.number(),
+    in_dispute: z.number(),
+    payout_pending: z.number(),
+    paid_out: z.number(),
+    payable: z.number(),
+    balance: z.number(),
+    shortfall: z.number(),
+    min_payout: z.number(),
+  }),
+  id: z.number(),
+  createdAt: z.date(),
+  status: z.enum(PAYOUT_STATUSES),
+  idempotencyKey: z.string(),
+  creatorPageId: z.number(),
+  amount: z.number(),
+  decidedAt: z.date().nullable(),
+  reference: z.string().nullable(),
+  rejectReason: z.string().nullable(),
+  decidedById: z.number().nullable(),
+});
+
+/** disputes list  */
+export const disputeRecord = z.object({
+  id: z.number(),
+  creatorPageId: z.number(),
+  creatorUserId: z.number(),
+  homeLink: z.string(),
+  fanUserId: z.number(),
+  text: z.string(),
+  price: z.number(),
+  deliveredTaskId: z.number().nullable(),
+  disputeStatus: z.enum(DISPUTE_STATUSES).nullable(),
+  disputeReason: z.string().nullable(),
+  disputedAt: z.date().nullable(),
+  disputeResolvedAt: z.date().nullable(),
+  disputeResolvedById: z.number().nullable(),
+  disputeNote: z.string().nullable(),
+  disputeShortfall: z.number(),
+  createdAt: z.date(),
+});
+
+/** get /api/Subscribe/earnings */
+export const earningsAnswer = z.object({
+  earned: z.number(),
+  in_escrow: z.number(),
+  in_dispute: z.number(),
+  payout_pending: z.number(),
+  paid_out: z.number(),
+  payable: z.number(),
+  balance: z.number(),
+  shortfall: z.number(),
+  min_payout: z.number(),
+});
+
+/** get /api/Subscribe/payouts */
+export const payoutsAnswer = z.object({
+  list: z.array(z.object({
+    id: z.number(),
+    amount: z.number(),
+    status: z.enum(PAYOUT_STATUSES),
+    reference: z.string().nullable(),
+    reject_reason: z.string().nullable(),
+    created_at: z.string(),
+    decided_at: z.string().nullable(),
+  })),
+});
+
+/** post /api/Subscribe/requestPayout */
+export const requestPayoutAnswer = z.object({
+  id: z.number(),
+  amount: z.number(),
+  status: z.enum(PAYOUT_STATUSES),
+  reference: z.string().nullable(),
+  reject_reason: z.string().nullable(),
+  created_at: z.string(),
+  decided_at: z.string().nullable(),
+});
+
+/** post /api/Subscribe/disputeRequest */
+export const disputeRequestAnswer = z.object({
+  id: z.number(),
+  dispute_status: z.enum(DISPUTE_STATUSES).nullable(),
+  dispute_reason: z.string().nullable(),
+});

@@ -1,7 +1,7 @@
 import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "./engines/engine.ts";
-import { deleteResultBody, durationPointsBody, galleryQuery, imageBatchBody, picVideoBody, roleVideoBody, setPublicBody, streamQuery, taskIdQuery, taskListQuery, textPicBody, textVideoBody } from "./generation.schema.ts";
+import { deleteResultBody, deleteTaskAnswer, durationPointsBody, engineStatusAnswer, galleryAnswer, galleryQuery, getDurationPointsAnswer, imageBatchBody, picVideoBody, progressData, roleVideoBody, setPublicAnswer, setPublicBody, streamQuery, submittedTask, taskIdQuery, taskListQuery, taskView, textPicBody, textVideoBody, uploadListsAnswer, userFreeNumAnswer } from "./generation.schema.ts";
 import { STATUS_TEXT, type GenerationService } from "./generation.service.ts";
 import type { ProgressHub } from "./progress.ts";
 
@@ -13,41 +13,41 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
   const can = ["create", "GenerationTask"] as ["create", "GenerationTask"];
   const read = ["read", "GenerationTask"] as ["read", "GenerationTask"];
 
-  api.post("/api/Generation/picVideoSubmit", { summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id", tags, auth: "user", can, body: picVideoBody }, ({ principal, body }) =>
+  api.post("/api/Generation/picVideoSubmit", { summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id", tags, auth: "user", can, body: picVideoBody, response: submittedTask }, ({ principal, body }) =>
     generation.picVideo(principal.userId, body, principal.account),
   );
-  api.post("/api/Generation/roleVideoSubmit", { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody }, ({ principal, body }) =>
+  api.post("/api/Generation/roleVideoSubmit", { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody, response: submittedTask }, ({ principal, body }) =>
     generation.roleOrTextVideo(principal.userId, body, true, principal.account),
   );
-  api.post("/api/Generation/textVideoSubmit", { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody }, ({ principal, body }) =>
+  api.post("/api/Generation/textVideoSubmit", { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody, response: submittedTask }, ({ principal, body }) =>
     generation.roleOrTextVideo(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody }, ({ principal, body }) => generation.images(principal.userId, body, false, principal.account));
-  api.post("/api/Generation/generativeModel", { summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)", tags, auth: "user", can, body: textPicBody }, ({ principal, body }) =>
+  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody, response: submittedTask }, ({ principal, body }) => generation.images(principal.userId, body, false, principal.account));
+  api.post("/api/Generation/generativeModel", { summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)", tags, auth: "user", can, body: textPicBody, response: submittedTask }, ({ principal, body }) =>
     generation.images(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody }, ({ principal, body }) => generation.images(principal.userId, body, true, principal.account));
-  api.post("/api/Generation/getDurationPoints", { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody }, ({ body }) => generation.quote(body));
-  api.get("/api/Generation/uploadLists", { summary: "The caller's generated videos and images, newest first", tags, auth: "user", can: read, query: taskListQuery }, ({ principal, query }) =>
+  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody, response: submittedTask }, ({ principal, body }) => generation.images(principal.userId, body, true, principal.account));
+  api.post("/api/Generation/getDurationPoints", { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody, response: getDurationPointsAnswer }, ({ body }) => generation.quote(body));
+  api.get("/api/Generation/uploadLists", { summary: "The caller's generated videos and images, newest first", tags, auth: "user", can: read, query: taskListQuery, response: uploadListsAnswer }, ({ principal, query }) =>
     generation.list(principal.userId, query),
   );
-  api.get("/api/Generation/picVideoSubmitDetails", { summary: "One task: status (SPEC wording), progress, cost and, when done, its URLs", tags, auth: "user", can: read, query: taskIdQuery }, ({ principal, query }) =>
+  api.get("/api/Generation/picVideoSubmitDetails", { summary: "One task: status (SPEC wording), progress, cost and, when done, its URLs", tags, auth: "user", can: read, query: taskIdQuery, response: taskView }, ({ principal, query }) =>
     generation.details(principal.userId, query.id),
   );
-  api.post("/api/Generation/setPublic", { summary: "Share one of the caller's finished creations in the home gallery (`public` 1) or stop sharing it (0)", tags, auth: "user", can: ["update", "GenerationTask"], body: setPublicBody }, ({ principal, body }) =>
+  api.post("/api/Generation/setPublic", { summary: "Share one of the caller's finished creations in the home gallery (`public` 1) or stop sharing it (0)", tags, auth: "user", can: ["update", "GenerationTask"], body: setPublicBody, response: setPublicAnswer }, ({ principal, body }) =>
     generation.setPublic(principal.userId, body.id, body.public === 1),
   );
-  api.post("/api/Generation/deleteTask", { summary: "Remove one of the caller's finished generated items from their results", tags, auth: "user", can: ["delete", "GenerationTask"], body: deleteResultBody }, async ({ principal, body }) => {
+  api.post("/api/Generation/deleteTask", { summary: "Remove one of the caller's finished generated items from their results", tags, auth: "user", can: ["delete", "GenerationTask"], body: deleteResultBody, response: deleteTaskAnswer }, async ({ principal, body }) => {
     await generation.remove(principal.userId, body.id);
     return {};
   });
-  api.get("/api/Index/gallery", { summary: "Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname", tags, auth: "public", query: galleryQuery }, ({ query }) => generation.gallery(query));
-  api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user" }, ({ principal }) => generation.freeGenerations(principal.userId));
-  api.get("/api/Generation/engineStatus", { summary: "Which engine renders and whether it is a real AI back end", tags, auth: "public" }, () => engineStatus());
+  api.get("/api/Index/gallery", { summary: "Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname", tags, auth: "public", query: galleryQuery, response: galleryAnswer }, ({ query }) => generation.gallery(query));
+  api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user", response: userFreeNumAnswer }, ({ principal }) => generation.freeGenerations(principal.userId));
+  api.get("/api/Generation/engineStatus", { summary: "Which engine renders and whether it is a real AI back end", tags, auth: "public", response: engineStatusAnswer }, () => engineStatus());
 
   api.get(
     "/api/Generation/progress",
-    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned", tags, auth: "user", can: read, query: streamQuery },
+    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned", tags, auth: "user", can: read, query: streamQuery, response: { kind: "events", schema: progressData, description: "`progress` events" } },
     async ({ principal, query, req, res }) => {
       const { userId, sessionId } = principal;
       if (query.id) await generation.own(userId, query.id);

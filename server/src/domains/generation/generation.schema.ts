@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ASPECT_RATIOS } from "../../contract/engines.ts";
-import { RESOLUTIONS } from "../../contract/generation.ts";
+import { ASPECT_RATIOS, ENGINE_KINDS, SERVER_HEALTH } from "../../contract/engines.ts";
+import { GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
 
@@ -70,3 +70,164 @@ export const setPublicBody = z.object({
 export const galleryQuery = pageQuery;
 
 export const deleteResultBody = z.object({ id: z.coerce.number({ error: "id must be a task id" }).int().positive({ error: "id must be a task id" }) });
+
+// What the routes answer (docs/decisions/229).
+
+/** Every submit: the new task */
+export const submittedTask = z.object({
+  id: z.number(),
+  cost: z.number(),
+  status: z.string(),
+  paid_with: z.string(),
+});
+
+/** post /api/Generation/getDurationPoints */
+export const getDurationPointsAnswer = z.object({
+  points: z.number(),
+  resolution: z.enum(RESOLUTIONS),
+  duration: z.number(),
+  count: z.number(),
+  engine: z.enum(ENGINE_KINDS),
+  label: z.string(),
+  free_applies: z.boolean(),
+});
+
+/** One generation task as the caller sees it: `status` in the SPEC's words, `state` its key, and, when done, its URLs. */
+export const taskView = z.object({
+  estimate_seconds: z.number().nullable(),
+  queue_position: z.number(),
+  id: z.number(),
+  created_at: z.string(),
+  createtime: z.number(),
+  status: z.string(),
+  state: z.enum(TASK_STATUSES),
+  action: z.enum(GENERATION_MODES),
+  progress: z.number(),
+  cost: z.number(),
+  paid_with: z.string(),
+  resolution: z.string().nullable(),
+  duration: z.number().nullable(),
+  template_id: z.number().nullable(),
+  engine: z.string(),
+  label: z.string(),
+  seed: z.number().nullable(),
+  /** the request that makes this task again with the same settings */
+  settings: z.object({
+    template_id: z.number().nullable(),
+    image_id: z.number().optional(),
+    video_id: z.number().optional(),
+    audio_id: z.number().optional(),
+    role_id: z.number().optional(),
+    prompt: z.string().optional(),
+    negative_prompt: z.string().optional(),
+    seed: z.number().optional(),
+    strength: z.number().optional(),
+    aspect: z.enum(ASPECT_RATIOS).optional(),
+    count: z.number().optional(),
+    resolution: z.string().optional(),
+    duration: z.number().optional(),
+  }),
+  video_url: z.string().nullable(),
+  image_url: z.string().nullable(),
+  image_urls: z.array(z.string()),
+  poster_url: z.string().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  msg: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  public: z.number(),
+});
+
+/** get /api/Generation/uploadLists */
+export const uploadListsAnswer = z.object({ list: z.array(taskView), total: z.number(), page: z.number(), limit: z.number() });
+
+/** The `data:` of a `progress` event: the whole task when it ends (or in the first snapshot), else its progress. */
+export const progressData = z.union([
+  taskView,
+  z.object({ id: z.number(), status: z.string(), state: z.enum(TASK_STATUSES), progress: z.number() }),
+]);
+
+/** post /api/Generation/setPublic */
+export const setPublicAnswer = z.object({
+  id: z.number(),
+  public: z.number(),
+});
+
+/** post /api/Generation/deleteTask */
+export const deleteTaskAnswer = z.object({});
+
+/** get /api/Index/gallery */
+export const galleryAnswer = z.object({
+  list: z.array(z.object({
+    id: z.number(),
+    created_at: z.string(),
+    createtime: z.number(),
+    action: z.enum(GENERATION_MODES),
+    template_id: z.number().nullable(),
+    video_url: z.string().nullable(),
+    image_url: z.string().nullable(),
+    poster_url: z.string().nullable(),
+    nickname: z.string(),
+  })),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+/** get /api/ImageUpload/user_free_num */
+export const userFreeNumAnswer = z.object({
+  free_num: z.number(),
+  num: z.number(),
+});
+
+/** get /api/Generation/engineStatus */
+export const engineStatusAnswer = z.object({
+  engine: z.enum(ENGINE_KINDS),
+  label: z.string(),
+  available: z.boolean(),
+  ai: z.boolean(),
+  message: z.string(),
+  fix: z.string().optional(),
+  modes: z.array(z.enum(GENERATION_MODES)),
+  servers: z.array(z.object({
+    url: z.string(),
+    health: z.enum(SERVER_HEALTH),
+    queue: z.number(),
+    inFlight: z.number(),
+    workflows: z.array(z.object({
+      name: z.string(),
+      offered: z.boolean(),
+      reason: z.string().optional(),
+    })),
+    lastError: z.string().optional(),
+    checkedAt: z.string().optional(),
+  })).optional(),
+  waiting: z.number().optional(),
+  inFlight: z.number().optional(),
+  lastErrors: z.array(z.object({
+    at: z.string(),
+    message: z.string(),
+  })).optional(),
+});
+
+/** get /admin/api/engines */
+export const enginesAnswer = z.object({
+  queue: z.array(z.object({
+    engine: z.string(),
+    status: z.string(),
+    count: z.number(),
+  })),
+  renders: z.array(z.object({
+    templateId: z.number().nullable(),
+    engine: z.string(),
+    renders: z.number(),
+    avgSeconds: z.number(),
+  })),
+  default: z.enum(ENGINE_KINDS),
+  engines: z.array(engineStatusAnswer),
+  workflows: z.array(z.object({
+    name: z.string(),
+    title: z.string(),
+    modes: z.array(z.enum(GENERATION_MODES)),
+  })),
+});

@@ -16,3 +16,35 @@ export const taskFilter = z.strictObject({
 });
 export type TaskFilter = z.infer<typeof taskFilter>;
 export const taskSortable = ["id", "createdAt", "finishedAt", "status", "mode", "engine", "cost"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** generation-tasks list  */
+export const generationTaskRecord = z.object({
+  error: z.string().nullable(),
+  id: z.number(),
+  input: z.unknown(),
+  createdAt: z.date(),
+  userId: z.number(),
+  expiresAt: z.date().nullable(),
+  status: z.enum(TASK_STATUSES),
+  state: z.enum(CONTENT_STATES),
+  cost: z.number(),
+  finishedAt: z.date().nullable(),
+  idempotencyKey: z.string().nullable(),
+  progress: z.number(),
+  isPublic: z.boolean(),
+  mode: z.enum(GENERATION_MODES),
+  engine: z.string(),
+  templateId: z.number().nullable(),
+  paidWith: z.string(),
+  resolution: z.string().nullable(),
+  durationSec: z.number().nullable(),
+  outputKey: z.string().nullable(),
+  posterKey: z.string().nullable(),
+  outputs: z.unknown(),
+  attempts: z.number(),
+  jobId: z.string().nullable(),
+  heartbeatAt: z.date().nullable(),
+  startedAt: z.date().nullable(),
+});

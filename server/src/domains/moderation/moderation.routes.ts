@@ -2,7 +2,7 @@ import type { ApiRouter } from "../../http/api.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import type { AppealsService } from "./appeals.service.ts";
 import type { ModerationService } from "./moderation.service.ts";
-import { appealBody, noticeBody, reportBody } from "./moderation.schema.ts";
+import { appealAnswer, appealBody, noticeBody, noticesAnswer, reportAnswer, reportBody } from "./moderation.schema.ts";
 
 export function moderationRoutes(api: ApiRouter, moderation: ModerationService, appeals: AppealsService, limiter: RateLimiter, reportsPerHour: number) {
   const perIp = (name: string) => limiter.middleware(name, (req) => (req.ip ? [{ key: `ip:${req.ip}`, limit: reportsPerHour, windowSeconds: 3600 }] : []));
@@ -14,7 +14,7 @@ export function moderationRoutes(api: ApiRouter, moderation: ModerationService, 
       auth: "public",
       can: ["create", "Report"],
       body: reportBody,
-      before: [perIp("report")],
+      before: [perIp("report")], response: reportAnswer,
     },
     ({ body, principal }) => moderation.fileReport(principal.kind === "user" ? principal.userId : null, body),
   );
@@ -27,20 +27,20 @@ export function moderationRoutes(api: ApiRouter, moderation: ModerationService, 
       auth: "public",
       can: ["create", "Report"],
       body: noticeBody,
-      before: [perIp("notice")],
+      before: [perIp("notice")], response: reportAnswer,
     },
     ({ body }) => moderation.fileNotice(body),
   );
 
   api.get(
     "/api/notices",
-    { summary: "Statements of reasons: every takedown, hold and ban decided about the signed-in person, with how to appeal", tags: ["moderation"], auth: "user", can: ["read", "Decision"] },
+    { summary: "Statements of reasons: every takedown, hold and ban decided about the signed-in person, with how to appeal", tags: ["moderation"], auth: "user", can: ["read", "Decision"], response: noticesAnswer },
     ({ principal }) => appeals.listForUser(principal.userId),
   );
 
   api.post(
     "/api/notices/appeal",
-    { summary: "Appeal one decision with the key its statement of reasons carries (works without a login, for banned accounts)", tags: ["moderation"], auth: "public", can: ["create", "Appeal"], body: appealBody, before: [perIp("appeal")] },
+    { summary: "Appeal one decision with the key its statement of reasons carries (works without a login, for banned accounts)", tags: ["moderation"], auth: "public", can: ["create", "Appeal"], body: appealBody, before: [perIp("appeal")], response: appealAnswer },
     ({ body }) => appeals.fileAppeal(body),
   );
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 import { MSG } from "../../http/messages.ts";
 import { APPEAL_STATUSES, CONTENT_STATES, DECISION_ACTIONS, DECISION_GROUNDS, REPORT_REASONS, REPORT_SOURCES, REPORT_STATUSES, REPORT_TARGETS } from "../../contract/moderation.ts";
+import { UPLOAD_KINDS } from "../../contract/uploads.ts";
 
 const reasonMessage = `reason must be ${REPORT_REASONS.slice(0, -1).join(", ")} or ${REPORT_REASONS.at(-1)}`;
 
@@ -98,3 +99,353 @@ export const contentFilter = z.strictObject({
 export type ContentFilter = z.infer<typeof contentFilter>;
 export const characterSortable = ["id", "createdAt", "name", "state", "userId"] as const;
 export const creatorPageSortable = ["id", "createdAt", "title", "state", "userId"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** characters list  */
+export const characterRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  description: z.string(),
+  name: z.string(),
+  updatedAt: z.date(),
+  userId: z.number().nullable(),
+  state: z.enum(CONTENT_STATES),
+  personality: z.string(),
+  scenario: z.string(),
+  greeting: z.string(),
+  tags: z.array(z.string()),
+  age: z.number().nullable(),
+  exampleLines: z.array(z.string()),
+  tier: z.string(),
+  avatarKey: z.string().nullable(),
+  isPublic: z.boolean(),
+  conversationCount: z.number(),
+});
+
+/** characters action takedown */
+export const characterTakedownAnswer = z.union([z.object({
+  id: z.number(),
+  userId: z.number().nullable(),
+  state: z.enum(CONTENT_STATES),
+}), z.object({
+  id: z.number(),
+  userId: z.number(),
+  state: z.enum(CONTENT_STATES),
+})]);
+
+/** creator-pages list  */
+export const creatorPageRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  title: z.string(),
+  updatedAt: z.date(),
+  userId: z.number(),
+  state: z.enum(CONTENT_STATES),
+  homeLink: z.string(),
+  characterModelId: z.number().nullable(),
+  bio: z.string(),
+  avatarUrl: z.string().nullable(),
+  socialLinks: z.unknown(),
+  premiumOffer: z.string().nullable(),
+  premiumPriceMinor: z.number().nullable(),
+  requestPrice: z.number().nullable(),
+  membershipPrice: z.number().nullable(),
+});
+
+/** reports list  */
+export const reportRecord = z.object({
+  id: z.number(),
+  source: z.enum(REPORT_SOURCES),
+  targetType: z.enum(REPORT_TARGETS),
+  targetId: z.number(),
+  createdAt: z.date(),
+  reason: z.enum(REPORT_REASONS),
+  status: z.enum(REPORT_STATUSES),
+  details: z.string(),
+  targetUserId: z.number().nullable(),
+  reporterUserId: z.number().nullable(),
+  suspendedContent: z.boolean(),
+  resolvedAt: z.date().nullable(),
+  resolvedById: z.number().nullable(),
+  reportedUrl: z.string().nullable(),
+  contactName: z.string().nullable(),
+  contactEmail: z.string().nullable(),
+  swornAt: z.date().nullable(),
+  ageSeconds: z.number(),
+  targetSeconds: z.number(),
+  breached: z.boolean(),
+});
+
+/** reports view preview */
+export const reportPreviewAnswer = z.object({
+  id: z.number(),
+  media: z.object({
+    kind: z.enum(UPLOAD_KINDS),
+    url: z.string(),
+  }).nullable(),
+});
+
+/** reports action dismiss */
+export const reportDismissAnswer = z.object({
+  id: z.number(),
+  source: z.enum(REPORT_SOURCES),
+  targetType: z.enum(REPORT_TARGETS),
+  targetId: z.number(),
+  createdAt: z.date(),
+  reason: z.enum(REPORT_REASONS),
+  status: z.enum(REPORT_STATUSES),
+  details: z.string(),
+  targetUserId: z.number().nullable(),
+  reporterUserId: z.number().nullable(),
+  suspendedContent: z.boolean(),
+  resolvedAt: z.date().nullable(),
+  resolvedById: z.number().nullable(),
+  reportedUrl: z.string().nullable(),
+  contactName: z.string().nullable(),
+  contactEmail: z.string().nullable(),
+  swornAt: z.date().nullable(),
+});
+
+/** bans list  */
+export const banRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  staffId: z.number().nullable(),
+  reason: z.string(),
+  userId: z.number(),
+  liftedAt: z.date().nullable(),
+  liftedById: z.number().nullable(),
+});
+
+/** decisions list  */
+export const decisionRow = z.object({
+  id: z.number(),
+  targetType: z.enum(REPORT_TARGETS).nullable(),
+  targetId: z.number().nullable(),
+  createdAt: z.date(),
+  action: z.enum(DECISION_ACTIONS),
+  userId: z.number(),
+  ground: z.enum(DECISION_GROUNDS),
+  decidedById: z.number().nullable(),
+  explanation: z.string(),
+  automated: z.boolean(),
+  banId: z.number().nullable(),
+  reportId: z.number().nullable(),
+  appealKey: z.string(),
+  reversedAt: z.date().nullable(),
+});
+
+/** decisions get  */
+export const decisionRecord = z.object({
+  appeal: z.object({
+    id: z.number(),
+    createdAt: z.date(),
+    status: z.enum(APPEAL_STATUSES),
+    decidedAt: z.date().nullable(),
+    decidedById: z.number().nullable(),
+    text: z.string(),
+    decisionId: z.number(),
+    decisionReason: z.string().nullable(),
+  }).nullable(),
+  id: z.number(),
+  targetType: z.enum(REPORT_TARGETS).nullable(),
+  targetId: z.number().nullable(),
+  createdAt: z.date(),
+  action: z.enum(DECISION_ACTIONS),
+  userId: z.number(),
+  ground: z.enum(DECISION_GROUNDS),
+  decidedById: z.number().nullable(),
+  explanation: z.string(),
+  automated: z.boolean(),
+  banId: z.number().nullable(),
+  reportId: z.number().nullable(),
+  appealKey: z.string(),
+  reversedAt: z.date().nullable(),
+});
+
+/** appeals list  */
+export const appealRow = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  status: z.enum(APPEAL_STATUSES),
+  decidedAt: z.date().nullable(),
+  decidedById: z.number().nullable(),
+  text: z.string(),
+  decisionId: z.number(),
+  decisionReason: z.string().nullable(),
+});
+
+/** appeals get  */
+export const appealRecord = z.object({
+  decision: decisionRow,
+  id: z.number(),
+  createdAt: z.date(),
+  status: z.enum(APPEAL_STATUSES),
+  decidedAt: z.date().nullable(),
+  decidedById: z.number().nullable(),
+  text: z.string(),
+  decisionId: z.number(),
+  decisionReason: z.string().nullable(),
+});
+
+/** evidence list  */
+export const evidenceRecord = z.object({
+  id: z.number(),
+  targetType: z.enum(REPORT_TARGETS),
+  targetId: z.number(),
+  createdAt: z.date(),
+  kind: z.enum(UPLOAD_KINDS),
+  userId: z.number().nullable(),
+  storageKey: z.string(),
+  mime: z.string().nullable(),
+  sizeBytes: z.number(),
+  sha256: z.string(),
+  reportId: z.number().nullable(),
+  keepUntil: z.date(),
+  sourceKey: z.string(),
+  md5: z.string(),
+});
+
+/** evidence view file */
+export const evidenceFileAnswer = z.object({
+  id: z.number(),
+  kind: z.enum(UPLOAD_KINDS),
+  url: z.string(),
+});
+
+/** evidence action export */
+export const evidenceExportAnswer = z.object({
+  prepared_by_staff_id: z.number(),
+  evidence_id: z.number(),
+  generated_at: z.string(),
+  submission: z.string(),
+  incidentSummary: z.object({
+    incidentType: z.string(),
+    incidentDateTime: z.string(),
+    incidentDateTimeDescription: z.string(),
+  }),
+  internetDetails: z.array(z.object({
+    webPageIncident: z.object({
+      url: z.array(z.string()),
+      additionalInfo: z.string(),
+    }),
+  })),
+  reporter: z.object({
+    reportingPerson: z.object({
+      email: z.string().nullable(),
+    }),
+    companyUrl: z.string(),
+  }),
+  personOrUserReported: z.object({
+    espIdentifier: z.string(),
+    espService: z.string(),
+    screenName: z.string(),
+    personOrUserReportedPerson: z.object({
+      email: z.array(z.string()),
+    }),
+    additionalIdentifiers: z.object({
+      uuid: z.string(),
+      googleSubject: z.string().nullable(),
+      channelPlayerId: z.string().nullable(),
+      accountCreated: z.string(),
+    }),
+    ipCaptureEvent: z.array(z.object({
+      ipAddress: z.string().nullable(),
+      eventName: z.string(),
+      dateTime: z.string(),
+    })),
+  }).nullable(),
+  files: z.array(z.object({
+    fileName: z.string(),
+    originalFileName: z.string(),
+    mimeType: z.string().nullable(),
+    sizeBytes: z.number(),
+    originalFileHash: z.array(z.object({
+      hashType: z.string(),
+      value: z.string(),
+    })),
+    fileViewedByEsp: z.null(),
+    publiclyAvailable: z.null(),
+    details: z.array(z.object({
+      name: z.string(),
+      value: z.string(),
+    })),
+  })),
+  additionalInfo: z.string(),
+  keep_until: z.string(),
+});
+
+/** post /api/report */
+export const reportAnswer = z.object({
+  id: z.number(),
+});
+
+/** get /api/notices */
+export const noticesAnswer = z.object({
+  list: z.array(z.object({
+    id: z.number(),
+    action: z.string(),
+    ground: z.string(),
+    explanation: z.string(),
+    automated: z.boolean(),
+    target_type: z.string().nullable(),
+    target_id: z.number().nullable(),
+    created_at: z.string(),
+    reversed_at: z.string().nullable(),
+    appeal_key: z.string(),
+    appeal: z.object({
+      status: z.string(),
+      answer: z.string().nullable(),
+      decided_at: z.string().nullable(),
+    }).nullable(),
+  })),
+});
+
+/** post /api/notices/appeal */
+export const appealAnswer = z.object({
+  id: z.number(),
+  status: z.enum(APPEAL_STATUSES),
+});
+
+/** get /admin/api/transparency */
+export const transparencyAnswer = z.object({
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  reports_by_reason: z.array(z.object({
+    key: z.string(),
+    count: z.number(),
+  })),
+  reports_by_source: z.array(z.object({
+    key: z.string(),
+    count: z.number(),
+  })),
+  reports_by_outcome: z.array(z.object({
+    key: z.string(),
+    count: z.number(),
+  })),
+  decisions_by_action: z.array(z.object({
+    key: z.string(),
+    count: z.number(),
+  })),
+  decisions_by_ground: z.array(z.object({
+    key: z.string(),
+    count: z.number(),
+  })),
+  decisions_by_automation: z.array(z.object({
+    key: z.string(),
+    count: z.number(),
+  })),
+  appeals_by_outcome: z.array(z.object({
+    key: z.string(),
+    count: z.number(),
+  })),
+  time_to_action: z.object({
+    resolved: z.number(),
+    median_seconds: z.number().nullable(),
+    p90_seconds: z.number().nullable(),
+    breaches: z.number(),
+    open_breaching: z.number(),
+    target_hours: z.number(),
+  }),
+});

@@ -25,3 +25,100 @@ export const paymentEventFilter = z.strictObject({
 export type PaymentEventFilter = z.infer<typeof paymentEventFilter>;
 export const paymentEventSortable = ["id", "receivedAt"] as const;
 
+// What the routes answer (docs/decisions/229).
+
+/** orders list  */
+export const orderRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  channelId: z.string().nullable(),
+  updatedAt: z.date(),
+  userId: z.number(),
+  expiresAt: z.date(),
+  status: z.enum(ORDER_STATUSES),
+  credits: z.number(),
+  provider: z.string(),
+  paidAt: z.date().nullable(),
+  finalPriceMinor: z.number(),
+  orderNo: z.string(),
+  productId: z.number(),
+  quantity: z.number(),
+  amountMinor: z.number(),
+  currency: z.string(),
+  bonusCredits: z.number(),
+  providerRef: z.string().nullable(),
+  payUrl: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  receivedAmount: z.string().nullable(),
+  receivedCurrency: z.string().nullable(),
+  refundStartedAt: z.date().nullable(),
+  providerPaymentRef: z.string().nullable(),
+  refundedMinor: z.number().nullable(),
+});
+
+/** orders view refund-preview */
+export const orderRefundPreviewAnswer = z.object({
+  return_by_hand: z.object({
+    amount: z.string().nullable(),
+    currency: z.string().nullable(),
+  }).nullable(),
+  order_id: z.number(),
+  credits: z.number(),
+  balance: z.number(),
+  claw_back: z.number(),
+  already_spent: z.number(),
+});
+
+/** orders action refund */
+export const orderRefundAnswer = z.object({
+  order_id: z.number(),
+  order_no: z.string(),
+  order_status: z.string(),
+  amount: z.number(),
+  final_price: z.number(),
+  currency: z.string(),
+  final_price_text: z.string(),
+  quantity: z.number(),
+  credits: z.number(),
+  bonus_credits: z.number(),
+  received_amount: z.string().nullable(),
+  received_currency: z.string().nullable(),
+  refunded_amount: z.number().nullable(),
+  provider: z.string(),
+  product_id: z.number(),
+  product_name: z.string().optional(),
+  pay_url: z.string().nullable(),
+  created_at: z.date(),
+  paid_at: z.date().nullable(),
+  expires_at: z.date(),
+});
+
+/** memberships list  */
+export const membershipRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  userId: z.number(),
+  status: z.string(),
+  endedAt: z.date().nullable(),
+  provider: z.string(),
+  orderId: z.number(),
+  providerRef: z.string(),
+  currentPeriodEnd: z.date().nullable(),
+  periodsPaid: z.number(),
+  creditsPerPeriod: z.number(),
+  cancelAtPeriodEnd: z.boolean(),
+  reversedPeriods: z.array(z.string()),
+  stateChangedAt: z.date().nullable(),
+});
+
+/** payment-events list  */
+export const paymentEventRecord = z.object({
+  type: z.string(),
+  id: z.number(),
+  provider: z.string(),
+  orderId: z.number().nullable(),
+  receivedAt: z.date(),
+  eventId: z.string(),
+  payload: z.unknown(),
+});

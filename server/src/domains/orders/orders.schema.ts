@@ -19,3 +19,42 @@ export const orderActionLogBody = z.object({
   order_id: orderId,
   pixel_id: z.string({ error: "Please give a pixel id" }).trim().min(1, { error: "Please give a pixel id" }).max(128, { error: "Pixel id is too long" }),
 });
+
+// What the routes answer (docs/decisions/229).
+
+/** get path */
+export const line9Answer = z.object({
+  order_id: z.number(),
+  order_no: z.string(),
+  order_status: z.string(),
+  amount: z.number(),
+  final_price: z.number(),
+  currency: z.string(),
+  final_price_text: z.string(),
+  quantity: z.number(),
+  credits: z.number(),
+  bonus_credits: z.number(),
+  received_amount: z.string().nullable(),
+  received_currency: z.string().nullable(),
+  refunded_amount: z.number().nullable(),
+  provider: z.string(),
+  product_id: z.number(),
+  product_name: z.string().optional(),
+  pay_url: z.string().nullable(),
+  created_at: z.date(),
+  paid_at: z.date().nullable(),
+  expires_at: z.date(),
+});
+
+/** get /api/order/getUserOrders */
+export const getUserOrdersAnswer = z.object({
+  list: z.array(line9Answer),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+/** post /api/Order/orderActionLog */
+export const orderActionLogAnswer = z.object({
+  first: z.boolean(),
+});

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { MSG } from "../../http/messages.ts";
+import { PROVIDERS } from "../../contract/orders.ts";
+import { PAYMENT_METHODS } from "../../contract/payments.ts";
 
 /** Checkbox values browsers and apps send for "I agree". Anything else, or nothing, is not agreement. */
 const agreeTerms = z
@@ -33,4 +35,144 @@ export const webhookParams = z.object({ provider: z.string().regex(/^[a-z_]{1,32
 export const walletOrderPayBody = z.object({
   order_no: z.string({ error: "Please choose an order" }).regex(/^[A-Z0-9]{1,64}$/, { error: "Please choose an order" }),
   boc: z.string().regex(/^[A-Za-z0-9+/=_-]{1,20000}$/, { error: "Invalid request" }).optional(),
+});
+
+// What the routes answer (docs/decisions/229).
+
+/** post /api/order/createOrderAndPay */
+export const createOrderAndPayAnswer = z.object({
+  order_id: z.number(),
+  order_no: z.string(),
+  pay_url: z.string(),
+  session_id: z.string(),
+  order: z.object({
+    order_id: z.number(),
+    order_no: z.string(),
+    order_status: z.string(),
+    amount: z.number(),
+    final_price: z.number(),
+    currency: z.string(),
+    final_price_text: z.string(),
+    quantity: z.number(),
+    credits: z.number(),
+    bonus_credits: z.number(),
+    received_amount: z.string().nullable(),
+    received_currency: z.string().nullable(),
+    refunded_amount: z.number().nullable(),
+    provider: z.string(),
+    product_id: z.number(),
+    product_name: z.string().optional(),
+    pay_url: z.string().nullable(),
+    created_at: z.date(),
+    paid_at: z.date().nullable(),
+    expires_at: z.date(),
+  }),
+});
+
+/** get /api/order/paymentProviders */
+export const paymentProvidersAnswer = z.array(z.object({
+  provider: z.enum(PROVIDERS),
+  methods: z.array(z.enum(PAYMENT_METHODS)),
+}));
+
+/** post /api/OrderStripe/createCheckoutSession */
+export const createCheckoutSessionAnswer = z.object({
+  url: z.string(),
+  order_id: z.number(),
+  order_no: z.string(),
+  pay_url: z.string(),
+  session_id: z.string(),
+  order: z.object({
+    order_id: z.number(),
+    order_no: z.string(),
+    order_status: z.string(),
+    amount: z.number(),
+    final_price: z.number(),
+    currency: z.string(),
+    final_price_text: z.string(),
+    quantity: z.number(),
+    credits: z.number(),
+    bonus_credits: z.number(),
+    received_amount: z.string().nullable(),
+    received_currency: z.string().nullable(),
+    refunded_amount: z.number().nullable(),
+    provider: z.string(),
+    product_id: z.number(),
+    product_name: z.string().optional(),
+    pay_url: z.string().nullable(),
+    created_at: z.date(),
+    paid_at: z.date().nullable(),
+    expires_at: z.date(),
+  }),
+});
+
+/** post /api/order/capturePaypalOrder */
+export const capturePaypalOrderAnswer = z.object({
+  order_id: z.number(),
+  order_no: z.string(),
+  order_status: z.string(),
+  paid: z.boolean(),
+  keep_polling: z.boolean(),
+  message: z.string().nullable(),
+  poll_interval_ms: z.number(),
+  poll_max_tries: z.number(),
+});
+
+/** post /api/OrderJpay/createOrder */
+export const createOrderAnswer = z.object({
+  transfer: z.object({
+    address: z.string(),
+    amount: z.string(),
+    amount_ton: z.string(),
+    comment: z.string(),
+    payload: z.string(),
+    valid_until: z.number(),
+    network: z.string(),
+  }),
+  order_id: z.number(),
+  order_no: z.string(),
+  pay_url: z.string(),
+  session_id: z.string(),
+  order: z.object({
+    order_id: z.number(),
+    order_no: z.string(),
+    order_status: z.string(),
+    amount: z.number(),
+    final_price: z.number(),
+    currency: z.string(),
+    final_price_text: z.string(),
+    quantity: z.number(),
+    credits: z.number(),
+    bonus_credits: z.number(),
+    received_amount: z.string().nullable(),
+    received_currency: z.string().nullable(),
+    refunded_amount: z.number().nullable(),
+    provider: z.string(),
+    product_id: z.number(),
+    product_name: z.string().optional(),
+    pay_url: z.string().nullable(),
+    created_at: z.date(),
+    paid_at: z.date().nullable(),
+    expires_at: z.date(),
+  }),
+});
+
+/** post /api/OrderJpay/orderPay */
+export const orderPayAnswer = z.object({
+  received_amount: z.string().nullable(),
+  received_currency: z.string().nullable(),
+  order_id: z.number(),
+  order_no: z.string(),
+  order_status: z.string(),
+  paid: z.boolean(),
+  keep_polling: z.boolean(),
+  message: z.string().nullable(),
+  poll_interval_ms: z.number(),
+  poll_max_tries: z.number(),
+});
+
+/** post /api/pay/webhook/:provider */
+export const providerAnswer = z.object({
+  received: z.literal(true),
+  duplicate: z.boolean(),
 });

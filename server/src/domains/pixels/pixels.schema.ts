@@ -122,3 +122,62 @@ export const channelSecretBody = z
   })
   .refine((b) => (SERVER_CONVERSION_SECRET_FIELDS[b.vendor] as readonly string[]).includes(b.field), { error: "This vendor has no such token", path: ["field"] });
 export type ChannelSecretBody = z.infer<typeof channelSecretBody>;
+
+// What the routes answer (docs/decisions/229).
+
+/** channels list  */
+export const channelRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  code: z.string(),
+  name: z.string(),
+  tiktok: z.number(),
+  facebook: z.number(),
+  google: z.number(),
+  bigo: z.number(),
+  bemob: z.number(),
+  kspin: z.number(),
+  exoclick: z.number(),
+  vk: z.number(),
+  requiresPaymentPermission: z.boolean(),
+  serverConversions: z.unknown(),
+  updatedAt: z.date(),
+});
+
+/** channels view secrets */
+export const channelSecretsAnswer = z.object({
+  configured: z.boolean(),
+  secrets: z.array(z.object({
+    vendor: z.enum(SERVER_CONVERSION_VENDORS),
+    field: z.string(),
+    set: z.boolean(),
+    last4: z.string().nullable(),
+    updatedAt: z.date().nullable(),
+  })),
+});
+
+/** pixel-ids list  */
+export const pixelIdRecord = z.object({
+  value: z.string(),
+  id: z.number(),
+  createdAt: z.date(),
+  event: z.string().nullable(),
+  channelId: z.number(),
+  kind: z.number(),
+});
+
+/** get /api/Pixelcollect/getpixeLState */
+export const getpixeLStateAnswer = z.record(z.string(), z.union([z.literal(0), z.literal(1)]));
+
+/** get /api/pixelcollect/pixelList */
+export const pixelListAnswer = z.array(z.string());
+
+/** post /api/pixelcollect/add */
+export const addAnswer = z.object({
+  id: z.number(),
+});
+
+/** get /api/pixelcollect/config */
+export const configAnswer = z.object({
+  script_base_url: z.string().nullable(),
+});

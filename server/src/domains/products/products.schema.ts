@@ -1,5 +1,70 @@
 import { z } from "zod";
+import { PRODUCT_KINDS } from "../../contract/orders.ts";
 
 export const productIdQuery = z.object({
   product_id: z.coerce.number({ error: "Please choose a product" }).int({ error: "Please choose a product" }).positive({ error: "Please choose a product" }),
+});
+
+// What the routes answer (docs/decisions/229).
+
+/** get /api/index/getProducts */
+export const getProductsAnswer = z.object({
+  list: z.array(z.object({
+    product_id: z.number(),
+    code: z.string(),
+    name: z.string(),
+    kind: z.enum(PRODUCT_KINDS),
+    credits: z.number(),
+    price: z.number(),
+    was_price: z.number().nullable(),
+    currency: z.string(),
+    price_text: z.string(),
+    was_price_text: z.string().nullable(),
+    best_value: z.boolean(),
+    per_user_limit: z.number().nullable(),
+    interval_days: z.number().nullable(),
+    flash_sale_ends_at: z.date().nullable(),
+    seconds_left: z.number().nullable(),
+  })),
+});
+
+/** get /api/index/getProductDetail */
+export const getProductDetailAnswer = z.object({
+  product_id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  kind: z.enum(PRODUCT_KINDS),
+  credits: z.number(),
+  price: z.number(),
+  was_price: z.number().nullable(),
+  currency: z.string(),
+  price_text: z.string(),
+  was_price_text: z.string().nullable(),
+  best_value: z.boolean(),
+  per_user_limit: z.number().nullable(),
+  interval_days: z.number().nullable(),
+  flash_sale_ends_at: z.date().nullable(),
+  seconds_left: z.number().nullable(),
+});
+
+/** get /api/Personal/user_products_limited */
+export const userProductsLimitedAnswer = z.object({
+  list: z.array(z.object({
+    remaining: z.number().nullable(),
+    product_id: z.number(),
+    code: z.string(),
+    name: z.string(),
+    kind: z.enum(PRODUCT_KINDS),
+    credits: z.number(),
+    price: z.number(),
+    was_price: z.number().nullable(),
+    currency: z.string(),
+    price_text: z.string(),
+    was_price_text: z.string().nullable(),
+    best_value: z.boolean(),
+    per_user_limit: z.number().nullable(),
+    interval_days: z.number().nullable(),
+    flash_sale_ends_at: z.date().nullable(),
+    seconds_left: z.number().nullable(),
+  })),
 });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { BLOCK_SOURCES, HOLD_CAUSES, SCREENING_DECISIONS, SCREENING_STATUSES } from "../../contract/screening.ts";
-import { REPORT_TARGETS } from "../../contract/moderation.ts";
+import { CONTENT_STATES, REPORT_TARGETS } from "../../contract/moderation.ts";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
+import { UPLOAD_KINDS } from "../../contract/uploads.ts";
 
 /** The console's screening list; `status: "held"` is the review queue. */
 export const screeningFilter = z.strictObject({
@@ -37,4 +38,45 @@ export const IMPORT_MAX_LINES = 50_000;
 export const importHashesBody = z.object({
   hashes: z.string({ error: "Paste at least one hash" }).max(IMPORT_MAX_LINES * 19, `At most ${IMPORT_MAX_LINES} hashes per import`),
   note: z.string().trim().max(500).optional().transform((v) => v || null),
+});
+
+// What the routes answer (docs/decisions/229).
+
+/** blocked-hashes list  */
+export const blockedHashRecord = z.object({
+  hash: z.string(),
+  hits: z.number(),
+});
+
+/** blocked-hashes create  */
+export const blockedHasheRecord2 = z.object({
+  added: z.number(),
+  duplicates: z.number(),
+  lines: z.number(),
+  id: z.number(),
+});
+
+/** upload-screenings list  */
+export const uploadScreeningRow = z.unknown();
+
+/** upload-screenings get  */
+export const uploadScreeningRecord = z.object({
+  kind: z.enum(UPLOAD_KINDS),
+  uploadState: z.enum(CONTENT_STATES),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  previewUrl: z.string().nullable(),
+  fileUrl: z.string().nullable(),
+  id: z.number(),
+  createdAt: z.date(),
+  userId: z.number(),
+  status: z.enum(SCREENING_STATUSES),
+  reviewedBy: z.number().nullable(),
+  reviewReason: z.string().nullable(),
+  reviewedAt: z.date().nullable(),
+  uploadId: z.number(),
+  holdCause: z.string().nullable(),
+  youngestAge: z.number().nullable(),
+  faces: z.number().nullable(),
+  framesChecked: z.number(),
 });

@@ -48,3 +48,34 @@ export const settingUpdateBody = z.object({ value: jsonValue });
 export const settingFilter = z.strictObject({ id: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])).optional(), q: textFilter });
 export type SettingFilter = z.infer<typeof settingFilter>;
 export const settingSortable = ["id", "updatedAt"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** banners list  */
+export const bannerRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  link: z.string().nullable(),
+  title: z.string(),
+  sortOrder: z.number(),
+  enabled: z.boolean(),
+  imageUrl: z.string(),
+});
+
+/** prompt-suggestions list  */
+export const promptSuggestionRecord = z.object({
+  id: z.number(),
+  text: z.string(),
+  sortOrder: z.number(),
+  enabled: z.boolean(),
+  category: z.string(),
+  texts: z.unknown(),
+});
+
+/** site-settings list  */
+export const siteSettingRecord = z.object({
+  id: z.string(),
+  value: z.unknown(),
+  key: z.string(),
+  updatedAt: z.date(),
+});

@@ -10,19 +10,20 @@ import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
 import { LIMITS } from "../uploads/uploads.service.ts";
 import type { CityRedirects } from "./redirect-by-city.ts";
 import type { SiteService } from "./site.service.ts";
+import { bannerListAnswer, basicSettingsAnswer, healthAnswer, promptListAnswer, redirectByCityAnswer } from "./site.schema.ts";
 
 const promptQuery = z.object({ category: z.string().max(40).optional() });
 
 /** Health, and the SPEC.md §7 Index calls for banners, prompts and settings. */
 export function siteRoutes(api: ApiRouter, site: SiteService, health: () => Promise<boolean>, config: Config, engineStatus: () => Promise<EngineStatus>, redirects: CityRedirects) {
-  api.get("/api/health", { summary: "200 only when the database answers", tags: ["site"], auth: "public" }, async () => {
+  api.get("/api/health", { summary: "200 only when the database answers", tags: ["site"], auth: "public", response: healthAnswer }, async () => {
     if (!(await health())) throw new HttpError(503, "Database unreachable");
     return { status: "ok" };
   });
   const tags = ["index"];
-  api.get("/api/Index/bannerList", { summary: "Home banners", tags, auth: "public" }, async () => ({ list: await site.banners() }));
-  api.get("/api/Index/promptList", { summary: "Prompt suggestions", tags, auth: "public", query: promptQuery }, async ({ query }) => ({ list: await site.prompts(query.category) }));
-  api.get("/api/Index/basicSettings", { summary: "Prices, limits and generation settings the app shows", tags, auth: "public" }, async () =>
+  api.get("/api/Index/bannerList", { summary: "Home banners", tags, auth: "public", response: bannerListAnswer }, async () => ({ list: await site.banners() }));
+  api.get("/api/Index/promptList", { summary: "Prompt suggestions", tags, auth: "public", query: promptQuery, response: promptListAnswer }, async ({ query }) => ({ list: await site.prompts(query.category) }));
+  api.get("/api/Index/basicSettings", { summary: "Prices, limits and generation settings the app shows", tags, auth: "public", response: basicSettingsAnswer }, async () =>
     site.settings({
       site_name: "Reverie",
       price_per_video: "1.99",
@@ -45,12 +46,12 @@ export function siteRoutes(api: ApiRouter, site: SiteService, health: () => Prom
       },
     }),
   );
-  api.get("/api/Index/getSiteConfig", { summary: "Languages and the generation engine's status", tags, auth: "public" }, async () =>
+  api.get("/api/Index/getSiteConfig", { summary: "Languages and the generation engine's status", tags, auth: "public", response: basicSettingsAnswer }, async () =>
     site.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
   );
   api.get(
     "/api/Index/redirectByCity",
-    { summary: "The configured redirect for the caller's country/city (GeoIP); url null with a message when not configured or no rule matches", tags, auth: "public" },
+    { summary: "The configured redirect for the caller's country/city (GeoIP); url null with a message when not configured or no rule matches", tags, auth: "public", response: redirectByCityAnswer },
     ({ req }) => redirects.forIp(req.ip),
   );
 }

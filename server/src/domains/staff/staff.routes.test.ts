@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { createMongoAbility, type RawRuleOf } from "@casl/ability";
 import { unpackRules } from "@casl/ability/extra";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: "1000" });
   // An admin-only operation, declared like every route, to prove the real chain refuses other roles.
-  t.api.get("/admin/api/test-admin-only", { summary: "test", auth: "staff", can: ["manage", "Staff"] }, () => ({ ok: true }));
+  t.api.get("/admin/api/test-admin-only", { summary: "test", auth: "staff", can: ["manage", "Staff"], response: z.object({ ok: z.boolean() }) }, () => ({ ok: true }));
 });
 afterAll(() => t.close());
 

@@ -20,3 +20,61 @@ export const staffSortable = ["id", "username", "createdAt"] as const;
 export const outboxFilter = z.strictObject({ id: idsFilter, to: textFilter, q: textFilter });
 export type OutboxFilter = z.infer<typeof outboxFilter>;
 export const outboxSortable = ["id", "createdAt", "sentAt", "to"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** staff list  */
+export const staffRow = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  username: z.string(),
+  passwordHash: z.string(),
+  totpSecret: z.string(),
+  totpLastStep: z.number().nullable(),
+  roles: z.array(z.enum(STAFF_ROLES)),
+  active: z.boolean(),
+  updatedAt: z.date(),
+});
+
+/** staff get  */
+export const staffRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  username: z.string(),
+  roles: z.array(z.enum(STAFF_ROLES)),
+  active: z.boolean(),
+  updatedAt: z.date(),
+});
+
+/** staff create  */
+export const staffRecord2 = z.object({
+  password: z.string(),
+  totpSecret: z.string(),
+  otpauthUri: z.string(),
+  id: z.number(),
+  createdAt: z.date(),
+  username: z.string(),
+  roles: z.array(z.enum(STAFF_ROLES)),
+  active: z.boolean(),
+  updatedAt: z.date(),
+});
+
+/** outbox list  */
+export const outboxRecord = z.object({
+  error: z.string().nullable(),
+  id: z.number(),
+  createdAt: z.date(),
+  to: z.string(),
+  body: z.string(),
+  sentAt: z.date().nullable(),
+  subject: z.string(),
+});
+
+/** get /admin/api/me */
+export const meAnswer = z.object({
+  id: z.number(),
+  username: z.string(),
+  roles: z.array(z.enum(STAFF_ROLES)),
+  authBtnList: z.array(z.string()),
+  rules: z.unknown(),
+});

@@ -55,3 +55,33 @@ export const templateSortable = ["id", "sortOrder", "name", "category", "creditP
 export const reorderBody = z.object({
   ids: z.array(z.number().int().positive(), { error: "ids must be the template ids in their new order" }).min(1).max(1000),
 });
+
+// What the routes answer (docs/decisions/229).
+
+/** templates list  */
+export const templateRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  name: z.string(),
+  updatedAt: z.date(),
+  sortOrder: z.number(),
+  enabled: z.boolean(),
+  category: z.string(),
+  mode: z.enum(GENERATION_MODES),
+  engine: z.string().nullable(),
+  suitFor: z.string(),
+  names: z.unknown(),
+  engineParams: z.unknown(),
+  workflow: z.string().nullable(),
+  creditPrice: z.number(),
+  coverUrl: z.string().nullable(),
+  previewKey: z.string().nullable(),
+  previewOf: z.string().nullable(),
+  /** the cover's URL to show (not in the answers of changes) */
+  coverSrc: z.string().nullable().optional(),
+});
+
+/** post /admin/api/templates/reorder */
+export const reorderAnswer = z.object({
+  ids: z.array(z.number()),
+});

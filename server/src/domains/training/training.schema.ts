@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { homeLinkProblem, HOME_LINK_MESSAGES } from "../../contract/home-link.ts";
-import { REVIEW_DECISIONS, TRAINING_MESSAGES as M, TRAINING_NAME_MAX, TRAINING_PHOTOS_MAX, TRAINING_PHOTOS_MIN, TRAINING_STATUSES } from "../../contract/training.ts";
+import { PHOTO_VERDICTS, REVIEW_DECISIONS, TRAINERS, TRAINING_MESSAGES as M, TRAINING_NAME_MAX, TRAINING_PHOTOS_MAX, TRAINING_PHOTOS_MIN, TRAINING_STATUSES } from "../../contract/training.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
+import { CONTENT_STATES } from "../../contract/moderation.ts";
 
 const blankToUndefined = (v: unknown) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v);
 const id = z.coerce.number().int().positive();
@@ -54,3 +55,78 @@ const frame = z
   .regex(/^data:image\/(jpeg|png|webp);base64,[A-Za-z0-9+/=]+$/, "frames must be data:image URLs");
 export const selfieBody = z.object({ frames: z.array(frame, { error: "frames must be two images" }).length(2, "frames must be two images") });
 export const checkPhotoBody = z.object({ selfie_id: z.string().uuid({ error: "selfie_id is required" }), upload_id: id });
+
+// What the routes answer (docs/decisions/229).
+
+/** get /api/Training/status */
+export const statusAnswer = z.object({
+  available: z.boolean(),
+  message: z.string().nullable(),
+  price: z.number(),
+  trainer: z.enum(TRAINERS).nullable(),
+  photos_min: z.number(),
+  expected_seconds: z.number(),
+});
+
+/** get /api/Training/homeLinkFree */
+export const homeLinkFreeAnswer = z.object({
+  free: z.boolean(),
+});
+
+/** post /api/Training/selfie */
+export const selfieAnswer = z.object({
+  selfie_id: z.string(),
+});
+
+/** post /api/Training/checkPhoto */
+export const checkPhotoAnswer = z.object({
+  upload_id: z.number(),
+  verdict: z.enum(PHOTO_VERDICTS),
+  message: z.string(),
+  faces: z.number(),
+  similarity: z.number().nullable(),
+  age: z.number().nullable(),
+  box: z.object({
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+  }).nullable(),
+});
+
+/** post /api/Training/submit */
+export const submitAnswer = z.object({
+  id: z.number(),
+  name: z.string(),
+  home_link: z.string(),
+  status: z.enum(TRAINING_STATUSES),
+  usable: z.boolean(),
+  state: z.enum(CONTENT_STATES),
+  progress: z.number(),
+  eta_seconds: z.number(),
+  cover_url: z.string().nullable(),
+  cost: z.number(),
+  error: z.string().nullable(),
+  trigger_word: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+/** get /api/Generation/getLoraCharacterList */
+export const getLoraCharacterListAnswer = z.object({
+  list: z.array(submitAnswer),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+/** post /api/Training/revoke */
+export const revokeAnswer = z.object({
+  id: z.number(),
+  state: z.string(),
+});
+
+/** post /api/Training/webhook/:trainer */
+export const trainerAnswer = z.object({
+  received: z.boolean(),
+});

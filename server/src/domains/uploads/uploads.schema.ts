@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MSG } from "../../http/messages.ts";
 import { UPLOAD_KINDS } from "../../contract/uploads.ts";
+import { SCREENING_STATUSES } from "../../contract/screening.ts";
 
 /** SPEC.md §9 page sizes. */
 export const pageQuery = z.object({
@@ -32,3 +33,28 @@ export const fileUploadBody = mediaUploadBody.extend({
 
 export const uploadListQuery = pageQuery.extend({ type: z.enum(UPLOAD_KINDS).optional() });
 export const idQuery = z.object({ id: z.coerce.number().int().positive() });
+
+// What the routes answer (docs/decisions/229).
+
+/** post path */
+export const line12Answer = z.object({
+  id: z.number(),
+  type: z.enum(UPLOAD_KINDS),
+  file_url: z.string(),
+  thumb_url: z.string().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  duration: z.number().nullable(),
+  size: z.number(),
+  created_at: z.string(),
+  review: z.enum(SCREENING_STATUSES).nullable(),
+  review_message: z.string().nullable(),
+});
+
+/** get /api/ImageUpload/uploadList */
+export const uploadListAnswer = z.object({
+  list: z.array(line12Answer),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});

@@ -40,3 +40,70 @@ export const adjustCreditsBody = z.object({
   idempotencyKey: z.string({ error: "idempotencyKey is required" }).trim().min(8).max(100),
 });
 export type AdjustCreditsBody = z.infer<typeof adjustCreditsBody>;
+
+// What the routes answer (docs/decisions/229).
+
+/** users list  */
+export const userRow = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  title: z.string().nullable(),
+  channelId: z.string().nullable(),
+  updatedAt: z.date(),
+  role: z.enum(USER_ROLES),
+  email: z.string().nullable(),
+  uuid: z.string(),
+  googleSub: z.string().nullable(),
+  playerUid: z.string().nullable(),
+  nickname: z.string().nullable(),
+  loginType: z.enum(LOGIN_TYPES),
+  photo: z.string().nullable(),
+  language: z.string(),
+  supplierId: z.number().nullable(),
+  utmCampaign: z.string().nullable(),
+  utmAdset: z.string().nullable(),
+  utmAd: z.string().nullable(),
+  bemobClickId: z.string().nullable(),
+  paymentPermission: z.boolean(),
+  points: z.number(),
+  allPoints: z.number(),
+  freeGenerations: z.number(),
+  bannedAt: z.date().nullable(),
+  mergedIntoId: z.number().nullable(),
+});
+
+/** users get  */
+export const userRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  channelId: z.string().nullable(),
+  updatedAt: z.date(),
+  role: z.enum(USER_ROLES),
+  email: z.string().nullable(),
+  uuid: z.string(),
+  nickname: z.string().nullable(),
+  loginType: z.enum(LOGIN_TYPES),
+  photo: z.string().nullable(),
+  language: z.string(),
+  utmCampaign: z.string().nullable(),
+  paymentPermission: z.boolean(),
+  points: z.number(),
+  allPoints: z.number(),
+  freeGenerations: z.number(),
+  bannedAt: z.date().nullable(),
+  mergedIntoId: z.number().nullable(),
+});
+
+/** ledger list  */
+export const ledgerRecord = z.object({
+  id: z.number(),
+  createdAt: z.date(),
+  note: z.string().nullable(),
+  staffId: z.number().nullable(),
+  reason: z.string(),
+  userId: z.number(),
+  idempotencyKey: z.string(),
+  reference: z.string().nullable(),
+  delta: z.number(),
+  balanceAfter: z.number(),
+});

@@ -19,3 +19,41 @@ export const userUpdateBody = z
   .refine((b) => Object.keys(b).length > 0, { error: "Nothing to update" });
 
 export type UserUpdateBody = z.infer<typeof userUpdateBody>;
+
+// What the routes answer (docs/decisions/229).
+
+/** get /api/Personal/personal_info */
+export const personalInfoAnswer = z.object({
+  info: z.object({
+    id: z.number(),
+    uuid: z.string(),
+    nickname: z.string(),
+    supplier_id: z.number().nullable(),
+    type: z.string(),
+    menu: z.array(z.string()),
+    userName: z.string(),
+    username: z.string(),
+    email: z.string().nullable(),
+    title: z.string().nullable(),
+    photo: z.string().nullable(),
+    time: z.number(),
+    menuJson: z.string(),
+    roles: z.array(z.string()),
+    authBtnList: z.array(z.string()),
+    rules: z.unknown(),
+    bemobClickId: z.string().nullable(),
+    language: z.string(),
+    points: z.number(),
+    all_points: z.number(),
+    payment_permission: z.boolean(),
+  }),
+});
+
+/** get /api/Personal/select_users_integral */
+export const selectUsersIntegralAnswer = z.object({
+  points: z.number(),
+  all_points: z.number(),
+});
+
+/** post /api/Personal/user_update */
+export const userUpdateAnswer = z.object({});

@@ -23,3 +23,25 @@ export const connectWalletBody = z.object({
     refused,
   ),
 });
+
+// What the routes answer (docs/decisions/229).
+
+/** post /api/wallet/tonProofPayload */
+export const tonProofPayloadAnswer = z.object({
+  payload: z.string(),
+  expires_at: z.date(),
+});
+
+/** The caller's wallet: connected or not (SPEC.md §4); `display_address` is the form wallets show. */
+export const walletAnswer = z.union([
+  z.object({ connected: z.literal(false) }),
+  z.object({ connected: z.literal(true), address: z.string(), display_address: z.string(), chain: z.string(), linked_at: z.date() }),
+]);
+
+/** get /tonconnect-manifest.json */
+export const tonConnectManifest = z.object({
+  url: z.string(),
+  name: z.string(),
+  iconUrl: z.string(),
+  termsOfUseUrl: z.string(),
+});

@@ -70,9 +70,11 @@ function closedPage(res: Response, lang: Language, t: TFunction, view: SandboxVi
  */
 export function sandboxCheckoutRoutes(api: ApiRouter, gateway: SandboxGateway) {
   const tags = ["sandbox checkout"];
+  const pageAnswer = { kind: "file", contentType: "text/html", description: "The page (a 303 to the challenge page while one is pending)" } as const;
+  const onward = { kind: "redirect", status: 303, description: "On to the next page: the challenge, the SPEC callback, or this checkout closed" } as const;
   const base = (id: string, lang: Language) => ({ self: `/sandbox-pay/${encodeURIComponent(id)}`, q: `?lang=${lang}` });
 
-  api.get("/sandbox-pay/:sessionId", { summary: "Sandbox hosted checkout page", tags, auth: "public", params, query }, async ({ params: p, query: q, req, res }) => {
+  api.get("/sandbox-pay/:sessionId", { summary: "Sandbox hosted checkout page", tags, auth: "public", params, query, response: pageAnswer }, async ({ params: p, query: q, req, res }) => {
     const lang = languageOf(req, q.lang);
     const t = i18n.getFixedT(lang);
     const view = await gateway.view(p.sessionId);
@@ -90,7 +92,7 @@ ${button(`${self}/pay${lq}`, t("pay"), "pay")}${button(`${self}/3ds${lq}`, t("pa
     );
   });
 
-  api.get("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox 3-D Secure challenge page", tags, auth: "public", params, query }, async ({ params: p, query: q, req, res }) => {
+  api.get("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox 3-D Secure challenge page", tags, auth: "public", params, query, response: pageAnswer }, async ({ params: p, query: q, req, res }) => {
     const lang = languageOf(req, q.lang);
     const t = i18n.getFixedT(lang);
     const view = await gateway.view(p.sessionId);
@@ -117,11 +119,11 @@ ${button(`${self}/challenge${lq}`, t("challengePass"), "secure", '<input type="h
     res.redirect(303, next);
   }
 
-  api.post("/sandbox-pay/:sessionId/pay", { summary: "Sandbox: pay", tags, auth: "public", params, query }, ({ params: p, query: q, req, res }) =>
+  api.post("/sandbox-pay/:sessionId/pay", { summary: "Sandbox: pay", tags, auth: "public", params, query, response: onward }, ({ params: p, query: q, req, res }) =>
     act(p.sessionId, languageOf(req, q.lang), res, () => gateway.pay(p.sessionId)),
   );
 
-  api.post("/sandbox-pay/:sessionId/3ds", { summary: "Sandbox: pay with 3-D Secure (challenge first)", tags, auth: "public", params, query }, ({ params: p, query: q, req, res }) => {
+  api.post("/sandbox-pay/:sessionId/3ds", { summary: "Sandbox: pay with 3-D Secure (challenge first)", tags, auth: "public", params, query, response: onward }, ({ params: p, query: q, req, res }) => {
     const lang = languageOf(req, q.lang);
     return act(p.sessionId, lang, res, async () => {
       await gateway.startChallenge(p.sessionId);
@@ -129,11 +131,11 @@ ${button(`${self}/challenge${lq}`, t("challengePass"), "secure", '<input type="h
     });
   });
 
-  api.post("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox: finish the 3-D Secure challenge", tags, auth: "public", params, query, body: challengeBody }, ({ params: p, query: q, body, req, res }) =>
+  api.post("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox: finish the 3-D Secure challenge", tags, auth: "public", params, query, body: challengeBody, response: onward }, ({ params: p, query: q, body, req, res }) =>
     act(p.sessionId, languageOf(req, q.lang), res, () => gateway.finishChallenge(p.sessionId, body.result === "pass")),
   );
 
-  api.post("/sandbox-pay/:sessionId/decline", { summary: "Sandbox: decline", tags, auth: "public", params, query }, ({ params: p, query: q, req, res }) =>
+  api.post("/sandbox-pay/:sessionId/decline", { summary: "Sandbox: decline", tags, auth: "public", params, query, response: onward }, ({ params: p, query: q, req, res }) =>
     act(p.sessionId, languageOf(req, q.lang), res, () => gateway.decline(p.sessionId)),
   );
 }

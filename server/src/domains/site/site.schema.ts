@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+// What the routes answer (docs/decisions/229).
+
+/** get /api/health */
+export const healthAnswer = z.object({
+  status: z.string(),
+});
+
+/** get /api/Index/bannerList */
+export const bannerListAnswer = z.object({
+  list: z.array(z.object({
+    id: z.number(),
+    title: z.string(),
+    image_url: z.string().nullable(),
+    link: z.string().nullable(),
+  })),
+});
+
+/** get /api/Index/promptList */
+export const promptListAnswer = z.object({
+  list: z.array(z.object({
+    id: z.number(),
+    text: z.string(),
+    texts: z.object({
+      ja: z.string().optional(),
+      ko: z.string().optional(),
+      ru: z.string().optional(),
+    }),
+    category: z.string(),
+  })),
+});
+
+/** get /api/Index/basicSettings */
+export const basicSettingsAnswer = z.record(z.string(), z.unknown());
+
+/** get /api/Index/redirectByCity */
+export const redirectByCityAnswer = z.object({
+  configured: z.boolean(),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  url: z.string().nullable(),
+  message: z.string().nullable(),
+});
