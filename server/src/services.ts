@@ -17,7 +17,9 @@ import { createStaffService } from "./domains/staff/staff.service.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
-import { createModerationService, type ModerationService } from "./domains/moderation/moderation.service.ts";
+import { createModerationService } from "./domains/moderation/moderation.service.ts";
+import { bannedOwner } from "./domains/moderation/moderation.bans.ts";
+import { createSystemReports } from "./domains/moderation/moderation.system-reports.ts";
 import { createAppealsService } from "./domains/moderation/appeals.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
@@ -56,8 +58,8 @@ export function createServices(deps: AppDeps) {
   const channelSecrets = createChannelSecrets(db, audit, config.SECRETS_KEY);
   const conversions = createConversionsService({ db, config, log, secrets: channelSecrets });
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
-  // chat files its automatic reports through moderation, and moderation changes chat's content through chat
-  let moderation: ModerationService | undefined;
+  // chat files its automatic reports through moderation, which is built after chat (it changes chat's content through chat)
+  const systemReports = createSystemReports();
   // character avatars are painted by the generation domain's text-to-image path and kept as the person's upload
   const images = {
     aiEngine: () => render.generation.aiEngineFor("text_to_image"),
@@ -65,7 +67,7 @@ export function createServices(deps: AppDeps) {
       render.generation.images(userId, { prompt: o.prompt, negative_prompt: o.negativePrompt, aspect: "1:1", idempotency_key: o.idempotencyKey }, false, undefined, engine),
     keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
   };
-  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
+  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: systemReports.file });
   // creator pages take their link, name and cover from training's finished models and their library's files from generation
   const creators = createCreatorsService({
     db,
@@ -87,7 +89,7 @@ export function createServices(deps: AppDeps) {
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who), databaseUrl: deps.databaseUrl ?? config.DATABASE_URL });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -109,7 +111,7 @@ export function createServices(deps: AppDeps) {
       return t && { ...t, isPublic: t.isPublic || (t.state !== "removed" && (await creators.isPublishedCreation(id))) };
     },
   };
-  moderation = createModerationService({
+  const moderation = createModerationService({
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
@@ -117,10 +119,11 @@ export function createServices(deps: AppDeps) {
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,
-    signedUrl: (key) => storage.signedUrl(key, 600),
+    storage,
     sendMail: (mail) => mailer.send(mail),
     repeatOffenderTakedowns: config.REPEAT_OFFENDER_TAKEDOWNS,
   });
+  systemReports.connect(moderation);
   const appeals = createAppealsService({ db, audit, moderation });
   const consoleServices = {
     audit,
