@@ -25,6 +25,7 @@ import { createTransparencyService } from "./domains/moderation/transparency.ser
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
+import { withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
@@ -80,10 +81,7 @@ export function createServices(deps: AppDeps) {
     credits,
     keepCreation: render.generation.keepForPage,
     releaseCreation: render.generation.releaseFromPage,
-    isFinishedCreation: async (userId, taskId) => {
-      const task = await render.generation.own(userId, taskId).catch(() => null);
-      return task?.status === "succeeded" && task.state === "active";
-    },
+    ownCreation: render.generation.own,
     requestHours: config.CREATOR_REQUEST_HOURS,
     minRatings: config.CREATOR_MIN_RATINGS,
   });
@@ -103,19 +101,11 @@ export function createServices(deps: AppDeps) {
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({ db, audit, storage, retentionDays: config.EVIDENCE_RETENTION_DAYS, siteUrl: config.publicUrl, reporterEmail: config.MAIL_FROM });
-  // a creation published on a creator page is there for its fans to see, and to report, even when not in the gallery
-  const publishedTasks = {
-    ...render.generation.moderated,
-    find: async (c: Parameters<typeof render.generation.moderated.find>[0], id: number) => {
-      const t = await render.generation.moderated.find(c, id);
-      return t && { ...t, isPublic: t.isPublic || (t.state !== "removed" && (await creators.isPublishedCreation(id))) };
-    },
-  };
   const moderation = createModerationService({
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
-    owned: { task: publishedTasks, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
+    owned: { task: withPublishedCreations(render.generation.moderated, creators.isPublishedCreation), upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,
