@@ -24,6 +24,7 @@ import { createAppealsService } from "./domains/moderation/appeals.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
+import { avatarImages } from "./domains/chat/avatar-images.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
@@ -44,7 +45,6 @@ import { createUsersAdminService } from "./domains/users/users.admin.service.ts"
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
-import type { EngineKind } from "./contract/engines.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -61,14 +61,7 @@ export function createServices(deps: AppDeps) {
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
   // chat files its automatic reports through moderation, which is built after chat (it changes chat's content through chat)
   const systemReports = createSystemReports();
-  // character avatars are painted by the generation domain's text-to-image path and kept as the person's upload
-  const images = {
-    aiEngine: () => render.generation.aiEngineFor("text_to_image"),
-    paint: (userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: EngineKind) =>
-      render.generation.images(userId, { prompt: o.prompt, negative_prompt: o.negativePrompt, aspect: "1:1", idempotency_key: o.idempotencyKey }, false, undefined, engine),
-    keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
-  };
-  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: systemReports.file });
+  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images: avatarImages(render.generation, render.uploads), audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: systemReports.file });
   // creator pages take their link, name and cover from training's finished models and their library's files from generation
   const creators = createCreatorsService({
     db,
