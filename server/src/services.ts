@@ -17,12 +17,16 @@ import { createStaffService } from "./domains/staff/staff.service.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
 import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
-import { createModerationService, type ModerationService } from "./domains/moderation/moderation.service.ts";
+import { createModerationService } from "./domains/moderation/moderation.service.ts";
+import { bannedOwner } from "./domains/moderation/moderation.bans.ts";
+import { createSystemReports } from "./domains/moderation/moderation.system-reports.ts";
 import { createAppealsService } from "./domains/moderation/appeals.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
+import { avatarImages } from "./domains/chat/avatar-images.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
+import { withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
@@ -41,7 +45,6 @@ import { createUsersAdminService } from "./domains/users/users.admin.service.ts"
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
-import type { EngineKind } from "./contract/engines.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -56,16 +59,9 @@ export function createServices(deps: AppDeps) {
   const channelSecrets = createChannelSecrets(db, audit, config.SECRETS_KEY);
   const conversions = createConversionsService({ db, config, log, secrets: channelSecrets });
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
-  // chat files its automatic reports through moderation, and moderation changes chat's content through chat
-  let moderation: ModerationService | undefined;
-  // character avatars are painted by the generation domain's text-to-image path and kept as the person's upload
-  const images = {
-    aiEngine: () => render.generation.aiEngineFor("text_to_image"),
-    paint: (userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: EngineKind) =>
-      render.generation.images(userId, { prompt: o.prompt, negative_prompt: o.negativePrompt, aspect: "1:1", idempotency_key: o.idempotencyKey }, false, undefined, engine),
-    keep: async (userId: number, taskId: number) => render.uploads.keepGeneratedImage(userId, await render.generation.imageOf(userId, taskId)),
-  };
-  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images, audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: (input) => moderation!.fileReport(null, input, { system: true }) });
+  // chat files its automatic reports through moderation, which is built after chat (it changes chat's content through chat)
+  const systemReports = createSystemReports();
+  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images: avatarImages(render.generation, render.uploads), audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: systemReports.file });
   // creator pages take their link, name and cover from training's finished models and their library's files from generation
   const creators = createCreatorsService({
     db,
@@ -78,16 +74,13 @@ export function createServices(deps: AppDeps) {
     credits,
     keepCreation: render.generation.keepForPage,
     releaseCreation: render.generation.releaseFromPage,
-    isFinishedCreation: async (userId, taskId) => {
-      const task = await render.generation.own(userId, taskId).catch(() => null);
-      return task?.status === "succeeded" && task.state === "active";
-    },
+    ownCreation: render.generation.own,
     requestHours: config.CREATOR_REQUEST_HOURS,
     minRatings: config.CREATOR_MIN_RATINGS,
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner: (c, who) => moderation!.bannedOwner(c, who), databaseUrl: deps.databaseUrl ?? config.DATABASE_URL });
+  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -101,26 +94,19 @@ export function createServices(deps: AppDeps) {
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({ db, audit, storage, retentionDays: config.EVIDENCE_RETENTION_DAYS, siteUrl: config.publicUrl, reporterEmail: config.MAIL_FROM });
-  // a creation published on a creator page is there for its fans to see, and to report, even when not in the gallery
-  const publishedTasks = {
-    ...render.generation.moderated,
-    find: async (c: Parameters<typeof render.generation.moderated.find>[0], id: number) => {
-      const t = await render.generation.moderated.find(c, id);
-      return t && { ...t, isPublic: t.isPublic || (t.state !== "removed" && (await creators.isPublishedCreation(id))) };
-    },
-  };
-  moderation = createModerationService({
+  const moderation = createModerationService({
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
-    owned: { task: publishedTasks, upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
+    owned: { task: withPublishedCreations(render.generation.moderated, creators.isPublishedCreation), upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,
-    signedUrl: (key) => storage.signedUrl(key, 600),
+    storage,
     sendMail: (mail) => mailer.send(mail),
     repeatOffenderTakedowns: config.REPEAT_OFFENDER_TAKEDOWNS,
   });
+  systemReports.connect(moderation);
   const appeals = createAppealsService({ db, audit, moderation });
   const consoleServices = {
     audit,

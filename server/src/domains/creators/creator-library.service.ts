@@ -4,6 +4,7 @@ import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE, type LibraryVisibility } from
 import { HttpError } from "../../http/errors.ts";
 import type { LocalMediaSigner } from "../../storage/local.storage.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
+import { deleteLibraryItem, upsertLibraryItem } from "./creators.queries.ts";
 
 /** The route that serves members-only media (creators.routes.ts), each request checked. */
 export const LIBRARY_MEDIA_PATH = "/api/Subscribe/libraryMedia";
@@ -45,6 +46,29 @@ const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-
 const passSubject = (viewerId: number) => `creator-library-pass:viewer:${viewerId}`;
 const PASS = /^(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/;
 
+type UrlDeps = Pick<Deps, "storage" | "signer" | "ttlSeconds">;
+
+/** A members-only file's URL, signed for one viewer, item and part. */
+function memberUrl({ signer, ttlSeconds }: UrlDeps, itemId: number, part: MediaPart, viewerId: number): string {
+  const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+  const q = new URLSearchParams({ item: String(itemId), part, viewer: String(viewerId), expires: String(expires), sig: signer.sign(subject(itemId, part, viewerId), expires) });
+  return `${LIBRARY_MEDIA_PATH}?${q}`;
+}
+
+/** An item as one viewer sees it: public media signed by storage, members-only media signed for the viewer or locked. */
+async function itemView(d: UrlDeps, item: CreatorLibraryItem, media: CreationMedia, viewerId: number | null, unlocked: boolean) {
+  const base = { id: item.id, task_id: item.taskId, visibility: item.visibility as LibraryVisibility, kind: media.kind, created_at: item.createdAt.toISOString() };
+  const url = async (part: MediaPart): Promise<string | null> => {
+    const key = part === "main" ? media.key : media.posterKey;
+    if (!key) return null;
+    if (item.visibility === "public") return d.storage.signedUrl(key);
+    return unlocked && viewerId !== null ? memberUrl(d, item.id, part, viewerId) : null;
+  };
+  const locked = item.visibility === "members" && !unlocked;
+  const [main, poster] = locked ? [null, null] : await Promise.all([url("main"), url("poster")]);
+  return { ...base, locked, image_url: media.kind === "image" ? main : null, video_url: media.kind === "video" ? main : null, poster_url: poster };
+}
+
 /**
  * A creator page's content library (issue 16, decision 204): the creator's own finished creations, public or
  * members-only. Owns creator_library_items. Public media gets ordinary signed storage URLs; members-only media a URL
@@ -52,25 +76,7 @@ const PASS = /^(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/;
  * membership, so a forwarded URL, a lapsed member or a guessed path gets nothing.
  */
 export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember, keepCreation, releaseCreation }: Deps) {
-  function memberUrl(itemId: number, part: MediaPart, viewerId: number): string {
-    const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-    const q = new URLSearchParams({ item: String(itemId), part, viewer: String(viewerId), expires: String(expires), sig: signer.sign(subject(itemId, part, viewerId), expires) });
-    return `${LIBRARY_MEDIA_PATH}?${q}`;
-  }
-
-  async function itemView(item: CreatorLibraryItem, media: CreationMedia, viewerId: number | null, unlocked: boolean) {
-    const base = { id: item.id, task_id: item.taskId, visibility: item.visibility as LibraryVisibility, kind: media.kind, created_at: item.createdAt.toISOString() };
-    const url = async (part: MediaPart): Promise<string | null> => {
-      const key = part === "main" ? media.key : media.posterKey;
-      if (!key) return null;
-      if (item.visibility === "public") return storage.signedUrl(key);
-      return unlocked && viewerId !== null ? memberUrl(item.id, part, viewerId) : null;
-    };
-    const locked = item.visibility === "members" && !unlocked;
-    const [main, poster] = locked ? [null, null] : await Promise.all([url("main"), url("poster")]);
-    return { ...base, locked, image_url: media.kind === "image" ? main : null, video_url: media.kind === "video" ? main : null, poster_url: poster };
-  }
-
+  const urls = { storage, signer, ttlSeconds };
   return {
     /**
      * The page's library as one viewer sees it, newest first: public items with their media; members-only items with
@@ -83,7 +89,7 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
       const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit });
       const [counts, media, open] = await Promise.all([db.creatorLibraryItem.groupBy({ by: ["visibility"], where, _count: true }), creations(page.userId, rows.map((r) => r.taskId)), unlocked]);
       const membersOnly = counts.find((c) => c.visibility === "members")?._count ?? 0;
-      const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(r, media.get(r.taskId)!, viewerId, open)));
+      const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(urls, r, media.get(r.taskId)!, viewerId, open)));
       return { list, total: counts.reduce((sum, c) => sum + c._count, 0), locked: open ? 0 : membersOnly };
     },
 
@@ -94,11 +100,9 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
     async publish(page: CreatorPage, taskId: number, visibility: LibraryVisibility) {
       const id = await db.$transaction(async (tx) => {
         // one statement, so a double tap cannot race into a duplicate-key error
-        const rows = await tx.$queryRaw<{ id: number }[]>`
-          INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${page.id}, ${taskId}, ${visibility}::"LibraryVisibility")
-          ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`;
+        const [row] = await upsertLibraryItem.rows(tx, { pageId: page.id, taskId, visibility });
         if (!(await keepCreation(tx, page.userId, taskId))) throw HttpError.badRequest(M.publishNotYours);
-        return rows[0].id;
+        return row.id;
       });
       return db.creatorLibraryItem.findUniqueOrThrow({ where: { id } });
     },
@@ -106,9 +110,9 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
     /** Takes an item off the page (the creation itself stays the creator's, and expires normally from now). */
     async unpublish(page: CreatorPage, itemId: number) {
       await db.$transaction(async (tx) => {
-        const removed = await tx.$queryRaw<{ task_id: number }[]>`DELETE FROM creator_library_items WHERE id = ${itemId} AND creator_page_id = ${page.id} RETURNING task_id`;
-        if (!removed[0]) throw HttpError.notFound();
-        await releaseCreation(tx, removed[0].task_id);
+        const removed = await deleteLibraryItem.first(tx, { itemId, pageId: page.id });
+        if (!removed) throw HttpError.notFound();
+        await releaseCreation(tx, removed.task_id);
       });
     },
 

@@ -4,6 +4,7 @@ import { CREATOR_MEMBERSHIP_PERIOD_DAYS, CREATOR_MESSAGES as M, type CreatorMemb
 import { EARNING_REASON } from "../../contract/creator-payouts.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import * as q from "./creators.queries.ts";
 
 const PERIOD_MS = CREATOR_MEMBERSHIP_PERIOD_DAYS * 24 * 3600_000;
 
@@ -33,50 +34,46 @@ function isCurrent(m: Pick<CreatorMembership, "status" | "paidThrough">, now: Da
 }
 
 /**
+ * Moves one period's price: charged from the fan, granted to the creator, in the caller's transaction. The keys name
+ * the membership and the period, so a period is paid once however often this runs; a short balance throws 402 and
+ * the caller's transaction leaves nothing behind.
+ */
+async function payPeriod(credits: Deps["credits"], tx: Tx, m: { id: number; fanUserId: number; price: number; period: number }, creatorId: number) {
+  const reference = `creator_membership:${m.id}`;
+  const key = `creator-membership:${m.id}:period:${m.period}`;
+  await credits.charge({ userId: m.fanUserId, amount: m.price, reason: "creator_membership", idempotencyKey: `${key}:charge`, reference }, tx);
+  await credits.grant({ userId: creatorId, amount: m.price, reason: EARNING_REASON.membership, idempotencyKey: `${key}:earn`, reference }, tx);
+}
+
+/**
+ * Renews one due membership for its next period, or ends it when it cannot be renewed (a short balance, or the page
+ * no longer offers memberships or is not up). The period number in the conditional update is the guard: of two
+ * sweeps at once one moves it, the other finds nothing to do. A price the creator lowered applies from the renewal;
+ * a raised one does not touch running memberships.
+ */
+async function renewOne({ db, credits }: Deps, id: number, period: number, now: Date): Promise<"renewed" | "ended" | "skipped"> {
+  try {
+    const renewed = await db.$transaction(async (tx) => {
+      const row = await q.renewMembership.first(tx, { id, period, now, paidThrough: new Date(now.getTime() + PERIOD_MS) });
+      if (!row) return false;
+      await payPeriod(credits, tx, { id, fanUserId: row.fan_user_id, price: row.price, period: period + 1 }, row.creator_id);
+      return true;
+    });
+    if (renewed) return "renewed";
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 402)) throw err;
+  }
+  // not renewed: end it, unless another sweep renewed it meanwhile (then its period moved on)
+  const ended = await db.creatorMembership.updateMany({ where: { id, status: "active", period, paidThrough: { lte: now } }, data: { status: "ended", endedAt: now } });
+  return ended.count ? "ended" : "skipped";
+}
+
+/**
  * Paid creator memberships (issue 16, decision 204): credits per period from the fan to the creator through the
  * ledger. Owns creator_memberships. The provider-billed plan subscription is the memberships domain, a different thing.
  */
-export function createCreatorMemberships({ db, credits }: Deps) {
-  /**
-   * Moves one period's price: charged from the fan, granted to the creator, in the caller's transaction. The keys name
-   * the membership and the period, so a period is paid once however often this runs; a short balance throws 402 and
-   * the caller's transaction leaves nothing behind.
-   */
-  async function payPeriod(tx: Tx, m: { id: number; fanUserId: number; price: number; period: number }, creatorId: number) {
-    const reference = `creator_membership:${m.id}`;
-    const key = `creator-membership:${m.id}:period:${m.period}`;
-    await credits.charge({ userId: m.fanUserId, amount: m.price, reason: "creator_membership", idempotencyKey: `${key}:charge`, reference }, tx);
-    await credits.grant({ userId: creatorId, amount: m.price, reason: EARNING_REASON.membership, idempotencyKey: `${key}:earn`, reference }, tx);
-  }
-
-  /**
-   * Renews one due membership for its next period, or ends it when it cannot be renewed (a short balance, or the page
-   * no longer offers memberships or is not up). The period number in the conditional update is the guard: of two
-   * sweeps at once one moves it, the other finds nothing to do. A price the creator lowered applies from the renewal;
-   * a raised one does not touch running memberships.
-   */
-  async function renewOne(id: number, period: number, now: Date): Promise<"renewed" | "ended" | "skipped"> {
-    try {
-      const renewed = await db.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<{ fan_user_id: number; price: number; creator_id: number }[]>`
-          UPDATE creator_memberships m SET period = m.period + 1, paid_through = ${new Date(now.getTime() + PERIOD_MS)}, price = LEAST(m.price, p.membership_price)
-          FROM creator_pages p
-          WHERE m.id = ${id} AND m.status = 'active' AND m.period = ${period} AND m.paid_through <= ${now}
-            AND p.id = m.creator_page_id AND p.state = 'active' AND p.membership_price IS NOT NULL
-          RETURNING m.fan_user_id, m.price, p.user_id AS creator_id`;
-        if (!rows[0]) return false;
-        await payPeriod(tx, { id, fanUserId: rows[0].fan_user_id, price: rows[0].price, period: period + 1 }, rows[0].creator_id);
-        return true;
-      });
-      if (renewed) return "renewed";
-    } catch (err) {
-      if (!(err instanceof HttpError && err.status === 402)) throw err;
-    }
-    // not renewed: end it, unless another sweep renewed it meanwhile (then its period moved on)
-    const ended = await db.creatorMembership.updateMany({ where: { id, status: "active", period, paidThrough: { lte: now } }, data: { status: "ended", endedAt: now } });
-    return ended.count ? "ended" : "skipped";
-  }
-
+export function createCreatorMemberships(deps: Deps) {
+  const { db, credits } = deps;
   return {
     /** The viewer's membership of a page (any status), or null. */
     async of(pageId: number, userId: number | null) {
@@ -104,19 +101,13 @@ export function createCreatorMemberships({ db, credits }: Deps) {
       await db.$transaction(async (tx) => {
         const now = new Date();
         const through = new Date(now.getTime() + PERIOD_MS);
-        const created = await tx.$queryRaw<{ id: number }[]>`
-          INSERT INTO creator_memberships (creator_page_id, fan_user_id, price, status, period, paid_through, created_at)
-          VALUES (${page.id}, ${fanId}, ${price}, 'active', 1, ${through}, ${now})
-          ON CONFLICT (creator_page_id, fan_user_id) DO NOTHING RETURNING id`;
-        if (created[0]) return payPeriod(tx, { id: created[0].id, fanUserId: fanId, price, period: 1 }, page.userId);
+        const created = await q.insertMembership.first(tx, { pageId: page.id, fanId, price, through, now });
+        if (created) return payPeriod(credits, tx, { id: created.id, fanUserId: fanId, price, period: 1 }, page.userId);
         const where = { creatorPageId: page.id, fanUserId: fanId };
         const resumed = await tx.creatorMembership.updateMany({ where: { ...where, status: "cancelled", paidThrough: { gt: now } }, data: { status: "active", cancelledAt: null } });
         if (resumed.count) return;
-        const restarted = await tx.$queryRaw<{ id: number; period: number }[]>`
-          UPDATE creator_memberships SET status = 'active', period = period + 1, price = ${price}, paid_through = ${through}, cancelled_at = NULL, ended_at = NULL
-          WHERE creator_page_id = ${page.id} AND fan_user_id = ${fanId} AND (status = 'ended' OR (status = 'cancelled' AND paid_through <= ${now}))
-          RETURNING id, period`;
-        if (restarted[0]) await payPeriod(tx, { id: restarted[0].id, fanUserId: fanId, price, period: restarted[0].period }, page.userId);
+        const restarted = await q.restartMembership.first(tx, { pageId: page.id, fanId, price, through, now });
+        if (restarted) await payPeriod(credits, tx, { id: restarted.id, fanUserId: fanId, price, period: restarted.period }, page.userId);
         // otherwise it is active already: joining again changes nothing
       });
       const m = await db.creatorMembership.findUniqueOrThrow({ where: { creatorPageId_fanUserId: { creatorPageId: page.id, fanUserId: fanId } } });
@@ -145,7 +136,7 @@ export function createCreatorMemberships({ db, credits }: Deps) {
           ended += (await db.creatorMembership.updateMany({ where: { id: m.id, status: "cancelled", paidThrough: { lte: now } }, data: { status: "ended", endedAt: now } })).count;
           continue;
         }
-        const outcome = await renewOne(m.id, m.period, now);
+        const outcome = await renewOne(deps, m.id, m.period, now);
         if (outcome === "renewed") renewed++;
         if (outcome === "ended") ended++;
       }
@@ -154,8 +145,7 @@ export function createCreatorMemberships({ db, credits }: Deps) {
 
     /** Guest merge (auth): a guest's memberships become the account's; a page both belong to keeps the account's row. */
     async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
-      await tx.$executeRaw`DELETE FROM creator_memberships s USING creator_memberships t
-        WHERE s.fan_user_id = ${fromUserId} AND t.fan_user_id = ${toUserId} AND t.creator_page_id = s.creator_page_id`;
+      await q.dropSharedGuestMemberships.rows(tx, { fromUserId, toUserId });
       await tx.creatorMembership.updateMany({ where: { fanUserId: fromUserId }, data: { fanUserId: toUserId } });
     },
   };

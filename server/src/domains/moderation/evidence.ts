@@ -3,7 +3,8 @@ import type { Db, Tx } from "../../db/client.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { ReportTarget } from "../../db/generated/enums.ts";
-import type { ReportedMedia } from "./moderation.service.ts";
+import type { ReportedMedia } from "./moderated-content.ts";
+import { lockEvidenceTarget } from "./moderation.queries.ts";
 
 /** The restricted store: every evidence file's key starts here, and nothing that expires or deletes media looks here. */
 export const EVIDENCE_PREFIX = "evidence/";
@@ -55,7 +56,7 @@ export function createEvidenceService({ db, audit, storage, retentionDays, siteU
       // content without a file, or whose file is already gone, leaves nothing to copy; the report itself still stands
       if (!media || !(await storage.exists(media.key))) return null;
       // one copy per content; the advisory lock keeps two reports at once from copying twice
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`evidence:${t.targetType}:${t.targetId}`}, 0))`;
+      await lockEvidenceTarget.rows(tx, t);
       const existing = await tx.evidence.findUnique({ where: { targetType_targetId: { targetType: t.targetType, targetId: t.targetId } } });
       if (existing) return existing;
       const body = await storage.get(media.key);

@@ -1,0 +1,139 @@
+import { Prisma } from "../../db/generated/client.ts";
+import type { LibraryVisibility } from "../../contract/creators.ts";
+import { col, statement } from "../../db/statement.ts";
+
+// ---- pages and subscriptions ----
+
+/** A page as a link finds it: case-insensitive, and only while it is up (a takedown or suspension hides it). */
+export const activePageByLink = statement({
+  columns: { id: col.int },
+  sql: (p: { homeLink: string }) => Prisma.sql`SELECT id FROM creator_pages WHERE lower(home_link) = lower(${p.homeLink}) AND state = 'active'`,
+  example: { homeLink: "someone" },
+});
+
+/** Subscribes a fan, or resubscribes a cancelled subscription; one row per fan and page. */
+export const subscribe = statement({
+  columns: {},
+  sql: (p: { pageId: number; userId: number; now: Date }) => Prisma.sql`INSERT INTO subscriptions (creator_page_id, user_id, active, created_at)
+          VALUES (${p.pageId}, ${p.userId}, true, ${p.now})
+          ON CONFLICT (creator_page_id, user_id) DO UPDATE SET active = true, cancelled_at = NULL WHERE subscriptions.active = false`,
+  example: { pageId: 1, userId: 1, now: new Date() },
+});
+
+// ---- custom requests ----
+
+/** A fan's request, once per fan and idempotency key: no row when the key was used before. */
+export const insertCustomRequest = statement({
+  columns: { id: col.int },
+  sql: (p: { pageId: number; fanId: number; text: string; price: number; idempotencyKey: string; expiresAt: Date }) => Prisma.sql`
+          INSERT INTO custom_requests (creator_page_id, fan_user_id, text, price, idempotency_key, expires_at)
+          VALUES (${p.pageId}, ${p.fanId}, ${p.text}, ${p.price}, ${p.idempotencyKey}, ${p.expiresAt})
+          ON CONFLICT (fan_user_id, idempotency_key) DO NOTHING RETURNING id`,
+  example: { pageId: 1, fanId: 1, text: "a request", price: 10, idempotencyKey: "key", expiresAt: new Date() },
+});
+
+// ---- the library ----
+
+/** Publishes a creation on the page, or changes its visibility: one statement, so a double tap cannot race into a duplicate-key error. */
+export const upsertLibraryItem = statement({
+  columns: { id: col.int },
+  sql: (p: { pageId: number; taskId: number; visibility: LibraryVisibility }) => Prisma.sql`
+          INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${p.pageId}, ${p.taskId}, ${p.visibility}::"LibraryVisibility")
+          ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`,
+  example: { pageId: 1, taskId: 1, visibility: "public" },
+});
+
+export const deleteLibraryItem = statement({
+  columns: { task_id: col.int },
+  sql: (p: { itemId: number; pageId: number }) => Prisma.sql`DELETE FROM creator_library_items WHERE id = ${p.itemId} AND creator_page_id = ${p.pageId} RETURNING task_id`,
+  example: { itemId: 1, pageId: 1 },
+});
+
+// ---- paid memberships ----
+
+/**
+ * Moves a due membership to its next period (the period number is the guard against a second sweep), at the lower of
+ * its price and the page's, while the page is up and offers memberships.
+ */
+export const renewMembership = statement({
+  columns: { fan_user_id: col.int, price: col.int, creator_id: col.int },
+  sql: (p: { id: number; period: number; now: Date; paidThrough: Date }) => Prisma.sql`
+          UPDATE creator_memberships m SET period = m.period + 1, paid_through = ${p.paidThrough}, price = LEAST(m.price, p.membership_price)
+          FROM creator_pages p
+          WHERE m.id = ${p.id} AND m.status = 'active' AND m.period = ${p.period} AND m.paid_through <= ${p.now}
+            AND p.id = m.creator_page_id AND p.state = 'active' AND p.membership_price IS NOT NULL
+          RETURNING m.fan_user_id, m.price, p.user_id AS creator_id`,
+  example: { id: 1, period: 1, now: new Date(), paidThrough: new Date() },
+});
+
+/** A fan's first membership of a page; no row when there is one already. */
+export const insertMembership = statement({
+  columns: { id: col.int },
+  sql: (p: { pageId: number; fanId: number; price: number; through: Date; now: Date }) => Prisma.sql`
+          INSERT INTO creator_memberships (creator_page_id, fan_user_id, price, status, period, paid_through, created_at)
+          VALUES (${p.pageId}, ${p.fanId}, ${p.price}, 'active', 1, ${p.through}, ${p.now})
+          ON CONFLICT (creator_page_id, fan_user_id) DO NOTHING RETURNING id`,
+  example: { pageId: 1, fanId: 1, price: 10, through: new Date(), now: new Date() },
+});
+
+/** Starts the next period of an ended membership, or of a cancelled one whose paid period is over. */
+export const restartMembership = statement({
+  columns: { id: col.int, period: col.int },
+  sql: (p: { pageId: number; fanId: number; price: number; through: Date; now: Date }) => Prisma.sql`
+          UPDATE creator_memberships SET status = 'active', period = period + 1, price = ${p.price}, paid_through = ${p.through}, cancelled_at = NULL, ended_at = NULL
+          WHERE creator_page_id = ${p.pageId} AND fan_user_id = ${p.fanId} AND (status = 'ended' OR (status = 'cancelled' AND paid_through <= ${p.now}))
+          RETURNING id, period`,
+  example: { pageId: 1, fanId: 1, price: 10, through: new Date(), now: new Date() },
+});
+
+// ---- guest merge ----
+
+/** The guest's rows for pages the account has a row for too go (the account's row stays); the rest then move over. */
+const dropSharedGuestRows = (table: "subscriptions" | "creator_memberships", userColumn: "user_id" | "fan_user_id") =>
+  statement({
+    columns: {},
+    sql: (p: { fromUserId: number; toUserId: number }) => Prisma.sql`DELETE FROM ${Prisma.raw(table)} s USING ${Prisma.raw(table)} t
+        WHERE s.${Prisma.raw(userColumn)} = ${p.fromUserId} AND t.${Prisma.raw(userColumn)} = ${p.toUserId} AND t.creator_page_id = s.creator_page_id`,
+    example: { fromUserId: 1, toUserId: 2 },
+  });
+
+export const dropSharedGuestSubscriptions = dropSharedGuestRows("subscriptions", "user_id");
+export const dropSharedGuestMemberships = dropSharedGuestRows("creator_memberships", "fan_user_id");
+
+// ---- payouts ----
+
+/** Locks the creator's page row for the rest of the transaction (why: payouts.earnings.ts lockPage). */
+export const lockPageOfUser = statement({
+  columns: { id: col.int, user_id: col.int },
+  sql: (p: { userId: number }) => Prisma.sql`SELECT id, user_id FROM creator_pages WHERE user_id = ${p.userId} FOR UPDATE`,
+  example: { userId: 1 },
+});
+
+export const lockPageById = statement({
+  columns: { id: col.int, user_id: col.int },
+  sql: (p: { pageId: number }) => Prisma.sql`SELECT id, user_id FROM creator_pages WHERE id = ${p.pageId} FOR UPDATE`,
+  example: { pageId: 1 },
+});
+
+// ---- the console dashboard's figures, per UTC day since `sinceUtc` (UTC wall-clock text) ----
+
+const perDay = (table: "creator_pages" | "subscriptions") =>
+  statement({
+    columns: { day: col.text, count: col.int },
+    sql: (p: { sinceUtc: string }) => Prisma.sql`
+          SELECT to_char(d, 'YYYY-MM-DD') AS day, n::int AS count
+          FROM (SELECT date_trunc('day', created_at) AS d, count(*) AS n FROM ${Prisma.raw(table)} WHERE created_at >= ${p.sinceUtc}::timestamp GROUP BY 1) x ORDER BY 1`,
+    example: { sinceUtc: "2026-01-01 00:00:00" },
+  });
+
+export const newPagesPerDay = perDay("creator_pages");
+/** A follow is a subscription row created in the window (a fan who unsubscribes and comes back is one row). */
+export const newFollowsPerDay = perDay("subscriptions");
+
+export const requestsPerDay = statement({
+  columns: { day: col.text, count: col.int, credits: col.int },
+  sql: (p: { sinceUtc: string }) => Prisma.sql`
+          SELECT to_char(d, 'YYYY-MM-DD') AS day, n::int AS count, c::int AS credits
+          FROM (SELECT date_trunc('day', created_at) AS d, count(*) AS n, sum(price) AS c FROM custom_requests WHERE created_at >= ${p.sinceUtc}::timestamp GROUP BY 1) x ORDER BY 1`,
+  example: { sinceUtc: "2026-01-01 00:00:00" },
+});
