@@ -3,7 +3,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import type { Order } from "../../db/generated/client.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { MembershipsService } from "../memberships/memberships.service.ts";
-import { changeOrder, lockAndStoreEvent, orderOfMaybeRow, storedEvent, type OrderChanges } from "./orders.queries.ts";
+import { changeOrder, lockAndStore, orderOfMaybeRow, storedEvent, type OrderChanges } from "./orders.queries.ts";
 import type { OrderReversals } from "./orders.reversals.ts";
 import { BANNED_AT_PAYMENT, nextStatus } from "./orders.status.ts";
 import type { PaymentUpdate, SubscriptionFacts } from "./payment-update.ts";
@@ -108,7 +108,7 @@ export function createPaymentUpdates(deps: {
       // insert below stays the gate for a first delivery racing its twin.
       if (await storedEvent.first(db, { provider, eventId: u.eventId })) return { duplicate: true, order: null, changed: false };
       return db.$transaction(async (tx) => {
-        const [{ stored, owner_banned: ownerBanned, ...row }] = await lockAndStoreEvent.rows(tx, { provider, fact: u });
+        const [{ stored, owner_banned: ownerBanned, ...row }] = await lockAndStore.rows(tx, { provider, fact: u });
         const order = orderOfMaybeRow(row);
         if (!stored) return { duplicate: true, order, changed: false };
         if (!order) {

@@ -51,7 +51,7 @@ function isOrderRow(r: MaybeOrderRow): r is OrderRow {
   return r.id !== null;
 }
 
-/** The order a row of `lockAndStoreEvent` carries, or null when the fact named no order of ours. */
+/** The order a row of `lockAndStore` carries, or null when the fact named no order of ours. */
 export function orderOfMaybeRow(r: MaybeOrderRow): Order | null {
   return isOrderRow(r) ? orderOfRow(r) : null;
 }
@@ -63,7 +63,7 @@ export const storedEvent = statement({
   example: { provider: "sandbox", eventId: "evt_1" },
 });
 
-/** What lockAndStoreEvent reads of a provider's fact. */
+/** What lockAndStore reads of a provider's fact. */
 type EventFact = Pick<PaymentUpdate, "providerRef" | "orderNo" | "paymentRef" | "eventId" | "type" | "payload">;
 const exampleFact: EventFact = { providerRef: "ref", eventId: "evt_1", type: "paid", payload: { paid: true } };
 
@@ -75,7 +75,7 @@ const exampleFact: EventFact = { providerRef: "ref", eventId: "evt_1", type: "pa
  * event is inserted, so a twin waits on the lock and then meets the stored event. Raw SQL on purpose: this runs for
  * every notification, and one statement is a fraction of a Prisma query's CPU (bench/notifications).
  */
-export const lockAndStoreEvent = statement({
+export const lockAndStore = statement({
   columns: { ...maybeOrderColumns, stored: col.bool, owner_banned: col.bool.orNull },
   sql: ({ provider, fact: u }: { provider: string; fact: EventFact }) => Prisma.sql`
     WITH o AS (
@@ -121,7 +121,7 @@ function setsOf(c: OrderChanges): Prisma.Sql[] {
 
 const everyChange: OrderChanges = { received: { amount: "1", currency: "USDT" }, providerPaymentRef: "pay", status: "paid", paidNow: true, failureReason: null, refundClaimCleared: true, refundedMinor: 1 };
 
-/** Changes an order's columns in one statement and answers the row (raw SQL: the notification path's writes, see lockAndStoreEvent). */
+/** Changes an order's columns in one statement and answers the row (raw SQL: the notification path's writes, see lockAndStore). */
 export const updateOrder = statement({
   columns: orderColumns,
   sql: (p: { id: number; changes: OrderChanges }) => Prisma.sql`UPDATE orders SET ${Prisma.join(setsOf(p.changes))} WHERE id = ${p.id} RETURNING *`,
