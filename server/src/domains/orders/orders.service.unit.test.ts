@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../db/generated/client.ts";
 import type { PaymentOutcome } from "./payment-update.ts";
-import { nextStatus } from "./orders.service.ts";
+import { nextStatus } from "./orders.status.ts";
 
 const STATUSES: OrderStatus[] = ["pending", "threeDsPending", "paid", "failed", "expired", "refunded"];
 

@@ -1,0 +1,53 @@
+import type { Db, Tx } from "../../db/client.ts";
+import type { Membership, Order } from "../../db/generated/client.ts";
+import type { MembershipStatus } from "../../contract/memberships.ts";
+import { HttpError } from "../../http/errors.ts";
+
+export const NO_MEMBERSHIP = "You have no membership to cancel";
+
+/** What the member sees: the plan, when it renews next, and whether it will. */
+export function membershipView(m: Membership & { order?: Order & { product?: { name: string } | null } }) {
+  return {
+    membership_id: m.id,
+    status: m.status as MembershipStatus,
+    provider: m.provider,
+    product_name: m.order?.product?.name,
+    credits_per_period: m.creditsPerPeriod,
+    periods_paid: m.periodsPaid,
+    next_renewal_at: m.status === "active" ? m.currentPeriodEnd : null,
+    ends_at: m.status === "cancelled" ? m.currentPeriodEnd : m.endedAt,
+  };
+}
+
+/** The member's side: their membership as they see it and cancel it, and whose it is. */
+export function createMembershipMember(db: Db) {
+  return {
+    /** A guest's memberships follow it into the account it logged in to (auth's guest merge). */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
+      await tx.membership.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
+    },
+
+    /** The provider subscription a plan order started, if any (to stop its renewals once the order is refunded). */
+    async subscriptionOf(orderId: number): Promise<{ provider: string; providerRef: string } | null> {
+      return db.membership.findUnique({ where: { orderId }, select: { provider: true, providerRef: true } });
+    },
+
+    /** The member's running membership (active or cancelled but still paid for), newest first. */
+    async current(userId: number) {
+      const m = await db.membership.findFirst({ where: { userId, status: { in: ["active", "cancelled"] } }, orderBy: { id: "desc" }, include: { order: { include: { product: { select: { name: true } } } } } });
+      return m ? membershipView(m) : null;
+    },
+
+    /** The membership the member may cancel now. */
+    async cancellable(userId: number): Promise<Membership & { order: Order }> {
+      const m = await db.membership.findFirst({ where: { userId, status: "active" }, orderBy: { id: "desc" }, include: { order: true } });
+      if (!m) throw HttpError.notFound(NO_MEMBERSHIP);
+      return m;
+    },
+
+    /** The provider accepted the cancellation: no more renewals, what was paid runs to the period's end. */
+    async markCancelled(id: number): Promise<void> {
+      await db.membership.updateMany({ where: { id, status: "active" }, data: { status: "cancelled", cancelAtPeriodEnd: true } });
+    },
+  };
+}

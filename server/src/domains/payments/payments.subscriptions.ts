@@ -1,0 +1,45 @@
+import type { Logger } from "pino";
+import type { Order } from "../../db/generated/client.ts";
+import { HttpError } from "../../http/errors.ts";
+import { MSG } from "../../http/messages.ts";
+import { membershipView, type MembershipsService } from "../memberships/memberships.service.ts";
+import { providerNamed, type ProviderRegistry } from "./payments.providers.ts";
+import { ProviderUnavailable } from "./providers/provider.ts";
+
+/** A membership's provider subscription stopped: by the member, or because its plan order was refunded. */
+export function createSubscriptionStops(deps: { log: Logger; memberships: MembershipsService; providers: ProviderRegistry }) {
+  const { log, memberships, providers } = deps;
+
+  return {
+    /**
+     * A refunded plan order ended its membership (decision 219); the provider must not charge its subscription again,
+     * or a renewal would be charged for a membership that no longer runs. A failure is logged: the membership is ended
+     * either way, and support can cancel in the provider's dashboard.
+     */
+    async stopRenewals(order: Order): Promise<void> {
+      const sub = await memberships.subscriptionOf(order.id);
+      const provider = sub ? providerNamed(providers, sub.provider) : undefined;
+      if (!sub || !provider?.cancelSubscription) return;
+      try {
+        await provider.cancelSubscription(sub.providerRef, order.orderNo, { now: true });
+      } catch (err) {
+        log.error({ err, orderNo: order.orderNo, subscription: sub.providerRef }, "refunded plan order: cancelling its subscription failed; cancel it in the provider's dashboard");
+      }
+    },
+
+    /** The member cancels in the app: the provider stops renewing, what was paid runs to the period's end. */
+    async cancelMembership(userId: number) {
+      const m = await memberships.cancellable(userId);
+      const provider = providerNamed(providers, m.provider);
+      if (!provider?.cancelSubscription || !provider.available()) throw new HttpError(503, MSG.paymentUnavailable);
+      try {
+        await provider.cancelSubscription(m.providerRef, m.order.orderNo);
+      } catch (err) {
+        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
+        throw err;
+      }
+      await memberships.markCancelled(m.id);
+      return membershipView({ ...m, status: "cancelled", cancelAtPeriodEnd: true });
+    },
+  };
+}
