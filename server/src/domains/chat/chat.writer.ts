@@ -5,28 +5,20 @@ import type { Db, SqlRunner } from "../../db/client.ts";
 import type { ChatMessage } from "../../db/generated/client.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
-import type { ChatBackend, ChatRequest } from "./backends/backend.ts";
-import { NoReplyError, ReplyCutError, type ChatBackends } from "./backends/registry.ts";
+import type { ChatBackends } from "./backends/registry.ts";
 import { messageView, ReplyRun, type Live } from "./chat.live.ts";
 import { endReply, type ReplyEnd } from "./chat.queries.ts";
 import { saveWhileWriting } from "./chat.saver.ts";
+import { createReplyStreaming, type Writing } from "./chat.streaming.ts";
 import type { Suspensions } from "./chat.suspension.ts";
-import { createTurns, history, type TurnContext } from "./chat.turn.ts";
+import { createTurns } from "./chat.turn.ts";
 import type { ChatPolicy } from "./policy.ts";
-import { buildPrompt, characterCard, type HistoryMessage } from "./prompt.ts";
 
 /**
  * A reply still 'streaming' this long after it was accepted has lost its writer (the process ended): it is ended as
  * cut (text kept, charged) or failed (refunded). Far beyond any real reply, queue wait included.
  */
 const STALE_MS = 15 * 60_000;
-
-/** How a reply's writing went: its status, the back end that wrote it, and the messages its prompt left out. */
-interface Writing {
-  status: ChatMessageStatus;
-  backend: string | null;
-  unsummarized: HistoryMessage[];
-}
 
 /**
  * Writes replies: each waits its turn, streams from the back ends to its readers, is checked as it streams and once
@@ -35,7 +27,7 @@ interface Writing {
 export function createReplyWriter(o: { db: Db; pool: pg.Pool; log: Logger; credits: CreditsService; backends: ChatBackends; policy: ChatPolicy; live: Live; suspensions: Suspensions }) {
   const { db, log, live } = o;
   const turns = createTurns(o);
-  const recordHit = o.suspensions.recordHit;
+  const streaming = createReplyStreaming(o);
 
   /**
    * Stores the reply's end once: the conditional update on 'streaming' wins exactly once. A reply that produced no
@@ -61,80 +53,12 @@ export function createReplyWriter(o: { db: Db; pool: pg.Pool; log: Logger; credi
     });
   }
 
-  /** The back end's text into the run: each piece checked before it is shown, then sent to the readers and moderated. */
-  async function relay(run: ReplyRun, tier: CharacterTier, request: (b: ChatBackend) => ChatRequest, moderator: ReturnType<ChatPolicy["streamModerator"]>, w: Writing) {
-    const check = o.policy.streamChecker();
-    for await (const chunk of o.backends.stream(tier, request, run.abort.signal)) {
-      w.backend = chunk.backend;
-      if (run.refused) break;
-      if (chunk.kind !== "text") continue;
-      // checked before it is shown: a piece that completes a refused pattern never reaches the browser
-      const broken = check(chunk.text);
-      if (broken) {
-        run.refused = true;
-        await recordHit({ userId: run.userId, source: "reply", rule: broken, excerpt: run.text + chunk.text, conversationId: run.conversationId });
-        run.abort.abort();
-        break;
-      }
-      run.text += chunk.text;
-      run.emit({ type: "token", text: chunk.text });
-      moderator?.update(run.text, chunk.text);
-    }
-  }
-
-  /** A reply the stream ended: refused, stopped, or complete unless the whole text breaks a rule. */
-  async function endStatus(run: ReplyRun): Promise<ChatMessageStatus> {
-    if (run.refused) return "refused";
-    if (run.abort.signal.aborted) return "stopped";
-    const rule = run.text ? await o.policy.checkText(run.text) : null;
-    if (!rule) return "complete";
-    run.refused = true;
-    await recordHit({ userId: run.userId, source: "reply", rule, excerpt: run.text, conversationId: run.conversationId });
-    return "refused";
-  }
-
-  /** A reply whose back ends failed: cut (its text kept) or failed; any other error is not theirs and is thrown. */
-  function brokenStatus(run: ReplyRun, err: unknown): ChatMessageStatus {
-    if (!(err instanceof ReplyCutError || err instanceof NoReplyError)) throw err;
-    const status = err instanceof ReplyCutError ? "cut" : "failed";
-    log.warn({ err: err.message, replyId: run.id }, status === "cut" ? "chat reply cut by its back end" : "no chat back end could reply");
-    return run.refused ? "refused" : status;
-  }
-
-  /** Streams the reply from the back ends under the policy's checks; its status when the stream ends. */
-  async function stream(run: ReplyRun, tier: CharacterTier, conversation: TurnContext, replyToId: number, w: Writing) {
-    const card = characterCard(conversation);
-    const past = history(conversation.messages, replyToId);
-    const request = (b: ChatBackend): ChatRequest => {
-      const prompt = buildPrompt({ card, summary: conversation.summary, summaryUpToId: conversation.summaryUpToId, history: past, contextTokens: b.contextTokens, replyTokens: b.maxReplyTokens });
-      w.unsummarized = prompt.unsummarized;
-      return { messages: prompt.messages, maxTokens: b.maxReplyTokens };
-    };
-    // a moderation hit arrives in the background: the stream is stopped and the reply refused like a rule hit
-    let moderationHit: Promise<unknown> = Promise.resolve();
-    const moderator = o.policy.streamModerator((rule) => {
-      if (run.refused || run.abort.signal.aborted) return;
-      run.refused = true;
-      moderationHit = recordHit({ userId: run.userId, source: "reply", rule, excerpt: run.text, conversationId: run.conversationId }).catch((err: unknown) => log.warn({ err }, "could not record a chat policy hit"));
-      run.abort.abort();
-    });
-    try {
-      await relay(run, tier, request, moderator, w);
-      moderator?.close();
-      w.status = await endStatus(run);
-    } catch (err) {
-      moderator?.close();
-      w.status = brokenStatus(run, err);
-    }
-    await moderationHit;
-  }
-
   /** Writes one reply: waits its turn, builds the prompt, streams, checks, stores, then updates the summary. */
   async function write(run: ReplyRun, tier: CharacterTier, replyToId: number) {
     const saving = saveWhileWriting(run, o);
     const w: Writing = { status: "complete", backend: null, unsummarized: [] };
     try {
-      await stream(run, tier, await turns.waitForTurn(run), replyToId, w);
+      await streaming.stream(run, tier, await turns.waitForTurn(run), replyToId, w);
       await saving.stop();
       const stored = await finish(run, w.status, run.refused ? "" : run.text, w.backend);
       if (run.refused) run.emit({ type: "refused", msg: MSG.chatRefused });
