@@ -1,6 +1,6 @@
 -- The one movement of a credit balance, owned by the credits domain (server/src/domains/credits): a caller that moves
 -- credits inside its own statement calls this function instead of splicing the credits domain's SQL into its own (a
--- chat reply charged in the statement that inserts it, docs/decisions/227). It does what credits' statement did:
+-- chat reply charged in the statement that inserts it, docs/decisions/227). Alone it is credits' `move`, one statement:
 --  - locks the account row FOR NO KEY UPDATE (the lock the balance UPDATE takes anyway: it does not wait on the KEY
 --    SHARE locks of rows being inserted that reference the account, so concurrent transactions of one account queue
 --    instead of deadlocking), before the idempotency key, as every movement does;
@@ -10,8 +10,8 @@
 --  - moves the balance (all_points too when the movement counts toward the total) only when that row was written.
 -- One row always: `balance` is the balance after the movement, NULL when nothing moved (short balance, key used
 -- before, no such account); `points` is the account's balance before it, NULL when there is no such account.
--- VOLATILE (the default): each of its statements reads the latest committed rows, and in a caller's statement it runs
--- where that statement reads it (for every row of a CTE it is joined to), never ahead of it.
+-- VOLATILE (the default): under READ COMMITTED each of its statements takes a fresh snapshot, and in a caller's
+-- statement it runs where that statement reads it (once for each row of the CTE it is joined to), never ahead of it.
 CREATE FUNCTION credits_move(
   user_id int, delta int, counts_toward_total boolean, reason text, reference text, idempotency_key text,
   staff_id int, note text, OUT balance int, OUT points int
