@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
-import { queryRows, type Db, type SqlTx, type Tx } from "../../db/client.ts";
-import { Prisma } from "../../db/generated/client.ts";
+import type { Db, SqlTx, Tx } from "../../db/client.ts";
+import type { Prisma } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { MSG } from "../../http/messages.ts";
+import * as q from "./credits.queries.ts";
 
 export const NOT_ENOUGH_CREDITS = MSG.notEnoughCredits;
 
@@ -54,43 +55,24 @@ function assertMovable(m: LedgerMove): void {
 }
 
 /**
- * The only code that changes a credit balance. Every movement is one statement (one round trip, alone or inside a
- * caller's transaction): it locks the account row, writes the ledger row — claiming the unique idempotency key and
- * stamped with the balance after it — only when `points + delta >= 0`, and moves the balance only when that row was
- * written. The lock is FOR NO KEY UPDATE, the lock the balance UPDATE takes anyway: it does not wait on the KEY SHARE
- * locks of rows being inserted that reference the account (a generation task created in the same transaction as its
- * charge), so concurrent transactions of one account queue instead of deadlocking. A concurrent retry with the same key waits on the account lock and then finds the key taken (ON CONFLICT
- * DO NOTHING: no error, so a caller's transaction is never aborted by a twin); every movement locks the account before
- * the key, so two never wait on each other in opposite orders. The CHECK constraint on points stays the last gate.
+ * The only code that changes a credit balance. Every movement is one call of `credits_move` (migration 0187; one
+ * statement, one round trip, alone or inside a caller's transaction or statement): it locks the account row, writes the
+ * ledger row — claiming the unique idempotency key and stamped with the balance after it — only when
+ * `points + delta >= 0`, and moves the balance only when that row was written. The lock is FOR NO KEY UPDATE, the lock
+ * the balance UPDATE takes anyway: it does not wait on the KEY SHARE locks of rows being inserted that reference the
+ * account (a generation task created in the same transaction as its charge), so concurrent transactions of one account
+ * queue instead of deadlocking. A concurrent retry with the same key waits on the account lock and then finds the key
+ * taken (ON CONFLICT DO NOTHING: no error, so a caller's transaction is never aborted by a twin); every movement locks
+ * the account before the key, so two never wait on each other in opposite orders. The CHECK constraint on points stays
+ * the last gate.
  */
 export function createCreditsService(db: Db, audit: AuditService) {
-  /**
-   * A movement as CTEs: `ledger_account` (the account row, locked), `ledger_entry` (the ledger row, when written) and
-   * the balance update. `reference` and `idempotencyKey` are SQL, so a caller's statement can key a charge by a row
-   * it inserts itself (docs/decisions/226).
-   */
-  function movement(m: { userId: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql; staffId?: number; note?: string; after?: Prisma.Sql }, delta: number, countsTowardTotal: boolean): Prisma.Sql {
-    return Prisma.sql`ledger_account AS (SELECT points FROM users WHERE id = ${m.userId}${m.after ? Prisma.sql` AND ${m.after}` : Prisma.empty} FOR NO KEY UPDATE),
-      ledger_entry AS (
-        INSERT INTO ledger_entries (user_id, delta, balance_after, reason, reference, idempotency_key, staff_id, note)
-        SELECT ${m.userId}, ${delta}, points + ${delta}, ${m.reason}, ${m.reference}, ${m.idempotencyKey}, ${m.staffId ?? null}, ${m.note ?? null}
-        FROM ledger_account WHERE points + ${delta} >= 0
-        ON CONFLICT (idempotency_key) DO NOTHING
-        RETURNING balance_after),
-      ledger_moved AS (
-        UPDATE users SET points = points + ${delta},
-          all_points = all_points + ${countsTowardTotal ? delta : 0}, updated_at = now()
-        WHERE id = ${m.userId} AND EXISTS (SELECT 1 FROM ledger_entry))`;
-  }
-
   async function move(c: Db | Tx | SqlTx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
     assertMovable(m);
-    const [r] = await queryRows<{ balance: number | null; points: number | null }>(c, Prisma.sql`
-      WITH ${movement({ ...m, reference: Prisma.sql`${m.reference ?? null}`, idempotencyKey: Prisma.sql`${m.idempotencyKey}` }, delta, countsTowardTotal)}
-      SELECT (SELECT balance_after FROM ledger_entry) AS balance, (SELECT points FROM ledger_account) AS points`);
-    if (r!.balance !== null) return { applied: true, balance: r.balance };
-    if (r!.points === null) throw HttpError.notFound();
-    return notMoved(c, m, delta, r!.points);
+    const r = (await q.move.first(c, { ...m, reference: m.reference ?? null, delta, countsTowardTotal }))!;
+    if (r.balance !== null) return { applied: true, balance: r.balance };
+    if (r.points === null) throw HttpError.notFound();
+    return notMoved(c, m, delta, r.points);
   }
 
   /**
@@ -98,7 +80,7 @@ export function createCreditsService(db: Db, audit: AuditService) {
    * worth failing loudly on), or the balance was short.
    */
   async function notMoved(c: Db | Tx | SqlTx, m: LedgerMove, delta: number, points: number): Promise<LedgerResult> {
-    const [earlier] = await queryRows<{ userId: number; delta: number }>(c, Prisma.sql`SELECT user_id AS "userId", delta FROM ledger_entries WHERE idempotency_key = ${m.idempotencyKey}`);
+    const earlier = await q.movementOfKey.first(c, { idempotencyKey: m.idempotencyKey });
     if (!earlier) throw new HttpError(402, NOT_ENOUGH_CREDITS);
     if (earlier.userId !== m.userId || earlier.delta !== delta) throw HttpError.conflict("This request was already used for a different credit movement");
     return { applied: false, balance: points };
@@ -114,15 +96,16 @@ export function createCreditsService(db: Db, audit: AuditService) {
     /** Takes credits; fails with 402 'Please get points first' and changes nothing when the balance is short. */
     charge: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, -m.amount, false, tx),
     /**
-     * `charge` as CTEs to put in the caller's own statement, keyed by SQL over the caller's CTEs (a chat reply's charge
-     * keyed by the reply the same statement inserts): one round trip fewer in the hottest transaction. `charged` is
-     * true when the charge was made; when false (the balance is short) the caller must roll back and answer 402.
-     * `after`, a condition over the caller's CTEs, makes the balance row wait for them: a caller that takes a lock in
-     * its statement locks before the balance row, in the order its other statements lock them.
+     * `charge` as a call of `credits_move` to put in the caller's own statement, keyed by SQL over the caller's rows (a
+     * chat reply's charge keyed by the reply the same statement inserts, `FROM reply, LATERAL <call> m`): one round
+     * trip fewer in the hottest transaction. The call gives one row; its `balance` is NULL when nothing was charged
+     * (the balance is short): the caller must then undo its statement and answer 402. Joined to the caller's rows, the
+     * balance row is locked only once they are written: a caller that takes a lock in its statement locks before the
+     * balance row, in the order its other statements lock them.
      */
-    chargeInStatement(m: { userId: number; amount: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql; after?: Prisma.Sql }): { ctes: Prisma.Sql; charged: Prisma.Sql } {
+    chargeInStatement(m: { userId: number; amount: number; reason: string; reference: Prisma.Sql; idempotencyKey: Prisma.Sql }): Prisma.Sql {
       assertAmount(m.amount);
-      return { ctes: movement(m, -m.amount, false), charged: Prisma.sql`EXISTS (SELECT 1 FROM ledger_entry)` };
+      return q.moveCall({ ...m, delta: -m.amount, countsTowardTotal: false });
     },
     /** Gives back credits a failed task or refunded order took. */
     refund: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, false, tx),
@@ -153,17 +136,16 @@ export function createCreditsService(db: Db, audit: AuditService) {
      * caller records the rest. The caller's own exactly-once guard decides whether this runs at all.
      */
     async chargeUpTo(m: LedgerMove, tx: Tx): Promise<number> {
-      const rows = await tx.$queryRaw<{ points: number }[]>`SELECT points FROM users WHERE id = ${m.userId} FOR UPDATE`;
-      if (!rows[0]) throw HttpError.notFound();
-      const take = Math.min(m.amount, rows[0].points);
+      const account = await q.lockedPoints.first(tx, { userId: m.userId });
+      if (!account) throw HttpError.notFound();
+      const take = Math.min(m.amount, account.points);
       if (take > 0) await move(tx, { ...m, amount: take }, -take, false);
       return take;
     },
 
     /** True when a movement with this idempotency key was made (e.g. whether a period's credits were ever granted). */
     async hasEntry(tx: Tx, idempotencyKey: string): Promise<boolean> {
-      const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM ledger_entries WHERE idempotency_key = ${idempotencyKey}`;
-      return rows.length > 0;
+      return (await q.entryOfKey.rows(tx, { idempotencyKey })).length > 0;
     },
 
     /** The sum of the user's ledger movements for these reasons (e.g. what a creator earned, less what was taken back). */
@@ -174,8 +156,7 @@ export function createCreditsService(db: Db, audit: AuditService) {
 
     /** Takes one of the user's free generations in `tx`; false when none is left. */
     async useFreeGeneration(tx: Tx | SqlTx, userId: number): Promise<boolean> {
-      const rows = await queryRows<{ id: number }>(tx, Prisma.sql`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${userId} AND free_generations > 0 RETURNING id`);
-      return rows.length > 0;
+      return (await q.takeFreeGeneration.rows(tx, { userId })).length > 0;
     },
 
     /** Gives back a free generation a failed task took (the caller's exactly-once guard is the task's status change). */
@@ -205,11 +186,8 @@ export function createCreditsService(db: Db, audit: AuditService) {
 
     /** Accounts whose balance differs from the sum of their ledger entries; empty when the books are right. */
     async findLedgerMismatches(userIds?: number[]): Promise<LedgerMismatch[]> {
-      const rows = await db.$queryRaw<{ user_id: number; points: number; ledger_sum: bigint }[]>`
-        SELECT u.id AS user_id, u.points, COALESCE(l.total, 0)::bigint AS ledger_sum
-        FROM users u LEFT JOIN (SELECT user_id, SUM(delta) AS total FROM ledger_entries GROUP BY user_id) l ON l.user_id = u.id
-        WHERE u.points <> COALESCE(l.total, 0) AND (${userIds ?? null}::int[] IS NULL OR u.id = ANY(${userIds ?? null}::int[]))`;
-      return rows.map((r) => ({ userId: r.user_id, points: r.points, ledgerSum: Number(r.ledger_sum) }));
+      const rows = await q.ledgerMismatches.rows(db, { userIds: userIds ?? null });
+      return rows.map((r) => ({ userId: r.user_id, points: r.points, ledgerSum: r.ledger_sum }));
     },
   };
 }

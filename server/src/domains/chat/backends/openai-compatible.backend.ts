@@ -18,6 +18,136 @@ const IDLE_CONNECTION_MS = 4_000;
 /** The most of a refusal's body kept in the error (the console shows it). */
 const ERROR_TEXT_CHARS = 200;
 
+/** Reading state of one reply's stream: what the last chunks said, and whether text or the end came. */
+interface StreamState {
+  finishReason: string | null;
+  usage: ChatUsage | null;
+  started: boolean;
+  /** `[DONE]` came: the connection can be kept for the next reply. */
+  done: boolean;
+}
+
+/** Gives up on a server that sends no first token within `ms`: `signal` aborts the request, `passed` says why. */
+function firstTokenDeadline(ms: number) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  return {
+    signal: controller.signal,
+    get passed() {
+      return controller.signal.aborted;
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+type Deadline = ReturnType<typeof firstTokenDeadline>;
+
+/** A refused request's error: its status, with the start of its body (the console shows it). */
+async function refusal(res: http.IncomingMessage, status: number): Promise<ChatBackendError> {
+  let text = "";
+  try {
+    for await (const piece of res) if ((text += piece as string).length >= ERROR_TEXT_CHARS) break;
+  } catch {
+    // the refusal's status is what matters; its body is a courtesy
+  }
+  res.destroy();
+  return new ChatBackendError(`HTTP ${status}: ${text.slice(0, ERROR_TEXT_CHARS)}`, status);
+}
+
+/** The next piece of the response, or the ChatBackendError its failure is (an abort by the caller is thrown as it is). */
+async function nextPiece(pieces: AsyncIterator<unknown>, signal: AbortSignal, deadline: Deadline, s: StreamState): Promise<IteratorResult<string>> {
+  try {
+    return (await pieces.next()) as IteratorResult<string>;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (!s.started && deadline.passed) throw new ChatBackendError("no first token in time");
+    throw new ChatBackendError(`stream broken: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * One line of the event stream: a text chunk, the end (`[DONE]`), or null for a line that carries neither (the usage
+ * and finish reason it carries are kept in `s` for the end).
+ */
+function chunkOfLine(line: string, s: StreamState): ChatChunk | null {
+  if (!line.startsWith("data:")) return null; // comments, event names and blank separators
+  const data = line.slice(5).trim();
+  if (data === "[DONE]") return { kind: "end", finishReason: s.finishReason, usage: s.usage };
+  let chunk: CompletionChunk;
+  try {
+    chunk = JSON.parse(data) as CompletionChunk;
+  } catch {
+    throw new ChatBackendError("malformed stream chunk");
+  }
+  if (chunk.error) throw new ChatBackendError(`stream error: ${chunk.error.message ?? "unknown"}`);
+  if (chunk.usage) s.usage = { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 };
+  const choice = chunk.choices?.[0];
+  if (choice?.finish_reason) s.finishReason = choice.finish_reason;
+  const text = choice?.delta?.content;
+  return text ? { kind: "text", text } : null;
+}
+
+/** A server's chat completions endpoint, with the kept-alive connections to it. */
+interface Endpoint {
+  setting: ChatBackendSetting;
+  target: URL;
+  transport: typeof http | typeof https;
+  agent: http.Agent;
+}
+
+function bodyOf(setting: ChatBackendSetting, request: ChatRequest): string {
+  return JSON.stringify({
+    model: setting.model,
+    messages: request.messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    max_tokens: Math.min(request.maxTokens, setting.maxReplyTokens),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+  });
+}
+
+function post(e: Endpoint, body: string, signal: AbortSignal, retry = false): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = e.transport.request(e.target, {
+      method: "POST",
+      agent: e.agent,
+      signal,
+      headers: {
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(body),
+        Accept: "text/event-stream",
+        ...(e.setting.apiKey ? { Authorization: `Bearer ${e.setting.apiKey}` } : {}),
+      },
+    });
+    req.once("response", resolve);
+    req.once("error", (err: NodeJS.ErrnoException) => {
+      // a kept-alive connection the server closed just as it was reused never reached it: asked again, once,
+      // on a fresh connection (the race Node's documentation of `reusedSocket` describes)
+      if (req.reusedSocket && err.code === "ECONNRESET" && !retry && !signal.aborted) resolve(post(e, body, signal, true));
+      else reject(err);
+    });
+    req.end(body);
+  });
+}
+
+/** The server's accepting response, or the ChatBackendError its failure or refusal is (a stop is thrown as it is). */
+async function answer(e: Endpoint, request: ChatRequest, signal: AbortSignal, deadline: Deadline): Promise<http.IncomingMessage> {
+  let res: http.IncomingMessage;
+  try {
+    res = await post(e, bodyOf(e.setting, request), AbortSignal.any([signal, deadline.signal]));
+  } catch (err) {
+    deadline.clear();
+    if (signal.aborted) throw err;
+    throw new ChatBackendError(deadline.passed ? "no first token in time" : `unreachable: ${(err as Error).message}`);
+  }
+  res.setEncoding("utf8");
+  const status = res.statusCode ?? 0;
+  if (status < 200 || status >= 300) {
+    deadline.clear();
+    throw await refusal(res, status);
+  }
+  return res;
+}
+
 /**
  * The OpenAI chat completions API with `stream: true`, as vLLM, llama.cpp's llama-server, Ollama and hosted routers
  * serve it: server-sent `data:` lines of JSON chunks ending with `data: [DONE]`; `stream_options.include_usage` asks for
@@ -30,124 +160,48 @@ const ERROR_TEXT_CHARS = 200;
 export function createOpenAiCompatibleBackend(setting: ChatBackendSetting, o: { firstTokenTimeoutMs: number }): ChatBackend {
   const target = new URL(`${setting.baseUrl.replace(/\/$/, "")}/chat/completions`);
   const transport = target.protocol === "https:" ? https : http;
-  const agent = new transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+  const endpoint: Endpoint = { setting, target, transport, agent: new transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }) };
   return {
     name: setting.name,
     model: setting.model,
     contextTokens: setting.contextTokens,
     maxReplyTokens: setting.maxReplyTokens,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
-      const firstToken = new AbortController();
-      const timer = setTimeout(() => firstToken.abort(), o.firstTokenTimeoutMs);
-      const both = AbortSignal.any([signal, firstToken.signal]);
-      const body = JSON.stringify({
-        model: setting.model,
-        messages: request.messages,
-        stream: true,
-        stream_options: { include_usage: true },
-        max_tokens: Math.min(request.maxTokens, setting.maxReplyTokens),
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-      });
-      const send = (retry: boolean): Promise<http.IncomingMessage> =>
-        new Promise((resolve, reject) => {
-          const req = transport.request(target, {
-            method: "POST",
-            agent,
-            signal: both,
-            headers: {
-              "Content-Type": "application/json",
-              "Content-Length": Buffer.byteLength(body),
-              Accept: "text/event-stream",
-              ...(setting.apiKey ? { Authorization: `Bearer ${setting.apiKey}` } : {}),
-            },
-          });
-          req.once("response", resolve);
-          req.once("error", (err: NodeJS.ErrnoException) => {
-            // a kept-alive connection the server closed just as it was reused never reached it: asked again, once,
-            // on a fresh connection (the race Node's documentation of `reusedSocket` describes)
-            if (req.reusedSocket && err.code === "ECONNRESET" && !retry && !both.aborted) resolve(send(true));
-            else reject(err);
-          });
-          req.end(body);
-        });
-      let res: http.IncomingMessage;
-      try {
-        res = await send(false);
-      } catch (err) {
-        clearTimeout(timer);
-        if (signal.aborted) throw err;
-        throw new ChatBackendError(firstToken.signal.aborted ? "no first token in time" : `unreachable: ${(err as Error).message}`);
-      }
-      res.setEncoding("utf8");
-      const status = res.statusCode ?? 0;
-      if (status < 200 || status >= 300) {
-        clearTimeout(timer);
-        let text = "";
-        try {
-          for await (const piece of res) if ((text += piece as string).length >= ERROR_TEXT_CHARS) break;
-        } catch {
-          // the refusal's status is what matters; its body is a courtesy
-        }
-        res.destroy();
-        throw new ChatBackendError(`HTTP ${status}: ${text.slice(0, ERROR_TEXT_CHARS)}`, status);
-      }
-      let buffer = "";
-      let finishReason: string | null = null;
-      let usage: ChatUsage | null = null;
-      let started = false;
-      let done = false;
+      const deadline = firstTokenDeadline(o.firstTokenTimeoutMs);
+      const res = await answer(endpoint, request, signal, deadline);
+      const s: StreamState = { finishReason: null, usage: null, started: false, done: false };
       const pieces = res[Symbol.asyncIterator]();
+      let buffer = "";
       try {
         for (;;) {
-          let read: IteratorResult<string>;
-          try {
-            read = (await pieces.next()) as IteratorResult<string>;
-          } catch (err) {
-            if (signal.aborted) throw err;
-            if (!started && firstToken.signal.aborted) throw new ChatBackendError("no first token in time");
-            throw new ChatBackendError(`stream broken: ${(err as Error).message}`);
-          }
+          const read = await nextPiece(pieces, signal, deadline, s);
           if (read.done) break;
           buffer += read.value;
           let cut: number;
           while ((cut = buffer.indexOf("\n")) >= 0) {
-            const line = buffer.slice(0, cut).replace(/\r$/, "");
+            const chunk = chunkOfLine(buffer.slice(0, cut).replace(/\r$/, ""), s);
             buffer = buffer.slice(cut + 1);
-            if (!line.startsWith("data:")) continue; // comments, event names and blank separators
-            const data = line.slice(5).trim();
-            if (data === "[DONE]") {
-              done = true;
-              yield { kind: "end", finishReason, usage };
+            if (chunk?.kind === "end") {
+              s.done = true;
+              yield chunk;
               return;
             }
-            let chunk: CompletionChunk;
-            try {
-              chunk = JSON.parse(data) as CompletionChunk;
-            } catch {
-              throw new ChatBackendError("malformed stream chunk");
+            if (!chunk) continue;
+            if (!s.started) {
+              s.started = true;
+              deadline.clear();
             }
-            if (chunk.error) throw new ChatBackendError(`stream error: ${chunk.error.message ?? "unknown"}`);
-            if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 };
-            const choice = chunk.choices?.[0];
-            if (choice?.finish_reason) finishReason = choice.finish_reason;
-            const text = choice?.delta?.content;
-            if (text) {
-              if (!started) {
-                started = true;
-                clearTimeout(timer);
-              }
-              yield { kind: "text", text };
-            }
+            yield chunk;
           }
         }
         // the connection ended without [DONE]: the stream was cut
-        throw new ChatBackendError(started ? "stream cut before [DONE]" : "stream ended before any token");
+        throw new ChatBackendError(s.started ? "stream cut before [DONE]" : "stream ended before any token");
       } finally {
-        clearTimeout(timer);
+        deadline.clear();
         // after [DONE] the rest of the response is drained so the connection is kept for the next reply; a reply left
         // before it (stopped, refused, broken) closes its connection, which is how a server learns to stop generating
         if (!res.complete) {
-          if (done) res.resume();
+          if (s.done) res.resume();
           else res.destroy();
         }
       }

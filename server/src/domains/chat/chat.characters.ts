@@ -16,7 +16,7 @@ import type { ChatPolicy } from "./policy.ts";
 const DRAFT_TIER: CharacterTier = "standard";
 
 export interface PolicyRecorder {
-  /** Records a refused attempt (and acts on repeated ones); see chat.service. */
+  /** Records a refused attempt (and acts on repeated ones); see chat.suspension. */
   (hit: { userId: number; source: "character"; rule: string; excerpt: string; characterId?: number }): Promise<void>;
 }
 
