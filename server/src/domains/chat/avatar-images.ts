@@ -4,7 +4,7 @@ import type { UploadsService } from "../uploads/uploads.service.ts";
 
 /**
  * Character avatars are painted by the generation domain's text-to-image path (a square picture on an AI engine,
- * not shared) and kept as the person's upload: chat's AvatarImages (characters.service.ts) on those two domains.
+ * not shared) and kept as the person's upload: chat's AvatarImages (chat.characters.ts) on those two domains.
  */
 export function avatarImages(generation: Pick<GenerationService, "aiEngineFor" | "images" | "imageOf">, uploads: Pick<UploadsService, "keepGeneratedImage">) {
   return {
