@@ -12,7 +12,8 @@ import type { GenerationService, TaskInput, TaskOutputs } from "../domains/gener
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
 import type { TrainingService } from "../domains/training/training.service.ts";
-import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "../domains/generation/queue.ts";
+import { listenForJobs } from "../domains/generation/generation.queries.ts";
+import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, type GenerationJobData } from "../domains/generation/queue.ts";
 import { startTrainingPoller } from "./training.worker.ts";
 
 export interface WorkerDeps {
@@ -178,7 +179,8 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   listener.on("notification", () => workerIds.forEach((id) => boss.notifyWorker(id)));
   listener.on("error", (err) => d.log.warn({ err }, "worker wake-up listener lost its connection; falling back to polling"));
   await listener.connect();
-  await listener.query(`LISTEN ${JOB_WAKEUP_CHANNEL}`);
+  // a connection of its own, outside any pool: the statement's text, run as it is
+  await listener.query(listenForJobs.sql({}).text);
 
   const housekeeping = () =>
     Promise.all([d.generation.expireResults(), d.limiter.prune()]).catch((err) => d.log.error({ err }, "worker housekeeping failed"));
