@@ -9,7 +9,8 @@ import { createSubmit } from "./generation.submit.ts";
 import type { GenerationDeps } from "./generation.task.ts";
 import { createTaskViews } from "./generation.views.ts";
 
-export { LORA_NOT_APPLIED, STATUS_TEXT, type CharacterModels, type GenerationDeps, type KnownBalance, type TaskInput, type TaskOutputs } from "./generation.task.ts";
+// the words the domain's callers use, where they have always found them
+export { LORA_NOT_APPLIED, STATUS_TEXT, type CharacterModels, type KnownBalance, type TaskInput, type TaskOutputs } from "./generation.task.ts";
 
 /**
  * The generation domain, composed of its use cases: requests and the charged submit, reading tasks, a result's life

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { EngineError, type EngineServerStatus, type EngineStatus, type GenerationEngine } from "./engine.ts";
 import { call, comfyServer, download, failureOf, fixFor, historyOf, postPrompt, promptsIn, refusalOf, serverStatus, stopOnServer, upload, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
 import { followPrompt, openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
-import { createJobBook, createTryRecord, ended, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
+import { createJobBook, createTryRecord, isOver, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
 import { finishOutputs, uuidFromKey } from "./outputs.ts";
 import { bindWorkflow, checkWorkflow, chooseWorkflow, modesOf, type ObjectInfo, type Workflow } from "./workflows.ts";
 
@@ -144,7 +144,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
 
   /** This server's try failed: the job goes back to the front of the queue for another, or fails when tries are used up. */
   function attemptFailed(job: Job, reason: string) {
-    if (ended(job)) return;
+    if (isOver(job)) return;
     const s = job.server;
     detach(job);
     const failed = tries.failed(job, `${s?.url ?? "?"}: ${reason}`, [{ job: job.job.key, server: s?.url, tries: job.tries, reason }, "comfyui try failed"], closed);

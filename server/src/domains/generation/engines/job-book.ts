@@ -39,7 +39,7 @@ export function settlement(): Pick<BookedJob, "done" | "resolve" | "reject"> {
 export const shownState = (j: BookedJob): EngineProgress["state"] => (j.state === "waiting" ? "running" : j.state);
 
 /** The job ended (done, failed or cancelled): nothing changes it any more. */
-export const ended = (j: BookedJob) => j.state === "done" || j.state === "failed" || j.state === "cancelled";
+export const isOver = (j: BookedJob) => j.state === "done" || j.state === "failed" || j.state === "cancelled";
 
 /** The jobs an engine keeps, by id. */
 export function createJobBook<J extends BookedJob>() {
@@ -72,7 +72,7 @@ export function createJobBook<J extends BookedJob>() {
     /** Marks a job still under way cancelled and answers it; undefined when it is unknown or already ended. */
     cancel(id: string): J | undefined {
       const j = jobs.get(id);
-      if (!j || ended(j)) return undefined;
+      if (!j || isOver(j)) return undefined;
       j.state = "cancelled";
       return j;
     },
