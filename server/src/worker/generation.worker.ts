@@ -6,13 +6,14 @@ import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { GenerationTask } from "../db/generated/client.ts";
-import type { EngineResult, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
+import type { EngineJob, EngineResult, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
 import type { TrainingService } from "../domains/training/training.service.ts";
-import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, JOB_WAKEUP_CHANNEL, type GenerationJobData } from "../domains/generation/queue.ts";
+import { listenForJobs } from "../domains/generation/generation.queries.ts";
+import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, type GenerationJobData } from "../domains/generation/queue.ts";
 import { startTrainingPoller } from "./training.worker.ts";
 
 export interface WorkerDeps {
@@ -51,6 +52,59 @@ async function followProgress(engine: GenerationEngine, jobId: string, report: (
 }
 
 /**
+ * Heartbeats (docs/decisions/076) of a running attempt. `lose` is called when the task is no longer this attempt's
+ * (recovered elsewhere, failed by a ban), or when no heartbeat has landed for long enough that another worker may soon
+ * take it over: the render stops GENERATION_HEARTBEAT_SECONDS before anyone else may start, so the two never overlap.
+ * Answers the function that stops the heartbeats.
+ */
+function beatWhileRunning(d: Pick<WorkerDeps, "generation" | "config" | "log">, task: GenerationTask, lose: () => void): () => void {
+  const { config } = d;
+  const fenceMs = (config.GENERATION_STALE_SECONDS - config.GENERATION_HEARTBEAT_SECONDS) * 1000;
+  let lastBeat = Date.now();
+  let beating = false;
+  const beat = setInterval(() => {
+    if (Date.now() - lastBeat > fenceMs) return lose();
+    if (beating) return;
+    beating = true;
+    const sentAt = Date.now();
+    d.generation
+      .heartbeat(task)
+      .then((mine) => (mine ? (lastBeat = sentAt) : lose()))
+      .catch((err: unknown) => d.log.warn({ taskId: task.id, err }, "heartbeat failed"))
+      .finally(() => (beating = false));
+  }, config.GENERATION_HEARTBEAT_SECONDS * 1000);
+  return () => clearInterval(beat);
+}
+
+/** The engine's job for this attempt of the task, its media inputs fetched into `workDir`. */
+async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir: string): Promise<EngineJob> {
+  const input = task.input as unknown as TaskInput;
+  const local = (key?: string) => (key ? storage.toLocalFile(key, workDir) : Promise.resolve(undefined));
+  const [image, video, audio] = await Promise.all([local(input.imageKey), local(input.videoKey), local(input.audioKey)]);
+  return {
+    mode: task.mode,
+    workDir,
+    image,
+    video,
+    audio,
+    prompt: input.prompt,
+    negativePrompt: input.negativePrompt,
+    params: input.params ?? {},
+    resolution: (task.resolution ?? "480P") as Resolution,
+    aspect: input.aspect,
+    durationSec: task.durationSec ?? 5,
+    count: input.count ?? 1,
+    seed: input.seed ?? task.id,
+    strength: input.strength,
+    workflow: input.workflow,
+    // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
+    lora: input.lora ? { ...input.lora, url: await storage.fetchableUrl(input.lora.path) } : undefined,
+    // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)
+    key: `task:${task.id}:attempt:${task.attempts}`,
+  };
+}
+
+/**
  * Runs one attempt of a task. Idempotent: a task that already ended is left alone, and a duplicate run that
  * finishes second discards its files. A failure on the last attempt fails and refunds the task; earlier ones retry.
  */
@@ -77,9 +131,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
     let engineJobId: string | undefined;
     // stop the render a little before pg-boss would expire the job, so the failure is ours to report
     const timer = setTimeout(() => engineJobId && void engine.cancel(engineJobId), Math.max(1, config.GENERATION_TIMEOUT_SECONDS - 2) * 1000);
-    // Heartbeats (docs/decisions/076). The render stops itself when the task is no longer this attempt's (recovered
-    // elsewhere, failed by a ban), or when no heartbeat has landed for long enough that another worker may soon take it
-    // over: it stops GENERATION_HEARTBEAT_SECONDS before anyone else may start, so the two never overlap.
+    // the render stops itself when the task is no longer this attempt's (beatWhileRunning)
     let lost = false;
     const loseIt = () => {
       if (lost) return;
@@ -87,45 +139,9 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       log.warn({ taskId, attempt: task.attempts }, "this attempt no longer owns its task; stopping the render");
       if (engineJobId) void engine.cancel(engineJobId);
     };
-    const fenceMs = (config.GENERATION_STALE_SECONDS - config.GENERATION_HEARTBEAT_SECONDS) * 1000;
-    let lastBeat = Date.now();
-    let beating = false;
-    const beat = setInterval(() => {
-      if (Date.now() - lastBeat > fenceMs) return loseIt();
-      if (beating) return;
-      beating = true;
-      const sentAt = Date.now();
-      generation
-        .heartbeat(task)
-        .then((mine) => (mine ? (lastBeat = sentAt) : loseIt()))
-        .catch((err: unknown) => log.warn({ taskId, err }, "heartbeat failed"))
-        .finally(() => (beating = false));
-    }, config.GENERATION_HEARTBEAT_SECONDS * 1000);
+    const stopBeating = beatWhileRunning(d, task, loseIt);
     try {
-      const input = task.input as unknown as TaskInput;
-      const local = (key?: string) => (key ? storage.toLocalFile(key, workDir) : Promise.resolve(undefined));
-      const [image, video, audio] = await Promise.all([local(input.imageKey), local(input.videoKey), local(input.audioKey)]);
-      engineJobId = await engine.submit({
-        mode: task.mode,
-        workDir,
-        image,
-        video,
-        audio,
-        prompt: input.prompt,
-        negativePrompt: input.negativePrompt,
-        params: input.params ?? {},
-        resolution: (task.resolution ?? "480P") as Resolution,
-        aspect: input.aspect,
-        durationSec: task.durationSec ?? 5,
-        count: input.count ?? 1,
-        seed: input.seed ?? task.id,
-        strength: input.strength,
-        workflow: input.workflow,
-        // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
-        lora: input.lora ? { ...input.lora, url: await storage.fetchableUrl(input.lora.path) } : undefined,
-        // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)
-        key: `task:${task.id}:attempt:${task.attempts}`,
-      });
+      engineJobId = await engine.submit(await engineJobOf(storage, task, workDir));
       if (lost) void engine.cancel(engineJobId);
       const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
       const outputs = lost ? null : await storeOutputs(task, result);
@@ -144,7 +160,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       await generation.retryLater(task, message);
       throw err;
     } finally {
-      clearInterval(beat);
+      stopBeating();
       clearTimeout(timer);
       await fs.rm(workDir, { recursive: true, force: true });
     }
@@ -178,7 +194,8 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   listener.on("notification", () => workerIds.forEach((id) => boss.notifyWorker(id)));
   listener.on("error", (err) => d.log.warn({ err }, "worker wake-up listener lost its connection; falling back to polling"));
   await listener.connect();
-  await listener.query(`LISTEN ${JOB_WAKEUP_CHANNEL}`);
+  // a connection of its own, outside any pool: the statement's text, run as it is
+  await listener.query(listenForJobs.sql({}).text);
 
   const housekeeping = () =>
     Promise.all([d.generation.expireResults(), d.limiter.prune()]).catch((err) => d.log.error({ err }, "worker housekeeping failed"));

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Db, Tx } from "../../db/client.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
+import { notify } from "./generation.queries.ts";
 
 /** NOTIFY channel carrying task status and percentage to every API instance. */
 export const PROGRESS_CHANNEL = "reverie_generation_progress";
@@ -21,12 +22,12 @@ export type SessionEndedEvent = { sessionId: number } | { userId: number };
 
 /** Sent inside the caller's transaction when it has one: delivered only if the revocation commits. */
 export async function publishSessionEnded(db: Db | Tx, e: SessionEndedEvent): Promise<void> {
-  await db.$executeRaw`SELECT pg_notify(${SESSION_ENDED_CHANNEL}, ${JSON.stringify(e)})`;
+  await notify.rows(db, { channel: SESSION_ENDED_CHANNEL, payload: JSON.stringify(e) });
 }
 
 /** Publishes through PostgreSQL, so a browser connected to any API instance hears it. */
 export async function publishProgress(db: Db | Tx, e: ProgressEvent): Promise<void> {
-  await db.$executeRaw`SELECT pg_notify(${PROGRESS_CHANNEL}, ${JSON.stringify(e)})`;
+  await notify.rows(db, { channel: PROGRESS_CHANNEL, payload: JSON.stringify(e) });
 }
 
 type Listener = (e: ProgressEvent) => void;

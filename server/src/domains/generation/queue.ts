@@ -1,8 +1,8 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
-import { queryRows, type SqlTx, type Tx } from "../../db/client.ts";
-import { Prisma } from "../../db/generated/client.ts";
+import type { SqlTx, Tx } from "../../db/client.ts";
+import { notify } from "./generation.queries.ts";
 
 export const GENERATION_QUEUE = "generation";
 /** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */
@@ -67,7 +67,7 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
         expireInSeconds: o.config.GENERATION_TIMEOUT_SECONDS,
       });
       if (!id) throw new Error(`task ${taskId} already has a job`);
-      await queryRows(tx, Prisma.sql`SELECT pg_notify(${JOB_WAKEUP_CHANNEL}, ${String(taskId)})::text`);
+      await notify.rows(tx, { channel: JOB_WAKEUP_CHANNEL, payload: String(taskId) });
       return id;
     },
     /** Cancels a job inside `tx` (a task recovered from a dead worker gets a new one; the old must never run again). */

@@ -8,6 +8,7 @@ import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../db/generated/enums.ts";
 import { PROJECT_DIR } from "../../paths.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
+import { lockPreview } from "./templates.queries.ts";
 import type { EngineJob, GenerationEngine } from "../generation/engines/engine.ts";
 
 /**
@@ -71,8 +72,7 @@ export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; en
       try {
         const claimed = await db.$transaction(
           async (tx) => {
-            const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext('template-preview'), ${t.id}) AS locked`;
-            if (!locked) return false;
+            if (!(await lockPreview.first(tx, { templateId: t.id }))?.locked) return false;
             // another process may have rendered it since this pass listed the templates
             const current = await tx.template.findUnique({ where: { id: t.id }, select: { previewOf: true, previewKey: true } });
             if (!current || current.previewKey !== t.previewKey) return false;

@@ -3,7 +3,7 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../db/generated/enums.ts";
 import { createStorage, type MediaStorage } from "../../storage/storage.ts";
-import { draftSvg, STYLES } from "../generation/engines/local.engine.ts";
+import { draftSvg, STYLES } from "../generation/engines/local.drafts.ts";
 import type { TemplateCategory } from "../../contract/templates.ts";
 import { SEED_PROMPT_TEXTS, SEED_TEMPLATE_NAMES } from "./templates.translations.seed.ts";
 

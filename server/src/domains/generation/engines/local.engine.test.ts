@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
 import { ffmpeg, probe } from "../../../storage/media-tools.ts";
 import type { EngineJob } from "./engine.ts";
-import { createLocalEngine, LOOKS, MOTIONS, outputSize } from "./local.engine.ts";
+import { createLocalEngine } from "./local.engine.ts";
+import { LOOKS, MOTIONS, outputSize } from "./local.filters.ts";
 
 let media: Awaited<ReturnType<typeof mediaDir>>;
 let image: string;

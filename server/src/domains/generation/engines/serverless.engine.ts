@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
-import { EngineError, type EngineJob, type EngineProgress, type EngineResult, type EngineStatus, type GenerationEngine } from "./engine.ts";
+import { EngineError, type EngineResult, type EngineStatus, type GenerationEngine } from "./engine.ts";
+import { createJobBook, createTryRecord, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
 import { finishOutputs } from "./outputs.ts";
 import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
 
@@ -32,16 +33,10 @@ interface StatusBody {
   executionTime?: number;
 }
 
-interface Job {
-  job: EngineJob;
+interface Job extends TriedJob {
   wf: Workflow;
   remoteId?: string;
-  tries: number;
-  state: EngineProgress["state"];
-  percent: number;
   startedAt?: number;
-  errors: string[];
-  done: Promise<EngineResult>;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -51,8 +46,8 @@ const POLL_ERRORS = 5;
 export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
   const base = o.url.replace(/\/$/, "");
   const headers = { "Content-Type": "application/json", ...(o.apiKey ? { Authorization: `Bearer ${o.apiKey}` } : {}) };
-  const jobs = new Map<string, Job>();
-  const lastErrors: { at: string; message: string }[] = [];
+  const jobs = createJobBook<Job>();
+  const tries = createTryRecord(o);
   /** Seconds a job ran on the endpoint, recent ones: the progress estimate while it runs (the API reports no percentage). */
   const runTimes: number[] = [];
   let closed = false;
@@ -61,10 +56,6 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
     const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
     if (!res.ok) throw new EngineError(`${method} ${p.split("/").slice(0, 2).join("/")} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
     return (await res.json()) as T;
-  };
-  const noteError = (message: string) => {
-    lastErrors.unshift({ at: new Date().toISOString(), message });
-    lastErrors.length = Math.min(lastErrors.length, 10);
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -131,13 +122,8 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
       } catch (err) {
         const message = (err as Error).message;
         if (j.state === "cancelled") throw new EngineError("cancelled");
-        j.errors.push(message);
-        noteError(message);
-        o.log.warn({ key: j.job.key, tries: j.tries, err: message }, "serverless try failed");
-        if (j.tries >= o.maxTries) {
-          j.state = "failed";
-          throw new EngineError(`every try failed: ${j.errors.join(" | ")}`);
-        }
+        const failed = tries.failed(j, message, [{ key: j.job.key, tries: j.tries, err: message }, "serverless try failed"]);
+        if (failed) throw failed;
       }
     }
   }
@@ -151,7 +137,7 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
       try {
         health = await api("GET", "/health");
       } catch (err) {
-        reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+        reason = reasonOf(err);
       }
       const available = !!health && o.workflows.length > 0;
       return {
@@ -163,43 +149,31 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
         message: available ? "The serverless GPU endpoint is ready." : "The AI engine is temporarily unavailable. Please try again later.",
         fix: available ? undefined : `The serverless endpoint ${base} does not answer /health (${reason}). Check SERVERLESS_URL and SERVERLESS_API_KEY.`,
         servers: [{ url: base, health: health ? "healthy" : "unreachable", queue: (health?.jobs?.inQueue ?? 0) + (health?.jobs?.inProgress ?? 0), inFlight: jobs.size, workflows: o.workflows.map((w) => ({ name: w.name, offered: true })), lastError: reason || undefined, checkedAt: new Date().toISOString() }],
-        waiting: [...jobs.values()].filter((j) => j.percent <= 2).length,
+        waiting: jobs.all().filter((j) => j.percent <= 2).length,
         inFlight: jobs.size,
-        lastErrors: [...lastErrors],
+        lastErrors: tries.recentErrors(),
       };
     },
 
     async submit(job) {
-      if (jobs.has(job.key)) return job.key;
+      if (jobs.get(job.key)) return job.key;
       const wf = chooseWorkflow(o.workflows, job, () => true);
-      const j: Job = { job, wf, tries: 0, state: "running", percent: 0, errors: [], done: Promise.resolve() as unknown as Promise<EngineResult> };
-      jobs.set(job.key, j);
-      j.done = runJob(j);
-      j.done.catch(() => undefined);
+      const j: Job = { job, wf, tries: 0, state: "running", percent: 0, errors: [], ...settlement() };
+      jobs.add(job.key, j);
+      runJob(j).then(j.resolve, j.reject);
       return job.key;
     },
 
     async progress(id) {
-      const j = jobs.get(id);
-      if (!j) throw new EngineError(`unknown job ${id}`);
-      return { percent: j.percent, state: j.state, error: j.errors.at(-1) };
+      const j = jobs.find(id);
+      return { percent: j.percent, state: shownState(j), error: j.errors.at(-1) };
     },
 
-    async result(id) {
-      const j = jobs.get(id);
-      if (!j) throw new EngineError(`unknown job ${id}`);
-      try {
-        return await j.done;
-      } finally {
-        jobs.delete(id);
-      }
-    },
+    result: jobs.result,
 
     async cancel(id) {
-      const j = jobs.get(id);
-      if (!j || j.state !== "running") return;
-      j.state = "cancelled";
-      if (j.remoteId) await api("POST", `/cancel/${j.remoteId}`).catch(() => undefined);
+      const j = jobs.cancel(id);
+      if (j?.remoteId) await api("POST", `/cancel/${j.remoteId}`).catch(() => undefined);
     },
 
     async close() {

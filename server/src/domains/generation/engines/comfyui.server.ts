@@ -1,0 +1,144 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type WebSocket from "ws";
+import type { ServerHealth } from "../../../contract/engines.ts";
+import { EngineError, type EngineServerStatus } from "./engine.ts";
+import type { Workflow } from "./workflows.ts";
+
+/** One ComfyUI server of the pool and what we know of it; `J` is the engine's job. */
+export interface ComfyServer<J> {
+  url: string;
+  /** One socket per server and process; every prompt we queue there names it. */
+  clientId: string;
+  ws?: WebSocket;
+  health: ServerHealth;
+  /** queue_remaining as the server last reported it (every client's prompts). */
+  queue: number;
+  offered: Map<string, { offered: boolean; reason?: string }>;
+  objectInfoAt: number;
+  inFlight: Set<J>;
+  /** Prompts moved away while the server did not answer: deleted or interrupted there once it answers again. */
+  orphans: Set<string>;
+  lastError?: string;
+  checkedAt?: Date;
+}
+
+export interface QueueBody {
+  queue_running: unknown[][];
+  queue_pending: unknown[][];
+}
+
+interface HistoryEntry {
+  outputs: Record<string, { images?: { filename: string; subfolder: string; type: string }[] }>;
+  status: { status_str: string; messages: [string, Record<string, unknown>][] };
+}
+
+const API_TIMEOUT_MS = 10_000;
+const DOWNLOAD_TIMEOUT_MS = 300_000;
+
+export function comfyServer<J>(url: string): ComfyServer<J> {
+  return { url: url.replace(/\/$/, ""), clientId: crypto.randomUUID(), health: "unchecked", queue: 0, offered: new Map(), objectInfoAt: 0, inFlight: new Set(), orphans: new Set() };
+}
+
+export async function call(s: ComfyServer<unknown>, p: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+  return fetch(`${s.url}${p}`, { ...init, signal: AbortSignal.timeout(init.timeoutMs ?? API_TIMEOUT_MS) });
+}
+const postJson = (s: ComfyServer<unknown>, p: string, body: unknown) => call(s, p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+/** The prompts the server holds, running or waiting (comfyui.md §9). */
+export const promptsIn = (q: QueueBody) => [...q.queue_running, ...q.queue_pending].map((t) => t[1]);
+
+/** Pending prompts are deleted from the queue; a running one is interrupted (comfyui.md §10, §11). */
+export async function stopOnServer(s: ComfyServer<unknown>, promptId: string) {
+  await postJson(s, "/queue", { delete: [promptId] }).catch(() => undefined);
+  await postJson(s, "/interrupt", { prompt_id: promptId }).catch(() => undefined);
+}
+
+/** Whether the server has the prompt queued, running or in its history. */
+async function holds(s: ComfyServer<unknown>, promptId: string): Promise<boolean> {
+  try {
+    const q = (await (await call(s, "/queue")).json()) as QueueBody;
+    if (promptsIn(q).some((id) => id === promptId)) return true;
+    const h = (await (await call(s, `/history/${promptId}`)).json()) as Record<string, unknown>;
+    return promptId in h;
+  } catch {
+    return false;
+  }
+}
+
+/** POST /prompt. Its answer may be lost, not necessarily the prompt: if the server holds it, follow it rather than queue it twice. */
+export async function postPrompt(s: ComfyServer<unknown>, promptId: string, prompt: unknown): Promise<Response> {
+  try {
+    return await postJson(s, "/prompt", { prompt, client_id: s.clientId, prompt_id: promptId });
+  } catch (err) {
+    if (await holds(s, promptId)) return new Response(JSON.stringify({ prompt_id: promptId }), { status: 200 });
+    throw err;
+  }
+}
+
+/** Uploads an input file under the prompt's name (/upload/image); answers the name the workflow refers to it by. */
+export async function upload(s: ComfyServer<unknown>, file: string | undefined, promptId: string): Promise<string | undefined> {
+  if (!file) return undefined;
+  const form = new FormData();
+  form.append("image", new Blob([await fs.readFile(file)]), `${promptId}${path.extname(file) || ".png"}`);
+  form.append("type", "input");
+  form.append("overwrite", "true");
+  const res = await call(s, "/upload/image", { method: "POST", body: form, timeoutMs: DOWNLOAD_TIMEOUT_MS });
+  if (!res.ok) throw new EngineError(`upload refused with ${res.status}`);
+  const r = (await res.json()) as { name: string; subfolder?: string };
+  return r.subfolder ? `${r.subfolder}/${r.name}` : r.name;
+}
+
+/** Why the server refused a prompt (POST /prompt answered 400), and whether it refused the workflow as such. */
+export async function refusalOf(res: Response): Promise<{ reason: string; workflowRefused: boolean }> {
+  const body = (await res.json().catch(() => ({}))) as { error?: { type?: string; message?: string }; node_errors?: Record<string, { class_type?: string; errors?: { type?: string; details?: string }[] }> };
+  const details = Object.entries(body.node_errors ?? {}).flatMap(([id, n]) => (n.errors ?? []).map((e) => `${n.class_type ?? id}: ${e.details ?? e.type}`));
+  const reason = [body.error?.message, ...details].filter(Boolean).join("; ");
+  return { reason, workflowRefused: body.error?.type === "invalid_prompt" || details.length > 0 };
+}
+
+/** The prompt's history entry, the source of truth of how it ended; undefined when the server no longer knows it. */
+export async function historyOf(s: ComfyServer<unknown>, promptId: string): Promise<HistoryEntry | undefined> {
+  return ((await (await call(s, `/history/${promptId}`)).json()) as Record<string, HistoryEntry>)[promptId];
+}
+
+/** Why a prompt that did not succeed ended, from its last status message. */
+export function failureOf(h: HistoryEntry): string {
+  const last = h.status.messages.at(-1);
+  return last?.[0] === "execution_error" ? `${String(last[1].node_type)}: ${String(last[1].exception_message ?? "").trim()}` : last?.[0] === "execution_interrupted" ? "interrupted on the server" : h.status.status_str;
+}
+
+/** Brings the images the workflow's output node saved into `workDir` (/view). */
+export async function download(s: ComfyServer<unknown>, h: HistoryEntry, wf: Workflow, workDir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const [i, img] of (h.outputs[wf.binding.output.node]?.images ?? []).entries()) {
+    const q = new URLSearchParams({ filename: img.filename, subfolder: img.subfolder, type: img.type });
+    const res = await call(s, `/view?${q}`, { timeoutMs: DOWNLOAD_TIMEOUT_MS });
+    if (!res.ok) throw new EngineError(`/view answered ${res.status} for ${img.filename}`);
+    const file = path.join(workDir, `out-${i}${path.extname(img.filename)}`);
+    await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+    files.push(file);
+  }
+  return files;
+}
+
+/** The server as the console shows it. */
+export function serverStatus(s: ComfyServer<unknown>, workflows: Workflow[]): EngineServerStatus {
+  return {
+    url: s.url,
+    health: s.health,
+    queue: s.queue,
+    inFlight: s.inFlight.size,
+    workflows: workflows.map((wf) => ({ name: wf.name, ...(s.offered.get(wf.name) ?? { offered: false, reason: s.health === "unreachable" ? "server unreachable" : "not checked yet" }) })),
+    lastError: s.lastError,
+    checkedAt: s.checkedAt?.toISOString(),
+  };
+}
+
+/** What the operator must do when no server of the pool can run a job: start servers, or install what the workflows need. */
+export function fixFor(servers: ComfyServer<unknown>[], healthy: number): string {
+  return healthy
+    ? `No workflow can run on the healthy servers (${servers.flatMap((s) => [...s.offered].filter(([, v]) => !v.offered).map(([k, v]) => `${s.url} ${k}: ${v.reason}`)).join("; ")}). Install the nodes and models, or set COMFYUI_MODELS.`
+    : `No ComfyUI server answers (${servers.map((s) => `${s.url}: ${s.lastError ?? "not checked"}`).join("; ")}). Start them or correct COMFYUI_URLS.`;
+}

@@ -1,0 +1,69 @@
+import WebSocket from "ws";
+import type { ComfyServer } from "./comfyui.server.ts";
+
+/** A text message of a ComfyUI server's socket (comfyui.md §3). */
+export interface SocketMessage {
+  type?: string;
+  data: Record<string, unknown>;
+}
+
+/** What the socket has said so far of one of our prompts. */
+export interface PromptSeen {
+  /** The prompt's last message (executing, node null) came. */
+  ended: boolean;
+  nodesDone: Set<string>;
+  /** The running node's own progress, 0..1. */
+  step: number;
+  percent: number;
+}
+
+/** Opens the server's socket unless one is open or opening: one per server and process, named by its client id. */
+export function openSocket(s: ComfyServer<unknown>, onMessage: (m: SocketMessage) => void) {
+  if (s.ws && s.ws.readyState <= WebSocket.OPEN) return;
+  const ws = new WebSocket(`${s.url.replace(/^http/, "ws")}/ws?clientId=${s.clientId}`);
+  s.ws = ws;
+  ws.on("message", (data, isBinary) => {
+    // binary frames are previews (comfyui.md §3): not ours to show
+    if (isBinary) return;
+    const m = parse(String(data));
+    if (m) onMessage(m);
+  });
+  ws.on("error", () => undefined);
+  // a dropped socket is re-opened by the next health round; /history covers what it missed meanwhile
+  ws.on("close", () => s.ws === ws && (s.ws = undefined));
+}
+
+function parse(text: string): SocketMessage | undefined {
+  try {
+    const msg = JSON.parse(text) as { type?: string; data?: Record<string, unknown> };
+    return { type: msg.type, data: msg.data ?? {} };
+  } catch {
+    return undefined;
+  }
+}
+
+/** queue_remaining of a status message (every client's prompts), if it says. */
+export const queueRemaining = (m: SocketMessage) => (m.data.status as { exec_info?: { queue_remaining?: number } } | undefined)?.exec_info?.queue_remaining;
+
+/**
+ * Follows a message about the prompt of a workflow of `nodes` nodes: its percentage goes up to 95 (the rest is bringing
+ * the outputs home). True when the message is the prompt's last.
+ */
+export function followPrompt(p: PromptSeen, m: SocketMessage, nodes: number): boolean {
+  const d = m.data;
+  const last = m.type === "executing" && d.node === null;
+  switch (m.type) {
+    case "executing":
+      if (last) p.ended = true;
+      else if (typeof d.node === "string") p.step = 0;
+      break;
+    case "progress":
+      p.step = Number(d.value) / Math.max(1, Number(d.max));
+      break;
+    case "progress_state":
+      for (const [id, n] of Object.entries((d.nodes ?? {}) as Record<string, { state?: string }>)) if (n.state === "finished") p.nodesDone.add(id);
+      break;
+  }
+  p.percent = Math.max(p.percent, Math.min(95, Math.floor((95 * (p.nodesDone.size + p.step)) / nodes)));
+  return last;
+}

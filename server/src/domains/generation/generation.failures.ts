@@ -1,0 +1,49 @@
+import type { Tx } from "../../db/client.ts";
+import type { GenerationTask } from "../../db/generated/client.ts";
+import { failAccountTasks, failTask } from "./generation.queries.ts";
+import type { GenerationDeps } from "./generation.task.ts";
+import { publishProgress } from "./progress.ts";
+
+/** Failing tasks, each refunded exactly once: a worker's last attempt, a dead-lettered job, a banned account's tasks. */
+export function createTaskFailures({ db, credits }: GenerationDeps) {
+  /** Gives back what a task that just failed took: its free generation, or its credits through the ledger (once, by key). */
+  async function giveBack(tx: Tx, taskId: number): Promise<GenerationTask> {
+    const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
+    if (t.paidWith === "free") {
+      await credits.returnFreeGeneration(tx, t.userId);
+    } else if (t.cost > 0) {
+      await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
+    }
+    return t;
+  }
+
+  /**
+   * Fails the task and gives back what it took, exactly once however often it is called. With `only`, only while that
+   * attempt or that job still owns the task (a worker's last attempt; a dead-lettered job).
+   */
+  async function fail(taskId: number, error: string, only: { attempts?: number; jobId?: string | null } = {}): Promise<boolean> {
+    const task = await db.$transaction(async (tx) => {
+      const rows = await failTask.rows(tx, { taskId, error: error.slice(0, 500), ...only });
+      if (!rows.length) return null;
+      return giveBack(tx, taskId);
+    });
+    if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
+    return task !== null;
+  }
+
+  /**
+   * A banned account's unfinished tasks are failed (and refunded) in the ban's transaction: a worker still rendering
+   * one sees it at its next heartbeat and stops, and its result can no longer be recorded or delivered.
+   */
+  async function cancelForAccount(tx: Tx, userId: number, error: string): Promise<void> {
+    const rows = await failAccountTasks.rows(tx, { userId, error: error.slice(0, 500) });
+    for (const { id } of rows) {
+      const t = await giveBack(tx, id);
+      await publishProgress(tx, { taskId: id, userId, status: "failed", progress: t.progress });
+    }
+  }
+
+  return { fail, cancelForAccount };
+}
+
+export type TaskFailures = ReturnType<typeof createTaskFailures>;

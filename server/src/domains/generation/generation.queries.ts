@@ -1,0 +1,127 @@
+import type { GenerationMode, TaskStatus } from "../../contract/generation.ts";
+import { Prisma } from "../../db/generated/client.ts";
+import { col, statement, type Column } from "../../db/statement.ts";
+import { JOB_WAKEUP_CHANNEL } from "./queue.ts";
+
+/** The TaskStatus enum, read as the contract's status words. */
+const taskStatus: Column<TaskStatus> = { types: col.text.types, nullable: false };
+/** A running task whose worker has been silent for `staleSeconds` (it may be run again elsewhere). */
+const silentFor = (staleSeconds: number) => Prisma.sql`heartbeat_at < now() - make_interval(secs => ${staleSeconds})`;
+const EXAMPLE_JOB = "00000000-0000-4000-8000-000000000000";
+/** An example typed as the statement's parameters, where its values alone would infer narrower ones (a null job id). */
+const exampleOf = <P>(params: P): P => params;
+
+type FailTaskParams = { taskId: number; error: string; attempts?: number; jobId?: string | null };
+type ClaimAttemptParams = { taskId: number; jobId: string | null; staleSeconds: number };
+
+/** A submitted task, created in the charging transaction (the hot path, run on pg: docs/decisions/226). */
+export const insertTask = statement({
+  columns: { id: col.int, cost: col.int, status: taskStatus, paidWith: col.text },
+  sql: (p: {
+    userId: number;
+    jobId: string;
+    mode: GenerationMode;
+    templateId?: number;
+    engine: string;
+    cost: number;
+    paidWith: "free" | "credits";
+    idempotencyKey?: string;
+    input: unknown;
+    resolution?: string;
+    durationSec?: number;
+  }) => Prisma.sql`INSERT INTO generation_tasks (user_id, job_id, mode, template_id, engine, cost, paid_with, idempotency_key, input, resolution, duration_sec, created_at)
+    VALUES (${p.userId}, ${p.jobId}::uuid, ${p.mode}::"GenerationMode", ${p.templateId ?? null}, ${p.engine}, ${p.cost}, ${p.paidWith}, ${p.idempotencyKey ?? null},
+      ${JSON.stringify(p.input)}::jsonb, ${p.resolution ?? null}, ${p.durationSec ?? null}, (now() AT TIME ZONE 'UTC'))
+    RETURNING id, cost, status, paid_with AS "paidWith"`,
+  example: { userId: 1, jobId: EXAMPLE_JOB, mode: "image_to_video", engine: "local", cost: 10, paidWith: "credits", input: { params: {}, sources: {} }, resolution: "480P", durationSec: 5 },
+});
+
+/**
+ * Fails an unfinished task; with `attempts` or `jobId`, only while that attempt or that job still owns it (a jobId of
+ * null matches a task without one; undefined matches any).
+ */
+export const failTask = statement({
+  columns: { id: col.int },
+  sql: (p: FailTaskParams) => Prisma.sql`
+    UPDATE generation_tasks SET status = 'failed', error = ${p.error}, finished_at = now()
+    WHERE id = ${p.taskId} AND status IN ('queued', 'running')
+      AND (${p.attempts ?? null}::int IS NULL OR attempts = ${p.attempts ?? null}::int)
+      AND (${p.jobId === undefined}::boolean OR job_id IS NOT DISTINCT FROM ${p.jobId ?? null}::uuid)
+    RETURNING id`,
+  example: exampleOf<FailTaskParams>({ taskId: 1, error: "failed", attempts: 1, jobId: null }),
+});
+
+/** A banned account's unfinished tasks, failed in the ban's transaction. */
+export const failAccountTasks = statement({
+  columns: { id: col.int },
+  sql: (p: { userId: number; error: string }) => Prisma.sql`
+    UPDATE generation_tasks SET status = 'failed', error = ${p.error}, finished_at = now()
+    WHERE user_id = ${p.userId} AND status IN ('queued', 'running') RETURNING id`,
+  example: { userId: 1, error: "banned" },
+});
+
+/** Tasks waiting and running, per engine (the console's engine status). */
+export const queuedPerEngine = statement({
+  columns: { engine: col.text, status: col.text, count: col.int },
+  sql: () => Prisma.sql`
+    SELECT engine, status::text AS status, count(*)::int AS count FROM generation_tasks WHERE status IN ('queued', 'running') GROUP BY engine, status`,
+  example: {},
+});
+
+/** The average render time per template and engine over the last 7 days, most rendered first. */
+export const recentRenderTimes = statement({
+  columns: { template_id: col.int.orNull, engine: col.text, renders: col.int, avg_seconds: col.float },
+  sql: () => Prisma.sql`
+    SELECT template_id, engine, count(*)::int AS renders, avg(extract(epoch FROM finished_at - started_at))::float8 AS avg_seconds
+    FROM generation_tasks WHERE status IN ('succeeded', 'expired') AND started_at IS NOT NULL AND finished_at > now() - interval '7 days'
+    GROUP BY template_id, engine ORDER BY renders DESC`,
+  example: {},
+});
+
+/**
+ * Marks the task generating for a new attempt by this job: only while the job is the one entitled to it, and the task
+ * is queued or its running worker has gone silent (docs/decisions/076).
+ */
+export const claimAttempt = statement({
+  columns: { id: col.int },
+  sql: (p: ClaimAttemptParams) => Prisma.sql`
+    UPDATE generation_tasks SET status = 'running', attempts = attempts + 1, progress = 0, error = NULL, started_at = COALESCE(started_at, now()), heartbeat_at = now()
+    WHERE id = ${p.taskId} AND job_id IS NOT DISTINCT FROM ${p.jobId}::uuid
+      AND (status = 'queued' OR (status = 'running' AND (heartbeat_at IS NULL OR ${silentFor(p.staleSeconds)})))
+    RETURNING id`,
+  example: exampleOf<ClaimAttemptParams>({ taskId: 1, jobId: EXAMPLE_JOB, staleSeconds: 15 }),
+});
+
+/** Running tasks whose worker went silent, oldest first, a hundred at a time. */
+export const stalledTasks = statement({
+  columns: { id: col.int, attempts: col.int, job_id: col.text.orNull, user_id: col.int },
+  sql: (p: { staleSeconds: number }) => Prisma.sql`
+    SELECT id, attempts, job_id::text AS job_id, user_id FROM generation_tasks
+    WHERE status = 'running' AND ${silentFor(p.staleSeconds)} ORDER BY id LIMIT 100`,
+  example: { staleSeconds: 15 },
+});
+
+/** A stalled task back in the queue under a new job, while that attempt is still the silent one. */
+export const requeueStalled = statement({
+  columns: { id: col.int },
+  sql: (p: { taskId: number; attempts: number; jobId: string; error: string; staleSeconds: number }) => Prisma.sql`
+    UPDATE generation_tasks SET status = 'queued', progress = 0, job_id = ${p.jobId}::uuid, error = ${p.error}
+    WHERE id = ${p.taskId} AND status = 'running' AND attempts = ${p.attempts}
+      AND ${silentFor(p.staleSeconds)}
+    RETURNING id`,
+  example: { taskId: 1, attempts: 1, jobId: EXAMPLE_JOB, error: "stopped", staleSeconds: 15 },
+});
+
+/** A NOTIFY on `channel`; inside a transaction it is delivered only if that transaction commits. */
+export const notify = statement({
+  columns: { notified: col.text },
+  sql: (p: { channel: string; payload: string }) => Prisma.sql`SELECT pg_notify(${p.channel}, ${p.payload})::text AS notified`,
+  example: { channel: "reverie_example", payload: "{}" },
+});
+
+/** The worker's wake-up connection listens for committed jobs. */
+export const listenForJobs = statement({
+  columns: {},
+  sql: () => Prisma.raw(`LISTEN ${JOB_WAKEUP_CHANNEL}`),
+  example: {},
+});

@@ -1,0 +1,117 @@
+import crypto from "node:crypto";
+import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
+import { IMAGE_MODES, PHOTO_MODES, type GenerationMode } from "../../contract/generation.ts";
+import { HttpError } from "../../http/errors.ts";
+import { MSG } from "../../http/messages.ts";
+import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
+import type { Pricing } from "./generation.pricing.ts";
+import type { createSubmit } from "./generation.submit.ts";
+import type { GenerationDeps, KnownBalance, TaskInput } from "./generation.task.ts";
+
+/** The consumer's generation requests (video from a picture, a role or a prompt; images), priced and submitted. */
+export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pricing, submit: ReturnType<typeof createSubmit>) {
+  const { templates, uploads, engines } = deps;
+
+  /** The engine a template renders with: its own, else GENERATION_ENGINE. */
+  const engineOf = (template: { engine: string | null } | null): EngineKind => (template?.engine as EngineKind | null) ?? engines.defaultName;
+
+  /** The controls every mode shares, as the task keeps them (a seed is drawn when none is given). */
+  function controls(b: { negative_prompt?: string; seed?: number; strength?: number }, template: { workflow: string | null } | null) {
+    return {
+      negativePrompt: b.negative_prompt,
+      seed: b.seed ?? crypto.randomInt(0, 2 ** 31),
+      strength: b.strength,
+      workflow: template?.workflow ?? undefined,
+    };
+  }
+
+  async function templateFor(templateId: number | undefined, accepts: readonly GenerationMode[]) {
+    if (!templateId) return null;
+    const t = await templates.get(templateId);
+    if (!accepts.includes(t.mode)) throw HttpError.badRequest("This template cannot be used for this kind of generation");
+    return t;
+  }
+
+  /** A role's reference picture and LoRA: the caller's own usable character model, or 404 / 400 with the reason. */
+  async function role(userId: number, roleId: number, strength: number | undefined) {
+    const lora = await deps.models.loraFor(userId, roleId, strength);
+    // a usable model passed training's set review, which a screening-held cover forces (docs/decisions/140)
+    const imageKey = (await uploads.own(userId, await deps.models.coverUploadId(userId, roleId), "image", { heldAllowed: true })).storageKey;
+    return { lora, imageKey };
+  }
+
+  /** A video task's price and submit, for the engine its template (or the default) renders with. */
+  function submitVideo(userId: number, mode: GenerationMode, template: { id: number; engine: string | null; creditPrice: number } | null, b: PicVideoBody | RoleVideoBody, input: TaskInput, known?: KnownBalance) {
+    const engine = engineOf(template);
+    const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
+    return submit(userId, { mode, engine, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
+  }
+
+  return {
+    async picVideo(userId: number, b: PicVideoBody, known?: KnownBalance) {
+      if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
+      const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
+      const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : PHOTO_MODES);
+      const input: TaskInput = {
+        prompt: b.prompt,
+        aspect: b.aspect,
+        ...controls(b, template),
+        params: (template?.engineParams as Record<string, unknown>) ?? {},
+        sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id },
+      };
+      if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
+      else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
+      if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
+      return submitVideo(userId, mode, template, b, input, known);
+    },
+
+    /** Video from a role's reference photo, or (textVideoSubmit without a role) from a prompt. */
+    async roleOrTextVideo(userId: number, b: RoleVideoBody, requireRole: boolean, known?: KnownBalance) {
+      if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
+      const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
+      const template = await templateFor(b.template_id, [...PHOTO_MODES, "text_to_video"]);
+      const input: TaskInput = { prompt: b.prompt, aspect: b.aspect, ...controls(b, template), params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
+      if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
+      if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
+      return submitVideo(userId, mode, template, b, input, known);
+    },
+
+    /** `engine` overrides the template's (or default) engine: a character avatar asks for an AI one (aiEngineFor). */
+    async images(userId: number, b: ImageBatchBody, batch: boolean, known?: KnownBalance, engineOverride?: EngineKind) {
+      if (!b.prompt && !b.role_id && !b.image_id) throw HttpError.badRequest(MSG.textOrRole);
+      const template = await templateFor(b.template_id, IMAGE_MODES);
+      const count = batch ? (b.count ?? 4) : 1;
+      const input: TaskInput = {
+        prompt: b.prompt,
+        count,
+        aspect: b.aspect,
+        ...controls(b, template),
+        params: { aspect: b.aspect, ...((template?.engineParams as Record<string, unknown>) ?? {}) },
+        sources: { role_id: b.role_id, image_id: b.image_id },
+      };
+      if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
+      else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
+      const engine = engineOverride ?? engineOf(template);
+      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, engine });
+      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", engine, templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key, known });
+    },
+
+    /**
+     * An engine that paints `mode` with an image model: the default engine when it is one and can run now, else the
+     * first other that can; null when only the local draft renderer (procedural pictures, not a model) could.
+     */
+    async aiEngineFor(mode: GenerationMode): Promise<EngineKind | null> {
+      const fit = (await engines.statuses()).filter((s) => s.ai && s.available && s.modes.includes(mode));
+      return (fit.find((s) => s.engine === engines.defaultName) ?? fit[0])?.engine ?? null;
+    },
+
+    /** The price before submitting, for the engine the template (or the default) renders with. */
+    async quote(b: DurationPointsBody) {
+      const template = b.template_id ? await templates.get(b.template_id) : null;
+      const engine = engineOf(template);
+      const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1, engine });
+      // whether a free generation would pay for it, so the app shows "free video left" only where it applies
+      return { points, resolution: b.resolution, duration: b.duration, count: b.count, engine, label: ENGINE_LABELS[engine], free_applies: freeCovers(points) };
+    },
+  };
+}

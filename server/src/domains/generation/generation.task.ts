@@ -1,0 +1,90 @@
+import type { Config } from "../../config.ts";
+import type { AspectRatio } from "../../contract/engines.ts";
+import { VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
+import type { Db } from "../../db/client.ts";
+import type { MediaStorage } from "../../storage/storage.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
+import type { BlocklistService } from "../screening/blocklist.service.ts";
+import type { TemplatesService } from "../templates/templates.service.ts";
+import type { UploadsService } from "../uploads/uploads.service.ts";
+import type { EngineLora } from "./engines/engine.ts";
+import type { Engines } from "./engines/registry.ts";
+import type { GenerationQueue } from "./queue.ts";
+
+/** SPEC.md §4 wording of each task status, as the API shows it. */
+export const STATUS_TEXT: Record<TaskStatus, string> = {
+  queued: "to be generated",
+  running: "generating",
+  succeeded: "generated successfully",
+  failed: "generation failed",
+  expired: "expired",
+};
+
+/** What the worker needs to render, resolved (and ownership-checked) at submit time. */
+export interface TaskInput {
+  imageKey?: string;
+  videoKey?: string;
+  audioKey?: string;
+  prompt?: string;
+  negativePrompt?: string;
+  count?: number;
+  aspect?: AspectRatio;
+  /** Shown on the result, so the same settings can be run again. */
+  seed?: number;
+  strength?: number;
+  /** The template's workflow on a GPU engine. */
+  workflow?: string;
+  params: Record<string, unknown>;
+  sources: { image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
+  /** The caller's trained character model (role_id), checked usable at submit and again when the job runs. */
+  lora?: EngineLora & { modelId: number };
+}
+
+/** The training domain's answer to "may this user generate with this model" (owner, trained, not taken down). */
+export interface CharacterModels {
+  loraFor(userId: number, modelId: number, strength?: number): Promise<EngineLora & { modelId: number }>;
+  /** The model's cover photo upload, the reference picture of role videos. */
+  coverUploadId(userId: number, modelId: number): Promise<number>;
+}
+
+/** How results of an engine that ignores character models are labelled. */
+export const LORA_NOT_APPLIED = "character model not applied";
+
+export interface TaskOutputs {
+  mainKey: string;
+  posterKey: string;
+  extraKeys: string[];
+  width: number;
+  height: number;
+}
+
+/** The caller's balance as read with their session at the start of the request (docs/decisions/074). */
+export interface KnownBalance {
+  points: number;
+  free_generations: number;
+}
+
+/** What the generation domain's use cases stand on (createGenerationService's deps). */
+export interface GenerationDeps {
+  db: Db;
+  config: Config;
+  credits: CreditsService;
+  storage: MediaStorage;
+  templates: TemplatesService;
+  uploads: UploadsService;
+  queue: GenerationQueue;
+  engines: Engines;
+  models: CharacterModels;
+  /** The blocklist of taken-down media (issue 19): a matching output fails the task. */
+  blocklist: Pick<BlocklistService, "blockedOutput">;
+  /** Counts a submit against the caller's hourly limit (429 when over); refusals for want of credits are not counted. */
+  countSubmit: (userId: number) => Promise<void>;
+}
+
+export const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
+
+/** A result not yet expired: one that never expires (kept for a creator page), or whose time has not come. */
+export const unexpired = () => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
+
+/** When a result finished (or taken off a creator page) now expires. */
+export const resultExpiry = (config: Config) => new Date(Date.now() + config.GENERATION_RESULT_TTL_HOURS * 3600_000);
