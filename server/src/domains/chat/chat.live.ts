@@ -1,21 +1,15 @@
 import type { Logger } from "pino";
 import type pg from "pg";
-import type { ChatMessageStatus } from "../../contract/chat.ts";
 import type { Db } from "../../db/client.ts";
 import type { ChatMessage } from "../../db/generated/client.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
 import { MSG } from "../../http/messages.ts";
-import { CHAT_CHANNEL, publishEvent } from "./chat.queries.ts";
+import { CHAT_CHANNEL, publishEvent, type LiveEvent } from "./chat.queries.ts";
 
 /** How long a queued reply waits for an earlier one before looking at the database again. */
 const WAIT_POLL_MS = 1000;
 
-export type LiveEvent =
-  | { k: "piece"; m: number; u: number; o: number; t: string }
-  | { k: "end"; m: number; u: number; c: number; s: ChatMessageStatus }
-  | { k: "stop"; m: number }
-  /** Someone follows this reply from another instance: its writer publishes its pieces from now on. */
-  | { k: "follow"; m: number };
+export type { LiveEvent };
 
 /** What a person's browser receives about a reply. */
 export type ReplyEvent = { type: "token"; text: string } | { type: "refused"; msg: string } | { type: "end"; reply: MessageView };

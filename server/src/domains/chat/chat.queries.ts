@@ -4,7 +4,6 @@ import { Prisma } from "../../db/generated/client.ts";
 import { col, statement, type Column } from "../../db/statement.ts";
 import { exampleAccount, moveCall } from "../credits/credits.queries.ts";
 import type { BackendCall } from "./backends/registry.ts";
-import type { LiveEvent } from "./chat.live.ts";
 
 /**
  * The statements on every reply's path (accept, finish, the back-end call row) are raw SQL: Prisma's per-query
@@ -39,6 +38,14 @@ const conversationLock = (conversationId: number) => Prisma.sql`pg_advisory_xact
 export const CHAT_CHANNEL = "reverie_chat";
 
 /** Publishes an event to every instance (sent at commit, or at once outside a transaction). */
+/** What instances tell each other about a reply on CHAT_CHANNEL (chat.live.ts). */
+export type LiveEvent =
+  | { k: "piece"; m: number; u: number; o: number; t: string }
+  | { k: "end"; m: number; u: number; c: number; s: ChatMessageStatus }
+  | { k: "stop"; m: number }
+  /** Someone follows this reply from another instance: its writer publishes its pieces from now on. */
+  | { k: "follow"; m: number };
+
 export const publishEvent = statement({
   columns: { pg_notify: col.text },
   sql: (p: { event: LiveEvent }) => Prisma.sql`SELECT pg_notify(${CHAT_CHANNEL}, ${JSON.stringify(p.event)})::text`,

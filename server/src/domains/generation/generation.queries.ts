@@ -1,7 +1,9 @@
 import type { GenerationMode, TaskStatus } from "../../contract/generation.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { col, statement, type Column } from "../../db/statement.ts";
-import { JOB_WAKEUP_CHANNEL } from "./queue.ts";
+
+/** NOTIFY channel that wakes idle workers the moment a job commits, instead of at their next poll. */
+export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
 
 /** The TaskStatus enum, read as the contract's status words. */
 const taskStatus: Column<TaskStatus> = { types: col.text.types, nullable: false };

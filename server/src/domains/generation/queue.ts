@@ -2,13 +2,11 @@ import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { SqlTx, Tx } from "../../db/client.ts";
-import { notify } from "./generation.queries.ts";
+import { JOB_WAKEUP_CHANNEL, notify } from "./generation.queries.ts";
 
 export const GENERATION_QUEUE = "generation";
 /** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */
 export const GENERATION_DEAD_QUEUE = "generation-dead";
-/** NOTIFY channel that wakes idle workers the moment a job commits, instead of at their next poll. */
-export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
 
 /** Character-model trainings still running are polled here: the fallback when a trainer's webhook does not arrive. */
 export const TRAINING_POLL_QUEUE = "training-poll";
