@@ -54,8 +54,6 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
   const waiting: Job[] = [];
   let closed = false;
 
-  // ---- sockets ----
-
   function connect(s: Server) {
     if (!closed) openSocket(s, (m) => onMessage(s, m));
   }
@@ -72,8 +70,6 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     if (m.type === "execution_error") tries.noteError(`${s.url}: ${String(m.data.node_type ?? "")} ${String(m.data.exception_message ?? "execution error").trim()}`);
     if (followPrompt(job, m, Object.keys(job.wf.graph).length)) void settle(job);
   }
-
-  // ---- scheduling ----
 
   const healthy = (s: Server) => s.health === "healthy";
   const offers = (s: Server, wf: Workflow) => s.offered.get(wf.name)?.offered === true;
@@ -180,8 +176,6 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       attemptFailed(job, (err as Error).message);
     }
   }
-
-  // ---- health ----
 
   /** The server answers: its queue, its workflows (again every workflowCheckMs, or when it comes back), its socket. */
   async function markHealthy(s: Server, q: QueueBody, asked: number) {
