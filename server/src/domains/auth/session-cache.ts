@@ -43,10 +43,6 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
   let epoch = 0;
   let listening = false;
   let lastTry = 0;
-  /** the marker on its way and who waits for it; and who waits for the next one */
-  let inFlight: { marker: string; done: (heard: boolean) => void } | undefined;
-  let waiting: ((heard: boolean) => void)[] = [];
-  let sending = false;
 
   const clear = () => {
     entries.clear();
@@ -71,58 +67,27 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
     byOwner.get(e.owner)?.delete(hash);
   }
 
+  const markers = createMarkers((marker) => hub!.publish({ marker }), o.log);
   const hub =
     o.maxEntries > 0 && o.databaseUrl
       ? createListenHub<Change>(SESSION_CACHE_CHANNEL, o.databaseUrl, o.log, (up) => {
           epoch++;
           listening = up;
           clear();
-          // a marker sent on the lost connection will not come back on the new one
-          inFlight?.done(false);
+          markers.lost();
         })
       : undefined;
 
   function onChange(c: Change) {
     const owner = ownerKey(c);
     if (owner) forget(owner);
-    if (c.marker && c.marker === inFlight?.marker) inFlight.done(true);
+    if (c.marker) markers.heard(c.marker);
   }
 
   function listen() {
     if (!hub || listening || Date.now() - lastTry < RETRY_MS) return;
     lastTry = Date.now();
     hub.subscribe(onChange).catch((err) => o.log.warn({ err }, "session cache: LISTEN failed; logins are read from the database"));
-  }
-
-  /** One marker at a time, for everyone who asked before it was sent; then the next, for those who asked meanwhile. */
-  async function sendMarkers() {
-    sending = true;
-    while (waiting.length) {
-      const batch = waiting;
-      waiting = [];
-      const marker = crypto.randomBytes(8).toString("hex");
-      const back = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), MARKER_TIMEOUT_MS).unref();
-        inFlight = {
-          marker,
-          done: (heard) => {
-            clearTimeout(timer);
-            resolve(heard);
-          },
-        };
-      });
-      let heard = false;
-      try {
-        // through the LISTEN connection: no wait for the request pool, no flush to disk (db/listen-hub.ts)
-        await hub!.publish({ marker });
-        heard = await back;
-      } catch (err) {
-        o.log.warn({ err }, "session cache: marker not sent");
-      }
-      inFlight = undefined;
-      for (const done of batch) done(heard);
-    }
-    sending = false;
   }
 
   return {
@@ -155,10 +120,7 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
      */
     settled(): Promise<boolean> {
       if (!listening) return Promise.resolve(false);
-      return new Promise<boolean>((resolve) => {
-        waiting.push(resolve);
-        if (!sending) void sendMarkers();
-      });
+      return markers.next();
     },
 
     /** Call before reading a login from the database; hand the ticket to `keep` with what was read. */
@@ -182,6 +144,65 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
     async close() {
       clear();
       await hub?.close();
+    },
+  };
+}
+
+/**
+ * Markers sent through the LISTEN connection (docs/decisions/221): `next` resolves true once a marker sent after the
+ * call has come back, so every notification committed before the call has arrived; false when that could not be known.
+ */
+function createMarkers(publish: (marker: string) => Promise<void>, log: Logger) {
+  /** the marker on its way and who waits for it; and who waits for the next one */
+  let inFlight: { marker: string; done: (heard: boolean) => void } | undefined;
+  let waiting: ((heard: boolean) => void)[] = [];
+  let sending = false;
+
+  /** One marker at a time, for everyone who asked before it was sent; then the next, for those who asked meanwhile. */
+  async function sendMarkers() {
+    sending = true;
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      const marker = crypto.randomBytes(8).toString("hex");
+      const back = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), MARKER_TIMEOUT_MS).unref();
+        inFlight = {
+          marker,
+          done: (heard) => {
+            clearTimeout(timer);
+            resolve(heard);
+          },
+        };
+      });
+      let heard = false;
+      try {
+        // through the LISTEN connection: no wait for the request pool, no flush to disk (db/listen-hub.ts)
+        await publish(marker);
+        heard = await back;
+      } catch (err) {
+        log.warn({ err }, "session cache: marker not sent");
+      }
+      inFlight = undefined;
+      for (const done of batch) done(heard);
+    }
+    sending = false;
+  }
+
+  return {
+    next(): Promise<boolean> {
+      return new Promise<boolean>((resolve) => {
+        waiting.push(resolve);
+        if (!sending) void sendMarkers();
+      });
+    },
+    /** A marker came back on the LISTEN connection. */
+    heard(marker: string) {
+      if (marker === inFlight?.marker) inFlight.done(true);
+    },
+    /** The connection was lost: a marker sent on it will not come back on the new one. */
+    lost() {
+      inFlight?.done(false);
     },
   };
 }
