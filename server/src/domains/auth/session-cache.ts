@@ -34,8 +34,7 @@ const ownerKey = (c: { userId?: number | null; staffId?: number | null }) => (c.
  * expire after `ttlMs` whatever happens.
  */
 export function createSessionCache<T>(o: { databaseUrl: string | undefined; log: Logger; maxEntries: number; ttlMs: number }) {
-  const entries = new Map<string, { value: T; owner: string; at: number }>();
-  const byOwner = new Map<string, Set<string>>();
+  const entries = createOwnedEntries<T>();
   /** invalidations, newest last, for the reads that started before them */
   let recent: { seq: number; owner: string; at: number }[] = [];
   let seq = 0;
@@ -46,7 +45,6 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
 
   const clear = () => {
     entries.clear();
-    byOwner.clear();
     recent = [];
   };
 
@@ -54,17 +52,7 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
     const now = Date.now();
     recent.push({ seq: ++seq, owner, at: now });
     while (recent.length && now - recent[0]!.at > RACE_WINDOW_MS) recent.shift();
-    const hashes = byOwner.get(owner);
-    if (!hashes) return;
-    byOwner.delete(owner);
-    for (const h of hashes) entries.delete(h);
-  }
-
-  function remove(hash: string) {
-    const e = entries.get(hash);
-    if (!e) return;
-    entries.delete(hash);
-    byOwner.get(e.owner)?.delete(hash);
+    entries.removeOwner(owner);
   }
 
   const markers = createMarkers((marker) => hub!.publish({ marker }), o.log);
@@ -105,7 +93,7 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
       const e = listening ? entries.get(hash) : undefined;
       if (!e) return undefined;
       if (Date.now() - e.at > o.ttlMs) {
-        remove(hash);
+        entries.remove(hash);
         return undefined;
       }
       return e.value;
@@ -134,16 +122,49 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
       const now = Date.now();
       if (!owner || !listening || t.epoch !== epoch || now - t.at > RACE_WINDOW_MS) return;
       if (recent.some((r) => r.seq > t.seq && r.owner === owner)) return;
-      entries.set(hash, { value, owner, at: now });
-      let set = byOwner.get(owner);
-      if (!set) byOwner.set(owner, (set = new Set()));
-      set.add(hash);
-      if (entries.size > o.maxEntries) remove(entries.keys().next().value!);
+      entries.set(hash, { value, owner, at: now }, o.maxEntries);
     },
 
     async close() {
       clear();
       await hub?.close();
+    },
+  };
+}
+
+/** Kept values by token hash, indexed by owner; the oldest is dropped past `maxEntries`. */
+function createOwnedEntries<T>() {
+  const entries = new Map<string, { value: T; owner: string; at: number }>();
+  const byOwner = new Map<string, Set<string>>();
+
+  function remove(hash: string) {
+    const e = entries.get(hash);
+    if (!e) return;
+    entries.delete(hash);
+    byOwner.get(e.owner)?.delete(hash);
+  }
+
+  return {
+    has: (hash: string) => entries.has(hash),
+    get: (hash: string) => entries.get(hash),
+    remove,
+    set(hash: string, e: { value: T; owner: string; at: number }, maxEntries: number) {
+      entries.set(hash, e);
+      let set = byOwner.get(e.owner);
+      if (!set) byOwner.set(e.owner, (set = new Set()));
+      set.add(hash);
+      if (entries.size > maxEntries) remove(entries.keys().next().value!);
+    },
+    /** Drops every value of the owner. */
+    removeOwner(owner: string) {
+      const hashes = byOwner.get(owner);
+      if (!hashes) return;
+      byOwner.delete(owner);
+      for (const h of hashes) entries.delete(h);
+    },
+    clear() {
+      entries.clear();
+      byOwner.clear();
     },
   };
 }

@@ -1,16 +1,25 @@
 import { TRAINING_MESSAGES as M, type TrainingStatus } from "../../contract/training.ts";
+import type { Db } from "../../db/client.ts";
 import type { CharacterModel } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { modelsWithHomeLink } from "./training.queries.ts";
 import type { TrainingRuns } from "./training.runs.ts";
-import type { LoraRef, TrainingDeps } from "./training.service.ts";
+import type { TrainingDeps } from "./training.service.ts";
 
 /** SPEC.md §9: training takes about 6 minutes; progress and ETA are estimated from it when a trainer does not tell. */
 export const EXPECTED_TRAINING_SECONDS = 360;
 
-/** A model as its owner sees it, and what the owner does with their models: read, use, cancel, revoke. */
+/** One of the caller's models; anyone else's is 404. */
+export async function ownModel(db: Db, userId: number, id: number): Promise<CharacterModel> {
+  const m = await db.characterModel.findFirst({ where: { id, userId } });
+  if (!m) throw HttpError.notFound();
+  return m;
+}
+
+/** A model as its owner sees it, and what the owner does with their models: read, cancel, revoke. */
 export function createTrainingModels(d: TrainingDeps, runs: TrainingRuns) {
   const { db, log, storage, trainer } = d;
+  const own = (userId: number, id: number) => ownModel(db, userId, id);
 
   async function view(m: CharacterModel) {
     const elapsed = m.submittedAt ? (Date.now() - m.submittedAt.getTime()) / 1000 : 0;
@@ -33,12 +42,6 @@ export function createTrainingModels(d: TrainingDeps, runs: TrainingRuns) {
       created_at: m.createdAt.toISOString(),
       finished_at: m.finishedAt?.toISOString() ?? null,
     };
-  }
-
-  async function own(userId: number, id: number): Promise<CharacterModel> {
-    const m = await db.characterModel.findFirst({ where: { id, userId } });
-    if (!m) throw HttpError.notFound();
-    return m;
   }
 
   /** The owner stops a training (or a set waiting for review): cancelled at the trainer, failed, refunded once. */
@@ -80,38 +83,6 @@ export function createTrainingModels(d: TrainingDeps, runs: TrainingRuns) {
       ]);
       await runs.deleteFiles(m);
       return { id, state: "removed" };
-    },
-
-    /**
-     * The model a generation asks for, if the caller may use it: owner only (anyone else gets 404), trained,
-     * not taken down or revoked.
-     */
-    async loraFor(userId: number, modelId: number, strength = 1): Promise<LoraRef> {
-      const m = await own(userId, modelId);
-      if (m.state !== "active") throw HttpError.badRequest(M.notUsable);
-      if (m.status !== "success" || !m.artifactKey) throw HttpError.badRequest(M.notReady);
-      return { modelId: m.id, url: await storage.fetchableUrl(m.artifactKey), path: m.artifactKey, triggerWord: m.triggerWord, baseModel: m.baseModel, strength };
-    },
-
-    /** A finished, usable model of the caller's, whose home link a creator page takes (issue 16); null otherwise. */
-    async publishable(userId: number, modelId: number): Promise<{ id: number; homeLink: string; name: string } | null> {
-      const m = await db.characterModel.findFirst({ where: { id: modelId, userId, status: "success", state: "active" }, select: { id: true, homeLink: true, name: true } });
-      return m;
-    },
-
-    /** The cover a creator page shows for its model: a signed thumbnail for browsers and an absolute URL for link previews. */
-    async coverFor(modelId: number): Promise<{ url: string; shareUrl: string } | null> {
-      const m = await db.characterModel.findUnique({ where: { id: modelId }, select: { coverUploadId: true } });
-      const cover = m?.coverUploadId ? await db.upload.findUnique({ where: { id: m.coverUploadId }, select: { thumbKey: true, storageKey: true, state: true } }) : null;
-      if (!cover || cover.state !== "active") return null;
-      const key = cover.thumbKey ?? cover.storageKey;
-      return { url: await storage.signedUrl(key), shareUrl: await storage.fetchableUrl(key) };
-    },
-
-    async coverUploadId(userId: number, modelId: number): Promise<number> {
-      const m = await own(userId, modelId);
-      if (!m.coverUploadId) throw HttpError.badRequest(M.notReady);
-      return m.coverUploadId;
     },
   };
 }

@@ -13,6 +13,7 @@ import { createTrainingModeration } from "./training.moderation.ts";
 import { createTrainingRuns } from "./training.runs.ts";
 import { createTrainingSubmit } from "./training.submit.ts";
 import { createTrainingUpdates } from "./training.updates.ts";
+import { createTrainingUses } from "./training.uses.ts";
 import type { Trainer } from "./trainers/trainer.ts";
 
 /** What generation receives for a usable model: the engines bind it (issue 13); the local engine ignores it. */
@@ -35,7 +36,7 @@ export interface TrainingDeps {
 export function createTrainingService(d: TrainingDeps) {
   const runs = createTrainingRuns(d);
   const models = createTrainingModels(d, runs);
-  return { ...models, ...createTrainingSubmit(d, models, runs), ...createTrainingUpdates(d, runs), ...createTrainingModeration(d, models, runs) };
+  return { ...models, ...createTrainingSubmit(d, models, runs), ...createTrainingUpdates(d, runs), ...createTrainingModeration(d, models, runs), ...createTrainingUses(d) };
 }
 
 export type TrainingService = ReturnType<typeof createTrainingService>;
