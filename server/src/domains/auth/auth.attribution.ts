@@ -1,6 +1,6 @@
 import type { Attribution } from "../../http/client-context.ts";
 
-/** The users columns of a visit's attribution. */
+/** Where a visitor came from (SPEC.md §7 request headers), as the users columns that record it on first touch. */
 export function attributionData(a: Attribution) {
   return { channelId: a.channelId, utmCampaign: a.utmCampaign, utmAdset: a.utmAdset, utmAd: a.utmAd, bemobClickId: a.bemobClickId };
 }
