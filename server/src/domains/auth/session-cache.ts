@@ -34,8 +34,7 @@ const ownerKey = (c: { userId?: number | null; staffId?: number | null }) => (c.
  * expire after `ttlMs` whatever happens.
  */
 export function createSessionCache<T>(o: { databaseUrl: string | undefined; log: Logger; maxEntries: number; ttlMs: number }) {
-  const entries = new Map<string, { value: T; owner: string; at: number }>();
-  const byOwner = new Map<string, Set<string>>();
+  const entries = createOwnedEntries<T>();
   /** invalidations, newest last, for the reads that started before them */
   let recent: { seq: number; owner: string; at: number }[] = [];
   let seq = 0;
@@ -43,14 +42,9 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
   let epoch = 0;
   let listening = false;
   let lastTry = 0;
-  /** the marker on its way and who waits for it; and who waits for the next one */
-  let inFlight: { marker: string; done: (heard: boolean) => void } | undefined;
-  let waiting: ((heard: boolean) => void)[] = [];
-  let sending = false;
 
   const clear = () => {
     entries.clear();
-    byOwner.clear();
     recent = [];
   };
 
@@ -58,11 +52,90 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
     const now = Date.now();
     recent.push({ seq: ++seq, owner, at: now });
     while (recent.length && now - recent[0]!.at > RACE_WINDOW_MS) recent.shift();
-    const hashes = byOwner.get(owner);
-    if (!hashes) return;
-    byOwner.delete(owner);
-    for (const h of hashes) entries.delete(h);
+    entries.removeOwner(owner);
   }
+
+  const markers = createMarkers((marker) => hub!.publish({ marker }), o.log);
+  const hub =
+    o.maxEntries > 0 && o.databaseUrl
+      ? createListenHub<Change>(SESSION_CACHE_CHANNEL, o.databaseUrl, o.log, (up) => {
+          epoch++;
+          listening = up;
+          clear();
+          markers.lost();
+        })
+      : undefined;
+
+  function onChange(c: Change) {
+    const owner = ownerKey(c);
+    if (owner) forget(owner);
+    if (c.marker) markers.heard(c.marker);
+  }
+
+  function listen() {
+    if (!hub || listening || Date.now() - lastTry < RETRY_MS) return;
+    lastTry = Date.now();
+    hub.subscribe(onChange).catch((err) => o.log.warn({ err }, "session cache: LISTEN failed; logins are read from the database"));
+  }
+
+  return {
+    /** Whether a login is kept for this token hash (it is still to be confirmed with `settled`). */
+    has(hash: string): boolean {
+      if (!listening) {
+        listen();
+        return false;
+      }
+      return entries.has(hash);
+    },
+
+    /** The login kept for this token hash, unless it expired. */
+    get(hash: string): T | undefined {
+      const e = listening ? entries.get(hash) : undefined;
+      if (!e) return undefined;
+      if (Date.now() - e.at > o.ttlMs) {
+        entries.remove(hash);
+        return undefined;
+      }
+      return e.value;
+    },
+
+    /**
+     * Resolves true once this instance has applied every change committed before the call: PostgreSQL delivers
+     * notifications in commit order, so a marker sent after the call comes back after them. Callers waiting at the
+     * same time share one marker; a marker already on its way does not count for a later caller, since it may have
+     * been sent before that caller's moment. False when that could not be known (not listening, marker lost): then
+     * only the database knows.
+     */
+    settled(): Promise<boolean> {
+      if (!listening) return Promise.resolve(false);
+      return markers.next();
+    },
+
+    /** Call before reading a login from the database; hand the ticket to `keep` with what was read. */
+    begin(): Ticket {
+      return { seq, epoch, at: Date.now() };
+    },
+
+    /** Keeps what a read found, unless its owner changed (or the LISTEN connection came or went) since `begin`. */
+    keep(hash: string, who: { userId?: number | null; staffId?: number | null }, value: T, t: Ticket) {
+      const owner = ownerKey(who);
+      const now = Date.now();
+      if (!owner || !listening || t.epoch !== epoch || now - t.at > RACE_WINDOW_MS) return;
+      if (recent.some((r) => r.seq > t.seq && r.owner === owner)) return;
+      entries.set(hash, { value, owner, at: now }, o.maxEntries);
+    },
+
+    async close() {
+      clear();
+      await hub?.close();
+    },
+  };
+}
+
+/** Kept values by token hash, indexed by owner; the oldest is dropped past `maxEntries`. */
+function createOwnedEntries<T>() {
+  const entries = new Map<string, { value: T; owner: string; at: number }>();
+  const byOwner = new Map<string, Set<string>>();
 
   function remove(hash: string) {
     const e = entries.get(hash);
@@ -71,28 +144,40 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
     byOwner.get(e.owner)?.delete(hash);
   }
 
-  const hub =
-    o.maxEntries > 0 && o.databaseUrl
-      ? createListenHub<Change>(SESSION_CACHE_CHANNEL, o.databaseUrl, o.log, (up) => {
-          epoch++;
-          listening = up;
-          clear();
-          // a marker sent on the lost connection will not come back on the new one
-          inFlight?.done(false);
-        })
-      : undefined;
+  return {
+    has: (hash: string) => entries.has(hash),
+    get: (hash: string) => entries.get(hash),
+    remove,
+    set(hash: string, e: { value: T; owner: string; at: number }, maxEntries: number) {
+      entries.set(hash, e);
+      let set = byOwner.get(e.owner);
+      if (!set) byOwner.set(e.owner, (set = new Set()));
+      set.add(hash);
+      if (entries.size > maxEntries) remove(entries.keys().next().value!);
+    },
+    /** Drops every value of the owner. */
+    removeOwner(owner: string) {
+      const hashes = byOwner.get(owner);
+      if (!hashes) return;
+      byOwner.delete(owner);
+      for (const h of hashes) entries.delete(h);
+    },
+    clear() {
+      entries.clear();
+      byOwner.clear();
+    },
+  };
+}
 
-  function onChange(c: Change) {
-    const owner = ownerKey(c);
-    if (owner) forget(owner);
-    if (c.marker && c.marker === inFlight?.marker) inFlight.done(true);
-  }
-
-  function listen() {
-    if (!hub || listening || Date.now() - lastTry < RETRY_MS) return;
-    lastTry = Date.now();
-    hub.subscribe(onChange).catch((err) => o.log.warn({ err }, "session cache: LISTEN failed; logins are read from the database"));
-  }
+/**
+ * Markers sent through the LISTEN connection (docs/decisions/221): `next` resolves true once a marker sent after the
+ * call has come back, so every notification committed before the call has arrived; false when that could not be known.
+ */
+function createMarkers(publish: (marker: string) => Promise<void>, log: Logger) {
+  /** the marker on its way and who waits for it; and who waits for the next one */
+  let inFlight: { marker: string; done: (heard: boolean) => void } | undefined;
+  let waiting: ((heard: boolean) => void)[] = [];
+  let sending = false;
 
   /** One marker at a time, for everyone who asked before it was sent; then the next, for those who asked meanwhile. */
   async function sendMarkers() {
@@ -114,10 +199,10 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
       let heard = false;
       try {
         // through the LISTEN connection: no wait for the request pool, no flush to disk (db/listen-hub.ts)
-        await hub!.publish({ marker });
+        await publish(marker);
         heard = await back;
       } catch (err) {
-        o.log.warn({ err }, "session cache: marker not sent");
+        log.warn({ err }, "session cache: marker not sent");
       }
       inFlight = undefined;
       for (const done of batch) done(heard);
@@ -126,62 +211,19 @@ export function createSessionCache<T>(o: { databaseUrl: string | undefined; log:
   }
 
   return {
-    /** Whether a login is kept for this token hash (it is still to be confirmed with `settled`). */
-    has(hash: string): boolean {
-      if (!listening) {
-        listen();
-        return false;
-      }
-      return entries.has(hash);
-    },
-
-    /** The login kept for this token hash, unless it expired. */
-    get(hash: string): T | undefined {
-      const e = listening ? entries.get(hash) : undefined;
-      if (!e) return undefined;
-      if (Date.now() - e.at > o.ttlMs) {
-        remove(hash);
-        return undefined;
-      }
-      return e.value;
-    },
-
-    /**
-     * Resolves true once this instance has applied every change committed before the call: PostgreSQL delivers
-     * notifications in commit order, so a marker sent after the call comes back after them. Callers waiting at the
-     * same time share one marker; a marker already on its way does not count for a later caller, since it may have
-     * been sent before that caller's moment. False when that could not be known (not listening, marker lost): then
-     * only the database knows.
-     */
-    settled(): Promise<boolean> {
-      if (!listening) return Promise.resolve(false);
+    next(): Promise<boolean> {
       return new Promise<boolean>((resolve) => {
         waiting.push(resolve);
         if (!sending) void sendMarkers();
       });
     },
-
-    /** Call before reading a login from the database; hand the ticket to `keep` with what was read. */
-    begin(): Ticket {
-      return { seq, epoch, at: Date.now() };
+    /** A marker came back on the LISTEN connection. */
+    heard(marker: string) {
+      if (marker === inFlight?.marker) inFlight.done(true);
     },
-
-    /** Keeps what a read found, unless its owner changed (or the LISTEN connection came or went) since `begin`. */
-    keep(hash: string, who: { userId?: number | null; staffId?: number | null }, value: T, t: Ticket) {
-      const owner = ownerKey(who);
-      const now = Date.now();
-      if (!owner || !listening || t.epoch !== epoch || now - t.at > RACE_WINDOW_MS) return;
-      if (recent.some((r) => r.seq > t.seq && r.owner === owner)) return;
-      entries.set(hash, { value, owner, at: now });
-      let set = byOwner.get(owner);
-      if (!set) byOwner.set(owner, (set = new Set()));
-      set.add(hash);
-      if (entries.size > o.maxEntries) remove(entries.keys().next().value!);
-    },
-
-    async close() {
-      clear();
-      await hub?.close();
+    /** The connection was lost: a marker sent on it will not come back on the new one. */
+    lost() {
+      inFlight?.done(false);
     },
   };
 }

@@ -4,8 +4,9 @@ import type { Db, Tx } from "../../db/client.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
+import { lockChannelConversions } from "./pixels.queries.ts";
 import type { ChannelSecretBody } from "./pixels.schema.ts";
-import { createSecretBox, keyFromSetting } from "./secret-box.ts";
+import { createSecretBox, keyFromSetting, type SecretBox } from "./secret-box.ts";
 
 const NOT_CONFIGURED = "The secret store is not configured (SECRETS_KEY)";
 /** Shorter tokens show nothing: four characters of an eight-character secret would be half of it. */
@@ -14,7 +15,7 @@ const SHOW_LAST4_FROM = 12;
 const isSecret = (vendor: string, field: string) => (SERVER_CONVERSION_SECRET_FIELDS[vendor as ServerConversionVendor] as readonly string[] | undefined)?.includes(field) === true;
 
 /** A channel row's server_conversions without any token (older versions kept them there). */
-export function idsOnly(json: Prisma.JsonValue | null | undefined): Record<string, Record<string, unknown>> {
+export function idsOnly(json: unknown): Record<string, Record<string, unknown>> {
   if (!json || typeof json !== "object" || Array.isArray(json)) return {};
   const out: Record<string, Record<string, unknown>> = {};
   for (const [vendor, fields] of Object.entries(json)) {
@@ -24,7 +25,7 @@ export function idsOnly(json: Prisma.JsonValue | null | undefined): Record<strin
   return out;
 }
 
-function tokensIn(json: Prisma.JsonValue | null): Array<{ vendor: ServerConversionVendor; field: string; value: string }> {
+function tokensIn(json: unknown): Array<{ vendor: ServerConversionVendor; field: string; value: string }> {
   if (!json || typeof json !== "object" || Array.isArray(json)) return [];
   return SERVER_CONVERSION_VENDORS.flatMap((vendor) => {
     const fields = (json as Record<string, unknown>)[vendor];
@@ -36,6 +37,19 @@ function tokensIn(json: Prisma.JsonValue | null): Array<{ vendor: ServerConversi
   });
 }
 
+const context = (channelId: number, vendor: string, field: string) => `channel:${channelId}:${vendor}.${field}`;
+const last4 = (value: string) => (value.length >= SHOW_LAST4_FROM ? value.slice(-4) : "");
+
+/** Seals a token and stores it, replacing the one set before. */
+async function upsert(box: SecretBox, tx: Tx, channelId: number, vendor: string, field: string, value: string, staffId: number | null) {
+  const sealed = box.seal(value, context(channelId, vendor, field));
+  await tx.channelSecret.upsert({
+    where: { channelId_vendor_field: { channelId, vendor, field } },
+    create: { channelId, vendor, field, sealed, last4: last4(value), updatedBy: staffId },
+    update: { sealed, last4: last4(value), updatedBy: staffId },
+  });
+}
+
 /**
  * Conversion API tokens per channel (docs/decisions/191), sealed with SECRETS_KEY in channel_secrets. Admins set
  * them; the console only ever learns whether each is set and its last four characters; only the conversion
@@ -43,17 +57,6 @@ function tokensIn(json: Prisma.JsonValue | null): Array<{ vendor: ServerConversi
  */
 export function createChannelSecrets(db: Db, audit: AuditService, keySetting: string | undefined) {
   const box = keySetting ? createSecretBox(keyFromSetting(keySetting)) : null;
-  const context = (channelId: number, vendor: string, field: string) => `channel:${channelId}:${vendor}.${field}`;
-  const last4 = (value: string) => (value.length >= SHOW_LAST4_FROM ? value.slice(-4) : "");
-
-  async function upsert(tx: Tx, channelId: number, vendor: string, field: string, value: string, staffId: number | null) {
-    const sealed = box!.seal(value, context(channelId, vendor, field));
-    await tx.channelSecret.upsert({
-      where: { channelId_vendor_field: { channelId, vendor, field } },
-      create: { channelId, vendor, field, sealed, last4: last4(value), updatedBy: staffId },
-      update: { sealed, last4: last4(value), updatedBy: staffId },
-    });
-  }
 
   async function status(channelId: number) {
     const channel = await db.channel.findUnique({ where: { id: channelId }, select: { id: true } });
@@ -84,7 +87,7 @@ export function createChannelSecrets(db: Db, audit: AuditService, keySetting: st
         if (body.value === null) {
           if (before) await tx.channelSecret.delete({ where });
         } else {
-          await upsert(tx, channelId, body.vendor, body.field, body.value, staffId);
+          await upsert(box, tx, channelId, body.vendor, body.field, body.value, staffId);
         }
         await audit.record(tx, {
           staffId,
@@ -131,12 +134,12 @@ export function createChannelSecrets(db: Db, audit: AuditService, keySetting: st
       let moved = 0;
       for (const { id } of pending) {
         await db.$transaction(async (tx) => {
-          const [row] = await tx.$queryRaw<Array<{ server_conversions: Prisma.JsonValue }>>`SELECT server_conversions FROM channels WHERE id = ${id} FOR UPDATE`;
+          const [row] = await lockChannelConversions.rows(tx, { id });
           const tokens = tokensIn(row?.server_conversions ?? null);
           if (!tokens.length) return;
           for (const t of tokens) {
             const stored = await tx.channelSecret.findUnique({ where: { channelId_vendor_field: { channelId: id, vendor: t.vendor, field: t.field } }, select: { id: true } });
-            if (!stored) await upsert(tx, id, t.vendor, t.field, t.value, null);
+            if (!stored) await upsert(box, tx, id, t.vendor, t.field, t.value, null);
           }
           await tx.channel.update({ where: { id }, data: { serverConversions: idsOnly(row.server_conversions) as Prisma.InputJsonObject } });
           await audit.record(tx, { staffId: null, action: "move_secrets", resource: "ChannelSecret", resourceId: id, after: { moved: tokens.map((t) => `${t.vendor}.${t.field}`) } });

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { purchaseEventId, SERVER_CONVERSION_VENDORS, type ConversionStatus, type ServerConversionVendor } from "../../contract/pixels.ts";
+import { SERVER_CONVERSION_VENDORS, type ConversionStatus, type ServerConversionVendor } from "../../contract/pixels.ts";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, Prisma } from "../../db/generated/client.ts";
@@ -9,9 +9,9 @@ import { metaConversions } from "./conversions/meta.conversion.ts";
 import type { ConversionSender, DeliveryContext, Http } from "./conversions/sender.ts";
 import { tiktokConversions } from "./conversions/tiktok.conversion.ts";
 import { idsOnly, type ChannelSecrets } from "./channel-secrets.ts";
-import { CHECKOUT_EVENT, serverConversionSettings, type ServerConversionSettings } from "./pixels.schema.ts";
+import { claimDueDeliveries, recordPurchaseConversion } from "./pixels.queries.ts";
+import { serverConversionSettings, type ServerConversionSettings } from "./pixels.schema.ts";
 
-const PENDING: ConversionStatus = "pending";
 const SENT: ConversionStatus = "sent";
 const FAILED: ConversionStatus = "failed";
 
@@ -58,22 +58,10 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
     /**
      * Called by orders in the transaction that marks the order paid; a second call for the same order does nothing.
      * Raw SQL, one statement when no vendor is to be told (the common case): it runs for every paid notification
-     * (bench/notifications). The checkout's report (the visitor's consent, click ids, channel) is the newest
-     * `payment_add` event of the order's buyer naming the order.
+     * (bench/notifications).
      */
     async recordPurchase(tx: Tx, order: Order): Promise<void> {
-      const rows = await tx.$queryRaw<{ id: number; channel_id: string | null; context: DeliveryContext | null }[]>`
-        WITH checkout AS (
-          SELECT payload, channel_id FROM pixel_events
-          WHERE event = ${CHECKOUT_EVENT} AND user_id = ${order.userId} AND payload -> 'order_id' = to_jsonb(${order.id}::int)
-          ORDER BY id DESC LIMIT 1),
-        conversion AS (
-          INSERT INTO purchase_conversions (order_id, user_id, event_id, channel_id, value_minor, currency, advertising_consent)
-          SELECT ${order.id}, ${order.userId}, ${purchaseEventId(order.id)}, COALESCE(${order.channelId}::text, (SELECT channel_id FROM checkout)),
-            ${order.finalPriceMinor}, ${order.currency}, COALESCE((SELECT payload -> 'consent' -> 'advertising' = '1'::jsonb FROM checkout), false)
-          ON CONFLICT (order_id) DO NOTHING
-          RETURNING id, channel_id, advertising_consent)
-        SELECT id, channel_id, (SELECT payload -> 'context' FROM checkout) AS context FROM conversion WHERE advertising_consent`;
+      const rows = await recordPurchaseConversion.rows(tx, order);
       // recorded before, or the visitor did not allow advertising: no vendor is told
       if (!rows.length) return;
       const [{ id, channel_id: channelCode }] = rows;
@@ -88,12 +76,7 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
     async deliverDue(now = new Date()): Promise<number> {
       const lease = new Date(now.getTime() + (config.CONVERSION_TIMEOUT_SECONDS + 60) * 1000);
       // claiming moves next_attempt_at past the call's time-out, so no other process takes the same row meanwhile
-      const claimed = await db.$queryRaw<{ id: number }[]>`
-        UPDATE conversion_deliveries SET attempts = attempts + 1, next_attempt_at = ${lease}
-        WHERE id IN (
-          SELECT id FROM conversion_deliveries WHERE status = ${PENDING} AND next_attempt_at <= ${now}
-          ORDER BY next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-        RETURNING id`;
+      const claimed = await claimDueDeliveries.rows(db, { now, lease, limit: BATCH });
       for (const { id } of claimed) {
         const d = await db.conversionDelivery.findUniqueOrThrow({ where: { id }, include: { conversion: true } });
         const vendor = d.vendor as ServerConversionVendor;

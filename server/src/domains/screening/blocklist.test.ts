@@ -6,7 +6,7 @@ import { balanceOf, face, registeredUser } from "../../../../tests/training-util
 import { GENERATION_TEST_ENV, grant } from "../../../../tests/generation-utils.ts";
 import { SCREENING_MESSAGES } from "../../contract/screening.ts";
 import { mediaKey } from "../../storage/storage.ts";
-import { MATCH_BITS } from "./blocklist.service.ts";
+import { MATCH_BITS } from "./blocklist.match.ts";
 import { bandNeighbours, bandsOf, hammingDistance, hashHex, perceptualHash } from "./phash.ts";
 
 /** The blocklist of taken-down media: pHash, multi-index lookup, the takedown hook, imports (docs/decisions/142). */

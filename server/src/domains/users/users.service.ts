@@ -2,20 +2,13 @@ import { sqlPool, type Db, type Tx } from "../../db/client.ts";
 import { authBtnList, packedRules, type AppAbility } from "../../authz/abilities.ts";
 import type { Account } from "../../authz/principal.ts";
 import { HttpError } from "../../http/errors.ts";
+import { accountOf } from "./users.queries.ts";
 import type { UserUpdateBody } from "./users.schema.ts";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../contract/locales.ts";
 
 /** The consumer app's bottom-bar entries (SPEC.md §2), shown to every signed-in user. */
 const MENU = ["video", "homeLink", "results", "buyCredits", "videoPlus"];
 const MENU_JSON = JSON.stringify(MENU);
-
-/**
- * The users columns behind personal_info, for a query that names the users table `u`. The session lookup reads them
- * in its own round trip, so personal_info costs no second query (docs/decisions/001). A constant: no input in it.
- */
-export const ACCOUNT_COLUMNS = `u.uuid::text AS uuid, u.nickname, u.supplier_id, u.login_type::text AS login_type, u.email, u.title,
-  u.photo, floor(extract(epoch FROM u.created_at))::float8 AS created_s, u.role::text AS role, u.bemob_click_id, u.language,
-  u.points, u.all_points, u.payment_permission, u.free_generations`;
 
 /** SPEC.md §3: a missing nickname reads Guest_ plus the last 6 characters of the uuid. */
 export function displayNickname(nickname: string | null, uuid: string): string {
@@ -26,7 +19,7 @@ export function createUsersService(db: Db) {
   return {
     /** SPEC.md §3 user info, plus what the client needs to hide what the server would refuse. */
     async personalInfo(userId: number, ability: AppAbility, account?: Account) {
-      const u = account ?? (await sqlPool(db).query<Account>(`SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE u.id = $1`, [userId])).rows[0];
+      const u = account ?? (await accountOf.first(sqlPool(db), { userId }));
       if (!u) throw HttpError.notFound();
       const nickname = displayNickname(u.nickname, u.uuid);
       return {
