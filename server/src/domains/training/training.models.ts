@@ -4,7 +4,7 @@ import type { CharacterModel } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { modelsWithHomeLink } from "./training.queries.ts";
 import type { TrainingRuns } from "./training.runs.ts";
-import type { TrainingDeps } from "./training.service.ts";
+import type { TrainingDeps } from "./training.deps.ts";
 
 /** SPEC.md §9: training takes about 6 minutes; progress and ETA are estimated from it when a trainer does not tell. */
 export const EXPECTED_TRAINING_SECONDS = 360;

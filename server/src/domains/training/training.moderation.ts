@@ -2,7 +2,7 @@ import type { ReviewDecision } from "../../contract/training.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { TrainingModels } from "./training.models.ts";
 import type { TrainingRuns } from "./training.runs.ts";
-import type { TrainingDeps } from "./training.service.ts";
+import type { TrainingDeps } from "./training.deps.ts";
 
 const NOT_IN_REVIEW = "This training set is not waiting for review";
 

@@ -5,7 +5,7 @@ import { HttpError } from "../../http/errors.ts";
 import { mediaKey } from "../../storage/storage.ts";
 import type { PhotoCheck } from "./consent.ts";
 import { prepareDataset } from "./dataset.ts";
-import type { TrainingDeps } from "./training.service.ts";
+import type { TrainingDeps } from "./training.deps.ts";
 import { TrainerError, type Trainer } from "./trainers/trainer.ts";
 
 /** The configured trainer; 503 when there is none. */

@@ -9,7 +9,7 @@ import { dHash, hammingDistance, NEAR_DUPLICATE_BITS } from "./dhash.ts";
 import { EXPECTED_TRAINING_SECONDS, type TrainingModels } from "./training.models.ts";
 import { requireTrainer, type TrainingRuns } from "./training.runs.ts";
 import type { TrainingSubmitBody } from "./training.schema.ts";
-import type { TrainingDeps } from "./training.service.ts";
+import type { TrainingDeps } from "./training.deps.ts";
 
 /** A check as the caller sees it: the face box is ours (dataset crops), not the caller's business. */
 const withoutBox = ({ box: _box, ...check }: PhotoCheck) => check;

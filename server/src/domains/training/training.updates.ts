@@ -2,7 +2,7 @@ import type { CharacterModel } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey } from "../../storage/storage.ts";
 import { requireTrainer, type TrainingRuns } from "./training.runs.ts";
-import type { TrainingDeps } from "./training.service.ts";
+import type { TrainingDeps } from "./training.deps.ts";
 import { TrainerError, type TrainerUpdate } from "./trainers/trainer.ts";
 import { checkSafetensors, unwrapTar, WeightsError } from "./weights.ts";
 

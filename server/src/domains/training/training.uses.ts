@@ -1,7 +1,7 @@
 import { TRAINING_MESSAGES as M } from "../../contract/training.ts";
 import { HttpError } from "../../http/errors.ts";
 import { ownModel } from "./training.models.ts";
-import type { LoraRef, TrainingDeps } from "./training.service.ts";
+import type { LoraRef, TrainingDeps } from "./training.deps.ts";
 
 /** What other domains use of a model: generation's LoRA, and a creator page's model and cover. */
 export function createTrainingUses(d: TrainingDeps) {
