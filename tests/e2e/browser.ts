@@ -1,6 +1,8 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Download, type Page } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -36,5 +38,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** A download saved on this machine (the shared browser runs apart, so `download.path()` is not available). */
+export async function downloadedFile(download: Download): Promise<string> {
+  const file = path.join(os.tmpdir(), `reverie-download-${crypto.randomBytes(6).toString("hex")}-${download.suggestedFilename()}`);
+  await download.saveAs(file);
   return file;
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
+import { downloadedFile, launchBrowser } from "./browser.ts";
 import { ensureConsumerBuild, newAppContext, pageShot, startAppServer, storedToken } from "./consumer-app.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 import { startWorkerFor as startWorker } from "../generation-utils.ts";
@@ -87,7 +87,7 @@ describe("consumer app: a newcomer makes a video", () => {
 
     const download = page.waitForEvent("download");
     await page.getByTestId("download").click();
-    const file = await (await download).path();
+    const file = await downloadedFile(await download);
     const head = (await fs.readFile(file)).subarray(0, 12);
     expect(head.subarray(4, 8).toString("latin1")).toBe("ftyp");
     expect((await fs.stat(file)).size).toBeGreaterThan(10_000);

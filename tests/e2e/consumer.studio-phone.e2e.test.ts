@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Download, Page } from "playwright-core";
-import { launchBrowser, screenshot } from "./browser.ts";
+import { downloadedFile, launchBrowser, screenshot } from "./browser.ts";
 import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 import { grant, startWorkerFor } from "../generation-utils.ts";
@@ -36,7 +36,7 @@ async function expectTypedFiles(downloads: Download[], taskId: number): Promise<
   for (const d of downloads) {
     const name = d.suggestedFilename();
     expect(name).toMatch(new RegExp(`^reverie-${taskId}(-\\d)?\\.(jpg|png)$`));
-    const head = (await fs.readFile((await d.path())!)).subarray(0, 12);
+    const head = (await fs.readFile(await downloadedFile(d))).subarray(0, 12);
     expect(name.endsWith(`.${magicType(head)}`)).toBe(true);
   }
 }
