@@ -12,9 +12,9 @@ const BROWSER = ["tests/e2e/**/*.test.ts"];
 export default defineConfig({
   test: {
     pool: "forks",
-    // vitest leaves one core free, i.e. runs files one at a time on a 2-core machine; most files wait on PostgreSQL,
-    // Chromium or ffmpeg, so two at once finish sooner there (docs/decisions/201)
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // most files wait on PostgreSQL, Chromium, ffmpeg or a fake server's time-out more than they compute: three at once
+    // on a 2-core machine still finish sooner than two (docs/decisions/201, 232)
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],
@@ -32,7 +32,11 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: "browser", include: BROWSER, globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"] } },
+      {
+        extends: true,
+        // their files share a worker's loaded modules too (the app they start, the seed, the test helpers)
+        test: { name: "browser", include: BROWSER, globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"], isolate: false },
+      },
     ],
   },
 });

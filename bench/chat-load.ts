@@ -35,35 +35,39 @@ function reply(go: Go, who: Go["people"][number]): Promise<{ writtenAt: number; 
   return new Promise((resolve, reject) => {
     // with an idempotency key, as the app sends every message
     const body = JSON.stringify({ conversation_id: who.conversation, content: "hello", idempotency_key: `bench-${++asked}` });
-    const req = http.request(`${go.url}/api/RoleChat/chat`, { method: "POST", agent, headers: { token: who.token, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => {
-      res.setEncoding("utf8");
-      if (res.statusCode !== 200) {
-        let text = "";
-        res.on("data", (d: string) => (text += d)).on("end", () => reject(new Error(`chat answered ${res.statusCode}: ${text}`)));
-        return;
-      }
-      const tokens: { writtenAt: number; delay: number }[] = [];
-      let buffer = "";
-      res.on("data", (chunk: string) => {
-        const at = now();
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (!block.startsWith("event: token")) continue;
-          const writtenAt = sent.get((JSON.parse(block.slice(block.indexOf("data: ") + 6)) as { t: string }).t.trim())!;
-          if (!tokens.length) streaming++;
-          tokens.push({ writtenAt, delay: at - writtenAt });
+    const req = http.request(
+      `${go.url}/api/RoleChat/chat`,
+      { method: "POST", agent, headers: { token: who.token, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+      (res) => {
+        res.setEncoding("utf8");
+        if (res.statusCode !== 200) {
+          let text = "";
+          res.on("data", (d: string) => (text += d)).on("end", () => reject(new Error(`chat answered ${res.statusCode}: ${text}`)));
+          return;
         }
-      });
-      res.on("end", () => {
-        if (tokens.length) streaming--;
-        if (tokens.length === TOKENS) resolve(tokens);
-        else reject(new Error(`expected ${TOKENS} tokens, got ${tokens.length}`));
-      });
-      res.on("error", reject);
-    });
+        const tokens: { writtenAt: number; delay: number }[] = [];
+        let buffer = "";
+        res.on("data", (chunk: string) => {
+          const at = now();
+          buffer += chunk;
+          let cut: number;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            if (!block.startsWith("event: token")) continue;
+            const writtenAt = sent.get((JSON.parse(block.slice(block.indexOf("data: ") + 6)) as { t: string }).t.trim())!;
+            if (!tokens.length) streaming++;
+            tokens.push({ writtenAt, delay: at - writtenAt });
+          }
+        });
+        res.on("end", () => {
+          if (tokens.length) streaming--;
+          if (tokens.length === TOKENS) resolve(tokens);
+          else reject(new Error(`expected ${TOKENS} tokens, got ${tokens.length}`));
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

@@ -17,7 +17,9 @@ const SERVERS = 4;
 
 /** Starts `count` fake GPU servers in a child process; their URLs and a stop function. */
 async function fakeServers(count: number, fixedMs: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_DIR, "bench", "fake-gpu-servers.ts"), String(count), String(fixedMs)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_DIR, "bench", "fake-gpu-servers.ts"), String(count), String(fixedMs)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const urls = await new Promise<string[]>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -26,7 +28,14 @@ async function fakeServers(count: number, fixedMs: number) {
     });
     child.on("exit", (code) => reject(new Error(`fake servers exited with ${code}`)));
   });
-  const runs = async () => Promise.all(urls.map(async (u) => ((await (await fetch(`${u}/__fake/runs`)).json()) as { prompt_id: string; startedAt: number; endedAt: number }[]).sort((a, b) => a.startedAt - b.startedAt)));
+  const runs = async () =>
+    Promise.all(
+      urls.map(async (u) =>
+        ((await (await fetch(`${u}/__fake/runs`)).json()) as { prompt_id: string; startedAt: number; endedAt: number }[]).sort(
+          (a, b) => a.startedAt - b.startedAt,
+        ),
+      ),
+    );
   return { urls, runs, stop: () => new Promise((r) => (child.once("exit", r), child.kill("SIGTERM"))) };
 }
 
@@ -44,7 +53,19 @@ export default async function bench(): Promise<BenchResult[]> {
     const i = ++n;
     const workDir = path.join(dir, `j${i}`);
     await fs.mkdir(workDir);
-    return { mode: "text_to_image", workflow: "sdxl-t2i", workDir, params: {}, resolution: "480P", aspect: "1:1", durationSec: 0, count: 1, seed: i, prompt: "bench", key: `bench:${i}` };
+    return {
+      mode: "text_to_image",
+      workflow: "sdxl-t2i",
+      workDir,
+      params: {},
+      resolution: "480P",
+      aspect: "1:1",
+      durationSec: 0,
+      count: 1,
+      seed: i,
+      prompt: "bench",
+      key: `bench:${i}`,
+    };
   };
   try {
     // ---- makespan: 200 jobs on 4 servers ----
@@ -62,7 +83,12 @@ export default async function bench(): Promise<BenchResult[]> {
     const nominal = (JOBS * JOB_MS) / SERVERS;
     const lastStart = Math.max(...runs.flat().map((r) => r.startedAt));
     // idle gaps between a server's prompts while jobs were still waiting to start somewhere
-    const gaps = runs.flatMap((rs) => rs.slice(1).filter((r) => r.startedAt <= lastStart).map((r, i) => r.startedAt - rs[i].endedAt));
+    const gaps = runs.flatMap((rs) =>
+      rs
+        .slice(1)
+        .filter((r) => r.startedAt <= lastStart)
+        .map((r, i) => r.startedAt - rs[i].endedAt),
+    );
     await pool.close!();
     await fakes.stop();
 

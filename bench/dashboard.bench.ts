@@ -70,7 +70,13 @@ export default async function dashboardBench(): Promise<BenchResult[]> {
     const secret = newTotpSecret();
     const password = crypto.randomBytes(12).toString("hex");
     await db.staff.create({ data: { username: "bench-admin", passwordHash: await hashPassword(password), totpSecret: secret, roles: ["admin"] } });
-    const login = (await (await fetch(`${url}/admin/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "bench-admin", password, code: totpCode(secret) }) })).json()) as { data: { token: string } };
+    const login = (await (
+      await fetch(`${url}/admin/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "bench-admin", password, code: totpCode(secret) }),
+      })
+    ).json()) as { data: { token: string } };
     const headers = { token: login.data.token };
 
     const times: number[] = [];

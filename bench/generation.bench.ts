@@ -28,7 +28,10 @@ async function renderBench(dir: string): Promise<BenchResult[]> {
   const engine = createLocalEngine();
   const { width, height } = outputSize("480P", 1600, 1200);
   const still = path.join(dir, "still.png");
-  await sharp(photo).resize(Math.round((width * 1.2) / 2) * 2, Math.round((height * 1.2) / 2) * 2, { fit: "cover" }).png({ compressionLevel: 1 }).toFile(still);
+  await sharp(photo)
+    .resize(Math.round((width * 1.2) / 2) * 2, Math.round((height * 1.2) / 2) * 2, { fit: "cover" })
+    .png({ compressionLevel: 1 })
+    .toFile(still);
   const bareArgs = imageToVideoArgs({ still, motion: "zoom_in", width, height, seconds: 5, out: path.join(dir, "bare.mp4") });
 
   const ours: number[] = [];
@@ -40,14 +43,31 @@ async function renderBench(dir: string): Promise<BenchResult[]> {
     const workDir = path.join(dir, `run-${i}`);
     await fs.mkdir(workDir);
     t = performance.now();
-    const id = await engine.submit({ mode: "image_to_video", workDir, image: photo, params: { motion: "zoom_in" }, resolution: "480P", durationSec: 5, count: 1, seed: 1, key: "bench" });
+    const id = await engine.submit({
+      mode: "image_to_video",
+      workDir,
+      image: photo,
+      params: { motion: "zoom_in" },
+      resolution: "480P",
+      durationSec: 5,
+      count: 1,
+      seed: 1,
+      key: "bench",
+    });
     await engine.result(id);
     ours.push(performance.now() - t);
   }
   const oursMs = median(ours);
   const bareMs = median(bare);
   return [
-    { name: "local engine 5 s 480P image-to-video (median of 5)", value: oursMs, unit: "ms", target: "≤ 3000 ms", pass: oursMs <= 3000, detail: { runs: ours.map(Math.round) } },
+    {
+      name: "local engine 5 s 480P image-to-video (median of 5)",
+      value: oursMs,
+      unit: "ms",
+      target: "≤ 3000 ms",
+      pass: oursMs <= 3000,
+      detail: { runs: ours.map(Math.round) },
+    },
     { name: "bare ffmpeg, same filter graph (median of 5)", value: bareMs, unit: "ms", detail: { runs: bare.map(Math.round) } },
     { name: "pipeline / bare ffmpeg", value: oursMs / bareMs, unit: "x", target: "≤ 1.2x", pass: oursMs / bareMs <= 1.2 },
   ];
@@ -61,13 +81,26 @@ async function queueBench(dir: string): Promise<BenchResult[]> {
   await runMigrations(pg.url);
   const db = createDb(pg.url, 10);
   const services = createServices({ db, config, log, databaseUrl: pg.url });
-  const worker = await startGenerationWorker({ databaseUrl: pg.url, config, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter, training: services.training });
+  const worker = await startGenerationWorker({
+    databaseUrl: pg.url,
+    config,
+    log,
+    generation: services.generation,
+    storage: services.storage,
+    engines: services.engines,
+    limiter: services.limiter,
+    training: services.training,
+  });
   try {
     const user = await db.user.create({ data: {} });
     await services.credits.grant({ userId: user.id, amount: 1000, reason: "bench", idempotencyKey: "bench-grant" });
     const latencies: number[] = [];
     for (let i = 0; i < 200; i++) {
-      const { id } = await services.generation.images(user.id, { prompt: `bench ${i}`, aspect: "1:1", template_id: undefined, idempotency_key: undefined }, false);
+      const { id } = await services.generation.images(
+        user.id,
+        { prompt: `bench ${i}`, aspect: "1:1", template_id: undefined, idempotency_key: undefined },
+        false,
+      );
       for (;;) {
         const t = await db.generationTask.findUniqueOrThrow({ where: { id } });
         if (t.startedAt && t.status !== "running" && t.status !== "queued") {

@@ -77,7 +77,15 @@ async function accounts(url: string, db: Db, ledger: Services["credits"], n: num
   return tokens;
 }
 
-const summary = (r: ClientResult) => ({ requests: r.latencies.length, perSecond: Math.round(r.latencies.length / LOAD_S), p50: Math.round(percentile(r.latencies, 50)), p99: Math.round(percentile(r.latencies, 99)), statuses: r.statuses, errors: r.errors, settling: r.settling });
+const summary = (r: ClientResult) => ({
+  requests: r.latencies.length,
+  perSecond: Math.round(r.latencies.length / LOAD_S),
+  p50: Math.round(percentile(r.latencies, 50)),
+  p99: Math.round(percentile(r.latencies, 99)),
+  statuses: r.statuses,
+  errors: r.errors,
+  settling: r.settling,
+});
 
 async function busyInstance(url: string, config: Config, db: Db, ledger: Services["credits"]): Promise<BenchResult[]> {
   // 200 clients, each its own account: 80 reading, 80 refused (no credits), 40 charged
@@ -111,7 +119,15 @@ async function healthWhileUploading(url: string): Promise<BenchResult[]> {
   const bmp = oneBitBmp(7071);
   // a PNG has no shrink-on-load: all 50 megapixels are decoded
   const png = await sharp({ create: { width: 7071, height: 7071, channels: 3, background: "#3a6ea5" } })
-    .composite([{ input: await sharp({ create: { width: 2000, height: 2000, channels: 3, background: "#f5c542" } }).png().toBuffer(), left: 2500, top: 2500 }])
+    .composite([
+      {
+        input: await sharp({ create: { width: 2000, height: 2000, channels: 3, background: "#f5c542" } })
+          .png()
+          .toBuffer(),
+        left: 2500,
+        top: 2500,
+      },
+    ])
     .png({ compressionLevel: 6 })
     .toBuffer();
   const files = [
@@ -121,7 +137,9 @@ async function healthWhileUploading(url: string): Promise<BenchResult[]> {
     { buf: png, name: "d.png" },
   ];
   // the uploads run in a worker thread, off the server's event loop
-  const uploader = new Worker(new URL("./upload-clients.worker.mjs", import.meta.url), { workerData: { url, token: user.token, files: files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buf) })) } });
+  const uploader = new Worker(new URL("./upload-clients.worker.mjs", import.meta.url), {
+    workerData: { url, token: user.token, files: files.map((f) => ({ name: f.name, bytes: new Uint8Array(f.buf) })) },
+  });
   const finished = new Promise<{ uploaded: number; failures: string[] }>((resolve, reject) => {
     uploader.once("message", resolve);
     uploader.once("error", reject);
@@ -139,7 +157,16 @@ async function healthWhileUploading(url: string): Promise<BenchResult[]> {
       unit: "ms",
       target: "≤ 50 ms",
       pass: health.latency.p99 <= 50 && health.non2xx === 0 && failures.length === 0,
-      detail: { loadAverage: load(), p50: health.latency.p50, max: health.latency.max, requests: health.requests.total, imagesUploaded: uploaded, failures: failures.slice(0, 4), bmpBytes: bmp.length, pngBytes: png.length },
+      detail: {
+        loadAverage: load(),
+        p50: health.latency.p50,
+        max: health.latency.max,
+        requests: health.requests.total,
+        imagesUploaded: uploaded,
+        failures: failures.slice(0, 4),
+        bmpBytes: bmp.length,
+        pngBytes: png.length,
+      },
     },
   ];
 }
@@ -149,7 +176,15 @@ async function workerRecovery(config: Config, databaseUrl: string, services: Ser
   await services.credits.grant({ userId: user.userId, amount: 100, reason: "bench", idempotencyKey: `bench:recovery:${user.userId}` });
   const child = spawn(process.execPath, ["--import", "tsx", "server/src/worker/main.ts"], {
     // NODE_ENV test: unbuffered log lines, so "generation worker started" is seen at once
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", DATABASE_URL: databaseUrl, DATA_DIR: config.DATA_DIR, LOG_LEVEL: "info", WORKER_CONCURRENCY: "1" },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "test",
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: config.DATA_DIR,
+      LOG_LEVEL: "info",
+      WORKER_CONCURRENCY: "1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -168,7 +203,13 @@ async function workerRecovery(config: Config, databaseUrl: string, services: Ser
       child.stdout.on("data", onData);
       child.stderr.on("data", onData);
     });
-    const res = await (await fetch(`${url}/api/Generation/textVideoSubmit`, { method: "POST", headers: { token: user.token, "content-type": "application/json" }, body: JSON.stringify({ prompt: "waves", resolution: "480P", duration: 10 }) })).json();
+    const res = await (
+      await fetch(`${url}/api/Generation/textVideoSubmit`, {
+        method: "POST",
+        headers: { token: user.token, "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "waves", resolution: "480P", duration: 10 }),
+      })
+    ).json();
     const id = res.data.id as number;
     for (;;) {
       const t = await services.generation.own(user.userId, id);
@@ -179,7 +220,16 @@ async function workerRecovery(config: Config, databaseUrl: string, services: Ser
     await new Promise((r) => child.once("exit", r));
     const killedAt = Date.now();
     // the surviving worker (production defaults: 600 s job time-out, 5 s heartbeat, 15 s stale)
-    rescuer = await startGenerationWorker({ databaseUrl, config, log: createLogger({ ...config, LOG_LEVEL: "silent" }), generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter, training: services.training });
+    rescuer = await startGenerationWorker({
+      databaseUrl,
+      config,
+      log: createLogger({ ...config, LOG_LEVEL: "silent" }),
+      generation: services.generation,
+      storage: services.storage,
+      engines: services.engines,
+      limiter: services.limiter,
+      training: services.training,
+    });
     let seconds = Number.NaN;
     while (Date.now() - killedAt < 120_000) {
       const t = await services.generation.own(user.userId, id);
@@ -189,7 +239,21 @@ async function workerRecovery(config: Config, databaseUrl: string, services: Ser
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    return [{ name: "killed worker's task running again on another worker", value: seconds, unit: "s", target: "≤ 30 s", pass: seconds <= 30, detail: { loadAverage: load(), heartbeatSeconds: config.GENERATION_HEARTBEAT_SECONDS, staleSeconds: config.GENERATION_STALE_SECONDS, jobTimeoutSeconds: config.GENERATION_TIMEOUT_SECONDS } }];
+    return [
+      {
+        name: "killed worker's task running again on another worker",
+        value: seconds,
+        unit: "s",
+        target: "≤ 30 s",
+        pass: seconds <= 30,
+        detail: {
+          loadAverage: load(),
+          heartbeatSeconds: config.GENERATION_HEARTBEAT_SECONDS,
+          staleSeconds: config.GENERATION_STALE_SECONDS,
+          jobTimeoutSeconds: config.GENERATION_TIMEOUT_SECONDS,
+        },
+      },
+    ];
   } finally {
     child.kill("SIGKILL");
     await rescuer?.stop();
@@ -216,7 +280,11 @@ export default async function hardeningBench(): Promise<BenchResult[]> {
   try {
     // recovery first: the busy part leaves hundreds of queued renders that a worker would have to work through first
     const results: BenchResult[] = [];
-    for (const part of [() => workerRecovery(config, database.url, services, reverie.url), () => busyInstance(reverie.url, config, database.db, services.credits), () => healthWhileUploading(reverie.url)]) {
+    for (const part of [
+      () => workerRecovery(config, database.url, services, reverie.url),
+      () => busyInstance(reverie.url, config, database.db, services.credits),
+      () => healthWhileUploading(reverie.url),
+    ]) {
       const got = await part();
       for (const r of got) console.log(`  ${r.name}: ${r.value} ${r.unit} ${JSON.stringify(r.detail ?? {})}`);
       results.push(...got);

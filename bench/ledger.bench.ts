@@ -38,7 +38,8 @@ export default async function ledgerBench(): Promise<BenchResult[]> {
     await runMigrations(pg.url);
     const credits = createCreditsService(db, createAuditService(db));
     const ids = (await db.user.createManyAndReturn({ data: Array.from({ length: ACCOUNTS }, () => ({})), select: { id: true } })).map((u) => u.id);
-    for (const id of ids) await credits.grant({ userId: id, amount: ONE_ACCOUNT_CHARGES + SPREAD_CHARGES, reason: "bench", idempotencyKey: `bench-seed:${id}` });
+    for (const id of ids)
+      await credits.grant({ userId: id, amount: ONE_ACCOUNT_CHARGES + SPREAD_CHARGES, reason: "bench", idempotencyKey: `bench-seed:${id}` });
 
     const hot = await chargeRun(credits, ONE_ACCOUNT_CHARGES, () => ids[0], "hot");
     const spread = await chargeRun(credits, SPREAD_CHARGES, (i) => ids[i % ACCOUNTS], "spread");

@@ -49,7 +49,15 @@ async function deliver(url: string, file: string): Promise<{ perSecond: number; 
 export default async function notificationsBench(): Promise<BenchResult[]> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-bench-notify-"));
   const signer = await startFakePagsmile({ appId: APP_ID, securityKey: KEY });
-  const config = parseConfig({ NODE_ENV: "production", DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: "info", PAGSMILE_APP_ID: APP_ID, PAGSMILE_SECURITY_KEY: KEY, PAGSMILE_API_BASE: signer.url });
+  const config = parseConfig({
+    NODE_ENV: "production",
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    LOG_LEVEL: "info",
+    PAGSMILE_APP_ID: APP_ID,
+    PAGSMILE_SECURITY_KEY: KEY,
+    PAGSMILE_API_BASE: signer.url,
+  });
   const log = createLogger(config, "/dev/null");
   const database = await openDatabase(config, log);
   const { db } = database;
@@ -64,11 +72,35 @@ export default async function notificationsBench(): Promise<BenchResult[]> {
     const users = await db.user.createManyAndReturn({ data: Array.from({ length: ORDERS }, () => ({})), select: { id: true } });
     const expiresAt = new Date(Date.now() + 3_600_000);
     const orders = await db.order.createManyAndReturn({
-      data: users.map((u, i) => ({ orderNo: `BENCH${i}`, userId: u.id, productId: product.id, amountMinor: 1299, finalPriceMinor: 1299, currency: "USD", credits: 150, provider: "pagsmile", providerRef: `T${i}`, expiresAt })),
+      data: users.map((u, i) => ({
+        orderNo: `BENCH${i}`,
+        userId: u.id,
+        productId: product.id,
+        amountMinor: 1299,
+        finalPriceMinor: 1299,
+        currency: "USD",
+        credits: 150,
+        provider: "pagsmile",
+        providerRef: `T${i}`,
+        expiresAt,
+      })),
       select: { id: true, orderNo: true, providerRef: true, userId: true },
     });
     // signed before the clock starts: signing is the provider's work, not ours
-    const trade = (o: (typeof orders)[number]): FakeTrade => ({ trade_no: o.providerRef!, out_trade_no: o.orderNo, app_id: APP_ID, kind: "create", method: "CreditCard", order_amount: "12.99", order_currency: "USD", trade_status: "SUCCESS", notify_url: url, return_url: "", buyer_id: String(o.userId), refunds: [] });
+    const trade = (o: (typeof orders)[number]): FakeTrade => ({
+      trade_no: o.providerRef!,
+      out_trade_no: o.orderNo,
+      app_id: APP_ID,
+      kind: "create",
+      method: "CreditCard",
+      order_amount: "12.99",
+      order_currency: "USD",
+      trade_status: "SUCCESS",
+      notify_url: url,
+      return_url: "",
+      buyer_id: String(o.userId),
+      refunds: [],
+    });
     const one = orders.map((o) => signer.notification(trade(o)));
     const deliveries = Array.from({ length: DELIVERIES }, () => one).flat();
 
@@ -87,7 +119,8 @@ export default async function notificationsBench(): Promise<BenchResult[]> {
     const grantStarted = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        for (let i = g++; i < ORDERS; i = g++) await services.credits.grant({ userId: users[i].id, amount: 1, reason: "bench", idempotencyKey: `bench-ref:${i}` });
+        for (let i = g++; i < ORDERS; i = g++)
+          await services.credits.grant({ userId: users[i].id, amount: 1, reason: "bench", idempotencyKey: `bench-ref:${i}` });
       }),
     );
     const grantsPerSecond = ORDERS / ((performance.now() - grantStarted) / 1000);
@@ -103,10 +136,26 @@ export default async function notificationsBench(): Promise<BenchResult[]> {
         unit: "notifications/s",
         target: `>= ${TARGET_PER_SECOND}/s with every order credited exactly once`,
         pass: perSecond >= TARGET_PER_SECOND && exactlyOnce,
-        detail: { deliveries: deliveries.length, orders: ORDERS, concurrency: CONCURRENCY, refused, paid, purchases, ledgerMismatches: mismatches.length, cpuMsPerDelivery, loadAverage: os.loadavg()[0], cpus: os.cpus().length },
+        detail: {
+          deliveries: deliveries.length,
+          orders: ORDERS,
+          concurrency: CONCURRENCY,
+          refused,
+          paid,
+          purchases,
+          ledgerMismatches: mismatches.length,
+          cpuMsPerDelivery,
+          loadAverage: os.loadavg()[0],
+          cpus: os.cpus().length,
+        },
       },
       { name: "server CPU per delivery (the API process, all threads)", value: cpuMsPerDelivery, unit: "ms" },
-      { name: "reference: ledger grants/s in the same run (one statement each)", value: grantsPerSecond, unit: "grants/s", detail: { grants: ORDERS, concurrency: CONCURRENCY } },
+      {
+        name: "reference: ledger grants/s in the same run (one statement each)",
+        value: grantsPerSecond,
+        unit: "grants/s",
+        detail: { grants: ORDERS, concurrency: CONCURRENCY },
+      },
     ];
   } finally {
     await new Promise<void>((r) => server.close(() => r()));

@@ -39,7 +39,13 @@ async function load(url: string, headers: Record<string, string>, duration = ROU
 export default async function personalInfoBench(): Promise<BenchResult[]> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-bench-pi-"));
   // production-like: request logs on, written where nobody reads them
-  const config = parseConfig({ NODE_ENV: "production", DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: "info", RATE_LIMIT_VISITOR_PER_HOUR: "1000" });
+  const config = parseConfig({
+    NODE_ENV: "production",
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    LOG_LEVEL: "info",
+    RATE_LIMIT_VISITOR_PER_HOUR: "1000",
+  });
   const log = createLogger(config, "/dev/null");
   const database = await openDatabase(config, log);
   const reverie = await listen(createApp({ db: database.db, config, log }).app);
@@ -77,7 +83,16 @@ export default async function personalInfoBench(): Promise<BenchResult[]> {
       const bareResult = { rps: median(bareRounds.map((r) => r.rps)), p99: median(bareRounds.map((r) => r.p99)) };
       const reverieResult = { rps: median(reverieRounds.map((r) => r.rps)), p99: median(reverieRounds.map((r) => r.p99)) };
       const oneQueryRatio = median(oneQueryRounds.map((r, i) => r.rps / bareRounds[i].rps));
-      const detail = { connections: CONNECTIONS, roundS: ROUND_S, rounds: ROUNDS, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))), bareRounds, reverieRounds, oneQueryRounds, ratios };
+      const detail = {
+        connections: CONNECTIONS,
+        roundS: ROUND_S,
+        rounds: ROUNDS,
+        loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+        bareRounds,
+        reverieRounds,
+        oneQueryRounds,
+        ratios,
+      };
       return [
         { name: "personal_info throughput (median of rounds)", value: reverieResult.rps, unit: "req/s", detail },
         { name: "personal_info p99 latency (median of rounds)", value: reverieResult.p99, unit: "ms" },

@@ -31,7 +31,14 @@ export default async function pixelsBench(): Promise<BenchResult[]> {
   await ensureConsumerBuild();
   const hosts = await startFakePixelHosts();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-pixels-bench-"));
-  const config = parseConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), PORT: "0", PIXEL_SCRIPT_BASE_URL: hosts.url });
+  const config = parseConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    PORT: "0",
+    PIXEL_SCRIPT_BASE_URL: hosts.url,
+  });
   const log = pino({ level: "silent" });
   const database = await openDatabase(config, log);
   const channel = await database.db.channel.create({ data: { code: "bench", name: "Bench (all pixels)" } });
@@ -67,19 +74,28 @@ export default async function pixelsBench(): Promise<BenchResult[]> {
         await context.addInitScript((returning) => {
           localStorage.setItem("reverie_age_confirmed", "1");
           localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
-          if (returning) localStorage.setItem("reverie_consent", JSON.stringify({ version: 1, necessary: true, analytics: true, advertising: true, decidedAt: Date.now() }));
+          if (returning)
+            localStorage.setItem("reverie_consent", JSON.stringify({ version: 1, necessary: true, analytics: true, advertising: true, decidedAt: Date.now() }));
         }, visitor === "returning");
         const page = await context.newPage();
         const bodies = new Map<string, Promise<number>>();
         page.on("response", (res) => {
-          if (res.request().resourceType() === "script") bodies.set(res.url(), res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length, () => 0));
+          if (res.request().resourceType() === "script")
+            bodies.set(
+              res.url(),
+              res.body().then(
+                (b) => zlib.gzipSync(b, { level: 9 }).length,
+                () => 0,
+              ),
+            );
         });
         await page.goto(`${url}/home?channel_id=bench`, { waitUntil: "load" });
         await page.getByTestId("try-guest").waitFor();
         if (visitor === "returning") {
           // every script vendor has started and reported the page view
           const until = Date.now() + 20_000;
-          while (hosts.requests.filter((r) => !r.path.endsWith(".js") && !r.path.startsWith("/gtag/")).length < 5 && Date.now() < until) await page.waitForTimeout(100);
+          while (hosts.requests.filter((r) => !r.path.endsWith(".js") && !r.path.startsWith("/gtag/")).length < 5 && Date.now() < until)
+            await page.waitForTimeout(100);
         } else {
           await page.getByTestId("consent-banner").waitFor();
         }
@@ -112,9 +128,27 @@ export default async function pixelsBench(): Promise<BenchResult[]> {
       const js = Math.max(...firstLoad);
       const lcp = median(lcps);
       results.push(
-        { name: `/home first-load JavaScript, ${visitor} visitor, pixels on (gzip)`, value: js, unit: "KB", target: `<= ${JS_BUDGET_KB} KB`, pass: js <= JS_BUDGET_KB, detail: { files } },
-        { name: `/home JavaScript after first paint, ${visitor} visitor (pixel runtime, consent banner, vendor scripts; gzip)`, value: Math.max(...later), unit: "KB" },
-        { name: `/home LCP, ${visitor} visitor, pixels on (median of ${RUNS}, loopback)`, value: lcp, unit: "ms", target: `<= ${LCP_BUDGET_MS} ms`, pass: lcp <= LCP_BUDGET_MS, detail: { runs: lcps.map(Math.round), loadAverage: os.loadavg()[0] } },
+        {
+          name: `/home first-load JavaScript, ${visitor} visitor, pixels on (gzip)`,
+          value: js,
+          unit: "KB",
+          target: `<= ${JS_BUDGET_KB} KB`,
+          pass: js <= JS_BUDGET_KB,
+          detail: { files },
+        },
+        {
+          name: `/home JavaScript after first paint, ${visitor} visitor (pixel runtime, consent banner, vendor scripts; gzip)`,
+          value: Math.max(...later),
+          unit: "KB",
+        },
+        {
+          name: `/home LCP, ${visitor} visitor, pixels on (median of ${RUNS}, loopback)`,
+          value: lcp,
+          unit: "ms",
+          target: `<= ${LCP_BUDGET_MS} ms`,
+          pass: lcp <= LCP_BUDGET_MS,
+          detail: { runs: lcps.map(Math.round), loadAverage: os.loadavg()[0] },
+        },
       );
     }
   } finally {

@@ -32,14 +32,26 @@ async function timeNpmStart(dataDir: string, pgPort: number): Promise<number> {
   const child = spawn("npm", ["start", "--silent"], {
     cwd: PROJECT_DIR,
     detached: true,
-    env: { ...inherited, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", RUN_WORKER: "false", DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) },
+    env: {
+      ...inherited,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      HOST: "127.0.0.1",
+      RUN_WORKER: "false",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+    },
     stdio: "ignore",
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   try {
     for (;;) {
       if (Date.now() - startedAt > 60_000) throw new Error("npm start was not healthy within 60 s");
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return Date.now() - startedAt;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -76,8 +88,29 @@ export default async function startupBench(): Promise<BenchResult[]> {
   }
   const detail = { runs: RUNS, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))), cpus: os.cpus().length };
   return [
-    { name: "cold start to first healthy answer (median)", value: median(cold), unit: "ms", target: "<= 5000 ms", pass: median(cold) <= 5000, detail: { ...detail, all: cold } },
-    { name: "warm start to first healthy answer (median)", value: median(warm), unit: "ms", target: "<= 2000 ms", pass: median(warm) <= 2000, detail: { ...detail, all: warm } },
-    { name: "npm start of an unchanged checkout to first healthy answer (median)", value: median(npmStart), unit: "ms", target: "<= 5000 ms", pass: median(npmStart) <= 5000, detail: { ...detail, all: npmStart } },
+    {
+      name: "cold start to first healthy answer (median)",
+      value: median(cold),
+      unit: "ms",
+      target: "<= 5000 ms",
+      pass: median(cold) <= 5000,
+      detail: { ...detail, all: cold },
+    },
+    {
+      name: "warm start to first healthy answer (median)",
+      value: median(warm),
+      unit: "ms",
+      target: "<= 2000 ms",
+      pass: median(warm) <= 2000,
+      detail: { ...detail, all: warm },
+    },
+    {
+      name: "npm start of an unchanged checkout to first healthy answer (median)",
+      value: median(npmStart),
+      unit: "ms",
+      target: "<= 5000 ms",
+      pass: median(npmStart) <= 5000,
+      detail: { ...detail, all: npmStart },
+    },
   ];
 }

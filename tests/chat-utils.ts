@@ -16,10 +16,21 @@ export function chatBackendsEnv(fakes: FakeOpenAi[], o: { contextTokens?: number
  * POSTs to a streaming chat call and reads its Server-Sent Events until the stream ends (or `stopAfter` says so, then
  * the connection is dropped as a closed tab would). A JSON answer (an error before streaming) comes back as `json`.
  */
-export async function chatCall(baseUrl: string, path: string, token: string, body: object, stopAfter?: (events: ChatEvent[]) => boolean): Promise<{ status: number; events: ChatEvent[]; json?: any }> {
+export async function chatCall(
+  baseUrl: string,
+  path: string,
+  token: string,
+  body: object,
+  stopAfter?: (events: ChatEvent[]) => boolean,
+): Promise<{ status: number; events: ChatEvent[]; json?: any }> {
   const controller = new AbortController();
   const t0 = performance.now();
-  const res = await fetch(`${baseUrl}${path}`, { method: "POST", headers: { token, "Content-Type": "application/json" }, body: JSON.stringify(body), signal: controller.signal });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { token, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
   if (!res.headers.get("content-type")?.includes("text/event-stream")) return { status: res.status, events: [], json: await res.json() };
   return { status: res.status, events: await readEvents(res, controller, t0, stopAfter) };
 }
@@ -54,4 +65,8 @@ export async function readEvents(res: Response, controller: AbortController, t0:
 }
 
 /** The text of a reply's token events. */
-export const streamedText = (events: ChatEvent[]) => events.filter((e) => e.event === "token").map((e) => e.data.t as string).join("");
+export const streamedText = (events: ChatEvent[]) =>
+  events
+    .filter((e) => e.event === "token")
+    .map((e) => e.data.t as string)
+    .join("");

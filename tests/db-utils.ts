@@ -98,10 +98,13 @@ export async function visitor(t: TestApp, headers: Record<string, string> = {}):
 /** GETs a signed media URL (local ones are relative) from the in-process app, body as raw bytes. */
 export async function fetchMedia(t: Pick<TestApp, "http">, url: string): Promise<{ status: number; body: Buffer }> {
   const u = new URL(url, "http://any-host");
-  const res = await t.http.get(u.pathname + u.search).buffer(true).parse((r, cb) => {
-    const chunks: Buffer[] = [];
-    r.on("data", (c: Buffer) => chunks.push(c));
-    r.on("end", () => cb(null, Buffer.concat(chunks)));
-  });
+  const res = await t.http
+    .get(u.pathname + u.search)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on("data", (c: Buffer) => chunks.push(c));
+      r.on("end", () => cb(null, Buffer.concat(chunks)));
+    });
   return { status: res.status, body: res.body as Buffer };
 }

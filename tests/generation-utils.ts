@@ -13,7 +13,16 @@ export const GENERATION_TEST_ENV = {
 };
 
 export function startWorkerFor(t: TestApp) {
-  return startGenerationWorker({ databaseUrl: t.testDb.url, config: t.config, log: silentLog, generation: t.services.generation, storage: t.services.storage, engines: t.services.engines, limiter: t.services.limiter, training: t.services.training });
+  return startGenerationWorker({
+    databaseUrl: t.testDb.url,
+    config: t.config,
+    log: silentLog,
+    generation: t.services.generation,
+    storage: t.services.storage,
+    engines: t.services.engines,
+    limiter: t.services.limiter,
+    training: t.services.training,
+  });
 }
 
 export async function grant(t: TestApp, userId: number, amount: number) {

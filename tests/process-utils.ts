@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import { PROJECT_DIR } from "../server/src/paths.ts";
 
-
 export interface ReverieProcess {
   child: ChildProcess;
   url: string;
@@ -59,5 +58,8 @@ export async function interrupt(p: ReverieProcess, timeoutMs = 20_000): Promise<
 }
 
 export async function fileExists(p: string): Promise<boolean> {
-  return fs.access(p).then(() => true, () => false);
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
 }

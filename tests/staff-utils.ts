@@ -18,7 +18,11 @@ export interface StaffLogin extends StaffCredentials {
 }
 
 /** A staff member with these roles, created in the database, not signed in. */
-export async function newStaff(t: Pick<TestApp, "db">, roles: StaffRole[] = ["admin"], username = `${roles.join("-") || "none"}-${crypto.randomBytes(3).toString("hex")}`): Promise<StaffCredentials> {
+export async function newStaff(
+  t: Pick<TestApp, "db">,
+  roles: StaffRole[] = ["admin"],
+  username = `${roles.join("-") || "none"}-${crypto.randomBytes(3).toString("hex")}`,
+): Promise<StaffCredentials> {
   const password = `pw-${crypto.randomBytes(8).toString("hex")}`;
   const totpSecret = newTotpSecret();
   const row = await t.db.staff.create({ data: { username, roles, passwordHash: await hashPassword(password), totpSecret } });
@@ -40,6 +44,9 @@ export async function freshTotpCode(s: StaffCredentials): Promise<string> {
 /** A staff member with these roles, created in the database and signed in through POST /admin/api/login. */
 export async function staffMember(t: Pick<TestApp, "db" | "http">, roles: StaffRole[] = ["admin"], username?: string): Promise<StaffLogin> {
   const s = await newStaff(t, roles, username);
-  const res = await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code: await freshTotpCode(s) }).expect(200);
+  const res = await t.http
+    .post("/admin/api/login")
+    .send({ username: s.username, password: s.password, code: await freshTotpCode(s) })
+    .expect(200);
   return { ...s, token: res.body.data.token };
 }

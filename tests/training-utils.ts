@@ -10,7 +10,11 @@ import { startTestServer } from "./server-utils.ts";
 
 export const FACES_DIR = path.join(PROJECT_DIR, "tests/fixtures/faces");
 export const face = (name: string) => fs.readFile(path.join(FACES_DIR, `${name}.jpg`));
-export const mirrored = async (name: string) => sharp(await face(name)).flop().jpeg({ quality: 85 }).toBuffer();
+export const mirrored = async (name: string) =>
+  sharp(await face(name))
+    .flop()
+    .jpeg({ quality: 85 })
+    .toBuffer();
 
 /**
  * One person's photos (tests/fixtures/faces/SOURCES.md): stock-emotions-a-* and their mirror images, ten shots at
@@ -34,7 +38,10 @@ export async function selfieFrames(): Promise<string[]> {
 export async function registeredUser(t: Pick<TestApp, "http" | "db" | "services">, credits = 0): Promise<{ token: string; userId: number }> {
   const res = await t.http.post("/api/login/visitor").expect(200);
   const who = { token: res.body.data.token as string, userId: res.body.data.user_info.id as number };
-  await t.db.user.update({ where: { id: who.userId }, data: { loginType: "registered", role: "user", email: `trainer-${who.userId}-${Math.random().toString(36).slice(2)}@example.com` } });
+  await t.db.user.update({
+    where: { id: who.userId },
+    data: { loginType: "registered", role: "user", email: `trainer-${who.userId}-${Math.random().toString(36).slice(2)}@example.com` },
+  });
   if (credits) await grant(t as TestApp, who.userId, credits);
   return who;
 }
@@ -49,7 +56,10 @@ export async function uploadImage(t: Pick<TestApp, "http">, token: string, image
 export async function trainingSet(t: Pick<TestApp, "http">, token: string, photos: Buffer[]) {
   const photo_ids: number[] = [];
   for (const p of photos) photo_ids.push(await uploadImage(t, token, p));
-  const selfie = await t.http.post("/api/Training/selfie").set("token", token).send({ frames: await selfieFrames() });
+  const selfie = await t.http
+    .post("/api/Training/selfie")
+    .set("token", token)
+    .send({ frames: await selfieFrames() });
   expect(selfie.status, JSON.stringify(selfie.body)).toBe(200);
   return { cover_id: photo_ids[2], photo_ids, selfie_id: selfie.body.data.selfie_id as string };
 }

@@ -34,42 +34,51 @@ export function App() {
   // real paths under /console (not react-admin's default hash routes), so links and screenshots name the page
   return (
     <BrowserRouter basename="/console">
-    <Admin title="console.title" dashboard={Dashboard} authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} loginPage={LoginPage} requireAuth disableTelemetry>
-      <Resource name="users" {...users} />
-      <Resource name="orders" {...orders} />
-      <Resource name="memberships" {...memberships} />
-      <Resource name="templates" {...templates} />
-      <Resource name="engines" {...engines} />
-      <Resource name="channels" {...channels} />
-      <Resource name="reports" {...reports} />
-      <Resource name="bans" {...bans} />
-      <Resource name="appeals" {...appeals} />
-      <Resource name="transparency" {...transparency} />
-      <Resource name="evidence" {...evidence} />
-      <Resource name="characters" {...characters} />
-      <Resource name="creator-pages" {...creatorPages} />
-      <Resource name="creator-memberships" {...creatorMemberships} />
-      <Resource name="creator-library-items" {...creatorLibraryItems} />
-      <Resource name="payouts" {...payouts} />
-      <Resource name="disputes" {...disputes} />
-      <Resource name="conversations" {...conversations} />
-      <Resource name="chat-policy-hits" {...chatPolicyHits} />
-      <Resource name="chat-suspensions" {...chatSuspensions} />
-      <Resource name="chat-backends" {...chatBackends} />
-      <Resource name="character-models" {...characterModels} />
-      <Resource name="upload-screenings" {...uploadScreenings} />
-      <Resource name="blocked-hashes" {...blockedHashes} />
-      <Resource name="generation-tasks" {...tasks} />
-      <Resource name="banners" {...banners} />
-      <Resource name="prompt-suggestions" {...prompts} />
-      <Resource name="site-settings" {...settings} />
-      <Resource name="audit-log" {...auditLog} />
-      <Resource name="staff" {...staff} />
-      <Resource name="outbox" {...outbox} />
-      <Resource name="pixel-ids" {...pixelIds} />
-      <Resource name="ledger" />
-      <Resource name="payment-events" />
-    </Admin>
+      <Admin
+        title="console.title"
+        dashboard={Dashboard}
+        authProvider={authProvider}
+        dataProvider={dataProvider}
+        i18nProvider={i18nProvider}
+        loginPage={LoginPage}
+        requireAuth
+        disableTelemetry
+      >
+        <Resource name="users" {...users} />
+        <Resource name="orders" {...orders} />
+        <Resource name="memberships" {...memberships} />
+        <Resource name="templates" {...templates} />
+        <Resource name="engines" {...engines} />
+        <Resource name="channels" {...channels} />
+        <Resource name="reports" {...reports} />
+        <Resource name="bans" {...bans} />
+        <Resource name="appeals" {...appeals} />
+        <Resource name="transparency" {...transparency} />
+        <Resource name="evidence" {...evidence} />
+        <Resource name="characters" {...characters} />
+        <Resource name="creator-pages" {...creatorPages} />
+        <Resource name="creator-memberships" {...creatorMemberships} />
+        <Resource name="creator-library-items" {...creatorLibraryItems} />
+        <Resource name="payouts" {...payouts} />
+        <Resource name="disputes" {...disputes} />
+        <Resource name="conversations" {...conversations} />
+        <Resource name="chat-policy-hits" {...chatPolicyHits} />
+        <Resource name="chat-suspensions" {...chatSuspensions} />
+        <Resource name="chat-backends" {...chatBackends} />
+        <Resource name="character-models" {...characterModels} />
+        <Resource name="upload-screenings" {...uploadScreenings} />
+        <Resource name="blocked-hashes" {...blockedHashes} />
+        <Resource name="generation-tasks" {...tasks} />
+        <Resource name="banners" {...banners} />
+        <Resource name="prompt-suggestions" {...prompts} />
+        <Resource name="site-settings" {...settings} />
+        <Resource name="audit-log" {...auditLog} />
+        <Resource name="staff" {...staff} />
+        <Resource name="outbox" {...outbox} />
+        <Resource name="pixel-ids" {...pixelIds} />
+        <Resource name="ledger" />
+        <Resource name="payment-events" />
+      </Admin>
     </BrowserRouter>
   );
 }

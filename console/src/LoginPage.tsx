@@ -35,9 +35,36 @@ export function LoginPage() {
             <Typography variant="h6">{translate("console.login.title")}</Typography>
           </Box>
           <form onSubmit={submit}>
-            <TextField name="username" label={translate("ra.auth.username")} value={form.username} onChange={set("username")} fullWidth margin="dense" autoFocus required />
-            <TextField name="password" type="password" label={translate("ra.auth.password")} value={form.password} onChange={set("password")} fullWidth margin="dense" required />
-            <TextField name="code" label={translate("console.login.code")} value={form.code} onChange={set("code")} fullWidth margin="dense" required slotProps={{ htmlInput: { inputMode: "numeric", autoComplete: "one-time-code" } }} />
+            <TextField
+              name="username"
+              label={translate("ra.auth.username")}
+              value={form.username}
+              onChange={set("username")}
+              fullWidth
+              margin="dense"
+              autoFocus
+              required
+            />
+            <TextField
+              name="password"
+              type="password"
+              label={translate("ra.auth.password")}
+              value={form.password}
+              onChange={set("password")}
+              fullWidth
+              margin="dense"
+              required
+            />
+            <TextField
+              name="code"
+              label={translate("console.login.code")}
+              value={form.code}
+              onChange={set("code")}
+              fullWidth
+              margin="dense"
+              required
+              slotProps={{ htmlInput: { inputMode: "numeric", autoComplete: "one-time-code" } }}
+            />
             <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }} disabled={busy}>
               {translate("ra.auth.sign_in")}
             </Button>

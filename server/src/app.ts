@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from "express";
 import helmet from "helmet";
-import { isDbReachable, type Db } from "./db/client.ts";
+import { isDbReachable } from "./db/client.ts";
 import { ApiRouter } from "./http/api.ts";
 import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";

@@ -4,7 +4,15 @@ import { parseConfig } from "./config.ts";
 describe("parseConfig", () => {
   it("has defaults that start a fresh machine", () => {
     const c = parseConfig({});
-    expect(c).toMatchObject({ PORT: 8080, HOST: "0.0.0.0", EMBEDDED_PG_PORT: 54329, LOG_LEVEL: "info", EMAIL_CODE_TTL_SECONDS: 600, EMAIL_CODE_RESEND_SECONDS: 60, EMAIL_CODE_MAX_ATTEMPTS: 5 });
+    expect(c).toMatchObject({
+      PORT: 8080,
+      HOST: "0.0.0.0",
+      EMBEDDED_PG_PORT: 54329,
+      LOG_LEVEL: "info",
+      EMAIL_CODE_TTL_SECONDS: 600,
+      EMAIL_CODE_RESEND_SECONDS: 60,
+      EMAIL_CODE_MAX_ATTEMPTS: 5,
+    });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.publicUrl).toBe("http://localhost:8080");
     expect(c.dataDir).toMatch(/\/data$/);

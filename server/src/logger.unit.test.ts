@@ -28,7 +28,11 @@ describe("createLogger", () => {
   });
 
   it("logs an error's type, message, stack and code, not the objects a driver hangs on it", async () => {
-    const err = Object.assign(new Error("terminating connection"), { code: "57P01", severity: "FATAL", client: { connectionParameters: { password: "secret" } } });
+    const err = Object.assign(new Error("terminating connection"), {
+      code: "57P01",
+      severity: "FATAL",
+      client: { connectionParameters: { password: "secret" } },
+    });
     const line = await logged((log) => log.error({ err }, "queue error"));
     expect(line.err).toMatchObject({ type: "Error", message: "terminating connection", code: "57P01", severity: "FATAL" });
     expect(line.err.stack).toContain("terminating connection");

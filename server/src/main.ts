@@ -51,7 +51,13 @@ try {
   // Loading Prisma and the app's modules costs more than starting PostgreSQL, which runs in its own process: overlap
   // them, PostgreSQL first, so that its process is spawned before module loading fills this thread.
   const pgStarting = startDatabaseServer(cfg, log);
-  const modules = Promise.all([import("./db/database.ts"), import("./app.ts"), import("../../prisma/seed.ts"), import("./worker/generation.worker.ts"), import("./domains/templates/template-previews.ts")]);
+  const modules = Promise.all([
+    import("./db/database.ts"),
+    import("./app.ts"),
+    import("../../prisma/seed.ts"),
+    import("./worker/generation.worker.ts"),
+    import("./domains/templates/template-previews.ts"),
+  ]);
   // both are awaited below; this only keeps an early failure from counting as unhandled meanwhile
   pgStarting.catch(() => undefined);
   modules.catch(() => undefined);
@@ -98,9 +104,21 @@ try {
   if (!cfg.RUN_WORKER) void services.engines.checkAll().catch((err: unknown) => log.error({ err }, "engine check failed"));
   // after listening, so the queue's set-up never delays the first answer; submits are queued meanwhile
   if (cfg.RUN_WORKER && !stopping) {
-    worker = await startGenerationWorker({ databaseUrl: database.url, config: cfg, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter, training: services.training });
+    worker = await startGenerationWorker({
+      databaseUrl: database.url,
+      config: cfg,
+      log,
+      generation: services.generation,
+      storage: services.storage,
+      engines: services.engines,
+      limiter: services.limiter,
+      training: services.training,
+    });
     // previews show the local engine's motion templates
-    if (cfg.TEMPLATE_PREVIEWS) stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS);
+    if (cfg.TEMPLATE_PREVIEWS)
+      stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(
+        cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS,
+      );
   }
 } catch (err) {
   log.fatal({ err }, "start-up failed");

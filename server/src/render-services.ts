@@ -48,7 +48,8 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const consent = createConsentChecks({ config, storage, faces: faceAnalyser() });
   const training = createTrainingService({ db, config, log, credits, storage, uploads, trainer: createTrainer(config), consent, queue, audit });
   // counted after the cheap refusal, so a refusal for want of credits makes no query (docs/decisions/222)
-  const countSubmit = (userId: number) => limiter.hit("generate", [{ key: `user:${userId}`, limit: config.RATE_LIMIT_GENERATIONS_PER_HOUR, windowSeconds: 3600 }]);
+  const countSubmit = (userId: number) =>
+    limiter.hit("generate", [{ key: `user:${userId}`, limit: config.RATE_LIMIT_GENERATIONS_PER_HOUR, windowSeconds: 3600 }]);
   const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines, models: training, blocklist, countSubmit });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {

@@ -61,7 +61,18 @@ export function createServices(deps: AppDeps) {
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
   // chat files its automatic reports through moderation, which is built after chat (it changes chat's content through chat)
   const systemReports = createSystemReports();
-  const chat = createChatService({ db, config, log, credits, storage, uploads: render.uploads, images: avatarImages(render.generation, render.uploads), audit, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL, fileReport: systemReports.file });
+  const chat = createChatService({
+    db,
+    config,
+    log,
+    credits,
+    storage,
+    uploads: render.uploads,
+    images: avatarImages(render.generation, render.uploads),
+    audit,
+    databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
+    fileReport: systemReports.file,
+  });
   // creator pages take their link, name and cover from training's finished models and their library's files from generation
   const creators = createCreatorsService({
     db,
@@ -80,7 +91,26 @@ export function createServices(deps: AppDeps) {
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
-  const auth = createAuthService({ db, config, credits, mailer, limiter, log, guestRowOwners: [render.uploads.moveToUser, render.screening.moveToUser, render.generation.moveToUser, orders.moveToUser, memberships.moveToUser, chat.moveToUser, creators.moveToUser, wallets.moveToUser], bannedOwner, databaseUrl: deps.databaseUrl ?? config.DATABASE_URL });
+  const auth = createAuthService({
+    db,
+    config,
+    credits,
+    mailer,
+    limiter,
+    log,
+    guestRowOwners: [
+      render.uploads.moveToUser,
+      render.screening.moveToUser,
+      render.generation.moveToUser,
+      orders.moveToUser,
+      memberships.moveToUser,
+      chat.moveToUser,
+      creators.moveToUser,
+      wallets.moveToUser,
+    ],
+    bannedOwner,
+    databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
+  });
   const sandboxGateway = createSandboxGateway({ db, config, log });
   const providers = {
     sandbox: createSandboxProvider(config, sandboxGateway),
@@ -93,12 +123,25 @@ export function createServices(deps: AppDeps) {
   const payments = createPaymentsService({ config, log, orders, memberships, providers });
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
-  const evidence = createEvidenceService({ db, audit, storage, retentionDays: config.EVIDENCE_RETENTION_DAYS, siteUrl: config.publicUrl, reporterEmail: config.MAIL_FROM });
+  const evidence = createEvidenceService({
+    db,
+    audit,
+    storage,
+    retentionDays: config.EVIDENCE_RETENTION_DAYS,
+    siteUrl: config.publicUrl,
+    reporterEmail: config.MAIL_FROM,
+  });
   const moderation = createModerationService({
     db,
     audit,
     revokeUserSessions: auth.revokeUserSessions,
-    owned: { task: withPublishedCreations(render.generation.moderated, creators.isPublishedCreation), upload: render.uploads.moderated, character: chat.moderated.character, conversation: chat.moderated.conversation, creator_page: creators.moderated },
+    owned: {
+      task: withPublishedCreations(render.generation.moderated, creators.isPublishedCreation),
+      upload: render.uploads.moderated,
+      character: chat.moderated.character,
+      conversation: chat.moderated.conversation,
+      creator_page: creators.moderated,
+    },
     cancelUserTasks: render.generation.cancelForAccount,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,
@@ -129,8 +172,27 @@ export function createServices(deps: AppDeps) {
   const close = async () => {
     await Promise.all([render.close(), chat.close(), auth.close()]);
   };
-  return { ...render, mailer, auth, users, staff, products, orders, memberships, conversions, sandboxGateway, payments, wallets, site, cityRedirects, ...consoleServices, chat, creators, payouts, close };
+  return {
+    ...render,
+    mailer,
+    auth,
+    users,
+    staff,
+    products,
+    orders,
+    memberships,
+    conversions,
+    sandboxGateway,
+    payments,
+    wallets,
+    site,
+    cityRedirects,
+    ...consoleServices,
+    chat,
+    creators,
+    payouts,
+    close,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;
-

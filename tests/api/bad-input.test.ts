@@ -20,8 +20,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const badParams = ["abc", "-1", "99999999999999999999"];
-const badQueries = [{ page: "x", limit: "-5", id: "abc" }, { sort: "{", range: "[a", filter: "nope" }, { sort: '["__proto__","DESC"]', range: "[0,1e9]", filter: '{"id":"x"}', id: ["1", "2"] }];
-const badBodies: unknown[] = [{}, "text", { id: "abc", product_id: -1, email: 5, code: {}, amount: 1e309, nickname: "x".repeat(10_000) }, { id: null, image_id: "1; DROP TABLE users", duration: "NaN", resolution: "8K" }];
+const badQueries = [
+  { page: "x", limit: "-5", id: "abc" },
+  { sort: "{", range: "[a", filter: "nope" },
+  { sort: '["__proto__","DESC"]', range: "[0,1e9]", filter: '{"id":"x"}', id: ["1", "2"] },
+];
+const badBodies: unknown[] = [
+  {},
+  "text",
+  { id: "abc", product_id: -1, email: 5, code: {}, amount: 1e309, nickname: "x".repeat(10_000) },
+  { id: null, image_id: "1; DROP TABLE users", duration: "NaN", resolution: "8K" },
+];
 
 describe("no route answers 500 to malformed input", () => {
   it("holds for every documented route, as guest and as admin", async () => {
@@ -32,10 +41,14 @@ describe("no route answers 500 to malformed input", () => {
         for (const param of template.includes("{") ? badParams : [""]) {
           const url = template.replace(/\{\w+\}/g, encodeURIComponent(param));
           for (const token of [userToken, staffToken]) {
-            const requests = method === "get" || method === "delete" ? badQueries.map((q) => t.http[method](url).query(q)) : badBodies.map((b) => t.http[method](url).send(b as object));
+            const requests =
+              method === "get" || method === "delete"
+                ? badQueries.map((q) => t.http[method](url).query(q))
+                : badBodies.map((b) => t.http[method](url).send(b as object));
             for (const req of requests) {
               const res = await req.set("token", token).set("Accept", "application/json").timeout(10_000);
-              if (res.status >= 500 && res.status !== 503) failures.push(`${method.toUpperCase()} ${url} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+              if (res.status >= 500 && res.status !== 503)
+                failures.push(`${method.toUpperCase()} ${url} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
             }
           }
         }

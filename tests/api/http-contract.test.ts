@@ -18,7 +18,16 @@ beforeAll(async () => {
   t.api.get("/api/test/gone", { summary: "test", auth: "public", response: z.never() }, () => {
     throw HttpError.notFound();
   });
-  t.api.get("/api/test/echo", { summary: "test", auth: "public", query: z.object({ page: z.coerce.number().int().min(1, { error: "page must be at least 1" }) }).strict(), response: z.object({ page: z.number() }) }, ({ query }) => query);
+  t.api.get(
+    "/api/test/echo",
+    {
+      summary: "test",
+      auth: "public",
+      query: z.object({ page: z.coerce.number().int().min(1, { error: "page must be at least 1" }) }).strict(),
+      response: z.object({ page: z.number() }),
+    },
+    ({ query }) => query,
+  );
 });
 afterAll(() => t.close());
 
@@ -44,7 +53,10 @@ describe("response envelope and errors", () => {
   it("answers malformed and oversized JSON with 4xx, not 500", async () => {
     const bad = await t.http.post("/api/login/sendEmailCode").set("content-type", "application/json").send('{"email": ').expect(400);
     expect(bad.body).toEqual({ code: 400, msg: "Invalid request", data: null });
-    const big = await t.http.post("/api/login/sendEmailCode").send({ email: "a@example.com", pad: "x".repeat(1_100_000) }).expect(413);
+    const big = await t.http
+      .post("/api/login/sendEmailCode")
+      .send({ email: "a@example.com", pad: "x".repeat(1_100_000) })
+      .expect(413);
     expect(big.body.code).toBe(413);
   });
 
@@ -117,7 +129,11 @@ describe("request logs of failed and abandoned requests", () => {
       throw new Error("broken");
     });
     // answers only after the caller has gone
-    api.get("/api/test/slow", { summary: "test", auth: "public", response: { kind: "file", contentType: "text/plain", description: "nothing, once the caller has gone" } }, ({ req, res }) => new Promise<void>((resolve) => req.once("close", () => resolve(void res.end()))));
+    api.get(
+      "/api/test/slow",
+      { summary: "test", auth: "public", response: { kind: "file", contentType: "text/plain", description: "nothing, once the caller has gone" } },
+      ({ req, res }) => new Promise<void>((resolve) => req.once("close", () => resolve(void res.end()))),
+    );
     const server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
     try {

@@ -19,7 +19,8 @@ async function catalogue(url: string): Promise<Set<string>> {
     const items = new Set<string>();
     const cols = await c.query(`SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default
       FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`);
-    for (const r of cols.rows) items.add(`column ${r.table_name}.${r.column_name} ${r.data_type}/${r.udt_name} null=${r.is_nullable} default=${r.column_default}`);
+    for (const r of cols.rows)
+      items.add(`column ${r.table_name}.${r.column_name} ${r.data_type}/${r.udt_name} null=${r.is_nullable} default=${r.column_default}`);
     const idx = await c.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'schema_migrations'`);
     for (const r of idx.rows) items.add(`index ${r.indexdef}`);
     const cons = await c.query(`SELECT conrelid::regclass AS tbl, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint

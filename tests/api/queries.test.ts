@@ -33,7 +33,9 @@ beforeAll(async () => {
   testDb = await createTestDb();
   client = new pg.Client({ connectionString: testDb.url });
   await client.connect();
-  const { rows } = await client.query<{ oid: number; name: string }>("SELECT oid::int AS oid, CASE WHEN typtype = 'e' THEN 'enum' ELSE typname END AS name FROM pg_type");
+  const { rows } = await client.query<{ oid: number; name: string }>(
+    "SELECT oid::int AS oid, CASE WHEN typtype = 'e' THEN 'enum' ELSE typname END AS name FROM pg_type",
+  );
   for (const r of rows) typeNames.set(r.oid, r.name);
 });
 afterAll(async () => {

@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import * as prismaEnums from "../../server/src/db/generated/enums.ts";
 import { CREATOR_MEMBERSHIP_STATUSES, CUSTOM_REQUEST_STATUSES, LIBRARY_VISIBILITIES } from "../../server/src/contract/creators.ts";
 import { GENERATION_MODES, TASK_STATUSES } from "../../server/src/contract/generation.ts";
-import { APPEAL_STATUSES, BAN_MARK_KINDS, CONTENT_STATES, DECISION_ACTIONS, DECISION_GROUNDS, REPORT_REASONS, REPORT_SOURCES, REPORT_STATUSES, REPORT_TARGETS } from "../../server/src/contract/moderation.ts";
+import {
+  APPEAL_STATUSES,
+  BAN_MARK_KINDS,
+  CONTENT_STATES,
+  DECISION_ACTIONS,
+  DECISION_GROUNDS,
+  REPORT_REASONS,
+  REPORT_SOURCES,
+  REPORT_STATUSES,
+  REPORT_TARGETS,
+} from "../../server/src/contract/moderation.ts";
 import { ORDER_STATUSES, PRODUCT_KINDS } from "../../server/src/contract/orders.ts";
 import { STAFF_ROLES } from "../../server/src/contract/staff.ts";
 import { TRAINING_STATUSES } from "../../server/src/contract/training.ts";

@@ -11,9 +11,15 @@ describe("import rules", () => {
     const cwd = process.cwd();
     process.chdir(PROJECT_DIR);
     try {
-      const { output } = await cruise(["server/src", "consumer/src", "console/src", "prisma/seed.ts"], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
+      const { output } = await cruise(["server/src", "consumer/src", "console/src", "prisma/seed.ts"], {
+        ...config.options,
+        ruleSet: { forbidden: config.forbidden },
+        validate: true,
+      });
       const result = output as ICruiseResult;
-      const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (circle: ${v.cycle.map((c) => c.name).join(" -> ")})` : ""}`);
+      const violations = result.summary.violations.map(
+        (v) => `${v.rule.name}: ${v.from} -> ${v.to}${v.cycle ? ` (circle: ${v.cycle.map((c) => c.name).join(" -> ")})` : ""}`,
+      );
       expect(violations).toEqual([]);
       // the rules only mean something if the whole tree was read
       expect(result.summary.totalCruised).toBeGreaterThan(300);
@@ -27,7 +33,12 @@ describe("one vocabulary", () => {
   it("no word list of server/src/contract is typed again anywhere else", async () => {
     const lists = await contractLists(path.join(PROJECT_DIR, "server/src/contract"));
     expect(lists.size).toBeGreaterThan(15);
-    const copies = findVocabularyCopies(PROJECT_DIR, ["server/src", "consumer/src", "console/src", "prisma"], lists, /server\/src\/contract|server\/src\/db\/generated|node_modules|\.test\.tsx?$/);
+    const copies = findVocabularyCopies(
+      PROJECT_DIR,
+      ["server/src", "consumer/src", "console/src", "prisma"],
+      lists,
+      /server\/src\/contract|server\/src\/db\/generated|node_modules|\.test\.tsx?$/,
+    );
     expect(copies.map((c) => `${c.file}:${c.line} [${c.words.join(", ")}] repeats ${c.list}`)).toEqual([]);
   });
 });

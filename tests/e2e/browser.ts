@@ -5,7 +5,16 @@ import path from "node:path";
 import { chromium, type Browser, type Download, type Page } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** Where the test run's shared Chromium listens (tests/e2e/browser-setup.ts); unset outside the browser tests. */
 const SHARED_BROWSER = "REVERIE_TEST_BROWSER_WS";

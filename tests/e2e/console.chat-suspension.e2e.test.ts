@@ -48,7 +48,11 @@ describe("console: chat suspensions", () => {
     expect(await moderator.locator('[data-action="chat-suspensions-lift"]').count()).toBe(0);
     await screenshot(moderator, "console-chat-suspension-lifted");
     await server.http.post("/api/RoleChat/creatCharacter").set("token", person.token).send({ name: "Juno", description: "An adult astronomer" }).expect(200);
-    expect(await server.db.auditLog.count({ where: { action: "lift_chat_suspension", resourceId: String(person.userId), reason: "Appeal reviewed: a typo in the card" } })).toBe(1);
+    expect(
+      await server.db.auditLog.count({
+        where: { action: "lift_chat_suspension", resourceId: String(person.userId), reason: "Appeal reviewed: a typo in the card" },
+      }),
+    ).toBe(1);
 
     // support: no menu entry, and the page itself is refused
     const support = await signIn(await staffMember(server, ["support"]));

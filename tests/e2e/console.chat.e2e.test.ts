@@ -18,7 +18,12 @@ beforeAll(async () => {
   await ensureConsoleBuilt();
   fake = await startFakeOpenAi();
   const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, CHAT_BACKENDS: chatBackendsEnv([fake]), CHAT_FREE_MESSAGES: "0" });
+  server = await startTestServer({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    CHAT_BACKENDS: chatBackendsEnv([fake]),
+    CHAT_FREE_MESSAGES: "0",
+  });
   bare = await startTestServer({}, server.testDb);
   browser = await launchBrowser();
 }, 240_000);
@@ -35,11 +40,24 @@ describe("console: chat", () => {
   it("a moderator reads the lines of a reported conversation and the policy hits; an admin sees the back ends", async () => {
     const person = await visitor(server);
     await server.services.credits.grant({ userId: person.userId, amount: 10, reason: "test", idempotencyKey: `console-chat:${person.userId}` });
-    const character = (await server.http.post("/api/RoleChat/creatCharacter").set("token", person.token).send({ name: "Juno", description: "An adult astronomer", greeting: "Clear skies tonight." }).expect(200)).body.data;
-    const conv = (await server.http.post("/api/RoleChat/creatConversation").set("token", person.token).send({ character_id: character.id }).expect(200)).body.data;
+    const character = (
+      await server.http
+        .post("/api/RoleChat/creatCharacter")
+        .set("token", person.token)
+        .send({ name: "Juno", description: "An adult astronomer", greeting: "Clear skies tonight." })
+        .expect(200)
+    ).body.data;
+    const conv = (await server.http.post("/api/RoleChat/creatConversation").set("token", person.token).send({ character_id: character.id }).expect(200)).body
+      .data;
     await chatCall(server.url, "/api/RoleChat/chat", person.token, { conversation_id: conv.id, content: "Show me Saturn" });
     expect((await chatCall(server.url, "/api/RoleChat/chat", person.token, { conversation_id: conv.id, content: "now some age play" })).status).toBe(400);
-    const report = (await server.http.post("/api/report").set("token", person.token).send({ target_type: "conversation", target_id: conv.id, reason: "other", details: "Please look" }).expect(200)).body.data;
+    const report = (
+      await server.http
+        .post("/api/report")
+        .set("token", person.token)
+        .send({ target_type: "conversation", target_id: conv.id, reason: "other", details: "Please look" })
+        .expect(200)
+    ).body.data;
 
     const moderator = await signIn(server.url, await staffMember(server, ["moderator"]));
     await moderator.goto(`${server.url}/console/reports/${report.id}/show`);

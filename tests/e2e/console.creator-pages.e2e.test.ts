@@ -20,7 +20,9 @@ const post = (token: string, path: string, body: Record<string, unknown>) => ser
 async function seed() {
   const creator = await registeredUser(server);
   const cover = await uploadImage(server, creator.token, await photo(320, 400));
-  const model = await server.db.characterModel.create({ data: { userId: creator.userId, name: "Mira Vale", homeLink: "MiraConsole", coverUploadId: cover, status: "success", cost: 5, triggerWord: "mir" } });
+  const model = await server.db.characterModel.create({
+    data: { userId: creator.userId, name: "Mira Vale", homeLink: "MiraConsole", coverUploadId: cover, status: "success", cost: 5, triggerWord: "mir" },
+  });
   await post(creator.token, "/api/Subscribe/publishPage", { role_id: model.id, membership_price: 25 });
   pageId = (await server.db.creatorPage.findUniqueOrThrow({ where: { userId: creator.userId } })).id;
   for (let i = 0; i < 3; i++) {
@@ -32,7 +34,9 @@ async function seed() {
   for (const [i, visibility] of (["public", "members", "public"] as const).entries()) {
     const key = `u/${creator.userId}/results/console-${i}.jpg`;
     await server.services.storage.put(key, await photo(240 + i * 40, 320), "image/jpeg");
-    const task = await server.db.generationTask.create({ data: { userId: creator.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    const task = await server.db.generationTask.create({
+      data: { userId: creator.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key },
+    });
     await post(creator.token, "/api/Subscribe/publishItem", { task_id: task.id, visibility });
     if (i === 2) await server.db.generationTask.update({ where: { id: task.id }, data: { state: "suspended" } });
   }
@@ -73,7 +77,9 @@ describe("console: a creator page's memberships and library", () => {
     await page.waitForSelector(".RaDatagrid-table [data-testid=library-thumbnail]");
     await expect.poll(() => page.locator(".RaDatagrid-table [data-testid=library-thumbnail]").count()).toBe(3);
     // every thumbnail is a real picture the browser loaded
-    await expect.poll(() => page.$$eval(".RaDatagrid-table [data-testid=library-thumbnail]", (imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+    await expect
+      .poll(() => page.$$eval(".RaDatagrid-table [data-testid=library-thumbnail]", (imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
     const text = await page.innerText(".RaDatagrid-table tbody");
     expect(text).toContain("members");
     expect(text).toContain("suspended");

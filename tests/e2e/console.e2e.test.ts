@@ -18,8 +18,57 @@ const staff: Record<string, StaffLogin> = {};
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
-  moderator: ["users", "reports", "bans", "appeals", "transparency", "characters", "creator-pages", "creator-memberships", "creator-library-items", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "upload-screenings", "blocked-hashes", "generation-tasks"],
-  admin: ["users", "orders", "memberships", "templates", "engines", "channels", "reports", "bans", "appeals", "transparency", "evidence", "characters", "creator-pages", "creator-memberships", "creator-library-items", "payouts", "disputes", "character-models", "conversations", "chat-policy-hits", "chat-suspensions", "chat-backends", "upload-screenings", "blocked-hashes", "generation-tasks", "banners", "prompt-suggestions", "site-settings", "audit-log", "staff", "outbox"],
+  moderator: [
+    "users",
+    "reports",
+    "bans",
+    "appeals",
+    "transparency",
+    "characters",
+    "creator-pages",
+    "creator-memberships",
+    "creator-library-items",
+    "character-models",
+    "conversations",
+    "chat-policy-hits",
+    "chat-suspensions",
+    "upload-screenings",
+    "blocked-hashes",
+    "generation-tasks",
+  ],
+  admin: [
+    "users",
+    "orders",
+    "memberships",
+    "templates",
+    "engines",
+    "channels",
+    "reports",
+    "bans",
+    "appeals",
+    "transparency",
+    "evidence",
+    "characters",
+    "creator-pages",
+    "creator-memberships",
+    "creator-library-items",
+    "payouts",
+    "disputes",
+    "character-models",
+    "conversations",
+    "chat-policy-hits",
+    "chat-suspensions",
+    "chat-backends",
+    "upload-screenings",
+    "blocked-hashes",
+    "generation-tasks",
+    "banners",
+    "prompt-suggestions",
+    "site-settings",
+    "audit-log",
+    "staff",
+    "outbox",
+  ],
 };
 
 /**
@@ -35,7 +84,15 @@ async function seedData(t: Pick<TestApp, "db">) {
   const product = await db.product.create({ data: { code: "credits-100", name: "100 credits", credits: 100, priceMinor: 999 } });
   const users = await Promise.all(
     ["anna@example.com", "boris@example.com", null, "dmitri@example.com"].map((email, i) =>
-      db.user.create({ data: { email, nickname: email ? email.split("@")[0] : null, loginType: email ? "registered" : "visitor", role: email ? "user" : "visitor", createdAt: new Date(Date.now() - i * 86_400_000) } }),
+      db.user.create({
+        data: {
+          email,
+          nickname: email ? email.split("@")[0] : null,
+          loginType: email ? "registered" : "visitor",
+          role: email ? "user" : "visitor",
+          createdAt: new Date(Date.now() - i * 86_400_000),
+        },
+      }),
     ),
   );
   const statuses = ["paid", "paid", "pending", "failed", "paid", "threeDsPending", "expired", "paid"] as const;
@@ -44,8 +101,19 @@ async function seedData(t: Pick<TestApp, "db">) {
     const at = new Date(Date.now() - (i % 5) * 86_400_000);
     await db.order.create({
       data: {
-        orderNo: `R${1000 + i}`, userId: users[i % users.length].id, productId: product.id, amountMinor: 999, finalPriceMinor: 999 + i * 100, currency: "USD", credits: 100, status,
-        provider: providers[i % 3], channelId: "default", createdAt: at, paidAt: status === "paid" ? at : null, expiresAt: new Date(at.getTime() + 900_000),
+        orderNo: `R${1000 + i}`,
+        userId: users[i % users.length].id,
+        productId: product.id,
+        amountMinor: 999,
+        finalPriceMinor: 999 + i * 100,
+        currency: "USD",
+        credits: 100,
+        status,
+        provider: providers[i % 3],
+        channelId: "default",
+        createdAt: at,
+        paidAt: status === "paid" ? at : null,
+        expiresAt: new Date(at.getTime() + 900_000),
       },
     });
   }
@@ -55,8 +123,14 @@ async function seedData(t: Pick<TestApp, "db">) {
   for (let i = 0; i < 12; i++) {
     tasks[i] = await db.generationTask.create({
       data: {
-        userId: users[i % users.length].id, mode: modes[i % 3], engine: "local", status: taskStatuses[i % 5], cost: 1, input: { prompt: `scene ${i}` },
-        error: taskStatuses[i % 5] === "failed" ? "Failed to generate video" : null, createdAt: new Date(Date.now() - (i % 6) * 86_400_000),
+        userId: users[i % users.length].id,
+        mode: modes[i % 3],
+        engine: "local",
+        status: taskStatuses[i % 5],
+        cost: 1,
+        input: { prompt: `scene ${i}` },
+        error: taskStatuses[i % 5] === "failed" ? "Failed to generate video" : null,
+        createdAt: new Date(Date.now() - (i % 6) * 86_400_000),
       },
     });
   }
@@ -70,9 +144,34 @@ async function seedData(t: Pick<TestApp, "db">) {
   });
   await db.template.createMany({
     data: [
-      { name: "Golden hour", category: "Portrait", suitFor: "image_to_video", mode: "image_to_video", engineParams: { motion: "pan" }, creditPrice: 1, sortOrder: 0 },
-      { name: "City walk", category: "Lifestyle", suitFor: "image_to_video", mode: "image_to_video", engineParams: { motion: "zoom" }, creditPrice: 2, sortOrder: 1 },
-      { name: "Neon dream", category: "Creative", suitFor: "text_to_image", mode: "text_to_image", engineParams: {}, creditPrice: 1, sortOrder: 2, enabled: false },
+      {
+        name: "Golden hour",
+        category: "Portrait",
+        suitFor: "image_to_video",
+        mode: "image_to_video",
+        engineParams: { motion: "pan" },
+        creditPrice: 1,
+        sortOrder: 0,
+      },
+      {
+        name: "City walk",
+        category: "Lifestyle",
+        suitFor: "image_to_video",
+        mode: "image_to_video",
+        engineParams: { motion: "zoom" },
+        creditPrice: 2,
+        sortOrder: 1,
+      },
+      {
+        name: "Neon dream",
+        category: "Creative",
+        suitFor: "text_to_image",
+        mode: "text_to_image",
+        engineParams: {},
+        creditPrice: 1,
+        sortOrder: 2,
+        enabled: false,
+      },
     ],
   });
   await db.banner.create({ data: { title: "Spring sale", imageUrl: "/media/banners/spring.webp", link: "/buy" } });
@@ -80,19 +179,51 @@ async function seedData(t: Pick<TestApp, "db">) {
   await db.siteSetting.create({ data: { key: "basicSettings", value: { supportEmail: "help@reverie.local", freeGenerations: 1 } } });
   await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
   await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });
-  await db.auditLog.create({ data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" } });
+  await db.auditLog.create({
+    data: { action: "update", resource: "Channel", resourceId: "1", before: { bigo: 1 }, after: { bigo: 0 }, reason: "Bigo campaign paused" },
+  });
   const luna = await db.character.create({ data: { userId: users[0].id, name: "Luna", description: "A calm night guide", isPublic: true } });
   const conversation = await db.conversation.create({ data: { userId: users[1].id, characterId: luna.id } });
-  await db.chatMessage.createMany({ data: [{ conversationId: conversation.id, role: "assistant", content: "Good evening." }, { conversationId: conversation.id, role: "user", content: "Which stars are out?" }] });
-  await db.chatPolicyHit.create({ data: { userId: users[1].id, conversationId: conversation.id, source: "user_message", rule: "age_play", excerpt: "(seeded excerpt)" } });
+  await db.chatMessage.createMany({
+    data: [
+      { conversationId: conversation.id, role: "assistant", content: "Good evening." },
+      { conversationId: conversation.id, role: "user", content: "Which stars are out?" },
+    ],
+  });
+  await db.chatPolicyHit.create({
+    data: { userId: users[1].id, conversationId: conversation.id, source: "user_message", rule: "age_play", excerpt: "(seeded excerpt)" },
+  });
   await db.creatorPage.create({ data: { userId: users[1].id, homeLink: "boris", title: "Boris draws", bio: "Sketches every day" } });
-  await db.characterModel.create({ data: { userId: users[0].id, name: "Anna", homeLink: "anna-model", cost: 5, status: "success", trainer: "replicate", triggerWord: "rvannamodel" } });
+  await db.characterModel.create({
+    data: { userId: users[0].id, name: "Anna", homeLink: "anna-model", cost: 5, status: "success", trainer: "replicate", triggerWord: "rvannamodel" },
+  });
   await db.outboxEmail.create({ data: { to: "anna@example.com", subject: "Your Reverie login code", body: "Your code is 123456" } });
   // issue 19: an appealed takedown and a preserved piece of evidence
-  const decision = await db.decision.create({ data: { userId: tasks[2].userId, action: "takedown", ground: "non_consensual", explanation: "Shown without consent", targetType: "task", targetId: tasks[2].id, appealKey: "seeded-appeal-key-0001" } });
+  const decision = await db.decision.create({
+    data: {
+      userId: tasks[2].userId,
+      action: "takedown",
+      ground: "non_consensual",
+      explanation: "Shown without consent",
+      targetType: "task",
+      targetId: tasks[2].id,
+      appealKey: "seeded-appeal-key-0001",
+    },
+  });
   await db.appeal.create({ data: { decisionId: decision.id, text: "That is me and I agreed to it." } });
   await db.evidence.create({
-    data: { targetType: "task", targetId: tasks[0].id, userId: tasks[0].userId, sourceKey: "out/seeded.png", storageKey: "evidence/seeded.png", kind: "image", sizeBytes: 1, sha256: "0".repeat(64), md5: "0".repeat(32), keepUntil: new Date(Date.now() + 365 * 86_400_000) },
+    data: {
+      targetType: "task",
+      targetId: tasks[0].id,
+      userId: tasks[0].userId,
+      sourceKey: "out/seeded.png",
+      storageKey: "evidence/seeded.png",
+      kind: "image",
+      sizeBytes: 1,
+      sha256: "0".repeat(64),
+      md5: "0".repeat(32),
+      keepUntil: new Date(Date.now() + 365 * 86_400_000),
+    },
   });
   return { users };
 }
@@ -131,7 +262,10 @@ async function signIn(role: string): Promise<Page> {
 
 async function menu(page: Page): Promise<string[]> {
   const hrefs = await page.$$eval(".RaSidebar-fixed a", (links) => links.map((a) => a.getAttribute("href") ?? ""));
-  return hrefs.map((h) => h.replace(/^\/console\/?/, "")).filter(Boolean).sort();
+  return hrefs
+    .map((h) => h.replace(/^\/console\/?/, ""))
+    .filter(Boolean)
+    .sort();
 }
 
 describe("operator console in Chromium", () => {
@@ -159,7 +293,9 @@ describe("operator console in Chromium", () => {
     await page.close();
   });
 
-  it("a marketer sets a channel's Meta pixel id but sees no token; an admin sets the token, which shows only as 'set' and its last 4", { timeout: 90_000 }, async () => {
+  it("a marketer sets a channel's Meta pixel id but sees no token; an admin sets the token, which shows only as 'set' and its last 4", {
+    timeout: 90_000,
+  }, async () => {
     const channel = await server.db.channel.create({ data: { code: "capi", name: "CAPI" } });
     const page = await signIn("marketer");
     await page.goto(`${server.url}/console/channels/${channel.id}`);
@@ -194,7 +330,9 @@ describe("operator console in Chromium", () => {
   });
 
   it("a marketer uploads a template cover; the form, the list and getTemplatesList show it", { timeout: 60_000 }, async () => {
-    const template = await server.db.template.create({ data: { name: "Sunset cover", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, sortOrder: 99 } });
+    const template = await server.db.template.create({
+      data: { name: "Sunset cover", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, sortOrder: 99 },
+    });
     const page = await signIn("marketer");
     await page.goto(`${server.url}/console/templates/${template.id}`);
     await page.waitForSelector('[data-action="templates-cover"]');
@@ -216,7 +354,9 @@ describe("operator console in Chromium", () => {
     await page.waitForURL(/\/console\/templates$/);
     const saved = await server.db.template.findUniqueOrThrow({ where: { id: template.id } });
     expect(saved).toMatchObject({ coverUrl: stored.coverUrl, creditPrice: 3 });
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".RaDatagrid-table img")].some((i) => i.src.includes("/api/media/file?") && i.naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>(".RaDatagrid-table img")].some((i) => i.src.includes("/api/media/file?") && i.naturalWidth > 0),
+    );
     await screenshot(page, "console-templates-with-cover");
 
     const list = await fetch(`${server.url}/api/Index/getTemplatesList`).then((r) => r.json());
@@ -253,7 +393,11 @@ describe("operator console in Chromium", () => {
   it("support refunds a paid order: the dialog shows what was already spent first; the clawback stops at zero", { timeout: 60_000 }, async () => {
     const user = await visitor(server);
     const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
-    const order = await server.http.post("/api/order/createOrderAndPay").set("token", user.token).send({ product_id: product.id, provider: "sandbox", agree_terms: true }).expect(200);
+    const order = await server.http
+      .post("/api/order/createOrderAndPay")
+      .set("token", user.token)
+      .send({ product_id: product.id, provider: "sandbox", agree_terms: true })
+      .expect(200);
     await fetch(`${order.body.data.pay_url}/pay`, { method: "POST", redirect: "manual" });
     await server.services.credits.charge({ userId: user.userId, amount: 30, reason: "generation", idempotencyKey: `e2e-spend-${user.userId}` });
     const page = await signIn("support");
@@ -268,7 +412,17 @@ describe("operator console in Chromium", () => {
     expect((await server.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(0);
     expect(await page.locator('[data-action="orders-refund"]').count()).toBe(0);
     // the memberships list: one running plan, readable by support
-    await server.db.membership.create({ data: { userId: user.userId, orderId: order.body.data.order_id, provider: "stripe", providerRef: "sub_e2e", creditsPerPeriod: 100, periodsPaid: 3, currentPeriodEnd: new Date(Date.now() + 20 * 86_400_000) } });
+    await server.db.membership.create({
+      data: {
+        userId: user.userId,
+        orderId: order.body.data.order_id,
+        provider: "stripe",
+        providerRef: "sub_e2e",
+        creditsPerPeriod: 100,
+        periodsPaid: 3,
+        currentPeriodEnd: new Date(Date.now() + 20 * 86_400_000),
+      },
+    });
     await page.goto(`${server.url}/console/memberships`);
     await page.waitForSelector('td:has-text("sub_e2e"), td:has-text("stripe")');
     await screenshot(page, "console-memberships");
@@ -279,7 +433,22 @@ describe("operator console in Chromium", () => {
     const user = await visitor(server);
     const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
     const order = await server.db.order.create({
-      data: { orderNo: `RJ${user.userId}`, userId: user.userId, productId: product.id, amountMinor: 999, finalPriceMinor: 999, currency: "USD", credits: 100, status: "paid", provider: "jpay", providerRef: `RJ${user.userId}:3196800000:1`, receivedAmount: "3.1968", receivedCurrency: "TON", paidAt: new Date(), expiresAt: new Date() },
+      data: {
+        orderNo: `RJ${user.userId}`,
+        userId: user.userId,
+        productId: product.id,
+        amountMinor: 999,
+        finalPriceMinor: 999,
+        currency: "USD",
+        credits: 100,
+        status: "paid",
+        provider: "jpay",
+        providerRef: `RJ${user.userId}:3196800000:1`,
+        receivedAmount: "3.1968",
+        receivedCurrency: "TON",
+        paidAt: new Date(),
+        expiresAt: new Date(),
+      },
     });
     await server.services.credits.grant({ userId: user.userId, amount: 100, reason: "purchase", idempotencyKey: `order:${order.id}:paid` });
     const page = await signIn("support");
@@ -303,15 +472,24 @@ describe("operator console in Chromium", () => {
     await page.click('[data-submit="orders-refund"]');
     await expect.poll(async () => (await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("refunded");
     const audit = await server.db.auditLog.findFirstOrThrow({ where: { resource: "Order", resourceId: String(order.id) } });
-    expect(audit).toMatchObject({ reason: "Купил не тот пакет", after: { credits_taken_back: 100, returned_by_hand: { amount: "3.1968", currency: "TON", reference: "tx 4f1c2e9ab07d" } } });
+    expect(audit).toMatchObject({
+      reason: "Купил не тот пакет",
+      after: { credits_taken_back: 100, returned_by_hand: { amount: "3.1968", currency: "TON", reference: "tx 4f1c2e9ab07d" } },
+    });
     await page.close();
   });
 
   it("a moderator bans a user from a report: their next call is refused and their content is down", { timeout: 60_000 }, async () => {
     const uploader = await visitor(server);
     const reporter = await visitor(server);
-    const task = await server.db.generationTask.create({ data: { userId: uploader.userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true } });
-    const filed = await server.http.post("/api/report").set("token", reporter.token).send({ target_type: "task", target_id: task.id, reason: "non_consensual", details: "That is me, I never agreed" }).expect(200);
+    const task = await server.db.generationTask.create({
+      data: { userId: uploader.userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true },
+    });
+    const filed = await server.http
+      .post("/api/report")
+      .set("token", reporter.token)
+      .send({ target_type: "task", target_id: task.id, reason: "non_consensual", details: "That is me, I never agreed" })
+      .expect(200);
     await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(200);
 
     const page = await signIn("moderator");
@@ -335,7 +513,9 @@ describe("operator console in Chromium", () => {
 
   it("a moderator takes a character down from its page", { timeout: 60_000 }, async () => {
     const owner = await visitor(server);
-    const character = await server.db.character.create({ data: { userId: owner.userId, name: "Copycat", description: "Pretends to be a celebrity", isPublic: true } });
+    const character = await server.db.character.create({
+      data: { userId: owner.userId, name: "Copycat", description: "Pretends to be a celebrity", isPublic: true },
+    });
     const page = await signIn("moderator");
     await page.goto(`${server.url}/console/characters`);
     await page.waitForSelector('.RaDatagrid-table td:has-text("Copycat")');
@@ -372,7 +552,15 @@ describe("operator console in Chromium", () => {
       // every list has seeded rows; the loading bar is gone once they render. The engine status page is no list, and
       // with no chat back end configured here that page says how to set one.
       const ready =
-        resource === "engines" ? "[data-testid='engines-page']" : resource === "chat-backends" ? "[data-testid=chat-backends-empty]" : resource === "transparency" ? "[data-card='time-to-action']" : UNSEEDED.includes(resource) ? ".RaList-main, .RaEmpty-message" : ".RaDatagrid-table tbody tr";
+        resource === "engines"
+          ? "[data-testid='engines-page']"
+          : resource === "chat-backends"
+            ? "[data-testid=chat-backends-empty]"
+            : resource === "transparency"
+              ? "[data-card='time-to-action']"
+              : UNSEEDED.includes(resource)
+                ? ".RaList-main, .RaEmpty-message"
+                : ".RaDatagrid-table tbody tr";
       await page.waitForSelector(ready, { timeout: 15_000 });
       if (UNSEEDED.includes(resource)) await page.waitForLoadState("networkidle");
       await screenshot(page, `console-list-${resource}`);

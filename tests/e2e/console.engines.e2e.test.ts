@@ -18,8 +18,24 @@ beforeAll(async () => {
   await ensureConsoleBuilt();
   [good, lacking] = await Promise.all([startFakeComfy(), startFakeComfy({ missingNodes: ["WanImageToVideo", "LTXVImgToVideo"] })]);
   const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, COMFYUI_URLS: `${good.url},${lacking.url},http://127.0.0.1:9`, COMFYUI_HEALTH_SECONDS: "1" });
-  await server.db.template.create({ data: { name: "Wan portrait", category: "Portrait", suitFor: "video", mode: "image_to_video", engineParams: {}, creditPrice: 2, engine: "comfyui", workflow: "wan22-i2v-14b" } });
+  server = await startTestServer({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    COMFYUI_URLS: `${good.url},${lacking.url},http://127.0.0.1:9`,
+    COMFYUI_HEALTH_SECONDS: "1",
+  });
+  await server.db.template.create({
+    data: {
+      name: "Wan portrait",
+      category: "Portrait",
+      suitFor: "video",
+      mode: "image_to_video",
+      engineParams: {},
+      creditPrice: 2,
+      engine: "comfyui",
+      workflow: "wan22-i2v-14b",
+    },
+  });
   browser = await launchBrowser();
   admin = await staffMember(server, ["admin"]);
 }, 300_000);

@@ -21,14 +21,28 @@ const post = (token: string, path: string, body: Record<string, unknown>) => ser
 async function seed() {
   creator = await registeredUser(server);
   const cover = await uploadImage(server, creator.token, await photo(320, 400));
-  const model = await server.db.characterModel.create({ data: { userId: creator.userId, name: "Ayla Rose", homeLink: "AylaPayouts", coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" } });
+  const model = await server.db.characterModel.create({
+    data: { userId: creator.userId, name: "Ayla Rose", homeLink: "AylaPayouts", coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" },
+  });
   await post(creator.token, "/api/Subscribe/publishPage", { role_id: model.id, request_price: 150 });
   const ids: { id: number; fan: { token: string; userId: number } }[] = [];
   for (let i = 0; i < 2; i++) {
     const fan = await registeredUser(server, 150);
-    const id = (await post(fan.token, "/api/Subscribe/request", { home_link: "AylaPayouts", text: `A portrait by the sea #${i}`, idempotency_key: `console-e2e-${i}` })).body.data.id as number;
+    const id = (
+      await post(fan.token, "/api/Subscribe/request", { home_link: "AylaPayouts", text: `A portrait by the sea #${i}`, idempotency_key: `console-e2e-${i}` })
+    ).body.data.id as number;
     await post(creator.token, "/api/Subscribe/acceptRequest", { id });
-    const task = await server.db.generationTask.create({ data: { userId: creator.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `media/${creator.userId}/d${i}.jpg` } });
+    const task = await server.db.generationTask.create({
+      data: {
+        userId: creator.userId,
+        mode: "text_to_image",
+        engine: "local",
+        status: "succeeded",
+        cost: 1,
+        input: {},
+        outputKey: `media/${creator.userId}/d${i}.jpg`,
+      },
+    });
     await post(creator.token, "/api/Subscribe/deliverRequest", { id, task_id: task.id });
     ids.push({ id, fan });
   }
@@ -65,7 +79,10 @@ describe("console: creator payouts and disputes", () => {
     await screenshot(page, "console-payouts-approve-dialog");
     await page.click("[data-submit=payouts-approve]");
     await expect.poll(async () => (await server.db.creatorPayout.findUniqueOrThrow({ where: { id: payoutId } })).status).toBe("approved");
-    expect(await server.db.creatorPayout.findUniqueOrThrow({ where: { id: payoutId } })).toMatchObject({ reference: "SEPA-2026-11-0042", decidedById: support.staffId });
+    expect(await server.db.creatorPayout.findUniqueOrThrow({ where: { id: payoutId } })).toMatchObject({
+      reference: "SEPA-2026-11-0042",
+      decidedById: support.staffId,
+    });
     expect((await server.db.user.findUniqueOrThrow({ where: { id: creator.userId } })).points).toBe(150);
     // the queue shows what is still waiting: nothing
     await page.waitForSelector(".RaEmpty-message, .RaList-main:not(:has(.RaDatagrid-table))");
@@ -81,7 +98,16 @@ describe("console: creator payouts and disputes", () => {
     await page.fill('textarea[name="reason"]', "The delivery shows someone else");
     await page.click("[data-submit=disputes-resolve]");
     await expect.poll(async () => (await server.db.customRequest.findUniqueOrThrow({ where: { id: disputeId } })).disputeStatus).toBe("refunded");
-    expect(await server.db.auditLog.count({ where: { OR: [{ resource: "CreatorPayout", resourceId: String(payoutId) }, { resource: "CustomRequest", resourceId: String(disputeId) }] } })).toBe(2);
+    expect(
+      await server.db.auditLog.count({
+        where: {
+          OR: [
+            { resource: "CreatorPayout", resourceId: String(payoutId) },
+            { resource: "CustomRequest", resourceId: String(disputeId) },
+          ],
+        },
+      }),
+    ).toBe(2);
     // the creator kept 150 after the payout; the refund took the disputed 150 back
     expect((await server.db.user.findUniqueOrThrow({ where: { id: creator.userId } })).points).toBe(0);
 

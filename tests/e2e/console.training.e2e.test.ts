@@ -15,7 +15,7 @@ let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let mod: StaffLogin;
 let user: { token: string; userId: number };
-let held: number[] = [];
+const held: number[] = [];
 
 beforeAll(async () => {
   await ensureConsoleBuilt();
@@ -38,7 +38,11 @@ beforeAll(async () => {
   user = await registeredUser(server, 50);
   const set = await trainingSet(server, user.token, await personAPhotos());
   for (const link of ["held-one", "held-two"]) {
-    const res = await server.http.post("/api/Training/submit").set("token", user.token).send({ name: link, home_link: link, ...set }).expect(200);
+    const res = await server.http
+      .post("/api/Training/submit")
+      .set("token", user.token)
+      .send({ name: link, home_link: link, ...set })
+      .expect(200);
     expect(res.body.data.status).toBe("review");
     held.push(res.body.data.id);
   }
@@ -53,7 +57,9 @@ afterAll(async () => {
 const signIn = () => signInToConsole(browser, server.url, mod);
 
 describe("console: training review queue", () => {
-  it("a moderator sees the held sets with their consent record, rejects one with a reason (refunded) and approves the other (sent to the trainer)", { timeout: 120_000 }, async () => {
+  it("a moderator sees the held sets with their consent record, rejects one with a reason (refunded) and approves the other (sent to the trainer)", {
+    timeout: 120_000,
+  }, async () => {
     const page = await signIn();
     await page.goto(`${server.url}/console/character-models?filter=${encodeURIComponent(JSON.stringify({ status: "review" }))}`);
     await page.waitForSelector('.RaDatagrid-table td:has-text("held-two")');
@@ -61,7 +67,11 @@ describe("console: training review queue", () => {
 
     await page.goto(`${server.url}/console/character-models/${held[0]}/show`);
     await page.getByTestId("consent-record").waitFor();
-    await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=consent-record] img")].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll("[data-testid=consent-record] img")].every(
+        (i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0,
+      ),
+    );
     expect(await page.locator("[data-testid=consent-record] img").count()).toBe(12);
     await screenshot(page, "console-training-consent-record");
     const before = await balanceOf(server, user.userId);

@@ -28,7 +28,11 @@ export async function newAppContext(browser: Browser, opts: AppOptions = {}): Pr
       if (language) localStorage.setItem("reverie_language", language);
       if (consent) localStorage.setItem("reverie_consent", JSON.stringify({ version: 1, necessary: true, ...consent, decidedAt: Date.now() }));
     },
-    { adult: opts.adult ?? false, language: opts.language ?? null, consent: opts.consent === "ask" ? null : (opts.consent ?? { analytics: false, advertising: false }) },
+    {
+      adult: opts.adult ?? false,
+      language: opts.language ?? null,
+      consent: opts.consent === "ask" ? null : (opts.consent ?? { analytics: false, advertising: false }),
+    },
   );
   return context;
 }

@@ -23,14 +23,42 @@ export async function photo(dir: string, name = "portrait.jpg"): Promise<string>
 /** A WebM video (VP8, which Chromium always decodes) of the given length. */
 export async function video(dir: string, seconds: number): Promise<string> {
   const file = path.join(dir, `clip-${seconds}s.webm`);
-  await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc=size=320x240:rate=15:duration=${seconds}`, "-c:v", "libvpx", "-b:v", "200k", "-deadline", "realtime", file]);
+  await run("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc=size=320x240:rate=15:duration=${seconds}`,
+    "-c:v",
+    "libvpx",
+    "-b:v",
+    "200k",
+    "-deadline",
+    "realtime",
+    file,
+  ]);
   return file;
 }
 
 /** A small mono WAV of the given length. */
 export async function audio(dir: string, seconds: number): Promise<string> {
   const file = path.join(dir, `tone-${seconds}s.wav`);
-  await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=8000:duration=${seconds}`, "-ac", "1", "-c:a", "pcm_u8", file]);
+  await run("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `sine=frequency=440:sample_rate=8000:duration=${seconds}`,
+    "-ac",
+    "1",
+    "-c:a",
+    "pcm_u8",
+    file,
+  ]);
   return file;
 }
 

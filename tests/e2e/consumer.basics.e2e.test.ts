@@ -51,7 +51,14 @@ describe("consumer app: entering, guarding and leaving", () => {
     await page.goto(`${server.url}/home?utm_campaign=spring&utm_adset=set1&utm_ad=ad9&channel_id=tg&fbclid=fb123&cid=bm42`);
     await page.getByTestId("try-guest").waitFor();
     const stored = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => k.startsWith("reverie_"))));
-    expect(stored).toMatchObject({ reverie_utm_campaign: "spring", reverie_utm_adset: "set1", reverie_utm_ad: "ad9", reverie_channel_id: "tg", reverie_fbclid: "fb123", reverie_cid: "bm42" });
+    expect(stored).toMatchObject({
+      reverie_utm_campaign: "spring",
+      reverie_utm_adset: "set1",
+      reverie_utm_ad: "ad9",
+      reverie_channel_id: "tg",
+      reverie_fbclid: "fb123",
+      reverie_cid: "bm42",
+    });
     expect(await page.evaluate(() => document.cookie)).toContain("reverie_bemob_cid=bm42");
 
     const visitor = page.waitForRequest((r) => r.url().includes("/api/login/visitor"));

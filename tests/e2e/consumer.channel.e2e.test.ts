@@ -16,7 +16,13 @@ describe("consumer app inside the messaging channel, and the configured payment 
   beforeAll(async () => {
     await ensureConsumerBuild();
     pagsmile = await startFakePagsmile({ appId: "1625829214531663", securityKey: "Pagsmile_sk_e2e" });
-    server = await startAppServer({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, PAGSMILE_APP_ID: "1625829214531663", PAGSMILE_SECURITY_KEY: "Pagsmile_sk_e2e", PAGSMILE_API_BASE: pagsmile.url, PAGSMILE_METHOD_CODES: "sbp=SBP,sberpay=SberPay,tpay=TPay" });
+    server = await startAppServer({
+      TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+      PAGSMILE_APP_ID: "1625829214531663",
+      PAGSMILE_SECURITY_KEY: "Pagsmile_sk_e2e",
+      PAGSMILE_API_BASE: pagsmile.url,
+      PAGSMILE_METHOD_CODES: "sbp=SBP,sberpay=SberPay,tpay=TPay",
+    });
     browser = await launchBrowser();
   }, 180_000);
 
@@ -53,9 +59,19 @@ describe("consumer app inside the messaging channel, and the configured payment 
     await page.getByTestId("balance").click();
     await page.getByTestId("provider-pagsmile-sbp").waitFor();
     const shown = await page.locator('[data-testid^="provider-"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")));
-    expect(shown).toEqual(["provider-sandbox", "provider-pagsmile", "provider-pagsmile-recurring", "provider-pagsmile-sbp", "provider-pagsmile-sberpay", "provider-pagsmile-tpay"]);
+    expect(shown).toEqual([
+      "provider-sandbox",
+      "provider-pagsmile",
+      "provider-pagsmile-recurring",
+      "provider-pagsmile-sbp",
+      "provider-pagsmile-sberpay",
+      "provider-pagsmile-tpay",
+    ]);
     // the options wrap inside the dialog: none reaches past its right edge
-    const dialogRight = await page.getByTestId("buy-credits").locator(".MuiDialog-paper").evaluate((e) => e.getBoundingClientRect().right);
+    const dialogRight = await page
+      .getByTestId("buy-credits")
+      .locator(".MuiDialog-paper")
+      .evaluate((e) => e.getBoundingClientRect().right);
     const optionsRight = await page.locator('[data-testid^="provider-"]').evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
     expect(optionsRight).toBeLessThanOrEqual(dialogRight);
     await pageShot(page, "consumer-buy-credits-providers-phone");
@@ -74,7 +90,11 @@ describe("consumer app inside the messaging channel, and the configured payment 
     await startAsGuest(page, server.url);
     const token = (await page.evaluate(() => localStorage.getItem("reverie_token")))!;
     const plan = await server.db.product.findUniqueOrThrow({ where: { code: "plan_monthly" } });
-    const order = await server.http.post("/api/order/createPagsmileRecurringPay").set("token", token).send({ product_id: plan.id, agree_terms: true }).expect(200);
+    const order = await server.http
+      .post("/api/order/createPagsmileRecurringPay")
+      .set("token", token)
+      .send({ product_id: plan.id, agree_terms: true })
+      .expect(200);
     const trade = pagsmile.settle(pagsmile.byOrderNo(order.body.data.order_no).trade_no, "SUCCESS");
     const n = pagsmile.notification(trade, { period: 1 });
     await server.http.post("/api/order/pagsmileNotify").set(n.headers).send(n.body).expect(200);

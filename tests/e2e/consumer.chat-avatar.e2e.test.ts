@@ -16,7 +16,13 @@ const PHONE = { width: 360, height: 780 };
 beforeAll(async () => {
   await ensureConsumerBuild();
   comfy = await startFakeComfy({ msPerStep: 20 });
-  server = await startAppServer({ ...GENERATION_TEST_ENV, GENERATION_ENGINE: "local", COMFYUI_URLS: comfy.url, COMFYUI_HEALTH_SECONDS: "0.3", GPU_PRICE_FACTOR: "2" });
+  server = await startAppServer({
+    ...GENERATION_TEST_ENV,
+    GENERATION_ENGINE: "local",
+    COMFYUI_URLS: comfy.url,
+    COMFYUI_HEALTH_SECONDS: "0.3",
+    GPU_PRICE_FACTOR: "2",
+  });
   worker = await startWorkerFor(server);
   browser = await launchBrowser();
 }, 300_000);
@@ -53,7 +59,14 @@ describe("consumer app: generated character avatars", () => {
       await page.getByTestId("avatar-generate").click();
       await page.getByTestId("avatar-result").waitFor({ timeout: 30_000 });
       await pageShot(page, `chat-avatar-painted-${language}`);
-      expect(await page.evaluate(() => [...document.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => `${e.tagName}.${e.className}`).slice(0, 8))).toEqual([]);
+      expect(
+        await page.evaluate(() =>
+          [...document.querySelectorAll("*")]
+            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .map((e) => `${e.tagName}.${e.className}`)
+            .slice(0, 8),
+        ),
+      ).toEqual([]);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await page.getByTestId("avatar-keep").click();
       await page.getByTestId("avatar-result").waitFor({ state: "detached" });

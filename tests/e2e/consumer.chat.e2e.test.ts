@@ -83,7 +83,10 @@ describe("consumer app: chat with AI characters", () => {
     expect(await replies(page).last().textContent()).toContain("Tell me a long story");
     await pageShot(page, "chat-regenerated");
 
-    const stored = await server.db.chatMessage.findMany({ where: { conversation: { userId: user.id }, role: "assistant", replyToId: { not: null } }, orderBy: { id: "asc" } });
+    const stored = await server.db.chatMessage.findMany({
+      where: { conversation: { userId: user.id }, role: "assistant", replyToId: { not: null } },
+      orderBy: { id: "asc" },
+    });
     expect(stored.map((m) => m.status)).toEqual(["complete", "complete"]);
     // three replies were charged (the stopped one was replaced by its regeneration but kept its charge)
     expect((await server.db.user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(17);
@@ -100,7 +103,16 @@ describe("consumer app: chat with AI characters", () => {
   }, 120_000);
 
   it("the role chooser lists characters; every language fits a 360 px phone", async () => {
-    await server.db.character.create({ data: { name: "Nova Reyes", description: "A starship engineer who fixes anything but her own heart", greeting: "Hand me that spanner?", tags: ["scifi"], isPublic: true, conversationCount: 5 } });
+    await server.db.character.create({
+      data: {
+        name: "Nova Reyes",
+        description: "A starship engineer who fixes anything but her own heart",
+        greeting: "Hand me that spanner?",
+        tags: ["scifi"],
+        isPublic: true,
+        conversationCount: 5,
+      },
+    });
     for (const language of ["ja", "ko", "ru"] as const) {
       const context = await newAppContext(browser, { adult: true, viewport: PHONE, language });
       const page = await context.newPage();

@@ -41,7 +41,9 @@ describe("consumer app: the checkout orders what was tapped", () => {
     // the plan's card says what it gives and how often it bills
     const planCard = page.getByTestId(`pricing-${plan.id}`);
     expect(await planCard.getByTestId("plan-credits").innerText()).toBe(`${plan.credits} credits for ${plan.intervalDays} days`);
-    expect(await planCard.getByTestId("plan-billing").innerText()).toBe("Card and PayPal subscriptions renew each period until you cancel; other payment methods pay for one period");
+    expect(await planCard.getByTestId("plan-billing").innerText()).toBe(
+      "Card and PayPal subscriptions renew each period until you cancel; other payment methods pay for one period",
+    );
     await pageShot(page, "consumer-pricing-desktop");
 
     for (const p of products) {
@@ -86,7 +88,9 @@ describe("consumer app: the checkout orders what was tapped", () => {
     await page.locator("button.decline").click();
     await page.locator('[data-testid="payment-result"][data-phase="failed"]').waitFor();
     const retry = page.getByTestId("payment-retry");
-    await page.waitForFunction(() => !(document.querySelector('[data-testid="payment-retry"]') as HTMLButtonElement | null)?.disabled, null, { timeout: 20_000 });
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="payment-retry"]') as HTMLButtonElement | null)?.disabled, null, {
+      timeout: 20_000,
+    });
     await retry.click();
     const order = await payInDialog(page, small.id);
     expect(order.productId).toBe(small.id);

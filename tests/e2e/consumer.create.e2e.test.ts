@@ -63,95 +63,103 @@ describe("consumer app: a newcomer makes a video", () => {
     return taskId;
   }
 
-  it("age gate, guest, photo, template, live progress, then play and download a real MP4", async () => {
-    const context = await newAppContext(browser);
-    const page = await context.newPage();
-    await page.goto(`${server.url}/`);
-    await page.getByTestId("age-confirm").click();
-    await page.getByTestId("try-guest").click();
-    await page.waitForURL(/\/creationStudio$/);
-    expect(await storedToken(page)).toBeTruthy();
-    await page.getByTestId("free-left").waitFor();
+  it(
+    "age gate, guest, photo, template, live progress, then play and download a real MP4",
+    async () => {
+      const context = await newAppContext(browser);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      await page.getByTestId("age-confirm").click();
+      await page.getByTestId("try-guest").click();
+      await page.waitForURL(/\/creationStudio$/);
+      expect(await storedToken(page)).toBeTruthy();
+      await page.getByTestId("free-left").waitFor();
 
-    const progressStream = page.waitForRequest((r) => r.url().includes("/api/Generation/progress"));
-    const taskId = await makeVideo(page);
-    await progressStream;
-    await page.getByTestId("task-progress").waitFor();
-    await pageShot(page, "consumer-task-progress");
-    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
-    await page.getByTestId("result-video").waitFor();
-    await page.waitForFunction(() => (document.querySelector('[data-testid="result-video"]') as HTMLVideoElement | null)?.readyState! >= 1);
-    const duration = await page.evaluate(() => (document.querySelector('[data-testid="result-video"]') as HTMLVideoElement).duration);
-    expect(duration).toBeGreaterThan(4);
-    await pageShot(page, "consumer-task-done");
+      const progressStream = page.waitForRequest((r) => r.url().includes("/api/Generation/progress"));
+      const taskId = await makeVideo(page);
+      await progressStream;
+      await page.getByTestId("task-progress").waitFor();
+      await pageShot(page, "consumer-task-progress");
+      await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+      await page.getByTestId("result-video").waitFor();
+      await page.waitForFunction(() => (document.querySelector('[data-testid="result-video"]') as HTMLVideoElement | null)?.readyState! >= 1);
+      const duration = await page.evaluate(() => (document.querySelector('[data-testid="result-video"]') as HTMLVideoElement).duration);
+      expect(duration).toBeGreaterThan(4);
+      await pageShot(page, "consumer-task-done");
 
-    const download = page.waitForEvent("download");
-    await page.getByTestId("download").click();
-    const file = await downloadedFile(await download);
-    const head = (await fs.readFile(file)).subarray(0, 12);
-    expect(head.subarray(4, 8).toString("latin1")).toBe("ftyp");
-    expect((await fs.stat(file)).size).toBeGreaterThan(10_000);
+      const download = page.waitForEvent("download");
+      await page.getByTestId("download").click();
+      const file = await downloadedFile(await download);
+      const head = (await fs.readFile(file)).subarray(0, 12);
+      expect(head.subarray(4, 8).toString("latin1")).toBe("ftyp");
+      expect((await fs.stat(file)).size).toBeGreaterThan(10_000);
 
-    // the results list has it: ID, created time, status, action
-    await page.goto(`${server.url}/function`);
-    const row = page.getByTestId(`result-${taskId}`);
-    await row.waitFor();
-    expect(await row.innerText()).toContain("Generated successfully");
-    await pageShot(page, "consumer-results");
-    await row.getByTestId("result-delete").click();
-    await page.getByTestId("delete-yes").click();
-    await row.waitFor({ state: "detached" });
-    await page.getByTestId("results-empty").waitFor();
-    await context.close();
-  }, RENDER_TIMEOUT);
+      // the results list has it: ID, created time, status, action
+      await page.goto(`${server.url}/function`);
+      const row = page.getByTestId(`result-${taskId}`);
+      await row.waitFor();
+      expect(await row.innerText()).toContain("Generated successfully");
+      await pageShot(page, "consumer-results");
+      await row.getByTestId("result-delete").click();
+      await page.getByTestId("delete-yes").click();
+      await row.waitFor({ state: "detached" });
+      await page.getByTestId("results-empty").waitFor();
+      await context.close();
+    },
+    RENDER_TIMEOUT,
+  );
 
-  it("a guest shares a video; another visitor sees it on the home page, reports it as underage, and it leaves the gallery", async () => {
-    const owner = await newAppContext(browser, { adult: true });
-    const page = await owner.newPage();
-    const taskId = await guestMakesVideo(page);
-    await page.getByTestId("share-toggle").click();
-    await page.locator('[data-testid="share-toggle"][data-shared="1"]').waitFor();
-    await page.goto(`${server.url}/function`);
-    await page.getByTestId(`result-${taskId}`).locator('[data-testid="share-toggle"][data-shared="1"]').waitFor();
+  it(
+    "a guest shares a video; another visitor sees it on the home page, reports it as underage, and it leaves the gallery",
+    async () => {
+      const owner = await newAppContext(browser, { adult: true });
+      const page = await owner.newPage();
+      const taskId = await guestMakesVideo(page);
+      await page.getByTestId("share-toggle").click();
+      await page.locator('[data-testid="share-toggle"][data-shared="1"]').waitFor();
+      await page.goto(`${server.url}/function`);
+      await page.getByTestId(`result-${taskId}`).locator('[data-testid="share-toggle"][data-shared="1"]').waitFor();
 
-    const visitor = await newAppContext(browser, { adult: true });
-    // the flash-sale popup was already seen today: it would cover the report dialog
-    await visitor.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
-    const home = await visitor.newPage();
-    await home.goto(`${server.url}/home`);
-    // the gallery sits below the fold and loads once scrolled to (after the showcase above it has its height)
-    await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
-    expect(await home.getByTestId("gallery").count()).toBe(0);
-    await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
-    const item = home.getByTestId(`gallery-item-${taskId}`);
-    await item.waitFor();
-    await home.waitForFunction((id) => {
-      const v = document.querySelector(`[data-testid="gallery-item-${id}"] video`) as HTMLVideoElement | null;
-      return !!v?.poster;
-    }, taskId);
-    expect(await item.getByTestId("gallery-nickname").innerText()).toMatch(/^by /);
-    await pageShot(home, "consumer-home-gallery");
-    await item.getByTestId("gallery-play").click();
-    await home.waitForFunction((id) => {
-      const v = document.querySelector(`[data-testid="gallery-item-${id}"] video`) as HTMLVideoElement | null;
-      return !!v && !v.paused && v.currentTime > 0;
-    }, taskId);
+      const visitor = await newAppContext(browser, { adult: true });
+      // the flash-sale popup was already seen today: it would cover the report dialog
+      await visitor.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      const home = await visitor.newPage();
+      await home.goto(`${server.url}/home`);
+      // the gallery sits below the fold and loads once scrolled to (after the showcase above it has its height)
+      await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
+      expect(await home.getByTestId("gallery").count()).toBe(0);
+      await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
+      const item = home.getByTestId(`gallery-item-${taskId}`);
+      await item.waitFor();
+      await home.waitForFunction((id) => {
+        const v = document.querySelector(`[data-testid="gallery-item-${id}"] video`) as HTMLVideoElement | null;
+        return !!v?.poster;
+      }, taskId);
+      expect(await item.getByTestId("gallery-nickname").innerText()).toMatch(/^by /);
+      await pageShot(home, "consumer-home-gallery");
+      await item.getByTestId("gallery-play").click();
+      await home.waitForFunction((id) => {
+        const v = document.querySelector(`[data-testid="gallery-item-${id}"] video`) as HTMLVideoElement | null;
+        return !!v && !v.paused && v.currentTime > 0;
+      }, taskId);
 
-    await item.getByTestId("report-open").click();
-    await home.getByTestId("report-dialog").waitFor();
-    await home.getByTestId("report-underage").click();
-    await home.getByTestId("report-send").click();
-    await home.getByTestId("report-dialog").waitFor({ state: "detached" });
-    await item.waitFor({ state: "detached" });
-    await home.reload();
-    await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
-    await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
-    await home.getByTestId("gallery").or(home.getByTestId("gallery-empty")).first().waitFor();
-    expect(await home.getByTestId(`gallery-item-${taskId}`).count()).toBe(0);
-    expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: taskId } })).state).toBe("suspended");
-    await visitor.close();
-    await owner.close();
-  }, RENDER_TIMEOUT);
+      await item.getByTestId("report-open").click();
+      await home.getByTestId("report-dialog").waitFor();
+      await home.getByTestId("report-underage").click();
+      await home.getByTestId("report-send").click();
+      await home.getByTestId("report-dialog").waitFor({ state: "detached" });
+      await item.waitFor({ state: "detached" });
+      await home.reload();
+      await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
+      await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
+      await home.getByTestId("gallery").or(home.getByTestId("gallery-empty")).first().waitFor();
+      expect(await home.getByTestId(`gallery-item-${taskId}`).count()).toBe(0);
+      expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: taskId } })).state).toBe("suspended");
+      await visitor.close();
+      await owner.close();
+    },
+    RENDER_TIMEOUT,
+  );
 
   it("a failed task says so and shows the credits given back", async () => {
     const context = await newAppContext(browser, { adult: true });
@@ -162,7 +170,17 @@ describe("consumer app: a newcomer makes a video", () => {
     const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
     // what the worker leaves after an engine error: the task failed, its 2 credits refunded through the ledger
     const task = await server.db.generationTask.create({
-      data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 2, paidWith: "credits", input: {}, error: "engine error", finishedAt: new Date() },
+      data: {
+        userId: user.id,
+        mode: "image_to_video",
+        engine: "local",
+        status: "failed",
+        cost: 2,
+        paidWith: "credits",
+        input: {},
+        error: "engine error",
+        finishedAt: new Date(),
+      },
     });
     await page.goto(`${server.url}/creationStudio?task=${task.id}`);
     await page.locator('[data-testid="task-progress"][data-status="failed"]').waitFor();
@@ -187,26 +205,30 @@ describe("consumer app: a newcomer makes a video", () => {
     await context.close();
   });
 
-  it("a guest's results are still there after logging in with an emailed code", async () => {
-    const context = await newAppContext(browser, { adult: true });
-    const page = await context.newPage();
-    const taskId = await guestMakesVideo(page);
+  it(
+    "a guest's results are still there after logging in with an emailed code",
+    async () => {
+      const context = await newAppContext(browser, { adult: true });
+      const page = await context.newPage();
+      const taskId = await guestMakesVideo(page);
 
-    await page.getByTestId("account-menu").click();
-    await page.getByTestId("menu-login").click();
-    await page.getByTestId("login-dialog").waitFor();
-    const email = `guest-${Date.now()}@example.com`;
-    await page.getByTestId("login-email").fill(email);
-    await page.getByTestId("send-code").click();
-    await page.getByText("We sent a code to your email.").waitFor();
-    const code = smtp.codeFor(email);
-    await page.getByTestId("login-code").fill(code);
-    await page.getByTestId("login-submit").click();
-    await page.getByTestId("login-dialog").waitFor({ state: "detached" });
-    await page.goto(`${server.url}/function`);
-    await page.getByTestId(`result-${taskId}`).waitFor();
-    await page.getByTestId("account-menu").click();
-    expect(await page.getByRole("menu").innerText()).toContain(email);
-    await context.close();
-  }, RENDER_TIMEOUT);
+      await page.getByTestId("account-menu").click();
+      await page.getByTestId("menu-login").click();
+      await page.getByTestId("login-dialog").waitFor();
+      const email = `guest-${Date.now()}@example.com`;
+      await page.getByTestId("login-email").fill(email);
+      await page.getByTestId("send-code").click();
+      await page.getByText("We sent a code to your email.").waitFor();
+      const code = smtp.codeFor(email);
+      await page.getByTestId("login-code").fill(code);
+      await page.getByTestId("login-submit").click();
+      await page.getByTestId("login-dialog").waitFor({ state: "detached" });
+      await page.goto(`${server.url}/function`);
+      await page.getByTestId(`result-${taskId}`).waitFor();
+      await page.getByTestId("account-menu").click();
+      expect(await page.getByRole("menu").innerText()).toContain(email);
+      await context.close();
+    },
+    RENDER_TIMEOUT,
+  );
 });

@@ -21,14 +21,32 @@ async function creatorWithDeliveries(server: AppServer, homeLink: string) {
   const post = (token: string, path: string, body: Record<string, unknown>) => server.http.post(path).set("token", token).send(body).expect(200);
   const creator = await registeredUser(server);
   const cover = await uploadImage(server, creator.token, await photo(600, 800));
-  const model = await server.db.characterModel.create({ data: { userId: creator.userId, name: `Ayla ${homeLink}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" } });
+  const model = await server.db.characterModel.create({
+    data: { userId: creator.userId, name: `Ayla ${homeLink}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" },
+  });
   await post(creator.token, "/api/Subscribe/publishPage", { role_id: model.id, request_price: 150 });
   const fans: { fan: Who; id: number }[] = [];
   for (let i = 0; i < 2; i++) {
     const fan = await registeredUser(server, 150);
-    const id = (await post(fan.token, "/api/Subscribe/request", { home_link: homeLink, text: `A portrait at golden hour #${i}`, idempotency_key: `earn-${homeLink}-${i}` })).body.data.id as number;
+    const id = (
+      await post(fan.token, "/api/Subscribe/request", {
+        home_link: homeLink,
+        text: `A portrait at golden hour #${i}`,
+        idempotency_key: `earn-${homeLink}-${i}`,
+      })
+    ).body.data.id as number;
     await post(creator.token, "/api/Subscribe/acceptRequest", { id });
-    const task = await server.db.generationTask.create({ data: { userId: creator.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `media/${creator.userId}/d${i}.jpg` } });
+    const task = await server.db.generationTask.create({
+      data: {
+        userId: creator.userId,
+        mode: "text_to_image",
+        engine: "local",
+        status: "succeeded",
+        cost: 1,
+        input: {},
+        outputKey: `media/${creator.userId}/d${i}.jpg`,
+      },
+    });
     await post(creator.token, "/api/Subscribe/deliverRequest", { id, task_id: task.id });
     fans.push({ fan, id });
   }
@@ -36,7 +54,7 @@ async function creatorWithDeliveries(server: AppServer, homeLink: string) {
 }
 
 /** A signed-in phone in `language` for this account. */
-async function phone(server: AppServer, browser: import("playwright-core").Browser, who: Who, language: (typeof LANGUAGES)[number]) {
+async function phone(browser: import("playwright-core").Browser, who: Who, language: (typeof LANGUAGES)[number]) {
   const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
   await context.addInitScript((token) => {
     localStorage.setItem("reverie_token", token);
@@ -51,7 +69,7 @@ describe("creator earnings and disputes in the browser", () => {
 
   it("a fan rates a delivery not satisfied and disputes it; the creator sees it in dispute and asks for a payout of the rest", async () => {
     const { creator, fans } = await creatorWithDeliveries(app.server, "AylaEarns");
-    const fan = await phone(app.server, app.browser, fans[1].fan, "en");
+    const fan = await phone(app.browser, fans[1].fan, "en");
     await fan.page.goto(`${app.server.url}/AylaEarns`);
     await fan.page.getByTestId("rate-unsatisfied").click();
     await fan.page.getByTestId("dispute-open").click();
@@ -63,10 +81,12 @@ describe("creator earnings and disputes in the browser", () => {
     await shoot(fan.page, "creator-dispute-fan-360");
     await fan.context.close();
 
-    const own = await phone(app.server, app.browser, creator, "en");
+    const own = await phone(app.browser, creator, "en");
     await own.page.goto(`${app.server.url}/AylaEarns`);
     await own.page.getByTestId("creator-earnings").waitFor();
-    expect(await own.page.getByTestId("creator-dispute-status").innerText()).toBe("The fan disputed this delivery: its credits are not payable until our team decides.");
+    expect(await own.page.getByTestId("creator-dispute-status").innerText()).toBe(
+      "The fan disputed this delivery: its credits are not payable until our team decides.",
+    );
     expect(await own.page.getByTestId("earnings-earned").innerText()).toContain("300 credits");
     expect(await own.page.getByTestId("earnings-in_dispute").innerText()).toContain("150 credits");
     expect(await own.page.getByTestId("earnings-payable").innerText()).toContain("150 credits");
@@ -87,7 +107,7 @@ describe("creator earnings and disputes in the browser", () => {
   for (const language of LANGUAGES.filter((l) => l !== "en")) {
     it(`${language}: the earnings panel and the payout form fit a phone`, async () => {
       const { creator } = await creatorWithDeliveries(app.server, `Earns${language}`);
-      const own = await phone(app.server, app.browser, creator, language);
+      const own = await phone(app.browser, creator, language);
       await own.page.goto(`${app.server.url}/Earns${language}`);
       await own.page.getByTestId("creator-earnings").waitFor();
       await own.page.getByTestId("payout-amount").fill("120");

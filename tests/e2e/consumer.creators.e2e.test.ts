@@ -13,7 +13,9 @@ const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 async function creatorOnPhone(server: AppServer, browser: Browser, homeLink: string, language: (typeof LANGUAGES)[number] = "en") {
   const who = await registeredUser(server);
   const cover = await uploadImage(server, who.token, await photo(600, 800));
-  await server.db.characterModel.create({ data: { userId: who.userId, name: `Ayla ${homeLink}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" } });
+  await server.db.characterModel.create({
+    data: { userId: who.userId, name: `Ayla ${homeLink}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" },
+  });
   const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
   await context.addInitScript((token) => {
     localStorage.setItem("reverie_token", token);
@@ -56,7 +58,9 @@ describe("creator home-link pages in the browser", () => {
     // one shared creation in the creator's library (what a delivery hands over)
     const key = `media/${creator.who.userId}/shared.jpg`;
     await app.server.services.storage.put(key, await photo(600, 800), "image/jpeg");
-    const task = await app.server.db.generationTask.create({ data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key, isPublic: true } });
+    const task = await app.server.db.generationTask.create({
+      data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key, isPublic: true },
+    });
     await creator.page.goto(`${app.server.url}/training`);
     await creator.page.getByTestId("model-publish").click();
     await creator.page.waitForURL(/\/Nova$/);
@@ -101,7 +105,9 @@ describe("creator home-link pages in the browser", () => {
     const bytes = await photo(600, 800);
     const key = `u/${creator.who.userId}/results/members-only.jpg`;
     await app.server.services.storage.put(key, bytes, "image/jpeg");
-    await app.server.db.generationTask.create({ data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    await app.server.db.generationTask.create({
+      data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key },
+    });
     await creator.page.goto(`${app.server.url}/training`);
     await creator.page.getByTestId("model-publish").click();
     await creator.page.waitForURL(/\/Lumi$/);
@@ -157,7 +163,17 @@ describe("creator home-link pages in the browser", () => {
       await creator.context.close();
       // a membership on offer and one members-only item, so the fan's screenshot shows the offer and a locked tile
       const page0 = await app.server.db.creatorPage.update({ where: { userId: creator.who.userId }, data: { membershipPrice: 9 } });
-      const locked = await app.server.db.generationTask.create({ data: { userId: creator.who.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `u/${creator.who.userId}/results/locked.jpg` } });
+      const locked = await app.server.db.generationTask.create({
+        data: {
+          userId: creator.who.userId,
+          mode: "text_to_image",
+          engine: "local",
+          status: "succeeded",
+          cost: 1,
+          input: {},
+          outputKey: `u/${creator.who.userId}/results/locked.jpg`,
+        },
+      });
       await app.server.db.creatorLibraryItem.create({ data: { creatorPageId: page0.id, taskId: locked.id, visibility: "members" } });
 
       const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
@@ -189,7 +205,7 @@ describe("creator home-link pages in the browser", () => {
   }
 
   it("pages past the first 20 in the library and the publish panel, and a member's <video> streams a members-only video", { timeout: 180_000 }, async () => {
-    const { who, context, page } = await creatorOnPhone(app.server, app.browser, "PagedLib");
+    const { who, context } = await creatorOnPhone(app.server, app.browser, "PagedLib");
     await context.close();
     const post = (token: string, path: string, body: Record<string, unknown>) => app.server.http.post(path).set("token", token).send(body).expect(200);
     const model = await app.server.db.characterModel.findFirstOrThrow({ where: { userId: who.userId } });
@@ -202,8 +218,20 @@ describe("creator home-link pages in the browser", () => {
     await app.server.services.storage.put(poster, await photo(320, 426), "image/jpeg");
     const picture = `u/${who.userId}/results/still.jpg`;
     await app.server.services.storage.put(picture, await photo(300, 400), "image/jpeg");
-    const videoTask = await app.server.db.generationTask.create({ data: { userId: who.userId, mode: "text_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: clip, posterKey: poster } });
-    await app.server.db.generationTask.createMany({ data: Array.from({ length: 24 }, () => ({ userId: who.userId, mode: "text_to_image" as const, engine: "local", status: "succeeded" as const, cost: 1, input: {}, outputKey: picture })) });
+    const videoTask = await app.server.db.generationTask.create({
+      data: { userId: who.userId, mode: "text_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: clip, posterKey: poster },
+    });
+    await app.server.db.generationTask.createMany({
+      data: Array.from({ length: 24 }, () => ({
+        userId: who.userId,
+        mode: "text_to_image" as const,
+        engine: "local",
+        status: "succeeded" as const,
+        cost: 1,
+        input: {},
+        outputKey: picture,
+      })),
+    });
     const tasks = await app.server.db.generationTask.findMany({ where: { userId: who.userId, id: { not: videoTask.id } }, orderBy: { id: "asc" } });
     // the oldest creation is published members-only: it is the 25th on the page, past the first 20
     await post(who.token, "/api/Subscribe/publishItem", { task_id: videoTask.id, visibility: "members" });

@@ -23,7 +23,10 @@ describe("consumer app: generation controls", () => {
   });
 
   it("a guest makes a 16:9 picture with a negative prompt and a seed, sees the seed on the result and re-runs it", { timeout: 120_000 }, async () => {
-    for (const [language, width] of [["en", 1280], ["ru", 360]] as const) {
+    for (const [language, width] of [
+      ["en", 1280],
+      ["ru", 360],
+    ] as const) {
       const context = await newAppContext(browser, { adult: true, language, viewport: { width, height: 860 } });
       const page = await context.newPage();
       await page.goto(`${server.url}/home`);
@@ -40,7 +43,9 @@ describe("consumer app: generation controls", () => {
       // bottom navigation, with or without these controls)
       const outside = await page.evaluate(() => {
         const card = document.querySelector('[data-testid="generate-images"]')!.closest(".MuiPaper-root")!.getBoundingClientRect();
-        return ["aspect", "more-settings", "negative-prompt", "seed-input"].filter((id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect().right > card.right);
+        return ["aspect", "more-settings", "negative-prompt", "seed-input"].filter(
+          (id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect().right > card.right,
+        );
       });
       expect(outside).toEqual([]);
       await page.getByTestId("generate-images").click();

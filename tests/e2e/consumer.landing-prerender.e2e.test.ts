@@ -11,7 +11,8 @@ const PHONE = { width: 360, height: 740 };
 const app = appForThisFile();
 
 type Tree = { [k: string]: string | Tree };
-const home = (language: string) => (JSON.parse(fs.readFileSync(path.resolve(`consumer/src/i18n/locales/${language}.json`), "utf8")) as Tree).home as Record<string, string>;
+const home = (language: string) =>
+  (JSON.parse(fs.readFileSync(path.resolve(`consumer/src/i18n/locales/${language}.json`), "utf8")) as Tree).home as Record<string, string>;
 
 /** A page on which no script of the app's bundle runs: only index.html and its inline script. */
 async function withoutAppScripts(context: BrowserContext): Promise<Page> {

@@ -19,7 +19,8 @@ async function overflow(page: Page): Promise<string[]> {
     const root = document.documentElement;
     if (root.scrollWidth > root.clientWidth) problems.push(`page scrollWidth ${root.scrollWidth} > ${root.clientWidth}`);
     for (const d of document.querySelectorAll<HTMLElement>(".MuiDialog-paper, [role=dialog]")) {
-      if (d.scrollWidth > d.clientWidth + 1) problems.push(`dialog ${d.dataset.testid ?? d.className.slice(0, 40)} scrollWidth ${d.scrollWidth} > ${d.clientWidth}`);
+      if (d.scrollWidth > d.clientWidth + 1)
+        problems.push(`dialog ${d.dataset.testid ?? d.className.slice(0, 40)} scrollWidth ${d.scrollWidth} > ${d.clientWidth}`);
     }
     const vw = root.clientWidth;
     const inScroller = (el: Element) => {
@@ -47,7 +48,9 @@ async function overflow(page: Page): Promise<string[]> {
       const s = getComputedStyle(el);
       if (s.visibility === "hidden" || s.opacity === "0" || s.position === "absolute" || s.position === "fixed") continue;
       const text = (el.textContent ?? "").trim().slice(0, 30);
-      problems.push(`${el.tagName.toLowerCase()}.${String(el.className).split(" ")[0]} "${text}" spans ${Math.round(r.left)}..${Math.round(r.right)} outside its card ${Math.round(p.left)}..${Math.round(p.right)}`);
+      problems.push(
+        `${el.tagName.toLowerCase()}.${String(el.className).split(" ")[0]} "${text}" spans ${Math.round(r.left)}..${Math.round(r.right)} outside its card ${Math.round(p.left)}..${Math.round(p.right)}`,
+      );
     }
     return problems;
   });
@@ -124,11 +127,15 @@ describe("consumer app at 360 px in every language", () => {
       await page.getByTestId("prompt").waitFor();
       await page.getByTestId("prompt-chip").first().waitFor();
       const prompt = await app.server.db.promptSuggestion.findFirstOrThrow({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      expect(await page.getByTestId("prompt-chip").first().innerText()).toBe(language === "en" ? prompt.text : (prompt.texts as Record<string, string>)[language]);
+      expect(await page.getByTestId("prompt-chip").first().innerText()).toBe(
+        language === "en" ? prompt.text : (prompt.texts as Record<string, string>)[language],
+      );
       await check("studio-images");
 
       const user = await app.server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
-      await app.server.db.generationTask.create({ data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 1, paidWith: "credits", input: {}, finishedAt: new Date() } });
+      await app.server.db.generationTask.create({
+        data: { userId: user.id, mode: "image_to_video", engine: "local", status: "failed", cost: 1, paidWith: "credits", input: {}, finishedAt: new Date() },
+      });
       await page.goto(`${app.server.url}/function`);
       await page.getByTestId("results").waitFor();
       await check("results");

@@ -48,7 +48,9 @@ describe("consumer app: upload and submit failures say what SPEC.md §8 says", (
     await screenshot(page, "consumer-upload-failed");
 
     await page.unroute("**/api/ImageUpload/upload*");
-    await page.route("**/api/ImageUpload/upload*", (route) => route.fulfill({ status: 413, contentType: "text/html", body: "<html><body>413 Request Entity Too Large</body></html>" }));
+    await page.route("**/api/ImageUpload/upload*", (route) =>
+      route.fulfill({ status: 413, contentType: "text/html", body: "<html><body>413 Request Entity Too Large</body></html>" }),
+    );
     await cropAndUpload(page);
     await page.locator('[data-testid="upload-error"]', { hasText: "Image size exceeded 10MB" }).waitFor();
 
@@ -64,7 +66,9 @@ describe("consumer app: upload and submit failures say what SPEC.md §8 says", (
     await page.getByTestId("open-templates").click();
     await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
     await page.getByTestId("template-chooser").waitFor({ state: "detached" });
-    await page.route("**/api/Generation/picVideoSubmit*", (route) => route.fulfill({ status: 502, contentType: "text/html", body: "<html>Bad Gateway</html>" }));
+    await page.route("**/api/Generation/picVideoSubmit*", (route) =>
+      route.fulfill({ status: 502, contentType: "text/html", body: "<html>Bad Gateway</html>" }),
+    );
     await page.getByTestId("generate").click();
     await page.getByTestId("submit-error").waitFor();
     expect(await page.getByTestId("submit-error").innerText()).toBe("Failed to generate video");

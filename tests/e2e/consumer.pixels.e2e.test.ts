@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { purchaseEventId } from "../../server/src/contract/pixels.ts";
 import { startFakePixelHosts } from "../fixtures/fake-pixel-hosts.ts";
 import { staffMember } from "../staff-utils.ts";
@@ -177,7 +177,7 @@ describe("consumer app: ad pixels", () => {
     await page.getByTestId("consent-accept").click();
     await page.getByTestId("flash-sale").waitFor();
     await context.close();
-   }, 120_000);
+  }, 120_000);
 
   it("a vendor script that never answers is tried 4 times (3 retries, 10 s time-out, 2 s apart) and the page keeps working", async () => {
     hosts.hang("connect.facebook.net/");
@@ -302,7 +302,12 @@ describe("consumer app: ad pixels", () => {
     await page.locator('[data-testid="payment-result"][data-phase="verifying"]').waitFor();
     await page.reload();
     await page.locator('[data-testid="payment-result"][data-phase="verifying"]').waitFor();
-    await fetch(challengeUrl, { method: "POST", body: new URLSearchParams({ result: "pass" }), headers: { "content-type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    await fetch(challengeUrl, {
+      method: "POST",
+      body: new URLSearchParams({ result: "pass" }),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
     await page.locator('[data-testid="payment-result"][data-phase="paid"]').waitFor();
     const eventId = purchaseEventId(order.id);
     await waitFor(() => tiktokEvents("CompletePayment").length === 1, "purchase pixel");

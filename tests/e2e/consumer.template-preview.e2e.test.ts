@@ -14,9 +14,17 @@ describe("consumer app: template previews", () => {
     await ensureConsumerBuild();
     [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
     // render the preview of the first video template only: that is all the journey looks at
-    const first = await server.db.template.findFirstOrThrow({ where: { enabled: true, mode: "image_to_video" }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
+    const first = await server.db.template.findFirstOrThrow({
+      where: { enabled: true, mode: "image_to_video" },
+      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+    });
     await server.db.template.updateMany({ where: { id: { not: first.id } }, data: { enabled: false } });
-    await createTemplatePreviews({ db: server.db, storage: server.services.storage, engine: server.services.engines.require("local"), log: silentLog }).refresh();
+    await createTemplatePreviews({
+      db: server.db,
+      storage: server.services.storage,
+      engine: server.services.engines.require("local"),
+      log: silentLog,
+    }).refresh();
     await server.db.template.updateMany({ where: {}, data: { enabled: true } });
     previewed = first;
   }, 180_000);
@@ -27,7 +35,10 @@ describe("consumer app: template previews", () => {
   });
 
   it("plays what a template makes of the sample picture when the card is pointed at, on a phone too", async () => {
-    for (const viewport of [{ width: 1280, height: 860 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 860 },
+      { width: 390, height: 844 },
+    ]) {
       const context = await newAppContext(browser, { adult: true, viewport });
       const page = await context.newPage();
       await page.goto(`${server.url}/creationStudio`);

@@ -27,8 +27,21 @@ let dir: string;
 /** A Y4M clip Chromium plays as the camera (--use-file-for-fake-video-capture). */
 async function cameraClip(out: string) {
   const frames = [path.join(FACES_DIR, "stock-emotions-a-3.jpg"), path.join(FACES_DIR, "stock-emotions-a-2.jpg")];
-  await run("ffmpeg", ["-y", "-loglevel", "error", ...frames.flatMap((f) => ["-loop", "1", "-t", String(PHASE_S), "-i", f]),
-    "-filter_complex", "[0:v]scale=480:600,setsar=1[a];[1:v]scale=480:600,setsar=1[b];[a][b]concat=n=2:v=1[v]", "-map", "[v]", "-r", "10", "-pix_fmt", "yuv420p", out]);
+  await run("ffmpeg", [
+    "-y",
+    "-loglevel",
+    "error",
+    ...frames.flatMap((f) => ["-loop", "1", "-t", String(PHASE_S), "-i", f]),
+    "-filter_complex",
+    "[0:v]scale=480:600,setsar=1[a];[1:v]scale=480:600,setsar=1[b];[a][b]concat=n=2:v=1[v]",
+    "-map",
+    "[v]",
+    "-r",
+    "10",
+    "-pix_fmt",
+    "yuv420p",
+    out,
+  ]);
 }
 
 beforeAll(async () => {
@@ -100,11 +113,13 @@ describe("consumer app: the model-training wizard on a phone", () => {
     expect(await page.getByTestId("training-error").innerText()).toBe("Please upload a cover photo");
     await page.getByTestId("training-consent").locator("input").check();
     const files = await personAPhotos();
-    const paths = await Promise.all(files.map(async (b, i) => {
-      const p = path.join(dir, `photo-${i}.jpg`);
-      await fs.writeFile(p, await sharp(b).jpeg().toBuffer());
-      return p;
-    }));
+    const paths = await Promise.all(
+      files.map(async (b, i) => {
+        const p = path.join(dir, `photo-${i}.jpg`);
+        await fs.writeFile(p, await sharp(b).jpeg().toBuffer());
+        return p;
+      }),
+    );
     // a cover of someone else: refused once the selfie is there to compare with, then replaced
     const stranger = path.join(dir, "stranger.jpg");
     await fs.writeFile(stranger, await face("stock-emotions-b-5"));
@@ -123,7 +138,9 @@ describe("consumer app: the model-training wizard on a phone", () => {
     await page.getByTestId("selfie-done").waitFor({ timeout: 60_000 });
     await page.getByTestId("selfie-next").click();
     await page.getByTestId("setup-step").waitFor();
-    expect(await page.getByTestId("training-error").innerText()).toBe("The cover photo must show you alone, like the training photos: This photo shows someone other than you");
+    expect(await page.getByTestId("training-error").innerText()).toBe(
+      "The cover photo must show you alone, like the training photos: This photo shows someone other than you",
+    );
     await pageShot(page, "training-2b-cover-refused-360");
     const refusedCover = await page.getByTestId("cover-preview").getAttribute("src");
     await page.getByTestId("cover-input").setInputFiles(paths[3]);
@@ -133,10 +150,14 @@ describe("consumer app: the model-training wizard on a phone", () => {
     const group = path.join(dir, "group.jpg");
     await fs.writeFile(group, await face("group-1"));
     await page.getByTestId("photos-input").setInputFiles([...paths, group]);
-    await page.waitForFunction(() => {
-      const tiles = [...document.querySelectorAll("[data-testid=photo-tile]")];
-      return tiles.length === 11 && tiles.every((t) => t.getAttribute("data-verdict"));
-    }, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => {
+        const tiles = [...document.querySelectorAll("[data-testid=photo-tile]")];
+        return tiles.length === 11 && tiles.every((t) => t.getAttribute("data-verdict"));
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
     const refused = page.locator("[data-testid=photo-tile][data-verdict=several_faces]");
     expect(await refused.innerText()).toContain("This photo shows more than one face");
     expect(await page.getByTestId("photos-problem").innerText()).toBe("Some photos cannot be used, please replace them");
@@ -198,24 +219,28 @@ describe("consumer app: the model-training wizard on a phone", () => {
     expect(image.input).toMatchObject({ prompt: "on a beach at sunset", sources: { role_id: model.id }, lora: { modelId: model.id } });
   }, 120_000);
 
-  it.each(["ja", "ko", "ru"] as const)("the first step fits a 360 px phone in %s", async (language) => {
-    const ctx = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 740 } });
-    const token = await page.evaluate(() => localStorage.getItem("reverie_token"));
-    await ctx.addInitScript((tk) => localStorage.setItem("reverie_token", tk!), token);
-    const p = await ctx.newPage();
-    try {
-      await p.goto(`${server.url}/training`);
-      await p.getByTestId("setup-step").waitFor();
-      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-      const { screenshot } = await import("./browser.ts");
-      await screenshot(p, `training-setup-${language}-360`);
-      await p.goto(`${server.url}/creationStudio`);
-      await p.getByTestId("model-picker").getByTestId("model-choice").click();
-      await p.getByTestId("model-cover-note").waitFor();
-      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-      await screenshot(p, `training-video-picker-${language}-360`);
-    } finally {
-      await ctx.close();
-    }
-  }, 60_000);
+  it.each(["ja", "ko", "ru"] as const)(
+    "the first step fits a 360 px phone in %s",
+    async (language) => {
+      const ctx = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 740 } });
+      const token = await page.evaluate(() => localStorage.getItem("reverie_token"));
+      await ctx.addInitScript((tk) => localStorage.setItem("reverie_token", tk!), token);
+      const p = await ctx.newPage();
+      try {
+        await p.goto(`${server.url}/training`);
+        await p.getByTestId("setup-step").waitFor();
+        expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        const { screenshot } = await import("./browser.ts");
+        await screenshot(p, `training-setup-${language}-360`);
+        await p.goto(`${server.url}/creationStudio`);
+        await p.getByTestId("model-picker").getByTestId("model-choice").click();
+        await p.getByTestId("model-cover-note").waitFor();
+        expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        await screenshot(p, `training-video-picker-${language}-360`);
+      } finally {
+        await ctx.close();
+      }
+    },
+    60_000,
+  );
 });

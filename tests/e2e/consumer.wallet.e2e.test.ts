@@ -25,7 +25,12 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
   beforeAll(async () => {
     await ensureConsumerBuild();
     chain = await startFakeToncenter();
-    server = await startAppServer({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, TON_RECEIVING_ADDRESS: RECEIVING.toString(), JPAY_TON_RATE: "USD=0.32", TON_API_URL: chain.url });
+    server = await startAppServer({
+      TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+      TON_RECEIVING_ADDRESS: RECEIVING.toString(),
+      JPAY_TON_RATE: "USD=0.32",
+      TON_API_URL: chain.url,
+    });
     browser = await launchBrowser();
   }, 180_000);
 
@@ -79,7 +84,11 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     const payload = (await server.http.post("/api/wallet/tonProofPayload").set("token", token).expect(200)).body.data.payload as string;
     const event = wallet.connect({ manifestUrl: `${server.url}/tonconnect-manifest.json`, items: [{ name: "ton_addr" }, { name: "ton_proof", payload }] }, 1);
     const [addr, proof] = event.payload.items as [{ address: string; network: string; walletStateInit: string; publicKey: string }, { proof: unknown }];
-    await server.http.post("/api/wallet/connect").set("token", token).send({ address: addr.address, chain: addr.network, public_key: addr.publicKey, wallet_state_init: addr.walletStateInit, proof: proof.proof }).expect(200);
+    await server.http
+      .post("/api/wallet/connect")
+      .set("token", token)
+      .send({ address: addr.address, chain: addr.network, public_key: addr.publicKey, wallet_state_init: addr.walletStateInit, proof: proof.proof })
+      .expect(200);
     await page.getByTestId("buy-credits").getByRole("button", { name: "Close" }).click();
     await page.getByTestId("balance").click();
     await page.getByTestId("provider-jpay").click();
@@ -99,8 +108,14 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     const ton = (Number(nano) / 1e9).toString();
     expect(await page.getByTestId("wallet-quote").textContent()).toContain(`You pay ${ton} TON`);
     expect(await page.getByTestId("pay").textContent()).toBe(`Send ${ton} TON`);
-    const dialogRight = await page.getByTestId("buy-credits").locator(".MuiDialog-paper").evaluate((e) => e.getBoundingClientRect().right);
-    const widest = await page.getByTestId("wallet-pay").locator("*").evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
+    const dialogRight = await page
+      .getByTestId("buy-credits")
+      .locator(".MuiDialog-paper")
+      .evaluate((e) => e.getBoundingClientRect().right);
+    const widest = await page
+      .getByTestId("wallet-pay")
+      .locator("*")
+      .evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
     expect(widest).toBeLessThanOrEqual(dialogRight);
     await dialogShot(page, "consumer-wallet-quote-phone");
 
@@ -110,22 +125,36 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     chain.transfer({ from: wallet.address, to: RECEIVING, nanotons: nano, comment: `Reverie ${order.orderNo}` });
     await page.goto(`${server.url}/hcpayPayCallback?order_id=${order.id}&provider=jpay`);
     await page.getByTestId("payment-result").and(page.locator('[data-phase="paid"]')).waitFor({ timeout: 30_000 });
-    expect(await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: "paid", receivedCurrency: "TON", receivedAmount: ton });
+    expect(await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      status: "paid",
+      receivedCurrency: "TON",
+      receivedAmount: ton,
+    });
     expect(await server.db.ledgerEntry.count({ where: { userId: user.id, reason: "purchase" } })).toBe(1);
     await pageShot(page, "consumer-wallet-paid-phone");
     await page.context().close();
   }, 120_000);
 
-  it.each(["ja", "ko", "ru"] as const)("the wallet option in %s fits the phone", async (language) => {
-    const page = await openMiniApp(language);
-    const state = await page.getByTestId("wallet-state").textContent();
-    expect(state).not.toContain("wallet.");
-    const dialogRight = await page.getByTestId("buy-credits").locator(".MuiDialog-paper").evaluate((e) => e.getBoundingClientRect().right);
-    const widest = await page.getByTestId("wallet-pay").locator("*").evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
-    expect(widest).toBeLessThanOrEqual(dialogRight);
-    await dialogShot(page, `consumer-wallet-${language}-phone`);
-    await page.context().close();
-  }, 60_000);
+  it.each(["ja", "ko", "ru"] as const)(
+    "the wallet option in %s fits the phone",
+    async (language) => {
+      const page = await openMiniApp(language);
+      const state = await page.getByTestId("wallet-state").textContent();
+      expect(state).not.toContain("wallet.");
+      const dialogRight = await page
+        .getByTestId("buy-credits")
+        .locator(".MuiDialog-paper")
+        .evaluate((e) => e.getBoundingClientRect().right);
+      const widest = await page
+        .getByTestId("wallet-pay")
+        .locator("*")
+        .evaluateAll((els) => Math.max(...els.map((e) => e.getBoundingClientRect().right)));
+      expect(widest).toBeLessThanOrEqual(dialogRight);
+      await dialogShot(page, `consumer-wallet-${language}-phone`);
+      await page.context().close();
+    },
+    60_000,
+  );
 
   it("outside the Mini App the wallet option is not offered", async () => {
     const context = await newAppContext(browser, { adult: true, viewport: { width: 360, height: 780 } });

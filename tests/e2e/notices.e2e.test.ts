@@ -29,8 +29,16 @@ const sharedTask = async (userId: number) => {
   const key = `out/e2e-${userId}-${Date.now()}.png`;
   // a real picture, so the console's preview shows something
   const sharp = (await import("sharp")).default;
-  await server.services.storage.put(key, await sharp({ create: { width: 240, height: 320, channels: 3, background: { r: 200, g: 90, b: 120 } } }).png().toBuffer(), "image/png");
-  return server.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true, outputKey: key } });
+  await server.services.storage.put(
+    key,
+    await sharp({ create: { width: 240, height: 320, channels: 3, background: { r: 200, g: 90, b: 120 } } })
+      .png()
+      .toBuffer(),
+    "image/png",
+  );
+  return server.db.generationTask.create({
+    data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true, outputKey: key },
+  });
 };
 
 async function noHorizontalScroll(page: Page) {
@@ -79,13 +87,25 @@ describe("the public report form", () => {
 const signIn = (s: StaffLogin) => signInToConsole(browser, server.url, s);
 
 describe("the moderator's appeal flow", () => {
-  it("the queue shows the clock and the preview; the deciding moderator cannot decide the appeal; another reverses it and the content is back", { timeout: 180_000 }, async () => {
+  it("the queue shows the clock and the preview; the deciding moderator cannot decide the appeal; another reverses it and the content is back", {
+    timeout: 180_000,
+  }, async () => {
     const owner = await visitor(server);
     const task = await sharedTask(owner.userId);
-    const reportId = (await server.http.post("/api/notices/report").send({ url: `/home?item=${task.id}`, reason: "non_consensual", email: "n@example.com", sworn: true }).expect(200)).body.data.id as number;
+    const reportId = (
+      await server.http
+        .post("/api/notices/report")
+        .send({ url: `/home?item=${task.id}`, reason: "non_consensual", email: "n@example.com", sworn: true })
+        .expect(200)
+    ).body.data.id as number;
     // an older one that has passed the 48-hour target
     const late = await sharedTask(owner.userId);
-    const lateId = (await server.http.post("/api/notices/report").send({ url: `/home?item=${late.id}`, reason: "impersonation", email: "n@example.com", sworn: true }).expect(200)).body.data.id as number;
+    const lateId = (
+      await server.http
+        .post("/api/notices/report")
+        .send({ url: `/home?item=${late.id}`, reason: "impersonation", email: "n@example.com", sworn: true })
+        .expect(200)
+    ).body.data.id as number;
     await server.db.report.update({ where: { id: lateId }, data: { createdAt: new Date(Date.now() - 60 * 3600_000) } });
 
     const first = await signIn(decider);

@@ -8,7 +8,7 @@ import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { FACES_DIR } from "../training-utils.ts";
 import { launchBrowser, screenshot, SCREENSHOT_DIR } from "./browser.ts";
 import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
-import { ensureConsumerBuild, newAppContext, pageShot } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext } from "./consumer-app.ts";
 
 /**
  * Upload screening in the browser (issue 19): the consumer is told a held photo is being reviewed (every language,
@@ -76,7 +76,13 @@ describe("console: the screening queue", () => {
     const page = await signIn();
     await page.goto(`${server.url}/console/upload-screenings`);
     await page.waitForSelector("[data-testid=screening-age]");
-    await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=screening-preview]")].length === 4 && [...document.querySelectorAll("[data-testid=screening-preview]")].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll("[data-testid=screening-preview]")].length === 4 &&
+        [...document.querySelectorAll("[data-testid=screening-preview]")].every(
+          (i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0,
+        ),
+    );
     const ages = await page.locator("[data-testid=screening-age]").allInnerTexts();
     expect(ages.every((a) => Number(a) < 25)).toBe(true);
     await screenshot(page, "console-screening-queue");

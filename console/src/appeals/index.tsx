@@ -1,6 +1,19 @@
 import GavelIcon from "@mui/icons-material/Gavel";
 import { Alert, Chip } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useGetIdentity, useRecordContext, useTranslate } from "react-admin";
+import {
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useGetIdentity,
+  useRecordContext,
+  useTranslate,
+} from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { APPEAL_STATUSES } from "../../../server/src/contract/moderation.ts";
 import { choicesOf } from "../common/choices.ts";
@@ -13,9 +26,13 @@ function AppealActions() {
   const r = useRecordContext<AppealRecord>();
   const translate = useTranslate();
   const { identity } = useGetIdentity();
-  if (!r || r.status !== "open") return null;
+  if (r?.status !== "open") return null;
   if (identity && r.decision.decidedById !== null && Number(identity.id) === r.decision.decidedById) {
-    return <Alert severity="info" data-same-moderator>{translate("console.notices.sameModerator")}</Alert>;
+    return (
+      <Alert severity="info" data-same-moderator>
+        {translate("console.notices.sameModerator")}
+      </Alert>
+    );
   }
   return (
     <>
@@ -32,14 +49,23 @@ function DecisionField() {
   const d = r.decision;
   return (
     <span>
-      {d.action} · {d.ground} · <Chip size="small" variant="outlined" label={d.automated ? translate("console.notices.automated") : translate("console.notices.byStaff", { id: d.decidedById ?? "-" })} />
+      {d.action} · {d.ground} ·{" "}
+      <Chip
+        size="small"
+        variant="outlined"
+        label={d.automated ? translate("console.notices.automated") : translate("console.notices.byStaff", { id: d.decidedById ?? "-" })}
+      />
     </span>
   );
 }
 
 function AppealList() {
   return (
-    <List filters={[<SelectInput key="status" source="status" choices={choicesOf(APPEAL_STATUSES)} alwaysOn />]} filterDefaultValues={{ status: "open" }} sort={{ field: "createdAt", order: "ASC" }}>
+    <List
+      filters={[<SelectInput key="status" source="status" choices={choicesOf(APPEAL_STATUSES)} alwaysOn />]}
+      filterDefaultValues={{ status: "open" }}
+      sort={{ field: "createdAt", order: "ASC" }}
+    >
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="id" />
         <FunctionField source="decision" sortable={false} render={() => <DecisionField />} />
@@ -55,7 +81,13 @@ function AppealList() {
 
 function AppealShow() {
   return (
-    <Show actions={<TopToolbar sx={{ gap: 1 }}><AppealActions /></TopToolbar>}>
+    <Show
+      actions={
+        <TopToolbar sx={{ gap: 1 }}>
+          <AppealActions />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="id" />
         <FunctionField source="decision" render={() => <DecisionField />} />

@@ -23,20 +23,48 @@ export function ChannelSecrets({ vendor }: { vendor: ServerConversionVendor }) {
     getJson<SecretStatus>(`channels/${channel.id}/secrets`).then(setStatus, () => setStatus(null));
   }, [channel, canAccess]);
 
-  if (!channel) return <Typography variant="body2" color="text.secondary">{translate("console.channelSecrets.afterCreate")}</Typography>;
-  if (!canAccess) return <Typography variant="body2" color="text.secondary" data-secrets-note>{translate("console.channelSecrets.adminsOnly")}</Typography>;
+  if (!channel)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate("console.channelSecrets.afterCreate")}
+      </Typography>
+    );
+  if (!canAccess)
+    return (
+      <Typography variant="body2" color="text.secondary" data-secrets-note>
+        {translate("console.channelSecrets.adminsOnly")}
+      </Typography>
+    );
   if (!status) return null;
-  if (!status.configured) return <Typography variant="body2" color="warning.main">{translate("console.channelSecrets.notConfigured")}</Typography>;
+  if (!status.configured)
+    return (
+      <Typography variant="body2" color="warning.main">
+        {translate("console.channelSecrets.notConfigured")}
+      </Typography>
+    );
   return (
     <>
       {SERVER_CONVERSION_SECRET_FIELDS[vendor].map((field) => (
-        <SecretField key={field} channelId={channel.id as number} vendor={vendor} field={field} state={status.secrets.find((s) => s.vendor === vendor && s.field === field)} onSaved={setStatus} />
+        <SecretField
+          key={field}
+          channelId={channel.id as number}
+          vendor={vendor}
+          field={field}
+          state={status.secrets.find((s) => s.vendor === vendor && s.field === field)}
+          onSaved={setStatus}
+        />
       ))}
     </>
   );
 }
 
-function SecretField(props: { channelId: number; vendor: ServerConversionVendor; field: string; state?: SecretStatus["secrets"][number]; onSaved: (s: SecretStatus) => void }) {
+function SecretField(props: {
+  channelId: number;
+  vendor: ServerConversionVendor;
+  field: string;
+  state?: SecretStatus["secrets"][number];
+  onSaved: (s: SecretStatus) => void;
+}) {
   const { channelId, vendor, field, state, onSaved } = props;
   const translate = useTranslate();
   const notify = useNotify();
@@ -59,19 +87,33 @@ function SecretField(props: { channelId: number; vendor: ServerConversionVendor;
 
   return (
     <Box sx={{ mb: 2 }}>
-      <Typography variant="caption" color="text.secondary">{translate(`resources.channels.fields.serverConversions.${vendor}.${field}`)}</Typography>
+      <Typography variant="caption" color="text.secondary">
+        {translate(`resources.channels.fields.serverConversions.${vendor}.${field}`)}
+      </Typography>
       <Typography variant="body2" data-secret-state={name}>
-        {state?.set ? (state.last4 ? translate("console.channelSecrets.setEnding", { last4: state.last4 }) : translate("console.channelSecrets.set")) : translate("console.channelSecrets.notSet")}
+        {state?.set
+          ? state.last4
+            ? translate("console.channelSecrets.setEnding", { last4: state.last4 })
+            : translate("console.channelSecrets.set")
+          : translate("console.channelSecrets.notSet")}
       </Typography>
       <Box sx={{ display: "flex", gap: 1, alignItems: "center", flexWrap: "wrap" }}>
-        <TextField size="small" type="password" autoComplete="new-password" name={name} label={translate("console.channelSecrets.newValue")} value={value} onChange={(e) => setValue(e.target.value)}
+        <TextField
+          size="small"
+          type="password"
+          autoComplete="new-password"
+          name={name}
+          label={translate("console.channelSecrets.newValue")}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
           // Enter would submit the surrounding channel form, which never carries tokens
           onKeyDown={(e) => {
             if (e.key !== "Enter") return;
             e.preventDefault();
             if (value.trim()) void save(value);
           }}
-          sx={{ flex: "1 1 160px" }} />
+          sx={{ flex: "1 1 160px" }}
+        />
         <Button size="small" variant="outlined" disabled={busy || !value.trim()} onClick={() => save(value)} data-secret-save={name}>
           {translate("console.channelSecrets.save")}
         </Button>

@@ -1,7 +1,27 @@
 import CampaignIcon from "@mui/icons-material/Campaign";
 import {
-  BooleanInput, Create, Datagrid, DeleteButton, Edit, List, NumberInput, Pagination, ReferenceManyField, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
-  useTranslate, Labeled, useRecordContext, CreateButton, useCanAccess, EditButton, type RaRecord,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DeleteButton,
+  Edit,
+  List,
+  NumberInput,
+  Pagination,
+  ReferenceManyField,
+  SearchInput,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  required,
+  useTranslate,
+  Labeled,
+  useRecordContext,
+  CreateButton,
+  useCanAccess,
+  EditButton,
+  type RaRecord,
 } from "react-admin";
 import Box from "@mui/material/Box";
 import { PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KINDS, SERVER_CONVERSION_VENDORS, type ServerConversionVendor } from "../../../server/src/contract/pixels.ts";

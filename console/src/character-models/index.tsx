@@ -1,7 +1,20 @@
 import ModelTrainingIcon from "@mui/icons-material/ModelTraining";
 import { Box, Card, CardContent, CardMedia, Chip, Typography } from "@mui/material";
 import {
-  Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate,
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  NumberField,
+  ReferenceField,
+  SearchInput,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useRecordContext,
+  useTranslate,
 } from "react-admin";
 import { CONTENT_STATES } from "../../../server/src/contract/moderation.ts";
 import { TRAINING_STATUSES } from "../../../server/src/contract/training.ts";
@@ -10,7 +23,11 @@ import type { AdminJson } from "../http.ts";
 
 const STATUSES = TRAINING_STATUSES.map((id) => ({ id, name: id }));
 const STATES = CONTENT_STATES.map((id) => ({ id, name: id }));
-const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />, <SelectInput key="state" source="state" choices={STATES} />];
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn />,
+  <SelectInput key="status" source="status" choices={STATUSES} alwaysOn />,
+  <SelectInput key="state" source="state" choices={STATES} />,
+];
 
 type PhotoRow = NonNullable<AdminJson<"/admin/api/character-models/{id}">["consent"]>["photos"][number];
 
@@ -20,9 +37,29 @@ function Actions() {
   if (!r) return null;
   return (
     <Box sx={{ display: "flex", gap: 1 }} onClick={(e) => e.stopPropagation()}>
-      {r.status === "review" && <StaffAction resource="character-models" path="review" body={{ decision: "approve" }} can={["review", "TrainingConsent"]} label="console.training.approve" color="success" />}
-      {r.status === "review" && <StaffAction resource="character-models" path="review" body={{ decision: "reject" }} can={["review", "TrainingConsent"]} label="console.training.reject" color="error" />}
-      {r.state !== "removed" && <StaffAction resource="character-models" path="takedown" can={["takedown", "CharacterModel"]} label="console.action.takedown" color="warning" />}
+      {r.status === "review" && (
+        <StaffAction
+          resource="character-models"
+          path="review"
+          body={{ decision: "approve" }}
+          can={["review", "TrainingConsent"]}
+          label="console.training.approve"
+          color="success"
+        />
+      )}
+      {r.status === "review" && (
+        <StaffAction
+          resource="character-models"
+          path="review"
+          body={{ decision: "reject" }}
+          can={["review", "TrainingConsent"]}
+          label="console.training.reject"
+          color="error"
+        />
+      )}
+      {r.state !== "removed" && (
+        <StaffAction resource="character-models" path="takedown" can={["takedown", "CharacterModel"]} label="console.action.takedown" color="warning" />
+      )}
     </Box>
   );
 }
@@ -42,7 +79,9 @@ function ConsentRecord() {
       </Box>
       <Typography variant="subtitle2">{translate("console.training.selfie")}</Typography>
       <Box sx={{ display: "flex", gap: 1 }}>
-        {(c.selfieUrls as string[]).map((u) => <Box key={u} component="img" src={u} alt="" sx={{ width: 140, height: 180, objectFit: "cover", borderRadius: 1 }} />)}
+        {(c.selfieUrls as string[]).map((u) => (
+          <Box key={u} component="img" src={u} alt="" sx={{ width: 140, height: 180, objectFit: "cover", borderRadius: 1 }} />
+        ))}
       </Box>
       <Typography variant="subtitle2">{translate("console.training.photos")}</Typography>
       <Box sx={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(140px, 1fr))", gap: 1 }}>
@@ -50,9 +89,15 @@ function ConsentRecord() {
           <Card key={p.uploadId} variant="outlined">
             {p.url && <CardMedia component="img" image={p.url} sx={{ height: 140, objectFit: "cover" }} />}
             <CardContent sx={{ p: 1, "&:last-child": { pb: 1 } }}>
-              <Typography variant="caption" component="div">{p.check?.verdict ?? "—"}</Typography>
-              <Typography variant="caption" component="div">{translate("console.training.match")}: {p.check?.similarity?.toFixed(2) ?? "—"}</Typography>
-              <Typography variant="caption" component="div">{translate("console.training.age")}: {p.check?.age?.toFixed(1) ?? "—"}</Typography>
+              <Typography variant="caption" component="div">
+                {p.check?.verdict ?? "—"}
+              </Typography>
+              <Typography variant="caption" component="div">
+                {translate("console.training.match")}: {p.check?.similarity?.toFixed(2) ?? "—"}
+              </Typography>
+              <Typography variant="caption" component="div">
+                {translate("console.training.age")}: {p.check?.age?.toFixed(1) ?? "—"}
+              </Typography>
             </CardContent>
           </Card>
         ))}
@@ -78,7 +123,13 @@ const ModelList = () => (
 );
 
 const ModelShow = () => (
-  <Show actions={<TopToolbar><Actions /></TopToolbar>}>
+  <Show
+    actions={
+      <TopToolbar>
+        <Actions />
+      </TopToolbar>
+    }
+  >
     <SimpleShowLayout>
       <TextField source="id" />
       <TextField source="name" />

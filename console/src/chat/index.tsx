@@ -3,7 +3,21 @@ import GppMaybeIcon from "@mui/icons-material/GppMaybe";
 import HubIcon from "@mui/icons-material/Hub";
 import BlockIcon from "@mui/icons-material/Block";
 import { Alert, Box, Typography } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import {
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  NumberField,
+  ReferenceField,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useRecordContext,
+  useTranslate,
+} from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { POLICY_HIT_SOURCES } from "../../../server/src/contract/chat.ts";
 
@@ -17,7 +31,10 @@ export function ConversationLines() {
   return (
     <Box sx={{ display: "grid", gap: 1, maxWidth: 760 }} data-testid="conversation-lines">
       {r.lines.map((l) => (
-        <Box key={l.id} sx={{ p: 1.25, borderRadius: 2, bgcolor: l.role === "user" ? "#eef2ff" : "#f5f5f5", ml: l.role === "user" ? 6 : 0, mr: l.role === "user" ? 0 : 6 }}>
+        <Box
+          key={l.id}
+          sx={{ p: 1.25, borderRadius: 2, bgcolor: l.role === "user" ? "#eef2ff" : "#f5f5f5", ml: l.role === "user" ? 6 : 0, mr: l.role === "user" ? 0 : 6 }}
+        >
           <Typography variant="caption" color="text.secondary">
             #{l.id} · {translate(`console.chat.role.${l.role}`)} · {l.status} · {new Date(l.createdAt).toLocaleString()}
           </Typography>
@@ -103,7 +120,9 @@ const SuspensionList = () => (
 
 /** Why chat was suspended: the hits that count toward it, each with its rule and what was written. */
 function SuspensionHits() {
-  const r = useRecordContext<{ policyHits?: { id: number; source: string; rule: string; excerpt: string; conversationId: number | null; createdAt: string }[] }>();
+  const r = useRecordContext<{
+    policyHits?: { id: number; source: string; rule: string; excerpt: string; conversationId: number | null; createdAt: string }[];
+  }>();
   const translate = useTranslate();
   if (!r?.policyHits) return null;
   if (!r.policyHits.length) return <Typography color="text.secondary">{translate("console.chat.noHits")}</Typography>;
@@ -113,7 +132,8 @@ function SuspensionHits() {
         <Box key={h.id} sx={{ p: 1.25, borderRadius: 2, bgcolor: "#fff4e5" }}>
           <Typography variant="caption" color="text.secondary">
             #{h.id} · {h.rule} · {h.source}
-            {h.conversationId ? ` · ${translate("resources.conversations.name", { smart_count: 1 })} ${h.conversationId}` : ""} · {new Date(h.createdAt).toLocaleString()}
+            {h.conversationId ? ` · ${translate("resources.conversations.name", { smart_count: 1 })} ${h.conversationId}` : ""} ·{" "}
+            {new Date(h.createdAt).toLocaleString()}
           </Typography>
           <Typography sx={{ whiteSpace: "pre-wrap" }}>{h.excerpt}</Typography>
         </Box>

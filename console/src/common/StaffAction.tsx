@@ -37,7 +37,19 @@ export interface StaffActionProps<P = unknown> {
 }
 
 /** A named staff action on the current record: asks for a reason (and credits when needed), posts it, refreshes. */
-export function StaffAction<P = unknown>({ resource, path, can, label, body, askDelta, color = "primary", onDone, preview, field = "reason", intro }: StaffActionProps<P>) {
+export function StaffAction<P = unknown>({
+  resource,
+  path,
+  can,
+  label,
+  body,
+  askDelta,
+  color = "primary",
+  onDone,
+  preview,
+  field = "reason",
+  intro,
+}: StaffActionProps<P>) {
   const record = useRecordContext();
   const translate = useTranslate();
   const notify = useNotify();
@@ -68,7 +80,13 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
     setBusy(true);
     try {
       const confirmed = preview && previewed ? preview.confirm(previewed) : {};
-      const result = await postJson(`${resource}/${record!.id}/${path}`, { ...body, ...confirmed, [field]: reason, ...(extraField ? { [extraField]: extra } : {}), ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}) });
+      const result = await postJson(`${resource}/${record!.id}/${path}`, {
+        ...body,
+        ...confirmed,
+        [field]: reason,
+        ...(extraField ? { [extraField]: extra } : {}),
+        ...(askDelta ? { delta: Number(delta), idempotencyKey: key } : {}),
+      });
       notify("console.notify.done", { type: "success" });
       setOpen(false);
       setReason("");
@@ -88,6 +106,7 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
   const extraField = preview && previewed !== null ? preview.asks?.(previewed) : undefined;
   // a list row navigates on click, and React bubbles clicks out of the dialog's portal to it: keep them here
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: not a control, only a fence for bubbling clicks; the button inside is the control
     <span onClick={(e) => e.stopPropagation()}>
       <Button size="small" variant="outlined" color={color} onClick={start} data-action={name}>
         {translate(label)}
@@ -98,10 +117,35 @@ export function StaffAction<P = unknown>({ resource, path, can, label, body, ask
           {intro && <div data-intro={name}>{intro}</div>}
           {preview && previewed !== null && <div data-preview={name}>{preview.describe(previewed)}</div>}
           {askDelta && (
-            <TextField margin="dense" fullWidth type="number" name="delta" label={translate("console.field.delta")} value={delta} onChange={(e) => setDelta(e.target.value)} />
+            <TextField
+              margin="dense"
+              fullWidth
+              type="number"
+              name="delta"
+              label={translate("console.field.delta")}
+              value={delta}
+              onChange={(e) => setDelta(e.target.value)}
+            />
           )}
-          <TextField margin="dense" fullWidth multiline name={field} label={translate(`console.field.${field}`)} value={reason} onChange={(e) => setReason(e.target.value)} />
-          {extraField && <TextField margin="dense" fullWidth name={extraField} label={translate(`console.field.${extraField}`)} value={extra} onChange={(e) => setExtra(e.target.value)} />}
+          <TextField
+            margin="dense"
+            fullWidth
+            multiline
+            name={field}
+            label={translate(`console.field.${field}`)}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
+          {extraField && (
+            <TextField
+              margin="dense"
+              fullWidth
+              name={extraField}
+              label={translate(`console.field.${extraField}`)}
+              value={extra}
+              onChange={(e) => setExtra(e.target.value)}
+            />
+          )}
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setOpen(false)}>{translate("ra.action.cancel")}</Button>

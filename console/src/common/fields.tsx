@@ -8,7 +8,9 @@ export function JsonField({ source, label }: { source: string; label?: string })
       source={source}
       label={label}
       render={(r: Record<string, unknown>) => (
-        <pre style={{ margin: 0, fontSize: 12, whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 640 }}>{r[source] == null ? "" : JSON.stringify(r[source], null, 2)}</pre>
+        <pre style={{ margin: 0, fontSize: 12, whiteSpace: "pre-wrap", wordBreak: "break-all", maxWidth: 640 }}>
+          {r[source] == null ? "" : JSON.stringify(r[source], null, 2)}
+        </pre>
       )}
     />
   );
@@ -16,7 +18,16 @@ export function JsonField({ source, label }: { source: string; label?: string })
 
 /** A pixel switch: 1 on, 0 off. */
 export function FlagField({ source, label }: { source: string; label?: string }) {
-  return <FunctionField source={source} label={label} sortable={false} render={(r: Record<string, unknown>) => <Chip size="small" label={r[source] === 1 ? "1" : "0"} color={r[source] === 1 ? "success" : "default"} data-flag={source} />} />;
+  return (
+    <FunctionField
+      source={source}
+      label={label}
+      sortable={false}
+      render={(r: Record<string, unknown>) => (
+        <Chip size="small" label={r[source] === 1 ? "1" : "0"} color={r[source] === 1 ? "success" : "default"} data-flag={source} />
+      )}
+    />
+  );
 }
 
 /** How long something has waited, from seconds. */
@@ -37,5 +48,11 @@ export function AgeField(props: Omit<FunctionFieldProps, "render">) {
 
 /** Minor currency units shown as an amount. */
 export function MoneyField({ source, label }: { source: string; label?: string }) {
-  return <FunctionField source={source} label={label} render={(r: Record<string, number | string>) => `${(Number(r[source]) / 100).toFixed(2)} ${r.currency ?? ""}`} />;
+  return (
+    <FunctionField
+      source={source}
+      label={label}
+      render={(r: Record<string, number | string>) => `${(Number(r[source]) / 100).toFixed(2)} ${r.currency ?? ""}`}
+    />
+  );
 }

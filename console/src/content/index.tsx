@@ -2,7 +2,19 @@ import FaceIcon from "@mui/icons-material/Face";
 import StorefrontIcon from "@mui/icons-material/Storefront";
 import type { ReactElement } from "react";
 import {
-  BooleanField, Datagrid, DateField, FunctionField, List, ReferenceField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext,
+  BooleanField,
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  ReferenceField,
+  SearchInput,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useRecordContext,
 } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { JsonField } from "../common/fields.tsx";
@@ -44,9 +56,7 @@ function contentResource(spec: ContentSpec) {
     return <StaffAction resource={spec.resource} path="restore" can={["takedown", spec.subject]} label="console.action.restore" />;
   }
 
-  const owner = (
-<ReferenceField key="userId" source="userId" reference="users" link="show" emptyText="—" />
-  );
+  const owner = <ReferenceField key="userId" source="userId" reference="users" link="show" emptyText="—" />;
 
   const ContentList = () => (
     <List filters={filters} sort={{ field: "id", order: "DESC" }}>
@@ -56,13 +66,28 @@ function contentResource(spec: ContentSpec) {
         {owner}
         <TextField source="state" />
         <DateField source="createdAt" showTime />
-        <FunctionField label={false} render={() => <><Takedown /><Restore /></>} />
+        <FunctionField
+          label={false}
+          render={() => (
+            <>
+              <Takedown />
+              <Restore />
+            </>
+          )}
+        />
       </Datagrid>
     </List>
   );
 
   const ContentShow = () => (
-    <Show actions={<TopToolbar><Takedown /><Restore /></TopToolbar>}>
+    <Show
+      actions={
+        <TopToolbar>
+          <Takedown />
+          <Restore />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="id" />
         <TextField source={spec.title} />
@@ -83,7 +108,12 @@ export const characters = contentResource({
   subject: "Character",
   title: "name",
   icon: FaceIcon,
-  details: [<TextField key="description" source="description" />, <TextField key="personality" source="personality" />, <TextField key="greeting" source="greeting" />, <BooleanField key="isPublic" source="isPublic" />],
+  details: [
+    <TextField key="description" source="description" />,
+    <TextField key="personality" source="personality" />,
+    <TextField key="greeting" source="greeting" />,
+    <BooleanField key="isPublic" source="isPublic" />,
+  ],
 });
 
 export const creatorPages = contentResource({
@@ -93,7 +123,10 @@ export const creatorPages = contentResource({
   icon: StorefrontIcon,
   restorable: true,
   details: [
-    <TextField key="homeLink" source="homeLink" />, <TextField key="bio" source="bio" />, <JsonField key="socialLinks" source="socialLinks" />, <TextField key="premiumOffer" source="premiumOffer" />,
+    <TextField key="homeLink" source="homeLink" />,
+    <TextField key="bio" source="bio" />,
+    <JsonField key="socialLinks" source="socialLinks" />,
+    <TextField key="premiumOffer" source="premiumOffer" />,
     <CreatorPageLists key="lists" />,
   ],
 });

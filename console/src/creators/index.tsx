@@ -3,7 +3,20 @@ import CollectionsIcon from "@mui/icons-material/Collections";
 import { Box, Stack } from "@mui/material";
 import { Link } from "react-router";
 import {
-  Button, Datagrid, DateField, FunctionField, Labeled, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useRecordContext,
+  Button,
+  Datagrid,
+  DateField,
+  FunctionField,
+  Labeled,
+  List,
+  NumberField,
+  ReferenceField,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  useRecordContext,
 } from "react-admin";
 import { CREATOR_MEMBERSHIP_STATUSES, LIBRARY_VISIBILITIES } from "../../../server/src/contract/creators.ts";
 import { choicesOf } from "../common/choices.ts";
@@ -66,10 +79,21 @@ export const creatorMemberships = { list: MembershipList, show: MembershipShow, 
 function Thumbnail({ size }: { size: number }) {
   const r = useRecordContext<{ thumbnailUrl: string | null }>();
   if (!r?.thumbnailUrl) return <>—</>;
-  return <Box component="img" src={r.thumbnailUrl} alt="" data-testid="library-thumbnail" sx={{ width: size, height: size, objectFit: "cover", borderRadius: 1, display: "block" }} />;
+  return (
+    <Box
+      component="img"
+      src={r.thumbnailUrl}
+      alt=""
+      data-testid="library-thumbnail"
+      sx={{ width: size, height: size, objectFit: "cover", borderRadius: 1, display: "block" }}
+    />
+  );
 }
 
-const itemFilters = [<TextInput key="creatorPageId" source="creatorPageId" alwaysOn />, <SelectInput key="visibility" source="visibility" choices={choicesOf(LIBRARY_VISIBILITIES)} alwaysOn />];
+const itemFilters = [
+  <TextInput key="creatorPageId" source="creatorPageId" alwaysOn />,
+  <SelectInput key="visibility" source="visibility" choices={choicesOf(LIBRARY_VISIBILITIES)} alwaysOn />,
+];
 
 /** What creator pages show, read-only: a creation is moderated as its generation task (reports, takedowns). */
 function LibraryItemList() {

@@ -10,12 +10,12 @@ type Summary = AdminJson<"/admin/api/dashboard">;
 const COLORS = ["#1976d2", "#2e7d32", "#ed6c02", "#9c27b0", "#d32f2f", "#0288d1", "#795548", "#607d8b"];
 
 /** Rows of (key, series, value) as one object per key with a property per series, every key present. */
-function pivot<R>(rows: R[], keys: string[], keyOf: (r: R) => string, seriesOf: (r: R) => string, valueOf: (r: R) => number) {
+function pivot<R>(rows: R[], keys: string[], keyOf: (r: R) => string, seriesOf: (r: R) => string, amountOf: (r: R) => number) {
   const series = [...new Set(rows.map(seriesOf))].sort();
   const byKey = new Map(keys.map((k) => [k, Object.fromEntries([["key", k], ...series.map((s) => [s, 0])]) as Record<string, string | number>]));
   for (const r of rows) {
     const row = byKey.get(keyOf(r));
-    if (row) row[seriesOf(r)] = (row[seriesOf(r)] as number) + valueOf(r);
+    if (row) row[seriesOf(r)] = (row[seriesOf(r)] as number) + amountOf(r);
   }
   return { data: [...byKey.values()], series };
 }
@@ -25,7 +25,19 @@ function daysFrom(since: string, days: number): string[] {
   return Array.from({ length: days }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
 }
 
-function Chart({ title, data, series, kind = "bar", stacked = true }: { title: string; data: Record<string, string | number>[]; series: string[]; kind?: "bar" | "line"; stacked?: boolean }) {
+function Chart({
+  title,
+  data,
+  series,
+  kind = "bar",
+  stacked = true,
+}: {
+  title: string;
+  data: Record<string, string | number>[];
+  series: string[];
+  kind?: "bar" | "line";
+  stacked?: boolean;
+}) {
   const translate = useTranslate();
   return (
     <Card sx={{ flex: "1 1 460px", minWidth: 0 }} data-chart={title}>
@@ -85,21 +97,75 @@ export function Dashboard() {
 
   const days = daysFrom(summary.since, summary.days);
   const short = (rows: Record<string, string | number>[]) => rows.map((r) => ({ ...r, key: String(r.key).slice(5) }));
-  const revenue = pivot(summary.revenue, days, (r) => r.day, (r) => `${r.provider} (${r.currency})`, (r) => r.amountMinor / 100);
-  const orders = pivot(summary.ordersByStatus, [...new Set(summary.ordersByStatus.map((r) => r.status))], (r) => r.status, () => translate("console.dashboard.total"), (r) => r.count);
-  const generations = pivot(summary.generations, days, (r) => r.day, (r) => r.status, (r) => r.count);
-  const modes = pivot(summary.generations, [...new Set(summary.generations.map((r) => r.mode))].sort(), (r) => r.mode, (r) => r.status, (r) => r.count);
-  const signups = pivot(summary.signups, days, (r) => r.day, (r) => r.loginType, (r) => r.count);
-  const reports = pivot(summary.openReports, summary.ageBuckets, (r) => r.bucket, (r) => r.reason, (r) => r.count);
+  const revenue = pivot(
+    summary.revenue,
+    days,
+    (r) => r.day,
+    (r) => `${r.provider} (${r.currency})`,
+    (r) => r.amountMinor / 100,
+  );
+  const orders = pivot(
+    summary.ordersByStatus,
+    [...new Set(summary.ordersByStatus.map((r) => r.status))],
+    (r) => r.status,
+    () => translate("console.dashboard.total"),
+    (r) => r.count,
+  );
+  const generations = pivot(
+    summary.generations,
+    days,
+    (r) => r.day,
+    (r) => r.status,
+    (r) => r.count,
+  );
+  const modes = pivot(
+    summary.generations,
+    [...new Set(summary.generations.map((r) => r.mode))].sort(),
+    (r) => r.mode,
+    (r) => r.status,
+    (r) => r.count,
+  );
+  const signups = pivot(
+    summary.signups,
+    days,
+    (r) => r.day,
+    (r) => r.loginType,
+    (r) => r.count,
+  );
+  const reports = pivot(
+    summary.openReports,
+    summary.ageBuckets,
+    (r) => r.bucket,
+    (r) => r.reason,
+    (r) => r.count,
+  );
   const reportData = reports.data.map((r) => ({ ...r, key: translate(`console.age.${r.key}`) }));
   const { newPages, newFollows, requests } = summary.creators;
   const creatorGrowth = pivot(
-    [...newPages.map((r) => ({ ...r, series: translate("console.dashboard.newPages") })), ...newFollows.map((r) => ({ ...r, series: translate("console.dashboard.newFollows") }))],
-    days, (r) => r.day, (r) => r.series, (r) => r.count,
+    [
+      ...newPages.map((r) => ({ ...r, series: translate("console.dashboard.newPages") })),
+      ...newFollows.map((r) => ({ ...r, series: translate("console.dashboard.newFollows") })),
+    ],
+    days,
+    (r) => r.day,
+    (r) => r.series,
+    (r) => r.count,
   );
   // counts and credits differ by orders of magnitude: one chart each, so the counts stay readable
-  const requestCount = pivot(requests, days, (r) => r.day, () => translate("console.dashboard.requestCount"), (r) => r.count);
-  const requestCredits = pivot(requests, days, (r) => r.day, () => translate("console.dashboard.requestCredits"), (r) => r.credits);
+  const requestCount = pivot(
+    requests,
+    days,
+    (r) => r.day,
+    () => translate("console.dashboard.requestCount"),
+    (r) => r.count,
+  );
+  const requestCredits = pivot(
+    requests,
+    days,
+    (r) => r.day,
+    () => translate("console.dashboard.requestCredits"),
+    (r) => r.credits,
+  );
 
   return (
     <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mt: 2 }}>

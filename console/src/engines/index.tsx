@@ -32,17 +32,33 @@ function ServersTable({ servers }: { servers: ServerStatus[] }) {
       <Table size="small">
         <TableHead>
           <TableRow>
-            {["server", "health", "queue", "inFlight", "workflows", "notOffered"].map((k) => <TableCell key={k}>{translate(`console.engines.${k}`)}</TableCell>)}
+            {["server", "health", "queue", "inFlight", "workflows", "notOffered"].map((k) => (
+              <TableCell key={k}>{translate(`console.engines.${k}`)}</TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
           {servers.map((s) => (
             <TableRow key={s.url} data-server={s.url}>
-              <TableCell sx={{ wordBreak: "break-all" }}>{s.url}{s.lastError && <Typography variant="caption" color="error" display="block">{s.lastError}</Typography>}</TableCell>
-              <TableCell><Chip size="small" color={s.health === "healthy" ? "success" : s.health === "unreachable" ? "error" : "default"} label={s.health} /></TableCell>
+              <TableCell sx={{ wordBreak: "break-all" }}>
+                {s.url}
+                {s.lastError && (
+                  <Typography variant="caption" color="error" display="block">
+                    {s.lastError}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell>
+                <Chip size="small" color={s.health === "healthy" ? "success" : s.health === "unreachable" ? "error" : "default"} label={s.health} />
+              </TableCell>
               <TableCell>{s.queue}</TableCell>
               <TableCell>{s.inFlight}</TableCell>
-              <TableCell>{s.workflows.filter((w) => w.offered).map((w) => w.name).join(", ") || "—"}</TableCell>
+              <TableCell>
+                {s.workflows
+                  .filter((w) => w.offered)
+                  .map((w) => w.name)
+                  .join(", ") || "—"}
+              </TableCell>
               <TableCell>
                 <NotOffered workflows={s.workflows.filter((w) => !w.offered)} />
               </TableCell>
@@ -86,7 +102,11 @@ function EnginesPage() {
               <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
                 <span>{`${e.engine} · ${e.label}`}</span>
                 {report.default === e.engine && <Chip size="small" label={translate("console.engines.default")} />}
-                <Chip size="small" color={e.available ? "success" : "error"} label={translate(e.available ? "console.engines.available" : "console.engines.unavailable")} />
+                <Chip
+                  size="small"
+                  color={e.available ? "success" : "error"}
+                  label={translate(e.available ? "console.engines.available" : "console.engines.unavailable")}
+                />
               </Box>
             }
             subheader={e.message}
@@ -95,15 +115,25 @@ function EnginesPage() {
             {e.fix && <Alert severity="warning" sx={{ mb: 2 }}>{`${translate("console.engines.fix")}: ${e.fix}`}</Alert>}
             <Typography variant="body2" sx={{ mb: 1 }}>
               {`${translate("console.engines.tasks")}: ${count(e.engine, "queued")} / ${count(e.engine, "running")}`}
-              {e.waiting !== undefined && ` · ${translate("console.engines.waiting")}: ${e.waiting} · ${translate("console.engines.inFlight")}: ${e.inFlight ?? 0}`}
+              {e.waiting !== undefined &&
+                ` · ${translate("console.engines.waiting")}: ${e.waiting} · ${translate("console.engines.inFlight")}: ${e.inFlight ?? 0}`}
             </Typography>
             {e.servers && e.servers.length > 0 && <ServersTable servers={e.servers} />}
             {e.lastErrors && (
               <Box sx={{ mt: 2 }}>
                 <Typography variant="subtitle2">{translate("console.engines.lastErrors")}</Typography>
-                {e.lastErrors.length === 0 && <Typography variant="body2" color="text.secondary">{translate("console.engines.none")}</Typography>}
+                {e.lastErrors.length === 0 && (
+                  <Typography variant="body2" color="text.secondary">
+                    {translate("console.engines.none")}
+                  </Typography>
+                )}
                 {e.lastErrors.map((x) => (
-                  <Typography key={x.at + x.message} variant="caption" display="block" sx={{ wordBreak: "break-word" }}>{`${new Date(x.at).toLocaleString()} — ${x.message}`}</Typography>
+                  <Typography
+                    key={x.at + x.message}
+                    variant="caption"
+                    display="block"
+                    sx={{ wordBreak: "break-word" }}
+                  >{`${new Date(x.at).toLocaleString()} — ${x.message}`}</Typography>
                 ))}
               </Box>
             )}
@@ -116,7 +146,9 @@ function EnginesPage() {
           <Table size="small">
             <TableHead>
               <TableRow>
-                {["template", "engine", "count", "avg"].map((k) => <TableCell key={k}>{translate(`console.engines.${k}`)}</TableCell>)}
+                {["template", "engine", "count", "avg"].map((k) => (
+                  <TableCell key={k}>{translate(`console.engines.${k}`)}</TableCell>
+                ))}
               </TableRow>
             </TableHead>
             <TableBody>

@@ -1,7 +1,19 @@
 import LockIcon from "@mui/icons-material/Lock";
 import { useEffect, useState } from "react";
 import { Box } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, NumberField, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import {
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  NumberField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useRecordContext,
+  useTranslate,
+} from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { getJson } from "../http.ts";
 
@@ -24,7 +36,13 @@ function EvidenceFile() {
   if (!file) return null;
   return (
     <Box data-evidence-kind={file.kind} sx={{ maxWidth: 360, "& img, & video": { maxWidth: "100%", maxHeight: 420, display: "block" } }}>
-      {file.kind === "video" ? <video src={file.url} controls muted preload="metadata" /> : file.kind === "image" ? <img src={file.url} alt="" /> : <audio src={file.url} controls />}
+      {file.kind === "video" ? (
+        <video src={file.url} controls muted preload="metadata" />
+      ) : file.kind === "image" ? (
+        <img src={file.url} alt="" />
+      ) : (
+        <audio src={file.url} controls />
+      )}
     </Box>
   );
 }
@@ -54,7 +72,13 @@ function EvidenceList() {
 
 function EvidenceShow() {
   return (
-    <Show actions={<TopToolbar><ExportAction /></TopToolbar>}>
+    <Show
+      actions={
+        <TopToolbar>
+          <ExportAction />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="id" />
         <FunctionField source="file" render={() => <EvidenceFile />} />

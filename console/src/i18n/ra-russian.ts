@@ -173,7 +173,13 @@ export const raRussian: TranslationMessages = {
     configurable: {
       customize: "Настроить",
       configureMode: "Настроить страницу",
-      inspector: { title: "Инспектор", content: "Наведите на элементы, чтобы настроить их", reset: "Сбросить настройки", hideAll: "Скрыть всё", showAll: "Показать всё" },
+      inspector: {
+        title: "Инспектор",
+        content: "Наведите на элементы, чтобы настроить их",
+        reset: "Сбросить настройки",
+        hideAll: "Скрыть всё",
+        showAll: "Показать всё",
+      },
       Datagrid: { title: "Таблица", unlabeled: "Столбец без названия №%{column}" },
       SimpleForm: { title: "Форма", unlabeled: "Поле без названия №%{input}" },
       SimpleList: { title: "Список", primaryText: "Основной текст", secondaryText: "Дополнительный текст", tertiaryText: "Третий текст" },

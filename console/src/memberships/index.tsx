@@ -5,7 +5,11 @@ import { choicesOf } from "../common/choices.ts";
 
 const statuses = choicesOf(MEMBERSHIP_STATUSES);
 
-const filters = [<SelectInput key="status" source="status" choices={statuses} alwaysOn />, <TextInput key="provider" source="provider" />, <TextInput key="userId" source="userId" />];
+const filters = [
+  <SelectInput key="status" source="status" choices={statuses} alwaysOn />,
+  <TextInput key="provider" source="provider" />,
+  <TextInput key="userId" source="userId" />,
+];
 
 function MembershipList() {
   return (

@@ -1,5 +1,24 @@
 import ReceiptIcon from "@mui/icons-material/Receipt";
-import { Datagrid, DateField, DateInput, List, NumberField, Pagination, ReferenceManyField, SearchInput, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useCanAccess, useRecordContext, useTranslate, Labeled, TopToolbar } from "react-admin";
+import {
+  Datagrid,
+  DateField,
+  DateInput,
+  List,
+  NumberField,
+  Pagination,
+  ReferenceManyField,
+  SearchInput,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useRecordContext,
+  useTranslate,
+  Labeled,
+  TopToolbar,
+} from "react-admin";
 import { Typography } from "@mui/material";
 import { JsonField, MoneyField } from "../common/fields.tsx";
 import { ORDER_STATUSES } from "../../../server/src/contract/orders.ts";
@@ -32,7 +51,9 @@ function RefundButton() {
             {p.return_by_hand ? (
               <>
                 <strong>{translate("console.refund.claw_back_only", { n: p.claw_back })}</strong>
-                <div data-return-by-hand>{translate("console.refund.by_hand", { amount: p.return_by_hand.amount ?? "", currency: p.return_by_hand.currency ?? "" })}</div>
+                <div data-return-by-hand>
+                  {translate("console.refund.by_hand", { amount: p.return_by_hand.amount ?? "", currency: p.return_by_hand.currency ?? "" })}
+                </div>
               </>
             ) : (
               <strong>{translate("console.refund.claw_back", { n: p.claw_back })}</strong>

@@ -1,7 +1,22 @@
 import GavelIcon from "@mui/icons-material/Gavel";
 import PaymentsIcon from "@mui/icons-material/Payments";
 import { Typography } from "@mui/material";
-import { Datagrid, DateField, FunctionField, Labeled, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from "react-admin";
+import {
+  Datagrid,
+  DateField,
+  FunctionField,
+  Labeled,
+  List,
+  NumberField,
+  ReferenceField,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useRecordContext,
+  useTranslate,
+} from "react-admin";
 import { DISPUTE_STATUSES, PAYOUT_STATUSES, type EarningsView } from "../../../server/src/contract/creator-payouts.ts";
 import { choicesOf } from "../common/choices.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
@@ -17,10 +32,31 @@ function PayoutDecisions() {
   const what = translate("console.payouts.what", { amount: r.amount, link: r.homeLink });
   return (
     <>
-      <StaffAction resource="payouts" path="approve" can={["update", "CreatorPayout"]} label="console.payouts.approve" color="success" field="reference"
-        intro={<Typography variant="body2">{what} {translate("console.payouts.approveIntro")}</Typography>} />
-      <StaffAction resource="payouts" path="reject" can={["update", "CreatorPayout"]} label="console.payouts.reject" color="error"
-        intro={<Typography variant="body2">{what} {translate("console.payouts.rejectIntro")}</Typography>} />
+      <StaffAction
+        resource="payouts"
+        path="approve"
+        can={["update", "CreatorPayout"]}
+        label="console.payouts.approve"
+        color="success"
+        field="reference"
+        intro={
+          <Typography variant="body2">
+            {what} {translate("console.payouts.approveIntro")}
+          </Typography>
+        }
+      />
+      <StaffAction
+        resource="payouts"
+        path="reject"
+        can={["update", "CreatorPayout"]}
+        label="console.payouts.reject"
+        color="error"
+        intro={
+          <Typography variant="body2">
+            {what} {translate("console.payouts.rejectIntro")}
+          </Typography>
+        }
+      />
     </>
   );
 }
@@ -48,11 +84,24 @@ function EarningsFigures() {
   const translate = useTranslate();
   const e = useRecordContext<PayoutRecord>()?.earnings;
   if (!e) return null;
-  const rows: [keyof EarningsView, string][] = [["earned", "earned"], ["in_escrow", "inEscrow"], ["in_dispute", "inDispute"], ["payout_pending", "payoutPending"], ["paid_out", "paidOut"], ["payable", "payable"], ["balance", "balance"], ["shortfall", "shortfall"]];
+  const rows: [keyof EarningsView, string][] = [
+    ["earned", "earned"],
+    ["in_escrow", "inEscrow"],
+    ["in_dispute", "inDispute"],
+    ["payout_pending", "payoutPending"],
+    ["paid_out", "paidOut"],
+    ["payable", "payable"],
+    ["balance", "balance"],
+    ["shortfall", "shortfall"],
+  ];
   return (
     <Labeled label="console.payouts.earnings">
       <Typography variant="body2" component="div" data-earnings>
-        {rows.map(([k, label]) => <div key={k}>{translate(`console.payouts.figure.${label}`)}: {e[k]}</div>)}
+        {rows.map(([k, label]) => (
+          <div key={k}>
+            {translate(`console.payouts.figure.${label}`)}: {e[k]}
+          </div>
+        ))}
       </Typography>
     </Labeled>
   );
@@ -60,7 +109,13 @@ function EarningsFigures() {
 
 function PayoutShow() {
   return (
-    <Show actions={<TopToolbar><PayoutDecisions /></TopToolbar>}>
+    <Show
+      actions={
+        <TopToolbar>
+          <PayoutDecisions />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="id" />
         <ReferenceField source="creatorUserId" reference="users" link="show" />
@@ -87,10 +142,23 @@ function DisputeDecisions() {
   if (r?.disputeStatus !== "open") return null;
   return (
     <>
-      <StaffAction resource="disputes" path="resolve" body={{ outcome: "refund" }} can={["update", "CustomRequest"]} label="console.disputes.refund" color="warning"
-        intro={<Typography variant="body2">{translate("console.disputes.refundIntro", { price: r.price })}</Typography>} />
-      <StaffAction resource="disputes" path="resolve" body={{ outcome: "uphold" }} can={["update", "CustomRequest"]} label="console.disputes.uphold"
-        intro={<Typography variant="body2">{translate("console.disputes.upholdIntro", { price: r.price })}</Typography>} />
+      <StaffAction
+        resource="disputes"
+        path="resolve"
+        body={{ outcome: "refund" }}
+        can={["update", "CustomRequest"]}
+        label="console.disputes.refund"
+        color="warning"
+        intro={<Typography variant="body2">{translate("console.disputes.refundIntro", { price: r.price })}</Typography>}
+      />
+      <StaffAction
+        resource="disputes"
+        path="resolve"
+        body={{ outcome: "uphold" }}
+        can={["update", "CustomRequest"]}
+        label="console.disputes.uphold"
+        intro={<Typography variant="body2">{translate("console.disputes.upholdIntro", { price: r.price })}</Typography>}
+      />
     </>
   );
 }
@@ -116,7 +184,13 @@ function DisputeList() {
 
 function DisputeShow() {
   return (
-    <Show actions={<TopToolbar><DisputeDecisions /></TopToolbar>}>
+    <Show
+      actions={
+        <TopToolbar>
+          <DisputeDecisions />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="id" />
         <TextField source="homeLink" />

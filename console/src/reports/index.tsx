@@ -1,7 +1,22 @@
 import FlagIcon from "@mui/icons-material/Flag";
 import { useEffect, useState } from "react";
 import { Box, Chip } from "@mui/material";
-import { Datagrid, DateField, FunctionField, List, RecordContextProvider, useGetOne, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, UrlField, useRecordContext, useTranslate } from "react-admin";
+import {
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  RecordContextProvider,
+  useGetOne,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  UrlField,
+  useRecordContext,
+  useTranslate,
+} from "react-admin";
 import { getJson } from "../http.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField } from "../common/fields.tsx";
@@ -31,7 +46,8 @@ function ClockField() {
   const translate = useTranslate();
   if (!r) return null;
   const hours = Math.floor(r.ageSeconds / 3600);
-  if (r.breached) return <Chip size="small" color="error" data-clock="breached" label={translate("console.notices.breached", { hours: hours - ACTION_TARGET_HOURS })} />;
+  if (r.breached)
+    return <Chip size="small" color="error" data-clock="breached" label={translate("console.notices.breached", { hours: hours - ACTION_TARGET_HOURS })} />;
   if (r.status !== "open") return <span data-clock="met">{translate("console.notices.met")}</span>;
   return <span data-clock="left">{translate("console.notices.left", { hours: ACTION_TARGET_HOURS - hours })}</span>;
 }
@@ -51,7 +67,13 @@ function ReportPreview() {
   if (media === null) return <span>{translate("console.notices.noPreview")}</span>;
   return (
     <Box data-preview-kind={media.kind} sx={{ maxWidth: 360, "& img, & video": { maxWidth: "100%", maxHeight: 420, borderRadius: 1, display: "block" } }}>
-      {media.kind === "video" ? <video src={media.url} controls muted preload="metadata" /> : media.kind === "image" ? <img src={media.url} alt="" /> : <audio src={media.url} controls />}
+      {media.kind === "video" ? (
+        <video src={media.url} controls muted preload="metadata" />
+      ) : media.kind === "image" ? (
+        <img src={media.url} alt="" />
+      ) : (
+        <audio src={media.url} controls />
+      )}
     </Box>
   );
 }
@@ -65,7 +87,7 @@ function ReasonField() {
 
 function ReportActions() {
   const r = useRecordContext();
-  if (!r || r.status !== "open") return null;
+  if (r?.status !== "open") return null;
   return (
     <>
       <StaffAction resource="reports" path="dismiss" can={["update", "Report"]} label="console.action.dismiss" />
@@ -107,7 +129,13 @@ function ReportedConversation({ id }: { id: number }) {
 
 function ReportShow() {
   return (
-    <Show actions={<TopToolbar sx={{ gap: 1 }}><ReportActions /></TopToolbar>}>
+    <Show
+      actions={
+        <TopToolbar sx={{ gap: 1 }}>
+          <ReportActions />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="id" />
         <FunctionField source="reason" render={() => <ReasonField />} />
@@ -117,7 +145,10 @@ function ReportShow() {
         <TextField source="targetUserId" />
         <TextField source="reporterUserId" />
         <TextField source="status" />
-        <FunctionField source="lines" render={(r: { targetType: string; targetId: number }) => (r.targetType === "conversation" ? <ReportedConversation id={r.targetId} /> : null)} />
+        <FunctionField
+          source="lines"
+          render={(r: { targetType: string; targetId: number }) => (r.targetType === "conversation" ? <ReportedConversation id={r.targetId} /> : null)}
+        />
         <FunctionField source="preview" render={() => <ReportPreview />} />
         <TextField source="source" />
         <UrlField source="reportedUrl" emptyText="-" target="_blank" rel="noreferrer" />

@@ -1,14 +1,33 @@
 import BlockIcon from "@mui/icons-material/Block";
 import { Alert } from "@mui/material";
 import {
-  Create, Datagrid, DateField, List, NumberField, ReferenceField, SelectInput, Show, SimpleForm, SimpleShowLayout, TextField, TextInput, useNotify, useRedirect, useTranslate, type RaRecord,
+  Create,
+  Datagrid,
+  DateField,
+  List,
+  NumberField,
+  ReferenceField,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  useNotify,
+  useRedirect,
+  useTranslate,
+  type RaRecord,
 } from "react-admin";
 import { BLOCK_SOURCES } from "../../../server/src/contract/screening.ts";
 import { REPORT_TARGETS } from "../../../server/src/contract/moderation.ts";
 
 const SOURCES = BLOCK_SOURCES.map((id) => ({ id, name: id }));
 const TARGETS = REPORT_TARGETS.map((id) => ({ id, name: id }));
-const filters = [<SelectInput key="source" source="source" choices={SOURCES} alwaysOn />, <SelectInput key="targetType" source="targetType" choices={TARGETS} />, <TextInput key="targetId" source="targetId" />];
+const filters = [
+  <SelectInput key="source" source="source" choices={SOURCES} alwaysOn />,
+  <SelectInput key="targetType" source="targetType" choices={TARGETS} />,
+  <TextInput key="targetId" source="targetId" />,
+];
 
 const BlockedList = () => (
   <List filters={filters} sort={{ field: "id", order: "DESC" }}>
@@ -52,7 +71,9 @@ const BlockedImport = () => {
   return (
     <Create mutationOptions={{ onSuccess }}>
       <SimpleForm>
-        <Alert severity="info" sx={{ mb: 2 }}>{translate("console.blocklist.importHelp")}</Alert>
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {translate("console.blocklist.importHelp")}
+        </Alert>
         <TextInput source="hashes" multiline minRows={8} fullWidth sx={{ fontFamily: "monospace" }} />
         <TextInput source="note" fullWidth />
       </SimpleForm>

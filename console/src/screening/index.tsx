@@ -1,7 +1,19 @@
 import FaceRetouchingOffIcon from "@mui/icons-material/FaceRetouchingOff";
 import { Alert, Box, Link } from "@mui/material";
 import {
-  Datagrid, DateField, FunctionField, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate,
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  NumberField,
+  ReferenceField,
+  SelectInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  useRecordContext,
+  useTranslate,
 } from "react-admin";
 import { HOLD_CAUSES, SCREENING_STATUSES } from "../../../server/src/contract/screening.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
@@ -13,11 +25,25 @@ const filters = [<SelectInput key="status" source="status" choices={STATUSES} al
 /** Approve or reject (with a reason) while the upload is held; the server audits both. */
 function Actions() {
   const r = useRecordContext();
-  if (!r || r.status !== "held") return null;
+  if (r?.status !== "held") return null;
   return (
     <Box sx={{ display: "flex", gap: 1 }} onClick={(e) => e.stopPropagation()}>
-      <StaffAction resource="upload-screenings" path="review" body={{ decision: "approve" }} can={["review", "UploadScreening"]} label="console.screening.approve" color="success" />
-      <StaffAction resource="upload-screenings" path="review" body={{ decision: "reject" }} can={["review", "UploadScreening"]} label="console.screening.reject" color="error" />
+      <StaffAction
+        resource="upload-screenings"
+        path="review"
+        body={{ decision: "approve" }}
+        can={["review", "UploadScreening"]}
+        label="console.screening.approve"
+        color="success"
+      />
+      <StaffAction
+        resource="upload-screenings"
+        path="review"
+        body={{ decision: "reject" }}
+        can={["review", "UploadScreening"]}
+        label="console.screening.reject"
+        color="error"
+      />
     </Box>
   );
 }
@@ -25,7 +51,15 @@ function Actions() {
 function Preview({ size }: { size: number }) {
   const r = useRecordContext();
   if (!r?.previewUrl) return null;
-  return <Box component="img" src={r.previewUrl} alt="" data-testid="screening-preview" sx={{ width: size, height: size, objectFit: "cover", borderRadius: 1, display: "block" }} />;
+  return (
+    <Box
+      component="img"
+      src={r.previewUrl}
+      alt=""
+      data-testid="screening-preview"
+      sx={{ width: size, height: size, objectFit: "cover", borderRadius: 1, display: "block" }}
+    />
+  );
 }
 
 const age = (v: unknown) => (typeof v === "number" ? v.toFixed(1) : "—");
@@ -34,7 +68,9 @@ const ScreeningList = () => {
   const translate = useTranslate();
   return (
     <List filters={filters} filterDefaultValues={{ status: "held" }} sort={{ field: "createdAt", order: "ASC" }}>
-      <Alert severity="info" sx={{ m: 1 }}>{translate("console.screening.estimateNote")}</Alert>
+      <Alert severity="info" sx={{ m: 1 }}>
+        {translate("console.screening.estimateNote")}
+      </Alert>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <FunctionField source="previewUrl" sortable={false} render={() => <Preview size={96} />} />
         <TextField source="id" />
@@ -55,15 +91,28 @@ const ScreeningList = () => {
 const ScreeningShow = () => {
   const translate = useTranslate();
   return (
-    <Show actions={<TopToolbar><Actions /></TopToolbar>}>
+    <Show
+      actions={
+        <TopToolbar>
+          <Actions />
+        </TopToolbar>
+      }
+    >
       <SimpleShowLayout>
         <Alert severity="info">{translate("console.screening.estimateNote")}</Alert>
-        <FunctionField source="previewUrl" render={(r) => (
-          <Box sx={{ display: "grid", gap: 1, justifyItems: "start" }}>
-            <Preview size={320} />
-            {r.fileUrl && <Link href={r.fileUrl} target="_blank" rel="noreferrer">{translate("console.screening.open")}</Link>}
-          </Box>
-        )} />
+        <FunctionField
+          source="previewUrl"
+          render={(r) => (
+            <Box sx={{ display: "grid", gap: 1, justifyItems: "start" }}>
+              <Preview size={320} />
+              {r.fileUrl && (
+                <Link href={r.fileUrl} target="_blank" rel="noreferrer">
+                  {translate("console.screening.open")}
+                </Link>
+              )}
+            </Box>
+          )}
+        />
         <TextField source="uploadId" />
         <ReferenceField source="userId" reference="users" link="show" emptyText="—" />
         <TextField source="kind" />

@@ -1,7 +1,21 @@
 import ImageIcon from "@mui/icons-material/Image";
 import LightbulbIcon from "@mui/icons-material/Lightbulb";
 import SettingsIcon from "@mui/icons-material/Settings";
-import { BooleanField, BooleanInput, Create, Datagrid, DateField, Edit, List, NumberField, NumberInput, SimpleForm, TextField, TextInput, required } from "react-admin";
+import {
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  NumberField,
+  NumberInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  required,
+} from "react-admin";
 import { JsonField } from "../common/fields.tsx";
 import { TranslationInputs } from "../common/TranslationInputs.tsx";
 

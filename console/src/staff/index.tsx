@@ -2,7 +2,21 @@ import BadgeIcon from "@mui/icons-material/Badge";
 import { useState } from "react";
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField as MuiTextField, Typography } from "@mui/material";
 import {
-  BooleanField, BooleanInput, Create, Datagrid, DateField, Edit, List, SelectArrayInput, SimpleForm, TextField, TextInput, TopToolbar, required, useRedirect, useTranslate,
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DateField,
+  Edit,
+  List,
+  SelectArrayInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  required,
+  useRedirect,
+  useTranslate,
   FunctionField,
 } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
@@ -28,9 +42,29 @@ function CredentialsDialog({ creds, onClose }: { creds: Credentials | null; onCl
         <Typography color="warning.main" sx={{ mb: 1 }}>
           {translate("console.notify.credentials")}
         </Typography>
-        <MuiTextField margin="dense" fullWidth label={translate("console.field.password")} value={creds?.password ?? ""} slotProps={{ input: { readOnly: true } }} name="new-password" />
-        <MuiTextField margin="dense" fullWidth label={translate("console.field.totpSecret")} value={creds?.totpSecret ?? ""} slotProps={{ input: { readOnly: true } }} name="new-totp" />
-        <MuiTextField margin="dense" fullWidth label={translate("console.field.otpauthUri")} value={creds?.otpauthUri ?? ""} slotProps={{ input: { readOnly: true } }} />
+        <MuiTextField
+          margin="dense"
+          fullWidth
+          label={translate("console.field.password")}
+          value={creds?.password ?? ""}
+          slotProps={{ input: { readOnly: true } }}
+          name="new-password"
+        />
+        <MuiTextField
+          margin="dense"
+          fullWidth
+          label={translate("console.field.totpSecret")}
+          value={creds?.totpSecret ?? ""}
+          slotProps={{ input: { readOnly: true } }}
+          name="new-totp"
+        />
+        <MuiTextField
+          margin="dense"
+          fullWidth
+          label={translate("console.field.otpauthUri")}
+          value={creds?.otpauthUri ?? ""}
+          slotProps={{ input: { readOnly: true } }}
+        />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{translate("ra.action.close")}</Button>
@@ -69,7 +103,14 @@ function StaffEdit() {
         mutationMode="pessimistic"
         actions={
           <TopToolbar>
-            <StaffAction resource="staff" path="reset-password" can={["update", "Staff"]} label="console.action.reset_password" color="warning" onDone={(r) => setCreds(r as Credentials)} />
+            <StaffAction
+              resource="staff"
+              path="reset-password"
+              can={["update", "Staff"]}
+              label="console.action.reset_password"
+              color="warning"
+              onDone={(r) => setCreds(r as Credentials)}
+            />
           </TopToolbar>
         }
       >

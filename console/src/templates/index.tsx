@@ -4,8 +4,30 @@ import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { Button, IconButton } from "@mui/material";
 import { useEffect, useState } from "react";
 import {
-  useCanAccess, useListContext, useNotify, useRecordContext, useRefresh, useTranslate,
-  BooleanField, BooleanInput, Create, FormDataConsumer, Datagrid, Edit, EditButton, ImageField, Labeled, List, NumberField, NumberInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, required,
+  useCanAccess,
+  useListContext,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+  BooleanField,
+  BooleanInput,
+  Create,
+  FormDataConsumer,
+  Datagrid,
+  Edit,
+  EditButton,
+  ImageField,
+  Labeled,
+  List,
+  NumberField,
+  NumberInput,
+  SearchInput,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  required,
 } from "react-admin";
 import { apiUrl, httpClient, postFile, postJson } from "../http.ts";
 import { ENGINE_KINDS } from "../../../server/src/contract/engines.ts";
@@ -112,13 +134,22 @@ function WorkflowInput() {
   const [choices, setChoices] = useState<{ id: string; name: string; modes: string[] }[]>([]);
   useEffect(() => {
     httpClient(`${apiUrl}/engines`).then(
-      ({ json }) => setChoices((json as { workflows: { name: string; title: string; modes: string[] }[] }).workflows.map((w) => ({ id: w.name, name: `${w.title} (${w.name})`, modes: w.modes }))),
+      ({ json }) =>
+        setChoices(
+          (json as { workflows: { name: string; title: string; modes: string[] }[] }).workflows.map((w) => ({
+            id: w.name,
+            name: `${w.title} (${w.name})`,
+            modes: w.modes,
+          })),
+        ),
       () => setChoices([]),
     );
   }, []);
   return (
     <FormDataConsumer<{ mode?: string }>>
-      {({ formData }) => <SelectInput source="workflow" choices={choices.filter((c) => !formData.mode || c.modes.includes(formData.mode))} emptyText="—" fullWidth />}
+      {({ formData }) => (
+        <SelectInput source="workflow" choices={choices.filter((c) => !formData.mode || c.modes.includes(formData.mode))} emptyText="—" fullWidth />
+      )}
     </FormDataConsumer>
   );
 }

@@ -7,7 +7,15 @@ import { apiUrl, getJson, TOKEN_KEY, type AdminJson } from "../http.ts";
 type Figures = AdminJson<"/admin/api/transparency">;
 export type TimeToAction = Figures["time_to_action"];
 
-const SECTIONS = ["reports_by_reason", "reports_by_source", "reports_by_outcome", "decisions_by_action", "decisions_by_ground", "decisions_by_automation", "appeals_by_outcome"] as const;
+const SECTIONS = [
+  "reports_by_reason",
+  "reports_by_source",
+  "reports_by_outcome",
+  "decisions_by_action",
+  "decisions_by_ground",
+  "decisions_by_automation",
+  "appeals_by_outcome",
+] as const;
 
 /** Seconds as hours with one decimal, the unit the 48-hour target is stated in. */
 export const hoursOf = (s: number | null) => (s === null ? "-" : (s / 3600).toFixed(1));
@@ -31,7 +39,15 @@ export function TimeToActionCard({ tta, title }: { tta: TimeToAction; title: str
             {rows.map(([k, v]) => (
               <TableRow key={k}>
                 <TableCell>{k}</TableCell>
-                <TableCell align="right" sx={{ fontWeight: 600, color: k.startsWith(translate("console.notices.breaches", { hours: tta.target_hours })) && Number(v) > 0 ? "error.main" : undefined }}>{v}</TableCell>
+                <TableCell
+                  align="right"
+                  sx={{
+                    fontWeight: 600,
+                    color: k.startsWith(translate("console.notices.breaches", { hours: tta.target_hours })) && Number(v) > 0 ? "error.main" : undefined,
+                  }}
+                >
+                  {v}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -77,9 +93,27 @@ function TransparencyPage() {
     <Box sx={{ mt: 2 }} data-page="transparency">
       <Title title={translate("console.notices.transparency")} />
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, alignItems: "center", mb: 2 }}>
-        <TextField type="date" size="small" sx={{ width: 190 }} label={translate("console.notices.from")} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "from" } }} />
-        <TextField type="date" size="small" sx={{ width: 190 }} label={translate("console.notices.to")} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "to" } }} />
-        <Button variant="outlined" onClick={() => void exportCsv()} data-action="transparency-csv">{translate("console.notices.csv")}</Button>
+        <TextField
+          type="date"
+          size="small"
+          sx={{ width: 190 }}
+          label={translate("console.notices.from")}
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "from" } }}
+        />
+        <TextField
+          type="date"
+          size="small"
+          sx={{ width: 190 }}
+          label={translate("console.notices.to")}
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-input": "to" } }}
+        />
+        <Button variant="outlined" onClick={() => void exportCsv()} data-action="transparency-csv">
+          {translate("console.notices.csv")}
+        </Button>
       </Box>
       {error && <Alert severity="error">{error}</Alert>}
       {!figures ? (

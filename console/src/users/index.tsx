@@ -1,7 +1,21 @@
 import PeopleIcon from "@mui/icons-material/People";
 import {
-  BooleanField, BooleanInput, Datagrid, DateField, List, NumberField, ReferenceManyField, SearchInput, SelectInput, Show, TabbedShowLayout, TextField, TopToolbar,
-  Pagination, useRecordContext, useCanAccessResources,
+  BooleanField,
+  BooleanInput,
+  Datagrid,
+  DateField,
+  List,
+  NumberField,
+  ReferenceManyField,
+  SearchInput,
+  SelectInput,
+  Show,
+  TabbedShowLayout,
+  TextField,
+  TopToolbar,
+  Pagination,
+  useRecordContext,
+  useCanAccessResources,
 } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 import { AgeField, MoneyField } from "../common/fields.tsx";
@@ -43,7 +57,14 @@ function UserActions() {
         <StaffAction resource="users" path="ban" can={["ban", "User"]} label="console.action.ban" color="error" />
       )}
       {user.paymentPermission ? (
-        <StaffAction resource="users" path="payment-permission" can={["grant", "Payment"]} label="console.action.revoke_payment" body={{ granted: false }} color="warning" />
+        <StaffAction
+          resource="users"
+          path="payment-permission"
+          can={["grant", "Payment"]}
+          label="console.action.revoke_payment"
+          body={{ granted: false }}
+          color="warning"
+        />
       ) : (
         <StaffAction resource="users" path="payment-permission" can={["grant", "Payment"]} label="console.action.grant_payment" body={{ granted: true }} />
       )}
@@ -72,53 +93,66 @@ function UserShow() {
           <DateField source="bannedAt" showTime />
           <DateField source="createdAt" showTime />
         </TabbedShowLayout.Tab>
-        {may("ledger") && (<TabbedShowLayout.Tab label="console.tab.ledger" path="ledger">
-          <ReferenceManyField reference="ledger" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
-            <Datagrid bulkActionButtons={false}>
-              <DateField source="createdAt" showTime />
-              <NumberField source="delta" />
-              <NumberField source="balanceAfter" />
-              <TextField source="reason" />
-              <TextField source="note" />
-              <TextField source="staffId" />
-            </Datagrid>
-          </ReferenceManyField>
-        </TabbedShowLayout.Tab>)}
-        {may("orders") && (<TabbedShowLayout.Tab label="console.tab.orders" path="orders">
-          <ReferenceManyField reference="orders" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
-            <Datagrid rowClick={(id) => `/orders/${id}/show`} bulkActionButtons={false}>
-              <TextField source="orderNo" />
-              <TextField source="status" />
-              <TextField source="provider" />
-              <MoneyField source="finalPriceMinor" />
-              <DateField source="createdAt" showTime />
-            </Datagrid>
-          </ReferenceManyField>
-        </TabbedShowLayout.Tab>)}
-        {may("generation-tasks") && (<TabbedShowLayout.Tab label="console.tab.tasks" path="tasks">
-          <ReferenceManyField reference="generation-tasks" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
-            <Datagrid rowClick={(id) => `/generation-tasks/${id}/show`} bulkActionButtons={false}>
-              <TextField source="id" />
-              <TextField source="mode" />
-              <TextField source="status" />
-              <TextField source="state" />
-              <DateField source="createdAt" showTime />
-            </Datagrid>
-          </ReferenceManyField>
-        </TabbedShowLayout.Tab>)}
-        {may("reports") && (<TabbedShowLayout.Tab label="console.tab.reports" path="reports">
-          <ReferenceManyField reference="reports" target="targetUserId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
-            <Datagrid rowClick={(id) => `/reports/${id}/show`} bulkActionButtons={false}>
-              <TextField source="reason" />
-              <TextField source="targetType" />
-              <TextField source="status" />
-              <AgeField source="ageSeconds" />
-            </Datagrid>
-          </ReferenceManyField>
-        </TabbedShowLayout.Tab>)}
+        {may("ledger") && (
+          <TabbedShowLayout.Tab label="console.tab.ledger" path="ledger">
+            <ReferenceManyField reference="ledger" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
+              <Datagrid bulkActionButtons={false}>
+                <DateField source="createdAt" showTime />
+                <NumberField source="delta" />
+                <NumberField source="balanceAfter" />
+                <TextField source="reason" />
+                <TextField source="note" />
+                <TextField source="staffId" />
+              </Datagrid>
+            </ReferenceManyField>
+          </TabbedShowLayout.Tab>
+        )}
+        {may("orders") && (
+          <TabbedShowLayout.Tab label="console.tab.orders" path="orders">
+            <ReferenceManyField reference="orders" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
+              <Datagrid rowClick={(id) => `/orders/${id}/show`} bulkActionButtons={false}>
+                <TextField source="orderNo" />
+                <TextField source="status" />
+                <TextField source="provider" />
+                <MoneyField source="finalPriceMinor" />
+                <DateField source="createdAt" showTime />
+              </Datagrid>
+            </ReferenceManyField>
+          </TabbedShowLayout.Tab>
+        )}
+        {may("generation-tasks") && (
+          <TabbedShowLayout.Tab label="console.tab.tasks" path="tasks">
+            <ReferenceManyField reference="generation-tasks" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
+              <Datagrid rowClick={(id) => `/generation-tasks/${id}/show`} bulkActionButtons={false}>
+                <TextField source="id" />
+                <TextField source="mode" />
+                <TextField source="status" />
+                <TextField source="state" />
+                <DateField source="createdAt" showTime />
+              </Datagrid>
+            </ReferenceManyField>
+          </TabbedShowLayout.Tab>
+        )}
+        {may("reports") && (
+          <TabbedShowLayout.Tab label="console.tab.reports" path="reports">
+            <ReferenceManyField reference="reports" target="targetUserId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
+              <Datagrid rowClick={(id) => `/reports/${id}/show`} bulkActionButtons={false}>
+                <TextField source="reason" />
+                <TextField source="targetType" />
+                <TextField source="status" />
+                <AgeField source="ageSeconds" />
+              </Datagrid>
+            </ReferenceManyField>
+          </TabbedShowLayout.Tab>
+        )}
       </TabbedShowLayout>
     </Show>
   );
 }
 
-export const users = { list: UserList, show: UserShow, icon: PeopleIcon, recordRepresentation: (r: { nickname?: string; email?: string; id: number }) => r.email ?? r.nickname ?? `#${r.id}` };
+export const users = {
+  list: UserList,
+  show: UserShow,
+  icon: PeopleIcon,
+  recordRepresentation: (r: { nickname?: string; email?: string; id: number }) => r.email ?? r.nickname ?? `#${r.id}`,
+};

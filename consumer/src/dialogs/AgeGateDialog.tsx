@@ -14,7 +14,14 @@ export default function AgeGateDialog() {
   const [open, setOpen] = useState(() => !ageGate.confirmed());
   if (!open) return null;
   return (
-    <Dialog open maxWidth="xs" fullWidth aria-labelledby="age-gate-title" data-testid="age-gate" slotProps={{ backdrop: { sx: { backdropFilter: "blur(18px)", bgcolor: "rgba(6,6,10,0.8)" } } }}>
+    <Dialog
+      open
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="age-gate-title"
+      data-testid="age-gate"
+      slotProps={{ backdrop: { sx: { backdropFilter: "blur(18px)", bgcolor: "rgba(6,6,10,0.8)" } } }}
+    >
       <DialogContent sx={{ textAlign: "center", pt: 4 }}>
         <Typography sx={{ fontSize: 44, fontWeight: 800, background: accentGradient, WebkitBackgroundClip: "text", color: "transparent", lineHeight: 1 }}>
           {t("ageGate.badge")}
@@ -42,7 +49,13 @@ export default function AgeGateDialog() {
         >
           {t("ageGate.confirm")}
         </Button>
-        <Button fullWidth color="inherit" data-testid="age-decline" sx={{ ml: "0 !important", color: "text.secondary" }} onClick={() => window.location.replace("about:blank")}>
+        <Button
+          fullWidth
+          color="inherit"
+          data-testid="age-decline"
+          sx={{ ml: "0 !important", color: "text.secondary" }}
+          onClick={() => window.location.replace("about:blank")}
+        >
           {t("ageGate.decline")}
         </Button>
       </DialogActions>

@@ -30,28 +30,46 @@ export default function BanNoticeDialog({ notice }: { notice: StoredBanNotice })
   const since = notice.banned_at ? new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(new Date(notice.banned_at)) : null;
   const subject = encodeURIComponent(t("newcomer.ban.mailSubject", { account: notice.account ?? "-" }));
   return (
-    <Dialog open={open} onClose={close} maxWidth="xs" fullWidth data-testid="ban-notice" slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}>
+    <Dialog
+      open={open}
+      onClose={close}
+      maxWidth="xs"
+      fullWidth
+      data-testid="ban-notice"
+      slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}
+    >
       <DialogTitle>{t("newcomer.ban.title")}</DialogTitle>
       <DialogContent sx={{ display: "grid", gap: 1.5 }}>
         <Alert severity="error">{t("msg.noLoginPermission")}</Alert>
-        <Typography variant="body2" color="text.secondary">{since ? t("newcomer.ban.since", { date: since }) : t("newcomer.ban.decided")}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {since ? t("newcomer.ban.since", { date: since }) : t("newcomer.ban.decided")}
+        </Typography>
         <Typography data-testid="ban-reason" sx={{ overflowWrap: "anywhere" }}>
           {notice.ban_reason ? t("newcomer.ban.reason", { reason: notice.ban_reason }) : t("newcomer.ban.noReason")}
         </Typography>
         {notice.decision ? (
           <>
             <DecisionSummary ground={notice.decision.ground} automated={notice.decision.automated} />
-            <AppealForm id={notice.decision.id} appealKey={notice.decision.appeal_key} status={notice.decision.appeal_status as AppealStatus | null} reversed={false} />
+            <AppealForm
+              id={notice.decision.id}
+              appealKey={notice.decision.appeal_key}
+              status={notice.decision.appeal_status as AppealStatus | null}
+              reversed={false}
+            />
           </>
         ) : (
           <Typography variant="body2" color="text.secondary" data-testid="ban-appeal">
             {t("newcomer.ban.appeal")}{" "}
-            <Link href={`mailto:${SUPPORT_EMAIL}?subject=${subject}`} data-testid="ban-appeal-email" sx={{ overflowWrap: "anywhere" }}>{SUPPORT_EMAIL}</Link>
+            <Link href={`mailto:${SUPPORT_EMAIL}?subject=${subject}`} data-testid="ban-appeal-email" sx={{ overflowWrap: "anywhere" }}>
+              {SUPPORT_EMAIL}
+            </Link>
           </Typography>
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={close} data-testid="ban-close">{t("common.close")}</Button>
+        <Button onClick={close} data-testid="ban-close">
+          {t("common.close")}
+        </Button>
       </DialogActions>
     </Dialog>
   );

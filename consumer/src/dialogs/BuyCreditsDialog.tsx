@@ -19,7 +19,7 @@ import BoltIcon from "@mui/icons-material/Bolt";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { translateMessage } from "../i18n/index.ts";
-import { ApiError } from "../lib/api-client.ts";
+import type { ApiError } from "../lib/api-client.ts";
 import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, type Product } from "../features/payments/payments.api.ts";
 import type { PaymentOption } from "../features/payments/providers.ts";
 import { trackPixel } from "../features/pixels/pixels.ts";
@@ -94,7 +94,14 @@ export default function BuyCreditsDialog() {
   }
 
   return (
-    <Dialog open onClose={() => dialogs.close()} maxWidth="sm" fullWidth data-testid="buy-credits" slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}>
+    <Dialog
+      open
+      onClose={() => dialogs.close()}
+      maxWidth="sm"
+      fullWidth
+      data-testid="buy-credits"
+      slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}
+    >
       <DialogTitle sx={{ pr: 6 }}>
         {t("buy.title")}
         {user && (
@@ -108,7 +115,9 @@ export default function BuyCreditsDialog() {
       </DialogTitle>
       <DialogContent sx={{ px: { xs: 2, sm: 3 } }}>
         {products === null ? (
-          <Box sx={{ display: "grid", placeItems: "center", py: 6 }}><CircularProgress /></Box>
+          <Box sx={{ display: "grid", placeItems: "center", py: 6 }}>
+            <CircularProgress />
+          </Box>
         ) : (
           <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "repeat(3, 1fr)" }, gap: 1.5, mt: 1 }}>
             {products.map((p) => {
@@ -148,17 +157,26 @@ export default function BuyCreditsDialog() {
                   }}
                 >
                   {p.best_value && (
-                    <Chip size="small" label={t("buy.bestValue")} data-testid="best-value" sx={{ position: "absolute", top: -10, left: 12, background: accentGradient, color: "#fff", height: 22 }} />
+                    <Chip
+                      size="small"
+                      label={t("buy.bestValue")}
+                      data-testid="best-value"
+                      sx={{ position: "absolute", top: -10, left: 12, background: accentGradient, color: "#fff", height: 22 }}
+                    />
                   )}
                   <Box sx={{ minWidth: 0 }}>
                     <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
                       <BoltIcon sx={{ color: "secondary.main", fontSize: 20 }} />
-                      <Typography component="span" sx={{ fontWeight: 800, fontSize: 17 }}>{p.kind === "subscription" ? t("pricing.subscription") : t("buy.credits", { count: p.credits })}</Typography>
+                      <Typography component="span" sx={{ fontWeight: 800, fontSize: 17 }}>
+                        {p.kind === "subscription" ? t("pricing.subscription") : t("buy.credits", { count: p.credits })}
+                      </Typography>
                     </Box>
                     <ProductTerms product={p} />
                   </Box>
                   <Box sx={{ textAlign: { xs: "right", sm: "left" }, flexShrink: 0 }}>
-                    <Typography variant="body1" sx={{ mt: { sm: 1 }, fontWeight: 700 }}>{formatPrice(p.price, p.currency, i18n.language)}</Typography>
+                    <Typography variant="body1" sx={{ mt: { sm: 1 }, fontWeight: 700 }}>
+                      {formatPrice(p.price, p.currency, i18n.language)}
+                    </Typography>
                     {p.was_price ? (
                       <Typography variant="caption" color="text.secondary" sx={{ textDecoration: "line-through" }}>
                         {formatPrice(p.was_price, p.currency, i18n.language)}
@@ -170,7 +188,9 @@ export default function BuyCreditsDialog() {
             })}
           </Box>
         )}
-        <Typography variant="subtitle2" sx={{ mt: 3, mb: 1 }}>{t("buy.method")}</Typography>
+        <Typography variant="subtitle2" sx={{ mt: 3, mb: 1 }}>
+          {t("buy.method")}
+        </Typography>
         <ToggleButtonGroup exclusive value={option} onChange={(_e, v: string | null) => v && setOption(v)} size="small" sx={{ flexWrap: "wrap" }}>
           {options.map((o) => (
             <ToggleButton key={optionKey(o)} value={optionKey(o)} data-testid={`provider-${optionKey(o)}`} sx={{ px: 2 }}>
@@ -184,15 +204,29 @@ export default function BuyCreditsDialog() {
           label={
             <Typography variant="body2">
               {t("buy.agreePrefix")}{" "}
-              <Link component={RouterLink} to="/agreement#terms" onClick={() => dialogs.close()}>{t("buy.agreeLink")}</Link>
+              <Link component={RouterLink} to="/agreement#terms" onClick={() => dialogs.close()}>
+                {t("buy.agreeLink")}
+              </Link>
             </Typography>
           }
         />
-        {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">{error}</Alert>}
+        {error && (
+          <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">
+            {error}
+          </Alert>
+        )}
         {option === "jpay" ? (
           <WalletPay productId={selected} agreed={agreed} onTermsMissing={(missing) => setError(missing ? translateMessage(TERMS_MESSAGE) : null)} />
         ) : (
-          <Button fullWidth size="large" variant="contained" sx={{ mt: 2, mb: 1 }} disabled={busy || selected === null || option === null} onClick={() => void pay()} data-testid="pay">
+          <Button
+            fullWidth
+            size="large"
+            variant="contained"
+            sx={{ mt: 2, mb: 1 }}
+            disabled={busy || selected === null || option === null}
+            onClick={() => void pay()}
+            data-testid="pay"
+          >
             {busy ? <CircularProgress size={22} color="inherit" /> : t("buy.pay")}
           </Button>
         )}

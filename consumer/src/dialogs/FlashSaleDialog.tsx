@@ -35,25 +35,53 @@ export default function FlashSaleDialog({ product, onClose }: { product: Product
   }, [left, onClose]);
 
   return (
-    <Dialog open onClose={onClose} maxWidth="xs" fullWidth data-testid="flash-sale" slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      maxWidth="xs"
+      fullWidth
+      data-testid="flash-sale"
+      slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}
+    >
       <Box sx={{ background: accentGradient, p: 3, pb: 4, textAlign: "center", color: "#fff", position: "relative" }}>
         <IconButton onClick={onClose} aria-label={t("common.close")} sx={{ position: "absolute", right: 8, top: 8, color: "#fff" }}>
           <CloseIcon />
         </IconButton>
-        <Typography variant="overline" sx={{ letterSpacing: 3, fontWeight: 800 }}>{t("flashSale.badge")}</Typography>
-        <Typography variant="h4" sx={{ fontWeight: 900, mt: 0.5, overflowWrap: "anywhere" }}>{t("flashSale.title", { count: product.credits })}</Typography>
+        <Typography variant="overline" sx={{ letterSpacing: 3, fontWeight: 800 }}>
+          {t("flashSale.badge")}
+        </Typography>
+        <Typography variant="h4" sx={{ fontWeight: 900, mt: 0.5, overflowWrap: "anywhere" }}>
+          {t("flashSale.title", { count: product.credits })}
+        </Typography>
         <Box sx={{ display: "flex", justifyContent: "center", alignItems: "baseline", flexWrap: "wrap", columnGap: 1.5, mt: 1.5 }}>
-          <Typography variant="h3" sx={{ fontWeight: 900 }}>{formatPrice(product.price, product.currency, i18n.language)}</Typography>
+          <Typography variant="h3" sx={{ fontWeight: 900 }}>
+            {formatPrice(product.price, product.currency, i18n.language)}
+          </Typography>
           {product.was_price ? (
             <Typography sx={{ textDecoration: "line-through", opacity: 0.8 }}>{formatPrice(product.was_price, product.currency, i18n.language)}</Typography>
           ) : null}
         </Box>
       </Box>
       <DialogContent sx={{ textAlign: "center" }}>
-        <Typography variant="body2" color="text.secondary">{t("flashSale.endsIn")}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {t("flashSale.endsIn")}
+        </Typography>
         <Box sx={{ display: "flex", justifyContent: "center", gap: 1, mt: 1 }} data-testid="flash-countdown">
           {hms(left).map((part, i) => (
-            <Box key={i} sx={{ minWidth: 56, py: 1, borderRadius: 2, bgcolor: "rgba(255,255,255,0.06)", fontSize: 26, fontWeight: 800, fontVariantNumeric: "tabular-nums" }}>{part}</Box>
+            <Box
+              key={i}
+              sx={{
+                minWidth: 56,
+                py: 1,
+                borderRadius: 2,
+                bgcolor: "rgba(255,255,255,0.06)",
+                fontSize: 26,
+                fontWeight: 800,
+                fontVariantNumeric: "tabular-nums",
+              }}
+            >
+              {part}
+            </Box>
           ))}
         </Box>
         <Button

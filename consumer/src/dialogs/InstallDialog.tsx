@@ -21,7 +21,9 @@ export default function InstallDialog() {
     <Dialog open onClose={() => dialogs.close()} maxWidth="xs" fullWidth data-testid="install-dialog">
       <DialogContent sx={{ textAlign: "center", pt: 4 }}>
         <AddToHomeScreenIcon sx={{ fontSize: 48, color: "primary.main" }} />
-        <Typography variant="h6" sx={{ mt: 1 }}>{t("install.title")}</Typography>
+        <Typography variant="h6" sx={{ mt: 1 }}>
+          {t("install.title")}
+        </Typography>
         {outcome === null ? (
           <CircularProgress size={24} sx={{ mt: 2 }} />
         ) : (

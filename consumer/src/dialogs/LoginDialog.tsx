@@ -16,7 +16,7 @@ import PersonOutlineIcon from "@mui/icons-material/PersonOutline";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { translateMessage } from "../i18n/index.ts";
-import { ApiError } from "../lib/api-client.ts";
+import type { ApiError } from "../lib/api-client.ts";
 import { codeProblem, emailProblem } from "../features/session/login-rules.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
@@ -103,11 +103,21 @@ export default function LoginDialog() {
         <CloseIcon />
       </IconButton>
       <DialogContent sx={{ pt: 4 }}>
-        <Typography variant="h5" sx={{ fontWeight: 800 }}>{t("login.title")}</Typography>
+        <Typography variant="h5" sx={{ fontWeight: 800 }}>
+          {t("login.title")}
+        </Typography>
         <Typography color="text.secondary" sx={{ mt: 0.5, mb: 3 }}>
           {user?.type === "visitor" ? t("login.keepCreations") : t("login.subtitle")}
         </Typography>
-        <Box component="form" noValidate onSubmit={(e) => { e.preventDefault(); login(); }} sx={{ display: "grid", gap: 2 }}>
+        <Box
+          component="form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            login();
+          }}
+          sx={{ display: "grid", gap: 2 }}
+        >
           <TextField
             label={t("login.email")}
             type="email"
@@ -145,7 +155,11 @@ export default function LoginDialog() {
               },
             }}
           />
-          {error && <Alert severity="error" data-testid="login-error">{error}</Alert>}
+          {error && (
+            <Alert severity="error" data-testid="login-error">
+              {error}
+            </Alert>
+          )}
           <Button type="submit" variant="contained" size="large" disabled={busy !== null} data-testid="login-submit">
             {busy === "login" ? <CircularProgress size={22} color="inherit" /> : t("login.submit")}
           </Button>
@@ -162,7 +176,12 @@ export default function LoginDialog() {
               onClick={() => void finish(() => session.guestLogin(), "guest")}
               disabled={busy !== null}
               data-testid="login-guest"
-              sx={{ border: "1px solid transparent", backgroundImage: `linear-gradient(#14141f,#14141f), ${accentGradient}`, backgroundOrigin: "border-box", backgroundClip: "padding-box, border-box" }}
+              sx={{
+                border: "1px solid transparent",
+                backgroundImage: `linear-gradient(#14141f,#14141f), ${accentGradient}`,
+                backgroundOrigin: "border-box",
+                backgroundClip: "padding-box, border-box",
+              }}
             >
               {t("login.guest")}
             </Button>

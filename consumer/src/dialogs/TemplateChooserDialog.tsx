@@ -17,7 +17,17 @@ import { TemplateCard } from "../features/templates/TemplateCard.tsx";
 import type { GenerationMode } from "../../../server/src/contract/generation.ts";
 
 /** SPEC.md §2 template chooser, loaded only when opened. */
-export default function TemplateChooserDialog({ mode, selectedId, onChoose, onClose }: { mode: GenerationMode; selectedId: number | null; onChoose: (t: Template) => void; onClose: () => void }) {
+export default function TemplateChooserDialog({
+  mode,
+  selectedId,
+  onChoose,
+  onClose,
+}: {
+  mode: GenerationMode;
+  selectedId: number | null;
+  onChoose: (t: Template) => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const { templates, category, setCategory, inCategory } = useTemplates();
   const shown = (templates ?? []).filter((tpl) => tpl.mode === mode && inCategory(tpl));
@@ -36,14 +46,22 @@ export default function TemplateChooserDialog({ mode, selectedId, onChoose, onCl
       </Tabs>
       <DialogContent>
         {templates === null ? (
-          <Box sx={{ display: "grid", placeItems: "center", py: 8 }}><CircularProgress /></Box>
+          <Box sx={{ display: "grid", placeItems: "center", py: 8 }}>
+            <CircularProgress />
+          </Box>
         ) : shown.length === 0 ? (
-          <Typography color="text.secondary" sx={{ py: 6, textAlign: "center" }}>{t("templates.none")}</Typography>
+          <Typography color="text.secondary" sx={{ py: 6, textAlign: "center" }}>
+            {t("templates.none")}
+          </Typography>
         ) : (
           <Box sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", sm: "repeat(3, 1fr)", md: "repeat(4, 1fr)" }, gap: 1.5 }}>
             {shown.map((tpl) => (
               <TemplateCard key={tpl.id} template={tpl} selected={tpl.id === selectedId} onClick={() => onChoose(tpl)}>
-                <Chip size="small" label={t("templates.price", { count: tpl.credit_price })} sx={{ position: "absolute", top: 8, right: 8, bgcolor: "rgba(0,0,0,0.6)" }} />
+                <Chip
+                  size="small"
+                  label={t("templates.price", { count: tpl.credit_price })}
+                  sx={{ position: "absolute", top: 8, right: 8, bgcolor: "rgba(0,0,0,0.6)" }}
+                />
               </TemplateCard>
             ))}
           </Box>

@@ -39,8 +39,14 @@ describe("consumer locale files", () => {
     it(`${lng} has every key of en, no extra ones, the same placeholders and its own plural forms`, () => {
       const other = leaves(load(lng));
       const otherBase = new Set([...other.keys()].map(base));
-      expect([...enBase].filter((k) => !otherBase.has(k)), `missing in ${lng}`).toEqual([]);
-      expect([...otherBase].filter((k) => !enBase.has(k)), `extra in ${lng}`).toEqual([]);
+      expect(
+        [...enBase].filter((k) => !otherBase.has(k)),
+        `missing in ${lng}`,
+      ).toEqual([]);
+      expect(
+        [...otherBase].filter((k) => !enBase.has(k)),
+        `extra in ${lng}`,
+      ).toEqual([]);
       const categories = new Intl.PluralRules(lng).resolvedOptions().pluralCategories;
       for (const key of new Set([...en.keys()].filter((k) => PLURAL.test(k)).map(base))) {
         for (const c of categories) expect(other.has(`${key}_${c}`), `${lng}: ${key}_${c}`).toBe(true);
@@ -69,7 +75,8 @@ describe("consumer locale files", () => {
       const src = fs.readFileSync(file, "utf8");
       // text between tags, and the attributes people read
       for (const m of src.matchAll(/(?<![=-])>\s*([A-Za-z][A-Za-z ,.'!?-]{2,})\s*</g)) offenders.push(`${path.basename(file)}: ${m[1]}`);
-      for (const m of src.matchAll(/\b(label|placeholder|title|alt|aria-label|helperText)="([A-Za-z][^"]*)"/g)) offenders.push(`${path.basename(file)}: ${m[1]}="${m[2]}"`);
+      for (const m of src.matchAll(/\b(label|placeholder|title|alt|aria-label|helperText)="([A-Za-z][^"]*)"/g))
+        offenders.push(`${path.basename(file)}: ${m[1]}="${m[2]}"`);
     }
     expect(offenders).toEqual([]);
   });

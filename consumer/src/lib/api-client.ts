@@ -50,9 +50,13 @@ export type ApiPath<M extends Method> = { [P in keyof paths]: paths[P][M] extend
  * What `method path` answers, the envelope's `data`, as the server declares it: the types are generated from its
  * OpenAPI document (docs/decisions/229), so a server change that the app does not fit fails the type check.
  */
-export type ApiData<P extends ApiPath<M>, M extends Method> = paths[P][M] extends { responses: { 200: { content: { "application/json": { data: infer D } } } } } ? D : never;
+export type ApiData<P extends ApiPath<M>, M extends Method> = paths[P][M] extends { responses: { 200: { content: { "application/json": { data: infer D } } } } }
+  ? D
+  : never;
 /** The JSON of each event of a route answered with Server-Sent Events. */
-export type ApiEvent<P extends ApiPath<M>, M extends Method> = paths[P][M] extends { responses: { 200: { content: { "text/event-stream": infer E } } } } ? E : never;
+export type ApiEvent<P extends ApiPath<M>, M extends Method> = paths[P][M] extends { responses: { 200: { content: { "text/event-stream": infer E } } } }
+  ? E
+  : never;
 
 export interface RequestOptions {
   query?: Query;
@@ -127,7 +131,8 @@ function mapEnvelopeError(status: number, envelope: Partial<Envelope<unknown>> |
   if (code === 401) return new ApiError(401, CLIENT_MESSAGES.loggedOut, data);
   if (code === 403) return new ApiError(403, serverMsg && serverMsg !== CLIENT_MESSAGES.forbidden ? serverMsg : CLIENT_MESSAGES.forbidden, data);
   if (code === 404) return new ApiError(404, envelope ? CLIENT_MESSAGES.notFound : CLIENT_MESSAGES.pathNotFound, data);
-  if (serverMsg === CLIENT_MESSAGES.tooManyRequests || code === 429) return new ApiError(code, serverMsg || CLIENT_MESSAGES.tooManyRequests, data, serverMsg === CLIENT_MESSAGES.tooManyRequests || !serverMsg);
+  if (serverMsg === CLIENT_MESSAGES.tooManyRequests || code === 429)
+    return new ApiError(code, serverMsg || CLIENT_MESSAGES.tooManyRequests, data, serverMsg === CLIENT_MESSAGES.tooManyRequests || !serverMsg);
   if (serverMsg) return new ApiError(code, serverMsg, data);
   if (!envelope && statusText) return new ApiError(code, statusText, data);
   return new ApiError(code, CLIENT_MESSAGES.unknown, data);
@@ -211,7 +216,12 @@ export const api = {
    * A POST answered with Server-Sent Events (chat replies): each `event:`/`data:` block goes to `onEvent` as it
    * arrives. An answer that is not a stream is an envelope error and is raised like any other call's.
    */
-  async stream<P extends ApiPath<"post">>(path: P, body: unknown, onEvent: (event: string, data: ApiEvent<P, "post">) => void, opts: Omit<RequestOptions, "body" | "query" | "timeoutMs"> = {}): Promise<void> {
+  async stream<P extends ApiPath<"post">>(
+    path: P,
+    body: unknown,
+    onEvent: (event: string, data: ApiEvent<P, "post">) => void,
+    opts: Omit<RequestOptions, "body" | "query" | "timeoutMs"> = {},
+  ): Promise<void> {
     let res: Response;
     try {
       res = await fetch(withTimestamp(path), {

@@ -17,19 +17,29 @@ export function Component() {
   }, [hash]);
   return (
     <Box sx={{ maxWidth: 860, mx: "auto", px: { xs: 2, md: 3 }, py: { xs: 4, md: 6 } }}>
-      <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 40 } }}>{t("agreement.title")}</Typography>
-      <Typography color="text.secondary" sx={{ mt: 1, mb: 4 }}>{t("agreement.updated")}</Typography>
+      <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 40 } }}>
+        {t("agreement.title")}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1, mb: 4 }}>
+        {t("agreement.updated")}
+      </Typography>
       <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2 }}>
         {FOOTER_SECTIONS.map((s) => (
           <Paper key={s} id={s} component="section" sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 4, scrollMarginTop: 80, overflowWrap: "anywhere" }}>
-            <Typography variant="h5" component="h2">{t(`footer.${s}`)}</Typography>
+            <Typography variant="h5" component="h2">
+              {t(`footer.${s}`)}
+            </Typography>
             {t(`agreement.${s}`)
               .split("\n\n")
               .map((para, i) => (
-                <Typography key={i} color="text.secondary" sx={{ mt: 1.5, lineHeight: 1.7 }}>{para}</Typography>
+                <Typography key={i} color="text.secondary" sx={{ mt: 1.5, lineHeight: 1.7 }}>
+                  {para}
+                </Typography>
               ))}
             {s === "contact" && (
-              <Link href={`mailto:${SUPPORT_EMAIL}`} sx={{ display: "inline-block", mt: 1.5 }}>{SUPPORT_EMAIL}</Link>
+              <Link href={`mailto:${SUPPORT_EMAIL}`} sx={{ display: "inline-block", mt: 1.5 }}>
+                {SUPPORT_EMAIL}
+              </Link>
             )}
           </Paper>
         ))}

@@ -40,7 +40,18 @@ export function Component() {
   useEffect(() => {
     if (!editId || !token) return;
     void chatApi.character(editId).then((c) => {
-      setForm({ id: c.id, name: c.name, description: c.description, personality: c.personality, scenario: c.scenario, greeting: c.greeting, example_lines: c.example_lines, tags: c.tags, age: c.age, is_public: c.is_public ? 1 : 0 });
+      setForm({
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        personality: c.personality,
+        scenario: c.scenario,
+        greeting: c.greeting,
+        example_lines: c.example_lines,
+        tags: c.tags,
+        age: c.age,
+        is_public: c.is_public ? 1 : 0,
+      });
       setAvatarUrl(c.avatar_url);
     });
   }, [editId, token]);
@@ -71,7 +82,12 @@ export function Component() {
     setSaving(true);
     setError(null);
     try {
-      const saved = await chatApi.saveCharacter({ ...form, tags: form.tags.filter(Boolean), example_lines: form.example_lines.map((l) => l.trim()).filter(Boolean), avatar_image_id: avatar?.id });
+      const saved = await chatApi.saveCharacter({
+        ...form,
+        tags: form.tags.filter(Boolean),
+        example_lines: form.example_lines.map((l) => l.trim()).filter(Boolean),
+        avatar_image_id: avatar?.id,
+      });
       if (editId) navigate("/chat?choose=1");
       else {
         const c = await chatApi.createConversation(saved.id);
@@ -108,8 +124,22 @@ export function Component() {
           {t("chat.edit.draftBody")}
         </Typography>
         <Box sx={{ display: "flex", gap: 1, flexDirection: { xs: "column", sm: "row" } }}>
-          <TextField size="small" fullWidth value={idea} placeholder={t("chat.edit.ideaPlaceholder")} onChange={(e) => setIdea(e.target.value.slice(0, 300))} inputProps={{ "data-testid": "character-idea" }} />
-          <Button variant="outlined" startIcon={drafting ? <CircularProgress size={16} /> : <AutoAwesomeIcon />} disabled={drafting || idea.trim().length < 3} onClick={() => void draft()} data-testid="character-draft" sx={{ whiteSpace: "nowrap" }}>
+          <TextField
+            size="small"
+            fullWidth
+            value={idea}
+            placeholder={t("chat.edit.ideaPlaceholder")}
+            onChange={(e) => setIdea(e.target.value.slice(0, 300))}
+            inputProps={{ "data-testid": "character-idea" }}
+          />
+          <Button
+            variant="outlined"
+            startIcon={drafting ? <CircularProgress size={16} /> : <AutoAwesomeIcon />}
+            disabled={drafting || idea.trim().length < 3}
+            onClick={() => void draft()}
+            data-testid="character-draft"
+            sx={{ whiteSpace: "nowrap" }}
+          >
             {t("chat.edit.draft")}
           </Button>
         </Box>
@@ -140,7 +170,15 @@ export function Component() {
           label={t("chat.edit.examples")}
           helperText={t("chat.edit.examplesHelp")}
           value={form.example_lines.join("\n")}
-          onChange={(e) => set("example_lines", e.target.value.split("\n").slice(0, 8).map((l) => l.slice(0, 300)))}
+          onChange={(e) =>
+            set(
+              "example_lines",
+              e.target.value
+                .split("\n")
+                .slice(0, 8)
+                .map((l) => l.slice(0, 300)),
+            )
+          }
           multiline
           minRows={3}
           inputProps={{ "data-testid": "character-examples" }}
@@ -149,9 +187,21 @@ export function Component() {
           label={t("chat.edit.tags")}
           helperText={t("chat.edit.tagsHelp")}
           value={form.tags.join(", ")}
-          onChange={(e) => set("tags", e.target.value.split(",").map((s) => s.trim().slice(0, 24)).filter((s, i, all) => s || i === all.length - 1).slice(0, 8))}
+          onChange={(e) =>
+            set(
+              "tags",
+              e.target.value
+                .split(",")
+                .map((s) => s.trim().slice(0, 24))
+                .filter((s, i, all) => s || i === all.length - 1)
+                .slice(0, 8),
+            )
+          }
         />
-        <FormControlLabel control={<Switch checked={form.is_public === 1} onChange={(e) => set("is_public", e.target.checked ? 1 : 0)} />} label={t("chat.edit.public")} />
+        <FormControlLabel
+          control={<Switch checked={form.is_public === 1} onChange={(e) => set("is_public", e.target.checked ? 1 : 0)} />}
+          label={t("chat.edit.public")}
+        />
         {error && (
           <Alert severity="error" data-testid="character-error">
             {error}

@@ -34,7 +34,10 @@ export function Component() {
   }, [token]);
 
   useEffect(() => {
-    void chatApi.status().then(setStatus).catch(() => null);
+    void chatApi
+      .status()
+      .then(setStatus)
+      .catch(() => null);
     reload();
   }, [reload, open]);
 
@@ -49,7 +52,16 @@ export function Component() {
 
   return (
     <Box sx={{ display: "flex", height: { xs: "calc(100dvh - 56px)", md: "calc(100dvh - 64px)" }, maxWidth: 1200, mx: "auto" }} data-testid="chat-page">
-      <Box sx={{ width: { xs: "100%", md: 340 }, display: { xs: open ? "none" : "flex", md: "flex" }, flexDirection: "column", borderRight: { md: 1 }, borderColor: "divider", minHeight: 0 }}>
+      <Box
+        sx={{
+          width: { xs: "100%", md: 340 },
+          display: { xs: open ? "none" : "flex", md: "flex" },
+          flexDirection: "column",
+          borderRight: { md: 1 },
+          borderColor: "divider",
+          minHeight: 0,
+        }}
+      >
         <Box sx={{ display: "flex", alignItems: "center", gap: 1, p: 2, pb: 1 }}>
           <Typography variant="h5" component="h1" sx={{ flex: 1 }}>
             {t("chat.title")}
@@ -85,11 +97,22 @@ export function Component() {
               key={c.id}
               onClick={() => select(c.id)}
               data-testid="conversation-item"
-              sx={{ display: "flex", gap: 1.5, p: 1.25, borderRadius: 3, cursor: "pointer", alignItems: "center", bgcolor: c.id === open ? "rgba(255,255,255,0.08)" : "transparent", "&:hover": { bgcolor: "rgba(255,255,255,0.05)" } }}
+              sx={{
+                display: "flex",
+                gap: 1.5,
+                p: 1.25,
+                borderRadius: 3,
+                cursor: "pointer",
+                alignItems: "center",
+                bgcolor: c.id === open ? "rgba(255,255,255,0.08)" : "transparent",
+                "&:hover": { bgcolor: "rgba(255,255,255,0.05)" },
+              }}
             >
               <CharacterAvatar character={c.character} size={44} />
               <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Typography fontWeight={700} noWrap>{c.character.name}</Typography>
+                <Typography fontWeight={700} noWrap>
+                  {c.character.name}
+                </Typography>
                 <Typography variant="body2" color="text.secondary" noWrap>
                   {c.last_line ? (c.last_line.role === "user" ? t("chat.you", { text: c.last_line.content }) : c.last_line.content) : ""}
                 </Typography>

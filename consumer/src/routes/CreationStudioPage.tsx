@@ -32,8 +32,9 @@ export function Component() {
   const update = (patch: Record<string, string | null>) =>
     setParams((prev) => {
       const next = new URLSearchParams(prev);
-      for (const [k, v] of Object.entries(patch)) if (v === null) next.delete(k);
-      else next.set(k, v);
+      for (const [k, v] of Object.entries(patch))
+        if (v === null) next.delete(k);
+        else next.set(k, v);
       return next;
     });
 
@@ -56,9 +57,17 @@ export function Component() {
 
   return (
     <Box sx={{ maxWidth: 1200, mx: "auto", px: { xs: 2, md: 3 }, py: { xs: 3, md: 5 } }}>
-      <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 42 } }}>{t("studio.title")}</Typography>
-      <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>{t("studio.subtitle")}</Typography>
-      <Tabs value={tab} onChange={(_e, v: string) => update({ tab: v === "images" ? "images" : null, task: null })} sx={{ mb: 3, "& .MuiTab-root": { flexShrink: { xs: 1, sm: 0 }, minWidth: { xs: 0, sm: 90 } } }}>
+      <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 42 } }}>
+        {t("studio.title")}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>
+        {t("studio.subtitle")}
+      </Typography>
+      <Tabs
+        value={tab}
+        onChange={(_e, v: string) => update({ tab: v === "images" ? "images" : null, task: null })}
+        sx={{ mb: 3, "& .MuiTab-root": { flexShrink: { xs: 1, sm: 0 }, minWidth: { xs: 0, sm: 90 } } }}
+      >
         <Tab value="videos" label={t("studio.createVideos")} data-testid="tab-videos" />
         <Tab value="images" label={t("studio.createImages")} data-testid="tab-images" />
       </Tabs>
@@ -71,7 +80,13 @@ export function Component() {
           ) : tab === "images" ? (
             <ImageCreator onSubmitted={(id) => update({ task: String(id) })} />
           ) : (
-            <VideoCreator mode={mode} onMode={(m) => update({ mode: m === "image_to_video" ? null : m })} template={template && template.mode === mode ? template : null} onTemplate={(tpl) => tpl && chooseTemplate(tpl)} onSubmitted={(id) => update({ task: String(id) })} />
+            <VideoCreator
+              mode={mode}
+              onMode={(m) => update({ mode: m === "image_to_video" ? null : m })}
+              template={template && template.mode === mode ? template : null}
+              onTemplate={(tpl) => tpl && chooseTemplate(tpl)}
+              onSubmitted={(id) => update({ task: String(id) })}
+            />
           )}
         </Box>
         <QuickTemplates selectedId={template?.id ?? null} onChoose={(tpl) => chooseTemplate(tpl, { tab: null, task: null })} />

@@ -24,7 +24,9 @@ const ReportDialog = lazyView(() => import("../features/report/ReportDialog.tsx"
 // what only the creator or a fan who asks uses loads on its own: fans opening a shared link do not download the
 // creator's edit, request, earnings and publish panels, nor the form fields they are built from
 const CreatorTools = lazyView(() => import("../features/creators/CreatorTools.tsx"));
-const FanRequests = lazyView<ComponentProps<typeof FanRequestsForm>>(() => import("../features/creators/CustomRequests.tsx").then((m) => ({ default: m.FanRequests })));
+const FanRequests = lazyView<ComponentProps<typeof FanRequestsForm>>(() =>
+  import("../features/creators/CustomRequests.tsx").then((m) => ({ default: m.FanRequests })),
+);
 
 /** SPEC.md §2 `/{dynamicPath}`: a creator's public home-link page (issue 16); a path no link could be is not found. */
 export function Component() {
@@ -91,29 +93,69 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
       <Box sx={{ display: "grid", gridTemplateColumns: "auto 1fr", gap: 2, alignItems: "center" }}>
         <Avatar src={page.cover_url ?? undefined} alt="" sx={{ width: { xs: 88, md: 120 }, height: { xs: 88, md: 120 } }} />
         <Box sx={{ minWidth: 0 }}>
-          <Typography variant="h4" component="h1" sx={{ fontSize: { xs: "1.6rem", md: "2.2rem" }, overflowWrap: "anywhere" }}>{page.title}</Typography>
-          <Typography color="text.secondary" noWrap>@{page.home_link}</Typography>
-          <Typography sx={{ mt: 0.5 }} data-testid="creator-subscribers">{t("creators.subscribers", { count: page.subscriber_count })}</Typography>
-          {page.satisfaction_rate !== null && <Typography variant="body2" color="text.secondary" data-testid="creator-satisfaction">{t("creators.satisfaction", { rate: page.satisfaction_rate })}</Typography>}
+          <Typography variant="h4" component="h1" sx={{ fontSize: { xs: "1.6rem", md: "2.2rem" }, overflowWrap: "anywhere" }}>
+            {page.title}
+          </Typography>
+          <Typography color="text.secondary" noWrap>
+            @{page.home_link}
+          </Typography>
+          <Typography sx={{ mt: 0.5 }} data-testid="creator-subscribers">
+            {t("creators.subscribers", { count: page.subscriber_count })}
+          </Typography>
+          {page.satisfaction_rate !== null && (
+            <Typography variant="body2" color="text.secondary" data-testid="creator-satisfaction">
+              {t("creators.satisfaction", { rate: page.satisfaction_rate })}
+            </Typography>
+          )}
         </Box>
       </Box>
       {!page.is_owner && (
         <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center", justifyContent: "space-between" }}>
-          <Button variant={page.subscribed ? "outlined" : "contained"} size="large" disabled={busy} onClick={() => void toggle()} data-testid="creator-subscribe">
+          <Button
+            variant={page.subscribed ? "outlined" : "contained"}
+            size="large"
+            disabled={busy}
+            onClick={() => void toggle()}
+            data-testid="creator-subscribe"
+          >
             {t(page.subscribed ? "creators.unsubscribe" : "creators.subscribe")}
           </Button>
-          <Button size="small" color="inherit" onClick={() => setReporting(true)} data-testid="creator-report">{t("report.action")}</Button>
+          <Button size="small" color="inherit" onClick={() => setReporting(true)} data-testid="creator-report">
+            {t("report.action")}
+          </Button>
         </Box>
       )}
-      <Suspense fallback={null}>{reporting && <ReportDialog target={{ type: "creator_page", id: page.id }} onClose={() => setReporting(false)} onSent={reload} />}</Suspense>
-      {notice && <Alert severity={notice.ok ? "success" : "error"} data-testid="creator-notice">{notice.text}</Alert>}
-      {page.bio && <Typography sx={{ whiteSpace: "pre-line", overflowWrap: "anywhere" }} data-testid="creator-bio-text">{page.bio}</Typography>}
+      <Suspense fallback={null}>
+        {reporting && <ReportDialog target={{ type: "creator_page", id: page.id }} onClose={() => setReporting(false)} onSent={reload} />}
+      </Suspense>
+      {notice && (
+        <Alert severity={notice.ok ? "success" : "error"} data-testid="creator-notice">
+          {notice.text}
+        </Alert>
+      )}
+      {page.bio && (
+        <Typography sx={{ whiteSpace: "pre-line", overflowWrap: "anywhere" }} data-testid="creator-bio-text">
+          {page.bio}
+        </Typography>
+      )}
       {page.social_links.length > 0 && (
         <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1 }}>
           {page.social_links.map((url) => (
             // pill buttons rather than MUI Chips: Chip's 2.9 KB would be the fan's to download (docs/decisions/214)
-            <Button key={url} component="a" href={url} target="_blank" rel="noopener noreferrer nofollow" size="small" variant="outlined" color="inherit" sx={{ maxWidth: "100%", borderColor: "divider" }}>
-              <Box component="span" sx={{ overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>{socialNetworkOf(url) ?? url}</Box>
+            <Button
+              key={url}
+              component="a"
+              href={url}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              size="small"
+              variant="outlined"
+              color="inherit"
+              sx={{ maxWidth: "100%", borderColor: "divider" }}
+            >
+              <Box component="span" sx={{ overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
+                {socialNetworkOf(url) ?? url}
+              </Box>
             </Button>
           ))}
         </Box>
@@ -123,7 +165,9 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
           <CreatorTools page={page} onSaved={setPage} onChanged={reload} />
         </Suspense>
       )}
-      {!page.is_owner && (page.membership_price !== null || page.membership?.member) && <MembershipOffer page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} onChanged={reload} />}
+      {!page.is_owner && (page.membership_price !== null || page.membership?.member) && (
+        <MembershipOffer page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} onChanged={reload} />
+      )}
       {!page.is_owner && page.request_price !== null && (
         <Suspense fallback={null}>
           <FanRequests page={page} signedIn={Boolean(token)} onSignIn={() => dialogs.open("login")} />

@@ -17,15 +17,36 @@ export function Component() {
   const { user } = useSession();
   return (
     <Box sx={{ maxWidth: 1100, mx: "auto", px: { xs: 2, md: 3 }, py: { xs: 3, md: 5 } }} data-testid="function-page">
-      <Box sx={{ display: "flex", alignItems: { xs: "flex-start", sm: "center" }, justifyContent: "space-between", gap: 2, mb: 3, flexDirection: { xs: "column", sm: "row" } }}>
+      <Box
+        sx={{
+          display: "flex",
+          alignItems: { xs: "flex-start", sm: "center" },
+          justifyContent: "space-between",
+          gap: 2,
+          mb: 3,
+          flexDirection: { xs: "column", sm: "row" },
+        }}
+      >
         <Box>
-          <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 40 } }}>{t("results.title")}</Typography>
-          {user && <Typography color="text.secondary" sx={{ mt: 0.5 }}>{t("results.greeting", { name: user.nickname })}</Typography>}
+          <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 40 } }}>
+            {t("results.title")}
+          </Typography>
+          {user && (
+            <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+              {t("results.greeting", { name: user.nickname })}
+            </Typography>
+          )}
         </Box>
         <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }}>
-          <Button variant="outlined" startIcon={<BoltIcon />} onClick={() => dialogs.open("buyCredits")}>{t("bottomBar.buyCredits")}</Button>
-          <Button variant="outlined" startIcon={<FaceIcon />} component={RouterLink} to="/training" data-testid="open-training">{t("training.entry")}</Button>
-          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/creationStudio">{t("results.create")}</Button>
+          <Button variant="outlined" startIcon={<BoltIcon />} onClick={() => dialogs.open("buyCredits")}>
+            {t("bottomBar.buyCredits")}
+          </Button>
+          <Button variant="outlined" startIcon={<FaceIcon />} component={RouterLink} to="/training" data-testid="open-training">
+            {t("training.entry")}
+          </Button>
+          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/creationStudio">
+            {t("results.create")}
+          </Button>
         </Box>
       </Box>
       <MembershipCard />

@@ -31,7 +31,9 @@ export function Component() {
   return (
     <Box sx={{ py: 14, textAlign: "center" }}>
       <CircularProgress />
-      <Typography color="text.secondary" sx={{ mt: 2 }}>{t("googleCallback.signingIn")}</Typography>
+      <Typography color="text.secondary" sx={{ mt: 2 }}>
+        {t("googleCallback.signingIn")}
+      </Typography>
     </Box>
   );
 }

@@ -60,7 +60,21 @@ export function Component() {
         {banners.length > 0 && (
           <Box sx={{ display: "flex", gap: 2, overflowX: "auto", py: 4, scrollSnapType: "x mandatory" }} data-testid="banners">
             {banners.map((b) => (
-              <Box key={b.id} component={b.link ? "a" : "div"} href={b.link ?? undefined} sx={{ flex: "0 0 auto", width: { xs: "85%", md: 560 }, aspectRatio: "21 / 9", borderRadius: 4, overflow: "hidden", scrollSnapAlign: "start", position: "relative", display: "block" }}>
+              <Box
+                key={b.id}
+                component={b.link ? "a" : "div"}
+                href={b.link ?? undefined}
+                sx={{
+                  flex: "0 0 auto",
+                  width: { xs: "85%", md: 560 },
+                  aspectRatio: "21 / 9",
+                  borderRadius: 4,
+                  overflow: "hidden",
+                  scrollSnapAlign: "start",
+                  position: "relative",
+                  display: "block",
+                }}
+              >
                 <Box component="img" src={b.image_url} alt={b.title} loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover" }} />
               </Box>
             ))}
@@ -74,10 +88,16 @@ export function Component() {
                 <Box sx={{ width: 40, height: 40, borderRadius: 2.5, display: "grid", placeItems: "center", background: accentGradient }}>
                   <Icon sx={{ color: "#fff" }} />
                 </Box>
-                <Typography variant="overline" color="text.secondary">{t("home.step", { n: i + 1 })}</Typography>
+                <Typography variant="overline" color="text.secondary">
+                  {t("home.step", { n: i + 1 })}
+                </Typography>
               </Box>
-              <Typography variant="h6" sx={{ mt: 1.5 }}>{t(`home.steps.${key}.title`)}</Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>{t(`home.steps.${key}.body`)}</Typography>
+              <Typography variant="h6" sx={{ mt: 1.5 }}>
+                {t(`home.steps.${key}.title`)}
+              </Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                {t(`home.steps.${key}.body`)}
+              </Typography>
             </Box>
           ))}
         </Box>
@@ -85,8 +105,12 @@ export function Component() {
         <TemplateShowcase />
 
         <Box sx={{ display: "flex", alignItems: "baseline", justifyContent: "space-between", mb: 2 }}>
-          <Typography variant="h4" component="h2">{t("home.galleryTitle")}</Typography>
-          <Typography variant="body2" color="text.secondary">{t("home.galleryHint")}</Typography>
+          <Typography variant="h4" component="h2">
+            {t("home.galleryTitle")}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t("home.galleryHint")}
+          </Typography>
         </Box>
         <WhenNearViewport minHeight={320}>
           <Suspense fallback={null}>

@@ -7,7 +7,9 @@ export function Component() {
   const { t } = useTranslation();
   return (
     <MessagePage mark={t("noPermission.mark")} title={t("noPermission.title")} body={t("msg.forbidden")} testId="no-permission">
-      <Button variant="outlined" size="large" onClick={() => dialogs.open("login")}>{t("login.action")}</Button>
+      <Button variant="outlined" size="large" onClick={() => dialogs.open("login")}>
+        {t("login.action")}
+      </Button>
     </MessagePage>
   );
 }

@@ -18,7 +18,9 @@ function NoticeCard({ n }: { n: Notice }) {
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(new Date(iso));
   return (
     <Paper component="section" sx={{ p: { xs: 2, md: 3 }, borderRadius: 4, display: "grid", gap: 1.5 }} data-testid={`notice-${n.id}`}>
-      <Typography variant="h6" component="h2" sx={{ overflowWrap: "anywhere" }}>{t(`notices.action.${n.action}`)}</Typography>
+      <Typography variant="h6" component="h2" sx={{ overflowWrap: "anywhere" }}>
+        {t(`notices.action.${n.action}`)}
+      </Typography>
       <Typography variant="body2" color="text.secondary">
         {t("notices.date", { date: date(n.created_at) })}
         {n.target_type && n.target_id !== null ? ` · ${t("notices.content", { type: t(`notices.target.${n.target_type}`), id: n.target_id })}` : ""}
@@ -45,12 +47,18 @@ export function Component() {
 
   return (
     <Box sx={{ maxWidth: 760, mx: "auto", px: { xs: 2, md: 3 }, py: { xs: 4, md: 6 } }} data-testid="notices-page">
-      <Typography variant="h4" component="h1" sx={{ fontSize: { xs: 26, md: 34 } }}>{t("notices.page.title")}</Typography>
-      <Typography color="text.secondary" sx={{ mt: 1.5, mb: 3 }}>{t("notices.page.intro")}</Typography>
+      <Typography variant="h4" component="h1" sx={{ fontSize: { xs: 26, md: 34 } }}>
+        {t("notices.page.title")}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1.5, mb: 3 }}>
+        {t("notices.page.intro")}
+      </Typography>
       {!token ? (
         <Box sx={{ display: "grid", gap: 2, justifyItems: "start" }}>
           <Typography>{t("notices.page.login")}</Typography>
-          <Button variant="outlined" onClick={() => dialogs.open("login")}>{t("login.action")}</Button>
+          <Button variant="outlined" onClick={() => dialogs.open("login")}>
+            {t("login.action")}
+          </Button>
         </Box>
       ) : error ? (
         <Alert severity="error">{error}</Alert>
@@ -59,7 +67,11 @@ export function Component() {
       ) : list.length === 0 ? (
         <Typography data-testid="notices-empty">{t("notices.page.empty")}</Typography>
       ) : (
-        <Box sx={{ display: "grid", gap: 2 }}>{list.map((n) => <NoticeCard key={n.id} n={n} />)}</Box>
+        <Box sx={{ display: "grid", gap: 2 }}>
+          {list.map((n) => (
+            <NoticeCard key={n.id} n={n} />
+          ))}
+        </Box>
       )}
     </Box>
   );

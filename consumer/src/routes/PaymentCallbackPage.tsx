@@ -24,7 +24,8 @@ export const RETRY_COUNTDOWN_SECONDS = 10;
 function orderFromReturn(params: URLSearchParams, pathname: string): { orderId: string | number; provider: string; tries: number } | null {
   const stored = storedVerification();
   const fromUrl = params.get("order_id") ?? params.get("orderId");
-  if (fromUrl && (!stored || String(stored.orderId) !== fromUrl)) return { orderId: fromUrl, provider: params.get("provider") ?? providerOfCallbackPath(pathname), tries: 0 };
+  if (fromUrl && (!stored || String(stored.orderId) !== fromUrl))
+    return { orderId: fromUrl, provider: params.get("provider") ?? providerOfCallbackPath(pathname), tries: 0 };
   return stored ? { orderId: stored.orderId, provider: stored.provider, tries: stored.tries } : null;
 }
 
@@ -41,7 +42,10 @@ function useRetryCountdown(active: boolean): number {
 
 /** "Try again" offers the product of the order that failed, not whatever the dialog would preselect. */
 function retry(orderId: number | string | null): void {
-  if (orderId === null) return dialogs.open("buyCredits");
+  if (orderId === null) {
+    dialogs.open("buyCredits");
+    return;
+  }
   getOrder(orderId).then(
     (order) => dialogs.buy(order.product_id),
     () => dialogs.open("buyCredits"),
@@ -84,7 +88,9 @@ export function Component() {
         {(phase === "verifying" || phase === "idle") && (
           <>
             <HourglassTopIcon sx={{ fontSize: 56, color: "primary.main" }} />
-            <Typography variant="h5" sx={{ mt: 2 }}>{t("payment.verifying")}</Typography>
+            <Typography variant="h5" sx={{ mt: 2 }}>
+              {t("payment.verifying")}
+            </Typography>
             <Typography color="text.secondary" sx={{ mt: 1 }}>
               {v.status === "3ds_pending" ? t("payment.threeDsPending") : t("payment.verifyingHint")}
             </Typography>
@@ -97,8 +103,12 @@ export function Component() {
         {phase === "paid" && (
           <>
             <CheckCircleIcon sx={{ fontSize: 56, color: "success.main" }} />
-            <Typography variant="h5" sx={{ mt: 2 }}>{t("payment.paidTitle")}</Typography>
-            <Typography color="text.secondary" sx={{ mt: 1 }}>{t("payment.paidBody", { count: user?.points ?? 0 })}</Typography>
+            <Typography variant="h5" sx={{ mt: 2 }}>
+              {t("payment.paidTitle")}
+            </Typography>
+            <Typography color="text.secondary" sx={{ mt: 1 }}>
+              {t("payment.paidBody", { count: user?.points ?? 0 })}
+            </Typography>
             <Button variant="contained" size="large" sx={{ mt: 3 }} onClick={() => navigate("/creationStudio")} data-testid="payment-continue">
               {t("payment.startCreating")}
             </Button>
@@ -110,9 +120,16 @@ export function Component() {
             <Typography variant="h5" sx={{ mt: 2 }} data-testid="payment-failed-message">
               {phase === "timeout" ? t("msg.paymentFailed") : phase === "none" ? t("payment.noOrder") : t("msg.paymentDidNotGoThrough")}
             </Typography>
-            <Typography color="text.secondary" sx={{ mt: 1 }}>{t("payment.supportHint")}</Typography>
+            <Typography color="text.secondary" sx={{ mt: 1 }}>
+              {t("payment.supportHint")}
+            </Typography>
             <Box sx={{ display: "flex", gap: 1.5, justifyContent: "center", mt: 3, flexWrap: "wrap" }}>
-              <Button variant="contained" disabled={countdown > 0 && phase !== "none"} onClick={() => retry(v.orderId ?? known?.orderId ?? null)} data-testid="payment-retry">
+              <Button
+                variant="contained"
+                disabled={countdown > 0 && phase !== "none"}
+                onClick={() => retry(v.orderId ?? known?.orderId ?? null)}
+                data-testid="payment-retry"
+              >
                 {countdown > 0 && phase !== "none" ? t("payment.retryIn", { seconds: countdown }) : t("payment.retry")}
               </Button>
               <Button variant="outlined" onClick={() => dialogs.open("support")} data-testid="payment-support">
@@ -125,11 +142,17 @@ export function Component() {
       <Dialog open={blocker.state === "blocked"} onClose={() => blocker.reset?.()} data-testid="leave-warning">
         <DialogContent>
           <Typography variant="h6">{t("payment.leaveTitle")}</Typography>
-          <Typography color="text.secondary" sx={{ mt: 1 }}>{t("payment.leaveBody")}</Typography>
+          <Typography color="text.secondary" sx={{ mt: 1 }}>
+            {t("payment.leaveBody")}
+          </Typography>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => blocker.reset?.()} data-testid="leave-stay">{t("payment.stay")}</Button>
-          <Button color="error" onClick={() => blocker.proceed?.()} data-testid="leave-anyway">{t("payment.leave")}</Button>
+          <Button onClick={() => blocker.reset?.()} data-testid="leave-stay">
+            {t("payment.stay")}
+          </Button>
+          <Button color="error" onClick={() => blocker.proceed?.()} data-testid="leave-anyway">
+            {t("payment.leave")}
+          </Button>
         </DialogActions>
       </Dialog>
     </Box>

@@ -36,7 +36,9 @@ function GoogleAdsIds() {
   const [ids, setIds] = useState<Record<string, string[]> | null>(null);
   useEffect(() => {
     const channel = storage.get("channel_id") ?? "";
-    Promise.all(PIXEL_EVENTS.map((e) => api.get("/api/pixelcollect/pixelList", { query: { type: 3, channel_id: channel, pixel_event: e }, quiet: true }).catch(() => [])))
+    Promise.all(
+      PIXEL_EVENTS.map((e) => api.get("/api/pixelcollect/pixelList", { query: { type: 3, channel_id: channel, pixel_event: e }, quiet: true }).catch(() => [])),
+    )
       .then((lists) => setIds(Object.fromEntries(PIXEL_EVENTS.map((e, i) => [e, lists[i]]))))
       .catch(() => setIds({}));
   }, []);
@@ -86,12 +88,23 @@ export function Component() {
 
   return (
     <Box sx={{ maxWidth: 1000, mx: "auto", px: 2, py: 4 }} data-testid={`pixel-test-${mode}`}>
-      <Typography variant="h4" component="h1">{t(`pixelTest.title.${mode}`)}</Typography>
+      <Typography variant="h4" component="h1">
+        {t(`pixelTest.title.${mode}`)}
+      </Typography>
       <Typography color="text.secondary" sx={{ mt: 1 }}>
         {t("pixelTest.channel", { channel: storage.get("channel_id") || "default" })}
       </Typography>
       {!allowed && (
-        <Alert severity="warning" sx={{ mt: 2 }} action={<Button color="inherit" onClick={() => consent.openSettings()}>{t("consent.settings")}</Button>} data-testid="pixel-test-no-consent">
+        <Alert
+          severity="warning"
+          sx={{ mt: 2 }}
+          action={
+            <Button color="inherit" onClick={() => consent.openSettings()}>
+              {t("consent.settings")}
+            </Button>
+          }
+          data-testid="pixel-test-no-consent"
+        >
           {t("pixelTest.noConsent")}
         </Alert>
       )}
@@ -125,7 +138,11 @@ export function Component() {
               ))}
           </TableBody>
         </Table>
-        {!state.started && <Typography sx={{ p: 2 }} color="text.secondary">{t("pixelTest.notStarted")}</Typography>}
+        {!state.started && (
+          <Typography sx={{ p: 2 }} color="text.secondary">
+            {t("pixelTest.notStarted")}
+          </Typography>
+        )}
       </Paper>
       <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, mt: 2 }}>
         {events.map((e) => (
@@ -145,7 +162,11 @@ export function Component() {
               </Typography>
             ))}
         </Box>
-        {state.sent.length === 0 && <Typography variant="body2" color="text.secondary">{t("pixelTest.nothingSent")}</Typography>}
+        {state.sent.length === 0 && (
+          <Typography variant="body2" color="text.secondary">
+            {t("pixelTest.nothingSent")}
+          </Typography>
+        )}
       </Paper>
     </Box>
   );

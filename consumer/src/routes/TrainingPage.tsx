@@ -21,19 +21,38 @@ export function Component() {
   const [refresh, setRefresh] = useState(0);
 
   useEffect(() => {
-    trainingApi.status().then(setAvailability, () => setAvailability({ available: false, message: null, price: 0, trainer: null, photos_min: 10, expected_seconds: 360 }));
+    trainingApi
+      .status()
+      .then(setAvailability, () => setAvailability({ available: false, message: null, price: 0, trainer: null, photos_min: 10, expected_seconds: 360 }));
   }, []);
 
   return (
     <Box sx={{ maxWidth: 720, mx: "auto", px: 2, py: { xs: 3, md: 5 }, display: "grid", gap: 3 }} data-testid="training-page">
       <Box>
-        <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 28, md: 38 } }}>{t("training.title")}</Typography>
-        <Typography color="text.secondary" sx={{ mt: 0.5 }}>{t("training.subtitle")}</Typography>
+        <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 28, md: 38 } }}>
+          {t("training.title")}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          {t("training.subtitle")}
+        </Typography>
       </Box>
       {!availability && <LinearProgress />}
-      {availability && !availability.available && <Alert severity="info" data-testid="training-unavailable">{trainingMessage(availability.message ?? TRAINING_MESSAGES.unavailable)}</Alert>}
+      {availability && !availability.available && (
+        <Alert severity="info" data-testid="training-unavailable">
+          {trainingMessage(availability.message ?? TRAINING_MESSAGES.unavailable)}
+        </Alert>
+      )}
       {availability?.available && user?.type !== "registered" && (
-        <Alert severity="info" action={<Button color="inherit" onClick={() => dialogs.open("login")}>{t("training.signIn")}</Button>}>{t("training.needsAccount")}</Alert>
+        <Alert
+          severity="info"
+          action={
+            <Button color="inherit" onClick={() => dialogs.open("login")}>
+              {t("training.signIn")}
+            </Button>
+          }
+        >
+          {t("training.needsAccount")}
+        </Alert>
       )}
       {availability?.available && user?.type === "registered" && <TrainingWizard availability={availability} onSubmitted={() => setRefresh((n) => n + 1)} />}
       {user?.type === "registered" && <ModelList refreshKey={refresh} />}

@@ -43,7 +43,10 @@ export const router = createBrowserRouter([
       { path: "googleCallback", lazy: () => withLaterTranslations(import("./GoogleCallbackPage.tsx")) },
       ...PAYMENT_CALLBACK_ROUTES.map((path) => ({ path, lazy: () => withLaterTranslations(import("./PaymentCallbackPage.tsx")) })),
       // SPEC.md §2 marketer test pages (ad pixels, ad conversion tracking, Google Ads tool): one lazy screen
-      ...["pixel-optimization-test", "ad-conversion-test", "google-ads-tool"].map((path) => ({ path, lazy: () => withLaterTranslations(import("./PixelTestPage.tsx")) })),
+      ...["pixel-optimization-test", "ad-conversion-test", "google-ads-tool"].map((path) => ({
+        path,
+        lazy: () => withLaterTranslations(import("./PixelTestPage.tsx")),
+      })),
       // issue 19: the public notice-and-action form and the statements of reasons with their appeals
       { path: "report-content", lazy: () => withLaterTranslations(import("./ReportContentPage.tsx")) },
       { path: "notices", lazy: () => withLaterTranslations(import("./NoticesPage.tsx")) },

@@ -15,7 +15,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const task = (userId: number) => t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true } });
+const task = (userId: number) =>
+  t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true } });
 
 describe("users: ban and unban", () => {
   it("a ban revokes every token at once and is audited with its reason; unban lets the account log in again", async () => {
@@ -44,9 +45,17 @@ describe("users: payment permission and credits", () => {
   it("support grants and revokes payment permission, audited", async () => {
     const user = await visitor(t);
     await t.http.post(`/admin/api/users/${user.userId}/payment-permission`).set("token", token("marketer")).send({ granted: true, reason: "ok" }).expect(403);
-    const res = await t.http.post(`/admin/api/users/${user.userId}/payment-permission`).set("token", token("support")).send({ granted: true, reason: "Verified by chat" }).expect(200);
+    const res = await t.http
+      .post(`/admin/api/users/${user.userId}/payment-permission`)
+      .set("token", token("support"))
+      .send({ granted: true, reason: "Verified by chat" })
+      .expect(200);
     expect(res.body.paymentPermission).toBe(true);
-    await t.http.post(`/admin/api/users/${user.userId}/payment-permission`).set("token", token("support")).send({ granted: false, reason: "Chargeback" }).expect(200);
+    await t.http
+      .post(`/admin/api/users/${user.userId}/payment-permission`)
+      .set("token", token("support"))
+      .send({ granted: false, reason: "Chargeback" })
+      .expect(200);
     const actions = (await t.db.auditLog.findMany({ where: { resourceId: String(user.userId) }, orderBy: { id: "asc" } })).map((a) => a.action);
     expect(actions).toEqual(["grant_payment_permission", "revoke_payment_permission"]);
   });
@@ -65,22 +74,49 @@ describe("users: payment permission and credits", () => {
     expect(rows[0]).toMatchObject({ delta: 40, staffId: as.support!.staffId, note: "Goodwill after outage" });
     expect(await t.db.auditLog.count({ where: { resourceId: String(user.userId), action: "adjust_credits" } })).toBe(1);
 
-    const tooMuch = await t.http.post(`/admin/api/users/${user.userId}/credits`).set("token", token("support")).send({ delta: -(start + 41), reason: "Reverse", idempotencyKey: crypto.randomUUID() }).expect(402);
+    const tooMuch = await t.http
+      .post(`/admin/api/users/${user.userId}/credits`)
+      .set("token", token("support"))
+      .send({ delta: -(start + 41), reason: "Reverse", idempotencyKey: crypto.randomUUID() })
+      .expect(402);
     expect(tooMuch.body.msg).toBe("Please get points first");
     expect((await t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(start + 40);
     expect(await t.db.auditLog.count({ where: { resourceId: String(user.userId), action: "adjust_credits" } })).toBe(1);
 
-    await t.http.post(`/admin/api/users/${user.userId}/credits`).set("token", token("support")).send({ delta: -10, reason: "Duplicate grant", idempotencyKey: crypto.randomUUID() }).expect(200);
+    await t.http
+      .post(`/admin/api/users/${user.userId}/credits`)
+      .set("token", token("support"))
+      .send({ delta: -10, reason: "Duplicate grant", idempotencyKey: crypto.randomUUID() })
+      .expect(200);
     expect((await t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(start + 30);
-    await t.http.post(`/admin/api/users/${user.userId}/credits`).set("token", token("moderator")).send({ delta: 5, reason: "no", idempotencyKey: crypto.randomUUID() }).expect(403);
-    expect((await t.http.post(`/admin/api/users/${user.userId}/credits`).set("token", token("support")).send({ delta: 0, reason: "zero", idempotencyKey: crypto.randomUUID() }).expect(400)).body.msg).toBe("delta must not be 0");
+    await t.http
+      .post(`/admin/api/users/${user.userId}/credits`)
+      .set("token", token("moderator"))
+      .send({ delta: 5, reason: "no", idempotencyKey: crypto.randomUUID() })
+      .expect(403);
+    expect(
+      (
+        await t.http
+          .post(`/admin/api/users/${user.userId}/credits`)
+          .set("token", token("support"))
+          .send({ delta: 0, reason: "zero", idempotencyKey: crypto.randomUUID() })
+          .expect(400)
+      ).body.msg,
+    ).toBe("delta must not be 0");
   });
 
   it("finds users by email, uuid and nickname", async () => {
     const u = await t.db.user.create({ data: { email: "findme@example.com", nickname: "Seeker" } });
     for (const q of ["findme@", u.uuid, "seek"]) {
-      const res = await t.http.get("/admin/api/users").query({ filter: JSON.stringify({ q }) }).set("token", token("support")).expect(200);
-      expect(res.body.map((x: { id: number }) => x.id), q).toEqual([u.id]);
+      const res = await t.http
+        .get("/admin/api/users")
+        .query({ filter: JSON.stringify({ q }) })
+        .set("token", token("support"))
+        .expect(200);
+      expect(
+        res.body.map((x: { id: number }) => x.id),
+        q,
+      ).toEqual([u.id]);
       expect(res.headers["content-range"]).toBe("users 0-0/1");
     }
   });
@@ -93,7 +129,9 @@ describe("reports", () => {
     const res = await t.http.post("/api/report").send({ target_type: "task", target_id: tk.id, reason: "other", details: "spam" }).expect(200);
     const report = await t.db.report.findUniqueOrThrow({ where: { id: res.body.data.id } });
     expect(report).toMatchObject({ reporterUserId: null, targetUserId: owner.userId, status: "open" });
-    expect((await t.http.post("/api/report").send({ target_type: "task", target_id: tk.id, reason: "boring" }).expect(400)).body.msg).toBe("reason must be underage, non_consensual, impersonation, copyright or other");
+    expect((await t.http.post("/api/report").send({ target_type: "task", target_id: tk.id, reason: "boring" }).expect(400)).body.msg).toBe(
+      "reason must be underage, non_consensual, impersonation, copyright or other",
+    );
     await t.http.post("/api/report").send({ target_type: "character", target_id: 999999, reason: "other" }).expect(404);
     expect((await t.db.generationTask.findUniqueOrThrow({ where: { id: tk.id } })).state).toBe("active");
   });
@@ -104,14 +142,22 @@ describe("reports", () => {
     const tk = await task(owner.userId);
     await t.http.post("/api/report").set("token", reporter.token).send({ target_type: "task", target_id: tk.id, reason: "underage" }).expect(200);
     expect((await t.db.generationTask.findUniqueOrThrow({ where: { id: tk.id } })).state).toBe("suspended");
-    const queue = await t.http.get("/admin/api/reports").query({ filter: '{"status":"open","reason":"underage"}' }).set("token", token("moderator")).expect(200);
-    expect(queue.body.find((r: { targetId: number }) => r.targetId === tk.id)).toMatchObject({ reporterUserId: reporter.userId, ageSeconds: expect.any(Number) });
+    const queue = await t.http
+      .get("/admin/api/reports")
+      .query({ filter: '{"status":"open","reason":"underage"}' })
+      .set("token", token("moderator"))
+      .expect(200);
+    expect(queue.body.find((r: { targetId: number }) => r.targetId === tk.id)).toMatchObject({
+      reporterUserId: reporter.userId,
+      ageSeconds: expect.any(Number),
+    });
   });
 
   it("dismiss, take down and ban the uploader; each once, each audited", async () => {
     const owner = await visitor(t);
     const tk = await task(owner.userId);
-    const file = async (id = tk.id) => (await t.http.post("/api/report").send({ target_type: "task", target_id: id, reason: "non_consensual" }).expect(200)).body.data.id as number;
+    const file = async (id = tk.id) =>
+      (await t.http.post("/api/report").send({ target_type: "task", target_id: id, reason: "non_consensual" }).expect(200)).body.data.id as number;
 
     const a = await file();
     await t.http.post(`/admin/api/reports/${a}/dismiss`).set("token", token("support")).send({ reason: "nothing" }).expect(403);
@@ -127,8 +173,13 @@ describe("reports", () => {
     // content taken down is no longer public, so it cannot be reported again: the owner's other shared creation is
     const c = await file((await task(owner.userId)).id);
     await t.http.post(`/admin/api/reports/${c}/ban-uploader`).set("token", token("moderator")).send({ reason: "Repeat offender" }).expect(200);
-    expect((await t.http.get("/api/Personal/personal_info").set("token", owner.token).expect(403)).body.data).toMatchObject({ reason: "banned", ban_reason: "Repeat offender" });
-    const actions = (await t.db.auditLog.findMany({ where: { reason: { in: ["Consent on file", "Confirmed", "Repeat offender"] } }, orderBy: { id: "asc" } })).map((x) => `${x.resource}:${x.action}`);
+    expect((await t.http.get("/api/Personal/personal_info").set("token", owner.token).expect(403)).body.data).toMatchObject({
+      reason: "banned",
+      ban_reason: "Repeat offender",
+    });
+    const actions = (
+      await t.db.auditLog.findMany({ where: { reason: { in: ["Consent on file", "Confirmed", "Repeat offender"] } }, orderBy: { id: "asc" } })
+    ).map((x) => `${x.resource}:${x.action}`);
     expect(actions).toEqual(["Report:dismiss", "Report:takedown", "Report:takedown", "User:ban"]);
 
     const ban = await t.db.ban.findFirstOrThrow({ where: { userId: owner.userId } });
@@ -142,27 +193,52 @@ describe("reports", () => {
 
 describe("staff accounts", () => {
   it("an admin creates a member whose password and one-time-code secret are shown once and work", async () => {
-    const res = await t.http.post("/admin/api/staff").set("token", token("admin")).send({ username: "nina.support", roles: ["support"] }).expect(200);
+    const res = await t.http
+      .post("/admin/api/staff")
+      .set("token", token("admin"))
+      .send({ username: "nina.support", roles: ["support"] })
+      .expect(200);
     expect(res.body).toMatchObject({ username: "nina.support", roles: ["support"], password: expect.any(String), totpSecret: expect.any(String) });
     const again = await t.http.get(`/admin/api/staff/${res.body.id}`).set("token", token("admin")).expect(200);
     expect(again.body).not.toHaveProperty("password");
     expect(again.body).not.toHaveProperty("totpSecret");
     expect(again.body).not.toHaveProperty("passwordHash");
-    const login = await t.http.post("/admin/api/login").send({ username: "nina.support", password: res.body.password, code: totpCode(res.body.totpSecret) }).expect(200);
+    const login = await t.http
+      .post("/admin/api/login")
+      .send({ username: "nina.support", password: res.body.password, code: totpCode(res.body.totpSecret) })
+      .expect(200);
     await t.http.get("/admin/api/users").set("token", login.body.data.token).expect(200);
-    await t.http.post("/admin/api/staff").set("token", token("admin")).send({ username: "nina.support", roles: ["support"] }).expect(409);
+    await t.http
+      .post("/admin/api/staff")
+      .set("token", token("admin"))
+      .send({ username: "nina.support", roles: ["support"] })
+      .expect(409);
 
     const reset = await t.http.post(`/admin/api/staff/${res.body.id}/reset-password`).set("token", token("admin")).send({ reason: "Lost phone" }).expect(200);
     await t.http.get("/admin/api/users").set("token", login.body.data.token).expect(401);
-    await t.http.post("/admin/api/login").send({ username: "nina.support", password: res.body.password, code: totpCode(res.body.totpSecret) }).expect(400);
-    await t.http.post("/admin/api/login").send({ username: "nina.support", password: reset.body.password, code: totpCode(reset.body.totpSecret) }).expect(200);
+    await t.http
+      .post("/admin/api/login")
+      .send({ username: "nina.support", password: res.body.password, code: totpCode(res.body.totpSecret) })
+      .expect(400);
+    await t.http
+      .post("/admin/api/login")
+      .send({ username: "nina.support", password: reset.body.password, code: totpCode(reset.body.totpSecret) })
+      .expect(200);
     await t.http.post(`/admin/api/staff/${res.body.id}/reset-password`).set("token", token("moderator")).send({ reason: "no" }).expect(403);
   });
 
   it("taking a role away signs the member out; an admin cannot remove their own admin role", async () => {
     const m = await staffMember(t, ["marketer", "support"]);
-    await t.http.put(`/admin/api/staff/${m.staffId}`).set("token", token("admin")).send({ roles: ["marketer"] }).expect(200);
+    await t.http
+      .put(`/admin/api/staff/${m.staffId}`)
+      .set("token", token("admin"))
+      .send({ roles: ["marketer"] })
+      .expect(200);
     await t.http.get("/admin/api/orders").set("token", m.token).expect(401);
-    await t.http.put(`/admin/api/staff/${as.admin!.staffId}`).set("token", token("admin")).send({ roles: ["support"] }).expect(409);
+    await t.http
+      .put(`/admin/api/staff/${as.admin!.staffId}`)
+      .set("token", token("admin"))
+      .send({ roles: ["support"] })
+      .expect(409);
   });
 });

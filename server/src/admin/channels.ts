@@ -1,7 +1,20 @@
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource } from "./resource.ts";
 import type { PixelsService } from "../domains/pixels/pixels.service.ts";
-import { channelBody, channelFilter, channelRecord, channelSecretBody, channelSecretsAnswer, channelSortable, channelUpdateBody, pixelIdBody, pixelIdFilter, pixelIdRecord, pixelIdSortable, pixelIdUpdateBody } from "../domains/pixels/pixels.schema.ts";
+import {
+  channelBody,
+  channelFilter,
+  channelRecord,
+  channelSecretBody,
+  channelSecretsAnswer,
+  channelSortable,
+  channelUpdateBody,
+  pixelIdBody,
+  pixelIdFilter,
+  pixelIdRecord,
+  pixelIdSortable,
+  pixelIdUpdateBody,
+} from "../domains/pixels/pixels.schema.ts";
 
 /** Channels with their eight pixel switches, and the pixel ids per kind and event (both under the Channel permission). */
 export function channelsResource(api: ApiRouter, pixels: PixelsService) {
@@ -12,9 +25,24 @@ export function channelsResource(api: ApiRouter, pixels: PixelsService) {
   r.update(channelUpdateBody, channelRecord, (id, body, staff) => pixels.updateChannel(staff.staffId, id, body));
   r.remove(channelRecord, (id, staff) => pixels.removeChannel(staff.staffId, id));
   // conversion API tokens: their own permission (admins only), write-only (docs/decisions/191)
-  r.view("secrets", { summary: "Which conversion API tokens are set (and their last 4 characters), never the tokens", can: ["read", "ChannelSecret"], response: channelSecretsAnswer }, (id) => pixels.channelSecretStatus(id));
-  r.action("secrets", { summary: "Set or clear one conversion API token (admins only; audited, never read back)", can: ["update", "ChannelSecret"], body: channelSecretBody, response: channelSecretsAnswer }, (id, body, staff) =>
-    pixels.setChannelSecret(staff.staffId, id, body),
+  r.view(
+    "secrets",
+    {
+      summary: "Which conversion API tokens are set (and their last 4 characters), never the tokens",
+      can: ["read", "ChannelSecret"],
+      response: channelSecretsAnswer,
+    },
+    (id) => pixels.channelSecretStatus(id),
+  );
+  r.action(
+    "secrets",
+    {
+      summary: "Set or clear one conversion API token (admins only; audited, never read back)",
+      can: ["update", "ChannelSecret"],
+      body: channelSecretBody,
+      response: channelSecretsAnswer,
+    },
+    (id, body, staff) => pixels.setChannelSecret(staff.staffId, id, body),
   );
 
   const ids = new AdminResource(api, "pixel-ids", "Channel");

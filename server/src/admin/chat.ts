@@ -1,7 +1,20 @@
 import { z } from "zod";
 import type { ApiRouter } from "../http/api.ts";
 import type { ChatService } from "../domains/chat/chat.service.ts";
-import { chatBackendRecord, chatPolicyHitRecord, chatSuspensionRecord, chatSuspensionRow, conversationFilter, conversationRecord, conversationRow, conversationSortable, policyHitFilter, policyHitSortable, suspensionFilter, suspensionSortable } from "../domains/chat/chat.admin.schema.ts";
+import {
+  chatBackendRecord,
+  chatPolicyHitRecord,
+  chatSuspensionRecord,
+  chatSuspensionRow,
+  conversationFilter,
+  conversationRecord,
+  conversationRow,
+  conversationSortable,
+  policyHitFilter,
+  policyHitSortable,
+  suspensionFilter,
+  suspensionSortable,
+} from "../domains/chat/chat.admin.schema.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 
 /**
@@ -19,10 +32,19 @@ export function chatResources(api: ApiRouter, chat: ChatService) {
 
   // a suspension's id is the account's id: one account, one suspension
   const suspensions = new AdminResource(api, "chat-suspensions", "ChatSuspension");
-  suspensions.list({ filter: suspensionFilter, sortable: suspensionSortable, defaultSort: ["lastHitAt", "desc"], row: chatSuspensionRow }, (p) => chat.admin.listSuspensions(p));
+  suspensions.list({ filter: suspensionFilter, sortable: suspensionSortable, defaultSort: ["lastHitAt", "desc"], row: chatSuspensionRow }, (p) =>
+    chat.admin.listSuspensions(p),
+  );
   suspensions.get(chatSuspensionRecord, (id) => chat.admin.suspension(id));
-  suspensions.action("lift", { summary: "Lift the account's chat suspension (its policy hits stay on record, marked lifted); audited with the reason", can: ["update", "ChatSuspension"], body: reasonBody, response: chatSuspensionRecord }, (id, body, staff) =>
-    chat.admin.liftSuspension(staff.staffId, id, body.reason),
+  suspensions.action(
+    "lift",
+    {
+      summary: "Lift the account's chat suspension (its policy hits stay on record, marked lifted); audited with the reason",
+      can: ["update", "ChatSuspension"],
+      body: reasonBody,
+      response: chatSuspensionRecord,
+    },
+    (id, body, staff) => chat.admin.liftSuspension(staff.staffId, id, body.reason),
   );
 
   const backends = new AdminResource<string>(api, "chat-backends", "ChatBackend", z.string().min(1).max(40));

@@ -29,7 +29,8 @@ const kinds = [
     name: "creator-pages",
     model: "CreatorPage",
     targetType: "creator_page" as const,
-    make: async (title: string, state: ContentState = "active") => t.db.creatorPage.create({ data: { userId: (await visitor(t)).userId, homeLink: `p-${Math.random().toString(36).slice(2)}`, title, state } }),
+    make: async (title: string, state: ContentState = "active") =>
+      t.db.creatorPage.create({ data: { userId: (await visitor(t)).userId, homeLink: `p-${Math.random().toString(36).slice(2)}`, title, state } }),
   },
 ];
 
@@ -38,15 +39,27 @@ describe.each(kinds)("/admin/api/$name", (k) => {
     const a = await k.make("Luna the guide");
     const b = await k.make("Orion", "suspended");
 
-    const all = await t.http.get(`/admin/api/${k.name}`).query({ sort: '["id","ASC"]', range: "[0,0]", filter: "{}" }).set("token", moderator.token).expect(200);
+    const all = await t.http
+      .get(`/admin/api/${k.name}`)
+      .query({ sort: '["id","ASC"]', range: "[0,0]", filter: "{}" })
+      .set("token", moderator.token)
+      .expect(200);
     expect(all.headers["content-range"]).toMatch(new RegExp(`^${k.name} 0-0/\\d+$`));
     expect(all.body).toHaveLength(1);
 
-    const found = await t.http.get(`/admin/api/${k.name}`).query({ filter: JSON.stringify({ q: "luna" }) }).set("token", moderator.token).expect(200);
+    const found = await t.http
+      .get(`/admin/api/${k.name}`)
+      .query({ filter: JSON.stringify({ q: "luna" }) })
+      .set("token", moderator.token)
+      .expect(200);
     expect(found.body.map((r: { id: number }) => r.id)).toContain(a.id);
     expect(found.body.map((r: { id: number }) => r.id)).not.toContain(b.id);
 
-    const suspended = await t.http.get(`/admin/api/${k.name}`).query({ filter: JSON.stringify({ state: "suspended" }) }).set("token", moderator.token).expect(200);
+    const suspended = await t.http
+      .get(`/admin/api/${k.name}`)
+      .query({ filter: JSON.stringify({ state: "suspended" }) })
+      .set("token", moderator.token)
+      .expect(200);
     expect(suspended.body).toEqual([expect.objectContaining({ id: b.id, state: "suspended", userId: b.userId })]);
 
     const one = await t.http.get(`/admin/api/${k.name}/${a.id}`).set("token", moderator.token).expect(200);
@@ -65,13 +78,22 @@ describe.each(kinds)("/admin/api/$name", (k) => {
     const noReason = await t.http.post(`/admin/api/${k.name}/${c.id}/takedown`).set("token", moderator.token).send({}).expect(400);
     expect(noReason.body.msg).toBe("Please give a reason");
 
-    const done = await t.http.post(`/admin/api/${k.name}/${c.id}/takedown`).set("token", moderator.token).send({ reason: "Impersonates a real person" }).expect(200);
+    const done = await t.http
+      .post(`/admin/api/${k.name}/${c.id}/takedown`)
+      .set("token", moderator.token)
+      .send({ reason: "Impersonates a real person" })
+      .expect(200);
     expect(done.body).toMatchObject({ id: c.id, state: "removed" });
     expect((await t.db.report.findUniqueOrThrow({ where: { id: report.id } })).status).toBe("actioned");
 
     const audits = await t.db.auditLog.findMany({ where: { resource: k.model, resourceId: String(c.id), action: "takedown" } });
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ staffId: moderator.staffId, reason: "Impersonates a real person", before: { id: c.id, state: "active" }, after: { id: c.id, state: "removed" } });
+    expect(audits[0]).toMatchObject({
+      staffId: moderator.staffId,
+      reason: "Impersonates a real person",
+      before: { id: c.id, state: "active" },
+      after: { id: c.id, state: "removed" },
+    });
 
     const again = await t.http.post(`/admin/api/${k.name}/${c.id}/takedown`).set("token", moderator.token).send({ reason: "Once more please" }).expect(409);
     expect(again.body.msg).toBe("This content is already taken down");
@@ -85,12 +107,23 @@ describe("/admin/api/creator-pages restore", () => {
     const page = await t.db.creatorPage.create({ data: { userId: (await visitor(t)).userId, homeLink: `restore-${Date.now()}`, title: "Mistaken takedown" } });
     await t.http.post(`/admin/api/creator-pages/${page.id}/takedown`).set("token", moderator.token).send({ reason: "Looked like impersonation" }).expect(200);
     await t.http.post(`/admin/api/creator-pages/${page.id}/restore`).set("token", support.token).send({ reason: "It is really her" }).expect(403);
-    const clicks = await Promise.all(Array.from({ length: 5 }, () => t.http.post(`/admin/api/creator-pages/${page.id}/restore`).set("token", moderator.token).send({ reason: "It is really her" })));
+    const clicks = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.http.post(`/admin/api/creator-pages/${page.id}/restore`).set("token", moderator.token).send({ reason: "It is really her" }),
+      ),
+    );
     expect(clicks.filter((r) => r.status === 200)).toHaveLength(1);
     expect(clicks.filter((r) => r.status === 409).every((r) => r.body.msg === "This content is not taken down")).toBe(true);
     expect((await t.db.creatorPage.findUniqueOrThrow({ where: { id: page.id } })).state).toBe("active");
     const audits = await t.db.auditLog.findMany({ where: { resource: "CreatorPage", resourceId: String(page.id), action: "restore" } });
-    expect(audits).toEqual([expect.objectContaining({ staffId: moderator.staffId, reason: "It is really her", before: { id: page.id, userId: page.userId, state: "removed" }, after: { id: page.id, userId: page.userId, state: "active" } })]);
+    expect(audits).toEqual([
+      expect.objectContaining({
+        staffId: moderator.staffId,
+        reason: "It is really her",
+        before: { id: page.id, userId: page.userId, state: "removed" },
+        after: { id: page.id, userId: page.userId, state: "active" },
+      }),
+    ]);
     await t.http.get("/api/Subscribe/getHomeLinkInfo").query({ home_link: page.homeLink }).expect(200);
   });
 });

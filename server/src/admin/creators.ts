@@ -1,27 +1,67 @@
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 import type { PayoutsService } from "../domains/creators/payouts.service.ts";
-import { approveBody, disputeFilter, disputeRecord, disputeSortable, payoutFilter, payoutRecord, payoutRow, payoutSortable, resolveBody } from "../domains/creators/payouts.schema.ts";
+import {
+  approveBody,
+  disputeFilter,
+  disputeRecord,
+  disputeSortable,
+  payoutFilter,
+  payoutRecord,
+  payoutRow,
+  payoutSortable,
+  resolveBody,
+} from "../domains/creators/payouts.schema.ts";
 import type { CreatorsAdminService } from "../domains/creators/creators.admin.service.ts";
-import { creatorLibraryItemRecord, creatorMembershipFilter, creatorMembershipRecord, creatorMembershipSortable, libraryItemFilter, libraryItemSortable } from "../domains/creators/creators.schema.ts";
+import {
+  creatorLibraryItemRecord,
+  creatorMembershipFilter,
+  creatorMembershipRecord,
+  creatorMembershipSortable,
+  libraryItemFilter,
+  libraryItemSortable,
+} from "../domains/creators/creators.schema.ts";
 
 /** The payout queue and the requests in dispute (issue 16): money decisions for admins and support, audited. */
 export function creatorMoneyResources(api: ApiRouter, payouts: PayoutsService) {
   const queue = new AdminResource(api, "payouts", "CreatorPayout");
   queue.list({ filter: payoutFilter, sortable: payoutSortable, row: payoutRow }, (p) => payouts.admin.listPayouts(p));
   queue.get(payoutRecord, (id) => payouts.admin.getPayout(id));
-  queue.action("approve", { summary: "Approve a payout paid outside, with the transfer's reference; the credits stay out of the balance", can: ["update", "CreatorPayout"], body: approveBody, response: payoutRecord }, (id, body, staff) =>
-    payouts.admin.approve(staff.staffId, id, body.reference),
+  queue.action(
+    "approve",
+    {
+      summary: "Approve a payout paid outside, with the transfer's reference; the credits stay out of the balance",
+      can: ["update", "CreatorPayout"],
+      body: approveBody,
+      response: payoutRecord,
+    },
+    (id, body, staff) => payouts.admin.approve(staff.staffId, id, body.reference),
   );
-  queue.action("reject", { summary: "Reject a payout; its credits return to the creator's balance once", can: ["update", "CreatorPayout"], body: reasonBody, response: payoutRecord }, (id, body, staff) =>
-    payouts.admin.reject(staff.staffId, id, body.reason),
+  queue.action(
+    "reject",
+    {
+      summary: "Reject a payout; its credits return to the creator's balance once",
+      can: ["update", "CreatorPayout"],
+      body: reasonBody,
+      response: payoutRecord,
+    },
+    (id, body, staff) => payouts.admin.reject(staff.staffId, id, body.reason),
   );
 
   const disputes = new AdminResource(api, "disputes", "CustomRequest");
-  disputes.list({ filter: disputeFilter, sortable: disputeSortable, defaultSort: ["disputedAt", "desc"], row: disputeRecord }, (p) => payouts.admin.listDisputes(p));
+  disputes.list({ filter: disputeFilter, sortable: disputeSortable, defaultSort: ["disputedAt", "desc"], row: disputeRecord }, (p) =>
+    payouts.admin.listDisputes(p),
+  );
   disputes.get(disputeRecord, (id) => payouts.admin.getDispute(id));
-  disputes.action("resolve", { summary: "Resolve a dispute: refund the fan (taken back from the creator as far as the balance holds) or uphold the delivery", can: ["update", "CustomRequest"], body: resolveBody, response: disputeRecord }, (id, body, staff) =>
-    payouts.admin.resolveDispute(staff.staffId, id, body.outcome, body.reason),
+  disputes.action(
+    "resolve",
+    {
+      summary: "Resolve a dispute: refund the fan (taken back from the creator as far as the balance holds) or uphold the delivery",
+      can: ["update", "CustomRequest"],
+      body: resolveBody,
+      response: disputeRecord,
+    },
+    (id, body, staff) => payouts.admin.resolveDispute(staff.staffId, id, body.outcome, body.reason),
   );
 }
 
@@ -31,7 +71,9 @@ export function creatorMoneyResources(api: ApiRouter, payouts: PayoutsService) {
  */
 export function creatorPageResources(api: ApiRouter, creatorsAdmin: CreatorsAdminService) {
   const memberships = new AdminResource(api, "creator-memberships", "CreatorPage");
-  memberships.list({ filter: creatorMembershipFilter, sortable: creatorMembershipSortable, row: creatorMembershipRecord }, (p) => creatorsAdmin.listMemberships(p));
+  memberships.list({ filter: creatorMembershipFilter, sortable: creatorMembershipSortable, row: creatorMembershipRecord }, (p) =>
+    creatorsAdmin.listMemberships(p),
+  );
   memberships.get(creatorMembershipRecord, (id) => creatorsAdmin.getMembership(id));
 
   const items = new AdminResource(api, "creator-library-items", "CreatorPage");

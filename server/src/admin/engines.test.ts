@@ -11,20 +11,44 @@ afterAll(() => t?.close());
 describe("console: engine status and a template's engine and workflow", () => {
   it("shows each engine, the workflow files and the render figures to staff who read templates, and no one else", async () => {
     const marketer = await staffMember(t, ["marketer"]);
-    const tpl = await t.db.template.create({ data: { name: "T", category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1 } });
+    const tpl = await t.db.template.create({
+      data: { name: "T", category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1 },
+    });
     const user = await t.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
     const at = (s: number) => new Date(Date.now() - s * 1000);
     await t.db.generationTask.createMany({
       data: [
-        { userId: user.id, mode: "text_to_image", templateId: tpl.id, engine: "local", status: "succeeded", cost: 1, input: {}, startedAt: at(30), finishedAt: at(20) },
-        { userId: user.id, mode: "text_to_image", templateId: tpl.id, engine: "local", status: "succeeded", cost: 1, input: {}, startedAt: at(30), finishedAt: at(10) },
+        {
+          userId: user.id,
+          mode: "text_to_image",
+          templateId: tpl.id,
+          engine: "local",
+          status: "succeeded",
+          cost: 1,
+          input: {},
+          startedAt: at(30),
+          finishedAt: at(20),
+        },
+        {
+          userId: user.id,
+          mode: "text_to_image",
+          templateId: tpl.id,
+          engine: "local",
+          status: "succeeded",
+          cost: 1,
+          input: {},
+          startedAt: at(30),
+          finishedAt: at(10),
+        },
         { userId: user.id, mode: "text_to_image", engine: "local", status: "queued", cost: 1, input: {} },
       ],
     });
     const res = await t.http.get("/admin/api/engines").set("token", marketer.token).expect(200);
     expect(res.body.default).toBe("local");
     expect(res.body.engines).toEqual([expect.objectContaining({ engine: "local", label: "local draft", available: true })]);
-    expect(res.body.workflows.map((w: { name: string }) => w.name)).toEqual(expect.arrayContaining(["wan22-i2v-14b", "wan22-ti2v-5b-i2v", "ltxv-i2v", "wan22-ti2v-5b-t2v", "sdxl-t2i", "flux-t2i", "sdxl-v2v"]));
+    expect(res.body.workflows.map((w: { name: string }) => w.name)).toEqual(
+      expect.arrayContaining(["wan22-i2v-14b", "wan22-ti2v-5b-i2v", "ltxv-i2v", "wan22-ti2v-5b-t2v", "sdxl-t2i", "flux-t2i", "sdxl-v2v"]),
+    );
     expect(res.body.queue).toEqual([{ engine: "local", status: "queued", count: 1 }]);
     expect(res.body.renders).toEqual([{ templateId: tpl.id, engine: "local", renders: 2, avgSeconds: 15 }]);
 
@@ -35,7 +59,9 @@ describe("console: engine status and a template's engine and workflow", () => {
 
   it("saves a template's engine and workflow, and refuses an unknown engine", async () => {
     const admin = await staffMember(t, ["admin"]);
-    const tpl = await t.db.template.create({ data: { name: "U", category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1 } });
+    const tpl = await t.db.template.create({
+      data: { name: "U", category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1 },
+    });
     const ok = await t.http.put(`/admin/api/templates/${tpl.id}`).set("token", admin.token).send({ engine: "comfyui", workflow: "flux-t2i" }).expect(200);
     expect(ok.body).toMatchObject({ engine: "comfyui", workflow: "flux-t2i" });
     const cleared = await t.http.put(`/admin/api/templates/${tpl.id}`).set("token", admin.token).send({ engine: "", workflow: "" }).expect(200);

@@ -7,7 +7,14 @@ import { enginesAnswer } from "../domains/generation/generation.schema.ts";
 export function enginesRoutes(api: ApiRouter, engines: Engines, generation: GenerationService) {
   api.get(
     "/admin/api/engines",
-    { summary: "Every configured engine's status (servers, health, queue, jobs in flight, workflows offered and why not, last errors), the workflow files, tasks waiting and running per engine, and the average render time per template", tags: ["console"], auth: "staff", can: ["read", "Template"], response: { kind: "plain", schema: enginesAnswer, description: "The engines' status and figures" } },
+    {
+      summary:
+        "Every configured engine's status (servers, health, queue, jobs in flight, workflows offered and why not, last errors), the workflow files, tasks waiting and running per engine, and the average render time per template",
+      tags: ["console"],
+      auth: "staff",
+      can: ["read", "Template"],
+      response: { kind: "plain", schema: enginesAnswer, description: "The engines' status and figures" },
+    },
     async () => {
       const [statuses, figures] = await Promise.all([engines.statuses(), generation.engineFigures()]);
       return { default: engines.defaultName, engines: statuses, workflows: engines.workflows, ...figures };

@@ -16,7 +16,7 @@ const listQuery = z.object({
 
 const MAX_PAGE = 1000;
 
-const sortParam = z.tuple([z.string().min(1).max(64), z.enum(["ASC", "DESC", "asc", "desc"])], { error: "sort must be [\"field\",\"ASC\"|\"DESC\"]" });
+const sortParam = z.tuple([z.string().min(1).max(64), z.enum(["ASC", "DESC", "asc", "desc"])], { error: 'sort must be ["field","ASC"|"DESC"]' });
 const rangeParam = z
   .tuple([z.number().int().min(0), z.number().int().min(0)], { error: "range must be [from,to]" })
   .refine(([from, to]) => to >= from && to - from < MAX_PAGE, { error: `range must be [from,to] with at most ${MAX_PAGE} rows` });
@@ -75,62 +75,102 @@ export class AdminResource<Id extends number | string = number> {
   /** `run`'s rows may be typed nullable where a service maps rows with its one-record mapper (`null` for a missing one); a listed row is never null. */
   list<F, S extends z.ZodType>(spec: ListSpec<F, S>, run: (params: ListParams<F>, staff: StaffPrincipal) => Promise<Page<z.input<S> | null>>) {
     const response = plain(z.array(spec.row), `The rows; \`Content-Range: ${this.name} <from>-<to>/<total>\``);
-    this.api.get(this.base, { summary: `List ${this.name} (sort, range, filter as JSON)`, tags: this.tags, auth: "staff", can: ["read", this.subject], query: listQuery, response }, async ({ query, principal, res }) => {
-      const [field, order] = parse(sortParam.optional(), json(query.sort, "sort"), "sort") ?? spec.defaultSort ?? ["id", "desc"];
-      if (!spec.sortable.includes(field)) throw HttpError.badRequest(`Cannot sort ${this.name} by ${field}`);
-      const range = parse(rangeParam.optional(), json(query.range, "range"), "range") ?? [0, MAX_PAGE - 1];
-      const filter = parse(spec.filter, json(query.filter, "filter") ?? {}, "filter");
-      const page = await run({ sort: { field, order: order.toLowerCase() as "asc" | "desc" }, range: range as [number, number], filter }, principal);
-      const to = page.from + page.rows.length - 1;
-      res.setHeader("Content-Range", page.rows.length ? `${this.name} ${page.from}-${to}/${page.total}` : `${this.name} */${page.total}`);
-      res.setHeader("Access-Control-Expose-Headers", "Content-Range");
-      return page.rows as z.input<S>[];
-    });
+    this.api.get(
+      this.base,
+      { summary: `List ${this.name} (sort, range, filter as JSON)`, tags: this.tags, auth: "staff", can: ["read", this.subject], query: listQuery, response },
+      async ({ query, principal, res }) => {
+        const [field, order] = parse(sortParam.optional(), json(query.sort, "sort"), "sort") ?? spec.defaultSort ?? ["id", "desc"];
+        if (!spec.sortable.includes(field)) throw HttpError.badRequest(`Cannot sort ${this.name} by ${field}`);
+        const range = parse(rangeParam.optional(), json(query.range, "range"), "range") ?? [0, MAX_PAGE - 1];
+        const filter = parse(spec.filter, json(query.filter, "filter") ?? {}, "filter");
+        const page = await run({ sort: { field, order: order.toLowerCase() as "asc" | "desc" }, range: range as [number, number], filter }, principal);
+        const to = page.from + page.rows.length - 1;
+        res.setHeader("Content-Range", page.rows.length ? `${this.name} ${page.from}-${to}/${page.total}` : `${this.name} */${page.total}`);
+        res.setHeader("Access-Control-Expose-Headers", "Content-Range");
+        return page.rows as z.input<S>[];
+      },
+    );
   }
 
   get<S extends z.ZodType>(record: S, run: (id: Id, staff: StaffPrincipal) => Found<S>) {
-    this.api.get(`${this.base}/:id`, { summary: `One of ${this.name}`, tags: this.tags, auth: "staff", can: ["read", this.subject], params: this.params, response: plain(record) }, async ({ params, principal }) =>
-      found(await run(params.id, principal)),
+    this.api.get(
+      `${this.base}/:id`,
+      { summary: `One of ${this.name}`, tags: this.tags, auth: "staff", can: ["read", this.subject], params: this.params, response: plain(record) },
+      async ({ params, principal }) => found(await run(params.id, principal)),
     );
   }
 
   create<B, S extends z.ZodType>(body: z.ZodType<B>, record: S, run: (body: B, staff: StaffPrincipal) => Found<S>) {
-    this.api.post(this.base, { summary: `Create one of ${this.name}`, tags: this.tags, auth: "staff", can: ["create", this.subject], body, response: plain(record) }, async (ctx) =>
-      found(await run(ctx.body as B, ctx.principal)),
+    this.api.post(
+      this.base,
+      { summary: `Create one of ${this.name}`, tags: this.tags, auth: "staff", can: ["create", this.subject], body, response: plain(record) },
+      async (ctx) => found(await run(ctx.body as B, ctx.principal)),
     );
   }
 
   update<B, S extends z.ZodType>(body: z.ZodType<B>, record: S, run: (id: Id, body: B, staff: StaffPrincipal) => Found<S>) {
-    this.api.put(`${this.base}/:id`, { summary: `Change one of ${this.name}`, tags: this.tags, auth: "staff", can: ["update", this.subject], params: this.params, body, response: plain(record) }, async (ctx) =>
-      found(await run(ctx.params.id, ctx.body as B, ctx.principal)),
+    this.api.put(
+      `${this.base}/:id`,
+      {
+        summary: `Change one of ${this.name}`,
+        tags: this.tags,
+        auth: "staff",
+        can: ["update", this.subject],
+        params: this.params,
+        body,
+        response: plain(record),
+      },
+      async (ctx) => found(await run(ctx.params.id, ctx.body as B, ctx.principal)),
     );
   }
 
   remove<S extends z.ZodType>(record: S, run: (id: Id, staff: StaffPrincipal) => Found<S>) {
-    this.api.delete(`${this.base}/:id`, { summary: `Delete one of ${this.name}`, tags: this.tags, auth: "staff", can: ["delete", this.subject], params: this.params, response: plain(record) }, async ({ params, principal }) =>
-      found(await run(params.id, principal)),
+    this.api.delete(
+      `${this.base}/:id`,
+      { summary: `Delete one of ${this.name}`, tags: this.tags, auth: "staff", can: ["delete", this.subject], params: this.params, response: plain(record) },
+      async ({ params, principal }) => found(await run(params.id, principal)),
     );
   }
 
   /** `GET /admin/api/<name>/:id/<view>`: something computed about one record, under the permission of the action it prepares. */
   view<S extends z.ZodType>(view: string, spec: { summary: string; can: [Action, Subject]; response: S }, run: (id: Id, staff: StaffPrincipal) => Found<S>) {
-    this.api.get(`${this.base}/:id/${view}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, response: plain(spec.response) }, async ({ params, principal }) =>
-      found(await run(params.id, principal)),
+    this.api.get(
+      `${this.base}/:id/${view}`,
+      { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, response: plain(spec.response) },
+      async ({ params, principal }) => found(await run(params.id, principal)),
     );
   }
 
   /** `POST /admin/api/<name>/:id/<action>`: a named staff action on one record, checked against its own permission. */
-  action<B, S extends z.ZodType>(action: string, spec: { summary: string; can: [Action, Subject]; body: z.ZodType<B>; response: S }, run: (id: Id, body: B, staff: StaffPrincipal) => Found<S>) {
-    this.api.post(`${this.base}/:id/${action}`, { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, body: spec.body, response: plain(spec.response) }, async (ctx) =>
-      found(await run(ctx.params.id, ctx.body as B, ctx.principal)),
+  action<B, S extends z.ZodType>(
+    action: string,
+    spec: { summary: string; can: [Action, Subject]; body: z.ZodType<B>; response: S },
+    run: (id: Id, body: B, staff: StaffPrincipal) => Found<S>,
+  ) {
+    this.api.post(
+      `${this.base}/:id/${action}`,
+      { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, body: spec.body, response: plain(spec.response) },
+      async (ctx) => found(await run(ctx.params.id, ctx.body as B, ctx.principal)),
     );
   }
 
   /** `POST /admin/api/<name>/:id/<action>` with a multipart `file` (at most `maxBytes`, else the `tooBig` message). */
-  upload<S extends z.ZodType>(action: string, spec: { summary: string; can: [Action, Subject]; maxBytes: number; tooBig: string; response: S }, run: (id: Id, file: IncomingFile | undefined, staff: StaffPrincipal) => Found<S>) {
+  upload<S extends z.ZodType>(
+    action: string,
+    spec: { summary: string; can: [Action, Subject]; maxBytes: number; tooBig: string; response: S },
+    run: (id: Id, file: IncomingFile | undefined, staff: StaffPrincipal) => Found<S>,
+  ) {
     this.api.post(
       `${this.base}/:id/${action}`,
-      { summary: spec.summary, tags: this.tags, auth: "staff", can: spec.can, params: this.params, before: [receiveFile(spec.maxBytes, spec.tooBig)], response: plain(spec.response) },
+      {
+        summary: spec.summary,
+        tags: this.tags,
+        auth: "staff",
+        can: spec.can,
+        params: this.params,
+        before: [receiveFile(spec.maxBytes, spec.tooBig)],
+        response: plain(spec.response),
+      },
       async (ctx) => found(await run(ctx.params.id, ctx.req.file, ctx.principal)),
     );
   }

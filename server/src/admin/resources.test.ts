@@ -16,7 +16,19 @@ beforeAll(async () => {
   channelId = channel.id;
   userId = (await visitor(t)).userId;
   const product = await t.db.product.create({ data: { code: "p1", name: "P1", credits: 10, priceMinor: 100 } });
-  const order = await t.db.order.create({ data: { orderNo: "O1", userId, productId: product.id, amountMinor: 100, finalPriceMinor: 100, currency: "USD", credits: 10, provider: "sandbox", expiresAt: new Date(Date.now() + 60_000) } });
+  const order = await t.db.order.create({
+    data: {
+      orderNo: "O1",
+      userId,
+      productId: product.id,
+      amountMinor: 100,
+      finalPriceMinor: 100,
+      currency: "USD",
+      credits: 10,
+      provider: "sandbox",
+      expiresAt: new Date(Date.now() + 60_000),
+    },
+  });
   orderId = order.id;
   await t.db.paymentEvent.create({ data: { provider: "sandbox", eventId: "evt1", type: "payment.succeeded", orderId, payload: { ok: true } } });
   await t.db.ledgerEntry.create({ data: { userId, delta: 5, balanceAfter: 5, reason: "test", idempotencyKey: "seed-ledger" } });
@@ -42,13 +54,76 @@ interface Editable {
 }
 
 const editable: Editable[] = [
-  { name: "templates", model: "Template", may: "marketer", mayNot: "support", create: () => ({ name: "Golden hour", category: "Portrait", suitFor: "image_to_video", mode: "image_to_video", engineParams: { motion: "pan" }, creditPrice: 2 }), update: { creditPrice: 3, enabled: false }, remove: true },
-  { name: "channels", model: "Channel", may: "marketer", mayNot: "moderator", create: () => ({ code: `c${Date.now()}`, name: "Promo" }), update: { tiktok: 0 }, remove: true },
-  { name: "pixel-ids", model: "PixelId", may: "marketer", mayNot: "support", create: () => ({ channelId, kind: 2, value: "TT-PIXEL-1" }), update: { value: "TT-PIXEL-2" }, remove: true },
-  { name: "banners", model: "Banner", may: "marketer", mayNot: "moderator", create: () => ({ title: "Sale", imageUrl: "/b.webp" }), update: { enabled: false }, remove: true },
-  { name: "prompt-suggestions", model: "PromptSuggestion", may: "marketer", mayNot: "support", create: () => ({ text: "A beach at dawn" }), update: { sortOrder: 5 }, remove: true },
-  { name: "site-settings", model: "SiteSetting", may: "marketer", mayNot: "moderator", create: () => ({ key: `siteConfig${Date.now()}`, value: { theme: "dark" } }), update: { value: '{"theme":"light"}' }, remove: true },
-  { name: "staff", model: "Staff", may: "admin", mayNot: "marketer", create: () => ({ username: `new-${Date.now()}`, roles: ["support"] }), update: { roles: ["support", "moderator"] }, remove: false },
+  {
+    name: "templates",
+    model: "Template",
+    may: "marketer",
+    mayNot: "support",
+    create: () => ({
+      name: "Golden hour",
+      category: "Portrait",
+      suitFor: "image_to_video",
+      mode: "image_to_video",
+      engineParams: { motion: "pan" },
+      creditPrice: 2,
+    }),
+    update: { creditPrice: 3, enabled: false },
+    remove: true,
+  },
+  {
+    name: "channels",
+    model: "Channel",
+    may: "marketer",
+    mayNot: "moderator",
+    create: () => ({ code: `c${Date.now()}`, name: "Promo" }),
+    update: { tiktok: 0 },
+    remove: true,
+  },
+  {
+    name: "pixel-ids",
+    model: "PixelId",
+    may: "marketer",
+    mayNot: "support",
+    create: () => ({ channelId, kind: 2, value: "TT-PIXEL-1" }),
+    update: { value: "TT-PIXEL-2" },
+    remove: true,
+  },
+  {
+    name: "banners",
+    model: "Banner",
+    may: "marketer",
+    mayNot: "moderator",
+    create: () => ({ title: "Sale", imageUrl: "/b.webp" }),
+    update: { enabled: false },
+    remove: true,
+  },
+  {
+    name: "prompt-suggestions",
+    model: "PromptSuggestion",
+    may: "marketer",
+    mayNot: "support",
+    create: () => ({ text: "A beach at dawn" }),
+    update: { sortOrder: 5 },
+    remove: true,
+  },
+  {
+    name: "site-settings",
+    model: "SiteSetting",
+    may: "marketer",
+    mayNot: "moderator",
+    create: () => ({ key: `siteConfig${Date.now()}`, value: { theme: "dark" } }),
+    update: { value: '{"theme":"light"}' },
+    remove: true,
+  },
+  {
+    name: "staff",
+    model: "Staff",
+    may: "admin",
+    mayNot: "marketer",
+    create: () => ({ username: `new-${Date.now()}`, roles: ["support"] }),
+    update: { roles: ["support", "moderator"] },
+    remove: false,
+  },
 ];
 
 describe.each(editable)("$name", (r) => {
@@ -60,8 +135,15 @@ describe.each(editable)("$name", (r) => {
     expect(list.headers["content-range"]).toMatch(new RegExp(`^${r.name} 0-\\d+/\\d+$`));
     expect(list.headers["access-control-expose-headers"]).toContain("Content-Range");
     expect(list.body.map((x: { id: unknown }) => x.id)).toContain(id);
-    await t.http.get(`/admin/api/${r.name}/${encodeURIComponent(id)}`).set("token", token(r.may)).expect(200);
-    const updated = await t.http.put(`/admin/api/${r.name}/${encodeURIComponent(id)}`).set("token", token(r.may)).send({ ...created.body, ...r.update }).expect(200);
+    await t.http
+      .get(`/admin/api/${r.name}/${encodeURIComponent(id)}`)
+      .set("token", token(r.may))
+      .expect(200);
+    const updated = await t.http
+      .put(`/admin/api/${r.name}/${encodeURIComponent(id)}`)
+      .set("token", token(r.may))
+      .send({ ...created.body, ...r.update })
+      .expect(200);
     for (const [k, v] of Object.entries(r.update)) expect(updated.body[k]).toEqual(r.name === "site-settings" ? JSON.parse(v as string) : v);
 
     const audit = await t.db.auditLog.findMany({ where: { resource: r.model, resourceId: String(id) }, orderBy: { id: "asc" } });
@@ -71,8 +153,14 @@ describe.each(editable)("$name", (r) => {
     expect(audit[0].after).not.toHaveProperty("passwordHash");
 
     if (r.remove) {
-      await t.http.delete(`/admin/api/${r.name}/${encodeURIComponent(id)}`).set("token", token(r.may)).expect(200);
-      await t.http.get(`/admin/api/${r.name}/${encodeURIComponent(id)}`).set("token", token(r.may)).expect(404);
+      await t.http
+        .delete(`/admin/api/${r.name}/${encodeURIComponent(id)}`)
+        .set("token", token(r.may))
+        .expect(200);
+      await t.http
+        .get(`/admin/api/${r.name}/${encodeURIComponent(id)}`)
+        .set("token", token(r.may))
+        .expect(404);
       const last = await t.db.auditLog.findFirstOrThrow({ where: { resource: r.model, resourceId: String(id) }, orderBy: { id: "desc" } });
       expect(last).toMatchObject({ action: "delete", after: null });
       expect(JSON.stringify(last.before)).toContain(JSON.stringify(id));
@@ -88,7 +176,10 @@ describe.each(editable)("$name", (r) => {
     await t.http.post(`/admin/api/${r.name}`).set("token", token(r.mayNot)).send(r.create()).expect(403);
     const put = await t.http.put(`/admin/api/${r.name}/${id}`).set("token", token(r.mayNot)).send(r.update).expect(403);
     expect(put.body).toEqual({ code: 403, msg: "There is no permission for the current operation", data: null });
-    await t.http.delete(`/admin/api/${r.name}/${id}`).set("token", token(r.mayNot)).expect(r.remove ? 403 : 404);
+    await t.http
+      .delete(`/admin/api/${r.name}/${id}`)
+      .set("token", token(r.mayNot))
+      .expect(r.remove ? 403 : 404);
     expect(await t.db.auditLog.count()).toBe(before);
   });
 });
@@ -97,7 +188,12 @@ const readOnly: { name: string; may: StaffRole; mayNot: StaffRole; id: () => num
   { name: "users", may: "support", mayNot: "marketer", id: () => userId },
   { name: "orders", may: "marketer", mayNot: "moderator", id: () => orderId },
   { name: "payment-events", may: "support", mayNot: "moderator", id: async () => (await t.db.paymentEvent.findFirstOrThrow()).id },
-  { name: "memberships", may: "support", mayNot: "moderator", id: async () => (await t.db.membership.create({ data: { userId, orderId, provider: "stripe", providerRef: "sub_seed", creditsPerPeriod: 10 } })).id },
+  {
+    name: "memberships",
+    may: "support",
+    mayNot: "moderator",
+    id: async () => (await t.db.membership.create({ data: { userId, orderId, provider: "stripe", providerRef: "sub_seed", creditsPerPeriod: 10 } })).id,
+  },
   { name: "ledger", may: "support", mayNot: "marketer", id: async () => (await t.db.ledgerEntry.findFirstOrThrow()).id },
   { name: "generation-tasks", may: "moderator", mayNot: "marketer", id: async () => (await t.db.generationTask.findFirstOrThrow()).id },
   { name: "reports", may: "moderator", mayNot: "support", id: async () => (await t.db.report.findFirstOrThrow()).id },
@@ -124,7 +220,15 @@ describe.each(readOnly)("$name (read-only)", (r) => {
 describe("ra-data-simple-rest list contract", () => {
   beforeAll(async () => {
     await t.db.template.createMany({
-      data: Array.from({ length: 30 }, (_, i) => ({ name: `Paged ${String(i).padStart(2, "0")}`, category: i % 3 === 0 ? "Creative" : "Lifestyle", suitFor: "paging", mode: "text_to_image" as const, engineParams: {}, creditPrice: i, sortOrder: i })),
+      data: Array.from({ length: 30 }, (_, i) => ({
+        name: `Paged ${String(i).padStart(2, "0")}`,
+        category: i % 3 === 0 ? "Creative" : "Lifestyle",
+        suitFor: "paging",
+        mode: "text_to_image" as const,
+        engineParams: {},
+        creditPrice: i,
+        sortOrder: i,
+      })),
     });
   });
   const page = (range: string, filter = '{"suitFor":"paging"}', sort = '["creditPrice","ASC"]') =>
@@ -150,7 +254,11 @@ describe("ra-data-simple-rest list contract", () => {
     const none = await page("[0,9]", '{"suitFor":"paging","q":"no such name"}').expect(200);
     expect(none.headers["content-range"]).toBe("templates */0");
     expect(none.body).toEqual([]);
-    const many = await t.http.get("/admin/api/templates").query({ filter: JSON.stringify({ id: creative.body.slice(0, 2).map((x: { id: number }) => x.id) }) }).set("token", token("marketer")).expect(200);
+    const many = await t.http
+      .get("/admin/api/templates")
+      .query({ filter: JSON.stringify({ id: creative.body.slice(0, 2).map((x: { id: number }) => x.id) }) })
+      .set("token", token("marketer"))
+      .expect(200);
     expect(many.body).toHaveLength(2);
   });
 
@@ -170,9 +278,21 @@ describe("ra-data-simple-rest list contract", () => {
 
   it("validates bodies: a bad template changes nothing and says why", async () => {
     const before = await t.db.template.count();
-    const res = await t.http.post("/admin/api/templates").set("token", token("marketer")).send({ name: "X", category: "Horror", suitFor: "a", mode: "image_to_video", creditPrice: 1 }).expect(400);
+    const res = await t.http
+      .post("/admin/api/templates")
+      .set("token", token("marketer"))
+      .send({ name: "X", category: "Horror", suitFor: "a", mode: "image_to_video", creditPrice: 1 })
+      .expect(400);
     expect(res.body.msg).toBe("category must be Portrait, Lifestyle or Creative");
-    expect((await t.http.post("/admin/api/templates").set("token", token("marketer")).send({ name: "X", category: "Portrait", suitFor: "a", mode: "image_to_video", creditPrice: 1, engineParams: "{oops" }).expect(400)).body.msg).toBe("engineParams must be a JSON object");
+    expect(
+      (
+        await t.http
+          .post("/admin/api/templates")
+          .set("token", token("marketer"))
+          .send({ name: "X", category: "Portrait", suitFor: "a", mode: "image_to_video", creditPrice: 1, engineParams: "{oops" })
+          .expect(400)
+      ).body.msg,
+    ).toBe("engineParams must be a JSON object");
     expect(await t.db.template.count()).toBe(before);
   });
 
@@ -185,7 +305,11 @@ describe("ra-data-simple-rest list contract", () => {
     // a later page keeps its places: the three templates at 10, 11, 12 swap among those places only
     const later = (await page("[10,12]").expect(200)).body.map((x: { id: number; sortOrder: number }) => x);
     expect(later.map((x: { sortOrder: number }) => x.sortOrder)).toEqual([10, 11, 12]);
-    await t.http.post("/admin/api/templates/reorder").set("token", token("marketer")).send({ ids: later.map((x: { id: number }) => x.id).reverse() }).expect(200);
+    await t.http
+      .post("/admin/api/templates/reorder")
+      .set("token", token("marketer"))
+      .send({ ids: later.map((x: { id: number }) => x.id).reverse() })
+      .expect(200);
     const moved = await t.db.template.findMany({ where: { id: { in: later.map((x: { id: number }) => x.id) } }, orderBy: { sortOrder: "asc" } });
     expect(moved.map((x) => x.id)).toEqual(later.map((x: { id: number }) => x.id).reverse());
     expect(moved.map((x) => x.sortOrder)).toEqual([10, 11, 12]);

@@ -8,7 +8,14 @@ export function screeningResource(api: ApiRouter, screening: ScreeningService) {
   const r = new AdminResource(api, "upload-screenings", "UploadScreening");
   r.list({ filter: screeningFilter, sortable: screeningSortable, row: uploadScreeningRow }, (p) => screening.list(p));
   r.get(uploadScreeningRecord, (id) => screening.get(id));
-  r.action("review", { summary: "Approve a held upload (it becomes usable) or reject it with a reason (never usable)", can: ["review", "UploadScreening"], body: screeningReviewBody, response: uploadScreeningRecord }, (id, body, staff) =>
-    screening.review(staff.staffId, id, body.decision, body.reason),
+  r.action(
+    "review",
+    {
+      summary: "Approve a held upload (it becomes usable) or reject it with a reason (never usable)",
+      can: ["review", "UploadScreening"],
+      body: screeningReviewBody,
+      response: uploadScreeningRecord,
+    },
+    (id, body, staff) => screening.review(staff.staffId, id, body.decision, body.reason),
   );
 }

@@ -1,8 +1,25 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource } from "./resource.ts";
 import type { SiteAdminService } from "../domains/site/site.admin.service.ts";
-import { bannerBody, bannerFilter, bannerRecord, bannerSortable, bannerUpdateBody, promptBody, promptFilter, promptSortable, promptSuggestionRecord, promptUpdateBody, settingBody, settingFilter, settingKey, settingSortable, settingUpdateBody, siteSettingRecord } from "../domains/site/site.admin.schema.ts";
+import {
+  bannerBody,
+  bannerFilter,
+  bannerRecord,
+  bannerSortable,
+  bannerUpdateBody,
+  promptBody,
+  promptFilter,
+  promptSortable,
+  promptSuggestionRecord,
+  promptUpdateBody,
+  settingBody,
+  settingFilter,
+  settingKey,
+  settingSortable,
+  settingUpdateBody,
+  siteSettingRecord,
+} from "../domains/site/site.admin.schema.ts";
 
 /** Banners, prompt suggestions and keyed settings (basicSettings, siteConfig, ...). */
 export function siteResource(api: ApiRouter, site: SiteAdminService) {

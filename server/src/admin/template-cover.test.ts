@@ -14,12 +14,23 @@ beforeAll(async () => {
   t = await createTestApp();
   marketer = await staffMember(t, ["marketer"]);
   support = await staffMember(t, ["support"]);
-  const template = await t.db.template.create({ data: { name: "Cover test", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 2, coverUrl: "https://cdn.example.com/old.jpg" } });
+  const template = await t.db.template.create({
+    data: {
+      name: "Cover test",
+      category: "Portrait",
+      suitFor: "image",
+      mode: "image_to_video",
+      engineParams: {},
+      creditPrice: 2,
+      coverUrl: "https://cdn.example.com/old.jpg",
+    },
+  });
   templateId = template.id;
 }, 60_000);
 afterAll(() => t.close());
 
-const uploadCover = (id: number, token: string, file: Buffer, name: string) => t.http.post(`/admin/api/templates/${id}/cover`).set("token", token).attach("file", file, name);
+const uploadCover = (id: number, token: string, file: Buffer, name: string) =>
+  t.http.post(`/admin/api/templates/${id}/cover`).set("token", token).attach("file", file, name);
 
 const coverAudits = () => t.db.auditLog.findMany({ where: { resource: "Template", resourceId: String(templateId), action: "update" }, orderBy: { id: "asc" } });
 

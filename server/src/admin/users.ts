@@ -3,26 +3,54 @@ import { AdminResource, reasonBody } from "./resource.ts";
 import type { ModerationService } from "../domains/moderation/moderation.service.ts";
 import { decisionBody } from "../domains/moderation/moderation.schema.ts";
 import type { UsersAdminService } from "../domains/users/users.admin.service.ts";
-import { adjustCreditsBody, ledgerFilter, ledgerRecord, ledgerSortable, paymentPermissionBody, userFilter, userRecord, userRow, userSortable } from "../domains/users/users.admin.schema.ts";
+import {
+  adjustCreditsBody,
+  ledgerFilter,
+  ledgerRecord,
+  ledgerSortable,
+  paymentPermissionBody,
+  userFilter,
+  userRecord,
+  userRow,
+  userSortable,
+} from "../domains/users/users.admin.schema.ts";
 
 /** Accounts: search, ban / unban, payment permission, credit corrections; and the credit ledger beside them. */
 export function usersResource(api: ApiRouter, users: UsersAdminService, moderation: ModerationService) {
   const r = new AdminResource(api, "users", "User");
   r.list({ filter: userFilter, sortable: userSortable, row: userRow }, (p) => users.list(p));
   r.get(userRecord, (id) => users.get(id));
-  r.action("ban", { summary: "Ban the account: every token revoked at once; the reason and ground are the person's statement of reasons", can: ["ban", "User"], body: decisionBody, response: userRecord }, async (id, body, staff) => {
-    await moderation.ban(staff.staffId, id, body);
-    return users.get(id);
-  });
+  r.action(
+    "ban",
+    {
+      summary: "Ban the account: every token revoked at once; the reason and ground are the person's statement of reasons",
+      can: ["ban", "User"],
+      body: decisionBody,
+      response: userRecord,
+    },
+    async (id, body, staff) => {
+      await moderation.ban(staff.staffId, id, body);
+      return users.get(id);
+    },
+  );
   r.action("unban", { summary: "Lift the account's bans", can: ["ban", "User"], body: reasonBody, response: userRecord }, async (id, body, staff) => {
     await moderation.unban(staff.staffId, id, body.reason);
     return users.get(id);
   });
-  r.action("payment-permission", { summary: "Grant or revoke payment permission", can: ["grant", "Payment"], body: paymentPermissionBody, response: userRecord }, (id, body, staff) =>
-    users.setPaymentPermission(staff.staffId, id, body),
+  r.action(
+    "payment-permission",
+    { summary: "Grant or revoke payment permission", can: ["grant", "Payment"], body: paymentPermissionBody, response: userRecord },
+    (id, body, staff) => users.setPaymentPermission(staff.staffId, id, body),
   );
-  r.action("credits", { summary: "Adjust credits (positive grants, negative charges) with a reason", can: ["adjust", "LedgerEntry"], body: adjustCreditsBody, response: userRecord }, (id, body, staff) =>
-    users.adjustCredits(staff.staffId, id, body),
+  r.action(
+    "credits",
+    {
+      summary: "Adjust credits (positive grants, negative charges) with a reason",
+      can: ["adjust", "LedgerEntry"],
+      body: adjustCreditsBody,
+      response: userRecord,
+    },
+    (id, body, staff) => users.adjustCredits(staff.staffId, id, body),
   );
 
   const ledger = new AdminResource(api, "ledger", "LedgerEntry");

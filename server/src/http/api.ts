@@ -35,7 +35,11 @@ export type Answer = z.ZodType | OtherAnswer;
  * schema's input (what the schema accepts: a `Date` is written as its JSON string); for any other answer nothing, as
  * the handler wrote it to `res`. Answers are not validated at run time: that would cost every request.
  */
-type Returned<R extends Answer> = R extends z.ZodType ? z.input<R> : R extends { kind: "plain"; schema: infer S extends z.ZodType } ? z.input<S> | undefined : void | undefined;
+type Returned<R extends Answer> = R extends z.ZodType
+  ? z.input<R>
+  : R extends { kind: "plain"; schema: infer S extends z.ZodType }
+    ? z.input<S> | undefined
+    : void | undefined;
 
 export interface RouteSpec<B extends z.ZodType, Q extends AnyObject, P extends AnyObject, R extends Answer = Answer> {
   summary: string;
@@ -103,19 +107,23 @@ export class ApiRouter {
     this.add("get", path, spec, handler);
   }
 
-  post<R extends Answer, B extends z.ZodType = z.ZodUndefined, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
-    path: string,
-    spec: RouteSpec<B, Q, P, R> & { auth: M },
-    handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M, R>,
-  ) {
+  post<
+    R extends Answer,
+    B extends z.ZodType = z.ZodUndefined,
+    Q extends AnyObject = z.ZodObject,
+    P extends AnyObject = z.ZodObject,
+    M extends AuthMode = AuthMode,
+  >(path: string, spec: RouteSpec<B, Q, P, R> & { auth: M }, handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M, R>) {
     this.add("post", path, spec, handler);
   }
 
-  put<R extends Answer, B extends z.ZodType = z.ZodUndefined, Q extends AnyObject = z.ZodObject, P extends AnyObject = z.ZodObject, M extends AuthMode = AuthMode>(
-    path: string,
-    spec: RouteSpec<B, Q, P, R> & { auth: M },
-    handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M, R>,
-  ) {
+  put<
+    R extends Answer,
+    B extends z.ZodType = z.ZodUndefined,
+    Q extends AnyObject = z.ZodObject,
+    P extends AnyObject = z.ZodObject,
+    M extends AuthMode = AuthMode,
+  >(path: string, spec: RouteSpec<B, Q, P, R> & { auth: M }, handler: Handler<z.infer<B>, z.infer<Q>, z.infer<P>, M, R>) {
     this.add("put", path, spec, handler);
   }
 
@@ -127,7 +135,12 @@ export class ApiRouter {
     this.add("delete", path, spec, handler);
   }
 
-  private add(method: "get" | "post" | "put" | "delete", path: string, spec: RouteSpec<z.ZodType, AnyObject, AnyObject>, handler: Handler<any, any, any, any, Answer>) {
+  private add(
+    method: "get" | "post" | "put" | "delete",
+    path: string,
+    spec: RouteSpec<z.ZodType, AnyObject, AnyObject>,
+    handler: Handler<any, any, any, any, Answer>,
+  ) {
     this.document(method, path, spec);
     const admit = this.admission(spec);
     const plain = !(spec.response instanceof z.ZodType) && spec.response.kind === "plain";
@@ -241,7 +254,12 @@ function documented(answer: Answer): Record<number, ResponseConfig> {
     case "plain":
       return { 200: { description: answer.description, content: { "application/json": { schema: answer.schema } } } };
     case "events":
-      return { 200: { description: `${answer.description} (the schema is the JSON of each event's \`data:\` line)`, content: { "text/event-stream": { schema: answer.schema } } } };
+      return {
+        200: {
+          description: `${answer.description} (the schema is the JSON of each event's \`data:\` line)`,
+          content: { "text/event-stream": { schema: answer.schema } },
+        },
+      };
     case "redirect":
       return { [answer.status]: { description: answer.description } };
     case "file":
@@ -273,4 +291,3 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   if (result.success) return result.data;
   throw HttpError.badRequest(result.error.issues[0]?.message ?? MSG.badRequest);
 }
-

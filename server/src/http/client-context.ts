@@ -54,7 +54,7 @@ export function withDeviceCookie(req: Request, res: Response, ctx: ClientContext
 
 function header(req: Request, name: string): string | undefined {
   const v = req.get(name);
-  return v && v.trim() ? v.trim().slice(0, 128) : undefined;
+  return v?.trim() ? v.trim().slice(0, 128) : undefined;
 }
 
 /** Who is calling from where: IP, user agent and the SPEC.md §7 attribution headers. */

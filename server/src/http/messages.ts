@@ -42,7 +42,8 @@ export const MSG = {
   messageSentElsewhere: "This message was already sent in another conversation",
   draftFailed: "The draft could not be made, please try again",
   nothingToRegenerate: "There is no reply to regenerate",
-  avatarNeedsImageModel: "Avatars are painted by an AI image model, and none is running on this server (the local draft renderer draws patterns, not portraits). Please upload a picture instead",
+  avatarNeedsImageModel:
+    "Avatars are painted by an AI image model, and none is running on this server (the local draft renderer draws patterns, not portraits). Please upload a picture instead",
   avatarNeedsDescription: "Please describe the character first",
   imageNotReady: "This picture is not ready yet",
 } as const;

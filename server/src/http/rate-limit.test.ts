@@ -11,10 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.drop());
 
-const outcome = (p: Promise<void>) => p.then(
-  () => "ok",
-  (err: unknown) => (err instanceof HttpError && err.status === 429 ? "429" : Promise.reject(err)),
-);
+const outcome = (p: Promise<void>) =>
+  p.then(
+    () => "ok",
+    (err: unknown) => (err instanceof HttpError && err.status === 429 ? "429" : Promise.reject(err)),
+  );
 
 describe("rate limits", () => {
   it("let exactly the limit through when many hits of one key arrive together, and count every hit", async () => {

@@ -95,8 +95,19 @@ export async function probe(file: string): Promise<ProbeResult> {
  */
 export async function measuredDurationSec(file: string): Promise<number> {
   const json = JSON.parse(
-    await run("ffprobe", ["-v", "error", "-show_entries", "stream=index,codec_type:packet=stream_index,pts_time,dts_time,duration_time", "-print_format", "json", file]),
-  ) as { streams?: { index: number; codec_type: string }[]; packets?: { stream_index: number; pts_time?: string; dts_time?: string; duration_time?: string }[] };
+    await run("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "stream=index,codec_type:packet=stream_index,pts_time,dts_time,duration_time",
+      "-print_format",
+      "json",
+      file,
+    ]),
+  ) as {
+    streams?: { index: number; codec_type: string }[];
+    packets?: { stream_index: number; pts_time?: string; dts_time?: string; duration_time?: string }[];
+  };
   const media = new Set((json.streams ?? []).filter((s) => s.codec_type === "video" || s.codec_type === "audio").map((s) => s.index));
   const span = new Map<number, { start: number; end: number }>();
   for (const p of json.packets ?? []) {

@@ -18,7 +18,9 @@ export interface S3StorageOptions {
 /** An S3-compatible bucket (AWS, MinIO, R2...); clients get presigned GET URLs that expire. */
 export function createS3Storage(o: S3StorageOptions): MediaStorage {
   // the SDK takes a third of a second to load: only processes that use S3 pay for it, on first use
-  let loaded: Promise<{ sdk: typeof import("@aws-sdk/client-s3"); presign: typeof import("@aws-sdk/s3-request-presigner").getSignedUrl; client: S3Client }> | undefined;
+  let loaded:
+    | Promise<{ sdk: typeof import("@aws-sdk/client-s3"); presign: typeof import("@aws-sdk/s3-request-presigner").getSignedUrl; client: S3Client }>
+    | undefined;
   const s3 = () =>
     (loaded ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/s3-request-presigner")]).then(([sdk, presigner]) => ({
       sdk,

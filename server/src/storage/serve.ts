@@ -10,7 +10,13 @@ import type { MediaStorage } from "./media-storage.ts";
  * One range is served; several, or a malformed header, get the whole file (200), as express's sendFile does for local
  * media; a range beyond the file is 416. The caller has made every check before this; `headers` are its own (caching).
  */
-export async function sendStored(req: Request, res: Response, storage: Pick<MediaStorage, "size" | "stream">, key: string, headers: Record<string, string>): Promise<void> {
+export async function sendStored(
+  req: Request,
+  res: Response,
+  storage: Pick<MediaStorage, "size" | "stream">,
+  key: string,
+  headers: Record<string, string>,
+): Promise<void> {
   const size = await storage.size(key);
   if (size === null) throw HttpError.notFound();
   res.set({ ...headers, "Accept-Ranges": "bytes" });

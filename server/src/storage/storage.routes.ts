@@ -8,18 +8,28 @@ const signedQuery = z.object({ key: z.string().min(1).max(300), expires: z.coerc
 
 /** Serves local-disk media to holders of a valid, unexpired signed URL; anything else is a plain 404. */
 export function mediaRoutes(api: ApiRouter, storage: MediaStorage) {
-  api.get(LOCAL_MEDIA_PATH, { summary: "Media file behind a signed, expiring URL (local storage)", tags: ["media"], auth: "public", query: signedQuery, response: { kind: "file", contentType: "application/octet-stream", description: "The file, in its own content type" } }, async ({ query, res }) => {
-    const file = storage.verifiedFile?.(query.key, query.expires, query.sig);
-    if (!file) throw HttpError.notFound();
-    const maxAge = Math.max(0, query.expires - Math.floor(Date.now() / 1000));
-    await new Promise<void>((resolve, reject) => {
-      res.sendFile(file, { headers: { "Cache-Control": `private, max-age=${maxAge}` }, dotfiles: "deny" }, (err) => {
-        if (!err) return resolve();
-        if ((err as NodeJS.ErrnoException).code === "ENOENT" && !res.headersSent) return reject(HttpError.notFound());
-        if (res.headersSent) return resolve();
-        reject(err);
+  api.get(
+    LOCAL_MEDIA_PATH,
+    {
+      summary: "Media file behind a signed, expiring URL (local storage)",
+      tags: ["media"],
+      auth: "public",
+      query: signedQuery,
+      response: { kind: "file", contentType: "application/octet-stream", description: "The file, in its own content type" },
+    },
+    async ({ query, res }) => {
+      const file = storage.verifiedFile?.(query.key, query.expires, query.sig);
+      if (!file) throw HttpError.notFound();
+      const maxAge = Math.max(0, query.expires - Math.floor(Date.now() / 1000));
+      await new Promise<void>((resolve, reject) => {
+        res.sendFile(file, { headers: { "Cache-Control": `private, max-age=${maxAge}` }, dotfiles: "deny" }, (err) => {
+          if (!err) return resolve();
+          if ((err as NodeJS.ErrnoException).code === "ENOENT" && !res.headersSent) return reject(HttpError.notFound());
+          if (res.headersSent) return resolve();
+          reject(err);
+        });
       });
-    });
-    return undefined;
-  });
+      return undefined;
+    },
+  );
 }

@@ -21,7 +21,15 @@ afterAll(async () => {
 
 describe("S3 storage against a SigV4-checking S3 server", () => {
   const storage = () =>
-    createS3Storage({ bucket: s3.bucket, region: s3.region, endpoint: s3.url, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true, defaultTtl: 60 });
+    createS3Storage({
+      bucket: s3.bucket,
+      region: s3.region,
+      endpoint: s3.url,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+      defaultTtl: 60,
+    });
 
   it("puts, heads, gets, presigns and deletes an object", async () => {
     const st = storage();
@@ -60,7 +68,15 @@ describe("S3 storage against a SigV4-checking S3 server", () => {
   });
 
   it("fails with a wrong secret", async () => {
-    const st = createS3Storage({ bucket: s3.bucket, region: s3.region, endpoint: s3.url, accessKeyId: s3.accessKeyId, secretAccessKey: "wrong-secret-wrong-secret", forcePathStyle: true, defaultTtl: 60 });
+    const st = createS3Storage({
+      bucket: s3.bucket,
+      region: s3.region,
+      endpoint: s3.url,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: "wrong-secret-wrong-secret",
+      forcePathStyle: true,
+      defaultTtl: 60,
+    });
     await expect(st.put("u/1/x/a.txt", Buffer.from("x"), "text/plain")).rejects.toThrow();
   });
 });

@@ -25,10 +25,19 @@ async function killMidRender(retryLimit: string) {
   cleanups.push(t.close);
   const u = await visitor(t);
   await grant(t, u.userId, 10);
-  const image = await t.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", await photo(640, 480), "p.jpg").field("consent", "1").expect(200);
+  const image = await t.http
+    .post("/api/ImageUpload/upload")
+    .set("token", u.token)
+    .attach("file", await photo(640, 480), "p.jpg")
+    .field("consent", "1")
+    .expect(200);
   const child = await spawnWorker(t, retryLimit);
 
-  const submitted = await t.http.post("/api/Generation/picVideoSubmit").set("token", u.token).send({ image_id: image.body.data.id, resolution: "480P", duration: 8 }).expect(200);
+  const submitted = await t.http
+    .post("/api/Generation/picVideoSubmit")
+    .set("token", u.token)
+    .send({ image_id: image.body.data.id, resolution: "480P", duration: 8 })
+    .expect(200);
   const id: number = submitted.body.data.id;
   for (let i = 0; ; i++) {
     const task = await t.db.generationTask.findUniqueOrThrow({ where: { id } });

@@ -197,8 +197,7 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   // a connection of its own, outside any pool: the statement's text, run as it is
   await listener.query(listenForJobs.sql({}).text);
 
-  const housekeeping = () =>
-    Promise.all([d.generation.expireResults(), d.limiter.prune()]).catch((err) => d.log.error({ err }, "worker housekeeping failed"));
+  const housekeeping = () => Promise.all([d.generation.expireResults(), d.limiter.prune()]).catch((err) => d.log.error({ err }, "worker housekeeping failed"));
   const sweep = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
   sweep.unref();
   void housekeeping();
@@ -216,7 +215,10 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
   recover.unref();
   // each configured engine is checked at start; one that cannot run is logged once with its fix
   const statuses = await d.engines.checkAll();
-  d.log.info({ concurrency: d.config.WORKER_CONCURRENCY, engines: statuses.map((s) => `${s.engine}:${s.available ? "ok" : "unavailable"}`) }, "generation worker started");
+  d.log.info(
+    { concurrency: d.config.WORKER_CONCURRENCY, engines: statuses.map((s) => `${s.engine}:${s.available ? "ok" : "unavailable"}`) },
+    "generation worker started",
+  );
 
   return {
     async stop() {

@@ -16,9 +16,20 @@ const log = createLogger(cfg);
 const url = cfg.DATABASE_URL ?? (await embeddedUrl(path.join(cfg.dataDir, "pg"), cfg.EMBEDDED_PG_PORT));
 const db = createDb(url, cfg.WORKER_CONCURRENCY + 2);
 const services = createRenderServices({ db, config: cfg, log, databaseUrl: url });
-const worker = await startGenerationWorker({ databaseUrl: url, config: cfg, log, generation: services.generation, storage: services.storage, engines: services.engines, limiter: services.limiter, training: services.training });
+const worker = await startGenerationWorker({
+  databaseUrl: url,
+  config: cfg,
+  log,
+  generation: services.generation,
+  storage: services.storage,
+  engines: services.engines,
+  limiter: services.limiter,
+  training: services.training,
+});
 // previews show the local engine's motion templates
-const stopPreviews = cfg.TEMPLATE_PREVIEWS ? createTemplatePreviews({ db, storage: services.storage, engine: services.engines.require("local"), log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS) : undefined;
+const stopPreviews = cfg.TEMPLATE_PREVIEWS
+  ? createTemplatePreviews({ db, storage: services.storage, engine: services.engines.require("local"), log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS)
+  : undefined;
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -21,10 +21,19 @@ describe("a killed worker's task", () => {
     cleanups.push(t.close);
     const u = await visitor(t);
     await grant(t, u.userId, 10);
-    const image = await t.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", await photo(640, 480), "p.jpg").field("consent", "1").expect(200);
+    const image = await t.http
+      .post("/api/ImageUpload/upload")
+      .set("token", u.token)
+      .attach("file", await photo(640, 480), "p.jpg")
+      .field("consent", "1")
+      .expect(200);
     const child = await spawnWorkerProcess(t, { QUEUE_MAINTENANCE_SECONDS: "30" }, cleanups);
 
-    const submitted = await t.http.post("/api/Generation/picVideoSubmit").set("token", u.token).send({ image_id: image.body.data.id, resolution: "480P", duration: 8 }).expect(200);
+    const submitted = await t.http
+      .post("/api/Generation/picVideoSubmit")
+      .set("token", u.token)
+      .send({ image_id: image.body.data.id, resolution: "480P", duration: 8 })
+      .expect(200);
     const id: number = submitted.body.data.id;
     let first = await t.db.generationTask.findUniqueOrThrow({ where: { id } });
     for (let i = 0; first.status !== "running"; i++) {

@@ -32,7 +32,11 @@ describe("training poll job", () => {
   it("polls a running training until the trainer reports it done, then stops", async () => {
     const user = await registeredUser(s, 20);
     const set = await trainingSet(s, user.token, await personAPhotos());
-    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Polled", home_link: "polled", ...set }).expect(200);
+    const res = await s.http
+      .post("/api/Training/submit")
+      .set("token", user.token)
+      .send({ name: "Polled", home_link: "polled", ...set })
+      .expect(200);
     const id = res.body.data.id as number;
     // a few polls pass while it still runs
     await new Promise((r) => setTimeout(r, 2500));

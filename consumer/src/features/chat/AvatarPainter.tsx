@@ -18,7 +18,13 @@ import { chatApi, type CharacterInput } from "./chat.api.ts";
  * back if it fails); the person looks at the picture and keeps it as the avatar or paints again. A server without an
  * AI image model says so (the local draft renderer is never offered as a portrait).
  */
-export function AvatarPainter({ card, onPick }: { card: Pick<CharacterInput, "name" | "description" | "personality" | "tags" | "age">; onPick: (upload: UploadResult) => void }) {
+export function AvatarPainter({
+  card,
+  onPick,
+}: {
+  card: Pick<CharacterInput, "name" | "description" | "personality" | "tags" | "age">;
+  onPick: (upload: UploadResult) => void;
+}) {
   const { t } = useTranslation();
   const [taskId, setTaskId] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
@@ -65,7 +71,14 @@ export function AvatarPainter({ card, onPick }: { card: Pick<CharacterInput, "na
         {t("chat.avatar.help")}
       </Typography>
       {!picture && (
-        <Button variant="outlined" startIcon={<BrushIcon />} disabled={!ready || busy || painting} onClick={() => void paint()} data-testid="avatar-generate" sx={{ justifySelf: "start" }}>
+        <Button
+          variant="outlined"
+          startIcon={<BrushIcon />}
+          disabled={!ready || busy || painting}
+          onClick={() => void paint()}
+          data-testid="avatar-generate"
+          sx={{ justifySelf: "start" }}
+        >
           {t("chat.avatar.generate")}
         </Button>
       )}
@@ -77,7 +90,13 @@ export function AvatarPainter({ card, onPick }: { card: Pick<CharacterInput, "na
       )}
       {picture && (
         <Box sx={{ display: "flex", gap: 2, alignItems: "center", flexWrap: "wrap" }}>
-          <Box component="img" src={picture} alt={t("chat.avatar.result")} data-testid="avatar-result" sx={{ width: 96, height: 96, borderRadius: 2, objectFit: "cover" }} />
+          <Box
+            component="img"
+            src={picture}
+            alt={t("chat.avatar.result")}
+            data-testid="avatar-result"
+            sx={{ width: 96, height: 96, borderRadius: 2, objectFit: "cover" }}
+          />
           <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
             <Button variant="contained" disabled={busy} onClick={() => void keep()} data-testid="avatar-keep">
               {t("chat.avatar.use")}

@@ -5,7 +5,11 @@ import type { Character } from "./chat.api.ts";
 export function CharacterAvatar({ character, size = 40 }: { character: Pick<Character, "id" | "name" | "avatar_url">; size?: number }) {
   const hue = (character.id * 67) % 360;
   return (
-    <Avatar src={character.avatar_url ?? undefined} alt={character.name} sx={{ width: size, height: size, bgcolor: `hsl(${hue} 55% 45%)`, fontSize: size * 0.45 }}>
+    <Avatar
+      src={character.avatar_url ?? undefined}
+      alt={character.name}
+      sx={{ width: size, height: size, bgcolor: `hsl(${hue} 55% 45%)`, fontSize: size * 0.45 }}
+    >
       {character.name.slice(0, 1).toUpperCase()}
     </Avatar>
   );

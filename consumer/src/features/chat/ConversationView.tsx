@@ -69,7 +69,21 @@ function Bubble({ m, streaming, children }: { m: ChatMessage; streaming: boolean
         }}
       >
         {m.content}
-        {streaming && <Box component="span" sx={{ display: "inline-block", width: 8, height: 16, ml: 0.25, bgcolor: "text.secondary", verticalAlign: "text-bottom", animation: "chatCaret 1s steps(2) infinite", "@keyframes chatCaret": { "0%": { opacity: 1 }, "100%": { opacity: 0 } } }} />}
+        {streaming && (
+          <Box
+            component="span"
+            sx={{
+              display: "inline-block",
+              width: 8,
+              height: 16,
+              ml: 0.25,
+              bgcolor: "text.secondary",
+              verticalAlign: "text-bottom",
+              animation: "chatCaret 1s steps(2) infinite",
+              "@keyframes chatCaret": { "0%": { opacity: 1 }, "100%": { opacity: 0 } },
+            }}
+          />
+        )}
         {(m.status === "stopped" || m.status === "cut") && (
           <Typography variant="caption" sx={{ display: "block", opacity: 0.7, mt: 0.5 }}>
             {t(`chat.status.${m.status}`)}
@@ -118,7 +132,9 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
         </IconButton>
         {character && <CharacterAvatar character={character} size={36} />}
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography fontWeight={700} noWrap data-testid="conversation-name">{character?.name ?? ""}</Typography>
+          <Typography fontWeight={700} noWrap data-testid="conversation-name">
+            {character?.name ?? ""}
+          </Typography>
           {c.phase !== "idle" && (
             <Typography variant="caption" color="text.secondary">
               {t("chat.typing")}
@@ -178,7 +194,11 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
           {c.error}
         </Alert>
       )}
-      <Box component="form" onSubmit={(e) => (e.preventDefault(), submit())} sx={{ display: "flex", gap: 1, p: 1.25, borderTop: 1, borderColor: "divider", alignItems: "flex-end", mb: { xs: "56px", md: 0 } }}>
+      <Box
+        component="form"
+        onSubmit={(e) => (e.preventDefault(), submit())}
+        sx={{ display: "flex", gap: 1, p: 1.25, borderTop: 1, borderColor: "divider", alignItems: "flex-end", mb: { xs: "56px", md: 0 } }}
+      >
         <TextField
           fullWidth
           multiline

@@ -40,7 +40,14 @@ export default function RoleChooserDialog({ onClose, onChoose }: { onClose: () =
     setLoading(true);
     const timer = setTimeout(() => {
       void chatApi
-        .characters({ page, limit: PAGE, q: q.trim() || undefined, tag: tag ?? undefined, sort: view === "new" ? "new" : "popular", mine: view === "mine" ? 1 : 0 })
+        .characters({
+          page,
+          limit: PAGE,
+          q: q.trim() || undefined,
+          tag: tag ?? undefined,
+          sort: view === "new" ? "new" : "popular",
+          mine: view === "mine" ? 1 : 0,
+        })
         .then((r) => {
           if (!live) return;
           setItems((prev) => (page === 1 ? r.list : [...prev, ...r.list]));
@@ -101,11 +108,21 @@ export default function RoleChooserDialog({ onClose, onChoose }: { onClose: () =
         )}
         <Box sx={{ display: "grid", gap: 1 }}>
           {items.map((c) => (
-            <Box key={c.id} sx={{ display: "flex", gap: 1.5, p: 1.25, borderRadius: 3, bgcolor: "rgba(255,255,255,0.04)", alignItems: "flex-start" }} data-testid="chooser-item">
+            <Box
+              key={c.id}
+              sx={{ display: "flex", gap: 1.5, p: 1.25, borderRadius: 3, bgcolor: "rgba(255,255,255,0.04)", alignItems: "flex-start" }}
+              data-testid="chooser-item"
+            >
               <CharacterAvatar character={c} size={48} />
               <Box sx={{ flex: 1, minWidth: 0, cursor: "pointer" }} onClick={() => onChoose(c)}>
-                <Typography fontWeight={700} noWrap>{c.name}</Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden" }}>
+                <Typography fontWeight={700} noWrap>
+                  {c.name}
+                </Typography>
+                <Typography
+                  variant="body2"
+                  color="text.secondary"
+                  sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden" }}
+                >
                   {c.description}
                 </Typography>
                 <Box sx={{ display: "flex", gap: 0.5, flexWrap: "wrap", mt: 0.5 }}>

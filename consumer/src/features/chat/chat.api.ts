@@ -30,7 +30,8 @@ export const NOT_ENOUGH_CREDITS = "Please get points first";
 
 export const chatApi = {
   status: () => api.get("/api/RoleChat/status", { quiet: true }),
-  characters: (q: { page?: number; limit?: number; q?: string; tag?: string; sort?: CharacterSort; mine?: 0 | 1 }) => api.get("/api/RoleChat/getCharacterList", { query: q, quiet: true }),
+  characters: (q: { page?: number; limit?: number; q?: string; tag?: string; sort?: CharacterSort; mine?: 0 | 1 }) =>
+    api.get("/api/RoleChat/getCharacterList", { query: q, quiet: true }),
   character: (id: number) => api.get("/api/RoleChat/characterDetails", { query: { id } }),
   saveCharacter: (input: CharacterInput) => api.post("/api/RoleChat/creatCharacter", input, { quiet: true }),
   /** Paints an avatar from the card in the editor: a text-to-image task, followed with the generation API. */

@@ -66,7 +66,9 @@ export function useConversation(id: number | null) {
               setError(translateMessage(msg));
             },
             onEnd(reply) {
-              setMessages((ms) => ms.map((m) => (m.id === reply.id ? reply : m)).filter((m) => !(m.id === reply.id && (reply.status === "refused" || reply.status === "failed"))));
+              setMessages((ms) =>
+                ms.map((m) => (m.id === reply.id ? reply : m)).filter((m) => !(m.id === reply.id && (reply.status === "refused" || reply.status === "failed"))),
+              );
               if (reply.status === "failed") setError(translateMessage("Sorry, the character could not reply. Your credits were returned"));
             },
           },
@@ -95,7 +97,15 @@ export function useConversation(id: number | null) {
     error,
     clearError: () => setError(null),
     send(content: string) {
-      const pending: ChatMessage = { id: -Date.now(), role: "user", content, status: "complete", reply_to_id: null, credits: 0, created_at: new Date().toISOString() };
+      const pending: ChatMessage = {
+        id: -Date.now(),
+        role: "user",
+        content,
+        status: "complete",
+        reply_to_id: null,
+        credits: 0,
+        created_at: new Date().toISOString(),
+      };
       return run("chat", { conversation_id: id, content, idempotency_key: `${id}-${-pending.id}` }, (ms) => [...ms, pending]);
     },
     regenerate() {

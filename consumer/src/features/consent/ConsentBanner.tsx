@@ -29,7 +29,16 @@ export default function ConsentBanner() {
       role="region"
       aria-labelledby="consent-title"
       data-testid="consent-banner"
-      sx={{ position: "fixed", zIndex: 1250, left: { xs: 8, sm: 16 }, right: { xs: 8, sm: "auto" }, bottom: { xs: 80, md: 16 }, maxWidth: { sm: 460 }, p: 2.5, borderRadius: 3 }}
+      sx={{
+        position: "fixed",
+        zIndex: 1250,
+        left: { xs: 8, sm: 16 },
+        right: { xs: 8, sm: "auto" },
+        bottom: { xs: 80, md: 16 },
+        maxWidth: { sm: 460 },
+        p: 2.5,
+        borderRadius: 3,
+      }}
     >
       <Typography id="consent-title" variant="subtitle1" sx={{ fontWeight: 700 }}>
         {t("consent.title")}

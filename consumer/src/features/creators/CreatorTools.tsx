@@ -22,7 +22,17 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
   async function save() {
     setStatus(null);
     try {
-      onSaved(await creatorsApi.update({ bio, social_links: links.split("\n").map((l) => l.trim()).filter(Boolean), request_price: price.trim() ? Number(price) : null, membership_price: membershipPrice.trim() ? Number(membershipPrice) : null }));
+      onSaved(
+        await creatorsApi.update({
+          bio,
+          social_links: links
+            .split("\n")
+            .map((l) => l.trim())
+            .filter(Boolean),
+          request_price: price.trim() ? Number(price) : null,
+          membership_price: membershipPrice.trim() ? Number(membershipPrice) : null,
+        }),
+      );
       setStatus({ ok: true, text: t("creators.saved") });
     } catch (e) {
       setStatus({ ok: false, text: translateMessage((e as Error).message) });
@@ -30,13 +40,48 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
   }
   return (
     <Box component="section" data-testid="creator-edit" sx={{ display: "grid", gap: 1.5, p: 2, border: 1, borderColor: "divider", borderRadius: 2 }}>
-      <Typography variant="h6" component="h2">{t("creators.editTitle")}</Typography>
-      <TextField label={t("creators.bio")} value={bio} onChange={(e) => setBio(e.target.value)} multiline minRows={3} slotProps={{ htmlInput: { maxLength: 500, "data-testid": "creator-bio" } }} />
-      <TextField label={t("creators.links")} helperText={t("creators.linksHelp")} value={links} onChange={(e) => setLinks(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { "data-testid": "creator-links" } }} />
-      <TextField label={t("creators.requestPrice")} helperText={t("creators.requestPriceHelp")} value={price} onChange={(e) => setPrice(e.target.value.replace(/\D/g, ""))} slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-request-price" } }} />
-      <TextField label={t("creators.membershipPrice")} helperText={t("creators.membershipPriceHelp")} value={membershipPrice} onChange={(e) => setMembershipPrice(e.target.value.replace(/\D/g, ""))} slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-membership-price" } }} />
-      {status && <Alert severity={status.ok ? "success" : "error"} data-testid="creator-edit-status">{status.text}</Alert>}
-      <Button variant="contained" onClick={() => void save()} data-testid="creator-save" sx={{ justifySelf: "start" }}>{t("creators.save")}</Button>
+      <Typography variant="h6" component="h2">
+        {t("creators.editTitle")}
+      </Typography>
+      <TextField
+        label={t("creators.bio")}
+        value={bio}
+        onChange={(e) => setBio(e.target.value)}
+        multiline
+        minRows={3}
+        slotProps={{ htmlInput: { maxLength: 500, "data-testid": "creator-bio" } }}
+      />
+      <TextField
+        label={t("creators.links")}
+        helperText={t("creators.linksHelp")}
+        value={links}
+        onChange={(e) => setLinks(e.target.value)}
+        multiline
+        minRows={2}
+        slotProps={{ htmlInput: { "data-testid": "creator-links" } }}
+      />
+      <TextField
+        label={t("creators.requestPrice")}
+        helperText={t("creators.requestPriceHelp")}
+        value={price}
+        onChange={(e) => setPrice(e.target.value.replace(/\D/g, ""))}
+        slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-request-price" } }}
+      />
+      <TextField
+        label={t("creators.membershipPrice")}
+        helperText={t("creators.membershipPriceHelp")}
+        value={membershipPrice}
+        onChange={(e) => setMembershipPrice(e.target.value.replace(/\D/g, ""))}
+        slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "creator-membership-price" } }}
+      />
+      {status && (
+        <Alert severity={status.ok ? "success" : "error"} data-testid="creator-edit-status">
+          {status.text}
+        </Alert>
+      )}
+      <Button variant="contained" onClick={() => void save()} data-testid="creator-save" sx={{ justifySelf: "start" }}>
+        {t("creators.save")}
+      </Button>
     </Box>
   );
 }

@@ -22,8 +22,14 @@ function RequestRow({ r, children }: { r: CustomRequestView; children?: React.Re
   return (
     <Box data-testid="request-row" data-status={r.status} sx={{ display: "grid", gap: 1, p: 1.5, border: 1, borderColor: "divider", borderRadius: 2 }}>
       <Box sx={{ display: "flex", justifyContent: "space-between", gap: 1, alignItems: "center" }}>
-        <Chip size="small" label={t(`creators.requestStatus.${r.status}`)} color={r.status === "delivered" ? "success" : r.status === "pending" || r.status === "accepted" ? "primary" : "default"} />
-        <Typography variant="body2" color="text.secondary">{t("creators.credits", { count: r.price })}</Typography>
+        <Chip
+          size="small"
+          label={t(`creators.requestStatus.${r.status}`)}
+          color={r.status === "delivered" ? "success" : r.status === "pending" || r.status === "accepted" ? "primary" : "default"}
+        />
+        <Typography variant="body2" color="text.secondary">
+          {t("creators.credits", { count: r.price })}
+        </Typography>
       </Box>
       <Typography sx={{ overflowWrap: "anywhere", whiteSpace: "pre-line" }}>{r.text}</Typography>
       {children}
@@ -36,8 +42,18 @@ function Dispute({ r, onDone }: { r: CustomRequestView; onDone: (error?: string)
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
-  if (r.dispute_status) return <Typography variant="body2" color="text.secondary" data-testid="dispute-status">{t(`creators.disputeStatus.${r.dispute_status}`)}</Typography>;
-  if (!open) return <Button size="small" color="warning" onClick={() => setOpen(true)} data-testid="dispute-open" sx={{ justifySelf: "start" }}>{t("creators.disputeOpen")}</Button>;
+  if (r.dispute_status)
+    return (
+      <Typography variant="body2" color="text.secondary" data-testid="dispute-status">
+        {t(`creators.disputeStatus.${r.dispute_status}`)}
+      </Typography>
+    );
+  if (!open)
+    return (
+      <Button size="small" color="warning" onClick={() => setOpen(true)} data-testid="dispute-open" sx={{ justifySelf: "start" }}>
+        {t("creators.disputeOpen")}
+      </Button>
+    );
   async function send() {
     try {
       await payoutsApi.dispute(r.id, reason);
@@ -48,9 +64,29 @@ function Dispute({ r, onDone }: { r: CustomRequestView; onDone: (error?: string)
   }
   return (
     <Box sx={{ display: "grid", gap: 1 }}>
-      <Typography variant="body2" color="text.secondary">{t("creators.disputeHelp")}</Typography>
-      <TextField size="small" label={t("creators.disputeReason")} value={reason} onChange={(e) => setReason(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: DISPUTE_REASON_MAX, "data-testid": "dispute-reason" } }} />
-      <Button size="small" variant="contained" color="warning" disabled={reason.trim().length < 3} onClick={() => void send()} data-testid="dispute-send" sx={{ justifySelf: "start" }}>{t("creators.disputeSend")}</Button>
+      <Typography variant="body2" color="text.secondary">
+        {t("creators.disputeHelp")}
+      </Typography>
+      <TextField
+        size="small"
+        label={t("creators.disputeReason")}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        multiline
+        minRows={2}
+        slotProps={{ htmlInput: { maxLength: DISPUTE_REASON_MAX, "data-testid": "dispute-reason" } }}
+      />
+      <Button
+        size="small"
+        variant="contained"
+        color="warning"
+        disabled={reason.trim().length < 3}
+        onClick={() => void send()}
+        data-testid="dispute-send"
+        sx={{ justifySelf: "start" }}
+      >
+        {t("creators.disputeSend")}
+      </Button>
     </Box>
   );
 }
@@ -63,7 +99,11 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
   const [mine, setMine] = useState<CustomRequestView[]>([]);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const load = useCallback(() => {
-    if (signedIn) creatorsApi.requests("fan").then((list) => setMine(list.filter((r) => r.home_link === page.home_link)), () => setMine([]));
+    if (signedIn)
+      creatorsApi.requests("fan").then(
+        (list) => setMine(list.filter((r) => r.home_link === page.home_link)),
+        () => setMine([]),
+      );
   }, [signedIn, page.home_link]);
   useEffect(load, [load]);
 
@@ -93,26 +133,54 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
 
   return (
     <Box component="section" data-testid="fan-requests" sx={{ display: "grid", gap: 1.5, p: 2, border: 1, borderColor: "divider", borderRadius: 2 }}>
-      <Typography variant="h6" component="h2">{t("creators.requestTitle", { count: page.request_price ?? 0 })}</Typography>
-      <Typography variant="body2" color="text.secondary">{t("creators.requestHelp")}</Typography>
-      <TextField label={t("creators.requestText")} value={text} onChange={(e) => setText(e.target.value)} multiline minRows={2} slotProps={{ htmlInput: { maxLength: CUSTOM_REQUEST_TEXT_MAX, "data-testid": "request-text" } }} />
-      {status && <Alert severity={status.ok ? "success" : "error"} data-testid="request-status">{status.text}</Alert>}
-      <Button variant="contained" disabled={!text.trim()} onClick={() => void send()} data-testid="request-send" sx={{ justifySelf: "start" }}>{t("creators.requestSend")}</Button>
+      <Typography variant="h6" component="h2">
+        {t("creators.requestTitle", { count: page.request_price ?? 0 })}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {t("creators.requestHelp")}
+      </Typography>
+      <TextField
+        label={t("creators.requestText")}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        multiline
+        minRows={2}
+        slotProps={{ htmlInput: { maxLength: CUSTOM_REQUEST_TEXT_MAX, "data-testid": "request-text" } }}
+      />
+      {status && (
+        <Alert severity={status.ok ? "success" : "error"} data-testid="request-status">
+          {status.text}
+        </Alert>
+      )}
+      <Button variant="contained" disabled={!text.trim()} onClick={() => void send()} data-testid="request-send" sx={{ justifySelf: "start" }}>
+        {t("creators.requestSend")}
+      </Button>
       {mine.map((r) => (
         <RequestRow key={r.id} r={r}>
           {r.status === "delivered" && r.satisfied === null && (
             <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
-              <Button size="small" variant="outlined" onClick={() => void rate(r.id, true)} data-testid="rate-satisfied">{t("creators.rateSatisfied")}</Button>
-              <Button size="small" onClick={() => void rate(r.id, false)} data-testid="rate-unsatisfied">{t("creators.rateUnsatisfied")}</Button>
+              <Button size="small" variant="outlined" onClick={() => void rate(r.id, true)} data-testid="rate-satisfied">
+                {t("creators.rateSatisfied")}
+              </Button>
+              <Button size="small" onClick={() => void rate(r.id, false)} data-testid="rate-unsatisfied">
+                {t("creators.rateUnsatisfied")}
+              </Button>
             </Box>
           )}
-          {r.satisfied !== null && <Typography variant="body2" color="text.secondary">{t(r.satisfied ? "creators.ratedSatisfied" : "creators.ratedUnsatisfied")}</Typography>}
+          {r.satisfied !== null && (
+            <Typography variant="body2" color="text.secondary">
+              {t(r.satisfied ? "creators.ratedSatisfied" : "creators.ratedUnsatisfied")}
+            </Typography>
+          )}
           {r.status === "delivered" && r.satisfied === false && (
-            <Dispute r={r} onDone={(error) => {
-              if (error) setStatus({ ok: false, text: error });
-              load();
-              void session.refreshBalance();
-            }} />
+            <Dispute
+              r={r}
+              onDone={(error) => {
+                if (error) setStatus({ ok: false, text: error });
+                load();
+                void session.refreshBalance();
+              }}
+            />
           )}
         </RequestRow>
       ))}
@@ -144,30 +212,57 @@ export function CreatorRequests() {
 
   return (
     <Box component="section" data-testid="creator-requests" sx={{ display: "grid", gap: 1.5 }}>
-      <Typography variant="h6" component="h2">{t("creators.incoming")}</Typography>
+      <Typography variant="h6" component="h2">
+        {t("creators.incoming")}
+      </Typography>
       {error && <Alert severity="error">{error}</Alert>}
       {requests.length === 0 && <Typography color="text.secondary">{t("creators.noIncoming")}</Typography>}
       {requests.map((r) => (
         <RequestRow key={r.id} r={r}>
           {r.dispute_status && (
-            <Typography variant="body2" color={r.dispute_status === "open" ? "warning.main" : "text.secondary"} data-testid="creator-dispute-status">{t(`creators.creatorDispute.${r.dispute_status}`)}</Typography>
+            <Typography variant="body2" color={r.dispute_status === "open" ? "warning.main" : "text.secondary"} data-testid="creator-dispute-status">
+              {t(`creators.creatorDispute.${r.dispute_status}`)}
+            </Typography>
           )}
           {r.status === "pending" && (
             <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
-              <Button size="small" variant="contained" onClick={() => void run(() => creatorsApi.answer("acceptRequest", r.id))} data-testid="request-accept">{t("creators.accept")}</Button>
-              <Button size="small" onClick={() => void run(() => creatorsApi.answer("declineRequest", r.id))} data-testid="request-decline">{t("creators.decline")}</Button>
+              <Button size="small" variant="contained" onClick={() => void run(() => creatorsApi.answer("acceptRequest", r.id))} data-testid="request-accept">
+                {t("creators.accept")}
+              </Button>
+              <Button size="small" onClick={() => void run(() => creatorsApi.answer("declineRequest", r.id))} data-testid="request-decline">
+                {t("creators.decline")}
+              </Button>
             </Box>
           )}
           {r.status === "accepted" && (
             <Box sx={{ display: "grid", gap: 1 }}>
-              <TextField select size="small" label={t("creators.deliverPick")} value={chosen[r.id] ?? ""} onChange={(e) => setChosen({ ...chosen, [r.id]: Number(e.target.value) })} slotProps={{ htmlInput: { "data-testid": "deliver-pick" } }}>
+              <TextField
+                select
+                size="small"
+                label={t("creators.deliverPick")}
+                value={chosen[r.id] ?? ""}
+                onChange={(e) => setChosen({ ...chosen, [r.id]: Number(e.target.value) })}
+                slotProps={{ htmlInput: { "data-testid": "deliver-pick" } }}
+              >
                 {creations.map((c) => (
-                  <MenuItem key={c.id} value={c.id}>{t("creators.creation", { id: c.id })}</MenuItem>
+                  <MenuItem key={c.id} value={c.id}>
+                    {t("creators.creation", { id: c.id })}
+                  </MenuItem>
                 ))}
               </TextField>
               <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
-                <Button size="small" variant="contained" disabled={!chosen[r.id]} onClick={() => void run(() => creatorsApi.deliver(r.id, chosen[r.id]))} data-testid="request-deliver">{t("creators.deliver")}</Button>
-                <Button size="small" onClick={() => void run(() => creatorsApi.answer("declineRequest", r.id))}>{t("creators.decline")}</Button>
+                <Button
+                  size="small"
+                  variant="contained"
+                  disabled={!chosen[r.id]}
+                  onClick={() => void run(() => creatorsApi.deliver(r.id, chosen[r.id]))}
+                  data-testid="request-deliver"
+                >
+                  {t("creators.deliver")}
+                </Button>
+                <Button size="small" onClick={() => void run(() => creatorsApi.answer("declineRequest", r.id))}>
+                  {t("creators.decline")}
+                </Button>
               </Box>
             </Box>
           )}

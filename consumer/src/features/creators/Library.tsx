@@ -21,7 +21,11 @@ export const appendNew = <T extends { id: number }>(shown: T[], next: T[]) => [.
 
 /** A "show more" button under a list that pages. */
 export function MoreButton({ label, onClick, testId }: { label: string; onClick: () => void; testId: string }) {
-  return <Button variant="outlined" onClick={onClick} data-testid={testId} sx={{ justifySelf: "center" }}>{label}</Button>;
+  return (
+    <Button variant="outlined" onClick={onClick} data-testid={testId} sx={{ justifySelf: "center" }}>
+      {label}
+    </Button>
+  );
 }
 
 /**
@@ -33,7 +37,10 @@ function useMediaPass(needed: boolean): boolean {
   useEffect(() => {
     if (!needed) return;
     let live = true;
-    creatorsApi.mediaPass().then(() => live && setReady(true), () => undefined);
+    creatorsApi.mediaPass().then(
+      () => live && setReady(true),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -46,9 +53,20 @@ function MemberVideo({ item, passReady }: { item: LibraryItem; passReady: boolea
   const [whole, setWhole] = useState(false);
   if (!passReady) return <Box sx={tileSx} />;
   if (whole) return <MemberMedia item={item} />;
-  return <Box component="video" src={item.video_url ?? undefined} poster={item.poster_url ?? undefined} controls playsInline preload="metadata" onError={() => setWhole(true)} data-testid="library-member-video" sx={tileSx} />;
+  return (
+    <Box
+      component="video"
+      src={item.video_url ?? undefined}
+      poster={item.poster_url ?? undefined}
+      controls
+      playsInline
+      preload="metadata"
+      onError={() => setWhole(true)}
+      data-testid="library-member-video"
+      sx={tileSx}
+    />
+  );
 }
-
 
 /** A members-only file: fetched with the viewer's token (the server checks the membership each time). */
 function MemberMedia({ item }: { item: LibraryItem }) {
@@ -58,24 +76,57 @@ function MemberMedia({ item }: { item: LibraryItem }) {
     if (!url) return;
     const abort = new AbortController();
     let made: string | null = null;
-    memberMedia(url, abort.signal).then((s) => {
-      made = s;
-      setSrc(s);
-    }, () => undefined);
+    memberMedia(url, abort.signal).then(
+      (s) => {
+        made = s;
+        setSrc(s);
+      },
+      () => undefined,
+    );
     return () => {
       abort.abort();
       if (made) URL.revokeObjectURL(made);
     };
   }, [url]);
   if (!src) return <Box sx={tileSx} />;
-  return item.kind === "video" ? <Box component="video" src={src} controls playsInline sx={tileSx} /> : <Box component="img" src={src} alt="" data-testid="library-member-image" sx={tileSx} />;
+  return item.kind === "video" ? (
+    <Box component="video" src={src} controls playsInline sx={tileSx} />
+  ) : (
+    <Box component="img" src={src} alt="" data-testid="library-member-image" sx={tileSx} />
+  );
 }
 
-function Tile({ item, owner, passReady, onUnpublish, onReport }: { item: LibraryItem; owner: boolean; passReady: boolean; onUnpublish: () => void; onReport: () => void }) {
+function Tile({
+  item,
+  owner,
+  passReady,
+  onUnpublish,
+  onReport,
+}: {
+  item: LibraryItem;
+  owner: boolean;
+  passReady: boolean;
+  onUnpublish: () => void;
+  onReport: () => void;
+}) {
   const { t } = useTranslation();
   if (item.locked) {
     return (
-      <Box data-testid="library-locked" sx={{ ...tileSx, display: "grid", placeItems: "center", alignContent: "center", gap: 0.5, color: "text.secondary", textAlign: "center", p: 1, border: 1, borderColor: "divider" }}>
+      <Box
+        data-testid="library-locked"
+        sx={{
+          ...tileSx,
+          display: "grid",
+          placeItems: "center",
+          alignContent: "center",
+          gap: 0.5,
+          color: "text.secondary",
+          textAlign: "center",
+          p: 1,
+          border: 1,
+          borderColor: "divider",
+        }}
+      >
         <LockOutlinedIcon />
         <Typography variant="body2">{t("creators.membersOnly")}</Typography>
       </Box>
@@ -83,7 +134,11 @@ function Tile({ item, owner, passReady, onUnpublish, onReport }: { item: Library
   }
   const media =
     item.visibility === "members" ? (
-      item.video_url ? <MemberVideo item={item} passReady={passReady} /> : <MemberMedia item={item} />
+      item.video_url ? (
+        <MemberVideo item={item} passReady={passReady} />
+      ) : (
+        <MemberMedia item={item} />
+      )
     ) : item.video_url ? (
       <Box component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={tileSx} />
     ) : (
@@ -94,13 +149,37 @@ function Tile({ item, owner, passReady, onUnpublish, onReport }: { item: Library
     <Box data-testid="library-item" data-visibility={item.visibility} sx={{ position: "relative" }}>
       {media}
       {item.visibility === "members" && (
-        <Box sx={{ position: "absolute", left: 6, bottom: 6, maxWidth: "calc(100% - 12px)", display: "inline-flex", alignItems: "center", gap: 0.5, px: 1, py: 0.25, borderRadius: 999, bgcolor: "rgba(0,0,0,0.6)", color: "#fff" }}>
+        <Box
+          sx={{
+            position: "absolute",
+            left: 6,
+            bottom: 6,
+            maxWidth: "calc(100% - 12px)",
+            display: "inline-flex",
+            alignItems: "center",
+            gap: 0.5,
+            px: 1,
+            py: 0.25,
+            borderRadius: 999,
+            bgcolor: "rgba(0,0,0,0.6)",
+            color: "#fff",
+          }}
+        >
           <LockOutlinedIcon sx={{ fontSize: 16 }} />
-          <Typography variant="caption" fontWeight={600} noWrap>{t("creators.membersOnly")}</Typography>
+          <Typography variant="caption" fontWeight={600} noWrap>
+            {t("creators.membersOnly")}
+          </Typography>
         </Box>
       )}
       {owner ? (
-        <IconButton size="small" onClick={onUnpublish} aria-label={t("creators.unpublish")} title={t("creators.unpublish")} data-testid="library-unpublish" sx={corner}>
+        <IconButton
+          size="small"
+          onClick={onUnpublish}
+          aria-label={t("creators.unpublish")}
+          title={t("creators.unpublish")}
+          data-testid="library-unpublish"
+          sx={corner}
+        >
           <CloseIcon fontSize="small" />
         </IconButton>
       ) : (
@@ -149,20 +228,40 @@ export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChan
   }
   return (
     <Box component="section" sx={{ display: "grid", gap: 1.5 }}>
-      <Typography variant="h6" component="h2">{t("creators.library", { count: page.library_total })}</Typography>
-      {page.library_locked > 0 && <Typography variant="body2" color="text.secondary" data-testid="library-locked-count">{t("creators.lockedCount", { count: page.library_locked })}</Typography>}
+      <Typography variant="h6" component="h2">
+        {t("creators.library", { count: page.library_total })}
+      </Typography>
+      {page.library_locked > 0 && (
+        <Typography variant="body2" color="text.secondary" data-testid="library-locked-count">
+          {t("creators.lockedCount", { count: page.library_locked })}
+        </Typography>
+      )}
       {error && <Alert severity="error">{error}</Alert>}
       {items.length === 0 ? (
-        <Typography color="text.secondary" data-testid="creator-library-empty">{t(page.is_owner ? "creators.libraryEmptyOwner" : "creators.libraryEmpty")}</Typography>
+        <Typography color="text.secondary" data-testid="creator-library-empty">
+          {t(page.is_owner ? "creators.libraryEmptyOwner" : "creators.libraryEmpty")}
+        </Typography>
       ) : (
-        <Box data-testid="creator-library" sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", md: "repeat(4, minmax(0, 1fr))" }, gap: 1 }}>
+        <Box
+          data-testid="creator-library"
+          sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", md: "repeat(4, minmax(0, 1fr))" }, gap: 1 }}
+        >
           {items.map((item) => (
-            <Tile key={item.id} item={item} owner={page.is_owner} passReady={passReady} onUnpublish={() => void unpublish(item.id)} onReport={() => setReporting(item.task_id)} />
+            <Tile
+              key={item.id}
+              item={item}
+              owner={page.is_owner}
+              passReady={passReady}
+              onUnpublish={() => void unpublish(item.id)}
+              onReport={() => setReporting(item.task_id)}
+            />
           ))}
         </Box>
       )}
       {pages * LIBRARY_PAGE_SIZE < page.library_total && <MoreButton label={t("creators.libraryMore")} onClick={() => void more()} testId="library-more" />}
-      <Suspense fallback={null}>{reporting !== null && <ReportDialog target={{ type: "task", id: reporting }} onClose={() => setReporting(null)} onSent={onChanged} />}</Suspense>
+      <Suspense fallback={null}>
+        {reporting !== null && <ReportDialog target={{ type: "task", id: reporting }} onClose={() => setReporting(null)} onSent={onChanged} />}
+      </Suspense>
     </Box>
   );
 }

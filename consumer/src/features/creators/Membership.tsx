@@ -14,7 +14,17 @@ import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
  * renewal and cancelling; for a cancelled member, the day access ends and resuming. `onChanged` reloads the page, so
  * members-only items unlock (or lock) at once.
  */
-export function MembershipOffer({ page, signedIn, onSignIn, onChanged }: { page: CreatorPageView; signedIn: boolean; onSignIn: () => void; onChanged: () => void }) {
+export function MembershipOffer({
+  page,
+  signedIn,
+  onSignIn,
+  onChanged,
+}: {
+  page: CreatorPageView;
+  signedIn: boolean;
+  onSignIn: () => void;
+  onChanged: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -39,21 +49,42 @@ export function MembershipOffer({ page, signedIn, onSignIn, onChanged }: { page:
   const join = () => act(() => creatorsApi.join(page.home_link));
   const price = m?.price ?? page.membership_price ?? 0;
   return (
-    <Box component="section" data-testid="membership" data-status={m?.status ?? "none"} sx={{ display: "grid", gap: 1.25, p: 2, border: 1, borderColor: "primary.main", borderRadius: 2 }}>
-      <Typography variant="h6" component="h2">{t("creators.membershipTitle", { count: price })}</Typography>
-      {!m && <Typography variant="body2" color="text.secondary">{t("creators.membershipHelp", { days: CREATOR_MEMBERSHIP_PERIOD_DAYS })}</Typography>}
+    <Box
+      component="section"
+      data-testid="membership"
+      data-status={m?.status ?? "none"}
+      sx={{ display: "grid", gap: 1.25, p: 2, border: 1, borderColor: "primary.main", borderRadius: 2 }}
+    >
+      <Typography variant="h6" component="h2">
+        {t("creators.membershipTitle", { count: price })}
+      </Typography>
+      {!m && (
+        <Typography variant="body2" color="text.secondary">
+          {t("creators.membershipHelp", { days: CREATOR_MEMBERSHIP_PERIOD_DAYS })}
+        </Typography>
+      )}
       {m?.status === "active" && <Typography data-testid="membership-state">{t("creators.membershipRenews", { date: date(m.paid_through) })}</Typography>}
       {m?.status === "cancelled" && <Typography data-testid="membership-state">{t("creators.membershipUntil", { date: date(m.paid_through) })}</Typography>}
-      {error && <Alert severity="error" data-testid="membership-error">{error}</Alert>}
+      {error && (
+        <Alert severity="error" data-testid="membership-error">
+          {error}
+        </Alert>
+      )}
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
         {!m && page.membership_price !== null && (
-          <Button variant="contained" disabled={busy} onClick={() => void join()} data-testid="membership-join">{t("creators.membershipJoin", { count: page.membership_price })}</Button>
+          <Button variant="contained" disabled={busy} onClick={() => void join()} data-testid="membership-join">
+            {t("creators.membershipJoin", { count: page.membership_price })}
+          </Button>
         )}
         {m?.status === "active" && (
-          <Button variant="outlined" disabled={busy} onClick={() => void act(() => creatorsApi.cancel(page.home_link))} data-testid="membership-cancel">{t("creators.membershipCancel")}</Button>
+          <Button variant="outlined" disabled={busy} onClick={() => void act(() => creatorsApi.cancel(page.home_link))} data-testid="membership-cancel">
+            {t("creators.membershipCancel")}
+          </Button>
         )}
         {m?.status === "cancelled" && page.membership_price !== null && (
-          <Button variant="contained" disabled={busy} onClick={() => void join()} data-testid="membership-resume">{t("creators.membershipResume")}</Button>
+          <Button variant="contained" disabled={busy} onClick={() => void join()} data-testid="membership-resume">
+            {t("creators.membershipResume")}
+          </Button>
         )}
       </Box>
     </Box>

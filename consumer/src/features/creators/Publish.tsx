@@ -73,8 +73,12 @@ export function PublishCreations({ page, onChanged }: { page: CreatorPageView; o
   }
   return (
     <Box component="section" data-testid="publish-creations" sx={{ display: "grid", gap: 1.5, p: 2, border: 1, borderColor: "divider", borderRadius: 2 }}>
-      <Typography variant="h6" component="h2">{t("creators.publishTitle")}</Typography>
-      <Typography variant="body2" color="text.secondary">{t("creators.publishHelp")}</Typography>
+      <Typography variant="h6" component="h2">
+        {t("creators.publishTitle")}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {t("creators.publishHelp")}
+      </Typography>
       {error && <Alert severity="error">{error}</Alert>}
       {creations.length === 0 && <Typography color="text.secondary">{t("creators.noCreations")}</Typography>}
       <Box sx={{ display: "grid", gridTemplateColumns: "repeat(2, minmax(0, 1fr))", gap: 1 }}>
@@ -83,12 +87,20 @@ export function PublishCreations({ page, onChanged }: { page: CreatorPageView; o
           return (
             <Box key={c.id} data-testid="creation" sx={{ display: "grid", gap: 0.5, alignContent: "start" }}>
               <Box component="img" src={c.poster_url ?? c.image_urls?.[0] ?? undefined} alt="" loading="lazy" sx={{ ...tileSx, aspectRatio: "1 / 1" }} />
-              {now && <Typography variant="caption" color="text.secondary">{t(now === "members" ? "creators.publishedMembers" : "creators.publishedPublic")}</Typography>}
+              {now && (
+                <Typography variant="caption" color="text.secondary">
+                  {t(now === "members" ? "creators.publishedMembers" : "creators.publishedPublic")}
+                </Typography>
+              )}
               {now !== "public" && (
-                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "public")} data-testid="publish-public">{t("creators.publishPublic")}</Button>
+                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "public")} data-testid="publish-public">
+                  {t("creators.publishPublic")}
+                </Button>
               )}
               {now !== "members" && (
-                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "members")} data-testid="publish-members">{t("creators.publishMembers")}</Button>
+                <Button size="small" variant="outlined" onClick={() => void publish(c.id, "members")} data-testid="publish-members">
+                  {t("creators.publishMembers")}
+                </Button>
               )}
             </Box>
           );

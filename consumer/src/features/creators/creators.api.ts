@@ -24,8 +24,10 @@ export const creatorsApi = {
   bind: (home_link: string, subscribe: boolean) => api.post("/api/Subscribe/binding", { home_link, subscribe: subscribe ? 1 : 0 }, { quiet: true }),
   mine: () => api.get("/api/Subscribe/myPage", { quiet: true }).then((r) => r.page),
   publish: (role_id: number) => api.post("/api/Subscribe/publishPage", { role_id }, { quiet: true }).then(stillThere),
-  update: (fields: { bio: string; social_links: string[]; request_price: number | null; membership_price: number | null }) => api.post("/api/Subscribe/updatePage", fields, { quiet: true }).then(stillThere),
-  request: (home_link: string, text: string, idempotency_key: string) => api.post("/api/Subscribe/request", { home_link, text, idempotency_key }, { quiet: true }),
+  update: (fields: { bio: string; social_links: string[]; request_price: number | null; membership_price: number | null }) =>
+    api.post("/api/Subscribe/updatePage", fields, { quiet: true }).then(stillThere),
+  request: (home_link: string, text: string, idempotency_key: string) =>
+    api.post("/api/Subscribe/request", { home_link, text, idempotency_key }, { quiet: true }),
   requests: (as: "fan" | "creator") => api.get("/api/Subscribe/requests", { query: { as }, quiet: true }).then((r) => r.list),
   answer: (what: "acceptRequest" | "declineRequest", id: number) => api.post(`/api/Subscribe/${what}`, { id }, { quiet: true }),
   deliver: (id: number, task_id: number) => api.post("/api/Subscribe/deliverRequest", { id, task_id }, { quiet: true }),
@@ -33,11 +35,9 @@ export const creatorsApi = {
   join: (home_link: string) => api.post("/api/Subscribe/joinMembership", { home_link }, { quiet: true }),
   cancel: (home_link: string) => api.post("/api/Subscribe/cancelMembership", { home_link }, { quiet: true }),
   /** A later page of a creator page's library (the page itself brings the first). */
-  library: (home_link: string, page: number, limit: number) =>
-    api.get("/api/Subscribe/library", { query: { home_link, page, limit }, quiet: true }),
+  library: (home_link: string, page: number, limit: number) => api.get("/api/Subscribe/library", { query: { home_link, page, limit }, quiet: true }),
   /** How the caller's page shows these creations of theirs (at most 50 ids); those not on it are left out. */
-  myItems: (taskIds: number[]) =>
-    api.get("/api/Subscribe/myItems", { query: { task_ids: taskIds.join(",") }, quiet: true }).then((r) => r.list),
+  myItems: (taskIds: number[]) => api.get("/api/Subscribe/myItems", { query: { task_ids: taskIds.join(",") }, quiet: true }).then((r) => r.list),
   /** A page of the caller's finished, unexpired creations, newest first (what can be published or delivered). */
   finishedCreations: (page: number, limit: number) => api.get("/api/Generation/uploadLists", { query: { page, limit, finished: 1 } }),
   publishItem: (task_id: number, visibility: LibraryVisibility) => api.post("/api/Subscribe/publishItem", { task_id, visibility }, { quiet: true }),

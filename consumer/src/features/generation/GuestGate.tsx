@@ -16,7 +16,9 @@ export function GuestGate() {
   return (
     <Paper sx={{ p: 4, borderRadius: 5, textAlign: "center" }} data-testid="guest-gate">
       <Typography variant="h6">{t("studio.signInTitle")}</Typography>
-      <Typography color="text.secondary" sx={{ mt: 1 }}>{t("studio.signInBody")}</Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        {t("studio.signInBody")}
+      </Typography>
       <Box sx={{ display: "flex", gap: 1.5, justifyContent: "center", mt: 3, flexWrap: "wrap" }}>
         <Button
           variant="contained"
@@ -33,7 +35,9 @@ export function GuestGate() {
         >
           {t("home.tryFree")}
         </Button>
-        <Button variant="outlined" size="large" onClick={() => dialogs.open("login")}>{t("login.action")}</Button>
+        <Button variant="outlined" size="large" onClick={() => dialogs.open("login")}>
+          {t("login.action")}
+        </Button>
       </Box>
     </Paper>
   );

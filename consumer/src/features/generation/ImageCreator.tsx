@@ -41,15 +41,26 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
 
   async function submit() {
     if (!prompt.trim() && !model) return showError(TEXT_OR_ROLE);
-    await send((idempotency_key) => submitImages(mode, { prompt: prompt.trim() || undefined, role_id: model?.id, count: mode === "image_batch" ? count : undefined, ...settingsBody(settings, { aspect: true, strength: false }), idempotency_key }));
+    await send((idempotency_key) =>
+      submitImages(mode, {
+        prompt: prompt.trim() || undefined,
+        role_id: model?.id,
+        count: mode === "image_batch" ? count : undefined,
+        ...settingsBody(settings, { aspect: true, strength: false }),
+        idempotency_key,
+      }),
+    );
   }
-
 
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3 }}>
       <ToggleButtonGroup exclusive size="small" value={mode} onChange={(_e, v: ImageMode | null) => v && setMode(v)}>
-        <ToggleButton value="text_to_image" data-testid="mode-text_to_image" sx={{ px: 2 }}>{t("modes.text_to_image")}</ToggleButton>
-        <ToggleButton value="image_batch" data-testid="mode-image_batch" sx={{ px: 2 }}>{t("modes.image_batch")}</ToggleButton>
+        <ToggleButton value="text_to_image" data-testid="mode-text_to_image" sx={{ px: 2 }}>
+          {t("modes.text_to_image")}
+        </ToggleButton>
+        <ToggleButton value="image_batch" data-testid="mode-image_batch" sx={{ px: 2 }}>
+          {t("modes.image_batch")}
+        </ToggleButton>
       </ToggleButtonGroup>
       <ModelPicker value={model} onChange={setModel} />
       <Box>
@@ -74,11 +85,15 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
       </Box>
       {mode === "image_batch" && (
         <Box>
-          <Typography variant="caption" color="text.secondary">{t("studio.batchCount")}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {t("studio.batchCount")}
+          </Typography>
           <Box>
             <ToggleButtonGroup exclusive size="small" value={count} onChange={(_e, v: number | null) => v && setCount(v)}>
               {BATCH_SIZES.map((n) => (
-                <ToggleButton key={n} value={n}>{t("studio.images", { count: n })}</ToggleButton>
+                <ToggleButton key={n} value={n}>
+                  {t("studio.images", { count: n })}
+                </ToggleButton>
               ))}
             </ToggleButtonGroup>
           </Box>
@@ -86,7 +101,11 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
       )}
       <MoreSettings value={settings} onChange={setSettings} aspect strength={false} />
       <PriceLine quote={price} />
-      {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
+      {error && (
+        <Alert severity="error" data-testid="submit-error">
+          {error}
+        </Alert>
+      )}
       <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate-images" sx={{ py: 1.5 }}>
         {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generateImages")}
       </Button>

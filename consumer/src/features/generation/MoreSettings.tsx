@@ -40,11 +40,15 @@ export function MoreSettings({ value, onChange, aspect, strength }: { value: Set
     <Box>
       {aspect && (
         <Box sx={{ mb: 1.5 }}>
-          <Typography variant="caption" color="text.secondary">{t("engines.aspect")}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {t("engines.aspect")}
+          </Typography>
           <Box>
             <ToggleButtonGroup exclusive size="small" value={value.aspect} onChange={(_e, v: Aspect | null) => v && set({ aspect: v })} data-testid="aspect">
               {ASPECTS.map((a) => (
-                <ToggleButton key={a} value={a} sx={{ px: 2 }}>{a}</ToggleButton>
+                <ToggleButton key={a} value={a} sx={{ px: 2 }}>
+                  {a}
+                </ToggleButton>
               ))}
             </ToggleButtonGroup>
           </Box>
@@ -52,14 +56,35 @@ export function MoreSettings({ value, onChange, aspect, strength }: { value: Set
       )}
       {strength && (
         <Box sx={{ mb: 1.5, maxWidth: 360 }}>
-          <Typography variant="caption" color="text.secondary">{t("engines.strength", { value: value.strength.toFixed(2) })}</Typography>
-          <Slider size="small" min={0} max={1} step={0.05} value={value.strength} onChange={(_e, v) => set({ strength: v as number })} slotProps={{ input: { "aria-label": t("engines.strength", { value: value.strength.toFixed(2) }) } }} data-testid="strength" />
+          <Typography variant="caption" color="text.secondary">
+            {t("engines.strength", { value: value.strength.toFixed(2) })}
+          </Typography>
+          <Slider
+            size="small"
+            min={0}
+            max={1}
+            step={0.05}
+            value={value.strength}
+            onChange={(_e, v) => set({ strength: v as number })}
+            slotProps={{ input: { "aria-label": t("engines.strength", { value: value.strength.toFixed(2) }) } }}
+            data-testid="strength"
+          />
         </Box>
       )}
-      <Button size="small" onClick={() => setOpen(!open)} data-testid="more-settings">{t(open ? "engines.lessSettings" : "engines.moreSettings")}</Button>
+      <Button size="small" onClick={() => setOpen(!open)} data-testid="more-settings">
+        {t(open ? "engines.lessSettings" : "engines.moreSettings")}
+      </Button>
       <Collapse in={open}>
         <Box sx={{ display: "grid", gap: 2, mt: 1.5 }}>
-          <TextField fullWidth size="small" label={t("engines.negativePrompt")} placeholder={t("engines.negativePlaceholder")} value={value.negative_prompt} onChange={(e) => set({ negative_prompt: e.target.value })} slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "negative-prompt" } }} />
+          <TextField
+            fullWidth
+            size="small"
+            label={t("engines.negativePrompt")}
+            placeholder={t("engines.negativePlaceholder")}
+            value={value.negative_prompt}
+            onChange={(e) => set({ negative_prompt: e.target.value })}
+            slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "negative-prompt" } }}
+          />
           <TextField
             size="small"
             label={t("engines.seedLabel")}

@@ -20,7 +20,19 @@ export function PriceLine({ quote }: { quote: Quote | null }) {
   }, [user?.id, user?.points]);
   const freeApplies = free > 0 && quote?.free_applies === true;
   return (
-    <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", gap: 1.5, p: 2, borderRadius: 3, bgcolor: "rgba(167,139,250,0.08)", border: 1, borderColor: "rgba(167,139,250,0.25)" }}>
+    <Box
+      sx={{
+        display: "flex",
+        alignItems: "center",
+        justifyContent: "space-between",
+        gap: 1.5,
+        p: 2,
+        borderRadius: 3,
+        bgcolor: "rgba(167,139,250,0.08)",
+        border: 1,
+        borderColor: "rgba(167,139,250,0.25)",
+      }}
+    >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <BoltIcon sx={{ color: "secondary.main" }} />
         <Typography fontWeight={700} data-testid="price" data-price={price ?? ""}>
@@ -28,7 +40,13 @@ export function PriceLine({ quote }: { quote: Quote | null }) {
         </Typography>
       </Box>
       {user && (
-        <Typography variant="body2" color={freeApplies ? "success.main" : "text.secondary"} data-testid="free-left" data-free={freeApplies ? 1 : 0} sx={{ textAlign: "right" }}>
+        <Typography
+          variant="body2"
+          color={freeApplies ? "success.main" : "text.secondary"}
+          data-testid="free-left"
+          data-free={freeApplies ? 1 : 0}
+          sx={{ textAlign: "right" }}
+        >
           {freeApplies ? t("studio.freeLeft", { count: free }) : t("studio.youHave", { count: user.points })}
         </Typography>
       )}

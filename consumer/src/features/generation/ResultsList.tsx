@@ -51,10 +51,25 @@ function Thumbnail({ task, onOpen, size }: { task: Task; onOpen: Open; size: num
   const { t } = useTranslation();
   const ready = statusKey(task) === "succeeded" && mediaFiles(task).length > 0;
   const video = Boolean(task.video_url);
-  const box = { width: size, aspectRatio: "1 / 1", borderRadius: 2, bgcolor: "rgba(255,255,255,0.05)", overflow: "hidden", display: "block", position: "relative" } as const;
+  const box = {
+    width: size,
+    aspectRatio: "1 / 1",
+    borderRadius: 2,
+    bgcolor: "rgba(255,255,255,0.05)",
+    overflow: "hidden",
+    display: "block",
+    position: "relative",
+  } as const;
   if (!ready || !task.poster_url) return <Box sx={box} data-testid="result-thumb" />;
   return (
-    <Box component="button" type="button" onClick={() => onOpen(task)} aria-label={video ? t("results.open") : t("newcomer.results.view")} data-testid="result-thumb" sx={{ ...box, p: 0, border: 0, cursor: "pointer" }}>
+    <Box
+      component="button"
+      type="button"
+      onClick={() => onOpen(task)}
+      aria-label={video ? t("results.open") : t("newcomer.results.view")}
+      data-testid="result-thumb"
+      sx={{ ...box, p: 0, border: 0, cursor: "pointer" }}
+    >
       <Box component="img" src={task.poster_url} alt="" loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }} />
       {video && <PlayArrowIcon sx={{ position: "absolute", inset: 0, m: "auto", color: "#fff", filter: "drop-shadow(0 1px 3px rgba(0,0,0,.7))" }} />}
     </Box>
@@ -78,17 +93,35 @@ function Actions({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelet
       {files.length > 0 && (
         <>
           <Tooltip title={video ? t("results.open") : t("newcomer.results.view")}>
-            <IconButton size="small" onClick={() => onOpen(task)} data-testid="result-open" data-kind={video ? "video" : "image"} aria-label={video ? t("results.open") : t("newcomer.results.view")}>
+            <IconButton
+              size="small"
+              onClick={() => onOpen(task)}
+              data-testid="result-open"
+              data-kind={video ? "video" : "image"}
+              aria-label={video ? t("results.open") : t("newcomer.results.view")}
+            >
               {video ? <PlayArrowIcon fontSize="small" /> : <ImageIcon fontSize="small" />}
             </IconButton>
           </Tooltip>
           <Tooltip title={files.length > 1 ? t("newcomer.results.downloadAll", { count: files.length }) : t("results.download")}>
             {files.length === 1 ? (
-              <IconButton size="small" component="a" href={files[0].url} download={files[0].name} data-testid="result-download" aria-label={t("results.download")}>
+              <IconButton
+                size="small"
+                component="a"
+                href={files[0].url}
+                download={files[0].name}
+                data-testid="result-download"
+                aria-label={t("results.download")}
+              >
                 <DownloadIcon fontSize="small" />
               </IconButton>
             ) : (
-              <IconButton size="small" onClick={() => void downloadFiles(files)} data-testid="result-download" aria-label={t("newcomer.results.downloadAll", { count: files.length })}>
+              <IconButton
+                size="small"
+                onClick={() => void downloadFiles(files)}
+                data-testid="result-download"
+                aria-label={t("newcomer.results.downloadAll", { count: files.length })}
+              >
                 <DownloadIcon fontSize="small" />
               </IconButton>
             )}
@@ -99,11 +132,15 @@ function Actions({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelet
         </>
       )}
       {(key === "running" || key === "queued") && (
-        <Button size="small" component={RouterLink} to={`/creationStudio?task=${task.id}`}>{t("results.watch")}</Button>
+        <Button size="small" component={RouterLink} to={`/creationStudio?task=${task.id}`}>
+          {t("results.watch")}
+        </Button>
       )}
       <Can permission="delete:GenerationTask">
         <Tooltip title={t("results.delete")}>
-          <IconButton size="small" onClick={() => onDelete(task)} data-testid="result-delete" aria-label={t("results.delete")}><DeleteOutlineIcon fontSize="small" /></IconButton>
+          <IconButton size="small" onClick={() => onDelete(task)} data-testid="result-delete" aria-label={t("results.delete")}>
+            <DeleteOutlineIcon fontSize="small" />
+          </IconButton>
         </Tooltip>
       </Can>
     </>
@@ -114,14 +151,30 @@ function Actions({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelet
 function ResultCard({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelete: Open }) {
   const { i18n } = useTranslation();
   return (
-    <Box data-testid={`result-${task.id}`} sx={{ display: "grid", gridTemplateColumns: "88px minmax(0, 1fr)", gap: 1.5, p: 1.25, borderRadius: 3, border: 1, borderColor: "divider", bgcolor: "rgba(255,255,255,0.02)" }}>
+    <Box
+      data-testid={`result-${task.id}`}
+      sx={{
+        display: "grid",
+        gridTemplateColumns: "88px minmax(0, 1fr)",
+        gap: 1.5,
+        p: 1.25,
+        borderRadius: 3,
+        border: 1,
+        borderColor: "divider",
+        bgcolor: "rgba(255,255,255,0.02)",
+      }}
+    >
       <Thumbnail task={task} onOpen={onOpen} size={88} />
       <Box sx={{ minWidth: 0, display: "grid", alignContent: "space-between", gap: 0.5 }}>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
           <StatusChip task={task} />
-          <Typography variant="caption" color="text.secondary" sx={{ fontFamily: "monospace" }}>#{task.id}</Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ fontFamily: "monospace" }}>
+            #{task.id}
+          </Typography>
         </Box>
-        <Typography variant="body2" color="text.secondary">{createdAt(task, i18n.language)}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {createdAt(task, i18n.language)}
+        </Typography>
         <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", ml: -0.75 }}>
           <Actions task={task} onOpen={onOpen} onDelete={onDelete} />
         </Box>
@@ -161,8 +214,12 @@ export function ResultsList() {
     return (
       <Paper sx={{ p: 6, textAlign: "center", borderRadius: 5 }} data-testid="results-empty">
         <Typography variant="h6">{t("results.emptyTitle")}</Typography>
-        <Typography color="text.secondary" sx={{ mt: 1 }}>{t("results.emptyBody")}</Typography>
-        <Button variant="contained" component={RouterLink} to="/creationStudio" sx={{ mt: 3 }}>{t("results.create")}</Button>
+        <Typography color="text.secondary" sx={{ mt: 1 }}>
+          {t("results.emptyBody")}
+        </Typography>
+        <Button variant="contained" component={RouterLink} to="/creationStudio" sx={{ mt: 3 }}>
+          {t("results.create")}
+        </Button>
       </Paper>
     );
   }
@@ -222,10 +279,25 @@ export function ResultsList() {
         labelRowsPerPage={t("results.perPage")}
         labelDisplayedRows={({ from, to, count }) => t("results.range", { from, to, count })}
       />
-      <Dialog open={playing !== null} onClose={() => setPlaying(null)} maxWidth="md" fullWidth data-testid="result-viewer" slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}>
+      <Dialog
+        open={playing !== null}
+        onClose={() => setPlaying(null)}
+        maxWidth="md"
+        fullWidth
+        data-testid="result-viewer"
+        slotProps={{ paper: { sx: { mx: { xs: 1.5, sm: 4 }, width: { xs: "calc(100% - 24px)", sm: "calc(100% - 64px)" } } } }}
+      >
         <DialogContent sx={{ p: 1.5 }}>
           {playing?.video_url ? (
-            <Box component="video" src={playing.video_url} poster={playing.poster_url ?? undefined} controls autoPlay playsInline sx={{ width: "100%", maxHeight: "calc(100svh - 160px)", objectFit: "contain", borderRadius: 2, display: "block", bgcolor: "#000" }} />
+            <Box
+              component="video"
+              src={playing.video_url}
+              poster={playing.poster_url ?? undefined}
+              controls
+              autoPlay
+              playsInline
+              sx={{ width: "100%", maxHeight: "calc(100svh - 160px)", objectFit: "contain", borderRadius: 2, display: "block", bgcolor: "#000" }}
+            />
           ) : (
             <Box sx={{ display: "grid", gap: 1.5 }}>
               {playing &&
@@ -247,11 +319,15 @@ export function ResultsList() {
       <Dialog open={deleting !== null} onClose={() => setDeleting(null)} data-testid="delete-confirm">
         <DialogContent>
           <Typography variant="h6">{t("results.deleteTitle")}</Typography>
-          <Typography color="text.secondary" sx={{ mt: 1 }}>{t("results.deleteBody", { id: deleting?.id })}</Typography>
+          <Typography color="text.secondary" sx={{ mt: 1 }}>
+            {t("results.deleteBody", { id: deleting?.id })}
+          </Typography>
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setDeleting(null)}>{t("common.cancel")}</Button>
-          <Button color="error" onClick={() => void confirmDelete()} data-testid="delete-yes">{t("results.delete")}</Button>
+          <Button color="error" onClick={() => void confirmDelete()} data-testid="delete-yes">
+            {t("results.delete")}
+          </Button>
         </DialogActions>
       </Dialog>
     </Paper>

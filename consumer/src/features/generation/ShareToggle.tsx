@@ -32,7 +32,9 @@ export function ShareToggle({ task, compact = false }: { task: Pick<Task, "id" |
     return (
       <Tooltip title={label}>
         <span>
-          <IconButton size="small" aria-label={label} aria-pressed={shared} {...common}>{icon}</IconButton>
+          <IconButton size="small" aria-label={label} aria-pressed={shared} {...common}>
+            {icon}
+          </IconButton>
         </span>
       </Tooltip>
     );

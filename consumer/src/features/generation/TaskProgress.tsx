@@ -40,12 +40,21 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
       {(key === "queued" || key === "running" || key === "unknown") && (
         <>
           <Typography variant="h5">{t(`progress.title.${key}`)}</Typography>
-          <Typography color="text.secondary" sx={{ mt: 0.5 }}>{estimateText(t, task?.estimate_seconds)}</Typography>
+          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+            {estimateText(t, task?.estimate_seconds)}
+          </Typography>
           {!!task?.queue_position && (
-            <Typography variant="body2" color="text.secondary" data-testid="queue-position">{t("engines.queueAhead", { count: task.queue_position })}</Typography>
+            <Typography variant="body2" color="text.secondary" data-testid="queue-position">
+              {t("engines.queueAhead", { count: task.queue_position })}
+            </Typography>
           )}
           <Box sx={{ display: "flex", alignItems: "center", gap: 2, mt: 3 }}>
-            <LinearProgress variant={progress > 0 ? "determinate" : "indeterminate"} value={progress} sx={{ flex: 1, height: 10, borderRadius: 5 }} data-testid="progress-bar" />
+            <LinearProgress
+              variant={progress > 0 ? "determinate" : "indeterminate"}
+              value={progress}
+              sx={{ flex: 1, height: 10, borderRadius: 5 }}
+              data-testid="progress-bar"
+            />
             <Typography variant="body2" fontWeight={700} sx={{ minWidth: 44, textAlign: "right" }} data-testid="progress-percent">{`${progress}%`}</Typography>
           </Box>
         </>
@@ -54,13 +63,42 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
         <>
           <Typography variant="h5">{t("progress.done")}</Typography>
           {task.video_url ? (
-            <Box component="video" src={task.video_url} poster={task.poster_url ?? undefined} controls playsInline data-testid="result-video" sx={{ display: "block", width: "100%", maxHeight: { xs: "calc(100svh - 200px)", md: 520 }, objectFit: "contain", mt: 2, borderRadius: 3, bgcolor: "#000" }} />
+            <Box
+              component="video"
+              src={task.video_url}
+              poster={task.poster_url ?? undefined}
+              controls
+              playsInline
+              data-testid="result-video"
+              sx={{
+                display: "block",
+                width: "100%",
+                maxHeight: { xs: "calc(100svh - 200px)", md: 520 },
+                objectFit: "contain",
+                mt: 2,
+                borderRadius: 3,
+                bgcolor: "#000",
+              }}
+            />
           ) : (
             <Box sx={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(180px, 1fr))", gap: 1.5, mt: 2 }}>
               {files.map((f) => (
                 <Box key={f.url} sx={{ position: "relative" }}>
-                  <Box component="img" src={f.url} alt={t("progress.imageAlt")} sx={{ width: "100%", display: "block", borderRadius: 3 }} data-testid="result-image" />
-                  <IconButton component="a" href={f.url} download={f.name} aria-label={t("progress.download")} data-testid="result-image-download" sx={{ position: "absolute", right: 8, bottom: 8, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.75)" } }}>
+                  <Box
+                    component="img"
+                    src={f.url}
+                    alt={t("progress.imageAlt")}
+                    sx={{ width: "100%", display: "block", borderRadius: 3 }}
+                    data-testid="result-image"
+                  />
+                  <IconButton
+                    component="a"
+                    href={f.url}
+                    download={f.name}
+                    aria-label={t("progress.download")}
+                    data-testid="result-image-download"
+                    sx={{ position: "absolute", right: 8, bottom: 8, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.75)" } }}
+                  >
                     <DownloadIcon fontSize="small" />
                   </IconButton>
                 </Box>
@@ -79,17 +117,29 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
               </Button>
             )}
             <ShareToggle task={task} />
-            <Button variant="outlined" onClick={onAnother} data-testid="create-another">{t("progress.another")}</Button>
+            <Button variant="outlined" onClick={onAnother} data-testid="create-another">
+              {t("progress.another")}
+            </Button>
             {onRerun && task.settings && (
-              <Button variant="outlined" disabled={rerun.busy} onClick={() => void rerun.submit((key) => rerunTask(task, key))} data-testid="rerun">{t("engines.rerun")}</Button>
+              <Button variant="outlined" disabled={rerun.busy} onClick={() => void rerun.submit((key) => rerunTask(task, key))} data-testid="rerun">
+                {t("engines.rerun")}
+              </Button>
             )}
           </Box>
           {task.label === LOCAL_DRAFT && (
-            <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }} data-testid="local-draft">{t("progress.localDraft")}</Typography>
+            <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }} data-testid="local-draft">
+              {t("progress.localDraft")}
+            </Typography>
           )}
-          {rerun.error && <Alert severity="error" sx={{ mt: 1.5 }} data-testid="rerun-error">{rerun.error}</Alert>}
+          {rerun.error && (
+            <Alert severity="error" sx={{ mt: 1.5 }} data-testid="rerun-error">
+              {rerun.error}
+            </Alert>
+          )}
           {task.seed != null && (
-            <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }} data-testid="seed">{t("engines.seed", { seed: task.seed })}</Typography>
+            <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }} data-testid="seed">
+              {t("engines.seed", { seed: task.seed })}
+            </Typography>
           )}
         </>
       )}
@@ -103,7 +153,9 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
               {task?.paid_with === "free" ? t("progress.freeReturned") : t("progress.refunded", { count: task?.cost ?? 0 })}
             </Typography>
           )}
-          <Button variant="outlined" onClick={onAnother} sx={{ mt: 2 }}>{t("progress.tryAgain")}</Button>
+          <Button variant="outlined" onClick={onAnother} sx={{ mt: 2 }}>
+            {t("progress.tryAgain")}
+          </Button>
         </>
       )}
     </Paper>

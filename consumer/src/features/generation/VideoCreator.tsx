@@ -32,8 +32,24 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
   return (
     <Box>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1.25, mb: 1.5 }}>
-        <Box sx={{ width: 26, height: 26, borderRadius: "50%", display: "grid", placeItems: "center", fontSize: 13, fontWeight: 800, background: "linear-gradient(135deg,#8b5cf6,#ec4899)", color: "#fff" }}>{n}</Box>
-        <Typography variant="subtitle1" fontWeight={700}>{title}</Typography>
+        <Box
+          sx={{
+            width: 26,
+            height: 26,
+            borderRadius: "50%",
+            display: "grid",
+            placeItems: "center",
+            fontSize: 13,
+            fontWeight: 800,
+            background: "linear-gradient(135deg,#8b5cf6,#ec4899)",
+            color: "#fff",
+          }}
+        >
+          {n}
+        </Box>
+        <Typography variant="subtitle1" fontWeight={700}>
+          {title}
+        </Typography>
       </Box>
       {children}
     </Box>
@@ -41,7 +57,19 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 }
 
 /** Image to video, audio overlay and video to video: the inputs, a template, the options and the price, then submit. */
-export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }: { mode: StudioMode; onMode: (m: StudioMode) => void; template: Template | null; onTemplate: (t: Template | null) => void; onSubmitted: (taskId: number) => void }) {
+export function VideoCreator({
+  mode,
+  onMode,
+  template,
+  onTemplate,
+  onSubmitted,
+}: {
+  mode: StudioMode;
+  onMode: (m: StudioMode) => void;
+  template: Template | null;
+  onTemplate: (t: Template | null) => void;
+  onSubmitted: (taskId: number) => void;
+}) {
   const { t, i18n } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
   /** image to video with the person's own trained model instead of a photo (role video) */
@@ -56,16 +84,25 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
 
   const needsTemplate = mode !== "audio_overlay";
   const role = mode === "image_to_video" ? model : null;
-  const duration = mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
+  const duration =
+    mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
   const ready = mode === "video_to_video" ? video !== null : role !== null || (photo !== null && (mode !== "audio_overlay" || audio !== null));
-  const price = usePrice(duration > 0 ? { type: "video", resolution, duration: Math.round(duration * 10) / 10, template_id: needsTemplate ? template?.id : undefined } : null);
+  const price = usePrice(
+    duration > 0 ? { type: "video", resolution, duration: Math.round(duration * 10) / 10, template_id: needsTemplate ? template?.id : undefined } : null,
+  );
 
   async function submit() {
     if (mode !== "video_to_video" && !photo && !role) return showError(UPLOAD_MESSAGES.choosePicture);
     if (!ready) return;
     if (needsTemplate && !template) return setChooser(true);
     if (role) {
-      const body = { role_id: role.id, template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, { aspect: false, strength: false }) };
+      const body = {
+        role_id: role.id,
+        template_id: template?.id,
+        resolution,
+        duration: seconds,
+        ...settingsBody(settings, { aspect: false, strength: false }),
+      };
       return send((idempotency_key) => submitRoleVideo({ ...body, idempotency_key }));
     }
     await send((idempotency_key) =>
@@ -86,21 +123,29 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
     <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3.5 }}>
       <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: StudioMode | null) => v && onMode(v)} sx={{ flexWrap: "wrap" }} size="small">
         {STUDIO_MODES.map((m) => (
-          <ToggleButton key={m} value={m} data-testid={`mode-${m}`} sx={{ px: 2 }}>{t(`modes.${m}`)}</ToggleButton>
+          <ToggleButton key={m} value={m} data-testid={`mode-${m}`} sx={{ px: 2 }}>
+            {t(`modes.${m}`)}
+          </ToggleButton>
         ))}
       </ToggleButtonGroup>
 
       {mode === "video_to_video" ? (
         <Step n={1} title={t("studio.stepVideo")}>
           <MediaUploader kind="video" onUploaded={setVideo} />
-          {video && <Typography variant="body2" color="success.main" sx={{ mt: 1 }} data-testid="video-ready">{t("studio.mediaReady", { seconds: (video.end - video.start).toFixed(1) })}</Typography>}
+          {video && (
+            <Typography variant="body2" color="success.main" sx={{ mt: 1 }} data-testid="video-ready">
+              {t("studio.mediaReady", { seconds: (video.end - video.start).toFixed(1) })}
+            </Typography>
+          )}
         </Step>
       ) : (
         <Step n={1} title={t("studio.stepPhoto")}>
           <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2, minWidth: 0 }}>
             {mode === "image_to_video" && <ModelPicker value={model} onChange={setModel} />}
             {role ? (
-              <Typography variant="body2" color="text.secondary" data-testid="model-cover-note">{t("studio.modelPicker.coverNote", { name: role.name })}</Typography>
+              <Typography variant="body2" color="text.secondary" data-testid="model-cover-note">
+                {t("studio.modelPicker.coverNote", { name: role.name })}
+              </Typography>
             ) : (
               <PhotoPicker value={photo} onChange={setPhoto} />
             )}
@@ -111,7 +156,11 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
       {mode === "audio_overlay" && (
         <Step n={2} title={t("studio.stepAudio")}>
           <MediaUploader kind="audio" onUploaded={setAudio} />
-          {audio && <Typography variant="body2" color="success.main" sx={{ mt: 1 }} data-testid="audio-ready">{t("studio.mediaReady", { seconds: (audio.end - audio.start).toFixed(1) })}</Typography>}
+          {audio && (
+            <Typography variant="body2" color="success.main" sx={{ mt: 1 }} data-testid="audio-ready">
+              {t("studio.mediaReady", { seconds: (audio.end - audio.start).toFixed(1) })}
+            </Typography>
+          )}
         </Step>
       )}
 
@@ -124,7 +173,9 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
               </Box>
             )}
             <Box>
-              <Typography fontWeight={600} data-testid="chosen-template">{template ? inLanguage(template.name, template.names, i18n.language) : t("studio.noTemplate")}</Typography>
+              <Typography fontWeight={600} data-testid="chosen-template">
+                {template ? inLanguage(template.name, template.names, i18n.language) : t("studio.noTemplate")}
+              </Typography>
               <Button startIcon={<AutoAwesomeIcon />} onClick={() => setChooser(true)} sx={{ mt: 1 }} variant="outlined" data-testid="open-templates">
                 {template ? t("studio.changeTemplate") : t("studio.browseTemplates")}
               </Button>
@@ -136,21 +187,31 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
       <Step n={3} title={t("studio.stepOptions")}>
         <Box sx={{ display: "flex", gap: 3, flexWrap: "wrap" }}>
           <Box>
-            <Typography variant="caption" color="text.secondary">{t("studio.resolution")}</Typography>
+            <Typography variant="caption" color="text.secondary">
+              {t("studio.resolution")}
+            </Typography>
             <Box>
               <ToggleButtonGroup exclusive size="small" value={resolution} onChange={(_e, v: Resolution | null) => v && setResolution(v)}>
-                <ToggleButton value="480P" data-testid="res-480">{t("studio.res480")}</ToggleButton>
-                <ToggleButton value="720P" data-testid="res-720">{t("studio.res720")}</ToggleButton>
+                <ToggleButton value="480P" data-testid="res-480">
+                  {t("studio.res480")}
+                </ToggleButton>
+                <ToggleButton value="720P" data-testid="res-720">
+                  {t("studio.res720")}
+                </ToggleButton>
               </ToggleButtonGroup>
             </Box>
           </Box>
           {mode === "image_to_video" && (
             <Box>
-              <Typography variant="caption" color="text.secondary">{t("studio.length")}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {t("studio.length")}
+              </Typography>
               <Box>
                 <ToggleButtonGroup exclusive size="small" value={seconds} onChange={(_e, v: number | null) => v && setSeconds(v)}>
                   {IMAGE_VIDEO_SECONDS.map((s) => (
-                    <ToggleButton key={s} value={s} data-testid={`len-${s}`}>{t("studio.seconds", { count: s })}</ToggleButton>
+                    <ToggleButton key={s} value={s} data-testid={`len-${s}`}>
+                      {t("studio.seconds", { count: s })}
+                    </ToggleButton>
                   ))}
                 </ToggleButtonGroup>
               </Box>
@@ -162,7 +223,11 @@ export function VideoCreator({ mode, onMode, template, onTemplate, onSubmitted }
       <Box sx={{ display: "grid", gap: 1.5 }}>
         <MoreSettings value={settings} onChange={setSettings} aspect={false} strength={mode === "video_to_video"} />
         <PriceLine quote={price} />
-        {error && <Alert severity="error" data-testid="submit-error">{error}</Alert>}
+        {error && (
+          <Alert severity="error" data-testid="submit-error">
+            {error}
+          </Alert>
+        )}
         <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate" sx={{ py: 1.5 }}>
           {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generate")}
         </Button>

@@ -4,7 +4,6 @@ import type { STUDIO_ASPECTS } from "../../../../server/src/contract/engines.ts"
 
 /** Issue 4's generation calls (SPEC.md §7 "Generation", served under /api/Generation/). */
 
-
 /** SPEC.md §8 texts the creating screens react to. */
 export const NOT_ENOUGH_CREDITS = "Please get points first";
 export const TEXT_OR_ROLE = "Please enter the text or select the role";
@@ -146,7 +145,11 @@ export function deleteTask(id: number): Promise<unknown> {
  * stream ends; throws when it cannot be opened (the caller then polls instead).
  */
 export async function streamTaskProgress(id: number, onTask: (task: Partial<Task>) => void, signal: AbortSignal): Promise<void> {
-  const res = await fetch(withTimestamp("/api/Generation/progress", { id }), { headers: { ...requestHeaders(), Accept: "text/event-stream" }, signal, cache: "no-store" });
+  const res = await fetch(withTimestamp("/api/Generation/progress", { id }), {
+    headers: { ...requestHeaders(), Accept: "text/event-stream" },
+    signal,
+    cache: "no-store",
+  });
   if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("text/event-stream")) throw new Error(`progress stream unavailable (${res.status})`);
   await readEvents(res.body, (_event, data) => {
     try {

@@ -51,7 +51,13 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * #root with the texts of the stored language (as the app's i18n chooses it: unknown or none = English), and those
  * of a signed-in visitor when a session is stored. Free of imports and closures: it is serialised with toString().
  */
-function showLanding(args: { texts: Record<string, Record<string, string>>; signedInKeys: Record<string, string>; languageKey: string; tokenKey: string; mark: string }): void {
+function showLanding(args: {
+  texts: Record<string, Record<string, string>>;
+  signedInKeys: Record<string, string>;
+  languageKey: string;
+  tokenKey: string;
+  mark: string;
+}): void {
   const path = location.pathname.toLowerCase().replace(/\/+$/, "");
   if (path !== "" && path !== "/home") return;
   const stored = (key: string) => {
@@ -62,11 +68,14 @@ function showLanding(args: { texts: Record<string, Record<string, string>>; sign
     }
   };
   const storedLanguage = stored(args.languageKey) ?? "";
-  const language = Object.prototype.hasOwnProperty.call(args.texts, storedLanguage) ? storedLanguage : "en";
+  const language = Object.hasOwn(args.texts, storedLanguage) ? storedLanguage : "en";
   const signedIn = stored(args.tokenKey) !== null;
   const template = document.getElementById("prerendered-landing") as HTMLTemplateElement;
   document.documentElement.lang = language;
-  document.getElementById("root")!.innerHTML = template.innerHTML.replace(new RegExp(`${args.mark}([\\w.]+)${args.mark}`, "g"), (_, key: string) => args.texts[language][(signedIn && args.signedInKeys[key]) || key]);
+  document.getElementById("root")!.innerHTML = template.innerHTML.replace(
+    new RegExp(`${args.mark}([\\w.]+)${args.mark}`, "g"),
+    (_, key: string) => args.texts[language][(signedIn && args.signedInKeys[key]) || key],
+  );
 }
 
 /** The templates and the inline script that go right after `<div id="root"></div>`. */
@@ -98,7 +107,8 @@ export async function renderLanding(): Promise<string> {
   // one template for both: a signed-in visitor's landing differs only in texts (the "try" button's), which the script swaps
   const guest = render(false);
   const member = render(true);
-  if (guest.replace(marked, MARK) !== member.replace(marked, MARK)) throw new Error("prerendered landing: the signed-in markup differs from the guest's in more than its texts");
+  if (guest.replace(marked, MARK) !== member.replace(marked, MARK))
+    throw new Error("prerendered landing: the signed-in markup differs from the guest's in more than its texts");
   const guestKeys = keysOf(guest);
   const memberKeys = keysOf(member);
   const signedInKeys = Object.fromEntries(guestKeys.flatMap((key, i) => (key === memberKeys[i] ? [] : [[key, memberKeys[i]]])));

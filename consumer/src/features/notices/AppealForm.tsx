@@ -14,7 +14,19 @@ const MIN_TEXT = 10;
  * How to appeal one decision, and the appeal itself: the person says why it is wrong; a different moderator reviews
  * it. Once appealed, the appeal's state (and the reviewer's answer) is shown instead.
  */
-export function AppealForm({ id, appealKey, status, answer, reversed }: { id: number; appealKey: string; status: string | null; answer?: string | null; reversed: boolean }) {
+export function AppealForm({
+  id,
+  appealKey,
+  status,
+  answer,
+  reversed,
+}: {
+  id: number;
+  appealKey: string;
+  status: string | null;
+  answer?: string | null;
+  reversed: boolean;
+}) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
   const [sent, setSent] = useState<string | null>(status);
@@ -26,7 +38,11 @@ export function AppealForm({ id, appealKey, status, answer, reversed }: { id: nu
     return (
       <Box sx={{ display: "grid", gap: 0.5 }} data-testid="appeal-status">
         <Alert severity={sent === "reversed" ? "success" : "info"}>{t(`notices.appeal.status.${sent}`)}</Alert>
-        {answer ? <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>{t("notices.appeal.answer", { text: answer })}</Typography> : null}
+        {answer ? (
+          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+            {t("notices.appeal.answer", { text: answer })}
+          </Typography>
+        ) : null}
       </Box>
     );
   }
@@ -47,11 +63,23 @@ export function AppealForm({ id, appealKey, status, answer, reversed }: { id: nu
 
   return (
     <Box sx={{ display: "grid", gap: 1 }} data-testid="appeal-form">
-      <Typography variant="body2" color="text.secondary">{t("notices.appeal.how")}</Typography>
-      <TextField multiline minRows={3} fullWidth label={t("notices.appeal.label")} value={text} onChange={(e) => setText(e.target.value)} slotProps={{ htmlInput: { maxLength: 4000, "data-testid": "appeal-text" } }} />
+      <Typography variant="body2" color="text.secondary">
+        {t("notices.appeal.how")}
+      </Typography>
+      <TextField
+        multiline
+        minRows={3}
+        fullWidth
+        label={t("notices.appeal.label")}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        slotProps={{ htmlInput: { maxLength: 4000, "data-testid": "appeal-text" } }}
+      />
       {error && <Alert severity="error">{error}</Alert>}
       <Box>
-        <Button variant="contained" disabled={busy} onClick={() => void send()} data-testid="appeal-send">{t("notices.appeal.send")}</Button>
+        <Button variant="contained" disabled={busy} onClick={() => void send()} data-testid="appeal-send">
+          {t("notices.appeal.send")}
+        </Button>
       </Box>
     </Box>
   );

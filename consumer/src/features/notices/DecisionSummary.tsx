@@ -16,7 +16,9 @@ export function DecisionSummary({ ground, automated, explanation }: { ground: De
         <Chip size="small" variant="outlined" label={automated ? t("notices.automated") : t("notices.byModerator")} data-testid="decision-automated" />
       </Box>
       {explanation ? (
-        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>{t("notices.explanation", { text: explanation })}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+          {t("notices.explanation", { text: explanation })}
+        </Typography>
       ) : null}
     </Box>
   );

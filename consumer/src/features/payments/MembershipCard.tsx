@@ -17,7 +17,9 @@ export function MembershipCard() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    currentMembership().then(setMembership).catch(() => setMembership(null));
+    currentMembership()
+      .then(setMembership)
+      .catch(() => setMembership(null));
   }, []);
   if (!membership) return null;
 
@@ -37,25 +39,45 @@ export function MembershipCard() {
   }
 
   return (
-    <Box data-testid="membership" data-status={membership.status} sx={{ mb: 3, p: 2, borderRadius: 3, border: "1px solid", borderColor: "divider", display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1.5 }}>
+    <Box
+      data-testid="membership"
+      data-status={membership.status}
+      sx={{ mb: 3, p: 2, borderRadius: 3, border: "1px solid", borderColor: "divider", display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1.5 }}
+    >
       <AutorenewIcon color="primary" />
       <Box sx={{ flex: "1 1 200px", minWidth: 0 }}>
         <Typography sx={{ fontWeight: 700 }}>{t("membership.title", { credits: membership.credits_per_period })}</Typography>
         <Typography variant="body2" color="text.secondary" data-testid="membership-when">
-          {membership.status === "active" ? t("membership.renews", { date: date(membership.next_renewal_at) }) : t("membership.ends", { date: date(membership.ends_at) })}
+          {membership.status === "active"
+            ? t("membership.renews", { date: date(membership.next_renewal_at) })
+            : t("membership.ends", { date: date(membership.ends_at) })}
         </Typography>
       </Box>
       {membership.status === "active" &&
         (confirming ? (
           <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
-            <Button size="small" onClick={() => setConfirming(false)}>{t("membership.keep")}</Button>
-            <Button size="small" color="error" variant="contained" disabled={busy} onClick={() => void cancel()} data-testid="membership-cancel-confirm">{t("membership.confirmCancel")}</Button>
+            <Button size="small" onClick={() => setConfirming(false)}>
+              {t("membership.keep")}
+            </Button>
+            <Button size="small" color="error" variant="contained" disabled={busy} onClick={() => void cancel()} data-testid="membership-cancel-confirm">
+              {t("membership.confirmCancel")}
+            </Button>
           </Box>
         ) : (
-          <Button size="small" variant="outlined" onClick={() => setConfirming(true)} data-testid="membership-cancel">{t("membership.cancel")}</Button>
+          <Button size="small" variant="outlined" onClick={() => setConfirming(true)} data-testid="membership-cancel">
+            {t("membership.cancel")}
+          </Button>
         ))}
-      {confirming && <Typography variant="body2" sx={{ flexBasis: "100%" }}>{t("membership.cancelNote")}</Typography>}
-      {error && <Alert severity="error" sx={{ flexBasis: "100%" }}>{error}</Alert>}
+      {confirming && (
+        <Typography variant="body2" sx={{ flexBasis: "100%" }}>
+          {t("membership.cancelNote")}
+        </Typography>
+      )}
+      {error && (
+        <Alert severity="error" sx={{ flexBasis: "100%" }}>
+          {error}
+        </Alert>
+      )}
     </Box>
   );
 }

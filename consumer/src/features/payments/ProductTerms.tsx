@@ -13,9 +13,13 @@ export function ProductTerms({ product }: { product: Product }) {
   return (
     <Box data-testid="plan-terms" sx={{ mt: 0.5 }}>
       <Typography variant="body2" data-testid="plan-credits">
-        {product.interval_days ? t("newcomer.plan.creditsFor", { count: product.credits, days: product.interval_days }) : t("buy.credits", { count: product.credits })}
+        {product.interval_days
+          ? t("newcomer.plan.creditsFor", { count: product.credits, days: product.interval_days })
+          : t("buy.credits", { count: product.credits })}
       </Typography>
-      <Typography variant="caption" color="text.secondary" data-testid="plan-billing" sx={{ display: "block", lineHeight: 1.4 }}>{t("newcomer.plan.billing")}</Typography>
+      <Typography variant="caption" color="text.secondary" data-testid="plan-billing" sx={{ display: "block", lineHeight: 1.4 }}>
+        {t("newcomer.plan.billing")}
+      </Typography>
     </Box>
   );
 }

@@ -20,7 +20,13 @@ export async function getPaymentOptions(): Promise<PaymentOption[]> {
   return list.flatMap((p) => p.methods.map((method) => ({ provider: p.provider, method })));
 }
 
-export function createOrderAndPay(input: { product_id: number; provider: string; method?: string; agree_terms: boolean; quantity?: number }): Promise<CreatedOrder> {
+export function createOrderAndPay(input: {
+  product_id: number;
+  provider: string;
+  method?: string;
+  agree_terms: boolean;
+  quantity?: number;
+}): Promise<CreatedOrder> {
   return api.post("/api/order/createOrderAndPay", input, { quiet: true });
 }
 
@@ -38,7 +44,11 @@ const paypalClientMetadataId = crypto.randomUUID().replace(/-/g, "");
 
 /** PayPal returns the buyer with its own order token; capturing it is what moves the money (issue 3). */
 export function capturePaypalOrder(paypalToken: string): Promise<unknown> {
-  return api.post("/api/order/capturePaypalOrder", { session_id: paypalToken }, { quiet: true, headers: { "PayPal-Client-Metadata-Id": paypalClientMetadataId } });
+  return api.post(
+    "/api/order/capturePaypalOrder",
+    { session_id: paypalToken },
+    { quiet: true, headers: { "PayPal-Client-Metadata-Id": paypalClientMetadataId } },
+  );
 }
 
 /** The member's plan (GET /api/membership/current). */

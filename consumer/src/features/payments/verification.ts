@@ -41,7 +41,12 @@ function set(next: Partial<VerificationState>): void {
 function save(): void {
   const state = store.get();
   if (state.orderId === null || state.provider === null) return;
-  storage.setJson("payment_verification", { orderId: state.orderId, provider: state.provider, tries: state.tries, savedAt: Date.now() } satisfies StoredVerification);
+  storage.setJson("payment_verification", {
+    orderId: state.orderId,
+    provider: state.provider,
+    tries: state.tries,
+    savedAt: Date.now(),
+  } satisfies StoredVerification);
 }
 
 /**

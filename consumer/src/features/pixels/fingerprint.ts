@@ -7,9 +7,21 @@ export const FINGERPRINT_TIMEOUT_MS = 5_000;
  */
 async function compute(): Promise<string> {
   const n = navigator;
-  const parts = [n.userAgent, n.language, (n.languages ?? []).join(","), Intl.DateTimeFormat().resolvedOptions().timeZone, screen.width, screen.height, screen.colorDepth, n.hardwareConcurrency ?? 0];
+  const parts = [
+    n.userAgent,
+    n.language,
+    (n.languages ?? []).join(","),
+    Intl.DateTimeFormat().resolvedOptions().timeZone,
+    screen.width,
+    screen.height,
+    screen.colorDepth,
+    n.hardwareConcurrency ?? 0,
+  ];
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(parts.join("|")));
-  return [...new Uint8Array(digest)].slice(0, 16).map((b) => b.toString(16).padStart(2, "0")).join("");
+  return [...new Uint8Array(digest)]
+    .slice(0, 16)
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 export function deviceFingerprint(): Promise<string | null> {

@@ -45,7 +45,13 @@ function scheduleFirstOpen(): void {
   const send = () => {
     if (sent || !consent.allows("analytics")) return;
     sent = true;
-    void api.post("/api/pixelcollect/add", { event: "first_open", consent: consent.summary(), app_version: storage.get("app_version") ?? undefined, path: window.location.pathname }, { quiet: true }).catch(() => undefined);
+    void api
+      .post(
+        "/api/pixelcollect/add",
+        { event: "first_open", consent: consent.summary(), app_version: storage.get("app_version") ?? undefined, path: window.location.pathname },
+        { quiet: true },
+      )
+      .catch(() => undefined);
   };
   setTimeout(() => {
     send();

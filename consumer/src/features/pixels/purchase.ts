@@ -39,7 +39,13 @@ export async function reportCheckout(orderId: number | string): Promise<void> {
     device_id: deviceId(),
     page_url: window.location.href,
   };
-  await api.post("/api/pixelcollect/add", { event: "payment_add", order_id: orderId, consent: consent.summary(), context }, { quiet: true, timeoutMs: CHECKOUT_REPORT_WAIT_MS }).catch(() => undefined);
+  await api
+    .post(
+      "/api/pixelcollect/add",
+      { event: "payment_add", order_id: orderId, consent: consent.summary(), context },
+      { quiet: true, timeoutMs: CHECKOUT_REPORT_WAIT_MS },
+    )
+    .catch(() => undefined);
 }
 
 /**
@@ -56,7 +62,12 @@ export async function reportPurchase(orderId: number | string): Promise<void> {
     storage.setJson("purchases_reported", [...done, key].slice(-50));
     if (!first) return;
     const order = await api.get("/api/Order/getOrderInfo", { query: { order_id: orderId }, quiet: true });
-    trackPixel("order", { value: majorUnits(order.final_price, order.currency), currency: order.currency, order_id: orderId, event_id: purchaseEventId(orderId) });
+    trackPixel("order", {
+      value: majorUnits(order.final_price, order.currency),
+      currency: order.currency,
+      order_id: orderId,
+      event_id: purchaseEventId(orderId),
+    });
   } catch {
     // not recorded: the next paid answer for this order tries again
   }

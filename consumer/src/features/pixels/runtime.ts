@@ -44,10 +44,12 @@ function channelCode(): string {
 }
 
 function pixelList(channel: string, type: number, event?: PixelEventName): Promise<string[]> {
-  return cached(`list|${channel}|${type}|${event ?? ""}`, () => api.get("/api/pixelcollect/pixelList", { query: { type, channel_id: channel, pixel_event: event }, quiet: true }));
+  return cached(`list|${channel}|${type}|${event ?? ""}`, () =>
+    api.get("/api/pixelcollect/pixelList", { query: { type, channel_id: channel, pixel_event: event }, quiet: true }),
+  );
 }
 
-let active: Array<{ vendor: PixelVendor; ctx: VendorContext }> = [];
+const active: Array<{ vendor: PixelVendor; ctx: VendorContext }> = [];
 let startOnce: Promise<void> | null = null;
 
 /**
@@ -76,7 +78,8 @@ async function boot(): Promise<void> {
       const type = i + 1;
       if (switches[PIXEL_FLAGS[i][1]] !== 1) return;
       // Google Ads ids are configured per event; the vendor needs all of them to know its accounts
-      const ids = kind === "google_ads" ? [...new Set((await Promise.all(PIXEL_EVENTS.map((e) => pixelList(channel, type, e)))).flat())] : await pixelList(channel, type);
+      const ids =
+        kind === "google_ads" ? [...new Set((await Promise.all(PIXEL_EVENTS.map((e) => pixelList(channel, type, e)))).flat())] : await pixelList(channel, type);
       if (!ids.length) return patchVendor(kind, { script: "no_ids" });
       const vendor = await VENDOR_LOADERS[kind]().catch(() => null);
       if (!vendor) return patchVendor(kind, { script: "failed" });

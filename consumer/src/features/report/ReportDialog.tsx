@@ -42,18 +42,35 @@ export default function ReportDialog({ target, onClose, onSent }: { target: { ty
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth data-testid="report-dialog">
       <DialogTitle>{t("report.title")}</DialogTitle>
       <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>{t("report.body")}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+          {t("report.body")}
+        </Typography>
         <RadioGroup value={reason} onChange={(e) => setReason(e.target.value as ReportReason)}>
           {REPORT_REASONS.map((r) => (
             <FormControlLabel key={r} value={r} control={<Radio />} label={t(`report.reason.${r}`)} data-testid={`report-${r}`} />
           ))}
         </RadioGroup>
-        <TextField fullWidth multiline minRows={2} sx={{ mt: 1.5 }} label={t("report.details")} value={details} onChange={(e) => setDetails(e.target.value)} slotProps={{ htmlInput: { maxLength: 1000 } }} />
-        {error && <Alert severity="error" sx={{ mt: 1.5 }}>{error}</Alert>}
+        <TextField
+          fullWidth
+          multiline
+          minRows={2}
+          sx={{ mt: 1.5 }}
+          label={t("report.details")}
+          value={details}
+          onChange={(e) => setDetails(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: 1000 } }}
+        />
+        {error && (
+          <Alert severity="error" sx={{ mt: 1.5 }}>
+            {error}
+          </Alert>
+        )}
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose}>{t("common.cancel")}</Button>
-        <Button variant="contained" color="error" disabled={busy} onClick={() => void send()} data-testid="report-send">{t("report.send")}</Button>
+        <Button variant="contained" color="error" disabled={busy} onClick={() => void send()} data-testid="report-send">
+          {t("report.send")}
+        </Button>
       </DialogActions>
     </Dialog>
   );

@@ -18,28 +18,66 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Menu anchorEl={anchor} open onClose={onClose} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
+    <Menu
+      anchorEl={anchor}
+      open
+      onClose={onClose}
+      anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+      transformOrigin={{ vertical: "top", horizontal: "right" }}
+    >
       <Box sx={{ px: 2, py: 1 }}>
-        <Typography variant="subtitle2" data-testid="nickname">{user.nickname}</Typography>
+        <Typography variant="subtitle2" data-testid="nickname">
+          {user.nickname}
+        </Typography>
         <Typography variant="caption" color="text.secondary">
           {user.email ?? t(`loginType.${user.type}`)}
         </Typography>
       </Box>
-      <MenuItem onClick={() => { onClose(); navigate("/function"); }}>
-        <ListItemIcon><VideoLibraryIcon fontSize="small" /></ListItemIcon>
+      <MenuItem
+        onClick={() => {
+          onClose();
+          navigate("/function");
+        }}
+      >
+        <ListItemIcon>
+          <VideoLibraryIcon fontSize="small" />
+        </ListItemIcon>
         {t("nav.results")}
       </MenuItem>
-      <MenuItem onClick={() => { onClose(); navigate("/chat"); }} data-testid="menu-chat">
-        <ListItemIcon><ForumIcon fontSize="small" /></ListItemIcon>
+      <MenuItem
+        onClick={() => {
+          onClose();
+          navigate("/chat");
+        }}
+        data-testid="menu-chat"
+      >
+        <ListItemIcon>
+          <ForumIcon fontSize="small" />
+        </ListItemIcon>
         {t("nav.chat")}
       </MenuItem>
-      <MenuItem onClick={() => { onClose(); dialogs.open("install"); }}>
-        <ListItemIcon><AddToHomeScreenIcon fontSize="small" /></ListItemIcon>
+      <MenuItem
+        onClick={() => {
+          onClose();
+          dialogs.open("install");
+        }}
+      >
+        <ListItemIcon>
+          <AddToHomeScreenIcon fontSize="small" />
+        </ListItemIcon>
         {t("install.action")}
       </MenuItem>
       {user.type === "visitor" && (
-        <MenuItem onClick={() => { onClose(); dialogs.open("login"); }} data-testid="menu-login">
-          <ListItemIcon><BoltIcon fontSize="small" /></ListItemIcon>
+        <MenuItem
+          onClick={() => {
+            onClose();
+            dialogs.open("login");
+          }}
+          data-testid="menu-login"
+        >
+          <ListItemIcon>
+            <BoltIcon fontSize="small" />
+          </ListItemIcon>
           {t("login.saveAccount")}
         </MenuItem>
       )}
@@ -50,7 +88,9 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
           void session.logout().finally(() => navigate("/home"));
         }}
       >
-        <ListItemIcon><LogoutIcon fontSize="small" /></ListItemIcon>
+        <ListItemIcon>
+          <LogoutIcon fontSize="small" />
+        </ListItemIcon>
         {t("login.logout")}
       </MenuItem>
     </Menu>

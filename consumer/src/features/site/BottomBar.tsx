@@ -28,7 +28,15 @@ export function BottomBar() {
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const current =
-    pathname === "/creationStudio" ? (search.includes("mode=video_to_video") ? "videoPlus" : "video") : pathname === "/function" ? "results" : pathname === "/home" ? "homeLink" : false;
+    pathname === "/creationStudio"
+      ? search.includes("mode=video_to_video")
+        ? "videoPlus"
+        : "video"
+      : pathname === "/function"
+        ? "results"
+        : pathname === "/home"
+          ? "homeLink"
+          : false;
 
   /** SPEC.md §2 HomeLink (issue 16): a creator's own page; a registered account without one goes to make one (training). */
   async function openHomeLink() {
@@ -39,13 +47,58 @@ export function BottomBar() {
   }
 
   return (
-    <Paper elevation={0} sx={{ position: "fixed", bottom: 0, left: 0, right: 0, display: { xs: "block", md: "none" }, borderTop: 1, borderColor: "divider", zIndex: 1100, bgcolor: "rgba(20,20,31,0.92)", backdropFilter: "blur(14px)", pb: "env(safe-area-inset-bottom)" }}>
+    <Paper
+      elevation={0}
+      sx={{
+        position: "fixed",
+        bottom: 0,
+        left: 0,
+        right: 0,
+        display: { xs: "block", md: "none" },
+        borderTop: 1,
+        borderColor: "divider",
+        zIndex: 1100,
+        bgcolor: "rgba(20,20,31,0.92)",
+        backdropFilter: "blur(14px)",
+        pb: "env(safe-area-inset-bottom)",
+      }}
+    >
       <BottomNavigation showLabels value={current} sx={BAR}>
-        <BottomNavigationAction value="video" label={t("bottomBar.video")} icon={<MovieFilterIcon />} onClick={() => navigate("/creationStudio")} data-testid="bottom-video" />
-        <BottomNavigationAction value="homeLink" label={t("bottomBar.homeLink")} icon={<HomeIcon />} onClick={() => void openHomeLink()} data-testid="bottom-home" />
-        <BottomNavigationAction value="results" label={t("bottomBar.results")} icon={<VideoLibraryIcon />} onClick={() => navigate("/function")} data-testid="bottom-results" />
-        <BottomNavigationAction value="buyCredits" label={t("bottomBar.buyCredits")} icon={<BoltIcon />} onClick={() => dialogs.open("buyCredits")} data-testid="bottom-buy" />
-        <BottomNavigationAction value="videoPlus" label={t("bottomBar.videoPlus")} icon={<AddCircleIcon />} onClick={() => navigate("/creationStudio?mode=video_to_video")} data-testid="bottom-video-plus" />
+        <BottomNavigationAction
+          value="video"
+          label={t("bottomBar.video")}
+          icon={<MovieFilterIcon />}
+          onClick={() => navigate("/creationStudio")}
+          data-testid="bottom-video"
+        />
+        <BottomNavigationAction
+          value="homeLink"
+          label={t("bottomBar.homeLink")}
+          icon={<HomeIcon />}
+          onClick={() => void openHomeLink()}
+          data-testid="bottom-home"
+        />
+        <BottomNavigationAction
+          value="results"
+          label={t("bottomBar.results")}
+          icon={<VideoLibraryIcon />}
+          onClick={() => navigate("/function")}
+          data-testid="bottom-results"
+        />
+        <BottomNavigationAction
+          value="buyCredits"
+          label={t("bottomBar.buyCredits")}
+          icon={<BoltIcon />}
+          onClick={() => dialogs.open("buyCredits")}
+          data-testid="bottom-buy"
+        />
+        <BottomNavigationAction
+          value="videoPlus"
+          label={t("bottomBar.videoPlus")}
+          icon={<AddCircleIcon />}
+          onClick={() => navigate("/creationStudio?mode=video_to_video")}
+          data-testid="bottom-video-plus"
+        />
       </BottomNavigation>
     </Paper>
   );

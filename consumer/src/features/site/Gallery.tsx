@@ -33,7 +33,13 @@ function GalleryCard({ item, onReport }: { item: GalleryItem; onReport: () => vo
       sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }}
     />
   ) : (
-    <Box component="img" src={item.image_url ?? item.poster_url ?? ""} alt={t("gallery.by", { name: item.nickname })} loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }} />
+    <Box
+      component="img"
+      src={item.image_url ?? item.poster_url ?? ""}
+      alt={t("gallery.by", { name: item.nickname })}
+      loading="lazy"
+      sx={{ width: "100%", height: "100%", objectFit: "cover", display: "block" }}
+    />
   );
   return (
     <Box sx={{ position: "relative", aspectRatio: "9 / 14", borderRadius: 3, overflow: "hidden", bgcolor: "#1c1c2b" }} data-testid={`gallery-item-${item.id}`}>
@@ -53,11 +59,30 @@ function GalleryCard({ item, onReport }: { item: GalleryItem; onReport: () => vo
         </Box>
       )}
       {!playing && (
-        <Box sx={{ position: "absolute", left: 0, right: 0, bottom: 0, p: 1.25, pointerEvents: "none", background: "linear-gradient(transparent, rgba(0,0,0,.8))" }}>
-          <Typography variant="body2" fontWeight={700} noWrap data-testid="gallery-nickname">{t("gallery.by", { name: item.nickname })}</Typography>
+        <Box
+          sx={{
+            position: "absolute",
+            left: 0,
+            right: 0,
+            bottom: 0,
+            p: 1.25,
+            pointerEvents: "none",
+            background: "linear-gradient(transparent, rgba(0,0,0,.8))",
+          }}
+        >
+          <Typography variant="body2" fontWeight={700} noWrap data-testid="gallery-nickname">
+            {t("gallery.by", { name: item.nickname })}
+          </Typography>
         </Box>
       )}
-      <IconButton size="small" onClick={onReport} aria-label={t("report.action")} title={t("report.action")} data-testid="report-open" sx={{ position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } }}>
+      <IconButton
+        size="small"
+        onClick={onReport}
+        aria-label={t("report.action")}
+        title={t("report.action")}
+        data-testid="report-open"
+        sx={{ position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } }}
+      >
         <FlagOutlinedIcon fontSize="small" />
       </IconButton>
     </Box>
@@ -78,7 +103,11 @@ export default function Gallery() {
   useEffect(load, [load]);
 
   if (items !== null && items.length === 0) {
-    return <Typography color="text.secondary" sx={{ py: 4, textAlign: "center" }} data-testid="gallery-empty">{t("home.galleryEmpty")}</Typography>;
+    return (
+      <Typography color="text.secondary" sx={{ py: 4, textAlign: "center" }} data-testid="gallery-empty">
+        {t("home.galleryEmpty")}
+      </Typography>
+    );
   }
   return (
     <>

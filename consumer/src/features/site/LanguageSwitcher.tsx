@@ -10,7 +10,13 @@ export function LanguageSwitcher() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <IconButton aria-label={t("lang.choose")} title={t("lang.choose")} onClick={(e) => setAnchor(e.currentTarget)} data-testid="language-switcher" color="inherit">
+      <IconButton
+        aria-label={t("lang.choose")}
+        title={t("lang.choose")}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        data-testid="language-switcher"
+        color="inherit"
+      >
         <TranslateIcon fontSize="small" />
       </IconButton>
       {anchor && (

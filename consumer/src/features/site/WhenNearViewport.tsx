@@ -9,11 +9,18 @@ export function WhenNearViewport({ children, minHeight, margin = "0px" }: { chil
     const el = ref.current;
     if (!el || near) return;
     if (typeof IntersectionObserver === "undefined") return void setNear(true);
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
-    }, { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: margin },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [near, margin]);
-  return <Box ref={ref} sx={{ minHeight: near ? undefined : minHeight }}>{near && children}</Box>;
+  return (
+    <Box ref={ref} sx={{ minHeight: near ? undefined : minHeight }}>
+      {near && children}
+    </Box>
+  );
 }

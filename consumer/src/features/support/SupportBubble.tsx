@@ -22,23 +22,53 @@ export function SupportBubble() {
   const { user } = useSession();
   const subject = encodeURIComponent(t("support.mailSubject", { id: user?.id ?? "-" }));
   return (
-    <Box sx={{ position: "fixed", right: 20, bottom: { xs: 84, md: 24 }, zIndex: 1200, display: "flex", flexDirection: "column", alignItems: "flex-end", gap: 1.5 }}>
+    <Box
+      sx={{
+        position: "fixed",
+        right: 20,
+        bottom: { xs: 84, md: 24 },
+        zIndex: 1200,
+        display: "flex",
+        flexDirection: "column",
+        alignItems: "flex-end",
+        gap: 1.5,
+      }}
+    >
       {open && (
-        <Paper elevation={8} sx={{ width: 300, p: 2.5, borderRadius: 4, border: 1, borderColor: "divider" }} data-testid="support-panel" role="dialog" aria-label={t("support.title")}>
+        <Paper
+          elevation={8}
+          sx={{ width: 300, p: 2.5, borderRadius: 4, border: 1, borderColor: "divider" }}
+          data-testid="support-panel"
+          role="dialog"
+          aria-label={t("support.title")}
+        >
           <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", mb: 1 }}>
-            <Typography variant="subtitle1" fontWeight={700}>{t("support.title")}</Typography>
+            <Typography variant="subtitle1" fontWeight={700}>
+              {t("support.title")}
+            </Typography>
             <Button size="small" onClick={() => dialogs.close()} aria-label={t("common.close")} sx={{ minWidth: 0, px: 1 }}>
               <CloseIcon fontSize="small" />
             </Button>
           </Box>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{t("support.body")}</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {t("support.body")}
+          </Typography>
           <Button fullWidth variant="contained" startIcon={<MailOutlineIcon />} href={`mailto:${SUPPORT_EMAIL}?subject=${subject}`} data-testid="support-email">
             {t("support.email")}
           </Button>
-          <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }}>{t("support.hours")}</Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }}>
+            {t("support.hours")}
+          </Typography>
         </Paper>
       )}
-      <Fab color="primary" aria-label={t("support.open")} onClick={() => (open ? dialogs.close() : dialogs.open("support"))} data-testid="support-bubble" size="medium" sx={{ background: "linear-gradient(135deg,#8b5cf6,#ec4899)", color: "#fff" }}>
+      <Fab
+        color="primary"
+        aria-label={t("support.open")}
+        onClick={() => (open ? dialogs.close() : dialogs.open("support"))}
+        data-testid="support-bubble"
+        size="medium"
+        sx={{ background: "linear-gradient(135deg,#8b5cf6,#ec4899)", color: "#fff" }}
+      >
         <ChatBubbleIcon />
       </Fab>
     </Box>

@@ -30,7 +30,9 @@ export function QuickTemplates({ selectedId, onChoose }: { selectedId: number | 
           : shown.map((tpl) => <TemplateCard key={tpl.id} template={tpl} selected={tpl.id === selectedId} onClick={() => onChoose(tpl)} />)}
       </Box>
       {templates !== null && shown.length === 0 && (
-        <Typography color="text.secondary" variant="body2" sx={{ py: 3, textAlign: "center" }}>{t("templates.none")}</Typography>
+        <Typography color="text.secondary" variant="body2" sx={{ py: 3, textAlign: "center" }}>
+          {t("templates.none")}
+        </Typography>
       )}
     </Paper>
   );

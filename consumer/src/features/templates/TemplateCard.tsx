@@ -55,12 +55,31 @@ export function TemplateCard({ template, selected, onClick, children }: { templa
       )}
       {preview &&
         (previewIsImage ? (
-          <Box component="img" src={preview} alt="" data-testid="template-preview" sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} />
+          <Box
+            component="img"
+            src={preview}
+            alt=""
+            data-testid="template-preview"
+            sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }}
+          />
         ) : (
-          <Box component="video" src={preview} autoPlay muted loop playsInline data-testid="template-preview" sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }} />
+          <Box
+            component="video"
+            src={preview}
+            autoPlay
+            muted
+            loop
+            playsInline
+            data-testid="template-preview"
+            sx={{ position: "absolute", inset: 0, width: "100%", height: "100%", objectFit: "cover" }}
+          />
         ))}
       <Box sx={{ position: "absolute", left: 0, right: 0, bottom: 0, p: 1.25, background: "linear-gradient(transparent, rgba(0,0,0,0.85))" }}>
-        <Typography variant="body2" fontWeight={700} sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere", lineHeight: 1.25 }}>
+        <Typography
+          variant="body2"
+          fontWeight={700}
+          sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere", lineHeight: 1.25 }}
+        >
           {inLanguage(template.name, template.names, i18n.language)}
         </Typography>
       </Box>

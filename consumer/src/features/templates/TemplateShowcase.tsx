@@ -21,7 +21,9 @@ export function TemplateShowcase() {
   if (templates.length === 0) return null;
   return (
     <Box sx={{ pb: 5 }} data-testid="template-showcase">
-      <Typography variant="h4" component="h2" sx={{ mb: 2 }}>{t("home.templatesTitle")}</Typography>
+      <Typography variant="h4" component="h2" sx={{ mb: 2 }}>
+        {t("home.templatesTitle")}
+      </Typography>
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(3, 1fr)", md: `repeat(${SHOWN}, 1fr)` }, gap: 1.5 }}>
         {templates.map((tpl) => (
           <TemplateCard key={tpl.id} template={tpl} selected={false} onClick={() => navigate(`/creationStudio?template=${tpl.id}`)} />

@@ -2,7 +2,6 @@ import type { TranslatedLanguage, Translations } from "../../../../server/src/co
 import { api } from "../../lib/api-client.ts";
 import type { GenerationMode } from "../../../../server/src/contract/generation.ts";
 
-
 export interface Template {
   id: number;
   name: string;

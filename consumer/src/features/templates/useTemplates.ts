@@ -3,7 +3,12 @@ import type { TemplateCategory } from "../../../../server/src/contract/templates
 import { getTemplates, type Template } from "./templates.api.ts";
 
 /** The enabled templates (null while loading) and the category tab the user is looking at. */
-export function useTemplates(): { templates: Template[] | null; category: TemplateCategory; setCategory: (c: TemplateCategory) => void; inCategory: (t: Template) => boolean } {
+export function useTemplates(): {
+  templates: Template[] | null;
+  category: TemplateCategory;
+  setCategory: (c: TemplateCategory) => void;
+  inCategory: (t: Template) => boolean;
+} {
   const [templates, setTemplates] = useState<Template[] | null>(null);
   const [category, setCategory] = useState<TemplateCategory>("Portrait");
   useEffect(() => {

@@ -21,7 +21,14 @@ export function ModelList({ refreshKey }: { refreshKey: number }) {
   // issue 16: a finished model can have the creator's public page, at its home link
   const [myPage, setMyPage] = useState<CreatorPageView | null | undefined>(undefined);
   const navigate = useNavigate();
-  const load = useCallback(() => trainingApi.list().then((r) => setModels(r.list), () => setModels([])), []);
+  const load = useCallback(
+    () =>
+      trainingApi.list().then(
+        (r) => setModels(r.list),
+        () => setModels([]),
+      ),
+    [],
+  );
 
   useEffect(() => {
     creatorsApi.mine().then(setMyPage, () => setMyPage(null));
@@ -56,30 +63,69 @@ export function ModelList({ refreshKey }: { refreshKey: number }) {
   if (!models) return <LinearProgress />;
   return (
     <Box data-testid="model-list" sx={{ display: "grid", gap: 1.5 }}>
-      <Typography variant="h5" component="h2">{t("training.list.title")}</Typography>
+      <Typography variant="h5" component="h2">
+        {t("training.list.title")}
+      </Typography>
       {error && <Alert severity="error">{error}</Alert>}
       {models.length === 0 && <Typography color="text.secondary">{t("training.list.empty")}</Typography>}
       {models.map((m) => (
-        <Box key={m.id} data-testid="model-row" sx={{ display: "grid", gridTemplateColumns: "64px 1fr auto", gap: 1.5, alignItems: "center", p: 1, border: 1, borderColor: "divider", borderRadius: 2 }}>
-          <Box component="img" src={m.cover_url ?? undefined} alt="" sx={{ width: 64, height: 64, objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.200" }} />
+        <Box
+          key={m.id}
+          data-testid="model-row"
+          sx={{
+            display: "grid",
+            gridTemplateColumns: "64px 1fr auto",
+            gap: 1.5,
+            alignItems: "center",
+            p: 1,
+            border: 1,
+            borderColor: "divider",
+            borderRadius: 2,
+          }}
+        >
+          <Box
+            component="img"
+            src={m.cover_url ?? undefined}
+            alt=""
+            sx={{ width: 64, height: 64, objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.200" }}
+          />
           <Box sx={{ minWidth: 0 }}>
-            <Typography noWrap sx={{ fontWeight: 600 }}>{m.name}</Typography>
-            <Typography variant="body2" color="text.secondary" noWrap>@{m.home_link}</Typography>
+            <Typography noWrap sx={{ fontWeight: 600 }}>
+              {m.name}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" noWrap>
+              @{m.home_link}
+            </Typography>
             {m.status === "doing" && (
               <Box sx={{ mt: 0.5 }}>
                 <LinearProgress variant="determinate" value={m.progress} />
-                <Typography variant="caption" color="text.secondary">{t("training.list.eta", { minutes: Math.max(1, Math.ceil(m.eta_seconds / 60)) })}</Typography>
+                <Typography variant="caption" color="text.secondary">
+                  {t("training.list.eta", { minutes: Math.max(1, Math.ceil(m.eta_seconds / 60)) })}
+                </Typography>
               </Box>
             )}
           </Box>
           <Box sx={{ display: "grid", gap: 0.5, justifyItems: "end" }}>
-            <Chip size="small" data-testid="model-status" label={t(`training.status.${m.status}`)} color={m.status === "success" ? "success" : m.status === "failed" ? "error" : "default"} />
-            {(m.status === "doing" || m.status === "review") && <Button size="small" onClick={() => void cancel(m.id)}>{t("training.list.cancel")}</Button>}
+            <Chip
+              size="small"
+              data-testid="model-status"
+              label={t(`training.status.${m.status}`)}
+              color={m.status === "success" ? "success" : m.status === "failed" ? "error" : "default"}
+            />
+            {(m.status === "doing" || m.status === "review") && (
+              <Button size="small" onClick={() => void cancel(m.id)}>
+                {t("training.list.cancel")}
+              </Button>
+            )}
             {m.usable && myPage === null && (
-              <Button size="small" variant="contained" onClick={() => void publish(m.id)} data-testid="model-publish">{t("creators.publish")}</Button>
+              <Button size="small" variant="contained" onClick={() => void publish(m.id)} data-testid="model-publish">
+                {t("creators.publish")}
+              </Button>
             )}
             {myPage && myPage.home_link === m.home_link && (
-              <Button size="small" component={RouterLink} to={`/${myPage.home_link}`} data-testid="model-open-page">{t("creators.openPage")}</Button>
+              <Button size="small" component={RouterLink} to={`/${myPage.home_link}`} data-testid="model-open-page">
+                {t("creators.openPage")}
+              </Button>
             )}
           </Box>
         </Box>

@@ -12,17 +12,43 @@ export type PickedModel = Pick<CharacterModelView, "id" | "name" | "cover_url">;
 
 const TILE = 76;
 
-function Tile({ selected, label, onClick, testId, children }: { selected: boolean; label: string; onClick: () => void; testId: string; children: React.ReactNode }) {
+function Tile({
+  selected,
+  label,
+  onClick,
+  testId,
+  children,
+}: {
+  selected: boolean;
+  label: string;
+  onClick: () => void;
+  testId: string;
+  children: React.ReactNode;
+}) {
   return (
     <ButtonBase
       onClick={onClick}
       aria-pressed={selected}
       data-testid={testId}
       data-selected={selected ? "1" : "0"}
-      sx={{ flex: "0 0 auto", width: TILE, display: "grid", gap: 0.5, justifyItems: "center", p: 0.5, borderRadius: 2, border: 2, borderColor: selected ? "primary.main" : "transparent" }}
+      sx={{
+        flex: "0 0 auto",
+        width: TILE,
+        display: "grid",
+        gap: 0.5,
+        justifyItems: "center",
+        p: 0.5,
+        borderRadius: 2,
+        border: 2,
+        borderColor: selected ? "primary.main" : "transparent",
+      }}
     >
-      <Box sx={{ width: TILE - 16, height: TILE - 16, borderRadius: 1.5, overflow: "hidden", display: "grid", placeItems: "center", bgcolor: "action.hover" }}>{children}</Box>
-      <Typography variant="caption" noWrap sx={{ maxWidth: TILE - 8, fontWeight: selected ? 700 : 400 }}>{label}</Typography>
+      <Box sx={{ width: TILE - 16, height: TILE - 16, borderRadius: 1.5, overflow: "hidden", display: "grid", placeItems: "center", bgcolor: "action.hover" }}>
+        {children}
+      </Box>
+      <Typography variant="caption" noWrap sx={{ maxWidth: TILE - 8, fontWeight: selected ? 700 : 400 }}>
+        {label}
+      </Typography>
     </ButtonBase>
   );
 }
@@ -50,11 +76,15 @@ export function ModelPicker({ value, onChange }: { value: PickedModel | null; on
   if (!models) return null;
   return (
     <Box data-testid="model-picker" sx={{ minWidth: 0 }}>
-      <Typography variant="caption" color="text.secondary">{t("studio.modelPicker.label")}</Typography>
+      <Typography variant="caption" color="text.secondary">
+        {t("studio.modelPicker.label")}
+      </Typography>
       {models.length === 0 ? (
         <Typography variant="body2" data-testid="model-picker-empty" sx={{ mt: 0.5 }}>
           {t("studio.modelPicker.none")}{" "}
-          <Link component={RouterLink} to="/training">{t("studio.modelPicker.train")}</Link>
+          <Link component={RouterLink} to="/training">
+            {t("studio.modelPicker.train")}
+          </Link>
         </Typography>
       ) : (
         <Box role="group" aria-label={t("studio.modelPicker.label")} sx={{ display: "flex", gap: 1, overflowX: "auto", pb: 0.5, mt: 0.5 }}>
@@ -62,7 +92,13 @@ export function ModelPicker({ value, onChange }: { value: PickedModel | null; on
             <BlockIcon color="action" />
           </Tile>
           {models.map((m) => (
-            <Tile key={m.id} selected={value?.id === m.id} label={m.name} onClick={() => onChange({ id: m.id, name: m.name, cover_url: m.cover_url })} testId="model-choice">
+            <Tile
+              key={m.id}
+              selected={value?.id === m.id}
+              label={m.name}
+              onClick={() => onChange({ id: m.id, name: m.name, cover_url: m.cover_url })}
+              testId="model-choice"
+            >
               {m.cover_url && <Box component="img" src={m.cover_url} alt="" sx={{ width: 1, height: 1, objectFit: "cover" }} />}
             </Tile>
           ))}

@@ -71,27 +71,54 @@ export function SelfieCamera({ onDone }: { onDone: (selfieId: string) => void })
     }
   }
 
-  if (done) return <Alert severity="success" data-testid="selfie-done">{t("training.selfie.done")}</Alert>;
+  if (done)
+    return (
+      <Alert severity="success" data-testid="selfie-done">
+        {t("training.selfie.done")}
+      </Alert>
+    );
   return (
     <Box data-testid="selfie-step" sx={{ display: "grid", gap: 1.5 }}>
       <Typography color="text.secondary">{t("training.selfie.why")}</Typography>
-      <Box sx={{ position: "relative", width: "100%", maxWidth: 420, aspectRatio: "3 / 4", bgcolor: "grey.900", borderRadius: 2, overflow: "hidden", mx: "auto" }}>
-        <video ref={video} muted playsInline data-testid="selfie-video" style={{ width: "100%", height: "100%", objectFit: "cover", transform: "scaleX(-1)" }} />
+      <Box
+        sx={{ position: "relative", width: "100%", maxWidth: 420, aspectRatio: "3 / 4", bgcolor: "grey.900", borderRadius: 2, overflow: "hidden", mx: "auto" }}
+      >
+        <video
+          ref={video}
+          muted
+          playsInline
+          data-testid="selfie-video"
+          style={{ width: "100%", height: "100%", objectFit: "cover", transform: "scaleX(-1)" }}
+        />
         {!stream && (
           <Box sx={{ position: "absolute", inset: 0, display: "grid", placeItems: "center" }}>
-            <Button variant="contained" startIcon={<PhotoCameraIcon />} onClick={() => void start()} data-testid="selfie-start">{t("training.selfie.start")}</Button>
+            <Button variant="contained" startIcon={<PhotoCameraIcon />} onClick={() => void start()} data-testid="selfie-start">
+              {t("training.selfie.start")}
+            </Button>
           </Box>
         )}
       </Box>
       {stream && (
         <>
-          <Alert severity="info" data-testid="selfie-prompt">{frames.length === 0 ? t("training.selfie.lookAtCamera") : t("training.selfie.turnHead")}</Alert>
-          <Button variant="contained" onClick={() => void capture()} disabled={busy} data-testid="selfie-capture" startIcon={busy ? <CircularProgress size={18} /> : <PhotoCameraIcon />}>
+          <Alert severity="info" data-testid="selfie-prompt">
+            {frames.length === 0 ? t("training.selfie.lookAtCamera") : t("training.selfie.turnHead")}
+          </Alert>
+          <Button
+            variant="contained"
+            onClick={() => void capture()}
+            disabled={busy}
+            data-testid="selfie-capture"
+            startIcon={busy ? <CircularProgress size={18} /> : <PhotoCameraIcon />}
+          >
             {frames.length === 0 ? t("training.selfie.captureFirst") : t("training.selfie.captureSecond")}
           </Button>
         </>
       )}
-      {error && <Alert severity="error" data-testid="selfie-error">{error}</Alert>}
+      {error && (
+        <Alert severity="error" data-testid="selfie-error">
+          {error}
+        </Alert>
+      )}
     </Box>
   );
 }

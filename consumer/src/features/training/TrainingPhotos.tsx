@@ -41,13 +41,35 @@ export function TrainingPhotos({ tiles, onAdd, onRemove }: { tiles: PhotoTile[];
       />
       <Box sx={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(96px, 1fr))", gap: 1 }}>
         {tiles.map((p) => (
-          <Box key={p.key} data-testid="photo-tile" data-verdict={p.verdict ?? ""} sx={{ position: "relative", border: 2, borderColor: p.busy ? "divider" : p.verdict === "ok" ? "success.main" : "error.main", borderRadius: 1.5, overflow: "hidden" }}>
+          <Box
+            key={p.key}
+            data-testid="photo-tile"
+            data-verdict={p.verdict ?? ""}
+            sx={{
+              position: "relative",
+              border: 2,
+              borderColor: p.busy ? "divider" : p.verdict === "ok" ? "success.main" : "error.main",
+              borderRadius: 1.5,
+              overflow: "hidden",
+            }}
+          >
             <Box component="img" src={p.preview} alt="" sx={{ width: "100%", aspectRatio: "1", objectFit: "cover", display: "block" }} />
-            <IconButton size="small" aria-label={t("training.photos.remove")} onClick={() => onRemove(p.key)} sx={{ position: "absolute", top: 2, right: 2, bgcolor: "rgba(0,0,0,.55)", color: "#fff" }}>
+            <IconButton
+              size="small"
+              aria-label={t("training.photos.remove")}
+              onClick={() => onRemove(p.key)}
+              sx={{ position: "absolute", top: 2, right: 2, bgcolor: "rgba(0,0,0,.55)", color: "#fff" }}
+            >
               <CloseIcon fontSize="small" />
             </IconButton>
             <Box sx={{ px: 0.75, py: 0.5, minHeight: 36, display: "flex", alignItems: "center" }}>
-              {p.busy ? <CircularProgress size={16} /> : <Typography variant="caption" color={p.verdict === "ok" ? "success.main" : "error.main"} sx={{ lineHeight: 1.2 }}>{p.message}</Typography>}
+              {p.busy ? (
+                <CircularProgress size={16} />
+              ) : (
+                <Typography variant="caption" color={p.verdict === "ok" ? "success.main" : "error.main"} sx={{ lineHeight: 1.2 }}>
+                  {p.message}
+                </Typography>
+              )}
             </Box>
           </Box>
         ))}

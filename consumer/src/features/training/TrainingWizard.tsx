@@ -70,7 +70,7 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
   }
 
   async function nextFromSetup() {
-    const problem = !name.trim() ? TRAINING_MESSAGES.nameRequired : homeLinkProblem(homeLink) ?? (!cover ? TRAINING_MESSAGES.coverRequired : null);
+    const problem = !name.trim() ? TRAINING_MESSAGES.nameRequired : (homeLinkProblem(homeLink) ?? (!cover ? TRAINING_MESSAGES.coverRequired : null));
     if (problem) return setError(trainingMessage(problem));
     const { free } = await trainingApi.homeLinkFree(homeLink.trim()).catch(() => ({ free: true }));
     if (!free) return setError(trainingMessage(HOME_LINK_MESSAGES.taken));
@@ -122,7 +122,14 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
     setBusy(true);
     setError(null);
     try {
-      await trainingApi.submit({ name: name.trim(), home_link: homeLink.trim(), cover_id: cover?.id, photo_ids: good.map((p) => p.uploadId!), selfie_id: selfieId ?? undefined, idempotency_key: idempotencyKey.current });
+      await trainingApi.submit({
+        name: name.trim(),
+        home_link: homeLink.trim(),
+        cover_id: cover?.id,
+        photo_ids: good.map((p) => p.uploadId!),
+        selfie_id: selfieId ?? undefined,
+        idempotency_key: idempotencyKey.current,
+      });
       setSubmitted(true);
       onSubmitted();
     } catch (e) {
@@ -134,10 +141,12 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
         return setError(`${trainingMessage((e as Error).message)}: ${trainingMessage(refused.cover.message)}`);
       }
       if (photos) {
-        setTiles((all) => all.map((p) => {
-          const c = photos.find((x) => x.upload_id === p.uploadId);
-          return c ? { ...p, verdict: c.verdict, message: trainingMessage(c.message) } : p;
-        }));
+        setTiles((all) =>
+          all.map((p) => {
+            const c = photos.find((x) => x.upload_id === p.uploadId);
+            return c ? { ...p, verdict: c.verdict, message: trainingMessage(c.message) } : p;
+          }),
+        );
         setStep(2);
       }
       setError(trainingMessage((e as Error).message));
@@ -146,7 +155,12 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
     }
   }
 
-  if (submitted) return <Alert severity="success" data-testid="training-submitted">{t("training.review.submitted")}</Alert>;
+  if (submitted)
+    return (
+      <Alert severity="success" data-testid="training-submitted">
+        {t("training.review.submitted")}
+      </Alert>
+    );
   return (
     <Box data-testid="training-wizard" sx={{ display: "grid", gap: 2 }}>
       <Stepper activeStep={step} alternativeLabel sx={{ "& .MuiStepLabel-label": { fontSize: { xs: 11, sm: 13 } } }}>
@@ -159,15 +173,51 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
 
       {step === 0 && (
         <Box data-testid="setup-step" sx={{ display: "grid", gap: 1.5 }}>
-          <TextField label={t("training.setup.name")} value={name} onChange={(e) => setName(e.target.value)} inputProps={{ maxLength: 40, "data-testid": "training-name" }} />
-          <TextField label={t("training.setup.homeLink")} value={homeLink} onChange={(e) => setHomeLink(e.target.value)} helperText={t("training.setup.homeLinkHint")} inputProps={{ maxLength: 30, "data-testid": "training-home-link" }} />
-          <input ref={coverInput} type="file" hidden accept="image/png,image/jpeg,image/webp,image/bmp" data-testid="cover-input" onChange={(e) => { void chooseCover(e.target.files?.[0]); e.target.value = ""; }} />
+          <TextField
+            label={t("training.setup.name")}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            inputProps={{ maxLength: 40, "data-testid": "training-name" }}
+          />
+          <TextField
+            label={t("training.setup.homeLink")}
+            value={homeLink}
+            onChange={(e) => setHomeLink(e.target.value)}
+            helperText={t("training.setup.homeLinkHint")}
+            inputProps={{ maxLength: 30, "data-testid": "training-home-link" }}
+          />
+          <input
+            ref={coverInput}
+            type="file"
+            hidden
+            accept="image/png,image/jpeg,image/webp,image/bmp"
+            data-testid="cover-input"
+            onChange={(e) => {
+              void chooseCover(e.target.files?.[0]);
+              e.target.value = "";
+            }}
+          />
           <Box sx={{ display: "flex", gap: 1.5, alignItems: "center" }}>
-            {cover && <Box component="img" src={cover.preview} alt="" data-testid="cover-preview" sx={{ width: 72, height: 72, objectFit: "cover", borderRadius: 1.5 }} />}
-            <Button variant="outlined" onClick={() => coverInput.current?.click()} disabled={!consent || busy} data-testid="cover-choose">{cover ? t("training.setup.changeCover") : t("training.setup.chooseCover")}</Button>
+            {cover && (
+              <Box
+                component="img"
+                src={cover.preview}
+                alt=""
+                data-testid="cover-preview"
+                sx={{ width: 72, height: 72, objectFit: "cover", borderRadius: 1.5 }}
+              />
+            )}
+            <Button variant="outlined" onClick={() => coverInput.current?.click()} disabled={!consent || busy} data-testid="cover-choose">
+              {cover ? t("training.setup.changeCover") : t("training.setup.chooseCover")}
+            </Button>
           </Box>
-          <FormControlLabel control={<Checkbox checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="training-consent" />} label={<Typography variant="body2">{t("training.setup.consent")}</Typography>} />
-          <Button variant="contained" onClick={() => void nextFromSetup()} disabled={busy} data-testid="setup-next">{t("training.next")}</Button>
+          <FormControlLabel
+            control={<Checkbox checked={consent} onChange={(e) => setConsent(e.target.checked)} data-testid="training-consent" />}
+            label={<Typography variant="body2">{t("training.setup.consent")}</Typography>}
+          />
+          <Button variant="contained" onClick={() => void nextFromSetup()} disabled={busy} data-testid="setup-next">
+            {t("training.next")}
+          </Button>
         </Box>
       )}
 
@@ -176,7 +226,15 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
           <SelfieCamera onDone={setSelfieId} />
           <Box sx={{ display: "flex", gap: 1 }}>
             <Button onClick={() => setStep(0)}>{t("training.back")}</Button>
-            <Button variant="contained" disabled={!selfieId || !cover || busy} onClick={() => void afterSelfie(selfieId!, cover!.id)} data-testid="selfie-next" sx={{ flex: 1 }}>{t("training.next")}</Button>
+            <Button
+              variant="contained"
+              disabled={!selfieId || !cover || busy}
+              onClick={() => void afterSelfie(selfieId!, cover!.id)}
+              data-testid="selfie-next"
+              sx={{ flex: 1 }}
+            >
+              {t("training.next")}
+            </Button>
           </Box>
         </Box>
       )}
@@ -184,10 +242,16 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
       {step === 2 && (
         <Box sx={{ display: "grid", gap: 1.5 }}>
           <TrainingPhotos tiles={tiles} onAdd={addPhotos} onRemove={(key) => setTiles((all) => all.filter((p) => p.key !== key))} />
-          {!photosReady && tiles.length > 0 && tiles.every((p) => !p.busy) && <Alert severity="warning" data-testid="photos-problem">{trainingMessage(good.length < tiles.length ? TRAINING_MESSAGES.photosRefused : TRAINING_MESSAGES.photosCount)}</Alert>}
+          {!photosReady && tiles.length > 0 && tiles.every((p) => !p.busy) && (
+            <Alert severity="warning" data-testid="photos-problem">
+              {trainingMessage(good.length < tiles.length ? TRAINING_MESSAGES.photosRefused : TRAINING_MESSAGES.photosCount)}
+            </Alert>
+          )}
           <Box sx={{ display: "flex", gap: 1 }}>
             <Button onClick={() => setStep(1)}>{t("training.back")}</Button>
-            <Button variant="contained" disabled={!photosReady} onClick={() => setStep(3)} data-testid="photos-next" sx={{ flex: 1 }}>{t("training.next")}</Button>
+            <Button variant="contained" disabled={!photosReady} onClick={() => setStep(3)} data-testid="photos-next" sx={{ flex: 1 }}>
+              {t("training.next")}
+            </Button>
           </Box>
         </Box>
       )}
@@ -197,20 +261,37 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
           <Box sx={{ display: "flex", gap: 1.5, alignItems: "center" }}>
             {cover && <Box component="img" src={cover.preview} alt="" sx={{ width: 72, height: 72, objectFit: "cover", borderRadius: 1.5 }} />}
             <Box sx={{ minWidth: 0 }}>
-              <Typography sx={{ fontWeight: 600 }} noWrap>{name}</Typography>
-              <Typography variant="body2" color="text.secondary" noWrap>@{homeLink}</Typography>
+              <Typography sx={{ fontWeight: 600 }} noWrap>
+                {name}
+              </Typography>
+              <Typography variant="body2" color="text.secondary" noWrap>
+                @{homeLink}
+              </Typography>
             </Box>
           </Box>
           <Typography>{t("training.review.photos", { count: good.length })}</Typography>
           <Typography>{t("training.review.cost", { price: availability.price, minutes: Math.round(availability.expected_seconds / 60) })}</Typography>
           <Box sx={{ display: "flex", gap: 1 }}>
             <Button onClick={() => setStep(2)}>{t("training.back")}</Button>
-            <Button variant="contained" onClick={() => void submit()} disabled={busy} data-testid="training-submit" sx={{ flex: 1 }} startIcon={busy ? <CircularProgress size={18} /> : undefined}>{t("training.review.submit", { price: availability.price })}</Button>
+            <Button
+              variant="contained"
+              onClick={() => void submit()}
+              disabled={busy}
+              data-testid="training-submit"
+              sx={{ flex: 1 }}
+              startIcon={busy ? <CircularProgress size={18} /> : undefined}
+            >
+              {t("training.review.submit", { price: availability.price })}
+            </Button>
           </Box>
         </Box>
       )}
 
-      {error && <Alert severity="error" data-testid="training-error">{error}</Alert>}
+      {error && (
+        <Alert severity="error" data-testid="training-error">
+          {error}
+        </Alert>
+      )}
     </Box>
   );
 }

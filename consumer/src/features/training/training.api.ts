@@ -23,6 +23,7 @@ export const trainingApi = {
   submit: (body: SubmitBody) => api.post("/api/Training/submit", body, { quiet: true }),
   list: (page = 1, limit = 20) => api.get("/api/Generation/getLoraCharacterList", { query: { page, limit } }),
   /** The caller's trained models that generation can use (SPEC §7 `status`), for the creators' model picker. */
-  usable: (limit = 50) => api.get("/api/Generation/getLoraCharacterList", { query: { page: 1, limit, status: "success" satisfies TrainingStatus }, quiet: true }),
+  usable: (limit = 50) =>
+    api.get("/api/Generation/getLoraCharacterList", { query: { page: 1, limit, status: "success" satisfies TrainingStatus }, quiet: true }),
   cancel: (id: number) => api.post("/api/Training/cancel", { id }, { quiet: true }),
 };

@@ -22,7 +22,17 @@ function frameFor(aspect: Aspect): Size {
 }
 
 /** SPEC.md §2 image cropper: drag to frame the photo, zoom, choose the video's shape; the crop is cut in the browser. */
-export function ImageCropper({ file, onDone, onCancel, onUnreadable }: { file: File; onDone: (blob: Blob) => void; onCancel: () => void; onUnreadable: () => void }) {
+export function ImageCropper({
+  file,
+  onDone,
+  onCancel,
+  onUnreadable,
+}: {
+  file: File;
+  onDone: (blob: Blob) => void;
+  onCancel: () => void;
+  onUnreadable: () => void;
+}) {
   const { t } = useTranslation();
   const [url] = useState(() => URL.createObjectURL(file));
   const img = useRef<HTMLImageElement>(null);
@@ -65,12 +75,24 @@ export function ImageCropper({ file, onDone, onCancel, onUnreadable }: { file: F
         <Box sx={{ display: "flex", justifyContent: "center", mb: 2 }}>
           <ToggleButtonGroup size="small" exclusive value={aspect} onChange={(_e, v: Aspect | null) => v && setAspect(v)}>
             {(Object.keys(ASPECTS) as Aspect[]).map((a) => (
-              <ToggleButton key={a} value={a} data-testid={`aspect-${a}`} sx={{ px: 2 }}>{t(`cropper.${a}`)}</ToggleButton>
+              <ToggleButton key={a} value={a} data-testid={`aspect-${a}`} sx={{ px: 2 }}>
+                {t(`cropper.${a}`)}
+              </ToggleButton>
             ))}
           </ToggleButtonGroup>
         </Box>
         <Box
-          sx={{ position: "relative", mx: "auto", overflow: "hidden", borderRadius: 3, bgcolor: "#000", cursor: "grab", touchAction: "none", outline: "2px solid rgba(167,139,250,0.7)", "&:active": { cursor: "grabbing" } }}
+          sx={{
+            position: "relative",
+            mx: "auto",
+            overflow: "hidden",
+            borderRadius: 3,
+            bgcolor: "#000",
+            cursor: "grab",
+            touchAction: "none",
+            outline: "2px solid rgba(167,139,250,0.7)",
+            "&:active": { cursor: "grabbing" },
+          }}
           style={{ width: frame.width, height: frame.height }}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
@@ -84,9 +106,29 @@ export function ImageCropper({ file, onDone, onCancel, onUnreadable }: { file: F
             draggable={false}
             onLoad={(e) => setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
             onError={onUnreadable}
-            style={{ position: "absolute", left: 0, top: 0, transformOrigin: "0 0", transform: `translate(${view.x}px, ${view.y}px) scale(${scale})`, maxWidth: "none", userSelect: "none", pointerEvents: "none", visibility: natural ? "visible" : "hidden" }}
+            style={{
+              position: "absolute",
+              left: 0,
+              top: 0,
+              transformOrigin: "0 0",
+              transform: `translate(${view.x}px, ${view.y}px) scale(${scale})`,
+              maxWidth: "none",
+              userSelect: "none",
+              pointerEvents: "none",
+              visibility: natural ? "visible" : "hidden",
+            }}
           />
-          <Box sx={{ position: "absolute", inset: 0, pointerEvents: "none", backgroundImage: "linear-gradient(rgba(255,255,255,.18) 1px, transparent 1px), linear-gradient(90deg, rgba(255,255,255,.18) 1px, transparent 1px)", backgroundSize: `${frame.width / 3}px ${frame.height / 3}px`, backgroundPosition: "-1px -1px" }} />
+          <Box
+            sx={{
+              position: "absolute",
+              inset: 0,
+              pointerEvents: "none",
+              backgroundImage:
+                "linear-gradient(rgba(255,255,255,.18) 1px, transparent 1px), linear-gradient(90deg, rgba(255,255,255,.18) 1px, transparent 1px)",
+              backgroundSize: `${frame.width / 3}px ${frame.height / 3}px`,
+              backgroundPosition: "-1px -1px",
+            }}
+          />
         </Box>
         <Box sx={{ display: "flex", alignItems: "center", gap: 2, maxWidth: 360, mx: "auto", mt: 2 }}>
           <ZoomInIcon color="action" />
@@ -95,7 +137,12 @@ export function ImageCropper({ file, onDone, onCancel, onUnreadable }: { file: F
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onCancel}>{t("common.cancel")}</Button>
-        <Button variant="contained" disabled={!natural} data-testid="crop-confirm" onClick={() => img.current && void renderCrop(img.current, view, frame).then(onDone)}>
+        <Button
+          variant="contained"
+          disabled={!natural}
+          data-testid="crop-confirm"
+          onClick={() => img.current && void renderCrop(img.current, view, frame).then(onDone)}
+        >
           {t("cropper.confirm")}
         </Button>
       </DialogActions>

@@ -124,10 +124,26 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
           component="button"
           type="button"
           onClick={() => input.current?.click()}
-          sx={{ width: "100%", py: 5, borderRadius: 4, border: "1.5px dashed", borderColor: "divider", bgcolor: "rgba(255,255,255,0.02)", color: "text.secondary", cursor: "pointer", font: "inherit", display: "grid", placeItems: "center", gap: 1, "&:hover": { borderColor: "primary.main" } }}
+          sx={{
+            width: "100%",
+            py: 5,
+            borderRadius: 4,
+            border: "1.5px dashed",
+            borderColor: "divider",
+            bgcolor: "rgba(255,255,255,0.02)",
+            color: "text.secondary",
+            cursor: "pointer",
+            font: "inherit",
+            display: "grid",
+            placeItems: "center",
+            gap: 1,
+            "&:hover": { borderColor: "primary.main" },
+          }}
         >
           {busy ? <CircularProgress size={28} /> : <Icon sx={{ fontSize: 36, color: "primary.main" }} />}
-          <Typography fontWeight={600} color="text.primary">{t(`uploader.choose.${kind}`)}</Typography>
+          <Typography fontWeight={600} color="text.primary">
+            {t(`uploader.choose.${kind}`)}
+          </Typography>
           <Typography variant="caption">{t(`uploader.limits.${kind}`)}</Typography>
         </Box>
       )}
@@ -139,7 +155,9 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
             <audio ref={player} src={url} style={{ width: "100%" }} controls />
           )}
           {kind === "audio" && <Waveform file={file} duration={duration} range={range} />}
-          <Typography variant="subtitle2" sx={{ mt: 2 }}>{t("uploader.trim")}</Typography>
+          <Typography variant="subtitle2" sx={{ mt: 2 }}>
+            {t("uploader.trim")}
+          </Typography>
           <Box sx={{ px: 1 }}>
             <Slider
               value={range}
@@ -156,7 +174,9 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
           </Box>
           <Box sx={{ display: "flex", justifyContent: "space-between", color: "text.secondary" }}>
             <Typography variant="caption">{clock(range[0])}</Typography>
-            <Typography variant="caption" data-testid="trim-length">{t("uploader.selected", { seconds: (range[1] - range[0]).toFixed(1) })}</Typography>
+            <Typography variant="caption" data-testid="trim-length">
+              {t("uploader.selected", { seconds: (range[1] - range[0]).toFixed(1) })}
+            </Typography>
             <Typography variant="caption">{clock(range[1])}</Typography>
           </Box>
           <Box sx={{ display: "flex", gap: 1, mt: 2 }}>
@@ -169,7 +189,11 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
           </Box>
         </Box>
       )}
-      {error && <Alert severity="error" sx={{ mt: 1.5 }} data-testid="upload-error">{error}</Alert>}
+      {error && (
+        <Alert severity="error" sx={{ mt: 1.5 }} data-testid="upload-error">
+          {error}
+        </Alert>
+      )}
       {held && <HeldNotice message={held} />}
     </Box>
   );

@@ -59,7 +59,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
     setPending(null);
     setBusy(true);
     try {
-      const result = await uploadImage(blob, name.replace(/\.\w+$/, "") + ".jpg");
+      const result = await uploadImage(blob, `${name.replace(/\.\w+$/, "")}.jpg`);
       if (result.review_message) {
         setHeld(result.review_message);
         onChange(null);
@@ -112,13 +112,25 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
         {busy ? (
           <CircularProgress />
         ) : value ? (
-          <Box component="img" src={value.thumb_url ?? value.file_url} alt={t("photo.chosen")} data-testid="photo-preview" sx={{ maxHeight: 280, maxWidth: "100%", display: "block" }} />
+          <Box
+            component="img"
+            src={value.thumb_url ?? value.file_url}
+            alt={t("photo.chosen")}
+            data-testid="photo-preview"
+            sx={{ maxHeight: 280, maxWidth: "100%", display: "block" }}
+          />
         ) : (
           <Box sx={{ display: "grid", placeItems: "center", gap: 1, p: 3 }}>
             <AddPhotoAlternateIcon sx={{ fontSize: 44, color: "primary.main" }} />
-            <Typography fontWeight={600} color="text.primary">{t("photo.choose")}</Typography>
+            <Typography fontWeight={600} color="text.primary">
+              {t("photo.choose")}
+            </Typography>
             <Typography variant="caption">{t("photo.limits")}</Typography>
-            {!consent && <Typography variant="caption" color="warning.main" data-testid="consent-first">{t("newcomer.photo.consentFirst")}</Typography>}
+            {!consent && (
+              <Typography variant="caption" color="warning.main" data-testid="consent-first">
+                {t("newcomer.photo.consentFirst")}
+              </Typography>
+            )}
           </Box>
         )}
       </Box>
@@ -136,7 +148,11 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
             sx={{ pt: 0.5, ...(needsConsent ? { color: "warning.main" } : {}) }}
           />
         }
-        label={<Typography variant="body2" color={needsConsent ? "warning.main" : "text.secondary"}>{t("photo.consent")}</Typography>}
+        label={
+          <Typography variant="body2" color={needsConsent ? "warning.main" : "text.secondary"}>
+            {t("photo.consent")}
+          </Typography>
+        }
       />
       {needsConsent && !consent && (
         <Alert severity="warning" sx={{ mt: 1 }} data-testid="consent-needed">
@@ -144,9 +160,15 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
         </Alert>
       )}
       {value && (
-        <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }}>{t("photo.replace")}</Button>
+        <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }}>
+          {t("photo.replace")}
+        </Button>
       )}
-      {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="upload-error">{error}</Alert>}
+      {error && (
+        <Alert severity="error" sx={{ mt: 1 }} data-testid="upload-error">
+          {error}
+        </Alert>
+      )}
       {held && <HeldNotice message={held} />}
       {pending && (
         <ImageCropper

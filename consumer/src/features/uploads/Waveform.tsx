@@ -54,5 +54,14 @@ export function Waveform({ file, duration, range }: { file: File; duration: numb
   }, [file]);
   useEffect(draw, [range[0], range[1], duration]);
 
-  return <Box component="canvas" ref={canvas} width={720} height={64} data-testid="waveform" sx={{ width: "calc(100% - 16px)", mx: 1, height: 64, display: "block", mt: 2 }} />;
+  return (
+    <Box
+      component="canvas"
+      ref={canvas}
+      width={720}
+      height={64}
+      data-testid="waveform"
+      sx={{ width: "calc(100% - 16px)", mx: 1, height: 64, display: "block", mt: 2 }}
+    />
+  );
 }

@@ -108,18 +108,28 @@ export function WalletPay({ productId, agreed, onTermsMissing }: { productId: nu
           {wallet === null ? "…" : connected ? t("wallet.connected", { address: short(wallet.display_address) }) : t("wallet.notConnected")}
         </Typography>
         {connected ? (
-          <Button size="small" onClick={() => void disconnect()} disabled={busy} data-testid="wallet-disconnect">{t("wallet.disconnect")}</Button>
+          <Button size="small" onClick={() => void disconnect()} disabled={busy} data-testid="wallet-disconnect">
+            {t("wallet.disconnect")}
+          </Button>
         ) : (
-          <Button size="small" variant="outlined" onClick={() => void connect()} disabled={busy || wallet === null} data-testid="wallet-connect">{t("wallet.connect")}</Button>
+          <Button size="small" variant="outlined" onClick={() => void connect()} disabled={busy || wallet === null} data-testid="wallet-connect">
+            {t("wallet.connect")}
+          </Button>
         )}
       </Box>
       {order && (
         <Box sx={{ mt: 1.5 }} data-testid="wallet-quote">
           <Typography sx={{ fontWeight: 700 }}>{t("wallet.amount", { amount: order.transfer.amount_ton })}</Typography>
-          <Typography variant="caption" color="text.secondary">{t("wallet.sendHint")}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {t("wallet.sendHint")}
+          </Typography>
         </Box>
       )}
-      {error && <Alert severity="error" sx={{ mt: 1 }} data-testid="wallet-error">{error}</Alert>}
+      {error && (
+        <Alert severity="error" sx={{ mt: 1 }} data-testid="wallet-error">
+          {error}
+        </Alert>
+      )}
       <Button
         fullWidth
         size="large"

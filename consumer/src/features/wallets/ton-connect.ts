@@ -93,7 +93,11 @@ export async function connectedAddress(): Promise<string | null> {
 /** Asks the connected wallet to send the order's transfer; resolves with the BOC it signed. */
 export async function sendTransfer(t: TonTransfer): Promise<string> {
   const tc = await tonConnect();
-  const result = await tc.sendTransaction({ validUntil: t.valid_until, network: t.network, messages: [{ address: t.address, amount: t.amount, payload: t.payload }] });
+  const result = await tc.sendTransaction({
+    validUntil: t.valid_until,
+    network: t.network,
+    messages: [{ address: t.address, amount: t.amount, payload: t.payload }],
+  });
   return result.boc;
 }
 

@@ -7,7 +7,10 @@ import { MSG } from "../../http/messages.ts";
  * The account whose ban in force covers any of these identifiers (moderation.bannedOwner): a new account may not be
  * started from a banned device, nor with a banned email, Google subject or channel player id (docs/decisions/154).
  */
-export type BannedOwner = (c: Tx | Db, who: { email?: string | null; googleSub?: string | null; playerUid?: string | null; deviceId?: string; fingerprint?: string }) => Promise<number | null>;
+export type BannedOwner = (
+  c: Tx | Db,
+  who: { email?: string | null; googleSub?: string | null; playerUid?: string | null; deviceId?: string; fingerprint?: string },
+) => Promise<number | null>;
 
 /** What a login tells a banned person, and the check that keeps a ban from being dodged with a new account. */
 export function createBans(db: Db, bannedOwner: BannedOwner) {
@@ -19,7 +22,11 @@ export function createBans(db: Db, bannedOwner: BannedOwner) {
     const ban = await tx.ban.findFirst({
       where: { userId, liftedAt: null },
       orderBy: { id: "desc" },
-      select: { reason: true, createdAt: true, decision: { select: { id: true, ground: true, automated: true, appealKey: true, appeal: { select: { status: true } } } } },
+      select: {
+        reason: true,
+        createdAt: true,
+        decision: { select: { id: true, ground: true, automated: true, appealKey: true, appeal: { select: { status: true } } } },
+      },
     });
     // the statement of reasons (docs/decisions/151): its ground, whether automated, and the key to appeal without a login
     const d = ban?.decision;

@@ -15,7 +15,11 @@ import { checkInitData } from "./telegram.ts";
  */
 export function createChannelLogin(deps: { config: Config; limiter: RateLimiter; log: Logger; signIn: SignIn }) {
   const { config, limiter, log, signIn } = deps;
-  return async function channelLogin(channelToken: string, current: Principal, ctx: ClientContext): Promise<LoginResult & { playerUid: string; serverId: string }> {
+  return async function channelLogin(
+    channelToken: string,
+    current: Principal,
+    ctx: ClientContext,
+  ): Promise<LoginResult & { playerUid: string; serverId: string }> {
     const botToken = config.TELEGRAM_BOT_TOKEN;
     if (!botToken) throw new HttpError(503, "Channel login is not configured");
     await limitLoginsPerIp(limiter, config, "channel-login", ctx);

@@ -28,7 +28,9 @@ export function createEmailCodes(deps: { db: Db; config: Config; limiter: RateLi
       if (waitMs > 0) throw new HttpError(429, MSG.tooManyRequests, { resend_in: Math.ceil(waitMs / 1000) });
       // a new code replaces any earlier one
       await tx.emailCode.updateMany({ where: { email, consumedAt: null }, data: { consumedAt: new Date() } });
-      await tx.emailCode.create({ data: { email, codeHash: codeHash(email, code), ip: ctx.ip, expiresAt: new Date(Date.now() + config.EMAIL_CODE_TTL_SECONDS * 1000) } });
+      await tx.emailCode.create({
+        data: { email, codeHash: codeHash(email, code), ip: ctx.ip, expiresAt: new Date(Date.now() + config.EMAIL_CODE_TTL_SECONDS * 1000) },
+      });
     });
   }
 
@@ -42,7 +44,12 @@ export function createEmailCodes(deps: { db: Db; config: Config; limiter: RateLi
       const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
       await storeCode(email, code, ctx);
       const minutes = Math.round(config.EMAIL_CODE_TTL_SECONDS / 60);
-      await mailer.send({ to: email, subject: `Your Reverie code: ${code}`, body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.`, secret: code });
+      await mailer.send({
+        to: email,
+        subject: `Your Reverie code: ${code}`,
+        body: `Your Reverie verification code is ${code}. It expires in ${minutes} minutes.`,
+        secret: code,
+      });
       return { expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_in: config.EMAIL_CODE_RESEND_SECONDS };
     },
 

@@ -116,8 +116,14 @@ describe("email-code login", () => {
 
   it("logs in to the same account next time (is_register 0)", async () => {
     const email = newEmail();
-    const first = await t.http.post("/api/login/emailLogin").send({ email, code: await sendCode(t, email) }).expect(200);
-    const second = await t.http.post("/api/login/emailLogin").send({ email, code: await sendCode(t, email) }).expect(200);
+    const first = await t.http
+      .post("/api/login/emailLogin")
+      .send({ email, code: await sendCode(t, email) })
+      .expect(200);
+    const second = await t.http
+      .post("/api/login/emailLogin")
+      .send({ email, code: await sendCode(t, email) })
+      .expect(200);
     expect(second.body.data.is_register).toBe(0);
     expect(second.body.data.user_info.id).toBe(first.body.data.user_info.id);
   });
@@ -126,7 +132,10 @@ describe("email-code login", () => {
     const email = newEmail();
     const code = await sendCode(t, email);
     for (let i = 0; i < 5; i++) {
-      const res = await t.http.post("/api/login/emailLogin").send({ email, code: wrong(code) }).expect(400);
+      const res = await t.http
+        .post("/api/login/emailLogin")
+        .send({ email, code: wrong(code) })
+        .expect(400);
       expect(res.body.msg).toBe("Please enter the correct verification code");
     }
     const res = await t.http.post("/api/login/emailLogin").send({ email, code }).expect(400);
@@ -137,14 +146,25 @@ describe("email-code login", () => {
   it("accepts the right code after four wrong ones", async () => {
     const email = newEmail();
     const code = await sendCode(t, email);
-    for (let i = 0; i < 4; i++) await t.http.post("/api/login/emailLogin").send({ email, code: wrong(code) }).expect(400);
+    for (let i = 0; i < 4; i++)
+      await t.http
+        .post("/api/login/emailLogin")
+        .send({ email, code: wrong(code) })
+        .expect(400);
     await t.http.post("/api/login/emailLogin").send({ email, code }).expect(200);
   });
 
   it("counts concurrent wrong guesses exactly", async () => {
     const email = newEmail();
     const code = await sendCode(t, email);
-    await Promise.all(Array.from({ length: 8 }, () => t.http.post("/api/login/emailLogin").send({ email, code: wrong(code) }).expect(400)));
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.http
+          .post("/api/login/emailLogin")
+          .send({ email, code: wrong(code) })
+          .expect(400),
+      ),
+    );
     expect((await t.db.emailCode.findFirstOrThrow({ where: { email } })).attempts).toBe(5);
     await t.http.post("/api/login/emailLogin").send({ email, code }).expect(400);
   });
@@ -168,10 +188,20 @@ describe("email-code login", () => {
 
   it("gives a banned account 'Sorry, you do not have login permission'", async () => {
     const email = newEmail();
-    const first = await t.http.post("/api/login/emailLogin").send({ email, code: await sendCode(t, email) }).expect(200);
+    const first = await t.http
+      .post("/api/login/emailLogin")
+      .send({ email, code: await sendCode(t, email) })
+      .expect(200);
     await t.db.user.update({ where: { id: first.body.data.user_info.id }, data: { bannedAt: new Date() } });
-    const res = await t.http.post("/api/login/emailLogin").send({ email, code: await sendCode(t, email) }).expect(403);
-    expect(res.body).toEqual({ code: 403, msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: null, banned_at: null, decision: null } });
+    const res = await t.http
+      .post("/api/login/emailLogin")
+      .send({ email, code: await sendCode(t, email) })
+      .expect(403);
+    expect(res.body).toEqual({
+      code: 403,
+      msg: "Sorry, you do not have login permission",
+      data: { reason: "banned", ban_reason: null, banned_at: null, decision: null },
+    });
     // and the token it already had no longer works anywhere
     const me = await t.http.get("/api/Personal/personal_info").set("token", first.body.data.token).expect(403);
     expect(me.body.msg).toBe("Sorry, you do not have login permission");
@@ -182,7 +212,9 @@ describe("a guest's belongings survive login", () => {
   async function guestWithBelongings() {
     const guest = await visitor(t, { "utm-campaign": "guest-campaign" });
     await t.services.credits.grant({ userId: guest.userId, amount: 7, reason: "bonus", idempotencyKey: `test-bonus:${guest.userId}` });
-    await t.db.upload.create({ data: { userId: guest.userId, kind: "image", storageKey: `k/${guest.userId}.png`, mime: "image/png", sizeBytes: 10, sha256: "x" } });
+    await t.db.upload.create({
+      data: { userId: guest.userId, kind: "image", storageKey: `k/${guest.userId}.png`, mime: "image/png", sizeBytes: 10, sha256: "x" },
+    });
     await t.db.generationTask.create({ data: { userId: guest.userId, mode: "image_to_video", engine: "local", cost: 1, input: {} } });
     return guest;
   }
@@ -190,7 +222,11 @@ describe("a guest's belongings survive login", () => {
   it("upgrades the guest when the email is new (same account, is_register 1)", async () => {
     const guest = await guestWithBelongings();
     const email = newEmail();
-    const res = await t.http.post("/api/login/emailLogin").set("token", guest.token).send({ email, code: await sendCode(t, email) }).expect(200);
+    const res = await t.http
+      .post("/api/login/emailLogin")
+      .set("token", guest.token)
+      .send({ email, code: await sendCode(t, email) })
+      .expect(200);
     expect(res.body.data.is_register).toBe(1);
     expect(res.body.data.user_info.id).toBe(guest.userId);
     expect(res.body.data.user_info).toMatchObject({ type: "registered", email, points: 7 });
@@ -202,12 +238,19 @@ describe("a guest's belongings survive login", () => {
 
   it("merges the guest into an existing account (credits, uploads, tasks)", async () => {
     const email = newEmail();
-    const owner = await t.http.post("/api/login/emailLogin").send({ email, code: await sendCode(t, email) }).expect(200);
+    const owner = await t.http
+      .post("/api/login/emailLogin")
+      .send({ email, code: await sendCode(t, email) })
+      .expect(200);
     const ownerId: number = owner.body.data.user_info.id;
     await t.services.credits.grant({ userId: ownerId, amount: 3, reason: "bonus", idempotencyKey: `test-bonus:${ownerId}` });
 
     const guest = await guestWithBelongings();
-    const res = await t.http.post("/api/login/emailLogin").set("token", guest.token).send({ email, code: await sendCode(t, email) }).expect(200);
+    const res = await t.http
+      .post("/api/login/emailLogin")
+      .set("token", guest.token)
+      .send({ email, code: await sendCode(t, email) })
+      .expect(200);
     expect(res.body.data.is_register).toBe(0);
     expect(res.body.data.user_info.id).toBe(ownerId);
 
@@ -259,7 +302,13 @@ describe("resend cooldown and limits", () => {
   });
 
   it("limits codes per email and per IP, and logins per IP", async () => {
-    const app = await createTestApp({ EMAIL_CODE_RESEND_SECONDS: "0", RATE_LIMIT_EMAIL_PER_HOUR: "2", RATE_LIMIT_IP_PER_HOUR: "4", RATE_LIMIT_LOGIN_PER_MINUTE: "3", RATE_LIMIT_VISITOR_PER_HOUR: "2" });
+    const app = await createTestApp({
+      EMAIL_CODE_RESEND_SECONDS: "0",
+      RATE_LIMIT_EMAIL_PER_HOUR: "2",
+      RATE_LIMIT_IP_PER_HOUR: "4",
+      RATE_LIMIT_LOGIN_PER_MINUTE: "3",
+      RATE_LIMIT_VISITOR_PER_HOUR: "2",
+    });
     try {
       const email = newEmail();
       await app.http.post("/api/login/sendEmailCode").send({ email }).expect(200);

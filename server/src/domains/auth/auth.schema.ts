@@ -30,14 +30,20 @@ export const googleLoginBody = z
 export const staffLoginBody = z.object({
   username: z.string({ error: "Please enter username" }).trim().min(1, { error: "Please enter username" }).max(64),
   password: z.string({ error: "Please enter password" }).min(1, { error: "Please enter password" }).max(256),
-  code: z.string({ error: MSG.enterCode }).trim().regex(/^\d{6}$/, { error: MSG.enterCode }),
+  code: z
+    .string({ error: MSG.enterCode })
+    .trim()
+    .regex(/^\d{6}$/, { error: MSG.enterCode }),
 });
 
 export type EmailLoginBody = z.infer<typeof emailLoginBody>;
 
 /** A Telegram Mini App's initData, as the app received it (a query string, up to a few KB). */
 export const channelLoginBody = z.object({
-  channel_token: z.string({ error: "Sorry, you do not have login permission" }).min(1, { error: "Sorry, you do not have login permission" }).max(8192, { error: "Sorry, you do not have login permission" }),
+  channel_token: z
+    .string({ error: "Sorry, you do not have login permission" })
+    .min(1, { error: "Sorry, you do not have login permission" })
+    .max(8192, { error: "Sorry, you do not have login permission" }),
 });
 
 // What the routes answer (docs/decisions/229).

@@ -16,7 +16,17 @@ import type { Mailer } from "./mailer.ts";
 export type { LoginResult } from "./auth.sign-in.ts";
 
 /** Logins of every kind, and who a request's token says is calling: the use cases of this folder, wired together. */
-export function createAuthService(deps: { db: Db; config: Config; credits: CreditsService; mailer: Mailer; limiter: RateLimiter; log: Logger; guestRowOwners: MoveUserRows[]; bannedOwner: BannedOwner; databaseUrl: string | undefined }) {
+export function createAuthService(deps: {
+  db: Db;
+  config: Config;
+  credits: CreditsService;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  log: Logger;
+  guestRowOwners: MoveUserRows[];
+  bannedOwner: BannedOwner;
+  databaseUrl: string | undefined;
+}) {
   const { db, config, credits, mailer, limiter, log, guestRowOwners, databaseUrl } = deps;
   const bans = createBans(db, deps.bannedOwner);
   const sessions = createSessions({ db, config, log, databaseUrl, bans });

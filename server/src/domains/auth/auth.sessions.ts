@@ -36,7 +36,8 @@ export async function openSession(tx: Tx | Db, who: { userId?: number; staffId?:
 }
 
 /** A user's login, SESSION_TTL_DAYS long. */
-export const openUserSession = (tx: Tx | Db, userId: number, ctx: ClientContext, config: Config) => openSession(tx, { userId }, ctx, config.SESSION_TTL_DAYS * 86_400_000);
+export const openUserSession = (tx: Tx | Db, userId: number, ctx: ClientContext, config: Config) =>
+  openSession(tx, { userId }, ctx, config.SESSION_TTL_DAYS * 86_400_000);
 
 /** Who is calling: logins resolved from a token, kept in memory while they count, and ended. */
 export function createSessions(deps: { db: Db; config: Config; log: Logger; databaseUrl: string | undefined; bans: Bans }) {
@@ -72,7 +73,14 @@ export function createSessions(deps: { db: Db; config: Config; log: Logger; data
     if (session.revoked) throw HttpError.unauthorized();
     if (session.user_id !== null) {
       if (session.merged_into_id !== null) throw HttpError.unauthorized();
-      return { kind: "user", sessionId: session.id, userId: session.user_id, role: session.role as UserRole, banned: session.banned === true, account: session };
+      return {
+        kind: "user",
+        sessionId: session.id,
+        userId: session.user_id,
+        role: session.role as UserRole,
+        banned: session.banned === true,
+        account: session,
+      };
     }
     if (session.staff_id !== null && session.staff_active) {
       return { kind: "staff", sessionId: session.id, staffId: session.staff_id, username: session.username!, roles: session.staff_roles as StaffRole[] };

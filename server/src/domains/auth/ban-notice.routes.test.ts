@@ -27,7 +27,11 @@ describe("a banned account is told the reason staff gave", () => {
     await t.http.get("/api/Personal/personal_info").set("token", token).expect(200);
     const ban = await t.services.moderation.ban(staffId, userId, REASON);
     const res = await t.http.get("/api/Personal/personal_info").set("token", token).expect(403);
-    expect(res.body).toMatchObject({ code: 403, msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: REASON, banned_at: ban.createdAt.toISOString(), decision: { ground: "other", automated: false } } });
+    expect(res.body).toMatchObject({
+      code: 403,
+      msg: "Sorry, you do not have login permission",
+      data: { reason: "banned", ban_reason: REASON, banned_at: ban.createdAt.toISOString(), decision: { ground: "other", automated: false } },
+    });
     // the session stays revoked: nothing else works with it
     await t.http.post("/api/Generation/getDurationPoints").set("token", token).send({}).expect(403);
     expect((await t.db.session.findFirstOrThrow({ where: { userId } })).revokedAt).not.toBeNull();

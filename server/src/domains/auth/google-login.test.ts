@@ -34,7 +34,9 @@ describe("POST /api/login/googleLogin", () => {
     expect(res.body.data.user_info).toMatchObject({ email: "gina@gmail.com", nickname: "Gina", type: "registered" });
     expect(google.requests).toContain("GET /oauth2/v1/certs");
 
-    const again = await login({ id_token: google.idToken({ sub: JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()).sub, email: "gina@gmail.com" }) }).expect(200);
+    const again = await login({
+      id_token: google.idToken({ sub: JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString()).sub, email: "gina@gmail.com" }),
+    }).expect(200);
     expect(again.body.data.is_register).toBe(0);
     expect(again.body.data.user_info.id).toBe(res.body.data.user_info.id);
   });
@@ -62,7 +64,17 @@ describe("POST /api/login/googleLogin", () => {
 
   it("refuses a tampered token", async () => {
     const [header, , signature] = google.idToken().split(".");
-    const forged = Buffer.from(JSON.stringify({ iss: "https://accounts.google.com", aud: google.clientId, sub: "1", email: "admin@gmail.com", email_verified: true, iat: 1, exp: 9_999_999_999 })).toString("base64url");
+    const forged = Buffer.from(
+      JSON.stringify({
+        iss: "https://accounts.google.com",
+        aud: google.clientId,
+        sub: "1",
+        email: "admin@gmail.com",
+        email_verified: true,
+        iat: 1,
+        exp: 9_999_999_999,
+      }),
+    ).toString("base64url");
     expect((await login({ id_token: `${header}.${forged}.${signature}` }).expect(400)).body).toEqual(refused);
   });
 
@@ -131,7 +143,10 @@ describe("Google login rate limit", () => {
     const app = await createTestApp({ GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CERTS_URL: google.certsUrl, RATE_LIMIT_LOGIN_PER_MINUTE: "2" });
     try {
       for (let i = 0; i < 2; i++) await app.http.post("/api/login/googleLogin").send({ id_token: google.idToken() }).expect(200);
-      const over = await app.http.post("/api/login/googleLogin").send({ id_token: google.idToken({ email: "late@gmail.com" }) }).expect(429);
+      const over = await app.http
+        .post("/api/login/googleLogin")
+        .send({ id_token: google.idToken({ email: "late@gmail.com" }) })
+        .expect(429);
       expect(over.body).toEqual({ code: 429, msg: "Too many requests", data: null });
       expect(await app.db.user.count({ where: { email: "late@gmail.com" } })).toBe(0);
     } finally {

@@ -21,7 +21,10 @@ describe("without SMTP", () => {
     expect(row.body).toContain("••••••");
     for (const role of Object.values(StaffRole)) {
       const staff = await staffMember(t, [role]);
-      const list = await t.http.get("/admin/api/outbox").query({ filter: JSON.stringify({ to: "victim@example.com" }) }).set("token", staff.token);
+      const list = await t.http
+        .get("/admin/api/outbox")
+        .query({ filter: JSON.stringify({ to: "victim@example.com" }) })
+        .set("token", staff.token);
       if (list.status === 403) continue;
       expect(list.status).toBe(200);
       expect(codesIn(JSON.stringify(list.body))).toEqual([]);
@@ -33,7 +36,11 @@ describe("without SMTP", () => {
   it("reading the outbox is audited: who, which filter, which email", async () => {
     const support = await staffMember(t, ["support"]);
     const row = await t.db.outboxEmail.findFirstOrThrow({ where: { to: "victim@example.com" } });
-    await t.http.get("/admin/api/outbox").query({ filter: JSON.stringify({ to: "victim@example.com" }) }).set("token", support.token).expect(200);
+    await t.http
+      .get("/admin/api/outbox")
+      .query({ filter: JSON.stringify({ to: "victim@example.com" }) })
+      .set("token", support.token)
+      .expect(200);
     await t.http.get(`/admin/api/outbox/${row.id}`).set("token", support.token).expect(200);
     const audit = await t.db.auditLog.findMany({ where: { staffId: support.staffId, resource: "OutboxEmail" }, orderBy: { id: "asc" } });
     expect(audit.map((a) => [a.action, a.resourceId])).toEqual([

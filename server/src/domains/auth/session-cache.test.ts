@@ -31,7 +31,8 @@ afterAll(async () => {
 });
 
 const info = (s: Server, token: string) => s.http.get("/api/Personal/personal_info").set("token", token);
-const submit = (s: Server, token: string) => s.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
+const submit = (s: Server, token: string) =>
+  s.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
 
 /** Until the instance's LISTEN connection is up, nothing is kept: requests until it is, then one that keeps the login. */
 async function warm(s: Server, token: string, path = "/api/Personal/personal_info") {
@@ -82,9 +83,17 @@ describe("logins kept in memory", () => {
     const member = await staffMember(a, ["support"]);
     await warm(b, member.token, "/admin/api/me");
     expect((await b.http.get("/admin/api/me").set("token", member.token).expect(200)).body.data.roles).toEqual(["support"]);
-    await a.http.put(`/admin/api/staff/${member.staffId}`).set("token", admin.token).send({ roles: ["support", "moderator"] }).expect(200);
+    await a.http
+      .put(`/admin/api/staff/${member.staffId}`)
+      .set("token", admin.token)
+      .send({ roles: ["support", "moderator"] })
+      .expect(200);
     expect((await b.http.get("/admin/api/me").set("token", member.token).expect(200)).body.data.roles).toEqual(["support", "moderator"]);
-    await a.http.put(`/admin/api/staff/${member.staffId}`).set("token", admin.token).send({ roles: ["moderator"] }).expect(200);
+    await a.http
+      .put(`/admin/api/staff/${member.staffId}`)
+      .set("token", admin.token)
+      .send({ roles: ["moderator"] })
+      .expect(200);
     await b.http.get("/admin/api/me").set("token", member.token).expect(401);
 
     const other = await staffMember(a, ["support"]);

@@ -10,7 +10,13 @@ export function avatarImages(generation: Pick<GenerationService, "aiEngineFor" |
   return {
     aiEngine: () => generation.aiEngineFor("text_to_image"),
     paint: (userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: EngineKind) =>
-      generation.images(userId, { prompt: o.prompt, negative_prompt: o.negativePrompt, aspect: "1:1", idempotency_key: o.idempotencyKey }, false, undefined, engine),
+      generation.images(
+        userId,
+        { prompt: o.prompt, negative_prompt: o.negativePrompt, aspect: "1:1", idempotency_key: o.idempotencyKey },
+        false,
+        undefined,
+        engine,
+      ),
     keep: async (userId: number, taskId: number) => uploads.keepGeneratedImage(userId, await generation.imageOf(userId, taskId)),
   };
 }

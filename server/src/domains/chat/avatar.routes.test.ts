@@ -24,7 +24,13 @@ const CARD = { name: "Mira", description: "A lighthouse keeper with silver hair 
 beforeAll(async () => {
   comfy = await startFakeComfy({ msPerStep: 5 });
   media = await mediaDir();
-  const shared = { ...GENERATION_TEST_ENV, DATA_DIR: path.join(media.dir, "data"), MEDIA_URL_SECRET: "avatar-test-secret", GPU_PRICE_FACTOR: "3", IMAGE_CREDIT_PRICE: "1" };
+  const shared = {
+    ...GENERATION_TEST_ENV,
+    DATA_DIR: path.join(media.dir, "data"),
+    MEDIA_URL_SECRET: "avatar-test-secret",
+    GPU_PRICE_FACTOR: "3",
+    IMAGE_CREDIT_PRICE: "1",
+  };
   // the default engine stays local: the avatar must still be painted by the AI engine that is configured
   gpu = await startTestServer({ ...shared, GENERATION_ENGINE: "local", COMFYUI_URLS: comfy.url, COMFYUI_HEALTH_SECONDS: "0.3", COMFYUI_MAX_TRIES: "1" });
   localOnly = await startTestServer({ ...shared, GENERATION_ENGINE: "local" }, gpu.testDb);
@@ -46,7 +52,10 @@ describe("generated character avatars", () => {
     await grant(gpu, user.userId, 20);
     const prompts = comfy.recorded.prompts.length;
     // a double click: the same key twice, at once, is one picture and one charge
-    const [r1, r2] = await Promise.all([paint(gpu, user.token, { ...CARD, idempotency_key: "av-1" }), paint(gpu, user.token, { ...CARD, idempotency_key: "av-1" })]);
+    const [r1, r2] = await Promise.all([
+      paint(gpu, user.token, { ...CARD, idempotency_key: "av-1" }),
+      paint(gpu, user.token, { ...CARD, idempotency_key: "av-1" }),
+    ]);
     expect(r1.status).toBe(200);
     expect(r2.body.data.id).toBe(r1.body.data.id);
     expect(r1.body.data.cost).toBe(3);
@@ -61,7 +70,13 @@ describe("generated character avatars", () => {
     expect(kept).toMatchObject({ type: "image" });
     const png = Buffer.from(await (await fetch(new URL(kept.file_url, gpu.url))).arrayBuffer());
     expect((await sharp(png).metadata()).width).toBeGreaterThan(0);
-    const saved = (await gpu.http.post("/api/RoleChat/creatCharacter").set("token", user.token).send({ ...CARD, avatar_image_id: kept.id }).expect(200)).body.data;
+    const saved = (
+      await gpu.http
+        .post("/api/RoleChat/creatCharacter")
+        .set("token", user.token)
+        .send({ ...CARD, avatar_image_id: kept.id })
+        .expect(200)
+    ).body.data;
     expect(saved.avatar_url).toMatch(/uploads/);
     // the avatar is a copy: it outlives the generation result
     const row = await gpu.db.character.findUniqueOrThrow({ where: { id: saved.id } });

@@ -45,13 +45,15 @@ export const conversationRow = z.object({
 /** conversations get  */
 export const conversationRecord = z.object({
   characterName: z.string(),
-  lines: z.array(z.object({
-    id: z.number(),
-    role: z.string(),
-    content: z.string(),
-    status: z.string(),
-    createdAt: z.date(),
-  })),
+  lines: z.array(
+    z.object({
+      id: z.number(),
+      role: z.string(),
+      content: z.string(),
+      status: z.string(),
+      createdAt: z.date(),
+    }),
+  ),
   id: z.number(),
   createdAt: z.date(),
   userId: z.number(),

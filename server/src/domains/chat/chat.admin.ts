@@ -13,9 +13,14 @@ export function createChatAdmin(db: Db, suspensions: Suspensions) {
       const c = await db.conversation.findUnique({ where: { id }, include: { character: { select: { name: true } }, messages: { orderBy: { id: "asc" } } } });
       if (!c) return null;
       const { messages, character, ...rest } = c;
-      return { ...rest, characterName: character.name, lines: messages.map((m) => ({ id: m.id, role: m.role, content: m.content, status: m.status, createdAt: m.createdAt })) };
+      return {
+        ...rest,
+        characterName: character.name,
+        lines: messages.map((m) => ({ id: m.id, role: m.role, content: m.content, status: m.status, createdAt: m.createdAt })),
+      };
     },
-    listPolicyHits: (params: ListParams<PolicyHitFilter>) => pageOf(db.chatPolicyHit, params, matching(params.filter, ["userId", "conversationId", "characterId", "source"])),
+    listPolicyHits: (params: ListParams<PolicyHitFilter>) =>
+      pageOf(db.chatPolicyHit, params, matching(params.filter, ["userId", "conversationId", "characterId", "source"])),
     policyHit: (id: number) => db.chatPolicyHit.findUnique({ where: { id } }),
     listSuspensions: suspensions.listSuspensions,
     suspension: suspensions.suspensionOf,
@@ -30,7 +35,8 @@ export const moderatedChat = {
       const ch = await c.character.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true } });
       return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
     },
-    setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+    setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
+      (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
     media: async (c: Tx | Db, id: number) => {
       const ch = await c.character.findUnique({ where: { id }, select: { avatarKey: true } });
       return ch?.avatarKey ? { key: ch.avatarKey, kind: "image" as const } : null;
@@ -43,6 +49,7 @@ export const moderatedChat = {
       const cv = await c.conversation.findUnique({ where: { id }, select: { userId: true, state: true } });
       return cv && { ...cv, isPublic: false };
     },
-    setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.conversation.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+    setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
+      (await c.conversation.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
   },
 } satisfies Record<"character" | "conversation", ModeratedContent>;

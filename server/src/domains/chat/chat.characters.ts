@@ -26,7 +26,11 @@ export interface PolicyRecorder {
  */
 export interface AvatarImages {
   aiEngine(): Promise<EngineKind | null>;
-  paint(userId: number, o: { prompt: string; negativePrompt: string; idempotencyKey?: string }, engine: EngineKind): Promise<{ id: number; cost: number; status: string }>;
+  paint(
+    userId: number,
+    o: { prompt: string; negativePrompt: string; idempotencyKey?: string },
+    engine: EngineKind,
+  ): Promise<{ id: number; cost: number; status: string }>;
   keep(userId: number, taskId: number): Promise<UploadView>;
 }
 
@@ -41,11 +45,29 @@ export function avatarPrompt(b: AvatarBody): string {
 }
 
 /** Everything a card says, as the policy reads it. */
-export function cardText(c: { name: string; description: string; personality: string; scenario: string; greeting: string; example_lines?: string[]; exampleLines?: string[]; tags: string[] }): string {
+export function cardText(c: {
+  name: string;
+  description: string;
+  personality: string;
+  scenario: string;
+  greeting: string;
+  example_lines?: string[];
+  exampleLines?: string[];
+  tags: string[];
+}): string {
   return [c.name, c.description, c.personality, c.scenario, c.greeting, ...(c.example_lines ?? c.exampleLines ?? []), c.tags.join(" ")].join("\n");
 }
 
-export function createCharactersService(o: { db: Db; storage: MediaStorage; uploads: UploadsService; backends: ChatBackends; policy: ChatPolicy; recordHit: PolicyRecorder; assertChatAllowed: (userId: number) => Promise<void>; images: AvatarImages }) {
+export function createCharactersService(o: {
+  db: Db;
+  storage: MediaStorage;
+  uploads: UploadsService;
+  backends: ChatBackends;
+  policy: ChatPolicy;
+  recordHit: PolicyRecorder;
+  assertChatAllowed: (userId: number) => Promise<void>;
+  images: AvatarImages;
+}) {
   const { db, storage } = o;
 
   async function view(c: Character, userId: number | null) {
@@ -153,8 +175,14 @@ export function createCharactersService(o: { db: Db; storage: MediaStorage; uplo
         personality: cut(d.personality, CARD_LIMITS.personality),
         scenario: cut(d.scenario, CARD_LIMITS.scenario),
         greeting: cut(d.greeting, CARD_LIMITS.greeting),
-        example_lines: d.example_lines.map((l) => cut(l, CARD_LIMITS.exampleLine)).filter(Boolean).slice(0, CARD_LIMITS.exampleLines),
-        tags: d.tags.map((t) => cut(t, CARD_LIMITS.tag).toLowerCase()).filter(Boolean).slice(0, CARD_LIMITS.tags),
+        example_lines: d.example_lines
+          .map((l) => cut(l, CARD_LIMITS.exampleLine))
+          .filter(Boolean)
+          .slice(0, CARD_LIMITS.exampleLines),
+        tags: d.tags
+          .map((t) => cut(t, CARD_LIMITS.tag).toLowerCase())
+          .filter(Boolean)
+          .slice(0, CARD_LIMITS.tags),
         age: d.age !== null && d.age >= 18 ? d.age : null,
       };
       if (!draft.name) throw new HttpError(502, MSG.draftFailed);
@@ -197,7 +225,10 @@ export function createCharactersService(o: { db: Db; storage: MediaStorage; uplo
         ...(q.tag ? { tags: { has: q.tag.toLowerCase() } } : {}),
       };
       const orderBy = q.sort === "popular" ? [{ conversationCount: "desc" as const }, { id: "desc" as const }] : [{ id: "desc" as const }];
-      const [total, rows] = await Promise.all([db.character.count({ where }), db.character.findMany({ where, orderBy, skip: (q.page - 1) * q.limit, take: q.limit })]);
+      const [total, rows] = await Promise.all([
+        db.character.count({ where }),
+        db.character.findMany({ where, orderBy, skip: (q.page - 1) * q.limit, take: q.limit }),
+      ]);
       return { list: await Promise.all(rows.map((c) => view(c, userId))), total, page: q.page, limit: q.limit };
     },
 

@@ -25,7 +25,13 @@ afterAll(async () => {
 });
 
 async function conversation(token: string) {
-  const c = (await s.http.post("/api/RoleChat/creatCharacter").set("token", token).send({ name: "Ada", description: "An adult archivist", greeting: "Hello." }).expect(200)).body.data;
+  const c = (
+    await s.http
+      .post("/api/RoleChat/creatCharacter")
+      .set("token", token)
+      .send({ name: "Ada", description: "An adult archivist", greeting: "Hello." })
+      .expect(200)
+  ).body.data;
   return (await s.http.post("/api/RoleChat/creatConversation").set("token", token).send({ character_id: c.id }).expect(200)).body.data;
 }
 
@@ -37,7 +43,7 @@ describe("long conversations", () => {
     const guest = await visitor(s);
     await s.services.credits.grant({ userId: guest.userId, amount: 100, reason: "test", idempotencyKey: `ctx:${guest.userId}` });
     const conv = await conversation(guest.token);
-    const words = (i: number) => `Turn ${i}: ` + Array.from({ length: 60 }, (_, k) => `fact${i}x${k}`).join(" ");
+    const words = (i: number) => `Turn ${i}: ${Array.from({ length: 60 }, (_, k) => `fact${i}x${k}`).join(" ")}`;
     for (let i = 0; i < 12; i++) {
       const r = await chatCall(s.url, "/api/RoleChat/chat", guest.token, { conversation_id: conv.id, content: words(i) });
       expect(r.events.at(-1)!.data.reply.status).toBe("complete");
@@ -69,7 +75,9 @@ describe("guests and the moderation model", () => {
     const guest = await visitor(s);
     const conv = await conversation(guest.token);
     expect((await s.http.get("/api/RoleChat/status").set("token", guest.token).expect(200)).body.data.free_left).toBe(2);
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => chatCall(s.url, "/api/RoleChat/chat", guest.token, { conversation_id: conv.id, content: `free ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => chatCall(s.url, "/api/RoleChat/chat", guest.token, { conversation_id: conv.id, content: `free ${i}` })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(2);
     for (const r of results.filter((r) => r.status !== 200)) expect(r.json.msg).toBe(MSG.notEnoughCredits);
     expect((await s.http.get("/api/RoleChat/status").set("token", guest.token).expect(200)).body.data.free_left).toBe(0);

@@ -10,7 +10,14 @@ import { messageView } from "./chat.live.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 
 /** A person's conversations: starting one, the list, one with its messages, deleting one; and chat's status for them. */
-export function createConversations(o: { db: Db; config: Config; backends: ChatBackends; characters: CharactersService; suspensions: Suspensions; price: Record<CharacterTier, number> }) {
+export function createConversations(o: {
+  db: Db;
+  config: Config;
+  backends: ChatBackends;
+  characters: CharactersService;
+  suspensions: Suspensions;
+  price: Record<CharacterTier, number>;
+}) {
   const { db, config, characters } = o;
 
   /** The caller's conversation (not deleted); another's is 404, never 403, so ids reveal nothing. */
@@ -21,7 +28,11 @@ export function createConversations(o: { db: Db; config: Config; backends: ChatB
   }
 
   async function conversationView(c: Conversation & { character: Parameters<typeof characters.view>[0] }, userId: number) {
-    const last = await db.chatMessage.findFirst({ where: { conversationId: c.id, content: { not: "" } }, orderBy: { id: "desc" }, select: { role: true, content: true } });
+    const last = await db.chatMessage.findFirst({
+      where: { conversationId: c.id, content: { not: "" } },
+      orderBy: { id: "desc" },
+      select: { role: true, content: true },
+    });
     return {
       id: c.id,
       character: await characters.view(c.character, userId),
@@ -43,7 +54,9 @@ export function createConversations(o: { db: Db; config: Config; backends: ChatB
     /** What the screens show before anything else: whether chat works here, what a reply costs, free replies left. */
     async status(principal: { userId: number; guest: boolean } | null) {
       const available = Object.fromEntries(CHARACTER_TIERS.map((t) => [t, o.backends.available(t)])) as Record<CharacterTier, boolean>;
-      const freeLeft = principal?.guest ? Math.max(0, config.CHAT_FREE_MESSAGES - (await db.chatMessage.count({ where: { free: true, conversation: { userId: principal.userId } } }))) : 0;
+      const freeLeft = principal?.guest
+        ? Math.max(0, config.CHAT_FREE_MESSAGES - (await db.chatMessage.count({ where: { free: true, conversation: { userId: principal.userId } } })))
+        : 0;
       return {
         available: CHARACTER_TIERS.some((t) => available[t]),
         tiers: available,
@@ -60,7 +73,8 @@ export function createConversations(o: { db: Db; config: Config; backends: ChatB
       const character = await characters.readable(userId, characterId);
       const conversation = await db.$transaction(async (tx) => {
         const c = await tx.conversation.create({ data: { userId, characterId }, include: { character: true } });
-        if (character.greeting) await tx.chatMessage.create({ data: { conversationId: c.id, role: "assistant", content: character.greeting, status: "complete" } });
+        if (character.greeting)
+          await tx.chatMessage.create({ data: { conversationId: c.id, role: "assistant", content: character.greeting, status: "complete" } });
         await tx.character.update({ where: { id: characterId }, data: { conversationCount: { increment: 1 } } });
         return c;
       });
@@ -71,7 +85,13 @@ export function createConversations(o: { db: Db; config: Config; backends: ChatB
       const where = { userId, deletedAt: null };
       const [total, rows] = await Promise.all([
         db.conversation.count({ where }),
-        db.conversation.findMany({ where, include: { character: true }, orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+        db.conversation.findMany({
+          where,
+          include: { character: true },
+          orderBy: [{ lastMessageAt: "desc" }, { id: "desc" }],
+          skip: (q.page - 1) * q.limit,
+          take: q.limit,
+        }),
       ]);
       return { list: await Promise.all(rows.map((c) => conversationView(c, userId))), total, page: q.page, limit: q.limit };
     },

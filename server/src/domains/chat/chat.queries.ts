@@ -62,7 +62,8 @@ export const recordBackendCalls = statement({
   columns: {},
   sql: (p: { calls: BackendCall[] }) => {
     const rows = p.calls.map(
-      (c) => Prisma.sql`(${c.backend}, ${c.ok}, ${c.httpStatus ?? null}, ${c.error?.slice(0, 500) ?? null}, ${c.firstTokenMs ?? null}, ${c.totalMs}, ${c.promptTokens ?? null}, ${c.completionTokens ?? null}, ${NOW_UTC})`,
+      (c) =>
+        Prisma.sql`(${c.backend}, ${c.ok}, ${c.httpStatus ?? null}, ${c.error?.slice(0, 500) ?? null}, ${c.firstTokenMs ?? null}, ${c.totalMs}, ${c.promptTokens ?? null}, ${c.completionTokens ?? null}, ${NOW_UTC})`,
     );
     return Prisma.sql`INSERT INTO chat_backend_calls (backend, ok, http_status, error, first_token_ms, total_ms, prompt_tokens, completion_tokens, created_at)
         VALUES ${Prisma.join(rows)}`;
@@ -160,22 +161,26 @@ export const acceptReply = statement({
     const ask = "ask" in p.turn ? p.turn.ask : null;
     return Prisma.sql`
       WITH locked AS (SELECT 1 AS held FROM ${conversationLock(p.conversationId)}),
-      ${ask
-        ? Prisma.sql`asked AS (
+      ${
+        ask
+          ? Prisma.sql`asked AS (
         ${MESSAGE_INSERT}
         SELECT ${p.conversationId}, 'user', ${ask.content}, 'complete', NULL, 0, false, ${ask.clientKey}, ${NOW_UTC} FROM locked
         RETURNING ${MESSAGE_COLUMNS}),`
-        : Prisma.empty}
+          : Prisma.empty
+      }
       reply AS (
         ${MESSAGE_INSERT}
         SELECT ${p.conversationId}, 'assistant', '', 'streaming', turn.id, ${p.cost}, ${p.free}, NULL, ${NOW_UTC}
         -- read from the person's new row, so that row (and its id) is made first
         FROM ${ask ? Prisma.sql`asked` : Prisma.sql`(SELECT ${"replyToId" in p.turn ? p.turn.replyToId : null}::int AS id FROM locked)`} turn
         RETURNING ${MESSAGE_COLUMNS}),
-      touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${p.conversationId} AND EXISTS (SELECT 1 FROM reply))${p.charge
-        ? Prisma.sql`,
+      touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${p.conversationId} AND EXISTS (SELECT 1 FROM reply))${
+        p.charge
+          ? Prisma.sql`,
       charge AS (SELECT m.balance FROM reply, LATERAL ${p.charge} m)`
-        : Prisma.empty}
+          : Prisma.empty
+      }
       SELECT reply.*, false AS asked, ${p.charge ? Prisma.sql`CASE WHEN (SELECT balance FROM charge) IS NOT NULL THEN true ELSE ${refuseStatement("not enough credits")} END` : Prisma.sql`true`} AS charged FROM reply
       ${ask ? Prisma.sql`UNION ALL SELECT asked.*, true, true FROM asked` : Prisma.empty}`;
   },
@@ -196,7 +201,11 @@ export const saveReplyText = statement({
 /** Saves a reply's text and publishes a piece of it in one statement, so a follower's snapshot and pieces line up. */
 export const saveAndPublishReplyText = statement({
   columns: { pg_notify: col.text },
-  sql: (p: { replyId: number; text: string; piece: LiveEvent }) => Prisma.sql`WITH saved AS (UPDATE chat_messages SET content = ${p.text} WHERE id = ${p.replyId} AND status = 'streaming' RETURNING id)
+  sql: (p: {
+    replyId: number;
+    text: string;
+    piece: LiveEvent;
+  }) => Prisma.sql`WITH saved AS (UPDATE chat_messages SET content = ${p.text} WHERE id = ${p.replyId} AND status = 'streaming' RETURNING id)
           SELECT pg_notify(${CHAT_CHANNEL}, ${JSON.stringify(p.piece)})::text FROM saved`,
   example: { replyId: 1, text: "Hello", piece: { k: "piece", m: 1, u: 1, o: 0, t: "Hello" } },
 });
@@ -270,5 +279,13 @@ export const endReply = statement({
       RETURNING ${MESSAGE_COLUMNS}),
     touched AS (UPDATE conversations SET last_message_at = ${NOW_UTC} WHERE id = ${p.conversationId} AND EXISTS (SELECT 1 FROM ended))
     SELECT ended.*, (SELECT credits FROM before) AS charged, pg_notify(${CHAT_CHANNEL}, ${JSON.stringify(p.end)})::text AS notified FROM ended`,
-  example: { replyId: 1, conversationId: 1, status: "complete", content: "Hello", backend: "example" as string | null, refund: true, end: { k: "end", m: 1, u: 1, c: 1, s: "complete" } },
+  example: {
+    replyId: 1,
+    conversationId: 1,
+    status: "complete",
+    content: "Hello",
+    backend: "example" as string | null,
+    refund: true,
+    end: { k: "end", m: 1, u: 1, c: 1, s: "complete" },
+  },
 });

@@ -12,12 +12,26 @@ let primary: FakeOpenAi;
 let spare: FakeOpenAi;
 let user: { token: string; userId: number };
 
-const CARD = { name: "Mira", description: "A 29-year-old lighthouse keeper", personality: "Calm and wry", scenario: "A stormy night", greeting: "Welcome in, stranger.", example_lines: ["Mind the stairs."], tags: ["Mystery"], age: 29 };
+const CARD = {
+  name: "Mira",
+  description: "A 29-year-old lighthouse keeper",
+  personality: "Calm and wry",
+  scenario: "A stormy night",
+  greeting: "Welcome in, stranger.",
+  example_lines: ["Mind the stairs."],
+  tags: ["Mystery"],
+  age: 29,
+};
 
 beforeAll(async () => {
   primary = await startFakeOpenAi({ apiKey: "sk-test" });
   spare = await startFakeOpenAi({ apiKey: "sk-test" });
-  s = await startTestServer({ CHAT_BACKENDS: chatBackendsEnv([primary, spare]), CHAT_FREE_MESSAGES: "0", CHAT_FIRST_TOKEN_TIMEOUT_SECONDS: "0.5", CHAT_POLICY_STRIKES: "3" });
+  s = await startTestServer({
+    CHAT_BACKENDS: chatBackendsEnv([primary, spare]),
+    CHAT_FREE_MESSAGES: "0",
+    CHAT_FIRST_TOKEN_TIMEOUT_SECONDS: "0.5",
+    CHAT_POLICY_STRIKES: "3",
+  });
   user = await visitor(s);
   await grant(s, user.userId, 1000);
 }, 60_000);
@@ -77,19 +91,30 @@ describe("streamed replies", () => {
     expect(call.body.stream_options?.include_usage).toBe(true);
     expect(call.body.messages[0].role).toBe("system");
     expect(call.body.messages[0].content).toContain("lighthouse keeper");
-    expect(call.body.messages.slice(1)).toEqual([{ role: "assistant", content: CARD.greeting }, { role: "user", content: "Is the light still on?" }]);
+    expect(call.body.messages.slice(1)).toEqual([
+      { role: "assistant", content: CARD.greeting },
+      { role: "user", content: "Is the light still on?" },
+    ]);
 
     const listed = (await get(`/api/RoleChat/conversation?conversation_id=${conv.id}`).expect(200)).body.data.messages;
     expect(listed.map((m: { role: string }) => m.role)).toEqual(["assistant", "user", "assistant"]);
     // back-end calls are recorded in the background, those of one event-loop turn together
-    await expect.poll(async () => (await s.db.chatBackendCall.findFirst({ where: { backend: "fake1", ok: true }, orderBy: { id: "desc" } }))?.completionTokens).toBe(tokens.length);
+    await expect
+      .poll(async () => (await s.db.chatBackendCall.findFirst({ where: { backend: "fake1", ok: true }, orderBy: { id: "desc" } }))?.completionTokens)
+      .toBe(tokens.length);
   });
 
   it("keeps storing the reply when the browser goes away mid-stream", async () => {
     reset();
     primary.setRespond(() => ({ kind: "stream", text: "one two three four five six seven eight nine ten", tokenDelayMs: 40 }));
     const conv = await conversation();
-    const { events } = await chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: "hi" }, (ev) => ev.filter((e) => e.event === "token").length >= 2);
+    const { events } = await chatCall(
+      s.url,
+      "/api/RoleChat/chat",
+      user.token,
+      { conversation_id: conv.id, content: "hi" },
+      (ev) => ev.filter((e) => e.event === "token").length >= 2,
+    );
     const replyId = events[0].data.reply.id;
     await expect.poll(async () => (await s.db.chatMessage.findUniqueOrThrow({ where: { id: replyId } })).status, { timeout: 5000 }).toBe("complete");
     const row = await s.db.chatMessage.findUniqueOrThrow({ where: { id: replyId } });
@@ -139,7 +164,7 @@ describe("streamed replies", () => {
     expect(reply.status).toBe("failed");
     expect(await balance()).toBe(before);
     expect((await ledger(reply.id)).map((l) => l.delta)).toEqual([-1, 1]);
-    expect((await s.services.credits.findLedgerMismatches([user.userId]))).toEqual([]);
+    expect(await s.services.credits.findLedgerMismatches([user.userId])).toEqual([]);
     reset();
   });
 
@@ -162,7 +187,9 @@ describe("streamed replies", () => {
     primary.setRespond((b) => ({ ...(defaultBehaviour(b) as { kind: "stream"; text: string }), tokenDelayMs: 2 }));
     const conv = await conversation();
     const before = await balance();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: `message ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: `message ${i}` })),
+    );
     for (const r of results) expect(r.events.at(-1)!.data.reply.status).toBe("complete");
     expect(await balance()).toBe(before - 20);
     const messages = (await get(`/api/RoleChat/conversation?conversation_id=${conv.id}`).expect(200)).body.data.messages.slice(1);
@@ -175,7 +202,13 @@ describe("streamed replies", () => {
     // each reply saw every earlier turn, reply included: written one after the other
     const last = primary.calls.filter((c) => c.body.messages.at(-1)!.content.startsWith("message ")).at(-1)!;
     expect(last.body.messages.filter((m) => m.role === "assistant")).toHaveLength(20);
-    const charges = await s.db.ledgerEntry.count({ where: { userId: user.userId, reason: "chat_message", reference: { in: messages.filter((m: { role: string }) => m.role === "assistant").map((m: { id: number }) => `chat_message:${m.id}`) } } });
+    const charges = await s.db.ledgerEntry.count({
+      where: {
+        userId: user.userId,
+        reason: "chat_message",
+        reference: { in: messages.filter((m: { role: string }) => m.role === "assistant").map((m: { id: number }) => `chat_message:${m.id}`) },
+      },
+    });
     expect(charges).toBe(20);
   }, 60_000);
 
@@ -186,7 +219,9 @@ describe("streamed replies", () => {
     await chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: "start" });
     const results = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
-        i % 2 ? chatCall(s.url, "/api/RoleChat/regenerate", user.token, { conversation_id: conv.id }) : chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: `race ${i}` }),
+        i % 2
+          ? chatCall(s.url, "/api/RoleChat/regenerate", user.token, { conversation_id: conv.id })
+          : chatCall(s.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: `race ${i}` }),
       ),
     );
     // a regenerate meeting a reply still being written is 409 by design; a deadlock would be a 500
@@ -207,7 +242,13 @@ describe("streamed replies", () => {
     expect(await s.db.chatMessage.count({ where: { conversationId: conv.id, role: "user" } })).toBe(1);
     // asked again once the first has ended and the balance is spent: the stored reply, neither a 402 nor a second one
     const spent = await balance();
-    await s.services.credits.charge({ userId: user.userId, amount: spent, reason: "chat_message", reference: "test:spend", idempotencyKey: `test-spend:${conv.id}` });
+    await s.services.credits.charge({
+      userId: user.userId,
+      amount: spent,
+      reason: "chat_message",
+      reference: "test:spend",
+      idempotencyKey: `test-spend:${conv.id}`,
+    });
     const c = await chatCall(s.url, "/api/RoleChat/chat", user.token, body);
     expect(c.status).toBe(200);
     expect(c.events.at(-1)!.data.reply.id).toBe(a.events.at(-1)!.data.reply.id);
@@ -245,7 +286,11 @@ describe("streamed replies", () => {
     const edited = await chatCall(s.url, "/api/RoleChat/editMessage", user.token, { conversation_id: conv.id, content: "go back" });
     expect(edited.events.at(-1)!.data.reply.content).toContain("go back");
     const msgs = (await get(`/api/RoleChat/conversation?conversation_id=${conv.id}`).expect(200)).body.data.messages;
-    expect(msgs.map((m: { content: string }) => m.content.slice(0, 14))).toEqual([CARD.greeting.slice(0, 14), "go back", edited.events.at(-1)!.data.reply.content.slice(0, 14)]);
+    expect(msgs.map((m: { content: string }) => m.content.slice(0, 14))).toEqual([
+      CARD.greeting.slice(0, 14),
+      "go back",
+      edited.events.at(-1)!.data.reply.content.slice(0, 14),
+    ]);
   });
 
   it("follows a reply from another API instance through the database", async () => {
@@ -303,7 +348,9 @@ describe("who may do what", () => {
     const three = await visitor(s);
     await grant(s, three.userId, 3);
     const conv = await conversation(three.token);
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => chatCall(s.url, "/api/RoleChat/chat", three.token, { conversation_id: conv.id, content: `try ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => chatCall(s.url, "/api/RoleChat/chat", three.token, { conversation_id: conv.id, content: `try ${i}` })),
+    );
     expect(results.filter((r) => r.status === 402)).toHaveLength(5);
     expect(results.filter((r) => r.status === 200).map((r) => r.events.at(-1)!.data.reply.status)).toEqual(["complete", "complete", "complete"]);
     expect(await balance(three.userId)).toBe(0);
@@ -327,7 +374,9 @@ describe("who may do what", () => {
     const again = await chatCall(s.url, "/api/RoleChat/regenerate", poor.token, { conversation_id: conv.id });
     expect(again.status).toBe(402);
     expect(again.json.msg).toBe(MSG.notEnoughCredits);
-    expect((await s.db.chatMessage.findMany({ where: { conversationId: conv.id, role: "assistant", replyToId: { not: null } } })).map((m) => m.id)).toEqual([paid.id]);
+    expect((await s.db.chatMessage.findMany({ where: { conversationId: conv.id, role: "assistant", replyToId: { not: null } } })).map((m) => m.id)).toEqual([
+      paid.id,
+    ]);
     expect(await balance(poor.userId)).toBe(0);
   });
 });
@@ -337,7 +386,9 @@ describe("characters", () => {
     const someone = await visitor(s);
     const byAge = await post("/api/RoleChat/creatCharacter", { ...CARD, age: 16 }, someone.token).expect(400);
     expect(byAge.body.msg).toBe(MSG.characterMinor);
-    const byWords = await post("/api/RoleChat/creatCharacter", { ...CARD, age: undefined, description: "A shy 15-year-old schoolgirl" }, someone.token).expect(400);
+    const byWords = await post("/api/RoleChat/creatCharacter", { ...CARD, age: undefined, description: "A shy 15-year-old schoolgirl" }, someone.token).expect(
+      400,
+    );
     expect(byWords.body.msg).toBe(MSG.characterMinor);
     expect(await s.db.character.count({ where: { userId: someone.userId } })).toBe(0);
     expect(await s.db.chatPolicyHit.count({ where: { userId: someone.userId, source: "character" } })).toBe(1);
@@ -409,8 +460,24 @@ describe("replies whose writer is gone", () => {
     const before = await balance();
     const make = async (content: string) => {
       const ask = await s.db.chatMessage.create({ data: { conversationId: conv.id, role: "user", content: "lost" } });
-      const reply = await s.db.chatMessage.create({ data: { conversationId: conv.id, role: "assistant", content, status: "streaming", replyToId: ask.id, credits: 1, createdAt: new Date(Date.now() - 3_600_000) } });
-      await s.services.credits.charge({ userId: user.userId, amount: 1, reason: "chat_message", reference: `chat_message:${reply.id}`, idempotencyKey: `chat-reply:${reply.id}` });
+      const reply = await s.db.chatMessage.create({
+        data: {
+          conversationId: conv.id,
+          role: "assistant",
+          content,
+          status: "streaming",
+          replyToId: ask.id,
+          credits: 1,
+          createdAt: new Date(Date.now() - 3_600_000),
+        },
+      });
+      await s.services.credits.charge({
+        userId: user.userId,
+        amount: 1,
+        reason: "chat_message",
+        reference: `chat_message:${reply.id}`,
+        idempotencyKey: `chat-reply:${reply.id}`,
+      });
       return reply.id;
     };
     const empty = await make("");
@@ -418,7 +485,7 @@ describe("replies whose writer is gone", () => {
     expect(await s.services.chat.sweepStale()).toBe(2);
     expect(await s.services.chat.sweepStale()).toBe(0);
     expect((await s.db.chatMessage.findUniqueOrThrow({ where: { id: empty } })).status).toBe("failed");
-    expect((await s.db.chatMessage.findUniqueOrThrow({ where: { id: partial } }))).toMatchObject({ status: "cut", content: "half a sen" });
+    expect(await s.db.chatMessage.findUniqueOrThrow({ where: { id: partial } })).toMatchObject({ status: "cut", content: "half a sen" });
     expect((await ledger(empty)).map((l) => l.delta)).toEqual([-1, 1]);
     expect((await ledger(partial)).map((l) => l.delta)).toEqual([-1]);
     expect(await balance()).toBe(before - 1);
@@ -443,8 +510,17 @@ describe("console", () => {
     const reportRecord = (await s.http.get(`/admin/api/reports/${report.id}`).set("token", mod.token).expect(200)).body;
     expect(reportRecord).toMatchObject({ targetType: "conversation", targetId: conv.id, targetUserId: user.userId });
     const lines = (await s.http.get(`/admin/api/conversations/${conv.id}`).set("token", mod.token).expect(200)).body.lines;
-    expect(lines.map((l: { content: string }) => l.content).slice(0, 3)).toEqual([CARD.greeting, "a line to report", expect.stringContaining("a line to report")]);
-    const hits = (await s.http.get(`/admin/api/chat-policy-hits?filter=${encodeURIComponent(JSON.stringify({ userId: offender.userId }))}`).set("token", mod.token).expect(200)).body;
+    expect(lines.map((l: { content: string }) => l.content).slice(0, 3)).toEqual([
+      CARD.greeting,
+      "a line to report",
+      expect.stringContaining("a line to report"),
+    ]);
+    const hits = (
+      await s.http
+        .get(`/admin/api/chat-policy-hits?filter=${encodeURIComponent(JSON.stringify({ userId: offender.userId }))}`)
+        .set("token", mod.token)
+        .expect(200)
+    ).body;
     expect(hits).toMatchObject([{ userId: offender.userId, source: "user_message", rule: "age_play", conversationId: theirs.id, excerpt: "ageplay please" }]);
     await s.http.get("/admin/api/chat-backends").set("token", mod.token).expect(403);
     const support = await staffMember(s, ["support"]);
@@ -466,7 +542,13 @@ describe("without a configured back end", () => {
     try {
       const status = (await bare.http.get("/api/RoleChat/status").expect(200)).body.data;
       expect(status).toMatchObject({ available: false, message: MSG.chatUnavailable });
-      const conv = (await bare.http.post("/api/RoleChat/creatConversation").set("token", user.token).send({ character_id: (await character()).id }).expect(200)).body.data;
+      const conv = (
+        await bare.http
+          .post("/api/RoleChat/creatConversation")
+          .set("token", user.token)
+          .send({ character_id: (await character()).id })
+          .expect(200)
+      ).body.data;
       const before = await balance();
       const r = await chatCall(bare.url, "/api/RoleChat/chat", user.token, { conversation_id: conv.id, content: "anyone there?" });
       expect(r.status).toBe(503);

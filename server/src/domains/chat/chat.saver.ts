@@ -34,7 +34,8 @@ export function saveWhileWriting(run: ReplyRun, o: { pool: pg.Pool; log: Logger;
     // one raw statement saves the text and publishes the piece, so a follower's snapshot and pieces line up
     const first: LiveEvent = { k: "piece", m: run.id, u: run.userId, o: from, t: piece.slice(0, MAX_PIECE) };
     await saveAndPublishReplyText.rows(o.pool, { replyId: run.id, text, piece: first });
-    for (let at = MAX_PIECE; at < piece.length; at += MAX_PIECE) await o.live.publish({ k: "piece", m: run.id, u: run.userId, o: from + at, t: piece.slice(at, at + MAX_PIECE) });
+    for (let at = MAX_PIECE; at < piece.length; at += MAX_PIECE)
+      await o.live.publish({ k: "piece", m: run.id, u: run.userId, o: from + at, t: piece.slice(at, at + MAX_PIECE) });
   }
 
   const flush = (now = false) => {

@@ -6,13 +6,33 @@ import { UPLOAD_KINDS } from "../../contract/uploads.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 import { SCREENING_STATUSES } from "../../contract/screening.ts";
 
-const id = (name: string) => z.coerce.number({ error: `${name} must be a number` }).int({ error: `${name} must be a number` }).positive({ error: `${name} must be a number` });
+const id = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int({ error: `${name} must be a number` })
+    .positive({ error: `${name} must be a number` });
 const optionalId = (name: string) => z.preprocess((v) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v), id(name).optional());
-const text = (name: string, max: number) => z.string({ error: `${name} must be text` }).trim().max(max, { error: `${name} may be at most ${max} characters` });
-const flag = z.union([z.boolean(), z.literal(0), z.literal(1), z.literal("0"), z.literal("1")], { error: "is_public must be 0 or 1" }).transform((v) => v === true || v === 1 || v === "1");
+const text = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be text` })
+    .trim()
+    .max(max, { error: `${name} may be at most ${max} characters` });
+const flag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.literal("0"), z.literal("1")], { error: "is_public must be 0 or 1" })
+  .transform((v) => v === true || v === 1 || v === "1");
 
 /** Limits of a character card: together they fit well inside the smallest context size allowed (512 tokens is not the target; 4k+ is). */
-export const CARD_LIMITS = { name: 40, description: 300, personality: 1000, scenario: 1000, greeting: 1000, exampleLine: 300, exampleLines: 8, tag: 24, tags: 8 } as const;
+export const CARD_LIMITS = {
+  name: 40,
+  description: 300,
+  personality: 1000,
+  scenario: 1000,
+  greeting: 1000,
+  exampleLine: 300,
+  exampleLines: 8,
+  tag: 24,
+  tags: 8,
+} as const;
 
 const characterFields = {
   name: text("name", CARD_LIMITS.name).min(1, { error: "Please enter a name" }),
@@ -21,7 +41,9 @@ const characterFields = {
   scenario: text("scenario", CARD_LIMITS.scenario).default(""),
   greeting: text("greeting", CARD_LIMITS.greeting).default(""),
   example_lines: z
-    .array(text("each example line", CARD_LIMITS.exampleLine).min(1, { error: "example lines may not be empty" }), { error: "example_lines must be a list of lines" })
+    .array(text("each example line", CARD_LIMITS.exampleLine).min(1, { error: "example lines may not be empty" }), {
+      error: "example_lines must be a list of lines",
+    })
     .max(CARD_LIMITS.exampleLines, { error: `at most ${CARD_LIMITS.exampleLines} example lines` })
     .default([]),
   tags: z
@@ -36,7 +58,12 @@ const characterFields = {
   /** Every character is an adult: an age, when given, is 18 or more. */
   age: z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
-    z.coerce.number({ error: MSG.characterMinor }).int({ error: MSG.characterMinor }).min(18, { error: MSG.characterMinor }).max(10_000, { error: "age must be a number" }).optional(),
+    z.coerce
+      .number({ error: MSG.characterMinor })
+      .int({ error: MSG.characterMinor })
+      .min(18, { error: MSG.characterMinor })
+      .max(10_000, { error: "age must be a number" })
+      .optional(),
   ),
   /** One of the caller's image uploads (POST /api/ImageUpload/upload). */
   avatar_image_id: optionalId("avatar_image_id"),
@@ -90,7 +117,11 @@ export const conversationIdBody = z.object({ conversation_id: id("conversation_i
 export const conversationIdQuery = z.object({ conversation_id: id("conversation_id") });
 export const conversationListQuery = pageQuery;
 
-const content = z.string({ error: "Please enter a message" }).trim().min(1, { error: "Please enter a message" }).max(2000, { error: "A message may be at most 2000 characters" });
+const content = z
+  .string({ error: "Please enter a message" })
+  .trim()
+  .min(1, { error: "Please enter a message" })
+  .max(2000, { error: "A message may be at most 2000 characters" });
 
 export const chatBody = z.object({
   conversation_id: id("conversation_id"),
@@ -210,10 +241,12 @@ export const getCharacterListAnswer = z.object({
 export const creatConversationAnswer = z.object({
   id: z.number(),
   character: characterView,
-  last_line: z.object({
-    role: z.string(),
-    content: z.string(),
-  }).nullable(),
+  last_line: z
+    .object({
+      role: z.string(),
+      content: z.string(),
+    })
+    .nullable(),
   state: z.enum(CONTENT_STATES),
   last_message_at: z.string(),
   created_at: z.string(),

@@ -11,14 +11,7 @@ import type { Suspensions } from "./chat.suspension.ts";
 import type { ReplyWriter } from "./chat.writer.ts";
 
 /** Sending a message, regenerating or editing the last turn, stopping a reply, and following one. */
-export function createSending(o: {
-  db: Db;
-  pool: pg.Pool;
-  live: Live;
-  accept: Acceptor;
-  suspensions: Suspensions;
-  writer: Pick<ReplyWriter, "start">;
-}) {
+export function createSending(o: { db: Db; pool: pg.Pool; live: Live; accept: Acceptor; suspensions: Suspensions; writer: Pick<ReplyWriter, "start"> }) {
   const { db, accept, live } = o;
 
   /** The reply a send stored before, found again by its idempotency key (the person's message, `userMessage`). */
@@ -118,7 +111,10 @@ export function createSending(o: {
      * returns the follower, so the caller can answer an error before it opens its stream.
      */
     async follower(userId: number, replyId: number): Promise<(send: (e: ReplyEvent) => void, signal: AbortSignal) => Promise<void>> {
-      const reply = await db.chatMessage.findFirst({ where: { id: replyId, role: "assistant", conversation: { userId, deletedAt: null } }, select: { id: true } });
+      const reply = await db.chatMessage.findFirst({
+        where: { id: replyId, role: "assistant", conversation: { userId, deletedAt: null } },
+        select: { id: true },
+      });
       if (!reply) throw HttpError.notFound();
       return (send, signal) => {
         const local = live.runs.get(replyId);

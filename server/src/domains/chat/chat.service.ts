@@ -60,7 +60,16 @@ export function createChatService(deps: Deps) {
   const accept = createAcceptance({ pool, config, credits, backends });
   const writer = createReplyWriter({ db, pool, log, credits, backends, policy, live, suspensions });
   const sending = createSending({ db, pool, live, accept, suspensions, writer });
-  const characters = createCharactersService({ db, storage: deps.storage, uploads: deps.uploads, backends, policy, recordHit: suspensions.recordHit, assertChatAllowed: suspensions.assertChatAllowed, images: deps.images });
+  const characters = createCharactersService({
+    db,
+    storage: deps.storage,
+    uploads: deps.uploads,
+    backends,
+    policy,
+    recordHit: suspensions.recordHit,
+    assertChatAllowed: suspensions.assertChatAllowed,
+    images: deps.images,
+  });
   const conversations = createConversations({ db, config, backends, characters, suspensions, price: accept.price });
 
   const sweeper = setInterval(() => void writer.sweepStale().catch((err: unknown) => log.warn({ err }, "chat sweep failed")), SWEEP_MS);

@@ -24,7 +24,13 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
   const recordHit = o.suspensions.recordHit;
 
   /** The back end's text into the run: each piece checked before it is shown, then sent to the readers and moderated. */
-  async function relay(run: ReplyRun, tier: CharacterTier, request: (b: ChatBackend) => ChatRequest, moderator: ReturnType<ChatPolicy["streamModerator"]>, w: Writing) {
+  async function relay(
+    run: ReplyRun,
+    tier: CharacterTier,
+    request: (b: ChatBackend) => ChatRequest,
+    moderator: ReturnType<ChatPolicy["streamModerator"]>,
+    w: Writing,
+  ) {
     const check = o.policy.streamChecker();
     for await (const chunk of o.backends.stream(tier, request, run.abort.signal)) {
       w.backend = chunk.backend;
@@ -68,7 +74,14 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
     const card = characterCard(conversation);
     const past = history(conversation.messages, replyToId);
     const request = (b: ChatBackend): ChatRequest => {
-      const prompt = buildPrompt({ card, summary: conversation.summary, summaryUpToId: conversation.summaryUpToId, history: past, contextTokens: b.contextTokens, replyTokens: b.maxReplyTokens });
+      const prompt = buildPrompt({
+        card,
+        summary: conversation.summary,
+        summaryUpToId: conversation.summaryUpToId,
+        history: past,
+        contextTokens: b.contextTokens,
+        replyTokens: b.maxReplyTokens,
+      });
       w.unsummarized = prompt.unsummarized;
       return { messages: prompt.messages, maxTokens: b.maxReplyTokens };
     };
@@ -77,7 +90,9 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
     const moderator = o.policy.streamModerator((rule) => {
       if (run.refused || run.abort.signal.aborted) return;
       run.refused = true;
-      moderationHit = recordHit({ userId: run.userId, source: "reply", rule, excerpt: run.text, conversationId: run.conversationId }).catch((err: unknown) => log.warn({ err }, "could not record a chat policy hit"));
+      moderationHit = recordHit({ userId: run.userId, source: "reply", rule, excerpt: run.text, conversationId: run.conversationId }).catch((err: unknown) =>
+        log.warn({ err }, "could not record a chat policy hit"),
+      );
       run.abort.abort();
     });
     try {

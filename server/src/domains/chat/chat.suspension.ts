@@ -46,7 +46,15 @@ export function createSuspensions(o: {
     const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) return null;
     const hits = await db.chatPolicyHit.findMany({ where: counting(userId), orderBy: { id: "asc" } });
-    return { id: userId, userId, suspended: hits.length >= config.CHAT_POLICY_STRIKES, strikes: config.CHAT_POLICY_STRIKES, hits: hits.length, lastHitAt: hits.at(-1)?.createdAt ?? null, policyHits: hits };
+    return {
+      id: userId,
+      userId,
+      suspended: hits.length >= config.CHAT_POLICY_STRIKES,
+      strikes: config.CHAT_POLICY_STRIKES,
+      hits: hits.length,
+      lastHitAt: hits.at(-1)?.createdAt ?? null,
+      policyHits: hits,
+    };
   }
 
   async function assertChatAllowed(userId: number) {
@@ -59,16 +67,28 @@ export function createSuspensions(o: {
    * suspends that content at once.
    */
   async function recordHit(h: PolicyHit) {
-    await db.chatPolicyHit.create({ data: { userId: h.userId, source: h.source, rule: h.rule, excerpt: h.excerpt.slice(0, 1000), conversationId: h.conversationId, characterId: h.characterId } });
+    await db.chatPolicyHit.create({
+      data: {
+        userId: h.userId,
+        source: h.source,
+        rule: h.rule,
+        excerpt: h.excerpt.slice(0, 1000),
+        conversationId: h.conversationId,
+        characterId: h.characterId,
+      },
+    });
     const count = await db.chatPolicyHit.count({ where: counting(h.userId) });
     if (count !== config.CHAT_POLICY_STRIKES) return;
     const target = h.conversationId
       ? { target_type: "conversation" as const, target_id: h.conversationId }
       : h.characterId
         ? { target_type: "character" as const, target_id: h.characterId }
-        : await db.conversation.findFirst({ where: { userId: h.userId }, orderBy: { id: "desc" }, select: { id: true } }).then((c) => (c ? { target_type: "conversation" as const, target_id: c.id } : null));
+        : await db.conversation
+            .findFirst({ where: { userId: h.userId }, orderBy: { id: "desc" }, select: { id: true } })
+            .then((c) => (c ? { target_type: "conversation" as const, target_id: c.id } : null));
     o.log.warn({ userId: h.userId, hits: count }, "chat suspended after repeated policy hits");
-    if (target) await o.fileReport({ ...target, reason: "underage", details: `Automatic: chat suspended after ${count} refused attempts (last rule: ${h.rule}).` });
+    if (target)
+      await o.fileReport({ ...target, reason: "underage", details: `Automatic: chat suspended after ${count} refused attempts (last rule: ${h.rule}).` });
   }
 
   /** A person's message the policy refuses is recorded and answered 400. */
@@ -107,10 +127,21 @@ export function createSuspensions(o: {
     await db.$transaction(async (tx) => {
       const hits = await tx.chatPolicyHit.findMany({ where: counting(userId), select: { id: true, rule: true } });
       if (hits.length < config.CHAT_POLICY_STRIKES) throw HttpError.conflict("Chat is not suspended on this account");
-      const lifted = await tx.chatPolicyHit.updateMany({ where: { id: { in: hits.map((h) => h.id) }, liftedAt: null }, data: { liftedAt: new Date(), liftedById: staffId } });
+      const lifted = await tx.chatPolicyHit.updateMany({
+        where: { id: { in: hits.map((h) => h.id) }, liftedAt: null },
+        data: { liftedAt: new Date(), liftedById: staffId },
+      });
       // a concurrent lift got there first: one of the two is the lift
       if (lifted.count !== hits.length) throw HttpError.conflict("Chat is not suspended on this account");
-      await o.audit.record(tx, { staffId, action: "lift_chat_suspension", resource: "User", resourceId: userId, before: { suspended: true, hits: hits.map((h) => h.id), rules: [...new Set(hits.map((h) => h.rule))] }, after: { suspended: false }, reason });
+      await o.audit.record(tx, {
+        staffId,
+        action: "lift_chat_suspension",
+        resource: "User",
+        resourceId: userId,
+        before: { suspended: true, hits: hits.map((h) => h.id), rules: [...new Set(hits.map((h) => h.rule))] },
+        after: { suspended: false },
+        reason,
+      });
     });
     return suspensionOf(userId);
   }

@@ -53,7 +53,10 @@ export function createTurns(o: { db: Db; pool: pg.Pool; log: Logger; backends: C
       const summary = (await o.backends.complete(tier, { messages: request.messages, maxTokens: SUMMARY_TOKENS, temperature: 0.2 })).trim();
       if (!summary) return;
       // only moves forward: a concurrent summary that got further is kept
-      await o.db.conversation.updateMany({ where: { id: conversationId, OR: [{ summaryUpToId: null }, { summaryUpToId: { lt: request.upToId } }] }, data: { summary, summaryUpToId: request.upToId } });
+      await o.db.conversation.updateMany({
+        where: { id: conversationId, OR: [{ summaryUpToId: null }, { summaryUpToId: { lt: request.upToId } }] },
+        data: { summary, summaryUpToId: request.upToId },
+      });
     } catch (err) {
       o.log.warn({ err: (err as Error).message, conversationId }, "conversation summary failed; kept the previous one");
     }

@@ -24,7 +24,16 @@ const STALE_MS = 15 * 60_000;
  * Writes replies: each waits its turn, streams from the back ends to its readers, is checked as it streams and once
  * whole, and is stored once at its end (refunded when it produced nothing).
  */
-export function createReplyWriter(o: { db: Db; pool: pg.Pool; log: Logger; credits: CreditsService; backends: ChatBackends; policy: ChatPolicy; live: Live; suspensions: Suspensions }) {
+export function createReplyWriter(o: {
+  db: Db;
+  pool: pg.Pool;
+  log: Logger;
+  credits: CreditsService;
+  backends: ChatBackends;
+  policy: ChatPolicy;
+  live: Live;
+  suspensions: Suspensions;
+}) {
   const { db, log, live } = o;
   const turns = createTurns(o);
   const streaming = createReplyStreaming(o);
@@ -37,7 +46,15 @@ export function createReplyWriter(o: { db: Db; pool: pg.Pool; log: Logger; credi
    */
   async function finish(run: ReplyRun, status: ChatMessageStatus, content: string, backend: string | null): Promise<ChatMessage | null> {
     const refund = status === "failed" || status === "refused" || (status === "stopped" && content === "");
-    const end: ReplyEnd = { replyId: run.id, conversationId: run.conversationId, status, content, backend, refund, end: { k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status } };
+    const end: ReplyEnd = {
+      replyId: run.id,
+      conversationId: run.conversationId,
+      status,
+      content,
+      backend,
+      refund,
+      end: { k: "end", m: run.id, u: run.userId, c: run.conversationId, s: status },
+    };
     const endRow = async (c: SqlRunner) => {
       const row = await endReply.first(c, end);
       if (!row) return null;
@@ -48,7 +65,11 @@ export function createReplyWriter(o: { db: Db; pool: pg.Pool; log: Logger; credi
     return db.$transaction(async (tx) => {
       const ended = await endRow(tx);
       if (!ended) return null;
-      if (ended.charged > 0) await o.credits.refund({ userId: run.userId, amount: ended.charged, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` }, tx);
+      if (ended.charged > 0)
+        await o.credits.refund(
+          { userId: run.userId, amount: ended.charged, reason: "chat_refund", reference: `chat_message:${run.id}`, idempotencyKey: `chat-refund:${run.id}` },
+          tx,
+        );
       return ended.row;
     });
   }

@@ -16,7 +16,12 @@ let fake: FakeOpenAi;
 beforeAll(async () => {
   // the rule set does not know this marker: only the moderation model can catch it
   fake = await startFakeOpenAi({ flagged: /FLAGGED-BY-MODEL/ });
-  s = await startTestServer({ CHAT_BACKENDS: chatBackendsEnv([fake], { maxReplyTokens: 2000 }), CHAT_FREE_MESSAGES: "0", CHAT_MODERATION_URL: fake.url, CHAT_MODERATION_STREAM_CHARS: "60" });
+  s = await startTestServer({
+    CHAT_BACKENDS: chatBackendsEnv([fake], { maxReplyTokens: 2000 }),
+    CHAT_FREE_MESSAGES: "0",
+    CHAT_MODERATION_URL: fake.url,
+    CHAT_MODERATION_STREAM_CHARS: "60",
+  });
 }, 60_000);
 afterAll(async () => {
   await s?.stop();
@@ -24,7 +29,13 @@ afterAll(async () => {
 });
 
 async function conversation(token: string) {
-  const c = (await s.http.post("/api/RoleChat/creatCharacter").set("token", token).send({ name: "Ada", description: "An adult archivist", greeting: "Hello." }).expect(200)).body.data;
+  const c = (
+    await s.http
+      .post("/api/RoleChat/creatCharacter")
+      .set("token", token)
+      .send({ name: "Ada", description: "An adult archivist", greeting: "Hello." })
+      .expect(200)
+  ).body.data;
   return (await s.http.post("/api/RoleChat/creatConversation").set("token", token).send({ character_id: c.id }).expect(200)).body.data;
 }
 

@@ -73,7 +73,14 @@ const cost = (m: { content: string }) => countTokens(m.content) + PER_MESSAGE;
  * messages (history is chronological and ends with the person's message) as fit in the context size less the reply's
  * tokens and the margin. The newest message is always sent.
  */
-export function buildPrompt(o: { card: string; summary: string; summaryUpToId: number | null; history: HistoryMessage[]; contextTokens: number; replyTokens: number }): BuiltPrompt {
+export function buildPrompt(o: {
+  card: string;
+  summary: string;
+  summaryUpToId: number | null;
+  history: HistoryMessage[];
+  contextTokens: number;
+  replyTokens: number;
+}): BuiltPrompt {
   const system = o.summary ? `${o.card}\n\nWhat happened earlier in this conversation (summary):\n${o.summary}` : o.card;
   const head: PromptMessage = { role: "system", content: system };
   const budget = Math.floor(o.contextTokens * (1 - MARGIN_SHARE)) - o.replyTokens;
@@ -102,7 +109,12 @@ export const SUMMARY_TOKENS = 300;
  * The request that folds older messages into the running summary. Takes the oldest messages that fit; the rest wait
  * for the next reply. Returns null when there is nothing to fold.
  */
-export function summaryRequest(o: { name: string; summary: string; older: HistoryMessage[]; contextTokens: number }): { messages: PromptMessage[]; upToId: number } | null {
+export function summaryRequest(o: {
+  name: string;
+  summary: string;
+  older: HistoryMessage[];
+  contextTokens: number;
+}): { messages: PromptMessage[]; upToId: number } | null {
   const budget = Math.floor(o.contextTokens * SUMMARY_INPUT_SHARE) - countTokens(o.summary);
   const lines: string[] = [];
   let used = 0;

@@ -51,13 +51,25 @@ type UrlDeps = Pick<Deps, "storage" | "signer" | "ttlSeconds">;
 /** A members-only file's URL, signed for one viewer, item and part. */
 function memberUrl({ signer, ttlSeconds }: UrlDeps, itemId: number, part: MediaPart, viewerId: number): string {
   const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-  const q = new URLSearchParams({ item: String(itemId), part, viewer: String(viewerId), expires: String(expires), sig: signer.sign(subject(itemId, part, viewerId), expires) });
+  const q = new URLSearchParams({
+    item: String(itemId),
+    part,
+    viewer: String(viewerId),
+    expires: String(expires),
+    sig: signer.sign(subject(itemId, part, viewerId), expires),
+  });
   return `${LIBRARY_MEDIA_PATH}?${q}`;
 }
 
 /** An item as one viewer sees it: public media signed by storage, members-only media signed for the viewer or locked. */
 async function itemView(d: UrlDeps, item: CreatorLibraryItem, media: CreationMedia, viewerId: number | null, unlocked: boolean) {
-  const base = { id: item.id, task_id: item.taskId, visibility: item.visibility as LibraryVisibility, kind: media.kind, created_at: item.createdAt.toISOString() };
+  const base = {
+    id: item.id,
+    task_id: item.taskId,
+    visibility: item.visibility as LibraryVisibility,
+    kind: media.kind,
+    created_at: item.createdAt.toISOString(),
+  };
   const url = async (part: MediaPart): Promise<string | null> => {
     const key = part === "main" ? media.key : media.posterKey;
     if (!key) return null;
@@ -87,7 +99,14 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
     async forViewer(page: CreatorPage, viewerId: number | null, unlocked: Promise<boolean>, q = { page: 1, limit: LIBRARY_PAGE_SIZE }) {
       const where = { creatorPageId: page.id };
       const rows = await db.creatorLibraryItem.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit });
-      const [counts, media, open] = await Promise.all([db.creatorLibraryItem.groupBy({ by: ["visibility"], where, _count: true }), creations(page.userId, rows.map((r) => r.taskId)), unlocked]);
+      const [counts, media, open] = await Promise.all([
+        db.creatorLibraryItem.groupBy({ by: ["visibility"], where, _count: true }),
+        creations(
+          page.userId,
+          rows.map((r) => r.taskId),
+        ),
+        unlocked,
+      ]);
       const membersOnly = counts.find((c) => c.visibility === "members")?._count ?? 0;
       const list = await Promise.all(rows.filter((r) => media.has(r.taskId)).map((r) => itemView(urls, r, media.get(r.taskId)!, viewerId, open)));
       return { list, total: counts.reduce((sum, c) => sum + c._count, 0), locked: open ? 0 : membersOnly };
@@ -118,7 +137,10 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
 
     /** The page's items among these creations (the creator's publish panel shows how each is published). */
     async itemsOf(page: CreatorPage, taskIds: number[]) {
-      const rows = await db.creatorLibraryItem.findMany({ where: { creatorPageId: page.id, taskId: { in: taskIds } }, select: { id: true, taskId: true, visibility: true } });
+      const rows = await db.creatorLibraryItem.findMany({
+        where: { creatorPageId: page.id, taskId: { in: taskIds } },
+        select: { id: true, taskId: true, visibility: true },
+      });
       return rows.map((r) => ({ id: r.id, task_id: r.taskId, visibility: r.visibility as LibraryVisibility }));
     },
 
@@ -152,8 +174,11 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
     async media(requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) {
       if (requesterId === null || requesterId !== q.viewer) throw HttpError.notFound();
       if (!signer.verify(subject(q.item, q.part, q.viewer), q.expires, q.sig)) throw HttpError.notFound();
-      const item = await db.creatorLibraryItem.findUnique({ where: { id: q.item }, include: { creatorPage: { select: { id: true, userId: true, state: true } } } });
-      if (!item || item.creatorPage.state !== "active") throw HttpError.notFound();
+      const item = await db.creatorLibraryItem.findUnique({
+        where: { id: q.item },
+        include: { creatorPage: { select: { id: true, userId: true, state: true } } },
+      });
+      if (item?.creatorPage.state !== "active") throw HttpError.notFound();
       const allowed = item.creatorPage.userId === q.viewer || item.visibility === "public" || (await isMember(item.creatorPage.id, q.viewer));
       if (!allowed) throw HttpError.notFound();
       const media = (await creations(item.creatorPage.userId, [item.taskId])).get(item.taskId);

@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 const balance = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
-const grant = (userId: number, amount: number) => t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test:${userId}:${Math.random()}` });
+const grant = (userId: number, amount: number) =>
+  t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test:${userId}:${Math.random()}` });
 const post = (token: string | null, what: string, body: Record<string, unknown>) => {
   const req = t.http.post(`/api/Subscribe/${what}`);
   return (token ? req.set("token", token) : req).send(body);
@@ -37,7 +38,9 @@ const sweep = () => t.services.creators.renewMemberships();
 async function creatorPage(link: string, price: number | null = 10) {
   const who = await registeredUser(t);
   const cover = await uploadImage(t, who.token, await photo(320, 400));
-  const model = await t.db.characterModel.create({ data: { userId: who.userId, name: `Model ${++n}`, homeLink: link, coverUploadId: cover, status: "success", cost: 5, triggerWord: "rvr" } });
+  const model = await t.db.characterModel.create({
+    data: { userId: who.userId, name: `Model ${++n}`, homeLink: link, coverUploadId: cover, status: "success", cost: 5, triggerWord: "rvr" },
+  });
   await post(who.token, "publishPage", { role_id: model.id, membership_price: price }).expect(200);
   return who;
 }
@@ -65,8 +68,14 @@ describe("paid creator memberships", () => {
     }
     const m = await membershipOf(fan.userId);
     expect(await t.db.ledgerEntry.count({ where: { reference: `creator_membership:${m.id}`, reason: "creator_membership" } })).toBe(4);
-    expect(await t.db.ledgerEntry.findUnique({ where: { idempotencyKey: `creator-membership:${m.id}:period:4:charge` } })).toMatchObject({ userId: fan.userId, delta: -10 });
-    expect(await t.db.ledgerEntry.findUnique({ where: { idempotencyKey: `creator-membership:${m.id}:period:4:earn` } })).toMatchObject({ userId: c.userId, delta: 10 });
+    expect(await t.db.ledgerEntry.findUnique({ where: { idempotencyKey: `creator-membership:${m.id}:period:4:charge` } })).toMatchObject({
+      userId: fan.userId,
+      delta: -10,
+    });
+    expect(await t.db.ledgerEntry.findUnique({ where: { idempotencyKey: `creator-membership:${m.id}:period:4:earn` } })).toMatchObject({
+      userId: c.userId,
+      delta: 10,
+    });
 
     // cancelled: still a member until the paid period ends, then it ends without a fifth charge
     const cancelled = await post(fan.token, "cancelMembership", { home_link: "Member1" }).expect(200);
@@ -165,7 +174,9 @@ describe("the content library and members-only media", () => {
     const bytes = await photo(300, 400);
     const key = `u/${userId}/results/item-${++n}.jpg`;
     await t.services.storage.put(key, bytes, "image/jpeg");
-    const task = await t.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key, expiresAt } });
+    const task = await t.db.generationTask.create({
+      data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key, expiresAt },
+    });
     return { task, bytes };
   }
   const publishItem = (token: string, taskId: number, visibility: "public" | "members") => post(token, "publishItem", { task_id: taskId, visibility });
@@ -249,7 +260,10 @@ describe("the content library and members-only media", () => {
     expired.searchParams.set("sig", signer.sign(subject, past));
     expect((await withToken(expired.pathname + expired.search, fan.token)).status).toBe(404);
     // nor does a members-only signature open the plain media route
-    expect((await fetchMedia(t, `/api/media/file?key=${encodeURIComponent(subject)}&expires=${u.searchParams.get("expires")}&sig=${u.searchParams.get("sig")}`)).status).toBe(404);
+    expect(
+      (await fetchMedia(t, `/api/media/file?key=${encodeURIComponent(subject)}&expires=${u.searchParams.get("expires")}&sig=${u.searchParams.get("sig")}`))
+        .status,
+    ).toBe(404);
 
     // cancelled but paid through: still a member; once it has ended, the very same URL is refused
     await post(fan.token, "cancelMembership", { home_link: "Library1" }).expect(200);
@@ -280,7 +294,9 @@ describe("the content library and members-only media", () => {
     expect((await info("Library2")).body.data.library).toEqual([]);
     // a creation on no page stays private to its owner
     const hidden = await creation(c.userId);
-    expect((await t.http.post("/api/report").set("token", fan.token).send({ target_type: "task", target_id: hidden.task.id, reason: "underage" })).status).toBe(404);
+    expect((await t.http.post("/api/report").set("token", fan.token).send({ target_type: "task", target_id: hidden.task.id, reason: "underage" })).status).toBe(
+      404,
+    );
     // the page itself is reportable by the id its view carries; underage hides it at once
     const pageId = (await info("Library2")).body.data.id;
     await t.http.post("/api/report").send({ target_type: "creator_page", target_id: pageId, reason: "underage" }).expect(200);
@@ -330,7 +346,9 @@ describe("the content library and members-only media", () => {
     const bytes = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7) % 251));
     const key = `u/${c.userId}/results/clip-${++n}.mp4`;
     await t.services.storage.put(key, bytes, "video/mp4");
-    const task = await t.db.generationTask.create({ data: { userId: c.userId, mode: "text_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key } });
+    const task = await t.db.generationTask.create({
+      data: { userId: c.userId, mode: "text_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key },
+    });
     await publishItem(c.token, task.id, "members").expect(200);
     const fan = await visitor(t);
     await grant(fan.userId, 10);
@@ -340,7 +358,13 @@ describe("the content library and members-only media", () => {
     // the first bytes a player asks for, a seek into the middle, an open end, a suffix
     const first = await withToken(url, fan.token, { range: "bytes=0-1023" });
     expect(first.status).toBe(206);
-    expect(first.headers).toMatchObject({ "content-range": `bytes 0-1023/${bytes.length}`, "accept-ranges": "bytes", "content-length": "1024", "content-type": "video/mp4", "cache-control": "no-store" });
+    expect(first.headers).toMatchObject({
+      "content-range": `bytes 0-1023/${bytes.length}`,
+      "accept-ranges": "bytes",
+      "content-length": "1024",
+      "content-type": "video/mp4",
+      "cache-control": "no-store",
+    });
     expect(first.body.equals(bytes.subarray(0, 1024))).toBe(true);
     const middle = await withToken(url, fan.token, { range: "bytes=150000-150099" });
     expect(middle.body.equals(bytes.subarray(150_000, 150_100))).toBe(true);
@@ -387,7 +411,17 @@ describe("the content library and members-only media", () => {
     const c = await creatorPage("Paged1", 10);
     const key = `u/${c.userId}/results/paged-${++n}.jpg`;
     await t.services.storage.put(key, await photo(64, 64), "image/jpeg");
-    await t.db.generationTask.createMany({ data: Array.from({ length: 36 }, () => ({ userId: c.userId, mode: "text_to_image" as const, engine: "local", status: "succeeded" as const, cost: 1, input: {}, outputKey: key })) });
+    await t.db.generationTask.createMany({
+      data: Array.from({ length: 36 }, () => ({
+        userId: c.userId,
+        mode: "text_to_image" as const,
+        engine: "local",
+        status: "succeeded" as const,
+        cost: 1,
+        input: {},
+        outputKey: key,
+      })),
+    });
     const tasks = await t.db.generationTask.findMany({ where: { userId: c.userId }, orderBy: { id: "asc" } });
     // the oldest 5 members-only, the next 30 public, the newest not published
     for (const [i, task] of tasks.slice(0, 35).entries()) await publishItem(c.token, task.id, i < 5 ? "members" : "public").expect(200);
@@ -415,13 +449,42 @@ describe("the content library and members-only media", () => {
     // the publish panel pages the creator's finished creations and asks how each is shown
     const finished = (await t.http.get("/api/Generation/uploadLists").set("token", c.token).query({ page: 2, limit: 20, finished: 1 }).expect(200)).body.data;
     expect([finished.total, finished.list.length]).toEqual([36, 16]);
-    const asked = tasks.slice(0, 3).map((x) => x.id).concat(tasks[35].id);
-    const mine = (await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: asked.join(",") }).expect(200)).body.data.list;
-    expect(mine.map((i: { task_id: number; visibility: string }) => [i.task_id, i.visibility]).sort()).toEqual(tasks.slice(0, 3).map((x) => [x.id, "members"]).sort());
+    const asked = tasks
+      .slice(0, 3)
+      .map((x) => x.id)
+      .concat(tasks[35].id);
+    const mine = (
+      await t.http
+        .get("/api/Subscribe/myItems")
+        .set("token", c.token)
+        .query({ task_ids: asked.join(",") })
+        .expect(200)
+    ).body.data.list;
+    expect(mine.map((i: { task_id: number; visibility: string }) => [i.task_id, i.visibility]).sort()).toEqual(
+      tasks
+        .slice(0, 3)
+        .map((x) => [x.id, "members"])
+        .sort(),
+    );
     // another creator learns nothing of these creations; more than a page of ids is refused
     const other = await creatorPage("Paged2", 10);
-    expect((await t.http.get("/api/Subscribe/myItems").set("token", other.token).query({ task_ids: asked.join(",") }).expect(200)).body.data.list).toEqual([]);
-    expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: Array.from({ length: 51 }, (_, i) => i + 1).join(",") })).status).toBe(400);
+    expect(
+      (
+        await t.http
+          .get("/api/Subscribe/myItems")
+          .set("token", other.token)
+          .query({ task_ids: asked.join(",") })
+          .expect(200)
+      ).body.data.list,
+    ).toEqual([]);
+    expect(
+      (
+        await t.http
+          .get("/api/Subscribe/myItems")
+          .set("token", c.token)
+          .query({ task_ids: Array.from({ length: 51 }, (_, i) => i + 1).join(",") })
+      ).status,
+    ).toBe(400);
     expect((await t.http.get("/api/Subscribe/myItems").set("token", c.token).query({ task_ids: "1,x" })).status).toBe(400);
   });
 
@@ -445,7 +508,11 @@ describe("the content library and members-only media", () => {
     await publishItem(c.token, members.task.id, "members").expect(200);
     await t.db.generationTask.update({ where: { id: members.task.id }, data: { state: "suspended" } });
     const pageId = (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: c.userId } })).id;
-    const list = (token: string, resource: string, filter: object) => t.http.get(`/admin/api/${resource}`).set("token", token).query({ filter: JSON.stringify(filter) });
+    const list = (token: string, resource: string, filter: object) =>
+      t.http
+        .get(`/admin/api/${resource}`)
+        .set("token", token)
+        .query({ filter: JSON.stringify(filter) });
 
     const moderator = await staffMember(t, ["moderator"]);
     const all = await list(moderator.token, "creator-memberships", { creatorPageId: pageId }).expect(200);
@@ -458,15 +525,34 @@ describe("the content library and members-only media", () => {
     const cancelled = await list(moderator.token, "creator-memberships", { creatorPageId: pageId, status: "cancelled" }).expect(200);
     expect((cancelled.body as { fanUserId: number }[]).map((m) => m.fanUserId)).toEqual([b.userId]);
     const one = (all.body as { id: number }[])[0].id;
-    expect((await t.http.get(`/admin/api/creator-memberships/${one}`).set("token", moderator.token).expect(200)).body).toMatchObject({ id: one, homeLink: "Console1" });
+    expect((await t.http.get(`/admin/api/creator-memberships/${one}`).set("token", moderator.token).expect(200)).body).toMatchObject({
+      id: one,
+      homeLink: "Console1",
+    });
     expect((await list(moderator.token, "creator-memberships", { status: "paused" })).status).toBe(400);
 
-    const items = (await list(moderator.token, "creator-library-items", { creatorPageId: pageId }).expect(200)).body as { taskId: number; visibility: string; creationState: string; thumbnailUrl: string | null; homeLink: string; createdAt: string }[];
-    expect(items.map((i) => [i.taskId, i.visibility, i.creationState])).toEqual([[members.task.id, "members", "suspended"], [pub.task.id, "public", "active"]]);
+    const items = (await list(moderator.token, "creator-library-items", { creatorPageId: pageId }).expect(200)).body as {
+      taskId: number;
+      visibility: string;
+      creationState: string;
+      thumbnailUrl: string | null;
+      homeLink: string;
+      createdAt: string;
+    }[];
+    expect(items.map((i) => [i.taskId, i.visibility, i.creationState])).toEqual([
+      [members.task.id, "members", "suspended"],
+      [pub.task.id, "public", "active"],
+    ]);
     // moderators see the thumbnail of a suspended creation too: it is what they judge
     expect((await fetchMedia(t, items[0].thumbnailUrl!)).body.equals(members.bytes)).toBe(true);
     expect(items[0]).toMatchObject({ homeLink: "Console1", createdAt: expect.any(String) });
-    expect((await list(moderator.token, "creator-library-items", { creatorPageId: (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: elsewhere.userId } })).id }).expect(200)).body).toEqual([]);
+    expect(
+      (
+        await list(moderator.token, "creator-library-items", {
+          creatorPageId: (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: elsewhere.userId } })).id,
+        }).expect(200)
+      ).body,
+    ).toEqual([]);
 
     // admins too; support (who decides payouts, not pages) and a signed-in fan do not
     const admin = await staffMember(t, ["admin"]);

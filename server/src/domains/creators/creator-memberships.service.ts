@@ -64,7 +64,10 @@ async function renewOne({ db, credits }: Deps, id: number, period: number, now: 
     if (!(err instanceof HttpError && err.status === 402)) throw err;
   }
   // not renewed: end it, unless another sweep renewed it meanwhile (then its period moved on)
-  const ended = await db.creatorMembership.updateMany({ where: { id, status: "active", period, paidThrough: { lte: now } }, data: { status: "ended", endedAt: now } });
+  const ended = await db.creatorMembership.updateMany({
+    where: { id, status: "active", period, paidThrough: { lte: now } },
+    data: { status: "ended", endedAt: now },
+  });
   return ended.count ? "ended" : "skipped";
 }
 
@@ -84,7 +87,10 @@ export function createCreatorMemberships(deps: Deps) {
 
     /** Whether the user is a member of the page now (what members-only media is checked against on every request). */
     async isMember(pageId: number, userId: number, now = new Date()): Promise<boolean> {
-      const m = await db.creatorMembership.findUnique({ where: { creatorPageId_fanUserId: { creatorPageId: pageId, fanUserId: userId } }, select: { status: true, paidThrough: true } });
+      const m = await db.creatorMembership.findUnique({
+        where: { creatorPageId_fanUserId: { creatorPageId: pageId, fanUserId: userId } },
+        select: { status: true, paidThrough: true },
+      });
       return m !== null && isCurrent(m, now);
     },
 
@@ -104,7 +110,10 @@ export function createCreatorMemberships(deps: Deps) {
         const created = await q.insertMembership.first(tx, { pageId: page.id, fanId, price, through, now });
         if (created) return payPeriod(credits, tx, { id: created.id, fanUserId: fanId, price, period: 1 }, page.userId);
         const where = { creatorPageId: page.id, fanUserId: fanId };
-        const resumed = await tx.creatorMembership.updateMany({ where: { ...where, status: "cancelled", paidThrough: { gt: now } }, data: { status: "active", cancelledAt: null } });
+        const resumed = await tx.creatorMembership.updateMany({
+          where: { ...where, status: "cancelled", paidThrough: { gt: now } },
+          data: { status: "active", cancelledAt: null },
+        });
         if (resumed.count) return;
         const restarted = await q.restartMembership.first(tx, { pageId: page.id, fanId, price, through, now });
         if (restarted) await payPeriod(credits, tx, { id: restarted.id, fanUserId: fanId, price, period: restarted.period }, page.userId);
@@ -128,12 +137,22 @@ export function createCreatorMemberships(deps: Deps) {
      * period ended renew from the fan's balance, or end; cancelled ones past their period end.
      */
     async renewDue(now = new Date()): Promise<{ renewed: number; ended: number }> {
-      const due = await db.creatorMembership.findMany({ where: { status: { in: ["active", "cancelled"] }, paidThrough: { lte: now } }, select: { id: true, status: true, period: true }, orderBy: { paidThrough: "asc" }, take: 500 });
+      const due = await db.creatorMembership.findMany({
+        where: { status: { in: ["active", "cancelled"] }, paidThrough: { lte: now } },
+        select: { id: true, status: true, period: true },
+        orderBy: { paidThrough: "asc" },
+        take: 500,
+      });
       let renewed = 0;
       let ended = 0;
       for (const m of due) {
         if (m.status === "cancelled") {
-          ended += (await db.creatorMembership.updateMany({ where: { id: m.id, status: "cancelled", paidThrough: { lte: now } }, data: { status: "ended", endedAt: now } })).count;
+          ended += (
+            await db.creatorMembership.updateMany({
+              where: { id: m.id, status: "cancelled", paidThrough: { lte: now } },
+              data: { status: "ended", endedAt: now },
+            })
+          ).count;
           continue;
         }
         const outcome = await renewOne(deps, m.id, m.period, now);

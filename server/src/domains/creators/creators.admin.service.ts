@@ -31,7 +31,12 @@ const withPage = { creatorPage: { select: { homeLink: true } } } as const;
 export function createCreatorsAdminService({ db, previews, storage }: Deps) {
   function membershipView({ creatorPage, ...m }: CreatorMembership & { creatorPage: { homeLink: string } }) {
     // an active membership renews at the end of its paid period; a cancelled one ends then, an ended one has ended
-    return { ...m, homeLink: creatorPage.homeLink, renewsAt: m.status === "active" ? m.paidThrough : null, endsAt: m.status === "active" ? null : (m.endedAt ?? m.paidThrough) };
+    return {
+      ...m,
+      homeLink: creatorPage.homeLink,
+      renewsAt: m.status === "active" ? m.paidThrough : null,
+      endsAt: m.status === "active" ? null : (m.endedAt ?? m.paidThrough),
+    };
   }
 
   async function itemViews(rows: (CreatorLibraryItem & { creatorPage: { homeLink: string } })[]) {
@@ -39,7 +44,13 @@ export function createCreatorsAdminService({ db, previews, storage }: Deps) {
     return Promise.all(
       rows.map(async ({ creatorPage, ...item }) => {
         const p = found.get(item.taskId);
-        return { ...item, homeLink: creatorPage.homeLink, creationState: p?.state ?? null, creationStatus: p?.status ?? null, thumbnailUrl: p?.thumbKey ? await storage.signedUrl(p.thumbKey, 600) : null };
+        return {
+          ...item,
+          homeLink: creatorPage.homeLink,
+          creationState: p?.state ?? null,
+          creationStatus: p?.status ?? null,
+          thumbnailUrl: p?.thumbKey ? await storage.signedUrl(p.thumbKey, 600) : null,
+        };
       }),
     );
   }

@@ -46,7 +46,11 @@ const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ w
 function pageViewOf({ db, models, memberships, library, minRatings }: Omit<PageDeps, "makeCreator">) {
   /** Satisfied share of rated deliveries; null until the page has `minRatings` ratings (one or two say little). */
   async function satisfaction(pageId: number): Promise<number | null> {
-    const rated = await db.customRequest.groupBy({ by: ["satisfied"], where: { creatorPageId: pageId, status: "delivered", satisfied: { not: null } }, _count: true });
+    const rated = await db.customRequest.groupBy({
+      by: ["satisfied"],
+      where: { creatorPageId: pageId, status: "delivered", satisfied: { not: null } },
+      _count: true,
+    });
     const total = rated.reduce((n, r) => n + r._count, 0);
     if (total < minRatings) return null;
     return Math.round(((rated.find((r) => r.satisfied)?._count ?? 0) / total) * 100);
@@ -60,7 +64,11 @@ function pageViewOf({ db, models, memberships, library, minRatings }: Omit<PageD
       viewerId === null ? false : db.subscription.count({ where: { creatorPageId: page.id, userId: viewerId, active: true } }).then((n) => n > 0),
       page.characterModelId ? models.coverFor(page.characterModelId) : null,
       viewerMembership,
-      library.forViewer(page, viewerId, viewerMembership.then((m) => isOwner || Boolean(m?.member))),
+      library.forViewer(
+        page,
+        viewerId,
+        viewerMembership.then((m) => isOwner || Boolean(m?.member)),
+      ),
       satisfaction(page.id),
     ]);
     return {
@@ -132,7 +140,16 @@ export function createPages({ makeCreator, ...deps }: PageDeps) {
       await db.$transaction(async (tx) => {
         if (await tx.creatorPage.findUnique({ where: { userId }, select: { id: true } })) throw HttpError.conflict(M.hasPage);
         await tx.creatorPage.create({
-          data: { userId, characterModelId: model.id, homeLink: model.homeLink, title: model.name, bio: fields.bio ?? "", socialLinks: fields.social_links ?? [], requestPrice: fields.request_price ?? null, membershipPrice: fields.membership_price ?? null },
+          data: {
+            userId,
+            characterModelId: model.id,
+            homeLink: model.homeLink,
+            title: model.name,
+            bio: fields.bio ?? "",
+            socialLinks: fields.social_links ?? [],
+            requestPrice: fields.request_price ?? null,
+            membershipPrice: fields.membership_price ?? null,
+          },
         });
         await makeCreator(tx, userId);
       });

@@ -45,7 +45,8 @@ export const upsertLibraryItem = statement({
 
 export const deleteLibraryItem = statement({
   columns: { task_id: col.int },
-  sql: (p: { itemId: number; pageId: number }) => Prisma.sql`DELETE FROM creator_library_items WHERE id = ${p.itemId} AND creator_page_id = ${p.pageId} RETURNING task_id`,
+  sql: (p: { itemId: number; pageId: number }) =>
+    Prisma.sql`DELETE FROM creator_library_items WHERE id = ${p.itemId} AND creator_page_id = ${p.pageId} RETURNING task_id`,
   example: { itemId: 1, pageId: 1 },
 });
 

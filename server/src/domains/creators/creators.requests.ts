@@ -17,7 +17,17 @@ interface RequestDeps {
 }
 
 function requestView(r: CustomRequest) {
-  return { id: r.id, text: r.text, price: r.price, status: r.status as CustomRequestStatus, delivered_task_id: r.deliveredTaskId, satisfied: r.satisfied, dispute_status: r.disputeStatus, created_at: r.createdAt.toISOString(), expires_at: r.expiresAt.toISOString() };
+  return {
+    id: r.id,
+    text: r.text,
+    price: r.price,
+    status: r.status as CustomRequestStatus,
+    delivered_task_id: r.deliveredTaskId,
+    satisfied: r.satisfied,
+    dispute_status: r.disputeStatus,
+    created_at: r.createdAt.toISOString(),
+    expires_at: r.expiresAt.toISOString(),
+  };
 }
 
 /**
@@ -25,13 +35,31 @@ function requestView(r: CustomRequest) {
  * money in the same transaction: declined or expired returns the hold to the fan, delivered releases it to the
  * creator. Keys per request make a repeat a no-op in the ledger too. False when the request was not in `from`.
  */
-async function settle(credits: RequestDeps["credits"], tx: Tx, id: number, from: CustomRequestStatus[], to: CustomRequestStatus, taskId?: number): Promise<boolean> {
-  const moved = await tx.customRequest.updateMany({ where: { id, status: { in: from } }, data: { status: to, answeredAt: new Date(), ...(taskId ? { deliveredTaskId: taskId } : {}) } });
+async function settle(
+  credits: RequestDeps["credits"],
+  tx: Tx,
+  id: number,
+  from: CustomRequestStatus[],
+  to: CustomRequestStatus,
+  taskId?: number,
+): Promise<boolean> {
+  const moved = await tx.customRequest.updateMany({
+    where: { id, status: { in: from } },
+    data: { status: to, answeredAt: new Date(), ...(taskId ? { deliveredTaskId: taskId } : {}) },
+  });
   if (!moved.count) return false;
   const r = await tx.customRequest.findUniqueOrThrow({ where: { id }, include: { creatorPage: { select: { userId: true } } } });
   const reference = `custom_request:${id}`;
-  if (to === "declined" || to === "expired") await credits.refund({ userId: r.fanUserId, amount: r.price, reason: "custom_request_refund", idempotencyKey: `custom-request:${id}:return`, reference }, tx);
-  if (to === "delivered") await credits.grant({ userId: r.creatorPage.userId, amount: r.price, reason: EARNING_REASON.release, idempotencyKey: `custom-request:${id}:release`, reference }, tx);
+  if (to === "declined" || to === "expired")
+    await credits.refund(
+      { userId: r.fanUserId, amount: r.price, reason: "custom_request_refund", idempotencyKey: `custom-request:${id}:return`, reference },
+      tx,
+    );
+  if (to === "delivered")
+    await credits.grant(
+      { userId: r.creatorPage.userId, amount: r.price, reason: EARNING_REASON.release, idempotencyKey: `custom-request:${id}:release`, reference },
+      tx,
+    );
   return true;
 }
 
@@ -62,9 +90,25 @@ export function createCustomRequests({ db, credits, ownCreation, requestHours }:
       if (!page.requestPrice) throw HttpError.badRequest(M.noRequests);
       const price = page.requestPrice;
       const held = await db.$transaction(async (tx) => {
-        const created = await insertCustomRequest.first(tx, { pageId: page.id, fanId, text, price, idempotencyKey, expiresAt: new Date(Date.now() + requestHours * 3600_000) });
+        const created = await insertCustomRequest.first(tx, {
+          pageId: page.id,
+          fanId,
+          text,
+          price,
+          idempotencyKey,
+          expiresAt: new Date(Date.now() + requestHours * 3600_000),
+        });
         if (!created) return tx.customRequest.findUniqueOrThrow({ where: { fanUserId_idempotencyKey: { fanUserId: fanId, idempotencyKey } } });
-        await credits.charge({ userId: fanId, amount: price, reason: "custom_request_hold", idempotencyKey: `custom-request:${created.id}:hold`, reference: `custom_request:${created.id}` }, tx);
+        await credits.charge(
+          {
+            userId: fanId,
+            amount: price,
+            reason: "custom_request_hold",
+            idempotencyKey: `custom-request:${created.id}:hold`,
+            reference: `custom_request:${created.id}`,
+          },
+          tx,
+        );
         return tx.customRequest.findUniqueOrThrow({ where: { id: created.id } });
       });
       return requestView(held);
@@ -73,7 +117,12 @@ export function createCustomRequests({ db, credits, ownCreation, requestHours }:
     /** The fan's requests, or the creator's incoming ones, newest first. */
     async requests(userId: number, as: "fan" | "creator") {
       const where = as === "fan" ? { fanUserId: userId } : { creatorPage: { userId } };
-      const rows = await db.customRequest.findMany({ where, orderBy: { id: "desc" }, take: 100, include: { creatorPage: { select: { homeLink: true, title: true } } } });
+      const rows = await db.customRequest.findMany({
+        where,
+        orderBy: { id: "desc" },
+        take: 100,
+        include: { creatorPage: { select: { homeLink: true, title: true } } },
+      });
       return { list: rows.map((r) => ({ ...requestView(r), home_link: r.creatorPage.homeLink, creator: r.creatorPage.title })) };
     },
 
@@ -88,7 +137,10 @@ export function createCustomRequests({ db, credits, ownCreation, requestHours }:
 
     /** The fan rates a delivery once: satisfied or not (the page's satisfaction rate). */
     async rate(fanId: number, id: number, satisfied: boolean) {
-      const rated = await db.customRequest.updateMany({ where: { id, fanUserId: fanId, status: "delivered", satisfied: null }, data: { satisfied, ratedAt: new Date() } });
+      const rated = await db.customRequest.updateMany({
+        where: { id, fanUserId: fanId, status: "delivered", satisfied: null },
+        data: { satisfied, ratedAt: new Date() },
+      });
       if (!rated.count) throw HttpError.conflict(M.requestNotOpen);
       return requestView(await db.customRequest.findUniqueOrThrow({ where: { id } }));
     },
@@ -98,7 +150,11 @@ export function createCustomRequests({ db, credits, ownCreation, requestHours }:
      * that refunds it, conditionally, so a sweep running twice (or on two instances) refunds once.
      */
     async expireRequests(now = new Date()): Promise<number> {
-      const due = await db.customRequest.findMany({ where: { status: { in: ["pending", "accepted"] }, expiresAt: { lte: now } }, select: { id: true }, take: 500 });
+      const due = await db.customRequest.findMany({
+        where: { status: { in: ["pending", "accepted"] }, expiresAt: { lte: now } },
+        select: { id: true },
+        take: 500,
+      });
       let expired = 0;
       for (const { id } of due) {
         const moved = await db.$transaction((tx) => settle(credits, tx, id, ["pending", "accepted"], "expired"));

@@ -27,7 +27,9 @@ afterAll(async () => {
 async function creatorWithModel(homeLink: string) {
   const who = await registeredUser(t);
   const cover = await uploadImage(t, who.token, await photo(640, 800));
-  const model = await t.db.characterModel.create({ data: { userId: who.userId, name: `Model ${++n}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "rvr" } });
+  const model = await t.db.characterModel.create({
+    data: { userId: who.userId, name: `Model ${++n}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "rvr" },
+  });
   return { ...who, modelId: model.id };
 }
 
@@ -44,7 +46,14 @@ describe("creator pages: publishing and the public page", () => {
     const c = await creatorWithModel("LunaRay");
     const res = await publish(c.token, { role_id: c.modelId, bio: "Hi, I am Luna", social_links: ["https://www.instagram.com/luna"] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ home_link: "LunaRay", title: expect.stringMatching(/^Model/), bio: "Hi, I am Luna", subscriber_count: 0, is_owner: true, library: [] });
+    expect(res.body.data).toMatchObject({
+      home_link: "LunaRay",
+      title: expect.stringMatching(/^Model/),
+      bio: "Hi, I am Luna",
+      subscriber_count: 0,
+      is_owner: true,
+      library: [],
+    });
     expect((await t.db.user.findUniqueOrThrow({ where: { id: c.userId } })).role).toBe("creator");
     // any case finds it; a stranger sees the same page, not as its owner
     const page = await info("lunaray").expect(200);
@@ -73,7 +82,11 @@ describe("creator pages: publishing and the public page", () => {
   it("lets only its creator edit the page", async () => {
     const c = await creatorWithModel("EditMe");
     await publish(c.token, { role_id: c.modelId }).expect(200);
-    const edited = await t.http.post("/api/Subscribe/updatePage").set("token", c.token).send({ bio: "New bio", social_links: ["https://x.com/editme"] }).expect(200);
+    const edited = await t.http
+      .post("/api/Subscribe/updatePage")
+      .set("token", c.token)
+      .send({ bio: "New bio", social_links: ["https://x.com/editme"] })
+      .expect(200);
     expect(edited.body.data).toMatchObject({ bio: "New bio", social_links: ["https://x.com/editme"] });
     // a fan has no page to edit: refused by permission, and the creator's page is unchanged
     const fan = await visitor(t);
@@ -160,11 +173,16 @@ describe("link previews", () => {
 
 describe("premium custom requests with escrow", () => {
   const balance = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
-  const grant = (userId: number, amount: number) => t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test:${userId}:${Math.random()}` });
-  const ask = (token: string, link: string, key: string, text = "A beach portrait at sunset") => t.http.post("/api/Subscribe/request").set("token", token).send({ home_link: link, text, idempotency_key: key });
+  const grant = (userId: number, amount: number) =>
+    t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test:${userId}:${Math.random()}` });
+  const ask = (token: string, link: string, key: string, text = "A beach portrait at sunset") =>
+    t.http.post("/api/Subscribe/request").set("token", token).send({ home_link: link, text, idempotency_key: key });
   const act = (token: string, what: string, body: Record<string, unknown>) => t.http.post(`/api/Subscribe/${what}`).set("token", token).send(body);
   /** A creation of the creator's that finished (what a delivery hands over). */
-  const finished = (userId: number) => t.db.generationTask.create({ data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `media/${userId}/out.jpg` } });
+  const finished = (userId: number) =>
+    t.db.generationTask.create({
+      data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `media/${userId}/out.jpg` },
+    });
 
   async function creatorTakingRequests(link: string, price = 30) {
     const c = await creatorWithModel(link);
@@ -222,7 +240,10 @@ describe("premium custom requests with escrow", () => {
     const id = (await ask(fan.token, "Escrow3", "decline-1").expect(200)).body.data.id;
     await act(c.token, "acceptRequest", { id }).expect(200);
     const task = await finished(c.userId);
-    const [declines, delivery] = await Promise.all([Promise.all(Array.from({ length: 4 }, () => act(c.token, "declineRequest", { id }))), act(c.token, "deliverRequest", { id, task_id: task.id })]);
+    const [declines, delivery] = await Promise.all([
+      Promise.all(Array.from({ length: 4 }, () => act(c.token, "declineRequest", { id }))),
+      act(c.token, "deliverRequest", { id, task_id: task.id }),
+    ]);
     const wins = [...declines, delivery].filter((r) => r.status === 200);
     expect(wins).toHaveLength(1);
     // exactly one side got the 30: the fan back, or the creator

@@ -2,7 +2,35 @@ import type { ApiRouter } from "../../http/api.ts";
 import { cookie } from "../../http/client-context.ts";
 import { sendStored } from "../../storage/serve.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
-import { bindingAnswer, bindingBody, deliverBody, getHomeLinkInfoAnswer, homeLinkInfoQuery, itemIdBody, joinMembershipAnswer, libraryAnswer, libraryMediaQuery, libraryQuery, mediaPassAnswer, membershipBody, myItemsAnswer, myItemsQuery, myPageAnswer, pageFields, publishBody, publishItemAnswer, publishItemBody, publishPageAnswer, rateBody, requestAnswer, requestBody, requestIdBody, requestsAnswer, requestsQuery, unpublishItemAnswer } from "./creators.schema.ts";
+import {
+  bindingAnswer,
+  bindingBody,
+  deliverBody,
+  getHomeLinkInfoAnswer,
+  homeLinkInfoQuery,
+  itemIdBody,
+  joinMembershipAnswer,
+  libraryAnswer,
+  libraryMediaQuery,
+  libraryQuery,
+  mediaPassAnswer,
+  membershipBody,
+  myItemsAnswer,
+  myItemsQuery,
+  myPageAnswer,
+  pageFields,
+  publishBody,
+  publishItemAnswer,
+  publishItemBody,
+  publishPageAnswer,
+  rateBody,
+  requestAnswer,
+  requestBody,
+  requestIdBody,
+  requestsAnswer,
+  requestsQuery,
+  unpublishItemAnswer,
+} from "./creators.schema.ts";
 import { LIBRARY_MEDIA_PATH } from "./creator-library.service.ts";
 import type { CreatorsService } from "./creators.service.ts";
 
@@ -13,64 +41,220 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
   const tags = ["creators"];
   api.get(
     "/api/Subscribe/getHomeLinkInfo",
-    { summary: "A creator page by its home link: cover, name, bio, social links, real subscriber count, whether the caller subscribes, its library", tags, auth: "public", query: homeLinkInfoQuery, response: getHomeLinkInfoAnswer },
+    {
+      summary: "A creator page by its home link: cover, name, bio, social links, real subscriber count, whether the caller subscribes, its library",
+      tags,
+      auth: "public",
+      query: homeLinkInfoQuery,
+      response: getHomeLinkInfoAnswer,
+    },
     ({ principal, query }) => creators.homeLinkInfo(query.home_link, principal.kind === "user" ? principal.userId : null),
   );
-  api.post("/api/Subscribe/binding", { summary: "Subscribe (`subscribe` 1) to a creator page or unsubscribe (0); idempotent", tags, auth: "user", can: ["create", "Subscription"], body: bindingBody, response: bindingAnswer }, ({ principal, body }) =>
-    creators.bind(principal.userId, body.home_link, body.subscribe === 1),
+  api.post(
+    "/api/Subscribe/binding",
+    {
+      summary: "Subscribe (`subscribe` 1) to a creator page or unsubscribe (0); idempotent",
+      tags,
+      auth: "user",
+      can: ["create", "Subscription"],
+      body: bindingBody,
+      response: bindingAnswer,
+    },
+    ({ principal, body }) => creators.bind(principal.userId, body.home_link, body.subscribe === 1),
   );
-  api.get("/api/Subscribe/myPage", { summary: "The caller's own creator page, or null", tags, auth: "user", can: ["read", "User"], response: myPageAnswer }, async ({ principal }) => ({ page: await creators.mine(principal.userId) }));
-  api.post("/api/Subscribe/publishPage", { summary: "Publish the caller's page for one of their finished character models (its home link)", tags, auth: "user", can: ["create", "CreatorPage"], body: publishBody, response: publishPageAnswer }, ({ principal, body }) =>
-    creators.publish(principal.userId, body.role_id, body),
+  api.get(
+    "/api/Subscribe/myPage",
+    { summary: "The caller's own creator page, or null", tags, auth: "user", can: ["read", "User"], response: myPageAnswer },
+    async ({ principal }) => ({ page: await creators.mine(principal.userId) }),
   );
-  api.post("/api/Subscribe/updatePage", { summary: "Edit the caller's page: bio, social links, request and membership prices", tags, auth: "user", can: ["update", "CreatorPage"], body: pageFields, response: publishPageAnswer }, ({ principal, body }) =>
-    creators.update(principal.userId, body),
+  api.post(
+    "/api/Subscribe/publishPage",
+    {
+      summary: "Publish the caller's page for one of their finished character models (its home link)",
+      tags,
+      auth: "user",
+      can: ["create", "CreatorPage"],
+      body: publishBody,
+      response: publishPageAnswer,
+    },
+    ({ principal, body }) => creators.publish(principal.userId, body.role_id, body),
+  );
+  api.post(
+    "/api/Subscribe/updatePage",
+    {
+      summary: "Edit the caller's page: bio, social links, request and membership prices",
+      tags,
+      auth: "user",
+      can: ["update", "CreatorPage"],
+      body: pageFields,
+      response: publishPageAnswer,
+    },
+    ({ principal, body }) => creators.update(principal.userId, body),
   );
 
   // premium custom requests (issue 16): the price is held from the fan until delivery, decline or expiry
-  api.post("/api/Subscribe/request", { summary: "A paid custom request to a creator; its price is held from the caller's balance", tags, auth: "user", can: ["create", "Subscription"], body: requestBody, response: requestAnswer }, ({ principal, body }) =>
-    creators.request(principal.userId, body.home_link, body.text, body.idempotency_key),
+  api.post(
+    "/api/Subscribe/request",
+    {
+      summary: "A paid custom request to a creator; its price is held from the caller's balance",
+      tags,
+      auth: "user",
+      can: ["create", "Subscription"],
+      body: requestBody,
+      response: requestAnswer,
+    },
+    ({ principal, body }) => creators.request(principal.userId, body.home_link, body.text, body.idempotency_key),
   );
-  api.get("/api/Subscribe/requests", { summary: "The caller's custom requests as a fan, or (`as=creator`) the requests to their page", tags, auth: "user", can: ["read", "User"], query: requestsQuery, response: requestsAnswer }, ({ principal, query }) =>
-    creators.requests(principal.userId, query.as),
+  api.get(
+    "/api/Subscribe/requests",
+    {
+      summary: "The caller's custom requests as a fan, or (`as=creator`) the requests to their page",
+      tags,
+      auth: "user",
+      can: ["read", "User"],
+      query: requestsQuery,
+      response: requestsAnswer,
+    },
+    ({ principal, query }) => creators.requests(principal.userId, query.as),
   );
-  api.post("/api/Subscribe/acceptRequest", { summary: "The creator accepts a pending request", tags, auth: "user", can: ["update", "CreatorPage"], body: requestIdBody, response: requestAnswer }, ({ principal, body }) => creators.accept(principal.userId, body.id));
-  api.post("/api/Subscribe/declineRequest", { summary: "The creator declines a request; the fan gets the held credits back", tags, auth: "user", can: ["update", "CreatorPage"], body: requestIdBody, response: requestAnswer }, ({ principal, body }) =>
-    creators.decline(principal.userId, body.id),
+  api.post(
+    "/api/Subscribe/acceptRequest",
+    { summary: "The creator accepts a pending request", tags, auth: "user", can: ["update", "CreatorPage"], body: requestIdBody, response: requestAnswer },
+    ({ principal, body }) => creators.accept(principal.userId, body.id),
   );
-  api.post("/api/Subscribe/deliverRequest", { summary: "The creator delivers one of their finished creations; the held credits go to the creator", tags, auth: "user", can: ["update", "CreatorPage"], body: deliverBody, response: requestAnswer }, ({ principal, body }) =>
-    creators.deliver(principal.userId, body.id, body.task_id),
+  api.post(
+    "/api/Subscribe/declineRequest",
+    {
+      summary: "The creator declines a request; the fan gets the held credits back",
+      tags,
+      auth: "user",
+      can: ["update", "CreatorPage"],
+      body: requestIdBody,
+      response: requestAnswer,
+    },
+    ({ principal, body }) => creators.decline(principal.userId, body.id),
   );
-  api.post("/api/Subscribe/rateRequest", { summary: "The fan rates a delivery (`satisfied` 1 or 0), once", tags, auth: "user", can: ["create", "Subscription"], body: rateBody, response: requestAnswer }, ({ principal, body }) =>
-    creators.rate(principal.userId, body.id, body.satisfied === 1),
+  api.post(
+    "/api/Subscribe/deliverRequest",
+    {
+      summary: "The creator delivers one of their finished creations; the held credits go to the creator",
+      tags,
+      auth: "user",
+      can: ["update", "CreatorPage"],
+      body: deliverBody,
+      response: requestAnswer,
+    },
+    ({ principal, body }) => creators.deliver(principal.userId, body.id, body.task_id),
+  );
+  api.post(
+    "/api/Subscribe/rateRequest",
+    {
+      summary: "The fan rates a delivery (`satisfied` 1 or 0), once",
+      tags,
+      auth: "user",
+      can: ["create", "Subscription"],
+      body: rateBody,
+      response: requestAnswer,
+    },
+    ({ principal, body }) => creators.rate(principal.userId, body.id, body.satisfied === 1),
   );
 
   // paid memberships and the content library (decision 204)
-  api.post("/api/Subscribe/joinMembership", { summary: "Join a page's paid membership: its price per period is charged from the caller's balance now and at each renewal", tags, auth: "user", can: ["create", "Subscription"], body: membershipBody, response: joinMembershipAnswer }, ({ principal, body }) =>
-    creators.joinMembership(principal.userId, body.home_link),
+  api.post(
+    "/api/Subscribe/joinMembership",
+    {
+      summary: "Join a page's paid membership: its price per period is charged from the caller's balance now and at each renewal",
+      tags,
+      auth: "user",
+      can: ["create", "Subscription"],
+      body: membershipBody,
+      response: joinMembershipAnswer,
+    },
+    ({ principal, body }) => creators.joinMembership(principal.userId, body.home_link),
   );
-  api.post("/api/Subscribe/cancelMembership", { summary: "Cancel the caller's membership: no further renewal, access until the paid period ends", tags, auth: "user", can: ["delete", "Subscription"], body: membershipBody, response: joinMembershipAnswer }, ({ principal, body }) =>
-    creators.cancelMembership(principal.userId, body.home_link),
+  api.post(
+    "/api/Subscribe/cancelMembership",
+    {
+      summary: "Cancel the caller's membership: no further renewal, access until the paid period ends",
+      tags,
+      auth: "user",
+      can: ["delete", "Subscription"],
+      body: membershipBody,
+      response: joinMembershipAnswer,
+    },
+    ({ principal, body }) => creators.cancelMembership(principal.userId, body.home_link),
   );
-  api.post("/api/Subscribe/publishItem", { summary: "Publish one of the caller's finished creations to their page, public or members-only (or change that)", tags, auth: "user", can: ["update", "CreatorPage"], body: publishItemBody, response: publishItemAnswer }, ({ principal, body }) =>
-    creators.publishItem(principal.userId, body.task_id, body.visibility),
+  api.post(
+    "/api/Subscribe/publishItem",
+    {
+      summary: "Publish one of the caller's finished creations to their page, public or members-only (or change that)",
+      tags,
+      auth: "user",
+      can: ["update", "CreatorPage"],
+      body: publishItemBody,
+      response: publishItemAnswer,
+    },
+    ({ principal, body }) => creators.publishItem(principal.userId, body.task_id, body.visibility),
   );
-  api.get("/api/Subscribe/library", { summary: "A page of a creator page's library (newest first) as the caller sees it: members-only items locked unless a member", tags, auth: "public", query: libraryQuery, response: libraryAnswer }, ({ principal, query }) =>
-    creators.library(query.home_link, principal.kind === "user" ? principal.userId : null, query),
+  api.get(
+    "/api/Subscribe/library",
+    {
+      summary: "A page of a creator page's library (newest first) as the caller sees it: members-only items locked unless a member",
+      tags,
+      auth: "public",
+      query: libraryQuery,
+      response: libraryAnswer,
+    },
+    ({ principal, query }) => creators.library(query.home_link, principal.kind === "user" ? principal.userId : null, query),
   );
-  api.get("/api/Subscribe/myItems", { summary: "How the caller's page shows these creations of theirs (public or members-only); those not on it are left out", tags, auth: "user", can: ["update", "CreatorPage"], query: myItemsQuery, response: myItemsAnswer }, ({ principal, query }) =>
-    creators.myItems(principal.userId, query.task_ids),
+  api.get(
+    "/api/Subscribe/myItems",
+    {
+      summary: "How the caller's page shows these creations of theirs (public or members-only); those not on it are left out",
+      tags,
+      auth: "user",
+      can: ["update", "CreatorPage"],
+      query: myItemsQuery,
+      response: myItemsAnswer,
+    },
+    ({ principal, query }) => creators.myItems(principal.userId, query.task_ids),
   );
-  api.post("/api/Subscribe/unpublishItem", { summary: "Take an item off the caller's page", tags, auth: "user", can: ["update", "CreatorPage"], body: itemIdBody, response: unpublishItemAnswer }, ({ principal, body }) => creators.unpublishItem(principal.userId, body.id));
-  api.post("/api/Subscribe/mediaPass", { summary: "Sets the caller's media pass, a cookie that lets a <video> element stream members-only files signed for the caller", tags, auth: "user", can: ["read", "User"], response: mediaPassAnswer }, ({ principal, req, res }) => {
-    const pass = creators.mediaPass(principal.userId);
-    // only the media route ever receives it, never a cross-site request, never a script
-    res.cookie(MEDIA_PASS_COOKIE, pass.value, { httpOnly: true, sameSite: "lax", secure: req.secure, maxAge: pass.maxAgeSeconds * 1000, path: LIBRARY_MEDIA_PATH });
-    return { expires_in: pass.maxAgeSeconds };
-  });
+  api.post(
+    "/api/Subscribe/unpublishItem",
+    { summary: "Take an item off the caller's page", tags, auth: "user", can: ["update", "CreatorPage"], body: itemIdBody, response: unpublishItemAnswer },
+    ({ principal, body }) => creators.unpublishItem(principal.userId, body.id),
+  );
+  api.post(
+    "/api/Subscribe/mediaPass",
+    {
+      summary: "Sets the caller's media pass, a cookie that lets a <video> element stream members-only files signed for the caller",
+      tags,
+      auth: "user",
+      can: ["read", "User"],
+      response: mediaPassAnswer,
+    },
+    ({ principal, req, res }) => {
+      const pass = creators.mediaPass(principal.userId);
+      // only the media route ever receives it, never a cross-site request, never a script
+      res.cookie(MEDIA_PASS_COOKIE, pass.value, {
+        httpOnly: true,
+        sameSite: "lax",
+        secure: req.secure,
+        maxAge: pass.maxAgeSeconds * 1000,
+        path: LIBRARY_MEDIA_PATH,
+      });
+      return { expires_in: pass.maxAgeSeconds };
+    },
+  );
   api.get(
     LIBRARY_MEDIA_PATH,
-    { summary: "A members-only library file, for the signed-in viewer its URL was signed for while they are a member (404 otherwise); answers Range requests", tags, auth: "public", query: libraryMediaQuery, response: { kind: "file", contentType: "application/octet-stream", description: "The file, in its own content type (206 for a Range request)" } },
+    {
+      summary: "A members-only library file, for the signed-in viewer its URL was signed for while they are a member (404 otherwise); answers Range requests",
+      tags,
+      auth: "public",
+      query: libraryMediaQuery,
+      response: { kind: "file", contentType: "application/octet-stream", description: "The file, in its own content type (206 for a Range request)" },
+    },
     async ({ principal, query, req, res }) => {
       // the token header when the app fetches the file, the viewer's media pass when a <video> element streams it
       const requester = principal.kind === "user" ? principal.userId : creators.passViewer(cookie(req, MEDIA_PASS_COOKIE));

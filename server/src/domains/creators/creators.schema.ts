@@ -1,7 +1,18 @@
 import { z } from "zod";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
-import { CREATOR_BIO_MAX, CREATOR_MEMBERSHIP_STATUSES, CREATOR_MESSAGES as M, CUSTOM_REQUEST_STATUSES, CUSTOM_REQUEST_TEXT_MAX, LIBRARY_VISIBILITIES, MEMBERSHIP_PRICE_MAX, REQUEST_PRICE_MAX, SOCIAL_LINKS_MAX, socialNetworkOf } from "../../contract/creators.ts";
+import {
+  CREATOR_BIO_MAX,
+  CREATOR_MEMBERSHIP_STATUSES,
+  CREATOR_MESSAGES as M,
+  CUSTOM_REQUEST_STATUSES,
+  CUSTOM_REQUEST_TEXT_MAX,
+  LIBRARY_VISIBILITIES,
+  MEMBERSHIP_PRICE_MAX,
+  REQUEST_PRICE_MAX,
+  SOCIAL_LINKS_MAX,
+  socialNetworkOf,
+} from "../../contract/creators.ts";
 import { DISPUTE_STATUSES } from "../../contract/creator-payouts.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 
@@ -17,7 +28,14 @@ export const bindingBody = z.object({
 });
 
 const socialLinks = z
-  .array(z.string().trim().max(300).refine((u) => socialNetworkOf(u) !== null, M.socialLink), { error: M.socialLink })
+  .array(
+    z
+      .string()
+      .trim()
+      .max(300)
+      .refine((u) => socialNetworkOf(u) !== null, M.socialLink),
+    { error: M.socialLink },
+  )
   .max(SOCIAL_LINKS_MAX, `At most ${SOCIAL_LINKS_MAX} social links`);
 
 const membershipPrice = `A membership costs 1 to ${MEMBERSHIP_PRICE_MAX} credits a month`;
@@ -28,7 +46,13 @@ export const pageFields = z.object({
   /** credits per custom request; null stops taking requests */
   request_price: z.coerce.number().int().min(1).max(REQUEST_PRICE_MAX).nullable().optional(),
   /** credits per membership period; null offers no membership (running ones end at their period's end) */
-  membership_price: z.coerce.number({ error: membershipPrice }).int(membershipPrice).min(1, membershipPrice).max(MEMBERSHIP_PRICE_MAX, membershipPrice).nullable().optional(),
+  membership_price: z.coerce
+    .number({ error: membershipPrice })
+    .int(membershipPrice)
+    .min(1, membershipPrice)
+    .max(MEMBERSHIP_PRICE_MAX, membershipPrice)
+    .nullable()
+    .optional(),
 });
 
 /** Publishing a page for one of the caller's finished character models: its home link becomes the page's. */
@@ -38,7 +62,10 @@ export type PageFields = z.infer<typeof pageFields>;
 
 export const requestBody = z.object({
   home_link: z.preprocess(trimmed, z.string().min(1, M.noDomainInformation).max(100)),
-  text: z.preprocess(trimmed, z.string().min(1, "Please describe your request").max(CUSTOM_REQUEST_TEXT_MAX, `A request can be at most ${CUSTOM_REQUEST_TEXT_MAX} characters`)),
+  text: z.preprocess(
+    trimmed,
+    z.string().min(1, "Please describe your request").max(CUSTOM_REQUEST_TEXT_MAX, `A request can be at most ${CUSTOM_REQUEST_TEXT_MAX} characters`),
+  ),
   /** one per tap: a retried or double-clicked request is held once */
   idempotency_key: z.string().min(8).max(100),
 });
@@ -72,7 +99,12 @@ export const myItemsQuery = z.object({
 });
 
 // the console's read-only lists (decision 215)
-export const creatorMembershipFilter = z.strictObject({ id: idsFilter, creatorPageId: intFilter, fanUserId: intFilter, status: z.enum(CREATOR_MEMBERSHIP_STATUSES).optional() });
+export const creatorMembershipFilter = z.strictObject({
+  id: idsFilter,
+  creatorPageId: intFilter,
+  fanUserId: intFilter,
+  status: z.enum(CREATOR_MEMBERSHIP_STATUSES).optional(),
+});
 export type CreatorMembershipFilter = z.infer<typeof creatorMembershipFilter>;
 export const creatorMembershipSortable = ["id", "createdAt", "paidThrough", "price", "status"] as const;
 export const libraryItemFilter = z.strictObject({ id: idsFilter, creatorPageId: intFilter, visibility: z.enum(LIBRARY_VISIBILITIES).optional() });
@@ -122,27 +154,31 @@ export const getHomeLinkInfoAnswer = z.object({
   subscriber_count: z.number(),
   subscribed: z.boolean(),
   is_owner: z.boolean(),
-  library: z.array(z.object({
-    locked: z.boolean(),
-    image_url: z.string().nullable(),
-    video_url: z.string().nullable(),
-    poster_url: z.string().nullable(),
-    id: z.number(),
-    task_id: z.number(),
-    visibility: z.enum(LIBRARY_VISIBILITIES),
-    kind: z.string(),
-    created_at: z.string(),
-  })),
+  library: z.array(
+    z.object({
+      locked: z.boolean(),
+      image_url: z.string().nullable(),
+      video_url: z.string().nullable(),
+      poster_url: z.string().nullable(),
+      id: z.number(),
+      task_id: z.number(),
+      visibility: z.enum(LIBRARY_VISIBILITIES),
+      kind: z.string(),
+      created_at: z.string(),
+    }),
+  ),
   library_total: z.number(),
   library_locked: z.number(),
   request_price: z.number().nullable(),
   membership_price: z.number().nullable(),
-  membership: z.object({
-    status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
-    price: z.number(),
-    paid_through: z.string(),
-    member: z.boolean(),
-  }).nullable(),
+  membership: z
+    .object({
+      status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+      price: z.number(),
+      paid_through: z.string(),
+      member: z.boolean(),
+    })
+    .nullable(),
   satisfaction_rate: z.number().nullable(),
 });
 
@@ -154,7 +190,51 @@ export const bindingAnswer = z.object({
 
 /** get /api/Subscribe/myPage */
 export const myPageAnswer = z.object({
-  page: z.object({
+  page: z
+    .object({
+      state: z.enum(CONTENT_STATES),
+      id: z.number(),
+      home_link: z.string(),
+      title: z.string(),
+      bio: z.string(),
+      social_links: z.array(z.string()),
+      cover_url: z.string().nullable(),
+      subscriber_count: z.number(),
+      subscribed: z.boolean(),
+      is_owner: z.boolean(),
+      library: z.array(
+        z.object({
+          locked: z.boolean(),
+          image_url: z.string().nullable(),
+          video_url: z.string().nullable(),
+          poster_url: z.string().nullable(),
+          id: z.number(),
+          task_id: z.number(),
+          visibility: z.enum(LIBRARY_VISIBILITIES),
+          kind: z.string(),
+          created_at: z.string(),
+        }),
+      ),
+      library_total: z.number(),
+      library_locked: z.number(),
+      request_price: z.number().nullable(),
+      membership_price: z.number().nullable(),
+      membership: z
+        .object({
+          status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+          price: z.number(),
+          paid_through: z.string(),
+          member: z.boolean(),
+        })
+        .nullable(),
+      satisfaction_rate: z.number().nullable(),
+    })
+    .nullable(),
+});
+
+/** post /api/Subscribe/publishPage */
+export const publishPageAnswer = z
+  .object({
     state: z.enum(CONTENT_STATES),
     id: z.number(),
     home_link: z.string(),
@@ -165,66 +245,34 @@ export const myPageAnswer = z.object({
     subscriber_count: z.number(),
     subscribed: z.boolean(),
     is_owner: z.boolean(),
-    library: z.array(z.object({
-      locked: z.boolean(),
-      image_url: z.string().nullable(),
-      video_url: z.string().nullable(),
-      poster_url: z.string().nullable(),
-      id: z.number(),
-      task_id: z.number(),
-      visibility: z.enum(LIBRARY_VISIBILITIES),
-      kind: z.string(),
-      created_at: z.string(),
-    })),
+    library: z.array(
+      z.object({
+        locked: z.boolean(),
+        image_url: z.string().nullable(),
+        video_url: z.string().nullable(),
+        poster_url: z.string().nullable(),
+        id: z.number(),
+        task_id: z.number(),
+        visibility: z.enum(LIBRARY_VISIBILITIES),
+        kind: z.string(),
+        created_at: z.string(),
+      }),
+    ),
     library_total: z.number(),
     library_locked: z.number(),
     request_price: z.number().nullable(),
     membership_price: z.number().nullable(),
-    membership: z.object({
-      status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
-      price: z.number(),
-      paid_through: z.string(),
-      member: z.boolean(),
-    }).nullable(),
+    membership: z
+      .object({
+        status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+        price: z.number(),
+        paid_through: z.string(),
+        member: z.boolean(),
+      })
+      .nullable(),
     satisfaction_rate: z.number().nullable(),
-  }).nullable(),
-});
-
-/** post /api/Subscribe/publishPage */
-export const publishPageAnswer = z.object({
-  state: z.enum(CONTENT_STATES),
-  id: z.number(),
-  home_link: z.string(),
-  title: z.string(),
-  bio: z.string(),
-  social_links: z.array(z.string()),
-  cover_url: z.string().nullable(),
-  subscriber_count: z.number(),
-  subscribed: z.boolean(),
-  is_owner: z.boolean(),
-  library: z.array(z.object({
-    locked: z.boolean(),
-    image_url: z.string().nullable(),
-    video_url: z.string().nullable(),
-    poster_url: z.string().nullable(),
-    id: z.number(),
-    task_id: z.number(),
-    visibility: z.enum(LIBRARY_VISIBILITIES),
-    kind: z.string(),
-    created_at: z.string(),
-  })),
-  library_total: z.number(),
-  library_locked: z.number(),
-  request_price: z.number().nullable(),
-  membership_price: z.number().nullable(),
-  membership: z.object({
-    status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
-    price: z.number(),
-    paid_through: z.string(),
-    member: z.boolean(),
-  }).nullable(),
-  satisfaction_rate: z.number().nullable(),
-}).nullable();
+  })
+  .nullable();
 
 /** post /api/Subscribe/request */
 export const requestAnswer = z.object({
@@ -241,19 +289,21 @@ export const requestAnswer = z.object({
 
 /** get /api/Subscribe/requests */
 export const requestsAnswer = z.object({
-  list: z.array(z.object({
-    home_link: z.string(),
-    creator: z.string(),
-    id: z.number(),
-    text: z.string(),
-    price: z.number(),
-    status: z.enum(CUSTOM_REQUEST_STATUSES),
-    delivered_task_id: z.number().nullable(),
-    satisfied: z.boolean().nullable(),
-    dispute_status: z.enum(DISPUTE_STATUSES).nullable(),
-    created_at: z.string(),
-    expires_at: z.string(),
-  })),
+  list: z.array(
+    z.object({
+      home_link: z.string(),
+      creator: z.string(),
+      id: z.number(),
+      text: z.string(),
+      price: z.number(),
+      status: z.enum(CUSTOM_REQUEST_STATUSES),
+      delivered_task_id: z.number().nullable(),
+      satisfied: z.boolean().nullable(),
+      dispute_status: z.enum(DISPUTE_STATUSES).nullable(),
+      created_at: z.string(),
+      expires_at: z.string(),
+    }),
+  ),
 });
 
 /** post /api/Subscribe/joinMembership */
@@ -275,17 +325,19 @@ export const publishItemAnswer = z.object({
 export const libraryAnswer = z.object({
   page: z.number(),
   limit: z.number(),
-  list: z.array(z.object({
-    locked: z.boolean(),
-    image_url: z.string().nullable(),
-    video_url: z.string().nullable(),
-    poster_url: z.string().nullable(),
-    id: z.number(),
-    task_id: z.number(),
-    visibility: z.enum(LIBRARY_VISIBILITIES),
-    kind: z.string(),
-    created_at: z.string(),
-  })),
+  list: z.array(
+    z.object({
+      locked: z.boolean(),
+      image_url: z.string().nullable(),
+      video_url: z.string().nullable(),
+      poster_url: z.string().nullable(),
+      id: z.number(),
+      task_id: z.number(),
+      visibility: z.enum(LIBRARY_VISIBILITIES),
+      kind: z.string(),
+      created_at: z.string(),
+    }),
+  ),
   total: z.number(),
   locked: z.number(),
 });

@@ -40,9 +40,32 @@ interface Deps {
  * custom_requests, and through its parts creator_memberships (creator-memberships.service.ts) and
  * creator_library_items (creator-library.service.ts).
  */
-export function createCreatorsService({ db, models, creations, storage, signer, mediaTtlSeconds, makeCreator, credits, keepCreation, releaseCreation, ownCreation, requestHours, minRatings }: Deps) {
+export function createCreatorsService({
+  db,
+  models,
+  creations,
+  storage,
+  signer,
+  mediaTtlSeconds,
+  makeCreator,
+  credits,
+  keepCreation,
+  releaseCreation,
+  ownCreation,
+  requestHours,
+  minRatings,
+}: Deps) {
   const memberships = createCreatorMemberships({ db, credits });
-  const library = createCreatorLibrary({ db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember: (pageId, userId) => memberships.isMember(pageId, userId), keepCreation, releaseCreation });
+  const library = createCreatorLibrary({
+    db,
+    storage,
+    signer,
+    ttlSeconds: mediaTtlSeconds,
+    creations,
+    isMember: (pageId, userId) => memberships.isMember(pageId, userId),
+    keepCreation,
+    releaseCreation,
+  });
   const pages = createPages({ db, models, memberships, library, makeCreator, minRatings });
   const requests = createCustomRequests({ db, credits, ownCreation, requestHours });
 
@@ -56,9 +79,7 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
   return {
     ...pages,
     ...requests,
-
-    // ---- paid memberships and the library (decision 204) ----
-
+    // paid memberships and the library (decision 204)
     /** A fan joins a page's paid membership (the first period is charged at once); joining again is a no-op. */
     joinMembership: async (fanId: number, homeLink: string) => memberships.join(fanId, await livePage(db, homeLink)),
     /** Stops the next renewal; access stays until the paid period ends. */
@@ -92,7 +113,8 @@ export function createCreatorsService({ db, models, creations, storage, signer, 
     },
 
     /** A members-only file for the signed-in viewer it was signed for, checked on every request. */
-    libraryMedia: (requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) => library.media(requesterId, q),
+    libraryMedia: (requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) =>
+      library.media(requesterId, q),
     /** The signed-in viewer's media pass, and the viewer a pass names (decision 217). */
     mediaPass: (viewerId: number) => library.pass(viewerId),
     passViewer: (value: string | undefined) => library.passViewer(value),

@@ -8,7 +8,11 @@ import { newFollowsPerDay, newPagesPerDay, requestsPerDay } from "./creators.que
 export function createCreatorFigures(db: Db) {
   return {
     async perDay(sinceUtc: string) {
-      const [pages, follows, requests] = await Promise.all([newPagesPerDay.rows(db, { sinceUtc }), newFollowsPerDay.rows(db, { sinceUtc }), requestsPerDay.rows(db, { sinceUtc })]);
+      const [pages, follows, requests] = await Promise.all([
+        newPagesPerDay.rows(db, { sinceUtc }),
+        newFollowsPerDay.rows(db, { sinceUtc }),
+        requestsPerDay.rows(db, { sinceUtc }),
+      ]);
       return { newPages: pages, newFollows: follows, requests };
     },
   };

@@ -17,7 +17,8 @@ const COPY: Record<Language, Copy> = {
     },
     rejected: {
       subject: (d) => `Reverie: your payout of ${d.amount} credits was not approved`,
-      body: (d, reason) => `Your payout request #${d.id} of ${d.amount} credits was not approved.\nReason: ${reason}\nThe ${d.amount} credits are back in your balance; you can ask for a payout again from your page.`,
+      body: (d, reason) =>
+        `Your payout request #${d.id} of ${d.amount} credits was not approved.\nReason: ${reason}\nThe ${d.amount} credits are back in your balance; you can ask for a payout again from your page.`,
     },
   },
   ja: {
@@ -27,7 +28,8 @@ const COPY: Record<Language, Copy> = {
     },
     rejected: {
       subject: (d) => `Reverie: ${d.amount}クレジットの出金は承認されませんでした`,
-      body: (d, reason) => `出金リクエスト #${d.id}（${d.amount}クレジット）は承認されませんでした。\n理由: ${reason}\n${d.amount}クレジットは残高に戻りました。ページから再度出金をリクエストできます。`,
+      body: (d, reason) =>
+        `出金リクエスト #${d.id}（${d.amount}クレジット）は承認されませんでした。\n理由: ${reason}\n${d.amount}クレジットは残高に戻りました。ページから再度出金をリクエストできます。`,
     },
   },
   ko: {
@@ -37,7 +39,8 @@ const COPY: Record<Language, Copy> = {
     },
     rejected: {
       subject: (d) => `Reverie: ${d.amount}크레딧 출금이 승인되지 않았습니다`,
-      body: (d, reason) => `출금 요청 #${d.id}(${d.amount}크레딧)이 승인되지 않았습니다.\n사유: ${reason}\n${d.amount}크레딧은 잔액으로 돌아왔습니다. 페이지에서 다시 출금을 요청할 수 있습니다.`,
+      body: (d, reason) =>
+        `출금 요청 #${d.id}(${d.amount}크레딧)이 승인되지 않았습니다.\n사유: ${reason}\n${d.amount}크레딧은 잔액으로 돌아왔습니다. 페이지에서 다시 출금을 요청할 수 있습니다.`,
     },
   },
   ru: {
@@ -47,7 +50,8 @@ const COPY: Record<Language, Copy> = {
     },
     rejected: {
       subject: (d) => `Reverie: выплата ${d.amount} кредитов не одобрена`,
-      body: (d, reason) => `Ваш запрос на выплату №${d.id} (${d.amount} кредитов) не одобрен.\nПричина: ${reason}\n${d.amount} кредитов вернулись на ваш баланс; вы можете снова запросить выплату на своей странице.`,
+      body: (d, reason) =>
+        `Ваш запрос на выплату №${d.id} (${d.amount} кредитов) не одобрен.\nПричина: ${reason}\n${d.amount} кредитов вернулись на ваш баланс; вы можете снова запросить выплату на своей странице.`,
     },
   },
 };

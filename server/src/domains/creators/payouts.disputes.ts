@@ -8,9 +8,22 @@ import type { DisputeFilter } from "./payouts.schema.ts";
 
 function disputeView(r: CustomRequest & { creatorPage: { userId: number; homeLink: string } }) {
   return {
-    id: r.id, creatorPageId: r.creatorPageId, creatorUserId: r.creatorPage.userId, homeLink: r.creatorPage.homeLink, fanUserId: r.fanUserId, text: r.text, price: r.price,
-    deliveredTaskId: r.deliveredTaskId, disputeStatus: r.disputeStatus, disputeReason: r.disputeReason, disputedAt: r.disputedAt, disputeResolvedAt: r.disputeResolvedAt,
-    disputeResolvedById: r.disputeResolvedById, disputeNote: r.disputeNote, disputeShortfall: r.disputeShortfall, createdAt: r.createdAt,
+    id: r.id,
+    creatorPageId: r.creatorPageId,
+    creatorUserId: r.creatorPage.userId,
+    homeLink: r.creatorPage.homeLink,
+    fanUserId: r.fanUserId,
+    text: r.text,
+    price: r.price,
+    deliveredTaskId: r.deliveredTaskId,
+    disputeStatus: r.disputeStatus,
+    disputeReason: r.disputeReason,
+    disputedAt: r.disputedAt,
+    disputeResolvedAt: r.disputeResolvedAt,
+    disputeResolvedById: r.disputeResolvedById,
+    disputeNote: r.disputeNote,
+    disputeShortfall: r.disputeShortfall,
+    createdAt: r.createdAt,
   };
 }
 
@@ -40,7 +53,12 @@ export function createDisputes({ db, credits, audit }: Pick<PayoutsDeps, "db" | 
     },
 
     listDisputes: async (params: ListParams<DisputeFilter>) => {
-      const page = await pageOf(db.customRequest, params, { disputeStatus: params.filter.disputeStatus ?? { not: null }, ...matching(params.filter, ["creatorPageId", "fanUserId"]) }, { include: withPage });
+      const page = await pageOf(
+        db.customRequest,
+        params,
+        { disputeStatus: params.filter.disputeStatus ?? { not: null }, ...matching(params.filter, ["creatorPageId", "fanUserId"]) },
+        { include: withPage },
+      );
       return { ...page, rows: (page.rows as Parameters<typeof disputeView>[0][]).map(disputeView) };
     },
     getDispute,
@@ -56,17 +74,34 @@ export function createDisputes({ db, credits, audit }: Pick<PayoutsDeps, "db" | 
       await db.$transaction(async (tx) => {
         await lockPage(tx, { pageId: r.creatorPageId });
         const to = outcome === "refund" ? "refunded" : "upheld";
-        const moved = await tx.customRequest.updateMany({ where: { id, disputeStatus: "open" }, data: { disputeStatus: to, disputeNote: note, disputeResolvedById: staffId, disputeResolvedAt: new Date() } });
+        const moved = await tx.customRequest.updateMany({
+          where: { id, disputeStatus: "open" },
+          data: { disputeStatus: to, disputeNote: note, disputeResolvedById: staffId, disputeResolvedAt: new Date() },
+        });
         if (!moved.count) throw HttpError.conflict(M.disputeClosed);
         let shortfall = 0;
         if (outcome === "refund") {
           const reference = `custom_request:${id}`;
-          await credits.refund({ userId: r.fanUserId, amount: r.price, reason: "custom_request_dispute_refund", idempotencyKey: `custom-request:${id}:dispute-refund`, reference }, tx);
-          const taken = await credits.chargeUpTo({ userId: r.creatorPage.userId, amount: r.price, reason: EARNING_REASON.clawback, idempotencyKey: `custom-request:${id}:clawback`, reference }, tx);
+          await credits.refund(
+            { userId: r.fanUserId, amount: r.price, reason: "custom_request_dispute_refund", idempotencyKey: `custom-request:${id}:dispute-refund`, reference },
+            tx,
+          );
+          const taken = await credits.chargeUpTo(
+            { userId: r.creatorPage.userId, amount: r.price, reason: EARNING_REASON.clawback, idempotencyKey: `custom-request:${id}:clawback`, reference },
+            tx,
+          );
           shortfall = r.price - taken;
           if (shortfall) await tx.customRequest.update({ where: { id }, data: { disputeShortfall: shortfall } });
         }
-        await audit.record(tx, { staffId, action: `dispute_${outcome}`, resource: "CustomRequest", resourceId: id, before: { disputeStatus: "open" }, after: { disputeStatus: to, price: r.price, shortfall }, reason: note });
+        await audit.record(tx, {
+          staffId,
+          action: `dispute_${outcome}`,
+          resource: "CustomRequest",
+          resourceId: id,
+          before: { disputeStatus: "open" },
+          after: { disputeStatus: to, price: r.price, shortfall },
+          reason: note,
+        });
       });
       return getDispute(id);
     },

@@ -46,5 +46,15 @@ export async function earningsOf(credits: EarningsCredits, c: Tx | Db, userId: n
   // spent on generations are spent). What refunds could not take back is held back from both: it is never paid
   // out in cash (docs/decisions/206)
   const payable = Math.max(0, Math.min(balance.points - owed, earned - owed - inDispute - pending - paid));
-  return { earned, in_escrow: escrow._sum.price ?? 0, in_dispute: inDispute, payout_pending: pending, paid_out: paid, payable, balance: balance.points, shortfall: owed, min_payout: PAYOUT_MIN_CREDITS };
+  return {
+    earned,
+    in_escrow: escrow._sum.price ?? 0,
+    in_dispute: inDispute,
+    payout_pending: pending,
+    paid_out: paid,
+    payable,
+    balance: balance.points,
+    shortfall: owed,
+    min_payout: PAYOUT_MIN_CREDITS,
+  };
 }

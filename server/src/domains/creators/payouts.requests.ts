@@ -9,7 +9,15 @@ import type { PayoutDecision } from "./payout-mail.ts";
 import type { PayoutFilter } from "./payouts.schema.ts";
 
 function payoutView(p: CreatorPayout) {
-  return { id: p.id, amount: p.amount, status: p.status, reference: p.reference, reject_reason: p.rejectReason, created_at: p.createdAt.toISOString(), decided_at: p.decidedAt?.toISOString() ?? null };
+  return {
+    id: p.id,
+    amount: p.amount,
+    status: p.status,
+    reference: p.reference,
+    reject_reason: p.rejectReason,
+    created_at: p.createdAt.toISOString(),
+    decided_at: p.decidedAt?.toISOString() ?? null,
+  };
 }
 
 export const withPage = { creatorPage: { select: { userId: true, homeLink: true } } } as const;
@@ -28,13 +36,23 @@ async function decideRequested(tx: Tx, id: number, data: Prisma.CreatorPayoutUpd
 }
 
 /** Payouts: asked for by the creator, paid or rejected by staff. */
-export function createPayoutRequests({ db, credits, audit, tellCreator }: Pick<PayoutsDeps, "db" | "credits" | "audit"> & { tellCreator(creatorUserId: number, d: PayoutDecision): Promise<void> }) {
+export function createPayoutRequests({
+  db,
+  credits,
+  audit,
+  tellCreator,
+}: Pick<PayoutsDeps, "db" | "credits" | "audit"> & { tellCreator(creatorUserId: number, d: PayoutDecision): Promise<void> }) {
   /** A payout for the console, with the creator's figures so staff see it is covered before paying. */
   async function getPayout(id: number) {
     const p = await db.creatorPayout.findUnique({ where: { id }, include: withPage });
     if (!p) return null;
     const { creatorPage, ...row } = p;
-    return { ...row, creatorUserId: creatorPage.userId, homeLink: creatorPage.homeLink, earnings: await earningsOf(credits, db, creatorPage.userId, p.creatorPageId) };
+    return {
+      ...row,
+      creatorUserId: creatorPage.userId,
+      homeLink: creatorPage.homeLink,
+      earnings: await earningsOf(credits, db, creatorPage.userId, p.creatorPageId),
+    };
   }
 
   return {
@@ -57,7 +75,10 @@ export function createPayoutRequests({ db, credits, audit, tellCreator }: Pick<P
         if (again) return again;
         if (amount > (await earningsOf(credits, tx, userId, page.id)).payable) throw HttpError.conflict(M.overPayable);
         const created = await tx.creatorPayout.create({ data: { creatorPageId: page.id, amount, idempotencyKey } });
-        await credits.charge({ userId, amount, reason: "creator_payout", idempotencyKey: `creator-payout:${created.id}:hold`, reference: `creator_payout:${created.id}` }, tx);
+        await credits.charge(
+          { userId, amount, reason: "creator_payout", idempotencyKey: `creator-payout:${created.id}:hold`, reference: `creator_payout:${created.id}` },
+          tx,
+        );
         return created;
       });
       return payoutView(payout);
@@ -73,7 +94,14 @@ export function createPayoutRequests({ db, credits, audit, tellCreator }: Pick<P
     /** The console's payout queue. */
     listPayouts: async (params: ListParams<PayoutFilter>) => {
       const page = await pageOf(db.creatorPayout, params, matching(params.filter, ["status", "creatorPageId"]), { include: withPage });
-      return { ...page, rows: (page.rows as (CreatorPayout & { creatorPage: { userId: number; homeLink: string } })[]).map(({ creatorPage, ...p }) => ({ ...p, creatorUserId: creatorPage.userId, homeLink: creatorPage.homeLink })) };
+      return {
+        ...page,
+        rows: (page.rows as (CreatorPayout & { creatorPage: { userId: number; homeLink: string } })[]).map(({ creatorPage, ...p }) => ({
+          ...p,
+          creatorUserId: creatorPage.userId,
+          homeLink: creatorPage.homeLink,
+        })),
+      };
     },
     getPayout,
 
@@ -81,7 +109,15 @@ export function createPayoutRequests({ db, credits, audit, tellCreator }: Pick<P
     async approve(staffId: number, id: number, reference: string) {
       const p = await db.$transaction(async (tx) => {
         const p = await decideRequested(tx, id, { status: "approved", reference, decidedById: staffId, decidedAt: new Date() });
-        await audit.record(tx, { staffId, action: "approve_payout", resource: "CreatorPayout", resourceId: id, before: { status: "requested", amount: p.amount }, after: { status: "approved", amount: p.amount, reference }, reason: reference });
+        await audit.record(tx, {
+          staffId,
+          action: "approve_payout",
+          resource: "CreatorPayout",
+          resourceId: id,
+          before: { status: "requested", amount: p.amount },
+          after: { status: "approved", amount: p.amount, reference },
+          reason: reference,
+        });
         return p;
       });
       await tellCreator(p.creatorPage.userId, { id, amount: p.amount, outcome: "approved", reference });
@@ -92,8 +128,25 @@ export function createPayoutRequests({ db, credits, audit, tellCreator }: Pick<P
     async reject(staffId: number, id: number, reason: string) {
       const p = await db.$transaction(async (tx) => {
         const p = await decideRequested(tx, id, { status: "rejected", rejectReason: reason, decidedById: staffId, decidedAt: new Date() });
-        await credits.refund({ userId: p.creatorPage.userId, amount: p.amount, reason: "creator_payout_return", idempotencyKey: `creator-payout:${id}:return`, reference: `creator_payout:${id}` }, tx);
-        await audit.record(tx, { staffId, action: "reject_payout", resource: "CreatorPayout", resourceId: id, before: { status: "requested", amount: p.amount }, after: { status: "rejected", amount: p.amount }, reason });
+        await credits.refund(
+          {
+            userId: p.creatorPage.userId,
+            amount: p.amount,
+            reason: "creator_payout_return",
+            idempotencyKey: `creator-payout:${id}:return`,
+            reference: `creator_payout:${id}`,
+          },
+          tx,
+        );
+        await audit.record(tx, {
+          staffId,
+          action: "reject_payout",
+          resource: "CreatorPayout",
+          resourceId: id,
+          before: { status: "requested", amount: p.amount },
+          after: { status: "rejected", amount: p.amount },
+          reason,
+        });
         return p;
       });
       await tellCreator(p.creatorPage.userId, { id, amount: p.amount, outcome: "rejected", reason });

@@ -15,7 +15,8 @@ afterAll(() => t?.close());
 
 type Who = { token: string; userId: number };
 const balance = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
-const grant = (userId: number, amount: number) => t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test:${userId}:${Math.random()}` });
+const grant = (userId: number, amount: number) =>
+  t.services.credits.grant({ userId, amount, reason: "test", idempotencyKey: `test:${userId}:${Math.random()}` });
 const post = (token: string, path: string, body: Record<string, unknown>) => t.http.post(path).set("token", token).send(body);
 const get = (token: string, path: string) => t.http.get(path).set("token", token);
 const earnings = async (c: Who) => (await get(c.token, "/api/Subscribe/earnings").expect(200)).body.data;
@@ -25,21 +26,33 @@ const askPayout = (c: Who, amount: number, key = `payout-${Math.random()}`) => p
 async function creator(price = 100): Promise<Who> {
   const who = await registeredUser(t);
   const cover = await uploadImage(t, who.token, await photo(320, 400));
-  const model = await t.db.characterModel.create({ data: { userId: who.userId, name: `Payee ${++n}`, homeLink: `Payee${n}x${who.userId}`, coverUploadId: cover, status: "success", cost: 5, triggerWord: "rvr" } });
+  const model = await t.db.characterModel.create({
+    data: {
+      userId: who.userId,
+      name: `Payee ${++n}`,
+      homeLink: `Payee${n}x${who.userId}`,
+      coverUploadId: cover,
+      status: "success",
+      cost: 5,
+      triggerWord: "rvr",
+    },
+  });
   await post(who.token, "/api/Subscribe/publishPage", { role_id: model.id, request_price: price }).expect(200);
   return who;
 }
-const linkOf = async (c: Who) => (await t.db.creatorPage.findUniqueOrThrow({ where: { userId: c.userId } })).homeLink;
-
 /** A fan's request to the creator at the page's price, answered as far as `until` (the real escrow flow). */
 async function request(c: Who, until: "pending" | "delivered", fan?: Who): Promise<{ id: number; fan: Who }> {
   const f = fan ?? (await visitor(t));
   const page = await t.db.creatorPage.findUniqueOrThrow({ where: { userId: c.userId } });
   await grant(f.userId, page.requestPrice!);
-  const id = (await post(f.token, "/api/Subscribe/request", { home_link: page.homeLink, text: "A portrait", idempotency_key: `req-${Math.random()}` }).expect(200)).body.data.id as number;
+  const id = (
+    await post(f.token, "/api/Subscribe/request", { home_link: page.homeLink, text: "A portrait", idempotency_key: `req-${Math.random()}` }).expect(200)
+  ).body.data.id as number;
   if (until === "delivered") {
     await post(c.token, "/api/Subscribe/acceptRequest", { id }).expect(200);
-    const task = await t.db.generationTask.create({ data: { userId: c.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `media/${c.userId}/out.jpg` } });
+    const task = await t.db.generationTask.create({
+      data: { userId: c.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: `media/${c.userId}/out.jpg` },
+    });
     await post(c.token, "/api/Subscribe/deliverRequest", { id, task_id: task.id }).expect(200);
   }
   return { id, fan: f };
@@ -102,7 +115,8 @@ describe("the payout queue", () => {
     const id = (await askPayout(c, amount).expect(200)).body.data.id as number;
     return { c, id };
   }
-  const decide = (token: string, id: number, what: "approve" | "reject", body: Record<string, unknown>) => post(token, `/admin/api/payouts/${id}/${what}`, body);
+  const decide = (token: string, id: number, what: "approve" | "reject", body: Record<string, unknown>) =>
+    post(token, `/admin/api/payouts/${id}/${what}`, body);
 
   it("approves with the transfer's reference: the credits stay gone, audited, and the creator sees it paid", async () => {
     const support = await staffMember(t, ["support"]);
@@ -123,14 +137,20 @@ describe("the payout queue", () => {
     const support = await staffMember(t, ["support"]);
     const admin = await staffMember(t, ["admin"]);
     const { c, id } = await payoutOf();
-    const rejects = await Promise.all(Array.from({ length: 10 }, (_, i) => decide(i % 2 ? support.token : admin.token, id, "reject", { reason: "Bank details do not match" })));
+    const rejects = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => decide(i % 2 ? support.token : admin.token, id, "reject", { reason: "Bank details do not match" })),
+    );
     expect(rejects.filter((r) => r.status === 200)).toHaveLength(1);
     expect(await balance(c.userId)).toBe(100);
     expect(await t.db.ledgerEntry.count({ where: { reference: `creator_payout:${id}`, reason: "creator_payout_return" } })).toBe(1);
     expect(await earnings(c)).toMatchObject({ payable: 100, payout_pending: 0, paid_out: 0 });
 
     const second = (await askPayout(c, 100).expect(200)).body.data.id as number;
-    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? decide(support.token, second, "approve", { reference: `TX-${i}-ref` }) : decide(admin.token, second, "reject", { reason: "Not this time" }))));
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2 ? decide(support.token, second, "approve", { reference: `TX-${i}-ref` }) : decide(admin.token, second, "reject", { reason: "Not this time" }),
+      ),
+    );
     expect(racing.filter((r) => r.status === 200)).toHaveLength(1);
     const row = await t.db.creatorPayout.findUniqueOrThrow({ where: { id: second } });
     const returns = await t.db.ledgerEntry.count({ where: { reference: `creator_payout:${second}`, reason: "creator_payout_return" } });
@@ -188,7 +208,8 @@ describe("the payout queue", () => {
 
 describe("requests in dispute", () => {
   const dispute = (fan: Who, id: number, reason = "Not what I asked for") => post(fan.token, "/api/Subscribe/disputeRequest", { id, reason });
-  const resolve = (token: string, id: number, outcome: "refund" | "uphold", reason = "Looked at the delivery") => post(token, `/admin/api/disputes/${id}/resolve`, { outcome, reason });
+  const resolve = (token: string, id: number, outcome: "refund" | "uphold", reason = "Looked at the delivery") =>
+    post(token, `/admin/api/disputes/${id}/resolve`, { outcome, reason });
 
   it("lets a fan dispute only their own unsatisfying delivery, once, and keeps its price out of the payable credits", async () => {
     const c = await creator(120);
@@ -256,7 +277,12 @@ describe("requests in dispute", () => {
     await request(c, "delivered");
     expect(await earnings(c)).toMatchObject({ earned: 220, shortfall: 100, payable: 20, balance: 120 });
     const audit = await t.db.auditLog.findFirstOrThrow({ where: { resource: "CustomRequest", resourceId: String(id) } });
-    expect(audit).toMatchObject({ action: "dispute_refund", staffId: support.staffId, reason: "Delivery was another person", after: { disputeStatus: "refunded", price: 120, shortfall: 100 } });
+    expect(audit).toMatchObject({
+      action: "dispute_refund",
+      staffId: support.staffId,
+      reason: "Delivery was another person",
+      after: { disputeStatus: "refunded", price: 120, shortfall: 100 },
+    });
     expect(await t.services.credits.findLedgerMismatches([c.userId, fan.userId])).toEqual([]);
   });
 });

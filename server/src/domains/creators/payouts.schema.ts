@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { DISPUTE_OUTCOMES, DISPUTE_REASON_MAX, DISPUTE_STATUSES, PAYOUT_MESSAGES as M, PAYOUT_MIN_CREDITS, PAYOUT_REFERENCE_MAX, PAYOUT_STATUSES } from "../../contract/creator-payouts.ts";
+import {
+  DISPUTE_OUTCOMES,
+  DISPUTE_REASON_MAX,
+  DISPUTE_STATUSES,
+  PAYOUT_MESSAGES as M,
+  PAYOUT_MIN_CREDITS,
+  PAYOUT_REFERENCE_MAX,
+  PAYOUT_STATUSES,
+} from "../../contract/creator-payouts.ts";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
 
 const belowMinimum = M.belowMinimum.replace("{{min}}", String(PAYOUT_MIN_CREDITS));
@@ -29,7 +37,12 @@ export const payoutFilter = z.strictObject({ id: idsFilter, status: z.enum(PAYOU
 export type PayoutFilter = z.infer<typeof payoutFilter>;
 export const payoutSortable = ["id", "createdAt", "amount", "status", "decidedAt"] as const;
 
-export const disputeFilter = z.strictObject({ id: idsFilter, disputeStatus: z.enum(DISPUTE_STATUSES).optional(), creatorPageId: intFilter, fanUserId: intFilter });
+export const disputeFilter = z.strictObject({
+  id: idsFilter,
+  disputeStatus: z.enum(DISPUTE_STATUSES).optional(),
+  creatorPageId: intFilter,
+  fanUserId: intFilter,
+});
 export type DisputeFilter = z.infer<typeof disputeFilter>;
 export const disputeSortable = ["id", "disputedAt", "price", "disputeStatus"] as const;
 
@@ -113,15 +126,17 @@ export const earningsAnswer = z.object({
 
 /** get /api/Subscribe/payouts */
 export const payoutsAnswer = z.object({
-  list: z.array(z.object({
-    id: z.number(),
-    amount: z.number(),
-    status: z.enum(PAYOUT_STATUSES),
-    reference: z.string().nullable(),
-    reject_reason: z.string().nullable(),
-    created_at: z.string(),
-    decided_at: z.string().nullable(),
-  })),
+  list: z.array(
+    z.object({
+      id: z.number(),
+      amount: z.number(),
+      status: z.enum(PAYOUT_STATUSES),
+      reference: z.string().nullable(),
+      reject_reason: z.string().nullable(),
+      created_at: z.string(),
+      decided_at: z.string().nullable(),
+    }),
+  ),
 });
 
 /** post /api/Subscribe/requestPayout */

@@ -43,7 +43,14 @@ export const move = statement({
   columns: { balance: col.int.orNull, points: col.int.orNull },
   sql: (m: Movement) =>
     Prisma.sql`SELECT balance, points FROM ${moveCall({ ...m, reference: Prisma.sql`${m.reference}::text`, idempotencyKey: Prisma.sql`${m.idempotencyKey}::text` })}`,
-  example: async (run): Promise<Movement> => ({ userId: await exampleAccount(run, 10), delta: -3, countsTowardTotal: false, reason: "example", reference: "example", idempotencyKey: "example" }),
+  example: async (run): Promise<Movement> => ({
+    userId: await exampleAccount(run, 10),
+    delta: -3,
+    countsTowardTotal: false,
+    reason: "example",
+    reference: "example",
+    idempotencyKey: "example",
+  }),
 });
 
 /** The movement an idempotency key was used for. */
@@ -70,7 +77,8 @@ export const entryOfKey = statement({
 /** Takes one of the account's free generations: a row when one was left. */
 export const takeFreeGeneration = statement({
   columns: { id: col.int },
-  sql: (p: { userId: number }) => Prisma.sql`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${p.userId} AND free_generations > 0 RETURNING id`,
+  sql: (p: { userId: number }) =>
+    Prisma.sql`UPDATE users SET free_generations = free_generations - 1 WHERE id = ${p.userId} AND free_generations > 0 RETURNING id`,
   example: { userId: 1 },
 });
 

@@ -34,7 +34,9 @@ describe("credits ledger", () => {
 
   it("a retried movement with the same key moves credits once, even concurrently", async () => {
     const userId = await newUser();
-    const results = await Promise.all(Array.from({ length: 20 }, () => credits.grant({ userId, amount: 7, reason: "purchase", idempotencyKey: `order:x${userId}:paid` })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => credits.grant({ userId, amount: 7, reason: "purchase", idempotencyKey: `order:x${userId}:paid` })),
+    );
     expect(results.filter((r) => r.applied)).toHaveLength(1);
     expect(results.every((r) => r.balance === 7)).toBe(true);
     expect((await credits.balance(userId)).points).toBe(7);
@@ -65,7 +67,11 @@ describe("credits ledger", () => {
     await credits.charge({ userId, amount: 4, reason: "generation", idempotencyKey: `b:${userId}` });
     await credits.refund({ userId, amount: 4, reason: "generation_failed", idempotencyKey: `c:${userId}` });
     const entries = await t.db.ledgerEntry.findMany({ where: { userId }, orderBy: { id: "asc" } });
-    expect(entries.map((e) => [e.delta, e.balanceAfter])).toEqual([[10, 10], [-4, 6], [4, 10]]);
+    expect(entries.map((e) => [e.delta, e.balanceAfter])).toEqual([
+      [10, 10],
+      [-4, 6],
+      [4, 10],
+    ]);
     expect(await credits.balance(userId)).toEqual({ points: 10, all_points: 10 });
   });
 });
@@ -76,7 +82,10 @@ describe("staff credit adjustments", () => {
   it("requires a reason and a whole non-zero delta, changing nothing otherwise", async () => {
     const { id: staffId } = await staff();
     const userId = await newUser();
-    await expect(credits.adjustCredits({ staffId, userId, delta: 5, reason: "  " })).rejects.toMatchObject({ status: 400, message: "Please enter a reason for the adjustment" });
+    await expect(credits.adjustCredits({ staffId, userId, delta: 5, reason: "  " })).rejects.toMatchObject({
+      status: 400,
+      message: "Please enter a reason for the adjustment",
+    });
     await expect(credits.adjustCredits({ staffId, userId, delta: 0, reason: "goodwill" })).rejects.toMatchObject({ status: 400 });
     await expect(credits.adjustCredits({ staffId, userId, delta: 1.5, reason: "goodwill" })).rejects.toMatchObject({ status: 400 });
     expect(await t.db.auditLog.count({ where: { resourceId: String(userId) } })).toBe(0);
@@ -97,7 +106,10 @@ describe("staff credit adjustments", () => {
       [staffId, "adjust_credits", "duplicate goodwill", { points: 12 }, { points: 10 }],
     ]);
     const entries = await t.db.ledgerEntry.findMany({ where: { userId }, orderBy: { id: "asc" } });
-    expect(entries.map((e) => [e.delta, e.staffId, e.note])).toEqual([[12, staffId, "goodwill for a failed render"], [-2, staffId, "duplicate goodwill"]]);
+    expect(entries.map((e) => [e.delta, e.staffId, e.note])).toEqual([
+      [12, staffId, "goodwill for a failed render"],
+      [-2, staffId, "duplicate goodwill"],
+    ]);
     expect(await credits.balance(userId)).toEqual({ points: 10, all_points: 12 });
   });
 
@@ -116,12 +128,19 @@ describe("taking back what the balance still holds", () => {
     // the person spends while the take-back runs: together they never take more than there was
     const [taken, ...spent] = await Promise.all([
       t.db.$transaction((tx) => credits.chargeUpTo({ userId, amount: 50, reason: "custom_request_clawback", idempotencyKey: `claw:${userId}` }, tx)),
-      ...Array.from({ length: 5 }, (_, i) => credits.charge({ userId, amount: 10, reason: "generation", idempotencyKey: `spend:${userId}:${i}` }).then(() => 10, () => 0)),
+      ...Array.from({ length: 5 }, (_, i) =>
+        credits.charge({ userId, amount: 10, reason: "generation", idempotencyKey: `spend:${userId}:${i}` }).then(
+          () => 10,
+          () => 0,
+        ),
+      ),
     ]);
     expect(taken + spent.reduce((a, b) => a + b, 0)).toBe(30);
     expect((await credits.balance(userId)).points).toBe(0);
     // nothing left: nothing taken, and no empty ledger entry
-    expect(await t.db.$transaction((tx) => credits.chargeUpTo({ userId, amount: 5, reason: "custom_request_clawback", idempotencyKey: `claw2:${userId}` }, tx))).toBe(0);
+    expect(
+      await t.db.$transaction((tx) => credits.chargeUpTo({ userId, amount: 5, reason: "custom_request_clawback", idempotencyKey: `claw2:${userId}` }, tx)),
+    ).toBe(0);
     expect(await t.db.ledgerEntry.count({ where: { userId, idempotencyKey: `claw2:${userId}` } })).toBe(0);
   });
 

@@ -121,10 +121,25 @@ export function createCreditsService(db: Db, audit: AuditService) {
       if (!Number.isInteger(a.delta) || a.delta === 0 || Math.abs(a.delta) > MAX_ADJUSTMENT) throw HttpError.badRequest(MSG.adjustDeltaInvalid);
       const key = `staff-adjust:${a.idempotencyKey ?? crypto.randomUUID()}`;
       return db.$transaction(async (tx) => {
-        const m: LedgerMove = { userId: a.userId, amount: Math.abs(a.delta), reason: "staff_adjustment", idempotencyKey: key, staffId: a.staffId, note: reason };
+        const m: LedgerMove = {
+          userId: a.userId,
+          amount: Math.abs(a.delta),
+          reason: "staff_adjustment",
+          idempotencyKey: key,
+          staffId: a.staffId,
+          note: reason,
+        };
         const result = await move(tx, m, a.delta, a.delta > 0);
         if (result.applied) {
-          await audit.record(tx, { staffId: a.staffId, action: "adjust_credits", resource: "User", resourceId: a.userId, before: { points: result.balance - a.delta }, after: { points: result.balance }, reason });
+          await audit.record(tx, {
+            staffId: a.staffId,
+            action: "adjust_credits",
+            resource: "User",
+            resourceId: a.userId,
+            before: { points: result.balance - a.delta },
+            after: { points: result.balance },
+            reason,
+          });
         }
         return result;
       });
@@ -173,8 +188,18 @@ export function createCreditsService(db: Db, audit: AuditService) {
     async transferAll(tx: Tx, fromUserId: number, toUserId: number, key: string): Promise<number> {
       const from = await tx.user.findUniqueOrThrow({ where: { id: fromUserId }, select: { points: true } });
       if (from.points === 0) return 0;
-      await move(tx, { userId: fromUserId, amount: from.points, reason: "merge_out", reference: `user:${toUserId}`, idempotencyKey: `${key}:out` }, -from.points, false);
-      await move(tx, { userId: toUserId, amount: from.points, reason: "merge_in", reference: `user:${fromUserId}`, idempotencyKey: `${key}:in` }, from.points, false);
+      await move(
+        tx,
+        { userId: fromUserId, amount: from.points, reason: "merge_out", reference: `user:${toUserId}`, idempotencyKey: `${key}:out` },
+        -from.points,
+        false,
+      );
+      await move(
+        tx,
+        { userId: toUserId, amount: from.points, reason: "merge_in", reference: `user:${fromUserId}`, idempotencyKey: `${key}:in` },
+        from.points,
+        false,
+      );
       return from.points;
     },
 

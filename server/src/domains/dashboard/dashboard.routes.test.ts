@@ -14,7 +14,22 @@ beforeAll(async () => {
   const user = await t.db.user.create({ data: { loginType: "registered", createdAt: day(1) } });
   const product = await t.db.product.create({ data: { code: "p", name: "P", credits: 1, priceMinor: 100 } });
   const order = (status: "paid" | "failed" | "pending", provider: string, minor: number, at: Date) =>
-    t.db.order.create({ data: { orderNo: `o${Math.random()}`, userId: user.id, productId: product.id, amountMinor: minor, finalPriceMinor: minor, currency: "USD", credits: 1, status, provider, createdAt: at, paidAt: status === "paid" ? at : null, expiresAt: at } });
+    t.db.order.create({
+      data: {
+        orderNo: `o${Math.random()}`,
+        userId: user.id,
+        productId: product.id,
+        amountMinor: minor,
+        finalPriceMinor: minor,
+        currency: "USD",
+        credits: 1,
+        status,
+        provider,
+        createdAt: at,
+        paidAt: status === "paid" ? at : null,
+        expiresAt: at,
+      },
+    });
   await order("paid", "stripe", 500, day(0, 1));
   await order("paid", "stripe", 700, day(0, 2));
   await order("paid", "paypal", 300, day(2));
@@ -36,7 +51,9 @@ beforeAll(async () => {
   await t.db.subscription.create({ data: { creatorPageId: page.id, userId: fans[1].id, createdAt: day(0), active: false } });
   await t.db.subscription.create({ data: { creatorPageId: page.id, userId: fans[2].id, createdAt: day(45) } });
   const customRequest = (price: number, at: Date, status: "pending" | "delivered") =>
-    t.db.customRequest.create({ data: { creatorPageId: page.id, fanUserId: fans[0].id, text: "x", price, status, idempotencyKey: `k${Math.random()}`, createdAt: at, expiresAt: at } });
+    t.db.customRequest.create({
+      data: { creatorPageId: page.id, fanUserId: fans[0].id, text: "x", price, status, idempotencyKey: `k${Math.random()}`, createdAt: at, expiresAt: at },
+    });
   await customRequest(30, day(2), "delivered");
   await customRequest(50, day(2), "pending");
   await customRequest(70, day(60), "delivered");
@@ -71,7 +88,12 @@ describe("GET /admin/api/dashboard", () => {
       { day: ymd(day(1)), status: "failed", mode: "text_to_image", count: 1 },
       { day: ymd(day(0)), status: "succeeded", mode: "image_to_video", count: 2 },
     ]);
-    expect(d.signups).toEqual(expect.arrayContaining([{ day: ymd(day(1)), loginType: "registered", count: 1 }, { day: ymd(day(0)), loginType: "visitor", count: 1 }]));
+    expect(d.signups).toEqual(
+      expect.arrayContaining([
+        { day: ymd(day(1)), loginType: "registered", count: 1 },
+        { day: ymd(day(0)), loginType: "visitor", count: 1 },
+      ]),
+    );
     const backlog = Object.fromEntries(d.openReports.map((r: { bucket: string; reason: string; count: number }) => [`${r.bucket}/${r.reason}`, r.count]));
     expect(backlog).toEqual({ "under_1h/underage": 1, "1h_24h/other": 1, "1d_7d/other": 1, "over_7d/other": 1 });
     expect(d.creators).toEqual({

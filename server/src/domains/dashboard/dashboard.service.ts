@@ -25,7 +25,17 @@ export function createDashboardService(db: Db, creators: CreatorFigures) {
         // the creators domain counts its own rows (new pages, follows, custom requests)
         creators.perDay(sinceUtc),
       ]);
-      return { since: since.toISOString(), days, revenue, ordersByStatus: orders, generations, signups, openReports: reports, ageBuckets: AGE_BUCKETS, creators: creatorFigures };
+      return {
+        since: since.toISOString(),
+        days,
+        revenue,
+        ordersByStatus: orders,
+        generations,
+        signups,
+        openReports: reports,
+        ageBuckets: AGE_BUCKETS,
+        creators: creatorFigures,
+      };
     },
   };
 }

@@ -24,7 +24,15 @@ beforeAll(async () => {
   media = await mediaDir();
   // the instances share media storage and its URL key, as several API processes behind one load balancer do
   const shared = { DATA_DIR: path.join(media.dir, "data"), MEDIA_URL_SECRET: "comfyui-routes-test-secret" };
-  const env = { ...shared, ...GENERATION_TEST_ENV, GENERATION_ENGINE: "comfyui", COMFYUI_URLS: `${a.url},${b.url}`, COMFYUI_HEALTH_SECONDS: "0.3", COMFYUI_MAX_TRIES: "2", GPU_PRICE_FACTOR: "2" };
+  const env = {
+    ...shared,
+    ...GENERATION_TEST_ENV,
+    GENERATION_ENGINE: "comfyui",
+    COMFYUI_URLS: `${a.url},${b.url}`,
+    COMFYUI_HEALTH_SECONDS: "0.3",
+    COMFYUI_MAX_TRIES: "2",
+    GPU_PRICE_FACTOR: "2",
+  };
   s1 = await startTestServer(env);
   s2 = await startTestServer(env, s1.testDb);
   workers = [await startWorkerFor(s1), await startWorkerFor(s2)];
@@ -68,7 +76,12 @@ describe("comfyui engine through the API", () => {
     const stream = readSse(`${s2.url}/api/Generation/progress`, user.token, (ev) => ev.filter((e) => e.state === "succeeded").length >= jobs.length, 110_000);
     const ids: number[] = [];
     for (const j of jobs) {
-      const quote = (await s1.http.post("/api/Generation/getDurationPoints").send({ type: j.image ? "image" : "video", duration: j.body.duration ?? 5, count: j.count ?? 1 }).expect(200)).body.data;
+      const quote = (
+        await s1.http
+          .post("/api/Generation/getDurationPoints")
+          .send({ type: j.image ? "image" : "video", duration: j.body.duration ?? 5, count: j.count ?? 1 })
+          .expect(200)
+      ).body.data;
       expect(quote).toMatchObject({ engine: "comfyui", label: "AI" });
       const res = await s1.http.post(`/api/Generation/${j.call}`).set("token", user.token).send(j.body).expect(200);
       expect(res.body.data.cost).toBe(quote.points);
@@ -77,7 +90,10 @@ describe("comfyui engine through the API", () => {
     const events = await stream;
     for (const [i, j] of jobs.entries()) {
       const mine = events.filter((e) => e.id === ids[i]);
-      expect(mine.some((e) => e.status === "generating"), `${j.call} reported generating`).toBe(true);
+      expect(
+        mine.some((e) => e.status === "generating"),
+        `${j.call} reported generating`,
+      ).toBe(true);
       const d = await details(ids[i]);
       expect(d).toMatchObject({ status: "generated successfully", engine: "comfyui", label: "AI" });
       expect(typeof d.seed).toBe("number");
@@ -104,7 +120,16 @@ describe("comfyui engine through the API", () => {
     b.state.msPerStep = 60;
     try {
       const ids: number[] = [];
-      for (let i = 0; i < 6; i++) ids.push((await s1.http.post("/api/Generation/textPicSubmit").set("token", user.token).send({ prompt: `queue ${i}` }).expect(200)).body.data.id);
+      for (let i = 0; i < 6; i++)
+        ids.push(
+          (
+            await s1.http
+              .post("/api/Generation/textPicSubmit")
+              .set("token", user.token)
+              .send({ prompt: `queue ${i}` })
+              .expect(200)
+          ).body.data.id,
+        );
       const last = await details(ids[5]);
       expect(last.state).toMatch(/queued|running/);
       // text-to-image tasks finished in the test before, so there is an average to go by
@@ -121,13 +146,23 @@ describe("comfyui engine through the API", () => {
 
   it("two API instances and two workers never queue one task twice", async () => {
     const before = prompts();
-    const send = (s: typeof s1) => s.http.post("/api/Generation/textPicSubmit").set("token", user.token).send({ prompt: "once", idempotency_key: "same-click" });
+    const send = (s: typeof s1) =>
+      s.http.post("/api/Generation/textPicSubmit").set("token", user.token).send({ prompt: "once", idempotency_key: "same-click" });
     const answers = await Promise.all([send(s1), send(s2), send(s1), send(s2)]);
     const ids = new Set(answers.map((r) => r.body.data.id));
     expect(ids.size).toBe(1);
     const [id] = [...ids];
     // the same job run twice more at once (as pg-boss may after a lock expiry), beside the two workers
-    const handlers = [s1, s2].map((s) => generationJobHandler({ config: s.config, log: silentLog, generation: s.services.generation, storage: s.services.storage, engines: s.services.engines, training: s.services.training }));
+    const handlers = [s1, s2].map((s) =>
+      generationJobHandler({
+        config: s.config,
+        log: silentLog,
+        generation: s.services.generation,
+        storage: s.services.storage,
+        engines: s.services.engines,
+        training: s.services.training,
+      }),
+    );
     const job = { id: "dup", data: { taskId: id }, retryCount: 0, retryLimit: 1 } as unknown as Parameters<(typeof handlers)[0]>[0];
     await Promise.all(handlers.map((h) => h(job)));
     const task = await waitForTask(s1, id, 30_000);

@@ -57,8 +57,11 @@ describe("ids beyond the database's integer", () => {
     for (const id of ["2147483648", "99999999999"]) {
       const details = await t.http.get(`/api/Generation/picVideoSubmitDetails?id=${id}`).set("token", token).expect(400);
       expect(details.body.msg).toBe(MSG.badRequest);
-      await t.http.post("/api/Generation/deleteTask").set("token", token).send({ id: Number(id) }).expect(400);
+      await t.http
+        .post("/api/Generation/deleteTask")
+        .set("token", token)
+        .send({ id: Number(id) })
+        .expect(400);
     }
   });
 });
-

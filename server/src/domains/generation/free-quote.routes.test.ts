@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor } from "../../../../tests/db-utils.ts";
+import { createTestApp } from "../../../../tests/db-utils.ts";
 import { seedTemplates } from "../templates/templates.seed.ts";
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const quote = async (b: object) => (await t.http.post("/api/Generation/getDurationPoints").send(b).expect(200)).body.data as { points: number; free_applies: boolean };
+const quote = async (b: object) =>
+  (await t.http.post("/api/Generation/getDurationPoints").send(b).expect(200)).body.data as { points: number; free_applies: boolean };
 
 /** Issue 11 item 7: the app asks the server whether the free generation covers a request instead of guessing. */
 describe("getDurationPoints says whether a free generation pays for the request", () => {

@@ -11,11 +11,26 @@ afterAll(() => t.close());
 function task(userId: number, status: TaskStatus, extra: { expiresAt?: Date } = {}) {
   const done = status === "succeeded";
   return t.db.generationTask.create({
-    data: { userId, mode: "image_to_video", engine: "local", status, cost: 1, input: {}, outputKey: done ? `results/${userId}/v.mp4` : null, posterKey: done ? `results/${userId}/p.jpg` : null, ...extra },
+    data: {
+      userId,
+      mode: "image_to_video",
+      engine: "local",
+      status,
+      cost: 1,
+      input: {},
+      outputKey: done ? `results/${userId}/v.mp4` : null,
+      posterKey: done ? `results/${userId}/p.jpg` : null,
+      ...extra,
+    },
   });
 }
 const setPublic = (token: string, id: number, pub: 0 | 1) => t.http.post("/api/Generation/setPublic").set("token", token).send({ id, public: pub });
-const gallery = async (query = "") => (await t.http.get(`/api/Index/gallery${query}`).expect(200)).body.data as { list: { id: number; nickname: string; video_url: string; poster_url: string }[]; total: number; limit: number };
+const gallery = async (query = "") =>
+  (await t.http.get(`/api/Index/gallery${query}`).expect(200)).body.data as {
+    list: { id: number; nickname: string; video_url: string; poster_url: string }[];
+    total: number;
+    limit: number;
+  };
 const galleryIds = async () => (await gallery("?limit=50")).list.map((i) => i.id);
 
 describe("POST /api/Generation/setPublic", () => {
@@ -63,7 +78,9 @@ describe("POST /api/Generation/setPublic", () => {
   it("validates its input and needs a login", async () => {
     const { token, userId } = await visitor(t);
     const done = await task(userId, "succeeded");
-    expect((await t.http.post("/api/Generation/setPublic").set("token", token).send({ id: done.id, public: 2 }).expect(400)).body.msg).toBe("public must be 0 or 1");
+    expect((await t.http.post("/api/Generation/setPublic").set("token", token).send({ id: done.id, public: 2 }).expect(400)).body.msg).toBe(
+      "public must be 0 or 1",
+    );
     await t.http.post("/api/Generation/setPublic").set("token", token).send({ public: 1 }).expect(400);
     await t.http.post("/api/Generation/setPublic").send({ id: done.id, public: 1 }).expect(401);
     expect((await t.db.generationTask.findUniqueOrThrow({ where: { id: done.id } })).isPublic).toBe(false);

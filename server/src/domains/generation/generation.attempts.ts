@@ -47,7 +47,10 @@ export function createTaskAttempts(deps: GenerationDeps, { fail }: TaskFailures)
     },
 
     async reportProgress(task: GenerationTask, percent: number) {
-      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts, progress: { lt: percent } }, data: { progress: percent } });
+      const n = await db.generationTask.updateMany({
+        where: { id: task.id, status: "running", attempts: task.attempts, progress: { lt: percent } },
+        data: { progress: percent },
+      });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "running", progress: percent });
     },
 
@@ -61,7 +64,16 @@ export function createTaskAttempts(deps: GenerationDeps, { fail }: TaskFailures)
       const expiresAt = resultExpiry(config);
       const n = await db.generationTask.updateMany({
         where: { id: task.id, status: "running", attempts: task.attempts },
-        data: { status: "succeeded", progress: 100, outputKey: out.mainKey, posterKey: out.posterKey, outputs: out as object, finishedAt: new Date(), expiresAt, error: null },
+        data: {
+          status: "succeeded",
+          progress: 100,
+          outputKey: out.mainKey,
+          posterKey: out.posterKey,
+          outputs: out as object,
+          finishedAt: new Date(),
+          expiresAt,
+          error: null,
+        },
       });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "succeeded", progress: 100 });
       return n.count === 1;
@@ -69,7 +81,10 @@ export function createTaskAttempts(deps: GenerationDeps, { fail }: TaskFailures)
 
     /** Back to "to be generated" while pg-boss waits to retry. */
     async retryLater(task: GenerationTask, error: string) {
-      const n = await db.generationTask.updateMany({ where: { id: task.id, status: "running", attempts: task.attempts }, data: { status: "queued", progress: 0, error: error.slice(0, 500) } });
+      const n = await db.generationTask.updateMany({
+        where: { id: task.id, status: "running", attempts: task.attempts },
+        data: { status: "queued", progress: 0, error: error.slice(0, 500) },
+      });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "queued", progress: 0 });
     },
 

@@ -12,7 +12,10 @@ export function createTaskFailures({ db, credits }: GenerationDeps) {
     if (t.paidWith === "free") {
       await credits.returnFreeGeneration(tx, t.userId);
     } else if (t.cost > 0) {
-      await credits.refund({ userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` }, tx);
+      await credits.refund(
+        { userId: t.userId, amount: t.cost, reason: "generation_refund", reference: `task:${t.id}`, idempotencyKey: `task:${t.id}:refund` },
+        tx,
+      );
     }
     return t;
   }

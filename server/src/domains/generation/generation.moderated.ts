@@ -9,12 +9,14 @@ export const moderatedTasks = {
     const t = await c.generationTask.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true, status: true } });
     return t && { userId: t.userId, state: t.state, isPublic: t.isPublic && t.status === "succeeded" && t.state !== "removed" };
   },
-  setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.generationTask.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+  setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
+    (await c.generationTask.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
   /** The result a moderator previews (expired results have no file left). */
   media: async (c: Tx | Db, id: number) => {
     const t = await c.generationTask.findUnique({ where: { id }, select: { mode: true, outputKey: true, status: true } });
     return t?.outputKey && t.status === "succeeded" ? { key: t.outputKey, kind: isVideo(t.mode) ? ("video" as const) : ("image" as const) } : null;
   },
   /** A result's file or poster named in a pasted media link. */
-  byMediaKey: async (c: Tx | Db, key: string) => (await c.generationTask.findFirst({ where: { OR: [{ outputKey: key }, { posterKey: key }] }, select: { id: true } }))?.id ?? null,
+  byMediaKey: async (c: Tx | Db, key: string) =>
+    (await c.generationTask.findFirst({ where: { OR: [{ outputKey: key }, { posterKey: key }] }, select: { id: true } }))?.id ?? null,
 };

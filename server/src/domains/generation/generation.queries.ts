@@ -35,7 +35,17 @@ export const insertTask = statement({
     VALUES (${p.userId}, ${p.jobId}::uuid, ${p.mode}::"GenerationMode", ${p.templateId ?? null}, ${p.engine}, ${p.cost}, ${p.paidWith}, ${p.idempotencyKey ?? null},
       ${JSON.stringify(p.input)}::jsonb, ${p.resolution ?? null}, ${p.durationSec ?? null}, (now() AT TIME ZONE 'UTC'))
     RETURNING id, cost, status, paid_with AS "paidWith"`,
-  example: { userId: 1, jobId: EXAMPLE_JOB, mode: "image_to_video", engine: "local", cost: 10, paidWith: "credits", input: { params: {}, sources: {} }, resolution: "480P", durationSec: 5 },
+  example: {
+    userId: 1,
+    jobId: EXAMPLE_JOB,
+    mode: "image_to_video",
+    engine: "local",
+    cost: 10,
+    paidWith: "credits",
+    input: { params: {}, sources: {} },
+    resolution: "480P",
+    durationSec: 5,
+  },
 });
 
 /**

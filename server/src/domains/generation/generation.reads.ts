@@ -39,7 +39,10 @@ export function createTaskReads(deps: GenerationDeps, { view, publicView }: Retu
         ...(q.type ? { mode: q.type === "video" ? { in: [...VIDEO_MODES] } : { notIn: [...VIDEO_MODES] } } : {}),
         ...(q.finished ? { status: "succeeded" as const, ...unexpired() } : {}),
       };
-      const [total, rows] = await Promise.all([db.generationTask.count({ where }), db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
+      const [total, rows] = await Promise.all([
+        db.generationTask.count({ where }),
+        db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit }),
+      ]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
     },
 
@@ -48,7 +51,13 @@ export function createTaskReads(deps: GenerationDeps, { view, publicView }: Retu
       const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, ...unexpired() };
       const [total, rows] = await Promise.all([
         db.generationTask.count({ where }),
-        db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit, include: { user: { select: { nickname: true } } } }),
+        db.generationTask.findMany({
+          where,
+          orderBy: { id: "desc" },
+          skip: (q.page - 1) * q.limit,
+          take: q.limit,
+          include: { user: { select: { nickname: true } } },
+        }),
       ]);
       return { list: await Promise.all(rows.map(publicView)), total, page: q.page, limit: q.limit };
     },
@@ -72,8 +81,16 @@ export function createTaskReads(deps: GenerationDeps, { view, publicView }: Retu
      */
     async previewsOf(ids: number[]): Promise<Map<number, { state: ContentState; status: string; thumbKey: string | null }>> {
       if (!ids.length) return new Map();
-      const rows = await db.generationTask.findMany({ where: { id: { in: ids } }, select: { id: true, mode: true, state: true, status: true, outputKey: true, posterKey: true } });
-      return new Map(rows.map((r) => [r.id, { state: r.state, status: r.status, thumbKey: r.status === "succeeded" ? (isVideo(r.mode) ? r.posterKey : r.outputKey) : null }]));
+      const rows = await db.generationTask.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, mode: true, state: true, status: true, outputKey: true, posterKey: true },
+      });
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          { state: r.state, status: r.status, thumbKey: r.status === "succeeded" ? (isVideo(r.mode) ? r.posterKey : r.outputKey) : null },
+        ]),
+      );
     },
 
     /**
@@ -83,7 +100,10 @@ export function createTaskReads(deps: GenerationDeps, { view, publicView }: Retu
      */
     async engineFigures() {
       const [queue, renders] = await Promise.all([queuedPerEngine.rows(db, {}), recentRenderTimes.rows(db, {})]);
-      return { queue, renders: renders.map((r) => ({ templateId: r.template_id, engine: r.engine, renders: r.renders, avgSeconds: Math.round(r.avg_seconds * 10) / 10 })) };
+      return {
+        queue,
+        renders: renders.map((r) => ({ templateId: r.template_id, engine: r.engine, renders: r.renders, avgSeconds: Math.round(r.avg_seconds * 10) / 10 })),
+      };
     },
 
     async freeGenerations(userId: number) {

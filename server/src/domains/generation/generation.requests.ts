@@ -41,10 +41,27 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
   }
 
   /** A video task's price and submit, for the engine its template (or the default) renders with. */
-  function submitVideo(userId: number, mode: GenerationMode, template: { id: number; engine: string | null; creditPrice: number } | null, b: PicVideoBody | RoleVideoBody, input: TaskInput, known?: KnownBalance) {
+  function submitVideo(
+    userId: number,
+    mode: GenerationMode,
+    template: { id: number; engine: string | null; creditPrice: number } | null,
+    b: PicVideoBody | RoleVideoBody,
+    input: TaskInput,
+    known?: KnownBalance,
+  ) {
     const engine = engineOf(template);
     const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
-    return submit(userId, { mode, engine, templateId: template?.id, resolution: b.resolution, durationSec: b.duration, input, cost, idempotencyKey: b.idempotency_key, known });
+    return submit(userId, {
+      mode,
+      engine,
+      templateId: template?.id,
+      resolution: b.resolution,
+      durationSec: b.duration,
+      input,
+      cost,
+      idempotencyKey: b.idempotency_key,
+      known,
+    });
   }
 
   return {
@@ -70,7 +87,13 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       if (requireRole ? !b.role_id : !b.role_id && !b.prompt) throw HttpError.badRequest(MSG.textOrRole);
       const mode: GenerationMode = b.role_id ? "role_video" : "text_to_video";
       const template = await templateFor(b.template_id, [...PHOTO_MODES, "text_to_video"]);
-      const input: TaskInput = { prompt: b.prompt, aspect: b.aspect, ...controls(b, template), params: (template?.engineParams as Record<string, unknown>) ?? {}, sources: { role_id: b.role_id, audio_id: b.audio_id } };
+      const input: TaskInput = {
+        prompt: b.prompt,
+        aspect: b.aspect,
+        ...controls(b, template),
+        params: (template?.engineParams as Record<string, unknown>) ?? {},
+        sources: { role_id: b.role_id, audio_id: b.audio_id },
+      };
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       return submitVideo(userId, mode, template, b, input, known);
@@ -93,7 +116,15 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       const engine = engineOverride ?? engineOf(template);
       const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, engine });
-      return submit(userId, { mode: batch ? "image_batch" : "text_to_image", engine, templateId: template?.id, input, cost, idempotencyKey: b.idempotency_key, known });
+      return submit(userId, {
+        mode: batch ? "image_batch" : "text_to_image",
+        engine,
+        templateId: template?.id,
+        input,
+        cost,
+        idempotencyKey: b.idempotency_key,
+        known,
+      });
     },
 
     /**
@@ -109,7 +140,14 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
     async quote(b: DurationPointsBody) {
       const template = b.template_id ? await templates.get(b.template_id) : null;
       const engine = engineOf(template);
-      const points = price({ video: b.type === "video", resolution: b.resolution, durationSec: b.duration, count: b.count, templatePrice: template?.creditPrice ?? 1, engine });
+      const points = price({
+        video: b.type === "video",
+        resolution: b.resolution,
+        durationSec: b.duration,
+        count: b.count,
+        templatePrice: template?.creditPrice ?? 1,
+        engine,
+      });
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return { points, resolution: b.resolution, duration: b.duration, count: b.count, engine, label: ENGINE_LABELS[engine], free_applies: freeCovers(points) };
     },

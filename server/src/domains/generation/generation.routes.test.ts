@@ -54,7 +54,8 @@ async function download(url: string): Promise<string> {
   await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
   return file;
 }
-const details = async (id: number, token = user.token) => (await s.http.get(`/api/Generation/picVideoSubmitDetails?id=${id}`).set("token", token).expect(200)).body.data;
+const details = async (id: number, token = user.token) =>
+  (await s.http.get(`/api/Generation/picVideoSubmitDetails?id=${id}`).set("token", token).expect(200)).body.data;
 
 describe("every mode: submit -> progress events -> success, checked with ffprobe", () => {
   it("renders image to video, audio overlay, video to video, text and role videos, text to image and batches", async () => {
@@ -65,15 +66,41 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
     // a trained character model: its checked weights in storage (issue 14)
     const artifactKey = `u/${user.userId}/models/test.safetensors`;
     await s.services.storage.put(artifactKey, loraSafetensors(), "application/octet-stream");
-    const model = await s.db.characterModel.create({ data: { userId: user.userId, name: "Me", homeLink: `me${user.userId}`, coverUploadId: portraitId, cost: 5, status: "success", artifactKey, triggerWord: "rvtest" } });
+    const model = await s.db.characterModel.create({
+      data: {
+        userId: user.userId,
+        name: "Me",
+        homeLink: `me${user.userId}`,
+        coverUploadId: portraitId,
+        cost: 5,
+        status: "success",
+        artifactKey,
+        triggerWord: "rvtest",
+      },
+    });
 
     const stream = readSse(`${s.url}/api/Generation/progress`, user.token, (ev) => ev.filter((e) => e.state === "succeeded").length >= 8, 110_000);
     const jobs = [
-      { call: "picVideoSubmit", body: { image_id: imageId, template_id: await templateId({ motion: "parallax" }), resolution: "480P", duration: 2 }, video: [640, 480, 2], audio: false },
+      {
+        call: "picVideoSubmit",
+        body: { image_id: imageId, template_id: await templateId({ motion: "parallax" }), resolution: "480P", duration: 2 },
+        video: [640, 480, 2],
+        audio: false,
+      },
       { call: "picVideoSubmit", body: { image_id: imageId, audio_id: audioId, resolution: "720P", duration: 3 }, video: [960, 720, 3], audio: true },
-      { call: "picVideoSubmit", body: { video_id: videoId, template_id: await templateId({ look: "noir" }), resolution: "480P", duration: 2 }, video: [640, 480, 2], audio: true },
+      {
+        call: "picVideoSubmit",
+        body: { video_id: videoId, template_id: await templateId({ look: "noir" }), resolution: "480P", duration: 2 },
+        video: [640, 480, 2],
+        audio: true,
+      },
       { call: "textVideoSubmit", body: { prompt: "sunset over the ocean", resolution: "480P", duration: 2 }, video: [480, 480, 2], audio: false },
-      { call: "roleVideoSubmit", body: { role_id: model.id, template_id: await templateId({ motion: "rotate" }), resolution: "480P", duration: 2 }, video: [480, 640, 2], audio: false },
+      {
+        call: "roleVideoSubmit",
+        body: { role_id: model.id, template_id: await templateId({ motion: "rotate" }), resolution: "480P", duration: 2 },
+        video: [480, 640, 2],
+        audio: false,
+      },
       { call: "textPicSubmit", body: { prompt: "neon city at night", aspect: "16:9" }, image: [1024, 576], count: 1 },
       { call: "imageBatchModel", body: { prompt: "misty forest", count: 2 }, image: [1024, 1024], count: 2 },
       { call: "generativeModel", body: { prompt: "golden light", image_id: imageId }, image: [1024, 1024], count: 1 },
@@ -87,7 +114,10 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
     const events = await stream;
     for (const [i, j] of jobs.entries()) {
       const mine = events.filter((e) => e.id === ids[i]);
-      expect(mine.some((e) => e.status === "generating"), `${j.call} reported generating`).toBe(true);
+      expect(
+        mine.some((e) => e.status === "generating"),
+        `${j.call} reported generating`,
+      ).toBe(true);
       expect(mine.at(-1)!.status).toBe("generated successfully");
       const d = await details(ids[i]);
       expect(d.status).toBe("generated successfully");
@@ -187,7 +217,6 @@ describe("prices, limits and messages", () => {
     expect(c.body.data.id).toBe(a.body.data.id);
     expect((await s.services.credits.balance(u.userId)).points).toBe(4);
   });
-
 });
 
 describe("failures, expiry and ownership", () => {
@@ -284,7 +313,9 @@ describe("concurrency", () => {
     expect(codes.filter((c) => c === 402)).toHaveLength(30);
     expect(await s.db.generationTask.count({ where: { userId: u.userId } })).toBe(20);
     expect((await s.services.credits.balance(u.userId)).points).toBe(0);
-    const jobs = await s.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pgboss.job WHERE name = 'generation' AND (data->>'taskId')::int IN (SELECT id FROM generation_tasks WHERE user_id = ${u.userId})`;
+    const jobs = await s.db.$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM pgboss.job WHERE name = 'generation' AND (data->>'taskId')::int IN (SELECT id FROM generation_tasks WHERE user_id = ${u.userId})`;
     expect(Number(jobs[0].n)).toBe(20);
   }, 60_000);
 });

@@ -1,7 +1,30 @@
 import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "./engines/engine.ts";
-import { deleteResultBody, deleteTaskAnswer, durationPointsBody, engineStatusAnswer, galleryAnswer, galleryQuery, getDurationPointsAnswer, imageBatchBody, picVideoBody, progressData, roleVideoBody, setPublicAnswer, setPublicBody, streamQuery, submittedTask, taskIdQuery, taskListQuery, taskView, textPicBody, textVideoBody, uploadListsAnswer, userFreeNumAnswer } from "./generation.schema.ts";
+import {
+  deleteResultBody,
+  deleteTaskAnswer,
+  durationPointsBody,
+  engineStatusAnswer,
+  galleryAnswer,
+  galleryQuery,
+  getDurationPointsAnswer,
+  imageBatchBody,
+  picVideoBody,
+  progressData,
+  roleVideoBody,
+  setPublicAnswer,
+  setPublicBody,
+  streamQuery,
+  submittedTask,
+  taskIdQuery,
+  taskListQuery,
+  taskView,
+  textPicBody,
+  textVideoBody,
+  uploadListsAnswer,
+  userFreeNumAnswer,
+} from "./generation.schema.ts";
 import { STATUS_TEXT, type GenerationService } from "./generation.service.ts";
 import type { ProgressHub } from "./progress.ts";
 
@@ -13,41 +36,130 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
   const can = ["create", "GenerationTask"] as ["create", "GenerationTask"];
   const read = ["read", "GenerationTask"] as ["read", "GenerationTask"];
 
-  api.post("/api/Generation/picVideoSubmit", { summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id", tags, auth: "user", can, body: picVideoBody, response: submittedTask }, ({ principal, body }) =>
-    generation.picVideo(principal.userId, body, principal.account),
+  api.post(
+    "/api/Generation/picVideoSubmit",
+    {
+      summary: "Image to video (`image_id`), audio overlay (+`audio_id`) or video to video (`video_id`); answers the task id",
+      tags,
+      auth: "user",
+      can,
+      body: picVideoBody,
+      response: submittedTask,
+    },
+    ({ principal, body }) => generation.picVideo(principal.userId, body, principal.account),
   );
-  api.post("/api/Generation/roleVideoSubmit", { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody, response: submittedTask }, ({ principal, body }) =>
-    generation.roleOrTextVideo(principal.userId, body, true, principal.account),
+  api.post(
+    "/api/Generation/roleVideoSubmit",
+    { summary: "Video from a character model's reference photo (`role_id`)", tags, auth: "user", can, body: roleVideoBody, response: submittedTask },
+    ({ principal, body }) => generation.roleOrTextVideo(principal.userId, body, true, principal.account),
   );
-  api.post("/api/Generation/textVideoSubmit", { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody, response: submittedTask }, ({ principal, body }) =>
-    generation.roleOrTextVideo(principal.userId, body, false, principal.account),
+  api.post(
+    "/api/Generation/textVideoSubmit",
+    { summary: "Video from a prompt (`prompt`) or a role (`role_id`)", tags, auth: "user", can, body: textVideoBody, response: submittedTask },
+    ({ principal, body }) => generation.roleOrTextVideo(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/textPicSubmit", { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody, response: submittedTask }, ({ principal, body }) => generation.images(principal.userId, body, false, principal.account));
-  api.post("/api/Generation/generativeModel", { summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)", tags, auth: "user", can, body: textPicBody, response: submittedTask }, ({ principal, body }) =>
-    generation.images(principal.userId, body, false, principal.account),
+  api.post(
+    "/api/Generation/textPicSubmit",
+    { summary: "Image from a prompt", tags, auth: "user", can, body: textPicBody, response: submittedTask },
+    ({ principal, body }) => generation.images(principal.userId, body, false, principal.account),
   );
-  api.post("/api/Generation/imageBatchModel", { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody, response: submittedTask }, ({ principal, body }) => generation.images(principal.userId, body, true, principal.account));
-  api.post("/api/Generation/getDurationPoints", { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody, response: getDurationPointsAnswer }, ({ body }) => generation.quote(body));
-  api.get("/api/Generation/uploadLists", { summary: "The caller's generated videos and images, newest first", tags, auth: "user", can: read, query: taskListQuery, response: uploadListsAnswer }, ({ principal, query }) =>
-    generation.list(principal.userId, query),
+  api.post(
+    "/api/Generation/generativeModel",
+    {
+      summary: "Image from a prompt, optionally guided by a photo (`image_id`) or role (`role_id`)",
+      tags,
+      auth: "user",
+      can,
+      body: textPicBody,
+      response: submittedTask,
+    },
+    ({ principal, body }) => generation.images(principal.userId, body, false, principal.account),
   );
-  api.get("/api/Generation/picVideoSubmitDetails", { summary: "One task: status (SPEC wording), progress, cost and, when done, its URLs", tags, auth: "user", can: read, query: taskIdQuery, response: taskView }, ({ principal, query }) =>
-    generation.details(principal.userId, query.id),
+  api.post(
+    "/api/Generation/imageBatchModel",
+    { summary: "A batch of 1-4 images from a prompt", tags, auth: "user", can, body: imageBatchBody, response: submittedTask },
+    ({ principal, body }) => generation.images(principal.userId, body, true, principal.account),
   );
-  api.post("/api/Generation/setPublic", { summary: "Share one of the caller's finished creations in the home gallery (`public` 1) or stop sharing it (0)", tags, auth: "user", can: ["update", "GenerationTask"], body: setPublicBody, response: setPublicAnswer }, ({ principal, body }) =>
-    generation.setPublic(principal.userId, body.id, body.public === 1),
+  api.post(
+    "/api/Generation/getDurationPoints",
+    { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody, response: getDurationPointsAnswer },
+    ({ body }) => generation.quote(body),
   );
-  api.post("/api/Generation/deleteTask", { summary: "Remove one of the caller's finished generated items from their results", tags, auth: "user", can: ["delete", "GenerationTask"], body: deleteResultBody, response: deleteTaskAnswer }, async ({ principal, body }) => {
-    await generation.remove(principal.userId, body.id);
-    return {};
-  });
-  api.get("/api/Index/gallery", { summary: "Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname", tags, auth: "public", query: galleryQuery, response: galleryAnswer }, ({ query }) => generation.gallery(query));
-  api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user", response: userFreeNumAnswer }, ({ principal }) => generation.freeGenerations(principal.userId));
-  api.get("/api/Generation/engineStatus", { summary: "Which engine renders and whether it is a real AI back end", tags, auth: "public", response: engineStatusAnswer }, () => engineStatus());
+  api.get(
+    "/api/Generation/uploadLists",
+    { summary: "The caller's generated videos and images, newest first", tags, auth: "user", can: read, query: taskListQuery, response: uploadListsAnswer },
+    ({ principal, query }) => generation.list(principal.userId, query),
+  );
+  api.get(
+    "/api/Generation/picVideoSubmitDetails",
+    {
+      summary: "One task: status (SPEC wording), progress, cost and, when done, its URLs",
+      tags,
+      auth: "user",
+      can: read,
+      query: taskIdQuery,
+      response: taskView,
+    },
+    ({ principal, query }) => generation.details(principal.userId, query.id),
+  );
+  api.post(
+    "/api/Generation/setPublic",
+    {
+      summary: "Share one of the caller's finished creations in the home gallery (`public` 1) or stop sharing it (0)",
+      tags,
+      auth: "user",
+      can: ["update", "GenerationTask"],
+      body: setPublicBody,
+      response: setPublicAnswer,
+    },
+    ({ principal, body }) => generation.setPublic(principal.userId, body.id, body.public === 1),
+  );
+  api.post(
+    "/api/Generation/deleteTask",
+    {
+      summary: "Remove one of the caller's finished generated items from their results",
+      tags,
+      auth: "user",
+      can: ["delete", "GenerationTask"],
+      body: deleteResultBody,
+      response: deleteTaskAnswer,
+    },
+    async ({ principal, body }) => {
+      await generation.remove(principal.userId, body.id);
+      return {};
+    },
+  );
+  api.get(
+    "/api/Index/gallery",
+    {
+      summary: "Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname",
+      tags,
+      auth: "public",
+      query: galleryQuery,
+      response: galleryAnswer,
+    },
+    ({ query }) => generation.gallery(query),
+  );
+  api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user", response: userFreeNumAnswer }, ({ principal }) =>
+    generation.freeGenerations(principal.userId),
+  );
+  api.get(
+    "/api/Generation/engineStatus",
+    { summary: "Which engine renders and whether it is a real AI back end", tags, auth: "public", response: engineStatusAnswer },
+    () => engineStatus(),
+  );
 
   api.get(
     "/api/Generation/progress",
-    { summary: "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned", tags, auth: "user", can: read, query: streamQuery, response: { kind: "events", schema: progressData, description: "`progress` events" } },
+    {
+      summary:
+        "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned",
+      tags,
+      auth: "user",
+      can: read,
+      query: streamQuery,
+      response: { kind: "events", schema: progressData, description: "`progress` events" },
+    },
     async ({ principal, query, req, res }) => {
       const { userId, sessionId } = principal;
       if (query.id) await generation.own(userId, query.id);
@@ -67,25 +179,37 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
       // answer's headers are written waits for them (a write before them would send a 200 without its content type)
       let opened!: () => void;
       let chain = new Promise<void>((resolve) => (opened = resolve));
-      unsubscribe = await hub.subscribe((e) => {
-        if (closed || e.userId !== userId || (query.id && e.taskId !== query.id)) return;
-        chain = chain.then(async () => {
-          if (closed) return;
-          if (ENDED.has(e.status)) {
-            send(await generation.details(userId, e.taskId));
-            if (query.id) finish();
-          } else send({ id: e.taskId, status: STATUS_TEXT[e.status as keyof typeof STATUS_TEXT], state: e.status, progress: e.progress });
-        }).catch(finish);
-      }, (ended) => {
-        // a ban or a logout, from any instance: this stream's login is over (docs/decisions/075)
-        if ("sessionId" in ended ? ended.sessionId === sessionId : ended.userId === userId) finish();
-      });
+      unsubscribe = await hub.subscribe(
+        (e) => {
+          if (closed || e.userId !== userId || (query.id && e.taskId !== query.id)) return;
+          chain = chain
+            .then(async () => {
+              if (closed) return;
+              if (ENDED.has(e.status)) {
+                send(await generation.details(userId, e.taskId));
+                if (query.id) finish();
+              } else send({ id: e.taskId, status: STATUS_TEXT[e.status as keyof typeof STATUS_TEXT], state: e.status, progress: e.progress });
+            })
+            .catch(finish);
+        },
+        (ended) => {
+          // a ban or a logout, from any instance: this stream's login is over (docs/decisions/075)
+          if ("sessionId" in ended ? ended.sessionId === sessionId : ended.userId === userId) finish();
+        },
+      );
       if (closed) return void unsubscribe();
-      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+      res.writeHead(200, {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-store",
+        Connection: "keep-alive",
+        "X-Accel-Buffering": "no",
+      });
       res.flushHeaders();
       opened();
       heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
-      const snapshot = query.id ? [await generation.details(userId, query.id)] : (await generation.list(userId, { page: 1, limit: 20 })).list.filter((t) => !ENDED.has(t.state));
+      const snapshot = query.id
+        ? [await generation.details(userId, query.id)]
+        : (await generation.list(userId, { page: 1, limit: 20 })).list.filter((t) => !ENDED.has(t.state));
       for (const t of snapshot) send(t);
       if (query.id && ENDED.has(snapshot[0].state)) finish();
       return undefined;

@@ -25,7 +25,12 @@ export interface SubmitRequest {
 
 type Submitted = { id: number; cost: number; status: string; paid_with: string };
 
-const answer = (t: { id: number; cost: number; status: TaskStatus; paidWith: string }): Submitted => ({ id: t.id, cost: t.cost, status: STATUS_TEXT[t.status], paid_with: t.paidWith });
+const answer = (t: { id: number; cost: number; status: TaskStatus; paidWith: string }): Submitted => ({
+  id: t.id,
+  cost: t.cost,
+  status: STATUS_TEXT[t.status],
+  paid_with: t.paidWith,
+});
 
 /** Submitting a task: the refusals that cost nothing first, then the charge, the task and its job in one transaction. */
 export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
@@ -74,7 +79,10 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
           durationSec: r.durationSec,
         }))!;
         if (!free && r.cost > 0) {
-          await credits.charge({ userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` }, tx);
+          await credits.charge(
+            { userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` },
+            tx,
+          );
         }
         await queue.send(tx, created.id, jobId);
         return created;

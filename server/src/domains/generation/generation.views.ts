@@ -44,7 +44,12 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
    */
   async function estimate(t: GenerationTask): Promise<{ estimate_seconds: number | null; queue_position: number }> {
     const recent = (where: object) =>
-      db.generationTask.findMany({ where: { engine: t.engine, status: { in: ["succeeded", "expired"] }, startedAt: { not: null }, finishedAt: { not: null }, ...where }, orderBy: { id: "desc" }, take: 50, select: { startedAt: true, finishedAt: true } });
+      db.generationTask.findMany({
+        where: { engine: t.engine, status: { in: ["succeeded", "expired"] }, startedAt: { not: null }, finishedAt: { not: null }, ...where },
+        orderBy: { id: "desc" },
+        take: 50,
+        select: { startedAt: true, finishedAt: true },
+      });
     let done = t.templateId ? await recent({ templateId: t.templateId }) : [];
     if (!done.length) done = await recent({ mode: t.mode });
     const [ahead, running] = await Promise.all([

@@ -100,7 +100,9 @@ function executorFor(tx: Tx | SqlTx) {
   return {
     // pg-boss's own parameterised SQL; values are bound, never spliced into the text
     executeSql: async (text: string, values: unknown[]) =>
-      "$queryRawUnsafe" in tx ? { rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)) } : { rows: (await tx.query(text, values.map(toParam))).rows },
+      "$queryRawUnsafe" in tx
+        ? { rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)) }
+        : { rows: (await tx.query(text, values.map(toParam))).rows },
   };
 }
 

@@ -62,7 +62,8 @@ describe("the hourly submit limit", () => {
   it("counts the submits that reach the charge; a refusal for want of credits is answered without counting (decision 222)", async () => {
     const limited = await createTestApp({ ...GENERATION_TEST_ENV, RATE_LIMIT_GENERATIONS_PER_HOUR: "3" });
     try {
-      const send = (token: string) => limited.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
+      const send = (token: string) =>
+        limited.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
       const poor = await visitor(limited);
       for (let i = 0; i < 5; i++) await send(poor.token).expect(402);
       const rich = await visitor(limited);

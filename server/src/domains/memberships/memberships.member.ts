@@ -34,7 +34,11 @@ export function createMembershipMember(db: Db) {
 
     /** The member's running membership (active or cancelled but still paid for), newest first. */
     async current(userId: number) {
-      const m = await db.membership.findFirst({ where: { userId, status: { in: ["active", "cancelled"] } }, orderBy: { id: "desc" }, include: { order: { include: { product: { select: { name: true } } } } } });
+      const m = await db.membership.findFirst({
+        where: { userId, status: { in: ["active", "cancelled"] } },
+        orderBy: { id: "desc" },
+        include: { order: { include: { product: { select: { name: true } } } } },
+      });
       return m ? membershipView(m) : null;
     },
 

@@ -17,7 +17,15 @@ export function createMembershipPeriods(deps: { credits: CreditsService; log: Lo
    * period end, where it says one. One statement, on the notification path.
    */
   async function started(tx: Tx, order: Order, provider: string, sub: SubscriptionFacts): Promise<Membership> {
-    const [row] = await startMembership.rows(tx, { userId: order.userId, orderId: order.id, provider, ref: sub.ref, credits: order.credits, productId: order.productId, currentPeriodEnd: sub.currentPeriodEnd ?? null });
+    const [row] = await startMembership.rows(tx, {
+      userId: order.userId,
+      orderId: order.id,
+      provider,
+      ref: sub.ref,
+      credits: order.credits,
+      productId: order.productId,
+      currentPeriodEnd: sub.currentPeriodEnd ?? null,
+    });
     return membershipOfRow(row);
   }
 
@@ -35,7 +43,13 @@ export function createMembershipPeriods(deps: { credits: CreditsService; log: Lo
         return false;
       }
       const grant = await credits.grant(
-        { userId: membership.userId, amount: membership.creditsPerPeriod, reason: "membership_renewal", reference: `membership:${membership.id}`, idempotencyKey: `membership:${membership.id}:period:${sub.renewalPeriod}` },
+        {
+          userId: membership.userId,
+          amount: membership.creditsPerPeriod,
+          reason: "membership_renewal",
+          reference: `membership:${membership.id}`,
+          idempotencyKey: `membership:${membership.id}:period:${sub.renewalPeriod}`,
+        },
         tx,
       );
       if (!grant.applied) return false;
@@ -49,14 +63,29 @@ export function createMembershipPeriods(deps: { credits: CreditsService; log: Lo
      * to be one), and the membership is one period shorter. Nothing for a period that was never granted. Answers what
      * was taken back and what had been spent, or null when nothing moved.
      */
-    async periodReversed(tx: Tx, provider: string, ref: string, period: string, kind: "refund" | "chargeback"): Promise<{ takenBack: number; alreadySpent: number } | null> {
+    async periodReversed(
+      tx: Tx,
+      provider: string,
+      ref: string,
+      period: string,
+      kind: "refund" | "chargeback",
+    ): Promise<{ takenBack: number; alreadySpent: number } | null> {
       const membership = await lockByRef(tx, provider, ref);
       if (!membership) return null;
       const grantKey = `membership:${membership.id}:period:${period}`;
       if (!(await credits.hasEntry(tx, grantKey))) return null;
       const shortened = await shortenMembership.rows(tx, { id: membership.id, period });
       if (!shortened.length) return null;
-      const takenBack = await credits.chargeUpTo({ userId: membership.userId, amount: membership.creditsPerPeriod, reason: kind === "chargeback" ? "chargeback" : "membership_refund", reference: `membership:${membership.id}`, idempotencyKey: `${grantKey}:reversed` }, tx);
+      const takenBack = await credits.chargeUpTo(
+        {
+          userId: membership.userId,
+          amount: membership.creditsPerPeriod,
+          reason: kind === "chargeback" ? "chargeback" : "membership_refund",
+          reference: `membership:${membership.id}`,
+          idempotencyKey: `${grantKey}:reversed`,
+        },
+        tx,
+      );
       return { takenBack, alreadySpent: membership.creditsPerPeriod - takenBack };
     },
 

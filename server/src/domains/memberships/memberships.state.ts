@@ -31,7 +31,10 @@ export function createMembershipState(deps: { log: Logger }) {
         const resumed = sub.state === "active" && order.status !== "refunded" && sub.stateChangedAt && lastChange && sub.stateChangedAt > lastChange;
         if (!resumed) return;
         log.info({ provider, ref: sub.ref, membershipId: membership.id }, "subscription re-activated; the membership runs again");
-        await tx.membership.update({ where: { id: membership.id }, data: { status: "active", endedAt: null, cancelAtPeriodEnd: false, ...dated, ...periodEnd } });
+        await tx.membership.update({
+          where: { id: membership.id },
+          data: { status: "active", endedAt: null, cancelAtPeriodEnd: false, ...dated, ...periodEnd },
+        });
         return;
       }
       const data =

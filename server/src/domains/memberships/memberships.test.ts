@@ -109,7 +109,15 @@ describe("memberships through Stripe subscriptions", () => {
     // failed renewals until Stripe gives up: the subscription is deleted and the membership ends
     await hook(stripe.notification(stripe.event("invoice.payment_failed", { ...stripe.renew(m.subscriptionId)!, status: "open", amount_paid: 0 }))).expect(200);
     await hook(stripe.notification(stripe.event("customer.subscription.deleted", stripe.endSubscription(m.subscriptionId)))).expect(200);
-    await hook(stripe.notification(stripe.event("invoice.paid", { ...invoice, id: "in_late", lines: { object: "list", data: [{ id: "il_late", amount: 1999, period: { start: 1, end: 2 } }] } }))).expect(200);
+    await hook(
+      stripe.notification(
+        stripe.event("invoice.paid", {
+          ...invoice,
+          id: "in_late",
+          lines: { object: "list", data: [{ id: "il_late", amount: 1999, period: { start: 1, end: 2 } }] },
+        }),
+      ),
+    ).expect(200);
     expect(await points(m.userId)).toBe(600);
     expect(await current(m.token)).toBeNull();
   });
@@ -118,7 +126,9 @@ describe("memberships through Stripe subscriptions", () => {
     const m = await stripeMember();
     const orderNo = (await t.db.order.findUniqueOrThrow({ where: { id: m.orderId } })).orderNo;
     const staffId = (await newStaff(t, ["support"])).staffId;
-    const refunds = await Promise.allSettled(Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "asked by the member" })));
+    const refunds = await Promise.allSettled(
+      Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.orderId, staffId, reason: "asked by the member" })),
+    );
     expect(refunds.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(refunds.flatMap((r) => (r.status === "rejected" ? [(r.reason as { status: number }).status] : []))).toEqual(Array(19).fill(409));
     // the session has no payment intent: the refund names the one its invoice's payment names, once, keyed by the order
@@ -172,7 +182,8 @@ describe("memberships through Pagsmile recurring", () => {
     const trade = pagsmile.byOrderNo(res.body.data.order_no);
     expect(trade).toMatchObject({ kind: "recurring", interval: "30D", order_amount: "19.99" });
     pagsmile.settle(trade.trade_no, "SUCCESS");
-    const notify = (period: number) => t.http.post("/api/order/pagsmileNotify").set(pagsmile.notification(trade, { period }).headers).send(pagsmile.notification(trade, { period }).body);
+    const notify = (period: number) =>
+      t.http.post("/api/order/pagsmileNotify").set(pagsmile.notification(trade, { period }).headers).send(pagsmile.notification(trade, { period }).body);
     for (const period of [1, 2, 2, 3, 4]) await notify(period).expect(200);
     expect(await points(user.userId)).toBe(300 * 4);
     const view = await current(user.token);
@@ -182,7 +193,11 @@ describe("memberships through Pagsmile recurring", () => {
     // a later period refunded in Pagsmile's dashboard is a renewal's money, not the order's: nothing is taken back
     pagsmile.settle(trade.trade_no, "REFUNDED");
     const refund = { out_request_no: "0000000000000004", refund_amount: "19.99" };
-    await t.http.post("/api/order/pagsmileNotify").set(pagsmile.notification(trade, { period: 4, refund }).headers).send(pagsmile.notification(trade, { period: 4, refund }).body).expect(200);
+    await t.http
+      .post("/api/order/pagsmileNotify")
+      .set(pagsmile.notification(trade, { period: 4, refund }).headers)
+      .send(pagsmile.notification(trade, { period: 4, refund }).body)
+      .expect(200);
     expect(await t.db.order.findUniqueOrThrow({ where: { id: res.body.data.order_id } })).toMatchObject({ status: "paid" });
     expect(await points(user.userId)).toBe(300 * 4);
     pagsmile.settle(trade.trade_no, "SUCCESS");
@@ -216,7 +231,17 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
     const sub = paypal.subscriptions.get(m.subscriptionId)!;
     expect(m.pay_url).toBe(sub.links.find((l) => l.rel === "approve")!.href);
     expect(sub).toMatchObject({ status: "APPROVAL_PENDING", custom_id: m.order_no, return_url: `${t.config.publicUrl}/paypalCallback?order_id=${m.order_id}` });
-    expect(paypal.plans.get(sub.plan_id)).toMatchObject({ billing_cycles: [{ frequency: { interval_unit: "DAY", interval_count: 30 }, tenure_type: "REGULAR", total_cycles: 0, pricing_scheme: { fixed_price: { value: "19.99", currency_code: "USD" } } }], payment_preferences: { payment_failure_threshold: 3 } });
+    expect(paypal.plans.get(sub.plan_id)).toMatchObject({
+      billing_cycles: [
+        {
+          frequency: { interval_unit: "DAY", interval_count: 30 },
+          tenure_type: "REGULAR",
+          total_cycles: 0,
+          pricing_scheme: { fixed_price: { value: "19.99", currency_code: "USD" } },
+        },
+      ],
+      payment_preferences: { payment_failure_threshold: 3 },
+    });
     expect(await t.db.order.findUniqueOrThrow({ where: { id: m.order_id } })).toMatchObject({ status: "pending", providerRef: m.subscriptionId });
     const { subscription, sale } = paypal.approveSubscription(m.subscriptionId);
     await ppHook(paypal.notification("PAYMENT.SALE.COMPLETED", sale)).expect(200);
@@ -299,7 +324,9 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
     it("a staff refund of a plan order refunds the sale that paid it, takes the credits back once, ends the membership and stops the subscription", async () => {
       const m = await paypalMember();
       const staffId = (await newStaff(t, ["support"])).staffId;
-      const refunds = await Promise.allSettled(Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.order_id, staffId, reason: "asked by the member" })));
+      const refunds = await Promise.allSettled(
+        Array.from({ length: 20 }, () => t.services.payments.refundOrder({ orderId: m.order_id, staffId, reason: "asked by the member" })),
+      );
       expect(refunds.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       expect(paypal.requests.filter((r) => r.method === "POST" && r.path === `/v1/payments/sale/${m.firstSale.id}/refund`)).toHaveLength(1);
       expect(paypal.sales.get(m.firstSale.id)!.state).toBe("refunded");
@@ -332,7 +359,14 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
       expect(await taken(m.userId, "membership_refund")).toBe(1);
       expect(await membershipOf(m.order_id)).toMatchObject({ status: "active", periodsPaid: 1, reversedPeriods: [renewal.id] });
       // the same sale reversed afterwards: its period is already back
-      await ppHook(paypal.notification("PAYMENT.SALE.REVERSED", { ...refund, id: "REVERSAL000000001", amount: { total: "-19.99", currency: "USD" }, reason_code: "CHARGEBACK" })).expect(200);
+      await ppHook(
+        paypal.notification("PAYMENT.SALE.REVERSED", {
+          ...refund,
+          id: "REVERSAL000000001",
+          amount: { total: "-19.99", currency: "USD" },
+          reason_code: "CHARGEBACK",
+        }),
+      ).expect(200);
       expect(await points(m.userId)).toBe(300);
       // a renewal never credited (another amount) refunded: nothing to take back
       const cheap = paypal.renewSubscription(m.subscriptionId)!;
@@ -409,10 +443,16 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
         await tick();
         for (let i = 0; i < 3; i++) paypal.failPayment(m.subscriptionId);
         const suspendedAgain = snapshot(m.subscriptionId);
-        const events = [paypal.notification("BILLING.SUBSCRIPTION.ACTIVATED", reactivated), paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", suspendedAgain)];
+        const events = [
+          paypal.notification("BILLING.SUBSCRIPTION.ACTIVATED", reactivated),
+          paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", suspendedAgain),
+        ];
         for (const n of lateActivation ? events.reverse() : events) await ppHook(n).expect(200);
         expect(await current(m.token)).toBeNull();
-        expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.order_id } })).toMatchObject({ status: "ended", stateChangedAt: new Date(suspendedAgain.status_update_time!) });
+        expect(await t.db.membership.findUniqueOrThrow({ where: { orderId: m.order_id } })).toMatchObject({
+          status: "ended",
+          stateChangedAt: new Date(suspendedAgain.status_update_time!),
+        });
       }
     });
 
@@ -420,8 +460,12 @@ describe("memberships through PayPal subscriptions (decision 209)", () => {
       const m = await paypalMember();
       const { suspended, reactivated } = await suspendedThenReactivated(m.subscriptionId);
       const undated = (s: typeof suspended) => ({ ...s, status_update_time: undefined });
-      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", undated(reactivated), { createTime: new Date(reactivated.status_update_time!) })).expect(200);
-      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", undated(suspended), { createTime: new Date(suspended.status_update_time!) })).expect(200);
+      await ppHook(
+        paypal.notification("BILLING.SUBSCRIPTION.RE-ACTIVATED", undated(reactivated), { createTime: new Date(reactivated.status_update_time!) }),
+      ).expect(200);
+      await ppHook(paypal.notification("BILLING.SUBSCRIPTION.SUSPENDED", undated(suspended), { createTime: new Date(suspended.status_update_time!) })).expect(
+        200,
+      );
       expect(await current(m.token)).toMatchObject({ status: "active" });
     });
   });

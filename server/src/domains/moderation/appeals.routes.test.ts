@@ -14,12 +14,18 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const sharedTask = (userId: number) => t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true } });
-const report = async (taskId: number, reason = "non_consensual") => (await t.http.post("/api/report").send({ target_type: "task", target_id: taskId, reason }).expect(200)).body.data.id as number;
+const sharedTask = (userId: number) =>
+  t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true } });
+const report = async (taskId: number, reason = "non_consensual") =>
+  (await t.http.post("/api/report").send({ target_type: "task", target_id: taskId, reason }).expect(200)).body.data.id as number;
 const notices = async (token: string) => (await t.http.get("/api/notices").set("token", token).expect(200)).body.data.list as Notice[];
 const decide = (who: StaffLogin, appealId: number, outcome: "upheld" | "reversed", reason = "Looked again") =>
-  t.http.post(`/admin/api/appeals/${appealId}/${outcome === "upheld" ? "uphold" : "reverse"}`).set("token", who.token).send({ reason });
-const appeal = (n: { id: number; appeal_key: string }, text = "This is my own face and I consented to it.") => t.http.post("/api/notices/appeal").send({ id: n.id, key: n.appeal_key, text });
+  t.http
+    .post(`/admin/api/appeals/${appealId}/${outcome === "upheld" ? "uphold" : "reverse"}`)
+    .set("token", who.token)
+    .send({ reason });
+const appeal = (n: { id: number; appeal_key: string }, text = "This is my own face and I consented to it.") =>
+  t.http.post("/api/notices/appeal").send({ id: n.id, key: n.appeal_key, text });
 const taskState = async (id: number) => (await t.db.generationTask.findUniqueOrThrow({ where: { id } })).state;
 
 describe("a takedown", () => {
@@ -31,14 +37,25 @@ describe("a takedown", () => {
     expect(await taskState(task.id)).toBe("removed");
 
     const [n] = await notices(owner.token);
-    expect(n).toMatchObject({ action: "takedown", ground: "non_consensual", automated: false, explanation: "Shows a person who did not consent", target_type: "task", target_id: task.id, appeal: null, reversed_at: null });
+    expect(n).toMatchObject({
+      action: "takedown",
+      ground: "non_consensual",
+      automated: false,
+      explanation: "Shows a person who did not consent",
+      target_type: "task",
+      target_id: task.id,
+      appeal: null,
+      reversed_at: null,
+    });
     // another person's notices are not theirs to read
     const stranger = await visitor(t);
     expect(await notices(stranger.token)).toEqual([]);
 
     const filed = (await appeal(n).expect(200)).body.data;
     await appeal(n).expect(409);
-    await decide(decider, filed.id, "reversed").expect(403).then((r) => expect(r.body.msg).toBe(SAME_MODERATOR));
+    await decide(decider, filed.id, "reversed")
+      .expect(403)
+      .then((r) => expect(r.body.msg).toBe(SAME_MODERATOR));
     expect(await taskState(task.id)).toBe("removed");
 
     await decide(reviewer, filed.id, "reversed", "Consent on file").expect(200);
@@ -47,14 +64,28 @@ describe("a takedown", () => {
     const [after] = await notices(owner.token);
     expect(after.reversed_at).not.toBeNull();
     expect(after.appeal).toMatchObject({ status: "reversed", answer: "Consent on file" });
-    const audit = (await t.db.auditLog.findMany({ where: { OR: [{ resource: "Appeal", resourceId: String(filed.id) }, { resource: "GenerationTask", resourceId: String(task.id) }] }, orderBy: { id: "asc" } })).map((a) => `${a.resource}:${a.action}:${a.staffId}`);
+    const audit = (
+      await t.db.auditLog.findMany({
+        where: {
+          OR: [
+            { resource: "Appeal", resourceId: String(filed.id) },
+            { resource: "GenerationTask", resourceId: String(task.id) },
+          ],
+        },
+        orderBy: { id: "asc" },
+      })
+    ).map((a) => `${a.resource}:${a.action}:${a.staffId}`);
     expect(audit).toEqual([`GenerationTask:restore:${reviewer.staffId}`, `Appeal:appeal_reversed:${reviewer.staffId}`]);
   });
 
   it("an appeal with a wrong key answers like a missing decision; an upheld appeal changes nothing", async () => {
     const owner = await visitor(t);
     const task = await sharedTask(owner.userId);
-    await t.http.post(`/admin/api/reports/${await report(task.id, "copyright")}/takedown`).set("token", decider.token).send({ reason: "Copyright holder's notice" }).expect(200);
+    await t.http
+      .post(`/admin/api/reports/${await report(task.id, "copyright")}/takedown`)
+      .set("token", decider.token)
+      .send({ reason: "Copyright holder's notice" })
+      .expect(200);
     const [n] = await notices(owner.token);
     const missing = await appeal({ id: 99_999_999, appeal_key: n.appeal_key }).expect(404);
     const wrong = await appeal({ id: n.id, appeal_key: `${n.appeal_key.slice(0, -2)}xx` }).expect(404);
@@ -84,7 +115,11 @@ describe("an automated hold", () => {
 describe("a ban", () => {
   it("the ban screen carries the statement with its appeal key; the appeal works without a login, and reversing it restores the account", async () => {
     const owner = await visitor(t);
-    await t.http.post(`/admin/api/users/${owner.userId}/ban`).set("token", decider.token).send({ reason: "Uploaded someone else's photos", ground: "impersonation" }).expect(200);
+    await t.http
+      .post(`/admin/api/users/${owner.userId}/ban`)
+      .set("token", decider.token)
+      .send({ reason: "Uploaded someone else's photos", ground: "impersonation" })
+      .expect(200);
     const refused = await t.http.get("/api/Personal/personal_info").set("token", owner.token).expect(403);
     const d = refused.body.data.decision;
     expect(d).toMatchObject({ ground: "impersonation", automated: false, appeal_status: null, appeal_key: expect.any(String) });
@@ -95,7 +130,9 @@ describe("a ban", () => {
     const user = await t.db.user.findUniqueOrThrow({ where: { id: owner.userId } });
     expect(user.bannedAt).toBeNull();
     expect(await t.db.ban.count({ where: { userId: owner.userId, liftedAt: null } })).toBe(0);
-    const actions = (await t.db.auditLog.findMany({ where: { resource: "User", resourceId: String(owner.userId) }, orderBy: { id: "asc" } })).map((a) => `${a.action}:${a.staffId}`);
+    const actions = (await t.db.auditLog.findMany({ where: { resource: "User", resourceId: String(owner.userId) }, orderBy: { id: "asc" } })).map(
+      (a) => `${a.action}:${a.staffId}`,
+    );
     expect(actions).toEqual([`ban:${decider.staffId}`, `unban:${reviewer.staffId}`]);
   });
 });
@@ -104,7 +141,12 @@ describe("repeat offenders", () => {
   it("the configured number of upheld takedowns suspends the account automatically, with its own automated statement; a reversed one does not count", async () => {
     const owner = await visitor(t);
     const [a, b, c] = await Promise.all([sharedTask(owner.userId), sharedTask(owner.userId), sharedTask(owner.userId)]);
-    const takedown = async (taskId: number) => t.http.post(`/admin/api/reports/${await report(taskId)}/takedown`).set("token", decider.token).send({ reason: "Not consented" }).expect(200);
+    const takedown = async (taskId: number) =>
+      t.http
+        .post(`/admin/api/reports/${await report(taskId)}/takedown`)
+        .set("token", decider.token)
+        .send({ reason: "Not consented" })
+        .expect(200);
     await takedown(a.id);
     const first = (await notices(owner.token))[0];
     await decide(reviewer, (await appeal(first).expect(200)).body.data.id, "reversed").expect(200);

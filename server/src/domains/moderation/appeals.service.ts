@@ -12,7 +12,19 @@ export const SAME_MODERATOR = "A different moderator must decide this appeal";
 const decisionWithAppeal = { appeal: true } as const;
 
 /** A statement of reasons as the person reads it (notices page, ban screen), with the key that lets them appeal. */
-function asNotice(d: { id: number; action: string; ground: string; explanation: string; automated: boolean; targetType: string | null; targetId: number | null; appealKey: string; createdAt: Date; reversedAt: Date | null; appeal: { status: string; decisionReason: string | null; decidedAt: Date | null } | null }) {
+function asNotice(d: {
+  id: number;
+  action: string;
+  ground: string;
+  explanation: string;
+  automated: boolean;
+  targetType: string | null;
+  targetId: number | null;
+  appealKey: string;
+  createdAt: Date;
+  reversedAt: Date | null;
+  appeal: { status: string; decisionReason: string | null; decidedAt: Date | null } | null;
+}) {
   return {
     id: d.id,
     action: d.action,
@@ -38,7 +50,12 @@ export function createAppealsService({ db, audit, moderation }: { db: Db; audit:
   const { content, liftBans, RESOURCE } = moderation.internals;
 
   /** Gives back what the decision took: the content (active again) or the account (its bans lifted). */
-  async function reverse(tx: Tx, staffId: number, d: { id: number; action: string; userId: number; targetType: keyof typeof RESOURCE | null; targetId: number | null; banId: number | null }, reason: string) {
+  async function reverse(
+    tx: Tx,
+    staffId: number,
+    d: { id: number; action: string; userId: number; targetType: keyof typeof RESOURCE | null; targetId: number | null; banId: number | null },
+    reason: string,
+  ) {
     if (d.action === "ban") {
       const ban = d.banId === null ? null : await tx.ban.findUnique({ where: { id: d.banId }, select: { liftedAt: true } });
       if (ban && ban.liftedAt === null) await liftBans(tx, staffId, d.userId, reason);
@@ -46,10 +63,21 @@ export function createAppealsService({ db, audit, moderation }: { db: Db; audit:
       const owner = content[d.targetType];
       const from = (await owner.find(tx, d.targetId))?.state;
       if (from && from !== "active" && (await owner.setState(tx, d.targetId, "active", from))) {
-        await audit.record(tx, { staffId, action: "restore", resource: RESOURCE[d.targetType], resourceId: d.targetId, before: { id: d.targetId, state: from }, after: { id: d.targetId, state: "active", decisionId: d.id }, reason });
+        await audit.record(tx, {
+          staffId,
+          action: "restore",
+          resource: RESOURCE[d.targetType],
+          resourceId: d.targetId,
+          before: { id: d.targetId, state: from },
+          after: { id: d.targetId, state: "active", decisionId: d.id },
+          reason,
+        });
       }
       // reports still holding it open are answered by the reversal
-      await tx.report.updateMany({ where: { targetType: d.targetType, targetId: d.targetId, status: "open" }, data: { status: "dismissed", resolvedAt: new Date(), resolvedById: staffId } });
+      await tx.report.updateMany({
+        where: { targetType: d.targetType, targetId: d.targetId, status: "open" },
+        data: { status: "dismissed", resolvedAt: new Date(), resolvedById: staffId },
+      });
     }
     await tx.decision.updateMany({ where: { id: d.id, reversedAt: null }, data: { reversedAt: new Date() } });
   }
@@ -85,7 +113,8 @@ export function createAppealsService({ db, audit, moderation }: { db: Db; audit:
 
     listAppeals: (params: ListParams<AppealFilter>) => pageOf(db.appeal, params, matching(params.filter, ["status"]), { include: { decision: true } }),
     getAppeal: (id: number) => db.appeal.findUnique({ where: { id }, include: { decision: true } }),
-    listDecisions: (params: ListParams<DecisionFilter>) => pageOf(db.decision, params, matching(params.filter, ["userId", "action", "ground"]), { include: decisionWithAppeal }),
+    listDecisions: (params: ListParams<DecisionFilter>) =>
+      pageOf(db.decision, params, matching(params.filter, ["userId", "action", "ground"]), { include: decisionWithAppeal }),
     getDecision: (id: number) => db.decision.findUnique({ where: { id }, include: decisionWithAppeal }),
 
     /**
@@ -98,12 +127,23 @@ export function createAppealsService({ db, audit, moderation }: { db: Db; audit:
         if (!before) throw HttpError.notFound();
         if (before.decision.decidedById === staffId) throw HttpError.forbidden(SAME_MODERATOR);
         // conditional, so two moderators deciding at once cannot both act on it
-        const changed = await tx.appeal.updateMany({ where: { id: appealId, status: "open" }, data: { status: outcome, decidedById: staffId, decidedAt: new Date(), decisionReason: reason } });
+        const changed = await tx.appeal.updateMany({
+          where: { id: appealId, status: "open" },
+          data: { status: outcome, decidedById: staffId, decidedAt: new Date(), decisionReason: reason },
+        });
         if (changed.count === 0) throw HttpError.conflict("This appeal is already decided");
         const after = await tx.appeal.findUniqueOrThrow({ where: { id: appealId } });
         if (outcome === "reversed") await reverse(tx, staffId, before.decision, reason);
         const { decision, ...appeal } = before;
-        await audit.record(tx, { staffId, action: outcome === "reversed" ? "appeal_reversed" : "appeal_upheld", resource: "Appeal", resourceId: appealId, before: { ...appeal, decisionId: decision.id }, after, reason });
+        await audit.record(tx, {
+          staffId,
+          action: outcome === "reversed" ? "appeal_reversed" : "appeal_upheld",
+          resource: "Appeal",
+          resourceId: appealId,
+          before: { ...appeal, decisionId: decision.id },
+          after,
+          reason,
+        });
         return after;
       }),
   };

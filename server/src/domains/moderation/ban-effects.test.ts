@@ -49,7 +49,8 @@ async function openStream(token: string) {
   return { ended, start: () => (mark = performance.now()) };
 }
 
-const queuedTask = (userId: number) => testDb.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "running", progress: 10, cost: 2, input: {} } });
+const queuedTask = (userId: number) =>
+  testDb.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "running", progress: 10, cost: 2, input: {} } });
 
 describe("ban", () => {
   it("ends the account's open stream on another instance within a second, and cancels its renders with a refund", async () => {
@@ -89,11 +90,22 @@ describe("a checkout paid after a ban", () => {
     const token = login.data.token as string;
     const userId = login.data.user_info.id as number;
     const productId = (await testDb.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
-    const order = await (await fetch(`${a.url}/api/order/createOrderAndPay`, { method: "POST", headers: { token, "content-type": "application/json" }, body: JSON.stringify({ product_id: productId, provider: "sandbox", agree_terms: true }) })).json();
+    const order = await (
+      await fetch(`${a.url}/api/order/createOrderAndPay`, {
+        method: "POST",
+        headers: { token, "content-type": "application/json" },
+        body: JSON.stringify({ product_id: productId, provider: "sandbox", agree_terms: true }),
+      })
+    ).json();
     expect(order.code).toBe(200);
     await b.http.post(`/admin/api/users/${userId}/ban`).set("token", moderator.token).send({ reason: "Fraud" }).expect(200);
     // the buyer pays on the checkout page opened before the ban
-    const paid = await fetch(`${order.data.pay_url}/pay`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    const paid = await fetch(`${order.data.pay_url}/pay`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
     expect(paid.status).toBe(303);
     const row = await testDb.db.order.findUniqueOrThrow({ where: { id: order.data.order_id } });
     expect(row).toMatchObject({ status: "refunded", failureReason: "account_banned" });

@@ -41,13 +41,20 @@ describe("a banned device", () => {
     const fp = fingerprint();
     const first = await guest({ "device-fingerprint": fp }).expect(200);
     const cookie = deviceCookie(first)!;
-    await t.http.post(`/admin/api/users/${first.body.data.user_info.id}/ban`).set("token", moderator.token).send({ reason: REASON, ground: "non_consensual" }).expect(200);
+    await t.http
+      .post(`/admin/api/users/${first.body.data.user_info.id}/ban`)
+      .set("token", moderator.token)
+      .send({ reason: REASON, ground: "non_consensual" })
+      .expect(200);
     const users = await t.db.user.count();
 
     const attempts: Record<string, string>[] = [{ Cookie: cookie }, { "device-fingerprint": fp }, { Cookie: cookie, "device-fingerprint": fingerprint() }];
     for (const headers of attempts) {
       const refused = await guest(headers).expect(403);
-      expect(refused.body).toMatchObject({ msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: REASON, decision: { ground: "non_consensual", automated: false } } });
+      expect(refused.body).toMatchObject({
+        msg: "Sorry, you do not have login permission",
+        data: { reason: "banned", ban_reason: REASON, decision: { ground: "non_consensual", automated: false } },
+      });
     }
     expect(await t.db.user.count()).toBe(users);
     // another device is not affected
@@ -62,7 +69,11 @@ describe("a banned device", () => {
 
     const email = `new-${Date.now()}@example.com`;
     await t.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
-    const refused = await t.http.post("/api/login/emailLogin").set("Cookie", cookie).send({ email, code: smtp.codeFor(email) }).expect(403);
+    const refused = await t.http
+      .post("/api/login/emailLogin")
+      .set("Cookie", cookie)
+      .send({ email, code: smtp.codeFor(email) })
+      .expect(403);
     expect(refused.body.data).toMatchObject({ reason: "banned", ban_reason: REASON });
     expect(await t.db.user.count({ where: { email } })).toBe(0);
 
@@ -71,10 +82,18 @@ describe("a banned device", () => {
   });
 
   it("a ban records the account's email, Google subject and player id, which a new account may not reuse", async () => {
-    const user = await t.db.user.create({ data: { email: `marked-${Date.now()}@example.com`, googleSub: `sub-${Date.now()}`, playerUid: `p-${Date.now()}`, loginType: "registered", role: "user" } });
+    const user = await t.db.user.create({
+      data: { email: `marked-${Date.now()}@example.com`, googleSub: `sub-${Date.now()}`, playerUid: `p-${Date.now()}`, loginType: "registered", role: "user" },
+    });
     await t.services.moderation.ban(moderator.staffId, user.id, REASON);
     const marks = await t.db.banMark.findMany({ where: { ban: { userId: user.id } }, orderBy: { kind: "asc" } });
-    expect(marks.map((m) => [m.kind, m.value])).toEqual(expect.arrayContaining([["email", user.email], ["google_sub", user.googleSub], ["player_uid", user.playerUid]]));
+    expect(marks.map((m) => [m.kind, m.value])).toEqual(
+      expect.arrayContaining([
+        ["email", user.email],
+        ["google_sub", user.googleSub],
+        ["player_uid", user.playerUid],
+      ]),
+    );
     expect(await t.services.moderation.bannedOwner(t.db, { email: user.email!.toUpperCase() })).toBe(user.id);
     expect(await t.services.moderation.bannedOwner(t.db, { googleSub: user.googleSub })).toBe(user.id);
     expect(await t.services.moderation.bannedOwner(t.db, { playerUid: "someone-else" })).toBeNull();

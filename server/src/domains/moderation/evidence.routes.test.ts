@@ -19,7 +19,17 @@ async function sharedResult(userId: number, o: { expired?: boolean } = {}) {
   const key = `out/evidence-${userId}-${Date.now()}.png`;
   await t.services.storage.put(key, PICTURE, "image/png");
   const task = await t.db.generationTask.create({
-    data: { userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true, outputKey: key, expiresAt: o.expired ? new Date(Date.now() - 1000) : new Date(Date.now() + 86_400_000) },
+    data: {
+      userId,
+      mode: "text_to_image",
+      engine: "local",
+      status: "succeeded",
+      cost: 1,
+      input: {},
+      isPublic: true,
+      outputKey: key,
+      expiresAt: o.expired ? new Date(Date.now() - 1000) : new Date(Date.now() + 86_400_000),
+    },
   });
   return { task, key };
 }
@@ -42,7 +52,6 @@ describe("evidence preservation", () => {
     expect(await t.services.storage.exists(key)).toBe(false);
     expect(await t.services.storage.exists(kept.storageKey)).toBe(true);
     expect(await t.services.storage.get(kept.storageKey)).toEqual(PICTURE);
-
   });
 
   it("a takedown confirming an underage report preserves it too; other reasons keep nothing", async () => {
@@ -72,7 +81,14 @@ describe("evidence preservation", () => {
     expect(pkg).toMatchObject({
       incidentSummary: { incidentType: "Child Pornography (possession, manufacture, and distribution)", incidentDateTime: expect.any(String) },
       personOrUserReported: { espIdentifier: String(owner.userId), espService: "Reverie", ipCaptureEvent: expect.any(Array) },
-      files: [{ originalFileHash: [{ hashType: "SHA256", value: kept.sha256 }, { hashType: "MD5", value: kept.md5 }] }],
+      files: [
+        {
+          originalFileHash: [
+            { hashType: "SHA256", value: kept.sha256 },
+            { hashType: "MD5", value: kept.md5 },
+          ],
+        },
+      ],
       additionalInfo: expect.stringContaining("Looks about 14"),
     });
     expect(pkg.submission).toContain("Not submitted");

@@ -48,7 +48,15 @@ export function createEvidenceService({ db, audit, storage, retentionDays, siteU
       db.$transaction(async (tx) => {
         const pkg = await cyberTiplinePackage(tx, id, { reporterEmail, siteUrl });
         if (!pkg) return null;
-        await audit.record(tx, { staffId, action: "export", resource: "Evidence", resourceId: id, before: null, after: { evidenceId: id, sha256: pkg.files[0].originalFileHash[0].value }, reason });
+        await audit.record(tx, {
+          staffId,
+          action: "export",
+          resource: "Evidence",
+          resourceId: id,
+          before: null,
+          after: { evidenceId: id, sha256: pkg.files[0].originalFileHash[0].value },
+          reason,
+        });
         return { ...pkg, prepared_by_staff_id: staffId };
       }),
 
@@ -93,8 +101,15 @@ export async function cyberTiplinePackage(db: Db | Tx, evidenceId: number, o: { 
   if (!e) return null;
   const [report, user, logins] = await Promise.all([
     e.reportId === null ? null : db.report.findUnique({ where: { id: e.reportId } }),
-    e.userId === null ? null : db.user.findUnique({ where: { id: e.userId }, select: { id: true, uuid: true, email: true, googleSub: true, nickname: true, playerUid: true, createdAt: true } }),
-    e.userId === null ? [] : db.session.findMany({ where: { userId: e.userId, ip: { not: null } }, orderBy: { id: "desc" }, take: 20, select: { ip: true, createdAt: true } }),
+    e.userId === null
+      ? null
+      : db.user.findUnique({
+          where: { id: e.userId },
+          select: { id: true, uuid: true, email: true, googleSub: true, nickname: true, playerUid: true, createdAt: true },
+        }),
+    e.userId === null
+      ? []
+      : db.session.findMany({ where: { userId: e.userId, ip: { not: null } }, orderBy: { id: "desc" }, take: 20, select: { ip: true, createdAt: true } }),
   ]);
   return {
     evidence_id: e.id,
@@ -105,18 +120,11 @@ export async function cyberTiplinePackage(db: Db | Tx, evidenceId: number, o: { 
       incidentDateTime: (report?.createdAt ?? e.createdAt).toISOString(),
       incidentDateTimeDescription: report ? `Reported to Reverie (report #${report.id}, ${report.source})` : "Confirmed by a Reverie moderator",
     },
-    internetDetails: [{ webPageIncident: { url: [report?.reportedUrl ?? `${o.siteUrl}/home?item=${e.targetId}`], additionalInfo: `Reverie ${e.targetType} #${e.targetId}` } }],
+    internetDetails: [
+      { webPageIncident: { url: [report?.reportedUrl ?? `${o.siteUrl}/home?item=${e.targetId}`], additionalInfo: `Reverie ${e.targetType} #${e.targetId}` } },
+    ],
     reporter: { reportingPerson: { email: o.reporterEmail }, companyUrl: o.siteUrl },
-    personOrUserReported: user
-      ? {
-          espIdentifier: String(user.id),
-          espService: "Reverie",
-          screenName: user.nickname ?? user.uuid,
-          personOrUserReportedPerson: { email: user.email ? [user.email] : [] },
-          additionalIdentifiers: { uuid: user.uuid, googleSubject: user.googleSub, channelPlayerId: user.playerUid, accountCreated: user.createdAt.toISOString() },
-          ipCaptureEvent: logins.map((l) => ({ ipAddress: l.ip, eventName: "Login", dateTime: l.createdAt.toISOString() })),
-        }
-      : null,
+    personOrUserReported: user ? reportedPerson(user, logins) : null,
     files: [
       {
         fileName: e.storageKey.slice(EVIDENCE_PREFIX.length),
@@ -134,5 +142,25 @@ export async function cyberTiplinePackage(db: Db | Tx, evidenceId: number, o: { 
     ],
     additionalInfo: report ? `Reason given: ${report.reason}. ${report.details}`.trim() : "",
     keep_until: e.keepUntil.toISOString(),
+  };
+}
+
+/** The account behind reported content, in CyberTipline's terms, with its recent login addresses. */
+function reportedPerson(
+  user: { id: number; uuid: string; email: string | null; googleSub: string | null; nickname: string | null; playerUid: string | null; createdAt: Date },
+  logins: { ip: string | null; createdAt: Date }[],
+) {
+  return {
+    espIdentifier: String(user.id),
+    espService: "Reverie",
+    screenName: user.nickname ?? user.uuid,
+    personOrUserReportedPerson: { email: user.email ? [user.email] : [] },
+    additionalIdentifiers: {
+      uuid: user.uuid,
+      googleSubject: user.googleSub,
+      channelPlayerId: user.playerUid,
+      accountCreated: user.createdAt.toISOString(),
+    },
+    ipCaptureEvent: logins.map((l) => ({ ipAddress: l.ip, eventName: "Login", dateTime: l.createdAt.toISOString() })),
   };
 }

@@ -30,7 +30,14 @@ export interface ReportedMedia {
 export type ContentOwners = Record<ReportTarget, ModeratedContent>;
 
 /** The audit log's name for each kind of content. */
-export const RESOURCE: Record<ReportTarget, string> = { task: "GenerationTask", upload: "Upload", character: "Character", conversation: "Conversation", creator_page: "CreatorPage" };
+export const RESOURCE: Record<ReportTarget, string> = {
+  task: "GenerationTask",
+  upload: "Upload",
+  character: "Character",
+  conversation: "Conversation",
+  creator_page: "CreatorPage",
+};
 
 /** A creator page by its home link (`https://<site>/<homeLink>` in the public notice form). */
-export const creatorPageByLink = async (c: Tx | Db, homeLink: string) => (await c.creatorPage.findFirst({ where: { homeLink: { equals: homeLink, mode: "insensitive" } }, select: { id: true } }))?.id ?? null;
+export const creatorPageByLink = async (c: Tx | Db, homeLink: string) =>
+  (await c.creatorPage.findFirst({ where: { homeLink: { equals: homeLink, mode: "insensitive" } }, select: { id: true } }))?.id ?? null;

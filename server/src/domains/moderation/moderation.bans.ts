@@ -59,7 +59,10 @@ export async function bannedOwner(c: Tx | Db, who: Identifiers) {
     ] as [BanMarkKind, string | null | undefined][]
   ).filter((w): w is [BanMarkKind, string] => Boolean(w[1]));
   if (!wanted.length) return null;
-  const mark = await c.banMark.findFirst({ where: { OR: wanted.map(([kind, value]) => ({ kind, value })), ban: { liftedAt: null } }, select: { ban: { select: { userId: true } } } });
+  const mark = await c.banMark.findFirst({
+    where: { OR: wanted.map(([kind, value]) => ({ kind, value })), ban: { liftedAt: null } },
+    select: { ban: { select: { userId: true } } },
+  });
   return mark?.ban.userId ?? null;
 }
 
@@ -76,7 +79,15 @@ export function createBans({ audit, revokeUserSessions, cancelUserTasks, repeatO
     await cancelUserTasks(tx, userId, "The account was banned");
     await markBanned(tx, created.id, userId);
     await recordDecision(tx, { userId, action: "ban", ground: d.ground ?? "other", explanation: d.reason, decidedById: staffId, banId: created.id });
-    await audit.record(tx, { staffId, action: "ban", resource: "User", resourceId: userId, before, after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id }, reason: d.reason });
+    await audit.record(tx, {
+      staffId,
+      action: "ban",
+      resource: "User",
+      resourceId: userId,
+      before,
+      after: { id: userId, bannedAt: before.bannedAt ?? created.createdAt, banId: created.id },
+      reason: d.reason,
+    });
     return created;
   }
 

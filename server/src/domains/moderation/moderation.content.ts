@@ -20,7 +20,17 @@ function contentWhere(f: ContentFilter, searched: "name" | "title") {
 }
 
 /** Characters and creator pages as moderators browse them, and the takedowns and restores they start from the content itself. */
-export function createContentModeration({ db, audit, content, takedowns }: { db: Db; audit: AuditService; content: ContentOwners; takedowns: Pick<Takedowns, "removeContent" | "decideTakedown"> }) {
+export function createContentModeration({
+  db,
+  audit,
+  content,
+  takedowns,
+}: {
+  db: Db;
+  audit: AuditService;
+  content: ContentOwners;
+  takedowns: Pick<Takedowns, "removeContent" | "decideTakedown">;
+}) {
   return {
     listCharacters: (params: ListParams<ContentFilter>) => pageOf(db.character, params, contentWhere(params.filter, "name")),
     getCharacter: (id: number) => db.character.findUnique({ where: { id } }),

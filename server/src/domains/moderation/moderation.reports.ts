@@ -17,7 +17,11 @@ export interface NoticeFields {
 }
 
 /** Copies reported content into the evidence store, once per content (evidence.preserve). */
-export type PreserveEvidence = (tx: Tx, t: { targetType: ReportTarget; targetId: number; userId: number | null; reportId: number | null }, media: ReportedMedia | null) => Promise<unknown>;
+export type PreserveEvidence = (
+  tx: Tx,
+  t: { targetType: ReportTarget; targetId: number; userId: number | null; reportId: number | null },
+  media: ReportedMedia | null,
+) => Promise<unknown>;
 
 /** Content reported, or confirmed, as showing a minor is copied to the evidence store (18 U.S.C. 2258A, docs/decisions/152). */
 export function preserverOf(content: ContentOwners, preserveEvidence: PreserveEvidence) {
@@ -42,7 +46,16 @@ export function createReports({ db, audit, content, preserve, tellNotifier }: Re
   async function holdUnderage(tx: Tx, input: ReportBody, target: Reported, reportId: number) {
     if (!(await content[input.target_type].setState(tx, input.target_id, "suspended", "active"))) return;
     if (target.userId !== null) {
-      await recordDecision(tx, { userId: target.userId, action: "hold", ground: "underage", explanation: "", decidedById: null, targetType: input.target_type, targetId: input.target_id, reportId });
+      await recordDecision(tx, {
+        userId: target.userId,
+        action: "hold",
+        ground: "underage",
+        explanation: "",
+        decidedById: null,
+        targetType: input.target_type,
+        targetId: input.target_id,
+        reportId,
+      });
     }
     await audit.record(tx, {
       staffId: null,

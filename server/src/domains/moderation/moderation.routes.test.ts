@@ -12,8 +12,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const upload = (userId: number) => t.db.upload.create({ data: { userId, kind: "image", storageKey: `k/${Math.random()}`, mime: "image/jpeg", sizeBytes: 1, sha256: "x" } });
-const task = (userId: number, isPublic: boolean) => t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic } });
+const upload = (userId: number) =>
+  t.db.upload.create({ data: { userId, kind: "image", storageKey: `k/${Math.random()}`, mime: "image/jpeg", sizeBytes: 1, sha256: "x" } });
+const task = (userId: number, isPublic: boolean) =>
+  t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic } });
 const state = async (kind: "upload" | "task", id: number) =>
   kind === "upload" ? (await t.db.upload.findUniqueOrThrow({ where: { id } })).state : (await t.db.generationTask.findUniqueOrThrow({ where: { id } })).state;
 const report = (body: object, token?: string) => {
@@ -31,7 +33,10 @@ describe("private objects", () => {
     const tk = await task(owner.userId, false);
     const missing = await report({ target_type: "upload", target_id: 99_999_999, reason: "underage" });
     expect(missing.status).toBe(404);
-    for (const [kind, id] of [["upload", up.id], ["task", tk.id]] as const) {
+    for (const [kind, id] of [
+      ["upload", up.id],
+      ["task", tk.id],
+    ] as const) {
       for (const token of [undefined, stranger.token]) {
         const res = await report({ target_type: kind, target_id: id, reason: "underage" }, token);
         expect(res.status).toBe(missing.status);
@@ -62,7 +67,9 @@ describe("public content", () => {
     expect(await state("task", tk.id)).toBe("suspended");
     await dismiss(filed.body.data.id).expect(200);
     expect(await state("task", tk.id)).toBe("active");
-    const actions = (await t.db.auditLog.findMany({ where: { resource: "GenerationTask", resourceId: String(tk.id) }, orderBy: { id: "asc" } })).map((a) => `${a.action}:${a.staffId ?? "system"}`);
+    const actions = (await t.db.auditLog.findMany({ where: { resource: "GenerationTask", resourceId: String(tk.id) }, orderBy: { id: "asc" } })).map(
+      (a) => `${a.action}:${a.staffId ?? "system"}`,
+    );
     expect(actions).toEqual(["suspend:system", `restore:${moderator.staffId}`]);
   });
 

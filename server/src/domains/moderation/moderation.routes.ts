@@ -14,7 +14,8 @@ export function moderationRoutes(api: ApiRouter, moderation: ModerationService, 
       auth: "public",
       can: ["create", "Report"],
       body: reportBody,
-      before: [perIp("report")], response: reportAnswer,
+      before: [perIp("report")],
+      response: reportAnswer,
     },
     ({ body, principal }) => moderation.fileReport(principal.kind === "user" ? principal.userId : null, body),
   );
@@ -27,20 +28,35 @@ export function moderationRoutes(api: ApiRouter, moderation: ModerationService, 
       auth: "public",
       can: ["create", "Report"],
       body: noticeBody,
-      before: [perIp("notice")], response: reportAnswer,
+      before: [perIp("notice")],
+      response: reportAnswer,
     },
     ({ body }) => moderation.fileNotice(body),
   );
 
   api.get(
     "/api/notices",
-    { summary: "Statements of reasons: every takedown, hold and ban decided about the signed-in person, with how to appeal", tags: ["moderation"], auth: "user", can: ["read", "Decision"], response: noticesAnswer },
+    {
+      summary: "Statements of reasons: every takedown, hold and ban decided about the signed-in person, with how to appeal",
+      tags: ["moderation"],
+      auth: "user",
+      can: ["read", "Decision"],
+      response: noticesAnswer,
+    },
     ({ principal }) => appeals.listForUser(principal.userId),
   );
 
   api.post(
     "/api/notices/appeal",
-    { summary: "Appeal one decision with the key its statement of reasons carries (works without a login, for banned accounts)", tags: ["moderation"], auth: "public", can: ["create", "Appeal"], body: appealBody, before: [perIp("appeal")], response: appealAnswer },
+    {
+      summary: "Appeal one decision with the key its statement of reasons carries (works without a login, for banned accounts)",
+      tags: ["moderation"],
+      auth: "public",
+      can: ["create", "Appeal"],
+      body: appealBody,
+      before: [perIp("appeal")],
+      response: appealAnswer,
+    },
     ({ body }) => appeals.fileAppeal(body),
   );
 }

@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { boolFilter, dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 import { MSG } from "../../http/messages.ts";
-import { APPEAL_STATUSES, CONTENT_STATES, DECISION_ACTIONS, DECISION_GROUNDS, REPORT_REASONS, REPORT_SOURCES, REPORT_STATUSES, REPORT_TARGETS } from "../../contract/moderation.ts";
+import {
+  APPEAL_STATUSES,
+  CONTENT_STATES,
+  DECISION_ACTIONS,
+  DECISION_GROUNDS,
+  REPORT_REASONS,
+  REPORT_SOURCES,
+  REPORT_STATUSES,
+  REPORT_TARGETS,
+} from "../../contract/moderation.ts";
 import { UPLOAD_KINDS } from "../../contract/uploads.ts";
 
 const reasonMessage = `reason must be ${REPORT_REASONS.slice(0, -1).join(", ")} or ${REPORT_REASONS.at(-1)}`;
@@ -17,11 +26,19 @@ export type ReportBody = z.infer<typeof reportBody>;
 /** The public notice-and-action form (docs/decisions/150): no account; a removal request needs the sworn statement. */
 export const noticeBody = z
   .object({
-    url: z.string({ error: "Please give the link to the content" }).trim().min(1, { error: "Please give the link to the content" }).max(2000, { error: "The link may be at most 2000 characters" }),
+    url: z
+      .string({ error: "Please give the link to the content" })
+      .trim()
+      .min(1, { error: "Please give the link to the content" })
+      .max(2000, { error: "The link may be at most 2000 characters" }),
     reason: z.enum(REPORT_REASONS, { error: reasonMessage }),
     details: z.string().trim().max(2000, { error: "details may be at most 2000 characters" }).default(""),
     name: z.string().trim().max(200, { error: "The name may be at most 200 characters" }).default(""),
-    email: z.string({ error: MSG.validEmail }).trim().max(254).pipe(z.email({ error: MSG.validEmail })),
+    email: z
+      .string({ error: MSG.validEmail })
+      .trim()
+      .max(254)
+      .pipe(z.email({ error: MSG.validEmail })),
     removal: z.boolean({ error: "removal must be true or false" }).default(true),
     sworn: z.boolean({ error: "sworn must be true or false" }).default(false),
   })
@@ -32,7 +49,11 @@ export type NoticeBody = z.infer<typeof noticeBody>;
 export const appealBody = z.object({
   id: z.coerce.number({ error: "id must be a number" }).int().positive({ error: "id must be a number" }),
   key: z.string({ error: "key is required" }).min(10, { error: "key is required" }).max(100, { error: "key is required" }),
-  text: z.string({ error: "Please explain why the decision is wrong" }).trim().min(10, { error: "Please explain why the decision is wrong (at least 10 characters)" }).max(4000, { error: "The appeal may be at most 4000 characters" }),
+  text: z
+    .string({ error: "Please explain why the decision is wrong" })
+    .trim()
+    .min(10, { error: "Please explain why the decision is wrong (at least 10 characters)" })
+    .max(4000, { error: "The appeal may be at most 4000 characters" }),
 });
 export type AppealBody = z.infer<typeof appealBody>;
 
@@ -124,15 +145,18 @@ export const characterRecord = z.object({
 });
 
 /** characters action takedown */
-export const characterTakedownAnswer = z.union([z.object({
-  id: z.number(),
-  userId: z.number().nullable(),
-  state: z.enum(CONTENT_STATES),
-}), z.object({
-  id: z.number(),
-  userId: z.number(),
-  state: z.enum(CONTENT_STATES),
-})]);
+export const characterTakedownAnswer = z.union([
+  z.object({
+    id: z.number(),
+    userId: z.number().nullable(),
+    state: z.enum(CONTENT_STATES),
+  }),
+  z.object({
+    id: z.number(),
+    userId: z.number(),
+    state: z.enum(CONTENT_STATES),
+  }),
+]);
 
 /** creator-pages list  */
 export const creatorPageRecord = z.object({
@@ -180,10 +204,12 @@ export const reportRecord = z.object({
 /** reports view preview */
 export const reportPreviewAnswer = z.object({
   id: z.number(),
-  media: z.object({
-    kind: z.enum(UPLOAD_KINDS),
-    url: z.string(),
-  }).nullable(),
+  media: z
+    .object({
+      kind: z.enum(UPLOAD_KINDS),
+      url: z.string(),
+    })
+    .nullable(),
 });
 
 /** reports action dismiss */
@@ -238,16 +264,18 @@ export const decisionRow = z.object({
 
 /** decisions get  */
 export const decisionRecord = z.object({
-  appeal: z.object({
-    id: z.number(),
-    createdAt: z.date(),
-    status: z.enum(APPEAL_STATUSES),
-    decidedAt: z.date().nullable(),
-    decidedById: z.number().nullable(),
-    text: z.string(),
-    decisionId: z.number(),
-    decisionReason: z.string().nullable(),
-  }).nullable(),
+  appeal: z
+    .object({
+      id: z.number(),
+      createdAt: z.date(),
+      status: z.enum(APPEAL_STATUSES),
+      decidedAt: z.date().nullable(),
+      decidedById: z.number().nullable(),
+      text: z.string(),
+      decisionId: z.number(),
+      decisionReason: z.string().nullable(),
+    })
+    .nullable(),
   id: z.number(),
   targetType: z.enum(REPORT_TARGETS).nullable(),
   targetId: z.number().nullable(),
@@ -325,53 +353,65 @@ export const evidenceExportAnswer = z.object({
     incidentDateTime: z.string(),
     incidentDateTimeDescription: z.string(),
   }),
-  internetDetails: z.array(z.object({
-    webPageIncident: z.object({
-      url: z.array(z.string()),
-      additionalInfo: z.string(),
+  internetDetails: z.array(
+    z.object({
+      webPageIncident: z.object({
+        url: z.array(z.string()),
+        additionalInfo: z.string(),
+      }),
     }),
-  })),
+  ),
   reporter: z.object({
     reportingPerson: z.object({
       email: z.string().nullable(),
     }),
     companyUrl: z.string(),
   }),
-  personOrUserReported: z.object({
-    espIdentifier: z.string(),
-    espService: z.string(),
-    screenName: z.string(),
-    personOrUserReportedPerson: z.object({
-      email: z.array(z.string()),
+  personOrUserReported: z
+    .object({
+      espIdentifier: z.string(),
+      espService: z.string(),
+      screenName: z.string(),
+      personOrUserReportedPerson: z.object({
+        email: z.array(z.string()),
+      }),
+      additionalIdentifiers: z.object({
+        uuid: z.string(),
+        googleSubject: z.string().nullable(),
+        channelPlayerId: z.string().nullable(),
+        accountCreated: z.string(),
+      }),
+      ipCaptureEvent: z.array(
+        z.object({
+          ipAddress: z.string().nullable(),
+          eventName: z.string(),
+          dateTime: z.string(),
+        }),
+      ),
+    })
+    .nullable(),
+  files: z.array(
+    z.object({
+      fileName: z.string(),
+      originalFileName: z.string(),
+      mimeType: z.string().nullable(),
+      sizeBytes: z.number(),
+      originalFileHash: z.array(
+        z.object({
+          hashType: z.string(),
+          value: z.string(),
+        }),
+      ),
+      fileViewedByEsp: z.null(),
+      publiclyAvailable: z.null(),
+      details: z.array(
+        z.object({
+          name: z.string(),
+          value: z.string(),
+        }),
+      ),
     }),
-    additionalIdentifiers: z.object({
-      uuid: z.string(),
-      googleSubject: z.string().nullable(),
-      channelPlayerId: z.string().nullable(),
-      accountCreated: z.string(),
-    }),
-    ipCaptureEvent: z.array(z.object({
-      ipAddress: z.string().nullable(),
-      eventName: z.string(),
-      dateTime: z.string(),
-    })),
-  }).nullable(),
-  files: z.array(z.object({
-    fileName: z.string(),
-    originalFileName: z.string(),
-    mimeType: z.string().nullable(),
-    sizeBytes: z.number(),
-    originalFileHash: z.array(z.object({
-      hashType: z.string(),
-      value: z.string(),
-    })),
-    fileViewedByEsp: z.null(),
-    publiclyAvailable: z.null(),
-    details: z.array(z.object({
-      name: z.string(),
-      value: z.string(),
-    })),
-  })),
+  ),
   additionalInfo: z.string(),
   keep_until: z.string(),
 });
@@ -383,23 +423,27 @@ export const reportAnswer = z.object({
 
 /** get /api/notices */
 export const noticesAnswer = z.object({
-  list: z.array(z.object({
-    id: z.number(),
-    action: z.string(),
-    ground: z.string(),
-    explanation: z.string(),
-    automated: z.boolean(),
-    target_type: z.string().nullable(),
-    target_id: z.number().nullable(),
-    created_at: z.string(),
-    reversed_at: z.string().nullable(),
-    appeal_key: z.string(),
-    appeal: z.object({
-      status: z.string(),
-      answer: z.string().nullable(),
-      decided_at: z.string().nullable(),
-    }).nullable(),
-  })),
+  list: z.array(
+    z.object({
+      id: z.number(),
+      action: z.string(),
+      ground: z.string(),
+      explanation: z.string(),
+      automated: z.boolean(),
+      target_type: z.string().nullable(),
+      target_id: z.number().nullable(),
+      created_at: z.string(),
+      reversed_at: z.string().nullable(),
+      appeal_key: z.string(),
+      appeal: z
+        .object({
+          status: z.string(),
+          answer: z.string().nullable(),
+          decided_at: z.string().nullable(),
+        })
+        .nullable(),
+    }),
+  ),
 });
 
 /** post /api/notices/appeal */
@@ -412,34 +456,48 @@ export const appealAnswer = z.object({
 export const transparencyAnswer = z.object({
   from: z.string().nullable(),
   to: z.string().nullable(),
-  reports_by_reason: z.array(z.object({
-    key: z.string(),
-    count: z.number(),
-  })),
-  reports_by_source: z.array(z.object({
-    key: z.string(),
-    count: z.number(),
-  })),
-  reports_by_outcome: z.array(z.object({
-    key: z.string(),
-    count: z.number(),
-  })),
-  decisions_by_action: z.array(z.object({
-    key: z.string(),
-    count: z.number(),
-  })),
-  decisions_by_ground: z.array(z.object({
-    key: z.string(),
-    count: z.number(),
-  })),
-  decisions_by_automation: z.array(z.object({
-    key: z.string(),
-    count: z.number(),
-  })),
-  appeals_by_outcome: z.array(z.object({
-    key: z.string(),
-    count: z.number(),
-  })),
+  reports_by_reason: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number(),
+    }),
+  ),
+  reports_by_source: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number(),
+    }),
+  ),
+  reports_by_outcome: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number(),
+    }),
+  ),
+  decisions_by_action: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number(),
+    }),
+  ),
+  decisions_by_ground: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number(),
+    }),
+  ),
+  decisions_by_automation: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number(),
+    }),
+  ),
+  appeals_by_outcome: z.array(
+    z.object({
+      key: z.string(),
+      count: z.number(),
+    }),
+  ),
   time_to_action: z.object({
     resolved: z.number(),
     median_seconds: z.number().nullable(),

@@ -55,7 +55,8 @@ export function createModerationService({ db, audit, owned: content, blockTakenD
     banUploader: takedowns.banUploader,
 
     /** A ban from the account itself; `reason` may be a plain string (ground "other"). */
-    ban: (staffId: number, userId: number, d: Decided | string) => db.$transaction((tx) => bans.ban(tx, staffId, userId, typeof d === "string" ? { reason: d } : d)),
+    ban: (staffId: number, userId: number, d: Decided | string) =>
+      db.$transaction((tx) => bans.ban(tx, staffId, userId, typeof d === "string" ? { reason: d } : d)),
     /** Lifts every ban in force on the account; the account may log in again. */
     unban: (staffId: number, userId: number, reason: string) => db.$transaction((tx) => bans.liftBans(tx, staffId, userId, reason)),
     listBans: queue.listBans,

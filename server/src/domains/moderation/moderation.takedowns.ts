@@ -21,7 +21,15 @@ interface TakedownDeps {
 }
 
 /** Answers an open report (404 when there is none, 409 once resolved), audited. */
-async function resolve({ audit }: Pick<TakedownDeps, "audit">, tx: Tx, staffId: number, reportId: number, status: "dismissed" | "actioned", action: string, reason: string) {
+async function resolve(
+  { audit }: Pick<TakedownDeps, "audit">,
+  tx: Tx,
+  staffId: number,
+  reportId: number,
+  status: "dismissed" | "actioned",
+  action: string,
+  reason: string,
+) {
   const before = await tx.report.findUnique({ where: { id: reportId } });
   if (!before) throw HttpError.notFound();
   if (before.status !== "open") throw HttpError.conflict("This report is already resolved");
@@ -34,15 +42,34 @@ async function resolve({ audit }: Pick<TakedownDeps, "audit">, tx: Tx, staffId: 
  * A dismissed underage report gives back what it suspended, unless another open underage report about the same
  * content still holds it; content taken down stays down (only "suspended" turns back to "active").
  */
-async function liftSuspension({ audit, content }: Pick<TakedownDeps, "audit" | "content">, tx: Tx, staffId: number, report: { id: number; targetType: ReportTarget; targetId: number; suspendedContent: boolean }, reason: string) {
+async function liftSuspension(
+  { audit, content }: Pick<TakedownDeps, "audit" | "content">,
+  tx: Tx,
+  staffId: number,
+  report: { id: number; targetType: ReportTarget; targetId: number; suspendedContent: boolean },
+  reason: string,
+) {
   if (!report.suspendedContent) return;
   // reports about one piece of content are resolved one at a time, so two dismissals cannot both see the other still open
   await lockReportTarget.rows(tx, report);
-  const holding = await tx.report.count({ where: { targetType: report.targetType, targetId: report.targetId, suspendedContent: true, status: "open", id: { not: report.id } } });
+  const holding = await tx.report.count({
+    where: { targetType: report.targetType, targetId: report.targetId, suspendedContent: true, status: "open", id: { not: report.id } },
+  });
   if (holding) return;
   if (await content[report.targetType].setState(tx, report.targetId, "active", "suspended")) {
-    await tx.decision.updateMany({ where: { action: "hold", targetType: report.targetType, targetId: report.targetId, reversedAt: null }, data: { reversedAt: new Date() } });
-    await audit.record(tx, { staffId, action: "restore", resource: RESOURCE[report.targetType], resourceId: report.targetId, before: { id: report.targetId, state: "suspended" }, after: { id: report.targetId, state: "active", reportId: report.id }, reason });
+    await tx.decision.updateMany({
+      where: { action: "hold", targetType: report.targetType, targetId: report.targetId, reversedAt: null },
+      data: { reversedAt: new Date() },
+    });
+    await audit.record(tx, {
+      staffId,
+      action: "restore",
+      resource: RESOURCE[report.targetType],
+      resourceId: report.targetId,
+      before: { id: report.targetId, state: "suspended" },
+      after: { id: report.targetId, state: "active", reportId: report.id },
+      reason,
+    });
   }
 }
 
@@ -53,7 +80,16 @@ export function createTakedowns(deps: TakedownDeps) {
   /** The statement for a takedown of someone's content, then the repeat-offender rule. */
   async function decideTakedown(tx: Tx, staffId: number, targetType: ReportTarget, targetId: number, userId: number | null, d: Decided, reportId?: number) {
     if (userId === null) return;
-    await recordDecision(tx, { userId, action: "takedown", ground: d.ground ?? "other", explanation: d.reason, decidedById: staffId, targetType, targetId, reportId });
+    await recordDecision(tx, {
+      userId,
+      action: "takedown",
+      ground: d.ground ?? "other",
+      explanation: d.reason,
+      decidedById: staffId,
+      targetType,
+      targetId,
+      reportId,
+    });
     await bans.suspendRepeatOffender(tx, userId);
   }
 
@@ -61,7 +97,10 @@ export function createTakedowns(deps: TakedownDeps) {
   async function removeContent(tx: Tx, staffId: number, targetType: ReportTarget, targetId: number) {
     await content[targetType].setState(tx, targetId, "removed");
     await blockTakenDown(tx, targetType, targetId);
-    await tx.report.updateMany({ where: { targetType, targetId, status: "open" }, data: { status: "actioned", resolvedAt: new Date(), resolvedById: staffId } });
+    await tx.report.updateMany({
+      where: { targetType, targetId, status: "open" },
+      data: { status: "actioned", resolvedAt: new Date(), resolvedById: staffId },
+    });
   }
 
   async function takeDown(tx: Tx, staffId: number, reportId: number, reason: string) {

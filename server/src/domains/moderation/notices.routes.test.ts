@@ -13,10 +13,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const sharedTask = (userId: number, o: { isPublic?: boolean; outputKey?: string } = {}) =>
-  t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: o.isPublic ?? true, outputKey: o.outputKey } });
+  t.db.generationTask.create({
+    data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: o.isPublic ?? true, outputKey: o.outputKey },
+  });
 const notice = (body: object) => t.http.post("/api/notices/report").send(body);
 const base = { reason: "non_consensual", email: "person@example.com", name: "A. Person", details: "That is me, I never agreed", sworn: true };
-const queue = async (filter: object) => (await t.http.get("/admin/api/reports").query({ filter: JSON.stringify(filter) }).set("token", moderator.token).expect(200)).body as Record<string, unknown>[];
+const queue = async (filter: object) =>
+  (
+    await t.http
+      .get("/admin/api/reports")
+      .query({ filter: JSON.stringify(filter) })
+      .set("token", moderator.token)
+      .expect(200)
+  ).body as Record<string, unknown>[];
 
 describe("the public notice form", () => {
   it("without an account, a gallery link lands in the queue as a notice with its contact, sworn time and age clock", async () => {
@@ -24,7 +33,16 @@ describe("the public notice form", () => {
     const task = await sharedTask(owner.userId);
     const res = await notice({ ...base, url: `https://reverie.example/home?item=${task.id}` }).expect(200);
     const row = await t.db.report.findUniqueOrThrow({ where: { id: res.body.data.id } });
-    expect(row).toMatchObject({ source: "notice", targetType: "task", targetId: task.id, targetUserId: owner.userId, reporterUserId: null, contactEmail: "person@example.com", contactName: "A. Person", status: "open" });
+    expect(row).toMatchObject({
+      source: "notice",
+      targetType: "task",
+      targetId: task.id,
+      targetUserId: owner.userId,
+      reporterUserId: null,
+      contactEmail: "person@example.com",
+      contactName: "A. Person",
+      status: "open",
+    });
     expect(row.swornAt).toBeInstanceOf(Date);
     const listed = (await queue({ source: "notice" })).find((r) => r.id === row.id);
     expect(listed).toMatchObject({ targetSeconds: 48 * 3600, breached: false, ageSeconds: expect.any(Number) });
@@ -52,7 +70,9 @@ describe("the public notice form", () => {
     const before = await t.db.report.count();
     expect((await notice({ ...base, url, sworn: false }).expect(400)).body.msg).toBe("A removal request needs the sworn statement");
     expect((await notice({ ...base, url, email: "nope" }).expect(400)).body.msg).toBe("Please enter a valid email");
-    expect((await notice({ ...base, url, reason: "boring" }).expect(400)).body.msg).toBe("reason must be underage, non_consensual, impersonation, copyright or other");
+    expect((await notice({ ...base, url, reason: "boring" }).expect(400)).body.msg).toBe(
+      "reason must be underage, non_consensual, impersonation, copyright or other",
+    );
     await notice({ ...base, url: "" }).expect(400);
     // asking only for a review needs no sworn statement
     await notice({ ...base, url, removal: false, sworn: false, reason: "copyright" }).expect(200);
@@ -63,7 +83,12 @@ describe("the public notice form", () => {
     const owner = await visitor(t);
     const hidden = await sharedTask(owner.userId, { isPublic: false, outputKey: `out/hidden-${owner.userId}.mp4` });
     const missing = await notice({ ...base, url: "/home?item=99999999" }).expect(404);
-    for (const url of [`/home?item=${hidden.id}`, `/api/media/file?key=out/hidden-${owner.userId}.mp4&expires=1&sig=x`, "/not-a-page-anyone-has", "https://elsewhere.example/whatever/path"]) {
+    for (const url of [
+      `/home?item=${hidden.id}`,
+      `/api/media/file?key=out/hidden-${owner.userId}.mp4&expires=1&sig=x`,
+      "/not-a-page-anyone-has",
+      "https://elsewhere.example/whatever/path",
+    ]) {
       const res = await notice({ ...base, url });
       expect(res.status).toBe(404);
       expect(res.body).toEqual(missing.body);

@@ -71,7 +71,15 @@ export function createTransparencyService(db: Db) {
     async csv(p: Period) {
       const r = await report(p);
       const lines = ["section,key,value", `period,from,${r.from ?? ""}`, `period,to,${r.to ?? ""}`];
-      for (const section of ["reports_by_reason", "reports_by_source", "reports_by_outcome", "decisions_by_action", "decisions_by_ground", "decisions_by_automation", "appeals_by_outcome"] as const) {
+      for (const section of [
+        "reports_by_reason",
+        "reports_by_source",
+        "reports_by_outcome",
+        "decisions_by_action",
+        "decisions_by_ground",
+        "decisions_by_automation",
+        "appeals_by_outcome",
+      ] as const) {
         for (const c of r[section]) lines.push(`${section},${c.key},${c.count}`);
       }
       for (const [key, value] of Object.entries(r.time_to_action)) lines.push(`time_to_action,${key},${value ?? ""}`);

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 import { ORDER_STATUSES } from "../../contract/orders.ts";
 
-
 export const orderFilter = z.strictObject({
   id: idsFilter,
   q: textFilter,
@@ -58,10 +57,12 @@ export const orderRecord = z.object({
 
 /** orders view refund-preview */
 export const orderRefundPreviewAnswer = z.object({
-  return_by_hand: z.object({
-    amount: z.string().nullable(),
-    currency: z.string().nullable(),
-  }).nullable(),
+  return_by_hand: z
+    .object({
+      amount: z.string().nullable(),
+      currency: z.string().nullable(),
+    })
+    .nullable(),
   order_id: z.number(),
   credits: z.number(),
   balance: z.number(),

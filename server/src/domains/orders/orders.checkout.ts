@@ -83,7 +83,10 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
 
     /** The sweep: orders left unpaid past their time become expired. Called by a timer (or a test) with the current time. */
     async expireAbandoned(now = new Date()): Promise<number> {
-      const expired = await db.order.updateMany({ where: { status: { in: [...OPEN_STATUSES] }, expiresAt: { lte: now } }, data: { status: "expired", failureReason: "abandoned" } });
+      const expired = await db.order.updateMany({
+        where: { status: { in: [...OPEN_STATUSES] }, expiresAt: { lte: now } },
+        data: { status: "expired", failureReason: "abandoned" },
+      });
       if (expired.count) log.info({ count: expired.count }, "expired abandoned orders");
       return expired.count;
     },

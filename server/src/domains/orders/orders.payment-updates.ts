@@ -68,9 +68,21 @@ export function createPaymentUpdates(deps: {
       log.warn({ provider, orderNo: order.orderNo, userId: order.userId }, "order paid after its account was banned; not credited");
       return { order: await changeOrder(tx, order.id, { ...learned, status: "paid", paidNow: true, failureReason: BANNED_AT_PAYMENT }), changed: true };
     }
-    await credits.grant({ userId: order.userId, amount: order.credits, reason: "purchase", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:paid` }, tx);
+    await credits.grant(
+      { userId: order.userId, amount: order.credits, reason: "purchase", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:paid` },
+      tx,
+    );
     if (order.bonusCredits > 0) {
-      await credits.grant({ userId: order.userId, amount: order.bonusCredits, reason: "crypto_bonus", reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:bonus` }, tx);
+      await credits.grant(
+        {
+          userId: order.userId,
+          amount: order.bonusCredits,
+          reason: "crypto_bonus",
+          reference: `order:${order.orderNo}`,
+          idempotencyKey: `order:${order.id}:bonus`,
+        },
+        tx,
+      );
     }
     const paidOrder = await changeOrder(tx, order.id, { ...learned, status: "paid", paidNow: true, failureReason: null });
     if (u.subscription) await memberships.started(tx, paidOrder, provider, u.subscription);
@@ -88,7 +100,8 @@ export function createPaymentUpdates(deps: {
     // What was learned is written with the status change when there is one (one statement fewer), else on its own now.
     const learned = learnedFrom(order, u);
     const current = Object.keys(learned).length && !next ? await changeOrder(tx, order.id, learned) : order;
-    if (u.reversal && sub && renewalPeriod) return { order: current, changed: await reversals.renewalReversed(tx, provider, current, sub, renewalPeriod, u.reversal) };
+    if (u.reversal && sub && renewalPeriod)
+      return { order: current, changed: await reversals.renewalReversed(tx, provider, current, sub, renewalPeriod, u.reversal) };
     if (u.reversal) return reversals.reversed(tx, provider, current, u.reversal);
     if (sub && renewalPeriod) return { order: current, changed: await renewal(tx, provider, current, u, { ...sub, renewalPeriod }) };
     if (sub?.state) await memberships.stateChanged(tx, current, provider, sub);

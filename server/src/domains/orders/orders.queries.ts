@@ -119,7 +119,15 @@ function setsOf(c: OrderChanges): Prisma.Sql[] {
   ];
 }
 
-const everyChange: OrderChanges = { received: { amount: "1", currency: "USDT" }, providerPaymentRef: "pay", status: "paid", paidNow: true, failureReason: null, refundClaimCleared: true, refundedMinor: 1 };
+const everyChange: OrderChanges = {
+  received: { amount: "1", currency: "USDT" },
+  providerPaymentRef: "pay",
+  status: "paid",
+  paidNow: true,
+  failureReason: null,
+  refundClaimCleared: true,
+  refundedMinor: 1,
+};
 
 /** Changes an order's columns in one statement and answers the row (raw SQL: the notification path's writes, see lockAndStore). */
 export const updateOrder = statement({

@@ -72,9 +72,24 @@ export function createOrderRefunds(deps: { db: Db; credits: CreditsService; memb
     const [{ points }] = await lockUserPoints.rows(tx, { userId: order.userId });
     const p = previewOf(order, points);
     if (p.claw_back > 0) {
-      await credits.charge({ userId: order.userId, amount: p.claw_back, reason: by.ledgerReason, reference: `order:${order.orderNo}`, idempotencyKey: `order:${order.id}:refund`, staffId: by.staffId ?? undefined, note: by.note }, tx);
+      await credits.charge(
+        {
+          userId: order.userId,
+          amount: p.claw_back,
+          reason: by.ledgerReason,
+          reference: `order:${order.orderNo}`,
+          idempotencyKey: `order:${order.id}:refund`,
+          staffId: by.staffId ?? undefined,
+          note: by.note,
+        },
+        tx,
+      );
     }
-    const refunded = await changeOrder(tx, order.id, { status: "refunded", refundClaimCleared: true, refundedMinor: by.refundedMinor ?? order.finalPriceMinor });
+    const refunded = await changeOrder(tx, order.id, {
+      status: "refunded",
+      refundClaimCleared: true,
+      refundedMinor: by.refundedMinor ?? order.finalPriceMinor,
+    });
     // a refunded plan order takes its membership with it (decision 219)
     await memberships.orderRefunded(tx, order.id);
     await audit.record(tx, {
@@ -136,12 +151,22 @@ export function createOrderRefunds(deps: { db: Db; credits: CreditsService; memb
         if (order.status === "refunded") {
           // The provider's notification of this very refund arrived while its refund call was answering, and took the
           // credits back already (decision 208): the agent's refund is done, nothing moves twice.
-          await audit.record(tx, { staffId: r.staffId, action: "refund_order", resource: "Order", resourceId: order.id, before: { status: "paid" }, after: { status: "refunded", credits_taken_back: 0, taken_back_by: "provider_notification" }, reason });
+          await audit.record(tx, {
+            staffId: r.staffId,
+            action: "refund_order",
+            resource: "Order",
+            resourceId: order.id,
+            before: { status: "paid" },
+            after: { status: "refunded", credits_taken_back: 0, taken_back_by: "provider_notification" },
+            reason,
+          });
           return order;
         }
         if (order.status !== "paid" || !order.refundStartedAt) throw HttpError.conflict(ONLY_PAID_REFUNDABLE);
         // money returned by hand: what was owed back and the reference of the transfer staff sent (decision 220)
-        const audited = r.returnReference ? { returned_by_hand: { amount: order.receivedAmount, currency: order.receivedCurrency, reference: r.returnReference } } : undefined;
+        const audited = r.returnReference
+          ? { returned_by_hand: { amount: order.receivedAmount, currency: order.receivedCurrency, reference: r.returnReference } }
+          : undefined;
         return clawBack(tx, order, { staffId: r.staffId, action: "refund_order", ledgerReason: "order_refund", note: reason, audited });
       });
     },

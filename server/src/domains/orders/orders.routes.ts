@@ -6,16 +6,36 @@ export function ordersRoutes(api: ApiRouter, orders: OrdersService) {
   const tags = ["orders"];
 
   for (const path of ["/api/order/getOrderDetail", "/api/Order/getOrderInfo"]) {
-    api.get(path, { summary: "One of the signed-in user's orders (amounts in minor units)", tags, auth: "user", can: ["read", "Order"], query: orderIdQuery, response: line9Answer }, async ({ query, ability }) =>
-      orderView(await orders.readable(query.order_id, ability)),
+    api.get(
+      path,
+      {
+        summary: "One of the signed-in user's orders (amounts in minor units)",
+        tags,
+        auth: "user",
+        can: ["read", "Order"],
+        query: orderIdQuery,
+        response: line9Answer,
+      },
+      async ({ query, ability }) => orderView(await orders.readable(query.order_id, ability)),
     );
   }
 
-  api.get("/api/order/getUserOrders", { summary: "The signed-in user's orders, newest first", tags, auth: "user", can: ["read", "Order"], query: userOrdersQuery, response: getUserOrdersAnswer }, ({ query, principal }) =>
-    orders.listForUser(principal.userId, query.page, query.limit),
+  api.get(
+    "/api/order/getUserOrders",
+    { summary: "The signed-in user's orders, newest first", tags, auth: "user", can: ["read", "Order"], query: userOrdersQuery, response: getUserOrdersAnswer },
+    ({ query, principal }) => orders.listForUser(principal.userId, query.page, query.limit),
   );
 
-  api.post("/api/Order/orderActionLog", { summary: "Record that an ad pixel reported this order; `first` is true only once per pixel", tags, auth: "user", can: ["read", "Order"], body: orderActionLogBody, response: orderActionLogAnswer }, ({ body, ability }) =>
-    orders.logPixelAction(body.order_id, body.pixel_id, ability),
+  api.post(
+    "/api/Order/orderActionLog",
+    {
+      summary: "Record that an ad pixel reported this order; `first` is true only once per pixel",
+      tags,
+      auth: "user",
+      can: ["read", "Order"],
+      body: orderActionLogBody,
+      response: orderActionLogAnswer,
+    },
+    ({ body, ability }) => orders.logPixelAction(body.order_id, body.pixel_id, ability),
   );
 }

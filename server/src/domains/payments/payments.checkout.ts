@@ -55,7 +55,14 @@ export function createCheckouts(deps: { config: Config; orders: OrdersService; p
       const provider = usableProvider(providers, input.provider);
       const method = usableMethod(provider, input.method);
       const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
-      const order = await orders.createPending({ userId: input.userId, productId: input.productId, quantity: input.quantity, provider: provider.name, bonusCredits, plansOnly: method === "recurring" });
+      const order = await orders.createPending({
+        userId: input.userId,
+        productId: input.productId,
+        quantity: input.quantity,
+        provider: provider.name,
+        bonusCredits,
+        plansOnly: method === "recurring",
+      });
       // A plan renews where the provider can charge it again (Stripe, PayPal; Pagsmile's recurring method); elsewhere it is one period.
       const plan = order.product.kind === "subscription" && order.product.intervalDays && provider.renews?.(method);
       const back = `${config.publicUrl}${callbackRoute(provider.name, method)}?order_id=${order.id}`;
@@ -76,7 +83,13 @@ export function createCheckouts(deps: { config: Config; orders: OrdersService; p
           renewEveryDays: plan ? (order.product.intervalDays ?? undefined) : undefined,
         });
         await orders.attachCheckout(order.id, session.providerRef, session.payUrl);
-        return { order_id: order.id, order_no: order.orderNo, pay_url: session.payUrl, session_id: session.providerRef, order: orderView({ ...order, ...session }) };
+        return {
+          order_id: order.id,
+          order_no: order.orderNo,
+          pay_url: session.payUrl,
+          session_id: session.providerRef,
+          order: orderView({ ...order, ...session }),
+        };
       } catch (err) {
         await orders.markCheckoutFailed(order.id);
         if (!(err instanceof ProviderUnavailable)) throw err;
@@ -86,7 +99,10 @@ export function createCheckouts(deps: { config: Config; orders: OrdersService; p
 
     /** The providers configured here and their methods, for the buy dialog (SPEC.md §1: each only when it works). */
     configuredProviders() {
-      return PROVIDERS.filter((name) => providers[name].available()).map((name) => ({ provider: name, methods: PAYMENT_METHODS.filter((m) => providers[name].methods().includes(m)) }));
+      return PROVIDERS.filter((name) => providers[name].available()).map((name) => ({
+        provider: name,
+        methods: PAYMENT_METHODS.filter((m) => providers[name].methods().includes(m)),
+      }));
     },
   };
 }

@@ -19,12 +19,20 @@ afterEach(async () => {
 });
 
 function order(token: string, body: Record<string, unknown> = {}) {
-  return t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: product.credits_150, provider: "sandbox", agree_terms: true, ...body });
+  return t.http
+    .post("/api/order/createOrderAndPay")
+    .set("token", token)
+    .send({ product_id: product.credits_150, provider: "sandbox", agree_terms: true, ...body });
 }
 
 /** A notification exactly as the sandbox gateway sends it, signed with the shared secret. */
 function notification(sessionId: string, orderNo: string, type: string, eventId = `sbevt_${crypto.randomBytes(6).toString("hex")}`, amount = 1299) {
-  const body = JSON.stringify({ id: eventId, type, created: Math.floor(Date.now() / 1000), data: { session_id: sessionId, order_no: orderNo, amount, currency: "USD", status: "succeeded" } });
+  const body = JSON.stringify({
+    id: eventId,
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { session_id: sessionId, order_no: orderNo, amount, currency: "USD", status: "succeeded" },
+  });
   return { body, signature: signNotification(SECRET, body) };
 }
 
@@ -65,7 +73,9 @@ describe("products", () => {
   });
 
   it("refuses a flash sale that has ended", async () => {
-    const ended = await t.db.product.create({ data: { code: "ended_sale", name: "old", kind: "flash_sale", credits: 1, priceMinor: 100, flashSaleEndsAt: new Date(Date.now() - 1000) } });
+    const ended = await t.db.product.create({
+      data: { code: "ended_sale", name: "old", kind: "flash_sale", credits: 1, priceMinor: 100, flashSaleEndsAt: new Date(Date.now() - 1000) },
+    });
     const { token } = await visitor(t);
     expect((await order(token, { product_id: ended.id })).body).toMatchObject({ code: 400, msg: "This offer has ended" });
     expect((await t.http.get("/api/index/getProducts")).body.data.list.map((p: any) => p.code)).not.toContain("ended_sale");
@@ -76,9 +86,21 @@ describe("createOrderAndPay", () => {
   it("returns order_id, order_no and pay_url; the order carries the SPEC fields", async () => {
     const { token } = await visitor(t);
     const res = await order(token, { quantity: 2 }).expect(200);
-    expect(res.body.data).toMatchObject({ order_id: expect.any(Number), order_no: expect.stringMatching(/^RV\d{8}[0-9A-F]{12}$/), pay_url: expect.stringContaining("/sandbox-pay/sbx_") });
+    expect(res.body.data).toMatchObject({
+      order_id: expect.any(Number),
+      order_no: expect.stringMatching(/^RV\d{8}[0-9A-F]{12}$/),
+      pay_url: expect.stringContaining("/sandbox-pay/sbx_"),
+    });
     const detail = await t.http.get(`/api/order/getOrderDetail?order_id=${res.body.data.order_id}`).set("token", token).expect(200);
-    expect(detail.body.data).toMatchObject({ order_status: "pending", amount: 2598, final_price: 2598, currency: "USD", quantity: 2, credits: 300, provider: "sandbox" });
+    expect(detail.body.data).toMatchObject({
+      order_status: "pending",
+      amount: 2598,
+      final_price: 2598,
+      currency: "USD",
+      quantity: 2,
+      credits: 300,
+      provider: "sandbox",
+    });
     const info = await t.http.get(`/api/Order/getOrderInfo?order_id=${res.body.data.order_id}`).set("token", token).expect(200);
     expect(info.body.data.order_no).toBe(res.body.data.order_no);
   });
@@ -229,7 +251,10 @@ describe("authorization", () => {
     const list = await t.http.get("/api/order/getUserOrders?page=1&limit=10").set("token", token).expect(200);
     expect(list.body.data.total).toBe(2);
     expect(list.body.data.list.map((o: any) => o.product_name)).toEqual(["50 credits", "150 credits"]);
-    expect((await t.http.get("/api/order/getUserOrders?limit=7").set("token", token)).body).toMatchObject({ code: 400, msg: "Page size must be 10, 20, 30 or 50" });
+    expect((await t.http.get("/api/order/getUserOrders?limit=7").set("token", token)).body).toMatchObject({
+      code: 400,
+      msg: "Page size must be 10, 20, 30 or 50",
+    });
     const first = await t.http.post("/api/Order/orderActionLog").set("token", token).send({ order_id: a.order_id, pixel_id: "fb-123" }).expect(200);
     const again = await t.http.post("/api/Order/orderActionLog").set("token", token).send({ order_id: a.order_id, pixel_id: "fb-123" }).expect(200);
     expect([first.body.data.first, again.body.data.first]).toEqual([true, false]);

@@ -12,15 +12,26 @@ const agreeTerms = z
 const productOrder = {
   product_id: z.coerce.number({ error: "Please choose a product" }).int({ error: "Please choose a product" }).positive({ error: "Please choose a product" }),
   agree_terms: agreeTerms,
-  quantity: z.coerce.number({ error: "Quantity must be a whole number from 1 to 100" }).int({ error: "Quantity must be a whole number from 1 to 100" }).min(1, { error: "Quantity must be a whole number from 1 to 100" }).max(100, { error: "Quantity must be a whole number from 1 to 100" }).default(1),
+  quantity: z.coerce
+    .number({ error: "Quantity must be a whole number from 1 to 100" })
+    .int({ error: "Quantity must be a whole number from 1 to 100" })
+    .min(1, { error: "Quantity must be a whole number from 1 to 100" })
+    .max(100, { error: "Quantity must be a whole number from 1 to 100" })
+    .default(1),
 };
 
 export const createOrderAndPayBody = z.object({
   ...productOrder,
   /** sandbox, stripe, paypal; other SPEC providers answer 'Payment function temporarily unavailable'. */
-  provider: z.string().regex(/^[a-z_]{1,32}$/, { error: "Unknown payment provider" }).default("sandbox"),
+  provider: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/, { error: "Unknown payment provider" })
+    .default("sandbox"),
   /** One of the provider's methods (GET /api/order/paymentProviders); its own page when omitted. */
-  method: z.string().regex(/^[a-z_]{1,32}$/, { error: "Unknown payment method" }).optional(),
+  method: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/, { error: "Unknown payment method" })
+    .optional(),
 });
 
 export const providerCheckoutBody = z.object(productOrder);
@@ -34,7 +45,10 @@ export const webhookParams = z.object({ provider: z.string().regex(/^[a-z_]{1,32
 /** JPay's orderPay: the order number, and optionally the BOC the wallet returned from sendTransaction. */
 export const walletOrderPayBody = z.object({
   order_no: z.string({ error: "Please choose an order" }).regex(/^[A-Z0-9]{1,64}$/, { error: "Please choose an order" }),
-  boc: z.string().regex(/^[A-Za-z0-9+/=_-]{1,20000}$/, { error: "Invalid request" }).optional(),
+  boc: z
+    .string()
+    .regex(/^[A-Za-z0-9+/=_-]{1,20000}$/, { error: "Invalid request" })
+    .optional(),
 });
 
 // What the routes answer (docs/decisions/229).
@@ -70,10 +84,12 @@ export const createOrderAndPayAnswer = z.object({
 });
 
 /** get /api/order/paymentProviders */
-export const paymentProvidersAnswer = z.array(z.object({
-  provider: z.enum(PROVIDERS),
-  methods: z.array(z.enum(PAYMENT_METHODS)),
-}));
+export const paymentProvidersAnswer = z.array(
+  z.object({
+    provider: z.enum(PROVIDERS),
+    methods: z.array(z.enum(PAYMENT_METHODS)),
+  }),
+);
 
 /** post /api/OrderStripe/createCheckoutSession */
 export const createCheckoutSessionAnswer = z.object({

@@ -14,7 +14,13 @@ import { createWalletPayments } from "./payments.wallet.ts";
  * server-side queries, captures) into order changes through the orders service. Never the browser's word.
  * One module per use case; this wires them.
  */
-export function createPaymentsService(deps: { config: Config; log: Logger; orders: OrdersService; memberships: MembershipsService; providers: ProviderRegistry }) {
+export function createPaymentsService(deps: {
+  config: Config;
+  log: Logger;
+  orders: OrdersService;
+  memberships: MembershipsService;
+  providers: ProviderRegistry;
+}) {
   const checkouts = createCheckouts(deps);
   const subscriptions = createSubscriptionStops(deps);
   const facts = createProviderFacts({ ...deps, stopRenewals: subscriptions.stopRenewals });

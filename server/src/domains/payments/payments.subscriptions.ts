@@ -23,7 +23,10 @@ export function createSubscriptionStops(deps: { log: Logger; memberships: Member
       try {
         await provider.cancelSubscription(sub.providerRef, order.orderNo, { now: true });
       } catch (err) {
-        log.error({ err, orderNo: order.orderNo, subscription: sub.providerRef }, "refunded plan order: cancelling its subscription failed; cancel it in the provider's dashboard");
+        log.error(
+          { err, orderNo: order.orderNo, subscription: sub.providerRef },
+          "refunded plan order: cancelling its subscription failed; cancel it in the provider's dashboard",
+        );
       }
     },
 

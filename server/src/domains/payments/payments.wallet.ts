@@ -14,7 +14,12 @@ const WALLET_LOOKUP_HOURS = 24;
 const WALLET_SWEEP_BATCH = 100;
 
 /** JPay: orders paid by a TON transfer from the buyer's wallet, credited only for what is found on chain. */
-export function createWalletPayments(deps: { log: Logger; orders: OrdersService; providers: ProviderRegistry; apply: (provider: ProviderName, u: PaymentUpdate) => Promise<AppliedUpdate> }) {
+export function createWalletPayments(deps: {
+  log: Logger;
+  orders: OrdersService;
+  providers: ProviderRegistry;
+  apply: (provider: ProviderName, u: PaymentUpdate) => Promise<AppliedUpdate>;
+}) {
   const { log, orders, providers, apply } = deps;
 
   /**

@@ -85,7 +85,14 @@ describe("channel secrets", () => {
 
   it("tokens an older version left in a channel row move into the store at start-up, once", async () => {
     const legacy = await t.db.channel.create({
-      data: { code: "legacy", name: "Legacy", serverConversions: { meta: { pixelId: "42", accessToken: "EAAG-legacy-token-abcdefgh" }, tiktok: { pixelCode: "CTT", accessToken: "tt-legacy-token-ijklmnop" } } },
+      data: {
+        code: "legacy",
+        name: "Legacy",
+        serverConversions: {
+          meta: { pixelId: "42", accessToken: "EAAG-legacy-token-abcdefgh" },
+          tiktok: { pixelCode: "CTT", accessToken: "tt-legacy-token-ijklmnop" },
+        },
+      },
     });
     // meanwhile an admin had already set TikTok's token in the store: that one wins
     await setSecret(admin, { vendor: "tiktok", field: "accessToken", value: "tt-newer-token-qrstuvwx" }, legacy.id).expect(200);
@@ -112,7 +119,11 @@ describe("channel secrets", () => {
     const bare = await createTestApp({}, t.testDb);
     try {
       const a = await staffMember(bare, ["admin"]);
-      const res = await bare.http.post(`/admin/api/channels/${channelId}/secrets`).set("token", a.token).send({ vendor: "meta", field: "accessToken", value: TOKEN }).expect(503);
+      const res = await bare.http
+        .post(`/admin/api/channels/${channelId}/secrets`)
+        .set("token", a.token)
+        .send({ vendor: "meta", field: "accessToken", value: TOKEN })
+        .expect(503);
       expect(res.body.msg).toBe("The secret store is not configured (SECRETS_KEY)");
       expect((await bare.http.get(`/admin/api/channels/${channelId}/secrets`).set("token", a.token).expect(200)).body.configured).toBe(false);
     } finally {

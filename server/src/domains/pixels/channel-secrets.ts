@@ -12,7 +12,8 @@ const NOT_CONFIGURED = "The secret store is not configured (SECRETS_KEY)";
 /** Shorter tokens show nothing: four characters of an eight-character secret would be half of it. */
 const SHOW_LAST4_FROM = 12;
 
-const isSecret = (vendor: string, field: string) => (SERVER_CONVERSION_SECRET_FIELDS[vendor as ServerConversionVendor] as readonly string[] | undefined)?.includes(field) === true;
+const isSecret = (vendor: string, field: string) =>
+  (SERVER_CONVERSION_SECRET_FIELDS[vendor as ServerConversionVendor] as readonly string[] | undefined)?.includes(field) === true;
 
 /** A channel row's server_conversions without any token (older versions kept them there). */
 export function idsOnly(json: unknown): Record<string, Record<string, unknown>> {
@@ -138,11 +139,20 @@ export function createChannelSecrets(db: Db, audit: AuditService, keySetting: st
           const tokens = tokensIn(row?.server_conversions ?? null);
           if (!tokens.length) return;
           for (const t of tokens) {
-            const stored = await tx.channelSecret.findUnique({ where: { channelId_vendor_field: { channelId: id, vendor: t.vendor, field: t.field } }, select: { id: true } });
+            const stored = await tx.channelSecret.findUnique({
+              where: { channelId_vendor_field: { channelId: id, vendor: t.vendor, field: t.field } },
+              select: { id: true },
+            });
             if (!stored) await upsert(box, tx, id, t.vendor, t.field, t.value, null);
           }
           await tx.channel.update({ where: { id }, data: { serverConversions: idsOnly(row.server_conversions) as Prisma.InputJsonObject } });
-          await audit.record(tx, { staffId: null, action: "move_secrets", resource: "ChannelSecret", resourceId: id, after: { moved: tokens.map((t) => `${t.vendor}.${t.field}`) } });
+          await audit.record(tx, {
+            staffId: null,
+            action: "move_secrets",
+            resource: "ChannelSecret",
+            resourceId: id,
+            after: { moved: tokens.map((t) => `${t.vendor}.${t.field}`) },
+          });
           moved += tokens.length;
         });
       }

@@ -11,7 +11,11 @@ import { createConversionsService } from "./conversions.service.ts";
 
 const SECRET = "sandbox-test-secret-0123456789";
 const KEY = crypto.randomBytes(32).toString("hex");
-const creds = { metaToken: "EAAG-meta-token", tiktokToken: "tt-access-token", google: { clientId: "gid", clientSecret: "gsecret", refreshToken: "1//refresh", developerToken: "dev-token" } };
+const creds = {
+  metaToken: "EAAG-meta-token",
+  tiktokToken: "tt-access-token",
+  google: { clientId: "gid", clientSecret: "gsecret", refreshToken: "1//refresh", developerToken: "dev-token" },
+};
 /** What the console keeps in the channel row; the tokens go to the secret store (docs/decisions/191). */
 const IDS = {
   meta: { pixelId: "123456789" },
@@ -26,7 +30,14 @@ const TOKENS = [
   { vendor: "google_ads", field: "refreshToken", value: creds.google.refreshToken },
 ];
 const CONSENTED = { necessary: 1, analytics: 1, advertising: 1 };
-const CLICKS = { fbclid: "IwAR-click", ttclid: "E.C.P.tt-click", gclid: "Cj0-gclid", device_id: "device-abc", fbp: "fb.1.1700000000000.42", page_url: "http://localhost/payment" };
+const CLICKS = {
+  fbclid: "IwAR-click",
+  ttclid: "E.C.P.tt-click",
+  gclid: "Cj0-gclid",
+  device_id: "device-abc",
+  fbp: "fb.1.1700000000000.42",
+  page_url: "http://localhost/payment",
+};
 
 let t: TestApp;
 let fake: Awaited<ReturnType<typeof startFakeConversionApis>>;
@@ -34,7 +45,13 @@ let productId: number;
 
 beforeAll(async () => {
   fake = await startFakeConversionApis(creds);
-  t = await createTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET, CONVERSION_RETRY_BASE_SECONDS: "0.05", CONVERSION_RETRY_LIMIT: "3", SECRETS_KEY: KEY, ...fake.config });
+  t = await createTestApp({
+    SANDBOX_WEBHOOK_SECRET: SECRET,
+    CONVERSION_RETRY_BASE_SECONDS: "0.05",
+    CONVERSION_RETRY_LIMIT: "3",
+    SECRETS_KEY: KEY,
+    ...fake.config,
+  });
   await seedProducts(t.db);
   productId = (await t.db.product.findFirstOrThrow({ where: { code: "credits_150" } })).id;
   await t.db.channel.create({ data: { code: "default", name: "Direct" } });
@@ -50,17 +67,35 @@ afterAll(async () => {
 /** A guest of `channel` checks out (reporting consent and click ids like the app does) and the sandbox reports it paid. */
 async function checkout(channel: string, consent: Record<string, number> | null = CONSENTED) {
   const { token, userId } = await visitor(t, { "channel-id": channel });
-  const created = (await t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: productId, provider: "sandbox", agree_terms: true }).expect(200)).body.data;
+  const created = (
+    await t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: productId, provider: "sandbox", agree_terms: true }).expect(200)
+  ).body.data;
   if (consent) {
-    await t.http.post("/api/pixelcollect/add").set("token", token).set("channel-id", channel).set("user-agent", "Mozilla/5.0 test").send({ event: "payment_add", order_id: created.order_id, consent, context: CLICKS }).expect(200);
+    await t.http
+      .post("/api/pixelcollect/add")
+      .set("token", token)
+      .set("channel-id", channel)
+      .set("user-agent", "Mozilla/5.0 test")
+      .send({ event: "payment_add", order_id: created.order_id, consent, context: CLICKS })
+      .expect(200);
   }
   return { token, userId, ...(created as { order_id: number; order_no: string; session_id: string }) };
 }
 
 async function notifyPaid(o: { session_id: string; order_no: string; order_id: number }) {
   const order = await t.db.order.findUniqueOrThrow({ where: { id: o.order_id } });
-  const body = JSON.stringify({ id: `sbevt_${crypto.randomBytes(6).toString("hex")}`, type: "payment.succeeded", created: Math.floor(Date.now() / 1000), data: { session_id: o.session_id, order_no: o.order_no, amount: order.finalPriceMinor, currency: order.currency, status: "succeeded" } });
-  await t.http.post("/api/pay/webhook/sandbox").set("content-type", "application/json").set("sandbox-signature", signNotification(SECRET, body)).send(body).expect(200);
+  const body = JSON.stringify({
+    id: `sbevt_${crypto.randomBytes(6).toString("hex")}`,
+    type: "payment.succeeded",
+    created: Math.floor(Date.now() / 1000),
+    data: { session_id: o.session_id, order_no: o.order_no, amount: order.finalPriceMinor, currency: order.currency, status: "succeeded" },
+  });
+  await t.http
+    .post("/api/pay/webhook/sandbox")
+    .set("content-type", "application/json")
+    .set("sandbox-signature", signNotification(SECRET, body))
+    .send(body)
+    .expect(200);
 }
 
 /** Runs delivery rounds (two at a time, as two API processes would) until nothing is pending. */
@@ -129,11 +164,19 @@ describe("server-side purchase conversions", () => {
 
     const tiktok = sentFor("tiktok", o.order_id);
     expect(tiktok).toHaveLength(1);
-    expect(tiktok[0].body).toMatchObject({ event_source: "web", event_source_id: "CABC123", data: [{ event: "CompletePayment", event_id: eventId, user: { ttclid: CLICKS.ttclid } }] });
+    expect(tiktok[0].body).toMatchObject({
+      event_source: "web",
+      event_source_id: "CABC123",
+      data: [{ event: "CompletePayment", event_id: eventId, user: { ttclid: CLICKS.ttclid } }],
+    });
 
     const google = sentFor("google_ads", o.order_id);
     expect(google).toHaveLength(1);
-    expect(google[0].body.conversions[0]).toMatchObject({ gclid: CLICKS.gclid, conversionAction: "customers/1234567890/conversionActions/987", orderId: eventId });
+    expect(google[0].body.conversions[0]).toMatchObject({
+      gclid: CLICKS.gclid,
+      conversionAction: "customers/1234567890/conversionActions/987",
+      orderId: eventId,
+    });
     expect(google[0].body.conversions[0].conversionDateTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00$/);
 
     const rows = await t.db.conversionDelivery.findMany({ where: { conversion: { orderId: o.order_id } }, orderBy: { vendor: "asc" } });
@@ -155,12 +198,38 @@ describe("server-side purchase conversions", () => {
     const before = fake.received.length;
     // the same requests again, as a resend would make them
     const meta = sentFor("meta", o.order_id)[0];
-    await fetch(`${fake.url}${meta.path}?access_token=${creds.metaToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(meta.body) }).then((r) => expect(r.status).toBe(200));
+    await fetch(`${fake.url}${meta.path}?access_token=${creds.metaToken}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(meta.body),
+    }).then((r) => expect(r.status).toBe(200));
     const tiktok = sentFor("tiktok", o.order_id)[0];
-    await fetch(fake.config.TIKTOK_EVENTS_URL, { method: "POST", headers: { "content-type": "application/json", "access-token": creds.tiktokToken }, body: JSON.stringify(tiktok.body) }).then(async (r) => expect((await r.json()).code).toBe(0));
+    await fetch(fake.config.TIKTOK_EVENTS_URL, {
+      method: "POST",
+      headers: { "content-type": "application/json", "access-token": creds.tiktokToken },
+      body: JSON.stringify(tiktok.body),
+    }).then(async (r) => expect((await r.json()).code).toBe(0));
     const google = sentFor("google_ads", o.order_id)[0];
-    const token = (await (await fetch(fake.config.GOOGLE_TOKEN_URL, { method: "POST", body: new URLSearchParams({ grant_type: "refresh_token", client_id: creds.google.clientId, client_secret: creds.google.clientSecret, refresh_token: creds.google.refreshToken }) })).json()).access_token;
-    const again = await (await fetch(`${fake.url}${google.path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "developer-token": creds.google.developerToken }, body: JSON.stringify(google.body) })).json();
+    const token = (
+      await (
+        await fetch(fake.config.GOOGLE_TOKEN_URL, {
+          method: "POST",
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            client_id: creds.google.clientId,
+            client_secret: creds.google.clientSecret,
+            refresh_token: creds.google.refreshToken,
+          }),
+        })
+      ).json()
+    ).access_token;
+    const again = await (
+      await fetch(`${fake.url}${google.path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "developer-token": creds.google.developerToken },
+        body: JSON.stringify(google.body),
+      })
+    ).json();
     expect(again.partialFailureError.details[0].errors[0].errorCode).toEqual({ conversionUploadError: "ORDER_ID_ALREADY_IN_USE" });
     expect(fake.received.length).toBe(before + 3);
     for (const vendor of ["meta", "tiktok", "google_ads"]) {
@@ -169,7 +238,11 @@ describe("server-side purchase conversions", () => {
     }
     // a different event id is a different purchase
     const other = { ...meta.body, data: [{ ...meta.body.data[0], event_id: "purchase_other" }] };
-    await fetch(`${fake.url}${meta.path}?access_token=${creds.metaToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(other) });
+    await fetch(`${fake.url}${meta.path}?access_token=${creds.metaToken}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(other),
+    });
     expect(fake.counted.filter((c) => c.eventId === "purchase_other")).toHaveLength(1);
   });
 
@@ -232,7 +305,11 @@ describe("server-side purchase conversions", () => {
   it("another user's checkout report cannot attach click ids to my order", async () => {
     const mine = await checkout("promo", null);
     const other = await visitor(t, { "channel-id": "promo" });
-    await t.http.post("/api/pixelcollect/add").set("token", other.token).send({ event: "payment_add", order_id: mine.order_id, consent: CONSENTED, context: CLICKS }).expect(200);
+    await t.http
+      .post("/api/pixelcollect/add")
+      .set("token", other.token)
+      .send({ event: "payment_add", order_id: mine.order_id, consent: CONSENTED, context: CLICKS })
+      .expect(200);
     await notifyPaid(mine);
     expect(await t.db.conversionDelivery.count({ where: { conversion: { orderId: mine.order_id } } })).toBe(0);
   });
@@ -240,9 +317,17 @@ describe("server-side purchase conversions", () => {
   it("marketers set the ids per channel in the console (admins the tokens); half-filled ids are refused, empty ones switch a vendor off", async () => {
     const marketer = await staffMember(t, ["marketer"]);
     const promo = await t.db.channel.findUniqueOrThrow({ where: { code: "promo" } });
-    const bad = await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...IDS, google_ads: { ...IDS.google_ads, customerId: "12-34" } } }).expect(400);
+    const bad = await t.http
+      .put(`/admin/api/channels/${promo.id}`)
+      .set("token", marketer.token)
+      .send({ serverConversions: { ...IDS, google_ads: { ...IDS.google_ads, customerId: "12-34" } } })
+      .expect(400);
     expect(bad.body.msg).toContain("digits only");
-    await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: { ...IDS, tiktok: { pixelCode: "" } } }).expect(200);
+    await t.http
+      .put(`/admin/api/channels/${promo.id}`)
+      .set("token", marketer.token)
+      .send({ serverConversions: { ...IDS, tiktok: { pixelCode: "" } } })
+      .expect(200);
     expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toMatchObject({ meta: IDS.meta, tiktok: null });
     await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ serverConversions: null }).expect(200);
     expect((await t.db.channel.findUniqueOrThrow({ where: { id: promo.id } })).serverConversions).toBeNull();

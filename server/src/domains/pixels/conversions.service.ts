@@ -85,7 +85,14 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
           if (!settings || !senders[vendor]) throw new Error(`${vendor} is no longer configured for this channel`);
           const c = d.conversion;
           await (senders[vendor] as ConversionSender).send(
-            { eventId: c.eventId, orderId: c.orderId, occurredAt: c.createdAt, value: minorToDecimal(c.valueMinor, c.currency), currency: c.currency, context: d.context as DeliveryContext },
+            {
+              eventId: c.eventId,
+              orderId: c.orderId,
+              occurredAt: c.createdAt,
+              value: minorToDecimal(c.valueMinor, c.currency),
+              currency: c.currency,
+              context: d.context as DeliveryContext,
+            },
             settings as never,
             http,
           );
@@ -97,7 +104,10 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
             where: { id },
             data: giveUp ? { status: FAILED, lastError: message } : { lastError: message, nextAttemptAt: new Date(Date.now() + backoffMs(d.attempts)) },
           });
-          log.warn({ delivery: id, vendor, attempts: d.attempts, err: message }, giveUp ? "conversion delivery failed for good" : "conversion delivery failed; will retry");
+          log.warn(
+            { delivery: id, vendor, attempts: d.attempts, err: message },
+            giveUp ? "conversion delivery failed for good" : "conversion delivery failed; will retry",
+          );
         }
       }
       return claimed.length;

@@ -62,7 +62,12 @@ describe("GET /api/pixelcollect/pixelList", () => {
 describe("POST /api/pixelcollect/add", () => {
   it("records the event with the caller and channel", async () => {
     const user = await visitor(t);
-    const res = await t.http.post("/api/pixelcollect/add").set("token", user.token).set("channel-id", "promo").send({ event: "first_open", ms: 2000 }).expect(200);
+    const res = await t.http
+      .post("/api/pixelcollect/add")
+      .set("token", user.token)
+      .set("channel-id", "promo")
+      .send({ event: "first_open", ms: 2000 })
+      .expect(200);
     const row = await t.db.pixelEvent.findUniqueOrThrow({ where: { id: res.body.data.id } });
     expect(row).toMatchObject({ userId: user.userId, channelId: "promo", event: "first_open", payload: { ms: 2000 } });
     await t.http.post("/api/pixelcollect/add").send({ event: "page_view" }).expect(200);

@@ -6,17 +6,42 @@ import { addAnswer, configAnswer, getpixeLStateAnswer, pixelEventBody, pixelList
 export function pixelsRoutes(api: ApiRouter, pixels: PixelsService) {
   const tags = ["pixels"];
 
-  api.get("/api/Pixelcollect/getpixeLState", { summary: "The channel's eight pixel switches, each 1 (on) or 0 (off)", tags, auth: "public", query: pixelStateQuery, response: getpixeLStateAnswer }, ({ query, req }) =>
-    pixels.switchState(query.channel_id || req.get("channel-id") || undefined),
+  api.get(
+    "/api/Pixelcollect/getpixeLState",
+    { summary: "The channel's eight pixel switches, each 1 (on) or 0 (off)", tags, auth: "public", query: pixelStateQuery, response: getpixeLStateAnswer },
+    ({ query, req }) => pixels.switchState(query.channel_id || req.get("channel-id") || undefined),
   );
 
-  api.get("/api/pixelcollect/pixelList", { summary: "Pixel ids (or domains) of one kind for the channel; empty while that kind is off", tags, auth: "public", query: pixelListQuery, response: pixelListAnswer }, ({ query, req }) =>
-    pixels.pixelList(query.type, query.channel_id || req.get("channel-id") || undefined, query.pixel_event || undefined),
+  api.get(
+    "/api/pixelcollect/pixelList",
+    {
+      summary: "Pixel ids (or domains) of one kind for the channel; empty while that kind is off",
+      tags,
+      auth: "public",
+      query: pixelListQuery,
+      response: pixelListAnswer,
+    },
+    ({ query, req }) => pixels.pixelList(query.type, query.channel_id || req.get("channel-id") || undefined, query.pixel_event || undefined),
   );
 
-  api.post("/api/pixelcollect/add", { summary: "Record a pixel event (event name plus any fields)", tags, auth: "public", body: pixelEventBody, response: addAnswer }, ({ body, principal, req }) =>
-    pixels.recordEvent(principal.kind === "user" ? principal.userId : null, req.get("channel-id") || undefined, body, { ip: req.ip, userAgent: req.get("user-agent") }),
+  api.post(
+    "/api/pixelcollect/add",
+    { summary: "Record a pixel event (event name plus any fields)", tags, auth: "public", body: pixelEventBody, response: addAnswer },
+    ({ body, principal, req }) =>
+      pixels.recordEvent(principal.kind === "user" ? principal.userId : null, req.get("channel-id") || undefined, body, {
+        ip: req.ip,
+        userAgent: req.get("user-agent"),
+      }),
   );
 
-  api.get("/api/pixelcollect/config", { summary: "Where the app loads ad vendors' scripts from (script_base_url null = the vendors' official hosts)", tags, auth: "public", response: configAnswer }, () => pixels.clientConfig());
+  api.get(
+    "/api/pixelcollect/config",
+    {
+      summary: "Where the app loads ad vendors' scripts from (script_base_url null = the vendors' official hosts)",
+      tags,
+      auth: "public",
+      response: configAnswer,
+    },
+    () => pixels.clientConfig(),
+  );
 }

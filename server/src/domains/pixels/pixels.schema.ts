@@ -3,7 +3,6 @@ import { patchOf } from "../../http/patch.ts";
 import { idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 import { PIXEL_FLAGS, SERVER_CONVERSION_SECRET_FIELDS, SERVER_CONVERSION_VENDORS, type PixelFlagColumn } from "../../contract/pixels.ts";
 
-
 /** SPEC.md §3: pixel kinds 1..8 (Facebook, TikTok, Google Ads, Bigo, BeMob, OKSpin, ExoClick, VK Ads) map to the switches in the same order. */
 export const KIND_FLAG: Record<number, PixelFlagColumn> = Object.fromEntries(PIXEL_FLAGS.map(([col], i) => [i + 1, col]));
 
@@ -25,13 +24,27 @@ export const pixelEventBody = z
   .catchall(z.unknown());
 export type PixelEventBody = z.infer<typeof pixelEventBody>;
 
-const secret = (name: string) => z.string({ error: `Please enter the ${name}` }).trim().min(1, { error: `Please enter the ${name}` }).max(1000);
-const digits = (name: string) => z.string({ error: `Please enter the ${name}` }).trim().regex(/^\d{1,20}$/, { error: `The ${name} is digits only` });
+const secret = (name: string) =>
+  z
+    .string({ error: `Please enter the ${name}` })
+    .trim()
+    .min(1, { error: `Please enter the ${name}` })
+    .max(1000);
+const digits = (name: string) =>
+  z
+    .string({ error: `Please enter the ${name}` })
+    .trim()
+    .regex(/^\d{1,20}$/, { error: `The ${name} is digits only` });
 
 /** A vendor whose every field was left empty counts as not set (the console sends empty inputs as "" or null). */
 const unsetWhenEmpty = (v: unknown) =>
   v && typeof v === "object" && Object.values(v).every((x) => x === null || x === undefined || (typeof x === "string" && x.trim() === "")) ? null : v;
-const optionalText = z.string().trim().max(100).nullish().transform((v) => v || undefined);
+const optionalText = z
+  .string()
+  .trim()
+  .max(100)
+  .nullish()
+  .transform((v) => v || undefined);
 
 /** What the console keeps in the channel row per vendor: ids, never tokens (those are in the secret store, decision 191). */
 const metaIds = z.strictObject({ pixelId: digits("Meta pixel id"), testEventCode: optionalText });
@@ -40,7 +53,12 @@ const googleAdsIds = z.strictObject({
   customerId: digits("Google Ads customer id"),
   conversionActionId: digits("conversion action id"),
   clientId: secret("OAuth client id"),
-  loginCustomerId: z.string().trim().regex(/^\d{0,20}$/).nullish().transform((v) => v || undefined),
+  loginCustomerId: z
+    .string()
+    .trim()
+    .regex(/^\d{0,20}$/)
+    .nullish()
+    .transform((v) => v || undefined),
 });
 
 /**
@@ -60,7 +78,9 @@ export const serverConversionIds = z.strictObject({
 export const serverConversionSettings = z.object({
   meta: metaIds.extend({ accessToken: secret("Meta access token") }).optional(),
   tiktok: tiktokIds.extend({ accessToken: secret("TikTok access token") }).optional(),
-  google_ads: googleAdsIds.extend({ developerToken: secret("developer token"), clientSecret: secret("OAuth client secret"), refreshToken: secret("OAuth refresh token") }).optional(),
+  google_ads: googleAdsIds
+    .extend({ developerToken: secret("developer token"), clientSecret: secret("OAuth client secret"), refreshToken: secret("OAuth refresh token") })
+    .optional(),
 });
 export type ServerConversionSettings = z.infer<typeof serverConversionSettings>;
 
@@ -80,7 +100,12 @@ export const checkoutContext = z.object({
 const flag = z.union([z.literal(0), z.literal(1)], { error: "a pixel switch is 1 (on) or 0 (off)" });
 
 export const channelBody = z.strictObject({
-  code: z.string({ error: "Please enter a code" }).trim().min(1, { error: "Please enter a code" }).max(64).regex(/^[\w.-]+$/, { error: "code may hold letters, digits, _ . -" }),
+  code: z
+    .string({ error: "Please enter a code" })
+    .trim()
+    .min(1, { error: "Please enter a code" })
+    .max(64)
+    .regex(/^[\w.-]+$/, { error: "code may hold letters, digits, _ . -" }),
   name: z.string({ error: "Please enter a name" }).trim().min(1, { error: "Please enter a name" }).max(100),
   facebook: flag.default(1),
   tiktok: flag.default(1),
@@ -103,7 +128,12 @@ export const channelSortable = ["id", "code", "name", "createdAt"] as const;
 export const pixelIdBody = z.strictObject({
   channelId: z.coerce.number({ error: "channelId is required" }).int().positive(),
   kind: z.coerce.number({ error: "kind must be 1 to 8" }).int().min(1, { error: "kind must be 1 to 8" }).max(8, { error: "kind must be 1 to 8" }),
-  event: z.string().trim().max(64).nullish().transform((v) => v || null),
+  event: z
+    .string()
+    .trim()
+    .max(64)
+    .nullish()
+    .transform((v) => v || null),
   value: z.string({ error: "Please enter the pixel id or domain" }).trim().min(1, { error: "Please enter the pixel id or domain" }).max(500),
 });
 export type PixelIdBody = z.infer<typeof pixelIdBody>;
@@ -118,9 +148,17 @@ export const channelSecretBody = z
   .strictObject({
     vendor: z.enum(SERVER_CONVERSION_VENDORS, { error: `vendor must be one of ${SERVER_CONVERSION_VENDORS.join(", ")}` }),
     field: z.string({ error: "field is required" }).max(64),
-    value: z.string().trim().max(1000).nullish().transform((v) => v || null),
+    value: z
+      .string()
+      .trim()
+      .max(1000)
+      .nullish()
+      .transform((v) => v || null),
   })
-  .refine((b) => (SERVER_CONVERSION_SECRET_FIELDS[b.vendor] as readonly string[]).includes(b.field), { error: "This vendor has no such token", path: ["field"] });
+  .refine((b) => (SERVER_CONVERSION_SECRET_FIELDS[b.vendor] as readonly string[]).includes(b.field), {
+    error: "This vendor has no such token",
+    path: ["field"],
+  });
 export type ChannelSecretBody = z.infer<typeof channelSecretBody>;
 
 // What the routes answer (docs/decisions/229).
@@ -147,13 +185,15 @@ export const channelRecord = z.object({
 /** channels view secrets */
 export const channelSecretsAnswer = z.object({
   configured: z.boolean(),
-  secrets: z.array(z.object({
-    vendor: z.enum(SERVER_CONVERSION_VENDORS),
-    field: z.string(),
-    set: z.boolean(),
-    last4: z.string().nullable(),
-    updatedAt: z.date().nullable(),
-  })),
+  secrets: z.array(
+    z.object({
+      vendor: z.enum(SERVER_CONVERSION_VENDORS),
+      field: z.string(),
+      set: z.boolean(),
+      last4: z.string().nullable(),
+      updatedAt: z.date().nullable(),
+    }),
+  ),
 });
 
 /** pixel-ids list  */

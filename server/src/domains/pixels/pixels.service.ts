@@ -5,7 +5,16 @@ import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { PIXEL_FLAGS } from "../../contract/pixels.ts";
 import { idsOnly, type ChannelSecrets } from "./channel-secrets.ts";
-import { checkoutContext, CHECKOUT_EVENT, KIND_FLAG, type ChannelBody, type ChannelFilter, type PixelEventBody, type PixelIdBody, type PixelIdFilter } from "./pixels.schema.ts";
+import {
+  checkoutContext,
+  CHECKOUT_EVENT,
+  KIND_FLAG,
+  type ChannelBody,
+  type ChannelFilter,
+  type PixelEventBody,
+  type PixelIdBody,
+  type PixelIdFilter,
+} from "./pixels.schema.ts";
 
 /** Where a visitor without a channel-id header (or with an unknown one) belongs: the seeded "default" channel. */
 const DEFAULT_CHANNEL = "default";
@@ -45,15 +54,24 @@ export function createPixelsService(db: Db, audit: AuditService, secrets: Channe
     /** SPEC.md §7 pixelList: the ids (or domains) of one kind for the channel, empty while that kind is switched off. */
     async pixelList(type: number, channelCode: string | undefined, event: string | undefined): Promise<string[]> {
       const channel = await channelFor(channelCode);
-      if (!channel || channel[KIND_FLAG[type]] !== 1) return [];
-      const rows = await db.pixelId.findMany({ where: { channelId: channel.id, kind: type, ...(event ? { event } : {}) }, orderBy: { id: "asc" }, select: { value: true } });
+      if (channel?.[KIND_FLAG[type]] !== 1) return [];
+      const rows = await db.pixelId.findMany({
+        where: { channelId: channel.id, kind: type, ...(event ? { event } : {}) },
+        orderBy: { id: "asc" },
+        select: { value: true },
+      });
       return [...new Set(rows.map((r) => r.value))];
     },
 
     /** Where the browser fetches vendor scripts: the official hosts, unless tests point it at a local fake. */
     clientConfig: () => ({ script_base_url: opts.scriptBaseUrl ?? null }),
 
-    async recordEvent(userId: number | null, headerChannel: string | undefined, body: PixelEventBody, client: { ip?: string; userAgent?: string } = {}): Promise<{ id: number }> {
+    async recordEvent(
+      userId: number | null,
+      headerChannel: string | undefined,
+      body: PixelEventBody,
+      client: { ip?: string; userAgent?: string } = {},
+    ): Promise<{ id: number }> {
       const { event, channel_id, ...payload } = body;
       // the checkout step carries what the server's own purchase conversion will need (docs/decisions/121)
       if (event === CHECKOUT_EVENT) {

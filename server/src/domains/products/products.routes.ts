@@ -5,17 +5,39 @@ import type { ProductsService } from "./products.service.ts";
 export function productsRoutes(api: ApiRouter, products: ProductsService) {
   const tags = ["products"];
 
-  api.get("/api/index/getProducts", { summary: "Credit packs, plans and running flash sales (prices in minor units)", tags, auth: "public", response: getProductsAnswer }, async () => ({
-    list: await products.list(),
-  }));
+  api.get(
+    "/api/index/getProducts",
+    { summary: "Credit packs, plans and running flash sales (prices in minor units)", tags, auth: "public", response: getProductsAnswer },
+    async () => ({
+      list: await products.list(),
+    }),
+  );
 
-  api.get("/api/index/getProductsLimited", { summary: "Limited offers running now, with their countdown", tags, auth: "public", response: getProductsAnswer }, async () => ({
-    list: await products.listLimited(),
-  }));
+  api.get(
+    "/api/index/getProductsLimited",
+    { summary: "Limited offers running now, with their countdown", tags, auth: "public", response: getProductsAnswer },
+    async () => ({
+      list: await products.listLimited(),
+    }),
+  );
 
-  api.get("/api/index/getProductDetail", { summary: "One product", tags, auth: "public", query: productIdQuery, response: getProductDetailAnswer }, ({ query }) => products.detail(query.product_id));
+  api.get(
+    "/api/index/getProductDetail",
+    { summary: "One product", tags, auth: "public", query: productIdQuery, response: getProductDetailAnswer },
+    ({ query }) => products.detail(query.product_id),
+  );
 
-  api.get("/api/Personal/user_products_limited", { summary: "Limited offers the signed-in user can still buy, with what remains for them", tags, auth: "user", can: ["create", "Order"], response: userProductsLimitedAnswer }, async ({ principal }) => ({
-    list: await products.listLimitedForUser(principal.userId),
-  }));
+  api.get(
+    "/api/Personal/user_products_limited",
+    {
+      summary: "Limited offers the signed-in user can still buy, with what remains for them",
+      tags,
+      auth: "user",
+      can: ["create", "Order"],
+      response: userProductsLimitedAnswer,
+    },
+    async ({ principal }) => ({
+      list: await products.listLimitedForUser(principal.userId),
+    }),
+  );
 }

@@ -9,23 +9,25 @@ export const productIdQuery = z.object({
 
 /** get /api/index/getProducts */
 export const getProductsAnswer = z.object({
-  list: z.array(z.object({
-    product_id: z.number(),
-    code: z.string(),
-    name: z.string(),
-    kind: z.enum(PRODUCT_KINDS),
-    credits: z.number(),
-    price: z.number(),
-    was_price: z.number().nullable(),
-    currency: z.string(),
-    price_text: z.string(),
-    was_price_text: z.string().nullable(),
-    best_value: z.boolean(),
-    per_user_limit: z.number().nullable(),
-    interval_days: z.number().nullable(),
-    flash_sale_ends_at: z.date().nullable(),
-    seconds_left: z.number().nullable(),
-  })),
+  list: z.array(
+    z.object({
+      product_id: z.number(),
+      code: z.string(),
+      name: z.string(),
+      kind: z.enum(PRODUCT_KINDS),
+      credits: z.number(),
+      price: z.number(),
+      was_price: z.number().nullable(),
+      currency: z.string(),
+      price_text: z.string(),
+      was_price_text: z.string().nullable(),
+      best_value: z.boolean(),
+      per_user_limit: z.number().nullable(),
+      interval_days: z.number().nullable(),
+      flash_sale_ends_at: z.date().nullable(),
+      seconds_left: z.number().nullable(),
+    }),
+  ),
 });
 
 /** get /api/index/getProductDetail */
@@ -49,22 +51,24 @@ export const getProductDetailAnswer = z.object({
 
 /** get /api/Personal/user_products_limited */
 export const userProductsLimitedAnswer = z.object({
-  list: z.array(z.object({
-    remaining: z.number().nullable(),
-    product_id: z.number(),
-    code: z.string(),
-    name: z.string(),
-    kind: z.enum(PRODUCT_KINDS),
-    credits: z.number(),
-    price: z.number(),
-    was_price: z.number().nullable(),
-    currency: z.string(),
-    price_text: z.string(),
-    was_price_text: z.string().nullable(),
-    best_value: z.boolean(),
-    per_user_limit: z.number().nullable(),
-    interval_days: z.number().nullable(),
-    flash_sale_ends_at: z.date().nullable(),
-    seconds_left: z.number().nullable(),
-  })),
+  list: z.array(
+    z.object({
+      remaining: z.number().nullable(),
+      product_id: z.number(),
+      code: z.string(),
+      name: z.string(),
+      kind: z.enum(PRODUCT_KINDS),
+      credits: z.number(),
+      price: z.number(),
+      was_price: z.number().nullable(),
+      currency: z.string(),
+      price_text: z.string(),
+      was_price_text: z.string().nullable(),
+      best_value: z.boolean(),
+      per_user_limit: z.number().nullable(),
+      interval_days: z.number().nullable(),
+      flash_sale_ends_at: z.date().nullable(),
+      seconds_left: z.number().nullable(),
+    }),
+  ),
 });

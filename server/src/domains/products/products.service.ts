@@ -70,7 +70,10 @@ export function createProductsService(db: Db) {
     /** Limited offers this user can still buy, with how many remain for them. */
     async listLimitedForUser(userId: number, now = new Date()) {
       const offers = await limitedOffers(now);
-      const bought = await purchasedCounts(userId, offers.map((p) => p.id));
+      const bought = await purchasedCounts(
+        userId,
+        offers.map((p) => p.id),
+      );
       return offers
         .map((p) => ({ ...productView(p, now), remaining: p.perUserLimit === null ? null : Math.max(0, p.perUserLimit - (bought.get(p.id) ?? 0)) }))
         .filter((p) => p.remaining === null || p.remaining > 0);
@@ -78,7 +81,7 @@ export function createProductsService(db: Db) {
 
     async detail(productId: number, now = new Date()): Promise<ProductView> {
       const p = await db.product.findUnique({ where: { id: productId } });
-      if (!p || !p.active) throw HttpError.notFound();
+      if (!p?.active) throw HttpError.notFound();
       return productView(p, now);
     },
 
@@ -88,7 +91,7 @@ export function createProductsService(db: Db) {
      */
     async purchasable(tx: Tx, userId: number, productId: number, quantity: number, now = new Date()): Promise<Product> {
       const p = await tx.product.findUnique({ where: { id: productId } });
-      if (!p || !p.active) throw HttpError.notFound();
+      if (!p?.active) throw HttpError.notFound();
       if (!onSale(p, now)) throw HttpError.badRequest(OFFER_ENDED);
       if (p.kind === "subscription" && quantity !== 1) throw HttpError.badRequest(MSG.badRequest);
       if (p.perUserLimit !== null) {

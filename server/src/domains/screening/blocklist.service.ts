@@ -21,7 +21,9 @@ export function createBlocklistService(deps: { db: Db; storage: MediaStorage; au
     ...createBlocklistEnrolment(deps),
 
     async list(params: ListParams<BlockedHashFilter>) {
-      const page = await pageOf(db.blockedHash, params, matching(params.filter, ["source", "targetType", "targetId"]), { include: { _count: { select: { hits: true } } } });
+      const page = await pageOf(db.blockedHash, params, matching(params.filter, ["source", "targetType", "targetId"]), {
+        include: { _count: { select: { hits: true } } },
+      });
       return { ...page, rows: page.rows.map((r) => view(r as typeof r & { _count: { hits: number } })) };
     },
 
@@ -32,7 +34,25 @@ export function createBlocklistService(deps: { db: Db; storage: MediaStorage; au
   };
 }
 
-function view({ hash, band0: _0, band1: _1, band2: _2, band3: _3, band4: _4, _count, ...h }: { hash: bigint; band0: number; band1: number; band2: number; band3: number; band4: number; _count: { hits: number }; [k: string]: unknown }) {
+function view({
+  hash,
+  band0: _0,
+  band1: _1,
+  band2: _2,
+  band3: _3,
+  band4: _4,
+  _count,
+  ...h
+}: {
+  hash: bigint;
+  band0: number;
+  band1: number;
+  band2: number;
+  band3: number;
+  band4: number;
+  _count: { hits: number };
+  [k: string]: unknown;
+}) {
   return { ...h, hash: hashHex(fromSigned(hash)), hits: _count.hits };
 }
 

@@ -13,7 +13,17 @@ export async function sampleFrames(file: string, lengthSec: number, workDir: str
   const count = Math.max(VIDEO_SAMPLE_FRAMES.min, Math.min(VIDEO_SAMPLE_FRAMES.max, Math.ceil(lengthSec / VIDEO_SAMPLE_FRAMES.everySec)));
   const dir = await fs.mkdtemp(path.join(workDir, "frames-"));
   // fps = count / length spreads the frames evenly over the clip
-  await ffmpeg(["-i", file, "-vf", `fps=${(count / Math.max(lengthSec, 0.1)).toFixed(4)},scale=640:640:force_original_aspect_ratio=decrease`, "-frames:v", String(count), "-q:v", "3", path.join(dir, "f%02d.jpg")]);
+  await ffmpeg([
+    "-i",
+    file,
+    "-vf",
+    `fps=${(count / Math.max(lengthSec, 0.1)).toFixed(4)},scale=640:640:force_original_aspect_ratio=decrease`,
+    "-frames:v",
+    String(count),
+    "-q:v",
+    "3",
+    path.join(dir, "f%02d.jpg"),
+  ]);
   const names = (await fs.readdir(dir)).filter((n) => n.endsWith(".jpg")).sort();
   return Promise.all(names.map((n) => fs.readFile(path.join(dir, n))));
 }

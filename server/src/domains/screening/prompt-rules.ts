@@ -18,7 +18,8 @@ const SEXUAL =
   /\b(?:sex(?:ual(?:ly)?|y)?|nude|naked|nsfw|erotic|porn\w*|horny|aroused|orgasm\w*|masturbat\w*|genitals?|penis|vagina|breasts?|boobs?|nipples?|cock|pussy|dick|fuck\w*|cum(?:ming)?|blowjob|handjob|intercourse|undress(?:ing|es|ed)?|strip(?:ping|s)? (?:off|naked)|make love|making love|kiss(?:ing)? (?:her|his) body|touch(?:ing)? (?:her|him) (?:down there|between)|seduc\w*|lewd|fetish\w*|bdsm|rape[ds]?|molest\w*|grop\w*)\b/i;
 
 /** Age-play is refused on its own, sexual words or not. */
-const AGE_PLAY = /\b(?:age[ -]?play|ageplay|abdl|little space|littlespace|ddlg|pretend(?:ing)? to be (?:a )?(?:child|kid|minor|little girl|little boy)|roleplay(?:ing)? as (?:a )?(?:child|kid|minor))\b/i;
+const AGE_PLAY =
+  /\b(?:age[ -]?play|ageplay|abdl|little space|littlespace|ddlg|pretend(?:ing)? to be (?:a )?(?:child|kid|minor|little girl|little boy)|roleplay(?:ing)? as (?:a )?(?:child|kid|minor))\b/i;
 
 /** Words that are sexual content involving minors by themselves. */
 const CSAM_TERMS = /\b(?:loli(?:con)?|shota(?:con)?|pedo\w*|paedo\w*|jailbait|child porn\w*)\b/i;

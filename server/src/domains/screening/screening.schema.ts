@@ -18,7 +18,12 @@ export const screeningSortable = ["id", "createdAt", "youngestAge", "status", "u
 /** Approve, or reject with a reason (the service refuses a rejection without one). */
 export const screeningReviewBody = z.object({
   decision: z.enum(SCREENING_DECISIONS, { error: `decision must be ${SCREENING_DECISIONS.join(" or ")}` }),
-  reason: z.string().trim().max(500).optional().transform((v) => v || undefined),
+  reason: z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 /** The console's blocklist: by source and by the case (content taken down). */
@@ -37,7 +42,12 @@ export const IMPORT_MAX_LINES = 50_000;
 /** A moderator's import: one 64-bit hash (16 hex digits) a line, and a note saying where the list comes from. */
 export const importHashesBody = z.object({
   hashes: z.string({ error: "Paste at least one hash" }).max(IMPORT_MAX_LINES * 19, `At most ${IMPORT_MAX_LINES} hashes per import`),
-  note: z.string().trim().max(500).optional().transform((v) => v || null),
+  note: z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .transform((v) => v || null),
 });
 
 // What the routes answer (docs/decisions/229).

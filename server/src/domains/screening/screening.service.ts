@@ -31,7 +31,15 @@ export interface ScreeningVerdict {
  * taken-down media (decision 142): a match is refused outright. This domain owns `upload_screenings`; the uploads
  * domain asks it before storing and refuses held or rejected uploads in every submit.
  */
-export function createScreeningService(deps: { db: Db; config: Config; log: Logger; faces: FaceAnalyser; storage: MediaStorage; audit: AuditService; blocklist: BlocklistService }) {
+export function createScreeningService(deps: {
+  db: Db;
+  config: Config;
+  log: Logger;
+  faces: FaceAnalyser;
+  storage: MediaStorage;
+  audit: AuditService;
+  blocklist: BlocklistService;
+}) {
   const { db, config, log, faces, storage, audit, blocklist } = deps;
 
   /** The decision from the faces of every checked frame (ages of all faces together). */
@@ -40,7 +48,13 @@ export function createScreeningService(deps: { db: Db; config: Config; log: Logg
     const ages = frames.flatMap((f) => f.ages);
     const youngestAge = ages.length ? Math.min(...ages) : null;
     const held = youngestAge !== null && youngestAge < config.SCREENING_REVIEW_AGE;
-    return { status: held ? "held" : "clear", holdCause: held ? "apparent_age" : null, faces: Math.max(0, ...frames.map((f) => f.faces)), youngestAge, framesChecked: frames.length };
+    return {
+      status: held ? "held" : "clear",
+      holdCause: held ? "apparent_age" : null,
+      faces: Math.max(0, ...frames.map((f) => f.faces)),
+      youngestAge,
+      framesChecked: frames.length,
+    };
   }
 
   async function facesIn(images: Buffer[]): Promise<{ faces: number; ages: number[] }[] | null> {
@@ -60,10 +74,21 @@ export function createScreeningService(deps: { db: Db; config: Config; log: Logg
   const signed = (key: string | null) => (key ? storage.signedUrl(key, 15 * 60) : null);
 
   async function row(id: number) {
-    const s = await db.uploadScreening.findUnique({ where: { id }, include: { upload: { select: { kind: true, storageKey: true, thumbKey: true, state: true, width: true, height: true } } } });
+    const s = await db.uploadScreening.findUnique({
+      where: { id },
+      include: { upload: { select: { kind: true, storageKey: true, thumbKey: true, state: true, width: true, height: true } } },
+    });
     if (!s) return null;
     const { upload, ...rest } = s;
-    return { ...rest, kind: upload.kind, uploadState: upload.state, width: upload.width, height: upload.height, previewUrl: await signed(upload.thumbKey ?? upload.storageKey), fileUrl: await signed(upload.storageKey) };
+    return {
+      ...rest,
+      kind: upload.kind,
+      uploadState: upload.state,
+      width: upload.width,
+      height: upload.height,
+      previewUrl: await signed(upload.thumbKey ?? upload.storageKey),
+      fileUrl: await signed(upload.storageKey),
+    };
   }
 
   return {
@@ -92,7 +117,9 @@ export function createScreeningService(deps: { db: Db; config: Config; log: Logg
 
     /** Records the verdict in the transaction that creates the upload: an upload never exists unscreened. */
     async record(tx: Tx, uploadId: number, userId: number, v: ScreeningVerdict): Promise<void> {
-      await tx.uploadScreening.create({ data: { uploadId, userId, status: v.status, holdCause: v.holdCause, faces: v.faces, youngestAge: v.youngestAge, framesChecked: v.framesChecked } });
+      await tx.uploadScreening.create({
+        data: { uploadId, userId, status: v.status, holdCause: v.holdCause, faces: v.faces, youngestAge: v.youngestAge, framesChecked: v.framesChecked },
+      });
     },
 
     /** Guest merge (auth): the guest's screening records follow their uploads to the account. */
@@ -107,7 +134,9 @@ export function createScreeningService(deps: { db: Db; config: Config; log: Logg
       });
       return {
         ...page,
-        rows: await Promise.all(page.rows.map(async ({ upload, ...s }: any) => ({ ...s, kind: upload.kind, previewUrl: await signed(upload.thumbKey ?? upload.storageKey) }))),
+        rows: await Promise.all(
+          page.rows.map(async ({ upload, ...s }: any) => ({ ...s, kind: upload.kind, previewUrl: await signed(upload.thumbKey ?? upload.storageKey) })),
+        ),
       };
     },
 
@@ -118,13 +147,24 @@ export function createScreeningService(deps: { db: Db; config: Config; log: Logg
       if (decision === "reject" && !reason) throw HttpError.badRequest("Please give a reason");
       const status = decision === "approve" ? "approved" : "rejected";
       await db.$transaction(async (tx) => {
-        const moved = await tx.uploadScreening.updateMany({ where: { id, status: "held" }, data: { status, reviewedBy: staffId, reviewReason: reason ?? null, reviewedAt: new Date() } });
+        const moved = await tx.uploadScreening.updateMany({
+          where: { id, status: "held" },
+          data: { status, reviewedBy: staffId, reviewReason: reason ?? null, reviewedAt: new Date() },
+        });
         if (moved.count === 0) {
           if (!(await tx.uploadScreening.findUnique({ where: { id }, select: { id: true } }))) throw HttpError.notFound();
           throw HttpError.conflict("This upload is not waiting for review");
         }
         const s = await tx.uploadScreening.findUniqueOrThrow({ where: { id } });
-        await audit.record(tx, { staffId, action: `screening_${decision}`, resource: "Upload", resourceId: s.uploadId, before: { status: "held" }, after: { status }, reason: reason ?? null });
+        await audit.record(tx, {
+          staffId,
+          action: `screening_${decision}`,
+          resource: "Upload",
+          resourceId: s.uploadId,
+          before: { status: "held" },
+          after: { status },
+          reason: reason ?? null,
+        });
       });
       return row(id);
     },

@@ -35,8 +35,15 @@ async function upload(image: Buffer, token = user.token) {
   return res.body.data as { id: number; review: string; review_message: string | null };
 }
 
-const picVideo = (image_id: number, key: string) => t.http.post("/api/Generation/picVideoSubmit").set("token", user.token).send({ image_id, idempotency_key: key });
-const queue = async () => (await t.http.get(`/admin/api/upload-screenings?filter=${encodeURIComponent(JSON.stringify({ status: "held" }))}`).set("token", mod.token).expect(200)).body as any[];
+const picVideo = (image_id: number, key: string) =>
+  t.http.post("/api/Generation/picVideoSubmit").set("token", user.token).send({ image_id, idempotency_key: key });
+const queue = async () =>
+  (
+    await t.http
+      .get(`/admin/api/upload-screenings?filter=${encodeURIComponent(JSON.stringify({ status: "held" }))}`)
+      .set("token", mod.token)
+      .expect(200)
+  ).body as any[];
 
 describe("photos", () => {
   it("holds a face estimated under the threshold: not usable, nothing charged, the person is told", async () => {
@@ -94,7 +101,11 @@ describe("console queue", () => {
     const rowB = (await queue()).find((r) => r.uploadId === b.id);
     await t.http.post(`/admin/api/upload-screenings/${rowB.id}/review`).set("token", mod.token).send({ decision: "reject" }).expect(400);
     await t.http.post(`/admin/api/upload-screenings/${rowB.id}/review`).set("token", mod.token).send({ decision: "maybe" }).expect(400);
-    await t.http.post(`/admin/api/upload-screenings/${rowB.id}/review`).set("token", mod.token).send({ decision: "reject", reason: "looks under 18" }).expect(200);
+    await t.http
+      .post(`/admin/api/upload-screenings/${rowB.id}/review`)
+      .set("token", mod.token)
+      .send({ decision: "reject", reason: "looks under 18" })
+      .expect(200);
     const refused = await picVideo(b.id, "rejected-1");
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ msg: SCREENING_MESSAGES.rejected, data: { reason: "upload_rejected" } });
@@ -115,14 +126,39 @@ describe("videos", () => {
       const still = path.join(dir, "a1.jpg");
       await fs.writeFile(still, await face("stock-emotions-a-1"));
       const clip = path.join(dir, "clip.mp4");
-      await ffmpeg(["-loop", "1", "-i", still, "-t", "5", "-r", "10", "-vf", "scale=480:-2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip]);
-      const res = await t.http.post("/api/ImageUpload/videoFromMedia").set("token", user.token).field("consent", "1").attach("file", await fs.readFile(clip), "clip.mp4");
+      await ffmpeg([
+        "-loop",
+        "1",
+        "-i",
+        still,
+        "-t",
+        "5",
+        "-r",
+        "10",
+        "-vf",
+        "scale=480:-2",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+        "-pix_fmt",
+        "yuv420p",
+        clip,
+      ]);
+      const res = await t.http
+        .post("/api/ImageUpload/videoFromMedia")
+        .set("token", user.token)
+        .field("consent", "1")
+        .attach("file", await fs.readFile(clip), "clip.mp4");
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data).toMatchObject({ review: "held", review_message: SCREENING_MESSAGES.heldVideo });
       const record = await t.db.uploadScreening.findUniqueOrThrow({ where: { uploadId: res.body.data.id } });
       expect(record.framesChecked).toBeGreaterThanOrEqual(3);
       expect(record.youngestAge!).toBeLessThan(25);
-      const submit = await t.http.post("/api/Generation/picVideoSubmit").set("token", user.token).send({ video_id: res.body.data.id, idempotency_key: "held-video" });
+      const submit = await t.http
+        .post("/api/Generation/picVideoSubmit")
+        .set("token", user.token)
+        .send({ video_id: res.body.data.id, idempotency_key: "held-video" });
       expect(submit.status).toBe(403);
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
@@ -138,7 +174,10 @@ describe("prompt rules", () => {
   ])("%s refuses %j before charging (reason %s)", async (route, prompt, rule) => {
     const before = await balanceOf(t, user.userId);
     const tasks = await t.db.generationTask.count({ where: { userId: user.userId } });
-    const res = await t.http.post(route).set("token", user.token).send({ prompt, idempotency_key: `${route}-${rule}` });
+    const res = await t.http
+      .post(route)
+      .set("token", user.token)
+      .send({ prompt, idempotency_key: `${route}-${rule}` });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ msg: SCREENING_MESSAGES.promptRefused, data: { reason: "prompt_refused", rule } });
     expect(await balanceOf(t, user.userId)).toBe(before);
@@ -146,7 +185,10 @@ describe("prompt rules", () => {
   });
 
   it("lets an adult prompt through", async () => {
-    const res = await t.http.post("/api/Generation/textPicSubmit").set("token", user.token).send({ prompt: "a woman in her thirties on a beach at sunset", idempotency_key: "adult-prompt" });
+    const res = await t.http
+      .post("/api/Generation/textPicSubmit")
+      .set("token", user.token)
+      .send({ prompt: "a woman in her thirties on a beach at sunset", idempotency_key: "adult-prompt" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });

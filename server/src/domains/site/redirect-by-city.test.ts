@@ -43,7 +43,10 @@ describe("GET /api/Index/redirectByCity", () => {
     await t.db.siteSetting.update({ where: { key: "cityRedirects" }, data: { value: [{ country: "RU", url: "https://ru.example.com/" }] } });
     expect((await from(MOSCOW)).body.data.url).toBe("https://ru.example.com/");
     expect((await from(BRACKNELL)).body.data).toMatchObject({ configured: true, country: "GB", url: null, message: "No redirect for your location" });
-    expect((await t.http.get("/api/Index/redirectByCity").expect(200)).body.data).toMatchObject({ url: null, message: "Your location could not be determined" });
+    expect((await t.http.get("/api/Index/redirectByCity").expect(200)).body.data).toMatchObject({
+      url: null,
+      message: "Your location could not be determined",
+    });
   });
 
   it("treats a malformed setting as not configured", async () => {

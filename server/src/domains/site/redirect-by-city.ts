@@ -10,9 +10,17 @@ export const NOT_CONFIGURED = "Redirect by city is not configured";
 /** [{ "country": "RU", "city": "Moscow", "url": "https://…" }, { "country": "RU", "url": "…" }]: a rule without city covers the whole country. */
 const rules = z.array(
   z.object({
-    country: z.string().trim().length(2).transform((c) => c.toUpperCase()),
+    country: z
+      .string()
+      .trim()
+      .length(2)
+      .transform((c) => c.toUpperCase()),
     city: z.string().trim().min(1).max(100).optional(),
-    url: z.string().trim().url().refine((u) => /^https?:\/\//i.test(u), { error: "url must be http(s)" }),
+    url: z
+      .string()
+      .trim()
+      .url()
+      .refine((u) => /^https?:\/\//i.test(u), { error: "url must be http(s)" }),
   }),
 );
 

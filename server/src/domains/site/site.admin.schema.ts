@@ -29,7 +29,12 @@ export type PromptFilter = z.infer<typeof promptFilter>;
 export const promptSortable = ["id", "sortOrder", "category"] as const;
 
 /** Site settings are keyed documents: `basicSettings`, `siteConfig`, and whatever later issues add. */
-export const settingKey = z.string().trim().min(1).max(64).regex(/^[A-Za-z][\w.-]*$/, { error: "key may hold letters, digits, _ . -" });
+export const settingKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z][\w.-]*$/, { error: "key may hold letters, digits, _ . -" });
 /** A setting value: any JSON, or JSON text from the console's editor. */
 const jsonValue = z
   .unknown()
@@ -45,7 +50,13 @@ const jsonValue = z
   .refine((v) => v !== undefined, { error: "value is required" });
 export const settingBody = z.strictObject({ key: settingKey, value: jsonValue });
 export const settingUpdateBody = z.object({ value: jsonValue });
-export const settingFilter = z.strictObject({ id: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])).optional(), q: textFilter });
+export const settingFilter = z.strictObject({
+  id: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .optional(),
+  q: textFilter,
+});
 export type SettingFilter = z.infer<typeof settingFilter>;
 export const settingSortable = ["id", "updatedAt"] as const;
 

@@ -52,8 +52,10 @@ export function createSiteAdminService(db: Db, audit: AuditService) {
         return { rows: rows.map(settingRecord), total, from: params.range[0] };
       },
       get: async (key: string) => settingRecord(await settings.get(key)),
-      create: async (staffId: number, body: { key: string; value: unknown }) => settingRecord(await settings.create(staffId, { key: body.key, value: body.value as Prisma.InputJsonValue })),
-      update: async (staffId: number, key: string, body: { value: unknown }) => settingRecord(await settings.update(staffId, key, { value: body.value as Prisma.InputJsonValue })),
+      create: async (staffId: number, body: { key: string; value: unknown }) =>
+        settingRecord(await settings.create(staffId, { key: body.key, value: body.value as Prisma.InputJsonValue })),
+      update: async (staffId: number, key: string, body: { value: unknown }) =>
+        settingRecord(await settings.update(staffId, key, { value: body.value as Prisma.InputJsonValue })),
       remove: async (staffId: number, key: string) => settingRecord(await settings.remove(staffId, key)),
     },
   };

@@ -15,43 +15,69 @@ import { bannerListAnswer, basicSettingsAnswer, healthAnswer, promptListAnswer, 
 const promptQuery = z.object({ category: z.string().max(40).optional() });
 
 /** Health, and the SPEC.md §7 Index calls for banners, prompts and settings. */
-export function siteRoutes(api: ApiRouter, site: SiteService, health: () => Promise<boolean>, config: Config, engineStatus: () => Promise<EngineStatus>, redirects: CityRedirects) {
+export function siteRoutes(
+  api: ApiRouter,
+  site: SiteService,
+  health: () => Promise<boolean>,
+  config: Config,
+  engineStatus: () => Promise<EngineStatus>,
+  redirects: CityRedirects,
+) {
   api.get("/api/health", { summary: "200 only when the database answers", tags: ["site"], auth: "public", response: healthAnswer }, async () => {
     if (!(await health())) throw new HttpError(503, "Database unreachable");
     return { status: "ok" };
   });
   const tags = ["index"];
   api.get("/api/Index/bannerList", { summary: "Home banners", tags, auth: "public", response: bannerListAnswer }, async () => ({ list: await site.banners() }));
-  api.get("/api/Index/promptList", { summary: "Prompt suggestions", tags, auth: "public", query: promptQuery, response: promptListAnswer }, async ({ query }) => ({ list: await site.prompts(query.category) }));
-  api.get("/api/Index/basicSettings", { summary: "Prices, limits and generation settings the app shows", tags, auth: "public", response: basicSettingsAnswer }, async () =>
-    site.settings({
-      site_name: "Reverie",
-      price_per_video: "1.99",
-      was_price: "4",
-      currency: "USD",
-      free_generations: config.FREE_GENERATIONS,
-      max_duration: MAX_DURATION_SEC,
-      resolutions: RESOLUTIONS,
-      page_sizes: [10, 20, 30, 50],
-      render_estimate: "1-2 minutes",
-      price: { per_block_seconds: config.GENERATION_PRICE_SECONDS, "480P": config.GENERATION_PRICE_480P, "720P": config.GENERATION_PRICE_720P, image: config.IMAGE_CREDIT_PRICE },
-      upload_limits: {
-        image_types: IMAGE_TYPES,
-        image_mb: LIMITS.imageBytes / 1048576,
-        audio_mb: LIMITS.audioBytes / 1048576,
-        audio_source_seconds: LIMITS.audioSourceSec,
-        audio_trim_seconds: [LIMITS.trimMinSec, LIMITS.trimMaxSec],
-        video_mb: LIMITS.videoBytes / 1048576,
-        video_seconds: [LIMITS.videoMinSec, LIMITS.videoMaxSec],
-      },
-    }),
+  api.get(
+    "/api/Index/promptList",
+    { summary: "Prompt suggestions", tags, auth: "public", query: promptQuery, response: promptListAnswer },
+    async ({ query }) => ({ list: await site.prompts(query.category) }),
   );
-  api.get("/api/Index/getSiteConfig", { summary: "Languages and the generation engine's status", tags, auth: "public", response: basicSettingsAnswer }, async () =>
-    site.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
+  api.get(
+    "/api/Index/basicSettings",
+    { summary: "Prices, limits and generation settings the app shows", tags, auth: "public", response: basicSettingsAnswer },
+    async () =>
+      site.settings({
+        site_name: "Reverie",
+        price_per_video: "1.99",
+        was_price: "4",
+        currency: "USD",
+        free_generations: config.FREE_GENERATIONS,
+        max_duration: MAX_DURATION_SEC,
+        resolutions: RESOLUTIONS,
+        page_sizes: [10, 20, 30, 50],
+        render_estimate: "1-2 minutes",
+        price: {
+          per_block_seconds: config.GENERATION_PRICE_SECONDS,
+          "480P": config.GENERATION_PRICE_480P,
+          "720P": config.GENERATION_PRICE_720P,
+          image: config.IMAGE_CREDIT_PRICE,
+        },
+        upload_limits: {
+          image_types: IMAGE_TYPES,
+          image_mb: LIMITS.imageBytes / 1048576,
+          audio_mb: LIMITS.audioBytes / 1048576,
+          audio_source_seconds: LIMITS.audioSourceSec,
+          audio_trim_seconds: [LIMITS.trimMinSec, LIMITS.trimMaxSec],
+          video_mb: LIMITS.videoBytes / 1048576,
+          video_seconds: [LIMITS.videoMinSec, LIMITS.videoMaxSec],
+        },
+      }),
+  );
+  api.get(
+    "/api/Index/getSiteConfig",
+    { summary: "Languages and the generation engine's status", tags, auth: "public", response: basicSettingsAnswer },
+    async () => site.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
   );
   api.get(
     "/api/Index/redirectByCity",
-    { summary: "The configured redirect for the caller's country/city (GeoIP); url null with a message when not configured or no rule matches", tags, auth: "public", response: redirectByCityAnswer },
+    {
+      summary: "The configured redirect for the caller's country/city (GeoIP); url null with a message when not configured or no rule matches",
+      tags,
+      auth: "public",
+      response: redirectByCityAnswer,
+    },
     ({ req }) => redirects.forIp(req.ip),
   );
 }

@@ -9,26 +9,30 @@ export const healthAnswer = z.object({
 
 /** get /api/Index/bannerList */
 export const bannerListAnswer = z.object({
-  list: z.array(z.object({
-    id: z.number(),
-    title: z.string(),
-    image_url: z.string().nullable(),
-    link: z.string().nullable(),
-  })),
+  list: z.array(
+    z.object({
+      id: z.number(),
+      title: z.string(),
+      image_url: z.string().nullable(),
+      link: z.string().nullable(),
+    }),
+  ),
 });
 
 /** get /api/Index/promptList */
 export const promptListAnswer = z.object({
-  list: z.array(z.object({
-    id: z.number(),
-    text: z.string(),
-    texts: z.object({
-      ja: z.string().optional(),
-      ko: z.string().optional(),
-      ru: z.string().optional(),
+  list: z.array(
+    z.object({
+      id: z.number(),
+      text: z.string(),
+      texts: z.object({
+        ja: z.string().optional(),
+        ko: z.string().optional(),
+        ru: z.string().optional(),
+      }),
+      category: z.string(),
     }),
-    category: z.string(),
-  })),
+  ),
 });
 
 /** get /api/Index/basicSettings */

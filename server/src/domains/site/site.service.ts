@@ -13,7 +13,10 @@ export function createSiteService(db: Db, storage: MediaStorage) {
     },
 
     async prompts(category?: string) {
-      const rows = await db.promptSuggestion.findMany({ where: { enabled: true, ...(category ? { category } : {}) }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
+      const rows = await db.promptSuggestion.findMany({
+        where: { enabled: true, ...(category ? { category } : {}) },
+        orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+      });
       return rows.map((p) => ({ id: p.id, text: p.text, texts: translationsOf(p.texts), category: p.category }));
     },
 

@@ -11,14 +11,19 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: "1000" });
   // An admin-only operation, declared like every route, to prove the real chain refuses other roles.
-  t.api.get("/admin/api/test-admin-only", { summary: "test", auth: "staff", can: ["manage", "Staff"], response: z.object({ ok: z.boolean() }) }, () => ({ ok: true }));
+  t.api.get("/admin/api/test-admin-only", { summary: "test", auth: "staff", can: ["manage", "Staff"], response: z.object({ ok: z.boolean() }) }, () => ({
+    ok: true,
+  }));
 });
 afterAll(() => t.close());
 
 describe("POST /admin/api/login", () => {
   it("logs in with username, password and the current one-time code", async () => {
     const s = await newStaff(t, ["support"]);
-    const res = await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code: totpCode(s.totpSecret) }).expect(200);
+    const res = await t.http
+      .post("/admin/api/login")
+      .send({ username: s.username, password: s.password, code: totpCode(s.totpSecret) })
+      .expect(200);
     expect(res.body.data).toMatchObject({ staffId: s.staffId });
     expect(typeof res.body.data.token).toBe("string");
     const stored = await t.db.staff.findUniqueOrThrow({ where: { id: s.staffId } });
@@ -44,9 +49,15 @@ describe("POST /admin/api/login", () => {
     // the previous step's code turns two steps old if the current step ends mid-request: stay clear of its end
     const left = 30_000 - (Date.now() % 30_000);
     if (left < 2_000) await new Promise((r) => setTimeout(r, left + 50));
-    await t.http.post("/admin/api/login").send({ username: drifted.username, password: drifted.password, code: totpCode(drifted.totpSecret, Date.now() - 30_000) }).expect(200);
+    await t.http
+      .post("/admin/api/login")
+      .send({ username: drifted.username, password: drifted.password, code: totpCode(drifted.totpSecret, Date.now() - 30_000) })
+      .expect(200);
     const stale = await newStaff(t);
-    await t.http.post("/admin/api/login").send({ username: stale.username, password: stale.password, code: totpCode(stale.totpSecret, Date.now() - 120_000) }).expect(400);
+    await t.http
+      .post("/admin/api/login")
+      .send({ username: stale.username, password: stale.password, code: totpCode(stale.totpSecret, Date.now() - 120_000) })
+      .expect(400);
   });
 
   it("accepts a one-time code once, and no earlier code after it", async () => {
@@ -63,7 +74,9 @@ describe("POST /admin/api/login", () => {
   it("opens one session when the same code is sent many times at once", async () => {
     const s = await newStaff(t);
     const code = await freshTotpCode(s);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
     expect(await t.db.session.count({ where: { staffId: s.staffId } })).toBe(1);
   });
@@ -71,14 +84,20 @@ describe("POST /admin/api/login", () => {
   it("does not use up a code on a wrong password", async () => {
     const s = await newStaff(t);
     const code = await freshTotpCode(s);
-    await t.http.post("/admin/api/login").send({ username: s.username, password: `${s.password}x`, code }).expect(400);
+    await t.http
+      .post("/admin/api/login")
+      .send({ username: s.username, password: `${s.password}x`, code })
+      .expect(400);
     await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code }).expect(200);
   });
 
   it("refuses a deactivated account", async () => {
     const s = await staffMember(t);
     await t.db.staff.update({ where: { id: s.staffId }, data: { active: false } });
-    await t.http.post("/admin/api/login").send({ username: s.username, password: s.password, code: totpCode(s.totpSecret) }).expect(400);
+    await t.http
+      .post("/admin/api/login")
+      .send({ username: s.username, password: s.password, code: totpCode(s.totpSecret) })
+      .expect(400);
     await t.http.get("/admin/api/me").set("token", s.token).expect(401);
   });
 

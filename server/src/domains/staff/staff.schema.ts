@@ -2,10 +2,18 @@ import { z } from "zod";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { STAFF_ROLES } from "../../contract/staff.ts";
 
-const roles = z.array(z.enum(STAFF_ROLES, { error: "roles are support, marketer, moderator or admin" })).min(1, { error: "Give at least one role" }).max(4);
+const roles = z
+  .array(z.enum(STAFF_ROLES, { error: "roles are support, marketer, moderator or admin" }))
+  .min(1, { error: "Give at least one role" })
+  .max(4);
 
 export const staffCreateBody = z.strictObject({
-  username: z.string({ error: "Please enter username" }).trim().min(3, { error: "username must be 3-64 characters" }).max(64).regex(/^[\w.@-]+$/, { error: "username may hold letters, digits, _ . @ -" }),
+  username: z
+    .string({ error: "Please enter username" })
+    .trim()
+    .min(3, { error: "username must be 3-64 characters" })
+    .max(64)
+    .regex(/^[\w.@-]+$/, { error: "username may hold letters, digits, _ . @ -" }),
   roles,
 });
 export type StaffCreateBody = z.infer<typeof staffCreateBody>;

@@ -24,6 +24,6 @@ export async function seedStaff(db: Db, { config, log }: { config: Config; log: 
     `otpauth URI: ${otpauthUri(config.ADMIN_USERNAME, totpSecret)}`,
   ].join("\n");
   await fs.mkdir(config.dataDir, { recursive: true });
-  await fs.writeFile(path.join(config.dataDir, "admin-credentials.txt"), text + "\n", { mode: 0o600 });
+  await fs.writeFile(path.join(config.dataDir, "admin-credentials.txt"), `${text}\n`, { mode: 0o600 });
   log.warn(`\n=== First admin account created (shown once; also in ${path.join(config.dataDir, "admin-credentials.txt")}) ===\n${text}\n`);
 }

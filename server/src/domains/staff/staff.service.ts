@@ -45,7 +45,10 @@ export function createStaffService(db: Db, audit: AuditService) {
       const creds = await freshCredentials(body.username);
       return db.$transaction(async (tx) => {
         if (await tx.staff.findUnique({ where: { username: body.username } })) throw HttpError.conflict("This username is taken");
-        const after = await tx.staff.create({ data: { username: body.username, roles: body.roles, passwordHash: creds.passwordHash, totpSecret: creds.totpSecret }, select: staffFields });
+        const after = await tx.staff.create({
+          data: { username: body.username, roles: body.roles, passwordHash: creds.passwordHash, totpSecret: creds.totpSecret },
+          select: staffFields,
+        });
         await audit.record(tx, { staffId, action: "create", resource: "Staff", resourceId: after.id, after });
         return { ...after, password: creds.password, totpSecret: creds.totpSecret, otpauthUri: creds.otpauthUri };
       });
@@ -73,7 +76,11 @@ export function createStaffService(db: Db, audit: AuditService) {
       if (!before) throw HttpError.notFound();
       const creds = await freshCredentials(before.username);
       return db.$transaction(async (tx) => {
-        const after = await tx.staff.update({ where: { id }, data: { passwordHash: creds.passwordHash, totpSecret: creds.totpSecret, totpLastStep: null }, select: staffFields });
+        const after = await tx.staff.update({
+          where: { id },
+          data: { passwordHash: creds.passwordHash, totpSecret: creds.totpSecret, totpLastStep: null },
+          select: staffFields,
+        });
         await tx.session.updateMany({ where: { staffId: id, revokedAt: null }, data: { revokedAt: new Date() } });
         await audit.record(tx, { staffId, action: "reset_password", resource: "Staff", resourceId: id, before, after, reason });
         return { ...after, password: creds.password, totpSecret: creds.totpSecret, otpauthUri: creds.otpauthUri };
@@ -87,7 +94,13 @@ export function createStaffService(db: Db, audit: AuditService) {
     outbox: {
       list: async (staffId: number, params: ListParams<OutboxFilter>) => {
         const f = params.filter;
-        await audit.record(db, { staffId, action: "list", resource: "OutboxEmail", resourceId: null, after: { filter: f, sort: params.sort, range: params.range } });
+        await audit.record(db, {
+          staffId,
+          action: "list",
+          resource: "OutboxEmail",
+          resourceId: null,
+          after: { filter: f, sort: params.sort, range: params.range },
+        });
         return pageOf(db.outboxEmail, params, {
           ...matching(f, ["to"]),
           ...(f.q ? { OR: [{ to: { contains: f.q, mode: "insensitive" } }, { subject: { contains: f.q, mode: "insensitive" } }] } : {}),

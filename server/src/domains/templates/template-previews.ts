@@ -31,11 +31,21 @@ interface PreviewedTemplate {
 }
 
 export function previewFingerprint(engine: string, t: Pick<PreviewedTemplate, "mode" | "engineParams">): string {
-  return crypto.createHash("sha256").update(JSON.stringify({ engine, mode: t.mode, params: t.engineParams, seconds: PREVIEW_SECONDS })).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify({ engine, mode: t.mode, params: t.engineParams, seconds: PREVIEW_SECONDS }))
+    .digest("hex");
 }
 
 async function render(engine: GenerationEngine, job: Omit<EngineJob, "resolution" | "durationSec" | "count" | "seed" | "key">) {
-  const id = await engine.submit({ resolution: "480P", durationSec: PREVIEW_SECONDS, count: 1, seed: 1, key: `template-preview:${crypto.randomUUID()}`, ...job });
+  const id = await engine.submit({
+    resolution: "480P",
+    durationSec: PREVIEW_SECONDS,
+    count: 1,
+    seed: 1,
+    key: `template-preview:${crypto.randomUUID()}`,
+    ...job,
+  });
   return engine.result(id);
 }
 
@@ -63,7 +73,11 @@ export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; en
 
   /** One pass: renders the previews that are missing or out of date; several processes never render the same one. */
   async function refresh(): Promise<number> {
-    const templates = await db.template.findMany({ where: { enabled: true }, select: { id: true, mode: true, engineParams: true, previewKey: true, previewOf: true }, orderBy: { sortOrder: "asc" } });
+    const templates = await db.template.findMany({
+      where: { enabled: true },
+      select: { id: true, mode: true, engineParams: true, previewKey: true, previewOf: true },
+      orderBy: { sortOrder: "asc" },
+    });
     const stale = templates.filter((t) => t.previewOf !== previewFingerprint(engine.name, t)).slice(0, PER_PASS);
     let made = 0;
     for (const t of stale) {
@@ -79,7 +93,10 @@ export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; en
             const file = await renderPreview(engine, t, workDir);
             const key = mediaKey("site", "previews", path.extname(file.path).slice(1) || "bin");
             await storage.putFile(key, file.path, file.mime);
-            const updated = await tx.template.updateMany({ where: { id: t.id, mode: t.mode, previewKey: t.previewKey }, data: { previewKey: key, previewOf: fingerprint } });
+            const updated = await tx.template.updateMany({
+              where: { id: t.id, mode: t.mode, previewKey: t.previewKey },
+              data: { previewKey: key, previewOf: fingerprint },
+            });
             if (updated.count === 0) await storage.delete(key);
             else if (t.previewKey) await storage.delete(t.previewKey).catch(() => undefined);
             return updated.count > 0;

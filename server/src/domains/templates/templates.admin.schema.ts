@@ -6,7 +6,6 @@ import { GENERATION_MODES } from "../../contract/generation.ts";
 import { TEMPLATE_CATEGORIES } from "../../contract/templates.ts";
 import { translationsBody } from "../../http/translations.ts";
 
-
 /** Engine parameters arrive as an object, or as the JSON text the console's editor holds. */
 const engineParams = z.preprocess(
   (v) => {
@@ -31,7 +30,14 @@ export const templateBody = z.strictObject({
   /** null: GENERATION_ENGINE renders it. */
   engine: z.preprocess((v) => (v === "" ? null : v), z.enum(ENGINE_KINDS, { error: `engine must be one of ${ENGINE_KINDS.join(", ")}` }).nullish()),
   /** A workflow file's name (server/workflows); null: the engine's first for the mode. */
-  workflow: z.preprocess((v) => (v === "" ? null : v), z.string({ error: "workflow must be a workflow file's name" }).trim().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, { error: "workflow must be a workflow file's name" }).nullish()),
+  workflow: z.preprocess(
+    (v) => (v === "" ? null : v),
+    z
+      .string({ error: "workflow must be a workflow file's name" })
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, { error: "workflow must be a workflow file's name" })
+      .nullish(),
+  ),
   creditPrice: z.coerce.number({ error: "creditPrice must be a whole number" }).int().min(0, { error: "creditPrice must be 0 or more" }).max(10_000),
   coverUrl: z.string().trim().max(500).nullish(),
   enabled: z.boolean().default(true),

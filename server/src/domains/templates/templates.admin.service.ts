@@ -13,12 +13,16 @@ export function createTemplatesAdminService(db: Db, audit: AuditService, storage
   const table = auditedTable(db, audit, { resource: "Template", table: (c) => c.template, key: byId, idOf: (r) => r.id });
 
   /** The console shows covers through `coverSrc`, a URL its browser can load (a stored `site/...` key is not one). */
-  const withCoverSrc = async <R extends { coverUrl: string | null }>(row: R | null) => (row ? { ...row, coverSrc: await siteMediaUrl(storage, row.coverUrl) } : null);
+  const withCoverSrc = async <R extends { coverUrl: string | null }>(row: R | null) =>
+    row ? { ...row, coverSrc: await siteMediaUrl(storage, row.coverUrl) } : null;
 
   return {
     list: async (params: ListParams<TemplateFilter>) => {
       const f = params.filter;
-      const page = await table.list(params, { ...matching(f, ["category", "mode", "suitFor", "enabled"]), ...(f.q ? { name: { contains: f.q, mode: "insensitive" } } : {}) });
+      const page = await table.list(params, {
+        ...matching(f, ["category", "mode", "suitFor", "enabled"]),
+        ...(f.q ? { name: { contains: f.q, mode: "insensitive" } } : {}),
+      });
       return { ...page, rows: await Promise.all(page.rows.map(withCoverSrc)) };
     },
     get: async (id: number) => withCoverSrc(await table.get(id)),

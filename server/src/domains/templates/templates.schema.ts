@@ -5,45 +5,8 @@ import { GENERATION_MODES } from "../../contract/generation.ts";
 
 /** get /api/Index/getTemplatesList */
 export const getTemplatesListAnswer = z.object({
-  list: z.array(z.object({
-    id: z.number(),
-    name: z.string(),
-    names: z.object({
-      ja: z.string().optional(),
-      ko: z.string().optional(),
-      ru: z.string().optional(),
-    }),
-    category: z.string(),
-    suit_for: z.string(),
-    mode: z.enum(GENERATION_MODES),
-    params: z.unknown(),
-    credit_price: z.number(),
-    cover_url: z.string().nullable(),
-    preview_url: z.string().nullable(),
-  })),
-});
-
-/** get /api/Index/getVideoTemp */
-export const getVideoTempAnswer = z.object({
-  list: z.array(z.object({
-    id: z.number(),
-    name: z.string(),
-    names: z.object({
-      ja: z.string().optional(),
-      ko: z.string().optional(),
-      ru: z.string().optional(),
-    }),
-    category: z.string(),
-    suit_for: z.string(),
-    mode: z.enum(GENERATION_MODES),
-    params: z.unknown(),
-    credit_price: z.number(),
-    cover_url: z.string().nullable(),
-    preview_url: z.string().nullable(),
-  })),
-  categories: z.array(z.object({
-    name: z.string(),
-    list: z.array(z.object({
+  list: z.array(
+    z.object({
       id: z.number(),
       name: z.string(),
       names: z.object({
@@ -58,6 +21,51 @@ export const getVideoTempAnswer = z.object({
       credit_price: z.number(),
       cover_url: z.string().nullable(),
       preview_url: z.string().nullable(),
-    })),
-  })),
+    }),
+  ),
+});
+
+/** get /api/Index/getVideoTemp */
+export const getVideoTempAnswer = z.object({
+  list: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      names: z.object({
+        ja: z.string().optional(),
+        ko: z.string().optional(),
+        ru: z.string().optional(),
+      }),
+      category: z.string(),
+      suit_for: z.string(),
+      mode: z.enum(GENERATION_MODES),
+      params: z.unknown(),
+      credit_price: z.number(),
+      cover_url: z.string().nullable(),
+      preview_url: z.string().nullable(),
+    }),
+  ),
+  categories: z.array(
+    z.object({
+      name: z.string(),
+      list: z.array(
+        z.object({
+          id: z.number(),
+          name: z.string(),
+          names: z.object({
+            ja: z.string().optional(),
+            ko: z.string().optional(),
+            ru: z.string().optional(),
+          }),
+          category: z.string(),
+          suit_for: z.string(),
+          mode: z.enum(GENERATION_MODES),
+          params: z.unknown(),
+          credit_price: z.number(),
+          cover_url: z.string().nullable(),
+          preview_url: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
 });

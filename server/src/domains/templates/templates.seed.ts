@@ -59,14 +59,23 @@ const PROMPTS: [string, string][] = [
  */
 async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number, captioned: boolean) {
   if (await storage.exists(key)) return;
-  const art = await sharp(Buffer.from(draftSvg(title, key, width, height, style))).png().toBuffer();
+  const art = await sharp(Buffer.from(draftSvg(title, key, width, height, style)))
+    .png()
+    .toBuffer();
   if (!captioned) return storage.put(key, await sharp(art).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
   const safe = title.replace(/[<>&"']/g, "");
   const caption = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect y="${height - 64}" width="${width}" height="64" fill="black" opacity="0.45"/>` +
       `<text x="20" y="${height - 22}" font-family="sans-serif" font-size="28" font-weight="bold" fill="white">${safe}</text></svg>`,
   );
-  await storage.put(key, await sharp(art).composite([{ input: caption }]).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
+  await storage.put(
+    key,
+    await sharp(art)
+      .composite([{ input: caption }])
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+    "image/jpeg",
+  );
 }
 
 /** Idempotent: seeds templates, banners and prompts into empty tables, and re-renders any seeded cover missing from storage. */
@@ -82,9 +91,22 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
   const [templateCount, bannerCount, prompts] = await Promise.all([db.template.count(), db.banner.count(), db.promptSuggestion.count()]);
   if (templateCount === 0) {
     await db.template.createMany({
-      data: templates.map((t) => ({ name: t.name, category: t.category, suitFor: t.suitFor, mode: t.mode, engineParams: t.params, creditPrice: t.price, coverUrl: t.key, sortOrder: t.sortOrder, names: SEED_TEMPLATE_NAMES[t.slug] ?? {} })),
+      data: templates.map((t) => ({
+        name: t.name,
+        category: t.category,
+        suitFor: t.suitFor,
+        mode: t.mode,
+        engineParams: t.params,
+        creditPrice: t.price,
+        coverUrl: t.key,
+        sortOrder: t.sortOrder,
+        names: SEED_TEMPLATE_NAMES[t.slug] ?? {},
+      })),
     });
   }
   if (bannerCount === 0) await db.banner.createMany({ data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder })) });
-  if (prompts === 0) await db.promptSuggestion.createMany({ data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i, texts: SEED_PROMPT_TEXTS[text] ?? {} })) });
+  if (prompts === 0)
+    await db.promptSuggestion.createMany({
+      data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i, texts: SEED_PROMPT_TEXTS[text] ?? {} })),
+    });
 }

@@ -18,15 +18,42 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
 export function createTemplatesService(db: Db, storage: MediaStorage) {
   const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
-  async function templateView(t: { id: number; name: string; names: unknown; category: string; suitFor: string; mode: GenerationMode; engineParams: unknown; creditPrice: number; coverUrl: string | null; previewKey: string | null }) {
+  async function templateView(t: {
+    id: number;
+    name: string;
+    names: unknown;
+    category: string;
+    suitFor: string;
+    mode: GenerationMode;
+    engineParams: unknown;
+    creditPrice: number;
+    coverUrl: string | null;
+    previewKey: string | null;
+  }) {
     const [cover, preview] = await Promise.all([urlOf(t.coverUrl), urlOf(t.previewKey)]);
-    return { id: t.id, name: t.name, names: translationsOf(t.names), category: t.category, suit_for: t.suitFor, mode: t.mode, params: t.engineParams, credit_price: t.creditPrice, cover_url: cover, preview_url: preview };
+    return {
+      id: t.id,
+      name: t.name,
+      names: translationsOf(t.names),
+      category: t.category,
+      suit_for: t.suitFor,
+      mode: t.mode,
+      params: t.engineParams,
+      credit_price: t.creditPrice,
+      cover_url: cover,
+      preview_url: preview,
+    };
   }
 
   return {
     async list(q: { suitFor?: string; category?: string; modes?: readonly GenerationMode[] }) {
       const rows = await db.template.findMany({
-        where: { enabled: true, ...(q.suitFor ? { suitFor: q.suitFor } : {}), ...(q.category ? { category: q.category } : {}), ...(q.modes ? { mode: { in: [...q.modes] } } : {}) },
+        where: {
+          enabled: true,
+          ...(q.suitFor ? { suitFor: q.suitFor } : {}),
+          ...(q.category ? { category: q.category } : {}),
+          ...(q.modes ? { mode: { in: [...q.modes] } } : {}),
+        },
         orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
       });
       return Promise.all(rows.map(templateView));

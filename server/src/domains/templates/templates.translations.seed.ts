@@ -23,12 +23,36 @@ export const SEED_TEMPLATE_NAMES: Record<string, Translations> = {
 
 /** The demo prompt suggestions in the app's other languages, by their English text. */
 export const SEED_PROMPT_TEXTS: Record<string, Translations> = {
-  "A neon-lit city street at night in the rain": { ja: "雨の夜、ネオンに照らされた街の通り", ko: "비 오는 밤, 네온 불빛이 비치는 도시의 거리", ru: "Ночная улица в неоновых огнях под дождём" },
+  "A neon-lit city street at night in the rain": {
+    ja: "雨の夜、ネオンに照らされた街の通り",
+    ko: "비 오는 밤, 네온 불빛이 비치는 도시의 거리",
+    ru: "Ночная улица в неоновых огнях под дождём",
+  },
   "Golden sunset over a calm ocean": { ja: "穏やかな海に沈む黄金の夕日", ko: "잔잔한 바다 위의 황금빛 노을", ru: "Золотой закат над спокойным океаном" },
-  "A misty forest at dawn with soft light": { ja: "柔らかな光に包まれた夜明けの霧の森", ko: "부드러운 빛이 드는 새벽의 안개 낀 숲", ru: "Туманный лес на рассвете в мягком свете" },
-  "A cosy café by the window on a rainy day": { ja: "雨の日、窓辺の居心地のよいカフェ", ko: "비 오는 날 창가의 아늑한 카페", ru: "Уютное кафе у окна в дождливый день" },
+  "A misty forest at dawn with soft light": {
+    ja: "柔らかな光に包まれた夜明けの霧の森",
+    ko: "부드러운 빛이 드는 새벽의 안개 낀 숲",
+    ru: "Туманный лес на рассвете в мягком свете",
+  },
+  "A cosy café by the window on a rainy day": {
+    ja: "雨の日、窓辺の居心地のよいカフェ",
+    ko: "비 오는 날 창가의 아늑한 카페",
+    ru: "Уютное кафе у окна в дождливый день",
+  },
   "Cherry blossoms drifting in a spring garden": { ja: "春の庭に舞う桜の花びら", ko: "봄 정원에 흩날리는 벚꽃", ru: "Лепестки сакуры в весеннем саду" },
-  "A starry galaxy above snowy mountains": { ja: "雪山の上に広がる星空の銀河", ko: "눈 덮인 산 위의 별이 가득한 은하", ru: "Звёздная галактика над снежными горами" },
-  "Slow cinematic zoom on a smiling portrait": { ja: "笑顔のポートレートへのゆっくりとした映画的ズーム", ko: "미소 짓는 인물 사진을 향한 느린 영화 같은 줌", ru: "Медленный кинематографичный наезд на улыбающийся портрет" },
-  "Dreamy travel memories with warm colours": { ja: "温かな色合いの夢のような旅の思い出", ko: "따뜻한 색감의 꿈같은 여행의 추억", ru: "Мечтательные воспоминания о путешествии в тёплых тонах" },
+  "A starry galaxy above snowy mountains": {
+    ja: "雪山の上に広がる星空の銀河",
+    ko: "눈 덮인 산 위의 별이 가득한 은하",
+    ru: "Звёздная галактика над снежными горами",
+  },
+  "Slow cinematic zoom on a smiling portrait": {
+    ja: "笑顔のポートレートへのゆっくりとした映画的ズーム",
+    ko: "미소 짓는 인물 사진을 향한 느린 영화 같은 줌",
+    ru: "Медленный кинематографичный наезд на улыбающийся портрет",
+  },
+  "Dreamy travel memories with warm colours": {
+    ja: "温かな色合いの夢のような旅の思い出",
+    ko: "따뜻한 색감의 꿈같은 여행의 추억",
+    ru: "Мечтательные воспоминания о путешествии в тёплых тонах",
+  },
 };

@@ -76,7 +76,17 @@ export function createConsentChecks(deps: { config: Config; storage: MediaStorag
       const frameKeys = [selfieKey(userId, id, "frame-1.jpg"), selfieKey(userId, id, "frame-2.jpg")];
       await Promise.all(images.map((img, i) => storage.put(frameKeys[i], img.data, img.mime)));
       const front = Math.abs(a.yaw) <= Math.abs(b.yaw) ? a : b;
-      const record: SelfieRecord = { id, userId, frameKeys, yaws: [a.yaw, b.yaw], ages: found.map((f) => f.age ?? 0), live: found.map((f) => f.live), real: found.map((f) => f.real), descriptor: front.descriptor, createdAt: new Date().toISOString() };
+      const record: SelfieRecord = {
+        id,
+        userId,
+        frameKeys,
+        yaws: [a.yaw, b.yaw],
+        ages: found.map((f) => f.age ?? 0),
+        live: found.map((f) => f.live),
+        real: found.map((f) => f.real),
+        descriptor: front.descriptor,
+        createdAt: new Date().toISOString(),
+      };
       await storage.put(selfieKey(userId, id, "selfie.json"), Buffer.from(JSON.stringify(record)), "application/json");
       return { selfie_id: id };
     },

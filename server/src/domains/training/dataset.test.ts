@@ -46,7 +46,12 @@ describe("dataset preparation", () => {
     for (const img of ["01.jpg", "02.jpg"]) expect(await sharp(Buffer.from(files[img])).metadata()).toMatchObject({ width: 512, height: 512, format: "jpeg" });
     expect(Buffer.from(files["01.txt"]).toString()).toBe(captionFor("rvqxz"));
     const manifest = JSON.parse(Buffer.from(files["manifest.json"]).toString());
-    expect(manifest).toMatchObject({ trigger_word: "rvqxz", resolution: 512, images: [{ upload_id: 11 }, { upload_id: 13 }], dropped: [{ upload_id: 12, duplicate_of: 11, reason: "near_duplicate" }] });
+    expect(manifest).toMatchObject({
+      trigger_word: "rvqxz",
+      resolution: 512,
+      images: [{ upload_id: 11 }, { upload_id: 13 }],
+      dropped: [{ upload_id: 12, duplicate_of: 11, reason: "near_duplicate" }],
+    });
   });
 });
 
@@ -54,7 +59,14 @@ describe("weights checks", () => {
   it("accepts a LoRA safetensors file, also inside a tar", () => {
     const file = loraSafetensors();
     expect(checkSafetensors(file, 1e6)).toEqual({ tensors: 2, bytes: file.length });
-    expect(unwrapTar(tarOf([{ name: "output/config.yaml", data: Buffer.from("a: 1") }, { name: "output/lora.safetensors", data: file }])).equals(file)).toBe(true);
+    expect(
+      unwrapTar(
+        tarOf([
+          { name: "output/config.yaml", data: Buffer.from("a: 1") },
+          { name: "output/lora.safetensors", data: file },
+        ]),
+      ).equals(file),
+    ).toBe(true);
   });
 
   it.each([
@@ -62,12 +74,15 @@ describe("weights checks", () => {
     ["text", Buffer.from("not a model at all, just text")],
     ["a truncated file", loraSafetensors().subarray(0, 200)],
     ["extra bytes", Buffer.concat([loraSafetensors(), Buffer.alloc(10)])],
-    ["no LoRA tensors", (() => {
-      const f = loraSafetensors();
-      const len = Number(f.readBigUInt64LE(0));
-      const header = f.toString("utf8", 8, 8 + len).replaceAll("lora_", "base_");
-      return Buffer.concat([f.subarray(0, 8), Buffer.from(header), f.subarray(8 + len)]);
-    })()],
+    [
+      "no LoRA tensors",
+      (() => {
+        const f = loraSafetensors();
+        const len = Number(f.readBigUInt64LE(0));
+        const header = f.toString("utf8", 8, 8 + len).replaceAll("lora_", "base_");
+        return Buffer.concat([f.subarray(0, 8), Buffer.from(header), f.subarray(8 + len)]);
+      })(),
+    ],
   ])("refuses %s", (_what, buf) => {
     expect(() => checkSafetensors(buf, 1e6)).toThrow(WeightsError);
   });

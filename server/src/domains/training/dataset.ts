@@ -77,12 +77,23 @@ export async function prepareDataset(photos: DatasetPhoto[], o: { triggerWord: s
     const img = sharp(p.image).rotate();
     const meta = await img.metadata();
     const { left, top, side } = squareAround(meta.width ?? 0, meta.height ?? 0, p.face);
-    const crop = await img.extract({ left, top, width: side, height: side }).resize(o.resolution, o.resolution, { fit: "fill" }).jpeg({ quality: 95 }).toBuffer();
+    const crop = await img
+      .extract({ left, top, width: side, height: side })
+      .resize(o.resolution, o.resolution, { fit: "fill" })
+      .jpeg({ quality: 95 })
+      .toBuffer();
     const n = String(kept.length + 1).padStart(2, "0");
     const caption = captionFor(o.triggerWord);
     files[`${n}.jpg`] = crop;
     files[`${n}.txt`] = Buffer.from(caption);
-    manifest.images.push({ file: `${n}.jpg`, caption_file: `${n}.txt`, caption, upload_id: p.uploadId, sha256: crypto.createHash("sha256").update(crop).digest("hex"), dhash: hash.toString(16).padStart(16, "0") });
+    manifest.images.push({
+      file: `${n}.jpg`,
+      caption_file: `${n}.txt`,
+      caption,
+      upload_id: p.uploadId,
+      sha256: crypto.createHash("sha256").update(crop).digest("hex"),
+      dhash: hash.toString(16).padStart(16, "0"),
+    });
     kept.push(p.uploadId);
   }
   files["manifest.json"] = Buffer.from(JSON.stringify(manifest, null, 2));

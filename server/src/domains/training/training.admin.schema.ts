@@ -35,31 +35,39 @@ export const characterModelRecord = z.object({
   createdAt: z.date(),
   finishedAt: z.date().nullable(),
   coverUrl: z.string().nullable(),
-  consent: z.object({
-    decision: z.string(),
-    minAge: z.number().nullable(),
-    reviewedBy: z.number().nullable(),
-    reviewReason: z.string().nullable(),
-    reviewedAt: z.date().nullable(),
-    expiresAt: z.date(),
-    selfieUrls: z.array(z.string()),
-    photos: z.array(z.object({
-      uploadId: z.number(),
-      url: z.string().nullable(),
-      check: z.object({
-        upload_id: z.number(),
-        verdict: z.enum(PHOTO_VERDICTS),
-        message: z.string(),
-        faces: z.number(),
-        similarity: z.number().nullable(),
-        age: z.number().nullable(),
-        box: z.object({
-          x: z.number(),
-          y: z.number(),
-          width: z.number(),
-          height: z.number(),
-        }).nullable(),
-      }).nullable(),
-    })),
-  }).nullable(),
+  consent: z
+    .object({
+      decision: z.string(),
+      minAge: z.number().nullable(),
+      reviewedBy: z.number().nullable(),
+      reviewReason: z.string().nullable(),
+      reviewedAt: z.date().nullable(),
+      expiresAt: z.date(),
+      selfieUrls: z.array(z.string()),
+      photos: z.array(
+        z.object({
+          uploadId: z.number(),
+          url: z.string().nullable(),
+          check: z
+            .object({
+              upload_id: z.number(),
+              verdict: z.enum(PHOTO_VERDICTS),
+              message: z.string(),
+              faces: z.number(),
+              similarity: z.number().nullable(),
+              age: z.number().nullable(),
+              box: z
+                .object({
+                  x: z.number(),
+                  y: z.number(),
+                  width: z.number(),
+                  height: z.number(),
+                })
+                .nullable(),
+            })
+            .nullable(),
+        }),
+      ),
+    })
+    .nullable(),
 });

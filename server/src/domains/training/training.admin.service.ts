@@ -15,11 +15,20 @@ export function createTrainingAdminService(db: Db, storage: MediaStorage) {
   return {
     async list(params: ListParams<ModelFilter>) {
       const f = params.filter;
-      const where = { ...matching(f, ["userId", "status", "state"]), ...(f.q ? { OR: [{ name: { contains: f.q, mode: "insensitive" } }, { homeLink: { contains: f.q, mode: "insensitive" } }] } : {}) };
+      const where = {
+        ...matching(f, ["userId", "status", "state"]),
+        ...(f.q ? { OR: [{ name: { contains: f.q, mode: "insensitive" } }, { homeLink: { contains: f.q, mode: "insensitive" } }] } : {}),
+      };
       const page = await pageOf(db.characterModel, params, where, { include: { consent: { select: { minAge: true, decision: true } } } });
       return {
         ...page,
-        rows: page.rows.map(({ consent, ...m }: any) => ({ ...m, minAge: consent?.minAge ?? null, decision: consent?.decision ?? null, trainerJobId: undefined, idempotencyKey: undefined })),
+        rows: page.rows.map(({ consent, ...m }: any) => ({
+          ...m,
+          minAge: consent?.minAge ?? null,
+          decision: consent?.decision ?? null,
+          trainerJobId: undefined,
+          idempotencyKey: undefined,
+        })),
       };
     },
 
@@ -58,7 +67,13 @@ export function createTrainingAdminService(db: Db, storage: MediaStorage) {
               reviewedAt: c.reviewedAt,
               expiresAt: c.expiresAt,
               selfieUrls: await Promise.all(c.selfieKeys.map(signed)),
-              photos: await Promise.all(m.photoUploadIds.map(async (uploadId) => ({ uploadId, url: await photoUrl(uploadId), check: checks.find((x) => x.upload_id === uploadId) ?? null }))),
+              photos: await Promise.all(
+                m.photoUploadIds.map(async (uploadId) => ({
+                  uploadId,
+                  url: await photoUrl(uploadId),
+                  check: checks.find((x) => x.upload_id === uploadId) ?? null,
+                })),
+              ),
             }
           : null,
       };

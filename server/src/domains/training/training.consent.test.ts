@@ -2,7 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fetchMedia } from "../../../../tests/db-utils.ts";
 import { startFakeReplicate, type FakeReplicate } from "../../../../tests/fixtures/fake-replicate.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
-import { balanceOf, face, personAPhotos, registeredUser, replicateEnv, selfieFrames, startTrainingServer, trainingSet, uploadImage } from "../../../../tests/training-utils.ts";
+import {
+  balanceOf,
+  face,
+  personAPhotos,
+  registeredUser,
+  replicateEnv,
+  selfieFrames,
+  startTrainingServer,
+  trainingSet,
+  uploadImage,
+} from "../../../../tests/training-utils.ts";
 import { screenReplay } from "../../../../tests/fixtures/replay.ts";
 import { LIVENESS_MIN_SCORE } from "./consent.ts";
 import { PHOTO_VERDICT_MESSAGES, TRAINING_MESSAGES } from "../../contract/training.ts";
@@ -41,7 +51,8 @@ const check = async (name: string) => {
 describe("face checks on real photos", () => {
   it("the matching set passes: one face each, the selfie's", async () => {
     for (const id of set.photo_ids) {
-      const r = (await s.http.post("/api/Training/checkPhoto").set("token", user.token).send({ selfie_id: set.selfie_id, upload_id: id }).expect(200)).body.data;
+      const r = (await s.http.post("/api/Training/checkPhoto").set("token", user.token).send({ selfie_id: set.selfie_id, upload_id: id }).expect(200)).body
+        .data;
       expect(r, `upload ${id}`).toMatchObject({ verdict: "ok", faces: 1 });
       expect(r.similarity).toBeGreaterThanOrEqual(s.config.TRAINING_FACE_MATCH);
     }
@@ -52,31 +63,54 @@ describe("face checks on real photos", () => {
     ["another different person", "stock-emotions-b-2", "other_person"],
     ["a group photo", "group-1", "several_faces"],
     ["a photo with no face", "background", "no_face"],
-  ])("%s is refused with its message", async (_what, name, verdict) => {
-    const r = await check(name);
-    expect(r.verdict).toBe(verdict);
-    expect(r.message).toBe(PHOTO_VERDICT_MESSAGES[verdict as keyof typeof PHOTO_VERDICT_MESSAGES]);
-  }, 30_000);
+  ])(
+    "%s is refused with its message",
+    async (_what, name, verdict) => {
+      const r = await check(name);
+      expect(r.verdict).toBe(verdict);
+      expect(r.message).toBe(PHOTO_VERDICT_MESSAGES[verdict as keyof typeof PHOTO_VERDICT_MESSAGES]);
+    },
+    30_000,
+  );
 
   it("a selfie needs one face in both frames and a turned head", async () => {
     const [front, turned] = await selfieFrames();
-    const still = await s.http.post("/api/Training/selfie").set("token", user.token).send({ frames: [front, front] }).expect(400);
+    const still = await s.http
+      .post("/api/Training/selfie")
+      .set("token", user.token)
+      .send({ frames: [front, front] })
+      .expect(400);
     expect(still.body.msg).toBe(TRAINING_MESSAGES.livenessFailed);
     const group = `data:image/jpeg;base64,${(await face("group-1")).toString("base64")}`;
-    const crowd = await s.http.post("/api/Training/selfie").set("token", user.token).send({ frames: [front, group] }).expect(400);
+    const crowd = await s.http
+      .post("/api/Training/selfie")
+      .set("token", user.token)
+      .send({ frames: [front, group] })
+      .expect(400);
     expect(crowd.body.msg).toBe(TRAINING_MESSAGES.selfieNoFace);
     // turned, but someone else in the second frame
     const stranger = `data:image/jpeg;base64,${(await face("stock-emotions-b-5")).toString("base64")}`;
-    const swapped = await s.http.post("/api/Training/selfie").set("token", user.token).send({ frames: [turned, stranger] }).expect(400);
+    const swapped = await s.http
+      .post("/api/Training/selfie")
+      .set("token", user.token)
+      .send({ frames: [turned, stranger] })
+      .expect(400);
     expect(swapped.body.msg).toBe(TRAINING_MESSAGES.livenessFailed);
   }, 60_000);
 
   it("a selfie replayed from a screen is refused by the liveness model, though the head turns; the same shots live pass", async () => {
     const url = (b: Buffer) => `data:image/jpeg;base64,${b.toString("base64")}`;
     const [front, turned] = await Promise.all([face("stock-emotions-a-7"), face("stock-emotions-a-2")]);
-    const replayed = await s.http.post("/api/Training/selfie").set("token", user.token).send({ frames: [url(await screenReplay(front)), url(await screenReplay(turned))] }).expect(400);
+    const replayed = await s.http
+      .post("/api/Training/selfie")
+      .set("token", user.token)
+      .send({ frames: [url(await screenReplay(front)), url(await screenReplay(turned))] })
+      .expect(400);
     expect(replayed.body.msg).toBe(TRAINING_MESSAGES.livenessFailed);
-    const live = await s.http.post("/api/Training/selfie").set("token", user.token).send({ frames: [url(front), url(turned)] });
+    const live = await s.http
+      .post("/api/Training/selfie")
+      .set("token", user.token)
+      .send({ frames: [url(front), url(turned)] });
     expect(live.status, JSON.stringify(live.body)).toBe(200);
     const record = JSON.parse((await s.services.storage.get(`u/${user.userId}/consent/${live.body.data.selfie_id}/selfie.json`)).toString("utf8"));
     expect(record.live.every((x: number) => x >= LIVENESS_MIN_SCORE)).toBe(true);
@@ -86,7 +120,11 @@ describe("face checks on real photos", () => {
   it("submit refuses a set with someone else in it, photo by photo, and charges nothing", async () => {
     const before = await balanceOf(s, user.userId);
     const other = await uploadImage(s, user.token, await face("stock-emotions-b-5"));
-    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Me", home_link: `mix${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 9), other] }).expect(400);
+    const res = await s.http
+      .post("/api/Training/submit")
+      .set("token", user.token)
+      .send({ name: "Me", home_link: `mix${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 9), other] })
+      .expect(400);
     expect(res.body.msg).toBe(TRAINING_MESSAGES.photosRefused);
     const refused = res.body.data.photos.filter((p: any) => p.verdict !== "ok");
     expect(refused).toEqual([expect.objectContaining({ upload_id: other, verdict: "other_person", message: PHOTO_VERDICT_MESSAGES.other_person })]);
@@ -95,9 +133,17 @@ describe("face checks on real photos", () => {
 
   it("the cover photo is face-checked like the training photos: someone else, a group or no face is refused before any charge", async () => {
     const before = await balanceOf(s, user.userId);
-    for (const [name, verdict] of [["stock-emotions-b-5", "other_person"], ["group-1", "several_faces"], ["background", "no_face"]] as const) {
+    for (const [name, verdict] of [
+      ["stock-emotions-b-5", "other_person"],
+      ["group-1", "several_faces"],
+      ["background", "no_face"],
+    ] as const) {
       const cover_id = await uploadImage(s, user.token, await face(name));
-      const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Me", home_link: `cov${n++}`, ...set, cover_id }).expect(400);
+      const res = await s.http
+        .post("/api/Training/submit")
+        .set("token", user.token)
+        .send({ name: "Me", home_link: `cov${n++}`, ...set, cover_id })
+        .expect(400);
       expect(res.body.msg).toBe(TRAINING_MESSAGES.coverRefused);
       expect(res.body.data.cover).toMatchObject({ upload_id: cover_id, verdict, message: PHOTO_VERDICT_MESSAGES[verdict] });
       expect(res.body.data.cover.box).toBeUndefined();
@@ -110,9 +156,15 @@ describe("face checks on real photos", () => {
     const before = await balanceOf(s, user.userId);
     const a5 = await uploadImage(s, user.token, await face("stock-emotions-a-5"));
     const a7 = await uploadImage(s, user.token, await face("stock-emotions-a-7"));
-    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Me", home_link: `dup${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 8), a5, a7] }).expect(400);
+    const res = await s.http
+      .post("/api/Training/submit")
+      .set("token", user.token)
+      .send({ name: "Me", home_link: `dup${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 8), a5, a7] })
+      .expect(400);
     expect(res.body.msg).toBe(TRAINING_MESSAGES.photosRefused);
-    expect(res.body.data.photos.filter((p: any) => p.verdict !== "ok")).toEqual([expect.objectContaining({ upload_id: a7, verdict: "duplicate", message: PHOTO_VERDICT_MESSAGES.duplicate })]);
+    expect(res.body.data.photos.filter((p: any) => p.verdict !== "ok")).toEqual([
+      expect.objectContaining({ upload_id: a7, verdict: "duplicate", message: PHOTO_VERDICT_MESSAGES.duplicate }),
+    ]);
     expect(await balanceOf(s, user.userId)).toBe(before);
   }, 60_000);
 });
@@ -120,7 +172,11 @@ describe("face checks on real photos", () => {
 describe("review queue and consent record", () => {
   it("a young-looking set waits for a moderator (charged, not trained); approve sends it to the trainer, audited", async () => {
     const before = await balanceOf(s, user.userId);
-    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Held", home_link: `held${n++}`, ...set }).expect(200);
+    const res = await s.http
+      .post("/api/Training/submit")
+      .set("token", user.token)
+      .send({ name: "Held", home_link: `held${n++}`, ...set })
+      .expect(200);
     expect(res.body.data.status).toBe("review");
     expect(await balanceOf(s, user.userId)).toBe(before - 5);
     expect(fake.trainings.size).toBe(0);
@@ -128,7 +184,10 @@ describe("review queue and consent record", () => {
     const support = await staffMember(s, ["support"]);
     await s.http.get(`/admin/api/character-models/${res.body.data.id}`).set("token", support.token).expect(403);
     const mod = await staffMember(s, ["moderator"]);
-    const queue = await s.http.get(`/admin/api/character-models?filter=${encodeURIComponent(JSON.stringify({ status: "review" }))}`).set("token", mod.token).expect(200);
+    const queue = await s.http
+      .get(`/admin/api/character-models?filter=${encodeURIComponent(JSON.stringify({ status: "review" }))}`)
+      .set("token", mod.token)
+      .expect(200);
     expect(queue.body.map((m: any) => m.id)).toContain(res.body.data.id);
     const record = (await s.http.get(`/admin/api/character-models/${res.body.data.id}`).set("token", mod.token).expect(200)).body;
     expect(record.consent).toMatchObject({ decision: "held" });
@@ -138,7 +197,11 @@ describe("review queue and consent record", () => {
     expect(record.consent.photos).toHaveLength(10);
     expect(record.consent.photos[0].check).toMatchObject({ verdict: "ok", faces: 1 });
 
-    const approved = await s.http.post(`/admin/api/character-models/${res.body.data.id}/review`).set("token", mod.token).send({ decision: "approve", reason: "adult, ID seen" }).expect(200);
+    const approved = await s.http
+      .post(`/admin/api/character-models/${res.body.data.id}/review`)
+      .set("token", mod.token)
+      .send({ decision: "approve", reason: "adult, ID seen" })
+      .expect(200);
     expect(approved.body).toMatchObject({ status: "doing", consent: { decision: "approved", reviewedBy: mod.staffId } });
     expect(fake.trainings.size).toBe(1);
     const audit = await s.db.auditLog.findFirst({ where: { resource: "CharacterModel", resourceId: String(res.body.data.id), action: "training_approve" } });
@@ -148,7 +211,11 @@ describe("review queue and consent record", () => {
 
   it("reject needs a reason, fails the set and refunds it once", async () => {
     const before = await balanceOf(s, user.userId);
-    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Held", home_link: `rej${n++}`, ...set }).expect(200);
+    const res = await s.http
+      .post("/api/Training/submit")
+      .set("token", user.token)
+      .send({ name: "Held", home_link: `rej${n++}`, ...set })
+      .expect(200);
     const mod = await staffMember(s, ["moderator"]);
     const url = `/admin/api/character-models/${res.body.data.id}/review`;
     expect((await s.http.post(url).set("token", mod.token).send({ decision: "reject" }).expect(400)).body.msg).toBe("Please enter a reason");
@@ -162,7 +229,11 @@ describe("review queue and consent record", () => {
   }, 120_000);
 
   it("the owner can withdraw consent: the model is unusable and its files deleted", async () => {
-    const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Mine", home_link: `rev${n++}`, ...set }).expect(200);
+    const res = await s.http
+      .post("/api/Training/submit")
+      .set("token", user.token)
+      .send({ name: "Mine", home_link: `rev${n++}`, ...set })
+      .expect(200);
     const before = await balanceOf(s, user.userId);
     await s.http.post("/api/Training/revoke").set("token", user.token).send({ id: res.body.data.id }).expect(200);
     const m = await s.db.characterModel.findUniqueOrThrow({ where: { id: res.body.data.id }, include: { consent: true } });
@@ -179,17 +250,31 @@ describe("review queue and consent record", () => {
     s.config.TRAINING_REVIEW_AGE = 18;
     try {
       // person A's photos match her selfie at 0.37-0.75: under the default 0.6, so a person looks at them
-      const held = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Weak", home_link: `weak${n++}`, ...set }).expect(200);
+      const held = await s.http
+        .post("/api/Training/submit")
+        .set("token", user.token)
+        .send({ name: "Weak", home_link: `weak${n++}`, ...set })
+        .expect(200);
       expect(held.body.data.status).toBe("review");
       // the same set with the band off goes straight to the trainer: the hold came from the face match alone
       s.config.TRAINING_FACE_REVIEW = s.config.TRAINING_FACE_MATCH;
-      const sent = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Sent", home_link: `sent${n++}`, ...set }).expect(200);
+      const sent = await s.http
+        .post("/api/Training/submit")
+        .set("token", user.token)
+        .send({ name: "Sent", home_link: `sent${n++}`, ...set })
+        .expect(200);
       expect(sent.body.data.status).toBe("doing");
       // a stranger (person-lexi) clears the per-photo 0.36 against A's selfie: the band is what stops her set
       s.config.TRAINING_FACE_REVIEW = TRAINING_FACE_REVIEW;
       const lexi = await uploadImage(s, user.token, await face("person-lexi"));
-      expect((await s.http.post("/api/Training/checkPhoto").set("token", user.token).send({ selfie_id: set.selfie_id, upload_id: lexi }).expect(200)).body.data).toMatchObject({ verdict: "ok" });
-      const mixed = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Mixed", home_link: `lexi${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 9), lexi] }).expect(200);
+      expect(
+        (await s.http.post("/api/Training/checkPhoto").set("token", user.token).send({ selfie_id: set.selfie_id, upload_id: lexi }).expect(200)).body.data,
+      ).toMatchObject({ verdict: "ok" });
+      const mixed = await s.http
+        .post("/api/Training/submit")
+        .set("token", user.token)
+        .send({ name: "Mixed", home_link: `lexi${n++}`, ...set, photo_ids: [...set.photo_ids.slice(0, 9), lexi] })
+        .expect(200);
       expect(mixed.body.data.status).toBe("review");
     } finally {
       Object.assign(s.config, { TRAINING_REVIEW_AGE, TRAINING_FACE_REVIEW });

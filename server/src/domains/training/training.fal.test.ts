@@ -30,7 +30,10 @@ const model = (id: number) => s.db.characterModel.findUniqueOrThrow({ where: { i
 const ledger = (id: number) => s.db.ledgerEntry.findMany({ where: { reference: `model:${id}` }, orderBy: { id: "asc" } });
 
 async function started() {
-  const res = await s.http.post("/api/Training/submit").set("token", user.token).send({ name: "Me", home_link: `fal-${Date.now().toString(36)}${n++}`, ...set });
+  const res = await s.http
+    .post("/api/Training/submit")
+    .set("token", user.token)
+    .send({ name: "Me", home_link: `fal-${Date.now().toString(36)}${n++}`, ...set });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const m = await model(res.body.data.id);
   const r = fake.requests.get(m.trainerJobId!)!;

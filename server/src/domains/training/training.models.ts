@@ -25,7 +25,9 @@ export function createTrainingModels(d: TrainingDeps, runs: TrainingRuns) {
     const elapsed = m.submittedAt ? (Date.now() - m.submittedAt.getTime()) / 1000 : 0;
     const estimated = m.status === "doing" && m.submittedAt ? Math.min(95, Math.round((elapsed / EXPECTED_TRAINING_SECONDS) * 100)) : 0;
     const progress = m.status === "success" ? 100 : Math.max(m.progress, estimated);
-    const cover = m.coverUploadId ? await db.upload.findUnique({ where: { id: m.coverUploadId }, select: { thumbKey: true, storageKey: true, state: true } }) : null;
+    const cover = m.coverUploadId
+      ? await db.upload.findUnique({ where: { id: m.coverUploadId }, select: { thumbKey: true, storageKey: true, state: true } })
+      : null;
     return {
       id: m.id,
       name: m.name,
@@ -48,7 +50,8 @@ export function createTrainingModels(d: TrainingDeps, runs: TrainingRuns) {
   async function cancel(userId: number, id: number) {
     const m = await own(userId, id);
     if (m.status !== "doing" && m.status !== "review") throw HttpError.conflict(M.notCancellable);
-    if (m.trainerJobId && trainer) await trainer.cancel(m.trainerJobId).catch((err) => log.warn({ modelId: m.id, err: err.message }, "trainer cancel failed; failing the model anyway"));
+    if (m.trainerJobId && trainer)
+      await trainer.cancel(m.trainerJobId).catch((err) => log.warn({ modelId: m.id, err: err.message }, "trainer cancel failed; failing the model anyway"));
     await runs.fail(m.id, "Cancelled by the owner");
     return view(await db.characterModel.findUniqueOrThrow({ where: { id } }));
   }
@@ -65,7 +68,10 @@ export function createTrainingModels(d: TrainingDeps, runs: TrainingRuns) {
     /** SPEC.md §7 getLoraCharacterList: the caller's models, newest first. */
     async list(userId: number, q: { page: number; limit: number; status?: TrainingStatus }) {
       const where = { userId, state: "active" as const, ...(q.status ? { status: q.status } : {}) };
-      const [total, rows] = await Promise.all([db.characterModel.count({ where }), db.characterModel.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit })]);
+      const [total, rows] = await Promise.all([
+        db.characterModel.count({ where }),
+        db.characterModel.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit }),
+      ]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
     },
 

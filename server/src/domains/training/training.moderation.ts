@@ -19,14 +19,28 @@ export function createTrainingModeration(d: TrainingDeps, models: TrainingModels
       if (decision === "reject" && !reason) throw HttpError.badRequest("Please enter a reason");
       await db.$transaction(async (tx) => {
         if (decision === "approve") {
-          const moved = await tx.characterModel.updateMany({ where: { id: modelId, status: "review" }, data: { status: "doing", deadlineAt: new Date(Date.now() + config.TRAINING_TIMEOUT_MINUTES * 60_000) } });
+          const moved = await tx.characterModel.updateMany({
+            where: { id: modelId, status: "review" },
+            data: { status: "doing", deadlineAt: new Date(Date.now() + config.TRAINING_TIMEOUT_MINUTES * 60_000) },
+          });
           if (moved.count === 0) throw HttpError.conflict(NOT_IN_REVIEW);
           await queue.sendTrainingPoll(tx, modelId, config.TRAINING_POLL_SECONDS);
         } else if (!(await runs.fail(modelId, `Rejected in review: ${reason}`, tx))) {
           throw HttpError.conflict(NOT_IN_REVIEW);
         }
-        await tx.trainingConsent.update({ where: { modelId }, data: { decision: decision === "approve" ? "approved" : "rejected", reviewedBy: staffId, reviewReason: reason ?? null, reviewedAt: new Date() } });
-        await audit.record(tx, { staffId, action: `training_${decision}`, resource: "CharacterModel", resourceId: String(modelId), before: { status: "review" }, after: { status: decision === "approve" ? "doing" : "failed" }, reason: reason ?? null });
+        await tx.trainingConsent.update({
+          where: { modelId },
+          data: { decision: decision === "approve" ? "approved" : "rejected", reviewedBy: staffId, reviewReason: reason ?? null, reviewedAt: new Date() },
+        });
+        await audit.record(tx, {
+          staffId,
+          action: `training_${decision}`,
+          resource: "CharacterModel",
+          resourceId: String(modelId),
+          before: { status: "review" },
+          after: { status: decision === "approve" ? "doing" : "failed" },
+          reason: reason ?? null,
+        });
       });
       if (decision === "approve") await runs.start(modelId).catch((err) => log.warn({ modelId, err: err.message }, "approved training could not be submitted"));
       return models.view(await db.characterModel.findUniqueOrThrow({ where: { id: modelId } }));
@@ -43,7 +57,15 @@ export function createTrainingModeration(d: TrainingDeps, models: TrainingModels
       }
       await db.$transaction(async (tx) => {
         await tx.characterModel.update({ where: { id: modelId }, data: { state: "removed", artifactKey: null, datasetKey: null } });
-        await audit.record(tx, { staffId, action: "takedown", resource: "CharacterModel", resourceId: String(modelId), before: { state: m.state }, after: { state: "removed" }, reason });
+        await audit.record(tx, {
+          staffId,
+          action: "takedown",
+          resource: "CharacterModel",
+          resourceId: String(modelId),
+          before: { state: m.state },
+          after: { state: "removed" },
+          reason,
+        });
       });
       await runs.deleteFiles(m);
       return { id: modelId, state: "removed" };

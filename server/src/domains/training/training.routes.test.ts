@@ -1,7 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia } from "../../../../tests/db-utils.ts";
 import { startFakeReplicate, type FakeReplicate } from "../../../../tests/fixtures/fake-replicate.ts";
-import { balanceOf, personAPhotos, registeredUser, replicateEnv, selfieFrames, startTrainingServer, TRAIN_WITHOUT_REVIEW, trainingSet } from "../../../../tests/training-utils.ts";
+import {
+  balanceOf,
+  personAPhotos,
+  registeredUser,
+  replicateEnv,
+  selfieFrames,
+  startTrainingServer,
+  TRAIN_WITHOUT_REVIEW,
+  trainingSet,
+} from "../../../../tests/training-utils.ts";
 import { HOME_LINK_MESSAGES } from "../../contract/home-link.ts";
 import { TRAINING_MESSAGES } from "../../contract/training.ts";
 import { checkSafetensors } from "./weights.ts";
@@ -249,7 +258,11 @@ describe("using a trained model in generation", () => {
     expect(((await s.db.generationTask.findUniqueOrThrow({ where: { id: video.body.data.id } })).input as any).lora.strength).toBe(0.8);
     await s.http.post("/api/Generation/textPicSubmit").set("token", user.token).send({ role_id: id, prompt: "x", strength: 2 }).expect(400);
 
-    await s.services.training.takedown((await s.db.staff.create({ data: { username: `mod${n++}`, passwordHash: "x", totpSecret: "x", roles: ["moderator"] } })).id, id, "test takedown");
+    await s.services.training.takedown(
+      (await s.db.staff.create({ data: { username: `mod${n++}`, passwordHash: "x", totpSecret: "x", roles: ["moderator"] } })).id,
+      id,
+      "test takedown",
+    );
     expect(await s.services.storage.exists(m.artifactKey!)).toBe(false);
     const after = await s.http.post("/api/Generation/roleVideoSubmit").set("token", user.token).send({ role_id: id, duration: 2 }).expect(400);
     expect(after.body.msg).toBe(TRAINING_MESSAGES.notUsable);
@@ -265,9 +278,17 @@ describe("no trainer configured", () => {
       const status = await t.http.get("/api/Training/status").expect(200);
       expect(status.body.data).toMatchObject({ available: false, message: "Training is not available on this server yet", price: 5 });
       const u = await registeredUser(t, 20);
-      const res = await t.http.post("/api/Training/submit").set("token", u.token).send({ name: "Me", home_link: "mehere", cover_id: 1, photo_ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], selfie_id: "8d0f2a4e-7c1b-4a8e-9f3e-2b6d5c4a1e90" }).expect(503);
+      const res = await t.http
+        .post("/api/Training/submit")
+        .set("token", u.token)
+        .send({ name: "Me", home_link: "mehere", cover_id: 1, photo_ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], selfie_id: "8d0f2a4e-7c1b-4a8e-9f3e-2b6d5c4a1e90" })
+        .expect(503);
       expect(res.body.msg).toBe("Training is not available on this server yet");
-      const selfie = await t.http.post("/api/Training/selfie").set("token", u.token).send({ frames: await selfieFrames() }).expect(503);
+      const selfie = await t.http
+        .post("/api/Training/selfie")
+        .set("token", u.token)
+        .send({ frames: await selfieFrames() })
+        .expect(503);
       expect(selfie.body.msg).toBe("Training is not available on this server yet");
       expect(await balanceOf(t, u.userId)).toBe(20);
       expect(await t.db.characterModel.count()).toBe(0);

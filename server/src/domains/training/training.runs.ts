@@ -25,10 +25,17 @@ export function createTrainingRuns(d: TrainingDeps) {
    */
   async function fail(modelId: number, error: string, tx?: Tx): Promise<boolean> {
     const run = async (t: Tx) => {
-      const moved = await t.characterModel.updateMany({ where: { id: modelId, status: { in: ["doing", "review"] } }, data: { status: "failed", error, finishedAt: new Date() } });
+      const moved = await t.characterModel.updateMany({
+        where: { id: modelId, status: { in: ["doing", "review"] } },
+        data: { status: "failed", error, finishedAt: new Date() },
+      });
       if (moved.count === 0) return false;
       const m = await t.characterModel.findUniqueOrThrow({ where: { id: modelId } });
-      if (m.cost > 0) await credits.refund({ userId: m.userId, amount: m.cost, reason: "training_refund", reference: `model:${m.id}`, idempotencyKey: `training:${m.id}:refund` }, t);
+      if (m.cost > 0)
+        await credits.refund(
+          { userId: m.userId, amount: m.cost, reason: "training_refund", reference: `model:${m.id}`, idempotencyKey: `training:${m.id}:refund` },
+          t,
+        );
       return true;
     };
     return tx ? run(tx) : db.$transaction(run);
@@ -77,7 +84,8 @@ export function createTrainingRuns(d: TrainingDeps) {
 
     /** Deletes a model's stored files (weights, dataset); the consent record stays for its retention. */
     async deleteFiles(m: CharacterModel) {
-      for (const key of [m.artifactKey, m.datasetKey]) if (key) await storage.delete(key).catch((err) => log.warn({ key, err: err.message }, "could not delete a model file"));
+      for (const key of [m.artifactKey, m.datasetKey])
+        if (key) await storage.delete(key).catch((err) => log.warn({ key, err: err.message }, "could not delete a model file"));
     },
   };
 }

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { homeLinkProblem, HOME_LINK_MESSAGES } from "../../contract/home-link.ts";
-import { PHOTO_VERDICTS, REVIEW_DECISIONS, TRAINERS, TRAINING_MESSAGES as M, TRAINING_NAME_MAX, TRAINING_PHOTOS_MAX, TRAINING_PHOTOS_MIN, TRAINING_STATUSES } from "../../contract/training.ts";
+import {
+  PHOTO_VERDICTS,
+  REVIEW_DECISIONS,
+  TRAINERS,
+  TRAINING_MESSAGES as M,
+  TRAINING_NAME_MAX,
+  TRAINING_PHOTOS_MAX,
+  TRAINING_PHOTOS_MIN,
+  TRAINING_STATUSES,
+} from "../../contract/training.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 
@@ -10,13 +19,22 @@ const id = z.coerce.number().int().positive();
 /** Accepts `[1,2]`, `"1,2"` or repeated form fields. */
 const idList = (message: string) =>
   z.preprocess(
-    (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+    (v) =>
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
     z.array(id, { error: message }).min(TRAINING_PHOTOS_MIN, message).max(TRAINING_PHOTOS_MAX, message),
   );
 
 /** SPEC.md §5 in field order, so the first problem answered is the one the wizard shows first. */
 export const trainingSubmitBody = z.object({
-  name: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: M.nameRequired }).min(1, M.nameRequired).max(TRAINING_NAME_MAX, `The name can be at most ${TRAINING_NAME_MAX} characters`)),
+  name: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ error: M.nameRequired }).min(1, M.nameRequired).max(TRAINING_NAME_MAX, `The name can be at most ${TRAINING_NAME_MAX} characters`),
+  ),
   home_link: z.preprocess(
     (v) => (typeof v === "string" ? v.trim() : v),
     z.string({ error: HOME_LINK_MESSAGES.required }).superRefine((v, ctx) => {
@@ -24,10 +42,13 @@ export const trainingSubmitBody = z.object({
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
   ),
-  cover_id: z.preprocess((v) => {
-    const given = blankToUndefined(v);
-    return typeof given === "string" ? Number(given) : given;
-  }, z.number({ error: M.coverRequired }).int(M.coverRequired).positive(M.coverRequired)),
+  cover_id: z.preprocess(
+    (v) => {
+      const given = blankToUndefined(v);
+      return typeof given === "string" ? Number(given) : given;
+    },
+    z.number({ error: M.coverRequired }).int(M.coverRequired).positive(M.coverRequired),
+  ),
   photo_ids: idList(M.photosCount).refine((ids) => new Set(ids).size === ids.length, M.photosDistinct),
   /** The live-selfie check this set was verified against (POST /api/Training/selfie). */
   selfie_id: z.preprocess(blankToUndefined, z.string().uuid({ error: M.selfieRequired }).optional()),
@@ -36,7 +57,10 @@ export const trainingSubmitBody = z.object({
 export type TrainingSubmitBody = z.infer<typeof trainingSubmitBody>;
 
 export const loraListQuery = pageQuery.extend({
-  status: z.preprocess((v) => (v === "" ? undefined : v), z.enum(TRAINING_STATUSES, { error: `status must be one of ${TRAINING_STATUSES.join(", ")}` }).optional()),
+  status: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(TRAINING_STATUSES, { error: `status must be one of ${TRAINING_STATUSES.join(", ")}` }).optional(),
+  ),
 });
 export const modelIdBody = z.object({ id });
 export const homeLinkQuery = z.object({ home_link: z.string().max(100) });
@@ -86,12 +110,14 @@ export const checkPhotoAnswer = z.object({
   faces: z.number(),
   similarity: z.number().nullable(),
   age: z.number().nullable(),
-  box: z.object({
-    x: z.number(),
-    y: z.number(),
-    width: z.number(),
-    height: z.number(),
-  }).nullable(),
+  box: z
+    .object({
+      x: z.number(),
+      y: z.number(),
+      width: z.number(),
+      height: z.number(),
+    })
+    .nullable(),
 });
 
 /** post /api/Training/submit */

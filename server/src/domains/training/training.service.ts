@@ -12,7 +12,13 @@ export type { LoraRef, TrainingDeps } from "./training.deps.ts";
 export function createTrainingService(d: TrainingDeps) {
   const runs = createTrainingRuns(d);
   const models = createTrainingModels(d, runs);
-  return { ...models, ...createTrainingSubmit(d, models, runs), ...createTrainingUpdates(d, runs), ...createTrainingModeration(d, models, runs), ...createTrainingUses(d) };
+  return {
+    ...models,
+    ...createTrainingSubmit(d, models, runs),
+    ...createTrainingUpdates(d, runs),
+    ...createTrainingModeration(d, models, runs),
+    ...createTrainingUses(d),
+  };
 }
 
 export type TrainingService = ReturnType<typeof createTrainingService>;

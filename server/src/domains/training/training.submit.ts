@@ -66,7 +66,12 @@ async function checkSet(d: SetChecks, userId: number, b: TrainingSubmitBody): Pr
   const minAge = ages.length ? Math.min(...ages) : null;
   // Human's descriptor cannot tell everyone apart (decision 171): a weak match waits for a person, like a young face
   const weakestMatch = Math.min(...checks.map((c) => c.similarity ?? 0), cover.similarity ?? 0);
-  const held = minAge === null || minAge < config.TRAINING_REVIEW_AGE || weakestMatch < config.TRAINING_FACE_REVIEW || coverUpload.screening?.status === "held" || screeningHeld;
+  const held =
+    minAge === null ||
+    minAge < config.TRAINING_REVIEW_AGE ||
+    weakestMatch < config.TRAINING_FACE_REVIEW ||
+    coverUpload.screening?.status === "held" ||
+    screeningHeld;
   return { selfie, checks, minAge, held };
 }
 
@@ -99,7 +104,10 @@ export function createTrainingSubmit(d: TrainingDeps, models: TrainingModels, ru
         },
       });
       if (config.TRAINING_PRICE > 0) {
-        await credits.charge({ userId, amount: config.TRAINING_PRICE, reason: "training", reference: `model:${created.id}`, idempotencyKey: `training:${created.id}:charge` }, tx);
+        await credits.charge(
+          { userId, amount: config.TRAINING_PRICE, reason: "training", reference: `model:${created.id}`, idempotencyKey: `training:${created.id}:charge` },
+          tx,
+        );
       }
       await tx.trainingConsent.create({
         data: {
@@ -120,7 +128,14 @@ export function createTrainingSubmit(d: TrainingDeps, models: TrainingModels, ru
   return {
     /** Whether training can be used here, and its price (the wizard asks before showing anything). */
     availability() {
-      return { available: trainer !== null, message: trainer ? null : M.unavailable, price: config.TRAINING_PRICE, trainer: trainer?.name ?? null, photos_min: TRAINING_PHOTOS_MIN, expected_seconds: EXPECTED_TRAINING_SECONDS };
+      return {
+        available: trainer !== null,
+        message: trainer ? null : M.unavailable,
+        price: config.TRAINING_PRICE,
+        trainer: trainer?.name ?? null,
+        photos_min: TRAINING_PHOTOS_MIN,
+        expected_seconds: EXPECTED_TRAINING_SECONDS,
+      };
     },
 
     takeSelfie: (userId: number, frames: Buffer[]) => {

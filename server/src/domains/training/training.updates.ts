@@ -43,10 +43,11 @@ export function createTrainingUpdates(d: TrainingDeps, runs: TrainingRuns) {
   async function apply(update: TrainerUpdate): Promise<void> {
     const t = requireTrainer(trainer);
     const m = await db.characterModel.findUnique({ where: { trainer_trainerJobId: { trainer: t.name, trainerJobId: update.jobId } } });
-    if (!m || m.status !== "doing") return;
+    if (m?.status !== "doing") return;
     switch (update.state) {
       case "running":
-        if (update.progress !== undefined) await db.characterModel.updateMany({ where: { id: m.id, status: "doing", progress: { lt: update.progress } }, data: { progress: update.progress } });
+        if (update.progress !== undefined)
+          await db.characterModel.updateMany({ where: { id: m.id, status: "doing", progress: { lt: update.progress } }, data: { progress: update.progress } });
         return;
       case "succeeded":
         return complete(m, update.weightsUrl!);
@@ -73,9 +74,10 @@ export function createTrainingUpdates(d: TrainingDeps, runs: TrainingRuns) {
      */
     async poll(modelId: number): Promise<"again" | "done"> {
       const m = await db.characterModel.findUnique({ where: { id: modelId } });
-      if (!m || m.status !== "doing" || !trainer) return "done";
+      if (m?.status !== "doing" || !trainer) return "done";
       if (m.deadlineAt && m.deadlineAt.getTime() <= Date.now()) {
-        if (m.trainerJobId) await trainer.cancel(m.trainerJobId).catch((err) => log.warn({ modelId, err: err.message }, "trainer cancel after time-out failed"));
+        if (m.trainerJobId)
+          await trainer.cancel(m.trainerJobId).catch((err) => log.warn({ modelId, err: err.message }, "trainer cancel after time-out failed"));
         await fail(m.id, "The training did not finish in time");
         return "done";
       }

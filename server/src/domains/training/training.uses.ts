@@ -17,20 +17,32 @@ export function createTrainingUses(d: TrainingDeps) {
       const m = await own(userId, modelId);
       if (m.state !== "active") throw HttpError.badRequest(M.notUsable);
       if (m.status !== "success" || !m.artifactKey) throw HttpError.badRequest(M.notReady);
-      return { modelId: m.id, url: await storage.fetchableUrl(m.artifactKey), path: m.artifactKey, triggerWord: m.triggerWord, baseModel: m.baseModel, strength };
+      return {
+        modelId: m.id,
+        url: await storage.fetchableUrl(m.artifactKey),
+        path: m.artifactKey,
+        triggerWord: m.triggerWord,
+        baseModel: m.baseModel,
+        strength,
+      };
     },
 
     /** A finished, usable model of the caller's, whose home link a creator page takes (issue 16); null otherwise. */
     async publishable(userId: number, modelId: number): Promise<{ id: number; homeLink: string; name: string } | null> {
-      const m = await db.characterModel.findFirst({ where: { id: modelId, userId, status: "success", state: "active" }, select: { id: true, homeLink: true, name: true } });
+      const m = await db.characterModel.findFirst({
+        where: { id: modelId, userId, status: "success", state: "active" },
+        select: { id: true, homeLink: true, name: true },
+      });
       return m;
     },
 
     /** The cover a creator page shows for its model: a signed thumbnail for browsers and an absolute URL for link previews. */
     async coverFor(modelId: number): Promise<{ url: string; shareUrl: string } | null> {
       const m = await db.characterModel.findUnique({ where: { id: modelId }, select: { coverUploadId: true } });
-      const cover = m?.coverUploadId ? await db.upload.findUnique({ where: { id: m.coverUploadId }, select: { thumbKey: true, storageKey: true, state: true } }) : null;
-      if (!cover || cover.state !== "active") return null;
+      const cover = m?.coverUploadId
+        ? await db.upload.findUnique({ where: { id: m.coverUploadId }, select: { thumbKey: true, storageKey: true, state: true } })
+        : null;
+      if (cover?.state !== "active") return null;
       const key = cover.thumbKey ?? cover.storageKey;
       return { url: await storage.signedUrl(key), shareUrl: await storage.fetchableUrl(key) };
     },

@@ -21,7 +21,8 @@ afterAll(async () => {
   await media.cleanup();
 });
 
-const uploadVideo = (file: Buffer) => t.http.post("/api/Fileuploads/upload").set("token", user.token).attach("file", file, "clip.mp4").field("consent", "1").field("upload_type", "video");
+const uploadVideo = (file: Buffer) =>
+  t.http.post("/api/Fileuploads/upload").set("token", user.token).attach("file", file, "clip.mp4").field("consent", "1").field("upload_type", "video");
 
 /**
  * Rewrites the duration fields of an MP4's headers (mvhd, every tkhd and mdhd) to claim `seconds`, leaving the
@@ -112,7 +113,8 @@ async function longestStall(work: Promise<unknown>): Promise<number> {
 }
 
 describe("images are decoded off the request thread", () => {
-  const uploadImage = (file: Buffer, name: string) => t.http.post("/api/ImageUpload/upload").set("token", user.token).attach("file", file, name).field("consent", "1");
+  const uploadImage = (file: Buffer, name: string) =>
+    t.http.post("/api/ImageUpload/upload").set("token", user.token).attach("file", file, name).field("consent", "1");
 
   it("a 50-megapixel 1-bit BMP is accepted and scaled down without stalling the server", async () => {
     const big = oneBitBmp(7071, 7071);

@@ -88,7 +88,11 @@ async function decodeAndReencode(buf: Buffer): Promise<{ data: Buffer; thumb: Bu
     // included (tens of MB), on the API's thread, which held /api/health for 200+ ms per upload
     const decoded = () => sharp(pixels, { raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 } });
     const data = hasAlpha ? await decoded().png().toBuffer() : await decoded().jpeg({ quality: 90, mozjpeg: false }).toBuffer();
-    const thumb = await decoded().flatten({ background: "#ffffff" }).resize({ width: LIMITS.thumbSide, height: LIMITS.thumbSide, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
+    const thumb = await decoded()
+      .flatten({ background: "#ffffff" })
+      .resize({ width: LIMITS.thumbSide, height: LIMITS.thumbSide, fit: "inside" })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     return { data, thumb, width: info.width, height: info.height, ext: hasAlpha ? "png" : "jpg", mime: hasAlpha ? "image/png" : "image/jpeg" };
   } catch (err) {
     if (err instanceof HttpError) throw err;
@@ -103,4 +107,3 @@ export async function checkedImage(file: IncomingFile | undefined) {
   if (file.size > LIMITS.imageBytes) throw HttpError.badRequest(MSG.imageTooBig);
   return normaliseImage(file.buffer);
 }
-

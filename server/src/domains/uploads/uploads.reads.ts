@@ -39,7 +39,18 @@ const withScreening = { screening: { select: { status: true } } } as const;
 
 /** An upload as its owner sees it, the owner's reads, and what other domains may read or change of an upload. */
 export function createUploadReads(db: Db, storage: MediaStorage) {
-  async function view(u: { id: number; kind: UploadKind; storageKey: string; thumbKey: string | null; width: number | null; height: number | null; durationMs: number | null; sizeBytes: number; createdAt: Date; screening?: { status: ScreeningStatus } | null }): Promise<UploadView> {
+  async function view(u: {
+    id: number;
+    kind: UploadKind;
+    storageKey: string;
+    thumbKey: string | null;
+    width: number | null;
+    height: number | null;
+    durationMs: number | null;
+    sizeBytes: number;
+    createdAt: Date;
+    screening?: { status: ScreeningStatus } | null;
+  }): Promise<UploadView> {
     const review = u.screening?.status ?? null;
     return {
       id: u.id,
@@ -64,12 +75,14 @@ export function createUploadReads(db: Db, storage: MediaStorage) {
         const u = await c.upload.findUnique({ where: { id }, select: { userId: true, state: true } });
         return u && { ...u, isPublic: false };
       },
-      setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => (await c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
+      setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
+        (await c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
       media: async (c: Tx | Db, id: number) => {
         const u = await c.upload.findUnique({ where: { id }, select: { kind: true, storageKey: true, mime: true } });
         return u && { key: u.storageKey, kind: u.kind, mime: u.mime };
       },
-      byMediaKey: async (c: Tx | Db, key: string) => (await c.upload.findFirst({ where: { OR: [{ storageKey: key }, { thumbKey: key }] }, select: { id: true } }))?.id ?? null,
+      byMediaKey: async (c: Tx | Db, key: string) =>
+        (await c.upload.findFirst({ where: { OR: [{ storageKey: key }, { thumbKey: key }] }, select: { id: true } }))?.id ?? null,
     },
 
     /** Guest merge (auth): the guest's uploads become the account's, in the sign-in's transaction. */

@@ -34,8 +34,20 @@ describe("image uploads", () => {
       [await photo(640, 480, "png"), "a.png"],
       [await photo(640, 480, "webp"), "a.webp"],
       [bmp(64, 48), "a.bmp"],
-      [await sharp({ create: { width: 50, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).greyscale().png().toBuffer(), "grey-alpha.png"],
-      [await sharp({ create: { width: 50, height: 40, channels: 3, background: "#777" } }).greyscale().jpeg().toBuffer(), "grey.jpg"],
+      [
+        await sharp({ create: { width: 50, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } })
+          .greyscale()
+          .png()
+          .toBuffer(),
+        "grey-alpha.png",
+      ],
+      [
+        await sharp({ create: { width: 50, height: 40, channels: 3, background: "#777" } })
+          .greyscale()
+          .jpeg()
+          .toBuffer(),
+        "grey.jpg",
+      ],
     ] as const) {
       const res = await upload("/api/ImageUpload/upload", buf, name).expect(200);
       expect(res.body.data.id).toBeGreaterThan(0);
@@ -98,7 +110,11 @@ describe("image uploads", () => {
 
   it("is 401 without a login and changes nothing", async () => {
     const before = await t.db.upload.count();
-    await t.http.post("/api/ImageUpload/upload").attach("file", await photo(), "a.jpg").field("consent", "1").expect(401);
+    await t.http
+      .post("/api/ImageUpload/upload")
+      .attach("file", await photo(), "a.jpg")
+      .field("consent", "1")
+      .expect(401);
     expect(await t.db.upload.count()).toBe(before);
   });
 });
@@ -112,7 +128,10 @@ describe("video uploads", () => {
     expect(short.body.msg).toBe(MSG.videoTooShort);
     const long = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 31, { width: 64, height: 48, audio: false }), "long.mp4").expect(400);
     expect(long.body.msg).toBe("Video duration exceeds limit");
-    const junk = await upload("/api/Fileuploads/upload", Buffer.from("\x00\x00\x00\x18ftypmp42 but then garbage".repeat(20), "latin1"), "bad.mp4", { consent: "1", upload_type: "video" }).expect(400);
+    const junk = await upload("/api/Fileuploads/upload", Buffer.from("\x00\x00\x00\x18ftypmp42 but then garbage".repeat(20), "latin1"), "bad.mp4", {
+      consent: "1",
+      upload_type: "video",
+    }).expect(400);
     expect(junk.body.msg).toBe("Cannot parse video file");
     const image = await upload("/api/ImageUpload/videoFromMedia", await photo(), "photo.mp4").expect(400);
     expect(image.body.msg).toBe("Cannot parse video file");
@@ -154,7 +173,11 @@ describe("audio uploads", () => {
 
   it("takes the sound of one of the caller's own video uploads", async () => {
     const clip = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 6), "clip.mp4").expect(200);
-    const res = await t.http.post("/api/ImageUpload/audioFromMedia").set("token", user.token).send({ media_id: clip.body.data.id, start: 1, end: 5.5 }).expect(200);
+    const res = await t.http
+      .post("/api/ImageUpload/audioFromMedia")
+      .set("token", user.token)
+      .send({ media_id: clip.body.data.id, start: 1, end: 5.5 })
+      .expect(200);
     expect(res.body.data.type).toBe("audio");
     expect(res.body.data.duration).toBeCloseTo(4.5, 1);
     const other = await visitor(t);
@@ -197,10 +220,22 @@ describe("ownership", () => {
 describe("with S3 storage", () => {
   it("stores uploads in the bucket and answers presigned URLs", async () => {
     const s3 = await startFakeS3();
-    const app = await createTestApp({ STORAGE: "s3", S3_BUCKET: s3.bucket, S3_REGION: s3.region, S3_ENDPOINT: s3.url, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey });
+    const app = await createTestApp({
+      STORAGE: "s3",
+      S3_BUCKET: s3.bucket,
+      S3_REGION: s3.region,
+      S3_ENDPOINT: s3.url,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
     try {
       const u = await visitor(app);
-      const res = await app.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", await photo(), "a.jpg").field("consent", "1").expect(200);
+      const res = await app.http
+        .post("/api/ImageUpload/upload")
+        .set("token", u.token)
+        .attach("file", await photo(), "a.jpg")
+        .field("consent", "1")
+        .expect(200);
       expect(res.body.data.file_url.startsWith(`${s3.url}/${s3.bucket}/u/${u.userId}/uploads/`)).toBe(true);
       const got = await fetch(res.body.data.file_url);
       expect(got.status).toBe(200);
@@ -225,7 +260,15 @@ describe("rate limits", () => {
       const third = await send().expect(429);
       expect(third.body.msg).toBe("Too many requests");
       const other = await visitor(app);
-      expect((await app.http.post("/api/ImageUpload/upload").set("token", other.token).attach("file", await photo(), "a.jpg").field("consent", "1")).status).toBe(200);
+      expect(
+        (
+          await app.http
+            .post("/api/ImageUpload/upload")
+            .set("token", other.token)
+            .attach("file", await photo(), "a.jpg")
+            .field("consent", "1")
+        ).status,
+      ).toBe(200);
     } finally {
       await app.close();
     }

@@ -34,7 +34,12 @@ export type PaymentPermissionBody = z.infer<typeof paymentPermissionBody>;
 
 export const adjustCreditsBody = z.object({
   /** Positive adds credits, negative takes them away; never to below zero. */
-  delta: z.coerce.number({ error: "delta must be a whole number" }).int({ error: "delta must be a whole number" }).min(-1_000_000).max(1_000_000).refine((d) => d !== 0, { error: "delta must not be 0" }),
+  delta: z.coerce
+    .number({ error: "delta must be a whole number" })
+    .int({ error: "delta must be a whole number" })
+    .min(-1_000_000)
+    .max(1_000_000)
+    .refine((d) => d !== 0, { error: "delta must not be 0" }),
   reason: z.string({ error: "Please give a reason" }).trim().min(3, { error: "Please give a reason" }).max(500),
   /** Chosen by the console once per adjustment dialog, so a retried submit never moves credits twice. */
   idempotencyKey: z.string({ error: "idempotencyKey is required" }).trim().min(8).max(100),

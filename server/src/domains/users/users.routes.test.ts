@@ -12,7 +12,24 @@ describe("personal_info", () => {
     const { token } = await visitor(t);
     const res = await t.http.get("/api/Personal/personal_info?t=123").set("token", token).expect(200);
     const info = res.body.data.info;
-    for (const f of ["id", "uuid", "nickname", "supplier_id", "type", "menu", "userName", "username", "email", "title", "photo", "time", "menuJson", "roles", "authBtnList", "bemobClickId"]) {
+    for (const f of [
+      "id",
+      "uuid",
+      "nickname",
+      "supplier_id",
+      "type",
+      "menu",
+      "userName",
+      "username",
+      "email",
+      "title",
+      "photo",
+      "time",
+      "menuJson",
+      "roles",
+      "authBtnList",
+      "bemobClickId",
+    ]) {
       expect(info).toHaveProperty(f);
     }
     expect(info.nickname).toBe(`Guest_${info.uuid.replace(/-/g, "").slice(-6)}`);
@@ -56,7 +73,12 @@ describe("user_update and uploadUserInfo", () => {
       .set("token", token)
       .send({ nickname: "Rin", language: "ja", photo: "https://cdn.example.com/p.png", title: "Dreamer" })
       .expect(200);
-    expect(await t.db.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({ nickname: "Rin", language: "ja", photo: "https://cdn.example.com/p.png", title: "Dreamer" });
+    expect(await t.db.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({
+      nickname: "Rin",
+      language: "ja",
+      photo: "https://cdn.example.com/p.png",
+      title: "Dreamer",
+    });
   });
 
   it.each([
@@ -110,7 +132,11 @@ describe("who may call the user routes", () => {
     const { token, userId } = await visitor(t);
     await t.db.user.update({ where: { id: userId }, data: { bannedAt: new Date() } });
     const res = await t.http[method](path).set("token", token).send({ nickname: "x" }).expect(403);
-    expect(res.body).toEqual({ code: 403, msg: "Sorry, you do not have login permission", data: { reason: "banned", ban_reason: null, banned_at: null, decision: null } });
+    expect(res.body).toEqual({
+      code: 403,
+      msg: "Sorry, you do not have login permission",
+      data: { reason: "banned", ban_reason: null, banned_at: null, decision: null },
+    });
     if (method === "post") expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).nickname).toBeNull();
   });
 

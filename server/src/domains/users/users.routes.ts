@@ -6,21 +6,35 @@ import type { UsersService } from "./users.service.ts";
 export function usersRoutes(api: ApiRouter, users: UsersService, credits: CreditsService) {
   const tags = ["user"];
 
-  api.get("/api/Personal/personal_info", { summary: "The signed-in user's info, authBtnList and packed CASL rules", tags, auth: "user", can: ["read", "User"], response: personalInfoAnswer }, async ({ principal, ability }) => ({
-    info: await users.personalInfo(principal.userId, ability, principal.account),
-  }));
-
-  api.get("/api/Personal/select_users_integral", { summary: "Credit balance: points and all_points", tags, auth: "user", can: ["read", "User"], response: selectUsersIntegralAnswer }, ({ principal }) =>
-    credits.balance(principal.userId),
+  api.get(
+    "/api/Personal/personal_info",
+    { summary: "The signed-in user's info, authBtnList and packed CASL rules", tags, auth: "user", can: ["read", "User"], response: personalInfoAnswer },
+    async ({ principal, ability }) => ({
+      info: await users.personalInfo(principal.userId, ability, principal.account),
+    }),
   );
 
-  api.post("/api/Personal/user_update", { summary: "Update nickname, language, photo or title", tags, auth: "user", can: ["update", "User"], body: userUpdateBody, response: userUpdateAnswer }, async ({ principal, body }) => {
-    await users.update(principal.userId, body);
-    return {};
-  });
+  api.get(
+    "/api/Personal/select_users_integral",
+    { summary: "Credit balance: points and all_points", tags, auth: "user", can: ["read", "User"], response: selectUsersIntegralAnswer },
+    ({ principal }) => credits.balance(principal.userId),
+  );
 
-  api.post("/api/Personal/uploadUserInfo", { summary: "Set the nickname", tags, auth: "user", can: ["update", "User"], body: uploadUserInfoBody, response: userUpdateAnswer }, async ({ principal, body }) => {
-    await users.update(principal.userId, { nickname: body.nickname });
-    return {};
-  });
+  api.post(
+    "/api/Personal/user_update",
+    { summary: "Update nickname, language, photo or title", tags, auth: "user", can: ["update", "User"], body: userUpdateBody, response: userUpdateAnswer },
+    async ({ principal, body }) => {
+      await users.update(principal.userId, body);
+      return {};
+    },
+  );
+
+  api.post(
+    "/api/Personal/uploadUserInfo",
+    { summary: "Set the nickname", tags, auth: "user", can: ["update", "User"], body: uploadUserInfoBody, response: userUpdateAnswer },
+    async ({ principal, body }) => {
+      await users.update(principal.userId, { nickname: body.nickname });
+      return {};
+    },
+  );
 }

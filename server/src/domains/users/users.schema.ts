@@ -13,7 +13,10 @@ export const userUpdateBody = z
   .object({
     nickname: nickname.optional(),
     language: z.enum(LANGUAGES, { error: "Unsupported language" }).optional(),
-    photo: z.url({ protocol: /^https?$/, error: "Please enter a valid photo address" }).max(1024).optional(),
+    photo: z
+      .url({ protocol: /^https?$/, error: "Please enter a valid photo address" })
+      .max(1024)
+      .optional(),
     title: z.string().trim().max(64).optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { error: "Nothing to update" });

@@ -75,7 +75,11 @@ export function tonProofDigest(address: Address, domain: string, timestamp: numb
  * wallet contract, else asked of the contract on chain (`get_public_key`, the fallback TON Connect documents for
  * contracts a backend cannot parse; the address already proved the stateInit is this contract's).
  */
-async function keyOf(address: Address, stateInitBoc: string, chainKey: (address: Address) => Promise<Buffer | null>): Promise<{ key: Buffer } | { why: string }> {
+async function keyOf(
+  address: Address,
+  stateInitBoc: string,
+  chainKey: (address: Address) => Promise<Buffer | null>,
+): Promise<{ key: Buffer } | { why: string }> {
   let init;
   try {
     init = loadStateInit(Cell.fromBase64(stateInitBoc).beginParse());
@@ -118,8 +122,10 @@ export async function checkTonProof(
   if (!Number.isSafeInteger(p.timestamp) || p.timestamp > now + 60 || now - p.timestamp > opts.maxAgeSeconds) return { ok: false, why: "timestamp stale" };
   const fromInit = await keyOf(address, p.stateInit, opts.chainKey);
   if ("why" in fromInit) return { ok: false, why: fromInit.why };
-  if (p.publicKey !== undefined && p.publicKey.toLowerCase() !== fromInit.key.toString("hex")) return { ok: false, why: "public key differs from the stateInit's" };
+  if (p.publicKey !== undefined && p.publicKey.toLowerCase() !== fromInit.key.toString("hex"))
+    return { ok: false, why: "public key differs from the stateInit's" };
   const signature = Buffer.from(p.signature, "base64");
-  if (!ed25519Verify(tonProofDigest(address, p.domain.value, p.timestamp, p.payload), signature, fromInit.key)) return { ok: false, why: "signature does not match" };
+  if (!ed25519Verify(tonProofDigest(address, p.domain.value, p.timestamp, p.payload), signature, fromInit.key))
+    return { ok: false, why: "signature does not match" };
   return { ok: true, address, publicKey: fromInit.key };
 }

@@ -30,7 +30,11 @@ type Kind = "v3r2" | "v4" | "v5r1";
 function wallet(kind: Kind = "v4") {
   const keys = keyPairFromSeed(crypto.randomBytes(32));
   const c =
-    kind === "v3r2" ? WalletContractV3R2.create({ workchain: 0, publicKey: keys.publicKey }) : kind === "v4" ? WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }) : WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey });
+    kind === "v3r2"
+      ? WalletContractV3R2.create({ workchain: 0, publicKey: keys.publicKey })
+      : kind === "v4"
+        ? WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey })
+        : WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey });
   return { keys, address: c.address, init: c.init };
 }
 
@@ -51,7 +55,10 @@ function signProof(keys: KeyPair, address: Address, domain: string, timestamp: n
   o = msg.writeBigUInt64LE(BigInt(timestamp), o);
   msg.write(payload, o, "utf8");
   const inner = crypto.createHash("sha256").update(msg).digest();
-  const full = crypto.createHash("sha256").update(Buffer.concat([Buffer.from("ffff", "hex"), Buffer.from("ton-connect"), inner])).digest();
+  const full = crypto
+    .createHash("sha256")
+    .update(Buffer.concat([Buffer.from("ffff", "hex"), Buffer.from("ton-connect"), inner]))
+    .digest();
   return sign(full, keys.secretKey).toString("base64");
 }
 
@@ -75,7 +82,12 @@ function proofBody(w: ReturnType<typeof wallet>, payload: string, o: ProofOption
     chain: o.chain ?? "-239",
     public_key: o.publicKey ?? w.keys.publicKey.toString("hex"),
     wallet_state_init: boc(o.stateInit ?? w.init),
-    proof: { timestamp, domain: { lengthBytes: Buffer.byteLength(domain), value: domain }, payload, signature: signProof(o.signer ?? w.keys, address, domain, timestamp, payload) },
+    proof: {
+      timestamp,
+      domain: { lengthBytes: Buffer.byteLength(domain), value: domain },
+      payload,
+      signature: signProof(o.signer ?? w.keys, address, domain, timestamp, payload),
+    },
   };
 }
 
@@ -85,7 +97,11 @@ async function payloadFor(token: string): Promise<string> {
   return res.body.data.payload as string;
 }
 
-const connect = (token: string, body: unknown) => t.http.post("/api/wallet/connect").set("token", token).send(body as object);
+const connect = (token: string, body: unknown) =>
+  t.http
+    .post("/api/wallet/connect")
+    .set("token", token)
+    .send(body as object);
 const current = async (token: string) => (await t.http.get("/api/wallet/current").set("token", token).expect(200)).body.data;
 
 async function refused(token: string, body: unknown) {
@@ -151,7 +167,11 @@ describe("TON Connect wallet connection with ton_proof", () => {
     const deployed = unknown(keyPairFromSeed(crypto.randomBytes(32)));
     chain.deploy(deployed.address, deployed.keys.publicKey);
     const calls = chain.runGetMethodCalls();
-    const res = await t.http.post("/api/wallet/connect").set("token", u.token).send(proofBody(deployed, await payloadFor(u.token))).expect(200);
+    const res = await t.http
+      .post("/api/wallet/connect")
+      .set("token", u.token)
+      .send(proofBody(deployed, await payloadFor(u.token)))
+      .expect(200);
     expect(res.body.data).toMatchObject({ connected: true, address: deployed.address.toRawString() });
     expect(chain.runGetMethodCalls()).toBe(calls + 1);
     expect((await t.db.wallet.findUniqueOrThrow({ where: { userId: u.userId } })).publicKey).toBe(deployed.keys.publicKey.toString("hex"));
@@ -213,7 +233,11 @@ describe("TON Connect wallet connection with ton_proof", () => {
     const guest = await visitor(t);
     const w = wallet();
     await connect(guest.token, proofBody(w, await payloadFor(guest.token))).expect(200);
-    await t.http.post("/api/OrderJpay/channelServerLogin").set("token", guest.token).send({ channel_token: telegramInitData(BOT_TOKEN, { userId: 6006 }) }).expect(200);
+    await t.http
+      .post("/api/OrderJpay/channelServerLogin")
+      .set("token", guest.token)
+      .send({ channel_token: telegramInitData(BOT_TOKEN, { userId: 6006 }) })
+      .expect(200);
     expect(await current(account.token)).toMatchObject({ connected: true, address: w.address.toRawString() });
     expect(await t.db.wallet.count({ where: { userId: guest.userId } })).toBe(0);
   });

@@ -11,11 +11,23 @@ const refused = { error: WALLET_PROOF_REFUSED };
 export const connectWalletBody = z.object({
   address: z.string(refused).regex(/^-?\d{1,3}:[0-9a-fA-F]{64}$/, refused),
   chain: z.string(refused).regex(/^-?\d{1,4}$/, refused),
-  public_key: z.string().regex(/^[0-9a-fA-F]{64}$/, refused).optional(),
+  public_key: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, refused)
+    .optional(),
   wallet_state_init: z.string(refused).min(1, refused).max(8192, refused),
   proof: z.object(
     {
-      timestamp: z.union([z.number().int(), z.string().regex(/^\d{1,12}$/).transform(Number)], refused),
+      timestamp: z.union(
+        [
+          z.number().int(),
+          z
+            .string()
+            .regex(/^\d{1,12}$/)
+            .transform(Number),
+        ],
+        refused,
+      ),
       domain: z.object({ lengthBytes: z.number().int().min(0).max(255), value: z.string().max(255) }, refused),
       signature: z.string(refused).regex(/^[A-Za-z0-9+/=_-]{1,128}$/, refused),
       payload: z.string(refused).max(128, refused),

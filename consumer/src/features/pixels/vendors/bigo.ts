@@ -2,7 +2,13 @@ import type { PixelEventName } from "../../../../../server/src/contract/pixels.t
 import { globals, valueParams, type PixelVendor } from "./vendor.ts";
 
 /** Bigo Ads web events (Bigo's "Standard Events" table, decision 193); Bigo has no web event for adding payment details. */
-const NAMES: Record<PixelEventName, string | null> = { page_view: "page_view", cart_add: "ec_add_cart", checkout_order: "ec_order", payment_add: null, order: "ec_purchase" };
+const NAMES: Record<PixelEventName, string | null> = {
+  page_view: "page_view",
+  cart_add: "ec_add_cart",
+  checkout_order: "ec_order",
+  payment_add: null,
+  order: "ec_purchase",
+};
 
 /** Bigo Ads pixel: the `bge` queue over `bgdataLayer`, `init` per pixel id, then Bigo's events.js. */
 export const bigo: PixelVendor = {

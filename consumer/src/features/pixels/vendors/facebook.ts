@@ -2,7 +2,13 @@ import type { PixelEventName } from "../../../../../server/src/contract/pixels.t
 import { globals, valueParams, type PixelVendor } from "./vendor.ts";
 
 /** Meta's standard events. */
-const NAMES: Record<PixelEventName, string> = { page_view: "PageView", cart_add: "AddToCart", checkout_order: "InitiateCheckout", payment_add: "AddPaymentInfo", order: "Purchase" };
+const NAMES: Record<PixelEventName, string> = {
+  page_view: "PageView",
+  cart_add: "AddToCart",
+  checkout_order: "InitiateCheckout",
+  payment_add: "AddPaymentInfo",
+  order: "Purchase",
+};
 
 /** Meta Pixel: the `fbq` queue function of Meta's base code, then fbevents.js, which drains the queue. */
 export const facebook: PixelVendor = {
@@ -10,10 +16,10 @@ export const facebook: PixelVendor = {
   hasScript: true,
   async init(ctx) {
     if (!globals.fbq) {
-      const fbq = function (...args: unknown[]) {
+      const fbq = ((...args: unknown[]) => {
         if (fbq.callMethod) fbq.callMethod(...args);
         else fbq.queue.push(args);
-      } as ((...args: unknown[]) => void) & { callMethod?: (...a: unknown[]) => void; queue: unknown[][]; push: unknown; loaded: boolean; version: string };
+      }) as ((...args: unknown[]) => void) & { callMethod?: (...a: unknown[]) => void; queue: unknown[][]; push: unknown; loaded: boolean; version: string };
       fbq.push = fbq;
       fbq.loaded = true;
       fbq.version = "2.0";

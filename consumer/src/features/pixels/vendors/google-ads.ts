@@ -27,7 +27,11 @@ export const googleAds: PixelVendor = {
       for (const a of new Set(ctx.ids.map(account))) globals.gtag("event", "page_view", { send_to: a });
     }
     for (const sendTo of (await ctx.idsFor(event)).filter((id) => id.includes("/"))) {
-      const params = { send_to: sendTo, ...(data.value !== undefined ? { value: data.value, currency: data.currency } : {}), ...(data.event_id ? { transaction_id: data.event_id } : {}) };
+      const params = {
+        send_to: sendTo,
+        ...(data.value !== undefined ? { value: data.value, currency: data.currency } : {}),
+        ...(data.event_id ? { transaction_id: data.event_id } : {}),
+      };
       globals.gtag("event", "conversion", params);
       ctx.sent({ event, name: "conversion", detail: JSON.stringify(params) });
     }

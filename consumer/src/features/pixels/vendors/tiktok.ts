@@ -2,10 +2,33 @@ import type { PixelEventName } from "../../../../../server/src/contract/pixels.t
 import { globals, valueParams, type PixelVendor } from "./vendor.ts";
 
 /** TikTok's standard events (page views go through ttq.page()). */
-const NAMES: Record<PixelEventName, string> = { page_view: "Pageview", cart_add: "AddToCart", checkout_order: "InitiateCheckout", payment_add: "AddPaymentInfo", order: "CompletePayment" };
+const NAMES: Record<PixelEventName, string> = {
+  page_view: "Pageview",
+  cart_add: "AddToCart",
+  checkout_order: "InitiateCheckout",
+  payment_add: "AddPaymentInfo",
+  order: "CompletePayment",
+};
 
 /** Methods TikTok's base code defers until events.js has loaded. */
-const METHODS = ["page", "track", "identify", "instances", "debug", "on", "off", "once", "ready", "alias", "group", "enableCookie", "disableCookie", "holdConsent", "revokeConsent", "grantConsent"];
+const METHODS = [
+  "page",
+  "track",
+  "identify",
+  "instances",
+  "debug",
+  "on",
+  "off",
+  "once",
+  "ready",
+  "alias",
+  "group",
+  "enableCookie",
+  "disableCookie",
+  "holdConsent",
+  "revokeConsent",
+  "grantConsent",
+];
 
 /** TikTok Pixel: the `ttq` array with deferred methods, one events.js per pixel id (`sdkid`), then ttq.page(). */
 export const tiktok: PixelVendor = {

@@ -2,7 +2,13 @@ import type { PixelEventName } from "../../../../../server/src/contract/pixels.t
 import { globals, type PixelVendor } from "./vendor.ts";
 
 /** VK Ads goals: free names, created as JS-event goals under these names in the counter (decision 193); page views are the counter's own. */
-const GOALS: Record<PixelEventName, string> = { page_view: "pageView", cart_add: "cart_add", checkout_order: "checkout_order", payment_add: "payment_add", order: "purchase" };
+const GOALS: Record<PixelEventName, string> = {
+  page_view: "pageView",
+  cart_add: "cart_add",
+  checkout_order: "checkout_order",
+  payment_add: "payment_add",
+  order: "purchase",
+};
 
 /** VK Ads (Top.Mail.Ru counter): the `_tmr` queue, a pageView per counter id, then code.js. */
 export const vkAds: PixelVendor = {
@@ -14,7 +20,10 @@ export const vkAds: PixelVendor = {
   },
   track(event, data, ctx) {
     for (const id of ctx.ids) {
-      const entry = event === "page_view" ? { id, type: "pageView", start: Date.now() } : { id, type: "reachGoal", goal: GOALS[event], ...(data.value !== undefined ? { value: data.value } : {}) };
+      const entry =
+        event === "page_view"
+          ? { id, type: "pageView", start: Date.now() }
+          : { id, type: "reachGoal", goal: GOALS[event], ...(data.value !== undefined ? { value: data.value } : {}) };
       globals._tmr.push(entry);
       ctx.sent({ event, name: GOALS[event], detail: JSON.stringify(entry) });
     }

@@ -29,7 +29,10 @@ export class NoReplyError extends Error {}
  * that back end's, because switching mid-reply would splice two different answers together.
  */
 export function createChatBackends(config: Config, record: (call: BackendCall) => void) {
-  const all = config.CHAT_BACKENDS.map((s) => ({ setting: s, backend: createOpenAiCompatibleBackend(s, { firstTokenTimeoutMs: config.CHAT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000 }) }));
+  const all = config.CHAT_BACKENDS.map((s) => ({
+    setting: s,
+    backend: createOpenAiCompatibleBackend(s, { firstTokenTimeoutMs: config.CHAT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000 }),
+  }));
   const forTier = (tier: CharacterTier): ChatBackend[] => all.filter((b) => b.setting.tiers.includes(tier)).map((b) => b.backend);
 
   async function* stream(tier: CharacterTier, prompt: (backend: ChatBackend) => ChatRequest, signal: AbortSignal): AsyncIterable<RoutedChunk> {
@@ -44,7 +47,14 @@ export function createChatBackends(config: Config, record: (call: BackendCall) =
             firstTokenMs ??= Math.round(performance.now() - started);
             completion++;
           } else {
-            record({ backend: backend.name, ok: true, firstTokenMs, totalMs: Math.round(performance.now() - started), promptTokens: chunk.usage?.promptTokens, completionTokens: chunk.usage?.completionTokens ?? completion });
+            record({
+              backend: backend.name,
+              ok: true,
+              firstTokenMs,
+              totalMs: Math.round(performance.now() - started),
+              promptTokens: chunk.usage?.promptTokens,
+              completionTokens: chunk.usage?.completionTokens ?? completion,
+            });
           }
           yield { ...chunk, backend: backend.name };
         }
@@ -52,7 +62,15 @@ export function createChatBackends(config: Config, record: (call: BackendCall) =
       } catch (err) {
         const httpStatus = err instanceof ChatBackendError ? err.httpStatus : undefined;
         const message = signal.aborted ? "stopped" : (err as Error).message;
-        record({ backend: backend.name, ok: signal.aborted, httpStatus, error: signal.aborted ? undefined : message, firstTokenMs, totalMs: Math.round(performance.now() - started), completionTokens: completion });
+        record({
+          backend: backend.name,
+          ok: signal.aborted,
+          httpStatus,
+          error: signal.aborted ? undefined : message,
+          firstTokenMs,
+          totalMs: Math.round(performance.now() - started),
+          completionTokens: completion,
+        });
         if (signal.aborted) return;
         if (firstTokenMs !== undefined) throw new ReplyCutError(message);
         failures.push(`${backend.name}: ${message}`);

@@ -17,7 +17,12 @@ describe("a local engine whose ffmpeg cannot be found", () => {
   it("refuses the submit with 503 and charges nothing", async () => {
     const u = await visitor(t);
     await grant(t, u.userId, 10);
-    const up = await t.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", await photo(320, 240), "p.jpg").field("consent", "1").expect(200);
+    const up = await t.http
+      .post("/api/ImageUpload/upload")
+      .set("token", u.token)
+      .attach("file", await photo(320, 240), "p.jpg")
+      .field("consent", "1")
+      .expect(200);
     const res = await t.http.post("/api/Generation/picVideoSubmit").set("token", u.token).send({ image_id: up.body.data.id, duration: 5 });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ code: 503, msg: "The local draft engine cannot run: ffmpeg cannot be started." });
@@ -47,7 +52,9 @@ describe("a template naming an engine that is not configured", () => {
   it("refuses the submit with 503 and charges nothing", async () => {
     const u = await visitor(t);
     await grant(t, u.userId, 10);
-    const tpl = await t.db.template.create({ data: { name: "GPU", category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1, engine: "comfyui" } });
+    const tpl = await t.db.template.create({
+      data: { name: "GPU", category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1, engine: "comfyui" },
+    });
     const res = await t.http.post("/api/Generation/textPicSubmit").set("token", u.token).send({ prompt: "a lighthouse", template_id: tpl.id });
     expect(res.status).toBe(503);
     expect(res.body.msg).toBe("The comfyui engine is not configured.");

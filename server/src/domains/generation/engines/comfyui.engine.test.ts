@@ -39,7 +39,15 @@ async function fakes(n: number, opts: FakeComfyOptions = {}): Promise<FakeComfy[
 }
 
 function pool(urls: string[], o: { maxTries?: number; healthMs?: number } = {}) {
-  const engine = createComfyEngine({ urls, workflows, models: {}, healthMs: o.healthMs ?? 200, workflowCheckMs: 60_000, maxTries: o.maxTries ?? 3, log: silentLog });
+  const engine = createComfyEngine({
+    urls,
+    workflows,
+    models: {},
+    healthMs: o.healthMs ?? 200,
+    workflowCheckMs: 60_000,
+    maxTries: o.maxTries ?? 3,
+    log: silentLog,
+  });
   cleanups.push(() => engine.close!());
   return engine;
 }
@@ -55,7 +63,14 @@ async function job(over: Partial<EngineJob>): Promise<EngineJob> {
 async function run(engine: GenerationEngine, j: EngineJob) {
   const id = await engine.submit(j);
   const seen: number[] = [];
-  const sampler = setInterval(() => void engine.progress(id).then((p) => seen.push(p.percent), () => undefined), 10);
+  const sampler = setInterval(
+    () =>
+      void engine.progress(id).then(
+        (p) => seen.push(p.percent),
+        () => undefined,
+      ),
+    10,
+  );
   try {
     return { result: await engine.result(id), seen };
   } finally {
@@ -67,7 +82,12 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
   it("runs each workflow with the job's controls and brings back real files of the asked size", async () => {
     const [fake] = await fakes(1, { msPerStep: 3 });
     const engine = pool([fake.url]);
-    const cases: { j: Partial<EngineJob>; size: [number, number]; files?: number; check?: (prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>) => void }[] = [
+    const cases: {
+      j: Partial<EngineJob>;
+      size: [number, number];
+      files?: number;
+      check?: (prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>) => void;
+    }[] = [
       { j: { mode: "image_to_video", image, workflow: "wan22-i2v-14b", prompt: "she smiles", negativePrompt: "blur", aspect: "9:16" }, size: [480, 848] },
       { j: { mode: "image_to_video", image, workflow: "wan22-ti2v-5b-i2v" }, size: [864, 480] },
       { j: { mode: "image_to_video", image, workflow: "ltxv-i2v", aspect: "16:9" }, size: [864, 480] },
@@ -75,15 +95,25 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
       { j: { mode: "text_to_image", prompt: "a lighthouse", aspect: "1:1" }, size: [1024, 1024] },
       { j: { mode: "text_to_image", prompt: "a lighthouse", workflow: "flux-t2i", aspect: "16:9" }, size: [1344, 768] },
       { j: { mode: "image_batch", prompt: "cats", count: 3, aspect: "9:16" }, size: [768, 1344], files: 3 },
-      { j: { mode: "text_to_image", prompt: "as a painting", image, strength: 0.35, aspect: "1:1" }, size: [1024, 1024], check: (p) => expect(Object.values(p).find((x) => x.class_type === "KSampler")!.inputs.denoise).toBe(0.35) },
-      { j: { mode: "video_to_video", video: clip, prompt: "anime", strength: 0.6, aspect: "16:9" }, size: [848, 480], check: (p) => expect(Object.values(p).find((x) => x.class_type === "KSampler")!.inputs.denoise).toBe(0.6) },
+      {
+        j: { mode: "text_to_image", prompt: "as a painting", image, strength: 0.35, aspect: "1:1" },
+        size: [1024, 1024],
+        check: (p) => expect(Object.values(p).find((x) => x.class_type === "KSampler")!.inputs.denoise).toBe(0.35),
+      },
+      {
+        j: { mode: "video_to_video", video: clip, prompt: "anime", strength: 0.6, aspect: "16:9" },
+        size: [848, 480],
+        check: (p) => expect(Object.values(p).find((x) => x.class_type === "KSampler")!.inputs.denoise).toBe(0.6),
+      },
     ];
     for (const c of cases) {
       const j = await job(c.j);
       const { result, seen } = await run(engine, j);
       const posted = fake.recorded.prompts.at(-1)!.prompt as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
       // our controls reached the bound inputs
-      const seeds = Object.values(posted).flatMap((x) => [x.inputs.seed, x.inputs.noise_seed]).filter((v) => v !== undefined);
+      const seeds = Object.values(posted)
+        .flatMap((x) => [x.inputs.seed, x.inputs.noise_seed])
+        .filter((v) => v !== undefined);
       expect(seeds.length).toBeGreaterThan(0);
       expect(seeds.every((v) => v === 1234)).toBe(true);
       if (c.j.negativePrompt) expect(JSON.stringify(posted)).toContain('"text":"blur"');
@@ -106,7 +136,20 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
   it("lays the job's audio over the video (audio overlay is a post-step) and applies a LoRA with its trigger word", async () => {
     const [fake] = await fakes(1);
     const engine = pool([fake.url]);
-    const j = await job({ mode: "audio_overlay", image, audio: sound, prompt: "waving", workflow: "wan22-ti2v-5b-i2v", lora: { path: "/models/loras/alice_v1.safetensors", url: "https://media.example/alice_v1.safetensors", triggerWord: "alice", strength: 0.8, baseModel: "sdxl" } });
+    const j = await job({
+      mode: "audio_overlay",
+      image,
+      audio: sound,
+      prompt: "waving",
+      workflow: "wan22-ti2v-5b-i2v",
+      lora: {
+        path: "/models/loras/alice_v1.safetensors",
+        url: "https://media.example/alice_v1.safetensors",
+        triggerWord: "alice",
+        strength: 0.8,
+        baseModel: "sdxl",
+      },
+    });
     const { result } = await run(engine, j);
     expect((await probe(result.main.path)).audio).toBeDefined();
     const posted = fake.recorded.prompts[0].prompt as Record<string, { class_type: string; inputs: Record<string, unknown> }>;

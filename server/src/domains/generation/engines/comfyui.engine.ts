@@ -1,10 +1,23 @@
 import type { Logger } from "pino";
+import { watchHealth } from "./comfyui.health.ts";
 import { EngineError, type EngineServerStatus, type EngineStatus, type GenerationEngine } from "./engine.ts";
-import { call, comfyServer, download, failureOf, fixFor, historyOf, postPrompt, promptsIn, refusalOf, serverStatus, stopOnServer, upload, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
+import {
+  comfyServer,
+  download,
+  failureOf,
+  fixFor,
+  historyOf,
+  postPrompt,
+  refusalOf,
+  serverStatus,
+  stopOnServer,
+  upload,
+  type ComfyServer,
+} from "./comfyui.server.ts";
 import { followPrompt, openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
-import { createJobBook, createTryRecord, isOver, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
+import { createJobBook, createTryRecord, isOver, settlement, shownState, type TriedJob } from "./job-book.ts";
 import { finishOutputs, uuidFromKey } from "./outputs.ts";
-import { bindWorkflow, checkWorkflow, chooseWorkflow, modesOf, type ObjectInfo, type Workflow } from "./workflows.ts";
+import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
 
 /**
  * The `comfyui` engine: a pool of ComfyUI servers (decision 081), following /work/shared/protocols/comfyui.md.
@@ -67,7 +80,8 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     const job = typeof m.data.prompt_id === "string" ? byPrompt.get(m.data.prompt_id) : undefined;
     if (!job || job.server !== s) return;
     // history holds the same record; settle reads it once the prompt's last message (executing null) comes
-    if (m.type === "execution_error") tries.noteError(`${s.url}: ${String(m.data.node_type ?? "")} ${String(m.data.exception_message ?? "execution error").trim()}`);
+    if (m.type === "execution_error")
+      tries.noteError(`${s.url}: ${String(m.data.node_type ?? "")} ${String(m.data.exception_message ?? "execution error").trim()}`);
     if (followPrompt(job, m, Object.keys(job.wf.graph).length)) void settle(job);
   }
 
@@ -143,7 +157,12 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     if (isOver(job)) return;
     const s = job.server;
     detach(job);
-    const failed = tries.failed(job, `${s?.url ?? "?"}: ${reason}`, [{ job: job.job.key, server: s?.url, tries: job.tries, reason }, "comfyui try failed"], closed);
+    const failed = tries.failed(
+      job,
+      `${s?.url ?? "?"}: ${reason}`,
+      [{ job: job.job.key, server: s?.url, tries: job.tries, reason }, "comfyui try failed"],
+      closed,
+    );
     if (failed) {
       job.reject(failed);
     } else {
@@ -177,56 +196,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     }
   }
 
-  /** The server answers: its queue, its workflows (again every workflowCheckMs, or when it comes back), its socket. */
-  async function markHealthy(s: Server, q: QueueBody, asked: number) {
-    s.queue = q.queue_running.length + q.queue_pending.length;
-    if (Date.now() - s.objectInfoAt >= o.workflowCheckMs || s.health !== "healthy") {
-      const info = (await (await call(s, "/object_info", { timeoutMs: 60_000 })).json()) as ObjectInfo;
-      for (const wf of o.workflows) s.offered.set(wf.name, checkWorkflow(wf, info, o.models));
-      s.objectInfoAt = Date.now();
-    }
-    s.health = "healthy";
-    s.checkedAt = new Date();
-    connect(s);
-    // a server back after a blip would still run the prompts we moved elsewhere: stop them
-    for (const id of [...s.orphans]) {
-      s.orphans.delete(id);
-      void stopOnServer(s, id);
-    }
-    // the socket may have missed a prompt's end, or the server may have lost it on a restart: ask history
-    const held = new Set(promptsIn(q));
-    for (const job of [...s.inFlight]) if (job.posted && job.postedAt < asked && !held.has(job.promptId)) void settle(job);
-  }
-
-  /** The server does not answer: each of its jobs is tried elsewhere, and its prompts stopped there once it is back. */
-  function markUnreachable(s: Server, message: string) {
-    if (s.health !== "unreachable") tries.noteError(`${s.url} unreachable: ${message}`);
-    s.health = "unreachable";
-    s.lastError = message;
-    s.checkedAt = new Date();
-    s.ws?.terminate();
-    for (const job of [...s.inFlight]) {
-      if (job.posted && job.promptId) s.orphans.add(job.promptId);
-      attemptFailed(job, `server unreachable: ${message}`);
-    }
-  }
-
-  async function check(s: Server) {
-    const asked = Date.now();
-    try {
-      const [stats, queue] = await Promise.all([call(s, "/system_stats"), call(s, "/queue")]);
-      if (!stats.ok || !queue.ok) throw new Error(`/system_stats ${stats.status}, /queue ${queue.status}`);
-      await markHealthy(s, (await queue.json()) as QueueBody, asked);
-    } catch (err) {
-      markUnreachable(s, reasonOf(err));
-    }
-    schedule();
-  }
-
-  const checkAll = () => Promise.all(servers.map(check));
-  const firstCheck = checkAll();
-  const timer = setInterval(() => void checkAll(), o.healthMs);
-  timer.unref();
+  const health = watchHealth(servers, o, { connect, settle, attemptFailed, schedule, noteError: tries.noteError });
 
   const usable = (wf: Workflow) => servers.some((s) => healthy(s) && offers(s, wf));
   const statuses = () => servers.map((s) => serverStatus(s, o.workflows));
@@ -236,7 +206,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     label: "AI",
     servers: statuses,
     async status(): Promise<EngineStatus> {
-      await firstCheck;
+      await health.firstCheck;
       const up = servers.filter(healthy);
       const offered = o.workflows.filter(usable);
       const available = up.length > 0 && offered.length > 0;
@@ -257,11 +227,26 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
 
     async submit(job) {
       if (jobs.get(job.key)) return job.key;
-      await firstCheck;
+      await health.firstCheck;
       // the same key submitted meanwhile (while the first health round ran) attaches to that job
       if (jobs.get(job.key)) return job.key;
       const wf = chooseWorkflow(o.workflows, job, usable);
-      const j: Job = { job, wf, tries: 0, tried: new Set(), posted: false, postedAt: 0, ended: false, state: "waiting", percent: 0, nodesDone: new Set(), step: 0, finishing: false, errors: [], ...settlement() };
+      const j: Job = {
+        job,
+        wf,
+        tries: 0,
+        tried: new Set(),
+        posted: false,
+        postedAt: 0,
+        ended: false,
+        state: "waiting",
+        percent: 0,
+        nodesDone: new Set(),
+        step: 0,
+        finishing: false,
+        errors: [],
+        ...settlement(),
+      };
       jobs.add(job.key, j);
       waiting.push(j);
       schedule();
@@ -290,7 +275,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
 
     async close() {
       closed = true;
-      clearInterval(timer);
+      health.stop();
       for (const s of servers) s.ws?.terminate();
     },
   };

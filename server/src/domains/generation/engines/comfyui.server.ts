@@ -38,13 +38,23 @@ const API_TIMEOUT_MS = 10_000;
 const DOWNLOAD_TIMEOUT_MS = 300_000;
 
 export function comfyServer<J>(url: string): ComfyServer<J> {
-  return { url: url.replace(/\/$/, ""), clientId: crypto.randomUUID(), health: "unchecked", queue: 0, offered: new Map(), objectInfoAt: 0, inFlight: new Set(), orphans: new Set() };
+  return {
+    url: url.replace(/\/$/, ""),
+    clientId: crypto.randomUUID(),
+    health: "unchecked",
+    queue: 0,
+    offered: new Map(),
+    objectInfoAt: 0,
+    inFlight: new Set(),
+    orphans: new Set(),
+  };
 }
 
 export async function call(s: ComfyServer<unknown>, p: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
   return fetch(`${s.url}${p}`, { ...init, signal: AbortSignal.timeout(init.timeoutMs ?? API_TIMEOUT_MS) });
 }
-const postJson = (s: ComfyServer<unknown>, p: string, body: unknown) => call(s, p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const postJson = (s: ComfyServer<unknown>, p: string, body: unknown) =>
+  call(s, p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
 /** The prompts the server holds, running or waiting (comfyui.md §9). */
 export const promptsIn = (q: QueueBody) => [...q.queue_running, ...q.queue_pending].map((t) => t[1]);
@@ -92,7 +102,10 @@ export async function upload(s: ComfyServer<unknown>, file: string | undefined, 
 
 /** Why the server refused a prompt (POST /prompt answered 400), and whether it refused the workflow as such. */
 export async function refusalOf(res: Response): Promise<{ reason: string; workflowRefused: boolean }> {
-  const body = (await res.json().catch(() => ({}))) as { error?: { type?: string; message?: string }; node_errors?: Record<string, { class_type?: string; errors?: { type?: string; details?: string }[] }> };
+  const body = (await res.json().catch(() => ({}))) as {
+    error?: { type?: string; message?: string };
+    node_errors?: Record<string, { class_type?: string; errors?: { type?: string; details?: string }[] }>;
+  };
   const details = Object.entries(body.node_errors ?? {}).flatMap(([id, n]) => (n.errors ?? []).map((e) => `${n.class_type ?? id}: ${e.details ?? e.type}`));
   const reason = [body.error?.message, ...details].filter(Boolean).join("; ");
   return { reason, workflowRefused: body.error?.type === "invalid_prompt" || details.length > 0 };
@@ -106,7 +119,11 @@ export async function historyOf(s: ComfyServer<unknown>, promptId: string): Prom
 /** Why a prompt that did not succeed ended, from its last status message. */
 export function failureOf(h: HistoryEntry): string {
   const last = h.status.messages.at(-1);
-  return last?.[0] === "execution_error" ? `${String(last[1].node_type)}: ${String(last[1].exception_message ?? "").trim()}` : last?.[0] === "execution_interrupted" ? "interrupted on the server" : h.status.status_str;
+  return last?.[0] === "execution_error"
+    ? `${String(last[1].node_type)}: ${String(last[1].exception_message ?? "").trim()}`
+    : last?.[0] === "execution_interrupted"
+      ? "interrupted on the server"
+      : h.status.status_str;
 }
 
 /** Brings the images the workflow's output node saved into `workDir` (/view). */
@@ -130,7 +147,10 @@ export function serverStatus(s: ComfyServer<unknown>, workflows: Workflow[]): En
     health: s.health,
     queue: s.queue,
     inFlight: s.inFlight.size,
-    workflows: workflows.map((wf) => ({ name: wf.name, ...(s.offered.get(wf.name) ?? { offered: false, reason: s.health === "unreachable" ? "server unreachable" : "not checked yet" }) })),
+    workflows: workflows.map((wf) => ({
+      name: wf.name,
+      ...(s.offered.get(wf.name) ?? { offered: false, reason: s.health === "unreachable" ? "server unreachable" : "not checked yet" }),
+    })),
     lastError: s.lastError,
     checkedAt: s.checkedAt?.toISOString(),
   };

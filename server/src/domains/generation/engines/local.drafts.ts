@@ -46,10 +46,14 @@ export function draftSvg(prompt: string, seed: string, width: number, height: nu
     const fill = `hsl(${hue(rnd() * 80 - 40)},${60 + Math.floor(rnd() * 35)}%,${35 + Math.floor(rnd() * 45)}%)`;
     const opacity = (0.15 + rnd() * 0.5).toFixed(2);
     if (style === "mosaic") {
-      shapes.push(`<rect x="${x}" y="${y}" width="${r}" height="${r}" transform="rotate(${Math.floor(rnd() * 90)} ${x} ${y})" fill="${fill}" opacity="${opacity}"/>`);
+      shapes.push(
+        `<rect x="${x}" y="${y}" width="${r}" height="${r}" transform="rotate(${Math.floor(rnd() * 90)} ${x} ${y})" fill="${fill}" opacity="${opacity}"/>`,
+      );
     } else if (style === "waves") {
       const amp = (rnd() * height * 0.15).toFixed(1);
-      shapes.push(`<path d="M0 ${y} Q ${width / 4} ${Number(y) - Number(amp)} ${width / 2} ${y} T ${width} ${y} L ${width} ${height} L 0 ${height} Z" fill="${fill}" opacity="${(Number(opacity) * 0.6).toFixed(2)}"/>`);
+      shapes.push(
+        `<path d="M0 ${y} Q ${width / 4} ${Number(y) - Number(amp)} ${width / 2} ${y} T ${width} ${y} L ${width} ${height} L 0 ${height} Z" fill="${fill}" opacity="${(Number(opacity) * 0.6).toFixed(2)}"/>`,
+      );
     } else {
       shapes.push(`<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}" opacity="${opacity}"/>`);
     }

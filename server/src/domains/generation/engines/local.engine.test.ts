@@ -44,9 +44,14 @@ describe("local engine", () => {
   });
 
   it("sways a photo without ever showing the frame's edges, in landscape and portrait", async () => {
-    for (const [w, h] of [[1200, 675], [675, 1200]]) {
+    for (const [w, h] of [
+      [1200, 675],
+      [675, 1200],
+    ]) {
       const white = path.join(media.dir, `white-${w}.png`);
-      await sharp({ create: { width: w, height: h, channels: 3, background: "#ffffff" } }).png().toFile(white);
+      await sharp({ create: { width: w, height: h, channels: 3, background: "#ffffff" } })
+        .png()
+        .toFile(white);
       const r = await render(`sway-${w}`, { image: white, params: { motion: "rotate" }, durationSec: 2 });
       // the sway peaks a quarter and three quarters of the way through
       for (const at of ["0.5", "1.5"]) {

@@ -25,7 +25,9 @@ function runs(bin: string): Promise<boolean> {
   return new Promise((resolve) => execFile(bin, ["-version"], { timeout: 10_000 }, (err) => resolve(!err)));
 }
 
-export function createLocalEngine(opts: { toolPath: (tool: "ffmpeg" | "ffprobe") => string; gpuConfigured?: boolean } = { toolPath: (tool) => tool }): GenerationEngine {
+export function createLocalEngine(
+  opts: { toolPath: (tool: "ffmpeg" | "ffprobe") => string; gpuConfigured?: boolean } = { toolPath: (tool) => tool },
+): GenerationEngine {
   const jobs = createJobBook<Running>();
 
   /** The source photo, scaled and centre-cropped to MARGIN× the output size, and a poster at the output size. */
@@ -33,7 +35,10 @@ export function createLocalEngine(opts: { toolPath: (tool: "ffmpeg" | "ffprobe")
     const meta = await sharp(image).metadata();
     const { width, height } = outputSize(resolution, meta.width ?? 1, meta.height ?? 1);
     const still = path.join(workDir, "still.png");
-    await sharp(image).resize(even(width * MARGIN), even(height * MARGIN), { fit: "cover" }).png({ compressionLevel: 1 }).toFile(still);
+    await sharp(image)
+      .resize(even(width * MARGIN), even(height * MARGIN), { fit: "cover" })
+      .png({ compressionLevel: 1 })
+      .toFile(still);
     return { still, width, height };
   }
 
@@ -71,7 +76,10 @@ export function createLocalEngine(opts: { toolPath: (tool: "ffmpeg" | "ffprobe")
         const graph = `[0:v]scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},fps=${FPS},${lookFilter(look)},format=yuv420p,setsar=1[v]`;
         const audio = job.audio ? ["-i", job.audio] : [];
         const audioMap = job.audio ? ["-map", "1:a", ...AAC] : src.audio ? ["-map", "0:a", ...AAC] : ["-an"];
-        await ffmpeg(["-stream_loop", "-1", "-i", job.video, ...audio, "-filter_complex", graph, "-map", "[v]", ...audioMap, ...H264, "-t", seconds.toFixed(3), out], { signal, totalSec: seconds, onProgress: report });
+        await ffmpeg(
+          ["-stream_loop", "-1", "-i", job.video, ...audio, "-filter_complex", graph, "-map", "[v]", ...audioMap, ...H264, "-t", seconds.toFixed(3), out],
+          { signal, totalSec: seconds, onProgress: report },
+        );
         await ffmpeg(["-i", out, "-frames:v", "1", "-q:v", "3", posterFile], { signal });
         return { main: { path: out, mime: "video/mp4" }, extra: [], poster: { path: posterFile, mime: "image/jpeg" }, width, height, durationSec: seconds };
       }

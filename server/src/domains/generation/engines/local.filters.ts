@@ -98,9 +98,23 @@ export function imageToVideoArgs(o: { still: string; audio?: string; motion: Mot
   const audio = o.audio ? ["-i", o.audio] : [];
   const audioGraph = o.audio ? `;[1:a]apad,atrim=0:${o.seconds.toFixed(3)}[a]` : "";
   return [
-    "-loop", "1", "-framerate", String(FPS), "-t", o.seconds.toFixed(3), "-i", o.still, ...audio,
-    "-filter_complex", graph + audioGraph,
-    "-map", "[v]", ...(o.audio ? ["-map", "[a]", ...AAC] : ["-an"]),
-    ...H264, "-t", o.seconds.toFixed(3), o.out,
+    "-loop",
+    "1",
+    "-framerate",
+    String(FPS),
+    "-t",
+    o.seconds.toFixed(3),
+    "-i",
+    o.still,
+    ...audio,
+    "-filter_complex",
+    graph + audioGraph,
+    "-map",
+    "[v]",
+    ...(o.audio ? ["-map", "[a]", ...AAC] : ["-an"]),
+    ...H264,
+    "-t",
+    o.seconds.toFixed(3),
+    o.out,
   ];
 }

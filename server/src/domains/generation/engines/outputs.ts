@@ -13,7 +13,8 @@ export function uuidFromKey(key: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
-export const mimeOf = (file: string) => (/\.mp4$/i.test(file) ? "video/mp4" : /\.webp$/i.test(file) ? "image/webp" : /\.jpe?g$/i.test(file) ? "image/jpeg" : "image/png");
+export const mimeOf = (file: string) =>
+  /\.mp4$/i.test(file) ? "video/mp4" : /\.webp$/i.test(file) ? "image/webp" : /\.jpe?g$/i.test(file) ? "image/jpeg" : "image/png";
 
 /**
  * What every GPU engine does with the files it brought back: measures them, makes the poster and, for audio overlay,
@@ -25,7 +26,10 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
   if (kind === "images") {
     const meta = await sharp(files[0]).metadata();
     if (!meta.width || !meta.height) throw new EngineError("the back end returned an unreadable image");
-    await sharp(files[0]).resize(Math.round(meta.width / 2), Math.round(meta.height / 2)).jpeg({ quality: 85 }).toFile(posterFile);
+    await sharp(files[0])
+      .resize(Math.round(meta.width / 2), Math.round(meta.height / 2))
+      .jpeg({ quality: 85 })
+      .toFile(posterFile);
     const [main, ...extra] = files.map((f): EngineFile => ({ path: f, mime: mimeOf(f) }));
     return { main, extra, poster: { path: posterFile, mime: "image/jpeg" }, width: meta.width, height: meta.height };
   }
@@ -34,9 +38,36 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
   if (!src?.video) throw new EngineError("the back end returned a file that is not a video");
   if (job.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
-    await ffmpeg(["-i", video, "-i", job.audio, "-filter_complex", `[1:a]apad,atrim=0:${src.durationSec.toFixed(3)}[a]`, "-map", "0:v", "-map", "[a]", "-c:v", "copy", "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", mixed]);
+    await ffmpeg([
+      "-i",
+      video,
+      "-i",
+      job.audio,
+      "-filter_complex",
+      `[1:a]apad,atrim=0:${src.durationSec.toFixed(3)}[a]`,
+      "-map",
+      "0:v",
+      "-map",
+      "[a]",
+      "-c:v",
+      "copy",
+      "-c:a",
+      "aac",
+      "-b:a",
+      "128k",
+      "-movflags",
+      "+faststart",
+      mixed,
+    ]);
     video = mixed;
   }
   await ffmpeg(["-i", video, "-frames:v", "1", "-q:v", "3", posterFile]);
-  return { main: { path: video, mime: "video/mp4" }, extra: [], poster: { path: posterFile, mime: "image/jpeg" }, width: src.video.width, height: src.video.height, durationSec: src.durationSec };
+  return {
+    main: { path: video, mime: "video/mp4" },
+    extra: [],
+    poster: { path: posterFile, mime: "image/jpeg" },
+    width: src.video.width,
+    height: src.video.height,
+    durationSec: src.durationSec,
+  };
 }

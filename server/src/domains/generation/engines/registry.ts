@@ -15,7 +15,10 @@ import { loadWorkflows } from "./workflows.ts";
  */
 export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) {
   const engines = new Map<EngineKind, GenerationEngine>();
-  engines.set("local", createLocalEngine({ toolPath: (tool) => resolveMediaTool(tool, config), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }));
+  engines.set(
+    "local",
+    createLocalEngine({ toolPath: (tool) => resolveMediaTool(tool, config), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }),
+  );
   const workflows = loadWorkflows();
   if (config.COMFYUI_URLS.length) {
     engines.set(
@@ -35,7 +38,15 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   if (config.SERVERLESS_URL) {
     engines.set(
       "serverless",
-      createServerlessEngine({ url: config.SERVERLESS_URL, apiKey: config.SERVERLESS_API_KEY, workflows, models: config.COMFYUI_MODELS, pollMs: config.SERVERLESS_POLL_SECONDS * 1000, maxTries: config.COMFYUI_MAX_TRIES, log }),
+      createServerlessEngine({
+        url: config.SERVERLESS_URL,
+        apiKey: config.SERVERLESS_API_KEY,
+        workflows,
+        models: config.COMFYUI_MODELS,
+        pollMs: config.SERVERLESS_POLL_SECONDS * 1000,
+        maxTries: config.COMFYUI_MAX_TRIES,
+        log,
+      }),
     );
   }
 
@@ -46,14 +57,23 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   function noteStatus(s: EngineStatus) {
     if (known.get(s.engine) === s.available) return;
     known.set(s.engine, s.available);
-    if (!s.available) log.error({ engine: s.engine, fix: s.fix }, `${s.engine} engine cannot run: ${s.message} Fix: ${s.fix ?? "see the console's engine status"}`);
+    if (!s.available)
+      log.error({ engine: s.engine, fix: s.fix }, `${s.engine} engine cannot run: ${s.message} Fix: ${s.fix ?? "see the console's engine status"}`);
     else log.info({ engine: s.engine }, `${s.engine} engine is available`);
   }
 
   async function status(name: EngineKind): Promise<EngineStatus> {
     const engine = engines.get(name);
     if (!engine) {
-      return { engine: name, label: name, available: false, ai: name !== "local", modes: [], message: `The ${name} engine is not configured.`, fix: name === "comfyui" ? "Set COMFYUI_URLS." : "Set SERVERLESS_URL." };
+      return {
+        engine: name,
+        label: name,
+        available: false,
+        ai: name !== "local",
+        modes: [],
+        message: `The ${name} engine is not configured.`,
+        fix: name === "comfyui" ? "Set COMFYUI_URLS." : "Set SERVERLESS_URL.",
+      };
     }
     let c = cache.get(name);
     if (!c || Date.now() - c.at > (name === "local" ? localTtlMs : 1000)) {

@@ -38,7 +38,15 @@ afterEach(async () => {
 });
 
 const engineFor = (o: { url?: string; apiKey?: string; maxTries?: number } = {}) => {
-  const e = createServerlessEngine({ url: o.url ?? rp.url, apiKey: o.apiKey ?? KEY, workflows, models: {}, pollMs: 30, maxTries: o.maxTries ?? 2, log: silentLog });
+  const e = createServerlessEngine({
+    url: o.url ?? rp.url,
+    apiKey: o.apiKey ?? KEY,
+    workflows,
+    models: {},
+    pollMs: 30,
+    maxTries: o.maxTries ?? 2,
+    log: silentLog,
+  });
   cleanups.push(() => e.close!());
   return e;
 };
@@ -71,20 +79,38 @@ describe("serverless engine (RunPod API)", () => {
     }
     // the workflow went as worker-comfyui takes it: the bound graph and the media as base64 images
     const last = rp.recorded.runs.at(-1)!;
-    expect(Object.values(last.workflow as Record<string, { class_type: string; inputs: Record<string, unknown> }>).find((x) => x.class_type === "EmptyLatentImage")!.inputs.batch_size).toBe(2);
+    expect(
+      Object.values(last.workflow as Record<string, { class_type: string; inputs: Record<string, unknown> }>).find((x) => x.class_type === "EmptyLatentImage")!
+        .inputs.batch_size,
+    ).toBe(2);
     expect(rp.recorded.runs.some((r) => r.images?.some((i) => i.name.endsWith(".mp4")))).toBe(true);
   }, 90_000);
 
   it("binds the character model: its LoRA file and strength, its trigger word leading the prompt (or alone without one)", async () => {
     const engine = engineFor();
-    const lora = { path: "u/7/models/alice_v1.safetensors", url: "https://media.example/u/7/models/alice_v1.safetensors", triggerWord: "rvkbtmzqxp", strength: 0.9, baseModel: "flux-dev" };
+    const lora = {
+      path: "u/7/models/alice_v1.safetensors",
+      url: "https://media.example/u/7/models/alice_v1.safetensors",
+      triggerWord: "rvkbtmzqxp",
+      strength: 0.9,
+      baseModel: "flux-dev",
+    };
     type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
-    const texts = (g: Graph) => Object.values(g).filter((x) => x.class_type === "CLIPTextEncode").map((x) => x.inputs.text);
-    for (const [prompt, expected] of [["on a beach", "rvkbtmzqxp, on a beach"], [undefined, "rvkbtmzqxp"]] as const) {
+    const texts = (g: Graph) =>
+      Object.values(g)
+        .filter((x) => x.class_type === "CLIPTextEncode")
+        .map((x) => x.inputs.text);
+    for (const [prompt, expected] of [
+      ["on a beach", "rvkbtmzqxp, on a beach"],
+      [undefined, "rvkbtmzqxp"],
+    ] as const) {
       await engine.result(await engine.submit(await job({ mode: "text_to_image", prompt, lora })));
       const posted = rp.recorded.runs.at(-1)!.workflow as Graph;
       expect(texts(posted)).toContain(expected);
-      expect(Object.values(posted).find((x) => x.class_type.startsWith("LoraLoader"))!.inputs).toMatchObject({ lora_name: "alice_v1.safetensors", strength_model: 0.9 });
+      expect(Object.values(posted).find((x) => x.class_type.startsWith("LoraLoader"))!.inputs).toMatchObject({
+        lora_name: "alice_v1.safetensors",
+        strength_model: 0.9,
+      });
     }
   }, 60_000);
 
@@ -135,7 +161,13 @@ describe("a template on the serverless engine, beside the local default", () => 
   let t: TestApp;
   let worker: { stop(): Promise<void> };
   beforeAll(async () => {
-    t = await createTestApp({ ...GENERATION_TEST_ENV, SERVERLESS_URL: rp.url, SERVERLESS_API_KEY: KEY, SERVERLESS_POLL_SECONDS: "0.05", COMFYUI_MAX_TRIES: "1" });
+    t = await createTestApp({
+      ...GENERATION_TEST_ENV,
+      SERVERLESS_URL: rp.url,
+      SERVERLESS_API_KEY: KEY,
+      SERVERLESS_POLL_SECONDS: "0.05",
+      COMFYUI_MAX_TRIES: "1",
+    });
     worker = await startWorkerFor(t);
   }, 60_000);
   afterAll(async () => {
@@ -146,8 +178,23 @@ describe("a template on the serverless engine, beside the local default", () => 
   it("renders there and stores the output; every failed try refunds exactly once", async () => {
     const u = await visitor(t);
     await grant(t, u.userId, 10);
-    const tpl = await t.db.template.create({ data: { name: "FLUX", category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1, engine: "serverless", workflow: "flux-t2i" } });
-    const ok = await t.http.post("/api/Generation/textPicSubmit").set("token", u.token).send({ prompt: "a fox", template_id: tpl.id, aspect: "9:16" }).expect(200);
+    const tpl = await t.db.template.create({
+      data: {
+        name: "FLUX",
+        category: "Creative",
+        suitFor: "image",
+        mode: "text_to_image",
+        engineParams: {},
+        creditPrice: 1,
+        engine: "serverless",
+        workflow: "flux-t2i",
+      },
+    });
+    const ok = await t.http
+      .post("/api/Generation/textPicSubmit")
+      .set("token", u.token)
+      .send({ prompt: "a fox", template_id: tpl.id, aspect: "9:16" })
+      .expect(200);
     const done = await waitForTask(t, ok.body.data.id, 30_000);
     expect(done).toMatchObject({ status: "succeeded", engine: "serverless" });
     const d = (await t.http.get(`/api/Generation/picVideoSubmitDetails?id=${done.id}`).set("token", u.token).expect(200)).body.data;

@@ -53,7 +53,12 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
   let closed = false;
 
   const api = async <T>(method: "GET" | "POST", p: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     if (!res.ok) throw new EngineError(`${method} ${p.split("/").slice(0, 2).join("/")} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
     return (await res.json()) as T;
   };
@@ -94,7 +99,8 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
         const typical = runTimes.length ? runTimes.reduce((a, b) => a + b, 0) / runTimes.length : 60;
         j.percent = Math.max(j.percent, Math.min(90, Math.floor((90 * (Date.now() - j.startedAt)) / 1000 / typical)));
       }
-      if (s.status === "FAILED" || s.status === "TIMED_OUT" || s.status === "CANCELLED") throw new EngineError(`${s.status.toLowerCase()}: ${s.error ?? s.output?.errors?.join("; ") ?? "no reason given"}`);
+      if (s.status === "FAILED" || s.status === "TIMED_OUT" || s.status === "CANCELLED")
+        throw new EngineError(`${s.status.toLowerCase()}: ${s.error ?? s.output?.errors?.join("; ") ?? "no reason given"}`);
       if (s.status !== "COMPLETED") continue;
       if (s.executionTime) {
         runTimes.push(s.executionTime / 1000);
@@ -103,7 +109,10 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
       const files: string[] = [];
       for (const [i, img] of (s.output?.images ?? []).entries()) {
         const file = path.join(j.job.workDir, `out-${i}${path.extname(img.filename) || ".png"}`);
-        const bytes = img.type === "base64" ? Buffer.from(img.data, "base64") : Buffer.from(await (await fetch(img.data, { signal: AbortSignal.timeout(300_000) })).arrayBuffer());
+        const bytes =
+          img.type === "base64"
+            ? Buffer.from(img.data, "base64")
+            : Buffer.from(await (await fetch(img.data, { signal: AbortSignal.timeout(300_000) })).arrayBuffer());
         await fs.writeFile(file, bytes);
         files.push(file);
       }
@@ -148,7 +157,17 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
         modes: available ? modesOf(o.workflows) : [],
         message: available ? "The serverless GPU endpoint is ready." : "The AI engine is temporarily unavailable. Please try again later.",
         fix: available ? undefined : `The serverless endpoint ${base} does not answer /health (${reason}). Check SERVERLESS_URL and SERVERLESS_API_KEY.`,
-        servers: [{ url: base, health: health ? "healthy" : "unreachable", queue: (health?.jobs?.inQueue ?? 0) + (health?.jobs?.inProgress ?? 0), inFlight: jobs.size, workflows: o.workflows.map((w) => ({ name: w.name, offered: true })), lastError: reason || undefined, checkedAt: new Date().toISOString() }],
+        servers: [
+          {
+            url: base,
+            health: health ? "healthy" : "unreachable",
+            queue: (health?.jobs?.inQueue ?? 0) + (health?.jobs?.inProgress ?? 0),
+            inFlight: jobs.size,
+            workflows: o.workflows.map((w) => ({ name: w.name, offered: true })),
+            lastError: reason || undefined,
+            checkedAt: new Date().toISOString(),
+          },
+        ],
         waiting: jobs.all().filter((j) => j.percent <= 2).length,
         inFlight: jobs.size,
         lastErrors: tries.recentErrors(),

@@ -27,7 +27,12 @@ const bindingSchema = z.object({
   /** Media the workflow must be given. */
   needs: z.array(z.enum(["image", "video"])).default([]),
   /** Output size: `short` side per resolution (videos), or the side of a square of the same `area` (images); rounded to `multiple`. */
-  sizing: z.object({ by: z.enum(["short", "area"]), "480P": z.number().int().positive(), "720P": z.number().int().positive(), multiple: z.number().int().positive() }),
+  sizing: z.object({
+    by: z.enum(["short", "area"]),
+    "480P": z.number().int().positive(),
+    "720P": z.number().int().positive(),
+    multiple: z.number().int().positive(),
+  }),
   fps: z.number().positive().optional(),
   /** Frame counts the model accepts: step × k + plus (Wan: 4k+1, LTX: 8k+1). */
   frames: z.object({ step: z.number().int().positive(), plus: z.number().int().min(0) }).optional(),
@@ -56,7 +61,11 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
       try {
         const graph = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Graph;
         const binding = bindingSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, `${name}.binding.json`), "utf8")));
-        for (const t of [...Object.values(binding.inputs).flat(), ...Object.values(binding.models), ...binding.lora.map((l) => ({ node: l.node, input: l.name }))]) {
+        for (const t of [
+          ...Object.values(binding.inputs).flat(),
+          ...Object.values(binding.models),
+          ...binding.lora.map((l) => ({ node: l.node, input: l.name })),
+        ]) {
           if (!graph[t.node] || !(t.input in graph[t.node].inputs)) throw new Error(`binding names ${t.node}.${t.input}, which the workflow lacks`);
         }
         return { name, graph, binding };
@@ -96,7 +105,11 @@ export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<str
 }
 
 /** The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. */
-export function chooseWorkflow(workflows: Workflow[], job: Pick<EngineJob, "mode" | "workflow" | "image" | "video">, usable: (wf: Workflow) => boolean): Workflow {
+export function chooseWorkflow(
+  workflows: Workflow[],
+  job: Pick<EngineJob, "mode" | "workflow" | "image" | "video">,
+  usable: (wf: Workflow) => boolean,
+): Workflow {
   if (job.workflow) {
     const wf = workflows.find((w) => w.name === job.workflow);
     if (!wf) throw new EngineError(`no workflow named ${job.workflow}`);
@@ -134,7 +147,11 @@ export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | 
  * The prompt to queue: a copy of the workflow with the job's controls, the uploaded file names, the configured model
  * files and the LoRA (or the LoRA nodes bypassed when none is given).
  */
-export async function bindWorkflow(wf: Workflow, job: EngineJob, o: { image?: string; video?: string; models: Record<string, string>; prefix: string }): Promise<{ prompt: Graph; width: number; height: number }> {
+export async function bindWorkflow(
+  wf: Workflow,
+  job: EngineJob,
+  o: { image?: string; video?: string; models: Record<string, string>; prefix: string },
+): Promise<{ prompt: Graph; width: number; height: number }> {
   const b = wf.binding;
   const prompt = JSON.parse(JSON.stringify(wf.graph)) as Graph;
   for (const n of Object.values(prompt)) delete n._meta;
@@ -166,7 +183,8 @@ export async function bindWorkflow(wf: Workflow, job: EngineJob, o: { image?: st
   for (const slot of b.lora) {
     if (job.lora) {
       prompt[slot.node].inputs[slot.name] = path.basename(job.lora.path ?? job.lora.url ?? "");
-      for (const input of [slot.strength, ...(slot.name === "lora_name" && "strength_clip" in prompt[slot.node].inputs ? ["strength_clip"] : [])]) prompt[slot.node].inputs[input] = job.lora.strength;
+      for (const input of [slot.strength, ...(slot.name === "lora_name" && "strength_clip" in prompt[slot.node].inputs ? ["strength_clip"] : [])])
+        prompt[slot.node].inputs[input] = job.lora.strength;
       continue;
     }
     // no LoRA: whoever read the loader's output i reads the loader's input bypass[i] instead

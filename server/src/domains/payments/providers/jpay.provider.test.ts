@@ -36,7 +36,8 @@ async function createOrder() {
   return { ...user, ...data };
 }
 
-const orderPay = (c: { token: string; order_no: string }, boc?: string) => t.http.post("/api/OrderJpay/orderPay").set("token", c.token).send({ order_no: c.order_no, boc });
+const orderPay = (c: { token: string; order_no: string }, boc?: string) =>
+  t.http.post("/api/OrderJpay/orderPay").set("token", c.token).send({ order_no: c.order_no, boc });
 const orderOf = (id: number) => t.db.order.findUniqueOrThrow({ where: { id } });
 const points = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
 const purchases = (userId: number) => t.db.ledgerEntry.count({ where: { userId, reason: "purchase" } });
@@ -68,7 +69,11 @@ describe("JPay: TON wallet payments verified on chain", () => {
   it("a paid transfer credits once when orderPay is called 20 times at once while the sweep runs", async () => {
     const c = await createOrder();
     pay(c, PRICE_NANO);
-    const [answers] = await Promise.all([Promise.all(Array.from({ length: 20 }, (_, i) => orderPay(c, i === 0 ? "te6cckEBAQEAAgAAAEysuc0=" : undefined))), t.services.payments.sweepWalletOrders(), t.services.payments.sweepWalletOrders()]);
+    const [answers] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, (_, i) => orderPay(c, i === 0 ? "te6cckEBAQEAAgAAAEysuc0=" : undefined))),
+      t.services.payments.sweepWalletOrders(),
+      t.services.payments.sweepWalletOrders(),
+    ]);
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(answers.every((a) => a.body.data.order_status === "paid")).toBe(true);
     expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", receivedAmount: "4.1568", receivedCurrency: "TON" });
@@ -95,7 +100,12 @@ describe("JPay: TON wallet payments verified on chain", () => {
   it("a short transfer credits nothing and shows what arrived; the rest arriving pays it", async () => {
     const c = await createOrder();
     pay(c, 2_000_000_000n);
-    expect((await orderPay(c).expect(200)).body.data).toMatchObject({ order_status: "pending", keep_polling: true, received_amount: "2", received_currency: "TON" });
+    expect((await orderPay(c).expect(200)).body.data).toMatchObject({
+      order_status: "pending",
+      keep_polling: true,
+      received_amount: "2",
+      received_currency: "TON",
+    });
     const seen = await t.http.get("/api/order/getOrderDetail").query({ order_id: c.order_id }).set("token", c.token).expect(200);
     expect(seen.body.data).toMatchObject({ order_status: "pending", received_amount: "2", received_currency: "TON" });
     expect(await points(c.userId)).toBe(0);
@@ -184,7 +194,11 @@ describe("JPay: TON wallet payments verified on chain", () => {
     pay(c, 5_000_000_000n);
     await orderPay(c).expect(200);
     const support = await staffMember(t, ["support"]);
-    const admin = (path: string, body?: object) => (body ? t.http.post(`/admin/api/orders/${c.order_id}/${path}`).send(body) : t.http.get(`/admin/api/orders/${c.order_id}/${path}`)).set("token", support.token);
+    const admin = (path: string, body?: object) =>
+      (body ? t.http.post(`/admin/api/orders/${c.order_id}/${path}`).send(body) : t.http.get(`/admin/api/orders/${c.order_id}/${path}`)).set(
+        "token",
+        support.token,
+      );
     const preview = await admin("refund-preview").expect(200);
     // the console tells the agent what must go back by hand: what arrived, not the quote
     expect(preview.body).toMatchObject({ credits: 150, claw_back: 150, already_spent: 0, return_by_hand: { amount: "5", currency: "TON" } });
@@ -202,7 +216,12 @@ describe("JPay: TON wallet payments verified on chain", () => {
     expect(await t.db.ledgerEntry.count({ where: { userId: c.userId, reason: "order_refund" } })).toBe(1);
     const audit = await t.db.auditLog.findMany({ where: { resource: "Order", resourceId: String(c.order_id) } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ staffId: support.staffId, action: "refund_order", reason: "wrong plan", after: { credits_taken_back: 150, returned_by_hand: { amount: "5", currency: "TON", reference } } });
+    expect(audit[0]).toMatchObject({
+      staffId: support.staffId,
+      action: "refund_order",
+      reason: "wrong plan",
+      after: { credits_taken_back: 150, returned_by_hand: { amount: "5", currency: "TON", reference } },
+    });
   });
 
   it("orderPay refuses an order number that is not a wallet order", async () => {

@@ -15,7 +15,6 @@ const SEND_WITHIN_SECONDS = 600;
 /** The lookup starts this long before the order was opened, for clocks that disagree. */
 const CLOCK_SLACK_SECONDS = 120;
 
-
 export type JpayProvider = PaymentProvider & {
   /** What the wallet sends for this order (TON Connect sendTransaction), from its providerRef. */
   transferFor(providerRef: string): TonTransfer;
@@ -172,7 +171,11 @@ export function createJpayProvider(config: Config, log: Logger): JpayProvider {
       providerRef,
       orderNo: ref.orderNo,
       received: { amount: nanoToTon(nano), currency: TON_CURRENCY },
-      payload: { quoted: ref.nano.toString(), received: nano.toString(), transactions: txs.map((tx) => ({ hash: tx.hash, lt: tx.lt, now: tx.now, value: tx.in_msg?.value, source: tx.in_msg?.source })) },
+      payload: {
+        quoted: ref.nano.toString(),
+        received: nano.toString(),
+        transactions: txs.map((tx) => ({ hash: tx.hash, lt: tx.lt, now: tx.now, value: tx.in_msg?.value, source: tx.in_msg?.source })),
+      },
     };
   }
 

@@ -26,7 +26,11 @@ afterEach(async () => {
 
 async function checkout() {
   const user = await visitor(t);
-  const res = await t.http.post("/api/order/createOrderAndPay").set("token", user.token).send({ product_id: productId, agree_terms: true, provider: "usdt" }).expect(200);
+  const res = await t.http
+    .post("/api/order/createOrderAndPay")
+    .set("token", user.token)
+    .send({ product_id: productId, agree_terms: true, provider: "usdt" })
+    .expect(200);
   const data = res.body.data as { order_id: number; order_no: string; pay_url: string };
   return { ...user, ...data, inv: fake.byOrderNo(data.order_no) };
 }
@@ -34,12 +38,19 @@ async function checkout() {
 const post = (n: { body: string; headers: Record<string, string> }) => t.http.post("/api/pay/webhook/usdt").set(n.headers).send(n.body);
 const orderOf = (id: number) => t.db.order.findUniqueOrThrow({ where: { id } });
 const points = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
-const query = (c: { token: string; order_id: number }) => t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
+const query = (c: { token: string; order_id: number }) =>
+  t.http.post("/api/order/queryPayment").set("token", c.token).send({ order_id: c.order_id }).expect(200);
 
 describe("USDT through NOWPayments", () => {
   it("opens a NOWPayments invoice for the order in USDT and sends the buyer back to /usdtCallback", async () => {
     const c = await checkout();
-    expect(c.inv).toMatchObject({ price_amount: 12.99, price_currency: "usd", pay_currency: "usdttrc20", ipn_callback_url: `${t.config.publicUrl}/api/pay/webhook/usdt`, success_url: `${t.config.publicUrl}/usdtCallback?order_id=${c.order_id}` });
+    expect(c.inv).toMatchObject({
+      price_amount: 12.99,
+      price_currency: "usd",
+      pay_currency: "usdttrc20",
+      ipn_callback_url: `${t.config.publicUrl}/api/pay/webhook/usdt`,
+      success_url: `${t.config.publicUrl}/usdtCallback?order_id=${c.order_id}`,
+    });
     expect(c.pay_url).toBe(c.inv.invoice_url);
     expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", provider: "usdt", providerRef: c.inv.id, credits: 150, bonusCredits: 50 });
   });
@@ -56,7 +67,10 @@ describe("USDT through NOWPayments", () => {
       expect(await orderOf(x.order_id)).toMatchObject({ status: "paid", receivedAmount: "12.99", receivedCurrency: "USDTTRC20" });
       expect(await points(x.userId)).toBe(200);
       const entries = await t.db.ledgerEntry.findMany({ where: { userId: x.userId }, orderBy: { id: "asc" } });
-      expect(entries.map((e) => [e.reason, e.delta])).toEqual([["purchase", 150], ["crypto_bonus", 50]]);
+      expect(entries.map((e) => [e.reason, e.delta])).toEqual([
+        ["purchase", 150],
+        ["crypto_bonus", 50],
+      ]);
     }
   });
 
@@ -100,10 +114,20 @@ describe("USDT through NOWPayments", () => {
     await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, updatedAt: Date.now() - 301_000 })).expect(400);
     expect(await points(c.userId)).toBe(0);
     await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, priceAmount: 1 })).expect(200);
-    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch", receivedAmount: "12.99", receivedCurrency: "USDTTRC20" });
+    expect(await orderOf(c.order_id)).toMatchObject({
+      status: "pending",
+      failureReason: "amount_mismatch",
+      receivedAmount: "12.99",
+      receivedCurrency: "USDTTRC20",
+    });
     await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 13.5, priceCurrency: "eur" })).expect(200);
     // nothing credited, and the order shows what arrived
-    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch", receivedAmount: "13.5", receivedCurrency: "USDTTRC20" });
+    expect(await orderOf(c.order_id)).toMatchObject({
+      status: "pending",
+      failureReason: "amount_mismatch",
+      receivedAmount: "13.5",
+      receivedCurrency: "USDTTRC20",
+    });
     const mine = await t.http.get("/api/order/getOrderDetail").query({ order_id: c.order_id }).set("token", c.token).expect(200);
     expect(mine.body.data).toMatchObject({ order_status: "pending", received_amount: "13.5", received_currency: "USDTTRC20" });
     expect(await points(c.userId)).toBe(0);
@@ -131,7 +155,10 @@ describe("USDT through NOWPayments", () => {
       expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", receivedAmount: "12.99" });
       expect(await points(c.userId)).toBe(200);
       const entries = await t.db.ledgerEntry.findMany({ where: { userId: c.userId }, orderBy: { id: "asc" } });
-      expect(entries.map((e) => [e.reason, e.delta])).toEqual([["purchase", 150], ["crypto_bonus", 50]]);
+      expect(entries.map((e) => [e.reason, e.delta])).toEqual([
+        ["purchase", 150],
+        ["crypto_bonus", 50],
+      ]);
     });
 
     it("polling a short payment shows what arrived and credits nothing; NOWPayments down leaves the stored status", async () => {

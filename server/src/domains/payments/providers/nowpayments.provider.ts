@@ -42,7 +42,9 @@ interface Ipn {
 /** JSON with every object's keys in alphabetical order: the string NOWPayments signs. */
 export function sortedJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
@@ -141,8 +143,10 @@ export function createNowpaymentsProvider(config: Config, log: Logger): PaymentP
       if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new InvalidNotification("nowpayments signature does not match");
       // The IPN has no signed delivery time; updated_at (signed) is when the payment last changed.
       const changedAt = millis(n.updated_at);
-      if (!Number.isFinite(changedAt) || Math.abs(Date.now() - changedAt) > SIGNATURE_TOLERANCE_SECONDS * 1000) throw new InvalidNotification("nowpayments notification is stale");
-      if (n.payment_id === undefined || !n.payment_status || !(n.payment_status in OUTCOME)) throw new InvalidNotification("nowpayments notification lacks payment_id or a known payment_status");
+      if (!Number.isFinite(changedAt) || Math.abs(Date.now() - changedAt) > SIGNATURE_TOLERANCE_SECONDS * 1000)
+        throw new InvalidNotification("nowpayments notification is stale");
+      if (n.payment_id === undefined || !n.payment_status || !(n.payment_status in OUTCOME))
+        throw new InvalidNotification("nowpayments notification lacks payment_id or a known payment_status");
       return paymentUpdate(n, "ipn");
     },
 
@@ -155,7 +159,10 @@ export function createNowpaymentsProvider(config: Config, log: Logger): PaymentP
       if (!paymentId) return null;
       let res: Response;
       try {
-        res = await fetch(`${base}/v1/payment/${encodeURIComponent(paymentId)}`, { headers: { "x-api-key": config.NOWPAYMENTS_API_KEY ?? "" }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        res = await fetch(`${base}/v1/payment/${encodeURIComponent(paymentId)}`, {
+          headers: { "x-api-key": config.NOWPAYMENTS_API_KEY ?? "" },
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
       } catch (err) {
         log.warn({ err }, "nowpayments unreachable");
         throw new ProviderUnavailable("nowpayments unreachable");

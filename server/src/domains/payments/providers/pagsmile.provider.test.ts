@@ -27,7 +27,11 @@ afterEach(async () => {
 
 async function checkout(call = "createOrderAndPay", extra: Record<string, unknown> = { provider: "pagsmile" }) {
   const user = await visitor(t);
-  const res = await t.http.post(`/api/order/${call}`).set("token", user.token).send({ product_id: productId, agree_terms: true, ...extra }).expect(200);
+  const res = await t.http
+    .post(`/api/order/${call}`)
+    .set("token", user.token)
+    .send({ product_id: productId, agree_terms: true, ...extra })
+    .expect(200);
   const data = res.body.data as { order_id: number; order_no: string; pay_url: string; session_id: string };
   return { ...user, ...data, trade: fake.byOrderNo(data.order_no) };
 }
@@ -39,8 +43,17 @@ const points = async (userId: number) => (await t.db.user.findUniqueOrThrow({ wh
 describe("Pagsmile", () => {
   it("opens the hosted checkout with the order's amount and the callback route, and lists the configured methods", async () => {
     const c = await checkout();
-    expect(c.trade).toMatchObject({ kind: "create", method: "", order_amount: "12.99", order_currency: "USD", notify_url: `${t.config.publicUrl}/api/order/pagsmileNotify`, return_url: `${t.config.publicUrl}/pagsmileCallback?order_id=${c.order_id}` });
-    expect(c.pay_url).toBe(`${fake.url}/checkout?prepay_id=${new URL(c.pay_url).searchParams.get("prepay_id")}&return_url=${encodeURIComponent(c.trade.return_url)}`);
+    expect(c.trade).toMatchObject({
+      kind: "create",
+      method: "",
+      order_amount: "12.99",
+      order_currency: "USD",
+      notify_url: `${t.config.publicUrl}/api/order/pagsmileNotify`,
+      return_url: `${t.config.publicUrl}/pagsmileCallback?order_id=${c.order_id}`,
+    });
+    expect(c.pay_url).toBe(
+      `${fake.url}/checkout?prepay_id=${new URL(c.pay_url).searchParams.get("prepay_id")}&return_url=${encodeURIComponent(c.trade.return_url)}`,
+    );
     expect(fake.requests.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`${APP_ID}:${KEY}`).toString("base64")}`);
     expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", provider: "pagsmile", providerRef: c.trade.trade_no });
     const list = await t.http.get("/api/order/paymentProviders").expect(200);
@@ -204,7 +217,9 @@ describe("Pagsmile", () => {
     });
 
     it("a staff refund and Pagsmile's notification of that refund take the credits back once, whichever comes first", async () => {
-      const { id: staffId } = await t.db.staff.create({ data: { username: `race-${crypto.randomUUID().slice(0, 8)}`, passwordHash: "x", totpSecret: "x", roles: ["support"] } });
+      const { id: staffId } = await t.db.staff.create({
+        data: { username: `race-${crypto.randomUUID().slice(0, 8)}`, passwordHash: "x", totpSecret: "x", roles: ["support"] },
+      });
       const refundOf = (trade: FakeTrade) => fake.notification(trade, { refund: trade.refunds[0] });
       // the notification arrives while Pagsmile's answer to /trade/refund is still on its way
       const inBetween = await paid();
@@ -222,7 +237,10 @@ describe("Pagsmile", () => {
       for (let i = 0; i < 4; i++) {
         const c = await paid();
         const refund = { out_request_no: crypto.createHash("sha256").update(`refund:${c.order_no}`).digest("hex").slice(0, 16), refund_amount: "12.99" };
-        const [staff] = await Promise.allSettled([t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }), notify(fake.notification({ ...c.trade, trade_status: "REFUNDED" }, { refund })).expect(200)]);
+        const [staff] = await Promise.allSettled([
+          t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }),
+          notify(fake.notification({ ...c.trade, trade_status: "REFUNDED" }, { refund })).expect(200),
+        ]);
         if (staff.status === "rejected") expect(staff.reason).toMatchObject({ status: 409 });
         raced.push(c);
       }

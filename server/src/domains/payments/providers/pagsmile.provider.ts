@@ -233,10 +233,17 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
 
     async refund(providerRef, orderNo) {
       const t = await query(providerRef);
-      if (t.trade_status !== "SUCCESS" || t.order_amount === undefined || !t.order_currency) throw new ProviderUnavailable(`pagsmile trade is ${t.trade_status ?? "unknown"}, not refundable`);
+      if (t.trade_status !== "SUCCESS" || t.order_amount === undefined || !t.order_currency)
+        throw new ProviderUnavailable(`pagsmile trade is ${t.trade_status ?? "unknown"}, not refundable`);
       // out_request_no (max 16 chars) names the refund, so asking twice for the same order is one refund.
       const requestNo = crypto.createHash("sha256").update(`refund:${orderNo}`).digest("hex").slice(0, 16);
-      await call("/trade/refund", { trade_no: providerRef, out_request_no: requestNo, refund_amount: String(t.order_amount), refund_currency: t.order_currency, refund_reason: "Refund by support" });
+      await call("/trade/refund", {
+        trade_no: providerRef,
+        out_request_no: requestNo,
+        refund_amount: String(t.order_amount),
+        refund_currency: t.order_currency,
+        refund_reason: "Refund by support",
+      });
     },
   };
 }

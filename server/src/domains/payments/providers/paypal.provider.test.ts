@@ -11,7 +11,12 @@ let productId: number;
 
 beforeAll(async () => {
   fake = await startFakePaypal(CREDENTIALS);
-  t = await createTestApp({ PAYPAL_CLIENT_ID: CREDENTIALS.clientId, PAYPAL_CLIENT_SECRET: CREDENTIALS.clientSecret, PAYPAL_WEBHOOK_ID: CREDENTIALS.webhookId, PAYPAL_API_BASE: fake.url });
+  t = await createTestApp({
+    PAYPAL_CLIENT_ID: CREDENTIALS.clientId,
+    PAYPAL_CLIENT_SECRET: CREDENTIALS.clientSecret,
+    PAYPAL_WEBHOOK_ID: CREDENTIALS.webhookId,
+    PAYPAL_API_BASE: fake.url,
+  });
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
 });
@@ -193,7 +198,10 @@ describe("PayPal Orders v2", () => {
       const { id: staffId } = await t.db.staff.create({ data: { username: "paypal-race", passwordHash: "x", totpSecret: "x", roles: ["support"] } });
       for (let i = 0; i < 4; i++) {
         const c = await paid();
-        const [staff] = await Promise.allSettled([t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }), webhook(fake.notification("PAYMENT.CAPTURE.REFUNDED", fake.fullRefundOf(c.captureId))).expect(200)]);
+        const [staff] = await Promise.allSettled([
+          t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }),
+          webhook(fake.notification("PAYMENT.CAPTURE.REFUNDED", fake.fullRefundOf(c.captureId))).expect(200),
+        ]);
         if (staff.status === "rejected") expect(staff.reason).toMatchObject({ status: 409 });
         expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
         expect(await points(c.userId)).toBe(0);

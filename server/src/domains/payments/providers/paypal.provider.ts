@@ -4,12 +4,23 @@ import { minorToDecimal } from "../../products/money.ts";
 import { createPaypalApi } from "./paypal/paypal.api.ts";
 import { createPaypalSubscriptions } from "./paypal/paypal.subscriptions.ts";
 import type { PaypalOrder, SaleRefund, WebhookEvent } from "./paypal/paypal.types.ts";
-import { SALE_COMPLETED, SALE_REVERSAL, captureUpdate, isSubscriptionId, paymentEventUpdate, saleEventUpdate, subscriptionEventUpdate } from "./paypal/paypal.updates.ts";
+import {
+  SALE_COMPLETED,
+  SALE_REVERSAL,
+  captureUpdate,
+  isSubscriptionId,
+  paymentEventUpdate,
+  saleEventUpdate,
+  subscriptionEventUpdate,
+} from "./paypal/paypal.updates.ts";
 import { InvalidNotification, ProviderUnavailable, headerValue, type NotificationHeaders, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
 import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
 
 /** PayPal Orders v2 over its REST API: OAuth client credentials, create, capture, webhook verification by PayPal's API. */
-export function createPaypalProvider(config: Config, log: Logger): PaymentProvider & { capture(providerRef: string, clientMetadataId?: string): Promise<PaymentUpdate | null> } {
+export function createPaypalProvider(
+  config: Config,
+  log: Logger,
+): PaymentProvider & { capture(providerRef: string, clientMetadataId?: string): Promise<PaymentUpdate | null> } {
   const api = createPaypalApi(config, log);
   const subscriptions = createPaypalSubscriptions(api);
 
@@ -18,10 +29,22 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
     if (isSubscriptionId(providerRef)) return subscriptions.querySubscription(providerRef);
     const headers: Record<string, string> = { "paypal-request-id": `capture-${providerRef}` };
     if (clientMetadataId) headers["paypal-client-metadata-id"] = clientMetadataId;
-    const { status, data } = await api<PaypalOrder & { details?: { issue?: string }[] }>("POST", `/v2/checkout/orders/${encodeURIComponent(providerRef)}/capture`, {}, headers);
+    const { status, data } = await api<PaypalOrder & { details?: { issue?: string }[] }>(
+      "POST",
+      `/v2/checkout/orders/${encodeURIComponent(providerRef)}/capture`,
+      {},
+      headers,
+    );
     if (status === 422 && data.details?.some((d) => d.issue === "ORDER_ALREADY_CAPTURED")) return queryOrder(providerRef, false);
     if (status === 422 && data.details?.some((d) => d.issue === "INSTRUMENT_DECLINED")) {
-      return { eventId: `capture:${providerRef}:INSTRUMENT_DECLINED`, type: "capture.instrument_declined", outcome: "failed", providerRef, failureReason: "declined", payload: data };
+      return {
+        eventId: `capture:${providerRef}:INSTRUMENT_DECLINED`,
+        type: "capture.instrument_declined",
+        outcome: "failed",
+        providerRef,
+        failureReason: "declined",
+        payload: data,
+      };
     }
     if (status >= 400) throw new ProviderUnavailable(`paypal capture answered ${status}`);
     return captureUpdate(data, "capture");
@@ -48,7 +71,8 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
     };
     if (Object.values(transmission).some((v) => !v)) throw new InvalidNotification("paypal transmission headers missing");
     const sentAt = Date.parse(transmission.transmission_time!);
-    if (!Number.isFinite(sentAt) || Math.abs(Date.now() - sentAt) > SIGNATURE_TOLERANCE_SECONDS * 1000) throw new InvalidNotification("paypal notification is stale");
+    if (!Number.isFinite(sentAt) || Math.abs(Date.now() - sentAt) > SIGNATURE_TOLERANCE_SECONDS * 1000)
+      throw new InvalidNotification("paypal notification is stale");
     let event: WebhookEvent;
     try {
       event = JSON.parse(rawBody.toString("utf8")) as WebhookEvent;
@@ -78,7 +102,9 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
           intent: "CAPTURE",
           purchase_units: [{ reference_id: req.orderNo, custom_id: req.orderNo, invoice_id: req.orderNo, description: req.description.slice(0, 127), amount }],
           payment_source: {
-            paypal: { experience_context: { return_url: req.returnUrl, cancel_url: req.cancelUrl, user_action: "PAY_NOW", shipping_preference: "NO_SHIPPING" } },
+            paypal: {
+              experience_context: { return_url: req.returnUrl, cancel_url: req.cancelUrl, user_action: "PAY_NOW", shipping_preference: "NO_SHIPPING" },
+            },
           },
         },
         { "paypal-request-id": `create-${req.orderNo}` },
@@ -93,7 +119,14 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
       if (event.event_type.startsWith("BILLING.SUBSCRIPTION.")) return subscriptionEventUpdate(event);
       if (event.event_type === SALE_COMPLETED) return saleEventUpdate(event);
       const saleReversed = SALE_REVERSAL[event.event_type];
-      if (saleReversed) return { eventId: event.id, type: event.event_type, outcome: null, ...(await subscriptions.saleReversal(saleReversed, event.resource as unknown as SaleRefund)), payload: event };
+      if (saleReversed)
+        return {
+          eventId: event.id,
+          type: event.event_type,
+          outcome: null,
+          ...(await subscriptions.saleReversal(saleReversed, event.resource as unknown as SaleRefund)),
+          payload: event,
+        };
       return paymentEventUpdate(event);
     },
 
@@ -109,7 +142,12 @@ export function createPaypalProvider(config: Config, log: Logger): PaymentProvid
       const update = await queryOrder(providerRef, false);
       const captureId = (update?.payload as PaypalOrder | undefined)?.purchase_units?.[0]?.payments?.captures?.[0]?.id;
       if (!captureId) throw new ProviderUnavailable("paypal order has no capture to refund");
-      const { status } = await api("POST", `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {}, { "paypal-request-id": `refund-${providerRef}` });
+      const { status } = await api(
+        "POST",
+        `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
+        {},
+        { "paypal-request-id": `refund-${providerRef}` },
+      );
       if (status >= 400) throw new ProviderUnavailable(`paypal refund answered ${status}`);
     },
   };

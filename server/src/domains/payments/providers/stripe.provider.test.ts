@@ -26,7 +26,11 @@ afterEach(async () => {
 
 async function checkout(quantity = 1) {
   const user = await visitor(t);
-  const res = await t.http.post("/api/OrderStripe/createCheckoutSession").set("token", user.token).send({ product_id: productId, agree_terms: true, quantity }).expect(200);
+  const res = await t.http
+    .post("/api/OrderStripe/createCheckoutSession")
+    .set("token", user.token)
+    .send({ product_id: productId, agree_terms: true, quantity })
+    .expect(200);
   return { ...user, ...(res.body.data as { order_id: number; order_no: string; pay_url: string; session_id: string; url: string }) };
 }
 
@@ -43,7 +47,13 @@ describe("Stripe Checkout", () => {
     const session = fake.sessions.get(c.session_id)!;
     expect(c.pay_url).toBe(session.url);
     expect(c.url).toBe(session.url);
-    expect(session).toMatchObject({ mode: "payment", amount_total: 2598, currency: "usd", client_reference_id: c.order_no, metadata: { order_no: c.order_no } });
+    expect(session).toMatchObject({
+      mode: "payment",
+      amount_total: 2598,
+      currency: "usd",
+      client_reference_id: c.order_no,
+      metadata: { order_no: c.order_no },
+    });
     expect(session.line_items_received).toEqual({ quantity: 2, unit_amount: 1299, name: "150 credits" });
     expect(session.success_url).toBe(`${t.config.publicUrl}/hcpayPayCallback?order_id=${c.order_id}`);
     const created = fake.requests.find((r) => r.path === "/v1/checkout/sessions" && r.form.get("client_reference_id") === c.order_no)!;
@@ -206,7 +216,10 @@ describe("Stripe Checkout", () => {
       const { id: staffId } = await t.db.staff.create({ data: { username: "stripe-race", passwordHash: "x", totpSecret: "x", roles: ["support"] } });
       for (let i = 0; i < 4; i++) {
         const c = await paid();
-        const [staff] = await Promise.allSettled([t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }), post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent)))).expect(200)]);
+        const [staff] = await Promise.allSettled([
+          t.services.payments.refundOrder({ orderId: c.order_id, staffId, reason: "race" }),
+          post(fake.notification(fake.event("charge.refunded", fake.refundedCharge(c.intent)))).expect(200),
+        ]);
         if (staff.status === "rejected") expect(staff.reason).toMatchObject({ status: 409 });
         expect(await orderOf(c.order_id)).toMatchObject({ status: "refunded" });
         expect(await points(c.userId)).toBe(0);

@@ -66,7 +66,8 @@ function subscriptionFacts(event: Stripe.Event): Pick<PaymentUpdate, "orderNo" |
   }
   if (event.type === "customer.subscription.updated" || event.type === "customer.subscription.deleted") {
     const sub = event.data.object;
-    const state = event.type === "customer.subscription.deleted" || sub.status === "canceled" ? "ended" : sub.cancel_at_period_end ? "cancel_at_period_end" : "active";
+    const state =
+      event.type === "customer.subscription.deleted" || sub.status === "canceled" ? "ended" : sub.cancel_at_period_end ? "cancel_at_period_end" : "active";
     return { orderNo: sub.metadata?.order_no, subscription: { ref: sub.id, state, currentPeriodEnd: seconds(sub.items.data[0]?.current_period_end) } };
   }
   return null;
@@ -141,7 +142,17 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
             metadata: { order_no: req.orderNo },
             // renewal invoices carry the subscription's metadata: that is how a renewal finds its plan's order
             ...(recurring ? { subscription_data: { metadata: { order_no: req.orderNo } } } : {}),
-            line_items: [{ quantity: req.quantity, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.unitAmountMinor, product_data: { name: req.description }, ...(recurring ? { recurring } : {}) } }],
+            line_items: [
+              {
+                quantity: req.quantity,
+                price_data: {
+                  currency: req.currency.toLowerCase(),
+                  unit_amount: req.unitAmountMinor,
+                  product_data: { name: req.description },
+                  ...(recurring ? { recurring } : {}),
+                },
+              },
+            ],
             success_url: req.returnUrl,
             cancel_url: req.cancelUrl,
             expires_at: Math.min(Math.max(wanted, now + MIN_SESSION_SECONDS), now + MAX_SESSION_SECONDS),
@@ -184,10 +195,14 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
     async cancelSubscription(subscriptionRef, _orderNo, opts) {
       // A refunded plan order ends the subscription at once (DELETE); the member's cancel keeps what was paid.
       if (opts?.now) {
-        await call("subscriptions.cancel", async () => (await client()).subscriptions.cancel(subscriptionRef, {}, { idempotencyKey: `end:${subscriptionRef}` }));
+        await call("subscriptions.cancel", async () =>
+          (await client()).subscriptions.cancel(subscriptionRef, {}, { idempotencyKey: `end:${subscriptionRef}` }),
+        );
         return;
       }
-      await call("subscriptions.update", async () => (await client()).subscriptions.update(subscriptionRef, { cancel_at_period_end: true }, { idempotencyKey: `cancel:${subscriptionRef}` }));
+      await call("subscriptions.update", async () =>
+        (await client()).subscriptions.update(subscriptionRef, { cancel_at_period_end: true }, { idempotencyKey: `cancel:${subscriptionRef}` }),
+      );
     },
 
     async refund(providerRef, orderNo, paymentRef) {

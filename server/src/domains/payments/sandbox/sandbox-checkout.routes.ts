@@ -61,7 +61,13 @@ function button(action: string, label: string, cls: string, fields = ""): string
 
 function closedPage(res: Response, lang: Language, t: TFunction, view: SandboxView): void {
   const key = view.state === "expired" ? "expired" : "closed";
-  page(res, lang, t(`${key}Title`), `<h1>${html(t(`${key}Title`))}</h1><p>${html(t(`${key}Text`))}</p><p><a href="${html(view.session.returnUrl)}">${html(t("back"))}</a></p>`, 410);
+  page(
+    res,
+    lang,
+    t(`${key}Title`),
+    `<h1>${html(t(`${key}Title`))}</h1><p>${html(t(`${key}Text`))}</p><p><a href="${html(view.session.returnUrl)}">${html(t("back"))}</a></p>`,
+    410,
+  );
 }
 
 /**
@@ -74,38 +80,46 @@ export function sandboxCheckoutRoutes(api: ApiRouter, gateway: SandboxGateway) {
   const onward = { kind: "redirect", status: 303, description: "On to the next page: the challenge, the SPEC callback, or this checkout closed" } as const;
   const base = (id: string, lang: Language) => ({ self: `/sandbox-pay/${encodeURIComponent(id)}`, q: `?lang=${lang}` });
 
-  api.get("/sandbox-pay/:sessionId", { summary: "Sandbox hosted checkout page", tags, auth: "public", params, query, response: pageAnswer }, async ({ params: p, query: q, req, res }) => {
-    const lang = languageOf(req, q.lang);
-    const t = i18n.getFixedT(lang);
-    const view = await gateway.view(p.sessionId);
-    if (view.state === "challenge") return res.redirect(303, `${base(p.sessionId, lang).self}/challenge${base(p.sessionId, lang).q}`);
-    if (view.state !== "open") return closedPage(res, lang, t, view);
-    const { self, q: lq } = base(p.sessionId, lang);
-    const s = view.session;
-    page(
-      res,
-      lang,
-      t("title"),
-      `<h1>${html(t("title"))}</h1><p class="note">${html(t("testMode"))}</p>
+  api.get(
+    "/sandbox-pay/:sessionId",
+    { summary: "Sandbox hosted checkout page", tags, auth: "public", params, query, response: pageAnswer },
+    async ({ params: p, query: q, req, res }) => {
+      const lang = languageOf(req, q.lang);
+      const t = i18n.getFixedT(lang);
+      const view = await gateway.view(p.sessionId);
+      if (view.state === "challenge") return res.redirect(303, `${base(p.sessionId, lang).self}/challenge${base(p.sessionId, lang).q}`);
+      if (view.state !== "open") return closedPage(res, lang, t, view);
+      const { self, q: lq } = base(p.sessionId, lang);
+      const s = view.session;
+      page(
+        res,
+        lang,
+        t("title"),
+        `<h1>${html(t("title"))}</h1><p class="note">${html(t("testMode"))}</p>
 <dl><dt>${html(t("order", { orderNo: s.orderNo }))}</dt><dd>${html(s.description)}</dd><dt>${html(t("amount"))}</dt><dd>${html(formatMinor(s.amountMinor, s.currency))}</dd></dl>
 ${button(`${self}/pay${lq}`, t("pay"), "pay")}${button(`${self}/3ds${lq}`, t("pay3ds"), "secure")}${button(`${self}/decline${lq}`, t("decline"), "decline")}`,
-    );
-  });
+      );
+    },
+  );
 
-  api.get("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox 3-D Secure challenge page", tags, auth: "public", params, query, response: pageAnswer }, async ({ params: p, query: q, req, res }) => {
-    const lang = languageOf(req, q.lang);
-    const t = i18n.getFixedT(lang);
-    const view = await gateway.view(p.sessionId);
-    if (view.state !== "challenge") return closedPage(res, lang, t, view.state === "open" ? { state: "closed", session: view.session } : view);
-    const { self, q: lq } = base(p.sessionId, lang);
-    page(
-      res,
-      lang,
-      t("challengeTitle"),
-      `<h1>${html(t("challengeTitle"))}</h1><p class="note">${html(t("testMode"))}</p><p>${html(t("challengeText", { amount: formatMinor(view.session.amountMinor, view.session.currency) }))}</p>
+  api.get(
+    "/sandbox-pay/:sessionId/challenge",
+    { summary: "Sandbox 3-D Secure challenge page", tags, auth: "public", params, query, response: pageAnswer },
+    async ({ params: p, query: q, req, res }) => {
+      const lang = languageOf(req, q.lang);
+      const t = i18n.getFixedT(lang);
+      const view = await gateway.view(p.sessionId);
+      if (view.state !== "challenge") return closedPage(res, lang, t, view.state === "open" ? { state: "closed", session: view.session } : view);
+      const { self, q: lq } = base(p.sessionId, lang);
+      page(
+        res,
+        lang,
+        t("challengeTitle"),
+        `<h1>${html(t("challengeTitle"))}</h1><p class="note">${html(t("testMode"))}</p><p>${html(t("challengeText", { amount: formatMinor(view.session.amountMinor, view.session.currency) }))}</p>
 ${button(`${self}/challenge${lq}`, t("challengePass"), "secure", '<input type="hidden" name="result" value="pass">')}${button(`${self}/challenge${lq}`, t("challengeFail"), "decline", '<input type="hidden" name="result" value="fail">')}`,
-    );
-  });
+      );
+    },
+  );
 
   /** Runs a button's action and sends the browser on; a second click or a lapsed checkout lands on the closed page. */
   async function act(id: string, lang: Language, res: Response, action: () => Promise<string>): Promise<void> {
@@ -119,23 +133,34 @@ ${button(`${self}/challenge${lq}`, t("challengePass"), "secure", '<input type="h
     res.redirect(303, next);
   }
 
-  api.post("/sandbox-pay/:sessionId/pay", { summary: "Sandbox: pay", tags, auth: "public", params, query, response: onward }, ({ params: p, query: q, req, res }) =>
-    act(p.sessionId, languageOf(req, q.lang), res, () => gateway.pay(p.sessionId)),
+  api.post(
+    "/sandbox-pay/:sessionId/pay",
+    { summary: "Sandbox: pay", tags, auth: "public", params, query, response: onward },
+    ({ params: p, query: q, req, res }) => act(p.sessionId, languageOf(req, q.lang), res, () => gateway.pay(p.sessionId)),
   );
 
-  api.post("/sandbox-pay/:sessionId/3ds", { summary: "Sandbox: pay with 3-D Secure (challenge first)", tags, auth: "public", params, query, response: onward }, ({ params: p, query: q, req, res }) => {
-    const lang = languageOf(req, q.lang);
-    return act(p.sessionId, lang, res, async () => {
-      await gateway.startChallenge(p.sessionId);
-      return `${base(p.sessionId, lang).self}/challenge${base(p.sessionId, lang).q}`;
-    });
-  });
-
-  api.post("/sandbox-pay/:sessionId/challenge", { summary: "Sandbox: finish the 3-D Secure challenge", tags, auth: "public", params, query, body: challengeBody, response: onward }, ({ params: p, query: q, body, req, res }) =>
-    act(p.sessionId, languageOf(req, q.lang), res, () => gateway.finishChallenge(p.sessionId, body.result === "pass")),
+  api.post(
+    "/sandbox-pay/:sessionId/3ds",
+    { summary: "Sandbox: pay with 3-D Secure (challenge first)", tags, auth: "public", params, query, response: onward },
+    ({ params: p, query: q, req, res }) => {
+      const lang = languageOf(req, q.lang);
+      return act(p.sessionId, lang, res, async () => {
+        await gateway.startChallenge(p.sessionId);
+        return `${base(p.sessionId, lang).self}/challenge${base(p.sessionId, lang).q}`;
+      });
+    },
   );
 
-  api.post("/sandbox-pay/:sessionId/decline", { summary: "Sandbox: decline", tags, auth: "public", params, query, response: onward }, ({ params: p, query: q, req, res }) =>
-    act(p.sessionId, languageOf(req, q.lang), res, () => gateway.decline(p.sessionId)),
+  api.post(
+    "/sandbox-pay/:sessionId/challenge",
+    { summary: "Sandbox: finish the 3-D Secure challenge", tags, auth: "public", params, query, body: challengeBody, response: onward },
+    ({ params: p, query: q, body, req, res }) =>
+      act(p.sessionId, languageOf(req, q.lang), res, () => gateway.finishChallenge(p.sessionId, body.result === "pass")),
+  );
+
+  api.post(
+    "/sandbox-pay/:sessionId/decline",
+    { summary: "Sandbox: decline", tags, auth: "public", params, query, response: onward },
+    ({ params: p, query: q, req, res }) => act(p.sessionId, languageOf(req, q.lang), res, () => gateway.decline(p.sessionId)),
   );
 }

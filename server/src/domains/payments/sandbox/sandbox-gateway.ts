@@ -77,7 +77,15 @@ export function createSandboxGateway(deps: { db: Db; config: Config; log: Logger
     async openSession(req: CheckoutRequest): Promise<CheckoutSession> {
       const id = `sbx_${crypto.randomBytes(18).toString("base64url")}`;
       await db.sandboxSession.create({
-        data: { id, orderNo: req.orderNo, amountMinor: req.amountMinor, currency: req.currency, description: req.description, returnUrl: req.returnUrl, expiresAt: req.expiresAt },
+        data: {
+          id,
+          orderNo: req.orderNo,
+          amountMinor: req.amountMinor,
+          currency: req.currency,
+          description: req.description,
+          returnUrl: req.returnUrl,
+          expiresAt: req.expiresAt,
+        },
       });
       return { providerRef: id, payUrl: `${config.publicUrl}/sandbox-pay/${id}` };
     },

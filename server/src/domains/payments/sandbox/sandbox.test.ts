@@ -39,7 +39,12 @@ async function buyer() {
 }
 
 const form = (url: string, fields: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 const status = async (token: string, orderId: number) => (await api("/api/order/queryPayment", token, { order_id: orderId })).data;
 
@@ -59,7 +64,13 @@ describe("sandbox checkout", () => {
     // paid by the signed notification before the redirect, not by the status query
     expect((await s.db.order.findUniqueOrThrow({ where: { id: b.order_id } })).status).toBe("paid");
     expect((await s.db.paymentEvent.findMany({ where: { orderId: b.order_id } })).map((e) => e.type)).toEqual(["payment.succeeded"]);
-    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "paid", paid: true, keep_polling: false, poll_interval_ms: 2000, poll_max_tries: 50 });
+    expect(await status(b.token, b.order_id)).toMatchObject({
+      order_status: "paid",
+      paid: true,
+      keep_polling: false,
+      poll_interval_ms: 2000,
+      poll_max_tries: 50,
+    });
     expect((await api("/api/Personal/select_users_integral", b.token)).data).toEqual({ points: 150, all_points: 150 });
     // a second click changes nothing and shows the closed checkout
     const again = await form(`${b.pay_url}/pay`);
@@ -97,7 +108,12 @@ describe("sandbox checkout", () => {
     const b = await buyer();
     const res = await form(`${b.pay_url}/decline`);
     expect(res.headers.get("location")).toBe(`${s.url}/hcpayPayCallback?order_id=${b.order_id}`);
-    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "failed", paid: false, keep_polling: false, message: "We're sorry, your payment didn't go through" });
+    expect(await status(b.token, b.order_id)).toMatchObject({
+      order_status: "failed",
+      paid: false,
+      keep_polling: false,
+      message: "We're sorry, your payment didn't go through",
+    });
     expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(0);
     expect((await fetch(b.pay_url)).status).toBe(410);
   });
@@ -107,7 +123,11 @@ describe("sandbox checkout", () => {
     const later = new Date(Date.now() + (s.config.ORDER_EXPIRY_MINUTES + 1) * 60_000);
     expect(await s.services.payments.expireAbandoned(new Date())).toBe(0);
     expect(await s.services.payments.expireAbandoned(later)).toBeGreaterThanOrEqual(1);
-    expect(await status(b.token, b.order_id)).toMatchObject({ order_status: "expired", keep_polling: false, message: "Payment failed, please try again later" });
+    expect(await status(b.token, b.order_id)).toMatchObject({
+      order_status: "expired",
+      keep_polling: false,
+      message: "Payment failed, please try again later",
+    });
     // the provider side lapses at the same moment
     await s.db.sandboxSession.updateMany({ where: { orderNo: b.order_no }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const page = await fetch(`${b.pay_url}?lang=en`);
@@ -129,8 +149,17 @@ describe("sandbox checkout", () => {
   it("refuses a notification with a wrong signature and changes nothing", async () => {
     const b = await buyer();
     const session = b.pay_url.split("/").pop()!;
-    const body = JSON.stringify({ id: "sbevt_forged", type: "payment.succeeded", created: Math.floor(Date.now() / 1000), data: { session_id: session, order_no: b.order_no, amount: 1299, currency: "USD", status: "succeeded" } });
-    const res = await fetch(`${s.url}/api/pay/webhook/sandbox`, { method: "POST", headers: { "content-type": "application/json", "sandbox-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }, body });
+    const body = JSON.stringify({
+      id: "sbevt_forged",
+      type: "payment.succeeded",
+      created: Math.floor(Date.now() / 1000),
+      data: { session_id: session, order_no: b.order_no, amount: 1299, currency: "USD", status: "succeeded" },
+    });
+    const res = await fetch(`${s.url}/api/pay/webhook/sandbox`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "sandbox-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` },
+      body,
+    });
     expect(res.status).toBe(400);
     expect((await status(b.token, b.order_id)).order_status).toBe("pending");
   });
@@ -148,8 +177,15 @@ describe("refunds", () => {
     expect(refunded.order_status).toBe("refunded");
     expect((await s.db.sandboxSession.findFirstOrThrow({ where: { orderNo: b.order_no } })).status).toBe("refunded");
     expect((await api("/api/Personal/select_users_integral", b.token)).data.points).toBe(0);
-    expect(await s.db.auditLog.findFirst({ where: { resource: "Order", resourceId: String(b.order_id) } })).toMatchObject({ staffId, action: "refund_order", reason: "customer asked" });
-    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "again" })).rejects.toMatchObject({ status: 409, message: "Only a paid order can be refunded" });
+    expect(await s.db.auditLog.findFirst({ where: { resource: "Order", resourceId: String(b.order_id) } })).toMatchObject({
+      staffId,
+      action: "refund_order",
+      reason: "customer asked",
+    });
+    await expect(s.services.payments.refundOrder({ orderId: b.order_id, staffId, reason: "again" })).rejects.toMatchObject({
+      status: 409,
+      message: "Only a paid order can be refunded",
+    });
     // a paid notification arriving late does not pay a refunded order again
     expect((await status(b.token, b.order_id)).order_status).toBe("refunded");
   });
@@ -161,7 +197,11 @@ describe("refunds", () => {
     const support = await staffMember(s, ["support"]);
     const marketer = await staffMember(s, ["marketer"]);
     const admin = (path: string, token: string, body?: unknown) =>
-      fetch(`${s.url}/admin/api/orders/${b.order_id}/${path}`, { method: body ? "POST" : "GET", headers: { token, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+      fetch(`${s.url}/admin/api/orders/${b.order_id}/${path}`, {
+        method: body ? "POST" : "GET",
+        headers: { token, "content-type": "application/json" },
+        body: body ? JSON.stringify(body) : undefined,
+      });
     expect((await admin("refund-preview", marketer.token)).status).toBe(403);
     expect((await admin("refund", marketer.token, { reason: "not mine", acknowledged_spent: 10 })).status).toBe(403);
     const preview = await (await admin("refund-preview", support.token)).json();
@@ -179,7 +219,11 @@ describe("refunds", () => {
     expect(taken.map((e) => e.delta)).toEqual([-140]);
     const audit = await s.db.auditLog.findMany({ where: { resource: "Order", resourceId: String(b.order_id) } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ staffId: support.staffId, action: "refund_order", after: { status: "refunded", points: 0, credits_taken_back: 140, already_spent: 10 } });
+    expect(audit[0]).toMatchObject({
+      staffId: support.staffId,
+      action: "refund_order",
+      after: { status: "refunded", points: 0, credits_taken_back: 140, already_spent: 10 },
+    });
   });
 });
 
@@ -190,7 +234,10 @@ describe("sandbox outside development", () => {
       await seedProducts(t.db);
       const product = await t.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
       const token = (await t.http.post("/api/login/visitor").expect(200)).body.data.token;
-      const res = await t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: product.id, provider: "sandbox", agree_terms: true });
+      const res = await t.http
+        .post("/api/order/createOrderAndPay")
+        .set("token", token)
+        .send({ product_id: product.id, provider: "sandbox", agree_terms: true });
       expect(res.body).toEqual({ code: 503, msg: "Payment function temporarily unavailable", data: null });
       expect(await t.db.order.count()).toBe(0);
       await t.http.get("/sandbox-pay/sbx_aaaaaaaaaaaaaaaaaaaaaaaa").expect(404);
@@ -206,7 +253,11 @@ describe("sandbox outside development", () => {
       await seedProducts(t.db);
       const product = await t.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
       const token = (await t.http.post("/api/login/visitor").expect(200)).body.data.token;
-      const res = await t.http.post("/api/order/createOrderAndPay").set("token", token).send({ product_id: product.id, provider: "sandbox", agree_terms: true }).expect(200);
+      const res = await t.http
+        .post("/api/order/createOrderAndPay")
+        .set("token", token)
+        .send({ product_id: product.id, provider: "sandbox", agree_terms: true })
+        .expect(200);
       expect(res.body.data.pay_url).toMatch(/\/sandbox-pay\/sbx_/);
     } finally {
       await t.close();

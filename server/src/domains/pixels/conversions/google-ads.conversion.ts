@@ -35,7 +35,12 @@ export function googleAdsConversions(apiUrl: string, tokenUrl: string): Conversi
       const tokenRes = await http(tokenUrl, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "refresh_token", client_id: s.clientId, client_secret: s.clientSecret, refresh_token: s.refreshToken }).toString(),
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          client_id: s.clientId,
+          client_secret: s.clientSecret,
+          refresh_token: s.refreshToken,
+        }).toString(),
       });
       if (!tokenRes.ok) throw await failure("Google OAuth", tokenRes);
       const { access_token } = (await tokenRes.json()) as { access_token?: string };
@@ -53,12 +58,21 @@ export function googleAdsConversions(apiUrl: string, tokenUrl: string): Conversi
         ],
         partialFailure: true,
       };
-      const headers: Record<string, string> = { "content-type": "application/json", authorization: `Bearer ${access_token}`, "developer-token": s.developerToken };
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        authorization: `Bearer ${access_token}`,
+        "developer-token": s.developerToken,
+      };
       if (s.loginCustomerId) headers["login-customer-id"] = s.loginCustomerId;
-      const res = await http(`${apiUrl.replace(/\/$/, "")}/customers/${s.customerId}:uploadClickConversions`, { method: "POST", headers, body: JSON.stringify(body) });
+      const res = await http(`${apiUrl.replace(/\/$/, "")}/customers/${s.customerId}:uploadClickConversions`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw await failure("Google Ads", res);
       const answer = (await res.json().catch(() => null)) as { partialFailureError?: PartialFailure } | null;
-      if (answer?.partialFailureError && !alreadyUploaded(answer.partialFailureError)) throw new Error(`Google Ads refused: ${answer.partialFailureError.message ?? "partial failure"}`);
+      if (answer?.partialFailureError && !alreadyUploaded(answer.partialFailureError))
+        throw new Error(`Google Ads refused: ${answer.partialFailureError.message ?? "partial failure"}`);
     },
   };
 }

@@ -31,7 +31,11 @@ export function tiktokConversions(trackUrl: string): ConversionSender<"tiktok"> 
           },
         ],
       };
-      const res = await http(trackUrl, { method: "POST", headers: { "content-type": "application/json", "Access-Token": s.accessToken }, body: JSON.stringify(body) });
+      const res = await http(trackUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", "Access-Token": s.accessToken },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw await failure("TikTok", res);
       const answer = (await res.json().catch(() => null)) as { code?: number; message?: string } | null;
       if (answer?.code !== 0) throw new Error(`TikTok refused: ${answer?.code ?? "?"} ${answer?.message ?? ""}`.trim());

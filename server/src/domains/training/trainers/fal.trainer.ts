@@ -69,7 +69,11 @@ export function createFalTrainer(config: Config): Trainer {
     async submit(job) {
       const input: Record<string, unknown> = { images_data_url: job.datasetUrl, trigger_word: job.triggerWord, create_masks: true, is_style: false };
       if (job.steps) input.steps = job.steps;
-      const r = (await trainerFetch(`${base}?fal_webhook=${encodeURIComponent(job.webhookUrl)}`, { method: "POST", headers: auth, body: JSON.stringify(input) })) as { request_id?: string };
+      const r = (await trainerFetch(`${base}?fal_webhook=${encodeURIComponent(job.webhookUrl)}`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify(input),
+      })) as { request_id?: string };
       if (typeof r?.request_id !== "string") throw new TrainerError("fal answered no request id");
       return { jobId: r.request_id };
     },
@@ -85,7 +89,8 @@ export function createFalTrainer(config: Config): Trainer {
       const userId = header("x-fal-webhook-user-id");
       const timestamp = header("x-fal-webhook-timestamp");
       const signature = header("x-fal-webhook-signature");
-      if (!requestId || !userId || !timestamp || !signature || !/^\d+$/.test(timestamp) || !/^[0-9a-f]+$/i.test(signature)) throw new WebhookRejected("missing webhook headers");
+      if (!requestId || !userId || !timestamp || !signature || !/^\d+$/.test(timestamp) || !/^[0-9a-f]+$/i.test(signature))
+        throw new WebhookRejected("missing webhook headers");
       if (Math.abs(Date.now() / 1000 - Number(timestamp)) > WEBHOOK_TOLERANCE_SECONDS) throw new WebhookRejected("webhook timestamp outside the tolerance");
       const message = Buffer.from([requestId, userId, timestamp, crypto.createHash("sha256").update(rawBody).digest("hex")].join("\n"));
       const sig = Buffer.from(signature, "hex");

@@ -24,7 +24,11 @@ export function createPaypalApi(config: Config, log: Logger): PaypalApi {
   async function accessToken(): Promise<string> {
     if (token && token.expiresAt > Date.now()) return token.value;
     const basic = Buffer.from(`${config.PAYPAL_CLIENT_ID}:${config.PAYPAL_CLIENT_SECRET}`).toString("base64");
-    const res = await send("/v1/oauth2/token", { method: "POST", headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+    const res = await send("/v1/oauth2/token", {
+      method: "POST",
+      headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
     const body = (await res.json()) as { access_token?: string; expires_in?: number };
     if (!res.ok || !body.access_token) throw new ProviderUnavailable(`paypal token request answered ${res.status}`);
     token = { value: body.access_token, expiresAt: Date.now() + (body.expires_in ?? 0) * 1000 - TOKEN_MARGIN_MS };

@@ -27,7 +27,12 @@ export function createPaypalSubscriptions(api: PaypalApi) {
   }
 
   async function createPlan(req: CheckoutRequest, days: number, key: string): Promise<string> {
-    const product = await api<{ id?: string }>("POST", "/v1/catalogs/products", { name: req.description.slice(0, 127), type: "SERVICE", category: "SOFTWARE" }, { "paypal-request-id": `product-${key}` });
+    const product = await api<{ id?: string }>(
+      "POST",
+      "/v1/catalogs/products",
+      { name: req.description.slice(0, 127), type: "SERVICE", category: "SOFTWARE" },
+      { "paypal-request-id": `product-${key}` },
+    );
     if (product.status >= 400 || !product.data.id) throw new ProviderUnavailable(`paypal catalog product answered ${product.status}`);
     const created = await api<{ id?: string; status?: string }>(
       "POST",
@@ -36,7 +41,15 @@ export function createPaypalSubscriptions(api: PaypalApi) {
         product_id: product.data.id,
         name: req.description.slice(0, 127),
         status: "ACTIVE",
-        billing_cycles: [{ frequency: { interval_unit: "DAY", interval_count: days }, tenure_type: "REGULAR", sequence: 1, total_cycles: 0, pricing_scheme: { fixed_price: { value: minorToDecimal(req.amountMinor, req.currency), currency_code: req.currency } } }],
+        billing_cycles: [
+          {
+            frequency: { interval_unit: "DAY", interval_count: days },
+            tenure_type: "REGULAR",
+            sequence: 1,
+            total_cycles: 0,
+            pricing_scheme: { fixed_price: { value: minorToDecimal(req.amountMinor, req.currency), currency_code: req.currency } },
+          },
+        ],
         payment_preferences: { auto_bill_outstanding: true, setup_fee_failure_action: "CANCEL", payment_failure_threshold: PAYMENT_FAILURE_THRESHOLD },
       },
       { "paypal-request-id": `plan-${key}` },
@@ -51,7 +64,11 @@ export function createPaypalSubscriptions(api: PaypalApi) {
     const { status, data } = await api<Subscription>(
       "POST",
       "/v1/billing/subscriptions",
-      { plan_id: planId, custom_id: req.orderNo, application_context: { return_url: req.returnUrl, cancel_url: req.cancelUrl, user_action: "SUBSCRIBE_NOW", shipping_preference: "NO_SHIPPING" } },
+      {
+        plan_id: planId,
+        custom_id: req.orderNo,
+        application_context: { return_url: req.returnUrl, cancel_url: req.cancelUrl, user_action: "SUBSCRIBE_NOW", shipping_preference: "NO_SHIPPING" },
+      },
       { "paypal-request-id": `subscribe-${req.orderNo}` },
     );
     const approve = data.links?.find((l) => l.rel === "approve")?.href;
@@ -73,8 +90,14 @@ export function createPaypalSubscriptions(api: PaypalApi) {
     const total = refund.total_refunded_amount ? decimalToMinor(refund.total_refunded_amount.value, refund.total_refunded_amount.currency) : undefined;
     return {
       paymentRef: refund.sale_id,
-      ...(data.billing_agreement_id ? { providerRef: data.billing_agreement_id, subscription: { ref: data.billing_agreement_id, renewalPeriod: refund.sale_id } } : {}),
-      reversal: { kind, ...(amount !== undefined ? { amountMinor: amount, currency: refund.amount!.currency } : {}), ...(total !== undefined ? { totalMinor: total } : {}) },
+      ...(data.billing_agreement_id
+        ? { providerRef: data.billing_agreement_id, subscription: { ref: data.billing_agreement_id, renewalPeriod: refund.sale_id } }
+        : {}),
+      reversal: {
+        kind,
+        ...(amount !== undefined ? { amountMinor: amount, currency: refund.amount!.currency } : {}),
+        ...(total !== undefined ? { totalMinor: total } : {}),
+      },
     };
   }
 
@@ -82,7 +105,12 @@ export function createPaypalSubscriptions(api: PaypalApi) {
   async function refundSale(saleId: string | null | undefined, orderNo: string): Promise<void> {
     // the order was paid by polling and the first sale's event has not come yet: PayPal's dashboard refunds it
     if (!saleId) throw new ProviderUnavailable("the sale that paid this plan order is not known yet");
-    const { status, data } = await api<{ name?: string }>("POST", `/v1/payments/sale/${encodeURIComponent(saleId)}/refund`, {}, { "paypal-request-id": `refund-${orderNo}` });
+    const { status, data } = await api<{ name?: string }>(
+      "POST",
+      `/v1/payments/sale/${encodeURIComponent(saleId)}/refund`,
+      {},
+      { "paypal-request-id": `refund-${orderNo}` },
+    );
     if (status === 400 && data.name === "TRANSACTION_ALREADY_REFUNDED") return;
     if (status >= 400) throw new ProviderUnavailable(`paypal sale refund answered ${status}`);
   }
@@ -107,7 +135,9 @@ export function createPaypalSubscriptions(api: PaypalApi) {
 
   /** Cancels the subscription on PayPal; one already cancelled counts as done. */
   async function cancel(subscriptionRef: string): Promise<void> {
-    const { status, data } = await api<{ details?: { issue?: string }[] }>("POST", `/v1/billing/subscriptions/${encodeURIComponent(subscriptionRef)}/cancel`, { reason: "Cancelled by the member in the app" });
+    const { status, data } = await api<{ details?: { issue?: string }[] }>("POST", `/v1/billing/subscriptions/${encodeURIComponent(subscriptionRef)}/cancel`, {
+      reason: "Cancelled by the member in the app",
+    });
     // already cancelled (a double click, or the member cancelled on PayPal too): the outcome wanted
     if (status === 422 && data.details?.some((d) => d.issue === "SUBSCRIPTION_STATUS_INVALID")) return;
     if (status >= 400) throw new ProviderUnavailable(`paypal subscription cancel answered ${status}`);

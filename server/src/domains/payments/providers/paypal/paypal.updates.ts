@@ -56,7 +56,11 @@ function reversalUpdate(kind: "refund" | "chargeback", refund: Partial<Refund>):
   const total = refund.seller_payable_breakdown?.total_refunded_amount;
   return {
     paymentRef: refundedCapture(refund),
-    reversal: { kind, ...(refund.amount ? { amountMinor: decimalToMinor(refund.amount.value, refund.amount.currency_code), currency: refund.amount.currency_code } : {}), ...(total ? { totalMinor: decimalToMinor(total.value, total.currency_code) } : {}) },
+    reversal: {
+      kind,
+      ...(refund.amount ? { amountMinor: decimalToMinor(refund.amount.value, refund.amount.currency_code), currency: refund.amount.currency_code } : {}),
+      ...(total ? { totalMinor: decimalToMinor(total.value, total.currency_code) } : {}),
+    },
   };
 }
 
@@ -99,7 +103,16 @@ export function subscriptionEventUpdate(event: WebhookEvent): PaymentUpdate {
     outcome: null,
     providerRef: sub?.id,
     orderNo: sub?.custom_id,
-    ...(sub?.id && subscriptionState ? { subscription: { ref: sub.id, state: subscriptionState, currentPeriodEnd: date(sub.billing_info?.next_billing_time), stateChangedAt: date(sub.status_update_time) ?? date(event.create_time) } } : {}),
+    ...(sub?.id && subscriptionState
+      ? {
+          subscription: {
+            ref: sub.id,
+            state: subscriptionState,
+            currentPeriodEnd: date(sub.billing_info?.next_billing_time),
+            stateChangedAt: date(sub.status_update_time) ?? date(event.create_time),
+          },
+        }
+      : {}),
     payload: event,
   };
 }

@@ -1,0 +1,81 @@
+import { call, promptsIn, stopOnServer, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
+import { reasonOf } from "./job-book.ts";
+import { checkWorkflow, type ObjectInfo, type Workflow } from "./workflows.ts";
+
+/** What the health checks need of a job the engine has sent to a server. */
+interface SentJob {
+  posted: boolean;
+  postedAt: number;
+  promptId?: string;
+}
+
+/** What the engine does when a check changes a server's standing. */
+export interface HealthHooks<J> {
+  connect(s: ComfyServer<J>): void;
+  settle(job: J): Promise<void>;
+  attemptFailed(job: J, reason: string): void;
+  schedule(): void;
+  noteError(message: string): void;
+}
+
+/**
+ * Checks every server now and every `healthMs`: /system_stats and /queue, and its workflows against /object_info
+ * (again every `workflowCheckMs`, or when it comes back). `firstCheck` settles when the first round has.
+ */
+export function watchHealth<J extends SentJob>(
+  servers: ComfyServer<J>[],
+  o: { workflows: Workflow[]; models: Record<string, string>; workflowCheckMs: number; healthMs: number },
+  hooks: HealthHooks<J>,
+) {
+  /** The server answers: its queue, its workflows (again every workflowCheckMs, or when it comes back), its socket. */
+  async function markHealthy(s: ComfyServer<J>, q: QueueBody, asked: number) {
+    s.queue = q.queue_running.length + q.queue_pending.length;
+    if (Date.now() - s.objectInfoAt >= o.workflowCheckMs || s.health !== "healthy") {
+      const info = (await (await call(s, "/object_info", { timeoutMs: 60_000 })).json()) as ObjectInfo;
+      for (const wf of o.workflows) s.offered.set(wf.name, checkWorkflow(wf, info, o.models));
+      s.objectInfoAt = Date.now();
+    }
+    s.health = "healthy";
+    s.checkedAt = new Date();
+    hooks.connect(s);
+    // a server back after a blip would still run the prompts we moved elsewhere: stop them
+    for (const id of [...s.orphans]) {
+      s.orphans.delete(id);
+      void stopOnServer(s, id);
+    }
+    // the socket may have missed a prompt's end, or the server may have lost it on a restart: ask history
+    const held = new Set(promptsIn(q));
+    for (const job of [...s.inFlight]) if (job.posted && job.postedAt < asked && !held.has(job.promptId)) void hooks.settle(job);
+  }
+
+  /** The server does not answer: each of its jobs is tried elsewhere, and its prompts stopped there once it is back. */
+  function markUnreachable(s: ComfyServer<J>, message: string) {
+    if (s.health !== "unreachable") hooks.noteError(`${s.url} unreachable: ${message}`);
+    s.health = "unreachable";
+    s.lastError = message;
+    s.checkedAt = new Date();
+    s.ws?.terminate();
+    for (const job of [...s.inFlight]) {
+      if (job.posted && job.promptId) s.orphans.add(job.promptId);
+      hooks.attemptFailed(job, `server unreachable: ${message}`);
+    }
+  }
+
+  async function check(s: ComfyServer<J>) {
+    const asked = Date.now();
+    try {
+      const [stats, queue] = await Promise.all([call(s, "/system_stats"), call(s, "/queue")]);
+      if (!stats.ok || !queue.ok) throw new Error(`/system_stats ${stats.status}, /queue ${queue.status}`);
+      await markHealthy(s, (await queue.json()) as QueueBody, asked);
+    } catch (err) {
+      markUnreachable(s, reasonOf(err));
+    }
+    hooks.schedule();
+  }
+
+  const checkAll = () => Promise.all(servers.map(check));
+  const firstCheck = checkAll();
+  const timer = setInterval(() => void checkAll(), o.healthMs);
+  timer.unref();
+  return { firstCheck, stop: () => clearInterval(timer) };
+}
