@@ -2,11 +2,11 @@ import { z } from "zod";
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 import type { OrdersAdminService } from "../domains/orders/orders.admin.service.ts";
+import { orderAnswer } from "../domains/orders/orders.schema.ts";
 import {
   membershipRecord,
   orderFilter,
   orderRecord,
-  orderRefundAnswer,
   orderRefundPreviewAnswer,
   orderSortable,
   paymentEventFilter,
@@ -49,7 +49,7 @@ export function ordersResource(api: ApiRouter, orders: OrdersAdminService, payme
       summary: "Refund a paid order through its provider and take back its credits (never below zero)",
       can: ["refund", "Order"],
       body: refundBody,
-      response: orderRefundAnswer,
+      response: orderAnswer,
     },
     (id, body, staff) =>
       payments.refundOrder({

@@ -70,30 +70,6 @@ export const orderRefundPreviewAnswer = z.object({
   already_spent: z.number(),
 });
 
-/** orders action refund */
-export const orderRefundAnswer = z.object({
-  order_id: z.number(),
-  order_no: z.string(),
-  order_status: z.string(),
-  amount: z.number(),
-  final_price: z.number(),
-  currency: z.string(),
-  final_price_text: z.string(),
-  quantity: z.number(),
-  credits: z.number(),
-  bonus_credits: z.number(),
-  received_amount: z.string().nullable(),
-  received_currency: z.string().nullable(),
-  refunded_amount: z.number().nullable(),
-  provider: z.string(),
-  product_id: z.number(),
-  product_name: z.string().optional(),
-  pay_url: z.string().nullable(),
-  created_at: z.date(),
-  paid_at: z.date().nullable(),
-  expires_at: z.date(),
-});
-
 /** memberships list  */
 export const membershipRecord = z.object({
   id: z.number(),

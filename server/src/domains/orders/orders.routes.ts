@@ -1,5 +1,5 @@
 import type { ApiRouter } from "../../http/api.ts";
-import { getUserOrdersAnswer, line9Answer, orderActionLogAnswer, orderActionLogBody, orderIdQuery, userOrdersQuery } from "./orders.schema.ts";
+import { getUserOrdersAnswer, orderAnswer, orderActionLogAnswer, orderActionLogBody, orderIdQuery, userOrdersQuery } from "./orders.schema.ts";
 import { orderView, type OrdersService } from "./orders.service.ts";
 
 export function ordersRoutes(api: ApiRouter, orders: OrdersService) {
@@ -14,7 +14,7 @@ export function ordersRoutes(api: ApiRouter, orders: OrdersService) {
         auth: "user",
         can: ["read", "Order"],
         query: orderIdQuery,
-        response: line9Answer,
+        response: orderAnswer,
       },
       async ({ query, ability }) => orderView(await orders.readable(query.order_id, ability)),
     );

@@ -22,8 +22,8 @@ export const orderActionLogBody = z.object({
 
 // What the routes answer (docs/decisions/229).
 
-/** get path */
-export const line9Answer = z.object({
+/** A person's order as the app shows it (`orderView`): in the order history, after a checkout and after a refund. */
+export const orderAnswer = z.object({
   order_id: z.number(),
   order_no: z.string(),
   order_status: z.string(),
@@ -48,7 +48,7 @@ export const line9Answer = z.object({
 
 /** get /api/order/getUserOrders */
 export const getUserOrdersAnswer = z.object({
-  list: z.array(line9Answer),
+  list: z.array(orderAnswer),
   total: z.number(),
   page: z.number(),
   limit: z.number(),

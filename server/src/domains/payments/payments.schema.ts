@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orderAnswer } from "../orders/orders.schema.ts";
 import { MSG } from "../../http/messages.ts";
 import { PROVIDERS } from "../../contract/orders.ts";
 import { PAYMENT_METHODS } from "../../contract/payments.ts";
@@ -59,28 +60,7 @@ export const createOrderAndPayAnswer = z.object({
   order_no: z.string(),
   pay_url: z.string(),
   session_id: z.string(),
-  order: z.object({
-    order_id: z.number(),
-    order_no: z.string(),
-    order_status: z.string(),
-    amount: z.number(),
-    final_price: z.number(),
-    currency: z.string(),
-    final_price_text: z.string(),
-    quantity: z.number(),
-    credits: z.number(),
-    bonus_credits: z.number(),
-    received_amount: z.string().nullable(),
-    received_currency: z.string().nullable(),
-    refunded_amount: z.number().nullable(),
-    provider: z.string(),
-    product_id: z.number(),
-    product_name: z.string().optional(),
-    pay_url: z.string().nullable(),
-    created_at: z.date(),
-    paid_at: z.date().nullable(),
-    expires_at: z.date(),
-  }),
+  order: orderAnswer,
 });
 
 /** get /api/order/paymentProviders */
@@ -98,28 +78,7 @@ export const createCheckoutSessionAnswer = z.object({
   order_no: z.string(),
   pay_url: z.string(),
   session_id: z.string(),
-  order: z.object({
-    order_id: z.number(),
-    order_no: z.string(),
-    order_status: z.string(),
-    amount: z.number(),
-    final_price: z.number(),
-    currency: z.string(),
-    final_price_text: z.string(),
-    quantity: z.number(),
-    credits: z.number(),
-    bonus_credits: z.number(),
-    received_amount: z.string().nullable(),
-    received_currency: z.string().nullable(),
-    refunded_amount: z.number().nullable(),
-    provider: z.string(),
-    product_id: z.number(),
-    product_name: z.string().optional(),
-    pay_url: z.string().nullable(),
-    created_at: z.date(),
-    paid_at: z.date().nullable(),
-    expires_at: z.date(),
-  }),
+  order: orderAnswer,
 });
 
 /** post /api/order/capturePaypalOrder */
@@ -149,28 +108,7 @@ export const createOrderAnswer = z.object({
   order_no: z.string(),
   pay_url: z.string(),
   session_id: z.string(),
-  order: z.object({
-    order_id: z.number(),
-    order_no: z.string(),
-    order_status: z.string(),
-    amount: z.number(),
-    final_price: z.number(),
-    currency: z.string(),
-    final_price_text: z.string(),
-    quantity: z.number(),
-    credits: z.number(),
-    bonus_credits: z.number(),
-    received_amount: z.string().nullable(),
-    received_currency: z.string().nullable(),
-    refunded_amount: z.number().nullable(),
-    provider: z.string(),
-    product_id: z.number(),
-    product_name: z.string().optional(),
-    pay_url: z.string().nullable(),
-    created_at: z.date(),
-    paid_at: z.date().nullable(),
-    expires_at: z.date(),
-  }),
+  order: orderAnswer,
 });
 
 /** post /api/OrderJpay/orderPay */
