@@ -2,7 +2,7 @@ import type { RequestHandler } from "express";
 import type { ApiRouter } from "../../http/api.ts";
 import { MSG } from "../../http/messages.ts";
 import { receiveFile } from "../../http/multipart.ts";
-import { fileUploadBody, idQuery, line12Answer, mediaUploadBody, pageQuery, uploadListAnswer, uploadListQuery } from "./uploads.schema.ts";
+import { fileUploadBody, idQuery, uploadAnswer, mediaUploadBody, pageQuery, uploadListAnswer, uploadListQuery } from "./uploads.schema.ts";
 import { LIMITS, type UploadsService } from "./uploads.service.ts";
 
 export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHourly: RequestHandler) {
@@ -18,7 +18,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
         can: ["create", "Upload"],
         before: [perUserHourly, image],
         body: mediaUploadBody,
-        response: line12Answer,
+        response: uploadAnswer,
       },
       ({ principal, req, body }) => uploads.uploadImage(principal.userId, req.file, body),
     );
@@ -32,7 +32,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
       can: ["create", "Upload"],
       before: [perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)],
       body: mediaUploadBody,
-      response: line12Answer,
+      response: uploadAnswer,
     },
     ({ principal, req, body }) => uploads.uploadVideo(principal.userId, req.file, body),
   );
@@ -45,7 +45,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
       can: ["create", "Upload"],
       before: [perUserHourly, receiveFile(LIMITS.audioBytes, MSG.audioTooBig)],
       body: mediaUploadBody,
-      response: line12Answer,
+      response: uploadAnswer,
     },
     ({ principal, req, body }) => uploads.uploadAudio(principal.userId, req.file, body),
   );
@@ -58,7 +58,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
       can: ["create", "Upload"],
       before: [perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)],
       body: fileUploadBody,
-      response: line12Answer,
+      response: uploadAnswer,
     },
     ({ principal, req, body }) => {
       if (body.upload_type === "image") return uploads.uploadImage(principal.userId, req.file, body);
@@ -78,7 +78,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
   );
   api.get(
     "/api/ImageUpload/uploadDetails2",
-    { summary: "One of the caller's uploads", tags, auth: "user", can: ["read", "Upload"], query: idQuery, response: line12Answer },
+    { summary: "One of the caller's uploads", tags, auth: "user", can: ["read", "Upload"], query: idQuery, response: uploadAnswer },
     ({ principal, query }) => uploads.details(principal.userId, query.id),
   );
 }

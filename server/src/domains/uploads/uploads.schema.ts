@@ -36,8 +36,8 @@ export const idQuery = z.object({ id: z.coerce.number().int().positive() });
 
 // What the routes answer (docs/decisions/229).
 
-/** post path */
-export const line12Answer = z.object({
+/** One of the person's uploads (`UploadView`): after an upload, in their list and in its details. */
+export const uploadAnswer = z.object({
   id: z.number(),
   type: z.enum(UPLOAD_KINDS),
   file_url: z.string(),
@@ -53,7 +53,7 @@ export const line12Answer = z.object({
 
 /** get /api/ImageUpload/uploadList */
 export const uploadListAnswer = z.object({
-  list: z.array(line12Answer),
+  list: z.array(uploadAnswer),
   total: z.number(),
   page: z.number(),
   limit: z.number(),
