@@ -6,7 +6,7 @@ import {
   bindingAnswer,
   bindingBody,
   deliverBody,
-  getHomeLinkInfoAnswer,
+  pageAnswer,
   homeLinkInfoQuery,
   itemIdBody,
   joinMembershipAnswer,
@@ -46,7 +46,7 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
       tags,
       auth: "public",
       query: homeLinkInfoQuery,
-      response: getHomeLinkInfoAnswer,
+      response: pageAnswer,
     },
     ({ principal, query }) => creators.homeLinkInfo(query.home_link, principal.kind === "user" ? principal.userId : null),
   );

@@ -143,8 +143,21 @@ export const creatorLibraryItemRecord = z.object({
   taskId: z.number(),
 });
 
-/** get /api/Subscribe/getHomeLinkInfo */
-export const getHomeLinkInfoAnswer = z.object({
+/** A library item as a viewer sees it: locked (no URLs) unless they are the creator or a member. */
+export const libraryItemAnswer = z.object({
+  locked: z.boolean(),
+  image_url: z.string().nullable(),
+  video_url: z.string().nullable(),
+  poster_url: z.string().nullable(),
+  id: z.number(),
+  task_id: z.number(),
+  visibility: z.enum(LIBRARY_VISIBILITIES),
+  kind: z.string(),
+  created_at: z.string(),
+});
+
+/** A creator page as a viewer sees it, with the first page of its library (get /api/Subscribe/getHomeLinkInfo). */
+export const pageAnswer = z.object({
   id: z.number(),
   home_link: z.string(),
   title: z.string(),
@@ -154,19 +167,7 @@ export const getHomeLinkInfoAnswer = z.object({
   subscriber_count: z.number(),
   subscribed: z.boolean(),
   is_owner: z.boolean(),
-  library: z.array(
-    z.object({
-      locked: z.boolean(),
-      image_url: z.string().nullable(),
-      video_url: z.string().nullable(),
-      poster_url: z.string().nullable(),
-      id: z.number(),
-      task_id: z.number(),
-      visibility: z.enum(LIBRARY_VISIBILITIES),
-      kind: z.string(),
-      created_at: z.string(),
-    }),
-  ),
+  library: z.array(libraryItemAnswer),
   library_total: z.number(),
   library_locked: z.number(),
   request_price: z.number().nullable(),
@@ -182,6 +183,9 @@ export const getHomeLinkInfoAnswer = z.object({
   satisfaction_rate: z.number().nullable(),
 });
 
+/** The creator's own page: the public view and its moderation state. */
+const ownPageAnswer = pageAnswer.extend({ state: z.enum(CONTENT_STATES) });
+
 /** post /api/Subscribe/binding */
 export const bindingAnswer = z.object({
   subscribed: z.boolean(),
@@ -189,90 +193,10 @@ export const bindingAnswer = z.object({
 });
 
 /** get /api/Subscribe/myPage */
-export const myPageAnswer = z.object({
-  page: z
-    .object({
-      state: z.enum(CONTENT_STATES),
-      id: z.number(),
-      home_link: z.string(),
-      title: z.string(),
-      bio: z.string(),
-      social_links: z.array(z.string()),
-      cover_url: z.string().nullable(),
-      subscriber_count: z.number(),
-      subscribed: z.boolean(),
-      is_owner: z.boolean(),
-      library: z.array(
-        z.object({
-          locked: z.boolean(),
-          image_url: z.string().nullable(),
-          video_url: z.string().nullable(),
-          poster_url: z.string().nullable(),
-          id: z.number(),
-          task_id: z.number(),
-          visibility: z.enum(LIBRARY_VISIBILITIES),
-          kind: z.string(),
-          created_at: z.string(),
-        }),
-      ),
-      library_total: z.number(),
-      library_locked: z.number(),
-      request_price: z.number().nullable(),
-      membership_price: z.number().nullable(),
-      membership: z
-        .object({
-          status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
-          price: z.number(),
-          paid_through: z.string(),
-          member: z.boolean(),
-        })
-        .nullable(),
-      satisfaction_rate: z.number().nullable(),
-    })
-    .nullable(),
-});
+export const myPageAnswer = z.object({ page: ownPageAnswer.nullable() });
 
-/** post /api/Subscribe/publishPage */
-export const publishPageAnswer = z
-  .object({
-    state: z.enum(CONTENT_STATES),
-    id: z.number(),
-    home_link: z.string(),
-    title: z.string(),
-    bio: z.string(),
-    social_links: z.array(z.string()),
-    cover_url: z.string().nullable(),
-    subscriber_count: z.number(),
-    subscribed: z.boolean(),
-    is_owner: z.boolean(),
-    library: z.array(
-      z.object({
-        locked: z.boolean(),
-        image_url: z.string().nullable(),
-        video_url: z.string().nullable(),
-        poster_url: z.string().nullable(),
-        id: z.number(),
-        task_id: z.number(),
-        visibility: z.enum(LIBRARY_VISIBILITIES),
-        kind: z.string(),
-        created_at: z.string(),
-      }),
-    ),
-    library_total: z.number(),
-    library_locked: z.number(),
-    request_price: z.number().nullable(),
-    membership_price: z.number().nullable(),
-    membership: z
-      .object({
-        status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
-        price: z.number(),
-        paid_through: z.string(),
-        member: z.boolean(),
-      })
-      .nullable(),
-    satisfaction_rate: z.number().nullable(),
-  })
-  .nullable();
+/** post /api/Subscribe/publishPage and updatePage: the page as saved, or null when it is not there */
+export const publishPageAnswer = ownPageAnswer.nullable();
 
 /** post /api/Subscribe/request */
 export const requestAnswer = z.object({
@@ -325,19 +249,7 @@ export const publishItemAnswer = z.object({
 export const libraryAnswer = z.object({
   page: z.number(),
   limit: z.number(),
-  list: z.array(
-    z.object({
-      locked: z.boolean(),
-      image_url: z.string().nullable(),
-      video_url: z.string().nullable(),
-      poster_url: z.string().nullable(),
-      id: z.number(),
-      task_id: z.number(),
-      visibility: z.enum(LIBRARY_VISIBILITIES),
-      kind: z.string(),
-      created_at: z.string(),
-    }),
-  ),
+  list: z.array(libraryItemAnswer),
   total: z.number(),
   locked: z.number(),
 });

@@ -1,5 +1,5 @@
 import type { ApiRouter } from "../../http/api.ts";
-import { getProductDetailAnswer, getProductsAnswer, productIdQuery, userProductsLimitedAnswer } from "./products.schema.ts";
+import { productAnswer, getProductsAnswer, productIdQuery, userProductsLimitedAnswer } from "./products.schema.ts";
 import type { ProductsService } from "./products.service.ts";
 
 export function productsRoutes(api: ApiRouter, products: ProductsService) {
@@ -21,10 +21,8 @@ export function productsRoutes(api: ApiRouter, products: ProductsService) {
     }),
   );
 
-  api.get(
-    "/api/index/getProductDetail",
-    { summary: "One product", tags, auth: "public", query: productIdQuery, response: getProductDetailAnswer },
-    ({ query }) => products.detail(query.product_id),
+  api.get("/api/index/getProductDetail", { summary: "One product", tags, auth: "public", query: productIdQuery, response: productAnswer }, ({ query }) =>
+    products.detail(query.product_id),
   );
 
   api.get(

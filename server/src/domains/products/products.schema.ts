@@ -7,31 +7,8 @@ export const productIdQuery = z.object({
 
 // What the routes answer (docs/decisions/229).
 
-/** get /api/index/getProducts */
-export const getProductsAnswer = z.object({
-  list: z.array(
-    z.object({
-      product_id: z.number(),
-      code: z.string(),
-      name: z.string(),
-      kind: z.enum(PRODUCT_KINDS),
-      credits: z.number(),
-      price: z.number(),
-      was_price: z.number().nullable(),
-      currency: z.string(),
-      price_text: z.string(),
-      was_price_text: z.string().nullable(),
-      best_value: z.boolean(),
-      per_user_limit: z.number().nullable(),
-      interval_days: z.number().nullable(),
-      flash_sale_ends_at: z.date().nullable(),
-      seconds_left: z.number().nullable(),
-    }),
-  ),
-});
-
-/** get /api/index/getProductDetail */
-export const getProductDetailAnswer = z.object({
+/** A product on sale as the pricing page and checkout show it (get /api/index/getProductDetail). */
+export const productAnswer = z.object({
   product_id: z.number(),
   code: z.string(),
   name: z.string(),
@@ -49,26 +26,12 @@ export const getProductDetailAnswer = z.object({
   seconds_left: z.number().nullable(),
 });
 
+/** get /api/index/getProducts */
+export const getProductsAnswer = z.object({
+  list: z.array(productAnswer),
+});
+
 /** get /api/Personal/user_products_limited */
 export const userProductsLimitedAnswer = z.object({
-  list: z.array(
-    z.object({
-      remaining: z.number().nullable(),
-      product_id: z.number(),
-      code: z.string(),
-      name: z.string(),
-      kind: z.enum(PRODUCT_KINDS),
-      credits: z.number(),
-      price: z.number(),
-      was_price: z.number().nullable(),
-      currency: z.string(),
-      price_text: z.string(),
-      was_price_text: z.string().nullable(),
-      best_value: z.boolean(),
-      per_user_limit: z.number().nullable(),
-      interval_days: z.number().nullable(),
-      flash_sale_ends_at: z.date().nullable(),
-      seconds_left: z.number().nullable(),
-    }),
-  ),
+  list: z.array(productAnswer.extend({ remaining: z.number().nullable() })),
 });
