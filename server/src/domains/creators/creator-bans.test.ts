@@ -159,4 +159,27 @@ describe("a banned creator", () => {
       expect((await t.http.get("/api/Subscribe/getHomeLinkInfo").query({ home_link: "PageBan" }).expect(200)).body.data.home_link).toBe("PageBan");
     }
   });
+
+  it("settles every join and request racing the ban: refused, or taken and then refunded in full by it", async () => {
+    const c = await creatorPage("RaceBan");
+    const fans = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const fan = await visitor(t);
+        await grant(fan.userId, 100);
+        return fan;
+      }),
+    );
+    // the sales start a few milliseconds apart around the ban, so some land before it, some during, some after
+    const sale = (f: { token: string; userId: number }, i: number) =>
+      i % 2
+        ? post(f.token, "joinMembership", { home_link: "RaceBan" })
+        : post(f.token, "request", { home_link: "RaceBan", text: "Race", idempotency_key: `race-${f.userId}-abcdef` });
+    const sales = fans.map((f, i) => new Promise((r) => setTimeout(r, i * 40)).then(() => sale(f, i)));
+    const [answers] = await Promise.all([Promise.all(sales), new Promise((r) => setTimeout(r, 100)).then(() => ban(c.userId))]);
+    expect(answers.every((r) => r.status === 200 || r.status === 404)).toBe(true);
+    // a join that won the race paid a period the ban then refunded all but a moment of (the first seconds of it)
+    for (const [i, f] of fans.entries()) expect(await balance(f.userId), `fan ${i}`).toBeGreaterThanOrEqual(i % 2 ? 99 : 100);
+    expect(await t.db.creatorMembership.count({ where: { creatorPage: { userId: c.userId }, status: { not: "ended" } } })).toBe(0);
+    expect(await t.db.customRequest.count({ where: { creatorPage: { userId: c.userId }, status: { in: ["pending", "accepted"] } } })).toBe(0);
+  });
 });

@@ -48,7 +48,8 @@ describe("a banned device", () => {
       .expect(200);
     const users = await t.db.user.count();
 
-    for (const headers of [{ Cookie: cookie }, { Cookie: cookie, "device-fingerprint": fingerprint() }]) {
+    const attempts: Record<string, string>[] = [{ Cookie: cookie }, { Cookie: cookie, "device-fingerprint": fingerprint() }];
+    for (const headers of attempts) {
       const refused = await guest(headers).expect(403);
       expect(refused.body).toMatchObject({
         msg: "Sorry, you do not have login permission",

@@ -93,12 +93,13 @@ export function createBans({ audit, revokeUserSessions, cancelUserTasks, endCrea
     await lockAccountBans.rows(tx, { userId });
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
     if (!before) throw HttpError.notFound();
+    // first, before the account row is written: sales lock the page and then the creator's account, so this must too
+    await endCreatorDealings(tx, userId);
     const created = await tx.ban.create({ data: { userId, reason: d.reason, staffId } });
     if (!before.bannedAt) await tx.user.update({ where: { id: userId }, data: { bannedAt: created.createdAt } });
     await revokeUserSessions(userId, tx, true);
     // renders in progress are not finished for, nor delivered to, a banned account
     await cancelUserTasks(tx, userId, "The account was banned");
-    await endCreatorDealings(tx, userId);
     await markBanned(tx, created.id, userId);
     await recordDecision(tx, { userId, action: "ban", ground: d.ground ?? "other", explanation: d.reason, decidedById: staffId, banId: created.id });
     await audit.record(tx, {
