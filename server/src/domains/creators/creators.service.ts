@@ -43,34 +43,11 @@ interface Deps {
  * custom_requests, and through its parts creator_memberships (creator-memberships.service.ts) and
  * creator_library_items (creator-library.service.ts).
  */
-export function createCreatorsService({
-  db,
-  models,
-  creations,
-  storage,
-  signer,
-  mediaTtlSeconds,
-  makeCreator,
-  credits,
-  keepCreation,
-  releaseCreation,
-  ownCreation,
-  requestHours,
-  minRatings,
-  sessionLive,
-}: Deps) {
+export function createCreatorsService(deps: Deps) {
+  const { db, models, makeCreator, credits, ownCreation, requestHours, minRatings } = deps;
   const memberships = createCreatorMemberships({ db, credits });
-  const library = createCreatorLibrary({
-    db,
-    storage,
-    signer,
-    ttlSeconds: mediaTtlSeconds,
-    creations,
-    isMember: (pageId, userId) => memberships.isMember(pageId, userId),
-    sessionLive,
-    keepCreation,
-    releaseCreation,
-  });
+  const isMember = (pageId: number, userId: number) => memberships.isMember(pageId, userId);
+  const library = createCreatorLibrary({ ...deps, ttlSeconds: deps.mediaTtlSeconds, isMember });
   const pages = createPages({ db, models, memberships, library, makeCreator, minRatings });
   const requests = createCustomRequests({ db, credits, ownCreation, requestHours });
 
