@@ -3,7 +3,7 @@ import { createTestDb, visitor, type TestDb } from "../../../../tests/db-utils.t
 import { grant } from "../../../../tests/generation-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
-import { chatBackendsEnv, readEvents, streamedText, type ChatEvent } from "../../../../tests/chat-utils.ts";
+import { chatBackendsEnv, newConversation, readEvents, streamedText, type ChatEvent } from "../../../../tests/chat-utils.ts";
 import { startFakeOpenAi, type FakeOpenAi } from "../../../../tests/fixtures/fake-openai.ts";
 import { MSG } from "../../http/messages.ts";
 
@@ -34,16 +34,7 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-async function conversation(token: string) {
-  const c = (
-    await a.http
-      .post("/api/RoleChat/creatCharacter")
-      .set("token", token)
-      .send({ name: "Ada", description: "An adult archivist", greeting: "Hello." })
-      .expect(200)
-  ).body.data;
-  return (await a.http.post("/api/RoleChat/creatConversation").set("token", token).send({ character_id: c.id }).expect(200)).body.data;
-}
+const conversation = (token: string) => newConversation(a, token);
 
 /** Opens a reader of the reply's events; resolves with them once the server ends the stream. */
 function read(url: string, init: RequestInit): { events: Promise<ChatEvent[]>; seen: ChatEvent[] } {
