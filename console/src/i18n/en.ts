@@ -374,6 +374,7 @@ export const en = {
         liftedAt: "Lifted",
         liftedById: "Lifted by",
         active: "In force",
+        flaggedUserIds: "Flagged new accounts",
       },
     },
     "generation-tasks": {

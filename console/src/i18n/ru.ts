@@ -378,6 +378,7 @@ export const ru: typeof en = {
         liftedAt: "Снята",
         liftedById: "Кем снята",
         active: "Действует",
+        flaggedUserIds: "Отмеченные новые аккаунты",
       },
     },
     "generation-tasks": {

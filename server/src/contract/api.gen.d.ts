@@ -883,6 +883,7 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            flaggedUserIds: number[];
                             id: number;
                             /** Format: date-time */
                             liftedAt: string | null;
@@ -959,6 +960,7 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            flaggedUserIds: number[];
                             id: number;
                             /** Format: date-time */
                             liftedAt: string | null;
@@ -1043,6 +1045,7 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            flaggedUserIds: number[];
                             id: number;
                             /** Format: date-time */
                             liftedAt: string | null;
