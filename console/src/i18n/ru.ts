@@ -398,6 +398,11 @@ export const ru: typeof en = {
         state: "Видимость",
         createdAt: "Создана",
         finishedAt: "Завершена",
+        runs: "Попытки на GPU-серверах",
+        attempt: "Попытка",
+        workflow: "Workflow",
+        server: "Сервер",
+        at: "Отправлена",
       },
     },
     banners: {

@@ -1,5 +1,5 @@
 import MovieIcon from "@mui/icons-material/Movie";
-import { Datagrid, DateField, List, NumberField, SelectInput, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
+import { ArrayField, Datagrid, DateField, List, NumberField, SelectInput, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
 import { JsonField } from "../common/fields.tsx";
 import { MODES } from "../templates/index.tsx";
 import { TASK_STATUSES } from "../../../server/src/contract/generation.ts";
@@ -45,6 +45,15 @@ function TaskShow() {
         <NumberField source="cost" />
         <TextField source="state" />
         <JsonField source="input" />
+        {/* which workflow each try ran on which server: a template without a workflow of its own runs the engine's choice */}
+        <ArrayField source="runs">
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <NumberField source="attempt" />
+            <TextField source="workflow" />
+            <TextField source="server" />
+            <DateField source="at" showTime />
+          </Datagrid>
+        </ArrayField>
         <TextField source="outputKey" />
         <JsonField source="outputs" />
         <TextField source="error" />

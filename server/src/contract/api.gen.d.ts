@@ -4627,6 +4627,7 @@ export interface paths {
                                 engine: string;
                                 renders: number;
                                 templateId: number | null;
+                                templateName: string | null;
                             }[];
                             workflows: {
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
@@ -5102,6 +5103,7 @@ export interface paths {
                             posterKey: string | null;
                             progress: number;
                             resolution: string | null;
+                            runs?: unknown;
                             /** Format: date-time */
                             startedAt: string | null;
                             /** @enum {string} */
@@ -5203,6 +5205,7 @@ export interface paths {
                             posterKey: string | null;
                             progress: number;
                             resolution: string | null;
+                            runs?: unknown;
                             /** Format: date-time */
                             startedAt: string | null;
                             /** @enum {string} */
