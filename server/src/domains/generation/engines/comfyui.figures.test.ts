@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { silentLog } from "../../../../../tests/db-utils.ts";
-import { startFakeComfy, type FakeComfy, type FakeComfyOptions } from "../../../../../tests/fixtures/fake-comfyui.ts";
+import { startFakeComfy, type FakeComfyOptions } from "../../../../../tests/fixtures/fake-comfyui.ts";
 import { mediaDir } from "../../../../../tests/fixtures/media.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
 import type { EngineJob, EngineTry } from "./engine.ts";
