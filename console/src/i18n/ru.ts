@@ -400,9 +400,6 @@ export const ru: typeof en = {
         finishedAt: "Завершена",
         runs: "Попытки на GPU-серверах",
         attempt: "Попытка",
-        workflow: "Workflow",
-        server: "Сервер",
-        at: "Отправлена",
       },
     },
     banners: {
