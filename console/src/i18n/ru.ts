@@ -399,6 +399,8 @@ export const ru: typeof en = {
         state: "Видимость",
         createdAt: "Создана",
         finishedAt: "Завершена",
+        runs: "Попытки на GPU-серверах",
+        attempt: "Попытка",
       },
     },
     banners: {

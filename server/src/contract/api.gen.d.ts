@@ -4630,6 +4630,7 @@ export interface paths {
                                 engine: string;
                                 renders: number;
                                 templateId: number | null;
+                                templateName: string | null;
                             }[];
                             workflows: {
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
@@ -5105,6 +5106,7 @@ export interface paths {
                             posterKey: string | null;
                             progress: number;
                             resolution: string | null;
+                            runs?: unknown;
                             /** Format: date-time */
                             startedAt: string | null;
                             /** @enum {string} */
@@ -5206,6 +5208,7 @@ export interface paths {
                             posterKey: string | null;
                             progress: number;
                             resolution: string | null;
+                            runs?: unknown;
                             /** Format: date-time */
                             startedAt: string | null;
                             /** @enum {string} */
