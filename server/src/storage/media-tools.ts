@@ -61,7 +61,11 @@ function run(tool: MediaTool, args: string[], opts: { signal?: AbortSignal; onSt
         lines.forEach(opts.onStderrLine);
       }
     });
-    child.on("error", (err) => reject(err.name === "AbortError" ? err : new MediaToolError(`${tool} failed to start: ${err.message}`)));
+    // an abort kills a running process: its "close" settles the promise, so nobody removes the work folder while the
+    // process still writes into it
+    child.on("error", (err) => {
+      if (err.name !== "AbortError" || !child.pid) reject(err.name === "AbortError" ? err : new MediaToolError(`${tool} failed to start: ${err.message}`));
+    });
     child.on("close", (code, signal) => {
       if (code === 0) resolve(out);
       else if (opts.signal?.aborted) reject(opts.signal.reason instanceof Error ? opts.signal.reason : new MediaToolError(`${tool} aborted`));
