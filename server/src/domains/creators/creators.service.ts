@@ -32,6 +32,8 @@ interface Deps {
   ownCreation(userId: number, taskId: number): Promise<{ status: string; state: string }>;
   requestHours: number;
   minRatings: number;
+  /** what one account may have and add in an hour (docs/decisions/251) */
+  limits: { requests: { open: number; perHour: number }; library: { items: number; perHour: number } };
 }
 
 /**
@@ -54,20 +56,14 @@ export function createCreatorsService({
   ownCreation,
   requestHours,
   minRatings,
+  limits,
 }: Deps) {
   const memberships = createCreatorMemberships({ db, credits });
-  const library = createCreatorLibrary({
-    db,
-    storage,
-    signer,
-    ttlSeconds: mediaTtlSeconds,
-    creations,
-    isMember: (pageId, userId) => memberships.isMember(pageId, userId),
-    keepCreation,
-    releaseCreation,
-  });
+  const isMember = (pageId: number, userId: number) => memberships.isMember(pageId, userId);
+  const media = { db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember };
+  const library = createCreatorLibrary({ ...media, keepCreation, releaseCreation, limits: limits.library });
   const pages = createPages({ db, models, memberships, library, makeCreator, minRatings });
-  const requests = createCustomRequests({ db, credits, ownCreation, requestHours });
+  const requests = createCustomRequests({ db, credits, ownCreation, requestHours, limits: limits.requests });
 
   /** The caller's own page, or 'no page'. */
   async function ownPage(userId: number): Promise<CreatorPage> {
