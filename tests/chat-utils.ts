@@ -1,3 +1,4 @@
+import type { TestApp } from "./db-utils.ts";
 import type { FakeOpenAi } from "./fixtures/fake-openai.ts";
 
 export interface ChatEvent {
@@ -70,3 +71,15 @@ export const streamedText = (events: ChatEvent[]) =>
     .filter((e) => e.event === "token")
     .map((e) => e.data.t as string)
     .join("");
+
+/** A new character of the user's (an adult archivist) and a conversation with it; answers the conversation. */
+export async function newConversation(t: Pick<TestApp, "http">, token: string): Promise<{ id: number }> {
+  const c = (
+    await t.http
+      .post("/api/RoleChat/creatCharacter")
+      .set("token", token)
+      .send({ name: "Ada", description: "An adult archivist", greeting: "Hello." })
+      .expect(200)
+  ).body.data;
+  return (await t.http.post("/api/RoleChat/creatConversation").set("token", token).send({ character_id: c.id }).expect(200)).body.data;
+}

@@ -18,7 +18,7 @@ import { createUsersService } from "./domains/users/users.service.ts";
 import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
 import { createModerationService } from "./domains/moderation/moderation.service.ts";
-import { bannedOwner } from "./domains/moderation/moderation.bans.ts";
+import { bannedOwner, flagEvasion } from "./domains/moderation/moderation.bans.ts";
 import { createSystemReports } from "./domains/moderation/moderation.system-reports.ts";
 import { createAppealsService } from "./domains/moderation/appeals.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
@@ -92,6 +92,8 @@ export function createServices(deps: AppDeps) {
       requests: { open: config.QUOTA_OPEN_REQUESTS, perHour: config.RATE_LIMIT_REQUESTS_PER_HOUR },
       library: { items: config.QUOTA_LIBRARY_ITEMS, perHour: config.RATE_LIMIT_LIBRARY_ITEMS_PER_HOUR },
     },
+    // auth is built below (it moves creators' rows on a guest merge); a pass is checked only once a request is served
+    sessionLive: (sessionId, userId) => auth.userSessionLive(sessionId, userId),
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
@@ -113,6 +115,7 @@ export function createServices(deps: AppDeps) {
       wallets.moveToUser,
     ],
     bannedOwner,
+    flagEvasion,
     databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
   });
   const sandboxGateway = createSandboxGateway({ db, config, log });
@@ -147,6 +150,7 @@ export function createServices(deps: AppDeps) {
       creator_page: creators.moderated,
     },
     cancelUserTasks: render.generation.cancelForAccount,
+    endCreatorDealings: creators.accountBanned,
     blockTakenDown: render.blocklist.blockTakenDown,
     preserveEvidence: evidence.preserve,
     storage,

@@ -13,6 +13,7 @@ let browser: Browser;
 let good: FakeComfy;
 let lacking: FakeComfy;
 let admin: StaffLogin;
+let taskId: number;
 
 beforeAll(async () => {
   await ensureConsoleBuilt();
@@ -24,7 +25,7 @@ beforeAll(async () => {
     COMFYUI_URLS: `${good.url},${lacking.url},http://127.0.0.1:9`,
     COMFYUI_HEALTH_SECONDS: "1",
   });
-  await server.db.template.create({
+  const template = await server.db.template.create({
     data: {
       name: "Wan portrait",
       category: "Portrait",
@@ -36,6 +37,28 @@ beforeAll(async () => {
       workflow: "wan22-i2v-14b",
     },
   });
+  // a finished task of that template whose first try failed on one server and whose second ran on another
+  const user = await server.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
+  const at = (s: number) => new Date(Date.now() - s * 1000);
+  const task = await server.db.generationTask.create({
+    data: {
+      userId: user.id,
+      mode: "image_to_video",
+      templateId: template.id,
+      engine: "comfyui",
+      status: "succeeded",
+      cost: 2,
+      input: {},
+      attempts: 1,
+      startedAt: at(90),
+      finishedAt: at(30),
+      runs: [
+        { attempt: 1, workflow: "ltxv-i2v", server: lacking.url, at: at(90).toISOString() },
+        { attempt: 1, workflow: "ltxv-i2v", server: good.url, at: at(80).toISOString() },
+      ],
+    },
+  });
+  taskId = task.id;
   browser = await launchBrowser();
   admin = await staffMember(server, ["admin"]);
 }, 300_000);
@@ -71,6 +94,21 @@ describe("console engine status in Chromium", () => {
     await phone.goto(`${server.url}/console/engines`);
     await phone.waitForSelector("[data-engine='comfyui'] [data-server]");
     await screenshot(phone, "console-engines-360");
+    await phone.close();
+  });
+
+  it("names templates in the render times and lists each try of a task, workflow and server", { timeout: 120_000 }, async () => {
+    const phone = await signIn(360);
+    await phone.goto(`${server.url}/console/engines`);
+    await phone.waitForSelector("[data-engine='comfyui'] [data-server]");
+    await expect.poll(() => phone.locator("body").innerText(), { timeout: 10_000 }).toContain("Wan portrait");
+    await phone.goto(`${server.url}/console/generation-tasks/${taskId}/show`);
+    await phone.waitForSelector(`text=${good.url}`);
+    const text = await phone.locator("body").innerText();
+    expect(text).toContain(lacking.url);
+    expect(text).toContain("ltxv-i2v");
+    expect(text).toContain("Tries on GPU servers");
+    await screenshot(phone, "console-task-tries-360");
     await phone.close();
   });
 });

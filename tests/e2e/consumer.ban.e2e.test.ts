@@ -5,13 +5,15 @@ import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { newStaff } from "../staff-utils.ts";
 
 const REASON = "Uploaded a photo of someone without their consent";
+/** A phone (issue 29 item 6): every profile of this browser at this size shares one fingerprint. */
+const PHONE = { width: 360, height: 780 };
 
 /** Issue 11 item 14 and issue 19: a banned person is told the reason and appeals, not silently logged out. */
 describe("consumer app: a banned person", () => {
   const app = appForThisFile();
 
   it("sees the reason staff gave and the statement of reasons, appeals from the notice, and is signed out", async () => {
-    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 390, height: 844 } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: PHONE });
     await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const page = await context.newPage();
     await startAsGuest(page, app.server.url);
@@ -44,13 +46,32 @@ describe("consumer app: a banned person", () => {
     await page.reload();
     await page.getByTestId("try-guest").waitFor();
     expect(await page.getByTestId("ban-notice").count()).toBe(0);
-    // the same browser cannot start a new guest account: the device is covered by the ban, and says so (issue 19)
+    // the same browser cannot start a new guest account: its device cookie is covered by the ban (issue 19). Who
+    // holds the browser now is not known, so it is not shown that account's reason or appeal (issue 29 item 6)
     const users = await app.server.db.user.count();
     await page.getByTestId("try-guest").click();
     await page.getByTestId("ban-notice").waitFor();
-    expect(await page.getByTestId("ban-reason").innerText()).toBe(`Reason given: ${REASON}`);
+    expect(await page.getByTestId("ban-reason").innerText()).toBe("No reason was recorded.");
+    expect(await page.getByTestId("ban-notice").innerText()).not.toContain(REASON);
+    expect(await page.getByTestId("appeal-text").count()).toBe(0);
     expect(await app.server.db.user.count()).toBe(users);
     await screenshot(page, "consumer-ban-device-refused");
     await context.close();
+  });
+
+  it("does not stop two fresh phones of the same kind (same address, browser and screen), nor show them the notice", async () => {
+    const banned = await app.server.db.ban.findFirstOrThrow({ where: { liftedAt: null }, orderBy: { id: "desc" } });
+    for (const n of [1, 2]) {
+      const context = await newAppContext(app.browser, { adult: true, viewport: PHONE });
+      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      expect(await page.getByTestId("ban-notice").count()).toBe(0);
+      expect(await page.content()).not.toContain(REASON);
+      if (n === 1) await screenshot(page, "consumer-fresh-phone-after-ban");
+      await context.close();
+    }
+    // a moderator sees them as flagged beside the ban, to judge
+    expect(await app.server.db.banEvasionFlag.count({ where: { banId: banned.id } })).toBeGreaterThanOrEqual(2);
   });
 });

@@ -18,6 +18,7 @@ function BanList() {
         <TextField source="staffId" />
         <DateField source="createdAt" showTime />
         <DateField source="liftedAt" showTime />
+        <FunctionField source="flaggedUserIds" sortable={false} render={(ban) => ban.flaggedUserIds.join(", ")} />
         <FunctionField label={false} render={() => <LiftButton />} />
       </Datagrid>
     </List>

@@ -159,7 +159,7 @@ function EnginesPage() {
               )}
               {report.renders.map((r) => (
                 <TableRow key={`${r.templateId}-${r.engine}`}>
-                  <TableCell>{r.templateId ?? translate("console.engines.noTemplate")}</TableCell>
+                  <TableCell>{r.templateName ?? (r.templateId === null ? translate("console.engines.noTemplate") : `#${r.templateId}`)}</TableCell>
                   <TableCell>{r.engine}</TableCell>
                   <TableCell>{r.renders}</TableCell>
                   <TableCell>{translate("console.engines.seconds", { n: r.avgSeconds })}</TableCell>

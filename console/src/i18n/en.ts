@@ -374,6 +374,7 @@ export const en = {
         liftedAt: "Lifted",
         liftedById: "Lifted by",
         active: "In force",
+        flaggedUserIds: "Flagged new accounts",
       },
     },
     "generation-tasks": {
@@ -394,6 +395,8 @@ export const en = {
         state: "Visibility",
         createdAt: "Created",
         finishedAt: "Finished",
+        runs: "Tries on GPU servers",
+        attempt: "Attempt",
       },
     },
     banners: { name: "Banner |||| Banners", fields: { id: "ID", title: "Title", imageUrl: "Image URL", link: "Link", enabled: "Enabled", sortOrder: "Order" } },

@@ -378,6 +378,7 @@ export const ru: typeof en = {
         liftedAt: "Снята",
         liftedById: "Кем снята",
         active: "Действует",
+        flaggedUserIds: "Отмеченные новые аккаунты",
       },
     },
     "generation-tasks": {
@@ -398,6 +399,8 @@ export const ru: typeof en = {
         state: "Видимость",
         createdAt: "Создана",
         finishedAt: "Завершена",
+        runs: "Попытки на GPU-серверах",
+        attempt: "Попытка",
       },
     },
     banners: {

@@ -1,5 +1,6 @@
 import MovieIcon from "@mui/icons-material/Movie";
-import { Datagrid, DateField, List, NumberField, SelectInput, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
+import { Typography } from "@mui/material";
+import { Datagrid, DateField, List, NumberField, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useRecordContext, useTranslate } from "react-admin";
 import { JsonField } from "../common/fields.tsx";
 import { MODES } from "../templates/index.tsx";
 import { TASK_STATUSES } from "../../../server/src/contract/generation.ts";
@@ -31,6 +32,32 @@ function TaskList() {
   );
 }
 
+interface TaskTry {
+  attempt: number;
+  workflow: string;
+  server: string;
+  at: string;
+}
+
+/**
+ * Which workflow each try ran on which server (docs/decisions/243): a template without a workflow of its own runs the
+ * engine's choice, and an attempt may try several servers.
+ */
+function TriesField(_: { source: string }) {
+  const translate = useTranslate();
+  const runs = useRecordContext<{ id: number; runs?: TaskTry[] }>()?.runs ?? [];
+  if (!runs.length) return <Typography variant="body2">—</Typography>;
+  return (
+    <>
+      {runs.map((r) => (
+        <Typography key={`${r.at}-${r.server}`} variant="body2" sx={{ wordBreak: "break-all" }}>
+          {`${translate("resources.generation-tasks.fields.attempt")} ${r.attempt} · ${r.workflow} · ${r.server} · ${new Date(r.at).toLocaleString()}`}
+        </Typography>
+      ))}
+    </>
+  );
+}
+
 function TaskShow() {
   return (
     <Show>
@@ -45,6 +72,7 @@ function TaskShow() {
         <NumberField source="cost" />
         <TextField source="state" />
         <JsonField source="input" />
+        <TriesField source="runs" />
         <TextField source="outputKey" />
         <JsonField source="outputs" />
         <TextField source="error" />

@@ -50,7 +50,8 @@ describe("console: engine status and a template's engine and workflow", () => {
       expect.arrayContaining(["wan22-i2v-14b", "wan22-ti2v-5b-i2v", "ltxv-i2v", "wan22-ti2v-5b-t2v", "sdxl-t2i", "flux-t2i", "sdxl-v2v"]),
     );
     expect(res.body.queue).toEqual([{ engine: "local", status: "queued", count: 1 }]);
-    expect(res.body.renders).toEqual([{ templateId: tpl.id, engine: "local", renders: 2, avgSeconds: 15 }]);
+    // named as staff know it, not by its id
+    expect(res.body.renders).toEqual([{ templateId: tpl.id, templateName: "T", engine: "local", renders: 2, avgSeconds: 15 }]);
 
     const moderator = await staffMember(t, ["moderator"]);
     await t.http.get("/admin/api/engines").set("token", moderator.token).expect(403);

@@ -883,6 +883,7 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            flaggedUserIds: number[];
                             id: number;
                             /** Format: date-time */
                             liftedAt: string | null;
@@ -959,6 +960,7 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            flaggedUserIds: number[];
                             id: number;
                             /** Format: date-time */
                             liftedAt: string | null;
@@ -1043,6 +1045,7 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            flaggedUserIds: number[];
                             id: number;
                             /** Format: date-time */
                             liftedAt: string | null;
@@ -4627,6 +4630,7 @@ export interface paths {
                                 engine: string;
                                 renders: number;
                                 templateId: number | null;
+                                templateName: string | null;
                             }[];
                             workflows: {
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
@@ -5102,6 +5106,7 @@ export interface paths {
                             posterKey: string | null;
                             progress: number;
                             resolution: string | null;
+                            runs?: unknown;
                             /** Format: date-time */
                             startedAt: string | null;
                             /** @enum {string} */
@@ -5203,6 +5208,7 @@ export interface paths {
                             posterKey: string | null;
                             progress: number;
                             resolution: string | null;
+                            runs?: unknown;
                             /** Format: date-time */
                             startedAt: string | null;
                             /** @enum {string} */

@@ -9,6 +9,7 @@ export const PAYOUT_MESSAGES = {
   disputeNotAllowed: "Only a delivery you were not satisfied with can be disputed, once",
   disputeClosed: "This dispute was already resolved",
   disputeReasonRequired: "Please say what went wrong",
+  creatorBanned: "This creator is banned: the payout waits for a moderator",
 } as const;
 
 /** The smallest payout a creator may ask for, in credits: smaller transfers cost more to send than they are worth. */
@@ -39,6 +40,8 @@ export const EARNING_REASON = {
   clawback: "custom_request_clawback",
   /** a fan's paid membership period granted to the creator */
   membership: "creator_membership_earnings",
+  /** the unused part of a period refunded to the fan when the creator was banned, taken back from the creator */
+  membershipClawback: "creator_membership_clawback",
 } as const;
 export const EARNING_REASONS = Object.values(EARNING_REASON);
 

@@ -6,7 +6,7 @@ import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { GenerationTask } from "../db/generated/client.ts";
-import type { EngineJob, EngineResult, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
+import type { EngineJob, EngineResult, EngineTry, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
@@ -141,7 +141,9 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
     };
     const stopBeating = beatWhileRunning(d, task, loseIt);
     try {
-      engineJobId = await engine.submit(await engineJobOf(storage, task, workDir));
+      // the console's task view shows which workflow ran on which server; a lost record must not fail the render
+      const onTry = (t: EngineTry) => void generation.noteTry(task, t).catch((err: unknown) => log.warn({ taskId, err }, "recording a try failed"));
+      engineJobId = await engine.submit({ ...(await engineJobOf(storage, task, workDir)), onTry });
       if (lost) void engine.cancel(engineJobId);
       const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
       const outputs = lost ? null : await storeOutputs(task, result);

@@ -40,10 +40,11 @@ export function createGuests(deps: {
     async visitor(ctx: ClientContext): Promise<LoginResult> {
       if (ctx.ip) await limiter.hit("visitor", [{ key: `ip:${ctx.ip}`, limit: config.RATE_LIMIT_VISITOR_PER_HOUR, windowSeconds: 3600 }]);
       return db.$transaction(async (tx) => {
-        await bans.refuseBanned(tx, { deviceId: ctx.device.id, fingerprint: ctx.device.fingerprint });
+        await bans.refuseBanned(tx, { deviceId: ctx.device.id });
         const user = await tx.user.create({
           data: { loginType: "visitor", role: "visitor", freeGenerations: config.FREE_GENERATIONS, ...attributionData(ctx.attribution) },
         });
+        await bans.flagEvasion(tx, user.id, ctx.device);
         const token = await openUserSession(tx, user.id, ctx, config);
         return { token, userId: user.id, isRegister: 0 as const };
       });

@@ -3,7 +3,7 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
-import { createBans, type BannedOwner } from "./auth.bans.ts";
+import { createBans, type BannedOwner, type FlagEvasion } from "./auth.bans.ts";
 import { createChannelLogin } from "./auth.channel.ts";
 import { createEmailCodes } from "./auth.email-codes.ts";
 import { createGoogleLogin } from "./auth.google.ts";
@@ -25,10 +25,11 @@ export function createAuthService(deps: {
   log: Logger;
   guestRowOwners: MoveUserRows[];
   bannedOwner: BannedOwner;
+  flagEvasion: FlagEvasion;
   databaseUrl: string | undefined;
 }) {
   const { db, config, credits, mailer, limiter, log, guestRowOwners, databaseUrl } = deps;
-  const bans = createBans(db, deps.bannedOwner);
+  const bans = createBans(db, deps.bannedOwner, deps.flagEvasion);
   const sessions = createSessions({ db, config, log, databaseUrl, bans });
   const guests = createGuests({ db, config, credits, limiter, guestRowOwners, bans, revokeUserSessions: sessions.revokeUserSessions });
   const { signInIdentity: signIn } = createSignIn({ db, config, bans, mergeGuestInto: guests.mergeGuestInto });
@@ -37,6 +38,7 @@ export function createAuthService(deps: {
 
   return {
     revokeUserSessions: sessions.revokeUserSessions,
+    userSessionLive: sessions.userSessionLive,
     resolvePrincipal: sessions.resolvePrincipal,
     visitor: guests.visitor,
     sendEmailCode: emailCodes.sendEmailCode,

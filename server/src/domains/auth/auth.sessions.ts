@@ -119,10 +119,22 @@ export function createSessions(deps: { db: Db; config: Config; log: Logger; data
     return principal;
   }
 
-  /** Ends every login of the account; its open progress streams close on every instance when this commits. */
-  async function revokeUserSessions(userId: number, tx: Tx | Db = db): Promise<void> {
+  /**
+   * Ends every login of the account; its open streams close on every instance when this commits. `banned`: the
+   * account was banned, which chat's open replies end with the ban notice.
+   */
+  async function revokeUserSessions(userId: number, tx: Tx | Db = db, banned = false): Promise<void> {
     await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
-    await publishSessionEnded(tx, { userId });
+    await publishSessionEnded(tx, banned ? { userId, banned } : { userId });
+  }
+
+  /**
+   * Whether a user's login still counts: not logged out, not expired, its account not banned. What a media pass is
+   * checked against on every request, so the pass dies with the login (docs/decisions/248).
+   */
+  async function userSessionLive(sessionId: number, userId: number): Promise<boolean> {
+    const live = await db.session.count({ where: { id: sessionId, userId, revokedAt: null, expiresAt: { gt: new Date() }, user: { bannedAt: null } } });
+    return live > 0;
   }
 
   async function logout(sessionId: number): Promise<void> {
@@ -135,6 +147,7 @@ export function createSessions(deps: { db: Db; config: Config; log: Logger; data
   return {
     resolvePrincipal,
     revokeUserSessions,
+    userSessionLive,
     logout,
     /** For tests and the bench: resolves true once logins kept in memory are in use on this instance. */
     loginsSettled: () => sessions.settled(),

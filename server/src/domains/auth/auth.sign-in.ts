@@ -70,7 +70,8 @@ export function createSignIn(deps: { db: Db; config: Config; bans: Bans; mergeGu
 
   /** A new identity signed in as a guest: the guest account becomes the identity's. */
   async function registerGuest(tx: Tx, guest: User, identity: Identity, ctx: ClientContext): Promise<number> {
-    await bans.refuseBanned(tx, { ...identity, deviceId: ctx.device.id, fingerprint: ctx.device.fingerprint });
+    await bans.refuseBanned(tx, { ...identity, deviceId: ctx.device.id });
+    await bans.flagEvasion(tx, guest.id, ctx.device);
     await tx.user.update({
       where: { id: guest.id },
       data: {
@@ -89,7 +90,7 @@ export function createSignIn(deps: { db: Db; config: Config; bans: Bans; mergeGu
 
   /** A new identity without a guest: a new account. */
   async function registerNew(tx: Tx, identity: Identity, ctx: ClientContext): Promise<number> {
-    await bans.refuseBanned(tx, { ...identity, deviceId: ctx.device.id, fingerprint: ctx.device.fingerprint });
+    await bans.refuseBanned(tx, { ...identity, deviceId: ctx.device.id });
     const created = await tx.user.create({
       data: {
         email: identity.email,
@@ -103,6 +104,7 @@ export function createSignIn(deps: { db: Db; config: Config; bans: Bans; mergeGu
         ...attributionData(ctx.attribution),
       },
     });
+    await bans.flagEvasion(tx, created.id, ctx.device);
     return created.id;
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
-import { chatBackendsEnv, chatCall } from "../../../../tests/chat-utils.ts";
+import { chatBackendsEnv, chatCall, newConversation } from "../../../../tests/chat-utils.ts";
 import { defaultBehaviour, startFakeOpenAi, type FakeOpenAi } from "../../../../tests/fixtures/fake-openai.ts";
 import { MSG } from "../../http/messages.ts";
 import { countTokens } from "./prompt.ts";
@@ -24,16 +24,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function conversation(token: string) {
-  const c = (
-    await s.http
-      .post("/api/RoleChat/creatCharacter")
-      .set("token", token)
-      .send({ name: "Ada", description: "An adult archivist", greeting: "Hello." })
-      .expect(200)
-  ).body.data;
-  return (await s.http.post("/api/RoleChat/creatConversation").set("token", token).send({ character_id: c.id }).expect(200)).body.data;
-}
+const conversation = (token: string) => newConversation(s, token);
 
 const promptTokens = (messages: { content: string }[]) => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
 

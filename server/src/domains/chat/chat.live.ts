@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import type { ChatMessage } from "../../db/generated/client.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
 import { MSG } from "../../http/messages.ts";
+import { SESSION_ENDED_CHANNEL, type SessionEndedEvent } from "../generation/progress.ts";
 import { CHAT_CHANNEL, publishEvent, type LiveEvent } from "./chat.queries.ts";
 
 /** How long a queued reply waits for an earlier one before looking at the database again. */
@@ -35,6 +36,8 @@ export class ReplyRun {
   readonly listeners = new Set<(e: ReplyEvent) => void>();
   finished?: MessageView;
   refused = false;
+  /** The account was banned while it was written: stopped, ended with the ban notice, not charged. */
+  banned = false;
   /** Followed from another instance (a `follow` event came): pieces are published, not only saved. */
   followed = false;
   /** Saves (and when followed publishes) the text now; set while the reply is being written. */
@@ -79,16 +82,33 @@ export function followRun(run: ReplyRun, send: (e: ReplyEvent) => void, signal: 
   });
 }
 
+/** What a reply's readers are told when its account is banned while it streams: SPEC.md §6's ban message. */
+export const BANNED_EVENT: ReplyEvent = { type: "refused", msg: MSG.noLoginPermission };
+
 /**
  * Replies live: the ones this process writes (`runs`), and the events every instance shares on CHAT_CHANNEL — pieces
- * of text as they are saved, ends, stop and follow requests.
+ * of text as they are saved, ends, stop and follow requests. A ban (SESSION_ENDED_CHANNEL, the same event that closes
+ * generation's progress streams) stops the account's replies written here and ends its readers here at once.
  */
 export function createLive(o: { db: Db; pool: pg.Pool; log: Logger; databaseUrl: string | undefined }) {
   const hub = createListenHub<LiveEvent>(CHAT_CHANNEL, o.databaseUrl, o.log);
+  const bans = createListenHub<SessionEndedEvent>(SESSION_ENDED_CHANNEL, o.databaseUrl, o.log);
   const runs = new Map<number, ReplyRun>();
   /** Waiters for the end of a reply (any instance's), by reply id. */
   const endWaiters = new Map<number, Set<() => void>>();
+  /** Readers here of replies written elsewhere, by account: told at once when it is banned. */
+  const banWaiters = new Map<number, Set<() => void>>();
   let listening: Promise<unknown> | undefined;
+
+  function heardBan(e: SessionEndedEvent) {
+    if (!("banned" in e && e.banned)) return;
+    for (const run of runs.values())
+      if (run.userId === e.userId && !run.banned) {
+        run.banned = true;
+        run.abort.abort();
+      }
+    for (const w of banWaiters.get(e.userId) ?? []) w();
+  }
 
   function heard(e: LiveEvent) {
     if (e.k === "stop") runs.get(e.m)?.abort.abort();
@@ -103,7 +123,7 @@ export function createLive(o: { db: Db; pool: pg.Pool; log: Logger; databaseUrl:
   }
 
   function listen() {
-    return (listening ??= hub.subscribe(heard).catch((err) => {
+    return (listening ??= Promise.all([hub.subscribe(heard), bans.subscribe(heardBan)]).catch((err) => {
       listening = undefined;
       throw err;
     }));
@@ -134,11 +154,22 @@ export function createLive(o: { db: Db; pool: pg.Pool; log: Logger; databaseUrl:
     });
   }
 
-  /** Follows a reply written elsewhere: the text saved so far, then the pieces published as they are saved. */
-  async function followRemote(replyId: number, send: (e: ReplyEvent) => void, signal: AbortSignal): Promise<void> {
+  /**
+   * Follows a reply written elsewhere: the text saved so far, then the pieces published as they are saved. A ban of
+   * its account ends it at once with the ban notice (its writer stops it on its own instance).
+   */
+  async function followRemote(userId: number, replyId: number, send: (e: ReplyEvent) => void, signal: AbortSignal): Promise<void> {
     let offset = 0;
+    let banned = false;
     let resolveEnd!: () => void;
     const end = new Promise<void>((r) => (resolveEnd = r));
+    const onBan = () => {
+      banned = true;
+      resolveEnd();
+    };
+    await listen();
+    const waiters = banWaiters.get(userId) ?? new Set();
+    banWaiters.set(userId, waiters.add(onBan));
     const unsubscribe = await hub.subscribe((e) => {
       if (e.k === "piece" && e.m === replyId && e.o <= offset && e.o + e.t.length > offset) {
         send({ type: "token", text: e.t.slice(offset - e.o) });
@@ -159,10 +190,13 @@ export function createLive(o: { db: Db; pool: pg.Pool; log: Logger; databaseUrl:
       const final = await o.db.chatMessage.findUniqueOrThrow({ where: { id: replyId } });
       // the text after the last saved piece arrives with the end
       if (final.content.length > offset) send({ type: "token", text: final.content.slice(offset) });
-      if (final.status === "refused") send({ type: "refused", msg: MSG.chatRefused });
+      if (banned) send(BANNED_EVENT);
+      else if (final.status === "refused") send({ type: "refused", msg: MSG.chatRefused });
       send({ type: "end", reply: messageView(final) });
     } finally {
       unsubscribe();
+      waiters.delete(onBan);
+      if (!waiters.size) banWaiters.delete(userId);
     }
   }
 
@@ -175,7 +209,7 @@ export function createLive(o: { db: Db; pool: pg.Pool; log: Logger; databaseUrl:
     followRemote,
     async close() {
       for (const run of runs.values()) run.abort.abort();
-      await hub.close();
+      await Promise.all([hub.close(), bans.close()]);
     },
   };
 }

@@ -118,7 +118,7 @@ export function createSending(o: { db: Db; pool: pg.Pool; live: Live; accept: Ac
       if (!reply) throw HttpError.notFound();
       return (send, signal) => {
         const local = live.runs.get(replyId);
-        return local ? followRun(local, send, signal) : live.followRemote(replyId, send, signal);
+        return local ? followRun(local, send, signal) : live.followRemote(userId, replyId, send, signal);
       };
     },
   };

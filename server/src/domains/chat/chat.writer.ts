@@ -6,7 +6,7 @@ import type { ChatMessage } from "../../db/generated/client.ts";
 import { MSG } from "../../http/messages.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { ChatBackends } from "./backends/registry.ts";
-import { messageView, ReplyRun, type Live } from "./chat.live.ts";
+import { BANNED_EVENT, messageView, ReplyRun, type Live } from "./chat.live.ts";
 import { endReply, type ReplyEnd } from "./chat.queries.ts";
 import { saveWhileWriting } from "./chat.saver.ts";
 import { createReplyStreaming, type Writing } from "./chat.streaming.ts";
@@ -45,7 +45,8 @@ export function createReplyWriter(o: {
    * at commit), so a reply that keeps its charge ends in one statement, without a transaction (decision 224).
    */
   async function finish(run: ReplyRun, status: ChatMessageStatus, content: string, backend: string | null): Promise<ChatMessage | null> {
-    const refund = status === "failed" || status === "refused" || (status === "stopped" && content === "");
+    // a reply cut short by a ban was not delivered as sold: it is not charged (docs/decisions/247)
+    const refund = status === "failed" || status === "refused" || (status === "stopped" && (content === "" || run.banned));
     const end: ReplyEnd = {
       replyId: run.id,
       conversationId: run.conversationId,
@@ -82,9 +83,10 @@ export function createReplyWriter(o: {
       await streaming.stream(run, tier, await turns.waitForTurn(run), replyToId, w);
       await saving.stop();
       const stored = await finish(run, w.status, run.refused ? "" : run.text, w.backend);
-      if (run.refused) run.emit({ type: "refused", msg: MSG.chatRefused });
+      if (run.banned) run.emit(BANNED_EVENT);
+      else if (run.refused) run.emit({ type: "refused", msg: MSG.chatRefused });
       if (stored) run.emit({ type: "end", reply: messageView(stored) });
-      if ((KEPT_REPLY_STATUSES as readonly string[]).includes(w.status)) await turns.summarize(run.conversationId, tier, w.unsummarized);
+      if (!run.banned && (KEPT_REPLY_STATUSES as readonly string[]).includes(w.status)) await turns.summarize(run.conversationId, tier, w.unsummarized);
     } catch (err) {
       log.error({ err, replyId: run.id }, "chat reply failed");
       saving.halt();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
 import { grant } from "../../../../tests/generation-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
-import { chatBackendsEnv, chatCall, streamedText } from "../../../../tests/chat-utils.ts";
+import { chatBackendsEnv, chatCall, newConversation, streamedText } from "../../../../tests/chat-utils.ts";
 import { startFakeOpenAi, type FakeOpenAi } from "../../../../tests/fixtures/fake-openai.ts";
 import { MSG } from "../../http/messages.ts";
 
@@ -28,16 +28,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function conversation(token: string) {
-  const c = (
-    await s.http
-      .post("/api/RoleChat/creatCharacter")
-      .set("token", token)
-      .send({ name: "Ada", description: "An adult archivist", greeting: "Hello." })
-      .expect(200)
-  ).body.data;
-  return (await s.http.post("/api/RoleChat/creatConversation").set("token", token).send({ character_id: c.id }).expect(200)).body.data;
-}
+const conversation = (token: string) => newConversation(s, token);
 
 const sentences = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `This is calm sentence number ${from + i} of the story.`).join(" ");
 

@@ -33,6 +33,8 @@ interface Deps {
   creations(userId: number, taskIds: number[]): Promise<Map<number, CreationMedia>>;
   /** the creators domain's membership check, at the moment of each request */
   isMember(pageId: number, userId: number): Promise<boolean>;
+  /** auth owns logins: whether the login a media pass was issued to still counts (not logged out, not banned) */
+  sessionLive(sessionId: number, userId: number): Promise<boolean>;
   /**
    * generation keeps a published creation from its results' expiry (decision 216), in the publishing transaction:
    * false when the task is not the creator's finished, active, unexpired creation
@@ -45,9 +47,12 @@ interface Deps {
 }
 
 const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-library:${itemId}:${part}:viewer:${viewerId}`;
-/** What a viewer's media pass signs: neither a media key (no `:`) nor an item's subject (another prefix). */
-const passSubject = (viewerId: number) => `creator-library-pass:viewer:${viewerId}`;
-const PASS = /^(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/;
+/**
+ * What a viewer's media pass signs: neither a media key (no `:`) nor an item's subject (another prefix). It names the
+ * login it was issued to, so it dies with that login (logout, ban), not only when it expires (docs/decisions/248).
+ */
+const passSubject = (viewerId: number, sessionId: number) => `creator-library-pass:viewer:${viewerId}:session:${sessionId}`;
+const PASS = /^(\d{1,12})\.(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/;
 
 type UrlDeps = Pick<Deps, "storage" | "signer" | "ttlSeconds">;
 
@@ -90,7 +95,7 @@ async function itemView(d: UrlDeps, item: CreatorLibraryItem, media: CreationMed
  * signed for one viewer and item that the serving route checks on every request together with the viewer's
  * membership, so a forwarded URL, a lapsed member or a guessed path gets nothing.
  */
-export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember, keepCreation, releaseCreation, limits }: Deps) {
+export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember, sessionLive, keepCreation, releaseCreation, limits }: Deps) {
   /**
    * A new item is counted with the committed ones under the page's quota lock, and a refusal rolls it back. Changing
    * an item's visibility adds nothing; the hourly rate counts the items added in the last hour.
@@ -168,17 +173,18 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
      * URLs, that a <video> element sends where it cannot send the token header. It proves the request comes from the
      * viewer's own browser, as the token does; the URL's signature and the membership are checked as always.
      */
-    pass(viewerId: number): { value: string; maxAgeSeconds: number } {
+    pass(viewerId: number, sessionId: number): { value: string; maxAgeSeconds: number } {
       const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-      return { value: `${viewerId}.${expires}.${signer.sign(passSubject(viewerId), expires)}`, maxAgeSeconds: ttlSeconds };
+      return { value: `${viewerId}.${sessionId}.${expires}.${signer.sign(passSubject(viewerId, sessionId), expires)}`, maxAgeSeconds: ttlSeconds };
     },
 
-    /** The viewer a pass names when it is the server's and unexpired; null for anything else. */
-    passViewer(value: string | undefined): number | null {
+    /** The viewer a pass names when it is the server's, unexpired, and its login still counts; null for anything else. */
+    async passViewer(value: string | undefined): Promise<number | null> {
       const m = PASS.exec(value ?? "");
       if (!m) return null;
-      const viewer = Number(m[1]);
-      return signer.verify(passSubject(viewer), Number(m[2]), m[3]) ? viewer : null;
+      const [viewer, session] = [Number(m[1]), Number(m[2])];
+      if (!signer.verify(passSubject(viewer, session), Number(m[3]), m[4])) return null;
+      return (await sessionLive(session, viewer)) ? viewer : null;
     },
 
     /**
@@ -192,9 +198,10 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
       if (!signer.verify(subject(q.item, q.part, q.viewer), q.expires, q.sig)) throw HttpError.notFound();
       const item = await db.creatorLibraryItem.findUnique({
         where: { id: q.item },
-        include: { creatorPage: { select: { id: true, userId: true, state: true } } },
+        include: { creatorPage: { select: { id: true, userId: true, state: true, user: { select: { bannedAt: true } } } } },
       });
-      if (item?.creatorPage.state !== "active") throw HttpError.notFound();
+      // a banned creator's page is down like a taken-down one
+      if (item?.creatorPage.state !== "active" || item.creatorPage.user.bannedAt) throw HttpError.notFound();
       const allowed = item.creatorPage.userId === q.viewer || item.visibility === "public" || (await isMember(item.creatorPage.id, q.viewer));
       if (!allowed) throw HttpError.notFound();
       const media = (await creations(item.creatorPage.userId, [item.taskId])).get(item.taskId);

@@ -4,9 +4,10 @@ import { CREATOR_MEMBERSHIP_PERIOD_DAYS, CREATOR_MESSAGES as M, type CreatorMemb
 import { EARNING_REASON } from "../../contract/creator-payouts.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import { holdLivePage } from "./creators.page-hold.ts";
 import * as q from "./creators.queries.ts";
 
-const PERIOD_MS = CREATOR_MEMBERSHIP_PERIOD_DAYS * 24 * 3600_000;
+export const PERIOD_MS = CREATOR_MEMBERSHIP_PERIOD_DAYS * 24 * 3600_000;
 
 interface Deps {
   db: Db;
@@ -105,6 +106,7 @@ export function createCreatorMemberships(deps: Deps) {
       if (!page.membershipPrice) throw HttpError.badRequest(M.noMembership);
       const price = page.membershipPrice;
       await db.$transaction(async (tx) => {
+        await holdLivePage(tx, page.id);
         const now = new Date();
         const through = new Date(now.getTime() + PERIOD_MS);
         const created = await q.insertMembership.first(tx, { pageId: page.id, fanId, price, through, now });

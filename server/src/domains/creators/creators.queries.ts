@@ -4,11 +4,25 @@ import { col, statement } from "../../db/statement.ts";
 
 // ---- pages and subscriptions ----
 
-/** A page as a link finds it: case-insensitive, and only while it is up (a takedown or suspension hides it). */
+/**
+ * A page as a link finds it: case-insensitive, and only while it is up (a takedown or suspension hides it, and so
+ * does its creator's ban, docs/decisions/247).
+ */
 export const activePageByLink = statement({
   columns: { id: col.int },
-  sql: (p: { homeLink: string }) => Prisma.sql`SELECT id FROM creator_pages WHERE lower(home_link) = lower(${p.homeLink}) AND state = 'active'`,
+  sql: (p: { homeLink: string }) => Prisma.sql`SELECT p.id FROM creator_pages p JOIN users u ON u.id = p.user_id
+          WHERE lower(p.home_link) = lower(${p.homeLink}) AND p.state = 'active' AND u.banned_at IS NULL`,
   example: { homeLink: "someone" },
+});
+
+/**
+ * Holds a page row against its creator's ban (which locks it FOR UPDATE) for the rest of a sale's transaction: a join
+ * or request then commits before the ban ends the page's dealings, or sees the ban (creators.pages.ts holdLivePage).
+ */
+export const holdPage = statement({
+  columns: { id: col.int },
+  sql: (p: { pageId: number }) => Prisma.sql`SELECT id FROM creator_pages WHERE id = ${p.pageId} FOR KEY SHARE`,
+  example: { pageId: 1 },
 });
 
 /** Subscribes a fan, or resubscribes a cancelled subscription; one row per fan and page. */
@@ -77,6 +91,7 @@ export const renewMembership = statement({
           FROM creator_pages p
           WHERE m.id = ${p.id} AND m.status = 'active' AND m.period = ${p.period} AND m.paid_through <= ${p.now}
             AND p.id = m.creator_page_id AND p.state = 'active' AND p.membership_price IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id IN (m.fan_user_id, p.user_id) AND u.banned_at IS NOT NULL)
           RETURNING m.fan_user_id, m.price, p.user_id AS creator_id`,
   example: { id: 1, period: 1, now: new Date(), paidThrough: new Date() },
 });
@@ -99,6 +114,19 @@ export const restartMembership = statement({
           WHERE creator_page_id = ${p.pageId} AND fan_user_id = ${p.fanId} AND (status = 'ended' OR (status = 'cancelled' AND paid_through <= ${p.now}))
           RETURNING id, period`,
   example: { pageId: 1, fanId: 1, price: 10, through: new Date(), now: new Date() },
+});
+
+/**
+ * Ends every running membership of a page at once (its creator was banned), answering what each had paid for: the
+ * caller refunds the unused part of the current period. Conditional on running, so a second ban finds none.
+ */
+export const endPageMemberships = statement({
+  columns: { id: col.int, fan_user_id: col.int, price: col.int, period: col.int, paid_through: col.time },
+  sql: (p: { pageId: number; now: Date }) => Prisma.sql`
+          UPDATE creator_memberships SET status = 'ended', ended_at = ${p.now}
+          WHERE creator_page_id = ${p.pageId} AND status IN ('active', 'cancelled')
+          RETURNING id, fan_user_id, price, period, paid_through`,
+  example: { pageId: 1, now: new Date() },
 });
 
 // ---- guest merge ----

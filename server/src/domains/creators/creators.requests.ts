@@ -6,6 +6,7 @@ import { EARNING_REASON } from "../../contract/creator-payouts.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import { livePage } from "./creators.pages.ts";
+import { holdLivePage } from "./creators.page-hold.ts";
 import { insertCustomRequest, lockCreatorQuota } from "./creators.queries.ts";
 
 interface RequestDeps {
@@ -38,7 +39,7 @@ function requestView(r: CustomRequest) {
  * money in the same transaction: declined or expired returns the hold to the fan, delivered releases it to the
  * creator. Keys per request make a repeat a no-op in the ledger too. False when the request was not in `from`.
  */
-async function settle(
+export async function settle(
   credits: RequestDeps["credits"],
   tx: Tx,
   id: number,
@@ -105,6 +106,7 @@ export function createCustomRequests({ db, credits, ownCreation, requestHours, l
       if (!page.requestPrice) throw HttpError.badRequest(M.noRequests);
       const price = page.requestPrice;
       const held = await db.$transaction(async (tx) => {
+        await holdLivePage(tx, page.id);
         const created = await insertCustomRequest.first(tx, {
           pageId: page.id,
           fanId,

@@ -234,7 +234,7 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
       response: mediaPassAnswer,
     },
     ({ principal, req, res }) => {
-      const pass = creators.mediaPass(principal.userId);
+      const pass = creators.mediaPass(principal.userId, principal.sessionId);
       // only the media route ever receives it, never a cross-site request, never a script
       res.cookie(MEDIA_PASS_COOKIE, pass.value, {
         httpOnly: true,
@@ -257,7 +257,7 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
     },
     async ({ principal, query, req, res }) => {
       // the token header when the app fetches the file, the viewer's media pass when a <video> element streams it
-      const requester = principal.kind === "user" ? principal.userId : creators.passViewer(cookie(req, MEDIA_PASS_COOKIE));
+      const requester = principal.kind === "user" ? principal.userId : await creators.passViewer(cookie(req, MEDIA_PASS_COOKIE));
       const file = await creators.libraryMedia(requester, query);
       // never cached: the membership is checked again on the next request
       await sendStored(req, res, storage, file.key, { "Cache-Control": "no-store" });

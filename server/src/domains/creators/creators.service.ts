@@ -7,6 +7,7 @@ import type { LocalMediaSigner } from "../../storage/local.storage.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { createCreatorLibrary, type CreationMedia, type MediaPart } from "./creator-library.service.ts";
 import { createCreatorMemberships } from "./creator-memberships.service.ts";
+import { createCreatorBans } from "./creators.bans.ts";
 import { moderatedPages } from "./creators.moderated.ts";
 import { createPages, livePage, type CharacterModels } from "./creators.pages.ts";
 import { dropSharedGuestSubscriptions } from "./creators.queries.ts";
@@ -24,7 +25,7 @@ interface Deps {
   /** users owns roles: publishing the first page makes the account a creator (SPEC.md §6) */
   makeCreator(tx: Tx, userId: number): Promise<void>;
   /** the ledger: a request's price is held from the fan, then released to the creator or returned, each once */
-  credits: Pick<CreditsService, "charge" | "refund" | "grant">;
+  credits: Pick<CreditsService, "charge" | "refund" | "grant" | "chargeUpTo">;
   /** generation keeps a published creation from expiring, and releases it when it is taken off (decision 216) */
   keepCreation(tx: Tx, userId: number, taskId: number): Promise<boolean>;
   releaseCreation(tx: Tx, taskId: number): Promise<void>;
@@ -34,6 +35,8 @@ interface Deps {
   minRatings: number;
   /** what one account may have and add in an hour (docs/decisions/251) */
   limits: { requests: { open: number; perHour: number }; library: { items: number; perHour: number } };
+  /** auth owns logins: whether a media pass's login still counts (auth.userSessionLive) */
+  sessionLive(sessionId: number, userId: number): Promise<boolean>;
 }
 
 /**
@@ -42,26 +45,11 @@ interface Deps {
  * custom_requests, and through its parts creator_memberships (creator-memberships.service.ts) and
  * creator_library_items (creator-library.service.ts).
  */
-export function createCreatorsService({
-  db,
-  models,
-  creations,
-  storage,
-  signer,
-  mediaTtlSeconds,
-  makeCreator,
-  credits,
-  keepCreation,
-  releaseCreation,
-  ownCreation,
-  requestHours,
-  minRatings,
-  limits,
-}: Deps) {
+export function createCreatorsService(deps: Deps) {
+  const { db, models, makeCreator, credits, ownCreation, requestHours, minRatings, limits } = deps;
   const memberships = createCreatorMemberships({ db, credits });
   const isMember = (pageId: number, userId: number) => memberships.isMember(pageId, userId);
-  const media = { db, storage, signer, ttlSeconds: mediaTtlSeconds, creations, isMember };
-  const library = createCreatorLibrary({ ...media, keepCreation, releaseCreation, limits: limits.library });
+  const library = createCreatorLibrary({ ...deps, ttlSeconds: deps.mediaTtlSeconds, isMember, limits: limits.library });
   const pages = createPages({ db, models, memberships, library, makeCreator, minRatings });
   const requests = createCustomRequests({ db, credits, ownCreation, requestHours, limits: limits.requests });
 
@@ -112,7 +100,7 @@ export function createCreatorsService({
     libraryMedia: (requesterId: number | null, q: { item: number; part: MediaPart; viewer: number; expires: number; sig: string }) =>
       library.media(requesterId, q),
     /** The signed-in viewer's media pass, and the viewer a pass names (decision 217). */
-    mediaPass: (viewerId: number) => library.pass(viewerId),
+    mediaPass: (viewerId: number, sessionId: number) => library.pass(viewerId, sessionId),
     passViewer: (value: string | undefined) => library.passViewer(value),
 
     /** Whether a creation is published on a page (moderation lets anyone report it). */
@@ -124,6 +112,9 @@ export function createCreatorsService({
       await dropSharedGuestSubscriptions.rows(tx, { fromUserId, toUserId });
       await tx.subscription.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
     },
+
+    /** A ban's end of the account's memberships, its page's memberships (refunded) and held requests (returned). */
+    accountBanned: createCreatorBans(credits),
 
     /** How moderation finds and hides pages (reports, takedowns, restores). */
     moderated: moderatedPages,

@@ -105,9 +105,14 @@ export function createPayoutRequests({
     },
     getPayout,
 
-    /** Staff paid it outside (the reference names the transfer): the credits stay out of the balance. Once. */
+    /**
+     * Staff paid it outside (the reference names the transfer): the credits stay out of the balance. Once. Not while
+     * the creator is banned: the payout waits until a moderator lifts the ban (or it is rejected, its credits kept).
+     */
     async approve(staffId: number, id: number, reference: string) {
       const p = await db.$transaction(async (tx) => {
+        const creator = await tx.creatorPayout.findUnique({ where: { id }, select: { creatorPage: { select: { user: { select: { bannedAt: true } } } } } });
+        if (creator?.creatorPage.user.bannedAt) throw HttpError.conflict(M.creatorBanned);
         const p = await decideRequested(tx, id, { status: "approved", reference, decidedById: staffId, decidedAt: new Date() });
         await audit.record(tx, {
           staffId,

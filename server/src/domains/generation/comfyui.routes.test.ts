@@ -109,6 +109,11 @@ describe("comfyui engine through the API", () => {
         expect([p.video?.width, p.video?.height]).toEqual(j.image);
       }
     }
+    // each task records which workflow its try ran on which server (the console's task view)
+    for (const t of await s1.db.generationTask.findMany({ where: { id: { in: ids } } })) {
+      expect(t.runs).toEqual([{ attempt: 1, workflow: expect.any(String), server: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/), at: expect.any(String) }]);
+      expect([a.url, b.url]).toContain((t.runs as { server: string }[])[0].server);
+    }
     // the seed and negative prompt reached the server
     const posted = [...a.recorded.prompts, ...b.recorded.prompts].map((p) => JSON.stringify(p.prompt));
     expect(posted.some((p) => p.includes('"noise_seed":42'))).toBe(true);

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { SCREENING_MESSAGES } from "../../contract/screening.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import type { TaskFailures } from "./generation.failures.ts";
-import { claimAttempt, requeueStalled, stalledTasks } from "./generation.queries.ts";
+import type { EngineTry } from "./engines/engine.ts";
+import { appendRun, claimAttempt, requeueStalled, stalledTasks } from "./generation.queries.ts";
 import { resultExpiry, type GenerationDeps, type TaskOutputs } from "./generation.task.ts";
 import { publishProgress } from "./progress.ts";
 
@@ -52,6 +53,11 @@ export function createTaskAttempts(deps: GenerationDeps, { fail }: TaskFailures)
         data: { progress: percent },
       });
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "running", progress: percent });
+    },
+
+    /** Which workflow on which server the engine sent this attempt to (one record per try). */
+    async noteTry(task: GenerationTask, t: EngineTry) {
+      await appendRun.rows(db, { taskId: task.id, attempt: task.attempts, workflow: t.workflow, server: t.server });
     },
 
     /** Records the outputs; false when this attempt no longer owns the task (a duplicate or superseded run), in which case the caller discards its files. */

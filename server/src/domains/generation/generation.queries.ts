@@ -124,6 +124,20 @@ export const requeueStalled = statement({
   example: { taskId: 1, attempts: 1, jobId: EXAMPLE_JOB, error: "stopped", staleSeconds: 15 },
 });
 
+/**
+ * One more try of the task's attempt on a GPU back end: the workflow and the server, appended (docs/decisions/243).
+ * Only while that attempt is the task's latest: a superseded worker's late record would mislabel the new attempt.
+ */
+export const appendRun = statement({
+  columns: { id: col.int },
+  sql: (p: { taskId: number; attempt: number; workflow: string; server: string }) => Prisma.sql`
+    UPDATE generation_tasks
+    SET runs = runs || jsonb_build_array(jsonb_build_object('attempt', ${p.attempt}::int, 'workflow', ${p.workflow}::text, 'server', ${p.server}::text, 'at', now()))
+    WHERE id = ${p.taskId} AND attempts = ${p.attempt}
+    RETURNING id`,
+  example: { taskId: 1, attempt: 1, workflow: "sdxl-t2i", server: "http://127.0.0.1:8188" },
+});
+
 /** A NOTIFY on `channel`; inside a transaction it is delivered only if that transaction commits. */
 export const notify = statement({
   columns: { notified: col.text },

@@ -100,9 +100,17 @@ export function createTaskReads(deps: GenerationDeps, { view, publicView }: Retu
      */
     async engineFigures() {
       const [queue, renders] = await Promise.all([queuedPerEngine.rows(db, {}), recentRenderTimes.rows(db, {})]);
+      const names = await deps.templates.names([...new Set(renders.flatMap((r) => r.template_id ?? []))]);
       return {
         queue,
-        renders: renders.map((r) => ({ templateId: r.template_id, engine: r.engine, renders: r.renders, avgSeconds: Math.round(r.avg_seconds * 10) / 10 })),
+        renders: renders.map((r) => ({
+          templateId: r.template_id,
+          // null for a render without a template, or of a template deleted since
+          templateName: (r.template_id !== null && names.get(r.template_id)) || null,
+          engine: r.engine,
+          renders: r.renders,
+          avgSeconds: Math.round(r.avg_seconds * 10) / 10,
+        })),
       };
     },
 

@@ -275,6 +275,7 @@ export const enginesAnswer = z.object({
   renders: z.array(
     z.object({
       templateId: z.number().nullable(),
+      templateName: z.string().nullable(),
       engine: z.string(),
       renders: z.number(),
       avgSeconds: z.number(),

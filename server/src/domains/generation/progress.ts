@@ -17,8 +17,11 @@ export interface ProgressEvent {
 /** NOTIFY channel saying that logins ended (a ban, a logout): every instance closes those logins' open streams. */
 export const SESSION_ENDED_CHANNEL = "reverie_session_ended";
 
-/** Either one login (a logout) or every login of an account (a ban, a merge). */
-export type SessionEndedEvent = { sessionId: number } | { userId: number };
+/**
+ * Either one login (a logout) or every login of an account (a ban, a merge). `banned` marks a ban: chat ends a reply
+ * being written for the account with the ban notice, where a merge only closes streams.
+ */
+export type SessionEndedEvent = { sessionId: number } | { userId: number; banned?: true };
 
 /** Sent inside the caller's transaction when it has one: delivered only if the revocation commits. */
 export async function publishSessionEnded(db: Db | Tx, e: SessionEndedEvent): Promise<void> {

@@ -46,5 +46,7 @@ export const generationTaskRecord = z.object({
   attempts: z.number(),
   jobId: z.string().nullable(),
   heartbeatAt: z.date().nullable(),
+  /** Each try on a GPU back end, [{attempt, workflow, server, at}] as generation.queries.ts appendRun writes it (docs/decisions/243). */
+  runs: z.unknown(),
   startedAt: z.date().nullable(),
 });

@@ -3,11 +3,17 @@ import type { BanMarkKind } from "../../db/generated/enums.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { recordDecision, type Decided } from "./moderation.decisions.ts";
+import { lockAccountBans } from "./moderation.queries.ts";
 
 export interface BanDeps {
   audit: AuditService;
-  /** Ends every login of a user at once (auth.revokeUserSessions). */
-  revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
+  /** Ends every login of a user at once, as a ban (auth.revokeUserSessions): open chat replies end with the ban notice. */
+  revokeUserSessions: (userId: number, tx: Tx, banned: true) => Promise<void>;
+  /**
+   * Ends what the account sells and buys on creator pages, in the ban's transaction (creators.accountBanned): its
+   * memberships end, its page's fans are refunded what they had not used, its page's held requests are returned.
+   */
+  endCreatorDealings: (tx: Tx, userId: number) => Promise<void>;
   /** Fails and refunds the user's unfinished generation tasks (generation.cancelForAccount). */
   cancelUserTasks: (tx: Tx, userId: number, error: string) => Promise<void>;
   /** Upheld (not reversed) takedowns after which an account is suspended automatically (REPEAT_OFFENDER_TAKEDOWNS). */
@@ -45,8 +51,9 @@ async function markBanned(tx: Tx, banId: number, userId: number) {
 
 /**
  * The owner of a ban in force that covers any of these identifiers, or null (auth refuses new accounts with it).
- * A device matches by its cookie or its fingerprint. Reads ban marks alone, so auth is given it without the rest of
- * moderation.
+ * Only strong identifiers count (docs/decisions/249): the email, Google subject and channel player id, and the device
+ * cookie we set ourselves. A fingerprint is shared by every phone of one model and settings, so it never refuses
+ * (`flagEvasion`). Reads ban marks alone, so auth is given it without the rest of moderation.
  */
 export async function bannedOwner(c: Tx | Db, who: Identifiers) {
   const wanted = (
@@ -55,7 +62,6 @@ export async function bannedOwner(c: Tx | Db, who: Identifiers) {
       ["google_sub", who.googleSub],
       ["player_uid", who.playerUid],
       ["device_id", who.deviceId],
-      ["fingerprint", who.fingerprint],
     ] as [BanMarkKind, string | null | undefined][]
   ).filter((w): w is [BanMarkKind, string] => Boolean(w[1]));
   if (!wanted.length) return null;
@@ -66,15 +72,32 @@ export async function bannedOwner(c: Tx | Db, who: Identifiers) {
   return mark?.ban.userId ?? null;
 }
 
+/**
+ * A new account whose browser fingerprint a ban in force covers is let in and flagged for moderators, once per ban
+ * (docs/decisions/249). In the caller's transaction, so the flag names an account that exists.
+ */
+export async function flagEvasion(tx: Tx, userId: number, who: Pick<Identifiers, "fingerprint">): Promise<void> {
+  if (!who.fingerprint) return;
+  const marks = await tx.banMark.findMany({
+    where: { kind: "fingerprint", value: who.fingerprint, ban: { liftedAt: null, userId: { not: userId } } },
+    select: { banId: true },
+  });
+  if (marks.length)
+    await tx.banEvasionFlag.createMany({ data: marks.map((m) => ({ userId, banId: m.banId, signal: "fingerprint" as const })), skipDuplicates: true });
+}
+
 /** Bans and their lifting, inside the caller's transaction. */
-export function createBans({ audit, revokeUserSessions, cancelUserTasks, repeatOffenderTakedowns }: BanDeps) {
+export function createBans({ audit, revokeUserSessions, cancelUserTasks, endCreatorDealings, repeatOffenderTakedowns }: BanDeps) {
   /** `staffId` null: the system bans (repeat offenders), which its statement of reasons says. */
   async function ban(tx: Tx, staffId: number | null, userId: number, d: Decided) {
+    await lockAccountBans.rows(tx, { userId });
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
     if (!before) throw HttpError.notFound();
+    // first, before the account row is written: sales lock the page and then the creator's account, so this must too
+    await endCreatorDealings(tx, userId);
     const created = await tx.ban.create({ data: { userId, reason: d.reason, staffId } });
     if (!before.bannedAt) await tx.user.update({ where: { id: userId }, data: { bannedAt: created.createdAt } });
-    await revokeUserSessions(userId, tx);
+    await revokeUserSessions(userId, tx, true);
     // renders in progress are not finished for, nor delivered to, a banned account
     await cancelUserTasks(tx, userId, "The account was banned");
     await markBanned(tx, created.id, userId);
@@ -93,6 +116,7 @@ export function createBans({ audit, revokeUserSessions, cancelUserTasks, repeatO
 
   /** Lifts every ban in force; their statements count as reversed. */
   async function liftBans(tx: Tx, staffId: number, userId: number, reason: string) {
+    await lockAccountBans.rows(tx, { userId });
     const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, bannedAt: true } });
     if (!before) throw HttpError.notFound();
     if (!before.bannedAt) throw HttpError.conflict("This account is not banned");

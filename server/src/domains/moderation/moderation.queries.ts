@@ -20,6 +20,16 @@ export const lockEvidenceTarget = statement({
   example: { targetType: "task", targetId: 1 },
 });
 
+/**
+ * Bans and unbans of one account one at a time, from their start: what a ban reaches (sessions, tasks, memberships,
+ * refunds) is then never reached by two at once in different orders, which deadlocked concurrent bans.
+ */
+export const lockAccountBans = statement({
+  columns: { locked: col.int },
+  sql: (p: { userId: number }) => Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`ban:${p.userId}`}, 0))`,
+  example: { userId: 1 },
+});
+
 // ---- transparency figures (DSA art. 15/24, docs/decisions/153) ----
 
 /** An open end of a period (timestamps this far out are still ordinary dates to the driver). */

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import type { Ban } from "../../db/generated/client.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import { ACTION_TARGET_HOURS } from "../../contract/moderation.ts";
@@ -17,6 +18,11 @@ function withAge<R extends { createdAt: Date; resolvedAt: Date | null }>(r: R) {
   const ageSeconds = Math.floor(((r.resolvedAt ?? new Date()).getTime() - r.createdAt.getTime()) / 1000);
   return { ...r, ageSeconds, targetSeconds: ACTION_TARGET_HOURS * 3600, breached: ageSeconds > ACTION_TARGET_HOURS * 3600 };
 }
+
+/** The newest accounts flagged as possibly this banned person again, by a weak signal only (docs/decisions/249). */
+const withFlags = { evasionFlags: { select: { userId: true }, orderBy: { id: "desc" }, take: 20 } } as const;
+type BanWithFlags = Ban & { evasionFlags: { userId: number }[] };
+const flagged = ({ evasionFlags, ...ban }: BanWithFlags) => ({ ...ban, flaggedUserIds: evasionFlags.map((e) => e.userId) });
 
 /** The console's queue of reports and list of bans, read-only. */
 export function createModerationQueue({ db, content, storage }: { db: Db; content: ContentOwners; storage: Pick<MediaStorage, "signedUrl"> }) {
@@ -39,14 +45,16 @@ export function createModerationQueue({ db, content, storage }: { db: Db; conten
       return { id: reportId, media: media ? { kind: media.kind, url: await storage.signedUrl(media.key, PREVIEW_TTL_SECONDS) } : null };
     },
 
-    listBans: (params: ListParams<BanFilter>) => {
+    listBans: async (params: ListParams<BanFilter>) => {
       const f = params.filter;
-      return pageOf(db.ban, params, {
-        ...matching(f, ["userId", "staffId"]),
-        ...(f.active === undefined ? {} : { liftedAt: f.active ? null : { not: null } }),
-      });
+      const where = { ...matching(f, ["userId", "staffId"]), ...(f.active === undefined ? {} : { liftedAt: f.active ? null : { not: null } }) };
+      const page = await pageOf(db.ban, params, where, { include: withFlags });
+      return { ...page, rows: (page.rows as BanWithFlags[]).map(flagged) };
     },
 
-    getBan: (id: number) => db.ban.findUnique({ where: { id } }),
+    getBan: async (id: number) => {
+      const ban = await db.ban.findUnique({ where: { id }, include: withFlags });
+      return ban && flagged(ban);
+    },
   };
 }

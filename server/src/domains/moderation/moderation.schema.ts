@@ -242,6 +242,8 @@ export const banRecord = z.object({
   userId: z.number(),
   liftedAt: z.date().nullable(),
   liftedById: z.number().nullable(),
+  /** new accounts that share only a weak signal (the browser fingerprint) with this one while banned: for a moderator to judge */
+  flaggedUserIds: z.array(z.number()),
 });
 
 /** decisions list  */

@@ -59,6 +59,12 @@ export function createTemplatesService(db: Db, storage: MediaStorage) {
       return Promise.all(rows.map(templateView));
     },
 
+    /** The names of these templates, enabled or not (the console names templates in figures kept by id). */
+    async names(ids: number[]): Promise<Map<number, string>> {
+      const rows = ids.length ? await db.template.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) : [];
+      return new Map(rows.map((t) => [t.id, t.name]));
+    },
+
     /** An enabled template, or 404. */
     async get(id: number) {
       const t = await db.template.findFirst({ where: { id, enabled: true } });

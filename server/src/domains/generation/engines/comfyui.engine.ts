@@ -14,7 +14,8 @@ import {
   upload,
   type ComfyServer,
 } from "./comfyui.server.ts";
-import { followPrompt, openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
+import { createNodeTimings, followPrompt, percentOf, promptSeen, type PromptSeen } from "./comfyui.progress.ts";
+import { openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
 import { createJobBook, createTryRecord, isOver, settlement, shownState, type TriedJob } from "./job-book.ts";
 import { finishOutputs, uuidFromKey } from "./outputs.ts";
 import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
@@ -53,8 +54,8 @@ interface Job extends TriedJob {
   postedAt: number;
   /** The prompt's last message came before POST /prompt's answer did. */
   ended: boolean;
-  nodesDone: Set<string>;
-  step: number;
+  /** What the socket said of this try's prompt, for its percentage. */
+  seen: PromptSeen;
   finishing: boolean;
 }
 
@@ -65,6 +66,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
   const tries = createTryRecord(o);
   const byPrompt = new Map<string, Job>();
   const waiting: Job[] = [];
+  const timings = createNodeTimings();
   let closed = false;
 
   function connect(s: Server) {
@@ -79,10 +81,8 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     }
     const job = typeof m.data.prompt_id === "string" ? byPrompt.get(m.data.prompt_id) : undefined;
     if (!job || job.server !== s) return;
-    // history holds the same record; settle reads it once the prompt's last message (executing null) comes
-    if (m.type === "execution_error")
-      tries.noteError(`${s.url}: ${String(m.data.node_type ?? "")} ${String(m.data.exception_message ?? "execution error").trim()}`);
-    if (followPrompt(job, m, Object.keys(job.wf.graph).length)) void settle(job);
+    // an execution_error is not noted here: settle reads the same record from history and notes it once, with the try
+    if (followPrompt(job.seen, m, Date.now(), (node, ms) => timings.learn(s.url, job.wf.name, node, ms))) void settle(job);
   }
 
   const healthy = (s: Server) => s.health === "healthy";
@@ -114,12 +114,12 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     job.ended = false;
     job.finishing = false;
     job.state = "running";
-    job.nodesDone.clear();
-    job.step = 0;
+    job.seen = promptSeen();
     const promptId = uuidFromKey(`${job.job.key}#${job.tries}`);
     job.promptId = promptId;
     byPrompt.set(promptId, job);
     s.inFlight.add(job);
+    job.job.onTry?.({ workflow: job.wf.name, server: s.url });
     return promptId;
   }
 
@@ -129,6 +129,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       connect(s);
       const [image, video] = await Promise.all([upload(s, job.job.image, promptId), upload(s, job.job.video, promptId)]);
       const { prompt } = await bindWorkflow(job.wf, job.job, { image, video, models: o.models, prefix: `reverie/${promptId}` });
+      job.seen.nodes = Object.keys(prompt);
       if (cancelled(job)) return;
       const res = await postPrompt(s, promptId, prompt);
       if (res.status === 400) {
@@ -241,8 +242,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
         ended: false,
         state: "waiting",
         percent: 0,
-        nodesDone: new Set(),
-        step: 0,
+        seen: promptSeen(),
         finishing: false,
         errors: [],
         ...settlement(),
@@ -255,6 +255,8 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
 
     async progress(id) {
       const j = jobs.find(id);
+      // read now, not only when a message comes: a node that sends none (a text encode) still moves it as time passes
+      if (j.state === "running" && j.server) j.percent = Math.max(j.percent, percentOf(j.seen, timings.known(j.server.url, j.wf.name), Date.now()));
       return { percent: j.percent, state: shownState(j), error: j.state === "failed" ? j.errors.at(-1) : undefined };
     },
 

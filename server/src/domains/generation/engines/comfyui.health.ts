@@ -36,6 +36,8 @@ export function watchHealth<J extends SentJob>(
       s.objectInfoAt = Date.now();
     }
     s.health = "healthy";
+    // the error that made it unreachable is over: the engine's recent errors keep it, with its time
+    s.lastError = undefined;
     s.checkedAt = new Date();
     hooks.connect(s);
     // a server back after a blip would still run the prompts we moved elsewhere: stop them

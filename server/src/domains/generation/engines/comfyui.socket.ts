@@ -7,16 +7,6 @@ export interface SocketMessage {
   data: Record<string, unknown>;
 }
 
-/** What the socket has said so far of one of our prompts. */
-export interface PromptSeen {
-  /** The prompt's last message (executing, node null) came. */
-  ended: boolean;
-  nodesDone: Set<string>;
-  /** The running node's own progress, 0..1. */
-  step: number;
-  percent: number;
-}
-
 /** Opens the server's socket unless one is open or opening: one per server and process, named by its client id. */
 export function openSocket(s: ComfyServer<unknown>, onMessage: (m: SocketMessage) => void) {
   if (s.ws && s.ws.readyState <= WebSocket.OPEN) return;
@@ -44,26 +34,3 @@ function parse(text: string): SocketMessage | undefined {
 
 /** queue_remaining of a status message (every client's prompts), if it says. */
 export const queueRemaining = (m: SocketMessage) => (m.data.status as { exec_info?: { queue_remaining?: number } } | undefined)?.exec_info?.queue_remaining;
-
-/**
- * Follows a message about the prompt of a workflow of `nodes` nodes: its percentage goes up to 95 (the rest is bringing
- * the outputs home). True when the message is the prompt's last.
- */
-export function followPrompt(p: PromptSeen, m: SocketMessage, nodes: number): boolean {
-  const d = m.data;
-  const last = m.type === "executing" && d.node === null;
-  switch (m.type) {
-    case "executing":
-      if (last) p.ended = true;
-      else if (typeof d.node === "string") p.step = 0;
-      break;
-    case "progress":
-      p.step = Number(d.value) / Math.max(1, Number(d.max));
-      break;
-    case "progress_state":
-      for (const [id, n] of Object.entries((d.nodes ?? {}) as Record<string, { state?: string }>)) if (n.state === "finished") p.nodesDone.add(id);
-      break;
-  }
-  p.percent = Math.max(p.percent, Math.min(95, Math.floor((95 * (p.nodesDone.size + p.step)) / nodes)));
-  return last;
-}

@@ -46,6 +46,14 @@ export interface EngineJob {
    * submitting the same key again attaches to the job already queued instead of queueing it twice.
    */
   key: string;
+  /** Told each time the engine sends the job to a back end: which workflow on which server (the console's task view). */
+  onTry?(t: EngineTry): void;
+}
+
+/** One try of a job on a GPU back end. */
+export interface EngineTry {
+  workflow: string;
+  server: string;
 }
 
 export interface EngineFile {

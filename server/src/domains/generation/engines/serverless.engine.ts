@@ -123,6 +123,7 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
   async function runJob(j: Job): Promise<EngineResult> {
     for (;;) {
       j.tries++;
+      j.job.onTry?.({ workflow: j.wf.name, server: base });
       try {
         const r = await attempt(j);
         j.state = "done";
