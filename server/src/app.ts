@@ -17,6 +17,7 @@ import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
 import { generationRoutes } from "./domains/generation/generation.routes.ts";
+import { LIMIT_MESSAGES } from "./contract/limits.ts";
 import { chatRoutes } from "./domains/chat/chat.routes.ts";
 import { creatorsRoutes } from "./domains/creators/creators.routes.ts";
 import { payoutsRoutes } from "./domains/creators/payouts.routes.ts";
@@ -36,6 +37,21 @@ declare module "express-serve-static-core" {
     /** The exact bytes received, kept for webhook signature checks. */
     rawBody?: Buffer;
   }
+}
+
+/**
+ * What one account may make in chat each hour (docs/decisions/251), counted per account by the shared limiter: refused
+ * with a message the person reads, not SPEC's silent 'Too many requests'. Custom requests and library items are
+ * counted from their rows by the creators domain.
+ */
+function chatLimits(limiter: Services["limiter"], config: AppDeps["config"]) {
+  const hourly = (scope: string, limit: number) => limiter.perUser(scope, limit, 3600, LIMIT_MESSAGES.hourly);
+  return {
+    characters: hourly("character", config.RATE_LIMIT_CHARACTERS_PER_HOUR),
+    conversations: hourly("conversation", config.RATE_LIMIT_CONVERSATIONS_PER_HOUR),
+    drafts: hourly("character-draft", config.RATE_LIMIT_DRAFTS_PER_HOUR),
+    avatars: hourly("avatar", config.RATE_LIMIT_AVATARS_PER_HOUR),
+  };
 }
 
 /** The Express app, without listening (tests mount it with supertest). */
@@ -84,8 +100,11 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   pixelsRoutes(api, services.pixels);
   creatorsRoutes(api, services.creators, services.storage);
   payoutsRoutes(api, services.payouts);
-  chatRoutes(api, services.chat, perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR));
-  moderationRoutes(api, services.moderation, services.appeals, services.limiter, config.RATE_LIMIT_REPORTS_PER_HOUR);
+  chatRoutes(api, services.chat, { replies: perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR), ...chatLimits(services.limiter, config) });
+  moderationRoutes(api, services.moderation, services.appeals, services.limiter, {
+    perIp: config.RATE_LIMIT_REPORTS_PER_HOUR,
+    perAccount: config.RATE_LIMIT_REPORTS_PER_ACCOUNT_PER_HOUR,
+  });
   adminRoutes(api, services);
 
   const openApi = api.openApiDocument();

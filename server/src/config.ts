@@ -309,6 +309,21 @@ export const configSchema = z
     /** Refused attempts after which chat is suspended for the account and a report is raised. */
     CHAT_POLICY_STRIKES: z.coerce.number().int().min(1).default(3),
     RATE_LIMIT_CHAT_PER_HOUR: z.coerce.number().int().min(1).default(600),
+    /**
+     * What one account may make (docs/decisions/251): quotas count what it holds now, hourly rates what it made in the
+     * last clock hour (counted in PostgreSQL, shared by every API instance).
+     */
+    QUOTA_CHARACTERS: z.coerce.number().int().min(1).default(50),
+    QUOTA_CONVERSATIONS: z.coerce.number().int().min(1).default(300),
+    QUOTA_OPEN_REQUESTS: z.coerce.number().int().min(1).default(10),
+    QUOTA_LIBRARY_ITEMS: z.coerce.number().int().min(1).default(1000),
+    RATE_LIMIT_CHARACTERS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+    RATE_LIMIT_CONVERSATIONS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    RATE_LIMIT_DRAFTS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    RATE_LIMIT_AVATARS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+    RATE_LIMIT_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_LIBRARY_ITEMS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    RATE_LIMIT_REPORTS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(20),
 
     /** The trainer back end of character-model training; unset = training is not available (said before any charge). */
     TRAINER: z.enum(TRAINERS).optional(),

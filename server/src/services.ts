@@ -88,6 +88,10 @@ export function createServices(deps: AppDeps) {
     ownCreation: render.generation.own,
     requestHours: config.CREATOR_REQUEST_HOURS,
     minRatings: config.CREATOR_MIN_RATINGS,
+    limits: {
+      requests: { open: config.QUOTA_OPEN_REQUESTS, perHour: config.RATE_LIMIT_REQUESTS_PER_HOUR },
+      library: { items: config.QUOTA_LIBRARY_ITEMS, perHour: config.RATE_LIMIT_LIBRARY_ITEMS_PER_HOUR },
+    },
     // auth is built below (it moves creators' rows on a guest merge); a pass is checked only once a request is served
     sessionLive: (sessionId, userId) => auth.userSessionLive(sessionId, userId),
   });

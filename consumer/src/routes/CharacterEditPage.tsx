@@ -25,7 +25,9 @@ const EMPTY: CharacterInput = { name: "", description: "", personality: "", scen
 /** /characterCreatEdit (`?id=` edits one of yours): the card, "draft it for me" from a one-line idea, avatar, public or private. */
 export function Component() {
   const { t } = useTranslation();
-  const { token } = useSession();
+  const { token, user } = useSession();
+  // the server keeps a guest's characters private until the account is registered (docs/decisions/251)
+  const guest = user?.type === "visitor";
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const editId = Number(params.get("id")) || null;
@@ -199,9 +201,21 @@ export function Component() {
           }
         />
         <FormControlLabel
-          control={<Switch checked={form.is_public === 1} onChange={(e) => set("is_public", e.target.checked ? 1 : 0)} />}
+          control={
+            <Switch
+              checked={form.is_public === 1 && !guest}
+              disabled={guest}
+              slotProps={{ input: { "data-testid": "character-public" } as object }}
+              onChange={(e) => set("is_public", e.target.checked ? 1 : 0)}
+            />
+          }
           label={t("chat.edit.public")}
         />
+        {guest && (
+          <Typography variant="body2" color="text.secondary" data-testid="character-public-after-login">
+            {t("chat.edit.publicAfterLogin")}
+          </Typography>
+        )}
         {error && (
           <Alert severity="error" data-testid="character-error">
             {error}

@@ -27,8 +27,11 @@ export class RateLimiter {
 
   constructor(private readonly db: Db) {}
 
-  /** Counts one hit for every rule (a refused request still counts against the others); throws 429 when any is over its limit. */
-  async hit(scope: string, rules: RateRule[]): Promise<void> {
+  /**
+   * Counts one hit for every rule (a refused request still counts against the others); throws 429 when any is over its
+   * limit, with SPEC's silent 'Too many requests' unless the caller names a message the person should read.
+   */
+  async hit(scope: string, rules: RateRule[], message?: string): Promise<void> {
     const now = Date.now();
     const counts = await Promise.all(
       rules.map((rule) => {
@@ -36,7 +39,7 @@ export class RateLimiter {
         return this.count(`${scope}|${rule.key}`, Math.floor(now / windowMs) * windowMs);
       }),
     );
-    if (counts.some((count, i) => count > rules[i]!.limit)) throw HttpError.tooManyRequests();
+    if (counts.some((count, i) => count > rules[i]!.limit)) throw message ? new HttpError(429, message) : HttpError.tooManyRequests();
   }
 
   /** This hit's place in its window's count. */
@@ -85,16 +88,16 @@ export class RateLimiter {
   }
 
   /** Middleware form: `rules` picks what to count from the request (ip, email, user). */
-  middleware(scope: string, rules: (req: Request) => RateRule[]): RequestHandler {
+  middleware(scope: string, rules: (req: Request) => RateRule[], message?: string): RequestHandler {
     return async (req, _res, next) => {
-      await this.hit(scope, rules(req));
+      await this.hit(scope, rules(req), message);
       next();
     };
   }
 
   /** Counts per signed-in user; routes using it require a user, so the anonymous bucket only guards against misuse. */
-  perUser(scope: string, limit: number, windowSeconds: number): RequestHandler {
-    return this.middleware(scope, (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "-"}`, limit, windowSeconds }]);
+  perUser(scope: string, limit: number, windowSeconds: number, message?: string): RequestHandler {
+    return this.middleware(scope, (req) => [{ key: `user:${req.principal?.kind === "user" ? req.principal.userId : "-"}`, limit, windowSeconds }], message);
   }
 
   /** Old windows are useless; the worker's housekeeping calls this. */

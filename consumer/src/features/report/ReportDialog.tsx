@@ -19,12 +19,17 @@ import { reportContent } from "./report.api.ts";
 /** `onSent` runs after the report is filed (an underage report has then already hidden the content). */
 export default function ReportDialog({ target, onClose, onSent }: { target: { type: ReportTarget; id: number }; onClose: () => void; onSent?: () => void }) {
   const { t } = useTranslation();
-  const [reason, setReason] = useState<ReportReason>("underage");
+  // nothing is chosen for the reporter: the gravest reason is acted on at once, so it must be a deliberate tap
+  const [reason, setReason] = useState<ReportReason | null>(null);
   const [details, setDetails] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function send() {
+    if (!reason) {
+      setError(t("report.chooseReason"));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -45,7 +50,13 @@ export default function ReportDialog({ target, onClose, onSent }: { target: { ty
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
           {t("report.body")}
         </Typography>
-        <RadioGroup value={reason} onChange={(e) => setReason(e.target.value as ReportReason)}>
+        <RadioGroup
+          value={reason ?? ""}
+          onChange={(e) => {
+            setReason(e.target.value as ReportReason);
+            setError(null);
+          }}
+        >
           {REPORT_REASONS.map((r) => (
             <FormControlLabel key={r} value={r} control={<Radio />} label={t(`report.reason.${r}`)} data-testid={`report-${r}`} />
           ))}

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client.ts";
-import type { Character } from "../../db/generated/client.ts";
+import type { Character, Prisma } from "../../db/generated/client.ts";
+import { quotaMessage } from "../../contract/limits.ts";
 import type { CharacterTier } from "../../contract/chat.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -10,6 +11,7 @@ import type { UploadsService } from "../uploads/uploads.service.ts";
 import type { ChatBackends } from "./backends/registry.ts";
 import { NoReplyError, ReplyCutError } from "./backends/registry.ts";
 import { CARD_LIMITS, draftShape, type AvatarBody, type CharacterBody, type CharacterListQuery } from "./chat.schema.ts";
+import { lockChatQuota } from "./chat.queries.ts";
 import type { ChatPolicy } from "./policy.ts";
 
 /** The tier character drafts are written by. */
@@ -67,6 +69,8 @@ export function createCharactersService(o: {
   recordHit: PolicyRecorder;
   assertChatAllowed: (userId: number) => Promise<void>;
   images: AvatarImages;
+  /** How many characters one account may hold (QUOTA_CHARACTERS). */
+  quota: number;
 }) {
   const { db, storage } = o;
 
@@ -91,6 +95,16 @@ export function createCharactersService(o: {
     };
   }
 
+  /** A new character, within the account's quota: the count and the insert are one step under the quota's lock. */
+  function create(userId: number, data: Omit<Prisma.CharacterUncheckedCreateInput, "userId">): Promise<Character> {
+    return db.$transaction(async (tx) => {
+      await lockChatQuota.rows(tx, { kind: "characters", userId });
+      if ((await tx.character.count({ where: { userId, state: { not: "removed" } } })) >= o.quota)
+        throw new HttpError(409, quotaMessage("characters", o.quota));
+      return tx.character.create({ data: { ...data, userId } });
+    });
+  }
+
   /** A character the caller may talk to: active, and public or their own; anything else is 404. */
   async function readable(userId: number, id: number): Promise<Character> {
     const c = await db.character.findFirst({ where: { id, state: "active", OR: [{ isPublic: true }, { userId }] } });
@@ -102,8 +116,12 @@ export function createCharactersService(o: {
     view,
     readable,
 
-    /** creatCharacter: create, or edit one of the caller's (`id`). The card is checked by the policy before anything is saved. */
-    async save(userId: number, body: CharacterBody) {
+    /**
+     * creatCharacter: create, or edit one of the caller's (`id`). The card is checked by the policy before anything is
+     * saved. A guest's characters stay private until the account is registered (docs/decisions/251): one guest made
+     * 150 public ones and filled the catalogue's newest page.
+     */
+    async save(userId: number, body: CharacterBody, guest: boolean) {
       await o.assertChatAllowed(userId);
       if (body.id) {
         const own = await db.character.findFirst({ where: { id: body.id, userId, state: { not: "removed" } }, select: { id: true } });
@@ -124,10 +142,10 @@ export function createCharactersService(o: {
         exampleLines: body.example_lines,
         tags: [...new Set(body.tags)],
         age: body.age ?? null,
-        isPublic: body.is_public,
+        isPublic: body.is_public && !guest,
         ...(avatarKey ? { avatarKey } : {}),
       };
-      const saved = body.id ? await db.character.update({ where: { id: body.id }, data }) : await db.character.create({ data: { ...data, userId } });
+      const saved = body.id ? await db.character.update({ where: { id: body.id }, data }) : await create(userId, data);
       return view(saved, userId);
     },
 

@@ -1,5 +1,6 @@
 import type { Config } from "../../config.ts";
 import { CHARACTER_TIERS, type CharacterTier } from "../../contract/chat.ts";
+import { quotaMessage } from "../../contract/limits.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { ChatMessage, Conversation } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -7,6 +8,7 @@ import { MSG } from "../../http/messages.ts";
 import type { ChatBackends } from "./backends/registry.ts";
 import type { CharactersService } from "./chat.characters.ts";
 import { messageView } from "./chat.live.ts";
+import { lockChatQuota } from "./chat.queries.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 
 /** A person's conversations: starting one, the list, one with its messages, deleting one; and chat's status for them. */
@@ -72,6 +74,9 @@ export function createConversations(o: {
       await o.suspensions.assertChatAllowed(userId);
       const character = await characters.readable(userId, characterId);
       const conversation = await db.$transaction(async (tx) => {
+        await lockChatQuota.rows(tx, { kind: "conversations", userId });
+        if ((await tx.conversation.count({ where: { userId, deletedAt: null } })) >= config.QUOTA_CONVERSATIONS)
+          throw new HttpError(409, quotaMessage("conversations", config.QUOTA_CONVERSATIONS));
         const c = await tx.conversation.create({ data: { userId, characterId }, include: { character: true } });
         if (character.greeting)
           await tx.chatMessage.create({ data: { conversationId: c.id, role: "assistant", content: character.greeting, status: "complete" } });

@@ -124,6 +124,14 @@ export const lockGuestFreeMessages = statement({
   example: { userId: 1 },
 });
 
+/** Locks an account's quota of characters or conversations until the transaction ends: count and insert are one step (decision 251). */
+export const lockChatQuota = statement({
+  columns: { locked: col.int },
+  sql: (p: { kind: "characters" | "conversations"; userId: number }) =>
+    Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`chat-quota:${p.kind}:${p.userId}`}, 0))`,
+  example: { kind: "characters", userId: 1 },
+});
+
 /** How many free messages the account's conversations have had. */
 export const freeMessagesUsed = statement({
   columns: { used: col.int },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
 import { grant } from "../../../../tests/generation-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
+import { registeredUser } from "../../../../tests/training-utils.ts";
 import { chatBackendsEnv, chatCall, streamedText } from "../../../../tests/chat-utils.ts";
 import { defaultBehaviour, startFakeOpenAi, type FakeOpenAi } from "../../../../tests/fixtures/fake-openai.ts";
 import { MSG } from "../../http/messages.ts";
@@ -404,8 +405,10 @@ describe("characters", () => {
     expect(await s.db.character.count({ where: { name: "Mira Vale" } })).toBe(0);
 
     const tag = `t${Date.now()}`;
-    const a = await character(user.token, { ...CARD, name: "Alpha Cat", tags: [tag], is_public: 1 });
-    const b = await character(user.token, { ...CARD, name: "Beta Cat", tags: [tag], is_public: 1 });
+    // a registered author: a guest's characters stay private (docs/decisions/251)
+    const author = await registeredUser(s);
+    const a = await character(author.token, { ...CARD, name: "Alpha Cat", tags: [tag], is_public: 1 });
+    const b = await character(author.token, { ...CARD, name: "Beta Cat", tags: [tag], is_public: 1 });
     await post("/api/RoleChat/creatConversation", { character_id: b.id }).expect(200);
     const popular = (await s.http.get(`/api/RoleChat/getCharacterList?tag=${tag}&sort=popular&limit=10`).expect(200)).body.data;
     expect(popular.list.map((c: { id: number }) => c.id)).toEqual([b.id, a.id]);

@@ -69,9 +69,14 @@ function openStream(res: Response, start?: unknown) {
   };
 }
 
-export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: RequestHandler) {
+/** Hourly rates per account (app.ts builds them from the settings): replies, and each kind of thing one makes. */
+export type ChatLimits = Record<"replies" | "characters" | "conversations" | "drafts" | "avatars", RequestHandler>;
+
+export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits) {
   const tags = ["chat"];
-  const before = [perUserHourly];
+  const before = [limits.replies];
+  // an edit makes nothing new: only a new character counts against the hourly rate
+  const newCharacter: RequestHandler = (req, res, next) => (req.body?.id ? next() : limits.characters(req, res, next));
   const converse = ["create", "Conversation"] as ["create", "Conversation"];
   const readConversation = ["read", "Conversation"] as ["read", "Conversation"];
   const replyEvents = { kind: "events", schema: chatStreamData, description: "The reply's events: start, token, refused, end" } as const;
@@ -110,8 +115,9 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: Req
       can: ["create", "Character"],
       body: characterBody,
       response: characterView,
+      before: [newCharacter],
     },
-    ({ principal, body }) => chat.characters.save(principal.userId, body),
+    ({ principal, body }) => chat.characters.save(principal.userId, body, principal.role === "visitor"),
   );
   api.post(
     "/api/RoleChat/generateCharacterInfo",
@@ -121,7 +127,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: Req
       auth: "user",
       can: ["create", "Character"],
       body: draftBody,
-      before,
+      before: [limits.replies, limits.drafts],
       response: generateCharacterInfoAnswer,
     },
     ({ principal, body }) => chat.characters.draft(principal.userId, body.idea),
@@ -135,7 +141,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: Req
       auth: "user",
       can: ["create", "Character"],
       body: avatarBody,
-      before,
+      before: [limits.replies, limits.avatars],
       response: generateAvatarAnswer,
     },
     ({ principal, body }) => chat.characters.paintAvatar(principal.userId, body),
@@ -177,6 +183,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, perUserHourly: Req
       auth: "user",
       can: converse,
       body: conversationBody,
+      before: [limits.conversations],
       response: creatConversationAnswer,
     },
     ({ principal, body }) => chat.createConversation(principal.userId, body.character_id),

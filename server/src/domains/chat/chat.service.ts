@@ -69,6 +69,7 @@ export function createChatService(deps: Deps) {
     recordHit: suspensions.recordHit,
     assertChatAllowed: suspensions.assertChatAllowed,
     images: deps.images,
+    quota: config.QUOTA_CHARACTERS,
   });
   const conversations = createConversations({ db, config, backends, characters, suspensions, price: accept.price });
 

@@ -4,7 +4,8 @@ import { CREATOR_MESSAGES as M, LIBRARY_PAGE_SIZE, type LibraryVisibility } from
 import { HttpError } from "../../http/errors.ts";
 import type { LocalMediaSigner } from "../../storage/local.storage.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
-import { deleteLibraryItem, upsertLibraryItem } from "./creators.queries.ts";
+import { LIMIT_MESSAGES, quotaMessage } from "../../contract/limits.ts";
+import { deleteLibraryItem, lockCreatorQuota, upsertLibraryItem } from "./creators.queries.ts";
 
 /** The route that serves members-only media (creators.routes.ts), each request checked. */
 export const LIBRARY_MEDIA_PATH = "/api/Subscribe/libraryMedia";
@@ -41,6 +42,8 @@ interface Deps {
   keepCreation(tx: Tx, userId: number, taskId: number): Promise<boolean>;
   /** and lets it expire normally again once it is taken off, in the same transaction as the removal */
   releaseCreation(tx: Tx, taskId: number): Promise<void>;
+  /** Items one page may hold, and publish in an hour (docs/decisions/251). */
+  limits: { items: number; perHour: number };
 }
 
 const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-library:${itemId}:${part}:viewer:${viewerId}`;
@@ -92,7 +95,19 @@ async function itemView(d: UrlDeps, item: CreatorLibraryItem, media: CreationMed
  * signed for one viewer and item that the serving route checks on every request together with the viewer's
  * membership, so a forwarded URL, a lapsed member or a guessed path gets nothing.
  */
-export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember, sessionLive, keepCreation, releaseCreation }: Deps) {
+export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creations, isMember, sessionLive, keepCreation, releaseCreation, limits }: Deps) {
+  /**
+   * A new item is counted with the committed ones under the page's quota lock, and a refusal rolls it back. Changing
+   * an item's visibility adds nothing; the hourly rate counts the items added in the last hour.
+   */
+  async function withinLimits(tx: Tx, pageId: number): Promise<void> {
+    await lockCreatorQuota.rows(tx, { kind: "library-items", id: pageId });
+    if ((await tx.creatorLibraryItem.count({ where: { creatorPageId: pageId } })) > limits.items)
+      throw HttpError.conflict(quotaMessage("libraryItems", limits.items));
+    const lastHour = await tx.creatorLibraryItem.count({ where: { creatorPageId: pageId, createdAt: { gte: new Date(Date.now() - 3600_000) } } });
+    if (lastHour > limits.perHour) throw new HttpError(429, LIMIT_MESSAGES.hourly);
+  }
+
   const urls = { storage, signer, ttlSeconds };
   return {
     /**
@@ -125,6 +140,7 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
       const id = await db.$transaction(async (tx) => {
         // one statement, so a double tap cannot race into a duplicate-key error
         const [row] = await upsertLibraryItem.rows(tx, { pageId: page.id, taskId, visibility });
+        if (row.inserted) await withinLimits(tx, page.id);
         if (!(await keepCreation(tx, page.userId, taskId))) throw HttpError.badRequest(M.publishNotYours);
         return row.id;
       });

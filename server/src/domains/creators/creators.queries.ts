@@ -48,13 +48,27 @@ export const insertCustomRequest = statement({
 
 // ---- the library ----
 
-/** Publishes a creation on the page, or changes its visibility: one statement, so a double tap cannot race into a duplicate-key error. */
+/**
+ * Publishes a creation on the page, or changes its visibility: one statement, so a double tap cannot race into a
+ * duplicate-key error. `inserted` is false when the item was there (a row a statement inserted has no xmax).
+ */
 export const upsertLibraryItem = statement({
-  columns: { id: col.int },
+  columns: { id: col.int, inserted: col.bool },
   sql: (p: { pageId: number; taskId: number; visibility: LibraryVisibility }) => Prisma.sql`
           INSERT INTO creator_library_items (creator_page_id, task_id, visibility) VALUES (${p.pageId}, ${p.taskId}, ${p.visibility}::"LibraryVisibility")
-          ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id`,
+          ON CONFLICT (creator_page_id, task_id) DO UPDATE SET visibility = EXCLUDED.visibility RETURNING id, (xmax = 0) AS inserted`,
   example: { pageId: 1, taskId: 1, visibility: "public" },
+});
+
+/**
+ * Takes the lock of a quota (a fan's open requests, a page's library items) until the transaction ends: a row just
+ * added is counted with every other committed one, so concurrent requests cannot pass the quota together (decision 251).
+ */
+export const lockCreatorQuota = statement({
+  columns: { locked: col.int },
+  sql: (p: { kind: "open-requests" | "library-items"; id: number }) =>
+    Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`creator-quota:${p.kind}:${p.id}`}, 0))`,
+  example: { kind: "open-requests", id: 1 },
 });
 
 export const deleteLibraryItem = statement({

@@ -1,12 +1,13 @@
 import type { CustomRequest } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { CREATOR_MESSAGES as M, type CustomRequestStatus } from "../../contract/creators.ts";
+import { LIMIT_MESSAGES, quotaMessage } from "../../contract/limits.ts";
 import { EARNING_REASON } from "../../contract/creator-payouts.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import { livePage } from "./creators.pages.ts";
 import { holdLivePage } from "./creators.page-hold.ts";
-import { insertCustomRequest } from "./creators.queries.ts";
+import { insertCustomRequest, lockCreatorQuota } from "./creators.queries.ts";
 
 interface RequestDeps {
   db: Db;
@@ -14,6 +15,8 @@ interface RequestDeps {
   credits: Pick<CreditsService, "charge" | "refund" | "grant">;
   /** generation owns creations: one of the user's own, whatever its status (generation.own, which throws for anything else) */
   ownCreation(userId: number, taskId: number): Promise<{ status: string; state: string }>;
+  /** Requests one fan may have waiting for an answer over every page, and send in an hour (docs/decisions/251). */
+  limits: { open: number; perHour: number };
   requestHours: number;
 }
 
@@ -65,7 +68,19 @@ export async function settle(
 }
 
 /** Paid custom requests: a fan asks, the creator accepts, declines or delivers, the fan rates; unanswered ones expire. */
-export function createCustomRequests({ db, credits, ownCreation, requestHours }: RequestDeps) {
+export function createCustomRequests({ db, credits, ownCreation, requestHours, limits }: RequestDeps) {
+  /**
+   * Refuses a request that takes the fan past a limit; the new row is counted, and rolled back with the refusal. The
+   * hourly rate counts the rows of the last hour, so a replayed request (its idempotency key) never counts twice.
+   */
+  async function withinLimits(tx: Tx, fanId: number): Promise<void> {
+    await lockCreatorQuota.rows(tx, { kind: "open-requests", id: fanId });
+    const open = await tx.customRequest.count({ where: { fanUserId: fanId, status: { in: ["pending", "accepted"] } } });
+    if (open > limits.open) throw HttpError.conflict(quotaMessage("openRequests", limits.open));
+    const lastHour = await tx.customRequest.count({ where: { fanUserId: fanId, createdAt: { gte: new Date(Date.now() - 3600_000) } } });
+    if (lastHour > limits.perHour) throw new HttpError(429, LIMIT_MESSAGES.hourly);
+  }
+
   /** A creator's answer to one of their page's requests. */
   async function answer(creatorId: number, id: number, from: CustomRequestStatus[], to: CustomRequestStatus, taskId?: number) {
     const r = await db.customRequest.findFirst({ where: { id, creatorPage: { userId: creatorId } }, select: { id: true } });
@@ -101,6 +116,7 @@ export function createCustomRequests({ db, credits, ownCreation, requestHours }:
           expiresAt: new Date(Date.now() + requestHours * 3600_000),
         });
         if (!created) return tx.customRequest.findUniqueOrThrow({ where: { fanUserId_idempotencyKey: { fanUserId: fanId, idempotencyKey } } });
+        await withinLimits(tx, fanId);
         await credits.charge(
           {
             userId: fanId,

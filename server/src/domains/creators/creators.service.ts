@@ -33,6 +33,8 @@ interface Deps {
   ownCreation(userId: number, taskId: number): Promise<{ status: string; state: string }>;
   requestHours: number;
   minRatings: number;
+  /** what one account may have and add in an hour (docs/decisions/251) */
+  limits: { requests: { open: number; perHour: number }; library: { items: number; perHour: number } };
   /** auth owns logins: whether a media pass's login still counts (auth.userSessionLive) */
   sessionLive(sessionId: number, userId: number): Promise<boolean>;
 }
@@ -44,12 +46,12 @@ interface Deps {
  * creator_library_items (creator-library.service.ts).
  */
 export function createCreatorsService(deps: Deps) {
-  const { db, models, makeCreator, credits, ownCreation, requestHours, minRatings } = deps;
+  const { db, models, makeCreator, credits, ownCreation, requestHours, minRatings, limits } = deps;
   const memberships = createCreatorMemberships({ db, credits });
   const isMember = (pageId: number, userId: number) => memberships.isMember(pageId, userId);
-  const library = createCreatorLibrary({ ...deps, ttlSeconds: deps.mediaTtlSeconds, isMember });
+  const library = createCreatorLibrary({ ...deps, ttlSeconds: deps.mediaTtlSeconds, isMember, limits: limits.library });
   const pages = createPages({ db, models, memberships, library, makeCreator, minRatings });
-  const requests = createCustomRequests({ db, credits, ownCreation, requestHours });
+  const requests = createCustomRequests({ db, credits, ownCreation, requestHours, limits: limits.requests });
 
   /** The caller's own page, or 'no page'. */
   async function ownPage(userId: number): Promise<CreatorPage> {

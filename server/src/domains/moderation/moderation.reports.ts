@@ -1,10 +1,12 @@
 import type { Db, Tx } from "../../db/client.ts";
 import type { ReportTarget } from "../../db/generated/enums.ts";
+import { LIMIT_MESSAGES } from "../../contract/limits.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { resolveContentLink } from "./content-link.ts";
 import { creatorPageByLink, RESOURCE, type ContentOwners, type Reported, type ReportedMedia } from "./moderated-content.ts";
 import { recordDecision } from "./moderation.decisions.ts";
+import { lockReportTarget } from "./moderation.queries.ts";
 import type { TellNotifier } from "./moderation.notifier.ts";
 import type { NoticeBody, ReportBody } from "./moderation.schema.ts";
 
@@ -69,6 +71,16 @@ export function createReports({ db, audit, content, preserve, tellNotifier }: Re
   }
 
   /**
+   * One open report per account per content (docs/decisions/251): a second one while the first waits adds nothing for
+   * the moderators. Under the content's report lock, so concurrent twins cannot both find none.
+   */
+  async function refuseSecondOpenReport(tx: Tx, reporterUserId: number, input: ReportBody) {
+    await lockReportTarget.rows(tx, { targetType: input.target_type, targetId: input.target_id });
+    const open = await tx.report.count({ where: { reporterUserId, targetType: input.target_type, targetId: input.target_id, status: "open" } });
+    if (open > 0) throw HttpError.conflict(LIMIT_MESSAGES.reportOpen);
+  }
+
+  /**
    * POST /api/report. Public content (a shared creation, a shared character, a creator page) may be reported by
    * anyone, signed in or not; private content (a conversation included) only by its owner, or by the system (chat's
    * policy strikes). Anything else answers exactly as an id that does not exist, so a report never tells whether
@@ -80,6 +92,7 @@ export function createReports({ db, audit, content, preserve, tellNotifier }: Re
       const target = await content[input.target_type].find(tx, input.target_id);
       const trusted = o.system === true || (reporterUserId !== null && target?.userId === reporterUserId);
       if (!target || !(target.isPublic || trusted)) throw HttpError.notFound();
+      if (reporterUserId !== null) await refuseSecondOpenReport(tx, reporterUserId, input);
       const suspends = input.reason === "underage" && target.state !== "removed";
       const report = await tx.report.create({
         data: {

@@ -1,11 +1,25 @@
+import { LIMIT_MESSAGES } from "../../contract/limits.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import type { AppealsService } from "./appeals.service.ts";
 import type { ModerationService } from "./moderation.service.ts";
 import { appealAnswer, appealBody, noticeBody, noticesAnswer, reportAnswer, reportBody } from "./moderation.schema.ts";
 
-export function moderationRoutes(api: ApiRouter, moderation: ModerationService, appeals: AppealsService, limiter: RateLimiter, reportsPerHour: number) {
-  const perIp = (name: string) => limiter.middleware(name, (req) => (req.ip ? [{ key: `ip:${req.ip}`, limit: reportsPerHour, windowSeconds: 3600 }] : []));
+export function moderationRoutes(
+  api: ApiRouter,
+  moderation: ModerationService,
+  appeals: AppealsService,
+  limiter: RateLimiter,
+  reportsPerHour: { perIp: number; perAccount: number },
+) {
+  const perIp = (name: string) =>
+    limiter.middleware(name, (req) => (req.ip ? [{ key: `ip:${req.ip}`, limit: reportsPerHour.perIp, windowSeconds: 3600 }] : []));
+  // beside the address: one account behind many addresses is counted once (docs/decisions/251)
+  const perAccount = limiter.middleware(
+    "report-account",
+    (req) => (req.principal?.kind === "user" ? [{ key: `user:${req.principal.userId}`, limit: reportsPerHour.perAccount, windowSeconds: 3600 }] : []),
+    LIMIT_MESSAGES.hourly,
+  );
   api.post(
     "/api/report",
     {
@@ -14,7 +28,7 @@ export function moderationRoutes(api: ApiRouter, moderation: ModerationService, 
       auth: "public",
       can: ["create", "Report"],
       body: reportBody,
-      before: [perIp("report")],
+      before: [perIp("report"), perAccount],
       response: reportAnswer,
     },
     ({ body, principal }) => moderation.fileReport(principal.kind === "user" ? principal.userId : null, body),

@@ -19,11 +19,15 @@ export interface AppliedUpdate {
 /** What a stored fact did to its order. */
 type Settled = { order: Order; changed: boolean };
 
-/** The provider's amount and currency, where it says them, are the order's. */
-function amountMatches(order: Order, u: PaymentUpdate): boolean {
-  const amountDiffers = u.amountMinor !== undefined && u.amountMinor !== order.finalPriceMinor;
-  const currencyDiffers = u.currency !== undefined && u.currency.toUpperCase() !== order.currency.toUpperCase();
-  return !amountDiffers && !currencyDiffers;
+/** What lockAndStore found wrong with a fact's amount (the provider's amount or currency is not the order's). */
+type Verdict = { amountRefused: boolean };
+
+/**
+ * Whether a fact's amount must be the order's: a payment (the order's own or a renewal's), not a reversal. Where it
+ * is not, lockAndStore records the fact as refused (decision 250) and settling credits nothing.
+ */
+function claimsPayment(u: PaymentUpdate): boolean {
+  return !u.reversal && (u.outcome === "paid" || Boolean(u.subscription?.renewalPeriod));
 }
 
 /**
@@ -49,8 +53,15 @@ export function createPaymentUpdates(deps: {
   const { db, log, credits, memberships, reversals } = deps;
 
   /** A renewal pays a later period of the plan this order started; checked like any payment before crediting. */
-  async function renewal(tx: Tx, provider: string, order: Order, u: PaymentUpdate, sub: SubscriptionFacts & { renewalPeriod: string }): Promise<boolean> {
-    if (!amountMatches(order, u)) {
+  async function renewal(
+    tx: Tx,
+    provider: string,
+    order: Order,
+    u: PaymentUpdate,
+    sub: SubscriptionFacts & { renewalPeriod: string },
+    v: Verdict,
+  ): Promise<boolean> {
+    if (v.amountRefused) {
       log.error({ provider, orderNo: order.orderNo, paid: u.amountMinor, currency: u.currency }, "renewal amount does not match the plan; not credited");
       return false;
     }
@@ -58,8 +69,8 @@ export function createPaymentUpdates(deps: {
   }
 
   /** The order is paid: its credits (and any bonus) are granted with the status change, unless something is wrong. */
-  async function paid(tx: Tx, provider: string, order: Order, u: PaymentUpdate, learned: OrderChanges, ownerBanned: boolean): Promise<Settled> {
-    if (!amountMatches(order, u)) {
+  async function paid(tx: Tx, provider: string, order: Order, u: PaymentUpdate, learned: OrderChanges, ownerBanned: boolean, v: Verdict): Promise<Settled> {
+    if (v.amountRefused) {
       log.error({ provider, orderNo: order.orderNo, paid: u.amountMinor, currency: u.currency }, "paid amount does not match the order; not credited");
       return { order: await changeOrder(tx, order.id, { ...learned, failureReason: "amount_mismatch" }), changed: false };
     }
@@ -91,7 +102,7 @@ export function createPaymentUpdates(deps: {
   }
 
   /** What a newly stored fact does to its (locked) order. */
-  async function settle(tx: Tx, provider: string, order: Order, u: PaymentUpdate, ownerBanned: boolean): Promise<Settled> {
+  async function settle(tx: Tx, provider: string, order: Order, u: PaymentUpdate, ownerBanned: boolean, v: Verdict): Promise<Settled> {
     const sub = u.subscription;
     // PayPal names each charge of a subscription (its sale), not the period: the first sale is the order's own payment.
     const ordersOwnCharge = u.paymentRef !== undefined && (order.providerPaymentRef ?? u.paymentRef) === u.paymentRef;
@@ -103,10 +114,10 @@ export function createPaymentUpdates(deps: {
     if (u.reversal && sub && renewalPeriod)
       return { order: current, changed: await reversals.renewalReversed(tx, provider, current, sub, renewalPeriod, u.reversal) };
     if (u.reversal) return reversals.reversed(tx, provider, current, u.reversal);
-    if (sub && renewalPeriod) return { order: current, changed: await renewal(tx, provider, current, u, { ...sub, renewalPeriod }) };
+    if (sub && renewalPeriod) return { order: current, changed: await renewal(tx, provider, current, u, { ...sub, renewalPeriod }, v) };
     if (sub?.state) await memberships.stateChanged(tx, current, provider, sub);
     if (!next) return { order: current, changed: false };
-    if (next === "paid") return paid(tx, provider, current, u, learned, ownerBanned);
+    if (next === "paid") return paid(tx, provider, current, u, learned, ownerBanned, v);
     return { order: await changeOrder(tx, current.id, { ...learned, status: next, failureReason: u.failureReason ?? null }), changed: true };
   }
 
@@ -121,14 +132,26 @@ export function createPaymentUpdates(deps: {
       // insert below stays the gate for a first delivery racing its twin.
       if (await storedEvent.first(db, { provider, eventId: u.eventId })) return { duplicate: true, order: null, changed: false };
       return db.$transaction(async (tx) => {
-        const [{ stored, owner_banned: ownerBanned, ...row }] = await lockAndStore.rows(tx, { provider, fact: u });
+        const [{ stored, owner_banned: ownerBanned, conflict, amount_refused: amountRefused, ...row }] = await lockAndStore.rows(tx, {
+          provider,
+          fact: u,
+          checksAmount: claimsPayment(u),
+        });
         const order = orderOfMaybeRow(row);
         if (!stored) return { duplicate: true, order, changed: false };
+        if (conflict) {
+          // signed, but its identifiers name two orders (or not the one named): recorded as refused, applied to none
+          log.error(
+            { provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef, paymentRef: u.paymentRef },
+            "payment notification names conflicting orders; refused",
+          );
+          return { duplicate: false, order: null, changed: false };
+        }
         if (!order) {
           if (u.outcome) log.warn({ provider, eventId: u.eventId, orderNo: u.orderNo, ref: u.providerRef }, "payment notification for an unknown order");
           return { duplicate: false, order: null, changed: false };
         }
-        return { duplicate: false, ...(await settle(tx, provider, order, u, ownerBanned === true)) };
+        return { duplicate: false, ...(await settle(tx, provider, order, u, ownerBanned === true, { amountRefused })) };
       });
     },
   };

@@ -64,33 +64,53 @@ export const storedEvent = statement({
 });
 
 /** What lockAndStore reads of a provider's fact. */
-type EventFact = Pick<PaymentUpdate, "providerRef" | "orderNo" | "paymentRef" | "eventId" | "type" | "payload">;
-const exampleFact: EventFact = { providerRef: "ref", eventId: "evt_1", type: "paid", payload: { paid: true } };
+type EventFact = Pick<PaymentUpdate, "providerRef" | "orderNo" | "paymentRef" | "eventId" | "type" | "payload" | "amountMinor" | "currency">;
+const exampleFact: EventFact = { providerRef: "ref", eventId: "evt_1", type: "paid", payload: { paid: true }, amountMinor: 100, currency: "USD" };
 
 /**
- * The first statement of a provider fact's transaction, in one round trip: locks and reads the order the fact is
- * about (by the provider's reference, our order number, or the provider's id of the payment for facts that name only
- * that: refunds, chargebacks), stores the event in payment_events — the exactly-once gate: when a twin stored it
- * first, `stored` is false — and reads whether the order's owner is banned. The order's row is locked before the
- * event is inserted, so a twin waits on the lock and then meets the stored event. Raw SQL on purpose: this runs for
- * every notification, and one statement is a fraction of a Prisma query's CPU (bench/notifications).
+ * The first statement of a provider fact's transaction, in one round trip: finds the order the fact is about (by the
+ * provider's reference, our order number, or the provider's id of the payment for facts that name only that: refunds,
+ * chargebacks), locks it, stores the event in payment_events — the exactly-once gate: when a twin stored it first,
+ * `stored` is false — and reads whether the order's owner is banned. The order's row is locked before the event is
+ * inserted, so a twin waits on the lock and then meets the stored event. Raw SQL on purpose: this runs for every
+ * notification, and one statement is a fraction of a Prisma query's CPU (bench/notifications).
+ *
+ * Every identifier the fact names must agree with the one order it finds (decision 250): when they name two orders, or
+ * the order stored another provider reference, `conflict` is true and no order is locked or answered. A conflicting
+ * fact, and one whose amount or currency is not the order's when `checksAmount` (`amount_refused`), is recorded under
+ * a name of its own (`refused:<event id>:<md5 of its body>`), so it never takes the slot of the genuine event.
  */
 export const lockAndStore = statement({
-  columns: { ...maybeOrderColumns, stored: col.bool, owner_banned: col.bool.orNull },
-  sql: ({ provider, fact: u }: { provider: string; fact: EventFact }) => Prisma.sql`
-    WITH o AS (
-      SELECT * FROM orders
-      WHERE provider = ${provider} AND (provider_ref = ${u.providerRef ?? null} OR order_no = ${u.orderNo ?? null} OR provider_payment_ref = ${u.paymentRef ?? null})
-      ORDER BY id LIMIT 1
-      FOR UPDATE),
+  columns: { ...maybeOrderColumns, stored: col.bool, owner_banned: col.bool.orNull, conflict: col.bool, amount_refused: col.bool },
+  sql: ({ provider, fact: u, checksAmount }: { provider: string; fact: EventFact; checksAmount: boolean }) => {
+    const ref = u.providerRef ?? null;
+    const orderNo = u.orderNo ?? null;
+    const payload = JSON.stringify(u.payload ?? null);
+    return Prisma.sql`
+    WITH named AS (
+      SELECT id, provider_ref, order_no FROM orders
+      WHERE provider = ${provider} AND (provider_ref = ${ref} OR order_no = ${orderNo} OR provider_payment_ref = ${u.paymentRef ?? null})),
+    agreed AS (
+      SELECT id FROM named
+      WHERE (SELECT count(*) FROM named) = 1
+        AND (${ref}::text IS NULL OR provider_ref IS NULL OR provider_ref = ${ref})
+        AND (${orderNo}::text IS NULL OR order_no = ${orderNo})),
+    o AS (SELECT * FROM orders WHERE id = (SELECT id FROM agreed) FOR UPDATE),
+    verdict AS (
+      SELECT EXISTS (SELECT 1 FROM named) AND NOT EXISTS (SELECT 1 FROM agreed) AS conflict,
+        COALESCE((SELECT ${checksAmount} AND (${u.amountMinor ?? null}::int <> o.final_price_minor OR upper(${u.currency ?? null}::text) <> upper(o.currency)) FROM o), false) AS amount_refused),
     event AS (
       INSERT INTO payment_events (provider, event_id, type, order_id, payload)
-      VALUES (${provider}, ${u.eventId}, ${u.type}, (SELECT id FROM o), ${JSON.stringify(u.payload ?? null)}::jsonb)
+      SELECT ${provider}, CASE WHEN v.conflict OR v.amount_refused THEN 'refused:' || ${u.eventId} || ':' || md5(${payload}) ELSE ${u.eventId} END,
+        ${u.type}, (SELECT id FROM o), ${payload}::jsonb
+      FROM verdict v
       ON CONFLICT (provider, event_id) DO NOTHING
       RETURNING id)
-    SELECT o.*, EXISTS (SELECT 1 FROM event) AS stored, (SELECT banned_at IS NOT NULL FROM users WHERE id = o.user_id) AS owner_banned
-    FROM (SELECT 1) AS one LEFT JOIN o ON true`,
-  example: { provider: "sandbox", fact: exampleFact },
+    SELECT o.*, EXISTS (SELECT 1 FROM event) AS stored, (SELECT banned_at IS NOT NULL FROM users WHERE id = o.user_id) AS owner_banned,
+      v.conflict, v.amount_refused
+    FROM verdict v LEFT JOIN o ON true`;
+  },
+  example: { provider: "sandbox", fact: exampleFact, checksAmount: true },
 });
 
 /** What a statement of the notification path changes on an order; a field left out is left as it is. */

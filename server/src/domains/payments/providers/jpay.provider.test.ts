@@ -97,6 +97,28 @@ describe("JPay: TON wallet payments verified on chain", () => {
     expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", receivedAmount: null });
   });
 
+  it("a verified fact naming one order's reference and another's number pays neither; each order's own transfer pays it once", async () => {
+    const a = await createOrder();
+    const b = await createOrder();
+    const refB = (await orderOf(b.order_id)).providerRef!;
+    const crossed = {
+      eventId: `${a.order_no}:${PRICE_NANO}`,
+      type: "transfer.received",
+      outcome: "paid" as const,
+      providerRef: refB,
+      orderNo: a.order_no,
+      payload: {},
+    };
+    expect(await t.services.orders.applyUpdate("jpay", crossed)).toMatchObject({ duplicate: false, order: null, changed: false });
+    expect(await orderOf(a.order_id)).toMatchObject({ status: "pending" });
+    expect(await orderOf(b.order_id)).toMatchObject({ status: "pending" });
+    for (const x of [a, b]) {
+      pay(x, PRICE_NANO);
+      expect((await orderPay(x).expect(200)).body.data).toMatchObject({ order_status: "paid" });
+      expect(await points(x.userId)).toBe(150);
+    }
+  });
+
   it("a short transfer credits nothing and shows what arrived; the rest arriving pays it", async () => {
     const c = await createOrder();
     pay(c, 2_000_000_000n);

@@ -134,6 +134,29 @@ describe("USDT through NOWPayments", () => {
     expect(await t.db.ledgerEntry.count({ where: { userId: c.userId } })).toBe(0);
   });
 
+  it("an IPN refused for a price that is not the order's leaves the genuine IPN of the same state its slot", async () => {
+    const c = await checkout();
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99, priceAmount: 1 })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch" });
+    await post(fake.ipn(c.inv, { status: "finished", actuallyPaid: 12.99 })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", failureReason: null });
+    expect(await points(c.userId)).toBe(200);
+  });
+
+  it("an IPN naming one order's invoice and another's order id credits neither; both genuine IPNs then pay once", async () => {
+    const a = await checkout();
+    const b = await checkout();
+    const crossed = fake.ipn({ ...b.inv, order_id: a.order_no }, { status: "finished", actuallyPaid: 12.99 });
+    await Promise.all(Array.from({ length: 5 }, () => post(crossed).expect(200)));
+    expect(await orderOf(a.order_id)).toMatchObject({ status: "pending" });
+    expect(await orderOf(b.order_id)).toMatchObject({ status: "pending" });
+    for (const x of [a, b]) await post(fake.ipn(x.inv, { status: "finished", actuallyPaid: 12.99 })).expect(200);
+    for (const x of [a, b]) {
+      expect(await orderOf(x.order_id)).toMatchObject({ status: "paid" });
+      expect(await points(x.userId)).toBe(200);
+    }
+  });
+
   describe("polling (SPEC §9) when IPNs are lost", () => {
     const statusCalls = (paymentId: number) => fake.requests.filter((r) => r.method === "GET" && r.path === `/v1/payment/${paymentId}`).length;
 

@@ -109,6 +109,41 @@ describe("Pagsmile", () => {
     expect(await points(c.userId)).toBe(0);
   });
 
+  it("a signed notification naming two orders credits neither and leaves both genuine notifications their slot", async () => {
+    const a = await checkout();
+    const b = await checkout();
+    const tradeB = fake.settle(b.trade.trade_no, "SUCCESS");
+    // B's trade_no with A's out_trade_no, sent 5 times at once and then again
+    const crossed = fake.notification(tradeB, { outTradeNo: a.order_no });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => notify(crossed)));
+    expect(answers.map((x) => x.status)).toEqual(Array(5).fill(200));
+    await notify(crossed).expect(200);
+    expect(await orderOf(a.order_id)).toMatchObject({ status: "pending" });
+    expect(await orderOf(b.order_id)).toMatchObject({ status: "pending" });
+    expect(await points(a.userId)).toBe(0);
+    // recorded once, under a name of its own
+    const refused = await t.db.paymentEvent.findMany({ where: { provider: "pagsmile", eventId: { startsWith: `refused:${b.trade.trade_no}:` } } });
+    expect(refused).toHaveLength(1);
+    await notify(fake.notification(tradeB)).expect(200);
+    await notify(fake.notification(fake.settle(a.trade.trade_no, "SUCCESS"))).expect(200);
+    for (const x of [a, b]) {
+      expect(await orderOf(x.order_id)).toMatchObject({ status: "paid" });
+      expect(await points(x.userId)).toBe(150);
+    }
+  });
+
+  it("a signed notification refused for a wrong amount does not burn the genuine one for the same state", async () => {
+    const c = await checkout();
+    const trade = fake.settle(c.trade.trade_no, "SUCCESS");
+    await notify(fake.notification(trade, { amount: "0.01" })).expect(200);
+    await notify(fake.notification(trade, { currency: "BRL" })).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", failureReason: "amount_mismatch" });
+    await notify(fake.notification(trade)).expect(200);
+    expect(await orderOf(c.order_id)).toMatchObject({ status: "paid", failureReason: null });
+    expect(await points(c.userId)).toBe(150);
+    expect(await t.db.ledgerEntry.count({ where: { userId: c.userId } })).toBe(1);
+  });
+
   it("PROCESSING keeps the buyer polling (3ds_pending); REFUSED ends it unsuccessfully", async () => {
     const c = await checkout();
     await notify(fake.notification(fake.settle(c.trade.trade_no, "PROCESSING"))).expect(200);

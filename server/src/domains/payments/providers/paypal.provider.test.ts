@@ -128,6 +128,20 @@ describe("PayPal Orders v2", () => {
       expect(await points(c.userId)).toBe(150);
     });
 
+    it("a verified capture naming one order's PayPal order and another's custom_id credits neither; the genuine captures pay each", async () => {
+      const a = await capturedElsewhere();
+      const b = await capturedElsewhere();
+      const crossed = fake.notification("PAYMENT.CAPTURE.COMPLETED", { ...b.resource, custom_id: a.c.order_no });
+      await Promise.all(Array.from({ length: 5 }, () => webhook(crossed).expect(200)));
+      expect(await orderOf(a.c.order_id)).toMatchObject({ status: "pending" });
+      expect(await orderOf(b.c.order_id)).toMatchObject({ status: "pending" });
+      for (const x of [a, b]) await webhook(fake.notification("PAYMENT.CAPTURE.COMPLETED", x.resource)).expect(200);
+      for (const x of [a, b]) {
+        expect(await orderOf(x.c.order_id)).toMatchObject({ status: "paid" });
+        expect(await points(x.c.userId)).toBe(150);
+      }
+    });
+
     it("refuses a tampered body, a wrong webhook id and a stale transmission", async () => {
       const { c, resource } = await capturedElsewhere();
       const n = fake.notification("PAYMENT.CAPTURE.COMPLETED", resource);

@@ -73,6 +73,21 @@ describe("Stripe Checkout", () => {
     expect(await points(c.userId)).toBe(150);
   });
 
+  it("a signed session naming one order's session and another's reference credits neither; the genuine events then pay each once", async () => {
+    const a = await checkout();
+    const b = await checkout();
+    const crossed = { ...fake.complete(b.session_id), client_reference_id: a.order_no, metadata: { order_no: a.order_no } };
+    const n = fake.notification(fake.event("checkout.session.completed", crossed));
+    await Promise.all(Array.from({ length: 5 }, () => post(n).expect(200)));
+    expect(await orderOf(a.order_id)).toMatchObject({ status: "pending" });
+    expect(await orderOf(b.order_id)).toMatchObject({ status: "pending" });
+    for (const x of [a, b]) await post(fake.notification(fake.event("checkout.session.completed", fake.complete(x.session_id)))).expect(200);
+    for (const x of [a, b]) {
+      expect(await orderOf(x.order_id)).toMatchObject({ status: "paid" });
+      expect(await points(x.userId)).toBe(150);
+    }
+  });
+
   it("refuses a tampered notification", async () => {
     const c = await checkout();
     const n = fake.notification(fake.event("checkout.session.completed", fake.complete(c.session_id)));
