@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import type { EngineKind } from "../../../contract/engines.ts";
+import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
@@ -85,6 +86,17 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
 
   const defaultName: EngineKind = config.GENERATION_ENGINE;
 
+  /**
+   * Why the engine cannot run a job of `mode` (when known) with `workflow` (a template's pinned one; else the mode's
+   * default, which the engine picks among those it can run) now; null when it can.
+   */
+  async function refusal(name: EngineKind, mode?: GenerationMode, workflow?: string | null): Promise<string | null> {
+    const s = await status(name);
+    if (!s.available) return s.message;
+    const runs = (!mode || s.modes.includes(mode)) && (!workflow || !s.workflows || s.workflows.includes(workflow));
+    return runs ? null : `The ${s.label} engine cannot make this kind of generation right now.`;
+  }
+
   return {
     defaultName,
     /** The workflow files the GPU engines run (the console offers them per template). */
@@ -111,14 +123,14 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
       return { engine, label, available, ai, message, modes };
     },
     statuses: () => Promise.all([...new Set<EngineKind>([...engines.keys(), defaultName])].map(status)),
+    refusal,
     /**
-     * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message
-     * (not configured, cannot run, or not offering this mode).
+     * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message (not
+     * configured, cannot run, not offering this mode, or not the exact workflow the submit would run).
      */
-    async assertCanRun(name: EngineKind, mode: string): Promise<void> {
-      const s = await status(name);
-      if (!s.available) throw new HttpError(503, s.message);
-      if (!s.modes.includes(mode as never)) throw new HttpError(503, `The ${s.label} engine cannot make this kind of generation right now.`);
+    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null): Promise<void> {
+      const why = await refusal(name, mode, workflow);
+      if (why) throw new HttpError(503, why);
     },
     /** Checks each configured engine at start; one that cannot run is logged once, with its fix. */
     async checkAll(): Promise<EngineStatus[]> {
