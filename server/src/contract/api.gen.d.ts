@@ -8848,6 +8848,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         }[];
                     };
@@ -8950,6 +8951,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9036,6 +9038,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9135,6 +9138,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9209,6 +9213,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9296,6 +9301,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -10752,6 +10758,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
+                                available: boolean;
                                 count: number;
                                 duration: number;
                                 /** @enum {string} */
@@ -13165,6 +13172,7 @@ export interface paths {
                             code: number;
                             data: {
                                 list: {
+                                    available: boolean;
                                     category: string;
                                     cover_url: string | null;
                                     credit_price: number;
@@ -13252,6 +13260,7 @@ export interface paths {
                             data: {
                                 categories: {
                                     list: {
+                                        available: boolean;
                                         category: string;
                                         cover_url: string | null;
                                         credit_price: number;
@@ -13271,6 +13280,7 @@ export interface paths {
                                     name: string;
                                 }[];
                                 list: {
+                                    available: boolean;
                                     category: string;
                                     cover_url: string | null;
                                     credit_price: number;

@@ -4,6 +4,7 @@ import { ALL_MODELS, startFakeComfy, type FakeComfy } from "../../../../tests/fi
 import { photo } from "../../../../tests/fixtures/media.ts";
 import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
 
 /**
  * Issue 34, defects 1 and 4 through the API: a job whose workflow no server can run is refused before any charge when
@@ -33,7 +34,9 @@ afterAll(async () => {
 });
 
 const template = (workflow: string | null) =>
-  s.db.template.create({ data: { name: `T ${workflow}`, category: "Creative", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, workflow } });
+  s.db.template.create({
+    data: { name: `T ${workflow}`, category: "Creative", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, workflow },
+  });
 
 describe("a job whose workflow no server can run", () => {
   it("a template pinned to a workflow no server offers: the price says unavailable and the submit is refused with 503, charging nothing", async () => {
@@ -46,7 +49,12 @@ describe("a job whose workflow no server can run", () => {
     const u = await visitor(s);
     await grant(s, u.userId, 10);
     const imageId = (
-      await s.http.post("/api/ImageUpload/upload").set("token", u.token).attach("file", await photo(320, 240), "p.jpg").field("consent", "1").expect(200)
+      await s.http
+        .post("/api/ImageUpload/upload")
+        .set("token", u.token)
+        .attach("file", await photo(320, 240), "p.jpg")
+        .field("consent", "1")
+        .expect(200)
     ).body.data.id as number;
     const res = await s.http.post("/api/Generation/picVideoSubmit").set("token", u.token).send({ image_id: imageId, template_id: pinned.id, duration: 1 });
     expect(res.status).toBe(503);
@@ -79,4 +87,30 @@ describe("a job whose workflow no server can run", () => {
       Object.values(p).some((n) => n.class_type === "FluxGuidance"),
     );
   }, 90_000);
+
+  it("a template that cannot run: saving it warns, and the studio lists it as unavailable until it can", async () => {
+    const marketer = await staffMember(s, ["marketer"]);
+    const body = { name: "Big Wan", category: "Creative", suitFor: "image", mode: "image_to_video", creditPrice: 2 };
+    const pinned = await s.http
+      .post("/admin/api/templates")
+      .set("token", marketer.token)
+      .send({ ...body, workflow: "wan22-i2v-14b" })
+      .expect(200);
+    expect(pinned.body.warning).toMatch(/cannot make this kind of generation right now.*workflow wan22-i2v-14b/);
+    const unset = await s.http
+      .post("/admin/api/templates")
+      .set("token", marketer.token)
+      .send({ ...body, engine: "serverless" })
+      .expect(200);
+    expect(unset.body.warning).toMatch(/The serverless engine is not configured/);
+    const fine = await s.http
+      .post("/admin/api/templates")
+      .set("token", marketer.token)
+      .send({ ...body, workflow: "ltxv-i2v" })
+      .expect(200);
+    expect(fine.body.warning).toBeNull();
+    const list = (await s.http.get("/api/Index/getTemplatesList").expect(200)).body.data.list as { id: number; available: boolean }[];
+    const shown = (id: number) => list.find((t) => t.id === id)?.available;
+    expect([shown(pinned.body.id), shown(unset.body.id), shown(fine.body.id)]).toEqual([false, false, true]);
+  }, 60_000);
 });

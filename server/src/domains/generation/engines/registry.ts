@@ -124,6 +124,9 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
     },
     statuses: () => Promise.all([...new Set<EngineKind>([...engines.keys(), defaultName])].map(status)),
     refusal,
+    /** Why a template (its engine, else the default; its mode and pinned workflow) cannot run now; null when it can. */
+    refusalFor: (t: { engine: string | null; mode: GenerationMode; workflow: string | null }) =>
+      refusal((t.engine as EngineKind | null) ?? defaultName, t.mode, t.workflow),
     /**
      * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message (not
      * configured, cannot run, not offering this mode, or not the exact workflow the submit would run).
