@@ -40,4 +40,22 @@ describe("consumer app: a template that cannot run", () => {
     await pageShot(page, "consumer-template-unavailable-ja-360");
     await context.close();
   });
+
+  it("a failed image task says so in the generic wording, not the video one", { timeout: 60_000 }, async () => {
+    const context = await newAppContext(browser, { adult: true, language: "ko", viewport: { width: 360, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
+    const task = await server.db.generationTask.create({
+      data: { userId: user.id, mode: "text_to_image", engine: "comfyui", status: "failed", cost: 1, paidWith: "credits", input: {}, finishedAt: new Date() },
+    });
+    await page.goto(`${server.url}/creationStudio?tab=images&task=${task.id}`);
+    await page.locator('[data-testid="task-progress"][data-status="failed"]').waitFor();
+    // Korean for "Generation failed" (the task state's wording), where a video says "Sorry, video generation failed"
+    expect(await page.getByTestId("task-failed").innerText()).toBe("생성 실패");
+    await pageShot(page, "consumer-image-task-failed-ko-360");
+    await context.close();
+  });
 });
