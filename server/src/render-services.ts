@@ -39,8 +39,8 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const blocklist = createBlocklistService({ db, storage, audit, log });
   const screening = createScreeningService({ db, config, log, faces: faceAnalyser(), storage, audit, blocklist });
   const uploads = createUploadsService(db, storage, screening);
-  const templates = createTemplatesService(db, storage);
   const engines = createEngines(config, log);
+  const templates = createTemplatesService(db, storage, engines.refusalFor);
   const engineStatus = engines.publicStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);

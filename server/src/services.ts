@@ -170,7 +170,7 @@ export function createServices(deps: AppDeps) {
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db),
-    templatesAdmin: createTemplatesAdminService(db, audit, storage),
+    templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db, createCreatorFigures(db)),
     trainingAdmin: createTrainingAdminService(db, storage),

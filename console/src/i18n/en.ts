@@ -573,7 +573,12 @@ export const en = {
       totpSecret: "One-time code secret (shown once)",
       otpauthUri: "Authenticator URI",
     },
-    notify: { done: "Done", cover_uploaded: "Cover image saved", credentials: "Save these now: they are not shown again" },
+    notify: {
+      done: "Done",
+      cover_uploaded: "Cover image saved",
+      credentials: "Save these now: they are not shown again",
+      template_cannot_run: "Saved, but this template cannot run now and is not on sale until it can: %{reason}",
+    },
     channelSecrets: {
       set: "Set",
       setEnding: "Set · ends in …%{last4}",

@@ -8,6 +8,8 @@ import {
   useListContext,
   useNotify,
   useRecordContext,
+  type RaRecord,
+  useRedirect,
   useRefresh,
   useTranslate,
   BooleanField,
@@ -180,15 +182,34 @@ function TemplateForm({ withUpload = false }: { withUpload?: boolean }) {
   );
 }
 
-const TemplateEdit = () => (
-  <Edit mutationMode="pessimistic" actions={false}>
-    <TemplateForm withUpload />
-  </Edit>
-);
-const TemplateCreate = () => (
-  <Create redirect="list">
-    <TemplateForm />
-  </Create>
-);
+/**
+ * A save the server kept although the template cannot run now (engine not configured, workflow offered by no server)
+ * says so, with the server's reason; the template stays off sale until it can run.
+ */
+function useSaveNotice(done: "ra.notification.created" | "ra.notification.updated") {
+  const notify = useNotify();
+  return (data: RaRecord) =>
+    data.warning
+      ? notify("console.notify.template_cannot_run", { type: "warning", messageArgs: { reason: data.warning } })
+      : notify(done, { type: "info", messageArgs: { smart_count: 1 } });
+}
+
+const TemplateEdit = () => {
+  const onSuccess = useSaveNotice("ra.notification.updated");
+  return (
+    <Edit mutationMode="pessimistic" actions={false} mutationOptions={{ onSuccess }}>
+      <TemplateForm withUpload />
+    </Edit>
+  );
+};
+const TemplateCreate = () => {
+  const onSuccess = useSaveNotice("ra.notification.created");
+  const redirect = useRedirect();
+  return (
+    <Create mutationOptions={{ onSuccess: (data: RaRecord) => (onSuccess(data), redirect("list", "templates")) }}>
+      <TemplateForm />
+    </Create>
+  );
+};
 
 export const templates = { list: TemplateList, edit: TemplateEdit, create: TemplateCreate, icon: ViewQuiltIcon, recordRepresentation: "name" };

@@ -57,11 +57,14 @@ export default function TemplateChooserDialog({
           <Box sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", sm: "repeat(3, 1fr)", md: "repeat(4, 1fr)" }, gap: 1.5 }}>
             {shown.map((tpl) => (
               <TemplateCard key={tpl.id} template={tpl} selected={tpl.id === selectedId} onClick={() => onChoose(tpl)}>
-                <Chip
-                  size="small"
-                  label={t("templates.price", { count: tpl.credit_price })}
-                  sx={{ position: "absolute", top: 8, right: 8, bgcolor: "rgba(0,0,0,0.6)" }}
-                />
+                {/* not on sale while it cannot run: no price */}
+                {tpl.available !== false && (
+                  <Chip
+                    size="small"
+                    label={t("templates.price", { count: tpl.credit_price })}
+                    sx={{ position: "absolute", top: 8, right: 8, bgcolor: "rgba(0,0,0,0.6)" }}
+                  />
+                )}
               </TemplateCard>
             ))}
           </Box>

@@ -8854,6 +8854,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         }[];
                     };
@@ -8956,6 +8957,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9042,6 +9044,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9141,6 +9144,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9215,6 +9219,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -9302,6 +9307,7 @@ export interface paths {
                             suitFor: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            warning?: string | null;
                             workflow: string | null;
                         };
                     };
@@ -10758,6 +10764,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
+                                available: boolean;
                                 count: number;
                                 duration: number;
                                 /** @enum {string} */
@@ -13171,6 +13178,7 @@ export interface paths {
                             code: number;
                             data: {
                                 list: {
+                                    available: boolean;
                                     category: string;
                                     cover_url: string | null;
                                     credit_price: number;
@@ -13258,6 +13266,7 @@ export interface paths {
                             data: {
                                 categories: {
                                     list: {
+                                        available: boolean;
                                         category: string;
                                         cover_url: string | null;
                                         credit_price: number;
@@ -13277,6 +13286,7 @@ export interface paths {
                                     name: string;
                                 }[];
                                 list: {
+                                    available: boolean;
                                     category: string;
                                     cover_url: string | null;
                                     credit_price: number;

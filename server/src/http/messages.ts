@@ -32,6 +32,8 @@ export const MSG = {
   textOrRole: "Please enter the text or select the role",
   durationLimit: "The generation duration cannot exceed 40 seconds",
   generationFailed: "Sorry, video generation failed",
+  /** A failed image task: SPEC §4's "generation failed" state, since §8's wording names video. */
+  generationFailedGeneric: "Generation failed",
   stillGenerating: "A product still generating: try later",
   chatUnavailable: "Chat is not available on this server yet",
   chatRefused: "This message was not sent: sexual content involving minors, or age-play, is never allowed",

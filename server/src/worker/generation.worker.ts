@@ -6,7 +6,14 @@ import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { GenerationTask } from "../db/generated/client.ts";
-import type { EngineJob, EngineResult, EngineTry, GenerationEngine, Resolution } from "../domains/generation/engines/engine.ts";
+import {
+  type EngineJob,
+  type EngineResult,
+  type EngineTry,
+  type GenerationEngine,
+  type Resolution,
+  UnrunnableError,
+} from "../domains/generation/engines/engine.ts";
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
@@ -129,8 +136,9 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
     const lastAttempt = job.retryCount >= job.retryLimit;
     const workDir = await fs.mkdtemp(path.join(os.tmpdir(), `reverie-task-${taskId}-`));
     let engineJobId: string | undefined;
-    // stop the render a little before pg-boss would expire the job, so the failure is ours to report
-    const timer = setTimeout(() => engineJobId && void engine.cancel(engineJobId), Math.max(1, config.GENERATION_TIMEOUT_SECONDS - 2) * 1000);
+    // stop the render a little before pg-boss would expire the job, so the failure is ours to report, with its reason
+    const limit = Math.max(1, config.GENERATION_TIMEOUT_SECONDS - 2);
+    const timer = setTimeout(() => engineJobId && void engine.cancel(engineJobId, `timed out after ${limit} s`), limit * 1000);
     // the render stops itself when the task is no longer this attempt's (beatWhileRunning)
     let lost = false;
     const loseIt = () => {
@@ -155,7 +163,8 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       if (lost) return;
       const message = err instanceof Error ? err.message : String(err);
       log.warn({ taskId, attempt: job.retryCount + 1, lastAttempt, err: message }, "generation attempt failed");
-      if (lastAttempt) {
+      // no back end can run it: another attempt would meet the same refusal, so it fails (and is refunded) now
+      if (lastAttempt || err instanceof UnrunnableError) {
         await generation.fail(taskId, message, { attempts: task.attempts });
         return;
       }

@@ -8,6 +8,7 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
+import { VIDEO_MODES } from "../../../../server/src/contract/generation.ts";
 import { LOCAL_DRAFT, rerunTask, statusKey } from "./generation.api.ts";
 import { downloadFiles, mediaFiles } from "./media-files.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
@@ -15,6 +16,9 @@ import { ShareToggle } from "./ShareToggle.tsx";
 import { useTaskProgress } from "./useTaskProgress.ts";
 
 /** SPEC.md §9: a render takes about 1-2 minutes; the engine's own estimate wins when it gives one. */
+/** A failed video says SPEC's video wording; an image task the generic "Generation failed". */
+const isVideoTask = (task: { action?: string | null } | null | undefined) => (VIDEO_MODES as readonly string[]).includes(task?.action ?? "");
+
 function estimateText(t: (k: string, o?: Record<string, unknown>) => string, seconds: number | null | undefined): string {
   if (!seconds) return t("progress.estimateDefault");
   return seconds < 60 ? t("progress.estimateSeconds", { count: Math.ceil(seconds) }) : t("progress.estimateMinutes", { count: Math.ceil(seconds / 60) });
@@ -146,7 +150,7 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
       {(key === "failed" || key === "expired") && (
         <>
           <Alert severity="error" data-testid="task-failed">
-            {key === "failed" ? t("msg.generationFailed") : t("progress.expired")}
+            {key === "failed" ? t(isVideoTask(task) ? "msg.generationFailed" : "status.failed") : t("progress.expired")}
           </Alert>
           {key === "failed" && (
             <Typography color="text.secondary" sx={{ mt: 2 }} data-testid="refunded">

@@ -14,7 +14,8 @@ const PICTURE_MODES = new Set<string>(IMAGE_MODES);
  * phone); nothing of it loads before that.
  */
 export function TemplateCard({ template, selected, onClick, children }: { template: Template; selected: boolean; onClick: () => void; children?: ReactNode }) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const unavailable = template.available === false;
   const [pointed, setPointed] = useState(false);
   const preview = (pointed || selected) && template.preview_url ? template.preview_url : null;
   const previewIsImage = PICTURE_MODES.has(template.mode);
@@ -27,6 +28,7 @@ export function TemplateCard({ template, selected, onClick, children }: { templa
       component="button"
       type="button"
       onClick={onClick}
+      disabled={unavailable}
       data-testid={`template-${template.id}`}
       aria-pressed={selected}
       sx={{
@@ -35,7 +37,8 @@ export function TemplateCard({ template, selected, onClick, children }: { templa
         borderRadius: 3,
         overflow: "hidden",
         p: 0,
-        cursor: "pointer",
+        cursor: unavailable ? "not-allowed" : "pointer",
+        opacity: unavailable ? 0.55 : 1,
         border: "2px solid",
         borderColor: selected ? "primary.main" : "transparent",
         bgcolor: "#1c1c2b",
@@ -82,6 +85,11 @@ export function TemplateCard({ template, selected, onClick, children }: { templa
         >
           {inLanguage(template.name, template.names, i18n.language)}
         </Typography>
+        {unavailable && (
+          <Typography variant="caption" data-testid="template-unavailable">
+            {t("templates.unavailable")}
+          </Typography>
+        )}
       </Box>
       {children}
     </Box>

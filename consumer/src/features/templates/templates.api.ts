@@ -12,6 +12,8 @@ export interface Template {
   /** A short loop (video modes) or image of what the template made of the project's sample picture. */
   preview_url: string | null;
   credit_price: number;
+  /** false: it cannot run now (its engine or workflow is not available), so it is shown but not sold */
+  available?: boolean;
   /** the name in the app's other languages (`name` is English) */
   names?: Translations;
 }

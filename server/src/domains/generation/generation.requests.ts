@@ -148,8 +148,19 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         templatePrice: template?.creditPrice ?? 1,
         engine,
       });
+      // whether it can run now, for the template's exact workflow (a sibling of its mode that runs is no help)
+      const available = (await engines.refusal(engine, template?.mode, template?.workflow)) === null;
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
-      return { points, resolution: b.resolution, duration: b.duration, count: b.count, engine, label: ENGINE_LABELS[engine], free_applies: freeCovers(points) };
+      return {
+        points,
+        resolution: b.resolution,
+        duration: b.duration,
+        count: b.count,
+        engine,
+        label: ENGINE_LABELS[engine],
+        free_applies: freeCovers(points),
+        available,
+      };
     },
   };
 }

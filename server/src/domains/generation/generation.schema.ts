@@ -134,6 +134,8 @@ export const getDurationPointsAnswer = z.object({
   engine: z.enum(ENGINE_KINDS),
   label: z.string(),
   free_applies: z.boolean(),
+  /** false: the engine cannot run this request now (for a template, its exact workflow); a submit would answer 503 */
+  available: z.boolean(),
 });
 
 /** One generation task as the caller sees it: `status` in the SPEC's words, `state` its key, and, when done, its URLs. */

@@ -49,7 +49,7 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
     // sexual content involving minors is refused by the shared rule set before anything is charged (decision 141)
     refuseBrokenPrompt(r.input.prompt);
     // an engine that cannot take the job refuses it here, before anything is charged
-    await engines.assertCanRun(r.engine, r.mode);
+    await engines.assertCanRun(r.engine, r.mode, r.input.workflow);
     // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for, nor any
     // query made. That balance is the ledger's at a moment of this request, also when the login was kept in memory
     // (docs/decisions/221, 222). The conditional charge inside the transaction stays the guarantee for everything

@@ -78,6 +78,9 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
     };
   }
 
+  /** What the person reads of a failure, in their mode's words; the true reason stays in the task's error for the console. */
+  const failedMessage = (mode: GenerationTask["mode"]) => (isVideo(mode) ? MSG.generationFailed : MSG.generationFailedGeneric);
+
   async function view(t: GenerationTask) {
     const lapsed = t.status === "succeeded" && t.expiresAt !== null && t.expiresAt.getTime() <= Date.now();
     const status: TaskStatus = lapsed ? "expired" : t.status;
@@ -99,7 +102,7 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
       seed: (t.input as Partial<TaskInput> | null)?.seed ?? null,
       settings: settingsOf(t),
       ...(await mediaOf(t, status === "succeeded")),
-      msg: status === "failed" ? MSG.generationFailed : status === "running" || status === "queued" ? "A product still generating: try later" : null,
+      msg: status === "failed" ? failedMessage(t.mode) : status === "running" || status === "queued" ? MSG.stillGenerating : null,
       expires_at: t.expiresAt?.toISOString() ?? null,
       public: t.isPublic ? 1 : 0,
       ...(status === "queued" || status === "running" ? await estimate(t) : { estimate_seconds: null, queue_position: 0 }),

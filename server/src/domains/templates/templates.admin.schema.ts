@@ -85,6 +85,8 @@ export const templateRecord = z.object({
   previewOf: z.string().nullable(),
   /** the cover's URL to show (not in the answers of changes) */
   coverSrc: z.string().nullable().optional(),
+  /** in the answer of a save only: why the template cannot run now (engine not configured, workflow offered by no server) */
+  warning: z.string().nullable().optional(),
 });
 
 /** post /admin/api/templates/reorder */

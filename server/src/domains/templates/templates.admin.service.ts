@@ -6,15 +6,25 @@ import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
 import type { TemplateBody, TemplateFilter } from "./templates.admin.schema.ts";
-import { siteMediaUrl } from "./templates.service.ts";
+import { siteMediaUrl, type TemplateRefusal } from "./templates.service.ts";
 
-/** Marketing's template catalogue: every change audited. */
-export function createTemplatesAdminService(db: Db, audit: AuditService, storage: MediaStorage) {
+/**
+ * Marketing's template catalogue: every change audited. A save is kept even when the template cannot run now (its
+ * engine or workflow may be on its way), but its answer warns why: the template stays off sale until it can run.
+ */
+export function createTemplatesAdminService(db: Db, audit: AuditService, storage: MediaStorage, refusal: TemplateRefusal) {
   const table = auditedTable(db, audit, { resource: "Template", table: (c) => c.template, key: byId, idOf: (r) => r.id });
 
   /** The console shows covers through `coverSrc`, a URL its browser can load (a stored `site/...` key is not one). */
   const withCoverSrc = async <R extends { coverUrl: string | null }>(row: R | null) =>
     row ? { ...row, coverSrc: await siteMediaUrl(storage, row.coverUrl) } : null;
+
+  /** The saved template, with why it cannot run now (shown on save), or null. */
+  const withWarning = async <R extends Parameters<TemplateRefusal>[0]>(row: R) => {
+    const why = await refusal(row);
+    const engine = row.engine ?? "the default engine";
+    return { ...row, warning: why && `${why} (${engine}, workflow ${row.workflow ?? "of the engine's choice"})` };
+  };
 
   return {
     list: async (params: ListParams<TemplateFilter>) => {
@@ -26,8 +36,8 @@ export function createTemplatesAdminService(db: Db, audit: AuditService, storage
       return { ...page, rows: await Promise.all(page.rows.map(withCoverSrc)) };
     },
     get: async (id: number) => withCoverSrc(await table.get(id)),
-    create: (staffId: number, body: TemplateBody) => table.create(staffId, body),
-    update: (staffId: number, id: number, body: Partial<TemplateBody>) => table.update(staffId, id, body),
+    create: async (staffId: number, body: TemplateBody) => withWarning(await table.create(staffId, body)),
+    update: async (staffId: number, id: number, body: Partial<TemplateBody>) => withWarning(await table.update(staffId, id, body)),
     remove: table.remove,
 
     /**

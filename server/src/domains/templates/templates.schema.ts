@@ -19,6 +19,8 @@ export const templateAnswer = z.object({
   credit_price: z.number(),
   cover_url: z.string().nullable(),
   preview_url: z.string().nullable(),
+  /** false: its engine cannot run it now (not configured, or no server offers its workflow); not on sale until it can */
+  available: z.boolean(),
 });
 
 /** get /api/Index/getTemplatesList */

@@ -14,8 +14,16 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
   return /^(https?:\/\/|\/)/.test(value) ? value : null;
 }
 
-/** Templates as the Index calls show them. */
-export function createTemplatesService(db: Db, storage: MediaStorage) {
+/** A template's engine, mode and pinned workflow, as the generation engines are asked whether they can run it. */
+export type TemplateRun = { engine: string | null; mode: GenerationMode; workflow: string | null };
+/** Why the template cannot run now (its engine is not configured, or no server offers its workflow); null when it can. */
+export type TemplateRefusal = (t: TemplateRun) => Promise<string | null>;
+
+/**
+ * Templates as the Index calls show them; one that cannot run now is listed as unavailable, so it is not offered for
+ * sale at a price it cannot deliver (issue 34).
+ */
+export function createTemplatesService(db: Db, storage: MediaStorage, refusal: TemplateRefusal) {
   const urlOf = (value: string | null) => siteMediaUrl(storage, value);
 
   async function templateView(t: {
@@ -29,8 +37,10 @@ export function createTemplatesService(db: Db, storage: MediaStorage) {
     creditPrice: number;
     coverUrl: string | null;
     previewKey: string | null;
+    engine: string | null;
+    workflow: string | null;
   }) {
-    const [cover, preview] = await Promise.all([urlOf(t.coverUrl), urlOf(t.previewKey)]);
+    const [cover, preview, why] = await Promise.all([urlOf(t.coverUrl), urlOf(t.previewKey), refusal(t)]);
     return {
       id: t.id,
       name: t.name,
@@ -42,6 +52,7 @@ export function createTemplatesService(db: Db, storage: MediaStorage) {
       credit_price: t.creditPrice,
       cover_url: cover,
       preview_url: preview,
+      available: why === null,
     };
   }
 

@@ -7,7 +7,7 @@ import { ALL_MODELS, startFakeComfy, type FakeComfy, type FakeComfyOptions } fro
 import { audio, mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
 import { probe } from "../../../storage/media-tools.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
-import type { EngineJob, GenerationEngine } from "./engine.ts";
+import { UnrunnableError, type EngineJob, type GenerationEngine } from "./engine.ts";
 import { loadWorkflows } from "./workflows.ts";
 
 const workflows = loadWorkflows();
@@ -273,4 +273,110 @@ describe("comfyui engine: faults", () => {
     await engine.result(a);
     expect(fake.recorded.prompts).toHaveLength(1);
   });
+});
+
+/** Polls until `ok` holds, or fails naming what never happened. */
+async function until(ok: () => boolean, what: string, ms = 10_000) {
+  for (const end = Date.now() + ms; !ok(); ) {
+    if (Date.now() > end) throw new Error(`never: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("comfyui engine: jobs that cannot run (issue 34)", () => {
+  it("a model file removed after the /object_info check: the job fails at once with the node's refusal, and the workflow is no longer offered there", async () => {
+    const [fake] = await fakes(1);
+    const engine = pool([fake.url]);
+    expect((await engine.status()).workflows).toContain("sdxl-t2i");
+    fake.removeModel("checkpoints", "sd_xl_base_1.0.safetensors");
+    const started = Date.now();
+    const id = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
+    const err = await engine.result(id).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnrunnableError);
+    expect((err as Error).message).toMatch(/node \d+ \(CheckpointLoaderSimple\) value_not_in_list: ckpt_name: 'sd_xl_base_1.0.safetensors' not in/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // refused by validation: nothing was queued there, and the workflow is no longer offered until the next check
+    expect(fake.recorded.prompts).toHaveLength(0);
+    const status = await engine.status();
+    expect(status.workflows).not.toContain("sdxl-t2i");
+    expect(status.servers![0].workflows.find((w) => w.name === "sdxl-t2i")).toMatchObject({
+      offered: false,
+      reason: expect.stringMatching(/CheckpointLoaderSimple/),
+    });
+    // a sibling of the mode still runs, and is what the next job of the mode picks
+    expect(status.workflows).toContain("flux-t2i");
+  }, 30_000);
+
+  it("a job pinned to a workflow no server offers fails at once, saying why, and the status does not list it", async () => {
+    const [fake] = await fakes(1, { models: { ...ALL_MODELS, diffusion_models: ["wan2.2_ti2v_5B_fp16.safetensors"] } });
+    const engine = pool([fake.url]);
+    const status = await engine.status();
+    expect(status.modes).toContain("image_to_video");
+    expect(status.workflows).not.toContain("wan22-i2v-14b");
+    const id = await engine.submit(await job({ mode: "image_to_video", image, workflow: "wan22-i2v-14b" }));
+    const err = await engine.result(id).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnrunnableError);
+    expect((err as Error).message).toMatch(/no server can run workflow wan22-i2v-14b \(.* missing models: wan2.2_i2v_high_noise_14B/);
+    expect(fake.recorded.prompts).toHaveLength(0);
+  }, 30_000);
+
+  it("a node error is not tried again on the server that raised it: the next try goes to another, and with none left the job fails", async () => {
+    const [a, b] = await fakes(2);
+    const engine = pool([a.url, b.url], { maxTries: 3 });
+    a.state.failNext = 5;
+    b.state.failNext = 5;
+    const id = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
+    const err = await engine.result(id).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnrunnableError);
+    expect((err as Error).message).toMatch(/node \d+ \(CheckpointLoaderSimple\) torch.OutOfMemoryError: CUDA out of memory/);
+    expect(a.recorded.prompts).toHaveLength(1);
+    expect(b.recorded.prompts).toHaveLength(1);
+    const status = await engine.status();
+    for (const s of status.servers!) expect(s.workflows.find((w) => w.name === "sdxl-t2i")?.offered).toBe(false);
+    // the failed prompts' history entries were deleted, like every settled one's
+    await until(() => a.history.size + b.history.size === 0, "history deleted");
+  }, 30_000);
+
+  it("a server that refuses connections is marked down at once, costs no try, and takes the job again when it is back", async () => {
+    const [fake] = await fakes(1);
+    // health rounds a minute apart: only the back-off re-checks (1, 2, 4 s) can notice the restart
+    const engine = pool([fake.url], { maxTries: 1, healthMs: 60_000 });
+    await engine.status();
+    await fake.kill();
+    const id = await engine.submit(await job({ mode: "text_to_image", prompt: "x" }));
+    await until(() => engine.servers()[0].health === "unreachable", "marked down");
+    await fake.restart();
+    const { result } = await run(engine, { ...(await job({ mode: "text_to_image", prompt: "x" })), key: id });
+    expect(result.width).toBe(1024);
+    expect(fake.recorded.prompts).toHaveLength(1);
+  }, 30_000);
+
+  it("deletes each prompt's history entry once its outputs are home", async () => {
+    const [fake] = await fakes(1);
+    const engine = pool([fake.url]);
+    await run(engine, await job({ mode: "text_to_image", prompt: "x" }));
+    const id = fake.recorded.prompts[0].prompt_id;
+    await until(() => fake.recorded.historyDeletes.includes(id), "history deleted");
+    expect(fake.history.has(id)).toBe(false);
+  }, 30_000);
+
+  it("a server whose stopped prompt is still finishing its node takes no new job until ComfyUI says it ended", async () => {
+    const [a, b] = await fakes(2, { msPerStep: 100 });
+    // a model load does not check for interruption (comfyui.md §14)
+    a.state.msPerNode = { CheckpointLoaderSimple: 1500 };
+    const engine = pool([a.url, b.url]);
+    const first = await engine.submit(await job({ mode: "text_to_image", prompt: "slow" }));
+    await until(() => !!a.runningId(), "running on a");
+    // b busy too, so only the stopped prompt can tell the two apart
+    const other = await engine.submit(await job({ mode: "text_to_image", prompt: "other" }));
+    await until(() => !!b.runningId(), "running on b");
+    await engine.cancel(first, "timed out after 5 s");
+    await expect(engine.result(first)).rejects.toThrow(/^timed out after 5 s while running workflow sdxl-t2i on http/);
+    const next = await engine.submit(await job({ mode: "text_to_image", prompt: "next" }));
+    await until(() => a.recorded.prompts.length + b.recorded.prompts.length === 3, "next queued");
+    expect(b.recorded.prompts).toHaveLength(2);
+    expect(a.recorded.interrupts).toHaveLength(1);
+    await Promise.all([engine.result(other), engine.result(next)]);
+    expect(a.history.get(a.recorded.prompts[0].prompt_id)?.status.messages.at(-1)?.[0] ?? "deleted").toMatch(/execution_interrupted|deleted/);
+  }, 30_000);
 });

@@ -1,12 +1,14 @@
 import type { Logger } from "pino";
-import { watchHealth } from "./comfyui.health.ts";
-import { EngineError, type EngineServerStatus, type EngineStatus, type GenerationEngine } from "./engine.ts";
+import { watchHealth, type FailureKind } from "./comfyui.health.ts";
+import { EngineError, UnrunnableError, type EngineServerStatus, type EngineStatus, type GenerationEngine } from "./engine.ts";
 import {
   comfyServer,
   download,
   failureOf,
   fixFor,
+  forget,
   historyOf,
+  isConnectionFailure,
   postPrompt,
   refusalOf,
   serverStatus,
@@ -14,10 +16,11 @@ import {
   upload,
   type ComfyServer,
 } from "./comfyui.server.ts";
-import { createNodeTimings, followPrompt, percentOf, promptSeen, type PromptSeen } from "./comfyui.progress.ts";
+import { createNodeTimings, followPrompt, percentOf } from "./comfyui.progress.ts";
 import { openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
-import { createJobBook, createTryRecord, isOver, settlement, shownState, type TriedJob } from "./job-book.ts";
-import { finishOutputs, uuidFromKey } from "./outputs.ts";
+import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob } from "./comfyui.jobs.ts";
+import { createJobBook, createTryRecord, isOver, reasonOf, shownState } from "./job-book.ts";
+import { finishOutputs } from "./outputs.ts";
 import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
 
 /**
@@ -25,8 +28,10 @@ import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflow
  * Each server is health-checked (/system_stats, /queue) and its workflows checked against /object_info; a job waits in
  * our queue until a healthy server offering its workflow has a free slot (least loaded first), is uploaded
  * (/upload/image), queued (POST /prompt with our own prompt_id and client_id), followed on the /ws socket and settled
- * from /history/{prompt_id}, which is the truth when the socket drops. A server that dies or forgets the prompt hands the
- * job to another, up to `maxTries` servers; cancel deletes it from the queue and interrupts it.
+ * from /history/{prompt_id}, which is the truth when the socket drops, then deleted there. A server that goes down hands
+ * its jobs back to our queue without using up their tries; one that forgets the prompt hands the job on, up to
+ * `maxTries`; a node or validation error is never tried again on the server that raised it, and a job no server can
+ * run any more fails at once (decision 236). Cancel deletes the prompt from the queue and interrupts it.
  */
 
 export interface ComfyOptions {
@@ -42,22 +47,8 @@ export interface ComfyOptions {
   slotsPerServer?: number;
 }
 
+type Job = ComfyJob;
 type Server = ComfyServer<Job>;
-
-interface Job extends TriedJob {
-  wf: Workflow;
-  tried: Set<string>;
-  server?: Server;
-  promptId?: string;
-  /** POST /prompt answered 200: the server holds it (since postedAt). */
-  posted: boolean;
-  postedAt: number;
-  /** The prompt's last message came before POST /prompt's answer did. */
-  ended: boolean;
-  /** What the socket said of this try's prompt, for its percentage. */
-  seen: PromptSeen;
-  finishing: boolean;
-}
 
 export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers(): EngineServerStatus[] } {
   const slots = o.slotsPerServer ?? 2;
@@ -79,6 +70,8 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       if (typeof q === "number") s.queue = q;
       return;
     }
+    // a stopped prompt's last message: ComfyUI is done with it, and its slot is free
+    if (m.type === "executing" && m.data.node === null && s.ending.delete(String(m.data.prompt_id))) schedule();
     const job = typeof m.data.prompt_id === "string" ? byPrompt.get(m.data.prompt_id) : undefined;
     if (!job || job.server !== s) return;
     // an execution_error is not noted here: settle reads the same record from history and notes it once, with the try
@@ -86,14 +79,23 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
   }
 
   const healthy = (s: Server) => s.health === "healthy";
-  const offers = (s: Server, wf: Workflow) => s.offered.get(wf.name)?.offered === true;
   const load = (s: Server) => Math.max(s.inFlight.size, s.queue);
+  /** A server still finishing a prompt we stopped is busy: a retry must not queue behind it (comfyui.md §14). */
+  const free = (s: Server) => !s.ending.size && load(s) < slots;
 
-  /** Hands waiting jobs to the least-loaded healthy server offering their workflow with a free slot, in arrival order. */
+  /**
+   * Hands waiting jobs to the least-loaded healthy server offering their workflow with a free slot, in arrival order;
+   * a job no server could run any more fails now rather than at its time-out.
+   */
   function schedule() {
     for (let i = 0; i < waiting.length; i++) {
       const job = waiting[i];
-      const fits = servers.filter((s) => healthy(s) && offers(s, job.wf) && load(s) < slots);
+      if (!servers.some((s) => couldRun(s, job))) {
+        waiting.splice(i--, 1);
+        giveUp(job);
+        continue;
+      }
+      const fits = servers.filter((s) => healthy(s) && couldRun(s, job) && free(s));
       if (!fits.length) continue;
       // a server that already failed this job is the last choice
       fits.sort((a, b) => Number(job.tried.has(a.url)) - Number(job.tried.has(b.url)) || load(a) - load(b));
@@ -105,18 +107,9 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
   /** Read through a function: cancel() may change the state while dispatch awaits. */
   const cancelled = (job: Job) => job.state === "cancelled";
 
-  /** A new try of the job on `s`: its prompt id for this try (the same key and try always name the same prompt). */
+  /** A new try of the job on `s`: its prompt id for this try. */
   function assign(job: Job, s: Server): string {
-    job.tries++;
-    job.tried.add(s.url);
-    job.server = s;
-    job.posted = false;
-    job.ended = false;
-    job.finishing = false;
-    job.state = "running";
-    job.seen = promptSeen();
-    const promptId = uuidFromKey(`${job.job.key}#${job.tries}`);
-    job.promptId = promptId;
+    const promptId = startTry(job, s);
     byPrompt.set(promptId, job);
     s.inFlight.add(job);
     job.job.onTry?.({ workflow: job.wf.name, server: s.url });
@@ -134,8 +127,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       const res = await postPrompt(s, promptId, prompt);
       if (res.status === 400) {
         const { reason, workflowRefused } = await refusalOf(res);
-        // a server that refuses the workflow as such (a node or model it lacks) stops being offered it
-        if (workflowRefused) s.offered.set(job.wf.name, { offered: false, reason });
+        if (workflowRefused) return refused(job, s, reason);
         throw new EngineError(`the server refused the workflow: ${reason}`);
       }
       if (!res.ok) throw new EngineError(`POST /prompt answered ${res.status}`);
@@ -144,8 +136,32 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       if (cancelled(job)) await stopOnServer(s, promptId);
       else if (job.ended) void settle(job);
     } catch (err) {
-      attemptFailed(job, (err as Error).message);
+      failedOn(job, s, err);
     }
+  }
+
+  /** A request for the job failed: a server that did not answer is down (the job waits for another), else the try failed. */
+  function failedOn(job: Job, s: Server, err: unknown) {
+    if (!isConnectionFailure(err)) return attemptFailed(job, (err as Error).message);
+    health.markDown(s, reasonOf(err));
+    // already marked down meanwhile: its jobs were handed back then, but not this one's request
+    if (s.inFlight.has(job)) attemptFailed(job, `server unreachable: ${reasonOf(err)}`, "connection");
+  }
+
+  /**
+   * The server refused the job's workflow (validation) or a node of it failed there: ComfyUI would do the same again,
+   * so the workflow is not offered there until its next /object_info check, and the job goes elsewhere or fails.
+   */
+  function refused(job: Job, s: Server, reason: string) {
+    s.offered.set(job.wf.name, { offered: false, reason });
+    job.refused.add(s.url);
+    attemptFailed(job, reason, "refused");
+  }
+
+  /** No server could run the job any more: it fails now, for the last reason it met (or why no server offers it). */
+  function giveUp(job: Job) {
+    const err = tries.failed(job, whyNowhere(servers, job), [{ job: job.job.key, workflow: job.wf.name }, "comfyui job cannot run anywhere"], true)!;
+    job.reject(new UnrunnableError(err.message));
   }
 
   function detach(job: Job) {
@@ -153,11 +169,15 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     if (job.promptId) byPrompt.delete(job.promptId);
   }
 
-  /** This server's try failed: the job goes back to the front of the queue for another, or fails when tries are used up. */
-  function attemptFailed(job: Job, reason: string) {
+  /**
+   * This server's try failed: the job goes back to the front of the queue for another, or fails when tries are used
+   * up. A server that went down costs the job no try.
+   */
+  function attemptFailed(job: Job, reason: string, kind: FailureKind = "other") {
     if (isOver(job)) return;
     const s = job.server;
     detach(job);
+    if (kind === "connection") job.tries--;
     const failed = tries.failed(
       job,
       `${s?.url ?? "?"}: ${reason}`,
@@ -165,7 +185,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       closed,
     );
     if (failed) {
-      job.reject(failed);
+      job.reject(servers.some((x) => couldRun(x, job)) ? failed : new UnrunnableError(failed.message));
     } else {
       job.state = "waiting";
       job.posted = false;
@@ -183,8 +203,13 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     try {
       const h = await historyOf(s, promptId);
       if (!h) return void attemptFailed(job, "the server no longer knows the prompt (restarted?)");
-      if (h.status.status_str !== "success") return void attemptFailed(job, failureOf(h));
+      if (h.status.status_str !== "success") {
+        void forget(s, promptId);
+        const { reason, nodeError } = failureOf(h);
+        return nodeError ? refused(job, s, reason) : attemptFailed(job, reason);
+      }
       const files = await download(s, h, job.wf, job.job.workDir);
+      void forget(s, promptId);
       detach(job);
       schedule();
       const result = await finishOutputs(job.job, files, job.wf.binding.output.kind);
@@ -193,7 +218,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       job.resolve(result);
     } catch (err) {
       job.finishing = false;
-      attemptFailed(job, (err as Error).message);
+      failedOn(job, s, err);
     }
   }
 
@@ -217,6 +242,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
         available,
         ai: true,
         modes: modesOf(offered),
+        workflows: offered.map((wf) => wf.name),
         message: available ? `${up.length} of ${servers.length} ComfyUI servers ready.` : "The AI engine is temporarily unavailable. Please try again later.",
         fix: available ? undefined : fixFor(servers, up.length),
         servers: statuses(),
@@ -231,22 +257,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       await health.firstCheck;
       // the same key submitted meanwhile (while the first health round ran) attaches to that job
       if (jobs.get(job.key)) return job.key;
-      const wf = chooseWorkflow(o.workflows, job, usable);
-      const j: Job = {
-        job,
-        wf,
-        tries: 0,
-        tried: new Set(),
-        posted: false,
-        postedAt: 0,
-        ended: false,
-        state: "waiting",
-        percent: 0,
-        seen: promptSeen(),
-        finishing: false,
-        errors: [],
-        ...settlement(),
-      };
+      const j = newJob(job, chooseWorkflow(o.workflows, job, usable));
       jobs.add(job.key, j);
       waiting.push(j);
       schedule();
@@ -262,7 +273,9 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
 
     result: jobs.result,
 
-    async cancel(id) {
+    async cancel(id, reason) {
+      // said before the job is marked cancelled: where it stood is half of why it timed out
+      const where = jobs.get(id) && whereIs(jobs.get(id)!);
       const j = jobs.cancel(id);
       if (!j) return;
       const at = waiting.indexOf(j);
@@ -270,7 +283,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       const s = j.server;
       const promptId = j.promptId;
       detach(j);
-      j.reject(new EngineError("cancelled"));
+      j.reject(new EngineError(reason ? [`${reason} ${where}`, ...j.errors].join(" | ") : "cancelled"));
       schedule();
       if (s && promptId && j.posted) await stopOnServer(s, promptId);
     },

@@ -1,5 +1,11 @@
 import { call, promptsIn, stopOnServer, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
 import { reasonOf } from "./job-book.ts";
+
+/** How a try failed: "refused" (a node or validation error), "connection" (its server went down), else "other". */
+export type FailureKind = "refused" | "connection" | "other";
+
+/** The longest wait between checks of a server that went down; the regular rounds go on meanwhile. */
+const MAX_BACKOFF_MS = 8_000;
 import { checkWorkflow, type ObjectInfo, type Workflow } from "./workflows.ts";
 
 /** What the health checks need of a job the engine has sent to a server. */
@@ -13,7 +19,8 @@ interface SentJob {
 export interface HealthHooks<J> {
   connect(s: ComfyServer<J>): void;
   settle(job: J): Promise<void>;
-  attemptFailed(job: J, reason: string): void;
+  /** The job's try ended for `reason`; "connection": its server went down, which costs the job none of its tries. */
+  attemptFailed(job: J, reason: string, kind?: FailureKind): void;
   schedule(): void;
   noteError(message: string): void;
 }
@@ -39,6 +46,8 @@ export function watchHealth<J extends SentJob>(
     // the error that made it unreachable is over: the engine's recent errors keep it, with its time
     s.lastError = undefined;
     s.checkedAt = new Date();
+    s.downs = 0;
+    clearTimeout(s.recheck);
     hooks.connect(s);
     // a server back after a blip would still run the prompts we moved elsewhere: stop them
     for (const id of [...s.orphans]) {
@@ -47,19 +56,28 @@ export function watchHealth<J extends SentJob>(
     }
     // the socket may have missed a prompt's end, or the server may have lost it on a restart: ask history
     const held = new Set(promptsIn(q));
+    // a stopped prompt the queue no longer names has ended (a deleted pending one gets no message at all)
+    for (const id of [...s.ending]) if (!held.has(id)) s.ending.delete(id);
     for (const job of [...s.inFlight]) if (job.posted && job.postedAt < asked && !held.has(job.promptId)) void hooks.settle(job);
   }
 
-  /** The server does not answer: each of its jobs is tried elsewhere, and its prompts stopped there once it is back. */
+  /**
+   * The server does not answer: each of its jobs goes back to our queue, for another server (without using up a try),
+   * its prompts are stopped there once it is back, and it is checked again after 1, 2, 4... s.
+   */
   function markUnreachable(s: ComfyServer<J>, message: string) {
     if (s.health !== "unreachable") hooks.noteError(`${s.url} unreachable: ${message}`);
     s.health = "unreachable";
     s.lastError = message;
     s.checkedAt = new Date();
     s.ws?.terminate();
+    s.ending.clear();
+    clearTimeout(s.recheck);
+    s.recheck = setTimeout(() => void check(s), Math.min(MAX_BACKOFF_MS, 1000 * 2 ** s.downs++));
+    s.recheck.unref();
     for (const job of [...s.inFlight]) {
       if (job.posted && job.promptId) s.orphans.add(job.promptId);
-      hooks.attemptFailed(job, `server unreachable: ${message}`);
+      hooks.attemptFailed(job, `server unreachable: ${message}`, "connection");
     }
   }
 
@@ -79,5 +97,15 @@ export function watchHealth<J extends SentJob>(
   const firstCheck = checkAll();
   const timer = setInterval(() => void checkAll(), o.healthMs);
   timer.unref();
-  return { firstCheck, stop: () => clearInterval(timer) };
+  return {
+    firstCheck,
+    /** A request to the server met no answer: it is down from now, not from the next round. */
+    markDown(s: ComfyServer<J>, message: string) {
+      if (s.health !== "unreachable") markUnreachable(s, message);
+    },
+    stop() {
+      clearInterval(timer);
+      for (const s of servers) clearTimeout(s.recheck);
+    },
+  };
 }

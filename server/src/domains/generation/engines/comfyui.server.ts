@@ -20,6 +20,14 @@ export interface ComfyServer<J> {
   inFlight: Set<J>;
   /** Prompts moved away while the server did not answer: deleted or interrupted there once it answers again. */
   orphans: Set<string>;
+  /**
+   * Prompts we stopped that ComfyUI has not yet said ended: an interrupt takes effect only at the next node boundary
+   * (comfyui.md §14), so each still holds its slot until its last message comes or the queue no longer names it.
+   */
+  ending: Set<string>;
+  /** Connection failures in a row: the next check waits 1, 2, 4... s (capped), so a restart is noticed in seconds. */
+  downs: number;
+  recheck?: NodeJS.Timeout;
   lastError?: string;
   checkedAt?: Date;
 }
@@ -47,6 +55,8 @@ export function comfyServer<J>(url: string): ComfyServer<J> {
     objectInfoAt: 0,
     inFlight: new Set(),
     orphans: new Set(),
+    ending: new Set(),
+    downs: 0,
   };
 }
 
@@ -59,11 +69,34 @@ const postJson = (s: ComfyServer<unknown>, p: string, body: unknown) =>
 /** The prompts the server holds, running or waiting (comfyui.md §9). */
 export const promptsIn = (q: QueueBody) => [...q.queue_running, ...q.queue_pending].map((t) => t[1]);
 
-/** Pending prompts are deleted from the queue; a running one is interrupted (comfyui.md §10, §11). */
+/**
+ * Pending prompts are deleted from the queue; a running one is interrupted (comfyui.md §10, §11), which takes effect
+ * only at its next node boundary: until it has ended (its last message, or the queue no longer names it) it is `ending`.
+ */
 export async function stopOnServer(s: ComfyServer<unknown>, promptId: string) {
+  s.ending.add(promptId);
   await postJson(s, "/queue", { delete: [promptId] }).catch(() => undefined);
   await postJson(s, "/interrupt", { prompt_id: promptId }).catch(() => undefined);
+  const q = (await call(s, "/queue")
+    .then((r) => r.json())
+    .catch(() => null)) as QueueBody | null;
+  if (!q || !promptsIn(q).includes(promptId)) s.ending.delete(promptId);
 }
+
+/**
+ * Removes the prompt's history entry (comfyui.md §4): it holds the person's prompt and the names of their uploaded and
+ * rendered files, which are not ours to leave on a GPU server once the outputs are home.
+ */
+export async function forget(s: ComfyServer<unknown>, promptId: string) {
+  await postJson(s, "/history", { delete: [promptId] }).catch(() => undefined);
+}
+
+/**
+ * A request that never reached ComfyUI (refused, reset, timed out) rather than one it answered: the server is down,
+ * not the job at fault.
+ */
+export const isConnectionFailure = (err: unknown) =>
+  err instanceof Error && ((err instanceof TypeError && err.message === "fetch failed") || err.name === "TimeoutError" || err.name === "AbortError");
 
 /** Whether the server has the prompt queued, running or in its history. */
 async function holds(s: ComfyServer<unknown>, promptId: string): Promise<boolean> {
@@ -106,7 +139,9 @@ export async function refusalOf(res: Response): Promise<{ reason: string; workfl
     error?: { type?: string; message?: string };
     node_errors?: Record<string, { class_type?: string; errors?: { type?: string; details?: string }[] }>;
   };
-  const details = Object.entries(body.node_errors ?? {}).flatMap(([id, n]) => (n.errors ?? []).map((e) => `${n.class_type ?? id}: ${e.details ?? e.type}`));
+  const details = Object.entries(body.node_errors ?? {}).flatMap(([id, n]) =>
+    (n.errors ?? []).map((e) => `node ${id} (${n.class_type ?? "?"}) ${e.type ?? "error"}: ${e.details ?? ""}`),
+  );
   const reason = [body.error?.message, ...details].filter(Boolean).join("; ");
   return { reason, workflowRefused: body.error?.type === "invalid_prompt" || details.length > 0 };
 }
@@ -116,14 +151,15 @@ export async function historyOf(s: ComfyServer<unknown>, promptId: string): Prom
   return ((await (await call(s, `/history/${promptId}`)).json()) as Record<string, HistoryEntry>)[promptId];
 }
 
-/** Why a prompt that did not succeed ended, from its last status message. */
-export function failureOf(h: HistoryEntry): string {
+/** Why a prompt that did not succeed ended, from its last status message: for a node's error, its id, class and exception. */
+export function failureOf(h: HistoryEntry): { reason: string; nodeError: boolean } {
   const last = h.status.messages.at(-1);
-  return last?.[0] === "execution_error"
-    ? `${String(last[1].node_type)}: ${String(last[1].exception_message ?? "").trim()}`
-    : last?.[0] === "execution_interrupted"
-      ? "interrupted on the server"
-      : h.status.status_str;
+  if (last?.[0] === "execution_error") {
+    const d = last[1];
+    const exception = [d.exception_type, String(d.exception_message ?? "").trim()].filter(Boolean).join(": ");
+    return { reason: `node ${String(d.node_id)} (${String(d.node_type)}) ${exception}`, nodeError: true };
+  }
+  return { reason: last?.[0] === "execution_interrupted" ? "interrupted on the server" : h.status.status_str, nodeError: false };
 }
 
 /** Brings the images the workflow's output node saved into `workDir` (/view). */

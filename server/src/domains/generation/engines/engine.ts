@@ -105,6 +105,8 @@ export interface EngineStatus {
   /** For the operator (log and console): what to change when it is not available. */
   fix?: string;
   modes: GenerationMode[];
+  /** The workflows some healthy server can run now (GPU engines); a submit pinned to another is refused before any charge. */
+  workflows?: string[];
   servers?: EngineServerStatus[];
   /** Jobs of ours waiting for a free server, and running. */
   waiting?: number;
@@ -123,9 +125,16 @@ export interface GenerationEngine {
   submit(job: EngineJob): Promise<string>;
   progress(jobId: string): Promise<EngineProgress>;
   result(jobId: string): Promise<EngineResult>;
-  cancel(jobId: string): Promise<void>;
+  /** Stops the job; it fails with `reason` (a time-out says so) and what its tries met, else with "cancelled". */
+  cancel(jobId: string, reason?: string): Promise<void>;
   /** Releases timers and sockets. */
   close?(): Promise<void>;
 }
 
 export class EngineError extends Error {}
+
+/**
+ * No back end can run the job now (its workflow is offered nowhere, or every server offering it refused it): a retry
+ * would meet the same refusal, so the task fails at once with this reason instead of waiting out its time-outs.
+ */
+export class UnrunnableError extends EngineError {}

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import type { EngineKind } from "../../../contract/engines.ts";
+import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
@@ -111,21 +112,42 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
       return { engine, label, available, ai, message, modes };
     },
     statuses: () => Promise.all([...new Set<EngineKind>([...engines.keys(), defaultName])].map(status)),
-    /**
-     * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message
-     * (not configured, cannot run, or not offering this mode).
-     */
-    async assertCanRun(name: EngineKind, mode: string): Promise<void> {
-      const s = await status(name);
-      if (!s.available) throw new HttpError(503, s.message);
-      if (!s.modes.includes(mode as never)) throw new HttpError(503, `The ${s.label} engine cannot make this kind of generation right now.`);
-    },
+    ...refusals(status, defaultName),
     /** Checks each configured engine at start; one that cannot run is logged once, with its fix. */
     async checkAll(): Promise<EngineStatus[]> {
       return Promise.all([...engines.keys()].map(status));
     },
     async close() {
       await Promise.all([...engines.values()].map((e) => e.close?.()));
+    },
+  };
+}
+
+/** Whether the engines can run a request now, for its exact workflow (decision 236). */
+function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultName: EngineKind) {
+  /**
+   * Why the engine cannot run a job of `mode` (when known) with `workflow` (a template's pinned one; else the mode's
+   * default, which the engine picks among those it can run) now; null when it can.
+   */
+  async function refusal(name: EngineKind, mode?: GenerationMode, workflow?: string | null): Promise<string | null> {
+    const s = await status(name);
+    if (!s.available) return s.message;
+    const runs = (!mode || s.modes.includes(mode)) && (!workflow || !s.workflows || s.workflows.includes(workflow));
+    return runs ? null : `The ${s.label} engine cannot make this kind of generation right now.`;
+  }
+
+  return {
+    refusal,
+    /** Why a template (its engine, else the default; its mode and pinned workflow) cannot run now; null when it can. */
+    refusalFor: (t: { engine: string | null; mode: GenerationMode; workflow: string | null }) =>
+      refusal((t.engine as EngineKind | null) ?? defaultName, t.mode, t.workflow),
+    /**
+     * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message (not
+     * configured, cannot run, not offering this mode, or not the exact workflow the submit would run).
+     */
+    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null): Promise<void> {
+      const why = await refusal(name, mode, workflow);
+      if (why) throw new HttpError(503, why);
     },
   };
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { PROJECT_DIR } from "../../../paths.ts";
-import { EngineError, type EngineJob } from "./engine.ts";
+import { EngineError, UnrunnableError, type EngineJob } from "./engine.ts";
 
 /**
  * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
@@ -112,7 +112,7 @@ export function chooseWorkflow(
 ): Workflow {
   if (job.workflow) {
     const wf = workflows.find((w) => w.name === job.workflow);
-    if (!wf) throw new EngineError(`no workflow named ${job.workflow}`);
+    if (!wf) throw new UnrunnableError(`no workflow named ${job.workflow}`);
     return wf;
   }
   const has = { image: !!job.image, video: !!job.video };
