@@ -50,6 +50,8 @@ export function stateChangingRoutes(api: ApiRouter): string[] {
   );
 }
 
+/** A finished text-to-image task, as the creator's delivery and library item name one. */
+const FINISHED_PICTURE = { mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {} } as const;
 const CARD = { name: "Mira", description: "A 29-year-old keeper", personality: "Calm", greeting: "Welcome.", tags: ["Mystery"], age: 29 };
 const key = "burst-same-key-1";
 
@@ -215,17 +217,7 @@ export async function setScene(base: string, t: { db: Db; services: Pick<Service
   });
   await postJson(base, "/api/Subscribe/publishPage", creator.token, { role_id: model.id, request_price: 100, membership_price: 50 });
   const page = await t.db.creatorPage.findUniqueOrThrow({ where: { userId: creator.userId } });
-  const task = await t.db.generationTask.create({
-    data: {
-      userId: creator.userId,
-      mode: "text_to_image",
-      engine: "local",
-      status: "succeeded",
-      cost: 1,
-      input: {},
-      outputKey: `media/${creator.userId}/out.jpg`,
-    },
-  });
+  const task = await t.db.generationTask.create({ data: { ...FINISHED_PICTURE, userId: creator.userId, outputKey: `media/${creator.userId}/out.jpg` } });
   const ask = async () =>
     (await postJson(base, "/api/Subscribe/request", fan.token, { home_link: homeLink, text: "A portrait", idempotency_key: `r-${Math.random()}` })).id;
   const requests = { pending: await ask(), accepted: await ask(), delivered: await ask() };
