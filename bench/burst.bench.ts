@@ -68,7 +68,7 @@ export default async function burstBench(): Promise<BenchResult[]> {
             burst.statuses[a.status] = (burst.statuses[a.status] ?? 0) + 1;
           }
         }
-        burst.rounds++;
+        if (running) burst.rounds++; // whole rounds only
       }
     })();
     const clients = await runClients({ url: `${url}/api/Personal/personal_info`, method: "GET", tokens, durationMs: LOAD_MS, settleMs: 1000 });
