@@ -8,6 +8,7 @@ import supertest from "supertest";
 import { createApp } from "../server/src/app.ts";
 import { parseConfig, type Config } from "../server/src/config.ts";
 import { createDb, type Db } from "../server/src/db/client.ts";
+import { dbOptions } from "../server/src/db/database.ts";
 
 export interface TestDb {
   db: Db;
@@ -33,7 +34,8 @@ export async function createTestDb(): Promise<TestDb> {
     await admin.end();
   }
   const url = adminUrl.replace(/\/postgres$/, `/${name}`);
-  const db = createDb(url, 20);
+  // the API's limits and guard, as configured by default (docs/decisions/244)
+  const db = createDb(url, 20, dbOptions(testConfig(), silentLog));
   return {
     db,
     url,

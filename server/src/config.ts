@@ -76,6 +76,13 @@ export const configSchema = z
     DATABASE_URL: z.string().url().optional(),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** Limits on every API database connection (docs/decisions/244): a lock wait, a statement, a transaction left idle, a wait for a connection. */
+    DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+    DB_IDLE_IN_TRANSACTION_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+    DB_POOL_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    /** A worker process's statements may run longer (`npm run worker`); its lock and idle limits are the API's. */
+    DB_WORKER_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(120_000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SEED_ON_START: bool.default(true),
     RUN_WORKER: bool.default(true),

@@ -1,24 +1,59 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/client.ts";
+import { guardPool, insideTransaction, poolOptions, throwInsideTransaction, type PoolInsideTransactionError, type SessionLimits } from "./pool-guard.ts";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
+export interface DbOptions {
+  /** Limits every connection carries; none when omitted (a script's or bench's own database). */
+  limits?: SessionLimits;
+  /** A connection asked for inside an open transaction: thrown unless given (docs/decisions/244). */
+  onPoolInsideTransaction?: (err: PoolInsideTransactionError) => void;
+}
+
 /**
- * Prisma's default of 2 s to get a connection for a transaction turns a burst of concurrent credit movements
- * into errors while the pool is busy; waiting longer queues them instead (docs/decisions/010).
+ * How long an interactive transaction waits to start and may last. Prisma's default wait of 2 s turns a burst of
+ * concurrent credit movements into errors while the pool is busy (docs/decisions/010); past the pool's own wait it only
+ * hides which limit was hit, so it waits as long as the pool does. A transaction may last a few of its statements.
  */
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
+function transactionOptions(limits: SessionLimits | undefined) {
+  return limits ? { maxWait: limits.poolWaitMs, timeout: Math.max(15_000, 2 * limits.statementTimeoutMs) } : { maxWait: 10_000, timeout: 15_000 };
+}
 
 const pools = new WeakMap<Db, pg.Pool>();
 
 /** A Prisma client over one pg pool; the pool is ended with `$disconnect()`. */
-export function createDb(databaseUrl: string, poolSize = 10): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }), transactionOptions: TRANSACTION_OPTIONS });
+export function createDb(databaseUrl: string, poolSize = 10, options: DbOptions = {}): Db {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, ...poolOptions(options.limits) });
+  guardPool(pool, options.onPoolInsideTransaction ?? throwInsideTransaction);
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }), transactionOptions: transactionOptions(options.limits) });
+  guardTransactions(db, options.limits);
   pools.set(db, pool);
   return db;
+}
+
+/**
+ * Marks the body of every interactive transaction, so that the pool refuses it a second connection. A transaction that
+ * asks to last longer than a connection may sit idle in one (a preview rendered while its lock is held) gets that
+ * longer idle limit for itself alone.
+ */
+function guardTransactions(db: Db, limits: SessionLimits | undefined) {
+  const transaction = db.$transaction.bind(db) as (arg: unknown, options?: { timeout?: number }) => Promise<unknown>;
+  db.$transaction = ((arg: unknown, options?: { timeout?: number }) => {
+    if (typeof arg !== "function") return transaction(arg, options);
+    const body = arg as (tx: Tx) => Promise<unknown>;
+    const idle = options?.timeout && limits && options.timeout > limits.idleInTransactionMs ? options.timeout : undefined;
+    return transaction(
+      (tx: Tx) =>
+        insideTransaction(async () => {
+          if (idle) await tx.$queryRaw`SELECT set_config('idle_in_transaction_session_timeout', ${String(idle)}, true)`;
+          return body(tx);
+        }),
+      options,
+    );
+  }) as Db["$transaction"];
 }
 
 /**
@@ -68,7 +103,7 @@ export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>): 
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
-    const result = await fn(client);
+    const result = await insideTransaction(() => fn(client));
     await client.query("COMMIT");
     return result;
   } catch (err) {
@@ -99,6 +134,27 @@ const PRISMA_ERROR_CODE = /^P[1-9]\d{3}$/;
 export function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: string } | undefined)?.code === "P2002" || sqlState(err) === "23505";
 }
+
+/**
+ * Which of the session limits (docs/decisions/244) stopped a statement: `lock` when it waited too long for a lock
+ * (55P03), `overloaded` when it ran too long (57014), its transaction sat idle too long (25P03) or no connection came
+ * free in time (pg's pool wait, Prisma's P2024 and P2028 around it); undefined for anything else.
+ */
+export function limitHit(err: unknown): "lock" | "overloaded" | undefined {
+  const state = sqlState(err);
+  if (state === "55P03") return "lock";
+  if (state === "57014" || state === "25P03") return "overloaded";
+  const e = err as { code?: string; message?: string; cause?: { message?: string } } | undefined;
+  if (e?.code === "P2024" || e?.code === "P2028") return "overloaded";
+  if (POOL_WAIT.test(e?.message ?? "") || POOL_WAIT.test(e?.cause?.message ?? "")) return "overloaded";
+  return undefined;
+}
+
+/**
+ * pg-pool's message when no connection came free within `connectionTimeoutMillis`, and pg's for a transaction whose
+ * connection the server closed (its idle limit ran out while the request was stuck elsewhere).
+ */
+const POOL_WAIT = /timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable/;
 
 /**
  * `refuse_statement(reason)` in a statement's result (migration 0186): the statement undid itself, everything it wrote

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
-import { createDb, type Db } from "./client.ts";
+import { createDb, type Db, type DbOptions } from "./client.ts";
 import { startDatabaseServer, type DatabaseServer } from "./embedded.ts";
 import { runMigrations } from "./migrate.ts";
 
@@ -11,9 +11,26 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The limits every connection of a process's pool carries, and what a connection asked for inside a transaction does:
+ * thrown in development and tests, logged in production (docs/decisions/244). A worker process passes its longer
+ * statement limit. The migration runner and pg-boss open their own connections, without these limits.
+ */
+export function dbOptions(config: Config, log: Logger, statementTimeoutMs = config.DB_STATEMENT_TIMEOUT_MS): DbOptions {
+  return {
+    limits: {
+      lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS,
+      statementTimeoutMs,
+      idleInTransactionMs: config.DB_IDLE_IN_TRANSACTION_MS,
+      poolWaitMs: config.DB_POOL_WAIT_MS,
+    },
+    onPoolInsideTransaction: config.NODE_ENV === "production" ? (err) => log.error({ err }, "connection asked for inside a transaction") : undefined,
+  };
+}
+
 /** Migrates the server's database and connects Prisma to it. On failure the server is stopped again. */
 export async function connectDatabase(server: DatabaseServer, config: Config, log: Logger): Promise<Database> {
-  const db = createDb(server.poolUrl ?? server.url, config.DB_POOL_SIZE);
+  const db = createDb(server.poolUrl ?? server.url, config.DB_POOL_SIZE, dbOptions(config, log));
   const close = async () => {
     await db.$disconnect();
     await server.stop?.();

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
-import { sqlState } from "../db/client.ts";
+import { limitHit, sqlState } from "../db/client.ts";
 import { sendError } from "./envelope.ts";
 import { HttpError } from "./errors.ts";
 import { MSG } from "./messages.ts";
@@ -16,11 +16,20 @@ function isOutOfRange(err: unknown): boolean {
   return (err as { code?: string } | undefined)?.code === "P2020" || sqlState(err) === "22003";
 }
 
-/** The one place errors become responses. Anything that is not an HttpError is logged and answered with the generic message. */
+/**
+ * The one place errors become responses. A database limit that stopped the request answers 409 or 503; anything else
+ * that is not an HttpError is logged and answered with the generic message.
+ */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof HttpError) return sendError(res, err.status, err.message, err.data);
+    // a database limit stopped this request alone (docs/decisions/244): the person may simply try again
+    const limit = limitHit(err);
+    if (limit) {
+      log.warn({ err, reqId: req.requestId, limit }, "database limit hit");
+      return limit === "lock" ? sendError(res, 409, MSG.busy) : sendError(res, 503, MSG.serviceBusy);
+    }
     // body-parser and multer errors carry a status for malformed or oversized input
     const status = typeof err?.status === "number" ? err.status : typeof err?.statusCode === "number" ? err.statusCode : 500;
     if (status === 413) return sendError(res, 413, "Request body is too large");

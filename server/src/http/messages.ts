@@ -8,6 +8,9 @@ export const MSG = {
   notFound: "The access resource does not exist",
   unknown: "An unknown error in the system. Please report it to the administrator",
   tooManyRequests: "Too many requests",
+  /** not SPEC's: a lock or the database's time limit stopped the request (docs/decisions/244) */
+  busy: "This is being changed by another request right now, please try again",
+  serviceBusy: "The service is busy right now, please try again in a moment",
   noLoginPermission: "Sorry, you do not have login permission",
   notAuthorized: "not authorized to operate",
   notEnoughCredits: "Please get points first",

@@ -2,6 +2,7 @@ import path from "node:path";
 import { createRenderServices } from "../render-services.ts";
 import { config } from "../config.ts";
 import { createDb } from "../db/client.ts";
+import { dbOptions } from "../db/database.ts";
 import { embeddedUrl } from "../db/embedded.ts";
 import { createLogger } from "../logger.ts";
 import { createTemplatePreviews } from "../domains/templates/template-previews.ts";
@@ -14,7 +15,7 @@ import { startGenerationWorker } from "./generation.worker.ts";
 const cfg = { ...config(), RUN_WORKER: true };
 const log = createLogger(cfg);
 const url = cfg.DATABASE_URL ?? (await embeddedUrl(path.join(cfg.dataDir, "pg"), cfg.EMBEDDED_PG_PORT));
-const db = createDb(url, cfg.WORKER_CONCURRENCY + 2);
+const db = createDb(url, cfg.WORKER_CONCURRENCY + 2, dbOptions(cfg, log, cfg.DB_WORKER_STATEMENT_TIMEOUT_MS));
 const services = createRenderServices({ db, config: cfg, log, databaseUrl: url });
 const worker = await startGenerationWorker({
   databaseUrl: url,

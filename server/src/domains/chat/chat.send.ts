@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { CharacterTier } from "../../contract/chat.ts";
-import { isUniqueViolation, sqlTransaction, type Db } from "../../db/client.ts";
+import { isUniqueViolation, sqlTransaction, type Db, type Tx } from "../../db/client.ts";
 import type { ChatMessage } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -57,10 +57,11 @@ export function createSending(o: { db: Db; pool: pg.Pool; live: Live; accept: Ac
     return { userMessage: created.userMessage!, reply: created.reply, run: o.writer.start(created.reply, userId, tier) };
   }
 
-  async function lastTurn(conversationId: number) {
-    const userMessage = await db.chatMessage.findFirst({ where: { conversationId, role: "user" }, orderBy: { id: "desc" } });
+  /** The last turn, read in the redo's transaction after its lock (never on another connection of the pool). */
+  async function lastTurn(tx: Tx, conversationId: number) {
+    const userMessage = await tx.chatMessage.findFirst({ where: { conversationId, role: "user" }, orderBy: { id: "desc" } });
     if (!userMessage) throw HttpError.badRequest(MSG.nothingToRegenerate);
-    const replies = await db.chatMessage.findMany({ where: { conversationId, role: "assistant", replyToId: userMessage.id } });
+    const replies = await tx.chatMessage.findMany({ where: { conversationId, role: "assistant", replyToId: userMessage.id } });
     if (replies.some((r) => r.status === "streaming")) throw HttpError.conflict(MSG.replyBusy);
     return { userMessage, replies };
   }
@@ -70,7 +71,7 @@ export function createSending(o: { db: Db; pool: pg.Pool; live: Live; accept: Ac
     const reply = await db.$transaction(async (tx) => {
       // one redo at a time per conversation: a double click cannot open two replies for one turn
       await accept.lockConversation(tx, conversationId);
-      const { userMessage, replies } = await lastTurn(conversationId);
+      const { userMessage, replies } = await lastTurn(tx, conversationId);
       if (edit !== undefined) await tx.chatMessage.update({ where: { id: userMessage.id }, data: { content: edit } });
       await tx.chatMessage.deleteMany({ where: { id: { in: replies.map((r) => r.id) } } });
       return (await accept.openReply(tx, { userId, guest, conversationId, tier, turn: { replyToId: userMessage.id } })).reply;

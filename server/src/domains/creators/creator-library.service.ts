@@ -166,7 +166,8 @@ export function createCreatorLibrary({ db, storage, signer, ttlSeconds, creation
     },
 
     /** Whether a creation is on some page's library (moderation: such a creation can be reported by anyone). */
-    isPublished: async (taskId: number) => (await db.creatorLibraryItem.count({ where: { taskId } })) > 0,
+    /** Read in `c`: moderation asks inside its report's transaction. */
+    isPublished: async (taskId: number, c: Tx | Db = db) => (await c.creatorLibraryItem.count({ where: { taskId } })) > 0,
 
     /**
      * A media pass for the signed-in viewer (decision 217): a cookie value naming them, signed and expiring like their

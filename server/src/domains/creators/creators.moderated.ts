@@ -16,12 +16,12 @@ export const moderatedPages = {
  * Creations as moderation sees them (generation's `moderated`), where a creation published on a creator page counts as
  * public: it is there for its fans to see, and to report, even when not in the gallery.
  */
-export function withPublishedCreations(tasks: ModeratedContent, isPublished: (taskId: number) => Promise<boolean>): ModeratedContent {
+export function withPublishedCreations(tasks: ModeratedContent, isPublished: (taskId: number, c: Tx | Db) => Promise<boolean>): ModeratedContent {
   return {
     ...tasks,
     find: async (c: Tx | Db, id: number) => {
       const t = await tasks.find(c, id);
-      return t && { ...t, isPublic: t.isPublic || (t.state !== "removed" && (await isPublished(id))) };
+      return t && { ...t, isPublic: t.isPublic || (t.state !== "removed" && (await isPublished(id, c))) };
     },
   };
 }

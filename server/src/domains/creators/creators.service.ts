@@ -104,7 +104,7 @@ export function createCreatorsService(deps: Deps) {
     passViewer: (value: string | undefined) => library.passViewer(value),
 
     /** Whether a creation is published on a page (moderation lets anyone report it). */
-    isPublishedCreation: (taskId: number) => library.isPublished(taskId),
+    isPublishedCreation: (taskId: number, c: Tx | Db) => library.isPublished(taskId, c),
 
     /** Guest merge (auth): a guest's subscriptions become the account's; a page both follow keeps the account's row. */
     async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {

@@ -36,7 +36,7 @@ export async function earningsOf(credits: EarningsCredits, c: Tx | Db, userId: n
     c.customRequest.aggregate({ where: { creatorPageId: pageId, status: "delivered", disputeStatus: "open" }, _sum: { price: true } }),
     c.customRequest.aggregate({ where: { creatorPageId: pageId }, _sum: { disputeShortfall: true } }),
     c.creatorPayout.groupBy({ by: ["status"], where: { creatorPageId: pageId, status: { in: ["requested", "approved"] } }, _sum: { amount: true } }),
-    credits.balance(userId),
+    credits.balance(userId, c),
   ]);
   const pending = payouts.find((p) => p.status === "requested")?._sum.amount ?? 0;
   const paid = payouts.find((p) => p.status === "approved")?._sum.amount ?? 0;

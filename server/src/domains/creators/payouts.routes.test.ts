@@ -94,6 +94,26 @@ describe("creator earnings", () => {
     expect(await t.services.credits.findLedgerMismatches([c.userId])).toEqual([]);
   });
 
+  it("answers more payouts asked for at once than the pool has connections, without stalling anyone else (issue 29)", async () => {
+    const c = await creator(100);
+    await request(c, "delivered");
+    const bystander = await visitor(t);
+    const started = Date.now();
+    // each asker holds a connection in a transaction waiting on the page's lock: the lock holder must not need another
+    const [answers, seen] = await Promise.all([
+      Promise.all(Array.from({ length: 30 }, (_, i) => askPayout(c, 100, `crowd-${i}-key`))),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return get(bystander.token, "/api/Personal/personal_info");
+      })(),
+    ]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(seen.status).toBe(200);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(29).fill(409)]);
+    expect(await t.db.creatorPayout.count({ where: { creatorPage: { userId: c.userId } } })).toBe(1);
+    expect(await t.services.credits.findLedgerMismatches([c.userId])).toEqual([]);
+  });
+
   it("lets one creator see only their own payouts, and a fan none", async () => {
     const a = await creator(100);
     await request(a, "delivered");

@@ -203,8 +203,9 @@ export function createCreditsService(db: Db, audit: AuditService) {
       return from.points;
     },
 
-    async balance(userId: number): Promise<{ points: number; all_points: number }> {
-      const u = await db.user.findUnique({ where: { id: userId }, select: { points: true, allPoints: true } });
+    /** The balance, read in `c` (a transaction's own client when the caller is inside one). */
+    async balance(userId: number, c: Tx | Db = db): Promise<{ points: number; all_points: number }> {
+      const u = await c.user.findUnique({ where: { id: userId }, select: { points: true, allPoints: true } });
       if (!u) throw HttpError.notFound();
       return { points: u.points, all_points: u.allPoints };
     },

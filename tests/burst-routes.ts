@@ -1,0 +1,254 @@
+import type { ApiRouter } from "../server/src/http/api.ts";
+import type { Db } from "../server/src/db/client.ts";
+import type { Services } from "../server/src/services.ts";
+import { seedProducts } from "../server/src/domains/products/products.seed.ts";
+import { photo } from "./fixtures/media.ts";
+
+/**
+ * Issue 29: every state-changing route a creator, fan or guest can reach, each with one request that the same account
+ * sends many times at once. The routes come from the API router's own table, so a route added later and missing here
+ * fails the test (tests/api/state-changing-burst.test.ts) until it is given a request; the bench
+ * (bench/burst.bench.ts) sends the same bursts beside ordinary clients.
+ */
+
+/** Who sends a route's burst: one of the three accounts, or nobody signed in. */
+export type Sender = "guest" | "fan" | "creator" | "nobody";
+
+export interface BurstCall {
+  as: Sender;
+  /** the path with its parameters filled, when it has any */
+  path?: string;
+  body?: object;
+  /** a multipart upload: this file as `file`, with `consent` = 1 */
+  file?: Buffer;
+}
+
+/** The accounts and the objects their requests name, made once through the API before the bursts. */
+export interface Scene {
+  base: string;
+  db: Db;
+  tokens: Record<Exclude<Sender, "nobody">, string>;
+  fanId: number;
+  creatorId: number;
+  homeLink: string;
+  pageId: number;
+  modelId: number;
+  taskId: number;
+  uploadId: number;
+  requests: { pending: number; accepted: number; delivered: number };
+  conversationId: number;
+  productId: number;
+  orderId: number;
+  sandboxSession: string;
+  image: Buffer;
+}
+
+/** `METHOD /path` of every state-changing route outside the console's API, as the router declared it. */
+export function stateChangingRoutes(api: ApiRouter): string[] {
+  return api.registry.definitions.flatMap((d) =>
+    d.type === "route" && d.route.method !== "get" && !d.route.path.startsWith("/admin/") ? [`${d.route.method.toUpperCase()} ${d.route.path}`] : [],
+  );
+}
+
+/** A finished text-to-image task, as the creator's delivery and library item name one. */
+const FINISHED_PICTURE = { mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {} } as const;
+const CARD = { name: "Mira", description: "A 29-year-old keeper", personality: "Calm", greeting: "Welcome.", tags: ["Mystery"], age: 29 };
+const key = "burst-same-key-1";
+
+/**
+ * One request per route, in the order the bursts run: what a burst ends (a logout, a deletion) comes after what needs
+ * it. Each burst repeats its request exactly, keys included, as a double-clicking or scripted client would.
+ */
+export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = [
+  ["POST /api/login/visitor", () => ({ as: "nobody" })],
+  ["POST /api/login/sendEmailCode", () => ({ as: "nobody", body: { email: "burst@example.com" } })],
+  ["POST /api/login/emailLogin", () => ({ as: "nobody", body: { email: "burst@example.com", code: "0000" } })],
+  ["POST /api/login/googleLogin", () => ({ as: "nobody", body: { id_token: "not-a-token" } })],
+  ["POST /api/OrderJpay/channelServerLogin", () => ({ as: "nobody", body: { channel_token: "not-a-token" } })],
+  ["POST /api/Personal/user_update", () => ({ as: "fan", body: { nickname: "Burst", language: "en" } })],
+  ["POST /api/Personal/uploadUserInfo", () => ({ as: "fan", body: { nickname: "Burst" } })],
+  ["POST /api/ImageUpload/upload", (s) => ({ as: "fan", file: s.image })],
+  ["POST /api/ImageUpload/upload2", (s) => ({ as: "fan", file: s.image })],
+  ["POST /api/ImageUpload/videoFromMedia", (s) => ({ as: "fan", file: s.image })],
+  ["POST /api/ImageUpload/audioFromMedia", (s) => ({ as: "fan", file: s.image })],
+  ["POST /api/Fileuploads/upload", (s) => ({ as: "fan", file: s.image })],
+  ["POST /api/Generation/picVideoSubmit", (s) => ({ as: "fan", body: { image_id: s.uploadId, prompt: "waves" } })],
+  ["POST /api/Generation/roleVideoSubmit", (s) => ({ as: "creator", body: { role_id: s.modelId, prompt: "waves" } })],
+  ["POST /api/Generation/textVideoSubmit", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
+  ["POST /api/Generation/textPicSubmit", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
+  ["POST /api/Generation/generativeModel", () => ({ as: "guest", body: { prompt: "a lighthouse" } })],
+  ["POST /api/Generation/imageBatchModel", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
+  ["POST /api/Generation/getDurationPoints", () => ({ as: "nobody", body: { duration: 5 } })],
+  ["POST /api/Generation/setPublic", (s) => ({ as: "creator", body: { id: s.taskId, public: 1 } })],
+  ["POST /api/Training/selfie", () => ({ as: "creator", body: { frames: ["data:image/png;base64,AAAA", "data:image/png;base64,AAAA"] } })],
+  ["POST /api/Training/checkPhoto", (s) => ({ as: "fan", body: { selfie_id: "00000000-0000-4000-8000-000000000000", upload_id: s.uploadId } })],
+  [
+    "POST /api/Training/submit",
+    (s) => ({
+      as: "fan",
+      body: { name: "Twin", cover_id: s.uploadId, photo_ids: Array(10).fill(s.uploadId), selfie_id: "00000000-0000-4000-8000-000000000000" },
+    }),
+  ],
+  ["POST /api/Training/cancel", (s) => ({ as: "creator", body: { id: s.modelId } })],
+  ["POST /api/Training/webhook/{trainer}", () => ({ as: "nobody", path: "/api/Training/webhook/replicate", body: { id: "x", status: "succeeded" } })],
+  ["POST /api/order/createOrderAndPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/Order/orderActionLog", (s) => ({ as: "fan", body: { order_id: s.orderId, pixel_id: "px-1" } })],
+  ["POST /api/order/createPagsmileRecurringPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/order/createPagsmileSBPPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/order/createPagsmileSberPayPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/order/createPagsmileTPayPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/order/pagsmileNotify", () => ({ as: "nobody", body: { out_trade_no: "RV1", trade_status: "SUCCESS" } })],
+  ["POST /api/OrderStripe/createCheckoutSession", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/order/createPaypalPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/order/capturePaypalOrder", () => ({ as: "fan", body: { session_id: "PAYPAL-1" } })],
+  ["POST /api/OrderJpay/createOrder", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
+  ["POST /api/OrderJpay/orderPay", () => ({ as: "fan", body: { order_no: "RV1", boc: "te6c" } })],
+  ["POST /api/order/queryPayment", (s) => ({ as: "fan", body: { order_id: s.orderId } })],
+  ["POST /sandbox-pay/{sessionId}/3ds", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/3ds` })],
+  ["POST /sandbox-pay/{sessionId}/challenge", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/challenge`, body: { result: "pass" } })],
+  ["POST /sandbox-pay/{sessionId}/pay", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/pay` })],
+  ["POST /sandbox-pay/{sessionId}/decline", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/decline` })],
+  ["POST /api/pay/webhook/{provider}", () => ({ as: "nobody", path: "/api/pay/webhook/sandbox", body: { id: "evt", type: "checkout.completed" } })],
+  ["POST /api/wallet/tonProofPayload", () => ({ as: "fan" })],
+  ["POST /api/wallet/connect", () => ({ as: "fan", body: { address: `0:${"a".repeat(64)}`, chain: "-239", public_key: "b".repeat(64), proof: {} } })],
+  ["POST /api/wallet/disconnect", () => ({ as: "fan" })],
+  ["POST /api/pixelcollect/add", () => ({ as: "guest", body: { event: "PageView" } })],
+  ["POST /api/Subscribe/binding", (s) => ({ as: "fan", body: { home_link: s.homeLink, subscribe: 1 } })],
+  ["POST /api/Subscribe/publishPage", (s) => ({ as: "creator", body: { role_id: s.modelId, request_price: 100, membership_price: 50 } })],
+  ["POST /api/Subscribe/updatePage", () => ({ as: "creator", body: { bio: "Portraits on request" } })],
+  ["POST /api/Subscribe/request", (s) => ({ as: "fan", body: { home_link: s.homeLink, text: "A portrait", idempotency_key: key } })],
+  ["POST /api/Subscribe/acceptRequest", (s) => ({ as: "creator", body: { id: s.requests.pending } })],
+  ["POST /api/Subscribe/declineRequest", (s) => ({ as: "creator", body: { id: s.requests.pending } })],
+  ["POST /api/Subscribe/deliverRequest", (s) => ({ as: "creator", body: { id: s.requests.accepted, task_id: s.taskId } })],
+  ["POST /api/Subscribe/rateRequest", (s) => ({ as: "fan", body: { id: s.requests.delivered, satisfied: 0 } })],
+  ["POST /api/Subscribe/disputeRequest", (s) => ({ as: "fan", body: { id: s.requests.delivered, reason: "Not what I asked for" } })],
+  ["POST /api/Subscribe/requestPayout", () => ({ as: "creator", body: { amount: 100, idempotency_key: key } })],
+  ["POST /api/Subscribe/joinMembership", (s) => ({ as: "fan", body: { home_link: s.homeLink } })],
+  ["POST /api/Subscribe/mediaPass", () => ({ as: "fan" })],
+  ["POST /api/Subscribe/publishItem", (s) => ({ as: "creator", body: { task_id: s.taskId, visibility: "members" } })],
+  [
+    "POST /api/Subscribe/unpublishItem",
+    async (s) => ({ as: "creator", body: { id: (await s.db.creatorLibraryItem.findFirst({ where: { creatorPageId: s.pageId } }))?.id ?? 1 } }),
+  ],
+  ["POST /api/Subscribe/cancelMembership", (s) => ({ as: "fan", body: { home_link: s.homeLink } })],
+  ["POST /api/membership/cancel", () => ({ as: "fan" })],
+  ["POST /api/RoleChat/creatCharacter", () => ({ as: "guest", body: CARD })],
+  ["POST /api/RoleChat/generateCharacterInfo", () => ({ as: "fan", body: { idea: "a lighthouse keeper" } })],
+  ["POST /api/RoleChat/generateAvatar", () => ({ as: "fan", body: { ...CARD, idempotency_key: key } })],
+  ["POST /api/RoleChat/keepAvatar", (s) => ({ as: "fan", body: { task_id: s.taskId } })],
+  ["POST /api/RoleChat/creatConversation", async (s) => ({ as: "fan", body: { character_id: await characterOf(s) } })],
+  ["POST /api/RoleChat/chat", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, content: "Hello there", idempotency_key: key } })],
+  ["POST /api/RoleChat/regenerate", (s) => ({ as: "fan", body: { conversation_id: s.conversationId } })],
+  ["POST /api/RoleChat/editMessage", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, content: "Hello again" } })],
+  [
+    "POST /api/RoleChat/stop",
+    async (s) => ({
+      as: "fan",
+      body: { reply_id: (await s.db.chatMessage.findFirst({ where: { conversationId: s.conversationId }, orderBy: { id: "desc" } }))?.id ?? 1 },
+    }),
+  ],
+  ["POST /api/RoleChat/deleteConversation", (s) => ({ as: "fan", body: { conversation_id: s.conversationId } })],
+  ["POST /api/report", (s) => ({ as: "fan", body: { target_type: "creator_page", target_id: s.pageId, reason: "other" } })],
+  ["POST /api/notices/report", (s) => ({ as: "nobody", body: { url: `${s.base}/${s.homeLink}`, reason: "copyright", email: "owner@example.com" } })],
+  ["POST /api/notices/appeal", () => ({ as: "nobody", body: { id: 1, key: "0123456789abcdef", text: "Please look again at this." } })],
+  ["POST /api/Generation/deleteTask", (s) => ({ as: "creator", body: { id: s.taskId } })],
+  ["POST /api/Training/revoke", (s) => ({ as: "creator", body: { id: s.modelId } })],
+  ["POST /api/login/logout", () => ({ as: "guest" })],
+];
+
+async function characterOf(s: Scene): Promise<number> {
+  return (await s.db.character.findFirstOrThrow({ where: { userId: s.fanId }, select: { id: true } })).id;
+}
+
+/** Sends `call` once; any answer counts, with its status, the envelope's code when there is one, and how long it took. */
+export async function send(s: Scene, route: string, call: BurstCall): Promise<{ status: number; code?: number; ms: number }> {
+  const [method, declared] = route.split(" ") as [string, string];
+  const headers: Record<string, string> = call.as === "nobody" ? {} : { token: s.tokens[call.as] };
+  let body: FormData | string | undefined;
+  if (call.file) {
+    body = new FormData();
+    body.append("consent", "1");
+    body.append("file", new Blob([new Uint8Array(call.file)], { type: "image/jpeg" }), "p.jpg");
+  } else if (call.body) {
+    body = JSON.stringify(call.body);
+    headers["content-type"] = "application/json";
+  }
+  const started = performance.now();
+  const res = await fetch(`${s.base}${call.path ?? declared}`, { method, headers, body, redirect: "manual" });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  let code: number | undefined;
+  try {
+    code = (JSON.parse(text) as { code?: number }).code;
+  } catch {
+    // an HTML page, a redirect or an event stream: no envelope
+  }
+  return { status: res.status, code, ms };
+}
+
+async function postJson(base: string, path: string, token: string, body: object) {
+  const res = await fetch(`${base}${path}`, { method: "POST", headers: { token, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const json = (await res.json()) as { code: number; msg: string; data: any };
+  if (json.code !== 200) throw new Error(`${path}: ${json.code} ${json.msg}`);
+  return json.data;
+}
+
+async function guest(base: string): Promise<{ token: string; userId: number }> {
+  const res = (await (await fetch(`${base}/api/login/visitor`, { method: "POST" })).json()) as { data: { token: string; user_info: { id: number } } };
+  return { token: res.data.token, userId: res.data.user_info.id };
+}
+
+/**
+ * The three accounts and what their requests name: the creator's published page with a finished character model and
+ * a finished task, the fan's upload, credits, custom requests in three states, a conversation, and an unpaid order.
+ */
+export async function setScene(base: string, t: { db: Db; services: Pick<Services, "credits"> }): Promise<Scene> {
+  const [g, fan, creator] = [await guest(base), await guest(base), await guest(base)];
+  for (const who of [fan, creator])
+    await t.db.user.update({ where: { id: who.userId }, data: { loginType: "registered", role: "user", email: `burst-${who.userId}@example.com` } });
+  await t.services.credits.grant({ userId: fan.userId, amount: 100_000, reason: "test", idempotencyKey: `burst:${fan.userId}` });
+  const image = await photo(320, 400);
+  const s = { base, db: t.db, tokens: { guest: g.token, fan: fan.token, creator: creator.token }, fanId: fan.userId, creatorId: creator.userId, image };
+  const uploadId = (await uploadFile(s as Scene, "fan")).id as number;
+  const cover = (await uploadFile(s as Scene, "creator")).id as number;
+  const homeLink = `Burst${creator.userId}`;
+  const model = await t.db.characterModel.create({
+    data: { userId: creator.userId, name: "Burst", homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "rvr" },
+  });
+  await postJson(base, "/api/Subscribe/publishPage", creator.token, { role_id: model.id, request_price: 100, membership_price: 50 });
+  const page = await t.db.creatorPage.findUniqueOrThrow({ where: { userId: creator.userId } });
+  const task = await t.db.generationTask.create({ data: { ...FINISHED_PICTURE, userId: creator.userId, outputKey: `media/${creator.userId}/out.jpg` } });
+  const ask = async () =>
+    (await postJson(base, "/api/Subscribe/request", fan.token, { home_link: homeLink, text: "A portrait", idempotency_key: `r-${Math.random()}` })).id;
+  const requests = { pending: await ask(), accepted: await ask(), delivered: await ask() };
+  for (const id of [requests.accepted, requests.delivered]) await postJson(base, "/api/Subscribe/acceptRequest", creator.token, { id });
+  await postJson(base, "/api/Subscribe/deliverRequest", creator.token, { id: requests.delivered, task_id: task.id });
+  const character = await postJson(base, "/api/RoleChat/creatCharacter", fan.token, CARD);
+  const conversation = await postJson(base, "/api/RoleChat/creatConversation", fan.token, { character_id: character.id });
+  await seedProducts(t.db);
+  const product = await t.db.product.findFirstOrThrow({ where: { active: true, kind: "credits" }, orderBy: { id: "asc" } });
+  const order = await postJson(base, "/api/order/createOrderAndPay", fan.token, { product_id: product.id, provider: "sandbox", agree_terms: true });
+  return {
+    ...s,
+    homeLink,
+    pageId: page.id,
+    modelId: model.id,
+    taskId: task.id,
+    uploadId,
+    requests,
+    conversationId: conversation.conversation_id ?? conversation.id,
+    productId: product.id,
+    orderId: order.order_id,
+    sandboxSession: String(order.pay_url).split("/").pop()!,
+  };
+}
+
+async function uploadFile(s: Scene, as: "fan" | "creator") {
+  const form = new FormData();
+  form.append("consent", "1");
+  form.append("file", new Blob([new Uint8Array(s.image)], { type: "image/jpeg" }), "p.jpg");
+  const json = (await (await fetch(`${s.base}/api/ImageUpload/upload`, { method: "POST", headers: { token: s.tokens[as] }, body: form })).json()) as {
+    data: { id: number };
+  };
+  return json.data;
+}
