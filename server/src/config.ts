@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import { PROJECT_DIR } from "./paths.ts";
+import { PROJECT_DIR, workflowModelSlots } from "./paths.ts";
 import { z } from "zod";
 import { Address } from "@ton/core";
 import { PAGSMILE_LOCAL_METHODS } from "./contract/payments.ts";
@@ -150,6 +150,10 @@ export const configSchema = z
           if (at < 1 || at === p.length - 1) ctx.addIssue({ code: "custom", message: `"${p}" is not slot=file` });
           else out[p.slice(0, at).trim()] = p.slice(at + 1).trim();
         }
+        // a misspelt slot would otherwise be ignored and its workflow silently keep the default file (issue 34)
+        const slots = workflowModelSlots();
+        for (const slot of Object.keys(out).filter((k) => !slots.includes(k)))
+          ctx.addIssue({ code: "custom", message: `unknown slot "${slot}"; valid slots: ${slots.join(", ")}` });
         return out;
       })
       .default({}),

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { z } from "zod";
 import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
-import { PROJECT_DIR } from "../../../paths.ts";
+import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { EngineError, type EngineJob } from "./engine.ts";
 
 /**
@@ -12,7 +12,7 @@ import { EngineError, type EngineJob } from "./engine.ts";
  * inputs}, links as [node id, output index]) and <name>.binding.json saying which node input receives each control.
  * The ComfyUI pool and the serverless engine both run them.
  */
-export const WORKFLOWS_DIR = path.join(PROJECT_DIR, "server", "workflows");
+export { WORKFLOWS_DIR };
 
 const target = z.object({ node: z.string(), input: z.string() });
 const CONTROLS = ["image", "video", "prompt", "negative_prompt", "seed", "width", "height", "frames", "fps", "strength", "count", "prefix"] as const;
