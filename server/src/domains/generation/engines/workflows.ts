@@ -44,7 +44,7 @@ const bindingSchema = z.object({
 });
 export type Binding = z.infer<typeof bindingSchema>;
 
-type Graph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
+export type Graph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
 export interface Workflow {
   name: string;
@@ -87,7 +87,7 @@ export function comboOptions(spec: unknown): string[] | undefined {
   return undefined;
 }
 
-export type ObjectInfo = Record<string, { input?: { required?: Record<string, unknown>; optional?: Record<string, unknown> } }>;
+export type ObjectInfo = Record<string, { input?: { required?: Record<string, unknown>; optional?: Record<string, unknown> }; output?: string[] }>;
 
 /** Whether a server's /object_info has every node class of the workflow and every model file it loads; why not when not. */
 export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<string, string>): { offered: boolean; reason?: string } {
