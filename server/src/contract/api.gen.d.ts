@@ -10633,10 +10633,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        /**
-                         * @default 1:1
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                         idempotency_key?: string;
                         image_id?: number | null;
@@ -10916,10 +10913,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        /**
-                         * @default 1:1
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                         /** @default 4 */
                         count?: number;
@@ -11510,10 +11504,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        /**
-                         * @default 1:1
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                         idempotency_key?: string;
                         image_id?: number | null;

@@ -18,7 +18,8 @@ const duration = z.coerce
 const idempotencyKey = z.string().trim().min(1).max(100).optional();
 const blankToUndefined = (v: unknown) => ((typeof v === "string" && v.trim() === "") || v === null ? undefined : v);
 const prompt = z.preprocess(blankToUndefined, z.string({ error: "prompt must be text" }).trim().max(1000, "prompt must be at most 1000 characters").optional());
-const aspect = z.enum(ASPECT_RATIOS, { error: `aspect must be one of ${ASPECT_RATIOS.join(", ")}` }).default("1:1");
+/** Unset: the output follows the source photo's shape (square without one), issue 34. */
+const aspect = z.enum(ASPECT_RATIOS, { error: `aspect must be one of ${ASPECT_RATIOS.join(", ")}` }).optional();
 /** The controls every mode shares: negative prompt, seed (shown on the result, for re-runs) and strength (SPEC §5: 0-1). */
 const shared = {
   negative_prompt: z.preprocess(
@@ -40,15 +41,13 @@ const shared = {
   ),
 };
 
-const videoAspect = z.enum(ASPECT_RATIOS, { error: `aspect must be one of ${ASPECT_RATIOS.join(", ")}` }).optional();
-
 export const picVideoBody = z.object({
   image_id: optionalId,
   video_id: optionalId,
   audio_id: optionalId,
   template_id: optionalId,
   prompt,
-  aspect: videoAspect,
+  aspect,
   resolution,
   duration,
   ...shared,
@@ -60,7 +59,7 @@ export const roleVideoBody = z.object({
   prompt,
   audio_id: optionalId,
   template_id: optionalId,
-  aspect: videoAspect,
+  aspect,
   resolution,
   duration,
   ...shared,

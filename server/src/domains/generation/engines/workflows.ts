@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { z } from "zod";
 import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
+import { probe } from "../../../storage/media-tools.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { EngineError, type EngineJob } from "./engine.ts";
 
@@ -130,13 +131,26 @@ export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(
 const round = (n: number, m: number) => Math.max(m, Math.round(n / m) * m);
 const RATIO: Record<AspectRatio, number> = { "9:16": 9 / 16, "1:1": 1, "16:9": 16 / 9, "3:4": 3 / 4, "4:3": 4 / 3 };
 
-/** Output size: the asked aspect, else the source photo's, else square; scaled per the binding's sizing. */
-export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | "resolution" | "image">): Promise<{ width: number; height: number }> {
-  let ratio = job.aspect && ASPECT_RATIOS.includes(job.aspect) ? RATIO[job.aspect] : 1;
-  if (!job.aspect && job.image) {
+/** The source's width over height: a photo's from its header, a video's from ffprobe; undefined when unreadable. */
+async function sourceRatio(job: Pick<EngineJob, "image" | "video">): Promise<number | undefined> {
+  if (job.image) {
     const meta = await sharp(job.image).metadata();
-    if (meta.width && meta.height) ratio = Math.min(2.4, Math.max(1 / 2.4, meta.width / meta.height));
+    return meta.width && meta.height ? meta.width / meta.height : undefined;
   }
+  if (job.video) {
+    const v = (await probe(job.video)).video;
+    return v?.width && v.height ? v.width / v.height : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Output size: the aspect the person chose, else the source photo's or video's (issue 34: a 4:3 clip no longer comes
+ * back square), else square; scaled per the binding's sizing to the nearest size the model takes (its `multiple`).
+ */
+export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | "resolution" | "image" | "video">): Promise<{ width: number; height: number }> {
+  const chosen = job.aspect && ASPECT_RATIOS.includes(job.aspect) ? RATIO[job.aspect] : undefined;
+  const ratio = Math.min(2.4, Math.max(1 / 2.4, chosen ?? (await sourceRatio(job)) ?? 1));
   const base = b.sizing[job.resolution];
   const m = b.sizing.multiple;
   if (b.sizing.by === "area") return { width: round(base * Math.sqrt(ratio), m), height: round(base / Math.sqrt(ratio), m) };
