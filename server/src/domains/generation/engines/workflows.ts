@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { z } from "zod";
-import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
+import { ASPECT_RATIOS, COST_CLASSES, MODEL_FOLDERS, type AspectRatio } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { probe } from "../../../storage/media-tools.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
@@ -40,8 +40,27 @@ const bindingSchema = z.object({
   inputs: z.partialRecord(z.enum(CONTROLS), z.array(target)),
   /** The LoRA slot: loader nodes removed (their outputs wired to the inputs named in `bypass`) when no LoRA is given. */
   lora: z.array(z.object({ node: z.string(), name: z.string(), strength: z.string(), bypass: z.array(z.string()) })).default([]),
-  /** Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. */
-  models: z.record(z.string(), target.extend({ default: z.string() })),
+  /**
+   * Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. The manifest an operator fetches by:
+   * the folder under ComfyUI's models/, the official download, and its size and SHA-256 where recorded (null: not yet).
+   */
+  models: z.record(
+    z.string(),
+    target.extend({
+      default: z.string(),
+      folder: z.enum(MODEL_FOLDERS),
+      url: z.url(),
+      size: z.number().int().positive().nullable(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
+    }),
+  ),
+  /** GPU memory the workflow needs at its largest size, in GB. */
+  gpuMemoryGB: z.number().positive(),
+  /** How heavy it is on a GPU; sets its price (COST_CLASS_FACTORS, decision 239). */
+  costClass: z.enum(COST_CLASSES),
 });
 export type Binding = z.infer<typeof bindingSchema>;
 
@@ -90,18 +109,39 @@ export function comboOptions(spec: unknown): string[] | undefined {
 
 export type ObjectInfo = Record<string, { input?: { required?: Record<string, unknown>; optional?: Record<string, unknown> }; output?: string[] }>;
 
-/** Whether a server's /object_info has every node class of the workflow and every model file it loads; why not when not. */
-export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<string, string>): { offered: boolean; reason?: string } {
+/** A model file a server lacks, with where to get it. */
+export interface MissingFile {
+  slot: string;
+  file: string;
+  folder: string;
+  url: string;
+  size: number | null;
+  sha256: string | null;
+}
+
+/** What a server's /object_info says of one workflow: runnable, or the nodes and files it lacks. */
+export interface WorkflowCheck {
+  offered: boolean;
+  reason?: string;
+  missingNodes?: string[];
+  missingFiles?: MissingFile[];
+}
+
+/**
+ * Whether a server's /object_info has every node class of the workflow and every model file it loads; what is missing
+ * when not, with the manifest's download for each file (the console's Engines page and `npm run gpu:check` show it).
+ */
+export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<string, string>): WorkflowCheck {
   const missingNodes = [...new Set(Object.values(wf.graph).map((n) => n.class_type))].filter((c) => !info[c]);
-  if (missingNodes.length) return { offered: false, reason: `missing nodes: ${missingNodes.join(", ")}` };
-  const missingModels: string[] = [];
+  if (missingNodes.length) return { offered: false, reason: `missing nodes: ${missingNodes.join(", ")}`, missingNodes };
+  const missingFiles: MissingFile[] = [];
   for (const [slot, t] of Object.entries(wf.binding.models)) {
     const cls = info[wf.graph[t.node].class_type];
     const options = comboOptions(cls.input?.required?.[t.input] ?? cls.input?.optional?.[t.input]);
     const file = modelFile(wf, slot, models);
-    if (!options?.includes(file)) missingModels.push(file);
+    if (!options?.includes(file)) missingFiles.push({ slot, file, folder: t.folder, url: t.url, size: t.size, sha256: t.sha256 });
   }
-  if (missingModels.length) return { offered: false, reason: `missing models: ${missingModels.join(", ")}` };
+  if (missingFiles.length) return { offered: false, reason: `missing models: ${missingFiles.map((f) => f.file).join(", ")}`, missingFiles };
   return { offered: true };
 }
 
