@@ -4674,6 +4674,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/engines/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each ComfyUI server checked now against the workflows' model manifest: per workflow, runnable, or the nodes and model files it lacks with where to get each, and its GPU memory need (what `npm run gpu:check` prints) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One report per configured ComfyUI server */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            comfyuiVersion?: string;
+                            error?: string;
+                            gpus: {
+                                memoryGB: number;
+                                name: string;
+                            }[];
+                            reachable: boolean;
+                            url: string;
+                            workflows: {
+                                fitsMemory?: boolean;
+                                gpuMemoryGB: number;
+                                missingFiles?: {
+                                    file: string;
+                                    /** @enum {string} */
+                                    folder: "checkpoints" | "diffusion_models" | "text_encoders" | "vae" | "loras" | "upscale_models" | "audio_encoders";
+                                    sha256: string | null;
+                                    size: number | null;
+                                    slot: string;
+                                    url: string;
+                                }[];
+                                missingNodes?: string[];
+                                name: string;
+                                offered: boolean;
+                                reason?: string;
+                                title: string;
+                            }[];
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/evidence": {
         parameters: {
             query?: never;

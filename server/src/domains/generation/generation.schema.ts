@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASPECT_RATIOS, ENGINE_KINDS, SERVER_HEALTH } from "../../contract/engines.ts";
+import { ASPECT_RATIOS, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH } from "../../contract/engines.ts";
 import { GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
@@ -261,6 +261,38 @@ export const engineStatusAnswer = z.object({
     )
     .optional(),
 });
+
+const missingFileAnswer = z.object({
+  slot: z.string(),
+  file: z.string(),
+  folder: z.enum(MODEL_FOLDERS),
+  url: z.string(),
+  size: z.number().nullable(),
+  sha256: z.string().nullable(),
+});
+
+/** get /admin/api/engines/check: each ComfyUI server against the model manifest (what `npm run gpu:check` prints). */
+export const gpuCheckAnswer = z.array(
+  z.object({
+    url: z.string(),
+    reachable: z.boolean(),
+    error: z.string().optional(),
+    comfyuiVersion: z.string().optional(),
+    gpus: z.array(z.object({ name: z.string(), memoryGB: z.number() })),
+    workflows: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        offered: z.boolean(),
+        reason: z.string().optional(),
+        gpuMemoryGB: z.number(),
+        fitsMemory: z.boolean().optional(),
+        missingNodes: z.array(z.string()).optional(),
+        missingFiles: z.array(missingFileAnswer).optional(),
+      }),
+    ),
+  }),
+);
 
 /** get /admin/api/engines */
 export const enginesAnswer = z.object({

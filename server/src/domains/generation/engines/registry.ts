@@ -7,6 +7,7 @@ import { createComfyEngine } from "./comfyui.engine.ts";
 import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
+import { checkGpuServer } from "./gpu-check.ts";
 import { loadWorkflows } from "./workflows.ts";
 
 /**
@@ -89,6 +90,8 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
     defaultName,
     /** The workflow files the GPU engines run (the console offers them per template). */
     workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
+    gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     get(name: EngineKind): GenerationEngine | undefined {
       return engines.get(name);
     },

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { z } from "zod";
-import { ASPECT_RATIOS, COST_CLASSES, MODEL_FOLDERS, type AspectRatio } from "../../../contract/engines.ts";
+import { ASPECT_RATIOS, COST_CLASSES, MODEL_FOLDERS, type AspectRatio, type ModelFolder } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { probe } from "../../../storage/media-tools.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
@@ -113,7 +113,7 @@ export type ObjectInfo = Record<string, { input?: { required?: Record<string, un
 export interface MissingFile {
   slot: string;
   file: string;
-  folder: string;
+  folder: ModelFolder;
   url: string;
   size: number | null;
   sha256: string | null;
