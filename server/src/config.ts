@@ -183,8 +183,9 @@ export const configSchema = z
     GENERATION_PRICE_480P: z.coerce.number().int().min(0).default(1),
     GENERATION_PRICE_720P: z.coerce.number().int().min(0).default(2),
     GENERATION_PRICE_SECONDS: z.coerce.number().int().min(1).default(5),
-    /** A GPU engine's price is the local one times this (decision 084). */
-    GPU_PRICE_FACTOR: z.coerce.number().int().min(1).max(100).default(1),
+    /** What one GPU-hour costs and what one credit sells for, in USD: the console's measured cost per template (decision 239). */
+    GPU_HOUR_COST_USD: z.coerce.number().min(0).default(3.5),
+    CREDIT_VALUE_USD: z.coerce.number().positive().default(0.0998),
     IMAGE_CREDIT_PRICE: z.coerce.number().int().min(0).default(1),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     /** Processes that run the worker also render each template's preview loop, re-checking this often. */

@@ -3,6 +3,7 @@ import { Alert, Box, Card, CardContent, CardHeader, Chip, Table, TableBody, Tabl
 import { useEffect, useState } from "react";
 import { Loading, Title, useTranslate } from "react-admin";
 import { apiUrl, httpClient, type AdminJson } from "../http.ts";
+import { GpuCosts } from "../templates/GpuCosts.tsx";
 import { GpuCheck } from "./GpuCheck.tsx";
 
 type Report = AdminJson<"/admin/api/engines">;
@@ -142,6 +143,11 @@ function EnginesPage() {
         </Card>
       ))}
       <GpuCheck />
+      <Card>
+        <CardContent>
+          <GpuCosts />
+        </CardContent>
+      </Card>
       <Card>
         <CardHeader title={translate("console.engines.renders")} titleTypographyProps={{ variant: "subtitle1" }} />
         <CardContent sx={{ pt: 0, overflowX: "auto" }}>

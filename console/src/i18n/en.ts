@@ -682,6 +682,17 @@ export const en = {
         unreachable: "Unreachable",
         noServers: "No ComfyUI server is configured (COMFYUI_URLS).",
       },
+      gpuCosts: {
+        title: "Measured GPU cost and price per unit (video: per started price block; images: per image), last 30 days",
+        none: "No GPU run measured yet.",
+        template: "Template",
+        workflow: "Workflow",
+        resolution: "Resolution",
+        runs: "Runs",
+        gpuSeconds: "GPU s / unit",
+        cost: "Cost, credits / unit",
+        price: "Price, credits / unit",
+      },
     },
   },
 };

@@ -690,6 +690,17 @@ export const ru: typeof en = {
         unreachable: "Недоступен",
         noServers: "Серверы ComfyUI не настроены (COMFYUI_URLS).",
       },
+      gpuCosts: {
+        title: "Измеренная стоимость GPU и цена за единицу (видео: за начатый ценовой блок; картинки: за картинку), 30 дней",
+        none: "Запусков на GPU ещё не измерено.",
+        template: "Шаблон",
+        workflow: "Workflow",
+        resolution: "Разрешение",
+        runs: "Запуски",
+        gpuSeconds: "GPU с / единицу",
+        cost: "Стоимость, кредитов / единицу",
+        price: "Цена, кредитов / единицу",
+      },
     },
   },
 };

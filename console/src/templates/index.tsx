@@ -3,6 +3,7 @@ import UploadIcon from "@mui/icons-material/Upload";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { Button, IconButton } from "@mui/material";
 import { useEffect, useState } from "react";
+import { GpuCosts } from "./GpuCosts.tsx";
 import {
   useCanAccess,
   useListContext,
@@ -174,10 +175,17 @@ function TemplateForm({ withUpload = false }: { withUpload?: boolean }) {
         <ImageField source="coverSrc" className="template-cover" sx={{ "& img": { maxWidth: 320, maxHeight: 240 } }} />
       </Labeled>
       {withUpload && <CoverUpload />}
+      {withUpload && <TemplateGpuCosts />}
       <NumberInput source="sortOrder" min={0} />
       <BooleanInput source="enabled" />
     </SimpleForm>
   );
+}
+
+/** The template's measured GPU cost beside its price, so staff can set creditPrice to cover it (issue 34). */
+function TemplateGpuCosts() {
+  const record = useRecordContext<{ id: number }>();
+  return record ? <GpuCosts templateId={record.id} /> : null;
 }
 
 const TemplateEdit = () => (

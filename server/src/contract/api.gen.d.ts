@@ -4765,6 +4765,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/engines/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Measured GPU cost beside price over the last 30 days, per template, workflow and resolution: runs, GPU seconds and cost in credits per unit (a started price block of video, or an image), and the credits charged per unit */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Measured cost and price per template, workflow and resolution */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            costPerUnit: number;
+                            gpuSecondsPerUnit: number;
+                            pricePerUnit: number;
+                            resolution: string | null;
+                            runs: number;
+                            templateId: number | null;
+                            workflow: string;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/evidence": {
         parameters: {
             query?: never;
@@ -10816,6 +10888,8 @@ export interface paths {
                         count?: number;
                         /** @default 5 */
                         duration?: number;
+                        /** @enum {string} */
+                        mode?: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch";
                         /**
                          * @default 480P
                          * @enum {string}

@@ -88,6 +88,8 @@ export const durationPointsBody = z.object({
   duration,
   template_id: optionalId,
   type: z.enum(["video", "image"]).default("video"),
+  /** The mode the app will submit, so the price is that of the workflow it will run (issue 34); the template's, else image to video / text to image. */
+  mode: z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional(),
   count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
 });
 export type DurationPointsBody = z.infer<typeof durationPointsBody>;
@@ -291,6 +293,19 @@ export const gpuCheckAnswer = z.array(
         missingFiles: z.array(missingFileAnswer).optional(),
       }),
     ),
+  }),
+);
+
+/** get /admin/api/engines/costs: measured GPU cost beside price, per template, workflow and resolution (issue 34). */
+export const gpuCostsAnswer = z.array(
+  z.object({
+    templateId: z.number().nullable(),
+    workflow: z.string(),
+    resolution: z.string().nullable(),
+    runs: z.number(),
+    gpuSecondsPerUnit: z.number(),
+    costPerUnit: z.number(),
+    pricePerUnit: z.number(),
   }),
 );
 

@@ -14,6 +14,7 @@ import {
   upload,
   type ComfyServer,
 } from "./comfyui.server.ts";
+import { gpuSecondsOf } from "./gpu-time.ts";
 import { followPrompt, openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
 import { createJobBook, createTryRecord, isOver, settlement, shownState, type TriedJob } from "./job-book.ts";
 import { finishOutputs, uuidFromKey } from "./outputs.ts";
@@ -186,7 +187,11 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       const files = await download(s, h, job.wf, job.job.workDir);
       detach(job);
       schedule();
-      const result = await finishOutputs(job.job, files, job.wf.binding.output.kind);
+      const seconds = gpuSecondsOf(h.status.messages);
+      const result = {
+        ...(await finishOutputs(job.job, files, job.wf.binding.output.kind)),
+        gpu: seconds === undefined ? undefined : { workflow: job.wf.name, seconds },
+      };
       job.state = "done";
       job.percent = 100;
       job.resolve(result);

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
-import type { EngineKind } from "../../../contract/engines.ts";
+import type { CostClass, EngineKind } from "../../../contract/engines.ts";
+import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
@@ -8,7 +9,7 @@ import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
-import { loadWorkflows } from "./workflows.ts";
+import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
 
 /**
  * Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. The local check
@@ -122,6 +123,22 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
       const s = await status(name);
       if (!s.available) throw new HttpError(503, s.message);
       if (!s.modes.includes(mode as never)) throw new HttpError(503, `The ${s.label} engine cannot make this kind of generation right now.`);
+    },
+    /**
+     * The cost class of the workflow a GPU engine will run for a request (its template's, else the one the engine
+     * picks among those a healthy server offers), which prices it (decision 239); undefined for the local engine.
+     */
+    async costClassFor(name: EngineKind, o: { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" }): Promise<CostClass | undefined> {
+      if (name === "local") return undefined;
+      const { servers } = await status(name);
+      const offered = (wf: Workflow) => !servers || servers.some((s) => s.health === "healthy" && s.workflows.some((w) => w.name === wf.name && w.offered));
+      try {
+        const job = { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" };
+        return chooseWorkflow(workflows, job, offered).binding.costClass;
+      } catch {
+        // no workflow makes this mode: the submit is refused (503) before any charge, whatever the price
+        return undefined;
+      }
     },
     /** Checks each configured engine at start; one that cannot run is logged once, with its fix. */
     async checkAll(): Promise<EngineStatus[]> {
