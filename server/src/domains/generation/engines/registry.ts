@@ -11,6 +11,34 @@ import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
 
+type CostRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" };
+
+/**
+ * The cost class of the workflow an engine will run (decision 239): the template's, else the one it picks by priority
+ * among those a healthy server offers, for the mode and source; undefined when none makes the mode (the submit is
+ * then refused with 503 before any charge, whatever the price).
+ */
+function costClassOf(workflows: Workflow[], { servers }: EngineStatus, o: CostRequest): CostClass | undefined {
+  const offered = (wf: Workflow) => !servers || servers.some((s) => s.health === "healthy" && s.workflows.some((w) => w.name === wf.name && w.offered));
+  try {
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" }, offered).binding.costClass;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the registry answers of the workflows themselves: which there are, their prices and what each server lacks. */
+function workflowChecks(config: Config, workflows: Workflow[], status: (name: EngineKind) => Promise<EngineStatus>) {
+  return {
+    /** The workflow files the GPU engines run (the console offers them per template). */
+    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
+    gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
+    /** The cost class of the workflow a GPU engine will run for a request, which prices it; undefined for the local engine. */
+    costClassFor: async (name: EngineKind, o: CostRequest) => (name === "local" ? undefined : costClassOf(workflows, await status(name), o)),
+  };
+}
+
 /**
  * Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. The local check
  * runs ffmpeg, so its status is kept `localTtlMs`; the GPU engines answer from their own health rounds.
@@ -88,11 +116,8 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   const defaultName: EngineKind = config.GENERATION_ENGINE;
 
   return {
+    ...workflowChecks(config, workflows, status),
     defaultName,
-    /** The workflow files the GPU engines run (the console offers them per template). */
-    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
-    /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
-    gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     get(name: EngineKind): GenerationEngine | undefined {
       return engines.get(name);
     },
@@ -123,22 +148,6 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
       const s = await status(name);
       if (!s.available) throw new HttpError(503, s.message);
       if (!s.modes.includes(mode as never)) throw new HttpError(503, `The ${s.label} engine cannot make this kind of generation right now.`);
-    },
-    /**
-     * The cost class of the workflow a GPU engine will run for a request (its template's, else the one the engine
-     * picks among those a healthy server offers), which prices it (decision 239); undefined for the local engine.
-     */
-    async costClassFor(name: EngineKind, o: { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" }): Promise<CostClass | undefined> {
-      if (name === "local") return undefined;
-      const { servers } = await status(name);
-      const offered = (wf: Workflow) => !servers || servers.some((s) => s.health === "healthy" && s.workflows.some((w) => w.name === wf.name && w.offered));
-      try {
-        const job = { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" };
-        return chooseWorkflow(workflows, job, offered).binding.costClass;
-      } catch {
-        // no workflow makes this mode: the submit is refused (503) before any charge, whatever the price
-        return undefined;
-      }
     },
     /** Checks each configured engine at start; one that cannot run is logged once, with its fix. */
     async checkAll(): Promise<EngineStatus[]> {
