@@ -79,15 +79,18 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
  * Runs `statement` (a lock: SELECT ... FOR UPDATE, LOCK TABLE) in a transaction of its own connection and holds it
  * for `ms`; resolves once the lock is taken, with a promise of its release.
  */
-export async function holdLock(url: string, statement: string, values: unknown[], ms: number): Promise<Promise<void>> {
+export async function holdLock(url: string, statement: string, values: unknown[], ms: number): Promise<{ released: Promise<void> }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   await c.query("BEGIN");
   await c.query(statement, values);
-  return new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
+  // wrapped in an object: a promise returned from an async function would be awaited along with it, and the caller
+  // would go on only once the lock is gone
+  const released = new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
     await c.query("COMMIT");
     await c.end();
   });
+  return { released };
 }
 
 /** A new guest and its token. */

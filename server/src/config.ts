@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import { PROJECT_DIR } from "./paths.ts";
+import { PROJECT_DIR, workflowModelSlots } from "./paths.ts";
 import { z } from "zod";
 import { Address } from "@ton/core";
 import { PAGSMILE_LOCAL_METHODS } from "./contract/payments.ts";
@@ -157,6 +157,10 @@ export const configSchema = z
           if (at < 1 || at === p.length - 1) ctx.addIssue({ code: "custom", message: `"${p}" is not slot=file` });
           else out[p.slice(0, at).trim()] = p.slice(at + 1).trim();
         }
+        // a misspelt slot would otherwise be ignored and its workflow silently keep the default file (issue 34)
+        const slots = workflowModelSlots();
+        for (const slot of Object.keys(out).filter((k) => !slots.includes(k)))
+          ctx.addIssue({ code: "custom", message: `unknown slot "${slot}"; valid slots: ${slots.join(", ")}` });
         return out;
       })
       .default({}),
@@ -186,8 +190,9 @@ export const configSchema = z
     GENERATION_PRICE_480P: z.coerce.number().int().min(0).default(1),
     GENERATION_PRICE_720P: z.coerce.number().int().min(0).default(2),
     GENERATION_PRICE_SECONDS: z.coerce.number().int().min(1).default(5),
-    /** A GPU engine's price is the local one times this (decision 084). */
-    GPU_PRICE_FACTOR: z.coerce.number().int().min(1).max(100).default(1),
+    /** What one GPU-hour costs and what one credit sells for, in USD: the console's measured cost per template (decision 239). */
+    GPU_HOUR_COST_USD: z.coerce.number().min(0).default(3.5),
+    CREDIT_VALUE_USD: z.coerce.number().positive().default(0.0998),
     IMAGE_CREDIT_PRICE: z.coerce.number().int().min(0).default(1),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     /** Processes that run the worker also render each template's preview loop, re-checking this often. */

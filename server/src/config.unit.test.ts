@@ -35,4 +35,20 @@ describe("parseConfig", () => {
   ])("refuses %j naming %s", (env, name) => {
     expect(() => parseConfig(env)).toThrow(new RegExp(`Invalid configuration:\\n\\s+${name}: `));
   });
+
+  it("takes COMFYUI_MODELS slots the workflow bindings name", () => {
+    expect(parseConfig({ COMFYUI_MODELS: "sdxl=mine.safetensors" }).COMFYUI_MODELS).toEqual({ sdxl: "mine.safetensors" });
+  });
+
+  it("refuses an unknown COMFYUI_MODELS slot, naming it and the valid slots (issue 34, defect 6)", () => {
+    const err = (() => {
+      try {
+        parseConfig({ COMFYUI_MODELS: "sdx1=mine.safetensors" });
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(err).toMatch(/COMFYUI_MODELS: unknown slot "sdx1"; valid slots: .*\bsdxl\b/);
+    expect(err).toContain("wan22_i2v_high_14b");
+  });
 });

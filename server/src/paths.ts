@@ -15,3 +15,15 @@ function findProjectDir(from: string): string {
     if (dir === path.dirname(dir)) throw new Error(`no package.json above ${from}`);
   }
 }
+
+/** The shipped ComfyUI workflows and their bindings (decision 082). */
+export const WORKFLOWS_DIR = path.join(PROJECT_DIR, "server", "workflows");
+
+/** Every model slot the shipped bindings name, sorted: the names COMFYUI_MODELS may set. */
+export function workflowModelSlots(dir = WORKFLOWS_DIR): string[] {
+  const slots = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".binding.json"))
+    .flatMap((f) => Object.keys((JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { models?: object }).models ?? {}));
+  return [...new Set(slots)].sort();
+}

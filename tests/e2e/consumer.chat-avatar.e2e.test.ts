@@ -21,7 +21,7 @@ beforeAll(async () => {
     GENERATION_ENGINE: "local",
     COMFYUI_URLS: comfy.url,
     COMFYUI_HEALTH_SECONDS: "0.3",
-    GPU_PRICE_FACTOR: "2",
+    IMAGE_CREDIT_PRICE: "2",
   });
   worker = await startWorkerFor(server);
   browser = await launchBrowser();

@@ -3,6 +3,8 @@ import { Alert, Box, Card, CardContent, CardHeader, Chip, Table, TableBody, Tabl
 import { useEffect, useState } from "react";
 import { Loading, Title, useTranslate } from "react-admin";
 import { apiUrl, httpClient, type AdminJson } from "../http.ts";
+import { GpuCosts } from "../templates/GpuCosts.tsx";
+import { GpuCheck } from "./GpuCheck.tsx";
 
 type Report = AdminJson<"/admin/api/engines">;
 type EngineStatus = Report["engines"][number];
@@ -140,6 +142,12 @@ function EnginesPage() {
           </CardContent>
         </Card>
       ))}
+      <GpuCheck />
+      <Card>
+        <CardContent>
+          <GpuCosts />
+        </CardContent>
+      </Card>
       <Card>
         <CardHeader title={translate("console.engines.renders")} titleTypographyProps={{ variant: "subtitle1" }} />
         <CardContent sx={{ pt: 0, overflowX: "auto" }}>

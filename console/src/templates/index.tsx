@@ -3,6 +3,7 @@ import UploadIcon from "@mui/icons-material/Upload";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { Button, IconButton } from "@mui/material";
 import { useEffect, useState } from "react";
+import { GpuCosts } from "./GpuCosts.tsx";
 import {
   useCanAccess,
   useListContext,
@@ -176,10 +177,17 @@ function TemplateForm({ withUpload = false }: { withUpload?: boolean }) {
         <ImageField source="coverSrc" className="template-cover" sx={{ "& img": { maxWidth: 320, maxHeight: 240 } }} />
       </Labeled>
       {withUpload && <CoverUpload />}
+      {withUpload && <TemplateGpuCosts />}
       <NumberInput source="sortOrder" min={0} />
       <BooleanInput source="enabled" />
     </SimpleForm>
   );
+}
+
+/** The template's measured GPU cost beside its price, so staff can set creditPrice to cover it (issue 34). */
+function TemplateGpuCosts() {
+  const record = useRecordContext<{ id: number }>();
+  return record ? <GpuCosts templateId={record.id} /> : null;
 }
 
 /**
@@ -196,8 +204,10 @@ function useSaveNotice(done: "ra.notification.created" | "ra.notification.update
 
 const TemplateEdit = () => {
   const onSuccess = useSaveNotice("ra.notification.updated");
+  const redirect = useRedirect();
+  // our onSuccess replaces react-admin's, which would have gone back to the list
   return (
-    <Edit mutationMode="pessimistic" actions={false} mutationOptions={{ onSuccess }}>
+    <Edit mutationMode="pessimistic" actions={false} mutationOptions={{ onSuccess: (data: RaRecord) => (onSuccess(data), redirect("list", "templates")) }}>
       <TemplateForm withUpload />
     </Edit>
   );

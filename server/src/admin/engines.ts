@@ -1,7 +1,7 @@
 import type { ApiRouter } from "../http/api.ts";
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService } from "../domains/generation/generation.service.ts";
-import { enginesAnswer } from "../domains/generation/generation.schema.ts";
+import { enginesAnswer, gpuCheckAnswer, gpuCostsAnswer } from "../domains/generation/generation.schema.ts";
 
 /** The console's engine status: each engine's servers, health, queue, jobs in flight and last errors, with render figures. */
 export function enginesRoutes(api: ApiRouter, engines: Engines, generation: GenerationService) {
@@ -19,5 +19,30 @@ export function enginesRoutes(api: ApiRouter, engines: Engines, generation: Gene
       const [statuses, figures] = await Promise.all([engines.statuses(), generation.engineFigures()]);
       return { default: engines.defaultName, engines: statuses, workflows: engines.workflows, ...figures };
     },
+  );
+
+  api.get(
+    "/admin/api/engines/check",
+    {
+      summary:
+        "Each ComfyUI server checked now against the workflows' model manifest: per workflow, runnable, or the nodes and model files it lacks with where to get each, and its GPU memory need (what `npm run gpu:check` prints)",
+      tags: ["console"],
+      auth: "staff",
+      can: ["read", "Template"],
+      response: { kind: "plain", schema: gpuCheckAnswer, description: "One report per configured ComfyUI server" },
+    },
+    () => engines.gpuCheck(),
+  );
+  api.get(
+    "/admin/api/engines/costs",
+    {
+      summary:
+        "Measured GPU cost beside price over the last 30 days, per template, workflow and resolution: runs, GPU seconds and cost in credits per unit (a started price block of video, or an image), and the credits charged per unit",
+      tags: ["console"],
+      auth: "staff",
+      can: ["read", "Template"],
+      response: { kind: "plain", schema: gpuCostsAnswer, description: "Measured cost and price per template, workflow and resolution" },
+    },
+    () => generation.gpuCosts(),
   );
 }

@@ -4678,6 +4678,169 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/engines/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each ComfyUI server checked now against the workflows' model manifest: per workflow, runnable, or the nodes and model files it lacks with where to get each, and its GPU memory need (what `npm run gpu:check` prints) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One report per configured ComfyUI server */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            comfyuiVersion?: string;
+                            error?: string;
+                            gpus: {
+                                memoryGB: number;
+                                name: string;
+                            }[];
+                            reachable: boolean;
+                            url: string;
+                            workflows: {
+                                fitsMemory?: boolean;
+                                gpuMemoryGB: number;
+                                missingFiles?: {
+                                    file: string;
+                                    /** @enum {string} */
+                                    folder: "checkpoints" | "diffusion_models" | "text_encoders" | "vae" | "loras" | "upscale_models" | "audio_encoders";
+                                    sha256: string | null;
+                                    size: number | null;
+                                    slot: string;
+                                    url: string;
+                                }[];
+                                missingNodes?: string[];
+                                name: string;
+                                offered: boolean;
+                                reason?: string;
+                                title: string;
+                            }[];
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/engines/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Measured GPU cost beside price over the last 30 days, per template, workflow and resolution: runs, GPU seconds and cost in credits per unit (a started price block of video, or an image), and the credits charged per unit */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Measured cost and price per template, workflow and resolution */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            costPerUnit: number;
+                            gpuSecondsPerUnit: number;
+                            pricePerUnit: number;
+                            resolution: string | null;
+                            runs: number;
+                            templateId: number | null;
+                            workflow: string;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/evidence": {
         parameters: {
             query?: never;
@@ -10645,10 +10808,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        /**
-                         * @default 1:1
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                         idempotency_key?: string;
                         image_id?: number | null;
@@ -10740,6 +10900,8 @@ export interface paths {
                         count?: number;
                         /** @default 5 */
                         duration?: number;
+                        /** @enum {string} */
+                        mode?: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch";
                         /**
                          * @default 480P
                          * @enum {string}
@@ -10929,10 +11091,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        /**
-                         * @default 1:1
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                         /** @default 4 */
                         count?: number;
@@ -11523,10 +11682,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        /**
-                         * @default 1:1
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                         idempotency_key?: string;
                         image_id?: number | null;

@@ -16,3 +16,15 @@ export type ServerHealth = (typeof SERVER_HEALTH)[number];
 
 /** How each engine's results are labelled in the product. */
 export const ENGINE_LABELS: Record<EngineKind, string> = { local: "local draft", comfyui: "AI", serverless: "AI" };
+
+/** ComfyUI's model folders (models/<folder>/) a workflow's files go in; the manifest names one per file. */
+export const MODEL_FOLDERS = ["checkpoints", "diffusion_models", "text_encoders", "vae", "loras", "upscale_models", "audio_encoders"] as const;
+export type ModelFolder = (typeof MODEL_FOLDERS)[number];
+
+/**
+ * How heavy a workflow is on a GPU, declared by its binding (issue 34, decision 239): its price per image or per
+ * started price block of video is the base price times COST_CLASS_FACTORS[class], then times the template's price.
+ */
+export const COST_CLASSES = ["image", "light_video", "heavy_video"] as const;
+export type CostClass = (typeof COST_CLASSES)[number];
+export const COST_CLASS_FACTORS: Record<CostClass, number> = { image: 1, light_video: 1, heavy_video: 3 };

@@ -157,7 +157,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       const outputs = lost ? null : await storeOutputs(task, result);
       if (outputs && !(await generation.complete(task, outputs))) {
         for (const key of [outputs.mainKey, outputs.posterKey, ...outputs.extraKeys]) await storage.delete(key).catch(() => undefined);
-      }
+      } else if (outputs && result.gpu) await generation.recordGpuRun(task, result.gpu);
     } catch (err) {
       // the task is someone else's now (or ended): nothing of this attempt may touch it, and its job is done
       if (lost) return;

@@ -31,7 +31,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
   const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
-  const price = usePrice({ type: "image", count: mode === "image_batch" ? count : 1 });
+  const price = usePrice({ type: "image", mode, count: mode === "image_batch" ? count : 1 });
 
   useEffect(() => {
     getPrompts()

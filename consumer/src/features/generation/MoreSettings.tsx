@@ -12,20 +12,21 @@ import { ASPECTS, type Aspect } from "./generation.api.ts";
 
 /** The controls beyond the prompt: aspect ratio, negative prompt, seed, and strength where the mode has one. */
 export interface Settings {
-  aspect: Aspect;
+  /** "auto": none is sent, so the output follows the source photo (square without one) */
+  aspect: Aspect | "auto";
   negative_prompt: string;
   /** empty = a random seed, shown on the result */
   seed: string;
   strength: number;
 }
 
-export const DEFAULT_SETTINGS: Settings = { aspect: "1:1", negative_prompt: "", seed: "", strength: 0.6 };
+export const DEFAULT_SETTINGS: Settings = { aspect: "auto", negative_prompt: "", seed: "", strength: 0.6 };
 
 /** What the submit sends: blank fields are left out, the seed only when it is a whole number. */
 export function settingsBody(s: Settings, o: { aspect: boolean; strength: boolean }) {
   const seed = /^\d{1,10}$/.test(s.seed.trim()) ? Number(s.seed.trim()) : undefined;
   return {
-    ...(o.aspect ? { aspect: s.aspect } : {}),
+    ...(o.aspect && s.aspect !== "auto" ? { aspect: s.aspect } : {}),
     ...(s.negative_prompt.trim() ? { negative_prompt: s.negative_prompt.trim() } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(o.strength ? { strength: s.strength } : {}),
@@ -44,7 +45,16 @@ export function MoreSettings({ value, onChange, aspect, strength }: { value: Set
             {t("engines.aspect")}
           </Typography>
           <Box>
-            <ToggleButtonGroup exclusive size="small" value={value.aspect} onChange={(_e, v: Aspect | null) => v && set({ aspect: v })} data-testid="aspect">
+            <ToggleButtonGroup
+              exclusive
+              size="small"
+              value={value.aspect}
+              onChange={(_e, v: Settings["aspect"] | null) => v && set({ aspect: v })}
+              data-testid="aspect"
+            >
+              <ToggleButton value="auto" sx={{ px: 2 }}>
+                {t("engines.aspectAuto")}
+              </ToggleButton>
               {ASPECTS.map((a) => (
                 <ToggleButton key={a} value={a} sx={{ px: 2 }}>
                   {a}

@@ -88,7 +88,15 @@ export function VideoCreator({
     mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
   const ready = mode === "video_to_video" ? video !== null : role !== null || (photo !== null && (mode !== "audio_overlay" || audio !== null));
   const price = usePrice(
-    duration > 0 ? { type: "video", resolution, duration: Math.round(duration * 10) / 10, template_id: needsTemplate ? template?.id : undefined } : null,
+    duration > 0
+      ? {
+          type: "video",
+          mode: role ? "role_video" : mode,
+          resolution,
+          duration: Math.round(duration * 10) / 10,
+          template_id: needsTemplate ? template?.id : undefined,
+        }
+      : null,
   );
 
   async function submit() {

@@ -1,4 +1,4 @@
-import type { ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
+import type { GenerationMode, ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
 import { api, readEvents, requestHeaders, withTimestamp, type ApiData, type ApiEvent, type ApiPath } from "../../lib/api-client.ts";
 import type { STUDIO_ASPECTS } from "../../../../server/src/contract/engines.ts";
 
@@ -71,6 +71,8 @@ export type Aspect = (typeof STUDIO_ASPECTS)[number];
 
 export interface PriceRequest {
   type: "video" | "image";
+  /** the mode the submit will use: it picks the workflow, whose cost class sets the price */
+  mode?: GenerationMode;
   resolution?: Resolution;
   duration?: number;
   template_id?: number;

@@ -52,7 +52,7 @@ describe("logins kept in memory", () => {
   it("answer personal_info without reading the session: it answers while the sessions table is locked", async () => {
     const user = await visitor(b);
     await warm(b, user.token);
-    const released = await lockSessions(3000);
+    const { released } = await lockSessions(3000);
     const started = performance.now();
     const res = await info(b, user.token).expect(200);
     const took = performance.now() - started;

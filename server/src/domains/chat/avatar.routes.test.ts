@@ -28,8 +28,7 @@ beforeAll(async () => {
     ...GENERATION_TEST_ENV,
     DATA_DIR: path.join(media.dir, "data"),
     MEDIA_URL_SECRET: "avatar-test-secret",
-    GPU_PRICE_FACTOR: "3",
-    IMAGE_CREDIT_PRICE: "1",
+    IMAGE_CREDIT_PRICE: "3",
   };
   // the default engine stays local: the avatar must still be painted by the AI engine that is configured
   gpu = await startTestServer({ ...shared, GENERATION_ENGINE: "local", COMFYUI_URLS: comfy.url, COMFYUI_HEALTH_SECONDS: "0.3", COMFYUI_MAX_TRIES: "1" });

@@ -31,7 +31,7 @@ beforeAll(async () => {
     COMFYUI_URLS: `${a.url},${b.url}`,
     COMFYUI_HEALTH_SECONDS: "0.3",
     COMFYUI_MAX_TRIES: "2",
-    GPU_PRICE_FACTOR: "2",
+    IMAGE_CREDIT_PRICE: "2",
   };
   s1 = await startTestServer(env);
   s2 = await startTestServer(env, s1.testDb);
@@ -66,12 +66,18 @@ describe("comfyui engine through the API", () => {
     const videoId = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 4), "v.mp4");
     const audioId = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 6), "a.mp3", { start: "0", end: "5" });
     const jobs = [
-      { call: "picVideoSubmit", body: { image_id: imageId, prompt: "she turns", seed: 42, duration: 1 }, video: [848, 480] },
-      { call: "picVideoSubmit", body: { image_id: imageId, audio_id: audioId, duration: 1 }, video: [848, 480], audio: true },
-      { call: "picVideoSubmit", body: { video_id: videoId, strength: 0.4, aspect: "16:9", duration: 4 }, video: [848, 480] },
-      { call: "textVideoSubmit", body: { prompt: "rain on a window", aspect: "9:16", duration: 1 }, video: [480, 864] },
-      { call: "textPicSubmit", body: { prompt: "a lighthouse", negative_prompt: "people", aspect: "16:9" }, image: [1344, 768], count: 1 },
-      { call: "imageBatchModel", body: { prompt: "cats", count: 2, aspect: "1:1" }, image: [1024, 1024], count: 2 },
+      { call: "picVideoSubmit", mode: "image_to_video", body: { image_id: imageId, prompt: "she turns", seed: 42, duration: 1 }, video: [848, 480] },
+      { call: "picVideoSubmit", mode: "audio_overlay", body: { image_id: imageId, audio_id: audioId, duration: 1 }, video: [848, 480], audio: true },
+      { call: "picVideoSubmit", mode: "video_to_video", body: { video_id: videoId, strength: 0.4, aspect: "16:9", duration: 4 }, video: [848, 480] },
+      { call: "textVideoSubmit", mode: "text_to_video", body: { prompt: "rain on a window", aspect: "9:16", duration: 1 }, video: [480, 864] },
+      {
+        call: "textPicSubmit",
+        mode: "text_to_image",
+        body: { prompt: "a lighthouse", negative_prompt: "people", aspect: "16:9" },
+        image: [1344, 768],
+        count: 1,
+      },
+      { call: "imageBatchModel", mode: "image_batch", body: { prompt: "cats", count: 2, aspect: "1:1" }, image: [1024, 1024], count: 2 },
     ];
     const stream = readSse(`${s2.url}/api/Generation/progress`, user.token, (ev) => ev.filter((e) => e.state === "succeeded").length >= jobs.length, 110_000);
     const ids: number[] = [];
@@ -79,7 +85,7 @@ describe("comfyui engine through the API", () => {
       const quote = (
         await s1.http
           .post("/api/Generation/getDurationPoints")
-          .send({ type: j.image ? "image" : "video", duration: j.body.duration ?? 5, count: j.count ?? 1 })
+          .send({ type: j.image ? "image" : "video", mode: j.mode, duration: j.body.duration ?? 5, count: j.count ?? 1 })
           .expect(200)
       ).body.data;
       expect(quote).toMatchObject({ engine: "comfyui", label: "AI" });

@@ -8,6 +8,14 @@ import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
 import type { GenerationDeps, KnownBalance, TaskInput } from "./generation.task.ts";
 
+/** The source a request of each mode brings, for pricing a quote as its submit will be priced. */
+const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
+  image_to_video: "image",
+  role_video: "image",
+  audio_overlay: "image",
+  video_to_video: "video",
+};
+
 /** The consumer's generation requests (video from a picture, a role or a prompt; images), priced and submitted. */
 export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pricing, submit: ReturnType<typeof createSubmit>) {
   const { templates, uploads, engines } = deps;
@@ -40,17 +48,30 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
     return { lora, imageKey };
   }
 
+  /** The cost class of what the request will run (decision 239): the engine's workflow for the template, mode and source. */
+  const costClass = (engine: EngineKind, mode: GenerationMode, template: { workflow: string | null } | null, source?: "image" | "video") =>
+    engines.costClassFor(engine, { mode, workflow: template?.workflow, source });
+
   /** A video task's price and submit, for the engine its template (or the default) renders with. */
-  function submitVideo(
+  async function submitVideo(
     userId: number,
     mode: GenerationMode,
-    template: { id: number; engine: string | null; creditPrice: number } | null,
+    template: { id: number; engine: string | null; workflow: string | null; creditPrice: number } | null,
     b: PicVideoBody | RoleVideoBody,
     input: TaskInput,
     known?: KnownBalance,
   ) {
     const engine = engineOf(template);
-    const cost = price({ video: true, resolution: b.resolution, durationSec: b.duration, count: 1, templatePrice: template?.creditPrice ?? 1, engine });
+    const source = input.videoKey ? "video" : input.imageKey ? "image" : undefined;
+    const templatePrice = template?.creditPrice ?? 1;
+    const cost = price({
+      video: true,
+      resolution: b.resolution,
+      durationSec: b.duration,
+      count: 1,
+      templatePrice,
+      costClass: await costClass(engine, mode, template, source),
+    });
     return submit(userId, {
       mode,
       engine,
@@ -115,9 +136,11 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       const engine = engineOverride ?? engineOf(template);
-      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, engine });
+      const mode = batch ? "image_batch" : "text_to_image";
+      const tier = await costClass(engine, mode, template, input.imageKey ? "image" : undefined);
+      const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, costClass: tier });
       return submit(userId, {
-        mode: batch ? "image_batch" : "text_to_image",
+        mode,
         engine,
         templateId: template?.id,
         input,
@@ -140,13 +163,15 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
     async quote(b: DurationPointsBody) {
       const template = b.template_id ? await templates.get(b.template_id) : null;
       const engine = engineOf(template);
+      // the mode the app will submit prices the workflow it will run; a template's own mode when none is said
+      const mode = b.mode ?? template?.mode ?? (b.type === "video" ? "image_to_video" : "text_to_image");
       const points = price({
         video: b.type === "video",
         resolution: b.resolution,
         durationSec: b.duration,
         count: b.count,
         templatePrice: template?.creditPrice ?? 1,
-        engine,
+        costClass: await costClass(engine, mode, template, SOURCE_OF[mode]),
       });
       // whether it can run now, for the template's exact workflow (a sibling of its mode that runs is no help)
       const available = (await engines.refusal(engine, template?.mode, template?.workflow)) === null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASPECT_RATIOS, ENGINE_KINDS, SERVER_HEALTH } from "../../contract/engines.ts";
+import { ASPECT_RATIOS, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH } from "../../contract/engines.ts";
 import { GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
@@ -18,7 +18,8 @@ const duration = z.coerce
 const idempotencyKey = z.string().trim().min(1).max(100).optional();
 const blankToUndefined = (v: unknown) => ((typeof v === "string" && v.trim() === "") || v === null ? undefined : v);
 const prompt = z.preprocess(blankToUndefined, z.string({ error: "prompt must be text" }).trim().max(1000, "prompt must be at most 1000 characters").optional());
-const aspect = z.enum(ASPECT_RATIOS, { error: `aspect must be one of ${ASPECT_RATIOS.join(", ")}` }).default("1:1");
+/** Unset: the output follows the source photo's shape (square without one), issue 34. */
+const aspect = z.enum(ASPECT_RATIOS, { error: `aspect must be one of ${ASPECT_RATIOS.join(", ")}` }).optional();
 /** The controls every mode shares: negative prompt, seed (shown on the result, for re-runs) and strength (SPEC §5: 0-1). */
 const shared = {
   negative_prompt: z.preprocess(
@@ -40,15 +41,13 @@ const shared = {
   ),
 };
 
-const videoAspect = z.enum(ASPECT_RATIOS, { error: `aspect must be one of ${ASPECT_RATIOS.join(", ")}` }).optional();
-
 export const picVideoBody = z.object({
   image_id: optionalId,
   video_id: optionalId,
   audio_id: optionalId,
   template_id: optionalId,
   prompt,
-  aspect: videoAspect,
+  aspect,
   resolution,
   duration,
   ...shared,
@@ -60,7 +59,7 @@ export const roleVideoBody = z.object({
   prompt,
   audio_id: optionalId,
   template_id: optionalId,
-  aspect: videoAspect,
+  aspect,
   resolution,
   duration,
   ...shared,
@@ -89,6 +88,8 @@ export const durationPointsBody = z.object({
   duration,
   template_id: optionalId,
   type: z.enum(["video", "image"]).default("video"),
+  /** The mode the app will submit, so the price is that of the workflow it will run (issue 34); the template's, else image to video / text to image. */
+  mode: z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional(),
   count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
 });
 export type DurationPointsBody = z.infer<typeof durationPointsBody>;
@@ -264,6 +265,51 @@ export const engineStatusAnswer = z.object({
     )
     .optional(),
 });
+
+const missingFileAnswer = z.object({
+  slot: z.string(),
+  file: z.string(),
+  folder: z.enum(MODEL_FOLDERS),
+  url: z.string(),
+  size: z.number().nullable(),
+  sha256: z.string().nullable(),
+});
+
+/** get /admin/api/engines/check: each ComfyUI server against the model manifest (what `npm run gpu:check` prints). */
+export const gpuCheckAnswer = z.array(
+  z.object({
+    url: z.string(),
+    reachable: z.boolean(),
+    error: z.string().optional(),
+    comfyuiVersion: z.string().optional(),
+    gpus: z.array(z.object({ name: z.string(), memoryGB: z.number() })),
+    workflows: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        offered: z.boolean(),
+        reason: z.string().optional(),
+        gpuMemoryGB: z.number(),
+        fitsMemory: z.boolean().optional(),
+        missingNodes: z.array(z.string()).optional(),
+        missingFiles: z.array(missingFileAnswer).optional(),
+      }),
+    ),
+  }),
+);
+
+/** get /admin/api/engines/costs: measured GPU cost beside price, per template, workflow and resolution (issue 34). */
+export const gpuCostsAnswer = z.array(
+  z.object({
+    templateId: z.number().nullable(),
+    workflow: z.string(),
+    resolution: z.string().nullable(),
+    runs: z.number(),
+    gpuSecondsPerUnit: z.number(),
+    costPerUnit: z.number(),
+    pricePerUnit: z.number(),
+  }),
+);
 
 /** get /admin/api/engines */
 export const enginesAnswer = z.object({

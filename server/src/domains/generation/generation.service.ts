@@ -1,5 +1,6 @@
 import { createTaskAttempts } from "./generation.attempts.ts";
 import { createTaskFailures } from "./generation.failures.ts";
+import { createGpuCosts } from "./generation.gpu-costs.ts";
 import { moderatedTasks } from "./generation.moderated.ts";
 import { createPricing } from "./generation.pricing.ts";
 import { createTaskReads } from "./generation.reads.ts";
@@ -31,6 +32,7 @@ export function createGenerationService(deps: GenerationDeps) {
     ...reads,
     ...createTaskResults(deps, reads),
     ...createTaskAttempts(deps, failures),
+    ...createGpuCosts(deps, pricing),
     ...failures,
   };
 }

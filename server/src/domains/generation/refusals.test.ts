@@ -12,8 +12,11 @@ afterAll(() => t.close());
 
 const submit = (token: string) => t.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
 
-/** Long enough that waiting behind it is unmistakable on a loaded machine (the bench measures the real latencies). */
-const HOLD_MS = 5000;
+/**
+ * Long enough that waiting behind it is unmistakable on a loaded machine (the bench measures the real latencies), and
+ * shorter than the API's lock limit (DB_LOCK_TIMEOUT_MS, 2 s), so the charged submits wait and then go through.
+ */
+const HOLD_MS = 1500;
 
 /** Holds the user's row the way a concurrent charge of that user does, for `ms`. */
 const holdUserRow = (userId: number, ms: number) => holdLock(t.testDb.url, "SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId], ms);
@@ -25,7 +28,7 @@ describe("refused submits", () => {
     await t.services.credits.grant({ userId: rich.userId, amount: 1000, reason: "test", idempotencyKey: `g-${rich.userId}` });
     await submit(poor.token).expect(402); // warm-up: the queue is started on the first submit
     // 40 submits that will be charged, each stuck inside its transaction behind the held row: more than the pool holds
-    const released = await holdUserRow(rich.userId, HOLD_MS);
+    const { released } = await holdUserRow(rich.userId, HOLD_MS);
     const charged = Promise.all(Array.from({ length: 40 }, () => submit(rich.token)));
     await new Promise((r) => setTimeout(r, 300));
     const timed = async (req: PromiseLike<{ status: number; body: { msg: string } }>) => {

@@ -16,6 +16,7 @@ import {
   upload,
   type ComfyServer,
 } from "./comfyui.server.ts";
+import { gpuRunOf } from "./gpu-time.ts";
 import { createNodeTimings, followPrompt, percentOf } from "./comfyui.progress.ts";
 import { openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
 import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob } from "./comfyui.jobs.ts";
@@ -212,7 +213,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       void forget(s, promptId);
       detach(job);
       schedule();
-      const result = await finishOutputs(job.job, files, job.wf.binding.output.kind);
+      const result = { ...(await finishOutputs(job.job, files, job.wf.binding.output.kind)), gpu: gpuRunOf(job.wf.name, h.status.messages) };
       job.state = "done";
       job.percent = 100;
       job.resolve(result);

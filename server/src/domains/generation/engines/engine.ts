@@ -70,6 +70,8 @@ export interface EngineResult {
   width: number;
   height: number;
   durationSec?: number;
+  /** The workflow a GPU engine ran and the seconds it held the GPU (issue 34: measured cost per workflow). */
+  gpu?: { workflow: string; seconds: number };
 }
 
 export interface EngineProgress {

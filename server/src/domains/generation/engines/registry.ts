@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
-import type { EngineKind } from "../../../contract/engines.ts";
+import type { CostClass, EngineKind } from "../../../contract/engines.ts";
 import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
@@ -8,7 +8,36 @@ import { createComfyEngine } from "./comfyui.engine.ts";
 import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
-import { loadWorkflows } from "./workflows.ts";
+import { checkGpuServer } from "./gpu-check.ts";
+import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
+
+type CostRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" };
+
+/**
+ * The cost class of the workflow an engine will run (decision 239): the template's, else the one it picks by priority
+ * among those a healthy server offers, for the mode and source; undefined when none makes the mode (the submit is
+ * then refused with 503 before any charge, whatever the price).
+ */
+function costClassOf(workflows: Workflow[], { servers }: EngineStatus, o: CostRequest): CostClass | undefined {
+  const offered = (wf: Workflow) => !servers || servers.some((s) => s.health === "healthy" && s.workflows.some((w) => w.name === wf.name && w.offered));
+  try {
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" }, offered).binding.costClass;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the registry answers of the workflows themselves: which there are, their prices and what each server lacks. */
+function workflowChecks(config: Config, workflows: Workflow[], status: (name: EngineKind) => Promise<EngineStatus>) {
+  return {
+    /** The workflow files the GPU engines run (the console offers them per template). */
+    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
+    gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
+    /** The cost class of the workflow a GPU engine will run for a request, which prices it; undefined for the local engine. */
+    costClassFor: async (name: EngineKind, o: CostRequest) => (name === "local" ? undefined : costClassOf(workflows, await status(name), o)),
+  };
+}
 
 /**
  * Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. The local check
@@ -87,9 +116,8 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   const defaultName: EngineKind = config.GENERATION_ENGINE;
 
   return {
+    ...workflowChecks(config, workflows, status),
     defaultName,
-    /** The workflow files the GPU engines run (the console offers them per template). */
-    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
     get(name: EngineKind): GenerationEngine | undefined {
       return engines.get(name);
     },

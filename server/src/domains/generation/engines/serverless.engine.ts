@@ -116,7 +116,8 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
         await fs.writeFile(file, bytes);
         files.push(file);
       }
-      return finishOutputs(j.job, files, j.wf.binding.output.kind);
+      const gpu = s.executionTime ? { workflow: j.wf.name, seconds: s.executionTime / 1000 } : undefined;
+      return { ...(await finishOutputs(j.job, files, j.wf.binding.output.kind)), gpu };
     }
   }
 

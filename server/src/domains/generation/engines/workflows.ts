@@ -2,17 +2,18 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { z } from "zod";
-import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
+import { ASPECT_RATIOS, COST_CLASSES, MODEL_FOLDERS, type AspectRatio, type ModelFolder } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
-import { PROJECT_DIR } from "../../../paths.ts";
-import { EngineError, UnrunnableError, type EngineJob } from "./engine.ts";
+import { WORKFLOWS_DIR } from "../../../paths.ts";
+import { probe } from "../../../storage/media-tools.ts";
+import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
 
 /**
  * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
  * inputs}, links as [node id, output index]) and <name>.binding.json saying which node input receives each control.
  * The ComfyUI pool and the serverless engine both run them.
  */
-export const WORKFLOWS_DIR = path.join(PROJECT_DIR, "server", "workflows");
+export { WORKFLOWS_DIR };
 
 const target = z.object({ node: z.string(), input: z.string() });
 const CONTROLS = ["image", "video", "prompt", "negative_prompt", "seed", "width", "height", "frames", "fps", "strength", "count", "prefix"] as const;
@@ -39,12 +40,31 @@ const bindingSchema = z.object({
   inputs: z.partialRecord(z.enum(CONTROLS), z.array(target)),
   /** The LoRA slot: loader nodes removed (their outputs wired to the inputs named in `bypass`) when no LoRA is given. */
   lora: z.array(z.object({ node: z.string(), name: z.string(), strength: z.string(), bypass: z.array(z.string()) })).default([]),
-  /** Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. */
-  models: z.record(z.string(), target.extend({ default: z.string() })),
+  /**
+   * Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. The manifest an operator fetches by:
+   * the folder under ComfyUI's models/, the official download, and its size and SHA-256 where recorded (null: not yet).
+   */
+  models: z.record(
+    z.string(),
+    target.extend({
+      default: z.string(),
+      folder: z.enum(MODEL_FOLDERS),
+      url: z.url(),
+      size: z.number().int().positive().nullable(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
+    }),
+  ),
+  /** GPU memory the workflow needs at its largest size, in GB. */
+  gpuMemoryGB: z.number().positive(),
+  /** How heavy it is on a GPU; sets its price (COST_CLASS_FACTORS, decision 239). */
+  costClass: z.enum(COST_CLASSES),
 });
 export type Binding = z.infer<typeof bindingSchema>;
 
-type Graph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
+export type Graph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
 export interface Workflow {
   name: string;
@@ -87,20 +107,41 @@ export function comboOptions(spec: unknown): string[] | undefined {
   return undefined;
 }
 
-export type ObjectInfo = Record<string, { input?: { required?: Record<string, unknown>; optional?: Record<string, unknown> } }>;
+export type ObjectInfo = Record<string, { input?: { required?: Record<string, unknown>; optional?: Record<string, unknown> }; output?: string[] }>;
 
-/** Whether a server's /object_info has every node class of the workflow and every model file it loads; why not when not. */
-export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<string, string>): { offered: boolean; reason?: string } {
+/** A model file a server lacks, with where to get it. */
+export interface MissingFile {
+  slot: string;
+  file: string;
+  folder: ModelFolder;
+  url: string;
+  size: number | null;
+  sha256: string | null;
+}
+
+/** What a server's /object_info says of one workflow: runnable, or the nodes and files it lacks. */
+export interface WorkflowCheck {
+  offered: boolean;
+  reason?: string;
+  missingNodes?: string[];
+  missingFiles?: MissingFile[];
+}
+
+/**
+ * Whether a server's /object_info has every node class of the workflow and every model file it loads; what is missing
+ * when not, with the manifest's download for each file (the console's Engines page and `npm run gpu:check` show it).
+ */
+export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<string, string>): WorkflowCheck {
   const missingNodes = [...new Set(Object.values(wf.graph).map((n) => n.class_type))].filter((c) => !info[c]);
-  if (missingNodes.length) return { offered: false, reason: `missing nodes: ${missingNodes.join(", ")}` };
-  const missingModels: string[] = [];
+  if (missingNodes.length) return { offered: false, reason: `missing nodes: ${missingNodes.join(", ")}`, missingNodes };
+  const missingFiles: MissingFile[] = [];
   for (const [slot, t] of Object.entries(wf.binding.models)) {
     const cls = info[wf.graph[t.node].class_type];
     const options = comboOptions(cls.input?.required?.[t.input] ?? cls.input?.optional?.[t.input]);
     const file = modelFile(wf, slot, models);
-    if (!options?.includes(file)) missingModels.push(file);
+    if (!options?.includes(file)) missingFiles.push({ slot, file, folder: t.folder, url: t.url, size: t.size, sha256: t.sha256 });
   }
-  if (missingModels.length) return { offered: false, reason: `missing models: ${missingModels.join(", ")}` };
+  if (missingFiles.length) return { offered: false, reason: `missing models: ${missingFiles.map((f) => f.file).join(", ")}`, missingFiles };
   return { offered: true };
 }
 
@@ -130,13 +171,26 @@ export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(
 const round = (n: number, m: number) => Math.max(m, Math.round(n / m) * m);
 const RATIO: Record<AspectRatio, number> = { "9:16": 9 / 16, "1:1": 1, "16:9": 16 / 9, "3:4": 3 / 4, "4:3": 4 / 3 };
 
-/** Output size: the asked aspect, else the source photo's, else square; scaled per the binding's sizing. */
-export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | "resolution" | "image">): Promise<{ width: number; height: number }> {
-  let ratio = job.aspect && ASPECT_RATIOS.includes(job.aspect) ? RATIO[job.aspect] : 1;
-  if (!job.aspect && job.image) {
+/** The source's width over height: a photo's from its header, a video's from ffprobe; undefined when unreadable. */
+async function sourceRatio(job: Pick<EngineJob, "image" | "video">): Promise<number | undefined> {
+  if (job.image) {
     const meta = await sharp(job.image).metadata();
-    if (meta.width && meta.height) ratio = Math.min(2.4, Math.max(1 / 2.4, meta.width / meta.height));
+    return meta.width && meta.height ? meta.width / meta.height : undefined;
   }
+  if (job.video) {
+    const v = (await probe(job.video)).video;
+    return v?.width && v.height ? v.width / v.height : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Output size: the aspect the person chose, else the source photo's or video's (issue 34: a 4:3 clip no longer comes
+ * back square), else square; scaled per the binding's sizing to the nearest size the model takes (its `multiple`).
+ */
+export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | "resolution" | "image" | "video">): Promise<{ width: number; height: number }> {
+  const chosen = job.aspect && ASPECT_RATIOS.includes(job.aspect) ? RATIO[job.aspect] : undefined;
+  const ratio = Math.min(2.4, Math.max(1 / 2.4, chosen ?? (await sourceRatio(job)) ?? 1));
   const base = b.sizing[job.resolution];
   const m = b.sizing.multiple;
   if (b.sizing.by === "area") return { width: round(base * Math.sqrt(ratio), m), height: round(base / Math.sqrt(ratio), m) };

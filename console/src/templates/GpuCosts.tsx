@@ -1,0 +1,57 @@
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
+import { useEffect, useState } from "react";
+import { useTranslate } from "react-admin";
+import { apiUrl, httpClient, type AdminJson } from "../http.ts";
+
+type Rows = AdminJson<"/admin/api/engines/costs">;
+
+/**
+ * Measured GPU cost beside the price charged, per unit (a started price block of video, or an image), per workflow and
+ * resolution (issue 34): of one template, or of every template when none is given. A cost above the price is marked.
+ */
+export function GpuCosts({ templateId }: { templateId?: number }) {
+  const translate = useTranslate();
+  const [rows, setRows] = useState<Rows | null>(null);
+  useEffect(() => {
+    httpClient(`${apiUrl}/engines/costs`).then(
+      ({ json }) => setRows(json as Rows),
+      () => setRows([]),
+    );
+  }, []);
+  const shown = rows?.filter((r) => templateId === undefined || r.templateId === templateId) ?? [];
+  const t = (k: string) => translate(`console.engines.gpuCosts.${k}`);
+  return (
+    <Box sx={{ overflowX: "auto", width: "100%" }} data-testid="gpu-costs">
+      <Typography variant="subtitle2">{t("title")}</Typography>
+      {rows && shown.length === 0 && (
+        <Typography variant="body2" color="text.secondary">
+          {t("none")}
+        </Typography>
+      )}
+      {shown.length > 0 && (
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              {[...(templateId === undefined ? ["template"] : []), "workflow", "resolution", "runs", "gpuSeconds", "cost", "price"].map((k) => (
+                <TableCell key={k}>{t(k)}</TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {shown.map((r) => (
+              <TableRow key={`${r.templateId}-${r.workflow}-${r.resolution}`} data-loss={r.costPerUnit > r.pricePerUnit}>
+                {templateId === undefined && <TableCell>{r.templateId ?? "—"}</TableCell>}
+                <TableCell>{r.workflow}</TableCell>
+                <TableCell>{r.resolution ?? "—"}</TableCell>
+                <TableCell>{r.runs}</TableCell>
+                <TableCell>{r.gpuSecondsPerUnit}</TableCell>
+                <TableCell sx={r.costPerUnit > r.pricePerUnit ? { color: "error.main", fontWeight: 600 } : undefined}>{r.costPerUnit}</TableCell>
+                <TableCell>{r.pricePerUnit}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
+import { PROJECT_DIR } from "../../../paths.ts";
+import { MAX_DURATION_SEC } from "../generation.schema.ts";
+import type { EngineJob } from "./engine.ts";
+import { graphProblems } from "./workflow-check.ts";
+import { bindWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow } from "./workflows.ts";
+
+/**
+ * Every shipped workflow, bound as the engine binds it for every resolution, aspect, source shape, length and batch
+ * size a request can ask for, with and without a LoRA, checked against ComfyUI 0.3.64's stock node catalogue:
+ * tests/fixtures/comfyui/comfyui-object_info-0.3.64.json.gz, a copy of /work/shared/protocols' recording (comfyui.md
+ * §15; provenance in tests/fixtures/comfyui/README.md), kept in the repo so a clean clone runs this.
+ */
+const CATALOGUE = path.join(PROJECT_DIR, "tests", "fixtures", "comfyui", "comfyui-object_info-0.3.64.json.gz");
+const stock = JSON.parse(zlib.gunzipSync(fs.readFileSync(CATALOGUE)).toString("utf8")) as ObjectInfo;
+const workflows = loadWorkflows();
+const UPLOADED = { image: "reverie-source.png", video: "reverie-source.mp4" };
+const LORA = {
+  url: "https://media.example/lora/character.safetensors",
+  path: "lora/character.safetensors",
+  triggerWord: "rvr",
+  strength: 0.8,
+  baseModel: null,
+};
+
+/**
+ * The catalogue was recorded without model files or uploads, so its file lists are empty (§15): fill the inputs the
+ * binding sets to a file with the names a configured server would list.
+ */
+function catalogueFor(wf: Workflow): ObjectInfo {
+  const info = structuredClone(stock);
+  const allow = (node: string, input: string, name: string) => {
+    const cls = info[wf.graph[node].class_type];
+    const spec = (cls.input?.required?.[input] ?? cls.input?.optional?.[input]) as unknown[];
+    if (Array.isArray(spec[0])) spec[0].push(name);
+    else ((spec[1] as { options: string[] }).options ??= []).push(name);
+  };
+  for (const [slot, t] of Object.entries(wf.binding.models)) allow(t.node, t.input, modelFile(wf, slot, {}));
+  for (const need of ["image", "video"] as const) for (const t of wf.binding.inputs[need] ?? []) allow(t.node, t.input, UPLOADED[need]);
+  for (const l of wf.binding.lora) allow(l.node, l.name, path.basename(LORA.path));
+  return info;
+}
+
+/** Every length a request of 1..MAX_DURATION_SEC seconds turns into: one duration per frame count the binding makes. */
+function durations(wf: Workflow): number[] {
+  const fps = wf.binding.fps ?? 24;
+  const step = wf.binding.frames?.step ?? 1;
+  if (!wf.binding.inputs.frames) return [1];
+  const out: number[] = [];
+  for (let k = Math.ceil(fps / step); k <= Math.ceil((MAX_DURATION_SEC * fps) / step); k++) out.push(Math.min(MAX_DURATION_SEC, (k * step) / fps));
+  return out;
+}
+
+let dir: string;
+const sources: Record<string, string> = {};
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "reverie-workflow-check-"));
+  // the widest and tallest source shapes a person may upload, besides none
+  for (const [name, w, h] of [
+    ["wide", 960, 300],
+    ["tall", 300, 960],
+  ] as const) {
+    sources[name] = path.join(dir, `${name}.png`);
+    await sharp({ create: { width: w, height: h, channels: 3, background: "#888" } })
+      .png()
+      .toFile(sources[name]);
+  }
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
+  it("covers every workflow in server/workflows", () => {
+    expect(workflows.map((w) => w.name).sort()).toEqual(
+      fs
+        .readdirSync(path.join(PROJECT_DIR, "server", "workflows"))
+        .filter((f) => !f.endsWith(".binding.json"))
+        .map((f) => f.replace(/\.json$/, ""))
+        .sort(),
+    );
+  });
+
+  it.each(workflows.map((w) => [w.name, w] as const))("%s binds to prompts ComfyUI accepts", async (_name, wf) => {
+    const info = catalogueFor(wf);
+    const problems = new Set<string>();
+    const shapes: { aspect?: AspectRatio; image?: string }[] = [
+      {},
+      ...ASPECT_RATIOS.map((aspect) => ({ aspect })),
+      { image: sources.wide },
+      { image: sources.tall },
+    ];
+    let bound = 0;
+    for (const resolution of ["480P", "720P"] as const)
+      for (const shape of shapes)
+        for (const durationSec of durations(wf))
+          for (const count of wf.binding.modes.includes("image_batch") ? [1, 2, 3, 4] : [1])
+            for (const lora of [undefined, LORA]) {
+              const job: EngineJob = {
+                mode: wf.binding.modes.includes("image_batch") && count > 1 ? "image_batch" : wf.binding.modes[0],
+                workDir: dir,
+                params: {},
+                resolution,
+                durationSec,
+                count,
+                seed: 2 ** 31 - 1,
+                strength: 0.6,
+                prompt: "a lighthouse at dusk",
+                negativePrompt: "blurry",
+                key: "check",
+                lora,
+                ...shape,
+              };
+              const { prompt } = await bindWorkflow(wf, job, { ...UPLOADED, models: {}, prefix: "reverie/check" });
+              for (const p of graphProblems(prompt, info)) problems.add(`${resolution} ${JSON.stringify(shape)} ${durationSec}s ×${count}: ${p}`);
+              bound++;
+            }
+    expect([...problems].slice(0, 20)).toEqual([]);
+    expect(bound).toBeGreaterThan(0);
+  });
+
+  it("finds what ComfyUI would refuse", () => {
+    const wf = workflows.find((w) => w.name === "sdxl-t2i")!;
+    const prompt = structuredClone(wf.graph);
+    prompt["5"].inputs.width = 8;
+    prompt["6"].inputs.sampler_name = "no-such-sampler";
+    prompt["6"].inputs.model = ["5", 0];
+    prompt["8"].inputs.filename_prefixx = "x";
+    prompt["99"] = { class_type: "NoSuchNode", inputs: {} };
+    expect(graphProblems(prompt, catalogueFor(wf))).toEqual(
+      expect.arrayContaining([
+        "node 5 (EmptyLatentImage).width: 8 is below its min 16",
+        'node 6 (KSampler).sampler_name: "no-such-sampler" is not one of its options',
+        "node 6 (KSampler).model: takes MODEL, linked to LATENT from node 5",
+        "node 8 (SaveImage).filename_prefixx: no such input",
+        "node 99 (NoSuchNode): no such node class",
+      ]),
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALL_MODELS, startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
+import { freePort } from "../net-utils.ts";
+import { startTestServer } from "../server-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
+import { launchBrowser, screenshot } from "./browser.ts";
+import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
+
+/** Issue 34: the console's Engines page says, per server, what each workflow lacks and where to fetch it. */
+const HIGH = "wan2.2_i2v_high_noise_14B_fp8_scaled.safetensors";
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let lacking: FakeComfy;
+let admin: StaffLogin;
+
+beforeAll(async () => {
+  await ensureConsoleBuilt();
+  lacking = await startFakeComfy({ models: { ...ALL_MODELS, diffusion_models: ALL_MODELS.diffusion_models.filter((m) => m !== HIGH) } });
+  const port = await freePort();
+  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, COMFYUI_URLS: lacking.url });
+  browser = await launchBrowser();
+  admin = await staffMember(server, ["admin"]);
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await lacking?.close();
+});
+
+describe("console GPU check in Chromium", () => {
+  it("lists each workflow runnable or with its missing files and downloads", { timeout: 120_000 }, async () => {
+    const page = await signInToConsole(browser, server.url, admin, 360);
+    await page.goto(`${server.url}/console/engines`);
+    const check = page.getByTestId("gpu-check");
+    const wan = check.locator("[data-workflow='wan22-i2v-14b']");
+    await wan.waitFor();
+    expect(await wan.getAttribute("data-offered")).toBe("false");
+    expect(await wan.innerText()).toContain(`models/diffusion_models/${HIGH}`);
+    expect(await wan.locator("a").getAttribute("href")).toBe(
+      `https://huggingface.co/Comfy-Org/Wan_2.2_ComfyUI_Repackaged/resolve/main/split_files/diffusion_models/${HIGH}`,
+    );
+    expect(await check.locator("[data-workflow='sdxl-t2i']").getAttribute("data-offered")).toBe("true");
+    await screenshot(page, "console-gpu-check-360");
+    await page.close();
+  });
+});
