@@ -14,6 +14,8 @@ export interface BookedJob {
   done: Promise<EngineResult>;
   resolve(r: EngineResult): void;
   reject(e: Error): void;
+  /** Why the job was stopped (a time-out names itself), for the error its caller stores. */
+  stopReason?: string;
 }
 
 /** A job an engine tries on a back end, up to `maxTries` times. */
@@ -70,10 +72,11 @@ export function createJobBook<J extends BookedJob>() {
       }
     },
     /** Marks a job still under way cancelled and answers it; undefined when it is unknown or already ended. */
-    cancel(id: string): J | undefined {
+    cancel(id: string, reason?: string): J | undefined {
       const j = jobs.get(id);
       if (!j || isOver(j)) return undefined;
       j.state = "cancelled";
+      j.stopReason = reason;
       return j;
     },
   };

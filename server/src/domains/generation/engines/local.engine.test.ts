@@ -88,8 +88,8 @@ describe("local engine", () => {
     await fs.mkdir(workDir);
     const id = await engine.submit({ mode: "image_to_video", workDir, image, params: {}, resolution: "720P", durationSec: 30, count: 1, seed: 3, key: "c" });
     await new Promise((r) => setTimeout(r, 300));
-    await engine.cancel(id);
+    await engine.cancel(id, "timed out after 5 s");
     expect((await engine.progress(id)).state).not.toBe("done");
-    await expect(engine.result(id)).rejects.toThrow();
+    await expect(engine.result(id)).rejects.toThrow(/^timed out after 5 s$/);
   });
 });

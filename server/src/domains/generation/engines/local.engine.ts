@@ -149,8 +149,8 @@ export function createLocalEngine(
       return { percent: r.percent, state: shownState(r), error: r.error };
     },
     result: jobs.result,
-    async cancel(id) {
-      jobs.get(id)?.controller.abort(new EngineError("cancelled"));
+    async cancel(id, reason) {
+      jobs.get(id)?.controller.abort(new EngineError(reason ?? "cancelled"));
     },
   };
 }

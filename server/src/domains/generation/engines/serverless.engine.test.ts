@@ -131,8 +131,9 @@ describe("serverless engine (RunPod API)", () => {
         await new Promise((r) => setTimeout(r, 10));
       }
       const promptId = rp.comfy.runningId();
-      await engine.cancel(id);
-      await expect(engine.result(id)).rejects.toThrow(/cancelled/);
+      await engine.cancel(id, "timed out after 5 s");
+      // the worker's time-out is kept as the reason, not a bare "cancelled" (issue 34 defect 4)
+      await expect(engine.result(id)).rejects.toThrow(/^timed out after 5 s/);
       expect(rp.recorded.cancels).toHaveLength(1);
       expect(rp.comfy.recorded.interrupts).toContain(promptId);
     } finally {

@@ -43,6 +43,9 @@ const TIMEOUT_MS = 30_000;
 /** Polls that may fail in a row (a network blip) before the try counts as failed. */
 const POLL_ERRORS = 5;
 
+/** The error a stopped job ends with: why it was stopped (a time-out says so), then why earlier tries failed. */
+const stopped = (j: { stopReason?: string; errors: string[] }) => new EngineError([j.stopReason ?? "cancelled", ...j.errors].join(" | "));
+
 export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
   const base = o.url.replace(/\/$/, "");
   const headers = { "Content-Type": "application/json", ...(o.apiKey ? { Authorization: `Bearer ${o.apiKey}` } : {}) };
@@ -83,7 +86,7 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
     j.remoteId = run.id;
     let failures = 0;
     for (;;) {
-      if (closed || j.state === "cancelled") throw new EngineError("cancelled");
+      if (closed || j.state === "cancelled") throw stopped(j);
       await sleep(o.pollMs);
       let s: StatusBody;
       try {
@@ -132,7 +135,7 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
         return r;
       } catch (err) {
         const message = (err as Error).message;
-        if (j.state === "cancelled") throw new EngineError("cancelled");
+        if (j.state === "cancelled") throw stopped(j);
         const failed = tries.failed(j, message, [{ key: j.job.key, tries: j.tries, err: message }, "serverless try failed"]);
         if (failed) throw failed;
       }
@@ -192,8 +195,8 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
 
     result: jobs.result,
 
-    async cancel(id) {
-      const j = jobs.cancel(id);
+    async cancel(id, reason) {
+      const j = jobs.cancel(id, reason);
       if (j?.remoteId) await api("POST", `/cancel/${j.remoteId}`).catch(() => undefined);
     },
 
