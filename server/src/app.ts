@@ -5,6 +5,8 @@ import { ApiRouter } from "./http/api.ts";
 import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { requestLog } from "./http/request-log.ts";
+import { perAccountInFlight } from "./http/in-flight.ts";
+import { MSG } from "./http/messages.ts";
 import { authRoutes } from "./domains/auth/auth.routes.ts";
 import { membershipsRoutes } from "./domains/memberships/memberships.routes.ts";
 import { ordersRoutes } from "./domains/orders/orders.routes.ts";
@@ -85,7 +87,10 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   usersRoutes(api, services.users, services.credits);
   mediaRoutes(api, services.storage);
   const perUserHourly = (scope: string, limit: number) => services.limiter.perUser(scope, limit, 3600);
-  uploadsRoutes(api, services.uploads, perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR));
+  uploadsRoutes(api, services.uploads, {
+    perUserHourly: perUserHourly("upload", config.RATE_LIMIT_UPLOADS_PER_HOUR),
+    atOnce: perAccountInFlight(config.UPLOADS_AT_ONCE_PER_ACCOUNT, MSG.uploadsAtOnce),
+  });
   templatesRoutes(api, services.templates);
   // submits are counted against RATE_LIMIT_GENERATIONS_PER_HOUR by the generation service, after the cheap refusal
   generationRoutes(api, services.generation, services.progress, services.engineStatus);

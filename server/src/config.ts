@@ -102,6 +102,7 @@ export const configSchema = z
     RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_VISITOR_PER_HOUR: z.coerce.number().int().min(1).default(100),
     RATE_LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(200),
+    UPLOADS_AT_ONCE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(4),
     RATE_LIMIT_GENERATIONS_PER_HOUR: z.coerce.number().int().min(1).default(300),
     RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(30),
     /** Upheld takedowns after which an account is suspended automatically (docs/decisions/151). */

@@ -11,6 +11,8 @@ export const MSG = {
   /** not SPEC's: a lock or the database's time limit stopped the request (docs/decisions/244) */
   busy: "This is being changed by another request right now, please try again",
   serviceBusy: "The service is busy right now, please try again in a moment",
+  /** not SPEC's: one account's uploads running at once are limited (docs/decisions/252) */
+  uploadsAtOnce: "Too many uploads at once, please wait for the others to finish",
   noLoginPermission: "Sorry, you do not have login permission",
   notAuthorized: "not authorized to operate",
   notEnoughCredits: "Please get points first",

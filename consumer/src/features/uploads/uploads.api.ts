@@ -3,11 +3,30 @@ import { api, type ApiData } from "../../lib/api-client.ts";
 /** Issue 4's upload calls. Every person-photo or video upload carries the uploader's consent attestation. */
 export type UploadResult = ApiData<"/api/ImageUpload/upload", "post">;
 
+/**
+ * Uploads of this page run at most this many at once, the rest wait their turn here: the server refuses an account's
+ * uploads beyond UPLOADS_AT_ONCE_PER_ACCOUNT (default 4) rather than let them hold everyone's (docs/decisions/252).
+ */
+const AT_ONCE = 3;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(send: () => Promise<T>): Promise<T> {
+  if (running >= AT_ONCE) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await send();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
 export function uploadImage(file: Blob, name: string): Promise<UploadResult> {
   const form = new FormData();
   form.append("consent", "1");
   form.append("file", file, name);
-  return api.upload("/api/ImageUpload/upload", form, { quiet: true });
+  return inTurn(() => api.upload("/api/ImageUpload/upload", form, { quiet: true }));
 }
 
 export function uploadMedia(kind: "audio" | "video", file: File, trim: { start: number; end: number }): Promise<UploadResult> {
@@ -16,5 +35,5 @@ export function uploadMedia(kind: "audio" | "video", file: File, trim: { start: 
   form.append("start", trim.start.toFixed(2));
   form.append("end", trim.end.toFixed(2));
   form.append("file", file, file.name);
-  return api.upload(kind === "audio" ? "/api/ImageUpload/audioFromMedia" : "/api/ImageUpload/videoFromMedia", form, { quiet: true });
+  return inTurn(() => api.upload(kind === "audio" ? "/api/ImageUpload/audioFromMedia" : "/api/ImageUpload/videoFromMedia", form, { quiet: true }));
 }

@@ -250,6 +250,25 @@ describe("with S3 storage", () => {
 });
 
 describe("rate limits", () => {
+  it("runs at most UPLOADS_AT_ONCE_PER_ACCOUNT of one account's uploads at once: the rest are refused at once, others' uploads go on", async () => {
+    const app = await createTestApp({ UPLOADS_AT_ONCE_PER_ACCOUNT: "2" });
+    try {
+      const [u, other] = [await visitor(app), await visitor(app)];
+      const big = await photo(2000, 1500);
+      const send = (token: string) => app.http.post("/api/ImageUpload/upload").set("token", token).attach("file", big, "a.jpg").field("consent", "1");
+      const [burst, theirs] = await Promise.all([Promise.all(Array.from({ length: 12 }, () => send(u.token))), send(other.token)]);
+      const refused = burst.filter((r) => r.status === 429);
+      expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.every((r) => r.body.msg === MSG.uploadsAtOnce)).toBe(true);
+      expect(theirs.status).toBe(200);
+      // the places are given back: the next upload of the same account goes through
+      expect((await send(u.token)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("answers 429 'Too many requests' past the hourly uploads of one user, before reading the file", async () => {
     const app = await createTestApp({ RATE_LIMIT_UPLOADS_PER_HOUR: "2" });
     try {

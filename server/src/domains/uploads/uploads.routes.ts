@@ -5,7 +5,8 @@ import { receiveFile } from "../../http/multipart.ts";
 import { fileUploadBody, idQuery, uploadAnswer, mediaUploadBody, pageQuery, uploadListAnswer, uploadListQuery } from "./uploads.schema.ts";
 import { LIMITS, type UploadsService } from "./uploads.service.ts";
 
-export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHourly: RequestHandler) {
+export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, limits: { perUserHourly: RequestHandler; atOnce: RequestHandler }) {
+  const { perUserHourly, atOnce } = limits;
   const tags = ["uploads"];
   const image = receiveFile(LIMITS.imageBytes, MSG.imageTooBig);
   for (const path of ["/api/ImageUpload/upload", "/api/ImageUpload/upload2"]) {
@@ -16,7 +17,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
         tags,
         auth: "user",
         can: ["create", "Upload"],
-        before: [perUserHourly, image],
+        before: [atOnce, perUserHourly, image],
         body: mediaUploadBody,
         response: uploadAnswer,
       },
@@ -30,7 +31,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
       tags,
       auth: "user",
       can: ["create", "Upload"],
-      before: [perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)],
+      before: [atOnce, perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)],
       body: mediaUploadBody,
       response: uploadAnswer,
     },
@@ -43,7 +44,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
       tags,
       auth: "user",
       can: ["create", "Upload"],
-      before: [perUserHourly, receiveFile(LIMITS.audioBytes, MSG.audioTooBig)],
+      before: [atOnce, perUserHourly, receiveFile(LIMITS.audioBytes, MSG.audioTooBig)],
       body: mediaUploadBody,
       response: uploadAnswer,
     },
@@ -56,7 +57,7 @@ export function uploadsRoutes(api: ApiRouter, uploads: UploadsService, perUserHo
       tags,
       auth: "user",
       can: ["create", "Upload"],
-      before: [perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)],
+      before: [atOnce, perUserHourly, receiveFile(LIMITS.videoBytes, MSG.videoTooBig)],
       body: fileUploadBody,
       response: uploadAnswer,
     },
