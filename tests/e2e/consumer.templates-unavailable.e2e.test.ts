@@ -38,6 +38,12 @@ describe("consumer app: a template that cannot run", () => {
     expect(await other.isDisabled()).toBe(false);
     expect(await other.innerText()).toMatch(/クレジット/);
     await pageShot(page, "consumer-template-unavailable-ja-360");
+    // arriving with it chosen (a link from elsewhere): no price, and nothing to press
+    await page.goto(`${server.url}/creationStudio?template=${gpu.id}`);
+    await page.getByTestId("price-unavailable").waitFor();
+    expect(await page.getByTestId("price-unavailable").innerText()).toBe("現在ご利用いただけません");
+    expect(await page.getByTestId("generate").isDisabled()).toBe(true);
+    await pageShot(page, "consumer-studio-unavailable-ja-360");
     await context.close();
   });
 

@@ -106,7 +106,14 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
           {error}
         </Alert>
       )}
-      <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate-images" sx={{ py: 1.5 }}>
+      <Button
+        variant="contained"
+        size="large"
+        disabled={busy || price?.available === false}
+        onClick={() => void submit()}
+        data-testid="generate-images"
+        sx={{ py: 1.5 }}
+      >
         {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generateImages")}
       </Button>
     </Paper>

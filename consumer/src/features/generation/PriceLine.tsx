@@ -35,9 +35,15 @@ export function PriceLine({ quote }: { quote: Quote | null }) {
     >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <BoltIcon sx={{ color: "secondary.main" }} />
-        <Typography fontWeight={700} data-testid="price" data-price={price ?? ""}>
-          {price === null ? t("studio.priceUnknown") : t("studio.price", { count: price })}
-        </Typography>
+        {quote?.available === false ? (
+          <Typography fontWeight={700} color="warning.main" data-testid="price-unavailable">
+            {t("templates.unavailable")}
+          </Typography>
+        ) : (
+          <Typography fontWeight={700} data-testid="price" data-price={price ?? ""}>
+            {price === null ? t("studio.priceUnknown") : t("studio.price", { count: price })}
+          </Typography>
+        )}
       </Box>
       {user && (
         <Typography

@@ -236,7 +236,14 @@ export function VideoCreator({
             {error}
           </Alert>
         )}
-        <Button variant="contained" size="large" disabled={busy} onClick={() => void submit()} data-testid="generate" sx={{ py: 1.5 }}>
+        <Button
+          variant="contained"
+          size="large"
+          disabled={busy || price?.available === false}
+          onClick={() => void submit()}
+          data-testid="generate"
+          sx={{ py: 1.5 }}
+        >
           {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generate")}
         </Button>
       </Box>

@@ -79,12 +79,15 @@ export interface PriceRequest {
   count?: number;
 }
 
-/** The server's price of a request, and whether a free generation would pay for it (its rule, not the app's). */
-export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies">;
+/**
+ * The server's price of a request, whether a free generation would pay for it (its rule, not the app's), and whether
+ * the engine can run it now (a submit would be refused).
+ */
+export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies" | "available">;
 
 export async function durationPoints(input: PriceRequest): Promise<Quote> {
-  const { points, free_applies } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
-  return { points, free_applies };
+  const { points, free_applies, available } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
+  return { points, free_applies, available };
 }
 
 export async function freeGenerations(): Promise<number> {
