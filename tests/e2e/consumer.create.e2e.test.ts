@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { downloadedFile, launchBrowser } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, startAppServer, storedToken, tickConsent } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext, pageShot, startAppServer, storedToken } from "./consumer-app.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 import { startWorkerFor as startWorker } from "../generation-utils.ts";
 import { startFakeSmtp, type FakeSmtp } from "../fixtures/smtp.ts";
@@ -34,7 +34,7 @@ describe("consumer app: a newcomer makes a video", () => {
   });
 
   async function makeVideo(page: Page): Promise<number> {
-    await tickConsent(page);
+    await page.getByTestId("consent").check();
     await page.getByTestId("photo-input").setInputFiles(await photo(dir));
     await page.getByTestId("cropper").waitFor();
     await page.getByTestId("crop-confirm").click();

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, startAppServer, tickConsent } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext, startAppServer } from "./consumer-app.ts";
 import { bytesFile, mediaDir, photo } from "./consumer-media.ts";
 
 /** Issue 11 item 15: SPEC.md §8 texts that only sat in the locale files, each shown where its situation arises. */
@@ -29,7 +29,7 @@ describe("consumer app: upload and submit failures say what SPEC.md §8 says", (
     await page.goto(`${server.url}/home`);
     await page.getByTestId("try-guest").click();
     await page.waitForURL(/\/creationStudio$/);
-    await tickConsent(page);
+    await page.getByTestId("consent").check();
     return page;
   }
 

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Download, Page } from "playwright-core";
 import { downloadedFile, launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, startAppServer, tickConsent } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 import { grant, startWorkerFor } from "../generation-utils.ts";
 
@@ -87,7 +87,7 @@ describe("consumer app: creating on a phone and getting the results out", () => 
       );
       expect(chooserOpened).toBe(false);
       await screenshot(page, "consumer-phone-consent-hint");
-      await tickConsent(page);
+      await page.getByTestId("consent").check();
       await page.getByTestId("consent-needed").waitFor({ state: "detached" });
       const chooser = page.waitForEvent("filechooser");
       await page.getByTestId("photo-choose").click();

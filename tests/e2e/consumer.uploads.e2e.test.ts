@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, tickConsent } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext, pageShot } from "./consumer-app.ts";
 import { audio, bytesFile, mediaDir, photo, video } from "./consumer-media.ts";
 import { startTestServer } from "../server-utils.ts";
 
@@ -40,7 +40,7 @@ describe("consumer app: upload rules are checked before anything is sent", () =>
     // before the consent box, a tap on "Choose a photo" explains what is missing instead of opening the picker
     await page.getByTestId("photo-choose").click();
     await page.getByTestId("consent-needed").waitFor();
-    await tickConsent(page);
+    await page.getByTestId("consent").check();
     const uploads: string[] = [];
     page.on("request", (r) => r.url().includes("/api/ImageUpload/") && uploads.push(r.url()));
 

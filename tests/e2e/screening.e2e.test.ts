@@ -8,7 +8,7 @@ import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { FACES_DIR } from "../training-utils.ts";
 import { launchBrowser, screenshot, SCREENSHOT_DIR } from "./browser.ts";
 import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
-import { ensureConsumerBuild, newAppContext, tickConsent } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext } from "./consumer-app.ts";
 
 /**
  * Upload screening in the browser (issue 19): the consumer is told a held photo is being reviewed (every language,
@@ -48,7 +48,7 @@ describe("consumer: a held upload", () => {
       await page.goto(`${server.url}/home`);
       await page.getByTestId("try-guest").click();
       await page.waitForURL(/\/creationStudio$/);
-      await tickConsent(page);
+      await page.getByTestId("consent").check();
       await page.getByTestId("photo-input").setInputFiles(path.join(dir, "young-looking.jpg"));
       await page.getByTestId("cropper").waitFor();
       await page.getByTestId("crop-confirm").click();

@@ -155,9 +155,13 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       if (lost) void engine.cancel(engineJobId);
       const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
       const outputs = lost ? null : await storeOutputs(task, result);
+      // recorded before the task shows succeeded, so whoever sees it done sees its GPU time; the GPU time of an attempt
+      // that then loses the task was spent all the same, and a lost record must not fail the render
+      if (outputs && result.gpu)
+        await generation.recordGpuRun(task, result.gpu).catch((err: unknown) => log.warn({ taskId, err }, "recording GPU time failed"));
       if (outputs && !(await generation.complete(task, outputs))) {
         for (const key of [outputs.mainKey, outputs.posterKey, ...outputs.extraKeys]) await storage.delete(key).catch(() => undefined);
-      } else if (outputs && result.gpu) await generation.recordGpuRun(task, result.gpu);
+      }
     } catch (err) {
       // the task is someone else's now (or ended): nothing of this attempt may touch it, and its job is done
       if (lost) return;

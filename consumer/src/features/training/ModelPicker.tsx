@@ -60,7 +60,8 @@ function Tile({
  */
 export function ModelPicker({ value, onChange }: { value: PickedModel | null; onChange: (model: PickedModel | null) => void }) {
   const { t } = useTranslation();
-  const [models, setModels] = useState<CharacterModelView[] | null>(null);
+  /** undefined while loading, null when the list cannot be read */
+  const [models, setModels] = useState<CharacterModelView[] | null | undefined>(undefined);
 
   useEffect(() => {
     let live = true;
@@ -73,14 +74,17 @@ export function ModelPicker({ value, onChange }: { value: PickedModel | null; on
     };
   }, []);
 
-  if (!models) return null;
+  if (models === null) return null;
+  // while loading, the newcomer's outcome (no model yet) holds its place unseen: the photo box and its consent box
+  // below do not jump down under a tap when the list arrives
+  const loading = models === undefined;
   return (
-    <Box data-testid="model-picker" sx={{ minWidth: 0 }}>
+    <Box data-testid={loading ? undefined : "model-picker"} aria-hidden={loading || undefined} sx={{ minWidth: 0, visibility: loading ? "hidden" : undefined }}>
       <Typography variant="caption" color="text.secondary">
         {t("studio.modelPicker.label")}
       </Typography>
-      {models.length === 0 ? (
-        <Typography variant="body2" data-testid="model-picker-empty" sx={{ mt: 0.5 }}>
+      {loading || models.length === 0 ? (
+        <Typography variant="body2" data-testid={loading ? undefined : "model-picker-empty"} sx={{ mt: 0.5 }}>
           {t("studio.modelPicker.none")}{" "}
           <Link component={RouterLink} to="/training">
             {t("studio.modelPicker.train")}

@@ -18,8 +18,9 @@ type CostRequest = { mode: GenerationMode; workflow?: string | null; source?: "i
  * among those a healthy server offers, for the mode and source; undefined when none makes the mode (the submit is
  * then refused with 503 before any charge, whatever the price).
  */
-function costClassOf(workflows: Workflow[], { servers }: EngineStatus, o: CostRequest): CostClass | undefined {
-  const offered = (wf: Workflow) => !servers || servers.some((s) => s.health === "healthy" && s.workflows.some((w) => w.name === wf.name && w.offered));
+function costClassOf(workflows: Workflow[], { workflows: runnable }: EngineStatus, o: CostRequest): CostClass | undefined {
+  // the same list the submit's refusal reads: what price and refusal both decide from cannot disagree
+  const offered = (wf: Workflow) => !runnable || runnable.includes(wf.name);
   try {
     return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" }, offered).binding.costClass;
   } catch {
