@@ -39,7 +39,12 @@ async function guestWhoPaid() {
     created: Math.floor(Date.now() / 1000),
     data: { session_id: created.session_id, order_no: created.order_no, amount: 1299, currency: "USD", status: "succeeded" },
   });
-  await t.http.post("/api/pay/webhook/sandbox").set("content-type", "application/json").set("sandbox-signature", signNotification(SECRET, body)).send(body).expect(200);
+  await t.http
+    .post("/api/pay/webhook/sandbox")
+    .set("content-type", "application/json")
+    .set("sandbox-signature", signNotification(SECRET, body))
+    .send(body)
+    .expect(200);
   expect(await balance(guest.userId)).toBe(150);
   return { ...guest, orderId: created.order_id as number };
 }
@@ -47,7 +52,11 @@ async function guestWhoPaid() {
 /** The guest saves the account: the emailed code, sent with the guest's token, as the app's "Save your account" does. */
 async function save(token: string, email: string) {
   await t.http.post("/api/login/sendEmailCode").set("token", token).send({ email }).expect(200);
-  const res = await t.http.post("/api/login/emailLogin").set("token", token).send({ email, code: smtp.codeFor(email) }).expect(200);
+  const res = await t.http
+    .post("/api/login/emailLogin")
+    .set("token", token)
+    .send({ email, code: smtp.codeFor(email) })
+    .expect(200);
   return { token: res.body.data.token as string, userId: res.body.data.user_info.id as number };
 }
 
