@@ -47,7 +47,8 @@ export function PageIdentityFields({ value, onChange }: { value: IdentityDraft; 
         required
         slotProps={{ htmlInput: { maxLength: CREATOR_TITLE_MAX, "data-testid": "creator-title" } }}
       />
-      <Box sx={{ display: "grid", gap: 0.5 }}>
+      {/* minWidth 0: the picker's one-line hints must not widen the form past a 360 px phone */}
+      <Box sx={{ display: "grid", gap: 0.5, minWidth: 0 }}>
         <Typography variant="subtitle2">{t("creators.cover")}</Typography>
         <PhotoPicker value={value.cover} onChange={(cover) => onChange({ ...value, cover, cover_id: cover?.id ?? value.cover_id })} />
       </Box>
