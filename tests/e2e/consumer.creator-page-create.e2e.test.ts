@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { registeredUser } from "../training-utils.ts";
+import { photo } from "../fixtures/media.ts";
+import { registeredUser, uploadImage } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile } from "./app-per-file.ts";
 import { missingKeys, missingTexts, newAppContext, usedKeys } from "./consumer-app.ts";
@@ -71,4 +72,28 @@ describe("creating a creator page without training in the browser", () => {
       await context.close();
     });
   }
+
+  it("My models: a model is deleted after a confirmation; the page that showed it stays, without it", async () => {
+    const who = await registeredUser(app.server);
+    const cover = await uploadImage(app.server, who.token, await photo(600, 800));
+    const model = await app.server.db.characterModel.create({
+      data: { userId: who.userId, name: "Iris", homeLink: `iris${who.userId}`, coverUploadId: cover, status: "success", cost: 5, triggerWord: "irs" },
+    });
+    await app.server.http.post("/api/Subscribe/publishPage").set("token", who.token).send({ role_id: model.id }).expect(200);
+    const { context, page } = await phone("en", who.token);
+    await page.goto(`${app.server.url}/training`);
+    await page.getByTestId("model-row").waitFor();
+    await page.getByTestId("model-delete").click();
+    // the dialog says what happens before anything is deleted
+    const dialog = page.getByRole("dialog");
+    expect(await dialog.innerText()).toContain("A creator page that shows this model stays, without the model.");
+    expect(await overflows(page)).toBe(false);
+    await screenshot(page, "model-delete-confirm-en-360");
+    expect((await app.server.db.characterModel.findUniqueOrThrow({ where: { id: model.id } })).state).toBe("active");
+    await page.getByTestId("model-delete-confirm").click();
+    await expect.poll(() => page.getByTestId("model-row").count()).toBe(0);
+    expect((await app.server.db.characterModel.findUniqueOrThrow({ where: { id: model.id } })).state).toBe("removed");
+    expect(await app.server.db.creatorPage.findUniqueOrThrow({ where: { userId: who.userId } })).toMatchObject({ characterModelId: null, state: "active" });
+    await context.close();
+  });
 });
