@@ -33,11 +33,20 @@ describe("creating a creator page without training in the browser", () => {
       await asGuest.page.goto(`${app.server.url}/creator`);
       await asGuest.page.getByTestId("save-account-prompt").waitFor();
       expect(await asGuest.page.getByTestId("create-page-form").count()).toBe(0);
+      expect(await overflows(asGuest.page)).toBe(false);
       await screenshot(asGuest.page, `creator-new-guest-${language}-360`);
+      // the ask opens the email login, which keeps the guest's belongings
+      await asGuest.page.getByTestId("save-account").click();
+      await asGuest.page.getByTestId("login-dialog").waitFor();
+      expect(await missingTexts(asGuest.page)).toEqual([]);
       await asGuest.context.close();
 
       const who = await registeredUser(app.server);
       const { context, page } = await phone(language, who.token);
+      await page.goto(`${app.server.url}/function`);
+      // the bottom bar's HomeLink leads a person without a page to make one, and so does the account menu
+      await page.getByTestId("bottom-home").click();
+      await page.waitForURL(/\/creator$/);
       await page.goto(`${app.server.url}/function`);
       await page.getByTestId("account-menu").click();
       await page.getByTestId("menu-creator-page").click();

@@ -1,4 +1,5 @@
 import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import { useTranslation } from "react-i18next";
 import { dialogs } from "../../dialogs/dialog-store.ts";
@@ -10,18 +11,15 @@ import { dialogs } from "../../dialogs/dialog-store.ts";
  */
 export function SaveAccountPrompt({ moment }: { moment: "page" | "training" | "payment" }) {
   const { t } = useTranslation();
+  // the button sits under the text: beside it, a phone's 360 px leave the text a narrow column
   return (
-    <Alert
-      severity={moment === "payment" ? "success" : "info"}
-      data-testid="save-account-prompt"
-      sx={{ textAlign: "start" }}
-      action={
-        <Button color="inherit" size="small" onClick={() => dialogs.open("login")} data-testid="save-account">
+    <Alert severity={moment === "payment" ? "success" : "info"} data-testid="save-account-prompt" sx={{ textAlign: "start" }}>
+      {t(`saveAccount.${moment}`)}
+      <Box sx={{ mt: 1 }}>
+        <Button variant="outlined" color="inherit" size="small" onClick={() => dialogs.open("login")} data-testid="save-account">
           {t("saveAccount.action")}
         </Button>
-      }
-    >
-      {t(`saveAccount.${moment}`)}
+      </Box>
     </Alert>
   );
 }
