@@ -115,6 +115,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/pixelcollect/add", () => ({ as: "guest", body: { event: "PageView" } })],
   ["POST /api/Subscribe/binding", (s) => ({ as: "fan", body: { home_link: s.homeLink, subscribe: 1 } })],
   ["POST /api/Subscribe/publishPage", (s) => ({ as: "creator", body: { role_id: s.modelId, request_price: 100, membership_price: 50 } })],
+  // the creator has a page already: every tap of the burst is 'You already have a page', none a second page
+  ["POST /api/Subscribe/createPage", () => ({ as: "creator", body: { home_link: "BurstPage", title: "Burst" } })],
   ["POST /api/Subscribe/updatePage", () => ({ as: "creator", body: { bio: "Portraits on request" } })],
   ["POST /api/Subscribe/request", (s) => ({ as: "fan", body: { home_link: s.homeLink, text: "A portrait", idempotency_key: key } })],
   ["POST /api/Subscribe/acceptRequest", (s) => ({ as: "creator", body: { id: s.requests.pending } })],

@@ -26,7 +26,7 @@ import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { avatarImages } from "./domains/chat/avatar-images.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
-import { withPublishedCreations } from "./domains/creators/creators.moderated.ts";
+import { withPageDetached, withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
@@ -77,6 +77,7 @@ export function createServices(deps: AppDeps) {
   const creators = createCreatorsService({
     db,
     models: render.training,
+    covers: { own: (userId, uploadId) => render.uploads.own(userId, uploadId, "image"), pictureOf: render.uploads.pictureOf },
     creations: (userId, ids) => render.generation.finishedMedia(userId, ids),
     storage,
     signer: localMediaSigner(mediaUrlSecret(config)),
@@ -182,6 +183,8 @@ export function createServices(deps: AppDeps) {
   };
   return {
     ...render,
+    // a withdrawn model leaves the page that showed it: the page stays, without the model (issue 30)
+    training: { ...render.training, revoke: withPageDetached(render.training.revoke, creators.detachModel) },
     mailer,
     auth,
     users,

@@ -33,6 +33,7 @@ export const LATER_GROUPS = {
     "engines",
     "newcomer",
     "training",
+    "saveAccount",
     "notices",
     "screening",
     "wallet",

@@ -16,6 +16,7 @@ import { dialogs } from "../dialogs/dialog-store.ts";
 import { getOrder } from "../features/payments/payments.api.ts";
 import { providerOfCallbackPath } from "../features/payments/providers.ts";
 import { MAX_TRIES, storedVerification, useVerification, verification } from "../features/payments/verification.ts";
+import { SaveAccountPrompt } from "../features/session/SaveAccountPrompt.tsx";
 import { useSession } from "../features/session/session.ts";
 
 export const RETRY_COUNTDOWN_SECONDS = 10;
@@ -109,6 +110,12 @@ export function Component() {
             <Typography color="text.secondary" sx={{ mt: 1 }}>
               {t("payment.paidBody", { count: user?.points ?? 0 })}
             </Typography>
+            {/* a guest's purchase lives in this browser only until the account is saved (issue 30 item 5) */}
+            {user?.type === "visitor" && (
+              <Box sx={{ mt: 2 }}>
+                <SaveAccountPrompt moment="payment" />
+              </Box>
+            )}
             <Button variant="contained" size="large" sx={{ mt: 3 }} onClick={() => navigate("/creationStudio")} data-testid="payment-continue">
               {t("payment.startCreating")}
             </Button>

@@ -1,12 +1,11 @@
 import { useEffect, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { TRAINING_MESSAGES } from "../../../server/src/contract/training.ts";
-import { dialogs } from "../dialogs/dialog-store.ts";
+import { SaveAccountPrompt } from "../features/session/SaveAccountPrompt.tsx";
 import { useSession } from "../features/session/session.ts";
 import { ModelList } from "../features/training/ModelList.tsx";
 import { trainingMessage } from "../features/training/messages.ts";
@@ -42,18 +41,7 @@ export function Component() {
           {trainingMessage(availability.message ?? TRAINING_MESSAGES.unavailable)}
         </Alert>
       )}
-      {availability?.available && user?.type !== "registered" && (
-        <Alert
-          severity="info"
-          action={
-            <Button color="inherit" onClick={() => dialogs.open("login")}>
-              {t("training.signIn")}
-            </Button>
-          }
-        >
-          {t("training.needsAccount")}
-        </Alert>
-      )}
+      {availability?.available && user?.type !== "registered" && <SaveAccountPrompt moment="training" />}
       {availability?.available && user?.type === "registered" && <TrainingWizard availability={availability} onSubmitted={() => setRefresh((n) => n + 1)} />}
       {user?.type === "registered" && <ModelList refreshKey={refresh} />}
     </Box>

@@ -38,6 +38,8 @@ export const router = createBrowserRouter([
       { path: "chat", lazy: () => withLaterTranslations(import("./ChatPage.tsx")) },
       { path: "characterCreatEdit", lazy: () => withLaterTranslations(import("./CharacterEditPage.tsx")) },
       { path: "training", lazy: () => withLaterTranslations(import("./TrainingPage.tsx")) },
+      // issue 30: "Create my page" without training ("creator" is a reserved home link, so no page is hidden by it)
+      { path: "creator", lazy: () => withLaterTranslations(import("./CreatorNewPage.tsx")) },
       { path: "agreement", lazy: () => withLaterTranslations(import("./AgreementPage.tsx")) },
       { path: "payment", lazy: () => withLaterTranslations(import("./PaymentPage.tsx")) },
       { path: "googleCallback", lazy: () => withLaterTranslations(import("./GoogleCallbackPage.tsx")) },

@@ -1,5 +1,6 @@
 import { AbilityBuilder, createMongoAbility, type MongoAbility, type RawRuleOf } from "@casl/ability";
 import { packRules } from "@casl/ability/extra";
+import { SAVE_ACCOUNT_MESSAGE } from "../contract/users.ts";
 import type { Principal } from "./principal.ts";
 
 export type Action = "manage" | "create" | "read" | "update" | "delete" | "ban" | "grant" | "adjust" | "takedown" | "refund" | "review";
@@ -77,12 +78,13 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("create", "Report");
     can("read", "Decision", own);
     can("create", "Appeal");
-    // a registered account publishes its first page from a finished model and becomes a creator (SPEC.md §6)
+    // a registered account makes its page (with or without a trained model) and becomes a creator (SPEC.md §6)
     if (principal.role !== "visitor") can("create", "CreatorPage", own);
     if (principal.role === "creator") can("update", "CreatorPage", own);
     // earnings and payouts are the creator's own; deciding them is staff's (support or admin), never the creator's
     if (principal.role === "creator") can(["create", "read"], "CreatorPayout");
-    if (principal.role === "visitor") cannot("create", "CharacterModel").because("Please log in first");
+    // the refusal's reason is what the guest is told: save the account first (issue 30)
+    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage"]).because(SAVE_ACCOUNT_MESSAGE);
   }
 
   if (principal.kind === "anonymous") {

@@ -18991,6 +18991,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Subscribe/createPage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the caller's page without training: home link, display name, cover, bio, social links; a finished model is optional */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        bio?: string;
+                        cover_id?: number | null;
+                        home_link: string;
+                        membership_price?: number | null;
+                        request_price?: number | null;
+                        role_id?: number | null;
+                        social_links?: string[];
+                        title: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                bio: string;
+                                cover_id: number | null;
+                                cover_url: string | null;
+                                home_link: string;
+                                id: number;
+                                is_owner: boolean;
+                                library: {
+                                    created_at: string;
+                                    id: number;
+                                    image_url: string | null;
+                                    kind: string;
+                                    locked: boolean;
+                                    poster_url: string | null;
+                                    task_id: number;
+                                    video_url: string | null;
+                                    /** @enum {string} */
+                                    visibility: "public" | "members";
+                                }[];
+                                library_locked: number;
+                                library_total: number;
+                                membership: {
+                                    member: boolean;
+                                    paid_through: string;
+                                    price: number;
+                                    /** @enum {string} */
+                                    status: "active" | "cancelled" | "ended";
+                                } | null;
+                                membership_price: number | null;
+                                request_price: number | null;
+                                role_id: number | null;
+                                satisfaction_rate: number | null;
+                                social_links: string[];
+                                /** @enum {string} */
+                                state: "active" | "suspended" | "removed";
+                                subscribed: boolean;
+                                subscriber_count: number;
+                                title: string;
+                            } | null;
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Subscribe/declineRequest": {
         parameters: {
             query?: never;
@@ -19840,6 +19959,7 @@ export interface paths {
                             data: {
                                 page: {
                                     bio: string;
+                                    cover_id: number | null;
                                     cover_url: string | null;
                                     home_link: string;
                                     id: number;
@@ -19867,6 +19987,7 @@ export interface paths {
                                     } | null;
                                     membership_price: number | null;
                                     request_price: number | null;
+                                    role_id: number | null;
                                     satisfaction_rate: number | null;
                                     social_links: string[];
                                     /** @enum {string} */
@@ -20117,6 +20238,7 @@ export interface paths {
                             code: number;
                             data: {
                                 bio: string;
+                                cover_id: number | null;
                                 cover_url: string | null;
                                 home_link: string;
                                 id: number;
@@ -20144,6 +20266,7 @@ export interface paths {
                                 } | null;
                                 membership_price: number | null;
                                 request_price: number | null;
+                                role_id: number | null;
                                 satisfaction_rate: number | null;
                                 social_links: string[];
                                 /** @enum {string} */
@@ -20622,7 +20745,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Edit the caller's page: bio, social links, request and membership prices */
+        /** Edit the caller's page: display name, cover, the model shown (or none), bio, social links, request and membership prices */
         post: {
             parameters: {
                 query?: never;
@@ -20634,9 +20757,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         bio?: string;
+                        cover_id?: number | null;
                         membership_price?: number | null;
                         request_price?: number | null;
+                        role_id?: number | null;
                         social_links?: string[];
+                        title?: string;
                     };
                 };
             };
@@ -20651,6 +20777,7 @@ export interface paths {
                             code: number;
                             data: {
                                 bio: string;
+                                cover_id: number | null;
                                 cover_url: string | null;
                                 home_link: string;
                                 id: number;
@@ -20678,6 +20805,7 @@ export interface paths {
                                 } | null;
                                 membership_price: number | null;
                                 request_price: number | null;
+                                role_id: number | null;
                                 satisfaction_rate: number | null;
                                 social_links: string[];
                                 /** @enum {string} */

@@ -1,5 +1,8 @@
 /** Creator pages (issue 16). Import-free (docs/decisions/050). */
 
+/** A page's display name (issue 30): as long as a model's name, which a page published from a model takes. */
+export const CREATOR_TITLE_MAX = 40;
+
 /** SPEC.md §8 wording; the consumer app translates by these exact strings. */
 export const CREATOR_MESSAGES = {
   domainNotFound: "Domain not found",
@@ -18,6 +21,8 @@ export const CREATOR_MESSAGES = {
   ownMembership: "You cannot join your own page",
   notMember: "You are not a member of this page",
   publishNotYours: "Publish one of your own finished creations",
+  titleRequired: "Please input a display name",
+  titleLength: `A display name can be at most ${CREATOR_TITLE_MAX} characters`,
 } as const;
 
 /**

@@ -40,6 +40,12 @@ export const TRAINING_MESSAGES = {
   notCancellable: "This training can no longer be cancelled",
 } as const;
 
+/**
+ * SPEC.md §5's exceed-count message, naming the selected count against the limit: more than 20 training photos are
+ * refused with it (the server) or told with it (the wizard's picker), never dropped silently.
+ */
+export const photosExceeded = (selected: number, limit: number) => `You selected ${selected} images; at most ${limit} can be used`;
+
 /** One message per photo verdict, shown beside the photo in the wizard. */
 export const PHOTO_VERDICT_MESSAGES: Record<PhotoVerdict, string> = {
   ok: "Looks good",

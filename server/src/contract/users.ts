@@ -4,3 +4,9 @@ export type LoginType = (typeof LOGIN_TYPES)[number];
 
 export const USER_ROLES = ["visitor", "user", "creator"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+
+/**
+ * Said to a guest who tries what needs a saved account (a creator page, a training): adding an email keeps everything
+ * the guest has (the guest merge, docs/decisions/004).
+ */
+export const SAVE_ACCOUNT_MESSAGE = "Please save your account with an email first";

@@ -196,7 +196,8 @@ export class ApiRouter {
       if (principal.kind === "user" && principal.banned) throw HttpError.forbidden(MSG.noLoginPermission);
       req.principal = principal;
       req.ability = abilityFor(principal);
-      if (spec.can && !req.ability.can(spec.can[0], spec.can[1])) throw HttpError.forbidden();
+      // a rule that gives its reason (`.because`) tells the person why, in place of the generic refusal
+      if (spec.can && !req.ability.can(spec.can[0], spec.can[1])) throw HttpError.forbidden(req.ability.relevantRuleFor(spec.can[0], spec.can[1])?.reason);
     };
   }
 

@@ -1,19 +1,22 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import LinearProgress from "@mui/material/LinearProgress";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
-import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
+import { creatorsApi, type CreatorPageView, type OwnPageView } from "./creators.api.ts";
 import { CreatorRequests } from "./CustomRequests.tsx";
 import { Earnings } from "./Earnings.tsx";
+import { type IdentityDraft, linksOf, PageAboutFields, PageIdentityFields } from "./PageIdentityFields.tsx";
 import { PublishCreations } from "./Publish.tsx";
 
-/** The creator's own edit form: bio, social links (one per line), and the prices of a request and of a membership. */
-function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void }) {
+/** The creator's own edit form: name, cover, the model shown, bio, social links (one per line), and the prices. */
+function EditPage({ page, onSaved }: { page: OwnPageView; onSaved: (p: OwnPageView) => void }) {
   const { t } = useTranslation();
+  const [identity, setIdentity] = useState<IdentityDraft>({ title: page.title, cover_id: page.cover_id, role_id: page.role_id, cover: null });
   const [bio, setBio] = useState(page.bio);
   const [links, setLinks] = useState(page.social_links.join("\n"));
   const [price, setPrice] = useState(page.request_price ? String(page.request_price) : "");
@@ -24,11 +27,11 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
     try {
       onSaved(
         await creatorsApi.update({
+          title: identity.title,
+          cover_id: identity.cover_id,
+          role_id: identity.role_id,
           bio,
-          social_links: links
-            .split("\n")
-            .map((l) => l.trim())
-            .filter(Boolean),
+          social_links: linksOf(links),
           request_price: price.trim() ? Number(price) : null,
           membership_price: membershipPrice.trim() ? Number(membershipPrice) : null,
         }),
@@ -43,23 +46,8 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
       <Typography variant="h6" component="h2">
         {t("creators.editTitle")}
       </Typography>
-      <TextField
-        label={t("creators.bio")}
-        value={bio}
-        onChange={(e) => setBio(e.target.value)}
-        multiline
-        minRows={3}
-        slotProps={{ htmlInput: { maxLength: 500, "data-testid": "creator-bio" } }}
-      />
-      <TextField
-        label={t("creators.links")}
-        helperText={t("creators.linksHelp")}
-        value={links}
-        onChange={(e) => setLinks(e.target.value)}
-        multiline
-        minRows={2}
-        slotProps={{ htmlInput: { "data-testid": "creator-links" } }}
-      />
+      <PageIdentityFields value={identity} onChange={setIdentity} />
+      <PageAboutFields bio={bio} links={links} onBio={setBio} onLinks={setLinks} />
       <TextField
         label={t("creators.requestPrice")}
         helperText={t("creators.requestPriceHelp")}
@@ -86,11 +74,36 @@ function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: Creat
   );
 }
 
+/** The creator's own edit form, once the page as its owner sees it (the model shown, its own cover) is read. */
+function OwnEditPage({ onSaved }: { onSaved: (p: CreatorPageView) => void }) {
+  const [own, setOwn] = useState<OwnPageView | null>(null);
+  useEffect(() => {
+    let live = true;
+    creatorsApi.mine().then(
+      (p) => live && setOwn(p),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!own) return <LinearProgress />;
+  return (
+    <EditPage
+      page={own}
+      onSaved={(p) => {
+        setOwn(p);
+        onSaved(p);
+      }}
+    />
+  );
+}
+
 /** The creator's own panels on their page: edit, requests to answer, earnings and payouts, publishing. */
 export default function CreatorTools({ page, onSaved, onChanged }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void; onChanged: () => void }) {
   return (
     <>
-      <EditPage page={page} onSaved={onSaved} />
+      <OwnEditPage onSaved={onSaved} />
       <CreatorRequests />
       <Earnings />
       <PublishCreations page={page} onChanged={onChanged} />

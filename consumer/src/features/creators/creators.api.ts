@@ -13,6 +13,15 @@ export type MembershipView = ApiData<"/api/Subscribe/joinMembership", "post">;
 /** A premium custom request: its price is held from the fan until delivery, decline or expiry. */
 export type CustomRequestView = ApiData<"/api/Subscribe/request", "post">;
 
+/** The caller's own page, with what its edit screen picks (the model shown, its own cover). */
+export type OwnPageView = NonNullable<ApiData<"/api/Subscribe/myPage", "get">["page"]>;
+/** A page's name, its own cover (an image upload; null: none) and the model shown with it (null: none). */
+export interface PageIdentity {
+  title: string;
+  cover_id: number | null;
+  role_id: number | null;
+}
+
 /** The page just published or changed: the server's view of it is null only for a page that is gone. */
 function stillThere<T>(page: T | null): T {
   if (!page) throw new Error("The access resource does not exist");
@@ -24,7 +33,10 @@ export const creatorsApi = {
   bind: (home_link: string, subscribe: boolean) => api.post("/api/Subscribe/binding", { home_link, subscribe: subscribe ? 1 : 0 }, { quiet: true }),
   mine: () => api.get("/api/Subscribe/myPage", { quiet: true }).then((r) => r.page),
   publish: (role_id: number) => api.post("/api/Subscribe/publishPage", { role_id }, { quiet: true }).then(stillThere),
-  update: (fields: { bio: string; social_links: string[]; request_price: number | null; membership_price: number | null }) =>
+  /** A page made without training (issue 30): its own home link, name and cover; a model is optional. */
+  create: (body: PageIdentity & { home_link: string; bio: string; social_links: string[] }) =>
+    api.post("/api/Subscribe/createPage", body, { quiet: true }).then(stillThere),
+  update: (fields: Partial<PageIdentity> & { bio: string; social_links: string[]; request_price: number | null; membership_price: number | null }) =>
     api.post("/api/Subscribe/updatePage", fields, { quiet: true }).then(stillThere),
   request: (home_link: string, text: string, idempotency_key: string) =>
     api.post("/api/Subscribe/request", { home_link, text, idempotency_key }, { quiet: true }),

@@ -11,6 +11,7 @@ import VideoLibraryIcon from "@mui/icons-material/VideoLibrary";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { dialogs } from "../../dialogs/dialog-store.ts";
+import { CreatorMenuItem } from "../creators/CreatorMenuItem.tsx";
 import { session, type UserInfo } from "../session/session.ts";
 
 /** The signed-in user's menu; loaded when the avatar is first clicked. */
@@ -56,6 +57,7 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
         </ListItemIcon>
         {t("nav.chat")}
       </MenuItem>
+      <CreatorMenuItem onClose={onClose} />
       <MenuItem
         onClick={() => {
           onClose();

@@ -38,12 +38,12 @@ export function BottomBar() {
           ? "homeLink"
           : false;
 
-  /** SPEC.md §2 HomeLink (issue 16): a creator's own page; a registered account without one goes to make one (training). */
+  /** SPEC.md §2 HomeLink (issue 16): a creator's own page; a registered account without one goes to make one (issue 30: no training needed). */
   async function openHomeLink() {
     if (session.get().user?.type !== "registered") return navigate("/home");
     const { creatorsApi } = await import("../creators/creators.api.ts");
     const page = await creatorsApi.mine().catch(() => null);
-    navigate(page ? `/${page.home_link}` : "/training");
+    navigate(page ? `/${page.home_link}` : "/creator");
   }
 
   return (

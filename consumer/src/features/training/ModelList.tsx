@@ -7,7 +7,8 @@ import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
-import { creatorsApi, type CreatorPageView } from "../creators/creators.api.ts";
+import { creatorsApi, type OwnPageView } from "../creators/creators.api.ts";
+import { DeleteModel } from "./DeleteModel.tsx";
 import { trainingMessage } from "./messages.ts";
 import { trainingApi, type CharacterModelView } from "./training.api.ts";
 
@@ -19,7 +20,7 @@ export function ModelList({ refreshKey }: { refreshKey: number }) {
   const [models, setModels] = useState<CharacterModelView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   // issue 16: a finished model can have the creator's public page, at its home link
-  const [myPage, setMyPage] = useState<CreatorPageView | null | undefined>(undefined);
+  const [myPage, setMyPage] = useState<OwnPageView | null | undefined>(undefined);
   const navigate = useNavigate();
   const load = useCallback(
     () =>
@@ -117,12 +118,13 @@ export function ModelList({ refreshKey }: { refreshKey: number }) {
                 {t("training.list.cancel")}
               </Button>
             )}
+            <DeleteModel model={m} onDeleted={() => void load()} />
             {m.usable && myPage === null && (
               <Button size="small" variant="contained" onClick={() => void publish(m.id)} data-testid="model-publish">
                 {t("creators.publish")}
               </Button>
             )}
-            {myPage && myPage.home_link === m.home_link && (
+            {myPage && myPage.role_id === m.id && (
               <Button size="small" component={RouterLink} to={`/${myPage.home_link}`} data-testid="model-open-page">
                 {t("creators.openPage")}
               </Button>

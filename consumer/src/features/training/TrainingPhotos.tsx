@@ -1,4 +1,5 @@
-import { useRef } from "react";
+import { useRef, useState } from "react";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
@@ -7,7 +8,8 @@ import Typography from "@mui/material/Typography";
 import AddPhotoAlternateIcon from "@mui/icons-material/AddPhotoAlternate";
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
-import { TRAINING_PHOTOS_MAX, TRAINING_PHOTOS_MIN } from "../../../../server/src/contract/training.ts";
+import { photosExceeded, TRAINING_PHOTOS_MAX, TRAINING_PHOTOS_MIN } from "../../../../server/src/contract/training.ts";
+import { translateMessage } from "../../i18n/index.ts";
 
 export interface PhotoTile {
   key: string;
@@ -24,6 +26,7 @@ export function TrainingPhotos({ tiles, onAdd, onRemove }: { tiles: PhotoTile[];
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const room = TRAINING_PHOTOS_MAX - tiles.length;
+  const [exceeded, setExceeded] = useState<string | null>(null);
   return (
     <Box data-testid="photos-step" sx={{ display: "grid", gap: 1.5 }}>
       <Typography color="text.secondary">{t("training.photos.hint", { min: TRAINING_PHOTOS_MIN, max: TRAINING_PHOTOS_MAX })}</Typography>
@@ -35,7 +38,10 @@ export function TrainingPhotos({ tiles, onAdd, onRemove }: { tiles: PhotoTile[];
         accept="image/png,image/jpeg,image/webp,image/bmp"
         data-testid="photos-input"
         onChange={(e) => {
-          onAdd(Array.from(e.target.files ?? []).slice(0, room));
+          const files = Array.from(e.target.files ?? []);
+          // SPEC.md §5's exceed-count message: the photos past the limit are named, not dropped silently
+          setExceeded(files.length > room ? photosExceeded(tiles.length + files.length, TRAINING_PHOTOS_MAX) : null);
+          onAdd(files.slice(0, room));
           e.target.value = "";
         }}
       />
@@ -74,6 +80,11 @@ export function TrainingPhotos({ tiles, onAdd, onRemove }: { tiles: PhotoTile[];
           </Box>
         ))}
       </Box>
+      {exceeded && (
+        <Alert severity="warning" data-testid="photos-exceeded" onClose={() => setExceeded(null)}>
+          {translateMessage(exceeded)}
+        </Alert>
+      )}
       <Button variant="outlined" startIcon={<AddPhotoAlternateIcon />} disabled={room <= 0} onClick={() => input.current?.click()} data-testid="photos-add">
         {t("training.photos.add", { count: tiles.length, max: TRAINING_PHOTOS_MAX })}
       </Button>

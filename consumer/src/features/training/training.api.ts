@@ -26,4 +26,6 @@ export const trainingApi = {
   usable: (limit = 50) =>
     api.get("/api/Generation/getLoraCharacterList", { query: { page: 1, limit, status: "success" satisfies TrainingStatus }, quiet: true }),
   cancel: (id: number) => api.post("/api/Training/cancel", { id }, { quiet: true }),
+  /** Withdraw likeness consent: the model is deleted; a page showing it stays, without it (issue 30 item 7). */
+  revoke: (id: number) => api.post("/api/Training/revoke", { id }, { quiet: true }),
 };

@@ -25,3 +25,15 @@ export function withPublishedCreations(tasks: ModeratedContent, isPublished: (ta
     },
   };
 }
+
+/**
+ * Training's revoke (consent withdrawn, model deleted), followed by the page's detaching of that model: the page stays
+ * up without it. Both are idempotent, so a retried revoke finishes what an interrupted one left.
+ */
+export function withPageDetached<R>(revoke: (userId: number, modelId: number) => Promise<R>, detach: (modelId: number) => Promise<void>) {
+  return async (userId: number, modelId: number): Promise<R> => {
+    const revoked = await revoke(userId, modelId);
+    await detach(modelId);
+    return revoked;
+  };
+}

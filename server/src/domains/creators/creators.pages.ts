@@ -5,17 +5,14 @@ import { HttpError } from "../../http/errors.ts";
 import type { CreatorLibrary } from "./creator-library.service.ts";
 import type { CreatorMemberships } from "./creator-memberships.service.ts";
 import { activePageByLink, subscribe } from "./creators.queries.ts";
-import type { PageFields } from "./creators.schema.ts";
+import { createPageEdits, type CharacterModels, type PageCovers } from "./creators.page-edit.ts";
 
-/** training owns character models: the page's home link, name and cover come from the creator's finished model */
-export interface CharacterModels {
-  publishable(userId: number, modelId: number): Promise<{ id: number; homeLink: string; name: string } | null>;
-  coverFor(modelId: number): Promise<{ url: string; shareUrl: string } | null>;
-}
+export type { CharacterModels };
 
-interface PageDeps {
+export interface PageDeps {
   db: Db;
   models: CharacterModels;
+  covers: PageCovers;
   memberships: Pick<CreatorMemberships, "of">;
   library: Pick<CreatorLibrary, "forViewer">;
   /** users owns roles: publishing the first page makes the account a creator (SPEC.md §6) */
@@ -39,11 +36,17 @@ export async function livePage(c: Tx | Db, homeLink: string): Promise<CreatorPag
 /** Subscribers are counted from their rows, so the figure shown is always the figure stored (ARCHITECTURE.md §8). */
 const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ where: { creatorPageId: pageId, active: true } });
 
+/** The page's own cover when it has one that is still up, else its model's (a page made from a model), else none. */
+async function coverOf({ covers, models }: Pick<PageDeps, "covers" | "models">, page: CreatorPage) {
+  const own = page.coverUploadId ? await covers.pictureOf(page.coverUploadId) : null;
+  return own ?? (page.characterModelId ? models.coverFor(page.characterModelId) : null);
+}
+
 /**
  * A page as one viewer sees it: its figures (subscribers, satisfaction), the viewer's subscription and membership, and
  * the first page of its library with members-only items locked unless the viewer is the creator or a member.
  */
-function pageViewOf({ db, models, memberships, library, minRatings }: Omit<PageDeps, "makeCreator">) {
+function pageViewOf({ db, memberships, library, minRatings, ...deps }: Omit<PageDeps, "makeCreator">) {
   /** Satisfied share of rated deliveries; null until the page has `minRatings` ratings (one or two say little). */
   async function satisfaction(pageId: number): Promise<number | null> {
     const rated = await db.customRequest.groupBy({
@@ -62,7 +65,7 @@ function pageViewOf({ db, models, memberships, library, minRatings }: Omit<PageD
     const [subscribers, subscribed, cover, membership, items, satisfied] = await Promise.all([
       subscriberCount(db, page.id),
       viewerId === null ? false : db.subscription.count({ where: { creatorPageId: page.id, userId: viewerId, active: true } }).then((n) => n > 0),
-      page.characterModelId ? models.coverFor(page.characterModelId) : null,
+      coverOf(deps, page),
       viewerMembership,
       library.forViewer(
         page,
@@ -98,13 +101,13 @@ function pageViewOf({ db, models, memberships, library, minRatings }: Omit<PageD
 
 /** The pages themselves: as fans see them, subscriptions, and the creator's own page. */
 export function createPages({ makeCreator, ...deps }: PageDeps) {
-  const { db, models } = deps;
+  const { db } = deps;
   const pageView = pageViewOf(deps);
 
   /** The caller's own page (for "My page" and the bottom bar's HomeLink), or null. */
   async function mine(userId: number) {
     const page = await db.creatorPage.findUnique({ where: { userId } });
-    return page ? { ...(await pageView(page, userId)), state: page.state } : null;
+    return page ? { ...(await pageView(page, userId)), state: page.state, role_id: page.characterModelId, cover_id: page.coverUploadId } : null;
   }
 
   return {
@@ -128,47 +131,7 @@ export function createPages({ makeCreator, ...deps }: PageDeps) {
     },
 
     mine,
-
-    /**
-     * Publishes the caller's page for one of their finished character models: the model's home link (already checked
-     * for length, characters, reserved words and case-insensitive uniqueness by training) becomes the page's. The
-     * first page makes the account a creator, in the same transaction.
-     */
-    async publish(userId: number, modelId: number, fields: PageFields) {
-      const model = await models.publishable(userId, modelId);
-      if (!model) throw HttpError.badRequest(M.modelNotReady);
-      await db.$transaction(async (tx) => {
-        if (await tx.creatorPage.findUnique({ where: { userId }, select: { id: true } })) throw HttpError.conflict(M.hasPage);
-        await tx.creatorPage.create({
-          data: {
-            userId,
-            characterModelId: model.id,
-            homeLink: model.homeLink,
-            title: model.name,
-            bio: fields.bio ?? "",
-            socialLinks: fields.social_links ?? [],
-            requestPrice: fields.request_price ?? null,
-            membershipPrice: fields.membership_price ?? null,
-          },
-        });
-        await makeCreator(tx, userId);
-      });
-      return mine(userId);
-    },
-
-    async update(userId: number, fields: PageFields) {
-      const changed = await db.creatorPage.updateMany({
-        where: { userId },
-        data: {
-          ...(fields.bio === undefined ? {} : { bio: fields.bio }),
-          ...(fields.social_links === undefined ? {} : { socialLinks: fields.social_links }),
-          ...(fields.request_price === undefined ? {} : { requestPrice: fields.request_price }),
-          ...(fields.membership_price === undefined ? {} : { membershipPrice: fields.membership_price }),
-        },
-      });
-      if (!changed.count) throw HttpError.notFound(M.noPage);
-      return mine(userId);
-    },
+    ...createPageEdits({ ...deps, makeCreator, mine }),
 
     /**
      * What a link pasted in a messenger previews (the server-rendered title, description and Open Graph image of
@@ -177,7 +140,7 @@ export function createPages({ makeCreator, ...deps }: PageDeps) {
     async shareCard(homeLink: string): Promise<{ title: string; description: string; image: string | null } | null> {
       const page = await pageByLink(db, homeLink);
       if (!page) return null;
-      const cover = page.characterModelId ? await models.coverFor(page.characterModelId) : null;
+      const cover = await coverOf(deps, page);
       return { title: page.title, description: page.bio || page.title, image: cover?.shareUrl ?? null };
     },
   };

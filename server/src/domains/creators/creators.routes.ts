@@ -5,6 +5,7 @@ import type { MediaStorage } from "../../storage/storage.ts";
 import {
   bindingAnswer,
   bindingBody,
+  createPageBody,
   deliverBody,
   pageAnswer,
   homeLinkInfoQuery,
@@ -18,7 +19,7 @@ import {
   myItemsAnswer,
   myItemsQuery,
   myPageAnswer,
-  pageFields,
+  pageEdit,
   publishBody,
   publishItemAnswer,
   publishItemBody,
@@ -80,13 +81,25 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
     ({ principal, body }) => creators.publish(principal.userId, body.role_id, body),
   );
   api.post(
+    "/api/Subscribe/createPage",
+    {
+      summary: "Make the caller's page without training: home link, display name, cover, bio, social links; a finished model is optional",
+      tags,
+      auth: "user",
+      can: ["create", "CreatorPage"],
+      body: createPageBody,
+      response: publishPageAnswer,
+    },
+    ({ principal, body }) => creators.create(principal.userId, body),
+  );
+  api.post(
     "/api/Subscribe/updatePage",
     {
-      summary: "Edit the caller's page: bio, social links, request and membership prices",
+      summary: "Edit the caller's page: display name, cover, the model shown (or none), bio, social links, request and membership prices",
       tags,
       auth: "user",
       can: ["update", "CreatorPage"],
-      body: pageFields,
+      body: pageEdit,
       response: publishPageAnswer,
     },
     ({ principal, body }) => creators.update(principal.userId, body),

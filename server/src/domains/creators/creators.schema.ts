@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
+import { homeLinkField } from "../training/training.schema.ts";
 import {
   CREATOR_BIO_MAX,
+  CREATOR_TITLE_MAX,
   CREATOR_MEMBERSHIP_STATUSES,
   CREATOR_MESSAGES as M,
   CUSTOM_REQUEST_STATUSES,
@@ -59,6 +61,23 @@ export const pageFields = z.object({
 export const publishBody = pageFields.extend({ role_id: z.coerce.number().int().positive() });
 
 export type PageFields = z.infer<typeof pageFields>;
+
+const title = z.preprocess(trimmed, z.string({ error: M.titleRequired }).min(1, M.titleRequired).max(CREATOR_TITLE_MAX, M.titleLength));
+/** An image upload of the caller's as the page's cover; null removes it (the model's cover shows, if any). */
+const coverId = z.coerce.number().int().positive().nullable();
+/** One of the caller's finished models shown with the page; null detaches it (the page stays). */
+const modelId = z.coerce.number().int().positive().nullable();
+
+/** What the page's edit screen changes besides the fields above: name, cover and the model shown with it. */
+export const pageEdit = pageFields.extend({ title: title.optional(), cover_id: coverId.optional(), role_id: modelId.optional() });
+export type PageEdit = z.infer<typeof pageEdit>;
+
+/**
+ * A page made directly, without training (issue 30): its own home link (SPEC.md §5's rules and words, the same check
+ * as training's), a display name, and optionally a cover, a model and the fields of `pageFields`.
+ */
+export const createPageBody = pageEdit.extend({ home_link: homeLinkField, title });
+export type CreatePage = z.infer<typeof createPageBody>;
 
 export const requestBody = z.object({
   home_link: z.preprocess(trimmed, z.string().min(1, M.noDomainInformation).max(100)),
@@ -184,7 +203,8 @@ export const pageAnswer = z.object({
 });
 
 /** The creator's own page: the public view and its moderation state. */
-const ownPageAnswer = pageAnswer.extend({ state: z.enum(CONTENT_STATES) });
+/** The creator's own page: also its state and what the edit screen picks (the model shown with it, its own cover). */
+const ownPageAnswer = pageAnswer.extend({ state: z.enum(CONTENT_STATES), role_id: z.number().nullable(), cover_id: z.number().nullable() });
 
 /** post /api/Subscribe/binding */
 export const bindingAnswer = z.object({

@@ -9,6 +9,7 @@ import { createCreatorLibrary, type CreationMedia, type MediaPart } from "./crea
 import { createCreatorMemberships } from "./creator-memberships.service.ts";
 import { createCreatorBans } from "./creators.bans.ts";
 import { moderatedPages } from "./creators.moderated.ts";
+import type { PageCovers } from "./creators.page-edit.ts";
 import { createPages, livePage, type CharacterModels } from "./creators.pages.ts";
 import { dropSharedGuestSubscriptions } from "./creators.queries.ts";
 import { createCustomRequests } from "./creators.requests.ts";
@@ -16,6 +17,8 @@ import { createCustomRequests } from "./creators.requests.ts";
 interface Deps {
   db: Db;
   models: CharacterModels;
+  /** uploads owns images: a page made without a model has a cover of its own */
+  covers: PageCovers;
   /** generation owns creations: the files of the creator's finished ones, for the library */
   creations(userId: number, taskIds: number[]): Promise<Map<number, CreationMedia>>;
   /** public library media gets storage's signed URLs; members-only media URLs are signed with storage's signer */
@@ -50,7 +53,7 @@ export function createCreatorsService(deps: Deps) {
   const memberships = createCreatorMemberships({ db, credits });
   const isMember = (pageId: number, userId: number) => memberships.isMember(pageId, userId);
   const library = createCreatorLibrary({ ...deps, ttlSeconds: deps.mediaTtlSeconds, isMember, limits: limits.library });
-  const pages = createPages({ db, models, memberships, library, makeCreator, minRatings });
+  const pages = createPages({ db, models, covers: deps.covers, memberships, library, makeCreator, minRatings });
   const requests = createCustomRequests({ db, credits, ownCreation, requestHours, limits: limits.requests });
 
   /** The caller's own page, or 'no page'. */

@@ -177,7 +177,7 @@ describe("failure, cancel and time-out refund exactly once", () => {
 describe("submit rules", () => {
   it.each([
     ["9 photos", () => fresh({ photo_ids: set.photo_ids.slice(0, 9) }), "Please upload 10-20 training images"],
-    ["21 photos", () => fresh({ photo_ids: [...set.photo_ids, ...set.photo_ids, 1].slice(0, 21) }), "Please upload 10-20 training images"],
+    ["21 photos", () => fresh({ photo_ids: [...set.photo_ids, ...set.photo_ids, 1].slice(0, 21) }), "You selected 21 images; at most 20 can be used"],
     ["no cover", () => fresh({ cover_id: undefined }), TRAINING_MESSAGES.coverRequired],
     ["no name", () => fresh({ name: "  " }), "Please input name"],
     ["no home link", () => fresh({ home_link: "" }), HOME_LINK_MESSAGES.required],

@@ -7,6 +7,7 @@ import {
   TRAINING_MESSAGES as M,
   TRAINING_NAME_MAX,
   TRAINING_PHOTOS_MAX,
+  photosExceeded,
   TRAINING_PHOTOS_MIN,
   TRAINING_STATUSES,
 } from "../../contract/training.ts";
@@ -26,8 +27,22 @@ const idList = (message: string) =>
             .map((s) => s.trim())
             .filter(Boolean)
         : v,
-    z.array(id, { error: message }).min(TRAINING_PHOTOS_MIN, message).max(TRAINING_PHOTOS_MAX, message),
+    z
+      .array(id, { error: message })
+      .min(TRAINING_PHOTOS_MIN, message)
+      .superRefine((ids, ctx) => {
+        if (ids.length > TRAINING_PHOTOS_MAX) ctx.addIssue({ code: "custom", message: photosExceeded(ids.length, TRAINING_PHOTOS_MAX) });
+      }),
   );
+
+/** SPEC.md §5's home link, checked by the one rule and words for a model and a creator page (contract/home-link.ts). */
+export const homeLinkField = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim() : v),
+  z.string({ error: HOME_LINK_MESSAGES.required }).superRefine((v, ctx) => {
+    const problem = homeLinkProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+);
 
 /** SPEC.md §5 in field order, so the first problem answered is the one the wizard shows first. */
 export const trainingSubmitBody = z.object({
@@ -35,13 +50,7 @@ export const trainingSubmitBody = z.object({
     (v) => (typeof v === "string" ? v.trim() : v),
     z.string({ error: M.nameRequired }).min(1, M.nameRequired).max(TRAINING_NAME_MAX, `The name can be at most ${TRAINING_NAME_MAX} characters`),
   ),
-  home_link: z.preprocess(
-    (v) => (typeof v === "string" ? v.trim() : v),
-    z.string({ error: HOME_LINK_MESSAGES.required }).superRefine((v, ctx) => {
-      const problem = homeLinkProblem(v);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
-  ),
+  home_link: homeLinkField,
   cover_id: z.preprocess(
     (v) => {
       const given = blankToUndefined(v);

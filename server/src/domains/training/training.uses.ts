@@ -39,12 +39,7 @@ export function createTrainingUses(d: TrainingDeps) {
     /** The cover a creator page shows for its model: a signed thumbnail for browsers and an absolute URL for link previews. */
     async coverFor(modelId: number): Promise<{ url: string; shareUrl: string } | null> {
       const m = await db.characterModel.findUnique({ where: { id: modelId }, select: { coverUploadId: true } });
-      const cover = m?.coverUploadId
-        ? await db.upload.findUnique({ where: { id: m.coverUploadId }, select: { thumbKey: true, storageKey: true, state: true } })
-        : null;
-      if (cover?.state !== "active") return null;
-      const key = cover.thumbKey ?? cover.storageKey;
-      return { url: await storage.signedUrl(key), shareUrl: await storage.fetchableUrl(key) };
+      return m?.coverUploadId ? d.uploads.pictureOf(m.coverUploadId) : null;
     },
 
     async coverUploadId(userId: number, modelId: number): Promise<number> {

@@ -114,6 +114,17 @@ export function createUploadReads(db: Db, storage: MediaStorage) {
       return u;
     },
 
+    /**
+     * The picture of an image another domain shows publicly (a model's or a creator page's cover): a signed thumbnail
+     * for browsers and an absolute URL for link previews; null once it is taken down or gone.
+     */
+    async pictureOf(id: number): Promise<{ url: string; shareUrl: string } | null> {
+      const u = await db.upload.findFirst({ where: { id, state: "active", kind: "image" }, select: { thumbKey: true, storageKey: true } });
+      if (!u) return null;
+      const key = u.thumbKey ?? u.storageKey;
+      return { url: await storage.signedUrl(key), shareUrl: await storage.fetchableUrl(key) };
+    },
+
     async details(userId: number, id: number) {
       const u = await db.upload.findFirst({ where: { id, userId, state: "active" }, include: withScreening });
       if (!u) throw HttpError.notFound();
