@@ -37,3 +37,12 @@ export function uploadMedia(kind: "audio" | "video", file: File, trim: { start: 
   form.append("file", file, file.name);
   return inTurn(() => api.upload(kind === "audio" ? "/api/ImageUpload/audioFromMedia" : "/api/ImageUpload/videoFromMedia", form, { quiet: true }));
 }
+
+/** The caller's own earlier uploads of a kind, newest first (photos by imageList, audio and video by uploadList). */
+export async function earlierUploads(kind: "image" | "audio" | "video"): Promise<UploadResult[]> {
+  const page =
+    kind === "image"
+      ? await api.get("/api/ImageUpload/imageList", { query: { page: 1, limit: 10 }, quiet: true })
+      : await api.get("/api/ImageUpload/uploadList", { query: { page: 1, limit: 10, type: kind }, quiet: true });
+  return page.list;
+}
