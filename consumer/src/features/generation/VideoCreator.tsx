@@ -53,7 +53,8 @@ function PromptField({ label, placeholder, value, onChange }: { label: string; p
       placeholder={placeholder}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "video-prompt" } }}
+      // the label stays small above the box: a long one (ru, ja) would be cut off inside it at 360 px
+      slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "video-prompt" }, inputLabel: { shrink: true } }}
     />
   );
 }
