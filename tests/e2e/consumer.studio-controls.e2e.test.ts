@@ -59,7 +59,9 @@ describe("consumer app: the studio's controls on the local engine, 360 px", () =
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it("an even mode switch; no motion prompt where the engine ignores it; text to video; a reference picture from an earlier upload", { timeout: 400_000 }, async () => {
+  it("an even mode switch; no motion prompt where the engine ignores it; text to video; a reference picture from an earlier upload", {
+    timeout: 400_000,
+  }, async () => {
     const file = await photo(dir);
     for (const language of LANGUAGES) {
       const page = await studio(browser, server.url, language);

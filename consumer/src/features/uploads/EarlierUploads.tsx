@@ -6,6 +6,7 @@ import AudiotrackIcon from "@mui/icons-material/Audiotrack";
 import MovieIcon from "@mui/icons-material/Movie";
 import { useTranslation } from "react-i18next";
 import { USABLE_SCREENING_STATUSES } from "../../../../server/src/contract/screening.ts";
+import type { UploadKind } from "../../../../server/src/contract/uploads.ts";
 import { earlierUploads, type UploadResult } from "./uploads.api.ts";
 
 const USABLE: readonly (string | null)[] = [null, ...USABLE_SCREENING_STATUSES];
@@ -15,7 +16,7 @@ const USABLE: readonly (string | null)[] = [null, ...USABLE_SCREENING_STATUSES];
  * attestation and passed screening). Nothing is shown while loading, on failure or when there are none; uploads that
  * screening holds or rejected are left out, since a submit would refuse them.
  */
-export function EarlierUploads({ kind, onPick }: { kind: "image" | "audio" | "video"; onPick: (upload: UploadResult) => void }) {
+export function EarlierUploads({ kind, onPick }: { kind: UploadKind; onPick: (upload: UploadResult) => void }) {
   const { t } = useTranslation();
   const [list, setList] = useState<UploadResult[]>([]);
 

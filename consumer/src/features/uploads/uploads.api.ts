@@ -1,3 +1,4 @@
+import type { UploadKind } from "../../../../server/src/contract/uploads.ts";
 import { api, type ApiData } from "../../lib/api-client.ts";
 
 /** Issue 4's upload calls. Every person-photo or video upload carries the uploader's consent attestation. */
@@ -39,7 +40,7 @@ export function uploadMedia(kind: "audio" | "video", file: File, trim: { start: 
 }
 
 /** The caller's own earlier uploads of a kind, newest first (photos by imageList, audio and video by uploadList). */
-export async function earlierUploads(kind: "image" | "audio" | "video"): Promise<UploadResult[]> {
+export async function earlierUploads(kind: UploadKind): Promise<UploadResult[]> {
   const page =
     kind === "image"
       ? await api.get("/api/ImageUpload/imageList", { query: { page: 1, limit: 10 }, quiet: true })

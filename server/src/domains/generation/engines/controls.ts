@@ -8,14 +8,15 @@ import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
  * motion at the photo's own shape, its looks restyle a video as they are; its procedural pictures (and the picture a
  * text-to-video starts from) follow the prompt, seed and aspect, and a reference photo tints them.
  */
+const DRAWN = STUDIO_CONTROLS.filter((c) => c !== "negative_prompt" && c !== "strength");
 const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
   image_to_video: [],
   audio_overlay: [],
   role_video: [],
   video_to_video: [],
-  text_to_video: ["prompt", "aspect", "seed"],
-  text_to_image: ["prompt", "image", "aspect", "seed"],
-  image_batch: ["prompt", "image", "aspect", "seed"],
+  text_to_video: DRAWN.filter((c) => c !== "image"),
+  text_to_image: DRAWN,
+  image_batch: DRAWN,
 };
 
 export const localControls = (mode: GenerationMode): StudioControl[] => [...LOCAL[mode]];
