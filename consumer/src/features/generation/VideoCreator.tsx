@@ -116,6 +116,8 @@ export function VideoCreator({
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted, VIDEO_SUBMIT_FAILED);
 
   const needsTemplate = mode === "image_to_video" || mode === "video_to_video";
+  /** text to video needs no template, but one chosen from the quick templates (staff may make them) is used */
+  const usesTemplate = needsTemplate || mode === "text_to_video";
   const fromWords = mode === "text_to_video";
   const role = mode === "image_to_video" ? model : null;
   const duration =
@@ -133,7 +135,7 @@ export function VideoCreator({
           mode: role ? "role_video" : mode,
           resolution,
           duration: Math.round(duration * 10) / 10,
-          template_id: needsTemplate ? template?.id : undefined,
+          template_id: usesTemplate ? template?.id : undefined,
         }
       : null,
   );
@@ -144,7 +146,7 @@ export function VideoCreator({
   async function submit() {
     if (fromWords && !prompt.trim()) return showError(TEXT_OR_ROLE);
     if (fromWords) {
-      const body = { prompt: prompt.trim(), resolution, duration: seconds, ...settingsBody(settings, price) };
+      const body = { prompt: prompt.trim(), template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, price) };
       return send((idempotency_key) => submitTextVideo({ ...body, idempotency_key }));
     }
     if (mode !== "video_to_video" && !photo && !role) return showError(UPLOAD_MESSAGES.choosePicture);
@@ -182,6 +184,11 @@ export function VideoCreator({
       {fromWords ? (
         <Step n={1} title={t("studio.stepWords")}>
           <PromptField label={t("studio.videoPrompt")} placeholder={t("studio.videoPromptPlaceholder")} value={prompt} onChange={setPrompt} />
+          {template && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="chosen-template">
+              {inLanguage(template.name, template.names, i18n.language)}
+            </Typography>
+          )}
         </Step>
       ) : mode === "video_to_video" ? (
         <Step n={1} title={t("studio.stepVideo")}>
