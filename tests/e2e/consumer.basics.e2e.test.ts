@@ -177,8 +177,9 @@ describe("consumer app on a phone", () => {
     await page.getByTestId("photo-picker").waitFor();
     await pageShot(page, "consumer-studio-phone");
     await page.getByTestId("bottom-video-plus").click();
-    await page.waitForURL(/mode=video_to_video/);
-    await page.getByTestId("video-uploader").waitFor();
+    // Video Plus: the video made from words, which needs no photo (decision 274)
+    await page.waitForURL(/mode=text_to_video/);
+    await page.getByTestId("video-prompt").waitFor();
     await page.getByTestId("bottom-results").click();
     await page.waitForURL(/\/function$/);
     await page.getByTestId("function-page").waitFor();

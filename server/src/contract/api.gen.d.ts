@@ -10927,6 +10927,7 @@ export interface paths {
                             code: number;
                             data: {
                                 available: boolean;
+                                controls: ("prompt" | "image" | "aspect" | "seed" | "negative_prompt" | "strength")[];
                                 count: number;
                                 duration: number;
                                 /** @enum {string} */

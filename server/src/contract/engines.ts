@@ -10,6 +10,14 @@ export const STUDIO_ASPECTS = ["9:16", "1:1", "16:9"] as const;
 export const ASPECT_RATIOS = [...STUDIO_ASPECTS, "3:4", "4:3"] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 
+/**
+ * The studio controls a request may carry beyond its required inputs (issue 31): a prompt (the motion prompt of image
+ * to video), a reference picture (image to image), the aspect ratio, the seed, a negative prompt and the strength.
+ * The quote lists those the engine and workflow that will run honour; the app shows only those.
+ */
+export const STUDIO_CONTROLS = ["prompt", "image", "aspect", "seed", "negative_prompt", "strength"] as const;
+export type StudioControl = (typeof STUDIO_CONTROLS)[number];
+
 /** Health of one GPU server or endpoint as the console shows it. */
 export const SERVER_HEALTH = ["healthy", "unreachable", "unchecked"] as const;
 export type ServerHealth = (typeof SERVER_HEALTH)[number];

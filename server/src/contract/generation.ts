@@ -7,8 +7,8 @@ export type GenerationMode = (typeof GENERATION_MODES)[number];
 /** The modes whose result is a video (templates of these modes are listed as video templates). */
 export const VIDEO_MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video", "role_video"] as const satisfies readonly GenerationMode[];
 
-/** The modes the consumer's video studio offers; image_to_video and audio_overlay share photo templates. */
-export const STUDIO_MODES = ["image_to_video", "audio_overlay", "video_to_video"] as const satisfies readonly GenerationMode[];
+/** The modes the consumer's video studio offers; image_to_video and audio_overlay share photo templates; text_to_video starts from words. */
+export const STUDIO_MODES = ["image_to_video", "audio_overlay", "video_to_video", "text_to_video"] as const satisfies readonly GenerationMode[];
 export type StudioMode = (typeof STUDIO_MODES)[number];
 /** The modes whose result is a picture. */
 export const IMAGE_MODES = ["text_to_image", "image_batch"] as const satisfies readonly GenerationMode[];

@@ -13,7 +13,9 @@ import { useTranslation } from "react-i18next";
 import { getPrompts, inLanguage, type PromptSuggestion } from "../templates/templates.api.ts";
 import type { ImageMode } from "../../../../server/src/contract/generation.ts";
 import { ModelPicker, type PickedModel } from "../training/ModelPicker.tsx";
-import { submitImages, TEXT_OR_ROLE } from "./generation.api.ts";
+import { PhotoPicker } from "../uploads/PhotoPicker.tsx";
+import type { UploadResult } from "../uploads/uploads.api.ts";
+import { honours, submitImages, TEXT_OR_ROLE } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
@@ -27,11 +29,14 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   const [mode, setMode] = useState<ImageMode>("text_to_image");
   const [prompt, setPrompt] = useState("");
   const [model, setModel] = useState<PickedModel | null>(null);
+  /** a reference picture (image to image), offered where the engine takes one; a character model takes its place */
+  const [reference, setReference] = useState<UploadResult | null>(null);
   const [count, setCount] = useState<number>(BATCH_SIZES[1]);
   const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
   const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
   const price = usePrice({ type: "image", mode, count: mode === "image_batch" ? count : 1 });
+  const picture = !model && honours(price, "image") ? reference : null;
 
   useEffect(() => {
     getPrompts()
@@ -40,13 +45,14 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
   }, []);
 
   async function submit() {
-    if (!prompt.trim() && !model) return showError(TEXT_OR_ROLE);
+    if (!prompt.trim() && !model && !picture) return showError(TEXT_OR_ROLE);
     await send((idempotency_key) =>
       submitImages(mode, {
         prompt: prompt.trim() || undefined,
         role_id: model?.id,
+        image_id: picture?.id,
         count: mode === "image_batch" ? count : undefined,
-        ...settingsBody(settings, { aspect: true, strength: false }),
+        ...settingsBody(settings, price, picture !== null),
         idempotency_key,
       }),
     );
@@ -63,6 +69,15 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
         </ToggleButton>
       </ToggleButtonGroup>
       <ModelPicker value={model} onChange={setModel} />
+      {!model && honours(price, "image") && (
+        <Box data-testid="reference-picture">
+          <Typography variant="subtitle2">{t("studio.reference")}</Typography>
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
+            {t("studio.referenceHelp")}
+          </Typography>
+          <PhotoPicker value={reference} onChange={setReference} />
+        </Box>
+      )}
       <Box>
         <TextField
           fullWidth
@@ -99,7 +114,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
           </Box>
         </Box>
       )}
-      <MoreSettings value={settings} onChange={setSettings} aspect strength={false} />
+      <MoreSettings value={settings} onChange={setSettings} quote={price} hasSource={picture !== null} />
       <PriceLine quote={price} />
       {error && (
         <Alert severity="error" data-testid="submit-error">

@@ -8,9 +8,12 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { ASPECTS, type Aspect } from "./generation.api.ts";
+import { ASPECTS, honours, type Aspect, type Quote } from "./generation.api.ts";
 
-/** The controls beyond the prompt: aspect ratio, negative prompt, seed, and strength where the mode has one. */
+/**
+ * The controls beyond the prompt: aspect ratio, negative prompt, seed and strength, each only where the quoted engine
+ * honours it (decision 273): a control it would ignore is neither shown nor sent.
+ */
 export interface Settings {
   /** "auto": none is sent, so the output follows the source photo (square without one) */
   aspect: Aspect | "auto";
@@ -22,21 +25,43 @@ export interface Settings {
 
 export const DEFAULT_SETTINGS: Settings = { aspect: "auto", negative_prompt: "", seed: "", strength: 0.6 };
 
-/** What the submit sends: blank fields are left out, the seed only when it is a whole number. */
-export function settingsBody(s: Settings, o: { aspect: boolean; strength: boolean }) {
-  const seed = /^\d{1,10}$/.test(s.seed.trim()) ? Number(s.seed.trim()) : undefined;
+/** Which of them to show: those the quote lists; strength only where the request has a source to move away from. */
+function shown(quote: Quote | null, hasSource: boolean) {
   return {
-    ...(o.aspect && s.aspect !== "auto" ? { aspect: s.aspect } : {}),
-    ...(s.negative_prompt.trim() ? { negative_prompt: s.negative_prompt.trim() } : {}),
-    ...(seed !== undefined ? { seed } : {}),
-    ...(o.strength ? { strength: s.strength } : {}),
+    aspect: honours(quote, "aspect"),
+    negative: honours(quote, "negative_prompt"),
+    seed: honours(quote, "seed"),
+    strength: hasSource && honours(quote, "strength"),
   };
 }
 
-export function MoreSettings({ value, onChange, aspect, strength }: { value: Settings; onChange: (s: Settings) => void; aspect: boolean; strength: boolean }) {
+/** What the submit sends: the shown controls only, blank fields left out, the seed only when it is a whole number. */
+export function settingsBody(s: Settings, quote: Quote | null, hasSource = false) {
+  const on = shown(quote, hasSource);
+  const seed = on.seed && /^\d{1,10}$/.test(s.seed.trim()) ? Number(s.seed.trim()) : undefined;
+  return {
+    ...(on.aspect && s.aspect !== "auto" ? { aspect: s.aspect } : {}),
+    ...(on.negative && s.negative_prompt.trim() ? { negative_prompt: s.negative_prompt.trim() } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(on.strength ? { strength: s.strength } : {}),
+  };
+}
+
+export function MoreSettings({
+  value,
+  onChange,
+  quote,
+  hasSource = false,
+}: {
+  value: Settings;
+  onChange: (s: Settings) => void;
+  quote: Quote | null;
+  hasSource?: boolean;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const set = (patch: Partial<Settings>) => onChange({ ...value, ...patch });
+  const { aspect, negative, seed, strength } = shown(quote, hasSource);
   return (
     <Box>
       {aspect && (
@@ -81,29 +106,35 @@ export function MoreSettings({ value, onChange, aspect, strength }: { value: Set
           />
         </Box>
       )}
-      <Button size="small" onClick={() => setOpen(!open)} data-testid="more-settings">
-        {t(open ? "engines.lessSettings" : "engines.moreSettings")}
-      </Button>
-      <Collapse in={open}>
+      {(negative || seed) && (
+        <Button size="small" onClick={() => setOpen(!open)} data-testid="more-settings">
+          {t(open ? "engines.lessSettings" : "engines.moreSettings")}
+        </Button>
+      )}
+      <Collapse in={open && (negative || seed)}>
         <Box sx={{ display: "grid", gap: 2, mt: 1.5 }}>
-          <TextField
-            fullWidth
-            size="small"
-            label={t("engines.negativePrompt")}
-            placeholder={t("engines.negativePlaceholder")}
-            value={value.negative_prompt}
-            onChange={(e) => set({ negative_prompt: e.target.value })}
-            slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "negative-prompt" } }}
-          />
-          <TextField
-            size="small"
-            label={t("engines.seedLabel")}
-            helperText={t("engines.seedHelp")}
-            value={value.seed}
-            onChange={(e) => set({ seed: e.target.value.replace(/\D/g, "").slice(0, 10) })}
-            slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "seed-input" } }}
-            sx={{ maxWidth: 280 }}
-          />
+          {negative && (
+            <TextField
+              fullWidth
+              size="small"
+              label={t("engines.negativePrompt")}
+              placeholder={t("engines.negativePlaceholder")}
+              value={value.negative_prompt}
+              onChange={(e) => set({ negative_prompt: e.target.value })}
+              slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "negative-prompt" } }}
+            />
+          )}
+          {seed && (
+            <TextField
+              size="small"
+              label={t("engines.seedLabel")}
+              helperText={t("engines.seedHelp")}
+              value={value.seed}
+              onChange={(e) => set({ seed: e.target.value.replace(/\D/g, "").slice(0, 10) })}
+              slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": "seed-input" } }}
+              sx={{ maxWidth: 280 }}
+            />
+          )}
         </Box>
       </Collapse>
     </Box>

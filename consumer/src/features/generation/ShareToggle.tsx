@@ -3,7 +3,7 @@ import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import PublicIcon from "@mui/icons-material/Public";
-import PublicOffIcon from "@mui/icons-material/PublicOff";
+import ShareIcon from "@mui/icons-material/Share";
 import { useTranslation } from "react-i18next";
 import { setTaskPublic, type Task } from "./generation.api.ts";
 
@@ -26,7 +26,8 @@ export function ShareToggle({ task, compact = false }: { task: Pick<Task, "id" |
   }
 
   const label = shared ? t("share.unshare") : t("share.share");
-  const icon = shared ? <PublicIcon fontSize="small" color="primary" /> : <PublicOffIcon fontSize="small" />;
+  // not yet shared: the share icon says what the button does (a crossed-out icon read as "hidden" or "blocked")
+  const icon = shared ? <PublicIcon fontSize="small" color="primary" /> : <ShareIcon fontSize="small" />;
   const common = { onClick: () => void toggle(), disabled: busy, "data-testid": "share-toggle", "data-shared": shared ? "1" : "0" };
   if (compact) {
     return (

@@ -4,6 +4,7 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Paper from "@mui/material/Paper";
+import TextField from "@mui/material/TextField";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
@@ -17,7 +18,7 @@ import { inLanguage, type Template } from "../templates/templates.api.ts";
 import { TemplateCard } from "../templates/TemplateCard.tsx";
 import { STUDIO_MODES, type Resolution, type StudioMode } from "../../../../server/src/contract/generation.ts";
 import { ModelPicker, type PickedModel } from "../training/ModelPicker.tsx";
-import { submitRoleVideo, submitVideo, VIDEO_SUBMIT_FAILED } from "./generation.api.ts";
+import { honours, submitRoleVideo, submitTextVideo, submitVideo, TEXT_OR_ROLE, VIDEO_SUBMIT_FAILED } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
@@ -27,6 +28,36 @@ import { lazyView } from "../../i18n/index.ts";
 const TemplateChooserDialog = lazyView(() => import("../../dialogs/TemplateChooserDialog.tsx"));
 
 const IMAGE_VIDEO_SECONDS = [5, 10] as const;
+
+/**
+ * The mode switch as a grid of equal cells (two a row on phones, one row from 600 px): a wrapping row of toggles put
+ * long labels (ru) into staggered rows of different widths at 360 px.
+ */
+const MODE_GRID = {
+  display: "grid",
+  gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", sm: `repeat(${STUDIO_MODES.length}, auto)` },
+  justifyContent: "start",
+  gap: 1,
+  "&& .MuiToggleButtonGroup-grouped": { m: 0, border: "1px solid", borderColor: "divider", borderRadius: 2, px: 2, lineHeight: 1.25 },
+  "&& .MuiToggleButtonGroup-grouped.Mui-selected": { borderColor: "primary.main" },
+} as const;
+
+/** A prompt box: the whole request in text to video, how the picture moves in the photo modes. */
+function PromptField({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <TextField
+      fullWidth
+      multiline
+      minRows={3}
+      label={label}
+      placeholder={placeholder}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      // the label stays small above the box: a long one (ru, ja) would be cut off inside it at 360 px
+      slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "video-prompt" }, inputLabel: { shrink: true } }}
+    />
+  );
+}
 
 function Step({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
   return (
@@ -79,14 +110,24 @@ export function VideoCreator({
   const [resolution, setResolution] = useState<Resolution>("480P");
   const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
   const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS[0]);
+  /** text to video: the whole request; the photo modes: how the picture moves, where the engine honours a prompt */
+  const [prompt, setPrompt] = useState("");
   const [chooser, setChooser] = useState(false);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted, VIDEO_SUBMIT_FAILED);
 
-  const needsTemplate = mode !== "audio_overlay";
+  const needsTemplate = mode === "image_to_video" || mode === "video_to_video";
+  /** text to video needs no template, but one chosen from the quick templates (staff may make them) is used */
+  const usesTemplate = needsTemplate || mode === "text_to_video";
+  const fromWords = mode === "text_to_video";
   const role = mode === "image_to_video" ? model : null;
   const duration =
     mode === "audio_overlay" ? (audio ? audio.end - audio.start : 0) : mode === "video_to_video" ? (video ? video.end - video.start : 0) : seconds;
-  const ready = mode === "video_to_video" ? video !== null : role !== null || (photo !== null && (mode !== "audio_overlay" || audio !== null));
+  const ready =
+    mode === "video_to_video"
+      ? video !== null
+      : fromWords
+        ? prompt.trim() !== ""
+        : role !== null || (photo !== null && (mode !== "audio_overlay" || audio !== null));
   const price = usePrice(
     duration > 0
       ? {
@@ -94,23 +135,25 @@ export function VideoCreator({
           mode: role ? "role_video" : mode,
           resolution,
           duration: Math.round(duration * 10) / 10,
-          template_id: needsTemplate ? template?.id : undefined,
+          template_id: usesTemplate ? template?.id : undefined,
         }
       : null,
   );
 
+  /** the prompt, sent only where the engine honours it (a motion prompt it would drop is not shown either) */
+  const motion = !fromWords && mode !== "video_to_video" && honours(price, "prompt") && prompt.trim() ? { prompt: prompt.trim() } : {};
+
   async function submit() {
+    if (fromWords && !prompt.trim()) return showError(TEXT_OR_ROLE);
+    if (fromWords) {
+      const body = { prompt: prompt.trim(), template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, price) };
+      return send((idempotency_key) => submitTextVideo({ ...body, idempotency_key }));
+    }
     if (mode !== "video_to_video" && !photo && !role) return showError(UPLOAD_MESSAGES.choosePicture);
     if (!ready) return;
     if (needsTemplate && !template) return setChooser(true);
     if (role) {
-      const body = {
-        role_id: role.id,
-        template_id: template?.id,
-        resolution,
-        duration: seconds,
-        ...settingsBody(settings, { aspect: false, strength: false }),
-      };
+      const body = { role_id: role.id, template_id: template?.id, resolution, duration: seconds, ...motion, ...settingsBody(settings, price) };
       return send((idempotency_key) => submitRoleVideo({ ...body, idempotency_key }));
     }
     await send((idempotency_key) =>
@@ -121,7 +164,8 @@ export function VideoCreator({
         template_id: needsTemplate ? template?.id : undefined,
         resolution,
         duration: Math.round(duration * 10) / 10,
-        ...settingsBody(settings, { aspect: false, strength: mode === "video_to_video" }),
+        ...motion,
+        ...settingsBody(settings, price, mode === "video_to_video"),
         idempotency_key,
       }),
     );
@@ -129,15 +173,24 @@ export function VideoCreator({
 
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3.5 }, borderRadius: 5, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 3.5 }}>
-      <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: StudioMode | null) => v && onMode(v)} sx={{ flexWrap: "wrap" }} size="small">
+      <ToggleButtonGroup exclusive value={mode} onChange={(_e, v: StudioMode | null) => v && onMode(v)} sx={MODE_GRID} size="small" data-testid="mode-switch">
         {STUDIO_MODES.map((m) => (
-          <ToggleButton key={m} value={m} data-testid={`mode-${m}`} sx={{ px: 2 }}>
+          <ToggleButton key={m} value={m} data-testid={`mode-${m}`}>
             {t(`modes.${m}`)}
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
 
-      {mode === "video_to_video" ? (
+      {fromWords ? (
+        <Step n={1} title={t("studio.stepWords")}>
+          <PromptField label={t("studio.videoPrompt")} placeholder={t("studio.videoPromptPlaceholder")} value={prompt} onChange={setPrompt} />
+          {template && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="chosen-template">
+              {inLanguage(template.name, template.names, i18n.language)}
+            </Typography>
+          )}
+        </Step>
+      ) : mode === "video_to_video" ? (
         <Step n={1} title={t("studio.stepVideo")}>
           <MediaUploader kind="video" onUploaded={setVideo} />
           {video && (
@@ -156,6 +209,9 @@ export function VideoCreator({
               </Typography>
             ) : (
               <PhotoPicker value={photo} onChange={setPhoto} />
+            )}
+            {honours(price, "prompt") && (
+              <PromptField label={t("studio.motionPrompt")} placeholder={t("studio.motionPlaceholder")} value={prompt} onChange={setPrompt} />
             )}
           </Box>
         </Step>
@@ -192,7 +248,7 @@ export function VideoCreator({
         </Step>
       )}
 
-      <Step n={3} title={t("studio.stepOptions")}>
+      <Step n={fromWords ? 2 : 3} title={t("studio.stepOptions")}>
         <Box sx={{ display: "flex", gap: 3, flexWrap: "wrap" }}>
           <Box>
             <Typography variant="caption" color="text.secondary">
@@ -209,7 +265,7 @@ export function VideoCreator({
               </ToggleButtonGroup>
             </Box>
           </Box>
-          {mode === "image_to_video" && (
+          {(mode === "image_to_video" || fromWords) && (
             <Box>
               <Typography variant="caption" color="text.secondary">
                 {t("studio.length")}
@@ -229,7 +285,7 @@ export function VideoCreator({
       </Step>
 
       <Box sx={{ display: "grid", gap: 1.5 }}>
-        <MoreSettings value={settings} onChange={setSettings} aspect={false} strength={mode === "video_to_video"} />
+        <MoreSettings value={settings} onChange={setSettings} quote={price} hasSource={mode === "video_to_video"} />
         <PriceLine quote={price} />
         {error && (
           <Alert severity="error" data-testid="submit-error">

@@ -1,6 +1,6 @@
 import type { GenerationMode, ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
 import { api, readEvents, requestHeaders, withTimestamp, type ApiData, type ApiEvent, type ApiPath } from "../../lib/api-client.ts";
-import type { STUDIO_ASPECTS } from "../../../../server/src/contract/engines.ts";
+import type { STUDIO_ASPECTS, StudioControl } from "../../../../server/src/contract/engines.ts";
 
 /** Issue 4's generation calls (SPEC.md §7 "Generation", served under /api/Generation/). */
 
@@ -48,6 +48,9 @@ export interface VideoRequest {
   template_id?: number;
   resolution: Resolution;
   duration: number;
+  /** image to video: how the picture should move (where the engine honours a prompt) */
+  prompt?: string;
+  aspect?: Aspect;
   negative_prompt?: string;
   seed?: number;
   /** video to video: how far the result may move from the source, 0..1 */
@@ -59,8 +62,11 @@ export interface ImageRequest {
   prompt?: string;
   /** the person's own trained character model (getLoraCharacterList) */
   role_id?: number;
+  /** a reference picture (image to image), where the engine takes one */
+  image_id?: number;
   count?: number;
   aspect?: Aspect;
+  strength?: number;
   negative_prompt?: string;
   seed?: number;
   idempotency_key: string;
@@ -83,12 +89,15 @@ export interface PriceRequest {
  * The server's price of a request, whether a free generation would pay for it (its rule, not the app's), and whether
  * the engine can run it now (a submit would be refused).
  */
-export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies" | "available">;
+export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies" | "available" | "controls">;
 
 export async function durationPoints(input: PriceRequest): Promise<Quote> {
-  const { points, free_applies, available } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
-  return { points, free_applies, available };
+  const { points, free_applies, available, controls } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
+  return { points, free_applies, available, controls };
 }
+
+/** Whether the quoted engine honours a control; none is shown before the quote arrives (decision 273). */
+export const honours = (quote: Quote | null, control: StudioControl): boolean => quote?.controls.includes(control) ?? false;
 
 export async function freeGenerations(): Promise<number> {
   return (await api.get("/api/ImageUpload/user_free_num", { quiet: true })).free_num;
@@ -103,6 +112,11 @@ export function submitVideo(input: VideoRequest): Promise<Submitted> {
 /** A video of the person's own character model (`role_id`): its cover starts the video, its LoRA keeps the likeness. */
 export function submitRoleVideo(input: Omit<VideoRequest, "image_id" | "video_id" | "strength"> & { role_id: number }): Promise<Submitted> {
   return api.post(SUBMIT_PATH.role_video, input, { quiet: true });
+}
+
+/** A video from words alone (text to video): the engine draws the opening picture from the prompt. */
+export function submitTextVideo(input: Omit<VideoRequest, "image_id" | "video_id" | "audio_id" | "strength"> & { prompt: string }): Promise<Submitted> {
+  return api.post(SUBMIT_PATH.text_to_video, input, { quiet: true });
 }
 
 /** The submit call of each mode, as the task's `action` names it (roles and prompts have their own). */

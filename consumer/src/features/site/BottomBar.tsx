@@ -22,14 +22,17 @@ const BAR = {
   "& .MuiBottomNavigationAction-label.Mui-selected": { fontSize: "0.72rem" },
 } as const;
 
-/** SPEC.md §2 bottom bar, on phones: Video, HomeLink, Results, Buy Credits, Video Plus. */
+/**
+ * SPEC.md §2 bottom bar, on phones: Video, HomeLink, Results, Buy Credits, Video Plus. "Video" is the photo-to-video
+ * studio; "Video Plus" is the video that needs no photo, made from words (text to video, decision 274).
+ */
 export function BottomBar() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const current =
     pathname === "/creationStudio"
-      ? search.includes("mode=video_to_video")
+      ? search.includes("mode=text_to_video")
         ? "videoPlus"
         : "video"
       : pathname === "/function"
@@ -96,7 +99,7 @@ export function BottomBar() {
           value="videoPlus"
           label={t("bottomBar.videoPlus")}
           icon={<AddCircleIcon />}
-          onClick={() => navigate("/creationStudio?mode=video_to_video")}
+          onClick={() => navigate("/creationStudio?mode=text_to_video")}
           data-testid="bottom-video-plus"
         />
       </BottomNavigation>

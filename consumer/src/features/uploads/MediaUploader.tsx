@@ -12,6 +12,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { uploadMedia, type UploadResult } from "./uploads.api.ts";
 import { Waveform } from "./Waveform.tsx";
 import { HeldNotice } from "./HeldNotice.tsx";
+import { EarlierUploads } from "./EarlierUploads.tsx";
 import { durationProblem, LIMITS, mediaFileProblem, readDuration, trimProblem } from "./upload-rules.ts";
 
 export interface TrimmedUpload extends UploadResult {
@@ -119,6 +120,8 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
           e.target.value = "";
         }}
       />
+      {/* an earlier upload was trimmed when it was made: all of it is the selection */}
+      {!file && !busy && <EarlierUploads kind={kind} onPick={(u) => onUploaded({ ...u, start: 0, end: u.duration ?? 0 })} />}
       {!file && (
         <Box
           component="button"

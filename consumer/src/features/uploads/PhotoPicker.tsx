@@ -14,6 +14,7 @@ import { ImageCropper } from "./ImageCropper.tsx";
 import { imageProblem, UPLOAD_MESSAGES } from "./upload-rules.ts";
 import { uploadImage, type UploadResult } from "./uploads.api.ts";
 import { HeldNotice } from "./HeldNotice.tsx";
+import { EarlierUploads } from "./EarlierUploads.tsx";
 
 /** SPEC.md §8 upload texts for failures the server did not explain itself; its own refusals are shown as they are. */
 function uploadFailure(e: unknown): string {
@@ -84,6 +85,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
           e.target.value = "";
         }}
       />
+      {!value && !busy && <EarlierUploads kind="image" onPick={onChange} />}
       <Box
         component="button"
         type="button"

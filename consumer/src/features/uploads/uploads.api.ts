@@ -1,3 +1,4 @@
+import type { UploadKind } from "../../../../server/src/contract/uploads.ts";
 import { api, type ApiData } from "../../lib/api-client.ts";
 
 /** Issue 4's upload calls. Every person-photo or video upload carries the uploader's consent attestation. */
@@ -36,4 +37,13 @@ export function uploadMedia(kind: "audio" | "video", file: File, trim: { start: 
   form.append("end", trim.end.toFixed(2));
   form.append("file", file, file.name);
   return inTurn(() => api.upload(kind === "audio" ? "/api/ImageUpload/audioFromMedia" : "/api/ImageUpload/videoFromMedia", form, { quiet: true }));
+}
+
+/** The caller's own earlier uploads of a kind, newest first (photos by imageList, audio and video by uploadList). */
+export async function earlierUploads(kind: UploadKind): Promise<UploadResult[]> {
+  const page =
+    kind === "image"
+      ? await api.get("/api/ImageUpload/imageList", { query: { page: 1, limit: 10 }, quiet: true })
+      : await api.get("/api/ImageUpload/uploadList", { query: { page: 1, limit: 10, type: kind }, quiet: true });
+  return page.list;
 }

@@ -46,6 +46,18 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close(), media?.cleanup()]);
 });
 
+/** What the quote says each mode's workflow honours (decision 273): read from the bindings the pool will run. */
+const VIDEO_CONTROLS = ["prompt", "aspect", "seed", "negative_prompt"];
+const IMAGE_CONTROLS = ["prompt", "image", "aspect", "seed", "negative_prompt", "strength"];
+const CONTROLS: Record<string, string[]> = {
+  image_to_video: VIDEO_CONTROLS,
+  audio_overlay: VIDEO_CONTROLS,
+  video_to_video: [...VIDEO_CONTROLS, "strength"],
+  text_to_video: VIDEO_CONTROLS,
+  text_to_image: IMAGE_CONTROLS,
+  image_batch: IMAGE_CONTROLS,
+};
+
 const prompts = () => a.recorded.prompts.length + b.recorded.prompts.length;
 const upload = async (p: string, buf: Buffer, name: string, fields: Record<string, string> = { consent: "1" }) => {
   let req = s1.http.post(p).set("token", user.token).attach("file", buf, name);
@@ -78,6 +90,8 @@ describe("comfyui engine through the API", () => {
         count: 1,
       },
       { call: "imageBatchModel", mode: "image_batch", body: { prompt: "cats", count: 2, aspect: "1:1" }, image: [1024, 1024], count: 2 },
+      // a reference picture (image to image, issue 31): the image workflow with the photo and its strength
+      { call: "textPicSubmit", mode: "text_to_image", body: { prompt: "as a watercolour", image_id: imageId, strength: 0.35 }, image: [1344, 768], count: 1 },
     ];
     const stream = readSse(`${s2.url}/api/Generation/progress`, user.token, (ev) => ev.filter((e) => e.state === "succeeded").length >= jobs.length, 110_000);
     const ids: number[] = [];
@@ -88,7 +102,7 @@ describe("comfyui engine through the API", () => {
           .send({ type: j.image ? "image" : "video", mode: j.mode, duration: j.body.duration ?? 5, count: j.count ?? 1 })
           .expect(200)
       ).body.data;
-      expect(quote).toMatchObject({ engine: "comfyui", label: "AI" });
+      expect(quote).toMatchObject({ engine: "comfyui", label: "AI", controls: CONTROLS[j.mode] });
       const res = await s1.http.post(`/api/Generation/${j.call}`).set("token", user.token).send(j.body).expect(200);
       expect(res.body.data.cost).toBe(quote.points);
       ids.push(res.body.data.id);
@@ -124,6 +138,14 @@ describe("comfyui engine through the API", () => {
     const posted = [...a.recorded.prompts, ...b.recorded.prompts].map((p) => JSON.stringify(p.prompt));
     expect(posted.some((p) => p.includes('"noise_seed":42'))).toBe(true);
     expect(posted.some((p) => p.includes('"text":"people"'))).toBe(true);
+    // the motion prompt of image to video, and the reference picture with its strength (issue 31)
+    expect(posted.some((p) => p.includes("she turns"))).toBe(true);
+    const i2i = [...a.recorded.prompts, ...b.recorded.prompts].find((p) => JSON.stringify(p.prompt).includes("as a watercolour"))!.prompt as Record<
+      string,
+      { class_type: string; inputs: Record<string, unknown> }
+    >;
+    expect(Object.values(i2i).find((n) => n.class_type === "LoadImage")?.inputs.image).toEqual(expect.any(String));
+    expect(Object.values(i2i).some((n) => n.inputs.denoise === 0.35)).toBe(true);
   }, 120_000);
 
   it("estimates from real figures: finished renders' average time and the tasks queued ahead", async () => {

@@ -165,16 +165,17 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       const engine = engineOf(template);
       // the mode the app will submit prices the workflow it will run; a template's own mode when none is said
       const mode = b.mode ?? template?.mode ?? (b.type === "video" ? "image_to_video" : "text_to_image");
+      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode] };
       const points = price({
         video: b.type === "video",
         resolution: b.resolution,
         durationSec: b.duration,
         count: b.count,
         templatePrice: template?.creditPrice ?? 1,
-        costClass: await costClass(engine, mode, template, SOURCE_OF[mode]),
+        costClass: await engines.costClassFor(engine, request),
       });
       // whether it can run now, for the template's exact workflow (a sibling of its mode that runs is no help)
-      const available = (await engines.refusal(engine, template?.mode, template?.workflow)) === null;
+      const available = (await engines.refusal(engine, template?.mode ?? b.mode, template?.workflow)) === null;
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return {
         points,
@@ -185,6 +186,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         label: ENGINE_LABELS[engine],
         free_applies: freeCovers(points),
         available,
+        controls: await engines.controlsFor(engine, request),
       };
     },
   };

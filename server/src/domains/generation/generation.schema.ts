@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASPECT_RATIOS, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH } from "../../contract/engines.ts";
+import { ASPECT_RATIOS, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
 import { GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
@@ -137,6 +137,8 @@ export const getDurationPointsAnswer = z.object({
   free_applies: z.boolean(),
   /** false: the engine cannot run this request now (for a template, its exact workflow); a submit would answer 503 */
   available: z.boolean(),
+  /** the studio controls the engine and workflow that will run honour (decision 273); the app shows only these */
+  controls: z.array(z.enum(STUDIO_CONTROLS)),
 });
 
 /** One generation task as the caller sees it: `status` in the SPEC's words, `state` its key, and, when done, its URLs. */

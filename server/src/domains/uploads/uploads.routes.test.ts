@@ -197,6 +197,20 @@ describe("audio uploads", () => {
 });
 
 describe("ownership", () => {
+  it("the pickers' earlier uploads (issue 30): each kind lists only the caller's own audio and video", async () => {
+    const a = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 6), "a.mp3", { consent: "1", start: "0", end: "5" }).expect(200);
+    const v = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 4), "v.mp4").expect(200);
+    const other = await visitor(t);
+    const ids = async (type: string, token: string) =>
+      (await t.http.get(`/api/ImageUpload/uploadList?type=${type}&limit=10`).set("token", token).expect(200)).body.data.list.map((u: { id: number }) => u.id);
+    expect(await ids("audio", user.token)).toContain(a.body.data.id);
+    expect(await ids("video", user.token)).toContain(v.body.data.id);
+    expect(await ids("audio", user.token)).not.toContain(v.body.data.id);
+    expect(await ids("audio", other.token)).toEqual([]);
+    expect(await ids("video", other.token)).toEqual([]);
+    expect((await t.http.get("/api/ImageUpload/imageList?limit=10").set("token", other.token).expect(200)).body.data.list).toEqual([]);
+  });
+
   it("lists only the caller's uploads; another user's upload and its guessed URL are 404", async () => {
     const mine = await upload("/api/ImageUpload/upload", await photo(), "mine.jpg").expect(200);
     const other = await visitor(t);

@@ -10,19 +10,24 @@ import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
+import { localControls, workflowControls } from "./controls.ts";
 
 type CostRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" };
+
+/** The workflows a GPU engine can run now: the same list the submit's refusal reads, so price, controls and refusal agree. */
+const offeredBy =
+  ({ workflows: runnable }: EngineStatus) =>
+  (wf: Workflow) =>
+    !runnable || runnable.includes(wf.name);
 
 /**
  * The cost class of the workflow an engine will run (decision 239): the template's, else the one it picks by priority
  * among those a healthy server offers, for the mode and source; undefined when none makes the mode (the submit is
  * then refused with 503 before any charge, whatever the price).
  */
-function costClassOf(workflows: Workflow[], { workflows: runnable }: EngineStatus, o: CostRequest): CostClass | undefined {
-  // the same list the submit's refusal reads: what price and refusal both decide from cannot disagree
-  const offered = (wf: Workflow) => !runnable || runnable.includes(wf.name);
+function costClassOf(workflows: Workflow[], status: EngineStatus, o: CostRequest): CostClass | undefined {
   try {
-    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" }, offered).binding.costClass;
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" }, offeredBy(status)).binding.costClass;
   } catch {
     return undefined;
   }
@@ -37,6 +42,9 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
     gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     /** The cost class of the workflow a GPU engine will run for a request, which prices it; undefined for the local engine. */
     costClassFor: async (name: EngineKind, o: CostRequest) => (name === "local" ? undefined : costClassOf(workflows, await status(name), o)),
+    /** The studio controls the engine will honour for a request (decision 273): the app shows only these. */
+    controlsFor: async (name: EngineKind, o: CostRequest) =>
+      name === "local" ? localControls(o.mode) : workflowControls(workflows, o, offeredBy(await status(name))),
   };
 }
 
