@@ -28,6 +28,9 @@ export interface Account {
   all_points: number;
   payment_permission: boolean;
   free_generations: number;
+  /** the sign-in methods linked besides the email (personal_info's sign_in_methods) */
+  google_linked: boolean;
+  telegram_linked: boolean;
 }
 
 export interface StaffPrincipal {

@@ -4,3 +4,7 @@ export type LoginType = (typeof LOGIN_TYPES)[number];
 
 export const USER_ROLES = ["visitor", "user", "creator"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+
+/** The ways a person signs in to their account: an emailed code, Google, or the Telegram Mini App (channel login). */
+export const SIGN_IN_METHODS = ["email", "google", "telegram"] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];

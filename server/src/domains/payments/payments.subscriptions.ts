@@ -6,6 +6,9 @@ import { membershipView, type MembershipsService } from "../memberships/membersh
 import { providerNamed, type ProviderRegistry } from "./payments.providers.ts";
 import { ProviderUnavailable } from "./providers/provider.ts";
 
+/** The member's word when their provider has no way to renew a cancelled subscription again (buy the plan anew). */
+export const NOT_RESUMABLE_HERE = "This plan cannot be resumed; buy it again when it ends";
+
 /** A membership's provider subscription stopped: by the member, or because its plan order was refunded. */
 export function createSubscriptionStops(deps: { log: Logger; memberships: MembershipsService; providers: ProviderRegistry }) {
   const { log, memberships, providers } = deps;
@@ -28,6 +31,37 @@ export function createSubscriptionStops(deps: { log: Logger; memberships: Member
           "refunded plan order: cancelling its subscription failed; cancel it in the provider's dashboard",
         );
       }
+    },
+
+    /**
+     * The member's running plan, with what its provider lets them do: cancel while it renews, resume while a cancelled
+     * one's paid period runs, and the provider's own page of it where there is one (the sandbox's test page).
+     */
+    async currentMembership(userId: number) {
+      const m = await memberships.current(userId);
+      if (!m) return null;
+      const provider = providerNamed(providers, m.view.provider);
+      return {
+        ...m.view,
+        can_cancel: m.view.status === "active" && Boolean(provider?.cancelSubscription),
+        can_resume: m.view.status === "cancelled" && Boolean(provider?.resumeSubscription) && (!m.view.ends_at || m.view.ends_at > new Date()),
+        provider_page: provider?.subscriptionPage?.(m.providerRef) ?? null,
+      };
+    },
+
+    /** The member renews a cancelled plan again before its paid period runs out, where the provider allows it. */
+    async resumeMembership(userId: number) {
+      const m = await memberships.resumable(userId);
+      const provider = providerNamed(providers, m.provider);
+      if (!provider?.resumeSubscription || !provider.available()) throw new HttpError(409, NOT_RESUMABLE_HERE);
+      try {
+        await provider.resumeSubscription(m.providerRef, m.order.orderNo);
+      } catch (err) {
+        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
+        throw err;
+      }
+      await memberships.markResumed(m.id);
+      return membershipView({ ...m, status: "active", cancelAtPeriodEnd: false });
     },
 
     /** The member cancels in the app: the provider stops renewing, what was paid runs to the period's end. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES } from "../../contract/locales.ts";
+import { SIGN_IN_METHODS } from "../../contract/users.ts";
 
 const nickname = z
   .string({ error: "Please enter a nickname" })
@@ -49,6 +50,7 @@ export const personalInfoAnswer = z.object({
     points: z.number(),
     all_points: z.number(),
     payment_permission: z.boolean(),
+    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
   }),
 });
 

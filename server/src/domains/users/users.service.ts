@@ -5,6 +5,7 @@ import { HttpError } from "../../http/errors.ts";
 import { accountOf } from "./users.queries.ts";
 import type { UserUpdateBody } from "./users.schema.ts";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../contract/locales.ts";
+import { SIGN_IN_METHODS, type SignInMethod } from "../../contract/users.ts";
 
 /** The consumer app's bottom-bar entries (SPEC.md §2), shown to every signed-in user. */
 const MENU = ["video", "homeLink", "results", "buyCredits", "videoPlus"];
@@ -13,6 +14,12 @@ const MENU_JSON = JSON.stringify(MENU);
 /** SPEC.md §3: a missing nickname reads Guest_ plus the last 6 characters of the uuid. */
 export function displayNickname(nickname: string | null, uuid: string): string {
   return nickname ?? `Guest_${uuid.replace(/-/g, "").slice(-6)}`;
+}
+
+/** The sign-in methods linked to an account (the profile shows them beside the email). */
+function signInMethods(u: Account): SignInMethod[] {
+  const linked: Record<SignInMethod, boolean> = { email: u.email !== null, google: u.google_linked, telegram: u.telegram_linked };
+  return SIGN_IN_METHODS.filter((m) => linked[m]);
 }
 
 export function createUsersService(db: Db) {
@@ -44,6 +51,7 @@ export function createUsersService(db: Db) {
         points: u.points,
         all_points: u.all_points,
         payment_permission: u.payment_permission,
+        sign_in_methods: signInMethods(u),
       };
     },
 
