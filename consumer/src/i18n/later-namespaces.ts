@@ -37,6 +37,7 @@ export const LATER_GROUPS = {
     "screening",
     "wallet",
     "chat",
+    "account",
   ],
 } as const;
 

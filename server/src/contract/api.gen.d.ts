@@ -13709,6 +13709,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -13881,6 +13882,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -14120,6 +14122,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -14269,10 +14272,13 @@ export interface paths {
                                     credits_per_period: number;
                                     /** Format: date-time */
                                     ends_at: string | null;
+                                    interval_days?: number;
                                     membership_id: number;
                                     /** Format: date-time */
                                     next_renewal_at: string | null;
+                                    order_id: number;
                                     periods_paid: number;
+                                    price_text?: string;
                                     product_name?: string;
                                     provider: string;
                                     /** @enum {string} */
@@ -14346,15 +14352,21 @@ export interface paths {
                             code: number;
                             data: {
                                 membership: {
+                                    can_cancel: boolean;
+                                    can_resume: boolean;
                                     credits_per_period: number;
                                     /** Format: date-time */
                                     ends_at: string | null;
+                                    interval_days?: number;
                                     membership_id: number;
                                     /** Format: date-time */
                                     next_renewal_at: string | null;
+                                    order_id: number;
                                     periods_paid: number;
+                                    price_text?: string;
                                     product_name?: string;
                                     provider: string;
+                                    provider_page: string | null;
                                     /** @enum {string} */
                                     status: "active" | "cancelled" | "ended";
                                 } | null;
@@ -14395,6 +14407,91 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/membership/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the caller's cancelled membership before its paid period ends, where its provider allows it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                membership: {
+                                    credits_per_period: number;
+                                    /** Format: date-time */
+                                    ends_at: string | null;
+                                    interval_days?: number;
+                                    membership_id: number;
+                                    /** Format: date-time */
+                                    next_renewal_at: string | null;
+                                    order_id: number;
+                                    periods_paid: number;
+                                    price_text?: string;
+                                    product_name?: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    status: "active" | "cancelled" | "ended";
+                                };
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -15382,6 +15479,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/order/emailReceipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email a paid order's receipt to the address on the account, in its language */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        order_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                sent_to: string;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/order/getOrderDetail": {
         parameters: {
             query?: never;
@@ -15966,6 +16139,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/order/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of one of the signed-in user's paid orders */
+        get: {
+            parameters: {
+                query: {
+                    order_id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                bonus_credits: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                credits: number;
+                                order_id: number;
+                                order_no: string;
+                                order_status: string;
+                                /** Format: date-time */
+                                paid_at: string;
+                                price_text: string;
+                                product_name: string;
+                                provider: string;
+                                quantity: number;
+                                refunded: boolean;
+                                refunded_text: string | null;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/OrderJpay/channelServerLogin": {
         parameters: {
             query?: never;
@@ -16019,6 +16278,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -16493,6 +16753,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -22140,6 +22401,140 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description On to the next page: the challenge, the SPEC callback, or this checkout closed */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox-pay/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sandbox subscription page */
+        get: {
+            parameters: {
+                query?: {
+                    lang?: "en" | "ja" | "ko" | "ru";
+                };
+                header?: never;
+                path: {
+                    subscriptionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The subscription's page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox-pay/subscriptions/{subscriptionId}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox: charge the subscription's next period now */
+        post: {
+            parameters: {
+                query?: {
+                    lang?: "en" | "ja" | "ko" | "ru";
+                };
+                header?: never;
+                path: {
+                    subscriptionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Back to the subscription's page */
                 303: {
                     headers: {
                         [name: string]: unknown;

@@ -7,6 +7,7 @@ import Typography from "@mui/material/Typography";
 import AddToHomeScreenIcon from "@mui/icons-material/AddToHomeScreen";
 import BoltIcon from "@mui/icons-material/Bolt";
 import LogoutIcon from "@mui/icons-material/Logout";
+import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import VideoLibraryIcon from "@mui/icons-material/VideoLibrary";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -33,6 +34,18 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
           {user.email ?? t(`loginType.${user.type}`)}
         </Typography>
       </Box>
+      <MenuItem
+        onClick={() => {
+          onClose();
+          navigate("/account");
+        }}
+        data-testid="menu-account"
+      >
+        <ListItemIcon>
+          <ManageAccountsIcon fontSize="small" />
+        </ListItemIcon>
+        {t("nav.myAccount")}
+      </MenuItem>
       <MenuItem
         onClick={() => {
           onClose();

@@ -145,3 +145,19 @@ describe("who may call the user routes", () => {
     await t.http.get("/api/Personal/personal_info").set("authorization", `Bearer ${token}`).expect(200);
   });
 });
+
+// Issue 30 item 2: the profile shows the sign-in methods linked and keeps the chosen language on the account.
+describe("profile", () => {
+  it("personal_info names the sign-in methods linked; the language chosen is saved on the account", async () => {
+    const { token, userId } = await visitor(t);
+    let info = (await t.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info;
+    expect(info.sign_in_methods).toEqual([]);
+    await t.db.user.update({ where: { id: userId }, data: { email: "mika@example.com", googleSub: `g-${userId}`, loginType: "registered" } });
+    await t.http.post("/api/Personal/user_update").set("token", token).send({ language: "ko", nickname: "Mika" }).expect(200);
+    info = (await t.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info;
+    expect(info).toMatchObject({ email: "mika@example.com", sign_in_methods: ["email", "google"], language: "ko", nickname: "Mika" });
+    const bad = await t.http.post("/api/Personal/user_update").set("token", token).send({ language: "xx" }).expect(400);
+    expect(bad.body.msg).toBe("Unsupported language");
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).language).toBe("ko");
+  });
+});
