@@ -59,16 +59,23 @@ export default function ProfileSection() {
           </Button>
         )}
       </Box>
-      <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}>
+      <Box
+        component="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}
+      >
         <TextField
-          size="small"
+          slotProps={{ htmlInput: { maxLength: 32, "data-testid": "profile-nickname" } }}
           label={t("account.profile.nickname")}
           value={nickname}
           onChange={(e) => setNickname(e.target.value)}
-          slotProps={{ htmlInput: { maxLength: 32, "data-testid": "profile-nickname" } }}
+          size="small"
           sx={{ flex: "1 1 200px" }}
         />
-        <Button variant="contained" disabled={state.busy || nickname.trim() === user.nickname} onClick={() => void save()} data-testid="profile-save">
+        <Button type="submit" variant="contained" disabled={state.busy || nickname.trim() === user.nickname} data-testid="profile-save">
           {t("account.profile.save")}
         </Button>
       </Box>
