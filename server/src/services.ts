@@ -54,7 +54,10 @@ export function createServices(deps: AppDeps) {
   const render = createRenderServices(deps);
   const { limiter, audit, credits, storage } = render;
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
-  const users = createUsersService(db);
+  const users = createUsersService(db, {
+    ownImageKey: async (userId, uploadId) => (await render.uploads.own(userId, uploadId, "image")).storageKey,
+    signedUrl: (key) => storage.signedUrl(key),
+  });
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
   const memberships = createMembershipsService({ db, credits, log });

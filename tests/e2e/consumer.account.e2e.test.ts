@@ -1,8 +1,10 @@
-import { describe, expect, it } from "vitest";
+import fs from "node:fs/promises";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { screenshot } from "./browser.ts";
 import { missingKeys, missingTexts, newAppContext, storedToken, usedKeys } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
+import { mediaDir, photo } from "./consumer-media.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 const NARROW = { width: 360, height: 740 };
@@ -10,6 +12,8 @@ const NARROW = { width: 360, height: 740 };
 /** Issue 30 items 2-4: the account area under the avatar — profile, purchases with receipts, and the plan. */
 describe("consumer app: my account at 360 px in every language", () => {
   const app = appForThisFile();
+  const dir = mediaDir();
+  afterAll(async () => fs.rm(await dir, { recursive: true, force: true }));
 
   async function post(path: string, token: string, body: object) {
     const res = await fetch(`${app.server.url}${path}`, { method: "POST", headers: { token, "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -86,6 +90,17 @@ describe("consumer app: my account at 360 px in every language", () => {
         `Mika ${language}`,
       );
       expect((await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).nickname).toBe(`Mika ${language}`);
+      if (language === "en") {
+        // a photo of one's own, uploaded with the consent attestation, becomes the profile photo
+        await page.getByTestId("profile-photo").click();
+        await page.getByTestId("consent").check();
+        await page.getByTestId("photo-input").setInputFiles(await photo(await dir));
+        await page.getByTestId("cropper").waitFor();
+        await page.getByTestId("crop-confirm").click();
+        await expect.poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).photoKey).toBeTruthy();
+        await page.locator('[data-testid="profile"] .MuiAvatar-root img').waitFor();
+        await screenshot(page, "account-photo-en");
+      }
       const other = language === "en" ? "ja" : "en";
       await page.getByTestId("profile-language").click();
       await page.getByTestId(`profile-language-${other}`).click();

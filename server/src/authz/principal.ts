@@ -19,6 +19,8 @@ export interface Account {
   email: string | null;
   title: string | null;
   photo: string | null;
+  /** the profile photo chosen from the person's uploads (a storage key, signed when shown) */
+  photo_key: string | null;
   /** created_at in Unix seconds */
   created_s: number;
   role: string;

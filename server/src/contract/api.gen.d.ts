@@ -17064,6 +17064,7 @@ export interface paths {
                         nickname?: string;
                         /** Format: uri */
                         photo?: string;
+                        photo_image_id?: number;
                         title?: string;
                     };
                 };

@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { dialogs } from "../../dialogs/dialog-store.ts";
 import { isLanguage, LANGUAGES, translateMessage } from "../../i18n/index.ts";
 import { session, useSession } from "../session/session.ts";
+import { PhotoPicker } from "../uploads/PhotoPicker.tsx";
 import { updateProfile } from "./account.api.ts";
 
 /** Profile: photo, nickname, the language kept on the account, the email and the sign-in methods linked to it. */
@@ -19,14 +20,16 @@ export default function ProfileSection() {
   const { user } = useSession();
   const [nickname, setNickname] = useState(user?.nickname ?? "");
   const [state, setState] = useState<{ busy?: boolean; saved?: boolean; error?: string }>({});
+  const [choosingPhoto, setChoosingPhoto] = useState(false);
   if (!user) return null;
 
-  async function save() {
+  async function save(patch: Parameters<typeof updateProfile>[0]) {
     setState({ busy: true });
     try {
-      await updateProfile({ nickname });
+      await updateProfile(patch);
       await session.loadUser();
       setState({ saved: true });
+      setChoosingPhoto(false);
     } catch (e) {
       setState({ error: translateMessage((e as Error).message) });
     }
@@ -44,6 +47,13 @@ export default function ProfileSection() {
             {user.email ?? t("account.profile.noEmail")}
           </Typography>
         </Box>
+      </Box>
+      <Box>
+        <Button size="small" variant="outlined" onClick={() => setChoosingPhoto((c) => !c)} data-testid="profile-photo">
+          {t("account.profile.photo")}
+        </Button>
+        {/* one of the person's own photos, uploaded with the consent attestation every person photo carries */}
+        {choosingPhoto && <PhotoPicker value={null} onChange={(upload) => upload && void save({ photo_image_id: upload.id })} />}
       </Box>
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center" }} data-testid="sign-in-methods">
         <Typography variant="body2" color="text.secondary">
@@ -63,7 +73,7 @@ export default function ProfileSection() {
         component="form"
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          void save({ nickname });
         }}
         sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}
       >

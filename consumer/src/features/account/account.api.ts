@@ -20,7 +20,7 @@ export function emailReceipt(orderId: number): Promise<{ sent_to: string }> {
   return api.post("/api/order/emailReceipt", { order_id: orderId }, { quiet: true });
 }
 
-export async function updateProfile(patch: { nickname?: string; language?: Language }): Promise<void> {
+export async function updateProfile(patch: { nickname?: string; language?: Language; photo_image_id?: number }): Promise<void> {
   await api.post("/api/Personal/user_update", patch, { quiet: true });
 }
 

@@ -6,7 +6,7 @@ import { col, statement } from "../../db/statement.ts";
  * in its own round trip, so personal_info costs no second query (docs/decisions/001).
  */
 export const accountColumns = Prisma.sql`u.uuid::text AS uuid, u.nickname, u.supplier_id, u.login_type::text AS login_type, u.email, u.title,
-  u.photo, floor(extract(epoch FROM u.created_at))::float8 AS created_s, u.role::text AS role, u.bemob_click_id, u.language,
+  u.photo, u.photo_key, floor(extract(epoch FROM u.created_at))::float8 AS created_s, u.role::text AS role, u.bemob_click_id, u.language,
   u.points, u.all_points, u.payment_permission, u.free_generations, u.google_sub IS NOT NULL AS google_linked,
   u.player_uid IS NOT NULL AS telegram_linked`;
 
@@ -20,6 +20,7 @@ export const accountOf = statement({
     email: col.text.orNull,
     title: col.text.orNull,
     photo: col.text.orNull,
+    photo_key: col.text.orNull,
     created_s: col.float,
     role: col.text,
     bemob_click_id: col.text.orNull,

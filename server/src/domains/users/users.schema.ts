@@ -19,6 +19,12 @@ export const userUpdateBody = z
       .max(1024)
       .optional(),
     title: z.string().trim().max(64).optional(),
+    /** one of the caller's own image uploads as the profile photo */
+    photo_image_id: z
+      .number({ error: "Please choose a photo" })
+      .int({ error: "Please choose a photo" })
+      .positive({ error: "Please choose a photo" })
+      .optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { error: "Nothing to update" });
 

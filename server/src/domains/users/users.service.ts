@@ -22,7 +22,14 @@ function signInMethods(u: Account): SignInMethod[] {
   return SIGN_IN_METHODS.filter((m) => linked[m]);
 }
 
-export function createUsersService(db: Db) {
+/** What the users domain takes from the uploads domain and storage for a profile photo (wired in services.ts). */
+export interface ProfilePhotos {
+  /** the storage key of one of the person's own usable image uploads; refuses anything else */
+  ownImageKey(userId: number, uploadId: number): Promise<string>;
+  signedUrl(key: string): Promise<string>;
+}
+
+export function createUsersService(db: Db, photos: ProfilePhotos) {
   return {
     /** SPEC.md §3 user info, plus what the client needs to hide what the server would refuse. */
     async personalInfo(userId: number, ability: AppAbility, account?: Account) {
@@ -40,7 +47,7 @@ export function createUsersService(db: Db) {
         username: nickname,
         email: u.email,
         title: u.title,
-        photo: u.photo,
+        photo: u.photo_key ? await photos.signedUrl(u.photo_key) : u.photo,
         time: u.created_s,
         menuJson: MENU_JSON,
         roles: [u.role],
@@ -68,7 +75,10 @@ export function createUsersService(db: Db) {
     },
 
     async update(userId: number, patch: UserUpdateBody): Promise<void> {
-      await db.user.update({ where: { id: userId }, data: patch });
+      const { photo_image_id: imageId, ...rest } = patch;
+      // a photo address given directly replaces a chosen upload, and the other way round
+      const photo = imageId ? { photoKey: await photos.ownImageKey(userId, imageId) } : rest.photo ? { photoKey: null } : {};
+      await db.user.update({ where: { id: userId }, data: { ...rest, ...photo } });
     },
   };
 }
