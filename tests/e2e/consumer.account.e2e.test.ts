@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -97,14 +98,14 @@ describe("consumer app: my account at 360 px in every language", () => {
         await page.getByTestId("photo-input").setInputFiles(await photo(await dir));
         await page.getByTestId("cropper").waitFor();
         await page.getByTestId("crop-confirm").click();
-        await expect.poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).photoKey).toBeTruthy();
+        await expect.poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).photoKey, { timeout: 15_000 }).toBeTruthy();
         await page.locator('[data-testid="profile"] .MuiAvatar-root img').waitFor();
         await screenshot(page, "account-photo-en");
       }
       const other = language === "en" ? "ja" : "en";
       await page.getByTestId("profile-language").click();
       await page.getByTestId(`profile-language-${other}`).click();
-      await expect.poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).language).toBe(other);
+      await expect.poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).language, { timeout: 15_000 }).toBe(other);
 
       const keys = (await usedKeys(page)).filter((k) => k.startsWith("account.") || k.startsWith("membership."));
       expect(missingKeys(language, keys)).toEqual([]);
@@ -112,4 +113,38 @@ describe("consumer app: my account at 360 px in every language", () => {
       await context.close();
     });
   }
+
+  /** Signs the page's guest in with an emailed code; the code stored is replaced by a known one (its hash, as auth keeps it). */
+  async function emailSignIn(page: Page, email: string): Promise<void> {
+    await page.getByTestId("account-menu").click();
+    await page.getByTestId("menu-login").click();
+    await page.getByTestId("login-email").fill(email);
+    await page.getByTestId("send-code").click();
+    await expect.poll(() => app.server.db.emailCode.count({ where: { email } }), { timeout: 15_000 }).toBe(1);
+    const codeHash = crypto.createHash("sha256").update(`${email}:424242`).digest("hex");
+    await app.server.db.emailCode.updateMany({ where: { email }, data: { codeHash } });
+    await page.getByTestId("login-code").fill("424242");
+    await page.getByTestId("login-submit").click();
+    await page.getByTestId("login-dialog").waitFor({ state: "detached" });
+  }
+
+  it("the language saved on an account is applied at sign-in on another device; a new account keeps the one chosen here", async () => {
+    await app.server.db.user.create({ data: { email: "returning@example.com", loginType: "registered", role: "user", language: "ru" } });
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    const page = await context.newPage();
+    await startAsGuest(page, app.server.url);
+    await emailSignIn(page, "returning@example.com");
+    await page.waitForFunction(() => document.documentElement.lang === "ru");
+    await context.close();
+
+    const fresh = await newAppContext(app.browser, { adult: true, language: "ko", viewport: NARROW });
+    const other = await fresh.newPage();
+    await startAsGuest(other, app.server.url);
+    await emailSignIn(other, "new-here@example.com");
+    await expect
+      .poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { email: "new-here@example.com" } })).language, { timeout: 15_000 })
+      .toBe("ko");
+    expect(await other.evaluate(() => document.documentElement.lang)).toBe("ko");
+    await fresh.close();
+  });
 });
