@@ -9,6 +9,16 @@ import { ProviderUnavailable } from "./providers/provider.ts";
 /** The member's word when their provider has no way to renew a cancelled subscription again (buy the plan anew). */
 export const NOT_RESUMABLE_HERE = "This plan cannot be resumed; buy it again when it ends";
 
+/** A change the member asked for, made at the provider; one it cannot reach now is 'Payment failed, please try again later'. */
+async function askProvider(change: () => Promise<void>): Promise<void> {
+  try {
+    await change();
+  } catch (err) {
+    if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
+    throw err;
+  }
+}
+
 /** A membership's provider subscription stopped: by the member, or because its plan order was refunded. */
 export function createSubscriptionStops(deps: { log: Logger; memberships: MembershipsService; providers: ProviderRegistry }) {
   const { log, memberships, providers } = deps;
@@ -54,12 +64,7 @@ export function createSubscriptionStops(deps: { log: Logger; memberships: Member
       const m = await memberships.resumable(userId);
       const provider = providerNamed(providers, m.provider);
       if (!provider?.resumeSubscription || !provider.available()) throw new HttpError(409, NOT_RESUMABLE_HERE);
-      try {
-        await provider.resumeSubscription(m.providerRef, m.order.orderNo);
-      } catch (err) {
-        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
-        throw err;
-      }
+      await askProvider(() => provider.resumeSubscription!(m.providerRef, m.order.orderNo));
       await memberships.markResumed(m.id);
       return membershipView({ ...m, status: "active", cancelAtPeriodEnd: false });
     },
@@ -69,12 +74,7 @@ export function createSubscriptionStops(deps: { log: Logger; memberships: Member
       const m = await memberships.cancellable(userId);
       const provider = providerNamed(providers, m.provider);
       if (!provider?.cancelSubscription || !provider.available()) throw new HttpError(503, MSG.paymentUnavailable);
-      try {
-        await provider.cancelSubscription(m.providerRef, m.order.orderNo);
-      } catch (err) {
-        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
-        throw err;
-      }
+      await askProvider(() => provider.cancelSubscription!(m.providerRef, m.order.orderNo));
       await memberships.markCancelled(m.id);
       return membershipView({ ...m, status: "cancelled", cancelAtPeriodEnd: true });
     },

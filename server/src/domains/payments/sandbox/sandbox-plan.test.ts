@@ -1,35 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../../../tests/net-utils.ts";
-import { startTestServer } from "../../../../../tests/server-utils.ts";
-import { seedProducts } from "../../products/products.seed.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sandboxServerForThisFile, type SandboxServer } from "../../../../../tests/sandbox-server.ts";
 import { DAY_MS } from "./sandbox-gateway.ts";
 
 // Issue 30 item 4: the sandbox sells the Monthly plan as a real subscription (docs/decisions/257).
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let s: Server;
+const sandbox = sandboxServerForThisFile();
+const api = sandbox.api;
+let s: SandboxServer;
 let planId: number;
 
 beforeAll(async () => {
-  // the sandbox notifies PUBLIC_URL over HTTP, so the server listens there
-  const port = await freePort();
-  s = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  await seedProducts(s.db);
+  s = sandbox.server();
   planId = (await s.db.product.findUniqueOrThrow({ where: { code: "plan_monthly" } })).id;
 });
-afterAll(() => s.stop());
-afterEach(async () => {
-  expect(await s.services.credits.findLedgerMismatches()).toEqual([]);
-});
-
-async function api(path: string, token: string, body?: unknown) {
-  const res = await fetch(`${s.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { token, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any };
-}
 
 const post = (url: string) => fetch(url, { method: "POST", redirect: "manual" });
 const points = async (token: string) => (await api("/api/Personal/select_users_integral", token)).data.points as number;
