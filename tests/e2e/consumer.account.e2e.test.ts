@@ -2,8 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { screenshot } from "./browser.ts";
-import { missingKeys, missingTexts, newAppContext, storedToken, usedKeys } from "./consumer-app.ts";
+import { missingKeys, missingTexts, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 
@@ -59,13 +58,13 @@ describe("consumer app: my account at 360 px in every language", () => {
         "refunded",
       ]);
       expect(await sideways(page)).toBeLessThanOrEqual(0);
-      await screenshot(page, `account-${language}`);
+      await pageShot(page, `account-${language}`);
 
       // the plan: cancel (it runs to the period's end), then resume
       await page.getByTestId("membership-cancel").click();
       await page.getByTestId("membership-cancel-confirm").click();
       await page.locator('[data-testid="membership"][data-status="cancelled"]').waitFor();
-      await screenshot(page, `account-plan-cancelled-${language}`);
+      await pageShot(page, `account-plan-cancelled-${language}`);
       await page.getByTestId("membership-resume").click();
       await page.locator('[data-testid="membership"][data-status="active"]').waitFor();
       expect((await app.server.db.membership.findFirstOrThrow({ where: { userId } })).status).toBe("active");
@@ -77,7 +76,7 @@ describe("consumer app: my account at 360 px in every language", () => {
       await page.getByTestId("receipt-sent").waitFor();
       expect(await app.server.db.outboxEmail.count({ where: { to: `account-${userId}@example.com` } })).toBe(1);
       expect(await sideways(page)).toBeLessThanOrEqual(0);
-      await screenshot(page, `account-receipt-${language}`);
+      await pageShot(page, `account-receipt-${language}`);
       await page.goBack();
       await page.getByTestId("receipt-link").nth(2).click();
       await page.getByTestId("receipt-refunded").waitFor();
@@ -100,7 +99,7 @@ describe("consumer app: my account at 360 px in every language", () => {
         await page.getByTestId("crop-confirm").click();
         await expect.poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).photoKey, { timeout: 15_000 }).toBeTruthy();
         await page.locator('[data-testid="profile"] .MuiAvatar-root img').waitFor();
-        await screenshot(page, "account-photo-en");
+        await pageShot(page, "account-photo-en");
       }
       const other = language === "en" ? "ja" : "en";
       await page.getByTestId("profile-language").click();
