@@ -97,11 +97,11 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   trainingRoutes(api, services.training, perUserHourly("training", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
-  ordersRoutes(api, services.orders);
+  ordersRoutes(api, services.orders, services.receipts);
   paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
-  membershipsRoutes(api, services.memberships, services.payments);
+  membershipsRoutes(api, services.payments);
   walletsRoutes(api, services.wallets, services.limiter, config);
-  if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway);
+  if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway, services.sandboxSubscriptions);
   pixelsRoutes(api, services.pixels);
   creatorsRoutes(api, services.creators, services.storage);
   payoutsRoutes(api, services.payouts);

@@ -81,6 +81,8 @@ try {
     services.creators.expireRequests().catch((err: unknown) => log.error({ err }, "custom request expiry sweep failed"));
     // paid creator memberships whose period ended renew from the fan's balance, once per period, or end (decision 204)
     services.creators.renewMemberships().catch((err: unknown) => log.error({ err }, "creator membership renewal sweep failed"));
+    // the sandbox provider charges its plans' due periods and notifies the webhook, as a real provider would (decision 257)
+    services.sandboxSubscriptions.sweep().catch((err: unknown) => log.error({ err }, "sandbox subscription sweep failed"));
   }, cfg.ORDER_SWEEP_SECONDS * 1000);
   orderSweep.unref();
   // tokens older versions kept in channel rows move into the secret store before any conversion is sent (decision 191)

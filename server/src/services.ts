@@ -3,6 +3,7 @@ import { createMailer } from "./domains/auth/mailer.ts";
 import { createMembershipsAdminService } from "./domains/memberships/memberships.admin.ts";
 import { createMembershipsService } from "./domains/memberships/memberships.service.ts";
 import { createOrdersService } from "./domains/orders/orders.service.ts";
+import { createOrderReceipts } from "./domains/orders/orders.receipts.ts";
 import { createPaymentsService } from "./domains/payments/payments.service.ts";
 import { createNowpaymentsProvider } from "./domains/payments/providers/nowpayments.provider.ts";
 import { createJpayProvider } from "./domains/payments/providers/jpay.provider.ts";
@@ -43,6 +44,7 @@ import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
 import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
 import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
+import { createSandboxSubscriptions } from "./domains/payments/sandbox/sandbox-subscriptions.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
 
@@ -52,13 +54,17 @@ export function createServices(deps: AppDeps) {
   const render = createRenderServices(deps);
   const { limiter, audit, credits, storage } = render;
   const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
-  const users = createUsersService(db);
+  const users = createUsersService(db, {
+    ownImageKey: async (userId, uploadId) => (await render.uploads.own(userId, uploadId, "image")).storageKey,
+    signedUrl: (key) => storage.signedUrl(key),
+  });
   const staff = createStaffService(db, audit);
   const products = createProductsService(db);
   const memberships = createMembershipsService({ db, credits, log });
   const channelSecrets = createChannelSecrets(db, audit, config.SECRETS_KEY);
   const conversions = createConversionsService({ db, config, log, secrets: channelSecrets });
   const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
+  const receipts = createOrderReceipts({ readable: orders.readable, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail), limiter });
   // chat files its automatic reports through moderation, which is built after chat (it changes chat's content through chat)
   const systemReports = createSystemReports();
   const chat = createChatService({
@@ -120,8 +126,9 @@ export function createServices(deps: AppDeps) {
     databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
   });
   const sandboxGateway = createSandboxGateway({ db, config, log });
+  const sandboxSubscriptions = createSandboxSubscriptions({ db, config, log, gateway: sandboxGateway });
   const providers = {
-    sandbox: createSandboxProvider(config, sandboxGateway),
+    sandbox: createSandboxProvider(config, sandboxGateway, sandboxSubscriptions),
     stripe: createStripeProvider(config, log),
     paypal: createPaypalProvider(config, log),
     pagsmile: createPagsmileProvider(config, log),
@@ -191,9 +198,11 @@ export function createServices(deps: AppDeps) {
     staff,
     products,
     orders,
+    receipts,
     memberships,
     conversions,
     sandboxGateway,
+    sandboxSubscriptions,
     payments,
     wallets,
     site,

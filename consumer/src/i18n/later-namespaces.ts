@@ -38,6 +38,7 @@ export const LATER_GROUPS = {
     "screening",
     "wallet",
     "chat",
+    "account",
   ],
 } as const;
 

@@ -34,6 +34,9 @@ export const router = createBrowserRouter([
       // the landing page ships with the first load: one round trip less before the largest paint
       { path: "home", lazy: () => import("./HomePage.tsx") },
       { path: "function", loader: requireStoredToken, lazy: () => withLaterTranslations(import("./FunctionPage.tsx")) },
+      // issue 30: the account area under the avatar, and one paid order's receipt
+      { path: "account", loader: requireStoredToken, lazy: () => withLaterTranslations(import("./AccountPage.tsx")) },
+      { path: "account/receipt/:orderId", loader: requireStoredToken, lazy: () => withLaterTranslations(import("./ReceiptPage.tsx")) },
       { path: "creationStudio", lazy: () => withLaterTranslations(import("./CreationStudioPage.tsx")) },
       { path: "chat", lazy: () => withLaterTranslations(import("./ChatPage.tsx")) },
       { path: "characterCreatEdit", lazy: () => withLaterTranslations(import("./CharacterEditPage.tsx")) },

@@ -19,6 +19,8 @@ export interface Account {
   email: string | null;
   title: string | null;
   photo: string | null;
+  /** the profile photo chosen from the person's uploads (a storage key, signed when shown) */
+  photo_key: string | null;
   /** created_at in Unix seconds */
   created_s: number;
   role: string;
@@ -28,6 +30,9 @@ export interface Account {
   all_points: number;
   payment_permission: boolean;
   free_generations: number;
+  /** the sign-in methods linked besides the email (personal_info's sign_in_methods) */
+  google_linked: boolean;
+  telegram_linked: boolean;
 }
 
 export interface StaffPrincipal {

@@ -13710,6 +13710,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -13882,6 +13883,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -14121,6 +14123,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -14270,10 +14273,13 @@ export interface paths {
                                     credits_per_period: number;
                                     /** Format: date-time */
                                     ends_at: string | null;
+                                    interval_days?: number;
                                     membership_id: number;
                                     /** Format: date-time */
                                     next_renewal_at: string | null;
+                                    order_id: number;
                                     periods_paid: number;
+                                    price_text?: string;
                                     product_name?: string;
                                     provider: string;
                                     /** @enum {string} */
@@ -14347,15 +14353,21 @@ export interface paths {
                             code: number;
                             data: {
                                 membership: {
+                                    can_cancel: boolean;
+                                    can_resume: boolean;
                                     credits_per_period: number;
                                     /** Format: date-time */
                                     ends_at: string | null;
+                                    interval_days?: number;
                                     membership_id: number;
                                     /** Format: date-time */
                                     next_renewal_at: string | null;
+                                    order_id: number;
                                     periods_paid: number;
+                                    price_text?: string;
                                     product_name?: string;
                                     provider: string;
+                                    provider_page: string | null;
                                     /** @enum {string} */
                                     status: "active" | "cancelled" | "ended";
                                 } | null;
@@ -14396,6 +14408,91 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/membership/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the caller's cancelled membership before its paid period ends, where its provider allows it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                membership: {
+                                    credits_per_period: number;
+                                    /** Format: date-time */
+                                    ends_at: string | null;
+                                    interval_days?: number;
+                                    membership_id: number;
+                                    /** Format: date-time */
+                                    next_renewal_at: string | null;
+                                    order_id: number;
+                                    periods_paid: number;
+                                    price_text?: string;
+                                    product_name?: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    status: "active" | "cancelled" | "ended";
+                                };
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -15383,6 +15480,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/order/emailReceipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email a paid order's receipt to the address on the account, in its language */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        order_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                sent_to: string;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/order/getOrderDetail": {
         parameters: {
             query?: never;
@@ -15967,6 +16140,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/order/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of one of the signed-in user's paid orders */
+        get: {
+            parameters: {
+                query: {
+                    order_id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                bonus_credits: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                credits: number;
+                                order_id: number;
+                                order_no: string;
+                                order_status: string;
+                                /** Format: date-time */
+                                paid_at: string;
+                                price_text: string;
+                                product_name: string;
+                                provider: string;
+                                quantity: number;
+                                refunded: boolean;
+                                refunded_text: string | null;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/OrderJpay/channelServerLogin": {
         parameters: {
             query?: never;
@@ -16020,6 +16279,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -16494,6 +16754,7 @@ export interface paths {
                                     points: number;
                                     roles: string[];
                                     rules?: unknown;
+                                    sign_in_methods: ("email" | "google" | "telegram")[];
                                     supplier_id: number | null;
                                     time: number;
                                     title: string | null;
@@ -16804,6 +17065,7 @@ export interface paths {
                         nickname?: string;
                         /** Format: uri */
                         photo?: string;
+                        photo_image_id?: number;
                         title?: string;
                     };
                 };
@@ -22269,6 +22531,140 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description On to the next page: the challenge, the SPEC callback, or this checkout closed */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox-pay/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sandbox subscription page */
+        get: {
+            parameters: {
+                query?: {
+                    lang?: "en" | "ja" | "ko" | "ru";
+                };
+                header?: never;
+                path: {
+                    subscriptionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The subscription's page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox-pay/subscriptions/{subscriptionId}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox: charge the subscription's next period now */
+        post: {
+            parameters: {
+                query?: {
+                    lang?: "en" | "ja" | "ko" | "ru";
+                };
+                header?: never;
+                path: {
+                    subscriptionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Back to the subscription's page */
                 303: {
                     headers: {
                         [name: string]: unknown;

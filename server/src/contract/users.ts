@@ -10,3 +10,6 @@ export type UserRole = (typeof USER_ROLES)[number];
  * the guest has (the guest merge, docs/decisions/004).
  */
 export const SAVE_ACCOUNT_MESSAGE = "Please save your account with an email first";
+/** The ways a person signs in to their account: an emailed code, Google, or the Telegram Mini App (channel login). */
+export const SIGN_IN_METHODS = ["email", "google", "telegram"] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];

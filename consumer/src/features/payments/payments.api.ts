@@ -58,8 +58,12 @@ export async function currentMembership(): Promise<Membership | null> {
   return (await api.get("/api/membership/current", { quiet: true })).membership;
 }
 
-export async function cancelMembership(): Promise<Membership> {
+export async function cancelMembership(): Promise<unknown> {
   return (await api.post("/api/membership/cancel", {}, { quiet: true })).membership;
+}
+
+export async function resumeMembership(): Promise<unknown> {
+  return (await api.post("/api/membership/resume", {}, { quiet: true })).membership;
 }
 
 export function formatPrice(minor: number, currency: string, locale: string): string {

@@ -2,6 +2,7 @@ import { api, type ApiData } from "../../lib/api-client.ts";
 import { createStore, useStore } from "../../lib/store.ts";
 import { clearStoredSession, storage } from "../../lib/storage.ts";
 import { deviceFingerprint } from "../pixels/fingerprint.ts";
+import { changeLanguage, isLanguage, storedLanguage, type Language } from "../../i18n/index.ts";
 
 /**
  * Sign-ins carry the device fingerprint (the same one the pixels use) so a ban can cover the device as well as the
@@ -83,6 +84,15 @@ export const session = {
     return (await api.get("/api/login/getLoginUrl", { quiet: true })).url;
   },
 
+  /** The language chosen here: shown at once, and kept on the account so that a sign-in on any device speaks it. */
+  async chooseLanguage(lng: Language): Promise<void> {
+    await changeLanguage(lng);
+    const { user } = store.get();
+    if (!user || user.language === lng) return;
+    await api.post("/api/Personal/user_update", { language: lng }, { quiet: true });
+    setState({ user: { ...user, language: lng } });
+  },
+
   async logout(): Promise<void> {
     try {
       await api.post("/api/login/logout", {}, { quiet: true });
@@ -98,7 +108,25 @@ function signedIn(answer: ApiData<"/api/login/visitor", "post">): UserInfo {
   storage.set("uuid", answer.user_info.uuid);
   storage.set("loginType", answer.user_info.type);
   setState({ token: answer.token, user: answer.user_info });
+  void useAccountLanguage(answer.user_info, answer.is_register === 0 && answer.user_info.type !== "visitor");
   return answer.user_info;
+}
+
+/**
+ * At sign-in an account used before speaks its saved language on this device too (issue 30 item 2); a new account or
+ * a guest takes the language already chosen here instead. Neither may fail the sign-in.
+ */
+async function useAccountLanguage(user: UserInfo, returning: boolean): Promise<void> {
+  const here = storedLanguage();
+  try {
+    if (returning && isLanguage(user.language)) {
+      if (user.language !== here) await changeLanguage(user.language);
+    } else if (user.language !== here) {
+      await session.chooseLanguage(here);
+    }
+  } catch {
+    // the language stays as it is on this device; the next choice saves it again
+  }
 }
 
 export function useSession(): SessionState {

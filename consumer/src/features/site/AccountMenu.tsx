@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import ForumIcon from "@mui/icons-material/Forum";
 import Box from "@mui/material/Box";
 import ListItemIcon from "@mui/material/ListItemIcon";
@@ -7,17 +8,43 @@ import Typography from "@mui/material/Typography";
 import AddToHomeScreenIcon from "@mui/icons-material/AddToHomeScreen";
 import BoltIcon from "@mui/icons-material/Bolt";
 import LogoutIcon from "@mui/icons-material/Logout";
+import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
+import StorefrontIcon from "@mui/icons-material/Storefront";
 import VideoLibraryIcon from "@mui/icons-material/VideoLibrary";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { dialogs } from "../../dialogs/dialog-store.ts";
-import { CreatorMenuItem } from "../creators/CreatorMenuItem.tsx";
 import { session, type UserInfo } from "../session/session.ts";
+
+/** One entry of the menu: its icon, its label's key, what it does, and its test id where tests tap it. */
+interface Entry {
+  icon: ReactNode;
+  label: string;
+  act: () => void;
+  testId?: string;
+}
 
 /** The signed-in user's menu; loaded when the avatar is first clicked. */
 export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLElement; user: UserInfo; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const entries: Entry[] = [
+    { icon: <ManageAccountsIcon fontSize="small" />, label: "nav.myAccount", act: () => navigate("/account"), testId: "menu-account" },
+    { icon: <VideoLibraryIcon fontSize="small" />, label: "nav.results", act: () => navigate("/function") },
+    { icon: <ForumIcon fontSize="small" />, label: "nav.chat", act: () => navigate("/chat"), testId: "menu-chat" },
+    // A creator page needs no training (issue 30 item 1): /creator makes one, or opens the one there is.
+    { icon: <StorefrontIcon fontSize="small" />, label: "nav.creatorPage", act: () => navigate("/creator"), testId: "menu-creator-page" },
+    { icon: <AddToHomeScreenIcon fontSize="small" />, label: "install.action", act: () => dialogs.open("install") },
+    ...(user.type === "visitor"
+      ? [{ icon: <BoltIcon fontSize="small" />, label: "login.saveAccount", act: () => dialogs.open("login"), testId: "menu-login" }]
+      : []),
+    {
+      icon: <LogoutIcon fontSize="small" />,
+      label: "login.logout",
+      act: () => void session.logout().finally(() => navigate("/home")),
+      testId: "logout",
+    },
+  ];
   return (
     <Menu
       anchorEl={anchor}
@@ -34,67 +61,19 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
           {user.email ?? t(`loginType.${user.type}`)}
         </Typography>
       </Box>
-      <MenuItem
-        onClick={() => {
-          onClose();
-          navigate("/function");
-        }}
-      >
-        <ListItemIcon>
-          <VideoLibraryIcon fontSize="small" />
-        </ListItemIcon>
-        {t("nav.results")}
-      </MenuItem>
-      <MenuItem
-        onClick={() => {
-          onClose();
-          navigate("/chat");
-        }}
-        data-testid="menu-chat"
-      >
-        <ListItemIcon>
-          <ForumIcon fontSize="small" />
-        </ListItemIcon>
-        {t("nav.chat")}
-      </MenuItem>
-      <CreatorMenuItem onClose={onClose} />
-      <MenuItem
-        onClick={() => {
-          onClose();
-          dialogs.open("install");
-        }}
-      >
-        <ListItemIcon>
-          <AddToHomeScreenIcon fontSize="small" />
-        </ListItemIcon>
-        {t("install.action")}
-      </MenuItem>
-      {user.type === "visitor" && (
+      {entries.map((e) => (
         <MenuItem
+          key={e.label}
+          data-testid={e.testId}
           onClick={() => {
             onClose();
-            dialogs.open("login");
+            e.act();
           }}
-          data-testid="menu-login"
         >
-          <ListItemIcon>
-            <BoltIcon fontSize="small" />
-          </ListItemIcon>
-          {t("login.saveAccount")}
+          <ListItemIcon>{e.icon}</ListItemIcon>
+          {t(e.label)}
         </MenuItem>
-      )}
-      <MenuItem
-        data-testid="logout"
-        onClick={() => {
-          onClose();
-          void session.logout().finally(() => navigate("/home"));
-        }}
-      >
-        <ListItemIcon>
-          <LogoutIcon fontSize="small" />
-        </ListItemIcon>
-        {t("login.logout")}
-      </MenuItem>
+      ))}
     </Menu>
   );
 }

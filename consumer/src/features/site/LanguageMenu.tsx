@@ -1,7 +1,8 @@
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import { useTranslation } from "react-i18next";
-import { changeLanguage, LANGUAGES } from "../../i18n/index.ts";
+import { LANGUAGES } from "../../i18n/index.ts";
+import { session } from "../session/session.ts";
 
 /** The language list; loaded when the switcher is first opened. */
 export default function LanguageMenu({ anchor, onClose }: { anchor: HTMLElement; onClose: () => void }) {
@@ -15,7 +16,7 @@ export default function LanguageMenu({ anchor, onClose }: { anchor: HTMLElement;
           data-testid={`language-${lng}`}
           onClick={() => {
             onClose();
-            void changeLanguage(lng);
+            void session.chooseLanguage(lng).catch(() => undefined);
           }}
         >
           {t(`lang.${lng}`)}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SIGN_IN_METHODS } from "../../contract/users.ts";
 import { MSG } from "../../http/messages.ts";
 
 const email = z
@@ -73,6 +74,7 @@ export const visitorAnswer = z.object({
     points: z.number(),
     all_points: z.number(),
     payment_permission: z.boolean(),
+    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
   }),
   is_register: z.union([z.literal(0), z.literal(1)]),
 });
@@ -110,6 +112,7 @@ export const channelServerLoginAnswer = z.object({
     points: z.number(),
     all_points: z.number(),
     payment_permission: z.boolean(),
+    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
   }),
   is_register: z.union([z.literal(0), z.literal(1)]),
 });

@@ -2,16 +2,21 @@ import type { Db, Tx } from "../../db/client.ts";
 import type { Membership, Order } from "../../db/generated/client.ts";
 import type { MembershipStatus } from "../../contract/memberships.ts";
 import { HttpError } from "../../http/errors.ts";
+import { formatMinor } from "../products/money.ts";
 
 export const NO_MEMBERSHIP = "You have no membership to cancel";
+export const NOT_RESUMABLE = "You have no cancelled plan to resume";
 
-/** What the member sees: the plan, when it renews next, and whether it will. */
-export function membershipView(m: Membership & { order?: Order & { product?: { name: string } | null } }) {
+/** What the member sees: the plan, what it costs, when it renews next, and whether it will. */
+export function membershipView(m: Membership & { order?: Order & { product?: { name: string; intervalDays: number | null } | null } }) {
   return {
     membership_id: m.id,
     status: m.status as MembershipStatus,
     provider: m.provider,
+    order_id: m.orderId,
     product_name: m.order?.product?.name,
+    price_text: m.order ? formatMinor(m.order.finalPriceMinor, m.order.currency) : undefined,
+    interval_days: m.order?.product?.intervalDays ?? undefined,
     credits_per_period: m.creditsPerPeriod,
     periods_paid: m.periodsPaid,
     next_renewal_at: m.status === "active" ? m.currentPeriodEnd : null,
@@ -32,14 +37,14 @@ export function createMembershipMember(db: Db) {
       return db.membership.findUnique({ where: { orderId }, select: { provider: true, providerRef: true } });
     },
 
-    /** The member's running membership (active or cancelled but still paid for), newest first. */
+    /** The member's running membership (active or cancelled but still paid for), newest first, with its provider's reference. */
     async current(userId: number) {
       const m = await db.membership.findFirst({
         where: { userId, status: { in: ["active", "cancelled"] } },
         orderBy: { id: "desc" },
-        include: { order: { include: { product: { select: { name: true } } } } },
+        include: { order: { include: { product: { select: { name: true, intervalDays: true } } } } },
       });
-      return m ? membershipView(m) : null;
+      return m ? { view: membershipView(m), providerRef: m.providerRef } : null;
     },
 
     /** The membership the member may cancel now. */
@@ -47,6 +52,22 @@ export function createMembershipMember(db: Db) {
       const m = await db.membership.findFirst({ where: { userId, status: "active" }, orderBy: { id: "desc" }, include: { order: true } });
       if (!m) throw HttpError.notFound(NO_MEMBERSHIP);
       return m;
+    },
+
+    /** The cancelled membership the member may renew again: its paid period has not run out. */
+    async resumable(userId: number): Promise<Membership & { order: Order }> {
+      const m = await db.membership.findFirst({
+        where: { userId, status: "cancelled", OR: [{ currentPeriodEnd: null }, { currentPeriodEnd: { gt: new Date() } }] },
+        orderBy: { id: "desc" },
+        include: { order: true },
+      });
+      if (!m) throw HttpError.notFound(NOT_RESUMABLE);
+      return m;
+    },
+
+    /** The provider renews the subscription again. */
+    async markResumed(id: number): Promise<void> {
+      await db.membership.updateMany({ where: { id, status: "cancelled" }, data: { status: "active", cancelAtPeriodEnd: false } });
     },
 
     /** The provider accepted the cancellation: no more renewals, what was paid runs to the period's end. */

@@ -28,6 +28,8 @@ export function createMembershipsService(deps: { db: Db; credits: CreditsService
     current: member.current,
     cancellable: member.cancellable,
     markCancelled: member.markCancelled,
+    resumable: member.resumable,
+    markResumed: member.markResumed,
   };
 }
 

@@ -58,3 +58,23 @@ export const getUserOrdersAnswer = z.object({
 export const orderActionLogAnswer = z.object({
   first: z.boolean(),
 });
+
+/** get /api/order/receipt: a paid order's receipt (refunded ones keep theirs, marked so) */
+export const receiptAnswer = z.object({
+  order_id: z.number(),
+  order_no: z.string(),
+  order_status: z.string(),
+  product_name: z.string(),
+  quantity: z.number(),
+  credits: z.number(),
+  bonus_credits: z.number(),
+  price_text: z.string(),
+  provider: z.string(),
+  created_at: z.date(),
+  paid_at: z.date(),
+  refunded: z.boolean(),
+  refunded_text: z.string().nullable(),
+});
+
+/** post /api/order/emailReceipt */
+export const emailReceiptAnswer = z.object({ sent_to: z.string() });

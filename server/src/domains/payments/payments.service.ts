@@ -35,6 +35,8 @@ export function createPaymentsService(deps: {
     refundOrder: refunds.refundOrder,
     refundPreview: refunds.refundPreview,
     cancelMembership: subscriptions.cancelMembership,
+    resumeMembership: subscriptions.resumeMembership,
+    currentMembership: subscriptions.currentMembership,
     /** The sweep that expires abandoned orders; main.ts runs it on a timer, tests call it directly. */
     expireAbandoned: (now?: Date) => deps.orders.expireAbandoned(now),
     walletTransfer: wallet.walletTransfer,

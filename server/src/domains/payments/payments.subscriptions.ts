@@ -6,6 +6,19 @@ import { membershipView, type MembershipsService } from "../memberships/membersh
 import { providerNamed, type ProviderRegistry } from "./payments.providers.ts";
 import { ProviderUnavailable } from "./providers/provider.ts";
 
+/** The member's word when their provider has no way to renew a cancelled subscription again (buy the plan anew). */
+export const NOT_RESUMABLE_HERE = "This plan cannot be resumed; buy it again when it ends";
+
+/** A change the member asked for, made at the provider; one it cannot reach now is 'Payment failed, please try again later'. */
+async function askProvider(change: () => Promise<void>): Promise<void> {
+  try {
+    await change();
+  } catch (err) {
+    if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
+    throw err;
+  }
+}
+
 /** A membership's provider subscription stopped: by the member, or because its plan order was refunded. */
 export function createSubscriptionStops(deps: { log: Logger; memberships: MembershipsService; providers: ProviderRegistry }) {
   const { log, memberships, providers } = deps;
@@ -30,17 +43,38 @@ export function createSubscriptionStops(deps: { log: Logger; memberships: Member
       }
     },
 
+    /**
+     * The member's running plan, with what its provider lets them do: cancel while it renews, resume while a cancelled
+     * one's paid period runs, and the provider's own page of it where there is one (the sandbox's test page).
+     */
+    async currentMembership(userId: number) {
+      const m = await memberships.current(userId);
+      if (!m) return null;
+      const provider = providerNamed(providers, m.view.provider);
+      return {
+        ...m.view,
+        can_cancel: m.view.status === "active" && Boolean(provider?.cancelSubscription),
+        can_resume: m.view.status === "cancelled" && Boolean(provider?.resumeSubscription) && (!m.view.ends_at || m.view.ends_at > new Date()),
+        provider_page: provider?.subscriptionPage?.(m.providerRef) ?? null,
+      };
+    },
+
+    /** The member renews a cancelled plan again before its paid period runs out, where the provider allows it. */
+    async resumeMembership(userId: number) {
+      const m = await memberships.resumable(userId);
+      const provider = providerNamed(providers, m.provider);
+      if (!provider?.resumeSubscription || !provider.available()) throw new HttpError(409, NOT_RESUMABLE_HERE);
+      await askProvider(() => provider.resumeSubscription!(m.providerRef, m.order.orderNo));
+      await memberships.markResumed(m.id);
+      return membershipView({ ...m, status: "active", cancelAtPeriodEnd: false });
+    },
+
     /** The member cancels in the app: the provider stops renewing, what was paid runs to the period's end. */
     async cancelMembership(userId: number) {
       const m = await memberships.cancellable(userId);
       const provider = providerNamed(providers, m.provider);
       if (!provider?.cancelSubscription || !provider.available()) throw new HttpError(503, MSG.paymentUnavailable);
-      try {
-        await provider.cancelSubscription(m.providerRef, m.order.orderNo);
-      } catch (err) {
-        if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
-        throw err;
-      }
+      await askProvider(() => provider.cancelSubscription!(m.providerRef, m.order.orderNo));
       await memberships.markCancelled(m.id);
       return membershipView({ ...m, status: "cancelled", cancelAtPeriodEnd: true });
     },

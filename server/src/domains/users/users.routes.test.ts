@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { photo } from "../../../../tests/fixtures/media.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -143,5 +144,46 @@ describe("who may call the user routes", () => {
   it("accepts the token as a Bearer authorization too", async () => {
     const { token } = await visitor(t);
     await t.http.get("/api/Personal/personal_info").set("authorization", `Bearer ${token}`).expect(200);
+  });
+});
+
+// Issue 30 item 2: the profile shows the sign-in methods linked and keeps the chosen language on the account.
+describe("profile", () => {
+  it("personal_info names the sign-in methods linked; the language chosen is saved on the account", async () => {
+    const { token, userId } = await visitor(t);
+    let info = (await t.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info;
+    expect(info.sign_in_methods).toEqual([]);
+    await t.db.user.update({ where: { id: userId }, data: { email: "mika@example.com", googleSub: `g-${userId}`, loginType: "registered" } });
+    await t.http.post("/api/Personal/user_update").set("token", token).send({ language: "ko", nickname: "Mika" }).expect(200);
+    info = (await t.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info;
+    expect(info).toMatchObject({ email: "mika@example.com", sign_in_methods: ["email", "google"], language: "ko", nickname: "Mika" });
+    const bad = await t.http.post("/api/Personal/user_update").set("token", token).send({ language: "xx" }).expect(400);
+    expect(bad.body.msg).toBe("Unsupported language");
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).language).toBe("ko");
+  });
+
+  it("the photo is one of the person's own uploads, shown by a signed address; someone else's is refused", async () => {
+    const { token } = await visitor(t);
+    const upload = async (who: string) =>
+      (
+        await t.http
+          .post("/api/ImageUpload/upload")
+          .set("token", who)
+          .attach("file", await photo(320, 320), "me.jpg")
+          .field("consent", "1")
+          .expect(200)
+      ).body.data.id as number;
+    const mine = await upload(token);
+    await t.http.post("/api/Personal/user_update").set("token", token).send({ photo_image_id: mine }).expect(200);
+    const info = (await t.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info;
+    const shown = await fetchMedia(t, info.photo);
+    expect([shown.status, shown.body.length > 100]).toEqual([200, true]);
+    const other = await visitor(t);
+    const theirs = await upload(other.token);
+    await t.http.post("/api/Personal/user_update").set("token", token).send({ photo_image_id: theirs }).expect(404);
+    const bad = await t.http.post("/api/Personal/user_update").set("token", token).send({ photo_image_id: "x" }).expect(400);
+    expect(bad.body.msg).toBe("Please choose a photo");
+    const me = await t.db.user.findUniqueOrThrow({ where: { uuid: info.uuid } });
+    expect(me.photoKey).toBe((await t.db.upload.findUniqueOrThrow({ where: { id: mine } })).storageKey);
   });
 });

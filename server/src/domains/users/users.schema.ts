@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES } from "../../contract/locales.ts";
+import { SIGN_IN_METHODS } from "../../contract/users.ts";
 
 const nickname = z
   .string({ error: "Please enter a nickname" })
@@ -18,6 +19,12 @@ export const userUpdateBody = z
       .max(1024)
       .optional(),
     title: z.string().trim().max(64).optional(),
+    /** one of the caller's own image uploads as the profile photo */
+    photo_image_id: z
+      .number({ error: "Please choose a photo" })
+      .int({ error: "Please choose a photo" })
+      .positive({ error: "Please choose a photo" })
+      .optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { error: "Nothing to update" });
 
@@ -49,6 +56,7 @@ export const personalInfoAnswer = z.object({
     points: z.number(),
     all_points: z.number(),
     payment_permission: z.boolean(),
+    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
   }),
 });
 

@@ -5,6 +5,7 @@ import { HttpError } from "../../http/errors.ts";
 import { accountOf } from "./users.queries.ts";
 import type { UserUpdateBody } from "./users.schema.ts";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../contract/locales.ts";
+import { SIGN_IN_METHODS, type SignInMethod } from "../../contract/users.ts";
 
 /** The consumer app's bottom-bar entries (SPEC.md §2), shown to every signed-in user. */
 const MENU = ["video", "homeLink", "results", "buyCredits", "videoPlus"];
@@ -15,7 +16,20 @@ export function displayNickname(nickname: string | null, uuid: string): string {
   return nickname ?? `Guest_${uuid.replace(/-/g, "").slice(-6)}`;
 }
 
-export function createUsersService(db: Db) {
+/** The sign-in methods linked to an account (the profile shows them beside the email). */
+function signInMethods(u: Account): SignInMethod[] {
+  const linked: Record<SignInMethod, boolean> = { email: u.email !== null, google: u.google_linked, telegram: u.telegram_linked };
+  return SIGN_IN_METHODS.filter((m) => linked[m]);
+}
+
+/** What the users domain takes from the uploads domain and storage for a profile photo (wired in services.ts). */
+export interface ProfilePhotos {
+  /** the storage key of one of the person's own usable image uploads; refuses anything else */
+  ownImageKey(userId: number, uploadId: number): Promise<string>;
+  signedUrl(key: string): Promise<string>;
+}
+
+export function createUsersService(db: Db, photos: ProfilePhotos) {
   return {
     /** SPEC.md §3 user info, plus what the client needs to hide what the server would refuse. */
     async personalInfo(userId: number, ability: AppAbility, account?: Account) {
@@ -33,7 +47,7 @@ export function createUsersService(db: Db) {
         username: nickname,
         email: u.email,
         title: u.title,
-        photo: u.photo,
+        photo: u.photo_key ? await photos.signedUrl(u.photo_key) : u.photo,
         time: u.created_s,
         menuJson: MENU_JSON,
         roles: [u.role],
@@ -44,6 +58,7 @@ export function createUsersService(db: Db) {
         points: u.points,
         all_points: u.all_points,
         payment_permission: u.payment_permission,
+        sign_in_methods: signInMethods(u),
       };
     },
 
@@ -60,7 +75,10 @@ export function createUsersService(db: Db) {
     },
 
     async update(userId: number, patch: UserUpdateBody): Promise<void> {
-      await db.user.update({ where: { id: userId }, data: patch });
+      const { photo_image_id: imageId, ...rest } = patch;
+      // a photo address given directly replaces a chosen upload, and the other way round
+      const photo = imageId ? { photoKey: await photos.ownImageKey(userId, imageId) } : rest.photo ? { photoKey: null } : {};
+      await db.user.update({ where: { id: userId }, data: { ...rest, ...photo } });
     },
   };
 }

@@ -59,6 +59,10 @@ export interface PaymentProvider {
    * at once (its plan order was refunded). Providers whose cancel always ends at once ignore it.
    */
   cancelSubscription?(subscriptionRef: string, orderNo: string, opts?: { now?: boolean }): Promise<void>;
+  /** Renews a subscription the member cancelled again, while its paid period runs, where the provider allows it. */
+  resumeSubscription?(subscriptionRef: string, orderNo: string): Promise<void>;
+  /** The provider's own page where this subscription can be looked at (the sandbox's test page), where it has one. */
+  subscriptionPage?(subscriptionRef: string): string;
   /**
    * Returns all the money of a paid checkout, where the provider supports it; safe to call again for the same order.
    * `paymentRef` is the provider's id of the payment where the order learnt one (a subscription's first sale).

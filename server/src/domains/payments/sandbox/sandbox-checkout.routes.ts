@@ -5,6 +5,7 @@ import type { ApiRouter } from "../../../http/api.ts";
 import { HttpError } from "../../../http/errors.ts";
 import { formatMinor } from "../../products/money.ts";
 import type { SandboxGateway, SandboxView } from "./sandbox-gateway.ts";
+import type { SandboxSubscriptions } from "./sandbox-subscriptions.ts";
 import en from "./locales/en.json" with { type: "json" };
 import ja from "./locales/ja.json" with { type: "json" };
 import ko from "./locales/ko.json" with { type: "json" };
@@ -27,6 +28,7 @@ void i18n.init({
 
 const params = z.object({ sessionId: z.string().regex(/^sbx_[A-Za-z0-9_-]{20,64}$/, { error: "Unknown checkout" }) });
 const query = z.object({ lang: z.enum(LANGUAGES).optional() });
+const subParams = z.object({ subscriptionId: z.string().regex(/^sbsub_[a-f0-9]{24}$/, { error: "Unknown subscription" }) });
 const challengeBody = z.object({ result: z.enum(["pass", "fail"], { error: "Choose how the verification ends" }) });
 
 /** The `lang` query wins; otherwise the browser's Accept-Language; otherwise English. */
@@ -74,7 +76,7 @@ function closedPage(res: Response, lang: Language, t: TFunction, view: SandboxVi
  * The sandbox provider's hosted checkout: pages a browser visits like a real provider's, in the buyer's language.
  * Each button posts a form; the gateway notifies Reverie's webhook, then the browser goes back to the SPEC callback.
  */
-export function sandboxCheckoutRoutes(api: ApiRouter, gateway: SandboxGateway) {
+export function sandboxCheckoutRoutes(api: ApiRouter, gateway: SandboxGateway, subscriptions: SandboxSubscriptions) {
   const tags = ["sandbox checkout"];
   const pageAnswer = { kind: "file", contentType: "text/html", description: "The page (a 303 to the challenge page while one is pending)" } as const;
   const onward = { kind: "redirect", status: 303, description: "On to the next page: the challenge, the SPEC callback, or this checkout closed" } as const;
@@ -97,6 +99,7 @@ export function sandboxCheckoutRoutes(api: ApiRouter, gateway: SandboxGateway) {
         t("title"),
         `<h1>${html(t("title"))}</h1><p class="note">${html(t("testMode"))}</p>
 <dl><dt>${html(t("order", { orderNo: s.orderNo }))}</dt><dd>${html(s.description)}</dd><dt>${html(t("amount"))}</dt><dd>${html(formatMinor(s.amountMinor, s.currency))}</dd></dl>
+${s.renewEveryDays ? `<p>${html(t("renewsEvery", { count: s.renewEveryDays }))}</p>` : ""}
 ${button(`${self}/pay${lq}`, t("pay"), "pay")}${button(`${self}/3ds${lq}`, t("pay3ds"), "secure")}${button(`${self}/decline${lq}`, t("decline"), "decline")}`,
       );
     },
@@ -162,5 +165,66 @@ ${button(`${self}/challenge${lq}`, t("challengePass"), "secure", '<input type="h
     "/sandbox-pay/:sessionId/decline",
     { summary: "Sandbox: decline", tags, auth: "public", params, query, response: onward },
     ({ params: p, query: q, req, res }) => act(p.sessionId, languageOf(req, q.lang), res, () => gateway.decline(p.sessionId)),
+  );
+
+  subscriptionRoutes(api, subscriptions);
+}
+
+/**
+ * The sandbox's page of a plan's subscription (docs/decisions/257): its state and periods, and a button that charges
+ * the next period now, so a renewal can be tried without waiting for the period to end.
+ */
+function subscriptionRoutes(api: ApiRouter, subscriptions: SandboxSubscriptions) {
+  const tags = ["sandbox checkout"];
+  const self = (id: string, lang: Language) => `/sandbox-pay/subscriptions/${encodeURIComponent(id)}?lang=${lang}`;
+
+  api.get(
+    "/sandbox-pay/subscriptions/:subscriptionId",
+    {
+      summary: "Sandbox subscription page",
+      tags,
+      auth: "public",
+      params: subParams,
+      query,
+      response: { kind: "file", contentType: "text/html", description: "The subscription's page" },
+    },
+    async ({ params: p, query: q, req, res }) => {
+      const lang = languageOf(req, q.lang);
+      const t = i18n.getFixedT(lang);
+      const sub = await subscriptions.find(p.subscriptionId);
+      const date = new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(sub.currentPeriodEnd);
+      page(
+        res,
+        lang,
+        t("subscriptionTitle"),
+        `<h1>${html(t("subscriptionTitle"))}</h1><p class="note">${html(t("testMode"))}</p>
+<dl><dt>${html(t("order", { orderNo: sub.orderNo }))}</dt><dd>${html(sub.session.description)}</dd><dt>${html(t("amount"))}</dt><dd>${html(formatMinor(sub.amountMinor, sub.currency))}</dd>
+<dt>${html(t("subscriptionState"))}</dt><dd data-status="${html(sub.status)}">${html(t(`subscriptionStatus.${sub.status}`))}</dd>
+<dt>${html(t("periodsCharged"))}</dt><dd>${html(sub.period)}</dd><dt>${html(t("periodEnds"))}</dt><dd>${html(date)}</dd></dl>
+${sub.status === "active" ? button(`/sandbox-pay/subscriptions/${encodeURIComponent(sub.id)}/renew?lang=${lang}`, t("renewNow"), "pay") : ""}
+<p><a href="${html(sub.session.returnUrl)}">${html(t("back"))}</a></p>`,
+      );
+    },
+  );
+
+  api.post(
+    "/sandbox-pay/subscriptions/:subscriptionId/renew",
+    {
+      summary: "Sandbox: charge the subscription's next period now",
+      tags,
+      auth: "public",
+      params: subParams,
+      query,
+      response: { kind: "redirect", status: 303, description: "Back to the subscription's page" },
+    },
+    async ({ params: p, query: q, req, res }) => {
+      try {
+        await subscriptions.renewNow(p.subscriptionId);
+      } catch (err) {
+        // a second click, or a subscription that no longer renews: the page shows its state
+        if (!(err instanceof HttpError && err.status === 409)) throw err;
+      }
+      res.redirect(303, self(p.subscriptionId, languageOf(req, q.lang)));
+    },
   );
 }

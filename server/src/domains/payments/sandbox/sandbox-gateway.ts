@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
-import type { SandboxSession, SandboxSessionStatus } from "../../../db/generated/client.ts";
+import type { SandboxSession, SandboxSessionStatus, SandboxSubscription } from "../../../db/generated/client.ts";
 import { HttpError } from "../../../http/errors.ts";
 import type { CheckoutRequest, CheckoutSession } from "../providers/provider.ts";
 import { signNotification } from "../providers/signature.ts";
@@ -12,18 +12,43 @@ export const SANDBOX_EVENTS = {
   succeeded: "payment.succeeded",
   requiresAction: "payment.requires_action",
   failed: "payment.failed",
+  /** a plan's subscription charged its next period */
+  renewed: "subscription.renewed",
+  /** a subscription will stop at its period's end, or runs on again */
+  updated: "subscription.updated",
+  /** a subscription stopped for good */
+  ended: "subscription.deleted",
 } as const;
+
+/**
+ * A plan's subscription on the sandbox's side: `active` charges each period; `cancel_at_period_end` stops at the
+ * paid period's end (the member cancelled; resuming makes it active again); `ended` charges no more.
+ */
+export const SANDBOX_SUBSCRIPTION_STATUSES = ["active", "cancel_at_period_end", "ended"] as const;
+export type SandboxSubscriptionStatus = (typeof SANDBOX_SUBSCRIPTION_STATUSES)[number];
 
 export interface SandboxNotification {
   id: string;
   type: (typeof SANDBOX_EVENTS)[keyof typeof SANDBOX_EVENTS];
   created: number;
-  data: { session_id: string; order_no: string; amount: number; currency: string; status: SandboxSessionStatus };
+  data: {
+    session_id: string;
+    order_no: string;
+    amount: number;
+    currency: string;
+    status: SandboxSessionStatus;
+    /** set for a plan: its subscription, the period this event is about and when that period ends (Unix seconds) */
+    subscription?: { id: string; status: SandboxSubscriptionStatus; period: number; current_period_end: number };
+  };
 }
+
+/** What a notification says about a subscription: the row, and the period it names where not the row's own. */
+export type SubscriptionNote = { row: SandboxSubscription; period?: number; periodEnd?: Date };
 
 export type SandboxView = { state: "open" | "challenge"; session: SandboxSession } | { state: "closed" | "expired"; session: SandboxSession };
 
 const DELIVERY_DELAYS_MS = [0, 250, 1000];
+export const DAY_MS = 86_400_000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** On in development and test unless configured; off elsewhere unless SANDBOX_PAY_ENABLED says so. */
@@ -40,12 +65,26 @@ export function createSandboxGateway(deps: { db: Db; config: Config; log: Logger
   const { db, config, log } = deps;
   const notifyUrl = `${config.publicUrl}/api/pay/webhook/sandbox`;
 
-  async function deliver(session: SandboxSession, type: SandboxNotification["type"]): Promise<boolean> {
+  /** A renewal's event id names its period, so a resend is the same event (Reverie stores each event once). */
+  async function deliver(session: SandboxSession, type: SandboxNotification["type"], sub?: SubscriptionNote, eventId?: string): Promise<boolean> {
+    const subscription = sub && {
+      id: sub.row.id,
+      status: sub.row.status as SandboxSubscriptionStatus,
+      period: sub.period ?? sub.row.period,
+      current_period_end: Math.floor((sub.periodEnd ?? sub.row.currentPeriodEnd).getTime() / 1000),
+    };
     const notification: SandboxNotification = {
-      id: `sbevt_${crypto.randomBytes(12).toString("hex")}`,
+      id: eventId ?? `sbevt_${crypto.randomBytes(12).toString("hex")}`,
       type,
       created: Math.floor(Date.now() / 1000),
-      data: { session_id: session.id, order_no: session.orderNo, amount: session.amountMinor, currency: session.currency, status: session.status },
+      data: {
+        session_id: session.id,
+        order_no: session.orderNo,
+        amount: session.amountMinor,
+        currency: session.currency,
+        status: session.status,
+        ...(subscription ? { subscription } : {}),
+      },
     };
     const body = JSON.stringify(notification);
     for (const delay of DELIVERY_DELAYS_MS) {
@@ -73,7 +112,26 @@ export function createSandboxGateway(deps: { db: Db; config: Config; log: Logger
     return db.sandboxSession.findUniqueOrThrow({ where: { id } });
   }
 
+  /** A paid plan checkout starts its subscription, once (the transition to succeeded happens once per session). */
+  async function subscribe(session: SandboxSession): Promise<SubscriptionNote | undefined> {
+    if (!session.renewEveryDays) return undefined;
+    const row = await db.sandboxSubscription.create({
+      data: {
+        id: `sbsub_${crypto.randomBytes(12).toString("hex")}`,
+        sessionId: session.id,
+        orderNo: session.orderNo,
+        amountMinor: session.amountMinor,
+        currency: session.currency,
+        intervalDays: session.renewEveryDays,
+        currentPeriodEnd: new Date(Date.now() + session.renewEveryDays * DAY_MS),
+      },
+    });
+    return { row };
+  }
+
   return {
+    deliver,
+
     async openSession(req: CheckoutRequest): Promise<CheckoutSession> {
       const id = `sbx_${crypto.randomBytes(18).toString("base64url")}`;
       await db.sandboxSession.create({
@@ -85,13 +143,15 @@ export function createSandboxGateway(deps: { db: Db; config: Config; log: Logger
           description: req.description,
           returnUrl: req.returnUrl,
           expiresAt: req.expiresAt,
+          renewEveryDays: req.renewEveryDays ?? null,
         },
       });
       return { providerRef: id, payUrl: `${config.publicUrl}/sandbox-pay/${id}` };
     },
 
-    async find(id: string): Promise<SandboxSession | null> {
-      return db.sandboxSession.findUnique({ where: { id } });
+    /** A session, with the subscription it started where it was a paid plan. */
+    async find(id: string): Promise<(SandboxSession & { subscription: SandboxSubscription | null }) | null> {
+      return db.sandboxSession.findUnique({ where: { id }, include: { subscription: true } });
     },
 
     async view(id: string): Promise<SandboxView> {
@@ -106,7 +166,7 @@ export function createSandboxGateway(deps: { db: Db; config: Config; log: Logger
     /** Pay: the card is charged at once. Returns where the browser goes next. */
     async pay(id: string): Promise<string> {
       const session = await transition(id, ["open"], "succeeded");
-      await deliver(session, SANDBOX_EVENTS.succeeded);
+      await deliver(session, SANDBOX_EVENTS.succeeded, await subscribe(session));
       return session.returnUrl;
     },
 
@@ -118,7 +178,7 @@ export function createSandboxGateway(deps: { db: Db; config: Config; log: Logger
 
     async finishChallenge(id: string, passed: boolean): Promise<string> {
       const session = await transition(id, ["challenge"], passed ? "succeeded" : "declined");
-      await deliver(session, passed ? SANDBOX_EVENTS.succeeded : SANDBOX_EVENTS.failed);
+      await deliver(session, passed ? SANDBOX_EVENTS.succeeded : SANDBOX_EVENTS.failed, passed ? await subscribe(session) : undefined);
       return session.returnUrl;
     },
 

@@ -1,34 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../../tests/db-utils.ts";
-import { freePort } from "../../../../../tests/net-utils.ts";
-import { startTestServer } from "../../../../../tests/server-utils.ts";
+import { sandboxServerForThisFile, type SandboxServer } from "../../../../../tests/sandbox-server.ts";
 import { staffMember } from "../../../../../tests/staff-utils.ts";
 import { seedProducts } from "../../products/products.seed.ts";
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let s: Server;
+const sandbox = sandboxServerForThisFile();
+const api = sandbox.api;
+let s: SandboxServer;
 let productId: number;
 
 beforeAll(async () => {
-  // The sandbox delivers its notifications over HTTP to PUBLIC_URL, so the server must listen there.
-  const port = await freePort();
-  s = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  await seedProducts(s.db);
+  s = sandbox.server();
   productId = (await s.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
 });
-afterAll(() => s.stop());
-afterEach(async () => {
-  expect(await s.services.credits.findLedgerMismatches()).toEqual([]);
-});
-
-async function api(path: string, token: string, body?: unknown) {
-  const res = await fetch(`${s.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { token, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any };
-}
 
 async function buyer() {
   const res = await api("/api/login/visitor", "", {});
