@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import type { Character, Prisma } from "../../db/generated/client.ts";
 import { quotaMessage } from "../../contract/limits.ts";
-import type { CharacterTier } from "../../contract/chat.ts";
+import { DRAFT_TIER } from "../../contract/chat.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
@@ -13,9 +13,6 @@ import { NoReplyError, ReplyCutError } from "./backends/registry.ts";
 import { CARD_LIMITS, draftShape, type AvatarBody, type CharacterBody, type CharacterListQuery } from "./chat.schema.ts";
 import { lockChatQuota } from "./chat.queries.ts";
 import type { ChatPolicy } from "./policy.ts";
-
-/** The tier character drafts are written by. */
-const DRAFT_TIER: CharacterTier = "standard";
 
 export interface PolicyRecorder {
   /** Records a refused attempt (and acts on repeated ones); see chat.suspension. */
