@@ -14,6 +14,10 @@ import { CARD_LIMITS, draftShape, type AvatarBody, type CharacterBody, type Char
 import { lockChatQuota } from "./chat.queries.ts";
 import type { ChatPolicy } from "./policy.ts";
 
+/** The starter characters step aside once people have shared this many public characters of their own (docs/decisions/269). */
+export const STARTERS_UNTIL = 8;
+const PEOPLES_PUBLIC = { isPublic: true, state: "active" as const, userId: { not: null } };
+
 export interface PolicyRecorder {
   /** Records a refused attempt (and acts on repeated ones); see chat.suspension. */
   (hit: { userId: number; source: "character"; rule: string; excerpt: string; characterId?: number }): Promise<void>;
@@ -232,10 +236,15 @@ export function createCharactersService(o: {
       return o.images.keep(userId, taskId);
     },
 
-    /** getCharacterList: public characters (popular or new, searched, by tag), or with `mine` the caller's own. */
+    /**
+     * getCharacterList: public characters (popular or new, searched, by tag), or with `mine` the caller's own. The
+     * starter characters (no owner, chat.seed.ts) are listed only until people share STARTERS_UNTIL of their own.
+     */
     async list(userId: number | null, q: CharacterListQuery) {
+      const shared = q.mine === "1" ? 0 : (await db.character.findMany({ where: PEOPLES_PUBLIC, select: { id: true }, take: STARTERS_UNTIL })).length;
       const where = {
         ...(q.mine === "1" ? { userId: userId ?? -1, state: { not: "removed" as const } } : { isPublic: true, state: "active" as const }),
+        ...(shared >= STARTERS_UNTIL ? { userId: { not: null } } : {}),
         ...(q.q ? { OR: [{ name: { contains: q.q, mode: "insensitive" as const } }, { description: { contains: q.q, mode: "insensitive" as const } }] } : {}),
         ...(q.tag ? { tags: { has: q.tag.toLowerCase() } } : {}),
       };
