@@ -2,10 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { createTemplatePreviews } from "../../server/src/domains/templates/template-previews.ts";
-import { silentLog } from "../db-utils.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
-import { missingKeys, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
+import { missingKeys, newAppContext, pageShot, renderFirstPreviews, storedToken, usedKeys } from "./consumer-app.ts";
 
 // no CHAT_BACKENDS: this install has no chat back end, as a fresh one does
 const app = appForThisFile();
@@ -68,16 +66,8 @@ describe("a first visit at 360 px (issue 31)", () => {
 
   it("the gallery shows the templates' loops while nothing is shared, and names a guest by nickname, never 'User N'", async () => {
     const { server } = app;
-    const templates = await server.db.template.findMany({ where: { enabled: true, mode: "image_to_video" }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-    // two previews are enough to see (each is an ffmpeg render on this machine's CPU)
-    await server.db.template.updateMany({ where: { id: { notIn: templates.slice(0, 2).map((t) => t.id) } }, data: { enabled: false } });
-    await createTemplatePreviews({
-      db: server.db,
-      storage: server.services.storage,
-      engine: server.services.engines.require("local"),
-      log: silentLog,
-    }).refresh();
-    await server.db.template.updateMany({ where: {}, data: { enabled: true } });
+    // two previews are enough to see
+    const templates = await renderFirstPreviews(server, 2);
 
     const context = await newAppContext(app.browser, { adult: true, viewport: PHONE });
     // the flash-sale popup was already seen today: it would cover the gallery
@@ -144,6 +134,13 @@ describe("a first visit at 360 px (issue 31)", () => {
     expect(await chooser.getByText("No characters found").count()).toBe(0);
     expect(await chooser.locator("img").count()).toBeGreaterThanOrEqual(4);
     await page.screenshot({ path: path.resolve("tests/output/screenshots/first-visit-catalogue-no-chat-360.png") });
+    // a starter's conversation opens with its greeting; the message box is off, and the notice says why
+    await chooser.getByTestId("chooser-item").first().locator("p").first().click();
+    await page.waitForURL(/\/chat\?c=\d+$/);
+    await page.getByTestId("msg-reply").first().waitFor();
+    await page.getByTestId("conversation").getByTestId("chat-unavailable").waitFor();
+    expect(await page.getByTestId("chat-input").isDisabled()).toBe(true);
+    await pageShot(page, "first-visit-conversation-no-chat-360");
     await context.close();
   }, 120_000);
 
