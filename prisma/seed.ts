@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../server/src/config.ts";
 import type { Db } from "../server/src/db/client.ts";
+import { seedStarterCharacters } from "../server/src/domains/chat/chat.seed.ts";
 import { seedProducts } from "../server/src/domains/products/products.seed.ts";
 import { seedChannels } from "../server/src/domains/site/site.seed.ts";
 import { seedStaff } from "../server/src/domains/staff/staff.seed.ts";
@@ -17,4 +18,5 @@ export async function seed(db: Db, ctx: SeedContext): Promise<void> {
   await seedStaff(db, ctx);
   await seedTemplates(db, ctx);
   await seedProducts(db);
+  await seedStarterCharacters(db, ctx);
 }

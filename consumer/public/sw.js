@@ -1,11 +1,18 @@
-// Reverie's service worker: makes the app installable and keeps the app shell available offline.
-// Hashed build assets are immutable, so they are served cache-first; pages go to the network first and
-// fall back to the cached shell. API calls and media are never cached (balances and results must be live).
-const CACHE = "reverie-shell-v1";
-const SHELL = ["/", "/manifest.webmanifest", "/icon.svg", "/icon-192.png"];
+// Reverie's service worker: makes the app installable, keeps the app shell and an offline page (docs/decisions/270).
+// Hashed build assets are immutable, so they are served cache-first; pages go to the network first and, when the
+// device is offline, get the offline page. API answers and media (signed URLs) are never cached: balances and
+// results must be live, and a signed URL must not outlive its signature in a cache.
+const CACHE = "reverie-shell-v2";
+const OFFLINE = "/offline.html";
+const SHELL = [OFFLINE, "/manifest.webmanifest", "/icon.svg", "/icon-192.png"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((c) => c.addAll(SHELL))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {
@@ -22,7 +29,7 @@ self.addEventListener("fetch", (event) => {
   if (req.method !== "GET") return;
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/assets/")) {
+  if (url.pathname.startsWith("/assets/") || SHELL.includes(url.pathname)) {
     event.respondWith(
       caches.match(req).then(
         (hit) =>
@@ -38,7 +45,8 @@ self.addEventListener("fetch", (event) => {
     );
     return;
   }
-  if (req.mode === "navigate") {
-    event.respondWith(fetch(req).catch(() => caches.match("/").then((hit) => hit ?? Response.error())));
+  // pages only: /api/ and /media/ are fetched by the page itself and pass through untouched
+  if (req.mode === "navigate" && !url.pathname.startsWith("/api/") && !url.pathname.startsWith("/media/")) {
+    event.respondWith(fetch(req).catch(() => caches.match(OFFLINE).then((hit) => hit ?? Response.error())));
   }
 });

@@ -91,3 +91,24 @@ export async function seedDemoData(t: { db: import("../../server/src/db/client.t
   const [{ seed }, { silentLog }] = await Promise.all([import("../../prisma/seed.ts"), import("../db-utils.ts")]);
   await seed(t.db, { config: t.config, log: silentLog });
 }
+
+/**
+ * Renders the preview loops of the first `count` enabled image-to-video templates only (each is an ffmpeg render on
+ * this machine's CPU; the others are left without one), and returns those templates.
+ */
+export async function renderFirstPreviews(server: Awaited<ReturnType<typeof startAppServer>>, count: number) {
+  const [{ createTemplatePreviews }, { silentLog }] = await Promise.all([
+    import("../../server/src/domains/templates/template-previews.ts"),
+    import("../db-utils.ts"),
+  ]);
+  const first = await server.db.template.findMany({
+    where: { enabled: true, mode: "image_to_video" },
+    orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+    take: count,
+  });
+  await server.db.template.updateMany({ where: { id: { notIn: first.map((t) => t.id) } }, data: { enabled: false } });
+  const engine = server.services.engines.require("local");
+  await createTemplatePreviews({ db: server.db, storage: server.services.storage, engine, log: silentLog }).refresh();
+  await server.db.template.updateMany({ where: {}, data: { enabled: true } });
+  return first;
+}

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { createTemplatePreviews } from "../../server/src/domains/templates/template-previews.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, startAppServer } from "./consumer-app.ts";
-import { silentLog } from "../db-utils.ts";
+import { ensureConsumerBuild, newAppContext, renderFirstPreviews, startAppServer } from "./consumer-app.ts";
 
 describe("consumer app: template previews", () => {
   let server: Awaited<ReturnType<typeof startAppServer>>;
@@ -14,18 +12,7 @@ describe("consumer app: template previews", () => {
     await ensureConsumerBuild();
     [server, browser] = await Promise.all([startAppServer(), launchBrowser()]);
     // render the preview of the first video template only: that is all the journey looks at
-    const first = await server.db.template.findFirstOrThrow({
-      where: { enabled: true, mode: "image_to_video" },
-      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
-    });
-    await server.db.template.updateMany({ where: { id: { not: first.id } }, data: { enabled: false } });
-    await createTemplatePreviews({
-      db: server.db,
-      storage: server.services.storage,
-      engine: server.services.engines.require("local"),
-      log: silentLog,
-    }).refresh();
-    await server.db.template.updateMany({ where: {}, data: { enabled: true } });
+    const [first] = await renderFirstPreviews(server, 1);
     previewed = first;
   }, 180_000);
 

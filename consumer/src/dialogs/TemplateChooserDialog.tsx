@@ -39,7 +39,7 @@ export default function TemplateChooserDialog({
           <CloseIcon />
         </IconButton>
       </DialogTitle>
-      <Tabs value={category} onChange={(_e, v: TemplateCategory) => setCategory(v)} sx={{ px: 3 }}>
+      <Tabs value={category} onChange={(_e, v: TemplateCategory) => setCategory(v)} sx={{ px: { xs: 1, sm: 3 }, "& .MuiTab-root": { minWidth: 0, px: 1.5 } }}>
         {TEMPLATE_CATEGORIES.map((c) => (
           <Tab key={c} value={c} label={t(`templates.category.${c}`)} data-testid={`category-${c}`} />
         ))}

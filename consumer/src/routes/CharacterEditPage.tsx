@@ -14,6 +14,8 @@ import { useNavigate, useSearchParams } from "react-router";
 import { AvatarPainter } from "../features/chat/AvatarPainter.tsx";
 import { CharacterAvatar } from "../features/chat/CharacterAvatar.tsx";
 import { chatApi, type CharacterInput } from "../features/chat/chat.api.ts";
+import { ChatUnavailable, useChatStatus } from "../features/chat/ChatUnavailable.tsx";
+import { DRAFT_TIER } from "../../../server/src/contract/chat.ts";
 import { GuestGate } from "../features/generation/GuestGate.tsx";
 import { useSession } from "../features/session/session.ts";
 import { PhotoPicker } from "../features/uploads/PhotoPicker.tsx";
@@ -38,6 +40,9 @@ export function Component() {
   const [drafting, setDrafting] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const status = useChatStatus();
+  // drafting needs a chat back end: without one the button is off and says why, instead of failing far below (issue 31.4)
+  const canDraft = status?.tiers[DRAFT_TIER] ?? false;
 
   useEffect(() => {
     if (!editId || !token) return;
@@ -120,10 +125,13 @@ export function Component() {
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         {editId ? t("chat.edit.titleEdit") : t("chat.edit.titleCreate")}
       </Typography>
+      <Box sx={{ mb: 2, "&:empty": { display: "none" } }}>
+        <ChatUnavailable status={status} />
+      </Box>
       <Paper sx={{ p: 2, borderRadius: 4, mb: 2 }}>
         <Typography fontWeight={700}>{t("chat.edit.draftTitle")}</Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-          {t("chat.edit.draftBody")}
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }} data-testid="character-draft-note">
+          {status && !canDraft ? t("chat.edit.draftUnavailable") : t("chat.edit.draftBody")}
         </Typography>
         <Box sx={{ display: "flex", gap: 1, flexDirection: { xs: "column", sm: "row" } }}>
           <TextField
@@ -137,7 +145,7 @@ export function Component() {
           <Button
             variant="outlined"
             startIcon={drafting ? <CircularProgress size={16} /> : <AutoAwesomeIcon />}
-            disabled={drafting || idea.trim().length < 3}
+            disabled={drafting || !canDraft || idea.trim().length < 3}
             onClick={() => void draft()}
             data-testid="character-draft"
             sx={{ whiteSpace: "nowrap" }}

@@ -1,5 +1,4 @@
 import { Suspense, useCallback, useEffect, useState } from "react";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
@@ -10,10 +9,11 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { GuestGate } from "../features/generation/GuestGate.tsx";
 import { CharacterAvatar } from "../features/chat/CharacterAvatar.tsx";
-import { chatApi, type ChatStatus, type ConversationSummary } from "../features/chat/chat.api.ts";
+import { chatApi, type ConversationSummary } from "../features/chat/chat.api.ts";
+import { ChatUnavailable, useChatStatus } from "../features/chat/ChatUnavailable.tsx";
 import { ConversationView } from "../features/chat/ConversationView.tsx";
 import { useSession } from "../features/session/session.ts";
-import { lazyView, translateMessage } from "../i18n/index.ts";
+import { lazyView } from "../i18n/index.ts";
 
 const RoleChooserDialog = lazyView(() => import("../features/chat/RoleChooserDialog.tsx"));
 
@@ -24,7 +24,7 @@ export function Component() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const open = Number(params.get("c")) || null;
-  const [status, setStatus] = useState<ChatStatus | null>(null);
+  const status = useChatStatus([open]);
   const [list, setList] = useState<ConversationSummary[] | null>(null);
   const [choosing, setChoosing] = useState(params.get("choose") === "1");
 
@@ -34,10 +34,6 @@ export function Component() {
   }, [token]);
 
   useEffect(() => {
-    void chatApi
-      .status()
-      .then(setStatus)
-      .catch(() => null);
     reload();
   }, [reload, open]);
 
@@ -70,11 +66,9 @@ export function Component() {
             {t("chat.new")}
           </Button>
         </Box>
-        {status && !status.available && (
-          <Alert severity="info" sx={{ mx: 2, mb: 1 }} data-testid="chat-unavailable">
-            {translateMessage(status.message)}
-          </Alert>
-        )}
+        <Box sx={{ mx: 2, mb: 1, "&:empty": { display: "none" } }}>
+          <ChatUnavailable status={status} />
+        </Box>
         {status?.available && status.free_left > 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
             {t("chat.freeLeft", { count: status.free_left })}

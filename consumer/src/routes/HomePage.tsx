@@ -67,7 +67,8 @@ export function Component() {
                 sx={{
                   flex: "0 0 auto",
                   width: { xs: "85%", md: 560 },
-                  aspectRatio: "21 / 9",
+                  // the banners' own shape (seeded at 1200 x 400): a narrower box cropped their captions at both ends
+                  aspectRatio: "3 / 1",
                   borderRadius: 4,
                   overflow: "hidden",
                   scrollSnapAlign: "start",

@@ -1,5 +1,6 @@
 import { createBrowserRouter, redirect, type LoaderFunction } from "react-router";
 import { session } from "../features/session/session.ts";
+import { followCityRedirect } from "../features/site/city-redirect.ts";
 import { storage } from "../lib/storage.ts";
 import { PAYMENT_CALLBACK_ROUTES } from "../features/payments/providers.ts";
 
@@ -7,8 +8,9 @@ import { RootLayout } from "./RootLayout.tsx";
 import { RouteError } from "./RouteError.tsx";
 import { withLaterTranslations } from "../i18n/index.ts";
 
-/** The route guard (SPEC.md §2): user info is loaded before every navigation. */
+/** The route guard (SPEC.md §2): user info is loaded before every navigation; the first also asks redirectByCity. */
 const loadUserBeforeNavigation: LoaderFunction = async () => {
+  followCityRedirect();
   try {
     await session.loadUser();
   } catch {

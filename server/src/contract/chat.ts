@@ -4,6 +4,9 @@
 export const CHARACTER_TIERS = ["standard", "premium"] as const;
 export type CharacterTier = (typeof CHARACTER_TIERS)[number];
 
+/** The tier whose back ends write "draft it for me" cards: the editor reads its availability from RoleChat/status. */
+export const DRAFT_TIER: CharacterTier = "standard";
+
 /** Who wrote a chat message. */
 export const CHAT_ROLES = ["user", "assistant"] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];

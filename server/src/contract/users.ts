@@ -13,3 +13,7 @@ export const SAVE_ACCOUNT_MESSAGE = "Please save your account with an email firs
 /** The ways a person signs in to their account: an emailed code, Google, or the Telegram Mini App (channel login). */
 export const SIGN_IN_METHODS = ["email", "google", "telegram"] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+/** SPEC.md §3: a missing nickname reads Guest_ plus the last 6 characters of the uuid, wherever a person is named. */
+export function displayNickname(nickname: string | null, uuid: string): string {
+  return nickname?.trim() || `Guest_${uuid.replace(/-/g, "").slice(-6)}`;
+}

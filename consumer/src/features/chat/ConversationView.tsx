@@ -19,6 +19,7 @@ import { dialogs } from "../../dialogs/dialog-store.ts";
 import { useSession } from "../session/session.ts";
 import { CharacterAvatar } from "./CharacterAvatar.tsx";
 import { chatApi, type ChatMessage } from "./chat.api.ts";
+import { ChatUnavailable, useChatStatus } from "./ChatUnavailable.tsx";
 import { useConversation } from "./useConversation.ts";
 import { lazyView } from "../../i18n/index.ts";
 
@@ -109,6 +110,9 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
   const character = c.conversation?.character;
   const lastUser = [...c.messages].reverse().find((m) => m.role === "user");
   const lastReply = c.messages.at(-1);
+  const status = useChatStatus();
+  // without a chat back end no reply can come: the box is off and the notice above says why (issue 31.4)
+  const noBackEnd = status !== null && !status.available;
 
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
@@ -176,7 +180,7 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
         )}
         {!busy && lastReply?.role === "assistant" && lastReply.reply_to_id !== null && (
           <Box sx={{ display: "flex", gap: 1 }}>
-            <Button size="small" startIcon={<RefreshIcon />} onClick={() => void c.regenerate()} data-testid="chat-regenerate">
+            <Button size="small" startIcon={<RefreshIcon />} disabled={noBackEnd} onClick={() => void c.regenerate()} data-testid="chat-regenerate">
               {t("chat.regenerate")}
             </Button>
             {lastUser && (
@@ -189,6 +193,9 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
         <div ref={end} />
       </Box>
 
+      <Box sx={{ mx: 1.5, mb: 1, "&:empty": { display: "none" } }}>
+        <ChatUnavailable status={status} />
+      </Box>
       {c.error && (
         <Alert severity="warning" onClose={c.clearError} sx={{ mx: 1.5, mb: 1 }} data-testid="chat-error">
           {c.error}
@@ -205,6 +212,7 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
           maxRows={5}
           size="small"
           value={text}
+          disabled={noBackEnd}
           placeholder={editing ? t("chat.editPlaceholder") : t("chat.placeholder", { name: character?.name ?? "" })}
           onChange={(e) => setText(e.target.value.slice(0, 2000))}
           onKeyDown={(e) => {
@@ -220,7 +228,7 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
             <StopIcon />
           </IconButton>
         ) : (
-          <IconButton color="primary" type="submit" aria-label={t("chat.send")} disabled={!text.trim()} data-testid="chat-send">
+          <IconButton color="primary" type="submit" aria-label={t("chat.send")} disabled={noBackEnd || !text.trim()} data-testid="chat-send">
             <SendIcon />
           </IconButton>
         )}

@@ -19,6 +19,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { CharacterAvatar } from "./CharacterAvatar.tsx";
 import { chatApi, type Character } from "./chat.api.ts";
+import { ChatUnavailable, useChatStatus } from "./ChatUnavailable.tsx";
 
 type View = "popular" | "new" | "mine";
 const PAGE = 20;
@@ -34,6 +35,7 @@ export default function RoleChooserDialog({ onClose, onChoose }: { onClose: () =
   const [page, setPage] = useState(1);
   const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(false);
+  const status = useChatStatus();
 
   useEffect(() => {
     let live = true;
@@ -76,6 +78,9 @@ export default function RoleChooserDialog({ onClose, onChoose }: { onClose: () =
         </IconButton>
       </DialogTitle>
       <DialogContent dividers sx={{ p: { xs: 1.5, sm: 2 } }}>
+        <Box sx={{ mb: 1.5, "&:empty": { display: "none" } }}>
+          <ChatUnavailable status={status} />
+        </Box>
         <Tabs
           value={view}
           onChange={(_, v: View) => {

@@ -6,8 +6,10 @@ import Typography from "@mui/material/Typography";
 import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import { useTranslation } from "react-i18next";
-import { getGallery, type GalleryItem } from "../templates/templates.api.ts";
+import { getGallery, getVideoTemplates, type GalleryItem, type Template } from "../templates/templates.api.ts";
 import { lazyView } from "../../i18n/index.ts";
+import { examplesToShow, GALLERY_CELLS } from "./gallery-fill.ts";
+import { GalleryExample } from "./GalleryExample.tsx";
 
 const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
 
@@ -95,14 +97,21 @@ export default function Gallery() {
   const [items, setItems] = useState<GalleryItem[] | null>(null);
   const [reporting, setReporting] = useState<GalleryItem | null>(null);
 
+  const [examples, setExamples] = useState<Template[]>([]);
+
   const load = useCallback(() => {
     getGallery()
-      .then(setItems)
+      .then(async (list) => {
+        setItems(list);
+        // a gallery short of its first screenful shows what the templates make after the creations (gallery-fill.ts)
+        const templates = list.length < GALLERY_CELLS ? await getVideoTemplates().catch(() => []) : [];
+        setExamples(examplesToShow(list.length, templates));
+      })
       .catch(() => setItems([]));
   }, []);
   useEffect(load, [load]);
 
-  if (items !== null && items.length === 0) {
+  if (items !== null && items.length === 0 && examples.length === 0) {
     return (
       <Typography color="text.secondary" sx={{ py: 4, textAlign: "center" }} data-testid="gallery-empty">
         {t("home.galleryEmpty")}
@@ -111,10 +120,18 @@ export default function Gallery() {
   }
   return (
     <>
+      {items?.length === 0 && (
+        <Typography color="text.secondary" variant="body2" sx={{ mb: 1.5 }} data-testid="gallery-examples-note">
+          {t("gallery.examplesNote")}
+        </Typography>
+      )}
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", sm: "repeat(3, 1fr)", md: "repeat(4, 1fr)" }, gap: 1.5 }} data-testid="gallery">
         {items === null
           ? Array.from({ length: 8 }, (_, i) => <Skeleton key={i} variant="rounded" sx={{ aspectRatio: "9 / 14", height: "auto", borderRadius: 3 }} />)
           : items.map((item) => <GalleryCard key={item.id} item={item} onReport={() => setReporting(item)} />)}
+        {examples.map((tpl) => (
+          <GalleryExample key={`example-${tpl.id}`} template={tpl} />
+        ))}
       </Box>
       {reporting && (
         <Suspense fallback={null}>

@@ -81,9 +81,24 @@ function HeaderControls() {
           onClick={() => dialogs.open("buyCredits")}
           data-testid="balance"
           data-points={user.points}
-          sx={{ bgcolor: "rgba(167,139,250,0.14)", color: "primary.main", px: 1.5, whiteSpace: "nowrap", "&:hover": { bgcolor: "rgba(167,139,250,0.22)" } }}
+          aria-label={t("credits.balance", { count: user.points })}
+          sx={{
+            bgcolor: "rgba(167,139,250,0.14)",
+            color: "primary.main",
+            px: 1.5,
+            whiteSpace: "nowrap",
+            flexShrink: 0,
+            minWidth: 0,
+            "&:hover": { bgcolor: "rgba(167,139,250,0.22)" },
+          }}
         >
-          {t("credits.balance", { count: user.points })}
+          {/* phones: the bolt and the number, so the pill holds its text in every language (issue 31.7); the word from 600 px */}
+          <Box component="span" sx={{ display: { xs: "inline", sm: "none" } }}>
+            {user.points}
+          </Box>
+          <Box component="span" sx={{ display: { xs: "none", sm: "inline" } }}>
+            {t("credits.balance", { count: user.points })}
+          </Box>
         </Button>
       )}
       {/* phones: signed-in people reach chat from the account menu (the header has no room beside the balance) */}

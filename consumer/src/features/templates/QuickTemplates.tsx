@@ -19,7 +19,13 @@ export function QuickTemplates({ selectedId, onChoose }: { selectedId: number | 
   return (
     <Paper sx={{ p: { xs: 2.5, md: 3 }, borderRadius: 5 }} data-testid="quick-templates">
       <Typography variant="h6">{t("studio.quickTemplates")}</Typography>
-      <Tabs value={category} onChange={(_e, v: TemplateCategory) => setCategory(v)} sx={{ mb: 2 }} variant="fullWidth">
+      {/* each tab as wide as its word, the rest shared out: a long word (ko 크리에이티브, never broken inside) is not clipped at 360 px */}
+      <Tabs
+        value={category}
+        onChange={(_e, v: TemplateCategory) => setCategory(v)}
+        sx={{ mb: 2, "& .MuiTab-root": { flex: "1 1 auto", minWidth: 0, px: 1 } }}
+        variant="fullWidth"
+      >
         {TEMPLATE_CATEGORIES.map((c) => (
           <Tab key={c} value={c} label={t(`templates.category.${c}`)} data-testid={`quick-${c}`} />
         ))}

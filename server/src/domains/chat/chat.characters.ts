@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import type { Character, Prisma } from "../../db/generated/client.ts";
 import { quotaMessage } from "../../contract/limits.ts";
-import type { CharacterTier } from "../../contract/chat.ts";
+import { DRAFT_TIER } from "../../contract/chat.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
@@ -14,8 +14,9 @@ import { CARD_LIMITS, draftShape, type AvatarBody, type CharacterBody, type Char
 import { lockChatQuota } from "./chat.queries.ts";
 import type { ChatPolicy } from "./policy.ts";
 
-/** The tier character drafts are written by. */
-const DRAFT_TIER: CharacterTier = "standard";
+/** The starter characters step aside once people have shared this many public characters of their own (docs/decisions/269). */
+export const STARTERS_UNTIL = 8;
+const PEOPLES_PUBLIC = { isPublic: true, state: "active" as const, userId: { not: null } };
 
 export interface PolicyRecorder {
   /** Records a refused attempt (and acts on repeated ones); see chat.suspension. */
@@ -235,10 +236,15 @@ export function createCharactersService(o: {
       return o.images.keep(userId, taskId);
     },
 
-    /** getCharacterList: public characters (popular or new, searched, by tag), or with `mine` the caller's own. */
+    /**
+     * getCharacterList: public characters (popular or new, searched, by tag), or with `mine` the caller's own. The
+     * starter characters (no owner, chat.seed.ts) are listed only until people share STARTERS_UNTIL of their own.
+     */
     async list(userId: number | null, q: CharacterListQuery) {
+      const shared = q.mine === "1" ? 0 : (await db.character.findMany({ where: PEOPLES_PUBLIC, select: { id: true }, take: STARTERS_UNTIL })).length;
       const where = {
         ...(q.mine === "1" ? { userId: userId ?? -1, state: { not: "removed" as const } } : { isPublic: true, state: "active" as const }),
+        ...(shared >= STARTERS_UNTIL ? { userId: { not: null } } : {}),
         ...(q.q ? { OR: [{ name: { contains: q.q, mode: "insensitive" as const } }, { description: { contains: q.q, mode: "insensitive" as const } }] } : {}),
         ...(q.tag ? { tags: { has: q.tag.toLowerCase() } } : {}),
       };

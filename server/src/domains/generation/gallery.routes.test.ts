@@ -52,6 +52,15 @@ describe("POST /api/Generation/setPublic", () => {
     expect(await galleryIds()).not.toContain(done.id);
   });
 
+  it("names a guest without a nickname as the app does (Guest_ and the end of the uuid), never by the row id (issue 31.7)", async () => {
+    const { token, userId } = await visitor(t);
+    const { uuid } = await t.db.user.update({ where: { id: userId }, data: { nickname: null } });
+    const done = await task(userId, "succeeded");
+    await setPublic(token, done.id, 1).expect(200);
+    const item = (await gallery("?limit=50")).list.find((i) => i.id === done.id)!;
+    expect(item.nickname).toBe(`Guest_${uuid.replace(/-/g, "").slice(-6)}`);
+  });
+
   it("answers 404 for another user's creation and leaves it private", async () => {
     const owner = await visitor(t);
     const other = await visitor(t);

@@ -56,7 +56,7 @@ export function createTaskReads(deps: GenerationDeps, { view, publicView }: Retu
           orderBy: { id: "desc" },
           skip: (q.page - 1) * q.limit,
           take: q.limit,
-          include: { user: { select: { nickname: true } } },
+          include: { user: { select: { nickname: true, uuid: true } } },
         }),
       ]);
       return { list: await Promise.all(rows.map(publicView)), total, page: q.page, limit: q.limit };

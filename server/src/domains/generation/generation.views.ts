@@ -1,6 +1,7 @@
 import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
 import type { TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
+import { displayNickname } from "../../contract/users.ts";
 import { MSG } from "../../http/messages.ts";
 import { isVideo, LORA_NOT_APPLIED, STATUS_TEXT, type GenerationDeps, type TaskInput, type TaskOutputs } from "./generation.task.ts";
 
@@ -110,7 +111,7 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
   }
 
   /** Only what everyone may see of a shared creation: no cost, engine or payment details. */
-  async function publicView(t: GenerationTask & { user: { nickname: string | null } }) {
+  async function publicView(t: GenerationTask & { user: { nickname: string | null; uuid: string } }) {
     const main = t.outputKey ? await storage.signedUrl(t.outputKey) : null;
     const video = isVideo(t.mode);
     return {
@@ -122,7 +123,7 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
       video_url: video ? main : null,
       image_url: video ? null : main,
       poster_url: t.posterKey ? await storage.signedUrl(t.posterKey) : null,
-      nickname: t.user.nickname?.trim() || `User ${t.userId}`,
+      nickname: displayNickname(t.user.nickname, t.user.uuid),
     };
   }
 

@@ -5,16 +5,11 @@ import { HttpError } from "../../http/errors.ts";
 import { accountOf } from "./users.queries.ts";
 import type { UserUpdateBody } from "./users.schema.ts";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../contract/locales.ts";
-import { SIGN_IN_METHODS, type SignInMethod } from "../../contract/users.ts";
+import { displayNickname, SIGN_IN_METHODS, type SignInMethod } from "../../contract/users.ts";
 
 /** The consumer app's bottom-bar entries (SPEC.md §2), shown to every signed-in user. */
 const MENU = ["video", "homeLink", "results", "buyCredits", "videoPlus"];
 const MENU_JSON = JSON.stringify(MENU);
-
-/** SPEC.md §3: a missing nickname reads Guest_ plus the last 6 characters of the uuid. */
-export function displayNickname(nickname: string | null, uuid: string): string {
-  return nickname ?? `Guest_${uuid.replace(/-/g, "").slice(-6)}`;
-}
 
 /** The sign-in methods linked to an account (the profile shows them beside the email). */
 function signInMethods(u: Account): SignInMethod[] {
