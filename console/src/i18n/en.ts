@@ -579,6 +579,11 @@ export const en = {
       credentials: "Save these now: they are not shown again",
       template_cannot_run: "Saved, but this template cannot run now and is not on sale until it can: %{reason}",
     },
+    channelCovers: {
+      label: "Covers",
+      default: "Direct visitors: no channel, an unknown channel, or ?channel=default",
+      other: "Visitors who arrive with ?channel=%{code}",
+    },
     channelSecrets: {
       set: "Set",
       setEnding: "Set · ends in …%{last4}",

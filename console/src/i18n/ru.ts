@@ -587,6 +587,11 @@ export const ru: typeof en = {
       credentials: "Сохраните сейчас: больше они не будут показаны",
       template_cannot_run: "Сохранено, но этот шаблон сейчас не может работать и не продаётся, пока не сможет: %{reason}",
     },
+    channelCovers: {
+      label: "Кого охватывает",
+      default: "Прямые посетители: без канала, с неизвестным каналом или с ?channel=default",
+      other: "Посетители, пришедшие по ?channel=%{code}",
+    },
     channelSecrets: {
       set: "Задан",
       setEnding: "Задан · оканчивается на …%{last4}",
