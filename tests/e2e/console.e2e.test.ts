@@ -16,7 +16,7 @@ const staff: Record<string, StaffLogin> = {};
 
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
-  support: ["users", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
+  support: ["users", "support-threads", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: [
     "users",
@@ -38,6 +38,7 @@ const MENUS: Record<string, string[]> = {
   ],
   admin: [
     "users",
+    "support-threads",
     "orders",
     "memberships",
     "templates",
@@ -65,6 +66,7 @@ const MENUS: Record<string, string[]> = {
     "banners",
     "prompt-suggestions",
     "site-settings",
+    "legal-versions",
     "audit-log",
     "staff",
     "outbox",
@@ -76,7 +78,16 @@ const MENUS: Record<string, string[]> = {
  * console.payouts.e2e.test.ts fills, and a page's memberships and library items, which console.creator-pages.e2e.test.ts
  * fills): their empty state is their screenshot.
  */
-const UNSEEDED = ["chat-suspensions", "upload-screenings", "blocked-hashes", "payouts", "disputes", "creator-memberships", "creator-library-items"];
+const UNSEEDED = [
+  "support-threads",
+  "chat-suspensions",
+  "upload-screenings",
+  "blocked-hashes",
+  "payouts",
+  "disputes",
+  "creator-memberships",
+  "creator-library-items",
+];
 
 /** A little of everything, so every list and chart has rows to show. */
 async function seedData(t: Pick<TestApp, "db">) {

@@ -22,6 +22,8 @@ export interface NewOrder {
   bonusCredits?: number;
   /** The payment method renews a plan (a subscription): other products are refused before anything is created. */
   plansOnly?: boolean;
+  /** The legal pages' version the buyer agreed to (null before any is published). */
+  termsVersion?: number | null;
 }
 
 function newOrderNo(now: Date): string {
@@ -73,6 +75,7 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
             bonusCredits: n.bonusCredits ?? 0,
             provider: n.provider,
             channelId,
+            termsVersion: n.termsVersion ?? null,
             expiresAt: new Date(now.getTime() + config.ORDER_EXPIRY_MINUTES * 60_000),
           },
           include: { product: true },
