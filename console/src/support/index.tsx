@@ -98,7 +98,7 @@ function ReplyBox() {
   const send = async () => {
     setBusy(true);
     try {
-      await postJson(`/support-threads/${r.id}/reply`, { body: text });
+      await postJson(`support-threads/${r.id}/reply`, { body: text });
       setText("");
       refresh();
     } catch (err) {
