@@ -8,6 +8,7 @@ import { startTestServer } from "../server-utils.ts";
 import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
 import { ensureConsoleBuilt } from "./console-build.ts";
+import { seedLegal } from "../../server/src/domains/legal/legal.seed.ts";
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server;
@@ -187,6 +188,7 @@ async function seedData(t: Pick<TestApp, "db">) {
   });
   await db.banner.create({ data: { title: "Spring sale", imageUrl: "/media/banners/spring.webp", link: "/buy" } });
   await db.promptSuggestion.create({ data: { text: "A portrait in soft window light", category: "portrait" } });
+  await seedLegal(db);
   await db.siteSetting.create({ data: { key: "basicSettings", value: { supportEmail: "help@reverie.local", freeGenerations: 1 } } });
   await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
   await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });

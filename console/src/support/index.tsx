@@ -3,13 +3,9 @@ import { useState } from "react";
 import { Box, Button, Chip, Paper, TextField as MuiTextField, Typography } from "@mui/material";
 import {
   Datagrid,
-  DateField,
   FunctionField,
   List,
-  NumberField,
-  Pagination,
   ReferenceField,
-  ReferenceManyField,
   SelectInput,
   Show,
   TextField,
@@ -25,7 +21,8 @@ import {
 } from "react-admin";
 import { SUPPORT_MESSAGE_MAX, SUPPORT_THREAD_STATUSES } from "../../../server/src/contract/support.ts";
 import { choicesOf } from "../common/choices.ts";
-import { AgeField, MoneyField } from "../common/fields.tsx";
+import { AgeField } from "../common/fields.tsx";
+import { PersonLedger, PersonOrders } from "../users/index.tsx";
 import { postJson, type AdminJson } from "../http.ts";
 
 type Thread = AdminJson<"/admin/api/support-threads/{id}">;
@@ -95,17 +92,17 @@ function ReplyBox() {
   const [busy, setBusy] = useState(false);
   const { canAccess } = useCanAccess({ action: "update", resource: "SupportThread" });
   if (!r || !canAccess || r.status === "closed") return null;
-  const send = async () => {
+  const send = () => {
     setBusy(true);
-    try {
-      await postJson(`support-threads/${r.id}/reply`, { body: text });
-      setText("");
-      refresh();
-    } catch (err) {
-      notify((err as Error).message, { type: "error" });
-    } finally {
-      setBusy(false);
-    }
+    postJson(`support-threads/${r.id}/reply`, { body: text })
+      .then(
+        () => {
+          setText("");
+          refresh();
+        },
+        (err: Error) => notify(err.message, { type: "error" }),
+      )
+      .finally(() => setBusy(false));
   };
   return (
     <Box sx={{ display: "grid", gap: 1, mt: 2 }}>
@@ -117,7 +114,7 @@ function ReplyBox() {
         label={translate("console.support.reply")}
         slotProps={{ htmlInput: { maxLength: SUPPORT_MESSAGE_MAX, "data-testid": "support-reply-input" } }}
       />
-      <Button variant="contained" disabled={busy || !text.trim()} onClick={() => void send()} data-testid="support-reply-send">
+      <Button variant="contained" disabled={busy || !text.trim()} onClick={send} data-testid="support-reply-send">
         {translate("console.support.send")}
       </Button>
     </Box>
@@ -157,27 +154,13 @@ function PersonBeside() {
       {canAccess?.orders && (
         <Box>
           <Typography variant="subtitle2">{translate("console.tab.orders")}</Typography>
-          <ReferenceManyField reference="orders" target="userId" source="userId" sort={{ field: "id", order: "DESC" }} perPage={5} pagination={<Pagination />}>
-            <Datagrid rowClick={(id) => `/orders/${id}/show`} bulkActionButtons={false}>
-              <TextField source="orderNo" />
-              <TextField source="status" />
-              <MoneyField source="finalPriceMinor" />
-              <DateField source="createdAt" showTime />
-            </Datagrid>
-          </ReferenceManyField>
+          <PersonOrders source="userId" perPage={5} />
         </Box>
       )}
       {canAccess?.ledger && (
         <Box>
           <Typography variant="subtitle2">{translate("console.tab.ledger")}</Typography>
-          <ReferenceManyField reference="ledger" target="userId" source="userId" sort={{ field: "id", order: "DESC" }} perPage={5} pagination={<Pagination />}>
-            <Datagrid bulkActionButtons={false}>
-              <DateField source="createdAt" showTime />
-              <NumberField source="delta" />
-              <NumberField source="balanceAfter" />
-              <TextField source="reason" />
-            </Datagrid>
-          </ReferenceManyField>
+          <PersonLedger source="userId" perPage={5} />
         </Box>
       )}
     </Box>
