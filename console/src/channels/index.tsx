@@ -25,7 +25,14 @@ import {
   type RaRecord,
 } from "react-admin";
 import Box from "@mui/material/Box";
-import { DEFAULT_CHANNEL, PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KINDS, SERVER_CONVERSION_VENDORS, type ServerConversionVendor } from "../../../server/src/contract/pixels.ts";
+import {
+  DEFAULT_CHANNEL,
+  PIXEL_EVENTS,
+  PIXEL_FLAGS,
+  PIXEL_KINDS,
+  SERVER_CONVERSION_VENDORS,
+  type ServerConversionVendor,
+} from "../../../server/src/contract/pixels.ts";
 import { FlagField } from "../common/fields.tsx";
 import { ChannelSecrets } from "./ChannelSecrets.tsx";
 import { choicesOf } from "../common/choices.ts";
@@ -45,7 +52,7 @@ function Covers({ record }: { record?: RaRecord }) {
   const current = useRecordContext();
   const code = (record ?? current)?.code as string | undefined;
   if (!code) return null;
-  return <>{code === DEFAULT_CHANNEL ? translate("console.channelCovers.default") : translate("console.channelCovers.other", { code })}</>;
+  return code === DEFAULT_CHANNEL ? translate("console.channelCovers.default") : translate("console.channelCovers.other", { code });
 }
 
 function ChannelList() {

@@ -16,7 +16,6 @@ import {
   type PixelIdFilter,
 } from "./pixels.schema.ts";
 
-
 /** A JSON column is cleared with DbNull, not null. */
 function channelData<B extends Partial<ChannelBody>>(body: B) {
   const { serverConversions, ...rest } = body;
