@@ -156,6 +156,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/report", (s) => ({ as: "fan", body: { target_type: "creator_page", target_id: s.pageId, reason: "other" } })],
   ["POST /api/notices/report", (s) => ({ as: "nobody", body: { url: `${s.base}/${s.homeLink}`, reason: "copyright", email: "owner@example.com" } })],
   ["POST /api/notices/appeal", () => ({ as: "nobody", body: { id: 1, key: "0123456789abcdef", text: "Please look again at this." } })],
+  ["POST /api/support/messages", (s) => ({ as: "fan", body: { body: "Where are my credits?", order_id: s.orderId } })],
+  ["POST /api/support/read", () => ({ as: "fan" })],
   ["POST /api/Generation/deleteTask", (s) => ({ as: "creator", body: { id: s.taskId } })],
   ["POST /api/Training/revoke", (s) => ({ as: "creator", body: { id: s.modelId } })],
   ["POST /api/login/logout", () => ({ as: "guest" })],

@@ -28,6 +28,8 @@ import { tasks } from "./tasks/index.tsx";
 import { templates } from "./templates/index.tsx";
 import { transparency } from "./transparency/index.tsx";
 import { users } from "./users/index.tsx";
+import { supportThreads } from "./support/index.tsx";
+import { legalVersions } from "./legal/index.tsx";
 
 /** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource. */
 export function App() {
@@ -45,6 +47,7 @@ export function App() {
         disableTelemetry
       >
         <Resource name="users" {...users} />
+        <Resource name="support-threads" {...supportThreads} />
         <Resource name="orders" {...orders} />
         <Resource name="memberships" {...memberships} />
         <Resource name="templates" {...templates} />
@@ -72,6 +75,7 @@ export function App() {
         <Resource name="banners" {...banners} />
         <Resource name="prompt-suggestions" {...prompts} />
         <Resource name="site-settings" {...settings} />
+        <Resource name="legal-versions" {...legalVersions} />
         <Resource name="audit-log" {...auditLog} />
         <Resource name="staff" {...staff} />
         <Resource name="outbox" {...outbox} />

@@ -44,6 +44,8 @@ export const SUBJECT: Record<string, string> = {
   "audit-log": "AuditLog",
   staff: "Staff",
   outbox: "OutboxEmail",
+  "support-threads": "SupportThread",
+  "legal-versions": "LegalVersion",
 };
 
 /** react-admin's page actions -> CASL actions; named staff actions (ban, grant, adjust, takedown) pass through. */

@@ -27,6 +27,8 @@ import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
 import { trainingRoutes } from "./domains/training/training.routes.ts";
+import { supportRoutes } from "./domains/support/support.routes.ts";
+import { legalRoutes } from "./domains/legal/legal.routes.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { consoleApp } from "./admin/console-app.ts";
 import { moderationRoutes } from "./domains/moderation/moderation.routes.ts";
@@ -110,6 +112,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     perIp: config.RATE_LIMIT_REPORTS_PER_HOUR,
     perAccount: config.RATE_LIMIT_REPORTS_PER_ACCOUNT_PER_HOUR,
   });
+  supportRoutes(api, services.support, services.limiter.perUser("support", config.RATE_LIMIT_SUPPORT_PER_HOUR, 3600, LIMIT_MESSAGES.hourly));
+  legalRoutes(api, services.legal);
   adminRoutes(api, services);
 
   const openApi = api.openApiDocument();

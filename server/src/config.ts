@@ -322,6 +322,8 @@ export const configSchema = z
     /** Refused attempts after which chat is suspended for the account and a report is raised. */
     CHAT_POLICY_STRIKES: z.coerce.number().int().min(1).default(3),
     RATE_LIMIT_CHAT_PER_HOUR: z.coerce.number().int().min(1).default(600),
+    /** Messages one account may send to support per clock hour (docs/decisions/281); more are refused with the hourly message. */
+    RATE_LIMIT_SUPPORT_PER_HOUR: z.coerce.number().int().min(1).default(30),
     /**
      * What one account may make (docs/decisions/251): quotas count what it holds now, hourly rates what it made in the
      * last clock hour (counted in PostgreSQL, shared by every API instance).

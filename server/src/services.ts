@@ -22,6 +22,8 @@ import { createModerationService } from "./domains/moderation/moderation.service
 import { bannedOwner, flagEvasion } from "./domains/moderation/moderation.bans.ts";
 import { createSystemReports } from "./domains/moderation/moderation.system-reports.ts";
 import { createAppealsService } from "./domains/moderation/appeals.service.ts";
+import { createSupportService } from "./domains/support/support.service.ts";
+import { createLegalService } from "./domains/legal/legal.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
@@ -103,6 +105,13 @@ export function createServices(deps: AppDeps) {
     sessionLive: (sessionId, userId) => auth.userSessionLive(sessionId, userId),
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
+  const support = createSupportService({
+    db,
+    audit,
+    orderOf: orders.readable,
+    contactOf: users.contactOf,
+    sendMail: (mail) => mailer.send(mail),
+  });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
   const auth = createAuthService({
     db,
@@ -120,6 +129,7 @@ export function createServices(deps: AppDeps) {
       chat.moveToUser,
       creators.moveToUser,
       wallets.moveToUser,
+      support.moveToUser,
     ],
     bannedOwner,
     flagEvasion,
@@ -135,7 +145,8 @@ export function createServices(deps: AppDeps) {
     usdt: createNowpaymentsProvider(config, log),
     jpay: createJpayProvider(config, log),
   };
-  const payments = createPaymentsService({ config, log, orders, memberships, providers });
+  const legal = createLegalService(db, audit);
+  const payments = createPaymentsService({ config, log, orders, memberships, providers, termsInForce: legal.versionInForce });
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({
@@ -211,6 +222,8 @@ export function createServices(deps: AppDeps) {
     chat,
     creators,
     payouts,
+    support,
+    legal,
     close,
   };
 }

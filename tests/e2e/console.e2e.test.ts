@@ -8,6 +8,7 @@ import { startTestServer } from "../server-utils.ts";
 import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
 import { ensureConsoleBuilt } from "./console-build.ts";
+import { seedLegal } from "../../server/src/domains/legal/legal.seed.ts";
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server;
@@ -16,7 +17,7 @@ const staff: Record<string, StaffLogin> = {};
 
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
-  support: ["users", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
+  support: ["users", "support-threads", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
   marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: [
     "users",
@@ -38,6 +39,7 @@ const MENUS: Record<string, string[]> = {
   ],
   admin: [
     "users",
+    "support-threads",
     "orders",
     "memberships",
     "templates",
@@ -65,6 +67,7 @@ const MENUS: Record<string, string[]> = {
     "banners",
     "prompt-suggestions",
     "site-settings",
+    "legal-versions",
     "audit-log",
     "staff",
     "outbox",
@@ -76,7 +79,16 @@ const MENUS: Record<string, string[]> = {
  * console.payouts.e2e.test.ts fills, and a page's memberships and library items, which console.creator-pages.e2e.test.ts
  * fills): their empty state is their screenshot.
  */
-const UNSEEDED = ["chat-suspensions", "upload-screenings", "blocked-hashes", "payouts", "disputes", "creator-memberships", "creator-library-items"];
+const UNSEEDED = [
+  "support-threads",
+  "chat-suspensions",
+  "upload-screenings",
+  "blocked-hashes",
+  "payouts",
+  "disputes",
+  "creator-memberships",
+  "creator-library-items",
+];
 
 /** A little of everything, so every list and chart has rows to show. */
 async function seedData(t: Pick<TestApp, "db">) {
@@ -176,6 +188,7 @@ async function seedData(t: Pick<TestApp, "db">) {
   });
   await db.banner.create({ data: { title: "Spring sale", imageUrl: "/media/banners/spring.webp", link: "/buy" } });
   await db.promptSuggestion.create({ data: { text: "A portrait in soft window light", category: "portrait" } });
+  await seedLegal(db);
   await db.siteSetting.create({ data: { key: "basicSettings", value: { supportEmail: "help@reverie.local", freeGenerations: 1 } } });
   await db.channel.create({ data: { code: "default", name: "Direct", bigo: 0, kspin: 0 } });
   await db.ban.create({ data: { userId: users[2].id, reason: "Spam uploads", liftedAt: new Date() } });

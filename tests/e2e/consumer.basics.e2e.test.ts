@@ -158,7 +158,7 @@ describe("consumer app: entering, guarding and leaving", () => {
     await page.goto(`${server.url}/agreement#terms`);
     await page.getByTestId("support-bubble").click();
     await page.getByTestId("support-panel").waitFor();
-    expect(await page.getByTestId("support-email").getAttribute("href")).toMatch(/^mailto:/);
+    await page.getByTestId("support-guest").waitFor();
     await pageShot(page, "consumer-agreement-support");
     await context.close();
   });

@@ -21,10 +21,18 @@ import {
   CreateButton,
   useCanAccess,
   EditButton,
+  FunctionField,
   type RaRecord,
 } from "react-admin";
 import Box from "@mui/material/Box";
-import { PIXEL_EVENTS, PIXEL_FLAGS, PIXEL_KINDS, SERVER_CONVERSION_VENDORS, type ServerConversionVendor } from "../../../server/src/contract/pixels.ts";
+import {
+  DEFAULT_CHANNEL,
+  PIXEL_EVENTS,
+  PIXEL_FLAGS,
+  PIXEL_KINDS,
+  SERVER_CONVERSION_VENDORS,
+  type ServerConversionVendor,
+} from "../../../server/src/contract/pixels.ts";
 import { FlagField } from "../common/fields.tsx";
 import { ChannelSecrets } from "./ChannelSecrets.tsx";
 import { choicesOf } from "../common/choices.ts";
@@ -35,6 +43,18 @@ export const FLAGS = PIXEL_FLAGS.map(([column]) => column);
 export const KINDS = PIXEL_KINDS.map((name, i) => ({ id: i + 1, name }));
 const EVENTS = choicesOf(PIXEL_EVENTS);
 
+/**
+ * Which visitors a channel's rules (pixels, "Payment needs permission") apply to: the default channel also covers
+ * everyone who came without a channel or with an unknown one (issue 35 item 4).
+ */
+function Covers({ record }: { record?: RaRecord }) {
+  const translate = useTranslate();
+  const current = useRecordContext();
+  const code = (record ?? current)?.code as string | undefined;
+  if (!code) return null;
+  return code === DEFAULT_CHANNEL ? translate("console.channelCovers.default") : translate("console.channelCovers.other", { code });
+}
+
 function ChannelList() {
   return (
     <List filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: "id", order: "ASC" }}>
@@ -42,6 +62,7 @@ function ChannelList() {
         <TextField source="id" />
         <TextField source="code" />
         <TextField source="name" />
+        <FunctionField label="console.channelCovers.label" render={(r) => <Covers record={r} />} />
         {FLAGS.map((f) => (
           <FlagField key={f} source={f} />
         ))}
@@ -58,6 +79,9 @@ function ChannelForm({ withPixels }: { withPixels?: boolean }) {
     <SimpleForm>
       <TextInput source="code" validate={required()} />
       <TextInput source="name" validate={required()} />
+      <Labeled label="console.channelCovers.label">
+        <Covers />
+      </Labeled>
       {FLAGS.map((f) => (
         <BooleanInput key={f} source={f} {...onOff} />
       ))}

@@ -39,6 +39,7 @@ export const en = {
     orders: {
       name: "Order |||| Orders",
       fields: {
+        termsVersion: "Terms version agreed",
         id: "ID",
         orderNo: "Order no.",
         userId: "User",
@@ -437,6 +438,34 @@ export const en = {
       name: "Email |||| Email outbox",
       fields: { id: "ID", to: "To", subject: "Subject", body: "Body", createdAt: "Queued", sentAt: "Sent", error: "Error", q: "Search" },
     },
+    "support-threads": {
+      name: "Support conversation |||| Support inbox",
+      fields: {
+        id: "ID",
+        status: "Status",
+        ageSeconds: "Waiting",
+        userId: "Person",
+        orderId: "Order",
+        assigneeId: "Assignee",
+        preview: "Last message",
+        lastMessageAt: "Last message at",
+        createdAt: "Opened",
+      },
+    },
+    "legal-versions": {
+      name: "Legal pages version |||| Legal pages",
+      fields: {
+        version: "Version",
+        effectiveAt: "In force from",
+        current: "In force",
+        missing: "Still missing",
+        companyName: "Company name",
+        address: "Address",
+        contactEmail: "Contact email",
+        dmcaAgent: "DMCA agent",
+        custodianStatement: "2257 custodian-of-records statement",
+      },
+    },
     appeals: {
       name: "Appeal |||| Appeals",
       fields: {
@@ -578,6 +607,29 @@ export const en = {
       cover_uploaded: "Cover image saved",
       credentials: "Save these now: they are not shown again",
       template_cannot_run: "Saved, but this template cannot run now and is not on sale until it can: %{reason}",
+    },
+    support: {
+      unassigned: "Unassigned",
+      me: "Me",
+      take: "Take it",
+      close: "Close",
+      reply: "Answer",
+      send: "Send answer",
+      staffWrote: "Support #%{id}",
+      personWrote: "Person",
+    },
+    legal: {
+      complete: "Complete",
+      inForce: "In force",
+      newVersion: "New version from this one",
+      placeholders: "A document shows the particulars where it names them: %{fields}",
+      documents: { legal: "Legal notice", terms: "Terms", privacy: "Privacy", disclaimer: "Disclaimer", returnPolicy: "Refund policy", contact: "Contact" },
+      language: { en: "English", ja: "Japanese (optional)", ko: "Korean (optional)", ru: "Russian (optional)" },
+    },
+    channelCovers: {
+      label: "Covers",
+      default: "Direct visitors: no channel, an unknown channel, or ?channel=default",
+      other: "Visitors who arrive with ?channel=%{code}",
     },
     channelSecrets: {
       set: "Set",

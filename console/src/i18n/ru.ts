@@ -40,6 +40,7 @@ export const ru: typeof en = {
     orders: {
       name: "Заказ |||| Заказы",
       fields: {
+        termsVersion: "Принятая версия условий",
         id: "ID",
         orderNo: "Номер заказа",
         userId: "Пользователь",
@@ -444,6 +445,34 @@ export const ru: typeof en = {
       name: "Письмо |||| Исходящие письма",
       fields: { id: "ID", to: "Кому", subject: "Тема", body: "Текст", createdAt: "В очереди", sentAt: "Отправлено", error: "Ошибка", q: "Поиск" },
     },
+    "support-threads": {
+      name: "Обращение в поддержку |||| Поддержка",
+      fields: {
+        id: "ID",
+        status: "Статус",
+        ageSeconds: "Ждёт",
+        userId: "Пользователь",
+        orderId: "Заказ",
+        assigneeId: "Исполнитель",
+        preview: "Последнее сообщение",
+        lastMessageAt: "Последнее сообщение",
+        createdAt: "Открыто",
+      },
+    },
+    "legal-versions": {
+      name: "Версия юридических страниц |||| Юридические страницы",
+      fields: {
+        version: "Версия",
+        effectiveAt: "Действует с",
+        current: "Действует",
+        missing: "Не заполнено",
+        companyName: "Название компании",
+        address: "Адрес",
+        contactEmail: "Контактный email",
+        dmcaAgent: "Агент по DMCA",
+        custodianStatement: "Заявление хранителя записей (2257)",
+      },
+    },
     appeals: {
       name: "Апелляция |||| Апелляции",
       fields: {
@@ -586,6 +615,36 @@ export const ru: typeof en = {
       cover_uploaded: "Обложка сохранена",
       credentials: "Сохраните сейчас: больше они не будут показаны",
       template_cannot_run: "Сохранено, но этот шаблон сейчас не может работать и не продаётся, пока не сможет: %{reason}",
+    },
+    support: {
+      unassigned: "Не назначено",
+      me: "Я",
+      take: "Взять себе",
+      close: "Закрыть",
+      reply: "Ответ",
+      send: "Отправить ответ",
+      staffWrote: "Поддержка #%{id}",
+      personWrote: "Пользователь",
+    },
+    legal: {
+      complete: "Заполнено",
+      inForce: "Действует",
+      newVersion: "Новая версия на основе этой",
+      placeholders: "Документ показывает реквизиты там, где их называет: %{fields}",
+      documents: {
+        legal: "Правовая информация",
+        terms: "Условия",
+        privacy: "Конфиденциальность",
+        disclaimer: "Отказ от ответственности",
+        returnPolicy: "Правила возврата",
+        contact: "Контакты",
+      },
+      language: { en: "Английский", ja: "Японский (необязательно)", ko: "Корейский (необязательно)", ru: "Русский (необязательно)" },
+    },
+    channelCovers: {
+      label: "Кого охватывает",
+      default: "Прямые посетители: без канала, с неизвестным каналом или с ?channel=default",
+      other: "Посетители, пришедшие по ?channel=%{code}",
     },
     channelSecrets: {
       set: "Задан",

@@ -140,6 +140,7 @@ function OrderShow() {
         <TextField source="receivedCurrency" />
         <TextField source="providerPaymentRef" />
         <MoneyField source="refundedMinor" />
+        <TextField source="termsVersion" emptyText="-" />
         <TextField source="failureReason" />
         <DateField source="createdAt" showTime />
         <DateField source="paidAt" showTime />

@@ -73,6 +73,37 @@ function UserActions() {
   );
 }
 
+/** A person's ledger, newest first: their page's tab, and beside a support thread (`source` names the person's id there). */
+export function PersonLedger({ source, perPage }: { source?: string; perPage?: number }) {
+  return (
+    <ReferenceManyField reference="ledger" target="userId" source={source} sort={{ field: "id", order: "DESC" }} perPage={perPage} pagination={<Pagination />}>
+      <Datagrid bulkActionButtons={false}>
+        <DateField source="createdAt" showTime />
+        <NumberField source="delta" />
+        <NumberField source="balanceAfter" />
+        <TextField source="reason" />
+        <TextField source="note" />
+        <TextField source="staffId" />
+      </Datagrid>
+    </ReferenceManyField>
+  );
+}
+
+/** A person's orders, newest first, each opening its order page. */
+export function PersonOrders({ source, perPage }: { source?: string; perPage?: number }) {
+  return (
+    <ReferenceManyField reference="orders" target="userId" source={source} sort={{ field: "id", order: "DESC" }} perPage={perPage} pagination={<Pagination />}>
+      <Datagrid rowClick={(id) => `/orders/${id}/show`} bulkActionButtons={false}>
+        <TextField source="orderNo" />
+        <TextField source="status" />
+        <TextField source="provider" />
+        <MoneyField source="finalPriceMinor" />
+        <DateField source="createdAt" showTime />
+      </Datagrid>
+    </ReferenceManyField>
+  );
+}
+
 function UserShow() {
   const { canAccess } = useCanAccessResources({ action: "list", resources: ["ledger", "orders", "generation-tasks", "reports"] });
   const may = (resource: string) => canAccess?.[resource] === true;
@@ -95,29 +126,12 @@ function UserShow() {
         </TabbedShowLayout.Tab>
         {may("ledger") && (
           <TabbedShowLayout.Tab label="console.tab.ledger" path="ledger">
-            <ReferenceManyField reference="ledger" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
-              <Datagrid bulkActionButtons={false}>
-                <DateField source="createdAt" showTime />
-                <NumberField source="delta" />
-                <NumberField source="balanceAfter" />
-                <TextField source="reason" />
-                <TextField source="note" />
-                <TextField source="staffId" />
-              </Datagrid>
-            </ReferenceManyField>
+            <PersonLedger />
           </TabbedShowLayout.Tab>
         )}
         {may("orders") && (
           <TabbedShowLayout.Tab label="console.tab.orders" path="orders">
-            <ReferenceManyField reference="orders" target="userId" sort={{ field: "id", order: "DESC" }} pagination={<Pagination />}>
-              <Datagrid rowClick={(id) => `/orders/${id}/show`} bulkActionButtons={false}>
-                <TextField source="orderNo" />
-                <TextField source="status" />
-                <TextField source="provider" />
-                <MoneyField source="finalPriceMinor" />
-                <DateField source="createdAt" showTime />
-              </Datagrid>
-            </ReferenceManyField>
+            <PersonOrders />
           </TabbedShowLayout.Tab>
         )}
         {may("generation-tasks") && (

@@ -18,6 +18,7 @@ import { providerOfCallbackPath } from "../features/payments/providers.ts";
 import { MAX_TRIES, storedVerification, useVerification, verification } from "../features/payments/verification.ts";
 import { SaveAccountPrompt } from "../features/session/SaveAccountPrompt.tsx";
 import { useSession } from "../features/session/session.ts";
+import { openSupport } from "../features/support/open-support.ts";
 
 export const RETRY_COUNTDOWN_SECONDS = 10;
 
@@ -39,6 +40,12 @@ function useRetryCountdown(active: boolean): number {
     return () => clearInterval(timer);
   }, [active]);
   return left;
+}
+
+/** The order's id as support takes it; a return URL's id is text. */
+function orderNumber(id: number | string | null | undefined): number | null {
+  const n = Number(id);
+  return Number.isInteger(n) && n > 0 ? n : null;
 }
 
 /** "Try again" offers the product of the order that failed, not whatever the dialog would preselect. */
@@ -139,7 +146,7 @@ export function Component() {
               >
                 {countdown > 0 && phase !== "none" ? t("payment.retryIn", { seconds: countdown }) : t("payment.retry")}
               </Button>
-              <Button variant="outlined" onClick={() => dialogs.open("support")} data-testid="payment-support">
+              <Button variant="outlined" onClick={() => openSupport(orderNumber(v.orderId ?? known?.orderId))} data-testid="payment-support">
                 {t("payment.contactSupport")}
               </Button>
             </Box>

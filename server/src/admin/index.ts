@@ -13,6 +13,8 @@ import { screeningResource } from "./screening.ts";
 import { blocklistResource } from "./blocklist.ts";
 import { siteResource } from "./site.ts";
 import { staffResource } from "./staff.ts";
+import { supportResource } from "./support.ts";
+import { legalResource } from "./legal.ts";
 import { tasksResource } from "./tasks.ts";
 import { templatesResource } from "./templates.ts";
 import { usersResource } from "./users.ts";
@@ -36,4 +38,6 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   tasksResource(api, s.tasksAdmin);
   enginesRoutes(api, s.engines, s.generation);
   siteResource(api, s.siteAdmin);
+  supportResource(api, s.support);
+  legalResource(api, s.legal);
 }

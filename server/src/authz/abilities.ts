@@ -46,7 +46,11 @@ export type Subject =
   | "Dashboard"
   | "Payment"
   /** a TON wallet linked with ton_proof (wallets domain) */
-  | "Wallet";
+  | "Wallet"
+  /** a conversation with support (docs/decisions/281): the person's own; support and admins answer */
+  | "SupportThread"
+  /** a version of the legal pages (docs/decisions/282): published by admins, read by anyone through /api/legal/current */
+  | "LegalVersion";
 
 export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
 
@@ -78,6 +82,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("create", "Report");
     can("read", "Decision", own);
     can("create", "Appeal");
+    can(["create", "read"], "SupportThread", own);
     // a registered account makes its page (with or without a trained model) and becomes a creator (SPEC.md §6)
     if (principal.role !== "visitor") can("create", "CreatorPage", own);
     if (principal.role === "creator") can("update", "CreatorPage", own);
@@ -104,6 +109,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("grant", "Payment");
       can("adjust", "LedgerEntry");
       can("refund", "Order");
+      can(["read", "update"], "SupportThread");
       // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
       can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
     }

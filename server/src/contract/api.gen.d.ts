@@ -1382,18 +1382,18 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        /** @default 1 */
+                        /** @default 0 */
                         bemob?: 0 | 1;
-                        /** @default 1 */
+                        /** @default 0 */
                         bigo?: 0 | 1;
                         code: string;
-                        /** @default 1 */
+                        /** @default 0 */
                         exoclick?: 0 | 1;
-                        /** @default 1 */
+                        /** @default 0 */
                         facebook?: 0 | 1;
-                        /** @default 1 */
+                        /** @default 0 */
                         google?: 0 | 1;
-                        /** @default 1 */
+                        /** @default 0 */
                         kspin?: 0 | 1;
                         name: string;
                         /** @default false */
@@ -1414,9 +1414,9 @@ export interface paths {
                                 testEventCode?: string | null;
                             } | null;
                         } | null;
-                        /** @default 1 */
+                        /** @default 0 */
                         tiktok?: 0 | 1;
-                        /** @default 1 */
+                        /** @default 0 */
                         vk?: 0 | 1;
                     };
                 };
@@ -5579,6 +5579,402 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/legal-versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List legal-versions (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: legal-versions <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string;
+                            companyName: string;
+                            contactEmail: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdById: number | null;
+                            current: boolean;
+                            custodianStatement: string;
+                            dmcaAgent: string;
+                            documents: {
+                                contact?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                disclaimer?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                legal?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                privacy?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                returnPolicy?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                terms?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            effectiveAt: string;
+                            id: number;
+                            missing: ("companyName" | "address" | "contactEmail" | "dmcaAgent" | "custodianStatement")[];
+                            version: number;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /** Create one of legal-versions */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        address?: string;
+                        /** @default  */
+                        companyName?: string;
+                        /** @default  */
+                        contactEmail?: "" | string;
+                        /** @default  */
+                        custodianStatement?: string;
+                        /** @default  */
+                        dmcaAgent?: string;
+                        documents: {
+                            contact?: {
+                                en: string;
+                                ja?: string;
+                                ko?: string;
+                                ru?: string;
+                            };
+                            disclaimer?: {
+                                en: string;
+                                ja?: string;
+                                ko?: string;
+                                ru?: string;
+                            };
+                            legal?: {
+                                en: string;
+                                ja?: string;
+                                ko?: string;
+                                ru?: string;
+                            };
+                            privacy?: {
+                                en: string;
+                                ja?: string;
+                                ko?: string;
+                                ru?: string;
+                            };
+                            returnPolicy?: {
+                                en: string;
+                                ja?: string;
+                                ko?: string;
+                                ru?: string;
+                            };
+                            terms?: {
+                                en: string;
+                                ja?: string;
+                                ko?: string;
+                                ru?: string;
+                            };
+                        };
+                        /** Format: date-time */
+                        effectiveAt: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string;
+                            companyName: string;
+                            contactEmail: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdById: number | null;
+                            current: boolean;
+                            custodianStatement: string;
+                            dmcaAgent: string;
+                            documents: {
+                                contact?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                disclaimer?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                legal?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                privacy?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                returnPolicy?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                terms?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            effectiveAt: string;
+                            id: number;
+                            missing: ("companyName" | "address" | "contactEmail" | "dmcaAgent" | "custodianStatement")[];
+                            version: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/legal-versions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of legal-versions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string;
+                            companyName: string;
+                            contactEmail: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdById: number | null;
+                            current: boolean;
+                            custodianStatement: string;
+                            dmcaAgent: string;
+                            documents: {
+                                contact?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                disclaimer?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                legal?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                privacy?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                returnPolicy?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                                terms?: {
+                                    en: string;
+                                    ja?: string;
+                                    ko?: string;
+                                    ru?: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            effectiveAt: string;
+                            id: number;
+                            missing: ("companyName" | "address" | "contactEmail" | "dmcaAgent" | "custodianStatement")[];
+                            version: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/login": {
         parameters: {
             query?: never;
@@ -6032,6 +6428,7 @@ export interface paths {
                             refundStartedAt: string | null;
                             /** @enum {string} */
                             status: "pending" | "threeDsPending" | "paid" | "failed" | "expired" | "refunded";
+                            termsVersion: number | null;
                             /** Format: date-time */
                             updatedAt: string;
                             userId: number;
@@ -6130,6 +6527,7 @@ export interface paths {
                             refundStartedAt: string | null;
                             /** @enum {string} */
                             status: "pending" | "threeDsPending" | "paid" | "failed" | "expired" | "refunded";
+                            termsVersion: number | null;
                             /** Format: date-time */
                             updatedAt: string;
                             userId: number;
@@ -8930,6 +9328,382 @@ export interface paths {
                             /** Format: date-time */
                             updatedAt: string;
                             username: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/support-threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List support-threads (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: support-threads <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ageSeconds: number;
+                            assigneeId: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: number;
+                            /** @enum {string} */
+                            lastAuthor: "person" | "staff";
+                            /** Format: date-time */
+                            lastMessageAt: string;
+                            messages: {
+                                /** @enum {string} */
+                                author: "person" | "staff";
+                                body: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: number;
+                                staffId: number | null;
+                            }[];
+                            orderId: number | null;
+                            preview: string;
+                            /** Format: date-time */
+                            readByUserAt: string | null;
+                            /** @enum {string} */
+                            status: "open" | "answered" | "closed";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            userId: number;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/support-threads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of support-threads */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ageSeconds: number;
+                            assigneeId: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: number;
+                            /** @enum {string} */
+                            lastAuthor: "person" | "staff";
+                            /** Format: date-time */
+                            lastMessageAt: string;
+                            messages: {
+                                /** @enum {string} */
+                                author: "person" | "staff";
+                                body: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: number;
+                                staffId: number | null;
+                            }[];
+                            orderId: number | null;
+                            preview: string;
+                            /** Format: date-time */
+                            readByUserAt: string | null;
+                            /** @enum {string} */
+                            status: "open" | "answered" | "closed";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            userId: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** Change one of support-threads */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        assigneeId?: number | null;
+                        /** @enum {string} */
+                        status?: "open" | "answered" | "closed";
+                    };
+                };
+            };
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ageSeconds: number;
+                            assigneeId: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: number;
+                            /** @enum {string} */
+                            lastAuthor: "person" | "staff";
+                            /** Format: date-time */
+                            lastMessageAt: string;
+                            messages: {
+                                /** @enum {string} */
+                                author: "person" | "staff";
+                                body: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: number;
+                                staffId: number | null;
+                            }[];
+                            orderId: number | null;
+                            preview: string;
+                            /** Format: date-time */
+                            readByUserAt: string | null;
+                            /** @enum {string} */
+                            status: "open" | "answered" | "closed";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            userId: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/support-threads/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer the person (shown in their bubble, and emailed when they have an address) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        body: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ageSeconds: number;
+                            assigneeId: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: number;
+                            /** @enum {string} */
+                            lastAuthor: "person" | "staff";
+                            /** Format: date-time */
+                            lastMessageAt: string;
+                            messages: {
+                                /** @enum {string} */
+                                author: "person" | "staff";
+                                body: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: number;
+                                staffId: number | null;
+                            }[];
+                            orderId: number | null;
+                            preview: string;
+                            /** Format: date-time */
+                            readByUserAt: string | null;
+                            /** @enum {string} */
+                            status: "open" | "answered" | "closed";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            userId: number;
                         };
                     };
                 };
@@ -13616,6 +14390,123 @@ export interface paths {
                                 message: string | null;
                                 url: string | null;
                             };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/legal/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The legal pages in force: version, effective date, the operator's particulars and each document per language */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                documents: {
+                                    contact?: {
+                                        en: string;
+                                        ja?: string;
+                                        ko?: string;
+                                        ru?: string;
+                                    };
+                                    disclaimer?: {
+                                        en: string;
+                                        ja?: string;
+                                        ko?: string;
+                                        ru?: string;
+                                    };
+                                    legal?: {
+                                        en: string;
+                                        ja?: string;
+                                        ko?: string;
+                                        ru?: string;
+                                    };
+                                    privacy?: {
+                                        en: string;
+                                        ja?: string;
+                                        ko?: string;
+                                        ru?: string;
+                                    };
+                                    returnPolicy?: {
+                                        en: string;
+                                        ja?: string;
+                                        ko?: string;
+                                        ru?: string;
+                                    };
+                                    terms?: {
+                                        en: string;
+                                        ja?: string;
+                                        ko?: string;
+                                        ru?: string;
+                                    };
+                                };
+                                effective_at: string;
+                                fields: {
+                                    address: string;
+                                    companyName: string;
+                                    contactEmail: string;
+                                    custodianStatement: string;
+                                    dmcaAgent: string;
+                                };
+                                missing: ("companyName" | "address" | "contactEmail" | "dmcaAgent" | "custodianStatement")[];
+                                version: number;
+                            } | null;
                             msg: string;
                         };
                     };
@@ -21111,6 +22002,252 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write to support, optionally about one of one's orders (opens a conversation or continues the open one) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        body: string;
+                        order_id?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                thread: {
+                                    id: number;
+                                    messages: {
+                                        /** @enum {string} */
+                                        author: "person" | "staff";
+                                        body: string;
+                                        created_at: string;
+                                        id: number;
+                                    }[];
+                                    order_id: number | null;
+                                    order_no: string | null;
+                                    /** @enum {string} */
+                                    status: "open" | "answered" | "closed";
+                                } | null;
+                                unread: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks support's replies as seen */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                /** @enum {number} */
+                                unread: 0;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/thread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in person's conversation with support and how many replies are unread */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                thread: {
+                                    id: number;
+                                    messages: {
+                                        /** @enum {string} */
+                                        author: "person" | "staff";
+                                        body: string;
+                                        created_at: string;
+                                        id: number;
+                                    }[];
+                                    order_id: number | null;
+                                    order_no: string | null;
+                                    /** @enum {string} */
+                                    status: "open" | "answered" | "closed";
+                                } | null;
+                                unread: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -1,5 +1,11 @@
 /** Tracking pixel words of SPEC.md §3/§7, consent and conversions (issue 18). Import-free (docs/decisions/050). */
 
+/**
+ * The channel of every visitor who arrived without a channel (or with one that does not exist): its rules, pixel
+ * switches included, and "Payment needs permission", apply to direct visitors, not only to `?channel=default`.
+ */
+export const DEFAULT_CHANNEL = "default";
+
 /** The eight switches: column name and the label the consumer app reads, in SPEC order. */
 export const PIXEL_FLAGS = [
   ["facebook", "Facebook"],

@@ -20,6 +20,7 @@ import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
+import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 const BATCH_SIZES = [2, 4] as const;
 
@@ -127,6 +128,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
         disabled={busy || price?.available === false}
         onClick={() => void submit()}
         data-testid="generate-images"
+        {...KEEP_CLEAR}
         sx={{ py: 1.5 }}
       >
         {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generateImages")}

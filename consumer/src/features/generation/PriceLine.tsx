@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useEffect, useState } from "react";
 import { useSession } from "../session/session.ts";
 import { freeGenerations, type Quote } from "./generation.api.ts";
+import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 /**
  * What the request costs (from the server) next to what the user has. "Free video left" is shown only when the
@@ -21,6 +22,7 @@ export function PriceLine({ quote }: { quote: Quote | null }) {
   const freeApplies = free > 0 && quote?.free_applies === true;
   return (
     <Box
+      {...KEEP_CLEAR}
       sx={{
         display: "flex",
         alignItems: "center",

@@ -24,6 +24,7 @@ import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { lazyView } from "../../i18n/index.ts";
+import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 const TemplateChooserDialog = lazyView(() => import("../../dialogs/TemplateChooserDialog.tsx"));
 
@@ -298,6 +299,7 @@ export function VideoCreator({
           disabled={busy || price?.available === false}
           onClick={() => void submit()}
           data-testid="generate"
+          {...KEEP_CLEAR}
           sx={{ py: 1.5 }}
         >
           {busy ? <CircularProgress size={24} color="inherit" /> : t("studio.generate")}

@@ -15,6 +15,7 @@ import { accentGradient } from "../../theme.ts";
 import { useSession } from "../session/session.ts";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 import { lazyView } from "../../i18n/index.ts";
+import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 export function Logo() {
   const { t } = useTranslation();
@@ -80,6 +81,7 @@ function HeaderControls() {
           startIcon={<BoltIcon sx={{ color: "secondary.main" }} />}
           onClick={() => dialogs.open("buyCredits")}
           data-testid="balance"
+          {...KEEP_CLEAR}
           data-points={user.points}
           aria-label={t("credits.balance", { count: user.points })}
           sx={{

@@ -1,32 +1,76 @@
+import { useEffect, useRef, useState } from "react";
+import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import Fab from "@mui/material/Fab";
-import Paper from "@mui/material/Paper";
-import Typography from "@mui/material/Typography";
 import ChatBubbleIcon from "@mui/icons-material/ChatBubble";
-import CloseIcon from "@mui/icons-material/Close";
-import MailOutlineIcon from "@mui/icons-material/MailOutline";
 import { useTranslation } from "react-i18next";
+import { SUPPORT_POLL_SECONDS } from "../../../../server/src/contract/support.ts";
 import { dialogs, useOpenDialog } from "../../dialogs/dialog-store.ts";
 import { useSession } from "../session/session.ts";
+import { useCoversKeptClear } from "./keep-clear.ts";
+import { openSupport, useSupportOrder } from "./open-support.ts";
+import { fetchSupportThread, markSupportRead, type SupportAnswer } from "./support.api.ts";
+import { SupportPanel } from "./SupportPanel.tsx";
 
+/** Where email sent by hand reaches the billing team (the legal pages and the ban notice still show it). */
 export const SUPPORT_EMAIL = "billing@reverie.example";
 
+/** While closed, replies are looked for this much less often than while the conversation is open. */
+const CLOSED_POLL_FACTOR = 6;
+
 /**
- * SPEC.md §2 billing-support chat bubble, bottom right. It opens a panel that reaches the billing team by email,
- * with the account id and the latest order filled in so support can find the payment without asking.
+ * The person's conversation, asked for again every few seconds while the panel is open (there is no per-person event
+ * stream; docs/decisions/281) and rarely while it is closed, to badge a reply; opening the panel marks replies seen.
+ */
+function useSupportThread(token: string | null, open: boolean) {
+  const [answer, setAnswer] = useState<SupportAnswer | null>(null);
+  const hasThread = answer?.thread != null;
+  useEffect(() => {
+    if (!token) {
+      setAnswer(null);
+      return;
+    }
+    let live = true;
+    const load = () =>
+      fetchSupportThread().then(
+        async (a) => {
+          if (!live) return;
+          setAnswer(a);
+          if (open && a.unread) setAnswer({ ...a, unread: (await markSupportRead()).unread });
+        },
+        () => undefined,
+      );
+    void load();
+    if (!open && !hasThread) return () => void (live = false);
+    const every = SUPPORT_POLL_SECONDS * 1000 * (open ? 1 : CLOSED_POLL_FACTOR);
+    const timer = setInterval(() => void load(), every);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [token, open, hasThread]);
+  return [answer, setAnswer] as const;
+}
+
+/**
+ * SPEC.md §2 billing-support chat bubble, bottom right: a conversation with support tied to the account (a guest's
+ * too) and to the order it was opened from (issue 35 item 3). It steps aside while it would cover a page's primary
+ * action or the balance (issue 31 item 7).
  */
 export function SupportBubble() {
   const { t } = useTranslation();
   const open = useOpenDialog() === "support";
-  const { user } = useSession();
-  const subject = encodeURIComponent(t("support.mailSubject", { id: user?.id ?? "-" }));
+  const orderId = useSupportOrder();
+  const { token } = useSession();
+  const [answer, setAnswer] = useSupportThread(token, open);
+  const fab = useRef<HTMLButtonElement>(null);
+  const stepAside = useCoversKeptClear(fab, !open);
   return (
     <Box
       sx={{
         position: "fixed",
-        right: 20,
-        bottom: { xs: 84, md: 24 },
+        right: { xs: 12, md: 20 },
+        bottom: { xs: 80, md: 24 },
         zIndex: 1200,
         display: "flex",
         flexDirection: "column",
@@ -34,42 +78,26 @@ export function SupportBubble() {
         gap: 1.5,
       }}
     >
-      {open && (
-        <Paper
-          elevation={8}
-          sx={{ width: 300, p: 2.5, borderRadius: 4, border: 1, borderColor: "divider" }}
-          data-testid="support-panel"
-          role="dialog"
-          aria-label={t("support.title")}
-        >
-          <Box sx={{ display: "flex", alignItems: "center", justifyContent: "space-between", mb: 1 }}>
-            <Typography variant="subtitle1" fontWeight={700}>
-              {t("support.title")}
-            </Typography>
-            <Button size="small" onClick={() => dialogs.close()} aria-label={t("common.close")} sx={{ minWidth: 0, px: 1 }}>
-              <CloseIcon fontSize="small" />
-            </Button>
-          </Box>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {t("support.body")}
-          </Typography>
-          <Button fullWidth variant="contained" startIcon={<MailOutlineIcon />} href={`mailto:${SUPPORT_EMAIL}?subject=${subject}`} data-testid="support-email">
-            {t("support.email")}
-          </Button>
-          <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }}>
-            {t("support.hours")}
-          </Typography>
-        </Paper>
-      )}
+      {open && <SupportPanel answer={answer} orderId={orderId} onAnswer={setAnswer} />}
       <Fab
+        ref={fab}
         color="primary"
         aria-label={t("support.open")}
-        onClick={() => (open ? dialogs.close() : dialogs.open("support"))}
+        onClick={() => (open ? dialogs.close() : openSupport())}
         data-testid="support-bubble"
+        data-stepped-aside={stepAside ? 1 : 0}
         size="medium"
-        sx={{ background: "linear-gradient(135deg,#8b5cf6,#ec4899)", color: "#fff" }}
+        tabIndex={stepAside ? -1 : 0}
+        sx={{
+          background: "linear-gradient(135deg,#8b5cf6,#ec4899)",
+          color: "#fff",
+          transition: "opacity 150ms, transform 150ms",
+          ...(stepAside && { opacity: 0, transform: "scale(0.6)", pointerEvents: "none" }),
+        }}
       >
-        <ChatBubbleIcon />
+        <Badge color="error" badgeContent={answer?.unread ?? 0} data-testid="support-unread">
+          <ChatBubbleIcon />
+        </Badge>
       </Fab>
     </Box>
   );

@@ -53,6 +53,8 @@ export const orderRecord = z.object({
   refundStartedAt: z.date().nullable(),
   providerPaymentRef: z.string().nullable(),
   refundedMinor: z.number().nullable(),
+  /** the legal pages' version the buyer agreed to (decision 282) */
+  termsVersion: z.number().nullable(),
 });
 
 /** orders view refund-preview */

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, Product } from "../../db/generated/client.ts";
+import { DEFAULT_CHANNEL } from "../../contract/pixels.ts";
 import type { RefusalReason } from "../../contract/refusals.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
@@ -21,6 +22,8 @@ export interface NewOrder {
   bonusCredits?: number;
   /** The payment method renews a plan (a subscription): other products are refused before anything is created. */
   plansOnly?: boolean;
+  /** The legal pages' version the buyer agreed to (null before any is published). */
+  termsVersion?: number | null;
 }
 
 function newOrderNo(now: Date): string {
@@ -28,12 +31,19 @@ function newOrderNo(now: Date): string {
   return `RV${day}${crypto.randomBytes(6).toString("hex").toUpperCase()}`;
 }
 
-/** The user may pay only when their channel does not require a support-granted permission they lack. */
+/**
+ * The user may pay only when their channel does not require a support-granted permission they lack. A visitor with
+ * no channel, or one that does not exist, belongs to the default channel (as the pixels do), so its rule covers them.
+ */
 async function assertMayPay(tx: Tx, userId: number): Promise<{ channelId: string | null }> {
   const user = await tx.user.findUnique({ where: { id: userId }, select: { channelId: true, paymentPermission: true } });
   if (!user) throw HttpError.notFound();
-  if (user.channelId && !user.paymentPermission) {
-    const channel = await tx.channel.findUnique({ where: { code: user.channelId }, select: { requiresPaymentPermission: true } });
+  if (!user.paymentPermission) {
+    const rows = await tx.channel.findMany({
+      where: { code: { in: [user.channelId ?? DEFAULT_CHANNEL, DEFAULT_CHANNEL] } },
+      select: { code: true, requiresPaymentPermission: true },
+    });
+    const channel = rows.find((c) => c.code === user.channelId) ?? rows.find((c) => c.code === DEFAULT_CHANNEL);
     if (channel?.requiresPaymentPermission) throw new HttpError(403, MSG.notAuthorized, { reason: "payment_permission_required" satisfies RefusalReason });
   }
   return { channelId: user.channelId };
@@ -65,6 +75,7 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
             bonusCredits: n.bonusCredits ?? 0,
             provider: n.provider,
             channelId,
+            termsVersion: n.termsVersion ?? null,
             expiresAt: new Date(now.getTime() + config.ORDER_EXPIRY_MINUTES * 60_000),
           },
           include: { product: true },

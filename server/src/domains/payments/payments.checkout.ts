@@ -45,7 +45,7 @@ export interface CheckoutInput {
 }
 
 /** Opening a checkout: the providers the buyer may choose, and a pending order with the provider's page to pay it on. */
-export function createCheckouts(deps: { config: Config; orders: OrdersService; providers: ProviderRegistry }) {
+export function createCheckouts(deps: { config: Config; orders: OrdersService; providers: ProviderRegistry; termsInForce: () => Promise<number | null> }) {
   const { config, orders, providers } = deps;
 
   return {
@@ -62,6 +62,8 @@ export function createCheckouts(deps: { config: Config; orders: OrdersService; p
         provider: provider.name,
         bonusCredits,
         plansOnly: method === "recurring",
+        // the terms the buyer just agreed to are the version in force now; the order keeps its number (decision 282)
+        termsVersion: await deps.termsInForce(),
       });
       // A plan renews where the provider can charge it again (Stripe, PayPal; Pagsmile's recurring method); elsewhere it is one period.
       const plan = order.product.kind === "subscription" && order.product.intervalDays && provider.renews?.(method);

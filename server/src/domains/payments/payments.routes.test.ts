@@ -150,6 +150,26 @@ describe("createOrderAndPay", () => {
     await t.db.user.update({ where: { id: userId }, data: { paymentPermission: true } });
     await order(token).expect(200);
   });
+
+  it("applies the default channel's rule to direct visitors and to unknown channels (issue 35 item 4)", async () => {
+    await t.db.channel.upsert({
+      where: { code: "default" },
+      update: { requiresPaymentPermission: true },
+      create: { code: "default", name: "Direct", requiresPaymentPermission: true },
+    });
+    try {
+      for (const headers of [{}, { "channel-id": "no-such-channel" }] as Record<string, string>[]) {
+        const { token, userId } = await visitor(t, headers);
+        expect((await order(token)).body).toEqual({ code: 403, msg: "not authorized to operate", data: { reason: "payment_permission_required" } });
+        expect(await t.db.order.count({ where: { userId } })).toBe(0);
+      }
+      // a channel of its own, without the rule, is not covered by the default channel's
+      await t.db.channel.create({ data: { code: "open", name: "Open" } });
+      await order((await visitor(t, { "channel-id": "open" })).token).expect(200);
+    } finally {
+      await t.db.channel.update({ where: { code: "default" }, data: { requiresPaymentPermission: false } });
+    }
+  });
 });
 
 describe("order rate limit", () => {

@@ -20,6 +20,8 @@ export function createPaymentsService(deps: {
   orders: OrdersService;
   memberships: MembershipsService;
   providers: ProviderRegistry;
+  /** The legal pages' version in force: the terms the buyer agrees to at checkout (the legal domain). */
+  termsInForce: () => Promise<number | null>;
 }) {
   const checkouts = createCheckouts(deps);
   const subscriptions = createSubscriptionStops(deps);

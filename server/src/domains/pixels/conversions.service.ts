@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { SERVER_CONVERSION_VENDORS, type ConversionStatus, type ServerConversionVendor } from "../../contract/pixels.ts";
+import { DEFAULT_CHANNEL, SERVER_CONVERSION_VENDORS, type ConversionStatus, type ServerConversionVendor } from "../../contract/pixels.ts";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, Prisma } from "../../db/generated/client.ts";
@@ -17,7 +17,6 @@ const FAILED: ConversionStatus = "failed";
 
 /** Deliveries claimed per round; the rest wait for the next one. */
 const BATCH = 20;
-const DEFAULT_CHANNEL = "default";
 
 /**
  * Purchase conversions (docs/decisions/121). When an order turns paid, `recordPurchase` runs inside that

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
+import { PIXEL_FLAGS } from "../../contract/pixels.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,6 +40,13 @@ describe("GET /api/Pixelcollect/getpixeLState", () => {
     expect((await t.http.get("/api/pixelcollect/pixelList?type=2&channel_id=promo").expect(200)).body.data).toEqual([]);
     await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ tiktok: 1 }).expect(200);
     await t.http.put(`/admin/api/channels/${promo.id}`).set("token", marketer.token).send({ tiktok: 2 }).expect(400);
+  });
+
+  it("starts a channel a marketer creates with every pixel switched off (issue 35 item 4)", async () => {
+    const marketer = await staffMember(t, ["marketer"]);
+    const created = (await t.http.post("/admin/api/channels").set("token", marketer.token).send({ code: "fresh", name: "Fresh" }).expect(200)).body;
+    expect(PIXEL_FLAGS.map(([column]) => created[column])).toEqual(Array(8).fill(0));
+    expect(Object.values((await t.http.get("/api/Pixelcollect/getpixeLState?channel_id=fresh").expect(200)).body.data)).toEqual(Array(8).fill(0));
   });
 });
 

@@ -97,6 +97,7 @@ export const checkoutContext = z.object({
   page_url: z.string().trim().max(2000).nullish(),
 });
 
+/** A switch; a new channel starts with every pixel off until staff give it ids and switch it on. */
 const flag = z.union([z.literal(0), z.literal(1)], { error: "a pixel switch is 1 (on) or 0 (off)" });
 
 export const channelBody = z.strictObject({
@@ -107,14 +108,14 @@ export const channelBody = z.strictObject({
     .max(64)
     .regex(/^[\w.-]+$/, { error: "code may hold letters, digits, _ . -" }),
   name: z.string({ error: "Please enter a name" }).trim().min(1, { error: "Please enter a name" }).max(100),
-  facebook: flag.default(1),
-  tiktok: flag.default(1),
-  google: flag.default(1),
-  bigo: flag.default(1),
-  bemob: flag.default(1),
-  kspin: flag.default(1),
-  exoclick: flag.default(1),
-  vk: flag.default(1),
+  facebook: flag.default(0),
+  tiktok: flag.default(0),
+  google: flag.default(0),
+  bigo: flag.default(0),
+  bemob: flag.default(0),
+  kspin: flag.default(0),
+  exoclick: flag.default(0),
+  vk: flag.default(0),
   requiresPaymentPermission: z.boolean().default(false),
   serverConversions: serverConversionIds.nullish(),
 });

@@ -3,7 +3,7 @@ import { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
-import { PIXEL_FLAGS } from "../../contract/pixels.ts";
+import { DEFAULT_CHANNEL, PIXEL_FLAGS } from "../../contract/pixels.ts";
 import { idsOnly, type ChannelSecrets } from "./channel-secrets.ts";
 import {
   checkoutContext,
@@ -15,9 +15,6 @@ import {
   type PixelIdBody,
   type PixelIdFilter,
 } from "./pixels.schema.ts";
-
-/** Where a visitor without a channel-id header (or with an unknown one) belongs: the seeded "default" channel. */
-const DEFAULT_CHANNEL = "default";
 
 /** A JSON column is cleared with DbNull, not null. */
 function channelData<B extends Partial<ChannelBody>>(body: B) {
