@@ -45,7 +45,9 @@ export type Subject =
   | "Dashboard"
   | "Payment"
   /** a TON wallet linked with ton_proof (wallets domain) */
-  | "Wallet";
+  | "Wallet"
+  /** a person's GDPR request (privacy domain): create = export my data, delete = delete my account (decisions 261, 262) */
+  | "DataRequest";
 
 export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
 
@@ -65,6 +67,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "Order", own);
     can("create", "Payment");
     can(["create", "read", "delete"], "Wallet", own);
+    // every account, a guest's too, may take its data out and delete itself (GDPR Art. 15, 17, 20)
+    can(["create", "read", "delete"], "DataRequest", own);
     can(["create", "read", "delete"], "Upload", own);
     can(["create", "read", "update", "delete"], "GenerationTask", own);
     // update = cancel a training; delete = withdraw consent (the model becomes unusable and its files are deleted)
@@ -104,6 +108,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("refund", "Order");
       // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
       can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
+      // a person's GDPR requests made on their behalf from the console, audited (decisions 261, 262)
+      can(["create", "read", "delete"], "DataRequest");
     }
     if (roles.has("marketer")) {
       can("manage", ["Channel", "Template", "SiteSetting"]);
