@@ -34,6 +34,7 @@ export const LATER_GROUPS = {
     "newcomer",
     "training",
     "notices",
+    "privacy",
     "screening",
     "wallet",
     "chat",

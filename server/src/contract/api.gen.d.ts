@@ -17747,7 +17747,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/privacy/export/{id}/link": {
+    "/api/privacy/export/link": {
         parameters: {
             query?: never;
             header?: never;
@@ -17757,11 +17757,11 @@ export interface paths {
         /** A short-lived signed link to my ready archive */
         get: {
             parameters: {
-                query?: never;
-                header?: never;
-                path: {
+                query: {
                     id: number;
                 };
+                header?: never;
+                path?: never;
                 cookie?: never;
             };
             requestBody?: never;

@@ -77,7 +77,7 @@ describe("my data out", () => {
     expect(asked.body.data.status).toBe("queued");
     const again = await as(me.token).post("/api/privacy/export").expect(409);
     expect(again.body.msg).toBe("Your data export is already being prepared");
-    await as(me.token).get(`/api/privacy/export/${asked.body.data.id}/link`).expect(409);
+    await as(me.token).get(`/api/privacy/export/link?id=${asked.body.data.id}`).expect(409);
 
     await t.services.privacy.runExport(asked.body.data.id);
     const status = (await as(me.token).get("/api/privacy/status").expect(200)).body.data;
@@ -86,10 +86,10 @@ describe("my data out", () => {
     expect(smtp.received.some((m) => m.to.includes("export-me@example.com") && m.data.includes("data export is ready"))).toBe(true);
 
     const other = await visitor(t);
-    await as(other.token).get(`/api/privacy/export/${asked.body.data.id}/link`).expect(404);
+    await as(other.token).get(`/api/privacy/export/link?id=${asked.body.data.id}`).expect(404);
     expect((await as(other.token).get("/api/privacy/status").expect(200)).body.data.export).toBeNull();
 
-    const link = (await as(me.token).get(`/api/privacy/export/${asked.body.data.id}/link`).expect(200)).body.data;
+    const link = (await as(me.token).get(`/api/privacy/export/link?id=${asked.body.data.id}`).expect(200)).body.data;
     const zip = await fetchMedia(t, link.url);
     expect(zip.status).toBe(200);
     const files = unzipSync(new Uint8Array(zip.body));
@@ -111,8 +111,8 @@ describe("my data out", () => {
 
   it("refuses a bad id with 400, an unknown one with 404 and a caller without a login with 401, changing nothing", async () => {
     const me = await visitor(t);
-    await as(me.token).get("/api/privacy/export/abc/link").expect(400);
-    await as(me.token).get("/api/privacy/export/999999/link").expect(404);
+    await as(me.token).get("/api/privacy/export/link?id=abc").expect(400);
+    await as(me.token).get("/api/privacy/export/link?id=999999").expect(404);
     await t.http.post("/api/privacy/export").expect(401);
     expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(0);
   });

@@ -1,6 +1,6 @@
 import type { ApiRouter } from "../../http/api.ts";
 import { clientContext } from "../../http/client-context.ts";
-import { deletionAnswer, deletionBody, deletionCodeAnswer, exportAnswer, exportLinkAnswer, exportParams, privacyStatusAnswer } from "./privacy.schema.ts";
+import { deletionAnswer, deletionBody, deletionCodeAnswer, exportAnswer, exportLinkAnswer, exportQuery, privacyStatusAnswer } from "./privacy.schema.ts";
 import type { PrivacyService } from "./privacy.service.ts";
 
 /** The person's own GDPR requests (issue 30 item 6): my data out (decision 261) and my account gone (decision 262). */
@@ -32,16 +32,16 @@ export function privacyRoutes(api: ApiRouter, privacy: PrivacyService) {
   );
 
   api.get(
-    "/api/privacy/export/:id/link",
+    "/api/privacy/export/link",
     {
       summary: "A short-lived signed link to my ready archive",
       tags,
       auth: "user",
       can: ["read", "DataRequest"],
-      params: exportParams,
+      query: exportQuery,
       response: exportLinkAnswer,
     },
-    ({ principal, params }) => privacy.exportLink(principal.userId, params.id),
+    ({ principal, query }) => privacy.exportLink(principal.userId, query.id),
   );
 
   api.post(

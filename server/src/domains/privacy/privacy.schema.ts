@@ -28,9 +28,9 @@ export const privacyStatusAnswer = z.object({
   confirm_by: z.enum(["email", "app"]),
 });
 
-export const exportParams = z.object({ id: z.coerce.number({ error: MSG.notFound }).int().positive({ error: MSG.notFound }) });
+export const exportQuery = z.object({ id: z.coerce.number({ error: MSG.notFound }).int().positive({ error: MSG.notFound }) });
 
-/** get /api/privacy/export/:id/link: a signed link to the archive, valid `expires_in` seconds. */
+/** get /api/privacy/export/link?id=: a signed link to the archive, valid `expires_in` seconds. */
 export const exportLinkAnswer = z.object({ url: z.string(), expires_in: z.number().int() });
 
 export const deletionCodeAnswer = z.object({ expires_in: z.number().int(), resend_in: z.number().int() });
