@@ -18,19 +18,30 @@ function useDate() {
   return (iso: string | Date) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "long", timeStyle: "short" }).format(new Date(iso));
 }
 
+/**
+ * A button's handler: runs the call, then `then` (by default the section's reload); a refusal is kept, translated, to
+ * show beside the buttons.
+ */
+function useAction(reload: () => void) {
+  const [error, setError] = useState<string | null>(null);
+  const act =
+    (run: () => Promise<unknown>, then: () => void = reload) =>
+    () => {
+      setError(null);
+      run()
+        .then(then)
+        .catch((err: Error) => setError(translateMessage(err.message)));
+    };
+  return [error, act] as const;
+}
+
 /** My data out (GDPR Art. 15, 20; decision 261): ask, wait, download through a short-lived signed link. */
 function ExportPart({ status, reload }: { status: PrivacyStatus; reload: () => void }) {
   const { t } = useTranslation();
   const date = useDate();
-  const [error, setError] = useState<string | null>(null);
+  const [error, act] = useAction(reload);
   const e = status.export;
   const busy = e?.status === "queued" || e?.status === "running";
-  const act = (run: () => Promise<unknown>) => () => {
-    setError(null);
-    run()
-      .then(reload)
-      .catch((err: Error) => setError(translateMessage(err.message)));
-  };
   const download = (id: number) => act(async () => window.location.assign((await privacyApi.exportLink(id)).url));
   return (
     <Paper component="section" sx={{ p: { xs: 2, md: 3 }, borderRadius: 4, display: "grid", gap: 1.5 }} data-testid="mydata-export">
@@ -69,16 +80,8 @@ function DeletePart({ status, reload }: { status: PrivacyStatus; reload: () => v
   const date = useDate();
   const [code, setCode] = useState("");
   const [codeSent, setCodeSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, act] = useAction(reload);
   const pending = status.deletion?.status === "pending" ? status.deletion : null;
-  const act =
-    (run: () => Promise<unknown>, then = reload) =>
-    () => {
-      setError(null);
-      run()
-        .then(then)
-        .catch((err: Error) => setError(translateMessage(err.message)));
-    };
   const confirm = status.confirm_by === "email" ? () => privacyApi.requestDeletion({ code }) : () => privacyApi.requestDeletion({ confirm: true });
   return (
     <Paper component="section" sx={{ p: { xs: 2, md: 3 }, borderRadius: 4, display: "grid", gap: 1.5 }} data-testid="mydata-delete">
