@@ -114,6 +114,10 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/wallet/connect", () => ({ as: "fan", body: { address: `0:${"a".repeat(64)}`, chain: "-239", public_key: "b".repeat(64), proof: {} } })],
   ["POST /api/wallet/disconnect", () => ({ as: "fan" })],
   ["POST /api/pixelcollect/add", () => ({ as: "guest", body: { event: "PageView" } })],
+  ["POST /api/privacy/export", () => ({ as: "guest" })],
+  ["POST /api/privacy/deletion/code", () => ({ as: "guest" })],
+  ["POST /api/privacy/deletion", () => ({ as: "guest", body: { confirm: true } })],
+  ["POST /api/privacy/deletion/undo", () => ({ as: "guest" })],
   ["POST /api/Subscribe/binding", (s) => ({ as: "fan", body: { home_link: s.homeLink, subscribe: 1 } })],
   ["POST /api/Subscribe/publishPage", (s) => ({ as: "creator", body: { role_id: s.modelId, request_price: 100, membership_price: 50 } })],
   // the creator has a page already: every tap of the burst is 'You already have a page', none a second page

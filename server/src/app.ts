@@ -12,6 +12,7 @@ import { membershipsRoutes } from "./domains/memberships/memberships.routes.ts";
 import { ordersRoutes } from "./domains/orders/orders.routes.ts";
 import { paymentsRoutes } from "./domains/payments/payments.routes.ts";
 import { walletsRoutes } from "./domains/wallets/wallets.routes.ts";
+import { privacyRoutes } from "./domains/privacy/privacy.routes.ts";
 import { sandboxCheckoutRoutes } from "./domains/payments/sandbox/sandbox-checkout.routes.ts";
 import { sandboxEnabled } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { productsRoutes } from "./domains/products/products.routes.ts";
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   paymentsRoutes(api, services.payments, services.limiter, config.RATE_LIMIT_ORDERS_PER_HOUR);
   membershipsRoutes(api, services.payments);
   walletsRoutes(api, services.wallets, services.limiter, config);
+  privacyRoutes(api, services.privacy);
   if (sandboxEnabled(config)) sandboxCheckoutRoutes(api, services.sandboxGateway, services.sandboxSubscriptions);
   pixelsRoutes(api, services.pixels);
   creatorsRoutes(api, services.creators, services.storage);

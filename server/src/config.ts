@@ -109,6 +109,15 @@ export const configSchema = z
     REPEAT_OFFENDER_TAKEDOWNS: z.coerce.number().int().min(1).max(100).default(3),
     /** Days content reported or confirmed as underage is kept in the restricted evidence store (18 U.S.C. 2258A: at least a year). */
     EVIDENCE_RETENTION_DAYS: z.coerce.number().int().min(365).max(3650).default(365),
+    /** Days a confirmed account deletion can still be undone before its personal data is erased (decision 262). */
+    ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0).max(30).default(7),
+    /** Hours a finished data export stays downloadable before its archive is deleted (decision 261). */
+    DATA_EXPORT_KEEP_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(72),
 
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().default("Reverie <no-reply@reverie.local>"),

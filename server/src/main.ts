@@ -83,6 +83,8 @@ try {
     services.creators.renewMemberships().catch((err: unknown) => log.error({ err }, "creator membership renewal sweep failed"));
     // the sandbox provider charges its plans' due periods and notifies the webhook, as a real provider would (decision 257)
     services.sandboxSubscriptions.sweep().catch((err: unknown) => log.error({ err }, "sandbox subscription sweep failed"));
+    // account deletions whose erase job was lost are erased once their grace period is over (decision 262)
+    services.privacy.eraseOverdue().catch((err: unknown) => log.error({ err }, "account erasure sweep failed"));
   }, cfg.ORDER_SWEEP_SECONDS * 1000);
   orderSweep.unref();
   // tokens older versions kept in channel rows move into the secret store before any conversion is sent (decision 191)
@@ -116,6 +118,8 @@ try {
       limiter: services.limiter,
       training: services.training,
     });
+    // data exports and account erasures run where the worker runs (decisions 261, 262)
+    await services.privacy.startJobs();
     // previews show the local engine's motion templates
     if (cfg.TEMPLATE_PREVIEWS)
       stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(

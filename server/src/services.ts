@@ -48,6 +48,7 @@ import { createUsersAdminService } from "./domains/users/users.admin.service.ts"
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createSandboxSubscriptions } from "./domains/payments/sandbox/sandbox-subscriptions.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
+import { createPrivacyService } from "./domains/privacy/privacy.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
@@ -178,6 +179,33 @@ export function createServices(deps: AppDeps) {
   });
   systemReports.connect(moderation);
   const appeals = createAppealsService({ db, audit, moderation });
+  // each domain erases its own tables (decision 262): those naming others' rows first, auth's users row last
+  const privacy = createPrivacyService({
+    db,
+    log,
+    storage,
+    audit,
+    boss: render.queue.ready,
+    sendMail: (mail) => mailer.send(mail),
+    sendEmailCode: (email, ctx) => auth.sendEmailCode(email, ctx),
+    confirmEmailCode: auth.confirmEmailCode,
+    cancelPlan: payments.cancelMembership,
+    cancelTasks: (tx, userId) => render.generation.cancelForAccount(tx, userId, "account deleted"),
+    owners: [
+      creators.eraseUser,
+      chat.eraseUser,
+      render.training.eraseUser,
+      render.generation.eraseUser,
+      render.screening.eraseUser,
+      render.uploads.eraseUser,
+      orders.eraseUser,
+      wallets.eraseUser,
+      auth.eraseUser,
+    ],
+    graceDays: config.ACCOUNT_DELETION_GRACE_DAYS,
+    exportKeepHours: config.DATA_EXPORT_KEEP_HOURS,
+    linkTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
+  });
   const consoleServices = {
     audit,
     moderation,
@@ -224,6 +252,7 @@ export function createServices(deps: AppDeps) {
     payouts,
     support,
     legal,
+    privacy,
     close,
   };
 }

@@ -14,6 +14,7 @@ import {
   REPORT_TARGETS,
 } from "../../server/src/contract/moderation.ts";
 import { ORDER_STATUSES, PRODUCT_KINDS } from "../../server/src/contract/orders.ts";
+import { ACCOUNT_DELETION_STATUSES, DATA_EXPORT_STATUSES } from "../../server/src/contract/privacy.ts";
 import { STAFF_ROLES } from "../../server/src/contract/staff.ts";
 import { TRAINING_STATUSES } from "../../server/src/contract/training.ts";
 import { UPLOAD_KINDS } from "../../server/src/contract/uploads.ts";
@@ -45,6 +46,8 @@ const pairs: [keyof typeof prismaEnums, readonly string[]][] = [
   ["CustomRequestStatus", CUSTOM_REQUEST_STATUSES],
   ["CreatorMembershipStatus", CREATOR_MEMBERSHIP_STATUSES],
   ["LibraryVisibility", LIBRARY_VISIBILITIES],
+  ["DataExportStatus", DATA_EXPORT_STATUSES],
+  ["AccountDeletionStatus", ACCOUNT_DELETION_STATUSES],
 ];
 
 describe("contract lists equal Prisma's enums", () => {

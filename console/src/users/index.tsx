@@ -69,6 +69,10 @@ function UserActions() {
         <StaffAction resource="users" path="payment-permission" can={["grant", "Payment"]} label="console.action.grant_payment" body={{ granted: true }} />
       )}
       <StaffAction resource="users" path="credits" can={["adjust", "LedgerEntry"]} label="console.action.adjust_credits" askDelta />
+      {/* the person's GDPR requests made on their behalf (decisions 261, 262); the server refuses what does not apply */}
+      <StaffAction resource="users" path="data-export" can={["create", "DataRequest"]} label="console.action.data_export" />
+      <StaffAction resource="users" path="delete-account" can={["delete", "DataRequest"]} label="console.action.delete_account" color="error" />
+      <StaffAction resource="users" path="undo-delete-account" can={["delete", "DataRequest"]} label="console.action.undo_delete_account" color="success" />
     </TopToolbar>
   );
 }

@@ -35,6 +35,7 @@ export const LATER_GROUPS = {
     "training",
     "saveAccount",
     "notices",
+    "privacy",
     "screening",
     "wallet",
     "chat",

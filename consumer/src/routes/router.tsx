@@ -57,6 +57,8 @@ export const router = createBrowserRouter([
       // issue 19: the public notice-and-action form and the statements of reasons with their appeals
       { path: "report-content", lazy: () => withLaterTranslations(import("./ReportContentPage.tsx")) },
       { path: "notices", lazy: () => withLaterTranslations(import("./NoticesPage.tsx")) },
+      // issue 30 item 6: my data out, my account gone (the account area may place the same section among its own)
+      { path: "myData", lazy: () => withLaterTranslations(import("./MyDataPage.tsx")) },
       { path: "401", lazy: () => withLaterTranslations(import("./NoPermissionPage.tsx")) },
       // SPEC.md §2 /{dynamicPath}: a creator's home link (any fixed route above wins over it)
       // only the page's own texts: a fan opening a shared link does not download every screen's (issue 16)

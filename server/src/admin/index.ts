@@ -23,7 +23,7 @@ import { usersResource } from "./users.ts";
 export function adminRoutes(api: ApiRouter, s: Services) {
   staffResource(api, s.staff, s.audit);
   dashboardRoutes(api, s.dashboard);
-  usersResource(api, s.usersAdmin, s.moderation);
+  usersResource(api, s.usersAdmin, s.moderation, s.privacy);
   ordersResource(api, s.ordersAdmin, s.payments, s.membershipsAdmin);
   templatesResource(api, s.templatesAdmin);
   channelsResource(api, s.pixels);

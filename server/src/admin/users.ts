@@ -3,6 +3,7 @@ import { AdminResource, reasonBody } from "./resource.ts";
 import type { ModerationService } from "../domains/moderation/moderation.service.ts";
 import { decisionBody } from "../domains/moderation/moderation.schema.ts";
 import type { UsersAdminService } from "../domains/users/users.admin.service.ts";
+import type { PrivacyService } from "../domains/privacy/privacy.service.ts";
 import {
   adjustCreditsBody,
   ledgerFilter,
@@ -16,7 +17,7 @@ import {
 } from "../domains/users/users.admin.schema.ts";
 
 /** Accounts: search, ban / unban, payment permission, credit corrections; and the credit ledger beside them. */
-export function usersResource(api: ApiRouter, users: UsersAdminService, moderation: ModerationService) {
+export function usersResource(api: ApiRouter, users: UsersAdminService, moderation: ModerationService, privacy: PrivacyService) {
   const r = new AdminResource(api, "users", "User");
   r.list({ filter: userFilter, sortable: userSortable, row: userRow }, (p) => users.list(p));
   r.get(userRecord, (id) => users.get(id));
@@ -51,6 +52,37 @@ export function usersResource(api: ApiRouter, users: UsersAdminService, moderati
       response: userRecord,
     },
     (id, body, staff) => users.adjustCredits(staff.staffId, id, body),
+  );
+
+  // a person's GDPR requests run by support on their behalf, audited with the reason (decisions 261, 262)
+  r.action(
+    "data-export",
+    {
+      summary: "Prepare the account's data archive; the person is told when it is ready",
+      can: ["create", "DataRequest"],
+      body: reasonBody,
+      response: userRecord,
+    },
+    async (id, body, staff) => {
+      await privacy.requestExport(id, staff.staffId, body.reason);
+      return users.get(id);
+    },
+  );
+  r.action(
+    "delete-account",
+    { summary: "Delete the account after the grace period (undoable until then)", can: ["delete", "DataRequest"], body: reasonBody, response: userRecord },
+    async (id, body, staff) => {
+      await privacy.requestDeletion(id, { by: "staff", staffId: staff.staffId, reason: body.reason });
+      return users.get(id);
+    },
+  );
+  r.action(
+    "undo-delete-account",
+    { summary: "Undo the account's pending deletion", can: ["delete", "DataRequest"], body: reasonBody, response: userRecord },
+    async (id, body, staff) => {
+      await privacy.undoDeletion(id, { staffId: staff.staffId, reason: body.reason });
+      return users.get(id);
+    },
   );
 
   const ledger = new AdminResource(api, "ledger", "LedgerEntry");

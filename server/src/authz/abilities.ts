@@ -50,7 +50,9 @@ export type Subject =
   /** a conversation with support (docs/decisions/281): the person's own; support and admins answer */
   | "SupportThread"
   /** a version of the legal pages (docs/decisions/282): published by admins, read by anyone through /api/legal/current */
-  | "LegalVersion";
+  | "LegalVersion"
+  /** a person's GDPR request (privacy domain): create = export my data, delete = delete my account (decisions 261, 262) */
+  | "DataRequest";
 
 export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
 
@@ -70,6 +72,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "Order", own);
     can("create", "Payment");
     can(["create", "read", "delete"], "Wallet", own);
+    // every account, a guest's too, may take its data out and delete itself (GDPR Art. 15, 17, 20)
+    can(["create", "read", "delete"], "DataRequest", own);
     can(["create", "read", "delete"], "Upload", own);
     can(["create", "read", "update", "delete"], "GenerationTask", own);
     // update = cancel a training; delete = withdraw consent (the model becomes unusable and its files are deleted)
@@ -112,6 +116,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can(["read", "update"], "SupportThread");
       // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
       can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
+      // a person's GDPR requests made on their behalf from the console, audited (decisions 261, 262)
+      can(["create", "read", "delete"], "DataRequest");
     }
     if (roles.has("marketer")) {
       can("manage", ["Channel", "Template", "SiteSetting"]);

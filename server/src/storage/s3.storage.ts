@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -46,8 +47,12 @@ export function createS3Storage(o: S3StorageOptions): MediaStorage {
       const { sdk, client } = await s3();
       await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
     },
+    // streamed from disk with its length, never read whole: a data export's archive may be large (decision 261)
     async putFile(key, file, contentType) {
-      await this.put(key, await fs.readFile(file), contentType);
+      assertSafeKey(key);
+      const { sdk, client } = await s3();
+      const { size } = await fs.stat(file);
+      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
     },
     get,
     async toLocalFile(key, tmpDir) {

@@ -15,4 +15,5 @@ export const ACCOUNT_SECTIONS: AccountSection[] = [
   { id: "profile", titleKey: "account.profile.title", Component: lazy(() => import("./ProfileSection.tsx")) },
   { id: "purchases", titleKey: "account.purchases.title", Component: lazy(() => import("./PurchasesSection.tsx")) },
   { id: "plan", titleKey: "account.plan.title", Component: lazy(() => import("./PlanSection.tsx")) },
+  { id: "data", titleKey: "privacy.title", Component: lazy(() => import("../privacy/MyData.tsx").then((m) => ({ default: m.MyData }))) },
 ];

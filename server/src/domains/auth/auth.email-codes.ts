@@ -56,22 +56,30 @@ export function createEmailCodes(deps: { db: Db; config: Config; limiter: RateLi
     /** Checks the code (counting the attempt atomically) and signs in; the current guest's belongings follow. */
     async emailLogin(email: string, code: string, current: Principal, ctx: ClientContext): Promise<LoginResult> {
       await limitLoginsPerIp(limiter, config, "email-login", ctx);
-      const active = await db.emailCode.findFirst({
-        where: { email, consumedAt: null, expiresAt: { gt: new Date() } },
-        orderBy: { createdAt: "desc" },
-      });
-      if (!active) throw HttpError.badRequest(MSG.wrongCode);
-      const counted = await db.emailCode.updateMany({
-        where: { id: active.id, consumedAt: null, attempts: { lt: config.EMAIL_CODE_MAX_ATTEMPTS } },
-        data: { attempts: { increment: 1 } },
-      });
-      if (counted.count === 0) throw HttpError.badRequest(MSG.wrongCode);
-      const expected = Buffer.from(active.codeHash, "hex");
-      const given = Buffer.from(codeHash(email, code), "hex");
-      if (!crypto.timingSafeEqual(expected, given)) throw HttpError.badRequest(MSG.wrongCode);
-      const consumed = await db.emailCode.updateMany({ where: { id: active.id, consumedAt: null }, data: { consumedAt: new Date() } });
-      if (consumed.count === 0) throw HttpError.badRequest(MSG.wrongCode);
+      await consumeCode(email, code);
       return signIn({ email }, current, ctx);
     },
+
+    /** The same code proves a signed-in person still holds the address (an account deletion's confirmation, decision 262). */
+    confirmEmailCode: consumeCode,
   };
+
+  /** Uses up the address's current code when `code` is it, counting the attempt atomically; 400 otherwise. */
+  async function consumeCode(email: string, code: string): Promise<void> {
+    const active = await db.emailCode.findFirst({
+      where: { email, consumedAt: null, expiresAt: { gt: new Date() } },
+      orderBy: { createdAt: "desc" },
+    });
+    if (!active) throw HttpError.badRequest(MSG.wrongCode);
+    const counted = await db.emailCode.updateMany({
+      where: { id: active.id, consumedAt: null, attempts: { lt: config.EMAIL_CODE_MAX_ATTEMPTS } },
+      data: { attempts: { increment: 1 } },
+    });
+    if (counted.count === 0) throw HttpError.badRequest(MSG.wrongCode);
+    const expected = Buffer.from(active.codeHash, "hex");
+    const given = Buffer.from(codeHash(email, code), "hex");
+    if (!crypto.timingSafeEqual(expected, given)) throw HttpError.badRequest(MSG.wrongCode);
+    const consumed = await db.emailCode.updateMany({ where: { id: active.id, consumedAt: null }, data: { consumedAt: new Date() } });
+    if (consumed.count === 0) throw HttpError.badRequest(MSG.wrongCode);
+  }
 }

@@ -6,6 +6,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import { createBans, type BannedOwner, type FlagEvasion } from "./auth.bans.ts";
 import { createChannelLogin } from "./auth.channel.ts";
 import { createEmailCodes } from "./auth.email-codes.ts";
+import { createAccountErasure } from "./auth.erase.ts";
 import { createGoogleLogin } from "./auth.google.ts";
 import { createGuests, type MoveUserRows } from "./auth.guests.ts";
 import { createSessions } from "./auth.sessions.ts";
@@ -43,6 +44,9 @@ export function createAuthService(deps: {
     visitor: guests.visitor,
     sendEmailCode: emailCodes.sendEmailCode,
     emailLogin: emailCodes.emailLogin,
+    confirmEmailCode: emailCodes.confirmEmailCode,
+    /** Account erasure (privacy, decision 262): the users row without personal fields, every login gone. */
+    eraseUser: createAccountErasure(sessions.revokeUserSessions),
     googleLoginUrl: google.googleLoginUrl,
     googleLogin: google.googleLogin,
     channelLogin: createChannelLogin({ config, limiter, log, signIn }),

@@ -53,6 +53,32 @@ export function createConversations(o: {
       await tx.conversation.updateMany(move);
     },
 
+    /**
+     * Account erasure (privacy, decision 262): the account's conversations go with their messages; its characters are
+     * emptied and removed rather than deleted, since other people's conversations with a public one are theirs.
+     */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      await tx.conversation.deleteMany({ where: { userId } });
+      const own = await tx.character.findMany({ where: { userId, avatarKey: { not: null } }, select: { avatarKey: true } });
+      await tx.character.updateMany({
+        where: { userId },
+        data: {
+          name: "",
+          description: "",
+          personality: "",
+          scenario: "",
+          greeting: "",
+          exampleLines: [],
+          tags: [],
+          avatarKey: null,
+          isPublic: false,
+          state: "removed",
+        },
+      });
+      await tx.chatPolicyHit.updateMany({ where: { userId }, data: { excerpt: "" } });
+      return own.flatMap((c) => (c.avatarKey ? [c.avatarKey] : []));
+    },
+
     /** What the screens show before anything else: whether chat works here, what a reply costs, free replies left. */
     async status(principal: { userId: number; guest: boolean } | null) {
       const available = Object.fromEntries(CHARACTER_TIERS.map((t) => [t, o.backends.available(t)])) as Record<CharacterTier, boolean>;

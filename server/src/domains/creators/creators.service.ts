@@ -8,6 +8,7 @@ import type { MediaStorage } from "../../storage/storage.ts";
 import { createCreatorLibrary, type CreationMedia, type MediaPart } from "./creator-library.service.ts";
 import { createCreatorMemberships } from "./creator-memberships.service.ts";
 import { createCreatorBans } from "./creators.bans.ts";
+import { createCreatorErasure } from "./creators.erase.ts";
 import { moderatedPages } from "./creators.moderated.ts";
 import type { PageCovers } from "./creators.page-edit.ts";
 import { createPages, livePage, type CharacterModels } from "./creators.pages.ts";
@@ -118,6 +119,9 @@ export function createCreatorsService(deps: Deps) {
 
     /** A ban's end of the account's memberships, its page's memberships (refunded) and held requests (returned). */
     accountBanned: createCreatorBans(credits),
+
+    /** Account erasure (privacy, decision 262): dealings ended as by a ban, the page taken down for good. */
+    eraseUser: createCreatorErasure(credits),
 
     /** How moderation finds and hides pages (reports, takedowns, restores). */
     moderated: moderatedPages,

@@ -52,6 +52,19 @@ export function createTaskResults(deps: GenerationDeps, { own }: Pick<ReturnType
     },
 
     /**
+     * Account erasure (privacy, decision 262), after cancelForAccount has failed and refunded what was unfinished: the
+     * account's tasks go; their files once the erasure commits. Copies under legal hold are the evidence store's own.
+     */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      const rows = await tx.generationTask.findMany({ where: { userId }, select: { outputKey: true, posterKey: true, outputs: true } });
+      await tx.generationTask.deleteMany({ where: { userId } });
+      return rows.flatMap((r) => {
+        const out = r.outputs as Partial<TaskOutputs> | null;
+        return [r.outputKey, r.posterKey, out?.mainKey, out?.posterKey, ...(out?.extraKeys ?? [])].filter((k): k is string => !!k);
+      });
+    },
+
+    /**
      * A creation published on a creator page stops expiring while it is there (decision 216): its expiry is cleared,
      * which the expiry sweep never picks. Run in the creators domain's publishing transaction, so the library row and
      * the hold commit together; the conditional update takes the task's row lock, so it and the sweep's own update

@@ -106,7 +106,8 @@ function executorFor(tx: Tx | SqlTx) {
   };
 }
 
-function ignoreExists(err: Error) {
+/** createQueue of a queue another instance made first is fine. */
+export function ignoreExists(err: Error) {
   if (!/already exists/i.test(err.message)) throw err;
 }
 

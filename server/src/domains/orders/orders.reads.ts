@@ -71,5 +71,14 @@ export function createOrderReads(db: Db) {
     async moveToUser(tx: Tx, fromUserId: number, toUserId: number): Promise<void> {
       await tx.order.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
     },
+
+    /**
+     * Account erasure (privacy, decision 262): orders are kept for the accounts (amounts, provider references, dates),
+     * without the checkout link and the provider's failure text, which may name the payer.
+     */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      await tx.order.updateMany({ where: { userId }, data: { payUrl: null, failureReason: null } });
+      return [];
+    },
   };
 }

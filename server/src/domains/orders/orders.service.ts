@@ -40,6 +40,7 @@ export function createOrdersService(deps: {
   const updates = createPaymentUpdates({ ...deps, reversals });
   return {
     moveToUser: reads.moveToUser,
+    eraseUser: reads.eraseUser,
     createPending: checkout.createPending,
     attachCheckout: checkout.attachCheckout,
     markCheckoutFailed: checkout.markCheckoutFailed,

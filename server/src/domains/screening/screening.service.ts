@@ -127,6 +127,12 @@ export function createScreeningService(deps: {
       await tx.uploadScreening.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
     },
 
+    /** Account erasure (privacy, decision 262): the screening records of the account's uploads go before the uploads. */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      await tx.uploadScreening.deleteMany({ where: { userId } });
+      return [];
+    },
+
     /** The console queue (filter status = held) with the estimate and a short-lived preview URL. */
     async list(params: ListParams<ScreeningFilter>) {
       const page = await pageOf(db.uploadScreening, params, matching(params.filter, ["status", "userId", "uploadId", "holdCause"]), {

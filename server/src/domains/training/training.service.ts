@@ -4,6 +4,7 @@ import { createTrainingRuns } from "./training.runs.ts";
 import { createTrainingSubmit } from "./training.submit.ts";
 import { createTrainingUpdates } from "./training.updates.ts";
 import { createTrainingUses } from "./training.uses.ts";
+import { eraseTrainingOf } from "./training.erase.ts";
 import type { TrainingDeps } from "./training.deps.ts";
 
 export type { LoraRef, TrainingDeps } from "./training.deps.ts";
@@ -18,6 +19,8 @@ export function createTrainingService(d: TrainingDeps) {
     ...createTrainingUpdates(d, runs),
     ...createTrainingModeration(d, models, runs),
     ...createTrainingUses(d),
+    /** Account erasure (privacy, decision 262): the account's models and consent records. */
+    eraseUser: eraseTrainingOf,
   };
 }
 

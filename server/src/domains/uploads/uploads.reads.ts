@@ -90,6 +90,13 @@ export function createUploadReads(db: Db, storage: MediaStorage) {
       await tx.upload.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
     },
 
+    /** Account erasure (privacy, decision 262): the account's uploads go; their files once the erasure commits. */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      const rows = await tx.upload.findMany({ where: { userId }, select: { storageKey: true, thumbKey: true } });
+      await tx.upload.deleteMany({ where: { userId } });
+      return rows.flatMap((r) => (r.thumbKey ? [r.storageKey, r.thumbKey] : [r.storageKey]));
+    },
+
     view,
 
     async list(userId: number, q: { page: number; limit: number; type?: UploadKind }) {

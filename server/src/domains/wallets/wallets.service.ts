@@ -82,6 +82,13 @@ export function createWalletsService(deps: { db: Db; config: Config; log: Logger
       else await tx.wallet.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
       await tx.walletProofPayload.deleteMany({ where: { userId: fromUserId } });
     },
+
+    /** Account erasure (privacy, decision 262): the linked wallet and any proof payloads go. */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      await tx.wallet.deleteMany({ where: { userId } });
+      await tx.walletProofPayload.deleteMany({ where: { userId } });
+      return [];
+    },
   };
 }
 

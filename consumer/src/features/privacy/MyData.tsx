@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useState } from "react";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Paper from "@mui/material/Paper";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/index.ts";
+import { privacyApi, type PrivacyStatus } from "./privacy.api.ts";
+
+/** While an export is being prepared the section looks again this often (the job is usually done in seconds). */
+const POLL_MS = 3000;
+
+function useDate() {
+  const { i18n } = useTranslation();
+  return (iso: string | Date) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "long", timeStyle: "short" }).format(new Date(iso));
+}
+
+/**
+ * A button's handler: runs the call, then `then` (by default the section's reload); a refusal is kept, translated, to
+ * show beside the buttons.
+ */
+function useAction(reload: () => void) {
+  const [error, setError] = useState<string | null>(null);
+  const act =
+    (run: () => Promise<unknown>, then: () => void = reload) =>
+    () => {
+      setError(null);
+      run()
+        .then(then)
+        .catch((err: Error) => setError(translateMessage(err.message)));
+    };
+  return [error, act] as const;
+}
+
+/** My data out (GDPR Art. 15, 20; decision 261): ask, wait, download through a short-lived signed link. */
+function ExportPart({ status, reload }: { status: PrivacyStatus; reload: () => void }) {
+  const { t } = useTranslation();
+  const date = useDate();
+  const [error, act] = useAction(reload);
+  const e = status.export;
+  const busy = e?.status === "queued" || e?.status === "running";
+  const download = (id: number) => act(async () => window.location.assign((await privacyApi.exportLink(id)).url));
+  return (
+    <Paper component="section" sx={{ p: { xs: 2, md: 3 }, borderRadius: 4, display: "grid", gap: 1.5 }} data-testid="mydata-export">
+      <Typography variant="h6" component="h2">
+        {t("privacy.export.title")}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {t("privacy.export.intro")}
+      </Typography>
+      {e && (
+        <Typography data-testid="mydata-export-status">{t(`privacy.export.status.${e.status}`, { date: e.expires_at ? date(e.expires_at) : "" })}</Typography>
+      )}
+      {error && <Alert severity="error">{error}</Alert>}
+      <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
+        {e?.status === "ready" && (
+          <Button variant="contained" onClick={download(e.id)} data-testid="mydata-download">
+            {t("privacy.export.download")}
+          </Button>
+        )}
+        <Button
+          variant={e?.status === "ready" ? "outlined" : "contained"}
+          disabled={busy}
+          onClick={act(privacyApi.requestExport)}
+          data-testid="mydata-export-request"
+        >
+          {busy ? <CircularProgress size={20} /> : t("privacy.export.request")}
+        </Button>
+      </Box>
+    </Paper>
+  );
+}
+
+/** My account gone (GDPR Art. 17; decision 262): the emailed code (or, without an email, a tick), then the grace period with its undo. */
+function DeletePart({ status, reload }: { status: PrivacyStatus; reload: () => void }) {
+  const { t } = useTranslation();
+  const date = useDate();
+  const [code, setCode] = useState("");
+  const [codeSent, setCodeSent] = useState(false);
+  const [error, act] = useAction(reload);
+  const pending = status.deletion?.status === "pending" ? status.deletion : null;
+  const confirm = status.confirm_by === "email" ? () => privacyApi.requestDeletion({ code }) : () => privacyApi.requestDeletion({ confirm: true });
+  return (
+    <Paper component="section" sx={{ p: { xs: 2, md: 3 }, borderRadius: 4, display: "grid", gap: 1.5 }} data-testid="mydata-delete">
+      <Typography variant="h6" component="h2">
+        {t("privacy.delete.title")}
+      </Typography>
+      {pending ? (
+        <>
+          <Alert severity="warning" data-testid="mydata-delete-pending">
+            {t("privacy.delete.pending", { date: date(pending.erase_after) })}
+          </Alert>
+          <Button variant="contained" onClick={act(privacyApi.undoDeletion)} data-testid="mydata-delete-undo" sx={{ justifySelf: "start" }}>
+            {t("privacy.delete.undo")}
+          </Button>
+        </>
+      ) : (
+        <>
+          <Typography variant="body2" color="text.secondary">
+            {t("privacy.delete.intro")}
+          </Typography>
+          {status.confirm_by === "email" && !codeSent ? (
+            <Button
+              variant="outlined"
+              color="error"
+              onClick={act(privacyApi.sendDeletionCode, () => setCodeSent(true))}
+              data-testid="mydata-delete-code"
+              sx={{ justifySelf: "start" }}
+            >
+              {t("privacy.delete.sendCode")}
+            </Button>
+          ) : (
+            <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center" }}>
+              {status.confirm_by === "email" && (
+                <TextField
+                  size="small"
+                  label={t("privacy.delete.code")}
+                  value={code}
+                  onChange={(ev) => setCode(ev.target.value)}
+                  inputProps={{ inputMode: "numeric", "data-testid": "mydata-delete-code-input" }}
+                />
+              )}
+              <Button variant="contained" color="error" onClick={act(confirm)} data-testid="mydata-delete-confirm">
+                {t("privacy.delete.confirm")}
+              </Button>
+            </Box>
+          )}
+        </>
+      )}
+      {error && <Alert severity="error">{error}</Alert>}
+    </Paper>
+  );
+}
+
+/**
+ * The "My data" section, self-contained (issue 30 item 6): an account area may place it as it is. It loads its own
+ * status and, while an export is being prepared, looks again until it is ready.
+ */
+export function MyData() {
+  const [status, setStatus] = useState<PrivacyStatus | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(() => {
+    privacyApi
+      .status()
+      .then(setStatus)
+      .catch((err: Error) => setError(translateMessage(err.message)));
+  }, []);
+  useEffect(reload, [reload]);
+  const preparing = status?.export?.status === "queued" || status?.export?.status === "running";
+  useEffect(() => {
+    if (!preparing) return;
+    const timer = setInterval(reload, POLL_MS);
+    return () => clearInterval(timer);
+  }, [preparing, reload]);
+  if (error) return <Alert severity="error">{error}</Alert>;
+  if (!status) return <CircularProgress />;
+  return (
+    <Box sx={{ display: "grid", gap: 2 }} data-testid="mydata">
+      <ExportPart status={status} reload={reload} />
+      <DeletePart status={status} reload={reload} />
+    </Box>
+  );
+}

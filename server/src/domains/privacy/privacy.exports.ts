@@ -1,0 +1,131 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Logger } from "pino";
+import { PRIVACY_MESSAGES as M } from "../../contract/privacy.ts";
+import { isUniqueViolation, type Db, type Tx } from "../../db/client.ts";
+import type { DataExport } from "../../db/generated/client.ts";
+import { HttpError } from "../../http/errors.ts";
+import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { Mail } from "../auth/mailer.ts";
+import { ArchiveFile } from "./privacy.archive.ts";
+import { createExportWriter } from "./privacy.export.ts";
+import type { PrivacyJobs } from "./privacy.jobs.ts";
+
+export interface ExportDeps {
+  db: Db;
+  log: Logger;
+  storage: MediaStorage;
+  audit: AuditService;
+  jobs: PrivacyJobs;
+  sendMail(mail: Mail): Promise<void>;
+  keepHours: number;
+  linkTtlSeconds: number;
+}
+
+/** An export as its person sees it; the download link is asked for separately, when they tap it. */
+export function exportView(e: DataExport | null) {
+  if (!e) return null;
+  return {
+    id: e.id,
+    status: e.status,
+    created_at: e.createdAt,
+    ready_at: e.readyAt,
+    expires_at: e.expiresAt,
+    size_bytes: e.sizeBytes === null ? null : Number(e.sizeBytes),
+  };
+}
+
+/** "My data out" (GDPR Art. 15, 20; decision 261): asked for, built in the background, downloaded, expired. */
+export function createDataExports(d: ExportDeps) {
+  const { db, storage } = d;
+  const writeExport = createExportWriter(db, storage);
+
+  /** Asks for an export: one queued or running at a time per account (a unique index decides a race), 409 otherwise. */
+  async function request(userId: number, staffId: number | null = null, reason?: string) {
+    const created = await db
+      .$transaction(async (tx) => {
+        const row = await tx.dataExport.create({ data: { userId, staffId } });
+        if (staffId !== null) await d.audit.record(tx, { staffId, action: "data_export", resource: "User", resourceId: userId, reason });
+        return row;
+      })
+      .catch((err: unknown) => {
+        throw isUniqueViolation(err) ? HttpError.conflict(M.exportRunning) : err;
+      });
+    try {
+      await d.jobs.sendExport(created.id);
+    } catch (err) {
+      // without its job the row would block every later request: it goes, and the person may ask again
+      await db.dataExport.delete({ where: { id: created.id } });
+      throw err;
+    }
+    return exportView(created)!;
+  }
+
+  /** A short-lived signed link to the person's own ready archive; anyone else's export is 404. */
+  async function download(userId: number, id: number) {
+    const e = await db.dataExport.findFirst({ where: { id, userId } });
+    if (!e) throw HttpError.notFound();
+    if (e.status !== "ready" || !e.storageKey) throw HttpError.conflict(M.exportNotReady);
+    return { url: await storage.signedUrl(e.storageKey, d.linkTtlSeconds), expires_in: d.linkTtlSeconds };
+  }
+
+  /**
+   * The job: builds the archive in a temp file, stores it, marks it ready and tells the person (by email when on
+   * file; the app shows it in My data). Idempotent: a queued or interrupted (running) export is built again; anything
+   * else is left alone. A failure marks it failed, so the person may ask again.
+   */
+  async function run(id: number): Promise<void> {
+    const started = await db.dataExport.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "running" } });
+    if (started.count === 0) return;
+    const e = await db.dataExport.findUniqueOrThrow({ where: { id }, include: { user: { select: { email: true } } } });
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-export-"));
+    const zip = new ArchiveFile(path.join(dir, "export.zip"));
+    try {
+      await writeExport(zip, e.userId);
+      await zip.close();
+      const key = mediaKey(e.userId, "exports", "zip");
+      await storage.putFile(key, zip.path, "application/zip");
+      const size = (await fs.stat(zip.path)).size;
+      const expiresAt = new Date(Date.now() + d.keepHours * 3600_000);
+      await db.dataExport.update({ where: { id }, data: { status: "ready", storageKey: key, sizeBytes: size, readyAt: new Date(), expiresAt } });
+      await d.jobs.sendExpiry(id, expiresAt);
+      if (e.user.email) await d.sendMail(readyMail(e.user.email, expiresAt));
+    } catch (err) {
+      zip.abort();
+      d.log.error({ err, exportId: id }, "data export failed");
+      await db.dataExport.update({ where: { id }, data: { status: "failed", error: String((err as Error).message).slice(0, 500) } });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The job at the end of the keeping time: the archive is deleted and the export shows expired. */
+  async function expire(id: number): Promise<void> {
+    const e = await db.dataExport.findFirst({ where: { id, status: "ready" } });
+    if (!e?.storageKey) return;
+    await storage.delete(e.storageKey);
+    await db.dataExport.update({ where: { id }, data: { status: "expired", storageKey: null } });
+  }
+
+  /** Account erasure (decision 262): the account's exports go, and their archives once the erasure commits. */
+  async function eraseUser(tx: Tx, userId: number): Promise<string[]> {
+    const rows = await tx.dataExport.findMany({ where: { userId, storageKey: { not: null } }, select: { storageKey: true } });
+    await tx.dataExport.deleteMany({ where: { userId } });
+    return rows.map((r) => r.storageKey!);
+  }
+
+  const latest = (userId: number) => db.dataExport.findFirst({ where: { userId }, orderBy: { id: "desc" } });
+  return { request, download, run, expire, eraseUser, latest };
+}
+
+function readyMail(to: string, expiresAt: Date): Mail {
+  return {
+    to,
+    subject: "Your Reverie data export is ready",
+    body: `The archive of your Reverie data is ready. Sign in and open My data to download it before ${expiresAt.toUTCString()}.`,
+  };
+}
+
+export type DataExports = ReturnType<typeof createDataExports>;

@@ -1,0 +1,225 @@
+import { strFromU8, unzipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { startFakeSmtp, type FakeSmtp } from "../../../../tests/fixtures/smtp.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
+
+let t: TestApp;
+let smtp: FakeSmtp;
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  t = await createTestApp({ SMTP_URL: smtp.url, EMAIL_CODE_RESEND_SECONDS: "0", ACCOUNT_DELETION_GRACE_DAYS: "7" });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const as = (token: string) => ({ get: (p: string) => t.http.get(p).set("token", token), post: (p: string) => t.http.post(p).set("token", token) });
+
+/** An account with things of each kind: credits, an order, an upload and a creation with files, a chat with messages. */
+async function accountWithData(userId: number) {
+  const { storage, credits } = t.services;
+  await credits.grant({ userId, amount: 30, reason: "test_grant", idempotencyKey: `grant:${userId}` });
+  const uploadKey = `u/${userId}/uploads/${crypto.randomUUID()}.jpg`;
+  const outputKey = `u/${userId}/outputs/${crypto.randomUUID()}.mp4`;
+  await storage.put(uploadKey, Buffer.from("upload-bytes"), "image/jpeg");
+  await storage.put(outputKey, Buffer.from("video-bytes"), "video/mp4");
+  const upload = await t.db.upload.create({ data: { userId, kind: "image", storageKey: uploadKey, mime: "image/jpeg", sizeBytes: 12, sha256: "x" } });
+  const task = await t.db.generationTask.create({
+    data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: { prompt: "a walk by the sea" }, outputKey },
+  });
+  const character = await t.db.character.create({ data: { userId, name: "Mira", greeting: "Hi" } });
+  const chat = await t.db.conversation.create({ data: { userId, characterId: character.id } });
+  await t.db.chatMessage.createMany({
+    data: [
+      { conversationId: chat.id, role: "user", content: "my secret plans" },
+      { conversationId: chat.id, role: "assistant", content: "tell me more" },
+    ],
+  });
+  const product = await t.db.product.upsert({
+    where: { code: "privacy-test-pack" },
+    create: { code: "privacy-test-pack", name: "Test pack", credits: 1, priceMinor: 199 },
+    update: {},
+  });
+  const order = await t.db.order.create({
+    data: {
+      orderNo: `o-${userId}`,
+      userId,
+      productId: product.id,
+      amountMinor: 199,
+      finalPriceMinor: 199,
+      currency: "USD",
+      credits: 1,
+      provider: "sandbox",
+      status: "paid",
+      payUrl: "https://pay.example/x",
+      expiresAt: new Date(),
+    },
+  });
+  return { upload, task, chat, order, uploadKey, outputKey };
+}
+
+async function emailAccount(email: string) {
+  await t.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
+  const res = await t.http
+    .post("/api/login/emailLogin")
+    .send({ email, code: smtp.codeFor(email) })
+    .expect(200);
+  return { token: res.body.data.token as string, userId: res.body.data.user_info.id as number };
+}
+
+describe("my data out", () => {
+  it("prepares one archive of everything of mine in the background, one at a time, and lets only me download it", async () => {
+    const me = await emailAccount("export-me@example.com");
+    const data = await accountWithData(me.userId);
+    const asked = await as(me.token).post("/api/privacy/export").expect(200);
+    expect(asked.body.data.status).toBe("queued");
+    const again = await as(me.token).post("/api/privacy/export").expect(409);
+    expect(again.body.msg).toBe("Your data export is already being prepared");
+    await as(me.token).get(`/api/privacy/export/link?id=${asked.body.data.id}`).expect(409);
+
+    await t.services.privacy.runExport(asked.body.data.id);
+    const status = (await as(me.token).get("/api/privacy/status").expect(200)).body.data;
+    expect(status.export).toMatchObject({ id: asked.body.data.id, status: "ready" });
+    expect(status.confirm_by).toBe("email");
+    expect(smtp.received.some((m) => m.to.includes("export-me@example.com") && m.data.includes("data export is ready"))).toBe(true);
+
+    const other = await visitor(t);
+    await as(other.token).get(`/api/privacy/export/link?id=${asked.body.data.id}`).expect(404);
+    expect((await as(other.token).get("/api/privacy/status").expect(200)).body.data.export).toBeNull();
+
+    const link = (await as(me.token).get(`/api/privacy/export/link?id=${asked.body.data.id}`).expect(200)).body.data;
+    const zip = await fetchMedia(t, link.url);
+    expect(zip.status).toBe(200);
+    const files = unzipSync(new Uint8Array(zip.body));
+    const json = (name: string) => JSON.parse(strFromU8(files[name]));
+    expect(json("profile.json").user).toMatchObject({ id: me.userId, email: "export-me@example.com", points: 30 });
+    expect(json("ledger.json").map((e: { delta: number }) => e.delta)).toEqual([30]);
+    expect(json("orders.json")).toEqual([expect.objectContaining({ orderNo: data.order.orderNo })]);
+    expect(json("orders.json")[0]).not.toHaveProperty("payUrl");
+    expect(json("creations.json")).toEqual([expect.objectContaining({ id: data.task.id, prompt: "a walk by the sea", file: `creations/${data.task.id}.mp4` })]);
+    expect(strFromU8(files[`creations/${data.task.id}.mp4`])).toBe("video-bytes");
+    expect(strFromU8(files[`uploads/${data.upload.id}.jpg`])).toBe("upload-bytes");
+    expect(json(`chats/${data.chat.id}.json`)).toMatchObject({ character: "Mira", messages: [{ content: "my secret plans" }, { content: "tell me more" }] });
+    expect(json("characters.json")).toEqual([expect.objectContaining({ name: "Mira" })]);
+    expect(Object.keys(files)).toContain("README.txt");
+
+    // a new export may be asked for once the last one is done
+    await as(me.token).post("/api/privacy/export").expect(200);
+  });
+
+  it("refuses a bad id with 400, an unknown one with 404 and a caller without a login with 401, changing nothing", async () => {
+    const me = await visitor(t);
+    await as(me.token).get("/api/privacy/export/link?id=abc").expect(400);
+    await as(me.token).get("/api/privacy/export/link?id=999999").expect(404);
+    await t.http.post("/api/privacy/export").expect(401);
+    expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(0);
+  });
+
+  it("asked many times at once, starts exactly one export", async () => {
+    const me = await visitor(t);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => as(me.token).post("/api/privacy/export")));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(answers.filter((r) => r.status === 409)).toHaveLength(9);
+    expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(1);
+  });
+});
+
+describe("my account gone", () => {
+  it("a guest confirms in the app; undo during the grace period keeps everything", async () => {
+    const me = await visitor(t);
+    expect((await as(me.token).get("/api/privacy/status").expect(200)).body.data.confirm_by).toBe("app");
+    const code = await as(me.token).post("/api/privacy/deletion/code").expect(400);
+    expect(code.body.msg).toBe("This account has no email; confirm the deletion in the app");
+    const bare = await as(me.token).post("/api/privacy/deletion").send({}).expect(400);
+    expect(bare.body.msg).toBe("Please confirm that you want to delete your account");
+    const asked = await as(me.token).post("/api/privacy/deletion").send({ confirm: true }).expect(200);
+    expect(asked.body.data.status).toBe("pending");
+    expect(new Date(asked.body.data.erase_after).getTime()).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
+    await as(me.token).post("/api/privacy/deletion").send({ confirm: true }).expect(409);
+    await as(me.token).post("/api/privacy/deletion/undo").expect(200);
+    await as(me.token).post("/api/privacy/deletion/undo").expect(404);
+    // undone: the erase job, when it comes, changes nothing
+    expect(await t.services.privacy.eraseDue(asked.body.data.id, new Date(Date.now() + 8 * 86_400_000))).toBe(false);
+    await as(me.token).get("/api/Personal/personal_info").expect(200);
+  });
+
+  it("an account with an email confirms with the emailed code; a wrong code changes nothing", async () => {
+    const me = await emailAccount("delete-code@example.com");
+    await as(me.token).post("/api/privacy/deletion").send({ confirm: true }).expect(400);
+    await as(me.token).post("/api/privacy/deletion/code").expect(200);
+    const code = smtp.codeFor("delete-code@example.com");
+    const wrong = code === "000000" ? "111111" : "000000";
+    await as(me.token).post("/api/privacy/deletion").send({ code: wrong }).expect(400);
+    expect(await t.db.accountDeletion.count({ where: { userId: me.userId } })).toBe(0);
+    await as(me.token).post("/api/privacy/deletion").send({ code }).expect(200);
+    expect(smtp.received.some((m) => m.to.includes("delete-code@example.com") && m.data.includes("will be deleted"))).toBe(true);
+  });
+
+  it("another account can neither delete me nor undo my deletion", async () => {
+    const me = await visitor(t);
+    const other = await visitor(t);
+    await as(me.token).post("/api/privacy/deletion").send({ confirm: true }).expect(200);
+    await as(other.token).post("/api/privacy/deletion/undo").expect(404);
+    expect(await t.db.accountDeletion.count({ where: { userId: me.userId, status: "pending" } })).toBe(1);
+    expect(await t.db.accountDeletion.count({ where: { userId: other.userId } })).toBe(0);
+  });
+
+  it("after the grace period removes personal data and media, keeps orders and ledger, and the ledger still adds up", async () => {
+    const me = await emailAccount("erase-me@example.com");
+    const data = await accountWithData(me.userId);
+    await as(me.token).post("/api/privacy/export").expect(200);
+    const exp = await t.db.dataExport.findFirstOrThrow({ where: { userId: me.userId } });
+    await t.services.privacy.runExport(exp.id);
+    const archiveKey = (await t.db.dataExport.findUniqueOrThrow({ where: { id: exp.id } })).storageKey!;
+    await as(me.token).post("/api/privacy/deletion/code").expect(200);
+    const asked = await as(me.token)
+      .post("/api/privacy/deletion")
+      .send({ code: smtp.codeFor("erase-me@example.com") })
+      .expect(200);
+    // not yet due: nothing happens
+    expect(await t.services.privacy.eraseDue(asked.body.data.id)).toBe(false);
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    const [first, second] = await Promise.all([t.services.privacy.eraseDue(asked.body.data.id, later), t.services.privacy.eraseDue(asked.body.data.id, later)]);
+    expect([first, second].filter(Boolean)).toHaveLength(1);
+
+    const user = await t.db.user.findUniqueOrThrow({ where: { id: me.userId } });
+    for (const f of ["nickname", "email", "googleSub", "photo", "title", "channelId", "utmCampaign", "utmAdset", "utmAd", "bemobClickId", "playerUid"] as const)
+      expect(user[f]).toBeNull();
+    expect(user.erasedAt).not.toBeNull();
+    for (const key of [data.uploadKey, data.outputKey, archiveKey]) expect(await t.services.storage.exists(key)).toBe(false);
+    expect(await t.db.upload.count({ where: { userId: me.userId } })).toBe(0);
+    expect(await t.db.generationTask.count({ where: { userId: me.userId } })).toBe(0);
+    expect(await t.db.conversation.count({ where: { userId: me.userId } })).toBe(0);
+    expect(await t.db.chatMessage.count({ where: { conversationId: data.chat.id } })).toBe(0);
+    expect(await t.db.character.count({ where: { userId: me.userId, name: { not: "" } } })).toBe(0);
+    expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(0);
+    expect(await t.db.emailCode.count({ where: { email: "erase-me@example.com" } })).toBe(0);
+    expect(await t.db.outboxEmail.count({ where: { to: "erase-me@example.com" } })).toBe(0);
+    const order = await t.db.order.findUniqueOrThrow({ where: { id: data.order.id } });
+    expect(order).toMatchObject({ finalPriceMinor: 199, status: "paid", payUrl: null });
+    const ledger = await t.db.ledgerEntry.aggregate({ where: { userId: me.userId }, _sum: { delta: true } });
+    expect(ledger._sum.delta).toBe(user.points);
+    // every login ended
+    await as(me.token).get("/api/Personal/personal_info").expect(401);
+  });
+});
+
+describe("support runs both from the console", () => {
+  it("asks for an export and a deletion for a user, undoes it, each audited; a moderator may not", async () => {
+    const person = await visitor(t);
+    const support = await staffMember(t, ["support"]);
+    const moderator = await staffMember(t, ["moderator"]);
+    await t.http.post(`/admin/api/users/${person.userId}/data-export`).set("token", moderator.token).send({ reason: "asked by email" }).expect(403);
+    await t.http.post(`/admin/api/users/${person.userId}/data-export`).set("token", support.token).send({ reason: "asked by email" }).expect(200);
+    await t.http.post(`/admin/api/users/${person.userId}/delete-account`).set("token", support.token).send({ reason: "asked by letter" }).expect(200);
+    await t.http.post(`/admin/api/users/${person.userId}/undo-delete-account`).set("token", support.token).send({ reason: "changed their mind" }).expect(200);
+    const audit = await t.db.auditLog.findMany({ where: { staffId: support.staffId, resourceId: String(person.userId) }, orderBy: { id: "asc" } });
+    expect(audit.map((a) => [a.action, a.reason])).toEqual([
+      ["data_export", "asked by email"],
+      ["account_deletion", "asked by letter"],
+      ["account_deletion_undo", "changed their mind"],
+    ]);
+  });
+});

@@ -1,0 +1,70 @@
+import type PgBoss from "pg-boss";
+import type { Logger } from "pino";
+import type { Db, Tx } from "../../db/client.ts";
+import type { MediaStorage } from "../../storage/media-storage.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { Mail } from "../auth/mailer.ts";
+import type { ClientContext } from "../../http/client-context.ts";
+import { createDeletions, deletionView } from "./privacy.deletions.ts";
+import { createErasure, type EraseUserRows } from "./privacy.erase.ts";
+import { createDataExports, exportView } from "./privacy.exports.ts";
+import { createPrivacyJobs } from "./privacy.jobs.ts";
+
+export interface PrivacyDeps {
+  db: Db;
+  log: Logger;
+  storage: MediaStorage;
+  audit: AuditService;
+  /** the pg-boss instance generation's queue runs (render.queue.ready) */
+  boss: () => Promise<PgBoss>;
+  sendMail(mail: Mail): Promise<void>;
+  sendEmailCode(email: string, ctx: ClientContext): Promise<{ expires_in: number; resend_in: number }>;
+  confirmEmailCode(email: string, code: string): Promise<void>;
+  cancelPlan(userId: number): Promise<unknown>;
+  cancelTasks(tx: Tx, userId: number): Promise<void>;
+  /** every other domain's part of an erasure, in order; privacy adds its own exports before them */
+  owners: EraseUserRows[];
+  graceDays: number;
+  exportKeepHours: number;
+  linkTtlSeconds: number;
+}
+
+/** GDPR rights of a person over their account (issue 30 item 6): my data out (decision 261), my account gone (decision 262). */
+export function createPrivacyService(d: PrivacyDeps) {
+  const jobs = createPrivacyJobs(d.boss);
+  const exports = createDataExports({ ...d, jobs, keepHours: d.exportKeepHours });
+  const deletions = createDeletions({ ...d, jobs });
+  const eraseDue = createErasure({ ...d, owners: [exports.eraseUser, ...d.owners] });
+
+  return {
+    /** What the My data section shows: the latest export, the latest deletion, and how a deletion is confirmed. */
+    async status(userId: number) {
+      const [e, del, user] = await Promise.all([
+        exports.latest(userId),
+        deletions.latest(userId),
+        d.db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } }),
+      ]);
+      return { export: exportView(e), deletion: deletionView(del), confirm_by: user.email ? ("email" as const) : ("app" as const) };
+    },
+    requestExport: exports.request,
+    exportLink: exports.download,
+    runExport: exports.run,
+    expireExport: exports.expire,
+    sendDeletionCode: deletions.sendCode,
+    requestDeletion: deletions.request,
+    undoDeletion: deletions.undo,
+    eraseDue,
+
+    /** The sweep behind the erase jobs: any pending deletion past its time whose job was lost is erased now. */
+    async eraseOverdue(now = new Date()): Promise<number> {
+      let erased = 0;
+      for (const { id } of await deletions.overdue(now)) if (await eraseDue(id, now)) erased++;
+      return erased;
+    },
+
+    /** Works the export, expiry and erase queues (the API process that runs the worker calls this once). */
+    startJobs: () => jobs.work({ export: exports.run, expire: exports.expire, erase: (id) => eraseDue(id) }, d.log),
+  };
+}
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>;

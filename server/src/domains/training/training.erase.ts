@@ -1,0 +1,16 @@
+import type { Tx } from "../../db/client.ts";
+
+/**
+ * Account erasure (GDPR Art. 17, decision 262), the training domain's part, in the erasure's transaction: the account's
+ * character models go with their likeness-consent records (selfies included). Answers the files to delete once the
+ * transaction commits: weights, datasets and selfie frames. The training photos are uploads, erased by their owner.
+ */
+export async function eraseTrainingOf(tx: Tx, userId: number): Promise<string[]> {
+  const models = await tx.characterModel.findMany({
+    where: { userId },
+    select: { artifactKey: true, datasetKey: true, consent: { select: { selfieKeys: true } } },
+  });
+  await tx.trainingConsent.deleteMany({ where: { userId } });
+  await tx.characterModel.deleteMany({ where: { userId } });
+  return models.flatMap((m) => [m.artifactKey, m.datasetKey, ...(m.consent?.selfieKeys ?? [])].filter((k): k is string => !!k));
+}
