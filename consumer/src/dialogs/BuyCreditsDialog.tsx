@@ -17,7 +17,6 @@ import Typography from "@mui/material/Typography";
 import CloseIcon from "@mui/icons-material/Close";
 import BoltIcon from "@mui/icons-material/Bolt";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router";
 import { translateMessage } from "../i18n/index.ts";
 import type { ApiError } from "../lib/api-client.ts";
 import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, type Product } from "../features/payments/payments.api.ts";
@@ -204,7 +203,8 @@ export default function BuyCreditsDialog() {
           label={
             <Typography variant="body2">
               {t("buy.agreePrefix")}{" "}
-              <Link component={RouterLink} to="/agreement#terms" onClick={() => dialogs.close()}>
+              {/* A new tab, so reading the terms keeps this dialog and the chosen pack; the tap does not tick the box. */}
+              <Link href="/agreement#terms" target="_blank" rel="noopener" onClick={(e) => e.stopPropagation()} data-testid="terms-link">
                 {t("buy.agreeLink")}
               </Link>
             </Typography>

@@ -12,9 +12,14 @@ export const productAnswer = z.object({
   product_id: z.number(),
   code: z.string(),
   name: z.string(),
+  /** the name in other languages (ja, ko, ru) where staff gave one */
+  names: z.record(z.string(), z.string()),
   kind: z.enum(PRODUCT_KINDS),
   credits: z.number(),
+  bonus_credits: z.number(),
+  /** what it costs now (the sale price while a sale runs) */
   price: z.number(),
+  /** the regular price, only while a sale runs */
   was_price: z.number().nullable(),
   currency: z.string(),
   price_text: z.string(),
@@ -22,7 +27,10 @@ export const productAnswer = z.object({
   best_value: z.boolean(),
   per_user_limit: z.number().nullable(),
   interval_days: z.number().nullable(),
+  /** the end of the sale running now */
   flash_sale_ends_at: z.date().nullable(),
+  /** names the running sale (product and start), so a visitor is shown each sale once */
+  sale_key: z.string().nullable(),
   seconds_left: z.number().nullable(),
 });
 

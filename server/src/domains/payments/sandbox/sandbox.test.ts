@@ -15,6 +15,8 @@ beforeAll(async () => {
   s = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
   await seedProducts(s.db);
   productId = (await s.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+  // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
+  await s.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
 });
 afterAll(() => s.stop());
 afterEach(async () => {
