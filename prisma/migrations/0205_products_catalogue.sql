@@ -22,3 +22,10 @@ ALTER TABLE "products" DROP COLUMN "was_price_minor", DROP COLUMN "best_value";
 ALTER TABLE "orders" ADD COLUMN "product_name" TEXT;
 UPDATE "orders" SET "product_name" = "products"."name" FROM "products" WHERE "products"."id" = "orders"."product_id";
 ALTER TABLE "orders" ALTER COLUMN "product_name" SET NOT NULL;
+
+-- The seeded "1 credit = 1 HD video" banner had its (false) claim baked into its picture. A banner may instead ask the
+-- app to write the price claim over it, made from the configured prices (site domain). The seeded one gets a picture
+-- without a caption, rendered at the next start (templates.seed.ts renders a seeded picture that is missing).
+ALTER TABLE "banners" ADD COLUMN "shows_prices" BOOLEAN NOT NULL DEFAULT false;
+UPDATE "banners" SET "shows_prices" = true, "title" = 'Credit packs and prices', "image_url" = 'site/banners/prices.jpg'
+WHERE "image_url" = 'site/banners/credits.jpg';
