@@ -202,8 +202,7 @@ export default function BuyCreditsDialog() {
           control={<Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)} data-testid="agree-terms" />}
           label={
             <Typography variant="body2">
-              {t("buy.agreePrefix")}{" "}
-              {/* A new tab, so reading the terms keeps this dialog and the chosen pack; the tap does not tick the box. */}
+              {t("buy.agreePrefix")} {/* A new tab, so reading the terms keeps this dialog and the chosen pack; the tap does not tick the box. */}
               <Link href="/agreement#terms" target="_blank" rel="noopener" onClick={(e) => e.stopPropagation()} data-testid="terms-link">
                 {t("buy.agreeLink")}
               </Link>

@@ -13431,7 +13431,8 @@ export interface paths {
                                 price: number;
                                 price_text: string;
                                 product_id: number;
-                                sale_key: string | null;
+                                /** Format: date-time */
+                                sale_starts_at: string | null;
                                 seconds_left: number | null;
                                 was_price: number | null;
                                 was_price_text: string | null;
@@ -13523,7 +13524,8 @@ export interface paths {
                                     price: number;
                                     price_text: string;
                                     product_id: number;
-                                    sale_key: string | null;
+                                    /** Format: date-time */
+                                    sale_starts_at: string | null;
                                     seconds_left: number | null;
                                     was_price: number | null;
                                     was_price_text: string | null;
@@ -13616,7 +13618,8 @@ export interface paths {
                                     price: number;
                                     price_text: string;
                                     product_id: number;
-                                    sale_key: string | null;
+                                    /** Format: date-time */
+                                    sale_starts_at: string | null;
                                     seconds_left: number | null;
                                     was_price: number | null;
                                     was_price_text: string | null;
@@ -17165,7 +17168,8 @@ export interface paths {
                                     price_text: string;
                                     product_id: number;
                                     remaining: number | null;
-                                    sale_key: string | null;
+                                    /** Format: date-time */
+                                    sale_starts_at: string | null;
                                     seconds_left: number | null;
                                     was_price: number | null;
                                     was_price_text: string | null;

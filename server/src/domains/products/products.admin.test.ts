@@ -73,7 +73,12 @@ describe("console products (issue 35 item 1)", () => {
   it("a product limited to some channels is listed and sold only in them", async () => {
     await put("admin", id.credits_500, { channels: ["tg"] }).expect(200);
     const codes = async (channel?: string) =>
-      (await t.http.get("/api/index/getProducts").set(channel ? { "channel-id": channel } : {}).expect(200)).body.data.list.map((p: { code: string }) => p.code);
+      (
+        await t.http
+          .get("/api/index/getProducts")
+          .set(channel ? { "channel-id": channel } : {})
+          .expect(200)
+      ).body.data.list.map((p: { code: string }) => p.code);
     expect(await codes()).not.toContain("credits_500");
     expect(await codes("tg")).toContain("credits_500");
     const { token } = await visitor(t);

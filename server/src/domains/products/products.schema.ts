@@ -29,8 +29,8 @@ export const productAnswer = z.object({
   interval_days: z.number().nullable(),
   /** the end of the sale running now */
   flash_sale_ends_at: z.date().nullable(),
-  /** names the running sale (product and start), so a visitor is shown each sale once */
-  sale_key: z.string().nullable(),
+  /** the start of the sale running now: the app pops up only sales that started after its last popup */
+  sale_starts_at: z.date().nullable(),
   seconds_left: z.number().nullable(),
 });
 

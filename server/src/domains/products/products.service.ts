@@ -16,7 +16,7 @@ const COUNTED_STATUSES = [...OPEN_ORDER_STATUSES, "paid"] as const;
 /**
  * What the client shows for a product. Prices are integers in minor units of `currency`; `*_text` are English
  * renderings. `price` is what it costs now; `was_price` is its regular price, shown only while a sale runs
- * (docs/decisions/266). `sale_key` names this sale, so a visitor is shown each sale once.
+ * (docs/decisions/266). `sale_starts_at` tells a visitor's app which sales it has shown already.
  */
 export function productView(p: Product, now = new Date(), best: Product | null = null) {
   const running = saleRunning(p, now);
@@ -39,7 +39,7 @@ export function productView(p: Product, now = new Date(), best: Product | null =
     per_user_limit: p.perUserLimit,
     interval_days: p.intervalDays,
     flash_sale_ends_at: endsAt,
-    sale_key: running && p.saleStartsAt ? `${p.id}-${p.saleStartsAt.getTime()}` : null,
+    sale_starts_at: running ? p.saleStartsAt : null,
     seconds_left: endsAt ? Math.max(0, Math.floor((endsAt.getTime() - now.getTime()) / 1000)) : null,
   };
 }

@@ -105,7 +105,10 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
       })),
     });
   }
-  if (bannerCount === 0) await db.banner.createMany({ data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder, showsPrices: b.showsPrices ?? false })) });
+  if (bannerCount === 0)
+    await db.banner.createMany({
+      data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder, showsPrices: b.showsPrices ?? false })),
+    });
   if (prompts === 0)
     await db.promptSuggestion.createMany({
       data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i, texts: SEED_PROMPT_TEXTS[text] ?? {} })),
