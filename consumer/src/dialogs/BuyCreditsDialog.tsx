@@ -18,7 +18,8 @@ import CloseIcon from "@mui/icons-material/Close";
 import BoltIcon from "@mui/icons-material/Bolt";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../i18n/index.ts";
-import type { ApiError } from "../lib/api-client.ts";
+import { ApiError } from "../lib/api-client.ts";
+import { openBillingSupport } from "../features/support/billing-support.ts";
 import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, type Product } from "../features/payments/payments.api.ts";
 import type { PaymentOption } from "../features/payments/providers.ts";
 import { trackPixel } from "../features/pixels/pixels.ts";
@@ -30,6 +31,11 @@ import { ProductTerms } from "../features/payments/ProductTerms.tsx";
 import { insideMiniApp } from "../features/channel/channel-login.ts";
 import { WalletPay } from "../features/wallets/WalletPay.tsx";
 import { dialogs, useTappedProduct } from "./dialog-store.ts";
+
+/** The server's 403 for a channel that needs a support-granted payment permission (SPEC.md §6 'not authorized to operate'). */
+function isPermissionRefusal(e: unknown): boolean {
+  return e instanceof ApiError && e.code === 403 && (e.data as { reason?: string } | null)?.reason === "payment_permission_required";
+}
 
 export const TERMS_MESSAGE = "Please agree to the terms first";
 
@@ -51,6 +57,8 @@ export default function BuyCreditsDialog() {
   const [option, setOption] = useState<string | null>(null);
   const [agreed, setAgreed] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** the refusal was the channel's payment permission: say why and offer billing support */
+  const [needsPermission, setNeedsPermission] = useState(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -88,6 +96,7 @@ export default function BuyCreditsDialog() {
       window.location.assign(order.pay_url);
     } catch (e) {
       setError(translateMessage((e as Error).message));
+      setNeedsPermission(isPermissionRefusal(e));
       setBusy(false);
     }
   }
@@ -210,8 +219,20 @@ export default function BuyCreditsDialog() {
           }
         />
         {error && (
-          <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">
+          <Alert
+            severity="error"
+            sx={{ mt: 1 }}
+            data-testid="buy-error"
+            action={
+              needsPermission ? (
+                <Button color="inherit" size="small" onClick={openBillingSupport} data-testid="buy-billing-support">
+                  {t("buy.billingSupport")}
+                </Button>
+              ) : undefined
+            }
+          >
             {error}
+            {needsPermission && <Box sx={{ mt: 0.5 }}>{t("buy.permissionWhy")}</Box>}
           </Alert>
         )}
         {option === "jpay" ? (

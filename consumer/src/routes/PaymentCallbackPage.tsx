@@ -12,6 +12,7 @@ import ErrorOutlineIcon from "@mui/icons-material/ErrorOutline";
 import HourglassTopIcon from "@mui/icons-material/HourglassTop";
 import { useTranslation } from "react-i18next";
 import { useBlocker, useLocation, useNavigate, useSearchParams } from "react-router";
+import { openBillingSupport } from "../features/support/billing-support.ts";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { getOrder } from "../features/payments/payments.api.ts";
 import { providerOfCallbackPath } from "../features/payments/providers.ts";
@@ -132,7 +133,7 @@ export function Component() {
               >
                 {countdown > 0 && phase !== "none" ? t("payment.retryIn", { seconds: countdown }) : t("payment.retry")}
               </Button>
-              <Button variant="outlined" onClick={() => dialogs.open("support")} data-testid="payment-support">
+              <Button variant="outlined" onClick={openBillingSupport} data-testid="payment-support">
                 {t("payment.contactSupport")}
               </Button>
             </Box>
