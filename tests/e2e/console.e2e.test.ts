@@ -17,7 +17,7 @@ const staff: Record<string, StaffLogin> = {};
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
   support: ["users", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
-  marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
+  marketer: ["orders", "memberships", "products", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: [
     "users",
     "reports",
@@ -40,6 +40,7 @@ const MENUS: Record<string, string[]> = {
     "users",
     "orders",
     "memberships",
+    "products",
     "templates",
     "engines",
     "channels",
@@ -277,6 +278,22 @@ describe("operator console in Chromium", () => {
       await expect.poll(() => menu(page), { timeout: 5000 }).toEqual([...expected].sort());
       await page.close();
     }
+  });
+
+  it("a marketer changes a pack's price in the products screen (360 px): audited, and the list shows it", { timeout: 60_000 }, async () => {
+    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const page = await signIn("marketer");
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(`${server.url}/console/products/${product.id}`);
+    await page.waitForSelector('input[name="priceMinor"]');
+    await page.fill('input[name="priceMinor"]', "1099");
+    await screenshot(page, "console-product-edit-360");
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/products$/);
+    await screenshot(page, "console-products-360");
+    expect((await server.db.product.findUniqueOrThrow({ where: { id: product.id } })).priceMinor).toBe(1099);
+    expect(await server.db.auditLog.count({ where: { resource: "Product", resourceId: String(product.id), action: "update" } })).toBe(1);
+    await page.close();
   });
 
   it("a marketer switches a channel's TikTok pixel off and getpixeLState answers 0 for it", { timeout: 60_000 }, async () => {
