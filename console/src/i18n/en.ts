@@ -43,6 +43,7 @@ export const en = {
         orderNo: "Order no.",
         userId: "User",
         productId: "Product",
+        productName: "Product",
         status: "Status",
         provider: "Provider",
         channelId: "Channel",

@@ -44,6 +44,7 @@ export const ru: typeof en = {
         orderNo: "Номер заказа",
         userId: "Пользователь",
         productId: "Товар",
+        productName: "Товар",
         status: "Статус",
         provider: "Платёжная система",
         channelId: "Канал",

@@ -6029,6 +6029,7 @@ export interface paths {
                             paidAt: string | null;
                             payUrl: string | null;
                             productId: number;
+                            productName: string;
                             provider: string;
                             providerPaymentRef: string | null;
                             providerRef: string | null;
@@ -6127,6 +6128,7 @@ export interface paths {
                             paidAt: string | null;
                             payUrl: string | null;
                             productId: number;
+                            productName: string;
                             provider: string;
                             providerPaymentRef: string | null;
                             providerRef: string | null;
