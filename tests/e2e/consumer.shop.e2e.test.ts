@@ -62,4 +62,19 @@ describe("the shop at 360 px", () => {
     expect(await page.getByTestId("flash-sale").count()).toBe(0);
     await context.close();
   }, 90_000);
+  it("the buy dialog's 'terms of service' opens the terms in a new tab and keeps the dialog and the chosen pack", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "ko", viewport: { width: 360, height: 780 } });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/payment`);
+    const pack = await app.server.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
+    await page.getByTestId(`pricing-buy-${pack.id}`).click();
+    await page.getByTestId(`product-${pack.id}`).waitFor();
+    const [terms] = await Promise.all([context.waitForEvent("page"), page.getByTestId("terms-link").click()]);
+    expect(new URL(terms.url()).pathname).toBe("/agreement");
+    expect(await page.getByTestId(`product-${pack.id}`).getAttribute("aria-pressed")).toBe("true");
+    expect(await page.getByTestId("agree-terms").isChecked()).toBe(false);
+    await pageShot(page, "consumer-buy-dialog-360-ko");
+    await context.close();
+  }, 60_000);
 });
