@@ -76,6 +76,7 @@ export default async function notificationsBench(): Promise<BenchResult[]> {
         orderNo: `BENCH${i}`,
         userId: u.id,
         productId: product.id,
+        productName: product.name,
         amountMinor: 1299,
         finalPriceMinor: 1299,
         currency: "USD",

@@ -23,6 +23,7 @@ import { reports } from "./reports/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
 import { blockedHashes } from "./screening/blocklist.tsx";
 import { banners, prompts, settings } from "./site/index.tsx";
+import { products } from "./products/index.tsx";
 import { staff } from "./staff/index.tsx";
 import { tasks } from "./tasks/index.tsx";
 import { templates } from "./templates/index.tsx";
@@ -50,6 +51,7 @@ export function App() {
         <Resource name="support-threads" {...supportThreads} />
         <Resource name="orders" {...orders} />
         <Resource name="memberships" {...memberships} />
+        <Resource name="products" {...products} />
         <Resource name="templates" {...templates} />
         <Resource name="engines" {...engines} />
         <Resource name="channels" {...channels} />

@@ -10,6 +10,7 @@ export const SUBJECT: Record<string, string> = {
   ledger: "LedgerEntry",
   orders: "Order",
   memberships: "Order",
+  products: "Product",
   "payment-events": "PaymentEvent",
   templates: "Template",
   engines: "Template",

@@ -13,6 +13,7 @@ import { createPagsmileProvider } from "./domains/payments/providers/pagsmile.pr
 import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
 import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
 import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
+import { createProductsAdminService } from "./domains/products/products.admin.service.ts";
 import { createProductsService } from "./domains/products/products.service.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
@@ -217,6 +218,7 @@ export function createServices(deps: AppDeps) {
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db),
+    productsAdmin: createProductsAdminService(db, audit),
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
     siteAdmin: createSiteAdminService(db, audit),
     dashboard: createDashboardService(db, createCreatorFigures(db)),

@@ -18,7 +18,7 @@ const staff: Record<string, StaffLogin> = {};
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
   support: ["users", "support-threads", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
-  marketer: ["orders", "memberships", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
+  marketer: ["orders", "memberships", "products", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
   moderator: [
     "users",
     "reports",
@@ -42,6 +42,7 @@ const MENUS: Record<string, string[]> = {
     "support-threads",
     "orders",
     "memberships",
+    "products",
     "templates",
     "engines",
     "channels",
@@ -116,6 +117,7 @@ async function seedData(t: Pick<TestApp, "db">) {
         orderNo: `R${1000 + i}`,
         userId: users[i % users.length].id,
         productId: product.id,
+        productName: product.name,
         amountMinor: 999,
         finalPriceMinor: 999 + i * 100,
         currency: "USD",
@@ -291,6 +293,22 @@ describe("operator console in Chromium", () => {
     }
   });
 
+  it("a marketer changes a pack's price in the products screen (360 px): audited, and the list shows it", { timeout: 60_000 }, async () => {
+    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const page = await signIn("marketer");
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(`${server.url}/console/products/${product.id}`);
+    await page.waitForSelector('input[name="priceMinor"]');
+    await page.fill('input[name="priceMinor"]', "1099");
+    await screenshot(page, "console-product-edit-360");
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/products$/);
+    await screenshot(page, "console-products-360");
+    expect((await server.db.product.findUniqueOrThrow({ where: { id: product.id } })).priceMinor).toBe(1099);
+    expect(await server.db.auditLog.count({ where: { resource: "Product", resourceId: String(product.id), action: "update" } })).toBe(1);
+    await page.close();
+  });
+
   it("a marketer switches a channel's TikTok pixel off and getpixeLState answers 0 for it", { timeout: 60_000 }, async () => {
     const channel = await server.db.channel.create({ data: { code: "promo", name: "Promo" } });
     const page = await signIn("marketer");
@@ -450,6 +468,7 @@ describe("operator console in Chromium", () => {
         orderNo: `RJ${user.userId}`,
         userId: user.userId,
         productId: product.id,
+        productName: product.name,
         amountMinor: 999,
         finalPriceMinor: 999,
         currency: "USD",

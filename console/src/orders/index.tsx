@@ -129,7 +129,7 @@ function OrderShow() {
         <TextField source="id" />
         <TextField source="orderNo" />
         <TextField source="userId" />
-        <TextField source="productId" />
+        <TextField source="productName" />
         <TextField source="status" />
         <TextField source="provider" />
         <TextField source="channelId" />

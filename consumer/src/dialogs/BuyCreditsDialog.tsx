@@ -17,9 +17,9 @@ import Typography from "@mui/material/Typography";
 import CloseIcon from "@mui/icons-material/Close";
 import BoltIcon from "@mui/icons-material/Bolt";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router";
 import { translateMessage } from "../i18n/index.ts";
-import type { ApiError } from "../lib/api-client.ts";
+import { ApiError } from "../lib/api-client.ts";
+import { openSupport } from "../features/support/open-support.ts";
 import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, type Product } from "../features/payments/payments.api.ts";
 import type { PaymentOption } from "../features/payments/providers.ts";
 import { trackPixel } from "../features/pixels/pixels.ts";
@@ -31,6 +31,11 @@ import { ProductTerms } from "../features/payments/ProductTerms.tsx";
 import { insideMiniApp } from "../features/channel/channel-login.ts";
 import { WalletPay } from "../features/wallets/WalletPay.tsx";
 import { dialogs, useTappedProduct } from "./dialog-store.ts";
+
+/** The server's 403 for a channel that needs a support-granted payment permission (SPEC.md §6 'not authorized to operate'). */
+function isPermissionRefusal(e: unknown): boolean {
+  return e instanceof ApiError && e.code === 403 && (e.data as { reason?: string } | null)?.reason === "payment_permission_required";
+}
 
 export const TERMS_MESSAGE = "Please agree to the terms first";
 
@@ -52,6 +57,8 @@ export default function BuyCreditsDialog() {
   const [option, setOption] = useState<string | null>(null);
   const [agreed, setAgreed] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** the refusal was the channel's payment permission: say why and offer billing support */
+  const [needsPermission, setNeedsPermission] = useState(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -89,6 +96,7 @@ export default function BuyCreditsDialog() {
       window.location.assign(order.pay_url);
     } catch (e) {
       setError(translateMessage((e as Error).message));
+      setNeedsPermission(isPermissionRefusal(e));
       setBusy(false);
     }
   }
@@ -203,16 +211,28 @@ export default function BuyCreditsDialog() {
           control={<Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)} data-testid="agree-terms" />}
           label={
             <Typography variant="body2">
-              {t("buy.agreePrefix")}{" "}
-              <Link component={RouterLink} to="/agreement#terms" onClick={() => dialogs.close()}>
+              {t("buy.agreePrefix")} {/* A new tab, so reading the terms keeps this dialog and the chosen pack; the tap does not tick the box. */}
+              <Link href="/agreement#terms" target="_blank" rel="noopener" onClick={(e) => e.stopPropagation()} data-testid="terms-link">
                 {t("buy.agreeLink")}
               </Link>
             </Typography>
           }
         />
         {error && (
-          <Alert severity="error" sx={{ mt: 1 }} data-testid="buy-error">
+          <Alert
+            severity="error"
+            sx={{ mt: 1 }}
+            data-testid="buy-error"
+            action={
+              needsPermission ? (
+                <Button color="inherit" size="small" onClick={() => openSupport()} data-testid="buy-billing-support">
+                  {t("buy.billingSupport")}
+                </Button>
+              ) : undefined
+            }
+          >
             {error}
+            {needsPermission && <Box sx={{ mt: 0.5 }}>{t("buy.permissionWhy")}</Box>}
           </Alert>
         )}
         {option === "jpay" ? (

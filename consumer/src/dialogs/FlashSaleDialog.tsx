@@ -7,7 +7,8 @@ import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
-import { formatPrice, type Product } from "../features/payments/payments.api.ts";
+import { formatPrice } from "../features/payments/payments.api.ts";
+import type { RunningSale } from "../features/site/useFlashSale.ts";
 import { accentGradient } from "../theme.ts";
 import { dialogs } from "./dialog-store.ts";
 
@@ -15,15 +16,16 @@ function remaining(endsAt: string): number {
   return Math.max(0, Math.floor((new Date(endsAt).getTime() - Date.now()) / 1000));
 }
 
-function hms(total: number): [string, string, string] {
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return [String(h).padStart(2, "0"), String(m).padStart(2, "0"), String(s).padStart(2, "0")];
+const UNITS = ["hour", "minute", "second"] as const;
+
+/** "71 hr", "56 min", "49 sec" (ja 71時間, ko 71시간, ru 71 ч): each number with its unit in the reader's language. */
+function countdownParts(total: number, language: string): string[] {
+  const values = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  return UNITS.map((unit, i) => new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "short" }).format(values[i]));
 }
 
 /** SPEC.md §2 flash-sale popup with a live countdown to the offer's real end time. */
-export default function FlashSaleDialog({ product, onClose }: { product: Product & { flash_sale_ends_at: string }; onClose: () => void }) {
+export default function FlashSaleDialog({ product, onClose }: { product: RunningSale; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const [left, setLeft] = useState(() => remaining(product.flash_sale_ends_at));
   useEffect(() => {
@@ -67,15 +69,16 @@ export default function FlashSaleDialog({ product, onClose }: { product: Product
           {t("flashSale.endsIn")}
         </Typography>
         <Box sx={{ display: "flex", justifyContent: "center", gap: 1, mt: 1 }} data-testid="flash-countdown">
-          {hms(left).map((part, i) => (
+          {countdownParts(left, i18n.language).map((part, i) => (
             <Box
-              key={i}
+              key={UNITS[i]}
               sx={{
-                minWidth: 56,
+                minWidth: 72,
+                px: 1,
                 py: 1,
                 borderRadius: 2,
                 bgcolor: "rgba(255,255,255,0.06)",
-                fontSize: 26,
+                fontSize: 22,
                 fontWeight: 800,
                 fontVariantNumeric: "tabular-nums",
               }}

@@ -56,8 +56,8 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
     let live = true;
     creatorsApi.page(homeLink).then(
       (p) => live && setPage(p),
-      // the API client words every 404 alike; here it means SPEC.md §8 'Domain not found'
-      (e: ApiError) => live && setMissing(e.code === 404 ? t("msg.domainNotFound") : translateMessage(e.message)),
+      // the API answers SPEC.md §8 'Domain not found'; a person reads what it means for them (issue 31 item 6)
+      (e: ApiError) => live && setMissing(e.code === 404 ? t("creators.pageNotFound") : translateMessage(e.message)),
     );
     return () => {
       live = false;

@@ -7,6 +7,7 @@ import PhotoCameraIcon from "@mui/icons-material/PhotoCamera";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { LandingHero } from "../features/landing/LandingHero.tsx";
+import { PriceClaim } from "../features/payments/PriceClaim.tsx";
 import { session, useSession } from "../features/session/session.ts";
 import { WhenNearViewport } from "../features/site/WhenNearViewport.tsx";
 import { TemplateShowcase } from "../features/templates/TemplateShowcase.tsx";
@@ -77,6 +78,13 @@ export function Component() {
                 }}
               >
                 <Box component="img" src={b.image_url} alt={b.title} loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover" }} />
+                {b.shows_prices && (
+                  // the claim is written by the app from the configured prices, never baked into the picture
+                  <PriceClaim
+                    variant="subtitle2"
+                    sx={{ position: "absolute", left: 0, right: 0, bottom: 0, px: 2, py: 1, bgcolor: "rgba(0,0,0,0.55)", color: "#fff", fontWeight: 700 }}
+                  />
+                )}
               </Box>
             ))}
           </Box>

@@ -9,6 +9,7 @@ import CheckIcon from "@mui/icons-material/Check";
 import { useTranslation } from "react-i18next";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { formatPrice, getProducts, type Product } from "../features/payments/payments.api.ts";
+import { PriceClaim } from "../features/payments/PriceClaim.tsx";
 import { ProductTerms } from "../features/payments/ProductTerms.tsx";
 import { useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
@@ -34,6 +35,7 @@ export function Component() {
         <Typography color="text.secondary" sx={{ mt: 1.5 }}>
           {t("pricing.subtitle")}
         </Typography>
+        <PriceClaim variant="body2" color="text.secondary" sx={{ mt: 0.5 }} />
         {user && <Chip icon={<BoltIcon />} label={t("credits.balance", { count: user.points })} sx={{ mt: 2 }} />}
       </Box>
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr)", sm: "repeat(2, minmax(0, 1fr))", md: "repeat(3, minmax(0, 1fr))" }, gap: 2 }}>

@@ -8,6 +8,7 @@ import { creatorMoneyResources, creatorPageResources } from "./creators.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
+import { productsResource } from "./products.ts";
 import { reportsResource } from "./reports.ts";
 import { screeningResource } from "./screening.ts";
 import { blocklistResource } from "./blocklist.ts";
@@ -25,6 +26,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   dashboardRoutes(api, s.dashboard);
   usersResource(api, s.usersAdmin, s.moderation, s.privacy);
   ordersResource(api, s.ordersAdmin, s.payments, s.membershipsAdmin);
+  productsResource(api, s.productsAdmin);
   templatesResource(api, s.templatesAdmin);
   channelsResource(api, s.pixels);
   reportsResource(api, s.moderation, s.appeals, s.transparency, s.evidence);

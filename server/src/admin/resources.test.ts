@@ -21,6 +21,7 @@ beforeAll(async () => {
       orderNo: "O1",
       userId,
       productId: product.id,
+      productName: product.name,
       amountMinor: 100,
       finalPriceMinor: 100,
       currency: "USD",

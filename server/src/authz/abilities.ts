@@ -121,7 +121,9 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     }
     if (roles.has("marketer")) {
       can("manage", ["Channel", "Template", "SiteSetting"]);
-      can("read", ["Order", "Product"]);
+      // the catalogue: packs, plans and sales (issue 35 item 1); never deleted, orders refer to them
+      can(["read", "create", "update"], "Product");
+      can("read", "Order");
     }
     if (roles.has("moderator")) {
       can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit"]);

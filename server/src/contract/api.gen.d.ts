@@ -538,6 +538,7 @@ export interface paths {
                             id: number;
                             imageUrl: string;
                             link: string | null;
+                            showsPrices: boolean;
                             sortOrder: number;
                             title: string;
                         }[];
@@ -589,6 +590,8 @@ export interface paths {
                         enabled?: boolean;
                         imageUrl: string;
                         link?: string | null;
+                        /** @default false */
+                        showsPrices?: boolean;
                         /** @default 0 */
                         sortOrder?: number | null;
                         title: string;
@@ -609,6 +612,7 @@ export interface paths {
                             id: number;
                             imageUrl: string;
                             link: string | null;
+                            showsPrices: boolean;
                             sortOrder: number;
                             title: string;
                         };
@@ -682,6 +686,7 @@ export interface paths {
                             id: number;
                             imageUrl: string;
                             link: string | null;
+                            showsPrices: boolean;
                             sortOrder: number;
                             title: string;
                         };
@@ -733,6 +738,7 @@ export interface paths {
                         enabled?: boolean;
                         imageUrl?: string;
                         link?: string | null;
+                        showsPrices?: boolean;
                         sortOrder?: number | null;
                         title?: string;
                     };
@@ -752,6 +758,7 @@ export interface paths {
                             id: number;
                             imageUrl: string;
                             link: string | null;
+                            showsPrices: boolean;
                             sortOrder: number;
                             title: string;
                         };
@@ -813,6 +820,7 @@ export interface paths {
                             id: number;
                             imageUrl: string;
                             link: string | null;
+                            showsPrices: boolean;
                             sortOrder: number;
                             title: string;
                         };
@@ -6417,6 +6425,7 @@ export interface paths {
                             paidAt: string | null;
                             payUrl: string | null;
                             productId: number;
+                            productName: string;
                             provider: string;
                             providerPaymentRef: string | null;
                             providerRef: string | null;
@@ -6516,6 +6525,7 @@ export interface paths {
                             paidAt: string | null;
                             payUrl: string | null;
                             productId: number;
+                            productName: string;
                             provider: string;
                             providerPaymentRef: string | null;
                             providerRef: string | null;
@@ -7762,6 +7772,412 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List products (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: products <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            bestValue: boolean;
+                            bonusCredits: number;
+                            channels: string[];
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            credits: number;
+                            currency: string;
+                            id: number;
+                            intervalDays: number | null;
+                            /** @enum {string} */
+                            kind: "credits" | "flash_sale" | "subscription";
+                            name: string;
+                            names?: unknown;
+                            perUserLimit: number | null;
+                            priceMinor: number;
+                            /** Format: date-time */
+                            saleEndsAt: string | null;
+                            salePriceMinor: number | null;
+                            saleRunning: boolean;
+                            /** Format: date-time */
+                            saleStartsAt: string | null;
+                            sortOrder: number;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /** Create one of products */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @default true */
+                        active?: boolean;
+                        /** @default 0 */
+                        bonusCredits?: number | null;
+                        /** @default [] */
+                        channels?: string[];
+                        code: string;
+                        credits: number;
+                        /** @default USD */
+                        currency?: string;
+                        /** @default null */
+                        intervalDays?: number | null;
+                        /**
+                         * @default credits
+                         * @enum {string}
+                         */
+                        kind?: "credits" | "flash_sale" | "subscription";
+                        name: string;
+                        /** @default {} */
+                        names?: {
+                            ja?: string;
+                            ko?: string;
+                            ru?: string;
+                        };
+                        /** @default null */
+                        perUserLimit?: number | null;
+                        priceMinor: number;
+                        /**
+                         * Format: date-time
+                         * @default null
+                         */
+                        saleEndsAt?: string | null;
+                        /** @default null */
+                        salePriceMinor?: number | null;
+                        /**
+                         * Format: date-time
+                         * @default null
+                         */
+                        saleStartsAt?: string | null;
+                        /** @default 0 */
+                        sortOrder?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            bestValue: boolean;
+                            bonusCredits: number;
+                            channels: string[];
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            credits: number;
+                            currency: string;
+                            id: number;
+                            intervalDays: number | null;
+                            /** @enum {string} */
+                            kind: "credits" | "flash_sale" | "subscription";
+                            name: string;
+                            names?: unknown;
+                            perUserLimit: number | null;
+                            priceMinor: number;
+                            /** Format: date-time */
+                            saleEndsAt: string | null;
+                            salePriceMinor: number | null;
+                            saleRunning: boolean;
+                            /** Format: date-time */
+                            saleStartsAt: string | null;
+                            sortOrder: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of products */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            bestValue: boolean;
+                            bonusCredits: number;
+                            channels: string[];
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            credits: number;
+                            currency: string;
+                            id: number;
+                            intervalDays: number | null;
+                            /** @enum {string} */
+                            kind: "credits" | "flash_sale" | "subscription";
+                            name: string;
+                            names?: unknown;
+                            perUserLimit: number | null;
+                            priceMinor: number;
+                            /** Format: date-time */
+                            saleEndsAt: string | null;
+                            salePriceMinor: number | null;
+                            saleRunning: boolean;
+                            /** Format: date-time */
+                            saleStartsAt: string | null;
+                            sortOrder: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** Change one of products */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        active?: boolean;
+                        bonusCredits?: number | null;
+                        channels?: string[];
+                        code?: string;
+                        credits?: number;
+                        currency?: string;
+                        intervalDays?: number | null;
+                        /** @enum {string} */
+                        kind?: "credits" | "flash_sale" | "subscription";
+                        name?: string;
+                        names?: {
+                            ja?: string;
+                            ko?: string;
+                            ru?: string;
+                        };
+                        perUserLimit?: number | null;
+                        priceMinor?: number;
+                        /** Format: date-time */
+                        saleEndsAt?: string | null;
+                        salePriceMinor?: number | null;
+                        /** Format: date-time */
+                        saleStartsAt?: string | null;
+                        sortOrder?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            bestValue: boolean;
+                            bonusCredits: number;
+                            channels: string[];
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            credits: number;
+                            currency: string;
+                            id: number;
+                            intervalDays: number | null;
+                            /** @enum {string} */
+                            kind: "credits" | "flash_sale" | "subscription";
+                            name: string;
+                            names?: unknown;
+                            perUserLimit: number | null;
+                            priceMinor: number;
+                            /** Format: date-time */
+                            saleEndsAt: string | null;
+                            salePriceMinor: number | null;
+                            saleRunning: boolean;
+                            /** Format: date-time */
+                            saleStartsAt: string | null;
+                            sortOrder: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -13831,6 +14247,7 @@ export interface paths {
                                     id: number;
                                     image_url: string | null;
                                     link: string | null;
+                                    shows_prices: boolean;
                                     title: string;
                                 }[];
                             };
@@ -14062,6 +14479,7 @@ export interface paths {
                             code: number;
                             data: {
                                 best_value: boolean;
+                                bonus_credits: number;
                                 code: string;
                                 credits: number;
                                 currency: string;
@@ -14071,10 +14489,15 @@ export interface paths {
                                 /** @enum {string} */
                                 kind: "credits" | "flash_sale" | "subscription";
                                 name: string;
+                                names: {
+                                    [key: string]: string;
+                                };
                                 per_user_limit: number | null;
                                 price: number;
                                 price_text: string;
                                 product_id: number;
+                                /** Format: date-time */
+                                sale_starts_at: string | null;
                                 seconds_left: number | null;
                                 was_price: number | null;
                                 was_price_text: string | null;
@@ -14149,6 +14572,7 @@ export interface paths {
                             data: {
                                 list: {
                                     best_value: boolean;
+                                    bonus_credits: number;
                                     code: string;
                                     credits: number;
                                     currency: string;
@@ -14158,10 +14582,15 @@ export interface paths {
                                     /** @enum {string} */
                                     kind: "credits" | "flash_sale" | "subscription";
                                     name: string;
+                                    names: {
+                                        [key: string]: string;
+                                    };
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
                                     product_id: number;
+                                    /** Format: date-time */
+                                    sale_starts_at: string | null;
                                     seconds_left: number | null;
                                     was_price: number | null;
                                     was_price_text: string | null;
@@ -14237,6 +14666,7 @@ export interface paths {
                             data: {
                                 list: {
                                     best_value: boolean;
+                                    bonus_credits: number;
                                     code: string;
                                     credits: number;
                                     currency: string;
@@ -14246,10 +14676,15 @@ export interface paths {
                                     /** @enum {string} */
                                     kind: "credits" | "flash_sale" | "subscription";
                                     name: string;
+                                    names: {
+                                        [key: string]: string;
+                                    };
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
                                     product_id: number;
+                                    /** Format: date-time */
+                                    sale_starts_at: string | null;
                                     seconds_left: number | null;
                                     was_price: number | null;
                                     was_price_text: string | null;
@@ -18158,6 +18593,7 @@ export interface paths {
                             data: {
                                 list: {
                                     best_value: boolean;
+                                    bonus_credits: number;
                                     code: string;
                                     credits: number;
                                     currency: string;
@@ -18167,11 +18603,16 @@ export interface paths {
                                     /** @enum {string} */
                                     kind: "credits" | "flash_sale" | "subscription";
                                     name: string;
+                                    names: {
+                                        [key: string]: string;
+                                    };
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
                                     product_id: number;
                                     remaining: number | null;
+                                    /** Format: date-time */
+                                    sale_starts_at: string | null;
                                     seconds_left: number | null;
                                     was_price: number | null;
                                     was_price_text: string | null;

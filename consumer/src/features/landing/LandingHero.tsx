@@ -4,6 +4,7 @@ import Typography from "@mui/material/Typography";
 import BoltIcon from "@mui/icons-material/Bolt";
 import { useTranslation } from "react-i18next";
 import { dialogs } from "../../dialogs/dialog-store.ts";
+import { PriceClaim } from "../payments/PriceClaim.tsx";
 import { accentGradient } from "../../theme.ts";
 
 function HeroArt() {
@@ -127,9 +128,7 @@ export function LandingHero({ signedIn, busy = false, onTry }: { signedIn: boole
               {t("home.pricing")}
             </Button>
           </Box>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-            {t("home.priceLine")}
-          </Typography>
+          <PriceClaim variant="body2" color="text.secondary" sx={{ mt: 2 }} />
         </Box>
         <HeroArt />
       </Box>

@@ -38,6 +38,8 @@ export interface Banner {
   title: string;
   image_url: string;
   link?: string | null;
+  /** the app writes the live price claim over the picture */
+  shows_prices?: boolean;
 }
 
 export async function getBanners(): Promise<Banner[]> {

@@ -19,6 +19,7 @@ beforeAll(async () => {
         orderNo: `o${Math.random()}`,
         userId: user.id,
         productId: product.id,
+        productName: product.name,
         amountMinor: minor,
         finalPriceMinor: minor,
         currency: "USD",

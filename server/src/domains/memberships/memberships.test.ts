@@ -35,6 +35,8 @@ beforeAll(async () => {
   });
   await seedProducts(t.db);
   planId = (await t.db.product.findUniqueOrThrow({ where: { code: "plan_monthly" } })).id;
+  // the providers' amounts below are this plan at $19.99, whatever the seeded catalogue charges
+  await t.db.product.update({ where: { id: planId }, data: { priceMinor: 1999 } });
   packId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
 });
 afterAll(async () => {

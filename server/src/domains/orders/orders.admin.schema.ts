@@ -41,6 +41,8 @@ export const orderRecord = z.object({
   finalPriceMinor: z.number(),
   orderNo: z.string(),
   productId: z.number(),
+  /** the product's name when the order was made */
+  productName: z.string(),
   quantity: z.number(),
   amountMinor: z.number(),
   currency: z.string(),

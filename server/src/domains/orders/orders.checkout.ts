@@ -60,18 +60,20 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
         // Serialises this user's order creation so per-user limits hold under concurrent clicks.
         await lockUser.rows(tx, { userId: n.userId });
         const { channelId } = await assertMayPay(tx, n.userId);
-        const product = await products.purchasable(tx, n.userId, n.productId, n.quantity, now);
+        const product = await products.purchasable(tx, n.userId, n.productId, n.quantity, now, channelId ?? undefined);
         if (n.plansOnly && product.kind !== "subscription") throw HttpError.badRequest(PLANS_ONLY);
         return tx.order.create({
           data: {
             orderNo: newOrderNo(now),
             userId: n.userId,
             productId: product.id,
+            // name and prices as sold now: later changes by staff do not touch an order already made
+            productName: product.name,
             quantity: n.quantity,
-            amountMinor: (product.wasPriceMinor ?? product.priceMinor) * n.quantity,
-            finalPriceMinor: product.priceMinor * n.quantity,
+            amountMinor: product.priceMinor * n.quantity,
+            finalPriceMinor: products.priceNow(product, now) * n.quantity,
             currency: product.currency,
-            credits: product.credits * n.quantity,
+            credits: (product.credits + product.bonusCredits) * n.quantity,
             bonusCredits: n.bonusCredits ?? 0,
             provider: n.provider,
             channelId,

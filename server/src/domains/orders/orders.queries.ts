@@ -32,6 +32,7 @@ const orderColumns = {
   refund_started_at: col.time.orNull,
   provider_payment_ref: col.text.orNull,
   refunded_minor: col.int.orNull,
+  product_name: col.text,
   terms_version: col.int.orNull,
 };
 type OrderRow = RowOf<typeof orderColumns>;

@@ -20,6 +20,7 @@ async function order(userId: number, n: number) {
       orderNo: `R-ACCOUNT-${userId}-${n}`,
       userId,
       productId: packId,
+      productName: "150 credits",
       amountMinor: 1299,
       finalPriceMinor: 1299,
       currency: "USD",

@@ -27,7 +27,7 @@ export function receiptView(o: Order & { product: Product }) {
     order_id: o.id,
     order_no: o.orderNo,
     order_status: statusText(o.status),
-    product_name: o.product.name,
+    product_name: o.productName,
     quantity: o.quantity,
     credits: o.credits,
     bonus_credits: o.bonusCredits,

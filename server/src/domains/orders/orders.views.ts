@@ -25,7 +25,8 @@ export function orderView(o: Order & { product?: Product | null }) {
     refunded_amount: o.refundedMinor,
     provider: o.provider,
     product_id: o.productId,
-    product_name: o.product?.name,
+    // the name it was sold at (decision 265), whatever staff rename later
+    product_name: o.productName,
     pay_url: OPEN_STATUSES.includes(o.status) ? o.payUrl : null,
     created_at: o.createdAt,
     paid_at: o.paidAt,

@@ -26,7 +26,7 @@ function order(token: string, body: Record<string, unknown> = {}) {
 }
 
 /** A notification exactly as the sandbox gateway sends it, signed with the shared secret. */
-function notification(sessionId: string, orderNo: string, type: string, eventId = `sbevt_${crypto.randomBytes(6).toString("hex")}`, amount = 1299) {
+function notification(sessionId: string, orderNo: string, type: string, eventId = `sbevt_${crypto.randomBytes(6).toString("hex")}`, amount = 7999) {
   const body = JSON.stringify({
     id: eventId,
     type,
@@ -47,10 +47,13 @@ describe("products", () => {
     const res = await t.http.get("/api/index/getProducts?t=1").expect(200);
     const list = res.body.data.list as any[];
     expect(list.filter((p) => p.best_value).map((p) => p.code)).toEqual(["credits_500"]);
-    const flash = list.find((p) => p.kind === "flash_sale");
-    expect(flash).toMatchObject({ price: 199, was_price: 400, currency: "USD", price_text: "$1.99", was_price_text: "$4.00" });
+    const flash = list.find((p) => p.code === "flash_video");
+    expect(flash).toMatchObject({ price: 199, was_price: 400, currency: "USD", price_text: "$1.99", was_price_text: "$4.00", credits: 4 });
     expect(flash.seconds_left).toBeGreaterThan(0);
-    expect(list.find((p) => p.kind === "subscription")).toMatchObject({ interval_days: 30, price: 1999 });
+    expect(new Date(flash.sale_starts_at).getTime()).toBeLessThanOrEqual(Date.now());
+    // a regular pack carries no "was" price
+    expect(list.find((p) => p.code === "credits_50")).toMatchObject({ was_price: null, sale_starts_at: null });
+    expect(list.find((p) => p.kind === "subscription")).toMatchObject({ interval_days: 30, price: 14999 });
     expect(list.every((p) => Number.isInteger(p.price))).toBe(true);
   });
 
@@ -58,7 +61,7 @@ describe("products", () => {
     const limited = (await t.http.get("/api/index/getProductsLimited").expect(200)).body.data.list;
     expect(limited.map((p: any) => p.code)).toEqual(["flash_video"]);
     const detail = await t.http.get(`/api/index/getProductDetail?product_id=${product.credits_50}`).expect(200);
-    expect(detail.body.data).toMatchObject({ code: "credits_50", credits: 50, price: 499 });
+    expect(detail.body.data).toMatchObject({ code: "credits_50", credits: 50, price: 2999 });
     await t.http.get("/api/index/getProductDetail?product_id=999999").expect(404);
     await t.http.get("/api/index/getProductDetail?product_id=abc").expect(400);
 
@@ -74,7 +77,16 @@ describe("products", () => {
 
   it("refuses a flash sale that has ended", async () => {
     const ended = await t.db.product.create({
-      data: { code: "ended_sale", name: "old", kind: "flash_sale", credits: 1, priceMinor: 100, flashSaleEndsAt: new Date(Date.now() - 1000) },
+      data: {
+        code: "ended_sale",
+        name: "old",
+        kind: "flash_sale",
+        credits: 1,
+        priceMinor: 100,
+        salePriceMinor: 50,
+        saleStartsAt: new Date(Date.now() - 9000),
+        saleEndsAt: new Date(Date.now() - 1000),
+      },
     });
     const { token } = await visitor(t);
     expect((await order(token, { product_id: ended.id })).body).toMatchObject({ code: 400, msg: "This offer has ended" });
@@ -94,8 +106,8 @@ describe("createOrderAndPay", () => {
     const detail = await t.http.get(`/api/order/getOrderDetail?order_id=${res.body.data.order_id}`).set("token", token).expect(200);
     expect(detail.body.data).toMatchObject({
       order_status: "pending",
-      amount: 2598,
-      final_price: 2598,
+      amount: 15998,
+      final_price: 15998,
       currency: "USD",
       quantity: 2,
       credits: 300,

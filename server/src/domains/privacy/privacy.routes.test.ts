@@ -47,6 +47,7 @@ async function accountWithData(userId: number) {
       orderNo: `o-${userId}`,
       userId,
       productId: product.id,
+      productName: product.name,
       amountMinor: 199,
       finalPriceMinor: 199,
       currency: "USD",

@@ -1,4 +1,5 @@
 import type { ApiRouter } from "../../http/api.ts";
+import { clientContext } from "../../http/client-context.ts";
 import { productAnswer, getProductsAnswer, productIdQuery, userProductsLimitedAnswer } from "./products.schema.ts";
 import type { ProductsService } from "./products.service.ts";
 
@@ -8,16 +9,16 @@ export function productsRoutes(api: ApiRouter, products: ProductsService) {
   api.get(
     "/api/index/getProducts",
     { summary: "Credit packs, plans and running flash sales (prices in minor units)", tags, auth: "public", response: getProductsAnswer },
-    async () => ({
-      list: await products.list(),
+    async ({ req }) => ({
+      list: await products.list(new Date(), clientContext(req).attribution.channelId),
     }),
   );
 
   api.get(
     "/api/index/getProductsLimited",
     { summary: "Limited offers running now, with their countdown", tags, auth: "public", response: getProductsAnswer },
-    async () => ({
-      list: await products.listLimited(),
+    async ({ req }) => ({
+      list: await products.listLimited(new Date(), clientContext(req).attribution.channelId),
     }),
   );
 
@@ -34,8 +35,8 @@ export function productsRoutes(api: ApiRouter, products: ProductsService) {
       can: ["create", "Order"],
       response: userProductsLimitedAnswer,
     },
-    async ({ principal }) => ({
-      list: await products.listLimitedForUser(principal.userId),
+    async ({ principal, req }) => ({
+      list: await products.listLimitedForUser(principal.userId, new Date(), clientContext(req).attribution.channelId),
     }),
   );
 }

@@ -12,9 +12,14 @@ export const productAnswer = z.object({
   product_id: z.number(),
   code: z.string(),
   name: z.string(),
+  /** the name in other languages (ja, ko, ru) where staff gave one */
+  names: z.record(z.string(), z.string()),
   kind: z.enum(PRODUCT_KINDS),
   credits: z.number(),
+  bonus_credits: z.number(),
+  /** what it costs now (the sale price while a sale runs) */
   price: z.number(),
+  /** the regular price, only while a sale runs */
   was_price: z.number().nullable(),
   currency: z.string(),
   price_text: z.string(),
@@ -22,7 +27,10 @@ export const productAnswer = z.object({
   best_value: z.boolean(),
   per_user_limit: z.number().nullable(),
   interval_days: z.number().nullable(),
+  /** the end of the sale running now */
   flash_sale_ends_at: z.date().nullable(),
+  /** the start of the sale running now: the app pops up only sales that started after its last popup */
+  sale_starts_at: z.date().nullable(),
   seconds_left: z.number().nullable(),
 });
 

@@ -1,26 +1,33 @@
 import type { Db } from "../../db/client.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 
-const FLASH_SALE_HOURS = 72;
+const SALE_HOURS = 72;
 
-/** Demo catalogue, prices in USD cents. Created only when missing, so staff edits survive restarts. */
-function catalogue(now: Date): Prisma.ProductCreateInput[] {
+/**
+ * Demo catalogue, prices in USD cents. Created only when missing, so staff edits survive restarts. The seeded sale is
+ * SPEC's "$1.99 per video (was $4)": the pack of one 720P 10-second video (4 credits at the default prices) sells for
+ * $4.00 whenever no sale runs, $1.99 during it; every regular pack costs more per credit than the sale, so the sale
+ * is a real deal (products.seed.unit.test.ts checks it; docs/decisions/266).
+ */
+export function catalogue(now: Date): Prisma.ProductCreateInput[] {
   return [
-    { code: "credits_50", name: "50 credits", kind: "credits", credits: 50, priceMinor: 499, sortOrder: 10 },
-    { code: "credits_150", name: "150 credits", kind: "credits", credits: 150, priceMinor: 1299, sortOrder: 20 },
-    { code: "credits_500", name: "500 credits", kind: "credits", credits: 500, priceMinor: 3499, bestValue: true, sortOrder: 30 },
     {
       code: "flash_video",
-      name: "HD video (flash sale)",
-      kind: "flash_sale",
-      credits: 1,
-      priceMinor: 199,
-      wasPriceMinor: 400,
+      name: "One 720P 10-second video",
+      names: { ja: "720P・10秒の動画1本", ko: "720P 10초 영상 1편", ru: "Одно видео 720P, 10 секунд" },
+      kind: "credits",
+      credits: 4,
+      priceMinor: 400,
+      salePriceMinor: 199,
+      saleStartsAt: now,
+      saleEndsAt: new Date(now.getTime() + SALE_HOURS * 3_600_000),
       perUserLimit: 3,
-      flashSaleEndsAt: new Date(now.getTime() + FLASH_SALE_HOURS * 3_600_000),
       sortOrder: 0,
     },
-    { code: "plan_monthly", name: "Monthly plan", kind: "subscription", credits: 300, priceMinor: 1999, intervalDays: 30, sortOrder: 40 },
+    { code: "credits_50", name: "50 credits", kind: "credits", credits: 50, priceMinor: 2999, sortOrder: 10 },
+    { code: "credits_150", name: "150 credits", kind: "credits", credits: 150, priceMinor: 7999, sortOrder: 20 },
+    { code: "credits_500", name: "500 credits", kind: "credits", credits: 500, priceMinor: 24999, sortOrder: 30 },
+    { code: "plan_monthly", name: "Monthly plan", kind: "subscription", credits: 300, priceMinor: 14999, intervalDays: 30, sortOrder: 40 },
   ];
 }
 

@@ -3,7 +3,9 @@ import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import type { Product } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
+import { translationsOf } from "../../http/translations.ts";
 import { formatMinor } from "./money.ts";
+import { bestValue, priceNow, saleRunning } from "./products.pricing.ts";
 
 export const OFFER_ENDED = "This offer has ended";
 export const PURCHASE_LIMIT_REACHED = "You have reached the purchase limit for this offer";
@@ -11,31 +13,43 @@ export const PURCHASE_LIMIT_REACHED = "You have reached the purchase limit for t
 /** Orders that count toward a per-user limit: paid ones and ones still being paid. */
 const COUNTED_STATUSES = [...OPEN_ORDER_STATUSES, "paid"] as const;
 
-/** What the client shows for a product. Prices are integers in minor units of `currency`; `*_text` are English renderings. */
-export function productView(p: Product, now = new Date()) {
+/**
+ * What the client shows for a product. Prices are integers in minor units of `currency`; `*_text` are English
+ * renderings. `price` is what it costs now; `was_price` is its regular price, shown only while a sale runs
+ * (docs/decisions/266). `sale_starts_at` tells a visitor's app which sales it has shown already.
+ */
+export function productView(p: Product, now = new Date(), best: Product | null = null) {
+  const running = saleRunning(p, now);
+  const price = priceNow(p, now);
+  const endsAt = running ? p.saleEndsAt : null;
   return {
     product_id: p.id,
     code: p.code,
     name: p.name,
+    names: translationsOf(p.names),
     kind: p.kind,
     credits: p.credits,
-    price: p.priceMinor,
-    was_price: p.wasPriceMinor,
+    bonus_credits: p.bonusCredits,
+    price,
+    was_price: running ? p.priceMinor : null,
     currency: p.currency,
-    price_text: formatMinor(p.priceMinor, p.currency),
-    was_price_text: p.wasPriceMinor === null ? null : formatMinor(p.wasPriceMinor, p.currency),
-    best_value: p.bestValue,
+    price_text: formatMinor(price, p.currency),
+    was_price_text: running ? formatMinor(p.priceMinor, p.currency) : null,
+    best_value: best !== null && best.id === p.id,
     per_user_limit: p.perUserLimit,
     interval_days: p.intervalDays,
-    flash_sale_ends_at: p.flashSaleEndsAt,
-    seconds_left: p.flashSaleEndsAt ? Math.max(0, Math.floor((p.flashSaleEndsAt.getTime() - now.getTime()) / 1000)) : null,
+    flash_sale_ends_at: endsAt,
+    sale_starts_at: running ? p.saleStartsAt : null,
+    seconds_left: endsAt ? Math.max(0, Math.floor((endsAt.getTime() - now.getTime()) / 1000)) : null,
   };
 }
 
 export type ProductView = ReturnType<typeof productView>;
 
-function onSale(p: Product, now: Date): boolean {
-  return p.active && (p.flashSaleEndsAt === null || p.flashSaleEndsAt > now);
+/** Sold now: active, visible in the caller's channel (none listed = every channel), and a sale-only product only while its sale runs. */
+function onSale(p: Product, now: Date, channel?: string): boolean {
+  const visible = p.channels.length === 0 || (channel !== undefined && p.channels.includes(channel));
+  return p.active && visible && (p.kind !== "flash_sale" || saleRunning(p, now));
 }
 
 export function createProductsService(db: Db) {
@@ -50,49 +64,63 @@ export function createProductsService(db: Db) {
     return new Map(rows.map((r) => [r.productId, r._sum.quantity ?? 0]));
   }
 
-  async function limitedOffers(now: Date): Promise<Product[]> {
-    const rows = await db.product.findMany({ where: { active: true, OR: [{ kind: "flash_sale" }, { perUserLimit: { not: null } }] }, orderBy: order });
-    return rows.filter((p) => onSale(p, now));
+  async function offered(now: Date, channel?: string): Promise<Product[]> {
+    return (await db.product.findMany({ where: { active: true }, orderBy: order })).filter((p) => onSale(p, now, channel));
   }
 
+  const views = (rows: Product[], now: Date, all: Product[] = rows) => {
+    const best = bestValue(all);
+    return rows.map((p) => productView(p, now, best));
+  };
+
+  /** Limited offers: a sale running now, or a per-user limit. */
+  const limited = (rows: Product[], now: Date) => rows.filter((p) => saleRunning(p, now) || p.perUserLimit !== null);
+
   return {
-    /** Credit packs and plans on sale (flash sales appear while they run). */
-    async list(now = new Date()): Promise<ProductView[]> {
-      const rows = await db.product.findMany({ where: { active: true }, orderBy: order });
-      return rows.filter((p) => onSale(p, now)).map((p) => productView(p, now));
+    /** Credit packs and plans on sale in the caller's channel (sales at their sale price while they run). */
+    async list(now = new Date(), channel?: string): Promise<ProductView[]> {
+      return views(await offered(now, channel), now);
     },
 
-    /** Limited offers (flash sales, per-user limits) running now, with their countdown. */
-    async listLimited(now = new Date()): Promise<ProductView[]> {
-      return (await limitedOffers(now)).map((p) => productView(p, now));
+    /** Limited offers (sales, per-user limits) running now, with their countdown. */
+    async listLimited(now = new Date(), channel?: string): Promise<ProductView[]> {
+      const all = await offered(now, channel);
+      return views(limited(all, now), now, all);
     },
 
     /** Limited offers this user can still buy, with how many remain for them. */
-    async listLimitedForUser(userId: number, now = new Date()) {
-      const offers = await limitedOffers(now);
+    async listLimitedForUser(userId: number, now = new Date(), channel?: string) {
+      const all = await offered(now, channel);
+      const offers = limited(all, now);
       const bought = await purchasedCounts(
         userId,
         offers.map((p) => p.id),
       );
-      return offers
-        .map((p) => ({ ...productView(p, now), remaining: p.perUserLimit === null ? null : Math.max(0, p.perUserLimit - (bought.get(p.id) ?? 0)) }))
+      return views(offers, now, all)
+        .map((v, i) => {
+          const cap = offers[i].perUserLimit;
+          return { ...v, remaining: cap === null ? null : Math.max(0, cap - (bought.get(v.product_id) ?? 0)) };
+        })
         .filter((p) => p.remaining === null || p.remaining > 0);
     },
+
+    /** What one of the product costs at `now` (the sale price while its sale runs). */
+    priceNow,
 
     async detail(productId: number, now = new Date()): Promise<ProductView> {
       const p = await db.product.findUnique({ where: { id: productId } });
       if (!p?.active) throw HttpError.notFound();
-      return productView(p, now);
+      return productView(p, now, bestValue(await offered(now)));
     },
 
     /**
      * The product as it may be bought now by this user in this quantity. Runs inside the order-creating
      * transaction after the user row is locked, so two concurrent orders cannot both slip under a limit.
      */
-    async purchasable(tx: Tx, userId: number, productId: number, quantity: number, now = new Date()): Promise<Product> {
+    async purchasable(tx: Tx, userId: number, productId: number, quantity: number, now = new Date(), channel?: string): Promise<Product> {
       const p = await tx.product.findUnique({ where: { id: productId } });
       if (!p?.active) throw HttpError.notFound();
-      if (!onSale(p, now)) throw HttpError.badRequest(OFFER_ENDED);
+      if (!onSale(p, now, channel)) throw HttpError.badRequest(OFFER_ENDED);
       if (p.kind === "subscription" && quantity !== 1) throw HttpError.badRequest(MSG.badRequest);
       if (p.perUserLimit !== null) {
         const bought = (await purchasedCounts(userId, [p.id], tx)).get(p.id) ?? 0;

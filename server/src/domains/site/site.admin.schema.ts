@@ -7,6 +7,8 @@ export const bannerBody = z.strictObject({
   title: z.string({ error: "Please enter a title" }).trim().min(1, { error: "Please enter a title" }).max(200),
   imageUrl: z.string({ error: "Please enter the image URL" }).trim().min(1, { error: "Please enter the image URL" }).max(500),
   link: z.string().trim().max(500).nullish(),
+  /** the app writes the live price claim over the picture */
+  showsPrices: z.boolean().default(false),
   enabled: z.boolean().default(true),
   sortOrder: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
@@ -70,6 +72,7 @@ export const bannerRecord = z.object({
   title: z.string(),
   sortOrder: z.number(),
   enabled: z.boolean(),
+  showsPrices: z.boolean(),
   imageUrl: z.string(),
 });
 

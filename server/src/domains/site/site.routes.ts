@@ -40,9 +40,6 @@ export function siteRoutes(
     async () =>
       site.settings({
         site_name: "Reverie",
-        price_per_video: "1.99",
-        was_price: "4",
-        currency: "USD",
         free_generations: config.FREE_GENERATIONS,
         max_duration: MAX_DURATION_SEC,
         resolutions: RESOLUTIONS,

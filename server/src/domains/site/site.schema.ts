@@ -15,6 +15,8 @@ export const bannerListAnswer = z.object({
       title: z.string(),
       image_url: z.string().nullable(),
       link: z.string().nullable(),
+      /** write the live price claim over the picture */
+      shows_prices: z.boolean(),
     }),
   ),
 });

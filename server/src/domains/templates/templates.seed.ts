@@ -39,7 +39,8 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
 const BANNERS = [
   { slug: "welcome", title: "Turn a photo into a video", link: "/creationStudio" },
   { slug: "templates", title: "New motion templates", link: "/creationStudio" },
-  { slug: "credits", title: "1 credit = 1 HD video", link: "/payment" },
+  // its text is the live price claim the app writes over it (issue 31 item 1), so its picture carries no caption
+  { slug: "prices", title: "Credit packs and prices", link: "/payment", showsPrices: true },
 ];
 
 const PROMPTS: [string, string][] = [
@@ -85,7 +86,7 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
   const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: STYLES[(i + 1) % STYLES.length] }));
   await Promise.all([
     ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640, false)),
-    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400, true)),
+    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400, !b.showsPrices)),
   ]);
   // the catalogue is seeded once; after that it belongs to the console (edits and deletions are not undone at start)
   const [templateCount, bannerCount, prompts] = await Promise.all([db.template.count(), db.banner.count(), db.promptSuggestion.count()]);
@@ -104,7 +105,10 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
       })),
     });
   }
-  if (bannerCount === 0) await db.banner.createMany({ data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder })) });
+  if (bannerCount === 0)
+    await db.banner.createMany({
+      data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder, showsPrices: b.showsPrices ?? false })),
+    });
   if (prompts === 0)
     await db.promptSuggestion.createMany({
       data: PROMPTS.map(([text, category], i) => ({ text, category, sortOrder: i, texts: SEED_PROMPT_TEXTS[text] ?? {} })),

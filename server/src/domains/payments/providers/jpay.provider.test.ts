@@ -19,6 +19,8 @@ beforeAll(async () => {
   t = await createTestApp({ TON_RECEIVING_ADDRESS: RECEIVING.toString(), JPAY_TON_RATE: "USD=0.32", TON_API_URL: fake.url, TON_API_KEY: API_KEY });
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+  // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
+  await t.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
 });
 afterAll(async () => {
   await t.close();
@@ -266,6 +268,8 @@ describe("JPay not configured", () => {
     expect((providers.body.data as { provider: string }[]).map((p) => p.provider)).not.toContain("jpay");
     const user = await visitor(bare);
     const pid = (await bare.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+    // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
+    await bare.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
     const res = await bare.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(503);
     expect(res.body.msg).toBe("Payment function temporarily unavailable");
     expect(await bare.db.order.count()).toBe(0);
@@ -278,6 +282,8 @@ describe("JPay not configured", () => {
       await seedProducts(eur.db);
       const user = await visitor(eur);
       const pid = (await eur.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+      // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
+      await eur.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
       const res = await eur.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(502);
       expect(res.body.msg).toBe("Payment failed, please try again later");
       expect(await eur.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed", failureReason: "checkout_failed" });

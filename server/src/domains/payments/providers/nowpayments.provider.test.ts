@@ -14,6 +14,8 @@ beforeAll(async () => {
   t = await createTestApp({ NOWPAYMENTS_API_KEY: API_KEY, NOWPAYMENTS_IPN_SECRET: IPN_SECRET, NOWPAYMENTS_API_BASE: fake.url });
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+  // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
+  await t.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
 });
 afterAll(async () => {
   await t.close();

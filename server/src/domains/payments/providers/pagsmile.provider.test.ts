@@ -15,6 +15,8 @@ beforeAll(async () => {
   t = await createTestApp({ PAGSMILE_APP_ID: APP_ID, PAGSMILE_SECURITY_KEY: KEY, PAGSMILE_API_BASE: fake.url, PAGSMILE_METHOD_CODES: "sbp=SBP,tpay=TPay" });
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
+  // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
+  await t.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
 });
 afterAll(async () => {
   await t.close();

@@ -1,0 +1,74 @@
+import { useEffect, useState } from "react";
+import Typography, { type TypographyProps } from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { api } from "../../lib/api-client.ts";
+import { formatPrice, getProducts, type Product } from "./payments.api.ts";
+
+/** What a price claim is made of: the configured generation prices (basicSettings) and the packs on sale now. */
+export interface PriceFacts {
+  seconds: number;
+  c480: number;
+  c720: number;
+  image: number;
+  /** the regular pack with the most credits for the money: its price per credit */
+  cheapest: { minor: number; currency: string } | null;
+}
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** The lowest price per credit among regular packs (sales excluded: they end), or null when none is on sale. */
+export function cheapestCredit(products: Product[]): PriceFacts["cheapest"] {
+  const packs = products.filter((p) => p.kind === "credits" && p.was_price === null);
+  if (!packs.length) return null;
+  const best = packs.reduce((a, b) => (b.price / (b.credits + b.bonus_credits) < a.price / (a.credits + a.bonus_credits) ? b : a));
+  return { minor: best.price / (best.credits + best.bonus_credits), currency: best.currency };
+}
+
+let pending: Promise<PriceFacts | null> | null = null;
+
+/** Both answers once per page load; null when either says nothing usable (the claim is then not made at all). */
+function loadFacts(): Promise<PriceFacts | null> {
+  pending ??= Promise.all([api.get("/api/Index/basicSettings", { quiet: true }), getProducts()])
+    .then(([settings, products]) => {
+      const price = (settings.price ?? {}) as Record<string, unknown>;
+      const [seconds, c480, c720, image] = [price.per_block_seconds, price["480P"], price["720P"], price.image].map(num);
+      if (seconds === null || c480 === null || c720 === null || image === null) return null;
+      return { seconds, c480, c720, image, cheapest: cheapestCredit(products) };
+    })
+    .catch(() => {
+      pending = null;
+      return null;
+    });
+  return pending;
+}
+
+/**
+ * Issue 31 item 1: the one sentence that says what output costs, made from the configured prices and the packs on sale
+ * (never typed), naming the resolution and length it covers. Nothing is claimed until both are known; the space it
+ * takes is held meanwhile so the page does not move.
+ */
+export function PriceClaim(props: TypographyProps) {
+  const { t, i18n } = useTranslation();
+  const [facts, setFacts] = useState<PriceFacts | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadFacts().then((f) => live && setFacts(f));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const text =
+    facts &&
+    t(facts.cheapest ? "home.priceClaim" : "home.priceClaimNoPacks", {
+      seconds: facts.seconds,
+      c480: facts.c480,
+      c720: facts.c720,
+      image: facts.image,
+      perCredit: facts.cheapest ? formatPrice(facts.cheapest.minor, facts.cheapest.currency, i18n.language) : "",
+    });
+  return (
+    <Typography data-testid="price-claim" {...props} sx={{ minHeight: "1.5em", ...props.sx }}>
+      {text}
+    </Typography>
+  );
+}

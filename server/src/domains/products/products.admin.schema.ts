@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { PRODUCT_KINDS } from "../../contract/orders.ts";
+import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
+import { patchOf } from "../../http/patch.ts";
+import { translationsBody } from "../../http/translations.ts";
+
+const whole = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, { error: `${name} must be ${min} or more` })
+    .max(max, { error: `${name} must be at most ${max}` });
+/** An empty field in the console's form is "none". */
+const orNull = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? null : v), schema.nullable());
+
+/** What staff edit of a credit pack, plan or sale (issue 35 item 1). Prices are in minor units of `currency`. */
+export const productBody = z.strictObject({
+  code: z
+    .string({ error: "Please enter a code" })
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9_-]{1,39}$/, { error: "code must be 2-40 lower-case letters, digits, _ or -" }),
+  /** English; `names` holds the other languages */
+  name: z.string({ error: "Please enter a name" }).trim().min(1, { error: "Please enter a name" }).max(80),
+  names: translationsBody(80).default({}),
+  kind: z.enum(PRODUCT_KINDS, { error: `kind must be one of ${PRODUCT_KINDS.join(", ")}` }).default("credits"),
+  credits: whole("credits", 1, 1_000_000),
+  bonusCredits: whole("bonusCredits", 0, 1_000_000).default(0),
+  priceMinor: whole("priceMinor", 1, 100_000_000),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, { error: "currency must be a three-letter code such as USD" })
+    .default("USD"),
+  salePriceMinor: orNull(whole("salePriceMinor", 1, 100_000_000)).default(null),
+  saleStartsAt: orNull(z.coerce.date({ error: "saleStartsAt must be a date" })).default(null),
+  saleEndsAt: orNull(z.coerce.date({ error: "saleEndsAt must be a date" })).default(null),
+  perUserLimit: orNull(whole("perUserLimit", 1, 1000)).default(null),
+  intervalDays: orNull(whole("intervalDays", 1, 366)).default(null),
+  /** channel codes whose visitors see it; empty: every channel */
+  channels: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
+  active: z.boolean().default(true),
+  sortOrder: whole("sortOrder", 0, 1_000_000).default(0),
+});
+export type ProductBody = z.infer<typeof productBody>;
+export const productUpdateBody = patchOf(productBody);
+
+export const productFilter = z.strictObject({ id: idsFilter, q: textFilter, kind: z.enum(PRODUCT_KINDS).optional(), active: boolFilter });
+export type ProductFilter = z.infer<typeof productFilter>;
+export const productSortable = ["id", "sortOrder", "name", "priceMinor", "credits", "createdAt"] as const;
+
+// What the routes answer (docs/decisions/229).
+
+/** products list, one product, and the answer of a change */
+export const productRecord = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  names: z.unknown(),
+  kind: z.enum(PRODUCT_KINDS),
+  credits: z.number(),
+  bonusCredits: z.number(),
+  priceMinor: z.number(),
+  currency: z.string(),
+  salePriceMinor: z.number().nullable(),
+  saleStartsAt: z.date().nullable(),
+  saleEndsAt: z.date().nullable(),
+  perUserLimit: z.number().nullable(),
+  intervalDays: z.number().nullable(),
+  channels: z.array(z.string()),
+  active: z.boolean(),
+  sortOrder: z.number(),
+  createdAt: z.date(),
+  /** computed: the regular pack with the most credits for the money among those on sale */
+  bestValue: z.boolean(),
+  /** computed: the sale window is open now */
+  saleRunning: z.boolean(),
+});

@@ -1,0 +1,65 @@
+import type { Db } from "../../db/client.ts";
+import type { Product } from "../../db/generated/client.ts";
+import { matching, type ListParams } from "../../db/paging.ts";
+import { HttpError } from "../../http/errors.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import { auditedTable, byId } from "../audit/audited-table.ts";
+import type { ProductBody, ProductFilter } from "./products.admin.schema.ts";
+import { bestValue, packsBeatingSale, saleRunning } from "./products.pricing.ts";
+
+export const SALE_WINDOW_INCOMPLETE = "A sale needs a sale price, a start and an end";
+export const SALE_ENDS_BEFORE_START = "A sale must end after it starts";
+export const SALE_NOT_BELOW_PRICE = "The sale price must be below the regular price";
+export const PLAN_NEEDS_INTERVAL = "A plan needs its renewal interval in days";
+/** `{packs}`: the codes of the packs that give more credits for the money. */
+export const SALE_NOT_A_DEAL = "This sale is no deal: a regular pack costs the same or less per credit";
+
+/**
+ * Marketing's catalogue of credit packs, plans and sales (issue 35 item 1): every change audited in its own
+ * transaction, effective at the next checkout (orders keep the name and price they were made at). A sale is a window
+ * on a product (docs/decisions/266); a sale that a regular pack beats per credit is refused, so no deal is a false one.
+ */
+export function createProductsAdminService(db: Db, audit: AuditService) {
+  const table = auditedTable(db, audit, { resource: "Product", table: (c) => c.product, key: byId, idOf: (r) => r.id });
+
+  async function withComputed(rows: Product[], now = new Date()) {
+    const best = bestValue(await db.product.findMany({ where: { active: true } }));
+    return rows.map((p) => ({ ...p, bestValue: best?.id === p.id, saleRunning: saleRunning(p, now) }));
+  }
+  const one = async (row: Product | null) => (row ? (await withComputed([row]))[0] : null);
+
+  /** The rules a saved product must keep, checked on the product as it will be after the change. */
+  async function check(p: ProductBody & { id?: number }) {
+    const sale = [p.salePriceMinor, p.saleStartsAt, p.saleEndsAt];
+    if (sale.some((v) => v !== null) && sale.some((v) => v === null)) throw HttpError.badRequest(SALE_WINDOW_INCOMPLETE);
+    if (p.saleStartsAt && p.saleEndsAt && p.saleEndsAt <= p.saleStartsAt) throw HttpError.badRequest(SALE_ENDS_BEFORE_START);
+    if (p.salePriceMinor !== null && p.salePriceMinor >= p.priceMinor) throw HttpError.badRequest(SALE_NOT_BELOW_PRICE);
+    if (p.kind === "subscription" && p.intervalDays === null) throw HttpError.badRequest(PLAN_NEEDS_INTERVAL);
+    if (p.salePriceMinor === null || !p.active) return;
+    const others = await db.product.findMany({ where: { active: true, currency: p.currency, ...(p.id ? { id: { not: p.id } } : {}) } });
+    const beaten = packsBeatingSale({ ...p, bonusCredits: p.bonusCredits }, others);
+    if (beaten.length) throw HttpError.badRequest(`${SALE_NOT_A_DEAL} (${beaten.map((b) => b.code).join(", ")})`);
+  }
+
+  return {
+    async list(params: ListParams<ProductFilter>) {
+      const f = params.filter;
+      const page = await table.list(params, { ...matching(f, ["kind", "active"]), ...(f.q ? { name: { contains: f.q, mode: "insensitive" } } : {}) });
+      return { ...page, rows: await withComputed(page.rows as Product[]) };
+    },
+    get: async (id: number) => one(await table.get(id)),
+    async create(staffId: number, body: ProductBody) {
+      await check(body);
+      return one(await table.create(staffId, body));
+    },
+    async update(staffId: number, id: number, body: Partial<ProductBody>) {
+      const before = await db.product.findUnique({ where: { id } });
+      if (!before) return null;
+      const { createdAt: _c, ...current } = before;
+      await check({ ...current, names: {}, ...body, id } as ProductBody & { id: number });
+      return one(await table.update(staffId, id, body));
+    },
+  };
+}
+
+export type ProductsAdminService = ReturnType<typeof createProductsAdminService>;

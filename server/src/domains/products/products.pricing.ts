@@ -1,0 +1,42 @@
+import type { Product } from "../../db/generated/client.ts";
+
+/** What the pricing rules read of a product. */
+export type Priced = Pick<Product, "kind" | "credits" | "bonusCredits" | "priceMinor" | "salePriceMinor" | "saleStartsAt" | "saleEndsAt">;
+
+/** The product's sale window is open now (docs/decisions/266): start and end set, start passed, end not. */
+export function saleRunning(p: Priced, now: Date): boolean {
+  return p.salePriceMinor !== null && p.saleStartsAt !== null && p.saleEndsAt !== null && p.saleStartsAt <= now && p.saleEndsAt > now;
+}
+
+/** What one costs now: the sale price while the sale runs, else the regular price. */
+export function priceNow(p: Priced, now: Date): number {
+  return saleRunning(p, now) && p.salePriceMinor !== null ? p.salePriceMinor : p.priceMinor;
+}
+
+/** Price per credit granted (bonus included), in minor units. */
+function perCredit(priceMinor: number, p: Priced): number {
+  return priceMinor / Math.max(1, p.credits + p.bonusCredits);
+}
+
+/** Regular credit packs: what any claim of a deal is measured against. */
+const regularPacks = (list: Priced[]) => list.filter((p) => p.kind === "credits");
+
+/**
+ * The regular pack that gives the most credits for the money, or null when there is nothing to compare (fewer than
+ * two packs): the "best value" badge is computed from the prices, never typed.
+ */
+export function bestValue<P extends Priced>(list: P[]): P | null {
+  const packs = regularPacks(list) as P[];
+  if (packs.length < 2) return null;
+  return packs.reduce((best, p) => (perCredit(p.priceMinor, p) < perCredit(best.priceMinor, best) ? p : best));
+}
+
+/**
+ * The regular packs (and plans) that beat a sale per credit: a sale that one of them beats is no deal and may not
+ * be offered as one (issue 31 item 2). Empty when the sale is a real deal.
+ */
+export function packsBeatingSale<P extends Priced & { id: number }>(sale: Priced & { id?: number }, list: P[]): P[] {
+  if (sale.salePriceMinor === null) return [];
+  const salePerCredit = perCredit(sale.salePriceMinor, sale);
+  return list.filter((p) => p.id !== sale.id && p.kind !== "flash_sale" && perCredit(p.priceMinor, p) <= salePerCredit);
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { appForThisFile } from "./app-per-file.ts";
+import { newAppContext, pageShot } from "./consumer-app.ts";
+
+/** Issue 31 items 1 and 2 on a phone: price claims made from the prices, and the flash sale's rules. */
+describe("the shop at 360 px", () => {
+  const app = appForThisFile();
+
+  it("every claim follows a price changed in the database; the sale shows once per visitor, with units, in four languages", async () => {
+    const claims: Record<string, string> = {};
+    for (const language of ["en", "ja", "ko", "ru"] as const) {
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+      const page = await context.newPage();
+      await page.goto(`${app.server.url}/home`);
+      await page.getByTestId("flash-sale").waitFor();
+      const countdown = await page.getByTestId("flash-countdown").innerText();
+      expect(countdown).toMatch(/\p{L}/u);
+      await pageShot(page, `consumer-flash-sale-360-${language}`);
+      await page
+        .getByRole("button", { name: /close|閉じる|닫기|закрыть/i })
+        .first()
+        .click();
+      claims[language] = await page.getByTestId("price-claim").first().innerText();
+      await pageShot(page, `consumer-landing-360-${language}`);
+      // once per visitor per sale: a reload does not bring it back
+      await page.reload();
+      await page.getByTestId("price-claim").first().waitFor();
+      await page.waitForTimeout(2500);
+      expect(await page.getByTestId("flash-sale").count()).toBe(0);
+      await context.close();
+    }
+    expect(claims.en).toContain("$0.50");
+    expect(claims.en).toContain("720P");
+
+    await app.server.db.product.update({ where: { code: "credits_500" }, data: { priceMinor: 22500 } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
+    await page.goto(`${app.server.url}/payment`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
+    await pageShot(page, "consumer-pricing-360-en");
+    await context.close();
+  }, 180_000);
+
+  it("no popup over a ban notice, and none when no sale runs", async () => {
+    const banned = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
+    await banned.addInitScript(() => localStorage.setItem("reverie_ban_notice", JSON.stringify({ reason: "x" })));
+    const p1 = await banned.newPage();
+    await p1.goto(`${app.server.url}/home`);
+    await p1.waitForTimeout(3000);
+    expect(await p1.getByTestId("flash-sale").count()).toBe(0);
+    await banned.close();
+
+    await app.server.db.product.updateMany({ where: { salePriceMinor: { not: null } }, data: { saleEndsAt: new Date(Date.now() - 1000) } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home`);
+    await page.getByTestId("price-claim").first().waitFor();
+    await page.waitForTimeout(3000);
+    expect(await page.getByTestId("flash-sale").count()).toBe(0);
+    await context.close();
+  }, 90_000);
+  it("the buy dialog's 'terms of service' opens the terms in a new tab and keeps the dialog and the chosen pack", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "ko", viewport: { width: 360, height: 780 } });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/payment`);
+    const pack = await app.server.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
+    await page.getByTestId(`pricing-buy-${pack.id}`).click();
+    await page.getByTestId(`product-${pack.id}`).waitFor();
+    const [terms] = await Promise.all([context.waitForEvent("page"), page.getByTestId("terms-link").click()]);
+    expect(new URL(terms.url()).pathname).toBe("/agreement");
+    expect(await page.getByTestId(`product-${pack.id}`).getAttribute("aria-pressed")).toBe("true");
+    expect(await page.getByTestId("agree-terms").isChecked()).toBe(false);
+    await pageShot(page, "consumer-buy-dialog-360-ko");
+    await context.close();
+  }, 60_000);
+});
