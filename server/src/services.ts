@@ -45,6 +45,7 @@ import { createUsersAdminService } from "./domains/users/users.admin.service.ts"
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
+import { measureOperations } from "./operations.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -71,6 +72,7 @@ export function createServices(deps: AppDeps) {
     images: avatarImages(render.generation, render.uploads),
     audit,
     databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
+    metrics: render.metrics.chat,
     fileReport: systemReports.file,
   });
   // creator pages take their link, name and cover from training's finished models and their library's files from generation
@@ -127,7 +129,7 @@ export function createServices(deps: AppDeps) {
     usdt: createNowpaymentsProvider(config, log),
     jpay: createJpayProvider(config, log),
   };
-  const payments = createPaymentsService({ config, log, orders, memberships, providers });
+  const payments = createPaymentsService({ config, log, orders, memberships, providers, notifications: render.metrics.payments });
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({
@@ -176,6 +178,7 @@ export function createServices(deps: AppDeps) {
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };
+  measureOperations(render.metrics, { generation: render.generation, engines: render.engines, conversions });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([render.close(), chat.close(), auth.close()]);

@@ -79,6 +79,8 @@ declare module "express-serve-static-core" {
     principal?: Principal;
     ability?: AppAbility;
     requestId?: string;
+    /** The pattern of the API route that took the request (`/admin/api/users/:id`): its label in the metrics. */
+    routePattern?: string;
   }
 }
 
@@ -142,7 +144,12 @@ export class ApiRouter {
     handler: Handler<any, any, any, any, Answer>,
   ) {
     this.document(method, path, spec);
-    const admit = this.admission(spec);
+    const admission = this.admission(spec);
+    // the route's pattern labels its requests in the metrics (server/src/metrics), never the URL
+    const admit = (req: Request) => {
+      req.routePattern = path;
+      return admission(req);
+    };
     const plain = !(spec.response instanceof z.ZodType) && spec.response.kind === "plain";
     const respond = async (req: Request, res: Response) => {
       const valid = validated(spec, req);
