@@ -43,6 +43,8 @@ export type Subject =
   | "SiteSetting"
   | "OutboxEmail"
   | "Dashboard"
+  /** the operations figures (/admin/api/operations): admins, and support, who hear first when payments or renders fail */
+  | "Operations"
   | "Payment"
   /** a TON wallet linked with ton_proof (wallets domain) */
   | "Wallet";
@@ -102,6 +104,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("grant", "Payment");
       can("adjust", "LedgerEntry");
       can("refund", "Order");
+      can("read", "Operations");
       // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
       can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
     }

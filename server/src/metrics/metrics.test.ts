@@ -7,6 +7,7 @@ import { photo } from "../../../tests/fixtures/media.ts";
 import { GENERATION_TEST_ENV, startWorkerFor, waitForTask } from "../../../tests/generation-utils.ts";
 import { parsePrometheusText } from "../../../tests/prometheus-text.ts";
 import { startTestServer } from "../../../tests/server-utils.ts";
+import { staffMember } from "../../../tests/staff-utils.ts";
 import { METRIC } from "../contract/metrics.ts";
 import { seedProducts } from "../domains/products/products.seed.ts";
 import { signNotification } from "../domains/payments/providers/signature.ts";
@@ -159,4 +160,22 @@ describe("/metrics", () => {
     expect(moved(METRIC.outbox)).toBe(1);
     expect(sampled(after, METRIC.outboxOldest)).toBeGreaterThanOrEqual(0);
   }, 120_000);
+});
+
+describe("/admin/api/operations", () => {
+  it("gives admins and support the same figures as JSON, and refuses other staff", async () => {
+    for (const roles of [["admin"], ["support"]] as const) {
+      const staff = await staffMember(s, [...roles]);
+      const res = await s.http.get("/admin/api/operations").set("token", staff.token).expect(200);
+      expect(Date.parse(res.body.at)).toBeGreaterThan(0);
+      const names = new Set(res.body.series.map((x: { name: string }) => x.name));
+      for (const name of [METRIC.queueJobs, METRIC.engineUp, METRIC.outbox, METRIC.chatStreaming, `${METRIC.httpDuration}_count`])
+        expect(names.has(name), name).toBe(true);
+    }
+    for (const roles of [["marketer"], ["moderator"]] as const) {
+      const staff = await staffMember(s, [...roles]);
+      await s.http.get("/admin/api/operations").set("token", staff.token).expect(403);
+    }
+    await s.http.get("/admin/api/operations").expect(401);
+  });
 });

@@ -33,6 +33,8 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  /** Bounded: methods, route patterns and statuses are few. */
+  const httpChildren = new Map<string, ReturnType<typeof http.labels>>();
   const jobs = new Counter({ name: METRIC.jobs, help: "Generation job attempts by engine and how they ended", labelNames: ["engine", "outcome"], registers });
   const render = new Histogram({
     name: METRIC.renderSeconds,
@@ -54,7 +56,16 @@ export function createMetrics() {
   return {
     registry,
     http: {
-      observe: (method: string, route: string, status: number, seconds: number) => http.observe({ method, route, status: String(status) }, seconds),
+      observe(method: string, route: string, status: number, seconds: number) {
+        // one child per label set, kept: prom-client otherwise hashes the labels object on every observation
+        const key = `${method} ${status} ${route}`;
+        let child = httpChildren.get(key);
+        if (!child) {
+          child = http.labels(method, route, String(status));
+          httpChildren.set(key, child);
+        }
+        child.observe(seconds);
+      },
     },
     jobs: {
       ended(engine: string, outcome: JobOutcome, renderSeconds?: number) {
