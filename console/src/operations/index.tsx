@@ -1,10 +1,11 @@
 import MonitorHeartIcon from "@mui/icons-material/MonitorHeart";
 import { Alert, Box, Card, CardContent, CardHeader, Chip, Typography } from "@mui/material";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Loading, Title, useTranslate } from "react-admin";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { LEDGER_DIRECTIONS, METRIC, NOTIFICATION_OUTCOMES, QUEUE_STATES } from "../../../server/src/contract/metrics.ts";
-import { apiUrl, httpClient, type AdminJson } from "../http.ts";
+import { usePolling } from "../common/usePolling.ts";
+import { apiUrl, type AdminJson } from "../http.ts";
 
 type Figures = AdminJson<"/admin/api/operations">;
 /** One point of the live chart: rates between two reads. */
@@ -59,31 +60,15 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
 /** The figures /metrics serves, read every few seconds, for staff who run no Prometheus. */
 function OperationsPage() {
   const t = useTranslate();
-  const [figures, setFigures] = useState<Figures | null>(null);
+  const { value: figures, error } = usePolling<Figures>(`${apiUrl}/operations`, REFRESH_MS);
   const [points, setPoints] = useState<Point[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const last = useRef<Figures | null>(null);
   useEffect(() => {
-    let stop = false;
-    let last: Figures | null = null;
-    const load = () =>
-      httpClient(`${apiUrl}/operations`).then(
-        ({ json }) => {
-          if (stop) return;
-          const next = json as Figures;
-          if (last) setPoints((p) => [...p, rates(last!, next)].slice(-KEPT_POINTS));
-          last = next;
-          setFigures(next);
-          setError(null);
-        },
-        (e: Error) => !stop && setError(e.message),
-      );
-    void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
-    return () => {
-      stop = true;
-      clearInterval(timer);
-    };
-  }, []);
+    if (!figures || figures === last.current) return;
+    const before = last.current;
+    if (before) setPoints((p) => [...p, rates(before, figures)].slice(-KEPT_POINTS));
+    last.current = figures;
+  }, [figures]);
   if (error && !figures) return <Alert severity="error">{error}</Alert>;
   if (!figures) return <Loading />;
   const engines = figures.series.filter((s) => s.name === METRIC.engineUp);
