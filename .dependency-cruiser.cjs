@@ -15,8 +15,8 @@ module.exports = {
     {
       name: "http-db-know-no-domain",
       severity: "error",
-      comment: "http/ and db/ are the plumbing every domain stands on; they must not know any domain.",
-      from: { path: "^server/src/(http|db)/" },
+      comment: "http/, db/ and metrics/ are the plumbing every domain stands on; they must not know any domain.",
+      from: { path: "^server/src/(http|db|metrics)/" },
       to: { path: "^server/src/domains/" },
     },
     {

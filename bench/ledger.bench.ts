@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from "../server/src/db/embedded.ts";
 import { runMigrations } from "../server/src/db/migrate.ts";
 import { createAuditService } from "../server/src/domains/audit/audit.service.ts";
 import { createCreditsService, type CreditsService } from "../server/src/domains/credits/credits.service.ts";
+import { createMetrics } from "../server/src/metrics/metrics.ts";
 import { freePort } from "../tests/net-utils.ts";
 import type { BenchResult } from "./run.ts";
 
@@ -36,7 +37,7 @@ export default async function ledgerBench(): Promise<BenchResult[]> {
   const db = createDb(pg.url, CONCURRENCY + 4);
   try {
     await runMigrations(pg.url);
-    const credits = createCreditsService(db, createAuditService(db));
+    const credits = createCreditsService(db, createAuditService(db), createMetrics().ledger);
     const ids = (await db.user.createManyAndReturn({ data: Array.from({ length: ACCOUNTS }, () => ({})), select: { id: true } })).map((u) => u.id);
     for (const id of ids)
       await credits.grant({ userId: id, amount: ONE_ACCOUNT_CHARGES + SPREAD_CHARGES, reason: "bench", idempotencyKey: `bench-seed:${id}` });

@@ -17,16 +17,16 @@ const ROUND_S = 5;
 const ROUNDS = 5;
 const CONNECTIONS = 32;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function listen(app: express.Express): Promise<{ url: string; server: Server }> {
+export function listen(app: express.Express): Promise<{ url: string; server: Server }> {
   return new Promise((resolve) => {
     const server = app.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
   });
 }
 
 /** The load generator runs in a worker thread so it does not share the server's event loop. */
-async function load(url: string, headers: Record<string, string>, duration = ROUND_S) {
+export async function load(url: string, headers: Record<string, string>, duration = ROUND_S) {
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration, workers: 1 });
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, total: r.requests.total };

@@ -16,6 +16,7 @@ import { evidence } from "./evidence/index.tsx";
 import { i18nProvider } from "./i18n/index.ts";
 import { LoginPage } from "./LoginPage.tsx";
 import { memberships } from "./memberships/index.tsx";
+import { operations } from "./operations/index.tsx";
 import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { disputes, payouts } from "./payouts/index.tsx";
@@ -54,6 +55,7 @@ export function App() {
         <Resource name="products" {...products} />
         <Resource name="templates" {...templates} />
         <Resource name="engines" {...engines} />
+        <Resource name="operations" {...operations} />
         <Resource name="channels" {...channels} />
         <Resource name="reports" {...reports} />
         <Resource name="bans" {...bans} />

@@ -6,6 +6,7 @@ export type ConsoleAbility = MongoAbility;
 /** Console resource -> the server's CASL subject (server/src/authz/abilities.ts). */
 export const SUBJECT: Record<string, string> = {
   dashboard: "Dashboard",
+  operations: "Operations",
   users: "User",
   ledger: "LedgerEntry",
   orders: "Order",

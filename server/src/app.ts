@@ -5,6 +5,7 @@ import { ApiRouter } from "./http/api.ts";
 import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { requestLog } from "./http/request-log.ts";
+import { httpMetrics, serveMetrics } from "./metrics/metrics.http.ts";
 import { perAccountInFlight } from "./http/in-flight.ts";
 import { MSG } from "./http/messages.ts";
 import { authRoutes } from "./domains/auth/auth.routes.ts";
@@ -73,6 +74,8 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
     req.rawBody = buf;
   };
+  // first, so a request's time includes everything after it
+  if (config.METRICS_ENABLED) app.use(httpMetrics(services.metrics));
   app.use(
     requestLog(log),
     helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
@@ -83,6 +86,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
     express.json({ limit: "1mb", verify: keepRaw }),
     express.urlencoded({ extended: false, limit: "100kb" }),
   );
+  if (config.METRICS_ENABLED) serveMetrics(app, services.metrics, { token: config.METRICS_TOKEN, allow: config.METRICS_ALLOW });
   const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
   app.use(api.routes);
   siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);

@@ -87,6 +87,12 @@ export const configSchema = z
     SEED_ON_START: bool.default(true),
     RUN_WORKER: bool.default(true),
     TRUST_PROXY: z.string().default("loopback"),
+    /** `/metrics` and the per-request timing behind it (docs/decisions/277). */
+    METRICS_ENABLED: bool.default(true),
+    /** A scraper presenting `Authorization: Bearer <token>` may read `/metrics` from any address. */
+    METRICS_TOKEN: z.string().min(16).optional(),
+    /** Addresses that may read `/metrics` without the token, as the socket sees them (comma-separated; empty for none). */
+    METRICS_ALLOW: list.default(["127.0.0.1", "::1"]),
 
     SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     STAFF_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(12),

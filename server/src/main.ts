@@ -66,11 +66,12 @@ try {
   database = await connectDatabase(pgServer, cfg, log);
   if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
   const { app, services } = createApp({ db: database.db, config: cfg, log, databaseUrl: database.url });
-  let worker: Awaited<ReturnType<typeof startGenerationWorker>> | undefined;
+  let worker: ReturnType<typeof startGenerationWorker> | undefined;
   let stopPreviews: (() => Promise<void>) | undefined;
   stopGeneration = async () => {
     await stopPreviews?.();
-    await worker?.stop();
+    // a worker still starting is let finish, then stopped: closing the database under it would be logged as its error
+    await (await worker?.catch(() => undefined))?.stop();
     await services.close();
   };
   orderSweep = setInterval(() => {
@@ -108,7 +109,7 @@ try {
   if (!cfg.RUN_WORKER) void services.engines.checkAll().catch((err: unknown) => log.error({ err }, "engine check failed"));
   // after listening, so the queue's set-up never delays the first answer; submits are queued meanwhile
   if (cfg.RUN_WORKER && !stopping) {
-    worker = await startGenerationWorker({
+    worker = startGenerationWorker({
       databaseUrl: database.url,
       config: cfg,
       log,
@@ -118,15 +119,19 @@ try {
       limiter: services.limiter,
       training: services.training,
     });
+    await worker;
     // data exports and account erasures run where the worker runs (decisions 261, 262)
-    await services.privacy.startJobs();
+    if (!stopping) await services.privacy.startJobs();
     // previews show the local engine's motion templates
-    if (cfg.TEMPLATE_PREVIEWS)
+    if (cfg.TEMPLATE_PREVIEWS && !stopping)
       stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(
         cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS,
       );
   }
 } catch (err) {
-  log.fatal({ err }, "start-up failed");
-  await shutdown("start-up failed", 1);
+  // Ctrl-C while the worker was still starting closes what it was starting on: that is the stop asked for, not a failure
+  if (!stopping) {
+    log.fatal({ err }, "start-up failed");
+    await shutdown("start-up failed", 1);
+  }
 }

@@ -17,6 +17,7 @@ import { createTrainer } from "./domains/training/trainers/registry.ts";
 import { faceAnalyser } from "./faces/faces.ts";
 import { createScreeningService } from "./domains/screening/screening.service.ts";
 import { createBlocklistService } from "./domains/screening/blocklist.service.ts";
+import { createMetrics } from "./metrics/metrics.ts";
 
 export interface AppDeps {
   db: Db;
@@ -31,9 +32,10 @@ export interface AppDeps {
  * sign-in or payment providers are loaded there, docs/decisions/051); the API builds it as part of createServices.
  */
 export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) {
+  const metrics = createMetrics();
   const limiter = new RateLimiter(db);
   const audit = createAuditService(db);
-  const credits = createCreditsService(db, audit);
+  const credits = createCreditsService(db, audit, metrics.ledger);
   const url = databaseUrl ?? config.DATABASE_URL ?? "";
   const storage = createStorage(config);
   const blocklist = createBlocklistService({ db, storage, audit, log });
@@ -50,10 +52,40 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // counted after the cheap refusal, so a refusal for want of credits makes no query (docs/decisions/222)
   const countSubmit = (userId: number) =>
     limiter.hit("generate", [{ key: `user:${userId}`, limit: config.RATE_LIMIT_GENERATIONS_PER_HOUR, windowSeconds: 3600 }]);
-  const generation = createGenerationService({ db, config, credits, storage, templates, uploads, queue, engines, models: training, blocklist, countSubmit });
+  const generation = createGenerationService({
+    db,
+    config,
+    credits,
+    storage,
+    templates,
+    uploads,
+    queue,
+    engines,
+    models: training,
+    blocklist,
+    countSubmit,
+    jobs: metrics.jobs,
+  });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([queue.stop(), progress.close(), engines.close()]);
   };
-  return { limiter, audit, credits, storage, blocklist, screening, uploads, templates, engines, engineStatus, queue, progress, generation, training, close };
+  return {
+    metrics,
+    limiter,
+    audit,
+    credits,
+    storage,
+    blocklist,
+    screening,
+    uploads,
+    templates,
+    engines,
+    engineStatus,
+    queue,
+    progress,
+    generation,
+    training,
+    close,
+  };
 }

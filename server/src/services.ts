@@ -51,6 +51,7 @@ import { createSandboxSubscriptions } from "./domains/payments/sandbox/sandbox-s
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createPrivacyService } from "./domains/privacy/privacy.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
+import { measureOperations } from "./operations.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -81,6 +82,7 @@ export function createServices(deps: AppDeps) {
     images: avatarImages(render.generation, render.uploads),
     audit,
     databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
+    metrics: render.metrics.chat,
     fileReport: systemReports.file,
   });
   // creator pages take their link, name and cover from training's finished models and their library's files from generation
@@ -148,7 +150,15 @@ export function createServices(deps: AppDeps) {
     jpay: createJpayProvider(config, log),
   };
   const legal = createLegalService(db, audit);
-  const payments = createPaymentsService({ config, log, orders, memberships, providers, termsInForce: legal.versionInForce });
+  const payments = createPaymentsService({
+    config,
+    log,
+    orders,
+    memberships,
+    providers,
+    termsInForce: legal.versionInForce,
+    notifications: render.metrics.payments,
+  });
   const site = createSiteService(db, storage);
   const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({
@@ -225,6 +235,7 @@ export function createServices(deps: AppDeps) {
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };
+  measureOperations(render.metrics, { generation: render.generation, engines: render.engines, conversions });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
     await Promise.all([render.close(), chat.close(), auth.close()]);

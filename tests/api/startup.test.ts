@@ -43,6 +43,12 @@ describe("npm start with the embedded PostgreSQL", () => {
     await waitForHealth(p);
     expect(await fileExists(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true);
     expect(await fs.readFile(path.join(dataDir, "admin-credentials.txt"), "utf8")).toMatch(/username: admin\npassword: \S+/);
+    // the first admin's sign-in comes as lines a person reads, with a QR code for the authenticator, not a JSON line
+    const password = /^ {2}password: +(\S+)$/m.exec(p.output())?.[1];
+    expect(password).toBe(/password: (\S+)/.exec(await fs.readFile(path.join(dataDir, "admin-credentials.txt"), "utf8"))?.[1]);
+    expect(p.output()).toMatch(/^ {2}one-time code secret: +[A-Z2-7]+$/m);
+    expect(p.output()).toMatch(/[▀▄█]{10}/);
+    expect(p.output()).not.toMatch(/\\npassword:/);
 
     const res = await fetch(`${p.url}/api/login/visitor`, { method: "POST" });
     const body = await res.json();
@@ -51,6 +57,13 @@ describe("npm start with the embedded PostgreSQL", () => {
     // Ctrl-C: the process ends and takes PostgreSQL with it
     const code = await interrupt(p);
     expect([0, 130]).toContain(code);
+    // stopping on purpose is no error
+    const logged = p
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(logged.filter((l) => l.level >= 50)).toEqual([]);
     expect(await fileExists(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false);
     expect(await accepts(pgPort)).toBe(false);
   });

@@ -1,8 +1,8 @@
 import MemoryIcon from "@mui/icons-material/Memory";
 import { Alert, Box, Card, CardContent, CardHeader, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
-import { useEffect, useState } from "react";
 import { Loading, Title, useTranslate } from "react-admin";
-import { apiUrl, httpClient, type AdminJson } from "../http.ts";
+import { usePolling } from "../common/usePolling.ts";
+import { apiUrl, type AdminJson } from "../http.ts";
 import { GpuCosts } from "../templates/GpuCosts.tsx";
 import { GpuCheck } from "./GpuCheck.tsx";
 
@@ -75,22 +75,7 @@ function ServersTable({ servers }: { servers: ServerStatus[] }) {
 /** Each engine as it reports itself (servers, health, queue, in flight, last errors) and the render figures from the tasks table. */
 function EnginesPage() {
   const translate = useTranslate();
-  const [report, setReport] = useState<Report | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let stop = false;
-    const load = () =>
-      httpClient(`${apiUrl}/engines`).then(
-        ({ json }) => !stop && (setReport(json as Report), setError(null)),
-        (e: Error) => !stop && setError(e.message),
-      );
-    void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
-    return () => {
-      stop = true;
-      clearInterval(timer);
-    };
-  }, []);
+  const { value: report, error } = usePolling<Report>(`${apiUrl}/engines`, REFRESH_MS);
   if (error && !report) return <Alert severity="error">{error}</Alert>;
   if (!report) return <Loading />;
   const count = (engine: string, status: string) => report.queue.find((q) => q.engine === engine && q.status === status)?.count ?? 0;

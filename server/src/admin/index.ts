@@ -6,6 +6,7 @@ import { characterModelsResource } from "./character-models.ts";
 import { contentResources } from "./content.ts";
 import { creatorMoneyResources, creatorPageResources } from "./creators.ts";
 import { dashboardRoutes } from "./dashboard.ts";
+import { operationsRoutes } from "./operations.ts";
 import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
 import { productsResource } from "./products.ts";
@@ -24,6 +25,7 @@ import { usersResource } from "./users.ts";
 export function adminRoutes(api: ApiRouter, s: Services) {
   staffResource(api, s.staff, s.audit);
   dashboardRoutes(api, s.dashboard);
+  operationsRoutes(api, s.metrics);
   usersResource(api, s.usersAdmin, s.moderation, s.privacy);
   ordersResource(api, s.ordersAdmin, s.payments, s.membershipsAdmin);
   productsResource(api, s.productsAdmin);

@@ -44,6 +44,8 @@ export type Subject =
   | "SiteSetting"
   | "OutboxEmail"
   | "Dashboard"
+  /** the operations figures (/admin/api/operations): admins, and support, who hear first when payments or renders fail */
+  | "Operations"
   | "Payment"
   /** a TON wallet linked with ton_proof (wallets domain) */
   | "Wallet"
@@ -114,6 +116,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("adjust", "LedgerEntry");
       can("refund", "Order");
       can(["read", "update"], "SupportThread");
+      can("read", "Operations");
       // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
       can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
       // a person's GDPR requests made on their behalf from the console, audited (decisions 261, 262)

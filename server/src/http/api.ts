@@ -79,6 +79,8 @@ declare module "express-serve-static-core" {
     principal?: Principal;
     ability?: AppAbility;
     requestId?: string;
+    /** The pattern of the API route that took the request (`/admin/api/users/:id`): its label in the metrics. */
+    routePattern?: string;
   }
 }
 
@@ -142,7 +144,7 @@ export class ApiRouter {
     handler: Handler<any, any, any, any, Answer>,
   ) {
     this.document(method, path, spec);
-    const admit = this.admission(spec);
+    const admit = this.admission(spec, path);
     const plain = !(spec.response instanceof z.ZodType) && spec.response.kind === "plain";
     const respond = async (req: Request, res: Response) => {
       const valid = validated(spec, req);
@@ -186,10 +188,11 @@ export class ApiRouter {
     return router;
   }
 
-  /** Authenticate, require the route's kind of login, refuse banned accounts, then the route's CASL check. */
-  private admission(spec: RouteSpec<z.ZodType, AnyObject, AnyObject>): (req: Request) => Promise<void> {
+  /** Records the route's pattern, authenticates, requires its kind of login, refuses banned accounts, then its CASL check. */
+  private admission(spec: RouteSpec<z.ZodType, AnyObject, AnyObject>, path: string): (req: Request) => Promise<void> {
     const mode = spec.auth;
     return async (req) => {
+      req.routePattern = path; // its label in the metrics (server/src/metrics), never the URL
       const principal = req.principal ?? (await this.principalFor(req, mode));
       if (mode === "user" && principal.kind !== "user") throw HttpError.unauthorized();
       if (mode === "staff" && principal.kind !== "staff") throw HttpError.unauthorized();

@@ -74,6 +74,7 @@ export function createAcceptance(o: { pool: pg.Pool; config: Config; credits: Cr
       if (isRefusedStatement(err)) throw new HttpError(402, MSG.notEnoughCredits);
       throw err;
     }
+    if (charge) o.credits.chargedInStatement(cost);
     // `charged` is only there to make the statement check the charge; every row that comes back was charged
     const message = ({ asked: _a, charged: _c, ...row }: (typeof rows)[number]): ChatMessage => row;
     const asked = rows.find((m) => m.asked);

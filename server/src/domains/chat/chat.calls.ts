@@ -5,13 +5,14 @@ import type { BackendCall, ChatBackends } from "./backends/registry.ts";
 import { backendStats, recordBackendCalls } from "./chat.queries.ts";
 
 /** Back-end calls: recorded as they end, counted for the console. */
-export function createBackendCalls(o: { db: Db; pool: pg.Pool; log: Logger }) {
+export function createBackendCalls(o: { db: Db; pool: pg.Pool; log: Logger; failed: (backend: string) => void }) {
   /**
    * The calls that end in one turn of the event loop are written in one statement, since replies started together
    * end together (200 at once in the chat bench, decision 227).
    */
   let unrecorded: BackendCall[] = [];
   function record(c: BackendCall) {
+    if (!c.ok) o.failed(c.backend);
     if (!unrecorded.length) setImmediate(writeCalls);
     unrecorded.push(c);
   }

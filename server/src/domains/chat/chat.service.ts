@@ -18,6 +18,7 @@ import { createSuspensions } from "./chat.suspension.ts";
 import { createReplyWriter } from "./chat.writer.ts";
 import { createChatPolicy } from "./policy.ts";
 import { countTokens } from "./prompt.ts";
+import type { ChatMetrics } from "../../metrics/metrics.ts";
 
 export { messageView, type LiveEvent, type MessageView, type ReplyEvent, type StartedReply } from "./chat.live.ts";
 export { CHAT_CHANNEL } from "./chat.queries.ts";
@@ -38,6 +39,8 @@ interface Deps {
   /** Avatars are painted through the generation domain (services.ts wires it). */
   images: AvatarImages;
   databaseUrl: string | undefined;
+  /** Replies streaming and back-end failures, for the operations figures. */
+  metrics: ChatMetrics;
 }
 
 /**
@@ -52,13 +55,13 @@ export function createChatService(deps: Deps) {
   const { db, config, log, credits } = deps;
   /** Every statement a reply makes runs straight through pg, not Prisma's client (docs/decisions/226). */
   const pool = sqlPool(db);
-  const calls = createBackendCalls({ db, pool, log });
+  const calls = createBackendCalls({ db, pool, log, failed: deps.metrics.backendFailed });
   const backends = createChatBackends(config, calls.record);
   const policy = createChatPolicy(config, log);
   const live = createLive({ db, pool, log, databaseUrl: deps.databaseUrl });
   const suspensions = createSuspensions({ db, config, log, policy, fileReport: deps.fileReport, audit: deps.audit });
   const accept = createAcceptance({ pool, config, credits, backends });
-  const writer = createReplyWriter({ db, pool, log, credits, backends, policy, live, suspensions });
+  const writer = createReplyWriter({ db, pool, log, credits, backends, policy, live, suspensions, metrics: deps.metrics });
   const sending = createSending({ db, pool, live, accept, suspensions, writer });
   const characters = createCharactersService({
     db,

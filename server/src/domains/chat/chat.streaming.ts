@@ -6,6 +6,7 @@ import type { ReplyRun } from "./chat.live.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 import { history, type TurnContext } from "./chat.turn.ts";
 import type { ChatPolicy } from "./policy.ts";
+import type { ChatMetrics } from "../../metrics/metrics.ts";
 import { buildPrompt, characterCard, type HistoryMessage } from "./prompt.ts";
 
 /** How a reply's writing went: its status, the back end that wrote it, and the messages its prompt left out. */
@@ -19,7 +20,7 @@ export interface Writing {
  * A reply streamed from the back ends to its readers under the policy: each piece checked before it is shown, the
  * text moderated as it grows (a hit stops the stream), and the whole text checked once more at the end.
  */
-export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; policy: ChatPolicy; suspensions: Suspensions }) {
+export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; policy: ChatPolicy; suspensions: Suspensions; metrics: ChatMetrics }) {
   const { log } = o;
   const recordHit = o.suspensions.recordHit;
 
@@ -95,6 +96,7 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
       );
       run.abort.abort();
     });
+    o.metrics.streamStarted();
     try {
       await relay(run, tier, request, moderator, w);
       moderator?.close();
@@ -102,6 +104,8 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
     } catch (err) {
       moderator?.close();
       w.status = brokenStatus(run, err);
+    } finally {
+      o.metrics.streamEnded();
     }
     await moderationHit;
   }

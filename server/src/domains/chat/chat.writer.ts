@@ -10,6 +10,7 @@ import { BANNED_EVENT, messageView, ReplyRun, type Live } from "./chat.live.ts";
 import { endReply, type ReplyEnd } from "./chat.queries.ts";
 import { saveWhileWriting } from "./chat.saver.ts";
 import { createReplyStreaming, type Writing } from "./chat.streaming.ts";
+import type { ChatMetrics } from "../../metrics/metrics.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 import { createTurns } from "./chat.turn.ts";
 import type { ChatPolicy } from "./policy.ts";
@@ -33,6 +34,7 @@ export function createReplyWriter(o: {
   policy: ChatPolicy;
   live: Live;
   suspensions: Suspensions;
+  metrics: ChatMetrics;
 }) {
   const { db, log, live } = o;
   const turns = createTurns(o);

@@ -2,12 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../../tests/db-utils.ts";
 import { createAuditService } from "../audit/audit.service.ts";
 import { createCreditsService, type CreditsService } from "./credits.service.ts";
+import { createMetrics } from "../../metrics/metrics.ts";
 
 let t: TestDb;
 let credits: CreditsService;
 beforeAll(async () => {
   t = await createTestDb();
-  credits = createCreditsService(t.db, createAuditService(t.db));
+  credits = createCreditsService(t.db, createAuditService(t.db), createMetrics().ledger);
 });
 afterAll(() => t.drop());
 // The books must balance after every test, concurrent or not.

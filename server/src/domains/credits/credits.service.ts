@@ -5,6 +5,8 @@ import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { MSG } from "../../http/messages.ts";
 import * as q from "./credits.queries.ts";
+import type { LedgerDirection } from "../../contract/metrics.ts";
+import type { LedgerMetrics } from "../../metrics/metrics.ts";
 
 export const NOT_ENOUGH_CREDITS = MSG.notEnoughCredits;
 
@@ -66,11 +68,15 @@ function assertMovable(m: LedgerMove): void {
  * the account before the key, so two never wait on each other in opposite orders. The CHECK constraint on points stays
  * the last gate.
  */
-export function createCreditsService(db: Db, audit: AuditService) {
-  async function move(c: Db | Tx | SqlTx, m: LedgerMove, delta: number, countsTowardTotal: boolean): Promise<LedgerResult> {
+export function createCreditsService(db: Db, audit: AuditService, ledger: LedgerMetrics) {
+  async function move(c: Db | Tx | SqlTx, m: LedgerMove, delta: number, countsTowardTotal: boolean, direction: LedgerDirection | null): Promise<LedgerResult> {
     assertMovable(m);
     const r = (await q.move.first(c, { ...m, reference: m.reference ?? null, delta, countsTowardTotal }))!;
-    if (r.balance !== null) return { applied: true, balance: r.balance };
+    if (r.balance !== null) {
+      // counted when moved, not when committed: a caller's transaction rolled back afterwards still counts (decision 277)
+      if (direction) ledger.moved(direction, m.amount);
+      return { applied: true, balance: r.balance };
+    }
     if (r.points === null) throw HttpError.notFound();
     return notMoved(c, m, delta, r.points);
   }
@@ -86,15 +92,15 @@ export function createCreditsService(db: Db, audit: AuditService) {
     return { applied: false, balance: points };
   }
 
-  function run(m: LedgerMove, delta: number, countsTowardTotal: boolean, tx?: Tx | SqlTx): Promise<LedgerResult> {
-    return move(tx ?? db, m, delta, countsTowardTotal);
+  function run(m: LedgerMove, delta: number, countsTowardTotal: boolean, direction: LedgerDirection, tx?: Tx | SqlTx): Promise<LedgerResult> {
+    return move(tx ?? db, m, delta, countsTowardTotal, direction);
   }
 
   return {
     /** Adds credits (purchase, bonus, staff adjustment up). */
-    grant: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, true, tx),
+    grant: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, true, "granted", tx),
     /** Takes credits; fails with 402 'Please get points first' and changes nothing when the balance is short. */
-    charge: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, -m.amount, false, tx),
+    charge: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, -m.amount, false, "spent", tx),
     /**
      * `charge` as a call of `credits_move` to put in the caller's own statement, keyed by SQL over the caller's rows (a
      * chat reply's charge keyed by the reply the same statement inserts, `FROM reply, LATERAL <call> m`): one round
@@ -107,8 +113,10 @@ export function createCreditsService(db: Db, audit: AuditService) {
       assertAmount(m.amount);
       return q.moveCall({ ...m, delta: -m.amount, countsTowardTotal: false });
     },
+    /** Counts a charge that `chargeInStatement` made, once the caller's statement has charged it. */
+    chargedInStatement: (amount: number) => ledger.moved("spent", amount),
     /** Gives back credits a failed task or refunded order took. */
-    refund: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, false, tx),
+    refund: (m: LedgerMove, tx?: Tx | SqlTx) => run(m, m.amount, false, "refunded", tx),
 
     /**
      * A staff member changes a balance by hand. The reason is required; the ledger entry and the audit-log row
@@ -129,7 +137,7 @@ export function createCreditsService(db: Db, audit: AuditService) {
           staffId: a.staffId,
           note: reason,
         };
-        const result = await move(tx, m, a.delta, a.delta > 0);
+        const result = await move(tx, m, a.delta, a.delta > 0, a.delta > 0 ? "granted" : "spent");
         if (result.applied) {
           await audit.record(tx, {
             staffId: a.staffId,
@@ -154,7 +162,7 @@ export function createCreditsService(db: Db, audit: AuditService) {
       const account = await q.lockedPoints.first(tx, { userId: m.userId });
       if (!account) throw HttpError.notFound();
       const take = Math.min(m.amount, account.points);
-      if (take > 0) await move(tx, { ...m, amount: take }, -take, false);
+      if (take > 0) await move(tx, { ...m, amount: take }, -take, false, "spent");
       return take;
     },
 
@@ -193,12 +201,15 @@ export function createCreditsService(db: Db, audit: AuditService) {
         { userId: fromUserId, amount: from.points, reason: "merge_out", reference: `user:${toUserId}`, idempotencyKey: `${key}:out` },
         -from.points,
         false,
+        // one person's balance changing accounts is neither granted nor spent
+        null,
       );
       await move(
         tx,
         { userId: toUserId, amount: from.points, reason: "merge_in", reference: `user:${fromUserId}`, idempotencyKey: `${key}:in` },
         from.points,
         false,
+        null,
       );
       return from.points;
     },

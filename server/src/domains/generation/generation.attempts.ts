@@ -81,8 +81,10 @@ export function createTaskAttempts(deps: GenerationDeps, { fail }: TaskFailures)
           error: null,
         },
       });
-      if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "succeeded", progress: 100 });
-      return n.count === 1;
+      if (!n.count) return false;
+      deps.jobs.ended(task.engine, "succeeded", task.startedAt ? (Date.now() - task.startedAt.getTime()) / 1000 : undefined);
+      await publishProgress(db, { taskId: task.id, userId: task.userId, status: "succeeded", progress: 100 });
+      return true;
     },
 
     /** Back to "to be generated" while pg-boss waits to retry. */
@@ -91,6 +93,7 @@ export function createTaskAttempts(deps: GenerationDeps, { fail }: TaskFailures)
         where: { id: task.id, status: "running", attempts: task.attempts },
         data: { status: "queued", progress: 0, error: error.slice(0, 500) },
       });
+      if (n.count) deps.jobs.ended(task.engine, "retried");
       if (n.count) await publishProgress(db, { taskId: task.id, userId: task.userId, status: "queued", progress: 0 });
     },
 

@@ -5,7 +5,7 @@ import type { GenerationDeps } from "./generation.task.ts";
 import { publishProgress } from "./progress.ts";
 
 /** Failing tasks, each refunded exactly once: a worker's last attempt, a dead-lettered job, a banned account's tasks. */
-export function createTaskFailures({ db, credits }: GenerationDeps) {
+export function createTaskFailures({ db, credits, jobs }: GenerationDeps) {
   /** Gives back what a task that just failed took: its free generation, or its credits through the ledger (once, by key). */
   async function giveBack(tx: Tx, taskId: number): Promise<GenerationTask> {
     const t = await tx.generationTask.findUniqueOrThrow({ where: { id: taskId } });
@@ -30,8 +30,10 @@ export function createTaskFailures({ db, credits }: GenerationDeps) {
       if (!rows.length) return null;
       return giveBack(tx, taskId);
     });
-    if (task) await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
-    return task !== null;
+    if (!task) return false;
+    jobs.ended(task.engine, "failed");
+    await publishProgress(db, { taskId, userId: task.userId, status: "failed", progress: task.progress });
+    return true;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { GenerationMode, TaskStatus } from "../../contract/generation.ts";
+import { QUEUE_STATES } from "../../contract/metrics.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { col, statement, type Column } from "../../db/statement.ts";
 
@@ -173,5 +174,20 @@ export const measuredGpuCosts = statement({
     WHERE r.created_at > now() - interval '30 days'
     GROUP BY r.template_id, r.workflow, r.resolution
     ORDER BY r.template_id NULLS LAST, r.workflow, r.resolution`,
+  example: {},
+});
+
+/**
+ * The queue as the operations figures show it: tasks waiting for a worker and being rendered, and how long the oldest
+ * of each has been so (waiting: since it was submitted; running: since its first start). Both states always answer.
+ */
+export const queueFigures = statement({
+  columns: { state: col.text, jobs: col.int, oldest_seconds: col.float },
+  sql: () => Prisma.sql`
+    SELECT s.state, count(t.id)::int AS jobs,
+      COALESCE(extract(epoch FROM now() - min(CASE WHEN s.state = 'running' THEN t.started_at ELSE t.created_at END)), 0)::float8 AS oldest_seconds
+    FROM unnest(${[...QUEUE_STATES]}::text[]) AS s(state)
+    LEFT JOIN generation_tasks t ON t.status::text = s.state
+    GROUP BY s.state ORDER BY s.state`,
   example: {},
 });

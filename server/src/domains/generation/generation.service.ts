@@ -9,6 +9,7 @@ import { createTaskResults } from "./generation.results.ts";
 import { createSubmit } from "./generation.submit.ts";
 import type { GenerationDeps } from "./generation.task.ts";
 import { createTaskViews } from "./generation.views.ts";
+import { queueFigures } from "./generation.queries.ts";
 
 // the words the domain's callers use, where they have always found them
 export { LORA_NOT_APPLIED, STATUS_TEXT, type CharacterModels, type KnownBalance, type TaskInput, type TaskOutputs } from "./generation.task.ts";
@@ -34,6 +35,8 @@ export function createGenerationService(deps: GenerationDeps) {
     ...createTaskAttempts(deps, failures),
     ...createGpuCosts(deps, pricing),
     ...failures,
+    /** Tasks waiting and running, and the age of the oldest of each, for the operations figures. */
+    queueFigures: () => queueFigures.rows(deps.db, {}),
   };
 }
 

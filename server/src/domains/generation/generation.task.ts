@@ -1,3 +1,4 @@
+import type { JobMetrics } from "../../metrics/metrics.ts";
 import type { Config } from "../../config.ts";
 import type { AspectRatio } from "../../contract/engines.ts";
 import { VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
@@ -79,6 +80,8 @@ export interface GenerationDeps {
   blocklist: Pick<BlocklistService, "blockedOutput">;
   /** Counts a submit against the caller's hourly limit (429 when over); refusals for want of credits are not counted. */
   countSubmit: (userId: number) => Promise<void>;
+  /** How attempts ended, for the operations figures (server/src/metrics). */
+  jobs: JobMetrics;
 }
 
 export const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);

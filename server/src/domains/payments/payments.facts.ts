@@ -6,13 +6,21 @@ import { MSG } from "../../http/messages.ts";
 import { OPEN_ORDER_STATUSES, type ProviderName } from "../../contract/orders.ts";
 import { BANNED_AT_PAYMENT, paymentStatusView, type AppliedUpdate, type OrdersService } from "../orders/orders.service.ts";
 import { isProviderName, providerNamed, usableProvider, type ProviderRegistry } from "./payments.providers.ts";
+import type { PaymentMetrics } from "../../metrics/metrics.ts";
+import type { NotificationOutcome } from "../../contract/metrics.ts";
 import { InvalidNotification, ProviderUnavailable, type NotificationHeaders, type PaymentUpdate } from "./providers/provider.ts";
 
 /**
  * Verified provider facts (signed notifications, server-side queries, captures) turned into order changes through
  * the orders service. Never the browser's word.
  */
-export function createProviderFacts(deps: { log: Logger; orders: OrdersService; providers: ProviderRegistry; stopRenewals: (order: Order) => Promise<void> }) {
+export function createProviderFacts(deps: {
+  log: Logger;
+  orders: OrdersService;
+  providers: ProviderRegistry;
+  stopRenewals: (order: Order) => Promise<void>;
+  notifications: PaymentMetrics;
+}) {
   const { log, orders, providers, stopRenewals } = deps;
 
   /**
@@ -59,30 +67,46 @@ export function createProviderFacts(deps: { log: Logger; orders: OrdersService; 
     return order;
   }
 
+  /** A provider's notification verified and applied; refused (400) when it is not genuine. */
+  async function receive(
+    providerName: ProviderName,
+    rawBody: Buffer | undefined,
+    headers: NotificationHeaders,
+  ): Promise<{ received: true; duplicate: boolean }> {
+    const provider = usableProvider(providers, providerName);
+    if (!rawBody?.length) throw HttpError.badRequest("Missing notification body");
+    let update;
+    try {
+      update = await provider.parseNotification(rawBody, headers);
+    } catch (err) {
+      if (err instanceof InvalidNotification) {
+        log.warn({ provider: providerName, why: err.message }, "payment notification refused");
+        throw HttpError.badRequest("Invalid notification signature");
+      }
+      // The provider's verification API is down: 503 makes the provider deliver again later.
+      if (err instanceof ProviderUnavailable) throw new HttpError(503, MSG.paymentUnavailable);
+      throw err;
+    }
+    const result = await apply(provider.name, update);
+    // A genuine event that settles nothing (PayPal: the buyer approved) is the moment to ask the provider.
+    if (!result.duplicate && !update.outcome && result.order) await refresh(result.order.id);
+    return { received: true, duplicate: result.duplicate };
+  }
+
   return {
     apply,
 
     /** POST /api/pay/webhook/:provider. Genuine notifications are stored once and applied once; anything else is 400. */
     async handleNotification(providerName: string, rawBody: Buffer | undefined, headers: NotificationHeaders): Promise<{ received: true; duplicate: boolean }> {
       if (!isProviderName(providerName)) throw HttpError.notFound();
-      const provider = usableProvider(providers, providerName);
-      if (!rawBody?.length) throw HttpError.badRequest("Missing notification body");
-      let update;
       try {
-        update = await provider.parseNotification(rawBody, headers);
+        const result = await receive(providerName, rawBody, headers);
+        deps.notifications.notification(providerName, result.duplicate ? "duplicate" : "applied");
+        return result;
       } catch (err) {
-        if (err instanceof InvalidNotification) {
-          log.warn({ provider: providerName, why: err.message }, "payment notification refused");
-          throw HttpError.badRequest("Invalid notification signature");
-        }
-        // The provider's verification API is down: 503 makes the provider deliver again later.
-        if (err instanceof ProviderUnavailable) throw new HttpError(503, MSG.paymentUnavailable);
+        deps.notifications.notification(providerName, outcomeOf(err));
         throw err;
       }
-      const result = await apply(provider.name, update);
-      // A genuine event that settles nothing (PayPal: the buyer approved) is the moment to ask the provider.
-      if (!result.duplicate && !update.outcome && result.order) await refresh(result.order.id);
-      return { received: true, duplicate: result.duplicate };
     },
 
     /** queryPayment: what the polling browser sees, after asking the provider when the order is still open. */
@@ -108,4 +132,11 @@ export function createProviderFacts(deps: { log: Logger; orders: OrdersService; 
       return paymentStatusView(current);
     },
   };
+}
+
+/** A refused notification's outcome: not genuine (4xx), the provider's API down (503), or our failure. */
+function outcomeOf(err: unknown): NotificationOutcome {
+  if (!(err instanceof HttpError)) return "failed";
+  if (err.status === 503) return "unavailable";
+  return err.status < 500 ? "refused" : "failed";
 }

@@ -5,6 +5,7 @@ import type { MembershipsService } from "../memberships/memberships.service.ts";
 import { createCheckouts } from "./payments.checkout.ts";
 import { createProviderFacts } from "./payments.facts.ts";
 import type { ProviderRegistry } from "./payments.providers.ts";
+import type { PaymentMetrics } from "../../metrics/metrics.ts";
 import { createStaffRefunds } from "./payments.refunds.ts";
 import { createSubscriptionStops } from "./payments.subscriptions.ts";
 import { createWalletPayments } from "./payments.wallet.ts";
@@ -22,6 +23,8 @@ export function createPaymentsService(deps: {
   providers: ProviderRegistry;
   /** The legal pages' version in force: the terms the buyer agrees to at checkout (the legal domain). */
   termsInForce: () => Promise<number | null>;
+  /** Notifications by provider and outcome, for the operations figures. */
+  notifications: PaymentMetrics;
 }) {
   const checkouts = createCheckouts(deps);
   const subscriptions = createSubscriptionStops(deps);

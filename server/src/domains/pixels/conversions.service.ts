@@ -9,7 +9,7 @@ import { metaConversions } from "./conversions/meta.conversion.ts";
 import type { ConversionSender, DeliveryContext, Http } from "./conversions/sender.ts";
 import { tiktokConversions } from "./conversions/tiktok.conversion.ts";
 import { idsOnly, type ChannelSecrets } from "./channel-secrets.ts";
-import { claimDueDeliveries, recordPurchaseConversion } from "./pixels.queries.ts";
+import { claimDueDeliveries, outboxBacklog, recordPurchaseConversion } from "./pixels.queries.ts";
 import { serverConversionSettings, type ServerConversionSettings } from "./pixels.schema.ts";
 
 const SENT: ConversionStatus = "sent";
@@ -54,6 +54,8 @@ export function createConversionsService(deps: { db: Db; config: Config; log: Lo
   const backoffMs = (attempts: number) => config.CONVERSION_RETRY_BASE_SECONDS * 1000 * 2 ** Math.max(0, attempts - 1);
 
   return {
+    /** Deliveries waiting to be sent and the oldest one's age, for the operations figures. */
+    backlog: async () => (await outboxBacklog.first(db, {}))!,
     /**
      * Called by orders in the transaction that marks the order paid; a second call for the same order does nothing.
      * Raw SQL, one statement when no vendor is to be told (the common case): it runs for every paid notification

@@ -52,3 +52,12 @@ export const lockChannelConversions = statement({
   sql: (p: { id: number }) => Prisma.sql`SELECT server_conversions FROM channels WHERE id = ${p.id} FOR UPDATE`,
   example: { id: 1 },
 });
+
+/** The conversion outbox's backlog: deliveries still pending, and the age of the oldest, for the operations figures. */
+export const outboxBacklog = statement({
+  columns: { pending: col.int, oldest_seconds: col.float },
+  sql: () => Prisma.sql`
+    SELECT count(*)::int AS pending, COALESCE(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest_seconds
+    FROM conversion_deliveries WHERE status = ${PENDING}`,
+  example: {},
+});
