@@ -155,7 +155,7 @@ describe("creator home-link pages in the browser", () => {
   });
 
   for (const language of LANGUAGES) {
-    it(`${language}: a fan opens the link, subscribes and unsubscribes; an unknown link says 'Domain not found'`, async () => {
+    it(`${language}: a fan opens the link, subscribes and unsubscribes; an unknown link says the creator page does not exist`, async () => {
       const creator = await creatorOnPhone(app.server, app.browser, `Mira${language}`);
       await creator.page.goto(`${app.server.url}/training`);
       await creator.page.getByTestId("model-publish").click();
@@ -198,7 +198,7 @@ describe("creator home-link pages in the browser", () => {
 
       await page.goto(`${app.server.url}/nobody${language}`);
       await page.getByTestId("creator-missing").waitFor();
-      if (language === "en") expect(await page.getByTestId("creator-missing").innerText()).toContain("Domain not found");
+      if (language === "en") expect(await page.getByTestId("creator-missing").innerText()).toContain("This creator page does not exist or is no longer available.");
       await screenshot(page, `creator-missing-${language}-360`);
       await context.close();
     });

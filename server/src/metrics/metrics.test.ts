@@ -94,7 +94,13 @@ describe("/metrics", () => {
       id: `sbevt_${crypto.randomBytes(6).toString("hex")}`,
       type: "payment.succeeded",
       created: Math.floor(Date.now() / 1000),
-      data: { session_id: created.body.data.session_id, order_no: created.body.data.order_no, amount: 1299, currency: "USD", status: "succeeded" },
+      data: {
+        session_id: created.body.data.session_id,
+        order_no: created.body.data.order_no,
+        amount: (await s.db.order.findUniqueOrThrow({ where: { orderNo: created.body.data.order_no } })).finalPriceMinor,
+        currency: "USD",
+        status: "succeeded",
+      },
     });
     const deliver = (signature: string) =>
       s.http.post("/api/pay/webhook/sandbox").set("content-type", "application/json").set("sandbox-signature", signature).send(body);

@@ -27,6 +27,10 @@ afterEach(async () => {
 const newEmail = () => `save${crypto.randomBytes(5).toString("hex")}@example.com`;
 const balance = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
 
+async function priceOf(orderNo: string): Promise<number> {
+  return (await t.db.order.findUniqueOrThrow({ where: { orderNo } })).finalPriceMinor;
+}
+
 /** A guest buys the 150-credit pack through the test checkout, and the sandbox reports it paid (signed, as it sends it). */
 async function guestWhoPaid() {
   const guest = await visitor(t);
@@ -37,7 +41,8 @@ async function guestWhoPaid() {
     id: `sbevt_${crypto.randomBytes(6).toString("hex")}`,
     type: "payment.succeeded",
     created: Math.floor(Date.now() / 1000),
-    data: { session_id: created.session_id, order_no: created.order_no, amount: 1299, currency: "USD", status: "succeeded" },
+    // the amount the order asks, whatever the seeded catalogue charges for the pack
+    data: { session_id: created.session_id, order_no: created.order_no, amount: await priceOf(created.order_no), currency: "USD", status: "succeeded" },
   });
   await t.http
     .post("/api/pay/webhook/sandbox")

@@ -39,7 +39,7 @@ describe("a plan bought through the sandbox", () => {
       provider: "sandbox",
       order_id: m.orderId,
       product_name: "Monthly plan",
-      price_text: "$19.99",
+      price_text: "$149.99",
       interval_days: 30,
       credits_per_period: 300,
       periods_paid: 1,
