@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
@@ -105,6 +105,17 @@ export function createPixelsService(db: Db, audit: AuditService, secrets: Channe
     listPixelIds: (params: ListParams<PixelIdFilter>) => pixelIds.list(params, matching(params.filter, ["channelId", "kind", "event"])),
     getPixelId: pixelIds.get,
     createPixelId: (staffId: number, body: PixelIdBody) => pixelIds.create(staffId, body),
+    /** Channel ids by code, for a list that names channels by code (a spreadsheet of pixel ids). */
+    async channelIdsByCode(codes: string[], c: Db | Tx = db): Promise<Map<string, number>> {
+      const rows = await c.channel.findMany({ where: { code: { in: codes } }, select: { id: true, code: true } });
+      return new Map(rows.map((r) => [r.code, r.id]));
+    },
+    /** Adds the pixel id in `tx` (audited) unless the channel has it already; true when added. */
+    async addPixelIdOnce(staffId: number, body: PixelIdBody, tx: Tx): Promise<boolean> {
+      if (await tx.pixelId.findFirst({ where: body, select: { id: true } })) return false;
+      await pixelIds.create(staffId, body, tx);
+      return true;
+    },
     updatePixelId: (staffId: number, id: number, body: Partial<PixelIdBody>) => pixelIds.update(staffId, id, body),
     removePixelId: pixelIds.remove,
   };
