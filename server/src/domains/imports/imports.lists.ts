@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Tx } from "../../db/client.ts";
 import type { ImportList } from "../../contract/imports.ts";
+import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { PixelsService } from "../pixels/pixels.service.ts";
 import type { UsersAdminService } from "../users/users.admin.service.ts";
@@ -47,15 +48,10 @@ function pixelIds({ pixels }: ListDeps): ImportListSpec<PixelIdRow> {
     // a pixel id the channel has already is left as it is, so a list run again adds nothing twice
     async write(staffId, rows, _digest, tx) {
       const channels = await channelsOf(rows, tx);
-      let applied = 0;
-      for (const { data } of rows) {
-        const added = await pixels.addPixelIdOnce(
-          staffId,
-          { channelId: channels.get(data.channel)!, kind: data.kind, event: data.event, value: data.value },
-          tx,
-        );
-        if (added) applied++;
-      }
+      // a channel deleted since the preview: the file no longer says what staff saw
+      if (rows.some((r) => !channels.has(r.data.channel))) throw HttpError.conflict("A channel of this list no longer exists: preview the file again");
+      const bodies = rows.map(({ data }) => ({ channelId: channels.get(data.channel)!, kind: data.kind, event: data.event, value: data.value }));
+      const applied = await pixels.addPixelIdsOnce(staffId, bodies, tx);
       return { applied, unchanged: rows.length - applied };
     },
   };
