@@ -441,6 +441,8 @@ export const ru: typeof en = {
       fields: { id: "ID", username: "Имя пользователя", roles: "Роли", active: "Активен", createdAt: "Создан", role: "Роль" },
     },
     engines: { name: "Движок |||| Движки", fields: {} },
+    "pixel-id-imports": { name: "Импорт ID пикселей |||| Импорт ID пикселей", fields: {} },
+    "credit-grant-imports": { name: "Импорт начислений |||| Импорт начислений", fields: {} },
     outbox: {
       name: "Письмо |||| Исходящие письма",
       fields: { id: "ID", to: "Кому", subject: "Тема", body: "Текст", createdAt: "В очереди", sentAt: "Отправлено", error: "Ошибка", q: "Поиск" },
@@ -722,6 +724,25 @@ export const ru: typeof en = {
       },
     },
     underage: "Несовершеннолетние",
+    imports: {
+      preview: "Предпросмотр",
+      row: "Строка",
+      errors: "Ошибки",
+      columns: "Столбцы (первая строка листа): %{columns}",
+      template: "Скачать шаблон",
+      choose: "Выбрать файл .xlsx или .xls",
+      apply: "Применить",
+      summary: "Готово строк: %{valid}, с ошибками: %{invalid}. Ничего не записывается до применения; исправьте строки с ошибками и выберите файл снова.",
+      applied: "Применено: записано %{applied}, уже было %{unchanged}",
+      "pixel-ids": {
+        title: "Импорт ID пикселей",
+        help: "ID пикселей по каналам: код канала, вид (1 Facebook, 2 TikTok, 3 Google Ads, 4 Bigo, 5 BeMob, 6 OKSpin, 7 ExoClick, 8 VK Ads), необязательное событие и ID или домен. ID, которые у канала уже есть, остаются как есть.",
+      },
+      "credit-grants": {
+        title: "Импорт начислений кредитов",
+        help: "Кредиты, начисляемые аккаунтам, каждое со своей причиной (она сохраняется в журнале операций и журнале аудита). Повторное применение того же файла ничего не начислит дважды.",
+      },
+    },
     engines: {
       title: "Движки",
       default: "по умолчанию",
