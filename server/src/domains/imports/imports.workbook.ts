@@ -44,10 +44,13 @@ function cellOf(v: unknown): Cell {
 export function readSheet(bytes: Buffer, columns: readonly string[]): SheetRow[] {
   if (!isSpreadsheet(bytes)) throw HttpError.badRequest(SPREADSHEET_MESSAGES.notSpreadsheet);
   let table: unknown[][];
+  // the sheet's first used row (0-based): with blank rows kept, row numbers are the ones staff see in Excel
+  let first = 0;
   try {
     const book = XLSX.read(bytes, { type: "buffer", dense: true, cellFormula: false, cellHTML: false, cellText: false, sheetRows: MAX_SPREADSHEET_ROWS + 2 });
     const sheet = book.Sheets[book.SheetNames[0] ?? ""];
-    table = sheet ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, defval: null, raw: true, blankrows: false }) : [];
+    first = sheet?.["!ref"] ? XLSX.utils.decode_range(sheet["!ref"]).s.r : 0;
+    table = sheet ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, defval: null, raw: true, blankrows: true }) : [];
   } catch {
     throw HttpError.badRequest(SPREADSHEET_MESSAGES.unreadable);
   }
@@ -61,7 +64,7 @@ export function readSheet(bytes: Buffer, columns: readonly string[]): SheetRow[]
   if (missing.length) throw HttpError.badRequest(SPREADSHEET_MESSAGES.missingColumns([...columns]));
   if (body.length > MAX_SPREADSHEET_ROWS) throw HttpError.badRequest(SPREADSHEET_MESSAGES.tooManyRows);
   const rows = body
-    .map((line, i) => ({ row: i + 2, cells: Object.fromEntries(columns.map((c) => [c, cellOf(line[names.indexOf(c)])])) }))
+    .map((line, i) => ({ row: first + i + 2, cells: Object.fromEntries(columns.map((c) => [c, cellOf(line[names.indexOf(c)])])) }))
     .filter((r) => Object.values(r.cells).some((v) => v !== null));
   if (!rows.length) throw HttpError.badRequest(SPREADSHEET_MESSAGES.empty);
   return rows;
