@@ -32,6 +32,7 @@ import { transparency } from "./transparency/index.tsx";
 import { users } from "./users/index.tsx";
 import { supportThreads } from "./support/index.tsx";
 import { legalVersions } from "./legal/index.tsx";
+import { creditGrantImports, pixelIdImports } from "./imports/index.tsx";
 
 /** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource. */
 export function App() {
@@ -84,6 +85,8 @@ export function App() {
         <Resource name="staff" {...staff} />
         <Resource name="outbox" {...outbox} />
         <Resource name="pixel-ids" {...pixelIds} />
+        <Resource name="pixel-id-imports" {...pixelIdImports} />
+        <Resource name="credit-grant-imports" {...creditGrantImports} />
         <Resource name="ledger" />
         <Resource name="payment-events" />
       </Admin>

@@ -17,6 +17,9 @@ export const SUBJECT: Record<string, string> = {
   engines: "Template",
   channels: "Channel",
   "pixel-ids": "Channel",
+  // imports: whoever may add the list's rows by hand (docs/decisions/285)
+  "pixel-id-imports": "Channel",
+  "credit-grant-imports": "LedgerEntry",
   reports: "Report",
   bans: "Ban",
   appeals: "Appeal",

@@ -46,10 +46,19 @@ export async function postJson<T>(path: string, body: unknown): Promise<T> {
   return json as T;
 }
 
-/** POST /admin/api/<path> with `file` as multipart form data (the browser sets the boundary); answers the JSON reply. */
-export async function postFile<T>(path: string, file: File): Promise<T> {
+/** POST /admin/api/<path> with `file` (and any `fields`) as multipart form data (the browser sets the boundary); answers the JSON reply. */
+export async function postFile<T>(path: string, file: File, fields: Record<string, string> = {}): Promise<T> {
   const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
   body.append("file", file);
   const { json } = await httpClient(`${apiUrl}/${path}`, { method: "POST", body });
   return json as T;
+}
+
+/** GET /admin/api/<path> as a file (a spreadsheet template), with the staff token; the server's `msg` on an error. */
+export async function getFile(path: string): Promise<Blob> {
+  const token = localStorage.getItem(TOKEN_KEY);
+  const res = await fetch(`${apiUrl}/${path}`, { headers: token ? { token } : {} });
+  if (!res.ok) throw new HttpError(((await res.json().catch(() => ({}))) as { msg?: string }).msg ?? res.statusText, res.status);
+  return res.blob();
 }

@@ -40,6 +40,7 @@ import { createOrdersAdminService } from "./domains/orders/orders.admin.service.
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
 import { createPixelsService } from "./domains/pixels/pixels.service.ts";
+import { createImportsService } from "./domains/imports/imports.service.ts";
 import { createGeoLookup } from "./domains/site/geoip.ts";
 import { createCityRedirects } from "./domains/site/redirect-by-city.ts";
 import { createSiteService } from "./domains/site/site.service.ts";
@@ -217,14 +218,17 @@ export function createServices(deps: AppDeps) {
     exportKeepHours: config.DATA_EXPORT_KEEP_HOURS,
     linkTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
   });
+  const pixels = createPixelsService(db, audit, channelSecrets, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL });
+  const usersAdmin = createUsersAdminService({ db, audit, credits });
   const consoleServices = {
     audit,
     moderation,
     appeals,
     evidence,
     transparency: createTransparencyService(db),
-    pixels: createPixelsService(db, audit, channelSecrets, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL }),
-    usersAdmin: createUsersAdminService({ db, audit, credits }),
+    pixels,
+    usersAdmin,
+    imports: createImportsService({ db, audit, pixels, credits, users: usersAdmin }),
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db),

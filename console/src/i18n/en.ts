@@ -459,6 +459,8 @@ export const en = {
     },
     engines: { name: "Engine |||| Engines", fields: {} },
     operations: { name: "Operations |||| Operations", fields: {} },
+    "pixel-id-imports": { name: "Pixel id import |||| Pixel id import", fields: {} },
+    "credit-grant-imports": { name: "Credit grant import |||| Credit grant import", fields: {} },
     outbox: {
       name: "Email |||| Email outbox",
       fields: { id: "ID", to: "To", subject: "Subject", body: "Body", createdAt: "Queued", sentAt: "Sent", error: "Error", q: "Search" },
@@ -754,6 +756,25 @@ export const en = {
       },
     },
     underage: "Underage",
+    imports: {
+      preview: "Preview",
+      row: "Row",
+      errors: "Errors",
+      columns: "Columns (first row of the sheet): %{columns}",
+      template: "Download template",
+      choose: "Choose .xlsx or .xls file",
+      apply: "Apply",
+      summary: "Rows ready: %{valid}; with errors: %{invalid}. Nothing is written until you apply; fix the rows with errors and choose the file again.",
+      applied: "Applied: %{applied} written, %{unchanged} already there",
+      "pixel-ids": {
+        title: "Import pixel ids",
+        help: "Pixel ids per channel: the channel's code, the kind (1 Facebook, 2 TikTok, 3 Google Ads, 4 Bigo, 5 BeMob, 6 OKSpin, 7 ExoClick, 8 VK Ads), an optional event and the id or domain. Ids a channel has already are left as they are.",
+      },
+      "credit-grants": {
+        title: "Import credit grants",
+        help: "Credits granted to accounts, each with its reason (kept in the ledger and the audit log). Applying the same file again grants nothing twice.",
+      },
+    },
     engines: {
       title: "Engines",
       default: "default",

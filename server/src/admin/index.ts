@@ -17,6 +17,7 @@ import { siteResource } from "./site.ts";
 import { staffResource } from "./staff.ts";
 import { supportResource } from "./support.ts";
 import { legalResource } from "./legal.ts";
+import { importsRoutes } from "./imports.ts";
 import { tasksResource } from "./tasks.ts";
 import { templatesResource } from "./templates.ts";
 import { usersResource } from "./users.ts";
@@ -44,4 +45,5 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   siteResource(api, s.siteAdmin);
   supportResource(api, s.support);
   legalResource(api, s.legal);
+  importsRoutes(api, s.imports);
 }

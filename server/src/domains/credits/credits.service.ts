@@ -120,15 +120,16 @@ export function createCreditsService(db: Db, audit: AuditService, ledger: Ledger
 
     /**
      * A staff member changes a balance by hand. The reason is required; the ledger entry and the audit-log row
-     * are written in one transaction, so there is never a movement without its audit record or the reverse.
+     * are written in one transaction, so there is never a movement without its audit record or the reverse: the
+     * caller's `tx` when given (a spreadsheet of grants applied as one), else its own.
      */
-    async adjustCredits(a: CreditAdjustment): Promise<LedgerResult> {
+    async adjustCredits(a: CreditAdjustment, tx?: Tx): Promise<LedgerResult> {
       const reason = a.reason?.trim() ?? "";
       if (!reason) throw HttpError.badRequest(MSG.adjustReasonRequired);
       if (reason.length > 500) throw HttpError.badRequest(MSG.adjustReasonTooLong);
       if (!Number.isInteger(a.delta) || a.delta === 0 || Math.abs(a.delta) > MAX_ADJUSTMENT) throw HttpError.badRequest(MSG.adjustDeltaInvalid);
       const key = `staff-adjust:${a.idempotencyKey ?? crypto.randomUUID()}`;
-      return db.$transaction(async (tx) => {
+      const adjust = async (tx: Tx) => {
         const m: LedgerMove = {
           userId: a.userId,
           amount: Math.abs(a.delta),
@@ -150,7 +151,8 @@ export function createCreditsService(db: Db, audit: AuditService, ledger: Ledger
           });
         }
         return result;
-      });
+      };
+      return tx ? adjust(tx) : db.$transaction(adjust);
     },
 
     /**

@@ -1,10 +1,11 @@
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { DEFAULT_CHANNEL, PIXEL_FLAGS } from "../../contract/pixels.ts";
 import { idsOnly, type ChannelSecrets } from "./channel-secrets.ts";
+import { lockChannelConversions } from "./pixels.queries.ts";
 import {
   checkoutContext,
   CHECKOUT_EVENT,
@@ -105,6 +106,25 @@ export function createPixelsService(db: Db, audit: AuditService, secrets: Channe
     listPixelIds: (params: ListParams<PixelIdFilter>) => pixelIds.list(params, matching(params.filter, ["channelId", "kind", "event"])),
     getPixelId: pixelIds.get,
     createPixelId: (staffId: number, body: PixelIdBody) => pixelIds.create(staffId, body),
+    /** Channel ids by code, for a list that names channels by code (a spreadsheet of pixel ids). */
+    async channelIdsByCode(codes: string[], c: Db | Tx = db): Promise<Map<string, number>> {
+      const rows = await c.channel.findMany({ where: { code: { in: codes } }, select: { id: true, code: true } });
+      return new Map(rows.map((r) => [r.code, r.id]));
+    },
+    /**
+     * Adds each pixel id in `tx` (audited) unless its channel has it already; answers how many were added. The
+     * channels' rows are locked first, in id order, so two imports of the same list at once add each id once.
+     */
+    async addPixelIdsOnce(staffId: number, bodies: PixelIdBody[], tx: Tx): Promise<number> {
+      for (const id of [...new Set(bodies.map((b) => b.channelId))].sort((a, b) => a - b)) await lockChannelConversions.rows(tx, { id });
+      let added = 0;
+      for (const body of bodies) {
+        if (await tx.pixelId.findFirst({ where: body, select: { id: true } })) continue;
+        await pixelIds.create(staffId, body, tx);
+        added++;
+      }
+      return added;
+    },
     updatePixelId: (staffId: number, id: number, body: Partial<PixelIdBody>) => pixelIds.update(staffId, id, body),
     removePixelId: pixelIds.remove,
   };

@@ -53,6 +53,11 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
   const account = (id: number) => db.user.findUnique({ where: { id }, select: accountFields });
 
   return {
+    /** Which of these account ids exist (a list of grants checked before it is applied). */
+    async existingIds(ids: number[]): Promise<Set<number>> {
+      const rows = await db.user.findMany({ where: { id: { in: ids } }, select: { id: true } });
+      return new Set(rows.map((r) => r.id));
+    },
     list: (params: ListParams<UserFilter>) => pageOf(db.user, params, userWhere(params.filter), { select: accountFields }),
     get: account,
 

@@ -1,0 +1,115 @@
+import { Alert, Box, Button, Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
+import { useState } from "react";
+import { Title, useNotify, useTranslate } from "react-admin";
+import { IMPORT_COLUMNS, type ImportList } from "../../../server/src/contract/imports.ts";
+import { getFile, postFile, type AdminJson } from "../http.ts";
+
+type Preview = AdminJson<"/admin/api/imports/pixel-ids/preview", "post">;
+type Applied = AdminJson<"/admin/api/imports/pixel-ids/apply", "post">;
+
+/** Saves the list's template through a temporary link (the download needs the staff token, so no plain href). */
+async function downloadTemplate(list: ImportList) {
+  const url = URL.createObjectURL(await getFile(`imports/${list}/template`));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `${list}-template.xlsx`;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+function PreviewTable({ list, preview }: { list: ImportList; preview: Preview }) {
+  const translate = useTranslate();
+  const columns = IMPORT_COLUMNS[list];
+  return (
+    // on a phone the table scrolls sideways inside the card instead of widening the page
+    <Box sx={{ overflowX: "auto", maxWidth: { xs: "calc(100vw - 48px)", md: "100%" } }}>
+      <Table size="small" aria-label={translate("console.imports.preview")}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate("console.imports.row")}</TableCell>
+            {columns.map((c) => (
+              <TableCell key={c}>{c}</TableCell>
+            ))}
+            <TableCell>{translate("console.imports.errors")}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {preview.rows.map((r) => (
+            <TableRow key={r.row} sx={r.errors.length ? { bgcolor: "error.light" } : undefined} data-row={r.row}>
+              <TableCell>{r.row}</TableCell>
+              {columns.map((c) => (
+                <TableCell key={c}>{String(r.cells[c] ?? "")}</TableCell>
+              ))}
+              <TableCell>{r.errors.join("; ")}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+/**
+ * One list's import (docs/decisions/285): the template, a chosen file previewed with every row's problems, then the
+ * same file applied with its preview's digest; nothing is written before "Apply".
+ */
+export function ImportPage({ list }: { list: ImportList }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [busy, setBusy] = useState(false);
+  const failed = (e: unknown) => notify(e instanceof Error ? e.message : String(e), { type: "error" });
+
+  const choose = async (chosen: File | undefined) => {
+    setFile(chosen ?? null);
+    setPreview(null);
+    if (!chosen) return;
+    setBusy(true);
+    await postFile<Preview>(`imports/${list}/preview`, chosen).then(setPreview, failed);
+    setBusy(false);
+  };
+  const apply = async () => {
+    if (!file || !preview) return;
+    setBusy(true);
+    try {
+      const done = await postFile<Applied>(`imports/${list}/apply`, file, { digest: preview.digest });
+      notify(translate("console.imports.applied", { applied: done.applied, unchanged: done.unchanged }), { type: "success" });
+      setFile(null);
+      setPreview(null);
+    } catch (e) {
+      failed(e);
+    }
+    setBusy(false);
+  };
+
+  return (
+    <Card sx={{ mt: 2 }}>
+      <Title title={`console.imports.${list}.title`} />
+      <CardContent>
+        <Stack spacing={2}>
+          <Typography>{translate(`console.imports.${list}.help`)}</Typography>
+          <Typography variant="body2">{translate("console.imports.columns", { columns: IMPORT_COLUMNS[list].join(", ") })}</Typography>
+          <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: "wrap" }}>
+            <Button variant="outlined" onClick={() => downloadTemplate(list).catch(failed)}>
+              {translate("console.imports.template")}
+            </Button>
+            <Button variant="outlined" component="label" disabled={busy}>
+              {translate("console.imports.choose")}
+              <input hidden type="file" accept=".xlsx,.xls" aria-label={translate("console.imports.choose")} onChange={(e) => choose(e.target.files?.[0])} />
+            </Button>
+            <Button variant="contained" disabled={busy || !preview || preview.invalid > 0} onClick={apply}>
+              {translate("console.imports.apply")}
+            </Button>
+          </Stack>
+          {preview && (
+            <Alert severity={preview.invalid ? "warning" : "info"}>
+              {translate("console.imports.summary", { valid: preview.valid, invalid: preview.invalid })}
+            </Alert>
+          )}
+          {preview && <PreviewTable list={list} preview={preview} />}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

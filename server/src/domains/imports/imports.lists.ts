@@ -1,0 +1,85 @@
+import type { z } from "zod";
+import type { Tx } from "../../db/client.ts";
+import type { ImportList } from "../../contract/imports.ts";
+import { HttpError } from "../../http/errors.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
+import type { PixelsService } from "../pixels/pixels.service.ts";
+import type { UsersAdminService } from "../users/users.admin.service.ts";
+import { creditGrantRow, pixelIdRow, type CreditGrantRow, type PixelIdRow } from "./imports.schema.ts";
+import type { Cell } from "./imports.workbook.ts";
+
+/** A row that passed its schema, with its row number in the sheet. */
+export interface ParsedRow<R> {
+  row: number;
+  data: R;
+}
+
+export interface WriteResult {
+  applied: number;
+  unchanged: number;
+}
+
+/** One list staff import: its row schema, the checks that need the database, and how its rows are written. */
+export interface ImportListSpec<R> {
+  schema: z.ZodType<R>;
+  /** The template's example row, in the list's column order. */
+  example: readonly Cell[];
+  /** Per row, what the database says is wrong with it (a channel or account that does not exist), or null. */
+  check(rows: ParsedRow<R>[]): Promise<Map<number, string>>;
+  /** Writes the rows in `tx`; `digest` (the file's SHA-256) makes a second run of the same file change nothing. */
+  write(staffId: number, rows: ParsedRow<R>[], digest: string, tx: Tx): Promise<WriteResult>;
+}
+
+export interface ListDeps {
+  pixels: PixelsService;
+  credits: CreditsService;
+  users: UsersAdminService;
+}
+
+function pixelIds({ pixels }: ListDeps): ImportListSpec<PixelIdRow> {
+  const channelsOf = (rows: ParsedRow<PixelIdRow>[], tx?: Tx) => pixels.channelIdsByCode([...new Set(rows.map((r) => r.data.channel))], tx);
+  return {
+    schema: pixelIdRow,
+    example: ["default", 1, null, "1234567890"],
+    async check(rows) {
+      const channels = await channelsOf(rows);
+      return new Map(rows.filter((r) => !channels.has(r.data.channel)).map((r) => [r.row, "No channel has this code"]));
+    },
+    // a pixel id the channel has already is left as it is, so a list run again adds nothing twice
+    async write(staffId, rows, _digest, tx) {
+      const channels = await channelsOf(rows, tx);
+      // a channel deleted since the preview: the file no longer says what staff saw
+      if (rows.some((r) => !channels.has(r.data.channel))) throw HttpError.conflict("A channel of this list no longer exists: preview the file again");
+      const bodies = rows.map(({ data }) => ({ channelId: channels.get(data.channel)!, kind: data.kind, event: data.event, value: data.value }));
+      const applied = await pixels.addPixelIdsOnce(staffId, bodies, tx);
+      return { applied, unchanged: rows.length - applied };
+    },
+  };
+}
+
+function creditGrants({ credits, users }: ListDeps): ImportListSpec<CreditGrantRow> {
+  return {
+    schema: creditGrantRow,
+    example: [1, 100, "Apology for the outage of 27 November"],
+    async check(rows) {
+      const known = await users.existingIds([...new Set(rows.map((r) => r.data.user_id))]);
+      return new Map(rows.filter((r) => !known.has(r.data.user_id)).map((r) => [r.row, "No account has this user id"]));
+    },
+    // each grant is the staff adjustment keyed by the file and its row: the same file applied again grants nothing
+    async write(staffId, rows, digest, tx) {
+      let applied = 0;
+      for (const { row, data } of rows) {
+        const r = await credits.adjustCredits(
+          { staffId, userId: data.user_id, delta: data.credits, reason: data.reason, idempotencyKey: `import:${digest}:row:${row}` },
+          tx,
+        );
+        if (r.applied) applied++;
+      }
+      return { applied, unchanged: rows.length - applied };
+    },
+  };
+}
+
+export function importLists(deps: ListDeps): { [L in ImportList]: ImportListSpec<L extends "pixel-ids" ? PixelIdRow : CreditGrantRow> } {
+  return { "pixel-ids": pixelIds(deps), "credit-grants": creditGrants(deps) };
+}

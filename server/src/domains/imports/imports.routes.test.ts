@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
+import { sheetRows, spreadsheet as sheet } from "../../../../tests/fixtures/spreadsheets.ts";
+
+let t: TestApp;
+let support: StaffLogin;
+let marketer: StaffLogin;
+beforeAll(async () => {
+  t = await createTestApp();
+  [support, marketer] = await Promise.all([staffMember(t, ["support"]), staffMember(t, ["marketer"])]);
+  await t.db.channel.create({ data: { code: "promo", name: "Promo" } });
+});
+afterAll(() => t.close());
+
+const preview = (list: string, who: StaffLogin, file: Buffer, name = "list.xlsx") =>
+  t.http.post(`/admin/api/imports/${list}/preview`).set("token", who.token).attach("file", file, name);
+const apply = (list: string, who: StaffLogin, file: Buffer, digest: string) =>
+  t.http.post(`/admin/api/imports/${list}/apply`).set("token", who.token).field("digest", digest).attach("file", file, "list.xlsx");
+
+describe("credit grants from a spreadsheet", () => {
+  it("previews every row with its errors and writes nothing; apply refuses until they are fixed", async () => {
+    const { userId } = await visitor(t);
+    const file = sheet([
+      ["user_id", "credits", "reason"],
+      [userId, 50, "Outage apology"],
+      [userId, -3, "Negative"],
+      [999_999, 10, "Nobody"],
+      [userId, 10, null],
+    ]);
+    const res = await preview("credit-grants", support, file).expect(200);
+    expect(res.body).toMatchObject({ list: "credit-grants", valid: 1, invalid: 3 });
+    expect(res.body.rows.map((r: { row: number; errors: string[] }) => [r.row, r.errors.length > 0])).toEqual([
+      [2, false],
+      [3, true],
+      [4, true],
+      [5, true],
+    ]);
+    expect(res.body.rows[1].errors[0]).toMatch(/credits/);
+    expect(res.body.rows[2].errors).toEqual(["No account has this user id"]);
+    expect(res.body.rows[3].errors[0]).toMatch(/Please enter the reason/);
+    await apply("credit-grants", support, file, res.body.digest).expect(400);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points).toBe(0);
+  });
+
+  it("applies exactly the previewed rows once, even when the same import is applied many times at once", async () => {
+    const [a, b] = await Promise.all([visitor(t), visitor(t)]);
+    const file = sheet([
+      ["User_ID", "credits", "reason"],
+      [a.userId, 40, "Launch gift"],
+      [b.userId, 7, "Support case 12"],
+      [a.userId, 3, "Second gift"],
+    ]);
+    const { digest } = (await preview("credit-grants", support, file).expect(200)).body;
+    const results = await Promise.all(Array.from({ length: 6 }, () => apply("credit-grants", support, file, digest)));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(results.reduce((n, r) => n + r.body.applied, 0)).toBe(3);
+    const balances = await t.db.user.findMany({ where: { id: { in: [a.userId, b.userId] } }, orderBy: { id: "asc" }, select: { points: true } });
+    expect(balances.map((u) => u.points)).toEqual([43, 7]);
+    const entries = await t.db.ledgerEntry.findMany({ where: { userId: a.userId }, orderBy: { id: "asc" } });
+    expect(entries.map((e) => [e.delta, e.note, e.staffId])).toEqual([
+      [40, "Launch gift", support.staffId],
+      [3, "Second gift", support.staffId],
+    ]);
+    expect(await t.db.auditLog.count({ where: { action: "adjust_credits", resourceId: String(a.userId) } })).toBe(2);
+    expect(await t.db.auditLog.count({ where: { action: "import", resourceId: "credit-grants", staffId: support.staffId } })).toBeGreaterThan(0);
+  });
+
+  it("refuses a file other than the previewed one, another role, and anything that is not a spreadsheet", async () => {
+    const { userId } = await visitor(t);
+    const file = sheet([
+      ["user_id", "credits", "reason"],
+      [userId, 5, "Gift"],
+    ]);
+    const { digest } = (await preview("credit-grants", support, file).expect(200)).body;
+    const other = sheet([
+      ["user_id", "credits", "reason"],
+      [userId, 500, "Gift"],
+    ]);
+    expect((await apply("credit-grants", support, other, digest).expect(409)).body.msg).toBe("This is not the file you previewed: preview it again");
+    await preview("credit-grants", marketer, file).expect(403);
+    await apply("credit-grants", marketer, file, digest).expect(403);
+    const text = Buffer.from("user_id,credits,reason\n1,5,Gift\n");
+    expect((await preview("credit-grants", support, text, "list.xlsx").expect(400)).body.msg).toBe("Please upload an Excel spreadsheet (.xlsx or .xls)");
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]);
+    expect((await preview("credit-grants", support, zip).expect(400)).body.msg).toBe("The spreadsheet could not be read; please save it again as .xlsx");
+    expect((await preview("credit-grants", support, Buffer.alloc(1024 * 1024 + 1, 1)).expect(400)).body.msg).toBe("The spreadsheet cannot exceed 1 MB");
+    await t.http.post("/admin/api/imports/credit-grants/preview").set("token", support.token).expect(400);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points).toBe(0);
+  });
+});
+
+describe("pixel ids from a spreadsheet", () => {
+  it("reads .xls too, adds the ids to the named channels once even when applied many times at once, audited, and gives its template", async () => {
+    const file = sheet(
+      [
+        ["channel", "kind", "event", "value"],
+        ["promo", 1, null, "FB-9"],
+        ["promo", 3, "order", "AW-9/order"],
+      ],
+      "biff8",
+    );
+    const res = await preview("pixel-ids", marketer, file, "ids.xls").expect(200);
+    expect(res.body).toMatchObject({ valid: 2, invalid: 0 });
+    const runs = await Promise.all(Array.from({ length: 4 }, () => apply("pixel-ids", marketer, file, res.body.digest)));
+    expect(runs.map((r) => r.status)).toEqual(Array(4).fill(200));
+    expect(runs.reduce((n, r) => n + r.body.applied, 0)).toBe(2);
+    expect((await apply("pixel-ids", marketer, file, res.body.digest).expect(200)).body).toEqual({ list: "pixel-ids", applied: 0, unchanged: 2 });
+    const promo = await t.db.channel.findUniqueOrThrow({ where: { code: "promo" } });
+    expect(await t.db.pixelId.count({ where: { channelId: promo.id } })).toBe(2);
+    expect(await t.db.auditLog.count({ where: { resource: "PixelId", action: "create", staffId: marketer.staffId } })).toBe(2);
+    await preview("pixel-ids", support, file).expect(403);
+
+    const template = await t.http
+      .get("/admin/api/imports/pixel-ids/template")
+      .set("token", marketer.token)
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on("data", (c: Buffer) => chunks.push(c));
+        r.on("end", () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(sheetRows(template.body as Buffer)[0]).toEqual(["channel", "kind", "event", "value"]);
+  });
+
+  it("names the missing columns", async () => {
+    const file = sheet([
+      ["channel", "value"],
+      ["promo", "x"],
+    ]);
+    expect((await preview("pixel-ids", marketer, file).expect(400)).body.msg).toBe("The first row must name the columns: channel, kind, event, value");
+  });
+});
