@@ -8660,6 +8660,7 @@ export interface paths {
                             /** @enum {string} */
                             targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
                             targetUserId: number | null;
+                            thumbUrl: string | null;
                         }[];
                     };
                 };
@@ -9019,6 +9020,7 @@ export interface paths {
                             media: {
                                 /** @enum {string} */
                                 kind: "image" | "audio" | "video";
+                                posterUrl: string | null;
                                 url: string;
                             } | null;
                         };
