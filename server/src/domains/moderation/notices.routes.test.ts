@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
+import { photo } from "../../../../tests/fixtures/media.ts";
 
 /** Issue 19 item 3: the public notice-and-action form, its 48-hour clock in the queue, the preview and the figures. */
 let t: TestApp;
@@ -118,6 +119,37 @@ describe("the public notice form", () => {
     expect(preview.body.media).toMatchObject({ kind: "video", url: expect.stringContaining("/api/media/file?") });
     const file = await t.http.get(preview.body.media.url).expect(200);
     expect(file.body.toString()).toBe("not really a video");
+  });
+
+  it("a reported video comes with its poster, and the queue row with that poster as its thumbnail (issue 35 item 7)", async () => {
+    const owner = await visitor(t);
+    const [key, posterKey] = [`out/posted-${owner.userId}.mp4`, `out/posted-${owner.userId}.webp`];
+    await t.services.storage.put(key, Buffer.from("not really a video"), "video/mp4");
+    await t.services.storage.put(posterKey, await photo(64, 36, "webp"), "image/webp");
+    const task = await t.db.generationTask.create({
+      data: {
+        userId: owner.userId,
+        mode: "image_to_video",
+        engine: "local",
+        status: "succeeded",
+        cost: 1,
+        input: {},
+        isPublic: true,
+        outputKey: key,
+        posterKey,
+      },
+    });
+    const id = (await notice({ ...base, url: `/home?item=${task.id}` }).expect(200)).body.data.id as number;
+    const preview = await t.http.get(`/admin/api/reports/${id}/preview`).set("token", moderator.token).expect(200);
+    expect(preview.body.media).toMatchObject({ kind: "video", posterUrl: expect.stringContaining("/api/media/file?") });
+    const poster = await t.http.get(preview.body.media.posterUrl).expect(200);
+    expect(poster.headers["content-type"]).toMatch(/^image\//);
+    const row = (await queue({ targetUserId: owner.userId }))[0];
+    expect(row.thumbUrl).toEqual(expect.stringContaining("/api/media/file?"));
+    await t.http.get(row.thumbUrl as string).expect(200);
+    // content with no picture (an expired result) has no thumbnail, and the row still lists
+    await t.db.generationTask.update({ where: { id: task.id }, data: { outputKey: null } });
+    expect((await queue({ targetUserId: owner.userId }))[0]).toMatchObject({ id, thumbUrl: null });
   });
 });
 
