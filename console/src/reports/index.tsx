@@ -149,7 +149,8 @@ function ReportShow() {
   return (
     <Show
       actions={
-        <TopToolbar sx={{ gap: 1 }}>
+        // three actions are wider than a phone: they wrap rather than run off the screen's left edge
+        <TopToolbar sx={{ gap: 1, flexWrap: "wrap" }}>
           <ReportActions />
         </TopToolbar>
       }
