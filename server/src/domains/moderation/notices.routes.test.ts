@@ -13,9 +13,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const sharedTask = (userId: number, o: { isPublic?: boolean; outputKey?: string } = {}) =>
+const sharedTask = (userId: number, o: { isPublic?: boolean; outputKey?: string; posterKey?: string } = {}) =>
   t.db.generationTask.create({
-    data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: o.isPublic ?? true, outputKey: o.outputKey },
+    data: {
+      userId,
+      mode: "image_to_video",
+      engine: "local",
+      status: "succeeded",
+      cost: 1,
+      input: {},
+      isPublic: o.isPublic ?? true,
+      outputKey: o.outputKey,
+      posterKey: o.posterKey,
+    },
   });
 const notice = (body: object) => t.http.post("/api/notices/report").send(body);
 const base = { reason: "non_consensual", email: "person@example.com", name: "A. Person", details: "That is me, I never agreed", sworn: true };
@@ -126,19 +136,7 @@ describe("the public notice form", () => {
     const [key, posterKey] = [`out/posted-${owner.userId}.mp4`, `out/posted-${owner.userId}.webp`];
     await t.services.storage.put(key, Buffer.from("not really a video"), "video/mp4");
     await t.services.storage.put(posterKey, await photo(64, 36, "webp"), "image/webp");
-    const task = await t.db.generationTask.create({
-      data: {
-        userId: owner.userId,
-        mode: "image_to_video",
-        engine: "local",
-        status: "succeeded",
-        cost: 1,
-        input: {},
-        isPublic: true,
-        outputKey: key,
-        posterKey,
-      },
-    });
+    const task = await sharedTask(owner.userId, { outputKey: key, posterKey });
     const id = (await notice({ ...base, url: `/home?item=${task.id}` }).expect(200)).body.data.id as number;
     const preview = await t.http.get(`/admin/api/reports/${id}/preview`).set("token", moderator.token).expect(200);
     expect(preview.body.media).toMatchObject({ kind: "video", posterUrl: expect.stringContaining("/api/media/file?") });
