@@ -33,8 +33,9 @@ import { users } from "./users/index.tsx";
 import { supportThreads } from "./support/index.tsx";
 import { legalVersions } from "./legal/index.tsx";
 import { creditGrantImports, pixelIdImports } from "./imports/index.tsx";
+import { ConsoleLayout } from "./menu/ConsoleLayout.tsx";
 
-/** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource. */
+/** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource; menu/groups.ts places them. */
 export function App() {
   // real paths under /console (not react-admin's default hash routes), so links and screenshots name the page
   return (
@@ -42,6 +43,7 @@ export function App() {
       <Admin
         title="console.title"
         dashboard={Dashboard}
+        layout={ConsoleLayout}
         authProvider={authProvider}
         dataProvider={dataProvider}
         i18nProvider={i18nProvider}

@@ -9,6 +9,7 @@ import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
 import { ensureConsoleBuilt } from "./console-build.ts";
 import { seedLegal } from "../../server/src/domains/legal/legal.seed.ts";
+import { MENU_GROUP_OF } from "../../console/src/menu/groups.ts";
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 let server: Server;
@@ -17,8 +18,8 @@ const staff: Record<string, StaffLogin> = {};
 
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
-  support: ["users", "support-threads", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox"],
-  marketer: ["orders", "memberships", "products", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings"],
+  support: ["users", "support-threads", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox", "operations", "credit-grant-imports"],
+  marketer: ["orders", "memberships", "products", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings", "pixel-id-imports"],
   moderator: [
     "users",
     "reports",
@@ -72,6 +73,9 @@ const MENUS: Record<string, string[]> = {
     "audit-log",
     "staff",
     "outbox",
+    "operations",
+    "pixel-id-imports",
+    "credit-grant-imports",
   ],
 };
 
@@ -275,20 +279,28 @@ async function signIn(role: string): Promise<Page> {
   return page;
 }
 
-async function menu(page: Page): Promise<string[]> {
-  const hrefs = await page.$$eval(".RaSidebar-fixed a", (links) => links.map((a) => a.getAttribute("href") ?? ""));
-  return hrefs
-    .map((h) => h.replace(/^\/console\/?/, ""))
-    .filter(Boolean)
-    .sort();
+/** The menu's entries as "group/resource" (the dashboard stands outside the groups), and the group headers shown. */
+async function menu(page: Page): Promise<{ entries: string[]; headers: string[] }> {
+  const entries = await page.$$eval(".RaSidebar-fixed [data-menu-group] a", (links) =>
+    links.map((a) => `${a.closest("[data-menu-group]")?.getAttribute("data-menu-group")}/${(a.getAttribute("href") ?? "").replace(/^\/console\/?/, "")}`),
+  );
+  const headers = await page.$$eval(".RaSidebar-fixed [data-menu-toggle]", (els) => els.map((e) => e.getAttribute("data-menu-toggle") ?? ""));
+  return { entries: entries.sort(), headers: headers.sort() };
 }
+
+/** What a role's menu must be: its entries, each in its group (console/src/menu/groups.ts), and only those groups' headers. */
+const grouped = (entries: string[]) => ({
+  entries: entries.map((r) => `${MENU_GROUP_OF[r]}/${r}`).sort(),
+  headers: [...new Set(entries.map((r) => MENU_GROUP_OF[r]))].sort(),
+});
 
 describe("operator console in Chromium", () => {
   it("each role sees only its menus", { timeout: 120_000 }, async () => {
     for (const [role, expected] of Object.entries(MENUS)) {
       const page = await signIn(role);
       // menu entries appear as canAccess answers; poll until they settle on the expected set (or fail)
-      await expect.poll(() => menu(page), { timeout: 5000 }).toEqual([...expected].sort());
+      await expect.poll(() => menu(page), { timeout: 5000 }).toEqual(grouped(expected));
+      expect(await page.locator(".RaSidebar-fixed a[href='/console']").count()).toBe(1);
       await page.close();
     }
   });
@@ -586,13 +598,17 @@ describe("operator console in Chromium", () => {
       const ready =
         resource === "engines"
           ? "[data-testid='engines-page']"
-          : resource === "chat-backends"
-            ? "[data-testid=chat-backends-empty]"
-            : resource === "transparency"
-              ? "[data-card='time-to-action']"
-              : UNSEEDED.includes(resource)
-                ? ".RaList-main, .RaEmpty-message"
-                : ".RaDatagrid-table tbody tr";
+          : resource === "operations"
+            ? "[data-testid='operations-page']"
+            : resource.endsWith("-imports")
+              ? "[data-testid='import-page']"
+              : resource === "chat-backends"
+                ? "[data-testid=chat-backends-empty]"
+                : resource === "transparency"
+                  ? "[data-card='time-to-action']"
+                  : UNSEEDED.includes(resource)
+                    ? ".RaList-main, .RaEmpty-message"
+                    : ".RaDatagrid-table tbody tr";
       await page.waitForSelector(ready, { timeout: 15_000 });
       if (UNSEEDED.includes(resource)) await page.waitForLoadState("networkidle");
       await screenshot(page, `console-list-${resource}`);

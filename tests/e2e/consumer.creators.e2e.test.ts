@@ -198,7 +198,8 @@ describe("creator home-link pages in the browser", () => {
 
       await page.goto(`${app.server.url}/nobody${language}`);
       await page.getByTestId("creator-missing").waitFor();
-      if (language === "en") expect(await page.getByTestId("creator-missing").innerText()).toContain("This creator page does not exist or is no longer available.");
+      if (language === "en")
+        expect(await page.getByTestId("creator-missing").innerText()).toContain("This creator page does not exist or is no longer available.");
       await screenshot(page, `creator-missing-${language}-360`);
       await context.close();
     });

@@ -155,6 +155,7 @@ export const en = {
         source: "Source",
         breached: "48-hour clock",
         preview: "Reported media",
+        thumbUrl: "Preview",
         reportedUrl: "Reported link",
         contactName: "Notifier",
         contactEmail: "Notifier email",
@@ -533,7 +534,18 @@ export const en = {
   console: {
     title: "Reverie console",
     login: { code: "One-time code", title: "Staff sign-in" },
-    menu: { settings: "Site" },
+    menu: {
+      settings: "Site",
+      groups: {
+        users: "Users & support",
+        shop: "Shop & payments",
+        content: "Content & creators",
+        safety: "Trust & safety",
+        marketing: "Marketing",
+        engines: "Engines",
+        system: "System",
+      },
+    },
     dashboard: {
       title: "Dashboard",
       days: "Last %{days} days",

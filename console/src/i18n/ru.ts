@@ -159,6 +159,7 @@ export const ru: typeof en = {
         source: "Источник",
         breached: "Срок 48 часов",
         preview: "Медиа",
+        thumbUrl: "Превью",
         reportedUrl: "Ссылка из жалобы",
         contactName: "Заявитель",
         contactEmail: "Email заявителя",
@@ -540,7 +541,18 @@ export const ru: typeof en = {
   console: {
     title: "Консоль Reverie",
     login: { code: "Одноразовый код", title: "Вход для сотрудников" },
-    menu: { settings: "Сайт" },
+    menu: {
+      settings: "Сайт",
+      groups: {
+        users: "Пользователи и поддержка",
+        shop: "Магазин и платежи",
+        content: "Контент и авторы",
+        safety: "Доверие и безопасность",
+        marketing: "Маркетинг",
+        engines: "Движки",
+        system: "Система",
+      },
+    },
     dashboard: {
       title: "Сводка",
       days: "Последние %{days} дн.",

@@ -84,7 +84,7 @@ export function ImportPage({ list }: { list: ImportList }) {
   };
 
   return (
-    <Card sx={{ mt: 2 }}>
+    <Card sx={{ mt: 2 }} data-testid="import-page">
       <Title title={`console.imports.${list}.title`} />
       <CardContent>
         <Stack spacing={2}>

@@ -52,14 +52,30 @@ function ClockField() {
   return <span data-clock="left">{translate("console.notices.left", { hours: ACTION_TARGET_HOURS - hours })}</span>;
 }
 
+/** A small picture of what was reported (a video's poster, an image), so the queue shows what each report is about. */
+function ThumbField() {
+  const r = useRecordContext<{ thumbUrl: string | null }>();
+  if (!r?.thumbUrl) return null;
+  return (
+    <Box
+      component="img"
+      src={r.thumbUrl}
+      alt=""
+      loading="lazy"
+      data-report-thumb
+      sx={{ width: 48, height: 48, objectFit: "cover", borderRadius: 1, display: "block" }}
+    />
+  );
+}
+
 /** The reported picture or video itself, through a signed URL that lasts a few minutes. */
 function ReportPreview() {
   const r = useRecordContext();
   const translate = useTranslate();
-  const [media, setMedia] = useState<{ kind: string; url: string } | null | undefined>(undefined);
+  const [media, setMedia] = useState<{ kind: string; url: string; posterUrl: string | null } | null | undefined>(undefined);
   useEffect(() => {
     if (!r) return;
-    getJson<{ media: { kind: string; url: string } | null }>(`reports/${r.id}/preview`)
+    getJson<{ media: { kind: string; url: string; posterUrl: string | null } | null }>(`reports/${r.id}/preview`)
       .then((p) => setMedia(p.media))
       .catch(() => setMedia(null));
   }, [r?.id]);
@@ -68,7 +84,8 @@ function ReportPreview() {
   return (
     <Box data-preview-kind={media.kind} sx={{ maxWidth: 360, "& img, & video": { maxWidth: "100%", maxHeight: 420, borderRadius: 1, display: "block" } }}>
       {media.kind === "video" ? (
-        <video src={media.url} controls muted preload="metadata" />
+        // the poster shows until the moderator presses play: without it a video is a black box
+        <video src={media.url} poster={media.posterUrl ?? undefined} controls muted preload="metadata" />
       ) : media.kind === "image" ? (
         <img src={media.url} alt="" />
       ) : (
@@ -102,6 +119,7 @@ function ReportList() {
     <List filters={filters} filterDefaultValues={{ status: "open" }} sort={{ field: "createdAt", order: "ASC" }}>
       <Datagrid rowClick="show" rowSx={highlight} bulkActionButtons={false}>
         <TextField source="id" />
+        <FunctionField source="thumbUrl" sortable={false} render={() => <ThumbField />} />
         <FunctionField source="reason" render={() => <ReasonField />} />
         <TextField source="targetType" />
         <TextField source="targetId" />
@@ -131,7 +149,8 @@ function ReportShow() {
   return (
     <Show
       actions={
-        <TopToolbar sx={{ gap: 1 }}>
+        // three actions are wider than a phone: they wrap rather than run off the screen's left edge
+        <TopToolbar sx={{ gap: 1, flexWrap: "wrap" }}>
           <ReportActions />
         </TopToolbar>
       }

@@ -24,6 +24,7 @@ import {
   reportDismissAnswer,
   reportFilter,
   reportPreviewAnswer,
+  reportListRow,
   reportRecord,
   reportSortable,
   transparencyAnswer,
@@ -58,7 +59,7 @@ export function reportsResource(
   }
 
   const r = new AdminResource(api, "reports", "Report");
-  r.list({ filter: reportFilter, sortable: reportSortable, defaultSort: ["createdAt", "asc"], row: reportRecord }, (p) => moderation.listReports(p));
+  r.list({ filter: reportFilter, sortable: reportSortable, defaultSort: ["createdAt", "asc"], row: reportListRow }, (p) => moderation.listReports(p));
   r.get(reportRecord, (id) => moderation.getReport(id));
   r.view(
     "preview",

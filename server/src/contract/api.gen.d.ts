@@ -9092,6 +9092,7 @@ export interface paths {
                             /** @enum {string} */
                             targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
                             targetUserId: number | null;
+                            thumbUrl: string | null;
                         }[];
                     };
                 };
@@ -9451,6 +9452,7 @@ export interface paths {
                             media: {
                                 /** @enum {string} */
                                 kind: "image" | "audio" | "video";
+                                posterUrl: string | null;
                                 url: string;
                             } | null;
                         };

@@ -11,10 +11,11 @@ export const moderatedTasks = {
   },
   setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
     (await c.generationTask.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
-  /** The result a moderator previews (expired results have no file left). */
+  /** The result a moderator previews, with a video's poster (expired results have no file left). */
   media: async (c: Tx | Db, id: number) => {
-    const t = await c.generationTask.findUnique({ where: { id }, select: { mode: true, outputKey: true, status: true } });
-    return t?.outputKey && t.status === "succeeded" ? { key: t.outputKey, kind: isVideo(t.mode) ? ("video" as const) : ("image" as const) } : null;
+    const t = await c.generationTask.findUnique({ where: { id }, select: { mode: true, outputKey: true, posterKey: true, status: true } });
+    if (!t?.outputKey || t.status !== "succeeded") return null;
+    return isVideo(t.mode) ? { key: t.outputKey, kind: "video" as const, posterKey: t.posterKey } : { key: t.outputKey, kind: "image" as const };
   },
   /** A result's file or poster named in a pasted media link. */
   byMediaKey: async (c: Tx | Db, key: string) =>

@@ -24,6 +24,8 @@ export interface ReportedMedia {
   key: string;
   kind: UploadKind;
   mime?: string;
+  /** A still picture of it (a video's poster, an upload's thumbnail), so the console never shows a black box. */
+  posterKey?: string | null;
 }
 
 /** Tasks, uploads, characters, conversations and creator pages as their owning domains let moderation see and change them. */

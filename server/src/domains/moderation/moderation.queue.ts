@@ -2,7 +2,7 @@ import type { Db } from "../../db/client.ts";
 import type { Ban } from "../../db/generated/client.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
-import { ACTION_TARGET_HOURS } from "../../contract/moderation.ts";
+import { ACTION_TARGET_HOURS, type ReportTarget } from "../../contract/moderation.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import type { ContentOwners } from "./moderated-content.ts";
 import type { BanFilter, ReportFilter } from "./moderation.schema.ts";
@@ -26,10 +26,20 @@ const flagged = ({ evasionFlags, ...ban }: BanWithFlags) => ({ ...ban, flaggedUs
 
 /** The console's queue of reports and list of bans, read-only. */
 export function createModerationQueue({ db, content, storage }: { db: Db; content: ContentOwners; storage: Pick<MediaStorage, "signedUrl"> }) {
+  const signed = (key: string) => storage.signedUrl(key, PREVIEW_TTL_SECONDS);
+  /** The picture the queue shows beside a report: a video's poster, an image itself; nothing for sound or text. */
+  async function thumbUrl(r: { targetType: ReportTarget; targetId: number }): Promise<string | null> {
+    const media = await content[r.targetType].media?.(db, r.targetId);
+    const key = media?.posterKey ?? (media?.kind === "image" ? media.key : null);
+    return key ? signed(key) : null;
+  }
+
   return {
+    /** A page of the queue, each report with a thumbnail of what was reported (one look-up a row: a page is short). */
     listReports: async (params: ListParams<ReportFilter>) => {
       const page = await pageOf(db.report, params, matching(params.filter, ["status", "reason", "source", "targetType", "targetUserId", "reporterUserId"]));
-      return { ...page, rows: page.rows.map(withAge) };
+      const rows = await Promise.all(page.rows.map(async (r) => ({ ...withAge(r), thumbUrl: await thumbUrl(r) })));
+      return { ...page, rows };
     },
 
     async getReport(id: number) {
@@ -42,7 +52,9 @@ export function createModerationQueue({ db, content, storage }: { db: Db; conten
       const r = await db.report.findUnique({ where: { id: reportId }, select: { targetType: true, targetId: true } });
       if (!r) throw HttpError.notFound();
       const media = await content[r.targetType].media?.(db, r.targetId);
-      return { id: reportId, media: media ? { kind: media.kind, url: await storage.signedUrl(media.key, PREVIEW_TTL_SECONDS) } : null };
+      if (!media) return { id: reportId, media: null };
+      const [url, posterUrl] = await Promise.all([signed(media.key), media.posterKey ? signed(media.posterKey) : null]);
+      return { id: reportId, media: { kind: media.kind, url, posterUrl } };
     },
 
     listBans: async (params: ListParams<BanFilter>) => {

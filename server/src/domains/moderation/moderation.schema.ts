@@ -208,9 +208,14 @@ export const reportPreviewAnswer = z.object({
     .object({
       kind: z.enum(UPLOAD_KINDS),
       url: z.string(),
+      /** A still of the file (a video's poster), shown before it plays; null when there is none. */
+      posterUrl: z.string().nullable(),
     })
     .nullable(),
 });
+
+/** reports list: each row with a thumbnail of the reported content (a video's poster, an image), null when there is none */
+export const reportListRow = reportRecord.extend({ thumbUrl: z.string().nullable() });
 
 /** reports action dismiss */
 export const reportDismissAnswer = z.object({

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
+import { photo } from "../../../../tests/fixtures/media.ts";
 
 /** Issue 19 item 3: the public notice-and-action form, its 48-hour clock in the queue, the preview and the figures. */
 let t: TestApp;
@@ -12,9 +13,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const sharedTask = (userId: number, o: { isPublic?: boolean; outputKey?: string } = {}) =>
+const sharedTask = (userId: number, o: { isPublic?: boolean; outputKey?: string; posterKey?: string } = {}) =>
   t.db.generationTask.create({
-    data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: o.isPublic ?? true, outputKey: o.outputKey },
+    data: {
+      userId,
+      mode: "image_to_video",
+      engine: "local",
+      status: "succeeded",
+      cost: 1,
+      input: {},
+      isPublic: o.isPublic ?? true,
+      outputKey: o.outputKey,
+      posterKey: o.posterKey,
+    },
   });
 const notice = (body: object) => t.http.post("/api/notices/report").send(body);
 const base = { reason: "non_consensual", email: "person@example.com", name: "A. Person", details: "That is me, I never agreed", sworn: true };
@@ -118,6 +129,25 @@ describe("the public notice form", () => {
     expect(preview.body.media).toMatchObject({ kind: "video", url: expect.stringContaining("/api/media/file?") });
     const file = await t.http.get(preview.body.media.url).expect(200);
     expect(file.body.toString()).toBe("not really a video");
+  });
+
+  it("a reported video comes with its poster, and the queue row with that poster as its thumbnail (issue 35 item 7)", async () => {
+    const owner = await visitor(t);
+    const [key, posterKey] = [`out/posted-${owner.userId}.mp4`, `out/posted-${owner.userId}.webp`];
+    await t.services.storage.put(key, Buffer.from("not really a video"), "video/mp4");
+    await t.services.storage.put(posterKey, await photo(64, 36, "webp"), "image/webp");
+    const task = await sharedTask(owner.userId, { outputKey: key, posterKey });
+    const id = (await notice({ ...base, url: `/home?item=${task.id}` }).expect(200)).body.data.id as number;
+    const preview = await t.http.get(`/admin/api/reports/${id}/preview`).set("token", moderator.token).expect(200);
+    expect(preview.body.media).toMatchObject({ kind: "video", posterUrl: expect.stringContaining("/api/media/file?") });
+    const poster = await t.http.get(preview.body.media.posterUrl).expect(200);
+    expect(poster.headers["content-type"]).toMatch(/^image\//);
+    const row = (await queue({ targetUserId: owner.userId }))[0];
+    expect(row.thumbUrl).toEqual(expect.stringContaining("/api/media/file?"));
+    await t.http.get(row.thumbUrl as string).expect(200);
+    // content with no picture (an expired result) has no thumbnail, and the row still lists
+    await t.db.generationTask.update({ where: { id: task.id }, data: { outputKey: null } });
+    expect((await queue({ targetUserId: owner.userId }))[0]).toMatchObject({ id, thumbUrl: null });
   });
 });
 

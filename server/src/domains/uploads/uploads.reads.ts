@@ -78,8 +78,8 @@ export function createUploadReads(db: Db, storage: MediaStorage) {
       setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
         (await c.upload.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
       media: async (c: Tx | Db, id: number) => {
-        const u = await c.upload.findUnique({ where: { id }, select: { kind: true, storageKey: true, mime: true } });
-        return u && { key: u.storageKey, kind: u.kind, mime: u.mime };
+        const u = await c.upload.findUnique({ where: { id }, select: { kind: true, storageKey: true, mime: true, thumbKey: true } });
+        return u && { key: u.storageKey, kind: u.kind, mime: u.mime, posterKey: u.thumbKey };
       },
       byMediaKey: async (c: Tx | Db, key: string) =>
         (await c.upload.findFirst({ where: { OR: [{ storageKey: key }, { thumbKey: key }] }, select: { id: true } }))?.id ?? null,
