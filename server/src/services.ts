@@ -218,7 +218,7 @@ export function createServices(deps: AppDeps) {
     membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db),
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
-    siteAdmin: createSiteAdminService(db, audit),
+    siteAdmin: createSiteAdminService(db, audit, storage),
     dashboard: createDashboardService(db, createCreatorFigures(db)),
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RESOLUTIONS } from "../../contract/generation.ts";
-import { DEFAULT_LANGUAGE, LANGUAGES } from "../../contract/locales.ts";
+import { LANGUAGES } from "../../contract/locales.ts";
 import { IMAGE_TYPES } from "../../contract/uploads.ts";
 import type { Config } from "../../config.ts";
 import type { ApiRouter } from "../../http/api.ts";
@@ -37,9 +37,9 @@ export function siteRoutes(
   api.get(
     "/api/Index/basicSettings",
     { summary: "Prices, limits and generation settings the app shows", tags, auth: "public", response: basicSettingsAnswer },
-    async () =>
-      site.settings({
-        site_name: "Reverie",
+    async () => {
+      const brand = await site.brand();
+      const settings = await site.settings({
         price_per_video: "1.99",
         was_price: "4",
         currency: "USD",
@@ -63,12 +63,14 @@ export function siteRoutes(
           video_mb: LIMITS.videoBytes / 1048576,
           video_seconds: [LIMITS.videoMinSec, LIMITS.videoMaxSec],
         },
-      }),
+      });
+      return { ...settings, site_name: brand.name, brand };
+    },
   );
   api.get(
     "/api/Index/getSiteConfig",
     { summary: "Languages and the generation engine's status", tags, auth: "public", response: basicSettingsAnswer },
-    async () => site.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
+    async () => site.settings({ languages: LANGUAGES, default_language: (await site.brand()).language, engine: await engineStatus() }),
   );
   api.get(
     "/api/Index/redirectByCity",
