@@ -3,7 +3,7 @@ import type { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
-import { BRAND_SETTING } from "../../contract/brand.ts";
+import { BRAND_SETTING, DEFAULT_BRAND } from "../../contract/brand.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
@@ -59,11 +59,16 @@ export function createSiteAdminService(db: Db, audit: AuditService, storage: Med
         ]);
         return { rows: rows.map(settingRecord), total, from: params.range[0] };
       },
-      get: async (key: string) => settingRecord(await settings.get(key)),
+      // the brand is always there to edit: today's look until staff first save it
+      get: async (key: string) =>
+        settingRecord((await settings.get(key)) ?? (key === BRAND_SETTING ? { key, value: DEFAULT_BRAND, updatedAt: null } : null)),
       create: async (staffId: number, body: { key: string; value: unknown }) =>
         settingRecord(await settings.create(staffId, { key: body.key, value: settingValue(body.key, body.value) })),
-      update: async (staffId: number, key: string, body: { value: unknown }) =>
-        settingRecord(await settings.update(staffId, key, { value: settingValue(key, body.value) })),
+      update: async (staffId: number, key: string, body: { value: unknown }) => {
+        const value = settingValue(key, body.value);
+        const first = key === BRAND_SETTING && !(await settings.get(key));
+        return settingRecord(await (first ? settings.create(staffId, { key, value }) : settings.update(staffId, key, { value })));
+      },
       remove: async (staffId: number, key: string) => settingRecord(await settings.remove(staffId, key)),
       /**
        * The brand's logo: checked by content like every upload and re-encoded, stored as site media, then set on the
@@ -75,9 +80,7 @@ export function createSiteAdminService(db: Db, audit: AuditService, storage: Med
         const logo = mediaKey("site", "brand", img.ext);
         await storage.put(logo, img.data, img.mime);
         try {
-          const value = { ...(await storedBrand(db)), logo } as Prisma.InputJsonValue;
-          const row = (await settings.get(key)) ? await settings.update(staffId, key, { value }) : await settings.create(staffId, { key, value });
-          return settingRecord(row);
+          return await this.update(staffId, key, { value: { ...(await storedBrand(db)), logo } });
         } catch (err) {
           await storage.delete(logo);
           throw err;

@@ -10,7 +10,7 @@ import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
 import { LIMITS } from "../uploads/uploads.service.ts";
 import type { CityRedirects } from "./redirect-by-city.ts";
 import type { SiteService } from "./site.service.ts";
-import { bannerListAnswer, basicSettingsAnswer, healthAnswer, promptListAnswer, redirectByCityAnswer } from "./site.schema.ts";
+import { bannerListAnswer, basicSettingsAnswer, basicSettingsWithBrandAnswer, healthAnswer, promptListAnswer, redirectByCityAnswer } from "./site.schema.ts";
 
 const promptQuery = z.object({ category: z.string().max(40).optional() });
 
@@ -36,7 +36,7 @@ export function siteRoutes(
   );
   api.get(
     "/api/Index/basicSettings",
-    { summary: "Prices, limits and generation settings the app shows", tags, auth: "public", response: basicSettingsAnswer },
+    { summary: "Prices, limits and generation settings the app shows, and the operator's brand", tags, auth: "public", response: basicSettingsWithBrandAnswer },
     async () => {
       const brand = await site.brand();
       const settings = await site.settings({
