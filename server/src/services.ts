@@ -56,7 +56,14 @@ export function createServices(deps: AppDeps) {
   const { db, config, log } = deps;
   const render = createRenderServices(deps);
   const { limiter, audit, credits, storage } = render;
-  const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
+  const mailer = createMailer(db, {
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    log,
+    printToLog: config.NODE_ENV === "development",
+    // site is made further down; emails are sent only once everything is wired
+    brand: () => site.emailBrand(),
+  });
   const users = createUsersService(db, {
     ownImageKey: async (userId, uploadId) => (await render.uploads.own(userId, uploadId, "image")).storageKey,
     signedUrl: (key) => storage.signedUrl(key),

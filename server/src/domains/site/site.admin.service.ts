@@ -60,8 +60,7 @@ export function createSiteAdminService(db: Db, audit: AuditService, storage: Med
         return { rows: rows.map(settingRecord), total, from: params.range[0] };
       },
       // the brand is always there to edit: today's look until staff first save it
-      get: async (key: string) =>
-        settingRecord((await settings.get(key)) ?? (key === BRAND_SETTING ? { key, value: DEFAULT_BRAND, updatedAt: null } : null)),
+      get: async (key: string) => settingRecord((await settings.get(key)) ?? (key === BRAND_SETTING ? { key, value: DEFAULT_BRAND, updatedAt: null } : null)),
       create: async (staffId: number, body: { key: string; value: unknown }) =>
         settingRecord(await settings.create(staffId, { key: body.key, value: settingValue(body.key, body.value) })),
       update: async (staffId: number, key: string, body: { value: unknown }) => {

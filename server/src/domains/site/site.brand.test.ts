@@ -24,14 +24,21 @@ const uploadLogo = (key: string, token: string, file: Buffer, name: string) =>
   t.http.post(`/admin/api/site-settings/${key}/logo`).set("token", token).attach("file", file, name);
 
 describe("the brand (site setting `brand`)", () => {
-  it("is today's look until staff set one: basicSettings answers the defaults and the name as site_name", async () => {
+  it("is today's look until staff set one: basicSettings answers the defaults, the console's record too", async () => {
     const data = await basic();
     expect(data.brand).toEqual({ ...DEFAULT_BRAND, logo_url: null });
     expect(data.site_name).toBe("Reverie");
+    const record = await t.http.get("/admin/api/site-settings/brand").set("token", marketer.token).expect(200);
+    expect(record.body).toMatchObject({ id: "brand", value: DEFAULT_BRAND, updatedAt: null });
+    await t.http.get("/admin/api/site-settings/nothing").set("token", marketer.token).expect(404);
   });
 
   it("refuses support (403) and changes nothing", async () => {
-    await t.http.post("/admin/api/site-settings").set("token", support.token).send({ key: "brand", value: { name: "Nope" } }).expect(403);
+    await t.http
+      .post("/admin/api/site-settings")
+      .set("token", support.token)
+      .send({ key: "brand", value: { name: "Nope" } })
+      .expect(403);
     await uploadLogo("brand", support.token, await photo(200, 80, "png"), "logo.png").expect(403);
     expect(await stored()).toBeNull();
   });
@@ -70,7 +77,7 @@ describe("the brand (site setting `brand`)", () => {
   });
 
   it("a colour just above AA passes and just below is refused (contrast computed, not guessed)", async () => {
-    // #6e6e6e on #0b0b12 is 3.9:1, #7f7f7f 4.9:1 (WCAG 2 relative luminance)
+    // #6e6e6e on #0b0b12 is 3.85:1, #7f7f7f 4.90:1 (WCAG 2 relative luminance)
     await save(marketer.token, { name: "Moonlit", primary: "#6e6e6e" }).expect(400);
     await save(marketer.token, { name: "Moonlit", primary: "#7f7f7f" }).expect(200);
   });
@@ -95,5 +102,16 @@ describe("the brand (site setting `brand`)", () => {
     expect(got.body.equals(await t.services.storage.get(key))).toBe(true);
     // a console save sends the key back unchanged
     await save(marketer.token, { ...data.brand, logo_url: undefined }).expect(200);
+  });
+
+  it("emails carry the operator's name for the product's, and the logo in their HTML part", async () => {
+    const email = `brand-${Date.now()}@example.com`;
+    await t.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
+    const mail = await t.db.outboxEmail.findFirstOrThrow({ where: { to: email } });
+    expect(mail.subject).toMatch(/^Your Moonlit code: /);
+    expect(mail.body).toMatch(/^Your Moonlit verification code is /);
+    expect(mail.subject + mail.body).not.toContain("Reverie");
+    const brand = await t.services.site.emailBrand();
+    expect(brand.logoUrl).toMatch(/^https?:\/\/[^/]+\/api\/media\/file\?/);
   });
 });

@@ -3,7 +3,9 @@ import type { Db } from "../../db/client.ts";
 import { translationsOf } from "../../http/translations.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { siteMediaUrl } from "../templates/templates.service.ts";
-import { publicBrand } from "./site.brand.ts";
+import { publicBrand, storedBrand } from "./site.brand.ts";
+
+const EMAIL_LOGO_TTL_S = 7 * 24 * 3600;
 
 /** Banners, prompt suggestions and site settings as the Index calls show them; site.admin.service edits them. */
 export function createSiteService(db: Db, storage: MediaStorage) {
@@ -31,6 +33,12 @@ export function createSiteService(db: Db, storage: MediaStorage) {
 
     /** The operator's brand, checked and with its defaults (the stored `brand` row is never handed out raw). */
     brand: () => publicBrand(db, storage),
+
+    /** The brand for emails: the logo's URL absolute and long-lived (S3 presigning allows at most 7 days). */
+    async emailBrand() {
+      const brand = await storedBrand(db);
+      return { name: brand.name, logoUrl: brand.logo ? await storage.fetchableUrl(brand.logo, EMAIL_LOGO_TTL_S) : null };
+    },
   };
 }
 
