@@ -112,6 +112,8 @@ export const settings = {
   list: () => (
     <List
       sort={{ field: "id", order: "ASC" }}
+      // the brand button shows even before any setting is saved
+      empty={false}
       actions={
         <TopToolbar>
           <BrandButton />

@@ -1,8 +1,8 @@
 /**
- * The operator's brand (issue 35 item 9, docs/decisions/289): product name, logo, accent colours and the default
- * language, kept in the site setting `brand`. Import-free (docs/decisions/050): the consumer builds its theme from it.
+ * The operator's brand (issue 35 item 9, docs/decisions/289): product name, logo and accent colours, kept in the site
+ * setting `brand` beside the default language (contract/locales.ts). Import-free (docs/decisions/050): the consumer
+ * builds its theme from it.
  */
-import { DEFAULT_LANGUAGE, type Language } from "./locales.ts";
 
 /** The site setting that holds the brand. */
 export const BRAND_SETTING = "brand";
@@ -13,11 +13,10 @@ export interface Brand {
   logo: string | null;
   primary: string;
   secondary: string;
-  language: Language;
 }
 
 /** Today's look: every brand field an operator has not set. */
-export const DEFAULT_BRAND: Brand = { name: "Reverie", logo: null, primary: "#a78bfa", secondary: "#f472b6", language: DEFAULT_LANGUAGE };
+export const DEFAULT_BRAND: Brand = { name: "Reverie", logo: null, primary: "#a78bfa", secondary: "#f472b6" };
 
 /** The page background both accents are read on (the consumer app is dark). */
 export const PAGE_BACKGROUND = "#0b0b12";

@@ -1,9 +1,10 @@
 import { type Brand, DEFAULT_BRAND } from "../../../../server/src/contract/brand.ts";
+import { DEFAULT_LANGUAGE, type Language } from "../../../../server/src/contract/locales.ts";
 import { api } from "../../lib/api-client.ts";
 
-export type ShownBrand = Brand & { logo_url: string | null };
+export type ShownBrand = Brand & { language: Language; logo_url: string | null };
 
-let brand: ShownBrand = { ...DEFAULT_BRAND, logo_url: null };
+let brand: ShownBrand = { ...DEFAULT_BRAND, language: DEFAULT_LANGUAGE, logo_url: null };
 
 /** The operator's brand as loaded at start (docs/decisions/289); today's look until then, or when the call fails. */
 export const currentBrand = (): ShownBrand => brand;

@@ -3,12 +3,12 @@ import type { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
-import { BRAND_SETTING, DEFAULT_BRAND } from "../../contract/brand.ts";
+import { BRAND_SETTING } from "../../contract/brand.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
 import type { BannerFilter, PromptFilter, SettingFilter } from "./site.admin.schema.ts";
-import { checkedBrand, storedBrand } from "./site.brand.ts";
+import { BRAND_DEFAULTS, checkedBrand, storedBrand } from "./site.brand.ts";
 
 /** A setting as a console record: react-admin needs an `id`, settings are keyed by `key`. */
 function settingRecord<R extends { key: string }>(r: R | null) {
@@ -60,7 +60,7 @@ export function createSiteAdminService(db: Db, audit: AuditService, storage: Med
         return { rows: rows.map(settingRecord), total, from: params.range[0] };
       },
       // the brand is always there to edit: today's look until staff first save it
-      get: async (key: string) => settingRecord((await settings.get(key)) ?? (key === BRAND_SETTING ? { key, value: DEFAULT_BRAND, updatedAt: null } : null)),
+      get: async (key: string) => settingRecord((await settings.get(key)) ?? (key === BRAND_SETTING ? { key, value: BRAND_DEFAULTS, updatedAt: null } : null)),
       create: async (staffId: number, body: { key: string; value: unknown }) =>
         settingRecord(await settings.create(staffId, { key: body.key, value: settingValue(body.key, body.value) })),
       update: async (staffId: number, key: string, body: { value: unknown }) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia, type TestApp } from "../../../../tests/db-utils.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
-import { DEFAULT_BRAND } from "../../contract/brand.ts";
+import { BRAND_DEFAULTS } from "./site.brand.ts";
 
 let t: TestApp;
 let admin: StaffLogin;
@@ -26,10 +26,10 @@ const uploadLogo = (key: string, token: string, file: Buffer, name: string) =>
 describe("the brand (site setting `brand`)", () => {
   it("is today's look until staff set one: basicSettings answers the defaults, the console's record too", async () => {
     const data = await basic();
-    expect(data.brand).toEqual({ ...DEFAULT_BRAND, logo_url: null });
+    expect(data.brand).toEqual({ ...BRAND_DEFAULTS, logo_url: null });
     expect(data.site_name).toBe("Reverie");
     const record = await t.http.get("/admin/api/site-settings/brand").set("token", marketer.token).expect(200);
-    expect(record.body).toMatchObject({ id: "brand", value: DEFAULT_BRAND, updatedAt: null });
+    expect(record.body).toMatchObject({ id: "brand", value: BRAND_DEFAULTS, updatedAt: null });
     await t.http.get("/admin/api/site-settings/nothing").set("token", marketer.token).expect(404);
   });
 
@@ -49,10 +49,10 @@ describe("the brand (site setting `brand`)", () => {
       .set("token", marketer.token)
       .send({ key: "brand", value: { name: "Moonlit", primary: "#22D3EE", language: "ja" } })
       .expect(200);
-    expect(res.body.value).toEqual({ ...DEFAULT_BRAND, name: "Moonlit", primary: "#22d3ee", language: "ja" });
+    expect(res.body.value).toEqual({ ...BRAND_DEFAULTS, name: "Moonlit", primary: "#22d3ee", language: "ja" });
     const data = await basic();
     expect(data.site_name).toBe("Moonlit");
-    expect(data.brand).toMatchObject({ name: "Moonlit", primary: "#22d3ee", secondary: DEFAULT_BRAND.secondary, logo_url: null });
+    expect(data.brand).toMatchObject({ name: "Moonlit", primary: "#22d3ee", secondary: BRAND_DEFAULTS.secondary, logo_url: null });
     expect((await t.http.get("/api/Index/getSiteConfig").expect(200)).body.data).toMatchObject({ default_language: "ja" });
     const audits = await t.db.auditLog.findMany({ where: { resource: "SiteSetting", resourceId: "brand" } });
     expect(audits.map((a) => a.staffId)).toEqual([marketer.staffId]);

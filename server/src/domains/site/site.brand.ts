@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BRAND_SETTING, type Brand, contrastRatio, DEFAULT_BRAND, HEX_COLOUR, MIN_CONTRAST, PAGE_BACKGROUND } from "../../contract/brand.ts";
-import { LANGUAGES } from "../../contract/locales.ts";
+import { DEFAULT_LANGUAGE, type Language, LANGUAGES } from "../../contract/locales.ts";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
@@ -36,24 +36,29 @@ const brandValue = z.strictObject({
   language: z.enum(LANGUAGES, { error: BRAND_MESSAGES.language }).optional(),
 });
 
+/** The stored brand: the look and the default language. */
+export type SiteBrand = Brand & { language: Language };
+/** Today's look and language: what an operator has not set. */
+export const BRAND_DEFAULTS: SiteBrand = { ...DEFAULT_BRAND, language: DEFAULT_LANGUAGE };
+
 /** The brand a setting value stands for, defaults filled in, or a 400 naming the first thing wrong (contrast included). */
-export function checkedBrand(value: unknown): Brand {
+export function checkedBrand(value: unknown): SiteBrand {
   const parsed = brandValue.safeParse(value);
   if (!parsed.success) throw HttpError.badRequest(parsed.error.issues[0].message);
-  const brand = { ...DEFAULT_BRAND, ...parsed.data };
+  const brand = { ...BRAND_DEFAULTS, ...parsed.data };
   const refusal = contrastRefusal("primary", brand.primary) ?? contrastRefusal("secondary", brand.secondary);
   if (refusal) throw HttpError.badRequest(refusal);
   return brand;
 }
 
 /** A stored value that no longer passes (written before these checks, by hand) is shown as the default, not half-applied. */
-export async function storedBrand(db: Db): Promise<Brand> {
+export async function storedBrand(db: Db): Promise<SiteBrand> {
   const row = await db.siteSetting.findUnique({ where: { key: BRAND_SETTING } });
-  if (!row) return DEFAULT_BRAND;
+  if (!row) return BRAND_DEFAULTS;
   try {
     return checkedBrand(row.value);
   } catch {
-    return DEFAULT_BRAND;
+    return BRAND_DEFAULTS;
   }
 }
 
