@@ -1,10 +1,10 @@
 import CssBaseline from "@mui/material/CssBaseline";
-import { ThemeProvider } from "@mui/material/styles";
+import { type Theme, ThemeProvider } from "@mui/material/styles";
 import { RouterProvider } from "react-router";
 import { router } from "./routes/router.tsx";
-import { theme } from "./theme.ts";
 
-export function App() {
+/** `theme`: built from the operator's brand at start (main.tsx, docs/decisions/289). */
+export function App({ theme }: { theme: Theme }) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline enableColorScheme />

@@ -4,17 +4,23 @@ import { captureLandingParams } from "./features/attribution/attribution.ts";
 import { startChannelLogin } from "./features/channel/channel-login.ts";
 import { registerServiceWorker } from "./features/install/install.ts";
 import { startPixels, trackPixel } from "./features/pixels/pixels.ts";
-import { initI18n } from "./i18n/index.ts";
+import { loadBrand } from "./features/site/brand.ts";
+import { initI18n, applyDefaultLanguage } from "./i18n/index.ts";
 import { router } from "./routes/router.tsx";
+import { themeFor } from "./theme.ts";
 
 captureLandingParams(window.location.search);
 registerServiceWorker();
 startChannelLogin();
+// the operator's brand is asked beside the router's first data, not before it: no round trip is added (decision 289)
+const brandLoaded = loadBrand();
 await initI18n();
 // #root may hold the landing prerendered into index.html (docs/decisions/213). React's first commit empties it, so it
 // waits for the router's first route and data: that commit is the whole page in one frame, never a blank one.
 await routerReady();
-createRoot(document.getElementById("root")!).render(<App />);
+const brand = await brandLoaded;
+await applyDefaultLanguage(brand.language);
+createRoot(document.getElementById("root")!).render(<App theme={themeFor(brand)} />);
 startPixels();
 trackPixelPageViews();
 

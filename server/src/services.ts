@@ -59,7 +59,14 @@ export function createServices(deps: AppDeps) {
   const { db, config, log } = deps;
   const render = createRenderServices(deps);
   const { limiter, audit, credits, storage } = render;
-  const mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, printToLog: config.NODE_ENV === "development" });
+  const mailer = createMailer(db, {
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    log,
+    printToLog: config.NODE_ENV === "development",
+    // site is made further down; emails are sent only once everything is wired
+    brand: () => site.emailBrand(),
+  });
   const users = createUsersService(db, {
     ownImageKey: async (userId, uploadId) => (await render.uploads.own(userId, uploadId, "image")).storageKey,
     signedUrl: (key) => storage.signedUrl(key),
@@ -234,7 +241,7 @@ export function createServices(deps: AppDeps) {
     tasksAdmin: createTasksAdminService(db),
     productsAdmin: createProductsAdminService(db, audit),
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
-    siteAdmin: createSiteAdminService(db, audit),
+    siteAdmin: createSiteAdminService(db, audit, storage),
     dashboard: createDashboardService(db, createCreatorFigures(db)),
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),

@@ -589,6 +589,19 @@ export const en = {
       refund: "Refund",
       restore: "Restore",
     },
+    brand: {
+      open: "Brand and theme",
+      help: "The product name, logo, accent colours and default language of the consumer app and its emails; saved here, seen at the next page load.",
+      name: "Product name",
+      primary: "Primary colour",
+      secondary: "Secondary colour",
+      language: "Default language",
+      logo: "Logo",
+      no_logo: "No logo: the product name is shown instead",
+      upload_logo: "Upload logo",
+      logo_uploaded: "Logo saved",
+      low_contrast: "Contrast %{ratio}:1 with the page background: at least 4.5:1 is needed so text stays readable",
+    },
     blocklist: {
       imported: "%{added} hashes added, %{duplicates} already listed",
       importHelp:

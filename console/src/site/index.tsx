@@ -11,13 +11,18 @@ import {
   List,
   NumberField,
   NumberInput,
+  CreateButton,
   SimpleForm,
   TextField,
   TextInput,
+  TopToolbar,
   required,
+  useRecordContext,
 } from "react-admin";
+import { BRAND_SETTING } from "../../../server/src/contract/brand.ts";
 import { JsonField } from "../common/fields.tsx";
 import { TranslationInputs } from "../common/TranslationInputs.tsx";
+import { BrandButton, BrandForm } from "./brand.tsx";
 
 const BannerForm = () => (
   <SimpleForm>
@@ -90,10 +95,32 @@ export const prompts = {
 
 const jsonText = { format: (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? null, null, 2)), parse: (v: string) => v };
 
+/** The brand has its own form; every other setting is edited as JSON. */
+function SettingForm() {
+  const record = useRecordContext();
+  if (record?.id === BRAND_SETTING) return <BrandForm />;
+  return (
+    <SimpleForm>
+      <TextField source="id" />
+      <TextInput source="value" multiline minRows={6} fullWidth {...jsonText} />
+    </SimpleForm>
+  );
+}
+
 export const settings = {
   icon: SettingsIcon,
   list: () => (
-    <List sort={{ field: "id", order: "ASC" }}>
+    <List
+      sort={{ field: "id", order: "ASC" }}
+      // the brand button shows even before any setting is saved
+      empty={false}
+      actions={
+        <TopToolbar>
+          <BrandButton />
+          <CreateButton />
+        </TopToolbar>
+      }
+    >
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <TextField source="id" />
         <JsonField source="value" />
@@ -103,10 +130,7 @@ export const settings = {
   ),
   edit: () => (
     <Edit mutationMode="pessimistic">
-      <SimpleForm>
-        <TextField source="id" />
-        <TextInput source="value" multiline minRows={6} fullWidth {...jsonText} />
-      </SimpleForm>
+      <SettingForm />
     </Edit>
   ),
   create: () => (

@@ -1,9 +1,9 @@
 import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
-import UploadIcon from "@mui/icons-material/Upload";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
-import { Button, IconButton } from "@mui/material";
+import { IconButton } from "@mui/material";
 import { useEffect, useState } from "react";
 import { GpuCosts } from "./GpuCosts.tsx";
+import { ImageUploadButton } from "../common/UploadButton.tsx";
 import {
   useCanAccess,
   useListContext,
@@ -32,7 +32,7 @@ import {
   TextInput,
   required,
 } from "react-admin";
-import { apiUrl, httpClient, postFile, postJson } from "../http.ts";
+import { apiUrl, httpClient, postJson } from "../http.ts";
 import { ENGINE_KINDS } from "../../../server/src/contract/engines.ts";
 import { TranslationInputs } from "../common/TranslationInputs.tsx";
 import { GENERATION_MODES } from "../../../server/src/contract/generation.ts";
@@ -79,37 +79,18 @@ function MoveUpButton() {
   );
 }
 
-/**
- * Sends a chosen image to POST /admin/api/templates/:id/cover, which checks it by content and saves it at once;
- * the refresh then reloads the record, so the form holds the new cover and a later Save keeps it.
- */
+/** The cover: checked by content and saved at once by POST /admin/api/templates/:id/cover. */
 function CoverUpload() {
   const record = useRecordContext();
-  const translate = useTranslate();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [busy, setBusy] = useState(false);
   if (!record) return null;
-  async function upload(e: React.ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
-    e.target.value = "";
-    if (!file || !record) return;
-    setBusy(true);
-    try {
-      await postFile(`templates/${record.id}/cover`, file);
-      notify("console.notify.cover_uploaded", { type: "success" });
-      refresh();
-    } catch (err) {
-      notify((err as Error).message, { type: "error" });
-    } finally {
-      setBusy(false);
-    }
-  }
   return (
-    <Button component="label" variant="outlined" startIcon={<UploadIcon />} disabled={busy} data-action="templates-cover" sx={{ mb: 2 }}>
-      {translate("console.action.upload_cover")}
-      <input hidden type="file" name="cover" accept="image/png,image/jpeg,image/webp,image/bmp" onChange={upload} />
-    </Button>
+    <ImageUploadButton
+      path={`templates/${record.id}/cover`}
+      name="cover"
+      label="console.action.upload_cover"
+      saved="console.notify.cover_uploaded"
+      action="templates-cover"
+    />
   );
 }
 

@@ -4,6 +4,7 @@ import { storage } from "../lib/storage.ts";
 import { lazy, type ComponentType } from "react";
 import en from "./locales/en.json?first";
 import { LATER_GROUP_NAMES, type LaterGroup } from "./later-namespaces.ts";
+import { withBrandName } from "../features/site/brand.ts";
 
 import { LANGUAGES, type Language } from "../../../server/src/contract/locales.ts";
 
@@ -48,6 +49,9 @@ const usage: PostProcessorModule = {
   },
 };
 
+/** The operator's product name wherever a text names the product (docs/decisions/289). */
+const brandName: PostProcessorModule = { type: "postProcessor", name: "brand", process: (value: string) => withBrandName(value) };
+
 async function loadLanguage(lng: Language): Promise<void> {
   if (lng === "en" || i18n.hasResourceBundle(lng, "translation")) return;
   const mod = await loaders[lng]();
@@ -91,18 +95,27 @@ export async function initI18n(): Promise<void> {
   const lng = storedLanguage();
   await i18n
     .use(usage)
+    .use(brandName)
     .use(initReactI18next)
     .init({
       lng: "en",
       fallbackLng: "en",
       resources: { en: { translation: en } },
       interpolation: { escapeValue: false },
-      postProcess: ["usage"],
+      postProcess: ["usage", "brand"],
       returnNull: false,
       saveMissing: true,
       missingKeyHandler: (_lngs, _ns, key) => void (window.__reverieMissingKeys ??= new Set()).add(key),
     });
   if (lng !== "en") await changeLanguage(lng);
+  document.documentElement.lang = lng;
+}
+
+/** The operator's default language (the brand) for a visitor who never chose one; not stored, so it follows a later change. */
+export async function applyDefaultLanguage(lng: Language): Promise<void> {
+  if (storage.get("language") || lng === i18n.language) return;
+  await loadLanguage(lng);
+  await i18n.changeLanguage(lng);
   document.documentElement.lang = lng;
 }
 

@@ -2,6 +2,8 @@ import type { z } from "zod";
 import type { ApiRouter } from "../http/api.ts";
 import { AdminResource } from "./resource.ts";
 import type { SiteAdminService } from "../domains/site/site.admin.service.ts";
+import { LIMITS } from "../domains/uploads/uploads.service.ts";
+import { MSG } from "../http/messages.ts";
 import {
   bannerBody,
   bannerFilter,
@@ -43,4 +45,15 @@ export function siteResource(api: ApiRouter, site: SiteAdminService) {
   settings.create(settingBody, siteSettingRecord, (body, staff) => site.settings.create(staff.staffId, body));
   settings.update(settingUpdateBody, siteSettingRecord, (key, body, staff) => site.settings.update(staff.staffId, key, body));
   settings.remove(siteSettingRecord, (key, staff) => site.settings.remove(staff.staffId, key));
+  settings.upload(
+    "logo",
+    {
+      summary: "Upload the brand's logo (only on the `brand` setting; multipart `file`: png, jpg, jpeg, webp, bmp ≤ 10 MB, checked by content)",
+      can: ["update", "SiteSetting"],
+      maxBytes: LIMITS.imageBytes,
+      tooBig: MSG.imageTooBig,
+      response: siteSettingRecord,
+    },
+    (key, file, staff) => site.settings.setLogo(staff.staffId, key, file),
+  );
 }

@@ -9624,7 +9624,7 @@ export interface paths {
                             id: string;
                             key: string;
                             /** Format: date-time */
-                            updatedAt: string;
+                            updatedAt: string | null;
                             value?: unknown;
                         }[];
                     };
@@ -9687,7 +9687,7 @@ export interface paths {
                             id: string;
                             key: string;
                             /** Format: date-time */
-                            updatedAt: string;
+                            updatedAt: string | null;
                             value?: unknown;
                         };
                     };
@@ -9757,7 +9757,7 @@ export interface paths {
                             id: string;
                             key: string;
                             /** Format: date-time */
-                            updatedAt: string;
+                            updatedAt: string | null;
                             value?: unknown;
                         };
                     };
@@ -9820,7 +9820,7 @@ export interface paths {
                             id: string;
                             key: string;
                             /** Format: date-time */
-                            updatedAt: string;
+                            updatedAt: string | null;
                             value?: unknown;
                         };
                     };
@@ -9878,7 +9878,7 @@ export interface paths {
                             id: string;
                             key: string;
                             /** Format: date-time */
-                            updatedAt: string;
+                            updatedAt: string | null;
                             value?: unknown;
                         };
                     };
@@ -9913,6 +9913,78 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/site-settings/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload the brand's logo (only on the `brand` setting; multipart `file`: png, jpg, jpeg, webp, bmp ≤ 10 MB, checked by content) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            key: string;
+                            /** Format: date-time */
+                            updatedAt: string | null;
+                            value?: unknown;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -14807,7 +14879,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prices, limits and generation settings the app shows */
+        /** Prices, limits and generation settings the app shows, and the operator's brand */
         get: {
             parameters: {
                 query?: never;
@@ -14826,6 +14898,17 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
+                                brand: {
+                                    /** @enum {string} */
+                                    language: "en" | "ja" | "ko" | "ru";
+                                    logo: string | null;
+                                    logo_url: string | null;
+                                    name: string;
+                                    primary: string;
+                                    secondary: string;
+                                };
+                                site_name: string;
+                            } & {
                                 [key: string]: unknown;
                             };
                             msg: string;

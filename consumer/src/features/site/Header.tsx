@@ -12,6 +12,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink, NavLink } from "react-router";
 import { dialogs } from "../../dialogs/dialog-store.ts";
 import { accentGradient } from "../../theme.ts";
+import { currentBrand } from "./brand.ts";
 import { useSession } from "../session/session.ts";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 import { lazyView } from "../../i18n/index.ts";
@@ -19,6 +20,13 @@ import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 export function Logo() {
   const { t } = useTranslation();
+  const { logo_url } = currentBrand();
+  if (logo_url)
+    return (
+      <RouterLink to="/home" style={{ display: "flex" }}>
+        <Box component="img" src={logo_url} alt={t("app.name")} sx={{ height: 32, maxWidth: 160, objectFit: "contain" }} />
+      </RouterLink>
+    );
   return (
     <Typography
       component={RouterLink}

@@ -91,5 +91,6 @@ export const siteSettingRecord = z.object({
   id: z.string(),
   value: z.unknown(),
   key: z.string(),
-  updatedAt: z.date(),
+  /** null: the brand, never saved, shown with its defaults */
+  updatedAt: z.date().nullable(),
 });

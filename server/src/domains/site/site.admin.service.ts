@@ -3,15 +3,23 @@ import type { Prisma } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
+import { BRAND_SETTING } from "../../contract/brand.ts";
+import { HttpError } from "../../http/errors.ts";
+import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
+import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
 import type { BannerFilter, PromptFilter, SettingFilter } from "./site.admin.schema.ts";
+import { BRAND_DEFAULTS, checkedBrand, storedBrand } from "./site.brand.ts";
 
 /** A setting as a console record: react-admin needs an `id`, settings are keyed by `key`. */
 function settingRecord<R extends { key: string }>(r: R | null) {
   return r ? { id: r.key, ...r } : null;
 }
 
+/** The `brand` setting is checked (colours, contrast, language) and stored whole; other keys hold any JSON. */
+const settingValue = (key: string, value: unknown) => (key === BRAND_SETTING ? checkedBrand(value) : value) as Prisma.InputJsonValue;
+
 /** Banners, prompt suggestions and keyed site settings, edited by marketing; every change audited. */
-export function createSiteAdminService(db: Db, audit: AuditService) {
+export function createSiteAdminService(db: Db, audit: AuditService, storage: MediaStorage) {
   const banners = auditedTable(db, audit, { resource: "Banner", table: (c) => c.banner, key: byId, idOf: (r) => r.id });
   const prompts = auditedTable(db, audit, { resource: "PromptSuggestion", table: (c) => c.promptSuggestion, key: byId, idOf: (r) => r.id });
   const settings = auditedTable(db, audit, { resource: "SiteSetting", table: (c) => c.siteSetting, key: (id) => ({ key: String(id) }), idOf: (r) => r.key });
@@ -51,12 +59,32 @@ export function createSiteAdminService(db: Db, audit: AuditService) {
         ]);
         return { rows: rows.map(settingRecord), total, from: params.range[0] };
       },
-      get: async (key: string) => settingRecord(await settings.get(key)),
+      // the brand is always there to edit: today's look until staff first save it
+      get: async (key: string) => settingRecord((await settings.get(key)) ?? (key === BRAND_SETTING ? { key, value: BRAND_DEFAULTS, updatedAt: null } : null)),
       create: async (staffId: number, body: { key: string; value: unknown }) =>
-        settingRecord(await settings.create(staffId, { key: body.key, value: body.value as Prisma.InputJsonValue })),
-      update: async (staffId: number, key: string, body: { value: unknown }) =>
-        settingRecord(await settings.update(staffId, key, { value: body.value as Prisma.InputJsonValue })),
+        settingRecord(await settings.create(staffId, { key: body.key, value: settingValue(body.key, body.value) })),
+      update: async (staffId: number, key: string, body: { value: unknown }) => {
+        const value = settingValue(key, body.value);
+        const first = key === BRAND_SETTING && !(await settings.get(key));
+        return settingRecord(await (first ? settings.create(staffId, { key, value }) : settings.update(staffId, key, { value })));
+      },
       remove: async (staffId: number, key: string) => settingRecord(await settings.remove(staffId, key)),
+      /**
+       * The brand's logo: checked by content like every upload and re-encoded, stored as site media, then set on the
+       * brand (created with the defaults when none is stored yet), audited. A failed write removes the new file again.
+       */
+      async setLogo(staffId: number, key: string, file: IncomingFile | undefined) {
+        if (key !== BRAND_SETTING) throw HttpError.notFound();
+        const img = await checkedImage(file);
+        const logo = mediaKey("site", "brand", img.ext);
+        await storage.put(logo, img.data, img.mime);
+        try {
+          return await this.update(staffId, key, { value: { ...(await storedBrand(db)), logo } });
+        } catch (err) {
+          await storage.delete(logo);
+          throw err;
+        }
+      },
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RESOLUTIONS } from "../../contract/generation.ts";
-import { DEFAULT_LANGUAGE, LANGUAGES } from "../../contract/locales.ts";
+import { LANGUAGES } from "../../contract/locales.ts";
 import { IMAGE_TYPES } from "../../contract/uploads.ts";
 import type { Config } from "../../config.ts";
 import type { ApiRouter } from "../../http/api.ts";
@@ -10,7 +10,7 @@ import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
 import { LIMITS } from "../uploads/uploads.service.ts";
 import type { CityRedirects } from "./redirect-by-city.ts";
 import type { SiteService } from "./site.service.ts";
-import { bannerListAnswer, basicSettingsAnswer, healthAnswer, promptListAnswer, redirectByCityAnswer } from "./site.schema.ts";
+import { bannerListAnswer, basicSettingsAnswer, basicSettingsWithBrandAnswer, healthAnswer, promptListAnswer, redirectByCityAnswer } from "./site.schema.ts";
 
 const promptQuery = z.object({ category: z.string().max(40).optional() });
 
@@ -36,10 +36,10 @@ export function siteRoutes(
   );
   api.get(
     "/api/Index/basicSettings",
-    { summary: "Prices, limits and generation settings the app shows", tags, auth: "public", response: basicSettingsAnswer },
-    async () =>
-      site.settings({
-        site_name: "Reverie",
+    { summary: "Prices, limits and generation settings the app shows, and the operator's brand", tags, auth: "public", response: basicSettingsWithBrandAnswer },
+    async () => {
+      const brand = await site.brand();
+      const settings = await site.settings({
         free_generations: config.FREE_GENERATIONS,
         max_duration: MAX_DURATION_SEC,
         resolutions: RESOLUTIONS,
@@ -60,12 +60,14 @@ export function siteRoutes(
           video_mb: LIMITS.videoBytes / 1048576,
           video_seconds: [LIMITS.videoMinSec, LIMITS.videoMaxSec],
         },
-      }),
+      });
+      return { ...settings, site_name: brand.name, brand };
+    },
   );
   api.get(
     "/api/Index/getSiteConfig",
     { summary: "Languages and the generation engine's status", tags, auth: "public", response: basicSettingsAnswer },
-    async () => site.settings({ languages: LANGUAGES, default_language: DEFAULT_LANGUAGE, engine: await engineStatus() }),
+    async () => site.settings({ languages: LANGUAGES, default_language: (await site.brand()).language, engine: await engineStatus() }),
   );
   api.get(
     "/api/Index/redirectByCity",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "../../contract/locales.ts";
 
 // What the routes answer (docs/decisions/229).
 
@@ -37,8 +38,21 @@ export const promptListAnswer = z.object({
   ),
 });
 
-/** get /api/Index/basicSettings */
+/** get /api/Index/getSiteConfig */
 export const basicSettingsAnswer = z.record(z.string(), z.unknown());
+
+/** The operator's brand (docs/decisions/289): the consumer app builds its theme from it. */
+export const brandAnswer = z.object({
+  name: z.string(),
+  logo: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  primary: z.string(),
+  secondary: z.string(),
+  language: z.enum(LANGUAGES),
+});
+
+/** get /api/Index/basicSettings: staff-editable settings over the defaults, and the brand */
+export const basicSettingsWithBrandAnswer = z.object({ site_name: z.string(), brand: brandAnswer }).catchall(z.unknown());
 
 /** get /api/Index/redirectByCity */
 export const redirectByCityAnswer = z.object({

@@ -1,7 +1,11 @@
+import { BRAND_SETTING } from "../../contract/brand.ts";
 import type { Db } from "../../db/client.ts";
 import { translationsOf } from "../../http/translations.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { siteMediaUrl } from "../templates/templates.service.ts";
+import { publicBrand, storedBrand } from "./site.brand.ts";
+
+const EMAIL_LOGO_TTL_S = 7 * 24 * 3600;
 
 /** Banners, prompt suggestions and site settings as the Index calls show them; site.admin.service edits them. */
 export function createSiteService(db: Db, storage: MediaStorage) {
@@ -23,7 +27,17 @@ export function createSiteService(db: Db, storage: MediaStorage) {
     /** Staff-editable settings (site_settings) over the defaults given. */
     async settings(defaults: Record<string, unknown>) {
       const rows = await db.siteSetting.findMany();
-      return { ...defaults, ...Object.fromEntries(rows.map((r) => [r.key, r.value])) };
+      const shown = rows.filter((r) => r.key !== BRAND_SETTING);
+      return { ...defaults, ...Object.fromEntries(shown.map((r) => [r.key, r.value])) };
+    },
+
+    /** The operator's brand, checked and with its defaults (the stored `brand` row is never handed out raw). */
+    brand: () => publicBrand(db, storage),
+
+    /** The brand for emails: the logo's URL absolute and long-lived (S3 presigning allows at most 7 days). */
+    async emailBrand() {
+      const brand = await storedBrand(db);
+      return { name: brand.name, logoUrl: brand.logo ? await storage.fetchableUrl(brand.logo, EMAIL_LOGO_TTL_S) : null };
     },
   };
 }
