@@ -60,35 +60,8 @@ function chatLimits(limiter: Services["limiter"], config: AppDeps["config"]) {
   };
 }
 
-/** The Express app, without listening (tests mount it with supertest). */
-export function createApp(deps: AppDeps): { app: Express; services: Services; api: ApiRouter } {
-  const { db, config, log } = deps;
-  const services = createServices(deps);
-  const app = express();
-  app.set("trust proxy", config.TRUST_PROXY);
-  app.set("case sensitive routing", false);
-  app.disable("x-powered-by");
-  // API answers are no-store, so an ETag (a hash of every body) buys nothing; static files keep theirs.
-  app.set("etag", false);
-
-  const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
-    req.rawBody = buf;
-  };
-  // first, so a request's time includes everything after it
-  if (config.METRICS_ENABLED) app.use(httpMetrics(services.metrics));
-  app.use(
-    requestLog(log),
-    helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
-    apiOnly((_req, res, next) => {
-      res.setHeader("Cache-Control", "no-store");
-      next();
-    }),
-    express.json({ limit: "1mb", verify: keepRaw }),
-    express.urlencoded({ extended: false, limit: "100kb" }),
-  );
-  if (config.METRICS_ENABLED) serveMetrics(app, services.metrics, { token: config.METRICS_TOKEN, allow: config.METRICS_ALLOW });
-  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
-  app.use(api.routes);
+/** Every domain's routes on the one API router, in the order their paths are matched. */
+function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps): void {
   siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
@@ -121,6 +94,38 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   supportRoutes(api, services.support, services.limiter.perUser("support", config.RATE_LIMIT_SUPPORT_PER_HOUR, 3600, LIMIT_MESSAGES.hourly));
   legalRoutes(api, services.legal);
   adminRoutes(api, services);
+}
+
+/** The Express app, without listening (tests mount it with supertest). */
+export function createApp(deps: AppDeps): { app: Express; services: Services; api: ApiRouter } {
+  const { config, log } = deps;
+  const services = createServices(deps);
+  const app = express();
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.set("case sensitive routing", false);
+  app.disable("x-powered-by");
+  // API answers are no-store, so an ETag (a hash of every body) buys nothing; static files keep theirs.
+  app.set("etag", false);
+
+  const keepRaw = (req: express.Request, _res: unknown, buf: Buffer) => {
+    req.rawBody = buf;
+  };
+  // first, so a request's time includes everything after it
+  if (config.METRICS_ENABLED) app.use(httpMetrics(services.metrics));
+  app.use(
+    requestLog(log),
+    helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
+    apiOnly((_req, res, next) => {
+      res.setHeader("Cache-Control", "no-store");
+      next();
+    }),
+    express.json({ limit: "1mb", verify: keepRaw }),
+    express.urlencoded({ extended: false, limit: "100kb" }),
+  );
+  if (config.METRICS_ENABLED) serveMetrics(app, services.metrics, { token: config.METRICS_TOKEN, allow: config.METRICS_ALLOW });
+  const api = new ApiRouter((req) => services.auth.resolvePrincipal(tokenOf(req)));
+  app.use(api.routes);
+  mountRoutes(api, services, deps);
 
   const openApi = api.openApiDocument();
   app.get("/api/docs", (_req, res) => {

@@ -4,6 +4,8 @@
  */
 export const DATA_EXPORT_STATUSES = ["queued", "running", "ready", "failed", "expired"] as const;
 export type DataExportStatus = (typeof DATA_EXPORT_STATUSES)[number];
+/** An export still being prepared: at most one per account, and the one the job (re)builds. */
+export const DATA_EXPORT_IN_PROGRESS = ["queued", "running"] as const satisfies readonly DataExportStatus[];
 
 /**
  * "My account gone" (GDPR Art. 17): a confirmed deletion is `pending` through the grace period, then `erased`, unless

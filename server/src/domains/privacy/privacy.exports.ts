@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
-import { PRIVACY_MESSAGES as M } from "../../contract/privacy.ts";
+import { DATA_EXPORT_IN_PROGRESS, PRIVACY_MESSAGES as M } from "../../contract/privacy.ts";
 import { isUniqueViolation, type Db, type Tx } from "../../db/client.ts";
 import type { DataExport } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -77,7 +77,7 @@ export function createDataExports(d: ExportDeps) {
    * else is left alone. A failure marks it failed, so the person may ask again.
    */
   async function run(id: number): Promise<void> {
-    const started = await db.dataExport.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "running" } });
+    const started = await db.dataExport.updateMany({ where: { id, status: { in: [...DATA_EXPORT_IN_PROGRESS] } }, data: { status: "running" } });
     if (started.count === 0) return;
     const e = await db.dataExport.findUniqueOrThrow({ where: { id }, include: { user: { select: { email: true } } } });
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-export-"));
