@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef, useState, type ComponentProps } from "react";
 import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
 import Fab from "@mui/material/Fab";
@@ -10,7 +10,12 @@ import { useSession } from "../session/session.ts";
 import { useCoversKeptClear } from "./keep-clear.ts";
 import { openSupport, useSupportOrder } from "./open-support.ts";
 import { fetchSupportThread, markSupportRead, type SupportAnswer } from "./support.api.ts";
-import { SupportPanel } from "./SupportPanel.tsx";
+import type { SupportPanel as SupportPanelView } from "./SupportPanel.tsx";
+import { lazyView } from "../../i18n/index.ts";
+
+// the conversation and its form fields load when the bubble is first opened: every page shows the bubble, few open it
+// (the creator page's first load stays within its budget)
+const SupportPanel = lazyView<ComponentProps<typeof SupportPanelView>>(() => import("./SupportPanel.tsx").then((m) => ({ default: m.SupportPanel })));
 
 /** Where email sent by hand reaches the billing team (the legal pages and the ban notice still show it). */
 export const SUPPORT_EMAIL = "billing@reverie.example";
@@ -78,7 +83,11 @@ export function SupportBubble() {
         gap: 1.5,
       }}
     >
-      {open && <SupportPanel answer={answer} orderId={orderId} onAnswer={setAnswer} />}
+      {open && (
+        <Suspense fallback={null}>
+          <SupportPanel answer={answer} orderId={orderId} onAnswer={setAnswer} />
+        </Suspense>
+      )}
       <Fab
         ref={fab}
         color="primary"
