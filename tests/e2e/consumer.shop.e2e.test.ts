@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CHANNEL } from "../../server/src/contract/pixels.ts";
 import { appForThisFile } from "./app-per-file.ts";
 import { newAppContext, pageShot } from "./consumer-app.ts";
 
@@ -77,4 +78,34 @@ describe("the shop at 360 px", () => {
     await pageShot(page, "consumer-buy-dialog-360-ko");
     await context.close();
   }, 60_000);
+
+  it("a refused payment keeps SPEC's words, says why, and its Billing support button opens the conversation (issue 31 item 6)", async () => {
+    // direct visitors belong to the default channel; while it needs a payment permission, a new guest has none
+    await app.server.db.channel.update({ where: { code: DEFAULT_CHANNEL }, data: { requiresPaymentPermission: true } });
+    try {
+      const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: { width: 360, height: 780 } });
+      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      const page = await context.newPage();
+      await page.goto(`${app.server.url}/home`);
+      await page.getByTestId("try-guest").click();
+      await page.waitForURL(/\/creationStudio$/);
+      await page.goto(`${app.server.url}/payment`);
+      const pack = await app.server.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
+      await page.getByTestId(`pricing-buy-${pack.id}`).click();
+      await page.getByTestId(`product-${pack.id}`).click();
+      await page.getByTestId("agree-terms").check();
+      await page.getByTestId("pay").click();
+      const refusal = page.getByTestId("buy-error");
+      await refusal.waitFor();
+      const text = await refusal.innerText();
+      expect(text).toContain("not authorized to operate");
+      expect(text).toContain("Payments on this channel need a permission from our billing team");
+      await page.getByTestId("buy-billing-support").click();
+      await page.getByTestId("support-input").waitFor();
+      await pageShot(page, "consumer-buy-refused-360-en");
+      await context.close();
+    } finally {
+      await app.server.db.channel.update({ where: { code: DEFAULT_CHANNEL }, data: { requiresPaymentPermission: false } });
+    }
+  }, 90_000);
 });
