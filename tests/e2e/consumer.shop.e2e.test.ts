@@ -39,6 +39,8 @@ describe("the shop at 360 px", () => {
     const page = await context.newPage();
     await page.goto(`${app.server.url}/home`);
     await page.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
+    // the seeded prices banner has no words in its picture: the app writes the same claim over it
+    await page.waitForFunction(() => document.querySelector('[data-testid="banners"] [data-testid="price-claim"]')?.textContent?.includes("$0.45"));
     await page.goto(`${app.server.url}/payment`);
     await page.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
     await pageShot(page, "consumer-pricing-360-en");
