@@ -55,8 +55,9 @@ describe("credit grants from a spreadsheet", () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => apply("credit-grants", support, file, digest)));
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(results.reduce((n, r) => n + r.body.applied, 0)).toBe(3);
-    const balances = await t.db.user.findMany({ where: { id: { in: [a.userId, b.userId] } }, orderBy: { id: "asc" }, select: { points: true } });
-    expect(balances.map((u) => u.points)).toEqual([43, 7]);
+    // the two guests were made at once, so their ids say nothing of their order: read each by its own id
+    const balance = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
+    expect([await balance(a.userId), await balance(b.userId)]).toEqual([43, 7]);
     const entries = await t.db.ledgerEntry.findMany({ where: { userId: a.userId }, orderBy: { id: "asc" } });
     expect(entries.map((e) => [e.delta, e.note, e.staffId])).toEqual([
       [40, "Launch gift", support.staffId],
