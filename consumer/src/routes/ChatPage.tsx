@@ -117,7 +117,7 @@ export function Component() {
       </Box>
       <Box sx={{ flex: 1, display: { xs: open ? "flex" : "none", md: "flex" }, flexDirection: "column", minWidth: 0, minHeight: 0 }}>
         {open ? (
-          <ConversationView key={open} id={open} onBack={() => select(null)} onDeleted={() => (select(null), reload())} />
+          <ConversationView key={open} id={open} status={status} onBack={() => select(null)} onDeleted={() => (select(null), reload())} />
         ) : (
           <Box sx={{ m: "auto", textAlign: "center", color: "text.secondary", p: 3 }}>
             <ForumIcon sx={{ fontSize: 64, opacity: 0.4 }} />
@@ -128,6 +128,7 @@ export function Component() {
       <Suspense fallback={null}>
         {choosing && (
           <RoleChooserDialog
+            status={status}
             onClose={() => setChoosing(false)}
             onChoose={(character) => {
               setChoosing(false);

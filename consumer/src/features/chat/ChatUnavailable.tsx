@@ -3,7 +3,10 @@ import Alert from "@mui/material/Alert";
 import { translateMessage } from "../../i18n/index.ts";
 import { chatApi, type ChatStatus } from "./chat.api.ts";
 
-/** RoleChat/status, asked once per screen: whether chat (and each tier) has a back end here. Null until it answers. */
+/**
+ * RoleChat/status, asked once per screen (the chat page hands its answer to the conversation and the character chooser):
+ * whether chat (and each tier) has a back end here. Null until it answers.
+ */
 export function useChatStatus(deps: unknown[] = []): ChatStatus | null {
   const [status, setStatus] = useState<ChatStatus | null>(null);
   useEffect(() => {
