@@ -66,9 +66,7 @@ export function Component() {
             {t("chat.new")}
           </Button>
         </Box>
-        <Box sx={{ mx: 2, mb: 1, "&:empty": { display: "none" } }}>
-          <ChatUnavailable status={status} />
-        </Box>
+        <ChatUnavailable status={status} sx={{ mx: 2, mb: 1 }} />
         {status?.available && status.free_left > 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
             {t("chat.freeLeft", { count: status.free_left })}

@@ -195,9 +195,7 @@ export function ConversationView({ id, status, onBack, onDeleted }: { id: number
         <div ref={end} />
       </Box>
 
-      <Box sx={{ mx: 1.5, mb: 1, "&:empty": { display: "none" } }}>
-        <ChatUnavailable status={status} />
-      </Box>
+      <ChatUnavailable status={status} sx={{ mx: 1.5, mb: 1 }} />
       {c.error && (
         <Alert severity="warning" onClose={c.clearError} sx={{ mx: 1.5, mb: 1 }} data-testid="chat-error">
           {c.error}

@@ -80,9 +80,7 @@ export default function RoleChooserDialog({ status, onClose, onChoose }: { statu
         </IconButton>
       </DialogTitle>
       <DialogContent dividers sx={{ p: { xs: 1.5, sm: 2 } }}>
-        <Box sx={{ mb: 1.5, "&:empty": { display: "none" } }}>
-          <ChatUnavailable status={status} />
-        </Box>
+        <ChatUnavailable status={status} sx={{ mb: 1.5 }} />
         <Tabs
           value={view}
           onChange={(_, v: View) => {
