@@ -29,7 +29,13 @@ self.addEventListener("fetch", (event) => {
   if (req.method !== "GET") return;
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/assets/") || SHELL.includes(url.pathname)) {
+  // the offline page, manifest and icons: the network first (the server revalidates them on every load, so a deploy
+  // reaches people at once), the copy kept at install when offline, so the offline page has its icon
+  if (SHELL.includes(url.pathname)) {
+    event.respondWith(fetch(req).catch(() => caches.match(req).then((hit) => hit ?? Response.error())));
+    return;
+  }
+  if (url.pathname.startsWith("/assets/")) {
     event.respondWith(
       caches.match(req).then(
         (hit) =>

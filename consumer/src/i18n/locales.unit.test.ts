@@ -77,6 +77,8 @@ describe("consumer locale files", () => {
       for (const m of src.matchAll(/(?<![=-])>\s*([A-Za-z][A-Za-z ,.'!?-]{2,})\s*</g)) offenders.push(`${path.basename(file)}: ${m[1]}`);
       for (const m of src.matchAll(/\b(label|placeholder|title|alt|aria-label|helperText)="([A-Za-z][^"]*)"/g))
         offenders.push(`${path.basename(file)}: ${m[1]}="${m[2]}"`);
+      // a word written after a value in a template literal, such as a unit ("12.5 s"), is text people read as well
+      for (const m of src.matchAll(/`\$\{[^`]*\} ([A-Za-z]+)`/g)) offenders.push(`${path.basename(file)}: \`... ${m[1]}\``);
     }
     expect(offenders).toEqual([]);
   });

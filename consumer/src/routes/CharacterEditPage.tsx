@@ -125,9 +125,7 @@ export function Component() {
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         {editId ? t("chat.edit.titleEdit") : t("chat.edit.titleCreate")}
       </Typography>
-      <Box sx={{ mb: 2, "&:empty": { display: "none" } }}>
-        <ChatUnavailable status={status} />
-      </Box>
+      <ChatUnavailable status={status} sx={{ mb: 2 }} />
       <Paper sx={{ p: 2, borderRadius: 4, mb: 2 }}>
         <Typography fontWeight={700}>{t("chat.edit.draftTitle")}</Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }} data-testid="character-draft-note">

@@ -66,9 +66,7 @@ export function Component() {
             {t("chat.new")}
           </Button>
         </Box>
-        <Box sx={{ mx: 2, mb: 1, "&:empty": { display: "none" } }}>
-          <ChatUnavailable status={status} />
-        </Box>
+        <ChatUnavailable status={status} sx={{ mx: 2, mb: 1 }} />
         {status?.available && status.free_left > 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
             {t("chat.freeLeft", { count: status.free_left })}
@@ -117,7 +115,7 @@ export function Component() {
       </Box>
       <Box sx={{ flex: 1, display: { xs: open ? "flex" : "none", md: "flex" }, flexDirection: "column", minWidth: 0, minHeight: 0 }}>
         {open ? (
-          <ConversationView key={open} id={open} onBack={() => select(null)} onDeleted={() => (select(null), reload())} />
+          <ConversationView key={open} id={open} status={status} onBack={() => select(null)} onDeleted={() => (select(null), reload())} />
         ) : (
           <Box sx={{ m: "auto", textAlign: "center", color: "text.secondary", p: 3 }}>
             <ForumIcon sx={{ fontSize: 64, opacity: 0.4 }} />
@@ -128,6 +126,7 @@ export function Component() {
       <Suspense fallback={null}>
         {choosing && (
           <RoleChooserDialog
+            status={status}
             onClose={() => setChoosing(false)}
             onChoose={(character) => {
               setChoosing(false);

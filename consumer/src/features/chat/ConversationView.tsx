@@ -18,8 +18,8 @@ import { useTranslation } from "react-i18next";
 import { dialogs } from "../../dialogs/dialog-store.ts";
 import { useSession } from "../session/session.ts";
 import { CharacterAvatar } from "./CharacterAvatar.tsx";
-import { chatApi, type ChatMessage } from "./chat.api.ts";
-import { ChatUnavailable, useChatStatus } from "./ChatUnavailable.tsx";
+import { chatApi, type ChatMessage, type ChatStatus } from "./chat.api.ts";
+import { ChatUnavailable } from "./ChatUnavailable.tsx";
 import { useConversation } from "./useConversation.ts";
 import { lazyView } from "../../i18n/index.ts";
 
@@ -96,8 +96,11 @@ function Bubble({ m, streaming, children }: { m: ChatMessage; streaming: boolean
   );
 }
 
-/** One conversation: avatar and name, the messages, the streaming reply, and the message box with stop / regenerate. */
-export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack: () => void; onDeleted: () => void }) {
+/**
+ * One conversation: avatar and name, the messages, the streaming reply, and the message box with stop / regenerate.
+ * `status` is the chat page's RoleChat/status, so opening a conversation does not ask it a second time.
+ */
+export function ConversationView({ id, status, onBack, onDeleted }: { id: number; status: ChatStatus | null; onBack: () => void; onDeleted: () => void }) {
   const { t } = useTranslation();
   const { user } = useSession();
   const c = useConversation(id);
@@ -110,7 +113,6 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
   const character = c.conversation?.character;
   const lastUser = [...c.messages].reverse().find((m) => m.role === "user");
   const lastReply = c.messages.at(-1);
-  const status = useChatStatus();
   // without a chat back end no reply can come: the box is off and the notice above says why (issue 31.4)
   const noBackEnd = status !== null && !status.available;
 
@@ -193,9 +195,7 @@ export function ConversationView({ id, onBack, onDeleted }: { id: number; onBack
         <div ref={end} />
       </Box>
 
-      <Box sx={{ mx: 1.5, mb: 1, "&:empty": { display: "none" } }}>
-        <ChatUnavailable status={status} />
-      </Box>
+      <ChatUnavailable status={status} sx={{ mx: 1.5, mb: 1 }} />
       {c.error && (
         <Alert severity="warning" onClose={c.clearError} sx={{ mx: 1.5, mb: 1 }} data-testid="chat-error">
           {c.error}

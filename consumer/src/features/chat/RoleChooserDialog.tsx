@@ -18,14 +18,17 @@ import EditIcon from "@mui/icons-material/Edit";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { CharacterAvatar } from "./CharacterAvatar.tsx";
-import { chatApi, type Character } from "./chat.api.ts";
-import { ChatUnavailable, useChatStatus } from "./ChatUnavailable.tsx";
+import { chatApi, type Character, type ChatStatus } from "./chat.api.ts";
+import { ChatUnavailable } from "./ChatUnavailable.tsx";
 
 type View = "popular" | "new" | "mine";
 const PAGE = 20;
 
-/** SPEC.md §2 role chooser: the character catalogue (popular, new, yours; search and tags), loaded page by page. */
-export default function RoleChooserDialog({ onClose, onChoose }: { onClose: () => void; onChoose: (c: Character) => void }) {
+/**
+ * SPEC.md §2 role chooser: the character catalogue (popular, new, yours; search and tags), loaded page by page.
+ * `status` is the chat page's RoleChat/status (the dialog opens over that page).
+ */
+export default function RoleChooserDialog({ status, onClose, onChoose }: { status: ChatStatus | null; onClose: () => void; onChoose: (c: Character) => void }) {
   const { t } = useTranslation();
   const fullScreen = useMediaQuery("(max-width:600px)");
   const [view, setView] = useState<View>("popular");
@@ -35,7 +38,6 @@ export default function RoleChooserDialog({ onClose, onChoose }: { onClose: () =
   const [page, setPage] = useState(1);
   const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(false);
-  const status = useChatStatus();
 
   useEffect(() => {
     let live = true;
@@ -78,9 +80,7 @@ export default function RoleChooserDialog({ onClose, onChoose }: { onClose: () =
         </IconButton>
       </DialogTitle>
       <DialogContent dividers sx={{ p: { xs: 1.5, sm: 2 } }}>
-        <Box sx={{ mb: 1.5, "&:empty": { display: "none" } }}>
-          <ChatUnavailable status={status} />
-        </Box>
+        <ChatUnavailable status={status} sx={{ mb: 1.5 }} />
         <Tabs
           value={view}
           onChange={(_, v: View) => {

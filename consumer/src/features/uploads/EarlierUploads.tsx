@@ -61,7 +61,7 @@ export function EarlierUploads({ kind, onPick }: { kind: UploadKind; onPick: (up
             ) : (
               <Box sx={{ display: "grid", placeItems: "center", color: "text.secondary" }}>
                 <Icon sx={{ color: "primary.main" }} />
-                <Typography variant="caption">{u.duration !== null ? `${u.duration.toFixed(1)} s` : ""}</Typography>
+                <Typography variant="caption">{u.duration !== null ? t("uploader.earlierLength", { seconds: u.duration.toFixed(1) }) : ""}</Typography>
               </Box>
             )}
           </ButtonBase>

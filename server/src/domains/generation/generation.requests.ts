@@ -174,8 +174,9 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         templatePrice: template?.creditPrice ?? 1,
         costClass: await engines.costClassFor(engine, request),
       });
-      // whether it can run now, for the template's exact workflow (a sibling of its mode that runs is no help)
-      const available = (await engines.refusal(engine, template?.mode ?? b.mode, template?.workflow)) === null;
+      // whether it can run now, as the submit's refusal will ask: the mode it submits and the template's exact workflow
+      // (a template's own mode that runs is no help to another mode it is used in, e.g. a photo template in text to video)
+      const available = (await engines.refusal(engine, mode, template?.workflow)) === null;
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return {
         points,

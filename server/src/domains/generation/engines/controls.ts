@@ -2,6 +2,22 @@ import { STUDIO_CONTROLS, type StudioControl } from "../../../contract/engines.t
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
+/** What a price or a studio control asks of the workflow a request would run: its mode, pinned workflow and source. */
+export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" };
+
+/**
+ * The workflow a request would run (chooseWorkflow among the `usable` ones), the same pick as the submit's; undefined
+ * when none makes the mode or the pinned one is unknown (the submit is then refused with 503 before any charge).
+ */
+export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): Workflow | undefined {
+  const source = o.source ? { [o.source]: "source" } : {};
+  try {
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, ...source }, usable);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Which studio controls reach the render (issue 31, decision 273): the app shows only these, so nothing a person sets
  * is silently dropped. The local draft renderer's are fixed by what it draws: its photo videos move by the template's
@@ -30,22 +46,11 @@ function bound(b: Binding): StudioControl[] {
  * A GPU engine's controls: those of the workflow it will run (chooseWorkflow, among the `usable` ones), and for the
  * image modes a reference picture where that choice given a picture is an image-to-image workflow, with its controls.
  */
-export function workflowControls(
-  workflows: Workflow[],
-  o: { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" },
-  usable: (wf: Workflow) => boolean,
-): StudioControl[] {
-  const pick = (source?: "image" | "video") => {
-    try {
-      return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, [source ?? "none"]: "source" }, usable);
-    } catch {
-      return undefined;
-    }
-  };
-  const plain = pick(o.source);
+export function workflowControls(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): StudioControl[] {
+  const plain = workflowFor(workflows, o, usable);
   const controls = new Set<StudioControl>(plain ? bound(plain.binding) : []);
   if ((IMAGE_MODES as readonly string[]).includes(o.mode)) {
-    const withPicture = pick("image");
+    const withPicture = workflowFor(workflows, { ...o, source: "image" }, usable);
     if (withPicture?.binding.needs.includes("image")) for (const c of ["image", ...bound(withPicture.binding)] as const) controls.add(c);
   }
   return STUDIO_CONTROLS.filter((c) => controls.has(c));

@@ -9,29 +9,14 @@ import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
-import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
-import { localControls, workflowControls } from "./controls.ts";
-
-type CostRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" };
+import { loadWorkflows, type Workflow } from "./workflows.ts";
+import { localControls, workflowControls, workflowFor, type WorkflowRequest } from "./controls.ts";
 
 /** The workflows a GPU engine can run now: the same list the submit's refusal reads, so price, controls and refusal agree. */
 const offeredBy =
   ({ workflows: runnable }: EngineStatus) =>
   (wf: Workflow) =>
     !runnable || runnable.includes(wf.name);
-
-/**
- * The cost class of the workflow an engine will run (decision 239): the template's, else the one it picks by priority
- * among those a healthy server offers, for the mode and source; undefined when none makes the mode (the submit is
- * then refused with 503 before any charge, whatever the price).
- */
-function costClassOf(workflows: Workflow[], status: EngineStatus, o: CostRequest): CostClass | undefined {
-  try {
-    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, [o.source ?? "none"]: "source" }, offeredBy(status)).binding.costClass;
-  } catch {
-    return undefined;
-  }
-}
 
 /** What the registry answers of the workflows themselves: which there are, their prices and what each server lacks. */
 function workflowChecks(config: Config, workflows: Workflow[], status: (name: EngineKind) => Promise<EngineStatus>) {
@@ -40,10 +25,15 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
     workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
     /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
     gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
-    /** The cost class of the workflow a GPU engine will run for a request, which prices it; undefined for the local engine. */
-    costClassFor: async (name: EngineKind, o: CostRequest) => (name === "local" ? undefined : costClassOf(workflows, await status(name), o)),
+    /**
+     * The cost class of the workflow a GPU engine will run for a request, which prices it (decision 239): the template's,
+     * else the one it picks by priority among those it can run now; undefined for the local engine, and when none makes
+     * the mode (the submit is then refused with 503 before any charge, whatever the price).
+     */
+    costClassFor: async (name: EngineKind, o: WorkflowRequest): Promise<CostClass | undefined> =>
+      name === "local" ? undefined : workflowFor(workflows, o, offeredBy(await status(name)))?.binding.costClass,
     /** The studio controls the engine will honour for a request (decision 273): the app shows only these. */
-    controlsFor: async (name: EngineKind, o: CostRequest) =>
+    controlsFor: async (name: EngineKind, o: WorkflowRequest) =>
       name === "local" ? localControls(o.mode) : workflowControls(workflows, o, offeredBy(await status(name))),
   };
 }
