@@ -99,6 +99,18 @@ describe("support inbox: the person writes, support answers, the person reads th
     // a message after closing starts a new conversation
     await write(person.token, { body: "one more thing" }).expect(200);
     expect(await t.db.supportThread.count({ where: { userId: person.userId } })).toBe(2);
+    // the old one cannot be reopened beside the new one
+    const reopened = await t.http.put(`/admin/api/support-threads/${id}`).set("token", admin.token).send({ status: "open" });
+    expect([reopened.status, reopened.body.msg]).toEqual([409, "This person already has an open conversation"]);
+  });
+
+  it("refuses handing a thread to a staff member who does not exist, and changes nothing", async () => {
+    const person = await visitor(t);
+    await write(person.token, { body: "who has this?" }).expect(200);
+    const id = (await t.db.supportThread.findFirstOrThrow({ where: { userId: person.userId } })).id;
+    const res = await t.http.put(`/admin/api/support-threads/${id}`).set("token", support.token).send({ assigneeId: 2_000_000_000 });
+    expect(res.status).toBe(400);
+    expect((await t.db.supportThread.findUniqueOrThrow({ where: { id } })).assigneeId).toBeNull();
   });
 
   it("refuses empty and overlong messages with a clear message and writes nothing", async () => {
