@@ -46,7 +46,7 @@ function EditPage({ page, onSaved }: { page: OwnPageView; onSaved: (p: OwnPageVi
       <Typography variant="h6" component="h2">
         {t("creators.editTitle")}
       </Typography>
-      <PageIdentityFields value={identity} onChange={setIdentity} />
+      <PageIdentityFields value={identity} savedCoverId={page.cover_id} onChange={setIdentity} />
       <PageAboutFields bio={bio} links={links} onBio={setBio} onLinks={setLinks} />
       <TextField
         label={t("creators.requestPrice")}
