@@ -22417,6 +22417,7 @@ export interface paths {
                             code: number;
                             data: {
                                 bio: string;
+                                cover_id: number | null;
                                 cover_url: string | null;
                                 home_link: string;
                                 id: number;
@@ -22444,6 +22445,7 @@ export interface paths {
                                 } | null;
                                 membership_price: number | null;
                                 request_price: number | null;
+                                role_id: number | null;
                                 satisfaction_rate: number | null;
                                 social_links: string[];
                                 subscribed: boolean;
