@@ -10399,15 +10399,6 @@ export interface paths {
                             lastAuthor: "person" | "staff";
                             /** Format: date-time */
                             lastMessageAt: string;
-                            messages: {
-                                /** @enum {string} */
-                                author: "person" | "staff";
-                                body: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                id: number;
-                                staffId: number | null;
-                            }[];
                             orderId: number | null;
                             preview: string;
                             /** Format: date-time */

@@ -25,6 +25,8 @@ export const ANOTHER_OPEN = "This person already has an open conversation";
 
 const RESOURCE = "SupportThread";
 const withMessages = { messages: { orderBy: { id: "asc" } } } as const;
+/** The queue shows each thread's last message only: a long conversation is not read to list it. */
+const withLastMessage = { messages: { orderBy: { id: "desc" }, take: 1 } } as const;
 
 type ThreadRow = {
   id: number;
@@ -52,6 +54,12 @@ function asRecord(t: ThreadRow): SupportThreadRecord {
   };
 }
 
+/** A thread as the queue lists it: the record without its conversation. */
+function asRow(t: ThreadRow) {
+  const { messages: _conversation, ...row } = asRecord(t);
+  return row;
+}
+
 /** Staff's side of the support inbox: the queue, taking and closing a thread, and answering (emailed when an address is on file). */
 export function createSupportInbox({ db, audit, contactOf, sendMail }: SupportDeps) {
   const threads = auditedTable(db, audit, { resource: RESOURCE, table: (c) => c.supportThread, key: byId, idOf: (r) => r.id });
@@ -62,8 +70,9 @@ export function createSupportInbox({ db, audit, contactOf, sendMail }: SupportDe
 
   return {
     async list(params: ListParams<SupportThreadFilter>) {
-      const page = await pageOf(db.supportThread, params, matching(params.filter, ["status", "assigneeId", "userId", "orderId"]), { include: withMessages });
-      return { ...page, rows: (page.rows as ThreadRow[]).map(asRecord) };
+      const where = matching(params.filter, ["status", "assigneeId", "userId", "orderId"]);
+      const page = await pageOf(db.supportThread, params, where, { include: withLastMessage });
+      return { ...page, rows: (page.rows as ThreadRow[]).map(asRow) };
     },
     get,
 

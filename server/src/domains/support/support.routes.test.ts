@@ -37,10 +37,15 @@ describe("support inbox: the person writes, support answers, the person reads th
       .expect(200);
     expect(queue.body).toHaveLength(1);
     expect(queue.body[0]).toMatchObject({ userId: guest.userId, orderId: order.order_id, status: "open", assigneeId: null, lastAuthor: "person" });
+    expect(queue.body[0]).not.toHaveProperty("messages");
 
     const id = queue.body[0].id;
     const answered = await t.http.post(`/admin/api/support-threads/${id}/reply`).set("token", support.token).send({ body: "We have refunded it." }).expect(200);
     expect(answered.body).toMatchObject({ status: "answered", assigneeId: support.staffId, lastAuthor: "staff" });
+    const requeued = await t.http
+      .get(`/admin/api/support-threads?filter=${encodeURIComponent(JSON.stringify({ userId: guest.userId }))}`)
+      .set("token", support.token);
+    expect(requeued.body[0]).toMatchObject({ preview: "We have refunded it.", lastAuthor: "staff" });
 
     const seen = await thread(guest.token);
     expect(seen.unread).toBe(1);
