@@ -136,6 +136,19 @@ describe("support inbox: the person writes, support answers, the person reads th
   });
 });
 
+describe("support inbox and account erasure (GDPR Art. 17, decision 262)", () => {
+  it("an erased account's conversations and messages go with it", async () => {
+    const person = await visitor(t);
+    await write(person.token, { body: "my card ending 4242 was charged twice" }).expect(200);
+    const id = (await t.db.supportThread.findFirstOrThrow({ where: { userId: person.userId } })).id;
+    await t.http.post(`/admin/api/support-threads/${id}/reply`).set("token", support.token).send({ body: "Refunded." }).expect(200);
+    const asked = await t.http.post("/api/privacy/deletion").set("token", person.token).send({ confirm: true }).expect(200);
+    expect(await t.services.privacy.eraseDue(asked.body.data.id, new Date(Date.now() + 400 * 86_400_000))).toBe(true);
+    expect(await t.db.supportThread.count({ where: { userId: person.userId } })).toBe(0);
+    expect(await t.db.supportMessage.count({ where: { threadId: id } })).toBe(0);
+  });
+});
+
 describe("support rate limit", () => {
   it("caps the messages one account sends per hour, with a message the person can read", async () => {
     const limited = await createTestApp({ RATE_LIMIT_SUPPORT_PER_HOUR: "2" }, t.testDb);
