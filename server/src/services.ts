@@ -213,6 +213,7 @@ export function createServices(deps: AppDeps) {
     owners: [
       creators.eraseUser,
       chat.eraseUser,
+      support.eraseUser,
       render.training.eraseUser,
       render.generation.eraseUser,
       render.screening.eraseUser,

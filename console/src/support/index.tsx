@@ -124,7 +124,8 @@ function ReplyBox() {
 function Conversation() {
   const r = useRecordContext<Thread>();
   const translate = useTranslate();
-  if (!r) return null;
+  // the queue's row (no conversation) stands in for the thread until the thread itself is read
+  if (!r?.messages) return null;
   return (
     <Box sx={{ display: "grid", gap: 1 }} data-testid="support-conversation">
       {r.messages.map((m) => (

@@ -5,6 +5,7 @@ import {
   supportReplyBody,
   supportThreadFilter,
   supportThreadRecord,
+  supportThreadRow,
   supportThreadSortable,
   supportThreadUpdateBody,
 } from "../domains/support/support.schema.ts";
@@ -12,7 +13,7 @@ import {
 /** The support inbox: the queue (oldest waiting first), taking and closing a thread, and answering it (docs/decisions/281). */
 export function supportResource(api: ApiRouter, support: SupportService) {
   const r = new AdminResource(api, "support-threads", "SupportThread");
-  r.list({ filter: supportThreadFilter, sortable: supportThreadSortable, defaultSort: ["lastMessageAt", "asc"], row: supportThreadRecord }, (p) =>
+  r.list({ filter: supportThreadFilter, sortable: supportThreadSortable, defaultSort: ["lastMessageAt", "asc"], row: supportThreadRow }, (p) =>
     support.inbox.list(p),
   );
   r.get(supportThreadRecord, (id) => support.inbox.get(id));

@@ -10399,15 +10399,6 @@ export interface paths {
                             lastAuthor: "person" | "staff";
                             /** Format: date-time */
                             lastMessageAt: string;
-                            messages: {
-                                /** @enum {string} */
-                                author: "person" | "staff";
-                                body: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                id: number;
-                                staffId: number | null;
-                            }[];
                             orderId: number | null;
                             preview: string;
                             /** Format: date-time */
@@ -22417,6 +22408,7 @@ export interface paths {
                             code: number;
                             data: {
                                 bio: string;
+                                cover_id: number | null;
                                 cover_url: string | null;
                                 home_link: string;
                                 id: number;
@@ -22444,6 +22436,7 @@ export interface paths {
                                 } | null;
                                 membership_price: number | null;
                                 request_price: number | null;
+                                role_id: number | null;
                                 satisfaction_rate: number | null;
                                 social_links: string[];
                                 subscribed: boolean;

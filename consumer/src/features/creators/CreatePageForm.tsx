@@ -60,7 +60,7 @@ export function CreatePageForm() {
         required
         slotProps={{ htmlInput: { maxLength: HOME_LINK_MAX, autoCapitalize: "none", "data-testid": "creator-home-link" } }}
       />
-      <PageIdentityFields value={identity} onChange={setIdentity} />
+      <PageIdentityFields value={identity} savedCoverId={null} onChange={setIdentity} />
       <PageAboutFields bio={bio} links={links} onBio={setBio} onLinks={setLinks} />
       {error && (
         <Alert severity="error" data-testid="create-page-error">

@@ -1,20 +1,19 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import LinearProgress from "@mui/material/LinearProgress";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
-import { creatorsApi, type CreatorPageView, type OwnPageView } from "./creators.api.ts";
+import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
 import { CreatorRequests } from "./CustomRequests.tsx";
 import { Earnings } from "./Earnings.tsx";
 import { type IdentityDraft, linksOf, PageAboutFields, PageIdentityFields } from "./PageIdentityFields.tsx";
 import { PublishCreations } from "./Publish.tsx";
 
 /** The creator's own edit form: name, cover, the model shown, bio, social links (one per line), and the prices. */
-function EditPage({ page, onSaved }: { page: OwnPageView; onSaved: (p: OwnPageView) => void }) {
+function EditPage({ page, onSaved }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void }) {
   const { t } = useTranslation();
   const [identity, setIdentity] = useState<IdentityDraft>({ title: page.title, cover_id: page.cover_id, role_id: page.role_id, cover: null });
   const [bio, setBio] = useState(page.bio);
@@ -46,7 +45,7 @@ function EditPage({ page, onSaved }: { page: OwnPageView; onSaved: (p: OwnPageVi
       <Typography variant="h6" component="h2">
         {t("creators.editTitle")}
       </Typography>
-      <PageIdentityFields value={identity} onChange={setIdentity} />
+      <PageIdentityFields value={identity} savedCoverId={page.cover_id} onChange={setIdentity} />
       <PageAboutFields bio={bio} links={links} onBio={setBio} onLinks={setLinks} />
       <TextField
         label={t("creators.requestPrice")}
@@ -74,36 +73,11 @@ function EditPage({ page, onSaved }: { page: OwnPageView; onSaved: (p: OwnPageVi
   );
 }
 
-/** The creator's own edit form, once the page as its owner sees it (the model shown, its own cover) is read. */
-function OwnEditPage({ onSaved }: { onSaved: (p: CreatorPageView) => void }) {
-  const [own, setOwn] = useState<OwnPageView | null>(null);
-  useEffect(() => {
-    let live = true;
-    creatorsApi.mine().then(
-      (p) => live && setOwn(p),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  if (!own) return <LinearProgress />;
-  return (
-    <EditPage
-      page={own}
-      onSaved={(p) => {
-        setOwn(p);
-        onSaved(p);
-      }}
-    />
-  );
-}
-
 /** The creator's own panels on their page: edit, requests to answer, earnings and payouts, publishing. */
 export default function CreatorTools({ page, onSaved, onChanged }: { page: CreatorPageView; onSaved: (p: CreatorPageView) => void; onChanged: () => void }) {
   return (
     <>
-      <OwnEditPage onSaved={onSaved} />
+      <EditPage page={page} onSaved={onSaved} />
       <CreatorRequests />
       <Earnings />
       <PublishCreations page={page} onChanged={onChanged} />

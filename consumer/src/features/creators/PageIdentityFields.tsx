@@ -9,6 +9,7 @@ import { trainingApi, type CharacterModelView } from "../training/training.api.t
 import { PhotoPicker } from "../uploads/PhotoPicker.tsx";
 import type { UploadResult } from "../uploads/uploads.api.ts";
 import type { PageIdentity } from "./creators.api.ts";
+import { withCover } from "./page-cover.ts";
 
 /** What the identity fields hold while they are edited: the cover just uploaded, if any, beside the ids sent. */
 export interface IdentityDraft extends PageIdentity {
@@ -35,7 +36,16 @@ function useUsableModels(): CharacterModelView[] {
  * A page's display name, its cover and the trained model shown with it (optional: one of the person's own finished
  * models, or none), as the creation form and the edit screen both ask them (issue 30 item 1).
  */
-export function PageIdentityFields({ value, onChange }: { value: IdentityDraft; onChange: (v: IdentityDraft) => void }) {
+export function PageIdentityFields({
+  value,
+  savedCoverId,
+  onChange,
+}: {
+  value: IdentityDraft;
+  /** the cover the page has saved (null for a new page): taking a picked photo off goes back to it */
+  savedCoverId: number | null;
+  onChange: (v: IdentityDraft) => void;
+}) {
   const { t } = useTranslation();
   const models = useUsableModels();
   return (
@@ -50,7 +60,7 @@ export function PageIdentityFields({ value, onChange }: { value: IdentityDraft; 
       {/* minWidth 0: the picker's one-line hints must not widen the form past a 360 px phone */}
       <Box sx={{ display: "grid", gap: 0.5, minWidth: 0 }}>
         <Typography variant="subtitle2">{t("creators.cover")}</Typography>
-        <PhotoPicker value={value.cover} onChange={(cover) => onChange({ ...value, cover, cover_id: cover?.id ?? value.cover_id })} />
+        <PhotoPicker value={value.cover} onChange={(cover) => onChange(withCover(value, cover, savedCoverId))} />
       </Box>
       <TextField
         select

@@ -90,7 +90,10 @@ describe("a creator page made without training (issue 30 item 1)", () => {
     expect((await fetchMedia(t, made.body.data.cover_url)).status).toBe(200);
     expect((await t.db.user.findUniqueOrThrow({ where: { id: who.userId } })).role).toBe("creator");
     const seen = await t.http.get("/api/Subscribe/getHomeLinkInfo").query({ home_link: "nomodel1" }).expect(200);
-    expect(seen.body.data).toMatchObject({ title: "Nova", subscriber_count: 0, is_owner: false });
+    expect(seen.body.data).toMatchObject({ title: "Nova", subscriber_count: 0, is_owner: false, cover_id: null, role_id: null });
+    // the owner opening the page gets what its edit screen starts from, without asking for it again
+    const asOwner = await t.http.get("/api/Subscribe/getHomeLinkInfo").set("token", who.token).query({ home_link: "nomodel1" }).expect(200);
+    expect(asOwner.body.data).toMatchObject({ is_owner: true, cover_id: cover, role_id: null });
 
     expect((await post(who.token, "createPage", { home_link: "Another1", title: "Two" }).expect(409)).body.msg).toBe(M.hasPage);
     const rival = await registeredUser(t);

@@ -85,6 +85,9 @@ function pageViewOf({ db, memberships, library, minRatings, ...deps }: Omit<Page
       subscriber_count: subscribers,
       subscribed,
       is_owner: isOwner,
+      // what the owner's edit screen starts from; nobody else learns which model or upload the page uses
+      role_id: isOwner ? page.characterModelId : null,
+      cover_id: isOwner ? page.coverUploadId : null,
       library: items.list,
       library_total: items.total,
       /** members-only items this viewer cannot open (shown as locked tiles) */
@@ -107,7 +110,7 @@ export function createPages({ makeCreator, ...deps }: PageDeps) {
   /** The caller's own page (for "My page" and the bottom bar's HomeLink), or null. */
   async function mine(userId: number) {
     const page = await db.creatorPage.findUnique({ where: { userId } });
-    return page ? { ...(await pageView(page, userId)), state: page.state, role_id: page.characterModelId, cover_id: page.coverUploadId } : null;
+    return page ? { ...(await pageView(page, userId)), state: page.state } : null;
   }
 
   return {

@@ -186,6 +186,9 @@ export const pageAnswer = z.object({
   subscriber_count: z.number(),
   subscribed: z.boolean(),
   is_owner: z.boolean(),
+  /** the owner's picks for the edit screen (the model shown with the page, its own cover upload); null for anyone else */
+  role_id: z.number().nullable(),
+  cover_id: z.number().nullable(),
   library: z.array(libraryItemAnswer),
   library_total: z.number(),
   library_locked: z.number(),
@@ -203,8 +206,7 @@ export const pageAnswer = z.object({
 });
 
 /** The creator's own page: the public view and its moderation state. */
-/** The creator's own page: also its state and what the edit screen picks (the model shown with it, its own cover). */
-const ownPageAnswer = pageAnswer.extend({ state: z.enum(CONTENT_STATES), role_id: z.number().nullable(), cover_id: z.number().nullable() });
+const ownPageAnswer = pageAnswer.extend({ state: z.enum(CONTENT_STATES) });
 
 /** post /api/Subscribe/binding */
 export const bindingAnswer = z.object({

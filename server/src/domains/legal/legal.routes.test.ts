@@ -71,6 +71,12 @@ describe("legal pages", () => {
     const second = (await buy()).body.data;
     expect((await t.db.order.findUniqueOrThrow({ where: { id: second.order_id } })).termsVersion).toBe(3);
     expect(await t.db.auditLog.count({ where: { resource: "LegalVersion", action: "create" } })).toBe(2);
+    const listed = (await t.http.get("/admin/api/legal-versions").set("token", admin.token).expect(200)).body;
+    expect(listed.map((v: { version: number; current: boolean }) => [v.version, v.current])).toEqual([
+      [3, true],
+      [2, false],
+      [1, false],
+    ]);
   });
 
   it("only admins publish: support, marketers and moderators are refused, and people have no console at all", async () => {

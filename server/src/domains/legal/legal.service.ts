@@ -23,9 +23,15 @@ export function createLegalService(db: Db, audit: AuditService) {
   const inForce = (now = new Date()) =>
     db.legalVersion.findFirst({ where: { effectiveAt: { lte: now } }, orderBy: [{ effectiveAt: "desc" }, { version: "desc" }] });
 
-  async function asRecord(row: Row): Promise<LegalVersionRecord> {
-    const current = await inForce();
-    return { ...row, documents: row.documents as LegalVersionRecord["documents"], missing: missingOf(row), current: current?.id === row.id };
+  /** The rows as the console shows them; which one is in force is asked once, not once per row. */
+  async function asRecords(rows: Row[]): Promise<LegalVersionRecord[]> {
+    const current = rows.length ? await inForce() : null;
+    return rows.map((row) => ({
+      ...row,
+      documents: row.documents as LegalVersionRecord["documents"],
+      missing: missingOf(row),
+      current: current?.id === row.id,
+    }));
   }
 
   return {
@@ -49,11 +55,11 @@ export function createLegalService(db: Db, audit: AuditService) {
 
     async list(params: ListParams<{ id?: number[] }>) {
       const page = await pageOf(db.legalVersion, params, matching(params.filter));
-      return { ...page, rows: await Promise.all(page.rows.map(asRecord)) };
+      return { ...page, rows: await asRecords(page.rows) };
     },
     async get(id: number) {
       const row = await db.legalVersion.findUnique({ where: { id } });
-      return row && asRecord(row);
+      return row && (await asRecords([row]))[0]!;
     },
 
     /** Publishes the next version, audited; it is in force from its effective date. */
@@ -67,7 +73,7 @@ export function createLegalService(db: Db, audit: AuditService) {
           await audit.record(tx, { staffId, action: "create", resource: "LegalVersion", resourceId: created.id, before: null, after: created });
           return created;
         });
-        return asRecord(row);
+        return (await asRecords([row]))[0]!;
       } catch (err) {
         if (isUniqueViolation(err)) throw HttpError.conflict(VERSION_TAKEN);
         throw err;

@@ -1,8 +1,9 @@
 import type { AppAbility } from "../../authz/abilities.ts";
-import { isUniqueViolation, type Db } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import type { Language } from "../../contract/locales.ts";
 import type { Mail } from "../auth/mailer.ts";
 import type { AuditService } from "../audit/audit.service.ts";
+import { auditedTable, byId } from "../audit/audited-table.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import type { SupportAuthor, SupportThreadStatus } from "../../contract/support.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -24,6 +25,8 @@ export const ANOTHER_OPEN = "This person already has an open conversation";
 
 const RESOURCE = "SupportThread";
 const withMessages = { messages: { orderBy: { id: "asc" } } } as const;
+/** The queue shows each thread's last message only: a long conversation is not read to list it. */
+const withLastMessage = { messages: { orderBy: { id: "desc" }, take: 1 } } as const;
 
 type ThreadRow = {
   id: number;
@@ -51,8 +54,15 @@ function asRecord(t: ThreadRow): SupportThreadRecord {
   };
 }
 
+/** A thread as the queue lists it: the record without its conversation. */
+function asRow(t: ThreadRow) {
+  const { messages: _conversation, ...row } = asRecord(t);
+  return row;
+}
+
 /** Staff's side of the support inbox: the queue, taking and closing a thread, and answering (emailed when an address is on file). */
 export function createSupportInbox({ db, audit, contactOf, sendMail }: SupportDeps) {
+  const threads = auditedTable(db, audit, { resource: RESOURCE, table: (c) => c.supportThread, key: byId, idOf: (r) => r.id });
   const get = async (id: number) => {
     const row = await db.supportThread.findUnique({ where: { id }, include: withMessages });
     return row && asRecord(row);
@@ -60,22 +70,21 @@ export function createSupportInbox({ db, audit, contactOf, sendMail }: SupportDe
 
   return {
     async list(params: ListParams<SupportThreadFilter>) {
-      const page = await pageOf(db.supportThread, params, matching(params.filter, ["status", "assigneeId", "userId", "orderId"]), { include: withMessages });
-      return { ...page, rows: (page.rows as ThreadRow[]).map(asRecord) };
+      const where = matching(params.filter, ["status", "assigneeId", "userId", "orderId"]);
+      const page = await pageOf(db.supportThread, params, where, { include: withLastMessage });
+      return { ...page, rows: (page.rows as ThreadRow[]).map(asRow) };
     },
     get,
 
-    /** Takes (or hands on) a thread and sets where it stands, audited. */
+    /**
+     * Takes (or hands on) a thread and sets where it stands, audited. The plain audited update answers a missing
+     * assignee as bad input; the one conflict it can meet is the one-open-thread-per-person index.
+     */
     async update(staffId: number, id: number, body: SupportThreadUpdateBody) {
-      const before = await db.supportThread.findUnique({ where: { id } });
-      if (!before) return null;
       try {
-        await db.$transaction(async (tx) => {
-          const after = await tx.supportThread.update({ where: { id }, data: body });
-          await audit.record(tx, { staffId, action: "update", resource: RESOURCE, resourceId: id, before, after });
-        });
+        await threads.update(staffId, id, body);
       } catch (err) {
-        if (isUniqueViolation(err)) throw HttpError.conflict(ANOTHER_OPEN);
+        if (err instanceof HttpError && err.status === 409) throw HttpError.conflict(ANOTHER_OPEN);
         throw err;
       }
       return get(id);

@@ -37,10 +37,15 @@ describe("support inbox: the person writes, support answers, the person reads th
       .expect(200);
     expect(queue.body).toHaveLength(1);
     expect(queue.body[0]).toMatchObject({ userId: guest.userId, orderId: order.order_id, status: "open", assigneeId: null, lastAuthor: "person" });
+    expect(queue.body[0]).not.toHaveProperty("messages");
 
     const id = queue.body[0].id;
     const answered = await t.http.post(`/admin/api/support-threads/${id}/reply`).set("token", support.token).send({ body: "We have refunded it." }).expect(200);
     expect(answered.body).toMatchObject({ status: "answered", assigneeId: support.staffId, lastAuthor: "staff" });
+    const requeued = await t.http
+      .get(`/admin/api/support-threads?filter=${encodeURIComponent(JSON.stringify({ userId: guest.userId }))}`)
+      .set("token", support.token);
+    expect(requeued.body[0]).toMatchObject({ preview: "We have refunded it.", lastAuthor: "staff" });
 
     const seen = await thread(guest.token);
     expect(seen.unread).toBe(1);
@@ -99,6 +104,18 @@ describe("support inbox: the person writes, support answers, the person reads th
     // a message after closing starts a new conversation
     await write(person.token, { body: "one more thing" }).expect(200);
     expect(await t.db.supportThread.count({ where: { userId: person.userId } })).toBe(2);
+    // the old one cannot be reopened beside the new one
+    const reopened = await t.http.put(`/admin/api/support-threads/${id}`).set("token", admin.token).send({ status: "open" });
+    expect([reopened.status, reopened.body.msg]).toEqual([409, "This person already has an open conversation"]);
+  });
+
+  it("refuses handing a thread to a staff member who does not exist, and changes nothing", async () => {
+    const person = await visitor(t);
+    await write(person.token, { body: "who has this?" }).expect(200);
+    const id = (await t.db.supportThread.findFirstOrThrow({ where: { userId: person.userId } })).id;
+    const res = await t.http.put(`/admin/api/support-threads/${id}`).set("token", support.token).send({ assigneeId: 2_000_000_000 });
+    expect(res.status).toBe(400);
+    expect((await t.db.supportThread.findUniqueOrThrow({ where: { id } })).assigneeId).toBeNull();
   });
 
   it("refuses empty and overlong messages with a clear message and writes nothing", async () => {
@@ -116,6 +133,19 @@ describe("support inbox: the person writes, support answers, the person reads th
     const threads = await t.db.supportThread.findMany({ where: { userId: person.userId }, include: { messages: true } });
     expect(threads).toHaveLength(1);
     expect(threads[0]!.messages).toHaveLength(20);
+  });
+});
+
+describe("support inbox and account erasure (GDPR Art. 17, decision 262)", () => {
+  it("an erased account's conversations and messages go with it", async () => {
+    const person = await visitor(t);
+    await write(person.token, { body: "my card ending 4242 was charged twice" }).expect(200);
+    const id = (await t.db.supportThread.findFirstOrThrow({ where: { userId: person.userId } })).id;
+    await t.http.post(`/admin/api/support-threads/${id}/reply`).set("token", support.token).send({ body: "Refunded." }).expect(200);
+    const asked = await t.http.post("/api/privacy/deletion").set("token", person.token).send({ confirm: true }).expect(200);
+    expect(await t.services.privacy.eraseDue(asked.body.data.id, new Date(Date.now() + 400 * 86_400_000))).toBe(true);
+    expect(await t.db.supportThread.count({ where: { userId: person.userId } })).toBe(0);
+    expect(await t.db.supportMessage.count({ where: { threadId: id } })).toBe(0);
   });
 });
 

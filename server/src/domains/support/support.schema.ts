@@ -80,3 +80,6 @@ export const supportThreadRecord = z.object({
   messages: z.array(z.object({ id: z.number(), author: z.enum(SUPPORT_AUTHORS), staffId: z.number().nullable(), body: z.string(), createdAt: z.date() })),
 });
 export type SupportThreadRecord = z.infer<typeof supportThreadRecord>;
+
+/** A thread in the queue: its columns, not its conversation (that is read when the thread is opened). */
+export const supportThreadRow = supportThreadRecord.omit({ messages: true });

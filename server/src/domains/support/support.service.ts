@@ -77,6 +77,16 @@ export function createSupportService(deps: SupportDeps) {
       await tx.supportThread.updateMany({ where: { userId: fromUserId }, data: { userId: toUserId } });
     },
 
+    /**
+     * Account erasure (GDPR Art. 17, decision 262), the support domain's part, in the erasure's transaction: the
+     * person's conversations go, their messages with them (the law keeps none of it; staff replies stay in the audit
+     * log as every staff action does). No files.
+     */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      await tx.supportThread.deleteMany({ where: { userId } });
+      return [];
+    },
+
     inbox: createSupportInbox(deps),
   };
 }
