@@ -15047,7 +15047,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One product */
+        /** One product, as the caller's channel lists it */
         get: {
             parameters: {
                 query: {

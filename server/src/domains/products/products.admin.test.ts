@@ -90,6 +90,9 @@ describe("console products (issue 35 item 1)", () => {
       ).body.data.list.map((p: { code: string }) => p.code);
     expect(await codes()).not.toContain("credits_500");
     expect(await codes("tg")).toContain("credits_500");
+    const detail = (channel?: string) => t.http.get(`/api/index/getProductDetail?product_id=${id.credits_500}`).set(channel ? { "channel-id": channel } : {});
+    await detail().expect(404);
+    expect((await detail("tg").expect(200)).body.data).toMatchObject({ code: "credits_500", best_value: true });
     const { token } = await visitor(t);
     expect((await order(token, id.credits_500)).body).toMatchObject({ code: 400, msg: "This offer has ended" });
     await put("admin", id.credits_500, { channels: [] }).expect(200);

@@ -46,10 +46,12 @@ export function productView(p: Product, now = new Date(), best: Product | null =
 
 export type ProductView = ReturnType<typeof productView>;
 
-/** Sold now: active, visible in the caller's channel (none listed = every channel), and a sale-only product only while its sale runs. */
+/** Visible in the caller's channel: none listed = every channel. */
+const visibleIn = (p: Product, channel?: string) => p.channels.length === 0 || (channel !== undefined && p.channels.includes(channel));
+
+/** Sold now: active, visible in the caller's channel, and a sale-only product only while its sale runs. */
 function onSale(p: Product, now: Date, channel?: string): boolean {
-  const visible = p.channels.length === 0 || (channel !== undefined && p.channels.includes(channel));
-  return p.active && visible && (p.kind !== "flash_sale" || saleRunning(p, now));
+  return p.active && visibleIn(p, channel) && (p.kind !== "flash_sale" || saleRunning(p, now));
 }
 
 export function createProductsService(db: Db) {
@@ -107,10 +109,11 @@ export function createProductsService(db: Db) {
     /** What one of the product costs at `now` (the sale price while its sale runs). */
     priceNow,
 
-    async detail(productId: number, now = new Date()): Promise<ProductView> {
+    /** One product as the caller's channel lists it: another channel's product is not found, "best value" is this channel's. */
+    async detail(productId: number, now = new Date(), channel?: string): Promise<ProductView> {
       const p = await db.product.findUnique({ where: { id: productId } });
-      if (!p?.active) throw HttpError.notFound();
-      return productView(p, now, bestValue(await offered(now)));
+      if (!p?.active || !visibleIn(p, channel)) throw HttpError.notFound();
+      return productView(p, now, bestValue(await offered(now, channel)));
     },
 
     /**
