@@ -28,7 +28,7 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
 
   async function withComputed(rows: Product[], now = new Date()) {
     const best = bestValue(await db.product.findMany({ where: { active: true } }));
-    return rows.map((p) => ({ ...p, bestValue: best?.id === p.id, saleRunning: saleRunning(p, now) }));
+    return rows.map((p) => ({ ...p, bestValue: best.has(p.id), saleRunning: saleRunning(p, now) }));
   }
   const one = async (row: Product | null) => (row ? (await withComputed([row]))[0] : null);
 

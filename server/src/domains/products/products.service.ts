@@ -18,7 +18,7 @@ const COUNTED_STATUSES = [...OPEN_ORDER_STATUSES, "paid"] as const;
  * renderings. `price` is what it costs now; `was_price` is its regular price, shown only while a sale runs
  * (docs/decisions/266). `sale_starts_at` tells a visitor's app which sales it has shown already.
  */
-export function productView(p: Product, now = new Date(), best: Product | null = null) {
+export function productView(p: Product, now = new Date(), best: ReadonlySet<number> = new Set()) {
   const running = saleRunning(p, now);
   const price = priceNow(p, now);
   const endsAt = running ? p.saleEndsAt : null;
@@ -35,7 +35,7 @@ export function productView(p: Product, now = new Date(), best: Product | null =
     currency: p.currency,
     price_text: formatMinor(price, p.currency),
     was_price_text: running ? formatMinor(p.priceMinor, p.currency) : null,
-    best_value: best !== null && best.id === p.id,
+    best_value: best.has(p.id),
     per_user_limit: p.perUserLimit,
     interval_days: p.intervalDays,
     flash_sale_ends_at: endsAt,
