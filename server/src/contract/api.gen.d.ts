@@ -15038,7 +15038,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One product */
+        /** One product, as the caller's channel lists it */
         get: {
             parameters: {
                 query: {

@@ -8,13 +8,14 @@ export const NO_MEMBERSHIP = "You have no membership to cancel";
 export const NOT_RESUMABLE = "You have no cancelled plan to resume";
 
 /** What the member sees: the plan, what it costs, when it renews next, and whether it will. */
-export function membershipView(m: Membership & { order?: Order & { product?: { name: string; intervalDays: number | null } | null } }) {
+export function membershipView(m: Membership & { order?: Order & { product?: { intervalDays: number | null } | null } }) {
   return {
     membership_id: m.id,
     status: m.status as MembershipStatus,
     provider: m.provider,
     order_id: m.orderId,
-    product_name: m.order?.product?.name,
+    // the name it was bought under, as its order keeps it (decision 265)
+    product_name: m.order?.productName,
     price_text: m.order ? formatMinor(m.order.finalPriceMinor, m.order.currency) : undefined,
     interval_days: m.order?.product?.intervalDays ?? undefined,
     credits_per_period: m.creditsPerPeriod,
@@ -42,7 +43,7 @@ export function createMembershipMember(db: Db) {
       const m = await db.membership.findFirst({
         where: { userId, status: { in: ["active", "cancelled"] } },
         orderBy: { id: "desc" },
-        include: { order: { include: { product: { select: { name: true, intervalDays: true } } } } },
+        include: { order: { include: { product: { select: { intervalDays: true } } } } },
       });
       return m ? { view: membershipView(m), providerRef: m.providerRef } : null;
     },

@@ -70,6 +70,13 @@ describe("memberships through Stripe subscriptions", () => {
     expect(await points(m.userId)).toBe(300);
     const view = await current(m.token);
     expect(view).toMatchObject({ status: "active", provider: "stripe", product_name: "Monthly plan", credits_per_period: 300, periods_paid: 1 });
+    // the plan keeps the name it was bought under, as its order does (decision 265), whatever staff rename later
+    await t.db.product.update({ where: { id: planId }, data: { name: "Monthly plan (renamed)" } });
+    try {
+      expect(await current(m.token)).toMatchObject({ product_name: "Monthly plan", price_text: "$19.99" });
+    } finally {
+      await t.db.product.update({ where: { id: planId }, data: { name: "Monthly plan" } });
+    }
   });
 
   it("three renewals grant three periods; a replayed renewal grants nothing; cancelling stops the fourth", async () => {

@@ -89,6 +89,8 @@ describe("purchases and receipts", () => {
     const mail = await t.db.outboxEmail.findFirstOrThrow({ where: { to: `buyer-${userId}@example.com` } });
     expect(mail.subject).toBe(`Reverie 注文 ${o.orderNo} の領収書`);
     expect(mail.body).toContain("$12.99");
+    // the way it was paid is named in the reader's language too
+    expect(mail.body).toContain("カード（テスト決済）");
     // a burst of taps sends at most three in an hour
     const burst = await Promise.all(Array.from({ length: 6 }, () => t.http.post("/api/order/emailReceipt").set("token", token).send({ order_id: o.id })));
     expect(burst.filter((r) => r.status === 200)).toHaveLength(2);

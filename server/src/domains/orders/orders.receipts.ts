@@ -4,7 +4,7 @@ import type { Order, Product } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { RateLimiter } from "../../http/rate-limit.ts";
 import { formatMinor } from "../products/money.ts";
-import { providerName, receiptMail } from "./receipt-mail.ts";
+import { receiptMail } from "./receipt-mail.ts";
 import { statusText } from "./orders.status.ts";
 
 export const NO_RECEIPT = "This order has no receipt: it was not paid";
@@ -73,7 +73,7 @@ export function createOrderReceipts(deps: {
           product: r.product_name,
           credits: r.credits + r.bonus_credits,
           price: r.price_text,
-          provider: providerName(r.provider),
+          provider: r.provider,
           paidOn,
           refunded: r.refunded_text,
         },

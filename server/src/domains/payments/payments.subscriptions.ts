@@ -4,17 +4,21 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { membershipView, type MembershipsService } from "../memberships/memberships.service.ts";
 import { providerNamed, type ProviderRegistry } from "./payments.providers.ts";
-import { ProviderUnavailable } from "./providers/provider.ts";
+import { ProviderUnavailable, SubscriptionNotResumable } from "./providers/provider.ts";
 
 /** The member's word when their provider has no way to renew a cancelled subscription again (buy the plan anew). */
 export const NOT_RESUMABLE_HERE = "This plan cannot be resumed; buy it again when it ends";
 
-/** A change the member asked for, made at the provider; one it cannot reach now is 'Payment failed, please try again later'. */
+/**
+ * A change the member asked for, made at the provider, refused in the member's words: one it cannot reach now is
+ * 'Payment failed, please try again later', a subscription it ended cannot be resumed.
+ */
 async function askProvider(change: () => Promise<void>): Promise<void> {
   try {
     await change();
   } catch (err) {
     if (err instanceof ProviderUnavailable) throw new HttpError(502, MSG.paymentFailed);
+    if (err instanceof SubscriptionNotResumable) throw new HttpError(409, NOT_RESUMABLE_HERE);
     throw err;
   }
 }

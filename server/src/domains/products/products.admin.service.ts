@@ -13,18 +13,22 @@ export const SALE_NOT_BELOW_PRICE = "The sale price must be below the regular pr
 export const PLAN_NEEDS_INTERVAL = "A plan needs its renewal interval in days";
 /** `{packs}`: the codes of the packs that give more credits for the money. */
 export const SALE_NOT_A_DEAL = "This sale is no deal: a regular pack costs the same or less per credit";
+/** Followed by the codes of the products whose sale, running or to come, the pack would beat per credit. */
+export const PRICE_UNDERCUTS_SALE = "At this price a sale would be no deal: this pack would cost the same or less per credit";
 
 /**
  * Marketing's catalogue of credit packs, plans and sales (issue 35 item 1): every change audited in its own
  * transaction, effective at the next checkout (orders keep the name and price they were made at). A sale is a window
  * on a product (docs/decisions/266); a sale that a regular pack beats per credit is refused, so no deal is a false one.
  */
+const codes = (products: { code: string }[]) => products.map((p) => p.code).join(", ");
+
 export function createProductsAdminService(db: Db, audit: AuditService) {
   const table = auditedTable(db, audit, { resource: "Product", table: (c) => c.product, key: byId, idOf: (r) => r.id });
 
   async function withComputed(rows: Product[], now = new Date()) {
     const best = bestValue(await db.product.findMany({ where: { active: true } }));
-    return rows.map((p) => ({ ...p, bestValue: best?.id === p.id, saleRunning: saleRunning(p, now) }));
+    return rows.map((p) => ({ ...p, bestValue: best.has(p.id), saleRunning: saleRunning(p, now) }));
   }
   const one = async (row: Product | null) => (row ? (await withComputed([row]))[0] : null);
 
@@ -35,10 +39,14 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
     if (p.saleStartsAt && p.saleEndsAt && p.saleEndsAt <= p.saleStartsAt) throw HttpError.badRequest(SALE_ENDS_BEFORE_START);
     if (p.salePriceMinor !== null && p.salePriceMinor >= p.priceMinor) throw HttpError.badRequest(SALE_NOT_BELOW_PRICE);
     if (p.kind === "subscription" && p.intervalDays === null) throw HttpError.badRequest(PLAN_NEEDS_INTERVAL);
-    if (p.salePriceMinor === null || !p.active) return;
+    if (!p.active) return;
     const others = await db.product.findMany({ where: { active: true, currency: p.currency, ...(p.id ? { id: { not: p.id } } : {}) } });
-    const beaten = packsBeatingSale({ ...p, bonusCredits: p.bonusCredits }, others);
-    if (beaten.length) throw HttpError.badRequest(`${SALE_NOT_A_DEAL} (${beaten.map((b) => b.code).join(", ")})`);
+    const beaten = packsBeatingSale(p, others);
+    if (beaten.length) throw HttpError.badRequest(`${SALE_NOT_A_DEAL} (${codes(beaten)})`);
+    // the same rule from the pack's side: a new pack or a lower price must not turn a sale running or to come into no deal
+    const now = new Date();
+    const undercut = others.filter((s) => s.saleEndsAt !== null && s.saleEndsAt > now && packsBeatingSale(s, [{ ...p, id: p.id ?? 0 }]).length);
+    if (undercut.length) throw HttpError.badRequest(`${PRICE_UNDERCUTS_SALE} (${codes(undercut)})`);
   }
 
   return {

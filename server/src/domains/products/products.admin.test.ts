@@ -30,11 +30,17 @@ describe("console products (issue 35 item 1)", () => {
     const list = await t.http.get("/admin/api/products").set("token", as.marketer!.token).expect(200);
     expect(list.body.filter((p: { bestValue: boolean }) => p.bestValue).map((p: { code: string }) => p.code)).toEqual(["credits_500"]);
     expect(list.body.find((p: { code: string }) => p.code === "flash_video")).toMatchObject({ saleRunning: true, salePriceMinor: 199, priceMinor: 400 });
-    const created = await t.http
-      .post("/admin/api/products")
-      .set("token", as.admin!.token)
-      .send({ code: "credits_1000", name: "1000 credits", names: { ja: "1000クレジット" }, credits: 1000, priceMinor: 45000, sortOrder: 35 })
-      .expect(200);
+    const create = (priceMinor: number) =>
+      t.http
+        .post("/admin/api/products")
+        .set("token", as.admin!.token)
+        .send({ code: "credits_1000", name: "1000 credits", names: { ja: "1000クレジット" }, credits: 1000, priceMinor, sortOrder: 35 });
+    // $0.45 a credit would beat the running sale ($1.99 for 4 credits), which would then be no deal
+    expect((await create(45000)).body).toMatchObject({
+      code: 400,
+      msg: "At this price a sale would be no deal: this pack would cost the same or less per credit (flash_video)",
+    });
+    const created = await create(49800).expect(200);
     expect(created.body).toMatchObject({ code: "credits_1000", names: { ja: "1000クレジット" }, bestValue: true });
     await put("marketer", created.body.id, { active: false }).expect(200);
     const audit = await t.db.auditLog.findMany({ where: { resource: "Product", resourceId: String(created.body.id) }, orderBy: { id: "asc" } });
@@ -54,6 +60,9 @@ describe("console products (issue 35 item 1)", () => {
     expect(noDeal.body.msg).toBe("This sale is no deal: a regular pack costs the same or less per credit (credits_150, credits_500, plan_monthly)");
     expect((await t.db.product.findUniqueOrThrow({ where: { id: id.credits_50 } })).salePriceMinor).toBeNull();
     expect((await put("marketer", id.credits_50, { priceMinor: "abc" })).status).toBe(400);
+    // lowering a pack's price under the running sale's is the same false deal, from the other side
+    expect((await put("marketer", id.credits_50, { priceMinor: 199 })).body.msg).toMatch(/^At this price a sale would be no deal.*\(flash_video\)$/);
+    expect((await t.db.product.findUniqueOrThrow({ where: { id: id.credits_50 } })).priceMinor).toBe(2999);
   });
 
   it("a price change is charged at the next checkout, never to an order already open, which keeps its name and price", async () => {
@@ -81,6 +90,9 @@ describe("console products (issue 35 item 1)", () => {
       ).body.data.list.map((p: { code: string }) => p.code);
     expect(await codes()).not.toContain("credits_500");
     expect(await codes("tg")).toContain("credits_500");
+    const detail = (channel?: string) => t.http.get(`/api/index/getProductDetail?product_id=${id.credits_500}`).set(channel ? { "channel-id": channel } : {});
+    await detail().expect(404);
+    expect((await detail("tg").expect(200)).body.data).toMatchObject({ code: "credits_500", best_value: true });
     const { token } = await visitor(t);
     expect((await order(token, id.credits_500)).body).toMatchObject({ code: 400, msg: "This offer has ended" });
     await put("admin", id.credits_500, { channels: [] }).expect(200);

@@ -19,16 +19,20 @@ function perCredit(priceMinor: number, p: Priced): number {
 }
 
 /** Regular credit packs: what any claim of a deal is measured against. */
-const regularPacks = (list: Priced[]) => list.filter((p) => p.kind === "credits");
+const regularPacks = <P extends Priced>(list: P[]) => list.filter((p) => p.kind === "credits");
 
 /**
- * The regular pack that gives the most credits for the money, or null when there is nothing to compare (fewer than
- * two packs): the "best value" badge is computed from the prices, never typed.
+ * The ids of the regular packs that give the most credits for the money, one per currency (cents of two currencies do
+ * not compare), none in a currency with fewer than two packs: the "best value" badge is computed from the prices,
+ * never typed.
  */
-export function bestValue<P extends Priced>(list: P[]): P | null {
-  const packs = regularPacks(list) as P[];
-  if (packs.length < 2) return null;
-  return packs.reduce((best, p) => (perCredit(p.priceMinor, p) < perCredit(best.priceMinor, best) ? p : best));
+export function bestValue(list: (Priced & { id: number; currency: string })[]): Set<number> {
+  const byCurrency = new Map<string, (Priced & { id: number })[]>();
+  for (const p of regularPacks(list)) byCurrency.set(p.currency, [...(byCurrency.get(p.currency) ?? []), p]);
+  const best = [...byCurrency.values()]
+    .filter((packs) => packs.length >= 2)
+    .map((packs) => packs.reduce((b, p) => (perCredit(p.priceMinor, p) < perCredit(b.priceMinor, b) ? p : b)));
+  return new Set(best.map((p) => p.id));
 }
 
 /**

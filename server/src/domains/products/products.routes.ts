@@ -22,8 +22,10 @@ export function productsRoutes(api: ApiRouter, products: ProductsService) {
     }),
   );
 
-  api.get("/api/index/getProductDetail", { summary: "One product", tags, auth: "public", query: productIdQuery, response: productAnswer }, ({ query }) =>
-    products.detail(query.product_id),
+  api.get(
+    "/api/index/getProductDetail",
+    { summary: "One product, as the caller's channel lists it", tags, auth: "public", query: productIdQuery, response: productAnswer },
+    ({ query, req }) => products.detail(query.product_id, new Date(), clientContext(req).attribution.channelId),
   );
 
   api.get(

@@ -7,6 +7,7 @@ const seeded = catalogue(now).map((p, i) => ({
   id: i + 1,
   code: p.code,
   kind: p.kind ?? "credits",
+  currency: p.currency ?? "USD",
   credits: p.credits,
   bonusCredits: p.bonusCredits ?? 0,
   priceMinor: p.priceMinor,
@@ -28,7 +29,18 @@ describe("the seeded catalogue (issue 31 item 2)", () => {
   });
 
   it("badges as best value the regular pack with the most credits for the money", () => {
-    expect(bestValue(seeded)?.code).toBe("credits_500");
+    const best = bestValue(seeded);
+    expect(seeded.filter((p) => best.has(p.id)).map((p) => p.code)).toEqual(["credits_500"]);
+  });
+
+  it("compares packs only within a currency: a pack in another currency neither takes nor shares the badge alone", () => {
+    // 1,000 euro cents for 500 credits is fewer cents per credit than any dollar pack, but cents of two currencies do not compare
+    const euro = { ...seeded[3], id: 100, code: "eur_500", currency: "EUR", priceMinor: 1000 };
+    const best = bestValue([...seeded, euro]);
+    expect([...seeded, euro].filter((p) => best.has(p.id)).map((p) => p.code)).toEqual(["credits_500"]);
+    const euro2 = { ...euro, id: 101, code: "eur_50", credits: 50, priceMinor: 500 };
+    const both = bestValue([...seeded, euro, euro2]);
+    expect([...seeded, euro, euro2].filter((p) => both.has(p.id)).map((p) => p.code)).toEqual(["credits_500", "eur_500"]);
   });
 
   it("finds the packs that would beat a sale priced too high", () => {

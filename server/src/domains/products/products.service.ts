@@ -18,7 +18,7 @@ const COUNTED_STATUSES = [...OPEN_ORDER_STATUSES, "paid"] as const;
  * renderings. `price` is what it costs now; `was_price` is its regular price, shown only while a sale runs
  * (docs/decisions/266). `sale_starts_at` tells a visitor's app which sales it has shown already.
  */
-export function productView(p: Product, now = new Date(), best: Product | null = null) {
+export function productView(p: Product, now = new Date(), best: ReadonlySet<number> = new Set()) {
   const running = saleRunning(p, now);
   const price = priceNow(p, now);
   const endsAt = running ? p.saleEndsAt : null;
@@ -35,7 +35,7 @@ export function productView(p: Product, now = new Date(), best: Product | null =
     currency: p.currency,
     price_text: formatMinor(price, p.currency),
     was_price_text: running ? formatMinor(p.priceMinor, p.currency) : null,
-    best_value: best !== null && best.id === p.id,
+    best_value: best.has(p.id),
     per_user_limit: p.perUserLimit,
     interval_days: p.intervalDays,
     flash_sale_ends_at: endsAt,
@@ -46,10 +46,12 @@ export function productView(p: Product, now = new Date(), best: Product | null =
 
 export type ProductView = ReturnType<typeof productView>;
 
-/** Sold now: active, visible in the caller's channel (none listed = every channel), and a sale-only product only while its sale runs. */
+/** Visible in the caller's channel: none listed = every channel. */
+const visibleIn = (p: Product, channel?: string) => p.channels.length === 0 || (channel !== undefined && p.channels.includes(channel));
+
+/** Sold now: active, visible in the caller's channel, and a sale-only product only while its sale runs. */
 function onSale(p: Product, now: Date, channel?: string): boolean {
-  const visible = p.channels.length === 0 || (channel !== undefined && p.channels.includes(channel));
-  return p.active && visible && (p.kind !== "flash_sale" || saleRunning(p, now));
+  return p.active && visibleIn(p, channel) && (p.kind !== "flash_sale" || saleRunning(p, now));
 }
 
 export function createProductsService(db: Db) {
@@ -107,10 +109,11 @@ export function createProductsService(db: Db) {
     /** What one of the product costs at `now` (the sale price while its sale runs). */
     priceNow,
 
-    async detail(productId: number, now = new Date()): Promise<ProductView> {
+    /** One product as the caller's channel lists it: another channel's product is not found, "best value" is this channel's. */
+    async detail(productId: number, now = new Date(), channel?: string): Promise<ProductView> {
       const p = await db.product.findUnique({ where: { id: productId } });
-      if (!p?.active) throw HttpError.notFound();
-      return productView(p, now, bestValue(await offered(now)));
+      if (!p?.active || !visibleIn(p, channel)) throw HttpError.notFound();
+      return productView(p, now, bestValue(await offered(now, channel)));
     },
 
     /**

@@ -59,7 +59,10 @@ export interface PaymentProvider {
    * at once (its plan order was refunded). Providers whose cancel always ends at once ignore it.
    */
   cancelSubscription?(subscriptionRef: string, orderNo: string, opts?: { now?: boolean }): Promise<void>;
-  /** Renews a subscription the member cancelled again, while its paid period runs, where the provider allows it. */
+  /**
+   * Renews a subscription the member cancelled again, while its paid period runs, where the provider allows it; throws
+   * SubscriptionNotResumable when the subscription has ended on the provider's side.
+   */
   resumeSubscription?(subscriptionRef: string, orderNo: string): Promise<void>;
   /** The provider's own page where this subscription can be looked at (the sandbox's test page), where it has one. */
   subscriptionPage?(subscriptionRef: string): string;
@@ -80,6 +83,9 @@ export class InvalidNotification extends Error {}
 
 /** The provider could not be reached or refused our request; the order cannot go ahead now. */
 export class ProviderUnavailable extends Error {}
+
+/** The provider will not renew this subscription again (it ended on its side): the member buys the plan anew. */
+export class SubscriptionNotResumable extends Error {}
 
 export function headerValue(headers: NotificationHeaders, name: string): string | undefined {
   const v = headers[name.toLowerCase()];

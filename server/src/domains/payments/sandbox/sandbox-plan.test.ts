@@ -111,6 +111,15 @@ describe("a plan bought through the sandbox", () => {
     expect((await api("/api/membership/resume", m.token, {})).msg).toBe("You have no cancelled plan to resume");
   });
 
+  it("a plan whose subscription ended at the sandbox's side cannot be resumed, in the member's words", async () => {
+    const m = await member();
+    expect((await api("/api/membership/cancel", m.token, {})).code).toBe(200);
+    // the sandbox ended it, and Reverie has not heard of it yet
+    await s.db.sandboxSubscription.update({ where: { id: m.sub.id }, data: { status: "ended" } });
+    expect(await api("/api/membership/resume", m.token, {})).toMatchObject({ code: 409, msg: "This plan cannot be resumed; buy it again when it ends" });
+    expect(await current(m.token)).toMatchObject({ status: "cancelled" });
+  });
+
   it("another account can neither see nor change someone's plan; a guest without a plan gets clear refusals", async () => {
     const m = await member();
     const other = (await api("/api/login/visitor", "", {})).data.token as string;

@@ -3,6 +3,7 @@ import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import type { SandboxSession, SandboxSubscription } from "../../../db/generated/client.ts";
 import { HttpError } from "../../../http/errors.ts";
+import { SubscriptionNotResumable } from "../providers/provider.ts";
 import { DAY_MS, SANDBOX_EVENTS, sandboxEnabled, type SandboxGateway, type SandboxSubscriptionStatus } from "./sandbox-gateway.ts";
 
 /** How many due subscriptions one sweep charges; the next sweep takes the rest. */
@@ -93,7 +94,7 @@ export function createSandboxSubscriptions(deps: { db: Db; config: Config; log: 
     async resume(id: string): Promise<void> {
       const row = await find(id);
       if (row.status === "active") return;
-      if (row.status !== "cancel_at_period_end" || row.currentPeriodEnd <= new Date()) throw HttpError.conflict("This subscription has ended");
+      if (row.status !== "cancel_at_period_end" || row.currentPeriodEnd <= new Date()) throw new SubscriptionNotResumable(row.id);
       await move(id, ["cancel_at_period_end"], "active");
     },
   };
