@@ -30,7 +30,12 @@ export type Confirmation = { by: "person"; code?: string; confirm?: boolean } | 
 /** "My account gone" (GDPR Art. 17; decision 262): confirmed, undoable through the grace period, then erased by a job. */
 export function createDeletions(d: DeletionDeps) {
   const { db } = d;
-  const emailOf = async (userId: number) => (await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).email;
+  /** The account's address; an unknown account (an id staff typed) is 404. */
+  async function emailOf(userId: number): Promise<string | null> {
+    const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
+    if (!user) throw HttpError.notFound();
+    return user.email;
+  }
 
   /** The confirmation code goes to the account's address; an account without one confirms in the app instead. */
   async function sendCode(userId: number, ctx: ClientContext) {

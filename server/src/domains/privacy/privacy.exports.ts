@@ -46,8 +46,11 @@ export function createDataExports(d: ExportDeps) {
   async function request(userId: number, staffId: number | null = null, reason?: string) {
     const created = await db
       .$transaction(async (tx) => {
+        if (staffId === null) return tx.dataExport.create({ data: { userId, staffId } });
+        // staff name the account by an id they typed: an unknown one is 404, not a failed insert
+        if (!(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw HttpError.notFound();
         const row = await tx.dataExport.create({ data: { userId, staffId } });
-        if (staffId !== null) await d.audit.record(tx, { staffId, action: "data_export", resource: "User", resourceId: userId, reason });
+        await d.audit.record(tx, { staffId, action: "data_export", resource: "User", resourceId: userId, reason });
         return row;
       })
       .catch((err: unknown) => {

@@ -223,4 +223,13 @@ describe("support runs both from the console", () => {
       ["account_deletion_undo", "changed their mind"],
     ]);
   });
+
+  it("answers 404 for an account that does not exist, creating nothing", async () => {
+    const support = await staffMember(t, ["support"]);
+    const missing = 2_000_000_000;
+    for (const action of ["data-export", "delete-account", "undo-delete-account"])
+      await t.http.post(`/admin/api/users/${missing}/${action}`).set("token", support.token).send({ reason: "asked by email" }).expect(404);
+    expect(await t.db.dataExport.count({ where: { userId: missing } })).toBe(0);
+    expect(await t.db.accountDeletion.count({ where: { userId: missing } })).toBe(0);
+  });
 });
