@@ -127,6 +127,21 @@ describe("my data out", () => {
   });
 });
 
+describe("the emails about my data", () => {
+  it("are written in the account's language", async () => {
+    const person = await visitor(t);
+    const email = `privacy-ru-${person.userId}@example.com`;
+    await t.db.user.update({ where: { id: person.userId }, data: { email, language: "ru" } });
+    await as(person.token).post("/api/privacy/export").expect(200);
+    await t.services.privacy.runExport((await t.db.dataExport.findFirstOrThrow({ where: { userId: person.userId } })).id);
+    const support = await staffMember(t, ["support"]);
+    await t.http.post(`/admin/api/users/${person.userId}/delete-account`).set("token", support.token).send({ reason: "asked by letter" }).expect(200);
+    const mails = await t.db.outboxEmail.findMany({ where: { to: email }, orderBy: { id: "asc" } });
+    expect(mails.map((m) => m.subject)).toEqual(["Выгрузка ваших данных Reverie готова", "Ваш аккаунт Reverie будет удалён"]);
+    expect(mails.map((m) => m.body)).toEqual([expect.stringContaining("Мои данные"), expect.stringContaining("Мои данные")]);
+  });
+});
+
 describe("my account gone", () => {
   it("a guest confirms in the app; undo during the grace period keeps everything", async () => {
     const me = await visitor(t);
