@@ -185,6 +185,8 @@ describe("my account gone", () => {
   it("after the grace period removes personal data and media, keeps orders and ledger, and the ledger still adds up", async () => {
     const me = await emailAccount("erase-me@example.com");
     const data = await accountWithData(me.userId);
+    // the profile photo chosen from the person's own uploads (decision 259)
+    await as(me.token).post("/api/Personal/user_update").send({ photo_image_id: data.upload.id }).expect(200);
     await as(me.token).post("/api/privacy/export").expect(200);
     const exp = await t.db.dataExport.findFirstOrThrow({ where: { userId: me.userId } });
     await t.services.privacy.runExport(exp.id);
@@ -201,7 +203,7 @@ describe("my account gone", () => {
     expect([first, second].filter(Boolean)).toHaveLength(1);
 
     const user = await t.db.user.findUniqueOrThrow({ where: { id: me.userId } });
-    for (const f of ["nickname", "email", "googleSub", "photo", "title", "channelId", "utmCampaign", "utmAdset", "utmAd", "bemobClickId", "playerUid"] as const)
+    for (const f of ["nickname", "email", "googleSub", "photo", "title", "channelId", "utmCampaign", "utmAdset", "utmAd", "bemobClickId", "playerUid", "photoKey"] as const)
       expect(user[f]).toBeNull();
     expect(user.erasedAt).not.toBeNull();
     for (const key of [data.uploadKey, data.outputKey, archiveKey]) expect(await t.services.storage.exists(key)).toBe(false);
