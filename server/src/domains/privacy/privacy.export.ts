@@ -38,6 +38,9 @@ async function* once(text: string): AsyncGenerator<string> {
   yield text;
 }
 
+/** Who the person is, as profile.json shows it (no login secrets, no attribution). */
+const PERSON = { id: true, uuid: true, nickname: true, email: true, loginType: true, role: true, title: true, photo: true, language: true } as const;
+
 const byId = (afterId: number) => ({ where: { id: { gt: afterId } }, orderBy: { id: "asc" as const } });
 
 /** The file a stored key is written as in the archive: its folder, the row's id and the key's own extension. */
@@ -58,23 +61,7 @@ export function createExportWriter(db: Db, storage: Pick<MediaStorage, "stream" 
 
   async function profile(zip: ArchiveFile, userId: number): Promise<void> {
     const [user, wallet, plans, page, following, memberOf] = await Promise.all([
-      db.user.findUniqueOrThrow({
-        where: { id: userId },
-        select: {
-          id: true,
-          uuid: true,
-          nickname: true,
-          email: true,
-          loginType: true,
-          role: true,
-          title: true,
-          photo: true,
-          language: true,
-          points: true,
-          allPoints: true,
-          createdAt: true,
-        },
-      }),
+      db.user.findUniqueOrThrow({ where: { id: userId }, select: { ...PERSON, points: true, allPoints: true, createdAt: true } }),
       db.wallet.findUnique({ where: { userId }, select: { address: true, chain: true, linkedAt: true } }),
       db.membership.findMany({ where: { userId }, select: { id: true, provider: true, status: true, currentPeriodEnd: true, createdAt: true } }),
       db.creatorPage.findUnique({ where: { userId }, select: { homeLink: true, title: true, bio: true, socialLinks: true, createdAt: true } }),
