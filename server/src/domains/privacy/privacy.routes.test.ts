@@ -203,7 +203,20 @@ describe("my account gone", () => {
     expect([first, second].filter(Boolean)).toHaveLength(1);
 
     const user = await t.db.user.findUniqueOrThrow({ where: { id: me.userId } });
-    for (const f of ["nickname", "email", "googleSub", "photo", "title", "channelId", "utmCampaign", "utmAdset", "utmAd", "bemobClickId", "playerUid", "photoKey"] as const)
+    for (const f of [
+      "nickname",
+      "email",
+      "googleSub",
+      "photo",
+      "title",
+      "channelId",
+      "utmCampaign",
+      "utmAdset",
+      "utmAd",
+      "bemobClickId",
+      "playerUid",
+      "photoKey",
+    ] as const)
       expect(user[f]).toBeNull();
     expect(user.erasedAt).not.toBeNull();
     for (const key of [data.uploadKey, data.outputKey, archiveKey]) expect(await t.services.storage.exists(key)).toBe(false);
