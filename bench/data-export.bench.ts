@@ -56,6 +56,7 @@ export default async function dataExportBench(): Promise<BenchResult[]> {
       audit: createAuditService(db),
       jobs: noJobs,
       sendMail: async () => undefined,
+      contactOf: async () => null,
       keepHours: 1,
       linkTtlSeconds: 60,
     });

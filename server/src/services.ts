@@ -206,6 +206,7 @@ export function createServices(deps: AppDeps) {
     audit,
     boss: render.queue.ready,
     sendMail: (mail) => mailer.send(mail),
+    contactOf: users.contactOf,
     sendEmailCode: (email, ctx) => auth.sendEmailCode(email, ctx),
     confirmEmailCode: auth.confirmEmailCode,
     cancelPlan: payments.cancelMembership,

@@ -146,4 +146,22 @@ describe("consumer app: my account at 360 px in every language", () => {
     expect(await other.evaluate(() => document.documentElement.lang)).toBe("ko");
     await fresh.close();
   });
+
+  it("a visitor who never chose a language signs in speaking the operator's default, and the new account keeps it", async () => {
+    await app.server.db.siteSetting.create({ data: { key: "brand", value: { language: "ru" } } });
+    const context = await newAppContext(app.browser, { adult: true, viewport: NARROW });
+    try {
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      await page.waitForFunction(() => document.documentElement.lang === "ru");
+      await emailSignIn(page, "brand-default@example.com");
+      await expect
+        .poll(async () => (await app.server.db.user.findUniqueOrThrow({ where: { email: "brand-default@example.com" } })).language, { timeout: 15_000 })
+        .toBe("ru");
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe("ru");
+    } finally {
+      await context.close();
+      await app.server.db.siteSetting.delete({ where: { key: "brand" } });
+    }
+  });
 });

@@ -2,7 +2,8 @@ import { api, type ApiData } from "../../lib/api-client.ts";
 import { createStore, useStore } from "../../lib/store.ts";
 import { clearStoredSession, storage } from "../../lib/storage.ts";
 import { deviceFingerprint } from "../pixels/fingerprint.ts";
-import { changeLanguage, isLanguage, storedLanguage, type Language } from "../../i18n/index.ts";
+import i18n, { changeLanguage, isLanguage, storedLanguage, type Language } from "../../i18n/index.ts";
+import { signInLanguage } from "./sign-in-language.ts";
 
 /**
  * Sign-ins carry the device fingerprint (the same one the pixels use) so a ban can cover the device as well as the
@@ -87,10 +88,7 @@ export const session = {
   /** The language chosen here: shown at once, and kept on the account so that a sign-in on any device speaks it. */
   async chooseLanguage(lng: Language): Promise<void> {
     await changeLanguage(lng);
-    const { user } = store.get();
-    if (!user || user.language === lng) return;
-    await api.post("/api/Personal/user_update", { language: lng }, { quiet: true });
-    setState({ user: { ...user, language: lng } });
+    await keepOnAccount(lng);
   },
 
   async logout(): Promise<void> {
@@ -112,18 +110,21 @@ function signedIn(answer: ApiData<"/api/login/visitor", "post">): UserInfo {
   return answer.user_info;
 }
 
-/**
- * At sign-in an account used before speaks its saved language on this device too (issue 30 item 2); a new account or
- * a guest takes the language already chosen here instead. Neither may fail the sign-in.
- */
+/** Keeps the language on the signed-in account, so that its emails and its sign-ins elsewhere speak it. */
+async function keepOnAccount(lng: Language): Promise<void> {
+  const { user } = store.get();
+  if (!user || user.language === lng) return;
+  await api.post("/api/Personal/user_update", { language: lng }, { quiet: true });
+  setState({ user: { ...user, language: lng } });
+}
+
+/** At sign-in the app and the account agree on a language (sign-in-language.ts); neither may fail the sign-in. */
 async function useAccountLanguage(user: UserInfo, returning: boolean): Promise<void> {
-  const here = storedLanguage();
+  const shown = isLanguage(i18n.language) ? i18n.language : storedLanguage();
+  const { show, save } = signInLanguage(isLanguage(user.language) ? user.language : null, returning, shown);
   try {
-    if (returning && isLanguage(user.language)) {
-      if (user.language !== here) await changeLanguage(user.language);
-    } else if (user.language !== here) {
-      await session.chooseLanguage(here);
-    }
+    if (show !== i18n.language) await changeLanguage(show);
+    if (save) await keepOnAccount(save);
   } catch {
     // the language stays as it is on this device; the next choice saves it again
   }

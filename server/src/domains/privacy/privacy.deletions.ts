@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Language } from "../../contract/locales.ts";
 import { PRIVACY_MESSAGES as M } from "../../contract/privacy.ts";
 import { isUniqueViolation, type Db } from "../../db/client.ts";
 import type { AccountDeletion } from "../../db/generated/client.ts";
@@ -7,6 +8,7 @@ import type { ClientContext } from "../../http/client-context.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { Mail } from "../auth/mailer.ts";
 import type { PrivacyJobs } from "./privacy.jobs.ts";
+import { privacyMail } from "./privacy.mail.ts";
 
 export interface DeletionDeps {
   db: Db;
@@ -14,6 +16,8 @@ export interface DeletionDeps {
   audit: AuditService;
   jobs: PrivacyJobs;
   sendMail(mail: Mail): Promise<void>;
+  /** users: where and in which language to write to the person (null without an email) */
+  contactOf(userId: number): Promise<{ email: string; language: Language } | null>;
   /** auth: the email code mechanism of sign-in, reused as the confirmation (decision 262) */
   sendEmailCode(email: string, ctx: ClientContext): Promise<{ expires_in: number; resend_in: number }>;
   confirmEmailCode(email: string, code: string): Promise<void>;
@@ -30,13 +34,12 @@ export type Confirmation = { by: "person"; code?: string; confirm?: boolean } | 
 /** "My account gone" (GDPR Art. 17; decision 262): confirmed, undoable through the grace period, then erased by a job. */
 export function createDeletions(d: DeletionDeps) {
   const { db } = d;
-  const emailOf = async (userId: number) => (await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).email;
 
   /** The confirmation code goes to the account's address; an account without one confirms in the app instead. */
   async function sendCode(userId: number, ctx: ClientContext) {
-    const email = await emailOf(userId);
-    if (!email) throw HttpError.badRequest(M.noEmail);
-    return d.sendEmailCode(email, ctx);
+    const to = await d.contactOf(userId);
+    if (!to) throw HttpError.badRequest(M.noEmail);
+    return d.sendEmailCode(to.email, ctx);
   }
 
   /** A person with an email gives its code; without one, the in-app confirmation. Staff confirm with a reason. */
@@ -50,15 +53,17 @@ export function createDeletions(d: DeletionDeps) {
   }
 
   async function request(userId: number, how: Confirmation) {
-    const email = await emailOf(userId);
+    const to = await d.contactOf(userId);
     if (await db.accountDeletion.count({ where: { userId, status: "pending" } })) throw HttpError.conflict(M.deletionPending);
-    await confirmed(how, email);
+    await confirmed(how, to?.email ?? null);
     const eraseAfter = new Date(Date.now() + d.graceDays * 86_400_000);
-    const staffId = how.by === "staff" ? how.staffId : null;
     const row = await db
       .$transaction(async (tx) => {
-        const created = await tx.accountDeletion.create({ data: { userId, staffId, eraseAfter } });
-        if (how.by === "staff") await d.audit.record(tx, { staffId, action: "account_deletion", resource: "User", resourceId: userId, reason: how.reason });
+        if (how.by === "person") return tx.accountDeletion.create({ data: { userId, eraseAfter } });
+        // staff name the account by an id they typed: an unknown one is 404, not a failed insert
+        if (!(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw HttpError.notFound();
+        const created = await tx.accountDeletion.create({ data: { userId, staffId: how.staffId, eraseAfter } });
+        await d.audit.record(tx, { staffId: how.staffId, action: "account_deletion", resource: "User", resourceId: userId, reason: how.reason });
         return created;
       })
       .catch((err: unknown) => {
@@ -66,7 +71,7 @@ export function createDeletions(d: DeletionDeps) {
       });
     // a lost job is not a lost erasure: the sweep (eraseOverdue) finds every pending deletion past its time
     await d.jobs.sendErase(row.id, eraseAfter).catch((err: unknown) => d.log.error({ err, deletionId: row.id }, "erase job not queued; the sweep will run it"));
-    if (email) await d.sendMail(scheduledMail(email, eraseAfter));
+    if (to) await d.sendMail({ to: to.email, ...privacyMail("deletionScheduled", to.language, eraseAfter) });
     return deletionView(row)!;
   }
 
@@ -89,12 +94,4 @@ export function createDeletions(d: DeletionDeps) {
   const latest = (userId: number) => db.accountDeletion.findFirst({ where: { userId }, orderBy: { id: "desc" } });
   const overdue = (now: Date) => db.accountDeletion.findMany({ where: { status: "pending", eraseAfter: { lte: now } }, select: { id: true }, take: 50 });
   return { sendCode, request, undo, latest, overdue };
-}
-
-function scheduledMail(to: string, eraseAfter: Date): Mail {
-  return {
-    to,
-    subject: "Your Reverie account will be deleted",
-    body: `Your Reverie account and its data will be deleted on ${eraseAfter.toUTCString()}. Changed your mind? Sign in and open My data to undo it before then.`,
-  };
 }

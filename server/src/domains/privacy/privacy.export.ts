@@ -38,6 +38,9 @@ async function* once(text: string): AsyncGenerator<string> {
   yield text;
 }
 
+/** Who the person is, as profile.json shows it (no login secrets, no attribution). */
+const PERSON = { id: true, uuid: true, nickname: true, email: true, loginType: true, role: true, title: true, photo: true, language: true } as const;
+
 const byId = (afterId: number) => ({ where: { id: { gt: afterId } }, orderBy: { id: "asc" as const } });
 
 /** The file a stored key is written as in the archive: its folder, the row's id and the key's own extension. */
@@ -57,19 +60,15 @@ export function createExportWriter(db: Db, storage: Pick<MediaStorage, "stream" 
   }
 
   async function profile(zip: ArchiveFile, userId: number): Promise<void> {
-    const user = await db.user.findUniqueOrThrow({
-      where: { id: userId },
-      select: { id: true, uuid: true, nickname: true, email: true, loginType: true, role: true, title: true, photo: true, language: true },
-    });
-    const [balance, wallet, plans, page, following, memberOf] = await Promise.all([
-      db.user.findUniqueOrThrow({ where: { id: userId }, select: { points: true, allPoints: true, createdAt: true } }),
+    const [user, wallet, plans, page, following, memberOf] = await Promise.all([
+      db.user.findUniqueOrThrow({ where: { id: userId }, select: { ...PERSON, points: true, allPoints: true, createdAt: true } }),
       db.wallet.findUnique({ where: { userId }, select: { address: true, chain: true, linkedAt: true } }),
       db.membership.findMany({ where: { userId }, select: { id: true, provider: true, status: true, currentPeriodEnd: true, createdAt: true } }),
       db.creatorPage.findUnique({ where: { userId }, select: { homeLink: true, title: true, bio: true, socialLinks: true, createdAt: true } }),
       db.subscription.findMany({ where: { userId }, select: { creatorPage: { select: { homeLink: true } }, active: true, createdAt: true } }),
       db.creatorMembership.findMany({ where: { fanUserId: userId }, select: { creatorPage: { select: { homeLink: true } }, status: true, paidThrough: true } }),
     ]);
-    const doc = { user: { ...user, ...balance }, wallet, plans, creator_page: page, following, creator_memberships: memberOf };
+    const doc = { user, wallet, plans, creator_page: page, following, creator_memberships: memberOf };
     await zip.add("profile.json", once(`${JSON.stringify(doc, jsonValue, 2)}\n`), true);
   }
 

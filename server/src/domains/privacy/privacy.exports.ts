@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
+import type { Language } from "../../contract/locales.ts";
 import { DATA_EXPORT_IN_PROGRESS, PRIVACY_MESSAGES as M } from "../../contract/privacy.ts";
 import { isUniqueViolation, type Db, type Tx } from "../../db/client.ts";
 import type { DataExport } from "../../db/generated/client.ts";
@@ -12,6 +13,7 @@ import type { Mail } from "../auth/mailer.ts";
 import { ArchiveFile } from "./privacy.archive.ts";
 import { createExportWriter } from "./privacy.export.ts";
 import type { PrivacyJobs } from "./privacy.jobs.ts";
+import { privacyMail } from "./privacy.mail.ts";
 
 export interface ExportDeps {
   db: Db;
@@ -20,6 +22,8 @@ export interface ExportDeps {
   audit: AuditService;
   jobs: PrivacyJobs;
   sendMail(mail: Mail): Promise<void>;
+  /** users: where and in which language to write to the person (null without an email) */
+  contactOf(userId: number): Promise<{ email: string; language: Language } | null>;
   keepHours: number;
   linkTtlSeconds: number;
 }
@@ -46,8 +50,11 @@ export function createDataExports(d: ExportDeps) {
   async function request(userId: number, staffId: number | null = null, reason?: string) {
     const created = await db
       .$transaction(async (tx) => {
+        if (staffId === null) return tx.dataExport.create({ data: { userId, staffId } });
+        // staff name the account by an id they typed: an unknown one is 404, not a failed insert
+        if (!(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw HttpError.notFound();
         const row = await tx.dataExport.create({ data: { userId, staffId } });
-        if (staffId !== null) await d.audit.record(tx, { staffId, action: "data_export", resource: "User", resourceId: userId, reason });
+        await d.audit.record(tx, { staffId, action: "data_export", resource: "User", resourceId: userId, reason });
         return row;
       })
       .catch((err: unknown) => {
@@ -79,7 +86,7 @@ export function createDataExports(d: ExportDeps) {
   async function run(id: number): Promise<void> {
     const started = await db.dataExport.updateMany({ where: { id, status: { in: [...DATA_EXPORT_IN_PROGRESS] } }, data: { status: "running" } });
     if (started.count === 0) return;
-    const e = await db.dataExport.findUniqueOrThrow({ where: { id }, include: { user: { select: { email: true } } } });
+    const e = await db.dataExport.findUniqueOrThrow({ where: { id } });
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-export-"));
     const zip = new ArchiveFile(path.join(dir, "export.zip"));
     try {
@@ -91,7 +98,8 @@ export function createDataExports(d: ExportDeps) {
       const expiresAt = new Date(Date.now() + d.keepHours * 3600_000);
       await db.dataExport.update({ where: { id }, data: { status: "ready", storageKey: key, sizeBytes: size, readyAt: new Date(), expiresAt } });
       await d.jobs.sendExpiry(id, expiresAt);
-      if (e.user.email) await d.sendMail(readyMail(e.user.email, expiresAt));
+      const to = await d.contactOf(e.userId);
+      if (to) await d.sendMail({ to: to.email, ...privacyMail("exportReady", to.language, expiresAt) });
     } catch (err) {
       zip.abort();
       d.log.error({ err, exportId: id }, "data export failed");
@@ -118,14 +126,6 @@ export function createDataExports(d: ExportDeps) {
 
   const latest = (userId: number) => db.dataExport.findFirst({ where: { userId }, orderBy: { id: "desc" } });
   return { request, download, run, expire, eraseUser, latest };
-}
-
-function readyMail(to: string, expiresAt: Date): Mail {
-  return {
-    to,
-    subject: "Your Reverie data export is ready",
-    body: `The archive of your Reverie data is ready. Sign in and open My data to download it before ${expiresAt.toUTCString()}.`,
-  };
 }
 
 export type DataExports = ReturnType<typeof createDataExports>;

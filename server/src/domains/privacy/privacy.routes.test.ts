@@ -127,6 +127,21 @@ describe("my data out", () => {
   });
 });
 
+describe("the emails about my data", () => {
+  it("are written in the account's language", async () => {
+    const person = await visitor(t);
+    const email = `privacy-ru-${person.userId}@example.com`;
+    await t.db.user.update({ where: { id: person.userId }, data: { email, language: "ru" } });
+    await as(person.token).post("/api/privacy/export").expect(200);
+    await t.services.privacy.runExport((await t.db.dataExport.findFirstOrThrow({ where: { userId: person.userId } })).id);
+    const support = await staffMember(t, ["support"]);
+    await t.http.post(`/admin/api/users/${person.userId}/delete-account`).set("token", support.token).send({ reason: "asked by letter" }).expect(200);
+    const mails = await t.db.outboxEmail.findMany({ where: { to: email }, orderBy: { id: "asc" } });
+    expect(mails.map((m) => m.subject)).toEqual(["Выгрузка ваших данных Reverie готова", "Ваш аккаунт Reverie будет удалён"]);
+    expect(mails.map((m) => m.body)).toEqual([expect.stringContaining("Мои данные"), expect.stringContaining("Мои данные")]);
+  });
+});
+
 describe("my account gone", () => {
   it("a guest confirms in the app; undo during the grace period keeps everything", async () => {
     const me = await visitor(t);
@@ -170,6 +185,8 @@ describe("my account gone", () => {
   it("after the grace period removes personal data and media, keeps orders and ledger, and the ledger still adds up", async () => {
     const me = await emailAccount("erase-me@example.com");
     const data = await accountWithData(me.userId);
+    // the profile photo chosen from the person's own uploads (decision 259)
+    await as(me.token).post("/api/Personal/user_update").send({ photo_image_id: data.upload.id }).expect(200);
     await as(me.token).post("/api/privacy/export").expect(200);
     const exp = await t.db.dataExport.findFirstOrThrow({ where: { userId: me.userId } });
     await t.services.privacy.runExport(exp.id);
@@ -186,7 +203,20 @@ describe("my account gone", () => {
     expect([first, second].filter(Boolean)).toHaveLength(1);
 
     const user = await t.db.user.findUniqueOrThrow({ where: { id: me.userId } });
-    for (const f of ["nickname", "email", "googleSub", "photo", "title", "channelId", "utmCampaign", "utmAdset", "utmAd", "bemobClickId", "playerUid"] as const)
+    for (const f of [
+      "nickname",
+      "email",
+      "googleSub",
+      "photo",
+      "title",
+      "channelId",
+      "utmCampaign",
+      "utmAdset",
+      "utmAd",
+      "bemobClickId",
+      "playerUid",
+      "photoKey",
+    ] as const)
       expect(user[f]).toBeNull();
     expect(user.erasedAt).not.toBeNull();
     for (const key of [data.uploadKey, data.outputKey, archiveKey]) expect(await t.services.storage.exists(key)).toBe(false);
@@ -222,5 +252,14 @@ describe("support runs both from the console", () => {
       ["account_deletion", "asked by letter"],
       ["account_deletion_undo", "changed their mind"],
     ]);
+  });
+
+  it("answers 404 for an account that does not exist, creating nothing", async () => {
+    const support = await staffMember(t, ["support"]);
+    const missing = 2_000_000_000;
+    for (const action of ["data-export", "delete-account", "undo-delete-account"])
+      await t.http.post(`/admin/api/users/${missing}/${action}`).set("token", support.token).send({ reason: "asked by email" }).expect(404);
+    expect(await t.db.dataExport.count({ where: { userId: missing } })).toBe(0);
+    expect(await t.db.accountDeletion.count({ where: { userId: missing } })).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
+import type { Language } from "../../contract/locales.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { MediaStorage } from "../../storage/media-storage.ts";
 import type { AuditService } from "../audit/audit.service.ts";
@@ -18,6 +19,8 @@ export interface PrivacyDeps {
   /** the pg-boss instance generation's queue runs (render.queue.ready) */
   boss: () => Promise<PgBoss>;
   sendMail(mail: Mail): Promise<void>;
+  /** users: where and in which language to write to the person (null without an email) */
+  contactOf(userId: number): Promise<{ email: string; language: Language } | null>;
   sendEmailCode(email: string, ctx: ClientContext): Promise<{ expires_in: number; resend_in: number }>;
   confirmEmailCode(email: string, code: string): Promise<void>;
   cancelPlan(userId: number): Promise<unknown>;
@@ -39,12 +42,8 @@ export function createPrivacyService(d: PrivacyDeps) {
   return {
     /** What the My data section shows: the latest export, the latest deletion, and how a deletion is confirmed. */
     async status(userId: number) {
-      const [e, del, user] = await Promise.all([
-        exports.latest(userId),
-        deletions.latest(userId),
-        d.db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } }),
-      ]);
-      return { export: exportView(e), deletion: deletionView(del), confirm_by: user.email ? ("email" as const) : ("app" as const) };
+      const [e, del, contact] = await Promise.all([exports.latest(userId), deletions.latest(userId), d.contactOf(userId)]);
+      return { export: exportView(e), deletion: deletionView(del), confirm_by: contact ? ("email" as const) : ("app" as const) };
     },
     requestExport: exports.request,
     exportLink: exports.download,
