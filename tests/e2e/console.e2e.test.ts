@@ -321,6 +321,21 @@ describe("operator console in Chromium", () => {
     await page.close();
   });
 
+  it("a marketer writes a banner's caption in Japanese and Russian (360 px): the landing's bannerList answers them", { timeout: 60_000 }, async () => {
+    const banner = await server.db.banner.findFirstOrThrow({ where: { title: "Spring sale" } });
+    const page = await signIn("marketer");
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(`${server.url}/console/banners/${banner.id}`);
+    await page.getByLabel("Caption in Japanese").fill("春のセール");
+    await page.getByLabel("Caption in Russian").fill("Весенняя распродажа");
+    await screenshot(page, "console-banner-edit-360");
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/console\/banners$/);
+    const list = (await (await fetch(`${server.url}/api/Index/bannerList`)).json()) as { data: { list: { id: number; titles: unknown }[] } };
+    expect(list.data.list.find((b) => b.id === banner.id)?.titles).toEqual({ ja: "春のセール", ru: "Весенняя распродажа" });
+    await page.close();
+  });
+
   it("a marketer switches a channel's TikTok pixel off and getpixeLState answers 0 for it", { timeout: 60_000 }, async () => {
     const channel = await server.db.channel.create({ data: { code: "promo", name: "Promo" } });
     const page = await signIn("marketer");

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
+import { SEED_BANNER_TITLES } from "../../server/src/domains/templates/templates.translations.seed.ts";
 import { missingKeys, newAppContext, pageShot, renderFirstPreviews, storedToken, usedKeys } from "./consumer-app.ts";
 
 // no CHAT_BACKENDS: this install has no chat back end, as a fresh one does
@@ -30,7 +31,7 @@ async function clippedContent(page: Page, selector: string): Promise<string[]> {
 }
 
 describe("a first visit at 360 px (issue 31)", () => {
-  it("the credits chip holds its text in ja and ru; the ko template tabs are not clipped; banners are not cropped", async () => {
+  it("the credits chip holds its text in ja and ru; the ko template tabs are not clipped", async () => {
     for (const language of ["ja", "ru", "ko"] as const) {
       const context = await newAppContext(app.browser, { adult: true, viewport: PHONE, language });
       const page = await context.newPage();
@@ -50,19 +51,51 @@ describe("a first visit at 360 px (issue 31)", () => {
       // each tab's label lies whole inside its tab
       expect(await clippedContent(page, "[role=tab][data-testid^=quick-]")).toEqual([]);
       await pageShot(page, `first-visit-studio-${language}-360`);
-
-      await page.goto(`${app.server.url}/home`);
-      const banner = page.getByTestId("banners").locator("img").first();
-      await banner.scrollIntoViewIfNeeded();
-      await expect.poll(() => banner.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-      // the box has the picture's own shape, so object-fit: cover crops nothing (the caption starts at its left edge)
-      const [box, picture] = await banner.evaluate((img: HTMLImageElement) => [img.clientWidth / img.clientHeight, img.naturalWidth / img.naturalHeight]);
-      expect(Math.abs(box - picture) / picture).toBeLessThan(0.02);
-      await page.getByTestId("banners").screenshot({ path: path.resolve(`tests/output/screenshots/first-visit-banners-${language}-360.png`) });
       expect(missingKeys(language, await usedKeys(page))).toEqual([]);
       await context.close();
     }
   }, 240_000);
+
+  it("banner captions are in the visitor's language (English where staff gave none), whole and inside their banner", async () => {
+    // staff gave the second banner no Korean caption: Korean visitors see its English one
+    const second = await app.server.db.banner.findFirstOrThrow({ where: { title: "New motion templates" } });
+    const { ko: _, ...withoutKorean } = SEED_BANNER_TITLES.templates;
+    await app.server.db.banner.update({ where: { id: second.id }, data: { titles: withoutKorean } });
+    const expected = {
+      en: ["Turn a photo into a video", "New motion templates"],
+      ja: [SEED_BANNER_TITLES.welcome.ja, SEED_BANNER_TITLES.templates.ja],
+      ko: [SEED_BANNER_TITLES.welcome.ko, "New motion templates"],
+      ru: [SEED_BANNER_TITLES.welcome.ru, SEED_BANNER_TITLES.templates.ru],
+    };
+    for (const language of ["en", "ja", "ko", "ru"] as const) {
+      const context = await newAppContext(app.browser, { adult: true, viewport: PHONE, language });
+      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      const page = await context.newPage();
+      await page.goto(`${app.server.url}/home`);
+      const banner = page.getByTestId("banners").locator("img").first();
+      await banner.scrollIntoViewIfNeeded();
+      await expect.poll(() => banner.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      // the box has the picture's own shape, so object-fit: cover crops nothing
+      const [box, picture] = await banner.evaluate((img: HTMLImageElement) => [img.clientWidth / img.clientHeight, img.naturalWidth / img.naturalHeight]);
+      expect(Math.abs(box - picture) / picture).toBeLessThan(0.02);
+      const captions = page.getByTestId("banner-caption");
+      expect(await captions.allInnerTexts()).toEqual(expected[language]);
+      expect(await banner.getAttribute("alt")).toBe(expected[language][0]);
+      // "hoto into a video": no caption starts left of its banner or runs out of it, and none is cut inside its band
+      expect(await clippedContent(page, "[data-testid=banner-caption]")).toEqual([]);
+      const outside = await captions.evaluateAll((els) =>
+        els.flatMap((el) => {
+          const [c, b] = [el.getBoundingClientRect(), el.parentElement!.getBoundingClientRect()];
+          return c.left < b.left - 0.5 || c.right > b.right + 0.5 || c.top < b.top - 0.5 || c.bottom > b.bottom + 0.5 ? [el.textContent] : [];
+        }),
+      );
+      expect(outside).toEqual([]);
+      await page.getByTestId("banners").screenshot({ path: path.resolve(`tests/output/screenshots/first-visit-banners-${language}-360.png`) });
+      await page.screenshot({ path: path.resolve(`tests/output/screenshots/landing-banners-${language}-360.png`) });
+      expect(missingKeys(language, await usedKeys(page))).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
 
   it("the gallery shows the templates' loops while nothing is shared, and names a guest by nickname, never 'User N'", async () => {
     const { server } = app;

@@ -425,7 +425,18 @@ export const en = {
         active: "On sale",
       },
     },
-    banners: { name: "Banner |||| Banners", fields: { id: "ID", title: "Title", imageUrl: "Image URL", link: "Link", enabled: "Enabled", sortOrder: "Order" } },
+    banners: {
+      name: "Banner |||| Banners",
+      fields: {
+        id: "ID",
+        title: "Caption (English)",
+        imageUrl: "Image URL",
+        link: "Link",
+        enabled: "Enabled",
+        sortOrder: "Order",
+        titles: { ja: "Caption in Japanese", ko: "Caption in Korean", ru: "Caption in Russian" },
+      },
+    },
     "prompt-suggestions": {
       name: "Prompt suggestion |||| Prompt suggestions",
       fields: {

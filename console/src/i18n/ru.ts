@@ -431,7 +431,15 @@ export const ru: typeof en = {
     },
     banners: {
       name: "Баннер |||| Баннеры",
-      fields: { id: "ID", title: "Заголовок", imageUrl: "URL изображения", link: "Ссылка", enabled: "Включён", sortOrder: "Порядок" },
+      fields: {
+        id: "ID",
+        title: "Подпись (по-английски)",
+        imageUrl: "URL изображения",
+        link: "Ссылка",
+        enabled: "Включён",
+        sortOrder: "Порядок",
+        titles: { ja: "Подпись по-японски", ko: "Подпись по-корейски", ru: "Подпись по-русски" },
+      },
     },
     "prompt-suggestions": {
       name: "Подсказка |||| Подсказки для запросов",

@@ -27,6 +27,7 @@ import { BrandButton, BrandForm } from "./brand.tsx";
 const BannerForm = () => (
   <SimpleForm>
     <TextInput source="title" validate={required()} />
+    <TranslationInputs source="titles" />
     <TextInput source="imageUrl" validate={required()} fullWidth />
     <TextInput source="link" fullWidth />
     <NumberInput source="sortOrder" min={0} />

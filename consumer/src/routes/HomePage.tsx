@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
@@ -7,12 +7,11 @@ import PhotoCameraIcon from "@mui/icons-material/PhotoCamera";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { LandingHero } from "../features/landing/LandingHero.tsx";
-import { PriceClaim } from "../features/payments/PriceClaim.tsx";
 import { session, useSession } from "../features/session/session.ts";
+import { Banners } from "../features/site/Banners.tsx";
 import { WhenNearViewport } from "../features/site/WhenNearViewport.tsx";
 import { TemplateShowcase } from "../features/templates/TemplateShowcase.tsx";
 import { useFlashSale } from "../features/site/useFlashSale.ts";
-import { getBanners, type Banner } from "../features/templates/templates.api.ts";
 import { accentGradient } from "../theme.ts";
 import { lazyView } from "../i18n/index.ts";
 
@@ -31,14 +30,7 @@ export function Component() {
   const navigate = useNavigate();
   const { user } = useSession();
   const [busy, setBusy] = useState(false);
-  const [banners, setBanners] = useState<Banner[]>([]);
   const [flashSale, dismissFlashSale] = useFlashSale();
-
-  useEffect(() => {
-    getBanners()
-      .then(setBanners)
-      .catch(() => setBanners([]));
-  }, []);
 
   async function tryIt() {
     if (!user) {
@@ -58,37 +50,7 @@ export function Component() {
       <LandingHero signedIn={user !== null} busy={busy} onTry={() => void tryIt()} />
 
       <Box sx={{ maxWidth: 1200, mx: "auto", px: { xs: 2.5, md: 3 } }}>
-        {banners.length > 0 && (
-          <Box sx={{ display: "flex", gap: 2, overflowX: "auto", py: 4, scrollSnapType: "x mandatory" }} data-testid="banners">
-            {banners.map((b) => (
-              <Box
-                key={b.id}
-                component={b.link ? "a" : "div"}
-                href={b.link ?? undefined}
-                sx={{
-                  flex: "0 0 auto",
-                  width: { xs: "85%", md: 560 },
-                  // the banners' own shape (seeded at 1200 x 400): a narrower box cropped their captions at both ends
-                  aspectRatio: "3 / 1",
-                  borderRadius: 4,
-                  overflow: "hidden",
-                  scrollSnapAlign: "start",
-                  position: "relative",
-                  display: "block",
-                }}
-              >
-                <Box component="img" src={b.image_url} alt={b.title} loading="lazy" sx={{ width: "100%", height: "100%", objectFit: "cover" }} />
-                {b.shows_prices && (
-                  // the claim is written by the app from the configured prices, never baked into the picture
-                  <PriceClaim
-                    variant="subtitle2"
-                    sx={{ position: "absolute", left: 0, right: 0, bottom: 0, px: 2, py: 1, bgcolor: "rgba(0,0,0,0.55)", color: "#fff", fontWeight: 700 }}
-                  />
-                )}
-              </Box>
-            ))}
-          </Box>
-        )}
+        <Banners />
 
         <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "repeat(3, 1fr)" }, gap: 2, py: 5 }}>
           {STEPS.map(({ icon: Icon, key }, i) => (

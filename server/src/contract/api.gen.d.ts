@@ -541,6 +541,7 @@ export interface paths {
                             showsPrices: boolean;
                             sortOrder: number;
                             title: string;
+                            titles?: unknown;
                         }[];
                     };
                 };
@@ -595,6 +596,12 @@ export interface paths {
                         /** @default 0 */
                         sortOrder?: number | null;
                         title: string;
+                        /** @default {} */
+                        titles?: {
+                            ja?: string;
+                            ko?: string;
+                            ru?: string;
+                        };
                     };
                 };
             };
@@ -615,6 +622,7 @@ export interface paths {
                             showsPrices: boolean;
                             sortOrder: number;
                             title: string;
+                            titles?: unknown;
                         };
                     };
                 };
@@ -689,6 +697,7 @@ export interface paths {
                             showsPrices: boolean;
                             sortOrder: number;
                             title: string;
+                            titles?: unknown;
                         };
                     };
                 };
@@ -741,6 +750,11 @@ export interface paths {
                         showsPrices?: boolean;
                         sortOrder?: number | null;
                         title?: string;
+                        titles?: {
+                            ja?: string;
+                            ko?: string;
+                            ru?: string;
+                        };
                     };
                 };
             };
@@ -761,6 +775,7 @@ export interface paths {
                             showsPrices: boolean;
                             sortOrder: number;
                             title: string;
+                            titles?: unknown;
                         };
                     };
                 };
@@ -823,6 +838,7 @@ export interface paths {
                             showsPrices: boolean;
                             sortOrder: number;
                             title: string;
+                            titles?: unknown;
                         };
                     };
                 };
@@ -14819,6 +14835,11 @@ export interface paths {
                                     link: string | null;
                                     shows_prices: boolean;
                                     title: string;
+                                    titles: {
+                                        ja?: string;
+                                        ko?: string;
+                                        ru?: string;
+                                    };
                                 }[];
                             };
                             msg: string;

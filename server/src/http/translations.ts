@@ -17,3 +17,10 @@ export function translationsOf(value: unknown): Translations {
   const stored = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
   return Object.fromEntries(TRANSLATED_LANGUAGES.flatMap((l) => (typeof stored[l] === "string" && stored[l] ? [[l, stored[l]]] : [])));
 }
+
+/** The translations as a route answers them (docs/decisions/229): one optional string per translated language. */
+export const translationsAnswer = z.object({
+  ja: z.string().optional(),
+  ko: z.string().optional(),
+  ru: z.string().optional(),
+} satisfies Record<(typeof TRANSLATED_LANGUAGES)[number], z.ZodOptional<z.ZodString>>);

@@ -35,7 +35,10 @@ export async function getTemplates(): Promise<Template[]> {
 
 export interface Banner {
   id: number;
+  /** the English caption */
   title: string;
+  /** the caption in the app's other languages */
+  titles?: Translations;
   image_url: string;
   link?: string | null;
   /** the app writes the live price claim over the picture */

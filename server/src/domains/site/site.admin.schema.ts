@@ -5,6 +5,8 @@ import { translationsBody } from "../../http/translations.ts";
 
 export const bannerBody = z.strictObject({
   title: z.string({ error: "Please enter a title" }).trim().min(1, { error: "Please enter a title" }).max(200),
+  /** the caption in the other languages; `title` is English */
+  titles: translationsBody(200).default({}),
   imageUrl: z.string({ error: "Please enter the image URL" }).trim().min(1, { error: "Please enter the image URL" }).max(500),
   link: z.string().trim().max(500).nullish(),
   /** the app writes the live price claim over the picture */
@@ -70,6 +72,7 @@ export const bannerRecord = z.object({
   createdAt: z.date(),
   link: z.string().nullable(),
   title: z.string(),
+  titles: z.unknown(),
   sortOrder: z.number(),
   enabled: z.boolean(),
   showsPrices: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES } from "../../contract/locales.ts";
+import { translationsAnswer } from "../../http/translations.ts";
 
 // What the routes answer (docs/decisions/229).
 
@@ -13,7 +14,10 @@ export const bannerListAnswer = z.object({
   list: z.array(
     z.object({
       id: z.number(),
+      /** the English caption */
       title: z.string(),
+      /** the caption in the app's other languages; the app shows `title` for a language missing here */
+      titles: translationsAnswer,
       image_url: z.string().nullable(),
       link: z.string().nullable(),
       /** write the live price claim over the picture */
@@ -28,11 +32,7 @@ export const promptListAnswer = z.object({
     z.object({
       id: z.number(),
       text: z.string(),
-      texts: z.object({
-        ja: z.string().optional(),
-        ko: z.string().optional(),
-        ru: z.string().optional(),
-      }),
+      texts: translationsAnswer,
       category: z.string(),
     }),
   ),

@@ -13,7 +13,16 @@ export function createSiteService(db: Db, storage: MediaStorage) {
   return {
     async banners() {
       const rows = await db.banner.findMany({ where: { enabled: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
-      return Promise.all(rows.map(async (b) => ({ id: b.id, title: b.title, image_url: await urlOf(b.imageUrl), link: b.link, shows_prices: b.showsPrices })));
+      return Promise.all(
+        rows.map(async (b) => ({
+          id: b.id,
+          title: b.title,
+          titles: translationsOf(b.titles),
+          image_url: await urlOf(b.imageUrl),
+          link: b.link,
+          shows_prices: b.showsPrices,
+        })),
+      );
     },
 
     async prompts(category?: string) {

@@ -5,7 +5,7 @@ import type { GenerationMode } from "../../db/generated/enums.ts";
 import { createStorage, type MediaStorage } from "../../storage/storage.ts";
 import { draftSvg, STYLES } from "../generation/engines/local.drafts.ts";
 import type { TemplateCategory } from "../../contract/templates.ts";
-import { SEED_PROMPT_TEXTS, SEED_TEMPLATE_NAMES } from "./templates.translations.seed.ts";
+import { SEED_BANNER_TITLES, SEED_PROMPT_TEXTS, SEED_TEMPLATE_NAMES } from "./templates.translations.seed.ts";
 
 interface SeedTemplate {
   slug: string;
@@ -39,7 +39,7 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
 const BANNERS = [
   { slug: "welcome", title: "Turn a photo into a video", link: "/creationStudio" },
   { slug: "templates", title: "New motion templates", link: "/creationStudio" },
-  // its text is the live price claim the app writes over it (issue 31 item 1), so its picture carries no caption
+  // the app writes the live price claim over it (issue 31 item 1) instead of its caption
   { slug: "prices", title: "Credit packs and prices", link: "/payment", showsPrices: true },
 ];
 
@@ -55,38 +55,25 @@ const PROMPTS: [string, string][] = [
 ];
 
 /**
- * A real picture rendered locally (no external URLs): the prompt-seeded draft renderer, with a caption band for
- * banners. Template cards print the template's name themselves, so their covers carry none (it showed twice).
+ * A real picture rendered locally (no external URLs): the prompt-seeded draft renderer. It carries no words: template
+ * cards print the template's name and the app writes a banner's caption over it in the visitor's language (decision 295).
  */
-async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number, captioned: boolean) {
+async function renderCover(storage: MediaStorage, key: string, title: string, style: string, width: number, height: number) {
   if (await storage.exists(key)) return;
   const art = await sharp(Buffer.from(draftSvg(title, key, width, height, style)))
-    .png()
+    .jpeg({ quality: 85 })
     .toBuffer();
-  if (!captioned) return storage.put(key, await sharp(art).jpeg({ quality: 85 }).toBuffer(), "image/jpeg");
-  const safe = title.replace(/[<>&"']/g, "");
-  const caption = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect y="${height - 64}" width="${width}" height="64" fill="black" opacity="0.45"/>` +
-      `<text x="20" y="${height - 22}" font-family="sans-serif" font-size="28" font-weight="bold" fill="white">${safe}</text></svg>`,
-  );
-  await storage.put(
-    key,
-    await sharp(art)
-      .composite([{ input: caption }])
-      .jpeg({ quality: 85 })
-      .toBuffer(),
-    "image/jpeg",
-  );
+  await storage.put(key, art, "image/jpeg");
 }
 
 /** Idempotent: seeds templates, banners and prompts into empty tables, and re-renders any seeded cover missing from storage. */
 export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<void> {
   const storage = createStorage(ctx.config);
   const templates = SEED_TEMPLATES.map((t, i) => ({ ...t, key: `site/templates/${t.slug}.jpg`, sortOrder: i, style: STYLES[i % STYLES.length] }));
-  const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}.jpg`, sortOrder: i, style: STYLES[(i + 1) % STYLES.length] }));
+  const banners = BANNERS.map((b, i) => ({ ...b, key: `site/banners/${b.slug}-plain.jpg`, sortOrder: i, style: STYLES[(i + 1) % STYLES.length] }));
   await Promise.all([
-    ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640, false)),
-    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400, !b.showsPrices)),
+    ...templates.map((t) => renderCover(storage, t.key, t.name, t.style, 480, 640)),
+    ...banners.map((b) => renderCover(storage, b.key, b.title, b.style, 1200, 400)),
   ]);
   // the catalogue is seeded once; after that it belongs to the console (edits and deletions are not undone at start)
   const [templateCount, bannerCount, prompts] = await Promise.all([db.template.count(), db.banner.count(), db.promptSuggestion.count()]);
@@ -107,7 +94,14 @@ export async function seedTemplates(db: Db, ctx: { config: Config }): Promise<vo
   }
   if (bannerCount === 0)
     await db.banner.createMany({
-      data: banners.map((b) => ({ title: b.title, imageUrl: b.key, link: b.link, sortOrder: b.sortOrder, showsPrices: b.showsPrices ?? false })),
+      data: banners.map((b) => ({
+        title: b.title,
+        titles: SEED_BANNER_TITLES[b.slug] ?? {},
+        imageUrl: b.key,
+        link: b.link,
+        sortOrder: b.sortOrder,
+        showsPrices: b.showsPrices ?? false,
+      })),
     });
   if (prompts === 0)
     await db.promptSuggestion.createMany({

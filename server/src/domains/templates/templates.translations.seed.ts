@@ -21,6 +21,13 @@ export const SEED_TEMPLATE_NAMES: Record<string, Translations> = {
   "bokeh-lights": { ja: "ボケの光", ko: "보케 조명", ru: "Огни боке" },
 };
 
+/** The demo banners' captions in the app's other languages, by the seed's slug (the same texts as migration 0215). */
+export const SEED_BANNER_TITLES: Record<string, Translations> = {
+  welcome: { ja: "写真を動画に変えよう", ko: "사진을 영상으로 바꿔 보세요", ru: "Превратите фото в видео" },
+  templates: { ja: "新しいモーションテンプレート", ko: "새로운 모션 템플릿", ru: "Новые шаблоны движения" },
+  prices: { ja: "クレジットパックと料金", ko: "크레딧 팩과 요금", ru: "Пакеты кредитов и цены" },
+};
+
 /** The demo prompt suggestions in the app's other languages, by their English text. */
 export const SEED_PROMPT_TEXTS: Record<string, Translations> = {
   "A neon-lit city street at night in the rain": {
