@@ -9,24 +9,27 @@ export interface ReverieProcess {
   output(): string;
   /** Resolves with the exit code (or signal name) once the process has exited. */
   exited: Promise<number | string>;
+  /** Leads a process group of its own (the embedded PostgreSQL it starts included), as a command run in a terminal does. */
+  ownGroup: boolean;
 }
 
 /**
  * Runs `node dist/server/main.js` — the process `npm start` runs; the test setup builds it — with exactly these settings
  * (nothing inherited that could point it at another database).
  */
-export function spawnReverie(env: Record<string, string>): ReverieProcess {
+export function spawnReverie(env: Record<string, string>, o: { ownGroup?: boolean } = {}): ReverieProcess {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--enable-source-maps", "dist/server/main.js"], {
     cwd: PROJECT_DIR,
     env: { ...inherited, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", RUN_WORKER: "false", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: o.ownGroup ?? false,
   });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
-  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => out, exited };
+  return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => out, exited, ownGroup: o.ownGroup ?? false };
 }
 
 /** Polls /api/health until it answers 200; returns how long that took. */
@@ -46,10 +49,11 @@ export async function waitForHealth(p: ReverieProcess, timeoutMs = 30_000, start
   throw new Error(`Reverie was not healthy within ${timeoutMs} ms:\n${p.output()}`);
 }
 
-/** Ctrl-C, as a person would, and waits for the exit. */
+/** Ctrl-C, as a person would (a terminal's reaches the whole process group, where the process leads one), and waits for the exit. */
 export async function interrupt(p: ReverieProcess, timeoutMs = 20_000): Promise<number | string> {
-  p.child.kill("SIGINT");
-  const timer = setTimeout(() => p.child.kill("SIGKILL"), timeoutMs);
+  const signal = (name: NodeJS.Signals) => (p.ownGroup ? process.kill(-p.child.pid!, name) : p.child.kill(name));
+  signal("SIGINT");
+  const timer = setTimeout(() => signal("SIGKILL"), timeoutMs);
   try {
     return await p.exited;
   } finally {

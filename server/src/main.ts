@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { config, type Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
-import { startDatabaseServer, type DatabaseServer } from "./db/embedded.ts";
+import { startDatabaseServer, stopOnSignalsElsewhere, type DatabaseServer } from "./db/embedded.ts";
 import { createLogger } from "./logger.ts";
 
 let cfg: Config;
@@ -46,6 +46,8 @@ async function shutdown(reason: string, exitCode: number) {
 }
 process.on("SIGINT", () => void shutdown("SIGINT", 0));
 process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
+// shutdown() stops the embedded PostgreSQL itself, after the queue and the worker that use it
+stopOnSignalsElsewhere(["SIGINT", "SIGTERM"]);
 
 try {
   // Loading Prisma and the app's modules costs more than starting PostgreSQL, which runs in its own process: overlap

