@@ -59,4 +59,41 @@ describe("template previews", () => {
     expect(after.previewKey).not.toBe(before.previewKey);
     expect(await t.services.storage.exists(before.previewKey!)).toBe(false);
   });
+
+  it("stopping cancels the render in progress and renders nothing more, instead of finishing the pass", async () => {
+    const rows = await t.db.template.findMany({ orderBy: { sortOrder: "asc" } });
+    for (const row of rows) await t.db.template.update({ where: { id: row.id }, data: { engineParams: { ...(row.engineParams as object), speed: 2 } } });
+    const local = t.services.engines.require("local");
+    const submitted: string[] = [];
+    /** Renders that ended in an error: the cancelled one, not one left to finish. */
+    const ended: string[] = [];
+    let firstSubmit!: () => void;
+    const rendering = new Promise<void>((resolve) => (firstSubmit = resolve));
+    const engine: typeof local = {
+      name: local.name,
+      label: local.label,
+      status: () => local.status(),
+      submit: async (job) => {
+        const id = await local.submit(job);
+        submitted.push(id);
+        firstSubmit();
+        return id;
+      },
+      progress: (id) => local.progress(id),
+      result: (id) =>
+        local.result(id).catch((err: unknown) => {
+          ended.push(id);
+          throw err;
+        }),
+      cancel: (id, reason) => local.cancel(id, reason),
+    };
+    const stop = createTemplatePreviews({ db: t.db, storage: t.services.storage, engine, log: silentLog }).start(3600);
+    await rendering;
+    await stop();
+
+    expect(submitted).toHaveLength(1);
+    expect(ended).toEqual(submitted);
+    const after = await t.db.template.findMany({ orderBy: { sortOrder: "asc" } });
+    expect(after.map((row) => row.previewKey)).toEqual(rows.map((row) => row.previewKey));
+  });
 });

@@ -37,7 +37,8 @@ export function previewFingerprint(engine: string, t: Pick<PreviewedTemplate, "m
     .digest("hex");
 }
 
-async function render(engine: GenerationEngine, job: Omit<EngineJob, "resolution" | "durationSec" | "count" | "seed" | "key">) {
+/** `stopping` aborted cancels the render in progress instead of waiting for it to end. */
+async function render(engine: GenerationEngine, stopping: AbortSignal, job: Omit<EngineJob, "resolution" | "durationSec" | "count" | "seed" | "key">) {
   const id = await engine.submit({
     resolution: "480P",
     durationSec: PREVIEW_SECONDS,
@@ -46,11 +47,18 @@ async function render(engine: GenerationEngine, job: Omit<EngineJob, "resolution
     key: `template-preview:${crypto.randomUUID()}`,
     ...job,
   });
-  return engine.result(id);
+  const cancel = () => void engine.cancel(id, "the server is stopping");
+  if (stopping.aborted) cancel();
+  else stopping.addEventListener("abort", cancel, { once: true });
+  try {
+    return await engine.result(id);
+  } finally {
+    stopping.removeEventListener("abort", cancel);
+  }
 }
 
 /** Renders one template's preview into `workDir`; answers the file and its type. */
-async function renderPreview(engine: GenerationEngine, t: PreviewedTemplate, workDir: string) {
+async function renderPreview(engine: GenerationEngine, stopping: AbortSignal, t: PreviewedTemplate, workDir: string) {
   const image = path.join(workDir, "sample.jpg");
   await sharp(SAMPLE_PICTURE).resize({ width: 720 }).jpeg({ quality: 90 }).toFile(image);
   const params = (t.engineParams ?? {}) as Record<string, unknown>;
@@ -61,15 +69,16 @@ async function renderPreview(engine: GenerationEngine, t: PreviewedTemplate, wor
   };
   if (t.mode === "video_to_video") {
     // a look needs a moving source: the sample picture in slow motion first
-    const source = await render(engine, { mode: "image_to_video", workDir: await sub("source"), image, params: { motion: "ken_burns" } });
-    return (await render(engine, { mode: t.mode, workDir: await sub("preview"), video: source.main.path, params })).main;
+    const source = await render(engine, stopping, { mode: "image_to_video", workDir: await sub("source"), image, params: { motion: "ken_burns" } });
+    return (await render(engine, stopping, { mode: t.mode, workDir: await sub("preview"), video: source.main.path, params })).main;
   }
   const textual = t.mode === "text_to_image" || t.mode === "image_batch" || t.mode === "text_to_video";
-  return (await render(engine, { mode: t.mode, workDir: await sub("preview"), params, ...(textual ? { prompt: SAMPLE_PROMPT } : { image }) })).main;
+  return (await render(engine, stopping, { mode: t.mode, workDir: await sub("preview"), params, ...(textual ? { prompt: SAMPLE_PROMPT } : { image }) })).main;
 }
 
 export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; engine: GenerationEngine; log: Logger }) {
   const { db, storage, engine, log } = deps;
+  const stopping = new AbortController();
 
   /** One pass: renders the previews that are missing or out of date; several processes never render the same one. */
   async function refresh(): Promise<number> {
@@ -81,6 +90,7 @@ export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; en
     const stale = templates.filter((t) => t.previewOf !== previewFingerprint(engine.name, t)).slice(0, PER_PASS);
     let made = 0;
     for (const t of stale) {
+      if (stopping.signal.aborted) break;
       const fingerprint = previewFingerprint(engine.name, t);
       const workDir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-preview-"));
       try {
@@ -90,7 +100,7 @@ export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; en
             // another process may have rendered it since this pass listed the templates
             const current = await tx.template.findUnique({ where: { id: t.id }, select: { previewOf: true, previewKey: true } });
             if (!current || current.previewKey !== t.previewKey) return false;
-            const file = await renderPreview(engine, t, workDir);
+            const file = await renderPreview(engine, stopping.signal, t, workDir);
             const key = mediaKey("site", "previews", path.extname(file.path).slice(1) || "bin");
             await storage.putFile(key, file.path, file.mime);
             const updated = await tx.template.updateMany({
@@ -105,7 +115,9 @@ export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; en
         );
         if (claimed) made++;
       } catch (err) {
-        log.warn({ err, templateId: t.id }, "template preview could not be rendered");
+        // a render cancelled by stopping is not a failure: the next start renders it
+        if (stopping.signal.aborted) log.debug({ err, templateId: t.id }, "template preview left for the next start");
+        else log.warn({ err, templateId: t.id }, "template preview could not be rendered");
       } finally {
         await fs.rm(workDir, { recursive: true, force: true });
       }
@@ -113,20 +125,22 @@ export function createTemplatePreviews(deps: { db: Db; storage: MediaStorage; en
     return made;
   }
 
-  /** Refreshes now and then every `everySeconds`, until stopped. */
+  /**
+   * Refreshes now and then every `everySeconds`, until stopped. Stopping cancels the render in progress: a pass renders
+   * up to PER_PASS previews one after another, and waiting for them held Ctrl-C past the process's grace period.
+   */
   function start(everySeconds: number): () => Promise<void> {
     let running: Promise<unknown> = Promise.resolve();
-    let stopped = false;
     const pass = () => {
-      if (stopped) return;
+      if (stopping.signal.aborted) return;
       running = refresh().catch((err: unknown) => log.warn({ err }, "template preview pass failed"));
     };
     pass();
     const timer = setInterval(() => void running.then(pass), everySeconds * 1000);
     timer.unref();
     return async () => {
-      stopped = true;
       clearInterval(timer);
+      stopping.abort();
       await running;
     };
   }
