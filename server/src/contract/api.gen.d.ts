@@ -14906,6 +14906,7 @@ export interface paths {
                                     name: string;
                                     primary: string;
                                     secondary: string;
+                                    watermark: boolean;
                                 };
                                 site_name: string;
                             } & {
