@@ -165,6 +165,31 @@ describe("the watermark on free output (issue 33 item 7)", () => {
     expect(await difference(r.main.path, withFace, topLeft, "inside")).toBeGreaterThan(10);
   }, 60_000);
 
+  it("draws the operator's logo when one is set, in its own proportions", async () => {
+    const logo = await sharp({ create: { width: 300, height: 100, channels: 3, background: "#ff0000" } })
+      .png()
+      .toBuffer();
+    await s.http.post("/admin/api/site-settings/brand/logo").set("token", marketer.token).attach("file", logo, "logo.png").expect(200);
+    const plainFile = path.join(media.dir, "plain.png");
+    await sharp({ create: { width: 1000, height: 700, channels: 3, background: "#8899aa" } })
+      .png()
+      .toFile(plainFile);
+    const file = { path: plainFile, mime: "image/png" };
+    const task = { id: 0, paidWith: "free", cost: 0 } as GenerationTask;
+    const r = await s.services.generation.watermark(task, { main: file, extra: [], poster: file, width: 1000, height: 700 });
+    // a save stores the whole brand: this one puts the default look (no logo) back for the tests after it
+    await setWatermark(true);
+    const at = placeMark(1000, 700, 3, []);
+    const { data } = await sharp(r.main.path)
+      .extract({ left: at.left + Math.floor(at.width / 2), top: at.top + Math.floor(at.height / 2), width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // red at 70% over the grey-blue picture
+    expect(data[0]).toBeGreaterThan(200);
+    expect(data[1]).toBeLessThan(80);
+    expect(await difference(r.main.path, plainFile, { ...at, top: at.top - at.height }, "inside")).toBe(0);
+  }, 60_000);
+
   it("counts a charge as paid only when credits were bought before it", async () => {
     const u = await person("gift");
     const res = await s.http.post("/api/Generation/textPicSubmit").set("token", u.token).send({ prompt: "before the order" }).expect(200);
