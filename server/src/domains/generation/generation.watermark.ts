@@ -15,7 +15,7 @@ import type { EngineFile, EngineResult } from "./engines/engine.ts";
 import { taskChargeKey } from "./generation.task.ts";
 
 /** The product's own mark, drawn when the operator has uploaded no logo. */
-const DEFAULT_MARK = path.join(PROJECT_DIR, "consumer/public/icon.svg");
+export const DEFAULT_MARK = path.join(PROJECT_DIR, "consumer/public/icon.svg");
 
 /** The mark's width as a share of the picture's short side, its margin from the edges (same share), its opacity. */
 export const MARK = { share: 0.14, margin: 0.03, opacity: 0.7, minWidth: 24 } as const;
@@ -75,31 +75,11 @@ async function markImage(logo: Buffer, width: number, height: number): Promise<B
     .toBuffer();
 }
 
-export interface WatermarkDeps {
-  db: Db;
-  credits: Pick<CreditsService, "paidWithMoney">;
-  storage: MediaStorage;
-  faces: Pick<FaceAnalyser, "detect">;
-  log: Logger;
-}
-
 /**
- * The watermark step of the output pipeline (issue 33 item 7, docs/decisions/296): free and guest output carries the
- * brand's logo, paid output never does. Applied once, to the finished files before they are stored, so every preview,
- * download, gallery cell and share shows the same marked file. Answers the result unchanged when nothing is marked.
+ * Marks a result's files with `logo`: every image, or the video in one pass, and the poster in the same corner.
+ * Answers the result with the marked files in place of the engine's.
  */
-export function createWatermark(deps: WatermarkDeps) {
-  const { db, credits, storage, faces, log } = deps;
-
-  /** Free output: the setting is on and the task was not paid for with bought credits. */
-  async function marks(task: GenerationTask): Promise<Buffer | null> {
-    const brand = await storedBrand(db);
-    if (!brand.watermark) return null;
-    const paid = task.paidWith === "credits" && task.cost > 0 && (await credits.paidWithMoney(taskChargeKey(task.id)));
-    if (paid) return null;
-    return brand.logo ? storage.get(brand.logo) : fs.readFile(DEFAULT_MARK);
-  }
-
+export function createMarker({ faces, log }: { faces: Pick<FaceAnalyser, "detect">; log: Logger }) {
   /**
    * Faces seen in these pictures, as shares of each. A face model that fails leaves the bottom-right corner: the
    * output is still delivered, and the failure logged.
@@ -152,9 +132,7 @@ export function createWatermark(deps: WatermarkDeps) {
     return { out, seen };
   }
 
-  return async function watermark(task: GenerationTask, r: EngineResult): Promise<EngineResult> {
-    const logo = await marks(task);
-    if (!logo) return r;
+  return async function mark(r: EngineResult, logo: Buffer): Promise<EngineResult> {
     const meta = await sharp(logo, { density: 300 }).metadata();
     const aspect = (meta.width ?? 1) / (meta.height ?? 1);
     const replaced = (f: EngineFile, p: string): EngineFile => ({ ...f, path: p });
@@ -172,4 +150,34 @@ export function createWatermark(deps: WatermarkDeps) {
   };
 }
 
-export type Watermark = ReturnType<typeof createWatermark>;
+export interface WatermarkDeps {
+  db: Db;
+  credits: Pick<CreditsService, "paidWithMoney">;
+  storage: MediaStorage;
+  faces: Pick<FaceAnalyser, "detect">;
+  log: Logger;
+}
+
+/**
+ * The watermark step of the output pipeline (issue 33 item 7, docs/decisions/296): free and guest output carries the
+ * brand's logo, paid output never does. Applied once, to the finished files before they are stored, so every preview,
+ * download, gallery cell and share shows the same marked file. Answers the result unchanged when nothing is marked.
+ */
+export function createWatermark(deps: WatermarkDeps) {
+  const { db, credits, storage } = deps;
+  const mark = createMarker(deps);
+
+  /** Free output: the setting is on and the task was not paid for with bought credits. */
+  async function marks(task: GenerationTask): Promise<Buffer | null> {
+    const brand = await storedBrand(db);
+    if (!brand.watermark) return null;
+    const paid = task.paidWith === "credits" && task.cost > 0 && (await credits.paidWithMoney(taskChargeKey(task.id)));
+    if (paid) return null;
+    return brand.logo ? storage.get(brand.logo) : fs.readFile(DEFAULT_MARK);
+  }
+
+  return async function watermark(task: GenerationTask, r: EngineResult): Promise<EngineResult> {
+    const logo = await marks(task);
+    return logo ? mark(r, logo) : r;
+  };
+}
