@@ -177,8 +177,6 @@ describe("the watermark on free output (issue 33 item 7)", () => {
     const file = { path: plainFile, mime: "image/png" };
     const task = { id: 0, paidWith: "free", cost: 0 } as GenerationTask;
     const r = await s.services.generation.watermark(task, { main: file, extra: [], poster: file, width: 1000, height: 700 });
-    // a save stores the whole brand: this one puts the default look (no logo) back for the tests after it
-    await setWatermark(true);
     const at = placeMark(1000, 700, 3, []);
     const { data } = await sharp(r.main.path)
       .extract({ left: at.left + Math.floor(at.width / 2), top: at.top + Math.floor(at.height / 2), width: 1, height: 1 })
@@ -188,6 +186,15 @@ describe("the watermark on free output (issue 33 item 7)", () => {
     expect(data[0]).toBeGreaterThan(200);
     expect(data[1]).toBeLessThan(80);
     expect(await difference(r.main.path, plainFile, { ...at, top: at.top - at.height }, "inside")).toBe(0);
+    // a logo file gone from storage fails no render: the product's own (square) mark stands in
+    const stored = (await s.db.siteSetting.findUniqueOrThrow({ where: { key: "brand" } })).value as { logo: string };
+    await s.services.storage.delete(stored.logo);
+    const fallback = await s.services.generation.watermark(task, { main: file, extra: [], poster: file, width: 1000, height: 700 });
+    const square = placeMark(1000, 700, 1, []);
+    // the square's upper part, where the wide red logo never reaches
+    expect(await difference(fallback.main.path, plainFile, { ...square, height: at.top - square.top }, "inside")).toBeGreaterThan(10);
+    // a save stores the whole brand: this one puts the default look (no logo) back for the tests after it
+    await setWatermark(true);
   }, 60_000);
 
   it("counts a charge as paid only when credits were bought before it", async () => {

@@ -173,7 +173,11 @@ export function createWatermark(deps: WatermarkDeps) {
     if (!brand.watermark) return null;
     const paid = task.paidWith === "credits" && task.cost > 0 && (await credits.paidWithMoney(taskChargeKey(task.id)));
     if (paid) return null;
-    return brand.logo ? storage.get(brand.logo) : fs.readFile(DEFAULT_MARK);
+    // a logo file gone from storage must not fail the render: the product's mark stands in
+    const logo = brand.logo
+      ? await storage.get(brand.logo).catch((err: unknown) => void deps.log.warn({ err, logo: brand.logo }, "brand logo unreadable"))
+      : null;
+    return logo ?? fs.readFile(DEFAULT_MARK);
   }
 
   return async function watermark(task: GenerationTask, r: EngineResult): Promise<EngineResult> {
