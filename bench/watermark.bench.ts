@@ -6,9 +6,8 @@ import sharp from "sharp";
 import { createMarker, DEFAULT_MARK } from "../server/src/domains/generation/generation.watermark.ts";
 import { faceAnalyser } from "../server/src/faces/faces.ts";
 import { ffmpeg, probe } from "../server/src/storage/media-tools.ts";
+import { percentile } from "./load-clients.ts";
 import type { BenchResult } from "./run.ts";
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 /** A clip of `seconds` at this size with a tone, encoded as the local engine encodes. */
 async function clip(dir: string, width: number, height: number, seconds: number): Promise<string> {
