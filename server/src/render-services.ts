@@ -65,6 +65,8 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
     blocklist,
     countSubmit,
     jobs: metrics.jobs,
+    faces: faceAnalyser(),
+    log,
   });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {

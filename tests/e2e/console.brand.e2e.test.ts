@@ -68,13 +68,20 @@ describe("brand and theme", () => {
 
     await page.fill('input[name="value.name"]', "Moonlit");
     await page.fill('input[name="value.primary"]', "#22d3ee");
+    // the watermark on free output (decision 296): on until switched off here
+    const watermark = page.getByLabel("Watermark free output");
+    expect(await watermark.isChecked()).toBe(true);
+    await watermark.uncheck();
     await screenshot(page, "brand-console-form");
+    await page.setViewportSize({ width: 360, height: 1400 });
+    await screenshot(page, "brand-console-form-360");
     await page.click('button[type="submit"]');
     await expect
       .poll(async () => (await server.db.siteSetting.findUnique({ where: { key: "brand" } }))?.value, { timeout: 15_000 })
       .toMatchObject({
         name: "Moonlit",
         primary: "#22d3ee",
+        watermark: false,
       });
     await page.close();
 

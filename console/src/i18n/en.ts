@@ -612,6 +612,9 @@ export const en = {
       upload_logo: "Upload logo",
       logo_uploaded: "Logo saved",
       low_contrast: "Contrast %{ratio}:1 with the page background: at least 4.5:1 is needed so text stays readable",
+      watermark: "Watermark free output",
+      watermark_help:
+        "Images and videos made without bought credits (free generations, gifts, guests) carry the logo (the product's own mark while none is uploaded) in the corner farthest from faces; output paid with bought credits never does.",
     },
     blocklist: {
       imported: "%{added} hashes added, %{duplicates} already listed",

@@ -1,5 +1,5 @@
 import { Box, Button, Typography } from "@mui/material";
-import { Link, SelectInput, SimpleForm, TextInput, maxLength, required, useRecordContext, useTranslate } from "react-admin";
+import { BooleanInput, Link, SelectInput, SimpleForm, TextInput, maxLength, required, useRecordContext, useTranslate } from "react-admin";
 import { BRAND_SETTING, contrastRatio, HEX_COLOUR, MIN_CONTRAST, PAGE_BACKGROUND } from "../../../server/src/contract/brand.ts";
 import { LANGUAGES } from "../../../server/src/contract/locales.ts";
 import { ImageUploadButton } from "../common/UploadButton.tsx";
@@ -44,6 +44,7 @@ export function BrandForm() {
         saved="console.brand.logo_uploaded"
         action="brand-logo"
       />
+      <BooleanInput source="value.watermark" label="console.brand.watermark" helperText="console.brand.watermark_help" sx={{ mt: 2 }} />
     </SimpleForm>
   );
 }

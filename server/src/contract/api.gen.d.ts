@@ -14918,6 +14918,7 @@ export interface paths {
                                     name: string;
                                     primary: string;
                                     secondary: string;
+                                    watermark: boolean;
                                 };
                                 site_name: string;
                             } & {

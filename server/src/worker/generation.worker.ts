@@ -154,7 +154,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       engineJobId = await engine.submit({ ...(await engineJobOf(storage, task, workDir)), onTry });
       if (lost) void engine.cancel(engineJobId);
       const result = await followProgress(engine, engineJobId, (p) => generation.reportProgress(task, p));
-      const outputs = lost ? null : await storeOutputs(task, result);
+      const outputs = lost ? null : await storeOutputs(task, await generation.watermark(task, result));
       // recorded before the task shows succeeded, so whoever sees it done sees its GPU time; the GPU time of an attempt
       // that then loses the task was spent all the same, and a lost record must not fail the render
       if (outputs && result.gpu)

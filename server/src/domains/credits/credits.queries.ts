@@ -74,6 +74,18 @@ export const entryOfKey = statement({
   example: { idempotencyKey: "example" },
 });
 
+/**
+ * Whether the charge with this idempotency key was made by an account that had bought credits before it (an entry of
+ * one of `reasons`, written earlier than the charge); no row when there is no such charge (a free generation).
+ */
+export const boughtBeforeCharge = statement({
+  columns: { bought: col.bool },
+  sql: (p: { idempotencyKey: string; reasons: string[] }) => Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM ledger_entries b WHERE b.user_id = c.user_id AND b.id < c.id AND b.reason = ANY(${p.reasons}::text[])) AS bought
+    FROM ledger_entries c WHERE c.idempotency_key = ${p.idempotencyKey}`,
+  example: { idempotencyKey: "example", reasons: ["purchase"] },
+});
+
 /** Takes one of the account's free generations: a row when one was left. */
 export const takeFreeGeneration = statement({
   columns: { id: col.int },

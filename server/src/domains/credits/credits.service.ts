@@ -47,6 +47,9 @@ export interface LedgerMismatch {
 
 const MAX_ADJUSTMENT = 1_000_000;
 
+/** The ledger reasons of credits bought with money: an order's credits and a paid membership period's. */
+export const BOUGHT_CREDIT_REASONS = ["purchase", "membership_renewal"] as const;
+
 function assertAmount(amount: number): void {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`credit amount must be a positive integer, got ${amount}`);
 }
@@ -177,6 +180,15 @@ export function createCreditsService(db: Db, audit: AuditService, ledger: Ledger
     async sumOfReasons(userId: number, reasons: readonly string[], c: Tx | Db = db): Promise<number> {
       const r = await c.ledgerEntry.aggregate({ where: { userId, reason: { in: [...reasons] } }, _sum: { delta: true } });
       return r._sum.delta ?? 0;
+    },
+
+    /**
+     * Whether the charge of this key was paid with money: the account had bought credits (a paid order, a paid
+     * membership renewal) before it. False for a charge never made. The balance is one number, so which credits a
+     * charge drew on is not recorded; docs/decisions/296 says why this is the rule.
+     */
+    async paidWithMoney(chargeKey: string): Promise<boolean> {
+      return (await q.boughtBeforeCharge.first(db, { idempotencyKey: chargeKey, reasons: [...BOUGHT_CREDIT_REASONS] }))?.bought === true;
     },
 
     /** Takes one of the user's free generations in `tx`; false when none is left. */

@@ -9,6 +9,7 @@ import { createTaskResults } from "./generation.results.ts";
 import { createSubmit } from "./generation.submit.ts";
 import type { GenerationDeps } from "./generation.task.ts";
 import { createTaskViews } from "./generation.views.ts";
+import { createWatermark } from "./generation.watermark.ts";
 import { queueFigures } from "./generation.queries.ts";
 
 // the words the domain's callers use, where they have always found them
@@ -35,6 +36,8 @@ export function createGenerationService(deps: GenerationDeps) {
     ...createTaskAttempts(deps, failures),
     ...createGpuCosts(deps, pricing),
     ...failures,
+    /** The worker's step between an engine's result and storing it: free output gets the logo (docs/decisions/296). */
+    watermark: createWatermark(deps),
     /** Tasks waiting and running, and the age of the oldest of each, for the operations figures. */
     queueFigures: () => queueFigures.rows(deps.db, {}),
   };

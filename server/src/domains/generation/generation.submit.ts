@@ -9,7 +9,7 @@ import { refuseBrokenPrompt } from "../screening/prompt-rules.ts";
 import type { Resolution } from "./engines/engine.ts";
 import { insertTask } from "./generation.queries.ts";
 import type { Pricing } from "./generation.pricing.ts";
-import { STATUS_TEXT, type GenerationDeps, type KnownBalance, type TaskInput } from "./generation.task.ts";
+import { STATUS_TEXT, taskChargeKey, type GenerationDeps, type KnownBalance, type TaskInput } from "./generation.task.ts";
 
 export interface SubmitRequest {
   mode: GenerationMode;
@@ -80,7 +80,7 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
         }))!;
         if (!free && r.cost > 0) {
           await credits.charge(
-            { userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: `task:${created.id}:charge` },
+            { userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: taskChargeKey(created.id) },
             tx,
           );
         }

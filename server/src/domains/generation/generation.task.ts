@@ -1,8 +1,10 @@
+import type { Logger } from "pino";
 import type { JobMetrics } from "../../metrics/metrics.ts";
 import type { Config } from "../../config.ts";
 import type { AspectRatio } from "../../contract/engines.ts";
 import { VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { Db } from "../../db/client.ts";
+import type { FaceAnalyser } from "../../faces/faces.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { BlocklistService } from "../screening/blocklist.service.ts";
@@ -82,7 +84,13 @@ export interface GenerationDeps {
   countSubmit: (userId: number) => Promise<void>;
   /** How attempts ended, for the operations figures (server/src/metrics). */
   jobs: JobMetrics;
+  /** The face model: the watermark keeps clear of faces (docs/decisions/296). */
+  faces: Pick<FaceAnalyser, "detect">;
+  log: Logger;
 }
+
+/** The ledger key of a task's charge: the submit charges under it, the watermark looks it up (docs/decisions/296). */
+export const taskChargeKey = (taskId: number) => `task:${taskId}:charge`;
 
 export const isVideo = (mode: GenerationMode) => (VIDEO_MODES as readonly GenerationMode[]).includes(mode);
 

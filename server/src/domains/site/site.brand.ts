@@ -11,6 +11,7 @@ export const BRAND_MESSAGES = {
   colour: "A colour is written #rrggbb",
   language: `The default language is one of ${LANGUAGES.join(", ")}`,
   logo: "The logo is set by uploading an image",
+  watermark: "The watermark is on (true) or off (false)",
 } as const;
 
 /** Why a colour cannot be an accent: text in it on the page (and the page colour on it) would be hard to read. */
@@ -34,12 +35,16 @@ const brandValue = z.strictObject({
   primary: colour.optional(),
   secondary: colour.optional(),
   language: z.enum(LANGUAGES, { error: BRAND_MESSAGES.language }).optional(),
+  watermark: z.boolean({ error: BRAND_MESSAGES.watermark }).optional(),
 });
 
-/** The stored brand: the look and the default language. */
-export type SiteBrand = Brand & { language: Language };
-/** Today's look and language: what an operator has not set. */
-export const BRAND_DEFAULTS: SiteBrand = { ...DEFAULT_BRAND, language: DEFAULT_LANGUAGE };
+/**
+ * The stored brand: the look, the default language, and whether free output carries the logo as a watermark
+ * (issue 33 item 7, docs/decisions/296).
+ */
+export type SiteBrand = Brand & { language: Language; watermark: boolean };
+/** Today's look and language, the watermark on: what an operator has not set. */
+export const BRAND_DEFAULTS: SiteBrand = { ...DEFAULT_BRAND, language: DEFAULT_LANGUAGE, watermark: true };
 
 /** The brand a setting value stands for, defaults filled in, or a 400 naming the first thing wrong (contrast included). */
 export function checkedBrand(value: unknown): SiteBrand {

@@ -49,6 +49,8 @@ export const brandAnswer = z.object({
   primary: z.string(),
   secondary: z.string(),
   language: z.enum(LANGUAGES),
+  /** free and guest output carries the logo (docs/decisions/296) */
+  watermark: z.boolean(),
 });
 
 /** get /api/Index/basicSettings: staff-editable settings over the defaults, and the brand */
