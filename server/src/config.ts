@@ -142,6 +142,14 @@ export const configSchema = z
     STORAGE: z.enum(["local", "s3"]).default("local"),
     /** HMAC key of local media URLs; unset: a random key kept in $DATA_DIR/media.secret (set it when several API instances share the disk). */
     MEDIA_URL_SECRET: z.string().min(16).optional(),
+    /**
+     * The operator's C2PA signing certificate chain (PEM, signing certificate first) and its PKCS#8 PEM private key
+     * (ES256, P-256). Unset: a CA and a signing certificate made on first start and kept in $DATA_DIR/provenance/.
+     */
+    PROVENANCE_CERT_FILE: z.string().optional(),
+    PROVENANCE_KEY_FILE: z.string().optional(),
+    /** The name Content Credentials give as the maker ("claim generator") of every output. */
+    PROVENANCE_ISSUER: z.string().min(1).max(64).default("Reverie"),
     MEDIA_URL_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -417,6 +425,9 @@ export const configSchema = z
       for (const k of ["REPLICATE_API_TOKEN", "REPLICATE_TRAINER", "REPLICATE_DESTINATION", "REPLICATE_WEBHOOK_SECRET"] as const) {
         if (!c[k]) ctx.addIssue({ code: "custom", path: [k], message: "required when TRAINER=replicate" });
       }
+    }
+    if (!c.PROVENANCE_CERT_FILE !== !c.PROVENANCE_KEY_FILE) {
+      ctx.addIssue({ code: "custom", path: ["PROVENANCE_KEY_FILE"], message: "PROVENANCE_CERT_FILE and PROVENANCE_KEY_FILE are set together" });
     }
     if (c.TRAINER === "fal" && !c.FAL_KEY) ctx.addIssue({ code: "custom", path: ["FAL_KEY"], message: "required when TRAINER=fal" });
     if ((c.GOOGLE_CLIENT_SECRET || c.GOOGLE_REDIRECT_URI) && !c.GOOGLE_CLIENT_ID) {
