@@ -111,6 +111,8 @@ export const configSchema = z
     UPLOADS_AT_ONCE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(4),
     RATE_LIMIT_GENERATIONS_PER_HOUR: z.coerce.number().int().min(1).default(300),
     RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    /** Provenance checks ("Was this made with Reverie?") per IP per hour: each one decodes a file of up to 100 MB. */
+    RATE_LIMIT_PROVENANCE_CHECKS_PER_HOUR: z.coerce.number().int().min(1).default(60),
     /** Upheld takedowns after which an account is suspended automatically (docs/decisions/151). */
     REPEAT_OFFENDER_TAKEDOWNS: z.coerce.number().int().min(1).max(100).default(3),
     /** Days content reported or confirmed as underage is kept in the restricted evidence store (18 U.S.C. 2258A: at least a year). */

@@ -28,6 +28,9 @@ export interface OutputClaim {
   when: Date;
 }
 
+/** The name an output's credentials give its maker: the operator and the engine, `Reverie (comfyui)`. */
+export const generatorName = (issuer: string, engine: string) => `${issuer} (${engine})`;
+
 /** c2pa-ts writes no `when` on an action (C2PA actions v2 have one): added to the action as it is serialised. */
 class CreatedActions extends ActionAssertion {
   constructor(private readonly when: Date) {
@@ -58,7 +61,7 @@ function manifestFor(mime: string, claim: OutputClaim, signer: Signer) {
   const created: Action = {
     action: "c2pa.created" as Action["action"],
     digitalSourceType: TRAINED_ALGORITHMIC_MEDIA as Action["digitalSourceType"],
-    softwareAgent: { name: `${claim.issuer} (${claim.engine})` },
+    softwareAgent: { name: generatorName(claim.issuer, claim.engine) },
   };
   actions.actions = [created];
   manifest.addAssertion(actions);
