@@ -23,10 +23,10 @@ beforeAll(async () => {
   // an output as the worker leaves it: signed and fingerprinted by the provenance step
   signed = path.join(dir, "made-here.png");
   const poster = path.join(dir, "poster.jpg");
-  await sharp({ create: { width: 480, height: 360, channels: 3, background: { r: 40, g: 90, b: 160 } } })
-    .composite([{ input: Buffer.from('<svg width="480" height="360"><circle cx="240" cy="180" r="120" fill="#f6c"/></svg>') }])
-    .png()
-    .toFile(signed);
+  // not the fixture photo's centred disc on blue: pictures of one layout share a perceptual hash
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="360"><rect width="100%" height="100%" fill="#284"/>
+    <rect x="20" y="30" width="180" height="120" fill="#f6c"/><path d="M480 360 L260 360 L480 140 Z" fill="#fe8"/></svg>`;
+  await sharp(Buffer.from(svg)).png().toFile(signed);
   await sharp(signed).jpeg().toFile(poster);
   const png = { path: signed, mime: "image/png" };
   await server.services.provenance.markOutputs(
