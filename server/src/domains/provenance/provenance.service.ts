@@ -12,7 +12,7 @@ import type { MediaStorage } from "../../storage/storage.ts";
 import type { EngineFile, EngineResult } from "../generation/engines/engine.ts";
 import { sampleFrames } from "../screening/frames.ts";
 import { BAND_BITS, bandNeighbours, bandsOf, perceptualHash, toSigned } from "../screening/phash.ts";
-import { type IncomingFile, LIMITS, normaliseImage, VIDEO_KINDS, withProbedMedia } from "../uploads/uploads.service.ts";
+import { IMAGE_KINDS, type IncomingFile, LIMITS, normaliseImage, VIDEO_KINDS, withProbedMedia } from "../uploads/uploads.service.ts";
 import { embedCredentials, generatorName, readCredentials } from "./provenance.c2pa.ts";
 import { loadSigningCredentials } from "./provenance.credentials.ts";
 import { nearestOutputFingerprint } from "./provenance.queries.ts";
@@ -23,7 +23,6 @@ import type { ProvenanceAnswer } from "./provenance.schema.ts";
  * measured there on re-encoded, resized and lightly cropped copies. At most 9, the most the band lookup is exact for.
  */
 const MATCH_BITS = 8;
-const IMAGE_KINDS = new Set(["png", "jpeg", "webp", "bmp"]);
 /** The key of one of our outputs (or its poster) inside a media link: a signed local URL's `key`, or an S3 URL's path. */
 const OUTPUT_KEY = /(?:^|\/)(u\/\d+\/(?:outputs|posters)\/[0-9a-f-]{36}\.(?:png|jpg|webp|mp4))$/;
 
