@@ -90,6 +90,7 @@ async function queueBench(dir: string): Promise<BenchResult[]> {
     engines: services.engines,
     limiter: services.limiter,
     training: services.training,
+    provenance: services.provenance,
   });
   try {
     const user = await db.user.create({ data: {} });

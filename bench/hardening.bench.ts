@@ -229,6 +229,7 @@ async function workerRecovery(config: Config, databaseUrl: string, services: Ser
       engines: services.engines,
       limiter: services.limiter,
       training: services.training,
+      provenance: services.provenance,
     });
     let seconds = Number.NaN;
     while (Date.now() - killedAt < 120_000) {

@@ -159,6 +159,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/RoleChat/deleteConversation", (s) => ({ as: "fan", body: { conversation_id: s.conversationId } })],
   ["POST /api/report", (s) => ({ as: "fan", body: { target_type: "creator_page", target_id: s.pageId, reason: "other" } })],
   ["POST /api/notices/report", (s) => ({ as: "nobody", body: { url: `${s.base}/${s.homeLink}`, reason: "copyright", email: "owner@example.com" } })],
+  // changes nothing but its rate-limit counter: checked so a burst of checks of one file stays answered
+  ["POST /api/provenance/check", (s) => ({ as: "nobody", file: s.image })],
   ["POST /api/notices/appeal", () => ({ as: "nobody", body: { id: 1, key: "0123456789abcdef", text: "Please look again at this." } })],
   ["POST /api/support/messages", (s) => ({ as: "fan", body: { body: "Where are my credits?", order_id: s.orderId } })],
   ["POST /api/support/read", () => ({ as: "fan" })],

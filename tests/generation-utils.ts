@@ -22,6 +22,7 @@ export function startWorkerFor(t: TestApp) {
     engines: t.services.engines,
     limiter: t.services.limiter,
     training: t.services.training,
+    provenance: t.services.provenance,
   });
 }
 

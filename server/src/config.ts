@@ -111,6 +111,8 @@ export const configSchema = z
     UPLOADS_AT_ONCE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(4),
     RATE_LIMIT_GENERATIONS_PER_HOUR: z.coerce.number().int().min(1).default(300),
     RATE_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    /** Provenance checks ("Was this made with Reverie?") per IP per hour: each one decodes a file of up to 100 MB. */
+    RATE_LIMIT_PROVENANCE_CHECKS_PER_HOUR: z.coerce.number().int().min(1).default(60),
     /** Upheld takedowns after which an account is suspended automatically (docs/decisions/151). */
     REPEAT_OFFENDER_TAKEDOWNS: z.coerce.number().int().min(1).max(100).default(3),
     /** Days content reported or confirmed as underage is kept in the restricted evidence store (18 U.S.C. 2258A: at least a year). */
@@ -142,6 +144,14 @@ export const configSchema = z
     STORAGE: z.enum(["local", "s3"]).default("local"),
     /** HMAC key of local media URLs; unset: a random key kept in $DATA_DIR/media.secret (set it when several API instances share the disk). */
     MEDIA_URL_SECRET: z.string().min(16).optional(),
+    /**
+     * The operator's C2PA signing certificate chain (PEM, signing certificate first) and its PKCS#8 PEM private key
+     * (ES256, P-256). Unset: a CA and a signing certificate made on first start and kept in $DATA_DIR/provenance/.
+     */
+    PROVENANCE_CERT_FILE: z.string().optional(),
+    PROVENANCE_KEY_FILE: z.string().optional(),
+    /** The name Content Credentials give as the maker ("claim generator") of every output. */
+    PROVENANCE_ISSUER: z.string().min(1).max(64).default("Reverie"),
     MEDIA_URL_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -417,6 +427,9 @@ export const configSchema = z
       for (const k of ["REPLICATE_API_TOKEN", "REPLICATE_TRAINER", "REPLICATE_DESTINATION", "REPLICATE_WEBHOOK_SECRET"] as const) {
         if (!c[k]) ctx.addIssue({ code: "custom", path: [k], message: "required when TRAINER=replicate" });
       }
+    }
+    if (!c.PROVENANCE_CERT_FILE !== !c.PROVENANCE_KEY_FILE) {
+      ctx.addIssue({ code: "custom", path: ["PROVENANCE_KEY_FILE"], message: "PROVENANCE_CERT_FILE and PROVENANCE_KEY_FILE are set together" });
     }
     if (c.TRAINER === "fal" && !c.FAL_KEY) ctx.addIssue({ code: "custom", path: ["FAL_KEY"], message: "required when TRAINER=fal" });
     if ((c.GOOGLE_CLIENT_SECRET || c.GOOGLE_REDIRECT_URI) && !c.GOOGLE_CLIENT_ID) {

@@ -120,6 +120,7 @@ try {
       engines: services.engines,
       limiter: services.limiter,
       training: services.training,
+      provenance: services.provenance,
     });
     await worker;
     // data exports and account erasures run where the worker runs (decisions 261, 262)

@@ -18,6 +18,7 @@ import { faceAnalyser } from "./faces/faces.ts";
 import { createScreeningService } from "./domains/screening/screening.service.ts";
 import { createBlocklistService } from "./domains/screening/blocklist.service.ts";
 import { createMetrics } from "./metrics/metrics.ts";
+import { createProvenanceService } from "./domains/provenance/provenance.service.ts";
 
 export interface AppDeps {
   db: Db;
@@ -42,6 +43,8 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const screening = createScreeningService({ db, config, log, faces: faceAnalyser(), storage, audit, blocklist });
   const uploads = createUploadsService(db, storage, screening);
   const engines = createEngines(config, log);
+  // every output is signed and fingerprinted by the worker; the API answers the public provenance page
+  const provenance = createProvenanceService({ db, config, log, storage });
   const templates = createTemplatesService(db, storage, engines.refusalFor);
   const engineStatus = engines.publicStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
@@ -88,6 +91,7 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
     progress,
     generation,
     training,
+    provenance,
     close,
   };
 }

@@ -57,6 +57,8 @@ export const router = createBrowserRouter([
       // issue 19: the public notice-and-action form and the statements of reasons with their appeals
       { path: "report-content", lazy: () => withLaterTranslations(import("./ReportContentPage.tsx")) },
       { path: "notices", lazy: () => withLaterTranslations(import("./NoticesPage.tsx")) },
+      // issue 33 item 8: the public provenance check of a file or link ("Was this made with Reverie?")
+      { path: "provenance", lazy: () => withLaterTranslations(import("./ProvenancePage.tsx")) },
       // issue 30 item 6: my data out, my account gone (the account area may place the same section among its own)
       { path: "myData", lazy: () => withLaterTranslations(import("./MyDataPage.tsx")) },
       { path: "401", lazy: () => withLaterTranslations(import("./NoPermissionPage.tsx")) },

@@ -20110,6 +20110,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/provenance/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Was this made here? A picture or video (multipart `file`, ≤ 10 MB / 100 MB) or a `link` to one of our outputs, answered from its C2PA Content Credentials, else from our outputs' perceptual hashes; names no person or prompt */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        link?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                credentials: {
+                                    aiGenerated: boolean;
+                                    signedByOperator: boolean;
+                                    valid: boolean;
+                                } | null;
+                                /** @enum {string} */
+                                evidence: "credentials" | "fingerprint" | "none";
+                                generator: string | null;
+                                madeAt: string | null;
+                                madeWithReverie: boolean;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/report": {
         parameters: {
             query?: never;

@@ -36,6 +36,7 @@ export const RESERVED_HOME_LINKS = [
   "pay",
   "payment",
   "privacy",
+  "provenance",
   "reverie",
   "results",
   "root",

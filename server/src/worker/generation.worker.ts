@@ -19,6 +19,7 @@ import type { GenerationService, TaskInput, TaskOutputs } from "../domains/gener
 import type { RateLimiter } from "../http/rate-limit.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
 import type { TrainingService } from "../domains/training/training.service.ts";
+import type { ProvenanceService } from "../domains/provenance/provenance.service.ts";
 import { listenForJobs } from "../domains/generation/generation.queries.ts";
 import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, type GenerationJobData } from "../domains/generation/queue.ts";
 import { startTrainingPoller } from "./training.worker.ts";
@@ -34,6 +35,8 @@ export interface WorkerDeps {
   limiter: RateLimiter;
   /** Character-model trainings are polled by the same worker. */
   training: TrainingService;
+  /** Signs and fingerprints every output before it is stored (EU AI Act Art. 50(2), docs/decisions/297). */
+  provenance: ProvenanceService;
 }
 
 const PROGRESS_POLL_MS = 300;
@@ -119,6 +122,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
   const { generation, storage, engines, log, config } = d;
 
   async function storeOutputs(task: GenerationTask, r: EngineResult): Promise<TaskOutputs> {
+    await d.provenance.markOutputs(r, task);
     const put = async (f: { path: string; mime: string }, folder: string) => {
       const key = mediaKey(task.userId, folder, extOf(f.mime));
       await storage.putFile(key, f.path, f.mime);

@@ -26,6 +26,7 @@ const worker = await startGenerationWorker({
   engines: services.engines,
   limiter: services.limiter,
   training: services.training,
+  provenance: services.provenance,
 });
 // previews show the local engine's motion templates
 const stopPreviews = cfg.TEMPLATE_PREVIEWS

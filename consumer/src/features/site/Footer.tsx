@@ -25,6 +25,9 @@ export function Footer() {
           <Link component={RouterLink} to="/notices" color="text.secondary" variant="body2" data-testid="footer-notices">
             {t("footer.moderationDecisions")}
           </Link>
+          <Link component={RouterLink} to="/provenance" color="text.secondary" variant="body2" data-testid="footer-provenance">
+            {t("footer.provenance")}
+          </Link>
           <Link component={RouterLink} to="/myData" color="text.secondary" variant="body2" data-testid="footer-mydata">
             {t("footer.myData")}
           </Link>

@@ -194,6 +194,7 @@ describe("comfyui engine through the API", () => {
         storage: s.services.storage,
         engines: s.services.engines,
         training: s.services.training,
+        provenance: s.services.provenance,
       }),
     );
     const job = { id: "dup", data: { taskId: id }, retryCount: 0, retryLimit: 1 } as unknown as Parameters<(typeof handlers)[0]>[0];

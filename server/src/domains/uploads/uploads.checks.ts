@@ -25,7 +25,7 @@ export interface IncomingFile {
 }
 
 /** The accepted image formats under the names the signature sniffer gives them (it calls jpg "jpeg"). */
-const IMAGE_KINDS = new Set<string>(IMAGE_TYPES.map((t) => (t === "jpg" ? "jpeg" : t)));
+export const IMAGE_KINDS = new Set<string>(IMAGE_TYPES.map((t) => (t === "jpg" ? "jpeg" : t)));
 export const AUDIO_KINDS = new Set(["mp3", "wav", "ogg", "flac", "aac", "isobmff", "ebml"]);
 export const VIDEO_KINDS = new Set(["isobmff", "ebml"]);
 

@@ -6,7 +6,7 @@ import { createMediaUploads } from "./uploads.media.ts";
 import { createUploadReads } from "./uploads.reads.ts";
 import { createUploadStore } from "./uploads.store.ts";
 
-export { checkedImage, LIMITS, type IncomingFile } from "./uploads.checks.ts";
+export { checkedImage, IMAGE_KINDS, LIMITS, normaliseImage, VIDEO_KINDS, withProbedMedia, type IncomingFile } from "./uploads.checks.ts";
 export type { UploadView } from "./uploads.reads.ts";
 
 /** A person's uploads (SPEC.md §5): the use cases of this folder, wired together. */
