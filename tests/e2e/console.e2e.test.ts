@@ -98,7 +98,7 @@ const UNSEEDED = [
 /** A little of everything, so every list and chart has rows to show. */
 async function seedData(t: Pick<TestApp, "db">) {
   const { db } = t;
-  const product = await db.product.create({ data: { code: "credits-100", name: "100 credits", credits: 100, priceMinor: 999 } });
+  const product = await db.product.create({ data: { code: "credits-100", name: "100 credits", credits: 100, prices: [{ currency: "USD", priceMinor: 999, salePriceMinor: null }] } });
   const users = await Promise.all(
     ["anna@example.com", "boris@example.com", null, "dmitri@example.com"].map((email, i) =>
       db.user.create({

@@ -8311,14 +8311,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8326,10 +8325,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -8387,8 +8390,6 @@ export interface paths {
                         channels?: string[];
                         code: string;
                         credits: number;
-                        /** @default USD */
-                        currency?: string;
                         /** @default null */
                         intervalDays?: number | null;
                         /**
@@ -8405,14 +8406,18 @@ export interface paths {
                         };
                         /** @default null */
                         perUserLimit?: number | null;
-                        priceMinor: number;
+                        prices: {
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                            priceMinor: number;
+                            /** @default null */
+                            salePriceMinor?: number | null;
+                        }[];
                         /**
                          * Format: date-time
                          * @default null
                          */
                         saleEndsAt?: string | null;
-                        /** @default null */
-                        salePriceMinor?: number | null;
                         /**
                          * Format: date-time
                          * @default null
@@ -8432,14 +8437,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8447,10 +8451,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -8521,14 +8529,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8536,10 +8543,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -8595,7 +8606,6 @@ export interface paths {
                         channels?: string[];
                         code?: string;
                         credits?: number;
-                        currency?: string;
                         intervalDays?: number | null;
                         /** @enum {string} */
                         kind?: "credits" | "flash_sale" | "subscription";
@@ -8606,10 +8616,15 @@ export interface paths {
                             ru?: string;
                         };
                         perUserLimit?: number | null;
-                        priceMinor?: number;
+                        prices?: {
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                            priceMinor: number;
+                            /** @default null */
+                            salePriceMinor?: number | null;
+                        }[];
                         /** Format: date-time */
                         saleEndsAt?: string | null;
-                        salePriceMinor?: number | null;
                         /** Format: date-time */
                         saleStartsAt?: string | null;
                         sortOrder?: number | null;
@@ -8625,14 +8640,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8640,10 +8654,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -15042,6 +15060,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                     product_id: number;
                 };
                 header?: never;
@@ -15063,7 +15082,8 @@ export interface paths {
                                 bonus_credits: number;
                                 code: string;
                                 credits: number;
-                                currency: string;
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                 /** Format: date-time */
                                 flash_sale_ends_at: string | null;
                                 interval_days: number | null;
@@ -15076,6 +15096,14 @@ export interface paths {
                                 per_user_limit: number | null;
                                 price: number;
                                 price_text: string;
+                                prices: {
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                    price: number;
+                                    price_text: string;
+                                    was_price: number | null;
+                                    was_price_text: string | null;
+                                }[];
                                 product_id: number;
                                 /** Format: date-time */
                                 sale_starts_at: string | null;
@@ -15135,7 +15163,9 @@ export interface paths {
         /** Credit packs, plans and running flash sales (prices in minor units) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -15156,7 +15186,8 @@ export interface paths {
                                     bonus_credits: number;
                                     code: string;
                                     credits: number;
-                                    currency: string;
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                     /** Format: date-time */
                                     flash_sale_ends_at: string | null;
                                     interval_days: number | null;
@@ -15169,6 +15200,14 @@ export interface paths {
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
+                                    prices: {
+                                        /** @enum {string} */
+                                        currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        price: number;
+                                        price_text: string;
+                                        was_price: number | null;
+                                        was_price_text: string | null;
+                                    }[];
                                     product_id: number;
                                     /** Format: date-time */
                                     sale_starts_at: string | null;
@@ -15229,7 +15268,9 @@ export interface paths {
         /** Limited offers running now, with their countdown */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -15250,7 +15291,8 @@ export interface paths {
                                     bonus_credits: number;
                                     code: string;
                                     credits: number;
-                                    currency: string;
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                     /** Format: date-time */
                                     flash_sale_ends_at: string | null;
                                     interval_days: number | null;
@@ -15263,6 +15305,14 @@ export interface paths {
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
+                                    prices: {
+                                        /** @enum {string} */
+                                        currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        price: number;
+                                        price_text: string;
+                                        was_price: number | null;
+                                        was_price_text: string | null;
+                                    }[];
                                     product_id: number;
                                     /** Format: date-time */
                                     sale_starts_at: string | null;
@@ -17051,6 +17101,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         method?: string;
                         product_id: number;
                         /** @default sandbox */
@@ -17161,6 +17213,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17268,6 +17322,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17375,6 +17431,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17482,6 +17540,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17589,6 +17649,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -18206,6 +18268,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
+                                currencies: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                                 methods: ("checkout" | "recurring" | "sbp" | "sberpay" | "tpay")[];
                                 /** @enum {string} */
                                 provider: "sandbox" | "stripe" | "paypal" | "pagsmile" | "usdt" | "jpay";
@@ -18545,6 +18608,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -18747,6 +18812,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -19156,7 +19223,9 @@ export interface paths {
         /** Limited offers the signed-in user can still buy, with what remains for them */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -19177,7 +19246,8 @@ export interface paths {
                                     bonus_credits: number;
                                     code: string;
                                     credits: number;
-                                    currency: string;
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                     /** Format: date-time */
                                     flash_sale_ends_at: string | null;
                                     interval_days: number | null;
@@ -19190,6 +19260,14 @@ export interface paths {
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
+                                    prices: {
+                                        /** @enum {string} */
+                                        currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        price: number;
+                                        price_text: string;
+                                        was_price: number | null;
+                                        was_price_text: string | null;
+                                    }[];
                                     product_id: number;
                                     remaining: number | null;
                                     /** Format: date-time */

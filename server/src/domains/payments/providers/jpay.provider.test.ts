@@ -20,7 +20,7 @@ beforeAll(async () => {
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
   // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-  await t.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+  await t.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
 });
 afterAll(async () => {
   await t.close();
@@ -269,7 +269,7 @@ describe("JPay not configured", () => {
     const user = await visitor(bare);
     const pid = (await bare.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
     // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-    await bare.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+    await bare.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
     const res = await bare.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(503);
     expect(res.body.msg).toBe("Payment function temporarily unavailable");
     expect(await bare.db.order.count()).toBe(0);
@@ -283,7 +283,7 @@ describe("JPay not configured", () => {
       const user = await visitor(eur);
       const pid = (await eur.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
       // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-      await eur.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+      await eur.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
       const res = await eur.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(502);
       expect(res.body.msg).toBe("Payment failed, please try again later");
       expect(await eur.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed", failureReason: "checkout_failed" });

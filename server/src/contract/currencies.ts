@@ -1,0 +1,33 @@
+/** The currencies a product may be priced in, shared by the server and the browser apps. Import-free (docs/decisions/050). */
+import type { Language } from "./locales.ts";
+
+/**
+ * ISO 4217 codes: US dollars (the catalogue's own, every product has a USD price), euros, and the currencies of the
+ * app's other languages. Providers charge in some of them (each adapter's `currencies`, docs/decisions/300).
+ */
+export const CURRENCIES = ["USD", "EUR", "RUB", "JPY", "KRW"] as const;
+export type Currency = (typeof CURRENCIES)[number];
+/** Every product has a price in it; a visitor whose currency a product lacks sees this one. */
+export const BASE_CURRENCY: Currency = "USD";
+
+/** The currency a visitor is shown prices in, from the language the app speaks to them (docs/decisions/300). */
+export const CURRENCY_OF_LANGUAGE: Record<Language, Currency> = { en: "USD", ja: "JPY", ko: "KRW", ru: "RUB" };
+
+/** Currencies whose minor unit is the major unit (ISO 4217 exponent 0); the others have cents. */
+const ZERO_DECIMAL: ReadonlySet<string> = new Set<Currency>(["JPY", "KRW"]);
+
+export function exponent(currency: string): number {
+  return ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2;
+}
+
+export function isCurrency(value: string): value is Currency {
+  return (CURRENCIES as readonly string[]).includes(value);
+}
+
+/**
+ * The currency a checkout charges in: the visitor's own where the provider accepts it, else the provider's first
+ * (its settlement currency). The buy dialog shows, and the server charges, the product's price in this one.
+ */
+export function chargeCurrency(visitor: string | undefined, accepted: readonly Currency[]): Currency | undefined {
+  return accepted.find((c) => c === visitor) ?? accepted[0];
+}
