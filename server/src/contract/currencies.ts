@@ -25,9 +25,11 @@ export function isCurrency(value: string): value is Currency {
 }
 
 /**
- * The currency a checkout charges in: the visitor's own where the provider accepts it, else the provider's first
- * (its settlement currency). The buy dialog shows, and the server charges, the product's price in this one.
+ * The currency a checkout charges in, among those the provider accepts and the product is priced in: the visitor's
+ * own, else the base currency, else the provider's first; undefined when they share none (the product is not sold
+ * through that provider). The buy dialog shows, and the server charges, the product's price in this one.
  */
-export function chargeCurrency(visitor: string | undefined, accepted: readonly Currency[]): Currency | undefined {
-  return accepted.find((c) => c === visitor) ?? accepted[0];
+export function chargeCurrency(visitor: string | undefined, accepted: readonly Currency[], priced: readonly Currency[]): Currency | undefined {
+  const both = accepted.filter((c) => priced.includes(c));
+  return both.find((c) => c === visitor) ?? both.find((c) => c === BASE_CURRENCY) ?? both[0];
 }

@@ -19,8 +19,10 @@ export interface NewOrder {
   productId: number;
   quantity: number;
   provider: string;
-  /** The currency the provider charges in: the product's price in it is the order's (docs/decisions/300). */
-  currency: Currency;
+  /** The visitor's currency; the order is priced in it where the provider accepts it and the product has a price in it. */
+  currency?: Currency;
+  /** The currencies the provider charges in (docs/decisions/300). */
+  accepted: readonly Currency[];
   /** Credits granted on top of the product's when paid (crypto bonus). */
   bonusCredits?: number;
   /** The payment method renews a plan (a subscription): other products are refused before anything is created. */
@@ -63,7 +65,7 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
         // Serialises this user's order creation so per-user limits hold under concurrent clicks.
         await lockUser.rows(tx, { userId: n.userId });
         const { channelId } = await assertMayPay(tx, n.userId);
-        const { product, regularMinor, nowMinor } = await products.purchasable(tx, n, now, channelId ?? undefined);
+        const { product, currency, regularMinor, nowMinor } = await products.purchasable(tx, n, now, channelId ?? undefined);
         if (n.plansOnly && product.kind !== "subscription") throw HttpError.badRequest(PLANS_ONLY);
         return tx.order.create({
           data: {
@@ -75,7 +77,7 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
             quantity: n.quantity,
             amountMinor: regularMinor * n.quantity,
             finalPriceMinor: nowMinor * n.quantity,
-            currency: n.currency,
+            currency,
             credits: (product.credits + product.bonusCredits) * n.quantity,
             bonusCredits: n.bonusCredits ?? 0,
             provider: n.provider,

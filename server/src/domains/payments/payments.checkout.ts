@@ -1,7 +1,7 @@
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
-import { chargeCurrency, type Currency } from "../../contract/currencies.ts";
+import type { Currency } from "../../contract/currencies.ts";
 import { PROVIDERS, type ProviderName } from "../../contract/orders.ts";
 import { CRYPTO_BONUS_CREDITS, PAYMENT_METHODS, type PaymentMethod } from "../../contract/payments.ts";
 import { orderView, type OrdersService } from "../orders/orders.service.ts";
@@ -58,10 +58,9 @@ export function createCheckouts(deps: { config: Config; orders: OrdersService; p
       const provider = usableProvider(providers, input.provider);
       const method = usableMethod(provider, input.method);
       const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
-      const currency = chargeCurrency(input.currency, provider.currencies());
-      if (!currency) throw new HttpError(503, MSG.paymentUnavailable);
       const order = await orders.createPending({
-        currency,
+        currency: input.currency,
+        accepted: provider.currencies(),
         userId: input.userId,
         productId: input.productId,
         quantity: input.quantity,

@@ -76,7 +76,7 @@ export function paymentsRoutes(api: ApiRouter, payments: PaymentsService, limite
           userId: principal.userId,
           productId: body.product_id,
           quantity: body.quantity,
-        currency: body.currency,
+          currency: body.currency,
           provider: "pagsmile",
           method,
           agreeTerms: body.agree_terms,

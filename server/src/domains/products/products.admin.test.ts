@@ -32,7 +32,11 @@ describe("console products (issue 35 item 1)", () => {
     for (const role of ["support", "moderator"] as const) {
       await t.http.get("/admin/api/products").set("token", as[role]!.token).expect(403);
       expect((await put(role, id.credits_50, { sortOrder: 99 })).status).toBe(403);
-      await t.http.post("/admin/api/products").set("token", as[role]!.token).send({ code: "x1", name: "X", credits: 1, prices: usd(100) }).expect(403);
+      await t.http
+        .post("/admin/api/products")
+        .set("token", as[role]!.token)
+        .send({ code: "x1", name: "X", credits: 1, prices: usd(100) })
+        .expect(403);
     }
     const list = await t.http.get("/admin/api/products").set("token", as.marketer!.token).expect(200);
     expect(list.body.filter((p: { bestValueIn: string[] }) => p.bestValueIn.length).map((p: { code: string }) => p.code)).toEqual(["credits_500"]);

@@ -36,9 +36,7 @@ export function shownCurrency(p: Pick<Priced, "prices">, visitor: string | undef
 
 /** The product's sale window is open now (docs/decisions/266): start and end set, start passed, end not, and a sale price. */
 export function saleRunning(p: Priced, now: Date): boolean {
-  return (
-    p.saleStartsAt !== null && p.saleEndsAt !== null && p.saleStartsAt <= now && p.saleEndsAt > now && pricesOf(p).some((e) => e.salePriceMinor !== null)
-  );
+  return p.saleStartsAt !== null && p.saleEndsAt !== null && p.saleStartsAt <= now && p.saleEndsAt > now && pricesOf(p).some((e) => e.salePriceMinor !== null);
 }
 
 /** What one costs now in this currency: the sale price while the sale runs, else the regular price; undefined when not sold in it. */

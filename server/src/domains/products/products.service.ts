@@ -1,5 +1,5 @@
 import type { Db, Tx } from "../../db/client.ts";
-import type { Currency } from "../../contract/currencies.ts";
+import { chargeCurrency, type Currency } from "../../contract/currencies.ts";
 import { OPEN_ORDER_STATUSES } from "../../contract/orders.ts";
 import type { Product } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -10,7 +10,7 @@ import { bestValue, priceIn, priceNow, pricesOf, saleRunning, shownCurrency } fr
 
 export const OFFER_ENDED = "This offer has ended";
 export const PURCHASE_LIMIT_REACHED = "You have reached the purchase limit for this offer";
-/** `{{currency}}`: the currency the chosen payment method charges in (docs/decisions/300). */
+/** `{{currency}}`: the currencies the chosen payment method charges in (docs/decisions/300). */
 export const NO_PRICE_IN_CURRENCY = "This product cannot be paid in {{currency}}; please choose another payment method";
 
 /** Orders that count toward a per-user limit: paid ones and ones still being paid. */
@@ -70,12 +70,13 @@ function onSale(p: Product, now: Date, channel?: string): boolean {
   return p.active && visibleIn(p, channel) && (p.kind !== "flash_sale" || saleRunning(p, now));
 }
 
-/** One purchase as the order asks for it: `currency` is the one its checkout charges in. */
+/** One purchase as the order asks for it, with the visitor's currency and those the chosen provider charges in. */
 export interface Purchase {
   userId: number;
   productId: number;
   quantity: number;
-  currency: Currency;
+  currency?: Currency;
+  accepted: readonly Currency[];
 }
 
 export function createProductsService(db: Db) {
@@ -142,19 +143,24 @@ export function createProductsService(db: Db) {
      * the currency the checkout charges in. Runs inside the order-creating transaction after the user row is locked,
      * so two concurrent orders cannot both slip under a limit.
      */
-    async purchasable(tx: Tx, want: Purchase, now = new Date(), channel?: string): Promise<{ product: Product; regularMinor: number; nowMinor: number }> {
+    async purchasable(tx: Tx, want: Purchase, now = new Date(), channel?: string) {
       const { userId, quantity } = want;
       const p = await tx.product.findUnique({ where: { id: want.productId } });
       if (!p?.active) throw HttpError.notFound();
       if (!onSale(p, now, channel)) throw HttpError.badRequest(OFFER_ENDED);
-      const price = priceIn(p, want.currency);
-      if (!price) throw HttpError.badRequest(NO_PRICE_IN_CURRENCY.replace("{{currency}}", want.currency));
+      const currency = chargeCurrency(
+        want.currency,
+        want.accepted,
+        pricesOf(p).map((e) => e.currency),
+      );
+      const price = currency && priceIn(p, currency);
+      if (!price) throw HttpError.badRequest(NO_PRICE_IN_CURRENCY.replace("{{currency}}", want.accepted.join(", ")));
       if (p.kind === "subscription" && quantity !== 1) throw HttpError.badRequest(MSG.badRequest);
       if (p.perUserLimit !== null) {
         const bought = (await purchasedCounts(userId, [p.id], tx)).get(p.id) ?? 0;
         if (bought + quantity > p.perUserLimit) throw HttpError.conflict(PURCHASE_LIMIT_REACHED);
       }
-      return { product: p, regularMinor: price.priceMinor, nowMinor: priceNow(p, want.currency, now) ?? price.priceMinor };
+      return { product: p, currency: price.currency, regularMinor: price.priceMinor, nowMinor: priceNow(p, price.currency, now) ?? price.priceMinor };
     },
   };
 }
