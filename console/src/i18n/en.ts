@@ -411,7 +411,7 @@ export const en = {
         kind: "Kind",
         credits: "Credits",
         bonusCredits: "Bonus credits",
-        prices: "Prices (one per currency, USD required)",
+        prices: "Prices (USD required)",
         priceMinor: "Price (cents; whole yen, won)",
         currency: "Currency",
         salePriceMinor: "Sale price",

@@ -415,7 +415,7 @@ export const ru: typeof en = {
         kind: "Вид",
         credits: "Кредиты",
         bonusCredits: "Бонусные кредиты",
-        prices: "Цены (по одной на валюту, USD обязательно)",
+        prices: "Цены (USD обязательно)",
         priceMinor: "Цена (центы, копейки; иены и воны целыми)",
         currency: "Валюта",
         salePriceMinor: "Цена по акции",

@@ -193,7 +193,7 @@ export default function BuyCreditsDialog() {
                         {formatPrice(shown.price, shown.currency, i18n.language)}
                       </Typography>
                     ) : (
-                      <Typography variant="caption" color="text.secondary" data-testid="buy-not-sold">
+                      <Typography variant="caption" color="text.secondary" data-testid="buy-not-sold" sx={{ display: "block", maxWidth: 120 }}>
                         {t("buy.notWithMethod")}
                       </Typography>
                     )}
