@@ -1,5 +1,4 @@
 /** The currencies a product may be priced in, shared by the server and the browser apps. Import-free (docs/decisions/050). */
-import type { Language } from "./locales.ts";
 
 /**
  * ISO 4217 codes: US dollars (the catalogue's own, every product has a USD price), euros, and the currencies of the
@@ -10,8 +9,11 @@ export type Currency = (typeof CURRENCIES)[number];
 /** Every product has a price in it; a visitor whose currency a product lacks sees this one. */
 export const BASE_CURRENCY: Currency = "USD";
 
-/** The currency a visitor is shown prices in, from the language the app speaks to them (docs/decisions/300). */
-export const CURRENCY_OF_LANGUAGE: Record<Language, Currency> = { en: "USD", ja: "JPY", ko: "KRW", ru: "RUB" };
+/**
+ * The currency a visitor is shown prices in, by the language the app speaks to them (docs/decisions/300); one for each
+ * of locales.ts LANGUAGES (the consumer's payments.api holds it to that list).
+ */
+export const CURRENCY_OF_LANGUAGE = { en: "USD", ja: "JPY", ko: "KRW", ru: "RUB" } as const satisfies Record<string, Currency>;
 
 /** Currencies whose minor unit is the major unit (ISO 4217 exponent 0); the others have cents. */
 const ZERO_DECIMAL: ReadonlySet<string> = new Set<Currency>(["JPY", "KRW"]);

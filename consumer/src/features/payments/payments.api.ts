@@ -7,9 +7,12 @@ import type { PaymentOption } from "./providers.ts";
 /** Issue 3's product, order and payment calls (SPEC.md §7 "Products", "Orders and payment"). Prices are minor units. */
 export type Product = ApiData<"/api/index/getProducts", "get">["list"][number];
 
+/** Typed here so that a language without its currency fails to compile. */
+const currencyOf: Record<Language, Currency> = CURRENCY_OF_LANGUAGE;
+
 /** The currency prices are shown in: the one of the language the app speaks (docs/decisions/300). */
 export function visitorCurrency(): Currency {
-  return CURRENCY_OF_LANGUAGE[i18n.language as Language] ?? CURRENCY_OF_LANGUAGE.en;
+  return currencyOf[i18n.language as Language] ?? currencyOf.en;
 }
 
 /** Products priced in the visitor's currency where they have a price in it, else in dollars. */

@@ -1,4 +1,4 @@
-import type { Currency } from "../../../contract/currencies.ts";
+import { CURRENCIES } from "../../../contract/currencies.ts";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import { minorToDecimal } from "../../products/money.ts";
@@ -21,7 +21,7 @@ import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
  * Ours among the REST API's currency codes (developer.paypal.com/api/rest/reference/currency-codes): no Korean won, and
  * the rouble only for accounts inside Russia, which PayPal no longer serves.
  */
-const PAYPAL_CURRENCIES: readonly Currency[] = ["USD", "EUR", "JPY"];
+const PAYPAL_CURRENCIES = CURRENCIES.filter((c) => c !== "KRW" && c !== "RUB");
 
 /** PayPal Orders v2 over its REST API: OAuth client credentials, create, capture, webhook verification by PayPal's API. */
 export function createPaypalProvider(
