@@ -34,7 +34,7 @@ export default async function dashboardBench(): Promise<BenchResult[]> {
   try {
     await runMigrations(pg.url);
     const t0 = Date.now();
-    await db.$executeRaw`INSERT INTO products (code, name, credits, price_minor) VALUES ('bench', 'Bench', 100, 999)`;
+    await db.$executeRaw`INSERT INTO products (code, name, credits, prices) VALUES ('bench', 'Bench', 100, '[{"currency": "USD", "priceMinor": 999, "salePriceMinor": null}]')`;
     await db.$executeRaw`
       INSERT INTO users (uuid, login_type, role, created_at, updated_at)
       SELECT gen_random_uuid(), (ARRAY['visitor','noRegister','registered'])[1 + i % 3]::"LoginType", 'user', now() - (i % 90) * interval '1 day' - (i % 1440) * interval '1 minute', now()

@@ -98,7 +98,9 @@ const UNSEEDED = [
 /** A little of everything, so every list and chart has rows to show. */
 async function seedData(t: Pick<TestApp, "db">) {
   const { db } = t;
-  const product = await db.product.create({ data: { code: "credits-100", name: "100 credits", credits: 100, priceMinor: 999 } });
+  const product = await db.product.create({
+    data: { code: "credits-100", name: "100 credits", credits: 100, prices: [{ currency: "USD", priceMinor: 999, salePriceMinor: null }] },
+  });
   const users = await Promise.all(
     ["anna@example.com", "boris@example.com", null, "dmitri@example.com"].map((email, i) =>
       db.user.create({
@@ -305,18 +307,27 @@ describe("operator console in Chromium", () => {
     }
   });
 
-  it("a marketer changes a pack's price in the products screen (360 px): audited, and the list shows it", { timeout: 60_000 }, async () => {
+  it("a marketer changes a pack's dollar price and adds a euro one in the products screen (360 px): audited, and the list shows it", {
+    timeout: 60_000,
+  }, async () => {
     const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
     const page = await signIn("marketer");
     await page.setViewportSize({ width: 360, height: 780 });
     await page.goto(`${server.url}/console/products/${product.id}`);
-    await page.waitForSelector('input[name="priceMinor"]');
-    await page.fill('input[name="priceMinor"]', "1099");
+    await page.waitForSelector('input[name="prices.0.priceMinor"]');
+    await page.fill('input[name="prices.0.priceMinor"]', "1099");
+    await page.locator(".button-add-prices").click();
+    await page.getByRole("combobox", { name: "Currency" }).last().click();
+    await page.getByRole("option", { name: "EUR" }).click();
+    await page.fill('input[name="prices.1.priceMinor"]', "999");
     await screenshot(page, "console-product-edit-360");
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/products$/);
     await screenshot(page, "console-products-360");
-    expect((await server.db.product.findUniqueOrThrow({ where: { id: product.id } })).priceMinor).toBe(1099);
+    expect((await server.db.product.findUniqueOrThrow({ where: { id: product.id } })).prices).toEqual([
+      { currency: "USD", priceMinor: 1099, salePriceMinor: null },
+      { currency: "EUR", priceMinor: 999, salePriceMinor: null },
+    ]);
     expect(await server.db.auditLog.count({ where: { resource: "Product", resourceId: String(product.id), action: "update" } })).toBe(1);
     await page.close();
   });

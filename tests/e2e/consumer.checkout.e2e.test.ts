@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { newAppContext, pageShot } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
+import { priceIn } from "../../server/src/domains/products/products.pricing.ts";
 
 /** Issue 11 items 4 and 5: what the person tapped is what is ordered, and the monthly plan can be bought. */
 describe("consumer app: the checkout orders what was tapped", () => {
@@ -59,7 +60,8 @@ describe("consumer app: the checkout orders what was tapped", () => {
       expect(order.productId).toBe(p.id);
       expect(order.finalPriceMinor).toBe(shownPrice);
       // the seeded sale is running: its sale price is charged
-      expect(order.finalPriceMinor).toBe(p.salePriceMinor ?? p.priceMinor);
+      const usd = priceIn(p, "USD");
+      expect(order.finalPriceMinor).toBe(usd?.salePriceMinor ?? usd?.priceMinor);
     }
     await context.close();
   });
@@ -74,7 +76,7 @@ describe("consumer app: the checkout orders what was tapped", () => {
     await page.getByTestId("flash-cta").click();
     const order = await payInDialog(page, flash.id);
     expect(order.productId).toBe(flash.id);
-    expect(order.finalPriceMinor).toBe(flash.salePriceMinor);
+    expect(order.finalPriceMinor).toBe(priceIn(flash, "USD")?.salePriceMinor);
     await context.close();
   });
 
@@ -95,7 +97,7 @@ describe("consumer app: the checkout orders what was tapped", () => {
     await retry.click();
     const order = await payInDialog(page, small.id);
     expect(order.productId).toBe(small.id);
-    expect(order.finalPriceMinor).toBe(small.priceMinor);
+    expect(order.finalPriceMinor).toBe(priceIn(small, "USD")?.priceMinor);
     await context.close();
   });
 });

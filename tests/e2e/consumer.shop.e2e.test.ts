@@ -33,7 +33,7 @@ describe("the shop at 360 px", () => {
     expect(claims.en).toContain("$0.50");
     expect(claims.en).toContain("720P");
 
-    await app.server.db.product.update({ where: { code: "credits_500" }, data: { priceMinor: 22500 } });
+    await app.server.db.product.update({ where: { code: "credits_500" }, data: { prices: [{ currency: "USD", priceMinor: 22500, salePriceMinor: null }] } });
     const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
     await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const page = await context.newPage();
@@ -56,7 +56,7 @@ describe("the shop at 360 px", () => {
     expect(await p1.getByTestId("flash-sale").count()).toBe(0);
     await banned.close();
 
-    await app.server.db.product.updateMany({ where: { salePriceMinor: { not: null } }, data: { saleEndsAt: new Date(Date.now() - 1000) } });
+    await app.server.db.product.updateMany({ where: { saleEndsAt: { not: null } }, data: { saleEndsAt: new Date(Date.now() - 1000) } });
     const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
     const page = await context.newPage();
     await page.goto(`${app.server.url}/home`);

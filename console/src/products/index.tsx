@@ -8,6 +8,7 @@ import {
   DateField,
   DateTimeInput,
   Edit,
+  FunctionField,
   List,
   NumberField,
   NumberInput,
@@ -18,11 +19,29 @@ import {
   TextInput,
   required,
 } from "react-admin";
+import { BASE_CURRENCY, CURRENCIES, exponent } from "../../../server/src/contract/currencies.ts";
 import { PRODUCT_KINDS } from "../../../server/src/contract/orders.ts";
 import { choicesOf } from "../common/choices.ts";
 import { TranslationInputs } from "../common/TranslationInputs.tsx";
 
-/** Prices are minor units (cents); a sale needs its price, start and end, and the server refuses one a regular pack beats. */
+const field = (name: string) => `resources.products.fields.${name}`;
+
+interface Price {
+  currency: string;
+  priceMinor: number;
+  salePriceMinor: number | null;
+}
+
+/** "USD 29.99 (sale 19.99)": one price as the list shows it, in its currency's precision. */
+function priceText(p: Price): string {
+  const amount = (minor: number) => (minor / 10 ** exponent(p.currency)).toFixed(exponent(p.currency));
+  return `${p.currency} ${amount(p.priceMinor)}${p.salePriceMinor === null ? "" : ` (${amount(p.salePriceMinor)})`}`;
+}
+
+/**
+ * A price per currency in minor units (cents; whole yen and won), USD required (docs/decisions/300); a sale needs a
+ * sale price in each currency, a start and an end, and the server refuses one a regular pack beats in any currency.
+ */
 const ProductForm = ({ creating = false }: { creating?: boolean }) => (
   <SimpleForm>
     <TextInput source="code" validate={required()} disabled={!creating} />
@@ -31,9 +50,13 @@ const ProductForm = ({ creating = false }: { creating?: boolean }) => (
     <SelectInput source="kind" choices={choicesOf(PRODUCT_KINDS)} defaultValue="credits" />
     <NumberInput source="credits" min={1} validate={required()} />
     <NumberInput source="bonusCredits" min={0} defaultValue={0} />
-    <NumberInput source="priceMinor" min={1} validate={required()} />
-    <TextInput source="currency" defaultValue="USD" />
-    <NumberInput source="salePriceMinor" min={1} />
+    <ArrayInput source="prices" defaultValue={[{ currency: BASE_CURRENCY, priceMinor: null, salePriceMinor: null }]} validate={required()}>
+      <SimpleFormIterator inline disableReordering>
+        <SelectInput source="currency" choices={choicesOf(CURRENCIES)} validate={required()} label={field("currency")} />
+        <NumberInput source="priceMinor" min={1} validate={required()} label={field("priceMinor")} />
+        <NumberInput source="salePriceMinor" min={1} label={field("salePriceMinor")} />
+      </SimpleFormIterator>
+    </ArrayInput>
     <DateTimeInput source="saleStartsAt" />
     <DateTimeInput source="saleEndsAt" />
     <NumberInput source="perUserLimit" min={1} />
@@ -58,11 +81,10 @@ export const products = {
         <TextField source="name" />
         <TextField source="kind" />
         <NumberField source="credits" />
-        <NumberField source="priceMinor" />
-        <NumberField source="salePriceMinor" />
+        <FunctionField source="prices" sortable={false} render={(p: { prices: Price[] }) => p.prices.map(priceText).join(" · ")} />
         <DateField source="saleEndsAt" showTime />
         <BooleanField source="saleRunning" />
-        <BooleanField source="bestValue" />
+        <FunctionField source="bestValueIn" sortable={false} render={(p: { bestValueIn: string[] }) => p.bestValueIn.join(", ")} />
         <BooleanField source="active" />
       </Datagrid>
     </List>

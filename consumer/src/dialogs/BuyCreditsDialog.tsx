@@ -20,7 +20,7 @@ import { useTranslation } from "react-i18next";
 import { translateMessage } from "../i18n/index.ts";
 import { ApiError } from "../lib/api-client.ts";
 import { openSupport } from "../features/support/open-support.ts";
-import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, type Product } from "../features/payments/payments.api.ts";
+import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, priceThrough, type Product } from "../features/payments/payments.api.ts";
 import type { PaymentOption } from "../features/payments/providers.ts";
 import { trackPixel } from "../features/pixels/pixels.ts";
 import { reportCheckout } from "../features/pixels/purchase.ts";
@@ -81,10 +81,14 @@ export default function BuyCreditsDialog() {
       .catch(() => setOptions([]));
   }, [tapped]);
 
+  const chosen = options.find((o) => optionKey(o) === option);
+  // a product without a price in what the chosen way to pay charges in is not sold through it (docs/decisions/300)
+  const selectedProduct = products?.find((p) => p.product_id === selected);
+  const unpriced = selectedProduct !== undefined && !priceThrough(selectedProduct, chosen);
+
   async function pay() {
     setError(null);
     if (!agreed) return setError(translateMessage(TERMS_MESSAGE));
-    const chosen = options.find((o) => optionKey(o) === option);
     if (selected === null || !chosen) return;
     setBusy(true);
     trackPixel("checkout_order");
@@ -130,6 +134,7 @@ export default function BuyCreditsDialog() {
           <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "repeat(3, 1fr)" }, gap: 1.5, mt: 1 }}>
             {products.map((p) => {
               const active = p.product_id === selected;
+              const shown = priceThrough(p, chosen);
               return (
                 <Box
                   key={p.product_id}
@@ -141,7 +146,8 @@ export default function BuyCreditsDialog() {
                   }}
                   data-testid={`product-${p.product_id}`}
                   aria-pressed={active}
-                  data-price={p.price}
+                  data-price={shown?.price}
+                  data-currency={shown?.currency}
                   sx={{
                     position: "relative",
                     minWidth: 0,
@@ -182,12 +188,18 @@ export default function BuyCreditsDialog() {
                     <ProductTerms product={p} />
                   </Box>
                   <Box sx={{ textAlign: { xs: "right", sm: "left" }, flexShrink: 0 }}>
-                    <Typography variant="body1" sx={{ mt: { sm: 1 }, fontWeight: 700 }}>
-                      {formatPrice(p.price, p.currency, i18n.language)}
-                    </Typography>
-                    {p.was_price ? (
+                    {shown ? (
+                      <Typography variant="body1" sx={{ mt: { sm: 1 }, fontWeight: 700 }} data-testid="buy-price">
+                        {formatPrice(shown.price, shown.currency, i18n.language)}
+                      </Typography>
+                    ) : (
+                      <Typography variant="caption" color="text.secondary" data-testid="buy-not-sold" sx={{ display: "block", maxWidth: 120 }}>
+                        {t("buy.notWithMethod")}
+                      </Typography>
+                    )}
+                    {shown?.was_price ? (
                       <Typography variant="caption" color="text.secondary" sx={{ textDecoration: "line-through" }}>
-                        {formatPrice(p.was_price, p.currency, i18n.language)}
+                        {formatPrice(shown.was_price, shown.currency, i18n.language)}
                       </Typography>
                     ) : null}
                   </Box>
@@ -243,7 +255,7 @@ export default function BuyCreditsDialog() {
             size="large"
             variant="contained"
             sx={{ mt: 2, mb: 1 }}
-            disabled={busy || selected === null || option === null}
+            disabled={busy || selected === null || option === null || unpriced}
             onClick={() => void pay()}
             data-testid="pay"
           >

@@ -8,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
 import { formatPrice } from "../features/payments/payments.api.ts";
+import { ProductTerms } from "../features/payments/ProductTerms.tsx";
 import type { RunningSale } from "../features/site/useFlashSale.ts";
 import { accentGradient } from "../theme.ts";
 import { dialogs } from "./dialog-store.ts";
@@ -55,6 +56,10 @@ export default function FlashSaleDialog({ product, onClose }: { product: Running
         <Typography variant="h4" sx={{ fontWeight: 900, mt: 0.5, overflowWrap: "anywhere" }}>
           {t("flashSale.title", { count: product.credits })}
         </Typography>
+        {/* the bonus is granted with the credits and counts toward the deal, so the popup says so (as the buy dialog does) */}
+        <Box sx={{ "& .MuiTypography-root": { color: "#fff", fontWeight: 700 } }}>
+          <ProductTerms product={product} />
+        </Box>
         <Box sx={{ display: "flex", justifyContent: "center", alignItems: "baseline", flexWrap: "wrap", columnGap: 1.5, mt: 1.5 }}>
           <Typography variant="h3" sx={{ fontWeight: 900 }}>
             {formatPrice(product.price, product.currency, i18n.language)}

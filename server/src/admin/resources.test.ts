@@ -15,7 +15,9 @@ beforeAll(async () => {
   const channel = await t.db.channel.create({ data: { code: "ads", name: "Ads" } });
   channelId = channel.id;
   userId = (await visitor(t)).userId;
-  const product = await t.db.product.create({ data: { code: "p1", name: "P1", credits: 10, priceMinor: 100 } });
+  const product = await t.db.product.create({
+    data: { code: "p1", name: "P1", credits: 10, prices: [{ currency: "USD", priceMinor: 100, salePriceMinor: null }] },
+  });
   const order = await t.db.order.create({
     data: {
       orderNo: "O1",

@@ -8327,14 +8327,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8342,10 +8341,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -8403,8 +8406,6 @@ export interface paths {
                         channels?: string[];
                         code: string;
                         credits: number;
-                        /** @default USD */
-                        currency?: string;
                         /** @default null */
                         intervalDays?: number | null;
                         /**
@@ -8421,14 +8422,18 @@ export interface paths {
                         };
                         /** @default null */
                         perUserLimit?: number | null;
-                        priceMinor: number;
+                        prices: {
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                            priceMinor: number;
+                            /** @default null */
+                            salePriceMinor?: number | null;
+                        }[];
                         /**
                          * Format: date-time
                          * @default null
                          */
                         saleEndsAt?: string | null;
-                        /** @default null */
-                        salePriceMinor?: number | null;
                         /**
                          * Format: date-time
                          * @default null
@@ -8448,14 +8453,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8463,10 +8467,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -8537,14 +8545,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8552,10 +8559,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -8611,7 +8622,6 @@ export interface paths {
                         channels?: string[];
                         code?: string;
                         credits?: number;
-                        currency?: string;
                         intervalDays?: number | null;
                         /** @enum {string} */
                         kind?: "credits" | "flash_sale" | "subscription";
@@ -8622,10 +8632,15 @@ export interface paths {
                             ru?: string;
                         };
                         perUserLimit?: number | null;
-                        priceMinor?: number;
+                        prices?: {
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                            priceMinor: number;
+                            /** @default null */
+                            salePriceMinor?: number | null;
+                        }[];
                         /** Format: date-time */
                         saleEndsAt?: string | null;
-                        salePriceMinor?: number | null;
                         /** Format: date-time */
                         saleStartsAt?: string | null;
                         sortOrder?: number | null;
@@ -8641,14 +8656,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             active: boolean;
-                            bestValue: boolean;
+                            bestValueIn: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                             bonusCredits: number;
                             channels: string[];
                             code: string;
                             /** Format: date-time */
                             createdAt: string;
                             credits: number;
-                            currency: string;
                             id: number;
                             intervalDays: number | null;
                             /** @enum {string} */
@@ -8656,10 +8670,14 @@ export interface paths {
                             name: string;
                             names?: unknown;
                             perUserLimit: number | null;
-                            priceMinor: number;
+                            prices: {
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                priceMinor: number;
+                                salePriceMinor: number | null;
+                            }[];
                             /** Format: date-time */
                             saleEndsAt: string | null;
-                            salePriceMinor: number | null;
                             saleRunning: boolean;
                             /** Format: date-time */
                             saleStartsAt: string | null;
@@ -15064,6 +15082,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                     product_id: number;
                 };
                 header?: never;
@@ -15085,7 +15104,8 @@ export interface paths {
                                 bonus_credits: number;
                                 code: string;
                                 credits: number;
-                                currency: string;
+                                /** @enum {string} */
+                                currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                 /** Format: date-time */
                                 flash_sale_ends_at: string | null;
                                 interval_days: number | null;
@@ -15098,6 +15118,14 @@ export interface paths {
                                 per_user_limit: number | null;
                                 price: number;
                                 price_text: string;
+                                prices: {
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                    price: number;
+                                    price_text: string;
+                                    was_price: number | null;
+                                    was_price_text: string | null;
+                                }[];
                                 product_id: number;
                                 /** Format: date-time */
                                 sale_starts_at: string | null;
@@ -15157,7 +15185,9 @@ export interface paths {
         /** Credit packs, plans and running flash sales (prices in minor units) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -15178,7 +15208,8 @@ export interface paths {
                                     bonus_credits: number;
                                     code: string;
                                     credits: number;
-                                    currency: string;
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                     /** Format: date-time */
                                     flash_sale_ends_at: string | null;
                                     interval_days: number | null;
@@ -15191,6 +15222,14 @@ export interface paths {
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
+                                    prices: {
+                                        /** @enum {string} */
+                                        currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        price: number;
+                                        price_text: string;
+                                        was_price: number | null;
+                                        was_price_text: string | null;
+                                    }[];
                                     product_id: number;
                                     /** Format: date-time */
                                     sale_starts_at: string | null;
@@ -15251,7 +15290,9 @@ export interface paths {
         /** Limited offers running now, with their countdown */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -15272,7 +15313,8 @@ export interface paths {
                                     bonus_credits: number;
                                     code: string;
                                     credits: number;
-                                    currency: string;
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                     /** Format: date-time */
                                     flash_sale_ends_at: string | null;
                                     interval_days: number | null;
@@ -15285,6 +15327,14 @@ export interface paths {
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
+                                    prices: {
+                                        /** @enum {string} */
+                                        currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        price: number;
+                                        price_text: string;
+                                        was_price: number | null;
+                                        was_price_text: string | null;
+                                    }[];
                                     product_id: number;
                                     /** Format: date-time */
                                     sale_starts_at: string | null;
@@ -17073,6 +17123,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         method?: string;
                         product_id: number;
                         /** @default sandbox */
@@ -17183,6 +17235,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17290,6 +17344,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17397,6 +17453,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17504,6 +17562,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -17611,6 +17671,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -18228,6 +18290,7 @@ export interface paths {
                         "application/json": {
                             code: number;
                             data: {
+                                currencies: ("USD" | "EUR" | "RUB" | "JPY" | "KRW")[];
                                 methods: ("checkout" | "recurring" | "sbp" | "sberpay" | "tpay")[];
                                 /** @enum {string} */
                                 provider: "sandbox" | "stripe" | "paypal" | "pagsmile" | "usdt" | "jpay";
@@ -18567,6 +18630,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -18769,6 +18834,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         agree_terms?: boolean | 1 | 0 | ("0" | "1" | "true" | "false" | "on");
+                        /** @enum {string} */
+                        currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                         product_id: number;
                         /** @default 1 */
                         quantity?: number;
@@ -19178,7 +19245,9 @@ export interface paths {
         /** Limited offers the signed-in user can still buy, with what remains for them */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    currency?: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -19199,7 +19268,8 @@ export interface paths {
                                     bonus_credits: number;
                                     code: string;
                                     credits: number;
-                                    currency: string;
+                                    /** @enum {string} */
+                                    currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
                                     /** Format: date-time */
                                     flash_sale_ends_at: string | null;
                                     interval_days: number | null;
@@ -19212,6 +19282,14 @@ export interface paths {
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
+                                    prices: {
+                                        /** @enum {string} */
+                                        currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        price: number;
+                                        price_text: string;
+                                        was_price: number | null;
+                                        was_price_text: string | null;
+                                    }[];
                                     product_id: number;
                                     remaining: number | null;
                                     /** Format: date-time */

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import Typography, { type TypographyProps } from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api-client.ts";
-import { formatPrice, getProducts, type Product } from "./payments.api.ts";
+import { formatPrice, getProducts, type Product, visitorCurrency } from "./payments.api.ts";
 
 /** What a price claim is made of: the configured generation prices (basicSettings) and the packs on sale now. */
 export interface PriceFacts {
@@ -16,30 +16,36 @@ export interface PriceFacts {
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
-/** The lowest price per credit among regular packs (sales excluded: they end), or null when none is on sale. */
-export function cheapestCredit(products: Product[]): PriceFacts["cheapest"] {
-  const packs = products.filter((p) => p.kind === "credits" && p.was_price === null);
+/**
+ * The lowest price per credit among regular packs (sales excluded: they end) priced in the visitor's currency, or null
+ * when none is: prices of two currencies do not compare, and a claim names the visitor's own (docs/decisions/300).
+ */
+export function cheapestCredit(products: Product[], currency: string): PriceFacts["cheapest"] {
+  const packs = products.filter((p) => p.kind === "credits" && p.was_price === null && p.currency === currency);
   if (!packs.length) return null;
   const best = packs.reduce((a, b) => (b.price / (b.credits + b.bonus_credits) < a.price / (a.credits + a.bonus_credits) ? b : a));
   return { minor: best.price / (best.credits + best.bonus_credits), currency: best.currency };
 }
 
-let pending: Promise<PriceFacts | null> | null = null;
+const pending = new Map<string, Promise<PriceFacts | null>>();
 
-/** Both answers once per page load; null when either says nothing usable (the claim is then not made at all). */
-function loadFacts(): Promise<PriceFacts | null> {
-  pending ??= Promise.all([api.get("/api/Index/basicSettings", { quiet: true }), getProducts()])
-    .then(([settings, products]) => {
-      const price = (settings.price ?? {}) as Record<string, unknown>;
-      const [seconds, c480, c720, image] = [price.per_block_seconds, price["480P"], price["720P"], price.image].map(num);
-      if (seconds === null || c480 === null || c720 === null || image === null) return null;
-      return { seconds, c480, c720, image, cheapest: cheapestCredit(products) };
-    })
-    .catch(() => {
-      pending = null;
-      return null;
-    });
-  return pending;
+/** Both answers once per page load and currency; null when either says nothing usable (the claim is then not made at all). */
+function loadFacts(currency: string): Promise<PriceFacts | null> {
+  const loading =
+    pending.get(currency) ??
+    Promise.all([api.get("/api/Index/basicSettings", { quiet: true }), getProducts()])
+      .then(([settings, products]) => {
+        const price = (settings.price ?? {}) as Record<string, unknown>;
+        const [seconds, c480, c720, image] = [price.per_block_seconds, price["480P"], price["720P"], price.image].map(num);
+        if (seconds === null || c480 === null || c720 === null || image === null) return null;
+        return { seconds, c480, c720, image, cheapest: cheapestCredit(products, currency) };
+      })
+      .catch(() => {
+        pending.delete(currency);
+        return null;
+      });
+  pending.set(currency, loading);
+  return loading;
 }
 
 /**
@@ -50,13 +56,15 @@ function loadFacts(): Promise<PriceFacts | null> {
 export function PriceClaim(props: TypographyProps) {
   const { t, i18n } = useTranslation();
   const [facts, setFacts] = useState<PriceFacts | null>(null);
+  // read on each render: a change of language changes the currency claims are made in
+  const currency = visitorCurrency();
   useEffect(() => {
     let live = true;
-    void loadFacts().then((f) => live && setFacts(f));
+    void loadFacts(currency).then((f) => live && setFacts(f));
     return () => {
       live = false;
     };
-  }, []);
+  }, [currency]);
   const text =
     facts &&
     t(facts.cheapest ? "home.priceClaim" : "home.priceClaimNoPacks", {

@@ -1,15 +1,41 @@
+import { CURRENCY_OF_LANGUAGE, type Currency, chargeCurrency, exponent } from "../../../../server/src/contract/currencies.ts";
+import type { Language } from "../../../../server/src/contract/locales.ts";
+import i18n from "../../i18n/index.ts";
 import { api, type ApiData } from "../../lib/api-client.ts";
 import type { PaymentOption } from "./providers.ts";
 
 /** Issue 3's product, order and payment calls (SPEC.md §7 "Products", "Orders and payment"). Prices are minor units. */
 export type Product = ApiData<"/api/index/getProducts", "get">["list"][number];
 
+/** Typed here so that a language without its currency fails to compile. */
+const currencyOf: Record<Language, Currency> = CURRENCY_OF_LANGUAGE;
+
+/** The currency prices are shown in: the one of the language the app speaks (docs/decisions/300). */
+export function visitorCurrency(): Currency {
+  return currencyOf[i18n.language as Language] ?? currencyOf.en;
+}
+
+/** Products priced in the visitor's currency where they have a price in it, else in dollars. */
 export async function getProducts(): Promise<Product[]> {
-  return (await api.get("/api/index/getProducts", { quiet: true })).list;
+  return (await api.get("/api/index/getProducts", { query: { currency: visitorCurrency() }, quiet: true })).list;
 }
 
 export async function getLimitedProducts(): Promise<Product[]> {
-  return (await api.get("/api/index/getProductsLimited", { quiet: true })).list;
+  return (await api.get("/api/index/getProductsLimited", { query: { currency: visitorCurrency() }, quiet: true })).list;
+}
+
+/**
+ * The price the chosen way to pay charges for a product, as the server will (contract/currencies chargeCurrency):
+ * undefined when the product is not sold through it.
+ */
+export function priceThrough(product: Product, option: PaymentOption | undefined): Product["prices"][number] | undefined {
+  if (!option) return product;
+  const currency = chargeCurrency(
+    visitorCurrency(),
+    option.currencies,
+    product.prices.map((p) => p.currency),
+  );
+  return product.prices.find((p) => p.currency === currency);
 }
 
 export type CreatedOrder = ApiData<"/api/order/createOrderAndPay", "post">;
@@ -17,7 +43,7 @@ export type CreatedOrder = ApiData<"/api/order/createOrderAndPay", "post">;
 /** Every provider the server has configured, one option per method it offers (SPEC.md §1: only what works here). */
 export async function getPaymentOptions(): Promise<PaymentOption[]> {
   const list = await api.get("/api/order/paymentProviders", { quiet: true });
-  return list.flatMap((p) => p.methods.map((method) => ({ provider: p.provider, method })));
+  return list.flatMap((p) => p.methods.map((method) => ({ provider: p.provider, method, currencies: p.currencies })));
 }
 
 export function createOrderAndPay(input: {
@@ -27,7 +53,7 @@ export function createOrderAndPay(input: {
   agree_terms: boolean;
   quantity?: number;
 }): Promise<CreatedOrder> {
-  return api.post("/api/order/createOrderAndPay", input, { quiet: true });
+  return api.post("/api/order/createOrderAndPay", { ...input, currency: visitorCurrency() }, { quiet: true });
 }
 
 /** One of the caller's orders: the result page reads which product a failed payment was for, to retry that one. */
@@ -66,6 +92,7 @@ export async function resumeMembership(): Promise<unknown> {
   return (await api.post("/api/membership/resume", {}, { quiet: true })).membership;
 }
 
+/** Minor units as the reader's language writes the currency: cents, or whole yen and won. */
 export function formatPrice(minor: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 100);
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 10 ** exponent(currency));
 }

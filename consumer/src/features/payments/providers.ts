@@ -1,10 +1,12 @@
+import type { Currency } from "../../../../server/src/contract/currencies.ts";
 import type { ProviderName } from "../../../../server/src/contract/orders.ts";
 import type { PaymentMethod } from "../../../../server/src/contract/payments.ts";
 
-/** One way to pay in the buy-credits dialog: a provider configured on the server and one of its methods. */
+/** One way to pay in the buy-credits dialog: a provider configured on the server, one of its methods, what it charges in. */
 export interface PaymentOption {
   provider: ProviderName;
   method: PaymentMethod;
+  currencies: Currency[];
 }
 
 /** The SPEC.md §2 route each provider returns to. */

@@ -12,7 +12,9 @@ const ymd = (d: Date) => d.toISOString().slice(0, 10);
 beforeAll(async () => {
   t = await createTestApp();
   const user = await t.db.user.create({ data: { loginType: "registered", createdAt: day(1) } });
-  const product = await t.db.product.create({ data: { code: "p", name: "P", credits: 1, priceMinor: 100 } });
+  const product = await t.db.product.create({
+    data: { code: "p", name: "P", credits: 1, prices: [{ currency: "USD", priceMinor: 100, salePriceMinor: null }] },
+  });
   const order = (status: "paid" | "failed" | "pending", provider: string, minor: number, at: Date) =>
     t.db.order.create({
       data: {

@@ -36,7 +36,7 @@ beforeAll(async () => {
   await seedProducts(t.db);
   planId = (await t.db.product.findUniqueOrThrow({ where: { code: "plan_monthly" } })).id;
   // the providers' amounts below are this plan at $19.99, whatever the seeded catalogue charges
-  await t.db.product.update({ where: { id: planId }, data: { priceMinor: 1999 } });
+  await t.db.product.update({ where: { id: planId }, data: { prices: [{ currency: "USD", priceMinor: 1999, salePriceMinor: null }] } });
   packId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, Product } from "../../db/generated/client.ts";
+import type { Currency } from "../../contract/currencies.ts";
 import { DEFAULT_CHANNEL } from "../../contract/pixels.ts";
 import type { RefusalReason } from "../../contract/refusals.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -18,6 +19,10 @@ export interface NewOrder {
   productId: number;
   quantity: number;
   provider: string;
+  /** The visitor's currency; the order is priced in it where the provider accepts it and the product has a price in it. */
+  currency?: Currency;
+  /** The currencies the provider charges in (docs/decisions/300). */
+  accepted: readonly Currency[];
   /** Credits granted on top of the product's when paid (crypto bonus). */
   bonusCredits?: number;
   /** The payment method renews a plan (a subscription): other products are refused before anything is created. */
@@ -60,7 +65,7 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
         // Serialises this user's order creation so per-user limits hold under concurrent clicks.
         await lockUser.rows(tx, { userId: n.userId });
         const { channelId } = await assertMayPay(tx, n.userId);
-        const product = await products.purchasable(tx, n.userId, n.productId, n.quantity, now, channelId ?? undefined);
+        const { product, currency, regularMinor, nowMinor } = await products.purchasable(tx, n, now, channelId ?? undefined);
         if (n.plansOnly && product.kind !== "subscription") throw HttpError.badRequest(PLANS_ONLY);
         return tx.order.create({
           data: {
@@ -70,9 +75,9 @@ export function createOrderCheckout(deps: { db: Db; config: Config; products: Pr
             // name and prices as sold now: later changes by staff do not touch an order already made
             productName: product.name,
             quantity: n.quantity,
-            amountMinor: product.priceMinor * n.quantity,
-            finalPriceMinor: products.priceNow(product, now) * n.quantity,
-            currency: product.currency,
+            amountMinor: regularMinor * n.quantity,
+            finalPriceMinor: nowMinor * n.quantity,
+            currency,
             credits: (product.credits + product.bonusCredits) * n.quantity,
             bonusCredits: n.bonusCredits ?? 0,
             provider: n.provider,

@@ -1,6 +1,7 @@
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
+import type { Currency } from "../../contract/currencies.ts";
 import { PROVIDERS, type ProviderName } from "../../contract/orders.ts";
 import { CRYPTO_BONUS_CREDITS, PAYMENT_METHODS, type PaymentMethod } from "../../contract/payments.ts";
 import { orderView, type OrdersService } from "../orders/orders.service.ts";
@@ -41,6 +42,8 @@ export interface CheckoutInput {
   provider: string;
   /** One of the provider's methods; the provider's own page when omitted. */
   method?: string;
+  /** The visitor's currency; the provider's own is charged where it does not accept it (docs/decisions/300). */
+  currency?: Currency;
   agreeTerms: boolean;
 }
 
@@ -56,6 +59,8 @@ export function createCheckouts(deps: { config: Config; orders: OrdersService; p
       const method = usableMethod(provider, input.method);
       const bonusCredits = provider.name === "usdt" ? CRYPTO_BONUS_CREDITS : 0;
       const order = await orders.createPending({
+        currency: input.currency,
+        accepted: provider.currencies(),
         userId: input.userId,
         productId: input.productId,
         quantity: input.quantity,
@@ -104,6 +109,7 @@ export function createCheckouts(deps: { config: Config; orders: OrdersService; p
       return PROVIDERS.filter((name) => providers[name].available()).map((name) => ({
         provider: name,
         methods: PAYMENT_METHODS.filter((m) => providers[name].methods().includes(m)),
+        currencies: [...providers[name].currencies()],
       }));
     },
   };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { orderAnswer } from "../orders/orders.schema.ts";
+import { currencyField } from "../products/products.schema.ts";
 import { MSG } from "../../http/messages.ts";
 import { PROVIDERS } from "../../contract/orders.ts";
 import { PAYMENT_METHODS } from "../../contract/payments.ts";
@@ -19,6 +20,8 @@ const productOrder = {
     .min(1, { error: "Quantity must be a whole number from 1 to 100" })
     .max(100, { error: "Quantity must be a whole number from 1 to 100" })
     .default(1),
+  /** the visitor's currency: charged in where the provider accepts it, else the provider's own (docs/decisions/300) */
+  currency: currencyField.optional(),
 };
 
 export const createOrderAndPayBody = z.object({
@@ -68,6 +71,8 @@ export const paymentProvidersAnswer = z.array(
   z.object({
     provider: z.enum(PROVIDERS),
     methods: z.array(z.enum(PAYMENT_METHODS)),
+    /** what it charges in, its own first: the buy dialog shows the price in the visitor's one where listed, else the first */
+    currencies: z.array(currencyField),
   }),
 );
 

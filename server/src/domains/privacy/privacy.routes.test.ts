@@ -39,7 +39,7 @@ async function accountWithData(userId: number) {
   });
   const product = await t.db.product.upsert({
     where: { code: "privacy-test-pack" },
-    create: { code: "privacy-test-pack", name: "Test pack", credits: 1, priceMinor: 199 },
+    create: { code: "privacy-test-pack", name: "Test pack", credits: 1, prices: [{ currency: "USD", priceMinor: 199, salePriceMinor: null }] },
     update: {},
   });
   const order = await t.db.order.create({

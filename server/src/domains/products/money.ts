@@ -1,9 +1,4 @@
-/** Currencies whose minor unit is the major unit (ISO 4217 exponent 0); every other supported currency has cents. */
-const ZERO_DECIMAL = new Set(["JPY", "KRW"]);
-
-export function exponent(currency: string): number {
-  return ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2;
-}
+import { exponent } from "../../contract/currencies.ts";
 
 /** "1.99" for 199 USD: the decimal string PayPal and receipts use. */
 export function minorToDecimal(minor: number, currency: string): string {

@@ -1,8 +1,12 @@
 import { z } from "zod";
+import { BASE_CURRENCY, CURRENCIES } from "../../contract/currencies.ts";
 import { PRODUCT_KINDS } from "../../contract/orders.ts";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { patchOf } from "../../http/patch.ts";
 import { translationsBody } from "../../http/translations.ts";
+import { currencyField } from "./products.schema.ts";
+
+export const PRICES_NEED_BASE = `Please give a price in ${BASE_CURRENCY}`;
 
 const whole = (name: string, min: number, max: number) =>
   z.coerce
@@ -13,7 +17,14 @@ const whole = (name: string, min: number, max: number) =>
 /** An empty field in the console's form is "none". */
 const orNull = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? null : v), schema.nullable());
 
-/** What staff edit of a credit pack, plan or sale (issue 35 item 1). Prices are in minor units of `currency`. */
+/** One price: minor units of its currency; the sale price is charged during the product's sale window. */
+const priceBody = z.strictObject({
+  currency: currencyField,
+  priceMinor: whole("priceMinor", 1, 100_000_000),
+  salePriceMinor: orNull(whole("salePriceMinor", 1, 100_000_000)).default(null),
+});
+
+/** What staff edit of a credit pack, plan or sale (issue 35 item 1), priced per currency (docs/decisions/300). */
 export const productBody = z.strictObject({
   code: z
     .string({ error: "Please enter a code" })
@@ -25,13 +36,11 @@ export const productBody = z.strictObject({
   kind: z.enum(PRODUCT_KINDS, { error: `kind must be one of ${PRODUCT_KINDS.join(", ")}` }).default("credits"),
   credits: whole("credits", 1, 1_000_000),
   bonusCredits: whole("bonusCredits", 0, 1_000_000).default(0),
-  priceMinor: whole("priceMinor", 1, 100_000_000),
-  currency: z
-    .string()
-    .trim()
-    .regex(/^[A-Z]{3}$/, { error: "currency must be a three-letter code such as USD" })
-    .default("USD"),
-  salePriceMinor: orNull(whole("salePriceMinor", 1, 100_000_000)).default(null),
+  prices: z
+    .array(priceBody, { error: PRICES_NEED_BASE })
+    .max(CURRENCIES.length)
+    .refine((list) => list.some((p) => p.currency === BASE_CURRENCY), { error: PRICES_NEED_BASE })
+    .refine((list) => new Set(list.map((p) => p.currency)).size === list.length, { error: "Each currency may have one price only" }),
   saleStartsAt: orNull(z.coerce.date({ error: "saleStartsAt must be a date" })).default(null),
   saleEndsAt: orNull(z.coerce.date({ error: "saleEndsAt must be a date" })).default(null),
   perUserLimit: orNull(whole("perUserLimit", 1, 1000)).default(null),
@@ -46,7 +55,7 @@ export const productUpdateBody = patchOf(productBody);
 
 export const productFilter = z.strictObject({ id: idsFilter, q: textFilter, kind: z.enum(PRODUCT_KINDS).optional(), active: boolFilter });
 export type ProductFilter = z.infer<typeof productFilter>;
-export const productSortable = ["id", "sortOrder", "name", "priceMinor", "credits", "createdAt"] as const;
+export const productSortable = ["id", "sortOrder", "name", "credits", "createdAt"] as const;
 
 // What the routes answer (docs/decisions/229).
 
@@ -59,9 +68,7 @@ export const productRecord = z.object({
   kind: z.enum(PRODUCT_KINDS),
   credits: z.number(),
   bonusCredits: z.number(),
-  priceMinor: z.number(),
-  currency: z.string(),
-  salePriceMinor: z.number().nullable(),
+  prices: z.array(z.object({ currency: currencyField, priceMinor: z.number(), salePriceMinor: z.number().nullable() })),
   saleStartsAt: z.date().nullable(),
   saleEndsAt: z.date().nullable(),
   perUserLimit: z.number().nullable(),
@@ -70,8 +77,8 @@ export const productRecord = z.object({
   active: z.boolean(),
   sortOrder: z.number(),
   createdAt: z.date(),
-  /** computed: the regular pack with the most credits for the money among those on sale */
-  bestValue: z.boolean(),
+  /** computed: the currencies in which it is the regular pack with the most credits for the money among those on sale */
+  bestValueIn: z.array(currencyField),
   /** computed: the sale window is open now */
   saleRunning: z.boolean(),
 });

@@ -5,11 +5,12 @@ import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import type { ProductBody, ProductFilter } from "./products.admin.schema.ts";
-import { bestValue, packsBeatingSale, saleRunning } from "./products.pricing.ts";
+import { bestValue, packsBeatingSale, pricesOf, saleRunning } from "./products.pricing.ts";
 
 export const SALE_WINDOW_INCOMPLETE = "A sale needs a sale price, a start and an end";
 export const SALE_ENDS_BEFORE_START = "A sale must end after it starts";
 export const SALE_NOT_BELOW_PRICE = "The sale price must be below the regular price";
+export const SALE_IN_EVERY_CURRENCY = "A sale needs a sale price in each currency the product is priced in";
 export const PLAN_NEEDS_INTERVAL = "A plan needs its renewal interval in days";
 /** `{packs}`: the codes of the packs that give more credits for the money. */
 export const SALE_NOT_A_DEAL = "This sale is no deal: a regular pack costs the same or less per credit";
@@ -27,20 +28,29 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
   const table = auditedTable(db, audit, { resource: "Product", table: (c) => c.product, key: byId, idOf: (r) => r.id });
 
   async function withComputed(rows: Product[], now = new Date()) {
-    const best = bestValue(await db.product.findMany({ where: { active: true } }));
-    return rows.map((p) => ({ ...p, bestValue: best.has(p.id), saleRunning: saleRunning(p, now) }));
+    const best = [...bestValue(await db.product.findMany({ where: { active: true } }))];
+    return rows.map((p) => ({
+      ...p,
+      prices: pricesOf(p),
+      bestValueIn: best.filter(([, id]) => id === p.id).map(([currency]) => currency),
+      saleRunning: saleRunning(p, now),
+    }));
   }
   const one = async (row: Product | null) => (row ? (await withComputed([row]))[0] : null);
 
   /** The rules a saved product must keep, checked on the product as it will be after the change. */
   async function check(p: ProductBody & { id?: number }) {
-    const sale = [p.salePriceMinor, p.saleStartsAt, p.saleEndsAt];
+    const onSale = p.prices.filter((e) => e.salePriceMinor !== null);
+    const sale = [onSale.length > 0 || null, p.saleStartsAt, p.saleEndsAt];
     if (sale.some((v) => v !== null) && sale.some((v) => v === null)) throw HttpError.badRequest(SALE_WINDOW_INCOMPLETE);
+    // a sale runs in every currency the product is sold in, or a visitor paying in one would be charged the regular price
+    if (onSale.length && onSale.length < p.prices.length) throw HttpError.badRequest(SALE_IN_EVERY_CURRENCY);
     if (p.saleStartsAt && p.saleEndsAt && p.saleEndsAt <= p.saleStartsAt) throw HttpError.badRequest(SALE_ENDS_BEFORE_START);
-    if (p.salePriceMinor !== null && p.salePriceMinor >= p.priceMinor) throw HttpError.badRequest(SALE_NOT_BELOW_PRICE);
+    if (onSale.some((e) => (e.salePriceMinor ?? 0) >= e.priceMinor)) throw HttpError.badRequest(SALE_NOT_BELOW_PRICE);
     if (p.kind === "subscription" && p.intervalDays === null) throw HttpError.badRequest(PLAN_NEEDS_INTERVAL);
     if (!p.active) return;
-    const others = await db.product.findMany({ where: { active: true, currency: p.currency, ...(p.id ? { id: { not: p.id } } : {}) } });
+    // prices compare within a currency only (products.pricing)
+    const others = await db.product.findMany({ where: { active: true, ...(p.id ? { id: { not: p.id } } : {}) } });
     const beaten = packsBeatingSale(p, others);
     if (beaten.length) throw HttpError.badRequest(`${SALE_NOT_A_DEAL} (${codes(beaten)})`);
     // the same rule from the pack's side: a new pack or a lower price must not turn a sale running or to come into no deal
@@ -64,7 +74,7 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
       const before = await db.product.findUnique({ where: { id } });
       if (!before) return null;
       const { createdAt: _c, ...current } = before;
-      await check({ ...current, names: {}, ...body, id } as ProductBody & { id: number });
+      await check({ ...current, names: {}, prices: pricesOf(current), ...body, id } as ProductBody & { id: number });
       return one(await table.update(staffId, id, body));
     },
   };

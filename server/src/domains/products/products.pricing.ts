@@ -1,16 +1,49 @@
+import { BASE_CURRENCY, type Currency, isCurrency } from "../../contract/currencies.ts";
 import type { Product } from "../../db/generated/client.ts";
 
-/** What the pricing rules read of a product. */
-export type Priced = Pick<Product, "kind" | "credits" | "bonusCredits" | "priceMinor" | "salePriceMinor" | "saleStartsAt" | "saleEndsAt">;
-
-/** The product's sale window is open now (docs/decisions/266): start and end set, start passed, end not. */
-export function saleRunning(p: Priced, now: Date): boolean {
-  return p.salePriceMinor !== null && p.saleStartsAt !== null && p.saleEndsAt !== null && p.saleStartsAt <= now && p.saleEndsAt > now;
+/** One of a product's prices (docs/decisions/300): the regular one and, during the sale window, the sale one. */
+export interface Price {
+  currency: Currency;
+  priceMinor: number;
+  salePriceMinor: number | null;
 }
 
-/** What one costs now: the sale price while the sale runs, else the regular price. */
-export function priceNow(p: Priced, now: Date): number {
-  return saleRunning(p, now) && p.salePriceMinor !== null ? p.salePriceMinor : p.priceMinor;
+/** What the pricing rules read of a product; `prices` as stored (JSON) or as staff sent them. */
+export type Priced = Pick<Product, "kind" | "credits" | "bonusCredits" | "saleStartsAt" | "saleEndsAt"> & { prices: unknown };
+
+const whole = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
+
+/** The stored prices as the rules read them: entries in a known currency with a whole amount (the JSON is checked on write). */
+export function pricesOf(p: Pick<Priced, "prices">): Price[] {
+  const list = Array.isArray(p.prices) ? (p.prices as Record<string, unknown>[]) : [];
+  return list.flatMap((e) =>
+    typeof e?.currency === "string" && isCurrency(e.currency) && whole(e.priceMinor)
+      ? [{ currency: e.currency, priceMinor: e.priceMinor, salePriceMinor: whole(e.salePriceMinor) ? e.salePriceMinor : null }]
+      : [],
+  );
+}
+
+/** The product's price in this currency; undefined when it is not sold in it. */
+export function priceIn(p: Pick<Priced, "prices">, currency: string): Price | undefined {
+  return pricesOf(p).find((e) => e.currency === currency);
+}
+
+/** The currency a visitor sees the product in: their own where it is priced in it, else the base currency. */
+export function shownCurrency(p: Pick<Priced, "prices">, visitor: string | undefined): Currency {
+  const prices = pricesOf(p);
+  return (prices.find((e) => e.currency === visitor) ?? prices.find((e) => e.currency === BASE_CURRENCY) ?? prices[0])?.currency ?? BASE_CURRENCY;
+}
+
+/** The product's sale window is open now (docs/decisions/266): start and end set, start passed, end not, and a sale price. */
+export function saleRunning(p: Priced, now: Date): boolean {
+  return p.saleStartsAt !== null && p.saleEndsAt !== null && p.saleStartsAt <= now && p.saleEndsAt > now && pricesOf(p).some((e) => e.salePriceMinor !== null);
+}
+
+/** What one costs now in this currency: the sale price while the sale runs, else the regular price; undefined when not sold in it. */
+export function priceNow(p: Priced, currency: string, now: Date): number | undefined {
+  const price = priceIn(p, currency);
+  if (!price) return undefined;
+  return saleRunning(p, now) && price.salePriceMinor !== null ? price.salePriceMinor : price.priceMinor;
 }
 
 /** Price per credit granted (bonus included), in minor units. */
@@ -18,29 +51,35 @@ function perCredit(priceMinor: number, p: Priced): number {
   return priceMinor / Math.max(1, p.credits + p.bonusCredits);
 }
 
-/** Regular credit packs: what any claim of a deal is measured against. */
-const regularPacks = <P extends Priced>(list: P[]) => list.filter((p) => p.kind === "credits");
-
 /**
- * The ids of the regular packs that give the most credits for the money, one per currency (cents of two currencies do
- * not compare), none in a currency with fewer than two packs: the "best value" badge is computed from the prices,
- * never typed.
+ * The id of the regular pack that gives the most credits for the money, per currency (cents of two currencies do not
+ * compare), none in a currency with fewer than two packs priced in it: the "best value" badge is computed from the
+ * prices, never typed.
  */
-export function bestValue(list: (Priced & { id: number; currency: string })[]): Set<number> {
-  const byCurrency = new Map<string, (Priced & { id: number })[]>();
-  for (const p of regularPacks(list)) byCurrency.set(p.currency, [...(byCurrency.get(p.currency) ?? []), p]);
-  const best = [...byCurrency.values()]
-    .filter((packs) => packs.length >= 2)
-    .map((packs) => packs.reduce((b, p) => (perCredit(p.priceMinor, p) < perCredit(b.priceMinor, b) ? p : b)));
-  return new Set(best.map((p) => p.id));
+export function bestValue(list: (Priced & { id: number })[]): Map<Currency, number> {
+  const best = new Map<Currency, { id: number; perCredit: number; packs: number }>();
+  for (const p of list.filter((e) => e.kind === "credits")) {
+    for (const price of pricesOf(p)) {
+      const mine = perCredit(price.priceMinor, p);
+      const held = best.get(price.currency);
+      const packs = (held?.packs ?? 0) + 1;
+      best.set(price.currency, !held || mine < held.perCredit ? { id: p.id, perCredit: mine, packs } : { ...held, packs });
+    }
+  }
+  return new Map([...best].filter(([, b]) => b.packs >= 2).map(([currency, b]) => [currency, b.id]));
 }
 
 /**
- * The regular packs (and plans) that beat a sale per credit: a sale that one of them beats is no deal and may not
- * be offered as one (issue 31 item 2). Empty when the sale is a real deal.
+ * The regular packs (and plans) that beat a sale per credit in one of its currencies: a sale that one of them beats is
+ * no deal and may not be offered as one (issue 31 item 2). Prices compare only within a currency. Empty when the sale
+ * is a real deal in every currency.
  */
 export function packsBeatingSale<P extends Priced & { id: number }>(sale: Priced & { id?: number }, list: P[]): P[] {
-  if (sale.salePriceMinor === null) return [];
-  const salePerCredit = perCredit(sale.salePriceMinor, sale);
-  return list.filter((p) => p.id !== sale.id && p.kind !== "flash_sale" && perCredit(p.priceMinor, p) <= salePerCredit);
+  const rivals = list.filter((p) => p.id !== sale.id && p.kind !== "flash_sale");
+  return rivals.filter((p) =>
+    pricesOf(sale).some((s) => {
+      const theirs = priceIn(p, s.currency);
+      return s.salePriceMinor !== null && theirs !== undefined && perCredit(theirs.priceMinor, p) <= perCredit(s.salePriceMinor, sale);
+    }),
+  );
 }

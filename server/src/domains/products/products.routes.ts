@@ -1,6 +1,6 @@
 import type { ApiRouter } from "../../http/api.ts";
 import { clientContext } from "../../http/client-context.ts";
-import { productAnswer, getProductsAnswer, productIdQuery, userProductsLimitedAnswer } from "./products.schema.ts";
+import { currencyQuery, productAnswer, getProductsAnswer, productIdQuery, userProductsLimitedAnswer } from "./products.schema.ts";
 import type { ProductsService } from "./products.service.ts";
 
 export function productsRoutes(api: ApiRouter, products: ProductsService) {
@@ -8,24 +8,24 @@ export function productsRoutes(api: ApiRouter, products: ProductsService) {
 
   api.get(
     "/api/index/getProducts",
-    { summary: "Credit packs, plans and running flash sales (prices in minor units)", tags, auth: "public", response: getProductsAnswer },
-    async ({ req }) => ({
-      list: await products.list(new Date(), clientContext(req).attribution.channelId),
+    { summary: "Credit packs, plans and running flash sales (prices in minor units)", tags, auth: "public", query: currencyQuery, response: getProductsAnswer },
+    async ({ req, query }) => ({
+      list: await products.list(new Date(), clientContext(req).attribution.channelId, query.currency),
     }),
   );
 
   api.get(
     "/api/index/getProductsLimited",
-    { summary: "Limited offers running now, with their countdown", tags, auth: "public", response: getProductsAnswer },
-    async ({ req }) => ({
-      list: await products.listLimited(new Date(), clientContext(req).attribution.channelId),
+    { summary: "Limited offers running now, with their countdown", tags, auth: "public", query: currencyQuery, response: getProductsAnswer },
+    async ({ req, query }) => ({
+      list: await products.listLimited(new Date(), clientContext(req).attribution.channelId, query.currency),
     }),
   );
 
   api.get(
     "/api/index/getProductDetail",
     { summary: "One product, as the caller's channel lists it", tags, auth: "public", query: productIdQuery, response: productAnswer },
-    ({ query, req }) => products.detail(query.product_id, new Date(), clientContext(req).attribution.channelId),
+    ({ query, req }) => products.detail(query.product_id, new Date(), clientContext(req).attribution.channelId, query.currency),
   );
 
   api.get(
@@ -35,10 +35,11 @@ export function productsRoutes(api: ApiRouter, products: ProductsService) {
       tags,
       auth: "user",
       can: ["create", "Order"],
+      query: currencyQuery,
       response: userProductsLimitedAnswer,
     },
-    async ({ principal, req }) => ({
-      list: await products.listLimitedForUser(principal.userId, new Date(), clientContext(req).attribution.channelId),
+    async ({ principal, req, query }) => ({
+      list: await products.listLimitedForUser(principal.userId, new Date(), clientContext(req).attribution.channelId, query.currency),
     }),
   );
 }

@@ -1,8 +1,24 @@
 import { z } from "zod";
+import { CURRENCIES } from "../../contract/currencies.ts";
 import { PRODUCT_KINDS } from "../../contract/orders.ts";
 
-export const productIdQuery = z.object({
+/** The visitor's currency (docs/decisions/300); a product not priced in it is shown in the base currency. */
+export const currencyField = z.enum(CURRENCIES, { error: `currency must be one of ${CURRENCIES.join(", ")}` });
+export const currencyQuery = z.object({ currency: currencyField.optional() });
+
+export const productIdQuery = currencyQuery.extend({
   product_id: z.coerce.number({ error: "Please choose a product" }).int({ error: "Please choose a product" }).positive({ error: "Please choose a product" }),
+});
+
+/** One of a product's prices, in minor units of its currency. */
+const priceAnswer = z.object({
+  /** what it costs now (the sale price while a sale runs) */
+  price: z.number(),
+  /** the regular price, only while a sale runs */
+  was_price: z.number().nullable(),
+  currency: z.enum(CURRENCIES),
+  price_text: z.string(),
+  was_price_text: z.string().nullable(),
 });
 
 // What the routes answer (docs/decisions/229).
@@ -17,13 +33,10 @@ export const productAnswer = z.object({
   kind: z.enum(PRODUCT_KINDS),
   credits: z.number(),
   bonus_credits: z.number(),
-  /** what it costs now (the sale price while a sale runs) */
-  price: z.number(),
-  /** the regular price, only while a sale runs */
-  was_price: z.number().nullable(),
-  currency: z.string(),
-  price_text: z.string(),
-  was_price_text: z.string().nullable(),
+  ...priceAnswer.shape,
+  /** every price it has, one per currency; the fields above are the one in the visitor's currency (else USD) */
+  prices: z.array(priceAnswer),
+  /** the regular pack with the most credits for the money, among those priced in the shown currency */
   best_value: z.boolean(),
   per_user_limit: z.number().nullable(),
   interval_days: z.number().nullable(),

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
   // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-  await t.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+  await t.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
 });
 afterAll(async () => {
   await t.close();
@@ -59,7 +59,7 @@ describe("JPay: TON wallet payments verified on chain", () => {
     expect(c.pay_url).toBe(`ton://transfer/${c.transfer.address}?amount=${PRICE_NANO}&text=${encodeURIComponent(c.transfer.comment)}`);
     expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", provider: "jpay", bonusCredits: 0 });
     const providers = await t.http.get("/api/order/paymentProviders").expect(200);
-    expect(providers.body.data).toContainEqual({ provider: "jpay", methods: ["checkout"] });
+    expect(providers.body.data).toContainEqual({ provider: "jpay", methods: ["checkout"], currencies: ["USD"] });
   });
 
   it("nothing on chain yet: orderPay answers pending and credits nothing", async () => {
@@ -269,24 +269,35 @@ describe("JPay not configured", () => {
     const user = await visitor(bare);
     const pid = (await bare.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
     // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-    await bare.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+    await bare.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
     const res = await bare.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(503);
     expect(res.body.msg).toBe("Payment function temporarily unavailable");
     expect(await bare.db.order.count()).toBe(0);
     expect(await bare.services.payments.sweepWalletOrders()).toBe(0);
   });
 
-  it("a rate for another currency cannot price the order: it fails at once and nothing is owed", async () => {
+  it("a rate in euros charges a product's euro price; a product without one is refused before any order (decision 300)", async () => {
     const eur = await createTestApp({ TON_RECEIVING_ADDRESS: RECEIVING.toString(), JPAY_TON_RATE: "EUR=0.35", TON_API_URL: fake.url });
     try {
       await seedProducts(eur.db);
       const user = await visitor(eur);
-      const pid = (await eur.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
-      // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-      await eur.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
-      const res = await eur.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: pid, agree_terms: true }).expect(502);
-      expect(res.body.msg).toBe("Payment failed, please try again later");
-      expect(await eur.db.order.findFirstOrThrow({ where: { userId: user.userId } })).toMatchObject({ status: "failed", failureReason: "checkout_failed" });
+      const providers = (await eur.http.get("/api/order/paymentProviders").expect(200)).body.data;
+      expect(providers).toContainEqual({ provider: "jpay", methods: ["checkout"], currencies: ["EUR"] });
+      const buy = async (code: string) => {
+        const { id } = await eur.db.product.findUniqueOrThrow({ where: { code } });
+        return eur.http.post("/api/OrderJpay/createOrder").set("token", user.token).send({ product_id: id, agree_terms: true, currency: "USD" });
+      };
+      // the visitor's dollars are not what JPay charges: the seeded euro price is, and the TON quoted is that price's
+      const opened = await buy("credits_150");
+      expect(opened.status).toBe(200);
+      const paid = opened.body.data as { order_no: string; transfer: TonTransfer };
+      expect(await eur.db.order.findUniqueOrThrow({ where: { orderNo: paid.order_no } })).toMatchObject({ currency: "EUR", finalPriceMinor: 7499 });
+      expect(paid.transfer.amount).toBe(String(26_246_500_000n));
+      await eur.db.product.update({ where: { code: "credits_50" }, data: { prices: [{ currency: "USD", priceMinor: 2999, salePriceMinor: null }] } });
+      const refused = await buy("credits_50");
+      expect(refused.status).toBe(400);
+      expect(refused.body.msg).toBe("This product cannot be paid in EUR; please choose another payment method");
+      expect(await eur.db.order.count({ where: { userId: user.userId } })).toBe(1);
     } finally {
       await eur.close();
     }

@@ -2,7 +2,7 @@ import { Address, Cell, beginCell } from "@ton/core";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import { TON_CURRENCY, type TonTransfer } from "../../../contract/wallets.ts";
-import { exponent } from "../../products/money.ts";
+import { exponent, isCurrency } from "../../../contract/currencies.ts";
 import { InvalidNotification, ProviderUnavailable, type CheckoutRequest, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
 
 const REQUEST_TIMEOUT_MS = 20_000;
@@ -200,6 +200,8 @@ export function createJpayProvider(config: Config, log: Logger): JpayProvider {
     returnedByHand: true,
     available: () => Boolean(receiving && rate),
     methods: () => ["checkout"],
+    // the one currency JPAY_TON_RATE prices TON in
+    currencies: () => (rate && isCurrency(rate.currency) ? [rate.currency] : []),
     transferFor,
 
     async createCheckout(req) {

@@ -1,3 +1,4 @@
+import type { Currency } from "../../../contract/currencies.ts";
 import crypto from "node:crypto";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
@@ -6,6 +7,8 @@ import { InvalidNotification, ProviderUnavailable, headerValue, type PaymentOutc
 import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
 
 const LIVE_API = "https://api.nowpayments.io";
+/** The invoice's price_currency: NOWPayments prices in US dollars (its base) and euros; the buyer pays in the coin. */
+const NOWPAYMENTS_CURRENCIES: readonly Currency[] = ["USD", "EUR"];
 const REQUEST_TIMEOUT_MS = 20_000;
 
 /**
@@ -97,6 +100,7 @@ export function createNowpaymentsProvider(config: Config, log: Logger): PaymentP
     name: "usdt",
     available: () => Boolean(config.NOWPAYMENTS_API_KEY && config.NOWPAYMENTS_IPN_SECRET),
     methods: () => ["checkout"],
+    currencies: () => NOWPAYMENTS_CURRENCIES,
 
     async createCheckout(req) {
       let res: Response;

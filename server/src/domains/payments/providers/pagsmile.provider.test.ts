@@ -16,7 +16,7 @@ beforeAll(async () => {
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
   // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-  await t.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+  await t.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
 });
 afterAll(async () => {
   await t.close();
@@ -59,7 +59,7 @@ describe("Pagsmile", () => {
     expect(fake.requests.at(-1)?.authorization).toBe(`Basic ${Buffer.from(`${APP_ID}:${KEY}`).toString("base64")}`);
     expect(await orderOf(c.order_id)).toMatchObject({ status: "pending", provider: "pagsmile", providerRef: c.trade.trade_no });
     const list = await t.http.get("/api/order/paymentProviders").expect(200);
-    expect(list.body.data).toContainEqual({ provider: "pagsmile", methods: ["checkout", "recurring", "sbp", "tpay"] });
+    expect(list.body.data).toContainEqual({ provider: "pagsmile", methods: ["checkout", "recurring", "sbp", "tpay"], currencies: ["USD", "RUB"] });
   });
 
   it("the SPEC calls open the local methods; TPay comes back to /tpayCallback; an unconfigured method charges nothing", async () => {

@@ -1,3 +1,4 @@
+import type { Currency } from "../../../contract/currencies.ts";
 import crypto from "node:crypto";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
@@ -8,6 +9,8 @@ import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
 
 const LIVE_API = "https://gateway.pagsmile.com";
 const TEST_API = "https://gateway-test.pagsmile.com";
+/** order_currency: US dollars on the hosted checkout, roubles for the Russian local methods (SBP, SberPay, T-Pay). */
+const PAGSMILE_CURRENCIES: readonly Currency[] = ["USD", "RUB"];
 const REQUEST_TIMEOUT_MS = 20_000;
 /** Pagsmile's "10000 Success" answer code; anything else is a refusal. */
 const SUCCESS_CODE = "10000";
@@ -129,6 +132,7 @@ export function createPagsmileProvider(config: Config, log: Logger): PaymentProv
     name: "pagsmile",
     available: () => Boolean(config.PAGSMILE_APP_ID && config.PAGSMILE_SECURITY_KEY),
     methods: () => ["checkout", "recurring", ...PAGSMILE_LOCAL_METHODS.filter((m) => codes[m])],
+    currencies: () => PAGSMILE_CURRENCIES,
 
     async createCheckout(req) {
       const minutes = Math.max(1, Math.floor((req.expiresAt.getTime() - Date.now()) / 60_000));

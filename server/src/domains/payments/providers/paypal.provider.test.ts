@@ -20,7 +20,7 @@ beforeAll(async () => {
   await seedProducts(t.db);
   productId = (await t.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
   // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-  await t.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+  await t.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
 });
 afterAll(async () => {
   await t.close();

@@ -1,3 +1,4 @@
+import { CURRENCIES } from "../../../contract/currencies.ts";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
 import { minorToDecimal } from "../../products/money.ts";
@@ -15,6 +16,12 @@ import {
 } from "./paypal/paypal.updates.ts";
 import { InvalidNotification, ProviderUnavailable, headerValue, type NotificationHeaders, type PaymentProvider, type PaymentUpdate } from "./provider.ts";
 import { SIGNATURE_TOLERANCE_SECONDS } from "./signature.ts";
+
+/**
+ * Ours among the REST API's currency codes (developer.paypal.com/api/rest/reference/currency-codes): no Korean won, and
+ * the rouble only for accounts inside Russia, which PayPal no longer serves.
+ */
+const PAYPAL_CURRENCIES = CURRENCIES.filter((c) => c !== "KRW" && c !== "RUB");
 
 /** PayPal Orders v2 over its REST API: OAuth client credentials, create, capture, webhook verification by PayPal's API. */
 export function createPaypalProvider(
@@ -90,6 +97,7 @@ export function createPaypalProvider(
     name: "paypal",
     available: () => Boolean(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET && config.PAYPAL_WEBHOOK_ID),
     methods: () => ["checkout"],
+    currencies: () => PAYPAL_CURRENCIES,
     capture,
 
     async createCheckout(req) {

@@ -1,4 +1,5 @@
 /** Payment providers Reverie can take money through; one adapter file each in this folder. */
+import type { Currency } from "../../../contract/currencies.ts";
 import type { ProviderName } from "../../../contract/orders.ts";
 import type { PaymentMethod } from "../../../contract/payments.ts";
 import type { PaymentOutcome, PaymentUpdate, SubscriptionFacts } from "../../orders/payment-update.ts";
@@ -44,6 +45,11 @@ export interface PaymentProvider {
   available(): boolean;
   /** The ways to pay this provider offers here (only asked when available). */
   methods(): readonly PaymentMethod[];
+  /**
+   * The currencies it charges in here, its settlement currency first (docs/decisions/300): a checkout charges the
+   * product's price in the visitor's currency where it is one of these, else in the first.
+   */
+  currencies(): readonly Currency[];
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
   /** Verifies the signature of a raw notification and reads it; throws InvalidNotification when it is not genuine. */
   parseNotification(rawBody: Buffer, headers: NotificationHeaders): Promise<PaymentUpdate>;

@@ -1,3 +1,4 @@
+import { CURRENCIES } from "../../../contract/currencies.ts";
 import type { Config } from "../../../config.ts";
 import type { SandboxSessionStatus } from "../../../db/generated/client.ts";
 import { SANDBOX_EVENTS, sandboxEnabled, type SandboxGateway, type SandboxNotification } from "../sandbox/sandbox-gateway.ts";
@@ -39,6 +40,8 @@ export function createSandboxProvider(config: Config, gateway: SandboxGateway, s
     name: "sandbox",
     available: () => sandboxEnabled(config),
     methods: () => ["checkout"],
+    // the test gateway takes whatever it is asked, like Stripe
+    currencies: () => CURRENCIES,
     // a plan bought here is a subscription the sandbox renews (docs/decisions/257)
     renews: () => true,
     cancelSubscription: (ref, _orderNo, opts) => subscriptions.cancel(ref, opts?.now ?? false),

@@ -1,3 +1,4 @@
+import { CURRENCIES } from "../../../contract/currencies.ts";
 import type Stripe from "stripe";
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
@@ -129,6 +130,8 @@ export function createStripeProvider(config: Config, log: Logger): PaymentProvid
     name: "stripe",
     available: () => Boolean(configured && config.STRIPE_WEBHOOK_SECRET),
     methods: () => ["checkout"],
+    // Checkout charges in 135+ presentment currencies (docs.stripe.com/currencies), all of ours
+    currencies: () => CURRENCIES,
 
     async createCheckout(req) {
       const now = Math.floor(Date.now() / 1000);

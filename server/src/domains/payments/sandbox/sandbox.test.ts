@@ -13,7 +13,7 @@ beforeAll(async () => {
   s = sandbox.server();
   productId = (await s.db.product.findUniqueOrThrow({ where: { code: "credits_150" } })).id;
   // the provider's amounts below are this pack at $12.99, whatever the seeded catalogue charges
-  await s.db.product.update({ where: { code: "credits_150" }, data: { priceMinor: 1299 } });
+  await s.db.product.update({ where: { code: "credits_150" }, data: { prices: [{ currency: "USD", priceMinor: 1299, salePriceMinor: null }] } });
 });
 
 async function buyer() {
