@@ -23,8 +23,9 @@ CREATE TABLE "gallery_likes" (
 CREATE INDEX "gallery_likes_user_id_idx" ON "gallery_likes"("user_id");
 
 -- The gallery's two orders over shared creations only (Prisma cannot express a partial index; schema.prisma says so on
--- the model): "popular this week" walks the first in order and stops after a page, whatever the number of likes.
+-- the model): "popular this week" walks the first in order and stops after a page, whatever the number of likes. The
+-- second also covers what the gallery's filters and count read, so its total is an index-only count.
 CREATE INDEX "generation_tasks_gallery_popular_idx" ON "generation_tasks"("like_week" DESC, "week_likes" DESC, "id" DESC)
     WHERE "is_public" AND "state" = 'active' AND "status" = 'succeeded';
-CREATE INDEX "generation_tasks_gallery_new_idx" ON "generation_tasks"("id" DESC)
+CREATE INDEX "generation_tasks_gallery_new_idx" ON "generation_tasks"("id" DESC) INCLUDE ("expires_at", "mode", "template_id")
     WHERE "is_public" AND "state" = 'active' AND "status" = 'succeeded';

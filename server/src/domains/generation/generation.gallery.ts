@@ -1,22 +1,13 @@
 import type { Prisma } from "../../db/generated/client.ts";
 import type { Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { likeTask, recountLikes, unlikeTask } from "./generation.queries.ts";
+import { galleryCount, galleryPage, likeTask, recountLikes, unlikeTask } from "./generation.queries.ts";
 import type { GalleryQuery } from "./generation.schema.ts";
 import { unexpired, type GenerationDeps } from "./generation.task.ts";
 import type { createTaskViews } from "./generation.views.ts";
 
 /** What the gallery shows: shared, active, succeeded, unexpired creations (a report or a takedown takes one out at once). */
 const shown = (): Prisma.GenerationTaskWhereInput => ({ isPublic: true, state: "active", status: "succeeded", ...unexpired() });
-
-/**
- * "Popular this week": likes given this week first, then last week's, and so on; newest first among equals. The order
- * of the partial index generation_tasks_gallery_popular_idx, so a page reads 20 index entries (docs/decisions/299).
- */
-const ORDER: Record<GalleryQuery["sort"], Prisma.GenerationTaskOrderByWithRelationInput[]> = {
-  new: [{ id: "desc" }],
-  popular: [{ likeWeek: "desc" }, { weekLikes: "desc" }, { id: "desc" }],
-};
 
 const withOwnerName = { user: { select: { nickname: true, uuid: true } } } as const;
 
@@ -45,16 +36,17 @@ export function createGallery({ db }: GenerationDeps, { publicView, remixSetting
   return {
     /** A page of the gallery, newest first or popular this week, by mode and template; `liked` for the viewer. */
     async gallery(q: GalleryQuery, viewerId: number | null = null) {
-      const where = { ...shown(), ...(q.mode ? { mode: q.mode } : {}), ...(q.template_id ? { templateId: q.template_id } : {}) };
-      const [total, rows] = await Promise.all([
-        db.generationTask.count({ where }),
-        db.generationTask.findMany({ where, orderBy: ORDER[q.sort], skip: (q.page - 1) * q.limit, take: q.limit, include: withOwnerName }),
+      const filter = { mode: q.mode, templateId: q.template_id };
+      const [counted, page] = await Promise.all([
+        galleryCount.first(db, filter),
+        galleryPage.rows(db, { ...filter, sort: q.sort, limit: q.limit, offset: (q.page - 1) * q.limit }),
       ]);
-      const liked = await likedOf(
-        viewerId,
-        rows.map((r) => r.id),
-      );
-      return { list: await Promise.all(rows.map((r) => publicView(r, liked.has(r.id)))), total, page: q.page, limit: q.limit };
+      const ids = page.map((r) => r.id);
+      const [rows, liked] = await Promise.all([db.generationTask.findMany({ where: { id: { in: ids } }, include: withOwnerName }), likedOf(viewerId, ids)]);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // in the page's order; an item taken down between the two reads is left out
+      const list = ids.flatMap((id) => byId.get(id) ?? []);
+      return { list: await Promise.all(list.map((r) => publicView(r, liked.has(r.id)))), total: counted?.total ?? 0, page: q.page, limit: q.limit };
     },
 
     /** One shown item with its prompt and settings, and the shown item it remixes (by display name only). */

@@ -1,4 +1,4 @@
-import type { GenerationMode, TaskStatus } from "../../contract/generation.ts";
+import type { GallerySort, GenerationMode, TaskStatus } from "../../contract/generation.ts";
 import { QUEUE_STATES } from "../../contract/metrics.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { col, statement, type Column } from "../../db/statement.ts";
@@ -199,6 +199,35 @@ const SHOWN = Prisma.sql`t.is_public AND t.state = 'active' AND t.status = 'succ
 const weekOf = (at: Prisma.Sql) => Prisma.sql`((date_trunc('week', ${at})::date - DATE '1970-01-05') / 7)`;
 const THIS_WEEK = weekOf(Prisma.sql`(now() AT TIME ZONE 'UTC')`);
 type LikeParams = { taskId: number; userId: number };
+type GalleryParams = { sort: GallerySort; mode?: GenerationMode; templateId?: number; limit: number; offset: number };
+
+/**
+ * The gallery's filter with its fixed part written out, never bound: a prepared statement's generic plan cannot prove
+ * a bound `state = $1` implies the partial indexes' predicate, and fell back to sorting every shared row (0218).
+ */
+const galleryWhere = (p: Pick<GalleryParams, "mode" | "templateId">) => Prisma.sql`${SHOWN}
+  AND (${p.mode ?? null}::"GenerationMode" IS NULL OR t.mode = ${p.mode ?? null}::"GenerationMode")
+  AND (${p.templateId ?? null}::int IS NULL OR t.template_id = ${p.templateId ?? null}::int)`;
+const GALLERY_ORDER: Record<GallerySort, Prisma.Sql> = {
+  new: Prisma.sql`t.id DESC`,
+  // likes given this week first, then last week's, and so on: the order of generation_tasks_gallery_popular_idx
+  popular: Prisma.sql`t.like_week DESC, t.week_likes DESC, t.id DESC`,
+};
+
+/** A page of the gallery's ids in order, read from the index of its order. */
+export const galleryPage = statement({
+  columns: { id: col.int },
+  sql: (p: GalleryParams) => Prisma.sql`
+    SELECT t.id FROM generation_tasks t WHERE ${galleryWhere(p)} ORDER BY ${GALLERY_ORDER[p.sort]} LIMIT ${p.limit} OFFSET ${p.offset}`,
+  example: exampleOf<GalleryParams>({ sort: "popular", mode: "text_to_image", templateId: 1, limit: 20, offset: 0 }),
+});
+
+/** How many items the gallery (by mode and template) shows: an index-only count over the covering partial index. */
+export const galleryCount = statement({
+  columns: { total: col.int },
+  sql: (p: Pick<GalleryParams, "mode" | "templateId">) => Prisma.sql`SELECT count(*)::int AS total FROM generation_tasks t WHERE ${galleryWhere(p)}`,
+  example: {},
+});
 
 /**
  * One account's like of a shown creation and the task's counts, in one statement: a second like of the same account
