@@ -8,6 +8,7 @@ import { parseConfig } from "../server/src/config.ts";
 import { createDb } from "../server/src/db/client.ts";
 import { startEmbeddedPostgres } from "../server/src/db/embedded.ts";
 import { runMigrations } from "../server/src/db/migrate.ts";
+import { percentile } from "./load-clients.ts";
 import type { BenchResult } from "./run.ts";
 
 const ITEMS = 100_000;
@@ -18,10 +19,6 @@ const USERS = 20_000;
 const LIKES_EACH = 50;
 const REQUESTS = 200;
 const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 55132);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** The statement the likes' seed keeps the counts in step with: what the like statement does, over all rows at once. */
 const COUNTS = `

@@ -152,6 +152,18 @@ export const getDurationPointsAnswer = z.object({
   controls: z.array(z.enum(STUDIO_CONTROLS)),
 });
 
+/** The settings of a request that anyone may take from a shared creation: its words and controls, no source file. */
+const remixableSettings = {
+  prompt: z.string().optional(),
+  negative_prompt: z.string().optional(),
+  seed: z.number().optional(),
+  strength: z.number().optional(),
+  aspect: z.enum(ASPECT_RATIOS).optional(),
+  count: z.number().optional(),
+  resolution: z.string().optional(),
+  duration: z.number().optional(),
+};
+
 /** One generation task as the caller sees it: `status` in the SPEC's words, `state` its key, and, when done, its URLs. */
 export const taskView = z.object({
   estimate_seconds: z.number().nullable(),
@@ -178,14 +190,7 @@ export const taskView = z.object({
     video_id: z.number().optional(),
     audio_id: z.number().optional(),
     role_id: z.number().optional(),
-    prompt: z.string().optional(),
-    negative_prompt: z.string().optional(),
-    seed: z.number().optional(),
-    strength: z.number().optional(),
-    aspect: z.enum(ASPECT_RATIOS).optional(),
-    count: z.number().optional(),
-    resolution: z.string().optional(),
-    duration: z.number().optional(),
+    ...remixableSettings,
   }),
   video_url: z.string().nullable(),
   image_url: z.string().nullable(),
@@ -240,16 +245,7 @@ export const galleryAnswer = z.object({
 
 /** get /api/Index/galleryItem: the item with the settings "use these settings" fills in, and the item it remixes */
 export const galleryItemAnswer = galleryItem.extend({
-  settings: z.object({
-    prompt: z.string().optional(),
-    negative_prompt: z.string().optional(),
-    seed: z.number().optional(),
-    strength: z.number().optional(),
-    aspect: z.enum(ASPECT_RATIOS).optional(),
-    count: z.number().optional(),
-    resolution: z.string().optional(),
-    duration: z.number().optional(),
-  }),
+  settings: z.object(remixableSettings),
   /** the shown gallery item this one was made from, by its display name; null when none or no longer shown */
   remix_of: z.object({ id: z.number(), nickname: z.string() }).nullable(),
 });
