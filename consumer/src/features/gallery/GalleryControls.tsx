@@ -5,19 +5,12 @@ import TextField from "@mui/material/TextField";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import { useTranslation } from "react-i18next";
-import { GALLERY_SORTS, type GallerySort, type GenerationMode } from "../../../../server/src/contract/generation.ts";
+import { GALLERY_SORTS, GENERATION_MODES, type GallerySort, type GenerationMode } from "../../../../server/src/contract/generation.ts";
 import { getTemplates, inLanguage, type Template } from "../templates/templates.api.ts";
 import type { GalleryFilter } from "./gallery.api.ts";
 
 /** The modes a person picks in the studio (a role video is an image to video made with one's own model). */
-const FILTER_MODES = [
-  "image_to_video",
-  "audio_overlay",
-  "video_to_video",
-  "text_to_video",
-  "text_to_image",
-  "image_batch",
-] as const satisfies readonly GenerationMode[];
+const FILTER_MODES = GENERATION_MODES.filter((m) => m !== "role_video");
 
 /** The gallery's order (new, popular this week) and its filters by mode and template. */
 export function GalleryControls({ value, onChange }: { value: GalleryFilter; onChange: (f: GalleryFilter) => void }) {
