@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
@@ -13,6 +14,8 @@ import { STUDIO_MODES, type StudioMode } from "../../../server/src/contract/gene
 import { useSession } from "../features/session/session.ts";
 import { QuickTemplates } from "../features/templates/QuickTemplates.tsx";
 import { getTemplates, type Template } from "../features/templates/templates.api.ts";
+import { getGalleryItem } from "../features/gallery/gallery.api.ts";
+import { remixOf, studioPlaceOf, type Remix } from "../features/generation/remix.ts";
 
 function isVideoMode(v: string | null): v is StudioMode {
   return v !== null && (STUDIO_MODES as readonly string[]).includes(v);
@@ -50,6 +53,28 @@ export function Component() {
       .catch(() => null);
   }, [templateParam]);
 
+  // "use these settings" from the gallery: the studio opens in that item's mode with its template and settings
+  const remixParam = Number(params.get("remix")) || null;
+  const [remix, setRemix] = useState<Remix | null>(null);
+  useEffect(() => {
+    if (!remixParam) {
+      setRemix(null);
+      return;
+    }
+    getGalleryItem(remixParam)
+      .then(async (item) => {
+        const r = remixOf(item);
+        const place = studioPlaceOf(r.action);
+        update({ tab: place.tab === "images" ? "images" : null, mode: place.mode, task: null });
+        const tpl = r.templateId ? (await getTemplates().catch(() => [])).find((x) => x.id === r.templateId) : undefined;
+        setTemplate(tpl ?? null);
+        setRemix(r);
+      })
+      // a creation no longer shown: the studio opens as usual
+      .catch(() => update({ remix: null }));
+  }, [remixParam]);
+  const waitingForRemix = remixParam !== null && remix?.id !== remixParam;
+
   function chooseTemplate(tpl: Template, patch: Record<string, string | null> = {}) {
     setTemplate(tpl);
     update({ ...patch, ...(isVideoMode(tpl.mode) ? { mode: tpl.mode === "image_to_video" ? null : tpl.mode } : {}) });
@@ -71,16 +96,23 @@ export function Component() {
         <Tab value="videos" label={t("studio.createVideos")} data-testid="tab-videos" />
         <Tab value="images" label={t("studio.createImages")} data-testid="tab-images" />
       </Tabs>
+      {remix && remixParam && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="remix-note">
+          {t("gallery.remixNote", { name: remix.nickname })}
+        </Alert>
+      )}
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr)", md: "minmax(0, 1.5fr) minmax(0, 1fr)" }, gap: 3, alignItems: "start" }}>
         <Box>
           {!user ? (
             <GuestGate />
           ) : taskId ? (
             <TaskProgress taskId={taskId} onAnother={() => update({ task: null })} onRerun={(id) => update({ task: String(id) })} />
-          ) : tab === "images" ? (
-            <ImageCreator onSubmitted={(id) => update({ task: String(id) })} />
+          ) : waitingForRemix ? null : tab === "images" ? (
+            <ImageCreator key={remix?.id ?? "new"} remix={remix} onSubmitted={(id) => update({ task: String(id) })} />
           ) : (
             <VideoCreator
+              key={remix?.id ?? "new"}
+              remix={remix}
               mode={mode}
               onMode={(m) => update({ mode: m === "image_to_video" ? null : m })}
               template={template && template.mode === mode ? template : null}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
@@ -16,7 +16,8 @@ import { accentGradient } from "../theme.ts";
 import { lazyView } from "../i18n/index.ts";
 
 const FlashSaleDialog = lazyView(() => import("../dialogs/FlashSaleDialog.tsx"));
-const Gallery = lazy(() => import("../features/site/Gallery.tsx"));
+// the gallery names modes (its filter): it renders once the later translation groups are there
+const Gallery = lazyView(() => import("../features/site/Gallery.tsx"));
 
 const STEPS = [
   { icon: PhotoCameraIcon, key: "photo" },

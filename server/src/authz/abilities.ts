@@ -12,6 +12,8 @@ export type Subject =
   | "Order"
   | "Upload"
   | "GenerationTask"
+  /** a like of a shared creation in the home gallery (docs/decisions/299): every account's own, a guest's too */
+  | "GalleryLike"
   | "CharacterModel"
   | "TrainingConsent"
   | "UploadScreening"
@@ -78,6 +80,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can(["create", "read", "delete"], "DataRequest", own);
     can(["create", "read", "delete"], "Upload", own);
     can(["create", "read", "update", "delete"], "GenerationTask", own);
+    can(["create", "delete"], "GalleryLike", own);
     // update = cancel a training; delete = withdraw consent (the model becomes unusable and its files are deleted)
     can(["create", "read", "update", "delete"], "CharacterModel", own);
     can("read", "Character", { isPublic: true });

@@ -12699,6 +12699,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Gallery/like": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Like a shared creation, once per account (guests too); answers its count */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                id: number;
+                                liked: number;
+                                likes: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Gallery/unlike": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take back the caller's own like of a shared creation */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                id: number;
+                                liked: number;
+                                likes: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Generation/deleteTask": {
         parameters: {
             query?: never;
@@ -12896,6 +13052,7 @@ export interface paths {
                         image_id?: number | null;
                         negative_prompt?: string | null;
                         prompt?: string | null;
+                        remix_of?: number | null;
                         role_id?: number | null;
                         seed?: number | null;
                         strength?: number | null;
@@ -13182,6 +13339,7 @@ export interface paths {
                         image_id?: number | null;
                         negative_prompt?: string | null;
                         prompt?: string | null;
+                        remix_of?: number | null;
                         role_id?: number | null;
                         seed?: number | null;
                         strength?: number | null;
@@ -13273,6 +13431,7 @@ export interface paths {
                         image_id?: number | null;
                         negative_prompt?: string | null;
                         prompt?: string | null;
+                        remix_of?: number | null;
                         /**
                          * @default 480P
                          * @enum {string}
@@ -13600,6 +13759,7 @@ export interface paths {
                         idempotency_key?: string;
                         negative_prompt?: string | null;
                         prompt?: string | null;
+                        remix_of?: number | null;
                         /**
                          * @default 480P
                          * @enum {string}
@@ -13771,6 +13931,7 @@ export interface paths {
                         image_id?: number | null;
                         negative_prompt?: string | null;
                         prompt?: string | null;
+                        remix_of?: number | null;
                         role_id?: number | null;
                         seed?: number | null;
                         strength?: number | null;
@@ -13861,6 +14022,7 @@ export interface paths {
                         idempotency_key?: string;
                         negative_prompt?: string | null;
                         prompt?: string | null;
+                        remix_of?: number | null;
                         /**
                          * @default 480P
                          * @enum {string}
@@ -14991,12 +15153,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname */
+        /** Shared creations for the home gallery, newest first (`sort=new`) or popular this week (`popular`), by `mode` and `template_id`, with likes and remixes and whether the caller liked each */
         get: {
             parameters: {
                 query?: {
                     limit?: number;
+                    mode?: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch" | null;
                     page?: number;
+                    sort?: "new" | "popular" | null;
+                    template_id?: number | null;
                 };
                 header?: never;
                 path?: never;
@@ -15021,13 +15186,115 @@ export interface paths {
                                     createtime: number;
                                     id: number;
                                     image_url: string | null;
+                                    liked: number;
+                                    likes: number;
                                     nickname: string;
                                     poster_url: string | null;
+                                    remixes: number;
                                     template_id: number | null;
                                     video_url: string | null;
                                 }[];
                                 page: number;
                                 total: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Index/galleryItem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One shared creation with its prompt and settings (never its source photo or owner beyond the display name) and the item it remixes */
+        get: {
+            parameters: {
+                query: {
+                    id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                /** @enum {string} */
+                                action: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch";
+                                created_at: string;
+                                createtime: number;
+                                id: number;
+                                image_url: string | null;
+                                liked: number;
+                                likes: number;
+                                nickname: string;
+                                poster_url: string | null;
+                                remix_of: {
+                                    id: number;
+                                    nickname: string;
+                                } | null;
+                                remixes: number;
+                                settings: {
+                                    /** @enum {string} */
+                                    aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
+                                    count?: number;
+                                    duration?: number;
+                                    negative_prompt?: string;
+                                    prompt?: string;
+                                    resolution?: string;
+                                    seed?: number;
+                                    strength?: number;
+                                };
+                                template_id: number | null;
+                                video_url: string | null;
                             };
                             msg: string;
                         };

@@ -24,3 +24,7 @@ export const ENDED_TASK_STATUSES = ["succeeded", "failed", "expired"] as const s
 /** Output resolutions; the first is the default. */
 export const RESOLUTIONS = ["480P", "720P"] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** How the home gallery is ordered: newest first, or by likes this week (docs/decisions/299). */
+export const GALLERY_SORTS = ["new", "popular"] as const;
+export type GallerySort = (typeof GALLERY_SORTS)[number];

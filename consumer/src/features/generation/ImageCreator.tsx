@@ -21,20 +21,21 @@ import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
+import type { Remix } from "./remix.ts";
 
 const BATCH_SIZES = [2, 4] as const;
 
-/** Text to image, and a batch of images from one prompt. */
-export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) => void }) {
+/** Text to image, and a batch of images from one prompt; `remix`: a gallery item's settings to start with, credited on submit. */
+export function ImageCreator({ onSubmitted, remix = null }: { onSubmitted: (taskId: number) => void; remix?: Remix | null }) {
   const { t, i18n } = useTranslation();
-  const [mode, setMode] = useState<ImageMode>("text_to_image");
-  const [prompt, setPrompt] = useState("");
+  const [mode, setMode] = useState<ImageMode>(remix?.action === "image_batch" ? "image_batch" : "text_to_image");
+  const [prompt, setPrompt] = useState(remix?.prompt ?? "");
   const [model, setModel] = useState<PickedModel | null>(null);
   /** a reference picture (image to image), offered where the engine takes one; a character model takes its place */
   const [reference, setReference] = useState<UploadResult | null>(null);
-  const [count, setCount] = useState<number>(BATCH_SIZES[1]);
+  const [count, setCount] = useState<number>(BATCH_SIZES.find((n) => n === remix?.count) ?? BATCH_SIZES[1]);
   const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
-  const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
+  const [settings, setSettings] = useState<Settings>(remix?.settings ?? DEFAULT_SETTINGS);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
   const price = usePrice({ type: "image", mode, count: mode === "image_batch" ? count : 1 });
   const picture = !model && honours(price, "image") ? reference : null;
@@ -54,6 +55,7 @@ export function ImageCreator({ onSubmitted }: { onSubmitted: (taskId: number) =>
         image_id: picture?.id,
         count: mode === "image_batch" ? count : undefined,
         ...settingsBody(settings, price, picture !== null),
+        ...(remix ? { remix_of: remix.id } : {}),
         idempotency_key,
       }),
     );

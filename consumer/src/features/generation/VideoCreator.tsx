@@ -24,6 +24,7 @@ import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { lazyView } from "../../i18n/index.ts";
+import type { Remix } from "./remix.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 const TemplateChooserDialog = lazyView(() => import("../../dialogs/TemplateChooserDialog.tsx"));
@@ -95,7 +96,10 @@ export function VideoCreator({
   template,
   onTemplate,
   onSubmitted,
+  remix = null,
 }: {
+  /** "use these settings" from the gallery: its prompt and controls to start with, and the item to credit */
+  remix?: Remix | null;
   mode: StudioMode;
   onMode: (m: StudioMode) => void;
   template: Template | null;
@@ -108,11 +112,12 @@ export function VideoCreator({
   const [model, setModel] = useState<PickedModel | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
   const [video, setVideo] = useState<TrimmedUpload | null>(null);
-  const [resolution, setResolution] = useState<Resolution>("480P");
-  const [settings, setSettings] = useState<Settings>(DEFAULT_SETTINGS);
-  const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS[0]);
+  const [resolution, setResolution] = useState<Resolution>(remix?.resolution ?? "480P");
+  const [settings, setSettings] = useState<Settings>(remix?.settings ?? DEFAULT_SETTINGS);
+  const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS.find((s) => s === remix?.duration) ?? IMAGE_VIDEO_SECONDS[0]);
   /** text to video: the whole request; the photo modes: how the picture moves, where the engine honours a prompt */
-  const [prompt, setPrompt] = useState("");
+  const [prompt, setPrompt] = useState(remix?.prompt ?? "");
+  const credit = remix ? { remix_of: remix.id } : {};
   const [chooser, setChooser] = useState(false);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted, VIDEO_SUBMIT_FAILED);
 
@@ -147,14 +152,14 @@ export function VideoCreator({
   async function submit() {
     if (fromWords && !prompt.trim()) return showError(TEXT_OR_ROLE);
     if (fromWords) {
-      const body = { prompt: prompt.trim(), template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, price) };
+      const body = { prompt: prompt.trim(), template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, price), ...credit };
       return send((idempotency_key) => submitTextVideo({ ...body, idempotency_key }));
     }
     if (mode !== "video_to_video" && !photo && !role) return showError(UPLOAD_MESSAGES.choosePicture);
     if (!ready) return;
     if (needsTemplate && !template) return setChooser(true);
     if (role) {
-      const body = { role_id: role.id, template_id: template?.id, resolution, duration: seconds, ...motion, ...settingsBody(settings, price) };
+      const body = { role_id: role.id, template_id: template?.id, resolution, duration: seconds, ...motion, ...settingsBody(settings, price), ...credit };
       return send((idempotency_key) => submitRoleVideo({ ...body, idempotency_key }));
     }
     await send((idempotency_key) =>
@@ -167,6 +172,7 @@ export function VideoCreator({
         duration: Math.round(duration * 10) / 10,
         ...motion,
         ...settingsBody(settings, price, mode === "video_to_video"),
+        ...credit,
         idempotency_key,
       }),
     );

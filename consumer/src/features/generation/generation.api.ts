@@ -55,6 +55,8 @@ export interface VideoRequest {
   seed?: number;
   /** video to video: how far the result may move from the source, 0..1 */
   strength?: number;
+  /** the gallery item whose settings were used ("use these settings"), credited as the source */
+  remix_of?: number;
   idempotency_key: string;
 }
 
@@ -69,6 +71,7 @@ export interface ImageRequest {
   strength?: number;
   negative_prompt?: string;
   seed?: number;
+  remix_of?: number;
   idempotency_key: string;
 }
 

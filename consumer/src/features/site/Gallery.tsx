@@ -6,14 +6,18 @@ import Typography from "@mui/material/Typography";
 import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import { useTranslation } from "react-i18next";
-import { getGallery, getVideoTemplates, type GalleryItem, type Template } from "../templates/templates.api.ts";
+import { getVideoTemplates, type Template } from "../templates/templates.api.ts";
+import { getGallery, type GalleryFilter, type GalleryItem } from "../gallery/gallery.api.ts";
+import { GalleryControls } from "../gallery/GalleryControls.tsx";
+import { LikeButton } from "../gallery/LikeButton.tsx";
 import { lazyView } from "../../i18n/index.ts";
 import { examplesToShow, GALLERY_CELLS } from "./gallery-fill.ts";
 import { GalleryExample } from "./GalleryExample.tsx";
 
 const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
+const GalleryItemDialog = lazyView(() => import("../gallery/GalleryItemDialog.tsx"));
 
-function GalleryCard({ item, onReport }: { item: GalleryItem; onReport: () => void }) {
+function GalleryCard({ item, onReport, onOpen }: { item: GalleryItem; onReport: () => void; onOpen: () => void }) {
   const { t } = useTranslation();
   const [playing, setPlaying] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
@@ -67,14 +71,29 @@ function GalleryCard({ item, onReport }: { item: GalleryItem; onReport: () => vo
             left: 0,
             right: 0,
             bottom: 0,
-            p: 1.25,
+            p: 1,
             pointerEvents: "none",
+            display: "flex",
+            alignItems: "center",
+            gap: 0.5,
             background: "linear-gradient(transparent, rgba(0,0,0,.8))",
           }}
         >
-          <Typography variant="body2" fontWeight={700} noWrap data-testid="gallery-nickname">
-            {t("gallery.by", { name: item.nickname })}
-          </Typography>
+          {/* the name opens the creation: its prompt, settings and "use these settings" */}
+          <Box
+            component="button"
+            type="button"
+            onClick={onOpen}
+            aria-label={t("gallery.open", { name: item.nickname })}
+            data-testid={`gallery-open-${item.id}`}
+            sx={{ flex: 1, minWidth: 0, p: 0, border: 0, background: "none", color: "inherit", textAlign: "left", cursor: "pointer", pointerEvents: "auto" }}
+          >
+            <Typography variant="body2" fontWeight={700} noWrap data-testid="gallery-nickname">
+              {t("gallery.by", { name: item.nickname })}
+            </Typography>
+          </Box>
+          {/* keyed by the counts, so a like given in the opened item shows here once the page reloads */}
+          <LikeButton key={`${item.likes}-${item.liked}`} id={item.id} likes={item.likes} liked={item.liked} />
         </Box>
       )}
       <IconButton
@@ -91,35 +110,47 @@ function GalleryCard({ item, onReport }: { item: GalleryItem; onReport: () => vo
   );
 }
 
-/** Home gallery of shared creations: posters first, a video loads only when someone plays it; each one can be reported. */
+/**
+ * Home gallery of shared creations, newest or popular this week, by mode and template: posters first, a video loads only
+ * when someone plays it; each one can be liked, opened (prompt, settings, remix) and reported.
+ */
 export default function Gallery() {
   const { t } = useTranslation();
   const [items, setItems] = useState<GalleryItem[] | null>(null);
   const [reporting, setReporting] = useState<GalleryItem | null>(null);
+  const [opened, setOpened] = useState<number | null>(null);
+  const [filter, setFilter] = useState<GalleryFilter>({ sort: "new" });
+  const filtered = Boolean(filter.mode || filter.template_id);
 
   const [examples, setExamples] = useState<Template[]>([]);
 
   const load = useCallback(() => {
-    getGallery()
+    getGallery(filter)
       .then(async (list) => {
         setItems(list);
-        // a gallery short of its first screenful shows what the templates make after the creations (gallery-fill.ts)
-        const templates = list.length < GALLERY_CELLS ? await getVideoTemplates().catch(() => []) : [];
+        // a gallery short of its first screenful shows what the templates make after the creations (gallery-fill.ts);
+        // a filtered one shows only what matches
+        const templates = list.length < GALLERY_CELLS && !filtered ? await getVideoTemplates().catch(() => []) : [];
         setExamples(examplesToShow(list.length, templates));
       })
       .catch(() => setItems([]));
-  }, []);
+  }, [filter, filtered]);
   useEffect(load, [load]);
 
+  const controls = <GalleryControls value={filter} onChange={setFilter} />;
   if (items !== null && items.length === 0 && examples.length === 0) {
     return (
-      <Typography color="text.secondary" sx={{ py: 4, textAlign: "center" }} data-testid="gallery-empty">
-        {t("home.galleryEmpty")}
-      </Typography>
+      <>
+        {controls}
+        <Typography color="text.secondary" sx={{ py: 4, textAlign: "center" }} data-testid="gallery-empty">
+          {filtered ? t("gallery.noMatch") : t("home.galleryEmpty")}
+        </Typography>
+      </>
     );
   }
   return (
     <>
+      {controls}
       {items?.length === 0 && (
         <Typography color="text.secondary" variant="body2" sx={{ mb: 1.5 }} data-testid="gallery-examples-note">
           {t("gallery.examplesNote")}
@@ -128,7 +159,7 @@ export default function Gallery() {
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", sm: "repeat(3, 1fr)", md: "repeat(4, 1fr)" }, gap: 1.5 }} data-testid="gallery">
         {items === null
           ? Array.from({ length: 8 }, (_, i) => <Skeleton key={i} variant="rounded" sx={{ aspectRatio: "9 / 14", height: "auto", borderRadius: 3 }} />)
-          : items.map((item) => <GalleryCard key={item.id} item={item} onReport={() => setReporting(item)} />)}
+          : items.map((item) => <GalleryCard key={item.id} item={item} onReport={() => setReporting(item)} onOpen={() => setOpened(item.id)} />)}
         {examples.map((tpl) => (
           <GalleryExample key={`example-${tpl.id}`} template={tpl} />
         ))}
@@ -136,6 +167,18 @@ export default function Gallery() {
       {reporting && (
         <Suspense fallback={null}>
           <ReportDialog target={{ type: "task", id: reporting.id }} onClose={() => setReporting(null)} onSent={load} />
+        </Suspense>
+      )}
+      {opened !== null && (
+        <Suspense fallback={null}>
+          <GalleryItemDialog
+            id={opened}
+            onClose={() => {
+              setOpened(null);
+              load();
+            }}
+            onOpen={setOpened}
+          />
         </Suspense>
       )}
     </>

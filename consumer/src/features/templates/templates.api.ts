@@ -60,21 +60,6 @@ export async function getPrompts(): Promise<PromptSuggestion[]> {
   return listOf<PromptSuggestion>(await api.get("/api/Index/promptList", { quiet: true }));
 }
 
-/** A shared creation shown in the home gallery (GET /api/Index/gallery). */
-export interface GalleryItem {
-  id: number;
-  video_url: string | null;
-  image_url: string | null;
-  poster_url: string | null;
-  nickname: string;
-  created_at: string;
-}
-
-/** Shared creations, newest first. */
-export async function getGallery(limit = 20): Promise<GalleryItem[]> {
-  return listOf<GalleryItem>(await api.get("/api/Index/gallery", { query: { limit }, quiet: true }));
-}
-
 /** The motion templates that make videos, for the home showcase. */
 export async function getVideoTemplates(): Promise<Template[]> {
   return listOf<Template>(await api.get("/api/Index/getVideoTemp", { quiet: true }));

@@ -1,4 +1,4 @@
-import type { GenerationMode, TaskStatus } from "../../contract/generation.ts";
+import type { GallerySort, GenerationMode, TaskStatus } from "../../contract/generation.ts";
 import { QUEUE_STATES } from "../../contract/metrics.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { col, statement, type Column } from "../../db/statement.ts";
@@ -32,9 +32,10 @@ export const insertTask = statement({
     input: unknown;
     resolution?: string;
     durationSec?: number;
-  }) => Prisma.sql`INSERT INTO generation_tasks (user_id, job_id, mode, template_id, engine, cost, paid_with, idempotency_key, input, resolution, duration_sec, created_at)
+    remixOfId?: number;
+  }) => Prisma.sql`INSERT INTO generation_tasks (user_id, job_id, mode, template_id, engine, cost, paid_with, idempotency_key, input, resolution, duration_sec, remix_of_id, created_at)
     VALUES (${p.userId}, ${p.jobId}::uuid, ${p.mode}::"GenerationMode", ${p.templateId ?? null}, ${p.engine}, ${p.cost}, ${p.paidWith}, ${p.idempotencyKey ?? null},
-      ${JSON.stringify(p.input)}::jsonb, ${p.resolution ?? null}, ${p.durationSec ?? null}, (now() AT TIME ZONE 'UTC'))
+      ${JSON.stringify(p.input)}::jsonb, ${p.resolution ?? null}, ${p.durationSec ?? null}, ${p.remixOfId ?? null}, (now() AT TIME ZONE 'UTC'))
     RETURNING id, cost, status, paid_with AS "paidWith"`,
   example: {
     userId: 1,
@@ -190,4 +191,89 @@ export const queueFigures = statement({
     LEFT JOIN generation_tasks t ON t.status::text = s.state
     GROUP BY s.state ORDER BY s.state`,
   example: {},
+});
+
+/** A creation everyone sees in the gallery: shared, active, finished and unexpired (the same test as gallery reads). */
+const SHOWN = Prisma.sql`t.is_public AND t.state = 'active' AND t.status = 'succeeded' AND (t.expires_at IS NULL OR t.expires_at > (now() AT TIME ZONE 'UTC'))`;
+/** The week a UTC time falls in, as Mondays since 1970-01-05: the week "popular this week" counts likes in. */
+const weekOf = (at: Prisma.Sql) => Prisma.sql`((date_trunc('week', ${at})::date - DATE '1970-01-05') / 7)`;
+const THIS_WEEK = weekOf(Prisma.sql`(now() AT TIME ZONE 'UTC')`);
+type LikeParams = { taskId: number; userId: number };
+type GalleryParams = { sort: GallerySort; mode?: GenerationMode; templateId?: number; limit: number; offset: number };
+
+/**
+ * The gallery's filter with its fixed part written out, never bound: a prepared statement's generic plan cannot prove
+ * a bound `state = $1` implies the partial indexes' predicate, and fell back to sorting every shared row (0218).
+ */
+const galleryWhere = (p: Pick<GalleryParams, "mode" | "templateId">) => Prisma.sql`${SHOWN}
+  AND (${p.mode ?? null}::"GenerationMode" IS NULL OR t.mode = ${p.mode ?? null}::"GenerationMode")
+  AND (${p.templateId ?? null}::int IS NULL OR t.template_id = ${p.templateId ?? null}::int)`;
+const GALLERY_ORDER: Record<GallerySort, Prisma.Sql> = {
+  new: Prisma.sql`t.id DESC`,
+  // likes given this week first, then last week's, and so on: the order of generation_tasks_gallery_popular_idx
+  popular: Prisma.sql`t.like_week DESC, t.week_likes DESC, t.id DESC`,
+};
+
+/** A page of the gallery's ids in order, read from the index of its order. */
+export const galleryPage = statement({
+  columns: { id: col.int },
+  sql: (p: GalleryParams) => Prisma.sql`
+    SELECT t.id FROM generation_tasks t WHERE ${galleryWhere(p)} ORDER BY ${GALLERY_ORDER[p.sort]} LIMIT ${p.limit} OFFSET ${p.offset}`,
+  example: exampleOf<GalleryParams>({ sort: "popular", mode: "text_to_image", templateId: 1, limit: 20, offset: 0 }),
+});
+
+/** How many items the gallery (by mode and template) shows: an index-only count over the covering partial index. */
+export const galleryCount = statement({
+  columns: { total: col.int },
+  sql: (p: Pick<GalleryParams, "mode" | "templateId">) => Prisma.sql`SELECT count(*)::int AS total FROM generation_tasks t WHERE ${galleryWhere(p)}`,
+  example: {},
+});
+
+/**
+ * One account's like of a shown creation and the task's counts, in one statement: a second like of the same account
+ * (20 clicks at once) inserts nothing and counts nothing; likes of many accounts queue on the task's row.
+ */
+export const likeTask = statement({
+  columns: { likes: col.int },
+  sql: (p: LikeParams) => Prisma.sql`
+    WITH liked AS (
+      INSERT INTO gallery_likes (task_id, user_id, created_at)
+      SELECT t.id, ${p.userId}, (now() AT TIME ZONE 'UTC') FROM generation_tasks t WHERE t.id = ${p.taskId} AND ${SHOWN}
+      ON CONFLICT DO NOTHING RETURNING task_id)
+    UPDATE generation_tasks SET like_count = like_count + 1,
+      week_likes = CASE WHEN like_week = ${THIS_WEEK} THEN week_likes + 1 ELSE 1 END, like_week = ${THIS_WEEK}
+    WHERE id IN (SELECT task_id FROM liked) RETURNING like_count AS likes`,
+  example: { taskId: 1, userId: 1 },
+});
+
+/** Takes back the caller's own like of a shown creation; the week's count only when the like was given this week. */
+export const unlikeTask = statement({
+  columns: { likes: col.int },
+  sql: (p: LikeParams) => Prisma.sql`
+    WITH gone AS (
+      DELETE FROM gallery_likes l USING generation_tasks t
+      WHERE l.task_id = ${p.taskId} AND l.user_id = ${p.userId} AND t.id = l.task_id AND ${SHOWN}
+      RETURNING l.task_id, l.created_at)
+    UPDATE generation_tasks t SET like_count = t.like_count - 1,
+      week_likes = CASE WHEN t.like_week = ${weekOf(Prisma.sql`gone.created_at`)} THEN t.week_likes - 1 ELSE t.week_likes END
+    FROM gone WHERE t.id = gone.task_id RETURNING t.like_count AS likes`,
+  example: { taskId: 1, userId: 1 },
+});
+
+/** The tasks' counts from their rows again, after likes moved between accounts or went with an erased one. */
+export const recountLikes = statement({
+  columns: {},
+  sql: (p: { taskIds: number[] }) => Prisma.sql`
+    UPDATE generation_tasks t SET like_count = (SELECT count(*) FROM gallery_likes l WHERE l.task_id = t.id)::int,
+      week_likes = (SELECT count(*) FROM gallery_likes l WHERE l.task_id = t.id AND ${weekOf(Prisma.sql`l.created_at`)} = t.like_week)::int
+    WHERE t.id = ANY(${p.taskIds}::int[])`,
+  example: { taskIds: [1] },
+});
+
+/** Counts a remix on its source, in the remix's charging transaction; no row when the source is no longer shown. */
+export const countRemix = statement({
+  columns: { id: col.int },
+  sql: (p: { taskId: number }) => Prisma.sql`
+    UPDATE generation_tasks t SET remix_count = t.remix_count + 1 WHERE t.id = ${p.taskId} AND ${SHOWN} RETURNING t.id`,
+  example: { taskId: 1 },
 });

@@ -6,8 +6,8 @@ import { queuedPerEngine, recentRenderTimes } from "./generation.queries.ts";
 import { isVideo, unexpired, type GenerationDeps } from "./generation.task.ts";
 import type { createTaskViews } from "./generation.views.ts";
 
-/** Reading tasks: the owner's, the home gallery, creator pages' media, and the console's figures. */
-export function createTaskReads(deps: GenerationDeps, { view, publicView }: ReturnType<typeof createTaskViews>) {
+/** Reading tasks: the owner's, creator pages' media, and the console's figures (the home gallery: generation.gallery.ts). */
+export function createTaskReads(deps: GenerationDeps, { view }: ReturnType<typeof createTaskViews>) {
   const { db, credits } = deps;
 
   async function own(userId: number, id: number) {
@@ -44,22 +44,6 @@ export function createTaskReads(deps: GenerationDeps, { view, publicView }: Retu
         db.generationTask.findMany({ where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.limit, take: q.limit }),
       ]);
       return { list: await Promise.all(rows.map(view)), total, page: q.page, limit: q.limit };
-    },
-
-    /** The home gallery: shared, active, succeeded, unexpired creations, newest first. Suspended or removed content is filtered here, so a report takes it out at once. */
-    async gallery(q: { page: number; limit: number }) {
-      const where = { isPublic: true, state: "active" as const, status: "succeeded" as const, ...unexpired() };
-      const [total, rows] = await Promise.all([
-        db.generationTask.count({ where }),
-        db.generationTask.findMany({
-          where,
-          orderBy: { id: "desc" },
-          skip: (q.page - 1) * q.limit,
-          take: q.limit,
-          include: { user: { select: { nickname: true, uuid: true } } },
-        }),
-      ]);
-      return { list: await Promise.all(rows.map(publicView)), total, page: q.page, limit: q.limit };
     },
 
     /**

@@ -82,6 +82,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       cost,
       idempotencyKey: b.idempotency_key,
       known,
+      remixOfId: b.remix_of,
     });
   }
 
@@ -147,6 +148,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         cost,
         idempotencyKey: b.idempotency_key,
         known,
+        remixOfId: b.remix_of,
       });
     },
 

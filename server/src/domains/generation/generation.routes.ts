@@ -7,9 +7,13 @@ import {
   durationPointsBody,
   engineStatusAnswer,
   galleryAnswer,
+  galleryItemAnswer,
+  galleryItemQuery,
   galleryQuery,
   getDurationPointsAnswer,
   imageBatchBody,
+  likeAnswer,
+  likeBody,
   picVideoBody,
   progressData,
   roleVideoBody,
@@ -129,16 +133,53 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
       return {};
     },
   );
+  const viewer = (p: { kind: string; userId?: number }) => (p.kind === "user" ? (p.userId ?? null) : null);
   api.get(
     "/api/Index/gallery",
     {
-      summary: "Recent shared creations for the home gallery, newest first, with signed URLs and the creator's nickname",
+      summary:
+        "Shared creations for the home gallery, newest first (`sort=new`) or popular this week (`popular`), by `mode` and `template_id`, with likes and remixes and whether the caller liked each",
       tags,
       auth: "public",
       query: galleryQuery,
       response: galleryAnswer,
     },
-    ({ query }) => generation.gallery(query),
+    ({ query, principal }) => generation.gallery(query, viewer(principal)),
+  );
+  api.get(
+    "/api/Index/galleryItem",
+    {
+      summary: "One shared creation with its prompt and settings (never its source photo or owner beyond the display name) and the item it remixes",
+      tags,
+      auth: "public",
+      query: galleryItemQuery,
+      response: galleryItemAnswer,
+    },
+    ({ query, principal }) => generation.galleryItem(query.id, viewer(principal)),
+  );
+  api.post(
+    "/api/Gallery/like",
+    {
+      summary: "Like a shared creation, once per account (guests too); answers its count",
+      tags,
+      auth: "user",
+      can: ["create", "GalleryLike"],
+      body: likeBody,
+      response: likeAnswer,
+    },
+    ({ principal, body }) => generation.like(principal.userId, body.id),
+  );
+  api.post(
+    "/api/Gallery/unlike",
+    {
+      summary: "Take back the caller's own like of a shared creation",
+      tags,
+      auth: "user",
+      can: ["delete", "GalleryLike"],
+      body: likeBody,
+      response: likeAnswer,
+    },
+    ({ principal, body }) => generation.unlike(principal.userId, body.id),
   );
   api.get("/api/ImageUpload/user_free_num", { summary: "Free generations left", tags, auth: "user", response: userFreeNumAnswer }, ({ principal }) =>
     generation.freeGenerations(principal.userId),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ASPECT_RATIOS, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
-import { GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
+import { GALLERY_SORTS, GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
 
@@ -39,6 +39,8 @@ const shared = {
     blankToUndefined,
     z.coerce.number({ error: "Strength range 0-1" }).min(0, "Strength range 0-1").max(1, "Strength range 0-1").optional(),
   ),
+  /** "use these settings": the gallery item this request remixes, counted on it (docs/decisions/299) */
+  remix_of: optionalId,
 };
 
 export const picVideoBody = z.object({
@@ -112,7 +114,16 @@ export const setPublicBody = z.object({
     z.union([z.literal(0), z.literal(1)], { error: "public must be 0 or 1" }),
   ),
 });
-export const galleryQuery = pageQuery;
+export const galleryQuery = pageQuery.extend({
+  sort: z.preprocess(blankToUndefined, z.enum(GALLERY_SORTS, { error: "sort must be new or popular" }).default("new")),
+  mode: z.preprocess(blankToUndefined, z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional()),
+  template_id: optionalId,
+});
+export type GalleryQuery = z.infer<typeof galleryQuery>;
+export const galleryItemQuery = z.object({
+  id: z.coerce.number({ error: "id must be a gallery item" }).int().positive({ error: "id must be a gallery item" }),
+});
+export const likeBody = galleryItemQuery;
 
 export const deleteResultBody = z.object({ id: z.coerce.number({ error: "id must be a task id" }).int().positive({ error: "id must be a task id" }) });
 
@@ -141,6 +152,18 @@ export const getDurationPointsAnswer = z.object({
   controls: z.array(z.enum(STUDIO_CONTROLS)),
 });
 
+/** The settings of a request that anyone may take from a shared creation: its words and controls, no source file. */
+const remixableSettings = {
+  prompt: z.string().optional(),
+  negative_prompt: z.string().optional(),
+  seed: z.number().optional(),
+  strength: z.number().optional(),
+  aspect: z.enum(ASPECT_RATIOS).optional(),
+  count: z.number().optional(),
+  resolution: z.string().optional(),
+  duration: z.number().optional(),
+};
+
 /** One generation task as the caller sees it: `status` in the SPEC's words, `state` its key, and, when done, its URLs. */
 export const taskView = z.object({
   estimate_seconds: z.number().nullable(),
@@ -167,14 +190,7 @@ export const taskView = z.object({
     video_id: z.number().optional(),
     audio_id: z.number().optional(),
     role_id: z.number().optional(),
-    prompt: z.string().optional(),
-    negative_prompt: z.string().optional(),
-    seed: z.number().optional(),
-    strength: z.number().optional(),
-    aspect: z.enum(ASPECT_RATIOS).optional(),
-    count: z.number().optional(),
-    resolution: z.string().optional(),
-    duration: z.number().optional(),
+    ...remixableSettings,
   }),
   video_url: z.string().nullable(),
   image_url: z.string().nullable(),
@@ -202,25 +218,40 @@ export const setPublicAnswer = z.object({
 /** post /api/Generation/deleteTask */
 export const deleteTaskAnswer = z.object({});
 
+/** A shared creation as everyone sees it: no owner beyond the display name, no cost, engine or source files. */
+const galleryItem = z.object({
+  id: z.number(),
+  created_at: z.string(),
+  createtime: z.number(),
+  action: z.enum(GENERATION_MODES),
+  template_id: z.number().nullable(),
+  video_url: z.string().nullable(),
+  image_url: z.string().nullable(),
+  poster_url: z.string().nullable(),
+  nickname: z.string(),
+  likes: z.number(),
+  /** 1 when the caller has liked it (0 without a login) */
+  liked: z.number(),
+  remixes: z.number(),
+});
+
 /** get /api/Index/gallery */
 export const galleryAnswer = z.object({
-  list: z.array(
-    z.object({
-      id: z.number(),
-      created_at: z.string(),
-      createtime: z.number(),
-      action: z.enum(GENERATION_MODES),
-      template_id: z.number().nullable(),
-      video_url: z.string().nullable(),
-      image_url: z.string().nullable(),
-      poster_url: z.string().nullable(),
-      nickname: z.string(),
-    }),
-  ),
+  list: z.array(galleryItem),
   total: z.number(),
   page: z.number(),
   limit: z.number(),
 });
+
+/** get /api/Index/galleryItem: the item with the settings "use these settings" fills in, and the item it remixes */
+export const galleryItemAnswer = galleryItem.extend({
+  settings: z.object(remixableSettings),
+  /** the shown gallery item this one was made from, by its display name; null when none or no longer shown */
+  remix_of: z.object({ id: z.number(), nickname: z.string() }).nullable(),
+});
+
+/** post /api/Gallery/like and /api/Gallery/unlike */
+export const likeAnswer = z.object({ id: z.number(), likes: z.number(), liked: z.number() });
 
 /** get /api/ImageUpload/user_free_num */
 export const userFreeNumAnswer = z.object({

@@ -1,5 +1,6 @@
 import { createTaskAttempts } from "./generation.attempts.ts";
 import { createTaskFailures } from "./generation.failures.ts";
+import { createGallery } from "./generation.gallery.ts";
 import { createGpuCosts } from "./generation.gpu-costs.ts";
 import { moderatedTasks } from "./generation.moderated.ts";
 import { createPricing } from "./generation.pricing.ts";
@@ -7,6 +8,7 @@ import { createTaskReads } from "./generation.reads.ts";
 import { createRequests } from "./generation.requests.ts";
 import { createTaskResults } from "./generation.results.ts";
 import { createSubmit } from "./generation.submit.ts";
+import type { Tx } from "../../db/client.ts";
 import type { GenerationDeps } from "./generation.task.ts";
 import { createTaskViews } from "./generation.views.ts";
 import { createWatermark } from "./generation.watermark.ts";
@@ -17,7 +19,7 @@ export { LORA_NOT_APPLIED, STATUS_TEXT, type CharacterModels, type KnownBalance,
 
 /**
  * The generation domain, composed of its use cases: requests and the charged submit, reading tasks, a result's life
- * (remove, share, creator pages, expiry), the worker's attempts, failures and refunds, and moderation's view.
+ * (remove, share, creator pages, expiry), the gallery (likes, remixes), the worker's attempts, failures and refunds, and moderation's view.
  */
 export function createGenerationService(deps: GenerationDeps) {
   const pricing = createPricing(deps.config);
@@ -25,6 +27,8 @@ export function createGenerationService(deps: GenerationDeps) {
   const views = createTaskViews(deps);
   const reads = createTaskReads(deps, views);
   const failures = createTaskFailures(deps);
+  const results = createTaskResults(deps, reads);
+  const { moveLikes, eraseLikes, ...gallery } = createGallery(deps, views);
   return {
     moderated: moderatedTasks,
     price: pricing.price,
@@ -32,7 +36,18 @@ export function createGenerationService(deps: GenerationDeps) {
     view: views.view,
     ...createRequests(deps, pricing, submit),
     ...reads,
-    ...createTaskResults(deps, reads),
+    ...gallery,
+    ...results,
+    /** Guest merge (auth): the guest's tasks and gallery likes become the account's, in the sign-in's transaction. */
+    async moveToUser(tx: Tx, fromUserId: number, toUserId: number) {
+      await results.moveToUser(tx, fromUserId, toUserId);
+      await moveLikes(tx, fromUserId, toUserId);
+    },
+    /** Account erasure: the account's likes go with its tasks; answers the tasks' files to delete once it commits. */
+    async eraseUser(tx: Tx, userId: number) {
+      await eraseLikes(tx, userId);
+      return results.eraseUser(tx, userId);
+    },
     ...createTaskAttempts(deps, failures),
     ...createGpuCosts(deps, pricing),
     ...failures,

@@ -7,7 +7,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { refuseBrokenPrompt } from "../screening/prompt-rules.ts";
 import type { Resolution } from "./engines/engine.ts";
-import { insertTask } from "./generation.queries.ts";
+import { countRemix, insertTask } from "./generation.queries.ts";
 import type { Pricing } from "./generation.pricing.ts";
 import { STATUS_TEXT, taskChargeKey, type GenerationDeps, type KnownBalance, type TaskInput } from "./generation.task.ts";
 
@@ -21,6 +21,8 @@ export interface SubmitRequest {
   cost: number;
   idempotencyKey?: string;
   known?: KnownBalance;
+  /** the gallery item whose settings this request uses ("use these settings"), counted on it with the charge */
+  remixOfId?: number;
 }
 
 type Submitted = { id: number; cost: number; status: string; paid_with: string };
@@ -77,7 +79,10 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
           input: r.input,
           resolution: r.resolution,
           durationSec: r.durationSec,
+          remixOfId: r.remixOfId,
         }))!;
+        // a source taken out of the gallery since it was opened is not remixed: nothing is charged or made
+        if (r.remixOfId && !(await countRemix.first(tx, { taskId: r.remixOfId }))) throw HttpError.notFound();
         if (!free && r.cost > 0) {
           await credits.charge(
             { userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: taskChargeKey(created.id) },

@@ -110,8 +110,11 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
     };
   }
 
-  /** Only what everyone may see of a shared creation: no cost, engine or payment details. */
-  async function publicView(t: GenerationTask & { user: { nickname: string | null; uuid: string } }) {
+  /**
+   * Only what everyone may see of a shared creation: no cost, engine, payment details or source files, and of its
+   * owner only the display name. `liked`: whether the caller has liked it.
+   */
+  async function publicView(t: GenerationTask & { user: { nickname: string | null; uuid: string } }, liked = false) {
     const main = t.outputKey ? await storage.signedUrl(t.outputKey) : null;
     const video = isVideo(t.mode);
     return {
@@ -124,8 +127,26 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
       image_url: video ? null : main,
       poster_url: t.posterKey ? await storage.signedUrl(t.posterKey) : null,
       nickname: displayNickname(t.user.nickname, t.user.uuid),
+      likes: t.likeCount,
+      liked: liked ? 1 : 0,
+      remixes: t.remixCount,
     };
   }
 
-  return { view, publicView };
+  /** The settings "use these settings" fills in: the request's words and controls, never its photo, video, audio or model. */
+  function remixSettings(t: GenerationTask) {
+    const s = settingsOf(t);
+    return {
+      prompt: s.prompt,
+      negative_prompt: s.negative_prompt,
+      seed: s.seed,
+      strength: s.strength,
+      aspect: s.aspect,
+      count: s.count,
+      resolution: s.resolution,
+      duration: s.duration,
+    };
+  }
+
+  return { view, publicView, remixSettings };
 }
