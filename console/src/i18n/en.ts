@@ -462,6 +462,7 @@ export const en = {
     operations: { name: "Operations |||| Operations", fields: {} },
     "pixel-id-imports": { name: "Pixel id import |||| Pixel id import", fields: {} },
     "credit-grant-imports": { name: "Credit grant import |||| Credit grant import", fields: {} },
+    "product-imports": { name: "Product import |||| Product import", fields: {} },
     outbox: {
       name: "Email |||| Email outbox",
       fields: { id: "ID", to: "To", subject: "Subject", body: "Body", createdAt: "Queued", sentAt: "Sent", error: "Error", q: "Search" },
@@ -798,6 +799,10 @@ export const en = {
       "credit-grants": {
         title: "Import credit grants",
         help: "Credits granted to accounts, each with its reason (kept in the ledger and the audit log). Applying the same file again grants nothing twice.",
+      },
+      products: {
+        title: "Import products",
+        help: "Credit packs, plans and sales: one row per product, with the fields of the product form as columns (download the template). A row whose code exists changes that product as a whole; a new code adds one. Lists take values separated by commas; yes or no for switches.",
       },
     },
     engines: {
