@@ -68,7 +68,7 @@ const filled = (entries: [string, unknown][]) => {
   return kept.length ? Object.fromEntries(kept) : undefined;
 };
 
-function valueOf(c: Column, cells: Record<string, Cell>): unknown {
+function cellValue(c: Column, cells: Record<string, Cell>): unknown {
   const v = cells[c.field] ?? null;
   switch (c.kind) {
     case "object":
@@ -102,6 +102,6 @@ export function sheetColumns(schema: z.ZodObject) {
   const columns = Object.entries(schema.shape).map(([field, t]) => columnOf(field, t as z.ZodType));
   return {
     names: columns.flatMap(namesOf),
-    bodyOf: (cells: Record<string, Cell>) => filled(columns.map((c) => [c.field, valueOf(c, cells) ?? null])) ?? {},
+    bodyOf: (cells: Record<string, Cell>) => filled(columns.map((c) => [c.field, cellValue(c, cells) ?? null])) ?? {},
   };
 }
