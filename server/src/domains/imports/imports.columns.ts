@@ -18,7 +18,7 @@ interface Column {
   by?: { field: string; values: string[]; rest: string[] };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: zod's internal definition, read only to see through wrappers
+/** zod's internal definition of a type, read only to see through its wrappers. */
 type Def = any;
 const defOf = (t: z.ZodType): Def => (t as unknown as { _zod: { def: Def } })._zod.def;
 
