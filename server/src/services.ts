@@ -241,7 +241,7 @@ export function createServices(deps: AppDeps) {
     imports: createImportsService({ db, audit, pixels, credits, users: usersAdmin, products: productsAdmin }),
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),
-    tasksAdmin: createTasksAdminService(db),
+    tasksAdmin: createTasksAdminService(db, render.templates),
     productsAdmin,
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
     siteAdmin: createSiteAdminService(db, audit, storage),

@@ -387,6 +387,7 @@ export const en = {
         userId: "User",
         mode: "Mode",
         templateId: "Template",
+        templateName: "Template",
         engine: "Engine",
         status: "Status",
         progress: "Progress",
@@ -829,6 +830,7 @@ export const en = {
       seconds: "%{n} s",
       tasks: "Tasks queued / running",
       noTemplate: "(no template)",
+      deletedTemplate: "(deleted template)",
       all: "All workflows",
       gpuCheck: {
         title: "What each GPU server needs",

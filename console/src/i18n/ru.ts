@@ -391,6 +391,7 @@ export const ru: typeof en = {
         userId: "Пользователь",
         mode: "Режим",
         templateId: "Шаблон",
+        templateName: "Шаблон",
         engine: "Движок",
         status: "Статус",
         progress: "Прогресс",
@@ -844,6 +845,7 @@ export const ru: typeof en = {
       seconds: "%{n} с",
       tasks: "Задачи в очереди / в работе",
       noTemplate: "(без шаблона)",
+      deletedTemplate: "(удалённый шаблон)",
       all: "Все workflow",
       gpuCheck: {
         title: "Что нужно каждому GPU-серверу",

@@ -4639,6 +4639,9 @@ export interface paths {
                                 renders: number;
                                 templateId: number | null;
                                 templateName: string | null;
+                                templateNames: {
+                                    [key: string]: string;
+                                };
                             }[];
                             workflows: {
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
@@ -4807,6 +4810,10 @@ export interface paths {
                             resolution: string | null;
                             runs: number;
                             templateId: number | null;
+                            templateName: string | null;
+                            templateNames: {
+                                [key: string]: string;
+                            };
                             workflow: string;
                         }[];
                     };
@@ -5285,6 +5292,10 @@ export interface paths {
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "expired";
                             templateId: number | null;
+                            templateName: string | null;
+                            templateNames: {
+                                [key: string]: string;
+                            };
                             userId: number;
                         }[];
                     };
@@ -5387,6 +5398,10 @@ export interface paths {
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "expired";
                             templateId: number | null;
+                            templateName: string | null;
+                            templateNames: {
+                                [key: string]: string;
+                            };
                             userId: number;
                         };
                     };
