@@ -42,6 +42,8 @@ const preview = (who: StaffLogin, file: Buffer) =>
 const apply = (who: StaffLogin, file: Buffer, digest: string) =>
   t.http.post("/admin/api/imports/products/apply").set("token", who.token).field("digest", digest).attach("file", file, "products.xlsx");
 const day = 86_400_000;
+/** A sale of this price running from yesterday to tomorrow. */
+const sale = (salePrice: number) => ({ salePrice, saleStartsAt: new Date(Date.now() - day), saleEndsAt: new Date(Date.now() + day) });
 
 describe("products from a spreadsheet (issue 35 item 8)", () => {
   it("has the product form's columns, names per language included", () => {
@@ -58,15 +60,7 @@ describe("products from a spreadsheet (issue 35 item 8)", () => {
       { code: "pack_30", name: "30 credits", credits: "lots", price: 399 },
       { code: "pack_10", name: "10 again", credits: 10, price: 199 },
       { code: "plan_x", name: "Plan", kind: "subscription", credits: 100, price: 999 },
-      {
-        code: "flash_x",
-        name: "Flash",
-        credits: 10,
-        price: 500,
-        salePrice: 600,
-        saleStartsAt: new Date(Date.now() - day),
-        saleEndsAt: new Date(Date.now() + day),
-      },
+      { code: "flash_x", name: "Flash", credits: 10, price: 500, ...sale(600) },
     ]);
     const res = await preview(as.marketer!, file).expect(200);
     expect(res.body).toMatchObject({ list: "products", valid: 1, invalid: 5, columns: header });
@@ -122,15 +116,7 @@ describe("products from a spreadsheet (issue 35 item 8)", () => {
     // each row passes its preview alone; written in order, the new pack makes the sale after it no deal
     const file = sheet([
       { code: "cheap_1000", name: "1000 credits", credits: 1000, price: 1000, active: "yes" },
-      {
-        code: "flash_100",
-        name: "Flash",
-        credits: 100,
-        price: 5000,
-        salePrice: 4000,
-        saleStartsAt: new Date(Date.now() - day),
-        saleEndsAt: new Date(Date.now() + day),
-      },
+      { code: "flash_100", name: "Flash", credits: 100, price: 5000, ...sale(4000) },
     ]);
     await t.db.product.updateMany({ data: { active: false } });
     const res = await preview(as.marketer!, file).expect(200);

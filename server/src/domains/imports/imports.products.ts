@@ -2,7 +2,7 @@ import { z } from "zod";
 import { productBody, type ProductBody } from "../products/products.admin.schema.ts";
 import type { ProductsAdminService } from "../products/products.admin.service.ts";
 import { sheetColumns } from "./imports.columns.ts";
-import type { ImportListSpec } from "./imports.lists.ts";
+import type { ImportListSpec } from "./imports.list-spec.ts";
 import type { Cell } from "./imports.workbook.ts";
 
 /** The template's example, by column: a column the form no longer has is left out, a new one is empty. */

@@ -4,7 +4,8 @@ import { HttpError } from "../../http/errors.ts";
 import type { ImportList } from "../../contract/imports.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { IncomingFile } from "../uploads/uploads.service.ts";
-import { importLists, type ImportListSpec, type ListDeps, type ParsedRow } from "./imports.lists.ts";
+import { importLists, type ListDeps } from "./imports.lists.ts";
+import type { ImportListSpec, ParsedRow } from "./imports.list-spec.ts";
 import type { ApplyAnswer, PreviewAnswer } from "./imports.schema.ts";
 import { readSheet, SPREADSHEET_MESSAGES, templateOf } from "./imports.workbook.ts";
 
