@@ -32,7 +32,7 @@ import { transparency } from "./transparency/index.tsx";
 import { users } from "./users/index.tsx";
 import { supportThreads } from "./support/index.tsx";
 import { legalVersions } from "./legal/index.tsx";
-import { creditGrantImports, pixelIdImports } from "./imports/index.tsx";
+import { creditGrantImports, pixelIdImports, productImports } from "./imports/index.tsx";
 import { ConsoleLayout } from "./menu/ConsoleLayout.tsx";
 
 /** Menus follow the staff member's CASL rules: react-admin asks authProvider.canAccess for each resource; menu/groups.ts places them. */
@@ -89,6 +89,7 @@ export function App() {
         <Resource name="pixel-ids" {...pixelIds} />
         <Resource name="pixel-id-imports" {...pixelIdImports} />
         <Resource name="credit-grant-imports" {...creditGrantImports} />
+        <Resource name="product-imports" {...productImports} />
         <Resource name="ledger" />
         <Resource name="payment-events" />
       </Admin>

@@ -20,6 +20,7 @@ export const SUBJECT: Record<string, string> = {
   // imports: whoever may add the list's rows by hand (docs/decisions/285)
   "pixel-id-imports": "Channel",
   "credit-grant-imports": "LedgerEntry",
+  "product-imports": "Product",
   reports: "Report",
   bans: "Ban",
   appeals: "Appeal",

@@ -229,6 +229,7 @@ export function createServices(deps: AppDeps) {
   });
   const pixels = createPixelsService(db, audit, channelSecrets, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL });
   const usersAdmin = createUsersAdminService({ db, audit, credits });
+  const productsAdmin = createProductsAdminService(db, audit);
   const consoleServices = {
     audit,
     moderation,
@@ -237,11 +238,11 @@ export function createServices(deps: AppDeps) {
     transparency: createTransparencyService(db),
     pixels,
     usersAdmin,
-    imports: createImportsService({ db, audit, pixels, credits, users: usersAdmin }),
+    imports: createImportsService({ db, audit, pixels, credits, users: usersAdmin, products: productsAdmin }),
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),
-    tasksAdmin: createTasksAdminService(db),
-    productsAdmin: createProductsAdminService(db, audit),
+    tasksAdmin: createTasksAdminService(db, render.templates),
+    productsAdmin,
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
     siteAdmin: createSiteAdminService(db, audit, storage),
     dashboard: createDashboardService(db, createCreatorFigures(db)),

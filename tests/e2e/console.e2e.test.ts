@@ -19,7 +19,19 @@ const staff: Record<string, StaffLogin> = {};
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
   support: ["users", "support-threads", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox", "operations", "credit-grant-imports"],
-  marketer: ["orders", "memberships", "products", "templates", "engines", "channels", "banners", "prompt-suggestions", "site-settings", "pixel-id-imports"],
+  marketer: [
+    "orders",
+    "memberships",
+    "products",
+    "templates",
+    "engines",
+    "channels",
+    "banners",
+    "prompt-suggestions",
+    "site-settings",
+    "pixel-id-imports",
+    "product-imports",
+  ],
   moderator: [
     "users",
     "reports",
@@ -76,6 +88,7 @@ const MENUS: Record<string, string[]> = {
     "operations",
     "pixel-id-imports",
     "credit-grant-imports",
+    "product-imports",
   ],
 };
 

@@ -1,5 +1,5 @@
 import { Chip } from "@mui/material";
-import { FunctionField, useTranslate, type FunctionFieldProps } from "react-admin";
+import { FunctionField, useLocaleState, useRecordContext, useTranslate, type FunctionFieldProps } from "react-admin";
 
 /** JSON columns (engine parameters, task inputs, audit before/after), pretty-printed. */
 export function JsonField({ source, label }: { source: string; label?: string }) {
@@ -55,4 +55,17 @@ export function MoneyField({ source, label }: { source: string; label?: string }
       render={(r: Record<string, number | string>) => `${(Number(r[source]) / 100).toFixed(2)} ${r.currency ?? ""}`}
     />
   );
+}
+
+/** A name staff wrote in English and other languages: the console's language where it has one, else the English. */
+export function useLocalName() {
+  const [locale] = useLocaleState();
+  return (name: string, names?: Record<string, string> | null) => names?.[locale] || name;
+}
+
+/** The template a row is kept by (task, render, GPU cost), by its name, never its bare id; "—" for none. */
+export function TemplateNameField(_: { source: "templateName"; label?: string }) {
+  const named = useLocalName();
+  const r = useRecordContext<{ templateName: string | null; templateNames?: Record<string, string> }>();
+  return <span>{r?.templateName ? named(r.templateName, r.templateNames) : "—"}</span>;
 }

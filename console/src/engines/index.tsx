@@ -1,6 +1,7 @@
 import MemoryIcon from "@mui/icons-material/Memory";
 import { Alert, Box, Card, CardContent, CardHeader, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { Loading, Title, useTranslate } from "react-admin";
+import { useLocalName } from "../common/fields.tsx";
 import { usePolling } from "../common/usePolling.ts";
 import { apiUrl, type AdminJson } from "../http.ts";
 import { GpuCosts } from "../templates/GpuCosts.tsx";
@@ -75,6 +76,7 @@ function ServersTable({ servers }: { servers: ServerStatus[] }) {
 /** Each engine as it reports itself (servers, health, queue, in flight, last errors) and the render figures from the tasks table. */
 function EnginesPage() {
   const translate = useTranslate();
+  const named = useLocalName();
   const { value: report, error } = usePolling<Report>(`${apiUrl}/engines`, REFRESH_MS);
   if (error && !report) return <Alert severity="error">{error}</Alert>;
   if (!report) return <Loading />;
@@ -152,7 +154,11 @@ function EnginesPage() {
               )}
               {report.renders.map((r) => (
                 <TableRow key={`${r.templateId}-${r.engine}`}>
-                  <TableCell>{r.templateName ?? (r.templateId === null ? translate("console.engines.noTemplate") : `#${r.templateId}`)}</TableCell>
+                  <TableCell>
+                    {r.templateName
+                      ? named(r.templateName, r.templateNames)
+                      : translate(r.templateId === null ? "console.engines.noTemplate" : "console.engines.deletedTemplate")}
+                  </TableCell>
                   <TableCell>{r.engine}</TableCell>
                   <TableCell>{r.renders}</TableCell>
                   <TableCell>{translate("console.engines.seconds", { n: r.avgSeconds })}</TableCell>

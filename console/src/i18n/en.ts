@@ -387,6 +387,7 @@ export const en = {
         userId: "User",
         mode: "Mode",
         templateId: "Template",
+        templateName: "Template",
         engine: "Engine",
         status: "Status",
         progress: "Progress",
@@ -474,6 +475,7 @@ export const en = {
     operations: { name: "Operations |||| Operations", fields: {} },
     "pixel-id-imports": { name: "Pixel id import |||| Pixel id import", fields: {} },
     "credit-grant-imports": { name: "Credit grant import |||| Credit grant import", fields: {} },
+    "product-imports": { name: "Product import |||| Product import", fields: {} },
     outbox: {
       name: "Email |||| Email outbox",
       fields: { id: "ID", to: "To", subject: "Subject", body: "Body", createdAt: "Queued", sentAt: "Sent", error: "Error", q: "Search" },
@@ -814,6 +816,10 @@ export const en = {
         title: "Import credit grants",
         help: "Credits granted to accounts, each with its reason (kept in the ledger and the audit log). Applying the same file again grants nothing twice.",
       },
+      products: {
+        title: "Import products",
+        help: "Credit packs, plans and sales: one row per product, with the fields of the product form as columns (download the template). A row whose code exists changes that product as a whole; a new code adds one. Lists take values separated by commas; yes or no for switches.",
+      },
     },
     engines: {
       title: "Engines",
@@ -839,6 +845,7 @@ export const en = {
       seconds: "%{n} s",
       tasks: "Tasks queued / running",
       noTemplate: "(no template)",
+      deletedTemplate: "(deleted template)",
       all: "All workflows",
       gpuCheck: {
         title: "What each GPU server needs",

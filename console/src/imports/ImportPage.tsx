@@ -17,9 +17,9 @@ async function downloadTemplate(list: ImportList) {
   URL.revokeObjectURL(url);
 }
 
-function PreviewTable({ list, preview }: { list: ImportList; preview: Preview }) {
+function PreviewTable({ preview }: { preview: Preview }) {
   const translate = useTranslate();
-  const columns = IMPORT_COLUMNS[list];
+  const { columns } = preview;
   return (
     // on a phone the table scrolls sideways inside the card instead of widening the page
     <Box sx={{ overflowX: "auto", maxWidth: { xs: "calc(100vw - 48px)", md: "100%" } }}>
@@ -59,6 +59,8 @@ export function ImportPage({ list }: { list: ImportList }) {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [busy, setBusy] = useState(false);
+  // products follow their form's fields, named by the template and each preview (docs/decisions/301)
+  const columns = preview?.columns ?? (list in IMPORT_COLUMNS ? IMPORT_COLUMNS[list as keyof typeof IMPORT_COLUMNS] : null);
   const failed = (e: unknown) => notify(e instanceof Error ? e.message : String(e), { type: "error" });
 
   const choose = async (chosen: File | undefined) => {
@@ -89,7 +91,7 @@ export function ImportPage({ list }: { list: ImportList }) {
       <CardContent>
         <Stack spacing={2}>
           <Typography>{translate(`console.imports.${list}.help`)}</Typography>
-          <Typography variant="body2">{translate("console.imports.columns", { columns: IMPORT_COLUMNS[list].join(", ") })}</Typography>
+          {columns && <Typography variant="body2">{translate("console.imports.columns", { columns: columns.join(", ") })}</Typography>}
           <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: "wrap" }}>
             <Button variant="outlined" onClick={() => downloadTemplate(list).catch(failed)}>
               {translate("console.imports.template")}
@@ -107,7 +109,7 @@ export function ImportPage({ list }: { list: ImportList }) {
               {translate("console.imports.summary", { valid: preview.valid, invalid: preview.invalid })}
             </Alert>
           )}
-          {preview && <PreviewTable list={list} preview={preview} />}
+          {preview && <PreviewTable preview={preview} />}
         </Stack>
       </CardContent>
     </Card>

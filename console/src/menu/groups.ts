@@ -16,6 +16,7 @@ export const MENU_GROUP_OF: Record<string, MenuGroup> = {
   payouts: "shop",
   disputes: "shop",
   "credit-grant-imports": "shop",
+  "product-imports": "shop",
   characters: "content",
   "creator-pages": "content",
   "creator-memberships": "content",

@@ -85,6 +85,7 @@ function OrderList() {
         <TextField source="id" />
         <TextField source="orderNo" />
         <TextField source="userId" />
+        <TextField source="productName" sortable={false} />
         <TextField source="status" />
         <TextField source="provider" />
         <TextField source="channelId" />

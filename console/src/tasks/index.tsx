@@ -1,7 +1,7 @@
 import MovieIcon from "@mui/icons-material/Movie";
 import { Typography } from "@mui/material";
 import { Datagrid, DateField, List, NumberField, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useRecordContext, useTranslate } from "react-admin";
-import { JsonField } from "../common/fields.tsx";
+import { JsonField, TemplateNameField } from "../common/fields.tsx";
 import { MODES } from "../templates/index.tsx";
 import { TASK_STATUSES } from "../../../server/src/contract/generation.ts";
 import { choicesOf } from "../common/choices.ts";
@@ -21,6 +21,7 @@ function TaskList() {
         <TextField source="id" />
         <TextField source="userId" />
         <TextField source="mode" />
+        <TemplateNameField source="templateName" />
         <TextField source="engine" />
         <TextField source="status" />
         <NumberField source="cost" />
@@ -65,7 +66,7 @@ function TaskShow() {
         <TextField source="id" />
         <TextField source="userId" />
         <TextField source="mode" />
-        <TextField source="templateId" />
+        <TemplateNameField source="templateName" />
         <TextField source="engine" />
         <TextField source="status" />
         <NumberField source="progress" />

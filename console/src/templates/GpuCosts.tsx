@@ -1,6 +1,7 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { useEffect, useState } from "react";
 import { useTranslate } from "react-admin";
+import { useLocalName } from "../common/fields.tsx";
 import { apiUrl, httpClient, type AdminJson } from "../http.ts";
 
 type Rows = AdminJson<"/admin/api/engines/costs">;
@@ -11,6 +12,7 @@ type Rows = AdminJson<"/admin/api/engines/costs">;
  */
 export function GpuCosts({ templateId }: { templateId?: number }) {
   const translate = useTranslate();
+  const named = useLocalName();
   const [rows, setRows] = useState<Rows | null>(null);
   useEffect(() => {
     httpClient(`${apiUrl}/engines/costs`).then(
@@ -40,7 +42,7 @@ export function GpuCosts({ templateId }: { templateId?: number }) {
           <TableBody>
             {shown.map((r) => (
               <TableRow key={`${r.templateId}-${r.workflow}-${r.resolution}`} data-loss={r.costPerUnit > r.pricePerUnit}>
-                {templateId === undefined && <TableCell>{r.templateId ?? "—"}</TableCell>}
+                {templateId === undefined && <TableCell>{r.templateName ? named(r.templateName, r.templateNames) : "—"}</TableCell>}
                 <TableCell>{r.workflow}</TableCell>
                 <TableCell>{r.resolution ?? "—"}</TableCell>
                 <TableCell>{r.runs}</TableCell>

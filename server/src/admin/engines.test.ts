@@ -51,11 +51,40 @@ describe("console: engine status and a template's engine and workflow", () => {
     );
     expect(res.body.queue).toEqual([{ engine: "local", status: "queued", count: 1 }]);
     // named as staff know it, not by its id
-    expect(res.body.renders).toEqual([{ templateId: tpl.id, templateName: "T", engine: "local", renders: 2, avgSeconds: 15 }]);
+    expect(res.body.renders).toEqual([{ templateId: tpl.id, templateName: "T", templateNames: {}, engine: "local", renders: 2, avgSeconds: 15 }]);
 
     const moderator = await staffMember(t, ["moderator"]);
     await t.http.get("/admin/api/engines").set("token", moderator.token).expect(403);
     await t.http.get("/admin/api/engines").expect(401);
+  });
+
+  it("names templates in GPU costs, renders and tasks, with their names per language, never by a bare id (issue 35)", async () => {
+    const [marketer, moderator] = [await staffMember(t, ["marketer"]), await staffMember(t, ["moderator"])];
+    const user = await t.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
+    const templates = await Promise.all(
+      ["Soft zoom", "Orbit"].map((name) =>
+        t.db.template.create({
+          data: { name, names: { ru: `${name} (ru)` }, category: "Creative", suitFor: "image", mode: "text_to_image", engineParams: {}, creditPrice: 1 },
+        }),
+      ),
+    );
+    for (const tpl of templates) {
+      const task = await t.db.generationTask.create({
+        data: { userId: user.id, mode: "text_to_image", templateId: tpl.id, engine: "local", status: "succeeded", cost: 1, input: {} },
+      });
+      await t.db.gpuRun.create({ data: { taskId: task.id, attempt: 1, templateId: tpl.id, engine: "local", workflow: "sdxl-t2i", units: 1, gpuSeconds: 4 } });
+    }
+    const costs = (await t.http.get("/admin/api/engines/costs").set("token", marketer.token).expect(200)).body;
+    for (const tpl of templates) {
+      expect(costs).toContainEqual(expect.objectContaining({ templateId: tpl.id, templateName: tpl.name, templateNames: { ru: `${tpl.name} (ru)` } }));
+    }
+    const tasks = (await t.http.get("/admin/api/generation-tasks?_sort=id&_order=DESC").set("token", moderator.token).expect(200)).body;
+    expect(tasks.slice(0, 2).map((r: { templateName: string; templateNames: object }) => [r.templateName, r.templateNames])).toEqual([
+      ["Orbit", { ru: "Orbit (ru)" }],
+      ["Soft zoom", { ru: "Soft zoom (ru)" }],
+    ]);
+    const one = (await t.http.get(`/admin/api/generation-tasks/${tasks[0].id}`).set("token", moderator.token).expect(200)).body;
+    expect(one).toMatchObject({ templateId: templates[1]!.id, templateName: "Orbit" });
   });
 
   it("saves a template's engine and workflow, and refuses an unknown engine", async () => {

@@ -6,10 +6,12 @@ import type { ImportsService } from "../domains/imports/imports.service.ts";
 import { applyAnswer, applyBody, previewAnswer } from "../domains/imports/imports.schema.ts";
 import { MAX_SPREADSHEET_BYTES, SPREADSHEET_MESSAGES } from "../domains/imports/imports.workbook.ts";
 
-/** Who may import each list: whoever may add its rows by hand (pixel ids: marketers; grants: the adjust rule, support). */
+/** Who may import each list: whoever may add its rows by hand (pixel ids: marketers; grants: the adjust rule, support; products: marketers). */
 const PERMISSION: Record<ImportList, [Action, Subject]> = {
   "pixel-ids": ["create", "Channel"],
   "credit-grants": ["adjust", "LedgerEntry"],
+  // a row may change a product as much as the form can (marketers, admins)
+  products: ["update", "Product"],
 };
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";

@@ -4655,6 +4655,9 @@ export interface paths {
                                 renders: number;
                                 templateId: number | null;
                                 templateName: string | null;
+                                templateNames: {
+                                    [key: string]: string;
+                                };
                             }[];
                             workflows: {
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
@@ -4823,6 +4826,10 @@ export interface paths {
                             resolution: string | null;
                             runs: number;
                             templateId: number | null;
+                            templateName: string | null;
+                            templateNames: {
+                                [key: string]: string;
+                            };
                             workflow: string;
                         }[];
                     };
@@ -5301,6 +5308,10 @@ export interface paths {
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "expired";
                             templateId: number | null;
+                            templateName: string | null;
+                            templateNames: {
+                                [key: string]: string;
+                            };
                             userId: number;
                         }[];
                     };
@@ -5403,6 +5414,10 @@ export interface paths {
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "expired";
                             templateId: number | null;
+                            templateName: string | null;
+                            templateNames: {
+                                [key: string]: string;
+                            };
                             userId: number;
                         };
                     };
@@ -5479,7 +5494,7 @@ export interface paths {
                         "application/json": {
                             applied: number;
                             /** @enum {string} */
-                            list: "pixel-ids" | "credit-grants";
+                            list: "pixel-ids" | "credit-grants" | "products";
                             unchanged: number;
                         };
                     };
@@ -5546,10 +5561,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            columns: string[];
                             digest: string;
                             invalid: number;
                             /** @enum {string} */
-                            list: "pixel-ids" | "credit-grants";
+                            list: "pixel-ids" | "credit-grants" | "products";
                             rows: {
                                 cells: {
                                     [key: string]: string | number | boolean | unknown;
@@ -5695,7 +5711,7 @@ export interface paths {
                         "application/json": {
                             applied: number;
                             /** @enum {string} */
-                            list: "pixel-ids" | "credit-grants";
+                            list: "pixel-ids" | "credit-grants" | "products";
                             unchanged: number;
                         };
                     };
@@ -5762,10 +5778,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            columns: string[];
                             digest: string;
                             invalid: number;
                             /** @enum {string} */
-                            list: "pixel-ids" | "credit-grants";
+                            list: "pixel-ids" | "credit-grants" | "products";
                             rows: {
                                 cells: {
                                     [key: string]: string | number | boolean | unknown;
@@ -5821,6 +5838,223 @@ export interface paths {
             cookie?: never;
         };
         /** The pixel-ids template (.xlsx): header row and one example */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The template */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/imports/products/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply the previewed products spreadsheet (the same `file` and its preview's `digest`) in one transaction, audited */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        digest: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Rows written now and rows already there */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            applied: number;
+                            /** @enum {string} */
+                            list: "pixel-ids" | "credit-grants" | "products";
+                            unchanged: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/imports/products/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read a products spreadsheet (multipart `file`: .xlsx or .xls ≤ 1 MB, checked by content) and answer every row with its errors; writes nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows and their errors */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            columns: string[];
+                            digest: string;
+                            invalid: number;
+                            /** @enum {string} */
+                            list: "pixel-ids" | "credit-grants" | "products";
+                            rows: {
+                                cells: {
+                                    [key: string]: string | number | boolean | unknown;
+                                };
+                                errors: string[];
+                                row: number;
+                            }[];
+                            valid: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/imports/products/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products template (.xlsx): header row and one example */
         get: {
             parameters: {
                 query?: never;

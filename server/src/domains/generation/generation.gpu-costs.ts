@@ -2,12 +2,13 @@ import { IMAGE_MODES } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import type { Pricing } from "./generation.pricing.ts";
 import { measuredGpuCosts } from "./generation.queries.ts";
+import { withTemplateNames } from "./generation.template-names.ts";
 import type { GenerationDeps, TaskInput } from "./generation.task.ts";
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
 /** What GPU time each finished generation took, and what that costs beside what it sold for (issue 34, decision 239). */
-export function createGpuCosts({ db }: GenerationDeps, pricing: Pricing) {
+export function createGpuCosts({ db, templates }: GenerationDeps, pricing: Pricing) {
   return {
     /** Records the GPU seconds of the attempt that produced the task's result; recording one attempt again changes nothing. */
     async recordGpuRun(task: GenerationTask, gpu: { workflow: string; seconds: number }): Promise<void> {
@@ -30,7 +31,7 @@ export function createGpuCosts({ db }: GenerationDeps, pricing: Pricing) {
 
     /** Per template, workflow and resolution: runs, GPU seconds and cost per unit in credits, and the price per unit charged. */
     async gpuCosts() {
-      return (await measuredGpuCosts.rows(db, {})).map((r) => ({
+      const rows = (await measuredGpuCosts.rows(db, {})).map((r) => ({
         templateId: r.template_id,
         workflow: r.workflow,
         resolution: r.resolution,
@@ -39,6 +40,7 @@ export function createGpuCosts({ db }: GenerationDeps, pricing: Pricing) {
         costPerUnit: round(pricing.creditsForGpuSeconds(r.gpu_seconds_per_unit), 2),
         pricePerUnit: round(r.price_per_unit, 2),
       }));
+      return withTemplateNames(templates, rows);
     },
   };
 }

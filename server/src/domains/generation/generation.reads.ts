@@ -4,6 +4,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { queuedPerEngine, recentRenderTimes } from "./generation.queries.ts";
 import { isVideo, unexpired, type GenerationDeps } from "./generation.task.ts";
+import { withTemplateNames } from "./generation.template-names.ts";
 import type { createTaskViews } from "./generation.views.ts";
 
 /** Reading tasks: the owner's, creator pages' media, and the console's figures (the home gallery: generation.gallery.ts). */
@@ -84,17 +85,12 @@ export function createTaskReads(deps: GenerationDeps, { view }: ReturnType<typeo
      */
     async engineFigures() {
       const [queue, renders] = await Promise.all([queuedPerEngine.rows(db, {}), recentRenderTimes.rows(db, {})]);
-      const names = await deps.templates.names([...new Set(renders.flatMap((r) => r.template_id ?? []))]);
       return {
         queue,
-        renders: renders.map((r) => ({
-          templateId: r.template_id,
-          // null for a render without a template, or of a template deleted since
-          templateName: (r.template_id !== null && names.get(r.template_id)) || null,
-          engine: r.engine,
-          renders: r.renders,
-          avgSeconds: Math.round(r.avg_seconds * 10) / 10,
-        })),
+        renders: await withTemplateNames(
+          deps.templates,
+          renders.map((r) => ({ templateId: r.template_id, engine: r.engine, renders: r.renders, avgSeconds: Math.round(r.avg_seconds * 10) / 10 })),
+        ),
       };
     },
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ASPECT_RATIOS, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
 import { GALLERY_SORTS, GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
+import { templateNameFields } from "./generation.template-names.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
 
 /** SPEC.md §5: a generation may not exceed 40 seconds. */
@@ -335,6 +336,7 @@ export const gpuCheckAnswer = z.array(
 export const gpuCostsAnswer = z.array(
   z.object({
     templateId: z.number().nullable(),
+    ...templateNameFields,
     workflow: z.string(),
     resolution: z.string().nullable(),
     runs: z.number(),
@@ -356,7 +358,7 @@ export const enginesAnswer = z.object({
   renders: z.array(
     z.object({
       templateId: z.number().nullable(),
-      templateName: z.string().nullable(),
+      ...templateNameFields,
       engine: z.string(),
       renders: z.number(),
       avgSeconds: z.number(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateFilter, idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
 import { GENERATION_MODES, TASK_STATUSES } from "../../contract/generation.ts";
+import { templateNameFields } from "./generation.template-names.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 
 export const taskFilter = z.strictObject({
@@ -37,6 +38,7 @@ export const generationTaskRecord = z.object({
   mode: z.enum(GENERATION_MODES),
   engine: z.string(),
   templateId: z.number().nullable(),
+  ...templateNameFields,
   paidWith: z.string(),
   resolution: z.string().nullable(),
   durationSec: z.number().nullable(),

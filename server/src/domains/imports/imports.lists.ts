@@ -1,44 +1,26 @@
-import type { z } from "zod";
 import type { Tx } from "../../db/client.ts";
-import type { ImportList } from "../../contract/imports.ts";
+import { IMPORT_COLUMNS } from "../../contract/imports.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { PixelsService } from "../pixels/pixels.service.ts";
+import type { ProductBody } from "../products/products.admin.schema.ts";
+import type { ProductsAdminService } from "../products/products.admin.service.ts";
 import type { UsersAdminService } from "../users/users.admin.service.ts";
 import { creditGrantRow, pixelIdRow, type CreditGrantRow, type PixelIdRow } from "./imports.schema.ts";
-import type { Cell } from "./imports.workbook.ts";
-
-/** A row that passed its schema, with its row number in the sheet. */
-export interface ParsedRow<R> {
-  row: number;
-  data: R;
-}
-
-export interface WriteResult {
-  applied: number;
-  unchanged: number;
-}
-
-/** One list staff import: its row schema, the checks that need the database, and how its rows are written. */
-export interface ImportListSpec<R> {
-  schema: z.ZodType<R>;
-  /** The template's example row, in the list's column order. */
-  example: readonly Cell[];
-  /** Per row, what the database says is wrong with it (a channel or account that does not exist), or null. */
-  check(rows: ParsedRow<R>[]): Promise<Map<number, string>>;
-  /** Writes the rows in `tx`; `digest` (the file's SHA-256) makes a second run of the same file change nothing. */
-  write(staffId: number, rows: ParsedRow<R>[], digest: string, tx: Tx): Promise<WriteResult>;
-}
+import { productsList } from "./imports.products.ts";
+import type { ImportListSpec, ParsedRow } from "./imports.list-spec.ts";
 
 export interface ListDeps {
   pixels: PixelsService;
   credits: CreditsService;
   users: UsersAdminService;
+  products: ProductsAdminService;
 }
 
 function pixelIds({ pixels }: ListDeps): ImportListSpec<PixelIdRow> {
   const channelsOf = (rows: ParsedRow<PixelIdRow>[], tx?: Tx) => pixels.channelIdsByCode([...new Set(rows.map((r) => r.data.channel))], tx);
   return {
+    columns: IMPORT_COLUMNS["pixel-ids"],
     schema: pixelIdRow,
     example: ["default", 1, null, "1234567890"],
     async check(rows) {
@@ -59,6 +41,7 @@ function pixelIds({ pixels }: ListDeps): ImportListSpec<PixelIdRow> {
 
 function creditGrants({ credits, users }: ListDeps): ImportListSpec<CreditGrantRow> {
   return {
+    columns: IMPORT_COLUMNS["credit-grants"],
     schema: creditGrantRow,
     example: [1, 100, "Apology for the outage of 27 November"],
     async check(rows) {
@@ -80,6 +63,12 @@ function creditGrants({ credits, users }: ListDeps): ImportListSpec<CreditGrantR
   };
 }
 
-export function importLists(deps: ListDeps): { [L in ImportList]: ImportListSpec<L extends "pixel-ids" ? PixelIdRow : CreditGrantRow> } {
-  return { "pixel-ids": pixelIds(deps), "credit-grants": creditGrants(deps) };
+interface Lists {
+  "pixel-ids": ImportListSpec<PixelIdRow>;
+  "credit-grants": ImportListSpec<CreditGrantRow>;
+  products: ImportListSpec<ProductBody>;
+}
+
+export function importLists(deps: ListDeps): Lists {
+  return { "pixel-ids": pixelIds(deps), "credit-grants": creditGrants(deps), products: productsList(deps.products) };
 }

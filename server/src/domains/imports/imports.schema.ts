@@ -44,6 +44,8 @@ const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const previewAnswer = z.object({
   list: z.enum(IMPORT_LISTS),
   digest: z.string(),
+  /** the list's columns, in its template's order */
+  columns: z.array(z.string()),
   rows: z.array(z.object({ row: z.number(), cells: z.record(z.string(), cell), errors: z.array(z.string()) })),
   valid: z.number(),
   invalid: z.number(),

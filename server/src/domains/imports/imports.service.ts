@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { IMPORT_COLUMNS, type ImportList } from "../../contract/imports.ts";
+import type { ImportList } from "../../contract/imports.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { IncomingFile } from "../uploads/uploads.service.ts";
-import { importLists, type ImportListSpec, type ListDeps, type ParsedRow } from "./imports.lists.ts";
+import { importLists, type ListDeps } from "./imports.lists.ts";
+import type { ImportListSpec, ParsedRow } from "./imports.list-spec.ts";
 import type { ApplyAnswer, PreviewAnswer } from "./imports.schema.ts";
 import { readSheet, SPREADSHEET_MESSAGES, templateOf } from "./imports.workbook.ts";
 
@@ -33,7 +34,7 @@ export function createImportsService({ db, audit, ...deps }: ListDeps & { db: Db
   async function checked(list: ImportList, file: IncomingFile | undefined): Promise<Checked<unknown>> {
     if (!file) throw HttpError.badRequest(SPREADSHEET_MESSAGES.notSpreadsheet);
     const spec = lists[list];
-    const sheet = readSheet(file.buffer, IMPORT_COLUMNS[list]);
+    const sheet = readSheet(file.buffer, spec.columns);
     const parsed = sheet.map((r) => ({ ...r, result: spec.schema.safeParse(r.cells) }));
     const valid = parsed.flatMap((r) => (r.result.success ? [{ row: r.row, data: r.result.data }] : []));
     const known = await spec.check(valid);
@@ -44,7 +45,11 @@ export function createImportsService({ db, audit, ...deps }: ListDeps & { db: Db
     }));
     const invalid = rows.filter((r) => r.errors.length).length;
     const digest = crypto.createHash("sha256").update(file.buffer).digest("hex");
-    return { digest, preview: { list, digest, rows, valid: rows.length - invalid, invalid }, valid: valid.filter((r) => !known.has(r.row)) };
+    return {
+      digest,
+      preview: { list, digest, columns: [...spec.columns], rows, valid: rows.length - invalid, invalid },
+      valid: valid.filter((r) => !known.has(r.row)),
+    };
   }
 
   return {
@@ -73,7 +78,7 @@ export function createImportsService({ db, audit, ...deps }: ListDeps & { db: Db
     },
 
     /** The list's template: its header row and one example row. */
-    template: (list: ImportList): Buffer => templateOf(list, IMPORT_COLUMNS[list], lists[list].example),
+    template: (list: ImportList): Buffer => templateOf(list, lists[list].columns, lists[list].example),
   };
 }
 

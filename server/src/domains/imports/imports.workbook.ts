@@ -60,11 +60,11 @@ export function readSheet(bytes: Buffer, columns: readonly string[]): SheetRow[]
       .trim()
       .toLowerCase(),
   );
-  const missing = columns.filter((c) => !names.includes(c));
+  const missing = columns.filter((c) => !names.includes(c.toLowerCase()));
   if (missing.length) throw HttpError.badRequest(SPREADSHEET_MESSAGES.missingColumns([...columns]));
   if (body.length > MAX_SPREADSHEET_ROWS) throw HttpError.badRequest(SPREADSHEET_MESSAGES.tooManyRows);
   const rows = body
-    .map((line, i) => ({ row: first + i + 2, cells: Object.fromEntries(columns.map((c) => [c, cellOf(line[names.indexOf(c)])])) }))
+    .map((line, i) => ({ row: first + i + 2, cells: Object.fromEntries(columns.map((c) => [c, cellOf(line[names.indexOf(c.toLowerCase())])])) }))
     .filter((r) => Object.values(r.cells).some((v) => v !== null));
   if (!rows.length) throw HttpError.badRequest(SPREADSHEET_MESSAGES.empty);
   return rows;

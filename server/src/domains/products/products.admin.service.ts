@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import type { Product } from "../../db/generated/client.ts";
 import { matching, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -6,6 +6,7 @@ import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import type { ProductBody, ProductFilter } from "./products.admin.schema.ts";
 import { bestValue, packsBeatingSale, pricesOf, saleRunning } from "./products.pricing.ts";
+import { lockCatalogueImport } from "./products.queries.ts";
 
 export const SALE_WINDOW_INCOMPLETE = "A sale needs a sale price, a start and an end";
 export const SALE_ENDS_BEFORE_START = "A sale must end after it starts";
@@ -38,8 +39,8 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
   }
   const one = async (row: Product | null) => (row ? (await withComputed([row]))[0] : null);
 
-  /** The rules a saved product must keep, checked on the product as it will be after the change. */
-  async function check(p: ProductBody & { id?: number }) {
+  /** The rules a saved product must keep, checked on the product as it will be after the change (in `c`: an import's transaction). */
+  async function check(p: ProductBody & { id?: number }, c: Db | Tx = db) {
     const onSale = p.prices.filter((e) => e.salePriceMinor !== null);
     const sale = [onSale.length > 0 || null, p.saleStartsAt, p.saleEndsAt];
     if (sale.some((v) => v !== null) && sale.some((v) => v === null)) throw HttpError.badRequest(SALE_WINDOW_INCOMPLETE);
@@ -50,13 +51,19 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
     if (p.kind === "subscription" && p.intervalDays === null) throw HttpError.badRequest(PLAN_NEEDS_INTERVAL);
     if (!p.active) return;
     // prices compare within a currency only (products.pricing)
-    const others = await db.product.findMany({ where: { active: true, ...(p.id ? { id: { not: p.id } } : {}) } });
+    const others = await c.product.findMany({ where: { active: true, ...(p.id ? { id: { not: p.id } } : {}) } });
     const beaten = packsBeatingSale(p, others);
     if (beaten.length) throw HttpError.badRequest(`${SALE_NOT_A_DEAL} (${codes(beaten)})`);
     // the same rule from the pack's side: a new pack or a lower price must not turn a sale running or to come into no deal
     const now = new Date();
     const undercut = others.filter((s) => s.saleEndsAt !== null && s.saleEndsAt > now && packsBeatingSale(s, [{ ...p, id: p.id ?? 0 }]).length);
     if (undercut.length) throw HttpError.badRequest(`${PRICE_UNDERCUTS_SALE} (${codes(undercut)})`);
+  }
+
+  /** The products of these codes, by code: a spreadsheet row of a known code changes it, another code is new. */
+  async function idsByCode(codes: string[], c: Db | Tx = db): Promise<Map<string, number>> {
+    const rows = await c.product.findMany({ where: { code: { in: codes } }, select: { id: true, code: true } });
+    return new Map(rows.map((r) => [r.code, r.id]));
   }
 
   return {
@@ -76,6 +83,29 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
       const { createdAt: _c, ...current } = before;
       await check({ ...current, names: {}, prices: pricesOf(current), ...body, id } as ProductBody & { id: number });
       return one(await table.update(staffId, id, body));
+    },
+
+    idsByCode,
+    /** What the console's form would be refused for, were it saved as `body` (the product `id`, or a new one); null when nothing. */
+    async problemOf(body: ProductBody, id?: number): Promise<string | null> {
+      try {
+        await check({ ...body, id });
+        return null;
+      } catch (e) {
+        if (e instanceof HttpError) return e.message;
+        throw e;
+      }
+    },
+    /** A spreadsheet row saved in the import's transaction: the product of its code changed as a whole, or created; audited like the form's. */
+    async saveInImport(staffId: number, body: ProductBody, tx: Tx): Promise<"created" | "updated" | "unchanged"> {
+      await lockCatalogueImport.rows(tx, {});
+      const before = await tx.product.findUnique({ where: { code: body.code } });
+      // the same sheet applied again changes nothing and leaves no second audit row
+      if (before && Object.entries(body).every(([k, v]) => JSON.stringify(before[k as keyof Product]) === JSON.stringify(v))) return "unchanged";
+      await check({ ...body, id: before?.id }, tx);
+      if (before) await table.update(staffId, before.id, body, tx);
+      else await table.create(staffId, body, tx);
+      return before ? "updated" : "created";
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { GenerationMode } from "../../contract/generation.ts";
+import type { Translations } from "../../contract/locales.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { translationsOf } from "../../http/translations.ts";
@@ -70,10 +71,10 @@ export function createTemplatesService(db: Db, storage: MediaStorage, refusal: T
       return Promise.all(rows.map(templateView));
     },
 
-    /** The names of these templates, enabled or not (the console names templates in figures kept by id). */
-    async names(ids: number[]): Promise<Map<number, string>> {
-      const rows = ids.length ? await db.template.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) : [];
-      return new Map(rows.map((t) => [t.id, t.name]));
+    /** The names of these templates, enabled or not, English and per language (the console names templates in figures kept by id). */
+    async names(ids: number[]): Promise<Map<number, { name: string; names: Translations }>> {
+      const rows = ids.length ? await db.template.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, names: true } }) : [];
+      return new Map(rows.map((t) => [t.id, { name: t.name, names: translationsOf(t.names) }]));
     },
 
     /** An enabled template, or 404. */
