@@ -31,6 +31,7 @@ import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
 import { trainingRoutes } from "./domains/training/training.routes.ts";
 import { supportRoutes } from "./domains/support/support.routes.ts";
 import { legalRoutes } from "./domains/legal/legal.routes.ts";
+import { rewardsRoutes } from "./domains/rewards/rewards.routes.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { consoleApp } from "./admin/console-app.ts";
 import { moderationRoutes } from "./domains/moderation/moderation.routes.ts";
@@ -93,6 +94,7 @@ function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps
   });
   supportRoutes(api, services.support, services.limiter.perUser("support", config.RATE_LIMIT_SUPPORT_PER_HOUR, 3600, LIMIT_MESSAGES.hourly));
   legalRoutes(api, services.legal);
+  rewardsRoutes(api, services.rewards);
   adminRoutes(api, services);
 }
 
