@@ -96,7 +96,7 @@ export function createReferrals(deps: ReferralDeps) {
      */
     async firstPaid(tx: Tx, order: Order): Promise<void> {
       const r = await tx.referral.findUnique({ where: { inviteeId: order.userId } });
-      if (!r || r.status !== "pending") return;
+      if (r?.status !== "pending") return;
       await q.lockInviter.rows(tx, { inviterId: r.inviterId });
       const s = await settings(tx);
       const refusal = await refusalOf(tx, r, order, s);
@@ -116,7 +116,10 @@ export function createReferrals(deps: ReferralDeps) {
      */
     async reverse(staffId: number, id: number, reason: string) {
       return db.$transaction(async (tx) => {
-        const claimed = await tx.referral.updateMany({ where: { id, status: "paid" }, data: { status: "reversed", reversedAt: clock(), reversedById: staffId } });
+        const claimed = await tx.referral.updateMany({
+          where: { id, status: "paid" },
+          data: { status: "reversed", reversedAt: clock(), reversedById: staffId },
+        });
         if (claimed.count === 0) {
           if (!(await tx.referral.findUnique({ where: { id } }))) throw HttpError.notFound();
           throw HttpError.conflict("Only a rewarded referral can be reversed");
@@ -125,12 +128,28 @@ export function createReferrals(deps: ReferralDeps) {
         const takeBack = (userId: number, amount: number, side: string) =>
           amount > 0
             ? credits.chargeUpTo(
-                { userId, amount, reason: REWARD_REASONS.referralReversed, reference: `referral:${id}`, idempotencyKey: `referral:${r.inviteeId}:reverse:${side}`, staffId, note: reason },
+                {
+                  userId,
+                  amount,
+                  reason: REWARD_REASONS.referralReversed,
+                  reference: `referral:${id}`,
+                  idempotencyKey: `referral:${r.inviteeId}:reverse:${side}`,
+                  staffId,
+                  note: reason,
+                },
                 tx,
               )
             : Promise.resolve(0);
         const taken = { inviter: await takeBack(r.inviterId, r.inviterCredits, "inviter"), invitee: await takeBack(r.inviteeId, r.inviteeCredits, "invitee") };
-        await audit.record(tx, { staffId, action: "reverse_referral", resource: "Referral", resourceId: id, before: { status: "paid" }, after: { status: "reversed", taken }, reason });
+        await audit.record(tx, {
+          staffId,
+          action: "reverse_referral",
+          resource: "Referral",
+          resourceId: id,
+          before: { status: "paid" },
+          after: { status: "reversed", taken },
+          reason,
+        });
         return r;
       });
     },

@@ -37,7 +37,8 @@ export function createRewardsService(deps: {
     firstPaid: referrals.firstPaid,
     reverseReferral: referrals.reverse,
 
-    listReferrals: (params: ListParams<ReferralFilter>) => pageOf(db.referral, params, matching(params.filter, ["status", "refusal", "inviterId", "inviteeId"])),
+    listReferrals: (params: ListParams<ReferralFilter>) =>
+      pageOf(db.referral, params, matching(params.filter, ["status", "refusal", "inviterId", "inviteeId"])),
     getReferral: (id: number) => db.referral.findUnique({ where: { id } }),
 
     /** The console's figures: per UTC day, newest first, over the last `days` days. */

@@ -3,7 +3,12 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import {
   creditHistoryAnswer,
   creditHistoryQuery,
-  personalInfoAnswer, selectUsersIntegralAnswer, uploadUserInfoBody, userUpdateAnswer, userUpdateBody } from "./users.schema.ts";
+  personalInfoAnswer,
+  selectUsersIntegralAnswer,
+  uploadUserInfoBody,
+  userUpdateAnswer,
+  userUpdateBody,
+} from "./users.schema.ts";
 import type { UsersService } from "./users.service.ts";
 
 export function usersRoutes(api: ApiRouter, users: UsersService, credits: CreditsService) {
