@@ -370,6 +370,35 @@ export const ru: typeof en = {
         q: "Поиск по названию или ссылке",
       },
     },
+    referrals: {
+      name: "Приглашение |||| Приглашения",
+      fields: {
+        id: "ID",
+        inviterId: "Пригласил",
+        inviteeId: "Приглашённый",
+        status: "Статус",
+        refusal: "Причина отказа",
+        inviterCredits: "Кредиты пригласившего",
+        inviteeCredits: "Кредиты приглашённого",
+        orderId: "Первый заказ",
+        createdAt: "Приглашён",
+        decidedAt: "Решено",
+        reversedAt: "Отменено",
+      },
+    },
+    "reward-days": {
+      name: "Подарки по дням |||| Подарки по дням",
+      fields: {
+        id: "День (UTC)",
+        days: "Дней",
+        check_ins: "Отметки",
+        check_in_credits: "Кредиты за отметки",
+        referrals_paid: "Награждённые приглашения",
+        referral_credits: "Кредиты за приглашения",
+        referrals_refused: "Отклонённые приглашения",
+        referrals_reversed: "Отменённые приглашения",
+      },
+    },
     bans: {
       name: "Блокировка |||| Блокировки",
       fields: {
@@ -608,6 +637,16 @@ export const ru: typeof en = {
       upload_logo: "Загрузить логотип",
       logo_uploaded: "Логотип сохранён",
       low_contrast: "Контраст с фоном страницы %{ratio}:1: нужно не меньше 4.5:1, чтобы текст оставался читаемым",
+    },
+    rewards: {
+      open: "Ежедневные подарки и приглашения",
+      help: "Кредиты за ежедневную отметку и за приглашение (обеим сторонам, при первой оплате приглашённого). 0 выключает подарок; лимит 0 — без лимита.",
+      checkInCredits: "Кредиты за ежедневную отметку",
+      checkInMonthlyCap: "Отметок в месяц не больше",
+      referralInviterCredits: "Кредиты пригласившему",
+      referralInviteeCredits: "Кредиты приглашённому",
+      referralMonthlyCap: "Подарков за приглашения на одного пригласившего в месяц не больше",
+      reverse: "Отменить",
     },
     blocklist: {
       imported: "Добавлено хешей: %{added}, уже были в списке: %{duplicates}",

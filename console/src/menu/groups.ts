@@ -16,6 +16,8 @@ export const MENU_GROUP_OF: Record<string, MenuGroup> = {
   payouts: "shop",
   disputes: "shop",
   "credit-grant-imports": "shop",
+  referrals: "shop",
+  "reward-days": "shop",
   characters: "content",
   "creator-pages": "content",
   "creator-memberships": "content",

@@ -40,6 +40,7 @@ export const LATER_GROUPS = {
     "wallet",
     "chat",
     "account",
+    "rewards",
   ],
 } as const;
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { REFERRAL_CODE, REWARD_REASONS, type ReferralRefusal, type RewardSettings } from "../../contract/rewards.ts";
+import { REFERRAL_CODE, REFERRAL_REFUSALS, REWARD_REASONS, type ReferralRefusal, type RewardSettings } from "../../contract/rewards.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Order, Referral } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -15,18 +15,8 @@ function newCode(): string {
   return Array.from(crypto.randomBytes(CODE_LENGTH), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join("");
 }
 
-/** The flags of referralSignals in the order they are reported: the first one set is the refusal recorded. */
-const SIGNALS: ReferralRefusal[] = [
-  "self",
-  "inviter_banned",
-  "same_device",
-  "same_email",
-  "same_payment",
-  "banned_device",
-  "banned_email",
-  "banned_payment",
-  "paid_before",
-];
+/** The refusals referralSignals reports as flags, in the contract's order: the first one set is the refusal recorded. */
+const SIGNALS = REFERRAL_REFUSALS.filter((r) => r !== "off" && r !== "cap");
 
 /** The first of the UTC month `at` is in: the referral cap's month. */
 function monthOf(at: Date): Date {
