@@ -3,6 +3,7 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
+import { useSession } from "../session/session.ts";
 import { creditHistory, type CreditMovement } from "./rewards.api.ts";
 
 /** My credits: every movement of the balance, newest first, named by its reason (purchase, spent, daily gift, …). */
@@ -11,15 +12,23 @@ export default function CreditHistory() {
   const [rows, setRows] = useState<CreditMovement[] | null>(null);
   const [total, setTotal] = useState(0);
   const [page, setPage] = useState(1);
+  // a new balance (a check-in, a purchase, a creation) is a new movement: the list starts again from the newest
+  const points = useSession().user?.points;
+  const [seenPoints, setSeenPoints] = useState(points);
+  if (points !== seenPoints) {
+    setSeenPoints(points);
+    setPage(1);
+  }
 
   useEffect(() => {
+    void points;
     creditHistory(page)
       .then((r) => {
         setRows((prev) => (page === 1 ? r.list : [...(prev ?? []), ...r.list]));
         setTotal(r.total);
       })
       .catch(() => setRows((prev) => prev ?? []));
-  }, [page]);
+  }, [page, points]);
   if (!rows) return null;
   if (rows.length === 0) return <Typography color="text.secondary">{t("rewards.history.none")}</Typography>;
 

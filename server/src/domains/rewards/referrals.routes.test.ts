@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MANY_LOGINS, savedAccount } from "../../../../tests/account-utils.ts";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { startFakeSmtp, type FakeSmtp } from "../../../../tests/fixtures/smtp.ts";
+import { paidPackOrder } from "../../../../tests/order-utils.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
 import { REFERRAL_HEADER, REWARDS_SETTING, type RewardSettings } from "../../contract/rewards.ts";
 import { SAVE_ACCOUNT_MESSAGE } from "../../contract/users.ts";
@@ -43,37 +44,8 @@ async function codeOf(token: string): Promise<string> {
 }
 
 let orders = 0;
-/** The account's order of the 150-credit pack paid through the path every provider's payment takes. */
-async function pays(userId: number, payerRef?: string) {
-  const n = ++orders;
-  const o = await t.db.order.create({
-    data: {
-      orderNo: `R-REF-${userId}-${n}`,
-      userId,
-      productId: packId,
-      productName: "150 credits",
-      amountMinor: 1299,
-      finalPriceMinor: 1299,
-      currency: "USD",
-      credits: 150,
-      provider: "sandbox",
-      providerRef: `sbx_ref_${userId}_${n}`,
-      expiresAt: new Date(Date.now() + 3_600_000),
-    },
-  });
-  await t.services.orders.applyUpdate("sandbox", {
-    eventId: `evt_ref_${o.id}`,
-    type: "payment.succeeded",
-    outcome: "paid",
-    providerRef: o.providerRef!,
-    orderNo: o.orderNo,
-    amountMinor: 1299,
-    currency: "USD",
-    payerRef,
-    payload: {},
-  });
-  return o;
-}
+/** The account's order of the 150-credit pack, paid; `payerRef` as the provider names the payer. */
+const pays = (userId: number, payerRef?: string) => paidPackOrder(t, packId, userId, `REF-${++orders}`, payerRef);
 
 async function points(userId: number) {
   return (await t.db.user.findUniqueOrThrow({ where: { id: userId }, select: { points: true } })).points;
