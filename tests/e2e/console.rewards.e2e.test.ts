@@ -27,7 +27,7 @@ afterAll(async () => {
 describe("console: gifts", () => {
   it("sets the gifts, lists referrals with their refusal, and shows the day's figures", { timeout: 120_000 }, async () => {
     const [inviter, invitee] = await Promise.all(
-      ["a", "b"].map(async (n) => (await server.http.post("/api/login/visitor").expect(200)).body.data.user_info.id as number),
+      ["a", "b"].map(async () => (await server.http.post("/api/login/visitor").expect(200)).body.data.user_info.id as number),
     );
     await server.db.referral.create({ data: { inviterId: inviter, inviteeId: invitee, status: "refused", refusal: "same_device", decidedAt: new Date() } });
 
