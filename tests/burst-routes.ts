@@ -164,6 +164,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/notices/appeal", () => ({ as: "nobody", body: { id: 1, key: "0123456789abcdef", text: "Please look again at this." } })],
   ["POST /api/support/messages", (s) => ({ as: "fan", body: { body: "Where are my credits?", order_id: s.orderId } })],
   ["POST /api/support/read", () => ({ as: "fan" })],
+  // one daily gift however many taps (docs/decisions/302); off unless staff set it, refused alike
+  ["POST /api/rewards/checkIn", () => ({ as: "fan", body: {} })],
   ["POST /api/Generation/deleteTask", (s) => ({ as: "creator", body: { id: s.taskId } })],
   ["POST /api/Training/revoke", (s) => ({ as: "creator", body: { id: s.modelId } })],
   ["POST /api/login/logout", () => ({ as: "guest" })],

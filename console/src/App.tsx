@@ -21,6 +21,7 @@ import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { disputes, payouts } from "./payouts/index.tsx";
 import { reports } from "./reports/index.tsx";
+import { referrals, rewardDays } from "./rewards/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
 import { blockedHashes } from "./screening/blocklist.tsx";
 import { banners, prompts, settings } from "./site/index.tsx";
@@ -90,6 +91,8 @@ export function App() {
         <Resource name="pixel-id-imports" {...pixelIdImports} />
         <Resource name="credit-grant-imports" {...creditGrantImports} />
         <Resource name="product-imports" {...productImports} />
+        <Resource name="referrals" {...referrals} />
+        <Resource name="reward-days" {...rewardDays} />
         <Resource name="ledger" />
         <Resource name="payment-events" />
       </Admin>

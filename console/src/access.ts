@@ -52,6 +52,9 @@ export const SUBJECT: Record<string, string> = {
   outbox: "OutboxEmail",
   "support-threads": "SupportThread",
   "legal-versions": "LegalVersion",
+  // invitations and the gifts' figures: whoever may read referrals (support, moderators, admins; docs/decisions/302)
+  referrals: "Referral",
+  "reward-days": "Referral",
 };
 
 /** react-admin's page actions -> CASL actions; named staff actions (ban, grant, adjust, takedown) pass through. */

@@ -1,3 +1,5 @@
+import type { Tx } from "./db/client.ts";
+import type { Order } from "./db/generated/client.ts";
 import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
 import { createMembershipsAdminService } from "./domains/memberships/memberships.admin.ts";
@@ -53,6 +55,8 @@ import { createTrainingAdminService } from "./domains/training/training.admin.se
 import { createPrivacyService } from "./domains/privacy/privacy.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
 import { measureOperations } from "./operations.ts";
+import { createRewardsService } from "./domains/rewards/rewards.service.ts";
+import { storedRewards } from "./domains/site/site.rewards.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -76,7 +80,13 @@ export function createServices(deps: AppDeps) {
   const memberships = createMembershipsService({ db, credits, log });
   const channelSecrets = createChannelSecrets(db, audit, config.SECRETS_KEY);
   const conversions = createConversionsService({ db, config, log, secrets: channelSecrets });
-  const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid: conversions.recordPurchase });
+  const rewards = createRewardsService({ db, credits, audit, settings: storedRewards, timeZoneOf: users.timeZoneOf });
+  // the purchase conversion's outbox row and a first payment's referral gifts, in the transaction that marks it paid
+  const onPaid = async (tx: Tx, order: Order) => {
+    await conversions.recordPurchase(tx, order);
+    await rewards.firstPaid(tx, order);
+  };
+  const orders = createOrdersService({ db, config, credits, products, memberships, log, audit, onPaid });
   const receipts = createOrderReceipts({ readable: orders.readable, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail), limiter });
   // chat files its automatic reports through moderation, which is built after chat (it changes chat's content through chat)
   const systemReports = createSystemReports();
@@ -145,6 +155,7 @@ export function createServices(deps: AppDeps) {
     ],
     bannedOwner,
     flagEvasion,
+    accountStarted: (tx, userId, ctx) => rewards.invited(tx, userId, ctx.attribution.referralCode),
     databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
   });
   const sandboxGateway = createSandboxGateway({ db, config, log });
@@ -280,6 +291,7 @@ export function createServices(deps: AppDeps) {
     support,
     legal,
     privacy,
+    rewards,
     close,
   };
 }

@@ -366,6 +366,35 @@ export const en = {
         q: "Search name or home link",
       },
     },
+    referrals: {
+      name: "Referral |||| Referrals",
+      fields: {
+        id: "ID",
+        inviterId: "Inviter",
+        inviteeId: "Invited",
+        status: "Status",
+        refusal: "Refused because",
+        inviterCredits: "Inviter's credits",
+        inviteeCredits: "Invited's credits",
+        orderId: "First order",
+        createdAt: "Invited",
+        decidedAt: "Decided",
+        reversedAt: "Reversed",
+      },
+    },
+    "reward-days": {
+      name: "Gifts per day |||| Gifts per day",
+      fields: {
+        id: "Day (UTC)",
+        days: "Days",
+        check_ins: "Check-ins",
+        check_in_credits: "Check-in credits",
+        referrals_paid: "Referrals rewarded",
+        referral_credits: "Referral credits",
+        referrals_refused: "Referrals refused",
+        referrals_reversed: "Referrals reversed",
+      },
+    },
     bans: {
       name: "Ban |||| Bans",
       fields: {
@@ -618,6 +647,16 @@ export const en = {
       watermark: "Watermark free output",
       watermark_help:
         "Images and videos made without bought credits (free generations, gifts, guests) carry the logo (the product's own mark while none is uploaded) in the corner farthest from faces; output paid with bought credits never does.",
+    },
+    rewards: {
+      open: "Daily and referral gifts",
+      help: "Credits of the daily check-in and of an invitation (to both sides, on the invited person's first payment). 0 turns a gift off; a cap of 0 means no cap.",
+      checkInCredits: "Daily check-in credits",
+      checkInMonthlyCap: "Check-ins per month at most",
+      referralInviterCredits: "Credits to the inviter",
+      referralInviteeCredits: "Credits to the invited person",
+      referralMonthlyCap: "Referral gifts per inviter per month at most",
+      reverse: "Reverse",
     },
     blocklist: {
       imported: "%{added} hashes added, %{duplicates} already listed",

@@ -17,6 +17,8 @@ export const MENU_GROUP_OF: Record<string, MenuGroup> = {
   disputes: "shop",
   "credit-grant-imports": "shop",
   "product-imports": "shop",
+  referrals: "shop",
+  "reward-days": "shop",
   characters: "content",
   "creator-pages": "content",
   "creator-memberships": "content",

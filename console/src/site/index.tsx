@@ -23,6 +23,8 @@ import { BRAND_SETTING } from "../../../server/src/contract/brand.ts";
 import { JsonField } from "../common/fields.tsx";
 import { TranslationInputs } from "../common/TranslationInputs.tsx";
 import { BrandButton, BrandForm } from "./brand.tsx";
+import { REWARDS_SETTING } from "../../../server/src/contract/rewards.ts";
+import { RewardsButton, RewardsForm } from "./rewards.tsx";
 
 const BannerForm = () => (
   <SimpleForm>
@@ -96,10 +98,11 @@ export const prompts = {
 
 const jsonText = { format: (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? null, null, 2)), parse: (v: string) => v };
 
-/** The brand has its own form; every other setting is edited as JSON. */
+/** The brand and the gifts have their own forms; every other setting is edited as JSON. */
 function SettingForm() {
   const record = useRecordContext();
   if (record?.id === BRAND_SETTING) return <BrandForm />;
+  if (record?.id === REWARDS_SETTING) return <RewardsForm />;
   return (
     <SimpleForm>
       <TextField source="id" />
@@ -113,11 +116,12 @@ export const settings = {
   list: () => (
     <List
       sort={{ field: "id", order: "ASC" }}
-      // the brand button shows even before any setting is saved
+      // the brand and gifts buttons show even before any setting is saved
       empty={false}
       actions={
         <TopToolbar>
           <BrandButton />
+          <RewardsButton />
           <CreateButton />
         </TopToolbar>
       }

@@ -41,6 +41,7 @@ export const LATER_GROUPS = {
     "chat",
     "account",
     "provenance",
+    "rewards",
   ],
 } as const;
 

@@ -28,6 +28,7 @@ export type StoredKey =
   | "pixel_cache"
   | "purchases_reported"
   | "exo_click_id"
+  | "referral_code"
   | "ban_notice";
 
 export const storage = {

@@ -11,6 +11,7 @@ import { enginesRoutes } from "./engines.ts";
 import { ordersResource } from "./orders.ts";
 import { productsResource } from "./products.ts";
 import { reportsResource } from "./reports.ts";
+import { rewardsResources } from "./rewards.ts";
 import { screeningResource } from "./screening.ts";
 import { blocklistResource } from "./blocklist.ts";
 import { siteResource } from "./site.ts";
@@ -46,4 +47,5 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   supportResource(api, s.support);
   legalResource(api, s.legal);
   importsRoutes(api, s.imports);
+  rewardsResources(api, s.rewards);
 }

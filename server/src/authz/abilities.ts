@@ -56,7 +56,11 @@ export type Subject =
   /** a version of the legal pages (docs/decisions/282): published by admins, read by anyone through /api/legal/current */
   | "LegalVersion"
   /** a person's GDPR request (privacy domain): create = export my data, delete = delete my account (decisions 261, 262) */
-  | "DataRequest";
+  | "DataRequest"
+  /** the daily gift (docs/decisions/302): read = today's state, create = take it; a saved account's own */
+  | "CheckIn"
+  /** an invitation and its gift (docs/decisions/302): the inviter reads its own link; staff read and reverse (update) */
+  | "Referral";
 
 export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
 
@@ -92,13 +96,20 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "Decision", own);
     can("create", "Appeal");
     can(["create", "read"], "SupportThread", own);
+    can("read", "CheckIn", own);
+    // a guest account costs nothing to start: gifts and invitations are a saved account's (docs/decisions/302)
+    if (principal.role !== "visitor") {
+      can("create", "CheckIn", own);
+      can("read", "Referral", { inviterId: principal.userId });
+    }
     // a registered account makes its page (with or without a trained model) and becomes a creator (SPEC.md §6)
     if (principal.role !== "visitor") can("create", "CreatorPage", own);
     if (principal.role === "creator") can("update", "CreatorPage", own);
     // earnings and payouts are the creator's own; deciding them is staff's (support or admin), never the creator's
     if (principal.role === "creator") can(["create", "read"], "CreatorPayout");
     // the refusal's reason is what the guest is told: save the account first (issue 30)
-    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage"]).because(SAVE_ACCOUNT_MESSAGE);
+    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "CheckIn"]).because(SAVE_ACCOUNT_MESSAGE);
+    if (principal.role === "visitor") cannot("read", "Referral").because(SAVE_ACCOUNT_MESSAGE);
   }
 
   if (principal.kind === "anonymous") {
@@ -124,6 +135,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
       // a person's GDPR requests made on their behalf from the console, audited (decisions 261, 262)
       can(["create", "read", "delete"], "DataRequest");
+      // gifts are money: support reverses a fraudulent referral, as it refunds orders (docs/decisions/302)
+      can(["read", "update"], "Referral");
     }
     if (roles.has("marketer")) {
       can("manage", ["Channel", "Template", "SiteSetting"]);
@@ -145,6 +158,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       // upload screening (issue 19): the held-upload queue with apparent ages
       can(["read", "review"], "UploadScreening");
       can(["read", "create"], "BlockedHash");
+      // ban evasion through invitations is theirs to see (docs/decisions/302)
+      can("read", "Referral");
     }
   }
 

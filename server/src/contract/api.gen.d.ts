@@ -9305,6 +9305,263 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/referrals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List referrals (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: referrals <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            decidedAt: string | null;
+                            id: number;
+                            inviteeCredits: number;
+                            inviteeId: number;
+                            inviterCredits: number;
+                            inviterId: number;
+                            orderId: number | null;
+                            refusal: string | null;
+                            /** Format: date-time */
+                            reversedAt: string | null;
+                            reversedById: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "refused" | "reversed";
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/referrals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of referrals */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            decidedAt: string | null;
+                            id: number;
+                            inviteeCredits: number;
+                            inviteeId: number;
+                            inviterCredits: number;
+                            inviterId: number;
+                            orderId: number | null;
+                            refusal: string | null;
+                            /** Format: date-time */
+                            reversedAt: string | null;
+                            reversedById: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "refused" | "reversed";
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/referrals/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take back a rewarded referral's gifts from both sides (as much as each balance holds), audited with the reason */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            decidedAt: string | null;
+                            id: number;
+                            inviteeCredits: number;
+                            inviteeId: number;
+                            inviterCredits: number;
+                            inviterId: number;
+                            orderId: number | null;
+                            refusal: string | null;
+                            /** Format: date-time */
+                            reversedAt: string | null;
+                            reversedById: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "refused" | "reversed";
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/reports": {
         parameters: {
             query?: never;
@@ -9855,6 +10112,82 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/reward-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List reward-days (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: reward-days <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            check_in_credits: number;
+                            check_ins: number;
+                            id: string;
+                            referral_credits: number;
+                            referrals_paid: number;
+                            referrals_refused: number;
+                            referrals_reversed: number;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -19498,6 +19831,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Personal/creditHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's credit movements, newest first, each with its reason (purchases, spending, gifts, refunds) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                limit: number;
+                                list: {
+                                    balance_after: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    delta: number;
+                                    id: number;
+                                    /** @enum {string} */
+                                    label: "purchase" | "bonus" | "spent" | "refund" | "earnings" | "payout" | "adjustment" | "moved" | "daily_gift" | "referral_gift" | "referral_reversed" | "other";
+                                    reason: string;
+                                }[];
+                                page: number;
+                                total: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Personal/personal_info": {
         parameters: {
             query?: never;
@@ -19868,6 +20286,7 @@ export interface paths {
                         /** Format: uri */
                         photo?: string;
                         photo_image_id?: number;
+                        time_zone?: string;
                         title?: string;
                     };
                 };
@@ -20850,6 +21269,222 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/checkIn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Today's daily gift: its credits, whether it was taken today (the account's time zone), the streak and the month's count */
+        get: {
+            parameters: {
+                query?: {
+                    time_zone?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                checked_in_today: boolean;
+                                credits: number;
+                                enabled: boolean;
+                                local_date: string;
+                                month_cap: number;
+                                month_count: number;
+                                streak: number;
+                                time_zone: string;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /** Take today's daily gift once (409 when taken today, the month's are taken, or it is off) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        time_zone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                credits: number;
+                                local_date: string;
+                                points: number;
+                                streak: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's invitation code (link: /home?ref=CODE), how many it invited and rewarded, and the gifts' credits */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                code: string;
+                                invited: number;
+                                invitee_credits: number;
+                                inviter_credits: number;
+                                rewarded: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

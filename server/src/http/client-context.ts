@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Request, Response } from "express";
+import { REFERRAL_CODE, REFERRAL_HEADER } from "../contract/rewards.ts";
 
 /** Where a sign-in came from (SPEC.md §7 attribution headers); the auth domain stores it on the user. */
 export interface Attribution {
@@ -8,6 +9,8 @@ export interface Attribution {
   utmAdset?: string;
   utmAd?: string;
   bemobClickId?: string;
+  /** the invitation code of the link the visitor came by (`?ref=`), kept like the channel (docs/decisions/302) */
+  referralCode?: string;
 }
 
 /** This browser: the first-party device cookie and the fingerprint the app computes (a ban covers both, docs/decisions/154). */
@@ -57,6 +60,11 @@ function header(req: Request, name: string): string | undefined {
   return v?.trim() ? v.trim().slice(0, 128) : undefined;
 }
 
+function referralCode(req: Request): string | undefined {
+  const code = header(req, REFERRAL_HEADER);
+  return code && REFERRAL_CODE.test(code) ? code : undefined;
+}
+
 /** Who is calling from where: IP, user agent and the SPEC.md §7 attribution headers. */
 export function clientContext(req: Request): ClientContext {
   return {
@@ -68,6 +76,7 @@ export function clientContext(req: Request): ClientContext {
       utmAdset: header(req, "utm-adset"),
       utmAd: header(req, "utm-ad"),
       bemobClickId: header(req, "bemob-click-id"),
+      referralCode: referralCode(req),
     },
     device: device(req),
   };

@@ -13,6 +13,8 @@ export interface AccountSection {
  */
 export const ACCOUNT_SECTIONS: AccountSection[] = [
   { id: "profile", titleKey: "account.profile.title", Component: lazy(() => import("./ProfileSection.tsx")) },
+  { id: "rewards", titleKey: "rewards.title", Component: lazy(() => import("../rewards/RewardsSection.tsx")) },
+  { id: "credits", titleKey: "rewards.history.title", Component: lazy(() => import("../rewards/CreditHistory.tsx")) },
   { id: "purchases", titleKey: "account.purchases.title", Component: lazy(() => import("./PurchasesSection.tsx")) },
   { id: "plan", titleKey: "account.plan.title", Component: lazy(() => import("./PlanSection.tsx")) },
   { id: "data", titleKey: "privacy.title", Component: lazy(() => import("../privacy/MyData.tsx").then((m) => ({ default: m.MyData }))) },

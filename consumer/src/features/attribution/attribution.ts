@@ -1,3 +1,4 @@
+import { REFERRAL_HEADER, REFERRAL_PARAM } from "../../../../server/src/contract/rewards.ts";
 import { clickIdCookie, setClickIdCookie, storage, type StoredKey } from "../../lib/storage.ts";
 
 /** Landing-URL parameters remembered for attribution (SPEC.md §3), with the URL spellings they arrive in. */
@@ -13,6 +14,8 @@ const LANDING_PARAMS: Array<[StoredKey, string[]]> = [
   ["app_version", ["app_version"]],
   // ExoClick's {conversions_tracking} value, put on the campaign URL under this name
   ["exo_click_id", ["exo_click_id"]],
+  // an invitation (docs/decisions/302): sent with the calls, recorded when this browser's account is started
+  ["referral_code", [REFERRAL_PARAM]],
 ];
 
 /**
@@ -37,6 +40,7 @@ export function attributionHeaders(): Record<string, string> {
     ["utm-campaign", "utm_campaign"],
     ["utm-adset", "utm_adset"],
     ["utm-ad", "utm_ad"],
+    [REFERRAL_HEADER, "referral_code"],
   ];
   for (const [header, key] of pairs) {
     const value = storage.get(key);

@@ -6,7 +6,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import { attributionData } from "./auth.attribution.ts";
 import type { Bans } from "./auth.bans.ts";
 import { openUserSession } from "./auth.sessions.ts";
-import type { LoginResult } from "./auth.sign-in.ts";
+import type { AccountStarted, LoginResult } from "./auth.sign-in.ts";
 
 /**
  * Moves one owning domain's rows from a guest to the account it merges into, inside the sign-in's transaction. Each
@@ -32,8 +32,9 @@ export function createGuests(deps: {
   guestRowOwners: MoveUserRows[];
   bans: Bans;
   revokeUserSessions: (userId: number, tx: Tx) => Promise<void>;
+  accountStarted: AccountStarted;
 }) {
-  const { db, config, credits, limiter, guestRowOwners, bans, revokeUserSessions } = deps;
+  const { db, config, credits, limiter, guestRowOwners, bans, revokeUserSessions, accountStarted } = deps;
 
   return {
     /** SPEC.md §7 POST /api/login/visitor: a guest account with its own token. */
@@ -45,6 +46,7 @@ export function createGuests(deps: {
           data: { loginType: "visitor", role: "visitor", freeGenerations: config.FREE_GENERATIONS, ...attributionData(ctx.attribution) },
         });
         await bans.flagEvasion(tx, user.id, ctx.device);
+        await accountStarted(tx, user.id, ctx);
         const token = await openUserSession(tx, user.id, ctx, config);
         return { token, userId: user.id, isRegister: 0 as const };
       });

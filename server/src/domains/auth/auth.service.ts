@@ -10,7 +10,7 @@ import { createAccountErasure } from "./auth.erase.ts";
 import { createGoogleLogin } from "./auth.google.ts";
 import { createGuests, type MoveUserRows } from "./auth.guests.ts";
 import { createSessions } from "./auth.sessions.ts";
-import { createSignIn } from "./auth.sign-in.ts";
+import { createSignIn, type AccountStarted } from "./auth.sign-in.ts";
 import { createStaffLogin } from "./auth.staff.ts";
 import type { Mailer } from "./mailer.ts";
 
@@ -27,13 +27,15 @@ export function createAuthService(deps: {
   guestRowOwners: MoveUserRows[];
   bannedOwner: BannedOwner;
   flagEvasion: FlagEvasion;
+  accountStarted: AccountStarted;
   databaseUrl: string | undefined;
 }) {
   const { db, config, credits, mailer, limiter, log, guestRowOwners, databaseUrl } = deps;
   const bans = createBans(db, deps.bannedOwner, deps.flagEvasion);
   const sessions = createSessions({ db, config, log, databaseUrl, bans });
-  const guests = createGuests({ db, config, credits, limiter, guestRowOwners, bans, revokeUserSessions: sessions.revokeUserSessions });
-  const { signInIdentity: signIn } = createSignIn({ db, config, bans, mergeGuestInto: guests.mergeGuestInto });
+  const { accountStarted } = deps;
+  const guests = createGuests({ db, config, credits, limiter, guestRowOwners, bans, revokeUserSessions: sessions.revokeUserSessions, accountStarted });
+  const { signInIdentity: signIn } = createSignIn({ db, config, bans, mergeGuestInto: guests.mergeGuestInto, accountStarted });
   const emailCodes = createEmailCodes({ db, config, limiter, mailer, signIn });
   const google = createGoogleLogin({ config, limiter, log, signIn });
 

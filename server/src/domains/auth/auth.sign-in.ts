@@ -25,6 +25,12 @@ export interface Identity {
   photo?: string;
 }
 
+/**
+ * Runs in the transaction that starts an account (a guest, a new sign-in, a guest saved with an identity): another
+ * domain records what the first visit brought (an invitation code, rewards.invited, docs/decisions/302).
+ */
+export type AccountStarted = (tx: Tx, userId: number, ctx: ClientContext) => Promise<void>;
+
 /** The account an identity names. Never an empty filter: Prisma reads `{ email: undefined }` as "any user". */
 function identityFilter(identity: Identity): Prisma.UserWhereInput {
   if (identity.playerUid) return { playerUid: identity.playerUid };
@@ -41,8 +47,14 @@ export async function limitLoginsPerIp(limiter: RateLimiter, config: Config, nam
  * Signing in to the account an identity names (email code, Google, messaging channel): found, or created, or the
  * current guest becomes it; a guest signing in to another account is merged into it.
  */
-export function createSignIn(deps: { db: Db; config: Config; bans: Bans; mergeGuestInto: (tx: Tx, guestId: number, targetId: number) => Promise<void> }) {
-  const { db, config, bans, mergeGuestInto } = deps;
+export function createSignIn(deps: {
+  db: Db;
+  config: Config;
+  bans: Bans;
+  mergeGuestInto: (tx: Tx, guestId: number, targetId: number) => Promise<void>;
+  accountStarted: AccountStarted;
+}) {
+  const { db, config, bans, mergeGuestInto, accountStarted } = deps;
 
   /** The caller's own guest account, still a guest: the one a sign-in upgrades or merges. */
   async function currentGuest(tx: Tx, current: Principal): Promise<User | null> {
@@ -85,6 +97,7 @@ export function createSignIn(deps: { db: Db; config: Config; bans: Bans; mergeGu
         ...missingAttribution(guest, ctx.attribution),
       },
     });
+    await accountStarted(tx, guest.id, ctx);
     return guest.id;
   }
 
@@ -105,6 +118,7 @@ export function createSignIn(deps: { db: Db; config: Config; bans: Bans; mergeGu
       },
     });
     await bans.flagEvasion(tx, created.id, ctx.device);
+    await accountStarted(tx, created.id, ctx);
     return created.id;
   }
 

@@ -4,6 +4,7 @@ import type { Prisma } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { MSG } from "../../http/messages.ts";
+import { ledgerLabel } from "../../contract/credits.ts";
 import * as q from "./credits.queries.ts";
 import type { LedgerDirection } from "../../contract/metrics.ts";
 import type { LedgerMetrics } from "../../metrics/metrics.ts";
@@ -233,6 +234,24 @@ export function createCreditsService(db: Db, audit: AuditService, ledger: Ledger
       const u = await c.user.findUnique({ where: { id: userId }, select: { points: true, allPoints: true } });
       if (!u) throw HttpError.notFound();
       return { points: u.points, all_points: u.allPoints };
+    },
+
+    /** One page of the person's own movements, newest first, labelled for the app's history (docs/decisions/302). */
+    async history(userId: number, page: number, limit: number) {
+      const where = { userId };
+      const [rows, total] = await Promise.all([
+        db.ledgerEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (page - 1) * limit, take: limit }),
+        db.ledgerEntry.count({ where }),
+      ]);
+      const list = rows.map((r) => ({
+        id: r.id,
+        delta: r.delta,
+        balance_after: r.balanceAfter,
+        reason: r.reason,
+        label: ledgerLabel(r.reason),
+        created_at: r.createdAt,
+      }));
+      return { list, total, page, limit };
     },
 
     /** Accounts whose balance differs from the sum of their ledger entries; empty when the books are right. */

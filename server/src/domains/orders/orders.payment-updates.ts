@@ -38,6 +38,7 @@ function learnedFrom(order: Order, u: PaymentUpdate): OrderChanges {
   return {
     ...(u.received ? { received: u.received } : {}),
     ...(u.paymentRef && !order.providerPaymentRef ? { providerPaymentRef: u.paymentRef } : {}),
+    ...(u.payerRef && !order.payerRef ? { payerRef: u.payerRef } : {}),
   };
 }
 

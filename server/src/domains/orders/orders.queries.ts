@@ -34,6 +34,7 @@ const orderColumns = {
   refunded_minor: col.int.orNull,
   product_name: col.text,
   terms_version: col.int.orNull,
+  payer_ref: col.text.orNull,
 };
 type OrderRow = RowOf<typeof orderColumns>;
 
@@ -120,6 +121,8 @@ export interface OrderChanges {
   /** What the provider says arrived. */
   received?: { amount: string; currency: string };
   providerPaymentRef?: string;
+  /** Who paid, as the provider names them. */
+  payerRef?: string;
   status?: OrderStatus;
   /** paid_at becomes now(). */
   paidNow?: true;
@@ -132,6 +135,7 @@ function setsOf(c: OrderChanges): Prisma.Sql[] {
   return [
     ...(c.received ? [Prisma.sql`received_amount = ${c.received.amount}`, Prisma.sql`received_currency = ${c.received.currency}`] : []),
     ...(c.providerPaymentRef !== undefined ? [Prisma.sql`provider_payment_ref = ${c.providerPaymentRef}`] : []),
+    ...(c.payerRef !== undefined ? [Prisma.sql`payer_ref = ${c.payerRef}`] : []),
     ...(c.status ? [Prisma.sql`status = ${statusText(c.status)}::"OrderStatus"`] : []),
     ...(c.paidNow ? [Prisma.sql`paid_at = now()`] : []),
     ...(c.failureReason !== undefined ? [Prisma.sql`failure_reason = ${c.failureReason}`] : []),
@@ -144,6 +148,7 @@ function setsOf(c: OrderChanges): Prisma.Sql[] {
 const everyChange: OrderChanges = {
   received: { amount: "1", currency: "USDT" },
   providerPaymentRef: "pay",
+  payerRef: "payer",
   status: "paid",
   paidNow: true,
   failureReason: null,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { packOrder, paidPackOrder } from "../../../../tests/order-utils.ts";
 import { seedProducts } from "../products/products.seed.ts";
 
 // Issue 30 item 3: the account's purchases and their receipts.
@@ -13,40 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A pending sandbox order of the 150-credit pack, created in the database as the checkout would. */
-async function order(userId: number, n: number) {
-  return t.db.order.create({
-    data: {
-      orderNo: `R-ACCOUNT-${userId}-${n}`,
-      userId,
-      productId: packId,
-      productName: "150 credits",
-      amountMinor: 1299,
-      finalPriceMinor: 1299,
-      currency: "USD",
-      credits: 150,
-      provider: "sandbox",
-      providerRef: `sbx_account_${userId}_${n}`,
-      expiresAt: new Date(Date.now() + 3_600_000),
-    },
-  });
-}
-
-/** The order paid by a verified provider fact, through the path every provider's payment takes. */
-async function paid(userId: number, n: number) {
-  const o = await order(userId, n);
-  await t.services.orders.applyUpdate("sandbox", {
-    eventId: `evt_account_${o.id}`,
-    type: "payment.succeeded",
-    outcome: "paid",
-    providerRef: o.providerRef!,
-    orderNo: o.orderNo,
-    amountMinor: 1299,
-    currency: "USD",
-    payload: {},
-  });
-  return o;
-}
+const order = (userId: number, n: number) => packOrder(t, packId, userId, `ACCOUNT-${n}`);
+const paid = (userId: number, n: number) => paidPackOrder(t, packId, userId, `ACCOUNT-${n}`);
 
 describe("purchases and receipts", () => {
   it("lists orders with status, pack, price, provider and date; a paid one has a receipt, an unpaid one none", async () => {

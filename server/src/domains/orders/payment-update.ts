@@ -28,6 +28,11 @@ export interface PaymentUpdate {
    * names only the payment (a refund, a chargeback) finds the order by it, and polling asks the provider with it.
    */
   paymentRef?: string;
+  /**
+   * Who paid, as the provider names them where it does (a card's fingerprint, a PayPal payer id): kept on the order
+   * the first time, so one payer behind two accounts can be told (referral gifts, docs/decisions/302).
+   */
+  payerRef?: string;
   /** The provider returned money of a paid order (decision 208). */
   reversal?: Reversal;
   payload: unknown;

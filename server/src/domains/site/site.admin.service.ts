@@ -4,19 +4,24 @@ import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { BRAND_SETTING } from "../../contract/brand.ts";
+import { REWARD_DEFAULTS, REWARDS_SETTING } from "../../contract/rewards.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
 import type { BannerFilter, PromptFilter, SettingFilter } from "./site.admin.schema.ts";
 import { BRAND_DEFAULTS, checkedBrand, storedBrand } from "./site.brand.ts";
+import { checkedRewards } from "./site.rewards.ts";
 
 /** A setting as a console record: react-admin needs an `id`, settings are keyed by `key`. */
 function settingRecord<R extends { key: string }>(r: R | null) {
   return r ? { id: r.key, ...r } : null;
 }
 
-/** The `brand` setting is checked (colours, contrast, language) and stored whole; other keys hold any JSON. */
-const settingValue = (key: string, value: unknown) => (key === BRAND_SETTING ? checkedBrand(value) : value) as Prisma.InputJsonValue;
+/** Settings the product reads are checked and stored whole (brand: colours, contrast; rewards: amounts); other keys hold any JSON. */
+const CHECKED: Record<string, (value: unknown) => unknown> = { [BRAND_SETTING]: checkedBrand, [REWARDS_SETTING]: checkedRewards };
+const settingValue = (key: string, value: unknown) => (CHECKED[key] ? CHECKED[key](value) : value) as Prisma.InputJsonValue;
+/** Checked settings are always there to edit: what is in force until staff first save them. */
+const UNSAVED: Record<string, unknown> = { [BRAND_SETTING]: BRAND_DEFAULTS, [REWARDS_SETTING]: REWARD_DEFAULTS };
 
 /** Banners, prompt suggestions and keyed site settings, edited by marketing; every change audited. */
 export function createSiteAdminService(db: Db, audit: AuditService, storage: MediaStorage) {
@@ -59,13 +64,12 @@ export function createSiteAdminService(db: Db, audit: AuditService, storage: Med
         ]);
         return { rows: rows.map(settingRecord), total, from: params.range[0] };
       },
-      // the brand is always there to edit: today's look until staff first save it
-      get: async (key: string) => settingRecord((await settings.get(key)) ?? (key === BRAND_SETTING ? { key, value: BRAND_DEFAULTS, updatedAt: null } : null)),
+      get: async (key: string) => settingRecord((await settings.get(key)) ?? (key in UNSAVED ? { key, value: UNSAVED[key], updatedAt: null } : null)),
       create: async (staffId: number, body: { key: string; value: unknown }) =>
         settingRecord(await settings.create(staffId, { key: body.key, value: settingValue(body.key, body.value) })),
       update: async (staffId: number, key: string, body: { value: unknown }) => {
         const value = settingValue(key, body.value);
-        const first = key === BRAND_SETTING && !(await settings.get(key));
+        const first = key in UNSAVED && !(await settings.get(key));
         return settingRecord(await (first ? settings.create(staffId, { key, value }) : settings.update(staffId, key, { value })));
       },
       remove: async (staffId: number, key: string) => settingRecord(await settings.remove(staffId, key)),

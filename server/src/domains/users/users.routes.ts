@@ -1,6 +1,14 @@
 import type { ApiRouter } from "../../http/api.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
-import { personalInfoAnswer, selectUsersIntegralAnswer, uploadUserInfoBody, userUpdateAnswer, userUpdateBody } from "./users.schema.ts";
+import {
+  creditHistoryAnswer,
+  creditHistoryQuery,
+  personalInfoAnswer,
+  selectUsersIntegralAnswer,
+  uploadUserInfoBody,
+  userUpdateAnswer,
+  userUpdateBody,
+} from "./users.schema.ts";
 import type { UsersService } from "./users.service.ts";
 
 export function usersRoutes(api: ApiRouter, users: UsersService, credits: CreditsService) {
@@ -18,6 +26,19 @@ export function usersRoutes(api: ApiRouter, users: UsersService, credits: Credit
     "/api/Personal/select_users_integral",
     { summary: "Credit balance: points and all_points", tags, auth: "user", can: ["read", "User"], response: selectUsersIntegralAnswer },
     ({ principal }) => credits.balance(principal.userId),
+  );
+
+  api.get(
+    "/api/Personal/creditHistory",
+    {
+      summary: "The signed-in user's credit movements, newest first, each with its reason (purchases, spending, gifts, refunds)",
+      tags,
+      auth: "user",
+      can: ["read", "LedgerEntry"],
+      query: creditHistoryQuery,
+      response: creditHistoryAnswer,
+    },
+    ({ principal, query }) => credits.history(principal.userId, query.page, query.limit),
   );
 
   api.post(

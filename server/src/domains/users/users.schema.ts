@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { LANGUAGES } from "../../contract/locales.ts";
+import { LEDGER_LABELS } from "../../contract/credits.ts";
+import { REWARD_MESSAGES } from "../../contract/rewards.ts";
+import { userOrdersQuery } from "../orders/orders.schema.ts";
 import { SIGN_IN_METHODS } from "../../contract/users.ts";
 
 const nickname = z
@@ -7,6 +10,23 @@ const nickname = z
   .trim()
   .min(1, { error: "Please enter a nickname" })
   .max(32, { error: "Nickname can be at most 32 characters" });
+
+/** An IANA time zone the server's Intl knows (the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`). */
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZone = z
+  .string({ error: REWARD_MESSAGES.timeZone })
+  .trim()
+  .min(1, { error: REWARD_MESSAGES.timeZone })
+  .max(64, { error: REWARD_MESSAGES.timeZone })
+  .refine(isTimeZone, { error: REWARD_MESSAGES.timeZone });
 
 export const uploadUserInfoBody = z.object({ nickname });
 
@@ -25,6 +45,8 @@ export const userUpdateBody = z
       .int({ error: "Please choose a photo" })
       .positive({ error: "Please choose a photo" })
       .optional(),
+    /** the zone the account's day is counted in (daily check-in) */
+    time_zone: timeZone.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { error: "Nothing to update" });
 
@@ -68,3 +90,24 @@ export const selectUsersIntegralAnswer = z.object({
 
 /** post /api/Personal/user_update */
 export const userUpdateAnswer = z.object({});
+
+/** get /api/Personal/creditHistory: SPEC.md §9 pages, as the order list has */
+export const creditHistoryQuery = userOrdersQuery;
+
+export const creditHistoryAnswer = z.object({
+  list: z.array(
+    z.object({
+      id: z.number(),
+      /** signed: what the balance moved by */
+      delta: z.number(),
+      balance_after: z.number(),
+      /** the ledger's reason, and the label the app shows for it */
+      reason: z.string(),
+      label: z.enum(LEDGER_LABELS),
+      created_at: z.date(),
+    }),
+  ),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});

@@ -70,10 +70,22 @@ export function createUsersService(db: Db, photos: ProfilePhotos) {
     },
 
     async update(userId: number, patch: UserUpdateBody): Promise<void> {
-      const { photo_image_id: imageId, ...rest } = patch;
+      const { photo_image_id: imageId, time_zone: timeZone, ...rest } = patch;
       // a photo address given directly replaces a chosen upload, and the other way round
       const photo = imageId ? { photoKey: await photos.ownImageKey(userId, imageId) } : rest.photo ? { photoKey: null } : {};
-      await db.user.update({ where: { id: userId }, data: { ...rest, ...photo } });
+      await db.user.update({ where: { id: userId }, data: { ...rest, ...photo, ...(timeZone ? { timeZone } : {}) } });
+    },
+
+    /**
+     * The zone the account's day is counted in (daily check-in, docs/decisions/302): the stored one, else the browser's
+     * `given` one, stored then (the first check-in sets it); null when neither is known.
+     */
+    async timeZoneOf(userId: number, given?: string): Promise<string | null> {
+      const u = await db.user.findUnique({ where: { id: userId }, select: { timeZone: true } });
+      if (!u) throw HttpError.notFound();
+      if (u.timeZone || !given) return u.timeZone;
+      await db.user.updateMany({ where: { id: userId, timeZone: null }, data: { timeZone: given } });
+      return (await db.user.findUniqueOrThrow({ where: { id: userId }, select: { timeZone: true } })).timeZone;
     },
   };
 }

@@ -16,6 +16,9 @@ export interface PaypalOrder {
   status: string;
   links?: { href: string; rel: string }[];
   purchase_units?: { reference_id?: string; custom_id?: string; payments?: { captures?: Capture[] } }[];
+  /** the PayPal account that paid (Orders v2: `payer.payer_id`; `payment_source.paypal.account_id` in newer answers) */
+  payer?: { payer_id?: string };
+  payment_source?: { paypal?: { account_id?: string } };
 }
 /** A refund of a capture (v2 payments): also the resource of PAYMENT.CAPTURE.REVERSED. */
 export interface Refund {

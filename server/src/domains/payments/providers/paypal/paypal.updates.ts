@@ -70,6 +70,12 @@ const WEBHOOK_OUTCOME: Record<string, PaymentOutcome> = {
   "PAYMENT.CAPTURE.DECLINED": "failed",
 };
 
+/** The PayPal account that paid, where the order names it (referral gifts refuse one payer behind two accounts). */
+function payerOf(order: PaypalOrder): { payerRef?: string } {
+  const id = order.payment_source?.paypal?.account_id ?? order.payer?.payer_id;
+  return id ? { payerRef: `paypal:${id}` } : {};
+}
+
 /** The PayPal capture of a PayPal order, with what it says about our order. */
 export function captureUpdate(order: PaypalOrder, via: string): PaymentUpdate | null {
   const unit = order.purchase_units?.[0];
@@ -82,6 +88,7 @@ export function captureUpdate(order: PaypalOrder, via: string): PaymentUpdate | 
     outcome,
     providerRef: order.id,
     ...(capture ? { paymentRef: capture.id } : {}),
+    ...payerOf(order),
     orderNo: capture?.custom_id ?? unit?.custom_id ?? unit?.reference_id,
     ...moneyFacts(capture?.amount),
     failureReason: outcome === "failed" ? "declined" : undefined,

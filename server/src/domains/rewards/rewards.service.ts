@@ -1,0 +1,53 @@
+import type { RewardSettings } from "../../contract/rewards.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { pageOf, matching, type ListParams } from "../../db/paging.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { CreditsService } from "../credits/credits.service.ts";
+import { createCheckIns } from "./rewards.check-in.ts";
+import * as q from "./rewards.queries.ts";
+import { createReferrals } from "./rewards.referrals.ts";
+import type { ReferralFilter, RewardDayFilter } from "./rewards.schema.ts";
+
+const DAY_MS = 86_400_000;
+const DEFAULT_DAYS = 30;
+
+/**
+ * Daily and referral gifts (issue 32 item 4, docs/decisions/302): amounts and caps from the `rewards` site setting,
+ * credits only through the ledger. One module per use case; this wires them and answers the console.
+ */
+export function createRewardsService(deps: {
+  db: Db;
+  credits: CreditsService;
+  audit: AuditService;
+  /** the `rewards` site setting in force (site.storedRewards) */
+  settings: (c: Db | Tx) => Promise<RewardSettings>;
+  timeZoneOf: (userId: number, given?: string) => Promise<string | null>;
+  /** tests move the clock across a local midnight */
+  clock?: () => Date;
+}) {
+  const clock = deps.clock ?? (() => new Date());
+  const checkIns = createCheckIns({ ...deps, clock });
+  const referrals = createReferrals({ ...deps, clock });
+  const { db } = deps;
+  return {
+    checkInStatus: checkIns.status,
+    checkIn: checkIns.checkIn,
+    referralLink: referrals.link,
+    invited: referrals.invited,
+    firstPaid: referrals.firstPaid,
+    reverseReferral: referrals.reverse,
+
+    listReferrals: (params: ListParams<ReferralFilter>) =>
+      pageOf(db.referral, params, matching(params.filter, ["status", "refusal", "inviterId", "inviteeId"])),
+    getReferral: (id: number) => db.referral.findUnique({ where: { id } }),
+
+    /** The console's figures: per UTC day, newest first, over the last `days` days. */
+    async days(params: ListParams<RewardDayFilter>) {
+      const since = new Date(clock().getTime() - (params.filter.days ?? DEFAULT_DAYS) * DAY_MS);
+      const rows = (await q.rewardDays.rows(db, { since })).map(({ day, ...r }) => ({ id: day, ...r }));
+      return { rows: rows.slice(params.range[0], params.range[1] + 1), total: rows.length, from: params.range[0] };
+    },
+  };
+}
+
+export type RewardsService = ReturnType<typeof createRewardsService>;

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { REWARDS_SETTING } from "../../server/src/contract/rewards.ts";
+import { missingKeys, missingTexts, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
+import { appForThisFile, startAsGuest } from "./app-per-file.ts";
+
+const NARROW = { width: 360, height: 740 };
+
+/** Issue 32 item 4: the daily gift, the invitation link and the credit history in the account area, at 360 px. */
+describe("consumer app: gifts and invitations at 360 px", () => {
+  const app = appForThisFile();
+  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  for (const language of ["en", "ja"] as const) {
+    it(`${language}: a guest is asked to save the account; a saved one checks in once, copies its link, sees the gift in its history`, async () => {
+      const value = { checkInCredits: 5, referralInviterCredits: 30, referralInviteeCredits: 20 };
+      await app.server.db.siteSetting.upsert({ where: { key: REWARDS_SETTING }, create: { key: REWARDS_SETTING, value }, update: { value } });
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: NARROW });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.server.url });
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      const token = (await storedToken(page))!;
+      await page.goto(`${app.server.url}/account#rewards`);
+      await page
+        .getByTestId("check-in-save")
+        .waitFor({ timeout: 15_000 })
+        .catch(async (e) => {
+          await pageShot(page, `rewards-debug-${language}`);
+          throw e;
+        });
+      expect(await page.getByTestId("invite").count()).toBe(0);
+
+      // the guest saves the account (as an email sign-in does): the gift and the link are its own now
+      const userId = (await app.server.db.session.findFirstOrThrow({ where: { userId: { not: null } }, orderBy: { id: "desc" } })).userId!;
+      await app.server.db.user.update({ where: { id: userId }, data: { email: `gifts-${userId}@example.com`, loginType: "registered", role: "user" } });
+      await page.reload();
+      await page.getByTestId("check-in").click();
+      await page.locator('[data-testid="daily-gift"][data-checked-in="1"]').waitFor();
+      await page.locator('[data-testid="credit-movement"][data-reason="daily_check_in"]').waitFor();
+      expect((await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).points).toBe(5);
+      // the day is counted in the browser's zone, stored at the first check-in
+      expect((await app.server.db.user.findUniqueOrThrow({ where: { id: userId } })).timeZone).toBeTruthy();
+      expect(await page.getByTestId("check-in").isDisabled()).toBe(true);
+
+      await page.getByTestId("invite-copy").click();
+      const code = (await app.server.db.referralCode.findUniqueOrThrow({ where: { userId } })).code;
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${app.server.url}/home?ref=${code}`);
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
+      await pageShot(page, `rewards-${language}`);
+      expect(token).toBeTruthy();
+
+      const keys = (await usedKeys(page)).filter((k) => k.startsWith("rewards."));
+      expect(keys.length).toBeGreaterThan(5);
+      expect(missingKeys(language, keys)).toEqual([]);
+      expect(await missingTexts(page)).toEqual([]);
+      await context.close();
+    }, 120_000);
+  }
+
+  it("a link's code is kept from the landing URL and recorded when the visitor's account starts", async () => {
+    const inviter = await app.server.db.user.create({ data: { email: `inviter-${Date.now()}@example.com`, loginType: "registered", role: "user" } });
+    await app.server.db.referralCode.create({ data: { userId: inviter.id, code: "INVITE42" } });
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home?ref=INVITE42`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await expect.poll(() => app.server.db.referral.count({ where: { inviterId: inviter.id } }), { timeout: 15_000 }).toBe(1);
+    await context.close();
+  });
+});
