@@ -23,6 +23,7 @@ import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
+import { extrasBody, NO_EXTRAS, PhotoVideoExtras } from "./PhotoVideoExtras.tsx";
 import { lazyView } from "../../i18n/index.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
@@ -104,6 +105,8 @@ export function VideoCreator({
 }) {
   const { t, i18n } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
+  /** image to video: a second photo to move to, or a camera move (issue 33) */
+  const [extras, setExtras] = useState(NO_EXTRAS);
   /** image to video with the person's own trained model instead of a photo (role video) */
   const [model, setModel] = useState<PickedModel | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
@@ -137,6 +140,8 @@ export function VideoCreator({
           resolution,
           duration: Math.round(duration * 10) / 10,
           template_id: usesTemplate ? template?.id : undefined,
+          // what the person added prices the workflow that takes it
+          ...(mode === "image_to_video" && !role ? { end_image_id: extras.endPhoto?.id, camera: extras.camera ?? undefined } : {}),
         }
       : null,
   );
@@ -166,6 +171,7 @@ export function VideoCreator({
         resolution,
         duration: Math.round(duration * 10) / 10,
         ...motion,
+        ...(mode === "image_to_video" ? extrasBody(extras, price) : {}),
         ...settingsBody(settings, price, mode === "video_to_video"),
         idempotency_key,
       }),
@@ -211,6 +217,7 @@ export function VideoCreator({
             ) : (
               <PhotoPicker value={photo} onChange={setPhoto} />
             )}
+            {mode === "image_to_video" && !role && <PhotoVideoExtras value={extras} onChange={setExtras} quote={price} />}
             {honours(price, "prompt") && (
               <PromptField label={t("studio.motionPrompt")} placeholder={t("studio.motionPlaceholder")} value={prompt} onChange={setPrompt} />
             )}
