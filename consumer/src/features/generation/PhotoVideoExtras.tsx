@@ -58,7 +58,8 @@ export function PhotoVideoExtras({
           label={t("studio.camera")}
           value={value.camera ?? ""}
           onChange={(e) => onChange({ ...value, camera: (CAMERA_MOVES as readonly string[]).includes(e.target.value) ? (e.target.value as CameraMove) : null })}
-          slotProps={{ select: { SelectDisplayProps: { "data-testid": "camera-move" } as object }, inputLabel: { shrink: true } }}
+          // "none" is shown as chosen rather than an empty box
+          slotProps={{ select: { displayEmpty: true, SelectDisplayProps: { "data-testid": "camera-move" } as object }, inputLabel: { shrink: true } }}
         >
           <MenuItem value="" data-testid="camera-none">
             {t("studio.cameraNone")}

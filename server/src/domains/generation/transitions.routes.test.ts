@@ -171,12 +171,22 @@ describe("a transition between two photos and camera moves on the comfyui engine
       data: { name: "Plain", category: "Creative", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, workflow: "wan22-i2v-14b" },
     });
     expect((await submit({ template_id: pinned.id, camera: "zoom_out" })).status).toBe(503);
+    // a template that asks for its own move (engineParams.camera) runs while a server makes it
+    const moving = await s.db.template.create({
+      data: { name: "Zoom", category: "Creative", suitFor: "image", mode: "image_to_video", engineParams: { camera: "zoom_in" }, creditPrice: 1 },
+    });
+    expect(await quote({ template_id: moving.id })).toMatchObject({ available: true, controls: expect.arrayContaining(["camera"]) });
     // the camera models leave the only server: the move is offered nowhere now
     fake.removeModel("diffusion_models", "wan2.2_fun_camera_high_noise_14B_fp8_scaled.safetensors");
     await expect.poll(async () => (await quote({})).controls, { timeout: 10_000 }).not.toContain("camera");
     expect((await quote({ camera: "zoom_in" })).available).toBe(false);
     const res = await submit({ camera: "zoom_in" });
     expect([res.status, res.body.msg]).toEqual([503, MSG.cameraUnavailable]);
+    // the template is listed unavailable and refused the same way
+    expect((await quote({ template_id: moving.id })).available).toBe(false);
+    const listed = (await s.http.get("/api/Index/getTemplatesList").expect(200)).body.data.list as { id: number; available: boolean }[];
+    expect(listed.find((t) => t.id === moving.id)?.available).toBe(false);
+    expect((await submit({ template_id: moving.id })).status).toBe(503);
     // the transition still runs there
     expect((await quote({})).controls).toContain("end_image");
     expect(await balance(u.userId)).toBe(10);

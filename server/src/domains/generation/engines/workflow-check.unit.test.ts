@@ -101,10 +101,10 @@ describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
       { image: sources.tall },
     ];
     let bound = 0;
+    // a camera workflow is bound with one move here; every move is checked below
     for (const resolution of ["480P", "720P"] as const)
       for (const shape of shapes)
         for (const durationSec of durations(wf))
-          // every move is checked below; here one stands for them
           for (const count of wf.binding.modes.includes("image_batch") ? [1, 2, 3, 4] : [1])
             for (const lora of [undefined, LORA])
               for (const camera of wf.binding.needs.includes("camera") ? (["zoom_in"] as const) : [undefined]) {

@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import sharp from "sharp";
 import { z } from "zod";
-import { ASPECT_RATIOS, COST_CLASSES, MODEL_FOLDERS, type AspectRatio, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
+import { COST_CLASSES, MODEL_FOLDERS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
-import { probe } from "../../../storage/media-tools.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
+import { outputSizeFor } from "./output-size.ts";
 
 /**
  * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
@@ -217,35 +216,6 @@ const unmet = (wf: Workflow, has: Record<Need, boolean>) =>
 
 /** Modes the given workflows make. */
 export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(workflows.flatMap((w) => w.binding.modes))];
-
-const round = (n: number, m: number) => Math.max(m, Math.round(n / m) * m);
-const RATIO: Record<AspectRatio, number> = { "9:16": 9 / 16, "1:1": 1, "16:9": 16 / 9, "3:4": 3 / 4, "4:3": 4 / 3 };
-
-/** The source's width over height: a photo's from its header, a video's from ffprobe; undefined when unreadable. */
-async function sourceRatio(job: Pick<EngineJob, "image" | "video">): Promise<number | undefined> {
-  if (job.image) {
-    const meta = await sharp(job.image).metadata();
-    return meta.width && meta.height ? meta.width / meta.height : undefined;
-  }
-  if (job.video) {
-    const v = (await probe(job.video)).video;
-    return v?.width && v.height ? v.width / v.height : undefined;
-  }
-  return undefined;
-}
-
-/**
- * Output size: the aspect the person chose, else the source photo's or video's (issue 34: a 4:3 clip no longer comes
- * back square), else square; scaled per the binding's sizing to the nearest size the model takes (its `multiple`).
- */
-export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | "resolution" | "image" | "video">): Promise<{ width: number; height: number }> {
-  const chosen = job.aspect && ASPECT_RATIOS.includes(job.aspect) ? RATIO[job.aspect] : undefined;
-  const ratio = Math.min(2.4, Math.max(1 / 2.4, chosen ?? (await sourceRatio(job)) ?? 1));
-  const base = b.sizing[job.resolution];
-  const m = b.sizing.multiple;
-  if (b.sizing.by === "area") return { width: round(base * Math.sqrt(ratio), m), height: round(base / Math.sqrt(ratio), m) };
-  return ratio >= 1 ? { width: round(base * ratio, m), height: base } : { width: base, height: round(base / ratio, m) };
-}
 
 /**
  * The prompt to queue: a copy of the workflow with the job's controls, the uploaded file names, the configured model
