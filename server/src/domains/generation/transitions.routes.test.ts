@@ -127,29 +127,33 @@ describe("a transition between two photos and camera moves on the comfyui engine
     expect(await s.db.generationTask.count({ where: { userId: u.userId } })).toBe(0);
   }, 30_000);
 
-  it("refunds exactly once when the transition's render fails", async () => {
+  it("refunds exactly once when the render fails, for a transition and for a camera move", async () => {
     const u = await person(20);
     const first = await upload(u.token, "/api/ImageUpload/upload", await photo(320, 240), "a.jpg");
     const last = await upload(u.token, "/api/ImageUpload/upload", await photo(240, 320), "b.jpg");
     fake.state.failNext = 10;
     try {
-      const res = await s.http
-        .post("/api/Generation/picVideoSubmit")
-        .set("token", u.token)
-        .send({ image_id: first, end_image_id: last, duration: 1 })
-        .expect(200);
-      expect(await balance(u.userId)).toBe(20 - res.body.data.cost);
-      const task = await waitForTask(s, res.body.data.id, 60_000);
-      expect(task.status).toBe("failed");
-      expect(task.error).toMatch(/CUDA out of memory/);
-      expect(await s.db.ledgerEntry.count({ where: { userId: u.userId, reason: "generation_refund" } })).toBe(1);
-      expect(await balance(u.userId)).toBe(20);
+      for (const [i, extra] of [{ end_image_id: last }, { camera: "zoom_out" }].entries()) {
+        const res = await s.http
+          .post("/api/Generation/picVideoSubmit")
+          .set("token", u.token)
+          .send({ image_id: first, duration: 1, ...extra })
+          .expect(200);
+        expect(await balance(u.userId)).toBe(20 - res.body.data.cost);
+        const task = await waitForTask(s, res.body.data.id, 60_000);
+        expect(task.status).toBe("failed");
+        expect(task.error).toMatch(/CUDA out of memory/);
+        expect(await s.db.ledgerEntry.count({ where: { userId: u.userId, reason: "generation_refund" } })).toBe(i + 1);
+        expect(await balance(u.userId)).toBe(20);
+      }
     } finally {
       fake.state.failNext = 0;
     }
   }, 90_000);
 
   it("refused before any charge where no server offers the workflow, and on the local engine, which says so", async () => {
+    // the failed renders before left both workflows refused on the server until its next check (decision 236)
+    await expect.poll(async () => (await quote({})).controls, { timeout: 10_000 }).toEqual(expect.arrayContaining(["end_image", "camera"]));
     const u = await person(10);
     const first = await upload(u.token, "/api/ImageUpload/upload", await photo(320, 240), "a.jpg");
     const last = await upload(u.token, "/api/ImageUpload/upload", await photo(240, 320), "b.jpg");
