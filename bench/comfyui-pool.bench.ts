@@ -16,7 +16,7 @@ const JOBS = 200;
 const SERVERS = 4;
 
 /** Starts `count` fake GPU servers in a child process; their URLs and a stop function. */
-async function fakeServers(count: number, fixedMs: number) {
+export async function fakeServers(count: number, fixedMs: number) {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(PROJECT_DIR, "bench", "fake-gpu-servers.ts"), String(count), String(fixedMs)], {
     stdio: ["ignore", "pipe", "inherit"],
   });

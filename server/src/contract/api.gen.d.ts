@@ -13702,10 +13702,13 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
+                        /** @enum {string|null} */
+                        camera?: "pan_left" | "pan_right" | "pan_up" | "pan_down" | "zoom_in" | "zoom_out" | "rotate_clockwise" | "rotate_anticlockwise" | null;
                         /** @default 1 */
                         count?: number;
                         /** @default 5 */
                         duration?: number;
+                        end_image_id?: number | null;
                         /** @enum {string} */
                         mode?: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch";
                         /**
@@ -13733,7 +13736,7 @@ export interface paths {
                             code: number;
                             data: {
                                 available: boolean;
-                                controls: ("prompt" | "image" | "aspect" | "seed" | "negative_prompt" | "strength")[];
+                                controls: ("prompt" | "image" | "end_image" | "camera" | "aspect" | "seed" | "negative_prompt" | "strength")[];
                                 count: number;
                                 duration: number;
                                 /** @enum {string} */
@@ -13992,8 +13995,11 @@ export interface paths {
                         /** @enum {string} */
                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                         audio_id?: number | null;
+                        /** @enum {string|null} */
+                        camera?: "pan_left" | "pan_right" | "pan_up" | "pan_down" | "zoom_in" | "zoom_out" | "rotate_clockwise" | "rotate_anticlockwise" | null;
                         /** @default 5 */
                         duration?: number;
+                        end_image_id?: number | null;
                         idempotency_key?: string;
                         image_id?: number | null;
                         negative_prompt?: string | null;
@@ -14120,8 +14126,11 @@ export interface paths {
                                     /** @enum {string} */
                                     aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                                     audio_id?: number;
+                                    /** @enum {string} */
+                                    camera?: "pan_left" | "pan_right" | "pan_up" | "pan_down" | "zoom_in" | "zoom_out" | "rotate_clockwise" | "rotate_anticlockwise";
                                     count?: number;
                                     duration?: number;
+                                    end_image_id?: number;
                                     image_id?: number;
                                     negative_prompt?: string;
                                     prompt?: string;
@@ -14233,8 +14242,11 @@ export interface paths {
                                 /** @enum {string} */
                                 aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                                 audio_id?: number;
+                                /** @enum {string} */
+                                camera?: "pan_left" | "pan_right" | "pan_up" | "pan_down" | "zoom_in" | "zoom_out" | "rotate_clockwise" | "rotate_anticlockwise";
                                 count?: number;
                                 duration?: number;
+                                end_image_id?: number;
                                 image_id?: number;
                                 negative_prompt?: string;
                                 prompt?: string;
@@ -14716,8 +14728,11 @@ export interface paths {
                                         /** @enum {string} */
                                         aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
                                         audio_id?: number;
+                                        /** @enum {string} */
+                                        camera?: "pan_left" | "pan_right" | "pan_up" | "pan_down" | "zoom_in" | "zoom_out" | "rotate_clockwise" | "rotate_anticlockwise";
                                         count?: number;
                                         duration?: number;
+                                        end_image_id?: number;
                                         image_id?: number;
                                         negative_prompt?: string;
                                         prompt?: string;

@@ -12,11 +12,20 @@ export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 
 /**
  * The studio controls a request may carry beyond its required inputs (issue 31): a prompt (the motion prompt of image
- * to video), a reference picture (image to image), the aspect ratio, the seed, a negative prompt and the strength.
+ * to video), a reference picture (image to image), the aspect ratio, the seed, a negative prompt and the strength;
+ * and for image to video (issue 33) a last frame to move to (a transition between two photos) and a camera move.
  * The quote lists those the engine and workflow that will run honour; the app shows only those.
  */
-export const STUDIO_CONTROLS = ["prompt", "image", "aspect", "seed", "negative_prompt", "strength"] as const;
+export const STUDIO_CONTROLS = ["prompt", "image", "end_image", "camera", "aspect", "seed", "negative_prompt", "strength"] as const;
 export type StudioControl = (typeof STUDIO_CONTROLS)[number];
+
+/**
+ * The camera moves image to video may ask for (issue 33, decision 303), where the engine has a workflow that makes them:
+ * ComfyUI's stock camera poses. None of them orbits the subject; the nearest turns the view about its centre, offered
+ * as the rotation it is.
+ */
+export const CAMERA_MOVES = ["pan_left", "pan_right", "pan_up", "pan_down", "zoom_in", "zoom_out", "rotate_clockwise", "rotate_anticlockwise"] as const;
+export type CameraMove = (typeof CAMERA_MOVES)[number];
 
 /** Health of one GPU server or endpoint as the console shows it. */
 export const SERVER_HEALTH = ["healthy", "unreachable", "unchecked"] as const;

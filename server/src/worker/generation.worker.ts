@@ -90,11 +90,12 @@ function beatWhileRunning(d: Pick<WorkerDeps, "generation" | "config" | "log">, 
 async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir: string): Promise<EngineJob> {
   const input = task.input as unknown as TaskInput;
   const local = (key?: string) => (key ? storage.toLocalFile(key, workDir) : Promise.resolve(undefined));
-  const [image, video, audio] = await Promise.all([local(input.imageKey), local(input.videoKey), local(input.audioKey)]);
+  const [image, endImage, video, audio] = await Promise.all([local(input.imageKey), local(input.endImageKey), local(input.videoKey), local(input.audioKey)]);
   return {
     mode: task.mode,
     workDir,
     image,
+    endImage,
     video,
     audio,
     prompt: input.prompt,
@@ -106,6 +107,7 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
     count: input.count ?? 1,
     seed: input.seed ?? task.id,
     strength: input.strength,
+    camera: input.camera,
     workflow: input.workflow,
     // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
     lora: input.lora ? { ...input.lora, url: await storage.fetchableUrl(input.lora.path) } : undefined,

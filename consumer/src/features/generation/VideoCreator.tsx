@@ -23,6 +23,7 @@ import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
+import { extrasBody, NO_EXTRAS, PhotoVideoExtras } from "./PhotoVideoExtras.tsx";
 import { lazyView } from "../../i18n/index.ts";
 import type { Remix } from "./remix.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
@@ -108,6 +109,8 @@ export function VideoCreator({
 }) {
   const { t, i18n } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
+  /** image to video: a second photo to move to, or a camera move (issue 33) */
+  const [extras, setExtras] = useState(NO_EXTRAS);
   /** image to video with the person's own trained model instead of a photo (role video) */
   const [model, setModel] = useState<PickedModel | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
@@ -142,6 +145,8 @@ export function VideoCreator({
           resolution,
           duration: Math.round(duration * 10) / 10,
           template_id: usesTemplate ? template?.id : undefined,
+          // what the person added prices the workflow that takes it
+          ...(mode === "image_to_video" && !role ? { end_image_id: extras.endPhoto?.id, camera: extras.camera ?? undefined } : {}),
         }
       : null,
   );
@@ -171,6 +176,7 @@ export function VideoCreator({
         resolution,
         duration: Math.round(duration * 10) / 10,
         ...motion,
+        ...(mode === "image_to_video" ? extrasBody(extras, price) : {}),
         ...settingsBody(settings, price, mode === "video_to_video"),
         ...credit,
         idempotency_key,
@@ -217,6 +223,7 @@ export function VideoCreator({
             ) : (
               <PhotoPicker value={photo} onChange={setPhoto} />
             )}
+            {mode === "image_to_video" && !role && <PhotoVideoExtras value={extras} onChange={setExtras} quote={price} />}
             {honours(price, "prompt") && (
               <PromptField label={t("studio.motionPrompt")} placeholder={t("studio.motionPlaceholder")} value={prompt} onChange={setPrompt} />
             )}

@@ -1,6 +1,6 @@
 import type { GenerationMode, ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
 import { api, readEvents, requestHeaders, withTimestamp, type ApiData, type ApiEvent, type ApiPath } from "../../lib/api-client.ts";
-import type { STUDIO_ASPECTS, StudioControl } from "../../../../server/src/contract/engines.ts";
+import type { CameraMove, STUDIO_ASPECTS, StudioControl } from "../../../../server/src/contract/engines.ts";
 
 /** Issue 4's generation calls (SPEC.md §7 "Generation", served under /api/Generation/). */
 
@@ -43,6 +43,10 @@ export type TaskPage = ApiData<"/api/Generation/uploadLists", "get">;
 /** The server tells the three video modes apart by which inputs are given (image; image + audio; video). */
 export interface VideoRequest {
   image_id?: number;
+  /** image to video: a second photo the video moves to (a transition), where the engine takes one */
+  end_image_id?: number;
+  /** image to video: a camera move, where the engine takes one */
+  camera?: CameraMove;
   audio_id?: number;
   video_id?: number;
   template_id?: number;
@@ -86,6 +90,9 @@ export interface PriceRequest {
   duration?: number;
   template_id?: number;
   count?: number;
+  /** a second photo or a camera move: the workflow that takes it prices the request */
+  end_image_id?: number;
+  camera?: CameraMove;
 }
 
 /**

@@ -162,7 +162,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
         </Alert>
       )}
       {value && (
-        <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }}>
+        <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }} data-testid="photo-replace">
           {t("photo.replace")}
         </Button>
       )}

@@ -50,7 +50,8 @@ afterAll(async () => {
 const VIDEO_CONTROLS = ["prompt", "aspect", "seed", "negative_prompt"];
 const IMAGE_CONTROLS = ["prompt", "image", "aspect", "seed", "negative_prompt", "strength"];
 const CONTROLS: Record<string, string[]> = {
-  image_to_video: VIDEO_CONTROLS,
+  // a second photo (a transition) and a camera move: the servers have both workflows (issue 33)
+  image_to_video: ["prompt", "end_image", "camera", "aspect", "seed", "negative_prompt"],
   audio_overlay: VIDEO_CONTROLS,
   video_to_video: [...VIDEO_CONTROLS, "strength"],
   text_to_video: VIDEO_CONTROLS,

@@ -3,10 +3,15 @@ import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
 import { IMAGE_MODES, PHOTO_MODES, type GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
+import { REQUEST_EXTRAS, templateCamera, type RequestExtra } from "./engines/controls.ts";
 import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
 import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
 import type { GenerationDeps, KnownBalance, TaskInput } from "./generation.task.ts";
+
+/** What a task brings that only a workflow needing it runs: a transition's last frame, a camera move (issue 33). */
+const extrasOf = (input: Pick<TaskInput, "endImageKey" | "camera">): RequestExtra[] =>
+  REQUEST_EXTRAS.filter((x) => (x === "end_image" ? !!input.endImageKey : !!input.camera));
 
 /** The source a request of each mode brings, for pricing a quote as its submit will be priced. */
 const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
@@ -48,9 +53,14 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
     return { lora, imageKey };
   }
 
-  /** The cost class of what the request will run (decision 239): the engine's workflow for the template, mode and source. */
-  const costClass = (engine: EngineKind, mode: GenerationMode, template: { workflow: string | null } | null, source?: "image" | "video") =>
-    engines.costClassFor(engine, { mode, workflow: template?.workflow, source });
+  /** The cost class of what the request will run (decision 239): the engine's workflow for the template, mode, source and extras. */
+  const costClass = (
+    engine: EngineKind,
+    mode: GenerationMode,
+    template: { workflow: string | null } | null,
+    source?: "image" | "video",
+    extras?: RequestExtra[],
+  ) => engines.costClassFor(engine, { mode, workflow: template?.workflow, source, extras });
 
   /** A video task's price and submit, for the engine its template (or the default) renders with. */
   async function submitVideo(
@@ -63,6 +73,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
   ) {
     const engine = engineOf(template);
     const source = input.videoKey ? "video" : input.imageKey ? "image" : undefined;
+    const extras = extrasOf(input);
     const templatePrice = template?.creditPrice ?? 1;
     const cost = price({
       video: true,
@@ -70,9 +81,10 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       durationSec: b.duration,
       count: 1,
       templatePrice,
-      costClass: await costClass(engine, mode, template, source),
+      costClass: await costClass(engine, mode, template, source, extras),
     });
     return submit(userId, {
+      extras,
       mode,
       engine,
       templateId: template?.id,
@@ -90,16 +102,20 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
     async picVideo(userId: number, b: PicVideoBody, known?: KnownBalance) {
       if (!b.image_id && !b.video_id) throw HttpError.badRequest(MSG.choosePicture);
       const mode: GenerationMode = b.video_id ? "video_to_video" : b.audio_id ? "audio_overlay" : "image_to_video";
+      // a transition or a camera move is image to video's (issue 33)
+      if ((b.end_image_id || b.camera) && mode !== "image_to_video") throw HttpError.badRequest(MSG.photoOnlyExtras);
       const template = await templateFor(b.template_id, mode === "video_to_video" ? ["video_to_video"] : PHOTO_MODES);
       const input: TaskInput = {
         prompt: b.prompt,
         aspect: b.aspect,
         ...controls(b, template),
+        camera: b.camera ?? templateCamera(template?.engineParams),
         params: (template?.engineParams as Record<string, unknown>) ?? {},
-        sources: { image_id: b.image_id, video_id: b.video_id, audio_id: b.audio_id },
+        sources: { image_id: b.image_id, end_image_id: b.end_image_id, video_id: b.video_id, audio_id: b.audio_id },
       };
       if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
       else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
+      if (b.end_image_id) input.endImageKey = (await uploads.own(userId, b.end_image_id, "image")).storageKey;
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       return submitVideo(userId, mode, template, b, input, known);
     },
@@ -167,7 +183,8 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       const engine = engineOf(template);
       // the mode the app will submit prices the workflow it will run; a template's own mode when none is said
       const mode = b.mode ?? template?.mode ?? (b.type === "video" ? "image_to_video" : "text_to_image");
-      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode] };
+      const extras = extrasOf({ endImageKey: b.end_image_id ? "given" : undefined, camera: b.camera ?? templateCamera(template?.engineParams) });
+      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode], extras };
       const points = price({
         video: b.type === "video",
         resolution: b.resolution,
@@ -178,7 +195,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       });
       // whether it can run now, as the submit's refusal will ask: the mode it submits and the template's exact workflow
       // (a template's own mode that runs is no help to another mode it is used in, e.g. a photo template in text to video)
-      const available = (await engines.refusal(engine, mode, template?.workflow)) === null;
+      const available = (await engines.refusal(engine, mode, template?.workflow, extras)) === null;
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return {
         points,

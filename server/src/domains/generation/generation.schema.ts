@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASPECT_RATIOS, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
+import { ASPECT_RATIOS, CAMERA_MOVES, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
 import { GALLERY_SORTS, GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { templateNameFields } from "./generation.template-names.ts";
@@ -44,8 +44,14 @@ const shared = {
   remix_of: optionalId,
 };
 
+/** A camera move for image to video (issue 33), where the engine has a workflow that makes it. */
+const camera = z.preprocess(blankToUndefined, z.enum(CAMERA_MOVES, { error: `camera must be one of ${CAMERA_MOVES.join(", ")}` }).optional());
+
 export const picVideoBody = z.object({
   image_id: optionalId,
+  /** A second photo: the video moves from the first to it (a transition, issue 33). */
+  end_image_id: optionalId,
+  camera,
   video_id: optionalId,
   audio_id: optionalId,
   template_id: optionalId,
@@ -91,6 +97,9 @@ export const durationPointsBody = z.object({
   duration,
   template_id: optionalId,
   type: z.enum(["video", "image"]).default("video"),
+  /** A second photo (only whether one is given counts), or a camera move: the workflow that takes it prices the quote. */
+  end_image_id: optionalId,
+  camera,
   /** The mode the app will submit, so the price is that of the workflow it will run (issue 34); the template's, else image to video / text to image. */
   mode: z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional(),
   count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
@@ -160,6 +169,7 @@ const remixableSettings = {
   seed: z.number().optional(),
   strength: z.number().optional(),
   aspect: z.enum(ASPECT_RATIOS).optional(),
+  camera: z.enum(CAMERA_MOVES).optional(),
   count: z.number().optional(),
   resolution: z.string().optional(),
   duration: z.number().optional(),
@@ -188,6 +198,7 @@ export const taskView = z.object({
   settings: z.object({
     template_id: z.number().nullable(),
     image_id: z.number().optional(),
+    end_image_id: z.number().optional(),
     video_id: z.number().optional(),
     audio_id: z.number().optional(),
     role_id: z.number().optional(),

@@ -6,6 +6,7 @@ import { createSlots } from "../../db/slots.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { refuseBrokenPrompt } from "../screening/prompt-rules.ts";
+import type { RequestExtra } from "./engines/controls.ts";
 import type { Resolution } from "./engines/engine.ts";
 import { countRemix, insertTask } from "./generation.queries.ts";
 import type { Pricing } from "./generation.pricing.ts";
@@ -18,6 +19,8 @@ export interface SubmitRequest {
   resolution?: Resolution;
   durationSec?: number;
   input: TaskInput;
+  /** What the request brings that only some workflows take (issue 33): refused before any charge where none runs now. */
+  extras?: RequestExtra[];
   cost: number;
   idempotencyKey?: string;
   known?: KnownBalance;
@@ -51,7 +54,7 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
     // sexual content involving minors is refused by the shared rule set before anything is charged (decision 141)
     refuseBrokenPrompt(r.input.prompt);
     // an engine that cannot take the job refuses it here, before anything is charged
-    await engines.assertCanRun(r.engine, r.mode, r.input.workflow);
+    await engines.assertCanRun(r.engine, r.mode, r.input.workflow, r.extras);
     // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for, nor any
     // query made. That balance is the ledger's at a moment of this request, also when the login was kept in memory
     // (docs/decisions/221, 222). The conditional charge inside the transaction stays the guarantee for everything

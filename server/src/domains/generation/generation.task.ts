@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { JobMetrics } from "../../metrics/metrics.ts";
 import type { Config } from "../../config.ts";
-import type { AspectRatio } from "../../contract/engines.ts";
+import type { AspectRatio, CameraMove } from "../../contract/engines.ts";
 import { VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { Db } from "../../db/client.ts";
 import type { FaceAnalyser } from "../../faces/faces.ts";
@@ -26,6 +26,8 @@ export const STATUS_TEXT: Record<TaskStatus, string> = {
 /** What the worker needs to render, resolved (and ownership-checked) at submit time. */
 export interface TaskInput {
   imageKey?: string;
+  /** A transition's last frame (issue 33). */
+  endImageKey?: string;
   videoKey?: string;
   audioKey?: string;
   prompt?: string;
@@ -35,10 +37,12 @@ export interface TaskInput {
   /** Shown on the result, so the same settings can be run again. */
   seed?: number;
   strength?: number;
+  /** The camera move asked for, or the template's own (issue 33). */
+  camera?: CameraMove;
   /** The template's workflow on a GPU engine. */
   workflow?: string;
   params: Record<string, unknown>;
-  sources: { image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
+  sources: { image_id?: number; end_image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
   /** The caller's trained character model (role_id), checked usable at submit and again when the job runs. */
   lora?: EngineLora & { modelId: number };
 }

@@ -22,6 +22,7 @@ function settingsOf(t: GenerationTask) {
   return {
     template_id: t.templateId,
     image_id: src.image_id,
+    end_image_id: src.end_image_id,
     video_id: src.video_id,
     audio_id: src.audio_id,
     role_id: src.role_id,
@@ -30,6 +31,7 @@ function settingsOf(t: GenerationTask) {
     seed: i.seed,
     strength: i.strength,
     aspect: i.aspect,
+    camera: i.camera,
     count: t.mode === "image_batch" ? i.count : undefined,
     resolution: t.resolution ?? undefined,
     duration: t.durationSec ?? undefined,

@@ -15,8 +15,8 @@ export async function siteMediaUrl(storage: MediaStorage, value: string | null):
   return /^(https?:\/\/|\/)/.test(value) ? value : null;
 }
 
-/** A template's engine, mode and pinned workflow, as the generation engines are asked whether they can run it. */
-export type TemplateRun = { engine: string | null; mode: GenerationMode; workflow: string | null };
+/** A template's engine, mode, pinned workflow and parameters (a camera move), as the generation engines are asked whether they can run it. */
+export type TemplateRun = { engine: string | null; mode: GenerationMode; workflow: string | null; engineParams?: unknown };
 /** Why the template cannot run now (its engine is not configured, or no server offers its workflow); null when it can. */
 export type TemplateRefusal = (t: TemplateRun) => Promise<string | null>;
 

@@ -13,7 +13,7 @@ import {
   refusalOf,
   serverStatus,
   stopOnServer,
-  upload,
+  uploadInputs,
   type ComfyServer,
 } from "./comfyui.server.ts";
 import { gpuRunOf } from "./gpu-time.ts";
@@ -121,8 +121,8 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     const promptId = assign(job, s);
     try {
       connect(s);
-      const [image, video] = await Promise.all([upload(s, job.job.image, promptId), upload(s, job.job.video, promptId)]);
-      const { prompt } = await bindWorkflow(job.wf, job.job, { image, video, models: o.models, prefix: `reverie/${promptId}` });
+      const inputs = await uploadInputs(s, job.job, promptId);
+      const { prompt } = await bindWorkflow(job.wf, job.job, { ...inputs, models: o.models, prefix: `reverie/${promptId}` });
       job.seen.nodes = Object.keys(prompt);
       if (cancelled(job)) return;
       const res = await postPrompt(s, promptId, prompt);

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type WebSocket from "ws";
 import type { ServerHealth } from "../../../contract/engines.ts";
-import { EngineError, type EngineServerStatus } from "./engine.ts";
+import { EngineError, type EngineJob, type EngineServerStatus } from "./engine.ts";
 import type { Workflow } from "./workflows.ts";
 
 /** One ComfyUI server of the pool and what we know of it; `J` is the engine's job. */
@@ -120,11 +120,25 @@ export async function postPrompt(s: ComfyServer<unknown>, promptId: string, prom
   }
 }
 
-/** Uploads an input file under the prompt's name (/upload/image); answers the name the workflow refers to it by. */
-export async function upload(s: ComfyServer<unknown>, file: string | undefined, promptId: string): Promise<string | undefined> {
+/**
+ * Uploads the job's input files (/upload/image), each under a name of the prompt's own: a transition's two photos
+ * under two names, as the server would otherwise keep only the second (overwrite). Answers the names the workflow
+ * refers to them by.
+ */
+export async function uploadInputs(s: ComfyServer<unknown>, job: Pick<EngineJob, "image" | "endImage" | "video">, promptId: string) {
+  const [image, endImage, video] = await Promise.all([
+    upload(s, job.image, promptId),
+    upload(s, job.endImage, `${promptId}-end`),
+    upload(s, job.video, promptId),
+  ]);
+  return { image, endImage, video };
+}
+
+/** Uploads an input file under `name` (/upload/image); answers the name the workflow refers to it by. */
+async function upload(s: ComfyServer<unknown>, file: string | undefined, name: string): Promise<string | undefined> {
   if (!file) return undefined;
   const form = new FormData();
-  form.append("image", new Blob([await fs.readFile(file)]), `${promptId}${path.extname(file) || ".png"}`);
+  form.append("image", new Blob([await fs.readFile(file)]), `${name}${path.extname(file) || ".png"}`);
   form.append("type", "input");
   form.append("overwrite", "true");
   const res = await call(s, "/upload/image", { method: "POST", body: form, timeoutMs: DOWNLOAD_TIMEOUT_MS });

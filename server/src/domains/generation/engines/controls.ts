@@ -1,9 +1,25 @@
-import { STUDIO_CONTROLS, type StudioControl } from "../../../contract/engines.ts";
+import { CAMERA_MOVES, STUDIO_CONTROLS, type CameraMove, type StudioControl } from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
-/** What a price or a studio control asks of the workflow a request would run: its mode, pinned workflow and source. */
-export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video" };
+/** What a request brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move. */
+export const REQUEST_EXTRAS = ["end_image", "camera"] as const satisfies readonly StudioControl[];
+export type RequestExtra = (typeof REQUEST_EXTRAS)[number];
+
+/** A template's own camera move (its engine parameters' `camera`), if it names one of CAMERA_MOVES. */
+export const templateCamera = (params: unknown): CameraMove | undefined => {
+  const camera = (params as { camera?: unknown } | null)?.camera;
+  return (CAMERA_MOVES as readonly unknown[]).includes(camera) ? (camera as CameraMove) : undefined;
+};
+
+/** The extras a template brings by itself: its camera move. */
+export const templateExtras = (params: unknown): RequestExtra[] => (templateCamera(params) ? ["camera"] : []);
+
+/**
+ * What a price or a studio control asks of the workflow a request would run: its mode, pinned workflow, source, and
+ * the extras it brings.
+ */
+export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video"; extras?: readonly RequestExtra[] };
 
 /**
  * The workflow a request would run (chooseWorkflow among the `usable` ones), the same pick as the submit's; undefined
@@ -11,8 +27,10 @@ export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; 
  */
 export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): Workflow | undefined {
   const source = o.source ? { [o.source]: "source" } : {};
+  // stand-ins: only whether the request brings them decides the pick
+  const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
-    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, ...source }, usable);
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, ...source, ...extras }, usable);
   } catch {
     return undefined;
   }
@@ -24,7 +42,7 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
  * motion at the photo's own shape, its looks restyle a video as they are; its procedural pictures (and the picture a
  * text-to-video starts from) follow the prompt, seed and aspect, and a reference photo tints them.
  */
-const DRAWN = STUDIO_CONTROLS.filter((c) => c !== "negative_prompt" && c !== "strength");
+const DRAWN = STUDIO_CONTROLS.filter((c) => !["negative_prompt", "strength", ...REQUEST_EXTRAS].includes(c));
 const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
   image_to_video: [],
   audio_overlay: [],
@@ -45,6 +63,8 @@ function bound(b: Binding): StudioControl[] {
 /**
  * A GPU engine's controls: those of the workflow it will run (chooseWorkflow, among the `usable` ones), and for the
  * image modes a reference picture where that choice given a picture is an image-to-image workflow, with its controls.
+ * A last frame or a camera move is offered where a usable workflow of the mode (or the pinned one) takes it, one at a
+ * time: no workflow takes both.
  */
 export function workflowControls(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): StudioControl[] {
   const plain = workflowFor(workflows, o, usable);
@@ -52,6 +72,12 @@ export function workflowControls(workflows: Workflow[], o: WorkflowRequest, usab
   if ((IMAGE_MODES as readonly string[]).includes(o.mode)) {
     const withPicture = workflowFor(workflows, { ...o, source: "image" }, usable);
     if (withPicture?.binding.needs.includes("image")) for (const c of ["image", ...bound(withPicture.binding)] as const) controls.add(c);
+  }
+  if (!o.extras?.length) {
+    for (const extra of REQUEST_EXTRAS) {
+      const wf = workflowFor(workflows, { ...o, extras: [extra] }, usable);
+      if (wf && usable(wf)) controls.add(extra);
+    }
   }
   return STUDIO_CONTROLS.filter((c) => controls.has(c));
 }

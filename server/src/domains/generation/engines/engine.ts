@@ -1,4 +1,4 @@
-import type { AspectRatio, EngineKind, ServerHealth } from "../../../contract/engines.ts";
+import type { AspectRatio, CameraMove, EngineKind, ServerHealth } from "../../../contract/engines.ts";
 import type { GenerationMode, Resolution } from "../../../contract/generation.ts";
 
 export type { Resolution };
@@ -23,6 +23,8 @@ export interface EngineJob {
   /** Where the engine writes its outputs (the worker owns and removes it). */
   workDir: string;
   image?: string;
+  /** The last frame a transition moves to (issue 33); only a workflow that needs one runs it. */
+  endImage?: string;
   video?: string;
   audio?: string;
   prompt?: string;
@@ -38,6 +40,8 @@ export interface EngineJob {
   seed: number;
   /** How far video-to-video and image-to-image may move from the source, 0..1 (SPEC §5). */
   strength?: number;
+  /** A camera move (issue 33); only a workflow that needs one runs it. */
+  camera?: CameraMove;
   /** The workflow the template chose (GPU engines); unset = the engine's default for the mode. */
   workflow?: string;
   lora?: EngineLora;

@@ -3,7 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
 import { imageBatchBody, picVideoBody, textPicBody } from "../generation.schema.ts";
-import { loadWorkflows, outputSizeFor } from "./workflows.ts";
+import { outputSizeFor } from "./output-size.ts";
+import { loadWorkflows } from "./workflows.ts";
 
 /** Issue 34, defect 5: outputs follow the source's shape unless the person chose one. */
 const byName = Object.fromEntries(loadWorkflows().map((w) => [w.name, w.binding]));

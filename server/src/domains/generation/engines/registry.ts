@@ -3,6 +3,7 @@ import type { Config } from "../../../config.ts";
 import type { CostClass, EngineKind } from "../../../contract/engines.ts";
 import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
+import { MSG } from "../../../http/messages.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
 import { resolveMediaTool } from "../../../storage/media-binaries.ts";
@@ -10,7 +11,7 @@ import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { loadWorkflows, type Workflow } from "./workflows.ts";
-import { localControls, workflowControls, workflowFor, type WorkflowRequest } from "./controls.ts";
+import { localControls, templateExtras, workflowControls, workflowFor, type RequestExtra, type WorkflowRequest } from "./controls.ts";
 
 /** The workflows a GPU engine can run now: the same list the submit's refusal reads, so price, controls and refusal agree. */
 const offeredBy =
@@ -139,7 +140,7 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
       return { engine, label, available, ai, message, modes };
     },
     statuses: () => Promise.all([...new Set<EngineKind>([...engines.keys(), defaultName])].map(status)),
-    ...refusals(status, defaultName),
+    ...refusals(status, defaultName, workflows),
     /** Checks each configured engine at start; one that cannot run is logged once, with its fix. */
     async checkAll(): Promise<EngineStatus[]> {
       return Promise.all([...engines.keys()].map(status));
@@ -151,29 +152,33 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
 }
 
 /** Whether the engines can run a request now, for its exact workflow (decision 236). */
-function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultName: EngineKind) {
+function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultName: EngineKind, workflows: Workflow[]) {
   /**
    * Why the engine cannot run a job of `mode` (when known) with `workflow` (a template's pinned one; else the mode's
-   * default, which the engine picks among those it can run) now; null when it can.
+   * default, which the engine picks among those it can run) now; null when it can. A request bringing a last frame or
+   * a camera move (`extras`) runs only where a workflow taking it is offered now (decision 303): never on the local engine.
    */
-  async function refusal(name: EngineKind, mode?: GenerationMode, workflow?: string | null): Promise<string | null> {
+  async function refusal(name: EngineKind, mode?: GenerationMode, workflow?: string | null, extras: readonly RequestExtra[] = []): Promise<string | null> {
     const s = await status(name);
     if (!s.available) return s.message;
     const runs = (!mode || s.modes.includes(mode)) && (!workflow || !s.workflows || s.workflows.includes(workflow));
-    return runs ? null : `The ${s.label} engine cannot make this kind of generation right now.`;
+    if (!runs) return `The ${s.label} engine cannot make this kind of generation right now.`;
+    if (!extras.length || !mode) return null;
+    const wf = name === "local" ? undefined : workflowFor(workflows, { mode, workflow, source: "image", extras }, offeredBy(s));
+    return wf && offeredBy(s)(wf) ? null : extras.includes("end_image") ? MSG.transitionUnavailable : MSG.cameraUnavailable;
   }
 
   return {
     refusal,
-    /** Why a template (its engine, else the default; its mode and pinned workflow) cannot run now; null when it can. */
-    refusalFor: (t: { engine: string | null; mode: GenerationMode; workflow: string | null }) =>
-      refusal((t.engine as EngineKind | null) ?? defaultName, t.mode, t.workflow),
+    /** Why a template (its engine, else the default; its mode, pinned workflow and camera move) cannot run now; null when it can. */
+    refusalFor: (t: { engine: string | null; mode: GenerationMode; workflow: string | null; engineParams?: unknown }) =>
+      refusal((t.engine as EngineKind | null) ?? defaultName, t.mode, t.workflow, templateExtras(t.engineParams)),
     /**
      * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message (not
      * configured, cannot run, not offering this mode, or not the exact workflow the submit would run).
      */
-    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null): Promise<void> {
-      const why = await refusal(name, mode, workflow);
+    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null, extras?: readonly RequestExtra[]): Promise<void> {
+      const why = await refusal(name, mode, workflow, extras);
       if (why) throw new HttpError(503, why);
     },
   };

@@ -75,8 +75,10 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
       return name;
     };
     const image = await add(j.job.image, `input${path.extname(j.job.image ?? "") || ".png"}`);
+    // a transition's last frame under a name of its own beside the first
+    const endImage = await add(j.job.endImage, `input-end${path.extname(j.job.endImage ?? "") || ".png"}`);
     const video = await add(j.job.video, `input${path.extname(j.job.video ?? "") || ".mp4"}`);
-    const { prompt } = await bindWorkflow(j.wf, j.job, { image, video, models: o.models, prefix: "reverie/out" });
+    const { prompt } = await bindWorkflow(j.wf, j.job, { image, endImage, video, models: o.models, prefix: "reverie/out" });
     return { workflow: prompt, images };
   }
 

@@ -4,12 +4,12 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
+import { ASPECT_RATIOS, CAMERA_MOVES, type AspectRatio, type CameraMove } from "../../../contract/engines.ts";
 import { PROJECT_DIR } from "../../../paths.ts";
 import { MAX_DURATION_SEC } from "../generation.schema.ts";
-import type { EngineJob } from "./engine.ts";
+import { type EngineJob, UnrunnableError } from "./engine.ts";
 import { graphProblems } from "./workflow-check.ts";
-import { bindWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow } from "./workflows.ts";
+import { bindWorkflow, chooseWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow } from "./workflows.ts";
 
 /**
  * Every shipped workflow, bound as the engine binds it for every resolution, aspect, source shape, length and batch
@@ -20,7 +20,7 @@ import { bindWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow 
 const CATALOGUE = path.join(PROJECT_DIR, "tests", "fixtures", "comfyui", "comfyui-object_info-0.3.64.json.gz");
 const stock = JSON.parse(zlib.gunzipSync(fs.readFileSync(CATALOGUE)).toString("utf8")) as ObjectInfo;
 const workflows = loadWorkflows();
-const UPLOADED = { image: "reverie-source.png", video: "reverie-source.mp4" };
+const UPLOADED = { image: "reverie-source.png", endImage: "reverie-source-end.png", video: "reverie-source.mp4" };
 const LORA = {
   url: "https://media.example/lora/character.safetensors",
   path: "lora/character.safetensors",
@@ -42,7 +42,12 @@ function catalogueFor(wf: Workflow): ObjectInfo {
     else ((spec[1] as { options: string[] }).options ??= []).push(name);
   };
   for (const [slot, t] of Object.entries(wf.binding.models)) allow(t.node, t.input, modelFile(wf, slot, {}));
-  for (const need of ["image", "video"] as const) for (const t of wf.binding.inputs[need] ?? []) allow(t.node, t.input, UPLOADED[need]);
+  for (const [need, file] of [
+    ["image", UPLOADED.image],
+    ["end_image", UPLOADED.endImage],
+    ["video", UPLOADED.video],
+  ] as const)
+    for (const t of wf.binding.inputs[need] ?? []) allow(t.node, t.input, file);
   for (const l of wf.binding.lora) allow(l.node, l.name, path.basename(LORA.path));
   return info;
 }
@@ -96,30 +101,33 @@ describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
       { image: sources.tall },
     ];
     let bound = 0;
+    // a camera workflow is bound with one move here; every move is checked below
     for (const resolution of ["480P", "720P"] as const)
       for (const shape of shapes)
         for (const durationSec of durations(wf))
           for (const count of wf.binding.modes.includes("image_batch") ? [1, 2, 3, 4] : [1])
-            for (const lora of [undefined, LORA]) {
-              const job: EngineJob = {
-                mode: wf.binding.modes.includes("image_batch") && count > 1 ? "image_batch" : wf.binding.modes[0],
-                workDir: dir,
-                params: {},
-                resolution,
-                durationSec,
-                count,
-                seed: 2 ** 31 - 1,
-                strength: 0.6,
-                prompt: "a lighthouse at dusk",
-                negativePrompt: "blurry",
-                key: "check",
-                lora,
-                ...shape,
-              };
-              const { prompt } = await bindWorkflow(wf, job, { ...UPLOADED, models: {}, prefix: "reverie/check" });
-              for (const p of graphProblems(prompt, info)) problems.add(`${resolution} ${JSON.stringify(shape)} ${durationSec}s ×${count}: ${p}`);
-              bound++;
-            }
+            for (const lora of [undefined, LORA])
+              for (const camera of wf.binding.needs.includes("camera") ? (["zoom_in"] as const) : [undefined]) {
+                const job: EngineJob = {
+                  mode: wf.binding.modes.includes("image_batch") && count > 1 ? "image_batch" : wf.binding.modes[0],
+                  workDir: dir,
+                  params: {},
+                  resolution,
+                  durationSec,
+                  count,
+                  seed: 2 ** 31 - 1,
+                  strength: 0.6,
+                  prompt: "a lighthouse at dusk",
+                  negativePrompt: "blurry",
+                  key: "check",
+                  lora,
+                  camera: camera as CameraMove | undefined,
+                  ...shape,
+                };
+                const { prompt } = await bindWorkflow(wf, job, { ...UPLOADED, models: {}, prefix: "reverie/check" });
+                for (const p of graphProblems(prompt, info)) problems.add(`${resolution} ${JSON.stringify(shape)} ${durationSec}s ×${count} ${camera}: ${p}`);
+                bound++;
+              }
     expect([...problems].slice(0, 20)).toEqual([]);
     expect(bound).toBeGreaterThan(0);
   });
@@ -141,5 +149,64 @@ describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
         "node 99 (NoSuchNode): no such node class",
       ]),
     );
+  });
+});
+
+describe("a transition and camera moves (issue 33)", () => {
+  const byName = (name: string) => workflows.find((w) => w.name === name)!;
+  const all = () => true;
+  const job = (o: Partial<EngineJob> = {}): EngineJob => ({
+    mode: "image_to_video",
+    workDir: dir,
+    params: {},
+    resolution: "480P",
+    durationSec: 5,
+    count: 1,
+    seed: 7,
+    key: "k",
+    image: sources.wide,
+    ...o,
+  });
+
+  it("the transition takes the first photo as its first frame and the second as its last", async () => {
+    const wf = byName("wan22-flf2v-14b");
+    const { prompt } = await bindWorkflow(wf, job({ endImage: sources.tall }), { ...UPLOADED, models: {}, prefix: "p" });
+    const flf = Object.values(prompt).find((n) => n.class_type === "WanFirstLastFrameToVideo")!;
+    const loaded = (link: unknown) => prompt[(link as [string, number])[0]].inputs.image;
+    expect([loaded(flf.inputs.start_image), loaded(flf.inputs.end_image)]).toEqual([UPLOADED.image, UPLOADED.endImage]);
+  });
+
+  it("each camera move becomes a stock camera pose, its size and length fed to the video node by link", async () => {
+    const wf = byName("wan22-fun-camera-14b");
+    const info = catalogueFor(wf);
+    const poses = new Set<unknown>();
+    for (const camera of CAMERA_MOVES) {
+      const { prompt, width, height } = await bindWorkflow(wf, job({ camera }), { ...UPLOADED, models: {}, prefix: "p" });
+      expect(graphProblems(prompt, info)).toEqual([]);
+      const embedding = Object.values(prompt).find((n) => n.class_type === "WanCameraEmbedding")!;
+      expect([embedding.inputs.width, embedding.inputs.height, embedding.inputs.length]).toEqual([width, height, 81]);
+      poses.add(embedding.inputs.camera_pose);
+    }
+    expect(poses.size).toBe(CAMERA_MOVES.length);
+  });
+
+  it("a second photo or a camera move picks the workflow that needs it; none is ever dropped", () => {
+    expect(chooseWorkflow(workflows, job({ endImage: "b.png" }), all).name).toBe("wan22-flf2v-14b");
+    expect(chooseWorkflow(workflows, job({ camera: "zoom_in" }), all).name).toBe("wan22-fun-camera-14b");
+    // neither is picked for a plain photo video
+    expect(chooseWorkflow(workflows, job(), all).binding.needs).toEqual(["image"]);
+    // no workflow takes both at once
+    expect(() => chooseWorkflow(workflows, job({ endImage: "b.png", camera: "pan_left" }), all)).toThrow(/with a last frame with a camera move/);
+    // a template's workflow that cannot take what the request brings, or needs what it lacks
+    expect(() => chooseWorkflow(workflows, job({ workflow: "wan22-i2v-14b", camera: "pan_left" }), all)).toThrow(UnrunnableError);
+    expect(() => chooseWorkflow(workflows, job({ workflow: "wan22-fun-camera-14b" }), all)).toThrow(/needs a camera move/);
+    expect(chooseWorkflow(workflows, job({ workflow: "wan22-fun-camera-14b", camera: "pan_left" }), all).name).toBe("wan22-fun-camera-14b");
+  });
+
+  it("ComfyUI would refuse a camera pose it does not know", async () => {
+    const wf = byName("wan22-fun-camera-14b");
+    const { prompt } = await bindWorkflow(wf, job({ camera: "zoom_out" }), { ...UPLOADED, models: {}, prefix: "p" });
+    prompt["18"].inputs.camera_pose = "Orbit";
+    expect(graphProblems(prompt, catalogueFor(wf))).toEqual(['node 18 (WanCameraEmbedding).camera_pose: "Orbit" is not one of its options']);
   });
 });

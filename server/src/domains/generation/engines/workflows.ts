@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import sharp from "sharp";
 import { z } from "zod";
-import { ASPECT_RATIOS, COST_CLASSES, MODEL_FOLDERS, type AspectRatio, type ModelFolder } from "../../../contract/engines.ts";
+import { COST_CLASSES, MODEL_FOLDERS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
-import { probe } from "../../../storage/media-tools.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
+import { outputSizeFor } from "./output-size.ts";
 
 /**
  * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
@@ -16,8 +15,41 @@ import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
 export { WORKFLOWS_DIR };
 
 const target = z.object({ node: z.string(), input: z.string() });
-const CONTROLS = ["image", "video", "prompt", "negative_prompt", "seed", "width", "height", "frames", "fps", "strength", "count", "prefix"] as const;
+const CONTROLS = [
+  "image",
+  "end_image",
+  "camera",
+  "video",
+  "prompt",
+  "negative_prompt",
+  "seed",
+  "width",
+  "height",
+  "frames",
+  "fps",
+  "strength",
+  "count",
+  "prefix",
+] as const;
 type Control = (typeof CONTROLS)[number];
+const NEEDS = ["image", "video", "end_image", "camera"] as const;
+type Need = (typeof NEEDS)[number];
+/** What a job may bring that only a workflow needing it can use. */
+const EXTRAS = ["end_image", "camera"] as const satisfies readonly Need[];
+
+const NEED_WORDS: Record<Need, string> = { image: "a picture", video: "a video", end_image: "a last frame", camera: "a camera move" };
+
+/** ComfyUI's WanCameraEmbedding camera_pose for each move (the stock node's options, comfyui.md §15). */
+const CAMERA_POSES: Record<CameraMove, string> = {
+  pan_left: "Pan Left",
+  pan_right: "Pan Right",
+  pan_up: "Pan Up",
+  pan_down: "Pan Down",
+  zoom_in: "Zoom In",
+  zoom_out: "Zoom Out",
+  rotate_clockwise: "ClockWise (CW)",
+  rotate_anticlockwise: "Anti Clockwise (ACW)",
+};
 
 const bindingSchema = z.object({
   title: z.string(),
@@ -25,8 +57,11 @@ const bindingSchema = z.object({
   /** Lower runs first when a template names no workflow. */
   priority: z.number().int().default(100),
   output: z.object({ node: z.string(), kind: z.enum(["video", "images"]) }),
-  /** Media the workflow must be given. */
-  needs: z.array(z.enum(["image", "video"])).default([]),
+  /**
+   * What the workflow must be given: media, a last frame (a transition) or a camera move. A job bringing a last frame
+   * or a camera move runs only a workflow that needs it, so neither is ever silently dropped (decision 303).
+   */
+  needs: z.array(z.enum(NEEDS)).default([]),
   /** Output size: `short` side per resolution (videos), or the side of a square of the same `area` (images); rounded to `multiple`. */
   sizing: z.object({
     by: z.enum(["short", "area"]),
@@ -145,57 +180,42 @@ export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<str
   return { offered: true };
 }
 
-/** The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. */
-export function chooseWorkflow(
-  workflows: Workflow[],
-  job: Pick<EngineJob, "mode" | "workflow" | "image" | "video">,
-  usable: (wf: Workflow) => boolean,
-): Workflow {
+/** What a job brings, by the workflow needs it meets. */
+const brought = (job: JobNeeds): Record<Need, boolean> => ({ image: !!job.image, video: !!job.video, end_image: !!job.endImage, camera: !!job.camera });
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera">;
+
+/**
+ * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
+ * frame or a camera move is run only by a workflow that needs it: where none does (or the template's does not), the
+ * job cannot run rather than lose it.
+ */
+export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf: Workflow) => boolean): Workflow {
+  const has = brought(job);
+  const extras = EXTRAS.filter((x) => has[x]);
+  const takes = (w: Workflow) => w.binding.needs.every((n) => has[n]) && extras.every((x) => w.binding.needs.includes(x));
   if (job.workflow) {
     const wf = workflows.find((w) => w.name === job.workflow);
     if (!wf) throw new UnrunnableError(`no workflow named ${job.workflow}`);
+    if (!EXTRAS.every((x) => has[x] === wf.binding.needs.includes(x))) throw new UnrunnableError(`workflow ${wf.name} ${unmet(wf, has)}`);
     return wf;
   }
-  const has = { image: !!job.image, video: !!job.video };
-  const fits = workflows.filter((w) => w.binding.modes.includes(job.mode) && w.binding.needs.every((n) => has[n]));
+  const fits = workflows.filter((w) => w.binding.modes.includes(job.mode) && takes(w));
   // a photo given to a mode that can do without one picks a workflow that uses it (image-to-image over text-to-image)
   fits.sort((a, b) => Number(b.binding.needs.length > 0 && has.image) - Number(a.binding.needs.length > 0 && has.image));
   const wf = fits.find(usable) ?? fits[0];
-  if (!wf) throw new EngineError(`no workflow makes ${job.mode}${has.image ? " from a photo" : ""}`);
+  if (!wf) throw new EngineError(`no workflow makes ${job.mode}${has.image ? " from a photo" : ""}${extras.map((x) => ` with ${NEED_WORDS[x]}`).join("")}`);
   return wf;
 }
 
+const unmet = (wf: Workflow, has: Record<Need, boolean>) =>
+  EXTRAS.map((x) =>
+    has[x] && !wf.binding.needs.includes(x) ? `takes no ${NEED_WORDS[x].slice(2)}` : !has[x] && wf.binding.needs.includes(x) ? `needs ${NEED_WORDS[x]}` : "",
+  )
+    .filter(Boolean)
+    .join(" and ");
+
 /** Modes the given workflows make. */
 export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(workflows.flatMap((w) => w.binding.modes))];
-
-const round = (n: number, m: number) => Math.max(m, Math.round(n / m) * m);
-const RATIO: Record<AspectRatio, number> = { "9:16": 9 / 16, "1:1": 1, "16:9": 16 / 9, "3:4": 3 / 4, "4:3": 4 / 3 };
-
-/** The source's width over height: a photo's from its header, a video's from ffprobe; undefined when unreadable. */
-async function sourceRatio(job: Pick<EngineJob, "image" | "video">): Promise<number | undefined> {
-  if (job.image) {
-    const meta = await sharp(job.image).metadata();
-    return meta.width && meta.height ? meta.width / meta.height : undefined;
-  }
-  if (job.video) {
-    const v = (await probe(job.video)).video;
-    return v?.width && v.height ? v.width / v.height : undefined;
-  }
-  return undefined;
-}
-
-/**
- * Output size: the aspect the person chose, else the source photo's or video's (issue 34: a 4:3 clip no longer comes
- * back square), else square; scaled per the binding's sizing to the nearest size the model takes (its `multiple`).
- */
-export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | "resolution" | "image" | "video">): Promise<{ width: number; height: number }> {
-  const chosen = job.aspect && ASPECT_RATIOS.includes(job.aspect) ? RATIO[job.aspect] : undefined;
-  const ratio = Math.min(2.4, Math.max(1 / 2.4, chosen ?? (await sourceRatio(job)) ?? 1));
-  const base = b.sizing[job.resolution];
-  const m = b.sizing.multiple;
-  if (b.sizing.by === "area") return { width: round(base * Math.sqrt(ratio), m), height: round(base / Math.sqrt(ratio), m) };
-  return ratio >= 1 ? { width: round(base * ratio, m), height: base } : { width: base, height: round(base / ratio, m) };
-}
 
 /**
  * The prompt to queue: a copy of the workflow with the job's controls, the uploaded file names, the configured model
@@ -204,7 +224,7 @@ export async function outputSizeFor(b: Binding, job: Pick<EngineJob, "aspect" | 
 export async function bindWorkflow(
   wf: Workflow,
   job: EngineJob,
-  o: { image?: string; video?: string; models: Record<string, string>; prefix: string },
+  o: { image?: string; endImage?: string; video?: string; models: Record<string, string>; prefix: string },
 ): Promise<{ prompt: Graph; width: number; height: number }> {
   const b = wf.binding;
   const prompt = JSON.parse(JSON.stringify(wf.graph)) as Graph;
@@ -217,9 +237,12 @@ export async function bindWorkflow(
   const fps = b.fps ?? 24;
   const step = b.frames?.step ?? 1;
   const frames = Math.max(1, Math.ceil((job.durationSec * fps) / step)) * step + (b.frames?.plus ?? 0);
-  for (const need of b.needs) if (!o[need]) throw new EngineError(`workflow ${wf.name} needs ${need === "image" ? "a picture" : "a video"}`);
+  const given: Record<Need, unknown> = { image: o.image, video: o.video, end_image: o.endImage, camera: job.camera };
+  for (const need of b.needs) if (!given[need]) throw new EngineError(`workflow ${wf.name} needs ${NEED_WORDS[need]}`);
   const promptText = [job.lora?.triggerWord, job.prompt].filter(Boolean).join(", ");
   set("image", o.image);
+  set("end_image", o.endImage);
+  set("camera", job.camera && CAMERA_POSES[job.camera]);
   set("video", o.video);
   if (promptText) set("prompt", promptText);
   if (job.negativePrompt) set("negative_prompt", job.negativePrompt);

@@ -1,0 +1,88 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import sharp from "sharp";
+import { createComfyEngine } from "../server/src/domains/generation/engines/comfyui.engine.ts";
+import type { EngineJob } from "../server/src/domains/generation/engines/engine.ts";
+import { loadWorkflows } from "../server/src/domains/generation/engines/workflows.ts";
+import { fakeServers } from "./comfyui-pool.bench.ts";
+import type { BenchResult } from "./run.ts";
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const JOBS = 30;
+const SERVER_MS = 100;
+
+/**
+ * Issue 33: Reverie's own time per GPU job for a transition (two photos uploaded) and a camera move, one job at a time
+ * on an idle fake server that takes a fixed time per prompt: submit to stored result, less the server's own time.
+ */
+export default async function bench(): Promise<BenchResult[]> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-transitions-"));
+  const one = await fakeServers(1, SERVER_MS);
+  const engine = createComfyEngine({
+    urls: one.urls,
+    workflows: loadWorkflows(),
+    models: {},
+    healthMs: 1000,
+    workflowCheckMs: 600_000,
+    maxTries: 1,
+    log: pino({ level: "silent" }),
+  });
+  try {
+    const photo = async (name: string, background: string) => {
+      const file = path.join(dir, name);
+      await sharp({ create: { width: 640, height: 360, channels: 3, background } })
+        .jpeg()
+        .toFile(file);
+      return file;
+    };
+    const [first, last] = await Promise.all([photo("first.jpg", "#8b5cf6"), photo("last.jpg", "#ec4899")]);
+    await engine.status();
+    // plain image to video beside them: the same video path without a second photo or a move
+    const kinds: [string, Partial<EngineJob>][] = [
+      ["plain image to video (wan22-i2v-14b)", {}],
+      ["transition between two photos (wan22-flf2v-14b)", { endImage: last }],
+      ["camera move (wan22-fun-camera-14b)", { camera: "zoom_in" }],
+    ];
+    const results: BenchResult[] = [];
+    let n = 0;
+    for (const [name, extra] of kinds) {
+      const overheads: number[] = [];
+      for (let i = 0; i < JOBS; i++) {
+        const workDir = path.join(dir, `j${++n}`);
+        await fs.mkdir(workDir);
+        const job: EngineJob = {
+          mode: "image_to_video",
+          workDir,
+          image: first,
+          params: {},
+          resolution: "480P",
+          durationSec: 1,
+          count: 1,
+          seed: n,
+          key: `bench:${n}`,
+          ...extra,
+        };
+        const t = performance.now();
+        await engine.result(await engine.submit(job));
+        const total = performance.now() - t;
+        const run = (await one.runs())[0].at(-1)!;
+        overheads.push(total - (run.endedAt - run.startedAt));
+      }
+      results.push({
+        name: `comfyui engine overhead per ${name} job (submit to stored result, less the server's own time), p50`,
+        value: percentile(overheads, 50),
+        unit: "ms",
+        target: "≤ 50 ms",
+        pass: percentile(overheads, 50) <= 50,
+        detail: { p90: Math.round(percentile(overheads, 90)), max: Math.round(Math.max(...overheads)), jobs: JOBS },
+      });
+    }
+    return results;
+  } finally {
+    await engine.close!();
+    await one.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
