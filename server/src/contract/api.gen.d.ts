@@ -15867,6 +15867,8 @@ export interface paths {
                                 settings: {
                                     /** @enum {string} */
                                     aspect?: "9:16" | "1:1" | "16:9" | "3:4" | "4:3";
+                                    /** @enum {string} */
+                                    camera?: "pan_left" | "pan_right" | "pan_up" | "pan_down" | "zoom_in" | "zoom_out" | "rotate_clockwise" | "rotate_anticlockwise";
                                     count?: number;
                                     duration?: number;
                                     negative_prompt?: string;

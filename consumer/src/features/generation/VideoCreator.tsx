@@ -110,7 +110,7 @@ export function VideoCreator({
   const { t, i18n } = useTranslation();
   const [photo, setPhoto] = useState<UploadResult | null>(null);
   /** image to video: a second photo to move to, or a camera move (issue 33) */
-  const [extras, setExtras] = useState(NO_EXTRAS);
+  const [extras, setExtras] = useState(remix?.camera ? { ...NO_EXTRAS, camera: remix.camera } : NO_EXTRAS);
   /** image to video with the person's own trained model instead of a photo (role video) */
   const [model, setModel] = useState<PickedModel | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);

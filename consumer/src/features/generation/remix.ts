@@ -1,3 +1,4 @@
+import type { CameraMove } from "../../../../server/src/contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode, type Resolution } from "../../../../server/src/contract/generation.ts";
 import type { GalleryItemDetail } from "../gallery/gallery.api.ts";
 import { ASPECTS } from "./generation.api.ts";
@@ -17,6 +18,8 @@ export interface Remix {
   resolution?: Resolution;
   duration?: number;
   count?: number;
+  /** image to video's camera move; a transition's second photo is the other person's and never comes along */
+  camera?: CameraMove;
 }
 
 export function remixOf(item: GalleryItemDetail): Remix {
@@ -37,6 +40,7 @@ export function remixOf(item: GalleryItemDetail): Remix {
     resolution: s.resolution === "720P" || s.resolution === "480P" ? s.resolution : undefined,
     duration: s.duration,
     count: s.count,
+    camera: s.camera,
   };
 }
 

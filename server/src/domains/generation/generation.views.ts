@@ -144,6 +144,7 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
       seed: s.seed,
       strength: s.strength,
       aspect: s.aspect,
+      camera: s.camera,
       count: s.count,
       resolution: s.resolution,
       duration: s.duration,
