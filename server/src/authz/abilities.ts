@@ -27,6 +27,8 @@ export type Subject =
   | "CreatorPayout"
   /** a custom request; staff touch it only to resolve a dispute */
   | "CustomRequest"
+  /** a fan's tip to a creator (docs/decisions/304): sent and read by the fan, read by the creator, reversed by staff */
+  | "Tip"
   | "Report"
   | "Ban"
   | "Decision"
@@ -85,6 +87,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can(["create", "read"], "Conversation", own);
     can("read", "CreatorPage");
     can(["create", "delete"], "Subscription", own);
+    can(["create", "read"], "Tip", { fanUserId: principal.userId });
     can("create", "Report");
     can("read", "Decision", own);
     can("create", "Appeal");
@@ -95,7 +98,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     // earnings and payouts are the creator's own; deciding them is staff's (support or admin), never the creator's
     if (principal.role === "creator") can(["create", "read"], "CreatorPayout");
     // the refusal's reason is what the guest is told: save the account first (issue 30)
-    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage"]).because(SAVE_ACCOUNT_MESSAGE);
+    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "Tip"]).because(SAVE_ACCOUNT_MESSAGE);
   }
 
   if (principal.kind === "anonymous") {
@@ -118,7 +121,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can(["read", "update"], "SupportThread");
       can("read", "Operations");
       // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
-      can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
+      can(["read", "update"], ["CreatorPayout", "CustomRequest", "Tip"]);
       // a person's GDPR requests made on their behalf from the console, audited (decisions 261, 262)
       can(["create", "read", "delete"], "DataRequest");
     }

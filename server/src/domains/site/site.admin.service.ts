@@ -4,19 +4,22 @@ import { matching, type ListParams } from "../../db/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { BRAND_SETTING } from "../../contract/brand.ts";
+import { TIP_SETTING } from "../../contract/tips.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
 import type { BannerFilter, PromptFilter, SettingFilter } from "./site.admin.schema.ts";
 import { BRAND_DEFAULTS, checkedBrand, storedBrand } from "./site.brand.ts";
+import { checkedTips } from "./site.tips.ts";
 
 /** A setting as a console record: react-admin needs an `id`, settings are keyed by `key`. */
 function settingRecord<R extends { key: string }>(r: R | null) {
   return r ? { id: r.key, ...r } : null;
 }
 
-/** The `brand` setting is checked (colours, contrast, language) and stored whole; other keys hold any JSON. */
-const settingValue = (key: string, value: unknown) => (key === BRAND_SETTING ? checkedBrand(value) : value) as Prisma.InputJsonValue;
+/** Settings the product reads are checked and stored whole; other keys hold any JSON. */
+const CHECKED_SETTINGS: Record<string, (value: unknown) => unknown> = { [BRAND_SETTING]: checkedBrand, [TIP_SETTING]: checkedTips };
+const settingValue = (key: string, value: unknown) => (CHECKED_SETTINGS[key]?.(value) ?? value) as Prisma.InputJsonValue;
 
 /** Banners, prompt suggestions and keyed site settings, edited by marketing; every change audited. */
 export function createSiteAdminService(db: Db, audit: AuditService, storage: MediaStorage) {
