@@ -20,6 +20,7 @@ import { operations } from "./operations/index.tsx";
 import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { disputes, payouts } from "./payouts/index.tsx";
+import { tips } from "./tips/index.tsx";
 import { reports } from "./reports/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
 import { blockedHashes } from "./screening/blocklist.tsx";
@@ -71,6 +72,7 @@ export function App() {
         <Resource name="creator-library-items" {...creatorLibraryItems} />
         <Resource name="payouts" {...payouts} />
         <Resource name="disputes" {...disputes} />
+        <Resource name="tips" {...tips} />
         <Resource name="conversations" {...conversations} />
         <Resource name="chat-policy-hits" {...chatPolicyHits} />
         <Resource name="chat-suspensions" {...chatSuspensions} />
