@@ -55,8 +55,12 @@ export default function TipDialog({ homeLink, title, itemId, onClose }: { homeLi
       void session.refreshBalance();
     } catch (e) {
       const text = (e as Error).message;
-      // as generation and chat do: a short balance opens the buy dialog
-      if (text === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
+      // as generation and chat do, a short balance opens the buy dialog: in this one's place, one dialog at a time
+      if (text === NOT_ENOUGH_CREDITS) {
+        onClose();
+        dialogs.open("buyCredits");
+        return;
+      }
       setError(translateMessage(text));
       setStep("choose");
     } finally {
