@@ -67,6 +67,13 @@ describe("tips in the browser", () => {
       expect(await page.getByTestId("tip-dialog").count()).toBe(0);
       await screenshot(page, `tip-short-buy-${language}-360`);
       expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points).toBe(50);
+      // the fan's account lists the tip sent, to whom
+      await page.goto(`${app.server.url}/account#tips`);
+      await page.getByTestId("tips-fan").waitFor();
+      await page.getByTestId("tips-fan").scrollIntoViewIfNeeded();
+      await screenshot(page, `tips-sent-account-${language}-360`);
+      if (language === "en") expect(await page.getByTestId("tips-fan").innerText()).toContain("50 credits to Ayla Rose");
+      expect(await overflows(page)).toBe(false);
       await context.close();
 
       const own = await phone(app.browser, creator, language);

@@ -15,5 +15,6 @@ export const ACCOUNT_SECTIONS: AccountSection[] = [
   { id: "profile", titleKey: "account.profile.title", Component: lazy(() => import("./ProfileSection.tsx")) },
   { id: "purchases", titleKey: "account.purchases.title", Component: lazy(() => import("./PurchasesSection.tsx")) },
   { id: "plan", titleKey: "account.plan.title", Component: lazy(() => import("./PlanSection.tsx")) },
+  { id: "tips", titleKey: "creators.tipsSentTitle", Component: lazy(() => import("../creators/TipList.tsx")) },
   { id: "data", titleKey: "privacy.title", Component: lazy(() => import("../privacy/MyData.tsx").then((m) => ({ default: m.MyData }))) },
 ];

@@ -9,7 +9,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
 import { CreatorRequests } from "./CustomRequests.tsx";
 import { Earnings } from "./Earnings.tsx";
-import { TipsReceived } from "./TipsReceived.tsx";
+import { TipsReceived } from "./TipList.tsx";
 import { type IdentityDraft, linksOf, PageAboutFields, PageIdentityFields } from "./PageIdentityFields.tsx";
 import { PublishCreations } from "./Publish.tsx";
 
