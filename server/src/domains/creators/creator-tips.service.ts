@@ -28,7 +28,10 @@ export interface TipAsked {
   idempotencyKey: string;
 }
 
-export function tipView(t: CreatorTip) {
+const withPage = { creatorPage: { select: { homeLink: true, title: true } } } as const;
+
+/** A tip as the fan and the creator see it, with the page it went to. */
+function pageTipView(t: CreatorTip & { creatorPage: { homeLink: string; title: string } }) {
   return {
     id: t.id,
     amount: t.amount,
@@ -36,6 +39,8 @@ export function tipView(t: CreatorTip) {
     status: t.status as TipStatus,
     library_item_id: t.libraryItemId,
     created_at: t.createdAt.toISOString(),
+    home_link: t.creatorPage.homeLink,
+    creator: t.creatorPage.title,
   };
 }
 
@@ -97,25 +102,25 @@ export function createCreatorTips({ db, credits, checkText, tipSettings }: TipDe
           message: t.message || null,
           idempotencyKey: t.idempotencyKey,
         });
-        if (!created) return tx.creatorTip.findUniqueOrThrow({ where: { fanUserId_idempotencyKey: { fanUserId: fanId, idempotencyKey: t.idempotencyKey } } });
+        // a retry: the first tip as it was made (its own page, should the key have been reused for another)
+        if (!created)
+          return tx.creatorTip.findUniqueOrThrow({
+            where: { fanUserId_idempotencyKey: { fanUserId: fanId, idempotencyKey: t.idempotencyKey } },
+            include: withPage,
+          });
         await moveTip(credits, tx, { id: created.id, amount: t.amount, fanId, creatorId: page.userId });
         // the fan's row is locked now (the charge): a ban that committed before it is seen by this fresh statement
         if (!(await tx.user.count({ where: { id: fanId, bannedAt: null } }))) throw HttpError.forbidden(M.fanBanned);
-        return tx.creatorTip.findUniqueOrThrow({ where: { id: created.id } });
+        return tx.creatorTip.findUniqueOrThrow({ where: { id: created.id }, include: withPage });
       });
-      return { ...tipView(row), home_link: page.homeLink, creator: page.title };
+      return pageTipView(row);
     },
 
     /** The fan's tips, or the tips to the creator's own page, newest first: never anyone else's. */
     async tips(userId: number, as: "fan" | "creator") {
       const where = as === "fan" ? { fanUserId: userId } : { creatorPage: { userId } };
-      const rows = await db.creatorTip.findMany({
-        where,
-        orderBy: { id: "desc" },
-        take: 100,
-        include: { creatorPage: { select: { homeLink: true, title: true } } },
-      });
-      return { list: rows.map((r) => ({ ...tipView(r), home_link: r.creatorPage.homeLink, creator: r.creatorPage.title })) };
+      const rows = await db.creatorTip.findMany({ where, orderBy: { id: "desc" }, take: 100, include: withPage });
+      return { list: rows.map(pageTipView) };
     },
   };
 }
