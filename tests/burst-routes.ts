@@ -131,6 +131,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/Subscribe/disputeRequest", (s) => ({ as: "fan", body: { id: s.requests.delivered, reason: "Not what I asked for" } })],
   ["POST /api/Subscribe/requestPayout", () => ({ as: "creator", body: { amount: 100, idempotency_key: key } })],
   ["POST /api/Subscribe/joinMembership", (s) => ({ as: "fan", body: { home_link: s.homeLink } })],
+  // one tap's key: the burst is one tip, charged once
+  ["POST /api/Subscribe/tip", (s) => ({ as: "fan", body: { home_link: s.homeLink, amount: 10, message: "Thank you", idempotency_key: key } })],
   ["POST /api/Subscribe/mediaPass", () => ({ as: "fan" })],
   ["POST /api/Subscribe/publishItem", (s) => ({ as: "creator", body: { task_id: s.taskId, visibility: "members" } })],
   [

@@ -20,6 +20,7 @@ import { operations } from "./operations/index.tsx";
 import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { disputes, payouts } from "./payouts/index.tsx";
+import { tips } from "./tips/index.tsx";
 import { reports } from "./reports/index.tsx";
 import { referrals, rewardDays } from "./rewards/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
@@ -72,6 +73,7 @@ export function App() {
         <Resource name="creator-library-items" {...creatorLibraryItems} />
         <Resource name="payouts" {...payouts} />
         <Resource name="disputes" {...disputes} />
+        <Resource name="tips" {...tips} />
         <Resource name="conversations" {...conversations} />
         <Resource name="chat-policy-hits" {...chatPolicyHits} />
         <Resource name="chat-suspensions" {...chatSuspensions} />

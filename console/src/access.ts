@@ -35,6 +35,7 @@ export const SUBJECT: Record<string, string> = {
   payouts: "CreatorPayout",
   // requests in dispute: staff read custom requests only through their disputes
   disputes: "CustomRequest",
+  tips: "Tip",
   conversations: "Conversation",
   "chat-policy-hits": "ChatPolicyHit",
   "chat-suspensions": "ChatSuspension",

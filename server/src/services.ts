@@ -125,6 +125,8 @@ export function createServices(deps: AppDeps) {
     },
     // auth is built below (it moves creators' rows on a guest merge); a pass is checked only once a request is served
     sessionLive: (sessionId, userId) => auth.userSessionLive(sessionId, userId),
+    checkText: chat.checkText,
+    tipSettings: () => site.tips(),
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const support = createSupportService({

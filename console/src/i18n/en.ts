@@ -313,6 +313,25 @@ export const en = {
         disputeResolvedAt: "Resolved",
       },
     },
+    tips: {
+      name: "Tip |||| Tips",
+      fields: {
+        id: "Tip",
+        homeLink: "Page",
+        creatorUserId: "Creator",
+        creatorPageId: "Page ID",
+        fanUserId: "Fan",
+        libraryItemId: "Library item",
+        amount: "Credits",
+        message: "Message",
+        status: "Status",
+        createdAt: "Sent",
+        reversalNote: "Reason for the reversal",
+        reversalShortfall: "Not taken back (credits)",
+        reversedById: "Reversed by",
+        reversedAt: "Reversed",
+      },
+    },
     "upload-screenings": {
       name: "Upload screening |||| Upload screening",
       fields: {
@@ -726,6 +745,11 @@ export const en = {
       uphold: "Uphold the delivery",
       refundIntro: "The fan gets %{price} credits back; the same is taken from the creator as far as their balance holds, and the rest is recorded.",
       upholdIntro: "The delivery stands: the %{price} credits stay with the creator and become payable.",
+    },
+    tips: {
+      reverse: "Reverse the tip",
+      reverseIntro:
+        "Only for a fraudulent tip: the fan gets %{amount} credits back; the same is taken from %{link} as far as their balance holds, and the rest is held back from their payouts.",
     },
     field: {
       reason: "Reason",

@@ -317,6 +317,25 @@ export const ru: typeof en = {
         disputeResolvedAt: "Решён",
       },
     },
+    tips: {
+      name: "Чаевые |||| Чаевые",
+      fields: {
+        id: "Чаевые",
+        homeLink: "Страница",
+        creatorUserId: "Автор",
+        creatorPageId: "ID страницы",
+        fanUserId: "Фанат",
+        libraryItemId: "Работа из библиотеки",
+        amount: "Кредиты",
+        message: "Сообщение",
+        status: "Статус",
+        createdAt: "Отправлены",
+        reversalNote: "Причина отмены",
+        reversalShortfall: "Не удалось списать (кредиты)",
+        reversedById: "Отменил",
+        reversedAt: "Отменены",
+      },
+    },
     "upload-screenings": {
       name: "Проверка загрузки |||| Проверка загрузок",
       fields: {
@@ -731,6 +750,11 @@ export const ru: typeof en = {
       uphold: "Оставить результат в силе",
       refundIntro: "Фанат получит обратно %{price} кредитов; столько же списывается у автора, насколько хватает его баланса, остаток записывается.",
       upholdIntro: "Результат остаётся в силе: %{price} кредитов остаются у автора и становятся доступны к выводу.",
+    },
+    tips: {
+      reverse: "Отменить чаевые",
+      reverseIntro:
+        "Только для мошеннических чаевых: фанат получит обратно %{amount} кредитов; столько же списывается у %{link}, насколько хватает баланса, остаток удерживается из выплат.",
     },
     field: {
       reason: "Причина",

@@ -15,6 +15,7 @@ export const MENU_GROUP_OF: Record<string, MenuGroup> = {
   products: "shop",
   payouts: "shop",
   disputes: "shop",
+  tips: "shop",
   "credit-grant-imports": "shop",
   "product-imports": "shop",
   referrals: "shop",

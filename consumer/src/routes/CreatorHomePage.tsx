@@ -21,6 +21,7 @@ import { MessagePage } from "./MessagePage.tsx";
 import { Component as NotFound } from "./NotFoundPage.tsx";
 
 const ReportDialog = lazyView(() => import("../features/report/ReportDialog.tsx"));
+const TipDialog = lazyView(() => import("../features/creators/TipDialog.tsx"));
 // what only the creator or a fan who asks uses loads on its own: fans opening a shared link do not download the
 // creator's edit, request, earnings and publish panels, nor the form fields they are built from
 const CreatorTools = lazyView(() => import("../features/creators/CreatorTools.tsx"));
@@ -45,6 +46,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
   // bumped after a membership or library change: the page is read again (members-only items unlock or lock)
   const [version, setVersion] = useState(0);
   const [reporting, setReporting] = useState(false);
+  const [tipping, setTipping] = useState(false);
   const reload = () => setVersion((v) => v + 1);
 
   useEffect(() => {
@@ -120,6 +122,9 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
           >
             {t(page.subscribed ? "creators.unsubscribe" : "creators.subscribe")}
           </Button>
+          <Button variant="outlined" size="large" onClick={() => (token ? setTipping(true) : dialogs.open("login"))} data-testid="creator-tip">
+            {t("creators.tip")}
+          </Button>
           <Button size="small" color="inherit" onClick={() => setReporting(true)} data-testid="creator-report">
             {t("report.action")}
           </Button>
@@ -127,6 +132,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
       )}
       <Suspense fallback={null}>
         {reporting && <ReportDialog target={{ type: "creator_page", id: page.id }} onClose={() => setReporting(false)} onSent={reload} />}
+        {tipping && <TipDialog homeLink={page.home_link} title={page.title} onClose={() => setTipping(false)} />}
       </Suspense>
       {notice && (
         <Alert severity={notice.ok ? "success" : "error"} data-testid="creator-notice">

@@ -12,6 +12,7 @@ import {
   payoutSortable,
   resolveBody,
 } from "../domains/creators/payouts.schema.ts";
+import { tipFilter, tipRecord, tipSortable } from "../domains/creators/creator-tips.schema.ts";
 import type { CreatorsAdminService } from "../domains/creators/creators.admin.service.ts";
 import {
   creatorLibraryItemRecord,
@@ -22,7 +23,7 @@ import {
   libraryItemSortable,
 } from "../domains/creators/creators.schema.ts";
 
-/** The payout queue and the requests in dispute (issue 16): money decisions for admins and support, audited. */
+/** The payout queue, the requests in dispute (issue 16) and tips (decision 304): money decisions for admins and support, audited. */
 export function creatorMoneyResources(api: ApiRouter, payouts: PayoutsService) {
   const queue = new AdminResource(api, "payouts", "CreatorPayout");
   queue.list({ filter: payoutFilter, sortable: payoutSortable, row: payoutRow }, (p) => payouts.admin.listPayouts(p));
@@ -62,6 +63,20 @@ export function creatorMoneyResources(api: ApiRouter, payouts: PayoutsService) {
       response: disputeRecord,
     },
     (id, body, staff) => payouts.admin.resolveDispute(staff.staffId, id, body.outcome, body.reason),
+  );
+
+  const tips = new AdminResource(api, "tips", "Tip");
+  tips.list({ filter: tipFilter, sortable: tipSortable, row: tipRecord }, (p) => payouts.admin.listTips(p));
+  tips.get(tipRecord, (id) => payouts.admin.getTip(id));
+  tips.action(
+    "reverse",
+    {
+      summary: "Reverse a fraudulent tip: the fan gets it back, the creator's earning is taken back as far as the balance holds (audited)",
+      can: ["update", "Tip"],
+      body: reasonBody,
+      response: tipRecord,
+    },
+    (id, body, staff) => payouts.admin.reverseTip(staff.staffId, id, body.reason),
   );
 }
 

@@ -29,6 +29,8 @@ export type Subject =
   | "CreatorPayout"
   /** a custom request; staff touch it only to resolve a dispute */
   | "CustomRequest"
+  /** a fan's tip to a creator (docs/decisions/304): sent and read by the fan, read by the creator, reversed by staff */
+  | "Tip"
   | "Report"
   | "Ban"
   | "Decision"
@@ -92,6 +94,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can(["create", "read"], "Conversation", own);
     can("read", "CreatorPage");
     can(["create", "delete"], "Subscription", own);
+    can(["create", "read"], "Tip", { fanUserId: principal.userId });
     can("create", "Report");
     can("read", "Decision", own);
     can("create", "Appeal");
@@ -108,7 +111,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     // earnings and payouts are the creator's own; deciding them is staff's (support or admin), never the creator's
     if (principal.role === "creator") can(["create", "read"], "CreatorPayout");
     // the refusal's reason is what the guest is told: save the account first (issue 30)
-    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "CheckIn"]).because(SAVE_ACCOUNT_MESSAGE);
+    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "CheckIn", "Tip"]).because(SAVE_ACCOUNT_MESSAGE);
     if (principal.role === "visitor") cannot("read", "Referral").because(SAVE_ACCOUNT_MESSAGE);
   }
 
@@ -132,7 +135,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can(["read", "update"], "SupportThread");
       can("read", "Operations");
       // money owed to creators: the payout queue and disputed deliveries (refunds), like order refunds
-      can(["read", "update"], ["CreatorPayout", "CustomRequest"]);
+      can(["read", "update"], ["CreatorPayout", "CustomRequest", "Tip"]);
       // a person's GDPR requests made on their behalf from the console, audited (decisions 261, 262)
       can(["create", "read", "delete"], "DataRequest");
       // gifts are money: support reverses a fraudulent referral, as it refunds orders (docs/decisions/302)

@@ -11944,6 +11944,269 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/tips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tips (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: tips <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            creatorPageId: number;
+                            creatorUserId: number;
+                            fanUserId: number;
+                            homeLink: string;
+                            id: number;
+                            idempotencyKey: string;
+                            libraryItemId: number | null;
+                            message: string | null;
+                            reversalNote: string | null;
+                            reversalShortfall: number;
+                            /** Format: date-time */
+                            reversedAt: string | null;
+                            reversedById: number | null;
+                            /** @enum {string} */
+                            status: "completed" | "reversed";
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/tips/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of tips */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            creatorPageId: number;
+                            creatorUserId: number;
+                            fanUserId: number;
+                            homeLink: string;
+                            id: number;
+                            idempotencyKey: string;
+                            libraryItemId: number | null;
+                            message: string | null;
+                            reversalNote: string | null;
+                            reversalShortfall: number;
+                            /** Format: date-time */
+                            reversedAt: string | null;
+                            reversedById: number | null;
+                            /** @enum {string} */
+                            status: "completed" | "reversed";
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/tips/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reverse a fraudulent tip: the fan gets it back, the creator's earning is taken back as far as the balance holds (audited) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            creatorPageId: number;
+                            creatorUserId: number;
+                            fanUserId: number;
+                            homeLink: string;
+                            id: number;
+                            idempotencyKey: string;
+                            libraryItemId: number | null;
+                            message: string | null;
+                            reversalNote: string | null;
+                            reversalShortfall: number;
+                            /** Format: date-time */
+                            reversedAt: string | null;
+                            reversedById: number | null;
+                            /** @enum {string} */
+                            status: "completed" | "reversed";
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/transparency": {
         parameters: {
             query?: never;
@@ -24895,6 +25158,248 @@ export interface paths {
                                     status: "pending" | "accepted" | "delivered" | "declined" | "expired";
                                     text: string;
                                 }[];
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Subscribe/tip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Tip a creator from their page or one of its library items, with an optional message; charged once per idempotency key */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        amount: number;
+                        home_link: string;
+                        idempotency_key: string;
+                        library_item_id?: number;
+                        message?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                amount: number;
+                                created_at: string;
+                                creator: string;
+                                home_link: string;
+                                id: number;
+                                library_item_id: number | null;
+                                message: string | null;
+                                /** @enum {string} */
+                                status: "completed" | "reversed";
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Subscribe/tips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's tips as a fan, or (`as=creator`) the tips to their page, with their messages */
+        get: {
+            parameters: {
+                query?: {
+                    as?: "fan" | "creator";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                list: {
+                                    amount: number;
+                                    created_at: string;
+                                    creator: string;
+                                    home_link: string;
+                                    id: number;
+                                    library_item_id: number | null;
+                                    message: string | null;
+                                    /** @enum {string} */
+                                    status: "completed" | "reversed";
+                                }[];
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Subscribe/tipSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tip amounts offered as one tap, and the smallest and largest tip (credits) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                max: number;
+                                min: number;
+                                presets: number[];
                             };
                             msg: string;
                         };

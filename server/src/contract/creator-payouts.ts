@@ -30,8 +30,8 @@ export const DISPUTE_OUTCOMES = ["refund", "uphold"] as const;
 export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
 /**
- * Ledger reasons whose sum is a creator's earnings: what deliveries released, less what disputes took back, and what
- * paid memberships brought in.
+ * Ledger reasons whose sum is a creator's earnings: what deliveries released, less what disputes took back, what
+ * paid memberships brought in, and tips less reversed ones.
  */
 export const EARNING_REASON = {
   /** a delivered request's price released to the creator */
@@ -42,6 +42,10 @@ export const EARNING_REASON = {
   membership: "creator_membership_earnings",
   /** the unused part of a period refunded to the fan when the creator was banned, taken back from the creator */
   membershipClawback: "creator_membership_clawback",
+  /** a fan's tip (docs/decisions/304) */
+  tip: "creator_tip_earnings",
+  /** a tip staff reversed as fraudulent, taken back from the creator */
+  tipClawback: "creator_tip_clawback",
 } as const;
 export const EARNING_REASONS = Object.values(EARNING_REASON);
 
@@ -59,7 +63,7 @@ export interface EarningsView {
   /** what a payout may ask for now: earned, less disputes and payouts, and never more than the balance */
   payable: number;
   balance: number;
-  /** what dispute refunds could not take back (already spent or paid out) */
+  /** what dispute refunds and tip reversals could not take back (already spent or paid out) */
   shortfall: number;
   min_payout: number;
 }

@@ -9,6 +9,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
 import { CreatorRequests } from "./CustomRequests.tsx";
 import { Earnings } from "./Earnings.tsx";
+import { TipsReceived } from "./TipList.tsx";
 import { type IdentityDraft, linksOf, PageAboutFields, PageIdentityFields } from "./PageIdentityFields.tsx";
 import { PublishCreations } from "./Publish.tsx";
 
@@ -80,6 +81,7 @@ export default function CreatorTools({ page, onSaved, onChanged }: { page: Creat
       <EditPage page={page} onSaved={onSaved} />
       <CreatorRequests />
       <Earnings />
+      <TipsReceived />
       <PublishCreations page={page} onChanged={onChanged} />
     </>
   );

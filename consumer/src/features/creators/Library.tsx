@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from "react";
 import CloseIcon from "@mui/icons-material/Close";
 import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
+import VolunteerActivismOutlinedIcon from "@mui/icons-material/VolunteerActivismOutlined";
 import LockOutlinedIcon from "@mui/icons-material/LockOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -10,9 +11,12 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { LIBRARY_PAGE_SIZE } from "../../../../server/src/contract/creators.ts";
 import { lazyView, translateMessage } from "../../i18n/index.ts";
+import { dialogs } from "../../dialogs/dialog-store.ts";
+import { useSession } from "../session/session.ts";
 import { creatorsApi, memberMedia, type CreatorPageView, type LibraryItem } from "./creators.api.ts";
 
 const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
+const TipDialog = lazyView(() => import("./TipDialog.tsx"));
 
 export const tileSx = { width: "100%", aspectRatio: "3 / 4", objectFit: "cover", borderRadius: 1.5, bgcolor: "grey.900", display: "block" } as const;
 
@@ -102,12 +106,14 @@ function Tile({
   passReady,
   onUnpublish,
   onReport,
+  onTip,
 }: {
   item: LibraryItem;
   owner: boolean;
   passReady: boolean;
   onUnpublish: () => void;
   onReport: () => void;
+  onTip: () => void;
 }) {
   const { t } = useTranslation();
   if (item.locked) {
@@ -183,9 +189,21 @@ function Tile({
           <CloseIcon fontSize="small" />
         </IconButton>
       ) : (
-        <IconButton size="small" onClick={onReport} aria-label={t("report.action")} title={t("report.action")} data-testid="report-open" sx={corner}>
-          <FlagOutlinedIcon fontSize="small" />
-        </IconButton>
+        <>
+          <IconButton size="small" onClick={onReport} aria-label={t("report.action")} title={t("report.action")} data-testid="report-open" sx={corner}>
+            <FlagOutlinedIcon fontSize="small" />
+          </IconButton>
+          <IconButton
+            size="small"
+            onClick={onTip}
+            aria-label={t("creators.tip")}
+            title={t("creators.tip")}
+            data-testid="library-tip"
+            sx={{ ...corner, right: 44 }}
+          >
+            <VolunteerActivismOutlinedIcon fontSize="small" />
+          </IconButton>
+        </>
       )}
     </Box>
   );
@@ -198,6 +216,8 @@ function Tile({
 export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChanged: () => void }) {
   const { t } = useTranslation();
   const [reporting, setReporting] = useState<number | null>(null);
+  const [tipping, setTipping] = useState<number | null>(null);
+  const { token } = useSession();
   const [error, setError] = useState<string | null>(null);
   const [items, setItems] = useState(page.library);
   const [pages, setPages] = useState(1);
@@ -254,6 +274,7 @@ export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChan
               passReady={passReady}
               onUnpublish={() => void unpublish(item.id)}
               onReport={() => setReporting(item.task_id)}
+              onTip={() => (token ? setTipping(item.id) : dialogs.open("login"))}
             />
           ))}
         </Box>
@@ -261,6 +282,7 @@ export function LibraryGrid({ page, onChanged }: { page: CreatorPageView; onChan
       {pages * LIBRARY_PAGE_SIZE < page.library_total && <MoreButton label={t("creators.libraryMore")} onClick={() => void more()} testId="library-more" />}
       <Suspense fallback={null}>
         {reporting !== null && <ReportDialog target={{ type: "task", id: reporting }} onClose={() => setReporting(null)} onSent={onChanged} />}
+        {tipping !== null && <TipDialog homeLink={page.home_link} title={page.title} itemId={tipping} onClose={() => setTipping(null)} />}
       </Suspense>
     </Box>
   );

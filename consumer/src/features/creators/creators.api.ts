@@ -13,6 +13,10 @@ export type MembershipView = ApiData<"/api/Subscribe/joinMembership", "post">;
 /** A premium custom request: its price is held from the fan until delivery, decline or expiry. */
 export type CustomRequestView = ApiData<"/api/Subscribe/request", "post">;
 
+/** Tips (decision 304): the presets and limits staff set, and a tip as the fan and the creator see it. */
+export type TipSettings = ApiData<"/api/Subscribe/tipSettings", "get">;
+export type TipView = ApiData<"/api/Subscribe/tip", "post">;
+
 /** The caller's own page, with what its edit screen picks (the model shown, its own cover). */
 export type OwnPageView = NonNullable<ApiData<"/api/Subscribe/myPage", "get">["page"]>;
 /** A page's name, its own cover (an image upload; null: none) and the model shown with it (null: none). */
@@ -54,6 +58,10 @@ export const creatorsApi = {
   finishedCreations: (page: number, limit: number) => api.get("/api/Generation/uploadLists", { query: { page, limit, finished: 1 } }),
   publishItem: (task_id: number, visibility: LibraryVisibility) => api.post("/api/Subscribe/publishItem", { task_id, visibility }, { quiet: true }),
   unpublishItem: (id: number) => api.post("/api/Subscribe/unpublishItem", { id }, { quiet: true }),
+  tipSettings: () => api.get("/api/Subscribe/tipSettings", { quiet: true }),
+  tip: (body: { home_link: string; amount: number; message?: string; library_item_id?: number; idempotency_key: string }) =>
+    api.post("/api/Subscribe/tip", body, { quiet: true }),
+  tips: (as: "fan" | "creator") => api.get("/api/Subscribe/tips", { query: { as }, quiet: true }).then((r) => r.list),
   /** Sets the viewer's media pass cookie, which a <video> element sends to stream members-only files (decision 217). */
   mediaPass: () => api.post("/api/Subscribe/mediaPass", {}, { quiet: true }),
 };

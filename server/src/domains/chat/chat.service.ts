@@ -82,6 +82,8 @@ export function createChatService(deps: Deps) {
   return {
     characters,
     backends,
+    /** The policy's check of a person's text (rules, then the moderation endpoint), for text sent outside chat (a tip's message). */
+    checkText: policy.checkText,
     runs: live.runs,
     moderated: moderatedChat,
     ...conversations,

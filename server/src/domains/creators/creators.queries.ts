@@ -46,6 +46,16 @@ export const insertCustomRequest = statement({
   example: { pageId: 1, fanId: 1, text: "a request", price: 10, idempotencyKey: "key", expiresAt: new Date() },
 });
 
+/** A fan's tip, once per fan key: a retry (or a twin waiting on the unique index) inserts nothing and finds the first. */
+export const insertTip = statement({
+  columns: { id: col.int },
+  sql: (p: { pageId: number; fanId: number; libraryItemId: number | null; amount: number; message: string | null; idempotencyKey: string }) => Prisma.sql`
+          INSERT INTO creator_tips (creator_page_id, fan_user_id, library_item_id, amount, message, idempotency_key)
+          VALUES (${p.pageId}, ${p.fanId}, ${p.libraryItemId}, ${p.amount}, ${p.message}, ${p.idempotencyKey})
+          ON CONFLICT (fan_user_id, idempotency_key) DO NOTHING RETURNING id`,
+  example: { pageId: 1, fanId: 1, libraryItemId: null, amount: 10, message: "thanks", idempotencyKey: "key" },
+});
+
 // ---- the library ----
 
 /**

@@ -34,6 +34,7 @@ import {
 } from "./creators.schema.ts";
 import { LIBRARY_MEDIA_PATH } from "./creator-library.service.ts";
 import type { CreatorsService } from "./creators.service.ts";
+import { tipsRoutes } from "./creator-tips.routes.ts";
 
 /** The cookie of a viewer's media pass (decision 217), sent only to the members-only media route. */
 const MEDIA_PASS_COOKIE = "reverie_media_pass";
@@ -277,4 +278,5 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
       return undefined;
     },
   );
+  tipsRoutes(api, creators);
 }

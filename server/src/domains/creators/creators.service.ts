@@ -7,6 +7,7 @@ import type { LocalMediaSigner } from "../../storage/local.storage.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { createCreatorLibrary, type CreationMedia, type MediaPart } from "./creator-library.service.ts";
 import { createCreatorMemberships } from "./creator-memberships.service.ts";
+import { createCreatorTips, type TipDeps } from "./creator-tips.service.ts";
 import { createCreatorBans } from "./creators.bans.ts";
 import { createCreatorErasure } from "./creators.erase.ts";
 import { moderatedPages } from "./creators.moderated.ts";
@@ -41,13 +42,16 @@ interface Deps {
   limits: { requests: { open: number; perHour: number }; library: { items: number; perHour: number } };
   /** auth owns logins: whether a media pass's login still counts (auth.userSessionLive) */
   sessionLive(sessionId: number, userId: number): Promise<boolean>;
+  /** a tip's message is checked as a chat message is; its presets and limits are staff's site setting */
+  checkText: TipDeps["checkText"];
+  tipSettings: TipDeps["tipSettings"];
 }
 
 /**
  * Creator home-link pages (issue 16): the public page, subscribe and unsubscribe, and the creator's own page
  * (creators.pages.ts), paid custom requests (creators.requests.ts). Owns creator_pages, subscriptions and
- * custom_requests, and through its parts creator_memberships (creator-memberships.service.ts) and
- * creator_library_items (creator-library.service.ts).
+ * custom_requests, and through its parts creator_memberships (creator-memberships.service.ts),
+ * creator_library_items (creator-library.service.ts) and creator_tips (creator-tips.service.ts).
  */
 export function createCreatorsService(deps: Deps) {
   const { db, models, makeCreator, credits, ownCreation, requestHours, minRatings, limits } = deps;
@@ -56,6 +60,7 @@ export function createCreatorsService(deps: Deps) {
   const library = createCreatorLibrary({ ...deps, ttlSeconds: deps.mediaTtlSeconds, isMember, limits: limits.library });
   const pages = createPages({ db, models, covers: deps.covers, memberships, library, makeCreator, minRatings });
   const requests = createCustomRequests({ db, credits, ownCreation, requestHours, limits: limits.requests });
+  const tips = createCreatorTips({ db, credits, checkText: deps.checkText, tipSettings: deps.tipSettings });
 
   /** The caller's own page, or 'no page'. */
   async function ownPage(userId: number): Promise<CreatorPage> {
@@ -67,6 +72,10 @@ export function createCreatorsService(deps: Deps) {
   return {
     ...pages,
     ...requests,
+    // tips (docs/decisions/304): sent by fans, listed to the fan and to the creator
+    tip: tips.tip,
+    tips: tips.tips,
+    tipSettings: tips.settings,
     // paid memberships and the library (decision 204)
     /** A fan joins a page's paid membership (the first period is charged at once); joining again is a no-op. */
     joinMembership: async (fanId: number, homeLink: string) => memberships.join(fanId, await livePage(db, homeLink)),

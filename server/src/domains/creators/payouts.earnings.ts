@@ -30,18 +30,20 @@ export async function lockPage(tx: Tx, where: { userId: number } | { pageId: num
 
 /** The creator's figures, read inside `c` (after lockPage when a decision depends on them). */
 export async function earningsOf(credits: EarningsCredits, c: Tx | Db, userId: number, pageId: number): Promise<EarningsView> {
-  const [earned, escrow, dispute, shortfall, payouts, balance] = await Promise.all([
+  const [earned, escrow, dispute, shortfall, tipShortfall, payouts, balance] = await Promise.all([
     credits.sumOfReasons(userId, EARNING_REASONS, c),
     c.customRequest.aggregate({ where: { creatorPageId: pageId, status: { in: ["pending", "accepted"] } }, _sum: { price: true } }),
     c.customRequest.aggregate({ where: { creatorPageId: pageId, status: "delivered", disputeStatus: "open" }, _sum: { price: true } }),
     c.customRequest.aggregate({ where: { creatorPageId: pageId }, _sum: { disputeShortfall: true } }),
+    c.creatorTip.aggregate({ where: { creatorPageId: pageId }, _sum: { reversalShortfall: true } }),
     c.creatorPayout.groupBy({ by: ["status"], where: { creatorPageId: pageId, status: { in: ["requested", "approved"] } }, _sum: { amount: true } }),
     credits.balance(userId, c),
   ]);
   const pending = payouts.find((p) => p.status === "requested")?._sum.amount ?? 0;
   const paid = payouts.find((p) => p.status === "approved")?._sum.amount ?? 0;
   const inDispute = dispute._sum.price ?? 0;
-  const owed = shortfall._sum.disputeShortfall ?? 0;
+  // what dispute refunds and tip reversals could not take back
+  const owed = (shortfall._sum.disputeShortfall ?? 0) + (tipShortfall._sum.reversalShortfall ?? 0);
   // what was earned and not yet asked for, less disputed deliveries; never more than the balance (earned credits
   // spent on generations are spent). What refunds could not take back is held back from both: it is never paid
   // out in cash (docs/decisions/206)

@@ -1,12 +1,14 @@
 import { payoutMail, type PayoutDecision } from "./payout-mail.ts";
+import { createTipReversals } from "./creator-tips.reversal.ts";
 import { createDisputes } from "./payouts.disputes.ts";
 import type { PayoutsDeps } from "./payouts.earnings.ts";
 import { createPayoutRequests } from "./payouts.requests.ts";
 
 /**
  * Creator earnings, payouts and requests in dispute (issue 16 items 5 and 6, docs/decisions/206). Owns
- * `creator_payouts` and the dispute columns of `custom_requests`; every credit moves through the ledger. Composed of
- * payouts (payouts.requests.ts) and disputes (payouts.disputes.ts), both under the page's lock (payouts.earnings.ts).
+ * `creator_payouts`, the dispute columns of `custom_requests` and the reversal columns of `creator_tips`; every credit
+ * moves through the ledger. Composed of payouts (payouts.requests.ts), disputes (payouts.disputes.ts) and tip
+ * reversals (creator-tips.reversal.ts), all under the page's lock (payouts.earnings.ts).
  */
 export function createPayoutsService({ contactOf, sendMail, ...deps }: PayoutsDeps) {
   /**
@@ -21,6 +23,7 @@ export function createPayoutsService({ contactOf, sendMail, ...deps }: PayoutsDe
 
   const payouts = createPayoutRequests({ ...deps, tellCreator });
   const disputes = createDisputes(deps);
+  const tips = createTipReversals(deps);
   return {
     earnings: payouts.earnings,
     request: payouts.request,
@@ -36,6 +39,9 @@ export function createPayoutsService({ contactOf, sendMail, ...deps }: PayoutsDe
       listDisputes: disputes.listDisputes,
       getDispute: disputes.getDispute,
       resolveDispute: disputes.resolveDispute,
+      listTips: tips.listTips,
+      getTip: tips.getTip,
+      reverseTip: tips.reverseTip,
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { siteMediaUrl } from "../templates/templates.service.ts";
+import { storedSetting } from "./site.settings.ts";
 
 export const BRAND_MESSAGES = {
   name: "Please enter the product name (at most 40 characters)",
@@ -56,16 +57,8 @@ export function checkedBrand(value: unknown): SiteBrand {
   return brand;
 }
 
-/** A stored value that no longer passes (written before these checks, by hand) is shown as the default, not half-applied. */
-export async function storedBrand(db: Db): Promise<SiteBrand> {
-  const row = await db.siteSetting.findUnique({ where: { key: BRAND_SETTING } });
-  if (!row) return BRAND_DEFAULTS;
-  try {
-    return checkedBrand(row.value);
-  } catch {
-    return BRAND_DEFAULTS;
-  }
-}
+/** The brand in force: the stored one, checked, or the defaults. */
+export const storedBrand = (db: Db): Promise<SiteBrand> => storedSetting(db, BRAND_SETTING, checkedBrand, BRAND_DEFAULTS);
 
 /** The brand as the consumer app and emails use it: the logo as a signed media URL. */
 export async function publicBrand(db: Db, storage: MediaStorage) {

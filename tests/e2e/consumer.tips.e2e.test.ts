@@ -1,0 +1,89 @@
+import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { photo } from "../fixtures/media.ts";
+import { registeredUser } from "../training-utils.ts";
+import { screenshot } from "./browser.ts";
+import { appForThisFile, type AppServer } from "./app-per-file.ts";
+import { newAppContext } from "./consumer-app.ts";
+
+type Who = { token: string; userId: number };
+const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+/** A creator's page (made without training) with one public picture in its library. */
+async function creatorWithItem(server: AppServer, homeLink: string): Promise<Who> {
+  const creator = await registeredUser(server);
+  await server.http.post("/api/Subscribe/createPage").set("token", creator.token).send({ home_link: homeLink, title: "Ayla Rose" }).expect(200);
+  const key = `media/${creator.userId}/tip-item.jpg`;
+  await server.services.storage.put(key, await photo(600, 800), "image/jpeg");
+  const task = await server.db.generationTask.create({
+    data: { userId: creator.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key },
+  });
+  await server.http.post("/api/Subscribe/publishItem").set("token", creator.token).send({ task_id: task.id, visibility: "public" }).expect(200);
+  return creator;
+}
+
+/** A signed-in phone (360 px) in `language` for this account. */
+async function phone(browser: Browser, who: Who, language: "en" | "ru") {
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+  await context.addInitScript((token) => {
+    localStorage.setItem("reverie_token", token);
+    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
+  }, who.token);
+  return { context, page: await context.newPage() };
+}
+
+/** Issue 32 item 5: a fan tips from the page and from a library item; the creator sees the tips with their messages. */
+describe("tips in the browser", () => {
+  const app = appForThisFile();
+
+  for (const language of ["en", "ru"] as const) {
+    it(`a fan tips a preset from the page with a message, confirms, and sees it sent (${language})`, async () => {
+      const link = `AylaTips${language}`;
+      const creator = await creatorWithItem(app.server, link);
+      const fan = await registeredUser(app.server, 100);
+      const { context, page } = await phone(app.browser, fan, language);
+      await page.goto(`${app.server.url}/${link}`);
+      await page.getByTestId("creator-tip").click();
+      await expect.poll(() => page.getByTestId("tip-preset").count()).toBe(4);
+      await page.getByTestId("tip-preset").nth(1).click();
+      await page.getByTestId("tip-message").fill(language === "en" ? "Love the golden hour series" : "Очень красивая серия");
+      await screenshot(page, `tip-dialog-choose-${language}-360`);
+      expect(await overflows(page)).toBe(false);
+      await page.getByTestId("tip-next").click();
+      await screenshot(page, `tip-dialog-confirm-${language}-360`);
+      await page.getByTestId("tip-send").click();
+      await page.getByTestId("tip-sent").waitFor();
+      await screenshot(page, `tip-dialog-sent-${language}-360`);
+      if (language === "en") expect(await page.getByTestId("tip-sent").innerText()).toBe("Thank you! Ayla Rose received your tip of 50 credits.");
+      expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points).toBe(50);
+      await page.getByTestId("tip-back").click();
+
+      // from the library item: more than the balance holds opens the buy dialog, nothing is charged
+      await page.getByTestId("library-tip").click();
+      await page.getByTestId("tip-amount").fill("80");
+      await page.getByTestId("tip-next").click();
+      await page.getByTestId("tip-send").click();
+      await page.getByTestId("buy-credits").waitFor();
+      expect(await page.getByTestId("tip-dialog").count()).toBe(0);
+      await screenshot(page, `tip-short-buy-${language}-360`);
+      expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points).toBe(50);
+      // the fan's account lists the tip sent, to whom
+      await page.goto(`${app.server.url}/account#tips`);
+      await page.getByTestId("tips-fan").waitFor();
+      await page.getByTestId("tips-fan").scrollIntoViewIfNeeded();
+      await screenshot(page, `tips-sent-account-${language}-360`);
+      if (language === "en") expect(await page.getByTestId("tips-fan").innerText()).toContain("50 credits to Ayla Rose");
+      expect(await overflows(page)).toBe(false);
+      await context.close();
+
+      const own = await phone(app.browser, creator, language);
+      await own.page.goto(`${app.server.url}/${link}`);
+      await own.page.getByTestId("tip-row").first().waitFor();
+      await own.page.getByTestId("creator-tips").scrollIntoViewIfNeeded();
+      await screenshot(own.page, `tips-received-${language}-360`);
+      expect(await own.page.getByTestId("creator-tips").innerText()).toContain(language === "en" ? "Love the golden hour series" : "Очень красивая серия");
+      expect(await overflows(own.page)).toBe(false);
+      await own.context.close();
+    });
+  }
+});
