@@ -18,7 +18,21 @@ const staff: Record<string, StaffLogin> = {};
 
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
 const MENUS: Record<string, string[]> = {
-  support: ["users", "support-threads", "orders", "memberships", "payouts", "disputes", "generation-tasks", "outbox", "operations", "credit-grant-imports"],
+  support: [
+    "users",
+    "support-threads",
+    "orders",
+    "memberships",
+    "payouts",
+    "disputes",
+    "tips",
+    "referrals",
+    "reward-days",
+    "generation-tasks",
+    "outbox",
+    "operations",
+    "credit-grant-imports",
+  ],
   marketer: [
     "orders",
     "memberships",
@@ -49,6 +63,8 @@ const MENUS: Record<string, string[]> = {
     "upload-screenings",
     "blocked-hashes",
     "generation-tasks",
+    "referrals",
+    "reward-days",
   ],
   admin: [
     "users",
@@ -89,6 +105,9 @@ const MENUS: Record<string, string[]> = {
     "pixel-id-imports",
     "credit-grant-imports",
     "product-imports",
+    "tips",
+    "referrals",
+    "reward-days",
   ],
 };
 
@@ -106,6 +125,9 @@ const UNSEEDED = [
   "disputes",
   "creator-memberships",
   "creator-library-items",
+  "tips",
+  "referrals",
+  "reward-days",
 ];
 
 /** A little of everything, so every list and chart has rows to show. */
