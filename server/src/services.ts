@@ -264,9 +264,7 @@ export function createServices(deps: AppDeps) {
   };
   measureOperations(render.metrics, { generation: render.generation, engines: render.engines, conversions });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
-  const close = async () => {
-    await Promise.all([render.close(), chat.close(), auth.close()]);
-  };
+  const close = (): Promise<void> => Promise.all([render.close(), chat.close(), auth.close()]).then(() => undefined);
   return {
     ...render,
     // a withdrawn model leaves the page that showed it: the page stays, without the model (issue 30)
