@@ -80,6 +80,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/Generation/imageBatchModel", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
   ["POST /api/Generation/getDurationPoints", () => ({ as: "nobody", body: { duration: 5 } })],
   ["POST /api/Generation/setPublic", (s) => ({ as: "creator", body: { id: s.taskId, public: 1 } })],
+  ["POST /api/Gallery/like", (s) => ({ as: "fan", body: { id: s.taskId } })],
+  ["POST /api/Gallery/unlike", (s) => ({ as: "fan", body: { id: s.taskId } })],
   ["POST /api/Training/selfie", () => ({ as: "creator", body: { frames: ["data:image/png;base64,AAAA", "data:image/png;base64,AAAA"] } })],
   ["POST /api/Training/checkPhoto", (s) => ({ as: "fan", body: { selfie_id: "00000000-0000-4000-8000-000000000000", upload_id: s.uploadId } })],
   [

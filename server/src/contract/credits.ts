@@ -12,6 +12,7 @@ export const LEDGER_LABELS = [
   "daily_gift",
   "referral_gift",
   "referral_reversed",
+  "tip",
   "other",
 ] as const;
 export type LedgerLabel = (typeof LEDGER_LABELS)[number];
@@ -35,6 +36,12 @@ const LABEL_OF_REASON: Record<string, LedgerLabel> = {
   order_refund: "refund",
   custom_request_earnings: "earnings",
   custom_request_clawback: "earnings",
+  creator_membership_earnings: "earnings",
+  creator_membership_clawback: "earnings",
+  creator_tip_earnings: "earnings",
+  creator_tip_clawback: "earnings",
+  creator_tip: "tip",
+  creator_tip_reversal: "refund",
   creator_payout: "payout",
   creator_payout_return: "payout",
   staff_adjustment: "adjustment",

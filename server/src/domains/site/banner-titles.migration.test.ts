@@ -24,11 +24,12 @@ afterAll(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 describe(`migration ${MIGRATION}`, () => {
   it("keeps every banner's text as its English caption; the seeded ones get their translations and a picture without words", async () => {
     await admin(`CREATE DATABASE ${name}`);
-    const before = await fs.mkdtemp(path.join(os.tmpdir(), "migrations-"));
+    // the migrations up to this one, in a folder of their own: later ones are not this test's
+    const upTo = await fs.mkdtemp(path.join(os.tmpdir(), "migrations-"));
     for (const file of (await fs.readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql") && f < MIGRATION))
-      await fs.symlink(path.join(MIGRATIONS_DIR, file), path.join(before, file));
-    await runMigrations(url, before);
-    await fs.rm(before, { recursive: true });
+      await fs.symlink(path.join(MIGRATIONS_DIR, file), path.join(upTo, file));
+    await runMigrations(url, upTo);
+    await fs.symlink(path.join(MIGRATIONS_DIR, MIGRATION), path.join(upTo, MIGRATION));
 
     const c = new pg.Client({ connectionString: url });
     await c.connect();
@@ -39,7 +40,7 @@ describe(`migration ${MIGRATION}`, () => {
         ('Credit packs and prices', 'site/banners/prices.jpg', true),
         ('Fresh motion templates', 'site/banners/templates.jpg', false),
         ('Spring sale', '/media/banners/spring.webp', false)`);
-      expect(await runMigrations(url)).toEqual([MIGRATION]);
+      expect(await runMigrations(url, upTo)).toEqual([MIGRATION]);
       const { rows } = await c.query("SELECT title, titles, image_url FROM banners ORDER BY id");
       expect(rows).toEqual([
         { title: "Turn a photo into a video", titles: SEED_BANNER_TITLES.welcome, image_url: "site/banners/welcome-plain.jpg" },
@@ -51,6 +52,7 @@ describe(`migration ${MIGRATION}`, () => {
       ]);
     } finally {
       await c.end();
+      await fs.rm(upTo, { recursive: true });
     }
   }, 120_000);
 });
