@@ -20148,7 +20148,7 @@ export interface paths {
                                     delta: number;
                                     id: number;
                                     /** @enum {string} */
-                                    label: "purchase" | "bonus" | "spent" | "refund" | "earnings" | "payout" | "adjustment" | "moved" | "daily_gift" | "referral_gift" | "referral_reversed" | "other";
+                                    label: "purchase" | "bonus" | "spent" | "refund" | "earnings" | "payout" | "adjustment" | "moved" | "daily_gift" | "referral_gift" | "referral_reversed" | "tip" | "other";
                                     reason: string;
                                 }[];
                                 page: number;
