@@ -27,13 +27,11 @@ function binary(res: NodeJS.ReadableStream, done: (err: Error | null, body: unkn
   res.on("end", () => done(null, Buffer.concat(chunks)));
 }
 
-/** A sheet of the template's columns; a product's price goes where the form keeps it (one price, or one per currency). */
+/** A sheet of the template's columns; a product's price goes in its USD columns. */
 function sheet(products: Record<string, unknown>[]): Buffer {
   const priced = (p: Record<string, unknown>): Record<string, unknown> => {
     const { price, salePrice, ...rest } = p;
-    return header.includes("priceMinor")
-      ? { ...rest, priceMinor: price, salePriceMinor: salePrice }
-      : { ...rest, "prices.USD.priceMinor": price, "prices.USD.salePriceMinor": salePrice };
+    return { ...rest, "prices.USD.priceMinor": price, "prices.USD.salePriceMinor": salePrice };
   };
   return spreadsheet([header, ...products.map(priced).map((p) => header.map((c) => p[c] ?? null))]);
 }
