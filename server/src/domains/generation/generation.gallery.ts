@@ -1,3 +1,4 @@
+import { displayNickname } from "../../contract/users.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import type { Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -52,11 +53,13 @@ export function createGallery({ db }: GenerationDeps, { publicView, remixSetting
     /** One shown item with its prompt and settings, and the shown item it remixes (by display name only). */
     async galleryItem(id: number, viewerId: number | null = null) {
       const t = await shownItem(id);
-      const source = t.remixOfId ? await db.generationTask.findFirst({ where: { id: t.remixOfId, ...shown() }, include: withOwnerName }) : null;
+      const source = t.remixOfId
+        ? await db.generationTask.findFirst({ where: { id: t.remixOfId, ...shown() }, select: { id: true, user: withOwnerName.user } })
+        : null;
       return {
         ...(await publicView(t, (await likedOf(viewerId, [id])).has(id))),
         settings: remixSettings(t),
-        remix_of: source ? { id: source.id, nickname: (await publicView(source)).nickname } : null,
+        remix_of: source ? { id: source.id, nickname: displayNickname(source.user.nickname, source.user.uuid) } : null,
       };
     },
 

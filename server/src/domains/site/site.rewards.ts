@@ -2,6 +2,7 @@ import { z } from "zod";
 import { REWARD_DEFAULTS, REWARD_MAX_CREDITS, REWARDS_SETTING, type RewardSettings } from "../../contract/rewards.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
+import { storedSetting } from "./site.settings.ts";
 
 const AMOUNT = `Each amount is a whole number from 0 to ${REWARD_MAX_CREDITS}`;
 const amount = z.number({ error: AMOUNT }).int({ error: AMOUNT }).min(0, { error: AMOUNT }).max(REWARD_MAX_CREDITS, { error: AMOUNT });
@@ -22,13 +23,5 @@ export function checkedRewards(value: unknown): RewardSettings {
   return { ...REWARD_DEFAULTS, ...parsed.data };
 }
 
-/** The gifts in force; a stored value that no longer passes counts as off rather than half-applied. */
-export async function storedRewards(c: Db | Tx): Promise<RewardSettings> {
-  const row = await c.siteSetting.findUnique({ where: { key: REWARDS_SETTING } });
-  if (!row) return REWARD_DEFAULTS;
-  try {
-    return checkedRewards(row.value);
-  } catch {
-    return REWARD_DEFAULTS;
-  }
-}
+/** The gifts in force (read inside a referral's transaction too); a stored value that no longer passes counts as off. */
+export const storedRewards = (c: Db | Tx): Promise<RewardSettings> => storedSetting(c, REWARDS_SETTING, checkedRewards, REWARD_DEFAULTS);

@@ -1,10 +1,10 @@
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 
 /**
  * A keyed setting as the product reads it: its check applied, the defaults when none is stored. A stored value that no
  * longer passes (written before the checks, by hand) counts as the default, never half-applied.
  */
-export async function storedSetting<T>(db: Db, key: string, checked: (value: unknown) => T, defaults: T): Promise<T> {
+export async function storedSetting<T>(db: Db | Tx, key: string, checked: (value: unknown) => T, defaults: T): Promise<T> {
   const row = await db.siteSetting.findUnique({ where: { key } });
   if (!row) return defaults;
   try {
