@@ -125,7 +125,7 @@ export function createProvenanceService(deps: { db: Db; config: Config; log: Log
     const file = input.link ? await fileOfLink(input.link) : (input.file as IncomingFile);
     const kind = sniff(file.buffer);
     if (!kind || !(IMAGE_KINDS.has(kind) || VIDEO_KINDS.has(kind))) throw HttpError.badRequest(PROVENANCE_MESSAGES.fileKind);
-    const read = await readCredentials(file.buffer, (await credentials).anchor);
+    const read = await readCredentials(file.buffer, (await credentials).signer.certificate);
     const seen = read && { valid: read.valid, signedByOperator: read.signedByOperator, aiGenerated: read.aiGenerated };
     if (read?.signedByOperator) return { madeWithReverie: true, evidence: "credentials", madeAt: read.madeAt, generator: read.generator, credentials: seen };
     const match = await nearest(await hashesOfUpload(file, kind));
