@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../config.ts";
 import { ffmpeg, probe } from "../../storage/media-tools.ts";
 import { embedCredentials, readCredentials, TRAINED_ALGORITHMIC_MEDIA } from "./provenance.c2pa.ts";
-import { loadSigningCredentials, type SigningCredentials } from "./provenance.credentials.ts";
+import { loadSigningCredentials, type SigningCredentials, signingExtensions } from "./provenance.credentials.ts";
 
 /**
  * Outputs are signed with c2pa-ts; here they are read back by an independent implementation, the C2PA reference
@@ -77,13 +77,7 @@ async function signersUnderOneCa(): Promise<SigningCredentials[]> {
       signingKey: caKeys.privateKey,
       publicKey: keys.publicKey,
       signingAlgorithm: EC,
-      extensions: [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.ExtendedKeyUsageExtension(["1.3.6.1.5.5.7.3.4"], false),
-        await x509.AuthorityKeyIdentifierExtension.create(ca),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      ],
+      extensions: await signingExtensions(ca, keys.publicKey),
     });
     const certFile = path.join(dir, `operator-${serial}.pem`);
     const keyFile = path.join(dir, `operator-${serial}.key`);

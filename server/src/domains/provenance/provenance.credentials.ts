@@ -40,6 +40,17 @@ function credentialsOf(text: string): SigningCredentials {
   return { signer: signerOf(keyPem, chain) };
 }
 
+/** What the C2PA certificate profile asks of a signing certificate `ca` issues for `publicKey`. */
+export async function signingExtensions(ca: x509.X509Certificate, publicKey: crypto.webcrypto.CryptoKey): Promise<x509.Extension[]> {
+  return [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+    new x509.ExtendedKeyUsageExtension([EKU_EMAIL_PROTECTION], false),
+    await x509.AuthorityKeyIdentifierExtension.create(ca),
+    await x509.SubjectKeyIdentifierExtension.create(publicKey),
+  ];
+}
+
 /**
  * A private CA and a signing certificate it issues. C2PA readers refuse a self-signed signing certificate, so the
  * self-signed part is the CA; its key signs once, here, and is not kept.
@@ -72,13 +83,7 @@ async function generateChain(issuer: string): Promise<string> {
     signingKey: caKeys.privateKey,
     publicKey: keys.publicKey,
     signingAlgorithm: EC,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([EKU_EMAIL_PROTECTION], false),
-      await x509.AuthorityKeyIdentifierExtension.create(ca),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
+    extensions: await signingExtensions(ca, keys.publicKey),
   });
   const key = crypto.createPrivateKey({ key: Buffer.from(await subtle.exportKey("pkcs8", keys.privateKey)), format: "der", type: "pkcs8" });
   return [key.export({ format: "pem", type: "pkcs8" }).toString(), leaf.toString("pem"), ca.toString("pem")].join("\n");
