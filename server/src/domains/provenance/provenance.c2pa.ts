@@ -95,27 +95,21 @@ export async function embedCredentials(file: Buffer, mime: string, claim: Output
 export interface ReadCredentials {
   /** The signature and every hash check out: the file is as it was signed. */
   valid: boolean;
-  /** The signing certificate chains to `anchor`: this operator signed it. */
+  /** It was signed with this operator's key. */
   signedByOperator: boolean;
   aiGenerated: boolean;
   madeAt: string | null;
   generator: string | null;
 }
 
-/** Whether the signing chain of `manifest` leads to `anchor` (the signing certificate, or one issued under it). */
-async function chainsTo(manifest: Manifest, anchor: x509.X509Certificate): Promise<boolean> {
-  const sig = manifest.signature?.signatureData;
-  if (!sig?.certificate) return false;
-  const chain = [sig.certificate, ...sig.chainCertificates];
-  const anchorDer = Buffer.from(anchor.rawData);
-  for (let i = 0; i < chain.length; i++) {
-    const cert: x509.X509Certificate = chain[i];
-    if (Buffer.from(cert.rawData).equals(anchorDer)) return true;
-    if (await cert.verify({ publicKey: anchor.publicKey, signatureOnly: true })) return true;
-    const next = chain[i + 1];
-    if (!next || !(await cert.verify({ publicKey: next.publicKey, signatureOnly: true }))) return false;
-  }
-  return false;
+/**
+ * Whether `manifest` was signed with this operator's key: its signing certificate carries the public key of `operator`
+ * (our signing certificate). A chain leading to our root is not enough: a configured chain ends in a public CA, which
+ * certifies other signers too, and their files are not ours.
+ */
+function signedWith(manifest: Manifest, operator: x509.X509Certificate): boolean {
+  const cert: x509.X509Certificate | undefined = manifest.signature?.signatureData?.certificate;
+  return !!cert && Buffer.from(cert.publicKey.rawData).equals(Buffer.from(operator.publicKey.rawData));
 }
 
 /** The `when` of the manifest's c2pa.created action, from the assertion's CBOR: c2pa-ts does not map it. */
@@ -129,7 +123,7 @@ function createdWhen(manifest: Manifest): string | null {
 }
 
 /** The active manifest of the file, validated; null when it carries none (or none that can be read). */
-export async function readCredentials(file: Buffer, anchor: x509.X509Certificate): Promise<ReadCredentials | null> {
+export async function readCredentials(file: Buffer, operator: x509.X509Certificate): Promise<ReadCredentials | null> {
   let asset: Asset | null = null;
   try {
     asset = assetOf(file);
@@ -149,7 +143,7 @@ export async function readCredentials(file: Buffer, anchor: x509.X509Certificate
       .find((a) => a.action === "c2pa.created");
     return {
       valid: result.isValid,
-      signedByOperator: result.isValid && (await chainsTo(manifest, anchor)),
+      signedByOperator: result.isValid && signedWith(manifest, operator),
       aiGenerated: created?.digitalSourceType === TRAINED_ALGORITHMIC_MEDIA,
       madeAt: createdWhen(manifest),
       generator: created?.softwareAgent?.name ?? null,

@@ -1,15 +1,17 @@
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { initSync, WasmReader } from "@contentauth/c2pa-wasm";
+import * as x509 from "@peculiar/x509";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../config.ts";
 import { ffmpeg, probe } from "../../storage/media-tools.ts";
 import { embedCredentials, readCredentials, TRAINED_ALGORITHMIC_MEDIA } from "./provenance.c2pa.ts";
-import { loadSigningCredentials, type SigningCredentials } from "./provenance.credentials.ts";
+import { loadSigningCredentials, type SigningCredentials, signingExtensions } from "./provenance.credentials.ts";
 
 /**
  * Outputs are signed with c2pa-ts; here they are read back by an independent implementation, the C2PA reference
@@ -22,7 +24,7 @@ let trustContext: string;
 beforeAll(async () => {
   initSync({ module: fs.readFileSync(createRequire(import.meta.url).resolve("@contentauth/c2pa-wasm/c2pa.wasm")) });
   creds = await loadSigningCredentials(parseConfig({ DATA_DIR: dir }));
-  trustContext = JSON.stringify({ verify: { verify_trust: true }, trust: { trust_anchors: creds.anchor.toString("pem") } });
+  trustContext = JSON.stringify({ verify: { verify_trust: true }, trust: { trust_anchors: creds.signer.chainCertificates[0].toString("pem") } });
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -47,6 +49,44 @@ function expectReverieCredentials(r: Awaited<ReturnType<typeof referenceRead>>) 
     when: "2026-11-27T08:00:00.000Z",
   });
   expect(r.active.signature_info.common_name).toBe("Reverie content credentials");
+}
+
+const EC = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
+
+/** Two signers whose certificates one CA issued, as a public CA issues them to many operators, loaded as configured. */
+async function signersUnderOneCa(): Promise<SigningCredentials[]> {
+  const subtle = crypto.webcrypto.subtle;
+  const caKeys = await subtle.generateKey(EC, true, ["sign", "verify"]);
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: "01",
+    name: "CN=Public C2PA CA",
+    keys: caKeys,
+    signingAlgorithm: EC,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
+    ],
+  });
+  const signer = async (serial: string) => {
+    const keys = await subtle.generateKey(EC, true, ["sign", "verify"]);
+    const cert = await x509.X509CertificateGenerator.create({
+      serialNumber: serial,
+      subject: `CN=Operator ${serial}`,
+      issuer: ca.subject,
+      signingKey: caKeys.privateKey,
+      publicKey: keys.publicKey,
+      signingAlgorithm: EC,
+      extensions: await signingExtensions(ca, keys.publicKey),
+    });
+    const certFile = path.join(dir, `operator-${serial}.pem`);
+    const keyFile = path.join(dir, `operator-${serial}.key`);
+    fs.writeFileSync(certFile, `${cert.toString("pem")}\n${ca.toString("pem")}`);
+    const key = crypto.createPrivateKey({ key: Buffer.from(await subtle.exportKey("pkcs8", keys.privateKey)), format: "der", type: "pkcs8" });
+    fs.writeFileSync(keyFile, key.export({ format: "pem", type: "pkcs8" }));
+    return loadSigningCredentials(parseConfig({ DATA_DIR: dir, PROVENANCE_CERT_FILE: certFile, PROVENANCE_KEY_FILE: keyFile }));
+  };
+  return [await signer("02"), await signer("03")];
 }
 
 describe("Content Credentials on outputs", () => {
@@ -92,8 +132,8 @@ describe("Content Credentials on outputs", () => {
     const tampered = Buffer.from(signed);
     tampered[tampered.length - 20] ^= 0xff;
     expect((await referenceRead(tampered, "image/png")).state).toBe("Invalid");
-    expect(await readCredentials(tampered, creds.anchor)).toMatchObject({ valid: false, signedByOperator: false });
-    expect(await readCredentials(signed, creds.anchor)).toEqual({
+    expect(await readCredentials(tampered, creds.signer.certificate)).toMatchObject({ valid: false, signedByOperator: false });
+    expect(await readCredentials(signed, creds.signer.certificate)).toEqual({
       valid: true,
       signedByOperator: true,
       aiGenerated: true,
@@ -108,14 +148,25 @@ describe("Content Credentials on outputs", () => {
       .png()
       .toBuffer();
     const signed = (await embedCredentials(png, "image/png", claim, other.signer)) as Buffer;
-    expect(await readCredentials(signed, creds.anchor)).toMatchObject({ valid: true, signedByOperator: false });
+    expect(await readCredentials(signed, creds.signer.certificate)).toMatchObject({ valid: true, signedByOperator: false });
     const webp = await sharp(png).webp().toBuffer();
     expect(await embedCredentials(webp, "image/webp", claim, creds.signer)).toBeNull();
   });
 
+  it("another operator whose certificate the same CA issued is valid but not ours", async () => {
+    const [ours, theirs] = await signersUnderOneCa();
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#a3a" } })
+      .png()
+      .toBuffer();
+    const byThem = (await embedCredentials(png, "image/png", claim, theirs.signer)) as Buffer;
+    expect(await readCredentials(byThem, ours.signer.certificate)).toMatchObject({ valid: true, signedByOperator: false });
+    const byUs = (await embedCredentials(png, "image/png", claim, ours.signer)) as Buffer;
+    expect(await readCredentials(byUs, ours.signer.certificate)).toMatchObject({ valid: true, signedByOperator: true });
+  });
+
   it("the generated chain is made once and kept", async () => {
     const again = await loadSigningCredentials(parseConfig({ DATA_DIR: dir }));
-    expect(again.anchor.equal(creds.anchor)).toBe(true);
+    expect(again.signer.certificate.equal(creds.signer.certificate)).toBe(true);
     expect(fs.statSync(path.join(dir, "provenance", "credentials.pem")).mode & 0o777).toBe(0o600);
   });
 });

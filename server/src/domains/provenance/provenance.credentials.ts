@@ -15,11 +15,9 @@ const GENERATED_VALID_DAYS = 20 * 365;
 /** The C2PA certificate profile asks the signing certificate for one of these purposes: email protection is the usual one. */
 const EKU_EMAIL_PROTECTION = "1.3.6.1.5.5.7.3.4";
 
-/** The operator's signing key and chain: what signs every output, and what "signed by this operator" is checked against. */
+/** The operator's signing key and chain: what signs every output; its certificate is what "signed by this operator" is checked against. */
 export interface SigningCredentials {
   signer: Signer;
-  /** The chain's last certificate: a manifest whose chain ends in it was signed by this operator. */
-  anchor: x509.X509Certificate;
 }
 
 const pemBlocks = (text: string, label: string) => text.match(new RegExp(`-----BEGIN ${label}-----[^-]+-----END ${label}-----`, "g")) ?? [];
@@ -39,7 +37,18 @@ function credentialsOf(text: string): SigningCredentials {
   const [keyPem] = pemBlocks(text, "PRIVATE KEY");
   const chain = pemBlocks(text, "CERTIFICATE").map((c) => new x509.X509Certificate(c));
   if (!keyPem || !chain.length) throw new Error("a provenance credential needs a PKCS#8 private key and at least one certificate");
-  return { signer: signerOf(keyPem, chain), anchor: chain[chain.length - 1] };
+  return { signer: signerOf(keyPem, chain) };
+}
+
+/** What the C2PA certificate profile asks of a signing certificate `ca` issues for `publicKey`. */
+export async function signingExtensions(ca: x509.X509Certificate, publicKey: crypto.webcrypto.CryptoKey): Promise<x509.Extension[]> {
+  return [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+    new x509.ExtendedKeyUsageExtension([EKU_EMAIL_PROTECTION], false),
+    await x509.AuthorityKeyIdentifierExtension.create(ca),
+    await x509.SubjectKeyIdentifierExtension.create(publicKey),
+  ];
 }
 
 /**
@@ -74,13 +83,7 @@ async function generateChain(issuer: string): Promise<string> {
     signingKey: caKeys.privateKey,
     publicKey: keys.publicKey,
     signingAlgorithm: EC,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([EKU_EMAIL_PROTECTION], false),
-      await x509.AuthorityKeyIdentifierExtension.create(ca),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
+    extensions: await signingExtensions(ca, keys.publicKey),
   });
   const key = crypto.createPrivateKey({ key: Buffer.from(await subtle.exportKey("pkcs8", keys.privateKey)), format: "der", type: "pkcs8" });
   return [key.export({ format: "pem", type: "pkcs8" }).toString(), leaf.toString("pem"), ca.toString("pem")].join("\n");

@@ -27,6 +27,19 @@ const MATCH_BITS = 8;
 const OUTPUT_KEY = /(?:^|\/)(u\/\d+\/(?:outputs|posters)\/[0-9a-f-]{36}\.(?:png|jpg|webp|mp4))$/;
 
 /**
+ * The storage key of one of our outputs that a link names, or null. A link that is no URL, or whose path is not valid
+ * percent-encoding (decodeURIComponent throws URIError on `%E0%A4%A`), names none: pasted text must answer 400, not 500.
+ */
+export function outputKeyOfLink(link: string, base: string): string | null {
+  try {
+    const url = new URL(link, base);
+    return OUTPUT_KEY.exec(url.searchParams.get("key") ?? decodeURIComponent(url.pathname))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Provenance of outputs (issue 33 item 8, docs/decisions/297 and 298): every output is signed with C2PA Content
  * Credentials and fingerprinted when it is stored; anyone can ask whether a file or link was made here.
  */
@@ -80,13 +93,7 @@ export function createProvenanceService(deps: { db: Db; config: Config; log: Log
 
   /** The file a link names, when it is one of our outputs; read from storage, never fetched from the link's host. */
   async function fileOfLink(link: string): Promise<IncomingFile> {
-    let url: URL;
-    try {
-      url = new URL(link, config.publicUrl);
-    } catch {
-      throw HttpError.badRequest(PROVENANCE_MESSAGES.notOurLink);
-    }
-    const key = OUTPUT_KEY.exec(url.searchParams.get("key") ?? decodeURIComponent(url.pathname))?.[1];
+    const key = outputKeyOfLink(link, config.publicUrl);
     if (!key || !(await storage.exists(key))) throw HttpError.badRequest(PROVENANCE_MESSAGES.notOurLink);
     const buffer = await storage.get(key);
     return { buffer, size: buffer.length };
@@ -118,7 +125,7 @@ export function createProvenanceService(deps: { db: Db; config: Config; log: Log
     const file = input.link ? await fileOfLink(input.link) : (input.file as IncomingFile);
     const kind = sniff(file.buffer);
     if (!kind || !(IMAGE_KINDS.has(kind) || VIDEO_KINDS.has(kind))) throw HttpError.badRequest(PROVENANCE_MESSAGES.fileKind);
-    const read = await readCredentials(file.buffer, (await credentials).anchor);
+    const read = await readCredentials(file.buffer, (await credentials).signer.certificate);
     const seen = read && { valid: read.valid, signedByOperator: read.signedByOperator, aiGenerated: read.aiGenerated };
     if (read?.signedByOperator) return { madeWithReverie: true, evidence: "credentials", madeAt: read.madeAt, generator: read.generator, credentials: seen };
     const match = await nearest(await hashesOfUpload(file, kind));
