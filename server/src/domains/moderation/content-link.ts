@@ -18,13 +18,15 @@ export async function resolveContentLink(
   creatorPageByLink: (c: Tx | Db, homeLink: string) => Promise<number | null>,
 ): Promise<{ type: ReportTarget; id: number } | null> {
   let url: URL;
+  let path: string;
   try {
     url = new URL(raw.trim(), "https://reverie.invalid");
+    // a pasted link may carry a broken escape (%E0%A4%A): it names nothing, like an unparsable one
+    path = decodeURIComponent(url.pathname).replace(/\/+$/, "");
   } catch {
     return null;
   }
   const numeric = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
-  const path = decodeURIComponent(url.pathname).replace(/\/+$/, "");
   if (path.toLowerCase() === "/home") {
     const id = numeric(url.searchParams.get("item"));
     return id === null ? null : { type: "task", id };
