@@ -125,6 +125,11 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
       if (/video/.test(j.mode)) {
         const p = await probe(result.main.path);
         expect(p.video).toMatchObject({ codec: "h264", width: c.size[0], height: c.size[1] });
+        // the poster is the first frame the graph's poster node saved (the fake saves a plain colour there, where a
+        // frame of its clip is a test pattern), not one we decoded (decision 314)
+        const poster = sharp(result.poster.path);
+        expect(await poster.metadata()).toMatchObject({ width: c.size[0], height: c.size[1] });
+        expect(Math.max(...(await poster.stats()).channels.map((ch) => ch.stdev))).toBeLessThan(3);
       } else {
         expect(await sharp(result.main.path).metadata()).toMatchObject({ width: c.size[0], height: c.size[1] });
       }

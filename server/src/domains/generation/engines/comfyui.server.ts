@@ -176,18 +176,19 @@ export function failureOf(h: HistoryEntry): { reason: string; nodeError: boolean
   return { reason: last?.[0] === "execution_interrupted" ? "interrupted on the server" : h.status.status_str, nodeError: false };
 }
 
-/** Brings the images the workflow's output node saved into `workDir` (/view). */
+/** Brings the files the workflow's output node (and its poster node, if any) saved into `workDir` (/view), in that order. */
 export async function download(s: ComfyServer<unknown>, h: HistoryEntry, wf: Workflow, workDir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const [i, img] of (h.outputs[wf.binding.output.node]?.images ?? []).entries()) {
-    const q = new URLSearchParams({ filename: img.filename, subfolder: img.subfolder, type: img.type });
-    const res = await call(s, `/view?${q}`, { timeoutMs: DOWNLOAD_TIMEOUT_MS });
-    if (!res.ok) throw new EngineError(`/view answered ${res.status} for ${img.filename}`);
-    const file = path.join(workDir, `out-${i}${path.extname(img.filename)}`);
-    await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
-    files.push(file);
-  }
-  return files;
+  const saved = [wf.binding.output.node, ...(wf.binding.poster ? [wf.binding.poster.node] : [])].flatMap((node) => h.outputs[node]?.images ?? []);
+  return Promise.all(
+    saved.map(async (img, i) => {
+      const q = new URLSearchParams({ filename: img.filename, subfolder: img.subfolder, type: img.type });
+      const res = await call(s, `/view?${q}`, { timeoutMs: DOWNLOAD_TIMEOUT_MS });
+      if (!res.ok) throw new EngineError(`/view answered ${res.status} for ${img.filename}`);
+      const file = path.join(workDir, `out-${i}${path.extname(img.filename)}`);
+      await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+      return file;
+    }),
+  );
 }
 
 /** The server as the console shows it. */

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
 import { ffmpeg, probe } from "../../../storage/media-tools.ts";
+import { mp4Header } from "../../../storage/mp4-header.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineResult } from "./engine.ts";
 
 /** A UUID made from a key, so the same key always names the same job on a back end (our own ComfyUI prompt_id). */
@@ -16,9 +17,18 @@ export function uuidFromKey(key: string): string {
 export const mimeOf = (file: string) =>
   /\.mp4$/i.test(file) ? "video/mp4" : /\.webp$/i.test(file) ? "image/webp" : /\.jpe?g$/i.test(file) ? "image/jpeg" : "image/png";
 
+const isVideoFile = (file: string) => /\.(mp4|webm|mov)$/i.test(file);
+
+/** The clip's size and length from its header, else from ffprobe; null when it is no video. */
+async function measure(video: string) {
+  const src = (await mp4Header(video)) ?? (await probe(video).catch(() => null));
+  return src?.video ? src : null;
+}
+
 /**
  * What every GPU engine does with the files it brought back: measures them, makes the poster and, for audio overlay,
- * lays the job's audio over the video. Audio overlay is this post-step on any engine's output, not a workflow.
+ * lays the job's audio over the video. Audio overlay is this post-step on any engine's output, not a workflow. A video
+ * workflow that saves its first frame (binding `poster`) spares us decoding one with ffmpeg (decision 314).
  */
 export async function finishOutputs(job: EngineJob, files: string[], kind: "video" | "images"): Promise<EngineResult> {
   if (!files.length) throw new EngineError("the back end finished without an output file");
@@ -33,8 +43,9 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     const [main, ...extra] = files.map((f): EngineFile => ({ path: f, mime: mimeOf(f) }));
     return { main, extra, poster: { path: posterFile, mime: "image/jpeg" }, width: meta.width, height: meta.height };
   }
-  let video = files[0];
-  const src = await probe(video).catch(() => null);
+  let video = files.find(isVideoFile) ?? files[0];
+  const frame = files.find((f) => !isVideoFile(f));
+  const src = await measure(video);
   if (!src?.video) throw new EngineError("the back end returned a file that is not a video");
   if (job.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
@@ -61,7 +72,8 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     ]);
     video = mixed;
   }
-  await ffmpeg(["-i", video, "-frames:v", "1", "-q:v", "3", posterFile]);
+  if (frame) await sharp(frame).jpeg({ quality: 85 }).toFile(posterFile);
+  else await ffmpeg(["-i", video, "-frames:v", "1", "-q:v", "3", posterFile]);
   return {
     main: { path: video, mime: "video/mp4" },
     extra: [],

@@ -58,6 +58,11 @@ const bindingSchema = z.object({
   priority: z.number().int().default(100),
   output: z.object({ node: z.string(), kind: z.enum(["video", "images"]) }),
   /**
+   * A video workflow's node saving the clip's first frame as an image: the server already holds the decoded frames, so
+   * the poster costs it nothing, where our side would spawn ffmpeg to decode one (decision 314).
+   */
+  poster: z.object({ node: z.string() }).optional(),
+  /**
    * What the workflow must be given: media, a last frame (a transition) or a camera move. A job bringing a last frame
    * or a camera move runs only a workflow that needs it, so neither is ever silently dropped (decision 303).
    */
@@ -116,6 +121,7 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
       try {
         const graph = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Graph;
         const binding = bindingSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, `${name}.binding.json`), "utf8")));
+        if (binding.poster && graph[binding.poster.node]?.class_type !== "SaveImage") throw new Error(`its poster node ${binding.poster.node} is no SaveImage`);
         for (const t of [
           ...Object.values(binding.inputs).flat(),
           ...Object.values(binding.models),
