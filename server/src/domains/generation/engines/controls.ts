@@ -2,8 +2,11 @@ import { CAMERA_MOVES, STUDIO_CONTROLS, type CameraMove, type StudioControl } fr
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
-/** What a request brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move. */
-export const REQUEST_EXTRAS = ["end_image", "camera"] as const satisfies readonly StudioControl[];
+/**
+ * What a request brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move, and
+ * a photo to perform a video's motion (video to video's "copy motion", decision 306).
+ */
+export const REQUEST_EXTRAS = ["end_image", "camera", "motion"] as const satisfies readonly StudioControl[];
 export type RequestExtra = (typeof REQUEST_EXTRAS)[number];
 
 /** A template's own camera move (its engine parameters' `camera`), if it names one of CAMERA_MOVES. */
@@ -26,8 +29,8 @@ export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; 
  * when none makes the mode or the pinned one is unknown (the submit is then refused with 503 before any charge).
  */
 export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): Workflow | undefined {
-  const source = o.source ? { [o.source]: "source" } : {};
-  // stand-ins: only whether the request brings them decides the pick
+  // stand-ins: only whether the request brings them decides the pick; copying motion brings a photo and a video
+  const source = o.extras?.includes("motion") ? { image: "source", video: "source" } : o.source ? { [o.source]: "source" } : {};
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
     return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, ...source, ...extras }, usable);
@@ -57,7 +60,7 @@ export const localControls = (mode: GenerationMode): StudioControl[] => [...LOCA
 
 /** The controls a workflow's binding wires to a node input; the aspect needs both the width and the height. */
 function bound(b: Binding): StudioControl[] {
-  return STUDIO_CONTROLS.filter((c) => (c === "aspect" ? !!(b.inputs.width && b.inputs.height) : c !== "image" && !!b.inputs[c]));
+  return STUDIO_CONTROLS.filter((c) => (c === "aspect" ? !!(b.inputs.width && b.inputs.height) : c !== "image" && c !== "motion" && !!b.inputs[c]));
 }
 
 /**
