@@ -58,9 +58,14 @@ const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
 
 export const localControls = (mode: GenerationMode): StudioControl[] => [...LOCAL[mode]];
 
-/** The controls a workflow's binding wires to a node input; the aspect needs both the width and the height. */
+/**
+ * The controls a workflow's binding wires to a node input; the aspect needs both the width and the height; copying
+ * motion is what a workflow needing it does, so the choice stays shown once made.
+ */
 function bound(b: Binding): StudioControl[] {
-  return STUDIO_CONTROLS.filter((c) => (c === "aspect" ? !!(b.inputs.width && b.inputs.height) : c !== "image" && c !== "motion" && !!b.inputs[c]));
+  return STUDIO_CONTROLS.filter((c) =>
+    c === "aspect" ? !!(b.inputs.width && b.inputs.height) : c === "motion" ? b.needs.includes("motion") : c !== "image" && !!b.inputs[c],
+  );
 }
 
 /**
