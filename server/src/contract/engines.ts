@@ -21,6 +21,13 @@ export const STUDIO_CONTROLS = ["prompt", "image", "end_image", "camera", "motio
 export type StudioControl = (typeof STUDIO_CONTROLS)[number];
 
 /**
+ * What a request brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move, and
+ * a photo to perform a video's motion (video to video's "copy motion", decision 306).
+ */
+export const REQUEST_EXTRAS = ["end_image", "camera", "motion"] as const satisfies readonly StudioControl[];
+export type RequestExtra = (typeof REQUEST_EXTRAS)[number];
+
+/**
  * The camera moves image to video may ask for (issue 33, decision 303), where the engine has a workflow that makes them:
  * ComfyUI's stock camera poses. None of them orbits the subject; the nearest turns the view about its centre, offered
  * as the rotation it is.

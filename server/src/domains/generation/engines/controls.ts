@@ -1,13 +1,8 @@
-import { CAMERA_MOVES, STUDIO_CONTROLS, type CameraMove, type StudioControl } from "../../../contract/engines.ts";
+import { CAMERA_MOVES, REQUEST_EXTRAS, STUDIO_CONTROLS, type CameraMove, type RequestExtra, type StudioControl } from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
-/**
- * What a request brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move, and
- * a photo to perform a video's motion (video to video's "copy motion", decision 306).
- */
-export const REQUEST_EXTRAS = ["end_image", "camera", "motion"] as const satisfies readonly StudioControl[];
-export type RequestExtra = (typeof REQUEST_EXTRAS)[number];
+export { REQUEST_EXTRAS, type RequestExtra };
 
 /** A template's own camera move (its engine parameters' `camera`), if it names one of CAMERA_MOVES. */
 export const templateCamera = (params: unknown): CameraMove | undefined => {

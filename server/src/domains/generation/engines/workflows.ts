@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { COST_CLASSES, MODEL_FOLDERS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
+import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { chainSchema, chainWindows } from "./animate-chain.ts";
@@ -34,10 +34,10 @@ const CONTROLS = [
 ] as const;
 type Control = (typeof CONTROLS)[number];
 /** `motion`: a photo and a video together, the photo to perform the video's motion (issue 33, decision 306). */
-const NEEDS = ["image", "video", "end_image", "camera", "motion"] as const;
+const NEEDS = ["image", "video", ...REQUEST_EXTRAS] as const;
 type Need = (typeof NEEDS)[number];
 /** What a job may bring that only a workflow needing it can use. */
-const EXTRAS = ["end_image", "camera", "motion"] as const satisfies readonly Need[];
+const EXTRAS = REQUEST_EXTRAS;
 
 const NEED_WORDS: Record<Need, string> = {
   image: "a picture",
