@@ -160,6 +160,23 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
     ]);
     worker = await startWorkerFor(server);
   }, 180_000);
+  /**
+   * Generates what the studio shows with the first template (of `category`, where given) and answers the finished
+   * task; the guest is given credits first, as a free generation may not cover a 14B workflow's price.
+   */
+  async function generate(page: Page, category?: string) {
+    const guest = await server.db.user.findFirstOrThrow({ orderBy: { id: "desc" } });
+    await server.services.credits.grant({ userId: guest.id, amount: 50, reason: "test", idempotencyKey: `e2e-gpu:${guest.id}` });
+    await page.getByTestId("generate").click();
+    if (category) await page.getByTestId(`category-${category}`).click();
+    await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
+    await page.getByTestId("template-chooser").waitFor({ state: "detached" });
+    await page.getByTestId("generate").click();
+    await page.waitForURL(/task=\d+/);
+    const id = Number(new URL(page.url()).searchParams.get("task"));
+    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    return server.db.generationTask.findUniqueOrThrow({ where: { id } });
+  }
   afterAll(async () => {
     await worker?.stop();
     await browser?.close();
@@ -222,17 +239,7 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
           await page.getByTestId("camera-move").click();
           await page.getByTestId("camera-pan_left").click();
         }
-        // a guest's free generation may not cover a 14B workflow's price
-        const guest = await server.db.user.findFirstOrThrow({ orderBy: { id: "desc" } });
-        await server.services.credits.grant({ userId: guest.id, amount: 50, reason: "test", idempotencyKey: `e2e-transition:${guest.id}` });
-        await page.getByTestId("generate").click();
-        await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
-        await page.getByTestId("template-chooser").waitFor({ state: "detached" });
-        await page.getByTestId("generate").click();
-        await page.waitForURL(/task=\d+/);
-        const id = Number(new URL(page.url()).searchParams.get("task"));
-        await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
-        const task = await server.db.generationTask.findUniqueOrThrow({ where: { id } });
+        const task = await generate(page);
         expect(task.input).toMatchObject(i === 0 ? { endImageKey: expect.any(String) } : { camera: "pan_left" });
         expect(task.runs).toEqual([expect.objectContaining({ workflow: i === 0 ? "wan22-flf2v-14b" : "wan22-fun-camera-14b" })]);
       }
@@ -265,18 +272,8 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
       expect(missingKeys(language, keys), language).toEqual([]);
       expect(await missingTexts(page), language).toEqual([]);
       if (i === 0) {
-        const guest = await server.db.user.findFirstOrThrow({ orderBy: { id: "desc" } });
-        await server.services.credits.grant({ userId: guest.id, amount: 50, reason: "test", idempotencyKey: `e2e-motion:${guest.id}` });
-        await page.getByTestId("generate").click();
         // the video looks are all Creative
-        await page.getByTestId("category-Creative").click();
-        await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
-        await page.getByTestId("template-chooser").waitFor({ state: "detached" });
-        await page.getByTestId("generate").click();
-        await page.waitForURL(/task=\d+/);
-        const id = Number(new URL(page.url()).searchParams.get("task"));
-        await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
-        const task = await server.db.generationTask.findUniqueOrThrow({ where: { id } });
+        const task = await generate(page, "Creative");
         expect(task.input).toMatchObject({ imageKey: expect.any(String), videoKey: expect.any(String) });
         expect(task.runs).toEqual([expect.objectContaining({ workflow: "wan22-animate-14b" })]);
       }
