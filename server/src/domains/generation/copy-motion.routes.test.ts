@@ -50,7 +50,7 @@ const quote = async (body: Record<string, unknown> = {}) =>
   (
     await app.http
       .post("/api/Generation/getDurationPoints")
-      .send({ type: "video", mode: "video_to_video", duration: 6, ...body })
+      .send({ type: "video", mode: "video_to_video", duration: 10, ...body })
       .expect(200)
   ).body.data;
 const balance = async (userId: number) => (await app.services.credits.balance(userId)).points;
@@ -64,7 +64,7 @@ describe("copy motion: the person's photo performs their video's motion, on the 
     // Wan Animate is priced as the heavy video it is (decision 239), the restyle as a light one
     expect(motion.points).toBeGreaterThan(restyle.points);
 
-    const u = await personWithMedia(30);
+    const u = await personWithMedia(30, 10);
     const stream = readSse(`${app.url}/api/Generation/progress`, u.token, (ev) => ev.some((e) => e.state === "succeeded"), 60_000);
     const res = await u.submit({ image_id: u.image, prompt: "dances in the kitchen" }).expect(200);
     expect(res.body.data.cost).toBe(motion.points);
@@ -74,8 +74,8 @@ describe("copy motion: the person's photo performs their video's motion, on the 
 
     const prompt = fake.recorded.prompts.find((p) => JSON.stringify(p.prompt).includes("dances in the kitchen"))!.prompt as Graph;
     const windows = Object.values(prompt).filter((n) => n.class_type === "WanAnimateToVideo");
-    // 6 s at the video's 15 frames a second: 90 frames, two windows of 77 going on one from the other
-    expect(windows).toHaveLength(2);
+    // 10 s at the video's 15 frames a second: 150 frames, three windows of 77, each going on from the one before
+    expect(windows).toHaveLength(3);
     const photoNode = prompt[(windows[0].inputs.reference_image as [string, number])[0]];
     const uploaded = await sharp(fake.inputFile(String(photoNode.inputs.image))).metadata();
     expect([uploaded.width, uploaded.height]).toEqual([360, 640]);
@@ -88,7 +88,7 @@ describe("copy motion: the person's photo performs their video's motion, on the 
     // the photo's shape, as long as the reference video
     const out = await probe(file);
     expect([out.video?.width, out.video?.height]).toEqual([480, 848]);
-    expect(out.durationSec).toBeCloseTo(6, 0);
+    expect(out.durationSec).toBeCloseTo(10, 0);
     const task = await app.db.generationTask.findUniqueOrThrow({ where: { id } });
     expect((task.runs as { workflow: string }[])[0].workflow).toBe("wan22-animate-14b");
   }, 90_000);
