@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { createComfyEngine } from "../server/src/domains/generation/engines/comfyui.engine.ts";
 import type { EngineJob } from "../server/src/domains/generation/engines/engine.ts";
 import { loadWorkflows } from "../server/src/domains/generation/engines/workflows.ts";
+import { ffmpeg } from "../server/src/storage/media-tools.ts";
 import { fakeServers } from "./comfyui-pool.bench.ts";
 import type { BenchResult } from "./run.ts";
 
@@ -14,8 +15,9 @@ const JOBS = 30;
 const SERVER_MS = 100;
 
 /**
- * Issue 33: Reverie's own time per GPU job for a transition (two photos uploaded) and a camera move, one job at a time
- * on an idle fake server that takes a fixed time per prompt: submit to stored result, less the server's own time.
+ * Issue 33: Reverie's own time per GPU job for a transition (two photos uploaded), a camera move and motion copied from
+ * a video (a photo and a 10 s video uploaded, two windows chained), one job at a time on an idle fake server that takes
+ * a fixed time per prompt: submit to stored result, less the server's own time.
  */
 export default async function bench(): Promise<BenchResult[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-transitions-"));
@@ -37,13 +39,19 @@ export default async function bench(): Promise<BenchResult[]> {
         .toFile(file);
       return file;
     };
-    const [first, last] = await Promise.all([photo("first.jpg", "#8b5cf6"), photo("last.jpg", "#ec4899")]);
+    const clip = path.join(dir, "reference.mp4");
+    const [first, last] = await Promise.all([
+      photo("first.jpg", "#8b5cf6"),
+      photo("last.jpg", "#ec4899"),
+      ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=15:duration=10", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip]),
+    ]);
     await engine.status();
     // plain image to video beside them: the same video path without a second photo or a move
     const kinds: [string, Partial<EngineJob>][] = [
       ["plain image to video (wan22-i2v-14b)", {}],
       ["transition between two photos (wan22-flf2v-14b)", { endImage: last }],
       ["camera move (wan22-fun-camera-14b)", { camera: "zoom_in" }],
+      ["copied motion (wan22-animate-14b)", { mode: "video_to_video", video: clip, durationSec: 10 }],
     ];
     const results: BenchResult[] = [];
     let n = 0;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { expect } from "vitest";
 import { silentLog, type TestApp } from "./db-utils.ts";
 import { startGenerationWorker } from "../server/src/worker/generation.worker.ts";
+import { startTestServer } from "./server-utils.ts";
 
 /** Test settings: fast queue maintenance, immediate retries, no free generation unless a test gives one. */
 export const GENERATION_TEST_ENV = {
@@ -24,6 +25,19 @@ export function startWorkerFor(t: TestApp) {
     training: t.services.training,
     provenance: t.services.provenance,
   });
+}
+
+/** A test server rendering on the comfyui engine with one (fake) ComfyUI, its health and workflows checked often, and its worker. */
+export async function startComfyApp(comfyUrl: string, dataDir: string) {
+  const app = await startTestServer({
+    ...GENERATION_TEST_ENV,
+    DATA_DIR: dataDir,
+    GENERATION_ENGINE: "comfyui",
+    COMFYUI_URLS: comfyUrl,
+    COMFYUI_HEALTH_SECONDS: "0.3",
+    COMFYUI_WORKFLOW_CHECK_SECONDS: "1",
+  });
+  return { app, worker: await startWorkerFor(app) };
 }
 
 export async function grant(t: TestApp, userId: number, amount: number) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import { launchBrowser, SCREENSHOT_DIR } from "./browser.ts";
 import { ensureConsumerBuild, missingKeys, missingTexts, newAppContext, pageShot, startAppServer, usedKeys } from "./consumer-app.ts";
-import { mediaDir, photo } from "./consumer-media.ts";
+import { mediaDir, photo, video } from "./consumer-media.ts";
 import { startWorkerFor } from "../generation-utils.ts";
 import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
 
@@ -140,7 +140,8 @@ describe("consumer app: the studio's controls on the local engine, 360 px", () =
 /**
  * Issue 33 items 3 and 4 beside them: on servers that run both workflows, image to video offers a second photo (a
  * transition) and a camera move, one at a time, each in the person's language and inside the card; what is chosen
- * reaches the task and renders.
+ * reaches the task and renders. Item 2: video to video offers copying the video's motion onto the person's photo
+ * beside the restyle.
  */
 describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
   let comfy: FakeComfy;
@@ -159,6 +160,23 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
     ]);
     worker = await startWorkerFor(server);
   }, 180_000);
+  /**
+   * Generates what the studio shows with the first template (of `category`, where given) and answers the finished
+   * task; the guest is given credits first, as a free generation may not cover a 14B workflow's price.
+   */
+  async function generate(page: Page, category?: string) {
+    const guest = await server.db.user.findFirstOrThrow({ orderBy: { id: "desc" } });
+    await server.services.credits.grant({ userId: guest.id, amount: 50, reason: "test", idempotencyKey: `e2e-gpu:${guest.id}` });
+    await page.getByTestId("generate").click();
+    if (category) await page.getByTestId(`category-${category}`).click();
+    await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
+    await page.getByTestId("template-chooser").waitFor({ state: "detached" });
+    await page.getByTestId("generate").click();
+    await page.waitForURL(/task=\d+/);
+    const id = Number(new URL(page.url()).searchParams.get("task"));
+    await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
+    return server.db.generationTask.findUniqueOrThrow({ where: { id } });
+  }
   afterAll(async () => {
     await worker?.stop();
     await browser?.close();
@@ -221,19 +239,43 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
           await page.getByTestId("camera-move").click();
           await page.getByTestId("camera-pan_left").click();
         }
-        // a guest's free generation may not cover a 14B workflow's price
-        const guest = await server.db.user.findFirstOrThrow({ orderBy: { id: "desc" } });
-        await server.services.credits.grant({ userId: guest.id, amount: 50, reason: "test", idempotencyKey: `e2e-transition:${guest.id}` });
-        await page.getByTestId("generate").click();
-        await page.getByTestId("template-chooser").locator('button[data-testid^="template-"]').first().click();
-        await page.getByTestId("template-chooser").waitFor({ state: "detached" });
-        await page.getByTestId("generate").click();
-        await page.waitForURL(/task=\d+/);
-        const id = Number(new URL(page.url()).searchParams.get("task"));
-        await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
-        const task = await server.db.generationTask.findUniqueOrThrow({ where: { id } });
+        const task = await generate(page);
         expect(task.input).toMatchObject(i === 0 ? { endImageKey: expect.any(String) } : { camera: "pan_left" });
         expect(task.runs).toEqual([expect.objectContaining({ workflow: i === 0 ? "wan22-flf2v-14b" : "wan22-fun-camera-14b" })]);
+      }
+      await page.context().close();
+    }
+  });
+
+  it("video to video: restyle or copy motion, the photo picker once copying, translated; the copy reaches the task", { timeout: 400_000 }, async () => {
+    const [file, clip] = await Promise.all([photo(dir), video(dir, 5)]);
+    for (const [i, language] of LANGUAGES.entries()) {
+      const page = await studio(browser, server.url, language);
+      await page.getByTestId("mode-video_to_video").click();
+      await page.getByTestId("video-input").setInputFiles(clip);
+      await page.getByTestId("video-upload").click();
+      await page.getByTestId("video-ready").waitFor();
+      await quoted(page);
+      await page.getByTestId("video-choice").waitFor();
+      // restyling asks for no photo and takes a strength
+      expect(await page.getByTestId("motion-photo").count()).toBe(0);
+      await page.getByTestId("strength").waitFor();
+      await page.getByTestId("choice-copy-motion").click();
+      await pickPhoto(page, page.getByTestId("motion-photo").getByTestId("photo-picker"), file);
+      // copying is quoted as the heavier workflow it runs, which takes no strength
+      await page.getByTestId("strength").waitFor({ state: "detached" });
+      expect(Number(await page.getByTestId("price").getAttribute("data-price"))).toBeGreaterThan(1);
+      expect(await outsideCard(page, ["video-choice", "motion-photo"])).toEqual([]);
+      await pageShot(page, `studio-copy-motion-${language}-360`);
+      const keys = (await usedKeys(page)).filter((k) => k.startsWith("studio."));
+      expect(keys).toEqual(expect.arrayContaining(["studio.videoChoice", "studio.restyle", "studio.copyMotion", "studio.copyMotionHelp"]));
+      expect(missingKeys(language, keys), language).toEqual([]);
+      expect(await missingTexts(page), language).toEqual([]);
+      if (i === 0) {
+        // the video looks are all Creative
+        const task = await generate(page, "Creative");
+        expect(task.input).toMatchObject({ imageKey: expect.any(String), videoKey: expect.any(String) });
+        expect(task.runs).toEqual([expect.objectContaining({ workflow: "wan22-animate-14b" })]);
       }
       await page.context().close();
     }

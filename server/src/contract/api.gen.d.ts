@@ -4743,7 +4743,7 @@ export interface paths {
                                 missingFiles?: {
                                     file: string;
                                     /** @enum {string} */
-                                    folder: "checkpoints" | "diffusion_models" | "text_encoders" | "vae" | "loras" | "upscale_models" | "audio_encoders";
+                                    folder: "checkpoints" | "diffusion_models" | "text_encoders" | "vae" | "loras" | "upscale_models" | "audio_encoders" | "clip_vision";
                                     sha256: string | null;
                                     size: number | null;
                                     slot: string;
@@ -13972,6 +13972,7 @@ export interface paths {
                         /** @default 5 */
                         duration?: number;
                         end_image_id?: number | null;
+                        image_id?: number | null;
                         /** @enum {string} */
                         mode?: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch";
                         /**
@@ -13999,7 +14000,7 @@ export interface paths {
                             code: number;
                             data: {
                                 available: boolean;
-                                controls: ("prompt" | "image" | "end_image" | "camera" | "aspect" | "seed" | "negative_prompt" | "strength")[];
+                                controls: ("prompt" | "image" | "end_image" | "camera" | "motion" | "aspect" | "seed" | "negative_prompt" | "strength")[];
                                 count: number;
                                 duration: number;
                                 /** @enum {string} */

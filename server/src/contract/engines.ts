@@ -13,11 +13,19 @@ export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 /**
  * The studio controls a request may carry beyond its required inputs (issue 31): a prompt (the motion prompt of image
  * to video), a reference picture (image to image), the aspect ratio, the seed, a negative prompt and the strength;
- * and for image to video (issue 33) a last frame to move to (a transition between two photos) and a camera move.
+ * and for image to video (issue 33) a last frame to move to (a transition between two photos) and a camera move; for
+ * video to video (issue 33) copying the video's motion onto the person's photo (`motion`) besides restyling it.
  * The quote lists those the engine and workflow that will run honour; the app shows only those.
  */
-export const STUDIO_CONTROLS = ["prompt", "image", "end_image", "camera", "aspect", "seed", "negative_prompt", "strength"] as const;
+export const STUDIO_CONTROLS = ["prompt", "image", "end_image", "camera", "motion", "aspect", "seed", "negative_prompt", "strength"] as const;
 export type StudioControl = (typeof STUDIO_CONTROLS)[number];
+
+/**
+ * What a request brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move, and
+ * a photo to perform a video's motion (video to video's "copy motion", decision 306).
+ */
+export const REQUEST_EXTRAS = ["end_image", "camera", "motion"] as const satisfies readonly StudioControl[];
+export type RequestExtra = (typeof REQUEST_EXTRAS)[number];
 
 /**
  * The camera moves image to video may ask for (issue 33, decision 303), where the engine has a workflow that makes them:
@@ -35,7 +43,7 @@ export type ServerHealth = (typeof SERVER_HEALTH)[number];
 export const ENGINE_LABELS: Record<EngineKind, string> = { local: "local draft", comfyui: "AI", serverless: "AI" };
 
 /** ComfyUI's model folders (models/<folder>/) a workflow's files go in; the manifest names one per file. */
-export const MODEL_FOLDERS = ["checkpoints", "diffusion_models", "text_encoders", "vae", "loras", "upscale_models", "audio_encoders"] as const;
+export const MODEL_FOLDERS = ["checkpoints", "diffusion_models", "text_encoders", "vae", "loras", "upscale_models", "audio_encoders", "clip_vision"] as const;
 export type ModelFolder = (typeof MODEL_FOLDERS)[number];
 
 /**

@@ -36,9 +36,10 @@ export const MSG = {
   fileRequired: "Please choose a file to upload",
   textOrRole: "Please enter the text or select the role",
   durationLimit: "The generation duration cannot exceed 40 seconds",
-  /** not SPEC's: issue 33's transition and camera moves run only on a GPU workflow that makes them (decision 303) */
+  /** not SPEC's: issue 33's transition, camera moves and copied motion run only on a GPU workflow that makes them (decisions 303, 306) */
   transitionUnavailable: "Transitions between two photos are not available right now",
   cameraUnavailable: "Camera moves are not available right now",
+  motionUnavailable: "Copying motion from a video is not available right now",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
   generationFailed: "Sorry, video generation failed",
   /** A failed image task: SPEC §4's "generation failed" state, since §8's wording names video. */

@@ -26,7 +26,8 @@ export function sniff(buf: Buffer): Sniffed | null {
 export interface ProbeResult {
   durationSec: number;
   formatName: string;
-  video?: { codec: string; width: number; height: number; pixFmt?: string };
+  /** `fps`: frames a second by the stream's average rate; undefined where the file does not say. */
+  video?: { codec: string; width: number; height: number; pixFmt?: string; fps?: number };
   audio?: { codec: string };
 }
 
@@ -74,11 +75,18 @@ function run(tool: MediaTool, args: string[], opts: { signal?: AbortSignal; onSt
   });
 }
 
+/** ffprobe's "30000/1001" as a number; undefined for "0/0" (not known). */
+function frameRate(r: string | undefined): number | undefined {
+  const [n, d] = (r ?? "").split("/").map(Number);
+  const fps = d ? n / d : n;
+  return Number.isFinite(fps) && fps > 0 ? fps : undefined;
+}
+
 /** ffprobe's view of a file; throws MediaToolError when it cannot be parsed as media. */
 export async function probe(file: string): Promise<ProbeResult> {
   const json = JSON.parse(await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file])) as {
     format?: { duration?: string; format_name?: string };
-    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string }[];
+    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string; avg_frame_rate?: string }[];
   };
   const v = json.streams?.find((s) => s.codec_type === "video");
   const a = json.streams?.find((s) => s.codec_type === "audio");
@@ -87,7 +95,7 @@ export async function probe(file: string): Promise<ProbeResult> {
   return {
     durationSec: Number.isFinite(duration) ? duration : 0,
     formatName: json.format.format_name ?? "",
-    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt } : undefined,
+    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt, fps: frameRate(v.avg_frame_rate) } : undefined,
     audio: a ? { codec: a.codec_name } : undefined,
   };
 }

@@ -24,6 +24,7 @@ import { PriceLine } from "./PriceLine.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { extrasBody, NO_EXTRAS, PhotoVideoExtras } from "./PhotoVideoExtras.tsx";
+import { MotionChoice, motionPhoto, RESTYLE } from "./MotionChoice.tsx";
 import { lazyView } from "../../i18n/index.ts";
 import type { Remix } from "./remix.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
@@ -115,6 +116,8 @@ export function VideoCreator({
   const [model, setModel] = useState<PickedModel | null>(null);
   const [audio, setAudio] = useState<TrimmedUpload | null>(null);
   const [video, setVideo] = useState<TrimmedUpload | null>(null);
+  /** video to video: restyle it, or copy its motion onto the person's photo (issue 33) */
+  const [mover, setMover] = useState(RESTYLE);
   const [resolution, setResolution] = useState<Resolution>(remix?.resolution ?? "480P");
   const [settings, setSettings] = useState<Settings>(remix?.settings ?? DEFAULT_SETTINGS);
   const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS.find((s) => s === remix?.duration) ?? IMAGE_VIDEO_SECONDS[0]);
@@ -147,6 +150,7 @@ export function VideoCreator({
           template_id: usesTemplate ? template?.id : undefined,
           // what the person added prices the workflow that takes it
           ...(mode === "image_to_video" && !role ? { end_image_id: extras.endPhoto?.id, camera: extras.camera ?? undefined } : {}),
+          ...(mode === "video_to_video" && mover.copy ? { image_id: mover.photo?.id } : {}),
         }
       : null,
   );
@@ -160,7 +164,8 @@ export function VideoCreator({
       const body = { prompt: prompt.trim(), template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, price), ...credit };
       return send((idempotency_key) => submitTextVideo({ ...body, idempotency_key }));
     }
-    if (mode !== "video_to_video" && !photo && !role) return showError(UPLOAD_MESSAGES.choosePicture);
+    if ((mode !== "video_to_video" && !photo && !role) || (mode === "video_to_video" && mover.copy && !mover.photo))
+      return showError(UPLOAD_MESSAGES.choosePicture);
     if (!ready) return;
     if (needsTemplate && !template) return setChooser(true);
     if (role) {
@@ -169,7 +174,7 @@ export function VideoCreator({
     }
     await send((idempotency_key) =>
       submitVideo({
-        image_id: mode === "video_to_video" ? undefined : photo?.id,
+        image_id: mode === "video_to_video" ? motionPhoto(mover, price)?.id : photo?.id,
         audio_id: mode === "audio_overlay" ? audio?.id : undefined,
         video_id: mode === "video_to_video" ? video?.id : undefined,
         template_id: needsTemplate ? template?.id : undefined,
@@ -211,6 +216,7 @@ export function VideoCreator({
               {t("studio.mediaReady", { seconds: (video.end - video.start).toFixed(1) })}
             </Typography>
           )}
+          <MotionChoice value={mover} onChange={setMover} quote={price} />
         </Step>
       ) : (
         <Step n={1} title={t("studio.stepPhoto")}>

@@ -93,6 +93,8 @@ export interface PriceRequest {
   /** a second photo or a camera move: the workflow that takes it prices the request */
   end_image_id?: number;
   camera?: CameraMove;
+  /** video to video with the person's photo: its motion copied onto the photo, priced by the workflow that does it */
+  image_id?: number;
 }
 
 /**

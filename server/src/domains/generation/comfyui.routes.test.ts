@@ -53,7 +53,8 @@ const CONTROLS: Record<string, string[]> = {
   // a second photo (a transition) and a camera move: the servers have both workflows (issue 33)
   image_to_video: ["prompt", "end_image", "camera", "aspect", "seed", "negative_prompt"],
   audio_overlay: VIDEO_CONTROLS,
-  video_to_video: [...VIDEO_CONTROLS, "strength"],
+  // copying the video's motion onto a photo beside the restyle (issue 33): the servers have Wan Animate
+  video_to_video: ["prompt", "motion", "aspect", "seed", "negative_prompt", "strength"],
   text_to_video: VIDEO_CONTROLS,
   text_to_image: IMAGE_CONTROLS,
   image_batch: IMAGE_CONTROLS,

@@ -9,9 +9,12 @@ import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
 import type { GenerationDeps, KnownBalance, TaskInput } from "./generation.task.ts";
 
-/** What a task brings that only a workflow needing it runs: a transition's last frame, a camera move (issue 33). */
-const extrasOf = (input: Pick<TaskInput, "endImageKey" | "camera">): RequestExtra[] =>
-  REQUEST_EXTRAS.filter((x) => (x === "end_image" ? !!input.endImageKey : !!input.camera));
+/**
+ * What a task brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move, a
+ * photo with a video (the photo performs the video's motion, decision 306).
+ */
+const extrasOf = (input: Pick<TaskInput, "endImageKey" | "camera" | "imageKey" | "videoKey">): RequestExtra[] =>
+  REQUEST_EXTRAS.filter((x) => (x === "end_image" ? !!input.endImageKey : x === "camera" ? !!input.camera : !!(input.imageKey && input.videoKey)));
 
 /** The source a request of each mode brings, for pricing a quote as its submit will be priced. */
 const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
@@ -114,7 +117,8 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         sources: { image_id: b.image_id, end_image_id: b.end_image_id, video_id: b.video_id, audio_id: b.audio_id },
       };
       if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
-      else input.imageKey = (await uploads.own(userId, b.image_id!, "image")).storageKey;
+      // a photo beside a video is the person who performs its motion ("copy motion", decision 306)
+      if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       if (b.end_image_id) input.endImageKey = (await uploads.own(userId, b.end_image_id, "image")).storageKey;
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
       return submitVideo(userId, mode, template, b, input, known);
@@ -183,7 +187,11 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       const engine = engineOf(template);
       // the mode the app will submit prices the workflow it will run; a template's own mode when none is said
       const mode = b.mode ?? template?.mode ?? (b.type === "video" ? "image_to_video" : "text_to_image");
-      const extras = extrasOf({ endImageKey: b.end_image_id ? "given" : undefined, camera: b.camera ?? templateCamera(template?.engineParams) });
+      const extras = extrasOf({
+        endImageKey: b.end_image_id ? "given" : undefined,
+        camera: b.camera ?? templateCamera(template?.engineParams),
+        ...(mode === "video_to_video" && b.image_id ? { imageKey: "given", videoKey: "given" } : {}),
+      });
       const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode], extras };
       const points = price({
         video: b.type === "video",

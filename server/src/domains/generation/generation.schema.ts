@@ -100,6 +100,8 @@ export const durationPointsBody = z.object({
   /** A second photo (only whether one is given counts), or a camera move: the workflow that takes it prices the quote. */
   end_image_id: optionalId,
   camera,
+  /** Video to video with a photo (only whether one is given counts): the photo performs the video's motion (decision 306). */
+  image_id: optionalId,
   /** The mode the app will submit, so the price is that of the workflow it will run (issue 34); the template's, else image to video / text to image. */
   mode: z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional(),
   count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
 import { startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { mediaDir, photo, video } from "../../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, grant, readSse, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
+import { grant, readSse, startComfyApp, waitForTask } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 import { probe } from "../../storage/media-tools.ts";
 
@@ -17,22 +16,14 @@ import { probe } from "../../storage/media-tools.ts";
  */
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 let fake: FakeComfy;
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: Awaited<ReturnType<typeof startComfyApp>>["app"];
 let worker: { stop(): Promise<void> };
 let media: Awaited<ReturnType<typeof mediaDir>>;
 
 beforeAll(async () => {
   fake = await startFakeComfy({ msPerStep: 2 });
   media = await mediaDir();
-  s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    DATA_DIR: path.join(media.dir, "data"),
-    GENERATION_ENGINE: "comfyui",
-    COMFYUI_URLS: fake.url,
-    COMFYUI_HEALTH_SECONDS: "0.3",
-    COMFYUI_WORKFLOW_CHECK_SECONDS: "1",
-  });
-  worker = await startWorkerFor(s);
+  ({ app: s, worker } = await startComfyApp(fake.url, path.join(media.dir, "data")));
 }, 60_000);
 afterAll(async () => {
   await worker?.stop();

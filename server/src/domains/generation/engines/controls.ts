@@ -1,10 +1,8 @@
-import { CAMERA_MOVES, STUDIO_CONTROLS, type CameraMove, type StudioControl } from "../../../contract/engines.ts";
+import { CAMERA_MOVES, REQUEST_EXTRAS, STUDIO_CONTROLS, type CameraMove, type RequestExtra, type StudioControl } from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
-/** What a request brings that only a workflow needing it runs (issue 33): a transition's last frame, a camera move. */
-export const REQUEST_EXTRAS = ["end_image", "camera"] as const satisfies readonly StudioControl[];
-export type RequestExtra = (typeof REQUEST_EXTRAS)[number];
+export { REQUEST_EXTRAS, type RequestExtra };
 
 /** A template's own camera move (its engine parameters' `camera`), if it names one of CAMERA_MOVES. */
 export const templateCamera = (params: unknown): CameraMove | undefined => {
@@ -26,8 +24,8 @@ export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; 
  * when none makes the mode or the pinned one is unknown (the submit is then refused with 503 before any charge).
  */
 export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): Workflow | undefined {
-  const source = o.source ? { [o.source]: "source" } : {};
-  // stand-ins: only whether the request brings them decides the pick
+  // stand-ins: only whether the request brings them decides the pick; copying motion brings a photo and a video
+  const source = o.extras?.includes("motion") ? { image: "source", video: "source" } : o.source ? { [o.source]: "source" } : {};
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
     return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, ...source, ...extras }, usable);
@@ -55,9 +53,14 @@ const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
 
 export const localControls = (mode: GenerationMode): StudioControl[] => [...LOCAL[mode]];
 
-/** The controls a workflow's binding wires to a node input; the aspect needs both the width and the height. */
+/**
+ * The controls a workflow's binding wires to a node input; the aspect needs both the width and the height; copying
+ * motion is what a workflow needing it does, so the choice stays shown once made.
+ */
 function bound(b: Binding): StudioControl[] {
-  return STUDIO_CONTROLS.filter((c) => (c === "aspect" ? !!(b.inputs.width && b.inputs.height) : c !== "image" && !!b.inputs[c]));
+  return STUDIO_CONTROLS.filter((c) =>
+    c === "aspect" ? !!(b.inputs.width && b.inputs.height) : c === "motion" ? b.needs.includes("motion") : c !== "image" && !!b.inputs[c],
+  );
 }
 
 /**

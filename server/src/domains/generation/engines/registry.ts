@@ -151,6 +151,12 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   };
 }
 
+/** What a person is told when what their request brings is made nowhere now. */
+const UNAVAILABLE = { end_image: "transitionUnavailable", camera: "cameraUnavailable", motion: "motionUnavailable" } as const satisfies Record<
+  RequestExtra,
+  keyof typeof MSG
+>;
+
 /** Whether the engines can run a request now, for its exact workflow (decision 236). */
 function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultName: EngineKind, workflows: Workflow[]) {
   /**
@@ -165,7 +171,7 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     if (!runs) return `The ${s.label} engine cannot make this kind of generation right now.`;
     if (!extras.length || !mode) return null;
     const wf = name === "local" ? undefined : workflowFor(workflows, { mode, workflow, source: "image", extras }, offeredBy(s));
-    return wf && offeredBy(s)(wf) ? null : extras.includes("end_image") ? MSG.transitionUnavailable : MSG.cameraUnavailable;
+    return wf && offeredBy(s)(wf) ? null : MSG[UNAVAILABLE[extras[0]]];
   }
 
   return {

@@ -8,6 +8,8 @@ import { ASPECT_RATIOS, CAMERA_MOVES, type AspectRatio, type CameraMove } from "
 import { PROJECT_DIR } from "../../../paths.ts";
 import { MAX_DURATION_SEC } from "../generation.schema.ts";
 import { type EngineJob, UnrunnableError } from "./engine.ts";
+import { ffmpeg } from "../../../storage/media-tools.ts";
+import { chainWindows } from "./animate-chain.ts";
 import { graphProblems } from "./workflow-check.ts";
 import { bindWorkflow, chooseWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow } from "./workflows.ts";
 
@@ -208,5 +210,62 @@ describe("a transition and camera moves (issue 33)", () => {
     const { prompt } = await bindWorkflow(wf, job({ camera: "zoom_out" }), { ...UPLOADED, models: {}, prefix: "p" });
     prompt["18"].inputs.camera_pose = "Orbit";
     expect(graphProblems(prompt, catalogueFor(wf))).toEqual(['node 18 (WanCameraEmbedding).camera_pose: "Orbit" is not one of its options']);
+  });
+});
+
+describe("motion copied from a video (issue 33, decision 306)", () => {
+  const wf = workflows.find((w) => w.name === "wan22-animate-14b")!;
+  const all = () => true;
+  const motion = (o: Partial<EngineJob> = {}): EngineJob => ({
+    mode: "video_to_video",
+    workDir: dir,
+    params: {},
+    resolution: "480P",
+    durationSec: 4,
+    count: 1,
+    seed: 7,
+    key: "k",
+    image: sources.tall,
+    video: "reference.mp4",
+    ...o,
+  });
+
+  it("a photo with the video picks Wan Animate; a video alone is restyled; a pinned workflow never drops or lacks the photo", () => {
+    expect(chooseWorkflow(workflows, motion(), all).name).toBe("wan22-animate-14b");
+    expect(chooseWorkflow(workflows, motion({ image: undefined }), all).name).toBe("sdxl-v2v");
+    expect(() => chooseWorkflow(workflows, motion({ workflow: "sdxl-v2v" }), all)).toThrow(/takes no photo to move/);
+    expect(() => chooseWorkflow(workflows, motion({ workflow: wf.name, image: undefined }), all)).toThrow(/needs a photo to move/);
+  });
+
+  it("chains as many windows as every length at every frame rate needs, each prompt one ComfyUI accepts", async () => {
+    const info = catalogueFor(wf);
+    const animate = wf.binding.chain!;
+    for (const fps of [8, 15, 16, 24, 30, 60])
+      for (let durationSec = 4; durationSec <= MAX_DURATION_SEC; durationSec += 0.5) {
+        const { prompt } = await bindWorkflow(wf, motion({ video: undefined }), { ...UPLOADED, models: {}, prefix: "p" });
+        const { total, windows } = await chainWindows(prompt, { ...animate, fps }, { durationSec });
+        expect(graphProblems(prompt, info)).toEqual([]);
+        const made = animate.clip + (windows - 1) * (animate.clip - 5);
+        // enough frames, and no window more than it takes
+        expect(made >= total && made - (animate.clip - 5) < total).toBe(true);
+        expect(Object.values(prompt).filter((n) => n.class_type === "WanAnimateToVideo")).toHaveLength(windows);
+        expect(prompt[animate.cut].inputs.length).toBe(Math.round(durationSec * fps));
+      }
+  });
+
+  it("each window goes on from the one before, and the clip plays at the reference video's own frame rate", async () => {
+    const file = path.join(dir, "reference.mp4");
+    await ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x64:rate=30:duration=1", "-c:v", "libx264", "-preset", "ultrafast", file]);
+    const { prompt } = await bindWorkflow(wf, motion({ video: file, durationSec: 10 }), { ...UPLOADED, models: {}, prefix: "p" });
+    // 300 frames: 77, then 72 new ones a window
+    expect(prompt["18"].inputs).toMatchObject({ length: 300, image: ["join:4", 0] });
+    expect(prompt["13:2"].inputs).toMatchObject({ continue_motion: ["16:1", 0], video_frame_offset: ["13:1", 5], reference_image: ["8", 0] });
+    expect(prompt["14:2"].inputs).toMatchObject({ latent_image: ["13:2", 2], seed: 7 });
+    expect(prompt["19"].inputs.fps).toEqual(["11", 2]);
+    const loaded = (link: unknown) => prompt[(link as [string, number])[0]].inputs;
+    expect([loaded(prompt["13"].inputs.reference_image).image, loaded(loaded(loaded(prompt["13"].inputs.pose_video).image).video).file]).toEqual([
+      UPLOADED.image,
+      UPLOADED.video,
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { COST_CLASSES, MODEL_FOLDERS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
+import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
+import { chainSchema, chainWindows } from "./animate-chain.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
 import { outputSizeFor } from "./output-size.ts";
 
@@ -32,12 +33,19 @@ const CONTROLS = [
   "prefix",
 ] as const;
 type Control = (typeof CONTROLS)[number];
-const NEEDS = ["image", "video", "end_image", "camera"] as const;
+/** `motion`: a photo and a video together, the photo to perform the video's motion (issue 33, decision 306). */
+const NEEDS = ["image", "video", ...REQUEST_EXTRAS] as const;
 type Need = (typeof NEEDS)[number];
 /** What a job may bring that only a workflow needing it can use. */
-const EXTRAS = ["end_image", "camera"] as const satisfies readonly Need[];
+const EXTRAS = REQUEST_EXTRAS;
 
-const NEED_WORDS: Record<Need, string> = { image: "a picture", video: "a video", end_image: "a last frame", camera: "a camera move" };
+const NEED_WORDS: Record<Need, string> = {
+  image: "a picture",
+  video: "a video",
+  end_image: "a last frame",
+  camera: "a camera move",
+  motion: "a photo to move",
+};
 
 /** ComfyUI's WanCameraEmbedding camera_pose for each move (the stock node's options, comfyui.md §15). */
 const CAMERA_POSES: Record<CameraMove, string> = {
@@ -57,10 +65,7 @@ const bindingSchema = z.object({
   /** Lower runs first when a template names no workflow. */
   priority: z.number().int().default(100),
   output: z.object({ node: z.string(), kind: z.enum(["video", "images"]) }),
-  /**
-   * A video workflow's node saving the clip's first frame as an image: the server already holds the decoded frames, so
-   * the poster costs it nothing, where our side would spawn ffmpeg to decode one (decision 314).
-   */
+  /** A video workflow's SaveImage of the clip's first frame: no ffmpeg on our side for the poster (decision 314). */
   poster: z.object({ node: z.string() }).optional(),
   /**
    * What the workflow must be given: media, a last frame (a transition) or a camera move. A job bringing a last frame
@@ -97,6 +102,8 @@ const bindingSchema = z.object({
         .nullable(),
     }),
   ),
+  /** Windows of one node chained in the graph to make the job's whole length (decision 306). */
+  chain: chainSchema.optional(),
   /** GPU memory the workflow needs at its largest size, in GB. */
   gpuMemoryGB: z.number().positive(),
   /** How heavy it is on a GPU; sets its price (COST_CLASS_FACTORS, decision 239). */
@@ -187,7 +194,13 @@ export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<str
 }
 
 /** What a job brings, by the workflow needs it meets. */
-const brought = (job: JobNeeds): Record<Need, boolean> => ({ image: !!job.image, video: !!job.video, end_image: !!job.endImage, camera: !!job.camera });
+const brought = (job: JobNeeds): Record<Need, boolean> => ({
+  image: !!job.image,
+  video: !!job.video,
+  end_image: !!job.endImage,
+  camera: !!job.camera,
+  motion: !!job.image && !!job.video,
+});
 type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera">;
 
 /**
@@ -243,7 +256,7 @@ export async function bindWorkflow(
   const fps = b.fps ?? 24;
   const step = b.frames?.step ?? 1;
   const frames = Math.max(1, Math.ceil((job.durationSec * fps) / step)) * step + (b.frames?.plus ?? 0);
-  const given: Record<Need, unknown> = { image: o.image, video: o.video, end_image: o.endImage, camera: job.camera };
+  const given: Record<Need, unknown> = { image: o.image, video: o.video, end_image: o.endImage, camera: job.camera, motion: o.image && o.video };
   for (const need of b.needs) if (!given[need]) throw new EngineError(`workflow ${wf.name} needs ${NEED_WORDS[need]}`);
   const promptText = [job.lora?.triggerWord, job.prompt].filter(Boolean).join(", ");
   set("image", o.image);
@@ -279,5 +292,6 @@ export async function bindWorkflow(
       }
     }
   }
+  if (b.chain) await chainWindows(prompt, b.chain, job);
   return { prompt, width, height };
 }
