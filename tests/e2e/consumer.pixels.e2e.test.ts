@@ -166,8 +166,10 @@ describe("consumer app: ad pixels", () => {
       // answered: now the promotion may open
       await page.getByTestId("consent-reject").click();
       await banner.waitFor({ state: "detached" });
+      await page.clock.runFor(1_500); // the promotion's wait after the answer
       await page.getByTestId("flash-cta").waitFor();
-      await page.waitForTimeout(500); // the dialog's fade-in
+      // the dialog's fade-in, over
+      await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-testid="flash-sale"] .MuiDialog-container')!).opacity === "1");
       await page.screenshot({ path: `${SCREENSHOT_DIR}/consumer-first-visit-flash-sale-${language}-360.png` });
       await context.close();
     }
