@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { ensureViteBuild } from "./vite-build.ts";
 
 /** Builds dist/consumer when it is missing or older than its sources. */
@@ -35,6 +35,34 @@ export async function newAppContext(browser: Browser, opts: AppOptions = {}): Pr
     },
   );
   return context;
+}
+
+/**
+ * Moves the page's fake clock (`context.clock.install()` before the page loaded) `ms` ahead at once, firing every timer
+ * due on the way, then lets the page settle: until two rounds in a row start no request, each round waits for the page's
+ * pending work (a round trip behind its tasks and a frame), runs its timers half a second ahead (React's reveal of
+ * lazily loaded parts, transitions) and waits for the requests started meanwhile to be answered. What a real wait of `ms`
+ * lets the app do, for a test that proves something does NOT happen within that time, without waiting it out. Not for
+ * requests that never answer.
+ */
+export async function skipAhead(page: Page, ms: number): Promise<void> {
+  let started: Request[] = [];
+  const onRequest = (r: Request) => started.push(r);
+  page.on("request", onRequest);
+  try {
+    await page.clock.fastForward(ms);
+    for (let round = 0, quiet = 0; quiet < 2; round++) {
+      if (round === 30) throw new Error("the page keeps starting requests");
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+      await page.clock.runFor(500);
+      const answered = started.map((r) => r.response().then((res) => res?.finished()));
+      quiet = answered.length === 0 ? quiet + 1 : 0;
+      started = [];
+      await Promise.all(answered);
+    }
+  } finally {
+    page.off("request", onRequest);
+  }
 }
 
 export async function storedToken(page: Page): Promise<string | null> {

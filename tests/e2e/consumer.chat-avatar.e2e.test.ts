@@ -94,7 +94,7 @@ describe("consumer app: generated character avatars", () => {
     await page.getByTestId("character-name").fill("Mira Vale");
     await page.getByTestId("character-description").fill("A lighthouse keeper");
     // the engine's health round notices the server is gone
-    await new Promise((r) => setTimeout(r, 1500));
+    await expect.poll(async () => (await server.services.engines.require("comfyui").status()).servers?.[0]?.health, { timeout: 10_000 }).toBe("unreachable");
     await page.getByTestId("avatar-generate").click();
     await expect.poll(() => page.getByTestId("avatar-error").textContent(), { timeout: 10_000 }).toBe(MSG.avatarNeedsImageModel);
     expect(await overflow(page)).toBeLessThanOrEqual(0);

@@ -4,7 +4,7 @@ import { purchaseEventId } from "../../server/src/contract/pixels.ts";
 import { startFakePixelHosts } from "../fixtures/fake-pixel-hosts.ts";
 import { staffMember } from "../staff-utils.ts";
 import { launchBrowser, SCREENSHOT_DIR } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext, pageShot, skipAhead, startAppServer } from "./consumer-app.ts";
 
 /**
  * Ad pixels in the browser (issue 18), with every vendor host served by a local fake: consent first, the
@@ -64,10 +64,12 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms
 describe("consumer app: ad pixels", () => {
   it("nothing third-party loads before consent; accepting loads exactly the channel's TikTok pixel (Facebook is off) and it gets the page view", async () => {
     const context = await appContext({ adult: true, consent: "ask" });
+    await context.clock.install();
     const page = await context.newPage();
     await page.goto(`${server.url}/home?channel_id=tt&ttclid=E.C.P.click1`);
     await page.getByTestId("consent-banner").waitFor();
-    await new Promise((r) => setTimeout(r, 1_500));
+    // past the idle moment the pixels load at (3 s at the latest) and the first-open timer (2 s)
+    await skipAhead(page, 5_000);
     expect(hosts.requests).toEqual([]);
     await pageShot(page, "consumer-consent-banner");
     await page.getByTestId("consent-accept").click();
@@ -91,6 +93,7 @@ describe("consumer app: ad pixels", () => {
 
   it("rejecting advertising loads nothing, and the choice can be changed from the footer", async () => {
     const context = await appContext({ adult: true, consent: "ask", viewport: { width: 360, height: 740 } });
+    await context.clock.install();
     const page = await context.newPage();
     await page.goto(`${server.url}/home?channel_id=tt`);
     await page.getByTestId("consent-choose").click();
@@ -100,7 +103,7 @@ describe("consumer app: ad pixels", () => {
     await page.getByTestId("consent-banner").waitFor({ state: "detached" });
     await page.reload();
     await page.getByTestId("try-guest").waitFor();
-    await new Promise((r) => setTimeout(r, 4_000));
+    await skipAhead(page, 4_000);
     expect(hosts.requests).toEqual([]);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem("reverie_consent") ?? "null"))).toMatchObject({ analytics: true, advertising: false });
 
@@ -134,6 +137,7 @@ describe("consumer app: ad pixels", () => {
     for (const language of ["en", "ja", "ko", "ru"] as const) {
       // a truly first visit: no age answer, no consent, the flash sale never seen (demo data has one running)
       const context = await newAppContext(browser, { consent: "ask", language, viewport: { width: 360, height: 740 } });
+      await context.clock.install();
       const page = await context.newPage();
       await page.goto(`${server.url}/home`);
       await page.getByTestId("age-gate").waitFor();
@@ -142,7 +146,7 @@ describe("consumer app: ad pixels", () => {
       const banner = page.getByTestId("consent-banner");
       await banner.waitFor();
       // the flash sale used to open 1.5 s after the gate, over the banner; wait well past that
-      await page.waitForTimeout(3_000);
+      await skipAhead(page, 3_000);
       expect(await page.getByTestId("flash-sale").count()).toBe(0);
       // nothing lies over the choice: the topmost element at the centre of each button is that button
       for (const id of ["consent-accept", "consent-reject", "consent-choose"]) {
@@ -162,17 +166,20 @@ describe("consumer app: ad pixels", () => {
       // answered: now the promotion may open
       await page.getByTestId("consent-reject").click();
       await banner.waitFor({ state: "detached" });
+      await page.clock.runFor(1_500); // the promotion's wait after the answer
       await page.getByTestId("flash-cta").waitFor();
-      await page.waitForTimeout(500); // the dialog's fade-in
+      // the dialog's fade-in, over
+      await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-testid="flash-sale"] .MuiDialog-container')!).opacity === "1");
       await page.screenshot({ path: `${SCREENSHOT_DIR}/consumer-first-visit-flash-sale-${language}-360.png` });
       await context.close();
     }
     // the age was answered on an earlier visit, consent not yet: the banner still comes before the promotion
     const context = await newAppContext(browser, { adult: true, consent: "ask", viewport: { width: 360, height: 740 } });
+    await context.clock.install();
     const page = await context.newPage();
     await page.goto(`${server.url}/home`);
     await page.getByTestId("consent-banner").waitFor();
-    await page.waitForTimeout(3_000);
+    await skipAhead(page, 3_000);
     expect(await page.getByTestId("flash-sale").count()).toBe(0);
     await page.getByTestId("consent-accept").click();
     await page.getByTestId("flash-sale").waitFor();
@@ -231,6 +238,7 @@ describe("consumer app: ad pixels", () => {
 
   it("a switch changed in the console reaches the browser once its 5-minute cache runs out", async () => {
     const context = await appContext({ adult: true, consent: { analytics: false, advertising: true } });
+    await context.clock.install();
     const page = await context.newPage();
     await page.goto(`${server.url}/home?channel_id=later`);
     await page.getByTestId("try-guest").waitFor();
@@ -242,7 +250,8 @@ describe("consumer app: ad pixels", () => {
     await server.http.put(`/admin/api/channels/${later.id}`).set("token", marketer.token).send({ tiktok: 1 }).expect(200);
     await page.reload();
     await page.getByTestId("try-guest").waitFor();
-    await new Promise((r) => setTimeout(r, 2_500));
+    // past the idle moment the pixels load at (3 s at the latest)
+    await skipAhead(page, 5_000);
     expect(hosts.requests).toEqual([]); // still the cached answer, as SPEC.md §9 allows for 5 minutes
 
     // five minutes later (the cache's stored times moved back), the next page asks again
@@ -279,6 +288,7 @@ describe("consumer app: ad pixels", () => {
 
   it("a purchase fires exactly once per paid order, across a reload during verification and a later visit", async () => {
     const context = await appContext({ adult: true, consent: { analytics: true, advertising: true } });
+    await context.clock.install();
     const page = await context.newPage();
     page.on("dialog", (d) => void d.accept());
     await page.goto(`${server.url}/home?channel_id=tt`);
@@ -321,7 +331,8 @@ describe("consumer app: ad pixels", () => {
     await other.evaluate(() => localStorage.removeItem("reverie_purchases_reported"));
     await other.goto(`${server.url}/hcpayPayCallback?order_id=${order.id}`);
     await other.locator('[data-testid="payment-result"][data-phase="paid"]').waitFor();
-    await new Promise((r) => setTimeout(r, 3_000));
+    // past the idle moment the pixels load at (3 s at the latest)
+    await skipAhead(other, 5_000);
     expect(tiktokEvents("CompletePayment")).toHaveLength(1);
     expect(await server.db.orderActionLog.count({ where: { orderId: order.id, pixelId: "browser" } })).toBe(1);
     expect(await server.db.purchaseConversion.findUniqueOrThrow({ where: { orderId: order.id } })).toMatchObject({ eventId, advertisingConsent: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CHANNEL } from "../../server/src/contract/pixels.ts";
 import { appForThisFile } from "./app-per-file.ts";
-import { newAppContext, pageShot } from "./consumer-app.ts";
+import { newAppContext, pageShot, skipAhead } from "./consumer-app.ts";
 
 /** Issue 31 items 1 and 2 on a phone: price claims made from the prices, and the flash sale's rules. */
 describe("the shop at 360 px", () => {
@@ -11,6 +11,7 @@ describe("the shop at 360 px", () => {
     const claims: Record<string, string> = {};
     for (const language of ["en", "ja", "ko", "ru"] as const) {
       const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+      await context.clock.install();
       const page = await context.newPage();
       await page.goto(`${app.server.url}/home`);
       await page.getByTestId("flash-sale").waitFor();
@@ -26,7 +27,7 @@ describe("the shop at 360 px", () => {
       // once per visitor per sale: a reload does not bring it back
       await page.reload();
       await page.getByTestId("price-claim").first().waitFor();
-      await page.waitForTimeout(2500);
+      await skipAhead(page, 2500);
       expect(await page.getByTestId("flash-sale").count()).toBe(0);
       await context.close();
     }
@@ -50,18 +51,21 @@ describe("the shop at 360 px", () => {
   it("no popup over a ban notice, and none when no sale runs", async () => {
     const banned = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
     await banned.addInitScript(() => localStorage.setItem("reverie_ban_notice", JSON.stringify({ reason: "x" })));
+    await banned.clock.install();
     const p1 = await banned.newPage();
     await p1.goto(`${app.server.url}/home`);
-    await p1.waitForTimeout(3000);
+    await p1.getByTestId("ban-notice").waitFor();
+    await skipAhead(p1, 3000);
     expect(await p1.getByTestId("flash-sale").count()).toBe(0);
     await banned.close();
 
     await app.server.db.product.updateMany({ where: { saleEndsAt: { not: null } }, data: { saleEndsAt: new Date(Date.now() - 1000) } });
     const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
+    await context.clock.install();
     const page = await context.newPage();
     await page.goto(`${app.server.url}/home`);
     await page.getByTestId("price-claim").first().waitFor();
-    await page.waitForTimeout(3000);
+    await skipAhead(page, 3000);
     expect(await page.getByTestId("flash-sale").count()).toBe(0);
     await context.close();
   }, 90_000);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUPPORT_POLL_SECONDS } from "../../server/src/contract/support.ts";
 import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
 import { ensureConsoleBuilt } from "./console-build.ts";
@@ -100,6 +101,8 @@ async function consoleAs(s: StaffLogin, viewport = { width: 1400, height: 900 })
 describe("support thread both ways in Chromium", () => {
   it("a person writes, support answers in the console (en, then ru), the person sees the answer in the open bubble", { timeout: 120_000 }, async () => {
     const person = await guestInStudio("en");
+    // the open bubble's poll runs on the page's clock, so the end of the test can move it on rather than wait for it
+    await person.context().clock.install();
     await person.getByTestId("support-bubble").click();
     await person.getByTestId("support-input").fill("My card was charged but I got no credits");
     await person.getByTestId("support-send").click();
@@ -128,6 +131,7 @@ describe("support thread both ways in Chromium", () => {
     await staff.close();
 
     // the open bubble asks again every few seconds: the answer appears without a reload
+    await person.clock.fastForward(SUPPORT_POLL_SECONDS * 1000);
     await person.getByTestId("support-message-staff").waitFor({ timeout: 20_000 });
     expect(await person.getByTestId("support-message-staff").innerText()).toContain("the credits are on your balance now");
     await screenshot(person, "support-bubble-reply-360-en");
