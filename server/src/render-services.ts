@@ -19,6 +19,7 @@ import { createScreeningService } from "./domains/screening/screening.service.ts
 import { createBlocklistService } from "./domains/screening/blocklist.service.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { createProvenanceService } from "./domains/provenance/provenance.service.ts";
+import { createNotificationsService } from "./domains/notifications/notifications.service.ts";
 
 export interface AppDeps {
   db: Db;
@@ -55,6 +56,8 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // counted after the cheap refusal, so a refusal for want of credits makes no query (docs/decisions/222)
   const countSubmit = (userId: number) =>
     limiter.hit("generate", [{ key: `user:${userId}`, limit: config.RATE_LIMIT_GENERATIONS_PER_HOUR, windowSeconds: 3600 }]);
+  // likes and remixes are told to the item's owner in their own transactions; tips (creators) too
+  const notifications = createNotificationsService(db);
   const generation = createGenerationService({
     db,
     config,
@@ -70,6 +73,7 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
     jobs: metrics.jobs,
     faces: faceAnalyser(),
     log,
+    notify: notifications.record,
   });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
@@ -92,6 +96,7 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
     generation,
     training,
     provenance,
+    notifications,
     close,
   };
 }
