@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
-import { GENERATION_TEST_ENV, grant } from "../../../../tests/generation-utils.ts";
+import { GENERATION_TEST_ENV, grant, sharedCreation } from "../../../../tests/generation-utils.ts";
 import { registeredUser } from "../../../../tests/training-utils.ts";
 import { NOTIFICATION_MESSAGES } from "../../contract/notifications.ts";
 import { SAVE_ACCOUNT_MESSAGE } from "../../contract/users.ts";
@@ -15,19 +15,7 @@ afterAll(() => t.close());
 type Who = { token: string; userId: number };
 type Line = { id: number; kind: string; subject_id: number; count: number; amount: number; actor: string | null; read: boolean };
 
-/** A finished creation of `userId`, shared in the gallery. */
-const shared = (userId: number) =>
-  t.db.generationTask.create({
-    data: {
-      userId,
-      mode: "text_to_image",
-      engine: "local",
-      status: "succeeded",
-      cost: 1,
-      isPublic: true,
-      input: { prompt: "a lake at dawn", seed: 7, params: {} },
-    },
-  });
+const shared = (userId: number) => sharedCreation(t.db, userId);
 const like = (who: Who, id: number) => t.http.post("/api/Gallery/like").set("token", who.token).send({ id }).expect(200);
 const unlike = (who: Who, id: number) => t.http.post("/api/Gallery/unlike").set("token", who.token).send({ id }).expect(200);
 const lines = async (who: Who, query = "") =>
