@@ -47,7 +47,6 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // every output is signed and fingerprinted by the worker; the API answers the public provenance page
   const provenance = createProvenanceService({ db, config, log, storage });
   const templates = createTemplatesService(db, storage, engines.refusalFor);
-  const engineStatus = engines.publicStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
   // training renders nothing itself, but generation asks it for a model's LoRA and the worker polls its trainer jobs
@@ -56,7 +55,6 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // counted after the cheap refusal, so a refusal for want of credits makes no query (docs/decisions/222)
   const countSubmit = (userId: number) =>
     limiter.hit("generate", [{ key: `user:${userId}`, limit: config.RATE_LIMIT_GENERATIONS_PER_HOUR, windowSeconds: 3600 }]);
-  // likes and remixes are told to the item's owner in their own transactions; tips (creators) too
   const notifications = createNotificationsService(db);
   const generation = createGenerationService({
     db,
@@ -90,7 +88,7 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
     uploads,
     templates,
     engines,
-    engineStatus,
+    engineStatus: engines.publicStatus,
     queue,
     progress,
     generation,
