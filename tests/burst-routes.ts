@@ -170,6 +170,14 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/support/read", () => ({ as: "fan" })],
   // one daily gift however many taps (docs/decisions/302); off unless staff set it, refused alike
   ["POST /api/rewards/checkIn", () => ({ as: "fan", body: {} })],
+  // the bell (docs/decisions/312): marking read twice is marking read; the creator's tip line, or a missing one (404)
+  [
+    "POST /api/notifications/read",
+    async (s) => ({ as: "creator", body: { id: (await s.db.notification.findFirst({ where: { userId: s.creatorId } }))?.id ?? 1 } }),
+  ],
+  ["POST /api/notifications/readAll", () => ({ as: "creator", body: {} })],
+  ["POST /api/notifications/settings", () => ({ as: "fan", body: { email_digest: true } })],
+  ["POST /api/notifications/unsubscribe", (s) => ({ as: "nobody", body: { token: `${s.fanId}.not-a-signature` } })],
   ["POST /api/Generation/deleteTask", (s) => ({ as: "creator", body: { id: s.taskId } })],
   ["POST /api/Training/revoke", (s) => ({ as: "creator", body: { id: s.modelId } })],
   ["POST /api/login/logout", () => ({ as: "guest" })],

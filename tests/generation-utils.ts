@@ -131,3 +131,18 @@ export function spawnWorkerProcess(t: TestApp, env: Record<string, string>, clea
     child.on("exit", (code) => reject(new Error(`worker exited with ${code}: ${out}`)));
   });
 }
+
+/** A finished picture of `userId`, shared in the home gallery (nothing stored behind it: enough to like, remix and list). */
+export function sharedCreation(db: TestApp["db"], userId: number) {
+  return db.generationTask.create({
+    data: {
+      userId,
+      mode: "text_to_image",
+      engine: "local",
+      status: "succeeded",
+      cost: 1,
+      isPublic: true,
+      input: { prompt: "a lake at dawn", seed: 7, params: {} },
+    },
+  });
+}

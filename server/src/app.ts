@@ -33,6 +33,7 @@ import { supportRoutes } from "./domains/support/support.routes.ts";
 import { legalRoutes } from "./domains/legal/legal.routes.ts";
 import { provenanceRoutes } from "./domains/provenance/provenance.routes.ts";
 import { rewardsRoutes } from "./domains/rewards/rewards.routes.ts";
+import { notificationsRoutes } from "./domains/notifications/notifications.routes.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { consoleApp } from "./admin/console-app.ts";
 import { moderationRoutes } from "./domains/moderation/moderation.routes.ts";
@@ -102,6 +103,7 @@ function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps
     services.limiter.middleware("provenance", (req) => (req.ip ? [{ key: `ip:${req.ip}`, limit: provenanceChecks, windowSeconds: 3600 }] : [])),
   );
   rewardsRoutes(api, services.rewards);
+  notificationsRoutes(api, services.notifications, services.notificationDigests);
   adminRoutes(api, services);
 }
 

@@ -59,19 +59,22 @@ try {
     import("../../prisma/seed.ts"),
     import("./worker/generation.worker.ts"),
     import("./domains/templates/template-previews.ts"),
+    import("./domains/notifications/notifications.jobs.ts"),
   ]);
   // both are awaited below; this only keeps an early failure from counting as unhandled meanwhile
   pgStarting.catch(() => undefined);
   modules.catch(() => undefined);
   pgServer = await pgStarting;
-  const [{ connectDatabase }, { createApp }, { seed }, { startGenerationWorker }, { createTemplatePreviews }] = await modules;
+  const [{ connectDatabase }, { createApp }, { seed }, { startGenerationWorker }, { createTemplatePreviews }, { startDigestJobs }] = await modules;
   database = await connectDatabase(pgServer, cfg, log);
   if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
   const { app, services } = createApp({ db: database.db, config: cfg, log, databaseUrl: database.url });
   let worker: ReturnType<typeof startGenerationWorker> | undefined;
   let stopPreviews: (() => Promise<void>) | undefined;
+  let digests: ReturnType<typeof startDigestJobs> | undefined;
   stopGeneration = async () => {
     await stopPreviews?.();
+    digests?.stop();
     // a worker still starting is let finish, then stopped: closing the database under it would be logged as its error
     await (await worker?.catch(() => undefined))?.stop();
     await services.close();
@@ -125,6 +128,8 @@ try {
     await worker;
     // data exports and account erasures run where the worker runs (decisions 261, 262)
     if (!stopping) await services.privacy.startJobs();
+    // so do the daily email digests of notifications (docs/decisions/312)
+    if (!stopping) await (digests = startDigestJobs(services.queue.ready, services.notificationDigests, log)).started;
     // previews show the local engine's motion templates
     if (cfg.TEMPLATE_PREVIEWS && !stopping)
       stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(

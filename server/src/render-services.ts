@@ -19,6 +19,7 @@ import { createScreeningService } from "./domains/screening/screening.service.ts
 import { createBlocklistService } from "./domains/screening/blocklist.service.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { createProvenanceService } from "./domains/provenance/provenance.service.ts";
+import { createNotificationsService } from "./domains/notifications/notifications.service.ts";
 
 export interface AppDeps {
   db: Db;
@@ -46,7 +47,6 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // every output is signed and fingerprinted by the worker; the API answers the public provenance page
   const provenance = createProvenanceService({ db, config, log, storage });
   const templates = createTemplatesService(db, storage, engines.refusalFor);
-  const engineStatus = engines.publicStatus;
   const queue = createGenerationQueue({ url, config, log, role: "producer" });
   const progress = createProgressHub(url, log);
   // training renders nothing itself, but generation asks it for a model's LoRA and the worker polls its trainer jobs
@@ -55,6 +55,7 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   // counted after the cheap refusal, so a refusal for want of credits makes no query (docs/decisions/222)
   const countSubmit = (userId: number) =>
     limiter.hit("generate", [{ key: `user:${userId}`, limit: config.RATE_LIMIT_GENERATIONS_PER_HOUR, windowSeconds: 3600 }]);
+  const notifications = createNotificationsService(db);
   const generation = createGenerationService({
     db,
     config,
@@ -70,6 +71,7 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
     jobs: metrics.jobs,
     faces: faceAnalyser(),
     log,
+    notify: notifications.record,
   });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = async () => {
@@ -86,12 +88,13 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
     uploads,
     templates,
     engines,
-    engineStatus,
+    engineStatus: engines.publicStatus,
     queue,
     progress,
     generation,
     training,
     provenance,
+    notifications,
     close,
   };
 }

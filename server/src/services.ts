@@ -57,6 +57,7 @@ import { createRenderServices, type AppDeps } from "./render-services.ts";
 import { measureOperations } from "./operations.ts";
 import { createRewardsService } from "./domains/rewards/rewards.service.ts";
 import { storedRewards } from "./domains/site/site.rewards.ts";
+import { createNotificationDigests } from "./domains/notifications/notifications.digest.ts";
 
 /** Every service of the API process, wired once; the generation worker builds only createRenderServices. */
 export function createServices(deps: AppDeps) {
@@ -75,7 +76,6 @@ export function createServices(deps: AppDeps) {
     ownImageKey: async (userId, uploadId) => (await render.uploads.own(userId, uploadId, "image")).storageKey,
     signedUrl: (key) => storage.signedUrl(key),
   });
-  const staff = createStaffService(db, audit);
   const products = createProductsService(db);
   const memberships = createMembershipsService({ db, credits, log });
   const channelSecrets = createChannelSecrets(db, audit, config.SECRETS_KEY);
@@ -127,6 +127,7 @@ export function createServices(deps: AppDeps) {
     sessionLive: (sessionId, userId) => auth.userSessionLive(sessionId, userId),
     checkText: chat.checkText,
     tipSettings: () => site.tips(),
+    notify: render.notifications.record,
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const support = createSupportService({
@@ -181,7 +182,6 @@ export function createServices(deps: AppDeps) {
     notifications: render.metrics.payments,
   });
   const site = createSiteService(db, storage);
-  const cityRedirects = createCityRedirects(db, createGeoLookup(), log);
   const evidence = createEvidenceService({
     db,
     audit,
@@ -210,7 +210,6 @@ export function createServices(deps: AppDeps) {
     repeatOffenderTakedowns: config.REPEAT_OFFENDER_TAKEDOWNS,
   });
   systemReports.connect(moderation);
-  const appeals = createAppealsService({ db, audit, moderation });
   // each domain erases its own tables (decision 262): those naming others' rows first, auth's users row last
   const privacy = createPrivacyService({
     db,
@@ -246,7 +245,7 @@ export function createServices(deps: AppDeps) {
   const consoleServices = {
     audit,
     moderation,
-    appeals,
+    appeals: createAppealsService({ db, audit, moderation }),
     evidence,
     transparency: createTransparencyService(db),
     pixels,
@@ -272,7 +271,7 @@ export function createServices(deps: AppDeps) {
     mailer,
     auth,
     users,
-    staff,
+    staff: createStaffService(db, audit),
     products,
     orders,
     receipts,
@@ -283,7 +282,7 @@ export function createServices(deps: AppDeps) {
     payments,
     wallets,
     site,
-    cityRedirects,
+    cityRedirects: createCityRedirects(db, createGeoLookup(), log),
     ...consoleServices,
     chat,
     creators,
@@ -292,6 +291,7 @@ export function createServices(deps: AppDeps) {
     legal,
     privacy,
     rewards,
+    notificationDigests: createNotificationDigests(deps, users.contactOf, mailer),
     close,
   };
 }

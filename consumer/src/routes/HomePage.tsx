@@ -5,7 +5,7 @@ import AutoAwesomeIcon from "@mui/icons-material/AutoAwesome";
 import MovieFilterIcon from "@mui/icons-material/MovieFilter";
 import PhotoCameraIcon from "@mui/icons-material/PhotoCamera";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { LandingHero } from "../features/landing/LandingHero.tsx";
 import { session, useSession } from "../features/session/session.ts";
 import { Banners } from "../features/site/Banners.tsx";
@@ -18,6 +18,7 @@ import { lazyView } from "../i18n/index.ts";
 const FlashSaleDialog = lazyView(() => import("../dialogs/FlashSaleDialog.tsx"));
 // the gallery names modes (its filter): it renders once the later translation groups are there
 const Gallery = lazyView(() => import("../features/site/Gallery.tsx"));
+const GalleryItemDialog = lazyView(() => import("../features/gallery/GalleryItemDialog.tsx"));
 
 const STEPS = [
   { icon: PhotoCameraIcon, key: "photo" },
@@ -32,6 +33,9 @@ export function Component() {
   const { user } = useSession();
   const [busy, setBusy] = useState(false);
   const [flashSale, dismissFlashSale] = useFlashSale();
+  // /home?item=ID opens one gallery item (a notification's link to what was liked or remixed)
+  const [params, setParams] = useSearchParams();
+  const linkedItem = Number(params.get("item")) || null;
 
   async function tryIt() {
     if (!user) {
@@ -90,6 +94,11 @@ export function Component() {
           </Suspense>
         </WhenNearViewport>
       </Box>
+      {linkedItem && (
+        <Suspense fallback={null}>
+          <GalleryItemDialog id={linkedItem} onClose={() => setParams({}, { replace: true })} onOpen={(id) => setParams({ item: String(id) })} />
+        </Suspense>
+      )}
       {flashSale && (
         <Suspense fallback={null}>
           <FlashSaleDialog product={flashSale} onClose={dismissFlashSale} />

@@ -61,6 +61,8 @@ export const router = createBrowserRouter([
       { path: "provenance", lazy: () => withLaterTranslations(import("./ProvenancePage.tsx")) },
       // issue 30 item 6: my data out, my account gone (the account area may place the same section among its own)
       { path: "myData", lazy: () => withLaterTranslations(import("./MyDataPage.tsx")) },
+      // issue 32 item 7: the email digest's link stops digests without signing in
+      { path: "unsubscribe", lazy: () => withLaterTranslations(import("./UnsubscribePage.tsx")) },
       { path: "401", lazy: () => withLaterTranslations(import("./NoPermissionPage.tsx")) },
       // SPEC.md §2 /{dynamicPath}: a creator's home link (any fixed route above wins over it)
       // only the page's own texts: a fan opening a shared link does not download every screen's (issue 16)

@@ -62,7 +62,11 @@ export type Subject =
   /** the daily gift (docs/decisions/302): read = today's state, create = take it; a saved account's own */
   | "CheckIn"
   /** an invitation and its gift (docs/decisions/302): the inviter reads its own link; staff read and reverse (update) */
-  | "Referral";
+  | "Referral"
+  /** a line of the bell (docs/decisions/312): read and marked read by its own account only */
+  | "Notification"
+  /** an account's email digest choice (docs/decisions/312): a saved account's own */
+  | "NotificationSetting";
 
 export type AppAbility = MongoAbility<[Action, Subject | Record<string, unknown>]>;
 
@@ -100,9 +104,12 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("create", "Appeal");
     can(["create", "read"], "SupportThread", own);
     can("read", "CheckIn", own);
+    can(["read", "update"], "Notification", own);
+    can("read", "NotificationSetting", own);
     // a guest account costs nothing to start: gifts and invitations are a saved account's (docs/decisions/302)
     if (principal.role !== "visitor") {
       can("create", "CheckIn", own);
+      can("update", "NotificationSetting", own);
       can("read", "Referral", { inviterId: principal.userId });
     }
     // a registered account makes its page (with or without a trained model) and becomes a creator (SPEC.md §6)
@@ -113,6 +120,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     // the refusal's reason is what the guest is told: save the account first (issue 30)
     if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "CheckIn", "Tip"]).because(SAVE_ACCOUNT_MESSAGE);
     if (principal.role === "visitor") cannot("read", "Referral").because(SAVE_ACCOUNT_MESSAGE);
+    if (principal.role === "visitor") cannot("update", "NotificationSetting").because(SAVE_ACCOUNT_MESSAGE);
   }
 
   if (principal.kind === "anonymous") {

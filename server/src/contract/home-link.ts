@@ -57,6 +57,7 @@ export const RESERVED_HOME_LINKS = [
   "system",
   "terms",
   "training",
+  "unsubscribe",
   "undefined",
   "null",
   "www",

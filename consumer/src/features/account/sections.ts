@@ -17,6 +17,7 @@ export const ACCOUNT_SECTIONS: AccountSection[] = [
   { id: "credits", titleKey: "rewards.history.title", Component: lazy(() => import("../rewards/CreditHistory.tsx")) },
   { id: "purchases", titleKey: "account.purchases.title", Component: lazy(() => import("./PurchasesSection.tsx")) },
   { id: "plan", titleKey: "account.plan.title", Component: lazy(() => import("./PlanSection.tsx")) },
+  { id: "notifications", titleKey: "notifications.digest.title", Component: lazy(() => import("../notifications/DigestSection.tsx")) },
   { id: "tips", titleKey: "creators.tipsSentTitle", Component: lazy(() => import("../creators/TipList.tsx")) },
   { id: "data", titleKey: "privacy.title", Component: lazy(() => import("../privacy/MyData.tsx").then((m) => ({ default: m.MyData }))) },
 ];

@@ -17,6 +17,7 @@ import { useSession } from "../session/session.ts";
 import { LanguageSwitcher } from "./LanguageSwitcher.tsx";
 import { lazyView } from "../../i18n/index.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
+import { NotificationBell } from "../notifications/NotificationBell.tsx";
 
 export function Logo() {
   const { t } = useTranslation();
@@ -76,7 +77,7 @@ export function Header({ prerendered = false }: { prerendered?: boolean }) {
   );
 }
 
-/** Balance, chat, language and the account: what the header shows right of the navigation. */
+/** Balance, chat, language, the bell and the account: what the header shows right of the navigation. */
 function HeaderControls() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -120,6 +121,7 @@ function HeaderControls() {
       <LanguageSwitcher />
       {user ? (
         <>
+          <NotificationBell />
           <IconButton onClick={(e) => setMenu(e.currentTarget)} aria-label={t("nav.account")} data-testid="account-menu">
             <Avatar src={user.photo ?? undefined} sx={{ width: 32, height: 32, background: accentGradient, fontSize: 14 }}>
               {user.nickname.slice(0, 1).toUpperCase()}

@@ -8,6 +8,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import { livePage } from "./creators.pages.ts";
 import { holdLivePage } from "./creators.page-hold.ts";
 import { insertTip } from "./creators.queries.ts";
+import type { RecordNotification } from "../notifications/notifications.service.ts";
 
 export interface TipDeps {
   db: Db;
@@ -17,6 +18,8 @@ export interface TipDeps {
   checkText(text: string): Promise<string | null>;
   /** site owns settings: the presets and limits staff set (TIP_DEFAULTS until they do) */
   tipSettings(): Promise<TipSettings>;
+  /** tells the creator of the tip, in the tip's transaction (docs/decisions/312) */
+  notify: RecordNotification;
 }
 
 export interface TipAsked {
@@ -68,7 +71,7 @@ async function moveTip(credits: TipDeps["credits"], tx: Tx, tip: { id: number; a
 }
 
 /** Tips (issue 32 item 5, docs/decisions/304): a fan's credits to a creator, with a message, counted as the creator's earnings. */
-export function createCreatorTips({ db, credits, checkText, tipSettings }: TipDeps) {
+export function createCreatorTips({ db, credits, checkText, tipSettings, notify }: TipDeps) {
   /** Refuses an amount outside staff's limits and a message the text check refuses, before anything is held. */
   async function checkTip(amount: number, message: string | undefined): Promise<void> {
     const s = await tipSettings();
@@ -111,6 +114,7 @@ export function createCreatorTips({ db, credits, checkText, tipSettings }: TipDe
         await moveTip(credits, tx, { id: created.id, amount: t.amount, fanId, creatorId: page.userId });
         // the fan's row is locked now (the charge): a ban that committed before it is seen by this fresh statement
         if (!(await tx.user.count({ where: { id: fanId, bannedAt: null } }))) throw HttpError.forbidden(M.fanBanned);
+        await notify(tx, { userId: page.userId, kind: "tip", subjectId: page.id, actorId: fanId, amount: t.amount });
         return tx.creatorTip.findUniqueOrThrow({ where: { id: created.id }, include: withPage });
       });
       return pageTipView(row);

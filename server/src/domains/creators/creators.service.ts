@@ -45,6 +45,7 @@ interface Deps {
   /** a tip's message is checked as a chat message is; its presets and limits are staff's site setting */
   checkText: TipDeps["checkText"];
   tipSettings: TipDeps["tipSettings"];
+  notify: TipDeps["notify"];
 }
 
 /**
@@ -60,7 +61,7 @@ export function createCreatorsService(deps: Deps) {
   const library = createCreatorLibrary({ ...deps, ttlSeconds: deps.mediaTtlSeconds, isMember, limits: limits.library });
   const pages = createPages({ db, models, covers: deps.covers, memberships, library, makeCreator, minRatings });
   const requests = createCustomRequests({ db, credits, ownCreation, requestHours, limits: limits.requests });
-  const tips = createCreatorTips({ db, credits, checkText: deps.checkText, tipSettings: deps.tipSettings });
+  const tips = createCreatorTips({ db, credits, checkText: deps.checkText, tipSettings: deps.tipSettings, notify: deps.notify });
 
   /** The caller's own page, or 'no page'. */
   async function ownPage(userId: number): Promise<CreatorPage> {

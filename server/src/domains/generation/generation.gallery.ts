@@ -1,6 +1,6 @@
 import { displayNickname } from "../../contract/users.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import type { Tx } from "../../db/client.ts";
+import { sqlTransaction, type Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { galleryCount, galleryPage, likeTask, recountLikes, unlikeTask } from "./generation.queries.ts";
 import type { GalleryQuery } from "./generation.schema.ts";
@@ -13,7 +13,7 @@ const shown = (): Prisma.GenerationTaskWhereInput => ({ isPublic: true, state: "
 const withOwnerName = { user: { select: { nickname: true, uuid: true } } } as const;
 
 /** The home gallery people respond to: its pages, an item's settings, likes and their counts (issue 32 items 1 and 2). */
-export function createGallery({ db }: GenerationDeps, { publicView, remixSettings }: ReturnType<typeof createTaskViews>) {
+export function createGallery({ db, notify }: GenerationDeps, { publicView, remixSettings }: ReturnType<typeof createTaskViews>) {
   /** The ids among `ids` that `viewerId` has liked (none without a login). */
   async function likedOf(viewerId: number | null, ids: number[]): Promise<Set<number>> {
     if (viewerId === null || !ids.length) return new Set();
@@ -65,7 +65,11 @@ export function createGallery({ db }: GenerationDeps, { publicView, remixSetting
 
     /** Likes a shown item once per account, however many times it is asked at once. */
     async like(userId: number, id: number) {
-      await likeTask.rows(db, { taskId: id, userId });
+      // the owner is told in the like's transaction, once per liker (docs/decisions/312); on pg, as the like is a hot path
+      await sqlTransaction(db, async (tx) => {
+        const liked = await likeTask.first(tx, { taskId: id, userId });
+        if (liked) await notify(tx, { userId: liked.ownerId, kind: "like", subjectId: id, actorId: userId });
+      });
       return likeState(userId, id);
     },
 

@@ -234,7 +234,7 @@ export const galleryCount = statement({
  * (20 clicks at once) inserts nothing and counts nothing; likes of many accounts queue on the task's row.
  */
 export const likeTask = statement({
-  columns: { likes: col.int },
+  columns: { likes: col.int, ownerId: col.int },
   sql: (p: LikeParams) => Prisma.sql`
     WITH liked AS (
       INSERT INTO gallery_likes (task_id, user_id, created_at)
@@ -242,7 +242,7 @@ export const likeTask = statement({
       ON CONFLICT DO NOTHING RETURNING task_id)
     UPDATE generation_tasks SET like_count = like_count + 1,
       week_likes = CASE WHEN like_week = ${THIS_WEEK} THEN week_likes + 1 ELSE 1 END, like_week = ${THIS_WEEK}
-    WHERE id IN (SELECT task_id FROM liked) RETURNING like_count AS likes`,
+    WHERE id IN (SELECT task_id FROM liked) RETURNING like_count AS likes, user_id AS "ownerId"`,
   example: { taskId: 1, userId: 1 },
 });
 
@@ -272,8 +272,8 @@ export const recountLikes = statement({
 
 /** Counts a remix on its source, in the remix's charging transaction; no row when the source is no longer shown. */
 export const countRemix = statement({
-  columns: { id: col.int },
+  columns: { id: col.int, ownerId: col.int },
   sql: (p: { taskId: number }) => Prisma.sql`
-    UPDATE generation_tasks t SET remix_count = t.remix_count + 1 WHERE t.id = ${p.taskId} AND ${SHOWN} RETURNING t.id`,
+    UPDATE generation_tasks t SET remix_count = t.remix_count + 1 WHERE t.id = ${p.taskId} AND ${SHOWN} RETURNING t.id, t.user_id AS "ownerId"`,
   example: { taskId: 1 },
 });

@@ -85,7 +85,11 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
           remixOfId: r.remixOfId,
         }))!;
         // a source taken out of the gallery since it was opened is not remixed: nothing is charged or made
-        if (r.remixOfId && !(await countRemix.first(tx, { taskId: r.remixOfId }))) throw HttpError.notFound();
+        if (r.remixOfId) {
+          const source = await countRemix.first(tx, { taskId: r.remixOfId });
+          if (!source) throw HttpError.notFound();
+          await deps.notify(tx, { userId: source.ownerId, kind: "remix", subjectId: source.id, actorId: userId });
+        }
         if (!free && r.cost > 0) {
           await credits.charge(
             { userId, amount: r.cost, reason: "generation", reference: `task:${created.id}`, idempotencyKey: taskChargeKey(created.id) },

@@ -1,3 +1,4 @@
+import type { RecordNotification } from "../notifications/notifications.service.ts";
 import type { Logger } from "pino";
 import type { JobMetrics } from "../../metrics/metrics.ts";
 import type { Config } from "../../config.ts";
@@ -91,6 +92,8 @@ export interface GenerationDeps {
   /** The face model: the watermark keeps clear of faces (docs/decisions/296). */
   faces: Pick<FaceAnalyser, "detect">;
   log: Logger;
+  /** Tells an item's owner of a like or a remix, in the like's or the remix's transaction (docs/decisions/312). */
+  notify: RecordNotification;
 }
 
 /** The ledger key of a task's charge: the submit charges under it, the watermark looks it up (docs/decisions/296). */

@@ -1,0 +1,42 @@
+import type PgBoss from "pg-boss";
+import type { Logger } from "pino";
+import { ignoreExists } from "../generation/queue.ts";
+import { utcDay, type NotificationDigests } from "./notifications.digest.ts";
+
+/** Sends one UTC day's email digests (docs/decisions/312). */
+export const DIGEST_QUEUE = "notification-digests";
+/** How often a worker offers the day's digest job: the first offer after midnight (UTC) sends the day's digests. */
+const OFFER_MS = 3600_000;
+
+interface DigestJob {
+  day: string;
+}
+
+/**
+ * The daily digest on the pg-boss generation runs (its producer instance: no second pool). Every process that runs the
+ * worker offers the day's job each hour under one singleton key, so the day's job is queued once while it waits or
+ * runs; the run itself claims each account's day, so a second run (two workers, a retry) sends nothing again.
+ */
+export function startDigestJobs(boss: () => Promise<PgBoss>, digests: Pick<NotificationDigests, "run">, log: Logger) {
+  let timer: NodeJS.Timeout | undefined;
+  const started = boss().then(async (b) => {
+    await b.createQueue(DIGEST_QUEUE, { name: DIGEST_QUEUE }).catch(ignoreExists);
+    await b.work<DigestJob>(DIGEST_QUEUE, { batchSize: 1 }, async ([job]) => {
+      const sent = await digests.run(job!.data.day);
+      if (sent) log.info({ day: job!.data.day, sent }, "notification digests sent");
+    });
+    const offer = () => {
+      const day = utcDay(new Date());
+      void b
+        .send(DIGEST_QUEUE, { day } satisfies DigestJob, { singletonKey: day, retryLimit: 3, retryDelay: 300, expireInSeconds: 3600 })
+        .catch((err: unknown) => log.error({ err }, "notification digest job not queued"));
+    };
+    offer();
+    timer = setInterval(offer, OFFER_MS);
+    timer.unref();
+  });
+  return {
+    started,
+    stop: () => clearInterval(timer),
+  };
+}

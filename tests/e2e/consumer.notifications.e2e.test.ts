@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { missingKeys, missingTexts, newAppContext, pageShot, usedKeys } from "./consumer-app.ts";
+import { appForThisFile, startAsGuest } from "./app-per-file.ts";
+import { sharedCreation } from "../generation-utils.ts";
+
+const NARROW = { width: 360, height: 740 };
+
+/** Issue 32 item 7: the bell in the header at 360 px (the header is tightest in ru), its panel, and a line's link. */
+describe("consumer app: the notifications bell at 360 px", () => {
+  const app = appForThisFile();
+  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  for (const language of ["en", "ja", "ko", "ru"] as const) {
+    it(`${language}: the badge counts unread lines, the panel names them, a line opens the liked item and is read`, async () => {
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: NARROW });
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      const db = app.server.db;
+      const owner = (await db.session.findFirstOrThrow({ where: { userId: { not: null } }, orderBy: { id: "desc" } })).userId!;
+      const item = await sharedCreation(db, owner);
+      // three people like it (a named account, then two guests), one tips nothing: one line, "3 people"; a second item by a named one
+      const named = await db.user.create({ data: { nickname: "Mika", role: "user", loginType: "registered" } });
+      const guests = await Promise.all([1, 2].map(() => db.user.create({ data: {} })));
+      const record = app.server.services.notifications.record;
+      await db.$transaction(async (tx) => {
+        for (const who of [named, ...guests]) await record(tx, { userId: owner, kind: "like", subjectId: item.id, actorId: who.id });
+        await record(tx, { userId: owner, kind: "remix", subjectId: item.id, actorId: named.id });
+      });
+
+      // this visitor has seen today's flash sale: it would cover the panel and the item the line opens
+      await page.evaluate(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      await page.goto(`${app.server.url}/function`);
+      await page.locator('[data-testid="bell"][data-unread="2"]').waitFor({ timeout: 15_000 });
+      const bell = (await page.getByTestId("bell").boundingBox())!;
+      expect(bell.x + bell.width).toBeLessThanOrEqual(NARROW.width);
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
+      await pageShot(page, `bell-${language}`);
+
+      await page.getByTestId("bell").click();
+      const panel = page.getByTestId("notifications-panel");
+      await panel.locator('[data-testid^="notification-"]').first().waitFor();
+      expect(await panel.locator('[data-testid^="notification-"]').count()).toBe(2);
+      const box = (await panel.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(NARROW.width);
+      await page.screenshot({ path: `tests/output/screenshots/bell-panel-${language}.png` });
+      const keys = (await usedKeys(page)).filter((k) => k.startsWith("notifications.") || k.startsWith("bell."));
+      expect(keys.length).toBeGreaterThan(3);
+      expect(missingKeys(language, keys)).toEqual([]);
+      expect(await missingTexts(page)).toEqual([]);
+
+      // the like line (the oldest, listed second) leads to the item and is read
+      const likeLine = await db.notification.findFirstOrThrow({ where: { userId: owner, kind: "like" } });
+      await panel.getByTestId(`notification-${likeLine.id}`).click();
+      await page.waitForURL(new RegExp(`/home\\?item=${item.id}$`));
+      await page.getByTestId("gallery-item").waitFor();
+      await page.locator('[data-testid="bell"][data-unread="1"]').waitFor();
+      expect((await db.notification.findUniqueOrThrow({ where: { id: likeLine.id } })).readAt).not.toBeNull();
+
+      // the account saves an email, turns the digest on, and the email's link turns it off without signing in
+      await db.user.update({ where: { id: owner }, data: { email: `bell-${owner}@example.com`, loginType: "registered", role: "user" } });
+      await page.goto(`${app.server.url}/account#notifications`);
+      const digestSwitch = page.getByTestId("digest-switch").locator("input");
+      await expect.poll(() => digestSwitch.isEnabled(), { timeout: 15_000 }).toBe(true);
+      await digestSwitch.check();
+      await expect.poll(async () => (await db.notificationSetting.findUnique({ where: { userId: owner } }))?.emailDigest).toBe(true);
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
+      await page.getByTestId("digest-section").screenshot({ path: `tests/output/screenshots/digest-${language}.png` });
+      const token = app.server.services.notificationDigests.tokenOf(owner);
+      const signedOut = await newAppContext(app.browser, { adult: true, language, viewport: NARROW });
+      const mailLink = await signedOut.newPage();
+      await mailLink.goto(`${app.server.url}/unsubscribe?token=${encodeURIComponent(token)}`);
+      await mailLink.getByTestId("unsubscribe-page").getByRole("alert").waitFor();
+      expect((await db.notificationSetting.findUniqueOrThrow({ where: { userId: owner } })).emailDigest).toBe(false);
+      await pageShot(mailLink, `unsubscribe-${language}`);
+      expect(
+        missingKeys(
+          language,
+          (await usedKeys(mailLink)).filter((k) => k.startsWith("notifications.")),
+        ),
+      ).toEqual([]);
+      await signedOut.close();
+      await context.close();
+    }, 120_000);
+  }
+});
