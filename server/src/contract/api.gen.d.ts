@@ -13999,7 +13999,7 @@ export interface paths {
                             code: number;
                             data: {
                                 available: boolean;
-                                controls: ("prompt" | "image" | "end_image" | "camera" | "aspect" | "seed" | "negative_prompt" | "strength")[];
+                                controls: ("prompt" | "image" | "end_image" | "camera" | "audio" | "aspect" | "seed" | "negative_prompt" | "strength")[];
                                 count: number;
                                 duration: number;
                                 /** @enum {string} */

@@ -26,7 +26,8 @@ export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; 
  * when none makes the mode or the pinned one is unknown (the submit is then refused with 503 before any charge).
  */
 export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): Workflow | undefined {
-  const source = o.source ? { [o.source]: "source" } : {};
+  // audio overlay always brings its sound, which a workflow driven by it (lip sync) needs
+  const source = { ...(o.source ? { [o.source]: "source" } : {}), ...(o.mode === "audio_overlay" ? { audio: "source" } : {}) };
   // stand-ins: only whether the request brings them decides the pick
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
@@ -42,7 +43,7 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
  * motion at the photo's own shape, its looks restyle a video as they are; its procedural pictures (and the picture a
  * text-to-video starts from) follow the prompt, seed and aspect, and a reference photo tints them.
  */
-const DRAWN = STUDIO_CONTROLS.filter((c) => !["negative_prompt", "strength", ...REQUEST_EXTRAS].includes(c));
+const DRAWN = STUDIO_CONTROLS.filter((c) => !["negative_prompt", "strength", "audio", ...REQUEST_EXTRAS].includes(c));
 const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
   image_to_video: [],
   audio_overlay: [],
@@ -55,7 +56,7 @@ const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
 
 export const localControls = (mode: GenerationMode): StudioControl[] => [...LOCAL[mode]];
 
-/** The controls a workflow's binding wires to a node input; the aspect needs both the width and the height. */
+/** The controls a workflow's binding wires to a node input (the audio: it drives the picture); the aspect needs both the width and the height. */
 function bound(b: Binding): StudioControl[] {
   return STUDIO_CONTROLS.filter((c) => (c === "aspect" ? !!(b.inputs.width && b.inputs.height) : c !== "image" && !!b.inputs[c]));
 }

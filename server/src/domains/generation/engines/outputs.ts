@@ -17,8 +17,8 @@ export const mimeOf = (file: string) =>
   /\.mp4$/i.test(file) ? "video/mp4" : /\.webp$/i.test(file) ? "image/webp" : /\.jpe?g$/i.test(file) ? "image/jpeg" : "image/png";
 
 /**
- * What every GPU engine does with the files it brought back: measures them, makes the poster and, for audio overlay,
- * lays the job's audio over the video. Audio overlay is this post-step on any engine's output, not a workflow.
+ * What every GPU engine does with the files it brought back: measures them, makes the poster and lays the job's audio
+ * over a video that came back silent. A lip-synced video comes back with the audio it was made from (decision 305).
  */
 export async function finishOutputs(job: EngineJob, files: string[], kind: "video" | "images"): Promise<EngineResult> {
   if (!files.length) throw new EngineError("the back end finished without an output file");
@@ -36,7 +36,7 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
   let video = files[0];
   const src = await probe(video).catch(() => null);
   if (!src?.video) throw new EngineError("the back end returned a file that is not a video");
-  if (job.audio) {
+  if (job.audio && !src.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
     await ffmpeg([
       "-i",

@@ -6,6 +6,7 @@ import { GENERATION_MODES, type GenerationMode } from "../../../contract/generat
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
 import { outputSizeFor } from "./output-size.ts";
+import { chainWindows, checkWindows, windowsSchema } from "./workflow-windows.ts";
 
 /**
  * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
@@ -20,6 +21,7 @@ const CONTROLS = [
   "end_image",
   "camera",
   "video",
+  "audio",
   "prompt",
   "negative_prompt",
   "seed",
@@ -32,12 +34,12 @@ const CONTROLS = [
   "prefix",
 ] as const;
 type Control = (typeof CONTROLS)[number];
-const NEEDS = ["image", "video", "end_image", "camera"] as const;
+const NEEDS = ["image", "video", "end_image", "camera", "audio"] as const;
 type Need = (typeof NEEDS)[number];
 /** What a job may bring that only a workflow needing it can use. */
 const EXTRAS = ["end_image", "camera"] as const satisfies readonly Need[];
 
-const NEED_WORDS: Record<Need, string> = { image: "a picture", video: "a video", end_image: "a last frame", camera: "a camera move" };
+const NEED_WORDS: Record<Need, string> = { image: "a picture", video: "a video", end_image: "a last frame", camera: "a camera move", audio: "a sound" };
 
 /** ComfyUI's WanCameraEmbedding camera_pose for each move (the stock node's options, comfyui.md §15). */
 const CAMERA_POSES: Record<CameraMove, string> = {
@@ -72,6 +74,8 @@ const bindingSchema = z.object({
   fps: z.number().positive().optional(),
   /** Frame counts the model accepts: step × k + plus (Wan: 4k+1, LTX: 8k+1). */
   frames: z.object({ step: z.number().int().positive(), plus: z.number().int().min(0) }).optional(),
+  /** A model making a window of frames at a time: its continuation window, repeated as the length needs (decision 305). */
+  windows: windowsSchema,
   inputs: z.partialRecord(z.enum(CONTROLS), z.array(target)),
   /** The LoRA slot: loader nodes removed (their outputs wired to the inputs named in `bypass`) when no LoRA is given. */
   lora: z.array(z.object({ node: z.string(), name: z.string(), strength: z.string(), bypass: z.array(z.string()) })).default([]),
@@ -123,6 +127,7 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
         ]) {
           if (!graph[t.node] || !(t.input in graph[t.node].inputs)) throw new Error(`binding names ${t.node}.${t.input}, which the workflow lacks`);
         }
+        checkWindows(graph, binding.windows);
         return { name, graph, binding };
       } catch (err) {
         throw new Error(`workflow ${name}: ${(err as Error).message}`);
@@ -181,8 +186,8 @@ export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<str
 }
 
 /** What a job brings, by the workflow needs it meets. */
-const brought = (job: JobNeeds): Record<Need, boolean> => ({ image: !!job.image, video: !!job.video, end_image: !!job.endImage, camera: !!job.camera });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera">;
+const brought = (j: JobNeeds): Record<Need, boolean> => ({ image: !!j.image, video: !!j.video, end_image: !!j.endImage, camera: !!j.camera, audio: !!j.audio });
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "audio">;
 
 /**
  * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
@@ -224,7 +229,7 @@ export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(
 export async function bindWorkflow(
   wf: Workflow,
   job: EngineJob,
-  o: { image?: string; endImage?: string; video?: string; models: Record<string, string>; prefix: string },
+  o: { image?: string; endImage?: string; video?: string; audio?: string; models: Record<string, string>; prefix: string },
 ): Promise<{ prompt: Graph; width: number; height: number }> {
   const b = wf.binding;
   const prompt = JSON.parse(JSON.stringify(wf.graph)) as Graph;
@@ -237,13 +242,14 @@ export async function bindWorkflow(
   const fps = b.fps ?? 24;
   const step = b.frames?.step ?? 1;
   const frames = Math.max(1, Math.ceil((job.durationSec * fps) / step)) * step + (b.frames?.plus ?? 0);
-  const given: Record<Need, unknown> = { image: o.image, video: o.video, end_image: o.endImage, camera: job.camera };
+  const given: Record<Need, unknown> = { image: o.image, video: o.video, end_image: o.endImage, camera: job.camera, audio: o.audio };
   for (const need of b.needs) if (!given[need]) throw new EngineError(`workflow ${wf.name} needs ${NEED_WORDS[need]}`);
   const promptText = [job.lora?.triggerWord, job.prompt].filter(Boolean).join(", ");
   set("image", o.image);
   set("end_image", o.endImage);
   set("camera", job.camera && CAMERA_POSES[job.camera]);
   set("video", o.video);
+  set("audio", o.audio);
   if (promptText) set("prompt", promptText);
   if (job.negativePrompt) set("negative_prompt", job.negativePrompt);
   set("seed", job.seed);
@@ -256,6 +262,7 @@ export async function bindWorkflow(
   // a fresh prefix per job, so an identical re-run writes its own files instead of ComfyUI's cached ones (comfyui.md §6)
   set("prefix", o.prefix);
   for (const [slot, t] of Object.entries(b.models)) prompt[t.node].inputs[t.input] = modelFile(wf, slot, o.models);
+  if (b.windows) chainWindows(prompt, b.windows, frames);
 
   for (const slot of b.lora) {
     if (job.lora) {
