@@ -39,6 +39,8 @@ export const MSG = {
   /** not SPEC's: issue 33's transition and camera moves run only on a GPU workflow that makes them (decision 303) */
   transitionUnavailable: "Transitions between two photos are not available right now",
   cameraUnavailable: "Camera moves are not available right now",
+  /** Audio overlay on a GPU engine is lip-synced only (decision 305): refused before any charge where no server makes it. */
+  lipSyncUnavailable: "Videos that speak or sing to your audio are not available right now",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
   generationFailed: "Sorry, video generation failed",
   /** A failed image task: SPEC §4's "generation failed" state, since §8's wording names video. */
