@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { createComfyEngine } from "../server/src/domains/generation/engines/comfyui.engine.ts";
 import type { EngineJob } from "../server/src/domains/generation/engines/engine.ts";
 import { loadWorkflows } from "../server/src/domains/generation/engines/workflows.ts";
+import { ffmpeg } from "../server/src/storage/media-tools.ts";
 import { fakeServers } from "./comfyui-pool.bench.ts";
 import type { BenchResult } from "./run.ts";
 
@@ -14,8 +15,9 @@ const JOBS = 30;
 const SERVER_MS = 100;
 
 /**
- * Issue 33: Reverie's own time per GPU job for a transition (two photos uploaded) and a camera move, one job at a time
- * on an idle fake server that takes a fixed time per prompt: submit to stored result, less the server's own time.
+ * Issue 33: Reverie's own time per GPU job for a transition (two photos uploaded), a camera move and a lip-synced audio
+ * overlay (the photo and a 5 s audio uploaded, the result carrying it), one job at a time on an idle fake server that
+ * takes a fixed time per prompt: submit to stored result, less the server's own time.
  */
 export default async function bench(): Promise<BenchResult[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-transitions-"));
@@ -38,12 +40,16 @@ export default async function bench(): Promise<BenchResult[]> {
       return file;
     };
     const [first, last] = await Promise.all([photo("first.jpg", "#8b5cf6"), photo("last.jpg", "#ec4899")]);
+    // a trimmed audio upload as the uploads domain stores it: AAC in MP4
+    const sound = path.join(dir, "sound.m4a");
+    await ffmpeg(["-f", "lavfi", "-i", "sine=frequency=330:duration=5", "-c:a", "aac", "-b:a", "160k", sound]);
     await engine.status();
     // plain image to video beside them: the same video path without a second photo or a move
     const kinds: [string, Partial<EngineJob>][] = [
       ["plain image to video (wan22-i2v-14b)", {}],
       ["transition between two photos (wan22-flf2v-14b)", { endImage: last }],
       ["camera move (wan22-fun-camera-14b)", { camera: "zoom_in" }],
+      ["lip-synced audio overlay of 5 s (wan22-s2v-14b)", { mode: "audio_overlay", audio: sound, durationSec: 5 }],
     ];
     const results: BenchResult[] = [];
     let n = 0;

@@ -1,11 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { comfyStackForFile, type ComfyStack } from "../../../../tests/comfyui-stack.ts";
 import { visitor } from "../../../../tests/db-utils.ts";
-import { startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
-import { audio, mediaDir, photo } from "../../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, grant, readSse, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
+import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
+import { audio, photo } from "../../../../tests/fixtures/media.ts";
+import { grant, readSse, waitForTask } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 import { probe } from "../../storage/media-tools.ts";
 
@@ -17,28 +17,9 @@ import { probe } from "../../storage/media-tools.ts";
  */
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 let fake: FakeComfy;
-let s: Awaited<ReturnType<typeof startTestServer>>;
-let worker: { stop(): Promise<void> };
-let media: Awaited<ReturnType<typeof mediaDir>>;
-
-beforeAll(async () => {
-  fake = await startFakeComfy({ msPerStep: 2 });
-  media = await mediaDir();
-  s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    DATA_DIR: path.join(media.dir, "data"),
-    GENERATION_ENGINE: "comfyui",
-    COMFYUI_URLS: fake.url,
-    COMFYUI_HEALTH_SECONDS: "0.3",
-    COMFYUI_WORKFLOW_CHECK_SECONDS: "1",
-  });
-  worker = await startWorkerFor(s);
-}, 60_000);
-afterAll(async () => {
-  await worker?.stop();
-  await s?.stop();
-  await Promise.all([fake?.close(), media?.cleanup()]);
-});
+let s: ComfyStack["s"];
+let media: ComfyStack["media"];
+comfyStackForFile((stack) => ({ fake, s, media } = stack));
 
 async function person(credits = 30) {
   const u = await visitor(s);
