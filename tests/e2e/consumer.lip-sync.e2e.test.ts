@@ -14,19 +14,21 @@ import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
  */
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 
-/** The audio overlay screen, its note in the phone's middle (a full-page shot leaves the sticky bottom bar over it). */
+/** The audio overlay screen once its note says `kind`. */
 async function audioOverlay(browser: Browser, url: string, language: (typeof LANGUAGES)[number], kind: string): Promise<Page> {
   const page = await guestStudio(browser, url, language);
   await page.getByTestId("mode-audio_overlay").click();
   await page.locator(`[data-testid="audio-note"][data-kind="${kind}"]`).waitFor();
-  await page.evaluate(() => document.querySelector('[data-testid="audio-note"]')!.scrollIntoView({ block: "center" }));
   return page;
 }
 
-/** The note is inside the card at 360 px, in the person's language, every key it used present; then its pictures. */
+/**
+ * The note is inside the card at 360 px, in the person's language, every key it used present; then its pictures: the
+ * phone's screen with the note in its middle (a full-page shot leaves the sticky bottom bar over it), and the page.
+ * Read through locators, which wait for the note: the screen may mount it again as its translations arrive.
+ */
 async function checkNote(page: Page, language: string, key: string, shot: string) {
-  const overflow = await page.evaluate(() => {
-    const note = document.querySelector('[data-testid="audio-note"]')!;
+  const overflow = await page.getByTestId("audio-note").evaluate((note) => {
     const card = note.closest(".MuiPaper-root:not(.MuiAlert-root)")!;
     return note.getBoundingClientRect().right - card.getBoundingClientRect().right;
   });
@@ -35,6 +37,7 @@ async function checkNote(page: Page, language: string, key: string, shot: string
   expect(keys).toContain(key);
   expect(missingKeys(language, keys), language).toEqual([]);
   expect(await missingTexts(page), language).toEqual([]);
+  await page.getByTestId("audio-note").evaluate((note) => note.scrollIntoView({ block: "center" }));
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${shot}-note.png`) });
   await pageShot(page, shot);
 }
@@ -83,7 +86,7 @@ describe("consumer app: what audio overlay makes, told per engine, 360 px", () =
         await page.getByTestId("audio-ready").waitFor();
         await page.locator('[data-testid="price"]:not([data-price=""])').waitFor();
         await page.locator('[data-testid="audio-note"][data-kind="lip-sync"]').waitFor();
-        await page.getByTestId("audio-ready").scrollIntoViewIfNeeded();
+        await page.getByTestId("audio-note").evaluate((note) => note.scrollIntoView({ block: "center" }));
         await page.screenshot({ path: path.join(SCREENSHOT_DIR, "studio-audio-lip-sync-chosen-en-360.png") });
       }
       await page.context().close();
