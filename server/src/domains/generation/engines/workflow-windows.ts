@@ -38,7 +38,7 @@ export const windowCount = (w: Windows, frames: number) => Math.max(1, Math.ceil
  * readers then read `from`), else that window and copies of it under fresh numeric ids, each continuing the one before.
  * The copies keep the values already bound (the seed), so this runs after the controls are set.
  */
-export function chainWindows(prompt: Prompt, w: Windows, frames: number): void {
+export function repeatWindows(prompt: Prompt, w: Windows, frames: number): void {
   const template = w.nodes.map((id) => [id, prompt[id]] as const);
   for (const id of w.nodes) delete prompt[id];
   const outside = Object.keys(prompt);

@@ -6,7 +6,7 @@ import { GENERATION_MODES, type GenerationMode } from "../../../contract/generat
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
 import { outputSizeFor } from "./output-size.ts";
-import { chainWindows, checkWindows, windowsSchema } from "./workflow-windows.ts";
+import { repeatWindows, checkWindows, windowsSchema } from "./workflow-windows.ts";
 
 /**
  * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
@@ -262,7 +262,7 @@ export async function bindWorkflow(
   // a fresh prefix per job, so an identical re-run writes its own files instead of ComfyUI's cached ones (comfyui.md §6)
   set("prefix", o.prefix);
   for (const [slot, t] of Object.entries(b.models)) prompt[t.node].inputs[t.input] = modelFile(wf, slot, o.models);
-  if (b.windows) chainWindows(prompt, b.windows, frames);
+  if (b.windows) repeatWindows(prompt, b.windows, frames);
 
   for (const slot of b.lora) {
     if (job.lora) {
