@@ -15,9 +15,10 @@ const JOBS = 30;
 const SERVER_MS = 100;
 
 /**
- * Issue 33: Reverie's own time per GPU job for a transition (two photos uploaded), a camera move and motion copied from
- * a video (a photo and a 10 s video uploaded, two windows chained), one job at a time on an idle fake server that takes
- * a fixed time per prompt: submit to stored result, less the server's own time.
+ * Issue 33: Reverie's own time per GPU job for a transition (two photos uploaded), a camera move, motion copied from
+ * a video (a photo and a 10 s video uploaded, windows chained) and a lip-synced audio overlay (the photo and a 5 s audio
+ * uploaded, the result carrying it), one job at a time on an idle fake server that takes a fixed time per prompt: submit
+ * to stored result, less the server's own time.
  */
 export default async function bench(): Promise<BenchResult[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-transitions-"));
@@ -40,10 +41,13 @@ export default async function bench(): Promise<BenchResult[]> {
       return file;
     };
     const clip = path.join(dir, "reference.mp4");
+    // a trimmed audio upload as the uploads domain stores it: AAC in MP4
+    const sound = path.join(dir, "sound.m4a");
     const [first, last] = await Promise.all([
       photo("first.jpg", "#8b5cf6"),
       photo("last.jpg", "#ec4899"),
       ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=15:duration=10", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip]),
+      ffmpeg(["-f", "lavfi", "-i", "sine=frequency=330:duration=5", "-c:a", "aac", "-b:a", "160k", sound]),
     ]);
     await engine.status();
     // plain image to video beside them: the same video path without a second photo or a move
@@ -52,6 +56,7 @@ export default async function bench(): Promise<BenchResult[]> {
       ["transition between two photos (wan22-flf2v-14b)", { endImage: last }],
       ["camera move (wan22-fun-camera-14b)", { camera: "zoom_in" }],
       ["copied motion (wan22-animate-14b)", { mode: "video_to_video", video: clip, durationSec: 10 }],
+      ["lip-synced audio overlay of 5 s (wan22-s2v-14b)", { mode: "audio_overlay", audio: sound, durationSec: 5 }],
     ];
     const results: BenchResult[] = [];
     let n = 0;

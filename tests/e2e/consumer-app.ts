@@ -65,6 +65,18 @@ export async function skipAhead(page: Page, ms: number): Promise<void> {
   }
 }
 
+/** The studio as a new guest in `language`, on a 360 px phone, past the age gate and the flash sale. */
+export async function guestStudio(browser: Browser, url: string, language: NonNullable<AppOptions["language"]>): Promise<Page> {
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 800 } });
+  await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+  const page = await context.newPage();
+  await page.goto(`${url}/home`);
+  await page.getByTestId("try-guest").click();
+  await page.waitForURL(/\/creationStudio$/);
+  await page.getByTestId("mode-switch").waitFor();
+  return page;
+}
+
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem("reverie_token"));
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import { launchBrowser, SCREENSHOT_DIR } from "./browser.ts";
-import { ensureConsumerBuild, missingKeys, missingTexts, newAppContext, pageShot, startAppServer, usedKeys } from "./consumer-app.ts";
+import { ensureConsumerBuild, guestStudio, missingKeys, missingTexts, pageShot, startAppServer, usedKeys } from "./consumer-app.ts";
 import { mediaDir, photo, video } from "./consumer-media.ts";
 import { startWorkerFor } from "../generation-utils.ts";
 import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
@@ -14,20 +14,6 @@ import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
  * creator takes a reference picture, and the pickers offer the person's earlier uploads.
  */
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
-const PHONE = { width: 360, height: 800 };
-
-/** The studio as a new guest in `language`, on a phone, past the age gate and the flash sale. */
-async function studio(browser: Browser, url: string, language: (typeof LANGUAGES)[number]): Promise<Page> {
-  const context = await newAppContext(browser, { adult: true, language, viewport: PHONE });
-  await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
-  const page = await context.newPage();
-  await page.goto(`${url}/home`);
-  await page.getByTestId("try-guest").click();
-  await page.waitForURL(/\/creationStudio$/);
-  await page.getByTestId("mode-switch").waitFor();
-  return page;
-}
-
 /** The quote has arrived (the controls come with it). */
 const quoted = (page: Page) => page.locator('[data-testid="price"]:not([data-price=""])').waitFor();
 
@@ -75,7 +61,7 @@ describe("consumer app: the studio's controls on the local engine, 360 px", () =
   }, async () => {
     const file = await photo(dir);
     for (const language of LANGUAGES) {
-      const page = await studio(browser, server.url, language);
+      const page = await guestStudio(browser, server.url, language);
 
       // the mode switch: two equal cells a row, no staggered rows, inside the card
       const cells = await page.evaluate(() =>
@@ -187,7 +173,7 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
 
   it("image to video shows the motion prompt and the settings its workflow takes", { timeout: 200_000 }, async () => {
     for (const language of LANGUAGES) {
-      const page = await studio(browser, server.url, language);
+      const page = await guestStudio(browser, server.url, language);
       await quoted(page);
       await page.getByTestId("video-prompt").waitFor();
       await page.getByTestId("more-settings").click();
@@ -202,7 +188,7 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
   it("the second photo picker and the camera move select, one at a time, translated; the chosen one reaches the task", { timeout: 400_000 }, async () => {
     const file = await photo(dir);
     for (const [i, language] of LANGUAGES.entries()) {
-      const page = await studio(browser, server.url, language);
+      const page = await guestStudio(browser, server.url, language);
       await pickPhoto(page, page.getByTestId("photo-picker").first(), file);
       await page.getByTestId("end-photo").waitFor();
       await page.getByTestId("camera-move").waitFor();
@@ -250,7 +236,7 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
   it("video to video: restyle or copy motion, the photo picker once copying, translated; the copy reaches the task", { timeout: 400_000 }, async () => {
     const [file, clip] = await Promise.all([photo(dir), video(dir, 5)]);
     for (const [i, language] of LANGUAGES.entries()) {
-      const page = await studio(browser, server.url, language);
+      const page = await guestStudio(browser, server.url, language);
       await page.getByTestId("mode-video_to_video").click();
       await page.getByTestId("video-input").setInputFiles(clip);
       await page.getByTestId("video-upload").click();

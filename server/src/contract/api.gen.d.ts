@@ -14000,7 +14000,7 @@ export interface paths {
                             code: number;
                             data: {
                                 available: boolean;
-                                controls: ("prompt" | "image" | "end_image" | "camera" | "motion" | "aspect" | "seed" | "negative_prompt" | "strength")[];
+                                controls: ("prompt" | "image" | "end_image" | "camera" | "motion" | "audio" | "aspect" | "seed" | "negative_prompt" | "strength")[];
                                 count: number;
                                 duration: number;
                                 /** @enum {string} */

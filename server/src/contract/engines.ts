@@ -15,9 +15,11 @@ export type AspectRatio = (typeof ASPECT_RATIOS)[number];
  * to video), a reference picture (image to image), the aspect ratio, the seed, a negative prompt and the strength;
  * and for image to video (issue 33) a last frame to move to (a transition between two photos) and a camera move; for
  * video to video (issue 33) copying the video's motion onto the person's photo (`motion`) besides restyling it.
- * The quote lists those the engine and workflow that will run honour; the app shows only those.
+ * `audio` is listed where the workflow's picture is driven by the sound (audio overlay lip-synced, decision 305); without
+ * it the audio is laid under the motion. The quote lists those the engine and workflow that will run honour; the app
+ * shows only those.
  */
-export const STUDIO_CONTROLS = ["prompt", "image", "end_image", "camera", "motion", "aspect", "seed", "negative_prompt", "strength"] as const;
+export const STUDIO_CONTROLS = ["prompt", "image", "end_image", "camera", "motion", "audio", "aspect", "seed", "negative_prompt", "strength"] as const;
 export type StudioControl = (typeof STUDIO_CONTROLS)[number];
 
 /**

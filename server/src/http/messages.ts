@@ -40,6 +40,8 @@ export const MSG = {
   transitionUnavailable: "Transitions between two photos are not available right now",
   cameraUnavailable: "Camera moves are not available right now",
   motionUnavailable: "Copying motion from a video is not available right now",
+  /** Audio overlay on a GPU engine is lip-synced only (decision 305): refused before any charge where no server makes it. */
+  lipSyncUnavailable: "Videos that speak or sing to your audio are not available right now",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
   generationFailed: "Sorry, video generation failed",
   /** A failed image task: SPEC §4's "generation failed" state, since §8's wording names video. */

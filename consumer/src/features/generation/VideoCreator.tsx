@@ -25,6 +25,7 @@ import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { extrasBody, NO_EXTRAS, PhotoVideoExtras } from "./PhotoVideoExtras.tsx";
 import { MotionChoice, motionPhoto, RESTYLE } from "./MotionChoice.tsx";
+import { AudioOverlayNote } from "./AudioOverlayNote.tsx";
 import { lazyView } from "../../i18n/index.ts";
 import type { Remix } from "./remix.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
@@ -239,6 +240,7 @@ export function VideoCreator({
 
       {mode === "audio_overlay" && (
         <Step n={2} title={t("studio.stepAudio")}>
+          <AudioOverlayNote quote={price} />
           <MediaUploader kind="audio" onUploaded={setAudio} />
           {audio && (
             <Typography variant="body2" color="success.main" sx={{ mt: 1 }} data-testid="audio-ready">

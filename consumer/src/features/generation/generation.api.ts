@@ -98,14 +98,14 @@ export interface PriceRequest {
 }
 
 /**
- * The server's price of a request, whether a free generation would pay for it (its rule, not the app's), and whether
- * the engine can run it now (a submit would be refused).
+ * The server's price of a request, whether a free generation would pay for it (its rule, not the app's), whether
+ * the engine can run it now (a submit would be refused), and how its results are labelled ("local draft").
  */
-export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies" | "available" | "controls">;
+export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies" | "available" | "controls" | "label">;
 
 export async function durationPoints(input: PriceRequest): Promise<Quote> {
-  const { points, free_applies, available, controls } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
-  return { points, free_applies, available, controls };
+  const { points, free_applies, available, controls, label } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
+  return { points, free_applies, available, controls, label };
 }
 
 /** Whether the quoted engine honours a control; none is shown before the quote arrives (decision 273). */

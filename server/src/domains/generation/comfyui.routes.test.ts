@@ -52,7 +52,8 @@ const IMAGE_CONTROLS = ["prompt", "image", "aspect", "seed", "negative_prompt", 
 const CONTROLS: Record<string, string[]> = {
   // a second photo (a transition) and a camera move: the servers have both workflows (issue 33)
   image_to_video: ["prompt", "end_image", "camera", "aspect", "seed", "negative_prompt"],
-  audio_overlay: VIDEO_CONTROLS,
+  // lip-synced: the sound drives the picture (issue 33, decision 305)
+  audio_overlay: ["prompt", "audio", "aspect", "seed", "negative_prompt"],
   // copying the video's motion onto a photo beside the restyle (issue 33): the servers have Wan Animate
   video_to_video: ["prompt", "motion", "aspect", "seed", "negative_prompt", "strength"],
   text_to_video: VIDEO_CONTROLS,

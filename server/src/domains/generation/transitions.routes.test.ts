@@ -1,11 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { comfyStackForFile, type ComfyStack } from "../../../../tests/comfyui-stack.ts";
 import { visitor } from "../../../../tests/db-utils.ts";
-import { startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
-import { mediaDir, photo, video } from "../../../../tests/fixtures/media.ts";
-import { grant, readSse, startComfyApp, waitForTask } from "../../../../tests/generation-utils.ts";
+import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
+import { photo, video } from "../../../../tests/fixtures/media.ts";
+import { grant, readSse, waitForTask } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 import { probe } from "../../storage/media-tools.ts";
 
@@ -16,20 +17,9 @@ import { probe } from "../../storage/media-tools.ts";
  */
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 let fake: FakeComfy;
-let s: Awaited<ReturnType<typeof startComfyApp>>["app"];
-let worker: { stop(): Promise<void> };
-let media: Awaited<ReturnType<typeof mediaDir>>;
-
-beforeAll(async () => {
-  fake = await startFakeComfy({ msPerStep: 2 });
-  media = await mediaDir();
-  ({ app: s, worker } = await startComfyApp(fake.url, path.join(media.dir, "data")));
-}, 60_000);
-afterAll(async () => {
-  await worker?.stop();
-  await s?.stop();
-  await Promise.all([fake?.close(), media?.cleanup()]);
-});
+let s: ComfyStack["s"];
+let media: ComfyStack["media"];
+comfyStackForFile((stack) => ({ fake, s, media } = stack));
 
 async function person(credits = 20) {
   const u = await visitor(s);

@@ -121,7 +121,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     const promptId = assign(job, s);
     try {
       connect(s);
-      const inputs = await uploadInputs(s, job.job, promptId);
+      const inputs = await uploadInputs(s, job.job, job.wf, promptId);
       const { prompt } = await bindWorkflow(job.wf, job.job, { ...inputs, models: o.models, prefix: `reverie/${promptId}` });
       job.seen.nodes = Object.keys(prompt);
       if (cancelled(job)) return;

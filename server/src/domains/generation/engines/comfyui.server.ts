@@ -121,17 +121,19 @@ export async function postPrompt(s: ComfyServer<unknown>, promptId: string, prom
 }
 
 /**
- * Uploads the job's input files (/upload/image), each under a name of the prompt's own: a transition's two photos
- * under two names, as the server would otherwise keep only the second (overwrite). Answers the names the workflow
- * refers to them by.
+ * Uploads the job's input files (/upload/image, which takes any file: comfyui.md §2), each under a name of the
+ * prompt's own: a transition's two photos under two names, as the server would otherwise keep only the second
+ * (overwrite). The audio only where the workflow reads it (lip sync): elsewhere it is laid under the output here.
+ * Answers the names the workflow refers to them by.
  */
-export async function uploadInputs(s: ComfyServer<unknown>, job: Pick<EngineJob, "image" | "endImage" | "video">, promptId: string) {
-  const [image, endImage, video] = await Promise.all([
+export async function uploadInputs(s: ComfyServer<unknown>, job: Pick<EngineJob, "image" | "endImage" | "video" | "audio">, wf: Workflow, promptId: string) {
+  const [image, endImage, video, audio] = await Promise.all([
     upload(s, job.image, promptId),
     upload(s, job.endImage, `${promptId}-end`),
     upload(s, job.video, promptId),
+    upload(s, wf.binding.inputs.audio && job.audio, `${promptId}-audio`),
   ]);
-  return { image, endImage, video };
+  return { image, endImage, video, audio };
 }
 
 /** Uploads an input file under `name` (/upload/image); answers the name the workflow refers to it by. */

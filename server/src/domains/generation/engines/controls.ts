@@ -24,8 +24,10 @@ export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; 
  * when none makes the mode or the pinned one is unknown (the submit is then refused with 503 before any charge).
  */
 export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): Workflow | undefined {
-  // stand-ins: only whether the request brings them decides the pick; copying motion brings a photo and a video
-  const source = o.extras?.includes("motion") ? { image: "source", video: "source" } : o.source ? { [o.source]: "source" } : {};
+  // stand-ins: only whether the request brings them decides the pick; copying motion brings a photo and a video, audio
+  // overlay always its sound, which a workflow driven by it (lip sync) needs
+  const brings = o.extras?.includes("motion") ? { image: "source", video: "source" } : o.source ? { [o.source]: "source" } : {};
+  const source = { ...brings, ...(o.mode === "audio_overlay" ? { audio: "source" } : {}) };
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
     return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, ...source, ...extras }, usable);
@@ -40,7 +42,7 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
  * motion at the photo's own shape, its looks restyle a video as they are; its procedural pictures (and the picture a
  * text-to-video starts from) follow the prompt, seed and aspect, and a reference photo tints them.
  */
-const DRAWN = STUDIO_CONTROLS.filter((c) => !["negative_prompt", "strength", ...REQUEST_EXTRAS].includes(c));
+const DRAWN = STUDIO_CONTROLS.filter((c) => !["negative_prompt", "strength", "audio", ...REQUEST_EXTRAS].includes(c));
 const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
   image_to_video: [],
   audio_overlay: [],
@@ -54,8 +56,8 @@ const LOCAL: Record<GenerationMode, readonly StudioControl[]> = {
 export const localControls = (mode: GenerationMode): StudioControl[] => [...LOCAL[mode]];
 
 /**
- * The controls a workflow's binding wires to a node input; the aspect needs both the width and the height; copying
- * motion is what a workflow needing it does, so the choice stays shown once made.
+ * The controls a workflow's binding wires to a node input (the audio: it drives the picture); the aspect needs both the
+ * width and the height; copying motion is what a workflow needing it does, so the choice stays shown once made.
  */
 function bound(b: Binding): StudioControl[] {
   return STUDIO_CONTROLS.filter((c) =>

@@ -26,9 +26,9 @@ async function measure(video: string) {
 }
 
 /**
- * What every GPU engine does with the files it brought back: measures them, makes the poster and, for audio overlay,
- * lays the job's audio over the video. Audio overlay is this post-step on any engine's output, not a workflow. A video
- * workflow that saves its first frame (binding `poster`) spares us decoding one with ffmpeg (decision 314).
+ * What every GPU engine does with the files it brought back: measures them, makes the poster and lays the job's audio
+ * over a video that came back silent. A lip-synced video comes back with the audio it was made from (decision 305). A
+ * video workflow that saves its first frame (binding `poster`) spares us decoding one with ffmpeg (decision 314).
  */
 export async function finishOutputs(job: EngineJob, files: string[], kind: "video" | "images"): Promise<EngineResult> {
   if (!files.length) throw new EngineError("the back end finished without an output file");
@@ -47,7 +47,7 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
   const frame = files.find((f) => !isVideoFile(f));
   const src = await measure(video);
   if (!src?.video) throw new EngineError("the back end returned a file that is not a video");
-  if (job.audio) {
+  if (job.audio && !src.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
     await ffmpeg([
       "-i",

@@ -168,7 +168,8 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     const s = await status(name);
     if (!s.available) return s.message;
     const runs = (!mode || s.modes.includes(mode)) && (!workflow || !s.workflows || s.workflows.includes(workflow));
-    if (!runs) return `The ${s.label} engine cannot make this kind of generation right now.`;
+    // a GPU engine's audio overlay is lip-synced only (decision 305): say which kind cannot be made
+    if (!runs) return mode === "audio_overlay" && s.ai ? MSG.lipSyncUnavailable : `The ${s.label} engine cannot make this kind of generation right now.`;
     if (!extras.length || !mode) return null;
     const wf = name === "local" ? undefined : workflowFor(workflows, { mode, workflow, source: "image", extras }, offeredBy(s));
     return wf && offeredBy(s)(wf) ? null : MSG[UNAVAILABLE[extras[0]]];

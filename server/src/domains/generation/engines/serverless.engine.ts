@@ -78,7 +78,9 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
     // a transition's last frame under a name of its own beside the first
     const endImage = await add(j.job.endImage, `input-end${path.extname(j.job.endImage ?? "") || ".png"}`);
     const video = await add(j.job.video, `input${path.extname(j.job.video ?? "") || ".mp4"}`);
-    const { prompt } = await bindWorkflow(j.wf, j.job, { image, endImage, video, models: o.models, prefix: "reverie/out" });
+    // the worker uploads every entry as ComfyUI's /upload/image does, which takes any file: the audio a lip sync reads
+    const audio = await add(j.wf.binding.inputs.audio && j.job.audio, `input-audio${path.extname(j.job.audio ?? "") || ".m4a"}`);
+    const { prompt } = await bindWorkflow(j.wf, j.job, { image, endImage, video, audio, models: o.models, prefix: "reverie/out" });
     return { workflow: prompt, images };
   }
 

@@ -22,7 +22,7 @@ import { bindWorkflow, chooseWorkflow, loadWorkflows, modelFile, type ObjectInfo
 const CATALOGUE = path.join(PROJECT_DIR, "tests", "fixtures", "comfyui", "comfyui-object_info-0.3.64.json.gz");
 const stock = JSON.parse(zlib.gunzipSync(fs.readFileSync(CATALOGUE)).toString("utf8")) as ObjectInfo;
 const workflows = loadWorkflows();
-const UPLOADED = { image: "reverie-source.png", endImage: "reverie-source-end.png", video: "reverie-source.mp4" };
+const UPLOADED = { image: "reverie-source.png", endImage: "reverie-source-end.png", video: "reverie-source.mp4", audio: "reverie-source-audio.m4a" };
 const LORA = {
   url: "https://media.example/lora/character.safetensors",
   path: "lora/character.safetensors",
@@ -48,6 +48,7 @@ function catalogueFor(wf: Workflow): ObjectInfo {
     ["image", UPLOADED.image],
     ["end_image", UPLOADED.endImage],
     ["video", UPLOADED.video],
+    ["audio", UPLOADED.audio],
   ] as const)
     for (const t of wf.binding.inputs[need] ?? []) allow(t.node, t.input, file);
   for (const l of wf.binding.lora) allow(l.node, l.name, path.basename(LORA.path));
@@ -59,6 +60,9 @@ function durations(wf: Workflow): number[] {
   const fps = wf.binding.fps ?? 24;
   const step = wf.binding.frames?.step ?? 1;
   if (!wf.binding.inputs.frames) return [1];
+  // a clip chained from windows: the lengths either side of each window's end (every other length binds alike)
+  const w = wf.binding.windows;
+  if (w) return Array.from({ length: Math.ceil((MAX_DURATION_SEC * fps) / w.frames) }, (_, k) => [(k * w.frames + 1) / fps, ((k + 1) * w.frames) / fps]).flat();
   const out: number[] = [];
   for (let k = Math.ceil(fps / step); k <= Math.ceil((MAX_DURATION_SEC * fps) / step); k++) out.push(Math.min(MAX_DURATION_SEC, (k * step) / fps));
   return out;
@@ -267,5 +271,88 @@ describe("motion copied from a video (issue 33, decision 306)", () => {
       UPLOADED.image,
       UPLOADED.video,
     ]);
+  });
+});
+
+describe("a photo that speaks or sings to its audio (issue 33, decision 305)", () => {
+  const wf = workflows.find((w) => w.name === "wan22-s2v-14b")!;
+  const all = () => true;
+  const job = (durationSec: number, o: Partial<EngineJob> = {}): EngineJob => ({
+    mode: "audio_overlay",
+    workDir: dir,
+    params: {},
+    resolution: "480P",
+    durationSec,
+    count: 1,
+    seed: 11,
+    key: "k",
+    image: sources.wide,
+    audio: "a.m4a",
+    ...o,
+  });
+  const bind = async (durationSec: number) => (await bindWorkflow(wf, job(durationSec), { ...UPLOADED, models: {}, prefix: "p" })).prompt;
+  const ofClass = (prompt: Record<string, { class_type: string }>, cls: string) => Object.keys(prompt).filter((id) => prompt[id].class_type === cls);
+
+  it("audio overlay runs the sound-driven workflow on a GPU engine, and only audio overlay does", () => {
+    expect(chooseWorkflow(workflows, job(5), all).name).toBe("wan22-s2v-14b");
+    expect(wf.binding.modes).toEqual(["audio_overlay"]);
+    // no other workflow lays the audio under motion any more: where the sound-driven one is not offered, none runs
+    expect(workflows.filter((w) => w.binding.modes.includes("audio_overlay")).map((w) => w.name)).toEqual(["wan22-s2v-14b"]);
+    // a photo video with a sound track (a role video's) does not pick it
+    expect(chooseWorkflow(workflows, job(5, { mode: "image_to_video" }), all).binding.needs).toEqual(["image"]);
+    expect(() => chooseWorkflow(workflows, job(5, { audio: undefined }), all)).toThrow(/no workflow makes audio_overlay/);
+  });
+
+  it("one window for a clip it covers, with no continuation node left behind", async () => {
+    const prompt = await bind(5);
+    expect(graphProblems(prompt, catalogueFor(wf))).toEqual([]);
+    expect(ofClass(prompt, "WanSoundImageToVideoExtend")).toEqual([]);
+    const cut = prompt[ofClass(prompt, "LatentCut")[0]];
+    // the finished clip is the first window's sampled latent
+    expect(cut.inputs.samples).toEqual(["12", 0]);
+    expect(prompt[ofClass(prompt, "ImageFromBatch")[0]].inputs).toMatchObject({ batch_index: 1, length: 80 });
+    expect(prompt[ofClass(prompt, "LoadAudio")[0]].inputs.audio).toBe(UPLOADED.audio);
+    // the video is saved with the audio it was made from
+    const create = prompt[ofClass(prompt, "CreateVideo")[0]];
+    expect([prompt[(create.inputs.audio as [string, number])[0]].class_type, create.inputs.fps]).toEqual(["LoadAudio", 16]);
+  });
+
+  it("a 30 s clip chains six windows in one prompt, each continuing the clip so far, cut to the audio's frames", async () => {
+    const prompt = await bind(30);
+    expect(graphProblems(prompt, catalogueFor(wf))).toEqual([]);
+    const extends_ = ofClass(prompt, "WanSoundImageToVideoExtend");
+    expect(extends_).toHaveLength(5);
+    // walk the chain back from what the decode reads: each window's concat joins the clip before it and its own samples
+    const link = (id: string, input: string) => (prompt[id].inputs[input] as [string, number])[0];
+    let clip = link(ofClass(prompt, "LatentCut")[0], "samples");
+    const seen: string[] = [];
+    while (prompt[clip].class_type === "LatentConcat") {
+      const sampler = link(clip, "samples2");
+      const extend = link(sampler, "latent_image");
+      expect(prompt[extend].class_type).toBe("WanSoundImageToVideoExtend");
+      // the window continues exactly the clip its concat extends
+      expect(link(extend, "video_latent")).toBe(link(clip, "samples1"));
+      expect(prompt[sampler].inputs.seed).toBe(11);
+      seen.push(extend);
+      clip = link(clip, "samples1");
+    }
+    expect(seen.sort()).toEqual([...extends_].sort());
+    expect(clip).toBe("12");
+    expect(prompt[ofClass(prompt, "ImageFromBatch")[0]].inputs.length).toBe(480);
+  });
+
+  it("windows follow the length: a frame past one window's end starts the next", async () => {
+    for (const [seconds, windows] of [
+      [4, 1],
+      [5, 1],
+      [5.1, 2],
+      [10, 2],
+      [12.3, 3],
+      [30, 6],
+    ] as const) {
+      const prompt = await bind(seconds);
+      expect(ofClass(prompt, "WanSoundImageToVideoExtend").length + 1, `${seconds} s`).toBe(windows);
+      expect(prompt[ofClass(prompt, "ImageFromBatch")[0]].inputs.length).toBe(Math.ceil(seconds * 16));
+    }
   });
 });

@@ -4,9 +4,11 @@ import { z } from "zod";
 import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
-import { chainSchema, chainWindows } from "./animate-chain.ts";
+import { chainWindows } from "./animate-chain.ts";
+import { bindingSchema, type Binding, type Control, EXTRAS, type Need } from "./workflow-binding.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
 import { outputSizeFor } from "./output-size.ts";
+import { repeatWindows, checkWindows } from "./workflow-windows.ts";
 
 /**
  * Workflows are files (decision 082): server/workflows/<name>.json in ComfyUI's API format (node id -> {class_type,
@@ -14,30 +16,7 @@ import { outputSizeFor } from "./output-size.ts";
  * The ComfyUI pool and the serverless engine both run them.
  */
 export { WORKFLOWS_DIR };
-
-const target = z.object({ node: z.string(), input: z.string() });
-const CONTROLS = [
-  "image",
-  "end_image",
-  "camera",
-  "video",
-  "prompt",
-  "negative_prompt",
-  "seed",
-  "width",
-  "height",
-  "frames",
-  "fps",
-  "strength",
-  "count",
-  "prefix",
-] as const;
-type Control = (typeof CONTROLS)[number];
-/** `motion`: a photo and a video together, the photo to perform the video's motion (issue 33, decision 306). */
-const NEEDS = ["image", "video", ...REQUEST_EXTRAS] as const;
-type Need = (typeof NEEDS)[number];
-/** What a job may bring that only a workflow needing it can use. */
-const EXTRAS = REQUEST_EXTRAS;
+export type { Binding };
 
 const NEED_WORDS: Record<Need, string> = {
   image: "a picture",
@@ -45,6 +24,7 @@ const NEED_WORDS: Record<Need, string> = {
   end_image: "a last frame",
   camera: "a camera move",
   motion: "a photo to move",
+  audio: "a sound",
 };
 
 /** ComfyUI's WanCameraEmbedding camera_pose for each move (the stock node's options, comfyui.md §15). */
@@ -58,58 +38,6 @@ const CAMERA_POSES: Record<CameraMove, string> = {
   rotate_clockwise: "ClockWise (CW)",
   rotate_anticlockwise: "Anti Clockwise (ACW)",
 };
-
-const bindingSchema = z.object({
-  title: z.string(),
-  modes: z.array(z.enum(GENERATION_MODES)).min(1),
-  /** Lower runs first when a template names no workflow. */
-  priority: z.number().int().default(100),
-  output: z.object({ node: z.string(), kind: z.enum(["video", "images"]) }),
-  /** A video workflow's SaveImage of the clip's first frame: no ffmpeg on our side for the poster (decision 314). */
-  poster: z.object({ node: z.string() }).optional(),
-  /**
-   * What the workflow must be given: media, a last frame (a transition) or a camera move. A job bringing a last frame
-   * or a camera move runs only a workflow that needs it, so neither is ever silently dropped (decision 303).
-   */
-  needs: z.array(z.enum(NEEDS)).default([]),
-  /** Output size: `short` side per resolution (videos), or the side of a square of the same `area` (images); rounded to `multiple`. */
-  sizing: z.object({
-    by: z.enum(["short", "area"]),
-    "480P": z.number().int().positive(),
-    "720P": z.number().int().positive(),
-    multiple: z.number().int().positive(),
-  }),
-  fps: z.number().positive().optional(),
-  /** Frame counts the model accepts: step × k + plus (Wan: 4k+1, LTX: 8k+1). */
-  frames: z.object({ step: z.number().int().positive(), plus: z.number().int().min(0) }).optional(),
-  inputs: z.partialRecord(z.enum(CONTROLS), z.array(target)),
-  /** The LoRA slot: loader nodes removed (their outputs wired to the inputs named in `bypass`) when no LoRA is given. */
-  lora: z.array(z.object({ node: z.string(), name: z.string(), strength: z.string(), bypass: z.array(z.string()) })).default([]),
-  /**
-   * Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. The manifest an operator fetches by:
-   * the folder under ComfyUI's models/, the official download, and its size and SHA-256 where recorded (null: not yet).
-   */
-  models: z.record(
-    z.string(),
-    target.extend({
-      default: z.string(),
-      folder: z.enum(MODEL_FOLDERS),
-      url: z.url(),
-      size: z.number().int().positive().nullable(),
-      sha256: z
-        .string()
-        .regex(/^[0-9a-f]{64}$/)
-        .nullable(),
-    }),
-  ),
-  /** Windows of one node chained in the graph to make the job's whole length (decision 306). */
-  chain: chainSchema.optional(),
-  /** GPU memory the workflow needs at its largest size, in GB. */
-  gpuMemoryGB: z.number().positive(),
-  /** How heavy it is on a GPU; sets its price (COST_CLASS_FACTORS, decision 239). */
-  costClass: z.enum(COST_CLASSES),
-});
-export type Binding = z.infer<typeof bindingSchema>;
 
 export type Graph = Record<string, { class_type: string; inputs: Record<string, unknown>; _meta?: unknown }>;
 
@@ -136,6 +64,7 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
         ]) {
           if (!graph[t.node] || !(t.input in graph[t.node].inputs)) throw new Error(`binding names ${t.node}.${t.input}, which the workflow lacks`);
         }
+        checkWindows(graph, binding.windows);
         return { name, graph, binding };
       } catch (err) {
         throw new Error(`workflow ${name}: ${(err as Error).message}`);
@@ -200,8 +129,9 @@ const brought = (job: JobNeeds): Record<Need, boolean> => ({
   end_image: !!job.endImage,
   camera: !!job.camera,
   motion: !!job.image && !!job.video,
+  audio: !!job.audio,
 });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera">;
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "audio">;
 
 /**
  * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
@@ -243,7 +173,7 @@ export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(
 export async function bindWorkflow(
   wf: Workflow,
   job: EngineJob,
-  o: { image?: string; endImage?: string; video?: string; models: Record<string, string>; prefix: string },
+  o: { image?: string; endImage?: string; video?: string; audio?: string; models: Record<string, string>; prefix: string },
 ): Promise<{ prompt: Graph; width: number; height: number }> {
   const b = wf.binding;
   const prompt = JSON.parse(JSON.stringify(wf.graph)) as Graph;
@@ -256,13 +186,21 @@ export async function bindWorkflow(
   const fps = b.fps ?? 24;
   const step = b.frames?.step ?? 1;
   const frames = Math.max(1, Math.ceil((job.durationSec * fps) / step)) * step + (b.frames?.plus ?? 0);
-  const given: Record<Need, unknown> = { image: o.image, video: o.video, end_image: o.endImage, camera: job.camera, motion: o.image && o.video };
+  const given: Record<Need, unknown> = {
+    image: o.image,
+    video: o.video,
+    end_image: o.endImage,
+    camera: job.camera,
+    motion: o.image && o.video,
+    audio: o.audio,
+  };
   for (const need of b.needs) if (!given[need]) throw new EngineError(`workflow ${wf.name} needs ${NEED_WORDS[need]}`);
   const promptText = [job.lora?.triggerWord, job.prompt].filter(Boolean).join(", ");
   set("image", o.image);
   set("end_image", o.endImage);
   set("camera", job.camera && CAMERA_POSES[job.camera]);
   set("video", o.video);
+  set("audio", o.audio);
   if (promptText) set("prompt", promptText);
   if (job.negativePrompt) set("negative_prompt", job.negativePrompt);
   set("seed", job.seed);
@@ -275,6 +213,7 @@ export async function bindWorkflow(
   // a fresh prefix per job, so an identical re-run writes its own files instead of ComfyUI's cached ones (comfyui.md §6)
   set("prefix", o.prefix);
   for (const [slot, t] of Object.entries(b.models)) prompt[t.node].inputs[t.input] = modelFile(wf, slot, o.models);
+  if (b.windows) repeatWindows(prompt, b.windows, frames);
 
   for (const slot of b.lora) {
     if (job.lora) {

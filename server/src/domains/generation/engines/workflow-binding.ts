@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS } from "../../../contract/engines.ts";
+import { GENERATION_MODES } from "../../../contract/generation.ts";
+import { chainSchema } from "./animate-chain.ts";
+import { windowsSchema } from "./workflow-windows.ts";
+
+/** What a workflow's <name>.binding.json says (decision 082): which node input receives each control, what the workflow needs, its models. */
+
+const target = z.object({ node: z.string(), input: z.string() });
+export const CONTROLS = [
+  "image",
+  "end_image",
+  "camera",
+  "video",
+  "audio",
+  "prompt",
+  "negative_prompt",
+  "seed",
+  "width",
+  "height",
+  "frames",
+  "fps",
+  "strength",
+  "count",
+  "prefix",
+] as const;
+export type Control = (typeof CONTROLS)[number];
+/** `motion`: a photo and a video together, the photo to perform the video's motion (issue 33, decision 306). */
+export const NEEDS = ["image", "video", ...REQUEST_EXTRAS, "audio"] as const;
+export type Need = (typeof NEEDS)[number];
+/** What a job may bring that only a workflow needing it can use. */
+export const EXTRAS = REQUEST_EXTRAS;
+
+export const bindingSchema = z.object({
+  title: z.string(),
+  modes: z.array(z.enum(GENERATION_MODES)).min(1),
+  /** Lower runs first when a template names no workflow. */
+  priority: z.number().int().default(100),
+  output: z.object({ node: z.string(), kind: z.enum(["video", "images"]) }),
+  /** A video workflow's SaveImage of the clip's first frame: no ffmpeg on our side for the poster (decision 314). */
+  poster: z.object({ node: z.string() }).optional(),
+  /**
+   * What the workflow must be given: media, a last frame (a transition) or a camera move. A job bringing a last frame
+   * or a camera move runs only a workflow that needs it, so neither is ever silently dropped (decision 303).
+   */
+  needs: z.array(z.enum(NEEDS)).default([]),
+  /** Output size: `short` side per resolution (videos), or the side of a square of the same `area` (images); rounded to `multiple`. */
+  sizing: z.object({
+    by: z.enum(["short", "area"]),
+    "480P": z.number().int().positive(),
+    "720P": z.number().int().positive(),
+    multiple: z.number().int().positive(),
+  }),
+  fps: z.number().positive().optional(),
+  /** Frame counts the model accepts: step × k + plus (Wan: 4k+1, LTX: 8k+1). */
+  frames: z.object({ step: z.number().int().positive(), plus: z.number().int().min(0) }).optional(),
+  /** A model making a window of frames at a time: its continuation window, repeated as the length needs (decision 305). */
+  windows: windowsSchema,
+  inputs: z.partialRecord(z.enum(CONTROLS), z.array(target)),
+  /** The LoRA slot: loader nodes removed (their outputs wired to the inputs named in `bypass`) when no LoRA is given. */
+  lora: z.array(z.object({ node: z.string(), name: z.string(), strength: z.string(), bypass: z.array(z.string()) })).default([]),
+  /**
+   * Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. The manifest an operator fetches by:
+   * the folder under ComfyUI's models/, the official download, and its size and SHA-256 where recorded (null: not yet).
+   */
+  models: z.record(
+    z.string(),
+    target.extend({
+      default: z.string(),
+      folder: z.enum(MODEL_FOLDERS),
+      url: z.url(),
+      size: z.number().int().positive().nullable(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
+    }),
+  ),
+  /** Windows of one node chained in the graph to make the job's whole length (decision 306). */
+  chain: chainSchema.optional(),
+  /** GPU memory the workflow needs at its largest size, in GB. */
+  gpuMemoryGB: z.number().positive(),
+  /** How heavy it is on a GPU; sets its price (COST_CLASS_FACTORS, decision 239). */
+  costClass: z.enum(COST_CLASSES),
+});
+export type Binding = z.infer<typeof bindingSchema>;
