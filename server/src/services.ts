@@ -222,6 +222,7 @@ export function createServices(deps: AppDeps) {
     cancelPlan: payments.cancelMembership,
     cancelTasks: (tx, userId) => render.generation.cancelForAccount(tx, userId, "account deleted"),
     owners: [
+      messages.eraseUser,
       creators.eraseUser,
       chat.eraseUser,
       support.eraseUser,

@@ -42,6 +42,7 @@ export const LATER_GROUPS = {
     "account",
     "provenance",
     "rewards",
+    "messages",
   ],
 } as const;
 

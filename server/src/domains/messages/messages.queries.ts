@@ -19,14 +19,14 @@ export const openThread = statement({
  * locked: the reader's "read" (which zeroes the count) and this queue instead of losing one.
  */
 export const bumpThread = statement({
-  columns: { fan_unread: col.int, creator_unread: col.int },
+  columns: { fan_unread: col.int, creator_unread: col.int, blocked: col.bool },
   sql: (p: { threadId: number; sender: MessageSender; at: Date }) => Prisma.sql`
     UPDATE message_threads SET
       fan_unread = fan_unread + CASE WHEN ${p.sender} = 'creator' THEN 1 ELSE 0 END,
       creator_unread = creator_unread + CASE WHEN ${p.sender} = 'fan' THEN 1 ELSE 0 END,
       last_message_at = ${p.at}
     WHERE id = ${p.threadId}
-    RETURNING fan_unread, creator_unread`,
+    RETURNING fan_unread, creator_unread, blocked_at IS NOT NULL AS blocked`,
   example: { threadId: 1, sender: "fan", at: new Date() },
 });
 
@@ -81,6 +81,19 @@ export const threadFor = statement({
   columns: threadColumns,
   sql: (p: { threadId: number; userId: number }) =>
     threadsWhere(Prisma.sql`t.id = ${p.threadId} AND (t.fan_user_id = ${p.userId} OR p.user_id = ${p.userId})`, 1, 0),
+  example: { threadId: 1, userId: 1 },
+});
+
+/**
+ * The two sides of a thread for one of them, while its page is up and its creator not banned: what a send needs, in
+ * one light statement (the send is on the path a message takes to the other side's stream, docs/decisions/311).
+ */
+export const threadSides = statement({
+  columns: { id: col.int, creator_page_id: col.int, creator_user_id: col.int, fan_user_id: col.int, blocked: col.bool },
+  sql: (p: { threadId: number; userId: number }) => Prisma.sql`
+    SELECT t.id, t.creator_page_id, p.user_id AS creator_user_id, t.fan_user_id, t.blocked_at IS NOT NULL AS blocked
+    FROM message_threads t JOIN creator_pages p ON p.id = t.creator_page_id JOIN users c ON c.id = p.user_id
+    WHERE t.id = ${p.threadId} AND (t.fan_user_id = ${p.userId} OR p.user_id = ${p.userId}) AND p.state = 'active' AND c.banned_at IS NULL`,
   example: { threadId: 1, userId: 1 },
 });
 

@@ -7,9 +7,11 @@ import { MSG } from "../../http/messages.ts";
 import { holdLivePage } from "../creators/creators.page-hold.ts";
 import { livePage } from "../creators/creators.pages.ts";
 import { delivered } from "./messages.events.ts";
-import { bumpThread, copyToMembers, insertMassMessage, insertMessage, openMemberThreads, openThread, threadFor } from "./messages.queries.ts";
+import { bumpThread, copyToMembers, insertMassMessage, insertMessage, openMemberThreads, openThread, threadSides } from "./messages.queries.ts";
 import type { MassSendBody, SendBody } from "./messages.schema.ts";
-import { sideOf, type Side, type ThreadRow } from "./messages.views.ts";
+import { sideOf, type Side } from "./messages.views.ts";
+
+type Sides = NonNullable<Awaited<ReturnType<typeof threadSides.first>>>;
 
 export interface SendDeps {
   db: Db;
@@ -52,7 +54,7 @@ export function createSending({ db, checkText }: SendDeps) {
     // a retry: the message its key made first
     if (!row) return (await tx.message.findUniqueOrThrow({ where: { threadId_idempotencyKey: { threadId: o.threadId, idempotencyKey: o.key } } })).id;
     const [counts] = await bumpThread.rows(tx, { threadId: o.threadId, sender: o.sender, at: new Date() });
-    if (o.sender === "creator" && (await tx.messageThread.count({ where: { id: o.threadId, blockedAt: { not: null } } }))) throw HttpError.forbidden(M.blocked);
+    if (o.sender === "creator" && counts.blocked) throw HttpError.forbidden(M.blocked);
     await delivered(tx, [{ userId: o.to, threadId: o.threadId, messageId: row.id, unread: o.sender === "fan" ? counts.creator_unread : counts.fan_unread }]);
     return row.id;
   }
@@ -71,7 +73,7 @@ export function createSending({ db, checkText }: SendDeps) {
   }
 
   /** A message into a thread the caller is a side of. */
-  async function toThread(userId: number, t: ThreadRow, b: SendBody) {
+  async function toThread(userId: number, t: Sides, b: SendBody) {
     const as = sideOf(t, userId);
     if (as === "fan" && (b.library_item_id !== undefined || b.price)) throw HttpError.badRequest(M.fanTextOnly);
     if (as === "creator" && t.blocked) throw HttpError.forbidden(M.blocked);
@@ -86,7 +88,7 @@ export function createSending({ db, checkText }: SendDeps) {
     /** Sends one message; answers the thread, the message and the caller's side of the thread. */
     async send(userId: number, b: SendBody) {
       if (b.thread_id === undefined) return toPage(userId, b);
-      const t = await threadFor.first(db, { threadId: b.thread_id, userId });
+      const t = await threadSides.first(db, { threadId: b.thread_id, userId });
       if (!t) throw HttpError.notFound();
       return toThread(userId, t, b);
     },

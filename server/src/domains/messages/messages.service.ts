@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { MediaPart } from "../creators/creator-library.service.ts";
@@ -110,6 +110,21 @@ export function createMessagesService(deps: MessagesDeps) {
 
     /** How moderation finds, hides and previews a reported message. */
     moderated: moderatedMessages(media),
+    /**
+     * Account erasure (privacy, decision 262): the account's threads as a fan and its page's threads go, their
+     * messages with them (the ledger keeps what unlocks moved, by reference only).
+     */
+    async eraseUser(tx: Tx, userId: number): Promise<string[]> {
+      await tx.messageThread.deleteMany({ where: { fanUserId: userId } });
+      const page = await tx.creatorPage.findUnique({ where: { userId }, select: { id: true } });
+      if (page) {
+        await tx.messageThread.deleteMany({ where: { creatorPageId: page.id } });
+        await tx.massMessage.deleteMany({ where: { creatorPageId: page.id } });
+      }
+      // messages keep no files of their own: what they show is the creator's library
+      return [];
+    },
+
     /** Reported threads in the console. */
     admin: createMessagesAdmin(db),
   };

@@ -268,6 +268,17 @@ describe("mass messages, blocks, reports and bans", () => {
     expect(await t.db.ledgerEntry.count({ where: { userId: other.fan.userId, reason: MESSAGE_LEDGER_REASON.unlock } })).toBe(0);
   });
 
+  it("erases an account's threads, as a fan and as a creator, with their messages", async () => {
+    const s = await creatorAndFan("Erase1");
+    const { threadId } = await lockedMessage(s);
+    await t.db.$transaction((tx) => t.services.messages.eraseUser(tx, s.fan.userId));
+    expect(await t.db.message.count({ where: { threadId } })).toBe(0);
+    const other = await creatorAndFan("Erase2");
+    await lockedMessage(other);
+    await t.db.$transaction((tx) => t.services.messages.eraseUser(tx, other.c.userId));
+    expect(await t.db.messageThread.count({ where: { fanUserId: other.fan.userId } })).toBe(0);
+  });
+
   it("delivers a message to the other side's open event stream as a `message` event", async () => {
     const s = await creatorAndFan("Stream1");
     const first = (await send(s.fan, { home_link: "Stream1", body: "hi" }).expect(200)).body.data;

@@ -8,7 +8,7 @@ export type ThreadRow = RowOf<typeof fanThreads.columns>;
 export type Side = MessageSender;
 
 /** The side of a thread a user is: its fan, or the creator of its page. */
-export const sideOf = (t: ThreadRow, userId: number): Side => (t.fan_user_id === userId ? "fan" : "creator");
+export const sideOf = (t: Pick<ThreadRow, "fan_user_id">, userId: number): Side => (t.fan_user_id === userId ? "fan" : "creator");
 
 /** A thread as one of its sides sees it: their own unread count. */
 export function threadView(t: ThreadRow, as: Side) {
