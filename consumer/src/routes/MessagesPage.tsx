@@ -2,8 +2,8 @@ import { useCallback, useEffect, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Tab from "@mui/material/Tab";
-import Tabs from "@mui/material/Tabs";
+import ToggleButton from "@mui/material/ToggleButton";
+import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -24,7 +24,7 @@ function ToAllMembers({ items }: { items: Attachable[] }) {
     notifications.show(t("messages.massSent", { count: r.recipients }), "success");
   }
   return (
-    <Box component="section" sx={{ display: "grid", gap: 1, p: 1.5, borderTop: 1, borderColor: "divider" }} data-testid="mass-message">
+    <Box component="section" sx={{ display: "grid", gap: 1, p: 1.5, borderBottom: 1, borderColor: "divider" }} data-testid="mass-message">
       <Typography variant="subtitle2">{t("messages.toAllMembersTitle")}</Typography>
       <Composer items={items} send={send} testId="mass-composer" />
     </Box>
@@ -87,7 +87,7 @@ export function Component() {
     );
 
   return (
-    <Box sx={{ display: "flex", height: { xs: "calc(100dvh - 56px)", md: "calc(100dvh - 64px)" }, maxWidth: 1200, mx: "auto" }} data-testid="messages-page">
+    <Box sx={{ display: "flex", maxWidth: 1200, mx: "auto", pb: 10 }} data-testid="messages-page">
       <Box
         sx={{
           width: { xs: "100%", md: 340 },
@@ -102,15 +102,24 @@ export function Component() {
           {t("messages.title")}
         </Typography>
         {page && (
-          <Tabs value={as} onChange={(_e, v: Side) => (setAs(v), setParams(v === "creator" ? { as: v } : {}))} variant="fullWidth">
-            <Tab value="fan" label={t("messages.asFan")} data-testid="messages-tab-fan" />
-            <Tab value="creator" label={t("messages.asCreator")} data-testid="messages-tab-creator" />
-          </Tabs>
+          <ToggleButtonGroup
+            exclusive
+            fullWidth
+            size="small"
+            value={as}
+            onChange={(_e, v: Side | null) => v && (setAs(v), setParams(v === "creator" ? { as: v } : {}))}
+            sx={{ px: 2, pt: 1 }}
+          >
+            <ToggleButton value="fan" data-testid="messages-tab-fan">
+              {t("messages.asFan")}
+            </ToggleButton>
+            <ToggleButton value="creator" data-testid="messages-tab-creator">
+              {t("messages.asCreator")}
+            </ToggleButton>
+          </ToggleButtonGroup>
         )}
-        <Box sx={{ flex: 1, minHeight: 0, overflowY: "auto" }}>
-          <ThreadList threads={threads} selected={open} onSelect={select} />
-        </Box>
         {as === "creator" && page && <ToAllMembers items={items} />}
+        <ThreadList threads={threads} selected={open} onSelect={select} />
       </Box>
       <Box sx={{ flex: 1, minWidth: 0, display: { xs: opened ? "flex" : "none", md: "flex" }, flexDirection: "column", p: { xs: 1, md: 2 }, minHeight: 0 }}>
         {opened ? (

@@ -95,7 +95,13 @@ export function Composer({ items, send, testId = "composer" }: { items: Attachab
           onChange={(e) => setBody(e.target.value)}
           slotProps={{ htmlInput: { maxLength: MESSAGE_BODY_MAX, "data-testid": `${testId}-body`, "aria-label": t("messages.write") } }}
         />
-        <Button variant="contained" disabled={!ready || busy} onClick={() => void submit()} data-testid={`${testId}-send`}>
+        <Button
+          variant="contained"
+          disabled={!ready || busy}
+          onClick={() => void submit()}
+          sx={{ flexShrink: 0, whiteSpace: "nowrap" }}
+          data-testid={`${testId}-send`}
+        >
           {t("messages.send")}
         </Button>
       </Box>

@@ -44,18 +44,23 @@ export function ThreadPane({
   const end = useRef<HTMLDivElement>(null);
   const threadId = "threadId" in opened ? opened.threadId : null;
 
+  // the page's callback changes with every render of the page; the thread is read again only when it or `version` does
+  const changed = useRef(onChanged);
+  changed.current = onChanged;
   const load = useCallback(async () => {
     if (threadId === null) return;
     const r = await messagesApi.thread(threadId);
     setThread(r.thread);
     setMessages([...r.messages].reverse());
-    if (r.thread.unread) await messagesApi.read(threadId).then(() => onChanged(threadId));
-  }, [threadId, onChanged]);
+    if (r.thread.unread) await messagesApi.read(threadId).then(() => changed.current(threadId));
+  }, [threadId]);
 
   useEffect(() => {
     load().catch((e: Error) => setError(translateMessage(e.message)));
   }, [load, version]);
-  useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [messages.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "end" });
+  }, [messages.length]);
 
   async function send(o: Outgoing) {
     const sent = await messagesApi.send(threadId === null ? { ...o, home_link: (opened as { homeLink: string }).homeLink } : { ...o, thread_id: threadId });
@@ -83,7 +88,7 @@ export function ThreadPane({
 
   const title = thread ? (thread.as === "fan" ? thread.title : thread.fan_name) : "title" in opened ? opened.title : "";
   return (
-    <Box data-testid="thread-pane" sx={{ display: "grid", gridTemplateRows: "auto 1fr auto", gap: 1, minHeight: 0, height: "100%" }}>
+    <Box data-testid="thread-pane" sx={{ display: "grid", gap: 1, minWidth: 0 }}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, minWidth: 0 }}>
         <IconButton onClick={onBack} aria-label={t("messages.back")} sx={{ display: { md: "none" } }} data-testid="thread-back">
           <ArrowBackIcon />
@@ -97,7 +102,10 @@ export function ThreadPane({
           </Button>
         )}
       </Box>
-      <Box sx={{ display: "flex", flexDirection: "column", gap: 1, overflowY: "auto", minHeight: 200, py: 1 }} data-testid="thread-messages">
+      <Box
+        sx={{ display: "flex", flexDirection: "column", gap: 1, overflowY: "auto", minHeight: 160, maxHeight: "60dvh", py: 1 }}
+        data-testid="thread-messages"
+      >
         {thread?.blocked && <Alert severity="info">{t("messages.blockedNote")}</Alert>}
         {messages.length === 0 && <Typography color="text.secondary">{t("messages.empty")}</Typography>}
         {messages.map((m) => (
