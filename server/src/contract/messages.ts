@@ -15,10 +15,6 @@ export const MESSAGE_MESSAGES = {
   noMembers: "Your page has no members to message",
 } as const;
 
-/** Who wrote a message: the thread's fan, or the creator of its page. Fans send text only (docs/decisions/310). */
-export const MESSAGE_SENDERS = ["fan", "creator"] as const;
-export type MessageSender = (typeof MESSAGE_SENDERS)[number];
-
 /** What a `message` event on the stream says happened to a thread's message (docs/decisions/311). */
 export const MESSAGE_EVENT_CHANGES = ["new", "unlocked"] as const;
 export type MessageEventChange = (typeof MESSAGE_EVENT_CHANGES)[number];

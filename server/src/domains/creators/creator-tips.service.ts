@@ -8,6 +8,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import { livePage } from "./creators.pages.ts";
 import { holdLivePage } from "./creators.page-hold.ts";
 import { insertTip } from "./creators.queries.ts";
+import type { Side } from "../../contract/sides.ts";
 
 export interface TipDeps {
   db: Db;
@@ -117,7 +118,7 @@ export function createCreatorTips({ db, credits, checkText, tipSettings }: TipDe
     },
 
     /** The fan's tips, or the tips to the creator's own page, newest first: never anyone else's. */
-    async tips(userId: number, as: "fan" | "creator") {
+    async tips(userId: number, as: Side) {
       const where = as === "fan" ? { fanUserId: userId } : { creatorPage: { userId } };
       const rows = await db.creatorTip.findMany({ where, orderBy: { id: "desc" }, take: 100, include: withPage });
       return { list: rows.map(pageTipView) };

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { ListParams } from "../../db/paging.ts";
-import type { MessageSender } from "../../contract/messages.ts";
+import type { Side } from "../../contract/sides.ts";
 import { reportedThreadCount, reportedThreads } from "./messages.queries.ts";
 
 type Row = Awaited<ReturnType<typeof reportedThreads.rows>>[number];
@@ -32,7 +32,7 @@ export function createMessagesAdmin(db: Db) {
       ...threadRecord(row),
       messages: messages.map((m) => ({
         id: m.id,
-        sender: m.sender as MessageSender,
+        sender: m.sender as Side,
         body: m.body,
         libraryItemId: m.libraryItemId,
         price: m.price,

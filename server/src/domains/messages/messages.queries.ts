@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/generated/client.ts";
-import type { MessageSender } from "../../contract/messages.ts";
+import type { Side } from "../../contract/sides.ts";
 import { col, statement } from "../../db/statement.ts";
 
 // ---- threads ----
@@ -20,7 +20,7 @@ export const openThread = statement({
  */
 export const bumpThread = statement({
   columns: { fan_unread: col.int, creator_unread: col.int, blocked: col.bool },
-  sql: (p: { threadId: number; sender: MessageSender; at: Date }) => Prisma.sql`
+  sql: (p: { threadId: number; sender: Side; at: Date }) => Prisma.sql`
     UPDATE message_threads SET
       fan_unread = fan_unread + CASE WHEN ${p.sender} = 'creator' THEN 1 ELSE 0 END,
       creator_unread = creator_unread + CASE WHEN ${p.sender} = 'fan' THEN 1 ELSE 0 END,
@@ -102,7 +102,7 @@ export const threadSides = statement({
 /** A message, once per thread and key: a retried or double-clicked send inserts nothing the second time. */
 export const insertMessage = statement({
   columns: { id: col.int },
-  sql: (p: { threadId: number; sender: MessageSender; body: string; libraryItemId: number | null; price: number; key: string }) => Prisma.sql`
+  sql: (p: { threadId: number; sender: Side; body: string; libraryItemId: number | null; price: number; key: string }) => Prisma.sql`
     INSERT INTO messages (thread_id, sender, body, library_item_id, price, idempotency_key)
     VALUES (${p.threadId}, ${p.sender}, ${p.body}, ${p.libraryItemId}, ${p.price}, ${p.key})
     ON CONFLICT (thread_id, idempotency_key) DO NOTHING RETURNING id`,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MESSAGE_BODY_MAX, MESSAGE_MESSAGES as M, MESSAGE_PAGE_SIZE, MESSAGE_PRICE_MAX, MESSAGE_SENDERS, THREAD_PAGE_SIZE } from "../../contract/messages.ts";
+import { MESSAGE_BODY_MAX, MESSAGE_MESSAGES as M, MESSAGE_PAGE_SIZE, MESSAGE_PRICE_MAX, THREAD_PAGE_SIZE } from "../../contract/messages.ts";
+import { SIDES } from "../../contract/sides.ts";
 import { CREATOR_MESSAGES } from "../../contract/creators.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 import { idsFilter } from "../../http/list-filters.ts";
@@ -51,7 +52,7 @@ export const massSendBody = z
 export type MassSendBody = z.infer<typeof massSendBody>;
 
 export const threadsQuery = z.object({
-  as: z.enum(["fan", "creator"]).default("fan"),
+  as: z.enum(SIDES).default("fan"),
   page: z.coerce.number().int().positive().max(10_000).default(1),
   limit: z.coerce.number().int().positive().max(THREAD_PAGE_SIZE).default(THREAD_PAGE_SIZE),
 });
@@ -78,7 +79,7 @@ export const messageMediaQuery = z.object({
 export const threadView = z.object({
   id: z.number(),
   /** which side of the thread the caller is */
-  as: z.enum(["fan", "creator"]),
+  as: z.enum(SIDES),
   home_link: z.string(),
   title: z.string(),
   fan_name: z.string(),
@@ -88,12 +89,12 @@ export const threadView = z.object({
   unread: z.number(),
   last_message_at: z.string(),
   last_body: z.string().nullable(),
-  last_sender: z.enum(MESSAGE_SENDERS).nullable(),
+  last_sender: z.enum(SIDES).nullable(),
 });
 export const messageView = z.object({
   id: z.number(),
   thread_id: z.number(),
-  sender: z.enum(MESSAGE_SENDERS),
+  sender: z.enum(SIDES),
   /** the caller wrote it */
   mine: z.boolean(),
   body: z.string(),
@@ -142,7 +143,7 @@ export const reportedThreadRecord = z.object({
   messages: z.array(
     z.object({
       id: z.number(),
-      sender: z.enum(MESSAGE_SENDERS),
+      sender: z.enum(SIDES),
       body: z.string(),
       libraryItemId: z.number().nullable(),
       price: z.number(),

@@ -1,11 +1,11 @@
 import type { Message } from "../../db/generated/client.ts";
-import type { MessageSender } from "../../contract/messages.ts";
+import type { Side } from "../../contract/sides.ts";
 import type { RowOf } from "../../db/statement.ts";
 import type { fanThreads } from "./messages.queries.ts";
 import type { Attached, MessageMedia } from "./messages.media.ts";
 
 export type ThreadRow = RowOf<typeof fanThreads.columns>;
-export type Side = MessageSender;
+export type { Side };
 
 /** The side of a thread a user is: its fan, or the creator of its page. */
 export const sideOf = (t: Pick<ThreadRow, "fan_user_id">, userId: number): Side => (t.fan_user_id === userId ? "fan" : "creator");
