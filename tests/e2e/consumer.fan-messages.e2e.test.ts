@@ -1,10 +1,10 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, type AppServer } from "./app-per-file.ts";
-import { newAppContext } from "./consumer-app.ts";
+import { signedInPhone } from "./consumer-app.ts";
 
 type Who = { token: string; userId: number };
 type Language = "en" | "ja" | "ko" | "ru";
@@ -30,16 +30,6 @@ async function creatorWithItem(server: AppServer, homeLink: string): Promise<Who
   return creator;
 }
 
-/** A signed-in phone (360 px) in `language` for this account. */
-async function phone(browser: Browser, who: Who, language: Language) {
-  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-  await context.addInitScript((token) => {
-    localStorage.setItem("reverie_token", token);
-    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
-  }, who.token);
-  return { context, page: await context.newPage() };
-}
-
 /**
  * Issue 32 item 6: a fan writes to a creator from their page; the creator answers with a locked picture from their
  * library, which reaches the fan's open thread over the event stream; the fan unlocks it once and blocks; the creator
@@ -53,7 +43,7 @@ describe("messages between fans and creators in the browser", () => {
       const link = `AylaMsg${language}`;
       const creator = await creatorWithItem(app.server, link);
       const fan = await registeredUser(app.server, 100);
-      const f = await phone(app.browser, fan, language);
+      const f = await signedInPhone(app.browser, fan, language);
       await f.page.goto(`${app.server.url}/${link}`);
       await f.page.getByTestId("creator-message").click();
       await f.page.getByTestId("thread-pane").waitFor();
@@ -66,7 +56,7 @@ describe("messages between fans and creators in the browser", () => {
       expect(await overflows(f.page)).toBe(false);
 
       // the creator answers from their own Messages area: a library picture locked at 15 credits
-      const c = await phone(app.browser, creator, language);
+      const c = await signedInPhone(app.browser, creator, language);
       await c.page.goto(`${app.server.url}/messages?as=creator`);
       await c.page.getByTestId("thread-row").first().click();
       await c.page.getByTestId("message").first().waitFor();

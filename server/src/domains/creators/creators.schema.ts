@@ -286,8 +286,3 @@ export const myItemsAnswer = z.object({
 export const unpublishItemAnswer = z.object({
   id: z.number(),
 });
-
-/** post /api/Subscribe/mediaPass */
-export const mediaPassAnswer = z.object({
-  expires_in: z.number(),
-});

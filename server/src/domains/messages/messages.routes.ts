@@ -1,13 +1,11 @@
 import type { ApiRouter } from "../../http/api.ts";
-import { cookie } from "../../http/client-context.ts";
-import { sendStored } from "../../storage/serve.ts";
+import { signedMediaRoutes } from "../../storage/signed-media.routes.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import { MESSAGE_MEDIA_PATH } from "./messages.media.ts";
 import {
   blockBody,
   massSendAnswer,
   massSendBody,
-  mediaPassAnswer,
   messageAnswer,
   messageMediaQuery,
   sendBody,
@@ -20,9 +18,6 @@ import {
   unlockBody,
 } from "./messages.schema.ts";
 import type { MessagesService } from "./messages.service.ts";
-
-/** The media pass's cookie for message files: the same pass as the library's (decision 217), sent only to this route. */
-const MEDIA_PASS_COOKIE = "reverie_message_media_pass";
 
 /** Messages between fans and creators (issue 32 item 6, docs/decisions/310). Guests are refused: save the account first. */
 export function messagesRoutes(api: ApiRouter, messages: MessagesService, storage: Pick<MediaStorage, "size" | "stream">) {
@@ -106,43 +101,18 @@ export function messagesRoutes(api: ApiRouter, messages: MessagesService, storag
     },
     ({ principal, body }) => messages.unlock(principal.userId, body.message_id),
   );
-  api.post(
-    "/api/Messages/mediaPass",
-    {
-      summary: "Sets the caller's media pass for message files, so a <video> element can stream those signed for the caller",
-      tags,
-      auth: "user",
-      can: read,
-      response: mediaPassAnswer,
-    },
-    ({ principal, req, res }) => {
-      const pass = messages.mediaPass(principal.userId, principal.sessionId);
-      // only the media route ever receives it, never a cross-site request, never a script
-      res.cookie(MEDIA_PASS_COOKIE, pass.value, {
-        httpOnly: true,
-        sameSite: "lax",
-        secure: req.secure,
-        maxAge: pass.maxAgeSeconds * 1000,
-        path: MESSAGE_MEDIA_PATH,
-      });
-      return { expires_in: pass.maxAgeSeconds };
-    },
-  );
-  api.get(
-    MESSAGE_MEDIA_PATH,
-    {
-      summary: "A message's file, for the signed-in side of its thread its URL was signed for, once unlocked (404 otherwise); answers Range requests",
-      tags,
-      auth: "public",
-      query: messageMediaQuery,
-      response: { kind: "file", contentType: "application/octet-stream", description: "The file, in its own content type (206 for a Range request)" },
-    },
-    async ({ principal, query, req, res }) => {
-      const requester = principal.kind === "user" ? principal.userId : await messages.passViewer(cookie(req, MEDIA_PASS_COOKIE));
-      const file = await messages.file(requester, query);
-      // never cached: the thread, the unlock and the bans are checked again on the next request
-      await sendStored(req, res, storage, file.key, { "Cache-Control": "no-store" });
-      return undefined;
-    },
-  );
+  signedMediaRoutes(api, storage, {
+    tags,
+    passPath: "/api/Messages/mediaPass",
+    passSummary: "Sets the caller's media pass for message files, so a <video> element can stream those signed for the caller",
+    passCan: read,
+    // its own name: the library's pass cookie is sent only to the library's route
+    cookie: "reverie_message_media_pass",
+    mediaPath: MESSAGE_MEDIA_PATH,
+    mediaSummary: "A message's file, for the signed-in side of its thread its URL was signed for, once unlocked (404 otherwise); answers Range requests",
+    query: messageMediaQuery,
+    pass: messages.mediaPass,
+    passViewer: messages.passViewer,
+    file: messages.file,
+  });
 }

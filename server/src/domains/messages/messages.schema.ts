@@ -121,7 +121,6 @@ export const messageAnswer = messageView;
 export const massSendAnswer = z.object({ id: z.number(), recipients: z.number() });
 /** post /api/Messages/read, /api/Messages/block */
 export const threadAnswerOnly = threadView;
-export const mediaPassAnswer = z.object({ expires_in: z.number() });
 
 // The console's reported threads.
 
