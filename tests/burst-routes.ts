@@ -137,10 +137,23 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/Subscribe/tip", (s) => ({ as: "fan", body: { home_link: s.homeLink, amount: 10, message: "Thank you", idempotency_key: key } })],
   ["POST /api/Subscribe/mediaPass", () => ({ as: "fan" })],
   ["POST /api/Subscribe/publishItem", (s) => ({ as: "creator", body: { task_id: s.taskId, visibility: "members" } })],
+  // messages (docs/decisions/310), while the item is published and the fan a member: each burst is one message, one unlock
+  ["POST /api/Messages/send", (s) => ({ as: "fan", body: { home_link: s.homeLink, body: "Hello", idempotency_key: key } })],
+  ["POST /api/Messages/read", async (s) => ({ as: "fan", body: { thread_id: await threadOf(s) } })],
   [
-    "POST /api/Subscribe/unpublishItem",
-    async (s) => ({ as: "creator", body: { id: (await s.db.creatorLibraryItem.findFirst({ where: { creatorPageId: s.pageId } }))?.id ?? 1 } }),
+    "POST /api/Messages/massSend",
+    async (s) => ({ as: "creator", body: { body: "New set", library_item_id: await itemOf(s), price: 5, idempotency_key: key } }),
   ],
+  [
+    "POST /api/Messages/unlock",
+    async (s) => ({
+      as: "fan",
+      body: { message_id: (await s.db.message.findFirst({ where: { price: { gt: 0 }, thread: { fanUserId: s.fanId } } }))?.id ?? 1 },
+    }),
+  ],
+  ["POST /api/Messages/mediaPass", () => ({ as: "fan" })],
+  ["POST /api/Messages/block", async (s) => ({ as: "fan", body: { thread_id: await threadOf(s), blocked: 1 } })],
+  ["POST /api/Subscribe/unpublishItem", async (s) => ({ as: "creator", body: { id: await itemOf(s) } })],
   ["POST /api/Subscribe/cancelMembership", (s) => ({ as: "fan", body: { home_link: s.homeLink } })],
   ["POST /api/membership/cancel", () => ({ as: "fan" })],
   ["POST /api/membership/resume", () => ({ as: "fan" })],
@@ -182,6 +195,11 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/Training/revoke", (s) => ({ as: "creator", body: { id: s.modelId } })],
   ["POST /api/login/logout", () => ({ as: "guest" })],
 ];
+
+/** The first item of the creator's library (1 when there is none: the request is then refused, never a 500). */
+const itemOf = async (s: Scene) => (await s.db.creatorLibraryItem.findFirst({ where: { creatorPageId: s.pageId } }))?.id ?? 1;
+/** The fan's thread with the creator's page. */
+const threadOf = async (s: Scene) => (await s.db.messageThread.findFirst({ where: { fanUserId: s.fanId } }))?.id ?? 1;
 
 async function characterOf(s: Scene): Promise<number> {
   return (await s.db.character.findFirstOrThrow({ where: { userId: s.fanId }, select: { id: true } })).id;

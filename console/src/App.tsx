@@ -21,6 +21,7 @@ import { orders } from "./orders/index.tsx";
 import { outbox } from "./outbox/index.tsx";
 import { disputes, payouts } from "./payouts/index.tsx";
 import { tips } from "./tips/index.tsx";
+import { reportedThreads } from "./messages/index.tsx";
 import { reports } from "./reports/index.tsx";
 import { referrals, rewardDays } from "./rewards/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
@@ -77,6 +78,7 @@ export function App() {
         <Resource name="conversations" {...conversations} />
         <Resource name="chat-policy-hits" {...chatPolicyHits} />
         <Resource name="chat-suspensions" {...chatSuspensions} />
+        <Resource name="reported-threads" {...reportedThreads} />
         <Resource name="chat-backends" {...chatBackends} />
         <Resource name="character-models" {...characterModels} />
         <Resource name="upload-screenings" {...uploadScreenings} />

@@ -39,6 +39,8 @@ export const SUBJECT: Record<string, string> = {
   conversations: "Conversation",
   "chat-policy-hits": "ChatPolicyHit",
   "chat-suspensions": "ChatSuspension",
+  // threads holding a reported message (docs/decisions/310): moderators read them whole
+  "reported-threads": "Message",
   "chat-backends": "ChatBackend",
   // the list shows consent decisions and opens the consent record: moderators only
   "character-models": "TrainingConsent",

@@ -25,6 +25,7 @@ import { LIMIT_MESSAGES } from "./contract/limits.ts";
 import { chatRoutes } from "./domains/chat/chat.routes.ts";
 import { creatorsRoutes } from "./domains/creators/creators.routes.ts";
 import { payoutsRoutes } from "./domains/creators/payouts.routes.ts";
+import { messagesRoutes } from "./domains/messages/messages.routes.ts";
 import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
@@ -89,6 +90,7 @@ function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps
   pixelsRoutes(api, services.pixels);
   creatorsRoutes(api, services.creators, services.storage);
   payoutsRoutes(api, services.payouts);
+  messagesRoutes(api, services.messages, services.storage);
   chatRoutes(api, services.chat, { replies: perUserHourly("chat", config.RATE_LIMIT_CHAT_PER_HOUR), ...chatLimits(services.limiter, config) });
   moderationRoutes(api, services.moderation, services.appeals, services.limiter, {
     perIp: config.RATE_LIMIT_REPORTS_PER_HOUR,

@@ -36,6 +36,7 @@ import { withPageDetached, withPublishedCreations } from "./domains/creators/cre
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
+import { wireMessages } from "./domains/messages/messages.wiring.ts";
 import { localMediaSigner } from "./storage/local.storage.ts";
 import { mediaUrlSecret } from "./storage/storage.ts";
 import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
@@ -130,13 +131,8 @@ export function createServices(deps: AppDeps) {
     notify: render.notifications.record,
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
-  const support = createSupportService({
-    db,
-    audit,
-    orderOf: orders.readable,
-    contactOf: users.contactOf,
-    sendMail: (mail) => mailer.send(mail),
-  });
+  const support = createSupportService({ db, audit, orderOf: orders.readable, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
+  const messages = wireMessages(db, config, { credits, chat, creators, generation: render.generation });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
   const auth = createAuthService({
     db,
@@ -200,6 +196,7 @@ export function createServices(deps: AppDeps) {
       character: chat.moderated.character,
       conversation: chat.moderated.conversation,
       creator_page: creators.moderated,
+      message: messages.moderated,
     },
     cancelUserTasks: render.generation.cancelForAccount,
     endCreatorDealings: creators.accountBanned,
@@ -224,6 +221,7 @@ export function createServices(deps: AppDeps) {
     cancelPlan: payments.cancelMembership,
     cancelTasks: (tx, userId) => render.generation.cancelForAccount(tx, userId, "account deleted"),
     owners: [
+      messages.eraseUser,
       creators.eraseUser,
       chat.eraseUser,
       support.eraseUser,
@@ -286,6 +284,7 @@ export function createServices(deps: AppDeps) {
     ...consoleServices,
     chat,
     creators,
+    messages,
     payouts,
     support,
     legal,

@@ -3,6 +3,7 @@ import { BURSTS, send, setScene, stateChangingRoutes, type Scene } from "../burs
 import { chatBackendsEnv } from "../chat-utils.ts";
 import { startFakeOpenAi, type FakeOpenAi } from "../fixtures/fake-openai.ts";
 import { startTestServer } from "../server-utils.ts";
+import { MESSAGE_LEDGER_REASON } from "../../server/src/contract/messages.ts";
 
 /**
  * Issue 29 defect 1: one account sending 50 identical requests at once to every state-changing route it can reach
@@ -75,5 +76,7 @@ describe("50 identical requests at once from one account, on every state-changin
     expect(await s.db.customRequest.count({ where: { fanUserId: scene.fanId } })).toBe(4);
     expect(await s.db.creatorMembership.count({ where: { fanUserId: scene.fanId } })).toBeLessThanOrEqual(1);
     expect(await s.db.ledgerEntry.count({ where: { userId: scene.fanId, reason: "purchase" } })).toBeLessThanOrEqual(1);
+    expect(await s.db.message.count({ where: { sender: "fan", thread: { fanUserId: scene.fanId } } })).toBe(1);
+    expect(await s.db.ledgerEntry.count({ where: { userId: scene.fanId, reason: MESSAGE_LEDGER_REASON.unlock } })).toBe(1);
   }, 110_000);
 });

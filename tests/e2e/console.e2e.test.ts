@@ -60,6 +60,7 @@ const MENUS: Record<string, string[]> = {
     "conversations",
     "chat-policy-hits",
     "chat-suspensions",
+    "reported-threads",
     "upload-screenings",
     "blocked-hashes",
     "generation-tasks",
@@ -90,6 +91,7 @@ const MENUS: Record<string, string[]> = {
     "conversations",
     "chat-policy-hits",
     "chat-suspensions",
+    "reported-threads",
     "chat-backends",
     "upload-screenings",
     "blocked-hashes",
@@ -112,12 +114,13 @@ const MENUS: Record<string, string[]> = {
 };
 
 /**
- * Queues this file seeds nothing into (suspensions, held uploads, blocked hashes, payouts and disputes, which
+ * Queues this file seeds nothing into (suspensions, held uploads, blocked hashes, reported threads, payouts and disputes, which
  * console.payouts.e2e.test.ts fills, and a page's memberships and library items, which console.creator-pages.e2e.test.ts
  * fills): their empty state is their screenshot.
  */
 const UNSEEDED = [
   "support-threads",
+  "reported-threads",
   "chat-suspensions",
   "upload-screenings",
   "blocked-hashes",

@@ -17,6 +17,16 @@ export interface AppOptions {
   consent?: "ask" | { analytics: boolean; advertising: boolean };
 }
 
+/** A phone (360 px) past the age gate and the flash sale, in `language`, signed in as this account. */
+export async function signedInPhone(browser: Browser, who: { token: string }, language: NonNullable<AppOptions["language"]>) {
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+  await context.addInitScript((token) => {
+    localStorage.setItem("reverie_token", token);
+    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
+  }, who.token);
+  return { context, page: await context.newPage() };
+}
+
 /** A fresh browser profile on the app, optionally past the age gate and in a language. */
 export async function newAppContext(browser: Browser, opts: AppOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 860 }, acceptDownloads: true, serviceWorkers: "block" });

@@ -4,7 +4,7 @@ import { photo } from "../fixtures/media.ts";
 import { registeredUser, uploadImage } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, type AppServer } from "./app-per-file.ts";
-import { newAppContext } from "./consumer-app.ts";
+import { signedInPhone } from "./consumer-app.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 type Who = { token: string; userId: number };
@@ -53,15 +53,7 @@ async function creatorWithDeliveries(server: AppServer, homeLink: string) {
   return { creator, fans };
 }
 
-/** A signed-in phone in `language` for this account. */
-async function phone(browser: import("playwright-core").Browser, who: Who, language: (typeof LANGUAGES)[number]) {
-  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-  await context.addInitScript((token) => {
-    localStorage.setItem("reverie_token", token);
-    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
-  }, who.token);
-  return { context, page: await context.newPage() };
-}
+const phone = signedInPhone;
 
 /** Issue 16: the creator sees earnings and asks for a payout; a fan disputes an unsatisfying delivery. */
 describe("creator earnings and disputes in the browser", () => {

@@ -1,10 +1,10 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, type AppServer } from "./app-per-file.ts";
-import { newAppContext } from "./consumer-app.ts";
+import { signedInPhone } from "./consumer-app.ts";
 
 type Who = { token: string; userId: number };
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
@@ -22,15 +22,7 @@ async function creatorWithItem(server: AppServer, homeLink: string): Promise<Who
   return creator;
 }
 
-/** A signed-in phone (360 px) in `language` for this account. */
-async function phone(browser: Browser, who: Who, language: "en" | "ru") {
-  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-  await context.addInitScript((token) => {
-    localStorage.setItem("reverie_token", token);
-    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
-  }, who.token);
-  return { context, page: await context.newPage() };
-}
+const phone = signedInPhone;
 
 /** Issue 32 item 5: a fan tips from the page and from a library item; the creator sees the tips with their messages. */
 describe("tips in the browser", () => {

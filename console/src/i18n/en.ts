@@ -192,6 +192,19 @@ export const en = {
         lines: "Lines",
       },
     },
+    "reported-threads": {
+      name: "Reported thread |||| Reported threads",
+      fields: {
+        id: "ID",
+        homeLink: "Creator page",
+        creatorUserId: "Creator",
+        fanUserId: "Fan",
+        reports: "Reports",
+        openReports: "Open reports",
+        lastReportedAt: "Last reported",
+        messages: "Messages",
+      },
+    },
     "chat-policy-hits": {
       name: "Chat policy hit |||| Chat policy hits",
       fields: {
@@ -819,6 +832,13 @@ export const en = {
       claw_back_only: "The refund takes back %{n} credits",
       by_hand:
         "The server cannot send %{currency} back: send %{amount} %{currency} from the receiving wallet to the buyer's address (see the payment event) yourself first, then enter that transfer's reference below.",
+    },
+    messages: {
+      sender: { fan: "Fan", creator: "Creator" },
+      item: "Library item #%{id}",
+      locked: "Locked · %{price} credits",
+      unlocked: "Unlocked · %{price} credits",
+      reports: "Reports: %{count}",
     },
     chat: {
       suspended: "Suspended",

@@ -196,6 +196,19 @@ export const ru: typeof en = {
         lines: "Реплики",
       },
     },
+    "reported-threads": {
+      name: "Переписка с жалобой |||| Переписки с жалобами",
+      fields: {
+        id: "ID",
+        homeLink: "Страница автора",
+        creatorUserId: "Автор",
+        fanUserId: "Фанат",
+        reports: "Жалобы",
+        openReports: "Открытые жалобы",
+        lastReportedAt: "Последняя жалоба",
+        messages: "Сообщения",
+      },
+    },
     "chat-policy-hits": {
       name: "Нарушение в чате |||| Нарушения в чате",
       fields: {
@@ -831,6 +844,13 @@ export const ru: typeof en = {
       claw_back_only: "Возврат спишет кредитов: %{n}",
       by_hand:
         "Сервер не может отправить %{currency} обратно: сначала сами отправьте %{amount} %{currency} с кошелька-получателя на адрес покупателя (см. платёжное событие), затем введите ниже номер этого перевода.",
+    },
+    messages: {
+      sender: { fan: "Фанат", creator: "Автор" },
+      item: "Материал библиотеки №%{id}",
+      locked: "Закрыто · %{price} кредитов",
+      unlocked: "Открыто · %{price} кредитов",
+      reports: "Жалоб: %{count}",
     },
     chat: {
       suspended: "Заблокирован",

@@ -33,6 +33,7 @@ export const MENU_GROUP_OF: Record<string, MenuGroup> = {
   evidence: "safety",
   "chat-policy-hits": "safety",
   "chat-suspensions": "safety",
+  "reported-threads": "safety",
   "upload-screenings": "safety",
   "blocked-hashes": "safety",
   templates: "marketing",

@@ -43,6 +43,7 @@ export const LATER_GROUPS = {
     "provenance",
     "rewards",
     "notifications",
+    "messages",
   ],
 } as const;
 

@@ -6,7 +6,7 @@ import Button from "@mui/material/Button";
 import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
+import { Link as RouterLink, useParams } from "react-router";
 import { socialNetworkOf } from "../../../server/src/contract/creators.ts";
 import { homeLinkProblem } from "../../../server/src/contract/home-link.ts";
 import { dialogs } from "../dialogs/dialog-store.ts";
@@ -125,6 +125,21 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
           <Button variant="outlined" size="large" onClick={() => (token ? setTipping(true) : dialogs.open("login"))} data-testid="creator-tip">
             {t("creators.tip")}
           </Button>
+          {token ? (
+            <Button
+              variant="outlined"
+              size="large"
+              component={RouterLink}
+              to={`/messages?to=${encodeURIComponent(page.home_link)}`}
+              data-testid="creator-message"
+            >
+              {t("creators.message")}
+            </Button>
+          ) : (
+            <Button variant="outlined" size="large" onClick={() => dialogs.open("login")} data-testid="creator-message">
+              {t("creators.message")}
+            </Button>
+          )}
           <Button size="small" color="inherit" onClick={() => setReporting(true)} data-testid="creator-report">
             {t("report.action")}
           </Button>

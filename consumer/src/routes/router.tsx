@@ -41,6 +41,7 @@ export const router = createBrowserRouter([
       { path: "account/receipt/:orderId", loader: requireStoredToken, lazy: () => withLaterTranslations(import("./ReceiptPage.tsx")) },
       { path: "creationStudio", lazy: () => withLaterTranslations(import("./CreationStudioPage.tsx")) },
       { path: "chat", lazy: () => withLaterTranslations(import("./ChatPage.tsx")) },
+      { path: "messages", loader: requireStoredToken, lazy: () => withLaterTranslations(import("./MessagesPage.tsx")) },
       { path: "characterCreatEdit", lazy: () => withLaterTranslations(import("./CharacterEditPage.tsx")) },
       { path: "training", lazy: () => withLaterTranslations(import("./TrainingPage.tsx")) },
       // issue 30: "Create my page" without training ("creator" is a reserved home link, so no page is hidden by it)

@@ -19,6 +19,7 @@ import { staffResource } from "./staff.ts";
 import { supportResource } from "./support.ts";
 import { legalResource } from "./legal.ts";
 import { importsRoutes } from "./imports.ts";
+import { messagesResource } from "./messages.ts";
 import { tasksResource } from "./tasks.ts";
 import { templatesResource } from "./templates.ts";
 import { usersResource } from "./users.ts";
@@ -38,6 +39,7 @@ export function adminRoutes(api: ApiRouter, s: Services) {
   creatorMoneyResources(api, s.payouts);
   creatorPageResources(api, s.creatorsAdmin);
   chatResources(api, s.chat);
+  messagesResource(api, s.messages);
   characterModelsResource(api, s.trainingAdmin, s.training);
   screeningResource(api, s.screening);
   blocklistResource(api, s.blocklist);

@@ -41,6 +41,7 @@ const TARGET_SUBJECT: Record<string, Subject> = {
   character: "Character",
   creator_page: "CreatorPage",
   conversation: "Conversation",
+  message: "Message",
 };
 
 /** The report queue (with each report's age against the 48-hour target), bans, statements of reasons, appeals and the transparency figures. */

@@ -31,6 +31,8 @@ export type Subject =
   | "CustomRequest"
   /** a fan's tip to a creator (docs/decisions/304): sent and read by the fan, read by the creator, reversed by staff */
   | "Tip"
+  /** a message between a fan and a creator (docs/decisions/310): the thread's two sides only; moderators take one down */
+  | "Message"
   | "Report"
   | "Ban"
   | "Decision"
@@ -99,6 +101,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can("read", "CreatorPage");
     can(["create", "delete"], "Subscription", own);
     can(["create", "read"], "Tip", { fanUserId: principal.userId });
+    // which threads are the caller's is the messages service's to decide (a side of the thread), on every request
+    can(["create", "read"], "Message");
     can("create", "Report");
     can("read", "Decision", own);
     can("create", "Appeal");
@@ -119,6 +123,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     if (principal.role === "creator") can(["create", "read"], "CreatorPayout");
     // the refusal's reason is what the guest is told: save the account first (issue 30)
     if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "CheckIn", "Tip"]).because(SAVE_ACCOUNT_MESSAGE);
+    if (principal.role === "visitor") cannot(["create", "read"], "Message").because(SAVE_ACCOUNT_MESSAGE);
     if (principal.role === "visitor") cannot("read", "Referral").because(SAVE_ACCOUNT_MESSAGE);
     if (principal.role === "visitor") cannot("update", "NotificationSetting").because(SAVE_ACCOUNT_MESSAGE);
   }
@@ -156,13 +161,13 @@ export function defineAbilityFor(principal: Principal): AppAbility {
       can("read", "Order");
     }
     if (roles.has("moderator")) {
-      can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit"]);
+      can("read", ["User", "GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "ChatPolicyHit", "Message"]);
       // lifting a chat suspension is a safety decision, like lifting a ban: moderators (and admins), not support
       can(["read", "update"], "ChatSuspension");
       can("manage", ["Report", "Ban", "Appeal"]);
       can("read", "Decision");
       can("ban", "User");
-      can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "CharacterModel"]);
+      can("takedown", ["GenerationTask", "Upload", "Character", "CreatorPage", "Conversation", "CharacterModel", "Message"]);
       // the likeness-consent record (selfie, face checks) is for moderators only, never public
       can("read", ["CharacterModel", "TrainingConsent"]);
       can("review", "TrainingConsent");

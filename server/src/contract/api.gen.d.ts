@@ -130,7 +130,7 @@ export interface paths {
                                 reversedAt: string | null;
                                 targetId: number | null;
                                 /** @enum {string|null} */
-                                targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | null;
+                                targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message" | null;
                                 userId: number;
                             };
                             decisionId: number;
@@ -4175,7 +4175,7 @@ export interface paths {
                             reversedAt: string | null;
                             targetId: number | null;
                             /** @enum {string|null} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | null;
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message" | null;
                             userId: number;
                         }[];
                     };
@@ -4274,7 +4274,7 @@ export interface paths {
                             reversedAt: string | null;
                             targetId: number | null;
                             /** @enum {string|null} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | null;
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message" | null;
                             userId: number;
                         };
                     };
@@ -4916,7 +4916,7 @@ export interface paths {
                             storageKey: string;
                             targetId: number;
                             /** @enum {string} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                             userId: number | null;
                         }[];
                     };
@@ -5001,7 +5001,7 @@ export interface paths {
                             storageKey: string;
                             targetId: number;
                             /** @enum {string} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                             userId: number | null;
                         };
                     };
@@ -9562,6 +9562,175 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/reported-threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List reported-threads (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: reported-threads <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            creatorPageId: number;
+                            creatorUserId: number;
+                            fanUserId: number;
+                            homeLink: string;
+                            id: number;
+                            /** Format: date-time */
+                            lastReportedAt: string;
+                            openReports: number;
+                            reports: number;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/reported-threads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of reported-threads */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            creatorPageId: number;
+                            creatorUserId: number;
+                            fanUserId: number;
+                            homeLink: string;
+                            id: number;
+                            /** Format: date-time */
+                            lastReportedAt: string;
+                            messages: {
+                                body: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: number;
+                                libraryItemId: number | null;
+                                price: number;
+                                reported: boolean;
+                                reports: number;
+                                /** @enum {string} */
+                                sender: "fan" | "creator";
+                                /** @enum {string} */
+                                state: "active" | "suspended" | "removed";
+                                unlocked: boolean;
+                            }[];
+                            openReports: number;
+                            reports: number;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/reports": {
         parameters: {
             query?: never;
@@ -9615,7 +9784,7 @@ export interface paths {
                             targetId: number;
                             targetSeconds: number;
                             /** @enum {string} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                             targetUserId: number | null;
                             thumbUrl: string | null;
                         }[];
@@ -9710,7 +9879,7 @@ export interface paths {
                             targetId: number;
                             targetSeconds: number;
                             /** @enum {string} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                             targetUserId: number | null;
                         };
                     };
@@ -9809,7 +9978,7 @@ export interface paths {
                             swornAt: string | null;
                             targetId: number;
                             /** @enum {string} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                             targetUserId: number | null;
                         };
                     };
@@ -9906,7 +10075,7 @@ export interface paths {
                             swornAt: string | null;
                             targetId: number;
                             /** @enum {string} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                             targetUserId: number | null;
                         };
                     };
@@ -10077,7 +10246,7 @@ export interface paths {
                             swornAt: string | null;
                             targetId: number;
                             /** @enum {string} */
-                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation";
+                            targetType: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                             targetUserId: number | null;
                         };
                     };
@@ -14461,7 +14630,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned */
+        /** Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; without `id`, also the account's own events, each named by its type (`message`, docs/decisions/311); ends when the task ends, or at once when the login is logged out or the account banned */
         get: {
             parameters: {
                 query?: {
@@ -17840,6 +18009,782 @@ export interface paths {
                                     /** @enum {string} */
                                     status: "active" | "cancelled" | "ended";
                                 };
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The fan blocks the thread's creator (`blocked` 1: no more messages from them, mass ones included) or unblocks (0) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        blocked: number | null;
+                        thread_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                /** @enum {string} */
+                                as: "fan" | "creator";
+                                blocked: boolean;
+                                fan_name: string;
+                                home_link: string;
+                                id: number;
+                                last_body: string | null;
+                                last_message_at: string;
+                                /** @enum {string|null} */
+                                last_sender: "fan" | "creator" | null;
+                                title: string;
+                                unread: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/massSend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The creator's message to every member of their page, each a copy in the member's thread */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        body?: string;
+                        idempotency_key: string;
+                        library_item_id?: number;
+                        /** @default 0 */
+                        price?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                id: number;
+                                recipients: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A message's file, for the signed-in side of its thread its URL was signed for, once unlocked (404 otherwise); answers Range requests */
+        get: {
+            parameters: {
+                query: {
+                    expires?: number | null;
+                    message: number;
+                    part: "main" | "poster";
+                    sig: string;
+                    viewer: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file, in its own content type (206 for a Range request) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/mediaPass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets the caller's media pass for message files, so a <video> element can stream those signed for the caller */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                expires_in: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a thread read for the caller's side */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        thread_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                /** @enum {string} */
+                                as: "fan" | "creator";
+                                blocked: boolean;
+                                fan_name: string;
+                                home_link: string;
+                                id: number;
+                                last_body: string | null;
+                                last_message_at: string;
+                                /** @enum {string|null} */
+                                last_sender: "fan" | "creator" | null;
+                                title: string;
+                                unread: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message into a thread, or a fan's first to a page (`home_link`); the creator may attach a library item and lock it behind a price */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        body?: string;
+                        home_link?: string;
+                        idempotency_key: string;
+                        library_item_id?: number;
+                        /** @default 0 */
+                        price?: number | null;
+                        thread_id?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                body: string;
+                                created_at: string;
+                                id: number;
+                                locked: boolean;
+                                mass: boolean;
+                                /** @enum {string|null} */
+                                media_kind: "image" | "video" | null;
+                                media_url: string | null;
+                                mine: boolean;
+                                poster_url: string | null;
+                                price: number;
+                                /** @enum {string} */
+                                sender: "fan" | "creator";
+                                thread_id: number;
+                                unlocked: boolean;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/thread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One thread's messages for one of its two sides, newest first; locked media without URLs until unlocked */
+        get: {
+            parameters: {
+                query: {
+                    before?: number;
+                    id: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                messages: {
+                                    body: string;
+                                    created_at: string;
+                                    id: number;
+                                    locked: boolean;
+                                    mass: boolean;
+                                    /** @enum {string|null} */
+                                    media_kind: "image" | "video" | null;
+                                    media_url: string | null;
+                                    mine: boolean;
+                                    poster_url: string | null;
+                                    price: number;
+                                    /** @enum {string} */
+                                    sender: "fan" | "creator";
+                                    thread_id: number;
+                                    unlocked: boolean;
+                                }[];
+                                thread: {
+                                    /** @enum {string} */
+                                    as: "fan" | "creator";
+                                    blocked: boolean;
+                                    fan_name: string;
+                                    home_link: string;
+                                    id: number;
+                                    last_body: string | null;
+                                    last_message_at: string;
+                                    /** @enum {string|null} */
+                                    last_sender: "fan" | "creator" | null;
+                                    title: string;
+                                    unread: number;
+                                };
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's threads as a fan, or (`as=creator`) with their page's fans; newest first, with unread counts */
+        get: {
+            parameters: {
+                query?: {
+                    as?: "fan" | "creator";
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                list: {
+                                    /** @enum {string} */
+                                    as: "fan" | "creator";
+                                    blocked: boolean;
+                                    fan_name: string;
+                                    home_link: string;
+                                    id: number;
+                                    last_body: string | null;
+                                    last_message_at: string;
+                                    /** @enum {string|null} */
+                                    last_sender: "fan" | "creator" | null;
+                                    title: string;
+                                    unread: number;
+                                }[];
+                                unread_total: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Messages/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay a locked message's price once and open it; charged once per message however often it is asked */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        message_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                body: string;
+                                created_at: string;
+                                id: number;
+                                locked: boolean;
+                                mass: boolean;
+                                /** @enum {string|null} */
+                                media_kind: "image" | "video" | null;
+                                media_url: string | null;
+                                mine: boolean;
+                                poster_url: string | null;
+                                price: number;
+                                /** @enum {string} */
+                                sender: "fan" | "creator";
+                                thread_id: number;
+                                unlocked: boolean;
                             };
                             msg: string;
                         };
@@ -21998,7 +22943,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a creation, upload, character or creator page (anyone; underage reports hide the content at once) */
+        /** Report a creation, upload, character, creator page, conversation or message (public content: anyone; private: its sides; underage reports hide the content at once) */
         post: {
             parameters: {
                 query?: never;
@@ -22015,7 +22960,7 @@ export interface paths {
                         reason: "underage" | "non_consensual" | "impersonation" | "copyright" | "other";
                         target_id: number;
                         /** @enum {string} */
-                        target_type: "task" | "upload" | "character" | "creator_page" | "conversation";
+                        target_type: "task" | "upload" | "character" | "creator_page" | "conversation" | "message";
                     };
                 };
             };

@@ -31,7 +31,7 @@ export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
 /**
  * Ledger reasons whose sum is a creator's earnings: what deliveries released, less what disputes took back, what
- * paid memberships brought in, and tips less reversed ones.
+ * paid memberships brought in, tips less reversed ones, and unlocked messages.
  */
 export const EARNING_REASON = {
   /** a delivered request's price released to the creator */
@@ -46,6 +46,8 @@ export const EARNING_REASON = {
   tip: "creator_tip_earnings",
   /** a tip staff reversed as fraudulent, taken back from the creator */
   tipClawback: "creator_tip_clawback",
+  /** a fan's unlock of a locked message (docs/decisions/310) */
+  messageUnlock: "message_unlock_earnings",
 } as const;
 export const EARNING_REASONS = Object.values(EARNING_REASON);
 

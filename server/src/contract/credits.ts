@@ -42,6 +42,8 @@ const LABEL_OF_REASON: Record<string, LedgerLabel> = {
   creator_tip_clawback: "earnings",
   creator_tip: "tip",
   creator_tip_reversal: "refund",
+  message_unlock: "spent",
+  message_unlock_earnings: "earnings",
   creator_payout: "payout",
   creator_payout_return: "payout",
   staff_adjustment: "adjustment",

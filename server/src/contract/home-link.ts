@@ -36,6 +36,7 @@ export const RESERVED_HOME_LINKS = [
   "logout",
   "me",
   "media",
+  "messages",
   "moderator",
   "mydata",
   "notices",

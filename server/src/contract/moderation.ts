@@ -6,7 +6,7 @@ export const REPORT_REASONS = ["underage", "non_consensual", "impersonation", "c
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
 /** Equals Prisma's ReportTarget enum. */
-export const REPORT_TARGETS = ["task", "upload", "character", "creator_page", "conversation"] as const;
+export const REPORT_TARGETS = ["task", "upload", "character", "creator_page", "conversation", "message"] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 /** Equals Prisma's ReportStatus enum. */

@@ -3,9 +3,10 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { creatorsApi, type TipView } from "./creators.api.ts";
+import type { Side } from "../../../../server/src/contract/sides.ts";
 
 /** The caller's tips, newest first (docs/decisions/304): sent as a fan (to whom), or received on their page; with messages. */
-function TipList({ as }: { as: "fan" | "creator" }) {
+function TipList({ as }: { as: Side }) {
   const { t, i18n } = useTranslation();
   const [tips, setTips] = useState<TipView[] | null>(null);
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { api, requestHeaders, type ApiData } from "../../lib/api-client.ts";
 import type { LibraryVisibility } from "../../../../server/src/contract/creators.ts";
+import type { Side } from "../../../../server/src/contract/sides.ts";
 
 /** Issue 16: a creator page as getHomeLinkInfo answers it; every figure is counted from stored rows. */
 export type CreatorPageView = ApiData<"/api/Subscribe/getHomeLinkInfo", "get">;
@@ -44,7 +45,7 @@ export const creatorsApi = {
     api.post("/api/Subscribe/updatePage", fields, { quiet: true }).then(stillThere),
   request: (home_link: string, text: string, idempotency_key: string) =>
     api.post("/api/Subscribe/request", { home_link, text, idempotency_key }, { quiet: true }),
-  requests: (as: "fan" | "creator") => api.get("/api/Subscribe/requests", { query: { as }, quiet: true }).then((r) => r.list),
+  requests: (as: Side) => api.get("/api/Subscribe/requests", { query: { as }, quiet: true }).then((r) => r.list),
   answer: (what: "acceptRequest" | "declineRequest", id: number) => api.post(`/api/Subscribe/${what}`, { id }, { quiet: true }),
   deliver: (id: number, task_id: number) => api.post("/api/Subscribe/deliverRequest", { id, task_id }, { quiet: true }),
   rate: (id: number, satisfied: boolean) => api.post("/api/Subscribe/rateRequest", { id, satisfied: satisfied ? 1 : 0 }, { quiet: true }),
@@ -61,7 +62,7 @@ export const creatorsApi = {
   tipSettings: () => api.get("/api/Subscribe/tipSettings", { quiet: true }),
   tip: (body: { home_link: string; amount: number; message?: string; library_item_id?: number; idempotency_key: string }) =>
     api.post("/api/Subscribe/tip", body, { quiet: true }),
-  tips: (as: "fan" | "creator") => api.get("/api/Subscribe/tips", { query: { as }, quiet: true }).then((r) => r.list),
+  tips: (as: Side) => api.get("/api/Subscribe/tips", { query: { as }, quiet: true }).then((r) => r.list),
   /** Sets the viewer's media pass cookie, which a <video> element sends to stream members-only files (decision 217). */
   mediaPass: () => api.post("/api/Subscribe/mediaPass", {}, { quiet: true }),
 };

@@ -8,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import AddToHomeScreenIcon from "@mui/icons-material/AddToHomeScreen";
 import BoltIcon from "@mui/icons-material/Bolt";
 import LogoutIcon from "@mui/icons-material/Logout";
+import MailIcon from "@mui/icons-material/Mail";
 import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import StorefrontIcon from "@mui/icons-material/Storefront";
 import VideoLibraryIcon from "@mui/icons-material/VideoLibrary";
@@ -32,6 +33,10 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
     { icon: <ManageAccountsIcon fontSize="small" />, label: "nav.myAccount", act: () => navigate("/account"), testId: "menu-account" },
     { icon: <VideoLibraryIcon fontSize="small" />, label: "nav.results", act: () => navigate("/function") },
     { icon: <ForumIcon fontSize="small" />, label: "nav.chat", act: () => navigate("/chat"), testId: "menu-chat" },
+    // messages with creators are a saved account's (docs/decisions/310)
+    ...(user.type === "visitor"
+      ? []
+      : [{ icon: <MailIcon fontSize="small" />, label: "nav.messages", act: () => navigate("/messages"), testId: "menu-messages" }]),
     // A creator page needs no training (issue 30 item 1): /creator makes one, or opens the one there is.
     { icon: <StorefrontIcon fontSize="small" />, label: "nav.creatorPage", act: () => navigate("/creator"), testId: "menu-creator-page" },
     { icon: <AddToHomeScreenIcon fontSize="small" />, label: "install.action", act: () => dialogs.open("install") },

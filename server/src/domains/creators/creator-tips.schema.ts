@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TIP_MAX_LIMIT, TIP_MESSAGE_MAX, TIP_MESSAGES as M, TIP_STATUSES } from "../../contract/tips.ts";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
 import { membershipBody } from "./creators.schema.ts";
+import { SIDES } from "../../contract/sides.ts";
 
 const messageTooLong = M.messageTooLong.replace("{{max}}", String(TIP_MESSAGE_MAX));
 
@@ -19,7 +20,7 @@ export const tipBody = membershipBody.extend({
   /** one per tap: a double click or a retried request is one tip, charged once */
   idempotency_key: z.string().min(8).max(100),
 });
-export const tipsQuery = z.object({ as: z.enum(["fan", "creator"]).default("fan") });
+export const tipsQuery = z.object({ as: z.enum(SIDES).default("fan") });
 
 // What the routes answer (docs/decisions/229).
 

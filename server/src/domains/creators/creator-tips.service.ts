@@ -9,6 +9,7 @@ import { livePage } from "./creators.pages.ts";
 import { holdLivePage } from "./creators.page-hold.ts";
 import { insertTip } from "./creators.queries.ts";
 import type { RecordNotification } from "../notifications/notifications.service.ts";
+import type { Side } from "../../contract/sides.ts";
 
 export interface TipDeps {
   db: Db;
@@ -121,7 +122,7 @@ export function createCreatorTips({ db, credits, checkText, tipSettings, notify 
     },
 
     /** The fan's tips, or the tips to the creator's own page, newest first: never anyone else's. */
-    async tips(userId: number, as: "fan" | "creator") {
+    async tips(userId: number, as: Side) {
       const where = as === "fan" ? { fanUserId: userId } : { creatorPage: { userId } };
       const rows = await db.creatorTip.findMany({ where, orderBy: { id: "desc" }, take: 100, include: withPage });
       return { list: rows.map(pageTipView) };

@@ -8,6 +8,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import { livePage } from "./creators.pages.ts";
 import { holdLivePage } from "./creators.page-hold.ts";
 import { insertCustomRequest, lockCreatorQuota } from "./creators.queries.ts";
+import type { Side } from "../../contract/sides.ts";
 
 interface RequestDeps {
   db: Db;
@@ -133,7 +134,7 @@ export function createCustomRequests({ db, credits, ownCreation, requestHours, l
     },
 
     /** The fan's requests, or the creator's incoming ones, newest first. */
-    async requests(userId: number, as: "fan" | "creator") {
+    async requests(userId: number, as: Side) {
       const where = as === "fan" ? { fanUserId: userId } : { creatorPage: { userId } };
       const rows = await db.customRequest.findMany({
         where,

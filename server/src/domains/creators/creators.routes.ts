@@ -1,6 +1,5 @@
 import type { ApiRouter } from "../../http/api.ts";
-import { cookie } from "../../http/client-context.ts";
-import { sendStored } from "../../storage/serve.ts";
+import { signedMediaRoutes } from "../../storage/signed-media.routes.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import {
   bindingAnswer,
@@ -14,7 +13,6 @@ import {
   libraryAnswer,
   libraryMediaQuery,
   libraryQuery,
-  mediaPassAnswer,
   membershipBody,
   myItemsAnswer,
   myItemsQuery,
@@ -238,45 +236,19 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
     { summary: "Take an item off the caller's page", tags, auth: "user", can: ["update", "CreatorPage"], body: itemIdBody, response: unpublishItemAnswer },
     ({ principal, body }) => creators.unpublishItem(principal.userId, body.id),
   );
-  api.post(
-    "/api/Subscribe/mediaPass",
-    {
-      summary: "Sets the caller's media pass, a cookie that lets a <video> element stream members-only files signed for the caller",
-      tags,
-      auth: "user",
-      can: ["read", "User"],
-      response: mediaPassAnswer,
-    },
-    ({ principal, req, res }) => {
-      const pass = creators.mediaPass(principal.userId, principal.sessionId);
-      // only the media route ever receives it, never a cross-site request, never a script
-      res.cookie(MEDIA_PASS_COOKIE, pass.value, {
-        httpOnly: true,
-        sameSite: "lax",
-        secure: req.secure,
-        maxAge: pass.maxAgeSeconds * 1000,
-        path: LIBRARY_MEDIA_PATH,
-      });
-      return { expires_in: pass.maxAgeSeconds };
-    },
-  );
-  api.get(
-    LIBRARY_MEDIA_PATH,
-    {
-      summary: "A members-only library file, for the signed-in viewer its URL was signed for while they are a member (404 otherwise); answers Range requests",
-      tags,
-      auth: "public",
-      query: libraryMediaQuery,
-      response: { kind: "file", contentType: "application/octet-stream", description: "The file, in its own content type (206 for a Range request)" },
-    },
-    async ({ principal, query, req, res }) => {
-      // the token header when the app fetches the file, the viewer's media pass when a <video> element streams it
-      const requester = principal.kind === "user" ? principal.userId : await creators.passViewer(cookie(req, MEDIA_PASS_COOKIE));
-      const file = await creators.libraryMedia(requester, query);
-      // never cached: the membership is checked again on the next request
-      await sendStored(req, res, storage, file.key, { "Cache-Control": "no-store" });
-      return undefined;
-    },
-  );
+  signedMediaRoutes(api, storage, {
+    tags,
+    passPath: "/api/Subscribe/mediaPass",
+    passSummary: "Sets the caller's media pass, a cookie that lets a <video> element stream members-only files signed for the caller",
+    passCan: ["read", "User"],
+    cookie: MEDIA_PASS_COOKIE,
+    mediaPath: LIBRARY_MEDIA_PATH,
+    mediaSummary:
+      "A members-only library file, for the signed-in viewer its URL was signed for while they are a member (404 otherwise); answers Range requests",
+    query: libraryMediaQuery,
+    pass: creators.mediaPass,
+    passViewer: creators.passViewer,
+    file: creators.libraryMedia,
+  });
   tipsRoutes(api, creators);
 }

@@ -17,6 +17,7 @@ import {
 } from "../../contract/creators.ts";
 import { DISPUTE_STATUSES } from "../../contract/creator-payouts.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
+import { SIDES } from "../../contract/sides.ts";
 
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 
@@ -91,7 +92,7 @@ export const requestBody = z.object({
 export const requestIdBody = z.object({ id: z.coerce.number().int().positive() });
 export const deliverBody = requestIdBody.extend({ task_id: z.coerce.number().int().positive() });
 export const rateBody = requestIdBody.extend({ satisfied: z.coerce.number().int().min(0).max(1) });
-export const requestsQuery = z.object({ as: z.enum(["fan", "creator"]).default("fan") });
+export const requestsQuery = z.object({ as: z.enum(SIDES).default("fan") });
 
 /** A fan joins or cancels a page's paid membership. */
 export const membershipBody = z.object({ home_link: z.preprocess(trimmed, z.string().min(1, M.noDomainInformation).max(100)) });
@@ -284,9 +285,4 @@ export const myItemsAnswer = z.object({
 /** post /api/Subscribe/unpublishItem */
 export const unpublishItemAnswer = z.object({
   id: z.number(),
-});
-
-/** post /api/Subscribe/mediaPass */
-export const mediaPassAnswer = z.object({
-  expires_in: z.number(),
 });

@@ -147,6 +147,14 @@ export const notify = statement({
   example: { channel: "reverie_example", payload: "{}" },
 });
 
+/** One NOTIFY on `channel` per payload, in one round trip (a creator's message to all their members). */
+export const notifyEach = statement({
+  columns: { notified: col.text },
+  sql: (p: { channel: string; payloads: string[] }) =>
+    Prisma.sql`SELECT pg_notify(${p.channel}, payload)::text AS notified FROM unnest(${p.payloads}::text[]) AS payload`,
+  example: { channel: "reverie_example", payloads: ["{}"] },
+});
+
 /** The worker's wake-up connection listens for committed jobs. */
 export const listenForJobs = statement({
   columns: {},

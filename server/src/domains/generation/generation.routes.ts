@@ -194,7 +194,7 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
     "/api/Generation/progress",
     {
       summary:
-        "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; ends when the task ends, or at once when the login is logged out or the account banned",
+        "Server-Sent Events: `progress` events for one task (`id`) or for all the caller's tasks; without `id`, also the account's own events, each named by its type (`message`, docs/decisions/311); ends when the task ends, or at once when the login is logged out or the account banned",
       tags,
       auth: "user",
       can: read,
@@ -237,6 +237,13 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
           // a ban or a logout, from any instance: this stream's login is over (docs/decisions/075)
           if ("sessionId" in ended ? ended.sessionId === sessionId : ended.userId === userId) finish();
         },
+        // the account's own events ride the stream of all its tasks (one stream per tab), not a one-task stream
+        query.id
+          ? undefined
+          : (e) => {
+              if (closed || e.userId !== userId) return;
+              chain = chain.then(() => void (closed || res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`)));
+            },
       );
       if (closed) return void unsubscribe();
       res.writeHead(200, {

@@ -7,6 +7,8 @@ export interface Reported {
   state: ContentState;
   /** Shared with everyone: a creation in the gallery, a shared character, a creator page (still so while suspended by a report, not once removed). */
   isPublic: boolean;
+  /** Private content with two sides (a message): whoever took part may report it, not only its owner. */
+  parties?: number[];
 }
 
 /** How a reported thing is looked up and its visibility changed; one per kind of reportable content. */
@@ -28,7 +30,7 @@ export interface ReportedMedia {
   posterKey?: string | null;
 }
 
-/** Tasks, uploads, characters, conversations and creator pages as their owning domains let moderation see and change them. */
+/** Tasks, uploads, characters, conversations, creator pages and messages as their owning domains let moderation see and change them. */
 export type ContentOwners = Record<ReportTarget, ModeratedContent>;
 
 /** The audit log's name for each kind of content. */
@@ -38,6 +40,7 @@ export const RESOURCE: Record<ReportTarget, string> = {
   character: "Character",
   conversation: "Conversation",
   creator_page: "CreatorPage",
+  message: "Message",
 };
 
 /** A creator page by its home link (`https://<site>/<homeLink>` in the public notice form). */

@@ -82,7 +82,7 @@ export function createReports({ db, audit, content, preserve, tellNotifier }: Re
 
   /**
    * POST /api/report. Public content (a shared creation, a shared character, a creator page) may be reported by
-   * anyone, signed in or not; private content (a conversation included) only by its owner, or by the system (chat's
+   * anyone, signed in or not; private content (a conversation included) only by its owner (or, a message, by the other side of its thread), or by the system (chat's
    * policy strikes). Anything else answers exactly as an id that does not exist, so a report never tells whether
    * someone's private work is there. An underage report suspends the content at once (audited, as the system) when
    * it is public, comes from its owner or from the system (docs/decisions/071).
@@ -90,7 +90,8 @@ export function createReports({ db, audit, content, preserve, tellNotifier }: Re
   async function fileReport(reporterUserId: number | null, input: ReportBody, o: { system?: boolean; notice?: NoticeFields } = {}) {
     return db.$transaction(async (tx) => {
       const target = await content[input.target_type].find(tx, input.target_id);
-      const trusted = o.system === true || (reporterUserId !== null && target?.userId === reporterUserId);
+      const trusted =
+        o.system === true || (reporterUserId !== null && (target?.userId === reporterUserId || target?.parties?.includes(reporterUserId) === true));
       if (!target || !(target.isPublic || trusted)) throw HttpError.notFound();
       if (reporterUserId !== null) await refuseSecondOpenReport(tx, reporterUserId, input);
       const suspends = input.reason === "underage" && target.state !== "removed";

@@ -23,7 +23,8 @@ export function moderationRoutes(
   api.post(
     "/api/report",
     {
-      summary: "Report a creation, upload, character or creator page (anyone; underage reports hide the content at once)",
+      summary:
+        "Report a creation, upload, character, creator page, conversation or message (public content: anyone; private: its sides; underage reports hide the content at once)",
       tags: ["moderation"],
       auth: "public",
       can: ["create", "Report"],

@@ -16,7 +16,7 @@ import { UPLOAD_KINDS } from "../../contract/uploads.ts";
 const reasonMessage = `reason must be ${REPORT_REASONS.slice(0, -1).join(", ")} or ${REPORT_REASONS.at(-1)}`;
 
 export const reportBody = z.object({
-  target_type: z.enum(REPORT_TARGETS, { error: "target_type must be task, upload, character, creator_page or conversation" }),
+  target_type: z.enum(REPORT_TARGETS, { error: "target_type must be task, upload, character, creator_page, conversation or message" }),
   target_id: z.coerce.number({ error: "target_id must be a number" }).int().positive({ error: "target_id must be a number" }),
   reason: z.enum(REPORT_REASONS, { error: reasonMessage }),
   details: z.string().trim().max(2000, { error: "details may be at most 2000 characters" }).default(""),

@@ -1,0 +1,99 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { photo } from "../fixtures/media.ts";
+import { registeredUser } from "../training-utils.ts";
+import { screenshot } from "./browser.ts";
+import { appForThisFile, type AppServer } from "./app-per-file.ts";
+import { signedInPhone } from "./consumer-app.ts";
+
+type Who = { token: string; userId: number };
+type Language = "en" | "ja" | "ko" | "ru";
+const HELLO: Record<Language, string> = {
+  en: "Hi Ayla, loved the sunset set!",
+  ja: "こんにちは、夕日のシリーズが好きです",
+  ko: "안녕하세요, 노을 시리즈 좋아요",
+  ru: "Привет! Очень понравилась серия",
+};
+const FOR_YOU: Record<Language, string> = { en: "Just for you", ja: "あなただけに", ko: "당신만을 위해", ru: "Только для вас" };
+const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+/** A creator's page (made without training) with one members-only picture in its library; answers the creator and the item. */
+async function creatorWithItem(server: AppServer, homeLink: string): Promise<Who> {
+  const creator = await registeredUser(server);
+  await server.http.post("/api/Subscribe/createPage").set("token", creator.token).send({ home_link: homeLink, title: "Ayla Rose" }).expect(200);
+  const key = `media/${creator.userId}/message-item.jpg`;
+  await server.services.storage.put(key, await photo(600, 800), "image/jpeg");
+  const task = await server.db.generationTask.create({
+    data: { userId: creator.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key },
+  });
+  await server.http.post("/api/Subscribe/publishItem").set("token", creator.token).send({ task_id: task.id, visibility: "members" }).expect(200);
+  return creator;
+}
+
+/**
+ * Issue 32 item 6: a fan writes to a creator from their page; the creator answers with a locked picture from their
+ * library, which reaches the fan's open thread over the event stream; the fan unlocks it once and blocks; the creator
+ * messages all members. At 360 px, in the four languages.
+ */
+describe("messages between fans and creators in the browser", () => {
+  const app = appForThisFile();
+
+  for (const language of ["en", "ja", "ko", "ru"] as const) {
+    it(`a fan writes, the creator answers with a locked picture, the fan unlocks it live and blocks (${language})`, async () => {
+      const link = `AylaMsg${language}`;
+      const creator = await creatorWithItem(app.server, link);
+      const fan = await registeredUser(app.server, 100);
+      const f = await signedInPhone(app.browser, fan, language);
+      await f.page.goto(`${app.server.url}/${link}`);
+      await f.page.getByTestId("creator-message").click();
+      await f.page.getByTestId("thread-pane").waitFor();
+      await screenshot(f.page, `messages-fan-new-${language}-360`);
+      await f.page.getByTestId("composer-body").fill(HELLO[language]);
+      await f.page.getByTestId("composer-send").click();
+      await f.page.getByTestId("message").first().waitFor();
+      await expect.poll(() => new URL(f.page.url()).searchParams.get("t")).not.toBeNull();
+      await screenshot(f.page, `messages-fan-first-${language}-360`);
+      expect(await overflows(f.page)).toBe(false);
+
+      // the creator answers from their own Messages area: a library picture locked at 15 credits
+      const c = await signedInPhone(app.browser, creator, language);
+      await c.page.goto(`${app.server.url}/messages?as=creator`);
+      await c.page.getByTestId("thread-row").first().click();
+      await c.page.getByTestId("message").first().waitFor();
+      await c.page.locator('[data-testid="composer"] [role="combobox"]').click();
+      await c.page.getByRole("option").nth(1).click();
+      await c.page.getByTestId("composer-price").fill("15");
+      await c.page.getByTestId("composer-body").fill(FOR_YOU[language]);
+      await screenshot(c.page, `messages-creator-compose-${language}-360`);
+      expect(await c.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+      await c.page.getByTestId("composer-send").click();
+      await expect.poll(() => c.page.getByTestId("message").count()).toBe(2);
+
+      // the fan's open thread hears it over the stream: locked, with its price, no picture yet
+      await f.page.locator('[data-testid="message"][data-locked="1"]').waitFor({ timeout: 10_000 });
+      await screenshot(f.page, `messages-fan-locked-${language}-360`);
+      await f.page.getByTestId("message-unlock").click();
+      await f.page.getByTestId("message-image").waitFor();
+      await screenshot(f.page, `messages-fan-unlocked-${language}-360`);
+      expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points).toBe(85);
+      expect((await app.server.db.user.findUniqueOrThrow({ where: { id: creator.userId } })).points).toBe(15);
+      await f.page.getByTestId("thread-block").click();
+      await expect.poll(() => app.server.db.messageThread.count({ where: { fanUserId: fan.userId, blockedAt: { not: null } } })).toBe(1);
+      await screenshot(f.page, `messages-fan-blocked-${language}-360`);
+      expect(await overflows(f.page)).toBe(false);
+
+      // the list: the thread, read
+      await f.page.getByTestId("thread-back").click();
+      await f.page.getByTestId("thread-row").first().waitFor();
+      await screenshot(f.page, `messages-fan-list-${language}-360`);
+      await f.context.close();
+
+      // the creator's list, with the message to all members below it
+      await c.page.getByTestId("thread-back").click();
+      await c.page.getByTestId("mass-message").waitFor();
+      await screenshot(c.page, `messages-creator-list-${language}-360`);
+      expect(await c.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+      await c.context.close();
+    }, 120_000);
+  }
+});
