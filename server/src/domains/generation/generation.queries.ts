@@ -193,8 +193,13 @@ export const queueFigures = statement({
   example: {},
 });
 
-/** A creation everyone sees in the gallery: shared, active, finished and unexpired (the same test as gallery reads). */
-const SHOWN = Prisma.sql`t.is_public AND t.state = 'active' AND t.status = 'succeeded' AND (t.expires_at IS NULL OR t.expires_at > (now() AT TIME ZONE 'UTC'))`;
+/** A finished creation (alias `t`) that is active and unexpired: what a creator's library may show (generation.reads.ts finishedMedia). */
+export const FINISHED = Prisma.sql`t.state = 'active' AND t.status = 'succeeded' AND (t.expires_at IS NULL OR t.expires_at > (now() AT TIME ZONE 'UTC'))`;
+/**
+ * A creation everyone sees in the gallery: shared, active, finished and unexpired (the same test as gallery reads). The
+ * "Following" feed (creators.queries.ts) shows the same creations.
+ */
+export const SHOWN = Prisma.sql`t.is_public AND ${FINISHED}`;
 /** The week a UTC time falls in, as Mondays since 1970-01-05: the week "popular this week" counts likes in. */
 const weekOf = (at: Prisma.Sql) => Prisma.sql`((date_trunc('week', ${at})::date - DATE '1970-01-05') / 7)`;
 const THIS_WEEK = weekOf(Prisma.sql`(now() AT TIME ZONE 'UTC')`);
