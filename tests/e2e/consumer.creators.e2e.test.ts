@@ -176,10 +176,14 @@ describe("creator home-link pages in the browser", () => {
       });
       await app.server.db.creatorLibraryItem.create({ data: { creatorPageId: page0.id, taskId: locked.id, visibility: "members" } });
 
+      // following is a saved account's (docs/decisions/309)
+      const fan = await registeredUser(app.server);
       const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      await context.addInitScript((token) => {
+        localStorage.setItem("reverie_token", token);
+        localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
+      }, fan.token);
       const page = await context.newPage();
-      await startAsGuest(page, app.server.url);
       // the link is case-insensitive
       await page.goto(`${app.server.url}/mira${language}`);
       await page.getByTestId("creator-page").waitFor();
