@@ -4044,12 +4044,14 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            activity: {
+                                count: number;
+                                day: string;
+                                series: string;
+                            }[];
+                            activitySeries: string[];
                             ageBuckets: string[];
                             creators: {
-                                newFollows: {
-                                    count: number;
-                                    day: string;
-                                }[];
                                 newPages: {
                                     count: number;
                                     day: string;

@@ -1,6 +1,6 @@
 import { Prisma } from "../../db/generated/client.ts";
 import type { LibraryVisibility } from "../../contract/creators.ts";
-import { col, statement } from "../../db/statement.ts";
+import { col, countsPerDay, statement } from "../../db/statement.ts";
 import { FINISHED, SHOWN } from "../generation/generation.queries.ts";
 
 // ---- pages and subscriptions ----
@@ -221,18 +221,11 @@ export const lockPageById = statement({
 
 // ---- the console dashboard's figures, per UTC day since `sinceUtc` (UTC wall-clock text) ----
 
-const perDay = (table: "creator_pages" | "subscriptions") =>
-  statement({
-    columns: { day: col.text, count: col.int },
-    sql: (p: { sinceUtc: string }) => Prisma.sql`
-          SELECT to_char(d, 'YYYY-MM-DD') AS day, n::int AS count
-          FROM (SELECT date_trunc('day', created_at) AS d, count(*) AS n FROM ${Prisma.raw(table)} WHERE created_at >= ${p.sinceUtc}::timestamp GROUP BY 1) x ORDER BY 1`,
-    example: { sinceUtc: "2026-01-01 00:00:00" },
-  });
-
-export const newPagesPerDay = perDay("creator_pages");
+export const newPagesPerDay = countsPerDay("creator_pages");
 /** A follow is a subscription row created in the window (a fan who unsubscribes and comes back is one row). */
-export const newFollowsPerDay = perDay("subscriptions");
+export const newFollowsPerDay = countsPerDay("subscriptions");
+/** Tips sent (a reversed one included: it was sent that day; staff reverse it from the tips list). */
+export const tipsPerDay = countsPerDay("creator_tips");
 
 export const requestsPerDay = statement({
   columns: { day: col.text, count: col.int, credits: col.int },

@@ -2,7 +2,7 @@ import { displayNickname } from "../../contract/users.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import type { Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { galleryCount, galleryPage, likeTask, recountLikes, unlikeTask } from "./generation.queries.ts";
+import { galleryCount, galleryPage, likesPerDay, likeTask, recountLikes, remixesPerDay, unlikeTask } from "./generation.queries.ts";
 import type { GalleryQuery } from "./generation.schema.ts";
 import { unexpired, type GenerationDeps } from "./generation.task.ts";
 import type { createTaskViews } from "./generation.views.ts";
@@ -88,6 +88,10 @@ export function createGallery({ db }: GenerationDeps, { publicView, remixSetting
         remix_of: source ? { id: source.id, nickname: displayNickname(source.user.nickname, source.user.uuid) } : null,
       };
     },
+
+    /** The console dashboard's day series (docs/decisions/309): likes given, remixes submitted. */
+    likesPerDay: (sinceUtc: string) => likesPerDay.rows(db, { sinceUtc }),
+    remixesPerDay: (sinceUtc: string) => remixesPerDay.rows(db, { sinceUtc }),
 
     /** Likes a shown item once per account, however many times it is asked at once. */
     async like(userId: number, id: number) {

@@ -1,7 +1,7 @@
 import type { GallerySort, GenerationMode, TaskStatus } from "../../contract/generation.ts";
 import { QUEUE_STATES } from "../../contract/metrics.ts";
 import { Prisma } from "../../db/generated/client.ts";
-import { col, statement, type Column } from "../../db/statement.ts";
+import { col, countsPerDay, statement, type Column } from "../../db/statement.ts";
 
 /** NOTIFY channel that wakes idle workers the moment a job commits, instead of at their next poll. */
 export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
@@ -282,3 +282,7 @@ export const countRemix = statement({
     UPDATE generation_tasks t SET remix_count = t.remix_count + 1 WHERE t.id = ${p.taskId} AND ${SHOWN} RETURNING t.id`,
   example: { taskId: 1 },
 });
+
+// the console dashboard's day series (docs/decisions/309): likes given, and remixes submitted
+export const likesPerDay = countsPerDay("gallery_likes");
+export const remixesPerDay = countsPerDay("generation_tasks", Prisma.sql`remix_of_id IS NOT NULL`);
