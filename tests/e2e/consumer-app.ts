@@ -37,6 +37,16 @@ export async function newAppContext(browser: Browser, opts: AppOptions = {}): Pr
   return context;
 }
 
+/** A 360 px phone past the age gate, in `language`, signed in with `token`, the flash sale already seen. */
+export async function signedInPhone(browser: Browser, token: string, language: NonNullable<AppOptions["language"]>): Promise<BrowserContext> {
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+  await context.addInitScript((t) => {
+    localStorage.setItem("reverie_token", t);
+    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
+  }, token);
+  return context;
+}
+
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem("reverie_token"));
 }

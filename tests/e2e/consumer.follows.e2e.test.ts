@@ -5,7 +5,7 @@ import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
-import { missingTexts, newAppContext } from "./consumer-app.ts";
+import { missingTexts, newAppContext, signedInPhone } from "./consumer-app.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
@@ -35,11 +35,7 @@ describe("subscribing to creators from the gallery, and the Subscriptions feed",
       await db.creatorLibraryItem.create({ data: { creatorPageId: page0.id, taskId: locked.id, visibility: "members" } });
 
       const fan = await registeredUser(app.server);
-      const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-      await context.addInitScript((token) => {
-        localStorage.setItem("reverie_token", token);
-        localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
-      }, fan.token);
+      const context = await signedInPhone(app.browser, fan.token, language);
       const page = await context.newPage();
       await page.goto(`${app.server.url}/home`);
       await page.getByRole("heading", { name: galleryTitle(language) }).scrollIntoViewIfNeeded();
