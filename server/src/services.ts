@@ -19,7 +19,7 @@ import { createProductsAdminService } from "./domains/products/products.admin.se
 import { createProductsService } from "./domains/products/products.service.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
-import { createDashboardService } from "./domains/dashboard/dashboard.service.ts";
+import { createDashboard } from "./dashboard-activity.ts";
 import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
 import { createModerationService } from "./domains/moderation/moderation.service.ts";
 import { bannedOwner, flagEvasion } from "./domains/moderation/moderation.bans.ts";
@@ -34,7 +34,6 @@ import { avatarImages } from "./domains/chat/avatar-images.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { withPageDetached, withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
-import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
 import { wireMessages } from "./domains/messages/messages.wiring.ts";
 import { localMediaSigner } from "./storage/local.storage.ts";
@@ -132,7 +131,7 @@ export function createServices(deps: AppDeps) {
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const support = createSupportService({ db, audit, orderOf: orders.readable, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
-  const messages = wireMessages(db, config, { credits, chat, creators, generation: render.generation });
+  const messages = wireMessages(db, config, { credits, chat, creators, generation: render.generation, notify: render.notifications.record });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
   const auth = createAuthService({
     db,
@@ -255,7 +254,7 @@ export function createServices(deps: AppDeps) {
     productsAdmin,
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
     siteAdmin: createSiteAdminService(db, audit, storage),
-    dashboard: createDashboardService(db, createCreatorFigures(db)),
+    dashboard: createDashboard(db, { generation: render.generation, rewards }),
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };

@@ -5,7 +5,7 @@ import { registeredUser, uploadImage } from "../training-utils.ts";
 import path from "node:path";
 import { SCREENSHOT_DIR, screenshot } from "./browser.ts";
 import { appForThisFile, startAsGuest, type AppServer } from "./app-per-file.ts";
-import { missingTexts, newAppContext } from "./consumer-app.ts";
+import { missingTexts, newAppContext, signedInPhone } from "./consumer-app.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 
@@ -16,12 +16,7 @@ async function creatorOnPhone(server: AppServer, browser: Browser, homeLink: str
   await server.db.characterModel.create({
     data: { userId: who.userId, name: `Ayla ${homeLink}`, homeLink, coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" },
   });
-  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-  await context.addInitScript((token) => {
-    localStorage.setItem("reverie_token", token);
-    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
-  }, who.token);
-  return { who, context, page: await context.newPage() };
+  return { who, ...(await signedInPhone(browser, who, language)) };
 }
 
 /** Nothing on the page is wider than a 360 px phone. */
@@ -176,10 +171,9 @@ describe("creator home-link pages in the browser", () => {
       });
       await app.server.db.creatorLibraryItem.create({ data: { creatorPageId: page0.id, taskId: locked.id, visibility: "members" } });
 
-      const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
-      const page = await context.newPage();
-      await startAsGuest(page, app.server.url);
+      // following is a saved account's (docs/decisions/309)
+      const fan = await registeredUser(app.server);
+      const { context, page } = await signedInPhone(app.browser, fan, language);
       // the link is case-insensitive
       await page.goto(`${app.server.url}/mira${language}`);
       await page.getByTestId("creator-page").waitFor();

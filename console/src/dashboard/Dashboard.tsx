@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
-import { Alert, Box, Card, CardContent, CardHeader } from "@mui/material";
+import { useEffect, useState, type ReactNode } from "react";
+import { Alert, Box, Button, Card, CardActions, CardContent, CardHeader } from "@mui/material";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { Loading, Title, useTranslate } from "react-admin";
+import { Link, Loading, Title, useCanAccess, useTranslate } from "react-admin";
 import { apiUrl, getJson, httpClient, type AdminJson } from "../http.ts";
 import { TimeToActionCard, type TimeToAction } from "../transparency/index.tsx";
 
@@ -31,12 +31,15 @@ function Chart({
   series,
   kind = "bar",
   stacked = true,
+  footer,
 }: {
   title: string;
   data: Record<string, string | number>[];
   series: string[];
   kind?: "bar" | "line";
   stacked?: boolean;
+  /** what staff do about the figures, under the chart */
+  footer?: ReactNode;
 }) {
   const translate = useTranslate();
   return (
@@ -73,7 +76,31 @@ function Chart({
           </ResponsiveContainer>
         )}
       </CardContent>
+      {footer}
     </Card>
+  );
+}
+
+/**
+ * Where a figure that looks wrong is acted on: the tips list reverses a fraudulent tip, the referrals list a fraudulent
+ * referral, and the gifts page has the day's detail (decisions 302, 304); each link only for whoever may open it.
+ */
+function ActivityLinks() {
+  const translate = useTranslate();
+  const links = [
+    { resource: "tips", label: "console.dashboard.reviewTips", can: useCanAccess({ action: "list", resource: "tips" }).canAccess },
+    { resource: "referrals", label: "console.dashboard.reviewReferrals", can: useCanAccess({ action: "list", resource: "referrals" }).canAccess },
+    { resource: "reward-days", label: "console.dashboard.giftDays", can: useCanAccess({ action: "list", resource: "reward-days" }).canAccess },
+  ].filter((l) => l.can);
+  if (!links.length) return null;
+  return (
+    <CardActions sx={{ flexWrap: "wrap", px: 2, pb: 1.5 }} data-testid="activity-links">
+      {links.map((l) => (
+        <Button key={l.resource} size="small" component={Link} to={`/${l.resource}`} data-link={l.resource}>
+          {translate(l.label)}
+        </Button>
+      ))}
+    </CardActions>
   );
 }
 
@@ -140,15 +167,21 @@ export function Dashboard() {
     (r) => r.count,
   );
   const reportData = reports.data.map((r) => ({ ...r, key: translate(`console.age.${r.key}`) }));
-  const { newPages, newFollows, requests } = summary.creators;
+  const { newPages, requests } = summary.creators;
   const creatorGrowth = pivot(
-    [
-      ...newPages.map((r) => ({ ...r, series: translate("console.dashboard.newPages") })),
-      ...newFollows.map((r) => ({ ...r, series: translate("console.dashboard.newFollows") })),
-    ],
+    newPages,
     days,
     (r) => r.day,
-    (r) => r.series,
+    () => translate("console.dashboard.newPages"),
+    (r) => r.count,
+  );
+  // every series the server lists, each under its translated name (a series without one shows its own name)
+  const seriesName = (s: string) => translate(`console.dashboard.series.${s}`, { _: s });
+  const activity = pivot(
+    summary.activity,
+    days,
+    (r) => r.day,
+    (r) => seriesName(r.series),
     (r) => r.count,
   );
   // counts and credits differ by orders of magnitude: one chart each, so the counts stay readable
@@ -176,6 +209,7 @@ export function Dashboard() {
       <Chart title={translate("console.dashboard.modes")} data={modes.data} series={modes.series} />
       <Chart title={translate("console.dashboard.signups")} data={short(signups.data)} series={signups.series} kind="line" />
       <Chart title={translate("console.dashboard.reports")} data={reportData} series={reports.series} />
+      <Chart title={translate("console.dashboard.activity")} data={short(activity.data)} series={activity.series} kind="line" footer={<ActivityLinks />} />
       <Chart title={translate("console.dashboard.creators")} data={short(creatorGrowth.data)} series={creatorGrowth.series} kind="line" />
       <Chart title={translate("console.dashboard.requests")} data={short(requestCount.data)} series={requestCount.series} />
       <Chart title={translate("console.dashboard.requestVolume")} data={short(requestCredits.data)} series={requestCredits.series} />

@@ -15,6 +15,7 @@ import { creatorsApi, type CreatorPageView } from "../features/creators/creators
 import type { FanRequests as FanRequestsForm } from "../features/creators/CustomRequests.tsx";
 import { LibraryGrid } from "../features/creators/Library.tsx";
 import { MembershipOffer } from "../features/creators/Membership.tsx";
+import { usePermission } from "../features/session/Can.tsx";
 import { useSession } from "../features/session/session.ts";
 import { lazyView, translateMessage } from "../i18n/index.ts";
 import { MessagePage } from "./MessagePage.tsx";
@@ -39,6 +40,8 @@ export function Component() {
 function CreatorHomePage({ homeLink }: { homeLink: string }) {
   const { t } = useTranslation();
   const { token } = useSession();
+  // following is a saved account's (docs/decisions/309): a guest is offered the login dialog, which saves the account
+  const canFollow = usePermission({ permission: "create:Follow" });
   const [page, setPage] = useState<CreatorPageView | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,7 +78,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
 
   async function toggle() {
     if (!page) return;
-    if (!token) return dialogs.open("login");
+    if (!canFollow) return dialogs.open("login");
     setBusy(true);
     setNotice(null);
     try {

@@ -25,6 +25,8 @@ export type Subject =
   | "ChatBackend"
   | "CreatorPage"
   | "Subscription"
+  /** following a creator page (docs/decisions/309): a saved account's own; whom one follows is read by that account only */
+  | "Follow"
   /** a creator's payout request (issue 16): the creator asks, admins and support decide */
   | "CreatorPayout"
   /** a custom request; staff touch it only to resolve a dispute */
@@ -100,6 +102,8 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     can(["create", "read"], "Conversation", own);
     can("read", "CreatorPage");
     can(["create", "delete"], "Subscription", own);
+    can("read", "Follow", own);
+    if (principal.role !== "visitor") can("create", "Follow", own);
     can(["create", "read"], "Tip", { fanUserId: principal.userId });
     // which threads are the caller's is the messages service's to decide (a side of the thread), on every request
     can(["create", "read"], "Message");
@@ -122,7 +126,7 @@ export function defineAbilityFor(principal: Principal): AppAbility {
     // earnings and payouts are the creator's own; deciding them is staff's (support or admin), never the creator's
     if (principal.role === "creator") can(["create", "read"], "CreatorPayout");
     // the refusal's reason is what the guest is told: save the account first (issue 30)
-    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "CheckIn", "Tip"]).because(SAVE_ACCOUNT_MESSAGE);
+    if (principal.role === "visitor") cannot("create", ["CharacterModel", "CreatorPage", "CheckIn", "Tip", "Follow"]).because(SAVE_ACCOUNT_MESSAGE);
     if (principal.role === "visitor") cannot(["create", "read"], "Message").because(SAVE_ACCOUNT_MESSAGE);
     if (principal.role === "visitor") cannot("read", "Referral").because(SAVE_ACCOUNT_MESSAGE);
     if (principal.role === "visitor") cannot("update", "NotificationSetting").because(SAVE_ACCOUNT_MESSAGE);

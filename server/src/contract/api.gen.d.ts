@@ -4044,12 +4044,14 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            activity: {
+                                count: number;
+                                day: string;
+                                series: string;
+                            }[];
+                            activitySeries: string[];
                             ageBuckets: string[];
                             creators: {
-                                newFollows: {
-                                    count: number;
-                                    day: string;
-                                }[];
                                 newPages: {
                                     count: number;
                                     day: string;
@@ -16199,6 +16201,8 @@ export interface paths {
                                     action: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch";
                                     created_at: string;
                                     createtime: number;
+                                    creator_link: string | null;
+                                    following: number;
                                     id: number;
                                     image_url: string | null;
                                     liked: number;
@@ -16286,6 +16290,8 @@ export interface paths {
                                 action: "image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch";
                                 created_at: string;
                                 createtime: number;
+                                creator_link: string | null;
+                                following: number;
                                 id: number;
                                 image_url: string | null;
                                 liked: number;
@@ -24842,7 +24848,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Subscribe (`subscribe` 1) to a creator page or unsubscribe (0); idempotent */
+        /** Follow (`subscribe` 1) a creator page or unfollow it (0); idempotent; a saved account's, not a guest's */
         post: {
             parameters: {
                 query?: never;
@@ -25398,6 +25404,178 @@ export interface paths {
                                 payable: number;
                                 payout_pending: number;
                                 shortfall: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Subscribe/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's "Following" feed: newest shared creations and library items of the pages they follow (members-only ones locked unless a member) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                limit: number;
+                                list: {
+                                    created_at: string;
+                                    creator: {
+                                        home_link: string;
+                                        title: string;
+                                    };
+                                    id: number;
+                                    image_url: string | null;
+                                    kind: string;
+                                    locked: boolean;
+                                    poster_url: string | null;
+                                    /** @enum {string} */
+                                    source: "gallery" | "library";
+                                    task_id: number;
+                                    video_url: string | null;
+                                    /** @enum {string} */
+                                    visibility: "public" | "members";
+                                }[];
+                                page: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Subscribe/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pages the caller follows (only the caller's own: nobody reads another account's follows) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                limit: number;
+                                list: {
+                                    home_link: string;
+                                    since: string;
+                                    title: string;
+                                }[];
+                                page: number;
+                                total: number;
                             };
                             msg: string;
                         };

@@ -39,6 +39,12 @@ export type CreatorMembershipStatus = (typeof CREATOR_MEMBERSHIP_STATUSES)[numbe
 export const LIBRARY_VISIBILITIES = ["public", "members"] as const;
 export type LibraryVisibility = (typeof LIBRARY_VISIBILITIES)[number];
 
+/** Where a "Following" feed entry comes from (docs/decisions/309): a creation shared in the gallery, or a library item. */
+export const FEED_SOURCES = ["gallery", "library"] as const;
+export type FeedSource = (typeof FEED_SOURCES)[number];
+/** Pages of the "Following" feed one may ask for: each followed page reads up to page × limit of its newest entries. */
+export const FEED_MAX_PAGE = 50;
+
 /** A custom request's life (equals Prisma's CustomRequestStatus): pending → accepted → delivered, or declined / expired. */
 export const CUSTOM_REQUEST_STATUSES = ["pending", "accepted", "delivered", "declined", "expired"] as const;
 export type CustomRequestStatus = (typeof CUSTOM_REQUEST_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { queryRows, type SqlRunner } from "./client.ts";
-import type { Prisma } from "./generated/client.ts";
+import { Prisma } from "./generated/client.ts";
 
 /**
  * A kind of value a statement may return: one that Prisma's `$queryRaw` and pg (`queryRows`) read into the same
@@ -68,4 +68,21 @@ export function statement<P, C extends Columns>(def: StatementDef<P, C>): Statem
 export function isStatement(value: unknown): value is Statement<unknown, Columns> {
   const v = value as Partial<Statement<unknown, Columns>> | null;
   return typeof v === "object" && v !== null && typeof v.sql === "function" && typeof v.rows === "function" && typeof v.columns === "object";
+}
+
+/**
+ * How many rows of `table` (matching `where`, a fixed SQL condition) were made per UTC day since `sinceUtc` (UTC
+ * wall-clock text, as the TIMESTAMP columns hold): the console dashboard's day series (docs/decisions/309). A domain
+ * declares one in its queries file for its own table, so a new series is one line there.
+ */
+export function countsPerDay(table: string, where: Prisma.Sql = Prisma.sql`TRUE`, column = "created_at") {
+  const at = Prisma.raw(`"${column}"`);
+  return statement({
+    columns: { day: col.text, count: col.int },
+    sql: (p: { sinceUtc: string }) => Prisma.sql`
+      SELECT to_char(d, 'YYYY-MM-DD') AS day, n::int AS count
+      FROM (SELECT date_trunc('day', ${at}) AS d, count(*) AS n FROM ${Prisma.raw(`"${table}"`)}
+            WHERE ${at} >= ${p.sinceUtc}::timestamp AND ${where} GROUP BY 1) x ORDER BY 1`,
+    example: { sinceUtc: "2026-01-01T00:00:00.000" },
+  });
 }

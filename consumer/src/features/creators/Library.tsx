@@ -36,7 +36,7 @@ export function MoreButton({ label, onClick, testId }: { label: string; onClick:
  * Whether the viewer's media pass is set (asked for once per page view, and only when there are members-only videos
  * to stream): with it a <video> element streams them in ranges, which it cannot with the token header.
  */
-function useMediaPass(needed: boolean): boolean {
+export function useMediaPass(needed: boolean): boolean {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     if (!needed) return;
@@ -100,21 +100,11 @@ function MemberMedia({ item }: { item: LibraryItem }) {
   );
 }
 
-function Tile({
-  item,
-  owner,
-  passReady,
-  onUnpublish,
-  onReport,
-  onTip,
-}: {
-  item: LibraryItem;
-  owner: boolean;
-  passReady: boolean;
-  onUnpublish: () => void;
-  onReport: () => void;
-  onTip: () => void;
-}) {
+/**
+ * An item's picture as this viewer may see it: a locked tile without any URL, members-only media fetched or streamed
+ * with the viewer's credentials, public media as it is. The creator page and the "Following" feed show items alike.
+ */
+export function ItemMedia({ item, passReady }: { item: LibraryItem; passReady: boolean }) {
   const { t } = useTranslation();
   if (item.locked) {
     return (
@@ -138,18 +128,38 @@ function Tile({
       </Box>
     );
   }
-  const media =
-    item.visibility === "members" ? (
-      item.video_url ? (
-        <MemberVideo item={item} passReady={passReady} />
-      ) : (
-        <MemberMedia item={item} />
-      )
-    ) : item.video_url ? (
-      <Box component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={tileSx} />
+  return item.visibility === "members" ? (
+    item.video_url ? (
+      <MemberVideo item={item} passReady={passReady} />
     ) : (
-      <Box component="img" src={item.image_url ?? undefined} alt="" loading="lazy" sx={tileSx} />
-    );
+      <MemberMedia item={item} />
+    )
+  ) : item.video_url ? (
+    <Box component="video" src={item.video_url} poster={item.poster_url ?? undefined} controls playsInline preload="none" sx={tileSx} />
+  ) : (
+    <Box component="img" src={item.image_url ?? undefined} alt="" loading="lazy" sx={tileSx} />
+  );
+}
+
+function Tile({
+  item,
+  owner,
+  passReady,
+  onUnpublish,
+  onReport,
+  onTip,
+}: {
+  item: LibraryItem;
+  owner: boolean;
+  passReady: boolean;
+  onUnpublish: () => void;
+  onReport: () => void;
+  onTip: () => void;
+}) {
+  const { t } = useTranslation();
+  const media = <ItemMedia item={item} passReady={passReady} />;
+  // a locked tile is only the lock: nothing on it to report, tip or take off
+  if (item.locked) return media;
   const corner = { position: "absolute", top: 6, right: 6, bgcolor: "rgba(0,0,0,0.55)", "&:hover": { bgcolor: "rgba(0,0,0,0.8)" } } as const;
   return (
     <Box data-testid="library-item" data-visibility={item.visibility} sx={{ position: "relative" }}>

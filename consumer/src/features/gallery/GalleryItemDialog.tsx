@@ -13,6 +13,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { getGalleryItem, type GalleryItemDetail } from "./gallery.api.ts";
 import { LikeButton } from "./LikeButton.tsx";
+import { SubscribeButton } from "./SubscribeButton.tsx";
 
 /** A label and its value, one line each; nothing when the creation had no such setting. */
 function Setting({ label, value }: { label: string; value: string | number | undefined }) {
@@ -65,6 +66,15 @@ export default function GalleryItemDialog({ id, onClose, onOpen }: { id: number;
                 {t("gallery.remixes", { count: item.remixes })}
               </Typography>
             </Box>
+            {item.creator_link && (
+              // the author has a creator page that is up: open it, or subscribe to it from here (docs/decisions/309)
+              <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }} data-testid="gallery-creator">
+                <Button size="small" onClick={() => navigate(`/${item.creator_link}`)} sx={{ px: 0 }} data-testid="gallery-creator-page">
+                  {t("gallery.viewPage")}
+                </Button>
+                <SubscribeButton homeLink={item.creator_link} following={item.following === 1} />
+              </Box>
+            )}
             {item.remix_of && (
               <Button size="small" sx={{ justifySelf: "start", px: 0 }} onClick={() => onOpen(item.remix_of!.id)} data-testid="gallery-remix-of">
                 {t("gallery.remixOf", { name: item.remix_of.nickname })}

@@ -28,3 +28,11 @@ export function getGalleryItem(id: number): Promise<GalleryItemDetail> {
 export function setLiked(id: number, liked: boolean): Promise<LikeState> {
   return api.post(liked ? "/api/Gallery/like" : "/api/Gallery/unlike", { id }, { quiet: true });
 }
+
+/** An entry of the "Subscriptions" feed: a followed creator's shared creation or library item (docs/decisions/309). */
+export type FeedEntry = ApiData<"/api/Subscribe/feed", "get">["list"][number];
+
+/** A page of the caller's feed, newest first; members-only items come locked, without URLs, unless the caller is a member. */
+export async function getFeed(page = 1, limit = 20): Promise<FeedEntry[]> {
+  return (await api.get("/api/Subscribe/feed", { query: { page, limit }, quiet: true })).list;
+}

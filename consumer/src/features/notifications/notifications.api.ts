@@ -8,16 +8,19 @@ export type NotificationLine = ApiData<"/api/notifications", "get">["list"][numb
 /** Lines a page of the panel shows. */
 export const PANEL_PAGE_SIZE = 20;
 
-/** Where a line leads: the gallery item liked or remixed, the creator's own page for a tip, the account otherwise. */
+/**
+ * Where a line leads: the gallery item liked or remixed, the creator's own page for a tip or a new follower (its count
+ * is there), the thread for a message, and the creator's side of it for an unlock.
+ */
 export function linkOf(line: Pick<NotificationLine, "kind" | "subject_id">): string {
   const links: Record<NotificationKind, string> = {
     like: `/home?item=${line.subject_id}`,
     remix: `/home?item=${line.subject_id}`,
     // /creator opens the creator's own page, where the tips they were sent are listed
     tip: "/creator",
-    follow: "/account",
-    message: "/account",
-    unlock: "/account",
+    follow: "/creator",
+    message: `/messages?t=${line.subject_id}`,
+    unlock: `/messages?as=creator&t=${line.subject_id}`,
   };
   return links[line.kind];
 }

@@ -2,6 +2,8 @@ import { Suspense, useCallback, useEffect, useRef, useState } from "react";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
+import ToggleButton from "@mui/material/ToggleButton";
+import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import FlagOutlinedIcon from "@mui/icons-material/FlagOutlined";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
@@ -16,6 +18,31 @@ import { GalleryExample } from "./GalleryExample.tsx";
 
 const ReportDialog = lazyView(() => import("../report/ReportDialog.tsx"));
 const GalleryItemDialog = lazyView(() => import("../gallery/GalleryItemDialog.tsx"));
+const FollowingFeed = lazyView(() => import("../gallery/FollowingFeed.tsx"));
+
+/** Everyone's shared creations, or only what the creators one subscribes to share (docs/decisions/309). */
+const GALLERY_TABS = ["everyone", "subscriptions"] as const;
+type GalleryTab = (typeof GALLERY_TABS)[number];
+
+function GalleryTabs({ value, onChange }: { value: GalleryTab; onChange: (tab: GalleryTab) => void }) {
+  const { t } = useTranslation();
+  return (
+    <ToggleButtonGroup
+      exclusive
+      size="small"
+      value={value}
+      onChange={(_e, v: GalleryTab | null) => v && onChange(v)}
+      sx={{ mb: 1.5 }}
+      data-testid="gallery-tabs"
+    >
+      {GALLERY_TABS.map((tab) => (
+        <ToggleButton key={tab} value={tab} data-testid={`gallery-tab-${tab}`} sx={{ px: 2 }}>
+          {t(`gallery.tabs.${tab}`)}
+        </ToggleButton>
+      ))}
+    </ToggleButtonGroup>
+  );
+}
 
 function GalleryCard({ item, onReport, onOpen }: { item: GalleryItem; onReport: () => void; onOpen: () => void }) {
   const { t } = useTranslation();
@@ -115,6 +142,22 @@ function GalleryCard({ item, onReport, onOpen }: { item: GalleryItem; onReport: 
  * when someone plays it; each one can be liked, opened (prompt, settings, remix) and reported.
  */
 export default function Gallery() {
+  const [tab, setTab] = useState<GalleryTab>("everyone");
+  return (
+    <>
+      <GalleryTabs value={tab} onChange={setTab} />
+      {tab === "everyone" ? (
+        <Everyone />
+      ) : (
+        <Suspense fallback={null}>
+          <FollowingFeed />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+function Everyone() {
   const { t } = useTranslation();
   const [items, setItems] = useState<GalleryItem[] | null>(null);
   const [reporting, setReporting] = useState<GalleryItem | null>(null);

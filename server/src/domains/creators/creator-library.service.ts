@@ -54,7 +54,7 @@ const subject = (itemId: number, part: MediaPart, viewerId: number) => `creator-
 const passSubject = (viewerId: number, sessionId: number) => `creator-library-pass:viewer:${viewerId}:session:${sessionId}`;
 const PASS = /^(\d{1,12})\.(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/;
 
-type UrlDeps = Pick<Deps, "storage" | "signer" | "ttlSeconds">;
+export type UrlDeps = Pick<Deps, "storage" | "signer" | "ttlSeconds">;
 
 /** A members-only file's URL, signed for one viewer, item and part. */
 function memberUrl({ signer, ttlSeconds }: UrlDeps, itemId: number, part: MediaPart, viewerId: number): string {
@@ -70,7 +70,13 @@ function memberUrl({ signer, ttlSeconds }: UrlDeps, itemId: number, part: MediaP
 }
 
 /** An item as one viewer sees it: public media signed by storage, members-only media signed for the viewer or locked. */
-async function itemView(d: UrlDeps, item: CreatorLibraryItem, media: CreationMedia, viewerId: number | null, unlocked: boolean) {
+export async function itemView(
+  d: UrlDeps,
+  item: Pick<CreatorLibraryItem, "id" | "taskId" | "visibility" | "createdAt">,
+  media: CreationMedia,
+  viewerId: number | null,
+  unlocked: boolean,
+) {
   const base = {
     id: item.id,
     task_id: item.taskId,

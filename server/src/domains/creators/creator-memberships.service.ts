@@ -86,6 +86,16 @@ export function createCreatorMemberships(deps: Deps) {
       return m ? membershipView(m) : null;
     },
 
+    /** The pages among `pageIds` the user is a member of now, in one read (the "Following" feed's members-only items). */
+    async memberOf(userId: number, pageIds: number[], now = new Date()): Promise<Set<number>> {
+      if (!pageIds.length) return new Set();
+      const rows = await db.creatorMembership.findMany({
+        where: { fanUserId: userId, creatorPageId: { in: pageIds } },
+        select: { creatorPageId: true, status: true, paidThrough: true },
+      });
+      return new Set(rows.filter((m) => isCurrent(m, now)).map((m) => m.creatorPageId));
+    },
+
     /** Whether the user is a member of the page now (what members-only media is checked against on every request). */
     async isMember(pageId: number, userId: number, now = new Date()): Promise<boolean> {
       const m = await db.creatorMembership.findUnique({

@@ -4,7 +4,7 @@ import { CREATOR_MESSAGES as M } from "../../contract/creators.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreatorLibrary } from "./creator-library.service.ts";
 import type { CreatorMemberships } from "./creator-memberships.service.ts";
-import { activePageByLink, subscribe } from "./creators.queries.ts";
+import { activePageByLink } from "./creators.queries.ts";
 import { createPageEdits, type CharacterModels, type PageCovers } from "./creators.page-edit.ts";
 
 export type { CharacterModels };
@@ -26,6 +26,9 @@ export async function pageByLink(c: Tx | Db, homeLink: string): Promise<CreatorP
   return found ? c.creatorPage.findUnique({ where: { id: found.id } }) : null;
 }
 
+/** Whether a page is up: active, and its owner not banned (what activePageByLink asks in SQL). */
+export const pageIsUp = (page: { state: string }, owner: { bannedAt: Date | null }) => page.state === "active" && owner.bannedAt === null;
+
 /** A page that is up, or 'Domain not found'. */
 export async function livePage(c: Tx | Db, homeLink: string): Promise<CreatorPage> {
   const page = await pageByLink(c, homeLink);
@@ -33,8 +36,12 @@ export async function livePage(c: Tx | Db, homeLink: string): Promise<CreatorPag
   return page;
 }
 
-/** Subscribers are counted from their rows, so the figure shown is always the figure stored (ARCHITECTURE.md §8). */
-const subscriberCount = (c: Tx | Db, pageId: number) => c.subscription.count({ where: { creatorPageId: pageId, active: true } });
+/**
+ * Subscribers (followers) are counted from their rows, so the figure shown is always the figure stored (ARCHITECTURE.md
+ * §8); a banned follower stops counting the moment the ban is written, and counts again if it is lifted (decision 309).
+ */
+export const subscriberCount = (c: Tx | Db, pageId: number) =>
+  c.subscription.count({ where: { creatorPageId: pageId, active: true, user: { bannedAt: null } } });
 
 /** The page's own cover when it has one that is still up, else its model's (a page made from a model), else none. */
 async function coverOf({ covers, models }: Pick<PageDeps, "covers" | "models">, page: CreatorPage) {
@@ -118,19 +125,6 @@ export function createPages({ makeCreator, ...deps }: PageDeps) {
     async homeLinkInfo(homeLink: string, viewerId: number | null) {
       if (!homeLink) throw HttpError.badRequest(M.noDomainInformation);
       return pageView(await livePage(db, homeLink), viewerId);
-    },
-
-    /**
-     * SPEC.md §7 binding: subscribe (1) or unsubscribe (0), idempotent per fan and page. One row per pair (unique), so
-     * concurrent clicks end in one subscription or none, and the count read back is the rows'.
-     */
-    async bind(userId: number, homeLink: string, subscribes: boolean) {
-      const page = await livePage(db, homeLink);
-      if (page.userId === userId) throw HttpError.badRequest(subscribes ? M.ownPage : M.unsubscribeFailed);
-      const now = new Date();
-      if (subscribes) await subscribe.rows(db, { pageId: page.id, userId, now });
-      else await db.subscription.updateMany({ where: { creatorPageId: page.id, userId, active: true }, data: { active: false, cancelledAt: now } });
-      return { subscribed: subscribes, subscriber_count: await subscriberCount(db, page.id) };
     },
 
     mine,

@@ -1,6 +1,7 @@
 import { Prisma } from "../../db/generated/client.ts";
 import type { LibraryVisibility } from "../../contract/creators.ts";
-import { col, statement } from "../../db/statement.ts";
+import { col, countsPerDay, statement } from "../../db/statement.ts";
+import { FINISHED, SHOWN } from "../generation/generation.queries.ts";
 
 // ---- pages and subscriptions ----
 
@@ -25,13 +26,63 @@ export const holdPage = statement({
   example: { pageId: 1 },
 });
 
-/** Subscribes a fan, or resubscribes a cancelled subscription; one row per fan and page. */
+/** Subscribes (follows) a fan, or resubscribes a cancelled subscription; one row per fan and page. Answers a row only when this call started the follow. */
 export const subscribe = statement({
-  columns: {},
+  columns: { id: col.int },
   sql: (p: { pageId: number; userId: number; now: Date }) => Prisma.sql`INSERT INTO subscriptions (creator_page_id, user_id, active, created_at)
           VALUES (${p.pageId}, ${p.userId}, true, ${p.now})
-          ON CONFLICT (creator_page_id, user_id) DO UPDATE SET active = true, cancelled_at = NULL WHERE subscriptions.active = false`,
+          ON CONFLICT (creator_page_id, user_id) DO UPDATE SET active = true, cancelled_at = NULL WHERE subscriptions.active = false
+          RETURNING id`,
   example: { pageId: 1, userId: 1, now: new Date() },
+});
+
+// ---- follows (docs/decisions/309) ----
+
+/**
+ * One page of a follower's "Following" feed, newest first: the shared gallery creations and the library items of the
+ * pages they follow that are up (not taken down, owner not banned). Each followed page gives at most `take` (= offset
+ * + limit) of each kind from its own index (0230), so a page reads a few entries per follow, never all their items.
+ * A creation both shared and on the page's library shows once, as the library item (its visibility decides). Media
+ * keys are read for the caller to sign, or not: members-only ones never leave the server unless the viewer may see them.
+ */
+export const followingFeed = statement({
+  columns: {
+    source: col.text,
+    id: col.int,
+    task_id: col.int,
+    page_id: col.int,
+    home_link: col.text,
+    title: col.text,
+    created_at: col.time,
+    visibility: col.text,
+    mode: col.text,
+    output_key: col.text,
+    poster_key: col.text.orNull,
+  },
+  sql: (p: { userId: number; limit: number; offset: number }) => Prisma.sql`
+    WITH followed AS (
+      SELECT cp.id, cp.user_id, cp.home_link, cp.title FROM subscriptions s
+      JOIN creator_pages cp ON cp.id = s.creator_page_id AND cp.state = 'active'
+      JOIN users owner ON owner.id = cp.user_id AND owner.banned_at IS NULL
+      WHERE s.user_id = ${p.userId} AND s.active)
+    SELECT f.source, f.id, f.task_id, f.page_id, f.home_link, f.title, f.created_at, f.visibility, f.mode, f.output_key, f.poster_key
+    FROM (
+      SELECT 'gallery' AS source, g.id, g.id AS task_id, fl.id AS page_id, fl.home_link, fl.title, g.created_at,
+             'public' AS visibility, g.mode::text AS mode, g.output_key, g.poster_key
+      FROM followed fl CROSS JOIN LATERAL (
+        SELECT t.id, t.created_at, t.mode, t.output_key, t.poster_key FROM generation_tasks t
+        WHERE t.user_id = fl.user_id AND ${SHOWN} AND t.output_key IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM creator_library_items i WHERE i.creator_page_id = fl.id AND i.task_id = t.id)
+        ORDER BY t.created_at DESC LIMIT ${p.limit + p.offset}) g
+      UNION ALL
+      SELECT 'library', l.id, l.task_id, fl.id, fl.home_link, fl.title, l.created_at, l.visibility::text, l.mode::text, l.output_key, l.poster_key
+      FROM followed fl CROSS JOIN LATERAL (
+        SELECT i.id, i.task_id, i.created_at, i.visibility, t.mode, t.output_key, t.poster_key FROM creator_library_items i
+        JOIN generation_tasks t ON t.id = i.task_id AND t.user_id = fl.user_id AND ${FINISHED} AND t.output_key IS NOT NULL
+        WHERE i.creator_page_id = fl.id ORDER BY i.created_at DESC LIMIT ${p.limit + p.offset}) l
+    ) f
+    ORDER BY f.created_at DESC, f.source, f.id DESC LIMIT ${p.limit} OFFSET ${p.offset}`,
+  example: { userId: 1, limit: 20, offset: 0 },
 });
 
 // ---- custom requests ----
@@ -170,18 +221,11 @@ export const lockPageById = statement({
 
 // ---- the console dashboard's figures, per UTC day since `sinceUtc` (UTC wall-clock text) ----
 
-const perDay = (table: "creator_pages" | "subscriptions") =>
-  statement({
-    columns: { day: col.text, count: col.int },
-    sql: (p: { sinceUtc: string }) => Prisma.sql`
-          SELECT to_char(d, 'YYYY-MM-DD') AS day, n::int AS count
-          FROM (SELECT date_trunc('day', created_at) AS d, count(*) AS n FROM ${Prisma.raw(table)} WHERE created_at >= ${p.sinceUtc}::timestamp GROUP BY 1) x ORDER BY 1`,
-    example: { sinceUtc: "2026-01-01 00:00:00" },
-  });
-
-export const newPagesPerDay = perDay("creator_pages");
+export const newPagesPerDay = countsPerDay("creator_pages");
 /** A follow is a subscription row created in the window (a fan who unsubscribes and comes back is one row). */
-export const newFollowsPerDay = perDay("subscriptions");
+export const newFollowsPerDay = countsPerDay("subscriptions");
+/** Tips sent (a reversed one included: it was sent that day; staff reverse it from the tips list). */
+export const tipsPerDay = countsPerDay("creator_tips");
 
 export const requestsPerDay = statement({
   columns: { day: col.text, count: col.int, credits: col.int },

@@ -33,6 +33,7 @@ import {
 import { LIBRARY_MEDIA_PATH } from "./creator-library.service.ts";
 import type { CreatorsService } from "./creators.service.ts";
 import { tipsRoutes } from "./creator-tips.routes.ts";
+import { followsRoutes } from "./creator-follows.routes.ts";
 
 /** The cookie of a viewer's media pass (decision 217), sent only to the members-only media route. */
 const MEDIA_PASS_COOKIE = "reverie_media_pass";
@@ -53,10 +54,10 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
   api.post(
     "/api/Subscribe/binding",
     {
-      summary: "Subscribe (`subscribe` 1) to a creator page or unsubscribe (0); idempotent",
+      summary: "Follow (`subscribe` 1) a creator page or unfollow it (0); idempotent; a saved account's, not a guest's",
       tags,
       auth: "user",
-      can: ["create", "Subscription"],
+      can: ["create", "Follow"],
       body: bindingBody,
       response: bindingAnswer,
     },
@@ -251,4 +252,5 @@ export function creatorsRoutes(api: ApiRouter, creators: CreatorsService, storag
     file: creators.libraryMedia,
   });
   tipsRoutes(api, creators);
+  followsRoutes(api, creators);
 }

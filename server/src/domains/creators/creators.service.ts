@@ -10,6 +10,7 @@ import { createCreatorMemberships } from "./creator-memberships.service.ts";
 import { createCreatorTips, type TipDeps } from "./creator-tips.service.ts";
 import { createCreatorBans } from "./creators.bans.ts";
 import { createCreatorErasure } from "./creators.erase.ts";
+import { createFollows } from "./creator-follows.service.ts";
 import { moderatedPages } from "./creators.moderated.ts";
 import type { PageCovers } from "./creators.page-edit.ts";
 import { createPages, livePage, type CharacterModels } from "./creators.pages.ts";
@@ -52,7 +53,8 @@ interface Deps {
  * Creator home-link pages (issue 16): the public page, subscribe and unsubscribe, and the creator's own page
  * (creators.pages.ts), paid custom requests (creators.requests.ts). Owns creator_pages, subscriptions and
  * custom_requests, and through its parts creator_memberships (creator-memberships.service.ts),
- * creator_library_items (creator-library.service.ts) and creator_tips (creator-tips.service.ts).
+ * creator_library_items (creator-library.service.ts) and creator_tips (creator-tips.service.ts). Subscriptions are
+ * follows (creator-follows.service.ts).
  */
 export function createCreatorsService(deps: Deps) {
   const { db, models, makeCreator, credits, ownCreation, requestHours, minRatings, limits } = deps;
@@ -62,6 +64,7 @@ export function createCreatorsService(deps: Deps) {
   const pages = createPages({ db, models, covers: deps.covers, memberships, library, makeCreator, minRatings });
   const requests = createCustomRequests({ db, credits, ownCreation, requestHours, limits: limits.requests });
   const tips = createCreatorTips({ db, credits, checkText: deps.checkText, tipSettings: deps.tipSettings, notify: deps.notify });
+  const follows = createFollows({ db, memberships, notify: deps.notify, storage: deps.storage, signer: deps.signer, ttlSeconds: deps.mediaTtlSeconds });
 
   /** The caller's own page, or 'no page'. */
   async function ownPage(userId: number): Promise<CreatorPage> {
@@ -73,6 +76,10 @@ export function createCreatorsService(deps: Deps) {
   return {
     ...pages,
     ...requests,
+    // follows (docs/decisions/309): SPEC's subscribe, the caller's own list, and the "Following" feed
+    bind: follows.bind,
+    following: follows.following,
+    feed: follows.feed,
     // tips (docs/decisions/304): sent by fans, listed to the fan and to the creator
     tip: tips.tip,
     tips: tips.tips,

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.ts";
-import { newFollowsPerDay, newPagesPerDay, requestsPerDay } from "./creators.queries.ts";
+import { newFollowsPerDay, newPagesPerDay, requestsPerDay, tipsPerDay } from "./creators.queries.ts";
 
 /**
  * Creator figures for the console dashboard (issue 16 item 6), counted from the creators domain's own rows per UTC
@@ -8,13 +8,12 @@ import { newFollowsPerDay, newPagesPerDay, requestsPerDay } from "./creators.que
 export function createCreatorFigures(db: Db) {
   return {
     async perDay(sinceUtc: string) {
-      const [pages, follows, requests] = await Promise.all([
-        newPagesPerDay.rows(db, { sinceUtc }),
-        newFollowsPerDay.rows(db, { sinceUtc }),
-        requestsPerDay.rows(db, { sinceUtc }),
-      ]);
-      return { newPages: pages, newFollows: follows, requests };
+      const [pages, requests] = await Promise.all([newPagesPerDay.rows(db, { sinceUtc }), requestsPerDay.rows(db, { sinceUtc })]);
+      return { newPages: pages, requests };
     },
+    // the dashboard's activity series (docs/decisions/309)
+    followsPerDay: (sinceUtc: string) => newFollowsPerDay.rows(db, { sinceUtc }),
+    tipsPerDay: (sinceUtc: string) => tipsPerDay.rows(db, { sinceUtc }),
   };
 }
 

@@ -60,6 +60,33 @@ beforeAll(async () => {
   await customRequest(30, day(2), "delivered");
   await customRequest(50, day(2), "pending");
   await customRequest(70, day(60), "delivered");
+  // activity (issue 32 item 8): likes, a remix, a tip, check-ins and referrals, one of each kind outside the window
+  const shared = await t.db.generationTask.create({
+    data: { userId: user.id, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true, createdAt: day(100) },
+  });
+  await t.db.galleryLike.createMany({
+    data: [
+      { taskId: shared.id, userId: fans[0].id, createdAt: day(0) },
+      { taskId: shared.id, userId: fans[1].id, createdAt: day(0) },
+      { taskId: shared.id, userId: fans[2].id, createdAt: day(40) },
+    ],
+  });
+  await t.db.generationTask.create({
+    data: { userId: fans[0].id, mode: "text_to_image", engine: "local", status: "failed", cost: 1, input: {}, remixOfId: shared.id, createdAt: day(1) },
+  });
+  const tip = (at: Date) =>
+    t.db.creatorTip.create({ data: { creatorPageId: page.id, fanUserId: fans[0].id, amount: 5, idempotencyKey: `tip-${Math.random()}`, createdAt: at } });
+  await tip(day(2));
+  await tip(day(90));
+  await t.db.checkIn.createMany({
+    data: [
+      { userId: fans[0].id, localDate: day(1), credits: 2, createdAt: day(1) },
+      { userId: fans[1].id, localDate: day(1), credits: 2, createdAt: day(1) },
+      { userId: fans[2].id, localDate: day(70), credits: 2, createdAt: day(70) },
+    ],
+  });
+  await t.db.referral.create({ data: { inviterId: user.id, inviteeId: fans[0].id, status: "paid", inviterCredits: 5, inviteeCredits: 5, decidedAt: day(0) } });
+  await t.db.referral.create({ data: { inviterId: user.id, inviteeId: fans[1].id, status: "refused", refusal: "self", decidedAt: day(0) } });
   await t.db.report.createMany({
     data: [
       { targetType: "task", targetId: 1, reason: "underage", createdAt: hoursAgo(0.1) },
@@ -88,7 +115,8 @@ describe("GET /admin/api/dashboard", () => {
       { status: "pending", count: 1 },
     ]);
     expect(d.generations).toEqual([
-      { day: ymd(day(1)), status: "failed", mode: "text_to_image", count: 1 },
+      // the remix below is one of them
+      { day: ymd(day(1)), status: "failed", mode: "text_to_image", count: 2 },
       { day: ymd(day(0)), status: "succeeded", mode: "image_to_video", count: 2 },
     ]);
     expect(d.signups).toEqual(
@@ -101,9 +129,19 @@ describe("GET /admin/api/dashboard", () => {
     expect(backlog).toEqual({ "under_1h/underage": 1, "1h_24h/other": 1, "1d_7d/other": 1, "over_7d/other": 1 });
     expect(d.creators).toEqual({
       newPages: [{ day: ymd(day(1)), count: 1 }],
-      newFollows: [{ day: ymd(day(0)), count: 2 }],
       requests: [{ day: ymd(day(2)), count: 2, credits: 80 }],
     });
+    // one series per line of the registry (server/src/dashboard-activity.ts), each counted by the domain owning the rows
+    expect(d.activitySeries).toEqual(["likes", "remixes", "checkIns", "referrals", "tips", "follows"]);
+    expect(d.activity).toEqual([
+      { series: "likes", day: ymd(day(0)), count: 2 },
+      { series: "remixes", day: ymd(day(1)), count: 1 },
+      { series: "checkIns", day: ymd(day(1)), count: 2 },
+      // a refused referral gave nothing: only rewarded ones count, as on the gifts page
+      { series: "referrals", day: ymd(day(0)), count: 1 },
+      { series: "tips", day: ymd(day(2)), count: 1 },
+      { series: "follows", day: ymd(day(0)), count: 2 },
+    ]);
   });
 
   it("is for staff; days is checked", async () => {

@@ -60,12 +60,6 @@ export const dashboardAnswer = z.object({
         count: z.number(),
       }),
     ),
-    newFollows: z.array(
-      z.object({
-        day: z.string(),
-        count: z.number(),
-      }),
-    ),
     requests: z.array(
       z.object({
         day: z.string(),
@@ -74,4 +68,13 @@ export const dashboardAnswer = z.object({
       }),
     ),
   }),
+  /** the activity series by name, in the registry's order (server/src/dashboard-activity.ts, docs/decisions/309) */
+  activitySeries: z.array(z.string()),
+  activity: z.array(
+    z.object({
+      series: z.string(),
+      day: z.string(),
+      count: z.number(),
+    }),
+  ),
 });

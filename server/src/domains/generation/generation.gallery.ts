@@ -2,15 +2,36 @@ import { displayNickname } from "../../contract/users.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { sqlTransaction, type Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { galleryCount, galleryPage, likeTask, recountLikes, unlikeTask } from "./generation.queries.ts";
+import { galleryCount, galleryPage, likesPerDay, likeTask, recountLikes, remixesPerDay, unlikeTask } from "./generation.queries.ts";
 import type { GalleryQuery } from "./generation.schema.ts";
 import { unexpired, type GenerationDeps } from "./generation.task.ts";
 import type { createTaskViews } from "./generation.views.ts";
+import { pageIsUp } from "../creators/creators.pages.ts";
 
 /** What the gallery shows: shared, active, succeeded, unexpired creations (a report or a takedown takes one out at once). */
 const shown = (): Prisma.GenerationTaskWhereInput => ({ isPublic: true, state: "active", status: "succeeded", ...unexpired() });
 
 const withOwnerName = { user: { select: { nickname: true, uuid: true } } } as const;
+/** The owner's display name and their creator page, which a viewer may follow from the item (docs/decisions/309). */
+const withOwner = (viewerId: number | null) =>
+  ({
+    user: {
+      select: {
+        nickname: true,
+        uuid: true,
+        bannedAt: true,
+        // the viewer's own follow of that page, if any (none without a login)
+        creatorPage: { select: { homeLink: true, state: true, subscriptions: { where: { userId: viewerId ?? 0, active: true }, select: { id: true } } } },
+      },
+    },
+  }) as const;
+type Owner = { bannedAt: Date | null; creatorPage: { homeLink: string; state: string; subscriptions: unknown[] } | null };
+
+/** The owner's page while it is up (a taken-down page or a banned owner offers nothing to follow), and the viewer's follow. */
+function authorOf({ bannedAt, creatorPage: page }: Owner) {
+  const up = page !== null && pageIsUp(page, { bannedAt });
+  return { creator_link: up ? page.homeLink : null, following: up && page.subscriptions.length > 0 ? 1 : 0 };
+}
 
 /** The home gallery people respond to: its pages, an item's settings, likes and their counts (issue 32 items 1 and 2). */
 export function createGallery({ db, notify }: GenerationDeps, { publicView, remixSettings }: ReturnType<typeof createTaskViews>) {
@@ -22,8 +43,8 @@ export function createGallery({ db, notify }: GenerationDeps, { publicView, remi
   }
 
   /** The shown item, or 404: a private, removed, suspended, taken-down, expired and missing one look the same. */
-  async function shownItem(id: number) {
-    const t = await db.generationTask.findFirst({ where: { id, ...shown() }, include: withOwnerName });
+  async function shownItem(id: number, viewerId: number | null = null) {
+    const t = await db.generationTask.findFirst({ where: { id, ...shown() }, include: withOwner(viewerId) });
     if (!t) throw HttpError.notFound();
     return t;
   }
@@ -43,25 +64,34 @@ export function createGallery({ db, notify }: GenerationDeps, { publicView, remi
         galleryPage.rows(db, { ...filter, sort: q.sort, limit: q.limit, offset: (q.page - 1) * q.limit }),
       ]);
       const ids = page.map((r) => r.id);
-      const [rows, liked] = await Promise.all([db.generationTask.findMany({ where: { id: { in: ids } }, include: withOwnerName }), likedOf(viewerId, ids)]);
+      const [rows, liked] = await Promise.all([
+        db.generationTask.findMany({ where: { id: { in: ids } }, include: withOwner(viewerId) }),
+        likedOf(viewerId, ids),
+      ]);
       const byId = new Map(rows.map((r) => [r.id, r]));
       // in the page's order; an item taken down between the two reads is left out
       const list = ids.flatMap((id) => byId.get(id) ?? []);
-      return { list: await Promise.all(list.map((r) => publicView(r, liked.has(r.id)))), total: counted?.total ?? 0, page: q.page, limit: q.limit };
+      const views = await Promise.all(list.map(async (r) => ({ ...(await publicView(r, liked.has(r.id))), ...authorOf(r.user) })));
+      return { list: views, total: counted?.total ?? 0, page: q.page, limit: q.limit };
     },
 
     /** One shown item with its prompt and settings, and the shown item it remixes (by display name only). */
     async galleryItem(id: number, viewerId: number | null = null) {
-      const t = await shownItem(id);
+      const t = await shownItem(id, viewerId);
       const source = t.remixOfId
         ? await db.generationTask.findFirst({ where: { id: t.remixOfId, ...shown() }, select: { id: true, user: withOwnerName.user } })
         : null;
       return {
         ...(await publicView(t, (await likedOf(viewerId, [id])).has(id))),
+        ...authorOf(t.user),
         settings: remixSettings(t),
         remix_of: source ? { id: source.id, nickname: displayNickname(source.user.nickname, source.user.uuid) } : null,
       };
     },
+
+    /** The console dashboard's day series (docs/decisions/309): likes given, remixes submitted. */
+    likesPerDay: (sinceUtc: string) => likesPerDay.rows(db, { sinceUtc }),
+    remixesPerDay: (sinceUtc: string) => remixesPerDay.rows(db, { sinceUtc }),
 
     /** Likes a shown item once per account, however many times it is asked at once. */
     async like(userId: number, id: number) {

@@ -1,7 +1,7 @@
 import type { GallerySort, GenerationMode, TaskStatus } from "../../contract/generation.ts";
 import { QUEUE_STATES } from "../../contract/metrics.ts";
 import { Prisma } from "../../db/generated/client.ts";
-import { col, statement, type Column } from "../../db/statement.ts";
+import { col, countsPerDay, statement, type Column } from "../../db/statement.ts";
 
 /** NOTIFY channel that wakes idle workers the moment a job commits, instead of at their next poll. */
 export const JOB_WAKEUP_CHANNEL = "reverie_generation_jobs";
@@ -201,8 +201,13 @@ export const queueFigures = statement({
   example: {},
 });
 
-/** A creation everyone sees in the gallery: shared, active, finished and unexpired (the same test as gallery reads). */
-const SHOWN = Prisma.sql`t.is_public AND t.state = 'active' AND t.status = 'succeeded' AND (t.expires_at IS NULL OR t.expires_at > (now() AT TIME ZONE 'UTC'))`;
+/** A finished creation (alias `t`) that is active and unexpired: what a creator's library may show (generation.reads.ts finishedMedia). */
+export const FINISHED = Prisma.sql`t.state = 'active' AND t.status = 'succeeded' AND (t.expires_at IS NULL OR t.expires_at > (now() AT TIME ZONE 'UTC'))`;
+/**
+ * A creation everyone sees in the gallery: shared, active, finished and unexpired (the same test as gallery reads). The
+ * "Following" feed (creators.queries.ts) shows the same creations.
+ */
+export const SHOWN = Prisma.sql`t.is_public AND ${FINISHED}`;
 /** The week a UTC time falls in, as Mondays since 1970-01-05: the week "popular this week" counts likes in. */
 const weekOf = (at: Prisma.Sql) => Prisma.sql`((date_trunc('week', ${at})::date - DATE '1970-01-05') / 7)`;
 const THIS_WEEK = weekOf(Prisma.sql`(now() AT TIME ZONE 'UTC')`);
@@ -285,3 +290,7 @@ export const countRemix = statement({
     UPDATE generation_tasks t SET remix_count = t.remix_count + 1 WHERE t.id = ${p.taskId} AND ${SHOWN} RETURNING t.id, t.user_id AS "ownerId"`,
   example: { taskId: 1 },
 });
+
+// the console dashboard's day series (docs/decisions/309): likes given, and remixes submitted
+export const likesPerDay = countsPerDay("gallery_likes");
+export const remixesPerDay = countsPerDay("generation_tasks", Prisma.sql`remix_of_id IS NOT NULL`);

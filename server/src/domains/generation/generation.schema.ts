@@ -247,6 +247,10 @@ const galleryItem = z.object({
   /** 1 when the caller has liked it (0 without a login) */
   liked: z.number(),
   remixes: z.number(),
+  /** the owner's creator page while it is up, to open and follow (docs/decisions/309); null when they have none */
+  creator_link: z.string().nullable(),
+  /** 1 when the caller follows that page */
+  following: z.number(),
 });
 
 /** get /api/Index/gallery */

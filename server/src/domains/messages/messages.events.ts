@@ -1,10 +1,13 @@
 import type { Tx } from "../../db/client.ts";
 import type { MessageEventChange } from "../../contract/messages.ts";
 import { publishAccountEvents } from "../generation/progress.ts";
+import type { RecordNotification } from "../notifications/notifications.service.ts";
 
 /** One message reaching one account: the side that did not write it, with its unread count after it. */
 export interface Delivery {
   userId: number;
+  /** who wrote it */
+  from: number;
   threadId: number;
   messageId: number;
   unread: number;
@@ -16,18 +19,6 @@ const event = (userId: number, threadId: number, messageId: number, change: Mess
   data: { thread_id: threadId, message_id: messageId, change, unread },
 });
 
-/**
- * Where a message is delivered: every send (one-to-one or to all members) ends here, in its transaction. The
- * recipient's open streams hear it at the commit (docs/decisions/311); whatever else should hear of a delivery (the
- * notification bell) joins here.
- */
-export async function delivered(tx: Tx, deliveries: Delivery[]): Promise<void> {
-  await publishAccountEvents(
-    tx,
-    deliveries.map((d) => event(d.userId, d.threadId, d.messageId, "new", d.unread)),
-  );
-}
-
 /** One unlock: the fan paid a locked message's price once. */
 export interface Unlock {
   fanId: number;
@@ -38,9 +29,30 @@ export interface Unlock {
 }
 
 /**
- * Where an unlock happens, in the transaction that charged it: both sides' streams hear it (the fan's other tabs open
- * the media, the creator sees it was bought); the bell and the dashboard's unlock figure join here.
+ * Where messages are delivered and unlocked, in the transaction that sends or charges them: the other side's open
+ * streams hear it at the commit (docs/decisions/311), and the bell records it (docs/decisions/312), so a rolled-back
+ * send tells no one.
  */
-export async function unlocked(tx: Tx, u: Unlock): Promise<void> {
-  await publishAccountEvents(tx, [event(u.creatorId, u.threadId, u.messageId, "unlocked", null), event(u.fanId, u.threadId, u.messageId, "unlocked", null)]);
+export function createMessageEvents(notify: RecordNotification) {
+  return {
+    /** Every send (one-to-one or to all members) ends here: the recipient hears of a new message in its thread. */
+    async delivered(tx: Tx, deliveries: Delivery[]): Promise<void> {
+      await publishAccountEvents(
+        tx,
+        deliveries.map((d) => event(d.userId, d.threadId, d.messageId, "new", d.unread)),
+      );
+      for (const d of deliveries) await notify(tx, { userId: d.userId, kind: "message", subjectId: d.threadId, actorId: d.from });
+    },
+
+    /** The fan paid a locked message's price once: the fan's other tabs open the media, the creator learns it was bought. */
+    async unlocked(tx: Tx, u: Unlock): Promise<void> {
+      await publishAccountEvents(tx, [
+        event(u.creatorId, u.threadId, u.messageId, "unlocked", null),
+        event(u.fanId, u.threadId, u.messageId, "unlocked", null),
+      ]);
+      await notify(tx, { userId: u.creatorId, kind: "unlock", subjectId: u.threadId, actorId: u.fanId, amount: u.price });
+    },
+  };
 }
+
+export type MessageEvents = ReturnType<typeof createMessageEvents>;

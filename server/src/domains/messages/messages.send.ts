@@ -6,7 +6,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { holdLivePage } from "../creators/creators.page-hold.ts";
 import { livePage } from "../creators/creators.pages.ts";
-import { delivered } from "./messages.events.ts";
+import type { MessageEvents } from "./messages.events.ts";
 import { bumpThread, copyToMembers, insertMassMessage, insertMessage, openMemberThreads, openThread, threadSides } from "./messages.queries.ts";
 import type { MassSendBody, SendBody } from "./messages.schema.ts";
 import { sideOf, type Side } from "./messages.views.ts";
@@ -17,13 +17,15 @@ export interface SendDeps {
   db: Db;
   /** chat's text check (the rule set, then the moderation endpoint when one is set): the rule a text breaks, or null */
   checkText(text: string): Promise<string | null>;
+  events: MessageEvents;
 }
 
 /** A message to write: the thread, who writes, and what (a fan's: text only). */
 interface Outgoing {
   threadId: number;
   sender: Side;
-  /** the account the message reaches */
+  /** the account that writes it, and the account it reaches */
+  from: number;
   to: number;
   body: string;
   libraryItemId: number | null;
@@ -36,7 +38,7 @@ interface Outgoing {
  * library (perhaps locked behind a price) to one fan, or to all their members at once. Text passes the check chat and
  * tips pass; every send is keyed, so a retried or double-clicked one is one message.
  */
-export function createSending({ db, checkText }: SendDeps) {
+export function createSending({ db, checkText, events }: SendDeps) {
   async function checkContent(page: Pick<CreatorPage, "id">, body: string, itemId: number | undefined) {
     if (body && (await checkText(body))) throw HttpError.badRequest(MSG.chatRefused);
     if (itemId !== undefined && !(await db.creatorLibraryItem.count({ where: { id: itemId, creatorPageId: page.id } })))
@@ -55,7 +57,9 @@ export function createSending({ db, checkText }: SendDeps) {
     if (!row) return (await tx.message.findUniqueOrThrow({ where: { threadId_idempotencyKey: { threadId: o.threadId, idempotencyKey: o.key } } })).id;
     const [counts] = await bumpThread.rows(tx, { threadId: o.threadId, sender: o.sender, at: new Date() });
     if (o.sender === "creator" && counts.blocked) throw HttpError.forbidden(M.blocked);
-    await delivered(tx, [{ userId: o.to, threadId: o.threadId, messageId: row.id, unread: o.sender === "fan" ? counts.creator_unread : counts.fan_unread }]);
+    await events.delivered(tx, [
+      { userId: o.to, from: o.from, threadId: o.threadId, messageId: row.id, unread: o.sender === "fan" ? counts.creator_unread : counts.fan_unread },
+    ]);
     return row.id;
   }
 
@@ -67,7 +71,16 @@ export function createSending({ db, checkText }: SendDeps) {
     await checkContent(page, b.body, undefined);
     return db.$transaction(async (tx) => {
       const thread = await openThread.first(tx, { pageId: page.id, fanId });
-      const o = { threadId: thread!.id, sender: "fan" as const, to: page.userId, body: b.body, libraryItemId: null, price: 0, key: b.idempotency_key };
+      const o = {
+        threadId: thread!.id,
+        sender: "fan" as const,
+        from: fanId,
+        to: page.userId,
+        body: b.body,
+        libraryItemId: null,
+        price: 0,
+        key: b.idempotency_key,
+      };
       return { threadId: o.threadId, messageId: await write(tx, page.id, o), as: "fan" as const };
     });
   }
@@ -79,7 +92,7 @@ export function createSending({ db, checkText }: SendDeps) {
     if (as === "creator" && t.blocked) throw HttpError.forbidden(M.blocked);
     await checkContent({ id: t.creator_page_id }, b.body, b.library_item_id);
     const to = as === "fan" ? t.creator_user_id : t.fan_user_id;
-    const o = { threadId: t.id, sender: as, to, body: b.body, libraryItemId: b.library_item_id ?? null, price: b.price, key: b.idempotency_key };
+    const o = { threadId: t.id, sender: as, from: userId, to, body: b.body, libraryItemId: b.library_item_id ?? null, price: b.price, key: b.idempotency_key };
     const messageId = await db.$transaction((tx) => write(tx, t.creator_page_id, o));
     return { threadId: t.id, messageId, as };
   }
@@ -116,9 +129,9 @@ export function createSending({ db, checkText }: SendDeps) {
         const copies = await copyToMembers.rows(tx, { pageId: page.id, massId: mass.id, ...content, now });
         if (!copies.length) throw HttpError.badRequest(M.noMembers);
         await tx.massMessage.update({ where: { id: mass.id }, data: { recipients: copies.length } });
-        await delivered(
+        await events.delivered(
           tx,
-          copies.map((c) => ({ userId: c.fan_user_id, threadId: c.thread_id, messageId: c.message_id, unread: c.fan_unread })),
+          copies.map((c) => ({ userId: c.fan_user_id, from: creatorId, threadId: c.thread_id, messageId: c.message_id, unread: c.fan_unread })),
         );
         return { id: mass.id, recipients: copies.length };
       });

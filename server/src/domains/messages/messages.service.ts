@@ -30,7 +30,7 @@ export function createMessagesService(deps: MessagesDeps) {
   const { db } = deps;
   const media = createMessageMedia(deps);
   const sending = createSending(deps);
-  const unlock = createUnlocks(db, deps.credits);
+  const unlock = createUnlocks(db, deps.credits, deps.events);
 
   /** The thread for one of its sides, or 404. */
   async function threadOf(userId: number, threadId: number) {

@@ -4,7 +4,7 @@ import { MESSAGE_LEDGER_REASON, MESSAGE_MESSAGES as M } from "../../contract/mes
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import { holdLivePage } from "../creators/creators.page-hold.ts";
-import { unlocked } from "./messages.events.ts";
+import type { MessageEvents } from "./messages.events.ts";
 import { claimUnlock } from "./messages.queries.ts";
 
 type Credits = Pick<CreditsService, "charge" | "grant">;
@@ -40,7 +40,7 @@ async function movePrice(credits: Credits, tx: Tx, u: { messageId: number; price
  * points first'), a ban of either side that committed first, or a page taken down leaves nothing. Of many unlocks at
  * once, one claims the row; the others wait on it and find it unlocked (a 402 of the first leaves it to the next).
  */
-export function createUnlocks(db: Db, credits: Credits) {
+export function createUnlocks(db: Db, credits: Credits, events: MessageEvents) {
   return async function unlock(fanId: number, messageId: number): Promise<void> {
     const m = await db.message.findUnique({ where: { id: messageId }, include: { thread: true } });
     if (!m || m.thread.fanUserId !== fanId || m.state !== "active") throw HttpError.notFound();
@@ -54,7 +54,7 @@ export function createUnlocks(db: Db, credits: Credits) {
       await movePrice(credits, tx, u);
       // the fan's row is locked now (the charge): a ban that committed before it is seen by this fresh statement
       if (!(await tx.user.count({ where: { id: fanId, bannedAt: null } }))) throw HttpError.forbidden(M.fanBanned);
-      await unlocked(tx, { ...u, threadId: claimed.thread_id });
+      await events.unlocked(tx, { ...u, threadId: claimed.thread_id });
     });
   };
 }

@@ -6,6 +6,8 @@ import type { ChatService } from "../chat/chat.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { CreatorsService } from "../creators/creators.service.ts";
 import type { GenerationService } from "../generation/generation.service.ts";
+import type { RecordNotification } from "../notifications/notifications.service.ts";
+import { createMessageEvents } from "./messages.events.ts";
 import { createMessagesService } from "./messages.service.ts";
 
 interface Owners {
@@ -16,6 +18,8 @@ interface Owners {
   creators: Pick<CreatorsService, "mediaPass" | "passViewer">;
   /** generation owns creations: the files of the library items messages carry */
   generation: Pick<GenerationService, "finishedMedia">;
+  /** the bell: a new message and an unlock are told to the other side (docs/decisions/312) */
+  notify: RecordNotification;
 }
 
 /** The messages domain as services.ts wires it, from the domains it stands on (docs/decisions/310). */
@@ -29,5 +33,6 @@ export function wireMessages(db: Db, config: Config, o: Owners) {
     ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
     mediaPass: o.creators.mediaPass,
     passViewer: o.creators.passViewer,
+    events: createMessageEvents(o.notify),
   });
 }

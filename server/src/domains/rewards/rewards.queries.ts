@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/generated/client.ts";
-import { col, statement } from "../../db/statement.ts";
+import { col, statement, type RowOf } from "../../db/statement.ts";
 
 /**
  * Claims the account's check-in of `localDate` (YYYY-MM-DD of its time zone): a row when claimed now; none when that
@@ -108,3 +108,4 @@ export const rewardDays = statement({
     ORDER BY d.day DESC`,
   example: { since: new Date(0) },
 });
+export type RewardDay = RowOf<(typeof rewardDays)["columns"]>;

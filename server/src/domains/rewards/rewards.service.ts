@@ -29,6 +29,9 @@ export function createRewardsService(deps: {
   const checkIns = createCheckIns({ ...deps, clock });
   const referrals = createReferrals({ ...deps, clock });
   const { db } = deps;
+  /** The gifts page's figures since a UTC day (the dashboard's `sinceUtc`, UTC wall-clock text), as day series. */
+  const series = (pick: (r: q.RewardDay) => number) => async (sinceUtc: string) =>
+    (await q.rewardDays.rows(db, { since: new Date(`${sinceUtc}Z`) })).filter((r) => pick(r) > 0).map((r) => ({ day: r.day, count: pick(r) }));
   return {
     checkInStatus: checkIns.status,
     checkIn: checkIns.checkIn,
@@ -40,6 +43,10 @@ export function createRewardsService(deps: {
     listReferrals: (params: ListParams<ReferralFilter>) =>
       pageOf(db.referral, params, matching(params.filter, ["status", "refusal", "inviterId", "inviteeId"])),
     getReferral: (id: number) => db.referral.findUnique({ where: { id } }),
+
+    /** The dashboard's day series (docs/decisions/309), read from the same statement as the gifts page. */
+    checkInsPerDay: series((r) => r.check_ins),
+    referralsPerDay: series((r) => r.referrals_paid),
 
     /** The console's figures: per UTC day, newest first, over the last `days` days. */
     async days(params: ListParams<RewardDayFilter>) {
