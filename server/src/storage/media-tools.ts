@@ -26,7 +26,7 @@ export function sniff(buf: Buffer): Sniffed | null {
 export interface ProbeResult {
   durationSec: number;
   formatName: string;
-  video?: { codec: string; width: number; height: number; pixFmt?: string };
+  video?: { codec: string; width: number; height: number; pixFmt?: string; fps?: string };
   audio?: { codec: string };
 }
 
@@ -78,7 +78,7 @@ function run(tool: MediaTool, args: string[], opts: { signal?: AbortSignal; onSt
 export async function probe(file: string): Promise<ProbeResult> {
   const json = JSON.parse(await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file])) as {
     format?: { duration?: string; format_name?: string };
-    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string }[];
+    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string; r_frame_rate?: string }[];
   };
   const v = json.streams?.find((s) => s.codec_type === "video");
   const a = json.streams?.find((s) => s.codec_type === "audio");
@@ -87,7 +87,8 @@ export async function probe(file: string): Promise<ProbeResult> {
   return {
     durationSec: Number.isFinite(duration) ? duration : 0,
     formatName: json.format.format_name ?? "",
-    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt } : undefined,
+    // the frame rate as ffprobe writes it ("16/1"): a join compares clips by it
+    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt, fps: v.r_frame_rate } : undefined,
     audio: a ? { codec: a.codec_name } : undefined,
   };
 }

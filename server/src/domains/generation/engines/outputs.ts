@@ -3,6 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { ffmpeg, probe } from "../../../storage/media-tools.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineResult } from "./engine.ts";
+import { joinClips } from "./follow-ups.ts";
 
 /** A UUID made from a key, so the same key always names the same job on a back end (our own ComfyUI prompt_id). */
 export function uuidFromKey(key: string): string {
@@ -18,7 +19,8 @@ export const mimeOf = (file: string) =>
 
 /**
  * What every GPU engine does with the files it brought back: measures them, makes the poster and, for audio overlay,
- * lays the job's audio over the video. Audio overlay is this post-step on any engine's output, not a workflow.
+ * lays the job's audio over the video. Audio overlay is this post-step on any engine's output, not a workflow; so is
+ * an extension's join of the clip it continues and the continuation (decision 307).
  */
 export async function finishOutputs(job: EngineJob, files: string[], kind: "video" | "images"): Promise<EngineResult> {
   if (!files.length) throw new EngineError("the back end finished without an output file");
@@ -34,8 +36,14 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     return { main, extra, poster: { path: posterFile, mime: "image/jpeg" }, width: meta.width, height: meta.height };
   }
   let video = files[0];
-  const src = await probe(video).catch(() => null);
-  if (!src?.video) throw new EngineError("the back end returned a file that is not a video");
+  const made = await probe(video).catch(() => null);
+  if (!made?.video) throw new EngineError("the back end returned a file that is not a video");
+  let src = { size: made.video, durationSec: made.durationSec };
+  if (job.continues) {
+    video = await joinClips(job.continues, video, job.workDir);
+    const joined = await probe(video);
+    src = { size: joined.video ?? made.video, durationSec: joined.durationSec };
+  }
   if (job.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
     await ffmpeg([
@@ -66,8 +74,8 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     main: { path: video, mime: "video/mp4" },
     extra: [],
     poster: { path: posterFile, mime: "image/jpeg" },
-    width: src.video.width,
-    height: src.video.height,
+    width: src.size.width,
+    height: src.size.height,
     durationSec: src.durationSec,
   };
 }

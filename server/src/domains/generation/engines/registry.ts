@@ -33,6 +33,17 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
      */
     costClassFor: async (name: EngineKind, o: WorkflowRequest): Promise<CostClass | undefined> =>
       name === "local" ? undefined : workflowFor(workflows, o, offeredBy(await status(name)))?.binding.costClass,
+    /**
+     * The workflow a GPU engine would run for a follow-up now (decision 307): its name and cost class, where a healthy
+     * server offers it; null where none does, and always for the local engine.
+     */
+    offeredWorkflow: async (name: EngineKind, o: WorkflowRequest): Promise<{ name: string; costClass: CostClass } | null> => {
+      const s = await status(name);
+      if (name === "local" || !s.available) return null;
+      const offered = offeredBy(s);
+      const wf = workflowFor(workflows, o, offered);
+      return wf && offered(wf) ? { name: wf.name, costClass: wf.binding.costClass } : null;
+    },
     /** The studio controls the engine will honour for a request (decision 273): the app shows only these. */
     controlsFor: async (name: EngineKind, o: WorkflowRequest) =>
       name === "local" ? localControls(o.mode) : workflowControls(workflows, o, offeredBy(await status(name))),

@@ -210,3 +210,53 @@ describe("a transition and camera moves (issue 33)", () => {
     expect(graphProblems(prompt, catalogueFor(wf))).toEqual(['node 18 (WanCameraEmbedding).camera_pose: "Orbit" is not one of its options']);
   });
 });
+
+describe("follow-ups of a finished result (issue 33 items 5 and 6)", () => {
+  const all = () => true;
+  const job = (o: Partial<EngineJob> = {}): EngineJob => ({
+    mode: "image_to_video",
+    workDir: dir,
+    params: {},
+    resolution: "480P",
+    durationSec: 5,
+    count: 1,
+    seed: 7,
+    key: "k",
+    ...o,
+  });
+
+  it("a 1080p follow-up runs only an upscale workflow, of its result's kind; nothing else ever picks one", () => {
+    expect(chooseWorkflow(workflows, job({ video: "clip.mp4", followUp: "upscale" }), all).name).toBe("esrgan-upscale-video");
+    expect(chooseWorkflow(workflows, job({ mode: "text_to_image", image: "p.png", followUp: "upscale" }), all).name).toBe("esrgan-upscale-image");
+    expect(chooseWorkflow(workflows, job({ mode: "video_to_video", video: "clip.mp4" }), all).binding.followUp).toBeUndefined();
+    expect(chooseWorkflow(workflows, job({ mode: "text_to_image", image: "p.png" }), all).binding.followUp).toBeUndefined();
+    // a template's workflow is never run as an upscale, nor an upscale workflow for a new request
+    expect(() => chooseWorkflow(workflows, job({ image: "p.png", workflow: "wan22-i2v-14b", followUp: "upscale" }), all)).toThrow(UnrunnableError);
+    expect(() => chooseWorkflow(workflows, job({ video: "clip.mp4", workflow: "esrgan-upscale-video" }), all)).toThrow(UnrunnableError);
+  });
+
+  it("the upscale is 1080 on the short side at the result's own shape, for pictures and clips alike", async () => {
+    // a Wan 480P result's shapes (832 x 480 and its portrait)
+    const shaped = async (w: number, h: number) => {
+      const file = path.join(dir, `result-${w}x${h}.png`);
+      await sharp({ create: { width: w, height: h, channels: 3, background: "#888" } })
+        .png()
+        .toFile(file);
+      return file;
+    };
+    const results = [
+      [await shaped(832, 480), { width: 1872, height: 1080 }],
+      [await shaped(480, 832), { width: 1080, height: 1872 }],
+    ] as const;
+    for (const name of ["esrgan-upscale-image", "esrgan-upscale-video"]) {
+      const wf = workflows.find((w) => w.name === name)!;
+      for (const [image, size] of results) {
+        const { prompt, width, height } = await bindWorkflow(wf, job({ image, followUp: "upscale" }), { ...UPLOADED, models: {}, prefix: "p" });
+        expect({ width, height }).toEqual(size);
+        const scale = Object.values(prompt).find((n) => n.class_type === "ImageScale")!;
+        expect([scale.inputs.width, scale.inputs.height]).toEqual([size.width, size.height]);
+        expect(graphProblems(prompt, catalogueFor(wf))).toEqual([]);
+      }
+    }
+  });
+});

@@ -62,6 +62,11 @@ const bindingSchema = z.object({
    * or a camera move runs only a workflow that needs it, so neither is ever silently dropped (decision 303).
    */
   needs: z.array(z.enum(NEEDS)).default([]),
+  /**
+   * A post-step on a finished result (decision 307): run only for an upscale follow-up, never for a new request. An
+   * extension needs none of its own: it is an image-to-video job from the clip's last frame, joined on our side.
+   */
+  followUp: z.enum(["upscale"]).optional(),
   /** Output size: `short` side per resolution (videos), or the side of a square of the same `area` (images); rounded to `multiple`. */
   sizing: z.object({
     by: z.enum(["short", "area"]),
@@ -182,7 +187,7 @@ export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<str
 
 /** What a job brings, by the workflow needs it meets. */
 const brought = (job: JobNeeds): Record<Need, boolean> => ({ image: !!job.image, video: !!job.video, end_image: !!job.endImage, camera: !!job.camera });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera">;
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "followUp">;
 
 /**
  * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
@@ -192,18 +197,23 @@ type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endIm
 export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf: Workflow) => boolean): Workflow {
   const has = brought(job);
   const extras = EXTRAS.filter((x) => has[x]);
-  const takes = (w: Workflow) => w.binding.needs.every((n) => has[n]) && extras.every((x) => w.binding.needs.includes(x));
+  const takes = (w: Workflow) =>
+    w.binding.needs.every((n) => has[n]) && extras.every((x) => w.binding.needs.includes(x)) && w.binding.followUp === job.followUp;
   if (job.workflow) {
     const wf = workflows.find((w) => w.name === job.workflow);
     if (!wf) throw new UnrunnableError(`no workflow named ${job.workflow}`);
     if (!EXTRAS.every((x) => has[x] === wf.binding.needs.includes(x))) throw new UnrunnableError(`workflow ${wf.name} ${unmet(wf, has)}`);
+    if (wf.binding.followUp !== job.followUp) throw new UnrunnableError(`workflow ${wf.name} is not a ${job.followUp ?? "generation"} workflow`);
     return wf;
   }
   const fits = workflows.filter((w) => w.binding.modes.includes(job.mode) && takes(w));
   // a photo given to a mode that can do without one picks a workflow that uses it (image-to-image over text-to-image)
   fits.sort((a, b) => Number(b.binding.needs.length > 0 && has.image) - Number(a.binding.needs.length > 0 && has.image));
   const wf = fits.find(usable) ?? fits[0];
-  if (!wf) throw new EngineError(`no workflow makes ${job.mode}${has.image ? " from a photo" : ""}${extras.map((x) => ` with ${NEED_WORDS[x]}`).join("")}`);
+  if (!wf) {
+    const what = job.followUp ? `${job.followUp} of ${job.mode}` : job.mode;
+    throw new EngineError(`no workflow makes ${what}${has.image ? " from a photo" : ""}${extras.map((x) => ` with ${NEED_WORDS[x]}`).join("")}`);
+  }
   return wf;
 }
 
