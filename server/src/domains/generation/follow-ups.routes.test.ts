@@ -155,6 +155,9 @@ describe("follow-ups of a finished result on the comfyui engine", () => {
     const over = await post(u.token, "followUpSubmit", { source_id: source, kind: "extend", duration: 11 });
     expect([over.status, over.body.msg]).toEqual([400, MSG.durationLimit]);
     expect((await post(u.token, "followUpPoints", { source_id: source, kind: "extend", duration: 10 }).expect(200)).body.data.max_duration).toBe(10);
+    // the quote says so before confirming, with the seconds left
+    const quoted = (await post(u.token, "followUpPoints", { source_id: source, kind: "extend", duration: 11 }).expect(200)).body.data;
+    expect(quoted).toMatchObject({ available: false, reason: MSG.durationLimit, max_duration: 10 });
     const tooLong = await post(u.token, "followUpSubmit", { source_id: source, kind: "extend", duration: 41 });
     expect([tooLong.status, tooLong.body.msg]).toEqual([400, MSG.durationLimit]);
     // a picture has no clip to extend

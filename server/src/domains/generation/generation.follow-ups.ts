@@ -21,7 +21,9 @@ interface Plan {
   cost: number;
   extendSec: number;
   maxExtend: number;
+  /** why it cannot be made (a refusal before any charge): 400 past the 40 s cap, 503 where no engine can run it now */
   reason: string | null;
+  status?: 400 | 503;
 }
 
 /**
@@ -49,7 +51,6 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
     if (!(EXTENDABLE_MODES as readonly GenerationMode[]).includes(t.mode) || src.audioKey) throw HttpError.badRequest(MSG.notExtendable);
     const length = t.durationSec ?? 0;
     const maxExtend = Math.max(0, Math.floor(MAX_DURATION_SEC - length + 1e-9));
-    if (seconds > maxExtend) throw HttpError.badRequest(MSG.durationLimit);
     // the clip's own photo workflow where it had one (the continuation then matches it), else the engine's pick
     const workflow = t.mode === "image_to_video" && !src.endImageKey && !src.camera ? src.workflow : undefined;
     const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image" });
@@ -74,7 +75,9 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
       cost: price({ video: true, resolution, durationSec: seconds, count: 1, templatePrice: 1, costClass: wf?.costClass }),
       extendSec: seconds,
       maxExtend,
-      reason: t.engine === "local" ? MSG.followUpNeedsAi : wf ? null : MSG.extendUnavailable,
+      ...(seconds > maxExtend
+        ? { reason: MSG.durationLimit, status: 400 as const }
+        : { reason: t.engine === "local" ? MSG.followUpNeedsAi : wf ? null : MSG.extendUnavailable }),
     };
   }
 
@@ -124,7 +127,7 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
     /** Submits a follow-up: refused with 503 before any charge where it cannot run, else charged once per idempotency key. */
     async followUp(userId: number, b: FollowUpBody, known?: KnownBalance) {
       const p = await plan(userId, b);
-      if (p.reason) throw new HttpError(503, p.reason);
+      if (p.reason) throw new HttpError(p.status ?? 503, p.reason);
       const followUp: { kind: FollowUp; sourceId: number } = { kind: b.kind, sourceId: b.source_id };
       return submit(userId, {
         mode: p.mode,
