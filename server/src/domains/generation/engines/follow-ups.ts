@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ffmpeg, probe } from "../../../storage/media-tools.ts";
+import { ffmpeg, probe, type ProbeResult } from "../../../storage/media-tools.ts";
 import type { FollowUp } from "../../../contract/generation.ts";
 import { EngineError, type EngineJob } from "./engine.ts";
 
@@ -22,8 +22,7 @@ export async function lastFrame(clip: string, workDir: string): Promise<string> 
 }
 
 /** What must be equal for two clips to be joined stream-copied. */
-async function streamShape(file: string) {
-  const p = await probe(file);
+function streamShape(p: ProbeResult) {
   if (!p.video) throw new EngineError("a clip to join has no video");
   return { codec: p.video.codec, width: p.video.width, height: p.video.height, pixFmt: p.video.pixFmt, fps: p.video.fps };
 }
@@ -32,21 +31,26 @@ async function streamShape(file: string) {
  * `first` then `second` as one MP4 in `workDir`, pictures only: a clip with a sound of its own is not extended
  * (decision 307). Where the continuation's stream differs from the clip's (another size, rate or codec: a clip of
  * another workflow), only the continuation is encoded once more to the clip's shape; the clip is copied as it is.
+ * `made` is ffprobe's reading of `second`, taken already; answers the joined file with its size and length.
  */
-export async function joinClips(first: string, second: string, workDir: string): Promise<string> {
-  const [a, b] = await Promise.all([streamShape(first), streamShape(second)]);
+export async function joinClips(first: string, second: string, made: ProbeResult, workDir: string) {
+  const clip = await probe(first);
+  const a = streamShape(clip);
+  const b = streamShape(made);
   let tail = second;
   if (a.codec !== b.codec || a.width !== b.width || a.height !== b.height || a.pixFmt !== b.pixFmt || a.fps !== b.fps) {
     tail = path.join(workDir, "continuation-matched.mp4");
-    const rate = a.fps ? ["-r", a.fps] : [];
+    // the fps filter, not -r: it keeps the continuation's length exactly (-r pads it by frames)
+    const filters = [`scale=${a.width}:${a.height}`, "setsar=1", ...(a.fps ? [`fps=${a.fps}`] : [])].join(",");
     const encode = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", a.pixFmt ?? "yuv420p"];
-    await ffmpeg(["-i", second, "-an", "-vf", `scale=${a.width}:${a.height},setsar=1`, ...rate, ...encode, tail]);
+    await ffmpeg(["-i", second, "-an", "-vf", filters, ...encode, tail]);
   }
   const list = path.join(workDir, "join.txt");
   await fs.writeFile(list, [first, tail].map((f) => `file '${f.replaceAll("'", "'\\''")}'`).join("\n"));
   const out = path.join(workDir, "extended.mp4");
   await ffmpeg(["-f", "concat", "-safe", "0", "-i", list, "-map", "0:v", "-c", "copy", "-movflags", "+faststart", out]);
-  return out;
+  // the parts' lengths added: a copy changes neither, so the join is not read again
+  return { file: out, width: a.width, height: a.height, durationSec: clip.durationSec + made.durationSec };
 }
 
 /**

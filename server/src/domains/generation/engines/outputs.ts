@@ -40,9 +40,9 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
   if (!made?.video) throw new EngineError("the back end returned a file that is not a video");
   let src = { size: made.video, durationSec: made.durationSec };
   if (job.continues) {
-    video = await joinClips(job.continues, video, job.workDir);
-    const joined = await probe(video);
-    src = { size: joined.video ?? made.video, durationSec: joined.durationSec };
+    const joined = await joinClips(job.continues, video, made, job.workDir);
+    video = joined.file;
+    src = { size: { ...made.video, width: joined.width, height: joined.height }, durationSec: joined.durationSec };
   }
   if (job.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
