@@ -1,11 +1,10 @@
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
-import { ensureConsumerBuild, missingKeys, missingTexts, newAppContext, pageShot, startAppServer, usedKeys } from "./consumer-app.ts";
-import { mediaDir, photo } from "./consumer-media.ts";
-import { startWorkerFor, waitForTask } from "../generation-utils.ts";
-import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
+import { comfyAppForThisFile } from "./comfy-app.ts";
+import { missingKeys, missingTexts, newAppContext, pageShot, usedKeys } from "./consumer-app.ts";
+import { photo } from "./consumer-media.ts";
+import { waitForTask } from "../generation-utils.ts";
 
 /**
  * Issue 33 items 5 and 6 at 360 px in every language: a finished clip offers "Extend" and "1080p" in the results list,
@@ -18,60 +17,38 @@ const PHONE = { width: 360, height: 800 };
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 
 describe("consumer app: extend and 1080p on a finished result, 360 px", () => {
-  let comfy: FakeComfy;
-  let server: Awaited<ReturnType<typeof startAppServer>>;
-  let worker: { stop(): Promise<void> } | undefined;
-  let browser: Browser;
-  let dir: string;
-
-  beforeAll(async () => {
-    await ensureConsumerBuild();
-    comfy = await startFakeComfy({ msPerStep: 1 });
-    [server, browser, dir] = await Promise.all([
-      startAppServer({ GENERATION_ENGINE: "comfyui", COMFYUI_URLS: comfy.url, COMFYUI_HEALTH_SECONDS: "0.3" }),
-      launchBrowser(),
-      mediaDir(),
-    ]);
-    worker = await startWorkerFor(server);
-  }, 180_000);
-  afterAll(async () => {
-    await worker?.stop();
-    await browser?.close();
-    await server?.stop();
-    await comfy?.close();
-    if (dir) await fs.rm(dir, { recursive: true, force: true });
-  });
+  const app = comfyAppForThisFile();
 
   /** A person with bought credits and one finished clip of their own, made through the API. */
   async function personWithClip() {
-    const guest = (await server.http.post("/api/login/visitor").expect(200)).body.data as { token: string };
-    const userId = (await server.db.session.findFirstOrThrow({ where: { userId: { not: null } }, orderBy: { id: "desc" } })).userId!;
-    await server.services.credits.grant({ userId, amount: 100, reason: "purchase", reference: `order:${userId}`, idempotencyKey: `order:${userId}` });
-    const upload = await server.http
+    const guest = (await app.server.http.post("/api/login/visitor").expect(200)).body.data as { token: string };
+    const userId = (await app.server.db.session.findFirstOrThrow({ where: { userId: { not: null } }, orderBy: { id: "desc" } })).userId!;
+    await app.server.services.credits.grant({ userId, amount: 100, reason: "purchase", reference: `order:${userId}`, idempotencyKey: `order:${userId}` });
+    const upload = await app.server.http
       .post("/api/ImageUpload/upload")
       .set("token", guest.token)
-      .attach("file", await fs.readFile(await photo(dir)), "p.jpg")
+      .attach("file", await fs.readFile(await photo(app.dir)), "p.jpg")
       .field("consent", "1")
       .expect(200);
-    const clip = await server.http
+    const clip = await app.server.http
       .post("/api/Generation/picVideoSubmit")
       .set("token", guest.token)
       .send({ image_id: upload.body.data.id, duration: 2 })
       .expect(200);
-    expect((await waitForTask(server, clip.body.data.id, 60_000)).status).toBe("succeeded");
+    expect((await waitForTask(app.server, clip.body.data.id, 60_000)).status).toBe("succeeded");
     return { token: guest.token, clipId: clip.body.data.id as number };
   }
 
   it("the actions, their priced confirmation, and the extended clip beside its source, in every language", { timeout: 400_000 }, async () => {
     const who = await personWithClip();
     for (const language of LANGUAGES) {
-      const context = await newAppContext(browser, { adult: true, language, viewport: PHONE });
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: PHONE });
       await context.addInitScript((t) => {
         localStorage.setItem("reverie_token", t);
         localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
       }, who.token);
       const page = await context.newPage();
-      await page.goto(`${server.url}/function`);
+      await page.goto(`${app.server.url}/function`);
       const card = page.getByTestId(`result-${who.clipId}`);
       await card.getByTestId("follow-up-extend").waitFor();
       await card.getByTestId("follow-up-upscale").waitFor();
@@ -97,9 +74,9 @@ describe("consumer app: extend and 1080p on a finished result, 360 px", () => {
         await page.getByTestId("follow-up-price").filter({ hasText: /3/ }).waitFor();
         await page.getByTestId("follow-up-confirm").click();
         await page.getByTestId("follow-up-dialog").waitFor({ state: "detached" });
-        const made = await server.db.generationTask.findFirstOrThrow({ where: { followUpOfId: who.clipId } });
+        const made = await app.server.db.generationTask.findFirstOrThrow({ where: { followUpOfId: who.clipId } });
         expect(made).toMatchObject({ followUp: "extend", cost: 3, durationSec: 4 });
-        expect((await waitForTask(server, made.id, 60_000)).status).toBe("succeeded");
+        expect((await waitForTask(app.server, made.id, 60_000)).status).toBe("succeeded");
       } else {
         await page.keyboard.press("Escape");
         await page.getByTestId("follow-up-dialog").waitFor({ state: "detached" });

@@ -5,10 +5,10 @@ import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
-import { startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
-import { mediaDir, photo } from "../../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
+import { startComfyTestServer } from "../../../../tests/comfy-server.ts";
+import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
+import { photo } from "../../../../tests/fixtures/media.ts";
+import { waitForTask } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 import { mediaToolPath } from "../../storage/media-binaries.ts";
 import { probe } from "../../storage/media-tools.ts";
@@ -21,29 +21,15 @@ import { probe } from "../../storage/media-tools.ts";
  */
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 let fake: FakeComfy;
-let s: Awaited<ReturnType<typeof startTestServer>>;
-let worker: { stop(): Promise<void> };
-let media: Awaited<ReturnType<typeof mediaDir>>;
+let s: Awaited<ReturnType<typeof startComfyTestServer>>["s"];
+let media: Awaited<ReturnType<typeof startComfyTestServer>>["media"];
+let stop: (() => Promise<void>) | undefined;
 const run = promisify(execFile);
 
 beforeAll(async () => {
-  fake = await startFakeComfy({ msPerStep: 1 });
-  media = await mediaDir();
-  s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    DATA_DIR: path.join(media.dir, "data"),
-    GENERATION_ENGINE: "comfyui",
-    COMFYUI_URLS: fake.url,
-    COMFYUI_HEALTH_SECONDS: "0.3",
-    COMFYUI_WORKFLOW_CHECK_SECONDS: "1",
-  });
-  worker = await startWorkerFor(s);
+  ({ fake, s, media, stop } = await startComfyTestServer({ msPerStep: 1 }));
 }, 60_000);
-afterAll(async () => {
-  await worker?.stop();
-  await s?.stop();
-  await Promise.all([fake?.close(), media?.cleanup()]);
-});
+afterAll(() => stop?.());
 
 /** A person whose credits were bought (an order), so their output carries no watermark pass (decision 296). */
 async function person(credits = 200) {
@@ -149,7 +135,7 @@ describe("follow-ups of a finished result on the comfyui engine", () => {
     ]);
   }, 120_000);
 
-  it("refuses an extension past SPEC's 40 s before any charge, also of a clip already extended", async () => {
+  it("refuses an extension past SPEC's 40 s, and of a picture, before any charge", async () => {
     const u = await person();
     const source = await finished(u.token, "clip", 30);
     const over = await post(u.token, "followUpSubmit", { source_id: source, kind: "extend", duration: 11 });

@@ -3,10 +3,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
-import { startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
-import { mediaDir, photo, video } from "../../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, grant, readSse, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
+import { startComfyTestServer } from "../../../../tests/comfy-server.ts";
+import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
+import { photo, video } from "../../../../tests/fixtures/media.ts";
+import { grant, readSse, waitForTask } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 import { probe } from "../../storage/media-tools.ts";
 
@@ -17,28 +17,14 @@ import { probe } from "../../storage/media-tools.ts";
  */
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 let fake: FakeComfy;
-let s: Awaited<ReturnType<typeof startTestServer>>;
-let worker: { stop(): Promise<void> };
-let media: Awaited<ReturnType<typeof mediaDir>>;
+let s: Awaited<ReturnType<typeof startComfyTestServer>>["s"];
+let media: Awaited<ReturnType<typeof startComfyTestServer>>["media"];
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  fake = await startFakeComfy({ msPerStep: 2 });
-  media = await mediaDir();
-  s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    DATA_DIR: path.join(media.dir, "data"),
-    GENERATION_ENGINE: "comfyui",
-    COMFYUI_URLS: fake.url,
-    COMFYUI_HEALTH_SECONDS: "0.3",
-    COMFYUI_WORKFLOW_CHECK_SECONDS: "1",
-  });
-  worker = await startWorkerFor(s);
+  ({ fake, s, media, stop } = await startComfyTestServer({ msPerStep: 2 }));
 }, 60_000);
-afterAll(async () => {
-  await worker?.stop();
-  await s?.stop();
-  await Promise.all([fake?.close(), media?.cleanup()]);
-});
+afterAll(() => stop?.());
 
 async function person(credits = 20) {
   const u = await visitor(s);

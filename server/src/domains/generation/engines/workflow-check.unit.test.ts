@@ -80,6 +80,19 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** A 5 s image-to-video job at 480P, with what `o` adds. */
+const jobOf = (o: Partial<EngineJob> = {}): EngineJob => ({
+  mode: "image_to_video",
+  workDir: dir,
+  params: {},
+  resolution: "480P",
+  durationSec: 5,
+  count: 1,
+  seed: 7,
+  key: "k",
+  ...o,
+});
+
 describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
   it("covers every workflow in server/workflows", () => {
     expect(workflows.map((w) => w.name).sort()).toEqual(
@@ -155,18 +168,7 @@ describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
 describe("a transition and camera moves (issue 33)", () => {
   const byName = (name: string) => workflows.find((w) => w.name === name)!;
   const all = () => true;
-  const job = (o: Partial<EngineJob> = {}): EngineJob => ({
-    mode: "image_to_video",
-    workDir: dir,
-    params: {},
-    resolution: "480P",
-    durationSec: 5,
-    count: 1,
-    seed: 7,
-    key: "k",
-    image: sources.wide,
-    ...o,
-  });
+  const job = (o: Partial<EngineJob> = {}) => jobOf({ image: sources.wide, ...o });
 
   it("the transition takes the first photo as its first frame and the second as its last", async () => {
     const wf = byName("wan22-flf2v-14b");
@@ -213,17 +215,7 @@ describe("a transition and camera moves (issue 33)", () => {
 
 describe("follow-ups of a finished result (issue 33 items 5 and 6)", () => {
   const all = () => true;
-  const job = (o: Partial<EngineJob> = {}): EngineJob => ({
-    mode: "image_to_video",
-    workDir: dir,
-    params: {},
-    resolution: "480P",
-    durationSec: 5,
-    count: 1,
-    seed: 7,
-    key: "k",
-    ...o,
-  });
+  const job = jobOf;
 
   it("a 1080p follow-up runs only an upscale workflow, of its result's kind; nothing else ever picks one", () => {
     expect(chooseWorkflow(workflows, job({ video: "clip.mp4", followUp: "upscale" }), all).name).toBe("esrgan-upscale-video");
