@@ -22,8 +22,11 @@ const offeredBy =
 /** What the registry answers of the workflows themselves: which there are, their prices and what each server lacks. */
 function workflowChecks(config: Config, workflows: Workflow[], status: (name: EngineKind) => Promise<EngineStatus>) {
   return {
-    /** The workflow files the GPU engines run (the console offers them per template). */
-    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    /**
+     * The workflow files the GPU engines run that a template may pin (the console offers them per template); an upscale
+     * runs only as a follow-up of a finished result, never as a template's (decision 307).
+     */
+    workflows: workflows.filter((w) => !w.binding.followUp).map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
     /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
     gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     /**
