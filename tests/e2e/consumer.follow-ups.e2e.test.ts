@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { comfyAppForThisFile } from "./comfy-app.ts";
 import { missingKeys, missingTexts, newAppContext, pageShot, usedKeys } from "./consumer-app.ts";
 import { photo } from "./consumer-media.ts";
