@@ -79,6 +79,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/Generation/generativeModel", () => ({ as: "guest", body: { prompt: "a lighthouse" } })],
   ["POST /api/Generation/imageBatchModel", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
   ["POST /api/Generation/getDurationPoints", () => ({ as: "nobody", body: { duration: 5 } })],
+  ["POST /api/Generation/followUpPoints", (s) => ({ as: "creator", body: { source_id: s.taskId, kind: "upscale" } })],
+  ["POST /api/Generation/followUpSubmit", (s) => ({ as: "creator", body: { source_id: s.taskId, kind: "upscale" } })],
   ["POST /api/Generation/setPublic", (s) => ({ as: "creator", body: { id: s.taskId, public: 1 } })],
   ["POST /api/Gallery/like", (s) => ({ as: "fan", body: { id: s.taskId } })],
   ["POST /api/Gallery/unlike", (s) => ({ as: "fan", body: { id: s.taskId } })],

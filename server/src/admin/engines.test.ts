@@ -49,6 +49,8 @@ describe("console: engine status and a template's engine and workflow", () => {
     expect(res.body.workflows.map((w: { name: string }) => w.name)).toEqual(
       expect.arrayContaining(["wan22-i2v-14b", "wan22-ti2v-5b-i2v", "ltxv-i2v", "wan22-ti2v-5b-t2v", "sdxl-t2i", "flux-t2i", "sdxl-v2v"]),
     );
+    // an upscale runs only as a follow-up of a result, so no template is offered one (decision 307)
+    expect(res.body.workflows.map((w: { name: string }) => w.name)).not.toEqual(expect.arrayContaining(["esrgan-upscale-video"]));
     expect(res.body.queue).toEqual([{ engine: "local", status: "queued", count: 1 }]);
     // named as staff know it, not by its id
     expect(res.body.renders).toEqual([{ templateId: tpl.id, templateName: "T", templateNames: {}, engine: "local", renders: 2, avgSeconds: 15 }]);

@@ -14027,6 +14027,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Generation/followUpPoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The price of extending (`extend`) or upscaling to 1080p (`upscale`) one of the caller's finished results, and whether it can run now */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @default 5 */
+                        duration?: number;
+                        /** @enum {string} */
+                        kind: "extend" | "upscale";
+                        source_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                available: boolean;
+                                duration: number;
+                                /** @enum {string} */
+                                engine: "local" | "comfyui" | "serverless";
+                                /** @enum {string} */
+                                kind: "extend" | "upscale";
+                                label: string;
+                                max_duration: number;
+                                points: number;
+                                reason: string | null;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Generation/followUpSubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Extend one of the caller's finished clips from its last frame, or make a finished clip or picture 1080p; answers the new task */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @default 5 */
+                        duration?: number;
+                        idempotency_key?: string;
+                        /** @enum {string} */
+                        kind: "extend" | "upscale";
+                        source_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                cost: number;
+                                id: number;
+                                paid_with: string;
+                                status: string;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Generation/generativeModel": {
         parameters: {
             query?: never;
@@ -14544,6 +14717,9 @@ export interface paths {
                                 engine: string;
                                 estimate_seconds: number | null;
                                 expires_at: string | null;
+                                /** @enum {string|null} */
+                                follow_up: "extend" | "upscale" | null;
+                                follow_up_of: number | null;
                                 height: number | null;
                                 id: number;
                                 image_url: string | null;
@@ -14660,6 +14836,9 @@ export interface paths {
                             engine: string;
                             estimate_seconds: number | null;
                             expires_at: string | null;
+                            /** @enum {string|null} */
+                            follow_up: "extend" | "upscale" | null;
+                            follow_up_of: number | null;
                             height: number | null;
                             id: number;
                             image_url: string | null;
@@ -15146,6 +15325,9 @@ export interface paths {
                                     engine: string;
                                     estimate_seconds: number | null;
                                     expires_at: string | null;
+                                    /** @enum {string|null} */
+                                    follow_up: "extend" | "upscale" | null;
+                                    follow_up_of: number | null;
                                     height: number | null;
                                     id: number;
                                     image_url: string | null;

@@ -28,3 +28,14 @@ export type Resolution = (typeof RESOLUTIONS)[number];
 /** How the home gallery is ordered: newest first, or by likes this week (docs/decisions/299). */
 export const GALLERY_SORTS = ["new", "popular"] as const;
 export type GallerySort = (typeof GALLERY_SORTS)[number];
+
+/**
+ * Follow-ups of a finished result (issue 33 items 5 and 6, docs/decisions/307): a new task made from one's own finished
+ * clip or picture. `extend` continues a clip from its last frame (the joined clip is one file); `upscale` makes it 1080p.
+ */
+export const FOLLOW_UPS = ["extend", "upscale"] as const;
+export type FollowUp = (typeof FOLLOW_UPS)[number];
+/** The modes whose clip can be extended: video from a photo, a role's photo or words (no sound of its own to carry on). */
+export const EXTENDABLE_MODES = ["image_to_video", "role_video", "text_to_video"] as const satisfies readonly GenerationMode[];
+/** The short side of an upscaled result, in pixels ("1080p"). */
+export const UPSCALE_SHORT_SIDE = 1080;

@@ -43,6 +43,13 @@ export const MSG = {
   /** Audio overlay on a GPU engine is lip-synced only (decision 305): refused before any charge where no server makes it. */
   lipSyncUnavailable: "Videos that speak or sing to your audio are not available right now",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
+  /** not SPEC's: follow-ups of a finished result (issue 33 items 5 and 6, decision 307) */
+  followUpNotReady: "Only a finished result can be extended or made 1080p",
+  notExtendable: "Only a video made from a photo, a character or words, without sound of its own, can be extended",
+  alreadyHd: "This result is already 1080p or larger",
+  followUpNeedsAi: "A local draft cannot be extended or made 1080p: only results of the AI engine can",
+  extendUnavailable: "Extending videos is not available right now",
+  upscaleUnavailable: "1080p is not available right now",
   generationFailed: "Sorry, video generation failed",
   /** A failed image task: SPEC §4's "generation failed" state, since §8's wording names video. */
   generationFailedGeneric: "Generation failed",

@@ -26,8 +26,11 @@ export function sniff(buf: Buffer): Sniffed | null {
 export interface ProbeResult {
   durationSec: number;
   formatName: string;
-  /** `fps`: frames a second by the stream's average rate; undefined where the file does not say. */
-  video?: { codec: string; width: number; height: number; pixFmt?: string; fps?: number };
+  /**
+   * `fps`: frames a second by the stream's average rate; undefined where the file does not say. `rate`: its base rate
+   * as ffprobe writes it ("16/1"), exact where the average of a short clip is not: a join compares clips by it.
+   */
+  video?: { codec: string; width: number; height: number; pixFmt?: string; fps?: number; rate?: string };
   audio?: { codec: string };
 }
 
@@ -86,7 +89,7 @@ function frameRate(r: string | undefined): number | undefined {
 export async function probe(file: string): Promise<ProbeResult> {
   const json = JSON.parse(await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file])) as {
     format?: { duration?: string; format_name?: string };
-    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string; avg_frame_rate?: string }[];
+    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string; avg_frame_rate?: string; r_frame_rate?: string }[];
   };
   const v = json.streams?.find((s) => s.codec_type === "video");
   const a = json.streams?.find((s) => s.codec_type === "audio");
@@ -95,7 +98,7 @@ export async function probe(file: string): Promise<ProbeResult> {
   return {
     durationSec: Number.isFinite(duration) ? duration : 0,
     formatName: json.format.format_name ?? "",
-    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt, fps: frameRate(v.avg_frame_rate) } : undefined,
+    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt, fps: frameRate(v.avg_frame_rate), rate: v.r_frame_rate } : undefined,
     audio: a ? { codec: a.codec_name } : undefined,
   };
 }

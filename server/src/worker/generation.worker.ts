@@ -5,6 +5,7 @@ import pg from "pg";
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
+import type { FollowUp } from "../contract/generation.ts";
 import type { GenerationTask } from "../db/generated/client.ts";
 import {
   type EngineJob,
@@ -14,6 +15,7 @@ import {
   type Resolution,
   UnrunnableError,
 } from "../domains/generation/engines/engine.ts";
+import { followUpJob } from "../domains/generation/engines/follow-ups.ts";
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
@@ -91,7 +93,7 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
   const input = task.input as unknown as TaskInput;
   const local = (key?: string) => (key ? storage.toLocalFile(key, workDir) : Promise.resolve(undefined));
   const [image, endImage, video, audio] = await Promise.all([local(input.imageKey), local(input.endImageKey), local(input.videoKey), local(input.audioKey)]);
-  return {
+  const job: EngineJob = {
     mode: task.mode,
     workDir,
     image,
@@ -114,6 +116,8 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
     // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)
     key: `task:${task.id}:attempt:${task.attempts}`,
   };
+  // a follow-up of a finished result: an upscale, or an extension from the clip's last frame (decision 307)
+  return task.followUp ? followUpJob(task.followUp as FollowUp, job, input.extendSec) : job;
 }
 
 /**

@@ -26,6 +26,7 @@ import { Link as RouterLink } from "react-router";
 import { deleteTask, statusKey, taskList, type Task, type TaskStatusKey } from "./generation.api.ts";
 import { Can } from "../session/Can.tsx";
 import { ShareToggle } from "./ShareToggle.tsx";
+import { FollowUpActions, FollowUpOrigin } from "./FollowUpActions.tsx";
 import { downloadFiles, mediaFiles } from "./media-files.ts";
 
 /** SPEC.md §9 page sizes. */
@@ -82,8 +83,8 @@ function StatusChip({ task }: { task: Task }) {
   return <Chip size="small" color={STATUS_COLOR[key]} label={t(`status.${key}`)} variant={key === "queued" ? "outlined" : "filled"} />;
 }
 
-/** Open (Play for a video, View for images), download every file it made, share, delete. */
-function Actions({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelete: Open }) {
+/** Open (Play for a video, View for images), download every file it made, share, extend or make it 1080p, delete. */
+function Actions({ task, onOpen, onDelete, onMade }: { task: Task; onOpen: Open; onDelete: Open; onMade: () => void }) {
   const { t } = useTranslation();
   const key = statusKey(task);
   const files = key === "succeeded" ? mediaFiles(task) : [];
@@ -129,6 +130,9 @@ function Actions({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelet
           <Can permission="update:GenerationTask">
             <ShareToggle task={task} compact />
           </Can>
+          <Can permission="create:GenerationTask">
+            <FollowUpActions task={task} onDone={onMade} />
+          </Can>
         </>
       )}
       {(key === "running" || key === "queued") && (
@@ -148,7 +152,7 @@ function Actions({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelet
 }
 
 /** A phone's row: the thumbnail beside the date and status, the actions beneath, nothing off the right edge. */
-function ResultCard({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDelete: Open }) {
+function ResultCard({ task, onOpen, onDelete, onMade }: { task: Task; onOpen: Open; onDelete: Open; onMade: () => void }) {
   const { i18n } = useTranslation();
   return (
     <Box
@@ -171,12 +175,13 @@ function ResultCard({ task, onOpen, onDelete }: { task: Task; onOpen: Open; onDe
           <Typography variant="caption" color="text.secondary" sx={{ fontFamily: "monospace" }}>
             #{task.id}
           </Typography>
+          <FollowUpOrigin task={task} />
         </Box>
         <Typography variant="body2" color="text.secondary">
           {createdAt(task, i18n.language)}
         </Typography>
         <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", ml: -0.75 }}>
-          <Actions task={task} onOpen={onOpen} onDelete={onDelete} />
+          <Actions task={task} onOpen={onOpen} onDelete={onDelete} onMade={onMade} />
         </Box>
       </Box>
     </Box>
@@ -230,7 +235,7 @@ export function ResultsList() {
       {phone ? (
         <Box sx={{ display: "grid", gap: 1.5, p: 1.5 }}>
           {rows.map((task) => (
-            <ResultCard key={task.id} task={task} onOpen={setPlaying} onDelete={setDeleting} />
+            <ResultCard key={task.id} task={task} onOpen={setPlaying} onDelete={setDeleting} onMade={load} />
           ))}
         </Box>
       ) : (
@@ -251,13 +256,15 @@ export function ResultsList() {
                   <TableCell sx={{ py: 0.75 }}>
                     <Thumbnail task={task} onOpen={setPlaying} size={56} />
                   </TableCell>
-                  <TableCell sx={{ fontFamily: "monospace" }}>{task.id}</TableCell>
+                  <TableCell sx={{ fontFamily: "monospace" }}>
+                    {task.id} <FollowUpOrigin task={task} />
+                  </TableCell>
                   <TableCell sx={{ whiteSpace: "nowrap" }}>{createdAt(task, i18n.language)}</TableCell>
                   <TableCell>
                     <StatusChip task={task} />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                    <Actions task={task} onOpen={setPlaying} onDelete={setDeleting} />
+                    <Actions task={task} onOpen={setPlaying} onDelete={setDeleting} onMade={load} />
                   </TableCell>
                 </TableRow>
               ))}

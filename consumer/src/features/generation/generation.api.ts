@@ -1,4 +1,4 @@
-import type { GenerationMode, ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
+import type { FollowUp, GenerationMode, ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
 import { api, readEvents, requestHeaders, withTimestamp, type ApiData, type ApiEvent, type ApiPath } from "../../lib/api-client.ts";
 import type { CameraMove, STUDIO_ASPECTS, StudioControl } from "../../../../server/src/contract/engines.ts";
 
@@ -189,4 +189,22 @@ export async function streamTaskProgress(id: number, onTask: (task: Partial<Task
       // a malformed event is skipped; the next one carries the full state again
     }
   });
+}
+
+/** A follow-up of a finished result (decision 307): extend its clip by `duration` seconds, or make it 1080p. */
+export interface FollowUpRequest {
+  source_id: number;
+  kind: FollowUp;
+  duration?: number;
+}
+
+export type FollowUpQuote = ApiData<"/api/Generation/followUpPoints", "post">;
+
+/** The price of a follow-up and whether it can run now (else `reason`, a server message to translate). */
+export function followUpQuote(input: FollowUpRequest): Promise<FollowUpQuote> {
+  return api.post("/api/Generation/followUpPoints", input, { quiet: true });
+}
+
+export function submitFollowUp(input: FollowUpRequest & { idempotency_key: string }): Promise<Submitted> {
+  return api.post("/api/Generation/followUpSubmit", input, { quiet: true });
 }

@@ -1,4 +1,4 @@
-import type { GallerySort, GenerationMode, TaskStatus } from "../../contract/generation.ts";
+import type { FollowUp, GallerySort, GenerationMode, TaskStatus } from "../../contract/generation.ts";
 import { QUEUE_STATES } from "../../contract/metrics.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { col, countsPerDay, statement, type Column } from "../../db/statement.ts";
@@ -33,9 +33,12 @@ export const insertTask = statement({
     resolution?: string;
     durationSec?: number;
     remixOfId?: number;
-  }) => Prisma.sql`INSERT INTO generation_tasks (user_id, job_id, mode, template_id, engine, cost, paid_with, idempotency_key, input, resolution, duration_sec, remix_of_id, created_at)
+    followUp?: { kind: FollowUp; sourceId: number };
+  }) => Prisma.sql`INSERT INTO generation_tasks (user_id, job_id, mode, template_id, engine, cost, paid_with, idempotency_key, input, resolution, duration_sec, remix_of_id,
+      follow_up, follow_up_of_id, created_at)
     VALUES (${p.userId}, ${p.jobId}::uuid, ${p.mode}::"GenerationMode", ${p.templateId ?? null}, ${p.engine}, ${p.cost}, ${p.paidWith}, ${p.idempotencyKey ?? null},
-      ${JSON.stringify(p.input)}::jsonb, ${p.resolution ?? null}, ${p.durationSec ?? null}, ${p.remixOfId ?? null}, (now() AT TIME ZONE 'UTC'))
+      ${JSON.stringify(p.input)}::jsonb, ${p.resolution ?? null}, ${p.durationSec ?? null}, ${p.remixOfId ?? null},
+      ${p.followUp?.kind ?? null}, ${p.followUp?.sourceId ?? null}, (now() AT TIME ZONE 'UTC'))
     RETURNING id, cost, status, paid_with AS "paidWith"`,
   example: {
     userId: 1,

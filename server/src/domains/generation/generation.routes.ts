@@ -6,6 +6,9 @@ import {
   deleteTaskAnswer,
   durationPointsBody,
   engineStatusAnswer,
+  followUpBody,
+  followUpQuoteAnswer,
+  followUpQuoteBody,
   galleryAnswer,
   galleryItemAnswer,
   galleryItemQuery,
@@ -88,6 +91,30 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
     "/api/Generation/getDurationPoints",
     { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody, response: getDurationPointsAnswer },
     ({ body }) => generation.quote(body),
+  );
+  api.post(
+    "/api/Generation/followUpPoints",
+    {
+      summary: "The price of extending (`extend`) or upscaling to 1080p (`upscale`) one of the caller's finished results, and whether it can run now",
+      tags,
+      auth: "user",
+      can,
+      body: followUpQuoteBody,
+      response: followUpQuoteAnswer,
+    },
+    ({ principal, body }) => generation.followUpQuote(principal.userId, body),
+  );
+  api.post(
+    "/api/Generation/followUpSubmit",
+    {
+      summary: "Extend one of the caller's finished clips from its last frame, or make a finished clip or picture 1080p; answers the new task",
+      tags,
+      auth: "user",
+      can,
+      body: followUpBody,
+      response: submittedTask,
+    },
+    ({ principal, body }) => generation.followUp(principal.userId, body, principal.account),
   );
   api.get(
     "/api/Generation/uploadLists",

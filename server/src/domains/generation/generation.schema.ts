@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ASPECT_RATIOS, CAMERA_MOVES, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
-import { GALLERY_SORTS, GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
+import { FOLLOW_UPS, GALLERY_SORTS, GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { templateNameFields } from "./generation.template-names.ts";
 import { pageQuery } from "../uploads/uploads.schema.ts";
@@ -107,6 +107,23 @@ export const durationPointsBody = z.object({
   count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
 });
 export type DurationPointsBody = z.infer<typeof durationPointsBody>;
+
+/**
+ * A follow-up of one of the caller's finished results (decision 307): `extend` its clip by `duration` seconds (the
+ * joined clip at most MAX_DURATION_SEC), or `upscale` it to 1080p. The quote takes the same body without the key.
+ */
+export const followUpQuoteBody = z.object({
+  source_id: z.coerce.number({ error: "source_id must be a task id" }).int().positive({ error: "source_id must be a task id" }),
+  kind: z.enum(FOLLOW_UPS, { error: `kind must be one of ${FOLLOW_UPS.join(", ")}` }),
+  duration: z.coerce
+    .number({ error: "duration must be a number of seconds" })
+    .int("duration must be a whole number of seconds")
+    .min(1, "duration must be at least 1 second")
+    .max(MAX_DURATION_SEC, MSG.durationLimit)
+    .default(5),
+});
+export const followUpBody = followUpQuoteBody.extend({ idempotency_key: idempotencyKey });
+export type FollowUpBody = z.infer<typeof followUpBody>;
 
 /** `type` by name, or as 1 (videos) / 2 (images). */
 export const taskListQuery = pageQuery.extend({
@@ -215,6 +232,24 @@ export const taskView = z.object({
   msg: z.string().nullable(),
   expires_at: z.string().nullable(),
   public: z.number(),
+  /** a follow-up's kind and the result it was made from (null once that is deleted), decision 307 */
+  follow_up: z.enum(FOLLOW_UPS).nullable(),
+  follow_up_of: z.number().nullable(),
+});
+
+/** post /api/Generation/followUpPoints: the price of a follow-up, and whether it can run now (else why not) */
+export const followUpQuoteAnswer = z.object({
+  points: z.number(),
+  kind: z.enum(FOLLOW_UPS),
+  /** an extension's seconds; an upscale's: the clip's own (0 for a picture) */
+  duration: z.number(),
+  /** the longest extension this clip takes (MAX_DURATION_SEC less its length); 0 for a picture */
+  max_duration: z.number(),
+  engine: z.enum(ENGINE_KINDS),
+  label: z.string(),
+  available: z.boolean(),
+  /** why it cannot run (a message the app translates); null when it can */
+  reason: z.string().nullable(),
 });
 
 /** get /api/Generation/uploadLists */

@@ -1,5 +1,6 @@
 import { createTaskAttempts } from "./generation.attempts.ts";
 import { createTaskFailures } from "./generation.failures.ts";
+import { createFollowUps } from "./generation.follow-ups.ts";
 import { createGallery } from "./generation.gallery.ts";
 import { createGpuCosts } from "./generation.gpu-costs.ts";
 import { moderatedTasks } from "./generation.moderated.ts";
@@ -35,6 +36,7 @@ export function createGenerationService(deps: GenerationDeps) {
     submit,
     view: views.view,
     ...createRequests(deps, pricing, submit),
+    ...createFollowUps(deps, pricing, submit),
     ...reads,
     ...gallery,
     ...results,

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { EngineKind } from "../../contract/engines.ts";
-import type { GenerationMode, TaskStatus } from "../../contract/generation.ts";
+import type { FollowUp, GenerationMode, TaskStatus } from "../../contract/generation.ts";
 import { isUniqueViolation, sqlTransaction } from "../../db/client.ts";
 import { createSlots } from "../../db/slots.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -26,6 +26,8 @@ export interface SubmitRequest {
   known?: KnownBalance;
   /** the gallery item whose settings this request uses ("use these settings"), counted on it with the charge */
   remixOfId?: number;
+  /** the finished result this task follows up (decision 307) */
+  followUp?: { kind: FollowUp; sourceId: number };
 }
 
 type Submitted = { id: number; cost: number; status: string; paid_with: string };
@@ -83,6 +85,7 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
           resolution: r.resolution,
           durationSec: r.durationSec,
           remixOfId: r.remixOfId,
+          followUp: r.followUp,
         }))!;
         // a source taken out of the gallery since it was opened is not remixed: nothing is charged or made
         if (r.remixOfId) {

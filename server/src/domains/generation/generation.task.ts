@@ -40,8 +40,10 @@ export interface TaskInput {
   strength?: number;
   /** The camera move asked for, or the template's own (issue 33). */
   camera?: CameraMove;
-  /** The template's workflow on a GPU engine. */
+  /** The template's workflow on a GPU engine (an extension's: the clip's own, where it takes a photo, decision 307). */
   workflow?: string;
+  /** An extension's own seconds (decision 307); the task's duration is the joined clip's. */
+  extendSec?: number;
   params: Record<string, unknown>;
   sources: { image_id?: number; end_image_id?: number; video_id?: number; audio_id?: number; role_id?: number };
   /** The caller's trained character model (role_id), checked usable at submit and again when the job runs. */

@@ -1,5 +1,5 @@
 import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
-import type { TaskStatus } from "../../contract/generation.ts";
+import type { FollowUp, TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { displayNickname } from "../../contract/users.ts";
 import { MSG } from "../../http/messages.ts";
@@ -108,6 +108,8 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
       msg: status === "failed" ? failedMessage(t.mode) : status === "running" || status === "queued" ? MSG.stillGenerating : null,
       expires_at: t.expiresAt?.toISOString() ?? null,
       public: t.isPublic ? 1 : 0,
+      follow_up: (t.followUp as FollowUp | null) ?? null,
+      follow_up_of: t.followUpOfId,
       ...(status === "queued" || status === "running" ? await estimate(t) : { estimate_seconds: null, queue_position: 0 }),
     };
   }

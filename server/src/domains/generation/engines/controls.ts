@@ -17,7 +17,14 @@ export const templateExtras = (params: unknown): RequestExtra[] => (templateCame
  * What a price or a studio control asks of the workflow a request would run: its mode, pinned workflow, source, and
  * the extras it brings.
  */
-export type WorkflowRequest = { mode: GenerationMode; workflow?: string | null; source?: "image" | "video"; extras?: readonly RequestExtra[] };
+export type WorkflowRequest = {
+  mode: GenerationMode;
+  workflow?: string | null;
+  source?: "image" | "video";
+  extras?: readonly RequestExtra[];
+  /** a 1080p follow-up runs only an upscale workflow (decision 307) */
+  followUp?: "upscale";
+};
 
 /**
  * The workflow a request would run (chooseWorkflow among the `usable` ones), the same pick as the submit's; undefined
@@ -30,7 +37,7 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
   const source = { ...brings, ...(o.mode === "audio_overlay" ? { audio: "source" } : {}) };
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
-    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, ...source, ...extras }, usable);
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, followUp: o.followUp, ...source, ...extras }, usable);
   } catch {
     return undefined;
   }

@@ -42,6 +42,13 @@ export interface EngineJob {
   strength?: number;
   /** A camera move (issue 33); only a workflow that needs one runs it. */
   camera?: CameraMove;
+  /** A 1080p follow-up (decision 307): only an upscale workflow runs it, from `video` or `image`, the finished result. */
+  followUp?: "upscale";
+  /**
+   * An extension (decision 307): the finished clip this job continues from its last frame (`image`); the engine's
+   * output is joined after it into one file.
+   */
+  continues?: string;
   /** The workflow the template chose (GPU engines); unset = the engine's default for the mode. */
   workflow?: string;
   lora?: EngineLora;

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { ffmpeg, probe } from "../../../storage/media-tools.ts";
 import { mp4Header } from "../../../storage/mp4-header.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineResult } from "./engine.ts";
+import { joinClips } from "./follow-ups.ts";
 
 /** A UUID made from a key, so the same key always names the same job on a back end (our own ComfyUI prompt_id). */
 export function uuidFromKey(key: string): string {
@@ -28,7 +29,8 @@ async function measure(video: string) {
 /**
  * What every GPU engine does with the files it brought back: measures them, makes the poster and lays the job's audio
  * over a video that came back silent. A lip-synced video comes back with the audio it was made from (decision 305). A
- * video workflow that saves its first frame (binding `poster`) spares us decoding one with ffmpeg (decision 314).
+ * video workflow that saves its first frame (binding `poster`) spares us decoding one with ffmpeg (decision 314). An
+ * extension's join of the clip it continues and the continuation is this post-step too (decision 307).
  */
 export async function finishOutputs(job: EngineJob, files: string[], kind: "video" | "images"): Promise<EngineResult> {
   if (!files.length) throw new EngineError("the back end finished without an output file");
@@ -44,10 +46,18 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     return { main, extra, poster: { path: posterFile, mime: "image/jpeg" }, width: meta.width, height: meta.height };
   }
   let video = files.find(isVideoFile) ?? files[0];
-  const frame = files.find((f) => !isVideoFile(f));
-  const src = await measure(video);
-  if (!src?.video) throw new EngineError("the back end returned a file that is not a video");
-  if (job.audio && !src.audio) {
+  // an extension's poster is its clip's first frame, not the continuation's the graph saved
+  const frame = job.continues ? undefined : files.find((f) => !isVideoFile(f));
+  const made = await measure(video);
+  if (!made?.video) throw new EngineError("the back end returned a file that is not a video");
+  let src = { size: made.video, durationSec: made.durationSec };
+  if (job.continues) {
+    // the join compares pixel formats and frame rates, which only ffprobe reads
+    const joined = await joinClips(job.continues, video, await probe(video), job.workDir);
+    video = joined.file;
+    src = { size: { ...made.video, width: joined.width, height: joined.height }, durationSec: joined.durationSec };
+  }
+  if (job.audio && !made.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
     await ffmpeg([
       "-i",
@@ -78,8 +88,8 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     main: { path: video, mime: "video/mp4" },
     extra: [],
     poster: { path: posterFile, mime: "image/jpeg" },
-    width: src.video.width,
-    height: src.video.height,
+    width: src.size.width,
+    height: src.size.height,
     durationSec: src.durationSec,
   };
 }

@@ -22,8 +22,11 @@ const offeredBy =
 /** What the registry answers of the workflows themselves: which there are, their prices and what each server lacks. */
 function workflowChecks(config: Config, workflows: Workflow[], status: (name: EngineKind) => Promise<EngineStatus>) {
   return {
-    /** The workflow files the GPU engines run (the console offers them per template). */
-    workflows: workflows.map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    /**
+     * The workflow files the GPU engines run that a template may pin (the console offers them per template); an upscale
+     * runs only as a follow-up of a finished result, never as a template's (decision 307).
+     */
+    workflows: workflows.filter((w) => !w.binding.followUp).map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
     /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
     gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     /**
@@ -33,6 +36,17 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
      */
     costClassFor: async (name: EngineKind, o: WorkflowRequest): Promise<CostClass | undefined> =>
       name === "local" ? undefined : workflowFor(workflows, o, offeredBy(await status(name)))?.binding.costClass,
+    /**
+     * The workflow a GPU engine would run for a follow-up now (decision 307): its name and cost class, where a healthy
+     * server offers it; null where none does, and always for the local engine.
+     */
+    offeredWorkflow: async (name: EngineKind, o: WorkflowRequest): Promise<{ name: string; costClass: CostClass } | null> => {
+      const s = await status(name);
+      if (name === "local" || !s.available) return null;
+      const offered = offeredBy(s);
+      const wf = workflowFor(workflows, o, offered);
+      return wf && offered(wf) ? { name: wf.name, costClass: wf.binding.costClass } : null;
+    },
     /** The studio controls the engine will honour for a request (decision 273): the app shows only these. */
     controlsFor: async (name: EngineKind, o: WorkflowRequest) =>
       name === "local" ? localControls(o.mode) : workflowControls(workflows, o, offeredBy(await status(name))),

@@ -44,6 +44,11 @@ export const bindingSchema = z.object({
    * or a camera move runs only a workflow that needs it, so neither is ever silently dropped (decision 303).
    */
   needs: z.array(z.enum(NEEDS)).default([]),
+  /**
+   * A post-step on a finished result (decision 307): run only for an upscale follow-up, never for a new request. An
+   * extension needs none of its own: it is an image-to-video job from the clip's last frame, joined on our side.
+   */
+  followUp: z.enum(["upscale"]).optional(),
   /** Output size: `short` side per resolution (videos), or the side of a square of the same `area` (images); rounded to `multiple`. */
   sizing: z.object({
     by: z.enum(["short", "area"]),

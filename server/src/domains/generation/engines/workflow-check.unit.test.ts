@@ -86,6 +86,19 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** A 5 s image-to-video job at 480P, with what `o` adds. */
+const jobOf = (o: Partial<EngineJob> = {}): EngineJob => ({
+  mode: "image_to_video",
+  workDir: dir,
+  params: {},
+  resolution: "480P",
+  durationSec: 5,
+  count: 1,
+  seed: 7,
+  key: "k",
+  ...o,
+});
+
 describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
   it("covers every workflow in server/workflows", () => {
     expect(workflows.map((w) => w.name).sort()).toEqual(
@@ -161,18 +174,7 @@ describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
 describe("a transition and camera moves (issue 33)", () => {
   const byName = (name: string) => workflows.find((w) => w.name === name)!;
   const all = () => true;
-  const job = (o: Partial<EngineJob> = {}): EngineJob => ({
-    mode: "image_to_video",
-    workDir: dir,
-    params: {},
-    resolution: "480P",
-    durationSec: 5,
-    count: 1,
-    seed: 7,
-    key: "k",
-    image: sources.wide,
-    ...o,
-  });
+  const job = (o: Partial<EngineJob> = {}) => jobOf({ image: sources.wide, ...o });
 
   it("the transition takes the first photo as its first frame and the second as its last", async () => {
     const wf = byName("wan22-flf2v-14b");
@@ -296,8 +298,9 @@ describe("a photo that speaks or sings to its audio (issue 33, decision 305)", (
   it("audio overlay runs the sound-driven workflow on a GPU engine, and only audio overlay does", () => {
     expect(chooseWorkflow(workflows, job(5), all).name).toBe("wan22-s2v-14b");
     expect(wf.binding.modes).toEqual(["audio_overlay"]);
-    // no other workflow lays the audio under motion any more: where the sound-driven one is not offered, none runs
-    expect(workflows.filter((w) => w.binding.modes.includes("audio_overlay")).map((w) => w.name)).toEqual(["wan22-s2v-14b"]);
+    // no other workflow lays the audio under motion any more: where the sound-driven one is not offered, none runs (an
+    // upscale of a finished audio overlay is a follow-up, never picked for a request: decision 307)
+    expect(workflows.filter((w) => !w.binding.followUp && w.binding.modes.includes("audio_overlay")).map((w) => w.name)).toEqual(["wan22-s2v-14b"]);
     // a photo video with a sound track (a role video's) does not pick it
     expect(chooseWorkflow(workflows, job(5, { mode: "image_to_video" }), all).binding.needs).toEqual(["image"]);
     expect(() => chooseWorkflow(workflows, job(5, { audio: undefined }), all)).toThrow(/no workflow makes audio_overlay/);
@@ -353,6 +356,46 @@ describe("a photo that speaks or sings to its audio (issue 33, decision 305)", (
       const prompt = await bind(seconds);
       expect(ofClass(prompt, "WanSoundImageToVideoExtend").length + 1, `${seconds} s`).toBe(windows);
       expect(prompt[ofClass(prompt, "ImageFromBatch")[0]].inputs.length).toBe(Math.ceil(seconds * 16));
+    }
+  });
+});
+
+describe("follow-ups of a finished result (issue 33 items 5 and 6)", () => {
+  const all = () => true;
+  const job = jobOf;
+
+  it("a 1080p follow-up runs only an upscale workflow, of its result's kind; nothing else ever picks one", () => {
+    expect(chooseWorkflow(workflows, job({ video: "clip.mp4", followUp: "upscale" }), all).name).toBe("esrgan-upscale-video");
+    expect(chooseWorkflow(workflows, job({ mode: "text_to_image", image: "p.png", followUp: "upscale" }), all).name).toBe("esrgan-upscale-image");
+    expect(chooseWorkflow(workflows, job({ mode: "video_to_video", video: "clip.mp4" }), all).binding.followUp).toBeUndefined();
+    expect(chooseWorkflow(workflows, job({ mode: "text_to_image", image: "p.png" }), all).binding.followUp).toBeUndefined();
+    // a template's workflow is never run as an upscale, nor an upscale workflow for a new request
+    expect(() => chooseWorkflow(workflows, job({ image: "p.png", workflow: "wan22-i2v-14b", followUp: "upscale" }), all)).toThrow(UnrunnableError);
+    expect(() => chooseWorkflow(workflows, job({ video: "clip.mp4", workflow: "esrgan-upscale-video" }), all)).toThrow(UnrunnableError);
+  });
+
+  it("the upscale is 1080 on the short side at the result's own shape, for pictures and clips alike", async () => {
+    // a Wan 480P result's shapes (832 x 480 and its portrait)
+    const shaped = async (w: number, h: number) => {
+      const file = path.join(dir, `result-${w}x${h}.png`);
+      await sharp({ create: { width: w, height: h, channels: 3, background: "#888" } })
+        .png()
+        .toFile(file);
+      return file;
+    };
+    const results = [
+      [await shaped(832, 480), { width: 1872, height: 1080 }],
+      [await shaped(480, 832), { width: 1080, height: 1872 }],
+    ] as const;
+    for (const name of ["esrgan-upscale-image", "esrgan-upscale-video"]) {
+      const wf = workflows.find((w) => w.name === name)!;
+      for (const [image, size] of results) {
+        const { prompt, width, height } = await bindWorkflow(wf, job({ image, followUp: "upscale" }), { ...UPLOADED, models: {}, prefix: "p" });
+        expect({ width, height }).toEqual(size);
+        const scale = Object.values(prompt).find((n) => n.class_type === "ImageScale")!;
+        expect([scale.inputs.width, scale.inputs.height]).toEqual([size.width, size.height]);
+        expect(graphProblems(prompt, catalogueFor(wf))).toEqual([]);
+      }
     }
   });
 });

@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
-import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS, type CameraMove, type ModelFolder } from "../../../contract/engines.ts";
-import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
+import type { CameraMove, ModelFolder } from "../../../contract/engines.ts";
+import type { GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { chainWindows } from "./animate-chain.ts";
 import { bindingSchema, type Binding, type Control, EXTRAS, type Need } from "./workflow-binding.ts";
@@ -131,7 +130,7 @@ const brought = (job: JobNeeds): Record<Need, boolean> => ({
   motion: !!job.image && !!job.video,
   audio: !!job.audio,
 });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "audio">;
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp">;
 
 /**
  * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
@@ -141,18 +140,23 @@ type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endIm
 export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf: Workflow) => boolean): Workflow {
   const has = brought(job);
   const extras = EXTRAS.filter((x) => has[x]);
-  const takes = (w: Workflow) => w.binding.needs.every((n) => has[n]) && extras.every((x) => w.binding.needs.includes(x));
+  const takes = (w: Workflow) =>
+    w.binding.needs.every((n) => has[n]) && extras.every((x) => w.binding.needs.includes(x)) && w.binding.followUp === job.followUp;
   if (job.workflow) {
     const wf = workflows.find((w) => w.name === job.workflow);
     if (!wf) throw new UnrunnableError(`no workflow named ${job.workflow}`);
     if (!EXTRAS.every((x) => has[x] === wf.binding.needs.includes(x))) throw new UnrunnableError(`workflow ${wf.name} ${unmet(wf, has)}`);
+    if (wf.binding.followUp !== job.followUp) throw new UnrunnableError(`workflow ${wf.name} is not a ${job.followUp ?? "generation"} workflow`);
     return wf;
   }
   const fits = workflows.filter((w) => w.binding.modes.includes(job.mode) && takes(w));
   // a photo given to a mode that can do without one picks a workflow that uses it (image-to-image over text-to-image)
   fits.sort((a, b) => Number(b.binding.needs.length > 0 && has.image) - Number(a.binding.needs.length > 0 && has.image));
   const wf = fits.find(usable) ?? fits[0];
-  if (!wf) throw new EngineError(`no workflow makes ${job.mode}${has.image ? " from a photo" : ""}${extras.map((x) => ` with ${NEED_WORDS[x]}`).join("")}`);
+  if (!wf) {
+    const what = job.followUp ? `${job.followUp} of ${job.mode}` : job.mode;
+    throw new EngineError(`no workflow makes ${what}${has.image ? " from a photo" : ""}${extras.map((x) => ` with ${NEED_WORDS[x]}`).join("")}`);
+  }
   return wf;
 }
 
@@ -164,7 +168,8 @@ const unmet = (wf: Workflow, has: Record<Need, boolean>) =>
     .join(" and ");
 
 /** Modes the given workflows make. */
-export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(workflows.flatMap((w) => w.binding.modes))];
+/** The modes a request can be made in: a follow-up's workflow (an upscale) makes none of its own (decision 307). */
+export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(workflows.filter((w) => !w.binding.followUp).flatMap((w) => w.binding.modes))];
 
 /**
  * The prompt to queue: a copy of the workflow with the job's controls, the uploaded file names, the configured model
