@@ -89,7 +89,16 @@ function frameRate(r: string | undefined): number | undefined {
 export async function probe(file: string): Promise<ProbeResult> {
   const json = JSON.parse(await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file])) as {
     format?: { duration?: string; format_name?: string };
-    streams?: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string; duration?: string; avg_frame_rate?: string; r_frame_rate?: string }[];
+    streams?: {
+      codec_type: string;
+      codec_name: string;
+      width?: number;
+      height?: number;
+      pix_fmt?: string;
+      duration?: string;
+      avg_frame_rate?: string;
+      r_frame_rate?: string;
+    }[];
   };
   const v = json.streams?.find((s) => s.codec_type === "video");
   const a = json.streams?.find((s) => s.codec_type === "audio");
@@ -98,7 +107,9 @@ export async function probe(file: string): Promise<ProbeResult> {
   return {
     durationSec: Number.isFinite(duration) ? duration : 0,
     formatName: json.format.format_name ?? "",
-    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt, fps: frameRate(v.avg_frame_rate), rate: v.r_frame_rate } : undefined,
+    video: v
+      ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt, fps: frameRate(v.avg_frame_rate), rate: v.r_frame_rate }
+      : undefined,
     audio: a ? { codec: a.codec_name } : undefined,
   };
 }
