@@ -1,27 +1,18 @@
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { startFakeComfy } from "./fixtures/fake-comfyui.ts";
+import { startFakeComfy, type FakeComfyOptions } from "./fixtures/fake-comfyui.ts";
 import { mediaDir } from "./fixtures/media.ts";
-import { GENERATION_TEST_ENV, startWorkerFor } from "./generation-utils.ts";
-import { startTestServer } from "./server-utils.ts";
+import { startComfyApp } from "./generation-utils.ts";
 
 /**
  * The comfyui engine end to end in one process, as issue 33's modes are tested: one fake ComfyUI server, the API on
  * it (its health and workflow checks quick, so a workflow a failed render took off comes back within a second or so)
  * and a worker; media under a folder of the test's own.
  */
-export async function startComfyStack() {
-  const fake = await startFakeComfy({ msPerStep: 2 });
+export async function startComfyStack(fakeOptions: FakeComfyOptions = { msPerStep: 2 }) {
+  const fake = await startFakeComfy(fakeOptions);
   const media = await mediaDir();
-  const s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    DATA_DIR: path.join(media.dir, "data"),
-    GENERATION_ENGINE: "comfyui",
-    COMFYUI_URLS: fake.url,
-    COMFYUI_HEALTH_SECONDS: "0.3",
-    COMFYUI_WORKFLOW_CHECK_SECONDS: "1",
-  });
-  const worker = await startWorkerFor(s);
+  const { app: s, worker } = await startComfyApp(fake.url, path.join(media.dir, "data"));
   return {
     fake,
     s,

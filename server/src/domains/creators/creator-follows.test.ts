@@ -56,6 +56,8 @@ describe("following a creator", () => {
     expect(await t.db.subscription.count({ where: { creatorPageId: c.pageId } })).toBe(2);
     expect((await bind(other.token, c.homeLink, 0).expect(200)).body.data).toEqual({ subscribed: false, subscriber_count: 1 });
     expect(await followers(c.pageId)).toBe(1);
+    // the creator's bell: one line for the two new followers, each counted once however often they asked (decision 312)
+    expect(await t.db.notification.findMany({ where: { userId: c.userId, kind: "follow" }, select: { count: true } })).toEqual([{ count: 2 }]);
   });
 
   it("refuses a guest with the save-your-account message and a caller without a login with 401, writing nothing", async () => {

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
-import { startComfyTestServer } from "../../../../tests/comfy-server.ts";
+import { startComfyStack, type ComfyStack } from "../../../../tests/comfyui-stack.ts";
 import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
 import { waitForTask } from "../../../../tests/generation-utils.ts";
@@ -21,13 +21,13 @@ import { probe } from "../../storage/media-tools.ts";
  */
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 let fake: FakeComfy;
-let s: Awaited<ReturnType<typeof startComfyTestServer>>["s"];
-let media: Awaited<ReturnType<typeof startComfyTestServer>>["media"];
+let s: ComfyStack["s"];
+let media: ComfyStack["media"];
 let stop: (() => Promise<void>) | undefined;
 const run = promisify(execFile);
 
 beforeAll(async () => {
-  ({ fake, s, media, stop } = await startComfyTestServer({ msPerStep: 1 }));
+  ({ fake, s, media, stop } = await startComfyStack({ msPerStep: 1 }));
 }, 60_000);
 afterAll(() => stop?.());
 

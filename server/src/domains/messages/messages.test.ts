@@ -76,6 +76,10 @@ describe("one-to-one threads", () => {
     const s = await creatorAndFan("Msg1");
     const first = (await send(s.fan, { home_link: "msg1", body: "  Hello there  " }).expect(200)).body.data;
     expect(first).toMatchObject({ sender: "fan", mine: true, body: "Hello there", price: 0, locked: false, media_url: null });
+    // the creator's bell: a message in this thread, from the fan (decision 312)
+    expect(await t.db.notification.findMany({ where: { userId: s.c.userId, kind: "message" }, select: { subjectId: true, actorId: true } })).toEqual([
+      { subjectId: first.thread_id, actorId: s.fan.userId },
+    ]);
     expect((await threads(s.c, "creator").expect(200)).body.data).toMatchObject({
       unread_total: 1,
       list: [{ id: first.thread_id, as: "creator", unread: 1, last_body: "Hello there" }],
@@ -116,12 +120,16 @@ describe("one-to-one threads", () => {
     expect(all.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect([await balance(s.fan.userId), await balance(s.c.userId)]).toEqual([10, 30]);
     expect(await t.db.ledgerEntry.count({ where: { userId: s.fan.userId, reason: MESSAGE_LEDGER_REASON.unlock } })).toBe(1);
+    // the creator's bell hears the one unlock, with its price (decision 312)
+    const unlocks = () => t.db.notification.findMany({ where: { userId: s.c.userId, kind: "unlock" }, select: { count: true, amount: true } });
+    expect(await unlocks()).toEqual([{ count: 1, amount: 30 }]);
 
     const poorer = await lockedMessage(s, 30);
     const refused = await Promise.all(Array.from({ length: 20 }, () => unlock(s.fan, poorer.messageId)));
     for (const r of refused) expect([r.status, r.body.msg]).toEqual([402, MSG.notEnoughCredits]);
     expect([await balance(s.fan.userId), await balance(s.c.userId)]).toEqual([10, 30]);
     expect((await t.db.message.findUniqueOrThrow({ where: { id: poorer.messageId } })).unlockedAt).toBeNull();
+    expect(await unlocks()).toEqual([{ count: 1, amount: 30 }]);
     expect(await t.services.credits.findLedgerMismatches([s.fan.userId, s.c.userId])).toEqual([]);
   });
 
