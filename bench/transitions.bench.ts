@@ -89,7 +89,8 @@ export default async function bench(): Promise<BenchResult[]> {
       ["copied motion (wan22-animate-14b)", { mode: "video_to_video", video: clip, durationSec: 10 }],
       ["lip-synced audio overlay of 5 s (wan22-s2v-14b)", { mode: "audio_overlay", audio: sound, durationSec: 5 }],
       ["extension from the last frame, joined (wan22-i2v-14b)", { video: finished }, (job) => followUpJob("extend", job, 1)],
-      ["1080p upscale (esrgan-upscale-video)", { video: finished }, (job) => followUpJob("upscale", job)],
+      // as the worker builds it: the finished clip alone, no photo
+      ["1080p upscale (esrgan-upscale-video)", { video: finished, image: undefined }, (job) => followUpJob("upscale", job)],
     ];
     const results: BenchResult[] = [];
     let n = 0;
