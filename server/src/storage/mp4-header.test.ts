@@ -28,9 +28,9 @@ describe("mp4Header", () => {
     expect(mine).toEqual({
       durationSec: expect.closeTo(theirs.durationSec, 2),
       formatName: theirs.formatName,
-      video: { codec: "h264", width: 368, height: 208 },
+      video: { codec: "h264", width: 368, height: 208, fps: expect.closeTo(theirs.video!.fps!, 6) },
     });
-    expect(theirs.video).toMatchObject(mine!.video!);
+    expect(mine?.video?.fps).toBeCloseTo(16, 6);
   });
 
   it("reads a clip with sound, and its audio codec", async () => {
@@ -60,7 +60,7 @@ describe("mp4Header", () => {
     ]);
     const [mine, theirs] = await Promise.all([mp4Header(file), probe(file)]);
     expect(mine?.audio).toEqual({ codec: "aac" });
-    expect(mine?.video).toEqual({ codec: "h264", width: 320, height: 240 });
+    expect(mine?.video).toEqual({ codec: "h264", width: 320, height: 240, fps: expect.closeTo(24, 6) });
     expect(mine?.durationSec).toBeCloseTo(theirs.durationSec, 2);
   });
 

@@ -40,6 +40,24 @@ function find(buf: Buffer, path: string[]): Buffer[] {
   return here.filter(() => CONTAINERS.has(first)).flatMap((b) => find(b.body, rest));
 }
 
+/**
+ * A video track's average frame rate, as ffprobe's avg_frame_rate: its samples over the time their durations add up to
+ * (`stts`), in the track's own time scale (`mdhd`); undefined where either box is missing or empty.
+ */
+function averageRate(trak: Buffer): number | undefined {
+  const mdhd = find(trak, ["mdia", "mdhd"])[0];
+  const stts = find(trak, ["mdia", "minf", "stbl", "stts"])[0];
+  if (!mdhd || !stts || stts.length < 8) return undefined;
+  const timescale = mdhd.readUInt32BE(mdhd[0] === 1 ? 20 : 12);
+  let samples = 0;
+  let ticks = 0;
+  for (let i = 0, at = 8; i < stts.readUInt32BE(4) && at + 8 <= stts.length; i++, at += 8) {
+    samples += stts.readUInt32BE(at);
+    ticks += stts.readUInt32BE(at) * stts.readUInt32BE(at + 4);
+  }
+  return samples && ticks && timescale ? (samples * timescale) / ticks : undefined;
+}
+
 /** Where the top-level `moov` box lies: the file is walked box header by box header, never read whole. */
 async function moovOf(file: string): Promise<Buffer | null> {
   const fh = await fs.open(file, "r");
@@ -74,7 +92,7 @@ async function moovOf(file: string): Promise<Buffer | null> {
 }
 
 /**
- * An MP4's duration, coded picture size and codecs read from its movie header, as ffprobe reports them, without
+ * An MP4's duration, coded picture size, average frame rate and codecs read from its movie header, as ffprobe reports them, without
  * starting a process (decision 314). Null when the file is not a plain (unfragmented) MP4 whose tracks we know: the
  * caller asks ffprobe then.
  */
@@ -97,7 +115,7 @@ export async function mp4Header(file: string): Promise<ProbeResult | null> {
       const codec = VIDEO_CODECS[fourcc];
       // a visual sample entry: 8-byte box head, 6 reserved, data reference, 16 bytes of pre-defined and reserved
       if (!codec || stsd.length < 8 + 36) return null;
-      result.video = { codec, width: stsd.readUInt16BE(8 + 32), height: stsd.readUInt16BE(8 + 34) };
+      result.video = { codec, width: stsd.readUInt16BE(8 + 32), height: stsd.readUInt16BE(8 + 34), fps: averageRate(trak) };
     } else if (handler === "soun" && !result.audio) {
       const codec = AUDIO_CODECS[fourcc];
       if (!codec) return null;
