@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import type { ProbeResult } from "./media-tools.ts";
+import { probe, type ProbeResult } from "./media-tools.ts";
 
 /** ffprobe's name for the MP4 family, so a header read and a probe describe a file alike. */
 const MP4_FORMAT = "mov,mp4,m4a,3gp,3g2,mj2";
@@ -123,4 +123,9 @@ export async function mp4Header(file: string): Promise<ProbeResult | null> {
     }
   }
   return result.video || result.audio ? result : null;
+}
+
+/** A file's media description: from its MP4 header when that answers, else from ffprobe (which throws on no media). */
+export async function mediaInfo(file: string): Promise<ProbeResult> {
+  return (await mp4Header(file)) ?? probe(file);
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { probe } from "../../../storage/media-tools.ts";
-import { mp4Header } from "../../../storage/mp4-header.ts";
+import { mediaInfo } from "../../../storage/mp4-header.ts";
 import type { EngineJob } from "./engine.ts";
 
 /**
@@ -38,16 +37,14 @@ const isLink = (v: unknown): v is Link => Array.isArray(v) && v.length === 2 && 
 /** How many windows a clip of `total` frames takes, each after the first adding its clip less the frames it goes on from. */
 export const windowsFor = (total: number, clip: number, overlap: number) => (total <= clip ? 1 : 1 + Math.ceil((total - clip) / (clip - overlap)));
 
-/** The video's average frame rate: from its MP4 header, with no process started, else from ffprobe (decision 314). */
-const frameRateOf = async (video: string) => (await mp4Header(video))?.video?.fps ?? (await probe(video).catch(() => undefined))?.video?.fps;
-
 /**
  * Sizes the bound prompt to the job's length at the reference video's own frame rate (the output plays at that rate,
  * so the motion keeps its speed): one window of the length needed, else as many full windows as it takes, joined and cut
  * to the exact number of frames. Answers the frame count and windows, for tests.
  */
 export async function chainWindows(prompt: Prompt, c: Chain, job: Pick<EngineJob, "video" | "durationSec">) {
-  const fps = (job.video ? await frameRateOf(job.video) : undefined) ?? c.fps;
+  // from the MP4 header where it answers: no process started per job (decision 314)
+  const fps = (job.video ? (await mediaInfo(job.video).catch(() => undefined))?.video?.fps : undefined) ?? c.fps;
   const total = Math.max(1, Math.round(job.durationSec * fps));
   const animate = prompt[c.animate].inputs;
   const windows = windowsFor(total, c.clip, Number(animate.continue_motion_max_frames));

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { ASPECT_RATIOS, type AspectRatio } from "../../../contract/engines.ts";
-import { probe } from "../../../storage/media-tools.ts";
+import { mediaInfo } from "../../../storage/mp4-header.ts";
 import type { EngineJob } from "./engine.ts";
 
 /** A binding's output sizing: the short side per resolution (videos), or the side of a square of the same area (images), rounded to `multiple`. */
@@ -9,14 +9,14 @@ type Sizing = { by: "short" | "area"; "480P": number; "720P": number; multiple: 
 const round = (n: number, m: number) => Math.max(m, Math.round(n / m) * m);
 const RATIO: Record<AspectRatio, number> = { "9:16": 9 / 16, "1:1": 1, "16:9": 16 / 9, "3:4": 3 / 4, "4:3": 4 / 3 };
 
-/** The source's width over height: a photo's from its header, a video's from ffprobe; undefined when unreadable. */
+/** The source's width over height: a photo's from its header, a video's from its MP4 header or ffprobe; undefined when unreadable. */
 async function sourceRatio(job: Pick<EngineJob, "image" | "video">): Promise<number | undefined> {
   if (job.image) {
     const meta = await sharp(job.image).metadata();
     return meta.width && meta.height ? meta.width / meta.height : undefined;
   }
   if (job.video) {
-    const v = (await probe(job.video)).video;
+    const v = (await mediaInfo(job.video)).video;
     return v?.width && v.height ? v.width / v.height : undefined;
   }
   return undefined;

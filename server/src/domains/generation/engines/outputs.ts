@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
 import { ffmpeg, probe } from "../../../storage/media-tools.ts";
-import { mp4Header } from "../../../storage/mp4-header.ts";
+import { mediaInfo } from "../../../storage/mp4-header.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineResult } from "./engine.ts";
 import { joinClips } from "./follow-ups.ts";
 
@@ -22,7 +22,7 @@ const isVideoFile = (file: string) => /\.(mp4|webm|mov)$/i.test(file);
 
 /** The clip's size and length from its header, else from ffprobe; null when it is no video. */
 async function measure(video: string) {
-  const src = (await mp4Header(video)) ?? (await probe(video).catch(() => null));
+  const src = await mediaInfo(video).catch(() => null);
   return src?.video ? src : null;
 }
 
