@@ -2,6 +2,7 @@ import type { Db } from "./db/client.ts";
 import { createCreatorFigures } from "./domains/creators/figures.service.ts";
 import { createDashboardService, type DayCounts } from "./domains/dashboard/dashboard.service.ts";
 import type { GenerationService } from "./domains/generation/generation.service.ts";
+import type { MessagesService } from "./domains/messages/messages.service.ts";
 import type { RewardsService } from "./domains/rewards/rewards.service.ts";
 
 /**
@@ -9,7 +10,7 @@ import type { RewardsService } from "./domains/rewards/rewards.service.ts";
  * each counted by the domain that owns its rows. A new series is a line here and its name under
  * `console.dashboard.series` in the console's translations; the dashboard's chart and its answer take it from this list.
  */
-export function createDashboard(db: Db, d: { generation: GenerationService; rewards: RewardsService }) {
+export function createDashboard(db: Db, d: { generation: GenerationService; rewards: RewardsService; messages: Pick<MessagesService, "unlocksPerDay"> }) {
   const creators = createCreatorFigures(db);
   const activity: Record<string, DayCounts> = {
     likes: d.generation.likesPerDay,
@@ -18,6 +19,7 @@ export function createDashboard(db: Db, d: { generation: GenerationService; rewa
     referrals: d.rewards.referralsPerDay,
     tips: creators.tipsPerDay,
     follows: creators.followsPerDay,
+    unlocks: d.messages.unlocksPerDay,
   };
   return createDashboardService(db, creators, activity);
 }

@@ -254,7 +254,7 @@ export function createServices(deps: AppDeps) {
     productsAdmin,
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
     siteAdmin: createSiteAdminService(db, audit, storage),
-    dashboard: createDashboard(db, { generation: render.generation, rewards }),
+    dashboard: createDashboard(db, { generation: render.generation, rewards, messages }),
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };

@@ -78,6 +78,18 @@ beforeAll(async () => {
     t.db.creatorTip.create({ data: { creatorPageId: page.id, fanUserId: fans[0].id, amount: 5, idempotencyKey: `tip-${Math.random()}`, createdAt: at } });
   await tip(day(2));
   await tip(day(90));
+  // paid messages: one unlocked two days ago, one older than the window, one never unlocked
+  const thread = await t.db.messageThread.create({ data: { creatorPageId: page.id, fanUserId: fans[0].id } });
+  await t.db.message.createMany({
+    data: [day(2), day(90), null].map((unlockedAt, i) => ({
+      threadId: thread.id,
+      sender: "creator",
+      body: "x",
+      price: 5,
+      unlockedAt,
+      idempotencyKey: `m${i}`,
+    })),
+  });
   await t.db.checkIn.createMany({
     data: [
       { userId: fans[0].id, localDate: day(1), credits: 2, createdAt: day(1) },
@@ -132,7 +144,7 @@ describe("GET /admin/api/dashboard", () => {
       requests: [{ day: ymd(day(2)), count: 2, credits: 80 }],
     });
     // one series per line of the registry (server/src/dashboard-activity.ts), each counted by the domain owning the rows
-    expect(d.activitySeries).toEqual(["likes", "remixes", "checkIns", "referrals", "tips", "follows"]);
+    expect(d.activitySeries).toEqual(["likes", "remixes", "checkIns", "referrals", "tips", "follows", "unlocks"]);
     expect(d.activity).toEqual([
       { series: "likes", day: ymd(day(0)), count: 2 },
       { series: "remixes", day: ymd(day(1)), count: 1 },
@@ -141,6 +153,7 @@ describe("GET /admin/api/dashboard", () => {
       { series: "referrals", day: ymd(day(0)), count: 1 },
       { series: "tips", day: ymd(day(2)), count: 1 },
       { series: "follows", day: ymd(day(0)), count: 2 },
+      { series: "unlocks", day: ymd(day(2)), count: 1 },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { Prisma } from "../../db/generated/client.ts";
 import type { Side } from "../../contract/sides.ts";
-import { col, statement } from "../../db/statement.ts";
+import { col, countsPerDay, statement } from "../../db/statement.ts";
 
 // ---- threads ----
 
@@ -206,3 +206,6 @@ export const reportedThreadCount = statement({
     SELECT count(DISTINCT m.thread_id)::int AS total FROM reports r JOIN messages m ON r.target_type = 'message' AND m.id = r.target_id`,
   example: {},
 });
+
+/** Paid messages unlocked per day: the console dashboard's series (issue 32 item 8, docs/decisions/309). */
+export const unlocksPerDay = countsPerDay("messages", undefined, "unlocked_at");

@@ -5,7 +5,7 @@ import type { MediaPart } from "../creators/creator-library.service.ts";
 import { createMessagesAdmin } from "./messages.admin.ts";
 import { createMessageMedia, type MediaDeps } from "./messages.media.ts";
 import { moderatedMessages } from "./messages.moderated.ts";
-import { creatorThreads, fanThreads, threadFor } from "./messages.queries.ts";
+import { creatorThreads, fanThreads, threadFor, unlocksPerDay } from "./messages.queries.ts";
 import type { MassSendBody, SendBody } from "./messages.schema.ts";
 import { createSending, type SendDeps } from "./messages.send.ts";
 import { createUnlocks } from "./messages.unlock.ts";
@@ -63,6 +63,9 @@ export function createMessagesService(deps: MessagesDeps) {
   }
 
   return {
+    /** Paid messages unlocked per UTC day since `sinceUtc`: a series of the console dashboard. */
+    unlocksPerDay: (sinceUtc: string) => unlocksPerDay.rows(db, { sinceUtc }),
+
     /** The caller's threads as a fan, or (`as=creator`) those of their page; with the total unread on that side. */
     async threads(userId: number, q: { as: Side; page: number; limit: number }) {
       const list = q.as === "fan" ? fanThreads : creatorThreads;
