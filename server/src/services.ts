@@ -131,7 +131,7 @@ export function createServices(deps: AppDeps) {
   });
   const payouts = createPayoutsService({ db, credits, audit, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
   const support = createSupportService({ db, audit, orderOf: orders.readable, contactOf: users.contactOf, sendMail: (mail) => mailer.send(mail) });
-  const messages = wireMessages(db, config, { credits, chat, creators, generation: render.generation, notify: render.notifications.record });
+  const messages = wireMessages(db, config, { credits, chat, creators, generation: render.generation, notify: render.notifications });
   const wallets = createWalletsService({ db, config, log, chain: createTonChain(config, log) });
   const auth = createAuthService({
     db,

@@ -1,13 +1,11 @@
 import type { Tx } from "../../db/client.ts";
 import type { MessageEventChange } from "../../contract/messages.ts";
 import { publishAccountEvents } from "../generation/progress.ts";
-import type { RecordNotification } from "../notifications/notifications.service.ts";
+import type { RecordNotification, RecordNotifications } from "../notifications/notifications.service.ts";
 
 /** One message reaching one account: the side that did not write it, with its unread count after it. */
 export interface Delivery {
   userId: number;
-  /** who wrote it */
-  from: number;
   threadId: number;
   messageId: number;
   unread: number;
@@ -33,15 +31,16 @@ export interface Unlock {
  * streams hear it at the commit (docs/decisions/311), and the bell records it (docs/decisions/312), so a rolled-back
  * send tells no one.
  */
-export function createMessageEvents(notify: RecordNotification) {
+export function createMessageEvents(notify: { record: RecordNotification; recordMany: RecordNotifications }) {
   return {
-    /** Every send (one-to-one or to all members) ends here: the recipient hears of a new message in its thread. */
-    async delivered(tx: Tx, deliveries: Delivery[]): Promise<void> {
+    /** Every send (one-to-one or to all members, by the account `from`) ends here: each recipient hears of a new message in its thread. */
+    async delivered(tx: Tx, from: number, deliveries: Delivery[]): Promise<void> {
       await publishAccountEvents(
         tx,
         deliveries.map((d) => event(d.userId, d.threadId, d.messageId, "new", d.unread)),
       );
-      for (const d of deliveries) await notify(tx, { userId: d.userId, kind: "message", subjectId: d.threadId, actorId: d.from });
+      // one statement for a mass message's every member, not one per member
+      await notify.recordMany(tx, { kind: "message", actorId: from, to: deliveries.map((d) => ({ userId: d.userId, subjectId: d.threadId })) });
     },
 
     /** The fan paid a locked message's price once: the fan's other tabs open the media, the creator learns it was bought. */
@@ -50,7 +49,7 @@ export function createMessageEvents(notify: RecordNotification) {
         event(u.creatorId, u.threadId, u.messageId, "unlocked", null),
         event(u.fanId, u.threadId, u.messageId, "unlocked", null),
       ]);
-      await notify(tx, { userId: u.creatorId, kind: "unlock", subjectId: u.threadId, actorId: u.fanId, amount: u.price });
+      await notify.record(tx, { userId: u.creatorId, kind: "unlock", subjectId: u.threadId, actorId: u.fanId, amount: u.price });
     },
   };
 }

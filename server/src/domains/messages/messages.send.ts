@@ -57,8 +57,8 @@ export function createSending({ db, checkText, events }: SendDeps) {
     if (!row) return (await tx.message.findUniqueOrThrow({ where: { threadId_idempotencyKey: { threadId: o.threadId, idempotencyKey: o.key } } })).id;
     const [counts] = await bumpThread.rows(tx, { threadId: o.threadId, sender: o.sender, at: new Date() });
     if (o.sender === "creator" && counts.blocked) throw HttpError.forbidden(M.blocked);
-    await events.delivered(tx, [
-      { userId: o.to, from: o.from, threadId: o.threadId, messageId: row.id, unread: o.sender === "fan" ? counts.creator_unread : counts.fan_unread },
+    await events.delivered(tx, o.from, [
+      { userId: o.to, threadId: o.threadId, messageId: row.id, unread: o.sender === "fan" ? counts.creator_unread : counts.fan_unread },
     ]);
     return row.id;
   }
@@ -131,7 +131,8 @@ export function createSending({ db, checkText, events }: SendDeps) {
         await tx.massMessage.update({ where: { id: mass.id }, data: { recipients: copies.length } });
         await events.delivered(
           tx,
-          copies.map((c) => ({ userId: c.fan_user_id, from: creatorId, threadId: c.thread_id, messageId: c.message_id, unread: c.fan_unread })),
+          creatorId,
+          copies.map((c) => ({ userId: c.fan_user_id, threadId: c.thread_id, messageId: c.message_id, unread: c.fan_unread })),
         );
         return { id: mass.id, recipients: copies.length };
       });

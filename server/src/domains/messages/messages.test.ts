@@ -212,6 +212,9 @@ describe("mass messages, blocks, reports and bans", () => {
     expect(sent.map((r) => [r.status, r.body.msg])).toEqual(Array(5).fill([200, "success"]));
     expect(sent[0].body.data.recipients).toBe(2);
     expect(await t.db.message.count({ where: { massMessageId: sent[0].body.data.id } })).toBe(2);
+    // each member's bell hears it once, in their own thread, however often the send was retried; the blocker's does not
+    const bells = await t.db.notification.findMany({ where: { kind: "message", actorId: s.c.userId }, select: { userId: true, count: true } });
+    expect(bells.sort((x, y) => x.userId - y.userId)).toEqual([a, b].map((m) => ({ userId: m.userId, count: 1 })).sort((x, y) => x.userId - y.userId));
     const copyOf = async (who: Who) => {
       const [th] = (await threads(who).expect(200)).body.data.list;
       return (await thread(who, th.id).expect(200)).body.data.messages[0];

@@ -6,7 +6,7 @@ import type { ChatService } from "../chat/chat.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import type { CreatorsService } from "../creators/creators.service.ts";
 import type { GenerationService } from "../generation/generation.service.ts";
-import type { RecordNotification } from "../notifications/notifications.service.ts";
+import type { RecordNotification, RecordNotifications } from "../notifications/notifications.service.ts";
 import { createMessageEvents } from "./messages.events.ts";
 import { createMessagesService } from "./messages.service.ts";
 
@@ -19,7 +19,7 @@ interface Owners {
   /** generation owns creations: the files of the library items messages carry */
   generation: Pick<GenerationService, "finishedMedia">;
   /** the bell: a new message and an unlock are told to the other side (docs/decisions/312) */
-  notify: RecordNotification;
+  notify: { record: RecordNotification; recordMany: RecordNotifications };
 }
 
 /** The messages domain as services.ts wires it, from the domains it stands on (docs/decisions/310). */

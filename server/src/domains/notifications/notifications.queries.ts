@@ -37,6 +37,19 @@ export const recordEvent = statement({
   example: { userId: 1, kind: "tip", subjectId: 1, actorId: 2, amount: 10 },
 });
 
+/** One event of one actor to many accounts at once (a mass message): recordEvent's row for each, in one statement. */
+export const recordEvents = statement({
+  columns: { id: col.int },
+  sql: (p: { userIds: number[]; subjectIds: number[]; kind: NotificationKind; actorId: number }) => Prisma.sql`
+    INSERT INTO notifications AS n (user_id, kind, subject_id, actor_id, created_at, updated_at)
+    SELECT e.user_id, ${p.kind}, e.subject_id, ${p.actorId}, (now() AT TIME ZONE 'UTC'), (now() AT TIME ZONE 'UTC')
+    FROM unnest(${p.userIds}::int[], ${p.subjectIds}::int[]) AS e(user_id, subject_id)
+    ON CONFLICT (user_id, kind, subject_id) WHERE read_at IS NULL DO UPDATE SET count = n.count + 1,
+      actor_id = EXCLUDED.actor_id, updated_at = EXCLUDED.updated_at
+    RETURNING n.id`,
+  example: { userIds: [1], subjectIds: [1], kind: "message", actorId: 2 },
+});
+
 /**
  * Claims one account's digest of `day` (UTC, YYYY-MM-DD): moves its day forward only while it is behind, answering
  * when the digest before was sent. A second worker's UPDATE waits on the row, then finds the day taken and returns

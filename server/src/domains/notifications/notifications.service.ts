@@ -3,7 +3,7 @@ import { displayNickname } from "../../contract/users.ts";
 import type { Db, SqlTx, Tx } from "../../db/client.ts";
 import type { Notification } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { markOnce, recordEvent } from "./notifications.queries.ts";
+import { markOnce, recordEvent, recordEvents } from "./notifications.queries.ts";
 import type { NotificationsQuery } from "./notifications.schema.ts";
 
 /** One event another domain records, in its own transaction. */
@@ -34,6 +34,21 @@ export const recordNotification: RecordNotification = async (tx, e) => {
   const subjectId = e.subjectId ?? 0;
   if (ONCE_PER_PERSON.includes(e.kind) && !(await markOnce.first(tx, { userId: e.userId, kind: e.kind, subjectId, actorId: e.actorId }))) return;
   await recordEvent.rows(tx, { userId: e.userId, kind: e.kind, subjectId, actorId: e.actorId, amount: e.amount ?? 0 });
+};
+
+/**
+ * One actor's event to many accounts at once, each about its own thing (a creator's message to every member, each in
+ * their own thread): one statement whatever the number, inside the sender's transaction. Only for kinds that count
+ * every event (a message), not those counted once per person.
+ */
+export type RecordNotifications = (
+  tx: Tx,
+  e: { kind: Exclude<NotificationKind, "like" | "remix" | "follow">; actorId: number; to: { userId: number; subjectId: number }[] },
+) => Promise<void>;
+
+export const recordNotifications: RecordNotifications = async (tx, e) => {
+  const to = e.to.filter((t) => t.userId !== e.actorId);
+  if (to.length) await recordEvents.rows(tx, { kind: e.kind, actorId: e.actorId, userIds: to.map((t) => t.userId), subjectIds: to.map((t) => t.subjectId) });
 };
 
 type Actor = { id: number; nickname: string | null; uuid: string; role: string; erasedAt: Date | null };
@@ -72,6 +87,7 @@ export function createNotificationsService(db: Db) {
   const unread = (userId: number) => db.notification.count({ where: { userId, readAt: null } });
   return {
     record: recordNotification,
+    recordMany: recordNotifications,
 
     /** A page of the caller's lines, latest event first, and how many are unread. */
     async list(userId: number, q: NotificationsQuery) {
