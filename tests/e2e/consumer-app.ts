@@ -87,6 +87,12 @@ export async function guestStudio(browser: Browser, url: string, language: NonNu
   return page;
 }
 
+/** Home: scrolls to the gallery heading once the template row above has its final height (the gallery loads when scrolled to). */
+export async function scrollToGallery(page: Page): Promise<void> {
+  await page.getByTestId("template-showcase-loading").waitFor({ state: "detached" });
+  await page.getByTestId("gallery-heading").scrollIntoViewIfNeeded();
+}
+
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem("reverie_token"));
 }

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { downloadedFile, launchBrowser } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, startAppServer, storedToken } from "./consumer-app.ts";
+import { ensureConsumerBuild, newAppContext, pageShot, scrollToGallery, startAppServer, storedToken } from "./consumer-app.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 import { startWorkerFor as startWorker } from "../generation-utils.ts";
 import { startFakeSmtp, type FakeSmtp } from "../fixtures/smtp.ts";
@@ -125,10 +125,10 @@ describe("consumer app: a newcomer makes a video", () => {
       await visitor.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
       const home = await visitor.newPage();
       await home.goto(`${server.url}/home`);
-      // the gallery sits below the fold and loads once scrolled to (after the showcase above it has its height)
+      // the gallery sits below the fold and loads once scrolled to
       await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
       expect(await home.getByTestId("gallery").count()).toBe(0);
-      await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
+      await scrollToGallery(home);
       const item = home.getByTestId(`gallery-item-${taskId}`);
       await item.waitFor();
       await home.waitForFunction((id) => {

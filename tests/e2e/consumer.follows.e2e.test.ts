@@ -1,15 +1,13 @@
-import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
-import { missingTexts, newAppContext, signedInPhone } from "./consumer-app.ts";
+import { missingTexts, newAppContext, scrollToGallery, signedInPhone } from "./consumer-app.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
-const galleryTitle = (language: string) => JSON.parse(fs.readFileSync(`consumer/src/i18n/locales/${language}.json`, "utf8")).home.galleryTitle as string;
 
 /**
  * Issue 32 item 3 at 360 px (docs/decisions/309): a saved account subscribes to a creator from a gallery item, and the
@@ -37,7 +35,7 @@ describe("subscribing to creators from the gallery, and the Subscriptions feed",
       const fan = await registeredUser(app.server);
       const { context, page } = await signedInPhone(app.browser, fan, language);
       await page.goto(`${app.server.url}/home`);
-      await page.getByRole("heading", { name: galleryTitle(language) }).scrollIntoViewIfNeeded();
+      await scrollToGallery(page);
       await page.getByTestId(`gallery-open-${shared.id}`).click();
       const dialog = page.getByTestId("gallery-item");
       await dialog.getByTestId("gallery-subscribe").click();
@@ -70,7 +68,7 @@ describe("subscribing to creators from the gallery, and the Subscriptions feed",
     const page = await context.newPage();
     await startAsGuest(page, app.server.url);
     await page.goto(`${app.server.url}/home`);
-    await page.getByRole("heading", { name: galleryTitle("en") }).scrollIntoViewIfNeeded();
+    await scrollToGallery(page);
     await page.getByTestId("gallery-tab-subscriptions").click();
     await page.getByTestId("feed-guest").waitFor();
     await page.getByTestId("feed-guest").scrollIntoViewIfNeeded();

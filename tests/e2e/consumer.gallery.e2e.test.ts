@@ -1,10 +1,9 @@
-import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { photo } from "../fixtures/media.ts";
 import { grant } from "../generation-utils.ts";
 import { registeredUser } from "../training-utils.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
-import { missingTexts, newAppContext, pageShot, storedToken } from "./consumer-app.ts";
+import { missingTexts, newAppContext, pageShot, scrollToGallery, storedToken } from "./consumer-app.ts";
 
 /**
  * Issue 32 items 1 and 2 at 360 px: a guest likes a shared creation, opens it (prompt and settings, no photo of the
@@ -39,9 +38,7 @@ describe("the gallery you can respond to", () => {
       const fanId = (await app.server.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info.id as number;
 
       await page.goto(`${app.server.url}/home`);
-      // the gallery loads when it scrolls into view
-      const title = JSON.parse(fs.readFileSync(`consumer/src/i18n/locales/${language}.json`, "utf8")).home.galleryTitle as string;
-      await page.getByRole("heading", { name: title }).scrollIntoViewIfNeeded();
+      await scrollToGallery(page);
       const card = page.getByTestId(`gallery-item-${task.id}`);
       await card.waitFor();
       await card.getByTestId(`like-${task.id}`).click();

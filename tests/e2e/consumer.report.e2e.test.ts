@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { appForThisFile } from "./app-per-file.ts";
-import { newAppContext, pageShot } from "./consumer-app.ts";
+import { newAppContext, pageShot, scrollToGallery } from "./consumer-app.ts";
 
 /** Issue 29 defect 9: the report dialog chooses no reason for the reporter; the gravest one is acted on at once. */
 describe("the report dialog", () => {
@@ -19,8 +19,7 @@ describe("the report dialog", () => {
     await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const page = await context.newPage();
     await page.goto(`${app.server.url}/home`);
-    // the gallery loads when it scrolls into view
-    await page.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
+    await scrollToGallery(page);
     const item = page.getByTestId(`gallery-item-${task.id}`);
     await item.waitFor();
     await item.getByTestId("report-open").click();

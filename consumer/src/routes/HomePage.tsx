@@ -81,7 +81,7 @@ export function Component() {
         <TemplateShowcase />
 
         <Box sx={{ display: "flex", alignItems: "baseline", justifyContent: "space-between", mb: 2 }}>
-          <Typography variant="h4" component="h2">
+          <Typography variant="h4" component="h2" data-testid="gallery-heading">
             {t("home.galleryTitle")}
           </Typography>
           <Typography variant="body2" color="text.secondary">

@@ -8,7 +8,10 @@ export const NOTIFICATION_KINDS = ["like", "remix", "follow", "tip", "message", 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** Kinds that count each person once per thing, whatever they undo and do again (an unlike and a like, a second remix). */
-export const ONCE_PER_PERSON: readonly NotificationKind[] = ["like", "remix", "follow"];
+const ONCE_PER_PERSON = ["like", "remix", "follow"] as const satisfies readonly NotificationKind[];
+export const countedOncePerPerson = (kind: NotificationKind): boolean => (ONCE_PER_PERSON as readonly NotificationKind[]).includes(kind);
+/** Kinds that count every event (each message, each tip), the only ones recorded to many accounts in one statement. */
+export type CountedEachTime = Exclude<NotificationKind, (typeof ONCE_PER_PERSON)[number]>;
 
 /** The most lines one page of the bell's list holds. */
 export const NOTIFICATION_PAGE_MAX = 50;

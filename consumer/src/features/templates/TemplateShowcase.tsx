@@ -8,16 +8,18 @@ import { TemplateCard } from "./TemplateCard.tsx";
 
 const SHOWN = 6;
 
-/** Home: a row of motion templates; one click opens the studio with it chosen. Hidden until templates exist. */
+/** Home: a row of motion templates; one click opens the studio with it chosen. Hidden when none exist. */
 export function TemplateShowcase() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [templates, setTemplates] = useState<Template[]>([]);
+  // null while loading: the place is held meanwhile, so what is below (the gallery, loaded when scrolled to) does not jump away
+  const [templates, setTemplates] = useState<Template[] | null>(null);
   useEffect(() => {
     getVideoTemplates()
       .then((list) => setTemplates(list.slice(0, SHOWN)))
       .catch(() => setTemplates([]));
   }, []);
+  if (templates === null) return <Box sx={{ minHeight: { xs: 520, md: 320 } }} aria-busy data-testid="template-showcase-loading" />;
   if (templates.length === 0) return null;
   return (
     <Box sx={{ pb: 5 }} data-testid="template-showcase">

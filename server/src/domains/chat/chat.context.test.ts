@@ -50,8 +50,10 @@ describe("long conversations", () => {
     expect(stored.summary).toMatch(/^Summary:/);
     expect(stored.summaryUpToId).not.toBeNull();
     const last = replies.at(-1)!.body.messages;
+    // the last reply carries a summary the memory keeper wrote (the stored one may be newer: it is refreshed after a reply)
     expect(last[0].content).toContain("summary");
-    expect(last[0].content).toContain(stored.summary.slice(0, 20));
+    const written = summaries.map((c) => (defaultBehaviour(c.body) as { text: string }).text);
+    expect(written.some((summary) => last[0].content.includes(summary))).toBe(true);
     expect(last.some((m) => m.content.startsWith("Turn 0:"))).toBe(false);
     expect(last.at(-1)!.content).toBe(words(11));
     // a summary that covers turns 0.. is kept moving forward, not dropped

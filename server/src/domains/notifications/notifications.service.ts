@@ -1,4 +1,4 @@
-import { ONCE_PER_PERSON, type NotificationKind } from "../../contract/notifications.ts";
+import { countedOncePerPerson, type CountedEachTime, type NotificationKind } from "../../contract/notifications.ts";
 import { displayNickname } from "../../contract/users.ts";
 import type { Db, SqlTx, Tx } from "../../db/client.ts";
 import type { Notification } from "../../db/generated/client.ts";
@@ -32,7 +32,7 @@ export type RecordNotification = (tx: Tx | SqlTx, event: NotificationEvent) => P
 export const recordNotification: RecordNotification = async (tx, e) => {
   if (e.actorId === e.userId) return;
   const subjectId = e.subjectId ?? 0;
-  if (ONCE_PER_PERSON.includes(e.kind) && !(await markOnce.first(tx, { userId: e.userId, kind: e.kind, subjectId, actorId: e.actorId }))) return;
+  if (countedOncePerPerson(e.kind) && !(await markOnce.first(tx, { userId: e.userId, kind: e.kind, subjectId, actorId: e.actorId }))) return;
   await recordEvent.rows(tx, { userId: e.userId, kind: e.kind, subjectId, actorId: e.actorId, amount: e.amount ?? 0 });
 };
 
@@ -41,10 +41,7 @@ export const recordNotification: RecordNotification = async (tx, e) => {
  * their own thread): one statement whatever the number, inside the sender's transaction. Only for kinds that count
  * every event (a message), not those counted once per person.
  */
-export type RecordNotifications = (
-  tx: Tx,
-  e: { kind: Exclude<NotificationKind, "like" | "remix" | "follow">; actorId: number; to: { userId: number; subjectId: number }[] },
-) => Promise<void>;
+export type RecordNotifications = (tx: Tx, e: { kind: CountedEachTime; actorId: number; to: { userId: number; subjectId: number }[] }) => Promise<void>;
 
 export const recordNotifications: RecordNotifications = async (tx, e) => {
   const to = e.to.filter((t) => t.userId !== e.actorId);
