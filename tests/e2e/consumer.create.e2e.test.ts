@@ -150,8 +150,7 @@ describe("consumer app: a newcomer makes a video", () => {
       await home.getByTestId("report-dialog").waitFor({ state: "detached" });
       await item.waitFor({ state: "detached" });
       await home.reload();
-      await home.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
-      await home.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
+      await scrollToGallery(home);
       await home.getByTestId("gallery").or(home.getByTestId("gallery-empty")).first().waitFor();
       expect(await home.getByTestId(`gallery-item-${taskId}`).count()).toBe(0);
       expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: taskId } })).state).toBe("suspended");

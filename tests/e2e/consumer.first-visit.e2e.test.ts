@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { SEED_BANNER_TITLES } from "../../server/src/domains/templates/templates.translations.seed.ts";
-import { missingKeys, newAppContext, pageShot, renderFirstPreviews, storedToken, usedKeys } from "./consumer-app.ts";
+import { missingKeys, newAppContext, pageShot, renderFirstPreviews, scrollToGallery, storedToken, usedKeys } from "./consumer-app.ts";
 
 // no CHAT_BACKENDS: this install has no chat back end, as a fresh one does
 const app = appForThisFile();
@@ -106,13 +106,8 @@ describe("a first visit at 360 px (issue 31)", () => {
     // the flash-sale popup was already seen today: it would cover the gallery
     await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const page = await context.newPage();
-    // the gallery sits below the fold and loads once scrolled to (after the showcase above it has its height)
-    const toGallery = async () => {
-      await page.getByTestId("template-showcase").locator('button[data-testid^="template-"]').first().waitFor();
-      await page.getByRole("heading", { name: "What everyone creates" }).scrollIntoViewIfNeeded();
-    };
     await page.goto(`${server.url}/home`);
-    await toGallery();
+    await scrollToGallery(page);
     await page.getByTestId("gallery-example").first().waitFor();
     expect(await page.getByTestId("gallery-example").count()).toBe(2);
     await page.getByTestId("gallery-examples-note").waitFor();
@@ -134,7 +129,7 @@ describe("a first visit at 360 px (issue 31)", () => {
       },
     });
     await page.goto(`${server.url}/home`);
-    await toGallery();
+    await scrollToGallery(page);
     const name = `Guest_${guest.uuid.replace(/-/g, "").slice(-6)}`;
     await expect.poll(() => page.getByTestId("gallery-nickname").first().textContent()).toBe(`by ${name}`);
     expect(await page.getByTestId("gallery-examples-note").count()).toBe(0);
