@@ -168,3 +168,57 @@ export async function renderFirstPreviews(server: Awaited<ReturnType<typeof star
   await server.db.template.updateMany({ where: {}, data: { enabled: true } });
   return first;
 }
+
+/**
+ * What is wrong with the layout of the audio or video uploader (`kind`) as shown: each of its buttons, texts, slider
+ * and player against the others and against the uploader's own box (which lies in its card), and each button's label on one line (a squeezed
+ * label breaks inside words, a character a line in Japanese). Empty when nothing overlaps, spills or is squeezed.
+ */
+export function uploaderClashes(page: Page, kind: "audio" | "video"): Promise<string[]> {
+  return page.evaluate((kind) => {
+    const root = document.querySelector(`[data-testid="${kind}-uploader"]`)!;
+    const PART = "button, .MuiTypography-root, .MuiSlider-root, video, audio, canvas";
+    const parts = [...root.querySelectorAll<HTMLElement>(PART)].filter((el) => !el.parentElement!.closest(PART) && el.getClientRects().length > 0);
+    const name = (el: HTMLElement) => el.dataset.testid ?? (el.textContent?.trim() || el.tagName.toLowerCase());
+    /** The line boxes of an element's text: a label that does not fit its button is drawn outside the button's box. */
+    const textRects = (el: HTMLElement) => {
+      const out: DOMRect[] = [];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        range.selectNodeContents(node);
+        out.push(...[...range.getClientRects()].filter((r) => r.width > 0));
+      }
+      return out;
+    };
+    /** What the element covers on screen: its box and any text drawn past it. */
+    const extent = (el: HTMLElement) => {
+      const all = [el.getBoundingClientRect(), ...textRects(el)];
+      return {
+        left: Math.min(...all.map((r) => r.left)),
+        right: Math.max(...all.map((r) => r.right)),
+        top: Math.min(...all.map((r) => r.top)),
+        bottom: Math.max(...all.map((r) => r.bottom)),
+      };
+    };
+    const box = root.getBoundingClientRect();
+    const card = root.closest(".MuiPaper-root")!.getBoundingClientRect();
+    const problems = box.left < card.left - 0.5 || box.right > card.right + 0.5 ? ["the uploader reaches past its card"] : [];
+    const rects = parts.map(extent);
+    parts.forEach((el, i) => {
+      const r = rects[i];
+      const own = el.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5) problems.push(`${name(el)} reaches past the uploader`);
+      if (r.left < own.left - 0.5 || r.right > own.right + 0.5) problems.push(`${name(el)} spills out of its box`);
+      const lines = new Set(textRects(el).map((t) => Math.round(t.top))).size;
+      if (el.matches(".MuiButton-root") && lines > 1) problems.push(`${name(el)} breaks over ${lines} lines`);
+      for (let j = i + 1; j < parts.length; j++) {
+        const o = rects[j];
+        const w = Math.min(r.right, o.right) - Math.max(r.left, o.left);
+        const h = Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top);
+        if (w > 0.5 && h > 0.5) problems.push(`${name(el)} overlaps ${name(parts[j])}`);
+      }
+    });
+    return problems;
+  }, kind);
+}

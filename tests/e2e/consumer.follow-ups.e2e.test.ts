@@ -8,13 +8,29 @@ import { waitForTask } from "../generation-utils.ts";
 
 /**
  * Issue 33 items 5 and 6 at 360 px in every language: a finished clip offers "Extend" and "1080p" in the results list,
- * each confirmed with the server's price first; a follow-up shows where it came from; nothing reaches past the screen.
+ * each confirmed with the server's price first; a follow-up shows where it came from; nothing reaches past the screen,
+ * nor past the results card (the page switcher's arrows were cut off in Japanese and Russian).
  */
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 const PHONE = { width: 360, height: 800 };
 
 /** Nothing on the page is wider than the phone. */
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+/**
+ * Controls of the results' page switcher cut off by the results card (it hides what reaches past it): the switcher
+ * scrolls sideways inside itself, so the page stays as wide as the phone while the next-page arrow is out of sight.
+ */
+const pagesCutOff = (page: Page) =>
+  page.evaluate(() => {
+    const pages = document.querySelector<HTMLElement>('[data-testid="results-pages"]')!;
+    const card = pages.closest('[data-testid="results"]')!.getBoundingClientRect();
+    const cut = [...pages.querySelectorAll<HTMLElement>("button, .MuiTablePagination-displayedRows, .MuiInputBase-root")].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.left < card.left - 0.5 || r.right > card.right + 0.5;
+    });
+    return [...cut.map((el) => el.getAttribute("aria-label") ?? el.textContent), ...(pages.scrollWidth > pages.clientWidth + 1 ? ["scrolls sideways"] : [])];
+  });
 
 describe("consumer app: extend and 1080p on a finished result, 360 px", () => {
   const app = comfyAppForThisFile();
@@ -53,6 +69,7 @@ describe("consumer app: extend and 1080p on a finished result, 360 px", () => {
       await card.getByTestId("follow-up-extend").waitFor();
       await card.getByTestId("follow-up-upscale").waitFor();
       expect(await overflows(page)).toBe(false);
+      expect(await pagesCutOff(page), language).toEqual([]);
       await pageShot(page, `results-follow-ups-${language}-360`);
 
       // 1080p: the price before confirming
@@ -85,8 +102,11 @@ describe("consumer app: extend and 1080p on a finished result, 360 px", () => {
         expect(await overflows(page)).toBe(false);
         await pageShot(page, `results-follow-up-origin-${language}-360`);
       }
-      const keys = (await usedKeys(page)).filter((k) => k.startsWith("results.followUp"));
-      expect(keys).toEqual(expect.arrayContaining(["results.followUp.action.extend", "results.followUp.title.extend", "results.followUp.confirm.upscale"]));
+      // the page switcher's arrows are named in the person's language too (MUI's own names are English)
+      const keys = (await usedKeys(page)).filter((k) => k.startsWith("results."));
+      expect(keys).toEqual(
+        expect.arrayContaining(["results.followUp.action.extend", "results.followUp.title.extend", "results.followUp.confirm.upscale", "results.nextPage"]),
+      );
       expect(missingKeys(language, keys), language).toEqual([]);
       expect(await missingTexts(page), language).toEqual([]);
       await context.close();

@@ -3,14 +3,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, SCREENSHOT_DIR } from "./browser.ts";
-import { ensureConsumerBuild, guestStudio, missingKeys, missingTexts, pageShot, startAppServer, usedKeys } from "./consumer-app.ts";
+import { ensureConsumerBuild, guestStudio, missingKeys, missingTexts, pageShot, startAppServer, uploaderClashes, usedKeys } from "./consumer-app.ts";
 import { audio, mediaDir } from "./consumer-media.ts";
 import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
 
 /**
  * Issue 33 item 1 at 360 px in every language: the audio overlay screen says what it will make before anything is
  * uploaded — on a GPU engine a photo that speaks or sings to the audio (lip-synced), on the local engine the audio
- * under the photo's motion, as a local draft (decision 305).
+ * under the photo's motion, as a local draft (decision 305). Its audio uploader fits the phone in every language.
  */
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 
@@ -79,9 +79,14 @@ describe("consumer app: what audio overlay makes, told per engine, 360 px", () =
     for (const language of LANGUAGES) {
       const page = await audioOverlay(browser, gpu.url, language, "lip-sync");
       await checkNote(page, language, "studio.audioDriven", `studio-audio-lip-sync-${language}-360`);
+      // the audio chosen: its player, waveform, trim and buttons, none on another, none squeezed or outside the card
+      await page.getByTestId("audio-input").setInputFiles(sound);
+      await page.getByTestId("waveform").waitFor();
+      expect(await uploaderClashes(page, "audio"), language).toEqual([]);
+      await page.getByTestId("audio-upload").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `studio-audio-uploader-${language}-360.png`) });
       if (language === "en") {
-        // the audio chosen: the quote for its own length, with its price, still says lip-synced
-        await page.getByTestId("audio-input").setInputFiles(sound);
+        // the quote for its own length, with its price, still says lip-synced
         await page.getByTestId("audio-upload").click();
         await page.getByTestId("audio-ready").waitFor();
         await page.locator('[data-testid="price"]:not([data-price=""])').waitFor();

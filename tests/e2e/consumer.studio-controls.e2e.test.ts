@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import { launchBrowser, SCREENSHOT_DIR } from "./browser.ts";
-import { ensureConsumerBuild, guestStudio, missingKeys, missingTexts, pageShot, startAppServer, usedKeys } from "./consumer-app.ts";
+import { ensureConsumerBuild, guestStudio, missingKeys, missingTexts, pageShot, startAppServer, uploaderClashes, usedKeys } from "./consumer-app.ts";
 import { mediaDir, photo, video } from "./consumer-media.ts";
 import { startWorkerFor } from "../generation-utils.ts";
 import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
@@ -127,7 +127,7 @@ describe("consumer app: the studio's controls on the local engine, 360 px", () =
  * Issue 33 items 3 and 4 beside them: on servers that run both workflows, image to video offers a second photo (a
  * transition) and a camera move, one at a time, each in the person's language and inside the card; what is chosen
  * reaches the task and renders. Item 2: video to video offers copying the video's motion onto the person's photo
- * beside the restyle.
+ * beside the restyle; the video uploader's buttons neither overlap nor leave the card in any language.
  */
 describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
   let comfy: FakeComfy;
@@ -238,9 +238,15 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
     for (const [i, language] of LANGUAGES.entries()) {
       const page = await guestStudio(browser, server.url, language);
       await page.getByTestId("mode-video_to_video").click();
+      await page.getByTestId("video-uploader").waitFor();
+      expect(await uploaderClashes(page, "video"), language).toEqual([]);
       await page.getByTestId("video-input").setInputFiles(clip);
       await page.getByTestId("video-upload").click();
       await page.getByTestId("video-ready").waitFor();
+      // the uploader's player, trim and buttons stay in view after the upload: none on another, none squeezed or outside
+      expect(await uploaderClashes(page, "video"), language).toEqual([]);
+      await page.getByTestId("video-upload").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `studio-video-uploader-${language}-360.png`) });
       await quoted(page);
       await page.getByTestId("video-choice").waitFor();
       // restyling asks for no photo and takes a strength

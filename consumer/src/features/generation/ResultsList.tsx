@@ -274,6 +274,7 @@ export function ResultsList() {
       )}
       <TablePagination
         component="div"
+        data-testid="results-pages"
         count={data?.total ?? 0}
         page={page}
         rowsPerPage={limit}
@@ -285,6 +286,10 @@ export function ResultsList() {
         }}
         labelRowsPerPage={t("results.perPage")}
         labelDisplayedRows={({ from, to, count }) => t("results.range", { from, to, count })}
+        // only the previous and next arrows are shown; MUI's own labels are English
+        getItemAriaLabel={(type) => (type === "previous" ? t("results.previousPage") : t("results.nextPage"))}
+        // on a phone the arrows wrap under the rest: in a row they were scrolled out of the card's sight in ja and ru
+        sx={{ "& .MuiTablePagination-toolbar": { flexWrap: "wrap", justifyContent: "flex-end", px: 2 }, "& .MuiTablePagination-spacer": { display: "none" } }}
       />
       <Dialog
         open={playing !== null}

@@ -182,11 +182,16 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
             </Typography>
             <Typography variant="caption">{clock(range[1])}</Typography>
           </Box>
-          <Box sx={{ display: "flex", gap: 1, mt: 2 }}>
-            <Button onClick={preview}>{t("uploader.preview")}</Button>
-            <Button onClick={() => input.current?.click()}>{t("uploader.replace")}</Button>
-            <Box sx={{ flex: 1 }} />
-            <Button variant="contained" disabled={busy} onClick={() => void upload()} data-testid={`${kind}-upload`}>
+          {/* the chosen part's action takes a row of its own: beside the other two it squeezed all three onto one another on
+              a phone; those two keep a smaller inset so that both fit one row of a phone in every language, and wrap if not */}
+          <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, mt: 2 }}>
+            <Button onClick={preview} sx={{ px: 1.5 }}>
+              {t(`uploader.preview.${kind}`)}
+            </Button>
+            <Button onClick={() => input.current?.click()} sx={{ px: 1.5 }}>
+              {t("uploader.replace")}
+            </Button>
+            <Button variant="contained" fullWidth disabled={busy} onClick={() => void upload()} data-testid={`${kind}-upload`}>
               {busy ? <CircularProgress size={20} color="inherit" /> : t("uploader.use")}
             </Button>
           </Box>
