@@ -4,7 +4,7 @@ import { startComfyStack, type ComfyStack } from "../../../../tests/comfyui-stac
 import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { followUpClient } from "../../../../tests/follow-up-utils.ts";
 import { grant, waitForTask } from "../../../../tests/generation-utils.ts";
-import { difference, packets, pictureAt } from "../../../../tests/media-compare.ts";
+import { difference, packets, pictureAt, pictures } from "../../../../tests/media-compare.ts";
 import { type Corner, MARK_CORNERS } from "../../contract/generation.ts";
 import { probe } from "../../storage/media-tools.ts";
 import type { TaskOutputs } from "./generation.task.ts";
@@ -81,6 +81,55 @@ describe("one watermark on a follow-up of a free clip (decision 316)", () => {
     // no second mark over the first: the clip's pictures are the stored clip's own
     const [first, stored] = await Promise.all([pictureAt(joined.file, 1), pictureAt(original.file, 1)]);
     expect(await difference(first, stored, corners(640, 360)[0], "inside")).toBe(0);
+    expect((await outputsOf(res.body.data.id)).mark).toBe("bottom-right");
+  }, 180_000);
+
+  it("a paid extension of a free clip adds no mark: the clip's pictures as stored, then the server's continuation", async () => {
+    const u = await giftedPerson();
+    const source = await api.finished(u.token, "clip", 2);
+    const original = await api.stored(u.token, source);
+    // an order after the clip: the extension's charge is paid with bought credits (decision 296)
+    await s.services.credits.grant({ userId: u.userId, amount: 100, reason: "purchase", reference: "order:X", idempotencyKey: `order:${u.userId}` });
+    const res = await api.post(u.token, "followUpSubmit", { source_id: source, kind: "extend", duration: 2 }).expect(200);
+    expect((await waitForTask(s, res.body.data.id, 60_000)).status).toBe("succeeded");
+    const joined = await api.stored(u.token, res.body.data.id);
+    expect(await pictures(joined.file)).toEqual([...(await pictures(original.file)), ...(await pictures(lastRender()))]);
+    // the file still carries the clip's mark, where the clip had it
+    expect((await outputsOf(res.body.data.id)).mark).toBe("bottom-right");
+  }, 180_000);
+
+  it("a free extension of an unmarked clip marks the new part alone, the clip's part left as it was", async () => {
+    const u = await giftedPerson();
+    const brand = (on: boolean) =>
+      s.db.siteSetting.upsert({ where: { key: "brand" }, create: { key: "brand", value: { watermark: on } }, update: { value: { watermark: on } } });
+    await brand(false);
+    let source: number;
+    try {
+      source = await api.finished(u.token, "clip", 2);
+    } finally {
+      await brand(true);
+    }
+    const original = await api.stored(u.token, source);
+    expect((await outputsOf(source)).mark).toBeNull();
+    const res = await api.post(u.token, "followUpSubmit", { source_id: source, kind: "extend", duration: 2 }).expect(200);
+    expect((await waitForTask(s, res.body.data.id, 60_000)).status).toBe("succeeded");
+    const tailRender = lastRender();
+    const joined = await api.stored(u.token, res.body.data.id);
+    const head = await pictures(original.file);
+    expect((await pictures(joined.file)).slice(0, head.length)).toEqual(head);
+    const [picture, clean] = await Promise.all([pictureAt(joined.file, head.length + 1), pictureAt(tailRender, 1)]);
+    expect(await marksIn(picture, clean)).toEqual(["bottom-right"]);
+    expect((await outputsOf(res.body.data.id)).mark).toBe("bottom-right");
+  }, 180_000);
+
+  it("1080p of a marked free clip is the server's upscale as it is: its mark upscaled, none of ours over it", async () => {
+    const u = await giftedPerson();
+    const source = await api.finished(u.token, "clip", 2);
+    const res = await api.post(u.token, "followUpSubmit", { source_id: source, kind: "upscale" }).expect(200);
+    expect((await waitForTask(s, res.body.data.id, 60_000)).status).toBe("succeeded");
+    // the fake server draws a fresh picture where a real one upscales the stored (marked) clip: equal packets are its file
+    const upscaled = await api.stored(u.token, res.body.data.id);
+    expect(await packets(upscaled.file)).toEqual(await packets(lastRender()));
     expect((await outputsOf(res.body.data.id)).mark).toBe("bottom-right");
   }, 180_000);
 });
