@@ -131,5 +131,12 @@ describe("one watermark on a follow-up of a free clip (decision 316)", () => {
     const upscaled = await api.stored(u.token, res.body.data.id);
     expect(await packets(upscaled.file)).toEqual(await packets(lastRender()));
     expect((await outputsOf(res.body.data.id)).mark).toBe("bottom-right");
+    // a clip stored before results recorded their mark: decision 296's rule, asked again, says it was marked
+    const { mark: _, ...unrecorded } = await outputsOf(source);
+    await s.db.generationTask.update({ where: { id: source }, data: { outputs: unrecorded as object } });
+    const again = await api.post(u.token, "followUpSubmit", { source_id: source, kind: "upscale" }).expect(200);
+    expect((await waitForTask(s, again.body.data.id, 60_000)).status).toBe("succeeded");
+    expect(await packets((await api.stored(u.token, again.body.data.id)).file)).toEqual(await packets(lastRender()));
+    expect((await outputsOf(again.body.data.id)).mark).toBe("bottom-right");
   }, 180_000);
 });
