@@ -7,7 +7,7 @@ import { pino } from "pino";
 import sharp from "sharp";
 import { createComfyEngine } from "../server/src/domains/generation/engines/comfyui.engine.ts";
 import type { EngineJob, EngineResult } from "../server/src/domains/generation/engines/engine.ts";
-import { followUpJob } from "../server/src/domains/generation/engines/follow-ups.ts";
+import { followUpJob, joinContinuation } from "../server/src/domains/generation/engines/follow-ups.ts";
 import { mediaToolPath } from "../server/src/storage/media-binaries.ts";
 import { loadWorkflows } from "../server/src/domains/generation/engines/workflows.ts";
 import { ffmpeg } from "../server/src/storage/media-tools.ts";
@@ -115,7 +115,8 @@ export default async function bench(): Promise<BenchResult[]> {
         const t = performance.now();
         // a follow-up's own steps (the clip's last frame) count as ours, as the worker takes them before submitting
         const sent = followUp ? await followUp(job) : job;
-        const result = await engine.result(await engine.submit(sent));
+        // an extension's join, which the worker's watermark step makes after the engine (decision 316), is ours too
+        const result = await joinContinuation(await engine.result(await engine.submit(sent)));
         const total = performance.now() - t;
         const run = (await one.runs())[0].at(-1)!;
         overheads.push(total - (run.endedAt - run.startedAt));

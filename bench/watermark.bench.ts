@@ -26,7 +26,7 @@ async function clip(dir: string, width: number, height: number, seconds: number)
  */
 export default async function (): Promise<BenchResult[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-watermark-"));
-  const mark = createMarker({ faces: faceAnalyser(), log: pino({ level: "silent" }) });
+  const { mark } = createMarker({ faces: faceAnalyser(), log: pino({ level: "silent" }) });
   const logo = await fs.readFile(DEFAULT_MARK);
   try {
     const image = path.join(dir, "image.jpg");

@@ -39,3 +39,9 @@ export type FollowUp = (typeof FOLLOW_UPS)[number];
 export const EXTENDABLE_MODES = ["image_to_video", "role_video", "text_to_video"] as const satisfies readonly GenerationMode[];
 /** The short side of an upscaled result, in pixels ("1080p"). */
 export const UPSCALE_SHORT_SIDE = 1080;
+/**
+ * The corners a watermark may sit in, in the order that breaks a tie (docs/decisions/296): bottom right where no face is
+ * seen, the usual place of a mark. A result records its mark's corner, or null for none (docs/decisions/316).
+ */
+export const MARK_CORNERS = ["bottom-right", "bottom-left", "top-right", "top-left"] as const;
+export type Corner = (typeof MARK_CORNERS)[number];

@@ -16,6 +16,7 @@ import {
   UnrunnableError,
 } from "../domains/generation/engines/engine.ts";
 import { followUpJob } from "../domains/generation/engines/follow-ups.ts";
+import type { MarkedResult } from "../domains/generation/generation.watermark.ts";
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
@@ -127,7 +128,7 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
 export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limiter">) {
   const { generation, storage, engines, log, config } = d;
 
-  async function storeOutputs(task: GenerationTask, r: EngineResult): Promise<TaskOutputs> {
+  async function storeOutputs(task: GenerationTask, r: MarkedResult): Promise<TaskOutputs> {
     await d.provenance.markOutputs(r, task);
     const put = async (f: { path: string; mime: string }, folder: string) => {
       const key = mediaKey(task.userId, folder, extOf(f.mime));
@@ -135,7 +136,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       return key;
     };
     const [mainKey, posterKey, ...extraKeys] = await Promise.all([put(r.main, "outputs"), put(r.poster, "posters"), ...r.extra.map((f) => put(f, "outputs"))]);
-    return { mainKey, posterKey, extraKeys, width: r.width, height: r.height };
+    return { mainKey, posterKey, extraKeys, width: r.width, height: r.height, mark: r.mark };
   }
 
   return async function runJob(job: PgBoss.JobWithMetadata<GenerationJobData>): Promise<void> {

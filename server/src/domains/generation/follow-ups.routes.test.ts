@@ -1,16 +1,12 @@
-import { execFile } from "node:child_process";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
 import { startComfyStack, type ComfyStack } from "../../../../tests/comfyui-stack.ts";
 import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
-import { photo } from "../../../../tests/fixtures/media.ts";
+import { followUpClient } from "../../../../tests/follow-up-utils.ts";
 import { waitForTask } from "../../../../tests/generation-utils.ts";
+import { packets, pictures } from "../../../../tests/media-compare.ts";
 import { MSG } from "../../http/messages.ts";
-import { mediaToolPath } from "../../storage/media-binaries.ts";
 import { probe } from "../../storage/media-tools.ts";
 
 /**
@@ -24,10 +20,13 @@ let fake: FakeComfy;
 let s: ComfyStack["s"];
 let media: ComfyStack["media"];
 let stop: (() => Promise<void>) | undefined;
-const run = promisify(execFile);
+let post: ReturnType<typeof followUpClient>["post"];
+let finished: ReturnType<typeof followUpClient>["finished"];
+let stored: ReturnType<typeof followUpClient>["stored"];
 
 beforeAll(async () => {
   ({ fake, s, media, stop } = await startComfyStack({ msPerStep: 1 }));
+  ({ post, finished, stored } = followUpClient({ s, media }));
 }, 60_000);
 afterAll(() => stop?.());
 
@@ -44,48 +43,6 @@ async function person(credits = 200) {
   return u;
 }
 const balance = async (userId: number) => (await s.services.credits.balance(userId)).points;
-const post = (token: string, route: string, body: object) => s.http.post(`/api/Generation/${route}`).set("token", token).send(body);
-
-/** A finished clip (or picture) of the person's own, made through the API. */
-async function finished(token: string, kind: "clip" | "picture", seconds = 2): Promise<number> {
-  const upload = await s.http
-    .post("/api/ImageUpload/upload")
-    .set("token", token)
-    .attach("file", await photo(640, 360), "p.jpg")
-    .field("consent", "1");
-  const res =
-    kind === "clip"
-      ? await post(token, "picVideoSubmit", { image_id: upload.body.data.id, prompt: "waves roll in", duration: seconds }).expect(200)
-      : await post(token, "textPicSubmit", { prompt: "a lighthouse" }).expect(200);
-  expect((await waitForTask(s, res.body.data.id, 60_000)).status).toBe("succeeded");
-  return res.body.data.id;
-}
-
-/** The stored result's file, fetched through its signed URL. */
-async function stored(token: string, id: number): Promise<{ file: string; view: Record<string, unknown> }> {
-  const view = (await s.http.get(`/api/Generation/picVideoSubmitDetails?id=${id}`).set("token", token).expect(200)).body.data;
-  const url = (view.video_url ?? view.image_url) as string;
-  const file = path.join(media.dir, `result-${id}${view.video_url ? ".mp4" : ".png"}`);
-  await fs.writeFile(file, Buffer.from(await (await fetch(new URL(url, s.url))).arrayBuffer()));
-  return { file, view };
-}
-
-/** Each video packet's MD5, by ffprobe: equal lists are the same encoded pictures, not a re-encode of them. */
-async function packets(file: string): Promise<string[]> {
-  const { stdout } = await run(mediaToolPath("ffprobe"), [
-    ...["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=data_hash", "-show_data_hash", "MD5", "-of", "csv=p=0", file],
-  ]);
-  return stdout.trim().split("\n");
-}
-
-/** Each decoded picture's MD5: equal lists are the same pictures, whatever their timestamps. */
-async function pictures(file: string): Promise<string[]> {
-  const { stdout } = await run(mediaToolPath("ffmpeg"), ["-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"], { maxBuffer: 16 << 20 });
-  return stdout
-    .split("\n")
-    .filter((l) => l && !l.startsWith("#"))
-    .map((l) => l.split(",").at(-1)!.trim());
-}
 
 describe("follow-ups of a finished result on the comfyui engine", () => {
   it("extends a clip from its last frame into one file: the clip's own pictures, then the continuation, priced per started block", async () => {

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { JobMetrics } from "../../metrics/metrics.ts";
 import type { Config } from "../../config.ts";
 import type { AspectRatio, CameraMove } from "../../contract/engines.ts";
-import { VIDEO_MODES, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
+import { VIDEO_MODES, type Corner, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { Db } from "../../db/client.ts";
 import type { FaceAnalyser } from "../../faces/faces.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
@@ -66,6 +66,11 @@ export interface TaskOutputs {
   extraKeys: string[];
   width: number;
   height: number;
+  /**
+   * The corner of the watermark the files carry, null for none (docs/decisions/316): a follow-up's mark goes where its
+   * source's is. Absent on results stored before it was recorded.
+   */
+  mark?: Corner | null;
 }
 
 /** The caller's balance as read with their session at the start of the request (docs/decisions/074). */

@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchMedia, visitor } from "../../../../tests/db-utils.ts";
 import { mediaDir, photo } from "../../../../tests/fixtures/media.ts";
 import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
+import { difference } from "../../../../tests/media-compare.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
 import { PROJECT_DIR } from "../../paths.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { ffmpeg, probe } from "../../storage/media-tools.ts";
 import { taskChargeKey } from "./generation.task.ts";
-import { type Placement, placeMark } from "./generation.watermark.ts";
+import { placeMark } from "./generation.watermark.ts";
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
 let worker: { stop(): Promise<void> };
@@ -67,25 +68,6 @@ async function render(payer: Payer, call: string, body: object): Promise<{ main:
 
 const setWatermark = (watermark: boolean) =>
   s.http.put("/admin/api/site-settings/brand").set("token", marketer.token).send({ value: { watermark } }).expect(200);
-
-/** Mean absolute difference of the RGB pixels of two pictures of one size, inside `box` or outside it. */
-async function difference(a: string, b: string, box: Placement, where: "inside" | "outside"): Promise<number> {
-  const raw = (f: string) => sharp(f).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const [x, y] = await Promise.all([raw(a), raw(b)]);
-  expect([x.info.width, x.info.height]).toEqual([y.info.width, y.info.height]);
-  let sum = 0;
-  let n = 0;
-  for (let row = 0; row < x.info.height; row++) {
-    for (let col = 0; col < x.info.width; col++) {
-      const inBox = col >= box.left && col < box.left + box.width && row >= box.top && row < box.top + box.height;
-      if (inBox !== (where === "inside")) continue;
-      const i = (row * x.info.width + col) * 3;
-      for (let c = 0; c < 3; c++) sum += Math.abs(x.data[i + c] - y.data[i + c]);
-      n += 3;
-    }
-  }
-  return sum / n;
-}
 
 /** The default mark is square: where it lands on a picture of this size with no face. */
 const corner = async (file: string) => {

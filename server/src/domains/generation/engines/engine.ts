@@ -46,7 +46,7 @@ export interface EngineJob {
   followUp?: "upscale";
   /**
    * An extension (decision 307): the finished clip this job continues from its last frame (`image`); the engine's
-   * output is joined after it into one file.
+   * output is joined after it into one file, after the watermark step (decision 316).
    */
   continues?: string;
   /** The workflow the template chose (GPU engines); unset = the engine's default for the mode. */
@@ -81,6 +81,11 @@ export interface EngineResult {
   width: number;
   height: number;
   durationSec?: number;
+  /**
+   * An extension's clip (the job's `continues`): `main` is then the continuation alone, its size and length the
+   * continuation's, joined after this clip by the watermark step once it has marked the new part or not (decision 316).
+   */
+  continues?: string;
   /** The workflow a GPU engine ran and the seconds it held the GPU (issue 34: measured cost per workflow). */
   gpu?: { workflow: string; seconds: number };
 }

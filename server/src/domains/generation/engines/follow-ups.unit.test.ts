@@ -61,4 +61,24 @@ describe("an extension's media steps", () => {
     const head = await packets(first);
     expect((await packets(joined.file)).slice(1, head.length)).toEqual(head.slice(1));
   });
+
+  it("a free continuation's mark is laid over it at the clip's size, in the encode that fits it; the clip is copied", async () => {
+    const first = await clip("plain.mp4", { size: "320x240", rate: 16, seconds: 1, colour: "gray" });
+    const second = await clip("wider.mp4", { size: "400x300", rate: 24, seconds: 1, colour: "gray" });
+    const work = path.join(dir, "marked");
+    await fs.mkdir(work);
+    const mark = path.join(work, "mark.png");
+    await sharp({ create: { width: 40, height: 40, channels: 4, background: "#ff0000" } })
+      .png()
+      .toFile(mark);
+    const joined = await joinClips(first, second, await probe(second), work, { file: mark, left: 270, top: 190 });
+    const head = await packets(first);
+    expect((await packets(joined.file)).slice(1, head.length)).toEqual(head.slice(1));
+    const picture = path.join(work, "last.png");
+    await ffmpeg(["-sseof", "-0.2", "-i", joined.file, "-frames:v", "1", picture]);
+    const at = async (left: number, top: number) => (await sharp(picture).extract({ left, top, width: 1, height: 1 }).raw().toBuffer())[0];
+    // red inside the mark's box of the 320x240 clip, gray outside it
+    expect(await at(290, 210)).toBeGreaterThan(200);
+    expect(await at(250, 210)).toBeLessThan(160);
+  });
 });

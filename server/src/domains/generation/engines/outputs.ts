@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import sharp from "sharp";
-import { ffmpeg, probe } from "../../../storage/media-tools.ts";
+import { ffmpeg } from "../../../storage/media-tools.ts";
 import { mediaInfo } from "../../../storage/mp4-header.ts";
 import { EngineError, type EngineFile, type EngineJob, type EngineResult } from "./engine.ts";
-import { joinClips } from "./follow-ups.ts";
 
 /** A UUID made from a key, so the same key always names the same job on a back end (our own ComfyUI prompt_id). */
 export function uuidFromKey(key: string): string {
@@ -30,7 +29,8 @@ async function measure(video: string) {
  * What every GPU engine does with the files it brought back: measures them, makes the poster and lays the job's audio
  * over a video that came back silent. A lip-synced video comes back with the audio it was made from (decision 305). A
  * video workflow that saves its first frame (binding `poster`) spares us decoding one with ffmpeg (decision 314). An
- * extension's join of the clip it continues and the continuation is this post-step too (decision 307).
+ * extension comes back as its continuation alone, with the clip's first frame as its poster: the join waits for the
+ * watermark step, which may mark the new part first (decisions 307, 316).
  */
 export async function finishOutputs(job: EngineJob, files: string[], kind: "video" | "images"): Promise<EngineResult> {
   if (!files.length) throw new EngineError("the back end finished without an output file");
@@ -50,13 +50,7 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
   const frame = job.continues ? undefined : files.find((f) => !isVideoFile(f));
   const made = await measure(video);
   if (!made?.video) throw new EngineError("the back end returned a file that is not a video");
-  let src = { size: made.video, durationSec: made.durationSec };
-  if (job.continues) {
-    // the join compares pixel formats and frame rates, which only ffprobe reads
-    const joined = await joinClips(job.continues, video, await probe(video), job.workDir);
-    video = joined.file;
-    src = { size: { ...made.video, width: joined.width, height: joined.height }, durationSec: joined.durationSec };
-  }
+  const src = { size: made.video, durationSec: made.durationSec };
   if (job.audio && !made.audio) {
     const mixed = path.join(job.workDir, "with-audio.mp4");
     await ffmpeg([
@@ -83,7 +77,7 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     video = mixed;
   }
   if (frame) await sharp(frame).jpeg({ quality: 85 }).toFile(posterFile);
-  else await ffmpeg(["-i", video, "-frames:v", "1", "-q:v", "3", posterFile]);
+  else await ffmpeg(["-i", job.continues ?? video, "-frames:v", "1", "-q:v", "3", posterFile]);
   return {
     main: { path: video, mime: "video/mp4" },
     extra: [],
@@ -91,5 +85,6 @@ export async function finishOutputs(job: EngineJob, files: string[], kind: "vide
     width: src.size.width,
     height: src.size.height,
     durationSec: src.durationSec,
+    continues: job.continues,
   };
 }
