@@ -3,6 +3,7 @@ import { LANGUAGES } from "../../contract/locales.ts";
 import { LEDGER_LABELS } from "../../contract/credits.ts";
 import { REWARD_MESSAGES } from "../../contract/rewards.ts";
 import { userOrdersQuery } from "../orders/orders.schema.ts";
+import { pageOf } from "../uploads/uploads.schema.ts";
 import { SIGN_IN_METHODS } from "../../contract/users.ts";
 
 const nickname = z
@@ -54,33 +55,34 @@ export type UserUpdateBody = z.infer<typeof userUpdateBody>;
 
 // What the routes answer (docs/decisions/229).
 
-/** get /api/Personal/personal_info */
-export const personalInfoAnswer = z.object({
-  info: z.object({
-    id: z.number(),
-    uuid: z.string(),
-    nickname: z.string(),
-    supplier_id: z.number().nullable(),
-    type: z.string(),
-    menu: z.array(z.string()),
-    userName: z.string(),
-    username: z.string(),
-    email: z.string().nullable(),
-    title: z.string().nullable(),
-    photo: z.string().nullable(),
-    time: z.number(),
-    menuJson: z.string(),
-    roles: z.array(z.string()),
-    authBtnList: z.array(z.string()),
-    rules: z.unknown(),
-    bemobClickId: z.string().nullable(),
-    language: z.string(),
-    points: z.number(),
-    all_points: z.number(),
-    payment_permission: z.boolean(),
-    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
-  }),
+/** The signed-in person as the app knows them: after a login (auth) and in their personal info. */
+export const userInfo = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  nickname: z.string(),
+  supplier_id: z.number().nullable(),
+  type: z.string(),
+  menu: z.array(z.string()),
+  userName: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  title: z.string().nullable(),
+  photo: z.string().nullable(),
+  time: z.number(),
+  menuJson: z.string(),
+  roles: z.array(z.string()),
+  authBtnList: z.array(z.string()),
+  rules: z.unknown(),
+  bemobClickId: z.string().nullable(),
+  language: z.string(),
+  points: z.number(),
+  all_points: z.number(),
+  payment_permission: z.boolean(),
+  sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
 });
+
+/** get /api/Personal/personal_info */
+export const personalInfoAnswer = z.object({ info: userInfo });
 
 /** get /api/Personal/select_users_integral */
 export const selectUsersIntegralAnswer = z.object({
@@ -94,20 +96,15 @@ export const userUpdateAnswer = z.object({});
 /** get /api/Personal/creditHistory: SPEC.md §9 pages, as the order list has */
 export const creditHistoryQuery = userOrdersQuery;
 
-export const creditHistoryAnswer = z.object({
-  list: z.array(
-    z.object({
-      id: z.number(),
-      /** signed: what the balance moved by */
-      delta: z.number(),
-      balance_after: z.number(),
-      /** the ledger's reason, and the label the app shows for it */
-      reason: z.string(),
-      label: z.enum(LEDGER_LABELS),
-      created_at: z.date(),
-    }),
-  ),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const creditHistoryAnswer = pageOf(
+  z.object({
+    id: z.number(),
+    /** signed: what the balance moved by */
+    delta: z.number(),
+    balance_after: z.number(),
+    /** the ledger's reason, and the label the app shows for it */
+    reason: z.string(),
+    label: z.enum(LEDGER_LABELS),
+    created_at: z.date(),
+  }),
+);
