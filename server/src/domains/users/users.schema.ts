@@ -55,34 +55,36 @@ export type UserUpdateBody = z.infer<typeof userUpdateBody>;
 
 // What the routes answer (docs/decisions/229).
 
-/** The signed-in person as the app knows them: after a login (auth) and in their personal info. */
-export const userInfo = z.object({
-  id: z.number(),
-  uuid: z.string(),
-  nickname: z.string(),
-  supplier_id: z.number().nullable(),
-  type: z.string(),
-  menu: z.array(z.string()),
-  userName: z.string(),
-  username: z.string(),
-  email: z.string().nullable(),
-  title: z.string().nullable(),
-  photo: z.string().nullable(),
-  time: z.number(),
-  menuJson: z.string(),
-  roles: z.array(z.string()),
-  authBtnList: z.array(z.string()),
-  rules: z.unknown(),
-  bemobClickId: z.string().nullable(),
-  language: z.string(),
-  points: z.number(),
-  all_points: z.number(),
-  payment_permission: z.boolean(),
-  sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
+/** get /api/Personal/personal_info */
+export const personalInfoAnswer = z.object({
+  info: z.object({
+    id: z.number(),
+    uuid: z.string(),
+    nickname: z.string(),
+    supplier_id: z.number().nullable(),
+    type: z.string(),
+    menu: z.array(z.string()),
+    userName: z.string(),
+    username: z.string(),
+    email: z.string().nullable(),
+    title: z.string().nullable(),
+    photo: z.string().nullable(),
+    time: z.number(),
+    menuJson: z.string(),
+    roles: z.array(z.string()),
+    authBtnList: z.array(z.string()),
+    rules: z.unknown(),
+    bemobClickId: z.string().nullable(),
+    language: z.string(),
+    points: z.number(),
+    all_points: z.number(),
+    payment_permission: z.boolean(),
+    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
+  }),
 });
 
-/** get /api/Personal/personal_info */
-export const personalInfoAnswer = z.object({ info: userInfo });
+/** The signed-in person as the app knows them: in their personal info and after every login (auth). */
+export const userInfo = personalInfoAnswer.shape.info;
 
 /** get /api/Personal/select_users_integral */
 export const selectUsersIntegralAnswer = z.object({
