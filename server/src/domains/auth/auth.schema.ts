@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SIGN_IN_METHODS } from "../../contract/users.ts";
 import { MSG } from "../../http/messages.ts";
+import { userInfo } from "../users/users.schema.ts";
 
 const email = z
   .string({ error: MSG.enterEmail })
@@ -49,33 +49,10 @@ export const channelLoginBody = z.object({
 
 // What the routes answer (docs/decisions/229).
 
-/** post /api/login/visitor */
+/** post /api/login/visitor, and every other login of a person: the session and who it is */
 export const visitorAnswer = z.object({
   token: z.string(),
-  user_info: z.object({
-    id: z.number(),
-    uuid: z.string(),
-    nickname: z.string(),
-    supplier_id: z.number().nullable(),
-    type: z.string(),
-    menu: z.array(z.string()),
-    userName: z.string(),
-    username: z.string(),
-    email: z.string().nullable(),
-    title: z.string().nullable(),
-    photo: z.string().nullable(),
-    time: z.number(),
-    menuJson: z.string(),
-    roles: z.array(z.string()),
-    authBtnList: z.array(z.string()),
-    rules: z.unknown(),
-    bemobClickId: z.string().nullable(),
-    language: z.string(),
-    points: z.number(),
-    all_points: z.number(),
-    payment_permission: z.boolean(),
-    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
-  }),
+  user_info: userInfo,
   is_register: z.union([z.literal(0), z.literal(1)]),
 });
 
@@ -86,35 +63,9 @@ export const sendEmailCodeAnswer = z.object({
 });
 
 /** post /api/OrderJpay/channelServerLogin */
-export const channelServerLoginAnswer = z.object({
+export const channelServerLoginAnswer = visitorAnswer.extend({
   playerUid: z.string(),
   serverId: z.string(),
-  token: z.string(),
-  user_info: z.object({
-    id: z.number(),
-    uuid: z.string(),
-    nickname: z.string(),
-    supplier_id: z.number().nullable(),
-    type: z.string(),
-    menu: z.array(z.string()),
-    userName: z.string(),
-    username: z.string(),
-    email: z.string().nullable(),
-    title: z.string().nullable(),
-    photo: z.string().nullable(),
-    time: z.number(),
-    menuJson: z.string(),
-    roles: z.array(z.string()),
-    authBtnList: z.array(z.string()),
-    rules: z.unknown(),
-    bemobClickId: z.string().nullable(),
-    language: z.string(),
-    points: z.number(),
-    all_points: z.number(),
-    payment_permission: z.boolean(),
-    sign_in_methods: z.array(z.enum(SIGN_IN_METHODS)),
-  }),
-  is_register: z.union([z.literal(0), z.literal(1)]),
 });
 
 /** get /api/login/getLoginUrl */

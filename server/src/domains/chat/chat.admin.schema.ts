@@ -42,8 +42,8 @@ export const conversationRow = z.object({
   deletedAt: z.date().nullable(),
 });
 
-/** conversations get  */
-export const conversationRecord = z.object({
+/** conversations get: the conversation with its character's name and its lines */
+export const conversationRecord = conversationRow.extend({
   characterName: z.string(),
   lines: z.array(
     z.object({
@@ -54,15 +54,6 @@ export const conversationRecord = z.object({
       createdAt: z.date(),
     }),
   ),
-  id: z.number(),
-  createdAt: z.date(),
-  userId: z.number(),
-  state: z.enum(CONTENT_STATES),
-  characterId: z.number(),
-  summary: z.string(),
-  summaryUpToId: z.number().nullable(),
-  lastMessageAt: z.date(),
-  deletedAt: z.date().nullable(),
 });
 
 /** chat-policy-hits list  */
@@ -87,14 +78,10 @@ export const chatSuspensionRow = z.object({
   lastHitAt: z.date().nullable(),
 });
 
-/** chat-suspensions get  */
-export const chatSuspensionRecord = z.object({
-  id: z.number(),
-  userId: z.number(),
+/** chat-suspensions get: the person's standing and the hits behind it */
+export const chatSuspensionRecord = chatSuspensionRow.extend({
   suspended: z.boolean(),
   strikes: z.number(),
-  hits: z.number(),
-  lastHitAt: z.date().nullable(),
   policyHits: z.array(chatPolicyHitRecord),
 });
 

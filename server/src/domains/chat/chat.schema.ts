@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { CHARACTER_SORTS } from "../../contract/chat.ts";
 import { MSG } from "../../http/messages.ts";
-import { pageQuery } from "../uploads/uploads.schema.ts";
-import { UPLOAD_KINDS } from "../../contract/uploads.ts";
+import { pageOf, pageQuery, uploadAnswer } from "../uploads/uploads.schema.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
-import { SCREENING_STATUSES } from "../../contract/screening.ts";
 
 const id = (name: string) =>
   z.coerce
@@ -195,16 +193,16 @@ export const characterView = z.object({
   created_at: z.string(),
 });
 
-/** post /api/RoleChat/generateCharacterInfo */
-export const generateCharacterInfoAnswer = z.object({
-  name: z.string(),
-  description: z.string(),
-  personality: z.string(),
-  scenario: z.string(),
-  greeting: z.string(),
-  example_lines: z.array(z.string()),
-  tags: z.array(z.string()),
-  age: z.number().nullable(),
+/** post /api/RoleChat/generateCharacterInfo: a draft of the card's written part, for the person to edit */
+export const generateCharacterInfoAnswer = characterView.pick({
+  name: true,
+  description: true,
+  personality: true,
+  scenario: true,
+  greeting: true,
+  example_lines: true,
+  tags: true,
+  age: true,
 });
 
 /** post /api/RoleChat/generateAvatar */
@@ -214,28 +212,11 @@ export const generateAvatarAnswer = z.object({
   status: z.string(),
 });
 
-/** post /api/RoleChat/keepAvatar */
-export const keepAvatarAnswer = z.object({
-  id: z.number(),
-  type: z.enum(UPLOAD_KINDS),
-  file_url: z.string(),
-  thumb_url: z.string().nullable(),
-  width: z.number().nullable(),
-  height: z.number().nullable(),
-  duration: z.number().nullable(),
-  size: z.number(),
-  created_at: z.string(),
-  review: z.enum(SCREENING_STATUSES).nullable(),
-  review_message: z.string().nullable(),
-});
+/** post /api/RoleChat/keepAvatar: the picture, kept as one of the caller's uploads */
+export const keepAvatarAnswer = uploadAnswer;
 
 /** get /api/RoleChat/getCharacterList */
-export const getCharacterListAnswer = z.object({
-  list: z.array(characterView),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const getCharacterListAnswer = pageOf(characterView);
 
 /** post /api/RoleChat/creatConversation */
 export const creatConversationAnswer = z.object({
@@ -253,12 +234,7 @@ export const creatConversationAnswer = z.object({
 });
 
 /** get /api/RoleChat/conversationList */
-export const conversationListAnswer = z.object({
-  list: z.array(creatConversationAnswer),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const conversationListAnswer = pageOf(creatConversationAnswer);
 
 /** get /api/RoleChat/conversation */
 export const conversationAnswer = z.object({

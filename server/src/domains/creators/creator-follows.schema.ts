@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FEED_MAX_PAGE, FEED_SOURCES } from "../../contract/creators.ts";
-import { pageQuery } from "../uploads/uploads.schema.ts";
+import { pageOf, pageQuery } from "../uploads/uploads.schema.ts";
 import { libraryItemAnswer } from "./creators.schema.ts";
 
 /** A page of the "Following" feed or of one's follows; the feed reads up to page × limit entries per follow, hence the bound. */
@@ -28,9 +28,4 @@ export const feedAnswer = z.object({
 });
 
 /** get /api/Subscribe/following: the caller's own follows */
-export const followingAnswer = z.object({
-  page: z.number(),
-  limit: z.number(),
-  total: z.number(),
-  list: z.array(z.object({ home_link: z.string(), title: z.string(), since: z.string() })),
-});
+export const followingAnswer = pageOf(z.object({ home_link: z.string(), title: z.string(), since: z.string() }));

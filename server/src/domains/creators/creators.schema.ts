@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idsFilter, intFilter } from "../../http/list-filters.ts";
-import { pageQuery } from "../uploads/uploads.schema.ts";
+import { pageOf, pageQuery } from "../uploads/uploads.schema.ts";
 import { homeLinkField } from "../training/training.schema.ts";
 import {
   CREATOR_BIO_MAX,
@@ -176,6 +176,14 @@ export const libraryItemAnswer = z.object({
   created_at: z.string(),
 });
 
+/** A fan's membership of a creator page (post /api/Subscribe/joinMembership, and on the page they see) */
+export const joinMembershipAnswer = z.object({
+  status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
+  price: z.number(),
+  paid_through: z.string(),
+  member: z.boolean(),
+});
+
 /** A creator page as a viewer sees it, with the first page of its library (get /api/Subscribe/getHomeLinkInfo). */
 export const pageAnswer = z.object({
   id: z.number(),
@@ -195,14 +203,7 @@ export const pageAnswer = z.object({
   library_locked: z.number(),
   request_price: z.number().nullable(),
   membership_price: z.number().nullable(),
-  membership: z
-    .object({
-      status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
-      price: z.number(),
-      paid_through: z.string(),
-      member: z.boolean(),
-    })
-    .nullable(),
+  membership: joinMembershipAnswer.nullable(),
   satisfaction_rate: z.number().nullable(),
 });
 
@@ -235,31 +236,7 @@ export const requestAnswer = z.object({
 });
 
 /** get /api/Subscribe/requests */
-export const requestsAnswer = z.object({
-  list: z.array(
-    z.object({
-      home_link: z.string(),
-      creator: z.string(),
-      id: z.number(),
-      text: z.string(),
-      price: z.number(),
-      status: z.enum(CUSTOM_REQUEST_STATUSES),
-      delivered_task_id: z.number().nullable(),
-      satisfied: z.boolean().nullable(),
-      dispute_status: z.enum(DISPUTE_STATUSES).nullable(),
-      created_at: z.string(),
-      expires_at: z.string(),
-    }),
-  ),
-});
-
-/** post /api/Subscribe/joinMembership */
-export const joinMembershipAnswer = z.object({
-  status: z.enum(CREATOR_MEMBERSHIP_STATUSES),
-  price: z.number(),
-  paid_through: z.string(),
-  member: z.boolean(),
-});
+export const requestsAnswer = z.object({ list: z.array(requestAnswer.extend({ home_link: z.string(), creator: z.string() })) });
 
 /** post /api/Subscribe/publishItem */
 export const publishItemAnswer = z.object({
@@ -269,13 +246,7 @@ export const publishItemAnswer = z.object({
 });
 
 /** get /api/Subscribe/library */
-export const libraryAnswer = z.object({
-  page: z.number(),
-  limit: z.number(),
-  list: z.array(libraryItemAnswer),
-  total: z.number(),
-  locked: z.number(),
-});
+export const libraryAnswer = pageOf(libraryItemAnswer).extend({ locked: z.number() });
 
 /** get /api/Subscribe/myItems */
 export const myItemsAnswer = z.object({

@@ -48,6 +48,19 @@ export const disputeSortable = ["id", "disputedAt", "price", "disputeStatus"] as
 
 // What the routes answer (docs/decisions/229).
 
+/** get /api/Subscribe/earnings */
+export const earningsAnswer = z.object({
+  earned: z.number(),
+  in_escrow: z.number(),
+  in_dispute: z.number(),
+  payout_pending: z.number(),
+  paid_out: z.number(),
+  payable: z.number(),
+  balance: z.number(),
+  shortfall: z.number(),
+  min_payout: z.number(),
+});
+
 /** payouts list  */
 export const payoutRow = z.object({
   creatorUserId: z.number(),
@@ -64,32 +77,8 @@ export const payoutRow = z.object({
   decidedById: z.number().nullable(),
 });
 
-/** payouts get  */
-export const payoutRecord = z.object({
-  creatorUserId: z.number(),
-  homeLink: z.string(),
-  earnings: z.object({
-    earned: z.number(),
-    in_escrow: z.number(),
-    in_dispute: z.number(),
-    payout_pending: z.number(),
-    paid_out: z.number(),
-    payable: z.number(),
-    balance: z.number(),
-    shortfall: z.number(),
-    min_payout: z.number(),
-  }),
-  id: z.number(),
-  createdAt: z.date(),
-  status: z.enum(PAYOUT_STATUSES),
-  idempotencyKey: z.string(),
-  creatorPageId: z.number(),
-  amount: z.number(),
-  decidedAt: z.date().nullable(),
-  reference: z.string().nullable(),
-  rejectReason: z.string().nullable(),
-  decidedById: z.number().nullable(),
-});
+/** payouts get: the payout with its creator's earnings beside it */
+export const payoutRecord = payoutRow.extend({ earnings: earningsAnswer });
 
 /** disputes list  */
 export const disputeRecord = z.object({
@@ -111,35 +100,7 @@ export const disputeRecord = z.object({
   createdAt: z.date(),
 });
 
-/** get /api/Subscribe/earnings */
-export const earningsAnswer = z.object({
-  earned: z.number(),
-  in_escrow: z.number(),
-  in_dispute: z.number(),
-  payout_pending: z.number(),
-  paid_out: z.number(),
-  payable: z.number(),
-  balance: z.number(),
-  shortfall: z.number(),
-  min_payout: z.number(),
-});
-
-/** get /api/Subscribe/payouts */
-export const payoutsAnswer = z.object({
-  list: z.array(
-    z.object({
-      id: z.number(),
-      amount: z.number(),
-      status: z.enum(PAYOUT_STATUSES),
-      reference: z.string().nullable(),
-      reject_reason: z.string().nullable(),
-      created_at: z.string(),
-      decided_at: z.string().nullable(),
-    }),
-  ),
-});
-
-/** post /api/Subscribe/requestPayout */
+/** post /api/Subscribe/requestPayout: a payout as its creator sees it, as in their list */
 export const requestPayoutAnswer = z.object({
   id: z.number(),
   amount: z.number(),
@@ -149,6 +110,9 @@ export const requestPayoutAnswer = z.object({
   created_at: z.string(),
   decided_at: z.string().nullable(),
 });
+
+/** get /api/Subscribe/payouts */
+export const payoutsAnswer = z.object({ list: z.array(requestPayoutAnswer) });
 
 /** post /api/Subscribe/disputeRequest */
 export const disputeRequestAnswer = z.object({

@@ -177,8 +177,8 @@ export const creatorPageRecord = z.object({
   membershipPrice: z.number().nullable(),
 });
 
-/** reports list  */
-export const reportRecord = z.object({
+/** A report as it is stored. */
+const reportRow = z.object({
   id: z.number(),
   source: z.enum(REPORT_SOURCES),
   targetType: z.enum(REPORT_TARGETS),
@@ -196,6 +196,10 @@ export const reportRecord = z.object({
   contactName: z.string().nullable(),
   contactEmail: z.string().nullable(),
   swornAt: z.date().nullable(),
+});
+
+/** reports list: the report with how long it has waited against its target */
+export const reportRecord = reportRow.extend({
   ageSeconds: z.number(),
   targetSeconds: z.number(),
   breached: z.boolean(),
@@ -217,26 +221,8 @@ export const reportPreviewAnswer = z.object({
 /** reports list: each row with a thumbnail of the reported content (a video's poster, an image), null when there is none */
 export const reportListRow = reportRecord.extend({ thumbUrl: z.string().nullable() });
 
-/** reports action dismiss */
-export const reportDismissAnswer = z.object({
-  id: z.number(),
-  source: z.enum(REPORT_SOURCES),
-  targetType: z.enum(REPORT_TARGETS),
-  targetId: z.number(),
-  createdAt: z.date(),
-  reason: z.enum(REPORT_REASONS),
-  status: z.enum(REPORT_STATUSES),
-  details: z.string(),
-  targetUserId: z.number().nullable(),
-  reporterUserId: z.number().nullable(),
-  suspendedContent: z.boolean(),
-  resolvedAt: z.date().nullable(),
-  resolvedById: z.number().nullable(),
-  reportedUrl: z.string().nullable(),
-  contactName: z.string().nullable(),
-  contactEmail: z.string().nullable(),
-  swornAt: z.date().nullable(),
-});
+/** reports action dismiss: the report as dismissed */
+export const reportDismissAnswer = reportRow;
 
 /** bans list  */
 export const banRecord = z.object({
@@ -269,36 +255,6 @@ export const decisionRow = z.object({
   reversedAt: z.date().nullable(),
 });
 
-/** decisions get  */
-export const decisionRecord = z.object({
-  appeal: z
-    .object({
-      id: z.number(),
-      createdAt: z.date(),
-      status: z.enum(APPEAL_STATUSES),
-      decidedAt: z.date().nullable(),
-      decidedById: z.number().nullable(),
-      text: z.string(),
-      decisionId: z.number(),
-      decisionReason: z.string().nullable(),
-    })
-    .nullable(),
-  id: z.number(),
-  targetType: z.enum(REPORT_TARGETS).nullable(),
-  targetId: z.number().nullable(),
-  createdAt: z.date(),
-  action: z.enum(DECISION_ACTIONS),
-  userId: z.number(),
-  ground: z.enum(DECISION_GROUNDS),
-  decidedById: z.number().nullable(),
-  explanation: z.string(),
-  automated: z.boolean(),
-  banId: z.number().nullable(),
-  reportId: z.number().nullable(),
-  appealKey: z.string(),
-  reversedAt: z.date().nullable(),
-});
-
 /** appeals list  */
 export const appealRow = z.object({
   id: z.number(),
@@ -311,18 +267,11 @@ export const appealRow = z.object({
   decisionReason: z.string().nullable(),
 });
 
-/** appeals get  */
-export const appealRecord = z.object({
-  decision: decisionRow,
-  id: z.number(),
-  createdAt: z.date(),
-  status: z.enum(APPEAL_STATUSES),
-  decidedAt: z.date().nullable(),
-  decidedById: z.number().nullable(),
-  text: z.string(),
-  decisionId: z.number(),
-  decisionReason: z.string().nullable(),
-});
+/** decisions get: the decision with its appeal, if one was made */
+export const decisionRecord = decisionRow.extend({ appeal: appealRow.nullable() });
+
+/** appeals get: the appeal with the decision it contests */
+export const appealRecord = appealRow.extend({ decision: decisionRow });
 
 /** evidence list  */
 export const evidenceRecord = z.object({
@@ -459,52 +408,20 @@ export const appealAnswer = z.object({
   status: z.enum(APPEAL_STATUSES),
 });
 
+/** One count per key (a reason, a source, an outcome...) of the transparency report. */
+const tally = z.array(z.object({ key: z.string(), count: z.number() }));
+
 /** get /admin/api/transparency */
 export const transparencyAnswer = z.object({
   from: z.string().nullable(),
   to: z.string().nullable(),
-  reports_by_reason: z.array(
-    z.object({
-      key: z.string(),
-      count: z.number(),
-    }),
-  ),
-  reports_by_source: z.array(
-    z.object({
-      key: z.string(),
-      count: z.number(),
-    }),
-  ),
-  reports_by_outcome: z.array(
-    z.object({
-      key: z.string(),
-      count: z.number(),
-    }),
-  ),
-  decisions_by_action: z.array(
-    z.object({
-      key: z.string(),
-      count: z.number(),
-    }),
-  ),
-  decisions_by_ground: z.array(
-    z.object({
-      key: z.string(),
-      count: z.number(),
-    }),
-  ),
-  decisions_by_automation: z.array(
-    z.object({
-      key: z.string(),
-      count: z.number(),
-    }),
-  ),
-  appeals_by_outcome: z.array(
-    z.object({
-      key: z.string(),
-      count: z.number(),
-    }),
-  ),
+  reports_by_reason: tally,
+  reports_by_source: tally,
+  reports_by_outcome: tally,
+  decisions_by_action: tally,
+  decisions_by_ground: tally,
+  decisions_by_automation: tally,
+  appeals_by_outcome: tally,
   time_to_action: z.object({
     resolved: z.number(),
     median_seconds: z.number().nullable(),

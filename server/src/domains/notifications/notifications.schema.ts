@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "../uploads/uploads.schema.ts";
 import { NOTIFICATION_KINDS, NOTIFICATION_PAGE_MAX } from "../../contract/notifications.ts";
 
 /** get /api/notifications: a page of the caller's lines; `unread=1` for the unread ones only. */
@@ -38,13 +39,7 @@ export const notificationView = z.object({
 });
 
 /** get /api/notifications */
-export const notificationsAnswer = z.object({
-  list: z.array(notificationView),
-  total: z.number(),
-  unread: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const notificationsAnswer = pageOf(notificationView).extend({ unread: z.number() });
 
 /** get /api/notifications/unread, and what marking read answers */
 export const unreadAnswer = z.object({ unread: z.number() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "../uploads/uploads.schema.ts";
 
 const orderId = z.coerce.number({ error: "Please choose an order" }).int({ error: "Please choose an order" }).positive({ error: "Please choose an order" });
 
@@ -47,12 +48,7 @@ export const orderAnswer = z.object({
 });
 
 /** get /api/order/getUserOrders */
-export const getUserOrdersAnswer = z.object({
-  list: z.array(orderAnswer),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const getUserOrdersAnswer = pageOf(orderAnswer);
 
 /** post /api/Order/orderActionLog */
 export const orderActionLogAnswer = z.object({

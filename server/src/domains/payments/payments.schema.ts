@@ -57,7 +57,7 @@ export const walletOrderPayBody = z.object({
 
 // What the routes answer (docs/decisions/229).
 
-/** post /api/order/createOrderAndPay */
+/** post /api/order/createOrderAndPay: the order and the provider's session to pay it in (every checkout answers this) */
 export const createOrderAndPayAnswer = z.object({
   order_id: z.number(),
   order_no: z.string(),
@@ -77,16 +77,9 @@ export const paymentProvidersAnswer = z.array(
 );
 
 /** post /api/OrderStripe/createCheckoutSession */
-export const createCheckoutSessionAnswer = z.object({
-  url: z.string(),
-  order_id: z.number(),
-  order_no: z.string(),
-  pay_url: z.string(),
-  session_id: z.string(),
-  order: orderAnswer,
-});
+export const createCheckoutSessionAnswer = createOrderAndPayAnswer.extend({ url: z.string() });
 
-/** post /api/order/capturePaypalOrder */
+/** post /api/order/capturePaypalOrder: where the payment stands, for the polling browser (`paymentStatusView`) */
 export const capturePaypalOrderAnswer = z.object({
   order_id: z.number(),
   order_no: z.string(),
@@ -99,7 +92,7 @@ export const capturePaypalOrderAnswer = z.object({
 });
 
 /** post /api/OrderJpay/createOrder */
-export const createOrderAnswer = z.object({
+export const createOrderAnswer = createOrderAndPayAnswer.extend({
   transfer: z.object({
     address: z.string(),
     amount: z.string(),
@@ -109,25 +102,12 @@ export const createOrderAnswer = z.object({
     valid_until: z.number(),
     network: z.string(),
   }),
-  order_id: z.number(),
-  order_no: z.string(),
-  pay_url: z.string(),
-  session_id: z.string(),
-  order: orderAnswer,
 });
 
 /** post /api/OrderJpay/orderPay */
-export const orderPayAnswer = z.object({
+export const orderPayAnswer = capturePaypalOrderAnswer.extend({
   received_amount: z.string().nullable(),
   received_currency: z.string().nullable(),
-  order_id: z.number(),
-  order_no: z.string(),
-  order_status: z.string(),
-  paid: z.boolean(),
-  keep_polling: z.boolean(),
-  message: z.string().nullable(),
-  poll_interval_ms: z.number(),
-  poll_max_tries: z.number(),
 });
 
 /** post /api/pay/webhook/:provider */

@@ -44,27 +44,14 @@ export const staffRow = z.object({
   updatedAt: z.date(),
 });
 
-/** staff get  */
-export const staffRecord = z.object({
-  id: z.number(),
-  createdAt: z.date(),
-  username: z.string(),
-  roles: z.array(z.enum(STAFF_ROLES)),
-  active: z.boolean(),
-  updatedAt: z.date(),
-});
+/** staff get: the account without its secrets */
+export const staffRecord = staffRow.omit({ passwordHash: true, totpSecret: true, totpLastStep: true });
 
-/** staff create  */
-export const staffRecord2 = z.object({
+/** staff create: the new account with the password and second factor it is handed once */
+export const staffRecord2 = staffRecord.extend({
   password: z.string(),
   totpSecret: z.string(),
   otpauthUri: z.string(),
-  id: z.number(),
-  createdAt: z.date(),
-  username: z.string(),
-  roles: z.array(z.enum(STAFF_ROLES)),
-  active: z.boolean(),
-  updatedAt: z.date(),
 });
 
 /** outbox list  */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
-import { PHOTO_VERDICTS, TRAINING_STATUSES } from "../../contract/training.ts";
+import { TRAINING_STATUSES } from "../../contract/training.ts";
 import { idsFilter, intFilter, textFilter } from "../../http/list-filters.ts";
+import { checkPhotoAnswer } from "./training.schema.ts";
 
 /** Character models as moderators list them; `status: "review"` is the training review queue. */
 export const modelFilter = z.strictObject({
@@ -48,24 +49,7 @@ export const characterModelRecord = z.object({
         z.object({
           uploadId: z.number(),
           url: z.string().nullable(),
-          check: z
-            .object({
-              upload_id: z.number(),
-              verdict: z.enum(PHOTO_VERDICTS),
-              message: z.string(),
-              faces: z.number(),
-              similarity: z.number().nullable(),
-              age: z.number().nullable(),
-              box: z
-                .object({
-                  x: z.number(),
-                  y: z.number(),
-                  width: z.number(),
-                  height: z.number(),
-                })
-                .nullable(),
-            })
-            .nullable(),
+          check: checkPhotoAnswer.nullable(),
         }),
       ),
     })

@@ -11,7 +11,7 @@ import {
   TRAINING_PHOTOS_MIN,
   TRAINING_STATUSES,
 } from "../../contract/training.ts";
-import { pageQuery } from "../uploads/uploads.schema.ts";
+import { pageOf, pageQuery } from "../uploads/uploads.schema.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 
 const blankToUndefined = (v: unknown) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v);
@@ -148,12 +148,7 @@ export const submitAnswer = z.object({
 });
 
 /** get /api/Generation/getLoraCharacterList */
-export const getLoraCharacterListAnswer = z.object({
-  list: z.array(submitAnswer),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const getLoraCharacterListAnswer = pageOf(submitAnswer);
 
 /** post /api/Training/revoke */
 export const revokeAnswer = z.object({

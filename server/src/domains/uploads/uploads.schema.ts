@@ -31,6 +31,11 @@ export const fileUploadBody = mediaUploadBody.extend({
   upload_type: z.enum(UPLOAD_KINDS, { error: "upload_type must be image, audio or video" }),
 });
 
+/** A SPEC.md §9 page of a list: its items, how many there are in all, and which page (of what size) this is. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ list: z.array(item), total: z.number(), page: z.number(), limit: z.number() });
+}
+
 export const uploadListQuery = pageQuery.extend({ type: z.enum(UPLOAD_KINDS).optional() });
 export const idQuery = z.object({ id: z.coerce.number().int().positive() });
 
@@ -52,9 +57,4 @@ export const uploadAnswer = z.object({
 });
 
 /** get /api/ImageUpload/uploadList */
-export const uploadListAnswer = z.object({
-  list: z.array(uploadAnswer),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const uploadListAnswer = pageOf(uploadAnswer);

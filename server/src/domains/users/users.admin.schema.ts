@@ -77,26 +77,15 @@ export const userRow = z.object({
   mergedIntoId: z.number().nullable(),
 });
 
-/** users get  */
-export const userRecord = z.object({
-  id: z.number(),
-  createdAt: z.date(),
-  channelId: z.string().nullable(),
-  updatedAt: z.date(),
-  role: z.enum(USER_ROLES),
-  email: z.string().nullable(),
-  uuid: z.string(),
-  nickname: z.string().nullable(),
-  loginType: z.enum(LOGIN_TYPES),
-  photo: z.string().nullable(),
-  language: z.string(),
-  utmCampaign: z.string().nullable(),
-  paymentPermission: z.boolean(),
-  points: z.number(),
-  allPoints: z.number(),
-  freeGenerations: z.number(),
-  bannedAt: z.date().nullable(),
-  mergedIntoId: z.number().nullable(),
+/** users get: the account without its sign-in subjects and the finer marketing marks */
+export const userRecord = userRow.omit({
+  title: true,
+  googleSub: true,
+  playerUid: true,
+  supplierId: true,
+  utmAdset: true,
+  utmAd: true,
+  bemobClickId: true,
 });
 
 /** ledger list  */

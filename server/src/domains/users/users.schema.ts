@@ -3,6 +3,7 @@ import { LANGUAGES } from "../../contract/locales.ts";
 import { LEDGER_LABELS } from "../../contract/credits.ts";
 import { REWARD_MESSAGES } from "../../contract/rewards.ts";
 import { userOrdersQuery } from "../orders/orders.schema.ts";
+import { pageOf } from "../uploads/uploads.schema.ts";
 import { SIGN_IN_METHODS } from "../../contract/users.ts";
 
 const nickname = z
@@ -82,6 +83,9 @@ export const personalInfoAnswer = z.object({
   }),
 });
 
+/** The signed-in person as the app knows them: in their personal info and after every login (auth). */
+export const userInfo = personalInfoAnswer.shape.info;
+
 /** get /api/Personal/select_users_integral */
 export const selectUsersIntegralAnswer = z.object({
   points: z.number(),
@@ -94,20 +98,15 @@ export const userUpdateAnswer = z.object({});
 /** get /api/Personal/creditHistory: SPEC.md §9 pages, as the order list has */
 export const creditHistoryQuery = userOrdersQuery;
 
-export const creditHistoryAnswer = z.object({
-  list: z.array(
-    z.object({
-      id: z.number(),
-      /** signed: what the balance moved by */
-      delta: z.number(),
-      balance_after: z.number(),
-      /** the ledger's reason, and the label the app shows for it */
-      reason: z.string(),
-      label: z.enum(LEDGER_LABELS),
-      created_at: z.date(),
-    }),
-  ),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const creditHistoryAnswer = pageOf(
+  z.object({
+    id: z.number(),
+    /** signed: what the balance moved by */
+    delta: z.number(),
+    balance_after: z.number(),
+    /** the ledger's reason, and the label the app shows for it */
+    reason: z.string(),
+    label: z.enum(LEDGER_LABELS),
+    created_at: z.date(),
+  }),
+);
