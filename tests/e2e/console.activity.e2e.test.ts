@@ -1,39 +1,30 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../net-utils.ts";
-import { startTestServer } from "../server-utils.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newStaff, type StaffCredentials } from "../staff-utils.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
+import { screenshot } from "./browser.ts";
+import { signInToConsole } from "./console-build.ts";
+import { consoleForThisFile } from "./console-per-file.ts";
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const app = consoleForThisFile();
 let admin: StaffCredentials;
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  browser = await launchBrowser();
-  admin = await newStaff(server, ["admin"]);
+  admin = await newStaff(app.server, ["admin"]);
 }, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** Issue 32 item 8 (docs/decisions/309): the dashboard's activity per day, and the way to a fraudulent tip, at 360 px. */
 describe("console: activity per day on the dashboard", () => {
   it("charts likes and follows of today, and leads from the chart to the tips list, in English and Russian", { timeout: 120_000 }, async () => {
-    const [a, b] = await Promise.all(["a", "b"].map(async () => (await server.http.post("/api/login/visitor").expect(200)).body.data.user_info.id as number));
-    const task = await server.db.generationTask.create({
+    const [a, b] = await Promise.all(
+      ["a", "b"].map(async () => (await app.server.http.post("/api/login/visitor").expect(200)).body.data.user_info.id as number),
+    );
+    const task = await app.server.db.generationTask.create({
       data: { userId: a, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true },
     });
-    await server.db.galleryLike.create({ data: { taskId: task.id, userId: b } });
-    const page0 = await server.db.creatorPage.create({ data: { userId: a, homeLink: "ActivityPage", title: "Activity" } });
-    await server.db.subscription.create({ data: { creatorPageId: page0.id, userId: b } });
+    await app.server.db.galleryLike.create({ data: { taskId: task.id, userId: b } });
+    const page0 = await app.server.db.creatorPage.create({ data: { userId: a, homeLink: "ActivityPage", title: "Activity" } });
+    await app.server.db.subscription.create({ data: { creatorPageId: page0.id, userId: b } });
 
-    const page = await signInToConsole(browser, server.url, admin, 360);
+    const page = await signInToConsole(app.browser, app.server.url, admin, 360);
     const chart = page.locator('[data-chart="Activity per day"]');
     await chart.locator('.recharts-surface[role="application"]').waitFor();
     expect(await chart.locator(".recharts-legend-wrapper").innerText()).toMatch(/(?=[\s\S]*Likes)(?=[\s\S]*Follows)/);

@@ -1,19 +1,15 @@
 import crypto from "node:crypto";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { visitor, type TestApp } from "../db-utils.ts";
 import { photo } from "../fixtures/media.ts";
-import { freePort } from "../net-utils.ts";
-import { startTestServer } from "../server-utils.ts";
 import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt } from "./console-build.ts";
+import { screenshot } from "./browser.ts";
+import { consoleForThisFile } from "./console-per-file.ts";
 import { seedLegal } from "../../server/src/domains/legal/legal.seed.ts";
 import { MENU_GROUP_OF } from "../../console/src/menu/groups.ts";
 
-type Server = Awaited<ReturnType<typeof startTestServer>>;
-let server: Server;
-let browser: Browser;
+const app = consoleForThisFile({ SECRETS_KEY: crypto.randomBytes(32).toString("hex") });
 const staff: Record<string, StaffLogin> = {};
 
 /** Every menu entry each role must see, and no other (the dashboard is everyone's). */
@@ -288,25 +284,15 @@ async function seedData(t: Pick<TestApp, "db">) {
 }
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  // signed media URLs name PUBLIC_URL, so it must be where the browser finds this server
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SECRETS_KEY: crypto.randomBytes(32).toString("hex") });
-  await seedData(server);
-  browser = await launchBrowser();
-  for (const role of Object.keys(MENUS)) staff[role] = await staffMember(server, [role as "admin"]);
+  await seedData(app.server);
+  for (const role of Object.keys(MENUS)) staff[role] = await staffMember(app.server, [role as "admin"]);
 }, 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 async function signIn(role: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await app.browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on("pageerror", (e) => console.log("pageerror:", e.message));
   const s = staff[role];
-  await page.goto(`${server.url}/console/login`);
+  await page.goto(`${app.server.url}/console/login`);
   await page.fill('input[name="username"]', s.username);
   await page.fill('input[name="password"]', s.password);
   await page.fill('input[name="code"]', await freshTotpCode(s));
@@ -348,10 +334,10 @@ describe("operator console in Chromium", () => {
   it("a marketer changes a pack's dollar price and adds a euro one in the products screen (360 px): audited, and the list shows it", {
     timeout: 60_000,
   }, async () => {
-    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const product = await app.server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
     const page = await signIn("marketer");
     await page.setViewportSize({ width: 360, height: 780 });
-    await page.goto(`${server.url}/console/products/${product.id}`);
+    await page.goto(`${app.server.url}/console/products/${product.id}`);
     await page.waitForSelector('input[name="prices.0.priceMinor"]');
     await page.fill('input[name="prices.0.priceMinor"]', "1099");
     await page.locator(".button-add-prices").click();
@@ -362,40 +348,40 @@ describe("operator console in Chromium", () => {
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/products$/);
     await screenshot(page, "console-products-360");
-    expect((await server.db.product.findUniqueOrThrow({ where: { id: product.id } })).prices).toEqual([
+    expect((await app.server.db.product.findUniqueOrThrow({ where: { id: product.id } })).prices).toEqual([
       { currency: "USD", priceMinor: 1099, salePriceMinor: null },
       { currency: "EUR", priceMinor: 999, salePriceMinor: null },
     ]);
-    expect(await server.db.auditLog.count({ where: { resource: "Product", resourceId: String(product.id), action: "update" } })).toBe(1);
+    expect(await app.server.db.auditLog.count({ where: { resource: "Product", resourceId: String(product.id), action: "update" } })).toBe(1);
     await page.close();
   });
 
   it("a marketer writes a banner's caption in Japanese and Russian (360 px): the landing's bannerList answers them", { timeout: 60_000 }, async () => {
-    const banner = await server.db.banner.findFirstOrThrow({ where: { title: "Spring sale" } });
+    const banner = await app.server.db.banner.findFirstOrThrow({ where: { title: "Spring sale" } });
     const page = await signIn("marketer");
     await page.setViewportSize({ width: 360, height: 780 });
-    await page.goto(`${server.url}/console/banners/${banner.id}`);
+    await page.goto(`${app.server.url}/console/banners/${banner.id}`);
     await page.getByLabel("Caption in Japanese").fill("春のセール");
     await page.getByLabel("Caption in Russian").fill("Весенняя распродажа");
     await screenshot(page, "console-banner-edit-360");
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/banners$/);
-    const list = (await (await fetch(`${server.url}/api/Index/bannerList`)).json()) as { data: { list: { id: number; titles: unknown }[] } };
+    const list = (await (await fetch(`${app.server.url}/api/Index/bannerList`)).json()) as { data: { list: { id: number; titles: unknown }[] } };
     expect(list.data.list.find((b) => b.id === banner.id)?.titles).toEqual({ ja: "春のセール", ru: "Весенняя распродажа" });
     await page.close();
   });
 
   it("a marketer switches a channel's TikTok pixel off and getpixeLState answers 0 for it", { timeout: 60_000 }, async () => {
-    const channel = await server.db.channel.create({ data: { code: "promo", name: "Promo" } });
+    const channel = await app.server.db.channel.create({ data: { code: "promo", name: "Promo" } });
     const page = await signIn("marketer");
-    await page.goto(`${server.url}/console/channels/${channel.id}`);
+    await page.goto(`${app.server.url}/console/channels/${channel.id}`);
     await page.waitForSelector('input[name="tiktok"]');
     expect(await page.isChecked('input[name="tiktok"]')).toBe(true);
     await page.click('input[name="tiktok"]');
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/channels$/);
     await screenshot(page, "console-channels-after-tiktok-off");
-    const state = await fetch(`${server.url}/api/Pixelcollect/getpixeLState?channel_id=promo`).then((r) => r.json());
+    const state = await fetch(`${app.server.url}/api/Pixelcollect/getpixeLState?channel_id=promo`).then((r) => r.json());
     expect(state.data).toEqual({ Facebook: 1, TikTok: 0, Google: 1, Bigo: 1, BeMob: 1, KSpin: 1, ExoClick: 1, Vk: 1 });
     await page.close();
   });
@@ -403,9 +389,9 @@ describe("operator console in Chromium", () => {
   it("a marketer sets a channel's Meta pixel id but sees no token; an admin sets the token, which shows only as 'set' and its last 4", {
     timeout: 90_000,
   }, async () => {
-    const channel = await server.db.channel.create({ data: { code: "capi", name: "CAPI" } });
+    const channel = await app.server.db.channel.create({ data: { code: "capi", name: "CAPI" } });
     const page = await signIn("marketer");
-    await page.goto(`${server.url}/console/channels/${channel.id}`);
+    await page.goto(`${app.server.url}/console/channels/${channel.id}`);
     await page.waitForSelector('input[name="serverConversions.meta.pixelId"]');
     expect(await page.locator('input[name*="accessToken"], input[name*="refreshToken"]').count()).toBe(0);
     await page.waitForSelector("[data-secrets-note]");
@@ -413,13 +399,13 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-channel-server-conversions-marketer");
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/channels$/);
-    const saved = await server.db.channel.findUniqueOrThrow({ where: { id: channel.id } });
+    const saved = await app.server.db.channel.findUniqueOrThrow({ where: { id: channel.id } });
     expect(saved.serverConversions).toMatchObject({ meta: { pixelId: "123456789" } });
     expect((saved.serverConversions as Record<string, unknown>).tiktok ?? null).toBeNull();
     await page.close();
 
     const admin = await signIn("admin");
-    await admin.goto(`${server.url}/console/channels/${channel.id}`);
+    await admin.goto(`${app.server.url}/console/channels/${channel.id}`);
     const state = admin.locator('[data-secret-state="secret.meta.accessToken"]');
     await state.waitFor();
     expect(await state.innerText()).toBe("Not set");
@@ -432,16 +418,16 @@ describe("operator console in Chromium", () => {
     await admin.reload();
     await state.waitFor();
     expect(await admin.content()).not.toContain("EAAG-console-token");
-    expect(await server.db.channelSecret.count({ where: { channelId: channel.id } })).toBe(1);
+    expect(await app.server.db.channelSecret.count({ where: { channelId: channel.id } })).toBe(1);
     await admin.close();
   });
 
   it("a marketer uploads a template cover; the form, the list and getTemplatesList show it", { timeout: 60_000 }, async () => {
-    const template = await server.db.template.create({
+    const template = await app.server.db.template.create({
       data: { name: "Sunset cover", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, sortOrder: 99 },
     });
     const page = await signIn("marketer");
-    await page.goto(`${server.url}/console/templates/${template.id}`);
+    await page.goto(`${app.server.url}/console/templates/${template.id}`);
     await page.waitForSelector('[data-action="templates-cover"]');
     await page.setInputFiles('input[name="cover"]', { name: "sunset.png", mimeType: "image/png", buffer: await photo(480, 320, "png") });
     const img = page.locator(".template-cover img[src*='/api/media/file?']");
@@ -453,31 +439,31 @@ describe("operator console in Chromium", () => {
     expect(await img.getAttribute("src")).toContain("/api/media/file?");
     await screenshot(page, "console-template-cover-uploaded");
 
-    const stored = await server.db.template.findUniqueOrThrow({ where: { id: template.id } });
+    const stored = await app.server.db.template.findUniqueOrThrow({ where: { id: template.id } });
     expect(stored.coverUrl).toMatch(/^site\/templates\//);
     // saving the form afterwards keeps the uploaded cover
     await page.fill('input[name="creditPrice"]', "3");
     await page.click('button[type="submit"]');
     await page.waitForURL(/\/console\/templates$/);
-    const saved = await server.db.template.findUniqueOrThrow({ where: { id: template.id } });
+    const saved = await app.server.db.template.findUniqueOrThrow({ where: { id: template.id } });
     expect(saved).toMatchObject({ coverUrl: stored.coverUrl, creditPrice: 3 });
     await page.waitForFunction(() =>
       [...document.querySelectorAll<HTMLImageElement>(".RaDatagrid-table img")].some((i) => i.src.includes("/api/media/file?") && i.naturalWidth > 0),
     );
     await screenshot(page, "console-templates-with-cover");
 
-    const list = await fetch(`${server.url}/api/Index/getTemplatesList`).then((r) => r.json());
+    const list = await fetch(`${app.server.url}/api/Index/getTemplatesList`).then((r) => r.json());
     const shown = (list.data.list as { id: number; cover_url: string }[]).find((x) => x.id === template.id);
-    const got = await fetch(new URL(shown!.cover_url, server.url));
+    const got = await fetch(new URL(shown!.cover_url, app.server.url));
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toMatch(/^image\//);
     await page.close();
   });
 
   it("support grants payment permission and adjusts credits; the balance and ledger show it", { timeout: 60_000 }, async () => {
-    const user = await visitor(server);
+    const user = await visitor(app.server);
     const page = await signIn("support");
-    await page.goto(`${server.url}/console/users/${user.userId}/show`);
+    await page.goto(`${app.server.url}/console/users/${user.userId}/show`);
     await page.click('[data-action="users-payment-permission"]');
     await page.fill('textarea[name="reason"]', "Verified card holder over chat");
     await page.click('[data-submit="users-payment-permission"]');
@@ -488,27 +474,27 @@ describe("operator console in Chromium", () => {
     await page.fill('textarea[name="reason"]', "Compensation for a failed render");
     await page.click('[data-submit="users-credits"]');
     await page.waitForSelector('.ra-field-points:has-text("25")');
-    await page.goto(`${server.url}/console/users/${user.userId}/show/ledger`);
+    await page.goto(`${app.server.url}/console/users/${user.userId}/show/ledger`);
     await page.waitForSelector('td:has-text("Compensation for a failed render")');
     await screenshot(page, "console-user-ledger");
 
-    const info = await server.http.get("/api/Personal/personal_info").set("token", user.token).expect(200);
+    const info = await app.server.http.get("/api/Personal/personal_info").set("token", user.token).expect(200);
     expect(info.body.data.info).toMatchObject({ points: 25, payment_permission: true });
     await page.close();
   });
 
   it("support refunds a paid order: the dialog shows what was already spent first; the clawback stops at zero", { timeout: 60_000 }, async () => {
-    const user = await visitor(server);
-    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
-    const order = await server.http
+    const user = await visitor(app.server);
+    const product = await app.server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const order = await app.server.http
       .post("/api/order/createOrderAndPay")
       .set("token", user.token)
       .send({ product_id: product.id, provider: "sandbox", agree_terms: true })
       .expect(200);
     await fetch(`${order.body.data.pay_url}/pay`, { method: "POST", redirect: "manual" });
-    await server.services.credits.charge({ userId: user.userId, amount: 30, reason: "generation", idempotencyKey: `e2e-spend-${user.userId}` });
+    await app.server.services.credits.charge({ userId: user.userId, amount: 30, reason: "generation", idempotencyKey: `e2e-spend-${user.userId}` });
     const page = await signIn("support");
-    await page.goto(`${server.url}/console/orders/${order.body.data.order_id}/show`);
+    await page.goto(`${app.server.url}/console/orders/${order.body.data.order_id}/show`);
     await page.click('[data-action="orders-refund"]');
     await page.waitForSelector('[data-preview="orders-refund"] [data-spent="30"]');
     await page.fill('textarea[name="reason"]', "Charged twice by the bank");
@@ -516,10 +502,10 @@ describe("operator console in Chromium", () => {
     await page.click('[data-submit="orders-refund"]');
     await page.waitForSelector('.ra-field-status:has-text("refunded")');
     await screenshot(page, "console-order-refunded");
-    expect((await server.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(0);
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: user.userId } })).points).toBe(0);
     expect(await page.locator('[data-action="orders-refund"]').count()).toBe(0);
     // the memberships list: one running plan, readable by support
-    await server.db.membership.create({
+    await app.server.db.membership.create({
       data: {
         userId: user.userId,
         orderId: order.body.data.order_id,
@@ -530,16 +516,16 @@ describe("operator console in Chromium", () => {
         currentPeriodEnd: new Date(Date.now() + 20 * 86_400_000),
       },
     });
-    await page.goto(`${server.url}/console/memberships`);
+    await page.goto(`${app.server.url}/console/memberships`);
     await page.waitForSelector('td:has-text("sub_e2e"), td:has-text("stripe")');
     await screenshot(page, "console-memberships");
     await page.close();
   });
 
   it("support refunds a JPay order: the dialog says the TON goes back by hand and asks for that transfer's reference", { timeout: 60_000 }, async () => {
-    const user = await visitor(server);
-    const product = await server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
-    const order = await server.db.order.create({
+    const user = await visitor(app.server);
+    const product = await app.server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
+    const order = await app.server.db.order.create({
       data: {
         orderNo: `RJ${user.userId}`,
         userId: user.userId,
@@ -558,10 +544,10 @@ describe("operator console in Chromium", () => {
         expiresAt: new Date(),
       },
     });
-    await server.services.credits.grant({ userId: user.userId, amount: 100, reason: "purchase", idempotencyKey: `order:${order.id}:paid` });
+    await app.server.services.credits.grant({ userId: user.userId, amount: 100, reason: "purchase", idempotencyKey: `order:${order.id}:paid` });
     const page = await signIn("support");
     await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto(`${server.url}/console/orders/${order.id}/show`);
+    await page.goto(`${app.server.url}/console/orders/${order.id}/show`);
     await page.click('[data-action="orders-refund"]');
     await page.waitForSelector('[data-preview="orders-refund"] [data-return-by-hand]');
     expect(await page.textContent("[data-return-by-hand]")).toContain("3.1968 TON");
@@ -578,8 +564,8 @@ describe("operator console in Chromium", () => {
     await page.fill('input[name="reference"]', "tx 4f1c2e9ab07d");
     await screenshot(page, "console-order-refund-jpay-dialog-ru");
     await page.click('[data-submit="orders-refund"]');
-    await expect.poll(async () => (await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("refunded");
-    const audit = await server.db.auditLog.findFirstOrThrow({ where: { resource: "Order", resourceId: String(order.id) } });
+    await expect.poll(async () => (await app.server.db.order.findUniqueOrThrow({ where: { id: order.id } })).status).toBe("refunded");
+    const audit = await app.server.db.auditLog.findFirstOrThrow({ where: { resource: "Order", resourceId: String(order.id) } });
     expect(audit).toMatchObject({
       reason: "Купил не тот пакет",
       after: { credits_taken_back: 100, returned_by_hand: { amount: "3.1968", currency: "TON", reference: "tx 4f1c2e9ab07d" } },
@@ -588,65 +574,65 @@ describe("operator console in Chromium", () => {
   });
 
   it("a moderator bans a user from a report: their next call is refused and their content is down", { timeout: 60_000 }, async () => {
-    const uploader = await visitor(server);
-    const reporter = await visitor(server);
-    const task = await server.db.generationTask.create({
+    const uploader = await visitor(app.server);
+    const reporter = await visitor(app.server);
+    const task = await app.server.db.generationTask.create({
       data: { userId: uploader.userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true },
     });
-    const filed = await server.http
+    const filed = await app.server.http
       .post("/api/report")
       .set("token", reporter.token)
       .send({ target_type: "task", target_id: task.id, reason: "non_consensual", details: "That is me, I never agreed" })
       .expect(200);
-    await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(200);
+    await app.server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(200);
 
     const page = await signIn("moderator");
-    await page.goto(`${server.url}/console/reports`);
+    await page.goto(`${app.server.url}/console/reports`);
     await page.waitForSelector(`.RaDatagrid-table td:has-text("non_consensual")`);
     await screenshot(page, "console-reports-queue");
-    await page.goto(`${server.url}/console/reports/${filed.body.data.id}/show`);
+    await page.goto(`${app.server.url}/console/reports/${filed.body.data.id}/show`);
     await page.click('[data-action="reports-ban-uploader"]');
     await page.fill('textarea[name="reason"]', "Non-consensual content confirmed");
     await page.click('[data-submit="reports-ban-uploader"]');
     await page.waitForSelector('.ra-field-status:has-text("actioned")');
 
     // the session is revoked; the old token earns the ban's reason (docs/decisions/068), not access
-    const refused = await server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(403);
+    const refused = await app.server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(403);
     expect(refused.body.data).toMatchObject({ reason: "banned", ban_reason: "Non-consensual content confirmed" });
-    expect((await server.db.session.findFirstOrThrow({ where: { userId: uploader.userId } })).revokedAt).not.toBeNull();
-    expect((await server.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("removed");
-    expect((await server.db.user.findUniqueOrThrow({ where: { id: uploader.userId } })).bannedAt).not.toBeNull();
+    expect((await app.server.db.session.findFirstOrThrow({ where: { userId: uploader.userId } })).revokedAt).not.toBeNull();
+    expect((await app.server.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("removed");
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: uploader.userId } })).bannedAt).not.toBeNull();
     await page.close();
   });
 
   it("a moderator takes a character down from its page", { timeout: 60_000 }, async () => {
-    const owner = await visitor(server);
-    const character = await server.db.character.create({
+    const owner = await visitor(app.server);
+    const character = await app.server.db.character.create({
       data: { userId: owner.userId, name: "Copycat", description: "Pretends to be a celebrity", isPublic: true },
     });
     const page = await signIn("moderator");
-    await page.goto(`${server.url}/console/characters`);
+    await page.goto(`${app.server.url}/console/characters`);
     await page.waitForSelector('.RaDatagrid-table td:has-text("Copycat")');
     await screenshot(page, "console-list-characters-moderator");
-    await page.goto(`${server.url}/console/characters/${character.id}/show`);
+    await page.goto(`${app.server.url}/console/characters/${character.id}/show`);
     await page.click('[data-action="characters-takedown"]');
     await page.fill('textarea[name="reason"]', "Impersonates a real person");
     await page.click('[data-submit="characters-takedown"]');
     await page.waitForSelector('.ra-field-state:has-text("removed")');
     await screenshot(page, "console-character-taken-down");
-    expect((await server.db.character.findUniqueOrThrow({ where: { id: character.id } })).state).toBe("removed");
+    expect((await app.server.db.character.findUniqueOrThrow({ where: { id: character.id } })).state).toBe("removed");
     expect(await page.locator('[data-action="characters-takedown"]').count()).toBe(0);
 
     // and a creator page straight from its row in the list
-    const creatorPage = await server.db.creatorPage.create({ data: { userId: owner.userId, homeLink: "copycat", title: "Copycat's fan club" } });
-    await page.goto(`${server.url}/console/creator-pages`);
+    const creatorPage = await app.server.db.creatorPage.create({ data: { userId: owner.userId, homeLink: "copycat", title: "Copycat's fan club" } });
+    await page.goto(`${app.server.url}/console/creator-pages`);
     const row = page.locator(".RaDatagrid-table tbody tr", { hasText: "Copycat's fan club" });
     await row.locator('[data-action="creator-pages-takedown"]').click();
     await page.fill('textarea[name="reason"]', "Same impersonation");
     await page.click('[data-submit="creator-pages-takedown"]');
     await row.locator('td:has-text("removed")').waitFor();
     expect(page.url()).toMatch(/\/console\/creator-pages$/);
-    expect((await server.db.creatorPage.findUniqueOrThrow({ where: { id: creatorPage.id } })).state).toBe("removed");
+    expect((await app.server.db.creatorPage.findUniqueOrThrow({ where: { id: creatorPage.id } })).state).toBe("removed");
     await page.close();
   });
 
@@ -656,7 +642,7 @@ describe("operator console in Chromium", () => {
     await page.mouse.move(0, 0);
     await screenshot(page, "console-dashboard");
     for (const resource of MENUS.admin) {
-      await page.goto(`${server.url}/console/${resource}`);
+      await page.goto(`${app.server.url}/console/${resource}`);
       // every list has seeded rows; the loading bar is gone once they render. The engine status page is no list, and
       // with no chat back end configured here that page says how to set one.
       const ready =
@@ -678,7 +664,7 @@ describe("operator console in Chromium", () => {
       await screenshot(page, `console-list-${resource}`);
     }
     // the same console in Russian: every label is a translation key
-    await page.goto(`${server.url}/console/reports`);
+    await page.goto(`${app.server.url}/console/reports`);
     await page.click('header button:has-text("English")');
     await page.click('li:has-text("Русский")');
     await page.waitForSelector('.RaSidebar-fixed a:has-text("Жалобы")');

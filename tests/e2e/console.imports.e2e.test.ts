@@ -1,35 +1,24 @@
 import fs from "node:fs/promises";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sheetRows, spreadsheet as sheet } from "../fixtures/spreadsheets.ts";
-import { freePort } from "../net-utils.ts";
-import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
-import { downloadedFile, launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
+import { downloadedFile, screenshot } from "./browser.ts";
+import { signInToConsole } from "./console-build.ts";
+import { consoleForThisFile } from "./console-per-file.ts";
 
 /** Support imports a spreadsheet of credit grants in the console (issue 35 item 8): template, preview, apply. */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const app = consoleForThisFile();
 let support: StaffLogin;
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  browser = await launchBrowser();
-  support = await staffMember(server, ["support"]);
+  support = await staffMember(app.server, ["support"]);
 }, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 describe("console spreadsheet import in Chromium", () => {
   it("gives the template, previews a file's row errors without writing, then applies the fixed file once", { timeout: 120_000 }, async () => {
-    const user = await server.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
-    const page = await signInToConsole(browser, server.url, support, 1400);
-    await page.goto(`${server.url}/console/credit-grant-imports`);
+    const user = await app.server.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
+    const page = await signInToConsole(app.browser, app.server.url, support, 1400);
+    await page.goto(`${app.server.url}/console/credit-grant-imports`);
     await page.getByText("Import credit grants").first().waitFor();
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download template" }).click()]);
@@ -56,11 +45,11 @@ describe("console spreadsheet import in Chromium", () => {
     await page.getByText("Rows ready: 2; with errors: 0.").waitFor();
     await page.getByRole("button", { name: "Apply" }).click();
     await page.getByText("Applied: 2 written, 0 already there").waitFor();
-    expect((await server.db.user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(30);
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: user.id } })).points).toBe(30);
     await page.close();
 
-    const phone = await signInToConsole(browser, server.url, support, 360);
-    await phone.goto(`${server.url}/console/credit-grant-imports`);
+    const phone = await signInToConsole(app.browser, app.server.url, support, 360);
+    await phone.goto(`${app.server.url}/console/credit-grant-imports`);
     await phone.locator("input[type=file]").setInputFiles({ name: "grants.xlsx", mimeType: "application/octet-stream", buffer: wrong });
     await phone.getByText("Rows ready: 1; with errors: 1.").waitFor();
     await screenshot(phone, "console-import-360");

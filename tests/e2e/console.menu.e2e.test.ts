@@ -1,41 +1,30 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../db-utils.ts";
 import { photo } from "../fixtures/media.ts";
-import { freePort } from "../net-utils.ts";
-import { startTestServer } from "../server-utils.ts";
 import { staffMember } from "../staff-utils.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
+import { screenshot } from "./browser.ts";
+import { signInToConsole } from "./console-build.ts";
+import { consoleForThisFile } from "./console-per-file.ts";
 
 /** Issue 35 item 7: the grouped menu on a desktop and a phone, a console that fits a phone, and a reported video's poster. */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const app = consoleForThisFile();
 let reportId: number;
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  // signed media URLs name PUBLIC_URL, so it must be where the browser finds this server
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  browser = await launchBrowser();
   // a reported video whose file is no real video: only its poster can show a picture
-  const owner = await visitor(server);
+  const owner = await visitor(app.server);
   const [key, posterKey] = [`out/menu-e2e-${owner.userId}.mp4`, `out/menu-e2e-${owner.userId}.webp`];
-  await server.services.storage.put(key, Buffer.from("not really a video"), "video/mp4");
-  await server.services.storage.put(posterKey, await photo(320, 180, "webp"), "image/webp");
-  const task = await server.db.generationTask.create({
+  await app.server.services.storage.put(key, Buffer.from("not really a video"), "video/mp4");
+  await app.server.services.storage.put(posterKey, await photo(320, 180, "webp"), "image/webp");
+  const task = await app.server.db.generationTask.create({
     data: { userId: owner.userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, isPublic: true, outputKey: key, posterKey },
   });
-  const report = await server.db.report.create({
+  const report = await app.server.db.report.create({
     data: { targetType: "task", targetId: task.id, targetUserId: owner.userId, reason: "non_consensual", details: "That is me" },
   });
   reportId = report.id;
 }, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 const fits = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? Number.POSITIVE_INFINITY);
 
@@ -44,8 +33,8 @@ describe("the console's menu and layout in Chromium", () => {
     timeout: 120_000,
   }, async () => {
     for (const role of ["admin", "support"] as const) {
-      const page = await signInToConsole(browser, server.url, await staffMember(server, [role]), 1280);
-      await page.goto(`${server.url}/console/users`);
+      const page = await signInToConsole(app.browser, app.server.url, await staffMember(app.server, [role]), 1280);
+      await page.goto(`${app.server.url}/console/users`);
       await page.waitForSelector(".RaDatagrid-table tbody tr");
       const groups = () => page.$$eval("[data-menu-toggle]", (els) => els.map((e) => e.getAttribute("data-menu-toggle")));
       await expect
@@ -62,7 +51,7 @@ describe("the console's menu and layout in Chromium", () => {
       await page.waitForSelector(".RaSidebar-fixed a[href='/console/orders']");
 
       await page.setViewportSize({ width: 360, height: 740 });
-      await page.goto(`${server.url}/console/users`);
+      await page.goto(`${app.server.url}/console/users`);
       await page.waitForSelector(".RaDatagrid-table tbody tr");
       expect(await fits(page)).toBeLessThanOrEqual(360);
       await screenshot(page, `console-users-${role}-360`);
@@ -76,14 +65,14 @@ describe("the console's menu and layout in Chromium", () => {
   });
 
   it("a reported video shows its poster, and the report queue shows thumbnails", { timeout: 60_000 }, async () => {
-    const page = await signInToConsole(browser, server.url, await staffMember(server, ["moderator"]), 360);
-    await page.goto(`${server.url}/console/reports`);
+    const page = await signInToConsole(app.browser, app.server.url, await staffMember(app.server, ["moderator"]), 360);
+    await page.goto(`${app.server.url}/console/reports`);
     const thumb = page.locator(`[data-report-thumb]`).first();
     await thumb.waitFor();
     await expect.poll(() => thumb.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(320);
     expect(await fits(page)).toBeLessThanOrEqual(360);
     await screenshot(page, "console-reports-thumbnails-360");
-    await page.goto(`${server.url}/console/reports/${reportId}/show`);
+    await page.goto(`${app.server.url}/console/reports/${reportId}/show`);
     const poster = await page.locator("[data-preview-kind='video'] video").getAttribute("poster");
     expect(poster).toContain("/api/media/file?");
     // the poster is a picture the browser can show, not a broken link

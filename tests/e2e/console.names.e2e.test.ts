@@ -1,35 +1,24 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sheetRows, spreadsheet } from "../fixtures/spreadsheets.ts";
-import { freePort } from "../net-utils.ts";
-import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
+import { screenshot } from "./browser.ts";
+import { signInToConsole } from "./console-build.ts";
+import { consoleForThisFile } from "./console-per-file.ts";
 
 /** Issue 35: the console names products and templates, never bare ids, and imports products from a sheet. */
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const app = consoleForThisFile();
 let admin: StaffLogin;
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  browser = await launchBrowser();
-  admin = await staffMember(server, ["admin"]);
+  admin = await staffMember(app.server, ["admin"]);
 }, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 describe("console names and product import in Chromium at 360 px", () => {
   it("previews a products sheet with its row errors, and names templates on the engines and tasks pages", { timeout: 120_000 }, async () => {
-    const page = await signInToConsole(browser, server.url, admin, 360);
-    await page.goto(`${server.url}/console/product-imports`);
+    const page = await signInToConsole(app.browser, app.server.url, admin, 360);
+    await page.goto(`${app.server.url}/console/product-imports`);
     await page.getByText("Import products").first().waitFor();
-    const template = await (await fetch(`${server.url}/admin/api/imports/products/template`, { headers: { token: admin.token } })).arrayBuffer();
+    const template = await (await fetch(`${app.server.url}/admin/api/imports/products/template`, { headers: { token: admin.token } })).arrayBuffer();
     const header = sheetRows(Buffer.from(template))[0] as string[];
     const price = header.includes("priceMinor") ? "priceMinor" : "prices.USD.priceMinor";
     const row = (p: Record<string, unknown>) => header.map((c) => p[c] ?? null);
@@ -42,10 +31,10 @@ describe("console names and product import in Chromium at 360 px", () => {
     await page.getByText("Rows ready: 1; with errors: 1.").waitFor();
     expect(await page.locator("[data-row='3']").innerText()).toContain("credits must be a whole number");
     await screenshot(page, "console-product-import-360");
-    expect(await server.db.product.count({ where: { code: { in: ["pack_100", "pack_200"] } } })).toBe(0);
+    expect(await app.server.db.product.count({ where: { code: { in: ["pack_100", "pack_200"] } } })).toBe(0);
 
-    const user = await server.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
-    const tpl = await server.db.template.create({
+    const user = await app.server.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
+    const tpl = await app.server.db.template.create({
       data: {
         name: "Soft zoom",
         names: { ru: "Плавный зум" },
@@ -56,16 +45,16 @@ describe("console names and product import in Chromium at 360 px", () => {
         creditPrice: 1,
       },
     });
-    const task = await server.db.generationTask.create({
+    const task = await app.server.db.generationTask.create({
       data: { userId: user.id, mode: "text_to_image", templateId: tpl.id, engine: "local", status: "succeeded", cost: 1, input: {} },
     });
-    await server.db.gpuRun.create({
+    await app.server.db.gpuRun.create({
       data: { taskId: task.id, attempt: 1, templateId: tpl.id, engine: "local", workflow: "sdxl-t2i", units: 1, gpuSeconds: 4 },
     });
-    await page.goto(`${server.url}/console/engines`);
+    await page.goto(`${app.server.url}/console/engines`);
     await page.getByTestId("gpu-costs").getByText("Soft zoom").waitFor();
     await screenshot(page, "console-engines-names-360");
-    await page.goto(`${server.url}/console/generation-tasks`);
+    await page.goto(`${app.server.url}/console/generation-tasks`);
     await page.getByText("Soft zoom").first().waitFor();
     await screenshot(page, "console-tasks-names-360");
     await page.close();

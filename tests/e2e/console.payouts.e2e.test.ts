@@ -1,38 +1,35 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { photo } from "../fixtures/media.ts";
-import { freePort } from "../net-utils.ts";
-import { startTestServer } from "../server-utils.ts";
 import { newStaff, type StaffCredentials } from "../staff-utils.ts";
 import { registeredUser, uploadImage } from "../training-utils.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
+import { screenshot } from "./browser.ts";
+import { signInToConsole } from "./console-build.ts";
+import { consoleForThisFile } from "./console-per-file.ts";
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const app = consoleForThisFile();
 let support: StaffCredentials;
 let creator: { token: string; userId: number };
 let payoutId: number;
 let disputeId: number;
 
-const post = (token: string, path: string, body: Record<string, unknown>) => server.http.post(path).set("token", token).send(body).expect(200);
+const post = (token: string, path: string, body: Record<string, unknown>) => app.server.http.post(path).set("token", token).send(body).expect(200);
 
 /** A creator with two delivered requests (one disputed by its fan) and a payout request for what is payable. */
 async function seed() {
-  creator = await registeredUser(server);
-  const cover = await uploadImage(server, creator.token, await photo(320, 400));
-  const model = await server.db.characterModel.create({
+  creator = await registeredUser(app.server);
+  const cover = await uploadImage(app.server, creator.token, await photo(320, 400));
+  const model = await app.server.db.characterModel.create({
     data: { userId: creator.userId, name: "Ayla Rose", homeLink: "AylaPayouts", coverUploadId: cover, status: "success", cost: 5, triggerWord: "ayl" },
   });
   await post(creator.token, "/api/Subscribe/publishPage", { role_id: model.id, request_price: 150 });
   const ids: { id: number; fan: { token: string; userId: number } }[] = [];
   for (let i = 0; i < 2; i++) {
-    const fan = await registeredUser(server, 150);
+    const fan = await registeredUser(app.server, 150);
     const id = (
       await post(fan.token, "/api/Subscribe/request", { home_link: "AylaPayouts", text: `A portrait by the sea #${i}`, idempotency_key: `console-e2e-${i}` })
     ).body.data.id as number;
     await post(creator.token, "/api/Subscribe/acceptRequest", { id });
-    const task = await server.db.generationTask.create({
+    const task = await app.server.db.generationTask.create({
       data: {
         userId: creator.userId,
         mode: "text_to_image",
@@ -53,23 +50,14 @@ async function seed() {
 }
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  browser = await launchBrowser();
-  support = await newStaff(server, ["support"]);
+  support = await newStaff(app.server, ["support"]);
   await seed();
 }, 300_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 describe("console: creator payouts and disputes", () => {
   it("support approves a payout with the transfer's reference, and refunds a disputed delivery", { timeout: 120_000 }, async () => {
-    const page = await signInToConsole(browser, server.url, support);
-    await page.goto(`${server.url}/console/payouts`);
+    const page = await signInToConsole(app.browser, app.server.url, support);
+    await page.goto(`${app.server.url}/console/payouts`);
     await page.waitForSelector('.RaDatagrid-table td:has-text("AylaPayouts")');
     await screenshot(page, "console-payouts-queue");
     await page.click(".RaDatagrid-table tbody tr >> nth=0 >> [data-action=payouts-approve]");
@@ -78,28 +66,28 @@ describe("console: creator payouts and disputes", () => {
     await page.fill('textarea[name="reference"]', "SEPA-2026-11-0042");
     await screenshot(page, "console-payouts-approve-dialog");
     await page.click("[data-submit=payouts-approve]");
-    await expect.poll(async () => (await server.db.creatorPayout.findUniqueOrThrow({ where: { id: payoutId } })).status).toBe("approved");
-    expect(await server.db.creatorPayout.findUniqueOrThrow({ where: { id: payoutId } })).toMatchObject({
+    await expect.poll(async () => (await app.server.db.creatorPayout.findUniqueOrThrow({ where: { id: payoutId } })).status).toBe("approved");
+    expect(await app.server.db.creatorPayout.findUniqueOrThrow({ where: { id: payoutId } })).toMatchObject({
       reference: "SEPA-2026-11-0042",
       decidedById: support.staffId,
     });
-    expect((await server.db.user.findUniqueOrThrow({ where: { id: creator.userId } })).points).toBe(150);
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: creator.userId } })).points).toBe(150);
     // the queue shows what is still waiting: nothing
     await page.waitForSelector(".RaEmpty-message, .RaList-main:not(:has(.RaDatagrid-table))");
-    await page.goto(`${server.url}/console/payouts/${payoutId}/show`);
+    await page.goto(`${app.server.url}/console/payouts/${payoutId}/show`);
     await page.waitForSelector("[data-earnings]");
     expect(await page.innerText("[data-earnings]")).toContain("Paid out: 150");
     await screenshot(page, "console-payout-approved");
 
-    await page.goto(`${server.url}/console/disputes`);
+    await page.goto(`${app.server.url}/console/disputes`);
     await page.waitForSelector('.RaDatagrid-table td:has-text("The face is not hers")');
     await screenshot(page, "console-disputes");
     await page.click(".RaDatagrid-table tbody tr >> nth=0 >> [data-action=disputes-resolve] >> nth=0");
     await page.fill('textarea[name="reason"]', "The delivery shows someone else");
     await page.click("[data-submit=disputes-resolve]");
-    await expect.poll(async () => (await server.db.customRequest.findUniqueOrThrow({ where: { id: disputeId } })).disputeStatus).toBe("refunded");
+    await expect.poll(async () => (await app.server.db.customRequest.findUniqueOrThrow({ where: { id: disputeId } })).disputeStatus).toBe("refunded");
     expect(
-      await server.db.auditLog.count({
+      await app.server.db.auditLog.count({
         where: {
           OR: [
             { resource: "CreatorPayout", resourceId: String(payoutId) },
@@ -109,9 +97,9 @@ describe("console: creator payouts and disputes", () => {
       }),
     ).toBe(2);
     // the creator kept 150 after the payout; the refund took the disputed 150 back
-    expect((await server.db.user.findUniqueOrThrow({ where: { id: creator.userId } })).points).toBe(0);
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: creator.userId } })).points).toBe(0);
 
-    await page.goto(`${server.url}/console`);
+    await page.goto(`${app.server.url}/console`);
     await page.waitForSelector('[data-chart="Custom requests per day"] .recharts-surface');
     await page.mouse.move(0, 0);
     await screenshot(page, "console-dashboard-creators");

@@ -1,54 +1,43 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../net-utils.ts";
-import { startTestServer } from "../server-utils.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newStaff, type StaffCredentials } from "../staff-utils.ts";
 import { REWARDS_SETTING } from "../../server/src/contract/rewards.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
-import { ensureConsoleBuilt, signInToConsole } from "./console-build.ts";
+import { screenshot } from "./browser.ts";
+import { signInToConsole } from "./console-build.ts";
+import { consoleForThisFile } from "./console-per-file.ts";
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
+const app = consoleForThisFile();
 let admin: StaffCredentials;
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  browser = await launchBrowser();
-  admin = await newStaff(server, ["admin"]);
+  admin = await newStaff(app.server, ["admin"]);
 }, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** Issue 32 item 4: staff set the gifts, see the invitations and the figures per day, on a phone-size screen. */
 describe("console: gifts", () => {
   it("sets the gifts, lists referrals with their refusal, and shows the day's figures", { timeout: 120_000 }, async () => {
     const [inviter, invitee] = await Promise.all(
-      ["a", "b"].map(async () => (await server.http.post("/api/login/visitor").expect(200)).body.data.user_info.id as number),
+      ["a", "b"].map(async () => (await app.server.http.post("/api/login/visitor").expect(200)).body.data.user_info.id as number),
     );
-    await server.db.referral.create({ data: { inviterId: inviter, inviteeId: invitee, status: "refused", refusal: "same_device", decidedAt: new Date() } });
+    await app.server.db.referral.create({ data: { inviterId: inviter, inviteeId: invitee, status: "refused", refusal: "same_device", decidedAt: new Date() } });
 
-    const page = await signInToConsole(browser, server.url, admin, 360);
-    await page.goto(`${server.url}/console/site-settings/${REWARDS_SETTING}`);
+    const page = await signInToConsole(app.browser, app.server.url, admin, 360);
+    await page.goto(`${app.server.url}/console/site-settings/${REWARDS_SETTING}`);
     await page.locator('input[name="value.checkInCredits"]').fill("5");
     await page.locator('button[type="submit"]').click();
     await expect
-      .poll(async () => (await server.db.siteSetting.findUnique({ where: { key: REWARDS_SETTING } }))?.value, { timeout: 15_000 })
+      .poll(async () => (await app.server.db.siteSetting.findUnique({ where: { key: REWARDS_SETTING } }))?.value, { timeout: 15_000 })
       .toMatchObject({
         checkInCredits: 5,
       });
-    await page.goto(`${server.url}/console/site-settings/${REWARDS_SETTING}`);
+    await page.goto(`${app.server.url}/console/site-settings/${REWARDS_SETTING}`);
     await page.locator('input[name="value.checkInCredits"]').waitFor();
     await screenshot(page, "console-rewards-setting");
 
-    await page.goto(`${server.url}/console/referrals`);
+    await page.goto(`${app.server.url}/console/referrals`);
     await page.locator('.RaDatagrid-table td:has-text("same_device")').waitFor();
     await screenshot(page, "console-referrals");
 
-    await page.goto(`${server.url}/console/reward-days`);
+    await page.goto(`${app.server.url}/console/reward-days`);
     await page.locator(".RaDatagrid-table tbody tr").first().waitFor();
     expect(await page.innerText(".RaDatagrid-table thead")).toContain("Referrals refused");
     await screenshot(page, "console-reward-days");
