@@ -203,6 +203,9 @@ describe("staff accounts", () => {
     expect(again.body).not.toHaveProperty("password");
     expect(again.body).not.toHaveProperty("totpSecret");
     expect(again.body).not.toHaveProperty("passwordHash");
+    // the list shows no secret either, as its documented answer says
+    const listed = (await t.http.get("/admin/api/staff").set("token", token("admin")).expect(200)).body as Record<string, unknown>[];
+    for (const row of listed) expect(Object.keys(row).filter((k) => /password|totp/i.test(k))).toEqual([]);
     const login = await t.http
       .post("/admin/api/login")
       .send({ username: "nina.support", password: res.body.password, code: totpCode(res.body.totpSecret) })

@@ -10794,10 +10794,7 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             id: number;
-                            passwordHash: string;
                             roles: ("support" | "marketer" | "moderator" | "admin")[];
-                            totpLastStep: number | null;
-                            totpSecret: string;
                             /** Format: date-time */
                             updatedAt: string;
                             username: string;

@@ -31,21 +31,16 @@ export const outboxSortable = ["id", "createdAt", "sentAt", "to"] as const;
 
 // What the routes answer (docs/decisions/229).
 
-/** staff list  */
+/** staff list and get: the account without its secrets (the service selects only these fields) */
 export const staffRow = z.object({
   id: z.number(),
   createdAt: z.date(),
   username: z.string(),
-  passwordHash: z.string(),
-  totpSecret: z.string(),
-  totpLastStep: z.number().nullable(),
   roles: z.array(z.enum(STAFF_ROLES)),
   active: z.boolean(),
   updatedAt: z.date(),
 });
-
-/** staff get: the account without its secrets */
-export const staffRecord = staffRow.omit({ passwordHash: true, totpSecret: true, totpLastStep: true });
+export const staffRecord = staffRow;
 
 /** staff create: the new account with the password and second factor it is handed once */
 export const staffRecord2 = staffRecord.extend({
