@@ -14351,6 +14351,7 @@ export interface paths {
                                 engine: "local" | "comfyui" | "serverless";
                                 free_applies: boolean;
                                 label: string;
+                                misfit: string | null;
                                 points: number;
                                 /** @enum {string} */
                                 resolution: "480P" | "720P";

@@ -179,6 +179,11 @@ export const getDurationPointsAnswer = z.object({
   available: z.boolean(),
   /** the studio controls the engine and workflow that will run honour (decision 273); the app shows only these */
   controls: z.array(z.enum(STUDIO_CONTROLS)),
+  /**
+   * why this request does not fit the workflow its template pins (a second photo, a camera move or the photo copying
+   * the motion missing, or one it cannot take), in the words a submit would refuse it with (400); null where it fits
+   */
+  misfit: z.string().nullable(),
 });
 
 /** The settings of a request that anyone may take from a shared creation: its words and controls, no source file. */
