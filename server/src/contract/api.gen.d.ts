@@ -14353,6 +14353,7 @@ export interface paths {
                                 label: string;
                                 misfit: string | null;
                                 points: number;
+                                required: ("end_image" | "camera" | "motion")[];
                                 /** @enum {string} */
                                 resolution: "480P" | "720P";
                             };

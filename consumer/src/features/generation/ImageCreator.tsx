@@ -18,6 +18,7 @@ import type { UploadResult } from "../uploads/uploads.api.ts";
 import { honours, submitImages, TEXT_OR_ROLE } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
+import { TemplateMisfit } from "./TemplateMisfit.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
@@ -118,6 +119,7 @@ export function ImageCreator({ onSubmitted, remix = null }: { onSubmitted: (task
         </Box>
       )}
       <MoreSettings value={settings} onChange={setSettings} quote={price} hasSource={picture !== null} />
+      <TemplateMisfit quote={price} />
       <PriceLine quote={price} />
       {error && (
         <Alert severity="error" data-testid="submit-error">
@@ -127,7 +129,7 @@ export function ImageCreator({ onSubmitted, remix = null }: { onSubmitted: (task
       <Button
         variant="contained"
         size="large"
-        disabled={busy || price?.available === false}
+        disabled={busy || price?.available === false || !!price?.misfit}
         onClick={() => void submit()}
         data-testid="generate-images"
         {...KEEP_CLEAR}

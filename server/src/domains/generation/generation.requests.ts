@@ -221,6 +221,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         available,
         controls: await engines.controlsFor(engine, request),
         misfit: engines.misfit(engine, mode, template?.workflow, brings),
+        required: engines.requiredExtras(engine, template?.workflow),
       };
     },
   };

@@ -76,7 +76,7 @@ describe("a template pinned to a workflow is refused before charge what that wor
     // the quote says so before the submit, and prices the pinned workflow with its controls as when it is whole
     const lacking = await quote({ mode: "image_to_video", template_id: transition.id });
     const whole = await quote({ mode: "image_to_video", template_id: transition.id, end_image_id: u.last });
-    expect(lacking).toMatchObject({ available: true, misfit: MSG.templateNeedsEndImage, points: whole.points });
+    expect(lacking).toMatchObject({ available: true, misfit: MSG.templateNeedsEndImage, points: whole.points, required: ["end_image"] });
     expect(lacking.controls).toEqual(whole.controls);
     expect(whole.controls).toEqual(expect.arrayContaining(["end_image", "prompt"]));
     expect(whole.misfit).toBeNull();

@@ -12,7 +12,16 @@ import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { loadWorkflows, misfit, type Brought, type Workflow } from "./workflows.ts";
 import type { Need } from "./workflow-binding.ts";
-import { localControls, runOrPinned, templateExtras, workflowControls, workflowFor, type RequestExtra, type WorkflowRequest } from "./controls.ts";
+import {
+  localControls,
+  REQUEST_EXTRAS,
+  runOrPinned,
+  templateExtras,
+  workflowControls,
+  workflowFor,
+  type RequestExtra,
+  type WorkflowRequest,
+} from "./controls.ts";
 
 /** The workflows a GPU engine can run now: the same list the submit's refusal reads, so price, controls and refusal agree. */
 const offeredBy =
@@ -204,12 +213,16 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     return wf && offeredBy(s)(wf) ? null : MSG[UNAVAILABLE[extras[0]]];
   }
 
+  /** The workflow a template pins, where the engine runs workflows (the local engine runs none). */
+  const pinnedOn = (name: EngineKind, workflow: string | null | undefined) =>
+    name === "local" || !workflow ? undefined : workflows.find((w) => w.name === workflow);
+
   /**
    * Why the workflow a template pins cannot make this request, whatever the servers offer (decision 315); null where it
    * can, where none is pinned or it is unknown (refused as unrunnable), and on the local engine, which runs no workflow.
    */
   function misfitOf(name: EngineKind, mode: GenerationMode, workflow: string | null | undefined, brings: Brought): string | null {
-    const wf = name === "local" || !workflow ? undefined : workflows.find((w) => w.name === workflow);
+    const wf = pinnedOn(name, workflow);
     const why = wf && misfit(wf, mode, brings);
     if (!why) return null;
     return MSG["mode" in why ? "templateWrongKind" : "lacks" in why ? LACKS[why.lacks] : TAKES_NO[why.takesNo]];
@@ -218,6 +231,9 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
   return {
     refusal,
     misfit: misfitOf,
+    /** What the workflow a template pins needs besides its media (a transition's second photo): the studio asks for it as required. */
+    requiredExtras: (name: EngineKind, workflow: string | null | undefined): RequestExtra[] =>
+      REQUEST_EXTRAS.filter((x) => pinnedOn(name, workflow)?.binding.needs.includes(x)),
     /** Why a template (its engine, else the default; its mode, pinned workflow and camera move) cannot run now; null when it can. */
     refusalFor: (t: { engine: string | null; mode: GenerationMode; workflow: string | null; engineParams?: unknown }) =>
       refusal((t.engine as EngineKind | null) ?? defaultName, t.mode, t.workflow, templateExtras(t.engineParams)),
