@@ -18,7 +18,6 @@ import type { UploadResult } from "../uploads/uploads.api.ts";
 import { honours, submitImages, TEXT_OR_ROLE } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
-import { TemplateMisfit } from "./TemplateMisfit.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
@@ -119,7 +118,6 @@ export function ImageCreator({ onSubmitted, remix = null }: { onSubmitted: (task
         </Box>
       )}
       <MoreSettings value={settings} onChange={setSettings} quote={price} hasSource={picture !== null} />
-      <TemplateMisfit quote={price} />
       <PriceLine quote={price} />
       {error && (
         <Alert severity="error" data-testid="submit-error">
@@ -129,7 +127,7 @@ export function ImageCreator({ onSubmitted, remix = null }: { onSubmitted: (task
       <Button
         variant="contained"
         size="large"
-        disabled={busy || price?.available === false || !!price?.misfit}
+        disabled={busy || price?.available === false}
         onClick={() => void submit()}
         data-testid="generate-images"
         {...KEEP_CLEAR}
