@@ -41,8 +41,9 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
     gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     /**
      * The cost class of the workflow a GPU engine will run for a request, which prices it (decision 239): the template's
-     * (also before the request fits it, decision 315), else the one it picks by priority among those it can run now; undefined for the local engine, and when none makes
-     * the mode (the submit is then refused with 503 before any charge, whatever the price).
+     * (also before the request fits it, decision 315), else the one it picks by priority among those it can run now;
+     * undefined for the local engine, and when none makes the mode (the submit is then refused with 503 before any
+     * charge, whatever the price).
      */
     costClassFor: async (name: EngineKind, o: WorkflowRequest): Promise<CostClass | undefined> =>
       name === "local" ? undefined : runOrPinned(workflows, o, offeredBy(await status(name)))?.binding.costClass,
