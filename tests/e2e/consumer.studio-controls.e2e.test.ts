@@ -233,6 +233,49 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
     }
   });
 
+  it("a template pinned to the transition asks for its second photo, Generate off until it is chosen (decision 315)", { timeout: 300_000 }, async () => {
+    const pinned = await server.db.template.create({
+      data: {
+        name: "Two photos",
+        category: "Creative",
+        suitFor: "image",
+        mode: "image_to_video",
+        engineParams: {},
+        creditPrice: 1,
+        workflow: "wan22-flf2v-14b",
+      },
+    });
+    const file = await photo(dir);
+    for (const [i, language] of LANGUAGES.entries()) {
+      const page = await guestStudio(browser, server.url, language);
+      await page.goto(`${server.url}/creationStudio?template=${pinned.id}`);
+      await pickPhoto(page, page.getByTestId("photo-picker").first(), file);
+      // the server's reason in the person's language
+      const words = JSON.parse(await fs.readFile(path.resolve(`consumer/src/i18n/locales/${language}.json`), "utf8"));
+      await page.getByTestId("template-misfit").getByText(words.msg.templateNeedsEndImage).waitFor();
+      // the second photo is asked for as required, not as an option
+      await page.getByTestId("end-photo").getByText(words.studio.endPhotoRequired, { exact: true }).waitFor();
+      // its controls are the transition's own: the motion prompt too, not the second photo alone
+      await page.getByTestId("video-prompt").waitFor();
+      expect(await page.getByTestId("generate").isDisabled()).toBe(true);
+      expect(await outsideCard(page, ["template-misfit", "end-photo"])).toEqual([]);
+      expect(await missingTexts(page), language).toEqual([]);
+      await pageShot(page, `studio-pinned-transition-${language}-360`);
+      await pickPhoto(page, page.getByTestId("end-photo").getByTestId("photo-picker"), file);
+      await page.getByTestId("template-misfit").waitFor({ state: "detached" });
+      expect(await page.getByTestId("generate").isDisabled()).toBe(false);
+      if (i === 0) {
+        const guest = await server.db.user.findFirstOrThrow({ orderBy: { id: "desc" } });
+        await server.services.credits.grant({ userId: guest.id, amount: 50, reason: "test", idempotencyKey: `e2e-pinned:${guest.id}` });
+        await page.getByTestId("generate").click();
+        await page.waitForURL(/task=\d+/);
+        const task = await server.db.generationTask.findUniqueOrThrow({ where: { id: Number(new URL(page.url()).searchParams.get("task")) } });
+        expect(task).toMatchObject({ templateId: pinned.id, input: { endImageKey: expect.any(String), workflow: "wan22-flf2v-14b" } });
+      }
+      await page.context().close();
+    }
+  });
+
   it("video to video: restyle or copy motion, the photo picker once copying, translated; the copy reaches the task", { timeout: 400_000 }, async () => {
     const [file, clip] = await Promise.all([photo(dir), video(dir, 5)]);
     for (const [i, language] of LANGUAGES.entries()) {

@@ -14348,7 +14348,9 @@ export interface paths {
                                 engine: "local" | "comfyui" | "serverless";
                                 free_applies: boolean;
                                 label: string;
+                                misfit: string | null;
                                 points: number;
+                                required: ("end_image" | "camera" | "motion")[];
                                 /** @enum {string} */
                                 resolution: "480P" | "720P";
                             };

@@ -43,6 +43,14 @@ export const MSG = {
   /** Audio overlay on a GPU engine is lip-synced only (decision 305): refused before any charge where no server makes it. */
   lipSyncUnavailable: "Videos that speak or sing to your audio are not available right now",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
+  /** not SPEC's: a template pinned to a workflow that needs, or cannot take, what the request brings (decision 315) */
+  templateWrongKind: "This template cannot be used for this kind of generation",
+  templateNeedsEndImage: "This template moves from your photo to a second one: please choose the second photo",
+  templateNeedsCamera: "This template needs a camera move: please choose one",
+  templateNeedsMotion: "This template copies the motion of your video: please choose your photo",
+  templateTakesNoEndImage: "This template does not use a second photo",
+  templateTakesNoCamera: "This template does not use a camera move",
+  templateTakesNoMotion: "This template restyles your video and does not use a photo",
   /** not SPEC's: follow-ups of a finished result (issue 33 items 5 and 6, decision 307) */
   followUpNotReady: "Only a finished result can be extended or made 1080p",
   notExtendable: "Only a video made from a photo, a character or words, without sound of its own, can be extended",

@@ -43,7 +43,7 @@ export function PhotoVideoExtras({
       {honours(quote, "end_image") && (
         <Box data-testid="end-photo" sx={{ minWidth: 0 }}>
           <Typography variant="subtitle2" fontWeight={700}>
-            {t("studio.endPhoto")}
+            {quote?.required.includes("end_image") ? t("studio.endPhotoRequired") : t("studio.endPhoto")}
           </Typography>
           <Typography variant="caption" color="text.secondary" sx={{ display: "block", mb: 1 }}>
             {t("studio.endPhotoHelp")}

@@ -21,6 +21,7 @@ import { ModelPicker, type PickedModel } from "../training/ModelPicker.tsx";
 import { honours, submitRoleVideo, submitTextVideo, submitVideo, TEXT_OR_ROLE, VIDEO_SUBMIT_FAILED } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { PriceLine } from "./PriceLine.tsx";
+import { TemplateMisfit } from "./TemplateMisfit.tsx";
 import { usePrice } from "./usePrice.ts";
 import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./MoreSettings.tsx";
 import { extrasBody, NO_EXTRAS, PhotoVideoExtras } from "./PhotoVideoExtras.tsx";
@@ -308,6 +309,7 @@ export function VideoCreator({
 
       <Box sx={{ display: "grid", gap: 1.5 }}>
         <MoreSettings value={settings} onChange={setSettings} quote={price} hasSource={mode === "video_to_video"} />
+        <TemplateMisfit quote={price} />
         <PriceLine quote={price} />
         {error && (
           <Alert severity="error" data-testid="submit-error">
@@ -317,7 +319,7 @@ export function VideoCreator({
         <Button
           variant="contained"
           size="large"
-          disabled={busy || price?.available === false}
+          disabled={busy || price?.available === false || !!price?.misfit}
           onClick={() => void submit()}
           data-testid="generate"
           {...KEEP_CLEAR}

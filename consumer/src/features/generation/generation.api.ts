@@ -99,13 +99,17 @@ export interface PriceRequest {
 
 /**
  * The server's price of a request, whether a free generation would pay for it (its rule, not the app's), whether
- * the engine can run it now (a submit would be refused), and how its results are labelled ("local draft").
+ * the engine can run it now (a submit would be refused), how its results are labelled ("local draft"), and what it
+ * lacks for its template's pinned workflow (decision 315).
  */
-export type Quote = Pick<ApiData<"/api/Generation/getDurationPoints", "post">, "points" | "free_applies" | "available" | "controls" | "label">;
+export type Quote = Pick<
+  ApiData<"/api/Generation/getDurationPoints", "post">,
+  "points" | "free_applies" | "available" | "controls" | "label" | "misfit" | "required"
+>;
 
 export async function durationPoints(input: PriceRequest): Promise<Quote> {
-  const { points, free_applies, available, controls, label } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
-  return { points, free_applies, available, controls, label };
+  const { points, free_applies, available, controls, label, misfit, required } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
+  return { points, free_applies, available, controls, label, misfit, required };
 }
 
 /** Whether the quoted engine honours a control; none is shown before the quote arrives (decision 273). */

@@ -120,11 +120,12 @@ describe("copy motion: the person's photo performs their video's motion, on the 
     expect((await quote({ template_id: local.id, image_id: 1 })).available).toBe(false);
     const localRes = await u.submit({ template_id: local.id, image_id: u.image });
     expect([localRes.status, localRes.body.msg]).toEqual([503, MSG.motionUnavailable]);
-    // a template pinned to the restyle cannot take a photo
+    // a template pinned to the restyle cannot take a photo: bad input for it, whatever servers offer (decision 315)
     const pinned = await app.db.template.create({
       data: { name: "Restyle", category: "Creative", suitFor: "video", mode: "video_to_video", engineParams: {}, creditPrice: 1, workflow: "sdxl-v2v" },
     });
-    expect((await u.submit({ template_id: pinned.id, image_id: u.image })).status).toBe(503);
+    const withPhoto = await u.submit({ template_id: pinned.id, image_id: u.image });
+    expect([withPhoto.status, withPhoto.body.msg]).toEqual([400, MSG.templateTakesNoMotion]);
     fake.removeModel("diffusion_models", "wan2.2_animate_14B_bf16.safetensors");
     await expect.poll(async () => (await quote()).controls, { timeout: 10_000 }).not.toContain("motion");
     expect((await quote({ image_id: 1 })).available).toBe(false);

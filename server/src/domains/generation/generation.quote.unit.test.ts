@@ -18,6 +18,8 @@ function quoteWith(runs: readonly GenerationMode[]) {
     defaultName: "comfyui" as EngineKind,
     costClassFor: async () => undefined,
     controlsFor: async () => [],
+    misfit: () => null,
+    requiredExtras: () => [],
     refusal: async (_name: EngineKind, mode?: GenerationMode) => (!mode || runs.includes(mode) ? null : "cannot make this kind of generation right now"),
   };
   const deps = { engines, templates: { get: async () => PHOTO_TEMPLATE } } as unknown as GenerationDeps;

@@ -44,7 +44,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
   async function templateFor(templateId: number | undefined, accepts: readonly GenerationMode[]) {
     if (!templateId) return null;
     const t = await templates.get(templateId);
-    if (!accepts.includes(t.mode)) throw HttpError.badRequest("This template cannot be used for this kind of generation");
+    if (!accepts.includes(t.mode)) throw HttpError.badRequest(MSG.templateWrongKind);
     return t;
   }
 
@@ -187,11 +187,16 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       const engine = engineOf(template);
       // the mode the app will submit prices the workflow it will run; a template's own mode when none is said
       const mode = b.mode ?? template?.mode ?? (b.type === "video" ? "image_to_video" : "text_to_image");
-      const extras = extrasOf({
-        endImageKey: b.end_image_id ? "given" : undefined,
+      // what the submit will bring: the mode's source, a photo beside a video copying its motion, and the extras
+      const given = (v: unknown) => (v ? "given" : undefined);
+      const brings = {
+        image: given(SOURCE_OF[mode] === "image" || b.image_id),
+        video: given(mode === "video_to_video"),
+        endImage: given(b.end_image_id),
         camera: b.camera ?? templateCamera(template?.engineParams),
-        ...(mode === "video_to_video" && b.image_id ? { imageKey: "given", videoKey: "given" } : {}),
-      });
+        audio: given(mode === "audio_overlay"),
+      };
+      const extras = extrasOf({ imageKey: brings.image, videoKey: brings.video, endImageKey: brings.endImage, camera: brings.camera });
       const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode], extras };
       const points = price({
         video: b.type === "video",
@@ -215,6 +220,8 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         free_applies: freeCovers(points),
         available,
         controls: await engines.controlsFor(engine, request),
+        misfit: engines.misfit(engine, mode, template?.workflow, brings),
+        required: engines.requiredExtras(engine, template?.workflow),
       };
     },
   };

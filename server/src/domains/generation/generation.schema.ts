@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASPECT_RATIOS, CAMERA_MOVES, ENGINE_KINDS, MODEL_FOLDERS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
+import { ASPECT_RATIOS, CAMERA_MOVES, ENGINE_KINDS, MODEL_FOLDERS, REQUEST_EXTRAS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
 import { FOLLOW_UPS, GALLERY_SORTS, GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { templateNameFields } from "./generation.template-names.ts";
@@ -179,6 +179,13 @@ export const getDurationPointsAnswer = z.object({
   available: z.boolean(),
   /** the studio controls the engine and workflow that will run honour (decision 273); the app shows only these */
   controls: z.array(z.enum(STUDIO_CONTROLS)),
+  /**
+   * why this request does not fit the workflow its template pins (a second photo, a camera move or the photo copying
+   * the motion missing, or one it cannot take), in the words a submit would refuse it with (400); null where it fits
+   */
+  misfit: z.string().nullable(),
+  /** what the workflow the template pins needs besides the photo or video (a transition's second photo): asked for as required */
+  required: z.array(z.enum(REQUEST_EXTRAS)),
 });
 
 /** The settings of a request that anyone may take from a shared creation: its words and controls, no source file. */

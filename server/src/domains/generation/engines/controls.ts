@@ -44,6 +44,14 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
 }
 
 /**
+ * The workflow a price and the studio's controls are of: the one the request would run, else the one its template pins
+ * while the request does not fit it yet (a transition before its second photo is chosen), which the submit refuses
+ * until it does (decision 315).
+ */
+export const runOrPinned = (workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): Workflow | undefined =>
+  workflowFor(workflows, o, usable) ?? workflows.find((w) => w.name === o.workflow && !w.binding.followUp);
+
+/**
  * Which studio controls reach the render (issue 31, decision 273): the app shows only these, so nothing a person sets
  * is silently dropped. The local draft renderer's are fixed by what it draws: its photo videos move by the template's
  * motion at the photo's own shape, its looks restyle a video as they are; its procedural pictures (and the picture a
@@ -79,7 +87,7 @@ function bound(b: Binding): StudioControl[] {
  * time: no workflow takes both.
  */
 export function workflowControls(workflows: Workflow[], o: WorkflowRequest, usable: (wf: Workflow) => boolean): StudioControl[] {
-  const plain = workflowFor(workflows, o, usable);
+  const plain = runOrPinned(workflows, o, usable);
   const controls = new Set<StudioControl>(plain ? bound(plain.binding) : []);
   if ((IMAGE_MODES as readonly string[]).includes(o.mode)) {
     const withPicture = workflowFor(workflows, { ...o, source: "image" }, usable);

@@ -10,8 +10,18 @@ import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
-import { loadWorkflows, type Workflow } from "./workflows.ts";
-import { localControls, templateExtras, workflowControls, workflowFor, type RequestExtra, type WorkflowRequest } from "./controls.ts";
+import { loadWorkflows, misfit, type Brought, type Workflow } from "./workflows.ts";
+import type { Need } from "./workflow-binding.ts";
+import {
+  localControls,
+  REQUEST_EXTRAS,
+  runOrPinned,
+  templateExtras,
+  workflowControls,
+  workflowFor,
+  type RequestExtra,
+  type WorkflowRequest,
+} from "./controls.ts";
 
 /** The workflows a GPU engine can run now: the same list the submit's refusal reads, so price, controls and refusal agree. */
 const offeredBy =
@@ -30,12 +40,13 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
     /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
     gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     /**
-     * The cost class of the workflow a GPU engine will run for a request, which prices it (decision 239): the template's,
-     * else the one it picks by priority among those it can run now; undefined for the local engine, and when none makes
-     * the mode (the submit is then refused with 503 before any charge, whatever the price).
+     * The cost class of the workflow a GPU engine will run for a request, which prices it (decision 239): the template's
+     * (also before the request fits it, decision 315), else the one it picks by priority among those it can run now;
+     * undefined for the local engine, and when none makes the mode (the submit is then refused with 503 before any
+     * charge, whatever the price).
      */
     costClassFor: async (name: EngineKind, o: WorkflowRequest): Promise<CostClass | undefined> =>
-      name === "local" ? undefined : workflowFor(workflows, o, offeredBy(await status(name)))?.binding.costClass,
+      name === "local" ? undefined : runOrPinned(workflows, o, offeredBy(await status(name)))?.binding.costClass,
     /**
      * The workflow a GPU engine would run for a follow-up now (decision 307): its name and cost class, where a healthy
      * server offers it; null where none does, and always for the local engine.
@@ -171,6 +182,20 @@ const UNAVAILABLE = { end_image: "transitionUnavailable", camera: "cameraUnavail
   keyof typeof MSG
 >;
 
+/** What a person is told when the workflow a template pins needs what their request lacks, or cannot take what it brings (decision 315). */
+const LACKS = {
+  image: "choosePicture",
+  video: "templateWrongKind",
+  audio: "templateWrongKind",
+  end_image: "templateNeedsEndImage",
+  camera: "templateNeedsCamera",
+  motion: "templateNeedsMotion",
+} as const satisfies Record<Need, keyof typeof MSG>;
+const TAKES_NO = { end_image: "templateTakesNoEndImage", camera: "templateTakesNoCamera", motion: "templateTakesNoMotion" } as const satisfies Record<
+  RequestExtra,
+  keyof typeof MSG
+>;
+
 /** Whether the engines can run a request now, for its exact workflow (decision 236). */
 function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultName: EngineKind, workflows: Workflow[]) {
   /**
@@ -189,16 +214,38 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     return wf && offeredBy(s)(wf) ? null : MSG[UNAVAILABLE[extras[0]]];
   }
 
+  /** The workflow a template pins, where the engine runs workflows (the local engine runs none). */
+  const pinnedOn = (name: EngineKind, workflow: string | null | undefined) =>
+    name === "local" || !workflow ? undefined : workflows.find((w) => w.name === workflow);
+
+  /**
+   * Why the workflow a template pins cannot make this request, whatever the servers offer (decision 315); null where it
+   * can, where none is pinned or it is unknown (refused as unrunnable), and on the local engine, which runs no workflow.
+   */
+  function misfitOf(name: EngineKind, mode: GenerationMode, workflow: string | null | undefined, brings: Brought): string | null {
+    const wf = pinnedOn(name, workflow);
+    const why = wf && misfit(wf, mode, brings);
+    if (!why) return null;
+    return MSG["mode" in why ? "templateWrongKind" : "lacks" in why ? LACKS[why.lacks] : TAKES_NO[why.takesNo]];
+  }
+
   return {
     refusal,
+    misfit: misfitOf,
+    /** What the workflow a template pins needs besides its media (a transition's second photo): the studio asks for it as required. */
+    requiredExtras: (name: EngineKind, workflow: string | null | undefined): RequestExtra[] =>
+      REQUEST_EXTRAS.filter((x) => pinnedOn(name, workflow)?.binding.needs.includes(x)),
     /** Why a template (its engine, else the default; its mode, pinned workflow and camera move) cannot run now; null when it can. */
     refusalFor: (t: { engine: string | null; mode: GenerationMode; workflow: string | null; engineParams?: unknown }) =>
       refusal((t.engine as EngineKind | null) ?? defaultName, t.mode, t.workflow, templateExtras(t.engineParams)),
     /**
-     * Refuses, before anything is charged, a submit the engine cannot take: 503 with the engine's own message (not
-     * configured, cannot run, not offering this mode, or not the exact workflow the submit would run).
+     * Refuses, before anything is charged, a submit the engine cannot take: 400 where what it `brings` does not fit
+     * the template's pinned workflow (`misfit`), else 503 with the engine's own message (not configured, cannot run,
+     * not offering this mode, or not the exact workflow the submit would run).
      */
-    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null, extras?: readonly RequestExtra[]): Promise<void> {
+    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null, extras?: readonly RequestExtra[], brings?: Brought): Promise<void> {
+      const wrong = brings && misfitOf(name, mode, workflow, brings);
+      if (wrong) throw HttpError.badRequest(wrong);
       const why = await refusal(name, mode, workflow, extras);
       if (why) throw new HttpError(503, why);
     },

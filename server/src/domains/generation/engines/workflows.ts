@@ -122,7 +122,7 @@ export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<str
 }
 
 /** What a job brings, by the workflow needs it meets. */
-const brought = (job: JobNeeds): Record<Need, boolean> => ({
+const brought = (job: Brought): Record<Need, boolean> => ({
   image: !!job.image,
   video: !!job.video,
   end_image: !!job.endImage,
@@ -131,6 +131,28 @@ const brought = (job: JobNeeds): Record<Need, boolean> => ({
   audio: !!job.audio,
 });
 type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp">;
+/** What a request brings to its workflow: the media, last frame and camera move, by whether each is given. */
+export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio">;
+
+/**
+ * Why a pinned workflow cannot make a request, read from its binding alone (decision 315): a mode it does not make,
+ * a need the request does not bring, or an extra it brings that the workflow does not take (so it is not dropped);
+ * undefined where it can. The same needs the job would fail on after the charge, asked before it.
+ */
+export function misfit(
+  wf: Workflow,
+  mode: GenerationMode,
+  job: Brought,
+): { mode: GenerationMode } | { lacks: Need } | { takesNo: (typeof EXTRAS)[number] } | undefined {
+  if (!wf.binding.modes.includes(mode)) return { mode };
+  const has = brought(job);
+  // an extra it lacks names what the template is for: copying motion lacks its photo, not just "a picture"
+  const lacking = wf.binding.needs.filter((n) => !has[n]);
+  const lacks = lacking.find((n) => (EXTRAS as readonly Need[]).includes(n)) ?? lacking[0];
+  if (lacks) return { lacks };
+  const takesNo = EXTRAS.find((x) => has[x] && !wf.binding.needs.includes(x));
+  return takesNo ? { takesNo } : undefined;
+}
 
 /**
  * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
