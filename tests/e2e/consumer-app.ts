@@ -93,6 +93,14 @@ export async function scrollToGallery(page: Page): Promise<void> {
   await page.getByTestId("gallery-heading").scrollIntoViewIfNeeded();
 }
 
+/**
+ * Forgets that the flash sale was seen: the home page visited on the way in (signing in as a guest) may or may not have
+ * opened the popup and marked it seen before the click that left it, depending on the machine's speed.
+ */
+export async function forgetFlashSaleSeen(page: Page): Promise<void> {
+  await page.evaluate(() => localStorage.removeItem("reverie_flash_sale_seen"));
+}
+
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem("reverie_token"));
 }
