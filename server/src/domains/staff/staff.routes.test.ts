@@ -6,6 +6,7 @@ import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils
 import { freshTotpCode, newStaff, staffMember } from "../../../../tests/staff-utils.ts";
 import type { AppAbility } from "../../authz/abilities.ts";
 import { totpCode } from "../auth/totp.ts";
+import { roomInWindow } from "../../../../tests/rate-windows.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -113,6 +114,8 @@ describe("POST /admin/api/login", () => {
   it("limits attempts per username", async () => {
     const app = await createTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: "1000" });
     try {
+      // eleven attempts inside one 15-minute window
+      await roomInWindow(900);
       for (let i = 0; i < 10; i++) await app.http.post("/admin/api/login").send({ username: "admin", password: "wrong", code: "000000" }).expect(400);
       const res = await app.http.post("/admin/api/login").send({ username: "admin", password: "wrong", code: "000000" }).expect(429);
       expect(res.body.msg).toBe("Too many requests");
