@@ -252,7 +252,7 @@ export function createServices(deps: AppDeps) {
     membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db, render.templates),
     productsAdmin,
-    templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines.refusalFor),
+    templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines),
     siteAdmin: createSiteAdminService(db, audit, storage),
     dashboard: createDashboard(db, { generation: render.generation, rewards, messages }),
     trainingAdmin: createTrainingAdminService(db, storage),

@@ -6,14 +6,41 @@ import type { AuditService } from "../audit/audit.service.ts";
 import { auditedTable, byId } from "../audit/audited-table.ts";
 import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
 import type { TemplateBody, TemplateFilter } from "./templates.admin.schema.ts";
-import { siteMediaUrl, type TemplateRefusal } from "./templates.service.ts";
+import { siteMediaUrl, type TemplateRefusal, type TemplateRun } from "./templates.service.ts";
+
+/** What the generation engines say of a template: why it cannot run now, and why it can never pin its workflow (decision 320). */
+export interface TemplateChecks {
+  refusalFor: TemplateRefusal;
+  pinFault: (mode: TemplateRun["mode"], workflow: string | null | undefined) => string | null;
+}
 
 /**
  * Marketing's template catalogue: every change audited. A save is kept even when the template cannot run now (its
- * engine or workflow may be on its way), but its answer warns why: the template stays off sale until it can run.
+ * engine or workflow may be on its way), but its answer warns why: the template stays off sale until it can run. A
+ * pinned workflow that can never make the template's mode is refused instead: no server could ever run it.
  */
-export function createTemplatesAdminService(db: Db, audit: AuditService, storage: MediaStorage, refusal: TemplateRefusal) {
+export function createTemplatesAdminService(db: Db, audit: AuditService, storage: MediaStorage, checks: TemplateChecks) {
   const table = auditedTable(db, audit, { resource: "Template", table: (c) => c.template, key: byId, idOf: (r) => r.id });
+  const refusal = checks.refusalFor;
+
+  /** Refuses (400) a workflow the template's mode cannot pin, before anything is written or, in a transaction, rolled back. */
+  const assertPin = <R extends { mode: TemplateRun["mode"]; workflow?: string | null }>(row: R) => {
+    const why = checks.pinFault(row.mode, row.workflow);
+    if (why) throw HttpError.badRequest(why);
+    return row;
+  };
+
+  /**
+   * A change of the mode or the workflow is checked on the row as saved, in its transaction, so two saves at once (one
+   * the mode, one the workflow) cannot together pin what neither alone would. A save that changes neither is kept,
+   * so a template pinned before this check can still be turned off.
+   */
+  const update = (staffId: number, id: number, body: Partial<TemplateBody>) =>
+    db.$transaction(async (tx) => {
+      const before = await tx.template.findUnique({ where: { id }, select: { mode: true, workflow: true } });
+      const after = await table.update(staffId, id, body, tx);
+      return before?.mode === after.mode && before.workflow === after.workflow ? after : assertPin(after);
+    });
 
   /** The console shows covers through `coverSrc`, a URL its browser can load (a stored `site/...` key is not one). */
   const withCoverSrc = async <R extends { coverUrl: string | null }>(row: R | null) =>
@@ -36,8 +63,8 @@ export function createTemplatesAdminService(db: Db, audit: AuditService, storage
       return { ...page, rows: await Promise.all(page.rows.map(withCoverSrc)) };
     },
     get: async (id: number) => withCoverSrc(await table.get(id)),
-    create: async (staffId: number, body: TemplateBody) => withWarning(await table.create(staffId, body)),
-    update: async (staffId: number, id: number, body: Partial<TemplateBody>) => withWarning(await table.update(staffId, id, body)),
+    create: async (staffId: number, body: TemplateBody) => withWarning(await table.create(staffId, assertPin(body))),
+    update: async (staffId: number, id: number, body: Partial<TemplateBody>) => withWarning(await update(staffId, id, body)),
     remove: table.remove,
 
     /**

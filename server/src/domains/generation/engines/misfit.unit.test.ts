@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EXTRAS, type Need } from "./workflow-binding.ts";
-import { type Brought, loadWorkflows, misfit } from "./workflows.ts";
+import { GENERATION_MODES } from "../../../contract/generation.ts";
+import { type Brought, loadWorkflows, misfit, pinFault } from "./workflows.ts";
 
 /**
  * Decision 315: whether a request fits the workflow a template pins is read from its binding alone, for every shipped
@@ -35,5 +36,18 @@ describe("a pinned workflow's misfit, from its binding", () => {
     expect(misfit(byName("wan22-i2v-14b"), "image_to_video", { image: "p.png", endImage: "q.png" })).toEqual({ takesNo: "end_image" });
     expect(misfit(byName("sdxl-v2v"), "video_to_video", { image: "p.png", video: "v.mp4" })).toEqual({ takesNo: "motion" });
     expect(misfit(byName("wan22-flf2v-14b"), "role_video", { image: "p.png", endImage: "q.png" })).toEqual({ mode: "role_video" });
+  });
+});
+
+describe("which workflow a template of a mode may pin (decision 320)", () => {
+  const workflows = loadWorkflows();
+  it("every shipped workflow in exactly the modes its binding makes; an upscale in none", () => {
+    for (const wf of workflows)
+      for (const mode of GENERATION_MODES)
+        expect(pinFault(workflows, mode, wf.name) === null, `${wf.name} ${mode}`).toBe(!wf.binding.followUp && wf.binding.modes.includes(mode));
+  });
+  it("no workflow at all, and none that is not shipped", () => {
+    expect(pinFault(workflows, "image_to_video", null)).toBeNull();
+    expect(pinFault(workflows, "image_to_video", "flux-t2i.json")).toMatch(/^There is no workflow named flux-t2i.json/);
   });
 });

@@ -10,7 +10,7 @@ import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
-import { loadWorkflows, misfit, type Brought, type Workflow } from "./workflows.ts";
+import { loadWorkflows, misfit, pinFault, type Brought, type Workflow } from "./workflows.ts";
 import type { Need } from "./workflow-binding.ts";
 import {
   localControls,
@@ -37,6 +37,8 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
      * runs only as a follow-up of a finished result, never as a template's (decision 307).
      */
     workflows: workflows.filter((w) => !w.binding.followUp).map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    /** Why a template of this mode cannot pin this workflow, whatever the servers offer; null where it can (decision 320). */
+    pinFault: (mode: GenerationMode, workflow: string | null | undefined) => pinFault(workflows, mode, workflow),
     /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
     gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
     /**

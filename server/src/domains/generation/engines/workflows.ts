@@ -155,6 +155,21 @@ export function misfit(
 }
 
 /**
+ * Why a template of `mode` cannot pin the workflow `name` (decision 320), in the console's words (its workflow choice
+ * reads "title (name)"): no such file, an upscale that runs only after a finished result (decision 307), or a binding
+ * that does not make the mode, so every submit would be refused (decision 315); null where it can, or none is pinned.
+ */
+export function pinFault(workflows: Workflow[], mode: GenerationMode, name: string | null | undefined): string | null {
+  if (!name) return null;
+  const wf = workflows.find((w) => w.name === name);
+  if (!wf) return `There is no workflow named ${name}: choose one from the list`;
+  const called = `${wf.binding.title} (${name})`;
+  if (wf.binding.followUp) return `${called} runs only after a finished result and cannot be a template's workflow`;
+  if (!wf.binding.modes.includes(mode)) return `${called} does not make ${mode}; it makes ${wf.binding.modes.join(", ")}`;
+  return null;
+}
+
+/**
  * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
  * frame or a camera move is run only by a workflow that needs it: where none does (or the template's does not), the
  * job cannot run rather than lose it.
