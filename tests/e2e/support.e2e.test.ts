@@ -45,15 +45,24 @@ async function coveredPositions(page: Page): Promise<string[]> {
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const hits: string[] = [];
     const bubble = document.querySelector("[data-testid=support-bubble]") as HTMLElement;
+    const covered = () => {
+      const b = bubble.getBoundingClientRect();
+      return ["generate", "free-left", "price", "balance"].filter((id) => {
+        const r = document.querySelector(`[data-testid=${id}]`)?.getBoundingClientRect();
+        return r?.width && b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top;
+      });
+    };
     for (let y = 0; y <= document.documentElement.scrollHeight; y += 40) {
       window.scrollTo(0, y);
-      await frame();
-      if (bubble.dataset.steppedAside === "1") continue;
-      const b = bubble.getBoundingClientRect();
-      for (const id of ["generate", "free-left", "price", "balance"]) {
-        const r = document.querySelector(`[data-testid=${id}]`)?.getBoundingClientRect();
-        if (r?.width && b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top) hits.push(`${id} at ${y}`);
+      // the bubble sees the scroll in a frame and React renders its step aside after it: on a busy machine that can
+      // take a few frames, so a cover counts only if it is still there, not stepped aside, ten frames on
+      let still: string[] = [];
+      for (let f = 0; f < 10; f++) {
+        await frame();
+        still = bubble.dataset.steppedAside === "1" ? [] : covered();
+        if (!still.length) break;
       }
+      hits.push(...still.map((id) => `${id} at ${y}`));
     }
     window.scrollTo(0, 0);
     return hits;
