@@ -7,7 +7,8 @@ import type { Db } from "../../db/client.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import type { FaceAnalyser } from "../../faces/faces.ts";
 import { PROJECT_DIR } from "../../paths.ts";
-import { ffmpeg, probe } from "../../storage/media-tools.ts";
+import { ffmpeg } from "../../storage/media-tools.ts";
+import { mediaInfo } from "../../storage/mp4-header.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import { sampleFrames } from "../screening/frames.ts";
@@ -115,7 +116,7 @@ export function createMarker({ faces, log }: { faces: Pick<FaceAnalyser, "detect
   /** Faces in a file of a result: in the frames screening samples from a clip, or in the picture. */
   async function facesOf(f: EngineFile): Promise<FaceArea[]> {
     if (f.mime !== "video/mp4") return facesIn([await fs.readFile(f.path)]);
-    return facesIn(await sampleFrames(f.path, (await probe(f.path)).durationSec, path.dirname(f.path)));
+    return facesIn(await sampleFrames(f.path, (await mediaInfo(f.path)).durationSec, path.dirname(f.path)));
   }
 
   /** An image file marked into a new file beside it, in its own format. */
@@ -144,7 +145,7 @@ export function createMarker({ faces, log }: { faces: Pick<FaceAnalyser, "detect
    * One corner for the whole clip, away from every face in its sampled frames.
    */
   async function markVideo(file: string, logo: Buffer) {
-    const src = await probe(file);
+    const src = await mediaInfo(file);
     if (!src.video) throw new Error("the output has no video stream");
     const workDir = path.dirname(file);
     const seen = await facesIn(await sampleFrames(file, src.durationSec, workDir));
@@ -224,7 +225,7 @@ export function createWatermark(deps: WatermarkDeps) {
     if (recorded !== undefined) return recorded;
     const logo = await marks(source);
     if (!logo) return null;
-    const { width, height } = await (shown.mime === "video/mp4" ? probe(shown.path).then((p) => p.video!) : sharp(shown.path).metadata());
+    const { width, height } = await (shown.mime === "video/mp4" ? mediaInfo(shown.path).then((p) => p.video!) : sharp(shown.path).metadata());
     return placeMark(width ?? 0, height ?? 0, await aspectOf(logo), await marker.facesOf(shown)).corner;
   }
 
@@ -244,7 +245,7 @@ export function createWatermark(deps: WatermarkDeps) {
     const source = await sourceMark(task, clip);
     if (!logo) return { ...(await joinContinuation(r)), mark: source };
     const seen = source ? [] : (await Promise.all([marker.facesOf(clip), marker.facesOf(r.main)])).flat();
-    const over = await marker.overlay(logo, (await probe(clip.path)).video!, seen, path.dirname(r.main.path), source ?? undefined);
+    const over = await marker.overlay(logo, (await mediaInfo(clip.path)).video!, seen, path.dirname(r.main.path), source ?? undefined);
     return { ...(await joinContinuation(r, over)), mark: over.corner };
   }
 
