@@ -8,18 +8,25 @@ import { defineConfig } from "vitest/config";
  */
 const UNIT = ["server/src/**/*.unit.test.ts", "tests/**/*.unit.test.ts", "consumer/src/**/*.unit.test.ts"];
 const BROWSER = ["tests/e2e/**/*.test.ts"];
+const WORKERS = Math.max(3, availableParallelism() + 1);
 
 export default defineConfig({
   test: {
     pool: "forks",
+    // one pool serves every project and takes its isolation from here: an isolated pool starts a fresh process for each
+    // file, and the api and browser projects' `isolate: false` below would then share nothing (docs/decisions/321)
+    isolate: false,
     // most files wait on PostgreSQL, Chromium, ffmpeg or a fake server's time-out more than they compute: three at once
     // on a 2-core machine still finish sooner than two (docs/decisions/201, 232)
-    maxWorkers: Math.max(3, availableParallelism() + 1),
+    maxWorkers: WORKERS,
+    // and keeps them: a pool that may stop idle workers stopped one a file had just been handed to ("Terminating worker
+    // thread") when files shared workers (docs/decisions/321)
+    minWorkers: WORKERS,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],
     projects: [
-      { extends: true, test: { name: "unit", include: UNIT } },
+      { extends: true, test: { name: "unit", include: UNIT, isolate: true } },
       {
         extends: true,
         test: {
