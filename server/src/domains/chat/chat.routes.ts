@@ -24,8 +24,7 @@ import {
   getCharacterListAnswer,
   keepAvatarAnswer,
   keepAvatarBody,
-  replyIdBody,
-  replyIdQuery,
+  replyRef,
   statusAnswer,
   stopAnswer,
 } from "./chat.schema.ts";
@@ -267,7 +266,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
       tags,
       auth: "user",
       can: converse,
-      body: replyIdBody,
+      body: replyRef,
       response: stopAnswer,
     },
     ({ principal, body }) => chat.stop(principal.userId, body.reply_id),
@@ -279,7 +278,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
       tags,
       auth: "user",
       can: readConversation,
-      query: replyIdQuery,
+      query: replyRef,
       response: replyEvents,
     },
     async ({ principal, query, res }) => {

@@ -130,8 +130,8 @@ export const chatBody = z.object({
 export type ChatBody = z.infer<typeof chatBody>;
 
 export const editBody = z.object({ conversation_id: id("conversation_id"), content });
-export const replyIdBody = z.object({ reply_id: id("reply_id") });
-export const replyIdQuery = z.object({ reply_id: id("reply_id") });
+/** A reply being written: named in the body of a stop, in the query of a follow. */
+export const replyRef = z.object({ reply_id: id("reply_id") });
 
 // What the routes answer (docs/decisions/229).
 
