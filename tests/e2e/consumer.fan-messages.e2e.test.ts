@@ -57,7 +57,23 @@ describe("messages between fans and creators in the browser", () => {
 
       // the creator answers from their own Messages area: a library picture locked at 15 credits
       const c = await signedInPhone(app.browser, creator, language);
+      // the creator's own page comes late (as on a slow line): the tabs it brings must not push the list down after
+      // its rows show, or a tap meant for a thread lands elsewhere
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      await c.page.route((url) => url.pathname === "/api/Subscribe/myPage", async (route) => {
+        await held;
+        await route.continue();
+      });
+      const listed = c.page.waitForResponse((r) => r.url().includes("/api/Messages/threads"));
       await c.page.goto(`${app.server.url}/messages?as=creator`);
+      await listed;
+      await c.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await c.page.getByTestId("thread-row").count()).toBe(0);
+      release();
+      await c.page.getByTestId("messages-tab-creator").waitFor();
       await c.page.getByTestId("thread-row").first().click();
       await c.page.getByTestId("message").first().waitFor();
       await c.page.locator('[data-testid="composer"] [role="combobox"]').click();

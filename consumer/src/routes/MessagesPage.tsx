@@ -40,7 +40,8 @@ export function Component() {
   const { t } = useTranslation();
   const { user } = useSession();
   const [params, setParams] = useSearchParams();
-  const [page, setPage] = useState<OwnPageView | null>(null);
+  // undefined until the caller's own page is known: the tabs and "to all members" it brings sit above the list
+  const [page, setPage] = useState<OwnPageView | null | undefined>(undefined);
   const [as, setAs] = useState<Side>(params.get("as") === "creator" ? "creator" : "fan");
   const [threads, setThreads] = useState<ThreadView[] | null>(null);
   const [version, setVersion] = useState(0);
@@ -119,7 +120,8 @@ export function Component() {
           </ToggleButtonGroup>
         )}
         {as === "creator" && page && <ToAllMembers items={items} />}
-        <ThreadList threads={threads} selected={open} onSelect={select} />
+        {/* shown with what goes above it, so that a row never moves from under a finger (or a click) */}
+        <ThreadList threads={page === undefined ? null : threads} selected={open} onSelect={select} />
       </Box>
       <Box sx={{ flex: 1, minWidth: 0, display: { xs: opened ? "flex" : "none", md: "flex" }, flexDirection: "column", p: { xs: 1, md: 2 }, minHeight: 0 }}>
         {opened ? (
