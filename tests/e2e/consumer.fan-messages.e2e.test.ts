@@ -63,10 +63,13 @@ describe("messages between fans and creators in the browser", () => {
       const held = new Promise<void>((r) => {
         release = r;
       });
-      await c.page.route((url) => url.pathname === "/api/Subscribe/myPage", async (route) => {
-        await held;
-        await route.continue();
-      });
+      await c.page.route(
+        (url) => url.pathname === "/api/Subscribe/myPage",
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
       const listed = c.page.waitForResponse((r) => r.url().includes("/api/Messages/threads"));
       await c.page.goto(`${app.server.url}/messages?as=creator`);
       await listed;
