@@ -13,8 +13,9 @@ const WORKERS = Math.max(3, availableParallelism() + 1);
 export default defineConfig({
   test: {
     pool: "forks",
-    // one pool serves every project and takes its isolation from here: an isolated pool starts a fresh process for each
-    // file, and the api and browser projects' `isolate: false` below would then share nothing (docs/decisions/321)
+    // the files of a worker share its loaded modules (the app's ~300, Prisma's client, the test helpers): importing them
+    // again for every file was the largest fixed cost of an API or browser test file. One pool serves every project and
+    // takes its isolation from here, so it is set here, and the api and browser projects inherit it (docs/decisions/321)
     isolate: false,
     // most files wait on PostgreSQL, Chromium, ffmpeg or a fake server's time-out more than they compute: three at once
     // on a 2-core machine still finish sooner than two (docs/decisions/201, 232)
@@ -34,16 +35,9 @@ export default defineConfig({
           include: ["server/src/**/*.test.ts", "tests/**/*.test.ts", "consumer/src/**/*.test.ts"],
           exclude: [...UNIT, ...BROWSER],
           globalSetup: ["tests/global-setup.ts"],
-          // files of a worker share its loaded modules (the app's ~300 and Prisma's client): importing them again for
-          // every file was the largest fixed cost of an API test file (docs/decisions/232)
-          isolate: false,
         },
       },
-      {
-        extends: true,
-        // their files share a worker's loaded modules too (the app they start, the seed, the test helpers)
-        test: { name: "browser", include: BROWSER, globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"], isolate: false },
-      },
+      { extends: true, test: { name: "browser", include: BROWSER, globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"] } },
     ],
   },
 });
