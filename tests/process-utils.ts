@@ -28,7 +28,8 @@ export function spawnReverie(env: Record<string, string>, o: { ownGroup?: boolea
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  // 'close', not 'exit': the process can end before its last lines (those of its shutdown) are read from the pipes
+  const exited = new Promise<number | string>((resolve) => child.once("close", (code, signal) => resolve(code ?? signal ?? "unknown")));
   return { child, url: `http://127.0.0.1:${env.PORT}`, output: () => out, exited, ownGroup: o.ownGroup ?? false };
 }
 

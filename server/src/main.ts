@@ -28,6 +28,10 @@ async function shutdown(reason: string, exitCode: number) {
   if (stopping) return;
   stopping = true;
   log.info({ reason }, "shutting down");
+  // A job that ends while the queues stop has its completion written by pg-boss 10 without awaiting it; once its pool
+  // is closed, or PostgreSQL is gone (a terminal's Ctrl-C reaches it too), that write fails unobserved. Node would end
+  // the process with 1 for it, though the job is only retried once it expires: what the stop leaves unfinished is no error.
+  process.on("unhandledRejection", (err) => log.warn({ err }, "work still finishing when the stop began failed"));
   clearInterval(orderSweep);
   clearInterval(conversionRound);
   if (server) {
@@ -137,7 +141,10 @@ try {
       );
   }
 } catch (err) {
-  // Ctrl-C while the worker was still starting closes what it was starting on: that is the stop asked for, not a failure
+  // Ctrl-C while the worker was still starting closes what it was starting on: that is the stop asked for, not a failure.
+  // A terminal's Ctrl-C reaches PostgreSQL too, and its ended connections can be read before this process's own SIGINT
+  // is handled: give that signal a moment to arrive before calling this a failed start.
+  await new Promise((resolve) => setTimeout(resolve, 100));
   if (!stopping) {
     log.fatal({ err }, "start-up failed");
     await shutdown("start-up failed", 1);

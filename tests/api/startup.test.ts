@@ -84,13 +84,15 @@ describe("npm start with the embedded PostgreSQL", () => {
   // a terminal's Ctrl-C signals the whole process group: the embedded PostgreSQL gets it too and ends its connections
   // whatever the order, which is the one case logged as a warning; Ctrl-C to the process alone is not even that
   it.each([
-    { to: "the process", ownGroup: false, worst: 30 },
-    { to: "the process group, as a terminal sends it", ownGroup: true, worst: 40 },
+    { to: "the process", ownGroup: false, worst: 30, rendering: false },
+    { to: "the process group, as a terminal sends it", ownGroup: true, worst: 40, rendering: false },
+    // the render and PostgreSQL both stop under the job: pg-boss 10 writes its end unawaited, and that write fails
+    { to: "the process group while a render runs", ownGroup: true, worst: 40, rendering: true },
   ])(
     "with the worker on (npm start's default), Ctrl-C to $to stops the queues before PostgreSQL: no error is logged",
-    async ({ ownGroup, worst }) => {
+    async ({ ownGroup, worst, rendering }) => {
       const port = await freePort();
-      const workerData = path.join(dir, ownGroup ? "data-worker-group" : "data-worker");
+      const workerData = path.join(dir, `data-worker-${ownGroup ? "group" : "process"}${rendering ? "-rendering" : ""}`);
       const env = {
         DATA_DIR: workerData,
         PORT: String(await freePort()),
@@ -113,6 +115,20 @@ describe("npm start with the embedded PostgreSQL", () => {
         while (!(await ready()) && Date.now() - startedAt < 30_000) await new Promise((r) => setTimeout(r, 100));
       } finally {
         await client.end();
+      }
+      if (rendering) {
+        const token = (await (await fetch(`${p.url}/api/login/visitor`, { method: "POST" })).json()).data.token as string;
+        const submitted = await fetch(`${p.url}/api/Generation/textPicSubmit`, {
+          method: "POST",
+          headers: { token, "content-type": "application/json" },
+          body: JSON.stringify({ prompt: "a lighthouse at dusk", aspect: "1:1" }),
+        });
+        const id = (await submitted.json()).data.id as number;
+        const state = async () => (await (await fetch(`${p.url}/api/Generation/picVideoSubmitDetails?id=${id}`, { headers: { token } })).json()).data.state;
+        const startedAt = Date.now();
+        let seen = await state();
+        while (seen === "queued" && Date.now() - startedAt < 30_000) seen = await new Promise((r) => setTimeout(r, 20)).then(state);
+        expect(seen).toBe("running");
       }
       expect([0, 130], p.output()).toContain(await interrupt(p));
       const logged = p

@@ -8,6 +8,12 @@ import { JOB_WAKEUP_CHANNEL, notify } from "./generation.queries.ts";
 export const GENERATION_QUEUE = "generation";
 /** PostgreSQL's SQLSTATE for a connection ended by the server shutting down ("terminating connection due to administrator command"). */
 const ADMIN_SHUTDOWN = "57P01";
+/**
+ * What a query meets once the server is stopping or gone: its connection ended (57P01), a new one refused while it
+ * shuts down (57P03, "the database system is shutting down") or with nothing listening (over TCP or its socket).
+ */
+const SERVER_GONE = new Set([ADMIN_SHUTDOWN, "57P03", "ECONNREFUSED", "ENOENT"]);
+const serverGone = (err: unknown) => SERVER_GONE.has((err as { code?: string } | null)?.code ?? "");
 /** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */
 export const GENERATION_DEAD_QUEUE = "generation-dead";
 
@@ -31,8 +37,8 @@ export interface GenerationJobData {
 export function createGenerationQueue(o: { url: string; config: Config; log: Logger; role: "producer" | "worker" }) {
   const isWorker = o.role === "worker";
   let boss: PgBoss | undefined;
-  /** pg-boss's connections, ours to close (see {@link endPool}). */
-  let pool: pg.Pool | undefined;
+  /** pg-boss's connections, ours to close (see {@link closablePool}). */
+  let pool: ReturnType<typeof closablePool> | undefined;
   const options: Omit<PgBoss.ConstructorOptions, "db"> = {
     // only workers supervise (expire stuck jobs into retry / dead letter); producers just insert
     supervise: isWorker,
@@ -40,19 +46,22 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     maintenanceIntervalSeconds: o.config.QUEUE_MAINTENANCE_SECONDS,
   };
   let starting: Promise<PgBoss> | undefined;
+  let stopping = false;
 
   // pg-boss is loaded on first use, so an API process pays for it only when someone submits
   async function start(): Promise<PgBoss> {
     const { default: PgBossClass } = await import("pg-boss");
     const onError = (err: Error) => {
       // main.ts stops the queues before the embedded PostgreSQL, but a terminal's Ctrl-C signals PostgreSQL too, which then
-      // ends every connection with 57P01 whatever the order; the pool reopens them if the server comes back
-      if ((err as { code?: string }).code === ADMIN_SHUTDOWN) o.log.warn({ err }, "queue connection closed: the database server is shutting down");
+      // ends every connection with 57P01 whatever the order; the pool reopens them if the server comes back. While the
+      // queue stops, a server already gone is that same Ctrl-C (see stop()).
+      if ((err as { code?: string }).code === ADMIN_SHUTDOWN || (stopping && serverGone(err)))
+        o.log.warn({ err }, "queue connection closed: the database server is shutting down");
       else o.log.error({ err }, "queue error");
     };
-    pool = new pg.Pool({ connectionString: o.url, max: isWorker ? Math.max(2, o.config.WORKER_CONCURRENCY + 1) : 2, application_name: `reverie-${o.role}` });
-    pool.on("error", onError);
-    const db = pool;
+    pool = closablePool({ connectionString: o.url, max: isWorker ? Math.max(2, o.config.WORKER_CONCURRENCY + 1) : 2, application_name: `reverie-${o.role}` });
+    pool.pool.on("error", onError);
+    const db = pool.pool;
     boss = new PgBossClass({ ...options, db: { executeSql: (text, values) => db.query(text, values) } });
     boss.on("error", onError);
     await boss.start();
@@ -98,9 +107,18 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     /** Workers let running renders finish (up to 20 s); whatever is still running then is failed back to pg-boss for a retry elsewhere. */
     async stop() {
       if (!starting) return;
+      stopping = true;
       await starting.catch(() => undefined);
-      await boss?.stop({ graceful: isWorker, timeout: 20_000, wait: true });
-      if (pool) await endPool(pool);
+      try {
+        await boss?.stop({ graceful: isWorker, timeout: 20_000, wait: true });
+      } catch (err) {
+        // pg-boss hands the jobs still running back as failed as it stops. After a terminal's Ctrl-C, which reaches
+        // PostgreSQL too, the server may be gone by then: those jobs stay active and expire into a retry
+        // (expireInSeconds), as after a crash. Stopping on purpose is no failure.
+        if (!serverGone(err)) throw err;
+        o.log.warn({ err }, "queue stopped without handing back its running jobs: the database server is gone; they run again once they expire");
+      }
+      await pool?.end();
     },
   };
 }
@@ -120,17 +138,26 @@ function executorFor(tx: Tx | SqlTx) {
 
 /**
  * pg's Pool.end() resolves once its clients are told to end, before their sockets close: PostgreSQL stopped right after
- * (main.ts's shutdown) would still find them open and end them with an error. This waits for each client's end.
+ * (main.ts's shutdown) would still find them open and end them with an error. `end()` also waits until every connection
+ * the pool opened has closed (pg-pool emits 'remove' once its socket has). A connection refused while the server stops
+ * never opened and is not waited for: counting the pool's clients instead would wait for it forever.
  */
-async function endPool(pool: pg.Pool): Promise<void> {
-  const open = pool.totalCount;
-  let ended = 0;
-  const closed = new Promise<void>((resolve) => {
-    if (open === 0) resolve();
-    pool.on("remove", () => ++ended >= open && resolve());
+function closablePool(options: pg.PoolConfig) {
+  const pool = new pg.Pool(options);
+  let open = 0;
+  let allClosed: (() => void) | undefined;
+  pool.on("connect", () => void open++);
+  pool.on("remove", () => {
+    if (--open === 0) allClosed?.();
   });
-  await pool.end();
-  await closed;
+  return {
+    pool,
+    async end(): Promise<void> {
+      const closed = new Promise<void>((resolve) => (allClosed = resolve));
+      await pool.end();
+      if (open > 0) await closed;
+    },
+  };
 }
 
 /** createQueue of a queue another instance made first is fine. */
