@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page, Request } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page, Request, Response } from "playwright-core";
 import { ensureViteBuild } from "./vite-build.ts";
 
 /** Builds dist/consumer when it is missing or older than its sources. */
@@ -94,11 +94,39 @@ export async function scrollToGallery(page: Page): Promise<void> {
 }
 
 /**
- * Forgets that the flash sale was seen: the home page visited on the way in (signing in as a guest) may or may not have
- * opened the popup and marked it seen before the click that left it, depending on the machine's speed.
+ * Opens /home again with the flash sale not yet seen in this browser and waits for its popup. The home page visited on
+ * the way in (signing in as a guest) may or may not have opened the popup and marked it seen before the click that left
+ * it, depending on the machine's speed. Without a popup the error says what the page had (its address, what the app
+ * keeps, the dialogs open and the products it was offered): a popup missing in a full run, seen twice, was never
+ * reproduced alone.
  */
-export async function forgetFlashSaleSeen(page: Page): Promise<void> {
+export async function homeWithFlashSale(page: Page, serverUrl: string): Promise<Locator> {
   await page.evaluate(() => localStorage.removeItem("reverie_flash_sale_seen"));
+  let offered = "no answer";
+  const onResponse = (r: Response) => {
+    if (!r.url().includes("/api/index/getProductsLimited")) return;
+    void r
+      .text()
+      .then((body) => (offered = `${r.status()} ${body.slice(0, 600)}`))
+      .catch(() => (offered = `${r.status()}`));
+  };
+  page.on("response", onResponse);
+  try {
+    await page.goto(`${serverUrl}/home`);
+    const sale = page.getByTestId("flash-sale");
+    await sale.waitFor().catch(async (err: Error) => {
+      const had = await page.evaluate(() => ({
+        url: location.href,
+        kept: Object.fromEntries(Object.entries(localStorage).filter(([k]) => k !== "reverie_token")),
+        dialogs: [...document.querySelectorAll('[role="dialog"], [role="presentation"]')].map((d) => d.getAttribute("data-testid") ?? d.tagName),
+        at: Date.now(),
+      }));
+      throw new Error(`no flash sale popup: ${JSON.stringify(had)}; products offered: ${offered}`, { cause: err });
+    });
+    return sale;
+  } finally {
+    page.off("response", onResponse);
+  }
 }
 
 export async function storedToken(page: Page): Promise<string | null> {

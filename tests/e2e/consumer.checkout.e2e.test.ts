@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { forgetFlashSaleSeen, newAppContext, pageShot } from "./consumer-app.ts";
+import { homeWithFlashSale, newAppContext, pageShot } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { priceIn } from "../../server/src/domains/products/products.pricing.ts";
 
@@ -70,9 +70,7 @@ describe("consumer app: the checkout orders what was tapped", () => {
     const context = await newAppContext(app.browser, { adult: true, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await guest(page);
-    await forgetFlashSaleSeen(page);
-    await page.goto(`${app.server.url}/home`);
-    await page.getByTestId("flash-sale").waitFor();
+    await homeWithFlashSale(page, app.server.url);
     const flash = await app.server.db.product.findUniqueOrThrow({ where: { code: "flash_video" } });
     await page.getByTestId("flash-cta").click();
     const order = await payInDialog(page, flash.id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { randomAddress } from "../fixtures/fake-toncenter.ts";
 import { telegramInitData } from "../fixtures/telegram.ts";
-import { forgetFlashSaleSeen, newAppContext, pageShot } from "./consumer-app.ts";
+import { homeWithFlashSale, newAppContext, pageShot } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 
 const BOT_TOKEN = "7000000003:AAReverieCurrencyE2eBot";
@@ -16,10 +16,7 @@ describe("consumer app: prices per currency", () => {
     const context = await newAppContext(app.browser, { adult: true, language: "ru", viewport: { width: 360, height: 780 } });
     const page = await context.newPage();
     await startAsGuest(page, app.server.url);
-    await forgetFlashSaleSeen(page);
-    await page.goto(`${app.server.url}/home`);
-    const sale = page.getByTestId("flash-sale");
-    await sale.waitFor();
+    const sale = await homeWithFlashSale(page, app.server.url);
     expect(await sale.getByTestId("product-bonus").innerText()).toContain("+1");
     expect(await sale.innerText()).toContain("₽");
     await pageShot(page, "consumer-flash-sale-bonus-ru-360");
