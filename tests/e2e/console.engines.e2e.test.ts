@@ -88,6 +88,17 @@ describe("console engine status in Chromium", () => {
     expect(await page.locator("input[name='workflow']").inputValue()).toBe("wan22-i2v-14b");
     expect(await page.locator("input[name='engine']").inputValue()).toBe("comfyui");
     await screenshot(page, "console-template-engine");
+
+    // the mode changed to one the chosen workflow does not make: the field says so and nothing is saved
+    await page.locator("#mode").click();
+    await page.getByRole("option", { name: "text_to_image", exact: true }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("This workflow does not make the chosen mode: choose another, or none").waitFor();
+    await screenshot(page, "console-template-workflow-not-for-mode");
+    expect(await server.db.template.findFirstOrThrow({ where: { name: "Wan portrait" }, select: { mode: true, workflow: true } })).toEqual({
+      mode: "image_to_video",
+      workflow: "wan22-i2v-14b",
+    });
     await page.close();
 
     const phone = await signIn(360);

@@ -784,6 +784,7 @@ export const en = {
       totpSecret: "One-time code secret (shown once)",
       otpauthUri: "Authenticator URI",
     },
+    validation: { workflow_not_for_mode: "This workflow does not make the chosen mode: choose another, or none" },
     notify: {
       done: "Done",
       cover_uploaded: "Cover image saved",

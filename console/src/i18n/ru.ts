@@ -789,6 +789,7 @@ export const ru: typeof en = {
       totpSecret: "Секрет одноразовых кодов (показывается один раз)",
       otpauthUri: "URI для приложения-аутентификатора",
     },
+    validation: { workflow_not_for_mode: "Этот workflow не делает выбранный режим: выберите другой или оставьте поле пустым" },
     notify: {
       done: "Готово",
       cover_uploaded: "Обложка сохранена",

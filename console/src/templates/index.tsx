@@ -1,7 +1,7 @@
 import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { IconButton } from "@mui/material";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { GpuCosts } from "./GpuCosts.tsx";
 import { ImageUploadButton } from "../common/UploadButton.tsx";
 import {
@@ -113,8 +113,13 @@ function TemplateList() {
   );
 }
 
-/** The workflow files the server has (GET /admin/api/engines), offered for the template's mode. */
+/**
+ * The workflow files the server has (GET /admin/api/engines), offered for the template's mode. A workflow chosen before
+ * the mode changed to one it does not make is no longer listed, so the field says why it cannot be saved (the server
+ * refuses it too, decision 320). A template saved with such a pin before that check keeps it while neither changes.
+ */
 function WorkflowInput() {
+  const record = useRecordContext<{ mode?: string; workflow?: string | null }>();
   const [choices, setChoices] = useState<{ id: string; name: string; modes: string[] }[]>([]);
   useEffect(() => {
     httpClient(`${apiUrl}/engines`).then(
@@ -129,10 +134,24 @@ function WorkflowInput() {
       () => setChoices([]),
     );
   }, []);
+  // stable between renders, as react-admin asks of a validator
+  const makesMode = useCallback(
+    (workflow: unknown, values: { mode?: string }) => {
+      if (!workflow || choices.length === 0 || (workflow === record?.workflow && values.mode === record?.mode)) return undefined;
+      return choices.some((c) => c.id === workflow && (!values.mode || c.modes.includes(values.mode))) ? undefined : "console.validation.workflow_not_for_mode";
+    },
+    [choices, record?.workflow, record?.mode],
+  );
   return (
     <FormDataConsumer<{ mode?: string }>>
       {({ formData }) => (
-        <SelectInput source="workflow" choices={choices.filter((c) => !formData.mode || c.modes.includes(formData.mode))} emptyText="—" fullWidth />
+        <SelectInput
+          source="workflow"
+          choices={choices.filter((c) => !formData.mode || c.modes.includes(formData.mode))}
+          validate={makesMode}
+          emptyText="—"
+          fullWidth
+        />
       )}
     </FormDataConsumer>
   );
