@@ -90,7 +90,7 @@ describe("console engine status in Chromium", () => {
     await screenshot(page, "console-template-engine");
 
     // the mode changed to one the chosen workflow does not make: the field says so and nothing is saved
-    await page.locator("#mode").click();
+    await page.getByRole("combobox", { name: "Mode" }).click();
     await page.getByRole("option", { name: "text_to_image", exact: true }).click();
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("This workflow does not make the chosen mode: choose another, or none").waitFor();
