@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { config, type Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { startDatabaseServer, stopOnSignalsElsewhere, type DatabaseServer } from "./db/embedded.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, warnOfWorkFailingAfterStop } from "./logger.ts";
 
 let cfg: Config;
 try {
@@ -28,10 +28,7 @@ async function shutdown(reason: string, exitCode: number) {
   if (stopping) return;
   stopping = true;
   log.info({ reason }, "shutting down");
-  // A job that ends while the queues stop has its completion written by pg-boss 10 without awaiting it; once its pool
-  // is closed, or PostgreSQL is gone (a terminal's Ctrl-C reaches it too), that write fails unobserved. Node would end
-  // the process with 1 for it, though the job is only retried once it expires: what the stop leaves unfinished is no error.
-  process.on("unhandledRejection", (err) => log.warn({ err }, "work still finishing when the stop began failed"));
+  warnOfWorkFailingAfterStop(log);
   clearInterval(orderSweep);
   clearInterval(conversionRound);
   if (server) {

@@ -4,7 +4,7 @@ import { config } from "../config.ts";
 import { createDb } from "../db/client.ts";
 import { dbOptions } from "../db/database.ts";
 import { embeddedUrl } from "../db/embedded.ts";
-import { createLogger } from "../logger.ts";
+import { createLogger, warnOfWorkFailingAfterStop } from "../logger.ts";
 import { createTemplatePreviews } from "../domains/templates/template-previews.ts";
 import { startGenerationWorker } from "./generation.worker.ts";
 
@@ -38,6 +38,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "worker shutting down");
+  warnOfWorkFailingAfterStop(log);
   await stopPreviews?.();
   await worker.stop();
   await services.close();
