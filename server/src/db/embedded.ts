@@ -205,11 +205,16 @@ async function exists(p: string): Promise<boolean> {
   );
 }
 
-/** The running server's process id, from the first line of its postmaster.pid; null without one. */
+/** The process id on the first line of a postmaster.pid's text; null for anything else. */
+function pidIn(content: string): number | null {
+  const pid = Number(content.split("\n")[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** The running server's process id, from its postmaster.pid; null without one. */
 async function postmasterPid(databaseDir: string): Promise<number | null> {
   const content = await fs.readFile(path.join(databaseDir, "postmaster.pid"), "utf8").catch(() => null);
-  const pid = Number(content?.split("\n")[0]);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+  return content === null ? null : pidIn(content);
 }
 
 /**
@@ -228,8 +233,9 @@ function isRunning(pid: number): boolean {
 /** A server killed without a clean stop leaves postmaster.pid behind; PostgreSQL checks whether that pid lives, but a reused pid can block start-up. */
 async function removeStalePid(databaseDir: string): Promise<void> {
   const pidFile = path.join(databaseDir, "postmaster.pid");
-  if (!(await exists(pidFile))) return;
-  const pid = await postmasterPid(databaseDir);
+  const content = await fs.readFile(pidFile, "utf8").catch(() => null);
+  if (content === null) return;
+  const pid = pidIn(content);
   if (pid === null || !isRunning(pid)) await fs.rm(pidFile, { force: true });
 }
 
