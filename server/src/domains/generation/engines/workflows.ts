@@ -130,7 +130,7 @@ const brought = (job: Brought): Record<Need, boolean> => ({
   motion: !!job.image && !!job.video,
   audio: !!job.audio,
 });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp">;
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "tier" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp">;
 /** What a request brings to its workflow: the media, last frame and camera move, by whether each is given. */
 export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio">;
 
@@ -178,7 +178,11 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
   const has = brought(job);
   const extras = EXTRAS.filter((x) => has[x]);
   const takes = (w: Workflow) =>
-    w.binding.needs.every((n) => has[n]) && extras.every((x) => w.binding.needs.includes(x)) && w.binding.followUp === job.followUp;
+    w.binding.needs.every((n) => has[n]) &&
+    extras.every((x) => w.binding.needs.includes(x)) &&
+    w.binding.followUp === job.followUp &&
+    // a follow-up's post-step (an upscale) serves results of either tier
+    (job.followUp !== undefined || w.binding.tier === (job.tier ?? "full"));
   if (job.workflow) {
     const wf = workflows.find((w) => w.name === job.workflow);
     if (!wf) throw new UnrunnableError(`no workflow named ${job.workflow}`);
