@@ -37,9 +37,14 @@ describe("console GPU check in Chromium", () => {
     await wan.waitFor();
     expect(await wan.getAttribute("data-offered")).toBe("false");
     expect(await wan.innerText()).toContain(`models/diffusion_models/${HIGH}`);
-    expect(await wan.locator("a").getAttribute("href")).toBe(
+    // the file is listed once for the server, with both workflows that load it (full and fast) and its download
+    const file = check.getByTestId("gpu-downloads").locator(`[data-file='${HIGH}']`);
+    expect(await file.count()).toBe(1);
+    expect(await file.innerText()).toContain("wan22-i2v-14b, wan22-i2v-14b-fast");
+    expect(await file.locator("a").getAttribute("href")).toBe(
       `https://huggingface.co/Comfy-Org/Wan_2.2_ComfyUI_Repackaged/resolve/main/split_files/diffusion_models/${HIGH}`,
     );
+    expect(await check.getByTestId("gpu-downloads").innerText()).toMatch(/To download, each file once: 1 file/);
     expect(await check.locator("[data-workflow='sdxl-t2i']").getAttribute("data-offered")).toBe("true");
     await screenshot(page, "console-gpu-check-360");
     await page.close();

@@ -14,7 +14,9 @@ beforeAll(async () => {
 }, 300_000);
 
 describe("console names and product import in Chromium at 360 px", () => {
-  it("previews a products sheet with its row errors, and names templates on the engines and tasks pages", { timeout: 120_000 }, async () => {
+  it("previews a products sheet with its row errors, names templates on the engines and tasks pages, and flags one priced below cost", {
+    timeout: 120_000,
+  }, async () => {
     const page = await signInToConsole(app.browser, app.server.url, admin, 360);
     await page.goto(`${app.server.url}/console/product-imports`);
     await page.getByText("Import products").first().waitFor();
@@ -49,11 +51,20 @@ describe("console names and product import in Chromium at 360 px", () => {
       data: { userId: user.id, mode: "text_to_image", templateId: tpl.id, engine: "local", status: "succeeded", cost: 1, input: {} },
     });
     await app.server.db.gpuRun.create({
-      data: { taskId: task.id, attempt: 1, templateId: tpl.id, engine: "local", workflow: "sdxl-t2i", units: 1, gpuSeconds: 4 },
+      // an hour of GPU for one credit: priced far below its cost (issue 45)
+      data: { taskId: task.id, attempt: 1, templateId: tpl.id, engine: "local", workflow: "sdxl-t2i", units: 1, gpuSeconds: 3600 },
     });
     await page.goto(`${app.server.url}/console/engines`);
     await page.getByTestId("gpu-costs").getByText("Soft zoom").waitFor();
+    expect(await page.getByTestId("gpu-costs").locator("tr[data-loss='true']").innerText()).toContain("best");
     await screenshot(page, "console-engines-names-360");
+    // the dashboard flags it where staff look first, linking to the template
+    await page.goto(`${app.server.url}/console/`);
+    const flag = page.getByTestId("priced-below-cost");
+    await flag.getByText("Soft zoom").waitFor();
+    expect(await flag.locator("[data-workflow='sdxl-t2i']").innerText()).toMatch(/sdxl-t2i \(best\) · — · cost [\d.]+ credits per unit, price 1/);
+    expect(await flag.getByRole("link", { name: "Soft zoom" }).getAttribute("href")).toContain(`/templates/${tpl.id}`);
+    await screenshot(page, "console-dashboard-below-cost-360");
     await page.goto(`${app.server.url}/console/generation-tasks`);
     await page.getByText("Soft zoom").first().waitFor();
     await screenshot(page, "console-tasks-names-360");

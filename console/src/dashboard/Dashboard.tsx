@@ -4,6 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { Link, Loading, Title, useCanAccess, useTranslate } from "react-admin";
 import { apiUrl, getJson, httpClient, type AdminJson } from "../http.ts";
 import { TimeToActionCard, type TimeToAction } from "../transparency/index.tsx";
+import { PricedBelowCost } from "./PricedBelowCost.tsx";
 
 type Summary = AdminJson<"/admin/api/dashboard">;
 
@@ -107,6 +108,8 @@ function ActivityLinks() {
 /** Figures come aggregated from GET /admin/api/dashboard; nothing here lists rows. */
 export function Dashboard() {
   const translate = useTranslate();
+  // measured GPU cost is read with the templates' permission (GET /admin/api/engines/costs)
+  const seesCosts = useCanAccess({ action: "list", resource: "templates" }).canAccess;
   const [summary, setSummary] = useState<Summary | null>(null);
   const [error, setError] = useState<string | null>(null);
   // time to action over the same 30 days, for those who may read reports (issue 19)
@@ -203,6 +206,7 @@ export function Dashboard() {
   return (
     <Box sx={{ display: "flex", flexWrap: "wrap", gap: 2, mt: 2 }}>
       <Title title={`${translate("console.dashboard.title")} · ${translate("console.dashboard.days", { days: summary.days })}`} />
+      {seesCosts && <PricedBelowCost />}
       <Chart title={translate("console.dashboard.revenue")} data={short(revenue.data)} series={revenue.series} />
       <Chart title={translate("console.dashboard.orders")} data={orders.data} series={orders.series} />
       <Chart title={translate("console.dashboard.generations")} data={short(generations.data)} series={generations.series} />

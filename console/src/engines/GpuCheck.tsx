@@ -25,15 +25,40 @@ function WorkflowLine({ w }: { w: WorkflowReport }) {
       {w.missingNodes && (
         <Typography variant="caption" display="block">
           {translate("console.engines.gpuCheck.missingNodes", { nodes: w.missingNodes.join(", ") })}
+          {w.nodesAdvice?.update && ` — ${translate("console.engines.gpuCheck.update", { version: w.nodesAdvice.update })}`}
+          {w.nodesAdvice?.packages.map((p) => ` — ${translate("console.engines.gpuCheck.package", { package: p })}`)}
+          {w.nodesAdvice?.unloaded.length ? ` — ${translate("console.engines.gpuCheck.unloaded", { nodes: w.nodesAdvice.unloaded.join(", ") })}` : ""}
         </Typography>
       )}
       {w.missingFiles?.map((f) => (
         <Typography key={f.slot} variant="caption" display="block" sx={{ wordBreak: "break-all" }}>
-          {`${translate("console.engines.gpuCheck.missingFile")}: models/${f.folder}/${f.file} (${f.size === null ? translate("console.engines.gpuCheck.sizeUnknown") : gb(f.size)}) — `}
-          <Link href={f.url} target="_blank" rel="noreferrer">
-            {f.url}
-          </Link>
-          {f.sha256 && ` · sha256 ${f.sha256}`}
+          {`${translate("console.engines.gpuCheck.missingFile")}: models/${f.folder}/${f.file}`}
+        </Typography>
+      ))}
+    </Box>
+  );
+}
+
+/** Every file a server lacks, once, with the workflows waiting for it, where to get it and the total to fetch. */
+function Downloads({ report: r }: { report: Reports[number] }) {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ mt: 1 }} data-testid="gpu-downloads">
+      <Typography variant="body2" sx={{ fontWeight: 500 }}>
+        {translate("console.engines.gpuCheck.downloads", { total: gb(r.downloadBytes), smart_count: r.downloads.length })}
+        {r.downloadsUnsized > 0 && ` ${translate("console.engines.gpuCheck.unsized", { smart_count: r.downloadsUnsized })}`}
+      </Typography>
+      {r.downloads.map((d) => (
+        <Typography key={d.file} variant="caption" display="block" sx={{ wordBreak: "break-all" }} data-file={d.file}>
+          {`models/${d.folder}/${d.file} (${d.size === null ? translate("console.engines.gpuCheck.sizeUnknown") : gb(d.size)}) · ${d.workflows.join(", ")} — `}
+          {d.url ? (
+            <Link href={d.url} target="_blank" rel="noreferrer">
+              {d.url}
+            </Link>
+          ) : (
+            translate("console.engines.gpuCheck.operatorsChoice")
+          )}
+          {d.sha256 && ` · sha256 ${d.sha256}`}
         </Typography>
       ))}
     </Box>
@@ -80,6 +105,7 @@ export function GpuCheck() {
             {r.workflows.map((w) => (
               <WorkflowLine key={w.name} w={w} />
             ))}
+            {r.downloads.length > 0 && <Downloads report={r} />}
           </Box>
         ))}
       </CardContent>

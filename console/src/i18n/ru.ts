@@ -626,6 +626,11 @@ export const ru: typeof en = {
       },
     },
     dashboard: {
+      belowCost: {
+        title: "Цена ниже измеренной стоимости GPU",
+        hint: "Эти шаблоны стоят больше GPU-времени, чем приносят: поднимите цену на странице шаблона или закрепите быстрый уровень.",
+        figures: "%{workflow} (%{tier}) · %{resolution} · стоимость %{cost} кредитов за единицу, цена %{price}",
+      },
       title: "Сводка",
       days: "Последние %{days} дн.",
       revenue: "Выручка по дням и платёжным системам",
@@ -960,13 +965,21 @@ export const ru: typeof en = {
         run: "Проверить сейчас",
         runnable: "Готов",
         notReady: "Не готов",
-        missingNodes: "Нет узлов: %{nodes} (обновите ComfyUI до 0.3.64 или новее)",
         missingFile: "Нет файла",
         sizeUnknown: "размер не записан",
         memory: "%{gb} ГБ памяти GPU",
         tooBig: "нужно больше памяти GPU, чем есть на этом сервере",
         unreachable: "Недоступен",
         noServers: "Серверы ComfyUI не настроены (COMFYUI_URLS).",
+        missingNodes: "Нет узлов: %{nodes}",
+        update: "обновите ComfyUI до %{version} или новее",
+        package: "установите Python-пакет %{package} в окружение ComfyUI и перезапустите его",
+        unloaded: "ComfyUI не загрузил %{nodes}: в журнале его запуска указан модуль, который не загрузился (IMPORT FAILED)",
+        downloads:
+          "Скачать, каждый файл один раз: %{smart_count} файл, %{total} |||| Скачать, каждый файл один раз: %{smart_count} файла, %{total} |||| Скачать, каждый файл один раз: %{smart_count} файлов, %{total}",
+        unsized:
+          "(и %{smart_count} файл неизвестного размера) |||| (и %{smart_count} файла неизвестного размера) |||| (и %{smart_count} файлов неизвестного размера)",
+        operatorsChoice: "файл на ваш выбор (COMFYUI_MODELS): источник в манифесте не указан",
       },
       gpuCosts: {
         title: "Измеренная стоимость GPU и цена за единицу (видео: за начатый ценовой блок; картинки: за картинку), 30 дней",
@@ -978,6 +991,8 @@ export const ru: typeof en = {
         gpuSeconds: "GPU с / единицу",
         cost: "Стоимость, кредитов / единицу",
         price: "Цена, кредитов / единицу",
+        tier: "Уровень",
+        tiers: { full: "лучшее", fast: "быстрое" },
       },
     },
   },

@@ -8,7 +8,8 @@ type Rows = AdminJson<"/admin/api/engines/costs">;
 
 /**
  * Measured GPU cost beside the price charged, per unit (a started price block of video, or an image), per workflow and
- * resolution (issue 34): of one template, or of every template when none is given. A cost above the price is marked.
+ * resolution (issue 34), with the workflow's tier (issue 45): of one template, or of every template when none is given.
+ * A cost above the price is marked; the dashboard lists those (PricedBelowCost).
  */
 export function GpuCosts({ templateId }: { templateId?: number }) {
   const translate = useTranslate();
@@ -34,20 +35,21 @@ export function GpuCosts({ templateId }: { templateId?: number }) {
         <Table size="small">
           <TableHead>
             <TableRow>
-              {[...(templateId === undefined ? ["template"] : []), "workflow", "resolution", "runs", "gpuSeconds", "cost", "price"].map((k) => (
+              {[...(templateId === undefined ? ["template"] : []), "workflow", "tier", "resolution", "runs", "gpuSeconds", "cost", "price"].map((k) => (
                 <TableCell key={k}>{t(k)}</TableCell>
               ))}
             </TableRow>
           </TableHead>
           <TableBody>
             {shown.map((r) => (
-              <TableRow key={`${r.templateId}-${r.workflow}-${r.resolution}`} data-loss={r.costPerUnit > r.pricePerUnit}>
+              <TableRow key={`${r.templateId}-${r.workflow}-${r.resolution}`} data-loss={r.loss}>
                 {templateId === undefined && <TableCell>{r.templateName ? named(r.templateName, r.templateNames) : "—"}</TableCell>}
                 <TableCell>{r.workflow}</TableCell>
+                <TableCell>{r.tier ? t(`tiers.${r.tier}`) : "—"}</TableCell>
                 <TableCell>{r.resolution ?? "—"}</TableCell>
                 <TableCell>{r.runs}</TableCell>
                 <TableCell>{r.gpuSecondsPerUnit}</TableCell>
-                <TableCell sx={r.costPerUnit > r.pricePerUnit ? { color: "error.main", fontWeight: 600 } : undefined}>{r.costPerUnit}</TableCell>
+                <TableCell sx={r.loss ? { color: "error.main", fontWeight: 600 } : undefined}>{r.costPerUnit}</TableCell>
                 <TableCell>{r.pricePerUnit}</TableCell>
               </TableRow>
             ))}

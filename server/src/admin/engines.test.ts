@@ -89,6 +89,36 @@ describe("console: engine status and a template's engine and workflow", () => {
     expect(one).toMatchObject({ templateId: templates[1]!.id, templateName: "Orbit" });
   });
 
+  it("says each workflow's tier and flags a template whose measured GPU cost exceeds its price (issue 45)", async () => {
+    const marketer = await staffMember(t, ["marketer"]);
+    const res = await t.http.get("/admin/api/engines").set("token", marketer.token).expect(200);
+    const tiers = Object.fromEntries(res.body.workflows.map((w: { name: string; tier: string }) => [w.name, w.tier]));
+    expect(tiers).toMatchObject({ "wan22-i2v-14b": "full", "wan22-i2v-14b-fast": "fast", "ltxv-distilled-i2v": "fast", "sdxl-t2i": "full" });
+    const user = await t.db.user.create({ data: { loginType: "visitor", role: "visitor" } });
+    const [dear, cheap] = await Promise.all(
+      ["Dear", "Cheap"].map((name) =>
+        t.db.template.create({ data: { name, category: "Creative", suitFor: "video", mode: "image_to_video", engineParams: {}, creditPrice: 1 } }),
+      ),
+    );
+    // 3 credits per 5 s block; at $3.5 per GPU-hour and $0.0998 a credit, 3 credits buy ~308 GPU seconds
+    for (const [tpl, workflow, gpuSeconds] of [
+      [dear, "wan22-i2v-14b", 400],
+      [cheap, "wan22-i2v-14b-fast", 40],
+    ] as const) {
+      const task = await t.db.generationTask.create({
+        data: { userId: user.id, mode: "image_to_video", templateId: tpl.id, engine: "comfyui", status: "succeeded", cost: 3, input: {} },
+      });
+      await t.db.gpuRun.create({
+        data: { taskId: task.id, attempt: 1, templateId: tpl.id, engine: "comfyui", workflow, resolution: "480P", units: 1, gpuSeconds },
+      });
+    }
+    const costs = (await t.http.get("/admin/api/engines/costs").set("token", marketer.token).expect(200)).body;
+    expect(costs).toContainEqual(expect.objectContaining({ templateId: dear.id, workflow: "wan22-i2v-14b", tier: "full", pricePerUnit: 3, loss: true }));
+    expect(costs).toContainEqual(expect.objectContaining({ templateId: cheap.id, workflow: "wan22-i2v-14b-fast", tier: "fast", pricePerUnit: 3, loss: false }));
+    const dearRow = costs.find((r: { templateId: number }) => r.templateId === dear.id);
+    expect(dearRow.costPerUnit).toBeGreaterThan(3);
+  });
+
   it("saves a template's engine and workflow, and refuses an unknown engine", async () => {
     const admin = await staffMember(t, ["admin"]);
     const tpl = await t.db.template.create({

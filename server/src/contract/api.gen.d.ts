@@ -4664,6 +4664,8 @@ export interface paths {
                             workflows: {
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
                                 name: string;
+                                /** @enum {string} */
+                                tier: "full" | "fast";
                                 title: string;
                             }[];
                         };
@@ -4732,6 +4734,17 @@ export interface paths {
                     content: {
                         "application/json": {
                             comfyuiVersion?: string;
+                            downloadBytes: number;
+                            downloads: {
+                                file: string;
+                                /** @enum {string} */
+                                folder: "checkpoints" | "diffusion_models" | "text_encoders" | "vae" | "loras" | "upscale_models" | "audio_encoders" | "clip_vision";
+                                sha256: string | null;
+                                size: number | null;
+                                url: string | null;
+                                workflows: string[];
+                            }[];
+                            downloadsUnsized: number;
                             error?: string;
                             gpus: {
                                 memoryGB: number;
@@ -4749,10 +4762,15 @@ export interface paths {
                                     sha256: string | null;
                                     size: number | null;
                                     slot: string;
-                                    url: string;
+                                    url: string | null;
                                 }[];
                                 missingNodes?: string[];
                                 name: string;
+                                nodesAdvice?: {
+                                    packages: string[];
+                                    unloaded: string[];
+                                    update?: string;
+                                };
                                 offered: boolean;
                                 reason?: string;
                                 title: string;
@@ -4824,6 +4842,7 @@ export interface paths {
                         "application/json": {
                             costPerUnit: number;
                             gpuSecondsPerUnit: number;
+                            loss: boolean;
                             pricePerUnit: number;
                             resolution: string | null;
                             runs: number;
@@ -4832,6 +4851,8 @@ export interface paths {
                             templateNames: {
                                 [key: string]: string;
                             };
+                            /** @enum {string|null} */
+                            tier: "full" | "fast" | null;
                             workflow: string;
                         }[];
                     };

@@ -55,3 +55,11 @@ export type ModelFolder = (typeof MODEL_FOLDERS)[number];
 export const COST_CLASSES = ["image", "light_video", "heavy_video"] as const;
 export type CostClass = (typeof COST_CLASSES)[number];
 export const COST_CLASS_FACTORS: Record<CostClass, number> = { image: 1, light_video: 1, heavy_video: 3 };
+
+/**
+ * How a workflow trades time for detail (issue 45, decision 370): `full` samples every step; `fast` is a few-step
+ * distilled workflow (a distillation LoRA or checkpoint at CFG 1), several times quicker and cheaper, a little less
+ * detailed. A person picks one where both make the request; a template may pin either.
+ */
+export const WORKFLOW_TIERS = ["full", "fast"] as const;
+export type WorkflowTier = (typeof WORKFLOW_TIERS)[number];

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { ASPECT_RATIOS, CAMERA_MOVES, ENGINE_KINDS, MODEL_FOLDERS, REQUEST_EXTRAS, SERVER_HEALTH, STUDIO_CONTROLS } from "../../contract/engines.ts";
+import {
+  ASPECT_RATIOS,
+  CAMERA_MOVES,
+  ENGINE_KINDS,
+  MODEL_FOLDERS,
+  REQUEST_EXTRAS,
+  SERVER_HEALTH,
+  STUDIO_CONTROLS,
+  WORKFLOW_TIERS,
+} from "../../contract/engines.ts";
 import { FOLLOW_UPS, GALLERY_SORTS, GENERATION_MODES, RESOLUTIONS, TASK_STATUSES } from "../../contract/generation.ts";
 import { MSG } from "../../http/messages.ts";
 import { templateNameFields } from "./generation.template-names.ts";
@@ -359,14 +368,14 @@ export const engineStatusAnswer = z.object({
     .optional(),
 });
 
-const missingFileAnswer = z.object({
-  slot: z.string(),
+/** A model file and where to get it; `url` null: a file of the operator's choosing that the manifest does not know. */
+const modelFileAnswer = {
   file: z.string(),
   folder: z.enum(MODEL_FOLDERS),
-  url: z.string(),
+  url: z.string().nullable(),
   size: z.number().nullable(),
   sha256: z.string().nullable(),
-});
+};
 
 /** get /admin/api/engines/check: each ComfyUI server against the model manifest (what `npm run gpu:check` prints). */
 export const gpuCheckAnswer = z.array(
@@ -385,9 +394,14 @@ export const gpuCheckAnswer = z.array(
         gpuMemoryGB: z.number(),
         fitsMemory: z.boolean().optional(),
         missingNodes: z.array(z.string()).optional(),
-        missingFiles: z.array(missingFileAnswer).optional(),
+        nodesAdvice: z.object({ update: z.string().optional(), packages: z.array(z.string()), unloaded: z.array(z.string()) }).optional(),
+        missingFiles: z.array(z.object({ slot: z.string(), ...modelFileAnswer })).optional(),
       }),
     ),
+    /** Every missing file once per server, with the workflows that load it and the total to fetch. */
+    downloads: z.array(z.object({ ...modelFileAnswer, workflows: z.array(z.string()) })),
+    downloadBytes: z.number(),
+    downloadsUnsized: z.number(),
   }),
 );
 
@@ -397,11 +411,14 @@ export const gpuCostsAnswer = z.array(
     templateId: z.number().nullable(),
     ...templateNameFields,
     workflow: z.string(),
+    tier: z.enum(WORKFLOW_TIERS).nullable(),
     resolution: z.string().nullable(),
     runs: z.number(),
     gpuSecondsPerUnit: z.number(),
     costPerUnit: z.number(),
     pricePerUnit: z.number(),
+    /** The measured GPU cost per unit exceeds the price charged for it. */
+    loss: z.boolean(),
   }),
 );
 
@@ -429,6 +446,7 @@ export const enginesAnswer = z.object({
     z.object({
       name: z.string(),
       title: z.string(),
+      tier: z.enum(WORKFLOW_TIERS),
       modes: z.array(z.enum(GENERATION_MODES)),
     }),
   ),

@@ -1,4 +1,4 @@
-import type { AspectRatio, CameraMove, EngineKind, ServerHealth } from "../../../contract/engines.ts";
+import type { AspectRatio, CameraMove, EngineKind, ServerHealth, WorkflowTier } from "../../../contract/engines.ts";
 import type { GenerationMode, Resolution } from "../../../contract/generation.ts";
 
 export type { Resolution };
@@ -51,6 +51,8 @@ export interface EngineJob {
   continues?: string;
   /** The workflow the template chose (GPU engines); unset = the engine's default for the mode. */
   workflow?: string;
+  /** Full or few-step sampling (issue 45); unset = full. Only a workflow of this tier runs the job (follow-ups aside). */
+  tier?: WorkflowTier;
   lora?: EngineLora;
   /**
    * The identity of this run of the task (task id and run number). An engine derives its own job id from it, so

@@ -36,7 +36,9 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
      * The workflow files the GPU engines run that a template may pin (the console offers them per template); an upscale
      * runs only as a follow-up of a finished result, never as a template's (decision 307).
      */
-    workflows: workflows.filter((w) => !w.binding.followUp).map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes })),
+    workflows: workflows
+      .filter((w) => !w.binding.followUp)
+      .map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes, tier: w.binding.tier })),
     /** Why a template of this mode cannot pin this workflow, whatever the servers offer; null where it can (decision 320). */
     pinFault: (mode: GenerationMode, workflow: string | null | undefined) => pinFault(workflows, mode, workflow),
     /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS } from "../../../contract/engines.ts";
+import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS, WORKFLOW_TIERS } from "../../../contract/engines.ts";
 import { GENERATION_MODES } from "../../../contract/generation.ts";
 import { chainSchema } from "./animate-chain.ts";
 import { windowsSchema } from "./workflow-windows.ts";
@@ -83,6 +83,8 @@ export const bindingSchema = z.object({
   ),
   /** Windows of one node chained in the graph to make the job's whole length (decision 306). */
   chain: chainSchema.optional(),
+  /** Full sampling or a few-step distilled run of the same models (WORKFLOW_TIERS); a request runs only its tier. */
+  tier: z.enum(WORKFLOW_TIERS).default("full"),
   /** GPU memory the workflow needs at its largest size, in GB. */
   gpuMemoryGB: z.number().positive(),
   /** How heavy it is on a GPU; sets its price (COST_CLASS_FACTORS, decision 239). */

@@ -85,14 +85,24 @@ export function comboOptions(spec: unknown): string[] | undefined {
 
 export type ObjectInfo = Record<string, { input?: { required?: Record<string, unknown>; optional?: Record<string, unknown> }; output?: string[] }>;
 
-/** A model file a server lacks, with where to get it. */
+/** A model file a server lacks, with where to get it: `url` null where the file is the operator's own choice. */
 export interface MissingFile {
   slot: string;
   file: string;
   folder: ModelFolder;
-  url: string;
+  url: string | null;
   size: number | null;
   sha256: string | null;
+}
+
+/**
+ * Where a model file comes from, by its name: the manifest entry of any shipped workflow whose default it is. A file
+ * named in COMFYUI_MODELS (`flux1_dev=flux1-schnell.safetensors`) is not the slot's default, so the slot's own URL
+ * would fetch another file (issue 45): it gets the entry the manifest has for it, or none (the operator's choice).
+ */
+export function manifestOf(workflows: Workflow[], file: string): Pick<MissingFile, "url" | "size" | "sha256"> {
+  for (const wf of workflows) for (const m of Object.values(wf.binding.models)) if (m.default === file) return { url: m.url, size: m.size, sha256: m.sha256 };
+  return { url: null, size: null, sha256: null };
 }
 
 /** What a server's /object_info says of one workflow: runnable, or the nodes and files it lacks. */
@@ -115,7 +125,10 @@ export function checkWorkflow(wf: Workflow, info: ObjectInfo, models: Record<str
     const cls = info[wf.graph[t.node].class_type];
     const options = comboOptions(cls.input?.required?.[t.input] ?? cls.input?.optional?.[t.input]);
     const file = modelFile(wf, slot, models);
-    if (!options?.includes(file)) missingFiles.push({ slot, file, folder: t.folder, url: t.url, size: t.size, sha256: t.sha256 });
+    if (options?.includes(file)) continue;
+    // an overridden file's source is looked up by name (manifestOf); the slot's own download is another file
+    const source = file === t.default ? { url: t.url, size: t.size, sha256: t.sha256 } : { url: null, size: null, sha256: null };
+    missingFiles.push({ slot, file, folder: t.folder, ...source });
   }
   if (missingFiles.length) return { offered: false, reason: `missing models: ${missingFiles.map((f) => f.file).join(", ")}`, missingFiles };
   return { offered: true };
@@ -130,7 +143,7 @@ const brought = (job: Brought): Record<Need, boolean> => ({
   motion: !!job.image && !!job.video,
   audio: !!job.audio,
 });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp">;
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "tier" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp">;
 /** What a request brings to its workflow: the media, last frame and camera move, by whether each is given. */
 export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio">;
 
@@ -178,7 +191,11 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
   const has = brought(job);
   const extras = EXTRAS.filter((x) => has[x]);
   const takes = (w: Workflow) =>
-    w.binding.needs.every((n) => has[n]) && extras.every((x) => w.binding.needs.includes(x)) && w.binding.followUp === job.followUp;
+    w.binding.needs.every((n) => has[n]) &&
+    extras.every((x) => w.binding.needs.includes(x)) &&
+    w.binding.followUp === job.followUp &&
+    // a follow-up's post-step (an upscale) serves results of either tier
+    (job.followUp !== undefined || w.binding.tier === (job.tier ?? "full"));
   if (job.workflow) {
     const wf = workflows.find((w) => w.name === job.workflow);
     if (!wf) throw new UnrunnableError(`no workflow named ${job.workflow}`);
