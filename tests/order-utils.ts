@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import type { TestApp } from "./db-utils.ts";
 
 /** A pending sandbox order of the 150-credit pack (`packId`), created in the database as the checkout would. */
@@ -34,4 +35,15 @@ export async function paidPackOrder(t: Pick<TestApp, "db" | "services">, packId:
     payload: {},
   });
   return o;
+}
+
+/**
+ * A staff refund raced against the provider's refund notification, both sides asserted: the notification is always
+ * acknowledged (a failure would make the provider send it again, and hide a defect behind the final state), and the
+ * staff refund finishes or answers 409 because the notification got there first.
+ */
+export async function expectRefundRace(staffRefund: Promise<unknown>, notification: PromiseLike<unknown>): Promise<void> {
+  const [staff, provider] = await Promise.allSettled([staffRefund, notification]);
+  expect(provider, "the provider's refund notification").toMatchObject({ status: "fulfilled" });
+  if (staff.status === "rejected") expect(staff.reason, "the staff refund").toMatchObject({ status: 409 });
 }

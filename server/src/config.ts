@@ -241,7 +241,7 @@ export const configSchema = z
     /** Issue 16: ratings a creator needs before the page shows a satisfaction rate. */
     CREATOR_MIN_RATINGS: z.coerce.number().int().min(1).default(5),
     RATE_LIMIT_ORDERS_PER_HOUR: z.coerce.number().int().min(1).default(30),
-    /** The built-in test checkout; unset = on in development and test, off in production. */
+    /** The built-in test checkout; unset = on in the tests and while PUBLIC_URL is loopback (not in production), off elsewhere. */
     SANDBOX_PAY_ENABLED: bool.optional(),
     /** Signs sandbox notifications; set it when several instances serve the sandbox. */
     SANDBOX_WEBHOOK_SECRET: z

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { config, type Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { startDatabaseServer, stopOnSignalsElsewhere, type DatabaseServer } from "./db/embedded.ts";
+import { sandboxWarning } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createLogger, warnOfWorkFailingAfterStop } from "./logger.ts";
 
 let cfg: Config;
@@ -13,6 +14,9 @@ try {
   process.exit(1);
 }
 const log = createLogger(cfg);
+// free test payments that grant real credits, opened where others reach them: said once, before anything else
+const sandboxRisk = sandboxWarning(cfg);
+if (sandboxRisk) log.warn(sandboxRisk);
 
 let pgServer: DatabaseServer | undefined;
 let database: Database | undefined;

@@ -174,6 +174,43 @@ describe("npm start with DATABASE_URL", () => {
     // the external server is not ours to stop
     expect(await accepts(Number(new URL(external.url).port))).toBe(true);
   });
+
+  // the free sandbox checkout grants real credits: where others reach PUBLIC_URL it is off, and turning it on is said once (decision 350)
+  it("serves no sandbox checkout at a public PUBLIC_URL unless SANDBOX_PAY_ENABLED=true, which it warns of in one line", async () => {
+    const warnings = (p: ReverieProcess) =>
+      p
+        .output()
+        .split("\n")
+        .filter((l) => l.includes("SANDBOX_PAY_ENABLED"));
+    const dataDir = path.join(dir, "data-sandbox");
+    for (const enabled of [false, true]) {
+      const p = start({
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        EMBEDDED_PG_PORT: String(await freePort()),
+        DATABASE_URL: external.url,
+        NODE_ENV: "development",
+        PUBLIC_URL: "https://reverie.example",
+        ...(enabled ? { SANDBOX_PAY_ENABLED: "true" } : {}),
+      });
+      await waitForHealth(p);
+      // mounted, the checkout refuses a malformed session id itself; unmounted, nothing answers the path
+      const page = await fetch(`${p.url}/sandbox-pay/not-a-session`);
+      const refusal = await page.text();
+      expect({ status: page.status, ownRefusal: refusal.includes("Unknown checkout") }, refusal).toEqual(
+        enabled ? { status: 400, ownRefusal: true } : { status: 404, ownRefusal: false },
+      );
+      expect([0, 130]).toContain(await interrupt(p));
+      const lines = warnings(p);
+      expect(lines, p.output()).toHaveLength(enabled ? 1 : 0);
+      if (enabled) {
+        expect(JSON.parse(lines[0])).toMatchObject({
+          level: 40,
+          msg: "SANDBOX_PAY_ENABLED=true: the sandbox checkout grants real credits for free test payments to anyone who reaches https://reverie.example",
+        });
+      }
+    }
+  });
 });
 
 describe("bad settings", () => {

@@ -38,12 +38,16 @@ describe("training poll job", () => {
       .send({ name: "Polled", home_link: "polled", ...set })
       .expect(200);
     const id = res.body.data.id as number;
-    // a few polls pass while it still runs
-    await new Promise((r) => setTimeout(r, 2500));
+    // the trainer is asked again and again while it runs (TRAINING_POLL_SECONDS=1), and the model waits
+    await until(async () => fake.requests.size === 1 && fake.only().statusPolls >= 2);
     expect((await s.db.characterModel.findUniqueOrThrow({ where: { id } })).status).toBe("doing");
     fake.succeed(fake.only().id);
     await until(async () => (await s.db.characterModel.findUniqueOrThrow({ where: { id } })).status === "success");
     const m = await s.db.characterModel.findUniqueOrThrow({ where: { id } });
     expect(m.artifactKey).toBeTruthy();
+    // then it stops: three poll intervals pass without another status call
+    const polled = fake.only().statusPolls;
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(fake.only().statusPolls).toBe(polled);
   }, 120_000);
 });

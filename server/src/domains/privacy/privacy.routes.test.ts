@@ -1,18 +1,33 @@
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { startFakeGoogle, type FakeGoogle } from "../../../../tests/fixtures/google.ts";
 import { startFakeSmtp, type FakeSmtp } from "../../../../tests/fixtures/smtp.ts";
+import { telegramInitData } from "../../../../tests/fixtures/telegram.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
 
+const BOT_TOKEN = "7123456789:AAFakeBotSecretForReverieTests_0123";
 let t: TestApp;
 let smtp: FakeSmtp;
+let google: FakeGoogle;
 beforeAll(async () => {
   smtp = await startFakeSmtp();
-  t = await createTestApp({ SMTP_URL: smtp.url, EMAIL_CODE_RESEND_SECONDS: "0", ACCOUNT_DELETION_GRACE_DAYS: "7" });
+  google = await startFakeGoogle();
+  t = await createTestApp({
+    SMTP_URL: smtp.url,
+    EMAIL_CODE_RESEND_SECONDS: "0",
+    ACCOUNT_DELETION_GRACE_DAYS: "7",
+    GOOGLE_CLIENT_ID: google.clientId,
+    GOOGLE_CLIENT_SECRET: google.clientSecret,
+    GOOGLE_CERTS_URL: google.certsUrl,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+  });
 });
 afterAll(async () => {
   await t.close();
   await smtp.close();
+  await google.close();
 });
 
 const as = (token: string) => ({ get: (p: string) => t.http.get(p).set("token", token), post: (p: string) => t.http.post(p).set("token", token) });
@@ -59,6 +74,25 @@ async function accountWithData(userId: number) {
     },
   });
   return { upload, task, chat, order, uploadKey, outputKey };
+}
+
+/** The SPEC.md §7 headers a first visit from an ad brings; the account keeps them in its own columns. */
+const ATTRIBUTION = { "channel-id": "ch-erase", "utm-campaign": "spring", "utm-adset": "set-7", "utm-ad": "ad-3", "bemob-click-id": "bm-123" };
+
+/**
+ * An account with every personal column a web sign-in fills, filled the way the product fills it: a guest's first
+ * visit from an ad, Google sign-in (email, subject, name, picture), then a title.
+ */
+async function googleAccount(email: string) {
+  const guest = await t.http.post("/api/login/visitor").set(ATTRIBUTION).expect(200);
+  const res = await t.http
+    .post("/api/login/googleLogin")
+    .set("token", guest.body.data.token)
+    .send({ id_token: google.idToken({ email, name: "Erin Example", picture: "https://lh3.googleusercontent.com/a/erin" }) })
+    .expect(200);
+  const me = { token: res.body.data.token as string, userId: res.body.data.user_info.id as number };
+  await as(me.token).post("/api/Personal/user_update").send({ title: "Dr" }).expect(200);
+  return me;
 }
 
 async function emailAccount(email: string) {
@@ -183,10 +217,25 @@ describe("my account gone", () => {
   });
 
   it("after the grace period removes personal data and media, keeps orders and ledger, and the ledger still adds up", async () => {
-    const me = await emailAccount("erase-me@example.com");
+    const me = await googleAccount("erase-me@example.com");
     const data = await accountWithData(me.userId);
     // the profile photo chosen from the person's own uploads (decision 259)
     await as(me.token).post("/api/Personal/user_update").send({ photo_image_id: data.upload.id }).expect(200);
+    // every column the erasure must clear is filled first, or its check below would pass for a column it ignores
+    const filled = await t.db.user.findUniqueOrThrow({ where: { id: me.userId } });
+    expect(filled).toMatchObject({
+      nickname: "Erin Example",
+      email: "erase-me@example.com",
+      googleSub: expect.any(String),
+      photo: expect.any(String),
+      photoKey: data.uploadKey,
+      title: "Dr",
+      channelId: "ch-erase",
+      utmCampaign: "spring",
+      utmAdset: "set-7",
+      utmAd: "ad-3",
+      bemobClickId: "bm-123",
+    });
     await as(me.token).post("/api/privacy/export").expect(200);
     const exp = await t.db.dataExport.findFirstOrThrow({ where: { userId: me.userId } });
     await t.services.privacy.runExport(exp.id);
@@ -203,21 +252,8 @@ describe("my account gone", () => {
     expect([first, second].filter(Boolean)).toHaveLength(1);
 
     const user = await t.db.user.findUniqueOrThrow({ where: { id: me.userId } });
-    for (const f of [
-      "nickname",
-      "email",
-      "googleSub",
-      "photo",
-      "title",
-      "channelId",
-      "utmCampaign",
-      "utmAdset",
-      "utmAd",
-      "bemobClickId",
-      "playerUid",
-      "photoKey",
-    ] as const)
-      expect(user[f]).toBeNull();
+    for (const f of ["nickname", "email", "googleSub", "photo", "title", "channelId", "utmCampaign", "utmAdset", "utmAd", "bemobClickId", "photoKey"] as const)
+      expect(user[f], f).toBeNull();
     expect(user.erasedAt).not.toBeNull();
     for (const key of [data.uploadKey, data.outputKey, archiveKey]) expect(await t.services.storage.exists(key)).toBe(false);
     expect(await t.db.upload.count({ where: { userId: me.userId } })).toBe(0);
@@ -234,6 +270,34 @@ describe("my account gone", () => {
     expect(ledger._sum.delta).toBe(user.points);
     // every login ended
     await as(me.token).get("/api/Personal/personal_info").expect(401);
+  });
+});
+
+describe("erasing a messaging-channel account", () => {
+  it("removes the Telegram player id, name and photo it signed in with", async () => {
+    const res = await t.http
+      .post("/api/OrderJpay/channelServerLogin")
+      .set(ATTRIBUTION)
+      .send({ channel_token: telegramInitData(BOT_TOKEN, { userId: 7301, firstName: "Tanya" }) })
+      .expect(200);
+    const me = { token: res.body.data.token as string, userId: res.body.data.user_info.id as number };
+    expect(await t.db.user.findUniqueOrThrow({ where: { id: me.userId } })).toMatchObject({
+      playerUid: "7301",
+      nickname: "Tanya",
+      photo: expect.any(String),
+      channelId: "ch-erase",
+      bemobClickId: "bm-123",
+    });
+    const asked = await as(me.token).post("/api/privacy/deletion").send({ confirm: true }).expect(200);
+    expect(await t.services.privacy.eraseDue(asked.body.data.id, new Date(Date.now() + 8 * 86_400_000))).toBe(true);
+    expect(await t.db.user.findUniqueOrThrow({ where: { id: me.userId } })).toMatchObject({
+      playerUid: null,
+      nickname: null,
+      photo: null,
+      channelId: null,
+      bemobClickId: null,
+      erasedAt: expect.any(Date),
+    });
   });
 });
 

@@ -51,9 +51,34 @@ const DELIVERY_DELAYS_MS = [0, 250, 1000];
 export const DAY_MS = 86_400_000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-/** On in development and test unless configured; off elsewhere unless SANDBOX_PAY_ENABLED says so. */
+/**
+ * Whether a URL names this machine only: `localhost` (and `*.localhost`, RFC 6761), 127.0.0.0/8 or ::1. Nobody else
+ * reaches such an address, so a checkout served there gives nothing away.
+ */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host === "[::1]") return true;
+  // WHATWG URL parsing turns every IPv4 spelling (127.1, 0x7f.1) into the dotted quad
+  return /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The sandbox checkout grants real credits for payments nobody makes, so by default it is on only where nobody else
+ * can reach it (PUBLIC_URL on loopback: a local try-out with `npm start`) and in the tests; NODE_ENV=production keeps it
+ * off even there. SANDBOX_PAY_ENABLED decides when set (docs/decisions/350).
+ */
 export function sandboxEnabled(config: Config): boolean {
-  return config.SANDBOX_PAY_ENABLED ?? config.NODE_ENV !== "production";
+  return config.SANDBOX_PAY_ENABLED ?? sandboxOnByDefault(config);
+}
+
+function sandboxOnByDefault(config: Config): boolean {
+  return config.NODE_ENV === "test" || (config.NODE_ENV !== "production" && isLoopbackUrl(config.publicUrl));
+}
+
+/** The one start-up warning line when SANDBOX_PAY_ENABLED turns the free checkout on where it would be off. */
+export function sandboxWarning(config: Config): string | undefined {
+  if (!config.SANDBOX_PAY_ENABLED || sandboxOnByDefault(config)) return undefined;
+  return `SANDBOX_PAY_ENABLED=true: the sandbox checkout grants real credits for free test payments to anyone who reaches ${config.publicUrl}`;
 }
 
 /**

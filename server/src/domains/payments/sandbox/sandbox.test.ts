@@ -213,9 +213,13 @@ describe("refunds", () => {
   });
 });
 
-describe("sandbox outside development", () => {
-  it("is off in production unless enabled: no checkout page and 'Payment function temporarily unavailable'", async () => {
-    const t = await createTestApp({ NODE_ENV: "production" });
+describe("sandbox where others reach it", () => {
+  // npm start sets no NODE_ENV: a deployment that forgets it must not give credits away (decision 350)
+  it.each([
+    { NODE_ENV: "production", PUBLIC_URL: "http://localhost:8080" },
+    { NODE_ENV: "development", PUBLIC_URL: "https://reverie.example" },
+  ])("is off unless enabled (%j): no checkout page and 'Payment function temporarily unavailable'", async (env) => {
+    const t = await createTestApp(env);
     try {
       await seedProducts(t.db);
       const product = await t.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
@@ -233,7 +237,7 @@ describe("sandbox outside development", () => {
   });
 
   it("can be enabled explicitly", async () => {
-    const t = await createTestApp({ NODE_ENV: "production", SANDBOX_PAY_ENABLED: "true" });
+    const t = await createTestApp({ NODE_ENV: "production", PUBLIC_URL: "https://reverie.example", SANDBOX_PAY_ENABLED: "true" });
     try {
       await t.http.get("/sandbox-pay/sbx_aaaaaaaaaaaaaaaaaaaaaaaa").expect(404, /The access resource does not exist/);
       await seedProducts(t.db);
