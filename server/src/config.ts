@@ -11,6 +11,7 @@ const METHOD_CODES = new RegExp(`^${METHOD_CODE}(,${METHOD_CODE})*$`);
 import { ENGINE_KINDS } from "./contract/engines.ts";
 import { CHARACTER_TIERS } from "./contract/chat.ts";
 import { TRAINERS } from "./contract/training.ts";
+import { S3_CHECKSUM_MODES } from "./storage/s3.client.ts";
 
 const bool = z.enum(["1", "0", "true", "false", "yes", "no"]).transform((v) => v === "1" || v === "true" || v === "yes");
 
@@ -164,6 +165,8 @@ export const configSchema = z
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_FORCE_PATH_STYLE: bool.default(true),
+    /** The SDK's own checksums; unset: `when_required` with S3_ENDPOINT (S3-compatible stores), `when_supported` on AWS (issue 51). */
+    S3_CHECKSUMS: z.enum(S3_CHECKSUM_MODES).optional(),
 
     /** The engine of templates that name none (decision 080); `comfyui` needs COMFYUI_URLS, `serverless` SERVERLESS_URL. */
     GENERATION_ENGINE: z.enum(ENGINE_KINDS).default("local"),

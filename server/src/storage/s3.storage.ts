@@ -1,84 +1,110 @@
-import { createReadStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import type { S3Client } from "@aws-sdk/client-s3";
+import { pipeline } from "node:stream/promises";
 import { assertSafeKey } from "./local.storage.ts";
 import type { MediaStorage } from "./media-storage.ts";
+import { contentMd5, lazyS3Connection, type S3Connection, type S3ConnectionOptions } from "./s3.client.ts";
+import { PART_BYTES, putInParts } from "./s3.multipart.ts";
 
-export interface S3StorageOptions {
+export interface S3StorageOptions extends S3ConnectionOptions {
   bucket: string;
-  region: string;
-  endpoint?: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  forcePathStyle: boolean;
   defaultTtl: number;
 }
 
-/** An S3-compatible bucket (AWS, MinIO, R2...); clients get presigned GET URLs that expire. */
-export function createS3Storage(o: S3StorageOptions): MediaStorage {
-  // the SDK takes a third of a second to load: only processes that use S3 pay for it, on first use
-  let loaded:
-    | Promise<{ sdk: typeof import("@aws-sdk/client-s3"); presign: typeof import("@aws-sdk/s3-request-presigner").getSignedUrl; client: S3Client }>
-    | undefined;
-  const s3 = () =>
-    (loaded ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/s3-request-presigner")]).then(([sdk, presigner]) => ({
-      sdk,
-      presign: presigner.getSignedUrl,
-      client: new sdk.S3Client({
-        region: o.region,
-        endpoint: o.endpoint,
-        forcePathStyle: o.forcePathStyle,
-        credentials: o.accessKeyId && o.secretAccessKey ? { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } : undefined,
-      }),
-    })));
+/** What a bucket holds under a key, as far as a HEAD tells. */
+export interface StoredObject {
+  size: number;
+  contentType?: string;
+  contentEncoding?: string;
+}
+
+/** The S3 calls the repair command needs beyond MediaStorage (storage/s3.repair.ts). */
+export interface S3Storage extends MediaStorage {
+  readonly kind: "s3";
+  readonly bucket: string;
+  connection(): Promise<S3Connection>;
+  head(key: string): Promise<StoredObject | null>;
+}
+
+/**
+ * An S3-compatible bucket (AWS, MinIO, R2...); clients get presigned GET URLs that expire. Every write is sent with a
+ * Content-MD5 (the store refuses bytes that arrived different) and checked after by a HEAD: an object the store kept at
+ * another size, or with the `aws-chunked` framing as its encoding, fails the write instead of being served (issue 51).
+ */
+export function createS3Storage(o: S3StorageOptions): S3Storage {
+  const s3 = lazyS3Connection(o);
   const Bucket = o.bucket;
+
+  async function head(key: string): Promise<StoredObject | null> {
+    assertSafeKey(key);
+    const { sdk, client } = await s3();
+    try {
+      const h = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }));
+      return { size: h.ContentLength ?? 0, contentType: h.ContentType, contentEncoding: h.ContentEncoding };
+    } catch (err) {
+      if (err instanceof sdk.S3ServiceException && err.$metadata.httpStatusCode === 404) return null;
+      throw err;
+    }
+  }
+
+  async function verifyStored(key: string, size: number): Promise<void> {
+    const stored = await head(key);
+    if (stored && stored.size === size && !/aws-chunked/i.test(stored.contentEncoding ?? "")) return;
+    const kept = stored ? `${stored.size} bytes${stored.contentEncoding ? ` encoded ${stored.contentEncoding}` : ""}` : "nothing";
+    throw new Error(`the store kept ${kept} for ${key}, not the ${size} bytes written (S3_CHECKSUMS=when_required may be what it needs)`);
+  }
+
+  async function put(key: string, body: Buffer, contentType: string): Promise<void> {
+    assertSafeKey(key);
+    const { sdk, client } = await s3();
+    await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, ContentMD5: contentMd5(body) }));
+    await verifyStored(key, body.length);
+  }
+
   async function get(key: string): Promise<Buffer> {
     assertSafeKey(key);
     const { sdk, client } = await s3();
     const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   }
+
+  async function stream(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    assertSafeKey(key);
+    const { sdk, client } = await s3();
+    // the bucket answers the range itself: only those bytes travel through the API
+    const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+    return out.Body as Readable;
+  }
+
   return {
     kind: "s3",
-    async put(key, body, contentType) {
-      assertSafeKey(key);
-      const { sdk, client } = await s3();
-      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
-    },
-    // streamed from disk with its length, never read whole: a data export's archive may be large (decision 261)
+    bucket: Bucket,
+    connection: s3,
+    head,
+    put,
+    // a file of one part is read whole (its MD5 is needed before the request); larger ones go up a part at a time, so a
+    // data export's archive or a long video is never held in memory whole (decision 261)
     async putFile(key, file, contentType) {
       assertSafeKey(key);
-      const { sdk, client } = await s3();
       const { size } = await fs.stat(file);
-      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
+      if (size <= PART_BYTES) return put(key, await fs.readFile(file), contentType);
+      await putInParts(await s3(), { bucket: Bucket, key, file, size, contentType });
+      await verifyStored(key, size);
     },
     get,
     async toLocalFile(key, tmpDir) {
       const file = path.join(tmpDir, path.basename(key));
-      await fs.writeFile(file, await get(key));
+      await pipeline(await stream(key), createWriteStream(file));
       return file;
     },
     async size(key) {
-      assertSafeKey(key);
-      const { sdk, client } = await s3();
-      try {
-        return (await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }))).ContentLength ?? 0;
-      } catch (err) {
-        if (err instanceof sdk.S3ServiceException && err.$metadata.httpStatusCode === 404) return null;
-        throw err;
-      }
+      return (await head(key))?.size ?? null;
     },
-    async stream(key, range) {
-      assertSafeKey(key);
-      const { sdk, client } = await s3();
-      // the bucket answers the range itself: only those bytes travel through the API
-      const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
-      return out.Body as Readable;
-    },
+    stream,
     async exists(key) {
-      return (await this.size(key)) !== null;
+      return (await head(key)) !== null;
     },
     async delete(key) {
       assertSafeKey(key);

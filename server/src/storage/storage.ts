@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import { createLocalStorage } from "./local.storage.ts";
-import { createS3Storage } from "./s3.storage.ts";
+import type { S3ChecksumMode } from "./s3.client.ts";
+import { createS3Storage, type S3Storage } from "./s3.storage.ts";
 import type { MediaStorage } from "./media-storage.ts";
 
 export type { ByteRange, MediaStorage } from "./media-storage.ts";
@@ -33,19 +34,28 @@ export function mediaUrlSecret(config: Config): string {
   }
 }
 
+/** S3_CHECKSUMS, or its default: AWS decodes the SDK's aws-chunked uploads, other stores may keep the framing as data. */
+export function s3ChecksumMode(config: Config): S3ChecksumMode {
+  return config.S3_CHECKSUMS ?? (config.S3_ENDPOINT ? "when_required" : "when_supported");
+}
+
+/** The S3 back end STORAGE=s3 configures (also for `npm run storage:repair`). */
+export function s3StorageOf(config: Config): S3Storage {
+  if (!config.S3_BUCKET) throw new Error("STORAGE=s3 needs S3_BUCKET");
+  return createS3Storage({
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+    endpoint: config.S3_ENDPOINT,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    checksums: s3ChecksumMode(config),
+    defaultTtl: config.MEDIA_URL_TTL_SECONDS,
+  });
+}
+
 export function createStorage(config: Config): MediaStorage {
-  if (config.STORAGE === "s3") {
-    if (!config.S3_BUCKET) throw new Error("STORAGE=s3 needs S3_BUCKET");
-    return createS3Storage({
-      bucket: config.S3_BUCKET,
-      region: config.S3_REGION,
-      endpoint: config.S3_ENDPOINT,
-      accessKeyId: config.S3_ACCESS_KEY_ID,
-      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-      forcePathStyle: config.S3_FORCE_PATH_STYLE,
-      defaultTtl: config.MEDIA_URL_TTL_SECONDS,
-    });
-  }
+  if (config.STORAGE === "s3") return s3StorageOf(config);
   return createLocalStorage({
     root: path.join(config.dataDir, "media"),
     secret: mediaUrlSecret(config),

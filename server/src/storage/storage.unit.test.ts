@@ -28,6 +28,7 @@ describe("S3 storage against a SigV4-checking S3 server", () => {
       accessKeyId: s3.accessKeyId,
       secretAccessKey: s3.secretAccessKey,
       forcePathStyle: true,
+      checksums: "when_required",
       defaultTtl: 60,
     });
 
@@ -75,6 +76,7 @@ describe("S3 storage against a SigV4-checking S3 server", () => {
       accessKeyId: s3.accessKeyId,
       secretAccessKey: "wrong-secret-wrong-secret",
       forcePathStyle: true,
+      checksums: "when_required",
       defaultTtl: 60,
     });
     await expect(st.put("u/1/x/a.txt", Buffer.from("x"), "text/plain")).rejects.toThrow();
