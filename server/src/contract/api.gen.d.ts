@@ -14717,6 +14717,8 @@ export interface paths {
                                 estimate_seconds: number | null;
                                 expires_at: string | null;
                                 /** @enum {string|null} */
+                                failed_input: "lora" | "image" | "video" | "audio" | "value" | null;
+                                /** @enum {string|null} */
                                 follow_up: "extend" | "upscale" | null;
                                 follow_up_of: number | null;
                                 height: number | null;
@@ -14835,6 +14837,8 @@ export interface paths {
                             engine: string;
                             estimate_seconds: number | null;
                             expires_at: string | null;
+                            /** @enum {string|null} */
+                            failed_input: "lora" | "image" | "video" | "audio" | "value" | null;
                             /** @enum {string|null} */
                             follow_up: "extend" | "upscale" | null;
                             follow_up_of: number | null;
@@ -15324,6 +15328,8 @@ export interface paths {
                                     engine: string;
                                     estimate_seconds: number | null;
                                     expires_at: string | null;
+                                    /** @enum {string|null} */
+                                    failed_input: "lora" | "image" | "video" | "audio" | "value" | null;
                                     /** @enum {string|null} */
                                     follow_up: "extend" | "upscale" | null;
                                     follow_up_of: number | null;

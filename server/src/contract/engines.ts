@@ -55,3 +55,11 @@ export type ModelFolder = (typeof MODEL_FOLDERS)[number];
 export const COST_CLASSES = ["image", "light_video", "heavy_video"] as const;
 export type CostClass = (typeof COST_CLASSES)[number];
 export const COST_CLASS_FACTORS: Record<CostClass, number> = { image: 1, light_video: 1, heavy_video: 3 };
+
+/**
+ * Which of a request's own inputs made a GPU server fail it (issue 44 item 3): the person's character model (LoRA),
+ * their photo, video or sound, or another value of theirs (a node refused a control's value). Such a failure ends that
+ * task alone, refunded, with its own message; it never counts against the workflow or the server.
+ */
+export const FAILED_INPUTS = ["lora", "image", "video", "audio", "value"] as const;
+export type FailedInput = (typeof FAILED_INPUTS)[number];
