@@ -183,8 +183,11 @@ export const configSchema = z
         const out: Record<string, string> = {};
         for (const p of pairs) {
           const at = p.indexOf("=");
+          const slot = p.slice(0, at).trim();
           if (at < 1 || at === p.length - 1) ctx.addIssue({ code: "custom", message: `"${p}" is not slot=file` });
-          else out[p.slice(0, at).trim()] = p.slice(at + 1).trim();
+          // sdxl=a,sdxl=b: which file was meant is not ours to guess (issue 44, item 9)
+          else if (slot in out) ctx.addIssue({ code: "custom", message: `slot "${slot}" is named twice (${out[slot]}, ${p.slice(at + 1).trim()})` });
+          else out[slot] = p.slice(at + 1).trim();
         }
         // a misspelt slot would otherwise be ignored and its workflow silently keep the default file (issue 34)
         const slots = workflowModelSlots();

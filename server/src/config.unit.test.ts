@@ -51,4 +51,10 @@ describe("parseConfig", () => {
     expect(err).toMatch(/COMFYUI_MODELS: unknown slot "sdx1"; valid slots: .*\bsdxl\b/);
     expect(err).toContain("wan22_i2v_high_14b");
   });
+
+  it("refuses a COMFYUI_MODELS slot named twice, naming both files (issue 44, item 9)", () => {
+    expect(() => parseConfig({ COMFYUI_MODELS: "sdxl=a.safetensors,sdxl=b.safetensors" })).toThrow(
+      /COMFYUI_MODELS: slot "sdxl" is named twice \(a.safetensors, b.safetensors\)/,
+    );
+  });
 });

@@ -14738,6 +14738,8 @@ export interface paths {
                                 estimate_seconds: number | null;
                                 expires_at: string | null;
                                 /** @enum {string|null} */
+                                failed_input: "lora" | "image" | "video" | "audio" | "value" | null;
+                                /** @enum {string|null} */
                                 follow_up: "extend" | "upscale" | null;
                                 follow_up_of: number | null;
                                 height: number | null;
@@ -14856,6 +14858,8 @@ export interface paths {
                             engine: string;
                             estimate_seconds: number | null;
                             expires_at: string | null;
+                            /** @enum {string|null} */
+                            failed_input: "lora" | "image" | "video" | "audio" | "value" | null;
                             /** @enum {string|null} */
                             follow_up: "extend" | "upscale" | null;
                             follow_up_of: number | null;
@@ -15345,6 +15349,8 @@ export interface paths {
                                     engine: string;
                                     estimate_seconds: number | null;
                                     expires_at: string | null;
+                                    /** @enum {string|null} */
+                                    failed_input: "lora" | "image" | "video" | "audio" | "value" | null;
                                     /** @enum {string|null} */
                                     follow_up: "extend" | "upscale" | null;
                                     follow_up_of: number | null;

@@ -63,3 +63,11 @@ export const COST_CLASS_FACTORS: Record<CostClass, number> = { image: 1, light_v
  */
 export const WORKFLOW_TIERS = ["full", "fast"] as const;
 export type WorkflowTier = (typeof WORKFLOW_TIERS)[number];
+
+/**
+ * Which of a request's own inputs made a GPU server fail it (issue 44 item 3): the person's character model (LoRA),
+ * their photo, video or sound, or another value of theirs (a node refused a control's value). Such a failure ends that
+ * task alone, refunded, with its own message; it never counts against the workflow or the server.
+ */
+export const FAILED_INPUTS = ["lora", "image", "video", "audio", "value"] as const;
+export type FailedInput = (typeof FAILED_INPUTS)[number];

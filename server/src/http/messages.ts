@@ -61,6 +61,12 @@ export const MSG = {
   generationFailed: "Sorry, video generation failed",
   /** A failed image task: SPEC §4's "generation failed" state, since §8's wording names video. */
   generationFailedGeneric: "Generation failed",
+  /** not SPEC's: a task that failed on the request's own input says which (issue 44 item 3, decision 335) */
+  loraFailed: "Your character model could not be loaded. Please try again",
+  photoFailed: "Your photo could not be read. Please try another photo",
+  videoInputFailed: "Your video could not be read. Please try another video",
+  audioInputFailed: "Your audio could not be read. Please try another audio file",
+  settingFailed: "One of your settings could not be used. Please change it and try again",
   stillGenerating: "A product still generating: try later",
   chatUnavailable: "Chat is not available on this server yet",
   chatRefused: "This message was not sent: sexual content involving minors, or age-play, is never allowed",

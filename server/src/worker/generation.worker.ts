@@ -12,6 +12,7 @@ import {
   type EngineResult,
   type EngineTry,
   type GenerationEngine,
+  InputError,
   type Resolution,
   UnrunnableError,
 } from "../domains/generation/engines/engine.ts";
@@ -180,7 +181,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
       log.warn({ taskId, attempt: job.retryCount + 1, lastAttempt, err: message }, "generation attempt failed");
       // no back end can run it: another attempt would meet the same refusal, so it fails (and is refunded) now
       if (lastAttempt || err instanceof UnrunnableError) {
-        await generation.fail(taskId, message, { attempts: task.attempts });
+        await generation.fail(taskId, message, { attempts: task.attempts }, err instanceof InputError ? err.input : undefined);
         return;
       }
       await generation.retryLater(task, message);

@@ -9,6 +9,7 @@ import Typography from "@mui/material/Typography";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
 import { VIDEO_MODES } from "../../../../server/src/contract/generation.ts";
+import { translateMessage } from "../../i18n/index.ts";
 import { LOCAL_DRAFT, rerunTask, statusKey } from "./generation.api.ts";
 import { downloadFiles, mediaFiles } from "./media-files.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
@@ -150,7 +151,11 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
       {(key === "failed" || key === "expired") && (
         <>
           <Alert severity="error" data-testid="task-failed">
-            {key === "failed" ? t(isVideoTask(task) ? "msg.generationFailed" : "status.failed") : t("progress.expired")}
+            {key !== "failed"
+              ? t("progress.expired")
+              : task?.failed_input && task.msg
+                ? translateMessage(task.msg)
+                : t(isVideoTask(task) ? "msg.generationFailed" : "status.failed")}
           </Alert>
           {key === "failed" && (
             <Typography color="text.secondary" sx={{ mt: 2 }} data-testid="refunded">

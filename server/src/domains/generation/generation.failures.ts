@@ -1,3 +1,4 @@
+import type { FailedInput } from "../../contract/engines.ts";
 import type { Tx } from "../../db/client.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { failAccountTasks, failTask } from "./generation.queries.ts";
@@ -22,11 +23,12 @@ export function createTaskFailures({ db, credits, jobs }: GenerationDeps) {
 
   /**
    * Fails the task and gives back what it took, exactly once however often it is called. With `only`, only while that
-   * attempt or that job still owns the task (a worker's last attempt; a dead-lettered job).
+   * attempt or that job still owns the task (a worker's last attempt; a dead-lettered job). `failedInput`: the
+   * request's own input that failed it, which the person is told (decision 335).
    */
-  async function fail(taskId: number, error: string, only: { attempts?: number; jobId?: string | null } = {}): Promise<boolean> {
+  async function fail(taskId: number, error: string, only: { attempts?: number; jobId?: string | null } = {}, failedInput?: FailedInput): Promise<boolean> {
     const task = await db.$transaction(async (tx) => {
-      const rows = await failTask.rows(tx, { taskId, error: error.slice(0, 500), ...only });
+      const rows = await failTask.rows(tx, { taskId, error: error.slice(0, 500), failedInput, ...only });
       if (!rows.length) return null;
       return giveBack(tx, taskId);
     });

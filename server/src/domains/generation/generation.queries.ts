@@ -14,7 +14,7 @@ const EXAMPLE_JOB = "00000000-0000-4000-8000-000000000000";
 /** An example typed as the statement's parameters, where its values alone would infer narrower ones (a null job id). */
 const exampleOf = <P>(params: P): P => params;
 
-type FailTaskParams = { taskId: number; error: string; attempts?: number; jobId?: string | null };
+type FailTaskParams = { taskId: number; error: string; failedInput?: string | null; attempts?: number; jobId?: string | null };
 type ClaimAttemptParams = { taskId: number; jobId: string | null; staleSeconds: number };
 
 /** A submitted task, created in the charging transaction (the hot path, run on pg: docs/decisions/226). */
@@ -60,12 +60,12 @@ export const insertTask = statement({
 export const failTask = statement({
   columns: { id: col.int },
   sql: (p: FailTaskParams) => Prisma.sql`
-    UPDATE generation_tasks SET status = 'failed', error = ${p.error}, finished_at = now()
+    UPDATE generation_tasks SET status = 'failed', error = ${p.error}, failed_input = ${p.failedInput ?? null}, finished_at = now()
     WHERE id = ${p.taskId} AND status IN ('queued', 'running')
       AND (${p.attempts ?? null}::int IS NULL OR attempts = ${p.attempts ?? null}::int)
       AND (${p.jobId === undefined}::boolean OR job_id IS NOT DISTINCT FROM ${p.jobId ?? null}::uuid)
     RETURNING id`,
-  example: exampleOf<FailTaskParams>({ taskId: 1, error: "failed", attempts: 1, jobId: null }),
+  example: exampleOf<FailTaskParams>({ taskId: 1, error: "failed", failedInput: null, attempts: 1, jobId: null }),
 });
 
 /** A banned account's unfinished tasks, failed in the ban's transaction. */

@@ -3,6 +3,7 @@ import {
   ASPECT_RATIOS,
   CAMERA_MOVES,
   ENGINE_KINDS,
+  FAILED_INPUTS,
   MODEL_FOLDERS,
   REQUEST_EXTRAS,
   SERVER_HEALTH,
@@ -251,6 +252,8 @@ export const taskView = z.object({
   /** a follow-up's kind and the result it was made from (null once that is deleted), decision 307 */
   follow_up: z.enum(FOLLOW_UPS).nullable(),
   follow_up_of: z.number().nullable(),
+  /** a failed task's own input that failed it, whose message `msg` is (decision 335); null otherwise */
+  failed_input: z.enum(FAILED_INPUTS).nullable(),
 });
 
 /** post /api/Generation/followUpPoints: the price of a follow-up, and whether it can run now (else why not) */

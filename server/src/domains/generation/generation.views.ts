@@ -1,4 +1,4 @@
-import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
+import { ENGINE_LABELS, FAILED_INPUTS, type EngineKind, type FailedInput } from "../../contract/engines.ts";
 import type { FollowUp, TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { displayNickname } from "../../contract/users.ts";
@@ -37,6 +37,18 @@ function settingsOf(t: GenerationTask) {
     duration: t.durationSec ?? undefined,
   };
 }
+
+/** What a person is told when their own input failed a task (decision 335). */
+const INPUT_MESSAGES = {
+  lora: "loraFailed",
+  image: "photoFailed",
+  video: "videoInputFailed",
+  audio: "audioInputFailed",
+  value: "settingFailed",
+} as const satisfies Record<FailedInput, keyof typeof MSG>;
+
+const failedInputOf = (t: GenerationTask): FailedInput | undefined =>
+  (FAILED_INPUTS as readonly string[]).includes(t.failedInput ?? "") ? (t.failedInput as FailedInput) : undefined;
 
 /** How tasks are shown: to their owner in full, to everyone (the gallery) without cost, engine or payment details. */
 export function createTaskViews({ db, storage }: GenerationDeps) {
@@ -81,8 +93,12 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
     };
   }
 
-  /** What the person reads of a failure, in their mode's words; the true reason stays in the task's error for the console. */
-  const failedMessage = (mode: GenerationTask["mode"]) => (isVideo(mode) ? MSG.generationFailed : MSG.generationFailedGeneric);
+  /**
+   * What the person reads of a failure: which of their own inputs failed it (decision 335), else the failure in their
+   * mode's words; the true reason stays in the task's error for the console.
+   */
+  const failedMessage = (t: GenerationTask) =>
+    failedInputOf(t) ? MSG[INPUT_MESSAGES[failedInputOf(t)!]] : isVideo(t.mode) ? MSG.generationFailed : MSG.generationFailedGeneric;
 
   async function view(t: GenerationTask) {
     const lapsed = t.status === "succeeded" && t.expiresAt !== null && t.expiresAt.getTime() <= Date.now();
@@ -105,11 +121,12 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
       seed: (t.input as Partial<TaskInput> | null)?.seed ?? null,
       settings: settingsOf(t),
       ...(await mediaOf(t, status === "succeeded")),
-      msg: status === "failed" ? failedMessage(t.mode) : status === "running" || status === "queued" ? MSG.stillGenerating : null,
+      msg: status === "failed" ? failedMessage(t) : status === "running" || status === "queued" ? MSG.stillGenerating : null,
       expires_at: t.expiresAt?.toISOString() ?? null,
       public: t.isPublic ? 1 : 0,
       follow_up: (t.followUp as FollowUp | null) ?? null,
       follow_up_of: t.followUpOfId,
+      failed_input: status === "failed" ? (failedInputOf(t) ?? null) : null,
       ...(status === "queued" || status === "running" ? await estimate(t) : { estimate_seconds: null, queue_position: 0 }),
     };
   }

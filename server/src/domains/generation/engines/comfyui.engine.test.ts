@@ -336,8 +336,9 @@ describe("comfyui engine: jobs that cannot run (issue 34)", () => {
     expect((err as Error).message).toMatch(/node \d+ \(CheckpointLoaderSimple\) torch.OutOfMemoryError: CUDA out of memory/);
     expect(a.recorded.prompts).toHaveLength(1);
     expect(b.recorded.prompts).toHaveLength(1);
+    // out of memory once on each: still offered to other jobs, which may fit (issue 44 item 3; twice in a row withdraws it)
     const status = await engine.status();
-    for (const s of status.servers!) expect(s.workflows.find((w) => w.name === "sdxl-t2i")?.offered).toBe(false);
+    for (const s of status.servers!) expect(s.workflows.find((w) => w.name === "sdxl-t2i")?.offered).toBe(true);
     // the failed prompts' history entries were deleted, like every settled one's
     await until(() => a.history.size + b.history.size === 0, "history deleted");
   }, 30_000);

@@ -17,6 +17,7 @@ import {
   type ComfyServer,
 } from "./comfyui.server.ts";
 import { gpuRunOf } from "./gpu-time.ts";
+import { judgeFailures } from "./comfyui.verdicts.ts";
 import { createNodeTimings, followPrompt, percentOf } from "./comfyui.progress.ts";
 import { openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
 import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob } from "./comfyui.jobs.ts";
@@ -32,7 +33,8 @@ import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflow
  * from /history/{prompt_id}, which is the truth when the socket drops, then deleted there. A server that goes down hands
  * its jobs back to our queue without using up their tries; one that forgets the prompt hands the job on, up to
  * `maxTries`; a node or validation error is never tried again on the server that raised it, and a job no server can
- * run any more fails at once (decision 236). Cancel deletes the prompt from the queue and interrupts it.
+ * run any more fails at once (decision 236); one failed by the request's own input fails alone, leaving the
+ * workflow offered (decision 335). Cancel deletes the prompt from the queue and interrupts it.
  */
 
 export interface ComfyOptions {
@@ -126,11 +128,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       job.seen.nodes = Object.keys(prompt);
       if (cancelled(job)) return;
       const res = await postPrompt(s, promptId, prompt);
-      if (res.status === 400) {
-        const { reason, workflowRefused } = await refusalOf(res);
-        if (workflowRefused) return refused(job, s, reason);
-        throw new EngineError(`the server refused the workflow: ${reason}`);
-      }
+      if (res.status === 400) return verdicts.refusal(job, s, await refusalOf(res));
       if (!res.ok) throw new EngineError(`POST /prompt answered ${res.status}`);
       job.posted = true;
       job.postedAt = Date.now();
@@ -147,16 +145,6 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     health.markDown(s, reasonOf(err));
     // already marked down meanwhile: its jobs were handed back then, but not this one's request
     if (s.inFlight.has(job)) attemptFailed(job, `server unreachable: ${reasonOf(err)}`, "connection");
-  }
-
-  /**
-   * The server refused the job's workflow (validation) or a node of it failed there: ComfyUI would do the same again,
-   * so the workflow is not offered there until its next /object_info check, and the job goes elsewhere or fails.
-   */
-  function refused(job: Job, s: Server, reason: string) {
-    s.offered.set(job.wf.name, { offered: false, reason });
-    job.refused.add(s.url);
-    attemptFailed(job, reason, "refused");
   }
 
   /** No server could run the job any more: it fails now, for the last reason it met (or why no server offers it). */
@@ -206,9 +194,9 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       if (!h) return void attemptFailed(job, "the server no longer knows the prompt (restarted?)");
       if (h.status.status_str !== "success") {
         void forget(s, promptId);
-        const { reason, nodeError } = failureOf(h);
-        return nodeError ? refused(job, s, reason) : attemptFailed(job, reason);
+        return verdicts.failure(job, s, failureOf(h));
       }
+      s.outOfMemory.delete(job.wf.name);
       const files = await download(s, h, job.wf, job.job.workDir);
       void forget(s, promptId);
       detach(job);
@@ -222,6 +210,16 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       failedOn(job, s, err);
     }
   }
+
+  const verdicts = judgeFailures<Job>({
+    log: o.log,
+    attemptFailed,
+    end(job, err) {
+      detach(job);
+      job.reject(err);
+      schedule();
+    },
+  });
 
   const health = watchHealth(servers, o, { connect, settle, attemptFailed, schedule, noteError: tries.noteError });
 

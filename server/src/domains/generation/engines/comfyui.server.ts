@@ -4,6 +4,7 @@ import path from "node:path";
 import type WebSocket from "ws";
 import type { ServerHealth } from "../../../contract/engines.ts";
 import { EngineError, type EngineJob, type EngineServerStatus } from "./engine.ts";
+import type { NodeFault } from "./input-faults.ts";
 import type { Workflow } from "./workflows.ts";
 
 /** One ComfyUI server of the pool and what we know of it; `J` is the engine's job. */
@@ -25,6 +26,8 @@ export interface ComfyServer<J> {
    * (comfyui.md §14), so each still holds its slot until its last message comes or the queue no longer names it.
    */
   ending: Set<string>;
+  /** Out-of-memory errors in a row per workflow: the second withdraws the workflow there (issue 44 item 3). */
+  outOfMemory: Map<string, number>;
   /** Connection failures in a row: the next check waits 1, 2, 4... s (capped), so a restart is noticed in seconds. */
   downs: number;
   recheck?: NodeJS.Timeout;
@@ -56,6 +59,7 @@ export function comfyServer<J>(url: string): ComfyServer<J> {
     inFlight: new Set(),
     orphans: new Set(),
     ending: new Set(),
+    outOfMemory: new Map(),
     downs: 0,
   };
 }
@@ -149,17 +153,21 @@ async function upload(s: ComfyServer<unknown>, file: string | undefined, name: s
   return r.subfolder ? `${r.subfolder}/${r.name}` : r.name;
 }
 
-/** Why the server refused a prompt (POST /prompt answered 400), and whether it refused the workflow as such. */
-export async function refusalOf(res: Response): Promise<{ reason: string; workflowRefused: boolean }> {
+/**
+ * Why the server refused a prompt (POST /prompt answered 400), whether it refused the workflow as such, and each node
+ * input it refused (comfyui.md §8): whose fault that is, the request's or the server's, is the engine's to say.
+ */
+export async function refusalOf(res: Response): Promise<{ reason: string; workflowRefused: boolean; faults: NodeFault[] }> {
   const body = (await res.json().catch(() => ({}))) as {
     error?: { type?: string; message?: string };
-    node_errors?: Record<string, { class_type?: string; errors?: { type?: string; details?: string }[] }>;
+    node_errors?: Record<string, { class_type?: string; errors?: { type?: string; details?: string; extra_info?: { input_name?: string } }[] }>;
   };
-  const details = Object.entries(body.node_errors ?? {}).flatMap(([id, n]) =>
-    (n.errors ?? []).map((e) => `node ${id} (${n.class_type ?? "?"}) ${e.type ?? "error"}: ${e.details ?? ""}`),
-  );
+  const errors = Object.entries(body.node_errors ?? {}).flatMap(([id, n]) => (n.errors ?? []).map((e) => ({ id, n, e })));
+  const details = errors.map(({ id, n, e }) => `node ${id} (${n.class_type ?? "?"}) ${e.type ?? "error"}: ${e.details ?? ""}`);
   const reason = [body.error?.message, ...details].filter(Boolean).join("; ");
-  return { reason, workflowRefused: body.error?.type === "invalid_prompt" || details.length > 0 };
+  // an error naming no input is the node's as such: it matches no input the request sets
+  const faults = errors.map(({ id, e }) => ({ node: id, input: e.extra_info?.input_name ?? "" }));
+  return { reason, workflowRefused: body.error?.type === "invalid_prompt" || details.length > 0, faults };
 }
 
 /** The prompt's history entry, the source of truth of how it ended; undefined when the server no longer knows it. */
@@ -167,13 +175,24 @@ export async function historyOf(s: ComfyServer<unknown>, promptId: string): Prom
   return ((await (await call(s, `/history/${promptId}`)).json()) as Record<string, HistoryEntry>)[promptId];
 }
 
-/** Why a prompt that did not succeed ended, from its last status message: for a node's error, its id, class and exception. */
-export function failureOf(h: HistoryEntry): { reason: string; nodeError: boolean } {
+/** PyTorch's and ComfyUI's words for a GPU out of memory (torch.OutOfMemoryError, "CUDA out of memory", "Allocation on device"). */
+const OUT_OF_MEMORY = /OutOfMemory|out of memory|Allocation on device/i;
+
+/**
+ * Why a prompt that did not succeed ended, from its last status message: for a node's error, its id, class and
+ * exception, the node (`fault`), and whether the GPU ran out of memory.
+ */
+export function failureOf(h: HistoryEntry): { reason: string; nodeError: boolean; fault?: NodeFault; outOfMemory?: boolean } {
   const last = h.status.messages.at(-1);
   if (last?.[0] === "execution_error") {
     const d = last[1];
     const exception = [d.exception_type, String(d.exception_message ?? "").trim()].filter(Boolean).join(": ");
-    return { reason: `node ${String(d.node_id)} (${String(d.node_type)}) ${exception}`, nodeError: true };
+    return {
+      reason: `node ${String(d.node_id)} (${String(d.node_type)}) ${exception}`,
+      nodeError: true,
+      fault: { node: String(d.node_id) },
+      outOfMemory: OUT_OF_MEMORY.test(exception),
+    };
   }
   return { reason: last?.[0] === "execution_interrupted" ? "interrupted on the server" : h.status.status_str, nodeError: false };
 }

@@ -1,4 +1,4 @@
-import type { AspectRatio, CameraMove, EngineKind, ServerHealth, WorkflowTier } from "../../../contract/engines.ts";
+import type { AspectRatio, CameraMove, EngineKind, FailedInput, ServerHealth, WorkflowTier } from "../../../contract/engines.ts";
 import type { GenerationMode, Resolution } from "../../../contract/generation.ts";
 
 export type { Resolution };
@@ -158,3 +158,16 @@ export class EngineError extends Error {}
  * would meet the same refusal, so the task fails at once with this reason instead of waiting out its time-outs.
  */
 export class UnrunnableError extends EngineError {}
+
+/**
+ * A failure caused by the request's own inputs (issue 44 item 3, decision 335): the same request fails on every server,
+ * so it ends now, refunded, telling the person which input; the workflow and the server stay offered to everyone else.
+ */
+export class InputError extends UnrunnableError {
+  constructor(
+    message: string,
+    readonly input: FailedInput,
+  ) {
+    super(message);
+  }
+}
