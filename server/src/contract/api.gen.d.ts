@@ -23534,7 +23534,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -23546,6 +23546,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -23555,6 +23572,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -23569,10 +23603,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -23675,6 +23730,23 @@ export interface paths {
                                     created_at: string;
                                     credits: number;
                                     id: number;
+                                    media?: {
+                                        cost: number;
+                                        draft: boolean;
+                                        estimate_seconds: number | null;
+                                        image_url: string | null;
+                                        /** @enum {string} */
+                                        kind: "image" | "video";
+                                        label: string;
+                                        msg: string | null;
+                                        offered: boolean;
+                                        poster_url: string | null;
+                                        progress: number;
+                                        request: string;
+                                        state: string;
+                                        task_id: number | null;
+                                        video_url: string | null;
+                                    } | null;
                                     reply_to_id: number | null;
                                     role: string;
                                     status: string;
@@ -24141,7 +24213,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24153,6 +24225,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24162,6 +24251,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24176,10 +24282,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -24574,6 +24701,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/RoleChat/mediaQuote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The price of a picture and of a clip of the conversation's character before asking (null where it cannot be made now), and whether it would be the local engine's labelled draft */
+        get: {
+            parameters: {
+                query: {
+                    conversation_id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                available: boolean;
+                                image: {
+                                    available: boolean;
+                                    draft: boolean;
+                                    engine: string;
+                                    label: string;
+                                    points: number;
+                                } | null;
+                                message: string;
+                                video: {
+                                    available: boolean;
+                                    draft: boolean;
+                                    engine: string;
+                                    label: string;
+                                    points: number;
+                                } | null;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/RoleChat/regenerate": {
         parameters: {
             query?: never;
@@ -24599,7 +24813,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24611,6 +24825,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24620,6 +24851,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24634,10 +24882,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -24684,7 +24953,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow a reply (`reply_id`) from any API instance: the text so far, then the rest as Server-Sent Events */
+        /** Follow a reply (`reply_id`) from any API instance: the text so far, then the rest as Server-Sent Events; a character's picture or clip: its progress, then end with the message */
         get: {
             parameters: {
                 query: {
@@ -24696,7 +24965,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24708,6 +24977,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24717,6 +25003,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24731,10 +25034,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -24770,6 +25094,115 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/RoleChat/requestMedia": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the conversation's character for a picture (`image`) or a clip (`video`) of itself, with an optional `prompt` (else the recent lines give the scene). Charged like a generation, refunded once if it fails; answers the task like the other submits and the character's message that carries it. Follow the message with replyStream (progress, then end) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        conversation_id: number;
+                        idempotency_key?: string;
+                        /** @enum {string} */
+                        kind: "image" | "video";
+                        prompt?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                cost: number;
+                                id: number;
+                                message: {
+                                    content: string;
+                                    created_at: string;
+                                    credits: number;
+                                    id: number;
+                                    media?: {
+                                        cost: number;
+                                        draft: boolean;
+                                        estimate_seconds: number | null;
+                                        image_url: string | null;
+                                        /** @enum {string} */
+                                        kind: "image" | "video";
+                                        label: string;
+                                        msg: string | null;
+                                        offered: boolean;
+                                        poster_url: string | null;
+                                        progress: number;
+                                        request: string;
+                                        state: string;
+                                        task_id: number | null;
+                                        video_url: string | null;
+                                    } | null;
+                                    reply_to_id: number | null;
+                                    role: string;
+                                    status: string;
+                                };
+                                paid_with: string;
+                                status: string;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
