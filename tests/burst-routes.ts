@@ -168,6 +168,7 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/RoleChat/chat", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, content: "Hello there", idempotency_key: key } })],
   ["POST /api/RoleChat/regenerate", (s) => ({ as: "fan", body: { conversation_id: s.conversationId } })],
   ["POST /api/RoleChat/editMessage", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, content: "Hello again" } })],
+  ["POST /api/RoleChat/requestMedia", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, kind: "image", idempotency_key: key } })],
   [
     "POST /api/RoleChat/stop",
     async (s) => ({

@@ -61,6 +61,7 @@ function chatLimits(limiter: Services["limiter"], config: AppDeps["config"]) {
     conversations: hourly("conversation", config.RATE_LIMIT_CONVERSATIONS_PER_HOUR),
     drafts: hourly("character-draft", config.RATE_LIMIT_DRAFTS_PER_HOUR),
     avatars: hourly("avatar", config.RATE_LIMIT_AVATARS_PER_HOUR),
+    media: hourly("chat-media", config.RATE_LIMIT_CHAT_MEDIA_PER_HOUR),
   };
 }
 

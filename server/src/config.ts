@@ -367,6 +367,8 @@ export const configSchema = z
     RATE_LIMIT_CONVERSATIONS_PER_HOUR: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_DRAFTS_PER_HOUR: z.coerce.number().int().min(1).default(30),
     RATE_LIMIT_AVATARS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+    /** Pictures and clips one account may ask characters for per hour (issue 50), beside RATE_LIMIT_GENERATIONS_PER_HOUR. */
+    RATE_LIMIT_CHAT_MEDIA_PER_HOUR: z.coerce.number().int().min(1).default(60),
     RATE_LIMIT_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(10),
     RATE_LIMIT_LIBRARY_ITEMS_PER_HOUR: z.coerce.number().int().min(1).default(60),
     RATE_LIMIT_REPORTS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(20),

@@ -31,6 +31,7 @@ import { createTransparencyService } from "./domains/moderation/transparency.ser
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { avatarImages } from "./domains/chat/avatar-images.ts";
+import { characterMedia } from "./domains/chat/character-media.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { withPageDetached, withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
@@ -98,6 +99,7 @@ export function createServices(deps: AppDeps) {
     storage,
     uploads: render.uploads,
     images: avatarImages(render.generation, render.uploads),
+    media: characterMedia(render.generation, render.progress),
     audit,
     databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
     metrics: render.metrics.chat,

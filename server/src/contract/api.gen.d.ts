@@ -23561,7 +23561,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -23573,6 +23573,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -23582,6 +23599,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -23596,10 +23630,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -23702,6 +23757,23 @@ export interface paths {
                                     created_at: string;
                                     credits: number;
                                     id: number;
+                                    media?: {
+                                        cost: number;
+                                        draft: boolean;
+                                        estimate_seconds: number | null;
+                                        image_url: string | null;
+                                        /** @enum {string} */
+                                        kind: "image" | "video";
+                                        label: string;
+                                        msg: string | null;
+                                        offered: boolean;
+                                        poster_url: string | null;
+                                        progress: number;
+                                        request: string;
+                                        state: string;
+                                        task_id: number | null;
+                                        video_url: string | null;
+                                    } | null;
                                     reply_to_id: number | null;
                                     role: string;
                                     status: string;
@@ -24168,7 +24240,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24180,6 +24252,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24189,6 +24278,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24203,10 +24309,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -24601,6 +24728,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/RoleChat/mediaQuote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The price of a picture and of a clip of the conversation's character before asking (null where it cannot be made now), and whether it would be the local engine's labelled draft */
+        get: {
+            parameters: {
+                query: {
+                    conversation_id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                available: boolean;
+                                image: {
+                                    available: boolean;
+                                    draft: boolean;
+                                    engine: string;
+                                    label: string;
+                                    points: number;
+                                } | null;
+                                message: string;
+                                video: {
+                                    available: boolean;
+                                    draft: boolean;
+                                    engine: string;
+                                    label: string;
+                                    points: number;
+                                } | null;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/RoleChat/regenerate": {
         parameters: {
             query?: never;
@@ -24626,7 +24840,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24638,6 +24852,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24647,6 +24878,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24661,10 +24909,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -24711,7 +24980,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow a reply (`reply_id`) from any API instance: the text so far, then the rest as Server-Sent Events */
+        /** Follow a reply (`reply_id`) from any API instance: the text so far, then the rest as Server-Sent Events; a character's picture or clip: its progress, then end with the message */
         get: {
             parameters: {
                 query: {
@@ -24723,7 +24992,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The reply's events: start, token, refused, end (the schema is the JSON of each event's `data:` line) */
+                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24735,6 +25004,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24744,6 +25030,23 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
@@ -24758,10 +25061,31 @@ export interface paths {
                                 created_at: string;
                                 credits: number;
                                 id: number;
+                                media?: {
+                                    cost: number;
+                                    draft: boolean;
+                                    estimate_seconds: number | null;
+                                    image_url: string | null;
+                                    /** @enum {string} */
+                                    kind: "image" | "video";
+                                    label: string;
+                                    msg: string | null;
+                                    offered: boolean;
+                                    poster_url: string | null;
+                                    progress: number;
+                                    request: string;
+                                    state: string;
+                                    task_id: number | null;
+                                    video_url: string | null;
+                                } | null;
                                 reply_to_id: number | null;
                                 role: string;
                                 status: string;
                             };
+                        } | {
+                            id: number;
+                            progress: number;
+                            state: string;
                         };
                     };
                 };
@@ -24797,6 +25121,115 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/RoleChat/requestMedia": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the conversation's character for a picture (`image`) or a clip (`video`) of itself, with an optional `prompt` (else the recent lines give the scene). Charged like a generation, refunded once if it fails; answers the task like the other submits and the character's message that carries it. Follow the message with replyStream (progress, then end) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        conversation_id: number;
+                        idempotency_key?: string;
+                        /** @enum {string} */
+                        kind: "image" | "video";
+                        prompt?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                cost: number;
+                                id: number;
+                                message: {
+                                    content: string;
+                                    created_at: string;
+                                    credits: number;
+                                    id: number;
+                                    media?: {
+                                        cost: number;
+                                        draft: boolean;
+                                        estimate_seconds: number | null;
+                                        image_url: string | null;
+                                        /** @enum {string} */
+                                        kind: "image" | "video";
+                                        label: string;
+                                        msg: string | null;
+                                        offered: boolean;
+                                        poster_url: string | null;
+                                        progress: number;
+                                        request: string;
+                                        state: string;
+                                        task_id: number | null;
+                                        video_url: string | null;
+                                    } | null;
+                                    reply_to_id: number | null;
+                                    role: string;
+                                    status: string;
+                                };
+                                paid_with: string;
+                                status: string;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

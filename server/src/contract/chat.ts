@@ -31,5 +31,44 @@ export const POLICY_HIT_SOURCES = ["user_message", "reply", "character"] as cons
 export type PolicyHitSource = (typeof POLICY_HIT_SOURCES)[number];
 
 /** Events of the chat reply stream (text/event-stream). */
-export const CHAT_STREAM_EVENTS = ["start", "token", "end", "refused", "error"] as const;
+export const CHAT_STREAM_EVENTS = ["start", "token", "end", "refused", "error", "progress"] as const;
 export type ChatStreamEvent = (typeof CHAT_STREAM_EVENTS)[number];
+
+/** What a character may send of itself in chat (issue 50): a picture, or a short clip. */
+export const CHAT_MEDIA_KINDS = ["image", "video"] as const;
+export type ChatMediaKind = (typeof CHAT_MEDIA_KINDS)[number];
+
+/** The seconds of a character's clip: priced by default as one 5 s 480P video (issue 50 item 5). */
+export const CHAT_MEDIA_CLIP_SECONDS = 5;
+
+/** The consumer app and the console translate by these exact strings. */
+export const CHAT_MEDIA_MESSAGES = {
+  unavailable: "Pictures from characters are not available right now",
+  settingsInvalid: "Chat media settings: enabled, drafts and offers are true or false, prices whole credits from 0, workflows names per engine",
+} as const;
+
+/**
+ * The keyed site setting operators edit (console › chat media) for pictures and clips in chat; CHAT_MEDIA_DEFAULTS
+ * until they first save it. A null price is the generation price of the same request (an image; a 5 s 480P clip).
+ */
+export const CHAT_MEDIA_SETTING = "chatMedia";
+export interface ChatMediaSettings {
+  enabled: boolean;
+  /** channel codes (users.channel_id) where it is off */
+  off_channels: string[];
+  price: Record<ChatMediaKind, number | null>;
+  /** without a GPU engine, the local engine's labelled draft; false: 503 before any charge */
+  drafts: boolean;
+  /** the chat back end may offer a picture as a tool call (accepted and paid with one tap) */
+  offers: boolean;
+  /** the workflow (or template workflow name) each kind runs per GPU engine; none: the engine's own for the mode */
+  workflows: Record<ChatMediaKind, Record<string, string>>;
+}
+export const CHAT_MEDIA_DEFAULTS: ChatMediaSettings = {
+  enabled: true,
+  off_channels: [],
+  price: { image: null, video: null },
+  drafts: true,
+  offers: true,
+  workflows: { image: {}, video: {} },
+};

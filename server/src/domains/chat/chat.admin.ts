@@ -28,28 +28,35 @@ export function createChatAdmin(db: Db, suspensions: Suspensions) {
   };
 }
 
-/** Moderation sees and changes characters and conversations through these (reports, takedowns). */
-export const moderatedChat = {
-  character: {
-    find: async (c: Tx | Db, id: number) => {
-      const ch = await c.character.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true } });
-      return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
+/**
+ * Moderation sees and changes characters and conversations through these (reports, takedowns). A character leaving
+ * the active state stops its pictures still rendering: cancelled and refunded in the takedown's transaction (issue 50).
+ */
+export const moderatedChat = (cancelCharacterMedia: (tx: Tx, characterId: number) => Promise<void>) =>
+  ({
+    character: {
+      find: async (c: Tx | Db, id: number) => {
+        const ch = await c.character.findUnique({ where: { id }, select: { userId: true, state: true, isPublic: true } });
+        return ch && { userId: ch.userId, state: ch.state, isPublic: ch.isPublic && ch.state !== "removed" };
+      },
+      setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) => {
+        const changed = (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0;
+        if (changed && state !== "active") await cancelCharacterMedia(c, id);
+        return changed;
+      },
+      media: async (c: Tx | Db, id: number) => {
+        const ch = await c.character.findUnique({ where: { id }, select: { avatarKey: true } });
+        return ch?.avatarKey ? { key: ch.avatarKey, kind: "image" as const } : null;
+      },
+      byMediaKey: async (c: Tx | Db, key: string) => (await c.character.findFirst({ where: { avatarKey: key }, select: { id: true } }))?.id ?? null,
     },
-    setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
-      (await c.character.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
-    media: async (c: Tx | Db, id: number) => {
-      const ch = await c.character.findUnique({ where: { id }, select: { avatarKey: true } });
-      return ch?.avatarKey ? { key: ch.avatarKey, kind: "image" as const } : null;
+    conversation: {
+      // a conversation is never public: only its owner (or the system) may report it
+      find: async (c: Tx | Db, id: number) => {
+        const cv = await c.conversation.findUnique({ where: { id }, select: { userId: true, state: true } });
+        return cv && { ...cv, isPublic: false };
+      },
+      setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
+        (await c.conversation.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
     },
-    byMediaKey: async (c: Tx | Db, key: string) => (await c.character.findFirst({ where: { avatarKey: key }, select: { id: true } }))?.id ?? null,
-  },
-  conversation: {
-    // a conversation is never public: only its owner (or the system) may report it
-    find: async (c: Tx | Db, id: number) => {
-      const cv = await c.conversation.findUnique({ where: { id }, select: { userId: true, state: true } });
-      return cv && { ...cv, isPublic: false };
-    },
-    setState: async (c: Tx, id: number, state: ContentState, from?: ContentState) =>
-      (await c.conversation.updateMany({ where: { id, ...(from ? { state: from } : {}) }, data: { state } })).count > 0,
-  },
-} satisfies Record<"character" | "conversation", ModeratedContent>;
+  }) satisfies Record<"character" | "conversation", ModeratedContent>;

@@ -7,7 +7,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { ChatBackends } from "./backends/registry.ts";
 import type { CharactersService } from "./chat.characters.ts";
-import { messageView } from "./chat.live.ts";
+import type { ChatMedia } from "./chat.media.ts";
 import { lockChatQuota } from "./chat.queries.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 
@@ -19,6 +19,8 @@ export function createConversations(o: {
   characters: CharactersService;
   suspensions: Suspensions;
   price: Record<CharacterTier, number>;
+  /** The pictures and clips characters sent: shown with their messages, cancelled with the conversation. */
+  media: Pick<ChatMedia, "withMedia" | "cancelForConversation">;
 }) {
   const { db, config, characters } = o;
 
@@ -133,12 +135,16 @@ export function createConversations(o: {
       const rows = await db.chatMessage.findMany({ where: { conversationId, status: { notIn: ["failed", "refused"] } }, orderBy: { id: "asc" } });
       const turnOf = (m: ChatMessage) => (m.role === "user" ? m.id : (m.replyToId ?? m.id));
       rows.sort((a, b) => turnOf(a) - turnOf(b) || (a.role === "user" ? -1 : 1) - (b.role === "user" ? -1 : 1) || a.id - b.id);
-      return { conversation: await conversationView(c, userId), messages: rows.map(messageView) };
+      return { conversation: await conversationView(c, userId), messages: await o.media.withMedia(userId, rows) };
     },
 
     async deleteConversation(userId: number, conversationId: number) {
       await own(userId, conversationId);
-      await db.conversation.update({ where: { id: conversationId }, data: { deletedAt: new Date() } });
+      // a picture still rendering for it is cancelled and refunded with the deletion (issue 50)
+      await db.$transaction(async (tx) => {
+        await tx.conversation.update({ where: { id: conversationId }, data: { deletedAt: new Date() } });
+        await o.media.cancelForConversation(tx, conversationId);
+      });
       return { id: conversationId };
     },
   };

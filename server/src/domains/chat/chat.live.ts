@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import type { ChatMessage } from "../../db/generated/client.ts";
 import { createListenHub } from "../../db/listen-hub.ts";
 import { MSG } from "../../http/messages.ts";
+import type { ChatMediaView } from "./chat.media.schema.ts";
 import { SESSION_ENDED_CHANNEL, type SessionEndedEvent } from "../generation/progress.ts";
 import { CHAT_CHANNEL, publishEvent, type LiveEvent } from "./chat.queries.ts";
 
@@ -13,7 +14,12 @@ const WAIT_POLL_MS = 1000;
 export type { LiveEvent };
 
 /** What a person's browser receives about a reply. */
-export type ReplyEvent = { type: "token"; text: string } | { type: "refused"; msg: string } | { type: "end"; reply: MessageView };
+export type ReplyEvent =
+  | { type: "token"; text: string }
+  | { type: "refused"; msg: string }
+  /** a character's picture or clip rendering (issue 50): its message, state and percentage */
+  | { type: "progress"; id: number; state: string; progress: number }
+  | { type: "end"; reply: MessageView };
 
 export interface MessageView {
   id: number;
@@ -23,6 +29,8 @@ export interface MessageView {
   reply_to_id: number | null;
   credits: number;
   created_at: string;
+  /** the picture or clip the message carries (issue 50); absent where the answer does not look it up */
+  media?: ChatMediaView | null;
 }
 
 export function messageView(m: ChatMessage): MessageView {

@@ -25,9 +25,11 @@ import {
   keepAvatarAnswer,
   keepAvatarBody,
   replyRef,
+  requestMediaAnswer,
   statusAnswer,
   stopAnswer,
 } from "./chat.schema.ts";
+import { mediaQuoteAnswer, mediaQuoteQuery, requestMediaBody } from "./chat.media.schema.ts";
 import { messageView, type ChatService, type ReplyEvent, type StartedReply } from "./chat.service.ts";
 
 const HEARTBEAT_MS = 15_000;
@@ -59,6 +61,7 @@ function openStream(res: Response, start?: unknown) {
     send: (e: ReplyEvent) => {
       if (e.type === "token") write("token", { t: e.text });
       else if (e.type === "refused") write("refused", { msg: e.msg });
+      else if (e.type === "progress") write("progress", { id: e.id, state: e.state, progress: e.progress });
       else write("end", { reply: e.reply });
     },
     end: () => {
@@ -69,7 +72,7 @@ function openStream(res: Response, start?: unknown) {
 }
 
 /** Hourly rates per account (app.ts builds them from the settings): replies, and each kind of thing one makes. */
-export type ChatLimits = Record<"replies" | "characters" | "conversations" | "drafts" | "avatars", RequestHandler>;
+export type ChatLimits = Record<"replies" | "characters" | "conversations" | "drafts" | "avatars" | "media", RequestHandler>;
 
 export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits) {
   const tags = ["chat"];
@@ -78,7 +81,11 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
   const newCharacter: RequestHandler = (req, res, next) => (req.body?.id ? next() : limits.characters(req, res, next));
   const converse = ["create", "Conversation"] as ["create", "Conversation"];
   const readConversation = ["read", "Conversation"] as ["read", "Conversation"];
-  const replyEvents = { kind: "events", schema: chatStreamData, description: "The reply's events: start, token, refused, end" } as const;
+  const replyEvents = {
+    kind: "events",
+    schema: chatStreamData,
+    description: "The reply's events: start, token, refused, end; a media message's progress, then end",
+  } as const;
 
   /** Answers a started reply as an event stream on this request (a replayed send follows the stored reply). */
   async function streamReply(res: Response, userId: number, started: StartedReply) {
@@ -259,6 +266,33 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
     async ({ principal, body, res }) =>
       streamReply(res, principal.userId, await chat.editLast(principal.userId, principal.role === "visitor", body.conversation_id, body.content)),
   );
+  api.get(
+    "/api/RoleChat/mediaQuote",
+    {
+      summary:
+        "The price of a picture and of a clip of the conversation's character before asking (null where it cannot be made now), and whether it would be the local engine's labelled draft",
+      tags,
+      auth: "user",
+      can: readConversation,
+      query: mediaQuoteQuery,
+      response: mediaQuoteAnswer,
+    },
+    ({ principal, query }) => chat.mediaQuote(principal.userId, query.conversation_id),
+  );
+  api.post(
+    "/api/RoleChat/requestMedia",
+    {
+      summary:
+        "Ask the conversation's character for a picture (`image`) or a clip (`video`) of itself, with an optional `prompt` (else the recent lines give the scene). Charged like a generation, refunded once if it fails; answers the task like the other submits and the character's message that carries it. Follow the message with replyStream (progress, then end)",
+      tags,
+      auth: "user",
+      can: ["create", "GenerationTask"],
+      body: requestMediaBody,
+      before: [limits.media],
+      response: requestMediaAnswer,
+    },
+    ({ principal, body }) => chat.requestMedia(principal.userId, body, principal.account),
+  );
   api.post(
     "/api/RoleChat/stop",
     {
@@ -274,7 +308,8 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
   api.get(
     "/api/RoleChat/replyStream",
     {
-      summary: "Follow a reply (`reply_id`) from any API instance: the text so far, then the rest as Server-Sent Events",
+      summary:
+        "Follow a reply (`reply_id`) from any API instance: the text so far, then the rest as Server-Sent Events; a character's picture or clip: its progress, then end with the message",
       tags,
       auth: "user",
       can: readConversation,

@@ -3,6 +3,7 @@ import { CHARACTER_SORTS } from "../../contract/chat.ts";
 import { MSG } from "../../http/messages.ts";
 import { pageOf, pageQuery, uploadAnswer } from "../uploads/uploads.schema.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
+import { chatMediaView } from "./chat.media.schema.ts";
 
 const id = (name: string) =>
   z.coerce
@@ -144,17 +145,20 @@ export const chatMessage = z.object({
   reply_to_id: z.number().nullable(),
   credits: z.number(),
   created_at: z.string(),
+  /** the picture or clip a character sent (issue 50); in the conversation, requestMedia's answer and a media message's end */
+  media: chatMediaView.nullable().optional(),
 });
 
 /**
  * The `data:` of the reply stream's events (CHAT_STREAM_EVENTS): `start` the stored message and reply rows, `token` a
- * piece of text, `refused` the policy's message, `end` the stored reply.
+ * piece of text, `refused` the policy's message, `end` the stored reply; a media message's `progress` (issue 50).
  */
 export const chatStreamData = z.union([
   z.object({ user_message: chatMessage.nullable(), reply: chatMessage }),
   z.object({ t: z.string() }),
   z.object({ msg: z.string() }),
   z.object({ reply: chatMessage }),
+  z.object({ id: z.number(), state: z.string(), progress: z.number() }),
 ]);
 
 /** get /api/RoleChat/status */
@@ -251,4 +255,13 @@ export const deleteConversationAnswer = z.object({
 export const stopAnswer = z.object({
   id: z.number(),
   status: z.string(),
+});
+
+/** post /api/RoleChat/requestMedia: the task like every submit, and the character's message that will carry it */
+export const requestMediaAnswer = z.object({
+  id: z.number(),
+  cost: z.number(),
+  status: z.string(),
+  paid_with: z.string(),
+  message: chatMessage,
 });

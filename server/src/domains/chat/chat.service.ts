@@ -12,6 +12,7 @@ import { createChatAdmin, moderatedChat } from "./chat.admin.ts";
 import { createBackendCalls } from "./chat.calls.ts";
 import { createCharactersService, type AvatarImages } from "./chat.characters.ts";
 import { createConversations } from "./chat.conversations.ts";
+import { createChatMedia, type CharacterMediaPort } from "./chat.media.ts";
 import { createLive, followRun } from "./chat.live.ts";
 import { createSending } from "./chat.send.ts";
 import { createSuspensions } from "./chat.suspension.ts";
@@ -41,6 +42,8 @@ interface Deps {
   databaseUrl: string | undefined;
   /** Replies streaming and back-end failures, for the operations figures. */
   metrics: ChatMetrics;
+  /** Characters' pictures and clips are rendered by the generation domain (services.ts wires it: character-media.ts). */
+  media: CharacterMediaPort;
 }
 
 /**
@@ -74,7 +77,8 @@ export function createChatService(deps: Deps) {
     images: deps.images,
     quota: config.QUOTA_CHARACTERS,
   });
-  const conversations = createConversations({ db, config, backends, characters, suspensions, price: accept.price });
+  const media = createChatMedia({ db, policy, suspensions, media: deps.media });
+  const conversations = createConversations({ db, config, backends, characters, suspensions, price: accept.price, media });
 
   const sweeper = setInterval(() => void writer.sweepStale().catch((err: unknown) => log.warn({ err }, "chat sweep failed")), SWEEP_MS);
   sweeper.unref();
@@ -85,9 +89,16 @@ export function createChatService(deps: Deps) {
     /** The policy's check of a person's text (rules, then the moderation endpoint), for text sent outside chat (a tip's message). */
     checkText: policy.checkText,
     runs: live.runs,
-    moderated: moderatedChat,
+    moderated: moderatedChat(media.cancelForCharacter),
     ...conversations,
     ...sending,
+    requestMedia: media.requestMedia,
+    mediaQuote: media.mediaQuote,
+    /** Follows a reply, or a media message's rendering (issue 50), as the reply stream's events; 404 when not the caller's. */
+    async follower(userId: number, replyId: number) {
+      const follow = await sending.follower(userId, replyId);
+      return (await media.mediaFollower(userId, replyId)) ?? follow;
+    },
     followRun,
     /** Per back end over the last `hours`: requests, errors, tokens and latency, for the console. */
     backendStatus: (hours?: number) => calls.status(backends, hours),

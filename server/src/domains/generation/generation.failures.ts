@@ -1,7 +1,7 @@
 import type { FailedInput } from "../../contract/engines.ts";
 import type { Tx } from "../../db/client.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
-import { failAccountTasks, failTask } from "./generation.queries.ts";
+import { failAccountTasks, failTask, failTasks } from "./generation.queries.ts";
 import type { GenerationDeps } from "./generation.task.ts";
 import { publishProgress } from "./progress.ts";
 
@@ -43,14 +43,26 @@ export function createTaskFailures({ db, credits, jobs }: GenerationDeps) {
    * one sees it at its next heartbeat and stops, and its result can no longer be recorded or delivered.
    */
   async function cancelForAccount(tx: Tx, userId: number, error: string): Promise<void> {
-    const rows = await failAccountTasks.rows(tx, { userId, error: error.slice(0, 500) });
-    for (const { id } of rows) {
+    await givenBack(tx, await failAccountTasks.rows(tx, { userId, error: error.slice(0, 500) }));
+  }
+
+  /** Refunds the tasks just failed in `tx` and tells their streams, once the transaction commits. */
+  async function givenBack(tx: Tx, failed: { id: number }[]): Promise<void> {
+    for (const { id } of failed) {
       const t = await giveBack(tx, id);
-      await publishProgress(tx, { taskId: id, userId, status: "failed", progress: t.progress });
+      await publishProgress(tx, { taskId: id, userId: t.userId, status: "failed", progress: t.progress });
     }
   }
 
-  return { fail, cancelForAccount };
+  /**
+   * Chosen unfinished tasks are failed and refunded in the caller's transaction (issue 50: a chat conversation deleted,
+   * a character taken down while its picture renders); finished or already failed ones are left as they are.
+   */
+  async function cancelTasks(tx: Tx, ids: number[], error: string): Promise<void> {
+    if (ids.length) await givenBack(tx, await failTasks.rows(tx, { ids, error: error.slice(0, 500) }));
+  }
+
+  return { fail, cancelForAccount, cancelTasks };
 }
 
 export type TaskFailures = ReturnType<typeof createTaskFailures>;

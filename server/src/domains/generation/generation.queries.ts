@@ -77,6 +77,15 @@ export const failAccountTasks = statement({
   example: { userId: 1, error: "banned" },
 });
 
+/** Chosen unfinished tasks, failed in the caller's transaction (a chat conversation deleted, its character taken down). */
+export const failTasks = statement({
+  columns: { id: col.int, userId: col.int },
+  sql: (p: { ids: number[]; error: string }) => Prisma.sql`
+    UPDATE generation_tasks SET status = 'failed', error = ${p.error}, finished_at = now()
+    WHERE id = ANY(${p.ids}::int[]) AND status IN ('queued', 'running') RETURNING id, user_id AS "userId"`,
+  example: { ids: [1, 2], error: "cancelled" },
+});
+
 /** Tasks waiting and running, per engine (the console's engine status). */
 export const queuedPerEngine = statement({
   columns: { engine: col.text, status: col.text, count: col.int },

@@ -1,4 +1,5 @@
 import { createTaskAttempts } from "./generation.attempts.ts";
+import { createCharacterMedia } from "./generation.chat-media.ts";
 import { createTaskFailures } from "./generation.failures.ts";
 import { createFollowUps } from "./generation.follow-ups.ts";
 import { createGallery } from "./generation.gallery.ts";
@@ -30,12 +31,15 @@ export function createGenerationService(deps: GenerationDeps) {
   const failures = createTaskFailures(deps);
   const results = createTaskResults(deps, reads);
   const { moveLikes, eraseLikes, ...gallery } = createGallery(deps, views);
+  const requests = createRequests(deps, pricing, submit);
   return {
     moderated: moderatedTasks,
     price: pricing.price,
     submit,
     view: views.view,
-    ...createRequests(deps, pricing, submit),
+    ...requests,
+    /** Characters' pictures and clips in chat (issue 50): priced and submitted here, asked for by the chat domain. */
+    ...createCharacterMedia(deps, pricing, submit, requests.aiEngineFor),
     ...createFollowUps(deps, pricing, submit),
     ...reads,
     ...gallery,

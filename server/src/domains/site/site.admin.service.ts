@@ -6,6 +6,7 @@ import { auditedTable, byId } from "../audit/audited-table.ts";
 import { BRAND_SETTING } from "../../contract/brand.ts";
 import { REWARD_DEFAULTS, REWARDS_SETTING } from "../../contract/rewards.ts";
 import { TIP_DEFAULTS, TIP_SETTING } from "../../contract/tips.ts";
+import { CHAT_MEDIA_DEFAULTS, CHAT_MEDIA_SETTING } from "../../contract/chat.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey, type MediaStorage } from "../../storage/storage.ts";
 import { checkedImage, type IncomingFile } from "../uploads/uploads.service.ts";
@@ -13,17 +14,31 @@ import type { BannerFilter, PromptFilter, SettingFilter } from "./site.admin.sch
 import { BRAND_DEFAULTS, checkedBrand, storedBrand } from "./site.brand.ts";
 import { checkedRewards } from "./site.rewards.ts";
 import { checkedTips } from "./site.tips.ts";
+import { checkedChatMedia } from "./site.chat-media.ts";
 
 /** A setting as a console record: react-admin needs an `id`, settings are keyed by `key`. */
 function settingRecord<R extends { key: string }>(r: R | null) {
   return r ? { id: r.key, ...r } : null;
 }
 
-/** Settings the product reads are checked and stored whole (brand: colours, contrast; rewards and tips: amounts); other keys hold any JSON. */
-const CHECKED: Record<string, (value: unknown) => unknown> = { [BRAND_SETTING]: checkedBrand, [REWARDS_SETTING]: checkedRewards, [TIP_SETTING]: checkedTips };
+/**
+ * Settings the product reads are checked and stored whole (brand: colours, contrast; rewards and tips: amounts; chat
+ * media: switches, prices, workflows); other keys hold any JSON.
+ */
+const CHECKED: Record<string, (value: unknown) => unknown> = {
+  [BRAND_SETTING]: checkedBrand,
+  [REWARDS_SETTING]: checkedRewards,
+  [TIP_SETTING]: checkedTips,
+  [CHAT_MEDIA_SETTING]: checkedChatMedia,
+};
 const settingValue = (key: string, value: unknown) => (CHECKED[key] ? CHECKED[key](value) : value) as Prisma.InputJsonValue;
 /** Checked settings are always there to edit: what is in force until staff first save them. */
-const UNSAVED: Record<string, unknown> = { [BRAND_SETTING]: BRAND_DEFAULTS, [REWARDS_SETTING]: REWARD_DEFAULTS, [TIP_SETTING]: TIP_DEFAULTS };
+const UNSAVED: Record<string, unknown> = {
+  [BRAND_SETTING]: BRAND_DEFAULTS,
+  [REWARDS_SETTING]: REWARD_DEFAULTS,
+  [TIP_SETTING]: TIP_DEFAULTS,
+  [CHAT_MEDIA_SETTING]: CHAT_MEDIA_DEFAULTS,
+};
 
 /** Banners, prompt suggestions and keyed site settings, edited by marketing; every change audited. */
 export function createSiteAdminService(db: Db, audit: AuditService, storage: MediaStorage) {

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { visitor } from "../../../../tests/db-utils.ts";
+import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
+import { readEvents, type ChatEvent } from "../../../../tests/chat-utils.ts";
+import { photo } from "../../../../tests/fixtures/media.ts";
+import { startTestServer } from "../../../../tests/server-utils.ts";
+import { staffMember } from "../../../../tests/staff-utils.ts";
+import { CHAT_MEDIA_MESSAGES, CHAT_MEDIA_SETTING } from "../../contract/chat.ts";
+import { MSG } from "../../http/messages.ts";
+
+/**
+ * Issue 50: characters send pictures and clips of themselves. Every failure path the issue lists, then delivery on
+ * the local engine. The first part runs without a worker, so a task stays "mid-render" until something ends it.
+ */
+let s: Awaited<ReturnType<typeof startTestServer>>;
+let worker: { stop(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  s = await startTestServer({ ...GENERATION_TEST_ENV, CHAT_FREE_MESSAGES: "0" });
+}, 60_000);
+afterAll(async () => {
+  await worker?.stop();
+  await s?.stop();
+});
+
+const post = (p: string, body: object, token: string) => s.http.post(p).set("token", token).send(body);
+const get = (p: string, token: string) => s.http.get(p).set("token", token);
+const points = async (userId: number) => (await s.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
+const ledger = (taskId: number) => s.db.ledgerEntry.findMany({ where: { reference: `task:${taskId}` }, orderBy: { id: "asc" } });
+const setting = (value: object) =>
+  s.db.siteSetting.upsert({ where: { key: CHAT_MEDIA_SETTING }, create: { key: CHAT_MEDIA_SETTING, value }, update: { value } });
+
+/** A person with credits, their character (with an uploaded avatar) and a conversation with it. */
+async function person(credits: number, card: object = {}) {
+  const u = await visitor(s);
+  if (credits) await grant(s, u.userId, credits);
+  const up = await s.http
+    .post("/api/ImageUpload/upload")
+    .set("token", u.token)
+    .attach("file", await photo(256, 256), "a.jpg")
+    .field("consent", "1")
+    .expect(200);
+  const character = (
+    await post(
+      "/api/RoleChat/creatCharacter",
+      {
+        name: "Mira",
+        description: "A 29-year-old lighthouse keeper with red hair",
+        greeting: "Welcome in.",
+        age: 29,
+        avatar_image_id: up.body.data.id,
+        ...card,
+      },
+      u.token,
+    ).expect(200)
+  ).body.data;
+  const conv = (await post("/api/RoleChat/creatConversation", { character_id: character.id }, u.token).expect(200)).body.data;
+  return { ...u, characterId: character.id as number, conversationId: conv.id as number };
+}
+const ask = (p: { token: string; conversationId: number }, body: object = {}) =>
+  post("/api/RoleChat/requestMedia", { conversation_id: p.conversationId, kind: "image", ...body }, p.token);
+const conversation = async (p: { token: string; conversationId: number }) =>
+  (await get(`/api/RoleChat/conversation?conversation_id=${p.conversationId}`, p.token).expect(200)).body.data;
+
+describe("asking a character for a picture: refusals before any charge", () => {
+  it("answers the price of each kind before the tap: an image's and a 5 s 480P clip's generation prices, labelled drafts here", async () => {
+    const p = await person(0);
+    const q = (await get(`/api/RoleChat/mediaQuote?conversation_id=${p.conversationId}`, p.token).expect(200)).body.data;
+    expect(q.available).toBe(true);
+    expect(q.image).toMatchObject({ points: s.config.IMAGE_CREDIT_PRICE, draft: true, engine: "local" });
+    expect(q.video).toMatchObject({ points: s.config.GENERATION_PRICE_480P, draft: true });
+    // the operator's price wins over the default
+    await setting({ price: { image: 7 } });
+    try {
+      expect((await get(`/api/RoleChat/mediaQuote?conversation_id=${p.conversationId}`, p.token).expect(200)).body.data.image.points).toBe(7);
+    } finally {
+      await s.db.siteSetting.delete({ where: { key: CHAT_MEDIA_SETTING } });
+    }
+  });
+
+  it("refuses bad input with 400 and another's conversation with 404, charging nothing", async () => {
+    const p = await person(50);
+    const other = await visitor(s);
+    expect((await ask(p, { kind: "song" }).expect(400)).body.msg).toMatch(/kind must be image or video/);
+    await post("/api/RoleChat/requestMedia", { kind: "image" }, p.token).expect(400);
+    await ask(p, { prompt: "x".repeat(501) }).expect(400);
+    await ask({ token: other.token, conversationId: p.conversationId }).expect(404);
+    expect(await points(p.userId)).toBe(50);
+    expect(await s.db.generationTask.count({ where: { userId: { in: [p.userId, other.userId] } } })).toBe(0);
+  });
+
+  it("never makes media where the conversation or the request places someone under 18", async () => {
+    const p = await person(50);
+    await s.db.chatMessage.create({
+      data: { conversationId: p.conversationId, role: "user", content: "Pretend you are 15 years old now", status: "complete" },
+    });
+    expect((await ask(p).expect(400)).body.msg).toBe(MSG.characterMinor);
+    const q = await person(50);
+    expect((await ask(q, { prompt: "as a schoolgirl, naked" }).expect(400)).body.msg).toBe(MSG.chatRefused);
+    expect(await s.db.chatPolicyHit.count({ where: { userId: q.userId } })).toBe(1);
+    expect(await points(p.userId)).toBe(50);
+    expect(await points(q.userId)).toBe(50);
+    expect(await s.db.generationTask.count({ where: { userId: { in: [p.userId, q.userId] } } })).toBe(0);
+  });
+
+  it("503 before any charge where the operator turned drafts off and no GPU engine runs, or turned it off for the person's channel", async () => {
+    const p = await person(50);
+    await setting({ drafts: false });
+    try {
+      expect((await ask(p).expect(503)).body.msg).toBe(CHAT_MEDIA_MESSAGES.unavailable);
+      await setting({ off_channels: ["tiktok-7"] });
+      await s.db.user.update({ where: { id: p.userId }, data: { channelId: "tiktok-7" } });
+      expect((await ask(p).expect(503)).body.msg).toBe(CHAT_MEDIA_MESSAGES.unavailable);
+      expect((await get(`/api/RoleChat/mediaQuote?conversation_id=${p.conversationId}`, p.token).expect(200)).body.data.available).toBe(false);
+    } finally {
+      await s.db.siteSetting.delete({ where: { key: CHAT_MEDIA_SETTING } });
+    }
+    expect(await points(p.userId)).toBe(50);
+    expect(await s.db.generationTask.count({ where: { userId: p.userId } })).toBe(0);
+  });
+});
+
+describe("charged once, refunded once", () => {
+  it("50 requests at once from one account with credit for one: one charged, one message, the rest 402", async () => {
+    const p = await person(s.config.IMAGE_CREDIT_PRICE);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => ask(p)));
+    const ok = answers.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    expect(answers.filter((r) => r.status !== 200).every((r) => r.status === 402)).toBe(true);
+    expect(await points(p.userId)).toBe(0);
+    expect(await s.db.ledgerEntry.count({ where: { userId: p.userId, reason: "generation" } })).toBe(1);
+    expect(await s.db.chatMedia.count({ where: { message: { conversationId: p.conversationId } } })).toBe(1);
+  }, 60_000);
+
+  it("a retried request with the same key is the same task and message, charged once", async () => {
+    const p = await person(50);
+    const a = (await ask(p, { idempotency_key: "k1", prompt: "by the lamp" }).expect(200)).body.data;
+    const b = (await ask(p, { idempotency_key: "k1", prompt: "by the lamp" }).expect(200)).body.data;
+    expect(b.id).toBe(a.id);
+    expect(b.message.id).toBe(a.message.id);
+    expect(a).toMatchObject({ cost: s.config.IMAGE_CREDIT_PRICE, status: "to be generated" });
+    expect(a.message.media).toMatchObject({ kind: "image", request: "by the lamp", state: "queued", task_id: a.id, draft: true });
+    expect(await points(p.userId)).toBe(50 - s.config.IMAGE_CREDIT_PRICE);
+    // the prompt is built from the character's description and the request
+    const task = await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } });
+    expect((task.input as { prompt: string }).prompt).toMatch(/Mira.*lighthouse keeper.*by the lamp/);
+  });
+
+  it("the conversation deleted while it renders: the task is cancelled and refunded once", async () => {
+    const p = await person(50);
+    const a = (await ask(p).expect(200)).body.data;
+    await post("/api/RoleChat/deleteConversation", { conversation_id: p.conversationId }, p.token).expect(200);
+    await post("/api/RoleChat/deleteConversation", { conversation_id: p.conversationId }, p.token).expect(404);
+    expect(await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).toMatchObject({ status: "failed", error: "conversation deleted" });
+    expect((await ledger(a.id)).map((l) => l.delta)).toEqual([-a.cost, a.cost]);
+    expect(await points(p.userId)).toBe(50);
+  });
+
+  it("a ban while it renders: failed, refunded, nothing delivered", async () => {
+    const p = await person(50);
+    const moderator = await staffMember(s, ["moderator"]);
+    const a = (await ask(p).expect(200)).body.data;
+    await s.http.post(`/admin/api/users/${p.userId}/ban`).set("token", moderator.token).send({ reason: "Abuse" }).expect(200);
+    expect((await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("failed");
+    expect((await ledger(a.id)).map((l) => l.delta)).toEqual([-a.cost, a.cost]);
+    expect(await points(p.userId)).toBe(50);
+  });
+
+  it("the character taken down while it renders: failed, refunded, and the message shows nothing", async () => {
+    const p = await person(50);
+    const moderator = await staffMember(s, ["moderator"]);
+    const a = (await ask(p).expect(200)).body.data;
+    const report = (await post("/api/report", { target_type: "character", target_id: p.characterId, reason: "underage" }, p.token).expect(200)).body.data
+      .id as number;
+    await s.http.post(`/admin/api/reports/${report}/takedown`).set("token", moderator.token).send({ reason: "Looks under 18" }).expect(200);
+    expect((await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("failed");
+    expect((await ledger(a.id)).map((l) => l.delta)).toEqual([-a.cost, a.cost]);
+    expect(await points(p.userId)).toBe(50);
+  });
+});
+
+describe("delivered in the conversation on the local engine", () => {
+  beforeAll(async () => {
+    worker = await startWorkerFor(s);
+  });
+
+  it("a picture: progress then the message with its labelled draft, signed; nobody else can read it", async () => {
+    const p = await person(50);
+    const t0 = performance.now();
+    const a = (await ask(p, { prompt: "waving from the gallery" }).expect(200)).body.data;
+    const controller = new AbortController();
+    const res = await fetch(`${s.url}/api/RoleChat/replyStream?reply_id=${a.message.id}`, { headers: { token: p.token }, signal: controller.signal });
+    const events: ChatEvent[] = await readEvents(res, controller, t0);
+    const shownMs = performance.now() - t0;
+    expect(events.some((e) => e.event === "progress")).toBe(true);
+    const end = events.at(-1)!;
+    expect(end.event).toBe("end");
+    const m = end.data.reply as { id: number; role: string; media: Record<string, unknown> };
+    expect(m).toMatchObject({ id: a.message.id, role: "assistant" });
+    expect(m.media).toMatchObject({ kind: "image", state: "succeeded", draft: true, progress: 100 });
+    expect(m.media.label).toMatch(/local draft/);
+    const url = m.media.image_url as string;
+    expect(url).toMatch(/sig=/);
+    expect((await fetch(new URL(url, s.url))).status).toBe(200);
+    // the same file without its signature is refused
+    const unsigned = new URL(url, s.url);
+    unsigned.searchParams.set("sig", "0".repeat(64));
+    expect((await fetch(unsigned)).status).toBeGreaterThanOrEqual(400);
+    // in the conversation, with its message
+    const shown = (await conversation(p)).messages.find((x: { id: number }) => x.id === a.message.id);
+    expect(shown.media.image_url).toBeTruthy();
+    // another person reads neither the message stream nor the conversation
+    const other = await visitor(s);
+    await get(`/api/RoleChat/replyStream?reply_id=${a.message.id}`, other.token).expect(404);
+    await get(`/api/RoleChat/conversation?conversation_id=${p.conversationId}`, other.token).expect(404);
+    await get(`/api/Generation/picVideoSubmitDetails?id=${a.id}`, other.token).expect(404);
+    expect(shownMs).toBeLessThan(15_000);
+  }, 30_000);
+
+  it("a failed render: the message says so in the person's words, refunded once", async () => {
+    const p = await person(50);
+    // the character's look points at a file that is gone: the engine cannot read it, every attempt fails
+    await s.db.character.update({ where: { id: p.characterId }, data: { avatarKey: "images/gone/missing.jpg" } });
+    const a = (await ask(p).expect(200)).body.data;
+    expect((await waitForTask(s, a.id)).status).toBe("failed");
+    const shown = (await conversation(p)).messages.find((x: { id: number }) => x.id === a.message.id);
+    expect(shown.media).toMatchObject({ state: "failed", image_url: null, msg: MSG.generationFailedGeneric });
+    expect((await ledger(a.id)).map((l) => l.delta)).toEqual([-a.cost, a.cost]);
+    expect(await points(p.userId)).toBe(50);
+  }, 30_000);
+});

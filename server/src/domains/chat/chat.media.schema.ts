@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { CHAT_MEDIA_KINDS } from "../../contract/chat.ts";
+
+const conversationId = z.coerce
+  .number({ error: "conversation_id must be a number" })
+  .int({ error: "conversation_id must be a number" })
+  .positive({ error: "conversation_id must be a number" });
+
+/** requestMedia: a picture or a clip of the conversation's character; without `prompt` the recent lines give the scene. */
+export const requestMediaBody = z.object({
+  conversation_id: conversationId,
+  kind: z.enum(CHAT_MEDIA_KINDS, { error: `kind must be ${CHAT_MEDIA_KINDS.join(" or ")}` }),
+  prompt: z.preprocess(
+    (v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
+    z.string({ error: "prompt must be text" }).trim().max(500, { error: "prompt may be at most 500 characters" }).optional(),
+  ),
+  /** A retried request with the same key is the same picture: never charged twice. */
+  idempotency_key: z.string().trim().min(1).max(100).optional(),
+});
+export type RequestMediaBody = z.infer<typeof requestMediaBody>;
+
+export const mediaQuoteQuery = z.object({ conversation_id: conversationId });
+
+// What the routes answer (docs/decisions/229).
+
+/** A character's picture or clip as its message carries it (chat.media.ts). */
+export const chatMediaView = z.object({
+  kind: z.enum(CHAT_MEDIA_KINDS),
+  request: z.string(),
+  offered: z.boolean(),
+  task_id: z.number().nullable(),
+  /** offered (not taken yet), queued, running, succeeded, failed, expired; removed when taken down */
+  state: z.string(),
+  progress: z.number(),
+  cost: z.number(),
+  label: z.string(),
+  /** the local engine's draft, not a picture by an image model */
+  draft: z.boolean(),
+  image_url: z.string().nullable(),
+  video_url: z.string().nullable(),
+  poster_url: z.string().nullable(),
+  /** why it is not shown (failed, still rendering), in the words the app translates */
+  msg: z.string().nullable(),
+  estimate_seconds: z.number().nullable(),
+});
+export type ChatMediaView = z.infer<typeof chatMediaView>;
+
+const kindQuote = z.object({ points: z.number(), engine: z.string(), label: z.string(), draft: z.boolean(), available: z.boolean() }).nullable();
+
+/** get /api/RoleChat/mediaQuote: the price of each kind before the tap; null where it cannot be made now */
+export const mediaQuoteAnswer = z.object({ available: z.boolean(), message: z.string(), image: kindQuote, video: kindQuote });
