@@ -1,9 +1,8 @@
 import crypto from "node:crypto";
-import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { missingKeys, missingTexts, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
+import { localeText, missingKeys, missingTexts, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 
@@ -114,13 +113,6 @@ describe("consumer app: my account at 360 px in every language", () => {
     });
   }
 
-  /** A locale's text for a plural key, as i18next picks the form. */
-  function plural(language: string, key: string, count: number): string {
-    const tree = JSON.parse(readFileSync(`consumer/src/i18n/locales/${language}.json`, "utf8")) as Record<string, Record<string, string>>;
-    const [ns, name] = key.split(".");
-    return tree[ns][`${name}_${new Intl.PluralRules(language).select(count)}`].replace("{{count}}", String(count));
-  }
-
   for (const language of LANGUAGES) {
     it(`${language}: a guest with nothing logs out at once; a guest with credits and a creation is warned and offered to save first (issue 46 item 1)`, async () => {
       const context = await newAppContext(app.browser, { adult: true, language, viewport: NARROW });
@@ -145,8 +137,8 @@ describe("consumer app: my account at 360 px in every language", () => {
       await page.getByTestId("logout").click();
       await page.getByTestId("guest-logout").waitFor();
       expect(await page.getByTestId("guest-logout-lost").locator("li").allInnerTexts()).toEqual([
-        plural(language, "saveAccount.logoutCredits", 9),
-        plural(language, "saveAccount.logoutResults", 1),
+        localeText(language, "saveAccount.logoutCredits", 9),
+        localeText(language, "saveAccount.logoutResults", 1),
       ]);
       expect(await sideways(page)).toBeLessThanOrEqual(0);
       await pageShot(page, `guest-logout-warning-${language}`);
