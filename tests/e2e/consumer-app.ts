@@ -160,6 +160,19 @@ export function missingKeys(language: string, keys: string[]): string[] {
 }
 
 /**
+ * A text of the app's locale file by its key ("ns.name"), as the app shows it: with `count`, the plural form the
+ * language picks for it, with the count put in.
+ */
+export function localeText(language: string, key: string, count?: number): string {
+  let node: string | Tree = JSON.parse(fs.readFileSync(path.resolve(`consumer/src/i18n/locales/${language}.json`), "utf8")) as Tree;
+  const parts = key.split(".");
+  if (count !== undefined) parts[parts.length - 1] += `_${new Intl.PluralRules(language).select(count)}`;
+  for (const p of parts) node = typeof node === "object" ? node[p] : node;
+  if (typeof node !== "string") throw new Error(`${language} has no text ${key}`);
+  return count === undefined ? node : node.replaceAll("{{count}}", String(count));
+}
+
+/**
  * A listening API whose PUBLIC_URL is its own address: payment providers (the sandbox checkout) build their
  * return and notification URLs from it, so it must be known before the app is created.
  */

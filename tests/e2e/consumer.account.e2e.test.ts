@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { missingKeys, missingTexts, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
+import { localeText, missingKeys, missingTexts, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 
@@ -108,6 +108,62 @@ describe("consumer app: my account at 360 px in every language", () => {
 
       const keys = (await usedKeys(page)).filter((k) => k.startsWith("account.") || k.startsWith("membership."));
       expect(missingKeys(language, keys)).toEqual([]);
+      expect(await missingTexts(page)).toEqual([]);
+      await context.close();
+    });
+  }
+
+  for (const language of LANGUAGES) {
+    it(`${language}: a guest with nothing logs out at once; a guest with credits and a creation is warned and offered to save first (issue 46 item 1)`, async () => {
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: NARROW });
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      await page.getByTestId("account-menu").click();
+      await page.getByTestId("logout").click();
+      await page.waitForURL(/\/home$/);
+      await expect.poll(() => storedToken(page)).toBeNull();
+      expect(await page.getByTestId("guest-logout").count()).toBe(0);
+
+      await page.getByTestId("try-guest").click();
+      await page.waitForURL(/\/creationStudio$/);
+      const token = (await storedToken(page))!;
+      const info = await fetch(`${app.server.url}/api/Personal/personal_info`, { headers: { token } }).then((r) => r.json());
+      const userId = (info as { data: { info: { id: number } } }).data.info.id;
+      await app.server.db.user.update({ where: { id: userId }, data: { points: 9 } });
+      await app.server.db.generationTask.create({
+        data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {}, finishedAt: new Date() },
+      });
+      await page.getByTestId("account-menu").click();
+      await page.getByTestId("logout").click();
+      await page.getByTestId("guest-logout").waitFor();
+      expect(await page.getByTestId("guest-logout-lost").locator("li").allInnerTexts()).toEqual([
+        localeText(language, "saveAccount.logoutCredits", 9),
+        localeText(language, "saveAccount.logoutResults", 1),
+      ]);
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
+      await pageShot(page, `guest-logout-warning-${language}`);
+      // keeping it: the login dialog, which saves this account with an email
+      await page.getByTestId("guest-logout-save").click();
+      await page.getByTestId("login-dialog").waitFor();
+      await page.keyboard.press("Escape");
+      expect(await storedToken(page)).toBe(token);
+      // cancelling keeps the session; only "log out and lose it" logs out
+      await page.getByTestId("account-menu").click();
+      await page.getByTestId("logout").click();
+      await page.getByTestId("guest-logout-cancel").click();
+      await page.getByTestId("guest-logout").waitFor({ state: "detached" });
+      expect(await storedToken(page)).toBe(token);
+      await page.getByTestId("account-menu").click();
+      await page.getByTestId("logout").click();
+      await page.getByTestId("guest-logout-anyway").click();
+      await page.waitForURL(/\/home$/);
+      await expect.poll(() => storedToken(page)).toBeNull();
+      expect(
+        missingKeys(
+          language,
+          (await usedKeys(page)).filter((k) => k.startsWith("saveAccount.")),
+        ),
+      ).toEqual([]);
       expect(await missingTexts(page)).toEqual([]);
       await context.close();
     });

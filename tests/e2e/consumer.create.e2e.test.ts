@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { downloadedFile, launchBrowser } from "./browser.ts";
-import { ensureConsumerBuild, newAppContext, pageShot, scrollToGallery, startAppServer, storedToken } from "./consumer-app.ts";
+import { ensureConsumerBuild, guestStudio, localeText, newAppContext, pageShot, scrollToGallery, startAppServer, storedToken } from "./consumer-app.ts";
 import { mediaDir, photo } from "./consumer-media.ts";
 import { startWorkerFor as startWorker } from "../generation-utils.ts";
 import { startFakeSmtp, type FakeSmtp } from "../fixtures/smtp.ts";
@@ -61,6 +61,34 @@ describe("consumer app: a newcomer makes a video", () => {
     const taskId = await makeVideo(page);
     await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
     return taskId;
+  }
+
+  for (const language of ["en", "ja", "ko", "ru"] as const) {
+    it(`${language}: the free creation is called one on both tabs, an image uses it, and the video tab then says what is left (issue 46 item 4)`, async () => {
+      const page = await guestStudio(browser, server.url, language);
+      await page.getByTestId("tab-images").click();
+      await page.getByTestId("prompt").fill("a lighthouse at dusk");
+      await page.locator('[data-testid="free-left"][data-free="1"]').waitFor();
+      const offered = await page.getByTestId("free-left").innerText();
+      expect(offered).toBe(localeText(language, "studio.freeLeft", 1));
+      await pageShot(page, `free-creation-images-${language}`);
+      await page.getByTestId("generate-images").click();
+      await page.waitForURL(/task=\d+/);
+      await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 60_000 });
+      const task = await server.db.generationTask.findUniqueOrThrow({ where: { id: Number(new URL(page.url()).searchParams.get("task")) } });
+      expect(task.paidWith).toBe("free");
+      // the video tab: the free creation is spent, and the line says the balance instead
+      await page.getByTestId("tab-videos").click();
+      await page.getByTestId("consent").check();
+      await page.getByTestId("photo-input").setInputFiles(await photo(dir));
+      await page.getByTestId("cropper").waitFor();
+      await page.getByTestId("crop-confirm").click();
+      await page.getByTestId("photo-preview").waitFor();
+      await page.locator('[data-testid="price"]:not([data-price=""])').waitFor();
+      await page.locator('[data-testid="free-left"][data-free="0"]').waitFor();
+      expect(await page.getByTestId("free-left").innerText()).toBe(localeText(language, "studio.youHave", 0));
+      await page.context().close();
+    }, 120_000);
   }
 
   it(

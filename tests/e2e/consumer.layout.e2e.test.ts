@@ -79,6 +79,40 @@ async function midWordBreaks(page: Page, selector: string): Promise<string[]> {
   }, selector);
 }
 
+/**
+ * What overlaps in the login dialog's code row: the field's floating label, its input and the send button's text (each
+ * as drawn: a text may spill past its box), and the button's label broken over lines. Empty when all stand apart.
+ */
+function codeRowClashes(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const row = document.querySelector('[data-testid="login-code-row"]')!;
+    const drawn = (el: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return [el.getBoundingClientRect(), ...[...range.getClientRects()].filter((r) => r.width > 0)];
+    };
+    const parts: [string, Element][] = [
+      ["label", row.querySelector("label")!],
+      ["input", row.querySelector("input")!],
+      ["button", row.querySelector('[data-testid="send-code"]')!],
+    ];
+    const problems: string[] = [];
+    const buttonLines = new Set([...drawn(parts[2][1])].slice(1).map((r) => Math.round(r.top))).size;
+    if (buttonLines > 1) problems.push(`the button's label breaks over ${buttonLines} lines`);
+    for (let i = 0; i < parts.length; i++)
+      for (let j = i + 1; j < parts.length; j++) {
+        if (parts[i][0] !== "button" && parts[j][0] !== "button") continue;
+        for (const a of drawn(parts[i][1]))
+          for (const b of drawn(parts[j][1])) {
+            const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+            const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+            if (w > 0.5 && h > 0.5) problems.push(`${parts[i][0]} overlaps ${parts[j][0]}`);
+          }
+      }
+    return [...new Set(problems)];
+  });
+}
+
 /** Issue 11 item 6: nothing overflows at 360 px in any language, on the main screens and in their dialogs. */
 describe("consumer app at 360 px in every language", () => {
   const app = appForThisFile();
@@ -106,6 +140,13 @@ describe("consumer app at 360 px in every language", () => {
       await page.getByTestId("open-login").click();
       await page.getByTestId("login-dialog").waitFor();
       await check("login");
+      // issue 46 item 5: the code field's label, the field and the send button apart, before and after sending
+      expect(await codeRowClashes(page)).toEqual([]);
+      await page.getByTestId("login-email").fill(`layout-${language}@example.com`);
+      await page.getByTestId("send-code").click();
+      await page.getByTestId("send-code").filter({ hasText: /\d/ }).waitFor();
+      expect(await codeRowClashes(page)).toEqual([]);
+      await check("login-code-sent");
       await page.keyboard.press("Escape");
       await page.getByTestId("login-dialog").waitFor({ state: "detached" });
 

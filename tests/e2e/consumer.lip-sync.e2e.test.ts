@@ -87,6 +87,7 @@ describe("consumer app: what audio overlay makes, told per engine, 360 px", () =
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `studio-audio-uploader-${language}-360.png`) });
       if (language === "en") {
         // the quote for its own length, with its price, still says lip-synced
+        await page.getByTestId("audio-consent").check();
         await page.getByTestId("audio-upload").click();
         await page.getByTestId("audio-ready").waitFor();
         await page.locator('[data-testid="price"]:not([data-price=""])').waitFor();

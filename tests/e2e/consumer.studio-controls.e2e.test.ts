@@ -3,7 +3,17 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import { launchBrowser, SCREENSHOT_DIR } from "./browser.ts";
-import { ensureConsumerBuild, guestStudio, missingKeys, missingTexts, pageShot, startAppServer, uploaderClashes, usedKeys } from "./consumer-app.ts";
+import {
+  ensureConsumerBuild,
+  guestStudio,
+  localeText,
+  missingKeys,
+  missingTexts,
+  pageShot,
+  startAppServer,
+  uploaderClashes,
+  usedKeys,
+} from "./consumer-app.ts";
 import { mediaDir, photo, video } from "./consumer-media.ts";
 import { startWorkerFor } from "../generation-utils.ts";
 import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
@@ -284,8 +294,17 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
       await page.getByTestId("video-uploader").waitFor();
       expect(await uploaderClashes(page, "video"), language).toEqual([]);
       await page.getByTestId("video-input").setInputFiles(clip);
+      // issue 46 item 2: the video of people asks the photo's 18+ and consent confirmation, in its words, and sends
+      // nothing before it is given
+      const uploads = await server.db.upload.count();
+      await page.getByTestId("video-upload").click();
+      await page.getByTestId("video-consent-needed").waitFor();
+      expect(await page.getByTestId("video-uploader").innerText()).toContain(localeText(language, "photo.consent"));
+      expect(await server.db.upload.count()).toBe(uploads);
+      await page.getByTestId("video-consent").check();
       await page.getByTestId("video-upload").click();
       await page.getByTestId("video-ready").waitFor();
+      expect((await server.db.upload.findFirstOrThrow({ where: { kind: "video" }, orderBy: { id: "desc" } })).consentAt).not.toBeNull();
       // the uploader's player, trim and buttons stay in view after the upload: none on another, none squeezed or outside
       expect(await uploaderClashes(page, "video"), language).toEqual([]);
       await page.getByTestId("video-upload").scrollIntoViewIfNeeded();

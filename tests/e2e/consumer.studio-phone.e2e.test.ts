@@ -102,7 +102,7 @@ describe("consumer app: creating on a phone and getting the results out", () => 
       });
       expect(new URL((await page.getByTestId("photo-preview").getAttribute("src"))!, base).origin).toBe(new URL(base).origin);
 
-      // item 7: the free video is offered only for what it covers (a 1-credit, 5 s, 480P video)
+      // item 7: the free creation is offered only for what it covers (a 1-credit, 5 s, 480P video)
       const softZoom = await server.db.template.findFirstOrThrow({ where: { name: "Soft Zoom" } });
       await page.getByTestId("open-templates").click();
       await page.getByTestId("template-chooser").getByTestId(`template-${softZoom.id}`).click();
@@ -116,7 +116,7 @@ describe("consumer app: creating on a phone and getting the results out", () => 
       await page.getByTestId("len-5").click();
       await page.locator('[data-testid="price"][data-price="1"]').waitFor();
       await page.locator('[data-testid="free-left"][data-free="1"]').waitFor();
-      expect(await page.getByTestId("free-left").innerText()).toBe("1 free video left");
+      expect(await page.getByTestId("free-left").innerText()).toBe("1 free creation left: an image or a video");
 
       // item 9: after Generate the progress is on screen, wherever the page was scrolled
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));

@@ -96,6 +96,26 @@ describe("billing support on a 360 px phone", () => {
   }
 });
 
+/** The elements matching `selector` that reach past the viewport's right edge or are cut by a box around them. */
+function sticksOut(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const vw = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>(sel)].flatMap((el) => {
+      const r = el.getBoundingClientRect();
+      const name = el.dataset.testid ?? el.className.split(" ")[0];
+      const out = r.left < -0.5 || r.right > vw + 0.5 ? [`${name} spans ${Math.round(r.left)}..${Math.round(r.right)} of ${vw}`] : [];
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (s.overflowX === "visible") continue;
+        const b = p.getBoundingClientRect();
+        if (r.right > b.right + 0.5) out.push(`${name} is cut by ${p.className.split(" ")[0] || p.tagName} at ${Math.round(b.right)}`);
+        break;
+      }
+      return out;
+    });
+  }, selector);
+}
+
 async function consoleAs(s: StaffLogin, viewport = { width: 1400, height: 900 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
   await page.goto(`${server.url}/console/login`);
@@ -116,6 +136,15 @@ describe("support thread both ways in Chromium", () => {
     await person.getByTestId("support-input").fill("My card was charged but I got no credits");
     await person.getByTestId("support-send").click();
     await person.getByTestId("support-message-person").first().waitFor();
+    // a paid pack, so the person's orders and ledger beside the thread have rows (their tables are what widened it)
+    const token = (await person.evaluate(() => localStorage.getItem("reverie_token")))!;
+    const pack = await server.db.product.findUniqueOrThrow({ where: { code: "credits_50" } });
+    const ordered = await fetch(`${server.url}/api/order/createOrderAndPay`, {
+      method: "POST",
+      headers: { token, "content-type": "application/json" },
+      body: JSON.stringify({ product_id: pack.id, provider: "sandbox", agree_terms: true }),
+    });
+    await fetch(`${((await ordered.json()) as { data: { pay_url: string } }).data.pay_url}/pay`, { method: "POST", redirect: "manual" });
     const staff = await consoleAs(support);
     await staff.goto(`${server.url}/console/support-threads`);
     const row = staff.locator(".RaDatagrid-table tbody tr", { hasText: "My card was charged" });
@@ -123,6 +152,16 @@ describe("support thread both ways in Chromium", () => {
     await screenshot(staff, "support-console-queue-en");
     await row.click();
     await staff.getByTestId("support-conversation").waitFor();
+    // issue 46 item 6: on a 360 px phone the thread fits: no card wider than the screen, every message whole, the
+    // answer box and its button in reach
+    await staff.setViewportSize(PHONE);
+    await staff.getByTestId("support-person").locator("table").nth(1).waitFor();
+    expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(
+      await sticksOut(staff, ".RaShow-card, [data-testid=support-conversation] > *, [data-testid=support-reply-input], [data-testid=support-reply-send]"),
+    ).toEqual([]);
+    await screenshot(staff, "support-console-thread-360-en");
+    await staff.setViewportSize({ width: 1400, height: 900 });
     await staff.getByTestId("support-reply-input").fill("We found your payment; the credits are on your balance now.");
     await staff.getByTestId("support-reply-send").click();
     await staff.getByText("Support #", { exact: false }).waitFor();

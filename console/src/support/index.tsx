@@ -150,16 +150,16 @@ function PersonBeside() {
   const translate = useTranslate();
   const { canAccess } = useCanAccessResources({ action: "list", resources: ["orders", "ledger"] });
   return (
-    <Box sx={{ display: "grid", gap: 2, alignContent: "start" }}>
+    <Box sx={{ display: "grid", gap: 2, alignContent: "start" }} data-testid="support-person">
       <ReferenceField source="userId" reference="users" link="show" />
       {canAccess?.orders && (
-        <Box>
+        <Box sx={{ overflowX: "auto" }}>
           <Typography variant="subtitle2">{translate("console.tab.orders")}</Typography>
           <PersonOrders source="userId" perPage={5} />
         </Box>
       )}
       {canAccess?.ledger && (
-        <Box>
+        <Box sx={{ overflowX: "auto" }}>
           <Typography variant="subtitle2">{translate("console.tab.ledger")}</Typography>
           <PersonLedger source="userId" perPage={5} />
         </Box>
@@ -172,7 +172,9 @@ function SupportShow() {
   const translate = useTranslate();
   return (
     <Show actions={<ThreadActions />}>
-      <Box sx={{ p: 2, display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 3fr) minmax(0, 2fr)" } }}>
+      {/* minmax(0, …): a plain 1fr column grows to its widest content (the person's order and ledger tables), which
+          widened the whole card past a phone's screen and cut the conversation and the answer box (issue 46 item 6) */}
+      <Box sx={{ p: 2, display: "grid", gap: 3, gridTemplateColumns: { xs: "minmax(0, 1fr)", lg: "minmax(0, 3fr) minmax(0, 2fr)" } }}>
         <Box>
           <Box sx={{ display: "flex", gap: 2, flexWrap: "wrap", mb: 2, alignItems: "center" }}>
             <FunctionField render={(r: Thread) => <Typography variant="h6">#{r.id}</Typography>} />

@@ -7,7 +7,6 @@ import Dialog from "@mui/material/Dialog";
 import DialogContent from "@mui/material/DialogContent";
 import Divider from "@mui/material/Divider";
 import IconButton from "@mui/material/IconButton";
-import InputAdornment from "@mui/material/InputAdornment";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import CloseIcon from "@mui/icons-material/Close";
@@ -131,30 +130,33 @@ export default function LoginDialog() {
             helperText={emailError ?? " "}
             slotProps={{ htmlInput: { "data-testid": "login-email" } }}
           />
-          <TextField
-            label={t("login.code")}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => {
-              setCode(e.target.value);
-              setCodeError(null);
-            }}
-            error={codeError !== null}
-            helperText={codeError ?? (sent ? t("login.codeSent") : " ")}
-            slotProps={{
-              htmlInput: { "data-testid": "login-code", maxLength: 6 },
-              input: {
-                endAdornment: (
-                  <InputAdornment position="end">
-                    <Button size="small" onClick={() => void sendCode()} disabled={busy === "send" || resendIn > 0} data-testid="send-code">
-                      {resendIn > 0 ? t("login.resendIn", { seconds: resendIn }) : sent ? t("login.resend") : t("login.sendCode")}
-                    </Button>
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
+          {/* the send button sits beside the field, not inside it: a label like "Код подтверждения" and a button like
+              "Повторно через 60 с" do not both fit in one 250 px field on a phone; here the button wraps below instead */}
+          <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "flex-start", columnGap: 1 }} data-testid="login-code-row">
+            <TextField
+              label={t("login.code")}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => {
+                setCode(e.target.value);
+                setCodeError(null);
+              }}
+              error={codeError !== null}
+              helperText={codeError ?? (sent ? t("login.codeSent") : " ")}
+              sx={{ flex: "1 1 150px" }}
+              slotProps={{ htmlInput: { "data-testid": "login-code", maxLength: 6 } }}
+            />
+            <Button
+              variant="outlined"
+              onClick={() => void sendCode()}
+              disabled={busy === "send" || resendIn > 0}
+              data-testid="send-code"
+              sx={{ flex: "0 0 auto", height: 56, whiteSpace: "nowrap" }}
+            >
+              {resendIn > 0 ? t("login.resendIn", { seconds: resendIn }) : sent ? t("login.resend") : t("login.sendCode")}
+            </Button>
+          </Box>
           {error && (
             <Alert severity="error" data-testid="login-error">
               {error}

@@ -2,7 +2,7 @@ import { storage } from "../lib/storage.ts";
 import { createStore, useStore } from "../lib/store.ts";
 
 /** Dialogs any screen can open: the bottom bar, the header and error paths all reach the same instances. */
-export type DialogName = "login" | "buyCredits" | "install" | "support";
+export type DialogName = "login" | "buyCredits" | "install" | "support" | "logout";
 
 const openDialog = createStore<DialogName | null>(null);
 /** The product the person tapped before the buy dialog opened; null = they opened it without choosing one. */

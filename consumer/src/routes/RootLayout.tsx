@@ -19,6 +19,7 @@ const AgeGateDialog = lazy(() => import("../dialogs/AgeGateDialog.tsx"));
 const LoginDialog = lazyView(() => import("../dialogs/LoginDialog.tsx"));
 const BuyCreditsDialog = lazyView(() => import("../dialogs/BuyCreditsDialog.tsx"));
 const InstallDialog = lazyView(() => import("../dialogs/InstallDialog.tsx"));
+const GuestLogoutDialog = lazyView(() => import("../dialogs/GuestLogoutDialog.tsx"));
 const SupportBubble = lazy(() => import("../features/support/SupportBubble.tsx").then((m) => ({ default: m.SupportBubble })));
 const ConsentBanner = lazy(() => import("../features/consent/ConsentBanner.tsx"));
 const BanNoticeDialog = lazyView(() => import("../dialogs/BanNoticeDialog.tsx"));
@@ -73,6 +74,7 @@ export function RootLayout() {
         {open === "login" && <LoginDialog />}
         {open === "buyCredits" && <BuyCreditsDialog />}
         {open === "install" && <InstallDialog />}
+        {open === "logout" && <GuestLogoutDialog />}
       </Suspense>
     </Box>
   );

@@ -15,7 +15,8 @@ import VideoLibraryIcon from "@mui/icons-material/VideoLibrary";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { dialogs } from "../../dialogs/dialog-store.ts";
-import { session, type UserInfo } from "../session/session.ts";
+import { logOut } from "../session/guest-logout.ts";
+import type { UserInfo } from "../session/session.ts";
 
 /** One entry of the menu: its icon, its label's key, what it does, and its test id where tests tap it. */
 interface Entry {
@@ -46,7 +47,7 @@ export default function AccountMenu({ anchor, user, onClose }: { anchor: HTMLEle
     {
       icon: <LogoutIcon fontSize="small" />,
       label: "login.logout",
-      act: () => void session.logout().finally(() => navigate("/home")),
+      act: () => void logOut(user, () => navigate("/home")),
       testId: "logout",
     },
   ];

@@ -54,7 +54,7 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
     if (problem) return setError(trainingMessage(problem));
     setBusy(true);
     try {
-      const up = await uploadImage(file, file.name);
+      const up = await uploadImage(file, file.name, consent);
       setCover({ id: up.id, preview: URL.createObjectURL(file) });
     } catch (e) {
       setError(trainingMessage((e as Error).message));
@@ -105,7 +105,7 @@ export function TrainingWizard({ availability, onSubmitted }: { availability: Tr
       }
       void (async () => {
         try {
-          const up = await uploadImage(file, file.name);
+          const up = await uploadImage(file, file.name, consent);
           const check: PhotoCheck = await trainingApi.checkPhoto(selfieId!, up.id);
           update(key, { busy: false, uploadId: up.id, verdict: check.verdict, message: trainingMessage(check.message) });
         } catch (e) {

@@ -13,6 +13,7 @@ import { uploadMedia, type UploadResult } from "./uploads.api.ts";
 import { Waveform } from "./Waveform.tsx";
 import { HeldNotice } from "./HeldNotice.tsx";
 import { EarlierUploads } from "./EarlierUploads.tsx";
+import { ConsentCheck } from "./ConsentCheck.tsx";
 import { durationProblem, LIMITS, mediaFileProblem, readDuration, trimProblem } from "./upload-rules.ts";
 
 export interface TrimmedUpload extends UploadResult {
@@ -54,6 +55,19 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
   /** The server's message when screening held the upload (it is not handed on, so it cannot be used). */
   const [held, setHeld] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** the attestation every upload of people carries (issue 46 item 2): a sound or a video is someone's too */
+  const consentBox = useRef<HTMLInputElement>(null);
+  const [consent, setConsent] = useState(false);
+  const [needsConsent, setNeedsConsent] = useState(false);
+
+  /** Choosing or sending before the box is ticked says why nothing happens and points at the box. */
+  function consentFirst(): boolean {
+    if (consent) return true;
+    setNeedsConsent(true);
+    consentBox.current?.focus();
+    consentBox.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+    return false;
+  }
 
   useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
 
@@ -75,14 +89,14 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
   }
 
   async function upload() {
-    if (!file) return;
+    if (!file || !consentFirst()) return;
     const problem = trimProblem(range[0], range[1], duration);
     if (problem) return setError(translateMessage(problem));
     setBusy(true);
     setError(null);
     setHeld(null);
     try {
-      const result = await uploadMedia(kind, file, { start: range[0], end: range[1] });
+      const result = await uploadMedia(kind, file, { start: range[0], end: range[1] }, consent);
       if (result.review_message) setHeld(result.review_message);
       else onUploaded({ ...result, start: range[0], end: range[1] });
     } catch (e) {
@@ -126,7 +140,8 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
         <Box
           component="button"
           type="button"
-          onClick={() => input.current?.click()}
+          onClick={() => consentFirst() && input.current?.click()}
+          data-testid={`${kind}-choose`}
           sx={{
             width: "100%",
             py: 5,
@@ -148,6 +163,11 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
             {t(`uploader.choose.${kind}`)}
           </Typography>
           <Typography variant="caption">{t(`uploader.limits.${kind}`)}</Typography>
+          {!consent && (
+            <Typography variant="caption" color="warning.main">
+              {t("newcomer.photo.consentFirst")}
+            </Typography>
+          )}
         </Box>
       )}
       {file && url && (
@@ -197,6 +217,16 @@ export function MediaUploader({ kind, onUploaded }: { kind: "audio" | "video"; o
           </Box>
         </Box>
       )}
+      <ConsentCheck
+        checked={consent}
+        inputRef={consentBox}
+        asked={needsConsent}
+        testId={`${kind}-consent`}
+        onChange={(checked) => {
+          setConsent(checked);
+          if (checked) setNeedsConsent(false);
+        }}
+      />
       {error && (
         <Alert severity="error" sx={{ mt: 1.5 }} data-testid="upload-error">
           {error}

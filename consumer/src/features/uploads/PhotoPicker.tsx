@@ -2,9 +2,7 @@ import { useRef, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Checkbox from "@mui/material/Checkbox";
 import CircularProgress from "@mui/material/CircularProgress";
-import FormControlLabel from "@mui/material/FormControlLabel";
 import Typography from "@mui/material/Typography";
 import AddPhotoAlternateIcon from "@mui/icons-material/AddPhotoAlternate";
 import { useTranslation } from "react-i18next";
@@ -15,6 +13,7 @@ import { imageProblem, UPLOAD_MESSAGES } from "./upload-rules.ts";
 import { uploadImage, type UploadResult } from "./uploads.api.ts";
 import { HeldNotice } from "./HeldNotice.tsx";
 import { EarlierUploads } from "./EarlierUploads.tsx";
+import { ConsentCheck } from "./ConsentCheck.tsx";
 
 /** SPEC.md §8 upload texts for failures the server did not explain itself; its own refusals are shown as they are. */
 function uploadFailure(e: unknown): string {
@@ -60,7 +59,7 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
     setPending(null);
     setBusy(true);
     try {
-      const result = await uploadImage(blob, `${name.replace(/\.\w+$/, "")}.jpg`);
+      const result = await uploadImage(blob, `${name.replace(/\.\w+$/, "")}.jpg`, consent);
       if (result.review_message) {
         setHeld(result.review_message);
         onChange(null);
@@ -136,31 +135,15 @@ export function PhotoPicker({ value, onChange }: { value: UploadResult | null; o
           </Box>
         )}
       </Box>
-      <FormControlLabel
-        sx={{ mt: 1, alignItems: "flex-start" }}
-        control={
-          <Checkbox
-            checked={consent}
-            inputRef={consentBox}
-            onChange={(e) => {
-              setConsent(e.target.checked);
-              if (e.target.checked) setNeedsConsent(false);
-            }}
-            data-testid="consent"
-            sx={{ pt: 0.5, ...(needsConsent ? { color: "warning.main" } : {}) }}
-          />
-        }
-        label={
-          <Typography variant="body2" color={needsConsent ? "warning.main" : "text.secondary"}>
-            {t("photo.consent")}
-          </Typography>
-        }
+      <ConsentCheck
+        checked={consent}
+        inputRef={consentBox}
+        asked={needsConsent}
+        onChange={(checked) => {
+          setConsent(checked);
+          if (checked) setNeedsConsent(false);
+        }}
       />
-      {needsConsent && !consent && (
-        <Alert severity="warning" sx={{ mt: 1 }} data-testid="consent-needed">
-          {t("msg.consentRequired")}
-        </Alert>
-      )}
       {value && (
         <Button size="small" onClick={() => onChange(null)} sx={{ ml: 1 }} data-testid="photo-replace">
           {t("photo.replace")}

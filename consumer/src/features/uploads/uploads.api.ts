@@ -1,7 +1,10 @@
 import type { UploadKind } from "../../../../server/src/contract/uploads.ts";
 import { api, type ApiData } from "../../lib/api-client.ts";
 
-/** Issue 4's upload calls. Every person-photo or video upload carries the uploader's consent attestation. */
+/**
+ * Issue 4's upload calls. Every upload of people carries the uploader's consent attestation — as they gave it: the
+ * caller passes the box's state, and an unticked box sends none (the server refuses the upload; issue 46 item 2).
+ */
 export type UploadResult = ApiData<"/api/ImageUpload/upload", "post">;
 
 /**
@@ -23,16 +26,16 @@ async function inTurn<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-export function uploadImage(file: Blob, name: string): Promise<UploadResult> {
+export function uploadImage(file: Blob, name: string, consent: boolean): Promise<UploadResult> {
   const form = new FormData();
-  form.append("consent", "1");
+  if (consent) form.append("consent", "1");
   form.append("file", file, name);
   return inTurn(() => api.upload("/api/ImageUpload/upload", form, { quiet: true }));
 }
 
-export function uploadMedia(kind: "audio" | "video", file: File, trim: { start: number; end: number }): Promise<UploadResult> {
+export function uploadMedia(kind: "audio" | "video", file: File, trim: { start: number; end: number }, consent: boolean): Promise<UploadResult> {
   const form = new FormData();
-  form.append("consent", "1");
+  if (consent) form.append("consent", "1");
   form.append("start", trim.start.toFixed(2));
   form.append("end", trim.end.toFixed(2));
   form.append("file", file, file.name);

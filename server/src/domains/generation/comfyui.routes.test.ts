@@ -79,7 +79,7 @@ describe("comfyui engine through the API", () => {
   it("runs each mode: submit -> progress -> stored output, labelled AI, seed shown with re-run settings", async () => {
     const imageId = await upload("/api/ImageUpload/upload", await photo(640, 360), "p.jpg");
     const videoId = await upload("/api/ImageUpload/videoFromMedia", await video(media.dir, 4), "v.mp4");
-    const audioId = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 6), "a.mp3", { start: "0", end: "5" });
+    const audioId = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 6), "a.mp3", { consent: "1", start: "0", end: "5" });
     const jobs = [
       { call: "picVideoSubmit", mode: "image_to_video", body: { image_id: imageId, prompt: "she turns", seed: 42, duration: 1 }, video: [848, 480] },
       { call: "picVideoSubmit", mode: "audio_overlay", body: { image_id: imageId, audio_id: audioId, duration: 1 }, video: [848, 480], audio: true },

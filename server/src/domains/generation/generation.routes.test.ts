@@ -61,7 +61,7 @@ describe("every mode: submit -> progress events -> success, checked with ffprobe
   it("renders image to video, audio overlay, video to video, text and role videos, text to image and batches", async () => {
     const imageId = await uploadFile("/api/ImageUpload/upload", await photo(400, 300), "p.jpg");
     const portraitId = await uploadFile("/api/ImageUpload/upload", await photo(300, 400, "png"), "q.png");
-    const audioId = await uploadFile("/api/ImageUpload/audioFromMedia", await audio(media.dir, 8), "a.mp3", { start: "0", end: "5" });
+    const audioId = await uploadFile("/api/ImageUpload/audioFromMedia", await audio(media.dir, 8), "a.mp3", { consent: "1", start: "0", end: "5" });
     const videoId = await uploadFile("/api/ImageUpload/videoFromMedia", await video(media.dir, 4), "v.mp4");
     // a trained character model: its checked weights in storage (issue 14)
     const artifactKey = `u/${user.userId}/models/test.safetensors`;

@@ -31,7 +31,7 @@ async function person(credits = 30) {
   };
   const image = await upload("/api/ImageUpload/upload", await photo(640, 360), "me.jpg", { consent: "1" });
   // a 6.5 s sound trimmed from an 8 s file: longer than one 5 s window, so two are chained
-  const sound = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 8), "song.mp3", { start: "1", end: "7.5" });
+  const sound = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 8), "song.mp3", { consent: "1", start: "1", end: "7.5" });
   return { ...u, image, sound };
 }
 const quote = async (body: Record<string, unknown> = {}) =>

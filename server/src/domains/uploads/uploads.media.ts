@@ -77,7 +77,16 @@ async function cleanVideo(dir: string, src: string, kind: Sniffed, r: KeptClip):
 /** Audio and video uploads: probed, trimmed or re-encoded without metadata, then stored. */
 export function createMediaUploads(storage: MediaStorage, screener: UploadScreener, store: StoreUpload, own: UploadReads["own"]) {
   return {
-    async uploadAudio(userId: number, given: IncomingFile | undefined, trim: { start?: number; end?: number; media_id?: number }): Promise<UploadView> {
+    /**
+     * A voice is a person's too (issue 46 item 2): a sound file carries the same attestation as a photo or a video; the
+     * sound of one's own video upload was attested with that video.
+     */
+    async uploadAudio(
+      userId: number,
+      given: IncomingFile | undefined,
+      trim: { consent: boolean; start?: number; end?: number; media_id?: number },
+    ): Promise<UploadView> {
+      if (given && !trim.consent) throw HttpError.badRequest(MSG.consentRequired);
       const fromVideo = !given && trim.media_id ? await storage.get((await own(userId, trim.media_id, "video")).storageKey) : undefined;
       const file = given ?? (fromVideo && { buffer: fromVideo, size: fromVideo.length });
       if (!file) throw HttpError.badRequest(MSG.fileRequired);
@@ -125,7 +134,7 @@ export function createMediaUploads(storage: MediaStorage, screener: UploadScreen
               trimStartMs: Math.round(start * 1000),
               trimEndMs: Math.round(end * 1000),
               sha256: await sha(file.buffer),
-              consentAt: null,
+              consentAt: new Date(),
             },
             null,
           );

@@ -165,10 +165,17 @@ describe("video uploads", () => {
 
 describe("audio uploads", () => {
   it("trims to the chosen range", async () => {
-    const res = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 12), "song.mp3", { start: "2", end: "8.5" }).expect(200);
+    const res = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 12), "song.mp3", { consent: "1", start: "2", end: "8.5" }).expect(200);
     expect(res.body.data.duration).toBeCloseTo(6.5, 1);
     const row = await t.db.upload.findUniqueOrThrow({ where: { id: res.body.data.id } });
     expect([row.trimStartMs, row.trimEndMs]).toEqual([2000, 8500]);
+  });
+
+  it("a sound file without the uploader's attestation is refused, and nothing is stored (issue 46 item 2)", async () => {
+    const before = await t.db.upload.count({ where: { userId: user.userId } });
+    const res = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 6), "a.mp3", { start: "0", end: "5" }).expect(400);
+    expect(res.body.msg).toBe(MSG.consentRequired);
+    expect(await t.db.upload.count({ where: { userId: user.userId } })).toBe(before);
   });
 
   it("takes the sound of one of the caller's own video uploads", async () => {
@@ -185,14 +192,14 @@ describe("audio uploads", () => {
   });
 
   it("refuses a 6-minute source, bad ranges and non-audio", async () => {
-    const six = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 360), "long.mp3", { start: "0", end: "20" }).expect(400);
+    const six = await upload("/api/ImageUpload/audioFromMedia", await audio(media.dir, 360), "long.mp3", { consent: "1", start: "0", end: "20" }).expect(400);
     expect(six.body.msg).toBe(MSG.audioTooLong);
     const a = await audio(media.dir, 40);
-    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "0", end: "3" }).expect(400)).body.msg).toBe(MSG.trimLength);
-    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "0", end: "35" }).expect(400)).body.msg).toBe(MSG.trimLength);
-    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "10", end: "5" }).expect(400)).body.msg).toBe(MSG.trimInvalid);
-    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { start: "30", end: "45" }).expect(400)).body.msg).toBe(MSG.trimInvalid);
-    expect((await upload("/api/ImageUpload/audioFromMedia", await photo(), "a.mp3", {}).expect(400)).body.msg).toBe(MSG.audioFormat);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { consent: "1", start: "0", end: "3" }).expect(400)).body.msg).toBe(MSG.trimLength);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { consent: "1", start: "0", end: "35" }).expect(400)).body.msg).toBe(MSG.trimLength);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { consent: "1", start: "10", end: "5" }).expect(400)).body.msg).toBe(MSG.trimInvalid);
+    expect((await upload("/api/ImageUpload/audioFromMedia", a, "a.mp3", { consent: "1", start: "30", end: "45" }).expect(400)).body.msg).toBe(MSG.trimInvalid);
+    expect((await upload("/api/ImageUpload/audioFromMedia", await photo(), "a.mp3").expect(400)).body.msg).toBe(MSG.audioFormat);
   });
 });
 

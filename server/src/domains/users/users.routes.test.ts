@@ -56,6 +56,24 @@ describe("personal_info details", () => {
   });
 });
 
+describe("belongings (issue 46 item 1)", () => {
+  it("a new guest holds nothing; credits, a result and a creator page each count", async () => {
+    const { token, userId } = await visitor(t);
+    const ask = async () => (await t.http.get("/api/Personal/belongings").set("token", token).expect(200)).body.data;
+    expect(await ask()).toEqual({ credits: 0, results: 0, plan: false, creator_page: false });
+    await t.db.user.update({ where: { id: userId }, data: { points: 9 } });
+    await t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "failed", cost: 1, input: {} } });
+    expect(await ask()).toEqual({ credits: 9, results: 0, plan: false, creator_page: false });
+    await t.db.generationTask.create({ data: { userId, mode: "image_to_video", engine: "local", status: "succeeded", cost: 1, input: {} } });
+    await t.db.creatorPage.create({ data: { userId, homeLink: `guest${userId}`, title: "Mine" } });
+    expect(await ask()).toEqual({ credits: 9, results: 1, plan: false, creator_page: true });
+  });
+
+  it("is 401 without a token", async () => {
+    await t.http.get("/api/Personal/belongings").expect(401);
+  });
+});
+
 describe("select_users_integral", () => {
   it("returns points and all_points", async () => {
     const { token, userId } = await visitor(t);

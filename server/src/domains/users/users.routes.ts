@@ -1,6 +1,7 @@
 import type { ApiRouter } from "../../http/api.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import {
+  belongingsAnswer,
   creditHistoryAnswer,
   creditHistoryQuery,
   personalInfoAnswer,
@@ -20,6 +21,18 @@ export function usersRoutes(api: ApiRouter, users: UsersService, credits: Credit
     async ({ principal, ability }) => ({
       info: await users.personalInfo(principal.userId, ability, principal.account),
     }),
+  );
+
+  api.get(
+    "/api/Personal/belongings",
+    {
+      summary: "What the account holds that a guest's logout would lose: credits, results, a plan, a creator page",
+      tags,
+      auth: "user",
+      can: ["read", "User"],
+      response: belongingsAnswer,
+    },
+    ({ principal }) => users.belongings(principal.userId),
   );
 
   api.get(

@@ -86,6 +86,16 @@ export const personalInfoAnswer = z.object({
 /** The signed-in person as the app knows them: in their personal info and after every login (auth). */
 export const userInfo = personalInfoAnswer.shape.info;
 
+/** get /api/Personal/belongings: what logging out of a guest account would lose */
+export const belongingsAnswer = z.object({
+  credits: z.number(),
+  /** creations made, making or waiting (failed ones are refunded and gone) */
+  results: z.number(),
+  /** a plan that still runs or renews */
+  plan: z.boolean(),
+  creator_page: z.boolean(),
+});
+
 /** get /api/Personal/select_users_integral */
 export const selectUsersIntegralAnswer = z.object({
   points: z.number(),

@@ -57,6 +57,21 @@ export function createUsersService(db: Db, photos: ProfilePhotos) {
       };
     },
 
+    /**
+     * What an account holds that logging out of a guest account would lose for good (issue 46 item 1): a guest has no
+     * way back in, so the app warns before the tap when any of these is there.
+     */
+    async belongings(userId: number) {
+      const [u, results, plan, page] = await Promise.all([
+        db.user.findUnique({ where: { id: userId }, select: { points: true } }),
+        db.generationTask.count({ where: { userId, status: { in: ["queued", "running", "succeeded"] }, state: { not: "removed" } } }),
+        db.membership.count({ where: { userId, status: { not: "ended" } } }),
+        db.creatorPage.count({ where: { userId } }),
+      ]);
+      if (!u) throw HttpError.notFound();
+      return { credits: u.points, results, plan: plan > 0, creator_page: page > 0 };
+    },
+
     /** SPEC.md §6: an account becomes a creator when it publishes its first page (in that transaction). */
     async makeCreator(tx: Tx, userId: number): Promise<void> {
       await tx.user.updateMany({ where: { id: userId, role: { not: "creator" } }, data: { role: "creator" } });
