@@ -594,7 +594,7 @@ export interface paths {
                         /** @default false */
                         showsPrices?: boolean;
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         title: string;
                         /** @default {} */
                         titles?: {
@@ -748,7 +748,7 @@ export interface paths {
                         imageUrl?: string;
                         link?: string | null;
                         showsPrices?: boolean;
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         title?: string;
                         titles?: {
                             ja?: string;
@@ -6445,7 +6445,7 @@ export interface paths {
                             };
                         };
                         /** Format: date-time */
-                        effectiveAt: string | null;
+                        effectiveAt: string;
                     };
                 };
             };
@@ -7361,7 +7361,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        acknowledged_spent: number | null;
+                        acknowledged_spent: number;
                         reason: string;
                         reference?: string;
                     };
@@ -8637,7 +8637,7 @@ export interface paths {
                         /** @default true */
                         active?: boolean;
                         /** @default 0 */
-                        bonusCredits?: number | null;
+                        bonusCredits?: number;
                         /** @default [] */
                         channels?: string[];
                         code: string;
@@ -8676,7 +8676,7 @@ export interface paths {
                          */
                         saleStartsAt?: string | null;
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                     };
                 };
             };
@@ -8854,7 +8854,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         active?: boolean;
-                        bonusCredits?: number | null;
+                        bonusCredits?: number;
                         channels?: string[];
                         code?: string;
                         credits?: number;
@@ -8879,7 +8879,7 @@ export interface paths {
                         saleEndsAt?: string | null;
                         /** Format: date-time */
                         saleStartsAt?: string | null;
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                     };
                 };
             };
@@ -9042,7 +9042,7 @@ export interface paths {
                         /** @default true */
                         enabled?: boolean;
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         text: string;
                         /** @default {} */
                         texts?: {
@@ -9186,7 +9186,7 @@ export interface paths {
                     "application/json": {
                         category?: string;
                         enabled?: boolean;
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         text?: string;
                         texts?: {
                             ja?: string;
@@ -11596,7 +11596,7 @@ export interface paths {
                         /** @enum {string} */
                         category: "Portrait" | "Lifestyle" | "Creative";
                         coverUrl?: string | null;
-                        creditPrice: number | null;
+                        creditPrice: number;
                         /** @default true */
                         enabled?: boolean;
                         /** @enum {string|null} */
@@ -11615,7 +11615,7 @@ export interface paths {
                             ru?: string;
                         };
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         suitFor: string;
                         workflow?: string | null;
                     };
@@ -11787,7 +11787,7 @@ export interface paths {
                         /** @enum {string} */
                         category?: "Portrait" | "Lifestyle" | "Creative";
                         coverUrl?: string | null;
-                        creditPrice?: number | null;
+                        creditPrice?: number;
                         enabled?: boolean;
                         /** @enum {string|null} */
                         engine?: "local" | "comfyui" | "serverless" | null;
@@ -11802,7 +11802,7 @@ export interface paths {
                             ko?: string;
                             ru?: string;
                         };
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         suitFor?: string;
                         workflow?: string | null;
                     };
@@ -18257,7 +18257,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        blocked: number | null;
+                        blocked: number;
                         thread_id: number;
                     };
                 };
@@ -18350,7 +18350,7 @@ export interface paths {
                         idempotency_key: string;
                         library_item_id?: number;
                         /** @default 0 */
-                        price?: number | null;
+                        price?: number;
                     };
                 };
             };
@@ -18660,7 +18660,7 @@ export interface paths {
                         idempotency_key: string;
                         library_item_id?: number;
                         /** @default 0 */
-                        price?: number | null;
+                        price?: number;
                         thread_id?: number;
                     };
                 };
@@ -25041,7 +25041,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         home_link: string;
-                        subscribe: number | null;
+                        subscribe: number;
                     };
                 };
             };
@@ -26697,7 +26697,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         id: number;
-                        satisfied: number | null;
+                        satisfied: number;
                     };
                 };
             };
