@@ -18,7 +18,7 @@ import { membershipFilter, membershipSortable, type MembershipsAdminService } fr
 
 /** A staff refund: the reason, and the already-spent credits the agent saw in the preview before confirming. */
 const refundBody = reasonBody.extend({
-  acknowledged_spent: z.coerce
+  acknowledged_spent: z
     .number({ error: "Please review the refund first" })
     .int({ error: "Please review the refund first" })
     .min(0, { error: "Please review the refund first" }),

@@ -594,7 +594,7 @@ export interface paths {
                         /** @default false */
                         showsPrices?: boolean;
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         title: string;
                         /** @default {} */
                         titles?: {
@@ -748,7 +748,7 @@ export interface paths {
                         imageUrl?: string;
                         link?: string | null;
                         showsPrices?: boolean;
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         title?: string;
                         titles?: {
                             ja?: string;
@@ -6466,7 +6466,7 @@ export interface paths {
                             };
                         };
                         /** Format: date-time */
-                        effectiveAt: string | null;
+                        effectiveAt: string;
                     };
                 };
             };
@@ -7382,7 +7382,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        acknowledged_spent: number | null;
+                        acknowledged_spent: number;
                         reason: string;
                         reference?: string;
                     };
@@ -8658,7 +8658,7 @@ export interface paths {
                         /** @default true */
                         active?: boolean;
                         /** @default 0 */
-                        bonusCredits?: number | null;
+                        bonusCredits?: number;
                         /** @default [] */
                         channels?: string[];
                         code: string;
@@ -8697,7 +8697,7 @@ export interface paths {
                          */
                         saleStartsAt?: string | null;
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                     };
                 };
             };
@@ -8875,7 +8875,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         active?: boolean;
-                        bonusCredits?: number | null;
+                        bonusCredits?: number;
                         channels?: string[];
                         code?: string;
                         credits?: number;
@@ -8900,7 +8900,7 @@ export interface paths {
                         saleEndsAt?: string | null;
                         /** Format: date-time */
                         saleStartsAt?: string | null;
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                     };
                 };
             };
@@ -9063,7 +9063,7 @@ export interface paths {
                         /** @default true */
                         enabled?: boolean;
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         text: string;
                         /** @default {} */
                         texts?: {
@@ -9207,7 +9207,7 @@ export interface paths {
                     "application/json": {
                         category?: string;
                         enabled?: boolean;
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         text?: string;
                         texts?: {
                             ja?: string;
@@ -11617,7 +11617,7 @@ export interface paths {
                         /** @enum {string} */
                         category: "Portrait" | "Lifestyle" | "Creative";
                         coverUrl?: string | null;
-                        creditPrice: number | null;
+                        creditPrice: number;
                         /** @default true */
                         enabled?: boolean;
                         /** @enum {string|null} */
@@ -11636,7 +11636,7 @@ export interface paths {
                             ru?: string;
                         };
                         /** @default 0 */
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         suitFor: string;
                         workflow?: string | null;
                     };
@@ -11808,7 +11808,7 @@ export interface paths {
                         /** @enum {string} */
                         category?: "Portrait" | "Lifestyle" | "Creative";
                         coverUrl?: string | null;
-                        creditPrice?: number | null;
+                        creditPrice?: number;
                         enabled?: boolean;
                         /** @enum {string|null} */
                         engine?: "local" | "comfyui" | "serverless" | null;
@@ -11823,7 +11823,7 @@ export interface paths {
                             ko?: string;
                             ru?: string;
                         };
-                        sortOrder?: number | null;
+                        sortOrder?: number;
                         suitFor?: string;
                         workflow?: string | null;
                     };
@@ -18284,7 +18284,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        blocked: number | null;
+                        blocked: number;
                         thread_id: number;
                     };
                 };
@@ -18377,7 +18377,7 @@ export interface paths {
                         idempotency_key: string;
                         library_item_id?: number;
                         /** @default 0 */
-                        price?: number | null;
+                        price?: number;
                     };
                 };
             };
@@ -18687,7 +18687,7 @@ export interface paths {
                         idempotency_key: string;
                         library_item_id?: number;
                         /** @default 0 */
-                        price?: number | null;
+                        price?: number;
                         thread_id?: number;
                     };
                 };
@@ -25574,7 +25574,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         home_link: string;
-                        subscribe: number | null;
+                        subscribe: number;
                     };
                 };
             };
@@ -27230,7 +27230,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         id: number;
-                        satisfied: number | null;
+                        satisfied: number;
                     };
                 };
             };

@@ -5,7 +5,9 @@ import { abilityFor, type Action, type AppAbility, type Subject } from "../authz
 import { anonymous, type Principal, type StaffPrincipal, type UserPrincipal } from "../authz/principal.ts";
 import { sendOk } from "./envelope.ts";
 import { HttpError } from "./errors.ts";
+import { coercedFields } from "./coercion.ts";
 import { MSG } from "./messages.ts";
+import { MULTIPART } from "./multipart.ts";
 
 extendZodWithOpenApi(z);
 
@@ -143,6 +145,10 @@ export class ApiRouter {
     spec: RouteSpec<z.ZodType, AnyObject, AnyObject>,
     handler: Handler<any, any, any, any, Answer>,
   ) {
+    // a JSON body's number is a JSON number: `"10"`, `[10]` or `"1e3"` taken as one was how tips were charged from any
+    // type (issue 47). Only a multipart form, all text, may make numbers of its fields.
+    const coerced = spec.body && !spec.before?.some((h) => MULTIPART in h) ? coercedFields(spec.body) : [];
+    if (coerced.length) throw new Error(`${method.toUpperCase()} ${path}: a JSON body may not coerce ${coerced.join(", ")}`);
     this.document(method, path, spec);
     const admit = this.admission(spec, path);
     const plain = !(spec.response instanceof z.ZodType) && spec.response.kind === "plain";

@@ -5,11 +5,12 @@ import { pageOf, pageQuery, uploadAnswer } from "../uploads/uploads.schema.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 import { chatMediaView } from "./chat.media.schema.ts";
 
-const id = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
+/** A JSON body's id is a JSON number; a query string's is text made a number (issue 47). */
+const id = (name: string, number: (p: { error: string }) => z.ZodNumber = z.number) =>
+  number({ error: `${name} must be a number` })
     .int({ error: `${name} must be a number` })
     .positive({ error: `${name} must be a number` });
+const queryId = (name: string) => id(name, z.coerce.number as (p: { error: string }) => z.ZodNumber);
 const optionalId = (name: string) => z.preprocess((v) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v), id(name).optional());
 const text = (name: string, max: number) =>
   z
@@ -57,7 +58,7 @@ const characterFields = {
   /** Every character is an adult: an age, when given, is 18 or more. */
   age: z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
-    z.coerce
+    z
       .number({ error: MSG.characterMinor })
       .int({ error: MSG.characterMinor })
       .min(18, { error: MSG.characterMinor })
@@ -110,10 +111,10 @@ export const characterListQuery = pageQuery.extend({
 });
 export type CharacterListQuery = z.infer<typeof characterListQuery>;
 
-export const characterIdQuery = z.object({ id: id("id") });
+export const characterIdQuery = z.object({ id: queryId("id") });
 export const conversationBody = z.object({ character_id: id("character_id") });
 export const conversationIdBody = z.object({ conversation_id: id("conversation_id") });
-export const conversationIdQuery = z.object({ conversation_id: id("conversation_id") });
+export const conversationIdQuery = z.object({ conversation_id: queryId("conversation_id") });
 export const conversationListQuery = pageQuery;
 
 const content = z

@@ -9,14 +9,15 @@ const messageTooLong = M.messageTooLong.replace("{{max}}", String(TIP_MESSAGE_MA
 /** A fan's tip: the page (and, when sent from one, the library item), whole credits, an optional message, the tap's key. */
 export const tipBody = membershipBody.extend({
   // staff's minimum and maximum are checked by the service (they change without a deploy); this is the outer bound
-  amount: z.coerce.number().int().positive().max(TIP_MAX_LIMIT),
+  // a JSON number: `"10"`, `[10]` or `"1e3"` is no amount (issue 47)
+  amount: z.number().int().positive().max(TIP_MAX_LIMIT),
   message: z
     .string()
     .trim()
     .max(TIP_MESSAGE_MAX, { error: messageTooLong })
     .optional()
     .transform((v) => v || undefined),
-  library_item_id: z.coerce.number().int().positive().optional(),
+  library_item_id: z.number().int().positive().optional(),
   /** one per tap: a double click or a retried request is one tip, charged once */
   idempotency_key: z.string().min(8).max(100),
 });

@@ -24,10 +24,11 @@ const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 /** An empty link is its own answer (SPEC.md §8 'No domain information'); anything else is looked up as given. */
 export const homeLinkInfoQuery = z.object({ home_link: z.preprocess(trimmed, z.string().max(100).optional().default("")) });
 
+/** Bodies are JSON: their numbers are JSON numbers, never text made numbers (issue 47). */
 export const bindingBody = z.object({
   home_link: z.preprocess(trimmed, z.string({ error: M.noDomainInformation }).min(1, M.noDomainInformation).max(100)),
   /** 1 subscribe, 0 unsubscribe; both idempotent */
-  subscribe: z.coerce.number().int().min(0).max(1),
+  subscribe: z.number().int().min(0).max(1),
 });
 
 const socialLinks = z
@@ -47,9 +48,9 @@ export const pageFields = z.object({
   bio: z.preprocess(trimmed, z.string().max(CREATOR_BIO_MAX, `The bio can be at most ${CREATOR_BIO_MAX} characters`)).optional(),
   social_links: socialLinks.optional(),
   /** credits per custom request; null stops taking requests */
-  request_price: z.coerce.number().int().min(1).max(REQUEST_PRICE_MAX).nullable().optional(),
+  request_price: z.number().int().min(1).max(REQUEST_PRICE_MAX).nullable().optional(),
   /** credits per membership period; null offers no membership (running ones end at their period's end) */
-  membership_price: z.coerce
+  membership_price: z
     .number({ error: membershipPrice })
     .int(membershipPrice)
     .min(1, membershipPrice)
@@ -59,15 +60,15 @@ export const pageFields = z.object({
 });
 
 /** Publishing a page for one of the caller's finished character models: its home link becomes the page's. */
-export const publishBody = pageFields.extend({ role_id: z.coerce.number().int().positive() });
+export const publishBody = pageFields.extend({ role_id: z.number().int().positive() });
 
 export type PageFields = z.infer<typeof pageFields>;
 
 const title = z.preprocess(trimmed, z.string({ error: M.titleRequired }).min(1, M.titleRequired).max(CREATOR_TITLE_MAX, M.titleLength));
 /** An image upload of the caller's as the page's cover; null removes it (the model's cover shows, if any). */
-const coverId = z.coerce.number().int().positive().nullable();
+const coverId = z.number().int().positive().nullable();
 /** One of the caller's finished models shown with the page; null detaches it (the page stays). */
-const modelId = z.coerce.number().int().positive().nullable();
+const modelId = z.number().int().positive().nullable();
 
 /** What the page's edit screen changes besides the fields above: name, cover and the model shown with it. */
 export const pageEdit = pageFields.extend({ title: title.optional(), cover_id: coverId.optional(), role_id: modelId.optional() });
@@ -89,16 +90,16 @@ export const requestBody = z.object({
   /** one per tap: a retried or double-clicked request is held once */
   idempotency_key: z.string().min(8).max(100),
 });
-export const requestIdBody = z.object({ id: z.coerce.number().int().positive() });
-export const deliverBody = requestIdBody.extend({ task_id: z.coerce.number().int().positive() });
-export const rateBody = requestIdBody.extend({ satisfied: z.coerce.number().int().min(0).max(1) });
+export const requestIdBody = z.object({ id: z.number().int().positive() });
+export const deliverBody = requestIdBody.extend({ task_id: z.number().int().positive() });
+export const rateBody = requestIdBody.extend({ satisfied: z.number().int().min(0).max(1) });
 export const requestsQuery = z.object({ as: z.enum(SIDES).default("fan") });
 
 /** A fan joins or cancels a page's paid membership. */
 export const membershipBody = z.object({ home_link: z.preprocess(trimmed, z.string().min(1, M.noDomainInformation).max(100)) });
 /** The creator publishes a finished creation (task) of theirs, or changes its visibility. */
-export const publishItemBody = z.object({ task_id: z.coerce.number().int().positive(), visibility: z.enum(LIBRARY_VISIBILITIES) });
-export const itemIdBody = z.object({ id: z.coerce.number().int().positive() });
+export const publishItemBody = z.object({ task_id: z.number().int().positive(), visibility: z.enum(LIBRARY_VISIBILITIES) });
+export const itemIdBody = z.object({ id: z.number().int().positive() });
 /** A members-only file: item, part and viewer as signed, with the signature's expiry. */
 export const libraryMediaQuery = z.object({
   item: z.coerce.number().int().positive(),

@@ -13,13 +13,13 @@ import { idsFilter, intFilter } from "../../http/list-filters.ts";
 const belowMinimum = M.belowMinimum.replace("{{min}}", String(PAYOUT_MIN_CREDITS));
 
 export const payoutBody = z.object({
-  amount: z.coerce.number({ error: belowMinimum }).int({ error: belowMinimum }).min(PAYOUT_MIN_CREDITS, { error: belowMinimum }).max(100_000_000),
+  amount: z.number({ error: belowMinimum }).int({ error: belowMinimum }).min(PAYOUT_MIN_CREDITS, { error: belowMinimum }).max(100_000_000),
   /** one per tap: a retried or double-clicked request is one payout */
   idempotency_key: z.string().min(8).max(100),
 });
 
 export const disputeBody = z.object({
-  id: z.coerce.number().int().positive(),
+  id: z.number().int().positive(),
   reason: z.string({ error: M.disputeReasonRequired }).trim().min(3, { error: M.disputeReasonRequired }).max(DISPUTE_REASON_MAX),
 });
 

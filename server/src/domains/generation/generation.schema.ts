@@ -18,10 +18,14 @@ import { pageQuery } from "../uploads/uploads.schema.ts";
 /** SPEC.md §5: a generation may not exceed 40 seconds. */
 export const MAX_DURATION_SEC = 40;
 
-const id = z.coerce.number().int().positive();
-const optionalId = z.preprocess((v) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v), id.optional());
+/** A JSON body's numbers are JSON numbers; only a query string's become numbers from text (issue 47). */
+const id = z.number().int().positive();
+const queryId = z.coerce.number().int().positive();
+const unsetId = (v: unknown) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v);
+const optionalId = z.preprocess(unsetId, id.optional());
+const optionalQueryId = z.preprocess(unsetId, queryId.optional());
 const resolution = z.enum(RESOLUTIONS, { error: "resolution must be 480P or 720P" }).default("480P");
-const duration = z.coerce
+const duration = z
   .number({ error: "duration must be a number of seconds" })
   .min(1, "duration must be at least 1 second")
   .max(MAX_DURATION_SEC, MSG.durationLimit)
@@ -39,17 +43,14 @@ const shared = {
   ),
   seed: z.preprocess(
     blankToUndefined,
-    z.coerce
+    z
       .number({ error: "seed must be a whole number" })
       .int("seed must be a whole number")
       .min(0, "seed must be 0 or more")
       .max(2 ** 32 - 1, "seed must be below 4294967296")
       .optional(),
   ),
-  strength: z.preprocess(
-    blankToUndefined,
-    z.coerce.number({ error: "Strength range 0-1" }).min(0, "Strength range 0-1").max(1, "Strength range 0-1").optional(),
-  ),
+  strength: z.preprocess(blankToUndefined, z.number({ error: "Strength range 0-1" }).min(0, "Strength range 0-1").max(1, "Strength range 0-1").optional()),
   /** "use these settings": the gallery item this request remixes, counted on it (docs/decisions/299) */
   remix_of: optionalId,
 };
@@ -95,7 +96,7 @@ export const textPicBody = z.object({
   idempotency_key: idempotencyKey,
 });
 export const imageBatchBody = textPicBody.extend({
-  count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(4),
+  count: z.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(4),
 });
 export type PicVideoBody = z.infer<typeof picVideoBody>;
 export type RoleVideoBody = z.infer<typeof roleVideoBody>;
@@ -114,7 +115,7 @@ export const durationPointsBody = z.object({
   image_id: optionalId,
   /** The mode the app will submit, so the price is that of the workflow it will run (issue 34); the template's, else image to video / text to image. */
   mode: z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional(),
-  count: z.coerce.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
+  count: z.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
 });
 export type DurationPointsBody = z.infer<typeof durationPointsBody>;
 
@@ -123,9 +124,9 @@ export type DurationPointsBody = z.infer<typeof durationPointsBody>;
  * joined clip at most MAX_DURATION_SEC), or `upscale` it to 1080p. The quote takes the same body without the key.
  */
 export const followUpQuoteBody = z.object({
-  source_id: z.coerce.number({ error: "source_id must be a task id" }).int().positive({ error: "source_id must be a task id" }),
+  source_id: z.number({ error: "source_id must be a task id" }).int().positive({ error: "source_id must be a task id" }),
   kind: z.enum(FOLLOW_UPS, { error: `kind must be one of ${FOLLOW_UPS.join(", ")}` }),
-  duration: z.coerce
+  duration: z
     .number({ error: "duration must be a number of seconds" })
     .int("duration must be a whole number of seconds")
     .min(1, "duration must be at least 1 second")
@@ -144,27 +145,26 @@ export const taskListQuery = pageQuery.extend({
   /** 1: only finished, unexpired creations (what a creator can publish or deliver), so pages are full of them */
   finished: z.coerce.number().int().min(0).max(1, "finished must be 0 or 1").optional(),
 });
-export const taskIdQuery = z.object({ id });
-export const streamQuery = z.object({ id: id.optional() });
+export const taskIdQuery = z.object({ id: queryId });
+export const streamQuery = z.object({ id: queryId.optional() });
 export const setPublicBody = z.object({
   id,
-  public: z.preprocess(
-    (v) => (v === true || v === "1" ? 1 : v === false || v === "0" ? 0 : v),
-    z.union([z.literal(0), z.literal(1)], { error: "public must be 0 or 1" }),
-  ),
+  public: z.preprocess((v) => (v === true ? 1 : v === false ? 0 : v), z.union([z.literal(0), z.literal(1)], { error: "public must be 0 or 1" })),
 });
 export const galleryQuery = pageQuery.extend({
   sort: z.preprocess(blankToUndefined, z.enum(GALLERY_SORTS, { error: "sort must be new or popular" }).default("new")),
   mode: z.preprocess(blankToUndefined, z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional()),
-  template_id: optionalId,
+  template_id: optionalQueryId,
 });
 export type GalleryQuery = z.infer<typeof galleryQuery>;
 export const galleryItemQuery = z.object({
   id: z.coerce.number({ error: "id must be a gallery item" }).int().positive({ error: "id must be a gallery item" }),
 });
-export const likeBody = galleryItemQuery;
+export const likeBody = z.object({
+  id: z.number({ error: "id must be a gallery item" }).int().positive({ error: "id must be a gallery item" }),
+});
 
-export const deleteResultBody = z.object({ id: z.coerce.number({ error: "id must be a task id" }).int().positive({ error: "id must be a task id" }) });
+export const deleteResultBody = z.object({ id: z.number({ error: "id must be a task id" }).int().positive({ error: "id must be a task id" }) });
 
 // What the routes answer (docs/decisions/229).
 

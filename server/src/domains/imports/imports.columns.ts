@@ -9,13 +9,13 @@ import type { Cell } from "./imports.workbook.ts";
  * - an object of texts (names per language) is a column per key: `names.ja`;
  * - a list of objects keyed by a choice (prices per currency) is a column per choice and other field: `prices.EUR.priceMinor`.
  */
-type Kind = "scalar" | "boolean" | "date" | "list" | "object" | "keyed";
+type Kind = "scalar" | "number" | "boolean" | "date" | "list" | "object" | "keyed";
 interface Column {
   field: string;
   kind: Kind;
   /** object: its keys; keyed: the choice's field, its values and the other fields */
   keys?: string[];
-  by?: { field: string; values: string[]; rest: string[] };
+  by?: { field: string; values: string[]; rest: string[]; numbers: string[] };
 }
 
 /** zod's internal definition of a type, read only to see through its wrappers. */
@@ -33,6 +33,7 @@ function columnOf(field: string, t: z.ZodType): Column {
   const d = base(t);
   if (d.type === "boolean") return { field, kind: "boolean" };
   if (d.type === "date") return { field, kind: "date" };
+  if (d.type === "number") return { field, kind: "number" };
   if (d.type === "object") return { field, kind: "object", keys: Object.keys(d.shape) };
   if (d.type !== "array") return { field, kind: "scalar" };
   const item = base(d.element);
@@ -40,7 +41,8 @@ function columnOf(field: string, t: z.ZodType): Column {
   const [key, ...rest] = Object.keys(item.shape);
   const choice = base(item.shape[key!]);
   if (choice.type !== "enum") throw new Error(`${field}: a list of objects needs a choice as its first field to be a spreadsheet column`);
-  return { field, kind: "keyed", by: { field: key!, values: Object.values(choice.entries) as string[], rest } };
+  const numbers = rest.filter((r) => base(item.shape[r]).type === "number");
+  return { field, kind: "keyed", by: { field: key!, values: Object.values(choice.entries) as string[], rest, numbers } };
 }
 
 const namesOf = (c: Column): string[] =>
@@ -60,6 +62,12 @@ function boolOf(v: Cell): unknown {
   return YES.has(s) ? true : NO.has(s) ? false : v;
 }
 
+/**
+ * A number column's text cell (a CSV's, or a sheet's cell typed as text) as the JSON number the form would send: the
+ * form's schema takes JSON numbers only (issue 47). Only plain decimals: anything else stays text and is refused.
+ */
+const numberOf = (v: Cell): unknown => (typeof v === "string" && /^\s*-?\d+(?:\.\d+)?\s*$/.test(v) ? Number(v) : v);
+
 const dateOf = (v: Cell): unknown => (typeof v === "number" ? new Date(EXCEL_EPOCH_MS + Math.round(v * 86_400_000)) : v);
 
 /** Only the cells that are filled: an empty one is left out, so the schema's default or its "please enter" applies. */
@@ -74,9 +82,14 @@ function cellValue(c: Column, cells: Record<string, Cell>): unknown {
     case "object":
       return filled(c.keys!.map((k) => [k, cells[`${c.field}.${k}`] ?? null]));
     case "keyed": {
-      const { field, values, rest } = c.by!;
+      const { field, values, rest, numbers } = c.by!;
       const items = values.flatMap((choice) => {
-        const item = filled(rest.map((r) => [r, cells[`${c.field}.${choice}.${r}`] ?? null]));
+        const item = filled(
+          rest.map((r) => {
+            const cell = cells[`${c.field}.${choice}.${r}`] ?? null;
+            return [r, cell !== null && numbers.includes(r) ? numberOf(cell) : cell];
+          }),
+        );
         return item ? [{ [field]: choice, ...item }] : [];
       });
       return items.length ? items : undefined;
@@ -92,6 +105,8 @@ function cellValue(c: Column, cells: Record<string, Cell>): unknown {
       return v === null ? undefined : boolOf(v);
     case "date":
       return v === null ? undefined : dateOf(v);
+    case "number":
+      return v === null ? undefined : numberOf(v);
     default:
       return v === null ? undefined : v;
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonDate } from "../../http/coercion.ts";
 import { LEGAL_DOCUMENTS, LEGAL_FIELDS } from "../../contract/legal.ts";
 import { idsFilter } from "../../http/list-filters.ts";
 
@@ -19,7 +20,7 @@ const perLanguage = z.strictObject({
 
 /** A new version of the legal pages; the particulars left empty are shown as missing. */
 export const legalVersionBody = z.strictObject({
-  effectiveAt: z.coerce.date({ error: "effectiveAt must be a date" }),
+  effectiveAt: jsonDate("effectiveAt must be a date"),
   companyName: z.string().trim().max(200).default(""),
   address: z.string().trim().max(500).default(""),
   contactEmail: z.union([z.literal(""), z.email({ error: "Please enter a valid email" })]).default(""),

@@ -5,7 +5,9 @@ import { CREATOR_MESSAGES } from "../../contract/creators.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 import { idsFilter } from "../../http/list-filters.ts";
 
-const id = z.coerce.number().int().positive();
+/** A JSON body's numbers are JSON numbers; only a query string's are text made numbers (issue 47). */
+const id = z.number().int().positive();
+const queryId = z.coerce.number().int().positive();
 const trimmed = (v: unknown) => (typeof v === "string" ? v.trim() : v);
 /** one per tap: a double click or a retried request is one message */
 const idempotencyKey = z.string().min(8).max(100);
@@ -20,7 +22,7 @@ const creatorContent = {
       .default(""),
   ),
   library_item_id: id.optional(),
-  price: z.coerce
+  price: z
     .number()
     .int()
     .min(0, { error: M.priceRange.replace("{{max}}", String(MESSAGE_PRICE_MAX)) })
@@ -57,19 +59,19 @@ export const threadsQuery = z.object({
   limit: z.coerce.number().int().positive().max(THREAD_PAGE_SIZE).default(THREAD_PAGE_SIZE),
 });
 export const threadQuery = z.object({
-  id,
+  id: queryId,
   /** messages older than this one (the next page up); the newest when absent */
-  before: id.optional(),
+  before: queryId.optional(),
   limit: z.coerce.number().int().positive().max(MESSAGE_PAGE_SIZE).default(MESSAGE_PAGE_SIZE),
 });
 export const threadIdBody = z.object({ thread_id: id });
-export const blockBody = z.object({ thread_id: id, blocked: z.coerce.number().int().min(0).max(1) });
+export const blockBody = z.object({ thread_id: id, blocked: z.number().int().min(0).max(1) });
 export const unlockBody = z.object({ message_id: id });
 /** A message's file: message, part and viewer as signed, with the signature's expiry. */
 export const messageMediaQuery = z.object({
-  message: id,
+  message: queryId,
   part: z.enum(["main", "poster"]),
-  viewer: id,
+  viewer: queryId,
   expires: z.coerce.number().int(),
   sig: z.string().min(1).max(100),
 });

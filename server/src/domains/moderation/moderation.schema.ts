@@ -17,7 +17,7 @@ const reasonMessage = `reason must be ${REPORT_REASONS.slice(0, -1).join(", ")} 
 
 export const reportBody = z.object({
   target_type: z.enum(REPORT_TARGETS, { error: "target_type must be task, upload, character, creator_page, conversation or message" }),
-  target_id: z.coerce.number({ error: "target_id must be a number" }).int().positive({ error: "target_id must be a number" }),
+  target_id: z.number({ error: "target_id must be a number" }).int().positive({ error: "target_id must be a number" }),
   reason: z.enum(REPORT_REASONS, { error: reasonMessage }),
   details: z.string().trim().max(2000, { error: "details may be at most 2000 characters" }).default(""),
 });
@@ -47,7 +47,7 @@ export type NoticeBody = z.infer<typeof noticeBody>;
 
 /** An appeal, by the decision's id and the key its statement of reasons carries (a banned person has no login). */
 export const appealBody = z.object({
-  id: z.coerce.number({ error: "id must be a number" }).int().positive({ error: "id must be a number" }),
+  id: z.number({ error: "id must be a number" }).int().positive({ error: "id must be a number" }),
   key: z.string({ error: "key is required" }).min(10, { error: "key is required" }).max(100, { error: "key is required" }),
   text: z
     .string({ error: "Please explain why the decision is wrong" })

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { pageOf } from "../uploads/uploads.schema.ts";
 
-const orderId = z.coerce.number({ error: "Please choose an order" }).int({ error: "Please choose an order" }).positive({ error: "Please choose an order" });
+const ORDER_ID = { error: "Please choose an order" };
 
-export const orderIdQuery = z.object({ order_id: orderId });
+/** A query string's order id is text made a number; a JSON body's is a JSON number (issue 47). */
+const orderId = z.number(ORDER_ID).int(ORDER_ID).positive(ORDER_ID);
+export const orderIdQuery = z.object({ order_id: z.coerce.number(ORDER_ID).int(ORDER_ID).positive(ORDER_ID) });
 export const orderIdBody = z.object({ order_id: orderId });
 
 /** SPEC.md §9 page sizes. */

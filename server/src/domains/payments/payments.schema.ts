@@ -12,9 +12,9 @@ const agreeTerms = z
   .transform((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on");
 
 const productOrder = {
-  product_id: z.coerce.number({ error: "Please choose a product" }).int({ error: "Please choose a product" }).positive({ error: "Please choose a product" }),
+  product_id: z.number({ error: "Please choose a product" }).int({ error: "Please choose a product" }).positive({ error: "Please choose a product" }),
   agree_terms: agreeTerms,
-  quantity: z.coerce
+  quantity: z
     .number({ error: "Quantity must be a whole number from 1 to 100" })
     .int({ error: "Quantity must be a whole number from 1 to 100" })
     .min(1, { error: "Quantity must be a whole number from 1 to 100" })

@@ -127,8 +127,8 @@ export type ChannelFilter = z.infer<typeof channelFilter>;
 export const channelSortable = ["id", "code", "name", "createdAt"] as const;
 
 export const pixelIdBody = z.strictObject({
-  channelId: z.coerce.number({ error: "channelId is required" }).int().positive(),
-  kind: z.coerce.number({ error: "kind must be 1 to 8" }).int().min(1, { error: "kind must be 1 to 8" }).max(8, { error: "kind must be 1 to 8" }),
+  channelId: z.number({ error: "channelId is required" }).int().positive(),
+  kind: z.number({ error: "kind must be 1 to 8" }).int().min(1, { error: "kind must be 1 to 8" }).max(8, { error: "kind must be 1 to 8" }),
   event: z
     .string()
     .trim()

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BASE_CURRENCY, CURRENCIES } from "../../contract/currencies.ts";
 import { PRODUCT_KINDS } from "../../contract/orders.ts";
+import { jsonDate } from "../../http/coercion.ts";
 import { boolFilter, idsFilter, textFilter } from "../../http/list-filters.ts";
 import { patchOf } from "../../http/patch.ts";
 import { translationsBody } from "../../http/translations.ts";
@@ -9,7 +10,7 @@ import { currencyField } from "./products.schema.ts";
 export const PRICES_NEED_BASE = `Please give a price in ${BASE_CURRENCY}`;
 
 const whole = (name: string, min: number, max: number) =>
-  z.coerce
+  z
     .number({ error: `${name} must be a whole number` })
     .int({ error: `${name} must be a whole number` })
     .min(min, { error: `${name} must be ${min} or more` })
@@ -41,8 +42,8 @@ export const productBody = z.strictObject({
     .max(CURRENCIES.length)
     .refine((list) => list.some((p) => p.currency === BASE_CURRENCY), { error: PRICES_NEED_BASE })
     .refine((list) => new Set(list.map((p) => p.currency)).size === list.length, { error: "Each currency may have one price only" }),
-  saleStartsAt: orNull(z.coerce.date({ error: "saleStartsAt must be a date" })).default(null),
-  saleEndsAt: orNull(z.coerce.date({ error: "saleEndsAt must be a date" })).default(null),
+  saleStartsAt: orNull(jsonDate("saleStartsAt must be a date")).default(null),
+  saleEndsAt: orNull(jsonDate("saleEndsAt must be a date")).default(null),
   perUserLimit: orNull(whole("perUserLimit", 1, 1000)).default(null),
   intervalDays: orNull(whole("intervalDays", 1, 366)).default(null),
   /** channel codes whose visitors see it; empty: every channel */

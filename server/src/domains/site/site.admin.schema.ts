@@ -12,7 +12,7 @@ export const bannerBody = z.strictObject({
   /** the app writes the live price claim over the picture */
   showsPrices: z.boolean().default(false),
   enabled: z.boolean().default(true),
-  sortOrder: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  sortOrder: z.number().int().min(0).max(1_000_000).default(0),
 });
 export const bannerUpdateBody = patchOf(bannerBody);
 export const bannerFilter = z.strictObject({ id: idsFilter, q: textFilter, enabled: boolFilter });
@@ -25,7 +25,7 @@ export const promptBody = z.strictObject({
   texts: translationsBody(1000).default({}),
   category: z.string().trim().min(1).max(64).default("general"),
   enabled: z.boolean().default(true),
-  sortOrder: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  sortOrder: z.number().int().min(0).max(1_000_000).default(0),
 });
 export const promptUpdateBody = patchOf(promptBody);
 export const promptFilter = z.strictObject({ id: idsFilter, q: textFilter, category: textFilter, enabled: boolFilter });

@@ -12,7 +12,7 @@ const messageText = z.string({ error: EMPTY_MESSAGE }).trim().min(1, { error: EM
 /** POST /api/support/messages: a message to support, about one of the person's orders when opened from it. */
 export const supportMessageBody = z.strictObject({
   body: messageText,
-  order_id: z.coerce.number({ error: "order_id must be a number" }).int().positive({ error: "order_id must be a number" }).nullish(),
+  order_id: z.number({ error: "order_id must be a number" }).int().positive({ error: "order_id must be a number" }).nullish(),
 });
 export type SupportMessageBody = z.infer<typeof supportMessageBody>;
 
@@ -55,7 +55,7 @@ export const supportThreadSortable = ["id", "status", "lastMessageAt", "createdA
 /** A staff change of a thread: who has it, and where it stands. */
 export const supportThreadUpdateBody = z.strictObject({
   status: z.enum(SUPPORT_THREAD_STATUSES, { error: `status must be ${SUPPORT_THREAD_STATUSES.join(", ")}` }).optional(),
-  assigneeId: z.coerce.number().int().positive().nullable().optional(),
+  assigneeId: z.number().int().positive().nullable().optional(),
 });
 export type SupportThreadUpdateBody = z.infer<typeof supportThreadUpdateBody>;
 

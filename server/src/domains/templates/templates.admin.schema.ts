@@ -38,10 +38,10 @@ export const templateBody = z.strictObject({
       .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, { error: "workflow must be a workflow file's name" })
       .nullish(),
   ),
-  creditPrice: z.coerce.number({ error: "creditPrice must be a whole number" }).int().min(0, { error: "creditPrice must be 0 or more" }).max(10_000),
+  creditPrice: z.number({ error: "creditPrice must be a whole number" }).int().min(0, { error: "creditPrice must be 0 or more" }).max(10_000),
   coverUrl: z.string().trim().max(500).nullish(),
   enabled: z.boolean().default(true),
-  sortOrder: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  sortOrder: z.number().int().min(0).max(1_000_000).default(0),
 });
 export type TemplateBody = z.infer<typeof templateBody>;
 

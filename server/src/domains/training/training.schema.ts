@@ -15,25 +15,17 @@ import { pageOf, pageQuery } from "../uploads/uploads.schema.ts";
 import { CONTENT_STATES } from "../../contract/moderation.ts";
 
 const blankToUndefined = (v: unknown) => (v === "" || v === null || v === 0 || v === "0" ? undefined : v);
-const id = z.coerce.number().int().positive();
+/** A JSON body's numbers are JSON numbers (issue 47). */
+const id = z.number().int().positive();
 
-/** Accepts `[1,2]`, `"1,2"` or repeated form fields. */
+/** A JSON list of upload ids. */
 const idList = (message: string) =>
-  z.preprocess(
-    (v) =>
-      typeof v === "string"
-        ? v
-            .split(",")
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : v,
-    z
-      .array(id, { error: message })
-      .min(TRAINING_PHOTOS_MIN, message)
-      .superRefine((ids, ctx) => {
-        if (ids.length > TRAINING_PHOTOS_MAX) ctx.addIssue({ code: "custom", message: photosExceeded(ids.length, TRAINING_PHOTOS_MAX) });
-      }),
-  );
+  z
+    .array(id, { error: message })
+    .min(TRAINING_PHOTOS_MIN, message)
+    .superRefine((ids, ctx) => {
+      if (ids.length > TRAINING_PHOTOS_MAX) ctx.addIssue({ code: "custom", message: photosExceeded(ids.length, TRAINING_PHOTOS_MAX) });
+    });
 
 /** SPEC.md §5's home link, checked by the one rule and words for a model and a creator page (contract/home-link.ts). */
 export const homeLinkField = z.preprocess(
@@ -51,13 +43,7 @@ export const trainingSubmitBody = z.object({
     z.string({ error: M.nameRequired }).min(1, M.nameRequired).max(TRAINING_NAME_MAX, `The name can be at most ${TRAINING_NAME_MAX} characters`),
   ),
   home_link: homeLinkField,
-  cover_id: z.preprocess(
-    (v) => {
-      const given = blankToUndefined(v);
-      return typeof given === "string" ? Number(given) : given;
-    },
-    z.number({ error: M.coverRequired }).int(M.coverRequired).positive(M.coverRequired),
-  ),
+  cover_id: z.preprocess(blankToUndefined, z.number({ error: M.coverRequired }).int(M.coverRequired).positive(M.coverRequired)),
   photo_ids: idList(M.photosCount).refine((ids) => new Set(ids).size === ids.length, M.photosDistinct),
   /** The live-selfie check this set was verified against (POST /api/Training/selfie). */
   selfie_id: z.preprocess(blankToUndefined, z.string().uuid({ error: M.selfieRequired }).optional()),

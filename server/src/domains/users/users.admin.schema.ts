@@ -34,7 +34,7 @@ export type PaymentPermissionBody = z.infer<typeof paymentPermissionBody>;
 
 export const adjustCreditsBody = z.object({
   /** Positive adds credits, negative takes them away; never to below zero. */
-  delta: z.coerce
+  delta: z
     .number({ error: "delta must be a whole number" })
     .int({ error: "delta must be a whole number" })
     .min(-1_000_000)
