@@ -61,11 +61,25 @@ function recordInputs(into: Set<string>): Plugin {
   };
 }
 
+/**
+ * Text files an app's build writes (scripts, styles, HTML, JSON, SVG, the web manifest, the service worker) get Brotli
+ * and gzip copies beside them, at the strongest settings since they are made once per build; the server answers each
+ * request with the best copy the client accepts (server/src/http/static-files.ts). A copy no smaller than its file is
+ * not written.
+ */
+const precompressed = ({ compression }: typeof import("vite-plugin-compression2")) =>
+  compression({ include: /\.(html|css|js|mjs|json|svg|webmanifest|txt|xml)$/, algorithms: ["brotliCompress", "gzip"], logLevel: "silent" });
+
 async function buildApp(app: "consumer" | "console"): Promise<string[]> {
   const inputs = new Set<string>([`${app}/vite.config.ts`, ...(await listFiles(path.join(PROJECT_DIR, app, "public")))]);
   // bundlers load only when something is stale: an up-to-date check stays a fraction of a second
-  const { build: viteBuild } = await import("vite");
-  await viteBuild({ configFile: path.join(PROJECT_DIR, app, "vite.config.ts"), mode: "production", logLevel: "warn", plugins: [recordInputs(inputs)] });
+  const [{ build: viteBuild }, compressor] = await Promise.all([import("vite"), import("vite-plugin-compression2")]);
+  await viteBuild({
+    configFile: path.join(PROJECT_DIR, app, "vite.config.ts"),
+    mode: "production",
+    logLevel: "warn",
+    plugins: [recordInputs(inputs), precompressed(compressor)],
+  });
   return [...inputs];
 }
 

@@ -5,6 +5,7 @@ import { ApiRouter } from "./http/api.ts";
 import { serveConsumerApp } from "./http/consumer-app.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { requestLog } from "./http/request-log.ts";
+import { compressAnswers } from "./http/static-files.ts";
 import { httpMetrics, serveMetrics } from "./metrics/metrics.http.ts";
 import { perAccountInFlight } from "./http/in-flight.ts";
 import { MSG } from "./http/messages.ts";
@@ -129,6 +130,7 @@ export function createApp(deps: AppDeps): { app: Express; services: Services; ap
   app.use(
     requestLog(log),
     helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
+    compressAnswers(),
     apiOnly((_req, res, next) => {
       res.setHeader("Cache-Control", "no-store");
       next();

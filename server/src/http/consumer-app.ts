@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import express, { type Express } from "express";
+import type { Express } from "express";
+import { builtAppFiles } from "./static-files.ts";
 
 /** What a link pasted in a messenger previews: the page's own title, description and Open Graph image. */
 export interface SharePreview {
@@ -30,36 +31,25 @@ function withPreview(html: string, p: SharePreview, url: string): string {
 const NOT_THE_APP = /^\/(api|admin|console)(\/|$)/i;
 
 /**
- * Serves the built consumer app (dist/consumer) at `/`. Hashed assets are cached for a year; index.html,
- * the service worker and the manifest are revalidated on every load so a deploy reaches people at once.
+ * Serves the built consumer app (dist/consumer) at `/`, each file compressed as the build left it (static-files.ts).
  * Any other GET that prefers HTML gets index.html, and the app's router decides (its own not-found page
  * included). When the app has not been built the fallback steps aside and the API's 404 answers.
  */
 export function serveConsumerApp(app: Express, dir: string, share?: { previewFor(path: string): Promise<SharePreview | null>; publicUrl: string }): void {
   const root = path.resolve(dir);
-  app.use(
-    express.static(root, {
-      index: false,
-      setHeaders(res, file) {
-        res.setHeader("Cache-Control", file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");
-      },
-    }),
-  );
+  const files = builtAppFiles(root);
+  app.use(files.serve);
   app.get(/.*/, (req, res, next) => {
     // Only a browser navigation (HTML preferred over JSON) gets the app; clients without an Accept header get the API's 404.
     if (NOT_THE_APP.test(req.path) || req.accepts(["json", "html"]) !== "html") return next();
-    res.setHeader("Cache-Control", "no-cache");
-    const sendApp = () =>
-      res.sendFile(path.join(root, "index.html"), (err) => {
-        if (err && !res.headersSent) next();
-      });
-    if (!share) return sendApp();
+    if (!share) return files.sendIndex(req, res, next);
     // a page that has a preview (a creator's home link) is answered with its meta tags, so shared links show it
     void share
       .previewFor(req.path)
       .then(async (preview) => {
-        if (!preview) return sendApp();
+        if (!preview) return files.sendIndex(req, res, next);
         const html = await fs.readFile(path.join(root, "index.html"), "utf8");
+        res.setHeader("Cache-Control", "no-cache");
         res.type("html").send(withPreview(html, preview, new URL(req.path, share.publicUrl).href));
       })
       .catch(next);
