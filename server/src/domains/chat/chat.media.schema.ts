@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { CHAT_MEDIA_KINDS } from "../../contract/chat.ts";
 
-const conversationId = z.coerce
-  .number({ error: "conversation_id must be a number" })
-  .int({ error: "conversation_id must be a number" })
-  .positive({ error: "conversation_id must be a number" });
+const mustBe = { error: "conversation_id must be a number" };
+/** A JSON body's id is a JSON number (issue 47); a query string's is text, made a number. */
+const conversationId = z.number(mustBe).int(mustBe).positive(mustBe);
+const conversationIdParam = z.coerce.number(mustBe).int(mustBe).positive(mustBe);
 
 /** requestMedia: a picture or a clip of the conversation's character; without `prompt` the recent lines give the scene. */
 export const requestMediaBody = z.object({
@@ -19,7 +19,7 @@ export const requestMediaBody = z.object({
 });
 export type RequestMediaBody = z.infer<typeof requestMediaBody>;
 
-export const mediaQuoteQuery = z.object({ conversation_id: conversationId });
+export const mediaQuoteQuery = z.object({ conversation_id: conversationIdParam });
 
 // What the routes answer (docs/decisions/229).
 
