@@ -4,6 +4,7 @@ import asyncio
 import hashlib
 import http.server
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -182,6 +183,35 @@ class NodeTest(Base):
         self.assertEqual(status, 400)
         with self.assertRaisesRegex(mod.LoraError, "HTTP 404"):
             mod.ReverieLoraLoader().load_lora("m", "c", sha(body), self.base + "/gone", 1, 1)
+
+
+    def test_the_fixture_describes_the_nodes_as_comfyui_does(self):
+        """tests/fixtures/comfyui/reverie-nodes.json is what /object_info says of these nodes (server.py's node_info):
+        the fake ComfyUI and the workflow check read it. REVERIE_WRITE_OBJECT_INFO=1 rewrites it."""
+        mod, _, _ = self.load()
+        info = {}
+        for name, cls in mod.NODE_CLASS_MAPPINGS.items():
+            info[name] = {
+                "input": cls.INPUT_TYPES(),
+                "input_order": {k: list(v.keys()) for k, v in cls.INPUT_TYPES().items()},
+                "output": list(cls.RETURN_TYPES),
+                "output_is_list": [False] * len(cls.RETURN_TYPES),
+                "output_name": list(cls.RETURN_TYPES),
+                "name": name,
+                "display_name": mod.NODE_DISPLAY_NAME_MAPPINGS[name],
+                "description": "",
+                # what ComfyUI's loader sets for a custom node package of this folder's name
+                "python_module": "custom_nodes.comfyui-reverie",
+                "category": cls.CATEGORY,
+                "output_node": False,
+            }
+        fixture = os.path.join(HERE, "..", "..", "tests", "fixtures", "comfyui", "reverie-nodes.json")
+        if os.environ.get("REVERIE_WRITE_OBJECT_INFO"):
+            with open(fixture, "w") as f:
+                json.dump(info, f, indent=2)
+                f.write("\n")
+        with open(fixture) as f:
+            self.assertEqual(json.load(f), json.loads(json.dumps(info)))
 
 
 class Routes:
