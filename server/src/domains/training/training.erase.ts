@@ -18,6 +18,8 @@ export const eraseTrainingOf = (evictFromGpus: (sha256s: (string | null)[], tx: 
       models.map((m) => m.weightsSha256),
       tx,
     );
+    // the account's row stays (anonymised), so nothing cascades: where its weights went goes with it here
+    await tx.gpuLoraCopy.deleteMany({ where: { userId } });
     await tx.trainingConsent.deleteMany({ where: { userId } });
     await tx.characterModel.deleteMany({ where: { userId } });
     return models.flatMap((m) => [m.artifactKey, m.datasetKey, ...(m.consent?.selfieKeys ?? [])].filter((k): k is string => !!k));
