@@ -30,6 +30,7 @@ import { messagesRoutes } from "./domains/messages/messages.routes.ts";
 import { mediaRoutes } from "./storage/storage.routes.ts";
 import { templatesRoutes } from "./domains/templates/templates.routes.ts";
 import { uploadsRoutes } from "./domains/uploads/uploads.routes.ts";
+import { trainingGpuRoutes } from "./domains/training/training.gpu.routes.ts";
 import { trainingRoutes } from "./domains/training/training.routes.ts";
 import { supportRoutes } from "./domains/support/support.routes.ts";
 import { legalRoutes } from "./domains/legal/legal.routes.ts";
@@ -81,6 +82,7 @@ function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps
   // submits are counted against RATE_LIMIT_GENERATIONS_PER_HOUR by the generation service, after the cheap refusal
   generationRoutes(api, services.generation, services.progress, services.engineStatus);
   trainingRoutes(api, services.training, perUserHourly("training", config.RATE_LIMIT_GENERATIONS_PER_HOUR));
+  trainingGpuRoutes(api, services.training, services.storage);
   staffRoutes(api, services.staff);
   productsRoutes(api, services.products);
   ordersRoutes(api, services.orders, services.receipts);

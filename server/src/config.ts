@@ -205,6 +205,11 @@ export const configSchema = z
     SERVERLESS_URL: z.string().url().optional(),
     SERVERLESS_API_KEY: z.string().optional(),
     SERVERLESS_POLL_SECONDS: z.coerce.number().min(0.05).default(2),
+    /**
+     * How long a link a GPU server fetches a character model's weights by stays valid (decision 330): it covers a job's
+     * wait in the server's queue; a removed model's link stops working at once whatever is left of it.
+     */
+    GPU_LORA_LINK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
     GENERATION_TIMEOUT_SECONDS: z.coerce
       .number()
       .int()

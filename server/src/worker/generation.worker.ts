@@ -113,8 +113,8 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
     strength: input.strength,
     camera: input.camera,
     workflow: input.workflow,
-    // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
-    lora: input.lora ? { ...input.lora, url: await storage.fetchableUrl(input.lora.path) } : undefined,
+    // the GPU engine signs the link to it for the server it picks (decision 330); a model removed since answers none
+    lora: input.lora,
     // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)
     key: `task:${task.id}:attempt:${task.attempts}`,
   };

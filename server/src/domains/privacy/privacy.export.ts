@@ -154,10 +154,22 @@ export function createExportWriter(db: Db, storage: Pick<MediaStorage, "stream" 
         ...byId(after),
         where: { userId, id: { gt: after } },
         take,
-        select: { id: true, name: true, homeLink: true, status: true, createdAt: true },
+        select: {
+          id: true,
+          name: true,
+          homeLink: true,
+          status: true,
+          createdAt: true,
+          gpuCopies: { select: { server: true, firstAt: true, lastAt: true, evictedAt: true }, orderBy: { id: "asc" } },
+        },
       }),
     );
-    await zip.add("models.json", jsonArray(rows), true);
+    // where its weights went (decision 330): each GPU server that fetched a copy, and when it confirmed deleting it
+    const shape = ({ gpuCopies, ...m }: { id: number; gpuCopies: { server: string; firstAt: Date; lastAt: Date; evictedAt: Date | null }[] }) => ({
+      ...m,
+      gpu_servers: gpuCopies.map((c) => ({ server: c.server, first_fetched_at: c.firstAt, last_fetched_at: c.lastAt, deleted_at: c.evictedAt })),
+    });
+    await zip.add("models.json", jsonArray(rows, shape), true);
   }
 
   /** Writes every part of the account's data into `zip`; answers the files it could not find. */
@@ -173,7 +185,7 @@ export function createExportWriter(db: Db, storage: Pick<MediaStorage, "stream" 
       "Everything Reverie holds about your account, as of the date of this archive.",
       "profile.json: your account, balance, wallet, plans and creator page. orders.json, ledger.json: purchases and every credit movement.",
       "creations.json with creations/, uploads.json with uploads/: what you made and uploaded, with the files.",
-      "characters.json, chats/: your characters and conversations. models.json: your character models.",
+      "characters.json, chats/: your characters and conversations. models.json: your character models, and the GPU servers that held a copy of each (deleted_at: when the server confirmed it deleted it).",
       missing.length ? `Files no longer stored (expired or removed): ${missing.join(", ")}` : "",
     ];
     await zip.add("README.txt", once(`${readme.filter(Boolean).join("\n")}\n`), true);

@@ -6,6 +6,7 @@ import { mediaKey } from "../../storage/storage.ts";
 import type { PhotoCheck } from "./consent.ts";
 import { prepareDataset } from "./dataset.ts";
 import type { TrainingDeps } from "./training.deps.ts";
+import type { TrainingGpu } from "./training.gpu.ts";
 import { TrainerError, type Trainer } from "./trainers/trainer.ts";
 
 /** The configured trainer; 503 when there is none. */
@@ -15,7 +16,7 @@ export function requireTrainer(trainer: Trainer | null): Trainer {
 }
 
 /** A model's run at the trainer: its dataset handed over, or the model failed and refunded. */
-export function createTrainingRuns(d: TrainingDeps) {
+export function createTrainingRuns(d: TrainingDeps, gpu: TrainingGpu) {
   const { db, config, log, credits, storage, uploads, trainer } = d;
   const webhookUrl = (name: string) => `${config.publicUrl.replace(/\/+$/, "")}/api/Training/webhook/${name}`;
 
@@ -82,10 +83,14 @@ export function createTrainingRuns(d: TrainingDeps) {
     fail,
     start,
 
-    /** Deletes a model's stored files (weights, dataset); the consent record stays for its retention. */
+    /**
+     * Deletes a model's stored files (weights, dataset) and the GPU servers' copies of its weights (decision 330); the
+     * consent record stays for its retention.
+     */
     async deleteFiles(m: CharacterModel) {
       for (const key of [m.artifactKey, m.datasetKey])
         if (key) await storage.delete(key).catch((err) => log.warn({ key, err: err.message }, "could not delete a model file"));
+      await gpu.evictFromGpus([m.weightsSha256]);
     },
   };
 }

@@ -61,6 +61,14 @@ export const modelIdBody = z.object({ id });
 export const homeLinkQuery = z.object({ home_link: z.string().max(100) });
 export const webhookParams = z.object({ trainer: z.string().max(40) });
 
+/** A GPU server's fetch of a character model's weights (decision 330): the file by its SHA-256, and the signed link's terms. */
+export const gpuWeightsParams = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "sha256 must be 64 lowercase hex digits") });
+export const gpuWeightsQuery = z.object({
+  server: z.string().min(1).max(500),
+  expires: z.coerce.number().int(),
+  sig: z.string().min(1).max(100),
+});
+
 export const reviewBody = z.object({
   decision: z.enum(REVIEW_DECISIONS, { error: `decision must be ${REVIEW_DECISIONS.join(" or ")}` }),
   reason: z.string().trim().max(500).optional(),

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { CharacterModel } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { mediaKey } from "../../storage/storage.ts";
@@ -23,7 +24,16 @@ export function createTrainingUpdates(d: TrainingDeps, runs: TrainingRuns) {
       await storage.put(key, weights, "application/octet-stream");
       const done = await db.characterModel.updateMany({
         where: { id: m.id, status: "doing" },
-        data: { status: "success", artifactKey: key, weightsBytes: info.bytes, progress: 100, baseModel: t.baseModel, finishedAt: new Date(), error: null },
+        data: {
+          status: "success",
+          artifactKey: key,
+          weightsBytes: info.bytes,
+          weightsSha256: crypto.createHash("sha256").update(weights).digest("hex"),
+          progress: 100,
+          baseModel: t.baseModel,
+          finishedAt: new Date(),
+          error: null,
+        },
       });
       // a webhook and a poll raced here: the other one stored the weights first
       if (done.count === 0) await storage.delete(key);

@@ -2,10 +2,11 @@ import { TRAINING_MESSAGES as M } from "../../contract/training.ts";
 import { HttpError } from "../../http/errors.ts";
 import { ownModel } from "./training.models.ts";
 import type { LoraRef, TrainingDeps } from "./training.deps.ts";
+import type { TrainingGpu } from "./training.gpu.ts";
 
 /** What other domains use of a model: generation's LoRA, and a creator page's model and cover. */
-export function createTrainingUses(d: TrainingDeps) {
-  const { db, storage } = d;
+export function createTrainingUses(d: TrainingDeps, gpu: TrainingGpu) {
+  const { db } = d;
   const own = (userId: number, id: number) => ownModel(db, userId, id);
 
   return {
@@ -19,8 +20,8 @@ export function createTrainingUses(d: TrainingDeps) {
       if (m.status !== "success" || !m.artifactKey) throw HttpError.badRequest(M.notReady);
       return {
         modelId: m.id,
-        url: await storage.fetchableUrl(m.artifactKey),
         path: m.artifactKey,
+        sha256: await gpu.weightsSha256({ id: m.id, artifactKey: m.artifactKey, weightsSha256: m.weightsSha256 }),
         triggerWord: m.triggerWord,
         baseModel: m.baseModel,
         strength,

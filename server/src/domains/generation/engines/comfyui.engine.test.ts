@@ -4,10 +4,13 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { silentLog } from "../../../../../tests/db-utils.ts";
 import { ALL_MODELS, startFakeComfy, type FakeComfy, type FakeComfyOptions } from "../../../../../tests/fixtures/fake-comfyui.ts";
+import { startLoraHost } from "../../../../../tests/fixtures/lora-host.ts";
+import { loraSafetensors } from "../../../../../tests/fixtures/lora-files.ts";
 import { audio, mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
 import { probe } from "../../../storage/media-tools.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
 import { UnrunnableError, type EngineJob, type GenerationEngine } from "./engine.ts";
+import type { LoraLinks } from "./lora-links.ts";
 import { loadWorkflows } from "./workflows.ts";
 
 const workflows = loadWorkflows();
@@ -38,7 +41,7 @@ async function fakes(n: number, opts: FakeComfyOptions = {}): Promise<FakeComfy[
   return list;
 }
 
-function pool(urls: string[], o: { maxTries?: number; healthMs?: number } = {}) {
+function pool(urls: string[], o: { maxTries?: number; healthMs?: number; loraLinks?: LoraLinks } = {}) {
   const engine = createComfyEngine({
     urls,
     workflows,
@@ -46,6 +49,7 @@ function pool(urls: string[], o: { maxTries?: number; healthMs?: number } = {}) 
     healthMs: o.healthMs ?? 200,
     workflowCheckMs: 60_000,
     maxTries: o.maxTries ?? 3,
+    loraLinks: o.loraLinks,
     log: silentLog,
   });
   cleanups.push(() => engine.close!());
@@ -140,7 +144,10 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
 
   it("lays the job's audio over the video (audio overlay is a post-step) and applies a LoRA with its trigger word", async () => {
     const [fake] = await fakes(1);
-    const engine = pool([fake.url]);
+    const host = await startLoraHost();
+    cleanups.push(host.close);
+    const engine = pool([fake.url], { loraLinks: host.links });
+    const sha256 = host.add(loraSafetensors());
     const j = await job({
       mode: "audio_overlay",
       image,
@@ -148,8 +155,8 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
       prompt: "waving",
       workflow: "wan22-ti2v-5b-i2v",
       lora: {
-        path: "/models/loras/alice_v1.safetensors",
-        url: "https://media.example/alice_v1.safetensors",
+        path: "u/7/models/alice_v1.safetensors",
+        sha256,
         triggerWord: "alice",
         strength: 0.8,
         baseModel: "sdxl",
@@ -158,8 +165,12 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
     const { result } = await run(engine, j);
     expect((await probe(result.main.path)).audio).toBeDefined();
     const posted = fake.recorded.prompts[0].prompt as Record<string, { class_type: string; inputs: Record<string, unknown> }>;
-    const lora = Object.values(posted).find((x) => x.class_type === "LoraLoaderModelOnly")!;
-    expect(lora.inputs).toMatchObject({ lora_name: "alice_v1.safetensors", strength_model: 0.8 });
+    // Reverie's loader in the stock one's place: the file by its hash and a link signed for this server (decision 330)
+    const lora = Object.values(posted).find((x) => x.class_type === "ReverieLoraLoaderModelOnly")!;
+    expect(lora.inputs).toMatchObject({ sha256, strength_model: 0.8 });
+    expect(lora.inputs).not.toHaveProperty("lora_name");
+    expect(new URL(String(lora.inputs.url)).searchParams.get("server")).toBe(fake.url);
+    expect(fake.recorded.loraFetches).toEqual([{ sha256, url: lora.inputs.url, status: 200 }]);
     expect(JSON.stringify(posted)).toContain('"text":"alice, waving"');
   }, 60_000);
 });

@@ -67,12 +67,15 @@ export const offers = (s: ComfyServer<unknown>, wf: Workflow) => s.offered.get(w
  * down: it may come back) or was never checked.
  */
 export const couldRun = (s: ComfyServer<unknown>, job: ComfyJob) =>
-  !job.refused.has(s.url) && (offers(s, job.wf) || (s.health !== "healthy" && !s.offered.has(job.wf.name)));
+  !job.refused.has(s.url) && (!job.job.lora || s.characterModels !== false) && (offers(s, job.wf) || (s.health !== "healthy" && !s.offered.has(job.wf.name)));
 
 /** Why no server can run the job's workflow, server by server. */
 export const whyNowhere = (servers: ComfyServer<unknown>[], job: ComfyJob) =>
   `no server can run workflow ${job.wf.name} (${servers
-    .map((s) => `${s.url} ${s.offered.get(job.wf.name)?.reason ?? (job.refused.has(s.url) ? "refused it" : s.health)}`)
+    .map(
+      (s) =>
+        `${s.url} ${job.job.lora && s.characterModels === false ? "lacks Reverie's LoRA node (gpu/comfyui-reverie)" : (s.offered.get(job.wf.name)?.reason ?? (job.refused.has(s.url) ? "refused it" : s.health))}`,
+    )
     .join("; ")})`;
 
 /** Where a job stands, for the reason a time-out records. */

@@ -17,6 +17,8 @@ export interface ComfyServer<J> {
   /** queue_remaining as the server last reported it (every client's prompts). */
   queue: number;
   offered: Map<string, { offered: boolean; reason?: string }>;
+  /** Its /object_info lists Reverie's LoRA loaders (decision 330): it can run a job with a character model. */
+  characterModels?: boolean;
   objectInfoAt: number;
   inFlight: Set<J>;
   /** Prompts moved away while the server did not answer: deleted or interrupted there once it answers again. */
@@ -223,6 +225,7 @@ export function serverStatus(s: ComfyServer<unknown>, workflows: Workflow[]): En
       name: wf.name,
       ...(s.offered.get(wf.name) ?? { offered: false, reason: s.health === "unreachable" ? "server unreachable" : "not checked yet" }),
     })),
+    characterModels: s.characterModels,
     lastError: s.lastError,
     checkedAt: s.checkedAt?.toISOString(),
   };

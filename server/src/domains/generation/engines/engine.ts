@@ -3,13 +3,15 @@ import type { GenerationMode, Resolution } from "../../../contract/generation.ts
 
 export type { Resolution };
 
-/** A trained character model (LoRA) to apply: a file the engine can read or fetch, its trigger word and weight. */
-/** A checked LoRA weights file of the user's own character model (issue 14). */
+/** A checked LoRA weights file of the user's own character model (issue 14): its trigger word and weight. */
 export interface EngineLora {
-  /** Signed URL of the .safetensors file, for servers that fetch it, */
-  url: string;
-  /** and its key in our media storage, for engines that read storage. */
+  /** Its key in our media storage, for engines that read storage. */
   path: string;
+  /**
+   * The SHA-256 of the .safetensors file: a GPU engine names the file by it, with a link signed for that server,
+   * and the server's cache fetches and checks it (decision 330).
+   */
+  sha256: string;
   /** Must appear in the prompt to call the likeness up. */
   triggerWord: string;
   /** 0-1 (SPEC.md §5 strength range). */
@@ -109,6 +111,8 @@ export interface EngineServerStatus {
   inFlight: number;
   /** Workflows it can run, and why the others cannot. */
   workflows: { name: string; offered: boolean; reason?: string }[];
+  /** Whether it can run a job with a person's character model (Reverie's LoRA node installed, decision 330); unset: not known. */
+  characterModels?: boolean;
   lastError?: string;
   checkedAt?: string;
 }

@@ -10,6 +10,7 @@ import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
+import { loraLinksFor } from "./lora-links.ts";
 import { loadWorkflows, misfit, pinFault, type Brought, type Workflow } from "./workflows.ts";
 import type { Need } from "./workflow-binding.ts";
 import {
@@ -79,6 +80,7 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
     createLocalEngine({ toolPath: (tool) => resolveMediaTool(tool, config), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }),
   );
   const workflows = loadWorkflows();
+  const loraLinks = config.COMFYUI_URLS.length || config.SERVERLESS_URL ? loraLinksFor(config) : undefined;
   if (config.COMFYUI_URLS.length) {
     engines.set(
       "comfyui",
@@ -89,6 +91,7 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
         healthMs: config.COMFYUI_HEALTH_SECONDS * 1000,
         workflowCheckMs: config.COMFYUI_WORKFLOW_CHECK_SECONDS * 1000,
         maxTries: config.COMFYUI_MAX_TRIES,
+        loraLinks,
         log,
       }),
     );
@@ -104,6 +107,7 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
         models: config.COMFYUI_MODELS,
         pollMs: config.SERVERLESS_POLL_SECONDS * 1000,
         maxTries: config.COMFYUI_MAX_TRIES,
+        loraLinks,
         log,
       }),
     );

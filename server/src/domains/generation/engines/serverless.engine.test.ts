@@ -4,10 +4,13 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, silentLog, visitor, type TestApp } from "../../../../../tests/db-utils.ts";
 import { startFakeRunpod, type FakeRunpod } from "../../../../../tests/fixtures/fake-runpod.ts";
+import { startLoraHost } from "../../../../../tests/fixtures/lora-host.ts";
+import { loraSafetensors } from "../../../../../tests/fixtures/lora-files.ts";
 import { mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
 import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../../tests/generation-utils.ts";
 import { probe } from "../../../storage/media-tools.ts";
 import type { EngineJob } from "./engine.ts";
+import type { LoraLinks } from "./lora-links.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { loadWorkflows } from "./workflows.ts";
 
@@ -37,7 +40,7 @@ afterEach(async () => {
   rp.state.failNext = 0;
 });
 
-const engineFor = (o: { url?: string; apiKey?: string; maxTries?: number } = {}) => {
+const engineFor = (o: { url?: string; apiKey?: string; maxTries?: number; loraLinks?: LoraLinks } = {}) => {
   const e = createServerlessEngine({
     url: o.url ?? rp.url,
     apiKey: o.apiKey ?? KEY,
@@ -45,6 +48,7 @@ const engineFor = (o: { url?: string; apiKey?: string; maxTries?: number } = {})
     models: {},
     pollMs: 30,
     maxTries: o.maxTries ?? 2,
+    loraLinks: o.loraLinks,
     log: silentLog,
   });
   cleanups.push(() => e.close!());
@@ -87,10 +91,13 @@ describe("serverless engine (RunPod API)", () => {
   }, 90_000);
 
   it("binds the character model: its LoRA file and strength, its trigger word leading the prompt (or alone without one)", async () => {
-    const engine = engineFor();
+    const host = await startLoraHost();
+    cleanups.push(host.close);
+    const engine = engineFor({ loraLinks: host.links });
+    const sha256 = host.add(loraSafetensors());
     const lora = {
       path: "u/7/models/alice_v1.safetensors",
-      url: "https://media.example/u/7/models/alice_v1.safetensors",
+      sha256,
       triggerWord: "rvkbtmzqxp",
       strength: 0.9,
       baseModel: "flux-dev",
@@ -107,11 +114,12 @@ describe("serverless engine (RunPod API)", () => {
       await engine.result(await engine.submit(await job({ mode: "text_to_image", prompt, lora })));
       const posted = rp.recorded.runs.at(-1)!.workflow as Graph;
       expect(texts(posted)).toContain(expected);
-      expect(Object.values(posted).find((x) => x.class_type.startsWith("LoraLoader"))!.inputs).toMatchObject({
-        lora_name: "alice_v1.safetensors",
-        strength_model: 0.9,
-      });
+      // Reverie's loader, fetching by a link signed for the endpoint (decision 330): the worker's ComfyUI fetched it once
+      const loader = Object.values(posted).find((x) => x.class_type.startsWith("ReverieLoraLoader"))!;
+      expect(loader.inputs).toMatchObject({ sha256, strength_model: 0.9 });
+      expect(new URL(String(loader.inputs.url)).searchParams.get("server")).toBe(rp.url);
     }
+    expect(rp.comfy.recorded.loraFetches.map((f) => [f.sha256, f.status])).toEqual([[sha256, 200]]);
   }, 60_000);
 
   it("fails once every try has failed, with the endpoint's error", async () => {

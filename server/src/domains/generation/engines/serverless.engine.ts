@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import { EngineError, type EngineResult, type EngineStatus, type GenerationEngine } from "./engine.ts";
 import { createJobBook, createTryRecord, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
+import type { LoraLinks } from "./lora-links.ts";
 import { finishOutputs } from "./outputs.ts";
 import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
 
@@ -19,6 +20,8 @@ export interface ServerlessOptions {
   apiKey?: string;
   workflows: Workflow[];
   models: Record<string, string>;
+  /** Signs the link the endpoint's workers fetch a job's character model by (decision 330). */
+  loraLinks?: LoraLinks;
   pollMs: number;
   maxTries: number;
   log: Logger;
@@ -80,7 +83,8 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
     const video = await add(j.job.video, `input${path.extname(j.job.video ?? "") || ".mp4"}`);
     // the worker uploads every entry as ComfyUI's /upload/image does, which takes any file: the audio a lip sync reads
     const audio = await add(j.wf.binding.inputs.audio && j.job.audio, `input-audio${path.extname(j.job.audio ?? "") || ".m4a"}`);
-    const { prompt } = await bindWorkflow(j.wf, j.job, { image, endImage, video, audio, models: o.models, prefix: "reverie/out" });
+    const loraUrl = j.job.lora && o.loraLinks?.link(j.job.lora.sha256, base);
+    const { prompt } = await bindWorkflow(j.wf, j.job, { image, endImage, video, audio, models: o.models, prefix: "reverie/out", loraUrl });
     return { workflow: prompt, images };
   }
 

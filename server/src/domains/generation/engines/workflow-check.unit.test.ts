@@ -20,12 +20,16 @@ import { bindWorkflow, chooseWorkflow, loadWorkflows, modelFile, type ObjectInfo
  * §15; provenance in tests/fixtures/comfyui/README.md), kept in the repo so a clean clone runs this.
  */
 const CATALOGUE = path.join(PROJECT_DIR, "tests", "fixtures", "comfyui", "comfyui-object_info-0.3.64.json.gz");
-const stock = JSON.parse(zlib.gunzipSync(fs.readFileSync(CATALOGUE)).toString("utf8")) as ObjectInfo;
+/** With Reverie's own LoRA nodes (gpu/comfyui-reverie, decision 330), which a GPU server's setup installs. */
+const stock = {
+  ...(JSON.parse(zlib.gunzipSync(fs.readFileSync(CATALOGUE)).toString("utf8")) as ObjectInfo),
+  ...(JSON.parse(fs.readFileSync(path.join(PROJECT_DIR, "tests", "fixtures", "comfyui", "reverie-nodes.json"), "utf8")) as ObjectInfo),
+};
 const workflows = loadWorkflows();
 const UPLOADED = { image: "reverie-source.png", endImage: "reverie-source-end.png", video: "reverie-source.mp4", audio: "reverie-source-audio.m4a" };
 const LORA = {
-  url: "https://media.example/lora/character.safetensors",
   path: "lora/character.safetensors",
+  sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
   triggerWord: "rvr",
   strength: 0.8,
   baseModel: null,
@@ -51,7 +55,6 @@ function catalogueFor(wf: Workflow): ObjectInfo {
     ["audio", UPLOADED.audio],
   ] as const)
     for (const t of wf.binding.inputs[need] ?? []) allow(t.node, t.input, file);
-  for (const l of wf.binding.lora) allow(l.node, l.name, path.basename(LORA.path));
   return info;
 }
 
@@ -143,7 +146,12 @@ describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
                   camera: camera as CameraMove | undefined,
                   ...shape,
                 };
-                const { prompt } = await bindWorkflow(wf, job, { ...UPLOADED, models: {}, prefix: "reverie/check" });
+                const { prompt } = await bindWorkflow(wf, job, {
+                  ...UPLOADED,
+                  models: {},
+                  prefix: "reverie/check",
+                  loraUrl: "https://reverie.example/api/gpu/loras/x",
+                });
                 for (const p of graphProblems(prompt, info)) problems.add(`${resolution} ${JSON.stringify(shape)} ${durationSec}s ×${count} ${camera}: ${p}`);
                 bound++;
               }

@@ -6,6 +6,7 @@ import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { chainWindows } from "./animate-chain.ts";
 import { bindingSchema, type Binding, type Control, EXTRAS, type Need } from "./workflow-binding.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
+import { REVERIE_LOADERS } from "./lora-links.ts";
 import { outputSizeFor } from "./output-size.ts";
 import { repeatWindows, checkWindows } from "./workflow-windows.ts";
 
@@ -63,6 +64,8 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
         ]) {
           if (!graph[t.node] || !(t.input in graph[t.node].inputs)) throw new Error(`binding names ${t.node}.${t.input}, which the workflow lacks`);
         }
+        for (const l of binding.lora)
+          if (!REVERIE_LOADERS[graph[l.node].class_type]) throw new Error(`its LoRA node ${l.node} is no ${Object.keys(REVERIE_LOADERS).join(" or ")}`);
         checkWindows(graph, binding.windows);
         return { name, graph, binding };
       } catch (err) {
@@ -232,7 +235,16 @@ export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(
 export async function bindWorkflow(
   wf: Workflow,
   job: EngineJob,
-  o: { image?: string; endImage?: string; video?: string; audio?: string; models: Record<string, string>; prefix: string },
+  o: {
+    image?: string;
+    endImage?: string;
+    video?: string;
+    audio?: string;
+    models: Record<string, string>;
+    prefix: string;
+    /** The link the server running the prompt fetches the job's LoRA by (decision 330). */
+    loraUrl?: string;
+  },
 ): Promise<{ prompt: Graph; width: number; height: number }> {
   const b = wf.binding;
   const prompt = JSON.parse(JSON.stringify(wf.graph)) as Graph;
@@ -276,9 +288,15 @@ export async function bindWorkflow(
 
   for (const slot of b.lora) {
     if (job.lora) {
-      prompt[slot.node].inputs[slot.name] = path.basename(job.lora.path ?? job.lora.url ?? "");
-      for (const input of [slot.strength, ...(slot.name === "lora_name" && "strength_clip" in prompt[slot.node].inputs ? ["strength_clip"] : [])])
-        prompt[slot.node].inputs[input] = job.lora.strength;
+      // Reverie's loader in the stock one's place: the file by its hash and a link to fetch it by, never a bare file
+      // name the server does not list (decision 330)
+      if (!o.loraUrl) throw new EngineError("no link to fetch the character model by");
+      const loader = prompt[slot.node];
+      const clip = slot.name === "lora_name" && "strength_clip" in loader.inputs;
+      loader.class_type = REVERIE_LOADERS[loader.class_type];
+      delete loader.inputs[slot.name];
+      Object.assign(loader.inputs, { sha256: job.lora.sha256, url: o.loraUrl });
+      for (const input of [slot.strength, ...(clip ? ["strength_clip"] : [])]) loader.inputs[input] = job.lora.strength;
       continue;
     }
     // no LoRA: whoever read the loader's output i reads the loader's input bypass[i] instead

@@ -1,0 +1,70 @@
+import crypto from "node:crypto";
+import type { Config } from "../../../config.ts";
+import { mediaUrlSecret } from "../../../storage/storage.ts";
+
+/**
+ * How a person's character model reaches a GPU server (decision 330): the workflow names it by the SHA-256 of its
+ * weights and a short-lived link signed for that file and that server; Reverie's ComfyUI node (gpu/comfyui-reverie)
+ * fetches it from there into its cache once, checks the hash, and loads it. Erasure asks each server to evict it.
+ */
+
+/** The route a GPU server fetches the weights from (training domain). */
+export const GPU_LORA_PATH = "/api/gpu/loras";
+/** Reverie's node route that deletes cached weights on a ComfyUI server. */
+export const EVICT_PATH = "/reverie/loras/evict";
+/** Reverie's loader for each stock LoRA loader a workflow holds: the same inputs, but sha256 and url for lora_name. */
+export const REVERIE_LOADERS: Record<string, string> = { LoraLoader: "ReverieLoraLoader", LoraLoaderModelOnly: "ReverieLoraLoaderModelOnly" };
+/** A server whose /object_info lists these can run a character model. */
+export const CHARACTER_NODES = Object.values(REVERIE_LOADERS);
+
+const EVICT_TIMEOUT_MS = 5_000;
+
+export interface LoraLinks {
+  /** A link `server` may fetch the weights of `sha256` by, until it expires. */
+  link(sha256: string, server: string): string;
+  /** True when `sig` signs this file for this server and `expires` (unix seconds) has not passed. */
+  verify(sha256: string, server: string, expires: number, sig: string, now?: number): boolean;
+}
+
+/** Links signed with the media URL key, apart from media links by their own prefix: one can never stand for the other. */
+export function loraLinks(secret: string, publicUrl: string, ttlSeconds: number): LoraLinks {
+  const sign = (sha256: string, server: string, expires: number) =>
+    crypto.createHmac("sha256", secret).update(`gpu-lora\n${sha256}\n${server}\n${expires}`).digest("base64url");
+  return {
+    link(sha256, server) {
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      const q = new URLSearchParams({ server, expires: String(expires), sig: sign(sha256, server, expires) });
+      return `${publicUrl}${GPU_LORA_PATH}/${sha256}?${q}`;
+    },
+    verify(sha256, server, expires, sig, now = Date.now()) {
+      if (!Number.isInteger(expires) || expires * 1000 < now) return false;
+      const expected = Buffer.from(sign(sha256, server, expires));
+      const given = Buffer.from(sig);
+      return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+    },
+  };
+}
+
+/**
+ * Asks each ComfyUI server to delete these weights from its cache now; answers the servers that confirmed. One that
+ * does not answer keeps its copy until the node's age limit deletes it (REVERIE_LORA_MAX_AGE_HOURS): it can no longer
+ * fetch the file again, and Reverie names it in no job.
+ */
+export async function evictEverywhere(servers: string[], sha256s: string[]): Promise<string[]> {
+  if (!sha256s.length) return [];
+  const answers = await Promise.all(
+    [...new Set(servers.map((u) => u.replace(/\/$/, "")))].map(async (url) => {
+      const res = await fetch(`${url}${EVICT_PATH}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ sha256: sha256s }),
+        signal: AbortSignal.timeout(EVICT_TIMEOUT_MS),
+      }).catch(() => undefined);
+      return res?.ok ? url : undefined;
+    }),
+  );
+  return answers.filter((u): u is string => !!u);
+}
+
+/** The links of this deployment: signed with its media URL key, valid GPU_LORA_LINK_SECONDS, under PUBLIC_URL. */
+export const loraLinksFor = (config: Config) => loraLinks(mediaUrlSecret(config), config.publicUrl, config.GPU_LORA_LINK_SECONDS);
