@@ -42,6 +42,10 @@ export const MSG = {
   motionUnavailable: "Copying motion from a video is not available right now",
   /** Audio overlay on a GPU engine is lip-synced only (decision 305): refused before any charge where no server makes it. */
   lipSyncUnavailable: "Videos that speak or sing to your audio are not available right now",
+  /** not SPEC's: a photo or a character model is run only by a workflow that uses it (issue 44 item 4, decision 336) */
+  photoToImageUnavailable: "Pictures made from your photo are not available right now",
+  characterUnavailable: "Character models are not available right now",
+  templateTakesNoCharacter: "This template does not use a character model",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
   /** not SPEC's: a template pinned to a workflow that needs, or cannot take, what the request brings (decision 315) */
   templateWrongKind: "This template cannot be used for this kind of generation",

@@ -53,7 +53,7 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
     const maxExtend = Math.max(0, Math.floor(MAX_DURATION_SEC - length + 1e-9));
     // the clip's own photo workflow where it had one (the continuation then matches it), else the engine's pick
     const workflow = t.mode === "image_to_video" && !src.endImageKey && !src.camera ? src.workflow : undefined;
-    const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image" });
+    const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image", lora: !!src.lora });
     const resolution = (t.resolution ?? "480P") as Resolution;
     return {
       mode: "image_to_video",

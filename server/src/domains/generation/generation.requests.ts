@@ -197,7 +197,8 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         audio: given(mode === "audio_overlay"),
       };
       const extras = extrasOf({ imageKey: brings.image, videoKey: brings.video, endImageKey: brings.endImage, camera: brings.camera });
-      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode], extras };
+      // a photo given to a mode that does without one (image to image) is priced and checked as the workflow using it
+      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode] ?? (b.image_id ? "image" : undefined), extras };
       const points = price({
         video: b.type === "video",
         resolution: b.resolution,
@@ -208,7 +209,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       });
       // whether it can run now, as the submit's refusal will ask: the mode it submits and the template's exact workflow
       // (a template's own mode that runs is no help to another mode it is used in, e.g. a photo template in text to video)
-      const available = (await engines.refusal(engine, mode, template?.workflow, extras)) === null;
+      const available = (await engines.refusal(engine, mode, template?.workflow, extras, brings)) === null;
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return {
         points,

@@ -24,6 +24,8 @@ export type WorkflowRequest = {
   extras?: readonly RequestExtra[];
   /** a 1080p follow-up runs only an upscale workflow (decision 307) */
   followUp?: "upscale";
+  /** the person's character model: run only by a workflow that applies it (decision 336) */
+  lora?: boolean;
 };
 
 /**
@@ -37,7 +39,7 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
   const source = { ...brings, ...(o.mode === "audio_overlay" ? { audio: "source" } : {}) };
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
-    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, followUp: o.followUp, ...source, ...extras }, usable);
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, followUp: o.followUp, lora: o.lora, ...source, ...extras }, usable);
   } catch {
     return undefined;
   }
@@ -90,8 +92,10 @@ export function workflowControls(workflows: Workflow[], o: WorkflowRequest, usab
   const plain = runOrPinned(workflows, o, usable);
   const controls = new Set<StudioControl>(plain ? bound(plain.binding) : []);
   if ((IMAGE_MODES as readonly string[]).includes(o.mode)) {
+    // offered only where a workflow using the picture runs now: none other would take it (decision 336)
     const withPicture = workflowFor(workflows, { ...o, source: "image" }, usable);
-    if (withPicture?.binding.needs.includes("image")) for (const c of ["image", ...bound(withPicture.binding)] as const) controls.add(c);
+    if (withPicture && usable(withPicture) && withPicture.binding.needs.includes("image"))
+      for (const c of ["image", ...bound(withPicture.binding)] as const) controls.add(c);
   }
   if (!o.extras?.length) {
     for (const extra of REQUEST_EXTRAS) {

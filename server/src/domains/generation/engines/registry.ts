@@ -12,7 +12,7 @@ import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { loraLinksFor } from "./lora-links.ts";
 import { loadWorkflows, misfit, pinFault, type Brought, type Workflow } from "./workflows.ts";
-import type { Need } from "./workflow-binding.ts";
+import { MODE_NEEDS, type Need } from "./workflow-binding.ts";
 import {
   localControls,
   REQUEST_EXTRAS,
@@ -211,15 +211,28 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
    * default, which the engine picks among those it can run) now; null when it can. A request bringing a last frame or
    * a camera move (`extras`) runs only where a workflow taking it is offered now (decision 303): never on the local engine.
    */
-  async function refusal(name: EngineKind, mode?: GenerationMode, workflow?: string | null, extras: readonly RequestExtra[] = []): Promise<string | null> {
+  async function refusal(
+    name: EngineKind,
+    mode?: GenerationMode,
+    workflow?: string | null,
+    extras: readonly RequestExtra[] = [],
+    brings?: Brought,
+  ): Promise<string | null> {
     const s = await status(name);
     if (!s.available) return s.message;
     const runs = (!mode || s.modes.includes(mode)) && (!workflow || !s.workflows || s.workflows.includes(workflow));
     // a GPU engine's audio overlay is lip-synced only (decision 305): say which kind cannot be made
     if (!runs) return mode === "audio_overlay" && s.ai ? MSG.lipSyncUnavailable : `The ${s.label} engine cannot make this kind of generation right now.`;
-    if (!extras.length || !mode) return null;
-    const wf = name === "local" ? undefined : workflowFor(workflows, { mode, workflow, source: "image", extras }, offeredBy(s));
-    return wf && offeredBy(s)(wf) ? null : MSG[UNAVAILABLE[extras[0]]];
+    // the local engine runs no workflow and takes no extra; a pinned workflow was checked above, its fit is misfit's
+    if (name === "local" || !mode || (workflow && !extras.length)) return mode && extras.length ? MSG[UNAVAILABLE[extras[0]]] : null;
+    if (!extras.length && !brings?.image && !brings?.lora) return null;
+    // the workflow the submit would run, given all it brings: never one that drops a photo or a LoRA (decision 336)
+    const own = MODE_NEEDS[mode];
+    const source = brings?.video || own.includes("video") ? "video" : brings?.image || own.includes("image") ? "image" : undefined;
+    const wf = workflowFor(workflows, { mode, workflow, source, extras, lora: !!brings?.lora }, offeredBy(s));
+    if (wf && offeredBy(s)(wf)) return null;
+    if (extras.length) return MSG[UNAVAILABLE[extras[0]]];
+    return brings?.lora ? MSG.characterUnavailable : MSG.photoToImageUnavailable;
   }
 
   /** The workflow a template pins, where the engine runs workflows (the local engine runs none). */
@@ -232,6 +245,8 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
    */
   function misfitOf(name: EngineKind, mode: GenerationMode, workflow: string | null | undefined, brings: Brought): string | null {
     const wf = pinnedOn(name, workflow);
+    // a pinned workflow without a LoRA slot would drop the person's character model (decision 336)
+    if (wf && brings.lora && !wf.binding.lora.length) return MSG.templateTakesNoCharacter;
     const why = wf && misfit(wf, mode, brings);
     if (!why) return null;
     return MSG["mode" in why ? "templateWrongKind" : "lacks" in why ? LACKS[why.lacks] : TAKES_NO[why.takesNo]];
@@ -254,7 +269,7 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null, extras?: readonly RequestExtra[], brings?: Brought): Promise<void> {
       const wrong = brings && misfitOf(name, mode, workflow, brings);
       if (wrong) throw HttpError.badRequest(wrong);
-      const why = await refusal(name, mode, workflow, extras);
+      const why = await refusal(name, mode, workflow, extras, brings);
       if (why) throw new HttpError(503, why);
     },
   };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS, WORKFLOW_TIERS } from "../../../contract/engines.ts";
-import { GENERATION_MODES } from "../../../contract/generation.ts";
+import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chainSchema } from "./animate-chain.ts";
 import { windowsSchema } from "./workflow-windows.ts";
 
@@ -30,6 +30,20 @@ export const NEEDS = ["image", "video", ...REQUEST_EXTRAS, "audio"] as const;
 export type Need = (typeof NEEDS)[number];
 /** What a job may bring that only a workflow needing it can use. */
 export const EXTRAS = REQUEST_EXTRAS;
+
+/**
+ * What a request of each mode always brings (decision 337): a workflow makes a mode for everyone only where it needs no
+ * more than this; one that needs more (a photo in text to image, a last frame) makes it only from what a request adds.
+ */
+export const MODE_NEEDS: Record<GenerationMode, readonly Need[]> = {
+  image_to_video: ["image"],
+  role_video: ["image"],
+  audio_overlay: ["image", "audio"],
+  video_to_video: ["video"],
+  text_to_video: [],
+  text_to_image: [],
+  image_batch: [],
+};
 
 export const bindingSchema = z.object({
   title: z.string(),

@@ -146,9 +146,9 @@ const brought = (job: Brought): Record<Need, boolean> => ({
   motion: !!job.image && !!job.video,
   audio: !!job.audio,
 });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "tier" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp">;
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "tier" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp"> & { lora?: unknown };
 /** What a request brings to its workflow: the media, last frame and camera move, by whether each is given. */
-export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio">;
+export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio"> & { lora?: unknown };
 
 /**
  * Why a pinned workflow cannot make a request, read from its binding alone (decision 315): a mode it does not make,
@@ -186,9 +186,18 @@ export function pinFault(workflows: Workflow[], mode: GenerationMode, name: stri
 }
 
 /**
- * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets. A last
- * frame or a camera move is run only by a workflow that needs it: where none does (or the template's does not), the
- * job cannot run rather than lose it.
+ * Whether a workflow uses everything a job brings (issue 44 item 4, decision 336): a photo or a video it reads, a LoRA
+ * it applies. A sound is used by every workflow: one that does not read it has it laid under its video.
+ */
+const usesAll = (w: Workflow, has: Record<Need, boolean>, lora: boolean) =>
+  (["image", "video"] as const).every((m) => !has[m] || w.binding.needs.includes(m)) && (!lora || w.binding.lora.length > 0);
+
+/**
+ * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets and that
+ * uses everything it brings, a usable one first. A photo, a video, a LoRA, a last frame or a camera move is run only by
+ * a workflow that uses it: where none does (or the template's does not), the job cannot run rather than lose it; where
+ * none that does is usable, the first of them is answered, which the engine then refuses as unrunnable, never another
+ * that would drop an input (a photo given to text to image never runs as text to image).
  */
 export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf: Workflow) => boolean): Workflow {
   const has = brought(job);
@@ -197,6 +206,7 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
     w.binding.needs.every((n) => has[n]) &&
     extras.every((x) => w.binding.needs.includes(x)) &&
     w.binding.followUp === job.followUp &&
+    usesAll(w, has, !!job.lora) &&
     // a follow-up's post-step (an upscale) serves results of either tier
     (job.followUp !== undefined || w.binding.tier === (job.tier ?? "full"));
   if (job.workflow) {
@@ -204,15 +214,15 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
     if (!wf) throw new UnrunnableError(`no workflow named ${job.workflow}`);
     if (!EXTRAS.every((x) => has[x] === wf.binding.needs.includes(x))) throw new UnrunnableError(`workflow ${wf.name} ${unmet(wf, has)}`);
     if (wf.binding.followUp !== job.followUp) throw new UnrunnableError(`workflow ${wf.name} is not a ${job.followUp ?? "generation"} workflow`);
+    if (job.lora && !wf.binding.lora.length) throw new UnrunnableError(`workflow ${wf.name} applies no character model (LoRA)`);
     return wf;
   }
   const fits = workflows.filter((w) => w.binding.modes.includes(job.mode) && takes(w));
-  // a photo given to a mode that can do without one picks a workflow that uses it (image-to-image over text-to-image)
-  fits.sort((a, b) => Number(b.binding.needs.length > 0 && has.image) - Number(a.binding.needs.length > 0 && has.image));
   const wf = fits.find(usable) ?? fits[0];
   if (!wf) {
     const what = job.followUp ? `${job.followUp} of ${job.mode}` : job.mode;
-    throw new EngineError(`no workflow makes ${what}${has.image ? " from a photo" : ""}${extras.map((x) => ` with ${NEED_WORDS[x]}`).join("")}`);
+    const withWhat = [...extras.map((x) => NEED_WORDS[x]), ...(job.lora ? ["a character model"] : [])].map((x) => ` with ${x}`).join("");
+    throw new UnrunnableError(`no workflow makes ${what}${has.image ? " from a photo" : ""}${withWhat}`);
   }
   return wf;
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { UnrunnableError } from "./engine.ts";
+import { workflowControls, workflowFor } from "./controls.ts";
+import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
+
+/**
+ * Issue 44 item 4 (decision 336): a request runs only on a workflow that uses everything it brings. With image to
+ * image unavailable, a photo given to text to image ran text to image, charged, and ignored the photo.
+ */
+const workflows = loadWorkflows();
+const all = () => true;
+const except =
+  (...names: string[]) =>
+  (w: Workflow) =>
+    !names.includes(w.name);
+const lora = { path: "u/1/models/me.safetensors", url: "https://x/me.safetensors", triggerWord: "me", strength: 1, baseModel: "sdxl" };
+
+describe("the workflow chooser never drops an input (issue 44 item 4)", () => {
+  it("a photo given to text to image runs image to image, or nothing: never text to image while image to image cannot run", () => {
+    expect(chooseWorkflow(workflows, { mode: "text_to_image", image: "p.png" }, all).name).toBe("sdxl-i2i");
+    // the image-to-image workflow is answered, for the engine to refuse as unrunnable: never a text-to-image one
+    expect(chooseWorkflow(workflows, { mode: "text_to_image", image: "p.png" }, except("sdxl-i2i")).name).toBe("sdxl-i2i");
+    expect(workflowFor(workflows, { mode: "image_batch", source: "image" }, except("sdxl-i2i"))?.binding.needs).toContain("image");
+    // without a photo, text to image as before
+    expect(chooseWorkflow(workflows, { mode: "text_to_image" }, all).binding.needs).toEqual([]);
+  });
+
+  it("a character model runs only on a workflow that applies it", () => {
+    expect(chooseWorkflow(workflows, { mode: "image_to_video", image: "p.png", lora }, all).binding.lora.length).toBeGreaterThan(0);
+    // the camera workflow has no LoRA slot: a camera move with a character model cannot run rather than lose either
+    expect(() => chooseWorkflow(workflows, { mode: "image_to_video", image: "p.png", camera: "zoom_in", lora }, all)).toThrow(
+      /no workflow makes image_to_video from a photo with a camera move with a character model/,
+    );
+    expect(() => chooseWorkflow(workflows, { mode: "image_to_video", image: "p.png", camera: "zoom_in", lora }, all)).toThrow(UnrunnableError);
+    expect(() => chooseWorkflow(workflows, { mode: "image_to_video", image: "p.png", endImage: "q.png", workflow: "wan22-flf2v-14b", lora }, all)).toThrow(
+      /workflow wan22-flf2v-14b applies no character model/,
+    );
+  });
+
+  it("the studio offers a reference picture in text to image only while a workflow using it runs", () => {
+    expect(workflowControls(workflows, { mode: "text_to_image" }, all)).toContain("image");
+    expect(workflowControls(workflows, { mode: "text_to_image" }, except("sdxl-i2i"))).not.toContain("image");
+  });
+});
