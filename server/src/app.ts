@@ -18,6 +18,7 @@ import { privacyRoutes } from "./domains/privacy/privacy.routes.ts";
 import { sandboxCheckoutRoutes } from "./domains/payments/sandbox/sandbox-checkout.routes.ts";
 import { sandboxEnabled } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { productsRoutes } from "./domains/products/products.routes.ts";
+import { createReadiness } from "./domains/site/site.readiness.ts";
 import { siteRoutes } from "./domains/site/site.routes.ts";
 import { staffRoutes } from "./domains/staff/staff.routes.ts";
 import { usersRoutes } from "./domains/users/users.routes.ts";
@@ -69,7 +70,14 @@ function chatLimits(limiter: Services["limiter"], config: AppDeps["config"]) {
 
 /** Every domain's routes on the one API router, in the order their paths are matched. */
 function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps): void {
-  siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects);
+  siteRoutes(
+    api,
+    services.site,
+    { health: () => isDbReachable(db), ready: createReadiness({ db, storage: services.storage }) },
+    config,
+    services.engineStatus,
+    services.cityRedirects,
+  );
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
   mediaRoutes(api, services.storage);

@@ -9,6 +9,11 @@ export const MIGRATIONS_DIR = path.join(PROJECT_DIR, "prisma", "migrations");
 /** Arbitrary but fixed: every Reverie instance takes this advisory lock to migrate one at a time. */
 const MIGRATION_LOCK_ID = 7_240_311;
 
+/** The migration files, in the order they are applied. */
+export async function migrationFiles(dir = MIGRATIONS_DIR): Promise<string[]> {
+  return (await fs.readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+}
+
 /**
  * Applies the SQL files of prisma/migrations in name order, each in its own transaction,
  * recording applied files (with a checksum) so that a second run does nothing.
@@ -25,8 +30,7 @@ export async function runMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): 
     const done = new Map<string, string>(
       (await client.query<{ name: string; checksum: string }>("SELECT name, checksum FROM schema_migrations")).rows.map((r) => [r.name, r.checksum]),
     );
-    const files = (await fs.readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
-    for (const file of files) {
+    for (const file of await migrationFiles(dir)) {
       const sql = await fs.readFile(path.join(dir, file), "utf8");
       const checksum = crypto.createHash("sha256").update(sql).digest("hex");
       const previous = done.get(file);

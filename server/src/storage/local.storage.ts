@@ -90,6 +90,15 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { roo
     async delete(key) {
       await fs.rm(fileOf(key), { force: true });
     },
+    async reachable() {
+      try {
+        await fs.mkdir(o.root, { recursive: true });
+        await fs.access(o.root, fs.constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     verifiedFile(key, expires, sig) {
       try {
         return signer.verify(key, expires, sig) ? fileOf(key) : null;

@@ -32,6 +32,8 @@ export interface MediaStorage {
    * URLs of local media are relative so that any host name works (decision 066); those servers need PUBLIC_URL's.
    */
   fetchableUrl(key: string, ttlSeconds?: number): Promise<string>;
+  /** Whether this process can reach the store now (the bucket answers; the media folder is writable), for readiness. */
+  reachable(): Promise<boolean>;
   /** Local disk only: the file a signed URL names, or null when the signature is wrong or expired. */
   verifiedFile?(key: string, expires: number, sig: string): string | null;
 }

@@ -8,6 +8,8 @@ import type { MediaStorage } from "./media-storage.ts";
 import { contentMd5, lazyS3Connection, type S3Connection, type S3ConnectionOptions } from "./s3.client.ts";
 import { PART_BYTES, putInParts } from "./s3.multipart.ts";
 
+const REACHABLE_TIMEOUT_MS = 3000;
+
 export interface S3StorageOptions extends S3ConnectionOptions {
   bucket: string;
   defaultTtl: number;
@@ -110,6 +112,16 @@ export function createS3Storage(o: S3StorageOptions): S3Storage {
       assertSafeKey(key);
       const { sdk, client } = await s3();
       await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    // a store that does not answer within the time a load balancer's probe waits is as good as unreachable
+    async reachable() {
+      try {
+        const { sdk, client } = await s3();
+        await client.send(new sdk.HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(REACHABLE_TIMEOUT_MS) });
+        return true;
+      } catch {
+        return false;
+      }
     },
     async signedUrl(key, ttl = o.defaultTtl) {
       assertSafeKey(key);

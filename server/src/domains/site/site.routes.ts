@@ -9,8 +9,17 @@ import type { EngineStatus } from "../generation/engines/engine.ts";
 import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
 import { LIMITS } from "../uploads/uploads.service.ts";
 import type { CityRedirects } from "./redirect-by-city.ts";
+import type { Readiness } from "./site.readiness.ts";
 import type { SiteService } from "./site.service.ts";
-import { bannerListAnswer, basicSettingsAnswer, basicSettingsWithBrandAnswer, healthAnswer, promptListAnswer, redirectByCityAnswer } from "./site.schema.ts";
+import {
+  bannerListAnswer,
+  basicSettingsAnswer,
+  basicSettingsWithBrandAnswer,
+  healthAnswer,
+  promptListAnswer,
+  readyAnswer,
+  redirectByCityAnswer,
+} from "./site.schema.ts";
 
 const promptQuery = z.object({ category: z.string().max(40).optional() });
 
@@ -18,15 +27,29 @@ const promptQuery = z.object({ category: z.string().max(40).optional() });
 export function siteRoutes(
   api: ApiRouter,
   site: SiteService,
-  health: () => Promise<boolean>,
+  probes: { health: () => Promise<boolean>; ready: () => Promise<Readiness> },
   config: Config,
   engineStatus: () => Promise<EngineStatus>,
   redirects: CityRedirects,
 ) {
   api.get("/api/health", { summary: "200 only when the database answers", tags: ["site"], auth: "public", response: healthAnswer }, async () => {
-    if (!(await health())) throw new HttpError(503, "Database unreachable");
+    if (!(await probes.health())) throw new HttpError(503, "Database unreachable");
     return { status: "ok" };
   });
+  api.get(
+    "/api/ready",
+    {
+      summary: "200 when this instance can serve (database reachable, migrations applied, storage reachable); 503 with the checks otherwise",
+      tags: ["site"],
+      auth: "public",
+      response: readyAnswer,
+    },
+    async () => {
+      const checks = await probes.ready();
+      if (!checks.database || !checks.migrations || !checks.storage) throw new HttpError(503, "Not ready", checks);
+      return { status: "ready", ...checks };
+    },
+  );
   const tags = ["index"];
   api.get("/api/Index/bannerList", { summary: "Home banners", tags, auth: "public", response: bannerListAnswer }, async () => ({ list: await site.banners() }));
   api.get(

@@ -9,6 +9,14 @@ export const healthAnswer = z.object({
   status: z.string(),
 });
 
+/** get /api/ready: each check true; a 503 carries the same checks as its data */
+export const readyAnswer = z.object({
+  status: z.string(),
+  database: z.boolean(),
+  migrations: z.boolean(),
+  storage: z.boolean(),
+});
+
 /** get /api/Index/bannerList */
 export const bannerListAnswer = z.object({
   list: z.array(
