@@ -21,6 +21,13 @@ export interface BurstCall {
   body?: object;
   /** a multipart upload: this file as `file`, with `consent` = 1 */
   file?: Buffer;
+  /**
+   * Where this setup leaves no success possible (a back end not configured, a made-up token, a limit an earlier burst
+   * spent), the only statuses its answers may have. Otherwise at least one answer succeeds and none is a 503.
+   */
+  refused?: readonly number[];
+  /** Exactly one answer of the burst succeeds: the first changes something, the repeats find it changed. */
+  once?: true;
 }
 
 /** The accounts and the objects their requests name, made once through the API before the bursts. */
@@ -61,78 +68,119 @@ const key = "burst-same-key-1";
  */
 export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = [
   ["POST /api/login/visitor", () => ({ as: "nobody" })],
-  ["POST /api/login/sendEmailCode", () => ({ as: "nobody", body: { email: "burst@example.com" } })],
-  ["POST /api/login/emailLogin", () => ({ as: "nobody", body: { email: "burst@example.com", code: "0000" } })],
-  ["POST /api/login/googleLogin", () => ({ as: "nobody", body: { id_token: "not-a-token" } })],
-  ["POST /api/OrderJpay/channelServerLogin", () => ({ as: "nobody", body: { channel_token: "not-a-token" } })],
+  ["POST /api/login/sendEmailCode", () => ({ as: "nobody", body: { email: "burst@example.com" }, once: true })],
+  // refused: a made-up code
+  ["POST /api/login/emailLogin", () => ({ as: "nobody", body: { email: "burst@example.com", code: "0000" }, refused: [400, 429] })],
+  // refused: Google sign-in is not configured
+  ["POST /api/login/googleLogin", () => ({ as: "nobody", body: { id_token: "not-a-token" }, refused: [503] })],
+  // refused: no messaging channel is configured
+  ["POST /api/OrderJpay/channelServerLogin", () => ({ as: "nobody", body: { channel_token: "not-a-token" }, refused: [503] })],
   ["POST /api/Personal/user_update", () => ({ as: "fan", body: { nickname: "Burst", language: "en" } })],
   ["POST /api/Personal/uploadUserInfo", () => ({ as: "fan", body: { nickname: "Burst" } })],
   ["POST /api/ImageUpload/upload", (s) => ({ as: "fan", file: s.image })],
   ["POST /api/ImageUpload/upload2", (s) => ({ as: "fan", file: s.image })],
-  ["POST /api/ImageUpload/videoFromMedia", (s) => ({ as: "fan", file: s.image })],
-  ["POST /api/ImageUpload/audioFromMedia", (s) => ({ as: "fan", file: s.image })],
-  ["POST /api/Fileuploads/upload", (s) => ({ as: "fan", file: s.image })],
+  // refused: a photo has no video
+  ["POST /api/ImageUpload/videoFromMedia", (s) => ({ as: "fan", file: s.image, refused: [400, 429] })],
+  // refused: a photo has no sound
+  ["POST /api/ImageUpload/audioFromMedia", (s) => ({ as: "fan", file: s.image, refused: [400, 429] })],
+  // refused: the request names no upload_type
+  ["POST /api/Fileuploads/upload", (s) => ({ as: "fan", file: s.image, refused: [400, 429] })],
   ["POST /api/Generation/picVideoSubmit", (s) => ({ as: "fan", body: { image_id: s.uploadId, prompt: "waves" } })],
-  ["POST /api/Generation/roleVideoSubmit", (s) => ({ as: "creator", body: { role_id: s.modelId, prompt: "waves" } })],
+  // refused: the model has no trained weights
+  ["POST /api/Generation/roleVideoSubmit", (s) => ({ as: "creator", body: { role_id: s.modelId, prompt: "waves" }, refused: [400] })],
   ["POST /api/Generation/textVideoSubmit", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
   ["POST /api/Generation/textPicSubmit", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
-  ["POST /api/Generation/generativeModel", () => ({ as: "guest", body: { prompt: "a lighthouse" } })],
+  ["POST /api/Generation/generativeModel", () => ({ as: "guest", body: { prompt: "a lighthouse" }, once: true })],
   ["POST /api/Generation/imageBatchModel", () => ({ as: "fan", body: { prompt: "a lighthouse" } })],
   ["POST /api/Generation/getDurationPoints", () => ({ as: "nobody", body: { duration: 5 } })],
   ["POST /api/Generation/followUpPoints", (s) => ({ as: "creator", body: { source_id: s.taskId, kind: "upscale" } })],
-  ["POST /api/Generation/followUpSubmit", (s) => ({ as: "creator", body: { source_id: s.taskId, kind: "upscale" } })],
+  // refused: the task is a local draft; only the AI engine's results are extended
+  ["POST /api/Generation/followUpSubmit", (s) => ({ as: "creator", body: { source_id: s.taskId, kind: "upscale" }, refused: [503] })],
   ["POST /api/Generation/setPublic", (s) => ({ as: "creator", body: { id: s.taskId, public: 1 } })],
   ["POST /api/Gallery/like", (s) => ({ as: "fan", body: { id: s.taskId } })],
   ["POST /api/Gallery/unlike", (s) => ({ as: "fan", body: { id: s.taskId } })],
-  ["POST /api/Training/selfie", () => ({ as: "creator", body: { frames: ["data:image/png;base64,AAAA", "data:image/png;base64,AAAA"] } })],
-  ["POST /api/Training/checkPhoto", (s) => ({ as: "fan", body: { selfie_id: "00000000-0000-4000-8000-000000000000", upload_id: s.uploadId } })],
+  // refused: no trainer is configured
+  ["POST /api/Training/selfie", () => ({ as: "creator", body: { frames: ["data:image/png;base64,AAAA", "data:image/png;base64,AAAA"] }, refused: [503] })],
+  // refused: no trainer is configured
+  ["POST /api/Training/checkPhoto", (s) => ({ as: "fan", body: { selfie_id: "00000000-0000-4000-8000-000000000000", upload_id: s.uploadId }, refused: [503] })],
   [
     "POST /api/Training/submit",
     (s) => ({
       as: "fan",
       body: { name: "Twin", cover_id: s.uploadId, photo_ids: Array(10).fill(s.uploadId), selfie_id: "00000000-0000-4000-8000-000000000000" },
+      // refused: the request names no home link
+      refused: [400],
     }),
   ],
-  ["POST /api/Training/cancel", (s) => ({ as: "creator", body: { id: s.modelId } })],
-  ["POST /api/Training/webhook/{trainer}", () => ({ as: "nobody", path: "/api/Training/webhook/replicate", body: { id: "x", status: "succeeded" } })],
+  // refused: the model finished training
+  ["POST /api/Training/cancel", (s) => ({ as: "creator", body: { id: s.modelId }, refused: [409] })],
+  // refused: no trainer is configured
+  [
+    "POST /api/Training/webhook/{trainer}",
+    () => ({ as: "nobody", path: "/api/Training/webhook/replicate", body: { id: "x", status: "succeeded" }, refused: [404] }),
+  ],
   ["POST /api/order/createOrderAndPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
   ["POST /api/Order/orderActionLog", (s) => ({ as: "fan", body: { order_id: s.orderId, pixel_id: "px-1" } })],
-  ["POST /api/order/createPagsmileRecurringPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
-  ["POST /api/order/createPagsmileSBPPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
-  ["POST /api/order/createPagsmileSberPayPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
-  ["POST /api/order/createPagsmileTPayPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
-  ["POST /api/order/pagsmileNotify", () => ({ as: "nobody", body: { out_trade_no: "RV1", trade_status: "SUCCESS" } })],
-  ["POST /api/OrderStripe/createCheckoutSession", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
-  ["POST /api/order/createPaypalPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
-  ["POST /api/order/capturePaypalOrder", () => ({ as: "fan", body: { session_id: "PAYPAL-1" } })],
-  ["POST /api/OrderJpay/createOrder", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true } })],
-  ["POST /api/OrderJpay/orderPay", () => ({ as: "fan", body: { order_no: "RV1", boc: "te6c" } })],
+  // refused: createOrderAndPay's burst spent the account's orders for the hour
+  ["POST /api/order/createPagsmileRecurringPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true }, refused: [429] })],
+  // refused: createOrderAndPay's burst spent the account's orders for the hour
+  ["POST /api/order/createPagsmileSBPPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true }, refused: [429] })],
+  // refused: createOrderAndPay's burst spent the account's orders for the hour
+  ["POST /api/order/createPagsmileSberPayPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true }, refused: [429] })],
+  // refused: createOrderAndPay's burst spent the account's orders for the hour
+  ["POST /api/order/createPagsmileTPayPayment", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true }, refused: [429] })],
+  // refused: Pagsmile is not configured
+  ["POST /api/order/pagsmileNotify", () => ({ as: "nobody", body: { out_trade_no: "RV1", trade_status: "SUCCESS" }, refused: [503] })],
+  // refused: createOrderAndPay's burst spent the account's orders for the hour
+  ["POST /api/OrderStripe/createCheckoutSession", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true }, refused: [429] })],
+  // refused: createOrderAndPay's burst spent the account's orders for the hour
+  ["POST /api/order/createPaypalPay", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true }, refused: [429] })],
+  // refused: a made-up PayPal order
+  ["POST /api/order/capturePaypalOrder", () => ({ as: "fan", body: { session_id: "PAYPAL-1" }, refused: [404] })],
+  // refused: createOrderAndPay's burst spent the account's orders for the hour
+  ["POST /api/OrderJpay/createOrder", (s) => ({ as: "fan", body: { product_id: s.productId, agree_terms: true }, refused: [429] })],
+  // refused: a made-up order number
+  ["POST /api/OrderJpay/orderPay", () => ({ as: "fan", body: { order_no: "RV1", boc: "te6c" }, refused: [404] })],
   ["POST /api/order/queryPayment", (s) => ({ as: "fan", body: { order_id: s.orderId } })],
   ["POST /sandbox-pay/{sessionId}/3ds", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/3ds` })],
   ["POST /sandbox-pay/{sessionId}/challenge", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/challenge`, body: { result: "pass" } })],
   ["POST /sandbox-pay/{sessionId}/pay", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/pay` })],
   ["POST /sandbox-pay/{sessionId}/decline", (s) => ({ as: "nobody", path: `/sandbox-pay/${s.sandboxSession}/decline` })],
-  ["POST /sandbox-pay/subscriptions/{subscriptionId}/renew", () => ({ as: "nobody", path: `/sandbox-pay/subscriptions/sbsub_${"0".repeat(24)}/renew` })],
-  ["POST /api/pay/webhook/{provider}", () => ({ as: "nobody", path: "/api/pay/webhook/sandbox", body: { id: "evt", type: "checkout.completed" } })],
+  // refused: a made-up subscription
+  [
+    "POST /sandbox-pay/subscriptions/{subscriptionId}/renew",
+    () => ({ as: "nobody", path: `/sandbox-pay/subscriptions/sbsub_${"0".repeat(24)}/renew`, refused: [404] }),
+  ],
+  // refused: an unsigned notification
+  [
+    "POST /api/pay/webhook/{provider}",
+    () => ({ as: "nobody", path: "/api/pay/webhook/sandbox", body: { id: "evt", type: "checkout.completed" }, refused: [400] }),
+  ],
   ["POST /api/wallet/tonProofPayload", () => ({ as: "fan" })],
-  ["POST /api/wallet/connect", () => ({ as: "fan", body: { address: `0:${"a".repeat(64)}`, chain: "-239", public_key: "b".repeat(64), proof: {} } })],
+  // refused: a made-up proof
+  [
+    "POST /api/wallet/connect",
+    () => ({ as: "fan", body: { address: `0:${"a".repeat(64)}`, chain: "-239", public_key: "b".repeat(64), proof: {} }, refused: [400, 429] }),
+  ],
   ["POST /api/wallet/disconnect", () => ({ as: "fan" })],
   ["POST /api/pixelcollect/add", () => ({ as: "guest", body: { event: "PageView" } })],
-  ["POST /api/privacy/export", () => ({ as: "guest" })],
-  ["POST /api/privacy/deletion/code", () => ({ as: "guest" })],
-  ["POST /api/privacy/deletion", () => ({ as: "guest", body: { confirm: true } })],
-  ["POST /api/privacy/deletion/undo", () => ({ as: "guest" })],
+  ["POST /api/privacy/export", () => ({ as: "guest", once: true })],
+  // refused: a guest has no email to send it to
+  ["POST /api/privacy/deletion/code", () => ({ as: "guest", refused: [400] })],
+  ["POST /api/privacy/deletion", () => ({ as: "guest", body: { confirm: true }, once: true })],
+  ["POST /api/privacy/deletion/undo", () => ({ as: "guest", once: true })],
   ["POST /api/Subscribe/binding", (s) => ({ as: "fan", body: { home_link: s.homeLink, subscribe: 1 } })],
-  ["POST /api/Subscribe/publishPage", (s) => ({ as: "creator", body: { role_id: s.modelId, request_price: 100, membership_price: 50 } })],
+  // refused: the page is published already
+  ["POST /api/Subscribe/publishPage", (s) => ({ as: "creator", body: { role_id: s.modelId, request_price: 100, membership_price: 50 }, refused: [409] })],
   // the creator has a page already: every tap of the burst is 'You already have a page', none a second page
-  ["POST /api/Subscribe/createPage", () => ({ as: "creator", body: { home_link: "BurstPage", title: "Burst" } })],
+  ["POST /api/Subscribe/createPage", () => ({ as: "creator", body: { home_link: "BurstPage", title: "Burst" }, refused: [409] })],
   ["POST /api/Subscribe/updatePage", () => ({ as: "creator", body: { bio: "Portraits on request" } })],
   ["POST /api/Subscribe/request", (s) => ({ as: "fan", body: { home_link: s.homeLink, text: "A portrait", idempotency_key: key } })],
-  ["POST /api/Subscribe/acceptRequest", (s) => ({ as: "creator", body: { id: s.requests.pending } })],
-  ["POST /api/Subscribe/declineRequest", (s) => ({ as: "creator", body: { id: s.requests.pending } })],
-  ["POST /api/Subscribe/deliverRequest", (s) => ({ as: "creator", body: { id: s.requests.accepted, task_id: s.taskId } })],
-  ["POST /api/Subscribe/rateRequest", (s) => ({ as: "fan", body: { id: s.requests.delivered, satisfied: 0 } })],
-  ["POST /api/Subscribe/disputeRequest", (s) => ({ as: "fan", body: { id: s.requests.delivered, reason: "Not what I asked for" } })],
+  ["POST /api/Subscribe/acceptRequest", (s) => ({ as: "creator", body: { id: s.requests.pending }, once: true })],
+  ["POST /api/Subscribe/declineRequest", (s) => ({ as: "creator", body: { id: s.requests.pending }, once: true })],
+  ["POST /api/Subscribe/deliverRequest", (s) => ({ as: "creator", body: { id: s.requests.accepted, task_id: s.taskId }, once: true })],
+  ["POST /api/Subscribe/rateRequest", (s) => ({ as: "fan", body: { id: s.requests.delivered, satisfied: 0 }, once: true })],
+  ["POST /api/Subscribe/disputeRequest", (s) => ({ as: "fan", body: { id: s.requests.delivered, reason: "Not what I asked for" }, once: true })],
   ["POST /api/Subscribe/requestPayout", () => ({ as: "creator", body: { amount: 100, idempotency_key: key } })],
   ["POST /api/Subscribe/joinMembership", (s) => ({ as: "fan", body: { home_link: s.homeLink } })],
   // one tap's key: the burst is one tip, charged once
@@ -155,15 +203,20 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ],
   ["POST /api/Messages/mediaPass", () => ({ as: "fan" })],
   ["POST /api/Messages/block", async (s) => ({ as: "fan", body: { thread_id: await threadOf(s), blocked: 1 } })],
-  ["POST /api/Subscribe/unpublishItem", async (s) => ({ as: "creator", body: { id: await itemOf(s) } })],
+  ["POST /api/Subscribe/unpublishItem", async (s) => ({ as: "creator", body: { id: await itemOf(s) }, once: true })],
   ["POST /api/Subscribe/cancelMembership", (s) => ({ as: "fan", body: { home_link: s.homeLink } })],
-  ["POST /api/membership/cancel", () => ({ as: "fan" })],
-  ["POST /api/membership/resume", () => ({ as: "fan" })],
+  // refused: the fan has no plan membership
+  ["POST /api/membership/cancel", () => ({ as: "fan", refused: [404] })],
+  // refused: the fan has no plan membership
+  ["POST /api/membership/resume", () => ({ as: "fan", refused: [404] })],
+  // the order was paid by the sandbox bursts above
   ["POST /api/order/emailReceipt", (s) => ({ as: "fan", body: { order_id: s.orderId } })],
   ["POST /api/RoleChat/creatCharacter", () => ({ as: "guest", body: CARD })],
   ["POST /api/RoleChat/generateCharacterInfo", () => ({ as: "fan", body: { idea: "a lighthouse keeper" } })],
-  ["POST /api/RoleChat/generateAvatar", () => ({ as: "fan", body: { ...CARD, idempotency_key: key } })],
-  ["POST /api/RoleChat/keepAvatar", (s) => ({ as: "fan", body: { task_id: s.taskId } })],
+  // refused: no AI image engine runs here (and then the hourly limit)
+  ["POST /api/RoleChat/generateAvatar", () => ({ as: "fan", body: { ...CARD, idempotency_key: key }, refused: [429, 503] })],
+  // refused: the task is no avatar draft
+  ["POST /api/RoleChat/keepAvatar", (s) => ({ as: "fan", body: { task_id: s.taskId }, refused: [404] })],
   ["POST /api/RoleChat/creatConversation", async (s) => ({ as: "fan", body: { character_id: await characterOf(s) } })],
   ["POST /api/RoleChat/chat", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, content: "Hello there", idempotency_key: key } })],
   ["POST /api/RoleChat/regenerate", (s) => ({ as: "fan", body: { conversation_id: s.conversationId } })],
@@ -177,15 +230,21 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
     }),
   ],
   ["POST /api/RoleChat/deleteConversation", (s) => ({ as: "fan", body: { conversation_id: s.conversationId } })],
-  ["POST /api/report", (s) => ({ as: "fan", body: { target_type: "creator_page", target_id: s.pageId, reason: "other" } })],
-  ["POST /api/notices/report", (s) => ({ as: "nobody", body: { url: `${s.base}/${s.homeLink}`, reason: "copyright", email: "owner@example.com" } })],
+  ["POST /api/report", (s) => ({ as: "fan", body: { target_type: "creator_page", target_id: s.pageId, reason: "other" }, once: true })],
+  // refused: the notice lacks the sworn statement
+  [
+    "POST /api/notices/report",
+    (s) => ({ as: "nobody", body: { url: `${s.base}/${s.homeLink}`, reason: "copyright", email: "owner@example.com" }, refused: [400, 429] }),
+  ],
   // changes nothing but its rate-limit counter: checked so a burst of checks of one file stays answered
   ["POST /api/provenance/check", (s) => ({ as: "nobody", file: s.image })],
-  ["POST /api/notices/appeal", () => ({ as: "nobody", body: { id: 1, key: "0123456789abcdef", text: "Please look again at this." } })],
+  // refused: a made-up notice
+  ["POST /api/notices/appeal", () => ({ as: "nobody", body: { id: 1, key: "0123456789abcdef", text: "Please look again at this." }, refused: [404, 429] })],
   ["POST /api/support/messages", (s) => ({ as: "fan", body: { body: "Where are my credits?", order_id: s.orderId } })],
   ["POST /api/support/read", () => ({ as: "fan" })],
   // one daily gift however many taps (docs/decisions/302); off unless staff set it, refused alike
-  ["POST /api/rewards/checkIn", () => ({ as: "fan", body: {} })],
+  // refused: daily gifts are off
+  ["POST /api/rewards/checkIn", () => ({ as: "fan", body: {}, refused: [409] })],
   // the bell (docs/decisions/312): marking read twice is marking read; the creator's tip line, or a missing one (404)
   [
     "POST /api/notifications/read",
@@ -193,7 +252,8 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ],
   ["POST /api/notifications/readAll", () => ({ as: "creator", body: {} })],
   ["POST /api/notifications/settings", () => ({ as: "fan", body: { email_digest: true } })],
-  ["POST /api/notifications/unsubscribe", (s) => ({ as: "nobody", body: { token: `${s.fanId}.not-a-signature` } })],
+  // refused: a made-up signature
+  ["POST /api/notifications/unsubscribe", (s) => ({ as: "nobody", body: { token: `${s.fanId}.not-a-signature` }, refused: [400] })],
   ["POST /api/Generation/deleteTask", (s) => ({ as: "creator", body: { id: s.taskId } })],
   ["POST /api/Training/revoke", (s) => ({ as: "creator", body: { id: s.modelId } })],
   ["POST /api/login/logout", () => ({ as: "guest" })],
@@ -209,7 +269,7 @@ async function characterOf(s: Scene): Promise<number> {
 }
 
 /** Sends `call` once; any answer counts, with its status, the envelope's code when there is one, and how long it took. */
-export async function send(s: Scene, route: string, call: BurstCall): Promise<{ status: number; code?: number; ms: number }> {
+export async function send(s: Scene, route: string, call: BurstCall): Promise<{ status: number; code?: number; msg?: string; ms: number }> {
   const [method, declared] = route.split(" ") as [string, string];
   const headers: Record<string, string> = call.as === "nobody" ? {} : { token: s.tokens[call.as] };
   let body: FormData | string | undefined;
@@ -225,13 +285,13 @@ export async function send(s: Scene, route: string, call: BurstCall): Promise<{ 
   const res = await fetch(`${s.base}${call.path ?? declared}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   const ms = performance.now() - started;
-  let code: number | undefined;
+  let envelope: { code?: number; msg?: string } = {};
   try {
-    code = (JSON.parse(text) as { code?: number }).code;
+    envelope = JSON.parse(text) as typeof envelope;
   } catch {
     // an HTML page, a redirect or an event stream: no envelope
   }
-  return { status: res.status, code, ms };
+  return { status: res.status, code: envelope.code, msg: envelope.msg, ms };
 }
 
 async function postJson(base: string, path: string, token: string, body: object) {

@@ -76,21 +76,48 @@ export async function createTestApp(overrides: Record<string, string> = {}, exis
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /**
- * Runs `statement` (a lock: SELECT ... FOR UPDATE, LOCK TABLE) in a transaction of its own connection and holds it
- * for `ms`; resolves once the lock is taken, with a promise of its release.
+ * Runs `statement` (a lock: SELECT ... FOR UPDATE, LOCK TABLE) in a transaction of its own connection; resolves once
+ * the lock is taken, and keeps it until `release()` commits.
  */
-export async function holdLock(url: string, statement: string, values: unknown[], ms: number): Promise<{ released: Promise<void> }> {
+export async function takeLock(url: string, statement: string, values: unknown[]): Promise<{ release(): Promise<void> }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   await c.query("BEGIN");
   await c.query(statement, values);
+  return {
+    async release() {
+      await c.query("COMMIT");
+      await c.end();
+    },
+  };
+}
+
+/** `takeLock` held for `ms`; resolves once the lock is taken, with a promise of its release. */
+export async function holdLock(url: string, statement: string, values: unknown[], ms: number): Promise<{ released: Promise<void> }> {
+  const lock = await takeLock(url, statement, values);
   // wrapped in an object: a promise returned from an async function would be awaited along with it, and the caller
   // would go on only once the lock is gone
-  const released = new Promise<void>((r) => setTimeout(r, ms)).then(async () => {
-    await c.query("COMMIT");
+  return { released: new Promise<void>((r) => setTimeout(r, ms)).then(() => lock.release()) };
+}
+
+/**
+ * Resolves once at least `count` sessions of this database wait for a lock (a row, a table or an advisory lock, as
+ * pg_stat_activity shows them): a race test's requests are then known to be queued, with no sleep that guesses it.
+ */
+export async function lockWaiters(url: string, count: number, timeoutMs = 20_000): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+      if (rows[0].n >= count) return;
+      if (Date.now() > end) throw new Error(`${rows[0].n} of ${count} sessions wait for a lock after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
     await c.end();
-  });
-  return { released };
+  }
 }
 
 /** A new guest and its token. */

@@ -1,4 +1,7 @@
+import { once } from "node:events";
 import fs from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,19 +30,79 @@ const upload = (path: string, file: Buffer, name: string, fields: Record<string,
   return req;
 };
 
+const send = (app: TestApp, token: string, file: Buffer) =>
+  app.http.post("/api/ImageUpload/upload").set("token", token).attach("file", file, "a.jpg").field("consent", "1");
+
+type Answer = { status: number; msg: string };
+type SlowUpload = { answer: Promise<Answer>; settled?: Answer; finish(): void };
+
+/** A multipart upload whose last bytes are held back until `finish()`: it stays in flight on the server till then. */
+function slowUpload(port: number, token: string, file: Buffer): SlowUpload {
+  const boundary = `----reverie${Math.random().toString(16).slice(2)}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="consent"\r\n\r\n1\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const req = http.request({
+    port,
+    host: "127.0.0.1",
+    method: "POST",
+    path: "/api/ImageUpload/upload",
+    headers: { token, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": body.length },
+  });
+  const x: SlowUpload = {
+    answer: new Promise<Answer>((resolve, reject) => {
+      req.on("response", async (res) => {
+        let text = "";
+        for await (const chunk of res) text += chunk;
+        x.settled = { status: res.statusCode!, msg: JSON.parse(text).msg };
+        resolve(x.settled);
+      });
+      // a refused upload's connection may close under the bytes still being written
+      req.on("error", (err) => (x.settled ? undefined : reject(err)));
+    }),
+    finish: () => req.end(body.subarray(body.length - 100)),
+  };
+  req.write(body.subarray(0, body.length - 100));
+  return x;
+}
+
+/** The first `n` answers among these uploads, in the order they came; fails if fewer come within 20 s. */
+async function firstAnswers(uploads: SlowUpload[], n: number): Promise<Answer[]> {
+  const got: Answer[] = [];
+  for (const x of uploads)
+    void x.answer.then(
+      (a) => got.push(a),
+      () => undefined,
+    );
+  const end = Date.now() + 20_000;
+  while (got.length < n) {
+    if (Date.now() > end) throw new Error(`${got.length} of ${n} uploads answered: ${JSON.stringify(got)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return got.slice(0, n);
+}
+
 describe("image uploads", () => {
   it("accepts each allowed type by content, re-encodes it and answers id and a signed file_url", async () => {
-    for (const [buf, name] of [
-      [await photo(640, 480, "jpeg"), "a.jpg"],
-      [await photo(640, 480, "png"), "a.png"],
-      [await photo(640, 480, "webp"), "a.webp"],
-      [bmp(64, 48), "a.bmp"],
+    // re-encoded: a picture with an alpha channel becomes a PNG, any other a JPEG, at its own size, in new bytes
+    for (const [buf, name, format, width, height] of [
+      [await photo(640, 480, "jpeg"), "a.jpg", "jpeg", 640, 480],
+      [await photo(640, 480, "png"), "a.png", "png", 640, 480],
+      [await photo(640, 480, "webp"), "a.webp", "jpeg", 640, 480],
+      [bmp(64, 48), "a.bmp", "jpeg", 64, 48],
       [
         await sharp({ create: { width: 50, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } })
           .greyscale()
-          .png()
+          // stored uncompressed: a re-encode's bytes differ even where its settings match sharp's defaults
+          .png({ compressionLevel: 0 })
           .toBuffer(),
         "grey-alpha.png",
+        "png",
+        50,
+        40,
       ],
       [
         await sharp({ create: { width: 50, height: 40, channels: 3, background: "#777" } })
@@ -47,6 +110,9 @@ describe("image uploads", () => {
           .jpeg()
           .toBuffer(),
         "grey.jpg",
+        "jpeg",
+        50,
+        40,
       ],
     ] as const) {
       const res = await upload("/api/ImageUpload/upload", buf, name).expect(200);
@@ -54,7 +120,8 @@ describe("image uploads", () => {
       const got = await fetchMedia(t, res.body.data.file_url);
       expect(got.status).toBe(200);
       const meta = await sharp(got.body).metadata();
-      expect(meta.width).toBeGreaterThan(0);
+      expect({ name, format: meta.format, width: meta.width, height: meta.height }).toEqual({ name, format, width, height });
+      expect(got.body.equals(buf), `${name} stored as sent`).toBe(false);
     }
   });
 
@@ -273,19 +340,28 @@ describe("with S3 storage", () => {
 describe("rate limits", () => {
   it("runs at most UPLOADS_AT_ONCE_PER_ACCOUNT of one account's uploads at once: the rest are refused at once, others' uploads go on", async () => {
     const app = await createTestApp({ UPLOADS_AT_ONCE_PER_ACCOUNT: "2" });
+    const server = app.app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const port = (server.address() as AddressInfo).port;
     try {
       const [u, other] = [await visitor(app), await visitor(app)];
       const big = await photo(2000, 1500);
-      const send = (token: string) => app.http.post("/api/ImageUpload/upload").set("token", token).attach("file", big, "a.jpg").field("consent", "1");
-      const [burst, theirs] = await Promise.all([Promise.all(Array.from({ length: 12 }, () => send(u.token))), send(other.token)]);
-      const refused = burst.filter((r) => r.status === 429);
-      expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);
-      expect(refused.length).toBeGreaterThan(0);
-      expect(refused.every((r) => r.body.msg === MSG.uploadsAtOnce)).toBe(true);
-      expect(theirs.status).toBe(200);
+      // twelve uploads whose files stay on their way: the two the cap lets in wait for their bytes, the ten past it
+      // are answered 429 at once, which a cap of 3 or 11 would not do
+      const uploads = Array.from({ length: 12 }, () => slowUpload(port, u.token, big));
+      const refused = await firstAnswers(uploads, 10);
+      expect(refused.map((r) => [r.status, r.msg])).toEqual(Array(10).fill([429, MSG.uploadsAtOnce]));
+      expect((await send(app, other.token, big)).status).toBe(200);
+      const admitted = uploads.filter((x) => !refused.includes(x.settled!));
+      expect(admitted).toHaveLength(2);
+      for (const x of admitted) x.finish();
+      expect((await Promise.all(admitted.map((x) => x.answer))).map((r) => r.status)).toEqual([200, 200]);
       // the places are given back: the next upload of the same account goes through
-      expect((await send(u.token)).status).toBe(200);
+      expect((await send(app, u.token, big)).status).toBe(200);
     } finally {
+      server.close();
+      // a failed run leaves uploads waiting for their last bytes
+      server.closeAllConnections();
       await app.close();
     }
   });
