@@ -4,6 +4,7 @@ import { createFollowUps } from "./generation.follow-ups.ts";
 import { createGallery } from "./generation.gallery.ts";
 import { createGpuCosts } from "./generation.gpu-costs.ts";
 import { moderatedTasks } from "./generation.moderated.ts";
+import { createPriceRange } from "./generation.price-range.ts";
 import { createPricing } from "./generation.pricing.ts";
 import { createTaskReads } from "./generation.reads.ts";
 import { createRequests } from "./generation.requests.ts";
@@ -36,6 +37,7 @@ export function createGenerationService(deps: GenerationDeps) {
     submit,
     view: views.view,
     ...createRequests(deps, pricing, submit),
+    ...createPriceRange(deps, pricing),
     ...createFollowUps(deps, pricing, submit),
     ...reads,
     ...gallery,
