@@ -85,10 +85,11 @@ export function createS3Storage(o: S3StorageOptions): MediaStorage {
       const { sdk, client } = await s3();
       await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
     },
-    async signedUrl(key, ttl = o.defaultTtl) {
+    async signedUrl(key, ttl = o.defaultTtl, downloadAs) {
       assertSafeKey(key);
       const { sdk, client, presign } = await s3();
-      return presign(client, new sdk.GetObjectCommand({ Bucket, Key: key }), { expiresIn: ttl });
+      const disposition = downloadAs ? { ResponseContentDisposition: `attachment; filename="${downloadAs}"` } : {};
+      return presign(client, new sdk.GetObjectCommand({ Bucket, Key: key, ...disposition }), { expiresIn: ttl });
     },
     fetchableUrl(key, ttl = o.defaultTtl) {
       return this.signedUrl(key, ttl);
