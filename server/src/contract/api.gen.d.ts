@@ -12869,6 +12869,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -12969,6 +12971,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13067,6 +13071,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13163,6 +13169,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13259,6 +13267,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13356,6 +13366,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13452,6 +13464,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13548,6 +13562,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -17924,6 +17940,7 @@ export interface paths {
                 query: {
                     expires?: number | null;
                     key: string;
+                    name?: string;
                     sig: string;
                 };
                 header?: never;
