@@ -198,4 +198,24 @@ describe("consumer app at 360 px in every language", () => {
       await context.close();
     }, 120_000);
   }
+
+  it("a bottom-bar tap opens its screen at the top, whatever the last one was scrolled to (issue 46 item 12)", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await page.getByTestId("photo-choose").waitFor();
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    await page.getByTestId("bottom-results").click();
+    await page.waitForURL(/\/function$/);
+    await page.getByTestId("results").waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const title = (await page.locator("h1, h4").first().boundingBox())!;
+    expect(title.y).toBeGreaterThanOrEqual(0);
+    await screenshot(page, "layout-bottom-bar-results-top");
+    await context.close();
+  });
 });
