@@ -218,4 +218,25 @@ describe("consumer app at 360 px in every language", () => {
     await screenshot(page, "layout-bottom-bar-results-top");
     await context.close();
   });
+
+  it("a server without a trainer promotes no training: no 'Train my model' on Results, no model picker or 'Train one' in the studio (issue 46 item 10)", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    const asked = page.waitForResponse((r) => r.url().includes("/api/Training/status"));
+    await page.goto(`${app.server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await page.getByTestId("photo-choose").waitFor();
+    expect(((await (await asked).json()) as { data: { available: boolean } }).data.available).toBe(false);
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByTestId("model-picker").count()).toBe(0);
+    expect(await page.getByTestId("model-picker-train").count()).toBe(0);
+    await page.getByTestId("bottom-results").click();
+    await page.getByTestId("results").waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByTestId("open-training").count()).toBe(0);
+    await screenshot(page, "layout-results-no-training");
+    await context.close();
+  });
 });
