@@ -239,4 +239,27 @@ describe("consumer app at 360 px in every language", () => {
     await screenshot(page, "layout-results-no-training");
     await context.close();
   });
+
+  it("video to video's template chooser opens on a tab with its templates, not an empty Portrait (issue 46 item 11)", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await page.getByTestId("mode-video_to_video").click();
+    await page.getByTestId("video-uploader").waitFor();
+    await page.getByTestId("open-templates").click();
+    const chooser = page.getByTestId("template-chooser");
+    await chooser.locator('button[data-testid^="template-"]').first().waitFor();
+    expect(await chooser.getByTestId("category-Creative").getAttribute("aria-selected")).toBe("true");
+    const shown = await chooser.locator('button[data-testid^="template-"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-testid")!.slice(9))));
+    const v2v = await app.server.db.template.findMany({ where: { enabled: true, mode: "video_to_video" }, select: { id: true } });
+    expect(shown.sort()).toEqual(v2v.map((t) => t.id).sort());
+    await screenshot(page, "layout-template-chooser-v2v");
+    // a tab the person picks stays, empty or not
+    await chooser.getByTestId("category-Portrait").click();
+    await chooser.getByText("No templates here yet.").waitFor();
+    await context.close();
+  });
 });
