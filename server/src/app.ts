@@ -77,6 +77,7 @@ function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps
     config,
     services.engineStatus,
     services.cityRedirects,
+    () => services.generation.priceRange(),
   );
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);

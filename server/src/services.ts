@@ -217,6 +217,7 @@ export function createServices(deps: AppDeps) {
     boss: render.queue.ready,
     sendMail: (mail) => mailer.send(mail),
     contactOf: users.contactOf,
+    productName: async () => (await site.brand()).name,
     sendEmailCode: (email, ctx) => auth.sendEmailCode(email, ctx),
     confirmEmailCode: auth.confirmEmailCode,
     cancelPlan: payments.cancelMembership,

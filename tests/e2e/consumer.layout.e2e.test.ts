@@ -198,4 +198,68 @@ describe("consumer app at 360 px in every language", () => {
       await context.close();
     }, 120_000);
   }
+
+  it("a bottom-bar tap opens its screen at the top, whatever the last one was scrolled to (issue 46 item 12)", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await page.getByTestId("photo-choose").waitFor();
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    await page.getByTestId("bottom-results").click();
+    await page.waitForURL(/\/function$/);
+    await page.getByTestId("results").waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const title = (await page.locator("h1, h4").first().boundingBox())!;
+    expect(title.y).toBeGreaterThanOrEqual(0);
+    await screenshot(page, "layout-bottom-bar-results-top");
+    await context.close();
+  });
+
+  it("a server without a trainer promotes no training: no 'Train my model' on Results, no model picker or 'Train one' in the studio (issue 46 item 10)", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    const asked = page.waitForResponse((r) => r.url().includes("/api/Training/status"));
+    await page.goto(`${app.server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await page.getByTestId("photo-choose").waitFor();
+    expect(((await (await asked).json()) as { data: { available: boolean } }).data.available).toBe(false);
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByTestId("model-picker").count()).toBe(0);
+    expect(await page.getByTestId("model-picker-train").count()).toBe(0);
+    await page.getByTestId("bottom-results").click();
+    await page.getByTestId("results").waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByTestId("open-training").count()).toBe(0);
+    await screenshot(page, "layout-results-no-training");
+    await context.close();
+  });
+
+  it("video to video's template chooser opens on a tab with its templates, not an empty Portrait (issue 46 item 11)", async () => {
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
+    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home`);
+    await page.getByTestId("try-guest").click();
+    await page.waitForURL(/\/creationStudio$/);
+    await page.getByTestId("mode-video_to_video").click();
+    await page.getByTestId("video-uploader").waitFor();
+    await page.getByTestId("open-templates").click();
+    const chooser = page.getByTestId("template-chooser");
+    await chooser.locator('button[data-testid^="template-"]').first().waitFor();
+    expect(await chooser.getByTestId("category-Creative").getAttribute("aria-selected")).toBe("true");
+    const shown = await chooser.locator('button[data-testid^="template-"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-testid")!.slice(9))));
+    const v2v = await app.server.db.template.findMany({ where: { enabled: true, mode: "video_to_video" }, select: { id: true } });
+    expect(shown.sort()).toEqual(v2v.map((t) => t.id).sort());
+    await screenshot(page, "layout-template-chooser-v2v");
+    // a tab the person picks stays, empty or not
+    await chooser.getByTestId("category-Portrait").click();
+    await chooser.getByText("No templates here yet.").waitFor();
+    await context.close();
+  });
 });

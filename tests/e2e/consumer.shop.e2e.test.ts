@@ -114,4 +114,35 @@ describe("the shop at 360 px", () => {
       await app.server.db.channel.update({ where: { code: DEFAULT_CHANNEL }, data: { requiresPaymentPermission: false } });
     }
   }, 90_000);
+
+  it("a template repriced makes every claim say the span, in four languages; the Terms state the rule, no number (issue 46 item 3)", async () => {
+    const frame = await app.server.db.template.findFirstOrThrow({ where: { name: "Floating Frame" } });
+    await app.server.db.template.update({ where: { id: frame.id }, data: { creditPrice: 5 } });
+    try {
+      for (const language of ["en", "ja", "ko", "ru"] as const) {
+        const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+        await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+        const page = await context.newPage();
+        const claims: string[] = [];
+        await page.goto(`${app.server.url}/home`);
+        await page.locator('[data-testid="banners"] [data-testid="price-claim"]').filter({ hasText: /\d/ }).waitFor();
+        claims.push(...(await page.getByTestId("price-claim").allInnerTexts()));
+        await page.goto(`${app.server.url}/payment`);
+        await page.getByTestId("price-claim").filter({ hasText: /\d/ }).waitFor();
+        claims.push(await page.getByTestId("price-claim").innerText());
+        await pageShot(page, `consumer-pricing-repriced-360-${language}`);
+        expect(claims.length).toBe(3);
+        // 1 to 5 credits per block at 480P (Soft Zoom to the repriced Floating Frame), 2 to 10 at 720P; an image costs 1
+        for (const claim of claims) expect(claim, `${language}: ${claim}`).toMatch(/1–5\D.*2–10\D.*\b1\b/);
+        await page.goto(`${app.server.url}/agreement#terms`);
+        await page.getByTestId("agreement-version").waitFor();
+        const terms = await page.locator("#terms").innerText();
+        expect(terms).not.toContain("480P");
+        expect(terms).not.toMatch(/\b1 (credit|クレジット|크레딧|кредит)/);
+        await context.close();
+      }
+    } finally {
+      await app.server.db.template.update({ where: { id: frame.id }, data: { creditPrice: frame.creditPrice } });
+    }
+  }, 120_000);
 });

@@ -97,7 +97,10 @@ async function waitForPhase(phase: 0 | 1) {
 
 describe("consumer app: the model-training wizard on a phone", () => {
   it("set up, live selfie, photos with per-photo feedback, review, submit, then the model list follows the training", async () => {
-    await page.goto(`${server.url}/training`);
+    // a server that trains offers it on Results (issue 46 item 10)
+    await page.goto(`${server.url}/function`);
+    await page.getByTestId("open-training").click();
+    await page.waitForURL(/\/training$/);
     await page.getByTestId("setup-step").waitFor();
     await page.getByTestId("setup-next").click();
     expect(await page.getByTestId("training-error").innerText()).toBe("Please input name");

@@ -71,8 +71,12 @@ function UserActions() {
       <StaffAction resource="users" path="credits" can={["adjust", "LedgerEntry"]} label="console.action.adjust_credits" askDelta />
       {/* the person's GDPR requests made on their behalf (decisions 261, 262); the server refuses what does not apply */}
       <StaffAction resource="users" path="data-export" can={["create", "DataRequest"]} label="console.action.data_export" />
-      <StaffAction resource="users" path="delete-account" can={["delete", "DataRequest"]} label="console.action.delete_account" color="error" />
-      <StaffAction resource="users" path="undo-delete-account" can={["delete", "DataRequest"]} label="console.action.undo_delete_account" color="success" />
+      {/* one of the two: undoing is offered only while a deletion waits out its grace period (issue 46 item 20) */}
+      {user.deletionPendingUntil ? (
+        <StaffAction resource="users" path="undo-delete-account" can={["delete", "DataRequest"]} label="console.action.undo_delete_account" color="success" />
+      ) : (
+        <StaffAction resource="users" path="delete-account" can={["delete", "DataRequest"]} label="console.action.delete_account" color="error" />
+      )}
     </TopToolbar>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import CircularProgress from "@mui/material/CircularProgress";
@@ -29,8 +30,16 @@ export default function TemplateChooserDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { templates, category, setCategory, inCategory } = useTemplates();
-  const shown = (templates ?? []).filter((tpl) => tpl.mode === mode && inCategory(tpl));
+  const { templates, category, setCategory } = useTemplates();
+  const [tabChosen, setTabChosen] = useState(false);
+  const ofMode = (templates ?? []).filter((tpl) => tpl.mode === mode);
+  const named = (c: string) => TEMPLATE_CATEGORIES.find((k) => k.toLowerCase() === c.toLowerCase());
+  // it opens on the chosen template's tab, else the first tab with templates for this mode (video to video has no
+  // Portrait ones: it opened on an empty tab, issue 46 item 11); a tab the person picks stays
+  const opening =
+    named(ofMode.find((tpl) => tpl.id === selectedId)?.category ?? "") ?? TEMPLATE_CATEGORIES.find((c) => ofMode.some((tpl) => named(tpl.category) === c));
+  const tab = tabChosen ? category : (opening ?? category);
+  const shown = ofMode.filter((tpl) => named(tpl.category) === tab);
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="template-chooser">
       <DialogTitle sx={{ pr: 6 }}>
@@ -39,7 +48,14 @@ export default function TemplateChooserDialog({
           <CloseIcon />
         </IconButton>
       </DialogTitle>
-      <Tabs value={category} onChange={(_e, v: TemplateCategory) => setCategory(v)} sx={{ px: { xs: 1, sm: 3 }, "& .MuiTab-root": { minWidth: 0, px: 1.5 } }}>
+      <Tabs
+        value={tab}
+        onChange={(_e, v: TemplateCategory) => {
+          setTabChosen(true);
+          setCategory(v);
+        }}
+        sx={{ px: { xs: 1, sm: 3 }, "& .MuiTab-root": { minWidth: 0, px: 1.5 } }}
+      >
         {TEMPLATE_CATEGORIES.map((c) => (
           <Tab key={c} value={c} label={t(`templates.category.${c}`)} data-testid={`category-${c}`} />
         ))}

@@ -43,7 +43,8 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
   // following is a saved account's (docs/decisions/309): a guest is offered the login dialog, which saves the account
   const canFollow = usePermission({ permission: "create:Follow" });
   const [page, setPage] = useState<CreatorPageView | null>(null);
-  const [missing, setMissing] = useState<string | null>(null);
+  /** why the page cannot be shown: SPEC.md §8's words as the heading, and what they mean for the person below */
+  const [missing, setMissing] = useState<{ title: string; body: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   // bumped after a membership or library change: the page is read again (members-only items unlock or lock)
@@ -61,8 +62,15 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
     let live = true;
     creatorsApi.page(homeLink).then(
       (p) => live && setPage(p),
-      // the API answers SPEC.md §8 'Domain not found'; a person reads what it means for them (issue 31 item 6)
-      (e: ApiError) => live && setMissing(e.code === 404 ? t("creators.pageNotFound") : translateMessage(e.message)),
+      // the API answers SPEC.md §8 'Domain not found': those words head the page (issue 46 item 25), and below them
+      // what they mean for the person (issue 31 item 6)
+      (e: ApiError) =>
+        live &&
+        setMissing(
+          e.code === 404
+            ? { title: t("msg.domainNotFound"), body: `${t("creators.pageNotFound")} ${t("creators.missingBody")}` }
+            : { title: translateMessage(e.message), body: t("creators.missingBody") },
+        ),
     );
     return () => {
       live = false;
@@ -73,7 +81,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
     if (page) document.title = `${page.title} · Reverie`;
   }, [page]);
 
-  if (missing) return <MessagePage mark="@" title={missing} body={t("creators.missingBody")} testId="creator-missing" />;
+  if (missing) return <MessagePage mark="@" title={missing.title} body={missing.body} testId="creator-missing" />;
   if (!page) return <LinearProgress />;
 
   async function toggle() {

@@ -10,10 +10,12 @@ import { dialogs } from "../dialogs/dialog-store.ts";
 import { ResultsList } from "../features/generation/ResultsList.tsx";
 import { MembershipCard } from "../features/payments/MembershipCard.tsx";
 import { useSession } from "../features/session/session.ts";
+import { useTrainingAvailable } from "../features/training/useTrainingAvailable.ts";
 
 /** /function: the signed-in user's own space — what they made, and their credits. */
 export function Component() {
   const { t } = useTranslation();
+  const trainable = useTrainingAvailable();
   const { user } = useSession();
   return (
     <Box sx={{ maxWidth: 1100, mx: "auto", px: { xs: 2, md: 3 }, py: { xs: 3, md: 5 } }} data-testid="function-page">
@@ -41,9 +43,11 @@ export function Component() {
           <Button variant="outlined" startIcon={<BoltIcon />} onClick={() => dialogs.open("buyCredits")}>
             {t("bottomBar.buyCredits")}
           </Button>
-          <Button variant="outlined" startIcon={<FaceIcon />} component={RouterLink} to="/training" data-testid="open-training">
-            {t("training.entry")}
-          </Button>
+          {trainable && (
+            <Button variant="outlined" startIcon={<FaceIcon />} component={RouterLink} to="/training" data-testid="open-training">
+              {t("training.entry")}
+            </Button>
+          )}
           <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/creationStudio">
             {t("results.create")}
           </Button>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from "react";
 import Box from "@mui/material/Box";
 import LinearProgress from "@mui/material/LinearProgress";
 import { Outlet, useLocation, useNavigation } from "react-router";
@@ -26,7 +26,13 @@ const BanNoticeDialog = lazyView(() => import("../dialogs/BanNoticeDialog.tsx"))
 
 export function RootLayout() {
   const navigation = useNavigation();
-  const inChat = useLocation().pathname.toLowerCase() === "/chat";
+  const { pathname, hash } = useLocation();
+  const inChat = pathname.toLowerCase() === "/chat";
+  // another screen opens at its top, not at the last one's scroll (a bottom-bar tap left Results 270 px down, issue 46
+  // item 12); a change of the query alone (the studio's task) keeps the place, and a #section link scrolls to it
+  useLayoutEffect(() => {
+    if (!hash) window.scrollTo(0, 0);
+  }, [pathname]); // eslint-disable-line react-hooks/exhaustive-deps
   const open = useOpenDialog();
   const notice = useNotice();
   const [noticesUsed, setNoticesUsed] = useState(false);

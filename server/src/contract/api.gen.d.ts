@@ -12890,6 +12890,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -12990,6 +12992,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13088,6 +13092,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13184,6 +13190,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13280,6 +13288,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13377,6 +13387,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13473,6 +13485,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -13569,6 +13583,8 @@ export interface paths {
                             channelId: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            deletionPendingUntil: string | null;
                             email: string | null;
                             freeGenerations: number;
                             id: number;
@@ -18021,6 +18037,7 @@ export interface paths {
                 query: {
                     expires?: number | null;
                     key: string;
+                    name?: string;
                     sig: string;
                 };
                 header?: never;

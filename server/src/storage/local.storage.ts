@@ -106,10 +106,11 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage & { roo
         return null;
       }
     },
-    async signedUrl(key, ttl = o.defaultTtl) {
+    async signedUrl(key, ttl = o.defaultTtl, downloadAs) {
       assertSafeKey(key);
       const expires = Math.floor(Date.now() / 1000) + ttl;
-      const q = new URLSearchParams({ key, expires: String(expires), sig: signer.sign(key, expires) });
+      // the name is not signed: it changes only what the holder's own browser calls the file
+      const q = new URLSearchParams({ key, expires: String(expires), sig: signer.sign(key, expires), ...(downloadAs ? { name: downloadAs } : {}) });
       return `${LOCAL_MEDIA_PATH}?${q}`;
     },
     async fetchableUrl(key, ttl = o.defaultTtl) {

@@ -25,8 +25,11 @@ export interface MediaStorage {
   toLocalFile(key: string, tmpDir: string): Promise<string>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
-  /** A URL anyone holding it may GET until it expires. */
-  signedUrl(key: string, ttlSeconds?: number): Promise<string>;
+  /**
+   * A URL anyone holding it may GET until it expires; with `downloadAs`, the browser saves it under that file name
+   * (Content-Disposition: attachment) instead of the key's.
+   */
+  signedUrl(key: string, ttlSeconds?: number, downloadAs?: string): Promise<string>;
   /**
    * The same, for a server outside the browser (a trainer, a GPU server) that fetches it: always absolute. Browser
    * URLs of local media are relative so that any host name works (decision 066); those servers need PUBLIC_URL's.

@@ -123,10 +123,11 @@ export function createS3Storage(o: S3StorageOptions): S3Storage {
         return false;
       }
     },
-    async signedUrl(key, ttl = o.defaultTtl) {
+    async signedUrl(key, ttl = o.defaultTtl, downloadAs) {
       assertSafeKey(key);
       const { sdk, client, presign } = await s3();
-      return presign(client, new sdk.GetObjectCommand({ Bucket, Key: key }), { expiresIn: ttl });
+      const disposition = downloadAs ? { ResponseContentDisposition: `attachment; filename="${downloadAs}"` } : {};
+      return presign(client, new sdk.GetObjectCommand({ Bucket, Key: key, ...disposition }), { expiresIn: ttl });
     },
     fetchableUrl(key, ttl = o.defaultTtl) {
       return this.signedUrl(key, ttl);

@@ -4,17 +4,29 @@ import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api-client.ts";
 import { formatPrice, getProducts, type Product, visitorCurrency } from "./payments.api.ts";
 
-/** What a price claim is made of: the configured generation prices (basicSettings) and the packs on sale now. */
+/**
+ * What a price claim is made of: the prices of what is on sale now (basicSettings' price ranges, templates included)
+ * and the packs on sale. Each price is one number where all agree, else the span ("1–4"): a claim true of one template
+ * only is no claim (issue 46 item 3).
+ */
 export interface PriceFacts {
   seconds: number;
-  c480: number;
-  c720: number;
-  image: number;
+  c480: string;
+  c720: string;
+  image: string;
   /** the regular pack with the most credits for the money: its price per credit */
   cheapest: { minor: number; currency: string } | null;
 }
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** "2" where every price is 2, "1–4" where they run from 1 to 4; null where the server named none. */
+export function spanText(v: unknown): string | null {
+  const span = v as { from?: unknown; to?: unknown } | null;
+  const [from, to] = [num(span?.from), num(span?.to)];
+  if (from === null || to === null) return null;
+  return from === to ? String(from) : `${from}–${to}`;
+}
 
 /**
  * The lowest price per credit among regular packs (sales excluded: they end) priced in the visitor's currency, or null
@@ -36,7 +48,9 @@ function loadFacts(currency: string): Promise<PriceFacts | null> {
     Promise.all([api.get("/api/Index/basicSettings", { quiet: true }), getProducts()])
       .then(([settings, products]) => {
         const price = (settings.price ?? {}) as Record<string, unknown>;
-        const [seconds, c480, c720, image] = [price.per_block_seconds, price["480P"], price["720P"], price.image].map(num);
+        const ranges = (price.ranges ?? {}) as Record<string, unknown>;
+        const seconds = num(price.per_block_seconds);
+        const [c480, c720, image] = [ranges["480P"], ranges["720P"], ranges.image].map(spanText);
         if (seconds === null || c480 === null || c720 === null || image === null) return null;
         return { seconds, c480, c720, image, cheapest: cheapestCredit(products, currency) };
       })

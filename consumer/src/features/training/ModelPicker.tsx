@@ -7,6 +7,7 @@ import BlockIcon from "@mui/icons-material/Block";
 import { Link as RouterLink } from "react-router";
 import { useTranslation } from "react-i18next";
 import { trainingApi, type CharacterModelView } from "./training.api.ts";
+import { useTrainingAvailable } from "./useTrainingAvailable.ts";
 
 export type PickedModel = Pick<CharacterModelView, "id" | "name" | "cover_url">;
 
@@ -60,6 +61,7 @@ function Tile({
  */
 export function ModelPicker({ value, onChange }: { value: PickedModel | null; onChange: (model: PickedModel | null) => void }) {
   const { t } = useTranslation();
+  const trainable = useTrainingAvailable();
   /** undefined while loading, null when the list cannot be read */
   const [models, setModels] = useState<CharacterModelView[] | null | undefined>(undefined);
 
@@ -74,10 +76,11 @@ export function ModelPicker({ value, onChange }: { value: PickedModel | null; on
     };
   }, []);
 
-  if (models === null) return null;
+  // nothing to pick and no way to make one here: no picker at all (issue 46 item 10)
+  if (models === null || (models?.length === 0 && trainable === false)) return null;
   // while loading, the newcomer's outcome (no model yet) holds its place unseen: the photo box and its consent box
   // below do not jump down under a tap when the list arrives
-  const loading = models === undefined;
+  const loading = models === undefined || trainable === undefined;
   return (
     <Box data-testid={loading ? undefined : "model-picker"} aria-hidden={loading || undefined} sx={{ minWidth: 0, visibility: loading ? "hidden" : undefined }}>
       <Typography variant="caption" color="text.secondary">
@@ -86,9 +89,11 @@ export function ModelPicker({ value, onChange }: { value: PickedModel | null; on
       {loading || models.length === 0 ? (
         <Typography variant="body2" data-testid={loading ? undefined : "model-picker-empty"} sx={{ mt: 0.5 }}>
           {t("studio.modelPicker.none")}{" "}
-          <Link component={RouterLink} to="/training">
-            {t("studio.modelPicker.train")}
-          </Link>
+          {trainable && (
+            <Link component={RouterLink} to="/training" data-testid="model-picker-train">
+              {t("studio.modelPicker.train")}
+            </Link>
+          )}
         </Typography>
       ) : (
         <Box role="group" aria-label={t("studio.modelPicker.label")} sx={{ display: "flex", gap: 1, overflowX: "auto", pb: 0.5, mt: 0.5 }}>

@@ -17,7 +17,7 @@ const extrasOf = (input: Pick<TaskInput, "endImageKey" | "camera" | "imageKey" |
   REQUEST_EXTRAS.filter((x) => (x === "end_image" ? !!input.endImageKey : x === "camera" ? !!input.camera : !!(input.imageKey && input.videoKey)));
 
 /** The source a request of each mode brings, for pricing a quote as its submit will be priced. */
-const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
+export const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
   image_to_video: "image",
   role_video: "image",
   audio_overlay: "image",

@@ -5,6 +5,7 @@ import { createFollowUps } from "./generation.follow-ups.ts";
 import { createGallery } from "./generation.gallery.ts";
 import { createGpuCosts } from "./generation.gpu-costs.ts";
 import { moderatedTasks } from "./generation.moderated.ts";
+import { createPriceRange } from "./generation.price-range.ts";
 import { createPricing } from "./generation.pricing.ts";
 import { createTaskReads } from "./generation.reads.ts";
 import { createRequests } from "./generation.requests.ts";
@@ -40,6 +41,7 @@ export function createGenerationService(deps: GenerationDeps) {
     ...requests,
     /** Characters' pictures and clips in chat (issue 50): priced and submitted here, asked for by the chat domain. */
     ...createCharacterMedia(deps, pricing, submit, requests.aiEngineFor),
+    ...createPriceRange(deps, pricing),
     ...createFollowUps(deps, pricing, submit),
     ...reads,
     ...gallery,

@@ -14,10 +14,10 @@ export const DRAFT_DOCUMENTS: Record<LegalDocument, { en: string } & Translation
     ru: "Оператор: {{companyName}}, {{address}}.\n\nАгент по DMCA: {{dmcaAgent}}\n\nЗаявление о соблюдении требований к хранению записей 18 U.S.C. 2257: {{custodianStatement}}\n\nReverie управляется командой Reverie. Пользуясь сервисом, вы принимаете эти условия и политику конфиденциальности.\n\nЗагружать можно только свои фото или фото людей, давших согласие, и всем изображённым должно быть 18 лет.",
   },
   terms: {
-    en: "Credits are bought in packs and spent on generations; 1 credit makes one 480P video. A failed generation returns its credits automatically.\n\nYou must not upload content showing minors, content shared without consent, or content that breaks the law. Accounts that do are banned.",
-    ja: "クレジットはパックで購入し、生成に使用します。1 クレジットで 480P の動画を 1 本作成できます。生成に失敗した場合、クレジットは自動的に返還されます。\n\n未成年者が写っているコンテンツ、同意なく共有されたコンテンツ、法律に違反するコンテンツをアップロードしてはいけません。違反したアカウントは停止されます。",
-    ko: "크레딧은 팩으로 구매해 생성에 사용합니다. 1 크레딧으로 480P 동영상 1개를 만들 수 있습니다. 생성에 실패하면 크레딧이 자동으로 반환됩니다.\n\n미성년자가 등장하는 콘텐츠, 동의 없이 공유된 콘텐츠, 법을 위반하는 콘텐츠를 업로드해서는 안 됩니다. 위반한 계정은 정지됩니다.",
-    ru: "Кредиты покупаются пакетами и тратятся на генерации; 1 кредит — одно видео 480P. Кредиты за неудачную генерацию возвращаются автоматически.\n\nНельзя загружать контент с несовершеннолетними, опубликованный без согласия или нарушающий закон. Такие аккаунты блокируются.",
+    en: "Credits are bought in packs and spent on generations. What a generation costs depends on its length, resolution and template, and is shown before you make it; nothing beyond the price shown is charged. A failed generation returns its credits automatically.\n\nYou must not upload content showing minors, content shared without consent, or content that breaks the law. Accounts that do are banned.",
+    ja: "クレジットはパックで購入し、生成に使用します。生成にかかるクレジットは長さ・解像度・テンプレートによって異なり、作成前に表示されます。表示された価格を超えて請求されることはありません。生成に失敗した場合、クレジットは自動的に返還されます。\n\n未成年者が写っているコンテンツ、同意なく共有されたコンテンツ、法律に違反するコンテンツをアップロードしてはいけません。違反したアカウントは停止されます。",
+    ko: "크레딧은 팩으로 구매해 생성에 사용합니다. 생성에 드는 크레딧은 길이, 해상도, 템플릿에 따라 다르며 만들기 전에 표시됩니다. 표시된 가격을 넘는 금액은 청구되지 않습니다. 생성에 실패하면 크레딧이 자동으로 반환됩니다.\n\n미성년자가 등장하는 콘텐츠, 동의 없이 공유된 콘텐츠, 법을 위반하는 콘텐츠를 업로드해서는 안 됩니다. 위반한 계정은 정지됩니다.",
+    ru: "Кредиты покупаются пакетами и тратятся на генерации. Стоимость генерации зависит от длительности, разрешения и шаблона и показывается до её создания; больше показанной цены не списывается. Кредиты за неудачную генерацию возвращаются автоматически.\n\nНельзя загружать контент с несовершеннолетними, опубликованный без согласия или нарушающий закон. Такие аккаунты блокируются.",
   },
   privacy: {
     en: "We store your email (if you log in), your uploads and your creations so that you can use them. Photo metadata such as location is removed on upload.\n\nWe never sell your data. You can delete your creations at any time.",

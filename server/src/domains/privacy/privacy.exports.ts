@@ -26,6 +26,20 @@ export interface ExportDeps {
   contactOf(userId: number): Promise<{ email: string; language: Language } | null>;
   keepHours: number;
   linkTtlSeconds: number;
+  /** the operator's product name (the brand), which the archive's file is named after */
+  productName(): Promise<string>;
+}
+
+/**
+ * The archive's file name: the product and the day it was made ("Reverie-data-2026-12-07.zip", issue 46 item 21), in
+ * the characters a download name may have (storage.routes.ts DOWNLOAD_NAME); a name with none of them is "data".
+ */
+export function archiveName(product: string, madeAt: Date): string {
+  const slug = product
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+  return `${slug ? `${slug}-` : ""}data-${madeAt.toISOString().slice(0, 10)}.zip`;
 }
 
 /** An export as its person sees it; the download link is asked for separately, when they tap it. */
@@ -75,7 +89,8 @@ export function createDataExports(d: ExportDeps) {
     const e = await db.dataExport.findFirst({ where: { id, userId } });
     if (!e) throw HttpError.notFound();
     if (e.status !== "ready" || !e.storageKey) throw HttpError.conflict(M.exportNotReady);
-    return { url: await storage.signedUrl(e.storageKey, d.linkTtlSeconds), expires_in: d.linkTtlSeconds };
+    const name = archiveName(await d.productName(), e.readyAt ?? e.createdAt);
+    return { url: await storage.signedUrl(e.storageKey, d.linkTtlSeconds, name), expires_in: d.linkTtlSeconds };
   }
 
   /**

@@ -127,6 +127,11 @@ describe("my data out", () => {
     const link = (await as(me.token).get(`/api/privacy/export/link?id=${asked.body.data.id}`).expect(200)).body.data;
     const zip = await fetchMedia(t, link.url);
     expect(zip.status).toBe(200);
+    // saved as the product's archive of that day, not "file.zip" (issue 46 item 21)
+    const signed = new URL(link.url, "http://any-host");
+    const saved = await t.http.head(signed.pathname + signed.search).expect(200);
+    const day = (await t.db.dataExport.findUniqueOrThrow({ where: { id: asked.body.data.id } })).readyAt!.toISOString().slice(0, 10);
+    expect(saved.headers["content-disposition"]).toBe(`attachment; filename=Reverie-data-${day}.zip`);
     const files = unzipSync(new Uint8Array(zip.body));
     const json = (name: string) => JSON.parse(strFromU8(files[name]));
     expect(json("profile.json").user).toMatchObject({ id: me.userId, email: "export-me@example.com", points: 30 });

@@ -30,6 +30,8 @@ export interface PrivacyDeps {
   graceDays: number;
   exportKeepHours: number;
   linkTtlSeconds: number;
+  /** the brand's name, which an archive's file is named after */
+  productName(): Promise<string>;
 }
 
 /** GDPR rights of a person over their account (issue 30 item 6): my data out (decision 261), my account gone (decision 262). */

@@ -6,6 +6,7 @@ import type { Config } from "../../config.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { EngineStatus } from "../generation/engines/engine.ts";
+import type { PriceSpan } from "../generation/generation.price-range.ts";
 import { MAX_DURATION_SEC } from "../generation/generation.schema.ts";
 import { LIMITS } from "../uploads/uploads.service.ts";
 import type { CityRedirects } from "./redirect-by-city.ts";
@@ -31,6 +32,7 @@ export function siteRoutes(
   config: Config,
   engineStatus: () => Promise<EngineStatus>,
   redirects: CityRedirects,
+  priceRange: () => Promise<Record<string, PriceSpan>>,
 ) {
   api.get("/api/health", { summary: "200 only when the database answers", tags: ["site"], auth: "public", response: healthAnswer }, async () => {
     if (!(await probes.health())) throw new HttpError(503, "Database unreachable");
@@ -61,7 +63,7 @@ export function siteRoutes(
     "/api/Index/basicSettings",
     { summary: "Prices, limits and generation settings the app shows, and the operator's brand", tags, auth: "public", response: basicSettingsWithBrandAnswer },
     async () => {
-      const brand = await site.brand();
+      const [brand, ranges] = await Promise.all([site.brand(), priceRange()]);
       const settings = await site.settings({
         free_generations: config.FREE_GENERATIONS,
         max_duration: MAX_DURATION_SEC,
@@ -73,6 +75,8 @@ export function siteRoutes(
           "480P": config.GENERATION_PRICE_480P,
           "720P": config.GENERATION_PRICE_720P,
           image: config.IMAGE_CREDIT_PRICE,
+          // the prices of what is on sale now, templates included: every claim the app makes is made from these
+          ranges,
         },
         upload_limits: {
           image_types: IMAGE_TYPES,

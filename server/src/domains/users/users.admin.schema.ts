@@ -77,16 +77,21 @@ export const userRow = z.object({
   mergedIntoId: z.number().nullable(),
 });
 
-/** users get: the account without its sign-in subjects and the finer marketing marks */
-export const userRecord = userRow.omit({
-  title: true,
-  googleSub: true,
-  playerUid: true,
-  supplierId: true,
-  utmAdset: true,
-  utmAd: true,
-  bemobClickId: true,
-});
+/**
+ * users get: the account without its sign-in subjects and the finer marketing marks, and when a pending deletion's
+ * grace period ends (null: none pending; the console offers "Undo account deletion" only then)
+ */
+export const userRecord = userRow
+  .omit({
+    title: true,
+    googleSub: true,
+    playerUid: true,
+    supplierId: true,
+    utmAdset: true,
+    utmAd: true,
+    bemobClickId: true,
+  })
+  .extend({ deletionPendingUntil: z.date().nullable() });
 
 /** ledger list  */
 export const ledgerRecord = z.object({

@@ -50,7 +50,14 @@ function userWhere(f: UserFilter): Prisma.UserWhereInput {
 
 /** Support's side of accounts: search, payment permission and credit corrections (always through domains/credits). */
 export function createUsersAdminService({ db, audit, credits }: { db: Db; audit: AuditService; credits: CreditsService }) {
-  const account = (id: number) => db.user.findUnique({ where: { id }, select: accountFields });
+  /** The account as its console page shows it, with the end of a pending deletion's grace period (null: none pending). */
+  async function account(id: number) {
+    const [u, pending] = await Promise.all([
+      db.user.findUnique({ where: { id }, select: accountFields }),
+      db.accountDeletion.findFirst({ where: { userId: id, status: "pending" }, select: { eraseAfter: true } }),
+    ]);
+    return u && { ...u, deletionPendingUntil: pending?.eraseAfter ?? null };
+  }
 
   return {
     /** Which of these account ids exist (a list of grants checked before it is applied). */
@@ -62,7 +69,7 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
     get: account,
 
     async setPaymentPermission(staffId: number, userId: number, body: PaymentPermissionBody) {
-      return db.$transaction(async (tx) => {
+      await db.$transaction(async (tx) => {
         const before = await tx.user.findUnique({ where: { id: userId }, select: { id: true, paymentPermission: true } });
         if (!before) throw HttpError.notFound();
         const after = await tx.user.update({ where: { id: userId }, data: { paymentPermission: body.granted }, select: accountFields });
@@ -75,8 +82,8 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
           after: { id: userId, paymentPermission: after.paymentPermission },
           reason: body.reason,
         });
-        return after;
       });
+      return account(userId);
     },
 
     /** A staff correction through domains/credits: one ledger row (with the staff id) and its audit row in one transaction. */
