@@ -23457,8 +23457,10 @@ export interface paths {
                                 id: number;
                                 is_public: number;
                                 mine: boolean;
+                                model_id: number | null;
                                 name: string;
                                 personality: string;
+                                reference_urls: string[];
                                 scenario: string;
                                 /** @enum {string} */
                                 state: "active" | "suspended" | "removed";
@@ -23707,8 +23709,10 @@ export interface paths {
                                         id: number;
                                         is_public: number;
                                         mine: boolean;
+                                        model_id: number | null;
                                         name: string;
                                         personality: string;
+                                        reference_urls: string[];
                                         scenario: string;
                                         /** @enum {string} */
                                         state: "active" | "suspended" | "removed";
@@ -23836,8 +23840,10 @@ export interface paths {
                                         id: number;
                                         is_public: number;
                                         mine: boolean;
+                                        model_id: number | null;
                                         name: string;
                                         personality: string;
+                                        reference_urls: string[];
                                         scenario: string;
                                         /** @enum {string} */
                                         state: "active" | "suspended" | "removed";
@@ -23930,9 +23936,11 @@ export interface paths {
                         id?: number | null;
                         /** @default false */
                         is_public?: boolean | 0 | 1 | "0" | "1";
+                        model_id?: number | null;
                         name: string;
                         /** @default  */
                         personality?: string;
+                        reference_image_ids?: number[];
                         /** @default  */
                         scenario?: string;
                         /** @default [] */
@@ -23960,8 +23968,10 @@ export interface paths {
                                 id: number;
                                 is_public: number;
                                 mine: boolean;
+                                model_id: number | null;
                                 name: string;
                                 personality: string;
+                                reference_urls: string[];
                                 scenario: string;
                                 /** @enum {string} */
                                 state: "active" | "suspended" | "removed";
@@ -24053,8 +24063,10 @@ export interface paths {
                                     id: number;
                                     is_public: number;
                                     mine: boolean;
+                                    model_id: number | null;
                                     name: string;
                                     personality: string;
+                                    reference_urls: string[];
                                     scenario: string;
                                     /** @enum {string} */
                                     state: "active" | "suspended" | "removed";
@@ -24560,8 +24572,10 @@ export interface paths {
                                     id: number;
                                     is_public: number;
                                     mine: boolean;
+                                    model_id: number | null;
                                     name: string;
                                     personality: string;
+                                    reference_urls: string[];
                                     scenario: string;
                                     /** @enum {string} */
                                     state: "active" | "suspended" | "removed";
