@@ -100,6 +100,7 @@ export function createServices(deps: AppDeps) {
     uploads: render.uploads,
     images: avatarImages(render.generation, render.uploads),
     media: characterMedia(render.generation, render.progress),
+    models: render.training,
     audit,
     databaseUrl: deps.databaseUrl ?? config.DATABASE_URL,
     metrics: render.metrics.chat,

@@ -23717,8 +23717,10 @@ export interface paths {
                                 id: number;
                                 is_public: number;
                                 mine: boolean;
+                                model_id: number | null;
                                 name: string;
                                 personality: string;
+                                reference_urls: string[];
                                 scenario: string;
                                 /** @enum {string} */
                                 state: "active" | "suspended" | "removed";
@@ -23967,8 +23969,10 @@ export interface paths {
                                         id: number;
                                         is_public: number;
                                         mine: boolean;
+                                        model_id: number | null;
                                         name: string;
                                         personality: string;
+                                        reference_urls: string[];
                                         scenario: string;
                                         /** @enum {string} */
                                         state: "active" | "suspended" | "removed";
@@ -24096,8 +24100,10 @@ export interface paths {
                                         id: number;
                                         is_public: number;
                                         mine: boolean;
+                                        model_id: number | null;
                                         name: string;
                                         personality: string;
+                                        reference_urls: string[];
                                         scenario: string;
                                         /** @enum {string} */
                                         state: "active" | "suspended" | "removed";
@@ -24190,9 +24196,11 @@ export interface paths {
                         id?: number | null;
                         /** @default false */
                         is_public?: boolean | 0 | 1 | "0" | "1";
+                        model_id?: number | null;
                         name: string;
                         /** @default  */
                         personality?: string;
+                        reference_image_ids?: number[];
                         /** @default  */
                         scenario?: string;
                         /** @default [] */
@@ -24220,8 +24228,10 @@ export interface paths {
                                 id: number;
                                 is_public: number;
                                 mine: boolean;
+                                model_id: number | null;
                                 name: string;
                                 personality: string;
+                                reference_urls: string[];
                                 scenario: string;
                                 /** @enum {string} */
                                 state: "active" | "suspended" | "removed";
@@ -24313,8 +24323,10 @@ export interface paths {
                                     id: number;
                                     is_public: number;
                                     mine: boolean;
+                                    model_id: number | null;
                                     name: string;
                                     personality: string;
+                                    reference_urls: string[];
                                     scenario: string;
                                     /** @enum {string} */
                                     state: "active" | "suspended" | "removed";
@@ -24820,8 +24832,10 @@ export interface paths {
                                     id: number;
                                     is_public: number;
                                     mine: boolean;
+                                    model_id: number | null;
                                     name: string;
                                     personality: string;
+                                    reference_urls: string[];
                                     scenario: string;
                                     /** @enum {string} */
                                     state: "active" | "suspended" | "removed";

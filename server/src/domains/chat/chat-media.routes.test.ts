@@ -5,6 +5,7 @@ import { readEvents, type ChatEvent } from "../../../../tests/chat-utils.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
 import { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
+import { registeredUser } from "../../../../tests/training-utils.ts";
 import { CHAT_MEDIA_MESSAGES, CHAT_MEDIA_SETTING } from "../../contract/chat.ts";
 import { MSG } from "../../http/messages.ts";
 
@@ -176,6 +177,72 @@ describe("charged once, refunded once", () => {
     expect((await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("failed");
     expect((await ledger(a.id)).map((l) => l.delta)).toEqual([-a.cost, a.cost]);
     expect(await points(p.userId)).toBe(50);
+  });
+});
+
+describe("the character's look", () => {
+  const upload = async (token: string) =>
+    (
+      await s.http
+        .post("/api/ImageUpload/upload")
+        .set("token", token)
+        .attach("file", await photo(200, 260), "r.jpg")
+        .field("consent", "1")
+        .expect(200)
+    ).body.data.id as number;
+
+  it("up to four reference pictures of the creator's own uploads; without an avatar the first is the picture's source", async () => {
+    const u = await visitor(s);
+    await grant(s, u.userId, 50);
+    const refs = [await upload(u.token), await upload(u.token)];
+    const card = { name: "Noor", description: "An adult painter", age: 40 };
+    await post("/api/RoleChat/creatCharacter", { ...card, reference_image_ids: [1, 2, 3, 4, 5] }, u.token).expect(400);
+    const other = await visitor(s);
+    await post("/api/RoleChat/creatCharacter", { ...card, reference_image_ids: [await upload(other.token)] }, u.token).expect(404);
+    const c = (await post("/api/RoleChat/creatCharacter", { ...card, reference_image_ids: refs }, u.token).expect(200)).body.data;
+    expect(c.reference_urls).toHaveLength(2);
+    expect(c.reference_urls[0]).toMatch(/sig=/);
+    const conv = (await post("/api/RoleChat/creatConversation", { character_id: c.id }, u.token).expect(200)).body.data;
+    const a = (await ask({ token: u.token, conversationId: conv.id }).expect(200)).body.data;
+    const first = await s.db.upload.findUniqueOrThrow({ where: { id: refs[0] } });
+    expect((await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).input).toMatchObject({ imageKey: first.storageKey });
+  });
+
+  it("a character tied to its creator's own model: the LoRA renders the creator's pictures only (decision 366)", async () => {
+    const owner = await registeredUser(s, 50);
+    const cover = await upload(owner.token);
+    const model = await s.db.characterModel.create({
+      data: {
+        userId: owner.userId,
+        name: "Ayla",
+        homeLink: `ayla${owner.userId}`,
+        coverUploadId: cover,
+        status: "success",
+        cost: 5,
+        artifactKey: "loras/ayla.safetensors",
+        triggerWord: "ayl",
+      },
+    });
+    const stranger = await visitor(s);
+    await grant(s, stranger.userId, 50);
+    const strangersModel = await s.db.characterModel.create({
+      data: { userId: stranger.userId, name: "S", homeLink: `s${stranger.userId}`, status: "success", cost: 5, artifactKey: "loras/s.safetensors" },
+    });
+    const card = { name: "Ayla", description: "An adult dancer", age: 30, avatar_image_id: cover, is_public: 1 };
+    await post("/api/RoleChat/creatCharacter", { ...card, model_id: strangersModel.id }, owner.token).expect(404);
+    const c = (await post("/api/RoleChat/creatCharacter", { ...card, model_id: model.id }, owner.token).expect(200)).body.data;
+    expect(c.model_id).toBe(model.id);
+    expect((await get(`/api/RoleChat/characterDetails?id=${c.id}`, stranger.token).expect(200)).body.data.model_id).toBeNull();
+    const input = async (who: { token: string }) => {
+      const conv = (await post("/api/RoleChat/creatConversation", { character_id: c.id }, who.token).expect(200)).body.data;
+      const a = (await ask({ token: who.token, conversationId: conv.id }).expect(200)).body.data;
+      return { a, input: (await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).input as { lora?: { modelId: number } } };
+    };
+    const mine = await input(owner);
+    expect(mine.input.lora?.modelId).toBe(model.id);
+    // the local engine cannot load a LoRA and says so on the draft
+    expect(mine.a.message.media.label).toMatch(/local draft, character model not applied/);
+    expect((await input(stranger)).input.lora).toBeUndefined();
   });
 });
 

@@ -70,6 +70,8 @@ export function createCharactersService(o: {
   recordHit: PolicyRecorder;
   assertChatAllowed: (userId: number) => Promise<void>;
   images: AvatarImages;
+  /** The training domain's check that a model is the caller's and usable (404 / 400 with the reason otherwise). */
+  models: { loraFor(userId: number, modelId: number): Promise<unknown> };
   /** How many characters one account may hold (QUOTA_CHARACTERS). */
   quota: number;
 }) {
@@ -88,6 +90,8 @@ export function createCharactersService(o: {
       age: c.age,
       tier: c.tier,
       avatar_url: c.avatarKey ? await storage.signedUrl(c.avatarKey) : null,
+      reference_urls: await Promise.all(c.referenceKeys.map((k) => storage.signedUrl(k))),
+      model_id: userId !== null && c.userId === userId ? c.modelId : null,
       is_public: c.isPublic ? 1 : 0,
       state: c.state,
       conversation_count: c.conversationCount,
@@ -134,6 +138,10 @@ export function createCharactersService(o: {
         throw HttpError.badRequest(MSG.characterMinor);
       }
       const avatarKey = body.avatar_image_id ? (await o.uploads.own(userId, body.avatar_image_id, "image")).storageKey : undefined;
+      const referenceKeys =
+        body.reference_image_ids && (await Promise.all(body.reference_image_ids.map(async (id) => (await o.uploads.own(userId, id, "image")).storageKey)));
+      // only the caller's own usable model can be tied (decision 366)
+      if (body.model_id) await o.models.loraFor(userId, body.model_id);
       const data = {
         name: body.name,
         description: body.description,
@@ -145,6 +153,8 @@ export function createCharactersService(o: {
         age: body.age ?? null,
         isPublic: body.is_public && !guest,
         ...(avatarKey ? { avatarKey } : {}),
+        ...(referenceKeys ? { referenceKeys: [...new Set(referenceKeys)] } : {}),
+        ...(body.model_id !== undefined ? { modelId: body.model_id } : {}),
       };
       const saved = body.id ? await db.character.update({ where: { id: body.id }, data }) : await create(userId, data);
       return view(saved, userId);

@@ -61,7 +61,7 @@ export function createConversations(o: {
      */
     async eraseUser(tx: Tx, userId: number): Promise<string[]> {
       await tx.conversation.deleteMany({ where: { userId } });
-      const own = await tx.character.findMany({ where: { userId, avatarKey: { not: null } }, select: { avatarKey: true } });
+      const own = await tx.character.findMany({ where: { userId }, select: { avatarKey: true, referenceKeys: true } });
       await tx.character.updateMany({
         where: { userId },
         data: {
@@ -73,12 +73,14 @@ export function createConversations(o: {
           exampleLines: [],
           tags: [],
           avatarKey: null,
+          referenceKeys: [],
+          modelId: null,
           isPublic: false,
           state: "removed",
         },
       });
       await tx.chatPolicyHit.updateMany({ where: { userId }, data: { excerpt: "" } });
-      return own.flatMap((c) => (c.avatarKey ? [c.avatarKey] : []));
+      return own.flatMap((c) => [...(c.avatarKey ? [c.avatarKey] : []), ...c.referenceKeys]);
     },
 
     /** What the screens show before anything else: whether chat works here, what a reply costs, free replies left. */

@@ -67,6 +67,16 @@ const characterFields = {
   ),
   /** One of the caller's image uploads (POST /api/ImageUpload/upload). */
   avatar_image_id: optionalId("avatar_image_id"),
+  /**
+   * The character's look besides the avatar (issue 50): up to four of the caller's image uploads, each made with the
+   * 18+/consent confirmation every photo upload takes. Given, they replace the earlier ones; [] clears them.
+   */
+  reference_image_ids: z
+    .array(id("each reference_image_ids entry"), { error: "reference_image_ids must be a list of image ids" })
+    .max(4, { error: "at most 4 reference pictures" })
+    .optional(),
+  /** The caller's own trained model the character is tied to (its LoRA renders the caller's pictures of it); null unties it. */
+  model_id: z.preprocess((v) => (v === "" || v === 0 || v === "0" ? null : v), id("model_id").nullable().optional()),
   is_public: flag.default(false),
 };
 
@@ -191,6 +201,10 @@ export const characterView = z.object({
   age: z.number().nullable(),
   tier: z.string(),
   avatar_url: z.string().nullable(),
+  /** the reference pictures of its look, signed */
+  reference_urls: z.array(z.string()),
+  /** the owner's trained model it is tied to; null for everyone else */
+  model_id: z.number().nullable(),
   is_public: z.number(),
   state: z.enum(CONTENT_STATES),
   conversation_count: z.number(),

@@ -44,6 +44,8 @@ interface Deps {
   metrics: ChatMetrics;
   /** Characters' pictures and clips are rendered by the generation domain (services.ts wires it: character-media.ts). */
   media: CharacterMediaPort;
+  /** The training domain: a character may be tied to its owner's own usable model (decision 366). */
+  models: { loraFor(userId: number, modelId: number): Promise<unknown> };
 }
 
 /**
@@ -75,6 +77,7 @@ export function createChatService(deps: Deps) {
     recordHit: suspensions.recordHit,
     assertChatAllowed: suspensions.assertChatAllowed,
     images: deps.images,
+    models: deps.models,
     quota: config.QUOTA_CHARACTERS,
   });
   const media = createChatMedia({ db, policy, suspensions, media: deps.media });
