@@ -59,7 +59,14 @@ async function job(over: Partial<EngineJob>): Promise<EngineJob> {
   return { mode: "text_to_image", workDir, params: {}, resolution: "480P", durationSec: 1, count: 1, seed: 7, key: `faults:${n}`, ...over };
 }
 
-const lora = (file: string) => ({ path: `u/1/models/${file}`, url: `https://media.example/${file}`, triggerWord: "rvtest", strength: 0.8, baseModel: "sdxl" });
+const lora = (file: string) => ({
+  path: `u/1/models/${file}`,
+  url: `https://media.example/${file}`,
+  sha256: "b".repeat(64),
+  triggerWord: "rvtest",
+  strength: 0.8,
+  baseModel: "sdxl",
+});
 const offered = (s: Awaited<ReturnType<ReturnType<typeof pool>["status"]>>, wf: string) =>
   s.servers!.map((x) => x.workflows.find((w) => w.name === wf)?.offered);
 

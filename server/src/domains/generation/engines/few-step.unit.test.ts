@@ -33,7 +33,14 @@ const job = (o: Partial<EngineJob> = {}): EngineJob => ({
   image: photo,
   ...o,
 });
-const LORA = { url: "https://media.example/lora/c.safetensors", path: "lora/c.safetensors", triggerWord: "rvr", strength: 0.8, baseModel: null };
+const LORA = {
+  url: "https://media.example/lora/c.safetensors",
+  path: "lora/c.safetensors",
+  sha256: "a".repeat(64),
+  triggerWord: "rvr",
+  strength: 0.8,
+  baseModel: null,
+};
 
 describe("few-step workflows beside the full ones", () => {
   it("a request runs a workflow of its own tier only; a template's pin and an upscale follow-up run whatever they name", () => {
@@ -68,14 +75,16 @@ describe("few-step workflows beside the full ones", () => {
   it("the A14B fast workflow splits 4 steps 2+2 across its experts, each through its distillation LoRA after the person's own", async () => {
     const wf = workflows.find((w) => w.name === "wan22-i2v-14b-fast");
     if (!wf) throw new Error("no wan22-i2v-14b-fast");
-    const bound = async (lora?: typeof LORA) => (await bindWorkflow(wf, job({ tier: "fast", lora }), { image: "in.png", models: {}, prefix: "p" })).prompt;
+    const bound = async (lora?: typeof LORA) =>
+      (await bindWorkflow(wf, job({ tier: "fast", lora }), { image: "in.png", models: {}, prefix: "p", loraUrl: "https://reverie.example/api/gpu/loras/x" }))
+        .prompt;
     const withLora = await bound(LORA);
     expect(withLora["12"].inputs).toMatchObject({ steps: 4, start_at_step: 0, end_at_step: 2, cfg: 1 });
     expect(withLora["13"].inputs).toMatchObject({ steps: 4, start_at_step: 2, cfg: 1 });
     // model → character LoRA → distillation LoRA → shift, on both experts
     expect(withLora["20"].inputs.model).toEqual(["5", 0]);
     expect(withLora["21"].inputs.model).toEqual(["17", 0]);
-    expect(withLora["5"].inputs.lora_name).toBe("c.safetensors");
+    expect(withLora["5"]).toMatchObject({ class_type: "ReverieLoraLoaderModelOnly", inputs: { sha256: LORA.sha256 } });
     expect(withLora["20"].inputs.lora_name).toBe("wan2.2_i2v_lightx2v_4steps_lora_v1_high_noise.safetensors");
     // without a character LoRA its loaders go, the distillation LoRAs stay
     const plain = await bound();
