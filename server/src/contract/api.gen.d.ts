@@ -14070,6 +14070,8 @@ export interface paths {
                         /** @enum {string} */
                         kind: "extend" | "upscale";
                         source_id: number;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };
@@ -14160,6 +14162,8 @@ export interface paths {
                         /** @enum {string} */
                         kind: "extend" | "upscale";
                         source_id: number;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };
@@ -14343,6 +14347,8 @@ export interface paths {
                          */
                         resolution?: "480P" | "720P";
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                         /**
                          * @default video
                          * @enum {string}
@@ -14374,6 +14380,14 @@ export interface paths {
                                 required: ("end_image" | "camera" | "motion")[];
                                 /** @enum {string} */
                                 resolution: "480P" | "720P";
+                                /** @enum {string} */
+                                tier: "full" | "fast";
+                                tiers: {
+                                    available: boolean;
+                                    points: number;
+                                    /** @enum {string} */
+                                    tier: "full" | "fast";
+                                }[];
                             };
                             msg: string;
                         };
@@ -14641,6 +14655,8 @@ export interface paths {
                         seed?: number | null;
                         strength?: number | null;
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                         video_id?: number | null;
                     };
                 };
@@ -14986,6 +15002,8 @@ export interface paths {
                         seed?: number | null;
                         strength?: number | null;
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };
@@ -15249,6 +15267,8 @@ export interface paths {
                         seed?: number | null;
                         strength?: number | null;
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };

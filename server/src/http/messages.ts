@@ -42,6 +42,7 @@ export const MSG = {
   motionUnavailable: "Copying motion from a video is not available right now",
   /** Audio overlay on a GPU engine is lip-synced only (decision 305): refused before any charge where no server makes it. */
   lipSyncUnavailable: "Videos that speak or sing to your audio are not available right now",
+  fastUnavailable: "Fast videos are not available right now: choose Best",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
   /** not SPEC's: a template pinned to a workflow that needs, or cannot take, what the request brings (decision 315) */
   templateWrongKind: "This template cannot be used for this kind of generation",

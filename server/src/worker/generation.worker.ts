@@ -113,6 +113,7 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
     strength: input.strength,
     camera: input.camera,
     workflow: input.workflow,
+    tier: input.tier,
     // signed afresh: the job may start long after the submit; a model taken down since has no file left to fetch
     lora: input.lora ? { ...input.lora, url: await storage.fetchableUrl(input.lora.path) } : undefined,
     // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)

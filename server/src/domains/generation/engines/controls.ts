@@ -1,4 +1,12 @@
-import { CAMERA_MOVES, REQUEST_EXTRAS, STUDIO_CONTROLS, type CameraMove, type RequestExtra, type StudioControl } from "../../../contract/engines.ts";
+import {
+  CAMERA_MOVES,
+  REQUEST_EXTRAS,
+  STUDIO_CONTROLS,
+  type CameraMove,
+  type RequestExtra,
+  type StudioControl,
+  type WorkflowTier,
+} from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
@@ -24,6 +32,16 @@ export type WorkflowRequest = {
   extras?: readonly RequestExtra[];
   /** a 1080p follow-up runs only an upscale workflow (decision 307) */
   followUp?: "upscale";
+  /** best (unset) or fast: only a workflow of this tier runs it (issue 45) */
+  tier?: WorkflowTier;
+};
+
+/** The source a request of each mode brings, for pricing or refusing it before its submit as the submit will be. */
+export const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
+  image_to_video: "image",
+  role_video: "image",
+  audio_overlay: "image",
+  video_to_video: "video",
 };
 
 /**
@@ -37,7 +55,7 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
   const source = { ...brings, ...(o.mode === "audio_overlay" ? { audio: "source" } : {}) };
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
-    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, followUp: o.followUp, ...source, ...extras }, usable);
+    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, followUp: o.followUp, tier: o.tier, ...source, ...extras }, usable);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
-import type { CostClass, EngineKind } from "../../../contract/engines.ts";
+import { WORKFLOW_TIERS, type CostClass, type EngineKind, type WorkflowTier } from "../../../contract/engines.ts";
 import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
 import { MSG } from "../../../http/messages.ts";
@@ -16,6 +16,7 @@ import {
   localControls,
   REQUEST_EXTRAS,
   runOrPinned,
+  SOURCE_OF,
   templateExtras,
   workflowControls,
   workflowFor,
@@ -62,6 +63,12 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
       const wf = workflowFor(workflows, o, offered);
       return wf && offered(wf) ? { name: wf.name, costClass: wf.binding.costClass } : null;
     },
+    /**
+     * The tiers a GPU engine has a workflow of for a request (issue 45), best first: a person chooses where there are
+     * two. None on the local engine, and none for a template pinned to one workflow (the pin is its tier).
+     */
+    tiersFor: (name: EngineKind, o: WorkflowRequest): WorkflowTier[] =>
+      name === "local" || o.workflow ? [] : WORKFLOW_TIERS.filter((tier) => workflowFor(workflows, { ...o, tier }, () => true)),
     /** The studio controls the engine will honour for a request (decision 273): the app shows only these. */
     controlsFor: async (name: EngineKind, o: WorkflowRequest) =>
       name === "local" ? localControls(o.mode) : workflowControls(workflows, o, offeredBy(await status(name))),
@@ -207,12 +214,23 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
    * default, which the engine picks among those it can run) now; null when it can. A request bringing a last frame or
    * a camera move (`extras`) runs only where a workflow taking it is offered now (decision 303): never on the local engine.
    */
-  async function refusal(name: EngineKind, mode?: GenerationMode, workflow?: string | null, extras: readonly RequestExtra[] = []): Promise<string | null> {
+  async function refusal(
+    name: EngineKind,
+    mode?: GenerationMode,
+    workflow?: string | null,
+    extras: readonly RequestExtra[] = [],
+    tier?: WorkflowTier,
+  ): Promise<string | null> {
     const s = await status(name);
     if (!s.available) return s.message;
     const runs = (!mode || s.modes.includes(mode)) && (!workflow || !s.workflows || s.workflows.includes(workflow));
     // a GPU engine's audio overlay is lip-synced only (decision 305): say which kind cannot be made
     if (!runs) return mode === "audio_overlay" && s.ai ? MSG.lipSyncUnavailable : `The ${s.label} engine cannot make this kind of generation right now.`;
+    // the fast tier runs only where a fast workflow of the mode is offered now, never a best one in its place (issue 45)
+    if (tier === "fast" && mode && !workflow && name !== "local") {
+      const wf = workflowFor(workflows, { mode, source: SOURCE_OF[mode], extras, tier }, offeredBy(s));
+      if (!wf || !offeredBy(s)(wf)) return MSG.fastUnavailable;
+    }
     if (!extras.length || !mode) return null;
     const wf = name === "local" ? undefined : workflowFor(workflows, { mode, workflow, source: "image", extras }, offeredBy(s));
     return wf && offeredBy(s)(wf) ? null : MSG[UNAVAILABLE[extras[0]]];
@@ -247,10 +265,17 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
      * the template's pinned workflow (`misfit`), else 503 with the engine's own message (not configured, cannot run,
      * not offering this mode, or not the exact workflow the submit would run).
      */
-    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null, extras?: readonly RequestExtra[], brings?: Brought): Promise<void> {
+    async assertCanRun(
+      name: EngineKind,
+      mode: GenerationMode,
+      workflow?: string | null,
+      extras?: readonly RequestExtra[],
+      brings?: Brought,
+      tier?: WorkflowTier,
+    ): Promise<void> {
       const wrong = brings && misfitOf(name, mode, workflow, brings);
       if (wrong) throw HttpError.badRequest(wrong);
-      const why = await refusal(name, mode, workflow, extras);
+      const why = await refusal(name, mode, workflow, extras, tier);
       if (why) throw new HttpError(503, why);
     },
   };
