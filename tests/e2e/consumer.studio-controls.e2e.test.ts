@@ -195,6 +195,36 @@ describe("consumer app: the studio's controls on a GPU engine, 360 px", () => {
     }
   });
 
+  it("image to video offers best or fast, each with its price and the honest difference, translated; fast reaches the task (issue 45)", {
+    timeout: 300_000,
+  }, async () => {
+    const file = await photo(dir);
+    for (const [i, language] of LANGUAGES.entries()) {
+      const page = await guestStudio(browser, server.url, language);
+      await pickPhoto(page, page.getByTestId("photo-picker").first(), file);
+      const choice = page.getByTestId("tier-choice");
+      await choice.waitFor();
+      // best is Wan 2.2 A14B (3 per 5 s at 480P), fast its 4-step twin (1)
+      expect(await page.getByTestId("tier-full").getAttribute("data-price")).toBe("3");
+      expect(await page.getByTestId("tier-fast").getAttribute("data-price")).toBe("1");
+      expect(await page.getByTestId("tier-full").getAttribute("aria-pressed")).toBe("true");
+      await page.getByTestId("tier-fast").click();
+      await page.locator('[data-testid="price"][data-price="1"]').waitFor();
+      expect(await outsideCard(page, ["tier-choice", "tier-note"])).toEqual([]);
+      await pageShot(page, `studio-tier-${language}-360`);
+      const keys = (await usedKeys(page)).filter((k) => k.startsWith("studio.tier"));
+      expect(keys).toEqual(expect.arrayContaining(["studio.tier.label", "studio.tier.fastNote"]));
+      expect(missingKeys(language, keys), language).toEqual([]);
+      expect(await missingTexts(page), language).toEqual([]);
+      if (i === 0) {
+        const task = await generate(page);
+        expect(task).toMatchObject({ cost: 1, input: expect.objectContaining({ tier: "fast" }) });
+        expect(task.runs).toEqual([expect.objectContaining({ workflow: "wan22-i2v-14b-fast" })]);
+      }
+      await page.context().close();
+    }
+  });
+
   it("the second photo picker and the camera move select, one at a time, translated; the chosen one reaches the task", { timeout: 400_000 }, async () => {
     const file = await photo(dir);
     for (const [i, language] of LANGUAGES.entries()) {

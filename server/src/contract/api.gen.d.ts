@@ -14086,6 +14086,8 @@ export interface paths {
                         /** @enum {string} */
                         kind: "extend" | "upscale";
                         source_id: number;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };
@@ -14176,6 +14178,8 @@ export interface paths {
                         /** @enum {string} */
                         kind: "extend" | "upscale";
                         source_id: number;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };
@@ -14359,6 +14363,8 @@ export interface paths {
                          */
                         resolution?: "480P" | "720P";
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                         /**
                          * @default video
                          * @enum {string}
@@ -14390,6 +14396,14 @@ export interface paths {
                                 required: ("end_image" | "camera" | "motion")[];
                                 /** @enum {string} */
                                 resolution: "480P" | "720P";
+                                /** @enum {string} */
+                                tier: "full" | "fast";
+                                tiers: {
+                                    available: boolean;
+                                    points: number;
+                                    /** @enum {string} */
+                                    tier: "full" | "fast";
+                                }[];
                             };
                             msg: string;
                         };
@@ -14657,6 +14671,8 @@ export interface paths {
                         seed?: number | null;
                         strength?: number | null;
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                         video_id?: number | null;
                     };
                 };
@@ -15002,6 +15018,8 @@ export interface paths {
                         seed?: number | null;
                         strength?: number | null;
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };
@@ -15265,6 +15283,8 @@ export interface paths {
                         seed?: number | null;
                         strength?: number | null;
                         template_id?: number | null;
+                        /** @enum {string|null} */
+                        tier?: "full" | "fast" | null;
                     };
                 };
             };

@@ -113,6 +113,7 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
     strength: input.strength,
     camera: input.camera,
     workflow: input.workflow,
+    tier: input.tier,
     // the GPU engine signs the link to it for the server it picks (decision 330); a model removed since answers none
     lora: input.lora,
     // one engine job per attempt: beginAttempt lets only the task's current attempt run (docs/decisions/076)

@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -27,6 +27,8 @@ import { DEFAULT_SETTINGS, MoreSettings, settingsBody, type Settings } from "./M
 import { extrasBody, NO_EXTRAS, PhotoVideoExtras } from "./PhotoVideoExtras.tsx";
 import { MotionChoice, motionPhoto, RESTYLE } from "./MotionChoice.tsx";
 import { AudioOverlayNote } from "./AudioOverlayNote.tsx";
+import { TierChoice } from "./TierChoice.tsx";
+import type { WorkflowTier } from "../../../../server/src/contract/engines.ts";
 import { lazyView } from "../../i18n/index.ts";
 import type { Remix } from "./remix.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
@@ -125,6 +127,9 @@ export function VideoCreator({
   const [seconds, setSeconds] = useState<number>(IMAGE_VIDEO_SECONDS.find((s) => s === remix?.duration) ?? IMAGE_VIDEO_SECONDS[0]);
   /** text to video: the whole request; the photo modes: how the picture moves, where the engine honours a prompt */
   const [prompt, setPrompt] = useState(remix?.prompt ?? "");
+  /** best (full sampling) or fast, where the engine has both for this request (issue 45); asked for only when fast */
+  const [tier, setTier] = useState<WorkflowTier>("full");
+  const fast = tier === "fast" ? { tier } : {};
   const credit = remix ? { remix_of: remix.id } : {};
   const [chooser, setChooser] = useState(false);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted, VIDEO_SUBMIT_FAILED);
@@ -153,9 +158,14 @@ export function VideoCreator({
           // what the person added prices the workflow that takes it
           ...(mode === "image_to_video" && !role ? { end_image_id: extras.endPhoto?.id, camera: extras.camera ?? undefined } : {}),
           ...(mode === "video_to_video" && mover.copy ? { image_id: mover.photo?.id } : {}),
+          ...fast,
         }
       : null,
   );
+  // a request with no fast workflow (another mode, a pinned template) goes back to best
+  useEffect(() => {
+    if (price && tier === "fast" && !price.tiers.some((o) => o.tier === "fast")) setTier("full");
+  }, [price, tier]);
 
   /** the prompt, sent only where the engine honours it (a motion prompt it would drop is not shown either) */
   const motion = !fromWords && mode !== "video_to_video" && honours(price, "prompt") && prompt.trim() ? { prompt: prompt.trim() } : {};
@@ -163,7 +173,7 @@ export function VideoCreator({
   async function submit() {
     if (fromWords && !prompt.trim()) return showError(TEXT_OR_ROLE);
     if (fromWords) {
-      const body = { prompt: prompt.trim(), template_id: template?.id, resolution, duration: seconds, ...settingsBody(settings, price), ...credit };
+      const body = { prompt: prompt.trim(), template_id: template?.id, resolution, duration: seconds, ...fast, ...settingsBody(settings, price), ...credit };
       return send((idempotency_key) => submitTextVideo({ ...body, idempotency_key }));
     }
     if ((mode !== "video_to_video" && !photo && !role) || (mode === "video_to_video" && mover.copy && !mover.photo))
@@ -171,7 +181,16 @@ export function VideoCreator({
     if (!ready) return;
     if (needsTemplate && !template) return setChooser(true);
     if (role) {
-      const body = { role_id: role.id, template_id: template?.id, resolution, duration: seconds, ...motion, ...settingsBody(settings, price), ...credit };
+      const body = {
+        role_id: role.id,
+        template_id: template?.id,
+        resolution,
+        duration: seconds,
+        ...fast,
+        ...motion,
+        ...settingsBody(settings, price),
+        ...credit,
+      };
       return send((idempotency_key) => submitRoleVideo({ ...body, idempotency_key }));
     }
     await send((idempotency_key) =>
@@ -182,6 +201,7 @@ export function VideoCreator({
         template_id: needsTemplate ? template?.id : undefined,
         resolution,
         duration: Math.round(duration * 10) / 10,
+        ...fast,
         ...motion,
         ...(mode === "image_to_video" ? extrasBody(extras, price) : {}),
         ...settingsBody(settings, price, mode === "video_to_video"),
@@ -304,6 +324,7 @@ export function VideoCreator({
               </Box>
             </Box>
           )}
+          <TierChoice value={tier} onChange={setTier} quote={price} />
         </Box>
       </Step>
 

@@ -1,6 +1,6 @@
 import type { FollowUp, GenerationMode, ImageMode, Resolution } from "../../../../server/src/contract/generation.ts";
 import { api, readEvents, requestHeaders, withTimestamp, type ApiData, type ApiEvent, type ApiPath } from "../../lib/api-client.ts";
-import type { CameraMove, STUDIO_ASPECTS, StudioControl } from "../../../../server/src/contract/engines.ts";
+import type { CameraMove, STUDIO_ASPECTS, StudioControl, WorkflowTier } from "../../../../server/src/contract/engines.ts";
 
 /** Issue 4's generation calls (SPEC.md §7 "Generation", served under /api/Generation/). */
 
@@ -61,6 +61,8 @@ export interface VideoRequest {
   strength?: number;
   /** the gallery item whose settings were used ("use these settings"), credited as the source */
   remix_of?: number;
+  /** best or fast, where the quote offers both (issue 45) */
+  tier?: WorkflowTier;
   idempotency_key: string;
 }
 
@@ -95,6 +97,8 @@ export interface PriceRequest {
   camera?: CameraMove;
   /** video to video with the person's photo: its motion copied onto the photo, priced by the workflow that does it */
   image_id?: number;
+  /** the tier the submit will ask for; the quote prices each tier it has (issue 45) */
+  tier?: WorkflowTier;
 }
 
 /**
@@ -104,12 +108,14 @@ export interface PriceRequest {
  */
 export type Quote = Pick<
   ApiData<"/api/Generation/getDurationPoints", "post">,
-  "points" | "free_applies" | "available" | "controls" | "label" | "misfit" | "required"
+  "points" | "free_applies" | "available" | "controls" | "label" | "misfit" | "required" | "tiers"
 >;
 
 export async function durationPoints(input: PriceRequest): Promise<Quote> {
-  const { points, free_applies, available, controls, label, misfit, required } = await api.post("/api/Generation/getDurationPoints", input, { quiet: true });
-  return { points, free_applies, available, controls, label, misfit, required };
+  const { points, free_applies, available, controls, label, misfit, required, tiers } = await api.post("/api/Generation/getDurationPoints", input, {
+    quiet: true,
+  });
+  return { points, free_applies, available, controls, label, misfit, required, tiers };
 }
 
 /** Whether the quoted engine honours a control; none is shown before the quote arrives (decision 273). */

@@ -1,4 +1,4 @@
-import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
+import { ENGINE_LABELS, type EngineKind, type WorkflowTier } from "../../contract/engines.ts";
 import { EXTENDABLE_MODES, UPSCALE_SHORT_SIDE, type FollowUp, type GenerationMode } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -9,7 +9,7 @@ import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
 import { isVideo, type GenerationDeps, type KnownBalance, type TaskInput, type TaskOutputs } from "./generation.task.ts";
 
-type Ask = Pick<FollowUpBody, "source_id" | "kind" | "duration">;
+type Ask = Pick<FollowUpBody, "source_id" | "kind" | "duration" | "tier">;
 
 /** What a follow-up will make: its task's mode, input, length and price, and why it cannot run now (null when it can). */
 interface Plan {
@@ -46,14 +46,17 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
   }
 
   /** An extension: an image-to-video render from the clip's last frame, the joined clip at most MAX_DURATION_SEC. */
-  async function extension(t: GenerationTask, seconds: number): Promise<Plan> {
+  async function extension(t: GenerationTask, seconds: number, asked?: WorkflowTier): Promise<Plan> {
     const src = t.input as unknown as TaskInput;
     if (!(EXTENDABLE_MODES as readonly GenerationMode[]).includes(t.mode) || src.audioKey) throw HttpError.badRequest(MSG.notExtendable);
     const length = t.durationSec ?? 0;
     const maxExtend = Math.max(0, Math.floor(MAX_DURATION_SEC - length + 1e-9));
-    // the clip's own photo workflow where it had one (the continuation then matches it), else the engine's pick
-    const workflow = t.mode === "image_to_video" && !src.endImageKey && !src.camera ? src.workflow : undefined;
-    const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image", lora: !!src.lora });
+    // the clip's own photo workflow where it had one and no other tier is asked for (the continuation then matches it),
+    // else the engine's pick of the clip's tier, or the tier the person picked (issue 45)
+    const tier = asked ?? src.tier;
+    const keep = t.mode === "image_to_video" && !src.endImageKey && !src.camera && (!asked || asked === (src.tier ?? "full"));
+    const workflow = keep ? src.workflow : undefined;
+    const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image", lora: !!src.lora, tier });
     const resolution = (t.resolution ?? "480P") as Resolution;
     return {
       mode: "image_to_video",
@@ -67,6 +70,7 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
         seed: src.seed,
         lora: src.lora,
         workflow: wf?.name,
+        tier,
         extendSec: seconds,
         params: {},
         sources: {},
@@ -105,7 +109,7 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
 
   async function plan(userId: number, b: Ask): Promise<Plan> {
     const source = await finishedSource(userId, b.source_id);
-    return b.kind === "extend" ? extension(source, b.duration) : upscale(source);
+    return b.kind === "extend" ? extension(source, b.duration, b.tier) : upscale(source);
   }
 
   return {

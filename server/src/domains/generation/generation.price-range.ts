@@ -1,7 +1,7 @@
 import { GENERATION_MODES, IMAGE_MODES, RESOLUTIONS, type GenerationMode } from "../../contract/generation.ts";
 import type { EngineKind } from "../../contract/engines.ts";
 import type { Pricing } from "./generation.pricing.ts";
-import { SOURCE_OF } from "./generation.requests.ts";
+import { SOURCE_OF } from "./engines/controls.ts";
 import type { GenerationDeps } from "./generation.task.ts";
 
 /** The cheapest and dearest price of one unit among what is on sale; null when nothing of the kind is. */

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
-import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
+import { ENGINE_LABELS, type EngineKind, type WorkflowTier } from "../../contract/engines.ts";
 import { IMAGE_MODES, PHOTO_MODES, type GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
-import { REQUEST_EXTRAS, templateCamera, type RequestExtra } from "./engines/controls.ts";
+import { REQUEST_EXTRAS, SOURCE_OF, templateCamera, type RequestExtra } from "./engines/controls.ts";
 import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
 import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
@@ -15,14 +15,6 @@ import type { GenerationDeps, KnownBalance, TaskInput } from "./generation.task.
  */
 const extrasOf = (input: Pick<TaskInput, "endImageKey" | "camera" | "imageKey" | "videoKey">): RequestExtra[] =>
   REQUEST_EXTRAS.filter((x) => (x === "end_image" ? !!input.endImageKey : x === "camera" ? !!input.camera : !!(input.imageKey && input.videoKey)));
-
-/** The source a request of each mode brings, for pricing a quote as its submit will be priced. */
-export const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
-  image_to_video: "image",
-  role_video: "image",
-  audio_overlay: "image",
-  video_to_video: "video",
-};
 
 /** The consumer's generation requests (video from a picture, a role or a prompt; images), priced and submitted. */
 export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pricing, submit: ReturnType<typeof createSubmit>) {
@@ -63,7 +55,8 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
     template: { workflow: string | null } | null,
     source?: "image" | "video",
     extras?: RequestExtra[],
-  ) => engines.costClassFor(engine, { mode, workflow: template?.workflow, source, extras });
+    tier?: WorkflowTier,
+  ) => engines.costClassFor(engine, { mode, workflow: template?.workflow, source, extras, tier });
 
   /** A video task's price and submit, for the engine its template (or the default) renders with. */
   async function submitVideo(
@@ -84,7 +77,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       durationSec: b.duration,
       count: 1,
       templatePrice,
-      costClass: await costClass(engine, mode, template, source, extras),
+      costClass: await costClass(engine, mode, template, source, extras, input.tier),
     });
     return submit(userId, {
       extras,
@@ -115,6 +108,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         camera: b.camera ?? templateCamera(template?.engineParams),
         params: (template?.engineParams as Record<string, unknown>) ?? {},
         sources: { image_id: b.image_id, end_image_id: b.end_image_id, video_id: b.video_id, audio_id: b.audio_id },
+        tier: b.tier,
       };
       if (b.video_id) input.videoKey = (await uploads.own(userId, b.video_id, "video")).storageKey;
       // a photo beside a video is the person who performs its motion ("copy motion", decision 306)
@@ -135,6 +129,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         ...controls(b, template),
         params: (template?.engineParams as Record<string, unknown>) ?? {},
         sources: { role_id: b.role_id, audio_id: b.audio_id },
+        tier: b.tier,
       };
       if (b.role_id) Object.assign(input, await role(userId, b.role_id, b.strength));
       if (b.audio_id) input.audioKey = (await uploads.own(userId, b.audio_id, "audio")).storageKey;
@@ -198,18 +193,23 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       };
       const extras = extrasOf({ imageKey: brings.image, videoKey: brings.video, endImageKey: brings.endImage, camera: brings.camera });
       // a photo given to a mode that does without one (image to image) is priced and checked as the workflow using it
-      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode] ?? (b.image_id ? "image" : undefined), extras };
-      const points = price({
-        video: b.type === "video",
-        resolution: b.resolution,
-        durationSec: b.duration,
-        count: b.count,
-        templatePrice: template?.creditPrice ?? 1,
-        costClass: await engines.costClassFor(engine, request),
+      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode] ?? (b.image_id ? "image" : undefined), extras, tier: b.tier };
+      // a tier's price and whether it can run now, as the submit's refusal will ask: the mode it submits and the
+      // template's exact workflow (a template's own mode that runs is no help to another mode it is used in, e.g. a
+      // photo template in text to video)
+      const priced = async (tier: WorkflowTier | undefined) => ({
+        points: price({
+          video: b.type === "video",
+          resolution: b.resolution,
+          durationSec: b.duration,
+          count: b.count,
+          templatePrice: template?.creditPrice ?? 1,
+          costClass: await engines.costClassFor(engine, { ...request, tier }),
+        }),
+        available: (await engines.refusal(engine, mode, template?.workflow, extras, brings, tier)) === null,
       });
-      // whether it can run now, as the submit's refusal will ask: the mode it submits and the template's exact workflow
-      // (a template's own mode that runs is no help to another mode it is used in, e.g. a photo template in text to video)
-      const available = (await engines.refusal(engine, mode, template?.workflow, extras, brings)) === null;
+      const { points, available } = await priced(b.tier);
+      const tiers = await Promise.all(engines.tiersFor(engine, request).map(async (tier) => ({ tier, ...(await priced(tier)) })));
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return {
         points,
@@ -223,6 +223,8 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         controls: await engines.controlsFor(engine, request),
         misfit: engines.misfit(engine, mode, template?.workflow, brings),
         required: engines.requiredExtras(engine, template?.workflow),
+        tier: b.tier ?? "full",
+        tiers,
       };
     },
   };

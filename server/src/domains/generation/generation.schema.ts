@@ -55,6 +55,9 @@ const shared = {
   remix_of: optionalId,
 };
 
+/** Best (full sampling, the default) or fast (a few-step workflow), where the engine has both for the request (issue 45). */
+const tier = z.preprocess(blankToUndefined, z.enum(WORKFLOW_TIERS, { error: `tier must be one of ${WORKFLOW_TIERS.join(", ")}` }).optional());
+
 /** A camera move for image to video (issue 33), where the engine has a workflow that makes it. */
 const camera = z.preprocess(blankToUndefined, z.enum(CAMERA_MOVES, { error: `camera must be one of ${CAMERA_MOVES.join(", ")}` }).optional());
 
@@ -70,6 +73,7 @@ export const picVideoBody = z.object({
   aspect,
   resolution,
   duration,
+  tier,
   ...shared,
   idempotency_key: idempotencyKey,
 });
@@ -82,6 +86,7 @@ export const roleVideoBody = z.object({
   aspect,
   resolution,
   duration,
+  tier,
   ...shared,
   idempotency_key: idempotencyKey,
 });
@@ -116,6 +121,8 @@ export const durationPointsBody = z.object({
   /** The mode the app will submit, so the price is that of the workflow it will run (issue 34); the template's, else image to video / text to image. */
   mode: z.enum(GENERATION_MODES, { error: `mode must be one of ${GENERATION_MODES.join(", ")}` }).optional(),
   count: z.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
+  /** The tier the submit will ask for (issue 45): `points` is its price; `tiers` prices each. */
+  tier,
 });
 export type DurationPointsBody = z.infer<typeof durationPointsBody>;
 
@@ -132,6 +139,8 @@ export const followUpQuoteBody = z.object({
     .min(1, "duration must be at least 1 second")
     .max(MAX_DURATION_SEC, MSG.durationLimit)
     .default(5),
+  /** An extension's tier: its clip's own unless the person picks the other (issue 45); a 1080p upscale has one kind. */
+  tier,
 });
 export const followUpBody = followUpQuoteBody.extend({ idempotency_key: idempotencyKey });
 export type FollowUpBody = z.infer<typeof followUpBody>;
@@ -196,6 +205,13 @@ export const getDurationPointsAnswer = z.object({
   misfit: z.string().nullable(),
   /** what the workflow the template pins needs besides the photo or video (a transition's second photo): asked for as required */
   required: z.array(z.enum(REQUEST_EXTRAS)),
+  /** the tier `points` prices: the one asked for, else best (full) */
+  tier: z.enum(WORKFLOW_TIERS),
+  /**
+   * Each tier the engine has a workflow of for this request, with its price and whether it can run now (issue 45): the
+   * studio offers the choice where there are two. Empty on the local engine and for a template pinned to one workflow.
+   */
+  tiers: z.array(z.object({ tier: z.enum(WORKFLOW_TIERS), points: z.number(), available: z.boolean() })),
 });
 
 /** The settings of a request that anyone may take from a shared creation: its words and controls, no source file. */

@@ -59,7 +59,14 @@ export function createSubmit(deps: GenerationDeps, { freeCovers }: Pricing) {
     // what the person brings must fit the workflow their template pins; a follow-up's workflow is the engine's own
     // pick for what it brings itself (a clip's last frame), no template's
     const { imageKey: image, videoKey: video, endImageKey: endImage, camera, audioKey: audio, lora } = r.input;
-    await engines.assertCanRun(r.engine, r.mode, r.input.workflow, r.extras, r.followUp ? undefined : { image, video, endImage, camera, audio, lora });
+    await engines.assertCanRun(
+      r.engine,
+      r.mode,
+      r.input.workflow,
+      r.extras,
+      r.followUp ? undefined : { image, video, endImage, camera, audio, lora },
+      r.input.tier,
+    );
     // Cheap refusal first: the balance read with the session cannot pay, so no transaction is queued for, nor any
     // query made. That balance is the ledger's at a moment of this request, also when the login was kept in memory
     // (docs/decisions/221, 222). The conditional charge inside the transaction stays the guarantee for everything

@@ -2,7 +2,7 @@ import type { RecordNotification } from "../notifications/notifications.service.
 import type { Logger } from "pino";
 import type { JobMetrics } from "../../metrics/metrics.ts";
 import type { Config } from "../../config.ts";
-import type { AspectRatio, CameraMove } from "../../contract/engines.ts";
+import type { AspectRatio, CameraMove, WorkflowTier } from "../../contract/engines.ts";
 import { VIDEO_MODES, type Corner, type GenerationMode, type TaskStatus } from "../../contract/generation.ts";
 import type { Db } from "../../db/client.ts";
 import type { FaceAnalyser } from "../../faces/faces.ts";
@@ -42,6 +42,8 @@ export interface TaskInput {
   camera?: CameraMove;
   /** The template's workflow on a GPU engine (an extension's: the clip's own, where it takes a photo, decision 307). */
   workflow?: string;
+  /** Best or fast (issue 45): only a workflow of this tier runs it; unset = best (full). An extension keeps its clip's. */
+  tier?: WorkflowTier;
   /** An extension's own seconds (decision 307); the task's duration is the joined clip's. */
   extendSec?: number;
   params: Record<string, unknown>;

@@ -1,4 +1,12 @@
-import { CAMERA_MOVES, REQUEST_EXTRAS, STUDIO_CONTROLS, type CameraMove, type RequestExtra, type StudioControl } from "../../../contract/engines.ts";
+import {
+  CAMERA_MOVES,
+  REQUEST_EXTRAS,
+  STUDIO_CONTROLS,
+  type CameraMove,
+  type RequestExtra,
+  type StudioControl,
+  type WorkflowTier,
+} from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
@@ -26,6 +34,16 @@ export type WorkflowRequest = {
   followUp?: "upscale";
   /** the person's character model: run only by a workflow that applies it (decision 336) */
   lora?: boolean;
+  /** best (unset) or fast: only a workflow of this tier runs it (issue 45) */
+  tier?: WorkflowTier;
+};
+
+/** The source a request of each mode brings, for pricing or refusing it before its submit as the submit will be. */
+export const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
+  image_to_video: "image",
+  role_video: "image",
+  audio_overlay: "image",
+  video_to_video: "video",
 };
 
 /**
@@ -39,7 +57,11 @@ export function workflowFor(workflows: Workflow[], o: WorkflowRequest, usable: (
   const source = { ...brings, ...(o.mode === "audio_overlay" ? { audio: "source" } : {}) };
   const extras = { endImage: o.extras?.includes("end_image") ? "source" : undefined, camera: o.extras?.includes("camera") ? ("zoom_in" as const) : undefined };
   try {
-    return chooseWorkflow(workflows, { mode: o.mode, workflow: o.workflow ?? undefined, followUp: o.followUp, lora: o.lora, ...source, ...extras }, usable);
+    return chooseWorkflow(
+      workflows,
+      { mode: o.mode, workflow: o.workflow ?? undefined, followUp: o.followUp, lora: o.lora, tier: o.tier, ...source, ...extras },
+      usable,
+    );
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "../../../config.ts";
-import type { CostClass, EngineKind } from "../../../contract/engines.ts";
+import { WORKFLOW_TIERS, type CostClass, type EngineKind, type WorkflowTier } from "../../../contract/engines.ts";
 import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
 import { MSG } from "../../../http/messages.ts";
@@ -17,6 +17,7 @@ import {
   localControls,
   REQUEST_EXTRAS,
   runOrPinned,
+  SOURCE_OF,
   templateExtras,
   workflowControls,
   workflowFor,
@@ -63,6 +64,12 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
       const wf = workflowFor(workflows, o, offered);
       return wf && offered(wf) ? { name: wf.name, costClass: wf.binding.costClass } : null;
     },
+    /**
+     * The tiers a GPU engine has a workflow of for a request (issue 45), best first: a person chooses where there are
+     * two. None on the local engine, and none for a template pinned to one workflow (the pin is its tier).
+     */
+    tiersFor: (name: EngineKind, o: WorkflowRequest): WorkflowTier[] =>
+      name === "local" || o.workflow ? [] : WORKFLOW_TIERS.filter((tier) => workflowFor(workflows, { ...o, tier }, () => true)),
     /** The studio controls the engine will honour for a request (decision 273): the app shows only these. */
     controlsFor: async (name: EngineKind, o: WorkflowRequest) =>
       name === "local" ? localControls(o.mode) : workflowControls(workflows, o, offeredBy(await status(name))),
@@ -217,6 +224,7 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     workflow?: string | null,
     extras: readonly RequestExtra[] = [],
     brings?: Brought,
+    tier?: WorkflowTier,
   ): Promise<string | null> {
     const s = await status(name);
     if (!s.available) return s.message;
@@ -225,13 +233,16 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     if (!runs) return mode === "audio_overlay" && s.ai ? MSG.lipSyncUnavailable : `The ${s.label} engine cannot make this kind of generation right now.`;
     // the local engine runs no workflow and takes no extra; a pinned workflow was checked above, its fit is misfit's
     if (name === "local" || !mode || (workflow && !extras.length)) return mode && extras.length ? MSG[UNAVAILABLE[extras[0]]] : null;
-    if (!extras.length && !brings?.image && !brings?.lora) return null;
-    // the workflow the submit would run, given all it brings: never one that drops a photo or a LoRA (decision 336)
+    const fast = tier === "fast";
+    if (!extras.length && !brings?.image && !brings?.lora && !fast) return null;
+    // the workflow the submit would run, given all it brings: never one that drops a photo or a LoRA (decision 336),
+    // nor one of the other tier (issue 45)
     const own = MODE_NEEDS[mode];
     const source = brings?.video || own.includes("video") ? "video" : brings?.image || own.includes("image") ? "image" : undefined;
-    const wf = workflowFor(workflows, { mode, workflow, source, extras, lora: !!brings?.lora }, offeredBy(s));
+    const wf = workflowFor(workflows, { mode, workflow, source, extras, lora: !!brings?.lora, tier }, offeredBy(s));
     if (wf && offeredBy(s)(wf)) return null;
     if (extras.length) return MSG[UNAVAILABLE[extras[0]]];
+    if (fast) return MSG.fastUnavailable;
     return brings?.lora ? MSG.characterUnavailable : MSG.photoToImageUnavailable;
   }
 
@@ -266,10 +277,17 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
      * the template's pinned workflow (`misfit`), else 503 with the engine's own message (not configured, cannot run,
      * not offering this mode, or not the exact workflow the submit would run).
      */
-    async assertCanRun(name: EngineKind, mode: GenerationMode, workflow?: string | null, extras?: readonly RequestExtra[], brings?: Brought): Promise<void> {
+    async assertCanRun(
+      name: EngineKind,
+      mode: GenerationMode,
+      workflow?: string | null,
+      extras?: readonly RequestExtra[],
+      brings?: Brought,
+      tier?: WorkflowTier,
+    ): Promise<void> {
       const wrong = brings && misfitOf(name, mode, workflow, brings);
       if (wrong) throw HttpError.badRequest(wrong);
-      const why = await refusal(name, mode, workflow, extras, brings);
+      const why = await refusal(name, mode, workflow, extras, brings, tier);
       if (why) throw new HttpError(503, why);
     },
   };
