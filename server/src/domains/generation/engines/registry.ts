@@ -17,7 +17,6 @@ import {
   localControls,
   REQUEST_EXTRAS,
   runOrPinned,
-  SOURCE_OF,
   templateExtras,
   workflowControls,
   workflowFor,
