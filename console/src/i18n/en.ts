@@ -955,6 +955,8 @@ export const en = {
         tooBig: "needs more GPU memory than this server has",
         unreachable: "Unreachable",
         noServers: "No ComfyUI server is configured (COMFYUI_URLS).",
+        charactersReady: "Character models: ready",
+        charactersNotReady: "Character models: not ready — install gpu/comfyui-reverie into custom_nodes/ and restart ComfyUI",
       },
       gpuCosts: {
         title: "Measured GPU cost and price per unit (video: per started price block; images: per image), last 30 days",

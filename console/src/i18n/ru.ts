@@ -967,6 +967,8 @@ export const ru: typeof en = {
         tooBig: "нужно больше памяти GPU, чем есть на этом сервере",
         unreachable: "Недоступен",
         noServers: "Серверы ComfyUI не настроены (COMFYUI_URLS).",
+        charactersReady: "Модели персонажей: готов",
+        charactersNotReady: "Модели персонажей: не готов — установите gpu/comfyui-reverie в custom_nodes/ и перезапустите ComfyUI",
       },
       gpuCosts: {
         title: "Измеренная стоимость GPU и цена за единицу (видео: за начатый ценовой блок; картинки: за картинку), 30 дней",

@@ -4731,6 +4731,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            characterModels?: boolean;
                             comfyuiVersion?: string;
                             error?: string;
                             gpus: {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_MODELS, startFakeComfy, type FakeComfy } from "../../../../../tests/fixtures/fake-comfyui.ts";
 import { checkGpuServer, formatGpuReport } from "./gpu-check.ts";
+import { CHARACTER_NODES } from "./lora-links.ts";
 import { loadWorkflows } from "./workflows.ts";
 
 /** Issue 34: an operator learns, per workflow, what a server lacks and where to get it. */
@@ -11,7 +12,7 @@ let noNodes: FakeComfy;
 
 beforeAll(async () => {
   lacking = await startFakeComfy({ models: { ...ALL_MODELS, diffusion_models: ALL_MODELS.diffusion_models.filter((m) => m !== HIGH) } });
-  noNodes = await startFakeComfy({ missingNodes: ["WanImageToVideo"] });
+  noNodes = await startFakeComfy({ missingNodes: ["WanImageToVideo", ...CHARACTER_NODES] });
 });
 afterAll(async () => {
   await lacking.close();
@@ -55,6 +56,13 @@ describe("gpu check", () => {
     const r = await checkGpuServer(noNodes.url, workflows, {});
     expect(r.workflows.find((w) => w.name === "wan22-i2v-14b")).toMatchObject({ offered: false, missingNodes: ["WanImageToVideo"] });
     expect(formatGpuReport(r)).toContain("missing nodes: WanImageToVideo");
+  });
+
+  it("says whether a server is ready for character models: Reverie's LoRA node in its /object_info (decision 330)", async () => {
+    const [ready, bare] = await Promise.all([checkGpuServer(lacking.url, workflows, {}), checkGpuServer(noNodes.url, workflows, {})]);
+    expect([ready.characterModels, bare.characterModels]).toEqual([true, false]);
+    expect(formatGpuReport(ready)).toContain("character models: ready");
+    expect(formatGpuReport(bare)).toContain("character models: NOT READY — install gpu/comfyui-reverie");
   });
 
   it("says when a server cannot be reached", async () => {
