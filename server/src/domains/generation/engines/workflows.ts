@@ -274,6 +274,8 @@ export async function bindWorkflow(
       // Reverie's loader in the stock one's place: the file by its hash and a link to fetch it by, never a bare file
       // name the server does not list (decision 330)
       if (!o.loraUrl) throw new EngineError("no link to fetch the character model by");
+      // a task queued before decision 330 carries no hash: failed (and refunded) before any prompt, not sent unnamed
+      if (!job.lora.sha256) throw new EngineError("the character model has no hash: submit again");
       const loader = prompt[slot.node];
       const clip = slot.name === "lora_name" && "strength_clip" in loader.inputs;
       loader.class_type = REVERIE_LOADERS[loader.class_type];
