@@ -46,6 +46,10 @@ describe("console GPU check in Chromium", () => {
     );
     expect(await check.getByTestId("gpu-downloads").innerText()).toMatch(/To download, each file once: 1 file/);
     expect(await check.locator("[data-workflow='sdxl-t2i']").getAttribute("data-offered")).toBe("true");
+    // Reverie's LoRA node is there: the server can run a person's character model (decision 330)
+    const characters = check.locator("[data-character-models]");
+    expect(await characters.getAttribute("data-character-models")).toBe("true");
+    expect(await characters.innerText()).toBe("Character models: ready");
     await screenshot(page, "console-gpu-check-360");
     await page.close();
   });

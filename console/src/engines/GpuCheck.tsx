@@ -102,6 +102,15 @@ export function GpuCheck() {
                 ? `${r.url} · ComfyUI ${r.comfyuiVersion ?? "?"} · ${r.gpus.map((g) => `${g.name} ${g.memoryGB} GB`).join(", ")}`
                 : `${r.url} · ${translate("console.engines.gpuCheck.unreachable")}: ${r.error ?? ""}`}
             </Typography>
+            {r.reachable && (
+              <Box sx={{ py: 0.5 }} data-character-models={r.characterModels}>
+                <Chip
+                  size="small"
+                  color={r.characterModels ? "success" : "warning"}
+                  label={translate(r.characterModels ? "console.engines.gpuCheck.charactersReady" : "console.engines.gpuCheck.charactersNotReady")}
+                />
+              </Box>
+            )}
             {r.workflows.map((w) => (
               <WorkflowLine key={w.name} w={w} />
             ))}

@@ -966,6 +966,8 @@ export const en = {
         downloads: "To download, each file once: %{smart_count} file, %{total} |||| To download, each file once: %{smart_count} files, %{total}",
         unsized: "(and %{smart_count} file of unrecorded size) |||| (and %{smart_count} files of unrecorded size)",
         operatorsChoice: "a file of your choosing (COMFYUI_MODELS): the manifest does not know its source",
+        charactersReady: "Character models: ready",
+        charactersNotReady: "Character models: not ready — install gpu/comfyui-reverie into custom_nodes/ and restart ComfyUI",
       },
       gpuCosts: {
         title: "Measured GPU cost and price per unit (video: per started price block; images: per image), last 30 days",

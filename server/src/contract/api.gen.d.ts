@@ -4733,6 +4733,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            characterModels?: boolean;
                             comfyuiVersion?: string;
                             downloadBytes: number;
                             downloads: {

@@ -404,6 +404,8 @@ export const gpuCheckAnswer = z.array(
     error: z.string().optional(),
     comfyuiVersion: z.string().optional(),
     gpus: z.array(z.object({ name: z.string(), memoryGB: z.number() })),
+    /** Reverie's LoRA node is installed: the server can run a person's character model (decision 330). */
+    characterModels: z.boolean().optional(),
     workflows: z.array(
       z.object({
         name: z.string(),

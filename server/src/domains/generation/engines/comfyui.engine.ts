@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { watchHealth, type FailureKind } from "./comfyui.health.ts";
-import { EngineError, UnrunnableError, type EngineServerStatus, type EngineStatus, type GenerationEngine } from "./engine.ts";
+import { EngineError, UnrunnableError, type EngineServerStatus, type EngineStatus, type GenerationEngine, type LoraLinks } from "./engine.ts";
 import {
   comfyServer,
   download,
@@ -22,7 +22,6 @@ import { createNodeTimings, followPrompt, percentOf } from "./comfyui.progress.t
 import { openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
 import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob } from "./comfyui.jobs.ts";
 import { createJobBook, createTryRecord, isOver, reasonOf, shownState } from "./job-book.ts";
-import type { LoraLinks } from "./lora-links.ts";
 import { finishOutputs } from "./outputs.ts";
 import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
 
@@ -47,7 +46,6 @@ export interface ComfyOptions {
   workflowCheckMs: number;
   maxTries: number;
   log: Logger;
-  /** Signs the link each server fetches a job's character model by (decision 330). */
   loraLinks?: LoraLinks;
   /** Prompts of ours a server holds at once: one running and one waiting behind it, so it never idles between jobs. */
   slotsPerServer?: number;
@@ -127,8 +125,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     try {
       connect(s);
       const inputs = await uploadInputs(s, job.job, job.wf, promptId);
-      const loraUrl = job.job.lora && o.loraLinks?.link(job.job.lora.sha256, s.url);
-      const { prompt } = await bindWorkflow(job.wf, job.job, { ...inputs, models: o.models, prefix: `reverie/${promptId}`, loraUrl });
+      const { prompt } = await bindWorkflow(job.wf, job.job, { ...inputs, models: o.models, prefix: `reverie/${promptId}`, server: s.url, links: o.loraLinks });
       job.seen.nodes = Object.keys(prompt);
       if (cancelled(job)) return;
       const res = await postPrompt(s, promptId, prompt);

@@ -19,6 +19,14 @@ export interface EngineLora {
   baseModel: string | null;
 }
 
+/** Signs and checks the links a GPU server fetches a character model's weights by (lora-links.ts, decision 330). */
+export interface LoraLinks {
+  /** A link `server` may fetch the weights of `sha256` by, until it expires. */
+  link(sha256: string, server: string): string;
+  /** True when `sig` signs this file for this server and `expires` (unix seconds) has not passed. */
+  verify(sha256: string, server: string, expires: number, sig: string, now?: number): boolean;
+}
+
 /** One unit of work handed to an engine. Media inputs are readable local files. */
 export interface EngineJob {
   mode: GenerationMode;

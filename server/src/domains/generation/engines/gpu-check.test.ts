@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_MODELS, startFakeComfy, type FakeComfy } from "../../../../../tests/fixtures/fake-comfyui.ts";
 import { checkGpuServer, formatGpuReport } from "./gpu-check.ts";
+import { CHARACTER_NODES } from "./lora-links.ts";
 import { loadWorkflows } from "./workflows.ts";
 
 /** Issue 34: an operator learns, per workflow, what a server lacks and where to get it. */
@@ -14,7 +15,7 @@ let bare: FakeComfy;
 
 beforeAll(async () => {
   lacking = await startFakeComfy({ models: { ...ALL_MODELS, diffusion_models: ALL_MODELS.diffusion_models.filter((m) => m !== HIGH) } });
-  noNodes = await startFakeComfy({ missingNodes: ["WanImageToVideo"] });
+  noNodes = await startFakeComfy({ missingNodes: ["WanImageToVideo", ...CHARACTER_NODES] });
   // a 0.3.64 server whose audio nodes failed to import (torchaudio missing): what the real one did (issue 45)
   noAudio = await startFakeComfy({ missingNodes: ["LoadAudio", "AudioEncoderLoader", "AudioEncoderEncode"] });
   oldComfy = await startFakeComfy({ missingNodes: ["WanSoundImageToVideo"], version: "0.3.40" });
@@ -119,6 +120,13 @@ describe("gpu check", () => {
     const text = formatGpuReport(r);
     expect(text.match(/models\/text_encoders\/umt5_xxl_fp8_e4m3fn_scaled\.safetensors \(/g)).toHaveLength(1);
     expect(text).toMatch(/to download, each once \([\d.]+ GB/);
+  });
+
+  it("says whether a server is ready for character models: Reverie's LoRA node in its /object_info (decision 330)", async () => {
+    const [ready, bare] = await Promise.all([checkGpuServer(lacking.url, workflows, {}), checkGpuServer(noNodes.url, workflows, {})]);
+    expect([ready.characterModels, bare.characterModels]).toEqual([true, false]);
+    expect(formatGpuReport(ready)).toContain("character models: ready");
+    expect(formatGpuReport(bare)).toContain("character models: NOT READY — install gpu/comfyui-reverie");
   });
 
   it("says when a server cannot be reached", async () => {

@@ -1,4 +1,5 @@
 import type { ModelFolder } from "../../../contract/engines.ts";
+import { CHARACTER_NODES } from "./lora-links.ts";
 import { checkWorkflow, manifestOf, type ObjectInfo, type Workflow, type WorkflowCheck } from "./workflows.ts";
 
 const TIMEOUT_MS = 15_000;
@@ -31,6 +32,8 @@ export interface GpuServerReport {
   error?: string;
   comfyuiVersion?: string;
   gpus: { name: string; memoryGB: number }[];
+  /** Reverie's LoRA node is installed (decision 330): the server can run a job with a person's character model. */
+  characterModels?: boolean;
   workflows: GpuWorkflowReport[];
   /** Every missing file once, with the bytes to fetch in all (files of unrecorded size counted apart). */
   downloads: GpuDownload[];
@@ -144,6 +147,7 @@ export async function checkGpuServer(url: string, workflows: Workflow[], models:
       reachable: true,
       comfyuiVersion: version,
       gpus,
+      characterModels: CHARACTER_NODES.every((c) => c in info),
       workflows: reports,
       downloads,
       downloadBytes: downloads.reduce((sum, d) => sum + (d.size ?? 0), 0),
@@ -169,7 +173,12 @@ const size = (bytes: number | null) => (bytes === null ? "size not recorded" : `
 /** The report as the terminal shows it: per workflow, runnable or what to install and where to get it. */
 export function formatGpuReport(r: GpuServerReport): string {
   if (!r.reachable) return `${r.url}: unreachable (${r.error})`;
-  const lines = [`${r.url}: ComfyUI ${r.comfyuiVersion ?? "?"}, ${r.gpus.map((g) => `${g.name} (${g.memoryGB} GB)`).join(", ") || "no GPU reported"}`];
+  const lines = [
+    `${r.url}: ComfyUI ${r.comfyuiVersion ?? "?"}, ${r.gpus.map((g) => `${g.name} (${g.memoryGB} GB)`).join(", ") || "no GPU reported"}`,
+    r.characterModels
+      ? "  character models: ready (Reverie's LoRA node is installed)"
+      : "  character models: NOT READY — install gpu/comfyui-reverie into ComfyUI's custom_nodes/ and restart it (README, GPU servers)",
+  ];
   for (const w of r.workflows) {
     const memory = w.fitsMemory === false ? ` — needs ${w.gpuMemoryGB} GB of GPU memory, more than this server's GPU has` : "";
     lines.push(`  ${w.offered ? "runnable  " : "NOT READY "} ${w.name} (${w.title}, ${w.gpuMemoryGB} GB GPU memory)${memory}`);

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import type { Config } from "../../../config.ts";
 import { mediaUrlSecret } from "../../../storage/storage.ts";
+import { EngineError, type EngineJob, type LoraLinks } from "./engine.ts";
+import type { Binding } from "./workflow-binding.ts";
 
 /**
  * How a person's character model reaches a GPU server (decision 330): the workflow names it by the SHA-256 of its
@@ -19,12 +21,7 @@ export const CHARACTER_NODES = Object.values(REVERIE_LOADERS);
 
 const EVICT_TIMEOUT_MS = 5_000;
 
-export interface LoraLinks {
-  /** A link `server` may fetch the weights of `sha256` by, until it expires. */
-  link(sha256: string, server: string): string;
-  /** True when `sig` signs this file for this server and `expires` (unix seconds) has not passed. */
-  verify(sha256: string, server: string, expires: number, sig: string, now?: number): boolean;
-}
+export type { LoraLinks };
 
 /** Links signed with the media URL key, apart from media links by their own prefix: one can never stand for the other. */
 export function loraLinks(secret: string, publicUrl: string, ttlSeconds: number): LoraLinks {
@@ -68,3 +65,37 @@ export async function evictEverywhere(servers: string[], sha256s: string[]): Pro
 
 /** The links of this deployment: signed with its media URL key, valid GPU_LORA_LINK_SECONDS, under PUBLIC_URL. */
 export const loraLinksFor = (config: Config) => loraLinks(mediaUrlSecret(config), config.publicUrl, config.GPU_LORA_LINK_SECONDS);
+
+/**
+ * The LoRA slots: Reverie's loader in each stock one's place when a character model is given (the file by its hash and
+ * a link to fetch it by, never a bare file name the server does not list, decision 330), else the loaders bypassed.
+ */
+export function bindLoras(
+  prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>,
+  b: Binding,
+  lora: EngineJob["lora"],
+  loraUrl: string | undefined,
+) {
+  for (const slot of b.lora) {
+    if (lora) {
+      if (!loraUrl) throw new EngineError("no link to fetch the character model by");
+      // a task queued before decision 330 carries no hash: failed (and refunded) before any prompt, not sent unnamed
+      if (!lora.sha256) throw new EngineError("the character model has no hash: submit again");
+      const loader = prompt[slot.node];
+      const clip = slot.name === "lora_name" && "strength_clip" in loader.inputs;
+      loader.class_type = REVERIE_LOADERS[loader.class_type];
+      delete loader.inputs[slot.name];
+      Object.assign(loader.inputs, { sha256: lora.sha256, url: loraUrl });
+      for (const input of [slot.strength, ...(clip ? ["strength_clip"] : [])]) loader.inputs[input] = lora.strength;
+      continue;
+    }
+    // no LoRA: whoever read the loader's output i reads the loader's input bypass[i] instead
+    const loader = prompt[slot.node];
+    delete prompt[slot.node];
+    for (const n of Object.values(prompt)) {
+      for (const [k, v] of Object.entries(n.inputs)) {
+        if (Array.isArray(v) && v[0] === slot.node && typeof v[1] === "number") n.inputs[k] = loader.inputs[slot.bypass[v[1]]];
+      }
+    }
+  }
+}

@@ -1,9 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
-import { EngineError, type EngineResult, type EngineStatus, type GenerationEngine } from "./engine.ts";
+import { EngineError, type EngineResult, type EngineStatus, type GenerationEngine, type LoraLinks } from "./engine.ts";
 import { createJobBook, createTryRecord, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
-import type { LoraLinks } from "./lora-links.ts";
 import { finishOutputs } from "./outputs.ts";
 import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
 
@@ -83,8 +82,16 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
     const video = await add(j.job.video, `input${path.extname(j.job.video ?? "") || ".mp4"}`);
     // the worker uploads every entry as ComfyUI's /upload/image does, which takes any file: the audio a lip sync reads
     const audio = await add(j.wf.binding.inputs.audio && j.job.audio, `input-audio${path.extname(j.job.audio ?? "") || ".m4a"}`);
-    const loraUrl = j.job.lora && o.loraLinks?.link(j.job.lora.sha256, base);
-    const { prompt } = await bindWorkflow(j.wf, j.job, { image, endImage, video, audio, models: o.models, prefix: "reverie/out", loraUrl });
+    const { prompt } = await bindWorkflow(j.wf, j.job, {
+      image,
+      endImage,
+      video,
+      audio,
+      models: o.models,
+      prefix: "reverie/out",
+      server: base,
+      links: o.loraLinks,
+    });
     return { workflow: prompt, images };
   }
 

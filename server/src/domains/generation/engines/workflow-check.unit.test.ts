@@ -10,6 +10,7 @@ import { MAX_DURATION_SEC } from "../generation.schema.ts";
 import { type EngineJob, UnrunnableError } from "./engine.ts";
 import { ffmpeg } from "../../../storage/media-tools.ts";
 import { chainWindows } from "./animate-chain.ts";
+import { loraLinks } from "./lora-links.ts";
 import { graphProblems } from "./workflow-check.ts";
 import { bindWorkflow, chooseWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow } from "./workflows.ts";
 
@@ -27,6 +28,7 @@ const stock = {
 };
 const workflows = loadWorkflows();
 const UPLOADED = { image: "reverie-source.png", endImage: "reverie-source-end.png", video: "reverie-source.mp4", audio: "reverie-source-audio.m4a" };
+const LINKS = loraLinks("workflow-check-secret", "https://reverie.example", 600);
 const LORA = {
   path: "lora/character.safetensors",
   sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
@@ -150,7 +152,8 @@ describe("shipped workflows against ComfyUI 0.3.64's stock nodes", () => {
                   ...UPLOADED,
                   models: {},
                   prefix: "reverie/check",
-                  loraUrl: "https://reverie.example/api/gpu/loras/x",
+                  server: "http://gpu:8188",
+                  links: LINKS,
                 });
                 for (const p of graphProblems(prompt, info)) problems.add(`${resolution} ${JSON.stringify(shape)} ${durationSec}s ×${count} ${camera}: ${p}`);
                 bound++;

@@ -5,8 +5,8 @@ import type { GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { chainWindows } from "./animate-chain.ts";
 import { bindingSchema, type Binding, type Control, EXTRAS, type Need } from "./workflow-binding.ts";
-import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
-import { REVERIE_LOADERS } from "./lora-links.ts";
+import { EngineError, type EngineJob, type LoraLinks, UnrunnableError } from "./engine.ts";
+import { bindLoras, REVERIE_LOADERS } from "./lora-links.ts";
 import { outputSizeFor } from "./output-size.ts";
 import { repeatWindows, checkWindows } from "./workflow-windows.ts";
 
@@ -252,8 +252,9 @@ export async function bindWorkflow(
     audio?: string;
     models: Record<string, string>;
     prefix: string;
-    /** The link the server running the prompt fetches the job's LoRA by (decision 330). */
-    loraUrl?: string;
+    /** The server the prompt goes to, and what signs the link it fetches the job's LoRA by there (decision 330). */
+    server?: string;
+    links?: LoraLinks;
   },
 ): Promise<{ prompt: Graph; width: number; height: number }> {
   const b = wf.binding;
@@ -296,28 +297,7 @@ export async function bindWorkflow(
   for (const [slot, t] of Object.entries(b.models)) prompt[t.node].inputs[t.input] = modelFile(wf, slot, o.models);
   if (b.windows) repeatWindows(prompt, b.windows, frames);
 
-  for (const slot of b.lora) {
-    if (job.lora) {
-      // Reverie's loader in the stock one's place: the file by its hash and a link to fetch it by, never a bare file
-      // name the server does not list (decision 330)
-      if (!o.loraUrl) throw new EngineError("no link to fetch the character model by");
-      const loader = prompt[slot.node];
-      const clip = slot.name === "lora_name" && "strength_clip" in loader.inputs;
-      loader.class_type = REVERIE_LOADERS[loader.class_type];
-      delete loader.inputs[slot.name];
-      Object.assign(loader.inputs, { sha256: job.lora.sha256, url: o.loraUrl });
-      for (const input of [slot.strength, ...(clip ? ["strength_clip"] : [])]) loader.inputs[input] = job.lora.strength;
-      continue;
-    }
-    // no LoRA: whoever read the loader's output i reads the loader's input bypass[i] instead
-    const loader = prompt[slot.node];
-    delete prompt[slot.node];
-    for (const n of Object.values(prompt)) {
-      for (const [k, v] of Object.entries(n.inputs)) {
-        if (Array.isArray(v) && v[0] === slot.node && typeof v[1] === "number") n.inputs[k] = loader.inputs[slot.bypass[v[1]]];
-      }
-    }
-  }
+  bindLoras(prompt, b, job.lora, job.lora && o.server ? o.links?.link(job.lora.sha256, o.server) : undefined);
   if (b.chain) await chainWindows(prompt, b.chain, job);
   return { prompt, width, height };
 }
