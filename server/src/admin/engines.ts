@@ -1,7 +1,7 @@
 import type { ApiRouter } from "../http/api.ts";
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService } from "../domains/generation/generation.service.ts";
-import { enginesAnswer, gpuCheckAnswer, gpuCostsAnswer } from "../domains/generation/generation.schema.ts";
+import { enginesAnswer, gpuCheckAnswer, gpuCostsAnswer } from "../domains/generation/generation.engines.schema.ts";
 
 /** The console's engine status: each engine's servers, health, queue, jobs in flight and last errors, with render figures. */
 export function enginesRoutes(api: ApiRouter, engines: Engines, generation: GenerationService) {

@@ -17,9 +17,6 @@ import {
   decisionRecord,
   decisionRow,
   decisionSortable,
-  evidenceExportAnswer,
-  evidenceFileAnswer,
-  evidenceRecord,
   periodQuery,
   reportDismissAnswer,
   reportFilter,
@@ -29,6 +26,7 @@ import {
   reportSortable,
   transparencyAnswer,
 } from "../domains/moderation/moderation.schema.ts";
+import { evidenceExportAnswer, evidenceFileAnswer, evidenceRecord } from "../domains/moderation/moderation.evidence.schema.ts";
 import type { AppealsService } from "../domains/moderation/appeals.service.ts";
 import type { TransparencyService } from "../domains/moderation/transparency.service.ts";
 import type { EvidenceService } from "../domains/moderation/evidence.ts";

@@ -4,7 +4,6 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Paper from "@mui/material/Paper";
-import TextField from "@mui/material/TextField";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
@@ -32,68 +31,9 @@ import type { WorkflowTier } from "../../../../server/src/contract/engines.ts";
 import { lazyView } from "../../i18n/index.ts";
 import type { Remix } from "./remix.ts";
 import { KEEP_CLEAR } from "../support/keep-clear.ts";
+import { IMAGE_VIDEO_SECONDS, LengthChoice, MODE_GRID, PromptField, ResolutionChoice, Step } from "./StudioSteps.tsx";
 
 const TemplateChooserDialog = lazyView(() => import("../../dialogs/TemplateChooserDialog.tsx"));
-
-const IMAGE_VIDEO_SECONDS = [5, 10] as const;
-
-/**
- * The mode switch as a grid of equal cells (two a row on phones, one row from 600 px): a wrapping row of toggles put
- * long labels (ru) into staggered rows of different widths at 360 px.
- */
-const MODE_GRID = {
-  display: "grid",
-  gridTemplateColumns: { xs: "repeat(2, minmax(0, 1fr))", sm: `repeat(${STUDIO_MODES.length}, auto)` },
-  justifyContent: "start",
-  gap: 1,
-  "&& .MuiToggleButtonGroup-grouped": { m: 0, border: "1px solid", borderColor: "divider", borderRadius: 2, px: 2, lineHeight: 1.25 },
-  "&& .MuiToggleButtonGroup-grouped.Mui-selected": { borderColor: "primary.main" },
-} as const;
-
-/** A prompt box: the whole request in text to video, how the picture moves in the photo modes. */
-function PromptField({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (v: string) => void }) {
-  return (
-    <TextField
-      fullWidth
-      multiline
-      minRows={3}
-      label={label}
-      placeholder={placeholder}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      // the label stays small above the box: a long one (ru, ja) would be cut off inside it at 360 px
-      slotProps={{ htmlInput: { maxLength: 1000, "data-testid": "video-prompt" }, inputLabel: { shrink: true } }}
-    />
-  );
-}
-
-function Step({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
-  return (
-    <Box>
-      <Box sx={{ display: "flex", alignItems: "center", gap: 1.25, mb: 1.5 }}>
-        <Box
-          sx={{
-            width: 26,
-            height: 26,
-            borderRadius: "50%",
-            display: "grid",
-            placeItems: "center",
-            fontSize: 13,
-            fontWeight: 800,
-            background: "linear-gradient(135deg,#8b5cf6,#ec4899)",
-            color: "#fff",
-          }}
-        >
-          {n}
-        </Box>
-        <Typography variant="subtitle1" fontWeight={700}>
-          {title}
-        </Typography>
-      </Box>
-      {children}
-    </Box>
-  );
-}
 
 /** Image to video, audio overlay and video to video: the inputs, a template, the options and the price, then submit. */
 export function VideoCreator({
@@ -293,37 +233,8 @@ export function VideoCreator({
 
       <Step n={fromWords ? 2 : 3} title={t("studio.stepOptions")}>
         <Box sx={{ display: "flex", gap: 3, flexWrap: "wrap" }}>
-          <Box>
-            <Typography variant="caption" color="text.secondary">
-              {t("studio.resolution")}
-            </Typography>
-            <Box>
-              <ToggleButtonGroup exclusive size="small" value={resolution} onChange={(_e, v: Resolution | null) => v && setResolution(v)}>
-                <ToggleButton value="480P" data-testid="res-480">
-                  {t("studio.res480")}
-                </ToggleButton>
-                <ToggleButton value="720P" data-testid="res-720">
-                  {t("studio.res720")}
-                </ToggleButton>
-              </ToggleButtonGroup>
-            </Box>
-          </Box>
-          {(mode === "image_to_video" || fromWords) && (
-            <Box>
-              <Typography variant="caption" color="text.secondary">
-                {t("studio.length")}
-              </Typography>
-              <Box>
-                <ToggleButtonGroup exclusive size="small" value={seconds} onChange={(_e, v: number | null) => v && setSeconds(v)}>
-                  {IMAGE_VIDEO_SECONDS.map((s) => (
-                    <ToggleButton key={s} value={s} data-testid={`len-${s}`}>
-                      {t("studio.seconds", { count: s })}
-                    </ToggleButton>
-                  ))}
-                </ToggleButtonGroup>
-              </Box>
-            </Box>
-          )}
+          <ResolutionChoice value={resolution} onChange={setResolution} />
+          {(mode === "image_to_video" || fromWords) && <LengthChoice value={seconds} onChange={setSeconds} />}
           <TierChoice value={tier} onChange={setTier} quote={price} />
         </Box>
       </Step>

@@ -5,7 +5,16 @@ import { DEFAULT_SETTINGS, settingsBody } from "./MoreSettings.tsx";
 import { ShareToggle } from "./ShareToggle.tsx";
 import type { Quote } from "./generation.api.ts";
 
-const quote = (controls: Quote["controls"]): Quote => ({ points: 1, free_applies: false, available: true, controls, label: "AI", misfit: null, required: [], tiers: [] });
+const quote = (controls: Quote["controls"]): Quote => ({
+  points: 1,
+  free_applies: false,
+  available: true,
+  controls,
+  label: "AI",
+  misfit: null,
+  required: [],
+  tiers: [],
+});
 const chosen = { aspect: "16:9" as const, negative_prompt: "people", seed: "42", strength: 0.4 };
 
 describe("the studio sends only the controls the engine honours (decision 273)", () => {

@@ -5,7 +5,6 @@ import {
   deleteResultBody,
   deleteTaskAnswer,
   durationPointsBody,
-  engineStatusAnswer,
   followUpBody,
   followUpQuoteAnswer,
   followUpQuoteBody,
@@ -32,6 +31,7 @@ import {
   uploadListsAnswer,
   userFreeNumAnswer,
 } from "./generation.schema.ts";
+import { engineStatusAnswer } from "./generation.engines.schema.ts";
 import { STATUS_TEXT, type GenerationService } from "./generation.service.ts";
 import type { ProgressHub } from "./progress.ts";
 
