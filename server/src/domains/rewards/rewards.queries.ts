@@ -2,20 +2,65 @@ import { Prisma } from "../../db/generated/client.ts";
 import { col, statement, type RowOf } from "../../db/statement.ts";
 
 /**
- * Claims the account's check-in of `localDate` (YYYY-MM-DD of its time zone): a row when claimed now; none when that
- * date was claimed before (a concurrent twin waits on the unique index, then finds it taken) or the month's cap is
- * reached (`cap` 0: no cap). The month is [monthStart, localDate].
+ * Claims the account's check-in of `localDate` (YYYY-MM-DD of its time zone) with where it was taken from: a row when
+ * claimed now; none when that date was claimed before (a concurrent twin waits on the unique index, then finds it
+ * taken) or the month's cap is reached (`cap` 0: no cap). The month is [monthStart, localDate].
  */
 export const claimCheckIn = statement({
   columns: { id: col.int },
-  sql: (p: { userId: number; localDate: string; monthStart: string; credits: number; cap: number }) => Prisma.sql`
-    INSERT INTO check_ins (user_id, local_date, credits)
-    SELECT ${p.userId}, ${p.localDate}::date, ${p.credits}
+  sql: (p: {
+    userId: number;
+    localDate: string;
+    monthStart: string;
+    credits: number;
+    cap: number;
+    ip: string | null;
+    network: string | null;
+    deviceIds: string[];
+    fingerprints: string[];
+  }) => Prisma.sql`
+    INSERT INTO check_ins (user_id, local_date, credits, ip, network, device_ids, fingerprints)
+    SELECT ${p.userId}, ${p.localDate}::date, ${p.credits}, ${p.ip}::text, ${p.network}::text, ${p.deviceIds}::text[], ${p.fingerprints}::text[]
     WHERE ${p.cap}::int = 0 OR (SELECT count(*) FROM check_ins
       WHERE user_id = ${p.userId} AND local_date >= ${p.monthStart}::date AND local_date < ${p.localDate}::date) < ${p.cap}::int
     ON CONFLICT (user_id, local_date) DO NOTHING
     RETURNING id`,
-  example: { userId: 1, localDate: "2026-11-27", monthStart: "2026-11-01", credits: 5, cap: 0 },
+  example: { userId: 1, localDate: "2026-11-27", monthStart: "2026-11-01", credits: 5, cap: 0, ip: null, network: null, deviceIds: [], fingerprints: [] },
+});
+
+/** The device cookies and fingerprints of an account's sign-ins: a gift farmed from one browser is one browser's. */
+export const accountDevices = statement({
+  columns: { device_ids: col.texts, fingerprints: col.texts },
+  sql: (p: { userId: number }) => Prisma.sql`
+    SELECT COALESCE(array_agg(DISTINCT device_id) FILTER (WHERE device_id IS NOT NULL), '{}'::text[]) AS device_ids,
+      COALESCE(array_agg(DISTINCT fingerprint) FILTER (WHERE fingerprint IS NOT NULL), '{}'::text[]) AS fingerprints
+    FROM sessions WHERE user_id = ${p.userId}`,
+  example: { userId: 1 },
+});
+
+/**
+ * Serialises the daily gifts of one device, fingerprint, address and network (transaction advisory locks, taken in
+ * one sorted order so two never wait on each other): two accounts of one browser tapping at once are decided one
+ * after the other, and the checks below see each other's rows.
+ */
+export const lockCheckInSignals = statement({
+  columns: { locked: col.int },
+  sql: (p: { keys: string[] }) => Prisma.sql`
+    SELECT count(pg_advisory_xact_lock(hashtextextended(k, 47)))::int AS locked FROM (SELECT unnest(${p.keys}::text[]) AS k ORDER BY 1) s`,
+  example: { keys: ["net:203.0.113.0/24"] },
+});
+
+/**
+ * Since `since`: whether another account took a daily gift with one of these device cookies or fingerprints or from
+ * this address, and how many gifts this network was given (docs/decisions/345).
+ */
+export const checkInNeighbours = statement({
+  columns: { shared: col.bool, network_gifts: col.int },
+  sql: (p: { userId: number; since: Date; ip: string | null; network: string | null; deviceIds: string[]; fingerprints: string[] }) => Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM check_ins WHERE created_at >= ${p.since} AND user_id <> ${p.userId}
+        AND (device_ids && ${p.deviceIds}::text[] OR fingerprints && ${p.fingerprints}::text[] OR ip = ${p.ip}::text)) AS shared,
+      (SELECT count(*) FROM check_ins WHERE network = ${p.network}::text AND created_at >= ${p.since})::int AS network_gifts`,
+  example: { userId: 1, since: new Date(0), ip: null, network: null, deviceIds: [], fingerprints: [] },
 });
 
 /** The account's check-in dates since `since` (YYYY-MM-DD), newest first: enough for a month's count and a streak. */
