@@ -47,7 +47,8 @@ export type ReferralStatus = (typeof REFERRAL_STATUSES)[number];
 
 /**
  * Why a referral gave nothing; recorded for staff, never told to the invited person. `self`: the inviter's own
- * account again (merged into it); `same_*`: shares a device cookie, a normalised email or a payer with the inviter;
+ * account again (merged into it); `same_*`: shares a device cookie, a browser fingerprint, an address a sign-in came from
+ * (issue 47: a fresh browser profile with the inviter's fingerprint), a normalised email or a payer with the inviter;
  * `banned_*`: with an account under a ban; `inviter_banned`; `paid_before`: the invited account had paid before it
  * was invited (a guest who paid, then signed up through a link); `off`: gifts were off at the first payment; `cap`: the
  * inviter had this month's gifts.
@@ -55,6 +56,8 @@ export type ReferralStatus = (typeof REFERRAL_STATUSES)[number];
 export const REFERRAL_REFUSALS = [
   "self",
   "same_device",
+  "same_fingerprint",
+  "same_address",
   "same_email",
   "same_payment",
   "banned_device",

@@ -76,13 +76,17 @@ export const checkInDates = statement({
  * Why an invitation may not be rewarded, each as a flag (docs/decisions/302): the inviter's own account, a device
  * cookie or a normalised email shared with the inviter or with an account under a ban in force, a payer (orders.
  * payer_ref) shared with the inviter or with a banned account, a banned inviter, and a payment of the invited account
- * before this one. Only strong identifiers count; a browser fingerprint is shared by strangers (docs/decisions/249).
+ * before this one. Against the inviter also the browser fingerprint and the address of any sign-in (issue 47: a fresh
+ * profile with the inviter's fingerprint was rewarded): a stranger sharing them loses a gift, never an account, so the
+ * weak signals that only flag a ban (docs/decisions/249) refuse here; against bans only strong identifiers count.
  */
 export const referralSignals = statement({
   columns: {
     self: col.bool,
     inviter_banned: col.bool,
     same_device: col.bool,
+    same_fingerprint: col.bool,
+    same_address: col.bool,
     same_email: col.bool,
     same_payment: col.bool,
     banned_device: col.bool,
@@ -94,12 +98,16 @@ export const referralSignals = statement({
     WITH invitee AS (SELECT merged_into_id, normalised_email(email) AS email FROM users WHERE id = ${p.inviteeId}),
     inviter AS (SELECT banned_at, normalised_email(email) AS email FROM users WHERE id = ${p.inviterId}),
     devices AS (SELECT DISTINCT device_id FROM sessions WHERE user_id = ${p.inviteeId} AND device_id IS NOT NULL),
+    prints AS (SELECT DISTINCT fingerprint FROM sessions WHERE user_id = ${p.inviteeId} AND fingerprint IS NOT NULL),
+    addresses AS (SELECT DISTINCT ip FROM sessions WHERE user_id = ${p.inviteeId} AND ip IS NOT NULL),
     marks AS (SELECT m.kind::text AS kind, m.value FROM ban_marks m JOIN bans b ON b.id = m.ban_id AND b.lifted_at IS NULL
       WHERE m.kind IN ('device_id', 'email'))
     SELECT
       (${p.inviteeId}::int = ${p.inviterId}::int OR COALESCE((SELECT merged_into_id FROM invitee) = ${p.inviterId}::int, false)) AS self,
       COALESCE((SELECT banned_at IS NOT NULL FROM inviter), true) AS inviter_banned,
       EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = ${p.inviterId} AND s.device_id IN (SELECT device_id FROM devices)) AS same_device,
+      EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = ${p.inviterId} AND s.fingerprint IN (SELECT fingerprint FROM prints)) AS same_fingerprint,
+      EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = ${p.inviterId} AND s.ip IN (SELECT ip FROM addresses)) AS same_address,
       COALESCE((SELECT i.email = r.email FROM invitee i, inviter r), false) AS same_email,
       (${p.payerRef}::text IS NOT NULL AND EXISTS (SELECT 1 FROM orders o WHERE o.user_id = ${p.inviterId} AND o.payer_ref = ${p.payerRef}::text)) AS same_payment,
       EXISTS (SELECT 1 FROM marks WHERE kind = 'device_id' AND value IN (SELECT device_id FROM devices)) AS banned_device,
