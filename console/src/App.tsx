@@ -23,7 +23,7 @@ import { disputes, payouts } from "./payouts/index.tsx";
 import { tips } from "./tips/index.tsx";
 import { reportedThreads } from "./messages/index.tsx";
 import { reports } from "./reports/index.tsx";
-import { referrals, rewardDays } from "./rewards/index.tsx";
+import { checkIns, referrals, rewardDays } from "./rewards/index.tsx";
 import { uploadScreenings } from "./screening/index.tsx";
 import { blockedHashes } from "./screening/blocklist.tsx";
 import { banners, prompts, settings } from "./site/index.tsx";
@@ -97,6 +97,7 @@ export function App() {
         <Resource name="product-imports" {...productImports} />
         <Resource name="referrals" {...referrals} />
         <Resource name="reward-days" {...rewardDays} />
+        <Resource name="check-ins" {...checkIns} />
         <Resource name="ledger" />
         <Resource name="payment-events" />
       </Admin>

@@ -58,6 +58,7 @@ export const SUBJECT: Record<string, string> = {
   // invitations and the gifts' figures: whoever may read referrals (support, moderators, admins; docs/decisions/302)
   referrals: "Referral",
   "reward-days": "Referral",
+  "check-ins": "Referral",
 };
 
 /** react-admin's page actions -> CASL actions; named staff actions (ban, grant, adjust, takedown) pass through. */

@@ -41,6 +41,16 @@ describe("console: gifts", () => {
     await page.locator(".RaDatagrid-table tbody tr").first().waitFor();
     expect(await page.innerText(".RaDatagrid-table thead")).toContain("Referrals refused");
     await screenshot(page, "console-reward-days");
+
+    // who got daily gifts from where (decision 345), on a phone-size screen
+    await app.server.db.checkIn.create({
+      data: { userId: invitee, localDate: new Date(), credits: 2, ip: "203.0.113.7", network: "203.0.113.0/24", fingerprints: ["f00d00d00d00d00d"] },
+    });
+    await page.goto(`${app.server.url}/console/check-ins`);
+    await page.locator('.RaDatagrid-table td:has-text("203.0.113.0/24")').waitFor();
+    expect(await page.innerText(".RaDatagrid-table thead")).toContain("Network");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, "console-check-ins");
     await page.close();
   });
 });

@@ -414,6 +414,22 @@ export const en = {
         reversedAt: "Reversed",
       },
     },
+    "check-ins": {
+      name: "Daily gift |||| Daily gifts",
+      fields: {
+        id: "ID",
+        userId: "Account",
+        localDate: "Day (account's zone)",
+        credits: "Credits",
+        ip: "Address",
+        network: "Network",
+        fingerprints: "Fingerprints",
+        fingerprint: "Fingerprint",
+        deviceIds: "Device cookies",
+        deviceId: "Device cookie",
+        createdAt: "Taken",
+      },
+    },
     "reward-days": {
       name: "Gifts per day |||| Gifts per day",
       fields: {
@@ -702,6 +718,8 @@ export const en = {
       help: "Credits of the daily check-in and of an invitation (to both sides, on the invited person's first payment). 0 turns a gift off; a cap of 0 means no cap.",
       checkInCredits: "Daily check-in credits",
       checkInMonthlyCap: "Check-ins per month at most",
+      checkInMinAccountHours: "Hours an account waits before its first daily gift",
+      checkInNetworkDailyCap: "Daily gifts per network (IPv4 /24, IPv6 /64) in 24 hours at most; one per device or address always",
       referralInviterCredits: "Credits to the inviter",
       referralInviteeCredits: "Credits to the invited person",
       referralMonthlyCap: "Referral gifts per inviter per month at most",

@@ -418,6 +418,22 @@ export const ru: typeof en = {
         reversedAt: "Отменено",
       },
     },
+    "check-ins": {
+      name: "Ежедневный подарок |||| Ежедневные подарки",
+      fields: {
+        id: "ID",
+        userId: "Аккаунт",
+        localDate: "День (пояс аккаунта)",
+        credits: "Кредиты",
+        ip: "Адрес",
+        network: "Сеть",
+        fingerprints: "Отпечатки",
+        fingerprint: "Отпечаток",
+        deviceIds: "Cookie устройств",
+        deviceId: "Cookie устройства",
+        createdAt: "Получен",
+      },
+    },
     "reward-days": {
       name: "Подарки по дням |||| Подарки по дням",
       fields: {
@@ -706,6 +722,8 @@ export const ru: typeof en = {
       help: "Кредиты за ежедневную отметку и за приглашение (обеим сторонам, при первой оплате приглашённого). 0 выключает подарок; лимит 0 — без лимита.",
       checkInCredits: "Кредиты за ежедневную отметку",
       checkInMonthlyCap: "Отметок в месяц не больше",
+      checkInMinAccountHours: "Сколько часов аккаунт ждёт первого ежедневного подарка",
+      checkInNetworkDailyCap: "Ежедневных подарков на сеть (IPv4 /24, IPv6 /64) за 24 часа не больше; на устройство или адрес — всегда один",
       referralInviterCredits: "Кредиты пригласившему",
       referralInviteeCredits: "Кредиты приглашённому",
       referralMonthlyCap: "Подарков за приглашения на одного пригласившего в месяц не больше",

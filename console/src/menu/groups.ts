@@ -20,6 +20,7 @@ export const MENU_GROUP_OF: Record<string, MenuGroup> = {
   "product-imports": "shop",
   referrals: "shop",
   "reward-days": "shop",
+  "check-ins": "shop",
   characters: "content",
   "creator-pages": "content",
   "creator-memberships": "content",

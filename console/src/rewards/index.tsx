@@ -1,6 +1,7 @@
 import RedeemIcon from "@mui/icons-material/Redeem";
 import InsightsIcon from "@mui/icons-material/Insights";
-import { Datagrid, DateField, FunctionField, List, NumberField, NumberInput, SelectInput, TextField, useRecordContext } from "react-admin";
+import CalendarIcon from "@mui/icons-material/EventAvailable";
+import { Datagrid, DateField, FunctionField, List, NumberField, NumberInput, SelectInput, TextField, TextInput, useRecordContext } from "react-admin";
 import { REFERRAL_REFUSALS, REFERRAL_STATUSES } from "../../../server/src/contract/rewards.ts";
 import { choicesOf } from "../common/choices.ts";
 import { StaffAction } from "../common/StaffAction.tsx";
@@ -36,6 +37,34 @@ export const referrals = {
         <DateField source="decidedAt" showTime />
         <DateField source="reversedAt" showTime />
         <FunctionField label={false} render={() => <ReverseButton />} />
+      </Datagrid>
+    </List>
+  ),
+};
+
+const checkInFilters = [
+  <TextInput key="network" source="network" alwaysOn />,
+  <TextInput key="ip" source="ip" />,
+  <TextInput key="fingerprint" source="fingerprint" />,
+  <TextInput key="deviceId" source="deviceId" />,
+  <NumberInput key="userId" source="userId" />,
+];
+
+/** Who got daily gifts from where (docs/decisions/345): a row per gift, with its address, network and browsers. */
+export const checkIns = {
+  icon: CalendarIcon,
+  list: () => (
+    <List filters={checkInFilters} sort={{ field: "id", order: "DESC" }}>
+      <Datagrid bulkActionButtons={false} rowClick={false}>
+        <TextField source="id" />
+        <TextField source="userId" />
+        <DateField source="localDate" />
+        <NumberField source="credits" />
+        <TextField source="ip" />
+        <TextField source="network" />
+        <FunctionField source="fingerprints" sortable={false} render={(r) => r.fingerprints.join(", ")} />
+        <FunctionField source="deviceIds" sortable={false} render={(r) => r.deviceIds.join(", ")} />
+        <DateField source="createdAt" showTime />
       </Datagrid>
     </List>
   ),

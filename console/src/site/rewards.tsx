@@ -1,6 +1,6 @@
 import { Button, Typography } from "@mui/material";
 import { Link, NumberInput, SimpleForm, maxValue, minValue, useTranslate } from "react-admin";
-import { REWARD_MAX_CREDITS, REWARDS_SETTING } from "../../../server/src/contract/rewards.ts";
+import { REWARD_DEFAULTS, REWARD_MAX_CREDITS, REWARDS_SETTING } from "../../../server/src/contract/rewards.ts";
 
 const amount = [minValue(0), maxValue(REWARD_MAX_CREDITS)];
 
@@ -14,6 +14,18 @@ export function RewardsForm() {
       </Typography>
       <NumberInput source="value.checkInCredits" label="console.rewards.checkInCredits" validate={amount} />
       <NumberInput source="value.checkInMonthlyCap" label="console.rewards.checkInMonthlyCap" validate={[minValue(0), maxValue(31)]} />
+      <NumberInput
+        source="value.checkInMinAccountHours"
+        label="console.rewards.checkInMinAccountHours"
+        defaultValue={REWARD_DEFAULTS.checkInMinAccountHours}
+        validate={[minValue(0), maxValue(24 * 90)]}
+      />
+      <NumberInput
+        source="value.checkInNetworkDailyCap"
+        label="console.rewards.checkInNetworkDailyCap"
+        defaultValue={REWARD_DEFAULTS.checkInNetworkDailyCap}
+        validate={amount}
+      />
       <NumberInput source="value.referralInviterCredits" label="console.rewards.referralInviterCredits" validate={amount} />
       <NumberInput source="value.referralInviteeCredits" label="console.rewards.referralInviteeCredits" validate={amount} />
       <NumberInput source="value.referralMonthlyCap" label="console.rewards.referralMonthlyCap" validate={amount} />

@@ -1,7 +1,16 @@
 import { z } from "zod";
 import type { ApiRouter } from "../http/api.ts";
 import type { RewardsService } from "../domains/rewards/rewards.service.ts";
-import { referralFilter, referralRecord, referralSortable, rewardDayFilter, rewardDayRecord } from "../domains/rewards/rewards.schema.ts";
+import {
+  checkInFilter,
+  checkInRecord,
+  checkInSortable,
+  referralFilter,
+  referralRecord,
+  referralSortable,
+  rewardDayFilter,
+  rewardDayRecord,
+} from "../domains/rewards/rewards.schema.ts";
 import { AdminResource, reasonBody } from "./resource.ts";
 
 /** Invitations and what they gave or why not; support reverses a fraudulent one (docs/decisions/302). Figures per day beside them. */
@@ -22,6 +31,10 @@ export function rewardsResources(api: ApiRouter, rewards: RewardsService) {
       return rewards.getReferral(id);
     },
   );
+
+  // who got daily gifts from where (docs/decisions/345): read by whoever reads referrals
+  const checkIns = new AdminResource(api, "check-ins", "Referral");
+  checkIns.list({ filter: checkInFilter, sortable: checkInSortable, defaultSort: ["id", "desc"], row: checkInRecord }, (p) => rewards.listCheckIns(p));
 
   const days = new AdminResource(api, "reward-days", "Referral", z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "id must be a date" }));
   days.list({ filter: rewardDayFilter, sortable: ["id"], defaultSort: ["id", "desc"], row: rewardDayRecord }, (p) => rewards.days(p));

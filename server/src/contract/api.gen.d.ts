@@ -3173,6 +3173,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List check-ins (sort, range, filter as JSON) */
+        get: {
+            parameters: {
+                query?: {
+                    filter?: string;
+                    range?: string;
+                    sort?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows; `Content-Range: check-ins <from>-<to>/<total>` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            credits: number;
+                            deviceIds: string[];
+                            fingerprints: string[];
+                            id: number;
+                            ip: string | null;
+                            /** Format: date-time */
+                            localDate: string;
+                            network: string | null;
+                            userId: number;
+                        }[];
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/conversations": {
         parameters: {
             query?: never;
@@ -23556,7 +23636,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Take today's daily gift once (409 when taken today, the month's are taken, or it is off) */
+        /** Take today's daily gift once (409 when taken today, the month's are taken, it is off, the account is too new, or this device, address or network had its gifts today) */
         post: {
             parameters: {
                 query?: never;

@@ -9,6 +9,10 @@ export interface RewardSettings {
   checkInCredits: number;
   /** at most this many check-in gifts per account per calendar month of its time zone */
   checkInMonthlyCap: number;
+  /** an account this many hours old or younger is not given the daily gift yet (docs/decisions/345) */
+  checkInMinAccountHours: number;
+  /** at most this many daily gifts in 24 hours per network (IPv4 /24, IPv6 /64); 0: no cap */
+  checkInNetworkDailyCap: number;
   /** credits the inviting account gets when the invited one first pays */
   referralInviterCredits: number;
   /** credits the invited account gets on its first payment */
@@ -17,10 +21,12 @@ export interface RewardSettings {
   referralMonthlyCap: number;
 }
 
-/** Until staff set them, no gift is given. */
+/** Until staff set them, no gift is given; once given, the daily gift waits a day for a new account and is capped per network. */
 export const REWARD_DEFAULTS: RewardSettings = {
   checkInCredits: 0,
   checkInMonthlyCap: 0,
+  checkInMinAccountHours: 24,
+  checkInNetworkDailyCap: 3,
   referralInviterCredits: 0,
   referralInviteeCredits: 0,
   referralMonthlyCap: 0,
@@ -41,7 +47,8 @@ export type ReferralStatus = (typeof REFERRAL_STATUSES)[number];
 
 /**
  * Why a referral gave nothing; recorded for staff, never told to the invited person. `self`: the inviter's own
- * account again (merged into it); `same_*`: shares a device cookie, a normalised email or a payer with the inviter;
+ * account again (merged into it); `same_*`: shares a device cookie, a browser fingerprint, an address a sign-in came from
+ * (issue 47: a fresh browser profile with the inviter's fingerprint), a normalised email or a payer with the inviter;
  * `banned_*`: with an account under a ban; `inviter_banned`; `paid_before`: the invited account had paid before it
  * was invited (a guest who paid, then signed up through a link); `off`: gifts were off at the first payment; `cap`: the
  * inviter had this month's gifts.
@@ -49,6 +56,8 @@ export type ReferralStatus = (typeof REFERRAL_STATUSES)[number];
 export const REFERRAL_REFUSALS = [
   "self",
   "same_device",
+  "same_fingerprint",
+  "same_address",
   "same_email",
   "same_payment",
   "banned_device",
@@ -71,5 +80,9 @@ export const REWARD_MESSAGES = {
   checkedIn: "You have already checked in today",
   checkInOff: "The daily gift is not available right now",
   monthlyCap: "You have had all of this month's daily gifts",
+  /** the account is younger than staff's minimum age (docs/decisions/345) */
+  accountTooNew: "This account is too new for the daily gift. Please come back later",
+  /** another account took today's gift on this device or from this address, or the network's gifts are all taken */
+  deviceTaken: "Today's daily gift was already taken on this device or network",
   timeZone: "Please choose a valid time zone",
 } as const;

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import net from "node:net";
 import type { Request, Response } from "express";
 import { REFERRAL_CODE, REFERRAL_HEADER } from "../contract/rewards.ts";
 
@@ -80,4 +81,32 @@ export function clientContext(req: Request): ClientContext {
     },
     device: device(req),
   };
+}
+
+/** An IPv6 address's eight groups, `::` expanded (an embedded IPv4 tail as two groups). */
+function ipv6Groups(ip: string): string[] {
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
+  let text = ip;
+  if (v4) {
+    const [a, b, c, d] = v4[1]!.split(".").map(Number) as [number, number, number, number];
+    text = `${ip.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? [] : Array(8 - h.length - t.length).fill("0");
+  return [...h, ...zeros, ...t].map((g) => Number.parseInt(g, 16).toString(16));
+}
+
+/**
+ * The network an address belongs to, as one household, office or carrier hands addresses out: an IPv4 address's /24,
+ * an IPv6 address's /64 (one subscriber's usual prefix). A gift capped per network is not multiplied by asking from
+ * neighbouring addresses (docs/decisions/345). Null for anything that is not an address.
+ */
+export function networkOf(ip: string | undefined): string | null {
+  if (!ip) return null;
+  const plain = ip.startsWith("::ffff:") && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+  if (net.isIPv4(plain)) return `${plain.split(".").slice(0, 3).join(".")}.0/24`;
+  if (net.isIPv6(plain)) return `${ipv6Groups(plain.toLowerCase()).slice(0, 4).join(":")}::/64`;
+  return null;
 }

@@ -65,6 +65,8 @@ export function createSignIn(deps: {
   /** The identity's account exists: registered now if it was not, and the current guest merged into it. */
   async function signInExisting(tx: Tx, existing: User, guest: User | null, identity: Identity, ctx: ClientContext): Promise<number> {
     if (existing.bannedAt) throw await bans.bannedError(existing.id, tx);
+    // an older account signing in from a banned account's fingerprint is flagged as a new one is (docs/decisions/249)
+    await bans.flagEvasion(tx, existing.id, ctx.device);
     await tx.user.update({
       where: { id: existing.id },
       data: {

@@ -76,6 +76,32 @@ describe("a banned device", () => {
     expect(flagged.map((f) => [f.userId, f.signal])).toEqual(strangers.map((s) => [s.body.data.user_info.id, "fingerprint"]));
   });
 
+  it("flags a stranger on the banned fingerprint whose account is older than the ban, and an account signing in with it later", async () => {
+    // issue 47 item 9: the stranger's guest account was made before the ban, so the flag at account creation missed it
+    const print = fingerprint();
+    const stranger = await guest({ "device-fingerprint": print, "x-forwarded-for": "198.51.100.20" }).expect(200);
+    const strangerId = stranger.body.data.user_info.id as number;
+    const banned = await guest({ "device-fingerprint": print, "x-forwarded-for": "203.0.113.30" }).expect(200);
+    const bannedId = banned.body.data.user_info.id as number;
+    await t.services.moderation.ban(moderator.staffId, bannedId, REASON);
+    const flagsOf = async () =>
+      (await t.db.banEvasionFlag.findMany({ where: { ban: { userId: bannedId } }, orderBy: { userId: "asc" } })).map((f) => [f.userId, f.signal]);
+    expect(await flagsOf()).toEqual([[strangerId, "fingerprint"]]);
+    // flag only: the stranger's login still works
+    await t.http.get("/api/Personal/personal_info").set("token", stranger.body.data.token).expect(200);
+
+    // a registered account made elsewhere signs in again from a phone with the banned fingerprint
+    const email = `older-${Date.now()}@example.com`;
+    const olderId = (await t.db.user.create({ data: { email, loginType: "registered", role: "user" } })).id;
+    await t.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
+    await t.http
+      .post("/api/login/emailLogin")
+      .set("device-fingerprint", print)
+      .send({ email, code: smtp.codeFor(email) })
+      .expect(200);
+    expect(await flagsOf()).toEqual([strangerId, olderId].sort((a, b) => a - b).map((id) => [id, "fingerprint"]));
+  });
+
   it("cannot register a new account by email either; the ban lifted, the device is free again", async () => {
     const first = await guest({}).expect(200);
     const cookie = deviceCookie(first)!;

@@ -86,6 +86,20 @@ export async function flagEvasion(tx: Tx, userId: number, who: Pick<Identifiers,
     await tx.banEvasionFlag.createMany({ data: marks.map((m) => ({ userId, banId: m.banId, signal: "fingerprint" as const })), skipDuplicates: true });
 }
 
+/**
+ * At a ban: the other accounts that signed in with one of the fingerprints it now covers are flagged too (issue 47 item
+ * 9: a stranger on the banned account's fingerprint had no flag when their account was older than the ban). Flag only.
+ */
+async function flagFingerprintSharers(tx: Tx, banId: number, userId: number) {
+  const sharers = await tx.session.findMany({
+    where: { userId: { not: userId }, fingerprint: { in: (await tx.banMark.findMany({ where: { banId, kind: "fingerprint" } })).map((m) => m.value) } },
+    select: { userId: true },
+    distinct: ["userId"],
+  });
+  const data = sharers.flatMap((s) => (s.userId === null ? [] : [{ userId: s.userId, banId, signal: "fingerprint" as const }]));
+  if (data.length) await tx.banEvasionFlag.createMany({ data, skipDuplicates: true });
+}
+
 /** Bans and their lifting, inside the caller's transaction. */
 export function createBans({ audit, revokeUserSessions, cancelUserTasks, endCreatorDealings, repeatOffenderTakedowns }: BanDeps) {
   /** `staffId` null: the system bans (repeat offenders), which its statement of reasons says. */
@@ -101,6 +115,7 @@ export function createBans({ audit, revokeUserSessions, cancelUserTasks, endCrea
     // renders in progress are not finished for, nor delivered to, a banned account
     await cancelUserTasks(tx, userId, "The account was banned");
     await markBanned(tx, created.id, userId);
+    await flagFingerprintSharers(tx, created.id, userId);
     await recordDecision(tx, { userId, action: "ban", ground: d.ground ?? "other", explanation: d.reason, decidedById: staffId, banId: created.id });
     await audit.record(tx, {
       staffId,

@@ -36,7 +36,16 @@ async function points(userId: number) {
   return (await t.db.user.findUniqueOrThrow({ where: { id: userId }, select: { points: true } })).points;
 }
 
-beforeEach(() => setRewards({ checkInCredits: 5 }));
+// new accounts at once from one test client: the anti-farming rules are off here but where they are tested
+const OPEN = { checkInMinAccountHours: 0, checkInNetworkDailyCap: 0 };
+beforeEach(() => setRewards({ checkInCredits: 5, ...OPEN }));
+
+/** A browser of its own on an address of its own (the app trusts the loopback proxy's X-Forwarded-For). */
+let hosts = 0;
+const elsewhere = () => {
+  hosts++;
+  return { ip: `198.51.${hosts >> 8}.${hosts & 255}`, device: { fingerprint: (1e15 + hosts).toString(16).padStart(16, "0") } };
+};
 
 describe("POST /api/rewards/checkIn", () => {
   it("20 check-ins at once give one gift, through the ledger with its reason; the rest are told it was taken today", async () => {
@@ -75,7 +84,7 @@ describe("POST /api/rewards/checkIn", () => {
     const a = await account();
     await setRewards({ checkInCredits: 0 });
     expect((await t.http.post("/api/rewards/checkIn").set("token", a.token).send({}).expect(409)).body.msg).toBe(REWARD_MESSAGES.checkInOff);
-    await setRewards({ checkInCredits: 5 });
+    await setRewards({ checkInCredits: 5, ...OPEN });
     const bad = await t.http.post("/api/rewards/checkIn").set("token", a.token).send({ time_zone: "Mars/Olympus" }).expect(400);
     expect(bad.body.msg).toBe(REWARD_MESSAGES.timeZone);
     expect(await points(a.userId)).toBe(0);
@@ -97,30 +106,32 @@ describe("the day is the account's own", () => {
   it("just before local midnight, then again the same local day (refused), then just after it (allowed)", async () => {
     const a = await account();
     const r = rewards();
+    const from = elsewhere();
     // 23:59 in Tokyo (UTC+9) on the 27th; the browser names the zone at the first check-in, which stores it
     now = new Date("2026-11-27T14:59:00Z");
-    expect(await r.checkIn(a.userId, "Asia/Tokyo")).toMatchObject({ local_date: "2026-11-27", credits: 5, points: 5 });
+    expect(await r.checkIn(a.userId, "Asia/Tokyo", from)).toMatchObject({ local_date: "2026-11-27", credits: 5, points: 5 });
     expect((await t.db.user.findUniqueOrThrow({ where: { id: a.userId } })).timeZone).toBe("Asia/Tokyo");
     now = new Date("2026-11-27T14:59:59Z");
-    await expect(r.checkIn(a.userId)).rejects.toMatchObject({ status: 409, message: REWARD_MESSAGES.checkedIn });
+    await expect(r.checkIn(a.userId, undefined, from)).rejects.toMatchObject({ status: 409, message: REWARD_MESSAGES.checkedIn });
     // 00:01 on the 28th in Tokyo, still the 27th in UTC: a new day for this account
     now = new Date("2026-11-27T15:01:00Z");
-    expect(await r.checkIn(a.userId)).toMatchObject({ local_date: "2026-11-28", points: 10, streak: 2 });
+    expect(await r.checkIn(a.userId, undefined, from)).toMatchObject({ local_date: "2026-11-28", points: 10, streak: 2 });
     // a browser in another zone later does not move the stored one
     expect((await r.checkInStatus(a.userId, "America/New_York")).time_zone).toBe("Asia/Tokyo");
   });
 
   it("the month's cap holds, and a new month starts again", async () => {
-    await setRewards({ checkInCredits: 5, checkInMonthlyCap: 2 });
+    await setRewards({ checkInCredits: 5, checkInMonthlyCap: 2, ...OPEN });
     const a = await account("UTC");
     const r = rewards();
+    const from = elsewhere();
     for (const day of ["2026-11-28", "2026-11-29"]) {
       now = new Date(`${day}T10:00:00Z`);
-      await r.checkIn(a.userId);
+      await r.checkIn(a.userId, undefined, from);
     }
     now = new Date("2026-11-30T10:00:00Z");
-    await expect(r.checkIn(a.userId)).rejects.toMatchObject({ status: 409, message: REWARD_MESSAGES.monthlyCap });
+    await expect(r.checkIn(a.userId, undefined, from)).rejects.toMatchObject({ status: 409, message: REWARD_MESSAGES.monthlyCap });
     now = new Date("2026-12-01T10:00:00Z");
-    expect(await r.checkIn(a.userId)).toMatchObject({ points: 15 });
+    expect(await r.checkIn(a.userId, undefined, from)).toMatchObject({ points: 15 });
   });
 });

@@ -32,9 +32,21 @@ beforeEach(() => t.db.siteSetting.upsert({ where: { key: REWARDS_SETTING }, crea
 const device = () => crypto.randomBytes(18).toString("base64url");
 const unique = () => crypto.randomBytes(4).toString("hex");
 
-/** A saved account started in its own browser (device cookie), by an invitation link when `code` is given. */
-async function person(opts: { email?: string; device?: string; code?: string } = {}) {
-  const headers: Record<string, string> = { cookie: `${DEVICE_COOKIE}=${opts.device ?? device()}` };
+let hosts = 0;
+/** An address of its own (the app trusts the loopback proxy's X-Forwarded-For) and a browser fingerprint of its own. */
+const address = () => `198.51.100.${++hosts}`;
+const fingerprint = () => crypto.randomBytes(16).toString("hex");
+
+/**
+ * A saved account started in its own browser (device cookie, fingerprint) from its own address, by an invitation link
+ * when `code` is given.
+ */
+async function person(opts: { email?: string; device?: string; code?: string; fingerprint?: string; ip?: string } = {}) {
+  const headers: Record<string, string> = {
+    cookie: `${DEVICE_COOKIE}=${opts.device ?? device()}`,
+    "device-fingerprint": opts.fingerprint ?? fingerprint(),
+    "x-forwarded-for": opts.ip ?? address(),
+  };
   if (opts.code) headers[REFERRAL_HEADER] = opts.code;
   return savedAccount(t, smtp, opts.email ?? `p-${unique()}@example.com`, headers);
 }
@@ -85,13 +97,18 @@ describe("a referral gift", () => {
     expect(await t.services.credits.findLedgerMismatches([inviter.userId, invitee.userId])).toEqual([]);
   });
 
+  type Browser = { device: string; fingerprint: string; ip: string };
   it.each([
-    ["same_device", async (inviter: { device: string }) => ({ device: inviter.device })],
+    ["same_device", async (inviter: Browser) => ({ device: inviter.device })],
+    // issue 47 item 3: a fresh profile (no cookie) with the inviter's exact fingerprint, from elsewhere
+    ["same_fingerprint", async (inviter: Browser) => ({ fingerprint: inviter.fingerprint })],
+    // another browser on the inviter's address
+    ["same_address", async (inviter: Browser) => ({ ip: inviter.ip })],
     ["same_email", async () => ({ email: "ann.lee+second@gmail.com" })],
   ])("is refused silently and recorded for staff: %s", async (refusal, invitee) => {
-    const inviterDevice = device();
-    const inviter = await person({ device: inviterDevice, email: refusal === "same_email" ? `ann.lee@gmail.com` : undefined });
-    const invited = await person({ ...(await invitee({ device: inviterDevice })), code: await codeOf(inviter.token) });
+    const browser = { device: device(), fingerprint: fingerprint(), ip: address() };
+    const inviter = await person({ ...browser, email: refusal === "same_email" ? `ann.lee@gmail.com` : undefined });
+    const invited = await person({ ...(await invitee(browser)), code: await codeOf(inviter.token) });
     const order = await pays(invited.userId);
     // the invited person's payment goes through as any other: only the gift is withheld
     expect(await points(invited.userId)).toBe(150);

@@ -1,5 +1,7 @@
 import { REWARD_MESSAGES, REWARD_REASONS, type RewardSettings } from "../../contract/rewards.ts";
 import type { Db, Tx } from "../../db/client.ts";
+import type { Device } from "../../http/client-context.ts";
+import { networkOf } from "../../http/client-context.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
 import * as q from "./rewards.queries.ts";
@@ -7,6 +9,13 @@ import * as q from "./rewards.queries.ts";
 /** The zone counted in when an account has none and the browser named none. */
 const FALLBACK_ZONE = "UTC";
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** Where a check-in is asked from: the request's address and browser. */
+export interface CheckInClient {
+  ip?: string;
+  device: Device;
+}
 
 /** The calendar date (YYYY-MM-DD) it is at `at` in `timeZone`. */
 export function localDate(at: Date, timeZone: string): string {
@@ -44,7 +53,9 @@ export interface CheckInDeps {
 /**
  * The daily gift (docs/decisions/302): one per account per date of the account's own time zone. The check_ins row
  * (unique per account and date) is the gate, the ledger grant keyed by the same account and date moves the credits, in
- * one transaction: twenty taps at once give one gift.
+ * one transaction: twenty taps at once give one gift. Against farming with many accounts (docs/decisions/345): an
+ * account waits `checkInMinAccountHours` for its first, and in any 24 hours one device (cookie or fingerprint, the
+ * request's or any of the account's sign-ins') or address takes one gift, a network `checkInNetworkDailyCap`.
  */
 export function createCheckIns(deps: CheckInDeps) {
   const { db, credits, settings, timeZoneOf, clock } = deps;
@@ -74,18 +85,42 @@ export function createCheckIns(deps: CheckInDeps) {
       };
     },
 
-    /** Takes today's gift; 409 when it was taken today, the month's are all taken, or the gift is off. */
-    async checkIn(userId: number, given?: string) {
+    /**
+     * Takes today's gift; 409 when it was taken today, the month's are all taken, the gift is off, the account is too
+     * new, or another account took one on this device or address, or the network's are taken, in the last 24 hours.
+     */
+    async checkIn(userId: number, given: string | undefined, client: CheckInClient) {
       const s = await settings(db);
       if (s.checkInCredits <= 0) throw HttpError.conflict(REWARD_MESSAGES.checkInOff);
+      const now = clock();
+      const { createdAt } = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { createdAt: true } });
+      if (s.checkInMinAccountHours > 0 && now.getTime() - createdAt.getTime() < s.checkInMinAccountHours * HOUR_MS)
+        throw HttpError.conflict(REWARD_MESSAGES.accountTooNew);
       const t = await today(userId, given);
+      const signed = await q.accountDevices.first(db, { userId });
+      const where = {
+        ip: client.ip ?? null,
+        network: networkOf(client.ip),
+        deviceIds: [...new Set([client.device.id, ...(signed?.device_ids ?? [])].filter((v): v is string => !!v))],
+        fingerprints: [...new Set([client.device.fingerprint, ...(signed?.fingerprints ?? [])].filter((v): v is string => !!v))],
+      };
       const balance = await db.$transaction(async (tx) => {
+        const keys = [
+          ...where.deviceIds.map((d) => `device:${d}`),
+          ...where.fingerprints.map((f) => `fingerprint:${f}`),
+          ...(where.network ? [`network:${where.network}`] : []),
+        ];
+        await q.lockCheckInSignals.first(tx, { keys });
+        const seen = await q.checkInNeighbours.first(tx, { userId, since: new Date(now.getTime() - DAY_MS), ...where });
+        const networkFull = s.checkInNetworkDailyCap > 0 && (seen?.network_gifts ?? 0) >= s.checkInNetworkDailyCap;
+        if (seen?.shared || networkFull) throw HttpError.conflict(REWARD_MESSAGES.deviceTaken);
         const claimed = await q.claimCheckIn.first(tx, {
           userId,
           localDate: t.date,
           monthStart: t.monthStart,
           credits: s.checkInCredits,
           cap: s.checkInMonthlyCap,
+          ...where,
         });
         if (!claimed) return null;
         const key = `check-in:${userId}:${t.date}`;

@@ -1,4 +1,5 @@
 import type { ApiRouter } from "../../http/api.ts";
+import { clientContext } from "../../http/client-context.ts";
 import { checkInAnswer, checkInBody, checkInQuery, checkInStatusAnswer, referralAnswer } from "./rewards.schema.ts";
 import type { RewardsService } from "./rewards.service.ts";
 
@@ -22,14 +23,15 @@ export function rewardsRoutes(api: ApiRouter, rewards: RewardsService) {
   api.post(
     "/api/rewards/checkIn",
     {
-      summary: "Take today's daily gift once (409 when taken today, the month's are taken, or it is off)",
+      summary:
+        "Take today's daily gift once (409 when taken today, the month's are taken, it is off, the account is too new, or this device, address or network had its gifts today)",
       tags,
       auth: "user",
       can: ["create", "CheckIn"],
       body: checkInBody,
       response: checkInAnswer,
     },
-    ({ principal, body }) => rewards.checkIn(principal.userId, body.time_zone),
+    ({ principal, body, req }) => rewards.checkIn(principal.userId, body.time_zone, clientContext(req)),
   );
 
   api.get(

@@ -68,6 +68,29 @@ export const referralRecord = z.object({
   reversedById: z.number().nullable(),
 });
 
+/** Daily gifts taken, with where from (docs/decisions/345): by account, address, network, device cookie or fingerprint. */
+export const checkInFilter = z.strictObject({
+  id: idsFilter,
+  userId: intFilter,
+  ip: z.string().trim().max(64).optional(),
+  network: z.string().trim().max(64).optional(),
+  deviceId: z.string().trim().max(64).optional(),
+  fingerprint: z.string().trim().max(64).optional(),
+});
+export type CheckInFilter = z.infer<typeof checkInFilter>;
+export const checkInSortable = ["id", "createdAt", "localDate"] as const;
+export const checkInRecord = z.object({
+  id: z.number(),
+  userId: z.number(),
+  localDate: z.date(),
+  credits: z.number(),
+  ip: z.string().nullable(),
+  network: z.string().nullable(),
+  deviceIds: z.array(z.string()),
+  fingerprints: z.array(z.string()),
+  createdAt: z.date(),
+});
+
 /** One UTC day of gifts (reward-days list). */
 export const rewardDayRecord = z.object({
   id: z.string(),

@@ -6,7 +6,7 @@ import type { CreditsService } from "../credits/credits.service.ts";
 import { createCheckIns } from "./rewards.check-in.ts";
 import * as q from "./rewards.queries.ts";
 import { createReferrals } from "./rewards.referrals.ts";
-import type { ReferralFilter, RewardDayFilter } from "./rewards.schema.ts";
+import type { CheckInFilter, ReferralFilter, RewardDayFilter } from "./rewards.schema.ts";
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
@@ -43,6 +43,16 @@ export function createRewardsService(deps: {
     listReferrals: (params: ListParams<ReferralFilter>) =>
       pageOf(db.referral, params, matching(params.filter, ["status", "refusal", "inviterId", "inviteeId"])),
     getReferral: (id: number) => db.referral.findUnique({ where: { id } }),
+
+    /** Who got daily gifts from where: a device cookie or fingerprint matches any of a row's. */
+    listCheckIns: (params: ListParams<CheckInFilter>) => {
+      const { deviceId, fingerprint, ...rest } = params.filter;
+      return pageOf(db.checkIn, params, {
+        ...matching(rest, ["userId", "ip", "network"]),
+        ...(deviceId ? { deviceIds: { has: deviceId } } : {}),
+        ...(fingerprint ? { fingerprints: { has: fingerprint } } : {}),
+      });
+    },
 
     /** The dashboard's day series (docs/decisions/309), read from the same statement as the gifts page. */
     checkInsPerDay: series((r) => r.check_ins),

@@ -11,6 +11,8 @@ const amount = z.number({ error: AMOUNT }).int({ error: AMOUNT }).min(0, { error
 const rewardsValue = z.strictObject({
   checkInCredits: amount.optional(),
   checkInMonthlyCap: amount.max(31, { error: "The monthly cap is at most 31 check-ins" }).optional(),
+  checkInMinAccountHours: amount.max(24 * 90, { error: "The account age is at most 2160 hours (90 days)" }).optional(),
+  checkInNetworkDailyCap: amount.optional(),
   referralInviterCredits: amount.optional(),
   referralInviteeCredits: amount.optional(),
   referralMonthlyCap: amount.optional(),
