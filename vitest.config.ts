@@ -37,7 +37,15 @@ export default defineConfig({
           globalSetup: ["tests/global-setup.ts"],
         },
       },
-      { extends: true, test: { name: "browser", include: BROWSER, globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: BROWSER,
+          globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"],
+          setupFiles: ["tests/e2e/page-errors.setup.ts"],
+        },
+      },
     ],
   },
 });

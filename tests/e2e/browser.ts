@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Download, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = [
@@ -26,8 +26,45 @@ const SHARED_BROWSER = "REVERIE_TEST_BROWSER_WS";
  */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const shared = process.env[SHARED_BROWSER];
-  if (shared && extraArgs.length === 0) return chromium.connect(shared);
-  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs] });
+  if (shared && extraArgs.length === 0) return watchPageErrors(await chromium.connect(shared));
+  return watchPageErrors(await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs] }));
+}
+
+/** Uncaught exceptions of pages opened through `launchBrowser`'s browsers since the last `takePageErrors()`. */
+const pageErrors: string[] = [];
+
+/** The page errors seen since the last call, which it forgets (tests/e2e/page-errors.setup.ts fails the test on any). */
+export function takePageErrors(): string[] {
+  return pageErrors.splice(0);
+}
+
+/**
+ * Every page of every context this browser opens reports its uncaught exceptions: a test whose page threw fails, even
+ * where what it checks still showed (issue 52 item 13).
+ */
+function watchPageErrors(browser: Browser): Browser {
+  const watched = new WeakSet<BrowserContext>();
+  const watch = (context: BrowserContext) => {
+    if (watched.has(context)) return;
+    watched.add(context);
+    const onPage = (page: Page) => page.on("pageerror", (err) => pageErrors.push(`${page.url()}: ${err.stack ?? err.message}`));
+    for (const page of context.pages()) onPage(page);
+    context.on("page", onPage);
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    watch(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    // a page of its own context, not yet navigated: watched before anything runs in it
+    watch(page.context());
+    return page;
+  };
+  return browser;
 }
 
 /** Starts the run's shared Chromium and tells the test files where it is; returns its stop. */

@@ -290,7 +290,6 @@ beforeAll(async () => {
 
 async function signIn(role: string): Promise<Page> {
   const page = await app.browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on("pageerror", (e) => console.log("pageerror:", e.message));
   const s = staff[role];
   await page.goto(`${app.server.url}/console/login`);
   await page.fill('input[name="username"]', s.username);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { LIMIT_MESSAGES, quotaMessage } from "../../contract/limits.ts";
+import { MSG } from "../../http/messages.ts";
 
 /**
  * Issue 29 defect 7: what one account may make. One guest made 150 public maximum-length characters and 150
@@ -76,13 +77,21 @@ describe("characters and conversations one account may make", () => {
     const start = () => post(rates, "/api/RoleChat/creatConversation", { character_id: made[0]!.id }, guest.token);
     for (let i = 0; i < 3; i++) await start().expect(200);
     expect((await start().expect(429)).body.msg).toBe(LIMIT_MESSAGES.hourly);
-    // no chat back end here: drafts and avatars are refused (503), and still counted
+    // no chat back end nor AI image engine here: drafts and avatars are refused (503, saying why), and still counted
+    const refusal = (res: { status: number; body: { msg: string } }) => [res.status, res.body.msg];
     for (let i = 0; i < 2; i++)
-      expect((await post(rates, "/api/RoleChat/generateCharacterInfo", { idea: "a lighthouse keeper" }, guest.token)).status).not.toBe(429);
-    expect((await post(rates, "/api/RoleChat/generateCharacterInfo", { idea: "a lighthouse keeper" }, guest.token)).body.msg).toBe(LIMIT_MESSAGES.hourly);
+      expect(refusal(await post(rates, "/api/RoleChat/generateCharacterInfo", { idea: "a lighthouse keeper" }, guest.token))).toEqual([
+        503,
+        MSG.chatUnavailable,
+      ]);
+    expect(refusal(await post(rates, "/api/RoleChat/generateCharacterInfo", { idea: "a lighthouse keeper" }, guest.token))).toEqual([
+      429,
+      LIMIT_MESSAGES.hourly,
+    ]);
     const avatar = { name: "Mira", description: "A lighthouse keeper", personality: "Calm", tags: [], age: 30 };
-    for (let i = 0; i < 2; i++) expect((await post(rates, "/api/RoleChat/generateAvatar", avatar, guest.token)).status).not.toBe(429);
-    expect((await post(rates, "/api/RoleChat/generateAvatar", avatar, guest.token)).body.msg).toBe(LIMIT_MESSAGES.hourly);
+    for (let i = 0; i < 2; i++)
+      expect(refusal(await post(rates, "/api/RoleChat/generateAvatar", avatar, guest.token))).toEqual([503, MSG.avatarNeedsImageModel]);
+    expect(refusal(await post(rates, "/api/RoleChat/generateAvatar", avatar, guest.token))).toEqual([429, LIMIT_MESSAGES.hourly]);
     // another API instance on the same database (or this one restarted) counts the same hour
     const restarted = await createTestApp(RATES, t.testDb);
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, holdLock, visitor, type TestApp } from "../../../../tests/db-utils.ts";
+import { createTestApp, lockWaiters, takeLock, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { GENERATION_TEST_ENV } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 
@@ -13,13 +13,13 @@ afterAll(() => t.close());
 const submit = (token: string) => t.http.post("/api/Generation/textPicSubmit").set("token", token).send({ prompt: "a lighthouse at dusk", aspect: "1:1" });
 
 /**
- * Long enough that waiting behind it is unmistakable on a loaded machine (the bench measures the real latencies), and
- * shorter than the API's lock limit (DB_LOCK_TIMEOUT_MS, 2 s), so the charged submits wait and then go through.
+ * The API's lock limit (DB_LOCK_TIMEOUT_MS, 2 s): the charged submits wait behind the held row for less than this and
+ * then go through; a refusal that waited behind them would take a good part of it.
  */
-const HOLD_MS = 1500;
+const LOCK_LIMIT_MS = 2000;
 
-/** Holds the user's row the way a concurrent charge of that user does, for `ms`. */
-const holdUserRow = (userId: number, ms: number) => holdLock(t.testDb.url, "SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId], ms);
+/** Holds the user's row the way a concurrent charge of that user does, until released. */
+const holdUserRow = (userId: number) => takeLock(t.testDb.url, "SELECT id FROM users WHERE id = $1 FOR UPDATE", [userId]);
 
 describe("refused submits", () => {
   it("answer 402 'Please get points first' at once while charging transactions are stuck, and so does personal_info", async () => {
@@ -27,23 +27,24 @@ describe("refused submits", () => {
     const rich = await visitor(t);
     await t.services.credits.grant({ userId: rich.userId, amount: 1000, reason: "test", idempotencyKey: `g-${rich.userId}` });
     await submit(poor.token).expect(402); // warm-up: the queue is started on the first submit
-    // 40 submits that will be charged, each stuck inside its transaction behind the held row: more than the pool holds
-    const { released } = await holdUserRow(rich.userId, HOLD_MS);
+    // 40 submits that will be charged, stuck behind the held row: every charging slot (half of DB_POOL_SIZE) is a
+    // transaction waiting for the row, the other submits wait for a slot
+    const row = await holdUserRow(rich.userId);
     const charged = Promise.all(Array.from({ length: 40 }, () => submit(rich.token)));
-    await new Promise((r) => setTimeout(r, 300));
+    await lockWaiters(t.testDb.url, Math.floor(t.config.DB_POOL_SIZE / 2));
     const timed = async (req: PromiseLike<{ status: number; body: { msg: string } }>) => {
       const started = performance.now();
       const res = await req;
       return { res, took: performance.now() - started };
     };
     const [refusal, info] = await Promise.all([timed(submit(poor.token)), timed(t.http.get("/api/Personal/personal_info").set("token", poor.token))]);
-    await released;
+    await row.release();
     expect((await charged).every((r) => r.status === 200)).toBe(true);
     expect(refusal.res.status).toBe(402);
     expect(refusal.res.body.msg).toBe(MSG.notEnoughCredits);
-    expect(refusal.took).toBeLessThan(HOLD_MS / 2);
+    expect(refusal.took).toBeLessThan(LOCK_LIMIT_MS / 4);
     expect(info.res.status).toBe(200);
-    expect(info.took).toBeLessThan(HOLD_MS / 2);
+    expect(info.took).toBeLessThan(LOCK_LIMIT_MS / 4);
     expect(await t.db.generationTask.count({ where: { userId: poor.userId } })).toBe(0);
   }, 30_000);
 

@@ -300,9 +300,20 @@ describe("mass messages, blocks, reports and bans", () => {
         resolve(`http://127.0.0.1:${a.port}`);
       });
     });
-    const heard = readSse(`${address}/api/Generation/progress`, s.fan.token, (events) => events.some((e) => e.thread_id === first.thread_id), 10_000);
-    // the stream subscribes before it answers; give it a moment to be listening
-    await new Promise((r) => setTimeout(r, 300));
+    // a running task of the fan's: its snapshot is the stream's first event, sent once the stream listens
+    await t.db.generationTask.create({ data: { userId: s.fan.userId, mode: "text_to_image", engine: "local", status: "running", cost: 1, input: {} } });
+    let listening!: () => void;
+    const firstEvent = new Promise<void>((r) => (listening = r));
+    const heard = readSse(
+      `${address}/api/Generation/progress`,
+      s.fan.token,
+      (events) => {
+        if (events.length) listening();
+        return events.some((e) => e.thread_id === first.thread_id);
+      },
+      10_000,
+    );
+    await Promise.race([firstEvent, heard]);
     const reply = (await send(s.c, { thread_id: first.thread_id, body: "hello back" }).expect(200)).body.data;
     expect((await heard).find((e) => e.thread_id === first.thread_id)).toMatchObject({ message_id: reply.id, change: "new", unread: 1 });
   });

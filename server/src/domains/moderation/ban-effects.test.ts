@@ -28,7 +28,11 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-/** Opens the progress stream on A; resolves with the events and how long after `t0()` the server ended it. */
+/**
+ * Opens the progress stream on A and resolves once its first event (the snapshot of the account's running task) has
+ * come: the stream subscribes before it sends anything, so it is listening then. `ended` resolves with the events and
+ * how long after `start()` the server ended it.
+ */
 async function openStream(token: string) {
   const res = await fetch(`${a.url}/api/Generation/progress`, { headers: { token } });
   expect(res.status).toBe(200);
@@ -36,16 +40,22 @@ async function openStream(token: string) {
   const decoder = new TextDecoder();
   let text = "";
   let mark = 0;
+  let firstEvent!: () => void;
+  const listening = new Promise<void>((r) => (firstEvent = r));
   const ended = (async () => {
     const deadline = setTimeout(() => void reader.cancel(), 10_000);
     for (;;) {
       const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
       if (done) break;
       text += decoder.decode(value, { stream: true });
+      if (/^event: progress\ndata: .*\n\n/m.test(text)) firstEvent();
     }
     clearTimeout(deadline);
+    firstEvent();
     return { text, afterMs: performance.now() - mark };
   })();
+  await listening;
+  expect(text).toMatch(/^event: progress\n/);
   return { ended, start: () => (mark = performance.now()) };
 }
 
@@ -59,7 +69,6 @@ describe("ban", () => {
     await a.services.credits.charge({ userId: user.userId, amount: 2, reason: "generation", idempotencyKey: `c-${user.userId}` });
     const task = await queuedTask(user.userId);
     const stream = await openStream(user.token);
-    await new Promise((r) => setTimeout(r, 300));
     stream.start();
     await b.http.post(`/admin/api/users/${user.userId}/ban`).set("token", moderator.token).send({ reason: "Abuse" }).expect(200);
     const { afterMs } = await stream.ended;
@@ -75,8 +84,9 @@ describe("ban", () => {
 describe("logout", () => {
   it("ends that login's open stream on another instance within a second", async () => {
     const user = await visitor(a);
+    // a running task, whose snapshot is the stream's first event
+    await queuedTask(user.userId);
     const stream = await openStream(user.token);
-    await new Promise((r) => setTimeout(r, 300));
     stream.start();
     await b.http.post("/api/login/logout").set("token", user.token).expect(200);
     const { afterMs } = await stream.ended;

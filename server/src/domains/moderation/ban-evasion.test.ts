@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../tests/db-utils.ts";
 import { startFakeSmtp, type FakeSmtp } from "../../../../tests/fixtures/smtp.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
+import { MSG } from "../../http/messages.ts";
 
 /** Issue 19 item 6: a ban covers the device (first-party cookie and fingerprint), email, Google subject and player id. */
 let t: TestApp;
@@ -138,5 +139,17 @@ describe("a banned device", () => {
     expect(await t.services.moderation.bannedOwner(t.db, { email: user.email!.toUpperCase() })).toBe(user.id);
     expect(await t.services.moderation.bannedOwner(t.db, { googleSub: user.googleSub })).toBe(user.id);
     expect(await t.services.moderation.bannedOwner(t.db, { playerUid: "someone-else" })).toBeNull();
+
+    // the banned account erased (its columns emptied, decision 262): a new account signing up with the email, on a
+    // fresh device, is refused by the marks alone, and no account is made
+    await t.db.user.update({ where: { id: user.id }, data: { email: null, googleSub: null, playerUid: null } });
+    const email = user.email!.toUpperCase();
+    await t.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
+    const refused = await t.http
+      .post("/api/login/emailLogin")
+      .send({ email, code: smtp.codeFor(user.email!) })
+      .expect(403);
+    expect(refused.body.msg).toBe(MSG.noLoginPermission);
+    expect(await t.db.user.count({ where: { email: user.email } })).toBe(0);
   });
 });

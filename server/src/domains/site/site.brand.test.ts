@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia, type TestApp } from "../../../../tests/db-utils.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
+import { MSG } from "../../http/messages.ts";
 import { BRAND_DEFAULTS } from "./site.brand.ts";
 
 let t: TestApp;
@@ -85,7 +86,7 @@ describe("the brand (site setting `brand`)", () => {
   it("the logo is checked by content: text named .png is refused, a key on another setting is 404", async () => {
     const before = await stored();
     const res = await uploadLogo("brand", marketer.token, Buffer.from("not an image\n".repeat(40)), "logo.png").expect(400);
-    expect(res.body.msg).toBeTruthy();
+    expect(res.body.msg).toBe(MSG.imageFormat);
     await uploadLogo("basicSettings", marketer.token, await photo(200, 80, "png"), "logo.png").expect(404);
     expect(await stored()).toEqual(before);
   });

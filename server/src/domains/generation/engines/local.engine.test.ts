@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mediaDir, photo, video } from "../../../../../tests/fixtures/media.ts";
 import { ffmpeg, probe } from "../../../storage/media-tools.ts";
-import type { EngineJob } from "./engine.ts";
+import { EngineError, type EngineJob } from "./engine.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { LOOKS, MOTIONS, outputSize } from "./local.filters.ts";
 
@@ -83,7 +83,10 @@ describe("local engine", () => {
   it("reports failure for an unreadable input and can cancel a render", async () => {
     const bad = path.join(media.dir, "bad.jpg");
     await fs.writeFile(bad, "not an image");
-    await expect(render("bad", { image: bad })).rejects.toThrow();
+    // the engine's own error, saying what was wrong with the input: not any throw (a missing file, a bug) on the way
+    const failed = render("bad", { image: bad });
+    await expect(failed).rejects.toThrow(EngineError);
+    await expect(failed).rejects.toThrow(/unsupported image format/);
     const workDir = path.join(media.dir, "cancel");
     await fs.mkdir(workDir);
     const id = await engine.submit({ mode: "image_to_video", workDir, image, params: {}, resolution: "720P", durationSec: 30, count: 1, seed: 3, key: "c" });
