@@ -59,6 +59,7 @@ export default async function dataExportBench(): Promise<BenchResult[]> {
       contactOf: async () => null,
       keepHours: 1,
       linkTtlSeconds: 60,
+      productName: async () => "Reverie",
     });
     const row = await db.dataExport.create({ data: { userId: user.id } });
     global.gc?.();
