@@ -66,7 +66,15 @@ function chatLimits(limiter: Services["limiter"], config: AppDeps["config"]) {
 
 /** Every domain's routes on the one API router, in the order their paths are matched. */
 function mountRoutes(api: ApiRouter, services: Services, { db, config }: AppDeps): void {
-  siteRoutes(api, services.site, () => isDbReachable(db), config, services.engineStatus, services.cityRedirects, () => services.generation.priceRange());
+  siteRoutes(
+    api,
+    services.site,
+    () => isDbReachable(db),
+    config,
+    services.engineStatus,
+    services.cityRedirects,
+    () => services.generation.priceRange(),
+  );
   authRoutes(api, services.auth, services.users);
   usersRoutes(api, services.users, services.credits);
   mediaRoutes(api, services.storage);

@@ -253,7 +253,9 @@ describe("consumer app at 360 px in every language", () => {
     const chooser = page.getByTestId("template-chooser");
     await chooser.locator('button[data-testid^="template-"]').first().waitFor();
     expect(await chooser.getByTestId("category-Creative").getAttribute("aria-selected")).toBe("true");
-    const shown = await chooser.locator('button[data-testid^="template-"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-testid")!.slice(9))));
+    const shown = await chooser
+      .locator('button[data-testid^="template-"]')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-testid")!.slice(9))));
     const v2v = await app.server.db.template.findMany({ where: { enabled: true, mode: "video_to_video" }, select: { id: true } });
     expect(shown.sort()).toEqual(v2v.map((t) => t.id).sort());
     await screenshot(page, "layout-template-chooser-v2v");
