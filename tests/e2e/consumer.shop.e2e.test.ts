@@ -33,6 +33,8 @@ describe("the shop at 360 px", () => {
     }
     expect(claims.en).toContain("$0.50");
     expect(claims.en).toContain("720P");
+    // issue 46 item 17: one claim in every language; shown dollar packs, a Japanese or Korean visitor hears their price too
+    for (const language of ["ja", "ko"]) expect(claims[language], language).toMatch(/0\.50/);
 
     await app.server.db.product.update({ where: { code: "credits_500" }, data: { prices: [{ currency: "USD", priceMinor: 22500, salePriceMinor: null }] } });
     const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });

@@ -205,10 +205,20 @@ describe("legal pages on a 360 px phone", () => {
 
   it("an admin publishes the completed pages in the console (en, ru); the app shows them with no draft notice", { timeout: 90_000 }, async () => {
     const admin = await staffMember(server, ["admin"]);
+    // the draft has been in force a long while: a copy of it must not start back then
+    await server.db.legalVersion.updateMany({ where: { version: 1 }, data: { effectiveAt: new Date("2026-01-01T00:00:00Z") } });
     const staff = await consoleAs(admin);
     await staff.goto(`${server.url}/console/legal-versions`);
+    // issue 46 item 18: the list's Create starts from the newest version's texts, not six blank documents
+    await staff.getByTestId("legal-new-version").click();
+    await expect.poll(() => staff.inputValue('[name="documents.terms.en"]')).toContain("Credits are bought in packs");
+    await staff.goto(`${server.url}/console/legal-versions`);
     await staff.locator(".RaDatagrid-table tbody tr").first().click();
+    const opened = Date.now();
     await staff.getByRole("link", { name: "New version from this one" }).click();
+    // ... and a new version is in force from now, not from the copied version's time
+    const from = new Date(await staff.inputValue('[name="effectiveAt"]')).getTime();
+    expect(from).toBeGreaterThanOrEqual(opened - 60_000);
     for (const [field, value] of Object.entries({
       companyName: "Reverie Ltd",
       address: "1 Example Street, Dublin",
@@ -229,6 +239,8 @@ describe("legal pages on a 360 px phone", () => {
     const context = await newAppContext(browser, { adult: true, language: "ru", viewport: PHONE });
     const page = await context.newPage();
     await page.goto(`${server.url}/agreement#legal`);
+    // the page first, then its version: a slow first load outlasted the poll's one second
+    await page.getByTestId("agreement-version").waitFor();
     await expect.poll(() => page.getByTestId("agreement").getAttribute("data-version")).toBe("2");
     expect(await page.getByTestId("agreement-draft").count()).toBe(0);
     expect(await page.locator("#legal").innerText()).toContain("Reverie Ltd");

@@ -17,6 +17,8 @@ import {
   TextInput,
   TopToolbar,
   required,
+  useGetList,
+  useRecordContext,
   useTranslate,
 } from "react-admin";
 import { LEGAL_DOCUMENTS, LEGAL_FIELDS } from "../../../server/src/contract/legal.ts";
@@ -38,10 +40,34 @@ function MissingField({ record }: { record: LegalVersion }) {
   );
 }
 
+/**
+ * A new version starts as a copy of `from`'s particulars and texts, but never of its "in force from": the form starts
+ * at now, and the server moves an earlier time to the moment it publishes (issue 46 item 18).
+ */
+function NewVersionButton({ from, label }: { from: LegalVersion | undefined; label: string }) {
+  if (!from) return null;
+  const { effectiveAt: _, ...copy } = from;
+  return <CloneButton record={copy} label={label} data-testid="legal-new-version" />;
+}
+
+/** The list's create starts from the newest version's texts, not six blank documents. */
+function ListActions() {
+  const { data } = useGetList<LegalVersion>("legal-versions", { sort: { field: "version", order: "DESC" }, pagination: { page: 1, perPage: 1 } });
+  return (
+    <TopToolbar>
+      <NewVersionButton from={data?.[0]} label="ra.action.create" />
+    </TopToolbar>
+  );
+}
+
+function NewVersionFromShown() {
+  return <NewVersionButton from={useRecordContext<LegalVersion>()} label="console.legal.newVersion" />;
+}
+
 function LegalList() {
   const translate = useTranslate();
   return (
-    <List sort={{ field: "version", order: "DESC" }}>
+    <List sort={{ field: "version", order: "DESC" }} actions={<ListActions />}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <NumberField source="version" />
         <DateField source="effectiveAt" showTime />
@@ -63,7 +89,7 @@ function LegalShow() {
       actions={
         <TopToolbar>
           {/* a published version is never edited: the next one starts as its copy */}
-          <CloneButton label="console.legal.newVersion" />
+          <NewVersionFromShown />
         </TopToolbar>
       }
     >

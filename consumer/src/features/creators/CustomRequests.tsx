@@ -9,7 +9,9 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { CUSTOM_REQUEST_TEXT_MAX } from "../../../../server/src/contract/creators.ts";
 import { DISPUTE_REASON_MAX } from "../../../../server/src/contract/creator-payouts.ts";
+import { dialogs } from "../../dialogs/dialog-store.ts";
 import { translateMessage } from "../../i18n/index.ts";
+import { NOT_ENOUGH_CREDITS } from "../generation/generation.api.ts";
 import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView, type CustomRequestView } from "./creators.api.ts";
 import { payoutsApi } from "./payouts.api.ts";
@@ -118,7 +120,10 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
       load();
       void session.refreshBalance();
     } catch (e) {
-      setStatus({ ok: false, text: translateMessage((e as Error).message) });
+      const text = (e as Error).message;
+      // a request paid in credits, short of them: the buy dialog, as everywhere (issue 46 item 16)
+      if (text === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
+      setStatus({ ok: false, text: translateMessage(text) });
     }
   }
 

@@ -5,7 +5,9 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { CREATOR_MEMBERSHIP_PERIOD_DAYS } from "../../../../server/src/contract/creators.ts";
+import { dialogs } from "../../dialogs/dialog-store.ts";
 import { translateMessage } from "../../i18n/index.ts";
+import { NOT_ENOUGH_CREDITS } from "../generation/generation.api.ts";
 import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
 
@@ -40,7 +42,10 @@ export function MembershipOffer({
       void session.refreshBalance();
       onChanged();
     } catch (e) {
-      setError(translateMessage((e as Error).message));
+      const text = (e as Error).message;
+      // SPEC's words stay, and the way to get credits opens, as everywhere a spend falls short (issue 46 item 16)
+      if (text === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
+      setError(translateMessage(text));
     } finally {
       setBusy(false);
     }

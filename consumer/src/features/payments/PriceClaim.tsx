@@ -29,11 +29,15 @@ export function spanText(v: unknown): string | null {
 }
 
 /**
- * The lowest price per credit among regular packs (sales excluded: they end) priced in the visitor's currency, or null
- * when none is: prices of two currencies do not compare, and a claim names the visitor's own (docs/decisions/300).
+ * The lowest price per credit among regular packs (sales excluded: they end), as the server badges "best value".
+ * Prices of two currencies do not compare: the claim names the visitor's currency where the shop shows packs in it,
+ * else the currency the shop shows them in (docs/decisions/300; issue 46 item 17: a Japanese or Korean visitor, shown
+ * dollar packs, was told nothing); null when no regular pack is on sale.
  */
 export function cheapestCredit(products: Product[], currency: string): PriceFacts["cheapest"] {
-  const packs = products.filter((p) => p.kind === "credits" && p.was_price === null && p.currency === currency);
+  const regular = products.filter((p) => p.kind === "credits" && p.was_price === null);
+  const shown = regular.some((p) => p.currency === currency) ? currency : regular[0]?.currency;
+  const packs = regular.filter((p) => p.currency === shown);
   if (!packs.length) return null;
   const best = packs.reduce((a, b) => (b.price / (b.credits + b.bonus_credits) < a.price / (a.credits + a.bonus_credits) ? b : a));
   return { minor: best.price / (best.credits + best.bonus_credits), currency: best.currency };

@@ -13,7 +13,8 @@ describe("'credits from X each' is claimed in the visitor's currency only (docs/
     expect(cheapestCredit(list, "JPY")).toEqual({ minor: 2, currency: "JPY" });
   });
 
-  it("claims nothing when no regular pack is priced in the visitor's currency", () => {
-    expect(cheapestCredit([pack(50, 2999, "USD")], "RUB")).toBeNull();
+  it("names the currency the shop shows when none is priced in the visitor's (issue 46 item 17), nothing when nothing regular is on sale", () => {
+    expect(cheapestCredit([pack(50, 2999, "USD"), pack(500, 24999, "USD")], "JPY")).toEqual({ minor: 24999 / 500, currency: "USD" });
+    expect(cheapestCredit([{ ...pack(4, 199, "USD"), was_price: 400 }], "USD")).toBeNull();
   });
 });

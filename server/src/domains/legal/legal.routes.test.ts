@@ -79,6 +79,18 @@ describe("legal pages", () => {
     ]);
   });
 
+  it("a version dated in the past is in force from its publication, never earlier (issue 46 item 18)", async () => {
+    const before = Date.now();
+    const res = await t.http
+      .post("/admin/api/legal-versions")
+      .set("token", admin.token)
+      .send({ ...complete, effectiveAt: new Date(before - 30 * 86_400_000).toISOString() })
+      .expect(200);
+    const row = await t.db.legalVersion.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.effectiveAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(row.effectiveAt.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
   it("only admins publish: support, marketers and moderators are refused, and people have no console at all", async () => {
     for (const role of ["support", "marketer", "moderator"] as const) {
       const staff = await staffMember(t, [role]);

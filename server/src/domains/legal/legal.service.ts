@@ -67,8 +67,10 @@ export function createLegalService(db: Db, audit: AuditService) {
       try {
         const row = await db.$transaction(async (tx) => {
           const last = await tx.legalVersion.findFirst({ orderBy: { version: "desc" }, select: { version: true } });
+          // in force from when it is published, never earlier: a version cannot backdate itself (issue 46 item 18)
+          const effectiveAt = new Date(Math.max(body.effectiveAt.getTime(), Date.now()));
           const created = await tx.legalVersion.create({
-            data: { ...body, documents: body.documents as Prisma.InputJsonObject, version: (last?.version ?? 0) + 1, createdById: staffId },
+            data: { ...body, effectiveAt, documents: body.documents as Prisma.InputJsonObject, version: (last?.version ?? 0) + 1, createdById: staffId },
           });
           await audit.record(tx, { staffId, action: "create", resource: "LegalVersion", resourceId: created.id, before: null, after: created });
           return created;

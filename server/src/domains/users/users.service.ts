@@ -64,7 +64,8 @@ export function createUsersService(db: Db, photos: ProfilePhotos) {
     async belongings(userId: number) {
       const [u, results, plan, page] = await Promise.all([
         db.user.findUnique({ where: { id: userId }, select: { points: true } }),
-        db.generationTask.count({ where: { userId, status: { in: ["queued", "running", "succeeded"] }, state: { not: "removed" } } }),
+        // made, making or waiting: a failed or expired task gave its credits back and holds nothing
+        db.generationTask.count({ where: { userId, status: { notIn: ["failed", "expired"] }, state: { not: "removed" } } }),
         db.membership.count({ where: { userId, status: { not: "ended" } } }),
         db.creatorPage.count({ where: { userId } }),
       ]);
