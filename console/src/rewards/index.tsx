@@ -1,5 +1,3 @@
-import RedeemIcon from "@mui/icons-material/Redeem";
-import InsightsIcon from "@mui/icons-material/Insights";
 import { Datagrid, DateField, FunctionField, List, NumberField, NumberInput, SelectInput, TextField, useRecordContext } from "react-admin";
 import { REFERRAL_REFUSALS, REFERRAL_STATUSES } from "../../../server/src/contract/rewards.ts";
 import { choicesOf } from "../common/choices.ts";
@@ -20,7 +18,6 @@ const referralFilters = [
 ];
 
 export const referrals = {
-  icon: RedeemIcon,
   list: () => (
     <List filters={referralFilters} sort={{ field: "id", order: "DESC" }}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
@@ -43,7 +40,6 @@ export const referrals = {
 
 /** Gifts per UTC day: check-ins, referrals rewarded, refused and reversed. */
 export const rewardDays = {
-  icon: InsightsIcon,
   list: () => (
     <List
       filters={[<NumberInput key="days" source="days" min={1} max={366} alwaysOn />]}
