@@ -116,7 +116,7 @@ export default async function consumerBench(): Promise<BenchResult[]> {
   for (const target of ["server", "consumer", "console"] as const) await buildTarget(target);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-consumer-bench-"));
   const pgPort = await freePort();
-  const server = spawnReverie({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: "warn" });
+  const server = spawnReverie({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) });
   let browser: Browser | undefined;
   try {
     await waitForHealth(server, 120_000);

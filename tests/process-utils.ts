@@ -23,6 +23,8 @@ export interface ReverieProcess {
  * a choice and the bind, and no other server's answer can pass for this one's.
  */
 export function spawnReverie(env: Record<string, string>, o: { ownGroup?: boolean } = {}): ReverieProcess {
+  if ((env.PORT ?? "0") === "0" && env.LOG_LEVEL && !["trace", "debug", "info"].includes(env.LOG_LEVEL))
+    throw new Error("a process on PORT 0 names its port in an info line: give it LOG_LEVEL info or lower, or a PORT");
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--enable-source-maps", "dist/server/main.js"], {
     cwd: PROJECT_DIR,
@@ -43,6 +45,7 @@ export function spawnReverie(env: Record<string, string>, o: { ownGroup?: boolea
   // 'close', not 'exit': the process can end before its last lines (those of its shutdown) are read from the pipes
   const exited = new Promise<number | string>((resolve) => child.once("close", (code, signal) => resolve(code ?? signal ?? "unknown")));
   const p: ReverieProcess = { child, url: "", listening, output: () => out, exited, ownGroup: o.ownGroup ?? false };
+  if ((env.PORT ?? "0") !== "0") announced!(`http://127.0.0.1:${env.PORT}`);
   void listening.then((url) => (p.url = url));
   return p;
 }
