@@ -1,161 +1,211 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
-import type { Server } from "node:http";
-import { pino } from "pino";
+import pg from "pg";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { BenchResult } from "./run.ts";
-import { createApp } from "../server/src/app.ts";
-import { parseConfig } from "../server/src/config.ts";
-import { openDatabase } from "../server/src/db/database.ts";
+import { buildTarget } from "../scripts/build.ts";
+import { embeddedUrl } from "../server/src/db/embedded.ts";
 import { launchBrowser } from "../tests/e2e/browser.ts";
-import { ensureConsumerBuild } from "../tests/e2e/consumer-app.ts";
 import { freePort } from "../tests/net-utils.ts";
+import { interrupt, spawnReverie, waitForHealth } from "../tests/process-utils.ts";
 
-const RUNS = 7;
-const JS_BUDGET_KB = 200;
+const LOOPBACK_RUNS = 7;
+const PHONE_RUNS = 3;
+const SCRIPT_BUDGET_KB = 200;
+const CONSOLE_BUDGET_KB = 450;
 const LCP_BUDGET_MS = 1000;
+const PHONE_LCP_MS = 2500;
+const PHONE_TAPPABLE_MS = 3500;
+
+/** A slow 4G link and a mid-range phone's CPU (issue 48): 1.6 Mbps down, 750 kbps up, 150 ms round trip, 4× slower. */
+const PHONE = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8, cpuSlowdown: 4 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 
-/**
- * A creator page's first load (issue 16): every script requested from navigation until the page shows its title, so
- * the lazily loaded route and what it needs count too (gzip-compressed, fresh profile).
- */
-async function creatorPageFirstLoad(browser: import("playwright-core").Browser, pageUrl: string): Promise<{ kb: number; files: Record<string, number> }> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, serviceWorkers: "block" });
-  await context.addInitScript(() => localStorage.setItem("reverie_age_confirmed", "1"));
-  const page = await context.newPage();
-  const scripts = new Map<string, Promise<number>>();
-  page.on("response", (res) => {
-    if (res.request().resourceType() === "script")
-      scripts.set(
-        new URL(res.url()).pathname,
-        res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length),
-      );
-  });
-  await page.goto(pageUrl);
-  await page.getByTestId("creator-page").getByText("Bench Creator").first().waitFor();
-  const sizes = await Promise.all([...scripts.entries()].map(async ([u, size]) => [u, await size] as const));
-  await context.close();
-  return { kb: sizes.reduce((sum, [, b]) => sum + b, 0) / 1024, files: Object.fromEntries(sizes) };
+/** A page to load: where, and the element that shows it is usable (a button whose React handler is attached). */
+interface Target {
+  name: string;
+  path: string;
+  ready: string;
 }
 
 /**
- * First load of /home in headless Chromium over loopback, each run in a fresh profile (empty cache):
- * the JavaScript it requests before its load event (gzip-compressed size, as a compressing proxy or CDN would serve
- * it; what the app fetches after load, such as the rest of English, is not first-load) and its Largest Contentful Paint. The visitor has passed the age gate before (it is remembered), so the page itself is measured.
+ * Bytes that crossed the wire for everything a page requested, per resource type, as Chromium's network layer counts
+ * them (`encodedDataLength`: the body as sent, compressed or not, plus the response headers).
+ */
+async function wireCounter(cdp: CDPSession): Promise<() => Record<string, number>> {
+  const types = new Map<string, string>();
+  const bytes: Record<string, number> = {};
+  cdp.on("Network.responseReceived", (e) => types.set(e.requestId, e.type));
+  cdp.on("Network.loadingFinished", (e) => {
+    const type = types.get(e.requestId) ?? "Other";
+    bytes[type] = (bytes[type] ?? 0) + e.encodedDataLength;
+  });
+  await cdp.send("Network.enable");
+  return () => ({ ...bytes });
+}
+
+async function freshPage(browser: Browser, phone: boolean): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
+  const context = await browser.newContext({
+    viewport: phone ? { width: 360, height: 740 } : { width: 1280, height: 800 },
+    isMobile: phone,
+    hasTouch: phone,
+    serviceWorkers: "block",
+  });
+  // the visitor passed the age gate before (it is remembered), so the page itself is measured
+  await context.addInitScript(() => localStorage.setItem("reverie_age_confirmed", "1"));
+  const page = await context.newPage();
+  return { context, page, cdp: await context.newCDPSession(page) };
+}
+
+/**
+ * Waits until `selector` names an enabled element React has attached its handlers to (the prerendered landing shows the
+ * button before that, and a tap on it then does nothing); answers the page's clock at that moment.
+ */
+async function tappableAt(page: Page, selector: string): Promise<number> {
+  const handle = await page.waitForFunction(
+    (sel) => {
+      const el = document.querySelector(sel) as HTMLButtonElement | HTMLInputElement | null;
+      if (!el || el.disabled || !Object.keys(el).some((k) => k.startsWith("__reactProps"))) return false;
+      return performance.now();
+    },
+    selector,
+    { polling: "raf", timeout: 60_000 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+async function largestContentfulPaint(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => resolve(list.getEntries().at(-1)?.startTime ?? Number.NaN)).observe({
+          type: "largest-contentful-paint",
+          buffered: true,
+        });
+      }),
+  );
+}
+
+/** One first load in a fresh profile: bytes on the wire by type until the page is usable, its LCP and that moment. */
+async function firstLoad(browser: Browser, url: string, target: Target, phone: boolean) {
+  const { context, page, cdp } = await freshPage(browser, phone);
+  try {
+    const counted = await wireCounter(cdp);
+    if (phone) {
+      await cdp.send("Network.emulateNetworkConditions", { offline: false, ...PHONE });
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: PHONE.cpuSlowdown });
+    }
+    await page.goto(`${url}${target.path}`, { waitUntil: "load", timeout: 120_000 });
+    const tappable = await tappableAt(page, target.ready);
+    const lcp = await largestContentfulPaint(page);
+    return { bytes: counted(), tappable, lcp };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * What a person receives from `npm start` (node dist/server/main.js, as `npm start` execs it, on a fresh DATA_DIR):
+ * bytes on the wire for /home, the studio, a creator page and the console's sign-in, each in a fresh profile; /home's
+ * Largest Contentful Paint over loopback; and /home and a creator page on a throttled phone profile.
  */
 export default async function consumerBench(): Promise<BenchResult[]> {
-  await ensureConsumerBuild();
+  for (const target of ["server", "consumer", "console"] as const) await buildTarget(target);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "reverie-consumer-bench-"));
-  const config = parseConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), PORT: "0" });
-  const log = pino({ level: "silent" });
-  const database = await openDatabase(config, log);
-  const { app } = createApp({ db: database.db, config, log });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  // a published creator page, for the page's own first load (issue 16)
-  const [creator] = await database.db.$queryRaw<{ id: number }[]>`
-    INSERT INTO users (uuid, login_type, role, created_at, updated_at) VALUES (gen_random_uuid(), 'registered', 'creator', now(), now()) RETURNING id`;
-  await database.db
-    .$executeRaw`INSERT INTO creator_pages (user_id, home_link, title, bio, updated_at) VALUES (${creator.id}, 'BenchCreator', 'Bench Creator', 'A page', now())`;
-  const browser = await launchBrowser();
-  const jsKb: number[] = [];
-  const lcps: number[] = [];
-  let files: Record<string, number> = {};
-  const timings: Array<Record<string, number | string>> = [];
-  let creatorPageKb = { kb: Number.NaN, files: {} as Record<string, number> };
+  const pgPort = await freePort();
+  const server = spawnReverie({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) });
+  let browser: Browser | undefined;
   try {
-    for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: "block" });
-      await context.addInitScript(() => {
-        localStorage.setItem("reverie_age_confirmed", "1");
-        // the element is kept as each candidate paints: the LCP entry forgets one that has left the page, as the
-        // prerendered landing does when React replaces it (docs/decisions/213)
-        new PerformanceObserver((list) => {
-          const el = (list.getEntries().at(-1) as PerformanceEntry & { element?: Element }).element;
-          if (el) (window as Window & { __lcpElement?: Element }).__lcpElement = el;
-        }).observe({ type: "largest-contentful-paint", buffered: true });
-      });
-      const page = await context.newPage();
-      const scripts = new Map<string, Promise<number>>();
-      const firstLoad = new Set<import("playwright-core").Request>();
-      let loaded = false;
-      page.on("load", () => (loaded = true));
-      page.on("request", (req) => {
-        if (!loaded && req.resourceType() === "script") firstLoad.add(req);
-      });
-      page.on("response", (res) => {
-        if (firstLoad.has(res.request()))
-          scripts.set(
-            res.url(),
-            res.body().then((b) => zlib.gzipSync(b, { level: 9 }).length),
-          );
-      });
-      await page.goto(`${url}/home`, { waitUntil: "load" });
-      await page.getByTestId("try-guest").waitFor();
-      const { lcp, element, fcp, domContentLoaded } = await page.evaluate(
-        () =>
-          new Promise<{ lcp: number; element: string; fcp: number; domContentLoaded: number }>((resolve) => {
-            new PerformanceObserver((list) => {
-              const last = list.getEntries().at(-1) as PerformanceEntry & { element?: Element };
-              const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-              resolve({
-                lcp: last.startTime,
-                element: ((el) =>
-                  el
-                    ? `${el.tagName.toLowerCase()}${el.isConnected ? "" : " (prerendered, since replaced by React)"}: ${(el.textContent ?? "").slice(0, 40)}`
-                    : "")(last.element ?? (window as Window & { __lcpElement?: Element }).__lcpElement),
-                fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0,
-                domContentLoaded: nav.domContentLoadedEventEnd,
-              });
-            }).observe({ type: "largest-contentful-paint", buffered: true });
-          }),
+    await waitForHealth(server, 120_000);
+    const url = server.url;
+    // a published creator page, for the page's own first load (issue 16)
+    const db = new pg.Client({ connectionString: await embeddedUrl(path.join(dataDir, "pg"), pgPort) });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: number }>(
+        "INSERT INTO users (uuid, login_type, role, created_at, updated_at) VALUES (gen_random_uuid(), 'registered', 'creator', now(), now()) RETURNING id",
       );
-      timings.push({ lcp: Math.round(lcp), fcp: Math.round(fcp), domContentLoaded: Math.round(domContentLoaded), element });
-      const sizes = await Promise.all([...scripts.entries()].map(async ([u, size]) => [new URL(u).pathname, await size] as const));
-      files = Object.fromEntries(sizes);
-      jsKb.push(sizes.reduce((sum, [, s]) => sum + s, 0) / 1024);
-      lcps.push(lcp);
-      await context.close();
+      await db.query("INSERT INTO creator_pages (user_id, home_link, title, bio, updated_at) VALUES ($1, 'BenchCreator', 'Bench Creator', 'A page', now())", [
+        rows[0].id,
+      ]);
+    } finally {
+      await db.end();
     }
-    creatorPageKb = await creatorPageFirstLoad(browser, `${url}/BenchCreator`);
-  } finally {
-    await browser.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await database.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  }
-  const js = Math.max(...jsKb);
-  const lcp = median(lcps);
-  return [
-    {
-      name: "consumer /home first-load JavaScript (gzip)",
-      value: js,
-      unit: "KB",
-      target: `<= ${JS_BUDGET_KB} KB`,
-      pass: js <= JS_BUDGET_KB,
-      detail: { files },
-    },
-    {
-      name: "consumer creator page (/{homeLink}) first-load JavaScript (gzip)",
-      value: creatorPageKb.kb,
-      unit: "KB",
-      target: `<= ${JS_BUDGET_KB} KB`,
-      pass: creatorPageKb.kb <= JS_BUDGET_KB,
-      detail: { files: creatorPageKb.files },
-    },
-    {
-      name: "consumer /home Largest Contentful Paint (median of 7, loopback)",
+    browser = await launchBrowser();
+    const home: Target = { name: "/home", path: "/home", ready: '[data-testid="try-guest"]' };
+    const creator: Target = { name: "creator page (/{homeLink})", path: "/BenchCreator", ready: '[data-testid="creator-subscribe"]' };
+    const targets: Target[] = [
+      home,
+      { name: "studio (/creationStudio)", path: "/creationStudio", ready: '[data-testid="studio-try-guest"], [data-testid="generate"]' },
+      creator,
+      { name: "console sign-in (/console/login)", path: "/console/login", ready: 'input[name="username"]' },
+    ];
+    const wire: Record<string, Record<string, number>> = {};
+    for (const target of targets) wire[target.name] = (await firstLoad(browser, url, target, false)).bytes;
+
+    const loopback = [];
+    for (let i = 0; i < LOOPBACK_RUNS; i++) loopback.push(await firstLoad(browser, url, home, false));
+    const phone: Record<string, { lcp: number[]; tappable: number[] }> = {};
+    for (const target of [home, creator]) {
+      phone[target.name] = { lcp: [], tappable: [] };
+      for (let i = 0; i < PHONE_RUNS; i++) {
+        const run = await firstLoad(browser, url, target, true);
+        phone[target.name].lcp.push(Math.round(run.lcp));
+        phone[target.name].tappable.push(Math.round(run.tappable));
+      }
+    }
+
+    const scriptKb = (name: string) => kb(wire[name].Script ?? 0);
+    const allKb = (name: string) => kb(Object.values(wire[name]).reduce((a, b) => a + b, 0));
+    const lcp = median(loopback.map((r) => r.lcp));
+    const results: BenchResult[] = targets.map((t) => {
+      const budget = t === home || t === creator ? SCRIPT_BUDGET_KB : t.path.startsWith("/console") ? CONSOLE_BUDGET_KB : undefined;
+      const value = scriptKb(t.name);
+      return {
+        name: `npm start ${t.name}: script on the wire (fresh profile)`,
+        value,
+        unit: "KB",
+        ...(budget === undefined ? {} : { target: `<= ${budget} KB`, pass: value <= budget }),
+        detail: { everythingKb: allKb(t.name), byTypeKb: Object.fromEntries(Object.entries(wire[t.name]).map(([k, v]) => [k, kb(v)])) },
+      };
+    });
+    results.push({
+      name: `npm start /home Largest Contentful Paint (median of ${LOOPBACK_RUNS}, loopback)`,
       value: lcp,
       unit: "ms",
       target: `<= ${LCP_BUDGET_MS} ms`,
       pass: lcp <= LCP_BUDGET_MS,
-      detail: { runs: timings, loadAverage: os.loadavg()[0] },
-    },
-  ];
+      detail: { runs: loopback.map((r) => Math.round(r.lcp)), loadAverage: os.loadavg()[0] },
+    });
+    for (const t of [home, creator]) {
+      const runs = phone[t.name];
+      const button = t === home ? "Generate (try as a guest)" : "Subscribe";
+      results.push(
+        {
+          name: `phone profile ${t.name} Largest Contentful Paint (median of ${PHONE_RUNS})`,
+          value: median(runs.lcp),
+          unit: "ms",
+          target: `<= ${PHONE_LCP_MS} ms`,
+          pass: median(runs.lcp) <= PHONE_LCP_MS,
+          detail: { runs: runs.lcp, profile: PHONE, loadAverage: os.loadavg()[0] },
+        },
+        {
+          name: `phone profile ${t.name} time until ${button} can be tapped (median of ${PHONE_RUNS})`,
+          value: median(runs.tappable),
+          unit: "ms",
+          target: `<= ${PHONE_TAPPABLE_MS} ms`,
+          pass: median(runs.tappable) <= PHONE_TAPPABLE_MS,
+          detail: { runs: runs.tappable, profile: PHONE },
+        },
+      );
+    }
+    return results;
+  } finally {
+    await browser?.close();
+    await interrupt(server);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
 }

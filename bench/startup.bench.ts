@@ -13,7 +13,7 @@ const RUNS = 3;
 /** One start of the real entry point: spawn to the first 200 from /api/health, then Ctrl-C. */
 async function timeStart(dataDir: string, pgPort: number): Promise<number> {
   const startedAt = Date.now();
-  const p = spawnReverie({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort) });
+  const p = spawnReverie({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) });
   try {
     return await waitForHealth(p, 60_000, startedAt);
   } finally {

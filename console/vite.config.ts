@@ -19,6 +19,13 @@ export default defineConfig({
       onwarn(warning, warn) {
         if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
       },
+      output: {
+        // ra-core's modules import each other through its index: split across the resources' chunks they would import
+        // each other in a circle, whose order of execution Rollup cannot promise. The shell needs most of it anyway.
+        manualChunks(id) {
+          return /node_modules\/ra-core\//.test(id) ? "ra-core" : undefined;
+        },
+      },
     },
   },
   server: { proxy: { "/admin/api": "http://127.0.0.1:8104" } },

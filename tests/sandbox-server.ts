@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { seedProducts } from "../server/src/domains/products/products.seed.ts";
-import { freePort } from "./net-utils.ts";
 import { startTestServer } from "./server-utils.ts";
 
 export type SandboxServer = Awaited<ReturnType<typeof startTestServer>>;
@@ -13,8 +12,7 @@ export type Answer = { code: number; msg: string; data: any };
 export function sandboxServerForThisFile() {
   let s: SandboxServer | undefined;
   beforeAll(async () => {
-    const port = await freePort();
-    s = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+    s = await startTestServer({}, undefined, { ownPublicUrl: true });
     await seedProducts(s.db);
   });
   afterAll(() => s?.stop());

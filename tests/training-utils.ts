@@ -5,7 +5,6 @@ import { expect } from "vitest";
 import { PROJECT_DIR } from "../server/src/paths.ts";
 import type { TestApp } from "./db-utils.ts";
 import { grant } from "./generation-utils.ts";
-import { freePort } from "./net-utils.ts";
 import { startTestServer } from "./server-utils.ts";
 
 export const FACES_DIR = path.join(PROJECT_DIR, "tests/fixtures/faces");
@@ -93,6 +92,5 @@ export const TRAIN_WITHOUT_REVIEW = { TRAINING_REVIEW_AGE: "18", TRAINING_FACE_R
 
 /** A listening test server whose PUBLIC_URL is its own address (trainers fetch datasets and post webhooks there); no poll unless asked. */
 export async function startTrainingServer(env: Record<string, string>) {
-  const port = await freePort();
-  return startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, TRAINING_POLL_SECONDS: "3600", ...env });
+  return startTestServer({ TRAINING_POLL_SECONDS: "3600", ...env }, undefined, { ownPublicUrl: true });
 }

@@ -4,6 +4,7 @@ import type { Database } from "./db/database.ts";
 import { startDatabaseServer, stopOnSignalsElsewhere, type DatabaseServer } from "./db/embedded.ts";
 import { sandboxWarning } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createLogger, warnOfWorkFailingAfterStop } from "./logger.ts";
+import { endEventStreams } from "./http/sse.ts";
 
 let cfg: Config;
 try {
@@ -27,17 +28,37 @@ let conversionRound: NodeJS.Timeout | undefined;
 let stopGeneration: (() => Promise<void>) | undefined;
 let stopping = false;
 
-/** Stops serving, then closes the database (and the embedded PostgreSQL), whatever stage start-up reached. */
+/** How long requests in flight at a stop may take to finish before their connections are cut. */
+const REQUESTS_GRACE_MS = 5_000;
+/** The whole stop's bound (README, decision 362): past it the process exits with 1, whatever is still closing. */
+const STOP_BOUND_MS = 20_000;
+
+/**
+ * Stops serving (no new connection; requests in flight finish, up to REQUESTS_GRACE_MS; event streams end with a
+ * `reconnect` event), hands the queue's jobs back, then closes the database (and the embedded PostgreSQL), whatever
+ * stage start-up reached. SIGTERM (a process manager) and SIGINT (Ctrl-C) to this process alone both do it.
+ */
 async function shutdown(reason: string, exitCode: number) {
   if (stopping) return;
   stopping = true;
   log.info({ reason }, "shutting down");
   warnOfWorkFailingAfterStop(log);
+  setTimeout(() => {
+    log.error({ boundMs: STOP_BOUND_MS }, "the stop took too long: exiting with what is still closing");
+    log.flush();
+    process.exit(1);
+  }, STOP_BOUND_MS).unref();
   clearInterval(orderSweep);
   clearInterval(conversionRound);
   if (server) {
-    server.close();
-    server.closeAllConnections();
+    const listening = server;
+    const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
+    const streams = endEventStreams();
+    listening.closeIdleConnections();
+    const grace = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), REQUESTS_GRACE_MS).unref());
+    if (!(await Promise.race([closed.then(() => true), grace]))) log.warn({ graceMs: REQUESTS_GRACE_MS }, "requests still running at the stop were cut");
+    listening.closeAllConnections();
+    log.info({ streams }, "stopped serving");
   }
   try {
     await stopGeneration?.();

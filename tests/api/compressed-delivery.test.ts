@@ -6,6 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { openEventStream } from "../../server/src/http/sse.ts";
 import { createTestApp, type TestApp } from "../db-utils.ts";
 
 /** A built app as scripts/build.ts leaves it: each text file with its Brotli and gzip copies beside it. */
@@ -47,7 +48,7 @@ beforeAll(async () => {
     words: Array.from({ length: 500 }, (_, i) => `word ${i}`),
   }));
   t.api.get("/api/test/stream", { summary: "test", auth: "public", response: { kind: "events", schema: z.string(), description: "test" } }, ({ res }) => {
-    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8" });
+    openEventStream(res);
     res.write(`event: progress\ndata: ${JSON.stringify("x".repeat(4000))}\n\n`);
     res.end();
     return undefined;

@@ -39,7 +39,6 @@ describe("a machine without ffmpeg on PATH", () => {
     p = spawnReverie({
       PATH: bin,
       DATA_DIR: path.join(dir, "data"),
-      PORT: String(await freePort()),
       EMBEDDED_PG_PORT: String(await freePort()),
       RUN_WORKER: "true",
       FREE_GENERATIONS: "1",

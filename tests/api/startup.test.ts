@@ -39,7 +39,7 @@ describe("npm start with the embedded PostgreSQL", () => {
   it("starts from an empty DATA_DIR: initialises, migrates, seeds and serves", async () => {
     dataDir = path.join(dir, "data");
     pgPort = await freePort();
-    const p = start({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort) });
+    const p = start({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) });
     await waitForHealth(p);
     expect(await fileExists(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true);
     expect(await fs.readFile(path.join(dataDir, "admin-credentials.txt"), "utf8")).toMatch(/username: admin\npassword: \S+/);
@@ -70,7 +70,7 @@ describe("npm start with the embedded PostgreSQL", () => {
 
   it("restarts on the same data and finds what it stored", async () => {
     const credentials = await fs.readFile(path.join(dataDir, "admin-credentials.txt"), "utf8");
-    const p = start({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort) });
+    const p = start({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) });
     await waitForHealth(p);
     const me = await fetch(`${p.url}/api/Personal/personal_info`, { headers: { token: guest.token } });
     expect(me.status).toBe(200);
@@ -95,7 +95,6 @@ describe("npm start with the embedded PostgreSQL", () => {
       const workerData = path.join(dir, `data-worker-${ownGroup ? "group" : "process"}${rendering ? "-rendering" : ""}`);
       const env = {
         DATA_DIR: workerData,
-        PORT: String(await freePort()),
         EMBEDDED_PG_PORT: String(port),
         RUN_WORKER: "true",
         LOG_LEVEL: "info",
@@ -158,7 +157,7 @@ describe("npm start with DATABASE_URL", () => {
 
   it("uses that server and starts no PostgreSQL of its own", async () => {
     const dataDir = path.join(dir, "data-external");
-    const p = start({ DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: external.url });
+    const p = start({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: external.url });
     await waitForHealth(p);
     expect(await fileExists(path.join(dataDir, "pg"))).toBe(false);
     const client = new pg.Client({ connectionString: external.url });

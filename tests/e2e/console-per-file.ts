@@ -1,6 +1,5 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { ensureConsoleBuilt } from "./console-build.ts";
 
@@ -17,11 +16,8 @@ export function consoleForThisFile(overrides: Record<string, string> = {}): { re
   const started = {} as { server: ConsoleServer; browser: Browser };
   beforeAll(async () => {
     const { launchBrowser } = await import("./browser.ts");
-    const [port] = await Promise.all([freePort(), ensureConsoleBuilt()]);
-    [started.server, started.browser] = await Promise.all([
-      startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...overrides }),
-      launchBrowser(),
-    ]);
+    await ensureConsoleBuilt();
+    [started.server, started.browser] = await Promise.all([startTestServer(overrides, undefined, { ownPublicUrl: true }), launchBrowser()]);
   }, 300_000);
   afterAll(async () => {
     await started.browser?.close();

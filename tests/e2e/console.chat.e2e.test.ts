@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../db-utils.ts";
 import { chatBackendsEnv, chatCall } from "../chat-utils.ts";
 import { startFakeOpenAi, type FakeOpenAi } from "../fixtures/fake-openai.ts";
-import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
@@ -17,13 +16,14 @@ let browser: Browser;
 beforeAll(async () => {
   await ensureConsoleBuilt();
   fake = await startFakeOpenAi();
-  const port = await freePort();
-  server = await startTestServer({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    CHAT_BACKENDS: chatBackendsEnv([fake]),
-    CHAT_FREE_MESSAGES: "0",
-  });
+  server = await startTestServer(
+    {
+      CHAT_BACKENDS: chatBackendsEnv([fake]),
+      CHAT_FREE_MESSAGES: "0",
+    },
+    undefined,
+    { ownPublicUrl: true },
+  );
   bare = await startTestServer({}, server.testDb);
   browser = await launchBrowser();
 }, 240_000);

@@ -1,7 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
-import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
@@ -18,13 +17,14 @@ let taskId: number;
 beforeAll(async () => {
   await ensureConsoleBuilt();
   [good, lacking] = await Promise.all([startFakeComfy(), startFakeComfy({ missingNodes: ["WanImageToVideo", "LTXVImgToVideo"] })]);
-  const port = await freePort();
-  server = await startTestServer({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    COMFYUI_URLS: `${good.url},${lacking.url},http://127.0.0.1:9`,
-    COMFYUI_HEALTH_SECONDS: "1",
-  });
+  server = await startTestServer(
+    {
+      COMFYUI_URLS: `${good.url},${lacking.url},http://127.0.0.1:9`,
+      COMFYUI_HEALTH_SECONDS: "1",
+    },
+    undefined,
+    { ownPublicUrl: true },
+  );
   const template = await server.db.template.create({
     data: {
       name: "Wan portrait",

@@ -1,7 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_MODELS, startFakeComfy, type FakeComfy } from "../fixtures/fake-comfyui.ts";
-import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
@@ -17,8 +16,7 @@ let admin: StaffLogin;
 beforeAll(async () => {
   await ensureConsoleBuilt();
   lacking = await startFakeComfy({ models: { ...ALL_MODELS, diffusion_models: ALL_MODELS.diffusion_models.filter((m) => m !== HIGH) } });
-  const port = await freePort();
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, COMFYUI_URLS: lacking.url });
+  server = await startTestServer({ COMFYUI_URLS: lacking.url }, undefined, { ownPublicUrl: true });
   browser = await launchBrowser();
   admin = await staffMember(server, ["admin"]);
 }, 300_000);

@@ -1,7 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeReplicate, type FakeReplicate } from "../fixtures/fake-replicate.ts";
-import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { balanceOf, personAPhotos, registeredUser, trainingSet } from "../training-utils.ts";
@@ -20,19 +19,20 @@ const held: number[] = [];
 beforeAll(async () => {
   await ensureConsoleBuilt();
   fake = await startFakeReplicate({ token: TOKEN, webhookSecret: SECRET });
-  const port = await freePort();
   // default TRAINING_REVIEW_AGE (25): the fixture person looks 22-24, so these sets wait in the review queue
-  server = await startTestServer({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    TRAINER: "replicate",
-    REPLICATE_API_TOKEN: TOKEN,
-    REPLICATE_API_URL: fake.url,
-    REPLICATE_TRAINER: "ostris/flux-dev-lora-trainer:4ffd32160efd92e956d39c5338a9b8fbafca58e03f791f6d8011f3e20e8ea6fa",
-    REPLICATE_DESTINATION: "reverie/character-models",
-    REPLICATE_WEBHOOK_SECRET: SECRET,
-    TRAINING_POLL_SECONDS: "3600",
-  });
+  server = await startTestServer(
+    {
+      TRAINER: "replicate",
+      REPLICATE_API_TOKEN: TOKEN,
+      REPLICATE_API_URL: fake.url,
+      REPLICATE_TRAINER: "ostris/flux-dev-lora-trainer:4ffd32160efd92e956d39c5338a9b8fbafca58e03f791f6d8011f3e20e8ea6fa",
+      REPLICATE_DESTINATION: "reverie/character-models",
+      REPLICATE_WEBHOOK_SECRET: SECRET,
+      TRAINING_POLL_SECONDS: "3600",
+    },
+    undefined,
+    { ownPublicUrl: true },
+  );
   browser = await launchBrowser();
   mod = await staffMember(server, ["moderator"]);
   user = await registeredUser(server, 50);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seedProducts } from "../../server/src/domains/products/products.seed.ts";
-import { freePort } from "../net-utils.ts";
 import { startTestServer } from "../server-utils.ts";
 import { launchBrowser, screenshot } from "./browser.ts";
 
@@ -9,8 +8,7 @@ let s: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  const port = await freePort();
-  s = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+  s = await startTestServer({}, undefined, { ownPublicUrl: true });
   await seedProducts(s.db);
   browser = await launchBrowser();
 });

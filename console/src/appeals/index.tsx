@@ -1,4 +1,3 @@
-import GavelIcon from "@mui/icons-material/Gavel";
 import { Alert, Chip } from "@mui/material";
 import {
   Datagrid,
@@ -106,4 +105,4 @@ function AppealShow() {
   );
 }
 
-export const appeals = { list: AppealList, show: AppealShow, icon: GavelIcon };
+export const appeals = { list: AppealList, show: AppealShow };

@@ -1,4 +1,3 @@
-import HistoryIcon from "@mui/icons-material/History";
 import { Datagrid, DateField, DateInput, List, ReferenceField, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
 import { JsonField } from "../common/fields.tsx";
 
@@ -12,7 +11,6 @@ const filters = [
 ];
 
 export const auditLog = {
-  icon: HistoryIcon,
   list: () => (
     <List filters={filters} sort={{ field: "id", order: "DESC" }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>

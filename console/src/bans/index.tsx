@@ -1,4 +1,3 @@
-import BlockIcon from "@mui/icons-material/Block";
 import { BooleanInput, Datagrid, DateField, FunctionField, List, TextField, useRecordContext } from "react-admin";
 import { StaffAction } from "../common/StaffAction.tsx";
 
@@ -25,4 +24,4 @@ function BanList() {
   );
 }
 
-export const bans = { list: BanList, icon: BlockIcon };
+export const bans = { list: BanList };

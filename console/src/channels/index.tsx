@@ -1,4 +1,3 @@
-import CampaignIcon from "@mui/icons-material/Campaign";
 import {
   BooleanInput,
   Create,
@@ -183,5 +182,5 @@ const PixelIdEdit = () => (
   </Edit>
 );
 
-export const channels = { list: ChannelList, edit: ChannelEdit, create: ChannelCreate, icon: CampaignIcon, recordRepresentation: "name" };
+export const channels = { list: ChannelList, edit: ChannelEdit, create: ChannelCreate };
 export const pixelIds = { edit: PixelIdEdit, create: PixelIdCreate };

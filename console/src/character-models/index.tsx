@@ -1,4 +1,3 @@
-import ModelTrainingIcon from "@mui/icons-material/ModelTraining";
 import { Box, Card, CardContent, CardMedia, Chip, Typography } from "@mui/material";
 import {
   Datagrid,
@@ -148,4 +147,4 @@ const ModelShow = () => (
 );
 
 /** Trained character models: the training review queue (filter status = review) and takedown (issue 14). */
-export const characterModels = { list: ModelList, show: ModelShow, icon: ModelTrainingIcon, recordRepresentation: "name" };
+export const characterModels = { list: ModelList, show: ModelShow };

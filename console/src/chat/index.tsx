@@ -1,7 +1,3 @@
-import ForumIcon from "@mui/icons-material/Forum";
-import GppMaybeIcon from "@mui/icons-material/GppMaybe";
-import HubIcon from "@mui/icons-material/Hub";
-import BlockIcon from "@mui/icons-material/Block";
 import { Alert, Box, Typography } from "@mui/material";
 import {
   Datagrid,
@@ -73,7 +69,7 @@ const ConversationShow = () => (
   </Show>
 );
 
-export const conversations = { list: ConversationList, show: ConversationShow, icon: ForumIcon };
+export const conversations = { list: ConversationList, show: ConversationShow };
 
 const SOURCES = POLICY_HIT_SOURCES.map((id) => ({ id, name: id }));
 
@@ -106,7 +102,7 @@ const PolicyHitShow = () => (
   </Show>
 );
 
-export const chatPolicyHits = { list: PolicyHitList, show: PolicyHitShow, icon: GppMaybeIcon };
+export const chatPolicyHits = { list: PolicyHitList, show: PolicyHitShow };
 
 const SuspensionList = () => (
   <List sort={{ field: "lastHitAt", order: "DESC" }} exporter={false}>
@@ -169,7 +165,7 @@ function SuspendedLabel({ suspended }: { suspended: boolean }) {
   return <Typography data-testid="suspension-state">{translate(suspended ? "console.chat.suspended" : "console.chat.notSuspended")}</Typography>;
 }
 
-export const chatSuspensions = { list: SuspensionList, show: SuspensionShow, icon: BlockIcon };
+export const chatSuspensions = { list: SuspensionList, show: SuspensionShow };
 
 /** With no back end configured the list says how to configure one (chat itself tells users it is not available). */
 function NoBackend() {
@@ -199,4 +195,4 @@ const BackendList = () => (
   </List>
 );
 
-export const chatBackends = { list: BackendList, icon: HubIcon };
+export const chatBackends = { list: BackendList };

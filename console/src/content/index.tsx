@@ -1,5 +1,3 @@
-import FaceIcon from "@mui/icons-material/Face";
-import StorefrontIcon from "@mui/icons-material/Storefront";
 import type { ReactElement } from "react";
 import {
   BooleanField,
@@ -34,7 +32,6 @@ interface ContentSpec {
   title: "name" | "title";
   /** What the show page adds for this kind. */
   details: ReactElement[];
-  icon: typeof FaceIcon;
   /** A mistaken takedown can be undone from the content itself (audited). */
   restorable?: boolean;
 }
@@ -100,14 +97,13 @@ function contentResource(spec: ContentSpec) {
     </Show>
   );
 
-  return { list: ContentList, show: ContentShow, icon: spec.icon, recordRepresentation: spec.title };
+  return { list: ContentList, show: ContentShow };
 }
 
 export const characters = contentResource({
   resource: "characters",
   subject: "Character",
   title: "name",
-  icon: FaceIcon,
   details: [
     <TextField key="description" source="description" />,
     <TextField key="personality" source="personality" />,
@@ -120,7 +116,6 @@ export const creatorPages = contentResource({
   resource: "creator-pages",
   subject: "CreatorPage",
   title: "title",
-  icon: StorefrontIcon,
   restorable: true,
   details: [
     <TextField key="homeLink" source="homeLink" />,

@@ -73,7 +73,7 @@ function MembershipShow() {
   );
 }
 
-export const creatorMemberships = { list: MembershipList, show: MembershipShow, icon: CardMembershipIcon, recordRepresentation: "id" };
+export const creatorMemberships = { list: MembershipList, show: MembershipShow };
 
 /** The creation's picture (an image, a video's poster), signed for a few minutes; a dash once its files are gone. */
 function Thumbnail({ size }: { size: number }) {
@@ -128,7 +128,7 @@ function LibraryItemShow() {
   );
 }
 
-export const creatorLibraryItems = { list: LibraryItemList, show: LibraryItemShow, icon: CollectionsIcon, recordRepresentation: "id" };
+export const creatorLibraryItems = { list: LibraryItemList, show: LibraryItemShow };
 
 /** On a creator page's show view: its memberships and its library, each a list filtered by the page. */
 export function CreatorPageLists() {

@@ -1,4 +1,3 @@
-import MemoryIcon from "@mui/icons-material/Memory";
 import { Alert, Box, Card, CardContent, CardHeader, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { Loading, Title, useTranslate } from "react-admin";
 import { useLocalName } from "../common/fields.tsx";
@@ -172,4 +171,4 @@ function EnginesPage() {
   );
 }
 
-export const engines = { list: EnginesPage, icon: MemoryIcon };
+export const engines = { list: EnginesPage };

@@ -1,4 +1,3 @@
-import LockIcon from "@mui/icons-material/Lock";
 import { useEffect, useState } from "react";
 import { Box } from "@mui/material";
 import {
@@ -98,4 +97,4 @@ function EvidenceShow() {
   );
 }
 
-export const evidence = { list: EvidenceList, show: EvidenceShow, icon: LockIcon };
+export const evidence = { list: EvidenceList, show: EvidenceShow };

@@ -1,7 +1,6 @@
-import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { ImportPage } from "./ImportPage.tsx";
 
 /** Spreadsheet imports, one console page per list (docs/decisions/285). */
-export const pixelIdImports = { list: () => <ImportPage list="pixel-ids" />, icon: UploadFileIcon };
-export const creditGrantImports = { list: () => <ImportPage list="credit-grants" />, icon: UploadFileIcon };
-export const productImports = { list: () => <ImportPage list="products" />, icon: UploadFileIcon };
+export const pixelIdImports = { list: () => <ImportPage list="pixel-ids" /> };
+export const creditGrantImports = { list: () => <ImportPage list="credit-grants" /> };
+export const productImports = { list: () => <ImportPage list="products" /> };

@@ -1,4 +1,3 @@
-import GavelOutlinedIcon from "@mui/icons-material/GavelOutlined";
 import { Box, Chip, Typography } from "@mui/material";
 import {
   CloneButton,
@@ -159,4 +158,4 @@ function LegalCreate() {
   );
 }
 
-export const legalVersions = { list: LegalList, show: LegalShow, create: LegalCreate, icon: GavelOutlinedIcon };
+export const legalVersions = { list: LegalList, show: LegalShow, create: LegalCreate };

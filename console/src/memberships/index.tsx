@@ -1,4 +1,3 @@
-import AutorenewIcon from "@mui/icons-material/Autorenew";
 import { BooleanField, Datagrid, DateField, List, NumberField, ReferenceField, SelectInput, Show, SimpleShowLayout, TextField, TextInput } from "react-admin";
 import { MEMBERSHIP_STATUSES } from "../../../server/src/contract/memberships.ts";
 import { choicesOf } from "../common/choices.ts";
@@ -49,4 +48,4 @@ function MembershipShow() {
   );
 }
 
-export const memberships = { list: MembershipList, show: MembershipShow, icon: AutorenewIcon };
+export const memberships = { list: MembershipList, show: MembershipShow };

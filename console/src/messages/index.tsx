@@ -1,4 +1,3 @@
-import MarkChatUnreadIcon from "@mui/icons-material/MarkChatUnread";
 import { Box, Chip, Typography } from "@mui/material";
 import {
   Datagrid,
@@ -86,4 +85,4 @@ const ReportedThreadShow = () => (
   </Show>
 );
 
-export const reportedThreads = { list: ReportedThreadList, show: ReportedThreadShow, icon: MarkChatUnreadIcon };
+export const reportedThreads = { list: ReportedThreadList, show: ReportedThreadShow };

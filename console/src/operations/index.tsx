@@ -1,4 +1,3 @@
-import MonitorHeartIcon from "@mui/icons-material/MonitorHeart";
 import { Alert, Box, Card, CardContent, CardHeader, Chip, Typography } from "@mui/material";
 import { useEffect, useRef, useState } from "react";
 import { Loading, Title, useTranslate } from "react-admin";
@@ -130,4 +129,4 @@ function OperationsPage() {
   );
 }
 
-export const operations = { list: OperationsPage, icon: MonitorHeartIcon };
+export const operations = { list: OperationsPage };

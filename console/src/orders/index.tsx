@@ -1,4 +1,3 @@
-import ReceiptIcon from "@mui/icons-material/Receipt";
 import {
   Datagrid,
   DateField,
@@ -151,4 +150,4 @@ function OrderShow() {
   );
 }
 
-export const orders = { list: OrderList, show: OrderShow, icon: ReceiptIcon, recordRepresentation: "orderNo" };
+export const orders = { list: OrderList, show: OrderShow };

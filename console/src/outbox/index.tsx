@@ -1,8 +1,6 @@
-import MailIcon from "@mui/icons-material/Mail";
 import { Datagrid, DateField, List, SearchInput, Show, SimpleShowLayout, TextField } from "react-admin";
 
 export const outbox = {
-  icon: MailIcon,
   list: () => (
     <List filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: "id", order: "DESC" }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>

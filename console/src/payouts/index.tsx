@@ -1,5 +1,3 @@
-import GavelIcon from "@mui/icons-material/Gavel";
-import PaymentsIcon from "@mui/icons-material/Payments";
 import { Typography } from "@mui/material";
 import {
   Datagrid,
@@ -133,7 +131,7 @@ function PayoutShow() {
   );
 }
 
-export const payouts = { list: PayoutList, show: PayoutShow, icon: PaymentsIcon, recordRepresentation: "id" };
+export const payouts = { list: PayoutList, show: PayoutShow };
 
 /** Refund the fan (taken back from the creator as far as the balance holds) or uphold the delivery, while open. */
 function DisputeDecisions() {
@@ -211,4 +209,4 @@ function DisputeShow() {
   );
 }
 
-export const disputes = { list: DisputeList, show: DisputeShow, icon: GavelIcon, recordRepresentation: "id" };
+export const disputes = { list: DisputeList, show: DisputeShow };

@@ -1,4 +1,3 @@
-import StorefrontIcon from "@mui/icons-material/Storefront";
 import {
   ArrayInput,
   BooleanField,
@@ -73,7 +72,6 @@ const ProductForm = ({ creating = false }: { creating?: boolean }) => (
 
 /** Issue 35 item 1: credit packs, plans and sales; "best value" and "sale running" are computed by the server. */
 export const products = {
-  icon: StorefrontIcon,
   list: () => (
     <List sort={{ field: "sortOrder", order: "ASC" }}>
       <Datagrid rowClick="edit" bulkActionButtons={false}>

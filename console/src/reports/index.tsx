@@ -1,4 +1,3 @@
-import FlagIcon from "@mui/icons-material/Flag";
 import { useEffect, useState } from "react";
 import { Box, Chip } from "@mui/material";
 import {
@@ -183,4 +182,4 @@ function ReportShow() {
   );
 }
 
-export const reports = { list: ReportList, show: ReportShow, icon: FlagIcon };
+export const reports = { list: ReportList, show: ReportShow };

@@ -1,6 +1,3 @@
-import RedeemIcon from "@mui/icons-material/Redeem";
-import InsightsIcon from "@mui/icons-material/Insights";
-import CalendarIcon from "@mui/icons-material/EventAvailable";
 import { Datagrid, DateField, FunctionField, List, NumberField, NumberInput, SelectInput, TextField, TextInput, useRecordContext } from "react-admin";
 import { REFERRAL_REFUSALS, REFERRAL_STATUSES } from "../../../server/src/contract/rewards.ts";
 import { choicesOf } from "../common/choices.ts";
@@ -21,7 +18,6 @@ const referralFilters = [
 ];
 
 export const referrals = {
-  icon: RedeemIcon,
   list: () => (
     <List filters={referralFilters} sort={{ field: "id", order: "DESC" }}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
@@ -52,7 +48,6 @@ const checkInFilters = [
 
 /** Who got daily gifts from where (docs/decisions/345): a row per gift, with its address, network and browsers. */
 export const checkIns = {
-  icon: CalendarIcon,
   list: () => (
     <List filters={checkInFilters} sort={{ field: "id", order: "DESC" }}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
@@ -72,7 +67,6 @@ export const checkIns = {
 
 /** Gifts per UTC day: check-ins, referrals rewarded, refused and reversed. */
 export const rewardDays = {
-  icon: InsightsIcon,
   list: () => (
     <List
       filters={[<NumberInput key="days" source="days" min={1} max={366} alwaysOn />]}

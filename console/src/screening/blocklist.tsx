@@ -1,4 +1,3 @@
-import BlockIcon from "@mui/icons-material/Block";
 import { Alert } from "@mui/material";
 import {
   Create,
@@ -82,4 +81,4 @@ const BlockedImport = () => {
 };
 
 /** The blocklist of taken-down media (issue 19): every takedown's hashes and imported lists; uploads matching them are refused. */
-export const blockedHashes = { list: BlockedList, show: BlockedShow, create: BlockedImport, icon: BlockIcon };
+export const blockedHashes = { list: BlockedList, show: BlockedShow, create: BlockedImport };

@@ -1,4 +1,3 @@
-import FaceRetouchingOffIcon from "@mui/icons-material/FaceRetouchingOff";
 import { Alert, Box, Link } from "@mui/material";
 import {
   Datagrid,
@@ -131,4 +130,4 @@ const ScreeningShow = () => {
 };
 
 /** Upload screening (issue 19): the queue of uploads held for an apparent age under the threshold. */
-export const uploadScreenings = { list: ScreeningList, show: ScreeningShow, icon: FaceRetouchingOffIcon };
+export const uploadScreenings = { list: ScreeningList, show: ScreeningShow };

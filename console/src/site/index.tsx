@@ -1,6 +1,3 @@
-import ImageIcon from "@mui/icons-material/Image";
-import LightbulbIcon from "@mui/icons-material/Lightbulb";
-import SettingsIcon from "@mui/icons-material/Settings";
 import {
   BooleanField,
   BooleanInput,
@@ -38,7 +35,6 @@ const BannerForm = () => (
 );
 
 export const banners = {
-  icon: ImageIcon,
   list: () => (
     <List sort={{ field: "sortOrder", order: "ASC" }}>
       <Datagrid rowClick="edit" bulkActionButtons={false}>
@@ -73,7 +69,6 @@ const PromptForm = () => (
 );
 
 export const prompts = {
-  icon: LightbulbIcon,
   list: () => (
     <List sort={{ field: "sortOrder", order: "ASC" }}>
       <Datagrid rowClick="edit" bulkActionButtons={false}>
@@ -112,7 +107,6 @@ function SettingForm() {
 }
 
 export const settings = {
-  icon: SettingsIcon,
   list: () => (
     <List
       sort={{ field: "id", order: "ASC" }}

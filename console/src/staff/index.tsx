@@ -1,4 +1,3 @@
-import BadgeIcon from "@mui/icons-material/Badge";
 import { useState } from "react";
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField as MuiTextField, Typography } from "@mui/material";
 import {
@@ -126,7 +125,6 @@ function StaffEdit() {
 }
 
 export const staff = {
-  icon: BadgeIcon,
   list: () => (
     <List sort={{ field: "id", order: "ASC" }}>
       <Datagrid rowClick="edit" bulkActionButtons={false}>
@@ -140,5 +138,4 @@ export const staff = {
   ),
   create: StaffCreate,
   edit: StaffEdit,
-  recordRepresentation: "username",
 };

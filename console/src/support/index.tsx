@@ -1,4 +1,3 @@
-import SupportAgentIcon from "@mui/icons-material/SupportAgent";
 import { useState } from "react";
 import { Box, Button, Chip, Paper, TextField as MuiTextField, Typography } from "@mui/material";
 import {
@@ -194,4 +193,4 @@ function SupportShow() {
   );
 }
 
-export const supportThreads = { list: SupportList, show: SupportShow, icon: SupportAgentIcon };
+export const supportThreads = { list: SupportList, show: SupportShow };

@@ -1,4 +1,3 @@
-import MovieIcon from "@mui/icons-material/Movie";
 import { Typography } from "@mui/material";
 import { Datagrid, DateField, List, NumberField, SelectInput, Show, SimpleShowLayout, TextField, TextInput, useRecordContext, useTranslate } from "react-admin";
 import { JsonField, TemplateNameField } from "../common/fields.tsx";
@@ -84,4 +83,4 @@ function TaskShow() {
   );
 }
 
-export const tasks = { list: TaskList, show: TaskShow, icon: MovieIcon };
+export const tasks = { list: TaskList, show: TaskShow };

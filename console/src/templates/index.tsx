@@ -1,5 +1,4 @@
 import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
-import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { IconButton } from "@mui/material";
 import { useCallback, useEffect, useState } from "react";
 import { GpuCosts } from "./GpuCosts.tsx";
@@ -222,4 +221,4 @@ const TemplateCreate = () => {
   );
 };
 
-export const templates = { list: TemplateList, edit: TemplateEdit, create: TemplateCreate, icon: ViewQuiltIcon, recordRepresentation: "name" };
+export const templates = { list: TemplateList, edit: TemplateEdit, create: TemplateCreate };

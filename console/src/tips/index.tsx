@@ -1,4 +1,3 @@
-import VolunteerActivismIcon from "@mui/icons-material/VolunteerActivism";
 import { Typography } from "@mui/material";
 import {
   Datagrid,
@@ -91,4 +90,4 @@ function TipShow() {
   );
 }
 
-export const tips = { list: TipList, show: TipShow, icon: VolunteerActivismIcon, recordRepresentation: "id" };
+export const tips = { list: TipList, show: TipShow };

@@ -1,4 +1,3 @@
-import AssessmentIcon from "@mui/icons-material/Assessment";
 import { useEffect, useState } from "react";
 import { Alert, Box, Button, Card, CardContent, CardHeader, Table, TableBody, TableCell, TableRow, TextField, Typography } from "@mui/material";
 import { Loading, Title, useTranslate } from "react-admin";
@@ -148,4 +147,4 @@ function TransparencyPage() {
   );
 }
 
-export const transparency = { list: TransparencyPage, icon: AssessmentIcon };
+export const transparency = { list: TransparencyPage };

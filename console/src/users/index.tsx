@@ -1,4 +1,3 @@
-import PeopleIcon from "@mui/icons-material/People";
 import {
   BooleanField,
   BooleanInput,
@@ -175,6 +174,4 @@ function UserShow() {
 export const users = {
   list: UserList,
   show: UserShow,
-  icon: PeopleIcon,
-  recordRepresentation: (r: { nickname?: string; email?: string; id: number }) => r.email ?? r.nickname ?? `#${r.id}`,
 };

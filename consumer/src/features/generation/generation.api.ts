@@ -192,7 +192,9 @@ export async function streamTaskProgress(id: number, onTask: (task: Partial<Task
     cache: "no-store",
   });
   if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("text/event-stream")) throw new Error(`progress stream unavailable (${res.status})`);
-  await readEvents(res.body, (_event, data) => {
+  await readEvents(res.body, (event, data) => {
+    // `reconnect`: the server is stopping and ends the stream; the caller polls on until the task is done
+    if (event !== "progress") return;
     try {
       onTask(JSON.parse(data) as ApiEvent<"/api/Generation/progress", "get">);
     } catch {

@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from "express";
+import { openEventStream } from "../../http/sse.ts";
 import type { ChatStreamEvent } from "../../contract/chat.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import {
@@ -40,7 +41,7 @@ const HEARTBEAT_MS = 15_000;
  * when the browser goes away; only the listening stops. `start` is the first event's data, written with the head.
  */
 function openStream(res: Response, start?: unknown) {
-  res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+  openEventStream(res);
   // Nagle's algorithm would hold small token writes back by up to 40 ms
   res.socket?.setNoDelay(true);
   const controller = new AbortController();

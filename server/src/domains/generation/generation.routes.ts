@@ -1,4 +1,5 @@
 import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
+import { openEventStream } from "../../http/sse.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import type { EngineStatus } from "./engines/engine.ts";
 import {
@@ -273,12 +274,7 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
             },
       );
       if (closed) return void unsubscribe();
-      res.writeHead(200, {
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-store",
-        Connection: "keep-alive",
-        "X-Accel-Buffering": "no",
-      });
+      openEventStream(res);
       res.flushHeaders();
       opened();
       heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
