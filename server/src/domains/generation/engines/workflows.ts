@@ -4,7 +4,7 @@ import type { CameraMove, ModelFolder } from "../../../contract/engines.ts";
 import type { GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { chainWindows } from "./animate-chain.ts";
-import { bindingSchema, type Binding, type Control, EXTRAS, type Need } from "./workflow-binding.ts";
+import { bindingSchema, type Binding, type Control, EXTRAS, modesFit, type Need } from "./workflow-binding.ts";
 import { EngineError, type EngineJob, UnrunnableError } from "./engine.ts";
 import { outputSizeFor } from "./output-size.ts";
 import { repeatWindows, checkWindows } from "./workflow-windows.ts";
@@ -64,6 +64,7 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
           if (!graph[t.node] || !(t.input in graph[t.node].inputs)) throw new Error(`binding names ${t.node}.${t.input}, which the workflow lacks`);
         }
         checkWindows(graph, binding.windows);
+        if (!binding.followUp) modesFit(binding);
         return { name, graph, binding };
       } catch (err) {
         throw new Error(`workflow ${name}: ${(err as Error).message}`);
@@ -215,10 +216,6 @@ const unmet = (wf: Workflow, has: Record<Need, boolean>) =>
   )
     .filter(Boolean)
     .join(" and ");
-
-/** Modes the given workflows make. */
-/** The modes a request can be made in: a follow-up's workflow (an upscale) makes none of its own (decision 307). */
-export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(workflows.filter((w) => !w.binding.followUp).flatMap((w) => w.binding.modes))];
 
 /**
  * The prompt to queue: a copy of the workflow with the job's controls, the uploaded file names, the configured model
