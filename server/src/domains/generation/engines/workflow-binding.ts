@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
-import type { Workflow } from "./workflows.ts";
 import { chainSchema } from "./animate-chain.ts";
 import { windowsSchema } from "./workflow-windows.ts";
 
@@ -131,11 +130,11 @@ export function modesFit(b: Binding) {
  * Whether a workflow makes `mode` from what every request of it brings (decision 337): one needing more (a photo in
  * text to image, a last frame) makes it only for a request that adds that, so it cannot sell the mode on its own.
  */
-export const makesFromOwn = (w: Workflow, mode: GenerationMode) => w.binding.modes.includes(mode) && w.binding.needs.every((n) => MODE_NEEDS[mode].includes(n));
+export const makesFromOwn = (w: { binding: Binding }, mode: GenerationMode) => w.binding.modes.includes(mode) && w.binding.needs.every((n) => MODE_NEEDS[mode].includes(n));
 
 /**
  * The modes a request can be made in: those some workflow makes from the mode's own inputs; a follow-up's workflow
  * (an upscale) makes none of its own (decision 307).
  */
-export const modesOf = (workflows: Workflow[]): GenerationMode[] =>
+export const modesOf = (workflows: { binding: Binding }[]): GenerationMode[] =>
   GENERATION_MODES.filter((m) => workflows.some((w) => !w.binding.followUp && makesFromOwn(w, m)));
