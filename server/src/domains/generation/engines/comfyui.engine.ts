@@ -23,7 +23,8 @@ import { openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket
 import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob } from "./comfyui.jobs.ts";
 import { createJobBook, createTryRecord, isOver, reasonOf, shownState } from "./job-book.ts";
 import { finishOutputs } from "./outputs.ts";
-import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
+import { modesOf } from "./workflow-binding.ts";
+import { bindWorkflow, chooseWorkflow, type Workflow } from "./workflows.ts";
 
 /**
  * The `comfyui` engine: a pool of ComfyUI servers (decision 081), following /work/shared/protocols/comfyui.md.

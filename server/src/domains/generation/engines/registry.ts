@@ -227,13 +227,17 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
   ): Promise<string | null> {
     const s = await status(name);
     if (!s.available) return s.message;
-    const runs = (!mode || s.modes.includes(mode)) && (!workflow || !s.workflows || s.workflows.includes(workflow));
     // a GPU engine's audio overlay is lip-synced only (decision 305): say which kind cannot be made
-    if (!runs) return mode === "audio_overlay" && s.ai ? MSG.lipSyncUnavailable : `The ${s.label} engine cannot make this kind of generation right now.`;
-    // the local engine runs no workflow and takes no extra; a pinned workflow was checked above, its fit is misfit's
-    if (name === "local" || !mode || (workflow && !extras.length)) return mode && extras.length ? MSG[UNAVAILABLE[extras[0]]] : null;
-    const fast = tier === "fast";
-    if (!extras.length && !brings?.image && !brings?.lora && !fast) return null;
+    const cannot = mode === "audio_overlay" && s.ai ? MSG.lipSyncUnavailable : `The ${s.label} engine cannot make this kind of generation right now.`;
+    // a pinned workflow makes its template's mode (decision 320): offered now, it runs
+    if (workflow && s.workflows && !s.workflows.includes(workflow)) return cannot;
+    if (!mode) return null;
+    // what the request adds to its mode's own inputs runs only where a workflow using it does (decisions 303, 337)
+    const adds = name !== "local" && (extras.length > 0 || (!!brings?.image && !MODE_NEEDS[mode].includes("image")));
+    if (!(workflow && s.workflows) && !adds && !s.modes.includes(mode)) return cannot;
+    if (name === "local") return extras.length ? MSG[UNAVAILABLE[extras[0]]] : null;
+    const fast = tier === "fast" && !workflow;
+    if (workflow ? !extras.length : !adds && !brings?.lora && !fast) return null;
     // the workflow the submit would run, given all it brings: never one that drops a photo or a LoRA (decision 336),
     // nor one of the other tier (issue 45)
     const own = MODE_NEEDS[mode];

@@ -4,7 +4,8 @@ import type { Logger } from "pino";
 import { EngineError, type EngineResult, type EngineStatus, type GenerationEngine, type LoraLinks } from "./engine.ts";
 import { createJobBook, createTryRecord, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
 import { finishOutputs } from "./outputs.ts";
-import { bindWorkflow, chooseWorkflow, modesOf, type Workflow } from "./workflows.ts";
+import { modesOf } from "./workflow-binding.ts";
+import { bindWorkflow, chooseWorkflow, type Workflow } from "./workflows.ts";
 
 /**
  * The `serverless` engine (decision 085): the same workflow files through a queue-based serverless GPU endpoint,

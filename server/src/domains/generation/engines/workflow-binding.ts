@@ -45,6 +45,17 @@ export const MODE_NEEDS: Record<GenerationMode, readonly Need[]> = {
   image_batch: [],
 };
 
+/** What a request of each mode may add to its own inputs, which only a workflow needing it runs (decisions 303, 306, 336). */
+export const MODE_ADDS: Record<GenerationMode, readonly Need[]> = {
+  image_to_video: ["end_image", "camera"],
+  video_to_video: ["image", "motion"],
+  text_to_image: ["image"],
+  image_batch: ["image"],
+  role_video: [],
+  audio_overlay: [],
+  text_to_video: [],
+};
+
 export const bindingSchema = z.object({
   title: z.string(),
   modes: z.array(z.enum(GENERATION_MODES)).min(1),
@@ -105,3 +116,28 @@ export const bindingSchema = z.object({
   costClass: z.enum(COST_CLASSES),
 });
 export type Binding = z.infer<typeof bindingSchema>;
+
+/**
+ * A binding lists exactly the modes it can make with the inputs it requires (decision 337): each of its needs is one a
+ * request of every listed mode brings, or may add. A workflow needing a photo cannot claim text to video.
+ */
+export function modesFit(b: Binding) {
+  for (const mode of b.modes) {
+    const never = b.needs.find((n) => !MODE_NEEDS[mode].includes(n) && !MODE_ADDS[mode].includes(n));
+    if (never) throw new Error(`it lists mode ${mode}, whose requests never bring ${never}, which it needs`);
+  }
+}
+
+/**
+ * Whether a workflow makes `mode` from what every request of it brings (decision 337): one needing more (a photo in
+ * text to image, a last frame) makes it only for a request that adds that, so it cannot sell the mode on its own.
+ */
+export const makesFromOwn = (w: { binding: Binding }, mode: GenerationMode) =>
+  w.binding.modes.includes(mode) && w.binding.needs.every((n) => MODE_NEEDS[mode].includes(n));
+
+/**
+ * The modes a request can be made in: those some workflow makes from the mode's own inputs; a follow-up's workflow
+ * (an upscale) makes none of its own (decision 307).
+ */
+export const modesOf = (workflows: { binding: Binding }[]): GenerationMode[] =>
+  GENERATION_MODES.filter((m) => workflows.some((w) => !w.binding.followUp && makesFromOwn(w, m)));

@@ -1,6 +1,11 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { UnrunnableError } from "./engine.ts";
 import { workflowControls, workflowFor } from "./controls.ts";
+import { modesOf } from "./workflow-binding.ts";
 import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
 
 /**
@@ -40,5 +45,34 @@ describe("the workflow chooser never drops an input (issue 44 item 4)", () => {
   it("the studio offers a reference picture in text to image only while a workflow using it runs", () => {
     expect(workflowControls(workflows, { mode: "text_to_image" }, all)).toContain("image");
     expect(workflowControls(workflows, { mode: "text_to_image" }, except("sdxl-i2i"))).not.toContain("image");
+  });
+});
+
+describe("a binding declares exactly the modes it makes with the inputs it requires (issue 44 item 5)", () => {
+  const byName = (...names: string[]) => workflows.filter((w) => names.includes(w.name));
+
+  it("image to image does not make text to image on its own: with it alone, neither image mode is sold", () => {
+    expect(modesOf(byName("sdxl-i2i"))).toEqual([]);
+    expect(modesOf(byName("sdxl-i2i", "sdxl-t2i"))).toEqual(["text_to_image", "image_batch"]);
+    // a transition or camera workflow alone does not sell image to video to someone without a second photo
+    expect(modesOf(byName("wan22-flf2v-14b", "wan22-fun-camera-14b"))).toEqual([]);
+    expect(modesOf(byName("wan22-animate-14b"))).toEqual([]);
+    expect(modesOf(byName("wan22-i2v-14b"))).toEqual(["image_to_video", "role_video"]);
+    // an upscale is a follow-up's, never a mode of its own
+    expect(modesOf(byName("esrgan-upscale-image", "esrgan-upscale-video"))).toEqual([]);
+  });
+
+  it("a binding listing a mode whose requests never bring what it needs stops the start, naming it", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wf-"));
+    try {
+      fs.copyFileSync(path.join(WORKFLOWS_DIR, "sdxl-i2i.json"), path.join(dir, "i2i.json"));
+      const binding = JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, "sdxl-i2i.binding.json"), "utf8"));
+      fs.writeFileSync(path.join(dir, "i2i.binding.json"), JSON.stringify({ ...binding, modes: ["text_to_image", "text_to_video"] }));
+      expect(() => loadWorkflows(dir)).toThrow("workflow i2i: it lists mode text_to_video, whose requests never bring image, which it needs");
+      fs.writeFileSync(path.join(dir, "i2i.binding.json"), JSON.stringify(binding));
+      expect(loadWorkflows(dir).map((w) => w.name)).toEqual(["i2i"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

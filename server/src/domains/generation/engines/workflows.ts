@@ -4,7 +4,7 @@ import type { CameraMove, ModelFolder } from "../../../contract/engines.ts";
 import type { GenerationMode } from "../../../contract/generation.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { chainWindows } from "./animate-chain.ts";
-import { bindingSchema, type Binding, type Control, EXTRAS, type Need } from "./workflow-binding.ts";
+import { bindingSchema, type Binding, type Control, EXTRAS, modesFit, type Need } from "./workflow-binding.ts";
 import { EngineError, type EngineJob, type LoraLinks, UnrunnableError } from "./engine.ts";
 import { bindLoras, REVERIE_LOADERS } from "./lora-links.ts";
 import { outputSizeFor } from "./output-size.ts";
@@ -67,6 +67,7 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
         for (const l of binding.lora)
           if (!REVERIE_LOADERS[graph[l.node].class_type]) throw new Error(`its LoRA node ${l.node} is no ${Object.keys(REVERIE_LOADERS).join(" or ")}`);
         checkWindows(graph, binding.windows);
+        if (!binding.followUp) modesFit(binding);
         return { name, graph, binding };
       } catch (err) {
         throw new Error(`workflow ${name}: ${(err as Error).message}`);
@@ -233,10 +234,6 @@ const unmet = (wf: Workflow, has: Record<Need, boolean>) =>
   )
     .filter(Boolean)
     .join(" and ");
-
-/** Modes the given workflows make. */
-/** The modes a request can be made in: a follow-up's workflow (an upscale) makes none of its own (decision 307). */
-export const modesOf = (workflows: Workflow[]): GenerationMode[] => [...new Set(workflows.filter((w) => !w.binding.followUp).flatMap((w) => w.binding.modes))];
 
 /**
  * The prompt to queue: a copy of the workflow with the job's controls, the uploaded file names, the configured model
