@@ -32,7 +32,12 @@ async function openConversation(page: Page, credits: number): Promise<{ userId: 
   const token = (await storedToken(page))!;
   const user = await server.db.user.findFirstOrThrow({ where: { loginType: "visitor" }, orderBy: { id: "desc" } });
   await server.services.credits.grant({ userId: user.id, amount: credits, reason: "test", idempotencyKey: `e2e-chat-media:${user.id}` });
-  const up = await server.http.post("/api/ImageUpload/upload").set("token", token).attach("file", await photo(320, 320), "a.jpg").field("consent", "1").expect(200);
+  const up = await server.http
+    .post("/api/ImageUpload/upload")
+    .set("token", token)
+    .attach("file", await photo(320, 320), "a.jpg")
+    .field("consent", "1")
+    .expect(200);
   const c = (
     await server.http
       .post("/api/RoleChat/creatCharacter")
@@ -65,7 +70,14 @@ describe("consumer app: a character's picture in the conversation", () => {
     await page.locator('[data-testid="chat-media"]').first().waitFor();
     await expect.poll(() => page.getByTestId("chat-media").first().getAttribute("data-state"), { timeout: 20_000 }).toBe("succeeded");
     await page.getByTestId("chat-media-file").first().waitFor();
-    await expect.poll(() => page.getByTestId("chat-media-file").first().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId("chat-media-file")
+          .first()
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      )
+      .toBeGreaterThan(0);
     await page.getByTestId("chat-media-draft").waitFor();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await pageShot(page, "chat-media-picture");

@@ -705,7 +705,6 @@ export const en = {
       priceHelp: "Empty: the generation price of the same request (an image; a 5 s 480P video)",
       drafts: "Local drafts",
       draftsHelp: "Without a GPU engine the local engine makes a labelled draft; off: people are told it is not available, nothing is charged",
-      offers: "Characters may offer a picture",
       workflow: "Workflow for a %{kind} on %{engine}",
       workflowHelp: "Empty: the engine's own workflow for the mode",
       kind_image: "picture",

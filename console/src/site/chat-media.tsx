@@ -21,7 +21,7 @@ const emptyIsNone = { parse: (v: string) => (v.trim() ? v.trim() : undefined) };
 
 /**
  * Characters' pictures and clips in chat (issue 50, docs/decisions/365): on or off, the channels where it is off, the
- * price per kind, local drafts, the character's offers, and the workflow each kind runs per GPU engine. The server
+ * price per kind, local drafts, and the workflow each kind runs per GPU engine. The server
  * checks every value again.
  */
 export function ChatMediaForm() {
@@ -44,7 +44,6 @@ export function ChatMediaForm() {
         />
       ))}
       <BooleanInput source="value.drafts" label="console.chatMedia.drafts" helperText="console.chatMedia.draftsHelp" />
-      <BooleanInput source="value.offers" label="console.chatMedia.offers" />
       {CHAT_MEDIA_KINDS.flatMap((kind) =>
         GPU_ENGINES.map((engine) => (
           <TextInput
