@@ -4,13 +4,22 @@ import { createDashboardService, type DayCounts } from "./domains/dashboard/dash
 import type { GenerationService } from "./domains/generation/generation.service.ts";
 import type { MessagesService } from "./domains/messages/messages.service.ts";
 import type { RewardsService } from "./domains/rewards/rewards.service.ts";
+import type { ChatService } from "./domains/chat/chat.service.ts";
 
 /**
  * The console dashboard, wired with its activity per day (issue 32 item 8, docs/decisions/309): one line per series,
  * each counted by the domain that owns its rows. A new series is a line here and its name under
  * `console.dashboard.series` in the console's translations; the dashboard's chart and its answer take it from this list.
  */
-export function createDashboard(db: Db, d: { generation: GenerationService; rewards: RewardsService; messages: Pick<MessagesService, "unlocksPerDay"> }) {
+export function createDashboard(
+  db: Db,
+  d: {
+    generation: GenerationService;
+    rewards: RewardsService;
+    messages: Pick<MessagesService, "unlocksPerDay">;
+    chat: Pick<ChatService, "mediaPerDay" | "mediaCreditsPerDay">;
+  },
+) {
   const creators = createCreatorFigures(db);
   const activity: Record<string, DayCounts> = {
     likes: d.generation.likesPerDay,
@@ -20,6 +29,8 @@ export function createDashboard(db: Db, d: { generation: GenerationService; rewa
     tips: creators.tipsPerDay,
     follows: creators.followsPerDay,
     unlocks: d.messages.unlocksPerDay,
+    chatMedia: d.chat.mediaPerDay,
+    chatMediaCredits: d.chat.mediaCreditsPerDay,
   };
   return createDashboardService(db, creators, activity);
 }

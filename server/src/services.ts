@@ -258,7 +258,7 @@ export function createServices(deps: AppDeps) {
     productsAdmin,
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines),
     siteAdmin: createSiteAdminService(db, audit, storage),
-    dashboard: createDashboard(db, { generation: render.generation, rewards, messages }),
+    dashboard: createDashboard(db, { generation: render.generation, rewards, messages, chat }),
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };

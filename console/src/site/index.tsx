@@ -21,6 +21,8 @@ import { JsonField } from "../common/fields.tsx";
 import { TranslationInputs } from "../common/TranslationInputs.tsx";
 import { BrandButton, BrandForm } from "./brand.tsx";
 import { REWARDS_SETTING } from "../../../server/src/contract/rewards.ts";
+import { CHAT_MEDIA_SETTING } from "../../../server/src/contract/chat.ts";
+import { ChatMediaForm, ChatMediaSettingButton } from "./chat-media.tsx";
 import { RewardsButton, RewardsForm } from "./rewards.tsx";
 
 const BannerForm = () => (
@@ -93,11 +95,12 @@ export const prompts = {
 
 const jsonText = { format: (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? null, null, 2)), parse: (v: string) => v };
 
-/** The brand and the gifts have their own forms; every other setting is edited as JSON. */
+/** The brand, the gifts and chat media have their own forms; every other setting is edited as JSON. */
 function SettingForm() {
   const record = useRecordContext();
   if (record?.id === BRAND_SETTING) return <BrandForm />;
   if (record?.id === REWARDS_SETTING) return <RewardsForm />;
+  if (record?.id === CHAT_MEDIA_SETTING) return <ChatMediaForm />;
   return (
     <SimpleForm>
       <TextField source="id" />
@@ -116,6 +119,7 @@ export const settings = {
         <TopToolbar>
           <BrandButton />
           <RewardsButton />
+          <ChatMediaSettingButton />
           <CreateButton />
         </TopToolbar>
       }

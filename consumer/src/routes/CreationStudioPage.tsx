@@ -16,6 +16,7 @@ import { QuickTemplates } from "../features/templates/QuickTemplates.tsx";
 import { getTemplates, type Template } from "../features/templates/templates.api.ts";
 import { getGalleryItem } from "../features/gallery/gallery.api.ts";
 import { remixOf, studioPlaceOf, type Remix } from "../features/generation/remix.ts";
+import { uploadDetails, type UploadResult } from "../features/uploads/uploads.api.ts";
 
 function isVideoMode(v: string | null): v is StudioMode {
   return v !== null && (STUDIO_MODES as readonly string[]).includes(v);
@@ -75,6 +76,17 @@ export function Component() {
   }, [remixParam]);
   const waitingForRemix = remixParam !== null && remix?.id !== remixParam;
 
+  // "make a video from this" in chat (issue 50): image to video with that picture as the photo
+  const photoParam = Number(params.get("photo")) || null;
+  const [startPhoto, setStartPhoto] = useState<UploadResult | null>(null);
+  useEffect(() => {
+    if (!photoParam) return setStartPhoto(null);
+    uploadDetails(photoParam)
+      .then(setStartPhoto)
+      .catch(() => update({ photo: null }));
+  }, [photoParam]);
+  const waitingForPhoto = photoParam !== null && startPhoto?.id !== photoParam;
+
   function chooseTemplate(tpl: Template, patch: Record<string, string | null> = {}) {
     setTemplate(tpl);
     update({ ...patch, ...(isVideoMode(tpl.mode) ? { mode: tpl.mode === "image_to_video" ? null : tpl.mode } : {}) });
@@ -107,12 +119,13 @@ export function Component() {
             <GuestGate />
           ) : taskId ? (
             <TaskProgress taskId={taskId} onAnother={() => update({ task: null })} onRerun={(id) => update({ task: String(id) })} />
-          ) : waitingForRemix ? null : tab === "images" ? (
+          ) : waitingForRemix || waitingForPhoto ? null : tab === "images" ? (
             <ImageCreator key={remix?.id ?? "new"} remix={remix} onSubmitted={(id) => update({ task: String(id) })} />
           ) : (
             <VideoCreator
-              key={remix?.id ?? "new"}
+              key={remix?.id ?? startPhoto?.id ?? "new"}
               remix={remix}
+              initialPhoto={startPhoto}
               mode={mode}
               onMode={(m) => update({ mode: m === "image_to_video" ? null : m })}
               template={template && template.mode === mode ? template : null}

@@ -44,7 +44,7 @@ export const CHAT_MEDIA_CLIP_SECONDS = 5;
 /** The consumer app and the console translate by these exact strings. */
 export const CHAT_MEDIA_MESSAGES = {
   unavailable: "Pictures from characters are not available right now",
-  settingsInvalid: "Chat media settings: enabled, drafts and offers are true or false, prices whole credits from 0, workflows names per engine",
+  settingsInvalid: "Chat media settings: enabled and drafts are true or false, prices whole credits from 0, workflows names per engine",
 } as const;
 
 /**
@@ -59,8 +59,6 @@ export interface ChatMediaSettings {
   price: Record<ChatMediaKind, number | null>;
   /** without a GPU engine, the local engine's labelled draft; false: 503 before any charge */
   drafts: boolean;
-  /** the chat back end may offer a picture as a tool call (accepted and paid with one tap) */
-  offers: boolean;
   /** the workflow (or template workflow name) each kind runs per GPU engine; none: the engine's own for the mode */
   workflows: Record<ChatMediaKind, Record<string, string>>;
 }
@@ -69,6 +67,5 @@ export const CHAT_MEDIA_DEFAULTS: ChatMediaSettings = {
   off_channels: [],
   price: { image: null, video: null },
   drafts: true,
-  offers: true,
   workflows: { image: {}, video: {} },
 };

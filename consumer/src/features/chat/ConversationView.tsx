@@ -20,6 +20,8 @@ import { useSession } from "../session/session.ts";
 import { CharacterAvatar } from "./CharacterAvatar.tsx";
 import { chatApi, type ChatMessage, type ChatStatus } from "./chat.api.ts";
 import { ChatUnavailable } from "./ChatUnavailable.tsx";
+import { ChatMediaButton } from "./ChatMediaButton.tsx";
+import { ChatMediaCard } from "./ChatMediaCard.tsx";
 import { useConversation } from "./useConversation.ts";
 import { lazyView } from "../../i18n/index.ts";
 
@@ -172,6 +174,7 @@ export function ConversationView({ id, status, onBack, onDeleted }: { id: number
           return (
             <Bubble key={m.id} m={m} streaming={streaming && c.phase === "streaming"}>
               {streaming && c.phase === "waiting" && !m.content && <TypingDots />}
+              {m.media && <ChatMediaCard media={m.media} name={character?.name ?? ""} />}
             </Bubble>
           );
         })}
@@ -206,6 +209,7 @@ export function ConversationView({ id, status, onBack, onDeleted }: { id: number
         onSubmit={(e) => (e.preventDefault(), submit())}
         sx={{ display: "flex", gap: 1, p: 1.25, borderTop: 1, borderColor: "divider", alignItems: "flex-end", mb: { xs: "56px", md: 0 } }}
       >
+        <ChatMediaButton conversationId={id} name={character?.name ?? ""} disabled={busy} onRequest={c.requestMedia} />
         <TextField
           fullWidth
           multiline

@@ -1,5 +1,6 @@
 import type { CharacterSort, ChatStreamEvent } from "../../../../server/src/contract/chat.ts";
-import { api, type ApiData } from "../../lib/api-client.ts";
+import type { ChatMediaKind } from "../../../../server/src/contract/chat.ts";
+import { api, readEvents, requestHeaders, withTimestamp, type ApiData } from "../../lib/api-client.ts";
 
 /** Issue 15's chat calls (SPEC.md §7 "Chat", served under /api/RoleChat/). */
 
@@ -24,6 +25,8 @@ export type CharacterDraft = Omit<CharacterInput, "id" | "is_public" | "avatar_i
 export type ConversationSummary = ApiData<"/api/RoleChat/creatConversation", "post">;
 export type ChatMessage = ApiData<"/api/RoleChat/conversation", "get">["messages"][number];
 export type ChatStatus = ApiData<"/api/RoleChat/status", "get">;
+export type MediaQuote = ApiData<"/api/RoleChat/mediaQuote", "get">;
+export type ChatMedia = NonNullable<ChatMessage["media"]>;
 
 /** SPEC.md §8 text the chat reacts to (opens the buy-credits dialog). */
 export const NOT_ENOUGH_CREDITS = "Please get points first";
@@ -45,7 +48,32 @@ export const chatApi = {
   conversation: (id: number) => api.get("/api/RoleChat/conversation", { query: { conversation_id: id } }),
   deleteConversation: (id: number) => api.post("/api/RoleChat/deleteConversation", { conversation_id: id }),
   stop: (replyId: number) => api.post("/api/RoleChat/stop", { reply_id: replyId }, { quiet: true }),
+  /** The price of a picture and of a clip of the conversation's character, shown before the tap (issue 50). */
+  mediaQuote: (conversationId: number) => api.get("/api/RoleChat/mediaQuote", { query: { conversation_id: conversationId }, quiet: true }),
+  /** Asks the character for a picture or a clip: charged like a generation; the answer carries the character's message. */
+  requestMedia: (conversationId: number, kind: ChatMediaKind, prompt: string, idempotency_key: string) =>
+    api.post("/api/RoleChat/requestMedia", { conversation_id: conversationId, kind, prompt: prompt || undefined, idempotency_key }, { quiet: true }),
 };
+
+/**
+ * Follows a character's picture or clip while it renders (the reply stream of its message): `onProgress` with each
+ * percentage; resolves with the message once it ended (ready, failed or removed), or null when the stream broke off.
+ */
+export async function followMedia(messageId: number, onProgress: (state: string, progress: number) => void, signal: AbortSignal): Promise<ChatMessage | null> {
+  const res = await fetch(withTimestamp("/api/RoleChat/replyStream", { reply_id: messageId }), {
+    headers: { ...requestHeaders(), Accept: "text/event-stream" },
+    signal,
+    cache: "no-store",
+  });
+  if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("text/event-stream")) return null;
+  let ended: ChatMessage | null = null;
+  await readEvents(res.body, (event, data) => {
+    const d = JSON.parse(data) as { state?: string; progress?: number; reply?: ChatMessage };
+    if (event === "progress") onProgress(d.state ?? "queued", d.progress ?? 0);
+    else if (event === "end" && d.reply) ended = d.reply;
+  });
+  return ended;
+}
 
 export interface ReplyHandlers {
   onStart(userMessage: ChatMessage | null, reply: ChatMessage): void;

@@ -3,7 +3,10 @@ import { dialogs } from "../../dialogs/dialog-store.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { session } from "../session/session.ts";
-import { chatApi, NOT_ENOUGH_CREDITS, streamReply, type ChatMessage, type ConversationSummary } from "./chat.api.ts";
+import type { ChatMediaKind } from "../../../../server/src/contract/chat.ts";
+import { chatApi, followMedia, NOT_ENOUGH_CREDITS, streamReply, type ChatMessage, type ConversationSummary } from "./chat.api.ts";
+
+const RENDERING = new Set(["queued", "running"]);
 
 /** idle; waiting: sent, no token yet (typing indicator); streaming: text is arriving. */
 export type Phase = "idle" | "waiting" | "streaming";
@@ -19,6 +22,23 @@ export function useConversation(id: number | null) {
   const [error, setError] = useState<string | null>(null);
   const replyId = useRef<number | null>(null);
   const abort = useRef<AbortController | null>(null);
+  /** Pictures being followed while they render, by message id (each one's stream ends with the conversation). */
+  const following = useRef(new Map<number, AbortController>());
+
+  /** Follows a character's picture until it is ready (or failed): its percentage, then the message with its files. */
+  const follow = useCallback((m: ChatMessage) => {
+    if (!m.media || !RENDERING.has(m.media.state) || following.current.has(m.id)) return;
+    const controller = new AbortController();
+    following.current.set(m.id, controller);
+    const patch = (next: (x: ChatMessage) => ChatMessage) => setMessages((ms) => ms.map((x) => (x.id === m.id ? next(x) : x)));
+    void followMedia(m.id, (state, progress) => patch((x) => (x.media ? { ...x, media: { ...x.media, state, progress } } : x)), controller.signal)
+      .then((ended) => {
+        if (ended) patch(() => ended);
+        if (ended?.media?.state === "failed") void session.refreshBalance().catch(() => null);
+      })
+      .catch(() => null)
+      .finally(() => following.current.delete(m.id));
+  }, []);
 
   useEffect(() => {
     setConversation(null);
@@ -30,12 +50,15 @@ export function useConversation(id: number | null) {
       if (!live) return;
       setConversation(r.conversation);
       setMessages(r.messages);
+      r.messages.forEach(follow);
     });
     return () => {
       live = false;
       abort.current?.abort();
+      for (const c of following.current.values()) c.abort();
+      following.current.clear();
     };
-  }, [id]);
+  }, [id, follow]);
 
   const run = useCallback(
     async (call: "chat" | "regenerate" | "editMessage", body: object, optimistic: (m: ChatMessage[]) => ChatMessage[]) => {
@@ -120,6 +143,24 @@ export function useConversation(id: number | null) {
     },
     stop() {
       if (replyId.current) void chatApi.stop(replyId.current);
+    },
+    /** Asks the character for a picture or a clip (price shown before); its message joins the conversation and is followed. */
+    async requestMedia(kind: ChatMediaKind, prompt: string): Promise<boolean> {
+      if (id === null) return false;
+      setError(null);
+      try {
+        const r = await chatApi.requestMedia(id, kind, prompt, `${id}-${kind}-${Date.now()}`);
+        setMessages((ms) => [...ms.filter((m) => m.id !== r.message.id), r.message]);
+        follow(r.message);
+        return true;
+      } catch (e) {
+        const msg = (e as Error).message;
+        if (e instanceof ApiError && msg === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
+        setError(translateMessage(msg));
+        return false;
+      } finally {
+        void session.refreshBalance().catch(() => null);
+      }
     },
   };
 }

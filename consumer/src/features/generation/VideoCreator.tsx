@@ -43,6 +43,7 @@ export function VideoCreator({
   onTemplate,
   onSubmitted,
   remix = null,
+  initialPhoto = null,
 }: {
   /** "use these settings" from the gallery: its prompt and controls to start with, and the item to credit */
   remix?: Remix | null;
@@ -51,9 +52,11 @@ export function VideoCreator({
   template: Template | null;
   onTemplate: (t: Template | null) => void;
   onSubmitted: (taskId: number) => void;
+  /** the photo to start from: a character's picture kept from chat ("make a video from this", issue 50) */
+  initialPhoto?: UploadResult | null;
 }) {
   const { t, i18n } = useTranslation();
-  const [photo, setPhoto] = useState<UploadResult | null>(null);
+  const [photo, setPhoto] = useState<UploadResult | null>(initialPhoto);
   /** image to video: a second photo to move to, or a camera move (issue 33) */
   const [extras, setExtras] = useState(remix?.camera ? { ...NO_EXTRAS, camera: remix.camera } : NO_EXTRAS);
   /** image to video with the person's own trained model instead of a photo (role video) */

@@ -26,6 +26,9 @@ async function inTurn<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
+/** One of the person's uploads (a picture kept from chat to start a video from). */
+export const uploadDetails = (id: number): Promise<UploadResult> => api.get("/api/ImageUpload/uploadDetails2", { query: { id }, quiet: true });
+
 export function uploadImage(file: Blob, name: string, consent: boolean): Promise<UploadResult> {
   const form = new FormData();
   if (consent) form.append("consent", "1");

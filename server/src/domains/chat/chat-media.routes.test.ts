@@ -295,4 +295,36 @@ describe("delivered in the conversation on the local engine", () => {
     expect((await ledger(a.id)).map((l) => l.delta)).toEqual([-a.cost, a.cost]);
     expect(await points(p.userId)).toBe(50);
   }, 30_000);
+
+  it("operators: the chatMedia setting is checked whole (bad values 400, unchanged), and the dashboard counts pictures and their spend", async () => {
+    const admin = await staffMember(s, ["admin"]);
+    const put = (value: unknown) => s.http.put(`/admin/api/site-settings/${CHAT_MEDIA_SETTING}`).set("token", admin.token).send({ value });
+    // unsaved, it is there to edit with its defaults
+    const shown = (await s.http.get(`/admin/api/site-settings/${CHAT_MEDIA_SETTING}`).set("token", admin.token).expect(200)).body;
+    expect(shown.value).toMatchObject({ enabled: true, drafts: true, price: { image: null, video: null } });
+    expect((await put({ price: { image: -1 } }).expect(400)).body.msg).toBe(CHAT_MEDIA_MESSAGES.settingsInvalid);
+    await put({ workflows: { image: { local: "x" } } }).expect(400);
+    expect(await s.db.siteSetting.findUnique({ where: { key: CHAT_MEDIA_SETTING } })).toBeNull();
+    await put({ price: { video: 9 }, workflows: { video: { comfyui: "wan-i2v" } } }).expect(200);
+    expect((await s.db.siteSetting.findUniqueOrThrow({ where: { key: CHAT_MEDIA_SETTING } })).value).toMatchObject({
+      enabled: true,
+      price: { image: null, video: 9 },
+      workflows: { image: {}, video: { comfyui: "wan-i2v" } },
+    });
+    await s.db.siteSetting.delete({ where: { key: CHAT_MEDIA_SETTING } });
+
+    const d = (await s.http.get("/admin/api/dashboard?days=2").set("token", admin.token).expect(200)).body;
+    expect(d.activitySeries).toEqual(expect.arrayContaining(["chatMedia", "chatMediaCredits"]));
+    const total = (series: string) =>
+      d.activity.filter((r: { series: string }) => r.series === series).reduce((n: number, r: { count: number }) => n + r.count, 0);
+    // every picture asked for in this file, and the credits of those not refunded
+    const asked = await s.db.chatMedia.count({ where: { taskId: { not: null } } });
+    const kept = await s.db.generationTask.aggregate({
+      where: { chatMedia: { isNot: null }, status: { not: "failed" }, paidWith: "credits" },
+      _sum: { cost: true },
+    });
+    expect(total("chatMedia")).toBe(asked);
+    expect(total("chatMediaCredits")).toBe(kept._sum.cost);
+    expect(asked).toBeGreaterThan(5);
+  });
 });

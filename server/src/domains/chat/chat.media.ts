@@ -10,6 +10,7 @@ import { cardText } from "./chat.characters.ts";
 import { messageView, type MessageView, type ReplyEvent } from "./chat.live.ts";
 import type { ChatMediaView, RequestMediaBody } from "./chat.media.schema.ts";
 import type { ChatPolicy } from "./policy.ts";
+import { chatMediaCreditsPerDay, chatMediaPerDay } from "./chat.queries.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 
 /** The lines of the conversation a picture's scene is taken from. */
@@ -179,6 +180,9 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
 
   return {
     withMedia,
+    /** The console dashboard's day series (docs/decisions/309): pictures and clips asked for, and credits spent on them. */
+    mediaPerDay: (sinceUtc: string) => chatMediaPerDay.rows(db, { sinceUtc }),
+    mediaCreditsPerDay: (sinceUtc: string) => chatMediaCreditsPerDay.rows(db, { sinceUtc }),
 
     /** The price of each kind before the tap, and whether it would be the local draft; `available` false where it is off. */
     async mediaQuote(userId: number, conversationId: number) {

@@ -97,6 +97,8 @@ export function createChatService(deps: Deps) {
     ...sending,
     requestMedia: media.requestMedia,
     mediaQuote: media.mediaQuote,
+    mediaPerDay: media.mediaPerDay,
+    mediaCreditsPerDay: media.mediaCreditsPerDay,
     /** Follows a reply, or a media message's rendering (issue 50), as the reply stream's events; 404 when not the caller's. */
     async follower(userId: number, replyId: number) {
       const follow = await sending.follower(userId, replyId);

@@ -144,7 +144,7 @@ describe("GET /admin/api/dashboard", () => {
       requests: [{ day: ymd(day(2)), count: 2, credits: 80 }],
     });
     // one series per line of the registry (server/src/dashboard-activity.ts), each counted by the domain owning the rows
-    expect(d.activitySeries).toEqual(["likes", "remixes", "checkIns", "referrals", "tips", "follows", "unlocks"]);
+    expect(d.activitySeries).toEqual(["likes", "remixes", "checkIns", "referrals", "tips", "follows", "unlocks", "chatMedia", "chatMediaCredits"]);
     expect(d.activity).toEqual([
       { series: "likes", day: ymd(day(0)), count: 2 },
       { series: "remixes", day: ymd(day(1)), count: 1 },

@@ -16,7 +16,6 @@ const chatMediaValue = z.strictObject({
   off_channels: z.array(z.string().trim().min(1).max(64)).max(500).default(CHAT_MEDIA_DEFAULTS.off_channels),
   price: z.strictObject({ image: price.default(null), video: price.default(null) }).default(CHAT_MEDIA_DEFAULTS.price),
   drafts: z.boolean().default(CHAT_MEDIA_DEFAULTS.drafts),
-  offers: z.boolean().default(CHAT_MEDIA_DEFAULTS.offers),
   workflows: z.strictObject({ image: workflows.default({}), video: workflows.default({}) }).default(CHAT_MEDIA_DEFAULTS.workflows),
 });
 
