@@ -1,8 +1,8 @@
+import { createConsoleServices } from "./console-services.ts";
 import type { Tx } from "./db/client.ts";
 import type { Order } from "./db/generated/client.ts";
 import { createAuthService } from "./domains/auth/auth.service.ts";
 import { createMailer } from "./domains/auth/mailer.ts";
-import { createMembershipsAdminService } from "./domains/memberships/memberships.admin.ts";
 import { createMembershipsService } from "./domains/memberships/memberships.service.ts";
 import { createOrdersService } from "./domains/orders/orders.service.ts";
 import { createOrderReceipts } from "./domains/orders/orders.receipts.ts";
@@ -15,19 +15,14 @@ import { createPagsmileProvider } from "./domains/payments/providers/pagsmile.pr
 import { createPaypalProvider } from "./domains/payments/providers/paypal.provider.ts";
 import { createSandboxProvider } from "./domains/payments/providers/sandbox.provider.ts";
 import { createStripeProvider } from "./domains/payments/providers/stripe.provider.ts";
-import { createProductsAdminService } from "./domains/products/products.admin.service.ts";
 import { createProductsService } from "./domains/products/products.service.ts";
 import { createStaffService } from "./domains/staff/staff.service.ts";
 import { createUsersService } from "./domains/users/users.service.ts";
-import { createDashboard } from "./dashboard-activity.ts";
-import { createTasksAdminService } from "./domains/generation/tasks.admin.service.ts";
 import { createModerationService } from "./domains/moderation/moderation.service.ts";
 import { bannedOwner, flagEvasion } from "./domains/moderation/moderation.bans.ts";
 import { createSystemReports } from "./domains/moderation/moderation.system-reports.ts";
-import { createAppealsService } from "./domains/moderation/appeals.service.ts";
 import { createSupportService } from "./domains/support/support.service.ts";
 import { createLegalService } from "./domains/legal/legal.service.ts";
-import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
 import { avatarImages } from "./domains/chat/avatar-images.ts";
@@ -35,24 +30,16 @@ import { characterMedia } from "./domains/chat/character-media.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { withPageDetached, withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
-import { createCreatorsAdminService } from "./domains/creators/creators.admin.service.ts";
 import { wireMessages } from "./domains/messages/messages.wiring.ts";
 import { localMediaSigner } from "./storage/local.storage.ts";
 import { mediaUrlSecret } from "./storage/storage.ts";
-import { createOrdersAdminService } from "./domains/orders/orders.admin.service.ts";
 import { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
 import { createConversionsService } from "./domains/pixels/conversions.service.ts";
-import { createPixelsService } from "./domains/pixels/pixels.service.ts";
-import { createImportsService } from "./domains/imports/imports.service.ts";
 import { createGeoLookup } from "./domains/site/geoip.ts";
 import { createCityRedirects } from "./domains/site/redirect-by-city.ts";
 import { createSiteService } from "./domains/site/site.service.ts";
-import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
-import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
-import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
 import { createSandboxGateway } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createSandboxSubscriptions } from "./domains/payments/sandbox/sandbox-subscriptions.ts";
-import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
 import { createPrivacyService } from "./domains/privacy/privacy.service.ts";
 import { createRenderServices, type AppDeps } from "./render-services.ts";
 import { measureOperations } from "./operations.ts";
@@ -240,28 +227,7 @@ export function createServices(deps: AppDeps) {
     exportKeepHours: config.DATA_EXPORT_KEEP_HOURS,
     linkTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
   });
-  const pixels = createPixelsService(db, audit, channelSecrets, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL });
-  const usersAdmin = createUsersAdminService({ db, audit, credits });
-  const productsAdmin = createProductsAdminService(db, audit);
-  const consoleServices = {
-    audit,
-    moderation,
-    appeals: createAppealsService({ db, audit, moderation }),
-    evidence,
-    transparency: createTransparencyService(db),
-    pixels,
-    usersAdmin,
-    imports: createImportsService({ db, audit, pixels, credits, users: usersAdmin, products: productsAdmin }),
-    ordersAdmin: createOrdersAdminService(db),
-    membershipsAdmin: createMembershipsAdminService(db),
-    tasksAdmin: createTasksAdminService(db, render.templates),
-    productsAdmin,
-    templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines),
-    siteAdmin: createSiteAdminService(db, audit, storage),
-    dashboard: createDashboard(db, { generation: render.generation, rewards, messages, chat }),
-    trainingAdmin: createTrainingAdminService(db, storage),
-    creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
-  };
+  const consoleServices = createConsoleServices(deps, { render, channelSecrets, moderation, evidence, rewards, messages, chat });
   measureOperations(render.metrics, { generation: render.generation, engines: render.engines, conversions });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = (): Promise<void> => Promise.all([render.close(), chat.close(), auth.close()]).then(() => undefined);

@@ -6,15 +6,18 @@ import { isStatement } from "../../server/src/db/statement.ts";
 import { PROJECT_DIR } from "../../server/src/paths.ts";
 import { createTestDb, type TestDb } from "../db-utils.ts";
 
-/** Every `<domain>.queries.ts` of server/src/domains, with its statements. */
+/** Every `<domain>.queries.ts` (and `<domain>.<use case>.queries.ts`) of server/src/domains, with its statements. */
 async function declaredStatements() {
   const domains = path.join(PROJECT_DIR, "server/src/domains");
   const found: { name: string; statement: ReturnType<typeof asStatement> }[] = [];
   for (const domain of fs.readdirSync(domains)) {
-    const file = path.join(domains, domain, `${domain}.queries.ts`);
-    if (!fs.existsSync(file)) continue;
-    const module = (await import(file)) as Record<string, unknown>;
-    for (const [name, value] of Object.entries(module)) if (isStatement(value)) found.push({ name: `${domain}.${name}`, statement: asStatement(value) });
+    const dir = path.join(domains, domain);
+    if (!fs.statSync(dir).isDirectory()) continue;
+    for (const file of fs.readdirSync(dir).filter((f) => f.startsWith(`${domain}.`) && f.endsWith(".queries.ts"))) {
+      const module = (await import(path.join(dir, file))) as Record<string, unknown>;
+      const where = file.slice(0, -".queries.ts".length);
+      for (const [name, value] of Object.entries(module)) if (isStatement(value)) found.push({ name: `${where}.${name}`, statement: asStatement(value) });
+    }
   }
   return found;
 }

@@ -1,6 +1,9 @@
 import { Button, Typography } from "@mui/material";
 import { BooleanInput, Link, NumberInput, SimpleForm, TextInput, minValue, useTranslate } from "react-admin";
-import { CHAT_MEDIA_KINDS, CHAT_MEDIA_SETTING } from "../../../server/src/contract/chat.ts";
+import { CHAT_MEDIA_DEFAULTS, CHAT_MEDIA_SETTING, type ChatMediaKind } from "../../../server/src/contract/chat.ts";
+
+/** The kinds a character may send, as the setting prices them. */
+const CHAT_MEDIA_KINDS = Object.keys(CHAT_MEDIA_DEFAULTS.price) as ChatMediaKind[];
 import { ENGINE_KINDS } from "../../../server/src/contract/engines.ts";
 
 /** The engines that run workflows (the local engine draws its draft without one). */

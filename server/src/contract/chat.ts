@@ -35,8 +35,7 @@ export const CHAT_STREAM_EVENTS = ["start", "token", "end", "refused", "error", 
 export type ChatStreamEvent = (typeof CHAT_STREAM_EVENTS)[number];
 
 /** What a character may send of itself in chat (issue 50): a picture, or a short clip. */
-export const CHAT_MEDIA_KINDS = ["image", "video"] as const;
-export type ChatMediaKind = (typeof CHAT_MEDIA_KINDS)[number];
+export type ChatMediaKind = "image" | "video";
 
 /** The seconds of a character's clip: priced by default as one 5 s 480P video (issue 50 item 5). */
 export const CHAT_MEDIA_CLIP_SECONDS = 5;

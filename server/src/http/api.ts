@@ -6,6 +6,7 @@ import { anonymous, type Principal, type StaffPrincipal, type UserPrincipal } fr
 import { sendOk } from "./envelope.ts";
 import { HttpError } from "./errors.ts";
 import { coercedFields } from "./coercion.ts";
+import { validated } from "./validation.ts";
 import { MSG } from "./messages.ts";
 import { MULTIPART } from "./multipart.ts";
 
@@ -284,20 +285,4 @@ function documented(answer: Answer): Record<number, ResponseConfig> {
 function areaOf(path: string): { area: string; rest: string } {
   const m = /^(\/(?:admin\/)?api\/[^/:]+)(\/.*)?$/i.exec(path);
   return m ? { area: m[1]!, rest: m[2] ?? "/" } : { area: "/", rest: path };
-}
-
-/** Parses body, query and params with the route's zod schemas; the first problem's message is the answer. */
-function validated(spec: RouteSpec<z.ZodType, AnyObject, AnyObject>, req: Request) {
-  const { t: _cacheBuster, ...query } = req.query as Record<string, unknown>;
-  return {
-    body: spec.body ? parse(spec.body, req.body ?? {}) : undefined,
-    query: spec.query ? parse(spec.query, query) : {},
-    params: spec.params ? parse(spec.params, req.params) : req.params,
-  };
-}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw HttpError.badRequest(result.error.issues[0]?.message ?? MSG.badRequest);
 }

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { CHAT_MEDIA_KINDS } from "../../contract/chat.ts";
+import type { ChatMediaKind } from "../../contract/chat.ts";
+
+/** What a character may send of itself (ChatMediaKind): a picture or a clip. */
+const CHAT_MEDIA_KINDS = ["image", "video"] as const satisfies readonly ChatMediaKind[];
 
 const mustBe = { error: "conversation_id must be a number" };
 /** A JSON body's id is a JSON number (issue 47); a query string's is text, made a number. */

@@ -1,3 +1,5 @@
+import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
+import { QUEUE_STATES } from "../../contract/metrics.ts";
 import { CHAT_MEDIA_MESSAGES, KEPT_REPLY_STATUSES, type ChatMediaKind, type ChatMediaSettings } from "../../contract/chat.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Character, ChatMessage } from "../../db/generated/client.ts";
@@ -10,7 +12,7 @@ import { cardText } from "./chat.characters.ts";
 import { messageView, type MessageView, type ReplyEvent } from "./chat.live.ts";
 import type { ChatMediaView, RequestMediaBody } from "./chat.media.schema.ts";
 import type { ChatPolicy } from "./policy.ts";
-import { chatMediaCreditsPerDay, chatMediaPerDay } from "./chat.queries.ts";
+import { chatMediaCreditsPerDay, chatMediaPerDay } from "./chat.media.queries.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 
 /** The lines of the conversation a picture's scene is taken from. */
@@ -44,7 +46,7 @@ export interface TaskView {
   estimate_seconds: number | null;
 }
 
-const ENDED = new Set(["succeeded", "failed", "expired"]);
+const ENDED = new Set<string>(ENDED_TASK_STATUSES);
 
 /** The picture's words: the character's look, the conversation's recent scene, then what the person asked for. */
 export function mediaPrompt(c: Pick<Character, "name" | "description" | "age">, scene: string[], request: string, kind: ChatMediaKind): string {
@@ -168,7 +170,7 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
   /** The unfinished media tasks of the conversations `conversation` picks, failed and refunded in `tx`. */
   async function cancelWhere(tx: Tx, conversation: { id: number } | { characterId: number }, error: string) {
     const rows = await tx.chatMedia.findMany({
-      where: { task: { status: { in: ["queued", "running"] } }, message: { conversation } },
+      where: { task: { status: { in: [...QUEUE_STATES] } }, message: { conversation } },
       select: { taskId: true },
     });
     await media.cancel(
@@ -242,7 +244,7 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
         });
         try {
           const [now] = await withMedia(userId, [row.message]);
-          if (now.media && !["queued", "running"].includes(now.media.state)) return send({ type: "end", reply: now });
+          if (now.media && !(QUEUE_STATES as readonly string[]).includes(now.media.state)) return send({ type: "end", reply: now });
           send({ type: "progress", id: messageId, state: now.media?.state ?? "queued", progress: now.media?.progress ?? 0 });
           await Promise.race([ended, new Promise((r) => signal.addEventListener("abort", r, { once: true }))]);
           if (signal.aborted) return;

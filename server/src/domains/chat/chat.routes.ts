@@ -1,6 +1,4 @@
 import type { RequestHandler, Response } from "express";
-import { openEventStream } from "../../http/sse.ts";
-import type { ChatStreamEvent } from "../../contract/chat.ts";
 import type { ApiRouter } from "../../http/api.ts";
 import {
   avatarBody,
@@ -26,51 +24,12 @@ import {
   keepAvatarAnswer,
   keepAvatarBody,
   replyRef,
-  requestMediaAnswer,
   statusAnswer,
   stopAnswer,
 } from "./chat.schema.ts";
-import { mediaQuoteAnswer, mediaQuoteQuery, requestMediaBody } from "./chat.media.schema.ts";
+import { chatMediaRoutes } from "./chat.media.routes.ts";
 import { messageView, type ChatService, type ReplyEvent, type StartedReply } from "./chat.service.ts";
-
-const HEARTBEAT_MS = 15_000;
-
-/**
- * Writes a reply as Server-Sent Events: `start` (the stored message and reply rows), `token` per piece of text,
- * `refused` when the policy stopped it, and `end` with the stored reply. The reply goes on being written and stored
- * when the browser goes away; only the listening stops. `start` is the first event's data, written with the head.
- */
-function openStream(res: Response, start?: unknown) {
-  openEventStream(res);
-  // Nagle's algorithm would hold small token writes back by up to 40 ms
-  res.socket?.setNoDelay(true);
-  const controller = new AbortController();
-  const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
-  res.on("close", () => {
-    clearInterval(heartbeat);
-    controller.abort();
-  });
-  const write = (event: ChatStreamEvent, data: unknown) => {
-    if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
-  // the head leaves with the first event when there is one (one write for both; 200 replies start at once in a busy
-  // minute); a follower may wait for its first piece, so its head is sent alone at once
-  if (start === undefined) res.flushHeaders();
-  else write("start", start);
-  return {
-    signal: controller.signal,
-    send: (e: ReplyEvent) => {
-      if (e.type === "token") write("token", { t: e.text });
-      else if (e.type === "refused") write("refused", { msg: e.msg });
-      else if (e.type === "progress") write("progress", { id: e.id, state: e.state, progress: e.progress });
-      else write("end", { reply: e.reply });
-    },
-    end: () => {
-      clearInterval(heartbeat);
-      if (!res.writableEnded) res.end();
-    },
-  };
-}
+import { openStream } from "./chat.stream.ts";
 
 /** Hourly rates per account (app.ts builds them from the settings): replies, and each kind of thing one makes. */
 export type ChatLimits = Record<"replies" | "characters" | "conversations" | "drafts" | "avatars" | "media", RequestHandler>;
@@ -267,33 +226,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
     async ({ principal, body, res }) =>
       streamReply(res, principal.userId, await chat.editLast(principal.userId, principal.role === "visitor", body.conversation_id, body.content)),
   );
-  api.get(
-    "/api/RoleChat/mediaQuote",
-    {
-      summary:
-        "The price of a picture and of a clip of the conversation's character before asking (null where it cannot be made now), and whether it would be the local engine's labelled draft",
-      tags,
-      auth: "user",
-      can: readConversation,
-      query: mediaQuoteQuery,
-      response: mediaQuoteAnswer,
-    },
-    ({ principal, query }) => chat.mediaQuote(principal.userId, query.conversation_id),
-  );
-  api.post(
-    "/api/RoleChat/requestMedia",
-    {
-      summary:
-        "Ask the conversation's character for a picture (`image`) or a clip (`video`) of itself, with an optional `prompt` (else the recent lines give the scene). Charged like a generation, refunded once if it fails; answers the task like the other submits and the character's message that carries it. Follow the message with replyStream (progress, then end)",
-      tags,
-      auth: "user",
-      can: ["create", "GenerationTask"],
-      body: requestMediaBody,
-      before: [limits.media],
-      response: requestMediaAnswer,
-    },
-    ({ principal, body }) => chat.requestMedia(principal.userId, body, principal.account),
-  );
+  chatMediaRoutes(api, chat, limits.media);
   api.post(
     "/api/RoleChat/stop",
     {

@@ -1,7 +1,7 @@
 import { IMAGE_MODES } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import type { Pricing } from "./generation.pricing.ts";
-import { measuredGpuCosts } from "./generation.queries.ts";
+import { measuredGpuCosts } from "./generation.gpu-costs.queries.ts";
 import { withTemplateNames } from "./generation.template-names.ts";
 import type { GenerationDeps, TaskInput } from "./generation.task.ts";
 

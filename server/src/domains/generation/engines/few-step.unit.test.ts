@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COST_CLASS_FACTORS } from "../../../contract/engines.ts";
 import type { EngineJob } from "./engine.ts";
+import { loraLinks } from "./lora-links.ts";
 import { bindWorkflow, chooseWorkflow, loadWorkflows } from "./workflows.ts";
 
 /** The few-step tier (issue 45, decision 370): chosen only when asked for, stacked with a person's LoRA, cheaper. */
@@ -76,8 +77,15 @@ describe("few-step workflows beside the full ones", () => {
     const wf = workflows.find((w) => w.name === "wan22-i2v-14b-fast");
     if (!wf) throw new Error("no wan22-i2v-14b-fast");
     const bound = async (lora?: typeof LORA) =>
-      (await bindWorkflow(wf, job({ tier: "fast", lora }), { image: "in.png", models: {}, prefix: "p", loraUrl: "https://reverie.example/api/gpu/loras/x" }))
-        .prompt;
+      (
+        await bindWorkflow(wf, job({ tier: "fast", lora }), {
+          image: "in.png",
+          models: {},
+          prefix: "p",
+          server: "http://gpu-1:8188",
+          links: loraLinks("test-secret", "https://reverie.example", 600),
+        })
+      ).prompt;
     const withLora = await bound(LORA);
     expect(withLora["12"].inputs).toMatchObject({ steps: 4, start_at_step: 0, end_at_step: 2, cfg: 1 });
     expect(withLora["13"].inputs).toMatchObject({ steps: 4, start_at_step: 2, cfg: 1 });

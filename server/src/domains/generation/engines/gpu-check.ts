@@ -1,6 +1,16 @@
 import type { ModelFolder } from "../../../contract/engines.ts";
 import { CHARACTER_NODES } from "./lora-links.ts";
-import { checkWorkflow, manifestOf, type ObjectInfo, type Workflow, type WorkflowCheck } from "./workflows.ts";
+import { checkWorkflow, type MissingFile, type ObjectInfo, type Workflow, type WorkflowCheck } from "./workflows.ts";
+
+/**
+ * Where a model file comes from, by its name: the manifest entry of any shipped workflow whose default it is. A file
+ * named in COMFYUI_MODELS (`flux1_dev=flux1-schnell.safetensors`) is not the slot's default, so the slot's own URL
+ * would fetch another file (issue 45): it gets the entry the manifest has for it, or none (the operator's choice).
+ */
+export function manifestOf(workflows: Workflow[], file: string): Pick<MissingFile, "url" | "size" | "sha256"> {
+  for (const wf of workflows) for (const m of Object.values(wf.binding.models)) if (m.default === file) return { url: m.url, size: m.size, sha256: m.sha256 };
+  return { url: null, size: null, sha256: null };
+}
 
 const TIMEOUT_MS = 15_000;
 

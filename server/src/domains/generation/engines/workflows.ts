@@ -99,16 +99,6 @@ export interface MissingFile {
   sha256: string | null;
 }
 
-/**
- * Where a model file comes from, by its name: the manifest entry of any shipped workflow whose default it is. A file
- * named in COMFYUI_MODELS (`flux1_dev=flux1-schnell.safetensors`) is not the slot's default, so the slot's own URL
- * would fetch another file (issue 45): it gets the entry the manifest has for it, or none (the operator's choice).
- */
-export function manifestOf(workflows: Workflow[], file: string): Pick<MissingFile, "url" | "size" | "sha256"> {
-  for (const wf of workflows) for (const m of Object.values(wf.binding.models)) if (m.default === file) return { url: m.url, size: m.size, sha256: m.sha256 };
-  return { url: null, size: null, sha256: null };
-}
-
 /** What a server's /object_info says of one workflow: runnable, or the nodes and files it lacks. */
 export interface WorkflowCheck {
   offered: boolean;
