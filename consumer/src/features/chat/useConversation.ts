@@ -4,9 +4,10 @@ import { translateMessage } from "../../i18n/index.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { session } from "../session/session.ts";
 import type { ChatMediaKind } from "../../../../server/src/contract/chat.ts";
+import { QUEUE_STATES } from "../../../../server/src/contract/metrics.ts";
 import { chatApi, followMedia, NOT_ENOUGH_CREDITS, streamReply, type ChatMessage, type ConversationSummary } from "./chat.api.ts";
 
-const RENDERING = new Set(["queued", "running"]);
+const RENDERING = new Set<string>(QUEUE_STATES);
 
 /** idle; waiting: sent, no token yet (typing indicator); streaming: text is arriving. */
 export type Phase = "idle" | "waiting" | "streaming";

@@ -1,4 +1,6 @@
 import { CHAT_MEDIA_MESSAGES, KEPT_REPLY_STATUSES, type ChatMediaKind, type ChatMediaSettings } from "../../contract/chat.ts";
+import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
+import { QUEUE_STATES } from "../../contract/metrics.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Character, ChatMessage } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -44,7 +46,8 @@ export interface TaskView {
   estimate_seconds: number | null;
 }
 
-const ENDED = new Set(["succeeded", "failed", "expired"]);
+const ENDED = new Set<string>(ENDED_TASK_STATUSES);
+const RENDERING = new Set<string>(QUEUE_STATES);
 
 /** The picture's words: the character's look, the conversation's recent scene, then what the person asked for. */
 export function mediaPrompt(c: Pick<Character, "name" | "description" | "age">, scene: string[], request: string, kind: ChatMediaKind): string {
@@ -168,7 +171,7 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
   /** The unfinished media tasks of the conversations `conversation` picks, failed and refunded in `tx`. */
   async function cancelWhere(tx: Tx, conversation: { id: number } | { characterId: number }, error: string) {
     const rows = await tx.chatMedia.findMany({
-      where: { task: { status: { in: ["queued", "running"] } }, message: { conversation } },
+      where: { task: { status: { in: [...QUEUE_STATES] } }, message: { conversation } },
       select: { taskId: true },
     });
     await media.cancel(
@@ -242,7 +245,7 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
         });
         try {
           const [now] = await withMedia(userId, [row.message]);
-          if (now.media && !["queued", "running"].includes(now.media.state)) return send({ type: "end", reply: now });
+          if (now.media && !RENDERING.has(now.media.state)) return send({ type: "end", reply: now });
           send({ type: "progress", id: messageId, state: now.media?.state ?? "queued", progress: now.media?.progress ?? 0 });
           await Promise.race([ended, new Promise((r) => signal.addEventListener("abort", r, { once: true }))]);
           if (signal.aborted) return;
