@@ -30,8 +30,7 @@ import { createLegalService } from "./domains/legal/legal.service.ts";
 import { createTransparencyService } from "./domains/moderation/transparency.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
-import { avatarImages } from "./domains/chat/avatar-images.ts";
-import { characterMedia } from "./domains/chat/character-media.ts";
+import { avatarImages, characterMedia } from "./domains/chat/chat-generation.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { withPageDetached, withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
@@ -257,7 +256,7 @@ export function createServices(deps: AppDeps) {
     productsAdmin,
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines),
     siteAdmin: createSiteAdminService(db, audit, storage),
-    dashboard: createDashboard(db, { generation: render.generation, rewards, messages, chat }),
+    dashboard: createDashboard(db, { generation: render.generation, rewards, messages }),
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };

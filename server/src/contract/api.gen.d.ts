@@ -23536,7 +23536,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24225,7 +24225,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24827,7 +24827,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24979,7 +24979,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;

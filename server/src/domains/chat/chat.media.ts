@@ -12,7 +12,6 @@ import { cardText } from "./chat.characters.ts";
 import { messageView, type MessageView, type ReplyEvent } from "./chat.live.ts";
 import type { ChatMediaView, RequestMediaBody } from "./chat.media.schema.ts";
 import type { ChatPolicy } from "./policy.ts";
-import { chatMediaCreditsPerDay, chatMediaPerDay } from "./chat.queries.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 
 /** The lines of the conversation a picture's scene is taken from. */
@@ -20,7 +19,7 @@ const SCENE_LINES = 6;
 /** Kept out of every character picture: characters are adults, and the picture is of the character alone. */
 const MEDIA_NEGATIVE = "child, minor, teenager, young-looking, school uniform, text, watermark, signature, deformed, extra limbs";
 
-/** What the generation domain does for chat's media (services.ts wires it: character-media.ts). */
+/** What the generation domain does for chat's media (services.ts wires it: chat-generation.ts). */
 export interface CharacterMediaPort {
   quote(plan: CharacterMediaPlan): Promise<{ points: number; engine: string; label: string; draft: boolean; available: boolean }>;
   submit(userId: number, r: CharacterMediaRequest): Promise<{ id: number; cost: number; status: string; paid_with: string }>;
@@ -183,9 +182,6 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
 
   return {
     withMedia,
-    /** The console dashboard's day series (docs/decisions/309): pictures and clips asked for, and credits spent on them. */
-    mediaPerDay: (sinceUtc: string) => chatMediaPerDay.rows(db, { sinceUtc }),
-    mediaCreditsPerDay: (sinceUtc: string) => chatMediaCreditsPerDay.rows(db, { sinceUtc }),
 
     /** The price of each kind before the tap, and whether it would be the local draft; `available` false where it is off. */
     async mediaQuote(userId: number, conversationId: number) {

@@ -25,11 +25,10 @@ import {
   keepAvatarAnswer,
   keepAvatarBody,
   replyRef,
-  requestMediaAnswer,
   statusAnswer,
   stopAnswer,
 } from "./chat.schema.ts";
-import { mediaQuoteAnswer, mediaQuoteQuery, requestMediaBody } from "./chat.media.schema.ts";
+import { chatMediaRoutes } from "./chat.media.routes.ts";
 import { messageView, type ChatService, type ReplyEvent, type StartedReply } from "./chat.service.ts";
 
 const HEARTBEAT_MS = 15_000;
@@ -75,17 +74,14 @@ function openStream(res: Response, start?: unknown) {
 export type ChatLimits = Record<"replies" | "characters" | "conversations" | "drafts" | "avatars" | "media", RequestHandler>;
 
 export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits) {
+  chatMediaRoutes(api, chat, limits.media);
   const tags = ["chat"];
   const before = [limits.replies];
   // an edit makes nothing new: only a new character counts against the hourly rate
   const newCharacter: RequestHandler = (req, res, next) => (req.body?.id ? next() : limits.characters(req, res, next));
   const converse = ["create", "Conversation"] as ["create", "Conversation"];
   const readConversation = ["read", "Conversation"] as ["read", "Conversation"];
-  const replyEvents = {
-    kind: "events",
-    schema: chatStreamData,
-    description: "The reply's events: start, token, refused, end; a media message's progress, then end",
-  } as const;
+  const replyEvents = { kind: "events", schema: chatStreamData, description: "start, token, refused, end; a picture's progress, then end" } as const;
 
   /** Answers a started reply as an event stream on this request (a replayed send follows the stored reply). */
   async function streamReply(res: Response, userId: number, started: StartedReply) {
@@ -265,33 +261,6 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
     },
     async ({ principal, body, res }) =>
       streamReply(res, principal.userId, await chat.editLast(principal.userId, principal.role === "visitor", body.conversation_id, body.content)),
-  );
-  api.get(
-    "/api/RoleChat/mediaQuote",
-    {
-      summary:
-        "The price of a picture and of a clip of the conversation's character before asking (null where it cannot be made now), and whether it would be the local engine's labelled draft",
-      tags,
-      auth: "user",
-      can: readConversation,
-      query: mediaQuoteQuery,
-      response: mediaQuoteAnswer,
-    },
-    ({ principal, query }) => chat.mediaQuote(principal.userId, query.conversation_id),
-  );
-  api.post(
-    "/api/RoleChat/requestMedia",
-    {
-      summary:
-        "Ask the conversation's character for a picture (`image`) or a clip (`video`) of itself, with an optional `prompt` (else the recent lines give the scene). Charged like a generation, refunded once if it fails; answers the task like the other submits and the character's message that carries it. Follow the message with replyStream (progress, then end)",
-      tags,
-      auth: "user",
-      can: ["create", "GenerationTask"],
-      body: requestMediaBody,
-      before: [limits.media],
-      response: requestMediaAnswer,
-    },
-    ({ principal, body }) => chat.requestMedia(principal.userId, body, principal.account),
   );
   api.post(
     "/api/RoleChat/stop",
