@@ -12,7 +12,6 @@ import { createSiteAdminService } from "./domains/site/site.admin.service.ts";
 import { createTemplatesAdminService } from "./domains/templates/templates.admin.service.ts";
 import { createUsersAdminService } from "./domains/users/users.admin.service.ts";
 import { createTrainingAdminService } from "./domains/training/training.admin.service.ts";
-import type { ChatService } from "./domains/chat/chat.service.ts";
 import type { createEvidenceService } from "./domains/moderation/evidence.ts";
 import type { createModerationService } from "./domains/moderation/moderation.service.ts";
 import type { createChannelSecrets } from "./domains/pixels/channel-secrets.ts";
@@ -26,7 +25,6 @@ interface ConsoleDeps {
   evidence: ReturnType<typeof createEvidenceService>;
   rewards: ReturnType<typeof createRewardsService>;
   messages: Parameters<typeof createDashboard>[1]["messages"];
-  chat: ChatService;
 }
 
 /**
@@ -35,7 +33,7 @@ interface ConsoleDeps {
  */
 export function createConsoleServices(deps: AppDeps, o: ConsoleDeps) {
   const { db, config } = deps;
-  const { render, channelSecrets, moderation, evidence, rewards, messages, chat } = o;
+  const { render, channelSecrets, moderation, evidence, rewards, messages } = o;
   const { audit, credits, storage } = render;
   const pixels = createPixelsService(db, audit, channelSecrets, { scriptBaseUrl: config.PIXEL_SCRIPT_BASE_URL });
   const usersAdmin = createUsersAdminService({ db, audit, credits });
@@ -55,7 +53,7 @@ export function createConsoleServices(deps: AppDeps, o: ConsoleDeps) {
     productsAdmin,
     templatesAdmin: createTemplatesAdminService(db, audit, storage, render.engines),
     siteAdmin: createSiteAdminService(db, audit, storage),
-    dashboard: createDashboard(db, { generation: render.generation, rewards, messages, chat }),
+    dashboard: createDashboard(db, { generation: render.generation, rewards, messages }),
     trainingAdmin: createTrainingAdminService(db, storage),
     creatorsAdmin: createCreatorsAdminService({ db, previews: render.generation.previewsOf, storage }),
   };

@@ -4,7 +4,7 @@ import { createDashboardService, type DayCounts } from "./domains/dashboard/dash
 import type { GenerationService } from "./domains/generation/generation.service.ts";
 import type { MessagesService } from "./domains/messages/messages.service.ts";
 import type { RewardsService } from "./domains/rewards/rewards.service.ts";
-import type { ChatService } from "./domains/chat/chat.service.ts";
+import { chatMediaCreditsPerDay, chatMediaPerDay } from "./domains/dashboard/dashboard.queries.ts";
 
 /**
  * The console dashboard, wired with its activity per day (issue 32 item 8, docs/decisions/309): one line per series,
@@ -17,7 +17,6 @@ export function createDashboard(
     generation: GenerationService;
     rewards: RewardsService;
     messages: Pick<MessagesService, "unlocksPerDay">;
-    chat: Pick<ChatService, "mediaPerDay" | "mediaCreditsPerDay">;
   },
 ) {
   const creators = createCreatorFigures(db);
@@ -29,8 +28,9 @@ export function createDashboard(
     tips: creators.tipsPerDay,
     follows: creators.followsPerDay,
     unlocks: d.messages.unlocksPerDay,
-    chatMedia: d.chat.mediaPerDay,
-    chatMediaCredits: d.chat.mediaCreditsPerDay,
+    // pictures in chat are generation tasks carried by chat messages (issue 50): counted across both tables
+    chatMedia: (sinceUtc) => chatMediaPerDay.rows(db, { sinceUtc }),
+    chatMediaCredits: (sinceUtc) => chatMediaCreditsPerDay.rows(db, { sinceUtc }),
   };
   return createDashboardService(db, creators, activity);
 }

@@ -25,8 +25,7 @@ import { createSupportService } from "./domains/support/support.service.ts";
 import { createLegalService } from "./domains/legal/legal.service.ts";
 import { createEvidenceService } from "./domains/moderation/evidence.ts";
 import { createChatService } from "./domains/chat/chat.service.ts";
-import { avatarImages } from "./domains/chat/avatar-images.ts";
-import { characterMedia } from "./domains/chat/character-media.ts";
+import { avatarImages, characterMedia } from "./domains/chat/chat-generation.ts";
 import { createCreatorsService } from "./domains/creators/creators.service.ts";
 import { withPageDetached, withPublishedCreations } from "./domains/creators/creators.moderated.ts";
 import { createPayoutsService } from "./domains/creators/payouts.service.ts";
@@ -227,7 +226,7 @@ export function createServices(deps: AppDeps) {
     exportKeepHours: config.DATA_EXPORT_KEEP_HOURS,
     linkTtlSeconds: config.MEDIA_URL_TTL_SECONDS,
   });
-  const consoleServices = createConsoleServices(deps, { render, channelSecrets, moderation, evidence, rewards, messages, chat });
+  const consoleServices = createConsoleServices(deps, { render, channelSecrets, moderation, evidence, rewards, messages });
   measureOperations(render.metrics, { generation: render.generation, engines: render.engines, conversions });
   /** Releases the queue and LISTEN connections (the db itself belongs to the caller). */
   const close = (): Promise<void> => Promise.all([render.close(), chat.close(), auth.close()]).then(() => undefined);

@@ -1,11 +1,9 @@
 import { Button, Typography } from "@mui/material";
 import { BooleanInput, Link, NumberInput, SimpleForm, TextInput, minValue, useTranslate } from "react-admin";
-import { CHAT_MEDIA_DEFAULTS, CHAT_MEDIA_SETTING, type ChatMediaKind } from "../../../server/src/contract/chat.ts";
-
-/** The kinds a character may send, as the setting prices them. */
-const CHAT_MEDIA_KINDS = Object.keys(CHAT_MEDIA_DEFAULTS.price) as ChatMediaKind[];
+import { CHAT_MEDIA_SECONDS, CHAT_MEDIA_SETTING, type ChatMediaKind } from "../../../server/src/contract/chat.ts";
 import { ENGINE_KINDS } from "../../../server/src/contract/engines.ts";
 
+const KINDS = Object.keys(CHAT_MEDIA_SECONDS) as ChatMediaKind[];
 /** The engines that run workflows (the local engine draws its draft without one). */
 const GPU_ENGINES = ENGINE_KINDS.filter((e) => e !== "local");
 
@@ -36,7 +34,7 @@ export function ChatMediaForm() {
       </Typography>
       <BooleanInput source="value.enabled" label="console.chatMedia.enabled" />
       <TextInput source="value.off_channels" label="console.chatMedia.offChannels" helperText="console.chatMedia.offChannelsHelp" fullWidth {...channelList} />
-      {CHAT_MEDIA_KINDS.map((kind) => (
+      {KINDS.map((kind) => (
         <NumberInput
           key={kind}
           source={`value.price.${kind}`}
@@ -47,7 +45,7 @@ export function ChatMediaForm() {
         />
       ))}
       <BooleanInput source="value.drafts" label="console.chatMedia.drafts" helperText="console.chatMedia.draftsHelp" />
-      {CHAT_MEDIA_KINDS.flatMap((kind) =>
+      {KINDS.flatMap((kind) =>
         GPU_ENGINES.map((engine) => (
           <TextInput
             key={`${kind}-${engine}`}

@@ -23897,7 +23897,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24586,7 +24586,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -25188,7 +25188,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -25340,7 +25340,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The reply's events: start, token, refused, end; a media message's progress, then end (the schema is the JSON of each event's `data:` line) */
+                /** @description start, token, refused, end; a picture's progress, then end (the schema is the JSON of each event's `data:` line) */
                 200: {
                     headers: {
                         [name: string]: unknown;

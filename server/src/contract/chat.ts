@@ -34,11 +34,12 @@ export type PolicyHitSource = (typeof POLICY_HIT_SOURCES)[number];
 export const CHAT_STREAM_EVENTS = ["start", "token", "end", "refused", "error", "progress"] as const;
 export type ChatStreamEvent = (typeof CHAT_STREAM_EVENTS)[number];
 
-/** What a character may send of itself in chat (issue 50): a picture, or a short clip. */
-export type ChatMediaKind = "image" | "video";
-
-/** The seconds of a character's clip: priced by default as one 5 s 480P video (issue 50 item 5). */
-export const CHAT_MEDIA_CLIP_SECONDS = 5;
+/**
+ * What a character may send of itself in chat (issue 50), by kind with its seconds: a picture, or a 5 s clip (priced
+ * by default as one 480P video, item 5). A table rather than a word list: "image" and "video" name other things too.
+ */
+export const CHAT_MEDIA_SECONDS = { image: 0, video: 5 } as const;
+export type ChatMediaKind = keyof typeof CHAT_MEDIA_SECONDS;
 
 /** The consumer app and the console translate by these exact strings. */
 export const CHAT_MEDIA_MESSAGES = {

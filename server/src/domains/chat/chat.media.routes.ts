@@ -4,9 +4,10 @@ import { mediaQuoteAnswer, mediaQuoteQuery, requestMediaBody } from "./chat.medi
 import { requestMediaAnswer } from "./chat.schema.ts";
 import type { ChatService } from "./chat.service.ts";
 
-/** A character's pictures and clips in the conversation (issue 50): the price before asking, and the asking. */
-export function chatMediaRoutes(api: ApiRouter, chat: ChatService, limit: RequestHandler) {
+/** Characters' pictures and clips in chat (issue 50): the price before the tap, and the request; followed with replyStream. */
+export function chatMediaRoutes(api: ApiRouter, chat: ChatService, hourly: RequestHandler) {
   const tags = ["chat"];
+  const readConversation = ["read", "Conversation"] as ["read", "Conversation"];
   api.get(
     "/api/RoleChat/mediaQuote",
     {
@@ -14,7 +15,7 @@ export function chatMediaRoutes(api: ApiRouter, chat: ChatService, limit: Reques
         "The price of a picture and of a clip of the conversation's character before asking (null where it cannot be made now), and whether it would be the local engine's labelled draft",
       tags,
       auth: "user",
-      can: ["read", "Conversation"],
+      can: readConversation,
       query: mediaQuoteQuery,
       response: mediaQuoteAnswer,
     },
@@ -29,7 +30,7 @@ export function chatMediaRoutes(api: ApiRouter, chat: ChatService, limit: Reques
       auth: "user",
       can: ["create", "GenerationTask"],
       body: requestMediaBody,
-      before: [limit],
+      before: [hourly],
       response: requestMediaAnswer,
     },
     ({ principal, body }) => chat.requestMedia(principal.userId, body, principal.account),

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import type { ChatMediaKind } from "../../contract/chat.ts";
+import { CHAT_MEDIA_SECONDS, type ChatMediaKind } from "../../contract/chat.ts";
 
-/** What a character may send of itself (ChatMediaKind): a picture or a clip. */
-const CHAT_MEDIA_KINDS = ["image", "video"] as const satisfies readonly ChatMediaKind[];
+const KINDS = Object.keys(CHAT_MEDIA_SECONDS) as [ChatMediaKind, ...ChatMediaKind[]];
 
 const mustBe = { error: "conversation_id must be a number" };
 /** A JSON body's id is a JSON number (issue 47); a query string's is text, made a number. */
@@ -12,7 +11,7 @@ const conversationIdParam = z.coerce.number(mustBe).int(mustBe).positive(mustBe)
 /** requestMedia: a picture or a clip of the conversation's character; without `prompt` the recent lines give the scene. */
 export const requestMediaBody = z.object({
   conversation_id: conversationId,
-  kind: z.enum(CHAT_MEDIA_KINDS, { error: `kind must be ${CHAT_MEDIA_KINDS.join(" or ")}` }),
+  kind: z.enum(KINDS, { error: `kind must be ${KINDS.join(" or ")}` }),
   prompt: z.preprocess(
     (v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
     z.string({ error: "prompt must be text" }).trim().max(500, { error: "prompt may be at most 500 characters" }).optional(),
@@ -28,7 +27,7 @@ export const mediaQuoteQuery = z.object({ conversation_id: conversationIdParam }
 
 /** A character's picture or clip as its message carries it (chat.media.ts). */
 export const chatMediaView = z.object({
-  kind: z.enum(CHAT_MEDIA_KINDS),
+  kind: z.enum(KINDS),
   request: z.string(),
   offered: z.boolean(),
   task_id: z.number().nullable(),

@@ -1,6 +1,6 @@
+import { CHAT_MEDIA_MESSAGES, KEPT_REPLY_STATUSES, type ChatMediaKind, type ChatMediaSettings } from "../../contract/chat.ts";
 import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import { QUEUE_STATES } from "../../contract/metrics.ts";
-import { CHAT_MEDIA_MESSAGES, KEPT_REPLY_STATUSES, type ChatMediaKind, type ChatMediaSettings } from "../../contract/chat.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { Character, ChatMessage } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -12,7 +12,6 @@ import { cardText } from "./chat.characters.ts";
 import { messageView, type MessageView, type ReplyEvent } from "./chat.live.ts";
 import type { ChatMediaView, RequestMediaBody } from "./chat.media.schema.ts";
 import type { ChatPolicy } from "./policy.ts";
-import { chatMediaCreditsPerDay, chatMediaPerDay } from "./chat.media.queries.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 
 /** The lines of the conversation a picture's scene is taken from. */
@@ -20,7 +19,7 @@ const SCENE_LINES = 6;
 /** Kept out of every character picture: characters are adults, and the picture is of the character alone. */
 const MEDIA_NEGATIVE = "child, minor, teenager, young-looking, school uniform, text, watermark, signature, deformed, extra limbs";
 
-/** What the generation domain does for chat's media (services.ts wires it: character-media.ts). */
+/** What the generation domain does for chat's media (services.ts wires it: chat-generation.ts). */
 export interface CharacterMediaPort {
   quote(plan: CharacterMediaPlan): Promise<{ points: number; engine: string; label: string; draft: boolean; available: boolean }>;
   submit(userId: number, r: CharacterMediaRequest): Promise<{ id: number; cost: number; status: string; paid_with: string }>;
@@ -47,6 +46,7 @@ export interface TaskView {
 }
 
 const ENDED = new Set<string>(ENDED_TASK_STATUSES);
+const RENDERING = new Set<string>(QUEUE_STATES);
 
 /** The picture's words: the character's look, the conversation's recent scene, then what the person asked for. */
 export function mediaPrompt(c: Pick<Character, "name" | "description" | "age">, scene: string[], request: string, kind: ChatMediaKind): string {
@@ -182,9 +182,6 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
 
   return {
     withMedia,
-    /** The console dashboard's day series (docs/decisions/309): pictures and clips asked for, and credits spent on them. */
-    mediaPerDay: (sinceUtc: string) => chatMediaPerDay.rows(db, { sinceUtc }),
-    mediaCreditsPerDay: (sinceUtc: string) => chatMediaCreditsPerDay.rows(db, { sinceUtc }),
 
     /** The price of each kind before the tap, and whether it would be the local draft; `available` false where it is off. */
     async mediaQuote(userId: number, conversationId: number) {
@@ -244,7 +241,7 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
         });
         try {
           const [now] = await withMedia(userId, [row.message]);
-          if (now.media && !(QUEUE_STATES as readonly string[]).includes(now.media.state)) return send({ type: "end", reply: now });
+          if (now.media && !RENDERING.has(now.media.state)) return send({ type: "end", reply: now });
           send({ type: "progress", id: messageId, state: now.media?.state ?? "queued", progress: now.media?.progress ?? 0 });
           await Promise.race([ended, new Promise((r) => signal.addEventListener("abort", r, { once: true }))]);
           if (signal.aborted) return;

@@ -42,7 +42,7 @@ interface Deps {
   databaseUrl: string | undefined;
   /** Replies streaming and back-end failures, for the operations figures. */
   metrics: ChatMetrics;
-  /** Characters' pictures and clips are rendered by the generation domain (services.ts wires it: character-media.ts). */
+  /** Characters' pictures and clips are rendered by the generation domain (services.ts wires it: chat-generation.ts). */
   media: CharacterMediaPort;
   /** The training domain: a character may be tied to its owner's own usable model (decision 366). */
   models: { loraFor(userId: number, modelId: number): Promise<unknown> };
@@ -97,8 +97,6 @@ export function createChatService(deps: Deps) {
     ...sending,
     requestMedia: media.requestMedia,
     mediaQuote: media.mediaQuote,
-    mediaPerDay: media.mediaPerDay,
-    mediaCreditsPerDay: media.mediaCreditsPerDay,
     /** Follows a reply, or a media message's rendering (issue 50), as the reply stream's events; 404 when not the caller's. */
     async follower(userId: number, replyId: number) {
       const follow = await sending.follower(userId, replyId);

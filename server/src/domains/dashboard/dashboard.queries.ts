@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/generated/client.ts";
-import { col, statement } from "../../db/statement.ts";
+import { col, countsPerDay, statement } from "../../db/statement.ts";
 
 // Days are grouped as timestamps and formatted after aggregation: one to_char per group, not per row. `sinceUtc` and
 // `nowUtc` are UTC wall-clock text, as the columns are UTC wall-clock TIMESTAMPs (dashboard.service.ts).
@@ -55,4 +55,18 @@ export const openReportsByAge = statement({
     FROM (SELECT ${p.nowUtc}::timestamp - created_at AS age, reason FROM reports WHERE status = 'open') r
     GROUP BY 1, 2`,
   example: { nowUtc: "2026-01-01T00:00:00.000" },
+});
+
+/** Characters' pictures and clips in chat asked for per day (issue 50), read across chat's and generation's rows. */
+export const chatMediaPerDay = countsPerDay("chat_media", Prisma.sql`task_id IS NOT NULL`);
+
+/** Credits spent per day on characters' pictures and clips: charged in credits and not refunded (failed ones were). */
+export const chatMediaCreditsPerDay = statement({
+  columns: { day: col.text, count: col.int },
+  sql: (p: { sinceUtc: string }) => Prisma.sql`
+    SELECT to_char(date_trunc('day', m.created_at), 'YYYY-MM-DD') AS day, coalesce(sum(t.cost), 0)::int AS count
+    FROM chat_media m JOIN generation_tasks t ON t.id = m.task_id
+    WHERE m.created_at >= ${p.sinceUtc}::timestamp AND t.paid_with = 'credits' AND t.status <> 'failed'
+    GROUP BY 1 ORDER BY 1`,
+  example: { sinceUtc: "2026-01-01T00:00:00.000" },
 });

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { CHAT_MEDIA_CLIP_SECONDS, CHAT_MEDIA_MESSAGES, type ChatMediaKind } from "../../contract/chat.ts";
+import { CHAT_MEDIA_SECONDS, CHAT_MEDIA_MESSAGES, type ChatMediaKind } from "../../contract/chat.ts";
 import { ENGINE_LABELS, type EngineKind } from "../../contract/engines.ts";
 import type { GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -59,7 +59,7 @@ export function createCharacterMedia(
     const workflow = engine === "local" ? undefined : p.workflows[engine];
     const video = p.kind === "video";
     const costClass = await engines.costClassFor(engine, { mode, workflow, source: p.imageKey ? "image" : undefined });
-    const cost = p.price ?? price({ video, resolution: "480P", durationSec: video ? CHAT_MEDIA_CLIP_SECONDS : 0, count: 1, templatePrice: 1, costClass });
+    const cost = p.price ?? price({ video, resolution: "480P", durationSec: CHAT_MEDIA_SECONDS[p.kind], count: 1, templatePrice: 1, costClass });
     return { mode, engine, workflow, cost, video };
   }
 
@@ -107,7 +107,7 @@ export function createCharacterMedia(
         engine,
         input,
         resolution: video ? "480P" : undefined,
-        durationSec: video ? CHAT_MEDIA_CLIP_SECONDS : undefined,
+        durationSec: video ? CHAT_MEDIA_SECONDS.video : undefined,
         cost,
         idempotencyKey: r.idempotencyKey,
         known: r.known,

@@ -1,7 +1,7 @@
 import type { FailedInput } from "../../contract/engines.ts";
 import type { Tx } from "../../db/client.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
-import { failAccountTasks, failTask, failTasks } from "./generation.queries.ts";
+import { failTask, failTasks } from "./generation.queries.ts";
 import type { GenerationDeps } from "./generation.task.ts";
 import { publishProgress } from "./progress.ts";
 
@@ -43,7 +43,7 @@ export function createTaskFailures({ db, credits, jobs }: GenerationDeps) {
    * one sees it at its next heartbeat and stops, and its result can no longer be recorded or delivered.
    */
   async function cancelForAccount(tx: Tx, userId: number, error: string): Promise<void> {
-    await givenBack(tx, await failAccountTasks.rows(tx, { userId, error: error.slice(0, 500) }));
+    await givenBack(tx, await failTasks.rows(tx, { userId, error: error.slice(0, 500) }));
   }
 
   /** Refunds the tasks just failed in `tx` and tells their streams, once the transaction commits. */

@@ -68,22 +68,13 @@ export const failTask = statement({
   example: exampleOf<FailTaskParams>({ taskId: 1, error: "failed", failedInput: null, attempts: 1, jobId: null }),
 });
 
-/** A banned account's unfinished tasks, failed in the ban's transaction. */
-export const failAccountTasks = statement({
-  columns: { id: col.int },
-  sql: (p: { userId: number; error: string }) => Prisma.sql`
-    UPDATE generation_tasks SET status = 'failed', error = ${p.error}, finished_at = now()
-    WHERE user_id = ${p.userId} AND status IN ('queued', 'running') RETURNING id`,
-  example: { userId: 1, error: "banned" },
-});
-
-/** Chosen unfinished tasks, failed in the caller's transaction (a chat conversation deleted, its character taken down). */
+/** Unfinished tasks failed in the caller's transaction: a banned account's, or chosen ones (a chat conversation deleted). */
 export const failTasks = statement({
   columns: { id: col.int, userId: col.int },
-  sql: (p: { ids: number[]; error: string }) => Prisma.sql`
+  sql: (p: { userId?: number; ids?: number[]; error: string }) => Prisma.sql`
     UPDATE generation_tasks SET status = 'failed', error = ${p.error}, finished_at = now()
-    WHERE id = ANY(${p.ids}::int[]) AND status IN ('queued', 'running') RETURNING id, user_id AS "userId"`,
-  example: { ids: [1, 2], error: "cancelled" },
+    WHERE ${p.ids ? Prisma.sql`id = ANY(${p.ids}::int[])` : Prisma.sql`user_id = ${p.userId ?? 0}`} AND status IN ('queued', 'running') RETURNING id, user_id AS "userId"`,
+  example: { ids: [1, 2] as number[] | undefined, userId: 1 as number | undefined, error: "cancelled" },
 });
 
 /** Tasks waiting and running, per engine (the console's engine status). */
