@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { config, type Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { underStartupLock } from "./db/migrate.ts";
 import { startDatabaseServer, stopOnSignalsElsewhere, type DatabaseServer } from "./db/embedded.ts";
 import { sandboxWarning } from "./domains/payments/sandbox/sandbox-gateway.ts";
 import { createLogger, warnOfWorkFailingAfterStop } from "./logger.ts";
@@ -93,7 +94,8 @@ try {
   pgServer = await pgStarting;
   const [{ connectDatabase }, { createApp }, { seed }, { startGenerationWorker }, { createTemplatePreviews }, { startDigestJobs }] = await modules;
   database = await connectDatabase(pgServer, cfg, log);
-  if (cfg.SEED_ON_START) await seed(database.db, { config: cfg, log });
+  // instances started together seed one at a time (each step creates what is missing)
+  if (cfg.SEED_ON_START) await underStartupLock(database.url, () => seed(database!.db, { config: cfg, log }));
   const { app, services } = createApp({ db: database.db, config: cfg, log, databaseUrl: database.url });
   let worker: ReturnType<typeof startGenerationWorker> | undefined;
   let stopPreviews: (() => Promise<void>) | undefined;

@@ -3,15 +3,60 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { PROJECT_DIR } from "../paths.ts";
+import type { Logger } from "pino";
+import type { Db } from "./client.ts";
 
 export const MIGRATIONS_DIR = path.join(PROJECT_DIR, "prisma", "migrations");
 
-/** Arbitrary but fixed: every Reverie instance takes this advisory lock to migrate one at a time. */
+/** Arbitrary but fixed: every Reverie instance takes this advisory lock to migrate and seed one at a time. */
 const MIGRATION_LOCK_ID = 7_240_311;
+
+/**
+ * Runs `fn` while this process holds the start-up lock (a session advisory lock on a connection of its own): instances
+ * started together migrate and then seed one after another, the others waiting (issue 49). The seed's steps each
+ * create what is missing, which is only safe one instance at a time: two at once both created the first admin.
+ */
+export async function underStartupLock<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+    return await fn(client);
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await client.end();
+  }
+}
 
 /** The migration files, in the order they are applied. */
 export async function migrationFiles(dir = MIGRATIONS_DIR): Promise<string[]> {
   return (await fs.readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+}
+
+// the files a build ships do not change while it runs
+let shipped: Promise<string[]> | undefined;
+
+/** Whether every migration this build ships is recorded as applied (false while the table does not exist yet). */
+export async function migrationsApplied(db: Db): Promise<boolean> {
+  try {
+    const rows = await db.$queryRaw<{ name: string }[]>`SELECT name FROM schema_migrations`;
+    const applied = new Set(rows.map((r) => r.name));
+    return (await (shipped ??= migrationFiles())).every((f) => applied.has(f));
+  } catch {
+    return false;
+  }
+}
+
+/** Returns once every shipped migration is applied, checking each second; says once that it waits. */
+export async function waitForMigrations(db: Db, log: Logger): Promise<void> {
+  for (let said = false; !(await migrationsApplied(db)); said = true) {
+    if (!said) {
+      log.info("waiting for the API to apply the migrations");
+      // production batches log lines: this one says why the process does nothing yet, so it goes out now
+      log.flush();
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
 
 /**
@@ -19,12 +64,9 @@ export async function migrationFiles(dir = MIGRATIONS_DIR): Promise<string[]> {
  * recording applied files (with a checksum) so that a second run does nothing.
  * `prisma migrate deploy` cannot be used through the JS engine (see docs/decisions/002).
  */
-export async function runMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const applied: string[] = [];
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+export function runMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+  return underStartupLock(databaseUrl, async (client) => {
+    const applied: string[] = [];
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Map<string, string>(
@@ -49,9 +91,6 @@ export async function runMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): 
         throw new Error(`Migration ${file} failed: ${(err as Error).message}`);
       }
     }
-  } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
-    await client.end();
-  }
-  return applied;
+    return applied;
+  });
 }

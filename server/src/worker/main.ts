@@ -3,6 +3,7 @@ import { createRenderServices } from "../render-services.ts";
 import { config } from "../config.ts";
 import { createDb } from "../db/client.ts";
 import { dbOptions } from "../db/database.ts";
+import { waitForMigrations } from "../db/migrate.ts";
 import { embeddedUrl } from "../db/embedded.ts";
 import { createLogger, warnOfWorkFailingAfterStop } from "../logger.ts";
 import { createTemplatePreviews } from "../domains/templates/template-previews.ts";
@@ -10,12 +11,15 @@ import { startGenerationWorker } from "./generation.worker.ts";
 
 /**
  * `npm run worker`: a generation worker process on its own. With DATABASE_URL unset it joins the embedded
- * PostgreSQL that `npm start` runs (same EMBEDDED_PG_PORT); it never starts or migrates a database itself.
+ * PostgreSQL that `npm start` runs (same EMBEDDED_PG_PORT); it never starts or migrates a database itself, and waits
+ * until the API has applied every migration this build ships.
  */
 const cfg = { ...config(), RUN_WORKER: true };
 const log = createLogger(cfg);
 const url = cfg.DATABASE_URL ?? (await embeddedUrl(path.join(cfg.dataDir, "pg"), cfg.EMBEDDED_PG_PORT));
 const db = createDb(url, cfg.WORKER_CONCURRENCY + 2, dbOptions(cfg, log, cfg.DB_WORKER_STATEMENT_TIMEOUT_MS));
+// a worker started beside the API instances on an empty database waits for the one instance that migrates (issue 49)
+await waitForMigrations(db, log);
 const services = createRenderServices({ db, config: cfg, log, databaseUrl: url });
 const worker = await startGenerationWorker({
   databaseUrl: url,
@@ -28,6 +32,8 @@ const worker = await startGenerationWorker({
   training: services.training,
   provenance: services.provenance,
 });
+// the line that says it serves, out now rather than with the next 4 KB of batched lines
+log.flush();
 // previews show the local engine's motion templates
 const stopPreviews = cfg.TEMPLATE_PREVIEWS
   ? createTemplatePreviews({ db, storage: services.storage, engine: services.engines.require("local"), log }).start(cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS)

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import { isDbReachable } from "../../db/client.ts";
-import { migrationFiles } from "../../db/migrate.ts";
+import { migrationsApplied } from "../../db/migrate.ts";
 import type { MediaStorage } from "../../storage/storage.ts";
 
 /** What GET /api/ready checks: each true when this instance can serve by it. */
@@ -16,19 +16,8 @@ export interface Readiness {
  * answers. /api/health stays the liveness answer: a process that is up but not ready must not be restarted for it.
  */
 export function createReadiness(d: { db: Db; storage: MediaStorage }): () => Promise<Readiness> {
-  // the files this build ships do not change while it runs
-  let shipped: Promise<string[]> | undefined;
-  async function migrated(): Promise<boolean> {
-    try {
-      const rows = await d.db.$queryRaw<{ name: string }[]>`SELECT name FROM schema_migrations`;
-      const applied = new Set(rows.map((r) => r.name));
-      return (await (shipped ??= migrationFiles())).every((f) => applied.has(f));
-    } catch {
-      return false;
-    }
-  }
   return async () => {
     const [database, storage] = await Promise.all([isDbReachable(d.db), d.storage.reachable()]);
-    return { database, migrations: database && (await migrated()), storage };
+    return { database, migrations: database && (await migrationsApplied(d.db)), storage };
   };
 }

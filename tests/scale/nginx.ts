@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { PROJECT_DIR } from "../../server/src/paths.ts";
+
+/** The README's nginx example, as an operator puts it in /etc/nginx/conf.d/. */
+export const NGINX_EXAMPLE = path.join(PROJECT_DIR, "deploy/nginx-reverie.conf");
+
+export interface Nginx {
+  url: string;
+  /** The instance (host:port) that answered each request, in order, from the access log's `$upstream_addr`. */
+  upstreams(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * nginx (Debian's package) serving the README's example file unchanged but for the ports and the log's path, inside a
+ * main configuration of its own (the one /etc/nginx/nginx.conf would be).
+ */
+export async function startNginx(dir: string, port: number, instancePorts: [number, number]): Promise<Nginx> {
+  const log = path.join(dir, "access.log");
+  const example = (await fs.readFile(NGINX_EXAMPLE, "utf8"))
+    .replace("127.0.0.1:8101", `127.0.0.1:${instancePorts[0]}`)
+    .replace("127.0.0.1:8102", `127.0.0.1:${instancePorts[1]}`)
+    .replace("listen 8080;", `listen 127.0.0.1:${port};`)
+    .replace("/var/log/nginx/reverie.access.log", log);
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, "reverie.conf"), example);
+  await fs.writeFile(
+    path.join(dir, "nginx.conf"),
+    [
+      "worker_processes 1;",
+      `pid ${path.join(dir, "nginx.pid")};`,
+      `error_log ${path.join(dir, "error.log")} warn;`,
+      "events { worker_connections 1024; }",
+      "http {",
+      `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy;`,
+      `  fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
+      `  include ${path.join(dir, "reverie.conf")};`,
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const child: ChildProcess = spawn("nginx", ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (d) => (err += d));
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  child.once("error", (e) => (err += e.message));
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    try {
+      await fetch(`${url}/nginx-started`);
+      break;
+    } catch {
+      if (tries > 50 || child.exitCode !== null) throw new Error(`nginx did not start (scripts/system-deps.sh installs it): ${err}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    async upstreams() {
+      const lines = (await fs.readFile(log, "utf8").catch(() => "")).trim().split("\n").filter(Boolean);
+      return lines.map((l) => l.split(" ").at(-2)!);
+    },
+    async stop() {
+      child.kill("SIGQUIT");
+      await exited;
+    },
+  };
+}
