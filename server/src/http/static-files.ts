@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import path from "node:path";
 import compression from "compression";
 import expressStaticGzip from "express-static-gzip";
@@ -18,6 +19,9 @@ const COMPRESS_FROM_BYTES = 1024;
 export function compressAnswers(): RequestHandler {
   return compression({
     threshold: COMPRESS_FROM_BYTES,
+    // Brotli's default 4 MB window is allocated per answer and halved personal_info's throughput; 64 KB covers an
+    // answer made per request (bench/personal-info.bench.ts)
+    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 } },
     filter(req, res) {
       if (req.headers.range || res.getHeader("Content-Range")) return false;
       if (/^text\/event-stream/i.test(String(res.getHeader("Content-Type") ?? ""))) return false;
