@@ -47,7 +47,11 @@ function watchPageErrors(browser: Browser): Browser {
   const watch = (context: BrowserContext) => {
     if (watched.has(context)) return;
     watched.add(context);
-    const onPage = (page: Page) => page.on("pageerror", (err) => pageErrors.push(`${page.url()}: ${err.stack ?? err.message}`));
+    // a test's own init scripts also run in the blank page a new tab starts as, where storage is denied: not the app's
+    const onPage = (page: Page) =>
+      page.on("pageerror", (err) => {
+        if (page.url() !== "about:blank") pageErrors.push(`${page.url()}: ${err.stack ?? err.message}`);
+      });
     for (const page of context.pages()) onPage(page);
     context.on("page", onPage);
   };

@@ -58,8 +58,18 @@ export function builtAppFiles(root: string): BuiltAppFiles {
       },
     },
   }) as RequestHandler;
+  // a path that is no file name (a malformed escape such as `/%E0%A4%A`) is no file: the app's router answers it, where
+  // express-static-gzip would answer 400 itself
+  const files: RequestHandler = (req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      return next();
+    }
+    serve(req, res, next);
+  };
   return {
-    serve,
+    serve: files,
     sendIndex(req, res, next) {
       const asked = req.url;
       req.url = "/index.html";

@@ -102,6 +102,7 @@ describe("STORAGE=s3 against an S3-compatible store", () => {
       .expect(200);
     await as("/api/ImageUpload/audioFromMedia")
       .attach("file", await audio(tmp, 8), "song.mp3")
+      .field("consent", "1")
       .field("start", "1")
       .field("end", "6")
       .expect(200);

@@ -211,6 +211,8 @@ describe("the character's look", () => {
   it("a character tied to its creator's own model: the LoRA renders the creator's pictures only (decision 366)", async () => {
     const owner = await registeredUser(s, 50);
     const cover = await upload(owner.token);
+    // the trained weights as training stores them: a model is named by their hash (decision 330)
+    await s.services.storage.put("loras/ayla.safetensors", Buffer.from("ayla weights"), "application/octet-stream");
     const model = await s.db.characterModel.create({
       data: {
         userId: owner.userId,

@@ -25,6 +25,7 @@ import {
   keepAvatarAnswer,
   keepAvatarBody,
   replyRef,
+  replyRefQuery,
   statusAnswer,
   stopAnswer,
 } from "./chat.schema.ts";
@@ -282,7 +283,7 @@ export function chatRoutes(api: ApiRouter, chat: ChatService, limits: ChatLimits
       tags,
       auth: "user",
       can: readConversation,
-      query: replyRef,
+      query: replyRefQuery,
       response: replyEvents,
     },
     async ({ principal, query, res }) => {

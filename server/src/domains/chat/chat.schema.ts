@@ -144,6 +144,7 @@ export type ChatBody = z.infer<typeof chatBody>;
 export const editBody = z.object({ conversation_id: id("conversation_id"), content });
 /** A reply being written: named in the body of a stop, in the query of a follow. */
 export const replyRef = z.object({ reply_id: id("reply_id") });
+export const replyRefQuery = z.object({ reply_id: queryId("reply_id") });
 
 // What the routes answer (docs/decisions/229).
 

@@ -9,6 +9,7 @@ import {
   homeLinkQuery,
   loraListQuery,
   modelIdBody,
+  modelIdQuery,
   revokeAnswer,
   selfieAnswer,
   selfieBody,
@@ -94,7 +95,7 @@ export function trainingRoutes(api: ApiRouter, training: TrainingService, perUse
   );
   api.get(
     "/api/Training/details",
-    { summary: "One of the caller's models", tags, auth: "user", can: ["read", "CharacterModel"], query: modelIdBody, response: submitAnswer },
+    { summary: "One of the caller's models", tags, auth: "user", can: ["read", "CharacterModel"], query: modelIdQuery, response: submitAnswer },
     ({ principal, query }) => training.details(principal.userId, query.id),
   );
   api.post(

@@ -58,6 +58,8 @@ export const loraListQuery = pageQuery.extend({
   ),
 });
 export const modelIdBody = z.object({ id });
+/** A query string's id is text, made a number (only JSON bodies keep to JSON numbers, issue 47). */
+export const modelIdQuery = z.object({ id: z.coerce.number().int().positive() });
 export const homeLinkQuery = z.object({ home_link: z.string().max(100) });
 export const webhookParams = z.object({ trainer: z.string().max(40) });
 
