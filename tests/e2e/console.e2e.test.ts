@@ -24,6 +24,7 @@ const MENUS: Record<string, string[]> = {
     "tips",
     "referrals",
     "reward-days",
+    "check-ins",
     "generation-tasks",
     "outbox",
     "operations",
@@ -62,6 +63,7 @@ const MENUS: Record<string, string[]> = {
     "generation-tasks",
     "referrals",
     "reward-days",
+    "check-ins",
   ],
   admin: [
     "users",
@@ -106,6 +108,7 @@ const MENUS: Record<string, string[]> = {
     "tips",
     "referrals",
     "reward-days",
+    "check-ins",
   ],
 };
 
