@@ -20,6 +20,7 @@ function quoteWith(runs: readonly GenerationMode[]) {
     controlsFor: async () => [],
     misfit: () => null,
     requiredExtras: () => [],
+    tiersFor: () => [],
     refusal: async (_name: EngineKind, mode?: GenerationMode) => (!mode || runs.includes(mode) ? null : "cannot make this kind of generation right now"),
   };
   const deps = { engines, templates: { get: async () => PHOTO_TEMPLATE } } as unknown as GenerationDeps;
