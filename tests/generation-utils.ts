@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect } from "vitest";
-import { silentLog, type TestApp } from "./db-utils.ts";
+import { silentLog, visitor, type TestApp } from "./db-utils.ts";
 import { startGenerationWorker } from "../server/src/worker/generation.worker.ts";
 import { startTestServer } from "./server-utils.ts";
 
@@ -38,6 +38,19 @@ export async function startComfyApp(comfyUrl: string, dataDir: string) {
     COMFYUI_WORKFLOW_CHECK_SECONDS: "1",
   });
   return { app, worker: await startWorkerFor(app) };
+}
+
+/** A guest whose credits were bought (an order), so their output carries no watermark pass (decision 296). */
+export async function buyer(t: TestApp, credits: number) {
+  const u = await visitor(t);
+  await t.services.credits.grant({
+    userId: u.userId,
+    amount: credits,
+    reason: "purchase",
+    reference: `order:${u.userId}`,
+    idempotencyKey: `order:${u.userId}`,
+  });
+  return u;
 }
 
 export async function grant(t: TestApp, userId: number, amount: number) {

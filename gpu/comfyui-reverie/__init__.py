@@ -88,7 +88,10 @@ routes = PromptServer.instance.routes
 
 @routes.post("/reverie/loras/evict")
 async def evict(request):
-    body = await request.json()
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
     shas = body.get("sha256") if isinstance(body, dict) else None
     if not isinstance(shas, list) or not all(isinstance(s, str) and SHA256.match(s) for s in shas):
         return web.json_response({"error": "sha256 must be a list of SHA-256 hex digests"}, status=400)

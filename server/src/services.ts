@@ -208,6 +208,7 @@ export function createServices(deps: AppDeps) {
     sendEmailCode: (email, ctx) => auth.sendEmailCode(email, ctx),
     confirmEmailCode: auth.confirmEmailCode,
     cancelPlan: payments.cancelMembership,
+    evictModels: render.training.evictModelsOf,
     cancelTasks: (tx, userId) => render.generation.cancelForAccount(tx, userId, "account deleted"),
     owners: [
       messages.eraseUser,

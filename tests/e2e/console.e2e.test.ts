@@ -130,6 +130,7 @@ const UNSEEDED = [
   "tips",
   "referrals",
   "reward-days",
+  "check-ins",
 ];
 
 /** A little of everything, so every list and chart has rows to show. */

@@ -200,7 +200,7 @@ describe("creator home-link pages in the browser", () => {
       await page.getByTestId("creator-missing").waitFor();
       // SPEC.md §8's 'Domain not found' heads it, in the reader's language (issue 46 item 25); what it means below
       expect(await page.getByTestId("creator-missing").locator("h4").innerText()).toBe(localeText(language, "msg.domainNotFound"));
-      expect(await page.getByTestId("creator-missing").innerText()).toContain(localeText(language, "creators.pageNotFound"));
+      expect(await page.getByTestId("creator-missing").innerText()).toContain(localeText(language, "creators.pageNotFoundBody"));
       await screenshot(page, `creator-missing-${language}-360`);
       await context.close();
     });

@@ -26,6 +26,8 @@ function spawnProc(name: string, script: string, env: Record<string, string>): P
   const lines = () =>
     out
       .split("\n")
+      // the last piece may be a line still being written
+      .slice(0, -1)
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { name, child, lines, exited };

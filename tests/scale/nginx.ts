@@ -52,7 +52,7 @@ export async function startNginx(dir: string, port: number, instancePorts: [numb
       await fetch(`${url}/nginx-started`);
       break;
     } catch {
-      if (tries > 50 || child.exitCode !== null) throw new Error(`nginx did not start (scripts/system-deps.sh installs it): ${err}`);
+      if (tries > 50 || child.exitCode !== null) throw new Error(`nginx did not start (install Debian's nginx: apt-get install -y nginx): ${err}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

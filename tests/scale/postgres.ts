@@ -15,7 +15,7 @@ export interface PostgresServer {
 function binDir(): string {
   const root = "/usr/lib/postgresql";
   const majors = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, "bin", "initdb"))) : [];
-  if (!majors.length) throw new Error("PostgreSQL's server is not installed: run scripts/system-deps.sh (Debian's postgresql)");
+  if (!majors.length) throw new Error("PostgreSQL's server is not installed: apt-get install -y postgresql (Debian's)");
   return path.join(root, majors.sort((a, b) => Number(b) - Number(a))[0], "bin");
 }
 

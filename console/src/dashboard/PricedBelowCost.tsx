@@ -1,10 +1,7 @@
 import { Alert, Card, CardContent, CardHeader, List, ListItem, ListItemText } from "@mui/material";
-import { useEffect, useState } from "react";
 import { Link, useTranslate } from "react-admin";
 import { useLocalName } from "../common/fields.tsx";
-import { apiUrl, httpClient, type AdminJson } from "../http.ts";
-
-type Rows = AdminJson<"/admin/api/engines/costs">;
+import { useGpuCostRows } from "../templates/GpuCosts.tsx";
 
 /**
  * Templates whose measured GPU cost per unit exceeds their price (issue 45): flagged where staff look first, not only on
@@ -13,13 +10,7 @@ type Rows = AdminJson<"/admin/api/engines/costs">;
 export function PricedBelowCost() {
   const translate = useTranslate();
   const named = useLocalName();
-  const [rows, setRows] = useState<Rows>([]);
-  useEffect(() => {
-    httpClient(`${apiUrl}/engines/costs`).then(
-      ({ json }) => setRows((json as Rows).filter((r) => r.loss)),
-      () => setRows([]),
-    );
-  }, []);
+  const rows = useGpuCostRows()?.filter((r) => r.loss) ?? [];
   if (rows.length === 0) return null;
   return (
     <Card sx={{ flex: "1 1 100%", minWidth: 0 }} data-testid="priced-below-cost">

@@ -1016,8 +1016,8 @@ export const ru: typeof en = {
         unsized:
           "(и %{smart_count} файл неизвестного размера) |||| (и %{smart_count} файла неизвестного размера) |||| (и %{smart_count} файлов неизвестного размера)",
         operatorsChoice: "файл на ваш выбор (COMFYUI_MODELS): источник в манифесте не указан",
-        charactersReady: "Модели персонажей: готов",
-        charactersNotReady: "Модели персонажей: не готов — установите gpu/comfyui-reverie в custom_nodes/ и перезапустите ComfyUI",
+        charactersReady: "Модели персонажей: готовы",
+        charactersNotReady: "Модели персонажей: не готовы — установите gpu/comfyui-reverie в custom_nodes/ и перезапустите ComfyUI",
       },
       gpuCosts: {
         title: "Измеренная стоимость GPU и цена за единицу (видео: за начатый ценовой блок; картинки: за картинку), 30 дней",

@@ -52,11 +52,11 @@ export const checkIns = {
     <List filters={checkInFilters} sort={{ field: "id", order: "DESC" }}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
         <TextField source="id" />
-        <TextField source="userId" />
+        <TextField source="userId" sortable={false} />
         <DateField source="localDate" />
-        <NumberField source="credits" />
-        <TextField source="ip" />
-        <TextField source="network" />
+        <NumberField source="credits" sortable={false} />
+        <TextField source="ip" sortable={false} />
+        <TextField source="network" sortable={false} />
         <FunctionField source="fingerprints" sortable={false} render={(r) => r.fingerprints.join(", ")} />
         <FunctionField source="deviceIds" sortable={false} render={(r) => r.deviceIds.join(", ")} />
         <DateField source="createdAt" showTime />

@@ -6,6 +6,18 @@ import { apiUrl, httpClient, type AdminJson } from "../http.ts";
 
 type Rows = AdminJson<"/admin/api/engines/costs">;
 
+/** Measured GPU cost beside price, per template, workflow and resolution (GET /admin/api/engines/costs); null while loading. */
+export function useGpuCostRows(): Rows | null {
+  const [rows, setRows] = useState<Rows | null>(null);
+  useEffect(() => {
+    httpClient(`${apiUrl}/engines/costs`).then(
+      ({ json }) => setRows(json as Rows),
+      () => setRows([]),
+    );
+  }, []);
+  return rows;
+}
+
 /**
  * Measured GPU cost beside the price charged, per unit (a started price block of video, or an image), per workflow and
  * resolution (issue 34), with the workflow's tier (issue 45): of one template, or of every template when none is given.
@@ -14,13 +26,7 @@ type Rows = AdminJson<"/admin/api/engines/costs">;
 export function GpuCosts({ templateId }: { templateId?: number }) {
   const translate = useTranslate();
   const named = useLocalName();
-  const [rows, setRows] = useState<Rows | null>(null);
-  useEffect(() => {
-    httpClient(`${apiUrl}/engines/costs`).then(
-      ({ json }) => setRows(json as Rows),
-      () => setRows([]),
-    );
-  }, []);
+  const rows = useGpuCostRows();
   const shown = rows?.filter((r) => templateId === undefined || r.templateId === templateId) ?? [];
   const t = (k: string) => translate(`console.engines.gpuCosts.${k}`);
   return (

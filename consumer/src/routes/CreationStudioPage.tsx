@@ -81,9 +81,14 @@ export function Component() {
   const [startPhoto, setStartPhoto] = useState<UploadResult | null>(null);
   useEffect(() => {
     if (!photoParam) return setStartPhoto(null);
+    // an answer for a photo no longer asked for (the param changed meanwhile) is dropped
+    let live = true;
     uploadDetails(photoParam)
-      .then(setStartPhoto)
-      .catch(() => update({ photo: null }));
+      .then((p) => live && setStartPhoto(p))
+      .catch(() => live && update({ photo: null }));
+    return () => {
+      live = false;
+    };
   }, [photoParam]);
   const waitingForPhoto = photoParam !== null && startPhoto?.id !== photoParam;
 

@@ -68,7 +68,7 @@ function CreatorHomePage({ homeLink }: { homeLink: string }) {
         live &&
         setMissing(
           e.code === 404
-            ? { title: t("msg.domainNotFound"), body: `${t("creators.pageNotFound")} ${t("creators.missingBody")}` }
+            ? { title: t("msg.domainNotFound"), body: t("creators.pageNotFoundBody") }
             : { title: translateMessage(e.message), body: t("creators.missingBody") },
         ),
     );

@@ -29,7 +29,7 @@ export function RootLayout() {
   const { pathname, hash } = useLocation();
   const inChat = pathname.toLowerCase() === "/chat";
   // another screen opens at its top, not at the last one's scroll (a bottom-bar tap left Results 270 px down, issue 46
-  // item 12); a change of the query alone (the studio's task) keeps the place, and a #section link scrolls to it
+  // item 12); a change of the query alone (the studio's task) keeps the place, and a #section link is left to its page
   useLayoutEffect(() => {
     if (!hash) window.scrollTo(0, 0);
   }, [pathname]); // eslint-disable-line react-hooks/exhaustive-deps

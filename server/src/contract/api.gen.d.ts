@@ -4699,6 +4699,7 @@ export interface paths {
                             engines: {
                                 ai: boolean;
                                 available: boolean;
+                                characterModels?: boolean;
                                 /** @enum {string} */
                                 engine: "local" | "comfyui" | "serverless";
                                 fix?: string;
@@ -4711,6 +4712,7 @@ export interface paths {
                                 message: string;
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
                                 servers?: {
+                                    characterModels?: boolean;
                                     checkedAt?: string;
                                     /** @enum {string} */
                                     health: "healthy" | "unreachable" | "unchecked";
@@ -14073,6 +14075,7 @@ export interface paths {
                             data: {
                                 ai: boolean;
                                 available: boolean;
+                                characterModels?: boolean;
                                 /** @enum {string} */
                                 engine: "local" | "comfyui" | "serverless";
                                 fix?: string;
@@ -14085,6 +14088,7 @@ export interface paths {
                                 message: string;
                                 modes: ("image_to_video" | "audio_overlay" | "video_to_video" | "text_to_video" | "role_video" | "text_to_image" | "image_batch")[];
                                 servers?: {
+                                    characterModels?: boolean;
                                     checkedAt?: string;
                                     /** @enum {string} */
                                     health: "healthy" | "unreachable" | "unchecked";
@@ -23918,7 +23922,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -23944,7 +23947,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -23975,7 +23977,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -24104,7 +24105,6 @@ export interface paths {
                                         kind: "image" | "video";
                                         label: string;
                                         msg: string | null;
-                                        offered: boolean;
                                         poster_url: string | null;
                                         progress: number;
                                         request: string;
@@ -24607,7 +24607,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -24633,7 +24632,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -24664,7 +24662,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -25209,7 +25206,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -25235,7 +25231,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -25266,7 +25261,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -25361,7 +25355,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -25387,7 +25380,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -25418,7 +25410,6 @@ export interface paths {
                                     kind: "image" | "video";
                                     label: string;
                                     msg: string | null;
-                                    offered: boolean;
                                     poster_url: string | null;
                                     progress: number;
                                     request: string;
@@ -25529,7 +25520,6 @@ export interface paths {
                                         kind: "image" | "video";
                                         label: string;
                                         msg: string | null;
-                                        offered: boolean;
                                         poster_url: string | null;
                                         progress: number;
                                         request: string;

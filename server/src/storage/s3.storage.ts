@@ -51,7 +51,11 @@ export function createS3Storage(o: S3StorageOptions): S3Storage {
     }
   }
 
+  // Only an S3-compatible store sent the SDK's framed bodies (checksums `when_supported` with an endpoint) may keep the
+  // framing as data; with `when_required`, or on AWS, Content-MD5 already refuses wrong bytes and no HEAD is needed.
+  const framedBodies = o.checksums === "when_supported" && !!o.endpoint;
   async function verifyStored(key: string, size: number): Promise<void> {
+    if (!framedBodies) return;
     const stored = await head(key);
     if (stored && stored.size === size && !/aws-chunked/i.test(stored.contentEncoding ?? "")) return;
     const kept = stored ? `${stored.size} bytes${stored.contentEncoding ? ` encoded ${stored.contentEncoding}` : ""}` : "nothing";

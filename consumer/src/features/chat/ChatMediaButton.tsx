@@ -7,7 +7,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import PhotoCameraIcon from "@mui/icons-material/PhotoCamera";
 import { useTranslation } from "react-i18next";
-import type { ChatMediaKind } from "../../../../server/src/contract/chat.ts";
+import { CHAT_MEDIA_MESSAGES, type ChatMediaKind } from "../../../../server/src/contract/chat.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import { chatApi, type MediaQuote } from "./chat.api.ts";
 
@@ -96,7 +96,7 @@ export function ChatMediaButton({
           {choice("video")}
           {quote && !quote.available && (
             <Typography variant="body2" color="text.secondary">
-              {translateMessage(quote.message || "Pictures from characters are not available right now")}
+              {translateMessage(quote.message || CHAT_MEDIA_MESSAGES.unavailable)}
             </Typography>
           )}
           {(quote?.image?.draft || quote?.video?.draft) && (

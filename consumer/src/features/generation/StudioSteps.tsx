@@ -1,4 +1,5 @@
 import Box from "@mui/material/Box";
+import { accentGradient } from "../../theme.ts";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import { useTranslation } from "react-i18next";
@@ -54,7 +55,7 @@ export function Step({ n, title, children }: { n: number; title: string; childre
             placeItems: "center",
             fontSize: 13,
             fontWeight: 800,
-            background: "linear-gradient(135deg,#8b5cf6,#ec4899)",
+            background: accentGradient,
             color: "#fff",
           }}
         >

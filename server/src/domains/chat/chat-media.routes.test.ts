@@ -177,6 +177,8 @@ describe("charged once, refunded once", () => {
     expect((await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("failed");
     expect((await ledger(a.id)).map((l) => l.delta)).toEqual([-a.cost, a.cost]);
     expect(await points(p.userId)).toBe(50);
+    const shown = (await conversation(p)).messages.find((m: { media: unknown }) => m.media);
+    expect(shown.media).toMatchObject({ state: "removed", image_url: null, video_url: null });
   });
 });
 

@@ -70,8 +70,8 @@ export function createCharactersService(o: {
   recordHit: PolicyRecorder;
   assertChatAllowed: (userId: number) => Promise<void>;
   images: AvatarImages;
-  /** The training domain's check that a model is the caller's and usable (404 / 400 with the reason otherwise). */
-  models: { loraFor(userId: number, modelId: number): Promise<unknown> };
+  /** The training domain's finished, usable model of the caller's; null when it is none of those. */
+  models: { publishable(userId: number, modelId: number): Promise<unknown> };
   /** How many characters one account may hold (QUOTA_CHARACTERS). */
   quota: number;
 }) {
@@ -90,7 +90,8 @@ export function createCharactersService(o: {
       age: c.age,
       tier: c.tier,
       avatar_url: c.avatarKey ? await storage.signedUrl(c.avatarKey) : null,
-      reference_urls: await Promise.all(c.referenceKeys.map((k) => storage.signedUrl(k))),
+      // the creator's own reference uploads: signed for the owner only, never in others' lists
+      reference_urls: userId !== null && c.userId === userId ? await Promise.all(c.referenceKeys.map((k) => storage.signedUrl(k))) : [],
       model_id: userId !== null && c.userId === userId ? c.modelId : null,
       is_public: c.isPublic ? 1 : 0,
       state: c.state,
@@ -140,8 +141,8 @@ export function createCharactersService(o: {
       const avatarKey = body.avatar_image_id ? (await o.uploads.own(userId, body.avatar_image_id, "image")).storageKey : undefined;
       const referenceKeys =
         body.reference_image_ids && (await Promise.all(body.reference_image_ids.map(async (id) => (await o.uploads.own(userId, id, "image")).storageKey)));
-      // only the caller's own usable model can be tied (decision 366)
-      if (body.model_id) await o.models.loraFor(userId, body.model_id);
+      // only the caller's own usable model can be tied (decision 366); its weights are not read to tie it
+      if (body.model_id && !(await o.models.publishable(userId, body.model_id))) throw HttpError.notFound();
       const data = {
         name: body.name,
         description: body.description,

@@ -29,9 +29,8 @@ export const mediaQuoteQuery = z.object({ conversation_id: conversationIdParam }
 export const chatMediaView = z.object({
   kind: z.enum(KINDS),
   request: z.string(),
-  offered: z.boolean(),
   task_id: z.number().nullable(),
-  /** offered (not taken yet), queued, running, succeeded, failed, expired; removed when taken down */
+  /** queued, running, succeeded, failed, expired; removed when taken down or its task is gone */
   state: z.string(),
   progress: z.number(),
   cost: z.number(),

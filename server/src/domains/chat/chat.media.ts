@@ -49,7 +49,7 @@ const ENDED = new Set<string>(ENDED_TASK_STATUSES);
 const RENDERING = new Set<string>(QUEUE_STATES);
 
 /** The picture's words: the character's look, the conversation's recent scene, then what the person asked for. */
-export function mediaPrompt(c: Pick<Character, "name" | "description" | "age">, scene: string[], request: string, kind: ChatMediaKind): string {
+function mediaPrompt(c: Pick<Character, "name" | "description" | "age">, scene: string[], request: string, kind: ChatMediaKind): string {
   const who = c.age ? `${c.name}, a ${c.age}-year-old adult` : `${c.name}, an adult`;
   const shot = kind === "video" ? "A short clip of" : "A photo of";
   const parts = [`${shot} ${who}`, c.description, scene.length ? `Scene: ${scene.join(" ").slice(-500)}` : "", request ? `Request: ${request}` : ""];
@@ -82,12 +82,14 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
     return c;
   }
 
-  const planOf = (s: ChatMediaSettings, kind: ChatMediaKind, c: Character): CharacterMediaPlan => ({
+  const planOf = (s: ChatMediaSettings, kind: ChatMediaKind, c: Character, userId: number): CharacterMediaPlan => ({
     kind,
     price: s.price[kind],
     drafts: s.drafts,
     workflows: s.workflows[kind],
     imageKey: c.avatarKey ?? c.referenceKeys[0],
+    // the owner's own likeness model renders only the owner's pictures (decision 366)
+    model: c.modelId && c.userId === userId ? { userId, modelId: c.modelId } : undefined,
   });
 
   /**
@@ -104,17 +106,23 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
       select: { content: true },
     });
     const scene = lines.reverse().map((l) => l.content);
-    if (await o.policy.checkCharacter([cardText(c), ...scene, request].join("\n"), c.age)) throw HttpError.badRequest(MSG.characterMinor);
+    const text = [cardText(c), ...scene, request].join("\n");
+    const rule = await o.policy.checkCharacter(text, c.age);
+    if (rule) {
+      // counted toward a suspension like a character card refused for the same reason
+      await o.suspensions.recordHit({ userId, source: "character", rule, excerpt: text.slice(0, 500), conversationId, characterId: c.id });
+      throw HttpError.badRequest(MSG.characterMinor);
+    }
     return scene;
   }
 
-  async function viewOf(userId: number, m: { kind: string; request: string; offered: boolean; taskId: number | null }, characterActive: boolean) {
+  async function viewOf(userId: number, m: { kind: string; request: string; taskId: number | null }, characterActive: boolean) {
     const t = m.taskId && characterActive ? await media.view(userId, m.taskId) : null;
-    const state = !characterActive ? "removed" : m.taskId === null ? "offered" : (t?.state ?? "removed");
+    // no task (deleted with the person's results) or none readable: nothing to show
+    const state = t?.state ?? "removed";
     return {
       kind: m.kind as ChatMediaKind,
       request: m.request,
-      offered: m.offered,
       task_id: m.taskId,
       state,
       progress: t?.progress ?? 0,
@@ -194,7 +202,7 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
         throw err;
       }
       const quote = (kind: ChatMediaKind) =>
-        media.quote(planOf(s, kind, c.character)).catch((err: unknown) => {
+        media.quote(planOf(s, kind, c.character, userId)).catch((err: unknown) => {
           if (err instanceof HttpError) return null;
           throw err;
         });
@@ -211,11 +219,9 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
       const scene = await screenedScene(userId, c.id, c.character, request);
       const ch = c.character;
       const task = await media.submit(userId, {
-        ...planOf(s, b.kind, ch),
+        ...planOf(s, b.kind, ch, userId),
         prompt: mediaPrompt(ch, scene, request, b.kind),
         negativePrompt: MEDIA_NEGATIVE,
-        // the owner's own likeness model renders only the owner's pictures (decision 366)
-        model: ch.modelId && ch.userId === userId ? { userId, modelId: ch.modelId } : undefined,
         idempotencyKey: b.idempotency_key && `chat-media:${c.id}:${b.idempotency_key}`,
         known,
       });

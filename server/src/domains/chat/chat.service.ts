@@ -45,7 +45,7 @@ interface Deps {
   /** Characters' pictures and clips are rendered by the generation domain (services.ts wires it: chat-generation.ts). */
   media: CharacterMediaPort;
   /** The training domain: a character may be tied to its owner's own usable model (decision 366). */
-  models: { loraFor(userId: number, modelId: number): Promise<unknown> };
+  models: { publishable(userId: number, modelId: number): Promise<unknown> };
 }
 
 /**

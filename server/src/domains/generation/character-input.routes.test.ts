@@ -18,13 +18,17 @@ let worker: { stop(): Promise<void> };
 
 beforeAll(async () => {
   fake = await startFakeComfy();
-  s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    GENERATION_ENGINE: "comfyui",
-    COMFYUI_URLS: fake.url,
-    COMFYUI_HEALTH_SECONDS: "0.3",
-    WORKER_CONCURRENCY: "2",
-  });
+  s = await startTestServer(
+    {
+      ...GENERATION_TEST_ENV,
+      GENERATION_ENGINE: "comfyui",
+      COMFYUI_URLS: fake.url,
+      COMFYUI_HEALTH_SECONDS: "0.3",
+      WORKER_CONCURRENCY: "2",
+    },
+    undefined,
+    { ownPublicUrl: true },
+  );
   worker = await startWorkerFor(s);
 }, 60_000);
 afterAll(async () => {
@@ -45,7 +49,19 @@ async function character(userId: number, token: string) {
   const artifactKey = `u/${userId}/models/alice_lora_v1.safetensors`;
   await s.services.storage.put(artifactKey, loraSafetensors(), "application/octet-stream");
   return s.db.characterModel.create({
-    data: { userId, name: "Me", homeLink: `me${userId}`, coverUploadId: cover, cost: 5, status: "success", artifactKey, triggerWord: "rvtest" },
+    // recorded under a hash its stored file does not have (a damaged training output): the GPU server fetches it and
+    // its check refuses the file, which no other server would load either
+    data: {
+      userId,
+      name: "Me",
+      homeLink: `me${userId}`,
+      coverUploadId: cover,
+      cost: 5,
+      status: "success",
+      artifactKey,
+      triggerWord: "rvtest",
+      weightsSha256: "c".repeat(64),
+    },
   });
 }
 
@@ -70,8 +86,7 @@ describe("a character model the GPU server cannot load (issue 44 item 3)", () =>
     ]);
     const [ta, tb] = await Promise.all([waitForTask(s, a.body.data.id, 30_000), waitForTask(s, b.body.data.id, 30_000)]);
     expect(ta.status).toBe("failed");
-    // the server cannot fetch her weights (this test's Reverie is not at an address it reaches): her input, not the server's
-    expect(ta.error).toMatch(/node 2 \(ReverieLoraLoader\) .*the character model could not be fetched/);
+    expect(ta.error).toMatch(/node 2 \(ReverieLoraLoader\) .*SHA-256 mismatch/);
     expect(ta.failedInput).toBe("lora");
     expect(tb.status).toBe("succeeded");
     // both were queued once, on one server: hers failed at her loader (never tried elsewhere), his rendered

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { visitor } from "../../../../tests/db-utils.ts";
 import { startComfyStack, type ComfyStack } from "../../../../tests/comfyui-stack.ts";
 import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
-import { waitForTask } from "../../../../tests/generation-utils.ts";
+import { buyer, waitForTask } from "../../../../tests/generation-utils.ts";
 import { MSG } from "../../http/messages.ts";
 
 /**
@@ -24,17 +23,7 @@ afterAll(() => stop?.());
 const quote = async (body: object) => (await s.http.post("/api/Generation/getDurationPoints").send(body).expect(200)).body.data;
 const post = (token: string, route: string, body: object) => s.http.post(`/api/Generation/${route}`).set("token", token).send(body);
 
-async function person(credits: number) {
-  const u = await visitor(s);
-  await s.services.credits.grant({
-    userId: u.userId,
-    amount: credits,
-    reason: "purchase",
-    reference: `order:${u.userId}`,
-    idempotencyKey: `order:${u.userId}`,
-  });
-  return u;
-}
+const person = (credits: number) => buyer(s, credits);
 async function upload(token: string) {
   const res = await s.http
     .post("/api/ImageUpload/upload")
@@ -111,34 +100,35 @@ describe("fast or best on the comfyui engine", () => {
   });
 
   it("a fast tier no server offers is refused before any charge, never run on a best workflow; best still runs", async () => {
+    const u = await person(12);
+    const image_id = await upload(u.token);
+    const fastQuote = () => quote({ type: "video", mode: "image_to_video", resolution: "480P", duration: 5, tier: "fast" });
+    const offered = async () => (await s.services.engines.status("comfyui")).workflows ?? [];
+    // A14B's fast workflow withdrawn (a distillation LoRA gone): the fast tier falls to the next fast workflow
     fake.removeModel("loras", "wan2.2_i2v_lightx2v_4steps_lora_v1_low_noise.safetensors");
-    const deadline = Date.now() + 20_000;
-    let q = await quote({ type: "video", mode: "image_to_video", resolution: "480P", duration: 5, tier: "fast" });
-    while (q.available && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      q = await quote({ type: "video", mode: "image_to_video", resolution: "480P", duration: 5, tier: "fast" });
-    }
-    // the 5B and LTX fast workflows do image to video too: the fast tier falls to the next fast one, still fast
-    expect(q).toMatchObject({ available: true, tier: "fast" });
-    for (const f of ["Wan22_TI2V_5B_Turbo_lora_rank_64_fp16.safetensors"]) fake.removeModel("loras", f);
+    await expect.poll(offered, { timeout: 20_000 }).not.toContain("wan22-i2v-14b-fast");
+    expect(await fastQuote()).toMatchObject({ available: true, tier: "fast", points: 1 });
+    const next = await post(u.token, "picVideoSubmit", { image_id, duration: 2, tier: "fast", idempotency_key: "fast-next" }).expect(200);
+    expect((await waitForTask(s, next.body.data.id, 60_000)).status).toBe("succeeded");
+    const [ran] = await workflowOf(next.body.data.id);
+    expect(["wan22-ti2v-5b-i2v-fast", "ltxv-distilled-i2v"]).toContain(ran);
+    expect(await balance(u.userId)).toBe(11);
+    // every fast image-to-video workflow withdrawn: refused, never run on a best one
+    fake.removeModel("loras", "Wan22_TI2V_5B_Turbo_lora_rank_64_fp16.safetensors");
     fake.removeModel("checkpoints", "ltxv-2b-0.9.6-distilled-04-25.safetensors");
-    while (q.available && Date.now() < deadline + 20_000) {
-      await new Promise((r) => setTimeout(r, 200));
-      q = await quote({ type: "video", mode: "image_to_video", resolution: "480P", duration: 5, tier: "fast" });
-    }
+    await expect.poll(offered, { timeout: 20_000 }).not.toContain(ran);
+    const q = await fastQuote();
     expect(q.available).toBe(false);
     expect(q.tiers).toEqual([
       { tier: "full", points: 3, available: true },
       { tier: "fast", points: expect.any(Number), available: false },
     ]);
-    const u = await person(10);
-    const image_id = await upload(u.token);
     const refused = await post(u.token, "picVideoSubmit", { image_id, duration: 5, tier: "fast", idempotency_key: "fast-none" });
     expect(refused.status).toBe(503);
     expect(refused.body.msg).toBe(MSG.fastUnavailable);
-    expect(await balance(u.userId)).toBe(10);
-    expect(await s.db.generationTask.count({ where: { userId: u.userId } })).toBe(0);
+    expect(await balance(u.userId)).toBe(11);
+    expect(await s.db.generationTask.count({ where: { userId: u.userId } })).toBe(1);
     await post(u.token, "picVideoSubmit", { image_id, duration: 5, idempotency_key: "best-still" }).expect(200);
-    expect(await balance(u.userId)).toBe(7);
-  }, 90_000);
+    expect(await balance(u.userId)).toBe(8);
+  }, 120_000);
 });

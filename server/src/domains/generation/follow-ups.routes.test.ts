@@ -1,10 +1,9 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { visitor } from "../../../../tests/db-utils.ts";
 import { startComfyStack, type ComfyStack } from "../../../../tests/comfyui-stack.ts";
 import type { FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { followUpClient } from "../../../../tests/follow-up-utils.ts";
-import { waitForTask } from "../../../../tests/generation-utils.ts";
+import { buyer, waitForTask } from "../../../../tests/generation-utils.ts";
 import { packets, pictures } from "../../../../tests/media-compare.ts";
 import { MSG } from "../../http/messages.ts";
 import { probe } from "../../storage/media-tools.ts";
@@ -30,18 +29,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stop?.());
 
-/** A person whose credits were bought (an order), so their output carries no watermark pass (decision 296). */
-async function person(credits = 200) {
-  const u = await visitor(s);
-  await s.services.credits.grant({
-    userId: u.userId,
-    amount: credits,
-    reason: "purchase",
-    reference: `order:${u.userId}`,
-    idempotencyKey: `order:${u.userId}`,
-  });
-  return u;
-}
+const person = (credits = 200) => buyer(s, credits);
 const balance = async (userId: number) => (await s.services.credits.balance(userId)).points;
 
 describe("follow-ups of a finished result on the comfyui engine", () => {

@@ -18,14 +18,14 @@ export interface CharacterMediaPlan {
   workflows: Record<string, string>;
   /** the character's look: its avatar, else its first reference picture (the source it is made from) */
   imageKey?: string;
+  /** the character's owner's own trained model, applied only where the owner asks (decision 366) */
+  model?: { userId: number; modelId: number };
 }
 
 /** A character's picture or clip as the chat domain asks for it: the built prompt, the look, the key of the request. */
 export interface CharacterMediaRequest extends CharacterMediaPlan {
   prompt: string;
   negativePrompt: string;
-  /** the character's owner's own trained model, applied only where the owner asks (decision 366) */
-  model?: { userId: number; modelId: number };
   idempotencyKey?: string;
   known?: KnownBalance;
 }
@@ -47,24 +47,8 @@ export function createCharacterMedia(
   const modeOf = (kind: ChatMediaKind, imageKey: string | undefined): GenerationMode =>
     kind === "image" ? "text_to_image" : imageKey ? "image_to_video" : "text_to_video";
 
-  /**
-   * The engine (a GPU one that runs the mode now, else the local draft where drafts are allowed), the workflow and the
-   * price; 503 before anything is charged when neither can make it.
-   */
-  async function plan(p: CharacterMediaPlan) {
-    const mode = modeOf(p.kind, p.imageKey);
-    const ai = await aiEngineFor(mode);
-    const engine: EngineKind | null = ai ?? (p.drafts ? "local" : null);
-    if (!engine) throw new HttpError(503, CHAT_MEDIA_MESSAGES.unavailable);
-    const workflow = engine === "local" ? undefined : p.workflows[engine];
-    const video = p.kind === "video";
-    const costClass = await engines.costClassFor(engine, { mode, workflow, source: p.imageKey ? "image" : undefined });
-    const cost = p.price ?? price({ video, resolution: "480P", durationSec: CHAT_MEDIA_SECONDS[p.kind], count: 1, templatePrice: 1, costClass });
-    return { mode, engine, workflow, cost, video };
-  }
-
   /** A model the owner can no longer use (taken down, consent withdrawn) is left out rather than refusing the picture. */
-  async function loraOf(model: CharacterMediaRequest["model"]): Promise<TaskInput["lora"]> {
+  async function loraOf(model: CharacterMediaPlan["model"]): Promise<TaskInput["lora"]> {
     if (!model) return undefined;
     try {
       return await deps.models.loraFor(model.userId, model.modelId);
@@ -74,22 +58,43 @@ export function createCharacterMedia(
     }
   }
 
+  /**
+   * The engine (a GPU one that can make this very request now: the mode, from the character's look, with its LoRA;
+   * else the local draft where drafts are allowed), the workflow and the price; 503 before anything is charged when
+   * neither can make it. The quote and the submit ask the same, so a quoted picture is not refused at the tap.
+   */
+  async function plan(p: CharacterMediaPlan, lora?: TaskInput["lora"]) {
+    const mode = modeOf(p.kind, p.imageKey);
+    const ai = await aiEngineFor(mode);
+    const workflowOn = (engine: EngineKind) => (engine === "local" ? undefined : p.workflows[engine]);
+    const runs = ai !== null && (await engines.refusal(ai, mode, workflowOn(ai), [], { image: p.imageKey, lora })) === null;
+    const engine: EngineKind | null = runs ? ai : p.drafts ? "local" : null;
+    if (!engine) throw new HttpError(503, CHAT_MEDIA_MESSAGES.unavailable);
+    const workflow = workflowOn(engine);
+    const video = p.kind === "video";
+    const costClass = await engines.costClassFor(engine, { mode, workflow, source: p.imageKey ? "image" : undefined, lora: !!lora });
+    const cost = p.price ?? price({ video, resolution: "480P", durationSec: CHAT_MEDIA_SECONDS[p.kind], count: 1, templatePrice: 1, costClass });
+    return { mode, engine, workflow, cost, video };
+  }
+
   return {
     /** The price shown before the tap, and whether the result would be the local engine's labelled draft. */
     async characterMediaQuote(p: CharacterMediaPlan) {
-      const { engine, cost, mode, workflow } = await plan(p);
+      const lora = await loraOf(p.model);
+      const { engine, cost, mode, workflow } = await plan(p, lora);
       return {
         points: cost,
         engine,
         label: ENGINE_LABELS[engine],
         draft: engine === "local",
-        available: (await engines.refusal(engine, mode, workflow)) === null,
+        available: (await engines.refusal(engine, mode, workflow, [], { image: p.imageKey, lora })) === null,
       };
     },
 
     /** Submits the character's picture or clip as the person's task, charged (or refused) like any studio request. */
     async characterMedia(userId: number, r: CharacterMediaRequest) {
-      const { mode, engine, workflow, cost, video } = await plan(r);
+      const lora = await loraOf(r.model);
+      const { mode, engine, workflow, cost, video } = await plan(r, lora);
       const input: TaskInput = {
         prompt: r.prompt,
         negativePrompt: r.negativePrompt,
@@ -100,7 +105,7 @@ export function createCharacterMedia(
         params: {},
         sources: {},
         imageKey: r.imageKey,
-        lora: await loraOf(r.model),
+        lora,
       };
       return submit(userId, {
         mode,

@@ -29,10 +29,14 @@ export const engineStatusAnswer = z.object({
           }),
         ),
         lastError: z.string().optional(),
+        /** Reverie's LoRA node is installed there (decision 330). */
+        characterModels: z.boolean().optional(),
         checkedAt: z.string().optional(),
       }),
     )
     .optional(),
+  /** false: no healthy server can load a person's character model; such requests are refused before any charge */
+  characterModels: z.boolean().optional(),
   waiting: z.number().optional(),
   inFlight: z.number().optional(),
   lastErrors: z

@@ -3,7 +3,7 @@ import { ENGINE_LABELS, type EngineKind, type WorkflowTier } from "../../contrac
 import { IMAGE_MODES, PHOTO_MODES, type GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
-import { REQUEST_EXTRAS, SOURCE_OF, templateCamera, type RequestExtra } from "./engines/controls.ts";
+import { REQUEST_EXTRAS, sourceOf, templateCamera, type RequestExtra } from "./engines/controls.ts";
 import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
 import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
@@ -185,7 +185,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       // what the submit will bring: the mode's source, a photo beside a video copying its motion, and the extras
       const given = (v: unknown) => (v ? "given" : undefined);
       const brings = {
-        image: given(SOURCE_OF[mode] === "image" || b.image_id),
+        image: given(sourceOf(mode) === "image" || b.image_id),
         video: given(mode === "video_to_video"),
         endImage: given(b.end_image_id),
         camera: b.camera ?? templateCamera(template?.engineParams),
@@ -193,11 +193,11 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       };
       const extras = extrasOf({ imageKey: brings.image, videoKey: brings.video, endImageKey: brings.endImage, camera: brings.camera });
       // a photo given to a mode that does without one (image to image) is priced and checked as the workflow using it
-      const request = { mode, workflow: template?.workflow, source: SOURCE_OF[mode] ?? (b.image_id ? "image" : undefined), extras, tier: b.tier };
+      const request = { mode, workflow: template?.workflow, source: sourceOf(mode) ?? (b.image_id ? "image" : undefined), extras };
       // a tier's price and whether it can run now, as the submit's refusal will ask: the mode it submits and the
       // template's exact workflow (a template's own mode that runs is no help to another mode it is used in, e.g. a
       // photo template in text to video)
-      const priced = async (tier: WorkflowTier | undefined) => ({
+      const priced = async (tier: WorkflowTier) => ({
         points: price({
           video: b.type === "video",
           resolution: b.resolution,
@@ -208,8 +208,10 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         }),
         available: (await engines.refusal(engine, mode, template?.workflow, extras, brings, tier)) === null,
       });
-      const { points, available } = await priced(b.tier);
+      // the asked tier (unset: full) is priced once, from the list of tiers where the request has it
+      const asked = b.tier ?? "full";
       const tiers = await Promise.all(engines.tiersFor(engine, request).map(async (tier) => ({ tier, ...(await priced(tier)) })));
+      const { points, available } = tiers.find((t) => t.tier === asked) ?? (await priced(asked));
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return {
         points,
@@ -223,7 +225,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         controls: await engines.controlsFor(engine, request),
         misfit: engines.misfit(engine, mode, template?.workflow, brings),
         required: engines.requiredExtras(engine, template?.workflow),
-        tier: b.tier ?? "full",
+        tier: asked,
         tiers,
       };
     },

@@ -15,6 +15,8 @@ export interface ErasureDeps {
   storage: Pick<MediaStorage, "delete">;
   /** payments: the provider stops renewing a running plan (a 404 means there is none) */
   cancelPlan(userId: number): Promise<unknown>;
+  /** training: every GPU server deletes its copies of the account's character models (a network call per server) */
+  evictModels(userId: number): Promise<void>;
   /** generation: unfinished tasks are failed and refunded, as a ban does */
   cancelTasks(tx: Tx, userId: number): Promise<void>;
   /** each domain's part, in order: the ones that refer to others' rows first, auth (the users row) last */
@@ -34,6 +36,7 @@ export function createErasure(d: ErasureDeps) {
     await d.cancelPlan(due.userId).catch((err: unknown) => {
       if (!(err instanceof HttpError && err.status === 404)) throw err;
     });
+    await d.evictModels(due.userId);
     const keys = await d.db.$transaction(
       async (tx) => {
         const marked = await tx.accountDeletion.updateMany({ where: { id: deletionId, status: "pending" }, data: { status: "erased", erasedAt: now } });

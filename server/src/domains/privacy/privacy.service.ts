@@ -24,6 +24,7 @@ export interface PrivacyDeps {
   sendEmailCode(email: string, ctx: ClientContext): Promise<{ expires_in: number; resend_in: number }>;
   confirmEmailCode(email: string, code: string): Promise<void>;
   cancelPlan(userId: number): Promise<unknown>;
+  evictModels(userId: number): Promise<void>;
   cancelTasks(tx: Tx, userId: number): Promise<void>;
   /** every other domain's part of an erasure, in order; privacy adds its own exports before them */
   owners: EraseUserRows[];

@@ -90,13 +90,17 @@ export function createCheckIns(deps: CheckInDeps) {
      * new, or another account took one on this device or address, or the network's are taken, in the last 24 hours.
      */
     async checkIn(userId: number, given: string | undefined, client: CheckInClient) {
-      const s = await settings(db);
+      const [s, { createdAt }, t] = await Promise.all([
+        settings(db),
+        db.user.findUniqueOrThrow({ where: { id: userId }, select: { createdAt: true } }),
+        today(userId, given),
+      ]);
       if (s.checkInCredits <= 0) throw HttpError.conflict(REWARD_MESSAGES.checkInOff);
+      // a second tap today: no locks, no neighbours, no insert (the claim below stays the guarantee under a race)
+      if (t.dates.includes(t.date)) throw HttpError.conflict(REWARD_MESSAGES.checkedIn);
       const now = clock();
-      const { createdAt } = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { createdAt: true } });
       if (s.checkInMinAccountHours > 0 && now.getTime() - createdAt.getTime() < s.checkInMinAccountHours * HOUR_MS)
         throw HttpError.conflict(REWARD_MESSAGES.accountTooNew);
-      const t = await today(userId, given);
       const signed = await q.accountDevices.first(db, { userId });
       const where = {
         ip: client.ip ?? null,

@@ -244,6 +244,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
         ai: true,
         modes: modesOf(offered),
         workflows: offered.map((wf) => wf.name),
+        characterModels: up.some((s) => s.characterModels !== false),
         message: available ? `${up.length} of ${servers.length} ComfyUI servers ready.` : "The AI engine is temporarily unavailable. Please try again later.",
         fix: available ? undefined : fixFor(servers, up.length),
         servers: statuses(),

@@ -1,6 +1,6 @@
 import { call, promptsIn, stopOnServer, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
 import { reasonOf } from "./job-book.ts";
-import { CHARACTER_NODES } from "./lora-links.ts";
+import { hasCharacterNodes } from "./lora-links.ts";
 
 /** How a try failed: "refused" (a node or validation error), "connection" (its server went down), else "other". */
 export type FailureKind = "refused" | "connection" | "other";
@@ -41,7 +41,7 @@ export function watchHealth<J extends SentJob>(
     if (Date.now() - s.objectInfoAt >= o.workflowCheckMs || s.health !== "healthy") {
       const info = (await (await call(s, "/object_info", { timeoutMs: 60_000 })).json()) as ObjectInfo;
       for (const wf of o.workflows) s.offered.set(wf.name, checkWorkflow(wf, info, o.models));
-      s.characterModels = CHARACTER_NODES.every((c) => c in info);
+      s.characterModels = hasCharacterNodes(info);
       s.objectInfoAt = Date.now();
     }
     s.health = "healthy";

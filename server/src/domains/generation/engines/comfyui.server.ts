@@ -192,7 +192,7 @@ export function failureOf(h: HistoryEntry): { reason: string; nodeError: boolean
     return {
       reason: `node ${String(d.node_id)} (${String(d.node_type)}) ${exception}`,
       nodeError: true,
-      fault: { node: String(d.node_id) },
+      fault: { node: String(d.node_id), message: exception },
       outOfMemory: OUT_OF_MEMORY.test(exception),
     };
   }

@@ -56,9 +56,10 @@ export function judgeFailures<J extends ComfyJob>(h: Hooks<J>) {
     },
     /** The prompt ran and did not succeed (its history entry). */
     failure(job: J, s: ComfyServer<unknown>, f: ReturnType<typeof failureOf>) {
+      // out of memory is the server's whatever node ran out (a LoRA loader too)
+      if (f.outOfMemory) return outOfMemory(job, s, f.reason);
       const input = f.fault && inputAtFault(job.wf, [f.fault]);
       if (input) return inputFailed(job, f.reason, input);
-      if (f.outOfMemory) return outOfMemory(job, s, f.reason);
       if (f.nodeError) return refused(job, s, f.reason);
       h.attemptFailed(job, f.reason);
     },

@@ -8,6 +8,7 @@ import {
   type WorkflowTier,
 } from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
+import { MODE_NEEDS } from "./workflow-binding.ts";
 import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
 
 export { REQUEST_EXTRAS, type RequestExtra };
@@ -38,13 +39,9 @@ export type WorkflowRequest = {
   tier?: WorkflowTier;
 };
 
-/** The source a request of each mode brings, for pricing or refusing it before its submit as the submit will be. */
-export const SOURCE_OF: Partial<Record<GenerationMode, "image" | "video">> = {
-  image_to_video: "image",
-  role_video: "image",
-  audio_overlay: "image",
-  video_to_video: "video",
-};
+/** The source a request of each mode brings (its own needs, MODE_NEEDS), for pricing or refusing it as the submit will. */
+export const sourceOf = (mode: GenerationMode): "image" | "video" | undefined =>
+  MODE_NEEDS[mode].includes("video") ? "video" : MODE_NEEDS[mode].includes("image") ? "image" : undefined;
 
 /**
  * The workflow a request would run (chooseWorkflow among the `usable` ones), the same pick as the submit's; undefined

@@ -139,6 +139,8 @@ export interface EngineStatus {
   modes: GenerationMode[];
   /** The workflows some healthy server can run now (GPU engines); a submit pinned to another is refused before any charge. */
   workflows?: string[];
+  /** False where no healthy server can load a person's character model (Reverie's LoRA node, decision 330). */
+  characterModels?: boolean;
   servers?: EngineServerStatus[];
   /** Jobs of ours waiting for a free server, and running. */
   waiting?: number;

@@ -1,5 +1,5 @@
 import type { ModelFolder } from "../../../contract/engines.ts";
-import { CHARACTER_NODES } from "./lora-links.ts";
+import { hasCharacterNodes } from "./lora-links.ts";
 import { checkWorkflow, type MissingFile, type ObjectInfo, type Workflow, type WorkflowCheck } from "./workflows.ts";
 
 /**
@@ -52,7 +52,7 @@ export interface GpuServerReport {
 }
 
 /** The ComfyUI release whose stock nodes the shipped workflows use (the recorded catalogue, comfyui.md §15). */
-export const COMFYUI_MIN_VERSION = "0.3.64";
+const COMFYUI_MIN_VERSION = "0.3.64";
 
 /**
  * Stock nodes that a new enough ComfyUI still lacks when a Python package of its own is missing: the module holding
@@ -99,7 +99,7 @@ export function nodesAdvice(nodes: string[], version: string | undefined): Nodes
 }
 
 /** The advice as the terminal says it. */
-export function adviceText(a: NodesAdvice, version: string | undefined): string {
+function adviceText(a: NodesAdvice, version: string | undefined): string {
   if (a.update) return `update ComfyUI to ${a.update} or later`;
   return [
     ...a.packages.map((p) => `install the Python package ${p} in ComfyUI's environment (pip install ${p}) and restart ComfyUI`),
@@ -157,7 +157,7 @@ export async function checkGpuServer(url: string, workflows: Workflow[], models:
       reachable: true,
       comfyuiVersion: version,
       gpus,
-      characterModels: CHARACTER_NODES.every((c) => c in info),
+      characterModels: hasCharacterNodes(info),
       workflows: reports,
       downloads,
       downloadBytes: downloads.reduce((sum, d) => sum + (d.size ?? 0), 0),

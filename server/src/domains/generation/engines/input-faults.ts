@@ -7,7 +7,15 @@ export interface NodeFault {
   node: string;
   /** Set for a validation error (node_errors[*].errors[*].extra_info.input_name); unset for a node that failed running. */
   input?: string;
+  /** A node that failed running: its exception, as ComfyUI reports it. */
+  message?: string;
 }
+
+/**
+ * Reverie's LoRA loader could not reach Reverie at all, or Reverie failed serving the file (gpu/comfyui-reverie's
+ * LoraError without a 4xx): the server's network or ours, not the person's model, which another server may fetch.
+ */
+const LORA_UNREACHABLE = /could not be fetched: (?!HTTP 4\d\d)/;
 
 /** The media controls, by the input a person reads about. */
 const MEDIA: Partial<Record<Control, FailedInput>> = { image: "image", end_image: "image", video: "video", audio: "audio" };
@@ -18,13 +26,14 @@ const fed = (wf: Workflow, f: NodeFault) =>
   )?.[0];
 
 /**
- * Which input of the request a fault of its prompt is: a LoRA loader (the person's character model) failing in any way;
+ * Which input of the request a fault of its prompt is: a LoRA loader (the person's character model) failing, unless it
+ * could not reach Reverie for the file;
  * a node reading an uploaded photo, video or sound failing to run, or refusing it; a node refusing a value the binding
  * sets from the request. Undefined for the server's own: a model file the workflow loads, a missing node, a value of
  * the workflow file itself, or a node that failed running on no input of the person (out of memory, a broken file).
  */
-export function faultyInput(wf: Workflow, f: NodeFault): FailedInput | undefined {
-  if (wf.binding.lora.some((l) => l.node === f.node)) return "lora";
+function faultyInput(wf: Workflow, f: NodeFault): FailedInput | undefined {
+  if (wf.binding.lora.some((l) => l.node === f.node)) return f.message && LORA_UNREACHABLE.test(f.message) ? undefined : "lora";
   if (Object.values(wf.binding.models).some((m) => m.node === f.node && (f.input === undefined || m.input === f.input))) return undefined;
   const control = fed(wf, f);
   if (!control) return undefined;

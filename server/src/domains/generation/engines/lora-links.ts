@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Config } from "../../../config.ts";
 import { mediaUrlSecret } from "../../../storage/storage.ts";
-import { EngineError, type EngineJob, type LoraLinks } from "./engine.ts";
+import { UnrunnableError, type EngineJob, type LoraLinks } from "./engine.ts";
 import type { Binding } from "./workflow-binding.ts";
 
 /**
@@ -13,11 +13,13 @@ import type { Binding } from "./workflow-binding.ts";
 /** The route a GPU server fetches the weights from (training domain). */
 export const GPU_LORA_PATH = "/api/gpu/loras";
 /** Reverie's node route that deletes cached weights on a ComfyUI server. */
-export const EVICT_PATH = "/reverie/loras/evict";
+const EVICT_PATH = "/reverie/loras/evict";
 /** Reverie's loader for each stock LoRA loader a workflow holds: the same inputs, but sha256 and url for lora_name. */
 export const REVERIE_LOADERS: Record<string, string> = { LoraLoader: "ReverieLoraLoader", LoraLoaderModelOnly: "ReverieLoraLoaderModelOnly" };
 /** A server whose /object_info lists these can run a character model. */
 export const CHARACTER_NODES = Object.values(REVERIE_LOADERS);
+/** Whether a server's /object_info has Reverie's LoRA loaders: it can run a person's character model. */
+export const hasCharacterNodes = (info: Record<string, unknown>) => CHARACTER_NODES.every((c) => c in info);
 
 const EVICT_TIMEOUT_MS = 5_000;
 
@@ -78,9 +80,9 @@ export function bindLoras(
 ) {
   for (const slot of b.lora) {
     if (lora) {
-      if (!loraUrl) throw new EngineError("no link to fetch the character model by");
+      if (!loraUrl) throw new UnrunnableError("no link to fetch the character model by");
       // a task queued before decision 330 carries no hash: failed (and refunded) before any prompt, not sent unnamed
-      if (!lora.sha256) throw new EngineError("the character model has no hash: submit again");
+      if (!lora.sha256) throw new UnrunnableError("the character model has no hash: submit again");
       const loader = prompt[slot.node];
       const clip = slot.name === "lora_name" && "strength_clip" in loader.inputs;
       loader.class_type = REVERIE_LOADERS[loader.class_type];

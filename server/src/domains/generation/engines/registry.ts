@@ -17,6 +17,7 @@ import {
   localControls,
   REQUEST_EXTRAS,
   runOrPinned,
+  sourceOf,
   templateExtras,
   workflowControls,
   workflowFor,
@@ -236,12 +237,11 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     const adds = name !== "local" && (extras.length > 0 || (!!brings?.image && !MODE_NEEDS[mode].includes("image")));
     if (!(workflow && s.workflows) && !adds && !s.modes.includes(mode)) return cannot;
     if (name === "local") return extras.length ? MSG[UNAVAILABLE[extras[0]]] : null;
+    if (brings?.lora && s.characterModels === false) return MSG.characterUnavailable; // no server loads a LoRA: not charged
     const fast = tier === "fast" && !workflow;
     if (workflow ? !extras.length : !adds && !brings?.lora && !fast) return null;
-    // the workflow the submit would run, given all it brings: never one that drops a photo or a LoRA (decision 336),
-    // nor one of the other tier (issue 45)
-    const own = MODE_NEEDS[mode];
-    const source = brings?.video || own.includes("video") ? "video" : brings?.image || own.includes("image") ? "image" : undefined;
+    // the workflow the submit would run, given all it brings: none dropping a photo or LoRA (decision 336), same tier
+    const source = brings?.video ? "video" : (sourceOf(mode) ?? (brings?.image ? "image" : undefined));
     const wf = workflowFor(workflows, { mode, workflow, source, extras, lora: !!brings?.lora, tier }, offeredBy(s));
     if (wf && offeredBy(s)(wf)) return null;
     if (extras.length) return MSG[UNAVAILABLE[extras[0]]];

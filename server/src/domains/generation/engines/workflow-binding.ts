@@ -46,7 +46,7 @@ export const MODE_NEEDS: Record<GenerationMode, readonly Need[]> = {
 };
 
 /** What a request of each mode may add to its own inputs, which only a workflow needing it runs (decisions 303, 306, 336). */
-export const MODE_ADDS: Record<GenerationMode, readonly Need[]> = {
+const MODE_ADDS: Record<GenerationMode, readonly Need[]> = {
   image_to_video: ["end_image", "camera"],
   video_to_video: ["image", "motion"],
   text_to_image: ["image"],
@@ -132,7 +132,7 @@ export function modesFit(b: Binding) {
  * Whether a workflow makes `mode` from what every request of it brings (decision 337): one needing more (a photo in
  * text to image, a last frame) makes it only for a request that adds that, so it cannot sell the mode on its own.
  */
-export const makesFromOwn = (w: { binding: Binding }, mode: GenerationMode) =>
+const makesFromOwn = (w: { binding: Binding }, mode: GenerationMode) =>
   w.binding.modes.includes(mode) && w.binding.needs.every((n) => MODE_NEEDS[mode].includes(n));
 
 /**
