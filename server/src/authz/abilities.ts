@@ -229,13 +229,18 @@ export function authBtnList(ability: AppAbility): string[] {
   return kept;
 }
 
+/**
+ * Every "action:Subject" a granting rule names and the ability still allows for that subject type, which is the
+ * server's own check (`ability.can(action, Subject)` in the router). A later "cannot" overrides an earlier "can"
+ * (a guest's `create:Tip`), so a granting rule alone is no proof that the server lets it through (issue 47 item 7).
+ */
 function buttonList(ability: AppAbility): string[] {
   const list = new Set<string>();
   for (const rule of ability.rules) {
     if (rule.inverted) continue;
     const actions = Array.isArray(rule.action) ? rule.action : [rule.action];
     const subjects = Array.isArray(rule.subject) ? rule.subject : [rule.subject];
-    for (const a of actions) for (const s of subjects) list.add(`${a}:${String(s)}`);
+    for (const a of actions) for (const s of subjects) if (ability.can(a, s as Subject)) list.add(`${a}:${String(s)}`);
   }
   return [...list].sort();
 }

@@ -1,7 +1,8 @@
 import { subject } from "@casl/ability";
 import { describe, expect, it } from "vitest";
-import { abilityFor, authBtnList, defineAbilityFor, packedRules } from "./abilities.ts";
-import type { StaffPrincipal, UserPrincipal } from "./principal.ts";
+import { StaffRole, UserRole } from "../db/generated/enums.ts";
+import { type Action, abilityFor, authBtnList, defineAbilityFor, packedRules, type Subject } from "./abilities.ts";
+import { anonymous, type Principal, type StaffPrincipal, type UserPrincipal } from "./principal.ts";
 
 const user = (over: Partial<UserPrincipal> = {}): UserPrincipal => ({ kind: "user", sessionId: 1, userId: 7, role: "user", banned: false, ...over });
 const order = (userId: number) => subject("Order", { userId } as Record<string, unknown>);
@@ -47,5 +48,47 @@ describe("abilityFor", () => {
     expect(authBtnList(a)).toContain("create:Order");
     expect(JSON.stringify(packedRules(a))).toContain("42");
     expect(JSON.stringify(packedRules(abilityFor(user({ userId: 43 }))))).not.toContain("42");
+  });
+});
+
+describe("authBtnList", () => {
+  const principals: [string, Principal][] = [
+    ...Object.values(UserRole).flatMap((role): [string, Principal][] => [
+      [role, user({ role })],
+      [`banned ${role}`, user({ role, banned: true })],
+    ]),
+    ["anonymous", anonymous],
+    ...Object.values(StaffRole).map((role): [string, Principal] => [`staff ${role}`, staff([role])]),
+    ["staff support+moderator", staff(["support", "moderator"])],
+  ];
+
+  it.each(principals)("%s: every entry is allowed by the check the router makes", (_name, principal) => {
+    const ability = defineAbilityFor(principal);
+    for (const entry of authBtnList(ability)) {
+      const [action, subjectType] = entry.split(":") as [Action, Subject];
+      expect(ability.can(action, subjectType), entry).toBe(true);
+    }
+  });
+
+  it("offers a guest none of what a guest is refused, and a saved account all of it", () => {
+    const refusedToGuests = [
+      "create:CharacterModel",
+      "create:Tip",
+      "create:Message",
+      "read:Message",
+      "create:CreatorPage",
+      "create:CheckIn",
+      "create:Follow",
+      "read:Referral",
+      "update:NotificationSetting",
+    ];
+    const guest = authBtnList(defineAbilityFor(user({ role: "visitor" })));
+    for (const entry of refusedToGuests) expect(guest, entry).not.toContain(entry);
+    expect(guest).toEqual(expect.arrayContaining(["create:GenerationTask", "create:Order", "read:CreatorPage", "create:DataRequest"]));
+    expect(authBtnList(defineAbilityFor(user({ role: "user" })))).toEqual(expect.arrayContaining(refusedToGuests));
+  });
+
+  it("offers a banned account nothing", () => {
+    expect(authBtnList(defineAbilityFor(user({ banned: true })))).toEqual([]);
   });
 });

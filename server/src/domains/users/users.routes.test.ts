@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, fetchMedia, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
+import { SAVE_ACCOUNT_MESSAGE } from "../../contract/users.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,6 +37,22 @@ describe("personal_info", () => {
     expect(info.nickname).toBe(`Guest_${info.uuid.replace(/-/g, "").slice(-6)}`);
     expect(info.type).toBe("visitor");
     expect(info.authBtnList).toContain("create:GenerationTask");
+  });
+
+  it("offers a guest nothing the server refuses a guest (issue 47 item 7)", async () => {
+    const { token } = await visitor(t);
+    const list: string[] = (await t.http.get("/api/Personal/personal_info").set("token", token).expect(200)).body.data.info.authBtnList;
+    const refused: [string, () => ReturnType<typeof t.http.get>][] = [
+      ["create:CharacterModel", () => t.http.post("/api/Training/submit").send({})],
+      ["create:Tip", () => t.http.post("/api/Subscribe/tip").send({})],
+      ["create:Message", () => t.http.post("/api/Messages/send").send({})],
+      ["read:Message", () => t.http.get("/api/Messages/threads")],
+    ];
+    for (const [entry, request] of refused) {
+      expect(list, entry).not.toContain(entry);
+      const res = await request().set("token", token).expect(403);
+      expect(res.body.msg).toBe(SAVE_ACCOUNT_MESSAGE);
+    }
   });
 
   it("is 401 without a token", async () => {
