@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { REWARDS_SETTING } from "../../server/src/contract/rewards.ts";
-import { missingKeys, missingTexts, newAppContext, pageShot, storedToken, usedKeys } from "./consumer-app.ts";
+import { photo } from "../fixtures/media.ts";
+import { staffMember } from "../staff-utils.ts";
+import { screenshot } from "./browser.ts";
+import { registeredUser } from "../training-utils.ts";
+import { localeText, missingKeys, missingTexts, newAppContext, pageShot, signedInPhone, storedToken, usedKeys } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 
 const NARROW = { width: 360, height: 740 };
@@ -59,6 +63,42 @@ describe("consumer app: gifts and invitations at 360 px", () => {
       await context.close();
     }, 120_000);
   }
+
+  it("names a membership join, a paid-message unlock and the refund after the creator's ban each in its own words, in every language", async () => {
+    // issue 46 item 7: the fan's real movements, through the API: join (−10), unlock (−5), the creator banned (refund)
+    const creator = await registeredUser(app.server);
+    const post = (who: { token: string }, path: string, body: Record<string, unknown>) => app.server.http.post(path).set("token", who.token).send(body).expect(200);
+    await post(creator, "/api/Subscribe/createPage", { home_link: "LedgerWords", title: "Ledger Words", membership_price: 10 });
+    const key = `u/${creator.userId}/results/ledger-words.jpg`;
+    await app.server.services.storage.put(key, await photo(200, 260), "image/jpeg");
+    const task = await app.server.db.generationTask.create({
+      data: { userId: creator.userId, mode: "text_to_image", engine: "local", status: "succeeded", cost: 1, input: {}, outputKey: key },
+    });
+    const item = (await post(creator, "/api/Subscribe/publishItem", { task_id: task.id, visibility: "members" })).body.data.id as number;
+    const fan = await registeredUser(app.server, 40);
+    await post(fan, "/api/Subscribe/joinMembership", { home_link: "LedgerWords" });
+    const first = (await post(fan, "/api/Messages/send", { home_link: "LedgerWords", body: "Hi", idempotency_key: "ledger-words-1" })).body.data;
+    const locked = (await post(creator, "/api/Messages/send", { thread_id: first.thread_id, body: "For you", library_item_id: item, price: 5, idempotency_key: "ledger-words-2" })).body.data;
+    await post(fan, "/api/Messages/unlock", { message_id: locked.id });
+    const moderator = await staffMember(app.server, ["moderator"]);
+    await app.server.http.post(`/admin/api/users/${creator.userId}/ban`).set("token", moderator.token).send({ reason: "Fraud" }).expect(200);
+    const reasons = (await app.server.db.ledgerEntry.findMany({ where: { userId: fan.userId }, orderBy: { id: "desc" } })).map((e) => e.reason);
+    expect(reasons.slice(0, 3)).toEqual(["creator_membership_refund", "message_unlock", "creator_membership"]);
+
+    for (const language of ["en", "ja", "ko", "ru"] as const) {
+      const { context, page } = await signedInPhone(app.browser, fan, language);
+      await page.goto(`${app.server.url}/account#rewards`);
+      const row = (reason: string) => page.locator(`[data-testid="credit-movement"][data-reason="${reason}"] p`).first();
+      await row("creator_membership_refund").waitFor({ timeout: 15_000 });
+      const shown = await Promise.all(reasons.slice(0, 3).map((r) => row(r).innerText()));
+      expect(shown).toEqual(reasons.slice(0, 3).map((r) => localeText(language, `rewards.history.label.${r}`)));
+      expect(new Set(shown).size).toBe(3);
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
+      await page.getByTestId("credit-history").scrollIntoViewIfNeeded();
+      await screenshot(page, `credit-history-kinds-${language}-360`);
+      await context.close();
+    }
+  }, 180_000);
 
   it("a link's code is kept from the landing URL and recorded when the visitor's account starts", async () => {
     const inviter = await app.server.db.user.create({ data: { email: `inviter-${Date.now()}@example.com`, loginType: "registered", role: "user" } });

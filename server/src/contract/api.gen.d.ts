@@ -22088,7 +22088,7 @@ export interface paths {
                                     delta: number;
                                     id: number;
                                     /** @enum {string} */
-                                    label: "purchase" | "bonus" | "spent" | "refund" | "earnings" | "payout" | "adjustment" | "moved" | "daily_gift" | "referral_gift" | "referral_reversed" | "tip" | "other";
+                                    label: "purchase" | "membership_renewal" | "crypto_bonus" | "staff_adjustment" | "merge_in" | "merge_out" | "daily_check_in" | "referral_inviter" | "referral_invitee" | "referral_reversed" | "generation" | "training" | "chat_message" | "creator_membership" | "custom_request_hold" | "creator_tip" | "message_unlock" | "generation_refund" | "training_refund" | "chat_refund" | "creator_membership_refund" | "custom_request_refund" | "custom_request_dispute_refund" | "creator_tip_reversal" | "order_refund" | "chargeback" | "custom_request_earnings" | "custom_request_clawback" | "creator_membership_earnings" | "creator_membership_clawback" | "creator_tip_earnings" | "creator_tip_clawback" | "message_unlock_earnings" | "creator_payout" | "creator_payout_return" | "other";
                                     reason: string;
                                 }[];
                                 page: number;

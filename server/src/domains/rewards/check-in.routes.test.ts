@@ -60,7 +60,7 @@ describe("POST /api/rewards/checkIn", () => {
     expect(ledger).toMatchObject([{ delta: 5, reason: "daily_check_in" }]);
     expect(await t.services.credits.findLedgerMismatches([a.userId])).toEqual([]);
     const history = await t.http.get("/api/Personal/creditHistory").set("token", a.token).expect(200);
-    expect(history.body.data.list[0]).toMatchObject({ delta: 5, reason: "daily_check_in", label: "daily_gift", balance_after: 5 });
+    expect(history.body.data.list[0]).toMatchObject({ delta: 5, reason: "daily_check_in", label: "daily_check_in", balance_after: 5 });
     const status = await t.http.get("/api/rewards/checkIn").set("token", a.token).expect(200);
     expect(status.body.data).toMatchObject({ enabled: true, credits: 5, checked_in_today: true, streak: 1, time_zone: "Europe/Berlin" });
   });

@@ -84,7 +84,7 @@ describe("a referral gift", () => {
       ].sort(),
     );
     const history = await t.http.get("/api/Personal/creditHistory").set("token", inviter.token).expect(200);
-    expect(history.body.data.list[0]).toMatchObject({ delta: 30, label: "referral_gift" });
+    expect(history.body.data.list[0]).toMatchObject({ delta: 30, label: "referral_inviter" });
     expect((await t.http.get("/api/rewards/referral").set("token", inviter.token).expect(200)).body.data).toMatchObject({ invited: 1, rewarded: 1 });
   });
 
