@@ -67,7 +67,8 @@ describe("consumer app: gifts and invitations at 360 px", () => {
   it("names a membership join, a paid-message unlock and the refund after the creator's ban each in its own words, in every language", async () => {
     // issue 46 item 7: the fan's real movements, through the API: join (−10), unlock (−5), the creator banned (refund)
     const creator = await registeredUser(app.server);
-    const post = (who: { token: string }, path: string, body: Record<string, unknown>) => app.server.http.post(path).set("token", who.token).send(body).expect(200);
+    const post = (who: { token: string }, path: string, body: Record<string, unknown>) =>
+      app.server.http.post(path).set("token", who.token).send(body).expect(200);
     await post(creator, "/api/Subscribe/createPage", { home_link: "LedgerWords", title: "Ledger Words", membership_price: 10 });
     const key = `u/${creator.userId}/results/ledger-words.jpg`;
     await app.server.services.storage.put(key, await photo(200, 260), "image/jpeg");
@@ -78,7 +79,15 @@ describe("consumer app: gifts and invitations at 360 px", () => {
     const fan = await registeredUser(app.server, 40);
     await post(fan, "/api/Subscribe/joinMembership", { home_link: "LedgerWords" });
     const first = (await post(fan, "/api/Messages/send", { home_link: "LedgerWords", body: "Hi", idempotency_key: "ledger-words-1" })).body.data;
-    const locked = (await post(creator, "/api/Messages/send", { thread_id: first.thread_id, body: "For you", library_item_id: item, price: 5, idempotency_key: "ledger-words-2" })).body.data;
+    const locked = (
+      await post(creator, "/api/Messages/send", {
+        thread_id: first.thread_id,
+        body: "For you",
+        library_item_id: item,
+        price: 5,
+        idempotency_key: "ledger-words-2",
+      })
+    ).body.data;
     await post(fan, "/api/Messages/unlock", { message_id: locked.id });
     const moderator = await staffMember(app.server, ["moderator"]);
     await app.server.http.post(`/admin/api/users/${creator.userId}/ban`).set("token", moderator.token).send({ reason: "Fraud" }).expect(200);

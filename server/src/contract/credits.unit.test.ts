@@ -42,7 +42,8 @@ describe("credit history labels", () => {
   it("names every reason the domains write the ledger with, none as 'other'", () => {
     const written = writtenReasons();
     // the scan finds the calls it is meant to: a join, an unlock's refund on a ban, an order's refund and chargeback
-    for (const r of ["creator_membership", "creator_membership_refund", "generation", "order_refund", "chargeback", "chat_message"]) expect(written).toContain(r);
+    for (const r of ["creator_membership", "creator_membership_refund", "generation", "order_refund", "chargeback", "chat_message"])
+      expect(written).toContain(r);
     expect([...written].filter((reason) => ledgerLabel(reason) === "other")).toEqual([]);
   });
 
