@@ -43,7 +43,7 @@ export function createRenderServices({ db, config, log, databaseUrl }: AppDeps) 
   const blocklist = createBlocklistService({ db, storage, audit, log });
   const screening = createScreeningService({ db, config, log, faces: faceAnalyser(), storage, audit, blocklist });
   const uploads = createUploadsService(db, storage, screening);
-  const engines = createEngines(config, log);
+  const engines = createEngines(config, log, undefined, url);
   // every output is signed and fingerprinted by the worker; the API answers the public provenance page
   const provenance = createProvenanceService({ db, config, log, storage });
   const templates = createTemplatesService(db, storage, engines.refusalFor);

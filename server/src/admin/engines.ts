@@ -25,7 +25,7 @@ export function enginesRoutes(api: ApiRouter, engines: Engines, generation: Gene
     "/admin/api/engines/check",
     {
       summary:
-        "Each ComfyUI server checked now against the workflows' model manifest: per workflow, runnable, or the nodes and model files it lacks with where to get each, and its GPU memory need (what `npm run gpu:check` prints)",
+        "Each ComfyUI server checked now against the workflows' model manifest: per workflow, runnable, or the nodes and model files it lacks with where to get each, and its GPU memory need (what `npm run gpu:check` prints); every instance's engine then offers what this check found (decision 375)",
       tags: ["console"],
       auth: "staff",
       can: ["read", "Template"],

@@ -55,7 +55,7 @@ export interface ComfyOptions {
 type Job = ComfyJob;
 type Server = ComfyServer<Job>;
 
-export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers(): EngineServerStatus[] } {
+export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers(): EngineServerStatus[]; recheck(urls?: string[]): Promise<void> } {
   const slots = o.slotsPerServer ?? 2;
   const servers: Server[] = o.urls.map((url) => comfyServer<Job>(url));
   const jobs = createJobBook<Job>();
@@ -232,6 +232,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     name: "comfyui",
     label: "AI",
     servers: statuses,
+    recheck: health.recheck,
     async status(): Promise<EngineStatus> {
       await health.firstCheck;
       const up = servers.filter(healthy);

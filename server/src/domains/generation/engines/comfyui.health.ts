@@ -101,6 +101,20 @@ export function watchHealth<J extends SentJob>(
   timer.unref();
   return {
     firstCheck,
+    /**
+     * An operator's check (the console's "Check now", `npm run gpu:check`) read the servers: each named one (all by
+     * default) is checked again now, its workflows read afresh from /object_info, so what the engine offers is what the
+     * check said, not what a refusal before the fix said until the next round (issue 44 item 6). Out-of-memory counts
+     * start again: the operator looked at the server.
+     */
+    async recheck(urls?: string[]) {
+      const named = servers.filter((s) => !urls || urls.includes(s.url));
+      for (const s of named) {
+        s.objectInfoAt = 0;
+        s.outOfMemory.clear();
+      }
+      await Promise.all(named.map(check));
+    },
     /** A request to the server met no answer: it is down from now, not from the next round. */
     markDown(s: ComfyServer<J>, message: string) {
       if (s.health !== "unreachable") markUnreachable(s, message);

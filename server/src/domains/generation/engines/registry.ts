@@ -10,6 +10,7 @@ import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
 import { createServerlessEngine } from "./serverless.engine.ts";
 import { checkGpuServer } from "./gpu-check.ts";
+import { shareGpuChecks } from "./gpu-rechecks.ts";
 import { loraLinksFor } from "./lora-links.ts";
 import { loadWorkflows, misfit, pinFault, type Brought, type Workflow } from "./workflows.ts";
 import { MODE_NEEDS, type Need } from "./workflow-binding.ts";
@@ -80,7 +81,7 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
  * Every configured engine: local always; comfyui with COMFYUI_URLS; serverless with SERVERLESS_URL. The local check
  * runs ffmpeg, so its status is kept `localTtlMs`; the GPU engines answer from their own health rounds.
  */
-export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) {
+export function createEngines(config: Config, log: Logger, localTtlMs = 60_000, databaseUrl = config.DATABASE_URL) {
   const engines = new Map<EngineKind, GenerationEngine>();
   engines.set(
     "local",
@@ -88,10 +89,8 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   );
   const workflows = loadWorkflows();
   const loraLinks = config.COMFYUI_URLS.length || config.SERVERLESS_URL ? loraLinksFor(config) : undefined;
-  if (config.COMFYUI_URLS.length) {
-    engines.set(
-      "comfyui",
-      createComfyEngine({
+  const comfy = config.COMFYUI_URLS.length
+    ? createComfyEngine({
         urls: config.COMFYUI_URLS,
         workflows,
         models: config.COMFYUI_MODELS,
@@ -100,9 +99,9 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
         maxTries: config.COMFYUI_MAX_TRIES,
         loraLinks,
         log,
-      }),
-    );
-  }
+      })
+    : undefined;
+  if (comfy) engines.set("comfyui", comfy);
 
   if (config.SERVERLESS_URL) {
     engines.set(
@@ -121,6 +120,14 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   }
 
   const cache = new Map<EngineKind, { at: number; value: Promise<EngineStatus> }>();
+  // an operator's check, here or in another process, is what the pool offers from then on (decision 375)
+  const operatorChecks = comfy
+    ? shareGpuChecks(databaseUrl, log, async (urls) => {
+        await comfy.recheck(urls);
+        cache.delete("comfyui");
+      })
+    : undefined;
+  const workflowInfo = workflowChecks(config, workflows, status);
   /** What each engine's last check said, so a change is logged once rather than on every check. */
   const known = new Map<EngineKind, boolean>();
 
@@ -156,7 +163,16 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
   const defaultName: EngineKind = config.GENERATION_ENGINE;
 
   return {
-    ...workflowChecks(config, workflows, status),
+    ...workflowInfo,
+    /**
+     * Each ComfyUI server checked now against the manifest (the console's "Check now"); the pool of this process and
+     * of every other one then offers what the servers have now (issue 44 item 6).
+     */
+    async gpuCheck() {
+      const reports = await workflowInfo.gpuCheck();
+      await operatorChecks?.announce(reports.map((r) => r.url));
+      return reports;
+    },
     defaultName,
     get(name: EngineKind): GenerationEngine | undefined {
       return engines.get(name);
@@ -186,7 +202,7 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000) 
       return Promise.all([...engines.keys()].map(status));
     },
     async close() {
-      await Promise.all([...engines.values()].map((e) => e.close?.()));
+      await Promise.all([...[...engines.values()].map((e) => e.close?.()), operatorChecks?.close()]);
     },
   };
 }
