@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -15,8 +15,8 @@ import PersonOutlineIcon from "@mui/icons-material/PersonOutline";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { translateMessage } from "../i18n/index.ts";
-import type { ApiError } from "../lib/api-client.ts";
 import { codeProblem, emailProblem } from "../features/session/login-rules.ts";
+import { useResendWait } from "../features/session/resend-wait.ts";
 import { session, useSession } from "../features/session/session.ts";
 import { accentGradient } from "../theme.ts";
 import { dialogs } from "./dialog-store.ts";
@@ -32,14 +32,8 @@ export default function LoginDialog() {
   const [codeError, setCodeError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-  const [resendIn, setResendIn] = useState(0);
+  const { left: resendIn, start: setResendIn, waitFrom } = useResendWait();
   const [busy, setBusy] = useState<"send" | "login" | "guest" | "google" | null>(null);
-
-  useEffect(() => {
-    if (resendIn <= 0) return;
-    const timer = setTimeout(() => setResendIn((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [resendIn]);
 
   const show = (e: unknown) => setError(translateMessage(e instanceof Error ? e.message : String(e)));
 
@@ -55,8 +49,7 @@ export default function LoginDialog() {
       setCodeError(null);
       setResendIn(resend_in);
     } catch (e) {
-      const wait = (e as ApiError).data as { resend_in?: number } | null;
-      if (wait?.resend_in) setResendIn(wait.resend_in);
+      waitFrom(e);
       show(e);
     } finally {
       setBusy(null);

@@ -8,6 +8,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
+import { useResendWait } from "../session/resend-wait.ts";
 import { privacyApi, type PrivacyStatus } from "./privacy.api.ts";
 
 /** While an export is being prepared the section looks again this often (the job is usually done in seconds). */
@@ -32,7 +33,7 @@ function useAction(reload: () => void) {
         .then(then)
         .catch((err: Error) => setError(translateMessage(err.message)));
     };
-  return [error, act] as const;
+  return [error, act, setError] as const;
 }
 
 /** My data out (GDPR Art. 15, 20; decision 261): ask, wait, download through a short-lived signed link. */
@@ -74,15 +75,48 @@ function ExportPart({ status, reload }: { status: PrivacyStatus; reload: () => v
   );
 }
 
+/** The deletion code's button: send, then send again once its own window has passed, the wait counted down on it. */
+function SendCodeButton({ sent, onSent, onError }: { sent: boolean; onSent: () => void; onError: (e: unknown) => void }) {
+  const { t } = useTranslation();
+  const { left, start, waitFrom } = useResendWait();
+  const [busy, setBusy] = useState(false);
+  const send = () => {
+    setBusy(true);
+    privacyApi
+      .sendDeletionCode()
+      .then((r) => {
+        start(r.resend_in);
+        onSent();
+      })
+      // within the window the wait is shown on the button; an earlier code is still the one to enter
+      .catch((e: unknown) => (waitFrom(e) ? onSent() : onError(e)))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <Button
+      variant="outlined"
+      color="error"
+      disabled={busy || left > 0}
+      onClick={send}
+      data-testid="mydata-delete-code"
+      data-wait={left}
+      sx={{ justifySelf: "start" }}
+    >
+      {left > 0 ? t("privacy.delete.resendIn", { seconds: left }) : sent ? t("privacy.delete.resend") : t("privacy.delete.sendCode")}
+    </Button>
+  );
+}
+
 /** My account gone (GDPR Art. 17; decision 262): the emailed code (or, without an email, a tick), then the grace period with its undo. */
 function DeletePart({ status, reload }: { status: PrivacyStatus; reload: () => void }) {
   const { t } = useTranslation();
   const date = useDate();
   const [code, setCode] = useState("");
   const [codeSent, setCodeSent] = useState(false);
-  const [error, act] = useAction(reload);
+  const [error, act, setError] = useAction(reload);
   const pending = status.deletion?.status === "pending" ? status.deletion : null;
-  const confirm = status.confirm_by === "email" ? () => privacyApi.requestDeletion({ code }) : () => privacyApi.requestDeletion({ confirm: true });
+  const byEmail = status.confirm_by === "email";
+  const confirm = byEmail ? () => privacyApi.requestDeletion({ code }) : () => privacyApi.requestDeletion({ confirm: true });
   return (
     <Paper component="section" sx={{ p: { xs: 2, md: 3 }, borderRadius: 4, display: "grid", gap: 1.5 }} data-testid="mydata-delete">
       <Typography variant="h6" component="h2">
@@ -102,19 +136,24 @@ function DeletePart({ status, reload }: { status: PrivacyStatus; reload: () => v
           <Typography variant="body2" color="text.secondary">
             {t("privacy.delete.intro")}
           </Typography>
-          {status.confirm_by === "email" && !codeSent ? (
-            <Button
-              variant="outlined"
-              color="error"
-              onClick={act(privacyApi.sendDeletionCode, () => setCodeSent(true))}
-              data-testid="mydata-delete-code"
-              sx={{ justifySelf: "start" }}
-            >
-              {t("privacy.delete.sendCode")}
-            </Button>
-          ) : (
+          {byEmail && (
+            <SendCodeButton
+              sent={codeSent}
+              onSent={() => {
+                setError(null);
+                setCodeSent(true);
+              }}
+              onError={(e) => setError(translateMessage(e instanceof Error ? e.message : String(e)))}
+            />
+          )}
+          {byEmail && codeSent && (
+            <Typography variant="body2" data-testid="mydata-delete-code-sent">
+              {t("privacy.delete.codeSent")}
+            </Typography>
+          )}
+          {(!byEmail || codeSent) && (
             <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "center" }}>
-              {status.confirm_by === "email" && (
+              {byEmail && (
                 <TextField
                   size="small"
                   label={t("privacy.delete.code")}

@@ -46,6 +46,7 @@ export function createAuthService(deps: {
     visitor: guests.visitor,
     sendEmailCode: emailCodes.sendEmailCode,
     emailLogin: emailCodes.emailLogin,
+    sendPurposeCode: emailCodes.sendPurposeCode,
     confirmEmailCode: emailCodes.confirmEmailCode,
     /** Account erasure (privacy, decision 262): the users row without personal fields, every login gone. */
     eraseUser: createAccountErasure(sessions.revokeUserSessions),

@@ -8,7 +8,8 @@ import type { ClientContext } from "../../http/client-context.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { Mail } from "../auth/mailer.ts";
 import type { PrivacyJobs } from "./privacy.jobs.ts";
-import { privacyMail } from "./privacy.mail.ts";
+import type { CodeMail } from "../auth/auth.email-codes.ts";
+import { deletionCodeMail, privacyMail } from "./privacy.mail.ts";
 
 export interface DeletionDeps {
   db: Db;
@@ -18,9 +19,9 @@ export interface DeletionDeps {
   sendMail(mail: Mail): Promise<void>;
   /** users: where and in which language to write to the person (null without an email) */
   contactOf(userId: number): Promise<{ email: string; language: Language } | null>;
-  /** auth: the email code mechanism of sign-in, reused as the confirmation (decision 262) */
-  sendEmailCode(email: string, ctx: ClientContext): Promise<{ expires_in: number; resend_in: number }>;
-  confirmEmailCode(email: string, code: string): Promise<void>;
+  /** auth: the email code mechanism of sign-in, as a code of its own purpose (decisions 262, 379) */
+  sendDeletionCode(email: string, ctx: ClientContext, mail: CodeMail): Promise<{ expires_in: number; resend_in: number }>;
+  confirmDeletionCode(email: string, code: string): Promise<void>;
   graceDays: number;
 }
 
@@ -39,7 +40,7 @@ export function createDeletions(d: DeletionDeps) {
   async function sendCode(userId: number, ctx: ClientContext) {
     const to = await d.contactOf(userId);
     if (!to) throw HttpError.badRequest(M.noEmail);
-    return d.sendEmailCode(to.email, ctx);
+    return d.sendDeletionCode(to.email, ctx, deletionCodeMail(to.language));
   }
 
   /** A person with an email gives its code; without one, the in-app confirmation. Staff confirm with a reason. */
@@ -47,7 +48,7 @@ export function createDeletions(d: DeletionDeps) {
     if (how.by === "staff") return;
     if (email) {
       if (!how.code) throw HttpError.badRequest(M.codeNeeded);
-      return d.confirmEmailCode(email, how.code);
+      return d.confirmDeletionCode(email, how.code);
     }
     if (how.confirm !== true) throw HttpError.badRequest(M.confirmNeeded);
   }

@@ -1,4 +1,5 @@
 import type { Language } from "../../contract/locales.ts";
+import type { CodeMail } from "../auth/auth.email-codes.ts";
 
 type Copy = { subject: string; body: (date: string) => string };
 
@@ -55,4 +56,34 @@ const dateIn = (language: Language, at: Date) =>
 export function privacyMail(kind: keyof (typeof COPY)["en"], language: Language, at: Date): { subject: string; body: string } {
   const copy = COPY[language][kind];
   return { subject: copy.subject, body: copy.body(dateIn(language, at)) };
+}
+
+/** The deletion code's email in each language: it says the code deletes the account, unlike a sign-in code's. */
+const CODE_COPY: Record<Language, { subject: (code: string) => string; body: (code: string, minutes: number) => string }> = {
+  en: {
+    subject: (code) => `Code to delete your Reverie account: ${code}`,
+    body: (code, minutes) =>
+      `You asked to delete your Reverie account. Enter ${code} in My data to confirm: your account and its data will then be deleted after the grace period. The code expires in ${minutes} minutes. If you did not ask for this, ignore this email: nothing is deleted without the code.`,
+  },
+  ja: {
+    subject: (code) => `Reverieのアカウントを削除するコード：${code}`,
+    body: (code, minutes) =>
+      `Reverieのアカウントの削除が依頼されました。確認するには「マイデータ」で${code}を入力してください。猶予期間の後、アカウントとそのデータは削除されます。コードの有効期限は${minutes}分です。心当たりがない場合はこのメールを無視してください。コードがなければ何も削除されません。`,
+  },
+  ko: {
+    subject: (code) => `Reverie 계정 삭제 코드: ${code}`,
+    body: (code, minutes) =>
+      `Reverie 계정 삭제를 요청하셨습니다. 확인하려면 내 데이터에서 ${code}을(를) 입력하세요. 유예 기간이 지나면 계정과 데이터가 삭제됩니다. 코드는 ${minutes}분 후 만료됩니다. 요청하지 않으셨다면 이 메일을 무시하세요. 코드 없이는 아무것도 삭제되지 않습니다.`,
+  },
+  ru: {
+    subject: (code) => `Код для удаления аккаунта Reverie: ${code}`,
+    body: (code, minutes) =>
+      `Вы попросили удалить аккаунт Reverie. Введите ${code} в разделе «Мои данные», чтобы подтвердить: после льготного срока аккаунт и его данные будут удалены. Код действует ${minutes} мин. Если вы этого не просили, не обращайте внимания на письмо: без кода ничего не удаляется.`,
+  },
+};
+
+/** The account deletion code's email in the person's language. */
+export function deletionCodeMail(language: Language): CodeMail {
+  const copy = CODE_COPY[language];
+  return (code, minutes) => ({ subject: copy.subject(code), body: copy.body(code, minutes) });
 }

@@ -212,6 +212,52 @@ describe("my account gone", () => {
     expect(smtp.received.some((m) => m.to.includes("delete-code@example.com") && m.data.includes("will be deleted"))).toBe(true);
   });
 
+  it("a deletion code has its own resend window and email, and is not a sign-in code (nor a sign-in code a deletion code)", async () => {
+    // issue 46 item 8: with the real 60 s window, the code asked right after signing in is sent, not refused
+    const app = await createTestApp({ SMTP_URL: smtp.url });
+    try {
+      const email = `delete-own-window-${Date.now()}@example.com`;
+      await app.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
+      const login = await app.http
+        .post("/api/login/emailLogin")
+        .send({ email, code: smtp.codeFor(email) })
+        .expect(200);
+      const token = login.body.data.token as string;
+      const sent = await app.http.post("/api/privacy/deletion/code").set("token", token).expect(200);
+      expect(sent.body.data).toMatchObject({ resend_in: 60 });
+      const deletionCode = smtp.codeFor(email);
+      const mail = await app.db.outboxEmail.findFirstOrThrow({ where: { to: email }, orderBy: { id: "desc" } });
+      expect(mail.subject).toMatch(/^Code to delete your Reverie account: /);
+      expect(mail.body).toContain("delete your Reverie account");
+      // a second one within its own window: refused with the wait to count down
+      const again = await app.http.post("/api/privacy/deletion/code").set("token", token).expect(429);
+      expect(again.body.data.resend_in).toBeGreaterThan(55);
+      expect(again.body.data.resend_in).toBeLessThanOrEqual(60);
+      // the deletion code does not sign in; a sign-in code does not delete
+      await app.http.post("/api/login/emailLogin").send({ email, code: deletionCode }).expect(400);
+      await app.db.emailCode.updateMany({ where: { email, purpose: "login" }, data: { createdAt: new Date(Date.now() - 61_000) } });
+      await app.http.post("/api/login/sendEmailCode").send({ email }).expect(200);
+      await app.http
+        .post("/api/privacy/deletion")
+        .set("token", token)
+        .send({ code: smtp.codeFor(email) })
+        .expect(400);
+      expect(await app.db.accountDeletion.count({ where: { user: { email } } })).toBe(0);
+      await app.http.post("/api/privacy/deletion").set("token", token).send({ code: deletionCode }).expect(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("the deletion code's email is written in the account's language", async () => {
+    const me = await emailAccount("delete-code-ja@example.com");
+    await t.db.user.update({ where: { id: me.userId }, data: { language: "ja" } });
+    await as(me.token).post("/api/privacy/deletion/code").expect(200);
+    const mail = await t.db.outboxEmail.findFirstOrThrow({ where: { to: "delete-code-ja@example.com" }, orderBy: { id: "desc" } });
+    expect(mail.subject).toMatch(/^Reverieのアカウントを削除するコード：/);
+    expect(mail.body).toContain("マイデータ");
+  });
+
   it("another account can neither delete me nor undo my deletion", async () => {
     const me = await visitor(t);
     const other = await visitor(t);

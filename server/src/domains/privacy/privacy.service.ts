@@ -5,8 +5,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import type { MediaStorage } from "../../storage/media-storage.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { Mail } from "../auth/mailer.ts";
-import type { ClientContext } from "../../http/client-context.ts";
-import { createDeletions, deletionView } from "./privacy.deletions.ts";
+import { createDeletions, type DeletionDeps, deletionView } from "./privacy.deletions.ts";
 import { createErasure, type EraseUserRows } from "./privacy.erase.ts";
 import { createDataExports, exportView } from "./privacy.exports.ts";
 import { createPrivacyJobs } from "./privacy.jobs.ts";
@@ -21,8 +20,8 @@ export interface PrivacyDeps {
   sendMail(mail: Mail): Promise<void>;
   /** users: where and in which language to write to the person (null without an email) */
   contactOf(userId: number): Promise<{ email: string; language: Language } | null>;
-  sendEmailCode(email: string, ctx: ClientContext): Promise<{ expires_in: number; resend_in: number }>;
-  confirmEmailCode(email: string, code: string): Promise<void>;
+  sendDeletionCode: DeletionDeps["sendDeletionCode"];
+  confirmDeletionCode: DeletionDeps["confirmDeletionCode"];
   cancelPlan(userId: number): Promise<unknown>;
   evictModels(userId: number): Promise<void>;
   cancelTasks(tx: Tx, userId: number): Promise<void>;
