@@ -4,7 +4,7 @@ import type { Database } from "./db/database.ts";
 import { underStartupLock } from "./db/migrate.ts";
 import { startDatabaseServer, stopOnSignalsElsewhere, type DatabaseServer } from "./db/embedded.ts";
 import { sandboxWarning } from "./domains/payments/sandbox/sandbox-gateway.ts";
-import { createLogger, warnOfWorkFailingAfterStop } from "./logger.ts";
+import { createLogger, beginStop } from "./logger.ts";
 import { endEventStreams } from "./http/sse.ts";
 
 let cfg: Config;
@@ -43,7 +43,7 @@ async function shutdown(reason: string, exitCode: number) {
   if (stopping) return;
   stopping = true;
   log.info({ reason }, "shutting down");
-  warnOfWorkFailingAfterStop(log);
+  beginStop(log);
   setTimeout(() => {
     log.error({ boundMs: STOP_BOUND_MS }, "the stop took too long: exiting with what is still closing");
     log.flush();

@@ -134,8 +134,12 @@ describe("npm start with the embedded PostgreSQL", () => {
         .output()
         .split("\n")
         .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l) as { level: number; msg: string });
+        .map((l) => JSON.parse(l) as { level: number; msg: string; component?: string });
       const stopping = logged.findIndex((l) => l.msg === "shutting down");
+      // an intended stop says one line per component whose connection it ended, and prints no stack trace (issue 46 item 24)
+      expect(p.output()).not.toMatch(/\\n\s+at /);
+      const components = logged.flatMap((l) => (l.component ? [l.component] : []));
+      expect(components).toEqual([...new Set(components)]);
       expect(stopping).toBeGreaterThan(-1);
       expect(logged.some((l) => l.msg === "privacy jobs running")).toBe(true);
       expect(logged.filter((l) => l.level >= 50)).toEqual([]);

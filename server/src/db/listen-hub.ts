@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Logger } from "pino";
+import { logConnectionEnded, serverGone, stopHasBegun } from "../logger.ts";
 
 /**
  * One LISTEN connection per process and channel, fanned out to in-process listeners (SSE streams, running chat
@@ -30,7 +31,8 @@ export function createListenHub<E>(channel: string, databaseUrl: string | undefi
     const onLost = (err?: Error) => {
       if (lost) return;
       lost = true;
-      if (!closed) log.warn({ err, channel }, "listener lost its connection");
+      if (!closed && (serverGone(err) || stopHasBegun())) logConnectionEnded(log, `${channel} listener`, err);
+      else if (!closed) log.warn({ err, channel }, "listener lost its connection");
       client = undefined;
       connecting = undefined;
       onConnection?.(false);

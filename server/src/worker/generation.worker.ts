@@ -21,6 +21,7 @@ import type { MarkedResult } from "../domains/generation/generation.watermark.ts
 import type { Engines } from "../domains/generation/engines/registry.ts";
 import type { GenerationService, TaskInput, TaskOutputs } from "../domains/generation/generation.service.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
+import { logConnectionEnded, serverGone, stopHasBegun } from "../logger.ts";
 import { mediaKey, type MediaStorage } from "../storage/storage.ts";
 import type { TrainingService } from "../domains/training/training.service.ts";
 import type { ProvenanceService } from "../domains/provenance/provenance.service.ts";
@@ -220,7 +221,11 @@ export async function startGenerationWorker(d: WorkerDeps): Promise<{ stop(): Pr
 
   const listener = new pg.Client({ connectionString: d.databaseUrl, application_name: "reverie-worker-wakeup" });
   listener.on("notification", () => workerIds.forEach((id) => boss.notifyWorker(id)));
-  listener.on("error", (err) => d.log.warn({ err }, "worker wake-up listener lost its connection; falling back to polling"));
+  listener.on("error", (err) =>
+    serverGone(err) || stopHasBegun()
+      ? logConnectionEnded(d.log, "worker wake-up listener", err)
+      : d.log.warn({ err }, "worker wake-up listener lost its connection; falling back to polling"),
+  );
   await listener.connect();
   // a connection of its own, outside any pool: the statement's text, run as it is
   await listener.query(listenForJobs.sql({}).text);

@@ -5,7 +5,7 @@ import { createDb } from "../db/client.ts";
 import { dbOptions } from "../db/database.ts";
 import { waitForMigrations } from "../db/migrate.ts";
 import { embeddedUrl } from "../db/embedded.ts";
-import { createLogger, warnOfWorkFailingAfterStop } from "../logger.ts";
+import { createLogger, beginStop } from "../logger.ts";
 import { createTemplatePreviews } from "../domains/templates/template-previews.ts";
 import { startGenerationWorker } from "./generation.worker.ts";
 
@@ -44,7 +44,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "worker shutting down");
-  warnOfWorkFailingAfterStop(log);
+  beginStop(log);
   await stopPreviews?.();
   await worker.stop();
   await services.close();

@@ -3,17 +3,12 @@ import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import type { Config } from "../../config.ts";
 import type { SqlTx, Tx } from "../../db/client.ts";
+import { logConnectionEnded, serverGone } from "../../logger.ts";
 import { JOB_WAKEUP_CHANNEL, notify } from "./generation.queries.ts";
 
 export const GENERATION_QUEUE = "generation";
 /** PostgreSQL's SQLSTATE for a connection ended by the server shutting down ("terminating connection due to administrator command"). */
 const ADMIN_SHUTDOWN = "57P01";
-/**
- * What a query meets once the server is stopping or gone: its connection ended (57P01), a new one refused while it
- * shuts down (57P03, "the database system is shutting down") or with nothing listening (over TCP or its socket).
- */
-const SERVER_GONE = new Set([ADMIN_SHUTDOWN, "57P03", "ECONNREFUSED", "ENOENT"]);
-const serverGone = (err: unknown) => SERVER_GONE.has((err as { code?: string } | null)?.code ?? "");
 /** Jobs that used up their retries (including ones whose worker died) land here to be failed and refunded. */
 export const GENERATION_DEAD_QUEUE = "generation-dead";
 
@@ -54,9 +49,8 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     const onError = (err: Error) => {
       // main.ts stops the queues before the embedded PostgreSQL, but a terminal's Ctrl-C signals PostgreSQL too, which then
       // ends every connection with 57P01 whatever the order; the pool reopens them if the server comes back. While the
-      // queue stops, a server already gone is that same Ctrl-C (see stop()).
-      if ((err as { code?: string }).code === ADMIN_SHUTDOWN || (stopping && serverGone(err)))
-        o.log.warn({ err }, "queue connection closed: the database server is shutting down");
+      // queue stops, a server already gone is that same Ctrl-C (see stop()). Said once, not once per pooled connection.
+      if ((err as { code?: string }).code === ADMIN_SHUTDOWN || (stopping && serverGone(err))) logConnectionEnded(o.log, `${o.role} queue`, err);
       else o.log.error({ err }, "queue error");
     };
     pool = closablePool({ connectionString: o.url, max: isWorker ? Math.max(2, o.config.WORKER_CONCURRENCY + 1) : 2, application_name: `reverie-${o.role}` });
@@ -116,7 +110,11 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
         // PostgreSQL too, the server may be gone by then: those jobs stay active and expire into a retry
         // (expireInSeconds), as after a crash. Stopping on purpose is no failure.
         if (!serverGone(err)) throw err;
-        o.log.warn({ err }, "queue stopped without handing back its running jobs: the database server is gone; they run again once they expire");
+        const { code, message } = err as { code?: string; message?: string };
+        o.log.warn(
+          { code, reason: message },
+          "queue stopped without handing back its running jobs: the database server is gone; they run again once they expire",
+        );
       }
       await pool?.end();
     },
