@@ -9,14 +9,20 @@ const app = consoleForThisFile();
 
 describe("console operations page in Chromium", () => {
   it("shows admins and support the figures, refreshed live; other staff have no such menu", { timeout: 120_000 }, async () => {
+    // requests over more than five seconds before the page opens: the window has finished steps to show
+    for (let i = 0; i < 3; i++) {
+      await fetch(`${app.server.url}/api/health`);
+      await new Promise((r) => setTimeout(r, 3_000));
+    }
     for (const role of ["admin", "support"] as const) {
       const page = await signInToConsole(app.browser, app.server.url, await staffMember(app.server, [role]), 360);
       await page.goto(`${app.server.url}/console/operations`);
       await page.waitForSelector("[data-testid='operations-page']");
       expect(await page.locator("[data-testid='queue-queued']").innerText()).toMatch(/Waiting\s+0/);
       expect(await page.locator("body").innerText()).toContain("local: up");
-      // a second read draws the first point of the live chart
-      await page.waitForSelector(".recharts-line-curve", { state: "attached", timeout: 15_000 });
+      // the chart shows the recent window from the first read, not an empty box until a second read (issue 46 item 19)
+      expect(Number(await page.getByTestId("requests-chart").getAttribute("data-points"))).toBeGreaterThan(1);
+      await page.waitForSelector(".recharts-line-curve", { state: "attached", timeout: 2_000 });
       await screenshot(page, `console-operations-${role}-360`);
       await page.close();
     }

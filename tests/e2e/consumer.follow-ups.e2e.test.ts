@@ -112,4 +112,40 @@ describe("consumer app: extend and 1080p on a finished result, 360 px", () => {
       await context.close();
     }
   });
+
+  // issue 46 item 9: a local draft has neither, and the draft's card says nothing it would then refuse
+  it("a local draft is offered neither extend nor 1080p; a result of the AI engine beside it is", { timeout: 120_000 }, async () => {
+    const who = await personWithClip();
+    const clip = await app.server.db.generationTask.findUniqueOrThrow({ where: { id: who.clipId } });
+    // the same clip as the local engine's draft
+    const draft = await app.server.db.generationTask.create({
+      data: {
+        userId: clip.userId,
+        mode: clip.mode,
+        engine: "local",
+        cost: clip.cost,
+        input: clip.input ?? {},
+        outputs: clip.outputs ?? {},
+        status: "succeeded",
+        outputKey: clip.outputKey,
+        posterKey: clip.posterKey,
+        durationSec: clip.durationSec,
+        resolution: clip.resolution,
+        expiresAt: clip.expiresAt,
+      },
+    });
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: PHONE });
+    await context.addInitScript((t) => {
+      localStorage.setItem("reverie_token", t);
+      localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
+    }, who.token);
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/function`);
+    await page.getByTestId(`result-${who.clipId}`).getByTestId("follow-up-extend").waitFor();
+    const card = page.getByTestId(`result-${draft.id}`);
+    await card.getByTestId("result-download").waitFor();
+    expect(await card.getByTestId(/^follow-up-/).count()).toBe(0);
+    await pageShot(page, "results-local-draft-no-follow-ups-en-360");
+    await context.close();
+  });
 });

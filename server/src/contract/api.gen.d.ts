@@ -7175,7 +7175,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every operations figure /metrics serves (requests by route and status, queue, jobs, engines, chat, payment notifications, ledger, outbox), as plain values read now */
+        /** Every operations figure /metrics serves (requests by route and status, queue, jobs, engines, chat, payment notifications, ledger, outbox), as plain values read now, and the request rates of the last ten minutes */
         get: {
             parameters: {
                 query?: never;
@@ -7193,6 +7193,11 @@ export interface paths {
                     content: {
                         "application/json": {
                             at: string;
+                            recent: {
+                                at: string;
+                                errors: number;
+                                requests: number;
+                            }[];
                             series: {
                                 labels: {
                                     [key: string]: string;
@@ -14859,6 +14864,7 @@ export interface paths {
                                 /** @enum {string|null} */
                                 follow_up: "extend" | "upscale" | null;
                                 follow_up_of: number | null;
+                                follow_ups: ("extend" | "upscale")[];
                                 height: number | null;
                                 id: number;
                                 image_url: string | null;
@@ -14980,6 +14986,7 @@ export interface paths {
                             /** @enum {string|null} */
                             follow_up: "extend" | "upscale" | null;
                             follow_up_of: number | null;
+                            follow_ups: ("extend" | "upscale")[];
                             height: number | null;
                             id: number;
                             image_url: string | null;
@@ -15475,6 +15482,7 @@ export interface paths {
                                     /** @enum {string|null} */
                                     follow_up: "extend" | "upscale" | null;
                                     follow_up_of: number | null;
+                                    follow_ups: ("extend" | "upscale")[];
                                     height: number | null;
                                     id: number;
                                     image_url: string | null;

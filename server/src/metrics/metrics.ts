@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { METRIC, type JobOutcome, type LedgerDirection, type NotificationOutcome } from "../contract/metrics.ts";
+import { createRecentRequests } from "./metrics.recent.ts";
 
 /** One value a figure measured when scraped, with its labels. */
 export interface Sample {
@@ -35,6 +36,7 @@ export function createMetrics() {
   });
   /** Bounded: methods, route patterns and statuses are few. */
   const httpChildren = new Map<string, ReturnType<typeof http.labels>>();
+  const recentRequests = createRecentRequests();
   const jobs = new Counter({ name: METRIC.jobs, help: "Generation job attempts by engine and how they ended", labelNames: ["engine", "outcome"], registers });
   const render = new Histogram({
     name: METRIC.renderSeconds,
@@ -65,7 +67,10 @@ export function createMetrics() {
           httpChildren.set(key, child);
         }
         child.observe(seconds);
+        recentRequests.add(status);
       },
+      /** Requests and 5xx answers per second in each five seconds of the last ten minutes (the console's chart). */
+      recent: () => recentRequests.window(),
     },
     jobs: {
       ended(engine: string, outcome: JobOutcome, renderSeconds?: number) {

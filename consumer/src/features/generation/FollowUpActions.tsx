@@ -8,7 +8,7 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { EXTENDABLE_MODES, UPSCALE_SHORT_SIDE, type FollowUp, type GenerationMode } from "../../../../server/src/contract/generation.ts";
+import type { FollowUp } from "../../../../server/src/contract/generation.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import { followUpQuote, submitFollowUp, type FollowUpQuote, type Task } from "./generation.api.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
@@ -16,15 +16,7 @@ import { useSubmitTask } from "./useSubmitTask.ts";
 /** The extensions offered, in seconds; those past the clip's 40 s cap are left out. */
 const EXTEND_SECONDS = [2, 5, 10];
 
-type Source = Pick<Task, "id" | "action" | "video_url" | "width" | "height" | "engine">;
-
-/** Which follow-ups a finished result can have: an extension of a clip from a photo, role or words; 1080p below it. */
-export function followUpsOf(task: Source): FollowUp[] {
-  const kinds: FollowUp[] = [];
-  if (task.video_url && (EXTENDABLE_MODES as readonly GenerationMode[]).includes(task.action as GenerationMode)) kinds.push("extend");
-  if (Math.min(task.width ?? 0, task.height ?? 0) < UPSCALE_SHORT_SIDE) kinds.push("upscale");
-  return kinds;
-}
+type Source = Pick<Task, "id" | "follow_ups">;
 
 /** "Extended from #12" / "1080p of #12": where a follow-up came from. */
 export function FollowUpOrigin({ task }: { task: Pick<Task, "follow_up" | "follow_up_of"> }) {
@@ -119,11 +111,12 @@ function FollowUpDialog({ task, kind, onClose, onDone }: { task: Source; kind: F
   );
 }
 
-/** "Extend" and "1080p" on a finished result (issue 33 items 5 and 6), each confirmed with its price first. */
+/** "Extend" and "1080p" on a finished result that can take them (issue 33 items 5 and 6), each confirmed with its price first. */
 export function FollowUpActions({ task, onDone }: { task: Source; onDone: (id: number) => void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<FollowUp | null>(null);
-  const kinds = followUpsOf(task);
+  // the server says which follow-ups this result can take now: none on a local draft, none its engine cannot run (issue 46 item 9)
+  const kinds = task.follow_ups;
   if (!kinds.length) return null;
   return (
     <>

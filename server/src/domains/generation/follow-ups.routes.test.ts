@@ -179,8 +179,11 @@ describe("follow-ups of a finished result on the comfyui engine", () => {
     }
   }, 120_000);
 
-  it("refused before any charge where no server offers the upscale, and for a local draft, saying why", async () => {
+  it("refused before any charge where no server offers the upscale, and for a local draft, saying why; offered only where they run", async () => {
     const u = await person();
+    // the follow-ups a result's view offers: the app shows only these buttons (issue 46 item 9)
+    const offered = async (id: number) =>
+      (await s.http.get(`/api/Generation/picVideoSubmitDetails?id=${id}`).set("token", u.token).expect(200)).body.data.follow_ups;
     const clip = await finished(u.token, "clip", 2);
     const before = await balance(u.userId);
     // a local draft: the draft renderer has no way to continue or upscale it
@@ -196,6 +199,7 @@ describe("follow-ups of a finished result on the comfyui engine", () => {
         durationSec: 5,
       },
     });
+    expect(await offered(draft.id)).toEqual([]);
     for (const kind of ["extend", "upscale"]) {
       const q = (await post(u.token, "followUpPoints", { source_id: draft.id, kind, duration: 2 }).expect(200)).body.data;
       expect(q).toMatchObject({ available: false, reason: MSG.followUpNeedsAi, engine: "local" });
@@ -206,10 +210,16 @@ describe("follow-ups of a finished result on the comfyui engine", () => {
     await expect
       .poll(async () => (await post(u.token, "followUpPoints", { source_id: clip, kind: "upscale" })).body.data.available, { timeout: 10_000 })
       .toBe(true);
+    expect(await offered(clip)).toEqual(["extend", "upscale"]);
+    // a clip with no second left under the 40 s cap is offered no extension
+    await s.db.generationTask.update({ where: { id: clip }, data: { durationSec: 39.5 } });
+    expect(await offered(clip)).toEqual(["upscale"]);
+    await s.db.generationTask.update({ where: { id: clip }, data: { durationSec: 2 } });
     fake.removeModel("upscale_models", "RealESRGAN_x2plus.pth");
     await expect
       .poll(async () => (await post(u.token, "followUpPoints", { source_id: clip, kind: "upscale" })).body.data.reason, { timeout: 10_000 })
       .toBe(MSG.upscaleUnavailable);
+    expect(await offered(clip)).toEqual(["extend"]);
     const res = await post(u.token, "followUpSubmit", { source_id: clip, kind: "upscale" });
     expect([res.status, res.body.msg]).toEqual([503, MSG.upscaleUnavailable]);
     expect(await s.db.generationTask.count({ where: { userId: u.userId, followUp: { not: null } } })).toBe(0);

@@ -4,6 +4,7 @@ import type { GenerationTask } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import type { Resolution } from "./engines/engine.ts";
+import type { Engines } from "./engines/registry.ts";
 import { type FollowUpBody, MAX_DURATION_SEC } from "./generation.schema.ts";
 import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
@@ -24,6 +25,51 @@ interface Plan {
   /** why it cannot be made (a refusal before any charge): 400 past the 40 s cap, 503 where no engine can run it now */
   reason: string | null;
   status?: 400 | 503;
+}
+
+/** A clip made from a photo, a character or words, without a sound of its own (decision 307). */
+const extendable = (t: GenerationTask) => (EXTENDABLE_MODES as readonly GenerationMode[]).includes(t.mode) && !(t.input as unknown as TaskInput).audioKey;
+
+/** The longest extension a clip takes: the joined clip is at most MAX_DURATION_SEC. */
+const roomToExtend = (t: GenerationTask) => Math.max(0, Math.floor(MAX_DURATION_SEC - (t.durationSec ?? 0) + 1e-9));
+
+/** A result below 1080p. */
+const upscalable = (t: GenerationTask) => {
+  const out = (t.outputs ?? {}) as Partial<TaskOutputs>;
+  return Math.min(out.width ?? 0, out.height ?? 0) < UPSCALE_SHORT_SIDE;
+};
+
+/** The workflow an extension of `t` runs now (null where none does, always on the local engine), and its tier. */
+async function extensionWorkflow(engines: Engines, t: GenerationTask, asked?: WorkflowTier) {
+  const src = t.input as unknown as TaskInput;
+  // the clip's own photo workflow where it had one and no other tier is asked for (the continuation then matches it),
+  // else the engine's pick of the clip's tier, or the tier the person picked (issue 45)
+  const tier = asked ?? src.tier;
+  const keep = t.mode === "image_to_video" && !src.endImageKey && !src.camera && (!asked || asked === (src.tier ?? "full"));
+  const workflow = keep ? src.workflow : undefined;
+  const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image", lora: !!src.lora, tier });
+  return { wf, tier };
+}
+
+/** The upscale workflow of `t`'s kind (a batch's first picture as a picture of its own) that runs now, or null. */
+async function upscaleWorkflow(engines: Engines, t: GenerationTask) {
+  const video = isVideo(t.mode);
+  const mode: GenerationMode = t.mode === "image_batch" ? "text_to_image" : t.mode;
+  return { mode, wf: await engines.offeredWorkflow(t.engine as EngineKind, { mode, source: video ? "video" : "image", followUp: "upscale" }) };
+}
+
+/**
+ * The follow-ups a finished result can take now (issue 46 item 9): those whose quote would say available, so the app
+ * offers no button that is then refused. None on a local draft; an extension where the clip has a second of room left
+ * and its engine has the workflow; 1080p below it where the engine has an upscale workflow.
+ */
+export async function followUpsOffered(engines: Engines, t: GenerationTask): Promise<FollowUp[]> {
+  if (t.engine === "local" || !t.outputKey) return [];
+  const [extend, upscale] = await Promise.all([
+    extendable(t) && roomToExtend(t) >= 1 ? extensionWorkflow(engines, t).then((r) => r.wf !== null) : false,
+    upscalable(t) ? upscaleWorkflow(engines, t).then((r) => r.wf !== null) : false,
+  ]);
+  return [...(extend ? (["extend"] as const) : []), ...(upscale ? (["upscale"] as const) : [])];
 }
 
 /**
@@ -48,15 +94,10 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
   /** An extension: an image-to-video render from the clip's last frame, the joined clip at most MAX_DURATION_SEC. */
   async function extension(t: GenerationTask, seconds: number, asked?: WorkflowTier): Promise<Plan> {
     const src = t.input as unknown as TaskInput;
-    if (!(EXTENDABLE_MODES as readonly GenerationMode[]).includes(t.mode) || src.audioKey) throw HttpError.badRequest(MSG.notExtendable);
+    if (!extendable(t)) throw HttpError.badRequest(MSG.notExtendable);
     const length = t.durationSec ?? 0;
-    const maxExtend = Math.max(0, Math.floor(MAX_DURATION_SEC - length + 1e-9));
-    // the clip's own photo workflow where it had one and no other tier is asked for (the continuation then matches it),
-    // else the engine's pick of the clip's tier, or the tier the person picked (issue 45)
-    const tier = asked ?? src.tier;
-    const keep = t.mode === "image_to_video" && !src.endImageKey && !src.camera && (!asked || asked === (src.tier ?? "full"));
-    const workflow = keep ? src.workflow : undefined;
-    const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image", lora: !!src.lora, tier });
+    const maxExtend = roomToExtend(t);
+    const { wf, tier } = await extensionWorkflow(engines, t, asked);
     const resolution = (t.resolution ?? "480P") as Resolution;
     return {
       mode: "image_to_video",
@@ -87,12 +128,9 @@ export function createFollowUps(deps: GenerationDeps, { price }: Pricing, submit
 
   /** 1080p: the upscale workflow of the source's kind (clip or picture), priced per started block of the clip, or per picture. */
   async function upscale(t: GenerationTask): Promise<Plan> {
-    const out = (t.outputs ?? {}) as Partial<TaskOutputs>;
-    if (Math.min(out.width ?? 0, out.height ?? 0) >= UPSCALE_SHORT_SIDE) throw HttpError.badRequest(MSG.alreadyHd);
+    if (!upscalable(t)) throw HttpError.badRequest(MSG.alreadyHd);
     const video = isVideo(t.mode);
-    // a batch's first picture, the one its result shows, as a picture of its own
-    const mode: GenerationMode = t.mode === "image_batch" ? "text_to_image" : t.mode;
-    const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode, source: video ? "video" : "image", followUp: "upscale" });
+    const { mode, wf } = await upscaleWorkflow(engines, t);
     const length = t.durationSec ?? 0;
     return {
       mode,

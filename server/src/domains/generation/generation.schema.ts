@@ -257,6 +257,8 @@ export const taskView = z.object({
   /** a follow-up's kind and the result it was made from (null once that is deleted), decision 307 */
   follow_up: z.enum(FOLLOW_UPS).nullable(),
   follow_up_of: z.number().nullable(),
+  /** the follow-ups this finished result can take now, which the app offers (issue 46 item 9); none on a local draft */
+  follow_ups: z.array(z.enum(FOLLOW_UPS)),
   /** a failed task's own input that failed it, whose message `msg` is (decision 335); null otherwise */
   failed_input: z.enum(FAILED_INPUTS).nullable(),
 });

@@ -3,6 +3,7 @@ import type { FollowUp, TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
 import { displayNickname } from "../../contract/users.ts";
 import { MSG } from "../../http/messages.ts";
+import { followUpsOffered } from "./generation.follow-ups.ts";
 import { isVideo, LORA_NOT_APPLIED, STATUS_TEXT, type GenerationDeps, type TaskInput, type TaskOutputs } from "./generation.task.ts";
 
 /**
@@ -51,7 +52,7 @@ const failedInputOf = (t: GenerationTask): FailedInput | undefined =>
   (FAILED_INPUTS as readonly string[]).includes(t.failedInput ?? "") ? (t.failedInput as FailedInput) : undefined;
 
 /** How tasks are shown: to their owner in full, to everyone (the gallery) without cost, engine or payment details. */
-export function createTaskViews({ db, storage }: GenerationDeps) {
+export function createTaskViews({ db, storage, engines }: GenerationDeps) {
   /**
    * The studio's estimate from real figures: the average render time of the last finished tasks of this template (else
    * of this mode on this engine), the tasks queued ahead on the same engine, and how many of them run at once now.
@@ -126,6 +127,7 @@ export function createTaskViews({ db, storage }: GenerationDeps) {
       public: t.isPublic ? 1 : 0,
       follow_up: (t.followUp as FollowUp | null) ?? null,
       follow_up_of: t.followUpOfId,
+      follow_ups: status === "succeeded" ? await followUpsOffered(engines, t) : [],
       failed_input: status === "failed" ? (failedInputOf(t) ?? null) : null,
       ...(status === "queued" || status === "running" ? await estimate(t) : { estimate_seconds: null, queue_position: 0 }),
     };
