@@ -4798,7 +4798,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Each ComfyUI server checked now against the workflows' model manifest: per workflow, runnable, or the nodes and model files it lacks with where to get each, and its GPU memory need (what `npm run gpu:check` prints) */
+        /** Each ComfyUI server checked now against the workflows' model manifest: per workflow, runnable, or the nodes and model files it lacks with where to get each, and its GPU memory need (what `npm run gpu:check` prints); every instance's engine then offers what this check found (decision 375) */
         get: {
             parameters: {
                 query?: never;
