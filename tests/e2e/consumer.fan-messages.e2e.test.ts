@@ -4,7 +4,7 @@ import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, type AppServer } from "./app-per-file.ts";
-import { signedInPhone } from "./consumer-app.ts";
+import { localeText, signedInPhone } from "./consumer-app.ts";
 
 type Who = { token: string; userId: number };
 type Language = "en" | "ja" | "ko" | "ru";
@@ -112,6 +112,37 @@ describe("messages between fans and creators in the browser", () => {
       await c.page.getByTestId("mass-message").waitFor();
       await screenshot(c.page, `messages-creator-list-${language}-360`);
       expect(await c.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+      await c.context.close();
+    }, 120_000);
+  }
+
+  for (const language of ["en", "ja", "ko", "ru"] as const) {
+    it(`a creator's tab speaks to the creator, and a message to all members stays in sight after it is sent (${language})`, async () => {
+      // issue 46 item 13: the creator-side empty text; the sent message listed for its creator, and the member's thread
+      const link = `AylaAll${language}`;
+      const creator = await creatorWithItem(app.server, link);
+      await app.server.http.post("/api/Subscribe/updatePage").set("token", creator.token).send({ membership_price: 10 }).expect(200);
+      const c = await signedInPhone(app.browser, creator, language);
+      await c.page.goto(`${app.server.url}/messages?as=creator`);
+      const empty = c.page.locator('[data-testid="threads-empty"][data-side="creator"]');
+      await empty.waitFor();
+      expect(await empty.innerText()).toBe(localeText(language, "messages.noThreadsCreator"));
+      expect(await c.page.getByTestId("mass-sent").count()).toBe(0);
+      await screenshot(c.page, `messages-creator-empty-${language}-360`);
+
+      const fan = await registeredUser(app.server, 50);
+      await app.server.http.post("/api/Subscribe/joinMembership").set("token", fan.token).send({ home_link: link }).expect(200);
+      await c.page.getByTestId("mass-composer-body").fill(FOR_YOU[language]);
+      await c.page.getByTestId("mass-composer-send").click();
+      const row = c.page.getByTestId("mass-sent-row").first();
+      await row.waitFor();
+      expect(await row.innerText()).toContain(FOR_YOU[language]);
+      expect(await row.innerText()).toContain(localeText(language, "messages.massSent", 1));
+      // the member's thread is in the list at once, its last message the one sent to all
+      await c.page.getByTestId("thread-row").first().waitFor();
+      expect(await c.page.getByTestId("thread-row").first().innerText()).toContain(FOR_YOU[language]);
+      expect(await overflows(c.page)).toBe(false);
+      await screenshot(c.page, `messages-creator-sent-to-all-${language}-360`);
       await c.context.close();
     }, 120_000);
   }

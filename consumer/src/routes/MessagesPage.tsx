@@ -9,27 +9,12 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { dialogs } from "../dialogs/dialog-store.ts";
 import { creatorsApi, type OwnPageView } from "../features/creators/creators.api.ts";
-import { Composer, type Attachable, type Outgoing } from "../features/messages/Composer.tsx";
+import type { Attachable } from "../features/messages/Composer.tsx";
 import { followMessages, messagesApi, type Side, type ThreadView } from "../features/messages/messages.api.ts";
 import { ThreadList } from "../features/messages/ThreadList.tsx";
 import { ThreadPane, type Opened } from "../features/messages/ThreadPane.tsx";
+import { ToAllMembers } from "../features/messages/ToAllMembers.tsx";
 import { useSession } from "../features/session/session.ts";
-import { notifications } from "../features/site/notifications.ts";
-
-/** The creator's message to all their members at once (each gets a copy in their own thread). */
-function ToAllMembers({ items }: { items: Attachable[] }) {
-  const { t } = useTranslation();
-  async function send(o: Outgoing) {
-    const r = await messagesApi.massSend(o);
-    notifications.show(t("messages.massSent", { count: r.recipients }), "success");
-  }
-  return (
-    <Box component="section" sx={{ display: "grid", gap: 1, p: 1.5, borderBottom: 1, borderColor: "divider" }} data-testid="mass-message">
-      <Typography variant="subtitle2">{t("messages.toAllMembersTitle")}</Typography>
-      <Composer items={items} send={send} testId="mass-composer" />
-    </Box>
-  );
-}
 
 /**
  * /messages (issue 32 item 6): the caller's threads as a fan, and as a creator those of their page; the open thread
@@ -119,9 +104,9 @@ export function Component() {
             </ToggleButton>
           </ToggleButtonGroup>
         )}
-        {as === "creator" && page && <ToAllMembers items={items} />}
+        {as === "creator" && page && <ToAllMembers items={items} onSent={reload} />}
         {/* shown with what goes above it, so that a row never moves from under a finger (or a click) */}
-        <ThreadList threads={page === undefined ? null : threads} selected={open} onSelect={select} />
+        <ThreadList threads={page === undefined ? null : threads} side={as} selected={open} onSelect={select} />
       </Box>
       <Box sx={{ flex: 1, minWidth: 0, display: { xs: opened ? "flex" : "none", md: "flex" }, flexDirection: "column", p: { xs: 1, md: 2 }, minHeight: 0 }}>
         {opened ? (

@@ -18634,6 +18634,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Messages/massSent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The creator's messages to all their members, newest first, with how many each reached and how many paid to open it */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                list: {
+                                    body: string;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    id: number;
+                                    price: number;
+                                    recipients: number;
+                                    unlocked: number;
+                                    with_item: boolean;
+                                }[];
+                                total: number;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Messages/media": {
         parameters: {
             query?: never;

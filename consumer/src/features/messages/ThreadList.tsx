@@ -3,16 +3,20 @@ import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import type { ThreadView } from "./messages.api.ts";
+import type { Side, ThreadView } from "./messages.api.ts";
 
-/** The caller's threads, newest first: who it is with, the last message shown, and what the caller has not read. */
-export function ThreadList({ threads, selected, onSelect }: { threads: ThreadView[] | null; selected: number | null; onSelect: (id: number) => void }) {
+/**
+ * The caller's threads on one side, newest first: who it is with, the last message shown, and what the caller has not
+ * read. With none, the side's own words: a fan is told how to start, a creator how fans' conversations arrive.
+ */
+export function ThreadList(p: { threads: ThreadView[] | null; side: Side; selected: number | null; onSelect: (id: number) => void }) {
+  const { threads, selected, onSelect } = p;
   const { t } = useTranslation();
   if (threads === null) return null;
   if (threads.length === 0)
     return (
-      <Typography color="text.secondary" sx={{ p: 2 }} data-testid="threads-empty">
-        {t("messages.noThreads")}
+      <Typography color="text.secondary" sx={{ p: 2 }} data-testid="threads-empty" data-side={p.side}>
+        {t(p.side === "creator" ? "messages.noThreadsCreator" : "messages.noThreads")}
       </Typography>
     );
   return (

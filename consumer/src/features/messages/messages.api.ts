@@ -5,6 +5,8 @@ import type { MessageEventChange } from "../../../../server/src/contract/message
 export type ThreadView = ApiData<"/api/Messages/threads", "get">["list"][number];
 export type MessageView = ApiData<"/api/Messages/thread", "get">["messages"][number];
 export type Side = ThreadView["as"];
+/** A creator's message to all members, as they see it afterwards. */
+export type MassSentView = ApiData<"/api/Messages/massSent", "get">["list"][number];
 
 /** What a `message` event of the account's stream says (docs/decisions/311). */
 export interface MessageEvent {
@@ -24,6 +26,7 @@ export const messagesApi = {
     api.post("/api/Messages/send", { ...body, idempotency_key: tapKey() }, { quiet: true }),
   massSend: (body: { body: string; library_item_id?: number; price?: number }) =>
     api.post("/api/Messages/massSend", { ...body, idempotency_key: tapKey() }, { quiet: true }),
+  massSent: (limit: number) => api.get("/api/Messages/massSent", { query: { limit }, quiet: true }),
   read: (thread_id: number) => api.post("/api/Messages/read", { thread_id }, { quiet: true }),
   block: (thread_id: number, blocked: boolean) => api.post("/api/Messages/block", { thread_id, blocked: blocked ? 1 : 0 }, { quiet: true }),
   unlock: (message_id: number) => api.post("/api/Messages/unlock", { message_id }, { quiet: true }),

@@ -6,6 +6,8 @@ import {
   blockBody,
   massSendAnswer,
   massSendBody,
+  massSentAnswer,
+  massSentQuery,
   messageAnswer,
   messageMediaQuery,
   sendBody,
@@ -71,6 +73,18 @@ export function messagesRoutes(api: ApiRouter, messages: MessagesService, storag
       response: massSendAnswer,
     },
     ({ principal, body }) => messages.massSend(principal.userId, body),
+  );
+  api.get(
+    "/api/Messages/massSent",
+    {
+      summary: "The creator's messages to all their members, newest first, with how many each reached and how many paid to open it",
+      tags,
+      auth: "user",
+      can: read,
+      query: massSentQuery,
+      response: massSentAnswer,
+    },
+    ({ principal, query }) => messages.massSent(principal.userId, query),
   );
   api.post(
     "/api/Messages/read",

@@ -58,6 +58,8 @@ export const threadsQuery = z.object({
   page: z.coerce.number().int().positive().max(10_000).default(1),
   limit: z.coerce.number().int().positive().max(THREAD_PAGE_SIZE).default(THREAD_PAGE_SIZE),
 });
+/** get /api/Messages/massSent: the creator's messages to all members, newest first */
+export const massSentQuery = threadsQuery.omit({ as: true });
 export const threadQuery = z.object({
   id: queryId,
   /** messages older than this one (the next page up); the newest when absent */
@@ -121,6 +123,24 @@ export const threadAnswer = z.object({ thread: threadView, messages: z.array(mes
 export const messageAnswer = messageView;
 /** post /api/Messages/massSend */
 export const massSendAnswer = z.object({ id: z.number(), recipients: z.number() });
+/** get /api/Messages/massSent */
+export const massSentAnswer = z.object({
+  list: z.array(
+    z.object({
+      id: z.number(),
+      body: z.string(),
+      /** an item of the creator's library went with it */
+      with_item: z.boolean(),
+      price: z.number(),
+      /** the members it reached */
+      recipients: z.number(),
+      /** the members who paid to open it (a locked one) */
+      unlocked: z.number(),
+      created_at: z.date(),
+    }),
+  ),
+  total: z.number(),
+});
 /** post /api/Messages/read, /api/Messages/block */
 export const threadAnswerOnly = threadView;
 

@@ -99,6 +99,33 @@ export function createMessagesService(deps: MessagesDeps) {
     },
     massSend: (creatorId: number, b: MassSendBody) => sending.massSend(creatorId, b),
 
+    /** The creator's messages to all members, newest first (none without a page): what each said, reached and earned. */
+    async massSent(creatorId: number, q: { page: number; limit: number }) {
+      const page = await db.creatorPage.findUnique({ where: { userId: creatorId }, select: { id: true } });
+      if (!page) return { list: [], total: 0 };
+      const where = { creatorPageId: page.id };
+      const [rows, total] = await Promise.all([
+        db.massMessage.findMany({
+          where,
+          orderBy: { id: "desc" },
+          skip: (q.page - 1) * q.limit,
+          take: q.limit,
+          include: { _count: { select: { messages: { where: { unlockedAt: { not: null } } } } } },
+        }),
+        db.massMessage.count({ where }),
+      ]);
+      const list = rows.map((m) => ({
+        id: m.id,
+        body: m.body,
+        with_item: m.libraryItemId !== null,
+        price: m.price,
+        recipients: m.recipients,
+        unlocked: m._count.messages,
+        created_at: m.createdAt,
+      }));
+      return { list, total };
+    },
+
     /** The fan opens a locked message: charged once, however often (or however many times at once) it is asked. */
     async unlock(fanId: number, messageId: number) {
       await unlock(fanId, messageId);

@@ -230,6 +230,15 @@ describe("mass messages, blocks, reports and bans", () => {
     // unblocked, the creator reaches the fan again
     await post(blocker, "/api/Messages/block", { thread_id: blockThread, blocked: 0 }).expect(200);
     await send(s.c, { thread_id: blockThread, body: "welcome back" }).expect(200);
+    // the creator sees what they sent to all members, once however often it was retried, with who it reached and who paid
+    const massSent = (who: Who) => t.http.get("/api/Messages/massSent").set("token", who.token);
+    expect((await massSent(s.c).expect(200)).body.data).toMatchObject({
+      total: 1,
+      list: [{ id: sent[0].body.data.id, body: "New set", with_item: true, price: 20, recipients: 2, unlocked: 1 }],
+    });
+    // a fan without a page has sent none; a bad page is 400
+    expect((await massSent(a).expect(200)).body.data).toEqual({ list: [], total: 0 });
+    await t.http.get("/api/Messages/massSent").query({ page: "x" }).set("token", s.c.token).expect(400);
     // a creator without members is told so
     const lonely = await creatorAndFan("Mass1b");
     expect((await post(lonely.c, "/api/Messages/massSend", { body: "anyone?", idempotency_key: key() }).expect(400)).body.msg).toBe(M.noMembers);
