@@ -6,7 +6,10 @@ import { localeText, missingKeys, missingTexts, newAppContext, pageShot, signedI
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 
-/** Issue 30 item 6 at 360 px in each language: prepare and download my archive; delete my account, then undo it. */
+/**
+ * Issue 30 item 6 at 360 px in each language: prepare and download my archive (then the wait for the next, issue 47
+ * item 6); delete my account, then undo it.
+ */
 describe("My data", () => {
   const app = appForThisFile();
 
@@ -26,6 +29,9 @@ describe("My data", () => {
       // the worker is not running in tests: the job runs here, and the section's polling picks the result up
       await app.server.services.privacy.runExport(exp.id);
       await page.getByTestId("mydata-download").waitFor({ timeout: 15_000 });
+      // one archive a day (issue 47 item 6): the wait is shown and the button is off until then
+      await page.getByTestId("mydata-export-next").waitFor();
+      expect(await page.getByTestId("mydata-export-request").isDisabled()).toBe(true);
       await pageShot(page, `consumer-mydata-export-ready-${language}-360`);
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("mydata-download").click()]);
       expect(download.suggestedFilename()).toMatch(/\.zip$/);

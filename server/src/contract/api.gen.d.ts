@@ -23376,6 +23376,8 @@ export interface paths {
                                     /** @enum {string} */
                                     status: "queued" | "running" | "ready" | "failed" | "expired";
                                 } | null;
+                                /** Format: date-time */
+                                next_export_at: string | null;
                             };
                             msg: string;
                         };

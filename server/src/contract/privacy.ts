@@ -6,6 +6,11 @@ export const DATA_EXPORT_STATUSES = ["queued", "running", "ready", "failed", "ex
 export type DataExportStatus = (typeof DATA_EXPORT_STATUSES)[number];
 /** An export still being prepared: at most one per account, and the one the job (re)builds. */
 export const DATA_EXPORT_IN_PROGRESS = ["queued", "running"] as const satisfies readonly DataExportStatus[];
+/**
+ * A person may ask for one export a day (issue 47 item 6, decision 372): each archive, uploads included, is kept for
+ * days, so asking again and again would multiply storage. A failed export does not count; staff may start more.
+ */
+export const DATA_EXPORT_EVERY_HOURS = 24;
 
 /**
  * "My account gone" (GDPR Art. 17): a confirmed deletion is `pending` through the grace period, then `erased`, unless
@@ -17,6 +22,7 @@ export type AccountDeletionStatus = (typeof ACCOUNT_DELETION_STATUSES)[number];
 /** Server messages of the My data section, word for word; the consumer app translates them by these strings. */
 export const PRIVACY_MESSAGES = {
   exportRunning: "Your data export is already being prepared",
+  exportDaily: "You can ask for one data export a day",
   exportNotReady: "This export is not ready to download",
   deletionPending: "Your account is already set to be deleted",
   noDeletion: "There is no account deletion to undo",

@@ -43,6 +43,8 @@ function ExportPart({ status, reload }: { status: PrivacyStatus; reload: () => v
   const [error, act] = useAction(reload);
   const e = status.export;
   const busy = e?.status === "queued" || e?.status === "running";
+  // one a day (decision 372): the wait is shown instead of a button the server would refuse
+  const waitUntil = !busy && status.next_export_at ? status.next_export_at : null;
   const download = (id: number) => act(async () => window.location.assign((await privacyApi.exportLink(id)).url));
   return (
     <Paper component="section" sx={{ p: { xs: 2, md: 3 }, borderRadius: 4, display: "grid", gap: 1.5 }} data-testid="mydata-export">
@@ -55,6 +57,11 @@ function ExportPart({ status, reload }: { status: PrivacyStatus; reload: () => v
       {e && (
         <Typography data-testid="mydata-export-status">{t(`privacy.export.status.${e.status}`, { date: e.expires_at ? date(e.expires_at) : "" })}</Typography>
       )}
+      {waitUntil && (
+        <Typography variant="body2" color="text.secondary" data-testid="mydata-export-next">
+          {t("privacy.export.nextAt", { date: date(waitUntil) })}
+        </Typography>
+      )}
       {error && <Alert severity="error">{error}</Alert>}
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
         {e?.status === "ready" && (
@@ -64,7 +71,7 @@ function ExportPart({ status, reload }: { status: PrivacyStatus; reload: () => v
         )}
         <Button
           variant={e?.status === "ready" ? "outlined" : "contained"}
-          disabled={busy}
+          disabled={busy || waitUntil !== null}
           onClick={act(privacyApi.requestExport)}
           data-testid="mydata-export-request"
         >

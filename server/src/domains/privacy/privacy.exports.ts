@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { Language } from "../../contract/locales.ts";
-import { DATA_EXPORT_IN_PROGRESS, PRIVACY_MESSAGES as M } from "../../contract/privacy.ts";
+import { DATA_EXPORT_EVERY_HOURS, DATA_EXPORT_IN_PROGRESS, PRIVACY_MESSAGES as M } from "../../contract/privacy.ts";
 import { isUniqueViolation, type Db, type Tx } from "../../db/client.ts";
 import type { DataExport } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -14,6 +14,9 @@ import { ArchiveFile } from "./privacy.archive.ts";
 import { createExportWriter } from "./privacy.export.ts";
 import type { PrivacyJobs } from "./privacy.jobs.ts";
 import { privacyMail } from "./privacy.mail.ts";
+import { lockExportRequests } from "./privacy.queries.ts";
+
+const EVERY_MS = DATA_EXPORT_EVERY_HOURS * 3600_000;
 
 export interface ExportDeps {
   db: Db;
@@ -60,11 +63,36 @@ export function createDataExports(d: ExportDeps) {
   const { db, storage } = d;
   const writeExport = createExportWriter(db, storage);
 
-  /** Asks for an export: one queued or running at a time per account (a unique index decides a race), 409 otherwise. */
+  /**
+   * When the person may ask for their next export: a day after the last one they asked for (not staff's, not a failed
+   * one), or null when they may now.
+   */
+  async function nextExportAt(tx: Db | Tx, userId: number, now = new Date()): Promise<Date | null> {
+    const last = await tx.dataExport.findFirst({
+      where: { userId, staffId: null, status: { not: "failed" }, createdAt: { gt: new Date(now.getTime() - EVERY_MS) } },
+      orderBy: { createdAt: "desc" },
+      select: { createdAt: true },
+    });
+    return last && new Date(last.createdAt.getTime() + EVERY_MS);
+  }
+
+  /**
+   * Asks for an export: one queued or running at a time per account (a unique index decides a race), 409 otherwise;
+   * a person's own once a day, 429 with when they may ask again (decision 372). Staff may start more, audited.
+   */
   async function request(userId: number, staffId: number | null = null, reason?: string) {
     const created = await db
       .$transaction(async (tx) => {
-        if (staffId === null) return tx.dataExport.create({ data: { userId, staffId } });
+        if (staffId === null) {
+          await lockExportRequests.rows(tx, { userId });
+          const next = await nextExportAt(tx, userId);
+          if (next) {
+            // one still being prepared says so: the person waits for it, not for tomorrow
+            const open = await tx.dataExport.count({ where: { userId, status: { in: [...DATA_EXPORT_IN_PROGRESS] } } });
+            throw open ? HttpError.conflict(M.exportRunning) : new HttpError(429, M.exportDaily, { next_export_at: next });
+          }
+          return tx.dataExport.create({ data: { userId, staffId } });
+        }
         // staff name the account by an id they typed: an unknown one is 404, not a failed insert
         if (!(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw HttpError.notFound();
         const row = await tx.dataExport.create({ data: { userId, staffId } });
@@ -140,7 +168,7 @@ export function createDataExports(d: ExportDeps) {
   }
 
   const latest = (userId: number) => db.dataExport.findFirst({ where: { userId }, orderBy: { id: "desc" } });
-  return { request, download, run, expire, eraseUser, latest };
+  return { request, download, run, expire, eraseUser, latest, nextExportAt: (userId: number) => nextExportAt(db, userId) };
 }
 
 export type DataExports = ReturnType<typeof createDataExports>;

@@ -145,8 +145,8 @@ describe("my data out", () => {
     expect(json("characters.json")).toEqual([expect.objectContaining({ name: "Mira" })]);
     expect(Object.keys(files)).toContain("README.txt");
 
-    // a new export may be asked for once the last one is done
-    await as(me.token).post("/api/privacy/export").expect(200);
+    // the next one a day after this one was asked for (issue 47 item 6)
+    await as(me.token).post("/api/privacy/export").expect(429);
   });
 
   it("refuses a bad id with 400, an unknown one with 404 and a caller without a login with 401, changing nothing", async () => {
@@ -163,6 +163,71 @@ describe("my data out", () => {
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     expect(answers.filter((r) => r.status === 409)).toHaveLength(9);
     expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(1);
+  });
+});
+
+describe("one export a day (issue 47 item 6)", () => {
+  /** Moves the account's exports back in time, as if they had been asked for `hours` ago. */
+  const askedAgo = (userId: number, hours: number) =>
+    t.db.dataExport.updateMany({ where: { userId }, data: { createdAt: new Date(Date.now() - hours * 3600_000) } });
+
+  it("refuses a second export the same day, creating nothing, and says when the next may be asked for", async () => {
+    const me = await visitor(t);
+    const first = (await as(me.token).post("/api/privacy/export").expect(200)).body.data;
+    await t.services.privacy.runExport(first.id);
+    const next = new Date(first.created_at).getTime() + 24 * 3600_000;
+    const status = (await as(me.token).get("/api/privacy/status").expect(200)).body.data;
+    expect(new Date(status.next_export_at).getTime()).toBe(next);
+
+    const again = await as(me.token).post("/api/privacy/export").expect(429);
+    expect(again.body.msg).toBe("You can ask for one data export a day");
+    expect(new Date(again.body.data.next_export_at).getTime()).toBe(next);
+    expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(1);
+
+    // a day later the person may ask again
+    await askedAgo(me.userId, 24.01);
+    expect((await as(me.token).get("/api/privacy/status").expect(200)).body.data.next_export_at).toBeNull();
+    await as(me.token).post("/api/privacy/export").expect(200);
+    expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(2);
+  });
+
+  it("does not count a failed export, nor one staff started; staff may start more the same day", async () => {
+    const me = await visitor(t);
+    const support = await staffMember(t, ["support"]);
+    const failed = (await as(me.token).post("/api/privacy/export").expect(200)).body.data;
+    await t.db.dataExport.update({ where: { id: failed.id }, data: { status: "failed" } });
+    const mine = (await as(me.token).post("/api/privacy/export").expect(200)).body.data;
+    await t.services.privacy.runExport(mine.id);
+    await as(me.token).post("/api/privacy/export").expect(429);
+
+    const byStaff = () => t.http.post(`/admin/api/users/${me.userId}/data-export`).set("token", support.token).send({ reason: "asked by letter" });
+    await byStaff().expect(200);
+    const staffs = await t.db.dataExport.findFirstOrThrow({ where: { userId: me.userId, staffId: support.staffId } });
+    await t.services.privacy.runExport(staffs.id);
+    await byStaff().expect(200);
+    expect(await t.db.dataExport.count({ where: { userId: me.userId, staffId: support.staffId } })).toBe(2);
+    expect(await t.db.auditLog.count({ where: { staffId: support.staffId, action: "data_export", resourceId: String(me.userId) } })).toBe(2);
+
+    // staff's exports are not the person's: a day after their own, they may ask again
+    await t.db.dataExport.updateMany({ where: { userId: me.userId, staffId: null }, data: { createdAt: new Date(Date.now() - 25 * 3600_000) } });
+    await t.db.dataExport.updateMany({ where: { userId: me.userId, staffId: { not: null } }, data: { status: "ready" } });
+    await as(me.token).post("/api/privacy/export").expect(200);
+  });
+
+  it("asked many times at once a day after the last, starts exactly one", async () => {
+    const me = await visitor(t);
+    const first = (await as(me.token).post("/api/privacy/export").expect(200)).body.data;
+    await t.services.privacy.runExport(first.id);
+    await askedAgo(me.userId, 25);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => as(me.token).post("/api/privacy/export")));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(answers.filter((r) => r.status !== 200).map((r) => r.status)).toEqual(Array(19).fill(409));
+    expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(2);
+    // the one started is built; then the rest of the day is refused with the wait, and still nothing is created
+    await t.services.privacy.runExport(answers.find((r) => r.status === 200)!.body.data.id);
+    const later = await Promise.all(Array.from({ length: 20 }, () => as(me.token).post("/api/privacy/export")));
+    expect(later.map((r) => r.status)).toEqual(Array(20).fill(429));
+    expect(await t.db.dataExport.count({ where: { userId: me.userId } })).toBe(2);
   });
 });
 

@@ -24,6 +24,8 @@ export const deletionAnswer = z.object({
 /** get /api/privacy/status: the My data section's state. confirm_by: an emailed code, or in the app (no email on file). */
 export const privacyStatusAnswer = z.object({
   export: exportAnswer.nullable(),
+  /** when the person may ask for their next export (one a day, decision 372); null: now */
+  next_export_at: when,
   deletion: deletionAnswer.nullable(),
   confirm_by: z.enum(["email", "app"]),
 });

@@ -42,10 +42,15 @@ export function createPrivacyService(d: PrivacyDeps) {
   const eraseDue = createErasure({ ...d, owners: [exports.eraseUser, ...d.owners] });
 
   return {
-    /** What the My data section shows: the latest export, the latest deletion, and how a deletion is confirmed. */
+    /** What the My data section shows: the latest export and when the next may be asked for, the latest deletion, and how a deletion is confirmed. */
     async status(userId: number) {
-      const [e, del, contact] = await Promise.all([exports.latest(userId), deletions.latest(userId), d.contactOf(userId)]);
-      return { export: exportView(e), deletion: deletionView(del), confirm_by: contact ? ("email" as const) : ("app" as const) };
+      const [e, next, del, contact] = await Promise.all([exports.latest(userId), exports.nextExportAt(userId), deletions.latest(userId), d.contactOf(userId)]);
+      return {
+        export: exportView(e),
+        next_export_at: next,
+        deletion: deletionView(del),
+        confirm_by: contact ? ("email" as const) : ("app" as const),
+      };
     },
     requestExport: exports.request,
     exportLink: exports.download,
