@@ -21,8 +21,11 @@ describe("console: bans", () => {
 
     const page = await signInToConsole(app.browser, app.server.url, moderator, 360);
     await page.goto(`${app.server.url}/console/bans`);
-    const cell = page.locator(`.RaDatagrid-table td:has-text("${flagged}")`).last();
-    await cell.waitFor();
+    // the ban's own row (its user id exactly, not a longer id containing it) lists exactly the flagged account
+    const row = page.locator(".RaDatagrid-table tbody tr").filter({ has: page.locator("td.column-userId", { hasText: new RegExp(`^${banned}$`) }) });
+    await row.waitFor();
+    expect(await row.count()).toBe(1);
+    expect((await row.locator("td.column-flaggedUserIds").innerText()).split(", ")).toEqual([String(flagged)]);
     expect(await page.innerText(".RaDatagrid-table thead")).toContain("Flagged new accounts");
     await screenshot(page, "console-bans-flagged");
     await page.close();
