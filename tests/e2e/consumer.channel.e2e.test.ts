@@ -44,13 +44,37 @@ describe("consumer app inside the messaging channel, and the configured payment 
     await page.waitForFunction(() => localStorage.getItem("reverie_playerUid") === "880011");
     expect(await page.evaluate(() => localStorage.getItem("reverie_channel_login_pending"))).toBeNull();
     const user = await server.db.user.findUniqueOrThrow({ where: { playerUid: "880011" } });
-    expect(user).toMatchObject({ loginType: "registered", nickname: "Mira", mergedIntoId: null });
+    // known by the channel alone: noRegister, a saved account (decision 373)
+    expect(user).toMatchObject({ loginType: "noRegister", role: "user", nickname: "Mira", mergedIntoId: null });
     // the guest became the channel account: the token in the browser is that account's
     const token = await page.evaluate(() => localStorage.getItem("reverie_token"));
     const info = await server.http.get("/api/Personal/personal_info").set("token", token!).expect(200);
     expect(info.body.data.info.id).toBe(user.id);
     await context.close();
   });
+
+  it.each(["en", "ja", "ko", "ru"] as const)(
+    "a channel-only account is named as such in the account menu and goes to make its page from HomeLink (%s, 360 px)",
+    async (language) => {
+      const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+      const page = await context.newPage();
+      const initData = telegramInitData(BOT_TOKEN, { userId: 880100 + ["en", "ja", "ko", "ru"].indexOf(language), firstName: "Mira" });
+      await page.goto(`${server.url}/home#tgWebAppData=${encodeURIComponent(initData)}&tgWebAppVersion=8.0&tgWebAppPlatform=ios`);
+      await page.getByTestId("try-guest").click();
+      await page.waitForFunction(() => localStorage.getItem("reverie_loginType") === "noRegister");
+      await page.getByTestId("account-menu").click();
+      const label = { en: "Telegram account", ja: "Telegramアカウント", ko: "텔레그램 계정", ru: "Аккаунт Telegram" }[language];
+      await page.getByText(label, { exact: true }).waitFor();
+      await pageShot(page, `consumer-channel-account-menu-${language}-360`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page.keyboard.press("Escape");
+      // a saved account: HomeLink takes it to make its page, as it does a registered one (a guest goes home)
+      await page.getByTestId("bottom-home").click();
+      await page.waitForURL(/\/creator$/);
+      await context.close();
+    },
+    60_000,
+  );
 
   it("the buy dialog offers exactly the configured providers and their methods, on a 360 px phone", async () => {
     const context = await newAppContext(browser, { adult: true, viewport: { width: 360, height: 780 } });

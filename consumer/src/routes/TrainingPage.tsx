@@ -16,6 +16,8 @@ import { TrainingWizard } from "../features/training/TrainingWizard.tsx";
 export function Component() {
   const { t } = useTranslation();
   const { user } = useSession();
+  // a saved account trains: registered, or the messaging channel's (decision 373); a guest is asked to save first
+  const saved = user !== null && user.type !== "visitor";
   const [availability, setAvailability] = useState<TrainingAvailability | null>(null);
   const [refresh, setRefresh] = useState(0);
 
@@ -41,9 +43,9 @@ export function Component() {
           {trainingMessage(availability.message ?? TRAINING_MESSAGES.unavailable)}
         </Alert>
       )}
-      {availability?.available && user?.type !== "registered" && <SaveAccountPrompt moment="training" />}
-      {availability?.available && user?.type === "registered" && <TrainingWizard availability={availability} onSubmitted={() => setRefresh((n) => n + 1)} />}
-      {user?.type === "registered" && <ModelList refreshKey={refresh} />}
+      {availability?.available && !saved && <SaveAccountPrompt moment="training" />}
+      {availability?.available && saved && <TrainingWizard availability={availability} onSubmitted={() => setRefresh((n) => n + 1)} />}
+      {saved && <ModelList refreshKey={refresh} />}
     </Box>
   );
 }

@@ -41,9 +41,13 @@ export function BottomBar() {
           ? "homeLink"
           : false;
 
-  /** SPEC.md §2 HomeLink (issue 16): a creator's own page; a registered account without one goes to make one (issue 30: no training needed). */
+  /**
+   * SPEC.md §2 HomeLink (issue 16): a creator's own page; a saved account (registered, or the messaging channel's,
+   * decision 373) without one goes to make one (issue 30: no training needed); a guest goes home.
+   */
   async function openHomeLink() {
-    if (session.get().user?.type !== "registered") return navigate("/home");
+    const type = session.get().user?.type;
+    if (!type || type === "visitor") return navigate("/home");
     const { creatorsApi } = await import("../creators/creators.api.ts");
     const page = await creatorsApi.mine().catch(() => null);
     navigate(page ? `/${page.home_link}` : "/creator");

@@ -1,6 +1,7 @@
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { Prisma, type User } from "../../db/generated/client.ts";
+import type { LoginType } from "../../contract/users.ts";
 import type { Principal } from "../../authz/principal.ts";
 import type { ClientContext } from "../../http/client-context.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -30,6 +31,16 @@ export interface Identity {
  * domain records what the first visit brought (an invitation code, rewards.invited, docs/decisions/302).
  */
 export type AccountStarted = (tx: Tx, userId: number, ctx: ClientContext) => Promise<void>;
+
+/**
+ * SPEC.md §4's login type after signing in with this identity (decision 373): an email or Google makes the account
+ * `registered` for good; the messaging channel alone (a Telegram player id) makes a guest or a new account
+ * `noRegister`, and takes nothing from a `registered` one.
+ */
+export function loginTypeAfter(identity: Identity, before: LoginType = "visitor"): LoginType {
+  if (identity.email || identity.googleSub) return "registered";
+  return before === "registered" ? "registered" : "noRegister";
+}
 
 /** The account an identity names. Never an empty filter: Prisma reads `{ email: undefined }` as "any user". */
 function identityFilter(identity: Identity): Prisma.UserWhereInput {
@@ -71,7 +82,7 @@ export function createSignIn(deps: {
       where: { id: existing.id },
       data: {
         googleSub: existing.googleSub ?? identity.googleSub,
-        loginType: "registered",
+        loginType: loginTypeAfter(identity, existing.loginType),
         role: existing.role === "visitor" ? "user" : existing.role,
         photo: existing.photo ?? identity.photo,
         // the guest's visit came first, so its attribution wins over this request's headers
@@ -92,7 +103,7 @@ export function createSignIn(deps: {
         email: identity.email,
         googleSub: identity.googleSub,
         playerUid: identity.playerUid,
-        loginType: "registered",
+        loginType: loginTypeAfter(identity),
         role: "user",
         nickname: guest.nickname ?? identity.nickname,
         photo: guest.photo ?? identity.photo,
@@ -113,7 +124,7 @@ export function createSignIn(deps: {
         playerUid: identity.playerUid,
         nickname: identity.nickname,
         photo: identity.photo,
-        loginType: "registered",
+        loginType: loginTypeAfter(identity),
         role: "user",
         freeGenerations: config.FREE_GENERATIONS,
         ...attributionData(ctx.attribution),

@@ -1,3 +1,5 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { telegramInitData } from "../../../../tests/fixtures/telegram.ts";
@@ -19,7 +21,7 @@ const login = (channel_token: string, token?: string) => {
 describe("POST /api/OrderJpay/channelServerLogin (Telegram Mini App)", () => {
   it("a genuine initData logs in: playerUid is the Telegram user, serverId the bot; the second time is the same account", async () => {
     const res = await login(telegramInitData(BOT_TOKEN, { userId: 5001, firstName: "Olga" })).expect(200);
-    expect(res.body.data).toMatchObject({ playerUid: "5001", serverId: "7123456789", is_register: 1, user_info: { nickname: "Olga", type: "registered" } });
+    expect(res.body.data).toMatchObject({ playerUid: "5001", serverId: "7123456789", is_register: 1, user_info: { nickname: "Olga", type: "noRegister" } });
     expect(res.body.data.token).toMatch(/.{20,}/);
     const again = await login(telegramInitData(BOT_TOKEN, { userId: 5001 })).expect(200);
     expect(again.body.data).toMatchObject({ is_register: 0, playerUid: "5001" });
@@ -42,7 +44,7 @@ describe("POST /api/OrderJpay/channelServerLogin (Telegram Mini App)", () => {
     const guest = await visitor(t);
     await t.services.credits.grant({ userId: guest.userId, amount: 7, reason: "bonus", idempotencyKey: `g:${guest.userId}` });
     const res = await login(telegramInitData(BOT_TOKEN, { userId: 5004 }), guest.token).expect(200);
-    expect(res.body.data.user_info).toMatchObject({ id: guest.userId, points: 7, type: "registered" });
+    expect(res.body.data.user_info).toMatchObject({ id: guest.userId, points: 7, type: "noRegister" });
   });
 
   it("a guest logging in to an existing channel account is merged into it (credits through the ledger)", async () => {
@@ -53,6 +55,35 @@ describe("POST /api/OrderJpay/channelServerLogin (Telegram Mini App)", () => {
     expect(res.body.data.user_info).toMatchObject({ id: first.body.data.user_info.id, points: 12 });
     expect(await t.db.user.findUniqueOrThrow({ where: { id: guest.userId } })).toMatchObject({ mergedIntoId: first.body.data.user_info.id, points: 0 });
     expect(await t.services.credits.findLedgerMismatches()).toEqual([]);
+  });
+
+  it("a channel-only account is noRegister, a saved account (not a guest); an email or Google keeps registered (issue 47 item 8)", async () => {
+    const res = await login(telegramInitData(BOT_TOKEN, { userId: 5006 })).expect(200);
+    const info = res.body.data.user_info;
+    expect(info.type).toBe("noRegister");
+    expect(await t.db.user.findUniqueOrThrow({ where: { id: info.id } })).toMatchObject({ loginType: "noRegister", role: "user" });
+    // everything a saved account may do, it may: nothing asks it to save the account
+    expect(info.authBtnList).toEqual(expect.arrayContaining(["create:CharacterModel", "create:CheckIn", "create:Tip", "create:CreatorPage"]));
+    const again = await login(telegramInitData(BOT_TOKEN, { userId: 5006 })).expect(200);
+    expect(again.body.data.user_info.type).toBe("noRegister");
+
+    // an account with an email that also has this player id stays registered through a channel login
+    const both = await t.db.user.create({ data: { email: `both-${Date.now()}@example.com`, playerUid: "5007", loginType: "registered", role: "user" } });
+    const theirs = await login(telegramInitData(BOT_TOKEN, { userId: 5007 })).expect(200);
+    expect(theirs.body.data.user_info).toMatchObject({ id: both.id, type: "registered" });
+  });
+
+  it("migration 0280 gives channel-only accounts marked registered their type, and leaves every other account alone", async () => {
+    const stamp = Date.now();
+    const [channelOnly, withEmail, withGoogle, guest] = await Promise.all([
+      t.db.user.create({ data: { playerUid: `m-${stamp}-1`, loginType: "registered", role: "user" } }),
+      t.db.user.create({ data: { playerUid: `m-${stamp}-2`, email: `m-${stamp}@example.com`, loginType: "registered", role: "user" } }),
+      t.db.user.create({ data: { playerUid: `m-${stamp}-3`, googleSub: `g-${stamp}`, loginType: "registered", role: "user" } }),
+      t.db.user.create({ data: { loginType: "visitor", role: "visitor" } }),
+    ]);
+    await t.db.$executeRawUnsafe(await fs.readFile(path.resolve("prisma/migrations/0280_login_type_no_register.sql"), "utf8"));
+    const typeOf = async (u: { id: number }) => (await t.db.user.findUniqueOrThrow({ where: { id: u.id } })).loginType;
+    expect(await Promise.all([channelOnly, withEmail, withGoogle, guest].map(typeOf))).toEqual(["noRegister", "registered", "registered", "visitor"]);
   });
 
   it("answers 503 when no bot is configured", async () => {
