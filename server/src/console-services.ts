@@ -46,7 +46,7 @@ export function createConsoleServices(deps: AppDeps, o: ConsoleDeps) {
     transparency: createTransparencyService(db),
     pixels,
     usersAdmin,
-    imports: createImportsService({ db, audit, pixels, credits, users: usersAdmin, products: productsAdmin }),
+    imports: createImportsService({ db, audit, log: deps.log, pixels, credits, users: usersAdmin, products: productsAdmin }),
     ordersAdmin: createOrdersAdminService(db),
     membershipsAdmin: createMembershipsAdminService(db),
     tasksAdmin: createTasksAdminService(db, render.templates),

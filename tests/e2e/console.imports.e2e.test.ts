@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sheetRows, spreadsheet as sheet } from "../fixtures/spreadsheets.ts";
+import { sheetBomb, sheetRows, spreadsheet as sheet } from "../fixtures/spreadsheets.ts";
 import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { downloadedFile, screenshot } from "./browser.ts";
 import { signInToConsole } from "./console-build.ts";
@@ -53,6 +53,26 @@ describe("console spreadsheet import in Chromium", () => {
     await phone.locator("input[type=file]").setInputFiles({ name: "grants.xlsx", mimeType: "application/octet-stream", buffer: wrong });
     await phone.getByText("Rows ready: 1; with errors: 1.").waitFor();
     await screenshot(phone, "console-import-360");
+    await phone.close();
+  });
+
+  it("says why a whole file is refused in the staff member's language: a zip bomb, too many rows (docs/decisions/371)", { timeout: 120_000 }, async () => {
+    const page = await signInToConsole(app.browser, app.server.url, support, 1400);
+    await page.goto(`${app.server.url}/console/credit-grant-imports`);
+    const input = page.locator("input[type=file]");
+    await input.setInputFiles({ name: "grants.xlsx", mimeType: "application/octet-stream", buffer: sheetBomb(150) });
+    await page.getByText("The spreadsheet is too large once unpacked (over 16 MB): copy the list alone into a new file").waitFor();
+    await page.close();
+
+    const phone = await signInToConsole(app.browser, app.server.url, support, 360);
+    await phone.evaluate(() => localStorage.setItem("RaStore.locale", JSON.stringify("ru")));
+    await phone.goto(`${app.server.url}/console/credit-grant-imports`);
+    await phone.getByText("Импорт начислений кредитов").first().waitFor();
+    const many = [["user_id", "credits", "reason"], ...Array.from({ length: 1001 }, (_, i) => [i + 1, 1, "Gift"])];
+    await phone.locator("input[type=file]").setInputFiles({ name: "grants.xlsx", mimeType: "application/octet-stream", buffer: sheet(many) });
+    await phone.getByText("В таблице может быть не больше 1000 строк").waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    await screenshot(phone, "console-import-refused-ru-360");
     await phone.close();
   });
 });

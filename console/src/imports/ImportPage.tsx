@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { useState } from "react";
-import { Title, useNotify, useTranslate } from "react-admin";
-import { IMPORT_COLUMNS, type ImportList } from "../../../server/src/contract/imports.ts";
+import { HttpError, Title, useNotify, useTranslate } from "react-admin";
+import { IMPORT_COLUMNS, type ImportList, SPREADSHEET_REFUSALS, type SpreadsheetRefusal } from "../../../server/src/contract/imports.ts";
 import { getFile, postFile, type AdminJson } from "../http.ts";
 
 type Preview = AdminJson<"/admin/api/imports/pixel-ids/preview", "post">;
@@ -49,6 +49,16 @@ function PreviewTable({ preview }: { preview: Preview }) {
   );
 }
 
+/** A refusal of the file as a whole, in the staff member's language (the server names it in `data.refusal`). */
+function useRefusalText() {
+  const translate = useTranslate();
+  return (e: unknown): string | null => {
+    const data = e instanceof HttpError ? (e.body as { data?: { refusal?: string } } | undefined)?.data : undefined;
+    const refusal = data?.refusal as SpreadsheetRefusal | undefined;
+    return refusal && SPREADSHEET_REFUSALS.includes(refusal) ? translate(`console.imports.refused.${refusal}`, data) : null;
+  };
+}
+
 /**
  * One list's import (docs/decisions/285): the template, a chosen file previewed with every row's problems, then the
  * same file applied with its preview's digest; nothing is written before "Apply".
@@ -56,12 +66,13 @@ function PreviewTable({ preview }: { preview: Preview }) {
 export function ImportPage({ list }: { list: ImportList }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const refusalText = useRefusalText();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [busy, setBusy] = useState(false);
   // products follow their form's fields, named by the template and each preview (docs/decisions/301)
   const columns = preview?.columns ?? (list in IMPORT_COLUMNS ? IMPORT_COLUMNS[list as keyof typeof IMPORT_COLUMNS] : null);
-  const failed = (e: unknown) => notify(e instanceof Error ? e.message : String(e), { type: "error" });
+  const failed = (e: unknown) => notify(refusalText(e) ?? (e instanceof Error ? e.message : String(e)), { type: "error" });
 
   const choose = async (chosen: File | undefined) => {
     setFile(chosen ?? null);
@@ -98,6 +109,7 @@ export function ImportPage({ list }: { list: ImportList }) {
             </Button>
             <Button variant="outlined" component="label" disabled={busy}>
               {translate("console.imports.choose")}
+              {/* .xls stays choosable so the server can say to save it as .xlsx (docs/decisions/371) */}
               <input hidden type="file" accept=".xlsx,.xls" aria-label={translate("console.imports.choose")} onChange={(e) => choose(e.target.files?.[0])} />
             </Button>
             <Button variant="contained" disabled={busy || !preview || preview.invalid > 0} onClick={apply}>

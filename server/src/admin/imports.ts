@@ -4,7 +4,7 @@ import { receiveFile } from "../http/multipart.ts";
 import { IMPORT_LISTS, type ImportList } from "../contract/imports.ts";
 import type { ImportsService } from "../domains/imports/imports.service.ts";
 import { applyAnswer, applyBody, previewAnswer } from "../domains/imports/imports.schema.ts";
-import { MAX_SPREADSHEET_BYTES, SPREADSHEET_MESSAGES } from "../domains/imports/imports.workbook.ts";
+import { MAX_SPREADSHEET_BYTES, refused } from "../domains/imports/imports.workbook.ts";
 
 /** Who may import each list: whoever may add its rows by hand (pixel ids: marketers; grants: the adjust rule, support; products: marketers). */
 const PERMISSION: Record<ImportList, [Action, Subject]> = {
@@ -21,7 +21,7 @@ export function importsRoutes(api: ApiRouter, imports: ImportsService) {
   for (const list of IMPORT_LISTS) {
     const base = `/admin/api/imports/${list}`;
     const common = { tags: ["console: imports"], auth: "staff" as const, can: PERMISSION[list] };
-    const upload = [receiveFile(MAX_SPREADSHEET_BYTES, SPREADSHEET_MESSAGES.tooBig)];
+    const upload = [receiveFile(MAX_SPREADSHEET_BYTES, () => refused("tooBig"))];
     api.get(
       `${base}/template`,
       {
@@ -39,7 +39,7 @@ export function importsRoutes(api: ApiRouter, imports: ImportsService) {
       `${base}/preview`,
       {
         ...common,
-        summary: `Read a ${list} spreadsheet (multipart \`file\`: .xlsx or .xls ≤ 1 MB, checked by content) and answer every row with its errors; writes nothing`,
+        summary: `Read a ${list} spreadsheet (multipart \`file\`: .xlsx ≤ 1 MB, checked by content and unpacked size, read in a worker thread) and answer every row with its errors; writes nothing`,
         before: upload,
         response: { kind: "plain", schema: previewAnswer, description: "The rows and their errors" },
       },

@@ -5650,7 +5650,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read a credit-grants spreadsheet (multipart `file`: .xlsx or .xls ≤ 1 MB, checked by content) and answer every row with its errors; writes nothing */
+        /** Read a credit-grants spreadsheet (multipart `file`: .xlsx ≤ 1 MB, checked by content and unpacked size, read in a worker thread) and answer every row with its errors; writes nothing */
         post: {
             parameters: {
                 query?: never;
@@ -5867,7 +5867,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read a pixel-ids spreadsheet (multipart `file`: .xlsx or .xls ≤ 1 MB, checked by content) and answer every row with its errors; writes nothing */
+        /** Read a pixel-ids spreadsheet (multipart `file`: .xlsx ≤ 1 MB, checked by content and unpacked size, read in a worker thread) and answer every row with its errors; writes nothing */
         post: {
             parameters: {
                 query?: never;
@@ -6084,7 +6084,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read a products spreadsheet (multipart `file`: .xlsx or .xls ≤ 1 MB, checked by content) and answer every row with its errors; writes nothing */
+        /** Read a products spreadsheet (multipart `file`: .xlsx ≤ 1 MB, checked by content and unpacked size, read in a worker thread) and answer every row with its errors; writes nothing */
         post: {
             parameters: {
                 query?: never;

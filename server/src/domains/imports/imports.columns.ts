@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Cell } from "./imports.workbook.ts";
+import { type Cell, DAY_MS, EXCEL_EPOCH_MS } from "./imports.sheet.ts";
 
 /**
  * A console form's zod body as spreadsheet columns, so that a list imported from a sheet is checked by the very schema
@@ -54,8 +54,6 @@ const namesOf = (c: Column): string[] =>
 
 const YES = new Set(["true", "yes", "y", "1"]);
 const NO = new Set(["false", "no", "n", "0"]);
-/** Excel's day 0 (30 December 1899) as a Unix time: a date cell is read as its serial day number. */
-const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
 
 function boolOf(v: Cell): unknown {
   const s = String(v).trim().toLowerCase();
@@ -68,7 +66,8 @@ function boolOf(v: Cell): unknown {
  */
 const numberOf = (v: Cell): unknown => (typeof v === "string" && /^\s*-?\d+(?:\.\d+)?\s*$/.test(v) ? Number(v) : v);
 
-const dateOf = (v: Cell): unknown => (typeof v === "number" ? new Date(EXCEL_EPOCH_MS + Math.round(v * 86_400_000)) : v);
+/** A date cell is read as its serial day number. */
+const dateOf = (v: Cell): unknown => (typeof v === "number" ? new Date(EXCEL_EPOCH_MS + Math.round(v * DAY_MS)) : v);
 
 /** Only the cells that are filled: an empty one is left out, so the schema's default or its "please enter" applies. */
 const filled = (entries: [string, unknown][]) => {

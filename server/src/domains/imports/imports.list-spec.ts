@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Tx } from "../../db/client.ts";
-import type { Cell } from "./imports.workbook.ts";
+import type { Cell } from "./imports.sheet.ts";
 
 /** A row that passed its schema, with its row number in the sheet. */
 export interface ParsedRow<R> {

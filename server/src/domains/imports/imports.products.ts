@@ -3,7 +3,7 @@ import { productBody, type ProductBody } from "../products/products.admin.schema
 import type { ProductsAdminService } from "../products/products.admin.service.ts";
 import { sheetColumns } from "./imports.columns.ts";
 import type { ImportListSpec } from "./imports.list-spec.ts";
-import type { Cell } from "./imports.workbook.ts";
+import type { Cell } from "./imports.sheet.ts";
 
 /** The template's example, by column: a column the form no longer has is left out, a new one is empty. */
 const EXAMPLE: Record<string, Cell> = {

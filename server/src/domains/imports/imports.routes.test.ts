@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, visitor, type TestApp } from "../../../../tests/db-utils.ts";
 import { staffMember, type StaffLogin } from "../../../../tests/staff-utils.ts";
-import { sheetRows, spreadsheet as sheet } from "../../../../tests/fixtures/spreadsheets.ts";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { OLD_EXCEL, sheetBomb, sheetRows, spreadsheet as sheet } from "../../../../tests/fixtures/spreadsheets.ts";
 
 let t: TestApp;
 let support: StaffLogin;
@@ -78,30 +79,33 @@ describe("credit grants from a spreadsheet", () => {
       ["user_id", "credits", "reason"],
       [userId, 500, "Gift"],
     ]);
-    expect((await apply("credit-grants", support, other, digest).expect(409)).body.msg).toBe("This is not the file you previewed: preview it again");
+    expect((await apply("credit-grants", support, other, digest).expect(409)).body).toMatchObject({
+      msg: "This is not the file you previewed: preview it again",
+      data: { refusal: "changed" },
+    });
     await preview("credit-grants", marketer, file).expect(403);
     await apply("credit-grants", marketer, file, digest).expect(403);
     const text = Buffer.from("user_id,credits,reason\n1,5,Gift\n");
-    expect((await preview("credit-grants", support, text, "list.xlsx").expect(400)).body.msg).toBe("Please upload an Excel spreadsheet (.xlsx or .xls)");
+    expect((await preview("credit-grants", support, text, "list.xlsx").expect(400)).body.msg).toBe("Please upload an Excel spreadsheet (.xlsx)");
     const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]);
     expect((await preview("credit-grants", support, zip).expect(400)).body.msg).toBe("The spreadsheet could not be read; please save it again as .xlsx");
-    expect((await preview("credit-grants", support, Buffer.alloc(1024 * 1024 + 1, 1)).expect(400)).body.msg).toBe("The spreadsheet cannot exceed 1 MB");
+    expect((await preview("credit-grants", support, Buffer.alloc(1024 * 1024 + 1, 1)).expect(400)).body).toMatchObject({
+      msg: "The spreadsheet cannot exceed 1 MB",
+      data: { refusal: "tooBig", mb: 1 },
+    });
     await t.http.post("/admin/api/imports/credit-grants/preview").set("token", support.token).expect(400);
     expect((await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points).toBe(0);
   });
 });
 
 describe("pixel ids from a spreadsheet", () => {
-  it("reads .xls too, adds the ids to the named channels once even when applied many times at once, audited, and gives its template", async () => {
-    const file = sheet(
-      [
-        ["channel", "kind", "event", "value"],
-        ["promo", 1, null, "FB-9"],
-        ["promo", 3, "order", "AW-9/order"],
-      ],
-      "biff8",
-    );
-    const res = await preview("pixel-ids", marketer, file, "ids.xls").expect(200);
+  it("adds the ids to the named channels once even when applied many times at once, audited, and gives its template", async () => {
+    const file = sheet([
+      ["channel", "kind", "event", "value"],
+      ["promo", 1, null, "FB-9"],
+      ["promo", 3, "order", "AW-9/order"],
+    ]);
+    const res = await preview("pixel-ids", marketer, file, "ids.xlsx").expect(200);
     expect(res.body).toMatchObject({ valid: 2, invalid: 0 });
     const runs = await Promise.all(Array.from({ length: 4 }, () => apply("pixel-ids", marketer, file, res.body.digest)));
     expect(runs.map((r) => r.status)).toEqual(Array(4).fill(200));
@@ -130,6 +134,85 @@ describe("pixel ids from a spreadsheet", () => {
       ["channel", "value"],
       ["promo", "x"],
     ]);
-    expect((await preview("pixel-ids", marketer, file).expect(400)).body.msg).toBe("The first row must name the columns: channel, kind, event, value");
+    expect((await preview("pixel-ids", marketer, file).expect(400)).body).toMatchObject({
+      msg: "The first row must name the columns: channel, kind, event, value",
+      data: { refusal: "missingColumns", columns: "channel, kind, event, value" },
+    });
+  });
+
+  it("says to save an Excel 97-2003 file as .xlsx", async () => {
+    expect((await preview("pixel-ids", marketer, OLD_EXCEL, "ids.xls").expect(400)).body).toMatchObject({
+      msg: "Excel 97-2003 files (.xls) cannot be read: save the file as .xlsx and upload it again",
+      data: { refusal: "oldExcel" },
+    });
+  });
+});
+
+/** The slowest `/api/health` answer while `work` runs, asked every 20 ms: what anyone else waits for meanwhile. */
+async function slowestHealthWhile<T>(work: Promise<T>): Promise<{ result: T; slowest: number; asked: number }> {
+  let done = false;
+  let slowest = 0;
+  let asked = 0;
+  const probe = (async () => {
+    while (!done) {
+      const started = performance.now();
+      await t.http.get("/api/health").expect(200);
+      slowest = Math.max(slowest, performance.now() - started);
+      asked++;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const result = await work.finally(() => {
+    done = true;
+  });
+  await probe;
+  return { result, slowest, asked };
+}
+
+describe("a spreadsheet that would block the API", () => {
+  it("refuses a zip bomb (a small file whose sheet is 150 MB unpacked) at once, and the API answers others meanwhile", async () => {
+    for (const lying of [false, true]) {
+      const bomb = sheetBomb(150, lying);
+      expect(bomb.length).toBeLessThan(460 * 1024);
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
+      const started = performance.now();
+      const { result, slowest, asked } = await slowestHealthWhile(preview("credit-grants", support, bomb).then((r) => r));
+      loop.disable();
+      expect(result.status).toBe(400);
+      expect(result.body).toMatchObject({
+        msg: "The spreadsheet is too large once unpacked (over 16 MB): copy the list alone into a new file",
+        data: { refusal: "tooLarge" },
+      });
+      // the SheetJS reader held this thread ~5 s on this file (and then answered 200); now nothing here waits on it
+      // (bounds with room for a loaded 2-core machine)
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(asked).toBeGreaterThan(0);
+      expect(slowest).toBeLessThan(1000);
+      expect(loop.max / 1e6).toBeLessThan(1000);
+    }
+  });
+
+  it("refuses a sheet with more rows than an import takes, saying how many it may have", async () => {
+    const many = [["user_id", "credits", "reason"], ...Array.from({ length: 5000 }, (_, i) => [i + 1, 1, "Gift"])];
+    expect((await preview("credit-grants", support, sheet(many)).expect(400)).body).toMatchObject({
+      msg: "The spreadsheet can have at most 1000 rows",
+      data: { refusal: "tooManyRows", rows: 1000 },
+    });
+  });
+
+  it("answers busy, not a queue without end, when many spreadsheets are sent at once, and reads them again after", async () => {
+    const file = sheet([
+      ["user_id", "credits", "reason"],
+      [1, 1, "Gift"],
+    ]);
+    const answers = await Promise.all(Array.from({ length: 14 }, () => preview("credit-grants", support, file)));
+    const statuses = answers.map((r) => r.status).sort();
+    // two read at once and eight wait; the rest are told to come back
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(answers.filter((r) => r.status === 503).map((r) => r.body)).toEqual(
+      Array(4).fill(expect.objectContaining({ msg: "Other spreadsheets are being read right now: try again in a minute", data: { refusal: "busy" } })),
+    );
+    await preview("credit-grants", support, file).expect(200);
   });
 });

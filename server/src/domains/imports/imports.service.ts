@@ -7,7 +7,8 @@ import type { IncomingFile } from "../uploads/uploads.service.ts";
 import { importLists, type ListDeps } from "./imports.lists.ts";
 import type { ImportListSpec, ParsedRow } from "./imports.list-spec.ts";
 import type { ApplyAnswer, PreviewAnswer } from "./imports.schema.ts";
-import { readSheet, SPREADSHEET_MESSAGES, templateOf } from "./imports.workbook.ts";
+import type { Logger } from "pino";
+import { readSheet, refused, templateOf } from "./imports.workbook.ts";
 
 export const IMPORT_MESSAGES = {
   fixRows: "Some rows have errors: fix them and preview the file again",
@@ -28,13 +29,13 @@ interface Checked<R> {
  * the same file applied in one transaction, each list through its owner's service (pixel ids through pixels, grants
  * through the credits ledger), with one audit row for the import beside each change's own.
  */
-export function createImportsService({ db, audit, ...deps }: ListDeps & { db: Db; audit: AuditService }) {
+export function createImportsService({ db, audit, log, ...deps }: ListDeps & { db: Db; audit: AuditService; log: Logger }) {
   const lists = importLists(deps) as Record<ImportList, ImportListSpec<unknown>>;
 
   async function checked(list: ImportList, file: IncomingFile | undefined): Promise<Checked<unknown>> {
-    if (!file) throw HttpError.badRequest(SPREADSHEET_MESSAGES.notSpreadsheet);
+    if (!file) throw refused("notSpreadsheet");
     const spec = lists[list];
-    const sheet = readSheet(file.buffer, spec.columns);
+    const sheet = await readSheet(file.buffer, spec.columns, { log });
     const parsed = sheet.map((r) => ({ ...r, result: spec.schema.safeParse(r.cells) }));
     const valid = parsed.flatMap((r) => (r.result.success ? [{ row: r.row, data: r.result.data }] : []));
     const known = await spec.check(valid);
@@ -59,8 +60,8 @@ export function createImportsService({ db, audit, ...deps }: ListDeps & { db: Db
     /** Applies the previewed file: all its rows or, when any row has an error or the file is another, none. */
     async apply(staffId: number, list: ImportList, file: IncomingFile | undefined, digest: string): Promise<ApplyAnswer> {
       const c = await checked(list, file);
-      if (c.digest !== digest) throw HttpError.conflict(IMPORT_MESSAGES.changed);
-      if (c.preview.invalid) throw HttpError.badRequest(IMPORT_MESSAGES.fixRows);
+      if (c.digest !== digest) throw new HttpError(409, IMPORT_MESSAGES.changed, { refusal: "changed" });
+      if (c.preview.invalid) throw new HttpError(400, IMPORT_MESSAGES.fixRows, { refusal: "fixRows" });
       return db.$transaction(
         async (tx) => {
           const result = await lists[list].write(staffId, c.valid, digest, tx);
