@@ -72,6 +72,11 @@ describe("creator home-link pages in the browser", () => {
     await fanPage.goto(`${app.server.url}/Nova`);
     await fanPage.getByTestId("request-text").fill("A portrait by the sea at golden hour");
     await fanPage.getByTestId("request-send").click();
+    // the confirmation every spend on a creator has (issue 46 item 14): held, not taken; nothing moves before "Pay"
+    expect(await fanPage.getByTestId("spend-now").innerText()).toMatch(/^25 credits are held from your balance now/);
+    expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.id } })).points).toBe(40);
+    await fanPage.getByTestId("spend-pay").click();
+    await fanPage.getByTestId("request-status").waitFor();
     expect(await fanPage.getByTestId("request-status").innerText()).toBe("Request sent: 25 credits are held until delivery.");
     expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.id } })).points).toBe(15);
     await expect.poll(() => fanPage.getByTestId("balance").getAttribute("data-points")).toBe("15");
@@ -130,6 +135,9 @@ describe("creator home-link pages in the browser", () => {
     await screenshot(fanPage, "creator-membership-offer-360");
 
     await fanPage.getByTestId("membership-join").click();
+    // confirmed first, saying that it renews (issue 46 item 14)
+    expect(await fanPage.getByTestId("spend-renews").innerText()).toMatch(/^This membership renews: 12 credits every 30 days from your balance, next on /);
+    await fanPage.getByTestId("spend-pay").click();
     await expect.poll(() => fanPage.getByTestId("membership").getAttribute("data-status")).toBe("active");
     expect(await fanPage.getByTestId("membership-state").innerText()).toMatch(/^You are a member · renews on /);
     await expect.poll(() => fanPage.getByTestId("library-member-image").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
@@ -191,6 +199,7 @@ describe("creator home-link pages in the browser", () => {
       await expect.poll(() => page.getByTestId("creator-subscribers").innerText()).toMatch(/0/);
       // short of credits for the membership: SPEC's words, and the buy dialog to get them (issue 46 item 16)
       await page.getByTestId("membership-join").click();
+      await page.getByTestId("spend-pay").click();
       await page.getByTestId("buy-credits").waitFor();
       await page.keyboard.press("Escape");
       await page.getByTestId("buy-credits").waitFor({ state: "detached" });

@@ -92,6 +92,13 @@ describe("messages between fans and creators in the browser", () => {
       await f.page.locator('[data-testid="message"][data-locked="1"]').waitFor({ timeout: 10_000 });
       await screenshot(f.page, `messages-fan-locked-${language}-360`);
       await f.page.getByTestId("message-unlock").click();
+      // confirmed as every spend on a creator is (issue 46 item 14): nothing moves before "Pay"
+      await f.page.getByTestId("spend-confirm").waitFor();
+      expect(await f.page.getByTestId("spend-now").innerText()).toBe(localeText(language, "creators.spend.now", 15));
+      expect(await f.page.getByTestId("spend-what").innerText()).toBe(localeText(language, "creators.spend.unlock").replace("{{name}}", "Ayla Rose"));
+      expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points).toBe(100);
+      await screenshot(f.page, `messages-fan-unlock-confirm-${language}-360`);
+      await f.page.getByTestId("spend-pay").click();
       await f.page.getByTestId("message-image").waitFor();
       await screenshot(f.page, `messages-fan-unlocked-${language}-360`);
       expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points).toBe(85);

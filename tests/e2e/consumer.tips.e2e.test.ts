@@ -4,7 +4,7 @@ import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, type AppServer } from "./app-per-file.ts";
-import { signedInPhone } from "./consumer-app.ts";
+import { localeText, signedInPhone } from "./consumer-app.ts";
 
 type Who = { token: string; userId: number };
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
@@ -42,8 +42,9 @@ describe("tips in the browser", () => {
       await screenshot(page, `tip-dialog-choose-${language}-360`);
       expect(await overflows(page)).toBe(false);
       await page.getByTestId("tip-next").click();
+      await page.getByTestId("spend-confirm").waitFor();
       await screenshot(page, `tip-dialog-confirm-${language}-360`);
-      await page.getByTestId("tip-send").click();
+      await page.getByTestId("spend-pay").click();
       await page.getByTestId("tip-sent").waitFor();
       await screenshot(page, `tip-dialog-sent-${language}-360`);
       if (language === "en") expect(await page.getByTestId("tip-sent").innerText()).toBe("Thank you! Ayla Rose received your tip of 50 credits.");
@@ -54,9 +55,10 @@ describe("tips in the browser", () => {
       await page.getByTestId("library-tip").click();
       await page.getByTestId("tip-amount").fill("80");
       await page.getByTestId("tip-next").click();
-      await page.getByTestId("tip-send").click();
+      await page.getByTestId("spend-pay").click();
       await page.getByTestId("buy-credits").waitFor();
       expect(await page.getByTestId("tip-dialog").count()).toBe(0);
+      expect(await page.getByTestId("spend-confirm").count()).toBe(0);
       await screenshot(page, `tip-short-buy-${language}-360`);
       expect((await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points).toBe(50);
       // the fan's account lists the tip sent, to whom
@@ -77,5 +79,59 @@ describe("tips in the browser", () => {
       expect(await overflows(own.page)).toBe(false);
       await own.context.close();
     });
+  }
+
+  for (const language of ["en", "ja", "ko", "ru"] as const) {
+    it(`every spend on a creator asks the same confirmation, a membership saying it renews, when and for how much (${language})`, async () => {
+      // issue 46 item 14: a join and a request charged on one tap while a tip asked first
+      const link = `AylaSpend${language}`;
+      const creator = await creatorWithItem(app.server, link);
+      await app.server.http.post("/api/Subscribe/updatePage").set("token", creator.token).send({ membership_price: 10, request_price: 7 }).expect(200);
+      const fan = await registeredUser(app.server, 100);
+      const points = async () => (await app.server.db.user.findUniqueOrThrow({ where: { id: fan.userId } })).points;
+      const { context, page } = await phone(app.browser, fan, language);
+      await page.goto(`${app.server.url}/${link}`);
+
+      await page.getByTestId("membership-join").click();
+      const confirm = page.getByTestId("spend-confirm");
+      await confirm.waitFor();
+      expect(await points()).toBe(100);
+      expect(await page.getByTestId("spend-what").innerText()).toBe(localeText(language, "creators.spend.join").replace("{{name}}", "Ayla Rose"));
+      const next = new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(Date.now() + 30 * 86_400_000));
+      const renews = localeText(language, "creators.spend.renews", 10).replace("{{days}}", "30").replace("{{date}}", next);
+      expect(await page.getByTestId("spend-renews").innerText()).toBe(renews);
+      expect(await page.getByTestId("spend-balance").innerText()).toBe(
+        localeText(language, "creators.spend.balance").replace("{{before}}", "100").replace("{{after}}", "90"),
+      );
+      expect(await overflows(page)).toBe(false);
+      await screenshot(page, `spend-confirm-join-${language}-360`);
+      // back: nothing charged; again and pay: charged once
+      await page.getByTestId("spend-back").click();
+      await confirm.waitFor({ state: "detached" });
+      expect(await points()).toBe(100);
+      await page.getByTestId("membership-join").click();
+      await page.getByTestId("spend-pay").click();
+      await expect.poll(() => page.getByTestId("membership").getAttribute("data-status")).toBe("active");
+      expect(await points()).toBe(90);
+
+      // a tip and a custom request ask in the same dialog
+      await page.getByTestId("creator-tip").click();
+      await page.getByTestId("tip-next").click();
+      await confirm.waitFor();
+      expect(await page.getByTestId("spend-what").innerText()).toBe(localeText(language, "creators.spend.tip").replace("{{name}}", "Ayla Rose"));
+      await page.getByTestId("spend-back").click();
+      await page.getByTestId("tip-dialog").waitFor();
+      await page.getByTestId("tip-back").click();
+      await page.getByTestId("request-text").fill("A portrait at golden hour");
+      await page.getByTestId("request-send").click();
+      await confirm.waitFor();
+      expect(await page.getByTestId("spend-now").innerText()).toBe(localeText(language, "creators.spend.held", 7));
+      await screenshot(page, `spend-confirm-request-${language}-360`);
+      expect(await points()).toBe(90);
+      await page.getByTestId("spend-pay").click();
+      await page.getByTestId("request-status").waitFor();
+      expect(await points()).toBe(83);
+      await context.close();
+    }, 120_000);
   }
 });

@@ -9,12 +9,11 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { CUSTOM_REQUEST_TEXT_MAX } from "../../../../server/src/contract/creators.ts";
 import { DISPUTE_REASON_MAX } from "../../../../server/src/contract/creator-payouts.ts";
-import { dialogs } from "../../dialogs/dialog-store.ts";
 import { translateMessage } from "../../i18n/index.ts";
-import { NOT_ENOUGH_CREDITS } from "../generation/generation.api.ts";
 import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView, type CustomRequestView } from "./creators.api.ts";
 import { payoutsApi } from "./payouts.api.ts";
+import { useSpendConfirm } from "./SpendConfirm.tsx";
 import { useFinishedCreations } from "./Publish.tsx";
 
 const newKey = () => crypto.randomUUID();
@@ -109,22 +108,24 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
   }, [signedIn, page.home_link]);
   useEffect(load, [load]);
 
-  async function send() {
+  const spend = useSpendConfirm();
+  /** The request's price is held once confirmed, as every spend on a creator is; a short balance opens the buy dialog. */
+  function send() {
     if (!signedIn) return onSignIn();
     setStatus(null);
-    try {
-      await creatorsApi.request(page.home_link, text, key);
-      setText("");
-      setKey(newKey());
-      setStatus({ ok: true, text: t("creators.requestSent", { count: page.request_price ?? 0 }) });
-      load();
-      void session.refreshBalance();
-    } catch (e) {
-      const text = (e as Error).message;
-      // a request paid in credits, short of them: the buy dialog, as everywhere (issue 46 item 16)
-      if (text === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
-      setStatus({ ok: false, text: translateMessage(text) });
-    }
+    spend.confirm({
+      what: t("creators.spend.request", { name: page.title }),
+      amount: page.request_price ?? 0,
+      held: true,
+      pay: async () => {
+        await creatorsApi.request(page.home_link, text, key);
+        setText("");
+        setKey(newKey());
+        setStatus({ ok: true, text: t("creators.requestSent", { count: page.request_price ?? 0 }) });
+        load();
+      },
+      onShort: (text) => setStatus({ ok: false, text }),
+    });
   }
 
   async function rate(id: number, satisfied: boolean) {
@@ -157,7 +158,7 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
           {status.text}
         </Alert>
       )}
-      <Button variant="contained" disabled={!text.trim()} onClick={() => void send()} data-testid="request-send" sx={{ justifySelf: "start" }}>
+      <Button variant="contained" disabled={!text.trim()} onClick={send} data-testid="request-send" sx={{ justifySelf: "start" }}>
         {t("creators.requestSend")}
       </Button>
       {mine.map((r) => (
@@ -189,6 +190,7 @@ export function FanRequests({ page, signedIn, onSignIn }: { page: CreatorPageVie
           )}
         </RequestRow>
       ))}
+      {spend.dialog}
     </Box>
   );
 }

@@ -10,11 +10,13 @@ import { translateMessage } from "../../i18n/index.ts";
 import { NOT_ENOUGH_CREDITS } from "../generation/generation.api.ts";
 import { session } from "../session/session.ts";
 import { creatorsApi, type CreatorPageView } from "./creators.api.ts";
+import { useSpendConfirm } from "./SpendConfirm.tsx";
 
 /**
- * A fan's side of a page's paid membership (decision 204): the price a month and joining; for a member, the next
- * renewal and cancelling; for a cancelled member, the day access ends and resuming. `onChanged` reloads the page, so
- * members-only items unlock (or lock) at once.
+ * A fan's side of a page's paid membership (decision 204): the price a month and joining, confirmed as every spend on
+ * a creator is, saying that it renews, when and for how much; for a member, the next renewal and cancelling; for a
+ * cancelled member, the day access ends and resuming. `onChanged` reloads the page, so members-only items unlock (or
+ * lock) at once.
  */
 export function MembershipOffer({
   page,
@@ -31,6 +33,7 @@ export function MembershipOffer({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const m = page.membership?.member ? page.membership : null;
+  const spend = useSpendConfirm();
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium" }).format(new Date(iso));
 
   async function act(action: () => Promise<unknown>) {
@@ -51,8 +54,22 @@ export function MembershipOffer({
     }
   }
 
-  const join = () => act(() => creatorsApi.join(page.home_link));
-  const price = m?.price ?? page.membership_price ?? 0;
+  const resume = () => act(() => creatorsApi.join(page.home_link));
+  const join = (price: number) => {
+    if (!signedIn) return onSignIn();
+    spend.confirm({
+      what: t("creators.spend.join", { name: page.title }),
+      amount: price,
+      renews: { next: new Date(Date.now() + CREATOR_MEMBERSHIP_PERIOD_DAYS * 86_400_000), days: CREATOR_MEMBERSHIP_PERIOD_DAYS },
+      pay: async () => {
+        await creatorsApi.join(page.home_link);
+        onChanged();
+      },
+      onShort: setError,
+    });
+  };
+  const offered = page.membership_price;
+  const price = m?.price ?? offered ?? 0;
   return (
     <Box
       component="section"
@@ -76,9 +93,9 @@ export function MembershipOffer({
         </Alert>
       )}
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap" }}>
-        {!m && page.membership_price !== null && (
-          <Button variant="contained" disabled={busy} onClick={() => void join()} data-testid="membership-join">
-            {t("creators.membershipJoin", { count: page.membership_price })}
+        {!m && offered !== null && (
+          <Button variant="contained" disabled={busy} onClick={() => join(offered)} data-testid="membership-join">
+            {t("creators.membershipJoin", { count: offered })}
           </Button>
         )}
         {m?.status === "active" && (
@@ -87,11 +104,12 @@ export function MembershipOffer({
           </Button>
         )}
         {m?.status === "cancelled" && page.membership_price !== null && (
-          <Button variant="contained" disabled={busy} onClick={() => void join()} data-testid="membership-resume">
+          <Button variant="contained" disabled={busy} onClick={() => void resume()} data-testid="membership-resume">
             {t("creators.membershipResume")}
           </Button>
         )}
       </Box>
+      {spend.dialog}
     </Box>
   );
 }

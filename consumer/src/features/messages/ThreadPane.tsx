@@ -6,10 +6,8 @@ import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import { useTranslation } from "react-i18next";
-import { dialogs } from "../../dialogs/dialog-store.ts";
 import { lazyView, translateMessage } from "../../i18n/index.ts";
-import { NOT_ENOUGH_CREDITS } from "../generation/generation.api.ts";
-import { session } from "../session/session.ts";
+import { useSpendConfirm } from "../creators/SpendConfirm.tsx";
 import { Composer, type Attachable, type Outgoing } from "./Composer.tsx";
 import { MessageBubble } from "./MessageBubble.tsx";
 import { messagesApi, type MessageView, type ThreadView } from "./messages.api.ts";
@@ -41,6 +39,7 @@ export function ThreadPane({
   const [messages, setMessages] = useState<MessageView[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [reporting, setReporting] = useState<number | null>(null);
+  const spend = useSpendConfirm();
   const end = useRef<HTMLDivElement>(null);
   const threadId = "threadId" in opened ? opened.threadId : null;
 
@@ -68,18 +67,17 @@ export function ThreadPane({
     if (threadId !== null) await load();
   }
 
-  async function unlock(m: MessageView) {
-    setError(null);
-    try {
-      const opened = await messagesApi.unlock(m.id);
-      setMessages((all) => all.map((x) => (x.id === m.id ? opened : x)));
-      void session.refreshBalance();
-    } catch (e) {
-      // as tips, generation and chat do: a short balance opens the buy dialog
-      if ((e as Error).message === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
-      else setError(translateMessage((e as Error).message));
-    }
-  }
+  /** A locked message opens once paid, confirmed as every spend on a creator is. */
+  const unlock = (m: MessageView) =>
+    spend.confirm({
+      what: t("creators.spend.unlock", { name: title }),
+      amount: m.price,
+      pay: async () => {
+        const opened = await messagesApi.unlock(m.id);
+        setMessages((all) => all.map((x) => (x.id === m.id ? opened : x)));
+      },
+      onShort: setError,
+    });
 
   async function toggleBlock() {
     if (!thread) return;
@@ -109,7 +107,7 @@ export function ThreadPane({
         {thread?.blocked && <Alert severity="info">{t("messages.blockedNote")}</Alert>}
         {messages.length === 0 && <Typography color="text.secondary">{t("messages.empty")}</Typography>}
         {messages.map((m) => (
-          <MessageBubble key={m.id} m={m} onUnlock={() => void unlock(m)} onReport={() => setReporting(m.id)} />
+          <MessageBubble key={m.id} m={m} onUnlock={() => unlock(m)} onReport={() => setReporting(m.id)} />
         ))}
         <div ref={end} />
       </Box>
@@ -117,6 +115,7 @@ export function ThreadPane({
         {error && <Alert severity="error">{error}</Alert>}
         <Composer items={thread?.as === "creator" ? items : null} send={send} />
       </Box>
+      {spend.dialog}
       {reporting !== null && <ReportDialog target={{ type: "message", id: reporting }} onClose={() => setReporting(null)} onSent={() => void load()} />}
     </Box>
   );
