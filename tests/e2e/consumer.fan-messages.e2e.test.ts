@@ -82,11 +82,20 @@ describe("messages between fans and creators in the browser", () => {
       await c.page.locator('[data-testid="composer"] [role="combobox"]').click();
       await c.page.getByRole("option").nth(1).click();
       await c.page.getByTestId("composer-price").fill("15");
+      // the creator is told the words are not locked (decision 374)
+      const visible = {
+        en: "The text is visible to everyone you send it to",
+        ja: "テキストは送信先の全員に表示されます",
+        ko: "텍스트는 받는 모든 사람에게 보입니다",
+        ru: "Текст видят все, кому вы его отправите",
+      }[language];
+      expect(await c.page.getByTestId("composer-text-visible").textContent()).toContain(visible);
       await c.page.getByTestId("composer-body").fill(FOR_YOU[language]);
       await screenshot(c.page, `messages-creator-compose-${language}-360`);
       expect(await c.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
       await c.page.getByTestId("composer-send").click();
-      await expect.poll(() => c.page.getByTestId("message").count()).toBe(2);
+      // the send passes the text check and stores under the page's hold: over a second on a loaded machine
+      await expect.poll(() => c.page.getByTestId("message").count(), { timeout: 10_000 }).toBe(2);
 
       // the fan's open thread hears it over the stream: locked, with its price, no picture yet
       await f.page.locator('[data-testid="message"][data-locked="1"]').waitFor({ timeout: 10_000 });

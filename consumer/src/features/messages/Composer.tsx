@@ -4,6 +4,7 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
 import { MESSAGE_BODY_MAX, MESSAGE_PRICE_MAX } from "../../../../server/src/contract/messages.ts";
@@ -22,7 +23,7 @@ export interface Outgoing {
 
 /**
  * Writing a message. A fan writes text only (docs/decisions/310); a creator may attach an item of their own library
- * and lock it behind a price the fan pays once. `send` throws the server's message, shown here in the reader's language.
+ * and lock it behind a price the fan pays once; the text stays readable to every recipient (decision 374). `send` throws the server's message, shown here in the reader's language.
  */
 export function Composer({ items, send, testId = "composer" }: { items: Attachable[] | null; send: (o: Outgoing) => Promise<void>; testId?: string }) {
   const { t } = useTranslation();
@@ -81,6 +82,12 @@ export function Composer({ items, send, testId = "composer" }: { items: Attachab
               sx={{ flex: "1 1 120px" }}
               slotProps={{ htmlInput: { min: 0, max: MESSAGE_PRICE_MAX, "data-testid": `${testId}-price` } }}
             />
+          )}
+          {item !== "" && (
+            // a price locks the attachment only; the words are its preview (decision 374)
+            <Typography variant="caption" color="text.secondary" sx={{ flexBasis: "100%" }} data-testid={`${testId}-text-visible`}>
+              {t("messages.textVisible")}
+            </Typography>
           )}
         </Box>
       )}

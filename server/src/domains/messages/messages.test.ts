@@ -91,7 +91,16 @@ describe("one-to-one threads", () => {
     expect((await media(locked.media_url, s.c)).body.equals(s.bytes)).toBe(true);
     const fanView = (await thread(s.fan, first.thread_id).expect(200)).body.data;
     expect(fanView.thread).toMatchObject({ as: "fan", unread: 1, title: "Creator Msg1" });
-    expect(fanView.messages[0]).toMatchObject({ id: locked.id, locked: true, price: 15, media_kind: "image", media_url: null, poster_url: null });
+    // the text is the paid message's preview, readable before paying; only the attachment is locked (decision 374)
+    expect(fanView.messages[0]).toMatchObject({
+      id: locked.id,
+      body: "Just for you",
+      locked: true,
+      price: 15,
+      media_kind: "image",
+      media_url: null,
+      poster_url: null,
+    });
     await post(s.fan, "/api/Messages/read", { thread_id: first.thread_id }).expect(200);
     expect((await threads(s.fan).expect(200)).body.data.unread_total).toBe(0);
 
