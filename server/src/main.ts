@@ -154,16 +154,17 @@ try {
       provenance: services.provenance,
     });
     await worker;
-    // data exports and account erasures run where the worker runs (decisions 261, 262)
-    if (!stopping) await services.privacy.startJobs();
-    // so do the daily email digests of notifications (docs/decisions/312)
-    if (!stopping) await (digests = startDigestJobs(services.queue.ready, services.notificationDigests, log)).started;
     // previews show the local engine's motion templates
     if (cfg.TEMPLATE_PREVIEWS && !stopping)
       stopPreviews = createTemplatePreviews({ db: database.db, storage: services.storage, engine: services.engines.require("local"), log }).start(
         cfg.TEMPLATE_PREVIEW_SWEEP_SECONDS,
       );
   }
+  // data exports, account erasures (decisions 261, 262) and the daily email digests (docs/decisions/312) need every
+  // domain, which only the API builds (a `npm run worker` process renders only): every API instance works their queues,
+  // with or without a worker of its own, and pg-boss hands each job to one of them (issue 49, decision 382)
+  if (!stopping) await services.privacy.startJobs();
+  if (!stopping) await (digests = startDigestJobs(services.queue.ready, services.notificationDigests, log)).started;
 } catch (err) {
   // Ctrl-C while the worker was still starting closes what it was starting on: that is the stop asked for, not a failure.
   // A terminal's Ctrl-C reaches PostgreSQL too, and its ended connections can be read before this process's own SIGINT

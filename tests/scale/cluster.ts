@@ -37,6 +37,20 @@ export interface Layout {
   apis: (Proc & { url: string })[];
   workers: Proc[];
   secret: string;
+  /** The settings every process of the layout has (DATABASE_URL, storage, MEDIA_URL_SECRET…). */
+  env: Record<string, string>;
+  dir: string;
+}
+
+/** An API instance (`npm start`'s bundle) with RUN_WORKER=false on `port`; `env` changes the layout's settings. */
+export function startApi(l: Pick<Layout, "env" | "dir">, name: string, port: number, env: Record<string, string> = {}): Proc & { url: string } {
+  const p = spawnProc(name, "dist/server/main.js", { ...l.env, PORT: String(port), RUN_WORKER: "false", DATA_DIR: path.join(l.dir, name), ...env });
+  return { ...p, url: `http://127.0.0.1:${port}` };
+}
+
+/** A worker (`npm run worker`'s bundle). */
+export function startWorker(l: Pick<Layout, "env" | "dir">, name: string): Proc {
+  return spawnProc(name, "dist/server/worker/main.js", { ...l.env, DATA_DIR: path.join(l.dir, name) });
 }
 
 /** Two API instances (RUN_WORKER=false) and two workers, started in the same moment with the same settings. */
@@ -48,7 +62,7 @@ export function startLayout(o: {
   env: Record<string, string>;
 }): Layout {
   const secret = crypto.randomBytes(24).toString("hex");
-  const common = {
+  const env = {
     NODE_ENV: "production",
     LOG_LEVEL: "info",
     HOST: "127.0.0.1",
@@ -59,12 +73,10 @@ export function startLayout(o: {
     ...o.storageEnv,
     ...o.env,
   };
-  const apis = o.apiPorts.map((port, i) => ({
-    ...spawnProc(`api${i + 1}`, "dist/server/main.js", { ...common, PORT: String(port), RUN_WORKER: "false", DATA_DIR: path.join(o.dir, `api${i + 1}`) }),
-    url: `http://127.0.0.1:${port}`,
-  }));
-  const workers = [1, 2].map((i) => spawnProc(`worker${i}`, "dist/server/worker/main.js", { ...common, DATA_DIR: path.join(o.dir, `worker${i}`) }));
-  return { apis, workers, secret };
+  const l = { env, dir: o.dir };
+  const apis = o.apiPorts.map((port, i) => startApi(l, `api${i + 1}`, port));
+  const workers = [1, 2].map((i) => startWorker(l, `worker${i}`));
+  return { apis, workers, secret, ...l };
 }
 
 /** Stops every process (SIGTERM, as systemd does) and waits for each. */

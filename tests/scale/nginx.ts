@@ -1,15 +1,26 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs/promises";
+import net from "node:net";
 import path from "node:path";
 import { PROJECT_DIR } from "../../server/src/paths.ts";
 
 /** The README's nginx example, as an operator puts it in /etc/nginx/conf.d/. */
 export const NGINX_EXAMPLE = path.join(PROJECT_DIR, "deploy/nginx-reverie.conf");
 
+export interface LogEntry {
+  method: string;
+  path: string;
+  status: number;
+  /** `$upstream_addr`: the instance that answered, or several ("a, b") when nginx tried the next one */
+  upstream: string;
+}
+
 export interface Nginx {
   url: string;
-  /** The instance (host:port) that answered each request, in order, from the access log's `$upstream_addr`. */
-  upstreams(): Promise<string[]>;
+  /** the master process (its worker is its child) */
+  pid: number;
+  /** Each request answered so far, in the order they ended, with the instance(s) (host:port) nginx sent it to. */
+  log(): Promise<LogEntry[]>;
   stop(): Promise<void>;
 }
 
@@ -47,9 +58,11 @@ export async function startNginx(dir: string, port: number, instancePorts: [numb
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   child.once("error", (e) => (err += e.message));
   const url = `http://127.0.0.1:${port}`;
+  // nginx is up once its port accepts a connection. Not an HTTP request: every path is proxied, and one sent before the
+  // instances listen marks both down (max_fails) — the 502s "no live upstreams" a run once saw on its first requests
   for (let tries = 0; ; tries++) {
     try {
-      await fetch(`${url}/nginx-started`);
+      await connects(port);
       break;
     } catch {
       if (tries > 50 || child.exitCode !== null) throw new Error(`nginx did not start (install Debian's nginx: apt-get install -y nginx): ${err}`);
@@ -58,13 +71,29 @@ export async function startNginx(dir: string, port: number, instancePorts: [numb
   }
   return {
     url,
-    async upstreams() {
+    pid: child.pid!,
+    async log() {
       const lines = (await fs.readFile(log, "utf8").catch(() => "")).trim().split("\n").filter(Boolean);
-      return lines.map((l) => l.split(" ").at(-2)!);
+      return lines.map((l) => {
+        // the example's log_format: $remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time $upstream_addr $request_id
+        const m = /"(\S+) (\S+)[^"]*" (\d+) \d+ \S+ (.*) \S+$/.exec(l);
+        if (!m) throw new Error(`unexpected access log line: ${l}`);
+        return { method: m[1]!, path: m[2]!, status: Number(m[3]), upstream: m[4]! };
+      });
     },
     async stop() {
       child.kill("SIGQUIT");
       await exited;
     },
   };
+}
+
+function connects(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.end();
+      resolve();
+    });
+    socket.once("error", reject);
+  });
 }

@@ -8,6 +8,10 @@ export interface PostgresServer {
   url: string;
   /** The `postgres` maintenance database, for CREATE/DROP DATABASE. */
   adminUrl: string;
+  /** The server's binaries (pg_dump, pg_restore of the same version). */
+  bin: string;
+  /** the postmaster (each connection's backend is its child) */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -19,9 +23,14 @@ function binDir(): string {
   return path.join(root, majors.sort((a, b) => Number(b) - Number(a))[0], "bin");
 }
 
-/** PostgreSQL refuses to run as root: as root its commands run as the package's `postgres` user. */
-function asServerUser(command: string, args: string[]): [string, string[]] {
-  return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+/**
+ * PostgreSQL refuses to run as root: as root its commands run as the package's `postgres` user, spawned with that
+ * user's ids (not through runuser, which does not pass a SIGINT on: the server must be the child this process signals).
+ */
+function serverUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const [uid, gid] = ["-u", "-g"].map((flag) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim()));
+  return { uid, gid };
 }
 
 export async function startPostgres(dir: string, port: number, password: string): Promise<PostgresServer> {
@@ -30,25 +39,19 @@ export async function startPostgres(dir: string, port: number, password: string)
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "pw"), password);
   if (process.getuid?.() === 0) execFileSync("chown", ["-R", "postgres:postgres", dir]);
-  const [initdb, initArgs] = asServerUser(path.join(bin, "initdb"), [
-    "-D",
-    data,
-    "-U",
-    "reverie",
-    "-A",
-    "scram-sha-256",
-    `--pwfile=${path.join(dir, "pw")}`,
-    "-E",
-    "UTF8",
-  ]);
-  execFileSync(initdb, initArgs, { stdio: "pipe" });
-  const [postgres, args] = asServerUser(path.join(bin, "postgres"), [
+  const user = serverUser();
+  execFileSync(path.join(bin, "initdb"), ["-D", data, "-U", "reverie", "-A", "scram-sha-256", `--pwfile=${path.join(dir, "pw")}`, "-E", "UTF8"], {
+    stdio: "pipe",
+    ...user,
+    cwd: dir,
+  });
+  const args = [
     ...["-D", data, "-p", String(port), "-k", dir],
     ...["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=100", "-c", "log_min_messages=warning"],
     // a throw-away cluster: durability is not what is tested
     ...["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-  ]);
-  const child: ChildProcess = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
+  ];
+  const child: ChildProcess = spawn(path.join(bin, "postgres"), args, { stdio: ["ignore", "ignore", "pipe"], ...user, cwd: dir });
   let log = "";
   child.stderr!.on("data", (d) => (log += d));
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
@@ -70,6 +73,8 @@ export async function startPostgres(dir: string, port: number, password: string)
   return {
     url: `${base}/reverie`,
     adminUrl,
+    bin,
+    pid: child.pid!,
     async stop() {
       // SIGINT: the fast shutdown (open sessions are ended, no wait for clients)
       child.kill("SIGINT");

@@ -5,6 +5,7 @@ import pg from "pg";
 import { PROJECT_DIR } from "../paths.ts";
 import type { Logger } from "pino";
 import type { Db } from "./client.ts";
+import { classifyMigration, type MigrationVerdict } from "./migration-safety.ts";
 
 export const MIGRATIONS_DIR = path.join(PROJECT_DIR, "prisma", "migrations");
 
@@ -45,6 +46,21 @@ export async function migrationsApplied(db: Db): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The shipped migrations a database lacks, each with whether it may run under the previous build's traffic (decision 384). */
+export async function migrationPlan(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<({ file: string } & MigrationVerdict)[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let applied: Set<string>;
+  try {
+    const table = await client.query("SELECT to_regclass('schema_migrations') AS t");
+    applied = new Set(table.rows[0].t ? (await client.query<{ name: string }>("SELECT name FROM schema_migrations")).rows.map((r) => r.name) : []);
+  } finally {
+    await client.end();
+  }
+  const pending = (await migrationFiles(dir)).filter((f) => !applied.has(f));
+  return Promise.all(pending.map(async (file) => ({ file, ...classifyMigration(await fs.readFile(path.join(dir, file), "utf8")) })));
 }
 
 /** Returns once every shipped migration is applied, checking each second; says once that it waits. */
