@@ -140,6 +140,10 @@ export const journeys: Journey[] = [
       await Promise.race([stream.ended, new Promise((r) => setTimeout(r, 90_000))]);
       stream.close();
       const last = stream.events.at(-1)?.data;
+      if (last?.state === "failed") {
+        const [row] = await sql(c, "SELECT attempts, error FROM generation_tasks WHERE id = $1", [id]);
+        throw new Error(`the video failed: ${JSON.stringify(row)}`);
+      }
       check(last?.status === "succeeded" || last?.state === "succeeded" || last?.video_url, `the stream ended with ${JSON.stringify(last)}`);
       check(
         stream.events.some((e) => e.data.state === "running"),

@@ -122,7 +122,16 @@ try {
   const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
   const running = [...layout.apis, ...layout.workers].filter((p) => p.child.exitCode === null && p.child.signalCode === null);
   console.log(`resident memory: ${running.map((p) => `${p.name} ${rss(p.child.pid!).toFixed(0)} MB`).join(", ")}`);
-  if (failed) for (const p of [...layout.apis, ...layout.workers]) console.log(`--- ${p.name}\n${JSON.stringify(p.lines().slice(-8), null, 1)}`);
+  // what each process warned of, for the failure's cause (request lines are level 30)
+  if (failed)
+    for (const p of [...layout.apis, ...layout.workers])
+      console.log(
+        `--- ${p.name}\n${p
+          .lines()
+          .filter((l) => Number(l.level) >= 40)
+          .map((l) => JSON.stringify(l))
+          .join("\n")}`,
+      );
 } catch (err) {
   failed++;
   console.log(`FAIL setting up the layout: ${(err as Error).stack}`);
