@@ -63,11 +63,12 @@ try {
       RATE_LIMIT_VISITOR_PER_HOUR: String(GUESTS_PER_HOUR),
       FREE_GENERATIONS: "0",
       ACCOUNT_DELETION_GRACE_DAYS: "0",
-      // a killed worker's task is run again after 3 s of silence, not the production 15
+      // a killed worker's task is run again after 8 s of silence, not the production 15 (3 s let a worker whose event
+      // loop a loaded machine held up lose its task)
       QUEUE_POLL_SECONDS: "0.5",
       QUEUE_MAINTENANCE_SECONDS: "1",
-      GENERATION_HEARTBEAT_SECONDS: "1",
-      GENERATION_STALE_SECONDS: "3",
+      GENERATION_HEARTBEAT_SECONDS: "2",
+      GENERATION_STALE_SECONDS: "8",
       GENERATION_RETRY_DELAY_SECONDS: "0",
       // two of each on two cores: one render at a time per worker
       WORKER_CONCURRENCY: "1",
