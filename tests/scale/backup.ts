@@ -51,6 +51,8 @@ export const backupJourney: Journey = {
               (r) => r.status,
               () => 0,
             )) === 200,
+          // as long as the layout's own start may take: on a loaded machine an instance took over a minute
+          300_000,
         );
         const applied = api.lines().find((l) => l.msg === "migrations applied")?.applied as string[] | undefined;
         check(!applied?.length, `the restored database needed migrations: ${applied}`);

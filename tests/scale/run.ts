@@ -63,8 +63,8 @@ try {
       RATE_LIMIT_VISITOR_PER_HOUR: String(GUESTS_PER_HOUR),
       FREE_GENERATIONS: "0",
       ACCOUNT_DELETION_GRACE_DAYS: "0",
-      // a killed worker's task is run again after 8 s of silence, not the production 15 (3 s let a worker whose event
-      // loop a loaded machine held up lose its task)
+      // a killed worker's task is run again after 8 s of silence, not the production 15 (3 s is within the pauses a
+      // loaded machine gives a worker's event loop: a live worker could lose its task)
       QUEUE_POLL_SECONDS: "0.5",
       QUEUE_MAINTENANCE_SECONDS: "1",
       GENERATION_HEARTBEAT_SECONDS: "2",
