@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { randomAddress, startFakeToncenter, type FakeToncenter } from "../fixtures/fake-toncenter.ts";
 import { telegramInitData } from "../fixtures/telegram.ts";
-import { createTestWallet } from "../fixtures/ton-wallet.ts";
+import { injectTonWallet, type WalletCall } from "../fixtures/ton-injected-wallet.ts";
+import { createTestWallet, type TestWallet } from "../fixtures/ton-wallet.ts";
 import path from "node:path";
 import { SCREENSHOT_DIR, launchBrowser } from "./browser.ts";
 import { ensureConsumerBuild, newAppContext, pageShot, startAppServer } from "./consumer-app.ts";
@@ -21,6 +22,7 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
   let server: Awaited<ReturnType<typeof startAppServer>>;
   let browser: Browser;
   let chain: FakeToncenter;
+  let walletCalls: WalletCall[] = [];
 
   beforeAll(async () => {
     await ensureConsumerBuild();
@@ -40,8 +42,9 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     await chain?.close();
   });
 
-  async function openMiniApp(language: "en" | "ja" | "ko" | "ru"): Promise<Page> {
+  async function openMiniApp(language: "en" | "ja" | "ko" | "ru", wallet?: TestWallet): Promise<Page> {
     const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+    if (wallet) walletCalls = (await injectTonWallet(context, wallet, (boc) => chain.broadcast(boc))).calls;
     const page = await context.newPage();
     // nothing outside the app is reachable here (the wallets list TON Connect fetches falls back to its built-in one)
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.abort());
@@ -55,14 +58,11 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     return page;
   }
 
-  it("shows the wallet connected or not, opens TON Connect above the dialog, quotes the order in TON, and the result page shows the on-chain payment", async () => {
-    const wallet = createTestWallet();
+  it("opens TON Connect's wallet chooser above the buy dialog, with the server's payload asked for", async () => {
     const page = await openMiniApp("en");
     expect(await page.getByTestId("wallet-state").textContent()).toBe("Wallet: not connected");
     expect(await page.getByTestId("pay").isDisabled()).toBe(true);
     await dialogShot(page, "consumer-wallet-not-connected-phone");
-
-    // "Connect wallet" asks the server for a payload and opens TON Connect's wallet chooser over the buy dialog
     await page.getByTestId("wallet-connect").click();
     const chooser = page.locator("#reverie-tonconnect-root [data-tc-wallets-modal-container]");
     await chooser.waitFor();
@@ -72,27 +72,32 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
       return Boolean(el?.closest("#reverie-tonconnect-root"));
     });
     expect(onTop).toBe(true);
-    const token = (await page.evaluate(() => localStorage.getItem("reverie_token")))!;
     const user = await server.db.user.findFirstOrThrow({ where: { sessions: { some: {} } }, orderBy: { id: "desc" } });
     expect(await server.db.walletProofPayload.count({ where: { userId: user.id } })).toBe(1);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "consumer-wallet-tonconnect-chooser-phone.png") });
     await page.locator("#reverie-tonconnect-root [data-tc-icon-button]").first().click();
     await chooser.waitFor({ state: "detached" });
+    expect(await page.getByTestId("wallet-state").textContent()).toBe("Wallet: not connected");
+    await page.context().close();
+  }, 120_000);
 
-    // Inside Telegram the wallet answers through TON Connect's HTTP bridge, which is not reachable here: the wallet's
-    // ConnectEvent (real key, real v4r2 stateInit, ton_proof over our payload and host) goes to the server as the app sends it
-    const payload = (await server.http.post("/api/wallet/tonProofPayload").set("token", token).expect(200)).body.data.payload as string;
-    const event = wallet.connect({ manifestUrl: `${server.url}/tonconnect-manifest.json`, items: [{ name: "ton_addr" }, { name: "ton_proof", payload }] }, 1);
-    const [addr, proof] = event.payload.items as [{ address: string; network: string; walletStateInit: string; publicKey: string }, { proof: unknown }];
-    await server.http
-      .post("/api/wallet/connect")
-      .set("token", token)
-      .send({ address: addr.address, chain: addr.network, public_key: addr.publicKey, wallet_state_init: addr.walletStateInit, proof: proof.proof })
-      .expect(200);
-    await page.getByTestId("buy-credits").getByRole("button", { name: "Close" }).click();
-    await page.getByTestId("balance").click();
-    await page.getByTestId("provider-jpay").click();
+  it("in a wallet's own browser: connects through TON Connect's JS bridge with a ton_proof the server checks, quotes the order in TON, sends it from the wallet, and the result page shows the on-chain payment", async () => {
+    const wallet = createTestWallet();
+    const page = await openMiniApp("en", wallet);
+    expect(await page.getByTestId("wallet-state").textContent()).toBe("Wallet: not connected");
+
+    // "Connect wallet" asks the server for a payload; TON Connect hands the connect request to the wallet, which answers
+    // over the bridge with its account and a ton_proof signed with its key over that payload; the app forwards them
+    await page.getByTestId("wallet-connect").click();
     await page.getByTestId("wallet-pay").and(page.locator('[data-connected="true"]')).waitFor();
+    const user = await server.db.user.findFirstOrThrow({ where: { sessions: { some: {} } }, orderBy: { id: "desc" } });
+    const issued = await server.db.walletProofPayload.findMany({ where: { userId: user.id } });
+    expect(issued).toHaveLength(1);
+    const connect = walletCalls.find((c) => c.method === "connect")?.message as { manifestUrl: string; items: { name: string; payload?: string }[] };
+    expect(connect.manifestUrl).toBe(`${server.url}/tonconnect-manifest.json`);
+    expect(connect.items).toContainEqual({ name: "ton_proof", payload: issued[0].payload });
+    expect(await server.db.walletProofPayload.findUniqueOrThrow({ where: { id: issued[0].id } })).toMatchObject({ usedAt: expect.any(Date) });
+    expect(await server.db.wallet.findFirstOrThrow({ where: { userId: user.id } })).toMatchObject({ address: wallet.address.toRawString() });
     expect(await page.getByTestId("wallet-state").textContent()).toMatch(/^Wallet: connected UQ.{2}….{4}$/);
     await dialogShot(page, "consumer-wallet-connected-phone");
 
@@ -119,12 +124,16 @@ describe("the channel wallet (JPay) in the Mini App, on a 360 px phone", () => {
     expect(widest).toBeLessThanOrEqual(dialogRight);
     await dialogShot(page, "consumer-wallet-quote-phone");
 
-    // the wallet's transfer lands on chain; the result page the app goes to after sending polls until the server finds it
-    const transfer = (await server.http.post("/api/OrderJpay/orderPay").set("token", token).send({ order_no: order.orderNo }).expect(200)).body.data;
-    expect(transfer).toMatchObject({ order_status: "pending" });
-    chain.transfer({ from: wallet.address, to: RECEIVING, nanotons: nano, comment: `Reverie ${order.orderNo}` });
-    await page.goto(`${server.url}/hcpayPayCallback?order_id=${order.id}&provider=jpay`);
+    // "Send" asks the wallet for the transfer over the bridge; the wallet signs it and puts it on chain, the app reports
+    // it and goes to the result page, which polls until the server finds the transfer on chain
+    await page.getByTestId("pay").click();
     await page.getByTestId("payment-result").and(page.locator('[data-phase="paid"]')).waitFor({ timeout: 30_000 });
+    const sent = walletCalls.filter((c) => c.method === "send").map((c) => c.message as { method: string; params: string[] });
+    expect(sent.map((m) => m.method)).toEqual(["sendTransaction"]);
+    expect(JSON.parse(sent[0].params[0])).toMatchObject({
+      network: "-239",
+      messages: [{ address: RECEIVING.toString({ bounceable: false }), amount: nano.toString() }],
+    });
     expect(await server.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
       status: "paid",
       receivedCurrency: "TON",
