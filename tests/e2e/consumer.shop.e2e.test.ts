@@ -1,11 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CHANNEL } from "../../server/src/contract/pixels.ts";
-import { appForThisFile } from "./app-per-file.ts";
+import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { newAppContext, pageShot, skipAhead } from "./consumer-app.ts";
 
 /** Issue 31 items 1 and 2 on a phone: price claims made from the prices, and the flash sale's rules. */
 describe("the shop at 360 px", () => {
   const app = appForThisFile();
+
+  // decision 380 (issue 46 item 17), with the seeded prices: a credit costs least on the monthly plan in dollars (49.997
+  // cents against the 500 pack's 49.998) and in roubles (44.97 against 44.98); the dialog still opens on the 500 pack
+  it("'Best value' is on what gives a credit for least, the plan included; the dialog preselects the cheapest pack; the claim names that price, in four languages", async () => {
+    const [plan, pack] = await Promise.all(["plan_monthly", "credits_500"].map((code) => app.server.db.product.findUniqueOrThrow({ where: { code } })));
+    for (const language of ["en", "ja", "ko", "ru"] as const) {
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
+      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      await page.goto(`${app.server.url}/home`);
+      const claim = await page.getByTestId("price-claim").first().filter({ hasText: /\d/ }).innerText();
+      // Japanese and Korean visitors are shown the dollar prices (no yen or won price is set)
+      expect(claim, language).toContain(language === "ru" ? "44,97" : "0.50");
+      await page.getByTestId("balance").click();
+      await page.getByTestId("buy-credits").waitFor();
+      const badged = page.getByTestId(`product-${plan.id}`).getByTestId("best-value");
+      await badged.waitFor();
+      expect(await page.getByTestId("best-value").count(), language).toBe(1);
+      expect(await page.getByTestId(`product-${pack.id}`).getAttribute("aria-pressed"), language).toBe("true");
+      expect(await page.getByTestId(`product-${plan.id}`).getAttribute("aria-pressed"), language).toBe("false");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+      await pageShot(page, `consumer-best-value-360-${language}`);
+      await context.close();
+    }
+  }, 180_000);
 
   it("every claim follows a price changed in the database; the sale shows once per visitor, with units, in four languages", async () => {
     const claims: Record<string, string> = {};

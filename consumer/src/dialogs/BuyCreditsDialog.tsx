@@ -20,7 +20,16 @@ import { useTranslation } from "react-i18next";
 import { translateMessage } from "../i18n/index.ts";
 import { ApiError } from "../lib/api-client.ts";
 import { openSupport } from "../features/support/open-support.ts";
-import { createOrderAndPay, formatPrice, getPaymentOptions, getProducts, priceThrough, type Product } from "../features/payments/payments.api.ts";
+import {
+  cheapestPerCredit,
+  createOrderAndPay,
+  formatPrice,
+  getPaymentOptions,
+  getProducts,
+  priceThrough,
+  type Product,
+  visitorCurrency,
+} from "../features/payments/payments.api.ts";
 import type { PaymentOption } from "../features/payments/providers.ts";
 import { trackPixel } from "../features/pixels/pixels.ts";
 import { reportCheckout } from "../features/pixels/purchase.ts";
@@ -45,7 +54,7 @@ const optionKey = (o: PaymentOption) => (o.method === "checkout" ? o.provider : 
 /**
  * SPEC.md §2 buy-credits dialog: packs and the plan with a best-value badge, a payment method, the terms box, then
  * off to pay. The product the person tapped (a flash sale, a card on /payment, the order they retry) is the one
- * chosen; only when they opened the dialog without choosing is the best-value pack preselected.
+ * chosen; only when they opened the dialog without choosing is the pack with the cheapest credit preselected.
  */
 export default function BuyCreditsDialog() {
   const { t, i18n } = useTranslation();
@@ -65,7 +74,9 @@ export default function BuyCreditsDialog() {
     getProducts()
       .then((list) => {
         setProducts(list);
-        setSelected((list.find((p) => p.product_id === tapped) ?? list.find((p) => p.best_value) ?? list[0])?.product_id ?? null);
+        // opened without a product tapped: the pack that gives a credit for least, never a plan, which renews (decision 380)
+        const cheapest = cheapestPerCredit(list, visitorCurrency(), { packsOnly: true });
+        setSelected((list.find((p) => p.product_id === tapped) ?? cheapest ?? list[0])?.product_id ?? null);
       })
       .catch((e: ApiError) => {
         setProducts([]);
@@ -154,7 +165,7 @@ export default function BuyCreditsDialog() {
                     textAlign: "left",
                     cursor: "pointer",
                     p: 2,
-                    pt: { xs: p.best_value ? 2.5 : 2, sm: 3 },
+                    pt: { xs: shown?.best_value ? 2.5 : 2, sm: 3 },
                     borderRadius: 3,
                     color: "text.primary",
                     font: "inherit",
@@ -170,7 +181,8 @@ export default function BuyCreditsDialog() {
                     gap: { xs: 1, sm: 0 },
                   }}
                 >
-                  {p.best_value && (
+                  {/* best in the currency shown, the chosen way to pay's (decision 380) */}
+                  {shown?.best_value && (
                     <Chip
                       size="small"
                       label={t("buy.bestValue")}

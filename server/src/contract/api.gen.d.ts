@@ -16812,12 +16812,15 @@ export interface paths {
                                 names: {
                                     [key: string]: string;
                                 };
+                                per_credit: number | null;
                                 per_user_limit: number | null;
                                 price: number;
                                 price_text: string;
                                 prices: {
+                                    best_value: boolean;
                                     /** @enum {string} */
                                     currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                    per_credit: number | null;
                                     price: number;
                                     price_text: string;
                                     was_price: number | null;
@@ -16916,12 +16919,15 @@ export interface paths {
                                     names: {
                                         [key: string]: string;
                                     };
+                                    per_credit: number | null;
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
                                     prices: {
+                                        best_value: boolean;
                                         /** @enum {string} */
                                         currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        per_credit: number | null;
                                         price: number;
                                         price_text: string;
                                         was_price: number | null;
@@ -17021,12 +17027,15 @@ export interface paths {
                                     names: {
                                         [key: string]: string;
                                     };
+                                    per_credit: number | null;
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
                                     prices: {
+                                        best_value: boolean;
                                         /** @enum {string} */
                                         currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        per_credit: number | null;
                                         price: number;
                                         price_text: string;
                                         was_price: number | null;
@@ -22509,12 +22518,15 @@ export interface paths {
                                     names: {
                                         [key: string]: string;
                                     };
+                                    per_credit: number | null;
                                     per_user_limit: number | null;
                                     price: number;
                                     price_text: string;
                                     prices: {
+                                        best_value: boolean;
                                         /** @enum {string} */
                                         currency: "USD" | "EUR" | "RUB" | "JPY" | "KRW";
+                                        per_credit: number | null;
                                         price: number;
                                         price_text: string;
                                         was_price: number | null;

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import Typography, { type TypographyProps } from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api-client.ts";
-import { formatPrice, getProducts, type Product, visitorCurrency } from "./payments.api.ts";
+import { cheapestPerCredit, formatPrice, getProducts, visitorCurrency } from "./payments.api.ts";
 
 /**
  * What a price claim is made of: the prices of what is on sale now (basicSettings' price ranges, templates included)
@@ -14,7 +14,7 @@ export interface PriceFacts {
   c480: string;
   c720: string;
   image: string;
-  /** the regular pack with the most credits for the money: its price per credit */
+  /** the lowest price of a credit now, packs and plans alike: the best-value product's (decision 380) */
   cheapest: { minor: number; currency: string } | null;
 }
 
@@ -26,21 +26,6 @@ export function spanText(v: unknown): string | null {
   const [from, to] = [num(span?.from), num(span?.to)];
   if (from === null || to === null) return null;
   return from === to ? String(from) : `${from}–${to}`;
-}
-
-/**
- * The lowest price per credit among regular packs (sales excluded: they end), as the server badges "best value".
- * Prices of two currencies do not compare: the claim names the visitor's currency where the shop shows packs in it,
- * else the currency the shop shows them in (docs/decisions/300; issue 46 item 17: a Japanese or Korean visitor, shown
- * dollar packs, was told nothing); null when no regular pack is on sale.
- */
-export function cheapestCredit(products: Product[], currency: string): PriceFacts["cheapest"] {
-  const regular = products.filter((p) => p.kind === "credits" && p.was_price === null);
-  const shown = regular.some((p) => p.currency === currency) ? currency : regular[0]?.currency;
-  const packs = regular.filter((p) => p.currency === shown);
-  if (!packs.length) return null;
-  const best = packs.reduce((a, b) => (b.price / (b.credits + b.bonus_credits) < a.price / (a.credits + a.bonus_credits) ? b : a));
-  return { minor: best.price / (best.credits + best.bonus_credits), currency: best.currency };
 }
 
 const pending = new Map<string, Promise<PriceFacts | null>>();
@@ -56,7 +41,8 @@ function loadFacts(currency: string): Promise<PriceFacts | null> {
         const seconds = num(price.per_block_seconds);
         const [c480, c720, image] = [ranges["480P"], ranges["720P"], ranges.image].map(spanText);
         if (seconds === null || c480 === null || c720 === null || image === null) return null;
-        return { seconds, c480, c720, image, cheapest: cheapestCredit(products, currency) };
+        const best = cheapestPerCredit(products, currency);
+        return { seconds, c480, c720, image, cheapest: best ? { minor: best.per_credit!, currency: best.currency } : null };
       })
       .catch(() => {
         pending.delete(currency);

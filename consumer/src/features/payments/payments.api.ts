@@ -25,6 +25,18 @@ export async function getLimitedProducts(): Promise<Product[]> {
 }
 
 /**
+ * The product that gives a credit for least now (decision 380), among those the shop shows in the visitor's currency
+ * (else in the currency it shows them in): the server's `per_credit`, which leaves out offers limited per person, so
+ * this is the product badged "best value" there. `packsOnly`: one-time packs alone (the checkout never preselects a
+ * plan, which renews). A tie keeps the one listed first, as the badge does.
+ */
+export function cheapestPerCredit(products: Product[], currency: string, o: { packsOnly?: boolean } = {}): Product | undefined {
+  const counted = products.filter((p) => p.per_credit !== null && (!o.packsOnly || p.kind === "credits"));
+  const shown = counted.some((p) => p.currency === currency) ? currency : counted[0]?.currency;
+  return counted.filter((p) => p.currency === shown).reduce<Product | undefined>((a, b) => (a && a.per_credit! <= b.per_credit! ? a : b), undefined);
+}
+
+/**
  * The price the chosen way to pay charges for a product, as the server will (contract/currencies chargeCurrency):
  * undefined when the product is not sold through it.
  */

@@ -43,10 +43,11 @@ function deliver(n: { body: string; signature: string }) {
 const balance = async (userId: number) => (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
 
 describe("products", () => {
-  it("lists credit packs in minor units with a best-value pack, the running flash sale and the plan", async () => {
+  it("lists credit packs in minor units with a best-value product, the running flash sale and the plan", async () => {
     const res = await t.http.get("/api/index/getProducts?t=1").expect(200);
     const list = res.body.data.list as any[];
-    expect(list.filter((p) => p.best_value).map((p) => p.code)).toEqual(["credits_500"]);
+    // in dollars a credit costs least on the plan (decision 380)
+    expect(list.filter((p) => p.best_value).map((p) => p.code)).toEqual(["plan_monthly"]);
     const flash = list.find((p) => p.code === "flash_video");
     expect(flash).toMatchObject({ price: 199, was_price: 400, currency: "USD", price_text: "$1.99", was_price_text: "$4.00", credits: 4 });
     expect(flash.seconds_left).toBeGreaterThan(0);

@@ -29,7 +29,7 @@ export function createProductsAdminService(db: Db, audit: AuditService) {
   const table = auditedTable(db, audit, { resource: "Product", table: (c) => c.product, key: byId, idOf: (r) => r.id });
 
   async function withComputed(rows: Product[], now = new Date()) {
-    const best = [...bestValue(await db.product.findMany({ where: { active: true } }))];
+    const best = [...bestValue(await db.product.findMany({ where: { active: true } }), now)];
     return rows.map((p) => ({
       ...p,
       prices: pricesOf(p),

@@ -39,8 +39,13 @@ describe("console products (issue 35 item 1)", () => {
         .expect(403);
     }
     const list = await t.http.get("/admin/api/products").set("token", as.marketer!.token).expect(200);
-    expect(list.body.filter((p: { bestValueIn: string[] }) => p.bestValueIn.length).map((p: { code: string }) => p.code)).toEqual(["credits_500"]);
-    expect(list.body.find((p: { code: string }) => p.code === "credits_500").bestValueIn).toEqual(["USD", "EUR", "RUB"]);
+    // the plan counts (decision 380): a credit costs less on it in dollars and roubles, on the 500 pack in euros
+    expect(list.body.filter((p: { bestValueIn: string[] }) => p.bestValueIn.length).map((p: { code: string }) => p.code)).toEqual([
+      "credits_500",
+      "plan_monthly",
+    ]);
+    expect(list.body.find((p: { code: string }) => p.code === "credits_500").bestValueIn).toEqual(["EUR"]);
+    expect(list.body.find((p: { code: string }) => p.code === "plan_monthly").bestValueIn).toEqual(["USD", "RUB"]);
     expect(list.body.find((p: { code: string }) => p.code === "flash_video")).toMatchObject({ saleRunning: true });
     expect(list.body.find((p: { code: string }) => p.code === "flash_video").prices).toContainEqual({ currency: "USD", salePriceMinor: 199, priceMinor: 400 });
     const create = (priceMinor: number) =>
@@ -117,7 +122,10 @@ describe("console products (issue 35 item 1)", () => {
     expect(await codes("tg")).toContain("credits_500");
     const detail = (channel?: string) => t.http.get(`/api/index/getProductDetail?product_id=${id.credits_500}`).set(channel ? { "channel-id": channel } : {});
     await detail().expect(404);
-    expect((await detail("tg").expect(200)).body.data).toMatchObject({ code: "credits_500", best_value: true });
+    // best value among what the channel offers, per currency: in euros the 500 pack, in dollars the plan (decision 380)
+    const shown = (await detail("tg").expect(200)).body.data;
+    expect(shown).toMatchObject({ code: "credits_500", currency: "USD", best_value: false });
+    expect(shown.prices.filter((p: { best_value: boolean }) => p.best_value).map((p: { currency: string }) => p.currency)).toEqual(["EUR"]);
     const { token } = await visitor(t);
     expect((await order(token, id.credits_500)).body).toMatchObject({ code: 400, msg: "This offer has ended" });
     await put("admin", id.credits_500, { channels: [] }).expect(200);

@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-type Listed = { code: string; price: number; currency: string; best_value: boolean; prices: { currency: string; price: number }[] };
+type Listed = { code: string; price: number; currency: string; best_value: boolean; prices: { currency: string; price: number; best_value: boolean }[] };
 const listed = async (currency?: string): Promise<Listed[]> =>
   (
     await t.http
@@ -45,10 +45,15 @@ describe("a price per currency (issue 35 item 1, decision 300)", () => {
       { currency: "RUB", priceMinor: 224000 },
     ]).expect(200);
     const best = (list: Listed[]) => list.filter((p) => p.best_value).map((p) => `${p.code} ${p.currency}`);
-    // 2,240 roubles for 50 credits is 44.80 a credit, under the 500 pack's 44.98 (and over the sale's 44.75); in dollars the 500 pack stays the best
+    // 2,240 roubles for 50 credits is 44.80 a credit, under the plan's 44.97 and the 500 pack's 44.98 (the sale's 44.75 is
+    // limited per person: never best value); in dollars the plan stays the best (49.997 cents), in euros the 500 pack
+    // (decision 380)
     expect(best(await listed("RUB"))).toEqual(["credits_50 RUB"]);
-    expect(best(await listed("USD"))).toEqual(["credits_500 USD"]);
+    expect(best(await listed("USD"))).toEqual(["plan_monthly USD"]);
     expect(best(await listed("EUR"))).toEqual(["credits_500 EUR"]);
+    // each price says whether it is the best in its own currency, as the buy dialog shows the chosen way to pay's
+    const plan = (await listed("RUB")).find((p) => p.code === "plan_monthly");
+    expect(plan?.prices.map((p) => `${p.currency} ${p.best_value}`)).toEqual(["USD true", "EUR false", "RUB false"]);
     await setPrices(id.credits_50, [
       { currency: "USD", priceMinor: 2999 },
       { currency: "EUR", priceMinor: 2799 },

@@ -9,7 +9,7 @@ export interface Price {
 }
 
 /** What the pricing rules read of a product; `prices` as stored (JSON) or as staff sent them. */
-export type Priced = Pick<Product, "kind" | "credits" | "bonusCredits" | "saleStartsAt" | "saleEndsAt"> & { prices: unknown };
+export type Priced = Pick<Product, "kind" | "credits" | "bonusCredits" | "saleStartsAt" | "saleEndsAt" | "perUserLimit"> & { prices: unknown };
 
 const whole = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
 
@@ -52,21 +52,33 @@ function perCredit(priceMinor: number, p: Priced): number {
 }
 
 /**
- * The id of the regular pack that gives the most credits for the money, per currency (cents of two currencies do not
- * compare), none in a currency with fewer than two packs priced in it: the "best value" badge is computed from the
- * prices, never typed.
+ * What one credit costs now in this currency (decision 380): the price now (a running sale's) over the credits it
+ * grants, bonus included (a plan's per period). Undefined for an offer with a per-person limit, which "best value" and
+ * the claim "credits from … each" leave out (not everyone can keep buying it), and where it is not sold in `currency`.
  */
-export function bestValue(list: (Priced & { id: number })[]): Map<Currency, number> {
-  const best = new Map<Currency, { id: number; perCredit: number; packs: number }>();
-  for (const p of list.filter((e) => e.kind === "credits")) {
-    for (const price of pricesOf(p)) {
-      const mine = perCredit(price.priceMinor, p);
-      const held = best.get(price.currency);
-      const packs = (held?.packs ?? 0) + 1;
-      best.set(price.currency, !held || mine < held.perCredit ? { id: p.id, perCredit: mine, packs } : { ...held, packs });
+export function perCreditNow(p: Priced, currency: string, now: Date): number | undefined {
+  if (p.kind === "flash_sale" || p.perUserLimit !== null) return undefined;
+  const price = priceNow(p, currency, now);
+  return price === undefined ? undefined : perCredit(price, p);
+}
+
+/**
+ * Per currency, the id of the product that gives the most credits for the money now: packs and plans alike, at the
+ * price each costs now (decision 380); none in a currency where fewer than two compete, and a tie keeps the one listed
+ * first. The "best value" badge is computed from the prices, never typed.
+ */
+export function bestValue(list: (Priced & { id: number })[], now: Date): Map<Currency, number> {
+  const best = new Map<Currency, { id: number; perCredit: number; rivals: number }>();
+  for (const p of list) {
+    for (const { currency } of pricesOf(p)) {
+      const mine = perCreditNow(p, currency, now);
+      if (mine === undefined) continue;
+      const held = best.get(currency);
+      const rivals = (held?.rivals ?? 0) + 1;
+      best.set(currency, !held || mine < held.perCredit ? { id: p.id, perCredit: mine, rivals } : { ...held, rivals });
     }
   }
-  return new Map([...best].filter(([, b]) => b.packs >= 2).map(([currency, b]) => [currency, b.id]));
+  return new Map([...best].filter(([, b]) => b.rivals >= 2).map(([currency, b]) => [currency, b.id]));
 }
 
 /**

@@ -19,6 +19,10 @@ const priceAnswer = z.object({
   currency: z.enum(CURRENCIES),
   price_text: z.string(),
   was_price_text: z.string().nullable(),
+  /** what one credit costs at this price now, unrounded (a plan's per period); null for an offer with a per-person limit (decision 380) */
+  per_credit: z.number().nullable(),
+  /** the lowest per_credit in this currency among packs and plans, where two or more compete (decision 380) */
+  best_value: z.boolean(),
 });
 
 // What the routes answer (docs/decisions/229).
@@ -36,8 +40,6 @@ export const productAnswer = z.object({
   ...priceAnswer.shape,
   /** every price it has, one per currency; the fields above are the one in the visitor's currency (else USD) */
   prices: z.array(priceAnswer),
-  /** the regular pack with the most credits for the money, among those priced in the shown currency */
-  best_value: z.boolean(),
   per_user_limit: z.number().nullable(),
   interval_days: z.number().nullable(),
   /** the end of the sale running now */

@@ -6,7 +6,7 @@ import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
 import { translationsOf } from "../../http/translations.ts";
 import { formatMinor } from "./money.ts";
-import { bestValue, priceIn, priceNow, pricesOf, saleRunning, shownCurrency } from "./products.pricing.ts";
+import { bestValue, perCreditNow, priceIn, priceNow, pricesOf, saleRunning, shownCurrency } from "./products.pricing.ts";
 
 export const OFFER_ENDED = "This offer has ended";
 export const PURCHASE_LIMIT_REACHED = "You have reached the purchase limit for this offer";
@@ -17,7 +17,7 @@ export const NO_PRICE_IN_CURRENCY = "This product cannot be paid in {{currency}}
 const COUNTED_STATUSES = [...OPEN_ORDER_STATUSES, "paid"] as const;
 
 /** One price as the client shows it: integers in minor units of `currency`, `*_text` English renderings. */
-function priceView(p: Product, currency: Currency, now: Date) {
+function priceView(p: Product, currency: Currency, now: Date, best: ReadonlyMap<Currency, number>) {
   const running = saleRunning(p, now);
   const price = priceNow(p, currency, now) ?? 0;
   const regular = priceIn(p, currency)?.priceMinor ?? price;
@@ -27,6 +27,8 @@ function priceView(p: Product, currency: Currency, now: Date) {
     currency,
     price_text: formatMinor(price, currency),
     was_price_text: running ? formatMinor(regular, currency) : null,
+    per_credit: perCreditNow(p, currency, now) ?? null,
+    best_value: best.get(currency) === p.id,
   };
 }
 
@@ -34,7 +36,7 @@ function priceView(p: Product, currency: Currency, now: Date) {
  * What the client shows for a product, priced in the visitor's currency where it has a price in it (else the base
  * currency; docs/decisions/300), with every price it has in `prices` (the buy dialog shows the one the chosen provider
  * charges). `price` is what it costs now; `was_price` is its regular price, shown only while a sale runs
- * (docs/decisions/266). `best_value` is within the shown currency. `sale_starts_at` tells a visitor's app which sales
+ * (docs/decisions/266). `best_value` and `per_credit` are each price's own (decision 380). `sale_starts_at` tells a visitor's app which sales
  * it has shown already.
  */
 export function productView(p: Product, now = new Date(), best: ReadonlyMap<Currency, number> = new Map(), visitorCurrency?: string) {
@@ -49,9 +51,8 @@ export function productView(p: Product, now = new Date(), best: ReadonlyMap<Curr
     kind: p.kind,
     credits: p.credits,
     bonus_credits: p.bonusCredits,
-    ...priceView(p, currency, now),
-    prices: pricesOf(p).map((e) => priceView(p, e.currency, now)),
-    best_value: best.get(currency) === p.id,
+    ...priceView(p, currency, now, best),
+    prices: pricesOf(p).map((e) => priceView(p, e.currency, now, best)),
     per_user_limit: p.perUserLimit,
     interval_days: p.intervalDays,
     flash_sale_ends_at: endsAt,
@@ -96,7 +97,7 @@ export function createProductsService(db: Db) {
   }
 
   const views = (rows: Product[], now: Date, currency: string | undefined, all: Product[] = rows) => {
-    const best = bestValue(all);
+    const best = bestValue(all, now);
     return rows.map((p) => productView(p, now, best, currency));
   };
 
@@ -135,7 +136,7 @@ export function createProductsService(db: Db) {
     async detail(productId: number, now = new Date(), channel?: string, currency?: string): Promise<ProductView> {
       const p = await db.product.findUnique({ where: { id: productId } });
       if (!p?.active || !visibleIn(p, channel)) throw HttpError.notFound();
-      return productView(p, now, bestValue(await offered(now, channel)), currency);
+      return productView(p, now, bestValue(await offered(now, channel), now), currency);
     },
 
     /**
