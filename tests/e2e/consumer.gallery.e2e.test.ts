@@ -50,6 +50,17 @@ describe("the gallery you can respond to", () => {
       await dialog.getByTestId("gallery-prompt").filter({ hasText: "neon city at night, rain" }).waitFor();
       await dialog.getByText("4242").waitFor();
       await pageShot(page, `gallery-item-${language}-360`);
+      // issue 46 item 23: on a short phone the dialog fits the screen and "Use these settings" is in sight, on top, unscrolled
+      await page.setViewportSize({ width: 360, height: 640 });
+      await page.waitForTimeout(300);
+      const reachable = await dialog.getByTestId("gallery-use-settings").evaluate((b) => {
+        const r = b.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return { inSight: r.top >= 0 && r.bottom <= window.innerHeight, onTop: b === top || b.contains(top) };
+      });
+      expect(reachable, language).toEqual({ inSight: true, onTop: true });
+      await page.screenshot({ path: `tests/output/screenshots/gallery-item-${language}-360x640.png` });
+      await page.setViewportSize({ width: 360, height: 780 });
 
       await dialog.getByTestId("gallery-use-settings").click();
       await page.waitForURL(/\/creationStudio\?/);

@@ -57,8 +57,8 @@ export function PageIdentityFields({
         required
         slotProps={{ htmlInput: { maxLength: CREATOR_TITLE_MAX, "data-testid": "creator-title" } }}
       />
-      {/* minWidth 0: the picker's one-line hints must not widen the form past a 360 px phone */}
-      <Box sx={{ display: "grid", gap: 0.5, minWidth: 0 }}>
+      {/* minWidth 0 and a column no wider than the box: the picker's one-line hints widened it past its card (issue 46 item 23) */}
+      <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 0.5, minWidth: 0 }}>
         <Typography variant="subtitle2">{t("creators.cover")}</Typography>
         <PhotoPicker value={value.cover} onChange={(cover) => onChange(withCover(value, cover, savedCoverId))} />
       </Box>

@@ -47,7 +47,17 @@ export default function GalleryItemDialog({ id, onClose, onOpen }: { id: number;
   }, [id]);
   const s = item?.settings;
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="xs" scroll="body" data-testid="gallery-item">
+    // scroll="paper": the dialog fits the screen and its content scrolls inside it, so "Use these settings" is always in
+    // sight; with the whole dialog scrolling on the page it sat below the fold on a phone (issue 46 item 23)
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth="xs"
+      scroll="paper"
+      data-testid="gallery-item"
+      slotProps={{ paper: { sx: { mx: 1.5, width: "calc(100% - 24px)", maxHeight: "calc(100svh - 24px)" } } }}
+    >
       <DialogTitle sx={{ pb: 1 }}>{item ? t("gallery.by", { name: item.nickname }) : t("gallery.loading")}</DialogTitle>
       <DialogContent>
         {missing && <Alert severity="info">{t("gallery.gone")}</Alert>}
@@ -58,7 +68,7 @@ export default function GalleryItemDialog({ id, onClose, onOpen }: { id: number;
               component="img"
               src={item.poster_url ?? item.image_url ?? ""}
               alt={t("gallery.by", { name: item.nickname })}
-              sx={{ width: "100%", maxHeight: 260, objectFit: "contain", borderRadius: 2, bgcolor: "#1c1c2b" }}
+              sx={{ width: "100%", maxHeight: { xs: "32svh", sm: 260 }, objectFit: "contain", borderRadius: 2, bgcolor: "#1c1c2b" }}
             />
             <Box sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap" }}>
               <LikeButton id={item.id} likes={item.likes} liked={item.liked} />
