@@ -222,6 +222,15 @@ export const BURSTS: [string, (s: Scene) => BurstCall | Promise<BurstCall>][] = 
   ["POST /api/RoleChat/regenerate", (s) => ({ as: "fan", body: { conversation_id: s.conversationId } })],
   ["POST /api/RoleChat/editMessage", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, content: "Hello again" } })],
   ["POST /api/RoleChat/requestMedia", (s) => ({ as: "fan", body: { conversation_id: s.conversationId, kind: "image", idempotency_key: key } })],
+  // refused: no reply of this set-up offered a picture (no back end here takes tools), and then the hourly limit
+  [
+    "POST /api/RoleChat/acceptOffer",
+    async (s) => ({
+      as: "fan",
+      body: { message_id: (await s.db.chatMessage.findFirst({ where: { conversationId: s.conversationId, role: "assistant" } }))?.id ?? 1 },
+      refused: [404, 429],
+    }),
+  ],
   [
     "POST /api/RoleChat/stop",
     async (s) => ({

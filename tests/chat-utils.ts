@@ -9,7 +9,7 @@ export interface ChatEvent {
 }
 
 /** CHAT_BACKENDS for fake servers, in failover order. */
-export function chatBackendsEnv(fakes: FakeOpenAi[], o: { contextTokens?: number; maxReplyTokens?: number } = {}): string {
+export function chatBackendsEnv(fakes: FakeOpenAi[], o: { contextTokens?: number; maxReplyTokens?: number; tools?: boolean } = {}): string {
   return JSON.stringify(fakes.map((f, i) => ({ name: `fake${i + 1}`, baseUrl: f.url, apiKey: "sk-test", model: "fake-model", ...o })));
 }
 

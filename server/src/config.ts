@@ -32,6 +32,11 @@ export const chatBackendSetting = z.strictObject({
   contextTokens: z.number().int().min(512).default(8192),
   /** The most tokens one reply may have. */
   maxReplyTokens: z.number().int().min(16).default(512),
+  /**
+   * The server answers OpenAI tool calls (vLLM with `--enable-auto-tool-choice --tool-call-parser …`, llama-server
+   * with `--jinja`, an Ollama model with tool support): the character may offer a picture of itself (issue 50 item 3).
+   */
+  tools: z.boolean().default(false),
 });
 export type ChatBackendSetting = z.infer<typeof chatBackendSetting>;
 

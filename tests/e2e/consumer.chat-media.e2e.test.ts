@@ -4,16 +4,26 @@ import { launchBrowser } from "./browser.ts";
 import { ensureConsumerBuild, missingKeys, newAppContext, pageShot, startAppServer, storedToken, usedKeys } from "./consumer-app.ts";
 import { startWorkerFor } from "../generation-utils.ts";
 import { photo } from "../fixtures/media.ts";
+import { startFakeOpenAi, type FakeOpenAi } from "../fixtures/fake-openai.ts";
+import { chatBackendsEnv } from "../chat-utils.ts";
 
 /** Issue 50: a character sends a picture of itself in the conversation, on a 360 px phone, in every language. */
 let server: Awaited<ReturnType<typeof startAppServer>>;
 let worker: { stop(): Promise<void> };
 let browser: Browser;
+/** A chat model that takes tools: asked for a selfie, it offers one (tests/fixtures/fake-openai.ts's default). */
+let model: FakeOpenAi;
 const PHONE = { width: 360, height: 780 };
 
 beforeAll(async () => {
   await ensureConsumerBuild();
-  server = await startAppServer({ CHAT_FREE_MESSAGES: "0", QUEUE_POLL_SECONDS: "0.5", FREE_GENERATIONS: "0" });
+  model = await startFakeOpenAi({ apiKey: "sk-test" });
+  server = await startAppServer({
+    CHAT_FREE_MESSAGES: "0",
+    QUEUE_POLL_SECONDS: "0.5",
+    FREE_GENERATIONS: "0",
+    CHAT_BACKENDS: chatBackendsEnv([model], { tools: true }),
+  });
   worker = await startWorkerFor(server);
   browser = await launchBrowser();
 }, 300_000);
@@ -22,6 +32,7 @@ afterAll(async () => {
   await browser?.close();
   await worker?.stop();
   await server?.stop();
+  await model?.close();
 });
 
 /** A guest with credits, their character with an avatar and a conversation with it, opened on the chat page. */
@@ -91,7 +102,30 @@ describe("consumer app: a character's picture in the conversation", () => {
     await context.close();
   }, 90_000);
 
-  it("the picture menu fits a 360 px phone in Japanese, Korean and Russian", async () => {
+  it("the character offers a selfie in its reply: the price on the offer, nothing charged until the tap, then the picture", async () => {
+    const context = await newAppContext(browser, { adult: true, viewport: PHONE });
+    const page = await context.newPage();
+    const { userId } = await openConversation(page, 20);
+    await page.getByTestId("chat-input").fill("Send me a selfie from the harbour?");
+    await page.getByTestId("chat-send").click();
+    await page.getByTestId("chat-media-offer").waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByTestId("chat-media-take").textContent()).toMatch(/1 credit/);
+    expect(await page.getByTestId("chat-media-offer").textContent()).toMatch(/Mira offers you a picture.*smiling on the harbour wall/);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await pageShot(page, "chat-media-offer");
+    // the reply's price only: the offer is not charged
+    const afterReply = (await server.db.user.findUniqueOrThrow({ where: { id: userId } })).points;
+    expect(await server.db.generationTask.count({ where: { userId } })).toBe(0);
+    await page.getByTestId("chat-media-take").click();
+    await expect.poll(() => page.getByTestId("chat-media").first().getAttribute("data-state"), { timeout: 20_000 }).toBe("succeeded");
+    await page.getByTestId("chat-media-file").first().waitFor();
+    expect(await page.getByTestId("chat-media-offer").count()).toBe(0);
+    expect((await server.db.user.findUniqueOrThrow({ where: { id: userId } })).points).toBe(afterReply - 1);
+    await pageShot(page, "chat-media-offer-taken");
+    await context.close();
+  }, 90_000);
+
+  it("the picture menu and the offer fit a 360 px phone in Japanese, Korean and Russian", async () => {
     for (const language of ["ja", "ko", "ru"] as const) {
       const context = await newAppContext(browser, { adult: true, viewport: PHONE, language });
       const page = await context.newPage();
@@ -100,6 +134,13 @@ describe("consumer app: a character's picture in the conversation", () => {
       await expect.poll(() => page.getByTestId("chat-media-image").isEnabled()).toBe(true);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await pageShot(page, `chat-media-menu-${language}`);
+      await page.keyboard.press("Escape");
+      await page.getByTestId("chat-input").fill("A photo, please");
+      await page.getByTestId("chat-send").click();
+      await page.getByTestId("chat-media-offer").waitFor({ timeout: 20_000 });
+      await expect.poll(() => page.getByTestId("chat-media-take").isEnabled()).toBe(true);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      await pageShot(page, `chat-media-offer-${language}`);
       expect(missingKeys(language, await usedKeys(page))).toEqual([]);
       await context.close();
     }

@@ -23889,6 +23889,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/RoleChat/acceptOffer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take the picture or clip the character offered in a reply (`media.state` offered): only this tap renders and charges it, at mediaQuote's price, refunded once if it fails; a second tap is the same picture, charged once. Answers like requestMedia */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        message_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description `code` 200; `data` is the result */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: number;
+                            data: {
+                                cost: number;
+                                id: number;
+                                message: {
+                                    content: string;
+                                    created_at: string;
+                                    credits: number;
+                                    id: number;
+                                    media?: {
+                                        cost: number;
+                                        draft: boolean;
+                                        estimate_seconds: number | null;
+                                        image_url: string | null;
+                                        /** @enum {string} */
+                                        kind: "image" | "video";
+                                        label: string;
+                                        msg: string | null;
+                                        poster_url: string | null;
+                                        progress: number;
+                                        request: string;
+                                        state: string;
+                                        task_id: number | null;
+                                        video_url: string | null;
+                                    } | null;
+                                    reply_to_id: number | null;
+                                    role: string;
+                                    status: string;
+                                };
+                                paid_with: string;
+                                status: string;
+                            };
+                            msg: string;
+                        };
+                    };
+                };
+                /** @description bad input: `msg` says what is wrong */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description You have been logged out. Please log in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description There is no permission for the current operation */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/RoleChat/characterDetails": {
         parameters: {
             query?: never;

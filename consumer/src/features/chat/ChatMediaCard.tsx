@@ -9,19 +9,52 @@ import MovieIcon from "@mui/icons-material/Movie";
 import OpenInNewIcon from "@mui/icons-material/OpenInNew";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { QUEUE_STATES } from "../../../../server/src/contract/metrics.ts";
 import { translateMessage } from "../../i18n/index.ts";
+import type { Task } from "../generation/generation.api.ts";
+import { useTaskProgress } from "../generation/useTaskProgress.ts";
+import { ChatMediaOffer } from "./ChatMediaOffer.tsx";
 import { chatApi, type ChatMedia } from "./chat.api.ts";
 
+const RENDERING = new Set<string>(QUEUE_STATES);
+
+/** The message's media as its task now is: the task's own progress stream has the state, percentage and files. */
+const asTaskIs = (media: ChatMedia, task: Task | null): ChatMedia =>
+  task?.state
+    ? {
+        ...media,
+        state: task.state,
+        progress: task.progress ?? 0,
+        image_url: task.image_url,
+        video_url: task.video_url,
+        poster_url: task.poster_url,
+        msg: task.msg,
+      }
+    : media;
+
 /**
- * A character's picture or clip inside its message (issue 50): the percentage while it renders, then the picture
- * with open, download and "make a video from this" (the studio with it as the photo); a failure says so, refunded.
+ * A character's picture or clip inside its message (issue 50): the character's offer until the person takes it, the
+ * percentage while it renders (followed like every task, useTaskProgress), then the picture with open, download and
+ * "make a video from this" (the studio with it as the photo); a failure says so, refunded.
  */
-export function ChatMediaCard({ media, name }: { media: ChatMedia; name: string }) {
+export function ChatMediaCard({
+  media: stored,
+  name,
+  conversationId,
+  onAccept,
+}: {
+  media: ChatMedia;
+  name: string;
+  conversationId: number;
+  onAccept: () => Promise<boolean>;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
+  const media = asTaskIs(stored, useTaskProgress(RENDERING.has(stored.state) ? stored.task_id : null));
   const url = media.video_url ?? media.image_url;
-  const rendering = media.state === "queued" || media.state === "running";
+  const rendering = RENDERING.has(media.state);
+  if (media.state === "offered") return <ChatMediaOffer media={media} name={name} conversationId={conversationId} onAccept={onAccept} />;
 
   async function makeVideo() {
     if (!media.task_id) return;

@@ -174,7 +174,7 @@ export function ConversationView({ id, status, onBack, onDeleted }: { id: number
           return (
             <Bubble key={m.id} m={m} streaming={streaming && c.phase === "streaming"}>
               {streaming && c.phase === "waiting" && !m.content && <TypingDots />}
-              {m.media && <ChatMediaCard media={m.media} name={character?.name ?? ""} />}
+              {m.media && <ChatMediaCard media={m.media} name={character?.name ?? ""} conversationId={id} onAccept={() => c.acceptOffer(m.id)} />}
             </Bubble>
           );
         })}

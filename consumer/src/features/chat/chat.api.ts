@@ -1,6 +1,6 @@
 import type { CharacterSort, ChatStreamEvent } from "../../../../server/src/contract/chat.ts";
 import type { ChatMediaKind } from "../../../../server/src/contract/chat.ts";
-import { api, readEvents, requestHeaders, withTimestamp, type ApiData } from "../../lib/api-client.ts";
+import { api, type ApiData } from "../../lib/api-client.ts";
 
 /** Issue 15's chat calls (SPEC.md §7 "Chat", served under /api/RoleChat/). */
 
@@ -53,27 +53,9 @@ export const chatApi = {
   /** Asks the character for a picture or a clip: charged like a generation; the answer carries the character's message. */
   requestMedia: (conversationId: number, kind: ChatMediaKind, prompt: string, idempotency_key: string) =>
     api.post("/api/RoleChat/requestMedia", { conversation_id: conversationId, kind, prompt: prompt || undefined, idempotency_key }, { quiet: true }),
+  /** Takes the picture or clip the character offered in a reply: only this tap charges it (a second tap is the same one). */
+  acceptOffer: (messageId: number) => api.post("/api/RoleChat/acceptOffer", { message_id: messageId }, { quiet: true }),
 };
-
-/**
- * Follows a character's picture or clip while it renders (the reply stream of its message): `onProgress` with each
- * percentage; resolves with the message once it ended (ready, failed or removed), or null when the stream broke off.
- */
-export async function followMedia(messageId: number, onProgress: (state: string, progress: number) => void, signal: AbortSignal): Promise<ChatMessage | null> {
-  const res = await fetch(withTimestamp("/api/RoleChat/replyStream", { reply_id: messageId }), {
-    headers: { ...requestHeaders(), Accept: "text/event-stream" },
-    signal,
-    cache: "no-store",
-  });
-  if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("text/event-stream")) return null;
-  let ended: ChatMessage | null = null;
-  await readEvents(res.body, (event, data) => {
-    const d = JSON.parse(data) as { state?: string; progress?: number; reply?: ChatMessage };
-    if (event === "progress") onProgress(d.state ?? "queued", d.progress ?? 0);
-    else if (event === "end" && d.reply) ended = d.reply;
-  });
-  return ended;
-}
 
 export interface ReplyHandlers {
   onStart(userMessage: ChatMessage | null, reply: ChatMessage): void;

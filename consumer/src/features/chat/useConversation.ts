@@ -4,10 +4,7 @@ import { translateMessage } from "../../i18n/index.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { session } from "../session/session.ts";
 import type { ChatMediaKind } from "../../../../server/src/contract/chat.ts";
-import { QUEUE_STATES } from "../../../../server/src/contract/metrics.ts";
-import { chatApi, followMedia, NOT_ENOUGH_CREDITS, streamReply, type ChatMessage, type ConversationSummary } from "./chat.api.ts";
-
-const RENDERING = new Set<string>(QUEUE_STATES);
+import { chatApi, NOT_ENOUGH_CREDITS, streamReply, type ChatMessage, type ConversationSummary } from "./chat.api.ts";
 
 /** idle; waiting: sent, no token yet (typing indicator); streaming: text is arriving. */
 export type Phase = "idle" | "waiting" | "streaming";
@@ -23,23 +20,6 @@ export function useConversation(id: number | null) {
   const [error, setError] = useState<string | null>(null);
   const replyId = useRef<number | null>(null);
   const abort = useRef<AbortController | null>(null);
-  /** Pictures being followed while they render, by message id (each one's stream ends with the conversation). */
-  const following = useRef(new Map<number, AbortController>());
-
-  /** Follows a character's picture until it is ready (or failed): its percentage, then the message with its files. */
-  const follow = useCallback((m: ChatMessage) => {
-    if (!m.media || !RENDERING.has(m.media.state) || following.current.has(m.id)) return;
-    const controller = new AbortController();
-    following.current.set(m.id, controller);
-    const patch = (next: (x: ChatMessage) => ChatMessage) => setMessages((ms) => ms.map((x) => (x.id === m.id ? next(x) : x)));
-    void followMedia(m.id, (state, progress) => patch((x) => (x.media ? { ...x, media: { ...x.media, state, progress } } : x)), controller.signal)
-      .then((ended) => {
-        if (ended) patch(() => ended);
-        if (ended?.media?.state === "failed") void session.refreshBalance().catch(() => null);
-      })
-      .catch(() => null)
-      .finally(() => following.current.delete(m.id));
-  }, []);
 
   useEffect(() => {
     setConversation(null);
@@ -51,15 +31,12 @@ export function useConversation(id: number | null) {
       if (!live) return;
       setConversation(r.conversation);
       setMessages(r.messages);
-      r.messages.forEach(follow);
     });
     return () => {
       live = false;
       abort.current?.abort();
-      for (const c of following.current.values()) c.abort();
-      following.current.clear();
     };
-  }, [id, follow]);
+  }, [id]);
 
   const run = useCallback(
     async (call: "chat" | "regenerate" | "editMessage", body: object, optimistic: (m: ChatMessage[]) => ChatMessage[]) => {
@@ -145,25 +122,29 @@ export function useConversation(id: number | null) {
     stop() {
       if (replyId.current) void chatApi.stop(replyId.current);
     },
-    /** Asks the character for a picture or a clip (price shown before); its message joins the conversation and is followed. */
-    async requestMedia(kind: ChatMediaKind, prompt: string): Promise<boolean> {
-      if (id === null) return false;
-      setError(null);
-      try {
-        const r = await chatApi.requestMedia(id, kind, prompt, `${id}-${kind}-${Date.now()}`);
-        setMessages((ms) => [...ms.filter((m) => m.id !== r.message.id), r.message]);
-        follow(r.message);
-        return true;
-      } catch (e) {
-        const msg = (e as Error).message;
-        if (e instanceof ApiError && msg === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
-        setError(translateMessage(msg));
-        return false;
-      } finally {
-        void session.refreshBalance().catch(() => null);
-      }
-    },
+    /** Asks the character for a picture or a clip (price shown before); its message joins the conversation (the card follows it). */
+    requestMedia: (kind: ChatMediaKind, prompt: string) =>
+      id === null ? Promise.resolve(false) : media(chatApi.requestMedia(id, kind, prompt, `${id}-${kind}-${Date.now()}`)),
+    /** Takes the character's offer (the person's tap, the only thing that charges it); its message now carries the task. */
+    acceptOffer: (messageId: number) => media(chatApi.acceptOffer(messageId)),
   };
+
+  /** A charged picture's answer: its message joins (or replaces) the conversation's; a refusal is shown, a short balance offers credits. */
+  async function media(call: Promise<{ message: ChatMessage }>): Promise<boolean> {
+    setError(null);
+    try {
+      const r = await call;
+      setMessages((ms) => (ms.some((m) => m.id === r.message.id) ? ms.map((m) => (m.id === r.message.id ? r.message : m)) : [...ms, r.message]));
+      return true;
+    } catch (e) {
+      const msg = (e as Error).message;
+      if (e instanceof ApiError && msg === NOT_ENOUGH_CREDITS) dialogs.open("buyCredits");
+      setError(translateMessage(msg));
+      return false;
+    } finally {
+      void session.refreshBalance().catch(() => null);
+    }
+  }
 }
 
 function dropLastReply(ms: ChatMessage[]): ChatMessage[] {

@@ -2,7 +2,6 @@ import type { EngineKind } from "../../contract/engines.ts";
 import type { GenerationService } from "../generation/generation.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
 import type { ProgressHub } from "../generation/progress.ts";
-import { HttpError } from "../../http/errors.ts";
 import type { CharacterMediaPort } from "./chat.media.ts";
 
 /**
@@ -29,21 +28,14 @@ export function avatarImages(generation: Pick<GenerationService, "aiEngineFor" |
  * generation domain's quote, charged submit, view, cancellation and progress (services.ts wires it).
  */
 export function characterMedia(
-  generation: Pick<GenerationService, "characterMediaQuote" | "characterMedia" | "details" | "cancelTasks">,
+  generation: Pick<GenerationService, "characterMediaQuote" | "characterMedia" | "detailsOf" | "cancelTasks">,
   progress: Pick<ProgressHub, "subscribe">,
 ): CharacterMediaPort {
   return {
     quote: (plan) => generation.characterMediaQuote(plan),
     submit: (userId, r) => generation.characterMedia(userId, r),
-    async view(userId, taskId) {
-      try {
-        return await generation.details(userId, taskId);
-      } catch (err) {
-        // a task taken down (or deleted from the person's results) shows as removed, never as an error of the conversation
-        if (err instanceof HttpError && err.status === 404) return null;
-        throw err;
-      }
-    },
+    // a task taken down (or deleted from the person's results) is simply absent: its message shows it removed
+    views: (userId, taskIds) => generation.detailsOf(userId, taskIds),
     cancel: (tx, ids, error) => generation.cancelTasks(tx, ids, error),
     watch: (listener) => progress.subscribe(listener),
   };

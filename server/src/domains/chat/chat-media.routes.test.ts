@@ -8,6 +8,8 @@ import { staffMember } from "../../../../tests/staff-utils.ts";
 import { registeredUser } from "../../../../tests/training-utils.ts";
 import { CHAT_MEDIA_MESSAGES, CHAT_MEDIA_SETTING } from "../../contract/chat.ts";
 import { MSG } from "../../http/messages.ts";
+import { characterMedia } from "./chat-generation.ts";
+import { createChatMedia, type CharacterMediaPort } from "./chat.media.ts";
 
 /**
  * Issue 50: characters send pictures and clips of themselves. Every failure path the issue lists, then delivery on
@@ -145,6 +147,24 @@ describe("charged once, refunded once", () => {
     // the prompt is built from the character's description and the request
     const task = await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } });
     expect((task.input as { prompt: string }).prompt).toMatch(/Mira.*lighthouse keeper.*by the lamp/);
+  });
+
+  it("a page of messages reads its pictures' tasks in one query, however many it shows", async () => {
+    const p = await person(50);
+    for (const key of ["p1", "p2", "p3", "p4"]) await ask(p, { idempotency_key: key }).expect(200);
+    // chat's media on the same generation domain, with its reads counted (screening and suspensions play no part in reading)
+    const port = characterMedia(s.services.generation, s.services.progress);
+    const reads: number[][] = [];
+    const counted: CharacterMediaPort = { ...port, views: (userId, ids) => (reads.push(ids), port.views(userId, ids)) };
+    const media = createChatMedia({ db: s.db, scenes: undefined as never, suspensions: undefined as never, media: counted });
+    const messages = await s.db.chatMessage.findMany({ where: { conversationId: p.conversationId }, orderBy: { id: "asc" } });
+    const shown = await media.withMedia(p.userId, messages);
+    expect(shown.filter((m) => m.media?.state === "queued")).toHaveLength(4);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toHaveLength(4);
+    // another person's page shows none of them (the tasks are read as the reader's own)
+    const other = await visitor(s);
+    expect((await media.withMedia(other.userId, messages)).filter((m) => m.media).every((m) => m.media!.state === "removed")).toBe(true);
   });
 
   it("the conversation deleted while it renders: the task is cancelled and refunded once", async () => {

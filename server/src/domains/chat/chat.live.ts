@@ -98,7 +98,14 @@ export const BANNED_EVENT: ReplyEvent = { type: "refused", msg: MSG.noLoginPermi
  * of text as they are saved, ends, stop and follow requests. A ban (SESSION_ENDED_CHANNEL, the same event that closes
  * generation's progress streams) stops the account's replies written here and ends its readers here at once.
  */
-export function createLive(o: { db: Db; pool: pg.Pool; log: Logger; databaseUrl: string | undefined }) {
+export function createLive(o: {
+  db: Db;
+  pool: pg.Pool;
+  log: Logger;
+  databaseUrl: string | undefined;
+  /** The stored reply as its reader sees it, with the character's offer it may carry (chat.media.ts). */
+  shown: (userId: number, reply: ChatMessage) => Promise<MessageView>;
+}) {
   const hub = createListenHub<LiveEvent>(CHAT_CHANNEL, o.databaseUrl, o.log);
   const bans = createListenHub<SessionEndedEvent>(SESSION_ENDED_CHANNEL, o.databaseUrl, o.log);
   const runs = new Map<number, ReplyRun>();
@@ -200,7 +207,7 @@ export function createLive(o: { db: Db; pool: pg.Pool; log: Logger; databaseUrl:
       if (final.content.length > offset) send({ type: "token", text: final.content.slice(offset) });
       if (banned) send(BANNED_EVENT);
       else if (final.status === "refused") send({ type: "refused", msg: MSG.chatRefused });
-      send({ type: "end", reply: messageView(final) });
+      send({ type: "end", reply: await o.shown(userId, final) });
     } finally {
       unsubscribe();
       waiters.delete(onBan);

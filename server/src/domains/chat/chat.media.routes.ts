@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { ApiRouter } from "../../http/api.ts";
-import { mediaQuoteAnswer, mediaQuoteQuery, requestMediaBody } from "./chat.media.schema.ts";
+import { acceptOfferBody, mediaQuoteAnswer, mediaQuoteQuery, requestMediaBody } from "./chat.media.schema.ts";
 import { requestMediaAnswer } from "./chat.schema.ts";
 import type { ChatService } from "./chat.service.ts";
 
@@ -34,5 +34,19 @@ export function chatMediaRoutes(api: ApiRouter, chat: ChatService, hourly: Reque
       response: requestMediaAnswer,
     },
     ({ principal, body }) => chat.requestMedia(principal.userId, body, principal.account),
+  );
+  api.post(
+    "/api/RoleChat/acceptOffer",
+    {
+      summary:
+        "Take the picture or clip the character offered in a reply (`media.state` offered): only this tap renders and charges it, at mediaQuote's price, refunded once if it fails; a second tap is the same picture, charged once. Answers like requestMedia",
+      tags,
+      auth: "user",
+      can: ["create", "GenerationTask"],
+      body: acceptOfferBody,
+      before: [hourly],
+      response: requestMediaAnswer,
+    },
+    ({ principal, body }) => chat.acceptOffer(principal.userId, body.message_id, principal.account),
   );
 }

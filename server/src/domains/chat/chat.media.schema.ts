@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHAT_MEDIA_SECONDS, type ChatMediaKind } from "../../contract/chat.ts";
+import type { ChatTool } from "./backends/backend.ts";
 
 const KINDS = Object.keys(CHAT_MEDIA_SECONDS) as [ChatMediaKind, ...ChatMediaKind[]];
 
@@ -23,6 +24,32 @@ export type RequestMediaBody = z.infer<typeof requestMediaBody>;
 
 export const mediaQuoteQuery = z.object({ conversation_id: conversationIdParam });
 
+const messageMustBe = { error: "message_id must be a number" };
+/** acceptOffer: the person's tap on the character's offer; only then is it rendered and charged (issue 50 item 3). */
+export const acceptOfferBody = z.object({
+  message_id: z.number(messageMustBe).int(messageMustBe).positive(messageMustBe),
+});
+
+/**
+ * What the chat model fills in when it offers a picture (a tool call's arguments): the kind and the scene. Only
+ * these (anything else and the offer is dropped): the price is the server's (the model may propose the scene, never the price).
+ */
+export const offerArguments = z.strictObject({
+  kind: z.enum(KINDS).describe("image: a photo of yourself; video: a 5-second clip of yourself"),
+  scene: z.string().trim().min(1).max(500).describe("What it shows, in a few words: where you are, what you wear and do"),
+});
+export type OfferArguments = z.infer<typeof offerArguments>;
+
+const { $schema: _, ...offerParameters } = z.toJSONSchema(offerArguments);
+
+/** The tool a reply is offered where the back end takes tools and chat media is on for the person. */
+export const OFFER_TOOL: ChatTool = {
+  name: "offer_picture",
+  description:
+    "Offer the person a picture or a short clip of yourself in the current scene, when they ask for one or it fits the moment. They see the offer and decide; do not mention prices.",
+  parameters: offerParameters,
+};
+
 // What the routes answer (docs/decisions/229).
 
 /** A character's picture or clip as its message carries it (chat.media.ts). */
@@ -30,7 +57,7 @@ export const chatMediaView = z.object({
   kind: z.enum(KINDS),
   request: z.string(),
   task_id: z.number().nullable(),
-  /** queued, running, succeeded, failed, expired; removed when taken down or its task is gone */
+  /** offered (the character's offer, not yet taken), queued, running, succeeded, failed, expired; removed when taken down or its task is gone */
   state: z.string(),
   progress: z.number(),
   cost: z.number(),

@@ -1,4 +1,4 @@
-import { CHAT_MEDIA_MESSAGES, KEPT_REPLY_STATUSES, type ChatMediaKind, type ChatMediaSettings } from "../../contract/chat.ts";
+import { CHAT_MEDIA_MESSAGES, type ChatMediaKind, type ChatMediaSettings } from "../../contract/chat.ts";
 import { ENDED_TASK_STATUSES } from "../../contract/generation.ts";
 import { QUEUE_STATES } from "../../contract/metrics.ts";
 import type { Db, Tx } from "../../db/client.ts";
@@ -8,23 +8,17 @@ import { MSG } from "../../http/messages.ts";
 import type { CharacterMediaPlan, CharacterMediaRequest } from "../generation/generation.chat-media.ts";
 import type { KnownBalance } from "../generation/generation.task.ts";
 import { storedChatMedia } from "../site/site.chat-media.ts";
-import { cardText } from "./chat.characters.ts";
 import { messageView, type MessageView, type ReplyEvent } from "./chat.live.ts";
 import type { ChatMediaView, RequestMediaBody } from "./chat.media.schema.ts";
-import type { ChatPolicy } from "./policy.ts";
+import { MEDIA_NEGATIVE, mediaPrompt, type SceneScreening } from "./chat.media.scene.ts";
 import type { Suspensions } from "./chat.suspension.ts";
-
-/** The lines of the conversation a picture's scene is taken from. */
-const SCENE_LINES = 6;
-/** Kept out of every character picture: characters are adults, and the picture is of the character alone. */
-const MEDIA_NEGATIVE = "child, minor, teenager, young-looking, school uniform, text, watermark, signature, deformed, extra limbs";
 
 /** What the generation domain does for chat's media (services.ts wires it: chat-generation.ts). */
 export interface CharacterMediaPort {
   quote(plan: CharacterMediaPlan): Promise<{ points: number; engine: string; label: string; draft: boolean; available: boolean }>;
   submit(userId: number, r: CharacterMediaRequest): Promise<{ id: number; cost: number; status: string; paid_with: string }>;
-  /** The person's own task as the studio shows it (signed URLs while it is ready); null when it is not theirs or gone. */
-  view(userId: number, taskId: number): Promise<TaskView | null>;
+  /** The person's own tasks among `taskIds` as the studio shows them (signed URLs while ready), by id; one read for a page. */
+  views(userId: number, taskIds: number[]): Promise<Map<number, TaskView>>;
   /** Fails and refunds unfinished tasks in the caller's transaction (once, however often asked). */
   cancel(tx: Tx, taskIds: number[], error: string): Promise<void>;
   /** Every task's status and percentage, from any worker; answers the unsubscribe. */
@@ -48,12 +42,25 @@ export interface TaskView {
 const ENDED = new Set<string>(ENDED_TASK_STATUSES);
 const RENDERING = new Set<string>(QUEUE_STATES);
 
-/** The picture's words: the character's look, the conversation's recent scene, then what the person asked for. */
-function mediaPrompt(c: Pick<Character, "name" | "description" | "age">, scene: string[], request: string, kind: ChatMediaKind): string {
-  const who = c.age ? `${c.name}, a ${c.age}-year-old adult` : `${c.name}, an adult`;
-  const shot = kind === "video" ? "A short clip of" : "A photo of";
-  const parts = [`${shot} ${who}`, c.description, scene.length ? `Scene: ${scene.join(" ").slice(-500)}` : "", request ? `Request: ${request}` : ""];
-  return `${parts.filter(Boolean).join(". ")}. Same face and look as the reference, natural light.`.slice(0, 1000);
+/** A media row as its message shows it, with its task's view (null: none, or none readable). */
+export function mediaView(m: { kind: string; request: string; taskId: number | null; offered: boolean }, t: TaskView | null): ChatMediaView {
+  // an offer not taken yet has no task; otherwise no task (deleted with the person's results) or none readable: nothing to show
+  const state = m.offered && m.taskId === null ? "offered" : (t?.state ?? "removed");
+  return {
+    kind: m.kind as ChatMediaKind,
+    request: m.request,
+    task_id: m.taskId,
+    state,
+    progress: t?.progress ?? 0,
+    cost: t?.cost ?? 0,
+    label: t?.label ?? "",
+    draft: t?.engine === "local",
+    image_url: t?.image_url ?? null,
+    video_url: t?.video_url ?? null,
+    poster_url: t?.poster_url ?? null,
+    msg: t?.msg ?? (state === "removed" ? MSG.notFound : null),
+    estimate_seconds: t?.estimate_seconds ?? null,
+  };
 }
 
 /**
@@ -62,8 +69,8 @@ function mediaPrompt(c: Pick<Character, "name" | "description" | "age">, scene: 
  * gets media) and the generation domain's submit charges and renders it; the message that carries it is an
  * assistant line linked to that task, so its state, progress, signed files, failure and refund are the task's own.
  */
-export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Suspensions; media: CharacterMediaPort }) {
-  const { db, media } = o;
+export function createChatMedia(o: { db: Db; suspensions: Suspensions; scenes: SceneScreening; media: CharacterMediaPort }) {
+  const { db, media, scenes } = o;
 
   /** The settings in force for this account's channel; 503 where it is off. */
   async function settingsFor(userId: number): Promise<ChatMediaSettings> {
@@ -93,51 +100,9 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
   });
 
   /**
-   * The recent kept lines, as the scene. A request breaking the chat policy is refused and recorded like a message;
-   * then the card, the scene and the request are read together as a character card is: anything placing the character
-   * (or anyone in the scene) under 18 refuses the picture, before anything is charged.
+   * The messages with the media they carry (none for a line of text): the media rows, then their tasks, in one query
+   * each however many messages there are. A taken-down character's media show as removed.
    */
-  async function screenedScene(userId: number, conversationId: number, c: Character, request: string): Promise<string[]> {
-    if (request) await o.suspensions.checkUserText(userId, conversationId, request);
-    const lines = await db.chatMessage.findMany({
-      where: { conversationId, status: { in: [...KEPT_REPLY_STATUSES] }, content: { not: "" } },
-      orderBy: { id: "desc" },
-      take: SCENE_LINES,
-      select: { content: true },
-    });
-    const scene = lines.reverse().map((l) => l.content);
-    const text = [cardText(c), ...scene, request].join("\n");
-    const rule = await o.policy.checkCharacter(text, c.age);
-    if (rule) {
-      // counted toward a suspension like a character card refused for the same reason
-      await o.suspensions.recordHit({ userId, source: "character", rule, excerpt: text.slice(0, 500), conversationId, characterId: c.id });
-      throw HttpError.badRequest(MSG.characterMinor);
-    }
-    return scene;
-  }
-
-  async function viewOf(userId: number, m: { kind: string; request: string; taskId: number | null }, characterActive: boolean) {
-    const t = m.taskId && characterActive ? await media.view(userId, m.taskId) : null;
-    // no task (deleted with the person's results) or none readable: nothing to show
-    const state = t?.state ?? "removed";
-    return {
-      kind: m.kind as ChatMediaKind,
-      request: m.request,
-      task_id: m.taskId,
-      state,
-      progress: t?.progress ?? 0,
-      cost: t?.cost ?? 0,
-      label: t?.label ?? "",
-      draft: t?.engine === "local",
-      image_url: t?.image_url ?? null,
-      video_url: t?.video_url ?? null,
-      poster_url: t?.poster_url ?? null,
-      msg: t?.msg ?? (state === "removed" ? MSG.notFound : null),
-      estimate_seconds: t?.estimate_seconds ?? null,
-    } satisfies ChatMediaView;
-  }
-
-  /** The messages with the media they carry (none for a line of text). */
   async function withMedia(userId: number, messages: ChatMessage[]): Promise<(MessageView & { media: ChatMediaView | null })[]> {
     const ids = messages.filter((m) => m.role === "assistant").map((m) => m.id);
     const rows = ids.length
@@ -146,20 +111,20 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
           include: { message: { select: { conversation: { select: { character: { select: { state: true } } } } } } },
         })
       : [];
+    const shown = rows.filter((r) => r.taskId !== null && r.message.conversation.character.state === "active").map((r) => r.taskId!);
+    const tasks = await media.views(userId, shown);
     const byMessage = new Map(rows.map((r) => [r.messageId, r]));
-    return Promise.all(
-      messages.map(async (m) => {
-        const r = byMessage.get(m.id);
-        return { ...messageView(m), media: r ? await viewOf(userId, r, r.message.conversation.character.state === "active") : null };
-      }),
-    );
+    return messages.map((m) => {
+      const r = byMessage.get(m.id);
+      return { ...messageView(m), media: r ? mediaView(r, (r.message.conversation.character.state === "active" && tasks.get(r.taskId!)) || null) : null };
+    });
   }
 
   /**
    * The message carrying the task, made once per task (a retried request finds it). The conversation's row is locked
    * first, the lock its deletion takes too: a conversation deleted before this cancels and refunds the task here.
    */
-  async function attach(conversationId: number, taskId: number, kind: ChatMediaKind, request: string): Promise<ChatMessage> {
+  async function attach(conversationId: number, taskId: number, kind: ChatMediaKind, request: string, offer?: ChatMessage): Promise<ChatMessage> {
     return db.$transaction(async (tx) => {
       // the row lock the deletion takes too; a conversation deleted first is not touched (read again after its commit)
       const open = await tx.conversation.updateMany({ where: { id: conversationId, deletedAt: null }, data: { lastMessageAt: new Date() } });
@@ -169,6 +134,11 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
       }
       const earlier = await tx.chatMedia.findUnique({ where: { taskId }, include: { message: true } });
       if (earlier) return earlier.message;
+      // an accepted offer's task joins the message that offered it
+      if (offer) {
+        await tx.chatMedia.update({ where: { messageId: offer.id }, data: { taskId } });
+        return offer;
+      }
       const message = await tx.chatMessage.create({ data: { conversationId, role: "assistant", content: "", status: "complete" } });
       await tx.chatMedia.create({ data: { messageId: message.id, taskId, kind, request } });
       return message;
@@ -188,8 +158,44 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
     );
   }
 
+  /**
+   * A picture or clip charged and delivered: the character's look, the recent scene and the request as its prompt,
+   * submitted (ledger, idempotency, refunds: the generation domain's), then carried by its message (`offer`: the reply
+   * that offered it). Answers the task like every submit, with the message as the person sees it.
+   */
+  async function deliver(
+    userId: number,
+    s: ChatMediaSettings,
+    c: { id: number; character: Character },
+    r: { kind: ChatMediaKind; request: string; scene: string[]; idempotencyKey?: string; known?: KnownBalance; offer?: ChatMessage },
+  ) {
+    const task = await media.submit(userId, {
+      ...planOf(s, r.kind, c.character, userId),
+      prompt: mediaPrompt(c.character, r.scene, r.request, r.kind),
+      negativePrompt: MEDIA_NEGATIVE,
+      idempotencyKey: r.idempotencyKey,
+      known: r.known,
+    });
+    const message = await attach(c.id, task.id, r.kind, r.request, r.offer);
+    const [view] = await withMedia(userId, [message]);
+    return { ...task, message: view };
+  }
+
+  /** Whether a reply of this person's may offer a picture (chat media on for their channel): only then is it given the tool. */
+  const mayOffer = (userId: number): Promise<boolean> =>
+    settingsFor(userId).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof HttpError) return false;
+        throw err;
+      },
+    );
+
   return {
     withMedia,
+    mayOffer,
+    settingsFor,
+    deliver,
 
     /** The price of each kind before the tap, and whether it would be the local draft; `available` false where it is off. */
     async mediaQuote(userId: number, conversationId: number) {
@@ -216,18 +222,8 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
       const s = await settingsFor(userId);
       const c = await activeConversation(userId, b.conversation_id);
       const request = b.prompt ?? "";
-      const scene = await screenedScene(userId, c.id, c.character, request);
-      const ch = c.character;
-      const task = await media.submit(userId, {
-        ...planOf(s, b.kind, ch, userId),
-        prompt: mediaPrompt(ch, scene, request, b.kind),
-        negativePrompt: MEDIA_NEGATIVE,
-        idempotencyKey: b.idempotency_key && `chat-media:${c.id}:${b.idempotency_key}`,
-        known,
-      });
-      const message = await attach(c.id, task.id, b.kind, request);
-      const [view] = await withMedia(userId, [message]);
-      return { ...task, message: view };
+      const scene = await scenes.screened(userId, c.id, c.character, request);
+      return deliver(userId, s, c, { kind: b.kind, request, scene, idempotencyKey: b.idempotency_key && `chat-media:${c.id}:${b.idempotency_key}`, known });
     },
 
     /**
@@ -236,7 +232,8 @@ export function createChatMedia(o: { db: Db; policy: ChatPolicy; suspensions: Su
      */
     async mediaFollower(userId: number, messageId: number) {
       const row = await db.chatMedia.findUnique({ where: { messageId }, include: { message: true } });
-      if (!row) return null;
+      // an offer not taken is followed as the reply it came with
+      if (!row?.taskId) return null;
       return async (send: (e: ReplyEvent) => void, signal: AbortSignal) => {
         let wake!: () => void;
         const ended = new Promise<void>((r) => (wake = r));

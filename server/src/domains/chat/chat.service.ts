@@ -12,7 +12,8 @@ import { createChatAdmin, moderatedChat } from "./chat.admin.ts";
 import { createBackendCalls } from "./chat.calls.ts";
 import { createCharactersService, type AvatarImages } from "./chat.characters.ts";
 import { createConversations } from "./chat.conversations.ts";
-import { createChatMedia, type CharacterMediaPort } from "./chat.media.ts";
+import type { CharacterMediaPort } from "./chat.media.ts";
+import { createChatMediaParts } from "./chat.offers.ts";
 import { createLive, followRun } from "./chat.live.ts";
 import { createSending } from "./chat.send.ts";
 import { createSuspensions } from "./chat.suspension.ts";
@@ -63,10 +64,11 @@ export function createChatService(deps: Deps) {
   const calls = createBackendCalls({ db, pool, log, failed: deps.metrics.backendFailed });
   const backends = createChatBackends(config, calls.record);
   const policy = createChatPolicy(config, log);
-  const live = createLive({ db, pool, log, databaseUrl: deps.databaseUrl });
   const suspensions = createSuspensions({ db, config, log, policy, fileReport: deps.fileReport, audit: deps.audit });
+  const { media, offers } = createChatMediaParts({ db, policy, suspensions, port: deps.media });
+  const live = createLive({ db, pool, log, databaseUrl: deps.databaseUrl, shown: async (userId, reply) => (await media.withMedia(userId, [reply]))[0] });
   const accept = createAcceptance({ pool, config, credits, backends });
-  const writer = createReplyWriter({ db, pool, log, credits, backends, policy, live, suspensions, metrics: deps.metrics });
+  const writer = createReplyWriter({ db, pool, log, credits, backends, policy, live, suspensions, metrics: deps.metrics, offers });
   const sending = createSending({ db, pool, live, accept, suspensions, writer });
   const characters = createCharactersService({
     db,
@@ -80,7 +82,6 @@ export function createChatService(deps: Deps) {
     models: deps.models,
     quota: config.QUOTA_CHARACTERS,
   });
-  const media = createChatMedia({ db, policy, suspensions, media: deps.media });
   const conversations = createConversations({ db, config, backends, characters, suspensions, price: accept.price, media });
 
   const sweeper = setInterval(() => void writer.sweepStale().catch((err: unknown) => log.warn({ err }, "chat sweep failed")), SWEEP_MS);
@@ -97,6 +98,7 @@ export function createChatService(deps: Deps) {
     ...sending,
     requestMedia: media.requestMedia,
     mediaQuote: media.mediaQuote,
+    acceptOffer: offers.acceptOffer,
     /** Follows a reply, or a media message's rendering (issue 50), as the reply stream's events; 404 when not the caller's. */
     async follower(userId: number, replyId: number) {
       const follow = await sending.follower(userId, replyId);

@@ -8,19 +8,30 @@ import { history, type TurnContext } from "./chat.turn.ts";
 import type { ChatPolicy } from "./policy.ts";
 import type { ChatMetrics } from "../../metrics/metrics.ts";
 import { buildPrompt, characterCard, type HistoryMessage } from "./prompt.ts";
+import { OFFER_TOOL } from "./chat.media.schema.ts";
 
 /** How a reply's writing went: its status, the back end that wrote it, and the messages its prompt left out. */
 export interface Writing {
   status: ChatMessageStatus;
   backend: string | null;
   unsummarized: HistoryMessage[];
+  /** The arguments (JSON text) of the character's offer of a picture, when the model called OFFER_TOOL (first call only). */
+  offer?: string;
 }
 
 /**
  * A reply streamed from the back ends to its readers under the policy: each piece checked before it is shown, the
  * text moderated as it grows (a hit stops the stream), and the whole text checked once more at the end.
  */
-export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; policy: ChatPolicy; suspensions: Suspensions; metrics: ChatMetrics }) {
+export function createReplyStreaming(o: {
+  log: Logger;
+  backends: ChatBackends;
+  policy: ChatPolicy;
+  suspensions: Suspensions;
+  metrics: ChatMetrics;
+  /** Whether the person's replies may offer pictures (chat media on for them), asked only where a back end takes tools. */
+  mayOffer: (userId: number) => Promise<boolean>;
+}) {
   const { log } = o;
   const recordHit = o.suspensions.recordHit;
 
@@ -36,6 +47,7 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
     for await (const chunk of o.backends.stream(tier, request, run.abort.signal)) {
       w.backend = chunk.backend;
       if (run.refused) break;
+      if (chunk.kind === "tool" && chunk.name === OFFER_TOOL.name) w.offer ??= chunk.arguments;
       if (chunk.kind !== "text") continue;
       // checked before it is shown: a piece that completes a refused pattern never reaches the browser
       const broken = check(chunk.text);
@@ -74,6 +86,8 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
   async function stream(run: ReplyRun, tier: CharacterTier, conversation: TurnContext, replyToId: number, w: Writing) {
     const card = characterCard(conversation);
     const past = history(conversation.messages, replyToId);
+    // the offer's tool only where a back end of the tier takes tools: the others never pay for the check
+    const tools = o.backends.takesTools(tier) && (await o.mayOffer(run.userId)) ? [OFFER_TOOL] : undefined;
     const request = (b: ChatBackend): ChatRequest => {
       const prompt = buildPrompt({
         card,
@@ -84,7 +98,7 @@ export function createReplyStreaming(o: { log: Logger; backends: ChatBackends; p
         replyTokens: b.maxReplyTokens,
       });
       w.unsummarized = prompt.unsummarized;
-      return { messages: prompt.messages, maxTokens: b.maxReplyTokens };
+      return { messages: prompt.messages, maxTokens: b.maxReplyTokens, tools };
     };
     // a moderation hit arrives in the background: the stream is stopped and the reply refused like a rule hit
     let moderationHit: Promise<unknown> = Promise.resolve();

@@ -14,6 +14,7 @@ import type { ChatMetrics } from "../../metrics/metrics.ts";
 import type { Suspensions } from "./chat.suspension.ts";
 import { createTurns } from "./chat.turn.ts";
 import type { ChatPolicy } from "./policy.ts";
+import type { ChatOffers } from "./chat.offers.ts";
 
 /**
  * A reply still 'streaming' this long after it was accepted has lost its writer (the process ended): it is ended as
@@ -35,10 +36,12 @@ export function createReplyWriter(o: {
   live: Live;
   suspensions: Suspensions;
   metrics: ChatMetrics;
+  /** The character's offers of pictures (issue 50 item 3): whether a reply may make one, and keeping the one it made. */
+  offers: Pick<ChatOffers, "mayOffer" | "recordOffer">;
 }) {
   const { db, log, live } = o;
   const turns = createTurns(o);
-  const streaming = createReplyStreaming(o);
+  const streaming = createReplyStreaming({ ...o, mayOffer: o.offers.mayOffer });
 
   /**
    * Stores the reply's end once: the conditional update on 'streaming' wins exactly once. A reply that produced no
@@ -84,10 +87,12 @@ export function createReplyWriter(o: {
     try {
       await streaming.stream(run, tier, await turns.waitForTurn(run), replyToId, w);
       await saving.stop();
+      // an offer comes only with a reply kept whole, and is kept before the reply's end is told, so it is shown with it
+      const offer = w.offer && w.status === "complete" && !run.banned ? await o.offers.recordOffer(run, w.offer) : null;
       const stored = await finish(run, w.status, run.refused ? "" : run.text, w.backend);
       if (run.banned) run.emit(BANNED_EVENT);
       else if (run.refused) run.emit({ type: "refused", msg: MSG.chatRefused });
-      if (stored) run.emit({ type: "end", reply: messageView(stored) });
+      if (stored) run.emit({ type: "end", reply: { ...messageView(stored), ...(offer ? { media: offer } : {}) } });
       if (!run.banned && (KEPT_REPLY_STATUSES as readonly string[]).includes(w.status)) await turns.summarize(run.conversationId, tier, w.unsummarized);
     } catch (err) {
       log.error({ err, replyId: run.id }, "chat reply failed");

@@ -33,6 +33,13 @@ export function createTaskReads(deps: GenerationDeps, { view }: ReturnType<typeo
       return view(await own(userId, id));
     },
 
+    /** The views of the caller's active tasks among `ids`, by id, read in one query (a page of chat messages' media). */
+    async detailsOf(userId: number, ids: number[]) {
+      if (!ids.length) return new Map<number, Awaited<ReturnType<typeof view>>>();
+      const rows = await db.generationTask.findMany({ where: { id: { in: ids }, userId, state: "active" } });
+      return new Map(await Promise.all(rows.map(async (t) => [t.id, await view(t)] as const)));
+    },
+
     async list(userId: number, q: { page: number; limit: number; type?: "video" | "image"; finished?: number }) {
       const where = {
         userId,

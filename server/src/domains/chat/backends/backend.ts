@@ -4,10 +4,20 @@ export interface PromptMessage {
   content: string;
 }
 
+/** A function the model may call instead of (or besides) writing text: OpenAI's `tools` entry of type "function". */
+export interface ChatTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments */
+  parameters: object;
+}
+
 export interface ChatRequest {
   messages: PromptMessage[];
   maxTokens: number;
   temperature?: number;
+  /** Offered to back ends set up for tool calls (`tools` in CHAT_BACKENDS); the others never see them. */
+  tools?: ChatTool[];
 }
 
 export interface ChatUsage {
@@ -15,8 +25,14 @@ export interface ChatUsage {
   completionTokens: number;
 }
 
-/** What a back end streams: pieces of text, then one end with the finish reason and, when the server sends it, usage. */
-export type ChatChunk = { kind: "text"; text: string } | { kind: "end"; finishReason: string | null; usage: ChatUsage | null };
+/**
+ * What a back end streams: pieces of text, each tool call once whole (its name and its arguments' JSON text, as
+ * streamed in pieces), then one end with the finish reason and, when the server sends it, usage.
+ */
+export type ChatChunk =
+  | { kind: "text"; text: string }
+  | { kind: "tool"; name: string; arguments: string }
+  | { kind: "end"; finishReason: string | null; usage: ChatUsage | null };
 
 /**
  * A model server that streams chat replies. `stream` throws ChatBackendError when the server refuses or fails;
@@ -28,6 +44,8 @@ export interface ChatBackend {
   /** The model's context size, in tokens. */
   readonly contextTokens: number;
   readonly maxReplyTokens: number;
+  /** Set up for tool calls (`tools` in CHAT_BACKENDS): requests carrying tools send them to this one. */
+  readonly tools: boolean;
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk>;
 }
 

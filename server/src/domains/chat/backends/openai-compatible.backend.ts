@@ -3,8 +3,15 @@ import https from "node:https";
 import type { ChatBackendSetting } from "../../../config.ts";
 import { ChatBackendError, type ChatBackend, type ChatChunk, type ChatRequest, type ChatUsage } from "./backend.ts";
 
+/** A piece of a tool call as OpenAI streams it: the first names it (id, function name), the next add to its arguments. */
+interface ToolCallDelta {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
 interface CompletionChunk {
-  choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: { delta?: { content?: string | null; tool_calls?: ToolCallDelta[] | null }; finish_reason?: string | null }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string };
 }
@@ -14,6 +21,13 @@ interface CompletionChunk {
  * servers close theirs. Node 20's agent ignores a server's `Keep-Alive: timeout` hint unless it has one of its own.
  */
 const IDLE_CONNECTION_MS = 4_000;
+
+/**
+ * How long a back end set up for tool calls that refused a request carrying them (a 400: vLLM without
+ * `--enable-auto-tool-choice`, llama-server without `--jinja`, an Ollama model without tool support) is asked without
+ * them, before they are tried again (the server may have been restarted with them).
+ */
+const TOOLS_REFUSED_MS = 10 * 60_000;
 
 /** The most of a refusal's body kept in the error (the console shows it). */
 const ERROR_TEXT_CHARS = 200;
@@ -25,6 +39,8 @@ interface StreamState {
   started: boolean;
   /** `[DONE]` came: the connection can be kept for the next reply. */
   done: boolean;
+  /** The tool calls streamed so far, by their index: the name, and the arguments' text as its pieces came. */
+  tools: Map<number, { name: string; arguments: string }>;
 }
 
 /** Gives up on a server that sends no first token within `ms`: `signal` aborts the request, `passed` says why. */
@@ -82,6 +98,13 @@ function chunkOfLine(line: string, s: StreamState): ChatChunk | null {
   if (chunk.usage) s.usage = { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 };
   const choice = chunk.choices?.[0];
   if (choice?.finish_reason) s.finishReason = choice.finish_reason;
+  for (const call of choice?.delta?.tool_calls ?? []) {
+    const index = call.index ?? 0;
+    const known = s.tools.get(index) ?? { name: "", arguments: "" };
+    known.name += call.function?.name ?? "";
+    known.arguments += call.function?.arguments ?? "";
+    s.tools.set(index, known);
+  }
   const text = choice?.delta?.content;
   return text ? { kind: "text", text } : null;
 }
@@ -92,9 +115,17 @@ interface Endpoint {
   target: URL;
   transport: typeof http | typeof https;
   agent: http.Agent;
+  /** When it last refused a request carrying tools (see TOOLS_REFUSED_MS). */
+  toolsRefusedAt: number;
 }
 
-function bodyOf(setting: ChatBackendSetting, request: ChatRequest): string {
+/** The request's tools, where this back end is set up for them and has not just refused them; else none. */
+function toolsFor(e: Endpoint, request: ChatRequest) {
+  if (!request.tools?.length || !e.setting.tools || Date.now() - e.toolsRefusedAt < TOOLS_REFUSED_MS) return undefined;
+  return request.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+}
+
+function bodyOf(setting: ChatBackendSetting, request: ChatRequest, tools: ReturnType<typeof toolsFor>): string {
   return JSON.stringify({
     model: setting.model,
     messages: request.messages,
@@ -102,6 +133,7 @@ function bodyOf(setting: ChatBackendSetting, request: ChatRequest): string {
     stream_options: { include_usage: true },
     max_tokens: Math.min(request.maxTokens, setting.maxReplyTokens),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(tools ? { tools, tool_choice: "auto" } : {}),
   });
 }
 
@@ -131,9 +163,10 @@ function post(e: Endpoint, body: string, signal: AbortSignal, retry = false): Pr
 
 /** The server's accepting response, or the ChatBackendError its failure or refusal is (a stop is thrown as it is). */
 async function answer(e: Endpoint, request: ChatRequest, signal: AbortSignal, deadline: Deadline): Promise<http.IncomingMessage> {
+  const tools = toolsFor(e, request);
   let res: http.IncomingMessage;
   try {
-    res = await post(e, bodyOf(e.setting, request), AbortSignal.any([signal, deadline.signal]));
+    res = await post(e, bodyOf(e.setting, request, tools), AbortSignal.any([signal, deadline.signal]));
   } catch (err) {
     deadline.clear();
     if (signal.aborted) throw err;
@@ -141,6 +174,13 @@ async function answer(e: Endpoint, request: ChatRequest, signal: AbortSignal, de
   }
   res.setEncoding("utf8");
   const status = res.statusCode ?? 0;
+  if (status === 400 && tools) {
+    // a server that cannot take tools refuses the whole request: the reply is asked again without them, and the
+    // character simply makes no offers from this back end for a while
+    await refusal(res, status);
+    e.toolsRefusedAt = Date.now();
+    return answer(e, request, signal, deadline);
+  }
   if (status < 200 || status >= 300) {
     deadline.clear();
     throw await refusal(res, status);
@@ -160,16 +200,23 @@ async function answer(e: Endpoint, request: ChatRequest, signal: AbortSignal, de
 export function createOpenAiCompatibleBackend(setting: ChatBackendSetting, o: { firstTokenTimeoutMs: number }): ChatBackend {
   const target = new URL(`${setting.baseUrl.replace(/\/$/, "")}/chat/completions`);
   const transport = target.protocol === "https:" ? https : http;
-  const endpoint: Endpoint = { setting, target, transport, agent: new transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }) };
+  const endpoint: Endpoint = {
+    setting,
+    target,
+    transport,
+    agent: new transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+    toolsRefusedAt: Number.NEGATIVE_INFINITY,
+  };
   return {
     name: setting.name,
+    tools: setting.tools,
     model: setting.model,
     contextTokens: setting.contextTokens,
     maxReplyTokens: setting.maxReplyTokens,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
       const deadline = firstTokenDeadline(o.firstTokenTimeoutMs);
       const res = await answer(endpoint, request, signal, deadline);
-      const s: StreamState = { finishReason: null, usage: null, started: false, done: false };
+      const s: StreamState = { finishReason: null, usage: null, started: false, done: false, tools: new Map() };
       const pieces = res[Symbol.asyncIterator]();
       let buffer = "";
       try {
@@ -183,15 +230,17 @@ export function createOpenAiCompatibleBackend(setting: ChatBackendSetting, o: { 
             buffer = buffer.slice(cut + 1);
             if (chunk?.kind === "end") {
               s.done = true;
+              // each tool call once whole, in the order the server numbered them; a call without a name is nothing
+              for (const [, call] of [...s.tools].sort(([a], [b]) => a - b)) if (call.name) yield { kind: "tool", ...call };
               yield chunk;
               return;
             }
-            if (!chunk) continue;
-            if (!s.started) {
+            // a tool call's first piece is the model answering, as a first token is
+            if (!s.started && (chunk || s.tools.size)) {
               s.started = true;
               deadline.clear();
             }
-            yield chunk;
+            if (chunk) yield chunk;
           }
         }
         // the connection ended without [DONE]: the stream was cut

@@ -43,9 +43,9 @@ export function createChatBackends(config: Config, record: (call: BackendCall) =
       let completion = 0;
       try {
         for await (const chunk of backend.stream(prompt(backend), signal)) {
-          if (chunk.kind === "text") {
+          if (chunk.kind === "text" || chunk.kind === "tool") {
             firstTokenMs ??= Math.round(performance.now() - started);
-            completion++;
+            if (chunk.kind === "text") completion++;
           } else {
             record({
               backend: backend.name,
@@ -84,6 +84,8 @@ export function createChatBackends(config: Config, record: (call: BackendCall) =
     available: (tier: CharacterTier) => forTier(tier).length > 0,
     /** The tier's first back end: its context size is the one prompts are fitted to. */
     primary: (tier: CharacterTier): ChatBackend | undefined => forTier(tier)[0],
+    /** Whether any back end of the tier takes tool calls: only then is a reply offered any (issue 50 item 3). */
+    takesTools: (tier: CharacterTier) => forTier(tier).some((b) => b.tools),
     names: () => all.map((b) => ({ name: b.setting.name, model: b.setting.model, tiers: b.setting.tiers, baseUrl: b.setting.baseUrl })),
     stream,
     /** A whole reply as one string (summaries and character drafts): the same failover, no streaming to anyone. */
