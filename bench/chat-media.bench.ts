@@ -88,6 +88,7 @@ export default async function chatMediaBench(): Promise<BenchResult[]> {
     RATE_LIMIT_CHAT_PER_HOUR: "100000",
     RATE_LIMIT_VISITOR_PER_HOUR: "100000",
     RATE_LIMIT_GENERATIONS_PER_HOUR: "100000",
+    RATE_LIMIT_CHAT_MEDIA_PER_HOUR: "100000",
   });
   const log = pino({ level: "silent" });
   const database = await openDatabase(config, log);

@@ -96,10 +96,12 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
   const input = task.input as unknown as TaskInput;
   const local = (key?: string) => (key ? storage.toLocalFile(key, workDir) : Promise.resolve(undefined));
   const [image, endImage, video, audio] = await Promise.all([local(input.imageKey), local(input.endImageKey), local(input.videoKey), local(input.audioKey)]);
+  const references = input.referenceKeys?.length ? await Promise.all(input.referenceKeys.map((k) => storage.toLocalFile(k, workDir))) : undefined;
   const job: EngineJob = {
     mode: task.mode,
     workDir,
     image,
+    references,
     endImage,
     video,
     audio,

@@ -213,7 +213,7 @@ describe("the character's look", () => {
         .expect(200)
     ).body.data.id as number;
 
-  it("up to four reference pictures of the creator's own uploads; without an avatar the first is the picture's source", async () => {
+  it("up to four reference pictures of the creator's own uploads, all sent with the picture; without an avatar the first is its source", async () => {
     const u = await visitor(s);
     await grant(s, u.userId, 50);
     const refs = [await upload(u.token), await upload(u.token)];
@@ -226,8 +226,17 @@ describe("the character's look", () => {
     expect(c.reference_urls[0]).toMatch(/sig=/);
     const conv = (await post("/api/RoleChat/creatConversation", { character_id: c.id }, u.token).expect(200)).body.data;
     const a = (await ask({ token: u.token, conversationId: conv.id }).expect(200)).body.data;
-    const first = await s.db.upload.findUniqueOrThrow({ where: { id: refs[0] } });
-    expect((await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).input).toMatchObject({ imageKey: first.storageKey });
+    const keys = (await s.db.character.findUniqueOrThrow({ where: { id: c.id } })).referenceKeys;
+    // the first is the source every workflow reads; the rest go to a workflow reading several (decision 385)
+    expect((await s.db.generationTask.findUniqueOrThrow({ where: { id: a.id } })).input).toMatchObject({ imageKey: keys[0], referenceKeys: [keys[1]] });
+    // with an avatar, the avatar is the source and every reference picture goes with it
+    const avatar = await upload(u.token);
+    await post("/api/RoleChat/creatCharacter", { ...card, id: c.id, avatar_image_id: avatar, reference_image_ids: refs }, u.token).expect(200);
+    const b = (await ask({ token: u.token, conversationId: conv.id }).expect(200)).body.data;
+    const input = (await s.db.generationTask.findUniqueOrThrow({ where: { id: b.id } })).input as { imageKey: string; referenceKeys: string[] };
+    expect(input.referenceKeys).toEqual((await s.db.character.findUniqueOrThrow({ where: { id: c.id } })).referenceKeys);
+    expect(input.referenceKeys).toHaveLength(2);
+    expect(input.referenceKeys).not.toContain(input.imageKey);
   });
 
   it("a character tied to its creator's own model: the LoRA renders the creator's pictures only (decision 366)", async () => {

@@ -95,6 +95,8 @@ export function createChatMedia(o: { db: Db; suspensions: Suspensions; scenes: S
     drafts: s.drafts,
     workflows: s.workflows[kind],
     imageKey: c.avatarKey ?? c.referenceKeys[0],
+    // every other picture of its look, for a workflow that reads several (decision 385)
+    referenceKeys: c.avatarKey ? c.referenceKeys : c.referenceKeys.slice(1),
     // the owner's own likeness model renders only the owner's pictures (decision 366)
     model: c.modelId && c.userId === userId ? { userId, modelId: c.modelId } : undefined,
   });

@@ -18,6 +18,11 @@ export interface CharacterMediaPlan {
   workflows: Record<string, string>;
   /** the character's look: its avatar, else its first reference picture (the source it is made from) */
   imageKey?: string;
+  /**
+   * the character's other pictures (up to four): a workflow with reference slots reads them all besides `imageKey`;
+   * one reading a single picture, a clip and the local draft are made from `imageKey` alone (decision 385)
+   */
+  referenceKeys?: string[];
   /** the character's owner's own trained model, applied only where the owner asks (decision 366) */
   model?: { userId: number; modelId: number };
 }
@@ -105,6 +110,7 @@ export function createCharacterMedia(
         params: {},
         sources: {},
         imageKey: r.imageKey,
+        referenceKeys: r.referenceKeys?.length ? r.referenceKeys : undefined,
         lora,
       };
       return submit(userId, {

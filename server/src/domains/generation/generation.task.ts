@@ -27,6 +27,8 @@ export const STATUS_TEXT: Record<TaskStatus, string> = {
 /** What the worker needs to render, resolved (and ownership-checked) at submit time. */
 export interface TaskInput {
   imageKey?: string;
+  /** A character's reference pictures besides `imageKey` (issue 50, decision 385), for workflows that read several. */
+  referenceKeys?: string[];
   /** A transition's last frame (issue 33). */
   endImageKey?: string;
   videoKey?: string;

@@ -7,15 +7,15 @@ import { startTestServer } from "../../../../tests/server-utils.ts";
 import { MSG } from "../../http/messages.ts";
 
 /**
- * Issue 44 item 4 through the API: while image to image cannot run (its server lacks VAEEncode), a picture from a
- * photo is refused with 503 and its reason before any charge, never run as text to image; text to image still runs.
+ * Issue 44 item 4 through the API: while no workflow reading a photo can run (the server lacks VAEEncode for image to
+ * image and the Qwen edit encoder for the character reference workflow), a picture from a photo is refused with 503 and its reason before any charge, never run as text to image; text to image still runs.
  */
 let fake: FakeComfy;
 let s: Awaited<ReturnType<typeof startTestServer>>;
 let worker: { stop(): Promise<void> };
 
 beforeAll(async () => {
-  fake = await startFakeComfy({ missingNodes: ["VAEEncode"] });
+  fake = await startFakeComfy({ missingNodes: ["VAEEncode", "TextEncodeQwenImageEditPlus"] });
   s = await startTestServer({ ...GENERATION_TEST_ENV, GENERATION_ENGINE: "comfyui", COMFYUI_URLS: fake.url, COMFYUI_HEALTH_SECONDS: "0.3" });
   worker = await startWorkerFor(s);
 }, 60_000);

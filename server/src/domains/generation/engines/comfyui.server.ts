@@ -132,14 +132,22 @@ export async function postPrompt(s: ComfyServer<unknown>, promptId: string, prom
  * (overwrite). The audio only where the workflow reads it (lip sync): elsewhere it is laid under the output here.
  * Answers the names the workflow refers to them by.
  */
-export async function uploadInputs(s: ComfyServer<unknown>, job: Pick<EngineJob, "image" | "endImage" | "video" | "audio">, wf: Workflow, promptId: string) {
-  const [image, endImage, video, audio] = await Promise.all([
+export async function uploadInputs(
+  s: ComfyServer<unknown>,
+  job: Pick<EngineJob, "image" | "references" | "endImage" | "video" | "audio">,
+  wf: Workflow,
+  promptId: string,
+) {
+  // a character's reference pictures only where the workflow reads them (decision 385)
+  const refs = wf.binding.inputs.references ? (job.references ?? []) : [];
+  const [image, endImage, video, audio, ...references] = await Promise.all([
     upload(s, job.image, promptId),
     upload(s, job.endImage, `${promptId}-end`),
     upload(s, job.video, promptId),
     upload(s, wf.binding.inputs.audio && job.audio, `${promptId}-audio`),
+    ...refs.map((f, i) => upload(s, f, `${promptId}-ref${i + 1}`)),
   ]);
-  return { image, endImage, video, audio };
+  return { image, endImage, video, audio, references: references.filter((r): r is string => !!r) };
 }
 
 /** Uploads an input file under `name` (/upload/image); answers the name the workflow refers to it by. */

@@ -33,6 +33,11 @@ export interface EngineJob {
   /** Where the engine writes its outputs (the worker owns and removes it). */
   workDir: string;
   image?: string;
+  /**
+   * A character's other pictures besides `image` (issue 50, decision 385): a workflow with `references` slots reads
+   * them all; any other reads `image` alone.
+   */
+  references?: string[];
   /** The last frame a transition moves to (issue 33); only a workflow that needs one runs it. */
   endImage?: string;
   video?: string;

@@ -83,8 +83,13 @@ export function createServerlessEngine(o: ServerlessOptions): GenerationEngine {
     const video = await add(j.job.video, `input${path.extname(j.job.video ?? "") || ".mp4"}`);
     // the worker uploads every entry as ComfyUI's /upload/image does, which takes any file: the audio a lip sync reads
     const audio = await add(j.wf.binding.inputs.audio && j.job.audio, `input-audio${path.extname(j.job.audio ?? "") || ".m4a"}`);
+    // a character's reference pictures only where the workflow reads them (decision 385)
+    const references: string[] = [];
+    for (const [i, f] of (j.wf.binding.inputs.references ? (j.job.references ?? []) : []).entries())
+      references.push((await add(f, `input-ref${i + 1}${path.extname(f) || ".png"}`))!);
     const { prompt } = await bindWorkflow(j.wf, j.job, {
       image,
+      references,
       endImage,
       video,
       audio,

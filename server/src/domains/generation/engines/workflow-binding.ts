@@ -9,6 +9,8 @@ import { windowsSchema } from "./workflow-windows.ts";
 const target = z.object({ node: z.string(), input: z.string() });
 export const CONTROLS = [
   "image",
+  /** LoadImage slots for a character's reference pictures besides `image` (issue 50, decision 385), filled in order. */
+  "references",
   "end_image",
   "camera",
   "video",

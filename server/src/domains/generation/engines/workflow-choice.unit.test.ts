@@ -18,13 +18,16 @@ const except =
   (...names: string[]) =>
   (w: Workflow) =>
     !names.includes(w.name);
+/** The workflows that read a photo in text to image: image to image, and the character pictures' reference workflow. */
+const PHOTO_READERS = ["sdxl-i2i", "qwen-image-edit-character"];
 const lora = { path: "u/1/models/me.safetensors", url: "https://x/me.safetensors", triggerWord: "me", strength: 1, baseModel: "sdxl" };
 
 describe("the workflow chooser never drops an input (issue 44 item 4)", () => {
   it("a photo given to text to image runs image to image, or nothing: never text to image while image to image cannot run", () => {
     expect(chooseWorkflow(workflows, { mode: "text_to_image", image: "p.png" }, all).name).toBe("sdxl-i2i");
-    // the image-to-image workflow is answered, for the engine to refuse as unrunnable: never a text-to-image one
-    expect(chooseWorkflow(workflows, { mode: "text_to_image", image: "p.png" }, except("sdxl-i2i")).name).toBe("sdxl-i2i");
+    // with neither photo reader running, image to image is answered, for the engine to refuse as unrunnable: never a
+    // text-to-image one
+    expect(chooseWorkflow(workflows, { mode: "text_to_image", image: "p.png" }, except(...PHOTO_READERS)).name).toBe("sdxl-i2i");
     expect(workflowFor(workflows, { mode: "image_batch", source: "image" }, except("sdxl-i2i"))?.binding.needs).toContain("image");
     // without a photo, text to image as before
     expect(chooseWorkflow(workflows, { mode: "text_to_image" }, all).binding.needs).toEqual([]);
@@ -44,7 +47,17 @@ describe("the workflow chooser never drops an input (issue 44 item 4)", () => {
 
   it("the studio offers a reference picture in text to image only while a workflow using it runs", () => {
     expect(workflowControls(workflows, { mode: "text_to_image" }, all)).toContain("image");
-    expect(workflowControls(workflows, { mode: "text_to_image" }, except("sdxl-i2i"))).not.toContain("image");
+    expect(workflowControls(workflows, { mode: "text_to_image" }, except(...PHOTO_READERS))).not.toContain("image");
+  });
+
+  it("a character's several pictures go to a workflow reading them all where one runs, else to one reading the avatar (decision 385)", () => {
+    const look = { mode: "text_to_image" as const, image: "avatar.png", references: ["r1.png", "r2.png"] };
+    expect(chooseWorkflow(workflows, look, all).name).toBe("qwen-image-edit-character");
+    expect(chooseWorkflow(workflows, look, except("qwen-image-edit-character")).name).toBe("sdxl-i2i");
+    // a studio photo (no references) keeps image to image first
+    expect(chooseWorkflow(workflows, { mode: "text_to_image", image: "p.png" }, all).name).toBe("sdxl-i2i");
+    // a character model goes only where a LoRA slot is: the reference workflow has none
+    expect(chooseWorkflow(workflows, { ...look, lora }, all).name).toBe("sdxl-i2i");
   });
 });
 

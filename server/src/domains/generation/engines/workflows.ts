@@ -7,6 +7,7 @@ import { chainWindows } from "./animate-chain.ts";
 import { bindingSchema, type Binding, type Control, EXTRAS, modesFit, type Need } from "./workflow-binding.ts";
 import { EngineError, type EngineJob, type LoraLinks, UnrunnableError } from "./engine.ts";
 import { bindLoras, REVERIE_LOADERS } from "./lora-links.ts";
+import { fillReferences } from "./workflow-references.ts";
 import { outputSizeFor } from "./output-size.ts";
 import { repeatWindows, checkWindows } from "./workflow-windows.ts";
 
@@ -137,7 +138,9 @@ const brought = (job: Brought): Record<Need, boolean> => ({
   motion: !!job.image && !!job.video,
   audio: !!job.audio,
 });
-type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "tier" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp"> & { lora?: unknown };
+type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "tier" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp" | "references"> & {
+  lora?: unknown;
+};
 /** What a request brings to its workflow: the media, last frame and camera move, by whether each is given. */
 export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio"> & { lora?: unknown };
 
@@ -208,7 +211,10 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
     if (job.lora && !wf.binding.lora.length) throw new UnrunnableError(`workflow ${wf.name} applies no character model (LoRA)`);
     return wf;
   }
-  const fits = workflows.filter((w) => w.binding.modes.includes(job.mode) && takes(w));
+  const fitting = workflows.filter((w) => w.binding.modes.includes(job.mode) && takes(w));
+  // a character's several pictures go first to a workflow that reads them all, where one fits (decision 385)
+  const readsAll = (w: Workflow) => !!job.references?.length && !!w.binding.inputs.references;
+  const fits = [...fitting.filter(readsAll), ...fitting.filter((w) => !readsAll(w))];
   const wf = fits.find(usable) ?? fits[0];
   if (!wf) {
     const what = job.followUp ? `${job.followUp} of ${job.mode}` : job.mode;
@@ -234,6 +240,8 @@ export async function bindWorkflow(
   job: EngineJob,
   o: {
     image?: string;
+    /** The uploaded names of the character's reference pictures (decision 385). */
+    references?: string[];
     endImage?: string;
     video?: string;
     audio?: string;
@@ -266,6 +274,7 @@ export async function bindWorkflow(
   for (const need of b.needs) if (!given[need]) throw new EngineError(`workflow ${wf.name} needs ${NEED_WORDS[need]}`);
   const promptText = [job.lora?.triggerWord, job.prompt].filter(Boolean).join(", ");
   set("image", o.image);
+  fillReferences(prompt, b, o.references?.length ? o.references : o.image ? [o.image] : []);
   set("end_image", o.endImage);
   set("camera", job.camera && CAMERA_POSES[job.camera]);
   set("video", o.video);
