@@ -39,6 +39,7 @@ import { accentGradient } from "../theme.ts";
 import { ProductTerms } from "../features/payments/ProductTerms.tsx";
 import { insideMiniApp } from "../features/channel/channel-login.ts";
 import { WalletPay } from "../features/wallets/WalletPay.tsx";
+import { WatermarkNote } from "../features/generation/WatermarkNote.tsx";
 import { dialogs, useTappedProduct } from "./dialog-store.ts";
 
 /** The server's 403 for a channel that needs a support-granted payment permission (SPEC.md §6 'not authorized to operate'). */
@@ -220,6 +221,7 @@ export default function BuyCreditsDialog() {
             })}
           </Box>
         )}
+        <WatermarkNote where="buy" />
         <Typography variant="subtitle2" sx={{ mt: 3, mb: 1 }}>
           {t("buy.method")}
         </Typography>

@@ -14902,6 +14902,7 @@ export interface paths {
                                 status: string;
                                 template_id: number | null;
                                 video_url: string | null;
+                                watermarked: boolean;
                                 width: number | null;
                             };
                             msg: string;
@@ -15024,6 +15025,7 @@ export interface paths {
                             status: string;
                             template_id: number | null;
                             video_url: string | null;
+                            watermarked: boolean;
                             width: number | null;
                         } | {
                             id: number;
@@ -15520,6 +15522,7 @@ export interface paths {
                                     status: string;
                                     template_id: number | null;
                                     video_url: string | null;
+                                    watermarked: boolean;
                                     width: number | null;
                                 }[];
                                 page: number;

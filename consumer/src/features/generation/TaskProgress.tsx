@@ -15,6 +15,8 @@ import { downloadFiles, mediaFiles } from "./media-files.ts";
 import { useSubmitTask } from "./useSubmitTask.ts";
 import { ShareToggle } from "./ShareToggle.tsx";
 import { useTaskProgress } from "./useTaskProgress.ts";
+import { WatermarkNote } from "./WatermarkNote.tsx";
+import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 /** SPEC.md §9: a render takes about 1-2 minutes; the engine's own estimate wins when it gives one. */
 /** A failed video says SPEC's video wording; an image task the generic "Generation failed". */
@@ -75,6 +77,8 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
               controls
               playsInline
               data-testid="result-video"
+              // the support bubble steps aside rather than cover the player, and the watermark in its corner (issue 46 item 22)
+              {...KEEP_CLEAR}
               sx={{
                 display: "block",
                 width: "100%",
@@ -131,6 +135,7 @@ export function TaskProgress({ taskId, onAnother, onRerun }: { taskId: number; o
               </Button>
             )}
           </Box>
+          {task.watermarked && <WatermarkNote where="result" />}
           {task.label === LOCAL_DRAFT && (
             <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 1.5 }} data-testid="local-draft">
               {t("progress.localDraft")}

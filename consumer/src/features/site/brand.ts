@@ -2,9 +2,10 @@ import { type Brand, DEFAULT_BRAND } from "../../../../server/src/contract/brand
 import { DEFAULT_LANGUAGE, type Language } from "../../../../server/src/contract/locales.ts";
 import { api } from "../../lib/api-client.ts";
 
-export type ShownBrand = Brand & { language: Language; logo_url: string | null };
+export type ShownBrand = Brand & { language: Language; logo_url: string | null; watermark: boolean };
 
-let brand: ShownBrand = { ...DEFAULT_BRAND, language: DEFAULT_LANGUAGE, logo_url: null };
+// the watermark is on until the operator turns it off (decision 296)
+let brand: ShownBrand = { ...DEFAULT_BRAND, language: DEFAULT_LANGUAGE, logo_url: null, watermark: true };
 
 /** The operator's brand as loaded at start (docs/decisions/289); today's look until then, or when the call fails. */
 export const currentBrand = (): ShownBrand => brand;

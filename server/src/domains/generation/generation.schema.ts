@@ -259,6 +259,8 @@ export const taskView = z.object({
   follow_up_of: z.number().nullable(),
   /** the follow-ups this finished result can take now, which the app offers (issue 46 item 9); none on a local draft */
   follow_ups: z.array(z.enum(FOLLOW_UPS)),
+  /** the finished result's files carry the watermark of free output (decision 296) */
+  watermarked: z.boolean(),
   /** a failed task's own input that failed it, whose message `msg` is (decision 335); null otherwise */
   failed_input: z.enum(FAILED_INPUTS).nullable(),
 });

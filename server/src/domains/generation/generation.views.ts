@@ -128,6 +128,8 @@ export function createTaskViews({ db, storage, engines }: GenerationDeps) {
       follow_up: (t.followUp as FollowUp | null) ?? null,
       follow_up_of: t.followUpOfId,
       follow_ups: status === "succeeded" ? await followUpsOffered(engines, t) : [],
+      // its files carry the free-output watermark (decision 296): the app says why and where that is decided (issue 46 item 22)
+      watermarked: status === "succeeded" && ((t.outputs ?? {}) as Partial<TaskOutputs>).mark != null,
       failed_input: status === "failed" ? (failedInputOf(t) ?? null) : null,
       ...(status === "queued" || status === "running" ? await estimate(t) : { estimate_seconds: null, queue_position: 0 }),
     };
