@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { missingKeys, missingTexts, newAppContext, pageShot, usedKeys } from "./consumer-app.ts";
+import { localeText, missingKeys, missingTexts, newAppContext, pageShot, usedKeys } from "./consumer-app.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
 import { sharedCreation } from "../generation-utils.ts";
 
@@ -83,5 +83,38 @@ describe("consumer app: the notifications bell at 360 px", () => {
       await signedOut.close();
       await context.close();
     }, 120_000);
+  }
+
+  for (const language of ["en", "ja", "ko", "ru"] as const) {
+    it(`${language}: a creator is named by their page's title in the bell and the gallery, never as Guest_…`, async () => {
+      // issue 46 item 15: "Alice Creates", not the account's unset nickname ("Guest_4c8164")
+      const db = app.server.db;
+      const creator = await db.user.create({ data: { role: "creator", loginType: "registered" } });
+      await db.creatorPage.create({ data: { userId: creator.id, homeLink: `AliceNamed${language}`, title: "Alice Creates" } });
+      const theirs = await sharedCreation(db, creator.id);
+      const context = await newAppContext(app.browser, { adult: true, language, viewport: NARROW });
+      const page = await context.newPage();
+      await startAsGuest(page, app.server.url);
+      const owner = (await db.session.findFirstOrThrow({ where: { userId: { not: null } }, orderBy: { id: "desc" } })).userId!;
+      const item = await sharedCreation(db, owner);
+      await db.$transaction((tx) => app.server.services.notifications.record(tx, { userId: owner, kind: "like", subjectId: item.id, actorId: creator.id }));
+      await page.evaluate(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+      await page.goto(`${app.server.url}/function`);
+      await page.locator('[data-testid="bell"][data-unread="1"]').waitFor({ timeout: 15_000 });
+      await page.getByTestId("bell").click();
+      const line = page.getByTestId("notifications-panel").locator('[data-testid^="notification-"]').first();
+      await line.waitFor();
+      expect(await line.innerText()).toContain("Alice Creates");
+      expect(await line.innerText()).not.toContain("Guest_");
+      await page.screenshot({ path: `tests/output/screenshots/bell-creator-named-${language}.png` });
+
+      await page.goto(`${app.server.url}/home?item=${theirs.id}`);
+      const dialog = page.getByTestId("gallery-item");
+      await dialog.waitFor();
+      await expect.poll(() => dialog.locator("h2").innerText()).toBe(localeText(language, "gallery.by").replace("{{name}}", "Alice Creates"));
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `tests/output/screenshots/gallery-creator-named-${language}.png` });
+      await context.close();
+    }, 90_000);
   }
 });

@@ -7,6 +7,7 @@ export const en = {
         id: "ID",
         uuid: "UUID",
         nickname: "Nickname",
+        publicName: "Name shown",
         email: "Email",
         loginType: "Login type",
         role: "Role",

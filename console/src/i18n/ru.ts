@@ -8,6 +8,7 @@ export const ru: typeof en = {
         id: "ID",
         uuid: "UUID",
         nickname: "Ник",
+        publicName: "Имя в приложении",
         email: "Эл. почта",
         loginType: "Тип входа",
         role: "Роль",

@@ -33,7 +33,7 @@ function UserList() {
     <List filters={filters} sort={{ field: "id", order: "DESC" }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="id" />
-        <TextField source="nickname" />
+        <TextField source="publicName" sortable={false} />
         <TextField source="email" />
         <TextField source="loginType" />
         <NumberField source="points" />
@@ -120,7 +120,8 @@ function UserShow() {
         <TabbedShowLayout.Tab label="console.tab.summary">
           <TextField source="id" />
           <TextField source="uuid" />
-          <TextField source="nickname" />
+          <TextField source="publicName" />
+          <TextField source="nickname" emptyText="—" />
           <TextField source="email" />
           <TextField source="loginType" />
           <TextField source="role" />

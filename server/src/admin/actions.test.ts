@@ -120,6 +120,26 @@ describe("users: payment permission and credits", () => {
       expect(res.headers["content-range"]).toBe("users 0-0/1");
     }
   });
+
+  it("shows each account by the name other people see: the nickname, SPEC's Guest_ form, or the creator page's title", async () => {
+    // issue 46 item 15: the column read the raw nickname, which almost nobody sets
+    const named = await t.db.user.create({ data: { email: "named-shown@example.com", nickname: "Seeker Two" } });
+    const unnamed = await t.db.user.create({ data: { email: "unnamed-shown@example.com" } });
+    const creator = await t.db.user.create({ data: { email: "creator-shown@example.com" } });
+    await t.db.creatorPage.create({ data: { userId: creator.id, homeLink: "ShownByPage", title: "Alice Creates" } });
+    const res = await t.http
+      .get("/admin/api/users")
+      .query({ filter: JSON.stringify({ q: "-shown@" }) })
+      .set("token", token("support"))
+      .expect(200);
+    const shown = new Map(res.body.map((x: { id: number; publicName: string }) => [x.id, x.publicName]));
+    expect(shown.get(named.id)).toBe("Seeker Two");
+    expect(shown.get(unnamed.id)).toBe(`Guest_${unnamed.uuid.replace(/-/g, "").slice(-6)}`);
+    expect(shown.get(creator.id)).toBe("Alice Creates");
+    const one = await t.http.get(`/admin/api/users/${creator.id}`).set("token", token("support")).expect(200);
+    expect(one.body).toMatchObject({ publicName: "Alice Creates", nickname: null });
+    expect(one.body).not.toHaveProperty("creatorPage");
+  });
 });
 
 describe("reports", () => {

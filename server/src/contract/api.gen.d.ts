@@ -12895,6 +12895,7 @@ export interface paths {
                             photo: string | null;
                             playerUid: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             supplierId: number | null;
@@ -12991,6 +12992,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */
@@ -13093,6 +13095,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */
@@ -13193,6 +13196,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */
@@ -13291,6 +13295,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */
@@ -13389,6 +13394,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */
@@ -13488,6 +13494,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */
@@ -13586,6 +13593,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */
@@ -13684,6 +13692,7 @@ export interface paths {
                             paymentPermission: boolean;
                             photo: string | null;
                             points: number;
+                            publicName: string;
                             /** @enum {string} */
                             role: "visitor" | "user" | "creator";
                             /** Format: date-time */

@@ -1,6 +1,7 @@
 import type { CreatorPage } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { CREATOR_MESSAGES as M } from "../../contract/creators.ts";
+import { displayNickname } from "../../contract/users.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { CreatorLibrary } from "./creator-library.service.ts";
 import type { CreatorMemberships } from "./creator-memberships.service.ts";
@@ -28,6 +29,18 @@ export async function pageByLink(c: Tx | Db, homeLink: string): Promise<CreatorP
 
 /** Whether a page is up: active, and its owner not banned (what activePageByLink asks in SQL). */
 export const pageIsUp = (page: { state: string }, owner: { bannedAt: Date | null }) => page.state === "active" && owner.bannedAt === null;
+
+/** What `publicName` reads of an account (a Prisma `select` on users). */
+export const publicNameFields = { nickname: true, uuid: true, bannedAt: true, creatorPage: { select: { title: true, state: true } } } as const;
+type Named = { nickname: string | null; uuid: string; bannedAt: Date | null; creatorPage: { title: string; state: string } | null };
+
+/**
+ * How an account is named to other people (issue 46 item 15): a creator by their page's title while the page is up
+ * ("Alice Creates", as the page itself shows), anyone else by their display name (SPEC's Guest_ form when unnamed).
+ */
+export function publicName(u: Named): string {
+  return u.creatorPage && pageIsUp(u.creatorPage, u) ? u.creatorPage.title : displayNickname(u.nickname, u.uuid);
+}
 
 /** A page that is up, or 'Domain not found'. */
 export async function livePage(c: Tx | Db, homeLink: string): Promise<CreatorPage> {

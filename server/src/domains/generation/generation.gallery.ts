@@ -1,4 +1,3 @@
-import { displayNickname } from "../../contract/users.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import { sqlTransaction, type Tx } from "../../db/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -6,12 +5,12 @@ import { galleryCount, galleryPage, likesPerDay, likeTask, recountLikes, remixes
 import type { GalleryQuery } from "./generation.schema.ts";
 import { unexpired, type GenerationDeps } from "./generation.task.ts";
 import type { createTaskViews } from "./generation.views.ts";
-import { pageIsUp } from "../creators/creators.pages.ts";
+import { pageIsUp, publicName, publicNameFields } from "../creators/creators.pages.ts";
 
 /** What the gallery shows: shared, active, succeeded, unexpired creations (a report or a takedown takes one out at once). */
 const shown = (): Prisma.GenerationTaskWhereInput => ({ isPublic: true, state: "active", status: "succeeded", ...unexpired() });
 
-const withOwnerName = { user: { select: { nickname: true, uuid: true } } } as const;
+const withOwnerName = { user: { select: publicNameFields } } as const;
 /** The owner's display name and their creator page, which a viewer may follow from the item (docs/decisions/309). */
 const withOwner = (viewerId: number | null) =>
   ({
@@ -20,8 +19,10 @@ const withOwner = (viewerId: number | null) =>
         nickname: true,
         uuid: true,
         bannedAt: true,
-        // the viewer's own follow of that page, if any (none without a login)
-        creatorPage: { select: { homeLink: true, state: true, subscriptions: { where: { userId: viewerId ?? 0, active: true }, select: { id: true } } } },
+        // the viewer's own follow of that page, if any (none without a login); its title names the owner
+        creatorPage: {
+          select: { homeLink: true, title: true, state: true, subscriptions: { where: { userId: viewerId ?? 0, active: true }, select: { id: true } } },
+        },
       },
     },
   }) as const;
@@ -85,7 +86,7 @@ export function createGallery({ db, notify }: GenerationDeps, { publicView, remi
         ...(await publicView(t, (await likedOf(viewerId, [id])).has(id))),
         ...authorOf(t.user),
         settings: remixSettings(t),
-        remix_of: source ? { id: source.id, nickname: displayNickname(source.user.nickname, source.user.uuid) } : null,
+        remix_of: source ? { id: source.id, nickname: publicName(source.user) } : null,
       };
     },
 

@@ -1,7 +1,7 @@
 import { ENGINE_LABELS, FAILED_INPUTS, type EngineKind, type FailedInput } from "../../contract/engines.ts";
 import type { FollowUp, TaskStatus } from "../../contract/generation.ts";
 import type { GenerationTask } from "../../db/generated/client.ts";
-import { displayNickname } from "../../contract/users.ts";
+import { publicName } from "../creators/creators.pages.ts";
 import { MSG } from "../../http/messages.ts";
 import { followUpsOffered } from "./generation.follow-ups.ts";
 import { isVideo, LORA_NOT_APPLIED, STATUS_TEXT, type GenerationDeps, type TaskInput, type TaskOutputs } from "./generation.task.ts";
@@ -137,9 +137,9 @@ export function createTaskViews({ db, storage, engines }: GenerationDeps) {
 
   /**
    * Only what everyone may see of a shared creation: no cost, engine, payment details or source files, and of its
-   * owner only the display name. `liked`: whether the caller has liked it.
+   * owner only their public name (a creator's page title). `liked`: whether the caller has liked it.
    */
-  async function publicView(t: GenerationTask & { user: { nickname: string | null; uuid: string } }, liked = false) {
+  async function publicView(t: GenerationTask & { user: Parameters<typeof publicName>[0] }, liked = false) {
     const main = t.outputKey ? await storage.signedUrl(t.outputKey) : null;
     const video = isVideo(t.mode);
     return {
@@ -151,7 +151,7 @@ export function createTaskViews({ db, storage, engines }: GenerationDeps) {
       video_url: video ? main : null,
       image_url: video ? null : main,
       poster_url: t.posterKey ? await storage.signedUrl(t.posterKey) : null,
-      nickname: displayNickname(t.user.nickname, t.user.uuid),
+      nickname: publicName(t.user),
       likes: t.likeCount,
       liked: liked ? 1 : 0,
       remixes: t.remixCount,

@@ -27,6 +27,26 @@ const named = async (nickname: string) => {
   return who;
 };
 
+describe("a creator is named by their page (issue 46 item 15)", () => {
+  it("in the bell and the gallery: the page's title while it is up, the account's own name once it is taken down", async () => {
+    const creator = await registeredUser(t);
+    await t.http.post("/api/Subscribe/createPage").set("token", creator.token).send({ home_link: "AliceCreates", title: "Alice Creates" }).expect(200);
+    const owner = await visitor(t);
+    const x = await shared(owner.userId);
+    await like(creator, x.id);
+    expect((await lines(owner)).list).toMatchObject([{ kind: "like", actor: "Alice Creates" }]);
+    const mine = await shared(creator.userId);
+    const gallery = async () => (await t.http.get("/api/Index/gallery").query({ limit: 50 }).expect(200)).body.data.list as { id: number; nickname: string }[];
+    expect((await gallery()).find((g) => g.id === mine.id)?.nickname).toBe("Alice Creates");
+    const item = (await t.http.get("/api/Index/galleryItem").query({ id: mine.id }).expect(200)).body.data;
+    expect(item.nickname).toBe("Alice Creates");
+    // a page taken down names no one by it: the account's display name (SPEC's Guest_ form, never having set one)
+    await t.db.creatorPage.update({ where: { homeLink: "AliceCreates" }, data: { state: "removed" } });
+    expect((await lines(owner)).list[0]!.actor).toMatch(/^Guest_[0-9a-f]{6}$/);
+    expect((await gallery()).find((g) => g.id === mine.id)?.nickname).toMatch(/^Guest_[0-9a-f]{6}$/);
+  });
+});
+
 describe("likes and remixes tell the item's owner", () => {
   it("a like notifies the owner once per liker, 20 clicks at once or an unlike and a like again; people are counted on one line", async () => {
     const owner = await visitor(t);

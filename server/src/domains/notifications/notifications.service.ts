@@ -1,5 +1,5 @@
 import { countedOncePerPerson, type CountedEachTime, type NotificationKind } from "../../contract/notifications.ts";
-import { displayNickname } from "../../contract/users.ts";
+import { publicName, publicNameFields } from "../creators/creators.pages.ts";
 import type { Db, SqlTx, Tx } from "../../db/client.ts";
 import type { Notification } from "../../db/generated/client.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -48,22 +48,22 @@ export const recordNotifications: RecordNotifications = async (tx, e) => {
   if (to.length) await recordEvents.rows(tx, { kind: e.kind, actorId: e.actorId, userIds: to.map((t) => t.userId), subjectIds: to.map((t) => t.subjectId) });
 };
 
-type Actor = { id: number; nickname: string | null; uuid: string; role: string; erasedAt: Date | null };
+type Actor = Parameters<typeof publicName>[0] & { id: number; role: string; erasedAt: Date | null };
 
 /**
- * The name a line shows for its latest actor: a saved account's display name (what the gallery shows already);
- * null for a guest or an erased account, which the app calls "someone" and never identifies.
+ * The name a line shows for its latest actor: a saved account's public name, as the gallery shows it (a creator's
+ * page title); null for a guest or an erased account, which the app calls "someone" and never identifies.
  */
 export function actorName(actor: Actor | undefined): string | null {
   if (!actor || actor.role === "visitor" || actor.erasedAt) return null;
-  return displayNickname(actor.nickname, actor.uuid);
+  return publicName(actor);
 }
 
 /** Lines as the bell shows them, with their actors' public names. */
 export async function notificationViews(db: Db, rows: Notification[]) {
   const ids = [...new Set(rows.flatMap((r) => (r.actorId === null ? [] : [r.actorId])))];
   const actors = ids.length
-    ? await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, nickname: true, uuid: true, role: true, erasedAt: true } })
+    ? await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, role: true, erasedAt: true, ...publicNameFields } })
     : [];
   const byId = new Map(actors.map((a) => [a.id, a]));
   return rows.map((r) => ({

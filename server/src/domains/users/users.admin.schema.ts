@@ -60,7 +60,10 @@ export const userRow = z.object({
   uuid: z.string(),
   googleSub: z.string().nullable(),
   playerUid: z.string().nullable(),
+  /** what the person typed as a nickname; null for most, who never set one */
   nickname: z.string().nullable(),
+  /** the name other people see: a creator's page title while the page is up, else the nickname or SPEC's Guest_ form */
+  publicName: z.string(),
   loginType: z.enum(LOGIN_TYPES),
   photo: z.string().nullable(),
   language: z.string(),

@@ -1,9 +1,10 @@
 import type { Db } from "../../db/client.ts";
-import type { Prisma } from "../../db/generated/client.ts";
+import type { Prisma, User } from "../../db/generated/client.ts";
 import { matching, pageOf, type ListParams } from "../../db/paging.ts";
 import { HttpError } from "../../http/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { CreditsService } from "../credits/credits.service.ts";
+import { publicName, publicNameFields } from "../creators/creators.pages.ts";
 import type { AdjustCreditsBody, LedgerFilter, PaymentPermissionBody, UserFilter } from "./users.admin.schema.ts";
 
 /** What the console shows of an account (no login secrets). */
@@ -26,7 +27,13 @@ const accountFields = {
   mergedIntoId: true,
   createdAt: true,
   updatedAt: true,
+  creatorPage: publicNameFields.creatorPage,
 } satisfies Prisma.UserSelect;
+
+/** An account row with the name other people see in place of its page (the console's "Name shown" column). */
+function named<U extends Parameters<typeof publicName>[0]>({ creatorPage, ...u }: U) {
+  return { ...u, publicName: publicName({ ...u, creatorPage }) };
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -56,7 +63,7 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
       db.user.findUnique({ where: { id }, select: accountFields }),
       db.accountDeletion.findFirst({ where: { userId: id, status: "pending" }, select: { eraseAfter: true } }),
     ]);
-    return u && { ...u, deletionPendingUntil: pending?.eraseAfter ?? null };
+    return u && { ...named(u), deletionPendingUntil: pending?.eraseAfter ?? null };
   }
 
   return {
@@ -65,7 +72,12 @@ export function createUsersAdminService({ db, audit, credits }: { db: Db; audit:
       const rows = await db.user.findMany({ where: { id: { in: ids } }, select: { id: true } });
       return new Set(rows.map((r) => r.id));
     },
-    list: (params: ListParams<UserFilter>) => pageOf(db.user, params, userWhere(params.filter), { select: accountFields }),
+    async list(params: ListParams<UserFilter>) {
+      const page = await pageOf(db.user, params, userWhere(params.filter), { select: accountFields });
+      // pageOf types its rows as whole users (as the list's row schema reads them); they are what accountFields selects
+      const rows = (page.rows as unknown as Prisma.UserGetPayload<{ select: typeof accountFields }>[]).map(named);
+      return { ...page, rows: rows as unknown as (User & { publicName: string })[] };
+    },
     get: account,
 
     async setPaymentPermission(staffId: number, userId: number, body: PaymentPermissionBody) {
