@@ -2,7 +2,9 @@
 Reverie's ComfyUI nodes (docs/decisions/330): LoRA loaders that take a person's character model by its SHA-256 and a
 short-lived signed Reverie link instead of a file name, so no operator copies files and ComfyUI never meets a LoRA
 name it does not list. The file comes from the server's own cache (lora_cache.py), fetched and checked on first use.
-Routes: POST /reverie/loras/evict {"sha256": [...]} deletes files now (erasure); GET /reverie/loras lists the cache.
+Routes: POST /reverie/loras/evict {"sha256": [...]} deletes files now (erasure); GET /reverie/loras lists the cache;
+POST /reverie/inputs/delete {"prompt_ids": [...]} deletes the input files Reverie uploaded for ended prompts (inputs.py).
+Like ComfyUI's own routes they rely on the server being reachable only from Reverie (README, "GPU servers").
 Install: copy or link this folder into ComfyUI's custom_nodes/ (README, "GPU servers").
 """
 
@@ -17,6 +19,7 @@ import folder_paths
 from aiohttp import web
 from server import PromptServer
 
+from .inputs import PROMPT_ID, delete_inputs
 from .lora_cache import SHA256, LoraError, cache_from_env
 
 # outside models/loras: a cached file is no name any workflow can pick from LoraLoader's list
@@ -100,6 +103,19 @@ async def evict(request):
     for loader in list(LOADERS):
         if loader.loaded and loader.loaded[0] in shas:
             loader.loaded = None
+    return web.json_response({"removed": removed})
+
+
+@routes.post("/reverie/inputs/delete")
+async def delete_prompt_inputs(request):
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    ids = body.get("prompt_ids") if isinstance(body, dict) else None
+    if not isinstance(ids, list) or not all(isinstance(i, str) and PROMPT_ID.match(i) for i in ids):
+        return web.json_response({"error": "prompt_ids must be a list of prompt ids"}, status=400)
+    removed = await asyncio.get_running_loop().run_in_executor(None, delete_inputs, folder_paths.get_input_directory(), ids)
     return web.json_response({"removed": removed})
 
 

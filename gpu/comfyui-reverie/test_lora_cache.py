@@ -146,7 +146,7 @@ class NodeTest(Base):
             "comfy": comfy,
             "comfy.sd": comfy.sd,
             "comfy.utils": comfy.utils,
-            "folder_paths": types.SimpleNamespace(models_dir=self.dir.name),
+            "folder_paths": types.SimpleNamespace(models_dir=self.dir.name, get_input_directory=lambda: self.inputs),
             "server": types.SimpleNamespace(PromptServer=types.SimpleNamespace(instance=types.SimpleNamespace(routes=Routes()))),
             "aiohttp": types.SimpleNamespace(web=types.SimpleNamespace(json_response=lambda body, status=200: (status, body))),
         }
@@ -184,6 +184,23 @@ class NodeTest(Base):
         with self.assertRaisesRegex(mod.LoraError, "HTTP 404"):
             mod.ReverieLoraLoader().load_lora("m", "c", sha(body), self.base + "/gone", 1, 1)
 
+
+    def test_the_inputs_route_deletes_only_reverie_uploads_of_the_named_prompts(self):
+        self.inputs = tempfile.mkdtemp(dir=self.dir.name)
+        mod, _, routes = self.load()
+        pid, other = "0f4c2b9e-1c1d-4c1e-9a43-2f1b6c8d9e01", "7d1e0a52-9b3c-4f7e-8d21-6a5c4b3e2f10"
+        names = [f"reverie-{pid}.jpg", f"reverie-{pid}-end.png", f"reverie-{pid}-audio.mp3", f"reverie-{pid}-ref1.png", f"reverie-{other}.jpg", f"{pid}.jpg", "example.png"]
+        for n in names:
+            open(os.path.join(self.inputs, n), "wb").close()
+        os.symlink(os.path.join(self.inputs, "example.png"), os.path.join(self.inputs, f"reverie-{pid}-link.png"))
+        handler = routes.handlers["POST /reverie/inputs/delete"]
+        status, answer = asyncio.run(handler(Request({"prompt_ids": [pid]})))
+        self.assertEqual(status, 200)
+        self.assertEqual(sorted(answer["removed"]), sorted(names[:4]))
+        self.assertEqual(sorted(os.listdir(self.inputs)), sorted([f"reverie-{other}.jpg", f"{pid}.jpg", "example.png", f"reverie-{pid}-link.png"]))
+        for bad in [{"prompt_ids": ["../x"]}, {"prompt_ids": "x"}, None, {"prompt_ids": [f"{pid}/.."]}]:
+            status, _ = asyncio.run(handler(Request(bad)))
+            self.assertEqual(status, 400)
 
     def test_the_fixture_describes_the_nodes_as_comfyui_does(self):
         """tests/fixtures/comfyui/reverie-nodes.json is what /object_info says of these nodes (server.py's node_info):

@@ -206,6 +206,11 @@ export const configSchema = z
     COMFYUI_WORKFLOW_CHECK_SECONDS: z.coerce.number().min(1).default(300),
     /** Servers one run of a task may try (a server that dies mid-job hands it to the next) before the attempt fails. */
     COMFYUI_MAX_TRIES: z.coerce.number().int().min(1).max(10).default(3),
+    /**
+     * Prompts one ComfyUI server holds at once, counting other clients' (ComfyUI's queue has no bound and slows as it
+     * grows): Reverie queues there only below it; the rest wait in Reverie's own queue (issue 44 item 10).
+     */
+    COMFYUI_PROMPTS_PER_SERVER: z.coerce.number().int().min(1).max(20).default(2),
     /** A queue-based serverless endpoint (RunPod's API: /run, /status/{id}, /cancel/{id}), e.g. https://api.runpod.ai/v2/<endpoint id>. */
     SERVERLESS_URL: z.string().url().optional(),
     SERVERLESS_API_KEY: z.string().optional(),

@@ -17,6 +17,8 @@ let taskId: number;
 beforeAll(async () => {
   await ensureConsoleBuilt();
   [good, lacking] = await Promise.all([startFakeComfy(), startFakeComfy({ missingNodes: ["WanImageToVideo", "LTXVImgToVideo"] })]);
+  // a server whose ComfyUI grew over many runs: due for recycling (README)
+  lacking.state.ramFree = 3 * 1024 ** 3;
   server = await startTestServer(
     {
       COMFYUI_URLS: `${good.url},${lacking.url},http://127.0.0.1:9`,
@@ -80,6 +82,13 @@ describe("console engine status in Chromium", () => {
     expect(await comfy.locator(`[data-server='${lacking.url}']`).innerText()).toContain("wan22-i2v-14b: missing nodes: WanImageToVideo");
     expect(await comfy.getAttribute("data-available")).toBe("true");
     expect(await page.locator("[data-engine='local']").innerText()).toContain("local draft");
+    // each server's RAM and GPU memory from its /system_stats (issue 44 item 10); the one short of RAM says recycle it
+    await expect
+      .poll(() => comfy.locator(`[data-server='${good.url}'] [data-testid='server-memory']`).innerText(), { timeout: 10_000 })
+      .toBe("RAM: 48.0 of 64.0 GB free\ncuda:0 fake: 22.4 of 23.3 GB free");
+    expect(await comfy.locator(`[data-server='${lacking.url}'] [data-testid='server-memory']`).innerText()).toContain(
+      "RAM: 3.0 of 64.0 GB free\ncuda:0 fake: 22.4 of 23.3 GB free\nLow on memory: recycle this server",
+    );
     await screenshot(page, "console-engines");
 
     await page.goto(`${server.url}/console/templates`);
@@ -105,6 +114,13 @@ describe("console engine status in Chromium", () => {
     await phone.goto(`${server.url}/console/engines`);
     await phone.waitForSelector("[data-engine='comfyui'] [data-server]");
     await screenshot(phone, "console-engines-360");
+    await phone.evaluate(() => localStorage.setItem("RaStore.locale", JSON.stringify("ru")));
+    await phone.reload();
+    const memory = phone.locator(`[data-server='${lacking.url}'] [data-testid='server-memory']`);
+    await expect.poll(() => memory.innerText(), { timeout: 10_000 }).toContain("ОЗУ: свободно 3.0 из 64.0 ГБ");
+    expect(await memory.innerText()).toContain("Мало памяти: перезапустите этот сервер");
+    await memory.scrollIntoViewIfNeeded();
+    await screenshot(phone, "console-engines-memory-ru-360");
     await phone.close();
   });
 

@@ -27,6 +27,34 @@ function NotOffered({ workflows }: { workflows: ServerStatus["workflows"] }) {
   );
 }
 
+const GB = 1024 ** 3;
+const gb = (bytes: number) => (bytes / GB).toFixed(1);
+/** Below this share of RAM free a server is due for the recycling the README describes. */
+const LOW_RAM = 0.1;
+
+/** The server's RAM and each GPU's memory by its last /system_stats: ComfyUI's grows over many runs (issue 44 item 10). */
+function Memory({ memory: m }: { memory: NonNullable<ServerStatus["memory"]> }) {
+  const translate = useTranslate();
+  const low = m.ramTotal > 0 && m.ramFree / m.ramTotal < LOW_RAM;
+  return (
+    <Box data-testid="server-memory" sx={{ mt: 0.5, wordBreak: "normal", minWidth: 150 }}>
+      <Typography variant="caption" display="block" color={low ? "error" : "text.secondary"}>
+        {translate("console.engines.ram", { free: gb(m.ramFree), total: gb(m.ramTotal) })}
+      </Typography>
+      {m.gpus.map((g) => (
+        <Typography key={g.name} variant="caption" display="block" color="text.secondary">
+          {translate("console.engines.vram", { name: g.name, free: gb(g.vramFree), total: gb(g.vramTotal) })}
+        </Typography>
+      ))}
+      {low && (
+        <Typography variant="caption" display="block" color="error">
+          {translate("console.engines.memoryLow")}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
 function ServersTable({ servers }: { servers: ServerStatus[] }) {
   const translate = useTranslate();
   return (
@@ -49,6 +77,7 @@ function ServersTable({ servers }: { servers: ServerStatus[] }) {
                     {s.lastError}
                   </Typography>
                 )}
+                {s.memory && <Memory memory={s.memory} />}
               </TableCell>
               <TableCell>
                 <Chip size="small" color={s.health === "healthy" ? "success" : s.health === "unreachable" ? "error" : "default"} label={s.health} />

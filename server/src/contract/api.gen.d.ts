@@ -4718,6 +4718,15 @@ export interface paths {
                                     health: "healthy" | "unreachable" | "unchecked";
                                     inFlight: number;
                                     lastError?: string;
+                                    memory?: {
+                                        gpus: {
+                                            name: string;
+                                            vramFree: number;
+                                            vramTotal: number;
+                                        }[];
+                                        ramFree: number;
+                                        ramTotal: number;
+                                    };
                                     queue: number;
                                     url: string;
                                     workflows: {
@@ -14108,6 +14117,15 @@ export interface paths {
                                     health: "healthy" | "unreachable" | "unchecked";
                                     inFlight: number;
                                     lastError?: string;
+                                    memory?: {
+                                        gpus: {
+                                            name: string;
+                                            vramFree: number;
+                                            vramTotal: number;
+                                        }[];
+                                        ramFree: number;
+                                        ramTotal: number;
+                                    };
                                     queue: number;
                                     url: string;
                                     workflows: {

@@ -31,6 +31,14 @@ export const engineStatusAnswer = z.object({
         lastError: z.string().optional(),
         /** Reverie's LoRA node is installed there (decision 330). */
         characterModels: z.boolean().optional(),
+        /** Its RAM and GPU memory in bytes by its last /system_stats: ComfyUI's grows over many runs (README, recycling). */
+        memory: z
+          .object({
+            ramTotal: z.number(),
+            ramFree: z.number(),
+            gpus: z.array(z.object({ name: z.string(), vramTotal: z.number(), vramFree: z.number() })),
+          })
+          .optional(),
         checkedAt: z.string().optional(),
       }),
     )

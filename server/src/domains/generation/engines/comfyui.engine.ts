@@ -1,26 +1,26 @@
-import type { Logger } from "pino";
 import { watchHealth, type FailureKind } from "./comfyui.health.ts";
-import { EngineError, UnrunnableError, type EngineServerStatus, type EngineStatus, type GenerationEngine, type LoraLinks } from "./engine.ts";
+import { EngineError, UnrunnableError, type EngineServerStatus, type EngineStatus, type GenerationEngine } from "./engine.ts";
 import {
   comfyServer,
   download,
   failureOf,
   fixFor,
-  forget,
   historyOf,
   isConnectionFailure,
   postPrompt,
   refusalOf,
   serverStatus,
   stopOnServer,
+  endIfStopped,
+  removeTraces,
   uploadInputs,
   type ComfyServer,
 } from "./comfyui.server.ts";
 import { gpuRunOf } from "./gpu-time.ts";
 import { judgeFailures } from "./comfyui.verdicts.ts";
 import { createNodeTimings, followPrompt, percentOf } from "./comfyui.progress.ts";
-import { openSocket, queueRemaining, type SocketMessage } from "./comfyui.socket.ts";
-import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob } from "./comfyui.jobs.ts";
+import { openSocket, queueRemaining, reopenIfQuiet, type SocketMessage } from "./comfyui.socket.ts";
+import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob, type ComfyOptions } from "./comfyui.jobs.ts";
 import { createJobBook, createTryRecord, isOver, reasonOf, shownState } from "./job-book.ts";
 import { finishOutputs } from "./outputs.ts";
 import { modesOf } from "./workflow-binding.ts";
@@ -35,23 +35,9 @@ import { bindWorkflow, chooseWorkflow, type Workflow } from "./workflows.ts";
  * its jobs back to our queue without using up their tries; one that forgets the prompt hands the job on, up to
  * `maxTries`; a node or validation error is never tried again on the server that raised it, and a job no server can
  * run any more fails at once (decision 236); one failed by the request's own input fails alone, leaving the
- * workflow offered (decision 335). Cancel deletes the prompt from the queue and interrupts it.
+ * workflow offered (decision 335). A cancel deletes the prompt from the queue, or interrupts it while it runs; an ended
+ * prompt leaves nothing on the server (decision 376).
  */
-
-export interface ComfyOptions {
-  urls: string[];
-  workflows: Workflow[];
-  /** COMFYUI_MODELS: slot -> file. */
-  models: Record<string, string>;
-  healthMs: number;
-  workflowCheckMs: number;
-  maxTries: number;
-  log: Logger;
-  loraLinks?: LoraLinks;
-  /** Prompts of ours a server holds at once: one running and one waiting behind it, so it never idles between jobs. */
-  slotsPerServer?: number;
-}
-
 type Job = ComfyJob;
 type Server = ComfyServer<Job>;
 
@@ -65,8 +51,10 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
   const timings = createNodeTimings();
   let closed = false;
 
+  const quietMs = o.socketQuietMs ?? 30_000;
   function connect(s: Server) {
-    if (!closed) openSocket(s, (m) => onMessage(s, m));
+    const heard = (m: SocketMessage) => onMessage(s, m);
+    if (!closed && !reopenIfQuiet(s, quietMs, heard)) openSocket(s, heard);
   }
 
   function onMessage(s: Server, m: SocketMessage) {
@@ -76,7 +64,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       return;
     }
     // a stopped prompt's last message: ComfyUI is done with it, and its slot is free
-    if (m.type === "executing" && m.data.node === null && s.ending.delete(String(m.data.prompt_id))) schedule();
+    if (m.type === "executing" && m.data.node === null && endIfStopped(s, String(m.data.prompt_id))) schedule();
     const job = typeof m.data.prompt_id === "string" ? byPrompt.get(m.data.prompt_id) : undefined;
     if (!job || job.server !== s) return;
     // an execution_error is not noted here: settle reads the same record from history and notes it once, with the try
@@ -128,22 +116,33 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       const inputs = await uploadInputs(s, job.job, job.wf, promptId);
       const { prompt } = await bindWorkflow(job.wf, job.job, { ...inputs, models: o.models, prefix: `reverie/${promptId}`, server: s.url, links: o.loraLinks });
       job.seen.nodes = Object.keys(prompt);
-      if (cancelled(job)) return;
+      // its photo is on the server already: nothing of a prompt that never runs stays there (issue 44 item 7)
+      if (cancelled(job)) return void removeTraces(s, promptId);
       const res = await postPrompt(s, promptId, prompt);
-      if (res.status === 400) return verdicts.refusal(job, s, await refusalOf(res));
+      if (res.status === 400) {
+        void removeTraces(s, promptId);
+        return verdicts.refusal(job, s, await refusalOf(res));
+      }
       if (!res.ok) throw new EngineError(`POST /prompt answered ${res.status}`);
       job.posted = true;
       job.postedAt = Date.now();
       if (cancelled(job)) await stopOnServer(s, promptId);
       else if (job.ended) void settle(job);
     } catch (err) {
-      failedOn(job, s, err);
+      failedOn(job, s, promptId, err);
     }
   }
 
-  /** A request for the job failed: a server that did not answer is down (the job waits for another), else the try failed. */
-  function failedOn(job: Job, s: Server, err: unknown) {
-    if (!isConnectionFailure(err)) return attemptFailed(job, (err as Error).message);
+  /**
+   * A request for the job's prompt failed: a server that did not answer is down (the job waits for another, the prompt
+   * is stopped and removed there once it is back), else the try failed and what the prompt left there is removed.
+   */
+  function failedOn(job: Job, s: Server, promptId: string, err: unknown) {
+    if (!isConnectionFailure(err)) {
+      void removeTraces(s, promptId);
+      return attemptFailed(job, (err as Error).message);
+    }
+    s.orphans.add(promptId);
     health.markDown(s, reasonOf(err));
     // already marked down meanwhile: its jobs were handed back then, but not this one's request
     if (s.inFlight.has(job)) attemptFailed(job, `server unreachable: ${reasonOf(err)}`, "connection");
@@ -193,14 +192,13 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     job.finishing = true;
     try {
       const h = await historyOf(s, promptId);
+      // it has ended, whatever its end: its history entry and inputs go (a restart kept the inputs)
+      if (h?.status.status_str !== "success") void removeTraces(s, promptId);
       if (!h) return void attemptFailed(job, "the server no longer knows the prompt (restarted?)");
-      if (h.status.status_str !== "success") {
-        void forget(s, promptId);
-        return verdicts.failure(job, s, failureOf(h));
-      }
+      if (h.status.status_str !== "success") return verdicts.failure(job, s, failureOf(h));
       s.outOfMemory.delete(job.wf.name);
       const files = await download(s, h, job.wf, job.job.workDir);
-      void forget(s, promptId);
+      void removeTraces(s, promptId);
       detach(job);
       schedule();
       const result = { ...(await finishOutputs(job.job, files, job.wf.binding.output.kind)), gpu: gpuRunOf(job.wf.name, h.status.messages) };
@@ -209,7 +207,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
       job.resolve(result);
     } catch (err) {
       job.finishing = false;
-      failedOn(job, s, err);
+      failedOn(job, s, promptId, err);
     }
   }
 

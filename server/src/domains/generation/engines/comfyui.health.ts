@@ -1,4 +1,4 @@
-import { call, promptsIn, stopOnServer, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
+import { call, ended, memoryOf, promptsIn, stopOnServer, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
 import { reasonOf } from "./job-book.ts";
 import { hasCharacterNodes } from "./lora-links.ts";
 
@@ -36,8 +36,9 @@ export function watchHealth<J extends SentJob>(
   hooks: HealthHooks<J>,
 ) {
   /** The server answers: its queue, its workflows (again every workflowCheckMs, or when it comes back), its socket. */
-  async function markHealthy(s: ComfyServer<J>, q: QueueBody, asked: number) {
+  async function markHealthy(s: ComfyServer<J>, q: QueueBody, stats: Parameters<typeof memoryOf>[0], asked: number) {
     s.queue = q.queue_running.length + q.queue_pending.length;
+    s.memory = memoryOf(stats);
     if (Date.now() - s.objectInfoAt >= o.workflowCheckMs || s.health !== "healthy") {
       const info = (await (await call(s, "/object_info", { timeoutMs: 60_000 })).json()) as ObjectInfo;
       for (const wf of o.workflows) s.offered.set(wf.name, checkWorkflow(wf, info, o.models));
@@ -59,7 +60,7 @@ export function watchHealth<J extends SentJob>(
     // the socket may have missed a prompt's end, or the server may have lost it on a restart: ask history
     const held = new Set(promptsIn(q));
     // a stopped prompt the queue no longer names has ended (a deleted pending one gets no message at all)
-    for (const id of [...s.ending]) if (!held.has(id)) s.ending.delete(id);
+    for (const id of [...s.ending]) if (!held.has(id)) ended(s, id);
     for (const job of [...s.inFlight]) if (job.posted && job.postedAt < asked && !held.has(job.promptId)) void hooks.settle(job);
   }
 
@@ -73,12 +74,14 @@ export function watchHealth<J extends SentJob>(
     s.lastError = message;
     s.checkedAt = new Date();
     s.ws?.terminate();
+    // what we stopped or moved there is stopped and removed once it is back (issue 44 item 7)
+    for (const id of s.ending) s.orphans.add(id);
     s.ending.clear();
     clearTimeout(s.recheck);
     s.recheck = setTimeout(() => void check(s), Math.min(MAX_BACKOFF_MS, 1000 * 2 ** s.downs++));
     s.recheck.unref();
     for (const job of [...s.inFlight]) {
-      if (job.posted && job.promptId) s.orphans.add(job.promptId);
+      if (job.promptId) s.orphans.add(job.promptId);
       hooks.attemptFailed(job, `server unreachable: ${message}`, "connection");
     }
   }
@@ -88,7 +91,7 @@ export function watchHealth<J extends SentJob>(
     try {
       const [stats, queue] = await Promise.all([call(s, "/system_stats"), call(s, "/queue")]);
       if (!stats.ok || !queue.ok) throw new Error(`/system_stats ${stats.status}, /queue ${queue.status}`);
-      await markHealthy(s, (await queue.json()) as QueueBody, asked);
+      await markHealthy(s, (await queue.json()) as QueueBody, (await stats.json()) as Parameters<typeof memoryOf>[0], asked);
     } catch (err) {
       markUnreachable(s, reasonOf(err));
     }

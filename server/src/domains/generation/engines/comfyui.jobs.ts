@@ -1,9 +1,30 @@
 import { type PromptSeen, promptSeen } from "./comfyui.progress.ts";
 import type { ComfyServer } from "./comfyui.server.ts";
-import type { EngineJob } from "./engine.ts";
+import type { Logger } from "pino";
+import type { EngineJob, LoraLinks } from "./engine.ts";
 import { settlement, type TriedJob } from "./job-book.ts";
 import { uuidFromKey } from "./outputs.ts";
 import type { Workflow } from "./workflows.ts";
+
+/** What the ComfyUI pool is made with (registry.ts reads them from the settings). */
+export interface ComfyOptions {
+  urls: string[];
+  workflows: Workflow[];
+  /** COMFYUI_MODELS: slot -> file. */
+  models: Record<string, string>;
+  healthMs: number;
+  workflowCheckMs: number;
+  maxTries: number;
+  log: Logger;
+  loraLinks?: LoraLinks;
+  /**
+   * Prompts a server holds at once, ours and others' (COMFYUI_PROMPTS_PER_SERVER): by default one running and one
+   * waiting behind it, so it never idles between jobs; the rest wait in our queue, where a cancel costs nothing.
+   */
+  slotsPerServer?: number;
+  /** A socket quiet this long while prompts of ours are on its server is re-opened (default 30 s). */
+  socketQuietMs?: number;
+}
 
 /** A job of the ComfyUI pool and where it stands. */
 export interface ComfyJob extends TriedJob {

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type WebSocket from "ws";
 import type { ServerHealth } from "../../../contract/engines.ts";
-import { EngineError, type EngineJob, type EngineServerStatus } from "./engine.ts";
+import { EngineError, type EngineJob, type EngineServerStatus, type ServerMemory } from "./engine.ts";
 import type { NodeFault } from "./input-faults.ts";
 import type { Workflow } from "./workflows.ts";
 
@@ -32,6 +32,10 @@ export interface ComfyServer<J> {
   outOfMemory: Map<string, number>;
   /** Connection failures in a row: the next check waits 1, 2, 4... s (capped), so a restart is noticed in seconds. */
   downs: number;
+  /** When its socket last said anything: a socket quiet while our prompts are there is re-opened (issue 44 item 10). */
+  heardAt: number;
+  /** RAM and GPU memory by its last /system_stats. */
+  memory?: ServerMemory;
   recheck?: NodeJS.Timeout;
   lastError?: string;
   checkedAt?: Date;
@@ -63,6 +67,7 @@ export function comfyServer<J>(url: string): ComfyServer<J> {
     ending: new Set(),
     outOfMemory: new Map(),
     downs: 0,
+    heardAt: 0,
   };
 }
 
@@ -75,26 +80,63 @@ const postJson = (s: ComfyServer<unknown>, p: string, body: unknown) =>
 /** The prompts the server holds, running or waiting (comfyui.md §9). */
 export const promptsIn = (q: QueueBody) => [...q.queue_running, ...q.queue_pending].map((t) => t[1]);
 
+/** The server's queue (comfyui.md §11); null when it does not answer. */
+const queueOf = (s: ComfyServer<unknown>) =>
+  call(s, "/queue")
+    .then((r) => r.json() as Promise<QueueBody>)
+    .catch(() => null);
+
+const isRunning = (q: QueueBody | null, promptId: string) => !!q?.queue_running.some((t) => t[1] === promptId);
+
 /**
- * Pending prompts are deleted from the queue; a running one is interrupted (comfyui.md §10, §11), which takes effect
- * only at its next node boundary: until it has ended (its last message, or the queue no longer names it) it is `ending`.
+ * Stops a prompt of ours: deleted from the queue while pending, interrupted only while the queue says it is the one
+ * running (a bare /interrupt, and a ComfyUI that ignores the prompt_id of its body, stop whatever runs now: another
+ * person's prompt; comfyui.md §10, §14). An interrupt takes effect at the next node boundary, so until the prompt has
+ * ended (its last message, or the queue no longer names it) it is `ending`; then what it left there is removed. A
+ * server that does not answer keeps it as an orphan, stopped once it is back.
  */
 export async function stopOnServer(s: ComfyServer<unknown>, promptId: string) {
   s.ending.add(promptId);
-  await postJson(s, "/queue", { delete: [promptId] }).catch(() => undefined);
-  await postJson(s, "/interrupt", { prompt_id: promptId }).catch(() => undefined);
-  const q = (await call(s, "/queue")
-    .then((r) => r.json())
-    .catch(() => null)) as QueueBody | null;
-  if (!q || !promptsIn(q).includes(promptId)) s.ending.delete(promptId);
+  let q = await queueOf(s);
+  if (q?.queue_pending.some((t) => t[1] === promptId)) {
+    await postJson(s, "/queue", { delete: [promptId] }).catch(() => undefined);
+    q = await queueOf(s);
+  }
+  if (isRunning(q, promptId)) {
+    await postJson(s, "/interrupt", { prompt_id: promptId }).catch(() => undefined);
+    q = await queueOf(s);
+  }
+  if (!q) {
+    s.ending.delete(promptId);
+    s.orphans.add(promptId);
+  } else if (!promptsIn(q).includes(promptId)) ended(s, promptId);
+}
+
+/** A prompt of ours has ended on the server, however it ended: nothing of it stays there. */
+export function ended(s: ComfyServer<unknown>, promptId: string) {
+  s.ending.delete(promptId);
+  void removeTraces(s, promptId);
+}
+
+/** A prompt's last message came: one we stopped has ended (true), and nothing of it stays there. */
+export function endIfStopped(s: ComfyServer<unknown>, promptId: string): boolean {
+  if (!s.ending.has(promptId)) return false;
+  ended(s, promptId);
+  return true;
 }
 
 /**
- * Removes the prompt's history entry (comfyui.md §4): it holds the person's prompt and the names of their uploaded and
- * rendered files, which are not ours to leave on a GPU server once the outputs are home.
+ * Removes what a prompt of ours left on the server once it has ended, whatever its end (issue 44 item 7): its history
+ * entry (comfyui.md §4), which holds the person's prompt and the names of their files, and the input files Reverie
+ * uploaded for it, through Reverie's node (gpu/comfyui-reverie), which deletes only `reverie-<prompt id>*` files of
+ * ComfyUI's input folder (stock ComfyUI can delete no file; decision 376). A server without the node answers 404:
+ * its input folder is the operator's to sweep (README).
  */
-export async function forget(s: ComfyServer<unknown>, promptId: string) {
-  await postJson(s, "/history", { delete: [promptId] }).catch(() => undefined);
+export async function removeTraces(s: ComfyServer<unknown>, promptId: string) {
+  await Promise.all([
+    postJson(s, "/history", { delete: [promptId] }).catch(() => undefined),
+    postJson(s, "/reverie/inputs/delete", { prompt_ids: [promptId] }).catch(() => undefined),
+  ]);
 }
 
 /**
@@ -128,7 +170,7 @@ export async function postPrompt(s: ComfyServer<unknown>, promptId: string, prom
 
 /**
  * Uploads the job's input files (/upload/image, which takes any file: comfyui.md §2), each under a name of the
- * prompt's own: a transition's two photos under two names, as the server would otherwise keep only the second
+ * prompt's own (`reverie-<prompt id>[-end|-audio|-ref<n>]`): a transition's two photos under two names, as the server would otherwise keep only the second
  * (overwrite). The audio only where the workflow reads it (lip sync): elsewhere it is laid under the output here.
  * Answers the names the workflow refers to them by.
  */
@@ -141,14 +183,17 @@ export async function uploadInputs(
   // a character's reference pictures only where the workflow reads them (decision 385)
   const refs = wf.binding.inputs.references ? (job.references ?? []) : [];
   const [image, endImage, video, audio, ...references] = await Promise.all([
-    upload(s, job.image, promptId),
-    upload(s, job.endImage, `${promptId}-end`),
-    upload(s, job.video, promptId),
-    upload(s, wf.binding.inputs.audio && job.audio, `${promptId}-audio`),
-    ...refs.map((f, i) => upload(s, f, `${promptId}-ref${i + 1}`)),
+    upload(s, job.image, inputName(promptId)),
+    upload(s, job.endImage, inputName(promptId, "end")),
+    upload(s, job.video, inputName(promptId)),
+    upload(s, wf.binding.inputs.audio && job.audio, inputName(promptId, "audio")),
+    ...refs.map((f, i) => upload(s, f, inputName(promptId, `ref${i + 1}`))),
   ]);
   return { image, endImage, video, audio, references: references.filter((r): r is string => !!r) };
 }
+
+/** An input's name on the server: Reverie's prefix and the prompt's id, which is how Reverie's node knows the files it may delete. */
+const inputName = (promptId: string, part?: string) => ["reverie", promptId, part].filter(Boolean).join("-");
 
 /** Uploads an input file under `name` (/upload/image); answers the name the workflow refers to it by. */
 async function upload(s: ComfyServer<unknown>, file: string | undefined, name: string): Promise<string | undefined> {
@@ -178,6 +223,18 @@ export async function refusalOf(res: Response): Promise<{ reason: string; workfl
   // an error naming no input is the node's as such: it matches no input the request sets
   const faults = errors.map(({ id, e }) => ({ node: id, input: e.extra_info?.input_name ?? "" }));
   return { reason, workflowRefused: body.error?.type === "invalid_prompt" || details.length > 0, faults };
+}
+
+/** What a /system_stats answer says of the server's memory (comfyui.md §1); a CPU "device" is its RAM again, left out. */
+export function memoryOf(stats: {
+  system?: { ram_total?: number; ram_free?: number };
+  devices?: { name?: string; type?: string; vram_total?: number; vram_free?: number }[];
+}): ServerMemory {
+  return {
+    ramTotal: stats.system?.ram_total ?? 0,
+    ramFree: stats.system?.ram_free ?? 0,
+    gpus: (stats.devices ?? []).filter((d) => d.type !== "cpu").map((d) => ({ name: d.name ?? "?", vramTotal: d.vram_total ?? 0, vramFree: d.vram_free ?? 0 })),
+  };
 }
 
 /** The prompt's history entry, the source of truth of how it ended; undefined when the server no longer knows it. */
@@ -234,6 +291,7 @@ export function serverStatus(s: ComfyServer<unknown>, workflows: Workflow[]): En
       ...(s.offered.get(wf.name) ?? { offered: false, reason: s.health === "unreachable" ? "server unreachable" : "not checked yet" }),
     })),
     characterModels: s.characterModels,
+    memory: s.memory,
     lastError: s.lastError,
     checkedAt: s.checkedAt?.toISOString(),
   };

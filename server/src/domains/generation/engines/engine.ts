@@ -114,6 +114,13 @@ export interface EngineProgress {
   error?: string;
 }
 
+/** A ComfyUI server's RAM and each device's memory, free and in all, in bytes (its /system_stats). */
+export interface ServerMemory {
+  ramTotal: number;
+  ramFree: number;
+  gpus: { name: string; vramTotal: number; vramFree: number }[];
+}
+
 /** One GPU server (ComfyUI) or endpoint (serverless) as the console shows it. */
 export interface EngineServerStatus {
   url: string;
@@ -126,6 +133,8 @@ export interface EngineServerStatus {
   workflows: { name: string; offered: boolean; reason?: string }[];
   /** Whether it can run a job with a person's character model (Reverie's LoRA node installed, decision 330); unset: not known. */
   characterModels?: boolean;
+  /** Its memory by its last /system_stats, in bytes: ComfyUI's grows over many runs, so operators recycle it (README). */
+  memory?: ServerMemory;
   lastError?: string;
   checkedAt?: string;
 }

@@ -5,13 +5,11 @@ import type { GenerationMode } from "../../../contract/generation.ts";
 import { HttpError } from "../../../http/errors.ts";
 import { MSG } from "../../../http/messages.ts";
 import type { EngineStatus, GenerationEngine } from "./engine.ts";
-import { createComfyEngine } from "./comfyui.engine.ts";
 import { resolveMediaTool } from "../../../storage/media-binaries.ts";
 import { createLocalEngine } from "./local.engine.ts";
-import { createServerlessEngine } from "./serverless.engine.ts";
+import { createGpuEngines } from "./gpu-engines.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { shareGpuChecks } from "./gpu-rechecks.ts";
-import { loraLinksFor } from "./lora-links.ts";
 import { loadWorkflows, misfit, pinFault, type Brought, type Workflow } from "./workflows.ts";
 import { MODE_NEEDS, type Need } from "./workflow-binding.ts";
 import {
@@ -33,7 +31,12 @@ const offeredBy =
     !runnable || runnable.includes(wf.name);
 
 /** What the registry answers of the workflows themselves: which there are, their prices and what each server lacks. */
-function workflowChecks(config: Config, workflows: Workflow[], status: (name: EngineKind) => Promise<EngineStatus>) {
+function workflowChecks(
+  config: Config,
+  workflows: Workflow[],
+  status: (name: EngineKind) => Promise<EngineStatus>,
+  announce: (urls: string[]) => Promise<void> | undefined,
+) {
   return {
     /**
      * The workflow files the GPU engines run that a template may pin (the console offers them per template); an upscale
@@ -44,8 +47,15 @@ function workflowChecks(config: Config, workflows: Workflow[], status: (name: En
       .map((w) => ({ name: w.name, title: w.binding.title, modes: w.binding.modes, tier: w.binding.tier })),
     /** Why a template of this mode cannot pin this workflow, whatever the servers offer; null where it can (decision 320). */
     pinFault: (mode: GenerationMode, workflow: string | null | undefined) => pinFault(workflows, mode, workflow),
-    /** Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check` prints the same). */
-    gpuCheck: () => Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS))),
+    /**
+     * Each ComfyUI server checked now against the model manifest (the console's Engines page; `npm run gpu:check`
+     * prints the same); the pool of this process and of every other one then offers what it found (decision 375).
+     */
+    async gpuCheck() {
+      const reports = await Promise.all(config.COMFYUI_URLS.map((url) => checkGpuServer(url, workflows, config.COMFYUI_MODELS)));
+      await announce(reports.map((r) => r.url));
+      return reports;
+    },
     /**
      * The cost class of the workflow a GPU engine will run for a request, which prices it (decision 239): the template's
      * (also before the request fits it, decision 315), else the one it picks by priority among those it can run now;
@@ -88,36 +98,9 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000, 
     createLocalEngine({ toolPath: (tool) => resolveMediaTool(tool, config), gpuConfigured: config.COMFYUI_URLS.length > 0 || !!config.SERVERLESS_URL }),
   );
   const workflows = loadWorkflows();
-  const loraLinks = config.COMFYUI_URLS.length || config.SERVERLESS_URL ? loraLinksFor(config) : undefined;
-  const comfy = config.COMFYUI_URLS.length
-    ? createComfyEngine({
-        urls: config.COMFYUI_URLS,
-        workflows,
-        models: config.COMFYUI_MODELS,
-        healthMs: config.COMFYUI_HEALTH_SECONDS * 1000,
-        workflowCheckMs: config.COMFYUI_WORKFLOW_CHECK_SECONDS * 1000,
-        maxTries: config.COMFYUI_MAX_TRIES,
-        loraLinks,
-        log,
-      })
-    : undefined;
+  const { comfy, serverless } = createGpuEngines(config, workflows, log);
   if (comfy) engines.set("comfyui", comfy);
-
-  if (config.SERVERLESS_URL) {
-    engines.set(
-      "serverless",
-      createServerlessEngine({
-        url: config.SERVERLESS_URL,
-        apiKey: config.SERVERLESS_API_KEY,
-        workflows,
-        models: config.COMFYUI_MODELS,
-        pollMs: config.SERVERLESS_POLL_SECONDS * 1000,
-        maxTries: config.COMFYUI_MAX_TRIES,
-        loraLinks,
-        log,
-      }),
-    );
-  }
+  if (serverless) engines.set("serverless", serverless);
 
   const cache = new Map<EngineKind, { at: number; value: Promise<EngineStatus> }>();
   // an operator's check, here or in another process, is what the pool offers from then on (decision 375)
@@ -127,7 +110,7 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000, 
         cache.delete("comfyui");
       })
     : undefined;
-  const workflowInfo = workflowChecks(config, workflows, status);
+  const workflowInfo = workflowChecks(config, workflows, status, (urls) => operatorChecks?.announce(urls));
   /** What each engine's last check said, so a change is logged once rather than on every check. */
   const known = new Map<EngineKind, boolean>();
 
@@ -164,15 +147,6 @@ export function createEngines(config: Config, log: Logger, localTtlMs = 60_000, 
 
   return {
     ...workflowInfo,
-    /**
-     * Each ComfyUI server checked now against the manifest (the console's "Check now"); the pool of this process and
-     * of every other one then offers what the servers have now (issue 44 item 6).
-     */
-    async gpuCheck() {
-      const reports = await workflowInfo.gpuCheck();
-      await operatorChecks?.announce(reports.map((r) => r.url));
-      return reports;
-    },
     defaultName,
     get(name: EngineKind): GenerationEngine | undefined {
       return engines.get(name);
