@@ -1,4 +1,5 @@
-import { call, ended, memoryOf, promptsIn, stopOnServer, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
+import { call, ended, promptsIn, stopOnServer, type ComfyServer, type QueueBody } from "./comfyui.server.ts";
+import type { ServerMemory } from "./engine.ts";
 import { reasonOf } from "./job-book.ts";
 import { hasCharacterNodes } from "./lora-links.ts";
 
@@ -8,6 +9,18 @@ export type FailureKind = "refused" | "connection" | "other";
 /** The longest wait between checks of a server that went down; the regular rounds go on meanwhile. */
 const MAX_BACKOFF_MS = 8_000;
 import { checkWorkflow, type ObjectInfo, type Workflow } from "./workflows.ts";
+
+/** What a /system_stats answer says of the server's memory (comfyui.md §1); a CPU "device" is its RAM again, left out. */
+function memoryOf(stats: {
+  system?: { ram_total?: number; ram_free?: number };
+  devices?: { name?: string; type?: string; vram_total?: number; vram_free?: number }[];
+}): ServerMemory {
+  return {
+    ramTotal: stats.system?.ram_total ?? 0,
+    ramFree: stats.system?.ram_free ?? 0,
+    gpus: (stats.devices ?? []).filter((d) => d.type !== "cpu").map((d) => ({ name: d.name ?? "?", vramTotal: d.vram_total ?? 0, vramFree: d.vram_free ?? 0 })),
+  };
+}
 
 /** What the health checks need of a job the engine has sent to a server. */
 interface SentJob {

@@ -225,18 +225,6 @@ export async function refusalOf(res: Response): Promise<{ reason: string; workfl
   return { reason, workflowRefused: body.error?.type === "invalid_prompt" || details.length > 0, faults };
 }
 
-/** What a /system_stats answer says of the server's memory (comfyui.md §1); a CPU "device" is its RAM again, left out. */
-export function memoryOf(stats: {
-  system?: { ram_total?: number; ram_free?: number };
-  devices?: { name?: string; type?: string; vram_total?: number; vram_free?: number }[];
-}): ServerMemory {
-  return {
-    ramTotal: stats.system?.ram_total ?? 0,
-    ramFree: stats.system?.ram_free ?? 0,
-    gpus: (stats.devices ?? []).filter((d) => d.type !== "cpu").map((d) => ({ name: d.name ?? "?", vramTotal: d.vram_total ?? 0, vramFree: d.vram_free ?? 0 })),
-  };
-}
-
 /** The prompt's history entry, the source of truth of how it ended; undefined when the server no longer knows it. */
 export async function historyOf(s: ComfyServer<unknown>, promptId: string): Promise<HistoryEntry | undefined> {
   return ((await (await call(s, `/history/${promptId}`)).json()) as Record<string, HistoryEntry>)[promptId];
