@@ -15,6 +15,15 @@ const HELLO: Record<Language, string> = {
   ru: "Привет! Очень понравилась серия",
 };
 const FOR_YOU: Record<Language, string> = { en: "Just for you", ja: "あなただけに", ko: "당신만을 위해", ru: "Только для вас" };
+/** True while the support bubble, not stepped aside, lies over the composer's Send button. */
+function sendCovered(): boolean {
+  const bubble = document.querySelector("[data-testid=support-bubble]") as HTMLElement | null;
+  const send = document.querySelector("[data-testid=composer-send]");
+  if (!bubble || !send || bubble.dataset.steppedAside === "1") return false;
+  const a = bubble.getBoundingClientRect();
+  const b = send.getBoundingClientRect();
+  return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+}
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 
 /** A creator's page (made without training) with one members-only picture in its library; answers the creator and the item. */
@@ -96,6 +105,11 @@ describe("messages between fans and creators in the browser", () => {
       await c.page.getByTestId("composer-send").click();
       // the send passes the text check and stores under the page's hold: over a second on a loaded machine
       await expect.poll(() => c.page.getByTestId("message").count(), { timeout: 10_000 }).toBe(2);
+      // with the thread grown, "Send" sits at the bottom right of a phone, under the support bubble's corner: the
+      // bubble steps aside from it as it does from Generate (decision 283)
+      await c.page.getByTestId("composer-send").scrollIntoViewIfNeeded();
+      await expect.poll(() => c.page.evaluate(sendCovered), { timeout: 5_000 }).toBe(false);
+      await screenshot(c.page, `messages-creator-sent-${language}-360`);
 
       // the fan's open thread hears it over the stream: locked, with its price, no picture yet
       await f.page.locator('[data-testid="message"][data-locked="1"]').waitFor({ timeout: 10_000 });

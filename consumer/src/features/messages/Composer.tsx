@@ -8,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/index.ts";
 import { MESSAGE_BODY_MAX, MESSAGE_PRICE_MAX } from "../../../../server/src/contract/messages.ts";
+import { KEEP_CLEAR } from "../support/keep-clear.ts";
 
 /** An item of the creator's own library they may attach. */
 export interface Attachable {
@@ -108,6 +109,7 @@ export function Composer({ items, send, testId = "composer" }: { items: Attachab
           onClick={() => void submit()}
           sx={{ flexShrink: 0, whiteSpace: "nowrap" }}
           data-testid={`${testId}-send`}
+          {...KEEP_CLEAR}
         >
           {t("messages.send")}
         </Button>

@@ -68,10 +68,13 @@ export function SupportBubble() {
   const orderId = useSupportOrder();
   const { token } = useSession();
   const [answer, setAnswer] = useSupportThread(token, open);
-  const fab = useRef<HTMLButtonElement>(null);
-  const stepAside = useCoversKeptClear(fab, !open);
+  // the corner, not the button: a button stepping aside shrinks, and its shrunk box would stop covering what it
+  // stepped aside from, bring it back, and so on (it flickered over a phone's "Send")
+  const corner = useRef<HTMLDivElement>(null);
+  const stepAside = useCoversKeptClear(corner, !open);
   return (
     <Box
+      ref={corner}
       sx={{
         position: "fixed",
         right: { xs: 12, md: 20 },
@@ -89,7 +92,6 @@ export function SupportBubble() {
         </Suspense>
       )}
       <Fab
-        ref={fab}
         color="primary"
         aria-label={t("support.open")}
         onClick={() => (open ? dialogs.close() : openSupport())}
