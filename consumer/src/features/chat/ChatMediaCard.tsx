@@ -13,7 +13,7 @@ import { QUEUE_STATES } from "../../../../server/src/contract/metrics.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import type { Task } from "../generation/generation.api.ts";
 import { useTaskProgress } from "../generation/useTaskProgress.ts";
-import { ChatMediaOffer } from "./ChatMediaOffer.tsx";
+import { ChatMediaOffer, type ChatMediaProps } from "./ChatMediaOffer.tsx";
 import { chatApi, type ChatMedia } from "./chat.api.ts";
 
 const RENDERING = new Set<string>(QUEUE_STATES);
@@ -37,17 +37,7 @@ const asTaskIs = (media: ChatMedia, task: Task | null): ChatMedia =>
  * percentage while it renders (followed like every task, useTaskProgress), then the picture with open, download and
  * "make a video from this" (the studio with it as the photo); a failure says so, refunded.
  */
-export function ChatMediaCard({
-  media: stored,
-  name,
-  conversationId,
-  onAccept,
-}: {
-  media: ChatMedia;
-  name: string;
-  conversationId: number;
-  onAccept: () => Promise<boolean>;
-}) {
+export function ChatMediaCard({ media: stored, name, conversationId, onAccept }: ChatMediaProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);

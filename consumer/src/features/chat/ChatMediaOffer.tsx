@@ -8,21 +8,19 @@ import { CHAT_MEDIA_MESSAGES } from "../../../../server/src/contract/chat.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import { chatApi, type ChatMedia, type MediaQuote } from "./chat.api.ts";
 
-/**
- * The character's offer of a picture or clip of itself (issue 50 item 3, the chat model's tool call): what it would
- * show and its price, asked when the offer is shown; only the tap on "Take it" renders and charges it.
- */
-export function ChatMediaOffer({
-  media,
-  name,
-  conversationId,
-  onAccept,
-}: {
+/** A character's media in its message: the character's name, its conversation, and taking an offer (true once taken). */
+export interface ChatMediaProps {
   media: ChatMedia;
   name: string;
   conversationId: number;
   onAccept: () => Promise<boolean>;
-}) {
+}
+
+/**
+ * The character's offer of a picture or clip of itself (issue 50 item 3, the chat model's tool call): what it would
+ * show and its price, asked when the offer is shown; only the tap on "Take it" renders and charges it.
+ */
+export function ChatMediaOffer({ media, name, conversationId, onAccept }: ChatMediaProps) {
   const { t } = useTranslation();
   const [quote, setQuote] = useState<MediaQuote | null>(null);
   const [busy, setBusy] = useState(false);
