@@ -1,5 +1,6 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
+import { logConnectionEnded, serverGone } from "../../logger.ts";
 import { ignoreExists } from "../generation/queue.ts";
 import { utcDay, type NotificationDigests } from "./notifications.digest.ts";
 
@@ -29,7 +30,8 @@ export function startDigestJobs(boss: () => Promise<PgBoss>, digests: Pick<Notif
       const day = utcDay(new Date());
       void b
         .send(DIGEST_QUEUE, { day } satisfies DigestJob, { singletonKey: day, retryLimit: 3, retryDelay: 300, expireInSeconds: 3600 })
-        .catch((err: unknown) => log.error({ err }, "notification digest job not queued"));
+        // a terminal's Ctrl-C reaches PostgreSQL too, and may end it while an offer is on its way: that is the stop
+        .catch((err: unknown) => (serverGone(err) ? logConnectionEnded(log, "digest offer", err) : log.error({ err }, "notification digest job not queued")));
     };
     offer();
     timer = setInterval(offer, OFFER_MS);
