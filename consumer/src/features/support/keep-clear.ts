@@ -10,7 +10,7 @@ function overlaps(a: DOMRect, b: DOMRect): boolean {
 /**
  * True while the element would cover anything marked KEEP_CLEAR. On a 360 px phone a full-width "Generate video"
  * and the balance line pass under any corner a bubble can take, so the bubble steps aside while they do instead of
- * hiding them (docs/decisions/283). Checked once a frame at most, on scroll, resize and page changes.
+ * hiding them (docs/decisions/283). Checked once a frame at most, on scroll, resize, page changes and layout shifts.
  */
 export function useCoversKeptClear(ref: RefObject<HTMLElement | null>, enabled: boolean): boolean {
   const [covers, setCovers] = useState(false);
@@ -31,12 +31,16 @@ export function useCoversKeptClear(ref: RefObject<HTMLElement | null>, enabled: 
     };
     const changes = new MutationObserver(schedule);
     changes.observe(document.body, { childList: true, subtree: true });
+    // a picture that loads moves what lies below it without any change to the page's elements
+    const layout = new ResizeObserver(schedule);
+    layout.observe(document.body);
     window.addEventListener("scroll", schedule, { passive: true });
     window.addEventListener("resize", schedule);
     schedule();
     return () => {
       cancelAnimationFrame(frame);
       changes.disconnect();
+      layout.disconnect();
       window.removeEventListener("scroll", schedule);
       window.removeEventListener("resize", schedule);
     };
