@@ -30,6 +30,15 @@ function setState(next: Partial<SessionState>): void {
   store.set({ ...store.get(), ...next });
 }
 
+/**
+ * Changes the signed-in user as it is now, and only if it is still the account `userId`: an answer that arrives after
+ * another sign-in (a guest's language saved while the channel login ran) must not bring the earlier account back.
+ */
+function patchUser(userId: number, patch: Partial<UserInfo>): void {
+  const { user } = store.get();
+  if (user && user.id === userId) setState({ user: { ...user, ...patch } });
+}
+
 export const session = {
   get: (): SessionState => store.get(),
 
@@ -41,16 +50,17 @@ export const session = {
       return null;
     }
     const { info } = await api.get("/api/Personal/personal_info");
-    setState({ token, user: info });
+    // a sign-in while this was loading has set its own account: this answer is about the one before it
+    if (storage.get("token") === token) setState({ token, user: info });
     return info;
   },
 
   /** Only the balance (after paying or generating). */
   async refreshBalance(): Promise<Balance | null> {
     if (!store.get().token) return null;
+    const asked = store.get().user;
     const balance = await api.get("/api/Personal/select_users_integral", { quiet: true });
-    const { user } = store.get();
-    if (user) setState({ user: { ...user, ...balance } });
+    if (asked) patchUser(asked.id, balance);
     return balance;
   },
 
@@ -115,7 +125,7 @@ async function keepOnAccount(lng: Language): Promise<void> {
   const { user } = store.get();
   if (!user || user.language === lng) return;
   await api.post("/api/Personal/user_update", { language: lng }, { quiet: true });
-  setState({ user: { ...user, language: lng } });
+  patchUser(user.id, { language: lng });
 }
 
 /** At sign-in the app and the account agree on a language (sign-in-language.ts); neither may fail the sign-in. */
