@@ -3,7 +3,8 @@ Reverie's ComfyUI nodes (docs/decisions/330): LoRA loaders that take a person's 
 short-lived signed Reverie link instead of a file name, so no operator copies files and ComfyUI never meets a LoRA
 name it does not list. The file comes from the server's own cache (lora_cache.py), fetched and checked on first use.
 Routes: POST /reverie/loras/evict {"sha256": [...]} deletes files now (erasure); GET /reverie/loras lists the cache;
-POST /reverie/inputs/delete {"prompt_ids": [...]} deletes the input files Reverie uploaded for ended prompts (inputs.py).
+POST /reverie/inputs/delete {"prompt_ids": [...]} deletes the input files Reverie uploaded for ended prompts, and
+POST /reverie/outputs/delete {"prompt_ids": [...]} the files ComfyUI saved for them under Reverie's prefix (prompt_files.py).
 Like ComfyUI's own routes they rely on the server being reachable only from Reverie (README, "GPU servers").
 Install: copy or link this folder into ComfyUI's custom_nodes/ (README, "GPU servers").
 """
@@ -19,7 +20,7 @@ import folder_paths
 from aiohttp import web
 from server import PromptServer
 
-from .inputs import PROMPT_ID, delete_inputs
+from .prompt_files import PROMPT_ID, delete_inputs, delete_outputs
 from .lora_cache import SHA256, LoraError, cache_from_env
 
 # outside models/loras: a cached file is no name any workflow can pick from LoraLoader's list
@@ -106,17 +107,33 @@ async def evict(request):
     return web.json_response({"removed": removed})
 
 
-@routes.post("/reverie/inputs/delete")
-async def delete_prompt_inputs(request):
+async def prompt_ids_of(request):
+    """The body's prompt ids, or None unless it is {"prompt_ids": [UUID, ...]}."""
     try:
         body = await request.json()
     except ValueError:
-        body = None
+        return None
     ids = body.get("prompt_ids") if isinstance(body, dict) else None
-    if not isinstance(ids, list) or not all(isinstance(i, str) and PROMPT_ID.match(i) for i in ids):
+    return ids if isinstance(ids, list) and all(isinstance(i, str) and PROMPT_ID.match(i) for i in ids) else None
+
+
+async def delete_files(request, delete, folder):
+    ids = await prompt_ids_of(request)
+    if ids is None:
         return web.json_response({"error": "prompt_ids must be a list of prompt ids"}, status=400)
-    removed = await asyncio.get_running_loop().run_in_executor(None, delete_inputs, folder_paths.get_input_directory(), ids)
+    removed = await asyncio.get_running_loop().run_in_executor(None, delete, folder, ids)
     return web.json_response({"removed": removed})
+
+
+@routes.post("/reverie/inputs/delete")
+async def delete_prompt_inputs(request):
+    return await delete_files(request, delete_inputs, folder_paths.get_input_directory())
+
+
+# once Reverie has brought the outputs home, or the prompt ended without them being fetched (decision 393)
+@routes.post("/reverie/outputs/delete")
+async def delete_prompt_outputs(request):
+    return await delete_files(request, delete_outputs, folder_paths.get_output_directory())
 
 
 @routes.get("/reverie/loras")

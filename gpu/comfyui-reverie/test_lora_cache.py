@@ -146,7 +146,9 @@ class NodeTest(Base):
             "comfy": comfy,
             "comfy.sd": comfy.sd,
             "comfy.utils": comfy.utils,
-            "folder_paths": types.SimpleNamespace(models_dir=self.dir.name, get_input_directory=lambda: self.inputs),
+            "folder_paths": types.SimpleNamespace(
+                models_dir=self.dir.name, get_input_directory=lambda: self.inputs, get_output_directory=lambda: self.outputs
+            ),
             "server": types.SimpleNamespace(PromptServer=types.SimpleNamespace(instance=types.SimpleNamespace(routes=Routes()))),
             "aiohttp": types.SimpleNamespace(web=types.SimpleNamespace(json_response=lambda body, status=200: (status, body))),
         }
@@ -199,6 +201,42 @@ class NodeTest(Base):
         self.assertEqual(sorted(answer["removed"]), sorted(names[:4]))
         self.assertEqual(sorted(os.listdir(self.inputs)), sorted([f"reverie-{other}.jpg", f"{pid}.jpg", "example.png", f"reverie-{pid}-link.png"]))
         for bad in [{"prompt_ids": ["../x"]}, {"prompt_ids": "x"}, None, {"prompt_ids": [f"{pid}/.."]}]:
+            status, _ = asyncio.run(handler(Request(bad)))
+            self.assertEqual(status, 400)
+
+    def test_the_outputs_route_deletes_only_what_comfyui_saved_under_reverie_s_prefix_for_the_named_prompts(self):
+        self.outputs = tempfile.mkdtemp(dir=self.dir.name)
+        mod, _, routes = self.load()
+        handler = routes.handlers["POST /reverie/outputs/delete"]
+        pid, other = "0f4c2b9e-1c1d-4c1e-9a43-2f1b6c8d9e01", "7d1e0a52-9b3c-4f7e-8d21-6a5c4b3e2f10"
+        # no folder of Reverie's yet: nothing to delete
+        self.assertEqual(asyncio.run(handler(Request({"prompt_ids": [pid]}))), (200, {"removed": []}))
+        ours = os.path.join(self.outputs, "reverie")
+        os.makedirs(os.path.join(ours, "sub"))
+        # what SaveImage / SaveVideo write for the prefix reverie/<pid> (folder_paths.get_save_image_path)
+        made = [f"{pid}_00001_.png", f"{pid}_00002_.mp4", f"{pid}_100000_.webp"]
+        kept = [f"{other}_00001_.png", f"{pid}.png", f"{pid}_00001_.png.part", "ComfyUI_00001_.png", f"reverie-{pid}.jpg"]
+        for n in made + kept:
+            open(os.path.join(ours, n), "wb").close()
+        for n in [f"{pid}_00001_.png", "ComfyUI_00001_.png"]:
+            open(os.path.join(self.outputs, n), "wb").close()
+        open(os.path.join(ours, "sub", f"{pid}_00001_.png"), "wb").close()
+        elsewhere = os.path.join(self.dir.name, "elsewhere.png")
+        open(elsewhere, "wb").close()
+        os.symlink(elsewhere, os.path.join(ours, f"{pid}_00003_.png"))
+        status, answer = asyncio.run(handler(Request({"prompt_ids": [pid]})))
+        self.assertEqual((status, sorted(answer["removed"])), (200, sorted(made)))
+        self.assertEqual(sorted(os.listdir(ours)), sorted(kept + ["sub", f"{pid}_00003_.png"]))
+        self.assertEqual(sorted(os.listdir(self.outputs)), sorted(["reverie", f"{pid}_00001_.png", "ComfyUI_00001_.png"]))
+        self.assertTrue(os.path.exists(elsewhere) and os.path.exists(os.path.join(ours, "sub", f"{pid}_00001_.png")))
+        # a `reverie` that leads out of the output folder is not ours
+        outside = tempfile.mkdtemp(dir=self.dir.name)
+        open(os.path.join(outside, f"{pid}_00001_.png"), "wb").close()
+        os.rename(ours, ours + "-old")
+        os.symlink(outside, ours)
+        self.assertEqual(asyncio.run(handler(Request({"prompt_ids": [pid]}))), (200, {"removed": []}))
+        self.assertEqual(os.listdir(outside), [f"{pid}_00001_.png"])
+        for bad in [{"prompt_ids": ["../x"]}, {"prompt_ids": "x"}, None, {"prompt_ids": [f"{pid}/.."]}, {"prompt_ids": [pid.upper()]}, {"prompt_ids": [1]}]:
             status, _ = asyncio.run(handler(Request(bad)))
             self.assertEqual(status, 400)
 

@@ -13,6 +13,7 @@ import {
   stopOnServer,
   endIfStopped,
   removeTraces,
+  savePrefix,
   uploadInputs,
   type ComfyServer,
 } from "./comfyui.server.ts";
@@ -114,7 +115,7 @@ export function createComfyEngine(o: ComfyOptions): GenerationEngine & { servers
     try {
       connect(s);
       const inputs = await uploadInputs(s, job.job, job.wf, promptId);
-      const { prompt } = await bindWorkflow(job.wf, job.job, { ...inputs, models: o.models, prefix: `reverie/${promptId}`, server: s.url, links: o.loraLinks });
+      const { prompt } = await bindWorkflow(job.wf, job.job, { ...inputs, models: o.models, prefix: savePrefix(promptId), server: s.url, links: o.loraLinks });
       job.seen.nodes = Object.keys(prompt);
       // its photo is on the server already: nothing of a prompt that never runs stays there (issue 44 item 7)
       if (cancelled(job)) return void removeTraces(s, promptId);

@@ -127,15 +127,16 @@ export function endIfStopped(s: ComfyServer<unknown>, promptId: string): boolean
 
 /**
  * Removes what a prompt of ours left on the server once it has ended, whatever its end (issue 44 item 7): its history
- * entry (comfyui.md §4), which holds the person's prompt and the names of their files, and the input files Reverie
- * uploaded for it, through Reverie's node (gpu/comfyui-reverie), which deletes only `reverie-<prompt id>*` files of
- * ComfyUI's input folder (stock ComfyUI can delete no file; decision 376). A server without the node answers 404:
- * its input folder is the operator's to sweep (README).
+ * entry (comfyui.md §4), which holds the person's prompt and the names of their files, and through Reverie's node
+ * (gpu/comfyui-reverie; stock ComfyUI can delete no file) the input files Reverie uploaded for it (`reverie-<prompt
+ * id>*` of the input folder, decision 376) and the files its save nodes wrote (`reverie/<prompt id>_*` of the output
+ * folder, decision 393). Called once its outputs are home, or when it ended without them. A server without the node
+ * answers 404: its folders are the operator's to sweep (README).
  */
 export async function removeTraces(s: ComfyServer<unknown>, promptId: string) {
   await Promise.all([
     postJson(s, "/history", { delete: [promptId] }).catch(() => undefined),
-    postJson(s, "/reverie/inputs/delete", { prompt_ids: [promptId] }).catch(() => undefined),
+    ...["/reverie/inputs/delete", "/reverie/outputs/delete"].map((p) => postJson(s, p, { prompt_ids: [promptId] }).catch(() => undefined)),
   ]);
 }
 
@@ -194,6 +195,9 @@ export async function uploadInputs(
 
 /** An input's name on the server: Reverie's prefix and the prompt's id, which is how Reverie's node knows the files it may delete. */
 const inputName = (promptId: string, part?: string) => ["reverie", promptId, part].filter(Boolean).join("-");
+
+/** The save nodes' filename_prefix: ComfyUI writes `output/reverie/<prompt id>_<counter>_.<ext>`, which Reverie's node may delete (decision 393). */
+export const savePrefix = (promptId: string) => `reverie/${promptId}`;
 
 /** Uploads an input file under `name` (/upload/image); answers the name the workflow refers to it by. */
 async function upload(s: ComfyServer<unknown>, file: string | undefined, name: string): Promise<string | undefined> {

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { comfyPoolKit, until } from "../../../../../tests/comfyui-pool.ts";
 import type { FakeComfy } from "../../../../../tests/fixtures/fake-comfyui.ts";
@@ -5,23 +6,39 @@ import type { FakeComfy } from "../../../../../tests/fixtures/fake-comfyui.ts";
 /**
  * Issue 44 item 7: nothing of a person stays on a GPU server, whatever the end of the prompt Reverie posted there —
  * success, failure, refusal, cancel, time-out, stranded on a server that went away. Its history entry (the prompt
- * text, the names of the person's files) is deleted and the photo Reverie uploaded into ComfyUI's input/ folder goes
- * with it (Reverie's node, decision 376).
+ * text, the names of the person's files) is deleted, and through Reverie's node the photo it uploaded into ComfyUI's
+ * input/ folder (decision 376) and the pictures and clips ComfyUI saved into its output/ folder, once they are home or
+ * when the prompt ended without them being fetched (decision 393).
  */
 const kit = comfyPoolKit();
 
-/** The server holds no history entry and no input file: what it ran has left nothing of the person. */
-const nothingLeft = (fake: FakeComfy, what: string) => until(() => fake.history.size === 0 && fake.inputNames().length === 0, `${what}: nothing left`);
+/** The server holds no history entry, no input file and no output file: what it ran has left nothing of the person. */
+const nothingLeft = (fake: FakeComfy, what: string) =>
+  until(() => fake.history.size === 0 && fake.inputNames().length === 0 && fake.outputNames().length === 0, `${what}: nothing left`);
 
 describe("what Reverie posted leaves nothing on the GPU server, however it ends", () => {
-  it("a success: its history entry and the uploaded photo are deleted once the outputs are home", async () => {
+  it("a success: its history entry, the uploaded photo and the saved picture are deleted once the outputs are home", async () => {
     const [fake] = await kit.fakes(1);
     const engine = kit.pool([fake.url]);
-    await engine.result(await engine.submit(await kit.job({ prompt: "as a painting", image: kit.image, strength: 0.4 })));
+    const result = await engine.result(await engine.submit(await kit.job({ prompt: "as a painting", image: kit.image, strength: 0.4 })));
     const id = fake.recorded.prompts[0].prompt_id;
     expect(fake.recorded.uploads).toEqual([`reverie-${id}.jpg`]);
     await nothingLeft(fake, "success");
     expect(fake.recorded.inputDeletes).toEqual([`reverie-${id}.jpg`]);
+    // what ComfyUI saved under the prompt's own prefix, deleted after it was brought home
+    expect(fake.recorded.outputDeletes).toEqual([`reverie/${id}_00001_.png`]);
+    expect((await fs.stat(result.main.path)).size).toBeGreaterThan(0);
+  }, 30_000);
+
+  it("a clip and its poster: both files the server saved are deleted, the clip stored as the server made it", async () => {
+    const [fake] = await kit.fakes(1);
+    const engine = kit.pool([fake.url]);
+    const job = await kit.job({ mode: "image_to_video", workflow: "ltxv-i2v", prompt: "she smiles", image: kit.image });
+    const result = await engine.result(await engine.submit(job));
+    const id = fake.recorded.prompts[0].prompt_id;
+    await nothingLeft(fake, "clip");
+    expect(fake.recorded.outputDeletes.sort()).toEqual([`reverie/${id}_00001_.mp4`, `reverie/${id}_00002_.png`]);
+    expect(await fs.readFile(result.main.path)).toEqual(await fs.readFile(fake.recorded.outputs.at(-1)!));
   }, 30_000);
 
   it("a failure on the server and a refusal before it ran", async () => {
@@ -58,6 +75,21 @@ describe("what Reverie posted leaves nothing on the GPU server, however it ends"
     expect(fake.recorded.historyDeletes).toEqual(expect.arrayContaining(fake.recorded.prompts.map((p) => p.prompt_id)));
   }, 30_000);
 
+  it("a time-out after the clip was saved: the file never fetched is deleted once the prompt has ended", async () => {
+    const [fake] = await kit.fakes(1, { msPerStep: 1, msPerNode: { SaveVideo: 1500 } });
+    const engine = kit.pool([fake.url]);
+    const id = await engine.submit(await kit.job({ mode: "image_to_video", workflow: "ltxv-i2v", prompt: "x", image: kit.image }));
+    await until(() => fake.runningClass() === "SaveVideo", "the clip is being saved");
+    await engine.cancel(id, "timed out after 5 s");
+    await expect(engine.result(id)).rejects.toThrow(/^timed out after 5 s/);
+    await until(() => fake.queueLength() === 0, "the stopped prompt ended");
+    // it wrote the clip before the interrupt took effect, at the poster's node
+    const promptId = fake.recorded.prompts[0].prompt_id;
+    expect(fake.recorded.outputs).toHaveLength(1);
+    await nothingLeft(fake, "time-out after the save");
+    expect(fake.recorded.outputDeletes).toEqual([`reverie/${promptId}_00001_.mp4`]);
+  }, 30_000);
+
   it("stranded: a server cut off mid-run finishes the prompt meanwhile; once it answers again, what it kept is deleted", async () => {
     const [a, b] = await kit.fakes(2, { msPerStep: 60 });
     const engine = kit.pool([a.url, b.url]);
@@ -69,7 +101,7 @@ describe("what Reverie posted leaves nothing on the GPU server, however it ends"
     await nothingLeft(other, "the server that finished the job");
     // the cut-off server ran the prompt to its end and kept its history and the photo
     await until(() => cut.history.size === 1, "the stranded prompt ended there");
-    expect(cut.inputNames()).toHaveLength(1);
+    expect([cut.inputNames(), cut.outputNames()].map((l) => l.length)).toEqual([1, 1]);
     await cut.plugIn();
     await nothingLeft(cut, "stranded");
   }, 30_000);
