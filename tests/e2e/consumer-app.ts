@@ -47,6 +47,11 @@ export async function newAppContext(browser: Browser, opts: AppOptions = {}): Pr
   return context;
 }
 
+/** Two animation frames: what an answer already received has rendered by then (React commits within one). */
+export function nextFrames(page: Page): Promise<unknown> {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 /**
  * Moves the page's fake clock (`context.clock.install()` before the page loaded) `ms` ahead at once, firing every timer
  * due on the way, then lets the page settle: until two rounds in a row start no request, each round waits for the page's

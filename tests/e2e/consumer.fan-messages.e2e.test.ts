@@ -4,7 +4,7 @@ import { photo } from "../fixtures/media.ts";
 import { registeredUser } from "../training-utils.ts";
 import { screenshot } from "./browser.ts";
 import { appForThisFile, type AppServer } from "./app-per-file.ts";
-import { localeText, signedInPhone } from "./consumer-app.ts";
+import { localeText, nextFrames, signedInPhone } from "./consumer-app.ts";
 
 type Who = { token: string; userId: number };
 type Language = "en" | "ja" | "ko" | "ru";
@@ -82,7 +82,7 @@ describe("messages between fans and creators in the browser", () => {
       const listed = c.page.waitForResponse((r) => r.url().includes("/api/Messages/threads"));
       await c.page.goto(`${app.server.url}/messages?as=creator`);
       await listed;
-      await c.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await nextFrames(c.page);
       expect(await c.page.getByTestId("thread-row").count()).toBe(0);
       release();
       await c.page.getByTestId("messages-tab-creator").waitFor();

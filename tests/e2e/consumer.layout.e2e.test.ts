@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { screenshot } from "./browser.ts";
-import { newAppContext } from "./consumer-app.ts";
+import { newAppContext, nextFrames } from "./consumer-app.ts";
 import { appForThisFile } from "./app-per-file.ts";
 
 const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
@@ -223,18 +223,23 @@ describe("consumer app at 360 px in every language", () => {
     const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
     await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
     const page = await context.newPage();
+    // what decides both: whether the server trains, and the person's usable models (no "wait until the network is
+    // quiet": a page that keeps a request open never is)
     const asked = page.waitForResponse((r) => r.url().includes("/api/Training/status"));
+    const models = page.waitForResponse((r) => r.url().includes("/api/Generation/getLoraCharacterList"));
     await page.goto(`${app.server.url}/home`);
     await page.getByTestId("try-guest").click();
     await page.waitForURL(/\/creationStudio$/);
     await page.getByTestId("photo-choose").waitFor();
     expect(((await (await asked).json()) as { data: { available: boolean } }).data.available).toBe(false);
-    await page.waitForLoadState("networkidle");
+    await models;
+    await nextFrames(page);
     expect(await page.getByTestId("model-picker").count()).toBe(0);
     expect(await page.getByTestId("model-picker-train").count()).toBe(0);
     await page.getByTestId("bottom-results").click();
     await page.getByTestId("results").waitFor();
-    await page.waitForLoadState("networkidle");
+    // the answer is the page load's one: the results page renders with it a frame after mounting
+    await nextFrames(page);
     expect(await page.getByTestId("open-training").count()).toBe(0);
     await screenshot(page, "layout-results-no-training");
     await context.close();
