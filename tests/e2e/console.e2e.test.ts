@@ -644,8 +644,15 @@ describe("operator console in Chromium", () => {
     await page.waitForSelector(".recharts-surface");
     await page.mouse.move(0, 0);
     await screenshot(page, "console-dashboard");
+    let shown = await page.$(".recharts-surface");
     for (const resource of MENUS.admin) {
-      await page.goto(`${app.server.url}/console/${resource}`);
+      // within the app, as its menu moves (a reload per list would time the console's start 40 times over); what the
+      // last screen showed leaves first, so its rows are not taken for this one's
+      await page.evaluate((to) => {
+        window.history.pushState(null, "", to);
+        window.dispatchEvent(new PopStateEvent("popstate"));
+      }, `/console/${resource}`);
+      await page.waitForFunction((el) => !el?.isConnected, shown);
       // every list has seeded rows; the loading bar is gone once they render. The engine status page is no list, and
       // with no chat back end configured here that page says how to set one.
       const ready =
@@ -662,7 +669,7 @@ describe("operator console in Chromium", () => {
                   : UNSEEDED.includes(resource)
                     ? ".RaList-main, .RaEmpty-message"
                     : ".RaDatagrid-table tbody tr";
-      await page.waitForSelector(ready, { timeout: 15_000 });
+      shown = await page.waitForSelector(ready, { timeout: 15_000 });
       if (UNSEEDED.includes(resource)) await page.waitForLoadState("networkidle");
       await screenshot(page, `console-list-${resource}`);
     }
