@@ -127,6 +127,21 @@ describe("gpu check", () => {
     const text = formatGpuReport(r);
     expect(text.match(/models\/text_encoders\/umt5_xxl_fp8_e4m3fn_scaled\.safetensors \(/g)).toHaveLength(1);
     expect(text).toMatch(/to download, each once \([\d.]+ GB/);
+    // the manifest's size and hash reach the operator (decision 398)
+    expect(text).toContain("models/text_encoders/umt5_xxl_fp8_e4m3fn_scaled.safetensors (6.3 GB) for");
+    expect(text).toContain("sha256 c3355d30191f1f066b26d93fba017ae9809dce6c627dda5f6a66eaa651204f68");
+  });
+
+  it("describes a file that several workflows load by one manifest entry: folder, download, size and hash agree", () => {
+    // the check, its downloads and an overridden slot all read a file's first entry (manifestOf), so a second one must not differ
+    const entries = new Map<string, string>();
+    for (const w of workflows)
+      for (const m of Object.values(w.binding.models)) {
+        const entry = JSON.stringify({ folder: m.folder, url: m.url, size: m.size, sha256: m.sha256 });
+        expect(entry, `${w.name}: ${m.default}`).toBe(entries.get(m.default) ?? entry);
+        entries.set(m.default, entry);
+      }
+    expect([...entries.keys()].length).toBeGreaterThan(20);
   });
 
   it("says whether a server is ready for character models: Reverie's LoRA node in its /object_info (decision 330)", async () => {
