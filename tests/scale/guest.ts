@@ -107,10 +107,18 @@ export interface SseStream {
   close(): void;
 }
 
-/** Opens a Server-Sent Events stream and collects its events until the server ends it (or `close`). */
-export async function openSse(url: string, headers: Record<string, string>): Promise<SseStream> {
+/**
+ * Opens a Server-Sent Events stream and collects its events until the server ends it (or `close`): a GET, or with
+ * `body` a POST of it as JSON (a chat message, its reply streamed back).
+ */
+export async function openSse(url: string, headers: Record<string, string>, body?: unknown): Promise<SseStream> {
   const controller = new AbortController();
-  const res = await fetch(url, { headers, signal: controller.signal });
+  const res = await fetch(
+    url,
+    body === undefined
+      ? { headers, signal: controller.signal }
+      : { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body), signal: controller.signal },
+  );
   if (res.status !== 200 || !res.headers.get("content-type")?.includes("text/event-stream")) {
     throw new Error(`${url}: ${res.status} ${res.headers.get("content-type")} ${await res.text()}`);
   }

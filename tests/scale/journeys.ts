@@ -1,15 +1,19 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { unzipSync } from "fflate";
 import pg from "pg";
 import { migrationFiles } from "../../server/src/db/migrate.ts";
+import { MSG } from "../../server/src/http/messages.ts";
+import type { FakeOpenAi } from "../fixtures/fake-openai.ts";
 import type { S3rverStore } from "../fixtures/s3rver.ts";
 import { freshTotpCode, newStaff } from "../staff-utils.ts";
-import { type Layout, startWorker, until } from "./cluster.ts";
+import { type Layout, type Proc, startWorker, until } from "./cluster.ts";
 import { Browser, deliver, openSse, paymentNotification } from "./guest.ts";
 import type { LogEntry, Nginx } from "./nginx.ts";
 import type { PostgresServer } from "./postgres.ts";
 import type { Db } from "../../server/src/db/client.ts";
+import { taskWorkDirPrefix } from "../../server/src/worker/generation.worker.ts";
 
 export interface Ctx {
   nginx: Nginx;
@@ -23,6 +27,8 @@ export interface Ctx {
   webhookSecret: string;
   /** The limit on new guests per client address per hour the layout runs with. */
   guestsPerHour: number;
+  /** The chat back end every instance is configured with (CHAT_BACKENDS), an OpenAI-protocol fake. */
+  chat: FakeOpenAi;
 }
 
 export type Journey = { name: string; run: (c: Ctx) => Promise<void> };
@@ -91,16 +97,29 @@ export async function waitForTask(c: Ctx, id: number, ms = 90_000): Promise<{ st
 /** The access log's entries since `from` (an index into it) for a path. */
 const entriesOf = (log: LogEntry[], from: number, path: string) => log.slice(from).filter((e) => e.path.startsWith(path));
 
-const children = (pid: number) => {
+/** The pid of the ffmpeg a worker runs for this task, known by the task's work folder in its arguments; none when it runs none. */
+function renderOf(worker: Proc, taskId: number): number | undefined {
+  const folder = taskWorkDirPrefix(taskId);
+  const running = (pid: string) => {
+    try {
+      // an ended child that a frozen worker has not reaped yet (a zombie) has no arguments left: not running
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(folder);
+    } catch {
+      return false;
+    }
+  };
+  let pids: string[];
   try {
-    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+    pids = execFileSync("pgrep", ["-P", String(worker.child.pid)], { encoding: "utf8" })
       .trim()
-      .split("\n")
-      .filter(Boolean);
+      .split("\n");
   } catch {
-    return [];
+    // pgrep exits 1 when the worker has no child
+    return undefined;
   }
-};
+  const pid = pids.find(running);
+  return pid ? Number(pid) : undefined;
+}
 
 export const journeys: Journey[] = [
   {
@@ -179,30 +198,45 @@ export const journeys: Journey[] = [
       const b = await new Browser(c.nginx.url).guest();
       await buyCredits(c, b);
       const imageId = await b.uploadPhoto();
-      const { id } = await b.ok("POST", "/api/Generation/picVideoSubmit", { image_id: imageId, resolution: "480P", duration: 8 });
+      // a clip whose render takes seconds even on a quiet machine (16 s at 720P: about 5), so the kill lands inside it
+      const { id } = await b.ok("POST", "/api/Generation/picVideoSubmit", { image_id: imageId, resolution: "720P", duration: 16 });
       const live = c.layout.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
-      let rendering: (typeof live)[number] | undefined;
-      // the local engine renders with ffmpeg: the worker with an ffmpeg child is the one rendering this task
-      await until("a worker to start rendering", async () => {
-        const [row] = await sql<{ status: string }>(c, "SELECT status::text FROM generation_tasks WHERE id = $1", [id]);
-        rendering = row?.status === "running" ? live.find((w) => children(w.child.pid!).length > 0) : undefined;
-        return rendering !== undefined;
-      });
-      rendering!.child.kill("SIGKILL");
-      await rendering!.exited;
-      // a replacement, as systemd's Restart=on-failure would start: the other worker must finish it, not this one
+      let target: { worker: Proc; ffmpeg: number } | undefined;
+      await until(
+        "a worker to start rendering this task",
+        () => {
+          target = live.map((worker) => ({ worker, ffmpeg: renderOf(worker, id) ?? 0 })).find((t) => t.ffmpeg);
+          return target !== undefined;
+        },
+        120_000,
+      );
+      const { worker, ffmpeg } = target!;
+      // frozen first: with its render still running, nothing of this attempt can have reached the database (the result
+      // is stored and the task completed only after ffmpeg ends), so the kill lands mid-render for sure
+      worker.child.kill("SIGSTOP");
+      const [row] = await sql<{ status: string; attempts: number }>(c, "SELECT status::text, attempts FROM generation_tasks WHERE id = $1", [id]);
+      const rendering = renderOf(worker, id) === ffmpeg;
+      if (!rendering || row?.status !== "running") {
+        worker.child.kill("SIGCONT");
+        throw new Error(`${worker.name} was stopped after the render of task ${id} (${rendering ? "still rendering" : "ended"}, task ${JSON.stringify(row)})`);
+      }
+      worker.child.kill("SIGKILL");
+      // its ffmpeg with it, as systemd kills a unit's whole control group
+      process.kill(ffmpeg, "SIGKILL");
+      await worker.exited;
+      // a replacement, as systemd's Restart=on-failure would start
       const replacement = startWorker(c.layout, `worker${c.layout.workers.length + 1}`);
       c.layout.workers.push(replacement);
-      const done = await waitForTask(c, id);
+      const done = await waitForTask(c, id, 180_000);
       check(done.status === "succeeded", `the task ended ${done.status}`);
-      check(done.attempts >= 2, `the task ran ${done.attempts} time(s)`);
+      check(done.attempts > row.attempts, `the task ran ${done.attempts} time(s), ${row.attempts} when its worker was killed`);
       const ledger = await sql<{ reason: string; delta: number }>(c, "SELECT reason, delta FROM ledger_entries WHERE reference = $1", [`task:${id}`]);
       check(ledger.length === 1 && ledger[0]!.reason === "generation", `ledger for the task: ${JSON.stringify(ledger)}`);
       check((await b.balance()) === 150 - done.cost, `balance ${await b.balance()} after a ${done.cost} credit video from 150`);
     },
   },
   {
-    name: "a ban through one instance ends the person's open stream and media pass on the other within 1 s",
+    name: "a ban through one instance ends the person's open chat and progress streams and media pass on the other within 1 s",
     async run(c) {
       const staff = await newStaff({ db: c.prisma }, ["admin"]);
       const console = new Browser(c.nginx.url);
@@ -231,21 +265,40 @@ export const journeys: Journey[] = [
       const withPass = async () => (await fetch(file, { headers: { cookie, range: "bytes=0-99", "x-forwarded-for": b.ip } })).status;
       const before = [await withPass(), await withPass()];
       check(before.join() === "206,206", `the media pass opened the file with ${before}`);
+      const character = await b.ok("POST", "/api/RoleChat/creatCharacter", { name: "Ada", description: "An adult archivist", greeting: "Hello." });
+      const conversation = await b.ok("POST", "/api/RoleChat/creatConversation", { character_id: character.id });
+      // a reply that streams for a minute unless something ends it
+      c.chat.setRespond(() => ({ kind: "stream", text: "word ".repeat(3000), tokenDelayMs: 20 }));
 
+      // nginx takes turns (one worker process, round robin): the chat on one instance, a pass request on the other, the
+      // progress stream on the first again, the ban on the second — checked in the access log below
       const from = (await c.nginx.log()).length;
-      const stream = await openSse(`${c.nginx.url}/api/Generation/progress`, b.headers());
+      const chat = await openSse(`${c.nginx.url}/api/RoleChat/chat`, b.headers(), { conversation_id: conversation.id, content: "Tell me a long story" });
+      await until("the chat reply to stream", () => chat.events.some((e) => e.event === "token"), 30_000);
+      check((await withPass()) === 206, "the media pass stopped opening the file before the ban");
+      const progress = await openSse(`${c.nginx.url}/api/Generation/progress`, b.headers());
       await console.ok("POST", `/admin/api/users/${b.userId}/ban`, { reason: "Abuse" });
       const bannedAt = Date.now();
       const after = [await withPass(), await withPass()];
       const passRefusedIn = Date.now() - bannedAt;
-      const endedAt = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), 5000))]);
-      stream.close();
-      check(endedAt - bannedAt <= 1000, `the stream ended ${endedAt - bannedAt} ms after the ban`);
+      const inFive = (s: typeof chat) => Promise.race([s.ended, new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), 5000))]);
+      const [chatEndedAt, progressEndedAt] = await Promise.all([inFive(chat), inFive(progress)]);
+      chat.close();
+      progress.close();
+      check(chatEndedAt - bannedAt <= 1000, `the chat stream ended ${chatEndedAt - bannedAt} ms after the ban`);
+      const tail = chat.events.slice(-2);
+      check(
+        tail.map((e) => e.event).join() === "refused,end" && tail[0]!.data.msg === MSG.noLoginPermission,
+        `the chat stream ended with ${JSON.stringify(tail)}, not the ban notice`,
+      );
+      check(progressEndedAt - bannedAt <= 1000, `the progress stream ended ${progressEndedAt - bannedAt} ms after the ban`);
       check(after.join() === "404,404" && passRefusedIn <= 1000, `after the ban the media pass answered ${after} within ${passRefusedIn} ms`);
       const log = await c.nginx.log();
       const ban = entriesOf(log, from, "/admin/api/users/")[0]!;
-      const open = entriesOf(log, from, "/api/Generation/progress")[0]!;
-      check(ban.upstream !== open.upstream, `the ban and the stream were both served by ${ban.upstream}`);
+      for (const path of ["/api/RoleChat/chat", "/api/Generation/progress"]) {
+        const open = entriesOf(log, from, path)[0]!;
+        check(ban.upstream !== open.upstream, `the ban and ${path} were both served by ${ban.upstream}`);
+      }
       const passServed = new Set(entriesOf(log, from, file.pathname).map((e) => e.upstream));
       check(passServed.size === 2, `the refused media pass requests were all served by ${[...passServed]}`);
       for (const api of c.layout.apis) {

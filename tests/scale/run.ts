@@ -6,6 +6,8 @@ import path from "node:path";
 import { createDb } from "../../server/src/db/client.ts";
 import { seedProducts } from "../../server/src/domains/products/products.seed.ts";
 import { PROJECT_DIR } from "../../server/src/paths.ts";
+import { chatBackendsEnv } from "../chat-utils.ts";
+import { startFakeOpenAi } from "../fixtures/fake-openai.ts";
 import { startS3rver } from "../fixtures/s3rver.ts";
 import { freePort } from "../net-utils.ts";
 import { backupJourney } from "./backup.ts";
@@ -16,8 +18,8 @@ import { startPostgres } from "./postgres.ts";
 
 /**
  * `npm run test:scale` (issue 49): the README's "Running at scale" layout on this machine — a PostgreSQL server of its
- * own, an S3-protocol store (s3rver), two API instances and two workers started together on an empty database, nginx in
- * front as the README configures it — and the journeys that cross instances, through nginx only. One line per journey
+ * own, an S3-protocol store (s3rver), an OpenAI-protocol chat back end (the tests' fake), two API instances and two
+ * workers started together on an empty database, nginx in front as the README configures it — and the journeys that cross instances, through nginx only. One line per journey
  * with its time, then "N passed, N failed"; everything it started is stopped, on failure and on Ctrl-C too.
  */
 const GUESTS_PER_HOUR = 12;
@@ -48,6 +50,8 @@ try {
   stops.push(db.stop);
   const store = await startS3rver();
   stops.push(store.close);
+  const chat = await startFakeOpenAi();
+  stops.push(chat.close);
   const apiPorts: [number, number] = [await freePort(), await freePort()];
   const proxyPort = await freePort();
   const layout: Layout = startLayout({
@@ -72,6 +76,7 @@ try {
       GENERATION_RETRY_DELAY_SECONDS: "0",
       // two of each on two cores: one render at a time per worker
       WORKER_CONCURRENCY: "1",
+      CHAT_BACKENDS: chatBackendsEnv([chat], { maxReplyTokens: 4000 }),
     },
   });
   stops.push(() => stopLayout(layout));
@@ -99,7 +104,7 @@ try {
   stops.push(() => prisma.$disconnect());
   await seedProducts(prisma);
   const products = Object.fromEntries((await prisma.product.findMany()).map((p) => [p.code, p.id]));
-  const ctx: Ctx = { nginx, layout, db, store, prisma, products, webhookSecret: WEBHOOK_SECRET, guestsPerHour: GUESTS_PER_HOUR };
+  const ctx: Ctx = { nginx, layout, db, store, prisma, products, webhookSecret: WEBHOOK_SECRET, guestsPerHour: GUESTS_PER_HOUR, chat };
   // `npm run test:scale -- <words>`: only the journeys whose name has one of them (the layout's own checks always run)
   const only = process.argv.slice(2);
   const chosen = [...journeys, backupJourney].filter((j, i) => i === 0 || !only.length || only.some((w) => j.name.includes(w)));

@@ -126,6 +126,9 @@ async function engineJobOf(storage: MediaStorage, task: GenerationTask, workDir:
   return task.followUp ? followUpJob(task.followUp as FollowUp, job, input.extendSec) : job;
 }
 
+/** The start of a task's work folder name: its renders' command lines name it, so `ps` tells which task each belongs to. */
+export const taskWorkDirPrefix = (taskId: number) => `reverie-task-${taskId}-`;
+
 /**
  * Runs one attempt of a task. Idempotent: a task that already ended is left alone, and a duplicate run that
  * finishes second discards its files. A failure on the last attempt fails and refunds the task; earlier ones retry.
@@ -150,7 +153,7 @@ export function generationJobHandler(d: Omit<WorkerDeps, "databaseUrl" | "limite
     if (!task) return;
     const engine: GenerationEngine = engines.require(task.engine);
     const lastAttempt = job.retryCount >= job.retryLimit;
-    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), `reverie-task-${taskId}-`));
+    const workDir = await fs.mkdtemp(path.join(os.tmpdir(), taskWorkDirPrefix(taskId)));
     let engineJobId: string | undefined;
     // stop the render a little before pg-boss would expire the job, so the failure is ours to report, with its reason
     const limit = Math.max(1, config.GENERATION_TIMEOUT_SECONDS - 2);
