@@ -9,6 +9,10 @@ export interface Proc {
   child: ChildProcess;
   /** Its JSON log lines so far. */
   lines(): Record<string, unknown>[];
+  /** What else it wrote (a crash's stack, a warning of Node's), line by line. */
+  otherLines(): string[];
+  /** Whether it has exited (or was killed). */
+  gone(): boolean;
   exited: Promise<number | string>;
 }
 
@@ -23,14 +27,15 @@ function spawnProc(name: string, script: string, env: Record<string, string>): P
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | string>((resolve) => child.once("close", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  // the last piece may be a line still being written
+  const whole = () => out.split("\n").slice(0, -1);
   const lines = () =>
-    out
-      .split("\n")
-      // the last piece may be a line still being written
-      .slice(0, -1)
+    whole()
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { name, child, lines, exited };
+  const otherLines = () => whole().filter((l) => l.trim() && !l.startsWith("{"));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  return { name, child, lines, otherLines, gone, exited };
 }
 
 export interface Layout {

@@ -101,7 +101,8 @@ export async function deliver(base: string, n: { body: string; signature: string
 }
 
 export interface SseStream {
-  events: { event: string; data: any }[];
+  /** each with the time it arrived (Date.now()) */
+  events: { event: string; data: any; at: number }[];
   /** Resolves when the server ends the stream, with the time it ended. */
   ended: Promise<number>;
   close(): void;
@@ -136,7 +137,7 @@ export async function openSse(url: string, headers: Record<string, string>, body
           const block = buffer.slice(0, cut).split("\n");
           buffer = buffer.slice(cut + 2);
           const data = block.find((l) => l.startsWith("data: "));
-          if (data) events.push({ event: block.find((l) => l.startsWith("event: "))?.slice(7) ?? "message", data: JSON.parse(data.slice(6)) });
+          if (data) events.push({ event: block.find((l) => l.startsWith("event: "))?.slice(7) ?? "message", data: JSON.parse(data.slice(6)), at: Date.now() });
         }
       }
     } catch {

@@ -31,7 +31,8 @@ export interface Ctx {
   chat: FakeOpenAi;
 }
 
-export type Journey = { name: string; run: (c: Ctx) => Promise<void> };
+/** A journey: `run` throws when something it asserts does not hold, and may answer what it measured, to print. */
+export type Journey = { name: string; run: (c: Ctx) => Promise<string | undefined | void> };
 
 export function check(ok: unknown, what: string): asserts ok {
   if (!ok) throw new Error(what);
@@ -200,7 +201,7 @@ export const journeys: Journey[] = [
       const imageId = await b.uploadPhoto();
       // a clip whose render takes seconds even on a quiet machine (16 s at 720P: about 5), so the kill lands inside it
       const { id } = await b.ok("POST", "/api/Generation/picVideoSubmit", { image_id: imageId, resolution: "720P", duration: 16 });
-      const live = c.layout.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+      const live = c.layout.workers.filter((w) => !w.gone());
       let target: { worker: Proc; ffmpeg: number } | undefined;
       await until(
         "a worker to start rendering this task",
@@ -214,15 +215,20 @@ export const journeys: Journey[] = [
       // frozen first: with its render still running, nothing of this attempt can have reached the database (the result
       // is stored and the task completed only after ffmpeg ends), so the kill lands mid-render for sure
       worker.child.kill("SIGSTOP");
-      const [row] = await sql<{ status: string; attempts: number }>(c, "SELECT status::text, attempts FROM generation_tasks WHERE id = $1", [id]);
+      const [row] = await sql<{ status: string; attempts: number; progress: number }>(
+        c,
+        "SELECT status::text, attempts, progress FROM generation_tasks WHERE id = $1",
+        [id],
+      );
       const rendering = renderOf(worker, id) === ffmpeg;
       if (!rendering || row?.status !== "running") {
         worker.child.kill("SIGCONT");
         throw new Error(`${worker.name} was stopped after the render of task ${id} (${rendering ? "still rendering" : "ended"}, task ${JSON.stringify(row)})`);
       }
-      worker.child.kill("SIGKILL");
-      // its ffmpeg with it, as systemd kills a unit's whole control group
+      // its ffmpeg with it, as systemd kills a unit's whole control group (first: the frozen worker has not reaped it)
       process.kill(ffmpeg, "SIGKILL");
+      worker.child.kill("SIGKILL");
+      const killedAt = Date.now();
       await worker.exited;
       // a replacement, as systemd's Restart=on-failure would start
       const replacement = startWorker(c.layout, `worker${c.layout.workers.length + 1}`);
@@ -233,6 +239,7 @@ export const journeys: Journey[] = [
       const ledger = await sql<{ reason: string; delta: number }>(c, "SELECT reason, delta FROM ledger_entries WHERE reference = $1", [`task:${id}`]);
       check(ledger.length === 1 && ledger[0]!.reason === "generation", `ledger for the task: ${JSON.stringify(ledger)}`);
       check((await b.balance()) === 150 - done.cost, `balance ${await b.balance()} after a ${done.cost} credit video from 150`);
+      return `${worker.name} killed at ${row.progress}% of attempt ${row.attempts}; done after ${done.attempts} attempts, ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`;
     },
   },
   {
@@ -285,12 +292,15 @@ export const journeys: Journey[] = [
       const [chatEndedAt, progressEndedAt] = await Promise.all([inFive(chat), inFive(progress)]);
       chat.close();
       progress.close();
-      check(chatEndedAt - bannedAt <= 1000, `the chat stream ended ${chatEndedAt - bannedAt} ms after the ban`);
+      // the reply stops with the ban notice, nothing of it after; the stream then closes once the reply is stored
       const tail = chat.events.slice(-2);
       check(
         tail.map((e) => e.event).join() === "refused,end" && tail[0]!.data.msg === MSG.noLoginPermission,
         `the chat stream ended with ${JSON.stringify(tail)}, not the ban notice`,
       );
+      const noticeIn = tail[0]!.at - bannedAt;
+      check(noticeIn <= 1000, `the chat reply stopped with the ban notice ${noticeIn} ms after the ban`);
+      check(chatEndedAt - bannedAt <= 5000, "the chat stream was still open 5 s after the ban");
       check(progressEndedAt - bannedAt <= 1000, `the progress stream ended ${progressEndedAt - bannedAt} ms after the ban`);
       check(after.join() === "404,404" && passRefusedIn <= 1000, `after the ban the media pass answered ${after} within ${passRefusedIn} ms`);
       const log = await c.nginx.log();
@@ -305,6 +315,7 @@ export const journeys: Journey[] = [
         const asBanned = await fetch(`${api.url}/api/Personal/personal_info`, { headers: { token: b.token } });
         check(asBanned.status === 403, `${api.name} answered ${asBanned.status} to the banned login`);
       }
+      return `after the ban's answer: chat notice ${noticeIn} ms, chat closed ${chatEndedAt - bannedAt} ms, progress closed ${progressEndedAt - bannedAt} ms, pass refused twice in ${passRefusedIn} ms`;
     },
   },
   {

@@ -43,6 +43,20 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     void stopAll().then(() => process.exit(130));
   });
 }
+/**
+ * For a failure's cause, each process: whether it still runs, what it warned of (request lines are level 30), its last
+ * info line (how far a start got) and anything it wrote that is not a log line (a crash's stack).
+ */
+function report(l: Layout) {
+  for (const p of [...l.apis, ...l.workers]) {
+    const lines = p.lines();
+    const shown = [...lines.filter((x) => Number(x.level) >= 40), lines.at(-1)].filter((x, i, all) => x && all.indexOf(x) === i);
+    const state = p.gone() ? `exited ${p.child.exitCode ?? p.child.signalCode}` : "running";
+    console.log(`--- ${p.name} (${state})\n${[...shown.map((x) => JSON.stringify(x)), ...p.otherLines().slice(-30)].join("\n")}`);
+  }
+}
+/** The layout once started, for the report after a failure. */
+let reported: Layout | undefined;
 const started = Date.now();
 try {
   execFileSync(path.join(PROJECT_DIR, "node_modules/.bin/tsx"), ["scripts/build.ts", "server"], { cwd: PROJECT_DIR, stdio: "inherit" });
@@ -80,6 +94,7 @@ try {
     },
   });
   stops.push(() => stopLayout(layout));
+  reported = layout;
   const nginx = await startNginx(path.join(dir, "nginx"), proxyPort, apiPorts);
   stops.push(nginx.stop);
   await until(
@@ -97,7 +112,15 @@ try {
     },
     START_MS,
   );
-  await until("both workers started", () => layout.workers.every((w) => w.lines().some((l) => l.msg === "generation worker started")), START_MS);
+  await until(
+    "both workers started",
+    () => {
+      const gone = [...layout.apis, ...layout.workers].filter((p) => p.gone());
+      if (gone.length) throw new Error(`${gone.map((p) => `${p.name} (${p.child.exitCode ?? p.child.signalCode})`).join(", ")} exited while starting`);
+      return layout.workers.every((w) => w.lines().some((l) => l.msg === "generation worker started"));
+    },
+    START_MS,
+  );
   console.log(`layout up in ${((Date.now() - started) / 1000).toFixed(1)} s (build included)`);
   // the shop's packs, as an operator sets them up in the console
   const prisma = createDb(db.url, 2);
@@ -111,9 +134,9 @@ try {
   for (const j of chosen) {
     const t0 = Date.now();
     try {
-      await j.run(ctx);
+      const measured = await j.run(ctx);
       passed++;
-      console.log(`ok   ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s  ${j.name}`);
+      console.log(`ok   ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s  ${j.name}${measured ? `\n     ${measured}` : ""}`);
     } catch (err) {
       failed++;
       console.log(`FAIL ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s  ${j.name}\n     ${(err as Error).stack}`);
@@ -126,22 +149,13 @@ try {
   );
   console.log(`connections held by 2 instances + 2 workers: ${held.reduce((n, r) => n + r.n, 0)} (${held.map((r) => `${r.name} ${r.n}`).join(", ")})`);
   const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  const running = [...layout.apis, ...layout.workers].filter((p) => p.child.exitCode === null && p.child.signalCode === null);
+  const running = [...layout.apis, ...layout.workers].filter((p) => !p.gone());
   console.log(`resident memory: ${running.map((p) => `${p.name} ${rss(p.child.pid!).toFixed(0)} MB`).join(", ")}`);
-  // what each process warned of, for the failure's cause (request lines are level 30)
-  if (failed)
-    for (const p of [...layout.apis, ...layout.workers])
-      console.log(
-        `--- ${p.name}\n${p
-          .lines()
-          .filter((l) => Number(l.level) >= 40)
-          .map((l) => JSON.stringify(l))
-          .join("\n")}`,
-      );
 } catch (err) {
   failed++;
   console.log(`FAIL setting up the layout: ${(err as Error).stack}`);
 } finally {
+  if (failed && reported) report(reported);
   await stopAll();
 }
 console.log(`test:scale: ${passed} passed, ${failed} failed in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -86,12 +86,16 @@ export function createReplyWriter(o: {
     const w: Writing = { status: "complete", backend: null, unsummarized: [] };
     try {
       await streaming.stream(run, tier, await turns.waitForTurn(run), replyToId, w);
+      // a ban is told as soon as the reply stops, not after its storing and refund (a loaded database's seconds)
+      const toldBan = run.banned;
+      if (toldBan) run.emit(BANNED_EVENT);
       await saving.stop();
       // an offer comes only with a reply kept whole, and is kept before the reply's end is told, so it is shown with it
       const offer = w.offer && w.status === "complete" && !run.banned ? await o.offers.recordOffer(run, w.offer) : null;
       const stored = await finish(run, w.status, run.refused ? "" : run.text, w.backend);
-      if (run.banned) run.emit(BANNED_EVENT);
-      else if (run.refused) run.emit({ type: "refused", msg: MSG.chatRefused });
+      // a ban heard while the reply was being stored is told with its end
+      if (run.banned && !toldBan) run.emit(BANNED_EVENT);
+      else if (run.refused && !run.banned) run.emit({ type: "refused", msg: MSG.chatRefused });
       if (stored) run.emit({ type: "end", reply: { ...messageView(stored), ...(offer ? { media: offer } : {}) } });
       if (!run.banned && (KEPT_REPLY_STATUSES as readonly string[]).includes(w.status)) await turns.summarize(run.conversationId, tier, w.unsummarized);
     } catch (err) {
