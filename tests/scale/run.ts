@@ -52,7 +52,7 @@ function report(l: Layout) {
     const lines = p.lines();
     const shown = [...lines.filter((x) => Number(x.level) >= 40), lines.at(-1)].filter((x, i, all) => x && all.indexOf(x) === i);
     const state = p.gone() ? `exited ${p.child.exitCode ?? p.child.signalCode}` : "running";
-    console.log(`--- ${p.name} (${state})\n${[...shown.map((x) => JSON.stringify(x)), ...p.otherLines().slice(-30)].join("\n")}`);
+    console.log(`--- ${p.name} (${state})\n${[...shown.map((x) => JSON.stringify(x)), ...p.otherLines().slice(-120)].join("\n")}`);
   }
 }
 /** The layout once started, for the report after a failure. */

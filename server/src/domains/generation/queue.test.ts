@@ -5,10 +5,10 @@ import { Writable } from "node:stream";
 import pg from "pg";
 import { pino } from "pino";
 import { expect, it } from "vitest";
-import { testConfig } from "../../../../tests/db-utils.ts";
+import { createTestDb, testConfig } from "../../../../tests/db-utils.ts";
 import { freePort } from "../../../../tests/net-utils.ts";
 import { startEmbeddedPostgres } from "../../db/embedded.ts";
-import { createGenerationQueue } from "./queue.ts";
+import { createGenerationQueue, GENERATION_DEAD_QUEUE, GENERATION_QUEUE, TRAINING_POLL_QUEUE } from "./queue.ts";
 
 // A terminal's Ctrl-C reaches PostgreSQL as well as Reverie. If a job was running (a digest, an export), pg-boss's stop
 // tried to hand it back as failed on a server already gone, and the whole stop ended as an error (exit 1).
@@ -56,3 +56,27 @@ it("stops after its PostgreSQL is gone while a job runs: a warning, no error, an
     await fs.rm(dir, { recursive: true, force: true });
   }
 });
+
+// Issue 49: two API instances and two workers started together on an empty database all create the queues; PostgreSQL
+// broke a deadlock between two create_queue calls by rolling one back, and that worker died at start.
+it("four processes starting their queues at once on a fresh database all start, and each queue is made once", async () => {
+  const testDb = await createTestDb();
+  const log = pino({ level: "silent" });
+  try {
+    for (let round = 0; round < 5; round++) {
+      await testDb.db.$executeRawUnsafe("DROP SCHEMA IF EXISTS pgboss CASCADE");
+      const queues = (["producer", "producer", "worker", "worker"] as const).map((role) =>
+        createGenerationQueue({ url: testDb.url, config: testConfig(), log, role }),
+      );
+      try {
+        await Promise.all(queues.map((q) => q.ready()));
+      } finally {
+        await Promise.all(queues.map((q) => q.stop()));
+      }
+      const made = await testDb.db.$queryRawUnsafe<{ name: string }[]>("SELECT name FROM pgboss.queue ORDER BY name");
+      expect(made.map((q) => q.name)).toEqual([GENERATION_QUEUE, GENERATION_DEAD_QUEUE, TRAINING_POLL_QUEUE].sort());
+    }
+  } finally {
+    await testDb.drop();
+  }
+}, 120_000);

@@ -59,9 +59,9 @@ export function createGenerationQueue(o: { url: string; config: Config; log: Log
     boss = new PgBossClass({ ...options, db: { executeSql: (text, values) => db.query(text, values) } });
     boss.on("error", onError);
     await boss.start();
-    await boss.createQueue(GENERATION_DEAD_QUEUE, { name: GENERATION_DEAD_QUEUE, retryLimit: 5, retryDelay: 1 }).catch(ignoreExists);
-    await boss.createQueue(GENERATION_QUEUE, { name: GENERATION_QUEUE, deadLetter: GENERATION_DEAD_QUEUE }).catch(ignoreExists);
-    await boss.createQueue(TRAINING_POLL_QUEUE, { name: TRAINING_POLL_QUEUE }).catch(ignoreExists);
+    await createQueueOnce(boss, GENERATION_DEAD_QUEUE, { retryLimit: 5, retryDelay: 1 });
+    await createQueueOnce(boss, GENERATION_QUEUE, { deadLetter: GENERATION_DEAD_QUEUE });
+    await createQueueOnce(boss, TRAINING_POLL_QUEUE);
     return boss;
   }
 
@@ -158,9 +158,25 @@ function closablePool(options: pg.PoolConfig) {
   };
 }
 
-/** createQueue of a queue another instance made first is fine. */
-export function ignoreExists(err: Error) {
-  if (!/already exists/i.test(err.message)) throw err;
+/** PostgreSQL's SQLSTATE for a transaction it rolled back to break a deadlock. */
+const DEADLOCK = "40P01";
+
+/**
+ * Creates a queue unless another process made it first. pg-boss's create_queue inserts the queue's row and attaches a
+ * table of its own: processes creating queues at the same moment (instances and workers started together on an empty
+ * database) can deadlock, and PostgreSQL rolls one of them back — a worker then died at start (issue 49). That one
+ * tries again, and finds the queue made.
+ */
+export async function createQueueOnce(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, "name"> = {}): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name, { ...options, name });
+      return;
+    } catch (err) {
+      if (/already exists/i.test((err as Error).message)) return;
+      if ((err as { code?: string }).code !== DEADLOCK || attempt === 5) throw err;
+    }
+  }
 }
 
 function toParam(v: unknown): unknown {

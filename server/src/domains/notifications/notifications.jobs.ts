@@ -1,7 +1,7 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
 import { logConnectionEnded, serverGone } from "../../logger.ts";
-import { ignoreExists } from "../generation/queue.ts";
+import { createQueueOnce } from "../generation/queue.ts";
 import { utcDay, type NotificationDigests } from "./notifications.digest.ts";
 
 /** Sends one UTC day's email digests (docs/decisions/312). */
@@ -21,7 +21,7 @@ interface DigestJob {
 export function startDigestJobs(boss: () => Promise<PgBoss>, digests: Pick<NotificationDigests, "run">, log: Logger) {
   let timer: NodeJS.Timeout | undefined;
   const started = boss().then(async (b) => {
-    await b.createQueue(DIGEST_QUEUE, { name: DIGEST_QUEUE }).catch(ignoreExists);
+    await createQueueOnce(b, DIGEST_QUEUE);
     await b.work<DigestJob>(DIGEST_QUEUE, { batchSize: 1 }, async ([job]) => {
       const sent = await digests.run(job!.data.day);
       if (sent) log.info({ day: job!.data.day, sent }, "notification digests sent");

@@ -1,6 +1,6 @@
 import type PgBoss from "pg-boss";
 import type { Logger } from "pino";
-import { ignoreExists } from "../generation/queue.ts";
+import { createQueueOnce } from "../generation/queue.ts";
 
 /** Builds one data export (decision 261). */
 export const EXPORT_QUEUE = "privacy-export";
@@ -21,7 +21,7 @@ export function createPrivacyJobs(boss: () => Promise<PgBoss>) {
   let made: Promise<PgBoss> | undefined;
   const ready = () =>
     (made ??= boss().then(async (b) => {
-      for (const name of [EXPORT_QUEUE, EXPORT_EXPIRY_QUEUE, ERASE_QUEUE]) await b.createQueue(name, { name }).catch(ignoreExists);
+      for (const name of [EXPORT_QUEUE, EXPORT_EXPIRY_QUEUE, ERASE_QUEUE]) await createQueueOnce(b, name);
       return b;
     }));
   const send = async (queue: string, id: number, startAfter?: Date) => {
