@@ -95,6 +95,19 @@ export async function waitForTask(c: Ctx, id: number, ms = 90_000): Promise<{ st
   return row!;
 }
 
+/**
+ * `p`'s value, or `otherwise` once `ms` have passed; the timer is cleared either way (a 90 s timer left running kept
+ * the whole run alive for a minute after its last line).
+ */
+async function within<T>(p: Promise<T>, ms: number, otherwise: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The access log's entries since `from` (an index into it) for a path. */
 const entriesOf = (log: LogEntry[], from: number, path: string) => log.slice(from).filter((e) => e.path.startsWith(path));
 
@@ -157,7 +170,7 @@ export const journeys: Journey[] = [
       const imageId = await b.uploadPhoto();
       const { id } = await b.ok("POST", "/api/Generation/picVideoSubmit", { image_id: imageId, resolution: "480P", duration: 4 });
       const stream = await openSse(`${c.nginx.url}/api/Generation/progress?id=${id}`, b.headers());
-      await Promise.race([stream.ended, new Promise((r) => setTimeout(r, 90_000))]);
+      await within(stream.ended, 90_000, 0);
       stream.close();
       const last = stream.events.at(-1)?.data;
       if (last?.state === "failed") {
@@ -288,8 +301,7 @@ export const journeys: Journey[] = [
       const bannedAt = Date.now();
       const after = [await withPass(), await withPass()];
       const passRefusedIn = Date.now() - bannedAt;
-      const inFive = (s: typeof chat) => Promise.race([s.ended, new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), 5000))]);
-      const [chatEndedAt, progressEndedAt] = await Promise.all([inFive(chat), inFive(progress)]);
+      const [chatEndedAt, progressEndedAt] = await Promise.all([chat, progress].map((s) => within(s.ended, 5000, Number.POSITIVE_INFINITY)));
       chat.close();
       progress.close();
       // the reply stops with the ban notice, nothing of it after; the stream then closes once the reply is stored
