@@ -14479,6 +14479,7 @@ export interface paths {
                          * @enum {string}
                          */
                         resolution?: "480P" | "720P";
+                        role_id?: number | null;
                         template_id?: number | null;
                         /** @enum {string|null} */
                         tier?: "full" | "fast" | null;
@@ -14510,6 +14511,7 @@ export interface paths {
                                 label: string;
                                 misfit: string | null;
                                 points: number;
+                                reason: string | null;
                                 required: ("end_image" | "camera" | "motion")[];
                                 /** @enum {string} */
                                 resolution: "480P" | "720P";

@@ -55,3 +55,31 @@ export const PHOTO_VERDICT_MESSAGES: Record<PhotoVerdict, string> = {
   unreadable: "This photo could not be read",
   duplicate: "This photo is almost the same as another one",
 };
+
+/**
+ * The model families a character model (LoRA) is trained on (decision 395). A LoRA patches only layers of its own
+ * family's model; on another, ComfyUI loads none of its keys, logs "lora key not loaded" and renders without the
+ * likeness. So a request with a character model runs only on a workflow whose binding declares the LoRA's family. Wan
+ * 2.2's 5B and A14B are apart: their layers differ in width.
+ */
+export const LORA_FAMILIES = ["flux", "sdxl", "sd15", "wan22-5b", "wan22-14b", "ltxv"] as const;
+export type LoraFamily = (typeof LORA_FAMILIES)[number];
+
+/**
+ * Each base model a trainer may train on (its `baseModel`, stored with the model), by the family its LoRA loads into:
+ * the one place a base model id is read. Reverie's fal and Replicate trainers train on FLUX.1-dev.
+ */
+export const BASE_MODELS = {
+  "black-forest-labs/FLUX.1-dev": "flux",
+  "stabilityai/stable-diffusion-xl-base-1.0": "sdxl",
+  "stable-diffusion-v1-5/stable-diffusion-v1-5": "sd15",
+  "Wan-AI/Wan2.2-TI2V-5B": "wan22-5b",
+  "Wan-AI/Wan2.2-I2V-A14B": "wan22-14b",
+  "Wan-AI/Wan2.2-T2V-A14B": "wan22-14b",
+  "Lightricks/LTX-Video": "ltxv",
+} as const satisfies Record<string, LoraFamily>;
+export type BaseModel = keyof typeof BASE_MODELS;
+
+/** The family of a stored base model; undefined for none or one not listed, which no workflow takes. */
+export const loraFamilyOf = (baseModel: string | null | undefined): LoraFamily | undefined =>
+  baseModel && Object.hasOwn(BASE_MODELS, baseModel) ? BASE_MODELS[baseModel as BaseModel] : undefined;

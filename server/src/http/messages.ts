@@ -46,6 +46,9 @@ export const MSG = {
   photoToImageUnavailable: "Pictures made from your photo are not available right now",
   characterUnavailable: "Character models are not available right now",
   templateTakesNoCharacter: "This template does not use a character model",
+  /** not SPEC's: a character model runs only on a workflow of the model family it was trained on (decision 395) */
+  characterNotForThis: "Your character model cannot be used for this yet",
+  templateTakesNotThisCharacter: "This template cannot use your character model",
   fastUnavailable: "Fast videos are not available right now: choose Best",
   photoOnlyExtras: "A second photo and a camera move are for videos made from a photo",
   /** not SPEC's: a template pinned to a workflow that needs, or cannot take, what the request brings (decision 315) */

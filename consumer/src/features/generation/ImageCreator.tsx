@@ -37,7 +37,7 @@ export function ImageCreator({ onSubmitted, remix = null }: { onSubmitted: (task
   const [suggestions, setSuggestions] = useState<PromptSuggestion[]>([]);
   const [settings, setSettings] = useState<Settings>(remix?.settings ?? DEFAULT_SETTINGS);
   const { error, showError, busy, submit: send } = useSubmitTask(onSubmitted);
-  const price = usePrice({ type: "image", mode, count: mode === "image_batch" ? count : 1 });
+  const price = usePrice({ type: "image", mode, count: mode === "image_batch" ? count : 1, role_id: model?.id });
   const picture = !model && honours(price, "image") ? reference : null;
 
   useEffect(() => {
@@ -71,7 +71,7 @@ export function ImageCreator({ onSubmitted, remix = null }: { onSubmitted: (task
           {t("modes.image_batch")}
         </ToggleButton>
       </ToggleButtonGroup>
-      <ModelPicker value={model} onChange={setModel} />
+      <ModelPicker value={model} onChange={setModel} quote={price} />
       {!model && honours(price, "image") && (
         <Box data-testid="reference-picture">
           <Typography variant="subtitle2">{t("studio.reference")}</Typography>

@@ -95,6 +95,7 @@ export function VideoCreator({
       ? {
           type: "video",
           mode: role ? "role_video" : mode,
+          role_id: role?.id,
           resolution,
           duration: Math.round(duration * 10) / 10,
           template_id: usesTemplate ? template?.id : undefined,
@@ -186,7 +187,7 @@ export function VideoCreator({
       ) : (
         <Step n={1} title={t("studio.stepPhoto")}>
           <Box sx={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2, minWidth: 0 }}>
-            {mode === "image_to_video" && <ModelPicker value={model} onChange={setModel} />}
+            {mode === "image_to_video" && <ModelPicker value={model} onChange={setModel} quote={price} />}
             {role ? (
               <Typography variant="body2" color="text.secondary" data-testid="model-cover-note">
                 {t("studio.modelPicker.coverNote", { name: role.name })}

@@ -99,6 +99,8 @@ export interface PriceRequest {
   image_id?: number;
   /** the tier the submit will ask for; the quote prices each tier it has (issue 45) */
   tier?: WorkflowTier;
+  /** the person's own character model: quoted as it will run, on a workflow of its model family, where one does */
+  role_id?: number;
 }
 
 /**
@@ -108,14 +110,14 @@ export interface PriceRequest {
  */
 export type Quote = Pick<
   ApiData<"/api/Generation/getDurationPoints", "post">,
-  "points" | "free_applies" | "available" | "controls" | "label" | "misfit" | "required" | "tiers"
+  "points" | "free_applies" | "available" | "reason" | "controls" | "label" | "misfit" | "required" | "tiers"
 >;
 
 export async function durationPoints(input: PriceRequest): Promise<Quote> {
-  const { points, free_applies, available, controls, label, misfit, required, tiers } = await api.post("/api/Generation/getDurationPoints", input, {
+  const { points, free_applies, available, reason, controls, label, misfit, required, tiers } = await api.post("/api/Generation/getDurationPoints", input, {
     quiet: true,
   });
-  return { points, free_applies, available, controls, label, misfit, required, tiers };
+  return { points, free_applies, available, reason, controls, label, misfit, required, tiers };
 }
 
 /** Whether the quoted engine honours a control; none is shown before the quote arrives (decision 273). */

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
 import Link from "@mui/material/Link";
@@ -6,6 +7,8 @@ import Typography from "@mui/material/Typography";
 import BlockIcon from "@mui/icons-material/Block";
 import { Link as RouterLink } from "react-router";
 import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/index.ts";
+import type { Quote } from "../generation/generation.api.ts";
 import { trainingApi, type CharacterModelView } from "./training.api.ts";
 import { useTrainingAvailable } from "./useTrainingAvailable.ts";
 
@@ -57,9 +60,10 @@ function Tile({
 /**
  * The person's own trained character models (SPEC §7 getLoraCharacterList, status success, still usable): one or
  * none, sent by the creator as `role_id`. With none trained it points at the wizard; if the list cannot be read it
- * shows nothing, so creating without a model is never blocked.
+ * shows nothing, so creating without a model is never blocked. The quote of the request with the picked model says
+ * why it cannot run where it cannot (a Flux character in a video, decision 395): told under the picker, where it was chosen.
  */
-export function ModelPicker({ value, onChange }: { value: PickedModel | null; onChange: (model: PickedModel | null) => void }) {
+export function ModelPicker({ value, onChange, quote }: { value: PickedModel | null; onChange: (model: PickedModel | null) => void; quote: Quote | null }) {
   const { t } = useTranslation();
   const trainable = useTrainingAvailable();
   /** undefined while loading, null when the list cannot be read */
@@ -81,6 +85,7 @@ export function ModelPicker({ value, onChange }: { value: PickedModel | null; on
   // while loading, the newcomer's outcome (no model yet) holds its place unseen: the photo box and its consent box
   // below do not jump down under a tap when the list arrives
   const loading = models === undefined || trainable === undefined;
+  const refused = value && quote?.available === false && quote.reason ? translateMessage(quote.reason) : null;
   return (
     <Box data-testid={loading ? undefined : "model-picker"} aria-hidden={loading || undefined} sx={{ minWidth: 0, visibility: loading ? "hidden" : undefined }}>
       <Typography variant="caption" color="text.secondary">
@@ -112,6 +117,11 @@ export function ModelPicker({ value, onChange }: { value: PickedModel | null; on
             </Tile>
           ))}
         </Box>
+      )}
+      {refused && (
+        <Alert severity="info" sx={{ mt: 1, borderRadius: 3 }} data-testid="model-refused">
+          {refused}
+        </Alert>
       )}
     </Box>
   );

@@ -77,7 +77,7 @@ export function createCharacterMedia(
     if (!engine) throw new HttpError(503, CHAT_MEDIA_MESSAGES.unavailable);
     const workflow = workflowOn(engine);
     const video = p.kind === "video";
-    const costClass = await engines.costClassFor(engine, { mode, workflow, source: p.imageKey ? "image" : undefined, lora: !!lora });
+    const costClass = await engines.costClassFor(engine, { mode, workflow, source: p.imageKey ? "image" : undefined, lora });
     const cost = p.price ?? price({ video, resolution: "480P", durationSec: CHAT_MEDIA_SECONDS[p.kind], count: 1, templatePrice: 1, costClass });
     return { mode, engine, workflow, cost, video };
   }

@@ -47,7 +47,7 @@ async function extensionWorkflow(engines: Engines, t: GenerationTask, asked?: Wo
   const tier = asked ?? src.tier;
   const keep = t.mode === "image_to_video" && !src.endImageKey && !src.camera && (!asked || asked === (src.tier ?? "full"));
   const workflow = keep ? src.workflow : undefined;
-  const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image", lora: !!src.lora, tier });
+  const wf = await engines.offeredWorkflow(t.engine as EngineKind, { mode: "image_to_video", workflow, source: "image", lora: src.lora, tier });
   return { wf, tier };
 }
 

@@ -3,7 +3,7 @@ import { ENGINE_LABELS, type EngineKind, type WorkflowTier } from "../../contrac
 import { IMAGE_MODES, PHOTO_MODES, type GenerationMode } from "../../contract/generation.ts";
 import { HttpError } from "../../http/errors.ts";
 import { MSG } from "../../http/messages.ts";
-import { REQUEST_EXTRAS, sourceOf, templateCamera, type RequestExtra } from "./engines/controls.ts";
+import { REQUEST_EXTRAS, sourceOf, templateCamera, type RequestExtra, type WorkflowRequest } from "./engines/controls.ts";
 import type { DurationPointsBody, ImageBatchBody, PicVideoBody, RoleVideoBody } from "./generation.schema.ts";
 import type { Pricing } from "./generation.pricing.ts";
 import type { createSubmit } from "./generation.submit.ts";
@@ -48,15 +48,12 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
     return { lora, imageKey };
   }
 
-  /** The cost class of what the request will run (decision 239): the engine's workflow for the template, mode, source and extras. */
-  const costClass = (
-    engine: EngineKind,
-    mode: GenerationMode,
-    template: { workflow: string | null } | null,
-    source?: "image" | "video",
-    extras?: RequestExtra[],
-    tier?: WorkflowTier,
-  ) => engines.costClassFor(engine, { mode, workflow: template?.workflow, source, extras, tier });
+  /**
+   * The cost class of what the request will run (decision 239): the engine's workflow for the template, mode, source,
+   * extras, tier and character model (a workflow of its family, decision 395).
+   */
+  const costClass = (engine: EngineKind, template: { workflow: string | null } | null, request: Omit<WorkflowRequest, "workflow">) =>
+    engines.costClassFor(engine, { ...request, workflow: template?.workflow });
 
   /** A video task's price and submit, for the engine its template (or the default) renders with. */
   async function submitVideo(
@@ -77,7 +74,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       durationSec: b.duration,
       count: 1,
       templatePrice,
-      costClass: await costClass(engine, mode, template, source, extras, input.tier),
+      costClass: await costClass(engine, template, { mode, source, extras, tier: input.tier, lora: input.lora }),
     });
     return submit(userId, {
       extras,
@@ -153,7 +150,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       else if (b.image_id) input.imageKey = (await uploads.own(userId, b.image_id, "image")).storageKey;
       const engine = engineOverride ?? engineOf(template);
       const mode = batch ? "image_batch" : "text_to_image";
-      const tier = await costClass(engine, mode, template, input.imageKey ? "image" : undefined);
+      const tier = await costClass(engine, template, { mode, source: input.imageKey ? "image" : undefined, lora: input.lora });
       const cost = price({ video: false, resolution: "480P", durationSec: 0, count, templatePrice: template?.creditPrice ?? 1, costClass: tier });
       return submit(userId, {
         mode,
@@ -176,42 +173,51 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
       return (fit.find((s) => s.engine === engines.defaultName) ?? fit[0])?.engine ?? null;
     },
 
-    /** The price before submitting, for the engine the template (or the default) renders with. */
-    async quote(b: DurationPointsBody) {
+    /**
+     * The price before submitting, for the engine the template (or the default) renders with; with `role_id`, the
+     * caller's own character model, as the submit will run it: from its cover, on a workflow of its family (decision 395).
+     */
+    async quote(b: DurationPointsBody, userId: number | undefined) {
       const template = b.template_id ? await templates.get(b.template_id) : null;
       const engine = engineOf(template);
       // the mode the app will submit prices the workflow it will run; a template's own mode when none is said
       const mode = b.mode ?? template?.mode ?? (b.type === "video" ? "image_to_video" : "text_to_image");
-      // what the submit will bring: the mode's source, a photo beside a video copying its motion, and the extras
+      if (b.role_id && !userId) throw HttpError.unauthorized();
+      const lora = b.role_id && userId ? await deps.models.loraFor(userId, b.role_id) : undefined;
+      // what the submit will bring: the mode's source (a character model's cover), a photo beside a video copying its
+      // motion, the extras and the character model
       const given = (v: unknown) => (v ? "given" : undefined);
+      const photo = b.image_id ?? b.role_id;
       const brings = {
-        image: given(sourceOf(mode) === "image" || b.image_id),
+        image: given(sourceOf(mode) === "image" || photo),
         video: given(mode === "video_to_video"),
         endImage: given(b.end_image_id),
         camera: b.camera ?? templateCamera(template?.engineParams),
         audio: given(mode === "audio_overlay"),
+        lora,
       };
       const extras = extrasOf({ imageKey: brings.image, videoKey: brings.video, endImageKey: brings.endImage, camera: brings.camera });
       // a photo given to a mode that does without one (image to image) is priced and checked as the workflow using it
-      const request = { mode, workflow: template?.workflow, source: sourceOf(mode) ?? (b.image_id ? "image" : undefined), extras };
+      const request = { mode, workflow: template?.workflow, source: sourceOf(mode) ?? (photo ? "image" : undefined), extras, lora };
       // a tier's price and whether it can run now, as the submit's refusal will ask: the mode it submits and the
       // template's exact workflow (a template's own mode that runs is no help to another mode it is used in, e.g. a
       // photo template in text to video)
-      const priced = async (tier: WorkflowTier) => ({
-        points: price({
+      const priced = async (tier: WorkflowTier) => {
+        const reason = await engines.refusal(engine, mode, template?.workflow, extras, brings, tier);
+        const points = price({
           video: b.type === "video",
           resolution: b.resolution,
           durationSec: b.duration,
           count: b.count,
           templatePrice: template?.creditPrice ?? 1,
           costClass: await engines.costClassFor(engine, { ...request, tier }),
-        }),
-        available: (await engines.refusal(engine, mode, template?.workflow, extras, brings, tier)) === null,
-      });
+        });
+        return { tier, points, available: reason === null, reason };
+      };
       // the asked tier (unset: full) is priced once, from the list of tiers where the request has it
       const asked = b.tier ?? "full";
-      const tiers = await Promise.all(engines.tiersFor(engine, request).map(async (tier) => ({ tier, ...(await priced(tier)) })));
-      const { points, available } = tiers.find((t) => t.tier === asked) ?? (await priced(asked));
+      const tiers = await Promise.all(engines.tiersFor(engine, request).map(priced));
+      const { points, available, reason } = tiers.find((t) => t.tier === asked) ?? (await priced(asked));
       // whether a free generation would pay for it, so the app shows "free video left" only where it applies
       return {
         points,
@@ -222,11 +228,12 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
         label: ENGINE_LABELS[engine],
         free_applies: freeCovers(points),
         available,
+        reason,
         controls: await engines.controlsFor(engine, request),
         misfit: engines.misfit(engine, mode, template?.workflow, brings),
         required: engines.requiredExtras(engine, template?.workflow),
         tier: asked,
-        tiers,
+        tiers: tiers.map((t) => ({ tier: t.tier, points: t.points, available: t.available })),
       };
     },
   };

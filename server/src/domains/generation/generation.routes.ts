@@ -91,7 +91,7 @@ export function generationRoutes(api: ApiRouter, generation: GenerationService, 
   api.post(
     "/api/Generation/getDurationPoints",
     { summary: "The credit price of a request before submitting it", tags, auth: "public", body: durationPointsBody, response: getDurationPointsAnswer },
-    ({ body }) => generation.quote(body),
+    ({ body, principal }) => generation.quote(body, principal.kind === "user" ? principal.userId : undefined),
   );
   api.post(
     "/api/Generation/followUpPoints",

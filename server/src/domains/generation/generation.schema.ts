@@ -112,6 +112,11 @@ export const durationPointsBody = z.object({
   count: z.number({ error: "count must be 1-4" }).int("count must be 1-4").min(1, "count must be 1-4").max(4, "count must be 1-4").default(1),
   /** The tier the submit will ask for (issue 45): `points` is its price; `tiers` prices each. */
   tier,
+  /**
+   * The caller's own character model the submit will bring (signed in only): priced and checked as it will run, from
+   * its cover on a workflow of its model family (decision 395); `available` is false where none runs it.
+   */
+  role_id: optionalId,
 });
 export type DurationPointsBody = z.infer<typeof durationPointsBody>;
 
@@ -185,6 +190,8 @@ export const getDurationPointsAnswer = z.object({
   free_applies: z.boolean(),
   /** false: the engine cannot run this request now (for a template, its exact workflow); a submit would answer 503 */
   available: z.boolean(),
+  /** why it cannot run (the message a submit would answer 503 with, which the app translates); null when it can */
+  reason: z.string().nullable(),
   /** the studio controls the engine and workflow that will run honour (decision 273); the app shows only these */
   controls: z.array(z.enum(STUDIO_CONTROLS)),
   /**

@@ -147,7 +147,7 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
     const host = await startLoraHost();
     cleanups.push(host.close);
     const engine = pool([fake.url], { loraLinks: host.links });
-    const sha256 = host.add(loraSafetensors());
+    const sha256 = host.add(loraSafetensors(4, 64, "wan22-5b"));
     const j = await job({
       mode: "audio_overlay",
       image,
@@ -159,7 +159,7 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
         sha256,
         triggerWord: "alice",
         strength: 0.8,
-        baseModel: "sdxl",
+        baseModel: "Wan-AI/Wan2.2-TI2V-5B",
       },
     });
     const { result } = await run(engine, j);
@@ -171,6 +171,8 @@ describe("comfyui engine: every mode, submit -> progress -> output", () => {
     expect(lora.inputs).not.toHaveProperty("lora_name");
     expect(new URL(String(lora.inputs.url)).searchParams.get("server")).toBe(fake.url);
     expect(fake.recorded.loraFetches).toEqual([{ sha256, url: lora.inputs.url, status: 200 }]);
+    // a Wan 2.2 5B character on the 5B workflow: every key loaded (decision 395)
+    expect(fake.recorded.log).toEqual([]);
     expect(JSON.stringify(posted)).toContain('"text":"alice, waving"');
   }, 60_000);
 });

@@ -72,7 +72,7 @@ const lora = (file: string) => ({
   sha256: "b".repeat(64),
   triggerWord: "rvtest",
   strength: 0.8,
-  baseModel: "sdxl",
+  baseModel: "stabilityai/stable-diffusion-xl-base-1.0",
 });
 const offered = (s: Awaited<ReturnType<ReturnType<typeof pool>["status"]>>, wf: string) =>
   s.servers!.map((x) => x.workflows.find((w) => w.name === wf)?.offered);

@@ -9,7 +9,7 @@ import { mediaDir } from "../../../../../tests/fixtures/media.ts";
 import { createComfyEngine } from "./comfyui.engine.ts";
 import type { EngineJob, EngineLora } from "./engine.ts";
 import { CHARACTER_NODES } from "./lora-links.ts";
-import { loadWorkflows } from "./workflows.ts";
+import { bindWorkflow, loadWorkflows } from "./workflows.ts";
 
 /**
  * A person's character model on the ComfyUI pool (issue 44 item 1, decision 330): the prompt names it by hash and a
@@ -61,12 +61,14 @@ async function job(over: Partial<EngineJob> = {}): Promise<EngineJob> {
     ...over,
   };
 }
-const character = (bytes = loraSafetensors(4, 64 + n)): EngineLora => ({
+/** A character model trained on SDXL, the family of the text-to-image workflow these run (decision 395). */
+const sdxl = (width: number) => loraSafetensors(4, width, "sdxl");
+const character = (bytes = sdxl(64 + n)): EngineLora => ({
   path: `u/1/models/${n}.safetensors`,
   sha256: host.add(bytes),
   triggerWord: "rvalice",
   strength: 0.7,
-  baseModel: "sdxl",
+  baseModel: "stabilityai/stable-diffusion-xl-base-1.0",
 });
 type Posted = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 
@@ -89,6 +91,8 @@ describe("character models on the ComfyUI pool", () => {
     expect(Object.values(without).some((x) => /Lora/.test(x.class_type))).toBe(false);
     expect(JSON.stringify(without)).not.toContain(lora.sha256);
     expect(f.recorded.loraFetches.map((x) => [x.sha256, x.status])).toEqual([[lora.sha256, 200]]);
+    // an SDXL character on SDXL: ComfyUI loads every one of its keys
+    expect(f.recorded.log).toEqual([]);
 
     // her next render on that server: a new link, the same file, not fetched again
     await engine.result(await engine.submit(await job({ lora })));
@@ -121,10 +125,10 @@ describe("character models on the ComfyUI pool", () => {
   }, 60_000);
 
   it("fetches again, transparently, a file its bounded cache let go of", async () => {
-    const a = loraSafetensors(4, 300);
+    const a = sdxl(300);
     const f = await fake({ loraCacheBytes: Math.floor(a.length * 1.5) });
     const engine = pool([f.url]);
-    const [la, lb] = [character(a), character(loraSafetensors(4, 301))];
+    const [la, lb] = [character(a), character(sdxl(301))];
     for (const lora of [la, lb, la]) await engine.result(await engine.submit(await job({ lora })));
     expect(f.recorded.loraFetches.map((x) => x.sha256)).toEqual([la.sha256, lb.sha256, la.sha256]);
     expect([...f.cachedLoras().keys()]).toEqual([la.sha256]);
@@ -134,7 +138,7 @@ describe("character models on the ComfyUI pool", () => {
     const f = await fake();
     const engine = pool([f.url]);
     const tampered = character();
-    host.corrupt(tampered.sha256, loraSafetensors(4, 999));
+    host.corrupt(tampered.sha256, sdxl(999));
     await expect(engine.result(await engine.submit(await job({ lora: tampered })))).rejects.toThrow(/SHA-256 mismatch/);
     const removed = character();
     host.remove(removed.sha256);
@@ -142,5 +146,44 @@ describe("character models on the ComfyUI pool", () => {
     const other = pool([g.url]);
     await expect(other.result(await other.submit(await job({ lora: removed })))).rejects.toThrow(/could not be fetched: HTTP 404/);
     expect([...f.cachedLoras().keys(), ...g.cachedLoras().keys()]).toEqual([]);
+  }, 60_000);
+
+  it("a character model of another family loads no key, which ComfyUI only logs: the pool runs it on its own family only (decision 395)", async () => {
+    const f = await fake();
+    const weights = loraSafetensors(4, 77);
+    const flux: EngineLora = {
+      path: "u/1/models/flux.safetensors",
+      sha256: host.add(weights),
+      triggerWord: "rvflux",
+      strength: 1,
+      baseModel: "black-forest-labs/FLUX.1-dev",
+    };
+    // sent by hand to SDXL, as workflow choice did before: ComfyUI runs it, loads none of its keys, and succeeds
+    const sdxlT2i = workflows.find((w) => w.name === "sdxl-t2i")!;
+    const { prompt } = await bindWorkflow(sdxlT2i, await job({ lora: flux }), { models: {}, prefix: "reverie/by-hand", server: f.url, links: host.links });
+    const queued = (await (await fetch(`${f.url}/prompt`, { method: "POST", body: JSON.stringify({ prompt }) })).json()) as { prompt_id: string };
+    let entry: { status?: { status_str: string } } | undefined;
+    for (let i = 0; i < 100 && !entry?.status; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      entry = ((await (await fetch(`${f.url}/history/${queued.prompt_id}`)).json()) as Record<string, typeof entry>)[queued.prompt_id];
+    }
+    expect(entry?.status?.status_str).toBe("success");
+    expect(f.recorded.log).toEqual([
+      "lora key not loaded: transformer.single_transformer_blocks.0.attn.to_q.lora_A.weight",
+      "lora key not loaded: transformer.single_transformer_blocks.0.attn.to_q.lora_B.weight",
+    ]);
+    // the pool never sends it there: pinned, it is refused; else it runs FLUX, which loads every key
+    const engine = pool([f.url]);
+    await expect(engine.submit(await job({ lora: flux, workflow: "sdxl-t2i" }))).rejects.toThrow(
+      "workflow sdxl-t2i takes character models trained on sdxl, not on flux",
+    );
+    const logged = f.recorded.log.length;
+    await engine.result(await engine.submit(await job({ lora: flux })));
+    expect(
+      Object.values(f.recorded.prompts.at(-1)!.prompt)
+        .map((n) => n.inputs?.unet_name ?? n.inputs?.ckpt_name)
+        .filter(Boolean),
+    ).toEqual(["flux1-dev.safetensors"]);
+    expect(f.recorded.log.slice(logged)).toEqual([]);
   }, 60_000);
 });

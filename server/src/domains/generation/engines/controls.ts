@@ -9,7 +9,7 @@ import {
 } from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { MODE_NEEDS } from "./workflow-binding.ts";
-import { chooseWorkflow, type Binding, type Workflow } from "./workflows.ts";
+import { chooseWorkflow, type Binding, type LoraBase, type Workflow } from "./workflows.ts";
 
 export { REQUEST_EXTRAS, type RequestExtra };
 
@@ -33,8 +33,8 @@ export type WorkflowRequest = {
   extras?: readonly RequestExtra[];
   /** a 1080p follow-up runs only an upscale workflow (decision 307) */
   followUp?: "upscale";
-  /** the person's character model: run only by a workflow that applies it (decision 336) */
-  lora?: boolean;
+  /** the person's character model: run only by a workflow that applies it (decision 336), of its family (decision 395) */
+  lora?: LoraBase;
   /** best (unset) or fast: only a workflow of this tier runs it (issue 45) */
   tier?: WorkflowTier;
 };

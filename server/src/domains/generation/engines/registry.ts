@@ -10,7 +10,7 @@ import { createLocalEngine } from "./local.engine.ts";
 import { createGpuEngines } from "./gpu-engines.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { shareGpuChecks } from "./gpu-rechecks.ts";
-import { loadWorkflows, misfit, pinFault, type Brought, type Workflow } from "./workflows.ts";
+import { loadWorkflows, misfit, pinFault, takesLora, type Brought, type Workflow } from "./workflows.ts";
 import { MODE_NEEDS, type Need } from "./workflow-binding.ts";
 import {
   localControls,
@@ -230,10 +230,15 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     if (brings?.lora && s.characterModels === false) return MSG.characterUnavailable; // no server loads a LoRA: not charged
     const fast = tier === "fast" && !workflow;
     if (workflow ? !extras.length : !adds && !brings?.lora && !fast) return null;
-    // the workflow the submit would run, given all it brings: none dropping a photo or LoRA (decision 336), same tier
+    // the workflow the submit would run, given all it brings: none dropping a photo or LoRA (decision 336), none of
+    // another family than the LoRA's (decision 395), same tier
     const source = brings?.video ? "video" : (sourceOf(mode) ?? (brings?.image ? "image" : undefined));
-    const wf = workflowFor(workflows, { mode, workflow, source, extras, lora: !!brings?.lora, tier }, offeredBy(s));
+    const request = { mode, workflow, source, extras, lora: brings?.lora, tier };
+    const wf = workflowFor(workflows, request, offeredBy(s));
     if (wf && offeredBy(s)(wf)) return null;
+    // no shipped workflow makes this with the character model's family, though one makes it without: no outage to wait out
+    const anywhere = (r: typeof request) => workflowFor(workflows, r, () => true) !== undefined;
+    if (brings?.lora && !anywhere(request) && anywhere({ ...request, lora: undefined })) return MSG.characterNotForThis;
     if (extras.length) return MSG[UNAVAILABLE[extras[0]]];
     if (fast) return MSG.fastUnavailable;
     return brings?.lora ? MSG.characterUnavailable : MSG.photoToImageUnavailable;
@@ -251,6 +256,8 @@ function refusals(status: (name: EngineKind) => Promise<EngineStatus>, defaultNa
     const wf = pinnedOn(name, workflow);
     // a pinned workflow without a LoRA slot would drop the person's character model (decision 336)
     if (wf && brings.lora && !wf.binding.lora.length) return MSG.templateTakesNoCharacter;
+    // nor would a LoRA slot of another family than the character model's: it would load none of its keys (decision 395)
+    if (wf && brings.lora && !takesLora(wf, brings.lora)) return MSG.templateTakesNotThisCharacter;
     const why = wf && misfit(wf, mode, brings);
     if (!why) return null;
     return MSG["mode" in why ? "templateWrongKind" : "lacks" in why ? LACKS[why.lacks] : TAKES_NO[why.takesNo]];

@@ -100,7 +100,7 @@ describe("serverless engine (RunPod API)", () => {
       sha256,
       triggerWord: "rvkbtmzqxp",
       strength: 0.9,
-      baseModel: "flux-dev",
+      baseModel: "black-forest-labs/FLUX.1-dev",
     };
     type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
     const texts = (g: Graph) =>
@@ -120,6 +120,8 @@ describe("serverless engine (RunPod API)", () => {
       expect(new URL(String(loader.inputs.url)).searchParams.get("server")).toBe(rp.url);
     }
     expect(rp.comfy.recorded.loraFetches.map((f) => [f.sha256, f.status])).toEqual([[sha256, 200]]);
+    // a Flux character runs the Flux workflow, which loads every one of its keys (decision 395)
+    expect(rp.comfy.recorded.log).toEqual([]);
   }, 60_000);
 
   it("fails once every try has failed, with the endpoint's error", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { COST_CLASSES, MODEL_FOLDERS, REQUEST_EXTRAS, WORKFLOW_TIERS } from "../../../contract/engines.ts";
 import { GENERATION_MODES, type GenerationMode } from "../../../contract/generation.ts";
+import { LORA_FAMILIES } from "../../../contract/training.ts";
 import { chainSchema } from "./animate-chain.ts";
 import { windowsSchema } from "./workflow-windows.ts";
 
@@ -91,6 +92,11 @@ export const bindingSchema = z.object({
   inputs: z.partialRecord(z.enum(CONTROLS), z.array(target)),
   /** The LoRA slot: loader nodes removed (their outputs wired to the inputs named in `bypass`) when no LoRA is given. */
   lora: z.array(z.object({ node: z.string(), name: z.string(), strength: z.string(), bypass: z.array(z.string()) })).default([]),
+  /**
+   * The model family a character model must be trained on for this workflow's LoRA slot to load it (decision 395):
+   * named where there is a slot, and only there. A LoRA of another family would load no key and change nothing.
+   */
+  loraFamily: z.enum(LORA_FAMILIES).optional(),
   /**
    * Model files, by slot name: COMFYUI_MODELS=slot=file overrides the default. The manifest an operator fetches by:
    * the folder under ComfyUI's models/, the official download, and its size and SHA-256 where recorded (null: not yet).

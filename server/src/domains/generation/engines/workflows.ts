@@ -2,10 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CameraMove, ModelFolder } from "../../../contract/engines.ts";
 import type { GenerationMode } from "../../../contract/generation.ts";
+import { loraFamilyOf } from "../../../contract/training.ts";
 import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { chainWindows } from "./animate-chain.ts";
 import { bindingSchema, type Binding, type Control, EXTRAS, modesFit, type Need } from "./workflow-binding.ts";
-import { EngineError, type EngineJob, type LoraLinks, UnrunnableError } from "./engine.ts";
+import { EngineError, type EngineJob, type EngineLora, type LoraLinks, UnrunnableError } from "./engine.ts";
 import { bindLoras, REVERIE_LOADERS } from "./lora-links.ts";
 import { fillReferences } from "./workflow-references.ts";
 import { outputSizeFor } from "./output-size.ts";
@@ -67,6 +68,9 @@ export function loadWorkflows(dir = WORKFLOWS_DIR): Workflow[] {
         }
         for (const l of binding.lora)
           if (!REVERIE_LOADERS[graph[l.node].class_type]) throw new Error(`its LoRA node ${l.node} is no ${Object.keys(REVERIE_LOADERS).join(" or ")}`);
+        // a slot without a family would take any character model, and load none of another family's keys (decision 395)
+        if (binding.lora.length > 0 !== !!binding.loraFamily)
+          throw new Error(binding.loraFamily ? "it names a loraFamily but has no LoRA slot" : "its LoRA slot names no loraFamily");
         checkWindows(graph, binding.windows);
         if (!binding.followUp) modesFit(binding);
         return { name, graph, binding };
@@ -138,11 +142,13 @@ const brought = (job: Brought): Record<Need, boolean> => ({
   motion: !!job.image && !!job.video,
   audio: !!job.audio,
 });
+/** A character model as workflow choice sees it: the base model it was trained on, whose family must be the workflow's. */
+export type LoraBase = Pick<EngineLora, "baseModel">;
 type JobNeeds = Pick<EngineJob, "mode" | "workflow" | "tier" | "image" | "video" | "endImage" | "camera" | "audio" | "followUp" | "references"> & {
-  lora?: unknown;
+  lora?: LoraBase;
 };
 /** What a request brings to its workflow: the media, last frame and camera move, by whether each is given. */
-export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio"> & { lora?: unknown };
+export type Brought = Pick<EngineJob, "image" | "video" | "endImage" | "camera" | "audio"> & { lora?: LoraBase };
 
 /**
  * Why a pinned workflow cannot make a request, read from its binding alone (decision 315): a mode it does not make,
@@ -180,18 +186,29 @@ export function pinFault(workflows: Workflow[], mode: GenerationMode, name: stri
 }
 
 /**
- * Whether a workflow uses everything a job brings (issue 44 item 4, decision 336): a photo or a video it reads, a LoRA
- * it applies. A sound is used by every workflow: one that does not read it has it laid under its video.
+ * Whether a workflow's LoRA slot loads this character model (decision 395): the slot's family is the one its base model
+ * maps to. A base model mapped to no family is loaded by none.
  */
-const usesAll = (w: Workflow, has: Record<Need, boolean>, lora: boolean) =>
-  (["image", "video"] as const).every((m) => !has[m] || w.binding.needs.includes(m)) && (!lora || w.binding.lora.length > 0);
+export const takesLora = (w: Workflow, lora: LoraBase) => w.binding.lora.length > 0 && w.binding.loraFamily === loraFamilyOf(lora.baseModel);
+
+/** A character model's family in an operator's words, for the reason a job cannot run. */
+const trainedOn = (lora: LoraBase) => loraFamilyOf(lora.baseModel) ?? `an unknown base model (${lora.baseModel ?? "none recorded"})`;
+
+/**
+ * Whether a workflow uses everything a job brings (issue 44 item 4, decision 336): a photo or a video it reads, a LoRA
+ * it applies, of its own family (decision 395). A sound is used by every workflow: one that does not read it has it laid
+ * under its video.
+ */
+const usesAll = (w: Workflow, has: Record<Need, boolean>, lora: LoraBase | undefined) =>
+  (["image", "video"] as const).every((m) => !has[m] || w.binding.needs.includes(m)) && (!lora || takesLora(w, lora));
 
 /**
  * The workflow for a job: the template's, else the first (by priority) of the mode whose needs the job meets and that
  * uses everything it brings, a usable one first. A photo, a video, a LoRA, a last frame or a camera move is run only by
- * a workflow that uses it: where none does (or the template's does not), the job cannot run rather than lose it; where
- * none that does is usable, the first of them is answered, which the engine then refuses as unrunnable, never another
- * that would drop an input (a photo given to text to image never runs as text to image).
+ * a workflow that uses it, a LoRA only by one of its family (decision 395): where none does (or the template's does
+ * not), the job cannot run rather than lose it; where none that does is usable, the first of them is answered, which
+ * the engine then refuses as unrunnable, never another that would drop an input (a photo given to text to image never
+ * runs as text to image) or load none of a LoRA's keys (a Flux character on an SDXL or Wan workflow).
  */
 export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf: Workflow) => boolean): Workflow {
   const has = brought(job);
@@ -200,7 +217,7 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
     w.binding.needs.every((n) => has[n]) &&
     extras.every((x) => w.binding.needs.includes(x)) &&
     w.binding.followUp === job.followUp &&
-    usesAll(w, has, !!job.lora) &&
+    usesAll(w, has, job.lora) &&
     // a follow-up's post-step (an upscale) serves results of either tier
     (job.followUp !== undefined || w.binding.tier === (job.tier ?? "full"));
   if (job.workflow) {
@@ -209,6 +226,8 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
     if (!EXTRAS.every((x) => has[x] === wf.binding.needs.includes(x))) throw new UnrunnableError(`workflow ${wf.name} ${unmet(wf, has)}`);
     if (wf.binding.followUp !== job.followUp) throw new UnrunnableError(`workflow ${wf.name} is not a ${job.followUp ?? "generation"} workflow`);
     if (job.lora && !wf.binding.lora.length) throw new UnrunnableError(`workflow ${wf.name} applies no character model (LoRA)`);
+    if (job.lora && !takesLora(wf, job.lora))
+      throw new UnrunnableError(`workflow ${wf.name} takes character models trained on ${wf.binding.loraFamily}, not on ${trainedOn(job.lora)}`);
     return wf;
   }
   const fitting = workflows.filter((w) => w.binding.modes.includes(job.mode) && takes(w));
@@ -218,7 +237,9 @@ export function chooseWorkflow(workflows: Workflow[], job: JobNeeds, usable: (wf
   const wf = fits.find(usable) ?? fits[0];
   if (!wf) {
     const what = job.followUp ? `${job.followUp} of ${job.mode}` : job.mode;
-    const withWhat = [...extras.map((x) => NEED_WORDS[x]), ...(job.lora ? ["a character model"] : [])].map((x) => ` with ${x}`).join("");
+    const withWhat = [...extras.map((x) => NEED_WORDS[x]), ...(job.lora ? [`a character model trained on ${trainedOn(job.lora)}`] : [])]
+      .map((x) => ` with ${x}`)
+      .join("");
     throw new UnrunnableError(`no workflow makes ${what}${has.image ? " from a photo" : ""}${withWhat}`);
   }
   return wf;

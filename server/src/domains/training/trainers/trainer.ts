@@ -1,4 +1,4 @@
-import type { TrainerName } from "../../../contract/training.ts";
+import type { BaseModel, TrainerName } from "../../../contract/training.ts";
 import { WeightsError } from "../weights.ts";
 
 /** What Reverie hands a trainer: a zipped dataset it can fetch, the trigger word, where to report back. */
@@ -30,8 +30,8 @@ export interface Trainer {
   readonly name: TrainerName;
   /** Square crop side the trainer expects. */
   readonly resolution: number;
-  /** The base model the LoRA is trained for (passed to the engines with the weights). */
-  readonly baseModel: string;
+  /** The base model the LoRA is trained for (stored with the weights): its family picks the workflows that run it (decision 395). */
+  readonly baseModel: BaseModel;
   submit(job: TrainerJob): Promise<{ jobId: string }>;
   status(jobId: string): Promise<TrainerUpdate>;
   cancel(jobId: string): Promise<void>;
