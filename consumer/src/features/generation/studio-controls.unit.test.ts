@@ -9,6 +9,7 @@ const quote = (controls: Quote["controls"]): Quote => ({
   points: 1,
   free_applies: false,
   available: true,
+  reason: null,
   controls,
   label: "AI",
   misfit: null,

@@ -47,7 +47,7 @@ async function character(userId: number, token: string) {
       .expect(200)
   ).body.data.id as number;
   const artifactKey = `u/${userId}/models/alice_lora_v1.safetensors`;
-  await s.services.storage.put(artifactKey, loraSafetensors(), "application/octet-stream");
+  await s.services.storage.put(artifactKey, loraSafetensors(4, 64, "sdxl"), "application/octet-stream");
   return s.db.characterModel.create({
     // recorded under a hash its stored file does not have (a damaged training output): the GPU server fetches it and
     // its check refuses the file, which no other server would load either
@@ -60,6 +60,8 @@ async function character(userId: number, token: string) {
       status: "success",
       artifactKey,
       triggerWord: "rvtest",
+      // an SDXL character: the image-to-image workflow of its family is the one the other person's photo runs (decision 395)
+      baseModel: "stabilityai/stable-diffusion-xl-base-1.0",
       weightsSha256: "c".repeat(64),
     },
   });

@@ -177,7 +177,7 @@ export function createRequests(deps: GenerationDeps, { price, freeCovers }: Pric
      * The price before submitting, for the engine the template (or the default) renders with; with `role_id`, the
      * caller's own character model, as the submit will run it: from its cover, on a workflow of its family (decision 395).
      */
-    async quote(b: DurationPointsBody, userId: number | undefined) {
+    async quote(b: DurationPointsBody, userId?: number) {
       const template = b.template_id ? await templates.get(b.template_id) : null;
       const engine = engineOf(template);
       // the mode the app will submit prices the workflow it will run; a template's own mode when none is said

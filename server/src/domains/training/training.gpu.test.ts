@@ -45,7 +45,10 @@ afterAll(async () => {
 type Posted = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
 const sha256Of = (b: Buffer) => crypto.createHash("sha256").update(b).digest("hex");
 
-/** A person with credits and a trained character model (weights in storage, hash not yet computed: a model from before decision 330). */
+/**
+ * A person with credits and a trained character model on FLUX.1-dev, as Reverie's trainers train (weights in storage,
+ * hash not yet computed: a model from before decision 330).
+ */
 async function personWithModel(name: string) {
   const who = await registeredUser(s, 50);
   const weights = loraSafetensors(4, 64 + who.userId);
@@ -53,7 +56,17 @@ async function personWithModel(name: string) {
   await s.services.storage.put(artifactKey, weights, "application/octet-stream");
   const coverUploadId = await uploadImage(s, who.token, await photo(512, 512));
   const model = await s.db.characterModel.create({
-    data: { userId: who.userId, name, homeLink: `${name}${who.userId}`, coverUploadId, cost: 5, status: "success", artifactKey, triggerWord: `rv${name}` },
+    data: {
+      userId: who.userId,
+      name,
+      homeLink: `${name}${who.userId}`,
+      coverUploadId,
+      cost: 5,
+      status: "success",
+      artifactKey,
+      triggerWord: `rv${name}`,
+      baseModel: "black-forest-labs/FLUX.1-dev",
+    },
   });
   return { ...who, model, sha256: sha256Of(weights) };
 }

@@ -25,19 +25,20 @@ import { couldRun, newJob, offers, startTry, whereIs, whyNowhere, type ComfyJob,
 import { createJobBook, createTryRecord, isOver, reasonOf, shownState } from "./job-book.ts";
 import { finishOutputs } from "./outputs.ts";
 import { modesOf } from "./workflow-binding.ts";
-import { bindWorkflow, chooseWorkflow, type Workflow } from "./workflows.ts";
+import { chooseWorkflow } from "./workflow-choice.ts";
+import { bindWorkflow, type Workflow } from "./workflows.ts";
 
 /**
- * The `comfyui` engine: a pool of ComfyUI servers (decision 081), following /work/shared/protocols/comfyui.md.
- * Each server is health-checked (/system_stats, /queue) and its workflows checked against /object_info; a job waits in
- * our queue until a healthy server offering its workflow has a free slot (least loaded first), is uploaded
- * (/upload/image), queued (POST /prompt with our own prompt_id and client_id), followed on the /ws socket and settled
- * from /history/{prompt_id}, which is the truth when the socket drops, then deleted there. A server that goes down hands
- * its jobs back to our queue without using up their tries; one that forgets the prompt hands the job on, up to
- * `maxTries`; a node or validation error is never tried again on the server that raised it, and a job no server can
- * run any more fails at once (decision 236); one failed by the request's own input fails alone, leaving the
- * workflow offered (decision 335). A cancel deletes the prompt from the queue, or interrupts it while it runs; an ended
- * prompt leaves nothing on the server (decision 376).
+ * The `comfyui` engine: a pool of ComfyUI servers (decision 081), following /work/shared/protocols/comfyui.md. Each
+ * server is health-checked (/system_stats, /queue) and its workflows checked against /object_info; a job waits in our
+ * queue until a healthy server offering its workflow has a free slot (least loaded first), is uploaded (/upload/image),
+ * queued (POST /prompt with our own prompt_id and client_id), followed on the /ws socket and settled from
+ * /history/{prompt_id}, which is the truth when the socket drops, then deleted there. A server that goes down hands its
+ * jobs back to our queue without using up their tries; one that forgets the prompt hands the job on, up to `maxTries`;
+ * a node or validation error is never tried again on the server that raised it, and a job no server can run any more
+ * fails at once (decision 236); one failed by the request's own input fails alone, leaving the workflow offered
+ * (decision 335). A cancel deletes the prompt from the queue, or interrupts it while it runs; an ended prompt leaves
+ * nothing on the server (decision 376).
  */
 type Job = ComfyJob;
 type Server = ComfyServer<Job>;

@@ -9,7 +9,8 @@ import {
 } from "../../../contract/engines.ts";
 import { IMAGE_MODES, type GenerationMode } from "../../../contract/generation.ts";
 import { MODE_NEEDS } from "./workflow-binding.ts";
-import { chooseWorkflow, type Binding, type LoraBase, type Workflow } from "./workflows.ts";
+import { chooseWorkflow, type LoraBase } from "./workflow-choice.ts";
+import type { Binding, Workflow } from "./workflows.ts";
 
 export { REQUEST_EXTRAS, type RequestExtra };
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COST_CLASS_FACTORS } from "../../../contract/engines.ts";
 import type { EngineJob } from "./engine.ts";
 import { loraLinks } from "./lora-links.ts";
-import { bindWorkflow, chooseWorkflow, loadWorkflows } from "./workflows.ts";
+import { chooseWorkflow } from "./workflow-choice.ts";
+import { bindWorkflow, loadWorkflows } from "./workflows.ts";
 
 /** The few-step tier (issue 45, decision 370): chosen only when asked for, stacked with a person's LoRA, cheaper. */
 const workflows = loadWorkflows();

@@ -77,7 +77,7 @@ describe("gpu check", () => {
     ]);
     expect(JSON.stringify(r.downloads)).not.toContain("flux1-dev.safetensors");
     const text = formatGpuReport(r);
-    expect(text).toContain("models/diffusion_models/flux1-schnell.safetensors (size not recorded) for flux-t2i");
+    expect(text).toContain("models/diffusion_models/flux1-schnell.safetensors (size not recorded) for flux-i2i, flux-t2i");
     expect(text).toContain("from where you chose it: the manifest does not know this file (COMFYUI_MODELS)");
     // a file the manifest knows as another slot's default is fetched from that entry: the fp8 text encoder in LTX's
     // t5xxl slot (whose own default is the fp16 file) comes from the fp8 file's address

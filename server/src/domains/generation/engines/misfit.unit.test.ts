@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EXTRAS, type Need } from "./workflow-binding.ts";
 import { GENERATION_MODES } from "../../../contract/generation.ts";
-import { type Brought, loadWorkflows, misfit, pinFault } from "./workflows.ts";
+import { type Brought, misfit, pinFault } from "./workflow-choice.ts";
+import { loadWorkflows } from "./workflows.ts";
 
 /**
  * Decision 315: whether a request fits the workflow a template pins is read from its binding alone, for every shipped

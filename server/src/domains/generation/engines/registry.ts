@@ -10,7 +10,8 @@ import { createLocalEngine } from "./local.engine.ts";
 import { createGpuEngines } from "./gpu-engines.ts";
 import { checkGpuServer } from "./gpu-check.ts";
 import { shareGpuChecks } from "./gpu-rechecks.ts";
-import { loadWorkflows, misfit, pinFault, takesLora, type Brought, type Workflow } from "./workflows.ts";
+import { misfit, pinFault, takesLora, type Brought } from "./workflow-choice.ts";
+import { loadWorkflows, type Workflow } from "./workflows.ts";
 import { MODE_NEEDS, type Need } from "./workflow-binding.ts";
 import {
   localControls,

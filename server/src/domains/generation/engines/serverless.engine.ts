@@ -5,7 +5,8 @@ import { EngineError, type EngineResult, type EngineStatus, type GenerationEngin
 import { createJobBook, createTryRecord, reasonOf, settlement, shownState, type TriedJob } from "./job-book.ts";
 import { finishOutputs } from "./outputs.ts";
 import { modesOf } from "./workflow-binding.ts";
-import { bindWorkflow, chooseWorkflow, type Workflow } from "./workflows.ts";
+import { chooseWorkflow } from "./workflow-choice.ts";
+import { bindWorkflow, type Workflow } from "./workflows.ts";
 
 /**
  * The `serverless` engine (decision 085): the same workflow files through a queue-based serverless GPU endpoint,

@@ -31,6 +31,16 @@ export type Control = (typeof CONTROLS)[number];
 /** `motion`: a photo and a video together, the photo to perform the video's motion (issue 33, decision 306). */
 export const NEEDS = ["image", "video", ...REQUEST_EXTRAS, "audio"] as const;
 export type Need = (typeof NEEDS)[number];
+/** Each need in words, for the reason a workflow cannot run a job. */
+export const NEED_WORDS: Record<Need, string> = {
+  image: "a picture",
+  video: "a video",
+  end_image: "a last frame",
+  camera: "a camera move",
+  motion: "a photo to move",
+  audio: "a sound",
+};
+
 /** What a job may bring that only a workflow needing it can use. */
 export const EXTRAS = REQUEST_EXTRAS;
 

@@ -12,7 +12,8 @@ import { ffmpeg } from "../../../storage/media-tools.ts";
 import { chainWindows } from "./animate-chain.ts";
 import { loraLinks } from "./lora-links.ts";
 import { graphProblems } from "./workflow-check.ts";
-import { bindWorkflow, chooseWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow } from "./workflows.ts";
+import { chooseWorkflow } from "./workflow-choice.ts";
+import { bindWorkflow, loadWorkflows, modelFile, type ObjectInfo, type Workflow } from "./workflows.ts";
 
 /**
  * Every shipped workflow, bound as the engine binds it for every resolution, aspect, source shape, length and batch

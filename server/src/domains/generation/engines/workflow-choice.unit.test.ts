@@ -6,7 +6,8 @@ import { WORKFLOWS_DIR } from "../../../paths.ts";
 import { UnrunnableError } from "./engine.ts";
 import { workflowControls, workflowFor } from "./controls.ts";
 import { modesOf } from "./workflow-binding.ts";
-import { chooseWorkflow, loadWorkflows, type Workflow } from "./workflows.ts";
+import { chooseWorkflow } from "./workflow-choice.ts";
+import { loadWorkflows, type Workflow } from "./workflows.ts";
 
 /**
  * Issue 44 item 4 (decision 336): a request runs only on a workflow that uses everything it brings. With image to
