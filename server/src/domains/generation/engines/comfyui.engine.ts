@@ -33,12 +33,11 @@ import { bindWorkflow, type Workflow } from "./workflows.ts";
  * server is health-checked (/system_stats, /queue) and its workflows checked against /object_info; a job waits in our
  * queue until a healthy server offering its workflow has a free slot (least loaded first), is uploaded (/upload/image),
  * queued (POST /prompt with our own prompt_id and client_id), followed on the /ws socket and settled from
- * /history/{prompt_id}, which is the truth when the socket drops, then deleted there. A server that goes down hands its
- * jobs back to our queue without using up their tries; one that forgets the prompt hands the job on, up to `maxTries`;
- * a node or validation error is never tried again on the server that raised it, and a job no server can run any more
- * fails at once (decision 236); one failed by the request's own input fails alone, leaving the workflow offered
- * (decision 335). A cancel deletes the prompt from the queue, or interrupts it while it runs; an ended prompt leaves
- * nothing on the server (decision 376).
+ * /history/{prompt_id}, the truth when the socket drops, then deleted there. A server that goes down hands its jobs
+ * back to our queue at no cost of a try; one that forgets the prompt hands the job on, up to `maxTries`; a node or
+ * validation error is not tried again where it was raised, and a job no server can run any more fails at once (decision
+ * 236); one failed by the request's own input fails alone, leaving the workflow offered (decision 335). A cancel
+ * deletes a queued prompt or interrupts a running one; an ended prompt leaves nothing on the server (decision 376).
  */
 type Job = ComfyJob;
 type Server = ComfyServer<Job>;
