@@ -42,6 +42,9 @@ export default defineConfig({
         test: {
           name: "browser",
           include: BROWSER,
+          // above Playwright's own 30 s: a step that waits in vain fails with its locator and call log, not as a bare
+          // "test timed out" that names no step
+          testTimeout: 45_000,
           globalSetup: ["tests/global-setup.ts", "tests/e2e/browser-setup.ts"],
           setupFiles: ["tests/e2e/page-errors.setup.ts"],
         },

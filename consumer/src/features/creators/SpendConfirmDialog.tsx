@@ -11,7 +11,7 @@ import { dialogs } from "../../dialogs/dialog-store.ts";
 import { translateMessage } from "../../i18n/index.ts";
 import { NOT_ENOUGH_CREDITS } from "../generation/generation.api.ts";
 import { session, useSession } from "../session/session.ts";
-import type { Spend } from "./SpendConfirm.tsx";
+import type { Spend } from "./spend.ts";
 
 /**
  * The one confirmation of every spend of credits on a creator — a tip, a membership, a locked message, a custom request:
