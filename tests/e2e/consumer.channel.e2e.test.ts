@@ -64,6 +64,8 @@ describe("consumer app inside the messaging channel, and the configured payment 
       await page.waitForFunction(() => localStorage.getItem("reverie_loginType") === "noRegister");
       await page.getByTestId("account-menu").click();
       const label = { en: "Telegram account", ja: "Telegramアカウント", ko: "텔레그램 계정", ru: "Аккаунт Telegram" }[language];
+      // the open menu's words: a failure shows what it said instead (or that it never opened)
+      await expect.poll(() => page.getByRole("menu").allInnerTexts(), { timeout: 25_000 }).toEqual([expect.stringContaining(label)]);
       await page.getByText(label, { exact: true }).waitFor();
       await pageShot(page, `consumer-channel-account-menu-${language}-360`);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
