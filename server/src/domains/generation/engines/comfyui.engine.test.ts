@@ -245,7 +245,9 @@ describe("comfyui engine: faults", () => {
     await expect(engine.result(second)).rejects.toThrow(/cancelled/);
     // a cancel that met its POST /prompt still unanswered stops the prompt once it is answered
     await until(() => fake.recorded.deletes.includes(p2) && fake.recorded.interrupts.includes(p1), "deleted and interrupted");
-    expect(fake.recorded.interrupts).toEqual([p1]);
+    // only the running one is interrupted: once, or again if the stop's look at the queue went unanswered on a busy
+    // machine and the health check stopped it as an orphan (by its id, so nothing else is touched)
+    expect(new Set(fake.recorded.interrupts)).toEqual(new Set([p1]));
     for (let i = 0; fake.queueLength() > 0; i++) {
       if (i > 300) throw new Error("the server kept running it");
       await new Promise((r) => setTimeout(r, 10));
