@@ -245,17 +245,20 @@ describe("comfyui engine: faults", () => {
     await expect(engine.result(second)).rejects.toThrow(/cancelled/);
     // a cancel that met its POST /prompt still unanswered stops the prompt once it is answered
     await until(() => fake.recorded.deletes.includes(p2) && fake.recorded.interrupts.includes(p1), "deleted and interrupted");
-    // only the running one is interrupted: once, or again if the stop's look at the queue went unanswered on a busy
-    // machine and the health check stopped it as an orphan (by its id, so nothing else is touched)
-    expect(new Set(fake.recorded.interrupts)).toEqual(new Set([p1]));
+    // the running one is interrupted. The waiting one is deleted before it runs; on a busy machine whose answer to its
+    // POST /prompt came only after the first had ended, it was running by then and is interrupted by its id instead.
+    // Nothing that is not ours is ever interrupted.
+    expect(fake.recorded.interrupts).toContain(p1);
+    expect(fake.recorded.interrupts.every((id) => id === p1 || id === p2)).toBe(true);
     for (let i = 0; fake.queueLength() > 0; i++) {
       if (i > 300) throw new Error("the server kept running it");
       await new Promise((r) => setTimeout(r, 10));
     }
-    // ended by the interrupt, then removed like every prompt of ours (issue 44 item 7); the deleted one never ran
-    expect(fake.recorded.runs.map((r) => r.prompt_id)).toEqual([p1]);
+    // ended by the interrupt, then removed like every prompt of ours (issue 44 item 7)
+    const secondRan = fake.recorded.interrupts.includes(p2);
+    expect(fake.recorded.runs.map((r) => r.prompt_id)).toEqual(secondRan ? [p1, p2] : [p1]);
     await until(() => fake.recorded.historyDeletes.includes(p1) && !fake.history.has(p1), "the interrupted prompt's history deleted");
-    expect(fake.history.has(p2)).toBe(false);
+    await until(() => !fake.history.has(p2), "nothing of the second prompt left");
   }, 30_000);
 
   it("does not offer a workflow on a server lacking its node or model, and says why", async () => {
