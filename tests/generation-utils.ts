@@ -13,6 +13,26 @@ export const GENERATION_TEST_ENV = {
   FREE_GENERATIONS: "0",
 };
 
+/**
+ * A test app on the ComfyUI engine at `comfyUrl` (its health checked every 0.3 s) with its generation worker, as the
+ * GPU-path route tests start it; `env` adds or overrides settings. `stop` ends the worker, then the app.
+ */
+export async function startComfyTestApp(comfyUrl: string, env: Record<string, string> = {}, options?: Parameters<typeof startTestServer>[2]) {
+  const app = await startTestServer(
+    { ...GENERATION_TEST_ENV, GENERATION_ENGINE: "comfyui", COMFYUI_URLS: comfyUrl, COMFYUI_HEALTH_SECONDS: "0.3", ...env },
+    undefined,
+    options,
+  );
+  const worker = await startWorkerFor(app);
+  return {
+    app,
+    async stop() {
+      await worker.stop();
+      await app.stop();
+    },
+  };
+}
+
 export function startWorkerFor(t: TestApp) {
   return startGenerationWorker({
     databaseUrl: t.testDb.url,

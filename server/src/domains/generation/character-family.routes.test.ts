@@ -5,8 +5,8 @@ import { visitor } from "../../../../tests/db-utils.ts";
 import { startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { loraSafetensors } from "../../../../tests/fixtures/lora-files.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
+import { grant, startComfyTestApp, waitForTask } from "../../../../tests/generation-utils.ts";
+import type { startTestServer } from "../../../../tests/server-utils.ts";
 import { MSG } from "../../http/messages.ts";
 import { BASE_MODELS } from "../../contract/training.ts";
 
@@ -18,20 +18,14 @@ import { BASE_MODELS } from "../../contract/training.ts";
  */
 let fake: FakeComfy;
 let s: Awaited<ReturnType<typeof startTestServer>>;
-let worker: { stop(): Promise<void> };
+let stopApp: () => Promise<void>;
 
 beforeAll(async () => {
   fake = await startFakeComfy({ msPerStep: 2 });
-  s = await startTestServer(
-    { ...GENERATION_TEST_ENV, GENERATION_ENGINE: "comfyui", COMFYUI_URLS: fake.url, COMFYUI_HEALTH_SECONDS: "0.3", COMFYUI_WORKFLOW_CHECK_SECONDS: "1" },
-    undefined,
-    { ownPublicUrl: true },
-  );
-  worker = await startWorkerFor(s);
+  ({ app: s, stop: stopApp } = await startComfyTestApp(fake.url, { COMFYUI_WORKFLOW_CHECK_SECONDS: "1" }, { ownPublicUrl: true }));
 }, 60_000);
 afterAll(async () => {
-  await worker?.stop();
-  await s?.stop();
+  await stopApp?.();
   await fake?.close();
 });
 

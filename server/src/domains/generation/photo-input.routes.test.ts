@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
 import { startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
+import { grant, startComfyTestApp, waitForTask } from "../../../../tests/generation-utils.ts";
+import type { startTestServer } from "../../../../tests/server-utils.ts";
 import { MSG } from "../../http/messages.ts";
 
 /**
@@ -12,16 +12,14 @@ import { MSG } from "../../http/messages.ts";
  */
 let fake: FakeComfy;
 let s: Awaited<ReturnType<typeof startTestServer>>;
-let worker: { stop(): Promise<void> };
+let stopApp: () => Promise<void>;
 
 beforeAll(async () => {
   fake = await startFakeComfy({ missingNodes: ["VAEEncode", "TextEncodeQwenImageEditPlus"] });
-  s = await startTestServer({ ...GENERATION_TEST_ENV, GENERATION_ENGINE: "comfyui", COMFYUI_URLS: fake.url, COMFYUI_HEALTH_SECONDS: "0.3" });
-  worker = await startWorkerFor(s);
+  ({ app: s, stop: stopApp } = await startComfyTestApp(fake.url));
 }, 60_000);
 afterAll(async () => {
-  await worker?.stop();
-  await s?.stop();
+  await stopApp?.();
   await fake?.close();
 });
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visitor } from "../../../../tests/db-utils.ts";
 import { ALL_MODELS, startFakeComfy, type FakeComfy } from "../../../../tests/fixtures/fake-comfyui.ts";
 import { photo } from "../../../../tests/fixtures/media.ts";
-import { GENERATION_TEST_ENV, grant, startWorkerFor, waitForTask } from "../../../../tests/generation-utils.ts";
-import { startTestServer } from "../../../../tests/server-utils.ts";
+import { grant, startComfyTestApp, waitForTask } from "../../../../tests/generation-utils.ts";
+import type { startTestServer } from "../../../../tests/server-utils.ts";
 import { staffMember } from "../../../../tests/staff-utils.ts";
 
 /**
@@ -12,24 +12,18 @@ import { staffMember } from "../../../../tests/staff-utils.ts";
  */
 let fake: FakeComfy;
 let s: Awaited<ReturnType<typeof startTestServer>>;
-let worker: { stop(): Promise<void> };
+let stopApp: () => Promise<void>;
 
 beforeAll(async () => {
   // only the 5B Wan model on disk: image to video runs, the 14B workflow does not
   fake = await startFakeComfy({ models: { ...ALL_MODELS, diffusion_models: ["wan2.2_ti2v_5B_fp16.safetensors", "flux1-dev.safetensors"] } });
-  s = await startTestServer({
-    ...GENERATION_TEST_ENV,
-    GENERATION_ENGINE: "comfyui",
-    COMFYUI_URLS: fake.url,
-    COMFYUI_HEALTH_SECONDS: "0.3",
+  ({ app: s, stop: stopApp } = await startComfyTestApp(fake.url, {
     // one job at a time: the next task runs only if the failed one gave its slot back
     WORKER_CONCURRENCY: "1",
-  });
-  worker = await startWorkerFor(s);
+  }));
 }, 60_000);
 afterAll(async () => {
-  await worker?.stop();
-  await s?.stop();
+  await stopApp?.();
   await fake?.close();
 });
 
