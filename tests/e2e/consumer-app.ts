@@ -15,15 +15,14 @@ export interface AppOptions {
   viewport?: { width: number; height: number };
   /** the visitor's cookie choice: "ask" shows the banner; default: already answered, advertising and analytics refused */
   consent?: "ask" | { analytics: boolean; advertising: boolean };
+  /** the running flash sale already shown: the home page does not open it over the page 1.5 s in */
+  saleSeen?: boolean;
 }
 
 /** A phone (360 px) past the age gate and the flash sale, in `language`, signed in as this account. */
 export async function signedInPhone(browser: Browser, who: { token: string }, language: NonNullable<AppOptions["language"]>) {
-  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-  await context.addInitScript((token) => {
-    localStorage.setItem("reverie_token", token);
-    localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
-  }, who.token);
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 780 }, saleSeen: true });
+  await context.addInitScript((token) => localStorage.setItem("reverie_token", token), who.token);
   return { context, page: await context.newPage() };
 }
 
@@ -31,15 +30,17 @@ export async function signedInPhone(browser: Browser, who: { token: string }, la
 export async function newAppContext(browser: Browser, opts: AppOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 860 }, acceptDownloads: true, serviceWorkers: "block" });
   await context.addInitScript(
-    ({ adult, language, consent }) => {
+    ({ adult, language, consent, saleSeen }) => {
       if (sessionStorage.getItem("__e2e_init")) return;
       sessionStorage.setItem("__e2e_init", "1");
       if (adult) localStorage.setItem("reverie_age_confirmed", "1");
+      if (saleSeen) localStorage.setItem("reverie_flash_sale_seen", String(Date.now()));
       if (language) localStorage.setItem("reverie_language", language);
       if (consent) localStorage.setItem("reverie_consent", JSON.stringify({ version: 1, necessary: true, ...consent, decidedAt: Date.now() }));
     },
     {
       adult: opts.adult ?? false,
+      saleSeen: opts.saleSeen ?? false,
       language: opts.language ?? null,
       consent: opts.consent === "ask" ? null : (opts.consent ?? { analytics: false, advertising: false }),
     },
@@ -82,8 +83,7 @@ export async function skipAhead(page: Page, ms: number): Promise<void> {
 
 /** The studio as a new guest in `language`, on a 360 px phone, past the age gate and the flash sale. */
 export async function guestStudio(browser: Browser, url: string, language: NonNullable<AppOptions["language"]>): Promise<Page> {
-  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 800 } });
-  await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 800 }, saleSeen: true });
   const page = await context.newPage();
   await page.goto(`${url}/home`);
   await page.getByTestId("try-guest").click();

@@ -200,8 +200,7 @@ describe("consumer app at 360 px in every language", () => {
   }
 
   it("a bottom-bar tap opens its screen at the top, whatever the last one was scrolled to (issue 46 item 12)", async () => {
-    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
-    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW, saleSeen: true });
     const page = await context.newPage();
     await page.goto(`${app.server.url}/home`);
     await page.getByTestId("try-guest").click();
@@ -221,8 +220,7 @@ describe("consumer app at 360 px in every language", () => {
   });
 
   it("a server without a trainer promotes no training: no 'Train my model' on Results, no model picker or 'Train one' in the studio (issue 46 item 10)", async () => {
-    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
-    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW, saleSeen: true });
     const page = await context.newPage();
     // what decides both: whether the server trains, and the person's usable models (no "wait until the network is
     // quiet": a page that keeps a request open never is)
@@ -247,8 +245,7 @@ describe("consumer app at 360 px in every language", () => {
   });
 
   it("video to video's template chooser opens on a tab with its templates, not an empty Portrait (issue 46 item 11)", async () => {
-    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW });
-    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: NARROW, saleSeen: true });
     const page = await context.newPage();
     await page.goto(`${app.server.url}/home`);
     await page.getByTestId("try-guest").click();
