@@ -136,6 +136,29 @@ export async function homeWithFlashSale(page: Page, serverUrl: string): Promise<
   }
 }
 
+/**
+ * Switches the app to `language` where the page is, through the header's language menu (as a person does, without
+ * reloading), and waits until the app speaks it: a test's later languages visit the screens its journey left.
+ */
+export async function switchLanguage(page: Page, language: NonNullable<AppOptions["language"]>): Promise<void> {
+  await page.getByTestId("language-switcher").click();
+  await page.getByTestId(`language-${language}`).click();
+  await speaking(page, language);
+}
+
+/**
+ * Waits until the page shows `language`: the document says it and the header's language button has its label in it.
+ * Every text on screen follows a change of language in the same render as that label, so what is read or shot after
+ * this is in the new language, not the last one.
+ */
+export async function speaking(page: Page, language: NonNullable<AppOptions["language"]>): Promise<void> {
+  await page.waitForFunction(
+    ([lng, label]) =>
+      document.documentElement.lang === lng && document.querySelector('[data-testid="language-switcher"]')?.getAttribute("aria-label") === label,
+    [language, localeText(language, "lang.choose")] as const,
+  );
+}
+
 export async function storedToken(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem("reverie_token"));
 }
