@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CHANNEL } from "../../server/src/contract/pixels.ts";
 import { appForThisFile, startAsGuest } from "./app-per-file.ts";
-import { newAppContext, pageShot, skipAhead } from "./consumer-app.ts";
+import { homeWithFlashSale, newAppContext, pageShot, skipAhead, speaking, switchLanguage } from "./consumer-app.ts";
+
+const LANGUAGES = ["en", "ja", "ko", "ru"] as const;
 
 /** Issue 31 items 1 and 2 on a phone: price claims made from the prices, and the flash sale's rules. */
 describe("the shop at 360 px", () => {
@@ -11,15 +13,17 @@ describe("the shop at 360 px", () => {
   // cents against the 500 pack's 49.998) and in roubles (44.97 against 44.98); the dialog still opens on the 500 pack
   it("'Best value' is on what gives a credit for least, the plan included; the dialog preselects the cheapest pack; the claim names that price, in four languages", async () => {
     const [plan, pack] = await Promise.all(["plan_monthly", "credits_500"].map((code) => app.server.db.product.findUniqueOrThrow({ where: { code } })));
-    for (const language of ["en", "ja", "ko", "ru"] as const) {
-      const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-      await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
-      const page = await context.newPage();
-      await startAsGuest(page, app.server.url);
-      await page.goto(`${app.server.url}/home`);
-      const claim = await page.getByTestId("price-claim").first().filter({ hasText: /\d/ }).innerText();
-      // Japanese and Korean visitors are shown the dollar prices (no yen or won price is set)
-      expect(claim, language).toContain(language === "ru" ? "44,97" : "0.50");
+    // one guest, switched to each language in place: the claim and the dialog follow the language's currency
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: { width: 360, height: 780 }, saleSeen: true });
+    const page = await context.newPage();
+    await startAsGuest(page, app.server.url);
+    await page.goto(`${app.server.url}/home`);
+    for (const language of LANGUAGES) {
+      if (language !== "en") await switchLanguage(page, language);
+      const claim = page.getByTestId("price-claim").first().filter({ hasText: /\d/ });
+      // Japanese and Korean visitors are shown the dollar prices (no yen or won price is set); the rouble claim comes
+      // once the rouble prices are in
+      await expect.poll(() => claim.innerText(), { message: language }).toContain(language === "ru" ? "44,97" : "0.50");
       await page.getByTestId("balance").click();
       await page.getByTestId("buy-credits").waitFor();
       const badged = page.getByTestId(`product-${plan.id}`).getByTestId("best-value");
@@ -29,51 +33,63 @@ describe("the shop at 360 px", () => {
       expect(await page.getByTestId(`product-${plan.id}`).getAttribute("aria-pressed"), language).toBe("false");
       expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
       await pageShot(page, `consumer-best-value-360-${language}`);
-      await context.close();
+      await page.keyboard.press("Escape");
+      await page.getByTestId("buy-credits").waitFor({ state: "detached" });
     }
+    await context.close();
   }, 180_000);
 
   it("every claim follows a price changed in the database; the sale shows once per visitor, with units, in four languages", async () => {
     const claims: Record<string, string> = {};
-    for (const language of ["en", "ja", "ko", "ru"] as const) {
-      const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-      await context.clock.install();
-      const page = await context.newPage();
-      await page.goto(`${app.server.url}/home`);
-      await page.getByTestId("flash-sale").waitFor();
+    // one visitor: the sale's rule (once per visitor) in English; for each later language the page is switched in place
+    // and the sale brought back for it (its "seen" mark removed), so each language's popup and landing are shown
+    const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: { width: 360, height: 780 } });
+    await context.clock.install();
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/home`);
+    for (const language of LANGUAGES) {
+      let sale = page.getByTestId("flash-sale");
+      if (language === "en") await sale.waitFor();
+      else {
+        await switchLanguage(page, language);
+        sale = await homeWithFlashSale(page, app.server.url);
+        await speaking(page, language);
+      }
       const countdown = await page.getByTestId("flash-countdown").innerText();
-      expect(countdown).toMatch(/\p{L}/u);
+      expect(countdown, language).toMatch(/\p{L}/u);
       await pageShot(page, `consumer-flash-sale-360-${language}`);
       await page
         .getByRole("button", { name: /close|閉じる|닫기|закрыть/i })
         .first()
         .click();
+      await sale.waitFor({ state: "detached" });
       claims[language] = await page.getByTestId("price-claim").first().innerText();
       await pageShot(page, `consumer-landing-360-${language}`);
-      // once per visitor per sale: a reload does not bring it back
-      await page.reload();
-      await page.getByTestId("price-claim").first().waitFor();
-      await skipAhead(page, 2500);
-      expect(await page.getByTestId("flash-sale").count()).toBe(0);
-      await context.close();
+      if (language === "en") {
+        // once per visitor per sale: a reload does not bring it back
+        await page.reload();
+        await page.getByTestId("price-claim").first().waitFor();
+        await skipAhead(page, 2500);
+        expect(await page.getByTestId("flash-sale").count()).toBe(0);
+      }
     }
+    await context.close();
     expect(claims.en).toContain("$0.50");
     expect(claims.en).toContain("720P");
     // issue 46 item 17: one claim in every language; shown dollar packs, a Japanese or Korean visitor hears their price too
     for (const language of ["ja", "ko"]) expect(claims[language], language).toMatch(/0\.50/);
 
     await app.server.db.product.update({ where: { code: "credits_500" }, data: { prices: [{ currency: "USD", priceMinor: 22500, salePriceMinor: null }] } });
-    const context = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 } });
-    await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
-    const page = await context.newPage();
-    await page.goto(`${app.server.url}/home`);
-    await page.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
+    const repriced = await newAppContext(app.browser, { adult: true, viewport: { width: 360, height: 780 }, saleSeen: true });
+    const fresh = await repriced.newPage();
+    await fresh.goto(`${app.server.url}/home`);
+    await fresh.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
     // the seeded prices banner has no words in its picture: the app writes the same claim over it
-    await page.waitForFunction(() => document.querySelector('[data-testid="banners"] [data-testid="price-claim"]')?.textContent?.includes("$0.45"));
-    await page.goto(`${app.server.url}/payment`);
-    await page.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
-    await pageShot(page, "consumer-pricing-360-en");
-    await context.close();
+    await fresh.waitForFunction(() => document.querySelector('[data-testid="banners"] [data-testid="price-claim"]')?.textContent?.includes("$0.45"));
+    await fresh.goto(`${app.server.url}/payment`);
+    await fresh.waitForFunction(() => document.querySelector('[data-testid="price-claim"]')?.textContent?.includes("$0.45"));
+    await pageShot(fresh, "consumer-pricing-360-en");
+    await repriced.close();
   }, 180_000);
 
   it("no popup over a ban notice, and none when no sale runs", async () => {
@@ -147,28 +163,37 @@ describe("the shop at 360 px", () => {
     const frame = await app.server.db.template.findFirstOrThrow({ where: { name: "Floating Frame" } });
     await app.server.db.template.update({ where: { id: frame.id }, data: { creditPrice: 5 } });
     try {
-      for (const language of ["en", "ja", "ko", "ru"] as const) {
-        const context = await newAppContext(app.browser, { adult: true, language, viewport: { width: 360, height: 780 } });
-        await context.addInitScript(() => localStorage.setItem("reverie_flash_sale_seen", String(Date.now())));
-        const page = await context.newPage();
-        const claims: string[] = [];
-        await page.goto(`${app.server.url}/home`);
+      // one visitor, each page opened once and read in each language in turn (switched in place)
+      const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: { width: 360, height: 780 }, saleSeen: true });
+      const page = await context.newPage();
+      const claims: Record<string, string[]> = { en: [], ja: [], ko: [], ru: [] };
+      await page.goto(`${app.server.url}/home`);
+      for (const language of LANGUAGES) {
+        await switchLanguage(page, language);
         await page.locator('[data-testid="banners"] [data-testid="price-claim"]').filter({ hasText: /\d/ }).waitFor();
-        claims.push(...(await page.getByTestId("price-claim").allInnerTexts()));
-        await page.goto(`${app.server.url}/payment`);
-        await page.getByTestId("price-claim").filter({ hasText: /\d/ }).waitFor();
-        claims.push(await page.getByTestId("price-claim").innerText());
-        await pageShot(page, `consumer-pricing-repriced-360-${language}`);
-        expect(claims.length).toBe(3);
-        // 1 to 5 credits per block at 480P (Soft Zoom to the repriced Floating Frame), 2 to 10 at 720P; an image costs 1
-        for (const claim of claims) expect(claim, `${language}: ${claim}`).toMatch(/1–5\D.*2–10\D.*\b1\b/);
-        await page.goto(`${app.server.url}/agreement#terms`);
-        await page.getByTestId("agreement-version").waitFor();
-        const terms = await page.locator("#terms").innerText();
-        expect(terms).not.toContain("480P");
-        expect(terms).not.toMatch(/\b1 (credit|クレジット|크레딧|кредит)/);
-        await context.close();
+        claims[language].push(...(await page.getByTestId("price-claim").allInnerTexts()));
       }
+      await page.goto(`${app.server.url}/payment`);
+      for (const language of LANGUAGES) {
+        await switchLanguage(page, language);
+        await page.getByTestId("price-claim").filter({ hasText: /\d/ }).waitFor();
+        claims[language].push(await page.getByTestId("price-claim").innerText());
+        await pageShot(page, `consumer-pricing-repriced-360-${language}`);
+      }
+      for (const language of LANGUAGES) {
+        expect(claims[language].length, language).toBe(3);
+        // 1 to 5 credits per block at 480P (Soft Zoom to the repriced Floating Frame), 2 to 10 at 720P; an image costs 1
+        for (const claim of claims[language]) expect(claim, `${language}: ${claim}`).toMatch(/1–5\D.*2–10\D.*\b1\b/);
+      }
+      await page.goto(`${app.server.url}/agreement#terms`);
+      await page.getByTestId("agreement-version").waitFor();
+      for (const language of LANGUAGES) {
+        await switchLanguage(page, language);
+        const terms = await page.locator("#terms").innerText();
+        expect(terms, language).not.toContain("480P");
+        expect(terms, language).not.toMatch(/\b1 (credit|クレジット|크레딧|кредит)/);
+      }
+      await context.close();
     } finally {
       await app.server.db.template.update({ where: { id: frame.id }, data: { creditPrice: frame.creditPrice } });
     }
