@@ -138,11 +138,14 @@ export async function homeWithFlashSale(page: Page, serverUrl: string): Promise<
 
 /**
  * Switches the app to `language` where the page is, through the header's language menu (as a person does, without
- * reloading), and waits until the app speaks it: a test's later languages visit the screens its journey left.
+ * reloading), and waits until the app speaks it: a test's later languages visit the screens its journey left. A page
+ * that already speaks it is left as it is (each switch re-renders the page and, signed in, saves it on the account).
  */
 export async function switchLanguage(page: Page, language: NonNullable<AppOptions["language"]>): Promise<void> {
-  await page.getByTestId("language-switcher").click();
-  await page.getByTestId(`language-${language}`).click();
+  if ((await page.evaluate(() => document.documentElement.lang)) !== language) {
+    await page.getByTestId("language-switcher").click();
+    await page.getByTestId(`language-${language}`).click();
+  }
   await speaking(page, language);
 }
 

@@ -178,7 +178,8 @@ describe("messages between fans and creators in the browser", () => {
 
     const fan = await registeredUser(app.server, 50);
     await app.server.http.post("/api/Subscribe/joinMembership").set("token", fan.token).send({ home_link: link }).expect(200);
-    for (const [i, language] of LANGUAGES.entries()) {
+    // from the last language, which the page speaks now, back to the first
+    for (const [i, language] of [...LANGUAGES].reverse().entries()) {
       await switchLanguage(c.page, language);
       await c.page.getByTestId("mass-composer-body").fill(FOR_YOU[language]);
       await c.page.getByTestId("mass-composer-send").click();

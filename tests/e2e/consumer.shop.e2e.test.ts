@@ -163,7 +163,8 @@ describe("the shop at 360 px", () => {
     const frame = await app.server.db.template.findFirstOrThrow({ where: { name: "Floating Frame" } });
     await app.server.db.template.update({ where: { id: frame.id }, data: { creditPrice: 5 } });
     try {
-      // one visitor, each page opened once and read in each language in turn (switched in place)
+      // one visitor, each page opened once and read in each language in turn (switched in place, starting from the
+      // language the page opened in)
       const context = await newAppContext(app.browser, { adult: true, language: "en", viewport: { width: 360, height: 780 }, saleSeen: true });
       const page = await context.newPage();
       const claims: Record<string, string[]> = { en: [], ja: [], ko: [], ru: [] };
@@ -174,7 +175,7 @@ describe("the shop at 360 px", () => {
         claims[language].push(...(await page.getByTestId("price-claim").allInnerTexts()));
       }
       await page.goto(`${app.server.url}/payment`);
-      for (const language of LANGUAGES) {
+      for (const language of [...LANGUAGES].reverse()) {
         await switchLanguage(page, language);
         await page.getByTestId("price-claim").filter({ hasText: /\d/ }).waitFor();
         claims[language].push(await page.getByTestId("price-claim").innerText());
