@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { visitor, type TestApp } from "../db-utils.ts";
 import { photo } from "../fixtures/media.ts";
-import { freshTotpCode, staffMember, type StaffLogin } from "../staff-utils.ts";
+import { staffMember, type StaffLogin } from "../staff-utils.ts";
 import { screenshot } from "./browser.ts";
 import { consoleForThisFile } from "./console-per-file.ts";
 import { seedLegal } from "../../server/src/domains/legal/legal.seed.ts";
@@ -292,20 +292,36 @@ beforeAll(async () => {
   for (const role of Object.keys(MENUS)) staff[role] = await staffMember(app.server, [role as "admin"]);
 }, 300_000);
 
-async function signIn(role: string): Promise<Page> {
-  const page = await app.browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const s = staff[role];
-  await page.goto(`${app.server.url}/console/login`);
-  await page.fill('input[name="username"]', s.username);
-  await page.fill('input[name="password"]', s.password);
-  await page.fill('input[name="code"]', await freshTotpCode(s));
-  await page.click('button[type="submit"]');
-  await page.waitForSelector(".RaSidebar-fixed a[href='/console']", { timeout: 15_000 }).catch(async (e) => {
-    await screenshot(page, `debug-${role}`);
-    console.log(role, page.url());
-    throw e;
+/** The console's key for the staff token in the browser's storage (TOKEN_KEY of console/src/http.ts, which needs a window to load). */
+const TOKEN_KEY = "reverie.console.token";
+
+/**
+ * A page of the console at `/console<path>`, signed in as `role` with the token its sign-in in beforeAll (POST
+ * /admin/api/login, password and one-time code) gave: each journey starts on its own screen in one load of the console
+ * instead of two and the sign-in form. That form is walked by every other console file (signInToConsole).
+ */
+async function openAs(role: string, path: string, viewport = { width: 1400, height: 900 }): Promise<Page> {
+  const context = await app.browser.newContext({
+    viewport,
+    storageState: { cookies: [], origins: [{ origin: app.server.url, localStorage: [{ name: TOKEN_KEY, value: staff[role].token }] }] },
   });
+  const page = await context.newPage();
+  await page.goto(`${app.server.url}/console${path}`);
   return page;
+}
+
+/**
+ * Moves the open console to `/console<path>` within the app, as its links do, instead of loading it again; resolves
+ * once the screen shown before has left (the console keeps it until the next one's code has loaded, and a list's rows
+ * carry the same action buttons as the record's page).
+ */
+async function navigate(page: Page, path: string): Promise<void> {
+  const before = await page.$("#main-content > *");
+  await page.evaluate((to) => {
+    window.history.pushState(null, "", to);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }, `/console${path}`);
+  await page.waitForFunction((el) => !el?.isConnected, before);
 }
 
 /** The menu's entries as "group/resource" (the dashboard stands outside the groups), and the group headers shown. */
@@ -326,11 +342,12 @@ const grouped = (entries: string[]) => ({
 describe("operator console in Chromium", () => {
   it("each role sees only its menus", { timeout: 120_000 }, async () => {
     for (const [role, expected] of Object.entries(MENUS)) {
-      const page = await signIn(role);
+      const page = await openAs(role, "");
+      await page.waitForSelector(".RaSidebar-fixed a[href='/console']");
       // menu entries appear as canAccess answers; poll until they settle on the expected set (or fail)
       await expect.poll(() => menu(page), { timeout: 5000 }).toEqual(grouped(expected));
       expect(await page.locator(".RaSidebar-fixed a[href='/console']").count()).toBe(1);
-      await page.close();
+      await page.context().close();
     }
   });
 
@@ -338,9 +355,7 @@ describe("operator console in Chromium", () => {
     timeout: 60_000,
   }, async () => {
     const product = await app.server.db.product.findUniqueOrThrow({ where: { code: "credits-100" } });
-    const page = await signIn("marketer");
-    await page.setViewportSize({ width: 360, height: 780 });
-    await page.goto(`${app.server.url}/console/products/${product.id}`);
+    const page = await openAs("marketer", `/products/${product.id}`, { width: 360, height: 780 });
     await page.waitForSelector('input[name="prices.0.priceMinor"]');
     await page.fill('input[name="prices.0.priceMinor"]', "1099");
     await page.locator(".button-add-prices").click();
@@ -356,14 +371,12 @@ describe("operator console in Chromium", () => {
       { currency: "EUR", priceMinor: 999, salePriceMinor: null },
     ]);
     expect(await app.server.db.auditLog.count({ where: { resource: "Product", resourceId: String(product.id), action: "update" } })).toBe(1);
-    await page.close();
+    await page.context().close();
   });
 
   it("a marketer writes a banner's caption in Japanese and Russian (360 px): the landing's bannerList answers them", { timeout: 60_000 }, async () => {
     const banner = await app.server.db.banner.findFirstOrThrow({ where: { title: "Spring sale" } });
-    const page = await signIn("marketer");
-    await page.setViewportSize({ width: 360, height: 780 });
-    await page.goto(`${app.server.url}/console/banners/${banner.id}`);
+    const page = await openAs("marketer", `/banners/${banner.id}`, { width: 360, height: 780 });
     await page.getByLabel("Caption in Japanese").fill("春のセール");
     await page.getByLabel("Caption in Russian").fill("Весенняя распродажа");
     await screenshot(page, "console-banner-edit-360");
@@ -371,13 +384,12 @@ describe("operator console in Chromium", () => {
     await page.waitForURL(/\/console\/banners$/);
     const list = (await (await fetch(`${app.server.url}/api/Index/bannerList`)).json()) as { data: { list: { id: number; titles: unknown }[] } };
     expect(list.data.list.find((b) => b.id === banner.id)?.titles).toEqual({ ja: "春のセール", ru: "Весенняя распродажа" });
-    await page.close();
+    await page.context().close();
   });
 
   it("a marketer switches a channel's TikTok pixel off and getpixeLState answers 0 for it", { timeout: 60_000 }, async () => {
     const channel = await app.server.db.channel.create({ data: { code: "promo", name: "Promo" } });
-    const page = await signIn("marketer");
-    await page.goto(`${app.server.url}/console/channels/${channel.id}`);
+    const page = await openAs("marketer", `/channels/${channel.id}`);
     await page.waitForSelector('input[name="tiktok"]');
     expect(await page.isChecked('input[name="tiktok"]')).toBe(true);
     await page.click('input[name="tiktok"]');
@@ -386,15 +398,14 @@ describe("operator console in Chromium", () => {
     await screenshot(page, "console-channels-after-tiktok-off");
     const state = await fetch(`${app.server.url}/api/Pixelcollect/getpixeLState?channel_id=promo`).then((r) => r.json());
     expect(state.data).toEqual({ Facebook: 1, TikTok: 0, Google: 1, Bigo: 1, BeMob: 1, KSpin: 1, ExoClick: 1, Vk: 1 });
-    await page.close();
+    await page.context().close();
   });
 
   it("a marketer sets a channel's Meta pixel id but sees no token; an admin sets the token, which shows only as 'set' and its last 4", {
     timeout: 90_000,
   }, async () => {
     const channel = await app.server.db.channel.create({ data: { code: "capi", name: "CAPI" } });
-    const page = await signIn("marketer");
-    await page.goto(`${app.server.url}/console/channels/${channel.id}`);
+    const page = await openAs("marketer", `/channels/${channel.id}`);
     await page.waitForSelector('input[name="serverConversions.meta.pixelId"]');
     expect(await page.locator('input[name*="accessToken"], input[name*="refreshToken"]').count()).toBe(0);
     await page.waitForSelector("[data-secrets-note]");
@@ -405,10 +416,9 @@ describe("operator console in Chromium", () => {
     const saved = await app.server.db.channel.findUniqueOrThrow({ where: { id: channel.id } });
     expect(saved.serverConversions).toMatchObject({ meta: { pixelId: "123456789" } });
     expect((saved.serverConversions as Record<string, unknown>).tiktok ?? null).toBeNull();
-    await page.close();
+    await page.context().close();
 
-    const admin = await signIn("admin");
-    await admin.goto(`${app.server.url}/console/channels/${channel.id}`);
+    const admin = await openAs("admin", `/channels/${channel.id}`);
     const state = admin.locator('[data-secret-state="secret.meta.accessToken"]');
     await state.waitFor();
     expect(await state.innerText()).toBe("Not set");
@@ -422,15 +432,14 @@ describe("operator console in Chromium", () => {
     await state.waitFor();
     expect(await admin.content()).not.toContain("EAAG-console-token");
     expect(await app.server.db.channelSecret.count({ where: { channelId: channel.id } })).toBe(1);
-    await admin.close();
+    await admin.context().close();
   });
 
   it("a marketer uploads a template cover; the form, the list and getTemplatesList show it", { timeout: 60_000 }, async () => {
     const template = await app.server.db.template.create({
       data: { name: "Sunset cover", category: "Portrait", suitFor: "image", mode: "image_to_video", engineParams: {}, creditPrice: 1, sortOrder: 99 },
     });
-    const page = await signIn("marketer");
-    await page.goto(`${app.server.url}/console/templates/${template.id}`);
+    const page = await openAs("marketer", `/templates/${template.id}`);
     await page.waitForSelector('[data-action="templates-cover"]');
     await page.setInputFiles('input[name="cover"]', { name: "sunset.png", mimeType: "image/png", buffer: await photo(480, 320, "png") });
     const img = page.locator(".template-cover img[src*='/api/media/file?']");
@@ -460,13 +469,12 @@ describe("operator console in Chromium", () => {
     const got = await fetch(new URL(shown!.cover_url, app.server.url));
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toMatch(/^image\//);
-    await page.close();
+    await page.context().close();
   });
 
   it("support grants payment permission and adjusts credits; the balance and ledger show it", { timeout: 60_000 }, async () => {
     const user = await visitor(app.server);
-    const page = await signIn("support");
-    await page.goto(`${app.server.url}/console/users/${user.userId}/show`);
+    const page = await openAs("support", `/users/${user.userId}/show`);
     await page.click('[data-action="users-payment-permission"]');
     await page.fill('textarea[name="reason"]', "Verified card holder over chat");
     await page.click('[data-submit="users-payment-permission"]');
@@ -477,13 +485,13 @@ describe("operator console in Chromium", () => {
     await page.fill('textarea[name="reason"]', "Compensation for a failed render");
     await page.click('[data-submit="users-credits"]');
     await page.waitForSelector('.ra-field-points:has-text("25")');
-    await page.goto(`${app.server.url}/console/users/${user.userId}/show/ledger`);
+    await page.click(`a[href$="/users/${user.userId}/show/ledger"]`);
     await page.waitForSelector('td:has-text("Compensation for a failed render")');
     await screenshot(page, "console-user-ledger");
 
     const info = await app.server.http.get("/api/Personal/personal_info").set("token", user.token).expect(200);
     expect(info.body.data.info).toMatchObject({ points: 25, payment_permission: true });
-    await page.close();
+    await page.context().close();
   });
 
   it("support refunds a paid order: the dialog shows what was already spent first; the clawback stops at zero", { timeout: 60_000 }, async () => {
@@ -496,8 +504,7 @@ describe("operator console in Chromium", () => {
       .expect(200);
     await fetch(`${order.body.data.pay_url}/pay`, { method: "POST", redirect: "manual" });
     await app.server.services.credits.charge({ userId: user.userId, amount: 30, reason: "generation", idempotencyKey: `e2e-spend-${user.userId}` });
-    const page = await signIn("support");
-    await page.goto(`${app.server.url}/console/orders/${order.body.data.order_id}/show`);
+    const page = await openAs("support", `/orders/${order.body.data.order_id}/show`);
     await page.click('[data-action="orders-refund"]');
     await page.waitForSelector('[data-preview="orders-refund"] [data-spent="30"]');
     await page.fill('textarea[name="reason"]', "Charged twice by the bank");
@@ -519,10 +526,10 @@ describe("operator console in Chromium", () => {
         currentPeriodEnd: new Date(Date.now() + 20 * 86_400_000),
       },
     });
-    await page.goto(`${app.server.url}/console/memberships`);
+    await navigate(page, "/memberships");
     await page.waitForSelector('td:has-text("sub_e2e"), td:has-text("stripe")');
     await screenshot(page, "console-memberships");
-    await page.close();
+    await page.context().close();
   });
 
   it("support refunds a JPay order: the dialog says the TON goes back by hand and asks for that transfer's reference", { timeout: 60_000 }, async () => {
@@ -548,9 +555,7 @@ describe("operator console in Chromium", () => {
       },
     });
     await app.server.services.credits.grant({ userId: user.userId, amount: 100, reason: "purchase", idempotencyKey: `order:${order.id}:paid` });
-    const page = await signIn("support");
-    await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto(`${app.server.url}/console/orders/${order.id}/show`);
+    const page = await openAs("support", `/orders/${order.id}/show`, { width: 360, height: 740 });
     await page.click('[data-action="orders-refund"]');
     await page.waitForSelector('[data-preview="orders-refund"] [data-return-by-hand]');
     expect(await page.textContent("[data-return-by-hand]")).toContain("3.1968 TON");
@@ -573,7 +578,7 @@ describe("operator console in Chromium", () => {
       reason: "Купил не тот пакет",
       after: { credits_taken_back: 100, returned_by_hand: { amount: "3.1968", currency: "TON", reference: "tx 4f1c2e9ab07d" } },
     });
-    await page.close();
+    await page.context().close();
   });
 
   it("a moderator bans a user from a report: their next call is refused and their content is down", { timeout: 60_000 }, async () => {
@@ -589,11 +594,10 @@ describe("operator console in Chromium", () => {
       .expect(200);
     await app.server.http.get("/api/Personal/personal_info").set("token", uploader.token).expect(200);
 
-    const page = await signIn("moderator");
-    await page.goto(`${app.server.url}/console/reports`);
+    const page = await openAs("moderator", "/reports");
     await page.waitForSelector(`.RaDatagrid-table td:has-text("non_consensual")`);
     await screenshot(page, "console-reports-queue");
-    await page.goto(`${app.server.url}/console/reports/${filed.body.data.id}/show`);
+    await navigate(page, `/reports/${filed.body.data.id}/show`);
     await page.click('[data-action="reports-ban-uploader"]');
     await page.fill('textarea[name="reason"]', "Non-consensual content confirmed");
     await page.click('[data-submit="reports-ban-uploader"]');
@@ -605,7 +609,7 @@ describe("operator console in Chromium", () => {
     expect((await app.server.db.session.findFirstOrThrow({ where: { userId: uploader.userId } })).revokedAt).not.toBeNull();
     expect((await app.server.db.generationTask.findUniqueOrThrow({ where: { id: task.id } })).state).toBe("removed");
     expect((await app.server.db.user.findUniqueOrThrow({ where: { id: uploader.userId } })).bannedAt).not.toBeNull();
-    await page.close();
+    await page.context().close();
   });
 
   it("a moderator takes a character down from its page", { timeout: 60_000 }, async () => {
@@ -613,11 +617,10 @@ describe("operator console in Chromium", () => {
     const character = await app.server.db.character.create({
       data: { userId: owner.userId, name: "Copycat", description: "Pretends to be a celebrity", isPublic: true },
     });
-    const page = await signIn("moderator");
-    await page.goto(`${app.server.url}/console/characters`);
+    const page = await openAs("moderator", "/characters");
     await page.waitForSelector('.RaDatagrid-table td:has-text("Copycat")');
     await screenshot(page, "console-list-characters-moderator");
-    await page.goto(`${app.server.url}/console/characters/${character.id}/show`);
+    await navigate(page, `/characters/${character.id}/show`);
     await page.click('[data-action="characters-takedown"]');
     await page.fill('textarea[name="reason"]', "Impersonates a real person");
     await page.click('[data-submit="characters-takedown"]');
@@ -628,7 +631,7 @@ describe("operator console in Chromium", () => {
 
     // and a creator page straight from its row in the list
     const creatorPage = await app.server.db.creatorPage.create({ data: { userId: owner.userId, homeLink: "copycat", title: "Copycat's fan club" } });
-    await page.goto(`${app.server.url}/console/creator-pages`);
+    await navigate(page, "/creator-pages");
     const row = page.locator(".RaDatagrid-table tbody tr", { hasText: "Copycat's fan club" });
     await row.locator('[data-action="creator-pages-takedown"]').click();
     await page.fill('textarea[name="reason"]', "Same impersonation");
@@ -636,11 +639,11 @@ describe("operator console in Chromium", () => {
     await row.locator('td:has-text("removed")').waitFor();
     expect(page.url()).toMatch(/\/console\/creator-pages$/);
     expect((await app.server.db.creatorPage.findUniqueOrThrow({ where: { id: creatorPage.id } })).state).toBe("removed");
-    await page.close();
+    await page.context().close();
   });
 
   it("screenshots of the dashboard and every list", { timeout: 120_000 }, async () => {
-    const page = await signIn("admin");
+    const page = await openAs("admin", "");
     await page.waitForSelector(".recharts-surface");
     await page.mouse.move(0, 0);
     await screenshot(page, "console-dashboard");
@@ -674,12 +677,12 @@ describe("operator console in Chromium", () => {
       await screenshot(page, `console-list-${resource}`);
     }
     // the same console in Russian: every label is a translation key
-    await page.goto(`${app.server.url}/console/reports`);
+    await navigate(page, "/reports");
     await page.click('header button:has-text("English")');
     await page.click('li:has-text("Русский")');
     await page.waitForSelector('.RaSidebar-fixed a:has-text("Жалобы")');
     await page.waitForSelector('th:has-text("Причина")');
     await screenshot(page, "console-list-reports-ru");
-    await page.close();
+    await page.context().close();
   });
 });
