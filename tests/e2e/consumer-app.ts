@@ -92,6 +92,35 @@ export async function guestStudio(browser: Browser, url: string, language: NonNu
   return page;
 }
 
+type Language = NonNullable<AppOptions["language"]>;
+
+/**
+ * The studio in `language` on a 360 px phone, past the age gate and the flash sale, signed in as `who` (a guest made
+ * through POST /api/login/visitor, which the try-guest tap calls) and opened straight: one page load, for journeys
+ * that start in the studio. guestStudio walks there from the home page's tap instead.
+ */
+export async function studioAs(browser: Browser, url: string, who: { token: string }, language: Language): Promise<Page> {
+  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 800 }, saleSeen: true });
+  await context.addInitScript((token) => localStorage.setItem("reverie_token", token), who.token);
+  const page = await context.newPage();
+  await page.goto(`${url}/creationStudio`);
+  await page.getByTestId("mode-switch").waitFor();
+  return page;
+}
+
+/**
+ * Runs `check` on the screen as it stands in each of `languages`, the page's current one first, switching through the
+ * header's menu (switchLanguage): one journey's screens checked for every language's words and fit without walking
+ * the journey again in each. Leaves the page in the last language checked.
+ */
+export async function inEachLanguage(page: Page, languages: readonly Language[], check: (language: Language) => Promise<void>): Promise<void> {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  for (const language of [...languages].sort((a, b) => Number(b === current) - Number(a === current))) {
+    if (language !== current) await switchLanguage(page, language);
+    await check(language);
+  }
+}
+
 /** Home: scrolls to the gallery heading once the template row above has its final height (the gallery loads when scrolled to). */
 export async function scrollToGallery(page: Page): Promise<void> {
   await page.getByTestId("template-showcase-loading").waitFor({ state: "detached" });
