@@ -69,6 +69,8 @@ describe("consumer app: a newcomer makes a video", () => {
     await page.goto(`${server.url}/home`);
     await page.getByTestId("try-guest").click();
     await page.waitForURL(/\/creationStudio$/);
+    // the studio has its quote (as the first journey waits for): a tick while its lines still load did not stay once
+    await page.getByTestId("free-left").waitFor();
     const taskId = await makeVideo(page);
     await page.locator('[data-testid="task-progress"][data-status="succeeded"]').waitFor({ timeout: 90_000 });
     return taskId;
