@@ -80,7 +80,10 @@ describe("consumer app: my account at 360 px in every language", () => {
 
       // a receipt, emailed to the address on file, in each language (the two paid packs' receipts in turn: a receipt may
       // be emailed three times an hour); the refunded order's receipt says so
-      await page.getByTestId("receipt-link").nth(i % 2).click();
+      await page
+        .getByTestId("receipt-link")
+        .nth(i % 2)
+        .click();
       await page.getByTestId("receipt").waitFor();
       await page.getByTestId("receipt-email").click();
       await page.getByTestId("receipt-sent").waitFor();
