@@ -111,6 +111,19 @@ async function within<T>(p: Promise<T>, ms: number, otherwise: T): Promise<T> {
 /** The access log's entries since `from` (an index into it) for a path. */
 const entriesOf = (log: LogEntry[], from: number, path: string) => log.slice(from).filter((e) => e.path.startsWith(path));
 
+/**
+ * The proxy's access log, once it holds at least `count` entries since `from` for each of `paths`: nginx writes a
+ * request's line after its answer has left, so on a busy machine a client can read the answer before the line is
+ * written (a journey once found no line for the order it had just made). Gives up after 5 s with what is there.
+ */
+async function logHolding(c: Ctx, from: number, paths: Record<string, number>): Promise<LogEntry[]> {
+  for (let tries = 0; ; tries++) {
+    const log = await c.nginx.log();
+    if (tries >= 50 || Object.entries(paths).every(([path, count]) => entriesOf(log, from, path).length >= count)) return log;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The pid of the ffmpeg a worker runs for this task, known by the task's work folder in its arguments; none when it runs none. */
 function renderOf(worker: Proc, taskId: number): number | undefined {
   const folder = taskWorkDirPrefix(taskId);
@@ -157,7 +170,7 @@ export const journeys: Journey[] = [
         viaProxy.every((s) => s === 200),
         `through nginx: ${viaProxy}`,
       );
-      const served = new Set(entriesOf(await c.nginx.log(), from, "/api/ready").map((e) => e.upstream));
+      const served = new Set(entriesOf(await logHolding(c, from, { "/api/ready": 4 }), from, "/api/ready").map((e) => e.upstream));
       check(served.size === 2, `nginx sent four requests to ${[...served]}`);
     },
   },
@@ -182,7 +195,7 @@ export const journeys: Journey[] = [
         stream.events.some((e) => e.data.state === "running"),
         `no live progress before the end: ${JSON.stringify(stream.events.map((e) => e.data.state ?? e.data.status))}`,
       );
-      const log = await c.nginx.log();
+      const log = await logHolding(c, from, { "/api/Generation/picVideoSubmit": 1, "/api/Generation/progress": 1 });
       const submit = entriesOf(log, from, "/api/Generation/picVideoSubmit")[0]!;
       const progress = entriesOf(log, from, "/api/Generation/progress")[0]!;
       check(submit.upstream !== progress.upstream, `submit and its progress both served by ${submit.upstream}`);
@@ -315,7 +328,7 @@ export const journeys: Journey[] = [
       check(chatEndedAt - bannedAt <= 5000, "the chat stream was still open 5 s after the ban");
       check(progressEndedAt - bannedAt <= 1000, `the progress stream ended ${progressEndedAt - bannedAt} ms after the ban`);
       check(after.join() === "404,404" && passRefusedIn <= 1000, `after the ban the media pass answered ${after} within ${passRefusedIn} ms`);
-      const log = await c.nginx.log();
+      const log = await logHolding(c, from, { "/admin/api/users/": 1, "/api/RoleChat/chat": 1, "/api/Generation/progress": 1, [file.pathname]: 2 });
       const ban = entriesOf(log, from, "/admin/api/users/")[0]!;
       for (const path of ["/api/RoleChat/chat", "/api/Generation/progress"]) {
         const open = entriesOf(log, from, path)[0]!;
@@ -339,7 +352,9 @@ export const journeys: Journey[] = [
       for (let i = 0; i <= c.guestsPerHour; i++) statuses.push((await new Browser(c.nginx.url, ip).call("POST", "/api/login/visitor")).status);
       const expected = [...Array(c.guestsPerHour).fill(200), 429];
       check(statuses.join() === expected.join(), `answers ${statuses.join()}`);
-      const served = new Set(entriesOf(await c.nginx.log(), from, "/api/login/visitor").map((e) => e.upstream));
+      const served = new Set(
+        entriesOf(await logHolding(c, from, { "/api/login/visitor": c.guestsPerHour + 1 }), from, "/api/login/visitor").map((e) => e.upstream),
+      );
       check(served.size === 2, `all ${c.guestsPerHour + 1} were served by ${[...served]}`);
     },
   },
@@ -349,7 +364,7 @@ export const journeys: Journey[] = [
       const b = await new Browser(c.nginx.url).guest();
       const from = (await c.nginx.log()).length;
       const order = await b.order(c.products.credits_150!);
-      const madeOn = entriesOf(await c.nginx.log(), from, "/api/order/createOrderAndPay")[0]!.upstream;
+      const madeOn = entriesOf(await logHolding(c, from, { "/api/order/createOrderAndPay": 1 }), from, "/api/order/createOrderAndPay")[0]!.upstream;
       const other = c.layout.apis.find((a) => !madeOn.endsWith(a.url.replace("http://", "")))!;
       const n = paymentNotification(c.webhookSecret, order, 7999);
       const answers = await Promise.all([other.url, ...c.layout.apis.flatMap((a) => [a.url, a.url, a.url]), c.nginx.url].map((to) => deliver(to, n)));
