@@ -100,9 +100,7 @@ type Language = NonNullable<AppOptions["language"]>;
  * that start in the studio. guestStudio walks there from the home page's tap instead.
  */
 export async function studioAs(browser: Browser, url: string, who: { token: string }, language: Language): Promise<Page> {
-  const context = await newAppContext(browser, { adult: true, language, viewport: { width: 360, height: 800 }, saleSeen: true });
-  await context.addInitScript((token) => localStorage.setItem("reverie_token", token), who.token);
-  const page = await context.newPage();
+  const { page } = await signedInPhone(browser, who, language);
   await page.goto(`${url}/creationStudio`);
   await page.getByTestId("mode-switch").waitFor();
   return page;
